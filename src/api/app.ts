@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { ApiError } from './errors.ts';
+import { errorHandler } from './middleware/errors.ts';
+import { jsonBody } from './middleware/body.ts';
+import { authenticate } from './middleware/auth.ts';
+import { healthRoutes } from './routes/health.ts';
+import { paymentRoutes } from './routes/payments.ts';
+import { pageRoutes } from '../pages/routes.ts';
+
+export interface AppDependencies {
+  config: Config;
+  db: Db;
+  temporal: Client;
+  logger: Logger;
+}
+
+/** Builds the HTTP application from its dependencies; no global state, so tests build their own. */
+export function createApp(deps: AppDependencies): Koa {
+  const app = new Koa({ proxy: false });
+  app.silent = true; // errors are logged by errorHandler, with the request id
+
+  const allowed = {
+    throw: true,
+    methodNotAllowed: () => new ApiError('method_not_allowed', 'This method is not allowed on this path.'),
+    notImplemented: () => new ApiError('method_not_allowed', 'This method is not supported.'),
+  };
+
+  const api = new Router({ prefix: '/api/v1' });
+  api.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
+  api.use(authenticate(deps.db));
+  const payments = paymentRoutes(deps);
+  api.use(payments.routes(), payments.allowedMethods(allowed));
+
+  const health = healthRoutes(deps.db, deps.temporal);
+  const pages = pageRoutes(deps.db, deps.temporal);
+
+  app.use(errorHandler(deps.logger, () => `req_${randomUUID().replace(/-/g, '')}`));
+  app.use(health.routes()).use(health.allowedMethods(allowed));
+  app.use(pages.routes()).use(pages.allowedMethods(allowed));
+  app.use(api.routes()).use(api.allowedMethods(allowed));
+  return app;
+}

@@ -1,0 +1,60 @@
+import type { Middleware } from 'koa';
+import { ApiError, RETRY_AFTER_SECONDS } from '../errors.ts';
+import { isDependencyFailure } from '../dependencies.ts';
+import type { Logger } from '../../logger.ts';
+
+/**
+ * The first middleware: gives every response a request id and turns every
+ * error into the documented JSON body. Unknown errors become a 500 that
+ * reveals nothing; their details go to the log under the same request id.
+ */
+export function errorHandler(logger: Logger, newRequestId: () => string): Middleware {
+  return async (ctx, next) => {
+    const requestId = newRequestId();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new ApiError('not_found', `No resource at ${ctx.method} ${ctx.path}.`);
+      }
+    } catch (caught) {
+      const error = toApiError(caught);
+      if (error.code === 'internal_error') {
+        logger.error({ request_id: requestId, err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
+      } else if (error.code === 'service_unavailable') {
+        logger.warn({ request_id: requestId, err: caught instanceof Error ? caught.message : String(caught), path: ctx.path }, 'dependency unavailable');
+      }
+      ctx.status = error.status;
+      for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+      ctx.body = {
+        code: error.code,
+        message: error.message,
+        request_id: requestId,
+        ...(error.details === undefined ? {} : { details: error.details }),
+      };
+    }
+    logger.info(
+      { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  };
+}
+
+function toApiError(caught: unknown): ApiError {
+  if (caught instanceof ApiError) return caught;
+  if (isDependencyFailure(caught)) {
+    return new ApiError('service_unavailable', 'A service the gateway depends on is unavailable; retry shortly.', undefined, {
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+    });
+  }
+  // koa's own http errors (ctx.throw, router 405/501) keep their status.
+  const status = (caught as { status?: unknown }).status;
+  if (status === 405) return new ApiError('method_not_allowed', 'This method is not allowed on this path.');
+  if (status === 404) return new ApiError('not_found', 'Not found.');
+  if (status === 413) return new ApiError('payload_too_large', 'The request body is too large.');
+  if (status === 415) return new ApiError('unsupported_media_type', 'Send the request body as application/json.');
+  if (status === 400 || status === 501) return new ApiError('not_found', 'Not found.');
+  return new ApiError('internal_error', 'Something went wrong on our side; the request id identifies it for support.');
+}

@@ -1,0 +1,86 @@
+/** Starts and stops `temporal server start-dev` for the local stack and the tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync, closeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTE_TYPES } from '../../workflows/definitions.ts';
+import { PrerequisiteError } from './temporal-cli.ts';
+
+export interface DevServerOptions {
+  cli: string;
+  port: number;
+  /** Web UI port; undefined runs the server headless. */
+  uiPort?: number;
+  /** SQLite file that keeps workflows across restarts. */
+  dbFile: string;
+  logFile: string;
+  namespace: string;
+}
+
+export interface DevServer {
+  address: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export function devServerArgs(o: DevServerOptions): string[] {
+  return [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(o.port),
+    '--db-filename',
+    o.dbFile,
+    // WAL lets readers and the single writer work side by side; synchronous=NORMAL
+    // is durable against process crashes, which is what a dev server needs.
+    '--sqlite-pragma',
+    'journal_mode=wal',
+    '--sqlite-pragma',
+    'synchronous=normal',
+    '--namespace',
+    o.namespace,
+    '--log-level',
+    'warn',
+    ...(o.uiPort === undefined ? ['--headless'] : ['--ui-port', String(o.uiPort)]),
+    ...Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+  ];
+}
+
+export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
+  mkdirSync(dirname(o.dbFile), { recursive: true });
+  mkdirSync(dirname(o.logFile), { recursive: true });
+  const log = openSync(o.logFile, 'a');
+  const child = spawn(o.cli, devServerArgs(o), { stdio: ['ignore', log, log] });
+  closeSync(log);
+  const address = `127.0.0.1:${o.port}`;
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) throw new PrerequisiteError(`the Temporal dev server exited at start: see ${o.logFile} (is port ${o.port} already in use?)`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: '1s' });
+      await connection.workflowService.getSystemInfo({});
+      await connection.close();
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new PrerequisiteError(`the Temporal dev server did not answer on ${address} within 60 s: see ${o.logFile}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return {
+    address,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}

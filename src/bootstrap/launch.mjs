@@ -1,0 +1,31 @@
+// Entry of `npm start` and `npm test`. Plain JavaScript with no dependencies,
+// because it runs before `node_modules` may exist: it installs the locked
+// dependencies when they are missing or stale, then hands over to the
+// TypeScript bootstrap.
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const command = process.argv[2] ?? 'start';
+const marker = join(root, 'node_modules', '.package-lock.json');
+const lock = join(root, 'package-lock.json');
+
+if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
+  process.stdout.write('Installing npm dependencies (npm ci)…\n');
+  const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
+  if (npm.status !== 0) {
+    process.stderr.write('npm ci failed: check your network access to the npm registry and run `npm ci` to see why.\n');
+    process.exit(1);
+  }
+}
+
+const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'bootstrap', 'stack.ts'), command, ...process.argv.slice(3)], {
+  cwd: root,
+  stdio: 'inherit',
+});
+// The child owns shutdown; Ctrl-C reaches it through the shared process group.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => child.kill('SIGTERM'));
+child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 130)));

@@ -1,0 +1,226 @@
+/**
+ * `npm start` and `npm test`: everything a fresh machine needs, in order.
+ *   start: Temporal CLI → MySQL database and migrations → Temporal dev server
+ *          (unless TEMPORAL_ADDRESS names a cluster) → worker and API processes
+ *          → a demo merchant's test key, then the addresses.
+ *   test:  the same on its own database and ports, then the mocha suite.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from '../config.ts';
+import { createDatabase, databaseName } from '../db/database.ts';
+import { ensureDatabase, migrateToLatest, recreateDatabase } from '../db/migrate.ts';
+import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
+import { createMerchant } from '../merchants/merchants.ts';
+import { parseKey } from '../merchants/keys.ts';
+import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
+import { startDevServer, type DevServer } from './dev-server.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const dataDir = join(root, '.data');
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+function fail(error: unknown): never {
+  const message =
+    error instanceof PrerequisiteError || error instanceof ConfigError ? error.message : mysqlMessage(error) ?? (error instanceof Error ? error.message : String(error));
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function mysqlMessage(error: unknown): string | undefined {
+  const code = (error as { code?: string }).code;
+  if (code === undefined || !/^(E[A-Z]+|ER_\w+|PROTOCOL_\w+)$/.test(code)) return undefined;
+  const url = new URL(process.env.DATABASE_URL ?? loadConfig().DATABASE_URL);
+  return `MySQL is not usable at ${url.host} (${code}): start MySQL or MariaDB there (for example: start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd), or set DATABASE_URL.`;
+}
+
+async function prepareDatabase(url: string, fresh: boolean): Promise<void> {
+  await (fresh ? recreateDatabase(url) : ensureDatabase(url));
+  const { db } = createDatabase(url, { poolSize: 1 });
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(true));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(false)));
+  });
+}
+
+/** The demo merchant's test key, kept in .data so every `npm start` prints the same working key. */
+async function demoKey(databaseUrl: string): Promise<string> {
+  const file = join(dataDir, `demo-merchant-${databaseName(databaseUrl)}.json`);
+  const { db } = createDatabase(databaseUrl, { poolSize: 1 });
+  try {
+    if (existsSync(file)) {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as { test_key: string };
+      const parsed = parseKey(saved.test_key);
+      const row =
+        parsed === undefined
+          ? undefined
+          : await db.selectFrom('api_keys').select('id').where('prefix', '=', parsed.prefix).where('revoked_at', 'is', null).executeTakeFirst();
+      if (row !== undefined) return saved.test_key;
+    }
+    const created = await createMerchant(db, loadConfig(), { name: 'Demo Shop', domain: 'localhost' });
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(created, null, 2), { mode: 0o600 });
+    return created.test_key;
+  } finally {
+    await db.destroy();
+  }
+}
+
+function startChild(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script)], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  child.once('exit', (code, signal) => {
+    if (!stopping) {
+      process.stderr.write(`${name} exited (${signal ?? code}); stopping everything.\n`);
+      void shutdown(1);
+    }
+  });
+  return child;
+}
+
+let stopping = false;
+const cleanups: (() => Promise<void>)[] = [];
+async function shutdown(code: number): Promise<never> {
+  stopping = true;
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  process.exit(code);
+}
+const stopChild = (child: ChildProcess) => () =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+
+async function waitReady(url: string, seconds: number): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new PrerequisiteError(`the API did not become ready at ${url} within ${seconds} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: number | undefined, name: string): Promise<{ address: string; server?: DevServer; cli?: string }> {
+  if (process.env.TEMPORAL_ADDRESS !== undefined && process.env.TEMPORAL_ADDRESS !== '' && name === 'start') {
+    const config = loadConfig(env);
+    say(`Using the Temporal cluster at ${config.TEMPORAL_ADDRESS}.`);
+    const { connection } = await connectTemporal(config).catch(() => {
+      throw new PrerequisiteError(`Temporal is not reachable at TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}: start it or unset TEMPORAL_ADDRESS to run a local dev server.`);
+    });
+    await registerSearchAttributes(connection, config.TEMPORAL_NAMESPACE);
+    await connection.close();
+    return { address: config.TEMPORAL_ADDRESS };
+  }
+  const cli = provideTemporalCli(say);
+  if (await portInUse(port)) {
+    throw new PrerequisiteError(`port ${port} is in use (another npm start?): stop it, or set TEMPORAL_ADDRESS=127.0.0.1:${port} to use that server.`);
+  }
+  say(`Starting the Temporal dev server on 127.0.0.1:${port}${uiPort === undefined ? '' : ` (Web UI on ${uiPort})`}…`);
+  const server = await startDevServer({
+    cli,
+    port,
+    ...(uiPort === undefined ? {} : { uiPort }),
+    dbFile: join(dataDir, `temporal-${name}.sqlite`),
+    logFile: join(dataDir, `temporal-${name}.log`),
+    namespace: loadConfig(env).TEMPORAL_NAMESPACE,
+  });
+  cleanups.push(() => server.stop());
+  return { address: server.address, server, cli };
+}
+
+async function start(): Promise<void> {
+  const config = loadConfig();
+  say(`Preparing MySQL database ${databaseName(config.DATABASE_URL)}…`);
+  await prepareDatabase(config.DATABASE_URL, false);
+  const temporal = await provideTemporal(process.env, 7233, 8233, 'start');
+  const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address };
+  const worker = startChild('worker', 'src/main/worker.ts', env);
+  cleanups.push(stopChild(worker));
+  const api = startChild('api', 'src/main/api.ts', env);
+  cleanups.push(stopChild(api));
+  const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
+  await waitReady(`${apiBase}/readyz`, 120);
+  const key = await demoKey(config.DATABASE_URL);
+  say('');
+  say('Dargah payment gateway is running.');
+  say(`  API:          ${config.PUBLIC_BASE_URL}/api/v1`);
+  say(`  API docs:     ${config.PUBLIC_BASE_URL}/docs`);
+  say(`  Readiness:    ${config.PUBLIC_BASE_URL}/readyz`);
+  if (temporal.server !== undefined) say('  Temporal UI:  http://localhost:8233');
+  say(`  Demo test key (merchant "Demo Shop", domain localhost): ${key}`);
+  say('');
+  say(`Try: curl -s ${config.PUBLIC_BASE_URL}/api/v1/payments -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`);
+  say(`       -d '{"amount":150000,"callback_url":"http://localhost:8000/return","merchant_reference":"order-1"}'`);
+  say('Press Ctrl-C to stop.');
+}
+
+async function test(args: string[]): Promise<void> {
+  const base = loadConfig();
+  const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);
+  if (process.env.TEST_DATABASE_URL === undefined) testUrl.pathname = `/${databaseName(base.DATABASE_URL)}_test`;
+  const databaseUrl = testUrl.toString();
+  say(`Preparing the test database ${databaseName(databaseUrl)}…`);
+  await prepareDatabase(databaseUrl, true);
+  const port = await freePort();
+  const temporal = await provideTemporal(process.env, port, undefined, 'test');
+  const artifacts = join(root, 'test-artifacts');
+  mkdirSync(artifacts, { recursive: true });
+  const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', join(root, 'test', '.mocharc.json'), ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_CLI: temporal.cli ?? '',
+      TEMPORAL_DEV_DB: join(dataDir, 'temporal-test.sqlite'),
+      TEST_ARTIFACTS: artifacts,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    },
+  });
+  cleanups.push(stopChild(mocha));
+  const code = await new Promise<number>((resolve) => mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))));
+  await shutdown(code);
+}
+
+process.on('SIGINT', () => void shutdown(130));
+process.on('SIGTERM', () => void shutdown(143));
+
+const [command, ...rest] = process.argv.slice(2);
+try {
+  if (command === 'start') await start();
+  else if (command === 'test') await test(rest);
+  else throw new PrerequisiteError(`unknown command ${command ?? ''}: use start or test`);
+} catch (error) {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  fail(error);
+}

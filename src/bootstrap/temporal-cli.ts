@@ -1,0 +1,51 @@
+/**
+ * Finds or builds the Temporal CLI, whose `server start-dev` is the local
+ * Temporal server. Order: TEMPORAL_CLI, `temporal` on PATH, our cache, and
+ * else `go install` into that cache (outside the checkout, so every clone
+ * reuses one build).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+const MODULE = 'github.com/temporalio/cli/cmd/temporal';
+
+export class PrerequisiteError extends Error {
+  override name = 'PrerequisiteError';
+}
+
+export function cacheDir(): string {
+  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'dargah');
+}
+
+const works = (path: string) => spawnSync(path, ['--version'], { encoding: 'utf8' }).status === 0;
+
+export function provideTemporalCli(log: (line: string) => void): string {
+  const configured = process.env.TEMPORAL_CLI;
+  if (configured !== undefined && configured !== '') {
+    if (!works(configured)) throw new PrerequisiteError(`TEMPORAL_CLI=${configured} is not a working Temporal CLI: fix the path or unset it.`);
+    return configured;
+  }
+  if (works('temporal')) return 'temporal';
+  const bin = join(cacheDir(), `temporal-cli-${TEMPORAL_CLI_VERSION}`);
+  const cached = join(bin, 'temporal');
+  if (existsSync(cached) && works(cached)) return cached;
+
+  if (spawnSync('go', ['version'], { encoding: 'utf8' }).status !== 0) {
+    throw new PrerequisiteError(
+      'Neither the Temporal CLI nor Go was found: install Go 1.22 or newer (the CLI is then built with go install), or install the Temporal CLI and put it on PATH or in TEMPORAL_CLI.',
+    );
+  }
+  mkdirSync(bin, { recursive: true });
+  log(`Building the Temporal CLI ${TEMPORAL_CLI_VERSION} with go install into ${bin} (first run only; a few minutes)…`);
+  const build = spawnSync('go', ['install', `${MODULE}@${TEMPORAL_CLI_VERSION}`], {
+    env: { ...process.env, GOBIN: bin },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (build.status !== 0 || !works(cached)) {
+    throw new PrerequisiteError(`go install ${MODULE}@${TEMPORAL_CLI_VERSION} failed: check that the Go module proxy is reachable, or install the Temporal CLI yourself and set TEMPORAL_CLI.`);
+  }
+  return cached;
+}

@@ -1,0 +1,82 @@
+/**
+ * The operator CLI: `npm run --silent cli -- <noun> <verb> [--flags] [--json]`.
+ * With --json it prints one JSON object on stdout and nothing else; a refused
+ * step exits non-zero with a one-line reason on stderr (DESIGN §4).
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.ts';
+import { createDatabase, type Db } from '../db/database.ts';
+import { createMerchant, OnboardingError } from '../merchants/merchants.ts';
+import type { Config } from '../config.ts';
+
+type Flags = Record<string, string | boolean | undefined>;
+type Command = (db: Db, config: Config, flags: Flags) => Promise<Record<string, unknown>>;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  'merchants create': (db, config, flags) => createMerchant(db, config, { name: required(flags, 'name'), domain: required(flags, 'domain') }),
+};
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  name: { type: 'string' },
+  domain: { type: 'string' },
+  merchant: { type: 'string' },
+  mode: { type: 'string' },
+  key: { type: 'string' },
+  'expires-in': { type: 'string' },
+  bps: { type: 'string' },
+  min: { type: 'string' },
+  max: { type: 'string' },
+} as const;
+
+function human(result: Record<string, unknown>): string {
+  return Object.entries(result)
+    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  let db: Db | undefined;
+  try {
+    const { positionals, values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    const name = positionals.slice(0, 2).join(' ');
+    const command = COMMANDS[name];
+    if (command === undefined || positionals.length !== 2) {
+      throw new UsageError(`unknown command "${positionals.join(' ')}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    }
+    const config = loadConfig();
+    db = createDatabase(config.DATABASE_URL, { poolSize: 2 }).db;
+    const result = await command(db, config, values);
+    process.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : `${human(result)}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`error: ${reason(error)}\n`);
+    return error instanceof UsageError ? 2 : 1;
+  } finally {
+    await db?.destroy();
+  }
+}
+
+function reason(error: unknown): string {
+  if (error instanceof UsageError || error instanceof OnboardingError || error instanceof ConfigError) return error.message;
+  const e = error as { code?: string; message?: string };
+  if (typeof e.code === 'string' && /^(E[A-Z]+|ER_\w+|PROTOCOL_\w+)$/.test(e.code)) {
+    return `MySQL is not usable at DATABASE_URL (${e.code}); start it or fix DATABASE_URL`;
+  }
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    return (e.message ?? 'invalid arguments').split('\n')[0]!;
+  }
+  return (e.message ?? String(error)).split('\n')[0]!;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,105 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Ajv } from 'ajv';
+
+/**
+ * Every setting the gateway reads from its environment, with defaults that
+ * work on a developer machine. One schema validates and documents them; the
+ * README's configuration table lists the same names.
+ */
+const Int = (opts: { default: number; minimum: number; maximum?: number; description: string }) =>
+  Type.Integer(opts);
+
+export const ConfigSchema = Type.Object({
+  DATABASE_URL: Type.String({
+    default: 'mysql://root@127.0.0.1:3306/dargah',
+    pattern: '^mysql://',
+    description: 'MySQL/MariaDB connection URL, database included',
+  }),
+  TEMPORAL_ADDRESS: Type.String({
+    default: '127.0.0.1:7233',
+    pattern: '^[^\\s:/]+:[0-9]+$',
+    description: 'host:port of the Temporal frontend',
+  }),
+  TEMPORAL_NAMESPACE: Type.String({ default: 'default', minLength: 1, description: 'Temporal namespace' }),
+  TEMPORAL_TASK_QUEUE: Type.String({ default: 'payments', minLength: 1, description: 'task queue of the payment worker' }),
+  HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'address the API listens on' }),
+  PORT: Int({ default: 3000, minimum: 0, maximum: 65535, description: 'port the API listens on' }),
+  PUBLIC_BASE_URL: Type.String({
+    default: '',
+    description: 'public origin of the API and hosted pages; defaults to http://localhost:PORT',
+  }),
+  VERIFY_WINDOW_SECONDS: Int({ default: 1800, minimum: 1, description: 'time after payment in which verify must arrive' }),
+  PAYMENT_TTL_SECONDS: Int({ default: 900, minimum: 1, description: 'lifetime of the payment page (expires_at)' }),
+  SANDBOX_DELAY_SECONDS: Int({ default: 10, minimum: 0, description: 'test bank: delay before a "delay" outcome is confirmed' }),
+  AMOUNT_MIN: Int({ default: 10_000, minimum: 1, description: 'smallest payment amount in rials' }),
+  AMOUNT_MAX: Int({ default: 500_000_000, minimum: 1, description: 'largest payment amount in rials' }),
+  FEE_BPS: Int({ default: 100, minimum: 0, maximum: 10_000, description: 'default fee in basis points of the amount' }),
+  FEE_MIN: Int({ default: 1_000, minimum: 0, description: 'default minimum fee in rials' }),
+  FEE_MAX: Int({ default: 400_000, minimum: 0, description: 'default maximum fee in rials' }),
+  IDEMPOTENCY_TTL_SECONDS: Int({ default: 86_400, minimum: 60, description: 'how long Idempotency-Key records are kept' }),
+  BODY_LIMIT_BYTES: Int({ default: 65_536, minimum: 1_024, description: 'largest accepted request body' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info', description: 'pino log level' },
+  ),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const ajv = new Ajv({ useDefaults: true, coerceTypes: true, allErrors: true });
+const validateConfig = ajv.compile(ConfigSchema);
+
+/** Reads and validates the configuration; every message names its variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const known = Object.keys(ConfigSchema.properties);
+  const raw: Record<string, string> = {};
+  for (const name of known) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[name] = value;
+  }
+  const input: Record<string, unknown> = { ...raw };
+  if (!validateConfig(input)) {
+    const problems = (validateConfig.errors ?? []).map((e) => {
+      const name = e.instancePath.replace(/^\//, '');
+      const got = raw[name] === undefined ? '' : ` (got ${JSON.stringify(raw[name])})`;
+      return `${name} ${e.message ?? 'is invalid'}${got}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${[...new Set(problems)].join('; ')}`);
+  }
+  const config = input as Config;
+  if (config.AMOUNT_MIN > config.AMOUNT_MAX) {
+    throw new ConfigError('Invalid configuration: AMOUNT_MIN must not be greater than AMOUNT_MAX');
+  }
+  if (config.FEE_MIN > config.FEE_MAX) {
+    throw new ConfigError('Invalid configuration: FEE_MIN must not be greater than FEE_MAX');
+  }
+  if (config.PUBLIC_BASE_URL === '') {
+    config.PUBLIC_BASE_URL = `http://localhost:${config.PORT}`;
+  } else {
+    let url: URL;
+    try {
+      url = new URL(config.PUBLIC_BASE_URL);
+    } catch {
+      throw new ConfigError(`Invalid configuration: PUBLIC_BASE_URL must be an absolute http(s) URL (got ${JSON.stringify(config.PUBLIC_BASE_URL)})`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ConfigError('Invalid configuration: PUBLIC_BASE_URL must use http or https');
+    }
+    config.PUBLIC_BASE_URL = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  }
+  return config;
+}
+
+/** The configuration table of the README, generated from the schema. */
+export function configurationTable(): string {
+  const rows = Object.entries(ConfigSchema.properties).map(([name, schema]) => {
+    const s = schema as { default?: unknown; description?: string };
+    const def = s.default === '' ? '' : `\`${String(s.default)}\``;
+    return `| \`${name}\` | ${def} | ${s.description ?? ''} |`;
+  });
+  return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,149 @@
+import { Kysely, MysqlDialect, type Generated, type ColumnType, type Insertable, type Selectable } from 'kysely';
+import { createPool, type Pool } from 'mysql2';
+
+/** Columns the database fills in; optional on insert. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface MerchantsTable {
+  id: string;
+  name: string;
+  gateway_status: Defaulted<'none' | 'requested' | 'approved'>;
+  live_mode: Defaulted<number>;
+  fee_bps: number;
+  fee_min: number;
+  fee_max: number;
+  created_at: Date;
+}
+
+export interface MerchantDomainsTable {
+  merchant_id: string;
+  domain: string;
+  created_at: Date;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  /** The visible start of the key, used to find the row; not secret. */
+  prefix: string;
+  /** SHA-256 of the whole key; the key itself is never stored. */
+  key_hash: Buffer;
+  created_at: Date;
+  revoked_at: Defaulted<Date | null>;
+  expires_at: Defaulted<Date | null>;
+  last_used_at: Defaulted<Date | null>;
+}
+
+export interface PaymentsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  status: string;
+  amount: number;
+  fee: number;
+  refunded_amount: number;
+  currency: string;
+  merchant_reference: string;
+  tracking_code: string;
+  reference_id: string | null;
+  rrn: string | null;
+  card_pan: string | null;
+  description: string;
+  mobile: string | null;
+  callback_url: string;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: Date;
+  paid_at: Date | null;
+  verified_at: Date | null;
+  verify_deadline_at: Date | null;
+  expires_at: Date;
+  settlement_status: string;
+  /** Moves forward only: a retried or replayed write of an older state changes nothing. */
+  version: number;
+  updated_at: Date;
+}
+
+export interface IdempotencyKeysTable {
+  merchant_id: string;
+  mode: 'test' | 'live';
+  operation: string;
+  idempotency_key: string;
+  request_hash: string;
+  resource_id: string;
+  /** Set while a request holds the key; a crashed holder's lock lapses at this time. */
+  locked_until: Date | null;
+  response_status: number | null;
+  response_body: string | null;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export interface BankOperationsTable {
+  id: Generated<number>;
+  payment_id: string;
+  kind: 'capture' | 'reverse' | 'refund';
+  /** Makes each operation happen once, however often the activity is retried. */
+  operation_key: string;
+  amount: number;
+  reference_id: string;
+  rrn: string;
+  card_pan: string | null;
+  created_at: Date;
+}
+
+export interface Database {
+  merchants: MerchantsTable;
+  merchant_domains: MerchantDomainsTable;
+  api_keys: ApiKeysTable;
+  payments: PaymentsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  bank_operations: BankOperationsTable;
+}
+
+export type PaymentRow = Selectable<PaymentsTable>;
+export type NewPaymentRow = Insertable<PaymentsTable>;
+export type Db = Kysely<Database>;
+
+export interface DatabaseOptions {
+  poolSize?: number;
+}
+
+export function mysqlPoolOptions(url: string, poolSize = 20) {
+  return {
+    uri: url,
+    connectionLimit: poolSize,
+    // DATETIME(3) columns hold UTC; mysql2 converts with this zone.
+    timezone: 'Z',
+    dateStrings: false,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    // A dead server is reported within a bounded time instead of hanging requests.
+    connectTimeout: 3_000,
+    enableKeepAlive: true,
+    charset: 'utf8mb4',
+  } as const;
+}
+
+export function createDatabase(url: string, options: DatabaseOptions = {}): { db: Db; pool: Pool } {
+  const pool = createPool(mysqlPoolOptions(url, options.poolSize));
+  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  return { db, pool };
+}
+
+/** The database name in a mysql:// URL. */
+export function databaseName(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z0-9_]+$/.test(name)) {
+    throw new Error(`DATABASE_URL must name a database made of letters, digits and underscores (got ${JSON.stringify(name)})`);
+  }
+  return name;
+}
+
+/** The same URL without its database, to connect before the database exists. */
+export function serverUrl(url: string): string {
+  const u = new URL(url);
+  u.pathname = '/';
+  return u.toString();
+}

@@ -1,0 +1,44 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { createConnection } from 'mysql2/promise';
+import * as initial from './migrations/0001_initial.ts';
+import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
+
+/** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
+
+/** Runs pending migrations; Kysely's MySQL lock makes concurrent callers safe. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error !== undefined || failed !== undefined) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Creates the database named in the URL when it does not exist yet. */
+export async function ensureDatabase(url: string): Promise<void> {
+  const name = databaseName(url);
+  const connection = await createConnection(mysqlPoolOptions(serverUrl(url)));
+  try {
+    await connection.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  } finally {
+    await connection.end();
+  }
+}
+
+/** Drops and recreates the database: for the test bootstrap only. */
+export async function recreateDatabase(url: string): Promise<void> {
+  const name = databaseName(url);
+  const connection = await createConnection(mysqlPoolOptions(serverUrl(url)));
+  try {
+    await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  } finally {
+    await connection.end();
+  }
+}

@@ -1,0 +1,99 @@
+import type { Payment } from '../api/schemas.ts';
+import type { Db, NewPaymentRow, PaymentRow } from './database.ts';
+
+const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
+const date = (s: string | null): Date | null => (s === null ? null : new Date(s));
+
+/** The API shape of a stored payment. */
+export function paymentFromRow(row: PaymentRow): Payment {
+  return {
+    id: row.id,
+    status: row.status as Payment['status'],
+    mode: row.mode,
+    amount: Number(row.amount),
+    fee: Number(row.fee),
+    refunded_amount: Number(row.refunded_amount),
+    currency: 'IRR',
+    merchant_reference: row.merchant_reference,
+    tracking_code: row.tracking_code,
+    reference_id: row.reference_id,
+    rrn: row.rrn,
+    card_pan: row.card_pan,
+    description: row.description,
+    callback_url: row.callback_url,
+    metadata: {},
+    failure: row.failure_code === null ? null : { code: row.failure_code, message: row.failure_message ?? '' },
+    created_at: row.created_at.toISOString(),
+    paid_at: iso(row.paid_at),
+    verified_at: iso(row.verified_at),
+    verify_deadline_at: iso(row.verify_deadline_at),
+    expires_at: row.expires_at.toISOString(),
+    settlement_status: row.settlement_status as Payment['settlement_status'],
+  };
+}
+
+/** The columns a transition may change. */
+export function mutableColumns(payment: Payment) {
+  return {
+    status: payment.status,
+    fee: payment.fee,
+    refunded_amount: payment.refunded_amount,
+    reference_id: payment.reference_id,
+    rrn: payment.rrn,
+    card_pan: payment.card_pan,
+    failure_code: payment.failure?.code ?? null,
+    failure_message: payment.failure?.message ?? null,
+    paid_at: date(payment.paid_at),
+    verified_at: date(payment.verified_at),
+    verify_deadline_at: date(payment.verify_deadline_at),
+    settlement_status: payment.settlement_status,
+  };
+}
+
+export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: string | null): NewPaymentRow {
+  const createdAt = new Date(payment.created_at);
+  return {
+    id: payment.id,
+    merchant_id: merchantId,
+    mode: payment.mode,
+    amount: payment.amount,
+    currency: payment.currency,
+    merchant_reference: payment.merchant_reference,
+    tracking_code: payment.tracking_code,
+    description: payment.description,
+    mobile,
+    callback_url: payment.callback_url,
+    created_at: createdAt,
+    expires_at: new Date(payment.expires_at),
+    version: 1,
+    updated_at: createdAt,
+    ...mutableColumns(payment),
+  };
+}
+
+/**
+ * Writes a payment's state at `version`. Only a newer version changes the
+ * row, so a retried or replayed write of an older state is a no-op.
+ * Answers whether the row is now at (or past) that version.
+ */
+export async function writePaymentVersion(db: Db, payment: Payment, version: number, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('payments')
+    .set({ ...mutableColumns(payment), version, updated_at: at })
+    .where('id', '=', payment.id)
+    .where('version', '<', version)
+    .executeTakeFirst();
+  if (result.numUpdatedRows > 0n) return true;
+  const row = await db.selectFrom('payments').select('version').where('id', '=', payment.id).executeTakeFirst();
+  return row !== undefined && row.version >= version;
+}
+
+export async function findPayment(db: Db, id: string, scope: { merchantId: string; mode: 'test' | 'live' }): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', '=', id)
+    .where('merchant_id', '=', scope.merchantId)
+    .where('mode', '=', scope.mode)
+    .executeTakeFirst();
+}

@@ -1,0 +1,140 @@
+/**
+ * The payment state machine and the rules around it, in one place.
+ * Pure code: the workflow (inside Temporal's deterministic sandbox) and the
+ * API both import it, so it must not touch I/O, clocks or Node built-ins.
+ */
+import type { Payment } from '../api/schemas.ts';
+
+export const PAYMENT_STATUSES = [
+  'created',
+  'pending',
+  'paid',
+  'verified',
+  'failed',
+  'canceled',
+  'expired',
+  'reversed',
+  'partially_refunded',
+  'refunded',
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Which status may follow which; anything else is a bug in the caller. */
+export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
+  created: ['pending', 'paid', 'failed', 'canceled', 'expired'],
+  pending: ['paid', 'failed'],
+  paid: ['verified', 'reversed'],
+  verified: ['partially_refunded', 'refunded'],
+  partially_refunded: ['partially_refunded', 'refunded'],
+  failed: [],
+  canceled: [],
+  expired: [],
+  reversed: [],
+  refunded: [],
+};
+
+export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+/** Statuses after which the payment's workflow has nothing left to wait for. */
+export const FINAL_STATUSES: readonly PaymentStatus[] = ['failed', 'canceled', 'expired', 'reversed', 'refunded'];
+
+/** What the customer chose on the test bank page. */
+export const BANK_OUTCOMES = ['success', 'failure', 'cancel', 'delay'] as const;
+export type BankOutcome = (typeof BANK_OUTCOMES)[number];
+
+/** The status a bank outcome moves a `created` payment to. */
+export const STATUS_AFTER_OUTCOME: Readonly<Record<BankOutcome, PaymentStatus>> = {
+  success: 'paid',
+  failure: 'failed',
+  cancel: 'canceled',
+  delay: 'pending',
+};
+
+/** The advisory `status` parameter on the return address (DESIGN §3). */
+export type ReturnStatus = 'success' | 'pending' | 'failed';
+export function returnStatus(status: PaymentStatus): ReturnStatus {
+  if (status === 'paid' || status === 'verified' || status === 'partially_refunded' || status === 'refunded') {
+    return 'success';
+  }
+  if (status === 'pending') return 'pending';
+  return 'failed';
+}
+
+/** The merchant's callback_url with our four return parameters added, its own query kept. */
+export function returnUrl(callbackUrl: string, payment: Pick<Payment, 'id' | 'status' | 'merchant_reference' | 'tracking_code'>): string {
+  const url = new URL(callbackUrl);
+  url.searchParams.set('payment_id', payment.id);
+  url.searchParams.set('status', returnStatus(payment.status));
+  url.searchParams.set('merchant_reference', payment.merchant_reference);
+  url.searchParams.set('tracking_code', payment.tracking_code);
+  return url.toString();
+}
+
+export interface FeePlan {
+  bps: number;
+  min: number;
+  max: number;
+}
+
+/** Fee in rials: basis points of the amount, rounded half up, clamped to [min, max] and never above the amount. */
+export function computeFee(amount: number, plan: FeePlan): number {
+  const proportional = Math.floor((amount * plan.bps + 5_000) / 10_000);
+  return Math.min(amount, Math.max(plan.min, Math.min(plan.max, proportional)));
+}
+
+/** Error codes a verify can answer with, besides success. */
+export type VerifyRefusalCode = 'payment_not_paid' | 'payment_pending' | 'verify_deadline_passed' | 'amount_mismatch';
+
+export interface VerifyRefusal {
+  code: VerifyRefusalCode;
+  message: string;
+}
+
+/**
+ * Whether a verify with `amount` at time `nowMs` may proceed. `undefined`
+ * means yes: either the payment is `paid` (a transition follows) or it is
+ * already verified with the same amount (the same answer is given again).
+ */
+export function verifyRefusal(payment: Pick<Payment, 'status' | 'amount' | 'verify_deadline_at'>, amount: number, nowMs: number): VerifyRefusal | undefined {
+  switch (payment.status) {
+    case 'created':
+    case 'failed':
+    case 'canceled':
+    case 'expired':
+      return { code: 'payment_not_paid', message: `The payment is ${payment.status}; only a paid payment can be verified.` };
+    case 'pending':
+      return { code: 'payment_pending', message: 'The bank has not confirmed this payment yet; verify again shortly.' };
+    case 'reversed':
+      return { code: 'verify_deadline_passed', message: 'The verify deadline passed and the amount was returned to the customer.' };
+    case 'paid': {
+      const deadline = payment.verify_deadline_at === null ? Number.POSITIVE_INFINITY : Date.parse(payment.verify_deadline_at);
+      if (nowMs >= deadline) {
+        return { code: 'verify_deadline_passed', message: 'The verify deadline has passed; the amount is being returned to the customer.' };
+      }
+      return amountRefusal(payment.amount, amount);
+    }
+    case 'verified':
+    case 'partially_refunded':
+    case 'refunded':
+      return amountRefusal(payment.amount, amount);
+  }
+}
+
+function amountRefusal(expected: number, given: number): VerifyRefusal | undefined {
+  if (expected === given) return undefined;
+  return { code: 'amount_mismatch', message: 'The amount does not match the payment amount.' };
+}
+
+/** `603799******1234`: a full card number is never stored, logged or shown. */
+export function maskCardPan(pan: string): string {
+  const digits = pan.replace(/\D/g, '');
+  if (digits.length < 12) throw new Error('card number too short to mask');
+  return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+}
+
+/** Whole toman for a rial amount (10 rials = 1 toman), for display. */
+export function rialsToToman(rials: number): number {
+  return Math.floor(rials / 10);
+}

@@ -1,0 +1,22 @@
+// One API process: `npm run api`. Scale by running more of them.
+import { loadConfig } from '../config.ts';
+import { createDatabase } from '../db/database.ts';
+import { createLogger } from '../logger.ts';
+import { createApp } from '../api/app.ts';
+import { connectTemporal } from '../temporal/client.ts';
+import { runMain } from './run.ts';
+
+await runMain('api', async (config = loadConfig()) => {
+  const logger = createLogger(config.LOG_LEVEL, 'api');
+  const { db } = createDatabase(config.DATABASE_URL);
+  const temporal = await connectTemporal(config);
+  const app = createApp({ config, db, temporal: temporal.client, logger });
+  const server = app.listen(config.PORT, config.HOST);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  logger.info({ port: config.PORT, host: config.HOST }, 'API listening');
+  return async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await temporal.connection.close();
+    await db.destroy();
+  };
+});

@@ -1,0 +1,250 @@
+/**
+ * What the API does with payments. The workflow decides every transition;
+ * this module records a new payment, starts its workflow, reads records, and
+ * forwards verify and the bank's result to the workflow.
+ */
+import { randomInt } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { findPayment, paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
+import { verifyRefusal, type BankOutcome } from '../domain/payment.ts';
+import { ApiError, type ErrorCode } from '../api/errors.ts';
+import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from '../api/schemas.ts';
+import type { AuthState } from '../api/middleware/auth.ts';
+import { withTimeout } from '../api/dependencies.ts';
+import { bankResultSignal, paymentWorkflowId, searchAttributes, verifyUpdate, type PaymentWorkflowInput } from '../../workflows/definitions.ts';
+import type { paymentWorkflow } from '../../workflows/payment.ts';
+import { idempotent, type IdempotentResult } from './idempotency.ts';
+
+export interface PaymentServiceDeps {
+  db: Db;
+  temporal: Client;
+  config: Config;
+}
+
+/** Bound on any one call to Temporal from a request, so a dead server means a prompt 503. */
+const TEMPORAL_CALL_MS = 5_000;
+
+const isDuplicateKey = (error: unknown) => (error as { code?: string }).code === 'ER_DUP_ENTRY';
+const trackingCode = () => String(randomInt(100_000_000_000, 1_000_000_000_000));
+
+export function paymentUrl(config: Pick<Config, 'PUBLIC_BASE_URL'>, id: string): string {
+  return `${config.PUBLIC_BASE_URL}/pay/${id}`;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** callback_url must be https (http only for localhost in test mode) on one of the merchant's domains. */
+export function checkCallbackUrl(callbackUrl: string, auth: AuthState): void {
+  let url: URL;
+  try {
+    url = new URL(callbackUrl);
+  } catch {
+    throw new ApiError('validation_failed', 'callback_url must be an absolute URL.', [{ path: 'callback_url', message: 'must be an absolute URL' }]);
+  }
+  const host = url.hostname.toLowerCase();
+  const plainHttpAllowed = auth.mode === 'test' && LOOPBACK_HOSTS.has(host);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && plainHttpAllowed)) {
+    throw new ApiError('callback_url_not_allowed', 'callback_url must use https (http is allowed only for localhost in test mode).', [
+      { path: 'callback_url', message: 'must use https' },
+    ]);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ApiError('callback_url_not_allowed', 'callback_url must not carry credentials.', [{ path: 'callback_url', message: 'must not contain credentials' }]);
+  }
+  const bare = host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host;
+  const registered = auth.merchant.domains.some((domain) => bare === domain || bare.endsWith(`.${domain}`));
+  if (!registered) {
+    throw new ApiError('callback_url_not_allowed', `callback_url's host ${host} is not one of your registered domains.`, [
+      { path: 'callback_url', message: 'host is not a registered domain' },
+    ]);
+  }
+}
+
+export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkflowInput, taskQueue: string): Promise<void> {
+  const p = input.payment;
+  try {
+    await withTimeout(
+      'Temporal',
+      TEMPORAL_CALL_MS,
+      temporal.workflow.start<typeof paymentWorkflow>('paymentWorkflow', {
+        taskQueue,
+        workflowId: paymentWorkflowId(p.id),
+        args: [input],
+        // A retried create finds the workflow it started before; a finished one is never started again.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        typedSearchAttributes: [
+          { key: searchAttributes.status, value: p.status },
+          { key: searchAttributes.merchantId, value: input.merchant_id },
+          { key: searchAttributes.merchantReference, value: p.merchant_reference },
+          { key: searchAttributes.mode, value: p.mode },
+          { key: searchAttributes.amount, value: p.amount },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return;
+    throw error;
+  }
+}
+
+export async function createPayment(
+  { db, temporal, config }: PaymentServiceDeps,
+  auth: AuthState,
+  request: CreatePaymentRequest,
+  idempotencyKey: string | undefined,
+): Promise<IdempotentResult> {
+  checkCallbackUrl(request.callback_url, auth);
+  const scope = { merchantId: auth.merchant.id, mode: auth.mode, operation: 'create_payment' };
+  return idempotent(db, scope, idempotencyKey, request, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId) => {
+    let row = await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+    const inserted = row === undefined;
+    if (row === undefined) {
+      const now = Date.now();
+      for (let attempt = 0; row === undefined; attempt++) {
+        const payment: Payment = {
+          id: paymentId,
+          status: 'created',
+          mode: auth.mode,
+          amount: request.amount,
+          fee: 0,
+          refunded_amount: 0,
+          currency: 'IRR',
+          merchant_reference: request.merchant_reference,
+          tracking_code: trackingCode(),
+          reference_id: null,
+          rrn: null,
+          card_pan: null,
+          description: request.description ?? '',
+          callback_url: request.callback_url,
+          metadata: {},
+          failure: null,
+          created_at: new Date(now).toISOString(),
+          paid_at: null,
+          verified_at: null,
+          verify_deadline_at: null,
+          expires_at: new Date(now + config.PAYMENT_TTL_SECONDS * 1000).toISOString(),
+          settlement_status: auth.mode === 'test' ? 'not_applicable' : 'pending',
+        };
+        try {
+          await db.insertInto('payments').values(rowFromNewPayment(payment, auth.merchant.id, request.mobile ?? null)).execute();
+        } catch (error) {
+          // A tracking code collision: draw another (twelve digits make it rare).
+          if (isDuplicateKey(error) && attempt < 5) continue;
+          throw error;
+        }
+        row = await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirstOrThrow();
+      }
+    }
+    const payment = paymentFromRow(row);
+    try {
+      await startPaymentWorkflow(
+        temporal,
+        {
+          payment,
+          merchant_id: auth.merchant.id,
+          fee_plan: auth.merchant.fee_plan,
+          verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
+          sandbox_delay_ms: config.SANDBOX_DELAY_SECONDS * 1000,
+        },
+        config.TEMPORAL_TASK_QUEUE,
+      );
+    } catch (error) {
+      // Without an idempotency key nobody can finish this payment: take the row back.
+      if (inserted && idempotencyKey === undefined) {
+        await db.deleteFrom('payments').where('id', '=', paymentId).where('version', '=', 1).execute().catch(() => undefined);
+      }
+      throw error;
+    }
+    return { status: 201, body: { payment, payment_url: paymentUrl(config, payment.id) } };
+  });
+}
+
+export async function getPayment(db: Db, auth: AuthState, id: string): Promise<Payment> {
+  const row = await findPayment(db, id, { merchantId: auth.merchant.id, mode: auth.mode });
+  if (row === undefined) throw new ApiError('payment_not_found', `No payment ${id}.`);
+  return paymentFromRow(row);
+}
+
+function refusalError(code: string, message: string): ApiError {
+  return new ApiError(code as ErrorCode, message);
+}
+
+/**
+ * Verify (DESIGN §3). The record answers every case whose outcome it already
+ * fixes; only a paid payment with the right amount before its deadline goes
+ * to the workflow, which makes the one transition even under concurrent calls.
+ */
+export async function verifyPayment({ db, temporal }: PaymentServiceDeps, auth: AuthState, id: string, amount: number): Promise<Payment> {
+  const recorded = await getPayment(db, auth, id);
+  const refusal = verifyRefusal(recorded, amount, Date.now());
+  if (refusal !== undefined) throw refusalError(refusal.code, refusal.message);
+  if (recorded.status !== 'paid') return recorded; // verified before with this amount: same answer
+
+  const handle = temporal.workflow.getHandle(paymentWorkflowId(id));
+  try {
+    return await withTimeout('Temporal', TEMPORAL_CALL_MS, handle.executeUpdate(verifyUpdate, { args: [{ amount }] }));
+  } catch (error) {
+    const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type !== null && cause.type !== undefined) {
+      throw refusalError(cause.type, cause.message);
+    }
+    // The workflow may have finished meanwhile (reversed at the deadline): the record has the answer.
+    const now = await getPayment(db, auth, id);
+    if (now.status !== 'paid') {
+      const late = verifyRefusal(now, amount, Date.now());
+      if (late !== undefined) throw refusalError(late.code, late.message);
+      return now;
+    }
+    throw error;
+  }
+}
+
+/** Signals the customer's choice on the test bank page to the payment's workflow. */
+export async function submitBankOutcome(temporal: Client, paymentId: string, outcome: BankOutcome): Promise<void> {
+  await withTimeout('Temporal', TEMPORAL_CALL_MS, temporal.workflow.getHandle(paymentWorkflowId(paymentId)).signal(bankResultSignal, { outcome }));
+}
+
+interface Cursor {
+  created_at: string;
+  id: string;
+}
+
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.created_at, c.id])).toString('base64url');
+function decodeCursor(text: string): Cursor {
+  try {
+    const [created_at, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [unknown, unknown];
+    if (typeof created_at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(created_at))) return { created_at, id };
+  } catch {
+    // fall through to the error below
+  }
+  throw new ApiError('validation_failed', 'cursor is not a cursor this API returned.', [{ path: 'cursor', message: 'is invalid' }]);
+}
+
+/** Newest first; the cursor is the last row's (created_at, id), so pages never skip or repeat. */
+export async function listPayments(db: Db, auth: AuthState, query: ListPaymentsQuery) {
+  const limit = query.limit ?? 20;
+  let q = db
+    .selectFrom('payments')
+    .selectAll()
+    .where('merchant_id', '=', auth.merchant.id)
+    .where('mode', '=', auth.mode);
+  if (query.status !== undefined) q = q.where('status', '=', query.status);
+  if (query.merchant_reference !== undefined) q = q.where('merchant_reference', '=', query.merchant_reference);
+  if (query.created_gte !== undefined) q = q.where('created_at', '>=', new Date(query.created_gte));
+  if (query.created_lt !== undefined) q = q.where('created_at', '<', new Date(query.created_lt));
+  if (query.cursor !== undefined) {
+    const c = decodeCursor(query.cursor);
+    const at = new Date(c.created_at);
+    q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', c.id)])]));
+  }
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const page = rows.slice(0, limit).map(paymentFromRow);
+  const last = page.at(-1);
+  const has_more = rows.length > limit;
+  return { data: page, has_more, next_cursor: has_more && last !== undefined ? encodeCursor(last) : null };
+}
+

@@ -1,0 +1,53 @@
+/**
+ * Messages of the payment workflow, shared by the workflow, the API and the
+ * worker: names and payload types live here once.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { defineSearchAttributeKey } from '@temporalio/common';
+import type { Payment } from '../src/api/schemas.ts';
+import type { BankOutcome, FeePlan } from '../src/domain/payment.ts';
+
+export interface PaymentWorkflowInput {
+  /** The payment exactly as the create endpoint recorded it (status `created`, version 1). */
+  payment: Payment;
+  merchant_id: string;
+  fee_plan: FeePlan;
+  verify_window_ms: number;
+  /** Test bank: how long a `delay` outcome stays pending before it is confirmed. */
+  sandbox_delay_ms: number;
+}
+
+export interface BankResult {
+  outcome: BankOutcome;
+}
+
+export interface VerifyInput {
+  amount: number;
+}
+
+export const paymentWorkflowId = (paymentId: string) => `payment-${paymentId}`;
+
+/** The customer's choice on the (test) bank page. */
+export const bankResultSignal = defineSignal<[BankResult]>('bankResult');
+/** The merchant's verify; answers with the verified payment or a typed failure. */
+export const verifyUpdate = defineUpdate<Payment, [VerifyInput]>('verify');
+/** The live state of the payment, as last recorded. */
+export const paymentQuery = defineQuery<Payment>('payment');
+
+/** Custom search attributes for operators in the Temporal UI (DESIGN §7). */
+export const searchAttributes = {
+  status: defineSearchAttributeKey('PaymentStatus', 'KEYWORD'),
+  merchantId: defineSearchAttributeKey('MerchantId', 'KEYWORD'),
+  merchantReference: defineSearchAttributeKey('MerchantReference', 'KEYWORD'),
+  mode: defineSearchAttributeKey('PaymentMode', 'KEYWORD'),
+  amount: defineSearchAttributeKey('PaymentAmount', 'INT'),
+} as const;
+
+/** Name → type, for registering them on a server. */
+export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword' | 'Int'> = {
+  PaymentStatus: 'Keyword',
+  MerchantId: 'Keyword',
+  MerchantReference: 'Keyword',
+  PaymentMode: 'Keyword',
+  PaymentAmount: 'Int',
+};

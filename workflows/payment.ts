@@ -1,0 +1,159 @@
+/**
+ * One payment, one workflow. The workflow alone decides transitions; each is
+ * written to MySQL by an activity before anyone can see it, and the timers
+ * for `expires_at` and `verify_deadline_at` are durable: they fire after
+ * worker or server restarts just the same.
+ */
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  proxyActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { Payment } from '../src/api/schemas.ts';
+import { canTransition, computeFee, STATUS_AFTER_OUTCOME, verifyRefusal, type PaymentStatus } from '../src/domain/payment.ts';
+import type { PaymentActivities } from '../activities/index.ts';
+import {
+  bankResultSignal,
+  paymentQuery,
+  searchAttributes,
+  verifyUpdate,
+  type BankResult,
+  type PaymentWorkflowInput,
+} from './definitions.ts';
+
+// A record write must happen eventually, so it is retried without limit; a
+// worker that cannot reach MySQL keeps trying and the payment waits.
+const records = proxyActivities<PaymentActivities>({
+  startToCloseTimeout: '15s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s' },
+});
+
+// Bank calls are idempotent by operation key, so retrying them is safe.
+const bank = proxyActivities<PaymentActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
+});
+
+export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
+  let payment: Payment = input.payment;
+  let version = 1;
+  let locked = false;
+
+  /** Runs one transition at a time: bank results, verifies and timers never interleave. */
+  async function exclusive<T>(step: () => Promise<T>): Promise<T> {
+    while (locked) await condition(() => !locked);
+    locked = true;
+    try {
+      return await step();
+    } finally {
+      locked = false;
+    }
+  }
+
+  /** Records the next state in MySQL, then makes it the visible state. */
+  async function commit(next: Payment): Promise<void> {
+    if (!canTransition(payment.status, next.status)) {
+      throw ApplicationFailure.nonRetryable(`illegal transition ${payment.status} -> ${next.status}`, 'illegal_transition');
+    }
+    await records.recordTransition({ payment: next, version: version + 1 });
+    version += 1;
+    payment = next;
+    upsertSearchAttributes([{ key: searchAttributes.status, value: next.status }]);
+  }
+
+  const now = () => new Date(Date.now()).toISOString();
+  const msUntil = (iso: string) => Math.max(0, Date.parse(iso) - Date.now());
+
+  async function markPaid(): Promise<void> {
+    const capture = await bank.captureSandboxPayment({ payment_id: payment.id, amount: payment.amount });
+    const paidAt = Date.now();
+    await commit({
+      ...payment,
+      status: 'paid',
+      reference_id: capture.reference_id,
+      rrn: capture.rrn,
+      card_pan: capture.card_pan,
+      paid_at: new Date(paidAt).toISOString(),
+      verify_deadline_at: new Date(paidAt + input.verify_window_ms).toISOString(),
+    });
+  }
+
+  async function applyBankResult({ outcome }: BankResult): Promise<void> {
+    // A second choice, or one after the page expired, changes nothing.
+    if (payment.status !== 'created' || Date.now() >= Date.parse(payment.expires_at)) return;
+    const next: PaymentStatus = STATUS_AFTER_OUTCOME[outcome];
+    if (next === 'paid') return markPaid();
+    if (next === 'failed') {
+      return commit({ ...payment, status: 'failed', failure: { code: 'card_declined', message: 'The bank declined the payment.' } });
+    }
+    if (next === 'canceled') {
+      return commit({ ...payment, status: 'canceled', failure: { code: 'canceled_by_customer', message: 'The customer canceled the payment.' } });
+    }
+    return commit({ ...payment, status: 'pending' });
+  }
+
+  setHandler(paymentQuery, () => payment);
+
+  setHandler(bankResultSignal, (result) => exclusive(() => applyBankResult(result)));
+
+  setHandler(
+    verifyUpdate,
+    ({ amount }) =>
+      exclusive(async () => {
+        const refusal = verifyRefusal(payment, amount, Date.now());
+        if (refusal !== undefined) throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
+        // Already verified with the same amount: the same answer again.
+        if (payment.status !== 'paid') return payment;
+        await commit({ ...payment, status: 'verified', verified_at: now(), fee: computeFee(payment.amount, input.fee_plan) });
+        return payment;
+      }),
+    {
+      // Rejects before anything enters history when the answer is already known.
+      validator: ({ amount }) => {
+        if (!Number.isSafeInteger(amount) || amount <= 0) {
+          throw ApplicationFailure.create({ type: 'validation_failed', message: 'amount must be a positive integer', nonRetryable: true });
+        }
+        if (locked) return; // a transition is in flight; the handler decides on the state it leaves
+        const refusal = verifyRefusal(payment, amount, Date.now());
+        if (refusal !== undefined) throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
+      },
+    },
+  );
+
+  // 1. The customer has until expires_at to get an answer from the bank.
+  const answered = await condition(() => payment.status !== 'created', msUntil(payment.expires_at));
+  if (!answered) {
+    await exclusive(async () => {
+      if (payment.status === 'created') {
+        await commit({ ...payment, status: 'expired', failure: { code: 'payment_expired', message: 'The payment page expired before the payment was made.' } });
+      }
+    });
+  }
+
+  // 2. "Delay in verification": the bank confirms a pending payment later.
+  if (payment.status === 'pending') {
+    await sleep(input.sandbox_delay_ms);
+    await exclusive(async () => {
+      if (payment.status === 'pending') await markPaid();
+    });
+  }
+
+  // 3. Paid: the merchant must verify before the deadline, or the money goes back.
+  if (payment.status === 'paid') {
+    const verified = await condition(() => payment.status !== 'paid', msUntil(payment.verify_deadline_at ?? now()));
+    if (!verified) {
+      await exclusive(async () => {
+        if (payment.status !== 'paid') return;
+        await bank.reverseSandboxPayment({ payment_id: payment.id, amount: payment.amount });
+        await commit({ ...payment, status: 'reversed', refunded_amount: payment.amount, fee: 0 });
+      });
+    }
+  }
+
+  await condition(allHandlersFinished);
+  return payment;
+}
