@@ -22,6 +22,7 @@ import {
   searchAttributes,
   verifyUpdate,
   type BankResult,
+  type VerifyInput,
   type PaymentWorkflowInput,
 } from './definitions.ts';
 
@@ -113,7 +114,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       }),
     {
       // Rejects before anything enters history when the answer is already known.
-      validator: ({ amount }) => {
+      validator: ({ amount }: VerifyInput) => {
         if (!Number.isSafeInteger(amount) || amount <= 0) {
           throw ApplicationFailure.create({ type: 'validation_failed', message: 'amount must be a positive integer', nonRetryable: true });
         }

@@ -5,7 +5,6 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import { ApiError } from './errors.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { jsonBody } from './middleware/body.ts';
 import { authenticate } from './middleware/auth.ts';
@@ -25,11 +24,8 @@ export function createApp(deps: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // errors are logged by errorHandler, with the request id
 
-  const allowed = {
-    throw: true,
-    methodNotAllowed: () => new ApiError('method_not_allowed', 'This method is not allowed on this path.'),
-    notImplemented: () => new ApiError('method_not_allowed', 'This method is not supported.'),
-  };
+  // Without `throw`, the router answers an empty 405 with its Allow header; errorHandler fills in the body.
+  const allowed = {};
 
   const api = new Router({ prefix: '/api/v1' });
   api.use(jsonBody(deps.config.BODY_LIMIT_BYTES));

@@ -40,7 +40,7 @@ function validatorOf<S extends TSchema>(ajv: Ajv, schema: S, what: string): Vali
       throw new ApiError('validation_failed', `A JSON ${what} is required.`, [{ path: '(body)', message: 'is required' }]);
     }
     if (!check(value)) throw validationError(check.errors, what);
-    return value as Static<S>;
+    return value;
   };
   return Object.assign(validate, { schema });
 }

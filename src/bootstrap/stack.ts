@@ -5,7 +5,7 @@
  *          → a demo merchant's test key, then the addresses.
  *   test:  the same on its own database and ports, then the mocha suite.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -183,7 +183,20 @@ async function start(): Promise<void> {
   say('Press Ctrl-C to stop.');
 }
 
+/** Type check and lint before the suite: CI runs `npm test` and nothing else. */
+function staticChecks(): void {
+  for (const [what, args] of [
+    ['type check', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root]],
+    ['lint', [join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), root]],
+  ] as const) {
+    say(`Running the ${what}…`);
+    const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    if (result.status !== 0) throw new PrerequisiteError(`the ${what} failed (see above)`);
+  }
+}
+
 async function test(args: string[]): Promise<void> {
+  if (process.env.SKIP_STATIC_CHECKS !== '1') staticChecks();
   const base = loadConfig();
   const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);
   if (process.env.TEST_DATABASE_URL === undefined) testUrl.pathname = `/${databaseName(base.DATABASE_URL)}_test`;

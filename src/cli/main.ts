@@ -41,7 +41,7 @@ const OPTIONS = {
 
 function human(result: Record<string, unknown>): string {
   return Object.entries(result)
-    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join('\n');
 }
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -13,6 +13,27 @@ export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
 }
 
+let runtimeInstalled = false;
+/** Sends the Temporal SDK's own logs (warnings and worse) to our structured logger. */
+export function installTemporalRuntime(logger: Logger): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const forward = (level: LogLevel, message: string, meta?: Record<string, unknown>) => {
+    const target = level === 'ERROR' ? 'error' : level === 'WARN' ? 'warn' : 'debug';
+    logger[target]({ component: 'temporal-sdk', ...meta }, message);
+  };
+  Runtime.install({
+    logger: {
+      log: forward,
+      trace: (m, meta) => forward('TRACE', m, meta),
+      debug: (m, meta) => forward('DEBUG', m, meta),
+      info: (m, meta) => forward('INFO', m, meta),
+      warn: (m, meta) => forward('WARN', m, meta),
+      error: (m, meta) => forward('ERROR', m, meta),
+    },
+  });
+}
+
 export interface PaymentWorkerOptions {
   config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>;
   db: Db;
@@ -22,6 +43,7 @@ export interface PaymentWorkerOptions {
 }
 
 export async function createPaymentWorker({ config, db, logger, bundle, connection }: PaymentWorkerOptions): Promise<Worker> {
+  installTemporalRuntime(logger);
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
   return Worker.create({
     connection: conn,

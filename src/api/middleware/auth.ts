@@ -72,6 +72,6 @@ export function authenticate(db: Db): Middleware {
       // Bookkeeping only: a failure here must not fail the request.
       db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.key_id).execute().catch(() => undefined);
     }
-    return next();
+    await next();
   };
 }

@@ -11,7 +11,8 @@ export function jsonBody(limitBytes: number): Middleware {
     const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
     if (!hasBody) {
       ctx.request.body = undefined;
-      return next();
+      await next();
+      return;
     }
     if (ctx.request.is('application/json', 'application/*+json') === false) {
       throw new ApiError('unsupported_media_type', 'Send the request body as application/json.');
@@ -32,7 +33,7 @@ export function jsonBody(limitBytes: number): Middleware {
     } catch {
       throw new ApiError('invalid_json', 'The request body is not valid JSON.');
     }
-    return next();
+    await next();
   };
 }
 

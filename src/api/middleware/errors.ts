@@ -16,8 +16,9 @@ export function errorHandler(logger: Logger, newRequestId: () => string): Middle
     const started = performance.now();
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new ApiError('not_found', `No resource at ${ctx.method} ${ctx.path}.`);
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404) throw new ApiError('not_found', `No resource at ${ctx.method} ${ctx.path}.`);
+        if (ctx.status === 405 || ctx.status === 501) throw new ApiError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}.`);
       }
     } catch (caught) {
       const error = toApiError(caught);

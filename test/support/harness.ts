@@ -1,0 +1,99 @@
+/**
+ * The suite's one set of real services: the test database and the Temporal
+ * dev server that `npm test` started, one in-process payment worker, and an
+ * API server per configuration a test asks for. Built lazily, once.
+ */
+import { createWriteStream, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Server } from 'node:http';
+import { pino } from 'pino';
+import type { Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createDatabase, type Db } from '../../src/db/database.ts';
+import type { Logger } from '../../src/logger.ts';
+import { createApp } from '../../src/api/app.ts';
+import { connectTemporal, type TemporalClient } from '../../src/temporal/client.ts';
+import { bundleWorkflows, createPaymentWorker } from '../../src/temporal/worker.ts';
+import { createMerchant } from '../../src/merchants/merchants.ts';
+
+export interface Harness {
+  config: Config;
+  db: Db;
+  temporal: TemporalClient;
+  logger: Logger;
+  bundle: WorkflowBundleWithSourceMap;
+  worker: Worker;
+  /** Base URL of an API server with the default test configuration. */
+  baseUrl: string;
+}
+
+const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
+export const SUITE_LOG = join(artifacts, 'suite.log');
+
+let harness: Promise<Harness> | undefined;
+const servers: Server[] = [];
+const closers: (() => Promise<void>)[] = [];
+
+/** Test configuration: the services of `npm test`, and windows short enough to wait for. */
+export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
+  return loadConfig({ ...process.env, PORT: '0', SANDBOX_DELAY_SECONDS: '1', ...overrides });
+}
+
+export function getHarness(): Promise<Harness> {
+  harness ??= (async () => {
+    mkdirSync(artifacts, { recursive: true });
+    const config = testConfig();
+    const logger = pino({ level: config.LOG_LEVEL }, createWriteStream(SUITE_LOG, { flags: 'a' }));
+    const { db } = createDatabase(config.DATABASE_URL);
+    const temporal = await connectTemporal(config);
+    const bundle = await bundleWorkflows();
+    const worker = await createPaymentWorker({ config, db, logger, bundle });
+    const running = worker.run();
+    closers.push(async () => {
+      worker.shutdown();
+      await running;
+    });
+    const h: Harness = { config, db, temporal, logger, bundle, worker, baseUrl: '' };
+    h.baseUrl = await startApi(h, config);
+    closers.push(async () => {
+      await temporal.connection.close();
+      await db.destroy();
+    });
+    return h;
+  })();
+  return harness;
+}
+
+/** Starts one more API server over the same services, with its own configuration. */
+export async function startApi(h: Pick<Harness, 'db' | 'temporal' | 'logger'>, config: Config): Promise<string> {
+  const app = createApp({ config, db: h.db, temporal: h.temporal.client, logger: h.logger });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  servers.push(server);
+  const { port } = server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+/** An API server whose payments use these settings (the worker takes windows from each payment). */
+export async function apiWith(overrides: Partial<Record<keyof Config, string>>): Promise<string> {
+  return startApi(await getHarness(), testConfig(overrides));
+}
+
+export async function closeHarness(): Promise<void> {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  for (const close of closers.splice(0).reverse()) await close();
+  harness = undefined;
+}
+
+let merchantCounter = 0;
+/** A fresh merchant with a test key; its domain is localhost so test callbacks can be local. */
+export async function newMerchant(domain = 'localhost'): Promise<{ merchantId: string; key: string; keyId: string }> {
+  const h = await getHarness();
+  merchantCounter += 1;
+  const m = await createMerchant(h.db, h.config, { name: `Test merchant ${merchantCounter}`, domain });
+  return { merchantId: m.merchant_id, key: m.test_key, keyId: m.test_key_id };
+}
