@@ -59,7 +59,7 @@ describe('docker-compose.yml', () => {
 
   it('publishes the API on 3000 and the Temporal UI on 8233, listening on all interfaces inside its container', () => {
     assert.ok(services.api!.ports!.includes('3000:3000'));
-    assert.equal(loadConfig(services.api!.environment!).HOST, '0.0.0.0');
+    assert.equal(loadConfig(services.api!.environment).HOST, '0.0.0.0');
     assert.ok(services['temporal-ui']!.ports!.includes('8233:8080'));
   });
 
