@@ -51,7 +51,7 @@ export const PaymentSchema = Type.Object(
     expires_at: Timestamp('end of the period in which the payment page can be used'),
     settlement_status: StringEnum(['not_applicable', 'pending', 'settled'] as const, { description: '`not_applicable` for test payments' }),
   },
-  { additionalProperties: false, $id: 'Payment' },
+  { additionalProperties: false },
 );
 export type Payment = Static<typeof PaymentSchema>;
 
@@ -136,6 +136,16 @@ export const ErrorSchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, $id: 'Error' },
+  { additionalProperties: false },
 );
 export type ErrorBody = Static<typeof ErrorSchema>;
+
+const DependencyCheck = Type.Object({ ok: Type.Boolean(), error: Type.Optional(Type.String()) }, { additionalProperties: false });
+const DependencyChecks = Type.Object({ mysql: DependencyCheck, temporal: DependencyCheck }, { additionalProperties: false });
+
+export const HealthSchema = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
+export const ReadySchema = Type.Object({ status: Type.Literal('ready'), checks: DependencyChecks }, { additionalProperties: false });
+export const NotReadySchema = Type.Object(
+  { code: Type.Literal('service_unavailable'), message: Type.String(), request_id: Type.String(), checks: DependencyChecks },
+  { additionalProperties: false },
+);

@@ -1,0 +1,163 @@
+/**
+ * Assembles the OpenAPI 3.1 document from the operation list and the same
+ * TypeBox schemas that validate requests (openapi3-ts's builder). Named
+ * schemas become components referenced by $ref; everything else is inlined.
+ */
+import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
+import type { TSchema } from '@sinclair/typebox';
+import { ERROR_STATUS, type ErrorCode } from '../src/api/errors.ts';
+import { ErrorSchema, PaymentSchema, type AmountBounds } from '../src/api/schemas.ts';
+import { operations, type Operation } from './operations.ts';
+
+/** Schemas shown once under components.schemas and referenced elsewhere, by identity. */
+const COMPONENTS: [string, TSchema][] = [
+  ['Payment', PaymentSchema],
+  ['Error', ErrorSchema],
+];
+
+const ERROR_EXAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  validation_failed: 'The request body is invalid: amount must be >= 10000',
+  amount_mismatch: 'The amount does not match the payment amount.',
+};
+
+/** A plain JSON Schema of a TypeBox schema: symbols dropped, named parts replaced by $ref. */
+function toSchema(schema: unknown, top?: TSchema): SchemaObject {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const component = COMPONENTS.find(([, s]) => s === node);
+    if (component !== undefined && node !== top) return { $ref: `#/components/schemas/${component[0]}` };
+    return Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$id').map(([k, v]) => [k, walk(v)]));
+  };
+  return walk(schema) as SchemaObject;
+}
+
+function errorResponses(codes: ErrorCode[]): Record<string, ResponseObject> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const out: Record<string, ResponseObject> = {};
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(status)] = {
+      description: `Error: ${list.map((c) => `\`${c}\``).join(', ')}`,
+      headers: {
+        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        ...(status === 503 || status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+      },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          examples: Object.fromEntries(
+            list.map((code) => [
+              code,
+              { value: { code, message: ERROR_EXAMPLE_MESSAGES[code] ?? `An example ${code.replace(/_/g, ' ')} message.`, request_id: 'req_4f1c2a9e0b7d4c3e8a6f5b2d1c0e9f8a' } },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+function queryParameters(query: TSchema | undefined): ParameterObject[] {
+  if (query === undefined) return [];
+  const properties = (query as unknown as { properties: Record<string, TSchema> }).properties;
+  const required = new Set((query as { required?: string[] }).required ?? []);
+  return Object.entries(properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    schema: toSchema(schema),
+    ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+  }));
+}
+
+function operationObject(op: Operation): OperationObject {
+  const pathParams: ParameterObject[] = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1]!,
+    in: 'path',
+    required: true,
+    schema: { type: 'string', maxLength: 64 },
+    description: `identifier of the ${m[1] === 'id' ? op.path.split('/')[3]!.replace(/s$/, '').replace(/_/g, ' ') : m[1]!}`,
+  }));
+  const responses: Record<string, ResponseObject> = {};
+  for (const [status, r] of Object.entries(op.responses)) {
+    responses[status] = {
+      description: r.description,
+      headers: {
+        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        ...(op.idempotent === true ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}),
+      },
+      ...(r.schema !== undefined
+        ? { content: { 'application/json': { schema: toSchema(r.schema) } } }
+        : r.contentType !== undefined
+          ? { content: { [r.contentType]: { schema: { type: 'object' } } } }
+          : {}),
+    };
+  }
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description === undefined ? {} : { description: op.description }),
+    tags: [op.tag],
+    security: op.auth ? [{ bearerAuth: [] }] : [],
+    parameters: [
+      ...pathParams,
+      ...queryParameters(op.query),
+      ...(op.idempotent === true ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+    ],
+    ...(op.body === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toSchema(op.body), ...(op.example === undefined ? {} : { example: op.example }) } },
+          },
+        }),
+    responses: { ...responses, ...errorResponses(op.errors) },
+  };
+}
+
+export function buildOpenApiDocument(bounds: AmountBounds, serverUrl = 'http://localhost:3000'): OpenAPIObject {
+  const builder = OpenApiBuilder.create({
+    openapi: '3.1.0',
+    info: {
+      title: 'Dargah payment gateway API',
+      version: '1.0.0',
+      description:
+        'Create payments in Iranian rials, send the customer to the hosted payment page, and verify before you deliver. ' +
+        'A payment not verified by `verify_deadline_at` is returned to the customer automatically. ' +
+        'Every error is `{ code, message, request_id }`; every response carries `X-Request-Id`.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: serverUrl }],
+    paths: {},
+    components: {},
+  });
+  builder.addSecurityScheme('bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Your secret key: `sk_test_…` (test mode) or `sk_live_…` (live mode). Keep it on your server.',
+  });
+  for (const [name, schema] of COMPONENTS) builder.addSchema(name, toSchema(schema, schema));
+  builder.addParameter('IdempotencyKey', {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'One key per logical operation (1–255 printable ASCII characters), kept 24 h per merchant and mode. The same key and body replay the first response; another body is 422 `idempotency_key_reused`; while the first request runs it is 409 `idempotency_key_in_use`.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  });
+  builder.addHeader('X-Request-Id', { description: 'Identifies this request and response; quote it to support.', schema: { type: 'string' } });
+  builder.addHeader('Retry-After', { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } });
+  builder.addHeader('Idempotent-Replayed', { description: '`true` when this response replays an earlier one for the same Idempotency-Key.', schema: { type: 'string' } });
+  const tags = new Set<string>();
+  const paths: Record<string, Record<string, OperationObject>> = {};
+  for (const op of operations(bounds)) {
+    tags.add(op.tag);
+    (paths[op.path] ??= {})[op.method] = operationObject(op);
+  }
+  for (const [path, item] of Object.entries(paths)) builder.addPath(path, item);
+  for (const tag of tags) builder.addTag({ name: tag });
+  return builder.getSpec();
+}

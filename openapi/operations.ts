@@ -1,0 +1,142 @@
+/**
+ * The API's operations, described once with the very schema objects the
+ * routes validate with. The OpenAPI document is assembled from this list,
+ * and a test checks that it names exactly the routes the routers serve.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import type { ErrorCode } from '../src/api/errors.ts';
+import {
+  CreatePaymentResponseSchema,
+  createPaymentRequestSchema,
+  HealthSchema,
+  ListPaymentsQuerySchema,
+  NotReadySchema,
+  PaymentListSchema,
+  PaymentResponseSchema,
+  ReadySchema,
+  VerifyRequestSchema,
+  type AmountBounds,
+} from '../src/api/schemas.ts';
+
+export interface Operation {
+  method: 'get' | 'post' | 'delete';
+  /** OpenAPI path template, e.g. /api/v1/payments/{id}. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Needs `Authorization: Bearer <key>`. */
+  auth: boolean;
+  /** Accepts an Idempotency-Key header. */
+  idempotent?: boolean;
+  query?: TSchema;
+  body?: TSchema;
+  /** Success responses by status; `schema` undefined for a body-less response. */
+  responses: Record<number, { description: string; schema?: TSchema; contentType?: string }>;
+  /** Every documented error this operation can answer with. */
+  errors: ErrorCode[];
+  /** Example request body. */
+  example?: unknown;
+}
+
+/** Errors every authenticated JSON operation can answer with. */
+const COMMON_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'internal_error', 'service_unavailable'];
+const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_failed'];
+
+export function operations(bounds: AmountBounds): Operation[] {
+  return [
+    {
+      method: 'post',
+      path: '/api/v1/payments',
+      operationId: 'createPayment',
+      summary: 'Create a payment',
+      description:
+        'Registers a payment and starts its workflow. Send the customer to `payment_url`. Deliver nothing until verify succeeds.',
+      tag: 'Payments',
+      auth: true,
+      idempotent: true,
+      body: createPaymentRequestSchema(bounds),
+      responses: { 201: { description: 'The payment was created (or replayed for the same Idempotency-Key).', schema: CreatePaymentResponseSchema } },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'callback_url_not_allowed', 'idempotency_key_reused', 'idempotency_key_in_use'],
+      example: {
+        amount: 1_500_000,
+        callback_url: 'https://shop.example/checkout/return?order=1042',
+        merchant_reference: 'order-1042',
+        description: 'Two notebooks',
+        mobile: '09121234567',
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/payments',
+      operationId: 'listPayments',
+      summary: 'List payments',
+      description: 'Newest first. Pass `next_cursor` as `cursor` for the next page.',
+      tag: 'Payments',
+      auth: true,
+      query: ListPaymentsQuerySchema,
+      responses: { 200: { description: 'A page of payments.', schema: PaymentListSchema } },
+      errors: [...COMMON_ERRORS, 'validation_failed'],
+    },
+    {
+      method: 'get',
+      path: '/api/v1/payments/{id}',
+      operationId: 'getPayment',
+      summary: 'Retrieve a payment',
+      tag: 'Payments',
+      auth: true,
+      responses: { 200: { description: 'The payment.', schema: PaymentResponseSchema } },
+      errors: [...COMMON_ERRORS, 'payment_not_found'],
+    },
+    {
+      method: 'post',
+      path: '/api/v1/payments/{id}/verify',
+      operationId: 'verifyPayment',
+      summary: 'Verify a payment',
+      description:
+        'Finalises a paid payment with the order amount. Call it from your server before `verify_deadline_at`; only a successful answer means you may deliver. Verifying again with the same amount answers the same.',
+      tag: 'Payments',
+      auth: true,
+      body: VerifyRequestSchema,
+      responses: { 200: { description: 'The payment is verified.', schema: PaymentResponseSchema } },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'payment_not_found', 'amount_mismatch', 'payment_not_paid', 'payment_pending', 'verify_deadline_passed'],
+      example: { amount: 1_500_000 },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/openapi.json',
+      operationId: 'getOpenApiDocument',
+      summary: 'This OpenAPI document',
+      tag: 'Service',
+      auth: false,
+      responses: { 200: { description: 'The OpenAPI 3.1 document of this API.', contentType: 'application/json' } },
+      errors: [],
+    },
+    {
+      method: 'get',
+      path: '/healthz',
+      operationId: 'getHealth',
+      summary: 'Liveness',
+      description: 'The process answers.',
+      tag: 'Service',
+      auth: false,
+      responses: { 200: { description: 'The process is up.', schema: HealthSchema } },
+      errors: [],
+    },
+    {
+      method: 'get',
+      path: '/readyz',
+      operationId: 'getReadiness',
+      summary: 'Readiness',
+      description: 'Ready when MySQL and Temporal both answer.',
+      tag: 'Service',
+      auth: false,
+      responses: {
+        200: { description: 'Ready to serve.', schema: ReadySchema },
+        503: { description: 'A dependency is unreachable.', schema: NotReadySchema },
+      },
+      errors: [],
+    },
+  ];
+}
