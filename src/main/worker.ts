@@ -3,17 +3,20 @@ import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createPaymentWorker } from '../temporal/worker.ts';
+import { connectTemporal } from '../temporal/client.ts';
 import { runMain } from './run.ts';
 
 await runMain('worker', async (config = loadConfig()) => {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   const { db } = createDatabase(config.DATABASE_URL);
-  const worker = await createPaymentWorker({ config, db, logger });
+  const temporal = await connectTemporal(config);
+  const worker = await createPaymentWorker({ config, db, temporal: temporal.client, logger });
   const running = worker.run();
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   return async () => {
     worker.shutdown();
     await running;
+    await temporal.connection.close();
     await db.destroy();
   };
 });
