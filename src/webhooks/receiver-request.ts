@@ -6,6 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { WebhookHeaders } from './signing.ts';
 import type { CheckedUrl } from './url-policy.ts';
 
 export interface ReceiverAnswer {
@@ -16,7 +17,7 @@ export interface ReceiverAnswer {
   latencyMs: number;
 }
 
-export function postToReceiver(target: CheckedUrl, headers: Record<string, string>, body: string, timeoutMs: number): Promise<ReceiverAnswer> {
+export function postToReceiver(target: CheckedUrl, headers: WebhookHeaders, body: string, timeoutMs: number): Promise<ReceiverAnswer> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const { address, family } = target;

@@ -30,7 +30,13 @@ export function signWebhook(secret: string, id: string, timestampSeconds: number
 }
 
 /** The three Standard Webhooks headers, signed with each of `secrets` (current first). */
-export function webhookHeaders(secrets: readonly string[], id: string, timestampSeconds: number, body: string): Record<string, string> {
+export interface WebhookHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+export function webhookHeaders(secrets: readonly string[], id: string, timestampSeconds: number, body: string): WebhookHeaders {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),
