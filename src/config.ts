@@ -38,6 +38,21 @@ export const ConfigSchema = Type.Object({
   FEE_MAX: Int({ default: 400_000, minimum: 0, description: 'default maximum fee in rials' }),
   IDEMPOTENCY_TTL_SECONDS: Int({ default: 86_400, minimum: 60, description: 'how long Idempotency-Key records are kept' }),
   BODY_LIMIT_BYTES: Int({ default: 65_536, minimum: 1_024, description: 'largest accepted request body' }),
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
+    default: '0,5,300,1800,7200,18000,36000,36000',
+    pattern: '^[0-9]{1,7}(,[0-9]{1,7}){0,19}$',
+    description: 'webhook delivery: seconds to wait before each attempt (the first is usually 0)',
+  }),
+  WEBHOOK_TIMEOUT_MS: Int({ default: 10_000, minimum: 100, maximum: 120_000, description: 'webhook delivery: time a receiver has to answer one attempt' }),
+  WEBHOOK_SECRET_ROTATION_SECONDS: Int({
+    default: 86_400,
+    minimum: 0,
+    description: 'after rotate_secret, how long the old webhook secret still signs deliveries alongside the new one',
+  }),
+  WEBHOOK_ALLOW_LOOPBACK_IN_TEST: Type.Boolean({
+    default: true,
+    description: 'test mode: allow webhook endpoints on localhost/127.0.0.1 for local development (set false on a shared server)',
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level' },

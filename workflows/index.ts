@@ -1,2 +1,3 @@
 // The workflow bundle's entry: every workflow type the worker registers.
 export { paymentWorkflow } from './payment.ts';
+export { webhookDeliveryWorkflow } from './webhook.ts';

@@ -10,6 +10,7 @@ import { jsonBody } from './middleware/body.ts';
 import { authenticate } from './middleware/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { paymentRoutes } from './routes/payments.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { pageRoutes } from '../pages/routes.ts';
 
 export interface AppDependencies {
@@ -32,6 +33,8 @@ export function createApp(deps: AppDependencies): Koa {
   api.use(authenticate(deps.db));
   const payments = paymentRoutes(deps);
   api.use(payments.routes(), payments.allowedMethods(allowed));
+  const webhooks = webhookRoutes(deps);
+  api.use(webhooks.routes(), webhooks.allowedMethods(allowed));
 
   const health = healthRoutes(deps.db, deps.temporal);
   const pages = pageRoutes(deps.db, deps.temporal);

@@ -93,6 +93,47 @@ export interface BankOperationsTable {
   created_at: Date;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  url: string;
+  /** JSON array of event types; null: every type. */
+  events: string | null;
+  /** In clear, because signing needs it (see src/webhooks/signing.ts); never logged or shown again. */
+  secret: string;
+  previous_secret: Defaulted<string | null>;
+  previous_secret_expires_at: Defaulted<Date | null>;
+  status: Defaulted<'enabled' | 'disabled'>;
+  disabled_reason: Defaulted<string | null>;
+  created_at: Date;
+  deleted_at: Defaulted<Date | null>;
+}
+
+export interface EventsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  type: string;
+  object_id: string;
+  /** The JSON body exactly as sent. */
+  body: string;
+  created_at: Date;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  event_id: string;
+  endpoint_id: string;
+  delivery_id: string;
+  attempt: number;
+  attempted_at: Date;
+  response_status: number | null;
+  latency_ms: number;
+  error: string | null;
+  succeeded: number;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
@@ -100,6 +141,9 @@ export interface Database {
   payments: PaymentsTable;
   idempotency_keys: IdempotencyKeysTable;
   bank_operations: BankOperationsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  events: EventsTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

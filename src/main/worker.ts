@@ -12,13 +12,14 @@ await runMain('worker', async (config = loadConfig()) => {
   // Operators search payments by these in the Temporal UI; registering is idempotent.
   const temporal = await connectTemporal(config);
   await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
-  await temporal.connection.close();
-  const worker = await createPaymentWorker({ config, db, logger });
+  // The same connection stays open: activities start webhook deliveries through it.
+  const worker = await createPaymentWorker({ config, db, temporal: temporal.client, logger });
   const running = worker.run();
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   return async () => {
     worker.shutdown();
     await running;
+    await temporal.connection.close();
     await db.destroy();
   };
 });

@@ -216,8 +216,8 @@ interface Cursor {
   id: string;
 }
 
-const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.created_at, c.id])).toString('base64url');
-function decodeCursor(text: string): Cursor {
+export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.created_at, c.id])).toString('base64url');
+export function decodeCursor(text: string): Cursor {
   try {
     const [created_at, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [unknown, unknown];
     if (typeof created_at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(created_at))) return { created_at, id };

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -35,14 +36,19 @@ export function installTemporalRuntime(logger: Logger): void {
 }
 
 export interface PaymentWorkerOptions {
-  config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>;
+  config: Pick<
+    Config,
+    'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST'
+  >;
   db: Db;
+  /** Lets activities start webhook deliveries as workflows of their own. */
+  temporal: Client;
   logger: Logger;
   bundle?: WorkflowBundleWithSourceMap;
   connection?: NativeConnection;
 }
 
-export async function createPaymentWorker({ config, db, logger, bundle, connection }: PaymentWorkerOptions): Promise<Worker> {
+export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection }: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
   return Worker.create({
@@ -50,6 +56,6 @@ export async function createPaymentWorker({ config, db, logger, bundle, connecti
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     ...(bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle }),
-    activities: createActivities({ db, bank: new SandboxBank(db), logger: logger.child({ component: 'activities' }) }),
+    activities: createActivities({ db, bank: new SandboxBank(db), logger: logger.child({ component: 'activities' }), temporal, config }),
   });
 }

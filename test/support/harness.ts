@@ -38,7 +38,9 @@ const closers: (() => Promise<void>)[] = [];
 
 /** Test configuration: the services of `npm test`, and windows short enough to wait for. */
 export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
-  return loadConfig({ ...process.env, PORT: '0', SANDBOX_DELAY_SECONDS: '1', ...overrides });
+  // Webhook retries seconds apart (about 30 s in all) instead of over a day.
+  const webhooks = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13', WEBHOOK_TIMEOUT_MS: '5000' };
+  return loadConfig({ ...process.env, PORT: '0', SANDBOX_DELAY_SECONDS: '1', ...webhooks, ...overrides });
 }
 
 export function getHarness(): Promise<Harness> {
@@ -49,7 +51,7 @@ export function getHarness(): Promise<Harness> {
     const { db } = createDatabase(config.DATABASE_URL);
     const temporal = await connectTemporal(config);
     const bundle = await bundleWorkflows();
-    const worker = await createPaymentWorker({ config, db, logger, bundle });
+    const worker = await createPaymentWorker({ config, db, temporal: temporal.client, logger, bundle });
     const running = worker.run();
     closers.push(async () => {
       worker.shutdown();

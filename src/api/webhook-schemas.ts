@@ -1,0 +1,126 @@
+/**
+ * Schemas of the webhook part of the API (endpoints, events, delivery
+ * attempts): the one source for request validation, the OpenAPI document
+ * and the TypeScript types, like src/api/schemas.ts.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { EVENT_TYPES } from '../domain/events.ts';
+import { listOf, PaymentSchema, StringEnum } from './schemas.ts';
+
+const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
+const NullableTimestamp = (description: string) => Type.Union([Timestamp(description), Type.Null()], { description });
+
+export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'kind of event' });
+
+export const CreateWebhookEndpointRequestSchema = Type.Object(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'where deliveries are POSTed: https on a public address (test mode also allows http://localhost)',
+      examples: ['https://shop.example/webhooks/dargah'],
+    }),
+    events: Type.Optional(
+      Type.Array(EventTypeSchema, { minItems: 1, uniqueItems: true, description: 'event types to receive; omit to receive every type' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateWebhookEndpointRequest = Static<typeof CreateWebhookEndpointRequestSchema>;
+
+export const RotateSecretRequestSchema = Type.Object(
+  {
+    previous_secret_expires_in: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 604_800, description: 'seconds the old secret keeps signing deliveries (default: the server setting, 24 h)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const WebhookEndpointSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    url: Type.String(),
+    events: Type.Union([Type.Array(EventTypeSchema), Type.Null()], { description: 'subscribed event types; null: every type' }),
+    mode: StringEnum(['test', 'live'] as const),
+    status: StringEnum(['enabled', 'disabled'] as const, { description: '`disabled` after the receiver answered 410 Gone' }),
+    disabled_reason: Type.Union([Type.String(), Type.Null()]),
+    previous_secret_expires_at: NullableTimestamp('until then deliveries carry a signature with the previous secret too'),
+    created_at: Timestamp('creation time'),
+  },
+  { additionalProperties: false, $id: 'WebhookEndpoint' },
+);
+export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
+
+export const WebhookEndpointWithSecretSchema = Type.Object(
+  {
+    webhook_endpoint: WebhookEndpointSchema,
+    secret: Type.String({ pattern: '^whsec_[A-Za-z0-9+/=]+$', description: 'signing secret, shown only in this response' }),
+  },
+  { additionalProperties: false },
+);
+
+export const WebhookEndpointListSchema = listOf(WebhookEndpointSchema);
+
+/** The body of every delivery of an event, and its representation in the API. */
+export const EventSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^evt_[0-9a-f]{32}$', description: 'also the `webhook-id` header of every delivery' }),
+    type: EventTypeSchema,
+    created_at: Timestamp('when the change happened'),
+    data: Type.Object({ payment: Type.Optional(PaymentSchema) }, { description: 'the object after the change' }),
+  },
+  { additionalProperties: false, $id: 'Event' },
+);
+export type Event = Static<typeof EventSchema>;
+
+export const WebhookAttemptSchema = Type.Object(
+  {
+    endpoint_id: Type.String({ format: 'uuid' }),
+    delivery_id: Type.String({ description: 'the first delivery, or a redelivery' }),
+    attempt: Type.Integer({ minimum: 1, description: 'attempt number within its delivery' }),
+    attempted_at: Timestamp('when the request was sent'),
+    response_status: Type.Union([Type.Integer(), Type.Null()], { description: "the receiver's HTTP status; null when none came" }),
+    latency_ms: Type.Integer({ minimum: 0 }),
+    error: Type.Union([Type.String(), Type.Null()], { description: 'why no response came (timeout, connection refused, address refused)' }),
+    succeeded: Type.Boolean({ description: 'true for a 2xx answer' }),
+  },
+  { additionalProperties: false },
+);
+export type WebhookAttempt = Static<typeof WebhookAttemptSchema>;
+
+export const EventWithAttemptsSchema = Type.Object({ event: EventSchema, attempts: Type.Array(WebhookAttemptSchema) }, { additionalProperties: false });
+
+export const EventListSchema = listOf(EventSchema);
+
+export const ListEventsQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size' })),
+    cursor: Type.Optional(Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'next_cursor of the previous page' })),
+    type: Type.Optional(EventTypeSchema),
+  },
+  { additionalProperties: false },
+);
+export type ListEventsQuery = Static<typeof ListEventsQuerySchema>;
+
+export const ListWebhookEndpointsQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size' })),
+    cursor: Type.Optional(Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'next_cursor of the previous page' })),
+  },
+  { additionalProperties: false },
+);
+export type ListWebhookEndpointsQuery = Static<typeof ListWebhookEndpointsQuerySchema>;
+
+export const RedeliverRequestSchema = Type.Object(
+  { endpoint_id: Type.Optional(Type.String({ format: 'uuid', description: 'only to this endpoint; default: every subscribed, enabled endpoint' })) },
+  { additionalProperties: false },
+);
+
+export const RedeliverResponseSchema = Type.Object(
+  {
+    event_id: Type.String(),
+    deliveries: Type.Array(Type.Object({ endpoint_id: Type.String({ format: 'uuid' }), delivery_id: Type.String() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);

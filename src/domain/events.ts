@@ -1,0 +1,29 @@
+/**
+ * The kinds of event a merchant can receive by webhook (DESIGN §6). Pure
+ * code, shared by the API schemas, the recording activity and the docs.
+ */
+import type { PaymentStatus } from './payment.ts';
+
+export const EVENT_TYPES = [
+  'payment.pending',
+  'payment.paid',
+  'payment.verified',
+  'payment.failed',
+  'payment.canceled',
+  'payment.expired',
+  'payment.reversed',
+  'refund.succeeded',
+  'refund.failed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The event a payment emits on entering `status`, if any (every transition of DESIGN §3 has one). */
+export function paymentEventType(status: PaymentStatus): EventType | undefined {
+  const type = `payment.${status}`;
+  return (EVENT_TYPES as readonly string[]).includes(type) ? (type as EventType) : undefined;
+}
+
+/** Whether an endpoint subscribed to `events` (null: every type) receives `type`. */
+export function isSubscribed(events: readonly string[] | null, type: string): boolean {
+  return events === null || events.includes(type);
+}

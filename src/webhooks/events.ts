@@ -1,0 +1,62 @@
+/**
+ * Events: what happened to a merchant's objects, stored in MySQL (the outbox
+ * the deliveries read from) and listed by the API. `recordEvent` is the one
+ * way to emit an event; call it in the same transaction that writes the
+ * change, so an event exists exactly when its change does.
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { KeyMode } from '../merchants/keys.ts';
+import type { EventType } from '../domain/events.ts';
+import type { Payment } from '../api/schemas.ts';
+import type { Event } from '../api/webhook-schemas.ts';
+
+export interface StoredEvent {
+  id: string;
+  merchant_id: string;
+  mode: KeyMode;
+  type: EventType;
+  /** The JSON body every delivery sends, byte for byte. */
+  body: string;
+}
+
+export interface NewEvent {
+  /**
+   * What makes this event unique, e.g. `payment:<id>:<version>`: the event id
+   * is derived from it, so an activity that runs twice records one event.
+   */
+  sourceKey: string;
+  merchantId: string;
+  mode: KeyMode;
+  type: EventType;
+  objectId: string;
+  data: { payment?: Payment };
+  at: Date;
+}
+
+/** `evt_` and 32 hex digits of SHA-256 of the source key. */
+export function eventIdFor(sourceKey: string): string {
+  return `evt_${createHash('sha256').update(sourceKey).digest('hex').slice(0, 32)}`;
+}
+
+/** Inserts the event unless it exists, and answers the stored one either way. */
+export async function recordEvent(trx: Kysely<Database>, event: NewEvent): Promise<StoredEvent> {
+  const id = eventIdFor(event.sourceKey);
+  const body: Event = { id, type: event.type, created_at: event.at.toISOString(), data: event.data };
+  await trx
+    .insertInto('events')
+    .ignore()
+    .values({
+      id,
+      merchant_id: event.merchantId,
+      mode: event.mode,
+      type: event.type,
+      object_id: event.objectId,
+      body: JSON.stringify(body),
+      created_at: event.at,
+    })
+    .execute();
+  const row = await trx.selectFrom('events').select(['id', 'merchant_id', 'mode', 'type', 'body']).where('id', '=', id).executeTakeFirstOrThrow();
+  return { ...row, type: row.type as EventType };
+}

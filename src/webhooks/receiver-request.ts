@@ -1,0 +1,68 @@
+/**
+ * One HTTP request to a merchant's webhook receiver, made to the address
+ * the URL policy checked (never a fresh DNS answer), with a hard time limit.
+ * Redirects are not followed: a receiver answers where it was registered.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { WebhookHeaders } from './signing.ts';
+import type { CheckedUrl } from './url-policy.ts';
+
+export interface ReceiverAnswer {
+  /** The receiver's status code; undefined when no answer came. */
+  status?: number;
+  /** Why no answer came. */
+  error?: string;
+  latencyMs: number;
+}
+
+export function postToReceiver(target: CheckedUrl, headers: WebhookHeaders, body: string, timeoutMs: number): Promise<ReceiverAnswer> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const { address, family } = target;
+  // Pins the connection to the checked address; TLS still verifies the certificate against the URL's host name.
+  const pinnedLookup = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options.all === true) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  }) as unknown as LookupFunction;
+
+  return new Promise<ReceiverAnswer>((resolve) => {
+    let settled = false;
+    const finish = (answer: Omit<ReceiverAnswer, 'latencyMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...answer, latencyMs: elapsed() });
+    };
+    const transport = target.url.protocol === 'https:' ? https : http;
+    const req = transport.request(
+      target.url,
+      {
+        method: 'POST',
+        agent: false,
+        lookup: pinnedLookup,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': 'dargah-webhooks/1',
+        },
+      },
+      (res) => {
+        // Only the status matters; the body is drained and dropped, never stored.
+        finish({ status: res.statusCode ?? 0 });
+        res.resume();
+        res.on('error', () => undefined);
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ error: `no answer within ${timeoutMs} ms` });
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      finish({ error: (error.code === undefined ? error.message : `${error.code}: ${error.message}`).slice(0, 255) });
+    });
+    req.end(body);
+  });
+}

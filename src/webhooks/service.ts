@@ -1,0 +1,228 @@
+/**
+ * What the API does with webhook endpoints and events. Everything is scoped
+ * to the key's merchant and mode: another merchant's objects, or the other
+ * mode's, answer 404 `not_found` as if they did not exist.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { ApiError } from '../api/errors.ts';
+import type { AuthState } from '../api/middleware/auth.ts';
+import { withTimeout } from '../api/dependencies.ts';
+import { decodeCursor, encodeCursor } from '../payments/service.ts';
+import type {
+  CreateWebhookEndpointRequest,
+  Event,
+  ListEventsQuery,
+  ListWebhookEndpointsQuery,
+  WebhookAttempt,
+  WebhookEndpoint,
+} from '../api/webhook-schemas.ts';
+import type { EventType } from '../domain/events.ts';
+import { redeliverEvent, subscribedEndpointIds } from './dispatch.ts';
+import { newWebhookSecret } from './signing.ts';
+import { checkWebhookUrl, WebhookUrlRefused, type Resolver } from './url-policy.ts';
+
+export interface WebhookServiceDeps {
+  db: Db;
+  temporal: Client;
+  config: Config;
+  /** DNS for the URL policy; the system resolver unless a test passes its own. */
+  resolve?: Resolver;
+}
+
+/** Bound on a call to Temporal from a request, so a dead server means a prompt 503. */
+const TEMPORAL_CALL_MS = 5_000;
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  events: string | null;
+  mode: 'test' | 'live';
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+}
+
+function endpointFromRow(row: EndpointRow, now = new Date()): WebhookEndpoint {
+  const rotating = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events === null ? null : (JSON.parse(row.events) as EventType[]),
+    mode: row.mode,
+    status: row.status,
+    disabled_reason: row.disabled_reason,
+    previous_secret_expires_at: rotating ? row.previous_secret_expires_at!.toISOString() : null,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'mode', 'status', 'disabled_reason', 'previous_secret_expires_at', 'created_at'] as const;
+
+/** Endpoints a merchant may have per mode: enough for any shop, a bound on fan-out. */
+export const MAX_ENDPOINTS = 16;
+
+export async function createWebhookEndpoint({ db, config, resolve }: WebhookServiceDeps, auth: AuthState, request: CreateWebhookEndpointRequest) {
+  try {
+    await checkWebhookUrl(request.url, auth.mode, { allowLoopbackInTest: config.WEBHOOK_ALLOW_LOOPBACK_IN_TEST, ...(resolve === undefined ? {} : { resolve }) });
+  } catch (error) {
+    if (!(error instanceof WebhookUrlRefused)) throw error;
+    throw new ApiError('validation_failed', `url ${error.message}.`, [{ path: 'url', message: error.message }]);
+  }
+  const scope = { merchantId: auth.merchant.id, mode: auth.mode };
+  const count = await liveEndpoints(db, scope).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  if (Number(count.n) >= MAX_ENDPOINTS) {
+    throw new ApiError('validation_failed', `A merchant can have at most ${MAX_ENDPOINTS} webhook endpoints per mode; delete one first.`, [
+      { path: 'url', message: `at most ${MAX_ENDPOINTS} endpoints` },
+    ]);
+  }
+  const id = randomUUID();
+  const secret = newWebhookSecret();
+  await db
+    .insertInto('webhook_endpoints')
+    .values({
+      id,
+      merchant_id: auth.merchant.id,
+      mode: auth.mode,
+      url: request.url,
+      events: request.events === undefined ? null : JSON.stringify(request.events),
+      secret,
+      created_at: new Date(),
+    })
+    .execute();
+  return { webhook_endpoint: await getWebhookEndpoint(db, auth, id), secret };
+}
+
+function liveEndpoints(db: Db, scope: { merchantId: string; mode: 'test' | 'live' }) {
+  return db.selectFrom('webhook_endpoints').where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode).where('deleted_at', 'is', null);
+}
+
+const notFound = (what: string, id: string) => new ApiError('not_found', `No ${what} ${id}.`);
+
+export async function getWebhookEndpoint(db: Db, auth: AuthState, id: string): Promise<WebhookEndpoint> {
+  const row = await liveEndpoints(db, { merchantId: auth.merchant.id, mode: auth.mode }).select(ENDPOINT_COLUMNS).where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw notFound('webhook endpoint', id);
+  return endpointFromRow(row);
+}
+
+/** Newest first, with the same cursor pagination as payments. */
+export async function listWebhookEndpoints(db: Db, auth: AuthState, query: ListWebhookEndpointsQuery) {
+  const limit = query.limit ?? 20;
+  let q = liveEndpoints(db, { merchantId: auth.merchant.id, mode: auth.mode }).select(ENDPOINT_COLUMNS);
+  if (query.cursor !== undefined) {
+    const c = decodeCursor(query.cursor);
+    const at = new Date(c.created_at);
+    q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', c.id)])]));
+  }
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const page = rows.slice(0, limit).map((r) => endpointFromRow(r));
+  const has_more = rows.length > limit;
+  const last = page.at(-1);
+  return { data: page, has_more, next_cursor: has_more && last !== undefined ? encodeCursor(last) : null };
+}
+
+/** Deletes an endpoint: it receives nothing more; its past attempts stay on their events. */
+export async function deleteWebhookEndpoint(db: Db, auth: AuthState, id: string) {
+  await getWebhookEndpoint(db, auth, id);
+  await db.updateTable('webhook_endpoints').set({ deleted_at: new Date() }).where('id', '=', id).where('deleted_at', 'is', null).execute();
+  return { id, deleted: true };
+}
+
+/**
+ * A new secret, shown once. The old one keeps signing too (a second
+ * signature in the same header) until the window ends, so the merchant can
+ * switch the receiver over without missing a delivery.
+ */
+export async function rotateWebhookSecret({ db, config }: WebhookServiceDeps, auth: AuthState, id: string, expiresInSeconds: number | undefined) {
+  const secret = newWebhookSecret();
+  const now = new Date();
+  const windowMs = (expiresInSeconds ?? config.WEBHOOK_SECRET_ROTATION_SECONDS) * 1000;
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('webhook_endpoints')
+      .select(['secret'])
+      .where('id', '=', id)
+      .where('merchant_id', '=', auth.merchant.id)
+      .where('mode', '=', auth.mode)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (row === undefined) throw notFound('webhook endpoint', id);
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ secret, previous_secret: row.secret, previous_secret_expires_at: new Date(now.getTime() + windowMs) })
+      .where('id', '=', id)
+      .execute();
+  });
+  return { webhook_endpoint: await getWebhookEndpoint(db, auth, id), secret };
+}
+
+function eventsOf(db: Db, auth: AuthState) {
+  return db.selectFrom('events').where('merchant_id', '=', auth.merchant.id).where('mode', '=', auth.mode);
+}
+
+/** Newest first; filter by type. */
+export async function listEvents(db: Db, auth: AuthState, query: ListEventsQuery) {
+  const limit = query.limit ?? 20;
+  let q = eventsOf(db, auth).select(['id', 'body', 'created_at']);
+  if (query.type !== undefined) q = q.where('type', '=', query.type);
+  if (query.cursor !== undefined) {
+    const c = decodeCursor(query.cursor);
+    const at = new Date(c.created_at);
+    q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', c.id)])]));
+  }
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const page = rows.slice(0, limit);
+  const has_more = rows.length > limit;
+  const last = page.at(-1);
+  return {
+    data: page.map((r) => JSON.parse(r.body) as Event),
+    has_more,
+    next_cursor: has_more && last !== undefined ? encodeCursor({ created_at: last.created_at.toISOString(), id: last.id }) : null,
+  };
+}
+
+async function findEvent(db: Db, auth: AuthState, id: string) {
+  const row = await eventsOf(db, auth).select(['id', 'merchant_id', 'mode', 'type', 'body']).where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw notFound('event', id);
+  return { ...row, type: row.type as EventType };
+}
+
+/** The event as it is sent, with every delivery attempt so far, oldest first. */
+export async function getEvent(db: Db, auth: AuthState, id: string): Promise<{ event: Event; attempts: WebhookAttempt[] }> {
+  const event = await findEvent(db, auth, id);
+  const attempts = await db.selectFrom('webhook_attempts').selectAll().where('event_id', '=', id).orderBy('attempted_at').orderBy('id').execute();
+  return {
+    event: JSON.parse(event.body) as Event,
+    attempts: attempts.map((a) => ({
+      endpoint_id: a.endpoint_id,
+      delivery_id: a.delivery_id,
+      attempt: a.attempt,
+      attempted_at: a.attempted_at.toISOString(),
+      response_status: a.response_status,
+      latency_ms: a.latency_ms,
+      error: a.error,
+      succeeded: Boolean(a.succeeded),
+    })),
+  };
+}
+
+/** Sends an event again, with the same `webhook-id`, to one endpoint or every subscribed one. */
+export async function redeliver({ db, temporal, config }: WebhookServiceDeps, auth: AuthState, id: string, endpointId: string | undefined) {
+  const event = await findEvent(db, auth, id);
+  let endpointIds: string[];
+  if (endpointId === undefined) {
+    endpointIds = await subscribedEndpointIds(db, event);
+  } else {
+    const endpoint = await getWebhookEndpoint(db, auth, endpointId);
+    if (endpoint.status !== 'enabled') {
+      throw new ApiError('validation_failed', 'That webhook endpoint is disabled.', [{ path: 'endpoint_id', message: 'is disabled' }]);
+    }
+    endpointIds = [endpointId];
+  }
+  const deliveries = await withTimeout('Temporal', TEMPORAL_CALL_MS, redeliverEvent(temporal, config, event.id, endpointIds));
+  return { event_id: event.id, deliveries };
+}

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { Webhook } from 'standardwebhooks';
+import { addressRange, checkWebhookUrl, WebhookUrlRefused, type Resolver } from '../../src/webhooks/url-policy.ts';
+import { newWebhookSecret, signWebhook, webhookHeaders } from '../../src/webhooks/signing.ts';
+
+/** DNS as a test wants it: a fixed answer per name, never the network. */
+const dns = (answers: Record<string, string[]>): Resolver => async (host) => {
+  const found = answers[host];
+  if (found === undefined) throw new Error(`ENOTFOUND ${host}`);
+  return found;
+};
+const policy = (answers: Record<string, string[]> = {}) => ({ allowLoopbackInTest: true, resolve: dns(answers) });
+
+async function refused(url: string, mode: 'test' | 'live', answers: Record<string, string[]> = {}): Promise<string> {
+  try {
+    await checkWebhookUrl(url, mode, policy(answers));
+  } catch (error) {
+    assert.ok(error instanceof WebhookUrlRefused, `refused with a reason, not ${String(error)}`);
+    return error.message;
+  }
+  assert.fail(`${url} was accepted in ${mode} mode`);
+}
+
+describe('webhook URL policy (server-side request forgery defence)', () => {
+  it('refuses every internal address range in live mode, IPv4 and IPv6, IPv4-mapped included', async () => {
+    const internal = {
+      'https://127.0.0.1/h': 'loopback',
+      'https://127.8.9.10/h': 'loopback',
+      'https://localhost/h': 'loopback',
+      'https://10.1.2.3/h': 'private',
+      'https://172.16.0.1/h': 'private',
+      'https://172.31.255.254/h': 'private',
+      'https://192.168.1.1/h': 'private',
+      'https://169.254.169.254/latest/meta-data': 'linkLocal',
+      'https://100.64.0.1/h': 'carrierGradeNat',
+      'https://224.0.0.1/h': 'multicast',
+      'https://0.0.0.0/h': 'unspecified',
+      'https://255.255.255.255/h': 'broadcast',
+      'https://[::1]/h': 'loopback',
+      'https://[::]/h': 'unspecified',
+      'https://[fe80::1]/h': 'linkLocal',
+      'https://[fd12:3456::1]/h': 'uniqueLocal',
+      'https://[ff02::1]/h': 'multicast',
+      'https://[::ffff:127.0.0.1]/h': 'loopback',
+      'https://[::ffff:10.0.0.1]/h': 'private',
+      'https://[::ffff:169.254.169.254]/h': 'linkLocal',
+      'https://[64:ff9b::a00:1]/h': 'rfc6052',
+      'https://[2002:a00:1::1]/h': '6to4',
+      'https://2130706433/h': 'loopback', // 127.0.0.1 written as one number
+      'https://0x7f.1/h': 'loopback',
+    };
+    for (const [url, range] of Object.entries(internal)) {
+      assert.equal(await refused(url, 'live', { localhost: ['127.0.0.1', '::1'] }), `must not point to a ${range} address`, url);
+    }
+  });
+
+  it('refuses a name that resolves to an internal address, even when only one of its addresses is', async () => {
+    assert.match(await refused('https://intranet.example/h', 'live', { 'intranet.example': ['10.0.0.7'] }), /private/);
+    assert.match(await refused('https://mixed.example/h', 'live', { 'mixed.example': ['93.184.216.34', '192.168.0.10'] }), /private/);
+    assert.match(await refused('https://v6.example/h', 'live', { 'v6.example': ['::ffff:127.0.0.1'] }), /loopback/);
+    assert.match(await refused('https://nowhere.example/h', 'live'), /does not resolve/);
+  });
+
+  it('accepts https on public addresses and answers the checked address to connect to', async () => {
+    const byName = await checkWebhookUrl('https://shop.example/hooks', 'live', policy({ 'shop.example': ['93.184.216.34'] }));
+    assert.deepEqual({ address: byName.address, family: byName.family }, { address: '93.184.216.34', family: 4 });
+    const v6 = await checkWebhookUrl('https://[2606:2800:220:1:248:1893:25c8:1946]/h', 'live', policy());
+    assert.equal(v6.family, 6);
+    assert.equal(addressRange('8.8.8.8'), 'public');
+  });
+
+  it('allows only https in live mode and refuses other schemes and credentials in both modes', async () => {
+    assert.equal(await refused('http://93.184.216.34/h', 'live'), 'must use https in live mode');
+    for (const mode of ['test', 'live'] as const) {
+      assert.equal(await refused('ftp://93.184.216.34/h', mode), 'must use https');
+      assert.equal(await refused('javascript:alert(1)', mode), 'must use https');
+      assert.equal(await refused('/relative', mode), 'must be an absolute URL');
+      assert.equal(await refused('https://user:pw@93.184.216.34/h', mode), 'must not contain credentials');
+    }
+  });
+
+  it('allows http://localhost and 127.0.0.1 in test mode only, and nothing else internal', async () => {
+    for (const url of ['http://localhost:8000/h', 'http://127.0.0.1:8000/h', 'https://localhost/h', 'http://[::1]:9/h']) {
+      await checkWebhookUrl(url, 'test', policy({ localhost: ['127.0.0.1'] }));
+    }
+    assert.match(await refused('http://10.0.0.1/h', 'test'), /private/);
+    assert.match(await refused('http://93.184.216.34/h', 'test'), /http is allowed only for localhost/);
+    await assert.rejects(checkWebhookUrl('http://127.0.0.1/h', 'test', { allowLoopbackInTest: false }), WebhookUrlRefused);
+  });
+});
+
+describe('webhook signatures', () => {
+  it('are Standard Webhooks signatures: the standardwebhooks package verifies them, with either secret during a rotation', () => {
+    const current = newWebhookSecret();
+    const previous = newWebhookSecret();
+    assert.match(current, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    const body = JSON.stringify({ id: 'evt_1', type: 'payment.paid' });
+    const now = Math.floor(Date.now() / 1000);
+    const headers = webhookHeaders([current, previous], 'evt_1', now, body);
+    assert.equal(headers['webhook-signature'].split(' ').length, 2);
+    assert.deepEqual(new Webhook(current).verify(body, headers), JSON.parse(body));
+    assert.deepEqual(new Webhook(previous).verify(body, headers), JSON.parse(body));
+    assert.throws(() => new Webhook(newWebhookSecret()).verify(body, headers));
+    assert.equal(headers['webhook-signature'].split(' ')[0], signWebhook(current, 'evt_1', now, body));
+  });
+
+  it('fail verification when the body is tampered with or the timestamp is stale', () => {
+    const secret = newWebhookSecret();
+    const body = '{"id":"evt_2","type":"payment.paid"}';
+    const fresh = webhookHeaders([secret], 'evt_2', Math.floor(Date.now() / 1000), body);
+    assert.throws(() => new Webhook(secret).verify(body.replace('paid', 'verified'), fresh), /signature/i);
+    const stale = webhookHeaders([secret], 'evt_2', Math.floor(Date.now() / 1000) - 10 * 60, body);
+    assert.throws(() => new Webhook(secret).verify(body, stale), /timestamp too old/i);
+  });
+});

@@ -1,0 +1,359 @@
+import assert from 'node:assert/strict';
+import { Webhook } from 'standardwebhooks';
+import type { Payment } from '../../src/api/schemas.ts';
+import type { Event, WebhookAttempt, WebhookEndpoint } from '../../src/api/webhook-schemas.ts';
+import { createWebhookActivities } from '../../activities/webhooks.ts';
+import { recordEvent } from '../../src/webhooks/events.ts';
+import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
+import { client, waitFor } from '../support/http.ts';
+import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
+import { startReceiver, type ReceivedDelivery, type Receiver } from '../support/receiver.ts';
+
+type Api = ReturnType<typeof client>;
+interface EndpointCreated {
+  webhook_endpoint: WebhookEndpoint;
+  secret: string;
+}
+
+const receivers: Receiver[] = [];
+async function receiver(): Promise<Receiver> {
+  const r = await startReceiver();
+  receivers.push(r);
+  return r;
+}
+
+/** A merchant with an endpoint at a fresh receiver that knows its secret. */
+async function merchantWithReceiver(events?: string[]) {
+  const h = await getHarness();
+  const merchant = await newMerchant();
+  const api = client(h.baseUrl, merchant.key);
+  const rcv = await receiver();
+  const res = await api.post<EndpointCreated>('/webhook_endpoints', { url: rcv.url, ...(events === undefined ? {} : { events }) });
+  assert.equal(res.status, 201, res.text);
+  rcv.secrets.push(res.body.secret);
+  return { h, merchant, api, rcv, endpoint: res.body.webhook_endpoint, secret: res.body.secret };
+}
+
+const forPayment = (paymentId: string, type?: string) => (d: ReceivedDelivery) =>
+  d.event.data.payment?.id === paymentId && (type === undefined || d.event.type === type);
+
+async function attemptsOf(api: Api, eventId: string, count: number): Promise<WebhookAttempt[]> {
+  return waitFor(`${count} attempts of ${eventId}`, async () => {
+    const res = await api.get<{ event: Event; attempts: WebhookAttempt[] }>(`/events/${eventId}`);
+    return res.body.attempts.length >= count ? res.body.attempts : undefined;
+  });
+}
+
+describe('webhooks', () => {
+  after(async () => {
+    for (const r of receivers.splice(0)) await r.close();
+  });
+
+  describe('endpoint management', () => {
+    it('creates an endpoint with a whsec_ secret shown once, lists it without the secret, and deletes it', async () => {
+      const { api, endpoint, secret, rcv } = await merchantWithReceiver(['payment.paid', 'payment.verified']);
+      assert.match(secret, /^whsec_[A-Za-z0-9+/=]+$/);
+      assert.ok(Buffer.from(secret.slice(6), 'base64').length >= 24);
+      assert.equal(endpoint.url, rcv.url);
+      assert.deepEqual(endpoint.events, ['payment.paid', 'payment.verified']);
+      assert.equal(endpoint.mode, 'test');
+      assert.equal(endpoint.status, 'enabled');
+
+      const list = await api.get<{ data: WebhookEndpoint[]; has_more: boolean; next_cursor: string | null }>('/webhook_endpoints');
+      assert.equal(list.status, 200);
+      assert.deepEqual(list.body, { data: [endpoint], has_more: false, next_cursor: null });
+      assert.ok(!list.text.includes('whsec_'), 'the secret is never shown again');
+
+      const second = await api.post<EndpointCreated>('/webhook_endpoints', { url: 'http://localhost:9/other' });
+      assert.equal(second.body.webhook_endpoint.events, null, 'no events: every type');
+      const page1 = await api.get<{ data: WebhookEndpoint[]; has_more: boolean; next_cursor: string }>('/webhook_endpoints?limit=1');
+      assert.equal(page1.body.has_more, true);
+      const page2 = await api.get<{ data: WebhookEndpoint[]; has_more: boolean }>(`/webhook_endpoints?limit=1&cursor=${page1.body.next_cursor}`);
+      assert.deepEqual([...page1.body.data, ...page2.body.data].map((e) => e.id).sort(), [endpoint.id, second.body.webhook_endpoint.id].sort());
+
+      const del = await api.del(`/webhook_endpoints/${endpoint.id}`);
+      assert.deepEqual(del.body, { id: endpoint.id, deleted: true });
+      assert.equal((await api.del(`/webhook_endpoints/${endpoint.id}`)).body.code, 'not_found');
+      const after = await api.get<{ data: WebhookEndpoint[] }>('/webhook_endpoints');
+      assert.deepEqual(after.body.data.map((e) => e.id), [second.body.webhook_endpoint.id]);
+    });
+
+    it('answers 422 validation_failed for a URL that is not http(s), an unknown event type or an unknown field, and stores nothing', async () => {
+      const h = await getHarness();
+      const api = client(h.baseUrl, (await newMerchant()).key);
+      for (const body of [
+        { url: 'ftp://localhost/hooks' },
+        { url: 'javascript:alert(1)' },
+        { url: 'not a url' },
+        { url: 'http://10.0.0.1/hooks' },
+        { url: 'http://localhost/hooks', events: ['payment.exploded'] },
+        { url: 'http://localhost/hooks', events: [] },
+        { url: 'http://localhost/hooks', secret: 'whsec_mine' },
+        {},
+      ]) {
+        const res = await api.post('/webhook_endpoints', body);
+        assert.equal(res.status, 422, JSON.stringify(body));
+        assert.equal(res.body.code, 'validation_failed');
+        assert.ok(Array.isArray(res.body.details));
+      }
+      const list = await api.get<{ data: unknown[] }>('/webhook_endpoints');
+      assert.deepEqual(list.body.data, []);
+    });
+
+    it("keeps endpoints and events to their merchant: another merchant's answer 404 not_found", async () => {
+      const a = await merchantWithReceiver();
+      const payment = await paidPayment(a.h.baseUrl, a.merchant.key);
+      const [delivery] = await a.rcv.waitForDeliveries(forPayment(payment.id, 'payment.paid'));
+      const eventId = delivery!.id;
+
+      const b = client(a.h.baseUrl, (await newMerchant()).key);
+      for (const res of [
+        await b.del(`/webhook_endpoints/${a.endpoint.id}`),
+        await b.post(`/webhook_endpoints/${a.endpoint.id}/rotate_secret`),
+        await b.get(`/events/${eventId}`),
+        await b.post(`/events/${eventId}/redeliver`),
+      ]) {
+        assert.equal(res.status, 404);
+        assert.equal(res.body.code, 'not_found');
+      }
+      assert.deepEqual((await b.get<{ data: unknown[] }>('/webhook_endpoints')).body.data, []);
+      assert.deepEqual((await b.get<{ data: unknown[] }>('/events')).body.data, []);
+      assert.equal((await a.api.get(`/events/${eventId}`)).status, 200, 'the owner still sees it');
+    });
+  });
+
+  describe('delivery', () => {
+    it('delivers a signed payment.paid event whose body is the event the API shows', async () => {
+      const { h, merchant, api, rcv } = await merchantWithReceiver();
+      const payment = await paidPayment(h.baseUrl, merchant.key);
+      const [delivery] = await rcv.waitForDeliveries(forPayment(payment.id, 'payment.paid'));
+      assert.deepEqual(delivery!.verifiedWith, rcv.secrets);
+      assert.match(delivery!.id, /^evt_[0-9a-f]{32}$/);
+      assert.equal(delivery!.event.id, delivery!.id);
+      assert.equal(delivery!.event.data.payment?.status, 'paid');
+      assert.deepEqual(delivery!.event.data.payment, payment);
+      const shown = await api.get<{ event: Event; attempts: WebhookAttempt[] }>(`/events/${delivery!.id}`);
+      assert.equal(JSON.stringify(shown.body.event), delivery!.body, 'byte for byte what was sent');
+    });
+
+    it('retries after errors with the same webhook-id, records every attempt, and a tampered or stale copy fails verification', async () => {
+      const { h, merchant, api, rcv, secret } = await merchantWithReceiver(['payment.paid']);
+      rcv.respond = ({ count }) => (count <= 2 ? 500 : 200);
+      const payment = await paidPayment(h.baseUrl, merchant.key);
+      const deliveries = await rcv.waitForDeliveries(forPayment(payment.id), 3);
+      assert.equal(new Set(deliveries.map((d) => d.id)).size, 1, 'the same webhook-id on every attempt');
+      assert.deepEqual(deliveries.map((d) => d.answered), [500, 500, 200]);
+      assert.ok(deliveries.every((d) => d.verifiedWith.length === 1));
+
+      const attempts = await attemptsOf(api, deliveries[0]!.id, 3);
+      assert.deepEqual(attempts.map((a) => [a.attempt, a.response_status, a.succeeded]), [
+        [1, 500, false],
+        [2, 500, false],
+        [3, 200, true],
+      ]);
+      assert.ok(attempts.every((a) => a.latency_ms >= 0 && a.error === null && a.delivery_id === attempts[0]!.delivery_id));
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(rcv.deliveries.filter(forPayment(payment.id)).length, 3, 'nothing after a success');
+
+      const d = deliveries[2]!;
+      const headers = { 'webhook-id': d.id, 'webhook-timestamp': d.timestamp, 'webhook-signature': d.signature };
+      assert.doesNotThrow(() => new Webhook(secret).verify(d.body, headers));
+      assert.throws(() => new Webhook(secret).verify(d.body.replace('"paid"', '"verified"'), headers));
+      const stale = { ...headers, 'webhook-timestamp': String(Number(d.timestamp) - 600) };
+      assert.throws(() => new Webhook(secret).verify(d.body, stale));
+    });
+
+    it('redelivers an event on request with the same webhook-id, as a new delivery', async () => {
+      const { h, merchant, api, rcv, endpoint } = await merchantWithReceiver(['payment.paid']);
+      const payment = await paidPayment(h.baseUrl, merchant.key);
+      const [first] = await rcv.waitForDeliveries(forPayment(payment.id));
+      const res = await api.post<{ event_id: string; deliveries: { endpoint_id: string; delivery_id: string }[] }>(`/events/${first!.id}/redeliver`);
+      assert.equal(res.status, 202, res.text);
+      assert.equal(res.body.deliveries.length, 1);
+      assert.equal(res.body.deliveries[0]!.endpoint_id, endpoint.id);
+      const both = await rcv.waitForDeliveries(forPayment(payment.id), 2);
+      assert.equal(both[1]!.id, first!.id);
+      assert.equal(both[1]!.body, first!.body);
+      assert.equal(both[1]!.verifiedWith.length, 1);
+      const attempts = await attemptsOf(api, first!.id, 2);
+      assert.equal(attempts[1]!.delivery_id, res.body.deliveries[0]!.delivery_id);
+      assert.notEqual(attempts[0]!.delivery_id, attempts[1]!.delivery_id);
+
+      const one = await api.post(`/events/${first!.id}/redeliver`, { endpoint_id: endpoint.id });
+      assert.equal(one.status, 202);
+      await rcv.waitForDeliveries(forPayment(payment.id), 3);
+    });
+
+    it('signs with both the old and the new secret during a rotation window', async () => {
+      const { h, merchant, api, rcv, endpoint, secret: oldSecret } = await merchantWithReceiver(['payment.paid']);
+      const rotated = await api.post<EndpointCreated>(`/webhook_endpoints/${endpoint.id}/rotate_secret`);
+      assert.equal(rotated.status, 200, rotated.text);
+      const newSecret = rotated.body.secret;
+      assert.notEqual(newSecret, oldSecret);
+      const expires = Date.parse(rotated.body.webhook_endpoint.previous_secret_expires_at ?? '');
+      assert.ok(Math.abs(expires - (Date.now() + 86_400_000)) < 60_000, 'a 24 h window by default');
+      rcv.secrets.push(newSecret);
+
+      const payment = await paidPayment(h.baseUrl, merchant.key);
+      const [d] = await rcv.waitForDeliveries(forPayment(payment.id));
+      assert.equal(d!.signature.split(' ').length, 2, 'two space-separated signatures');
+      assert.deepEqual(d!.verifiedWith.sort(), [oldSecret, newSecret].sort());
+
+      // A rotation with no window: only the new secret signs from now on.
+      const again = await api.post<EndpointCreated>(`/webhook_endpoints/${endpoint.id}/rotate_secret`, { previous_secret_expires_in: 0 });
+      rcv.secrets.push(again.body.secret);
+      const next = await paidPayment(h.baseUrl, merchant.key);
+      const [d2] = await rcv.waitForDeliveries(forPayment(next.id));
+      assert.deepEqual(d2!.verifiedWith, [again.body.secret]);
+    });
+
+    it('gets every event to a receiver that was down for a while, once it is back', async () => {
+      const { h, merchant, api, rcv } = await merchantWithReceiver();
+      await rcv.down();
+      const payment = await paidPayment(h.baseUrl, merchant.key);
+      const verify = await api.post(`/payments/${payment.id}/verify`, { amount: payment.amount });
+      assert.equal(verify.status, 200);
+      const failed = await createdPayment(h.baseUrl, merchant.key);
+      await chooseOutcome(h.baseUrl, failed.id, 'failure');
+      await waitForStatus(h.baseUrl, merchant.key, failed.id, 'failed');
+
+      // Refused connections are recorded as failed attempts while it is down.
+      const events = await waitFor('three events', async () => {
+        const res = await api.get<{ data: Event[] }>('/events');
+        return res.body.data.length >= 3 ? res.body.data : undefined;
+      });
+      const attempts = await attemptsOf(api, events[0]!.id, 2);
+      assert.ok(attempts.every((a) => !a.succeeded && a.response_status === null && (a.error ?? '').includes('ECONNREFUSED')));
+      assert.equal(rcv.deliveries.length, 0);
+
+      await rcv.up();
+      const delivered = await rcv.waitForDeliveries((d) => d.answered === 200, 3, 45_000);
+      assert.deepEqual(delivered.map((d) => d.id).sort(), events.map((e) => e.id).sort());
+      assert.deepEqual(delivered.map((d) => d.event.type).sort(), ['payment.failed', 'payment.paid', 'payment.verified']);
+    });
+
+    it('disables an endpoint that answers 410 Gone and stops sending to it', async () => {
+      const { h, merchant, api, rcv, endpoint } = await merchantWithReceiver();
+      rcv.respond = () => 410;
+      const payment = await paidPayment(h.baseUrl, merchant.key);
+      const [d] = await rcv.waitForDeliveries(forPayment(payment.id));
+      const disabled = await waitFor('the endpoint to be disabled', async () => {
+        const list = await api.get<{ data: WebhookEndpoint[] }>('/webhook_endpoints');
+        const found = list.body.data.find((e) => e.id === endpoint.id);
+        return found?.status === 'disabled' ? found : undefined;
+      });
+      assert.match(disabled.disabled_reason ?? '', /410/);
+      await api.post(`/payments/${payment.id}/verify`, { amount: payment.amount });
+      await waitFor('the verified event', async () => ((await api.get<{ data: Event[] }>('/events?type=payment.verified')).body.data.length === 1 ? true : undefined));
+      await new Promise((r) => setTimeout(r, 2000));
+      assert.deepEqual(rcv.deliveries.map((x) => x.id), [d!.id], 'one attempt, nothing after');
+    });
+
+    it('connects to the address it checked at delivery time, and refuses one that now resolves inside the network', async () => {
+      const h = await getHarness();
+      const { merchantId } = await newMerchant();
+      const rcv = await receiver();
+      const port = new URL(rcv.url).port;
+      // Endpoints as if their names had resolved to 127.0.0.1 at creation; the system DNS knows neither name.
+      const [pinned, rebound] = ['pinned.invalid', 'rebound.invalid'].map((host) => ({
+        id: crypto.randomUUID(),
+        merchant_id: merchantId,
+        mode: 'test' as const,
+        url: `http://${host}:${port}/webhooks`,
+        events: null,
+        secret: 'whsec_' + Buffer.alloc(32, 7).toString('base64'),
+        created_at: new Date(),
+      }));
+      rcv.secrets.push(pinned!.secret);
+      await h.db.insertInto('webhook_endpoints').values([pinned!, rebound!]).execute();
+      const event = await h.db.transaction().execute((trx) =>
+        recordEvent(trx, { sourceKey: `test:${pinned!.id}`, merchantId, mode: 'test', type: 'payment.paid', objectId: pinned!.id, data: {}, at: new Date() }),
+      );
+      const activities = createWebhookActivities({
+        db: h.db,
+        logger: h.logger,
+        config: { WEBHOOK_ALLOW_LOOPBACK_IN_TEST: true },
+        resolve: async (host) => (host === 'pinned.invalid' ? ['127.0.0.1'] : ['10.20.30.40']),
+      });
+      const attempt = { event_id: event.id, delivery_id: 'test-delivery', attempt: 1, timeout_ms: 5000 };
+      assert.equal(await activities.deliverWebhook({ ...attempt, endpoint_id: pinned!.id }), 'succeeded');
+      assert.equal(rcv.deliveries.length, 1);
+      assert.deepEqual(rcv.deliveries[0]!.verifiedWith, [pinned!.secret]);
+
+      assert.equal(await activities.deliverWebhook({ ...attempt, endpoint_id: rebound!.id }), 'failed');
+      assert.equal(rcv.deliveries.length, 1, 'nothing was sent to the refused address');
+      const recorded = await h.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', rebound!.id).executeTakeFirstOrThrow();
+      assert.match(recorded.error ?? '', /address refused: url must not point to a private address/);
+
+      // One event per source, however often it is recorded.
+      const twice = await h.db.transaction().execute((trx) =>
+        recordEvent(trx, { sourceKey: `test:${pinned!.id}`, merchantId, mode: 'test', type: 'payment.paid', objectId: pinned!.id, data: {}, at: new Date() }),
+      );
+      assert.equal(twice.id, event.id);
+      assert.equal(twice.body, event.body);
+    });
+  });
+
+  describe('events', () => {
+    it('are emitted for every payment transition: pending, paid, verified, failed, canceled, expired, reversed', async () => {
+      const { h, merchant, api, rcv } = await merchantWithReceiver();
+      const key = merchant.key;
+      const shortTtl = await apiWith({ PAYMENT_TTL_SECONDS: '2' });
+      const shortVerify = await apiWith({ VERIFY_WINDOW_SECONDS: '2' });
+
+      const delayed = await createdPayment(h.baseUrl, key);
+      await chooseOutcome(h.baseUrl, delayed.id, 'delay');
+      await waitForStatus(h.baseUrl, key, delayed.id, 'paid');
+      await api.post(`/payments/${delayed.id}/verify`, { amount: delayed.amount });
+      const failed = await createdPayment(h.baseUrl, key);
+      await chooseOutcome(h.baseUrl, failed.id, 'failure');
+      const canceled = await createdPayment(h.baseUrl, key);
+      await chooseOutcome(h.baseUrl, canceled.id, 'cancel');
+      const expired = await createdPayment(shortTtl, key);
+      const reversed = await paidPayment(shortVerify, key);
+
+      const expected: [Payment, string[]][] = [
+        [delayed, ['payment.pending', 'payment.paid', 'payment.verified']],
+        [failed, ['payment.failed']],
+        [canceled, ['payment.canceled']],
+        [expired, ['payment.expired']],
+        [reversed, ['payment.paid', 'payment.reversed']],
+      ];
+      for (const [payment, types] of expected) {
+        const got = await rcv.waitForDeliveries(forPayment(payment.id), types.length, 45_000);
+        assert.deepEqual(got.map((d) => d.event.type), types, payment.id);
+        assert.deepEqual(got.map((d) => d.event.data.payment?.status), types.map((t) => t.replace('payment.', '')));
+        assert.ok(got.every((d) => d.verifiedWith.length === 1));
+      }
+      const reversedEvent = rcv.deliveries.find(forPayment(reversed.id, 'payment.reversed'))!;
+      assert.equal(reversedEvent.event.data.payment?.refunded_amount, reversed.amount);
+
+      // Listed newest first, filtered by type, paginated by cursor.
+      const all = await api.get<{ data: Event[]; has_more: boolean }>('/events?limit=100');
+      assert.equal(all.body.data.length, 8);
+      const times = all.body.data.map((e) => Date.parse(e.created_at));
+      assert.deepEqual(times, [...times].sort((a, b) => b - a));
+      const paid = await api.get<{ data: Event[] }>('/events?type=payment.paid');
+      assert.deepEqual(paid.body.data.map((e) => e.data.payment?.id).sort(), [delayed.id, reversed.id].sort());
+      const pages: Event[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { body: { data: Event[]; next_cursor: string | null } } = await api.get(`/events?limit=4${cursor === null ? '' : `&cursor=${cursor}`}`);
+        pages.push(...page.body.data);
+        cursor = page.body.next_cursor;
+      } while (cursor !== null);
+      assert.deepEqual(pages.map((e) => e.id), all.body.data.map((e) => e.id));
+      assert.equal((await api.get('/events?type=payment.exploded')).status, 422);
+    });
+
+    it('reach only endpoints subscribed to their type', async () => {
+      const { h, merchant, api, rcv } = await merchantWithReceiver(['payment.verified']);
+      const payment = await paidPayment(h.baseUrl, merchant.key);
+      await api.post(`/payments/${payment.id}/verify`, { amount: payment.amount });
+      const [d] = await rcv.waitForDeliveries(forPayment(payment.id));
+      assert.equal(d!.event.type, 'payment.verified');
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.deepEqual(rcv.deliveries.map((x) => x.event.type), ['payment.verified']);
+    });
+  });
+});
