@@ -10,6 +10,7 @@ import { jsonBody } from './middleware/body.ts';
 import { authenticate } from './middleware/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { paymentRoutes } from './routes/payments.ts';
+import { refundRoutes } from './routes/refunds.ts';
 import { pageRoutes } from '../pages/routes.ts';
 
 export interface AppDependencies {
@@ -32,6 +33,8 @@ export function createApp(deps: AppDependencies): Koa {
   api.use(authenticate(deps.db));
   const payments = paymentRoutes(deps);
   api.use(payments.routes(), payments.allowedMethods(allowed));
+  const refunds = refundRoutes(deps);
+  api.use(refunds.routes(), refunds.allowedMethods(allowed));
 
   const health = healthRoutes(deps.db, deps.temporal);
   const pages = pageRoutes(deps.db, deps.temporal);

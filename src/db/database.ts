@@ -93,6 +93,22 @@ export interface BankOperationsTable {
   created_at: Date;
 }
 
+export interface RefundsTable {
+  id: string;
+  payment_id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  amount: number;
+  /** `pending`, then `succeeded` or `failed`; a final status is never changed. */
+  status: 'pending' | 'succeeded' | 'failed';
+  reason: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: Date;
+  succeeded_at: Date | null;
+  updated_at: Date;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
@@ -100,9 +116,11 @@ export interface Database {
   payments: PaymentsTable;
   idempotency_keys: IdempotencyKeysTable;
   bank_operations: BankOperationsTable;
+  refunds: RefundsTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;
+export type RefundRow = Selectable<RefundsTable>;
 export type NewPaymentRow = Insertable<PaymentsTable>;
 export type Db = Kysely<Database>;
 

@@ -25,7 +25,7 @@ export interface PaymentServiceDeps {
 }
 
 /** Bound on any one call to Temporal from a request, so a dead server means a prompt 503. */
-const TEMPORAL_CALL_MS = 5_000;
+export const TEMPORAL_CALL_MS = 5_000;
 
 const isDuplicateKey = (error: unknown) => (error as { code?: string }).code === 'ER_DUP_ENTRY';
 const trackingCode = () => String(randomInt(100_000_000_000, 1_000_000_000_000));
@@ -149,6 +149,7 @@ export async function createPayment(
           fee_plan: auth.merchant.fee_plan,
           verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
           sandbox_delay_ms: config.SANDBOX_DELAY_SECONDS * 1000,
+          refund_window_ms: config.REFUND_WINDOW_SECONDS * 1000,
         },
         config.TEMPORAL_TASK_QUEUE,
       );
@@ -169,7 +170,7 @@ export async function getPayment(db: Db, auth: AuthState, id: string): Promise<P
   return paymentFromRow(row);
 }
 
-function refusalError(code: string, message: string): ApiError {
+export function refusalError(code: string, message: string): ApiError {
   return new ApiError(code as ErrorCode, message);
 }
 
@@ -208,13 +209,13 @@ export async function submitBankOutcome(temporal: Client, paymentId: string, out
   await withTimeout('Temporal', TEMPORAL_CALL_MS, temporal.workflow.getHandle(paymentWorkflowId(paymentId)).signal(bankResultSignal, { outcome }));
 }
 
-interface Cursor {
+export interface Cursor {
   created_at: string;
   id: string;
 }
 
-const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.created_at, c.id])).toString('base64url');
-function decodeCursor(text: string): Cursor {
+export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.created_at, c.id])).toString('base64url');
+export function decodeCursor(text: string): Cursor {
   try {
     const [created_at, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [unknown, unknown];
     if (typeof created_at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(created_at))) return { created_at, id };
