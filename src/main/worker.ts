@@ -3,11 +3,16 @@ import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createPaymentWorker } from '../temporal/worker.ts';
+import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
 import { runMain } from './run.ts';
 
 await runMain('worker', async (config = loadConfig()) => {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   const { db } = createDatabase(config.DATABASE_URL);
+  // Operators search payments by these in the Temporal UI; registering is idempotent.
+  const temporal = await connectTemporal(config);
+  await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
+  await temporal.connection.close();
   const worker = await createPaymentWorker({ config, db, logger });
   const running = worker.run();
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');

@@ -27,6 +27,11 @@ export interface PaymentServiceDeps {
 /** Bound on any one call to Temporal from a request, so a dead server means a prompt 503. */
 export const TEMPORAL_CALL_MS = 5_000;
 
+/** Runs a Temporal call under a gRPC deadline: a dead or slow server fails the call (503), never hangs it. */
+function temporalCall<T>(temporal: Client, call: () => Promise<T>): Promise<T> {
+  return withTimeout('Temporal', TEMPORAL_CALL_MS + 500, temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, call));
+}
+
 const isDuplicateKey = (error: unknown) => (error as { code?: string }).code === 'ER_DUP_ENTRY';
 const trackingCode = () => String(randomInt(100_000_000_000, 1_000_000_000_000));
 
@@ -66,9 +71,7 @@ export function checkCallbackUrl(callbackUrl: string, auth: AuthState): void {
 export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkflowInput, taskQueue: string): Promise<void> {
   const p = input.payment;
   try {
-    await withTimeout(
-      'Temporal',
-      TEMPORAL_CALL_MS,
+    await temporalCall(temporal, () =>
       temporal.workflow.start<typeof paymentWorkflow>('paymentWorkflow', {
         taskQueue,
         workflowId: paymentWorkflowId(p.id),
@@ -187,7 +190,7 @@ export async function verifyPayment({ db, temporal }: PaymentServiceDeps, auth: 
 
   const handle = temporal.workflow.getHandle(paymentWorkflowId(id));
   try {
-    return await withTimeout('Temporal', TEMPORAL_CALL_MS, handle.executeUpdate(verifyUpdate, { args: [{ amount }] }));
+    return await temporalCall(temporal, () => handle.executeUpdate(verifyUpdate, { args: [{ amount }] }));
   } catch (error) {
     const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
     if (cause instanceof ApplicationFailure && cause.type !== null && cause.type !== undefined) {
@@ -206,7 +209,7 @@ export async function verifyPayment({ db, temporal }: PaymentServiceDeps, auth: 
 
 /** Signals the customer's choice on the test bank page to the payment's workflow. */
 export async function submitBankOutcome(temporal: Client, paymentId: string, outcome: BankOutcome): Promise<void> {
-  await withTimeout('Temporal', TEMPORAL_CALL_MS, temporal.workflow.getHandle(paymentWorkflowId(paymentId)).signal(bankResultSignal, { outcome }));
+  await temporalCall(temporal, () => temporal.workflow.getHandle(paymentWorkflowId(paymentId)).signal(bankResultSignal, { outcome }));
 }
 
 export interface Cursor {

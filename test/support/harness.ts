@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { pino } from 'pino';
 import type { Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDatabase, type Db } from '../../src/db/database.ts';
 import type { Logger } from '../../src/logger.ts';
@@ -55,7 +56,7 @@ export function getHarness(): Promise<Harness> {
       await running;
     });
     const h: Harness = { config, db, temporal, logger, bundle, worker, baseUrl: '' };
-    h.baseUrl = await startApi(h, config);
+    h.baseUrl = await startApi({ ...h, temporalClient: temporal.client }, config);
     closers.push(async () => {
       await temporal.connection.close();
       await db.destroy();
@@ -66,8 +67,8 @@ export function getHarness(): Promise<Harness> {
 }
 
 /** Starts one more API server over the same services, with its own configuration. */
-export async function startApi(h: Pick<Harness, 'db' | 'temporal' | 'logger'>, config: Config): Promise<string> {
-  const app = createApp({ config, db: h.db, temporal: h.temporal.client, logger: h.logger });
+export async function startApi(h: Pick<Harness, 'db' | 'logger'> & { temporalClient: Client }, config: Config): Promise<string> {
+  const app = createApp({ config, db: h.db, temporal: h.temporalClient, logger: h.logger });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   servers.push(server);
@@ -77,7 +78,16 @@ export async function startApi(h: Pick<Harness, 'db' | 'temporal' | 'logger'>, c
 
 /** An API server whose payments use these settings (the worker takes windows from each payment). */
 export async function apiWith(overrides: Partial<Record<keyof Config, string>>): Promise<string> {
-  return startApi(await getHarness(), testConfig(overrides));
+  const h = await getHarness();
+  return startApi({ ...h, temporalClient: h.temporal.client }, testConfig(overrides));
+}
+
+/** An API server whose Temporal is unreachable (a dead address), over the real MySQL. */
+export async function apiWithDeadTemporal(): Promise<string> {
+  const h = await getHarness();
+  const connection = Connection.lazy({ address: '127.0.0.1:1', connectTimeout: '1s' });
+  closers.push(() => connection.close().catch(() => undefined));
+  return startApi({ ...h, temporalClient: new Client({ connection }) }, testConfig());
 }
 
 export async function closeHarness(): Promise<void> {

@@ -1,0 +1,80 @@
+/**
+ * Determinism guard: recorded payment workflow histories are replayed
+ * against the current workflow code. A change that would break running
+ * payments (reordered or removed commands) fails here. Histories come from
+ * two places: fresh runs of each path in this suite, and the committed
+ * fixtures in test/fixtures/histories (binary protobuf History messages, recorded from earlier code with
+ * RECORD_HISTORIES=1), which catch changes that break payments already in flight.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from '@temporalio/worker';
+import proto from '@temporalio/proto';
+
+const { History } = proto.temporal.api.history.v1;
+import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
+import { client } from '../support/http.ts';
+import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
+import { paymentWorkflowId } from '../../workflows/definitions.ts';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories');
+
+describe('workflow determinism (replay)', () => {
+  const fresh: { workflowId: string; history: proto.temporal.api.history.v1.IHistory }[] = [];
+
+  before(async function () {
+    this.timeout(120_000);
+    const h = await getHarness();
+    const { key } = await newMerchant();
+    const short = await apiWith({ PAYMENT_TTL_SECONDS: '2', VERIFY_WINDOW_SECONDS: '2' });
+    const paths: Record<string, string> = {};
+
+    const verified = await paidPayment(h.baseUrl, key);
+    await client(h.baseUrl, key).post(`/payments/${verified.id}/verify`, { amount: verified.amount });
+    await client(h.baseUrl, key).post(`/payments/${verified.id}/verify`, { amount: verified.amount + 1 });
+    paths.verified = verified.id;
+    for (const outcome of ['failure', 'cancel', 'delay'] as const) {
+      const p = await createdPayment(h.baseUrl, key);
+      await chooseOutcome(h.baseUrl, p.id, outcome);
+      await waitForStatus(h.baseUrl, key, p.id, outcome === 'failure' ? 'failed' : outcome === 'cancel' ? 'canceled' : 'paid');
+      paths[outcome] = p.id;
+    }
+    const expired = await createdPayment(short, key);
+    await waitForStatus(short, key, expired.id, 'expired');
+    paths.expired = expired.id;
+    const reversed = await paidPayment(short, key);
+    await waitForStatus(short, key, reversed.id, 'reversed');
+    paths.reversed = reversed.id;
+
+    for (const [path, id] of Object.entries(paths)) {
+      const workflowId = paymentWorkflowId(id);
+      const history = await h.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+      fresh.push({ workflowId, history });
+      if (process.env.RECORD_HISTORIES === '1') {
+        writeFileSync(join(FIXTURES, `${path}.history.bin`), History.encode(history).finish());
+      }
+    }
+  });
+
+  it('replays a fresh history of every path with the current code', async () => {
+    const h = await getHarness();
+    const results = Worker.runReplayHistories({ workflowBundle: h.bundle }, fresh);
+    let count = 0;
+    for await (const result of results) {
+      assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
+      count += 1;
+    }
+    assert.equal(count, 6);
+  });
+
+  it('replays the committed histories recorded from earlier code', async () => {
+    const h = await getHarness();
+    const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.history.bin'));
+    assert.ok(files.length >= 6, 'fixtures are committed');
+    const histories = files.map((f) => ({ workflowId: f, history: History.decode(readFileSync(join(FIXTURES, f))) }));
+    for await (const result of Worker.runReplayHistories({ workflowBundle: h.bundle }, histories)) {
+      assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
+    }
+  });
+});
