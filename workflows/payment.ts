@@ -10,6 +10,7 @@ import {
   ApplicationFailure,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -254,7 +255,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   }
 
   // 4. Verified: refunds are taken until the refund window closes or everything is refunded.
-  if (payment.verified_at !== null) {
+  // Payments whose history ended at verify, before refunds existed, replay without a refund window.
+  if (payment.verified_at !== null && patched('refund-window')) {
     const windowEnd = new Date(Date.parse(payment.verified_at) + input.refund_window_ms).toISOString();
     await condition(() => payment.status === 'refunded' && !refundPending(), msUntil(windowEnd));
     refundWindowOpen = false;
