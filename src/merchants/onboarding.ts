@@ -6,7 +6,7 @@
  */
 import type { Db } from '../db/database.ts';
 import type { FeePlan } from '../domain/payment.ts';
-import { createKey, type KeyMode } from './keys.ts';
+import { createKey } from './keys.ts';
 import { normalizeDomain, OnboardingError } from './merchants.ts';
 
 async function merchantOf(db: Db, merchantId: string) {
@@ -58,7 +58,7 @@ export async function createMerchantKey(db: Db, merchantId: string, mode: string
   if (mode !== 'test' && mode !== 'live') throw new OnboardingError('--mode must be test or live');
   const merchant = await merchantOf(db, merchantId);
   if (mode === 'live' && !merchant.live_mode) throw new OnboardingError('live mode is not active for this merchant (live activate)');
-  const key = await createKey(db, merchantId, mode as KeyMode);
+  const key = await createKey(db, merchantId, mode);
   return { key_id: key.id, key: key.key, mode };
 }
 
