@@ -13,8 +13,13 @@ const marker = join(root, 'node_modules', '.package-lock.json');
 const lock = join(root, 'package-lock.json');
 
 if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
-  process.stdout.write('Installing npm dependencies (npm ci)…\n');
-  const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
+  process.stdout.write('Installing the locked npm dependencies…\n');
+  // `npm ci` refuses a lockfile that lacks other platforms' optional binaries (a
+  // registry mirror may not carry them); `npm install` then installs the same
+  // locked versions without changing the lockfile.
+  const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
+  let npm = spawnSync('npm', ['ci', ...quiet], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
+  if (npm.status !== 0) npm = spawnSync('npm', ['install', ...quiet], { cwd: root, stdio: 'inherit' });
   if (npm.status !== 0) {
     process.stderr.write('npm ci failed: check your network access to the npm registry and run `npm ci` to see why.\n');
     process.exit(1);

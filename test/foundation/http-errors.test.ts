@@ -139,8 +139,8 @@ describe('health and readiness', () => {
       assert.equal((ready.body.checks as Checks).temporal.ok, false);
       assert.equal((ready.body.checks as Checks).mysql.ok, true);
     } finally {
+      // The dead connection is left open: the SDK may still hold a retry timer for the failed call.
       await server.close();
-      await connection.close().catch(() => undefined);
     }
   });
 });

@@ -86,7 +86,6 @@ export async function apiWith(overrides: Partial<Record<keyof Config, string>>):
 export async function apiWithDeadTemporal(): Promise<string> {
   const h = await getHarness();
   const connection = Connection.lazy({ address: '127.0.0.1:1', connectTimeout: '1s' });
-  closers.push(() => connection.close().catch(() => undefined));
   return startApi({ ...h, temporalClient: new Client({ connection }) }, testConfig());
 }
 

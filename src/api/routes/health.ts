@@ -24,7 +24,7 @@ export function healthRoutes(db: Db, temporal: Client): Router {
   router.get('/readyz', async (ctx) => {
     const [mysql, temporalCheck] = await Promise.all([
       check('MySQL', () => sql`select 1`.execute(db)),
-      check('Temporal', () => temporal.connection.workflowService.getSystemInfo({})),
+      check('Temporal', () => temporal.connection.withDeadline(Date.now() + CHECK_MS, () => temporal.workflowService.getSystemInfo({}))),
     ]);
     const ready = mysql.ok && temporalCheck.ok;
     ctx.status = ready ? 200 : 503;
