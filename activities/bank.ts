@@ -22,6 +22,12 @@ export interface BankOperationResult {
 export interface BankAdapter {
   capture(paymentId: string, amount: number): Promise<CaptureResult>;
   reverse(paymentId: string, amount: number): Promise<BankOperationResult>;
+  /**
+   * Returns `amount` of a captured payment to the customer, once per refund
+   * id. A refusal by the bank is a non-retryable ApplicationFailure (its type
+   * becomes the refund's failure code); anything else is retried.
+   */
+  refund(paymentId: string, refundId: string, amount: number): Promise<BankOperationResult>;
 }
 
 const digits = (n: number) => Array.from({ length: n }, () => String(randomInt(10))).join('');
@@ -38,6 +44,10 @@ export class SandboxBank implements BankAdapter {
 
   async reverse(paymentId: string, amount: number): Promise<BankOperationResult> {
     return this.once('reverse', `reverse:${paymentId}`, paymentId, amount, null);
+  }
+
+  async refund(paymentId: string, refundId: string, amount: number): Promise<BankOperationResult> {
+    return this.once('refund', `refund:${refundId}`, paymentId, amount, null);
   }
 
   /** Inserts the operation unless its key exists, and answers the stored one either way. */

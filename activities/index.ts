@@ -8,9 +8,11 @@ import type { Client } from '@temporalio/client';
 import type { Payment } from '../src/api/schemas.ts';
 import type { Db } from '../src/db/database.ts';
 import { writePaymentVersion } from '../src/db/payments.ts';
+import { writeRefund } from '../src/db/refunds.ts';
+import type { Refund } from '../src/api/refund-schemas.ts';
 import type { Logger } from '../src/logger.ts';
 import { paymentEventType } from '../src/domain/events.ts';
-import { recordEvent } from '../src/webhooks/events.ts';
+import { recordEvent, type StoredEvent } from '../src/webhooks/events.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/webhooks/dispatch.ts';
 import type { BankAdapter } from './bank.ts';
 import { createWebhookActivities, type WebhookActivityDependencies } from './webhooks.ts';
@@ -22,6 +24,14 @@ export interface ActivityDependencies {
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
   config: DeliveryConfig & WebhookActivityDependencies['config'];
+}
+
+export interface RecordRefundInput {
+  refund: Refund;
+  merchant_id: string;
+  mode: Payment['mode'];
+  /** The payment's next version when the refund changes it (reserved or given back), else null. */
+  payment: { payment: Payment; version: number } | null;
 }
 
 export function createActivities({ db, bank, logger, temporal, config }: ActivityDependencies) {
@@ -64,6 +74,49 @@ export function createActivities({ db, bank, logger, temporal, config }: Activit
       return bank.capture(payment_id, amount);
     },
 
+    /**
+     * Writes a refund and, when it changes, the payment's next version, in
+     * one transaction. The CHECK on payments.refunded_amount refuses any
+     * write that would refund more than was paid.
+     */
+    async recordRefund({ refund, merchant_id, mode, payment }: RecordRefundInput): Promise<void> {
+      let event: StoredEvent | undefined;
+      try {
+        event = await db.transaction().execute(async (trx) => {
+          const at = new Date();
+          if (payment !== null) {
+            const stored = await writePaymentVersion(trx, payment.payment, payment.version, at);
+            if (!stored) throw ApplicationFailure.retryable(`payment ${refund.payment_id} has no row for version ${payment.version}`, 'payment_row_missing');
+          }
+          await writeRefund(trx, refund, { merchantId: merchant_id, mode }, at);
+          if (refund.status === 'pending') return undefined;
+          // A refund's final status is an event (refund.succeeded / refund.failed), in the same transaction.
+          return recordEvent(trx, {
+            sourceKey: `refund:${refund.id}:${refund.status}`,
+            merchantId: merchant_id,
+            mode,
+            type: `refund.${refund.status}`,
+            objectId: refund.id,
+            data: { refund },
+            at,
+          });
+        });
+      } catch (error) {
+        if (isCheckViolation(error)) {
+          throw ApplicationFailure.nonRetryable('the record refuses a refund of more than was paid', 'refund_exceeds_amount');
+        }
+        throw error;
+      }
+      logger.info({ payment_id: refund.payment_id, refund_id: refund.id, status: refund.status, amount: refund.amount }, 'refund recorded');
+      if (event !== undefined) await dispatchEvent(db, temporal, config, event);
+    },
+
+    async refundPayment({ payment_id, refund_id, amount }: { payment_id: string; refund_id: string; amount: number }) {
+      const result = await bank.refund(payment_id, refund_id, amount);
+      logger.info({ payment_id, refund_id, amount }, 'refund paid out to the customer');
+      return result;
+    },
+
     async reverseSandboxPayment({ payment_id, amount }: { payment_id: string; amount: number }) {
       const result = await bank.reverse(payment_id, amount);
       logger.info({ payment_id, amount }, 'payment reversed to the customer');
@@ -71,5 +124,11 @@ export function createActivities({ db, bank, logger, temporal, config }: Activit
     },
   };
 }
+
+/** MariaDB (4025) and MySQL (3819) report a violated CHECK constraint differently. */
+const isCheckViolation = (error: unknown) => {
+  const e = error as { errno?: number; code?: string };
+  return e.errno === 4025 || e.errno === 3819 || e.code === 'ER_CHECK_CONSTRAINT_VIOLATED' || e.code === 'ER_CONSTRAINT_FAILED';
+};
 
 export type PaymentActivities = ReturnType<typeof createActivities>;

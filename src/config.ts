@@ -30,6 +30,7 @@ export const ConfigSchema = Type.Object({
   }),
   VERIFY_WINDOW_SECONDS: Int({ default: 1800, minimum: 1, description: 'time after payment in which verify must arrive' }),
   PAYMENT_TTL_SECONDS: Int({ default: 900, minimum: 1, description: 'lifetime of the payment page (expires_at)' }),
+  REFUND_WINDOW_SECONDS: Int({ default: 15_552_000, minimum: 1, description: 'time after verify in which refunds are taken (180 days)' }),
   SANDBOX_DELAY_SECONDS: Int({ default: 10, minimum: 0, description: 'test bank: delay before a "delay" outcome is confirmed' }),
   AMOUNT_MIN: Int({ default: 10_000, minimum: 1, description: 'smallest payment amount in rials' }),
   AMOUNT_MAX: Int({ default: 500_000_000, minimum: 1, description: 'largest payment amount in rials' }),

@@ -6,6 +6,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey } from '@temporalio/common';
 import type { Payment } from '../src/api/schemas.ts';
 import type { BankOutcome, FeePlan } from '../src/domain/payment.ts';
+import type { Refund } from '../src/api/refund-schemas.ts';
 
 export interface PaymentWorkflowInput {
   /** The payment exactly as the create endpoint recorded it (status `created`, version 1). */
@@ -15,6 +16,16 @@ export interface PaymentWorkflowInput {
   verify_window_ms: number;
   /** Test bank: how long a `delay` outcome stays pending before it is confirmed. */
   sandbox_delay_ms: number;
+  /** How long after verify refunds are taken; the workflow stays open that long. */
+  refund_window_ms: number;
+}
+
+export interface RefundRequest {
+  /** Chosen by the API (reserved by the Idempotency-Key); a repeated request with it answers the same refund. */
+  refund_id: string;
+  /** Rials to refund; null: everything not yet refunded. */
+  amount: number | null;
+  reason: string | null;
 }
 
 export interface BankResult {
@@ -31,6 +42,9 @@ export const paymentWorkflowId = (paymentId: string) => `payment-${paymentId}`;
 export const bankResultSignal = defineSignal<[BankResult]>('bankResult');
 /** The merchant's verify; answers with the verified payment or a typed failure. */
 export const verifyUpdate = defineUpdate<Payment, [VerifyInput]>('verify');
+/** A refund: answers once it is recorded `pending`; the bank's answer follows in the workflow. */
+export const refundUpdate = defineUpdate<Refund, [RefundRequest]>('refund');
+export const refundUpdateId = (refundId: string) => `refund-${refundId}`;
 /** The live state of the payment, as last recorded. */
 export const paymentQuery = defineQuery<Payment>('payment');
 

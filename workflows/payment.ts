@@ -5,23 +5,30 @@
  * worker or server restarts just the same.
  */
 import {
+  ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Payment } from '../src/api/schemas.ts';
+import type { Refund } from '../src/api/refund-schemas.ts';
 import { canTransition, computeFee, STATUS_AFTER_OUTCOME, verifyRefusal, type PaymentStatus } from '../src/domain/payment.ts';
+import { refundableAmount, refundRefusal, statusAfterRefunds } from '../src/domain/refund.ts';
 import type { PaymentActivities } from '../activities/index.ts';
 import {
   bankResultSignal,
   paymentQuery,
+  refundUpdate,
   searchAttributes,
   verifyUpdate,
   type BankResult,
+  type RefundRequest,
   type VerifyInput,
   type PaymentWorkflowInput,
 } from './definitions.ts';
@@ -43,6 +50,11 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   let payment: Payment = input.payment;
   let version = 1;
   let locked = false;
+  /** Every refund of this payment by id, as last recorded. */
+  const refunds = new Map<string, Refund>();
+  /** Closes when the refund window ends; later refunds are refused. */
+  let refundWindowOpen = true;
+  const settlements: Promise<void>[] = [];
 
   /** Runs one transition at a time: bank results, verifies and timers never interleave. */
   async function exclusive<T>(step: () => Promise<T>): Promise<T> {
@@ -55,15 +67,36 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     }
   }
 
-  /** Records the next state in MySQL, then makes it the visible state. */
-  async function commit(next: Payment): Promise<void> {
+  function checkTransition(next: Payment): void {
     if (!canTransition(payment.status, next.status)) {
       throw ApplicationFailure.nonRetryable(`illegal transition ${payment.status} -> ${next.status}`, 'illegal_transition');
     }
-    await records.recordTransition({ payment: next, version: version + 1 });
+  }
+
+  function accept(next: Payment): void {
     version += 1;
     payment = next;
     upsertSearchAttributes([{ key: searchAttributes.status, value: next.status }]);
+  }
+
+  /** Records the next state in MySQL, then makes it the visible state. */
+  async function commit(next: Payment): Promise<void> {
+    checkTransition(next);
+    await records.recordTransition({ payment: next, version: version + 1 });
+    accept(next);
+  }
+
+  /** Records a refund (and the payment's next state, if it changes) in MySQL, then makes both visible. */
+  async function commitRefund(refund: Refund, next: Payment | null): Promise<void> {
+    if (next !== null) checkTransition(next);
+    await records.recordRefund({
+      refund,
+      merchant_id: input.merchant_id,
+      mode: payment.mode,
+      payment: next === null ? null : { payment: next, version: version + 1 },
+    });
+    refunds.set(refund.id, refund);
+    if (next !== null) accept(next);
   }
 
   const now = () => new Date(Date.now()).toISOString();
@@ -97,6 +130,61 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     return commit({ ...payment, status: 'pending' });
   }
 
+  /**
+   * Takes a refund: its amount counts as refunded from the moment it is
+   * recorded `pending`, so concurrent refunds (serialised by exclusive())
+   * can never add up to more than was paid. The bank is paid out afterwards.
+   */
+  async function reserveRefund(request: RefundRequest): Promise<Refund> {
+    const known = refunds.get(request.refund_id);
+    if (known !== undefined) return known; // the same request again (a retry with its Idempotency-Key)
+    const refusal = refundRefusal(payment, request.amount, refundWindowOpen);
+    if (refusal !== undefined) throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
+    const amount = request.amount ?? refundableAmount(payment);
+    const refund: Refund = {
+      id: request.refund_id,
+      payment_id: payment.id,
+      amount,
+      status: 'pending',
+      reason: request.reason,
+      created_at: now(),
+      succeeded_at: null,
+      failure: null,
+    };
+    const refunded = payment.refunded_amount + amount;
+    await commitRefund(refund, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment.amount, refunded) });
+    settlements.push(payOutRefund(refund));
+    return refund;
+  }
+
+  /** Asks the bank (retried until it answers) and settles the refund with its answer. */
+  async function payOutRefund(refund: Refund): Promise<void> {
+    let settled: Refund;
+    try {
+      await bank.refundPayment({ payment_id: payment.id, refund_id: refund.id, amount: refund.amount });
+      settled = { ...refund, status: 'succeeded', succeeded_at: now() };
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      const cause = error instanceof ActivityFailure ? error.cause : error;
+      const code = cause instanceof ApplicationFailure && typeof cause.type === 'string' ? cause.type : 'refund_failed';
+      settled = { ...refund, status: 'failed', failure: { code, message: 'The bank did not accept the refund; its amount is refundable again.' } };
+    }
+    await exclusive(() => finishRefund(settled));
+  }
+
+  /**
+   * The one place where a refund reaches its final status (`succeeded` or
+   * `failed`): the refund.succeeded / refund.failed events belong here.
+   * A failed refund gives its amount back to the payment.
+   */
+  async function finishRefund(settled: Refund): Promise<void> {
+    if (settled.status === 'succeeded') return commitRefund(settled, null);
+    const refunded = payment.refunded_amount - settled.amount;
+    await commitRefund(settled, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment.amount, refunded) });
+  }
+
+  const refundPending = () => [...refunds.values()].some((r) => r.status === 'pending');
+
   setHandler(paymentQuery, () => payment);
 
   setHandler(bankResultSignal, (result) => exclusive(() => applyBankResult(result)));
@@ -124,6 +212,17 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       },
     },
   );
+
+  setHandler(refundUpdate, (request) => exclusive(() => reserveRefund(request)), {
+    validator: (request: RefundRequest) => {
+      if (request.amount !== null && (!Number.isSafeInteger(request.amount) || request.amount <= 0)) {
+        throw ApplicationFailure.create({ type: 'validation_failed', message: 'amount must be a positive integer', nonRetryable: true });
+      }
+      if (locked || refunds.has(request.refund_id)) return; // the handler decides on the state it finds
+      const refusal = refundRefusal(payment, request.amount, refundWindowOpen);
+      if (refusal !== undefined) throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
+    },
+  });
 
   // 1. The customer has until expires_at to get an answer from the bank.
   const answered = await condition(() => payment.status !== 'created', msUntil(payment.expires_at));
@@ -153,6 +252,17 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         await commit({ ...payment, status: 'reversed', refunded_amount: payment.amount, fee: 0 });
       });
     }
+  }
+
+  // 4. Verified: refunds are taken until the refund window closes or everything is refunded.
+  // Payments whose history ended at verify, before refunds existed, replay without a refund window.
+  if (payment.verified_at !== null && patched('refund-window')) {
+    const windowEnd = new Date(Date.parse(payment.verified_at) + input.refund_window_ms).toISOString();
+    await condition(() => payment.status === 'refunded' && !refundPending(), msUntil(windowEnd));
+    refundWindowOpen = false;
+    await condition(allHandlersFinished);
+    // Refunds taken before the window closed are still paid out and settled.
+    await Promise.all(settlements);
   }
 
   await condition(allHandlersFinished);

@@ -11,6 +11,7 @@ import { authenticate } from './middleware/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { refundRoutes } from './routes/refunds.ts';
 import { pageRoutes } from '../pages/routes.ts';
 
 export interface AppDependencies {
@@ -35,6 +36,8 @@ export function createApp(deps: AppDependencies): Koa {
   api.use(payments.routes(), payments.allowedMethods(allowed));
   const webhooks = webhookRoutes(deps);
   api.use(webhooks.routes(), webhooks.allowedMethods(allowed));
+  const refunds = refundRoutes(deps);
+  api.use(refunds.routes(), refunds.allowedMethods(allowed));
 
   const health = healthRoutes(deps.db, deps.temporal);
   const pages = pageRoutes(deps.db, deps.temporal);

@@ -6,10 +6,10 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PAYMENT_STATUSES } from '../domain/payment.ts';
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
 
-const Timestamp = (description: string) =>
+export const Timestamp = (description: string) =>
   Type.String({ format: 'date-time', description, examples: ['2026-11-21T10:15:30.123Z'] });
 
 /** A string enum that is a plain `enum` in JSON Schema and a literal union in TypeScript. */
@@ -63,7 +63,7 @@ export interface AmountBounds {
 /** Printable ASCII, no leading or trailing blank: safe to echo in URLs, pages and logs. */
 const MERCHANT_REFERENCE_PATTERN = '^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$';
 /** No control characters (bidi overrides included) in free text. */
-const FREE_TEXT_PATTERN = '^[^\\x00-\\x1F\\x7F\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$';
+export const FREE_TEXT_PATTERN = '^[^\\x00-\\x1F\\x7F\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$';
 
 export function createPaymentRequestSchema(bounds: AmountBounds) {
   return Type.Object(

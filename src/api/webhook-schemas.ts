@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EVENT_TYPES } from '../domain/events.ts';
 import { listOf, PaymentSchema, StringEnum } from './schemas.ts';
+import { RefundSchema } from './refund-schemas.ts';
 
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 const NullableTimestamp = (description: string) => Type.Union([Timestamp(description), Type.Null()], { description });
@@ -48,7 +49,7 @@ export const WebhookEndpointSchema = Type.Object(
     previous_secret_expires_at: NullableTimestamp('until then deliveries carry a signature with the previous secret too'),
     created_at: Timestamp('creation time'),
   },
-  { additionalProperties: false, $id: 'WebhookEndpoint' },
+  { additionalProperties: false },
 );
 export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
 
@@ -68,9 +69,12 @@ export const EventSchema = Type.Object(
     id: Type.String({ pattern: '^evt_[0-9a-f]{32}$', description: 'also the `webhook-id` header of every delivery' }),
     type: EventTypeSchema,
     created_at: Timestamp('when the change happened'),
-    data: Type.Object({ payment: Type.Optional(PaymentSchema) }, { description: 'the object after the change' }),
+    data: Type.Object(
+      { payment: Type.Optional(PaymentSchema), refund: Type.Optional(RefundSchema) },
+      { additionalProperties: false, description: 'the object after the change: the payment for payment.*, the refund for refund.*' },
+    ),
   },
-  { additionalProperties: false, $id: 'Event' },
+  { additionalProperties: false },
 );
 export type Event = Static<typeof EventSchema>;
 

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { createMerchant, OnboardingError } from '../merchants/merchants.ts';
+import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway, revokeKey, rollKey, setFees } from '../merchants/onboarding.ts';
 import type { Config } from '../config.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -22,8 +23,25 @@ function required(flags: Flags, name: string): string {
   return value;
 }
 
+/** A whole number of the flag's unit (rials, seconds, basis points). */
+function wholeNumber(flags: Flags, name: string): number {
+  const text = required(flags, name);
+  const value = Number(text);
+  if (!/^[0-9]{1,15}$/.test(text) || !Number.isSafeInteger(value)) throw new UsageError(`--${name} must be a whole number (got ${JSON.stringify(text)})`);
+  return value;
+}
+
 export const COMMANDS: Record<string, Command> = {
   'merchants create': (db, config, flags) => createMerchant(db, config, { name: required(flags, 'name'), domain: required(flags, 'domain') }),
+  'domains add': (db, _config, flags) => addDomain(db, required(flags, 'merchant'), required(flags, 'domain')),
+  'gateways request': (db, _config, flags) => requestGateway(db, required(flags, 'merchant')),
+  'gateways approve': (db, _config, flags) => approveGateway(db, required(flags, 'merchant')),
+  'live activate': (db, _config, flags) => activateLiveMode(db, required(flags, 'merchant')),
+  'keys create': (db, _config, flags) => createMerchantKey(db, required(flags, 'merchant'), required(flags, 'mode')),
+  'keys revoke': (db, _config, flags) => revokeKey(db, required(flags, 'key')),
+  'keys roll': (db, _config, flags) => rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in')),
+  'fees set': (db, _config, flags) =>
+    setFees(db, required(flags, 'merchant'), { bps: wholeNumber(flags, 'bps'), min: wholeNumber(flags, 'min'), max: wholeNumber(flags, 'max') }),
 };
 
 const OPTIONS = {

@@ -134,6 +134,22 @@ export interface WebhookAttemptsTable {
   succeeded: number;
 }
 
+export interface RefundsTable {
+  id: string;
+  payment_id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  amount: number;
+  /** `pending`, then `succeeded` or `failed`; a final status is never changed. */
+  status: 'pending' | 'succeeded' | 'failed';
+  reason: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: Date;
+  succeeded_at: Date | null;
+  updated_at: Date;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
@@ -144,9 +160,11 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   events: EventsTable;
   webhook_attempts: WebhookAttemptsTable;
+  refunds: RefundsTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;
+export type RefundRow = Selectable<RefundsTable>;
 export type NewPaymentRow = Insertable<PaymentsTable>;
 export type Db = Kysely<Database>;
 

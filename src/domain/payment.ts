@@ -25,19 +25,20 @@ export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[
   pending: ['paid', 'failed'],
   paid: ['verified', 'reversed'],
   verified: ['partially_refunded', 'refunded'],
-  partially_refunded: ['partially_refunded', 'refunded'],
+  // A refund counts as soon as it is pending; one the bank refuses gives its amount back.
+  partially_refunded: ['partially_refunded', 'refunded', 'verified'],
   failed: [],
   canceled: [],
   expired: [],
   reversed: [],
-  refunded: [],
+  refunded: ['partially_refunded', 'verified'],
 };
 
 export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
 
-/** Statuses after which the payment's workflow has nothing left to wait for. */
+/** Statuses after which the payment's workflow has nothing left to wait for (`refunded` once no refund is pending). */
 export const FINAL_STATUSES: readonly PaymentStatus[] = ['failed', 'canceled', 'expired', 'reversed', 'refunded'];
 
 /** What the customer chose on the test bank page. */

@@ -25,7 +25,7 @@ export interface PaymentServiceDeps {
 }
 
 /** Bound on any one call to Temporal from a request, so a dead server means a prompt 503. */
-const TEMPORAL_CALL_MS = 5_000;
+export const TEMPORAL_CALL_MS = 5_000;
 
 /** Runs a Temporal call under a gRPC deadline: a dead or slow server fails the call (503), never hangs it. */
 function temporalCall<T>(temporal: Client, call: () => Promise<T>): Promise<T> {
@@ -152,6 +152,7 @@ export async function createPayment(
           fee_plan: auth.merchant.fee_plan,
           verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
           sandbox_delay_ms: config.SANDBOX_DELAY_SECONDS * 1000,
+          refund_window_ms: config.REFUND_WINDOW_SECONDS * 1000,
         },
         config.TEMPORAL_TASK_QUEUE,
       );
@@ -172,7 +173,7 @@ export async function getPayment(db: Db, auth: AuthState, id: string): Promise<P
   return paymentFromRow(row);
 }
 
-function refusalError(code: string, message: string): ApiError {
+export function refusalError(code: string, message: string): ApiError {
   return new ApiError(code as ErrorCode, message);
 }
 
@@ -211,7 +212,7 @@ export async function submitBankOutcome(temporal: Client, paymentId: string, out
   await temporalCall(temporal, () => temporal.workflow.getHandle(paymentWorkflowId(paymentId)).signal(bankResultSignal, { outcome }));
 }
 
-interface Cursor {
+export interface Cursor {
   created_at: string;
   id: string;
 }

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { createActivities } from '../../activities/index.ts';
-import { SandboxBank } from '../../activities/bank.ts';
+import { SandboxBank, type BankAdapter } from '../../activities/bank.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -46,9 +46,11 @@ export interface PaymentWorkerOptions {
   logger: Logger;
   bundle?: WorkflowBundleWithSourceMap;
   connection?: NativeConnection;
+  /** The bank behind payments; the sandbox simulator unless another BankAdapter is given. */
+  bank?: BankAdapter;
 }
 
-export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection }: PaymentWorkerOptions): Promise<Worker> {
+export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, bank }: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
   return Worker.create({
@@ -56,6 +58,6 @@ export async function createPaymentWorker({ config, db, temporal, logger, bundle
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     ...(bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle }),
-    activities: createActivities({ db, bank: new SandboxBank(db), logger: logger.child({ component: 'activities' }), temporal, config }),
+    activities: createActivities({ db, bank: bank ?? new SandboxBank(db), logger: logger.child({ component: 'activities' }), temporal, config }),
   });
 }

@@ -10,6 +10,7 @@ import type { Database } from '../db/database.ts';
 import type { KeyMode } from '../merchants/keys.ts';
 import type { EventType } from '../domain/events.ts';
 import type { Payment } from '../api/schemas.ts';
+import type { Refund } from '../api/refund-schemas.ts';
 import type { Event } from '../api/webhook-schemas.ts';
 
 export interface StoredEvent {
@@ -31,7 +32,7 @@ export interface NewEvent {
   mode: KeyMode;
   type: EventType;
   objectId: string;
-  data: { payment?: Payment };
+  data: { payment?: Payment; refund?: Refund };
   at: Date;
 }
 

@@ -1,22 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
 import { getHarness } from '../support/harness.ts';
 import { request } from '../support/http.ts';
+import { cli } from '../support/cli.ts';
 
-const run = promisify(execFile);
-
-/** Runs the operator CLI as an operator would, against the test database. */
-export async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env: process.env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+export { cli };
 
 describe('operator CLI: merchants create', () => {
   it('creates a merchant, its domain and a test key that works at once, stored only as a hash', async () => {

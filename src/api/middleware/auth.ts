@@ -43,6 +43,7 @@ export function authenticate(db: Db): Middleware {
         'merchants.fee_bps',
         'merchants.fee_min',
         'merchants.fee_max',
+        'merchants.live_mode',
       ])
       .where('api_keys.prefix', '=', parsed.prefix)
       .executeTakeFirst();
@@ -55,6 +56,9 @@ export function authenticate(db: Db): Middleware {
       (row.expires_at !== null && row.expires_at <= now)
     ) {
       throw new ApiError('invalid_api_key', 'The API key is not valid, or it was revoked or has expired.');
+    }
+    if (row.mode === 'live' && !row.live_mode) {
+      throw new ApiError('live_mode_not_enabled', 'Live mode is not active for this account yet; use a test key until the gateway is approved and live mode is activated.');
     }
     const domains = await db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', row.merchant_id).execute();
     const state: AuthState = {

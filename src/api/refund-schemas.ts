@@ -1,0 +1,48 @@
+/**
+ * The refund resource and its requests (DESIGN §4), written once with
+ * TypeBox like the payment schemas beside it.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { REFUND_STATUSES } from '../domain/refund.ts';
+import { FailureSchema, FREE_TEXT_PATTERN, listOf, Nullable, StringEnum, Timestamp, type AmountBounds } from './schemas.ts';
+
+export const RefundSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'identifier of the refund' }),
+    payment_id: Type.String({ format: 'uuid', description: 'the refunded payment' }),
+    amount: Type.Integer({ minimum: 1, description: 'rials returned to the customer by this refund', examples: [500_000] }),
+    status: StringEnum(REFUND_STATUSES, { description: '`pending` until the bank answers, then `succeeded` or `failed`' }),
+    reason: Nullable(Type.String(), "the merchant's reason, if given"),
+    created_at: Timestamp('creation time'),
+    succeeded_at: Nullable(Timestamp('time the bank confirmed the refund'), 'null unless succeeded'),
+    failure: Nullable(FailureSchema, 'why the bank refused the refund; null unless failed'),
+  },
+  { additionalProperties: false },
+);
+export type Refund = Static<typeof RefundSchema>;
+
+export function createRefundRequestSchema(bounds: AmountBounds) {
+  return Type.Object(
+    {
+      amount: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: bounds.max, description: 'rials to refund; default: everything not yet refunded', examples: [500_000] }),
+      ),
+      reason: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: FREE_TEXT_PATTERN, description: 'free text kept with the refund', examples: ['Item out of stock'] })),
+    },
+    { additionalProperties: false },
+  );
+}
+export type CreateRefundRequest = Static<ReturnType<typeof createRefundRequestSchema>>;
+
+export const RefundResponseSchema = Type.Object({ refund: RefundSchema }, { additionalProperties: false });
+
+export const ListRefundsQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size' })),
+    cursor: Type.Optional(Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'next_cursor of the previous page' })),
+  },
+  { additionalProperties: false },
+);
+export type ListRefundsQuery = Static<typeof ListRefundsQuerySchema>;
+
+export const RefundListSchema = listOf(RefundSchema);

@@ -1,0 +1,53 @@
+/**
+ * Refund rules, in one place. Pure code: the payment workflow (inside
+ * Temporal's sandbox) and the API both use it.
+ */
+import type { Payment } from '../api/schemas.ts';
+import type { PaymentStatus } from './payment.ts';
+
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** Only a verified payment can be refunded, in part or in full, until nothing is left. */
+const REFUNDABLE_STATUSES: readonly PaymentStatus[] = ['verified', 'partially_refunded'];
+
+export type RefundRefusalCode = 'payment_not_refundable' | 'refund_exceeds_amount';
+
+export interface RefundRefusal {
+  code: RefundRefusalCode;
+  message: string;
+}
+
+/** Rials that may still be refunded; pending refunds already count as refunded. */
+export const refundableAmount = (payment: Pick<Payment, 'amount' | 'refunded_amount'>) => payment.amount - payment.refunded_amount;
+
+/**
+ * Whether a refund of `amount` (null: everything left) may be taken now.
+ * `windowOpen` is false once the payment's refund window has closed.
+ */
+export function refundRefusal(
+  payment: Pick<Payment, 'status' | 'amount' | 'refunded_amount'>,
+  amount: number | null,
+  windowOpen: boolean,
+): RefundRefusal | undefined {
+  if (payment.status === 'refunded') {
+    return { code: 'payment_not_refundable', message: 'The payment has been refunded in full; nothing is left to refund.' };
+  }
+  if (!REFUNDABLE_STATUSES.includes(payment.status)) {
+    return { code: 'payment_not_refundable', message: `The payment is ${payment.status}; only a verified payment can be refunded.` };
+  }
+  if (!windowOpen) {
+    return { code: 'payment_not_refundable', message: "The payment's refund window has closed." };
+  }
+  const left = refundableAmount(payment);
+  if (amount !== null && amount > left) {
+    return { code: 'refund_exceeds_amount', message: `The refund amount is more than the ${left} rials left to refund on this payment.` };
+  }
+  return undefined;
+}
+
+/** A verified payment's status for the amount refunded so far (pending refunds included). */
+export function statusAfterRefunds(amount: number, refundedAmount: number): PaymentStatus {
+  if (refundedAmount <= 0) return 'verified';
+  return refundedAmount >= amount ? 'refunded' : 'partially_refunded';
+}

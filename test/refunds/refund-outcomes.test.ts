@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { ApplicationFailure } from '@temporalio/common';
+import { SandboxBank, type BankOperationResult } from '../../activities/bank.ts';
+import { createPaymentWorker } from '../../src/temporal/worker.ts';
+import { paymentWorkflowId } from '../../workflows/definitions.ts';
+import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
+import { client, waitFor } from '../support/http.ts';
+import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import type { Payment } from '../../src/api/schemas.ts';
+import type { Refund } from '../../src/api/refund-schemas.ts';
+
+/** A bank that refuses every refund, as a real bank may (closed card account, for example). */
+class RefundDecliningBank extends SandboxBank {
+  override refund(): Promise<BankOperationResult> {
+    return Promise.reject(ApplicationFailure.nonRetryable('The card account is closed.', 'refund_declined'));
+  }
+}
+
+describe('refund outcomes', () => {
+  it('a refund the bank declines ends failed and gives its amount back to the payment', async () => {
+    const h = await getHarness();
+    const taskQueue = `declining-bank-${Date.now()}`;
+    const baseUrl = await apiWith({ TEMPORAL_TASK_QUEUE: taskQueue });
+    const worker = await createPaymentWorker({
+      config: { ...h.config, TEMPORAL_TASK_QUEUE: taskQueue },
+      db: h.db,
+      logger: h.logger,
+      bundle: h.bundle,
+      temporal: h.temporal.client,
+      bank: new RefundDecliningBank(h.db),
+    });
+    await worker.runUntil(async () => {
+      const m = await newMerchant();
+      const api = client(baseUrl, m.key);
+      const payment = await verifiedPayment(baseUrl, m.key, { amount: 400_000 });
+      const res = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
+      assert.equal(res.status, 201, res.text);
+      const failed = await waitForRefund(baseUrl, m.key, res.body.refund.id, 'failed');
+      assert.deepEqual(failed.failure?.code, 'refund_declined');
+      const events = await api.get<{ data: { data: { refund?: Refund } }[] }>('/events?type=refund.failed');
+      assert.deepEqual(events.body.data.map((e) => e.data.refund?.id), [res.body.refund.id]);
+      assert.equal(failed.succeeded_at, null);
+      const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
+      assert.equal(after.body.payment.status, 'verified');
+      assert.equal(after.body.payment.refunded_amount, 0);
+      const ledger = await h.db.selectFrom('bank_operations').select('id').where('payment_id', '=', payment.id).where('kind', '=', 'refund').execute();
+      assert.equal(ledger.length, 0);
+
+      // The amount is refundable again: a full refund is taken (and declined again).
+      const full = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`);
+      assert.equal(full.status, 201, full.text);
+      assert.equal(full.body.refund.amount, 400_000);
+      await waitForRefund(baseUrl, m.key, full.body.refund.id, 'failed');
+    });
+  });
+
+  it('after the refund window the workflow is closed and refunds answer 409 payment_not_refundable', async () => {
+    const h = await getHarness();
+    const baseUrl = await apiWith({ REFUND_WINDOW_SECONDS: '2' });
+    const m = await newMerchant();
+    const api = client(baseUrl, m.key);
+    const payment = await verifiedPayment(baseUrl, m.key, { amount: 300_000 });
+    const partial = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
+    assert.equal(partial.status, 201, partial.text);
+    await waitForRefund(baseUrl, m.key, partial.body.refund.id, 'succeeded');
+
+    const handle = h.temporal.client.workflow.getHandle(paymentWorkflowId(payment.id));
+    await waitFor('the payment workflow to close', async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined));
+    const late = await api.post<{ code: string }>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
+    assert.equal(late.status, 409, late.text);
+    assert.equal(late.body.code, 'payment_not_refundable');
+    const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
+    assert.equal(after.body.payment.status, 'partially_refunded');
+    assert.equal(after.body.payment.refunded_amount, 100_000);
+  });
+});

@@ -1,0 +1,41 @@
+import { getHarness } from './harness.ts';
+import { client } from './http.ts';
+import { waitForStatus } from './payments.ts';
+import { createMerchant } from '../../src/merchants/merchants.ts';
+import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway } from '../../src/merchants/onboarding.ts';
+import { submitBankOutcome } from '../../src/payments/service.ts';
+import type { Payment } from '../../src/api/schemas.ts';
+
+export const LIVE_DOMAIN = 'shop.example';
+
+/** A merchant through the whole onboarding (domains shop.example and localhost): gateway approved, live mode on, a test and a live key. */
+export async function liveMerchant(): Promise<{ merchantId: string; testKey: string; liveKey: string }> {
+  const h = await getHarness();
+  const m = await createMerchant(h.db, h.config, { name: 'Live shop', domain: LIVE_DOMAIN });
+  await addDomain(h.db, m.merchant_id, 'localhost'); // for its test payments' local callbacks
+  await requestGateway(h.db, m.merchant_id);
+  await approveGateway(h.db, m.merchant_id);
+  await activateLiveMode(h.db, m.merchant_id);
+  const live = await createMerchantKey(h.db, m.merchant_id, 'live');
+  return { merchantId: m.merchant_id, testKey: m.test_key, liveKey: live.key };
+}
+
+/**
+ * A verified live payment. No live bank page exists here: the bank's answer
+ * reaches the workflow as the bank adapter's result signal, as a live bank's callback would.
+ */
+export async function verifiedLivePayment(baseUrl: string, liveKey: string, amount = 2_000_000): Promise<Payment> {
+  const h = await getHarness();
+  const api = client(baseUrl, liveKey);
+  const created = await api.post<{ payment: Payment }>('/payments', {
+    amount,
+    callback_url: `https://${LIVE_DOMAIN}/checkout/return`,
+    merchant_reference: `live-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+  });
+  if (created.status !== 201) throw new Error(`live create failed: ${created.status} ${created.text}`);
+  await submitBankOutcome(h.temporal.client, created.body.payment.id, 'success');
+  await waitForStatus(baseUrl, liveKey, created.body.payment.id, 'paid');
+  const verified = await api.post<{ payment: Payment }>(`/payments/${created.body.payment.id}/verify`, { amount });
+  if (verified.status !== 200) throw new Error(`live verify failed: ${verified.status} ${verified.text}`);
+  return verified.body.payment;
+}
