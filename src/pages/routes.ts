@@ -114,7 +114,7 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
         ctx.status = refusal.status;
         ctx.type = 'html';
         const requestId = refusal.status >= 500 ? (ctx.state.requestId as string | undefined) : undefined;
-        ctx.body = messagePage(refusal.kind, { lang }, requestId);
+        ctx.body = messagePage(refusal.kind, { lang, ...(ctx.method === 'GET' ? { path: ctx.path } : {}) }, requestId);
       }
     };
 
