@@ -5,7 +5,7 @@
  * English with `?lang=en`, no script at all.
  */
 import { randomBytes } from 'node:crypto';
-import Router from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { Client } from '@temporalio/client';
@@ -92,13 +92,13 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
 
   /** Every page: security headers, no caching (pages hold state and tokens), and errors as pages, never JSON. */
   const page =
-    (handler: (ctx: Context, lang: Lang) => Promise<void>) =>
-    async (ctx: Context): Promise<void> => {
+    (handler: (ctx: RouterContext, lang: Lang, paymentId: string) => Promise<void>) =>
+    async (ctx: RouterContext): Promise<void> => {
       const lang = langFrom(ctx.query.lang);
       setSecurityHeaders(ctx);
       ctx.set('Cache-Control', 'no-store');
       try {
-        await handler(ctx, lang);
+        await handler(ctx, lang, ctx.params.id ?? '');
       } catch (error) {
         let refusal: PageRefusal;
         if (error instanceof PageRefusal) refusal = error;
@@ -129,8 +129,8 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
 
   router.get(
     '/pay/:id',
-    page(async (ctx, lang) => {
-      const subject = await load(ctx.params.id!);
+    page(async (ctx, lang, paymentId) => {
+      const subject = await load(paymentId);
       const { payment } = subject;
       ctx.type = 'html';
       const context = { lang, path: `/pay/${payment.id}` };
@@ -146,7 +146,7 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
 
   router.post(
     '/pay/:id',
-    page(async (ctx, lang) => {
+    page(async (ctx, lang, paymentId) => {
       if (!ctx.request.is('application/x-www-form-urlencoded')) throw new PageRefusal(400, 'bad_request');
       let text: string;
       try {
@@ -156,7 +156,7 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
       }
       const form = new URLSearchParams(text);
       if (!csrf.accepts(ctx, form)) throw new PageRefusal(403, 'forbidden');
-      const { payment } = await load(ctx.params.id!);
+      const { payment } = await load(paymentId);
       // Only the test bank exists: a live payment's outcome can never be chosen by the customer.
       if (payment.mode !== 'test') throw new PageRefusal(403, 'live_unavailable');
       const outcome = form.get('outcome');
@@ -172,8 +172,8 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
 
   router.get(
     '/pay/:id/result',
-    page(async (ctx, lang) => {
-      const subject = await load(ctx.params.id!);
+    page(async (ctx, lang, paymentId) => {
+      const subject = await load(paymentId);
       ctx.type = 'html';
       ctx.body = statusPage(subject, { lang, path: `/pay/${subject.payment.id}/result` }, 'result', Date.now());
     }),

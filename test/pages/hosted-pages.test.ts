@@ -26,7 +26,7 @@ async function assertLanguage(page: Page, lang: Lang): Promise<void> {
   assert.equal(await page.getAttribute('html', 'lang'), lang);
   assert.equal(await page.getAttribute('html', 'dir'), lang === 'fa' ? 'rtl' : 'ltr');
   // The browser lays the page out in that direction, not just the attribute.
-  assert.equal(await page.evaluate(() => getComputedStyle(document.body).direction), lang === 'fa' ? 'rtl' : 'ltr');
+  assert.equal(await page.evaluate<string>('getComputedStyle(document.body).direction'), lang === 'fa' ? 'rtl' : 'ltr');
 }
 
 function assertSecurityHeaders(headers: { get(name: string): string | null }, what: string): void {
@@ -109,7 +109,7 @@ describe('hosted payment pages in headless Chromium', function () {
 
         const response = await page.goto(pageUrl(created, lang));
         assert.equal(response?.status(), 200);
-        assertSecurityHeaders({ get: (n) => response!.headers()[n] ?? null }, 'payment page');
+        assertSecurityHeaders({ get: (n) => response?.headers()[n] ?? null }, 'payment page');
         await assertLanguage(page, lang);
         const main = await page.locator('main').innerText();
         assert.ok(main.includes(lang === 'fa' ? '۱٬۵۰۰٬۰۰۰ ریال' : '1,500,000 rials'), main);
@@ -118,7 +118,7 @@ describe('hosted payment pages in headless Chromium', function () {
         assert.ok(main.includes(lang === 'fa' ? persian(payment.tracking_code) : payment.tracking_code), main);
         assert.match(await page.locator('main h1').innerText(), /Test merchant \d+/);
         assert.ok(await page.locator('.test-banner').isVisible(), 'test mode shows its banner');
-        const buttons = await page.locator('form button[name="outcome"]').evaluateAll((els) => els.map((e) => (e as HTMLButtonElement).value));
+        const buttons = await Promise.all((await page.locator('form button[name="outcome"]').all()).map((b) => b.getAttribute('value')));
         assert.deepEqual(buttons, ['success', 'failure', 'cancel', 'delay']);
         if (outcome === 'success') {
           await screenshot(page, `payment-page-${lang}`);
