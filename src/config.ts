@@ -38,6 +38,10 @@ export const ConfigSchema = Type.Object({
   FEE_MIN: Int({ default: 1_000, minimum: 0, description: 'default minimum fee in rials' }),
   FEE_MAX: Int({ default: 400_000, minimum: 0, description: 'default maximum fee in rials' }),
   IDEMPOTENCY_TTL_SECONDS: Int({ default: 86_400, minimum: 60, description: 'how long Idempotency-Key records are kept' }),
+  PAGES_CSRF_SECRET: Type.String({
+    default: '',
+    description: 'secret (32+ characters) that signs the CSRF tokens of the hosted pages; set the same value on every API process (empty: a random one per process)',
+  }),
   BODY_LIMIT_BYTES: Int({ default: 65_536, minimum: 1_024, description: 'largest accepted request body' }),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
     default: '0,5,300,1800,7200,18000,36000,36000',
@@ -92,6 +96,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.FEE_MIN > config.FEE_MAX) {
     throw new ConfigError('Invalid configuration: FEE_MIN must not be greater than FEE_MAX');
+  }
+  if (config.PAGES_CSRF_SECRET !== '' && config.PAGES_CSRF_SECRET.length < 32) {
+    // The value itself is never echoed: it is a secret.
+    throw new ConfigError('Invalid configuration: PAGES_CSRF_SECRET must be at least 32 characters');
   }
   if (config.PUBLIC_BASE_URL === '') {
     config.PUBLIC_BASE_URL = `http://localhost:${config.PORT}`;

@@ -40,7 +40,7 @@ export function createApp(deps: AppDependencies): Koa {
   api.use(refunds.routes(), refunds.allowedMethods(allowed));
 
   const health = healthRoutes(deps.db, deps.temporal);
-  const pages = pageRoutes(deps.db, deps.temporal);
+  const pages = pageRoutes(deps);
 
   app.use(errorHandler(deps.logger, () => `req_${randomUUID().replace(/-/g, '')}`));
   app.use(health.routes()).use(health.allowedMethods(allowed));

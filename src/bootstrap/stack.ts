@@ -18,6 +18,7 @@ import { createMerchant } from '../merchants/merchants.ts';
 import { parseKey } from '../merchants/keys.ts';
 import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
 import { startDevServer, type DevServer } from './dev-server.ts';
+import { CHROMIUM_PROBLEM_ENV, provideChromium } from './chromium.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dataDir = join(root, '.data');
@@ -207,6 +208,8 @@ async function test(args: string[]): Promise<void> {
   const temporal = await provideTemporal(process.env, port, undefined, 'test');
   const artifacts = join(root, 'test-artifacts');
   mkdirSync(artifacts, { recursive: true });
+  const chromiumProblem = provideChromium(say);
+  if (chromiumProblem !== undefined) say(`${chromiumProblem} The browser tests will fail.`);
   const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', join(root, 'test', '.mocharc.json'), ...args], {
     cwd: root,
     stdio: 'inherit',
@@ -218,6 +221,7 @@ async function test(args: string[]): Promise<void> {
       TEMPORAL_DEV_DB: join(dataDir, 'temporal-test.sqlite'),
       TEST_ARTIFACTS: artifacts,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      ...(chromiumProblem === undefined ? {} : { [CHROMIUM_PROBLEM_ENV]: chromiumProblem }),
     },
   });
   cleanups.push(stopChild(mocha));

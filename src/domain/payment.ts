@@ -135,7 +135,7 @@ export function maskCardPan(pan: string): string {
   return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
 }
 
-/** Whole toman for a rial amount (10 rials = 1 toman), for display. */
+/** Toman for a rial amount (10 rials = 1 toman), for display; an amount not divisible by 10 keeps its tenth. */
 export function rialsToToman(rials: number): number {
-  return Math.floor(rials / 10);
+  return rials / 10;
 }

@@ -1,74 +1,183 @@
 /**
- * Hosted pages for the customer: the payment page with the test bank, and
- * the result page that leads back to the merchant.
+ * Hosted pages for the customer (SPEC rule 4, DESIGN §5): the payment page
+ * with the test bank, the bank's form post, and the result page that leads
+ * back to the merchant's callback_url. Server-rendered, Persian by default,
+ * English with `?lang=en`, no script at all.
  */
-import Router from '@koa/router';
-import type { Client } from '@temporalio/client';
-import type { Db } from '../db/database.ts';
-import { paymentFromRow } from '../db/payments.ts';
-import { BANK_OUTCOMES, returnUrl, type BankOutcome } from '../domain/payment.ts';
-import { submitBankOutcome } from '../payments/service.ts';
-import type { Payment } from '../api/schemas.ts';
+import { randomBytes } from 'node:crypto';
+import Router, { type RouterContext } from '@koa/router';
+import type { Context } from 'koa';
 import getRawBody from 'raw-body';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { paymentFromRow } from '../db/payments.ts';
+import { BANK_OUTCOMES, type BankOutcome } from '../domain/payment.ts';
+import { submitBankOutcome } from '../payments/service.ts';
+import { isDependencyFailure } from '../api/dependencies.ts';
+import { RETRY_AFTER_SECONDS } from '../api/errors.ts';
+import { csrfGuard } from './csrf.ts';
+import { langFrom, langQuery, type Lang } from './i18n.ts';
+import { ASSETS, messagePage, paymentPage, statusPage, type MessageKind, type PayablePayment } from './views.ts';
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`;
+export interface PageDependencies {
+  config: Config;
+  db: Db;
+  temporal: Client;
+  logger: Logger;
 }
 
-export function pageRoutes(db: Db, temporal: Client): Router {
+/** The bank form carries two short fields; anything bigger is not ours. */
+const FORM_LIMIT_BYTES = 2_048;
+const PAYMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * No script may run, no style or image may come from elsewhere, no other
+ * site may frame the page (clickjacking the bank buttons) and the form may
+ * post only to us. The result page's redirect is a meta refresh, which CSP
+ * does not restrict, so the merchant's address needs no exception.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+function setSecurityHeaders(ctx: Context): void {
+  ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  // same-origin, not no-referrer: with no-referrer a browser's form post says `Origin: null`, which the CSRF check refuses.
+  ctx.set('Referrer-Policy', 'same-origin');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
+  ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
+}
+
+class PageRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly kind: MessageKind,
+  ) {
+    super(kind);
+  }
+}
+
+export function pageRoutes({ config, db, temporal, logger }: PageDependencies): Router {
   const router = new Router();
-  const load = async (id: string): Promise<Payment | undefined> => {
-    if (!/^[0-9a-f-]{36}$/.test(id)) return undefined;
-    const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
-    return row === undefined ? undefined : paymentFromRow(row);
+  if (config.PAGES_CSRF_SECRET === '') {
+    logger.warn('PAGES_CSRF_SECRET is not set: using a random secret, valid only in this process (set it when running several API processes)');
+  }
+  const csrf = csrfGuard({
+    secret: config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  });
+
+  const load = async (id: string): Promise<PayablePayment> => {
+    const row = PAYMENT_ID.test(id)
+      ? await db
+          .selectFrom('payments')
+          .innerJoin('merchants', 'merchants.id', 'payments.merchant_id')
+          .selectAll('payments')
+          .select('merchants.name as merchant_name')
+          .where('payments.id', '=', id)
+          .executeTakeFirst()
+      : undefined;
+    if (row === undefined) throw new PageRefusal(404, 'not_found');
+    return { payment: paymentFromRow(row), merchantName: row.merchant_name };
   };
 
-  router.get('/pay/:id', async (ctx) => {
-    const payment = await load(ctx.params.id!);
-    ctx.type = 'html';
-    if (payment === undefined) {
-      ctx.status = 404;
-      ctx.body = page('Payment not found', '<h1>Payment not found</h1>');
-      return;
-    }
-    const form =
-      payment.status === 'created'
-        ? `<form method="post" action="/pay/${payment.id}">${BANK_OUTCOMES.map((o) => `<button name="outcome" value="${o}">${o}</button>`).join('')}</form>`
-        : `<p>This payment is ${escapeHtml(payment.status)}.</p>`;
-    ctx.body = page('Payment', `<h1>${payment.amount} IRR</h1><p>${escapeHtml(payment.description)}</p><p>${payment.tracking_code}</p>${form}`);
-  });
+  /** Every page: security headers, no caching (pages hold state and tokens), and errors as pages, never JSON. */
+  const page =
+    (handler: (ctx: RouterContext, lang: Lang, paymentId: string) => Promise<void>) =>
+    async (ctx: RouterContext): Promise<void> => {
+      const lang = langFrom(ctx.query.lang);
+      setSecurityHeaders(ctx);
+      ctx.set('Cache-Control', 'no-store');
+      try {
+        await handler(ctx, lang, ctx.params.id ?? '');
+      } catch (error) {
+        let refusal: PageRefusal;
+        if (error instanceof PageRefusal) refusal = error;
+        else if (isDependencyFailure(error)) {
+          logger.warn({ request_id: ctx.state.requestId, err: error instanceof Error ? error.message : String(error), path: ctx.path }, 'dependency unavailable');
+          ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+          refusal = new PageRefusal(503, 'unavailable');
+        } else {
+          logger.error({ request_id: ctx.state.requestId, err: error, method: ctx.method, path: ctx.path }, 'unexpected error');
+          refusal = new PageRefusal(500, 'error');
+        }
+        ctx.remove('Set-Cookie');
+        ctx.status = refusal.status;
+        ctx.type = 'html';
+        const requestId = refusal.status >= 500 ? (ctx.state.requestId as string | undefined) : undefined;
+        ctx.body = messagePage(refusal.kind, { lang, ...(ctx.method === 'GET' ? { path: ctx.path } : {}) }, requestId);
+      }
+    };
 
-  router.post('/pay/:id', async (ctx) => {
-    const payment = await load(ctx.params.id!);
-    if (payment === undefined) {
-      ctx.status = 404;
+  for (const asset of Object.values(ASSETS)) {
+    router.get(asset.path, (ctx) => {
+      setSecurityHeaders(ctx);
+      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+      ctx.type = asset.type;
+      ctx.body = asset.content;
+    });
+  }
+
+  router.get(
+    '/pay/:id',
+    page(async (ctx, lang, paymentId) => {
+      const subject = await load(paymentId);
+      const { payment } = subject;
       ctx.type = 'html';
-      ctx.body = page('Payment not found', '<h1>Payment not found</h1>');
-      return;
-    }
-    const form = new URLSearchParams(await getRawBody(ctx.req, { limit: 4096, encoding: 'utf8' }));
-    const outcome = form.get('outcome');
-    if (payment.status === 'created' && BANK_OUTCOMES.includes(outcome as BankOutcome)) {
-      await submitBankOutcome(temporal, payment.id, outcome as BankOutcome);
-    }
-    ctx.status = 303;
-    ctx.redirect(`/pay/${payment.id}/result`);
-  });
+      const context = { lang, path: `/pay/${payment.id}` };
+      if (payment.status === 'created' && Date.now() < Date.parse(payment.expires_at)) {
+        // A live payment has no bank to go to (none is configured), so it gets no form and no token.
+        const token = payment.mode === 'test' ? csrf.issue(ctx) : undefined;
+        ctx.body = paymentPage(subject, context, token);
+        return;
+      }
+      ctx.body = statusPage(subject, context, 'payment', Date.now());
+    }),
+  );
 
-  router.get('/pay/:id/result', async (ctx) => {
-    const payment = await load(ctx.params.id!);
-    ctx.type = 'html';
-    if (payment === undefined) {
-      ctx.status = 404;
-      ctx.body = page('Payment not found', '<h1>Payment not found</h1>');
-      return;
-    }
-    const back = returnUrl(payment.callback_url, payment);
-    ctx.body = page('Result', `<h1>${escapeHtml(payment.status)}</h1><p>${payment.tracking_code}</p><a href="${escapeHtml(back)}">Back to the shop</a>`);
-  });
+  router.post(
+    '/pay/:id',
+    page(async (ctx, lang, paymentId) => {
+      if (!ctx.request.is('application/x-www-form-urlencoded')) throw new PageRefusal(400, 'bad_request');
+      let text: string;
+      try {
+        text = await getRawBody(ctx.req, { limit: FORM_LIMIT_BYTES, length: ctx.get('content-length') || undefined, encoding: 'utf8' });
+      } catch (error) {
+        throw (error as { type?: string }).type === 'entity.too.large' ? new PageRefusal(413, 'bad_request') : new PageRefusal(400, 'bad_request');
+      }
+      const form = new URLSearchParams(text);
+      if (!csrf.accepts(ctx, form)) throw new PageRefusal(403, 'forbidden');
+      const { payment } = await load(paymentId);
+      // Only the test bank exists: a live payment's outcome can never be chosen by the customer.
+      if (payment.mode !== 'test') throw new PageRefusal(403, 'live_unavailable');
+      const outcome = form.get('outcome');
+      if (!BANK_OUTCOMES.includes(outcome as BankOutcome)) throw new PageRefusal(400, 'bad_request');
+      // A second choice or a late one changes nothing (the workflow refuses it too); the result page tells the truth.
+      if (payment.status === 'created' && Date.now() < Date.parse(payment.expires_at)) {
+        await submitBankOutcome(temporal, payment.id, outcome as BankOutcome);
+      }
+      ctx.redirect(`/pay/${payment.id}/result${langQuery(lang)}`);
+      ctx.status = 303;
+    }),
+  );
+
+  router.get(
+    '/pay/:id/result',
+    page(async (ctx, lang, paymentId) => {
+      const subject = await load(paymentId);
+      ctx.type = 'html';
+      ctx.body = statusPage(subject, { lang, path: `/pay/${subject.payment.id}/result` }, 'result', Date.now());
+    }),
+  );
 
   return router;
 }

@@ -1,0 +1,65 @@
+/**
+ * Cross-site request forgery protection for the test bank's form: a signed
+ * double-submit token plus an Origin check.
+ *
+ * The payment page sets a random nonce in an HttpOnly cookie and puts
+ * HMAC(secret, nonce) in the form. A post is accepted only when the form's
+ * token is the HMAC of the cookie it arrives with, so another site can
+ * neither read the token nor forge one (even if it could plant a cookie),
+ * and only when the browser says the post came from our own origin.
+ * Nothing is stored on the server: any API process with the same secret
+ * checks any token (DESIGN §1, the API is stateless).
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'koa';
+
+export const CSRF_COOKIE = 'dargah_csrf';
+export const CSRF_FIELD = 'csrf_token';
+const NONCE_PATTERN = /^[A-Za-z0-9_-]{43}$/; // 32 random bytes, base64url
+
+export interface CsrfGuard {
+  /** Reuses the browser's nonce or makes one, sets the cookie, and answers the token for the form. */
+  issue(ctx: Context): string;
+  /** Whether a form post carries a valid token for its cookie and comes from our own origin. */
+  accepts(ctx: Context, form: URLSearchParams): boolean;
+}
+
+export function csrfGuard(options: { secret: string; publicBaseUrl: string }): CsrfGuard {
+  const secure = options.publicBaseUrl.startsWith('https:');
+  const publicOrigin = new URL(options.publicBaseUrl).origin;
+  const sign = (nonce: string) => createHmac('sha256', options.secret).update(`dargah-pay-csrf:${nonce}`).digest('base64url');
+
+  const sameOrigin = (ctx: Context): boolean => {
+    // The origin the browser loaded the page from: the public one, or this server's own address.
+    const own = new Set([publicOrigin, `${ctx.protocol}://${ctx.host}`]);
+    const origin = ctx.get('origin');
+    if (origin !== '') return own.has(origin);
+    // Browsers send Origin on every form post; an old one without it still sends a same-origin Referer.
+    const referer = ctx.get('referer');
+    if (referer === '') return false;
+    try {
+      return own.has(new URL(referer).origin);
+    } catch {
+      return false;
+    }
+  };
+
+  return {
+    issue(ctx) {
+      const existing = ctx.cookies.get(CSRF_COOKIE);
+      const nonce = existing !== undefined && NONCE_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
+      // Written by hand: koa's cookie helper refuses `Secure` when TLS ends at a proxy in front of us.
+      ctx.append('Set-Cookie', `${CSRF_COOKIE}=${nonce}; Path=/pay; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
+      return sign(nonce);
+    },
+    accepts(ctx, form) {
+      if (!sameOrigin(ctx)) return false;
+      const nonce = ctx.cookies.get(CSRF_COOKIE);
+      const token = form.get(CSRF_FIELD);
+      if (nonce === undefined || !NONCE_PATTERN.test(nonce) || token === null) return false;
+      const expected = Buffer.from(sign(nonce));
+      const given = Buffer.from(token);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
+  };
+}

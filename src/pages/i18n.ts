@@ -1,0 +1,178 @@
+/**
+ * Words of the hosted pages. Persian (right to left) is the default, English
+ * is chosen with `?lang=en`. Both dictionaries have exactly the same keys:
+ * the English one is typed from the Persian one.
+ */
+import { rialsToToman } from '../domain/payment.ts';
+
+export type Lang = 'fa' | 'en';
+
+/** `?lang=en` selects English; anything else (or nothing) is Persian. */
+export function langFrom(query: unknown): Lang {
+  return query === 'en' ? 'en' : 'fa';
+}
+
+/** The query string that keeps the language across links, form posts and redirects. */
+export function langQuery(lang: Lang): string {
+  return lang === 'en' ? '?lang=en' : '';
+}
+
+const fa = {
+  brand: 'درگاه',
+  switchLanguage: 'English',
+  switchLanguageLang: 'en',
+  testBanner: 'حالت آزمایشی — هیچ پولی جابه‌جا نمی‌شود.',
+  payTitle: 'پرداخت',
+  payHeading: 'پرداخت به',
+  merchant: 'پذیرنده',
+  amount: 'مبلغ',
+  rials: 'ریال',
+  toman: 'تومان',
+  description: 'توضیحات',
+  reference: 'شماره سفارش',
+  trackingCode: 'کد پیگیری',
+  payBefore: 'مهلت پرداخت',
+  tehranTime: 'به وقت تهران',
+  rrn: 'شماره مرجع',
+  card: 'کارت',
+  bankTitle: 'بانک آزمایشی',
+  bankHint: 'در حالت آزمایشی شما به‌جای بانک تصمیم می‌گیرید. پاسخ بانک را انتخاب کنید:',
+  outcome_success: 'پرداخت موفق',
+  outcome_failure: 'پرداخت ناموفق',
+  outcome_cancel: 'انصراف از پرداخت',
+  outcome_delay: 'تأخیر در تأیید بانک',
+  liveHeadline: 'پرداخت واقعی در دسترس نیست',
+  liveText: 'هیچ بانک واقعی برای این درگاه پیکربندی نشده است؛ این پرداخت فعلاً امکان‌پذیر نیست و مبلغی از حساب شما کسر نمی‌شود.',
+  processingTitle: 'در حال پردازش',
+  processingHeadline: 'در حال دریافت پاسخ بانک…',
+  processingText: 'این صفحه خودش به‌روز می‌شود؛ لطفاً آن را نبندید.',
+  refreshNow: 'به‌روزرسانی',
+  backToPayment: 'بازگشت به صفحهٔ پرداخت',
+  resultTitle: 'نتیجهٔ پرداخت',
+  successHeadline: 'پرداخت با موفقیت انجام شد',
+  successText: 'سفارش شما پس از تأیید پذیرنده نهایی می‌شود.',
+  alreadyPaidHeadline: 'این پرداخت قبلاً انجام شده است',
+  alreadyPaidText: 'امکان پرداخت دوباره وجود ندارد.',
+  pendingHeadline: 'تأیید بانک با تأخیر انجام می‌شود',
+  pendingText: 'بانک پرداخت را پذیرفته اما تأیید آن کمی طول می‌کشد. پذیرنده پس از تأیید بانک سفارش شما را نهایی می‌کند.',
+  failedHeadline: 'پرداخت ناموفق بود',
+  failedText: 'بانک این پرداخت را رد کرد. مبلغی از حساب شما کسر نشده است.',
+  canceledHeadline: 'پرداخت لغو شد',
+  canceledText: 'شما این پرداخت را لغو کردید. مبلغی از حساب شما کسر نشده است.',
+  expiredHeadline: 'مهلت پرداخت به پایان رسیده است',
+  expiredText: 'این صفحهٔ پرداخت دیگر قابل استفاده نیست. برای پرداخت، به فروشگاه برگردید و دوباره اقدام کنید.',
+  reversedHeadline: 'مبلغ به حساب شما بازگشت',
+  reversedText: 'پذیرنده پرداخت را در مهلت مقرر تأیید نکرد و کل مبلغ خودکار به کارت شما بازگردانده شد.',
+  refundedHeadline: 'این پرداخت بازپرداخت شده است',
+  partiallyRefundedHeadline: 'بخشی از این پرداخت بازپرداخت شده است',
+  refundedText: 'پذیرنده مبلغ بازپرداخت را به کارت شما برگردانده است.',
+  noPayAgain: 'امکان پرداخت دوباره وجود ندارد.',
+  returnTo: 'بازگشت به',
+  redirectNotice: 'تا چند ثانیه دیگر خودکار به سایت پذیرنده منتقل می‌شوید.',
+  notFoundTitle: 'پرداخت پیدا نشد',
+  notFoundText: 'این نشانی به هیچ پرداختی اشاره نمی‌کند. نشانی را بررسی کنید یا به فروشگاه برگردید.',
+  forbiddenTitle: 'درخواست پذیرفته نشد',
+  forbiddenText: 'این فرم از صفحهٔ پرداخت ارسال نشده یا کهنه شده است. صفحهٔ پرداخت را دوباره باز کنید و دوباره تلاش کنید.',
+  badRequestTitle: 'درخواست نامعتبر',
+  badRequestText: 'فرم ارسال‌شده قابل پردازش نبود. صفحهٔ پرداخت را دوباره باز کنید.',
+  unavailableTitle: 'سرویس موقتاً در دسترس نیست',
+  unavailableText: 'لطفاً چند لحظهٔ دیگر دوباره تلاش کنید.',
+  errorTitle: 'خطایی رخ داد',
+  errorText: 'مشکلی در سمت ما پیش آمد. لطفاً دوباره تلاش کنید.',
+  requestId: 'شناسهٔ درخواست',
+};
+
+export type Strings = typeof fa;
+
+const en: Strings = {
+  brand: 'Dargah',
+  switchLanguage: 'فارسی',
+  switchLanguageLang: 'fa',
+  testBanner: 'Test mode — no real money moves.',
+  payTitle: 'Payment',
+  payHeading: 'Pay',
+  merchant: 'Merchant',
+  amount: 'Amount',
+  rials: 'rials',
+  toman: 'toman',
+  description: 'Description',
+  reference: 'Order reference',
+  trackingCode: 'Tracking code',
+  payBefore: 'Pay before',
+  tehranTime: 'Tehran time',
+  rrn: 'Reference number (RRN)',
+  card: 'Card',
+  bankTitle: 'Simulated bank',
+  bankHint: 'In test mode you decide instead of the bank. Choose its answer:',
+  outcome_success: 'Successful payment',
+  outcome_failure: 'Failed payment',
+  outcome_cancel: 'Cancel the payment',
+  outcome_delay: 'Delay in verification',
+  liveHeadline: 'Live payment not available',
+  liveText: 'No live bank is configured for this gateway, so this payment cannot be made now. No money will be taken.',
+  processingTitle: 'Processing',
+  processingHeadline: 'Waiting for the bank’s answer…',
+  processingText: 'This page refreshes itself; please keep it open.',
+  refreshNow: 'Refresh now',
+  backToPayment: 'Back to the payment page',
+  resultTitle: 'Payment result',
+  successHeadline: 'Payment successful',
+  successText: 'Your order is final once the merchant confirms it.',
+  alreadyPaidHeadline: 'This payment has already been paid',
+  alreadyPaidText: 'It cannot be paid again.',
+  pendingHeadline: 'The bank’s confirmation is delayed',
+  pendingText: 'The bank accepted the payment but its confirmation takes a little longer. The merchant will finalise your order once the bank confirms.',
+  failedHeadline: 'Payment failed',
+  failedText: 'The bank declined the payment. No money was taken.',
+  canceledHeadline: 'Payment canceled',
+  canceledText: 'You canceled this payment. No money was taken.',
+  expiredHeadline: 'This payment has expired',
+  expiredText: 'This payment page can no longer be used. To pay, go back to the shop and start again.',
+  reversedHeadline: 'The amount was returned to you',
+  reversedText: 'The merchant did not confirm the payment in time, so the full amount was returned to your card automatically.',
+  refundedHeadline: 'This payment was refunded',
+  partiallyRefundedHeadline: 'Part of this payment was refunded',
+  refundedText: 'The merchant returned the refunded amount to your card.',
+  noPayAgain: 'It cannot be paid again.',
+  returnTo: 'Return to',
+  redirectNotice: 'You will be taken back to the merchant automatically in a few seconds.',
+  notFoundTitle: 'Payment not found',
+  notFoundText: 'This address does not point to any payment. Check the link, or go back to the shop.',
+  forbiddenTitle: 'Request refused',
+  forbiddenText: 'This form did not come from the payment page, or it is stale. Open the payment page again and retry.',
+  badRequestTitle: 'Invalid request',
+  badRequestText: 'The form could not be processed. Open the payment page again.',
+  unavailableTitle: 'Temporarily unavailable',
+  unavailableText: 'Please try again in a moment.',
+  errorTitle: 'Something went wrong',
+  errorText: 'Something went wrong on our side. Please try again.',
+  requestId: 'Request id',
+};
+
+const DICTIONARIES: Readonly<Record<Lang, Strings>> = { fa, en };
+
+export function strings(lang: Lang): Strings {
+  return DICTIONARIES[lang];
+}
+
+const PERSIAN_DIGITS = '۰۱۲۳۴۵۶۷۸۹';
+
+/** Digits as the reader expects them: Persian digits on Persian pages. */
+export function localDigits(text: string, lang: Lang): string {
+  return lang === 'fa' ? text.replace(/[0-9]/g, (d) => PERSIAN_DIGITS[Number(d)]!) : text;
+}
+
+const LOCALE: Readonly<Record<Lang, string>> = { fa: 'fa-IR', en: 'en-US' };
+
+/** `۱٬۵۰۰٬۰۰۰ ریال` and `۱۵۰٬۰۰۰ تومان` (Persian), `1,500,000 rials` and `150,000 toman` (English). */
+export function formatAmount(rials: number, lang: Lang): { rials: string; toman: string } {
+  const t = strings(lang);
+  const number = new Intl.NumberFormat(LOCALE[lang], { maximumFractionDigits: 1 });
+  return { rials: `${number.format(rials)} ${t.rials}`, toman: `${number.format(rialsToToman(rials))} ${t.toman}` };
+}
+
+/** A time of day in Tehran, where the customers are. */
+export function formatTehranTime(iso: string, lang: Lang): string {
+  const time = new Intl.DateTimeFormat(LOCALE[lang], { timeZone: 'Asia/Tehran', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+  return `${time} (${strings(lang).tehranTime})`;
+}
