@@ -7,11 +7,17 @@ import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type Paramete
 import type { TSchema } from '@sinclair/typebox';
 import { ERROR_STATUS, type ErrorCode } from '../src/api/errors.ts';
 import { ErrorSchema, PaymentSchema, type AmountBounds } from '../src/api/schemas.ts';
+import { RefundSchema } from '../src/api/refund-schemas.ts';
+import { EventSchema, WebhookAttemptSchema, WebhookEndpointSchema } from '../src/api/webhook-schemas.ts';
 import { operations, type Operation } from './operations.ts';
 
 /** Schemas shown once under components.schemas and referenced elsewhere, by identity. */
 const COMPONENTS: [string, TSchema][] = [
   ['Payment', PaymentSchema],
+  ['Refund', RefundSchema],
+  ['WebhookEndpoint', WebhookEndpointSchema],
+  ['Event', EventSchema],
+  ['WebhookAttempt', WebhookAttemptSchema],
   ['Error', ErrorSchema],
 ];
 
@@ -110,7 +116,7 @@ function operationObject(op: Operation): OperationObject {
       ? {}
       : {
           requestBody: {
-            required: true,
+            required: op.bodyOptional !== true,
             content: { 'application/json': { schema: toSchema(op.body), ...(op.example === undefined ? {} : { example: op.example }) } },
           },
         }),
@@ -118,7 +124,15 @@ function operationObject(op: Operation): OperationObject {
   };
 }
 
-export function buildOpenApiDocument(bounds: AmountBounds, serverUrl = 'http://localhost:3000'): OpenAPIObject {
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Payments: 'Create payments, read them, and verify them before you deliver.',
+  Refunds: 'Return money of a verified payment, in part or in full.',
+  Webhooks: 'Endpoints that receive signed events, and the events themselves.',
+  Service: 'Health probes and this document.',
+};
+
+/** `serverUrl` defaults to `/`: the API is served from the same origin as the document. */
+export function buildOpenApiDocument(bounds: AmountBounds, serverUrl = '/'): OpenAPIObject {
   const builder = OpenApiBuilder.create({
     openapi: '3.1.0',
     info: {
@@ -158,6 +172,6 @@ export function buildOpenApiDocument(bounds: AmountBounds, serverUrl = 'http://l
     (paths[op.path] ??= {})[op.method] = operationObject(op);
   }
   for (const [path, item] of Object.entries(paths)) builder.addPath(path, item);
-  for (const tag of tags) builder.addTag({ name: tag });
+  for (const tag of tags) builder.addTag({ name: tag, description: TAG_DESCRIPTIONS[tag] ?? tag });
   return builder.getSpec();
 }

@@ -17,6 +17,20 @@ import {
   VerifyRequestSchema,
   type AmountBounds,
 } from '../src/api/schemas.ts';
+import { createRefundRequestSchema, ListRefundsQuerySchema, RefundListSchema, RefundResponseSchema } from '../src/api/refund-schemas.ts';
+import {
+  CreateWebhookEndpointRequestSchema,
+  DeletedWebhookEndpointSchema,
+  EventListSchema,
+  EventWithAttemptsSchema,
+  ListEventsQuerySchema,
+  ListWebhookEndpointsQuerySchema,
+  RedeliverRequestSchema,
+  RedeliverResponseSchema,
+  RotateSecretRequestSchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointWithSecretSchema,
+} from '../src/api/webhook-schemas.ts';
 
 export interface Operation {
   method: 'get' | 'post' | 'delete';
@@ -38,10 +52,12 @@ export interface Operation {
   errors: ErrorCode[];
   /** Example request body. */
   example?: unknown;
+  /** The body may be left out entirely. */
+  bodyOptional?: boolean;
 }
 
 /** Errors every authenticated JSON operation can answer with. */
-const COMMON_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'internal_error', 'service_unavailable'];
+const COMMON_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'live_mode_not_enabled', 'internal_error', 'service_unavailable'];
 const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_failed'];
 
 export function operations(bounds: AmountBounds): Operation[] {
@@ -102,6 +118,123 @@ export function operations(bounds: AmountBounds): Operation[] {
       responses: { 200: { description: 'The payment is verified.', schema: PaymentResponseSchema } },
       errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'payment_not_found', 'amount_mismatch', 'payment_not_paid', 'payment_pending', 'verify_deadline_passed'],
       example: { amount: 1_500_000 },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/payments/{id}/refunds',
+      operationId: 'createRefund',
+      summary: 'Refund a payment',
+      description:
+        'Refunds a verified payment in part or in full (default: everything not yet refunded). Answers as soon as the refund is recorded `pending`; it ends `succeeded` or `failed` (poll the refund or listen for `refund.*` webhooks). Concurrent refunds never add up to more than was paid.',
+      tag: 'Refunds',
+      auth: true,
+      idempotent: true,
+      body: createRefundRequestSchema({ min: 1, max: bounds.max }),
+      bodyOptional: true,
+      responses: { 201: { description: 'The refund is recorded (or replayed for the same Idempotency-Key).', schema: RefundResponseSchema } },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'payment_not_found', 'payment_not_refundable', 'refund_exceeds_amount', 'idempotency_key_reused', 'idempotency_key_in_use'],
+      example: { amount: 500_000, reason: 'One notebook returned' },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/payments/{id}/refunds',
+      operationId: 'listPaymentRefunds',
+      summary: "List a payment's refunds",
+      tag: 'Refunds',
+      auth: true,
+      query: ListRefundsQuerySchema,
+      responses: { 200: { description: 'A page of refunds.', schema: RefundListSchema } },
+      errors: [...COMMON_ERRORS, 'validation_failed', 'payment_not_found'],
+    },
+    {
+      method: 'get',
+      path: '/api/v1/refunds/{id}',
+      operationId: 'getRefund',
+      summary: 'Retrieve a refund',
+      tag: 'Refunds',
+      auth: true,
+      responses: { 200: { description: 'The refund.', schema: RefundResponseSchema } },
+      errors: [...COMMON_ERRORS, 'refund_not_found'],
+    },
+    {
+      method: 'post',
+      path: '/api/v1/webhook_endpoints',
+      operationId: 'createWebhookEndpoint',
+      summary: 'Register a webhook endpoint',
+      description: 'The `whsec_` signing secret is in this answer only: store it. Live mode accepts only https URLs on public addresses.',
+      tag: 'Webhooks',
+      auth: true,
+      body: CreateWebhookEndpointRequestSchema,
+      responses: { 201: { description: 'The endpoint and its signing secret.', schema: WebhookEndpointWithSecretSchema } },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS],
+      example: { url: 'https://shop.example/webhooks/dargah', events: ['payment.paid', 'payment.verified'] },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/webhook_endpoints',
+      operationId: 'listWebhookEndpoints',
+      summary: 'List webhook endpoints',
+      tag: 'Webhooks',
+      auth: true,
+      query: ListWebhookEndpointsQuerySchema,
+      responses: { 200: { description: 'A page of endpoints.', schema: WebhookEndpointListSchema } },
+      errors: [...COMMON_ERRORS, 'validation_failed'],
+    },
+    {
+      method: 'delete',
+      path: '/api/v1/webhook_endpoints/{id}',
+      operationId: 'deleteWebhookEndpoint',
+      summary: 'Delete a webhook endpoint',
+      tag: 'Webhooks',
+      auth: true,
+      responses: { 200: { description: 'The endpoint is deleted; nothing more is sent to it.', schema: DeletedWebhookEndpointSchema } },
+      errors: [...COMMON_ERRORS, 'not_found'],
+    },
+    {
+      method: 'post',
+      path: '/api/v1/webhook_endpoints/{id}/rotate_secret',
+      operationId: 'rotateWebhookSecret',
+      summary: "Rotate an endpoint's signing secret",
+      description: 'Returns the new secret (shown once). Until the old one expires, deliveries carry both signatures.',
+      tag: 'Webhooks',
+      auth: true,
+      body: RotateSecretRequestSchema,
+      bodyOptional: true,
+      responses: { 200: { description: 'The endpoint and its new signing secret.', schema: WebhookEndpointWithSecretSchema } },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'not_found'],
+    },
+    {
+      method: 'get',
+      path: '/api/v1/events',
+      operationId: 'listEvents',
+      summary: 'List events',
+      tag: 'Webhooks',
+      auth: true,
+      query: ListEventsQuerySchema,
+      responses: { 200: { description: 'A page of events, newest first.', schema: EventListSchema } },
+      errors: [...COMMON_ERRORS, 'validation_failed'],
+    },
+    {
+      method: 'get',
+      path: '/api/v1/events/{id}',
+      operationId: 'getEvent',
+      summary: 'Retrieve an event with its delivery attempts',
+      tag: 'Webhooks',
+      auth: true,
+      responses: { 200: { description: 'The event and every delivery attempt.', schema: EventWithAttemptsSchema } },
+      errors: [...COMMON_ERRORS, 'not_found'],
+    },
+    {
+      method: 'post',
+      path: '/api/v1/events/{id}/redeliver',
+      operationId: 'redeliverEvent',
+      summary: 'Send an event again',
+      tag: 'Webhooks',
+      auth: true,
+      body: RedeliverRequestSchema,
+      bodyOptional: true,
+      responses: { 202: { description: 'Deliveries started.', schema: RedeliverResponseSchema } },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'not_found'],
     },
     {
       method: 'get',

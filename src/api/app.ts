@@ -13,6 +13,7 @@ import { paymentRoutes } from './routes/payments.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { refundRoutes } from './routes/refunds.ts';
 import { pageRoutes } from '../pages/routes.ts';
+import { docsRoutes } from './routes/docs.ts';
 
 export interface AppDependencies {
   config: Config;
@@ -41,10 +42,12 @@ export function createApp(deps: AppDependencies): Koa {
 
   const health = healthRoutes(deps.db, deps.temporal);
   const pages = pageRoutes(deps);
+  const docs = docsRoutes(deps.config);
 
   app.use(errorHandler(deps.logger, () => `req_${randomUUID().replace(/-/g, '')}`));
   app.use(health.routes()).use(health.allowedMethods(allowed));
   app.use(pages.routes()).use(pages.allowedMethods(allowed));
+  app.use(docs.routes()).use(docs.allowedMethods(allowed));
   app.use(api.routes()).use(api.allowedMethods(allowed));
   return app;
 }

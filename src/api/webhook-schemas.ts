@@ -128,3 +128,8 @@ export const RedeliverResponseSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const DeletedWebhookEndpointSchema = Type.Object(
+  { id: Type.String({ format: 'uuid' }), deleted: Type.Literal(true) },
+  { additionalProperties: false },
+);

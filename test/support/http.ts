@@ -1,4 +1,6 @@
-/** A small HTTP client for tests: real requests to a real server. */
+/** A small HTTP client for tests: real requests to a real server, every API answer checked against the OpenAPI document. */
+import { assertMatchesContract, isContractPath } from './contract.ts';
+
 export interface TestResponse<T = Record<string, unknown>> {
   status: number;
   headers: Headers;
@@ -31,6 +33,7 @@ export async function request<T = Record<string, unknown>>(baseUrl: string, meth
   } catch {
     parsed = undefined;
   }
+  if (isContractPath(path)) assertMatchesContract(method, path, res.status, parsed);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
