@@ -1,6 +1,10 @@
-// `npm run openapi`: writes openapi/openapi.json from the code; a test fails when the committed file differs.
-import { writeFileSync } from 'node:fs';
+// `npm run openapi`: writes openapi/openapi.json and the generated client types from the code;
+// tests fail when the committed files differ.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { OPENAPI_FILE, openApiDocumentText } from './document.ts';
+import { CLIENT_TYPES_FILE, clientTypesText } from './client-types.ts';
 
 writeFileSync(OPENAPI_FILE, openApiDocumentText());
-process.stdout.write(`wrote ${OPENAPI_FILE.pathname}\n`);
+mkdirSync(new URL('./generated/', import.meta.url), { recursive: true });
+writeFileSync(CLIENT_TYPES_FILE, await clientTypesText());
+process.stdout.write(`wrote ${OPENAPI_FILE.pathname} and ${CLIENT_TYPES_FILE.pathname}\n`);
