@@ -6,6 +6,7 @@
  */
 export const ERROR_STATUS = {
   invalid_json: 400,
+  invalid_request: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   live_mode_not_enabled: 403,
@@ -20,6 +21,7 @@ export const ERROR_STATUS = {
   payment_not_refundable: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  request_header_too_large: 431,
   validation_failed: 422,
   callback_url_not_allowed: 422,
   amount_mismatch: 422,

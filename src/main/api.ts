@@ -3,6 +3,7 @@ import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createApp } from '../api/app.ts';
+import { listen } from '../api/server.ts';
 import { connectTemporal } from '../temporal/client.ts';
 import { runMain } from './run.ts';
 
@@ -11,8 +12,7 @@ await runMain('api', async (config = loadConfig()) => {
   const { db } = createDatabase(config.DATABASE_URL);
   const temporal = await connectTemporal(config);
   const app = createApp({ config, db, temporal: temporal.client, logger });
-  const server = app.listen(config.PORT, config.HOST);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const server = await listen(app, config.PORT, config.HOST);
   logger.info({ port: config.PORT, host: config.HOST }, 'API listening');
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));

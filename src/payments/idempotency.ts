@@ -67,6 +67,8 @@ export async function idempotent(
     .where('idempotency_key', '=', key);
 
   let resourceId: string | undefined;
+  /** This request made the key's record (rather than taking over an unfinished one). */
+  let fresh = false;
   for (let attempt = 0; attempt < 2 && resourceId === undefined; attempt++) {
     const now = new Date();
     const candidate = randomUUID();
@@ -88,6 +90,7 @@ export async function idempotent(
         })
         .execute();
       resourceId = candidate;
+      fresh = true;
       break;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -139,10 +142,23 @@ export async function idempotent(
   try {
     response = await perform(resourceId);
   } catch (error) {
-    // Let a retry take over at once; if MySQL itself is down the lock lapses on its own.
-    await keyRow(db.updateTable('idempotency_keys').set({ locked_until: null }))
-      .execute()
-      .catch(() => undefined);
+    if (fresh && error instanceof ApiError && error.status < 500) {
+      // Refused before anything was made: forget the key, so a refused request leaves no record.
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('merchant_id', '=', scope.merchantId)
+        .where('mode', '=', scope.mode)
+        .where('operation', '=', scope.operation)
+        .where('idempotency_key', '=', key)
+        .where('response_status', 'is', null)
+        .execute()
+        .catch(() => undefined);
+    } else {
+      // Let a retry take over at once; if MySQL itself is down the lock lapses on its own.
+      await keyRow(db.updateTable('idempotency_keys').set({ locked_until: null }))
+        .execute()
+        .catch(() => undefined);
+    }
     throw error;
   }
   await keyRow(db.updateTable('idempotency_keys').set({ response_status: response.status, response_body: JSON.stringify(response.body), locked_until: null })).execute();

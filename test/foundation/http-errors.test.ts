@@ -72,6 +72,12 @@ describe('the HTTP error model', () => {
     assertError(res, 400, 'invalid_json');
   });
 
+  it('answers headers over 16 KB, which Node refuses before the app, with 431 in the same JSON shape', async () => {
+    const res = await fetch(`${baseUrl}/api/v1/payments`, { headers: { authorization: `Bearer ${key}`, 'x-padding': 'p'.repeat(20_000) } });
+    const body = (await res.json()) as Record<string, unknown>;
+    assertError({ status: res.status, headers: res.headers, body }, 431, 'request_header_too_large');
+  });
+
   it('answers an unexpected failure with 500 internal_error and no internals', async () => {
     const broken = {
       selectFrom() {

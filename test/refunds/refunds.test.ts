@@ -98,12 +98,14 @@ describe('refunds', () => {
     const created = await createdPayment(h.baseUrl, m.key);
     const paid = await paidPayment(h.baseUrl, m.key);
     for (const payment of [created, paid]) {
-      const res = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { amount: 10_000 });
+      const res = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { amount: 10_000 }, { idempotencyKey: `refused-${payment.id}` });
       assert.equal(res.status, 409, res.text);
       assert.equal(res.body.code, 'payment_not_refundable');
     }
     const rows = await h.db.selectFrom('refunds').select('id').where('payment_id', 'in', [created.id, paid.id]).execute();
     assert.equal(rows.length, 0);
+    const keys = await h.db.selectFrom('idempotency_keys').select('idempotency_key').where('merchant_id', '=', m.merchantId).where('operation', '=', 'create_refund').execute();
+    assert.deepEqual(keys, [], 'a refused refund leaves no Idempotency-Key record either');
   });
 
   it('validates the body: amount a positive integer, reason text, no unknown fields', async () => {

@@ -14,6 +14,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createDatabase, type Db } from '../../src/db/database.ts';
 import type { Logger } from '../../src/logger.ts';
 import { createApp } from '../../src/api/app.ts';
+import { listen } from '../../src/api/server.ts';
 import { connectTemporal, type TemporalClient } from '../../src/temporal/client.ts';
 import { bundleWorkflows, createPaymentWorker } from '../../src/temporal/worker.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
@@ -71,8 +72,7 @@ export function getHarness(): Promise<Harness> {
 /** Starts one more API server over the same services, with its own configuration. */
 export async function startApi(h: Pick<Harness, 'db' | 'logger'> & { temporalClient: Client }, config: Config): Promise<string> {
   const app = createApp({ config, db: h.db, temporal: h.temporalClient, logger: h.logger });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const server = await listen(app, 0, '127.0.0.1');
   servers.push(server);
   const { port } = server.address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
