@@ -14,6 +14,7 @@ import { ApiError, type ErrorCode } from '../api/errors.ts';
 import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from '../api/schemas.ts';
 import type { AuthState } from '../api/middleware/auth.ts';
 import { withTimeout } from '../api/dependencies.ts';
+import { afterCursor, pageOf, rowCursor } from '../api/pagination.ts';
 import { bankResultSignal, paymentWorkflowId, searchAttributes, verifyUpdate, type PaymentWorkflowInput } from '../../workflows/definitions.ts';
 import type { paymentWorkflow } from '../../workflows/payment.ts';
 import { idempotent, type IdempotentResult } from './idempotency.ts';
@@ -212,22 +213,6 @@ export async function submitBankOutcome(temporal: Client, paymentId: string, out
   await temporalCall(temporal, () => temporal.workflow.getHandle(paymentWorkflowId(paymentId)).signal(bankResultSignal, { outcome }));
 }
 
-export interface Cursor {
-  created_at: string;
-  id: string;
-}
-
-export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.created_at, c.id])).toString('base64url');
-export function decodeCursor(text: string): Cursor {
-  try {
-    const [created_at, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof created_at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(created_at))) return { created_at, id };
-  } catch {
-    // fall through to the error below
-  }
-  throw new ApiError('validation_failed', 'cursor is not a cursor this API returned.', [{ path: 'cursor', message: 'is invalid' }]);
-}
-
 /** Newest first; the cursor is the last row's (created_at, id), so pages never skip or repeat. */
 export async function listPayments(db: Db, auth: AuthState, query: ListPaymentsQuery) {
   const limit = query.limit ?? 20;
@@ -240,15 +225,8 @@ export async function listPayments(db: Db, auth: AuthState, query: ListPaymentsQ
   if (query.merchant_reference !== undefined) q = q.where('merchant_reference', '=', query.merchant_reference);
   if (query.created_gte !== undefined) q = q.where('created_at', '>=', new Date(query.created_gte));
   if (query.created_lt !== undefined) q = q.where('created_at', '<', new Date(query.created_lt));
-  if (query.cursor !== undefined) {
-    const c = decodeCursor(query.cursor);
-    const at = new Date(c.created_at);
-    q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', c.id)])]));
-  }
+  if (query.cursor !== undefined) q = q.where(afterCursor(query.cursor));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  const page = rows.slice(0, limit).map(paymentFromRow);
-  const last = page.at(-1);
-  const has_more = rows.length > limit;
-  return { data: page, has_more, next_cursor: has_more && last !== undefined ? encodeCursor(last) : null };
+  return pageOf(rows, limit, paymentFromRow, rowCursor);
 }
 

@@ -12,7 +12,8 @@ import { ApiError } from '../api/errors.ts';
 import type { AuthState } from '../api/middleware/auth.ts';
 import type { CreateRefundRequest, ListRefundsQuery, Refund } from '../api/refund-schemas.ts';
 import { withTimeout } from '../api/dependencies.ts';
-import { decodeCursor, encodeCursor, getPayment, refusalError, TEMPORAL_CALL_MS, type PaymentServiceDeps } from '../payments/service.ts';
+import { afterCursor, pageOf, rowCursor } from '../api/pagination.ts';
+import { getPayment, refusalError, TEMPORAL_CALL_MS, type PaymentServiceDeps } from '../payments/service.ts';
 import { idempotent, type IdempotentResult } from '../payments/idempotency.ts';
 import { paymentWorkflowId, refundUpdate, refundUpdateId } from '../../workflows/definitions.ts';
 
@@ -93,14 +94,7 @@ export async function listRefunds(db: Db, auth: AuthState, paymentId: string, qu
     .where('payment_id', '=', paymentId)
     .where('merchant_id', '=', auth.merchant.id)
     .where('mode', '=', auth.mode);
-  if (query.cursor !== undefined) {
-    const c = decodeCursor(query.cursor);
-    const at = new Date(c.created_at);
-    q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', c.id)])]));
-  }
+  if (query.cursor !== undefined) q = q.where(afterCursor(query.cursor));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  const page = rows.slice(0, limit).map(refundFromRow);
-  const last = page.at(-1);
-  const has_more = rows.length > limit;
-  return { data: page, has_more, next_cursor: has_more && last !== undefined ? encodeCursor(last) : null };
+  return pageOf(rows, limit, refundFromRow, rowCursor);
 }

@@ -10,7 +10,7 @@ import type { Db } from '../db/database.ts';
 import { ApiError } from '../api/errors.ts';
 import type { AuthState } from '../api/middleware/auth.ts';
 import { withTimeout } from '../api/dependencies.ts';
-import { decodeCursor, encodeCursor } from '../payments/service.ts';
+import { afterCursor, pageOf, rowCursor } from '../api/pagination.ts';
 import type {
   CreateWebhookEndpointRequest,
   Event,
@@ -112,16 +112,9 @@ export async function getWebhookEndpoint(db: Db, auth: AuthState, id: string): P
 export async function listWebhookEndpoints(db: Db, auth: AuthState, query: ListWebhookEndpointsQuery) {
   const limit = query.limit ?? 20;
   let q = liveEndpoints(db, { merchantId: auth.merchant.id, mode: auth.mode }).select(ENDPOINT_COLUMNS);
-  if (query.cursor !== undefined) {
-    const c = decodeCursor(query.cursor);
-    const at = new Date(c.created_at);
-    q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', c.id)])]));
-  }
+  if (query.cursor !== undefined) q = q.where(afterCursor(query.cursor));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  const page = rows.slice(0, limit).map((r) => endpointFromRow(r));
-  const has_more = rows.length > limit;
-  const last = page.at(-1);
-  return { data: page, has_more, next_cursor: has_more && last !== undefined ? encodeCursor(last) : null };
+  return pageOf(rows, limit, (r) => endpointFromRow(r), rowCursor);
 }
 
 /** Deletes an endpoint: it receives nothing more; its past attempts stay on their events. */
@@ -169,20 +162,9 @@ export async function listEvents(db: Db, auth: AuthState, query: ListEventsQuery
   const limit = query.limit ?? 20;
   let q = eventsOf(db, auth).select(['id', 'body', 'created_at']);
   if (query.type !== undefined) q = q.where('type', '=', query.type);
-  if (query.cursor !== undefined) {
-    const c = decodeCursor(query.cursor);
-    const at = new Date(c.created_at);
-    q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', c.id)])]));
-  }
+  if (query.cursor !== undefined) q = q.where(afterCursor(query.cursor));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  const page = rows.slice(0, limit);
-  const has_more = rows.length > limit;
-  const last = page.at(-1);
-  return {
-    data: page.map((r) => JSON.parse(r.body) as Event),
-    has_more,
-    next_cursor: has_more && last !== undefined ? encodeCursor({ created_at: last.created_at.toISOString(), id: last.id }) : null,
-  };
+  return pageOf(rows, limit, (r) => JSON.parse(r.body) as Event, rowCursor);
 }
 
 async function findEvent(db: Db, auth: AuthState, id: string) {
