@@ -30,7 +30,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'boo
   cwd: root,
   stdio: 'inherit',
 });
-// The child owns shutdown; Ctrl-C reaches it through the shared process group.
-process.on('SIGINT', () => {});
-process.on('SIGTERM', () => child.kill('SIGTERM'));
+// The child owns shutdown: pass the signal on (Ctrl-C in a terminal reaches the whole
+// process group anyway; a `kill -INT` of this process alone must stop everything too).
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 130)));

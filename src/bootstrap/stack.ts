@@ -103,7 +103,12 @@ function startChild(name: string, script: string, env: NodeJS.ProcessEnv): Child
 
 let stopping = false;
 const cleanups: (() => Promise<void>)[] = [];
-async function shutdown(code: number): Promise<never> {
+let stopped: Promise<never> | undefined;
+function shutdown(code: number): Promise<never> {
+  stopped ??= stopEverything(code);
+  return stopped;
+}
+async function stopEverything(code: number): Promise<never> {
   stopping = true;
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   process.exit(code);
