@@ -44,9 +44,10 @@ export const ConfigSchema = Type.Object({
   }),
   BODY_LIMIT_BYTES: Int({ default: 65_536, minimum: 1_024, description: 'largest accepted request body' }),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
-    default: '0,5,300,1800,7200,18000,36000,36000',
+    // DESIGN §6's schedule, with its 10 h step repeated until the retries span about 3 days (77.6 h).
+    default: '0,5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000,36000',
     pattern: '^[0-9]{1,7}(,[0-9]{1,7}){0,19}$',
-    description: 'webhook delivery: seconds to wait before each attempt (the first is usually 0)',
+    description: 'webhook delivery: seconds to wait before each attempt (the first is usually 0); the default spans about 3 days',
   }),
   WEBHOOK_TIMEOUT_MS: Int({ default: 10_000, minimum: 100, maximum: 120_000, description: 'webhook delivery: time a receiver has to answer one attempt' }),
   WEBHOOK_SECRET_ROTATION_SECONDS: Int({

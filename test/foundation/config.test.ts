@@ -10,6 +10,13 @@ describe('configuration from the environment', () => {
     assert.equal(config.PUBLIC_BASE_URL, 'http://localhost:3000');
   });
 
+  it('retries webhooks over about three days by default (DESIGN §6 schedule, 10 h steps repeated)', () => {
+    const delays = loadConfig({}).WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map(Number);
+    assert.deepEqual(delays.slice(0, 8), [0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
+    const hours = delays.reduce((a, b) => a + b, 0) / 3600;
+    assert.ok(hours >= 72 && hours < 84, `${hours} h`);
+  });
+
   it('reads numbers from text', () => {
     const config = loadConfig({ PORT: '8080', VERIFY_WINDOW_SECONDS: '5' });
     assert.equal(config.PORT, 8080);
