@@ -16,6 +16,7 @@ const { History } = proto.temporal.api.history.v1;
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
+import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { paymentWorkflowId } from '../../workflows/definitions.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories');
@@ -46,13 +47,21 @@ describe('workflow determinism (replay)', () => {
     const reversed = await paidPayment(short, key);
     await waitForStatus(short, key, reversed.id, 'reversed');
     paths.reversed = reversed.id;
+    const refunded = await verifiedPayment(h.baseUrl, key, { amount: 1_000_000 });
+    const partial = await client(h.baseUrl, key).post<{ refund: { id: string } }>(`/payments/${refunded.id}/refunds`, { amount: 400_000 });
+    await waitForRefund(h.baseUrl, key, partial.body.refund.id, 'succeeded');
+    const rest = await client(h.baseUrl, key).post<{ refund: { id: string } }>(`/payments/${refunded.id}/refunds`);
+    await waitForRefund(h.baseUrl, key, rest.body.refund.id, 'succeeded');
+    await waitForStatus(h.baseUrl, key, refunded.id, 'refunded');
+    paths.refunded = refunded.id;
 
     for (const [path, id] of Object.entries(paths)) {
       const workflowId = paymentWorkflowId(id);
       const history = await h.temporal.client.workflow.getHandle(workflowId).fetchHistory();
       fresh.push({ workflowId, history });
-      if (process.env.RECORD_HISTORIES === '1') {
-        writeFileSync(join(FIXTURES, `${path}.history.bin`), History.encode(history).finish());
+      const generation = process.env.RECORD_HISTORIES;
+      if (generation !== undefined && /^v\d+$/.test(generation)) {
+        writeFileSync(join(FIXTURES, `${generation}-${path}.history.bin`), History.encode(history).finish());
       }
     }
   });
@@ -65,13 +74,13 @@ describe('workflow determinism (replay)', () => {
       assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
       count += 1;
     }
-    assert.equal(count, 6);
+    assert.equal(count, 7);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
     const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.history.bin'));
-    assert.ok(files.length >= 6, 'fixtures are committed');
+    assert.ok(files.length >= 13, "both generations of fixtures are committed");
     const histories = files.map((f) => ({ workflowId: f, history: History.decode(readFileSync(join(FIXTURES, f))) }));
     for await (const result of Worker.runReplayHistories({ workflowBundle: h.bundle }, histories)) {
       assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
