@@ -171,7 +171,7 @@ export async function fullFlowScenario(target: Target, bounds: LoadBounds, retur
       url: target.baseUrl,
       connections: bounds.connections,
       // Bounded by payments (stopLoad) and seconds; this only caps the requests.
-      amount: bounds.amount * 8 + bounds.connections * 8,
+      amount: bounds.amount * 40 + bounds.connections * 40,
       requests: [
         {
           method: 'POST',

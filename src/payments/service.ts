@@ -152,24 +152,24 @@ export async function createPayment(
 ): Promise<IdempotentResult> {
   checkCallbackUrl(request.callback_url, auth);
   const scope = { merchantId: auth.merchant.id, mode: auth.mode, operation: 'create_payment' };
-  return idempotent(db, scope, idempotencyKey, request, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId) => {
-    let row = await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
-    const inserted = row === undefined;
-    if (row === undefined) {
-      const now = Date.now();
-      for (let attempt = 0; row === undefined; attempt++) {
-        const payment = newPayment(paymentId, auth.mode, request, config, now);
-        try {
-          await db.insertInto('payments').values(rowFromNewPayment(payment, auth.merchant.id, request.mobile ?? null)).execute();
-        } catch (error) {
-          // A tracking code collision: draw another (twelve digits make it rare).
-          if (isDuplicateKey(error) && attempt < 5) continue;
-          throw error;
-        }
-        row = await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirstOrThrow();
+  return idempotent(db, scope, idempotencyKey, request, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
+    // A retry under the same Idempotency-Key may find the row its first attempt wrote; a fresh id cannot.
+    const existing = fresh ? undefined : await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+    let payment = existing === undefined ? undefined : paymentFromRow(existing);
+    const inserted = payment === undefined;
+    const now = Date.now();
+    for (let attempt = 0; payment === undefined; attempt++) {
+      const candidate = newPayment(paymentId, auth.mode, request, config, now);
+      try {
+        await db.insertInto('payments').values(rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null)).execute();
+      } catch (error) {
+        // A tracking code collision: draw another (twelve digits make it rare).
+        if (isDuplicateKey(error) && attempt < 5) continue;
+        throw error;
       }
+      // DATETIME(3) keeps the milliseconds, so the row reads back exactly as written: no need to select it.
+      payment = candidate;
     }
-    const payment = paymentFromRow(row);
     try {
       await startPaymentWorkflow(temporal, paymentWorkflowInput(payment, auth.merchant, config), config.TEMPORAL_TASK_QUEUE);
     } catch (error) {
