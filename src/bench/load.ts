@@ -56,7 +56,7 @@ async function runBounded(options: autocannon.Options, maxSeconds: number, onIns
   return new Promise((resolve, reject) => {
     const instance = autocannon(options, (error: unknown, result) => {
       clearTimeout(timer);
-      if (error !== null && error !== undefined) reject(error instanceof Error ? error : new Error(String(error)));
+      if (error !== null && error !== undefined) reject(error instanceof Error ? error : new Error('autocannon failed'));
       else resolve(result);
     });
     const timer = setTimeout(() => instance.stop(), maxSeconds * 1000);
