@@ -59,6 +59,11 @@ export const ConfigSchema = Type.Object({
     default: true,
     description: 'test mode: allow webhook endpoints on localhost/127.0.0.1 for local development (set false on a shared server)',
   }),
+  WORKER_MAX_CACHED_WORKFLOWS: Int({
+    default: 0,
+    minimum: 0,
+    description: 'worker: payment workflows kept in memory between their tasks (0: the Temporal SDK default, sized from the heap); bounds worker memory, see docs/BENCHMARKS.md',
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level' },

@@ -4,6 +4,7 @@
  *          (unless TEMPORAL_ADDRESS names a cluster) → worker and API processes
  *          → a demo merchant's test key, then the addresses.
  *   test:  the same on its own database and ports, then the mocha suite.
+ *   bench: the same on its own database, ports and SQLite file, then the benchmark.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -90,8 +91,10 @@ async function demoKey(databaseUrl: string): Promise<string> {
   }
 }
 
-function startChild(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script)], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+/** `output`: a file descriptor for the child's stdout and stderr, else ours. */
+function startChild(name: string, script: string, env: NodeJS.ProcessEnv, output?: number): ChildProcess {
+  const stdio = output === undefined ? ['ignore', 'inherit', 'inherit'] : ['ignore', output, output];
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script)], { cwd: root, env, stdio: stdio as ('ignore' | 'inherit' | number)[] });
   child.once('exit', (code, signal) => {
     if (!stopping) {
       process.stderr.write(`${name} exited (${signal ?? code}); stopping everything.\n`);
@@ -234,6 +237,13 @@ async function test(args: string[]): Promise<void> {
   await shutdown(code);
 }
 
+/** `npm run bench`: the same stack on its own ports, database and SQLite file, measured (src/bench/main.ts). */
+async function bench(args: string[]): Promise<void> {
+  const { runBenchStack } = await import('../bench/main.ts');
+  await runBenchStack(args, { dataDir, prepareDatabase, freePort, provideTemporal, startChild, stopChild, waitReady, cleanups });
+  await shutdown(0);
+}
+
 process.on('SIGINT', () => void shutdown(130));
 process.on('SIGTERM', () => void shutdown(143));
 
@@ -241,7 +251,8 @@ const [command, ...rest] = process.argv.slice(2);
 try {
   if (command === 'start') await start();
   else if (command === 'test') await test(rest);
-  else throw new PrerequisiteError(`unknown command ${command ?? ''}: use start or test`);
+  else if (command === 'bench') await bench(rest);
+  else throw new PrerequisiteError(`unknown command ${command ?? ''}: use start, test or bench`);
 } catch (error) {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   fail(error);

@@ -45,7 +45,9 @@ export function requestHash(body: unknown): string {
 
 /**
  * Runs `perform` once per key. `perform` receives the resource id reserved
- * for the key and must itself be safe to run again with that id.
+ * for the key and must itself be safe to run again with that id; `fresh` is
+ * true when the id was drawn for this request, so no earlier attempt can have
+ * written anything under it (the caller may skip looking).
  */
 export async function idempotent(
   db: Db,
@@ -53,9 +55,9 @@ export async function idempotent(
   key: string | undefined,
   body: unknown,
   ttlSeconds: number,
-  perform: (resourceId: string) => Promise<StoredResponse>,
+  perform: (resourceId: string, fresh: boolean) => Promise<StoredResponse>,
 ): Promise<IdempotentResult> {
-  if (key === undefined) return { ...(await perform(randomUUID())), replayed: false };
+  if (key === undefined) return { ...(await perform(randomUUID(), true)), replayed: false };
 
   const hash = requestHash(body);
   const where = db
@@ -140,7 +142,7 @@ export async function idempotent(
 
   let response: StoredResponse;
   try {
-    response = await perform(resourceId);
+    response = await perform(resourceId, fresh);
   } catch (error) {
     if (fresh && error instanceof ApiError && error.status < 500) {
       // Refused before anything was made: forget the key, so a refused request leaves no record.

@@ -95,6 +95,56 @@ export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkf
   }
 }
 
+/** A payment as create records it: status `created`, a fresh tracking code, the page open for PAYMENT_TTL_SECONDS. */
+export function newPayment(
+  id: string,
+  mode: AuthState['mode'],
+  request: CreatePaymentRequest,
+  config: Pick<Config, 'PAYMENT_TTL_SECONDS'>,
+  now: number,
+): Payment {
+  return {
+    id,
+    status: 'created',
+    mode,
+    amount: request.amount,
+    fee: 0,
+    refunded_amount: 0,
+    currency: 'IRR',
+    merchant_reference: request.merchant_reference,
+    tracking_code: trackingCode(),
+    reference_id: null,
+    rrn: null,
+    card_pan: null,
+    description: request.description ?? '',
+    callback_url: request.callback_url,
+    metadata: {},
+    failure: null,
+    created_at: new Date(now).toISOString(),
+    paid_at: null,
+    verified_at: null,
+    verify_deadline_at: null,
+    expires_at: new Date(now + config.PAYMENT_TTL_SECONDS * 1000).toISOString(),
+    settlement_status: mode === 'test' ? 'not_applicable' : 'pending',
+  };
+}
+
+/** What the payment's workflow starts with: the windows come from this API's configuration. */
+export function paymentWorkflowInput(
+  payment: Payment,
+  merchant: Pick<AuthState['merchant'], 'id' | 'fee_plan'>,
+  config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'SANDBOX_DELAY_SECONDS' | 'REFUND_WINDOW_SECONDS'>,
+): PaymentWorkflowInput {
+  return {
+    payment,
+    merchant_id: merchant.id,
+    fee_plan: merchant.fee_plan,
+    verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
+    sandbox_delay_ms: config.SANDBOX_DELAY_SECONDS * 1000,
+    refund_window_ms: config.REFUND_WINDOW_SECONDS * 1000,
+  };
+}
+
 export async function createPayment(
   { db, temporal, config }: PaymentServiceDeps,
   auth: AuthState,
@@ -103,60 +153,26 @@ export async function createPayment(
 ): Promise<IdempotentResult> {
   checkCallbackUrl(request.callback_url, auth);
   const scope = { merchantId: auth.merchant.id, mode: auth.mode, operation: 'create_payment' };
-  return idempotent(db, scope, idempotencyKey, request, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId) => {
-    let row = await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
-    const inserted = row === undefined;
-    if (row === undefined) {
-      const now = Date.now();
-      for (let attempt = 0; row === undefined; attempt++) {
-        const payment: Payment = {
-          id: paymentId,
-          status: 'created',
-          mode: auth.mode,
-          amount: request.amount,
-          fee: 0,
-          refunded_amount: 0,
-          currency: 'IRR',
-          merchant_reference: request.merchant_reference,
-          tracking_code: trackingCode(),
-          reference_id: null,
-          rrn: null,
-          card_pan: null,
-          description: request.description ?? '',
-          callback_url: request.callback_url,
-          metadata: {},
-          failure: null,
-          created_at: new Date(now).toISOString(),
-          paid_at: null,
-          verified_at: null,
-          verify_deadline_at: null,
-          expires_at: new Date(now + config.PAYMENT_TTL_SECONDS * 1000).toISOString(),
-          settlement_status: auth.mode === 'test' ? 'not_applicable' : 'pending',
-        };
-        try {
-          await db.insertInto('payments').values(rowFromNewPayment(payment, auth.merchant.id, request.mobile ?? null)).execute();
-        } catch (error) {
-          // A tracking code collision: draw another (twelve digits make it rare).
-          if (isDuplicateKey(error) && attempt < 5) continue;
-          throw error;
-        }
-        row = await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirstOrThrow();
+  return idempotent(db, scope, idempotencyKey, request, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
+    // A retry under the same Idempotency-Key may find the row its first attempt wrote; a fresh id cannot.
+    const existing = fresh ? undefined : await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+    let payment = existing === undefined ? undefined : paymentFromRow(existing);
+    const inserted = payment === undefined;
+    const now = Date.now();
+    for (let attempt = 0; payment === undefined; attempt++) {
+      const candidate = newPayment(paymentId, auth.mode, request, config, now);
+      try {
+        await db.insertInto('payments').values(rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null)).execute();
+      } catch (error) {
+        // A tracking code collision: draw another (twelve digits make it rare).
+        if (isDuplicateKey(error) && attempt < 5) continue;
+        throw error;
       }
+      // DATETIME(3) keeps the milliseconds, so the row reads back exactly as written: no need to select it.
+      payment = candidate;
     }
-    const payment = paymentFromRow(row);
     try {
-      await startPaymentWorkflow(
-        temporal,
-        {
-          payment,
-          merchant_id: auth.merchant.id,
-          fee_plan: auth.merchant.fee_plan,
-          verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
-          sandbox_delay_ms: config.SANDBOX_DELAY_SECONDS * 1000,
-          refund_window_ms: config.REFUND_WINDOW_SECONDS * 1000,
-        },
-        config.TEMPORAL_TASK_QUEUE,
-      );
+      await startPaymentWorkflow(temporal, paymentWorkflowInput(payment, auth.merchant, config), config.TEMPORAL_TASK_QUEUE);
     } catch (error) {
       // Without an idempotency key nobody can finish this payment: take the row back.
       if (inserted && idempotencyKey === undefined) {

@@ -39,7 +39,8 @@ export interface PaymentWorkerOptions {
   config: Pick<
     Config,
     'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST'
-  >;
+  > &
+    Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS'>>;
   db: Db;
   /** Lets activities start webhook deliveries as workflows of their own. */
   temporal: Client;
@@ -58,6 +59,7 @@ export async function createPaymentWorker({ config, db, temporal, logger, bundle
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     ...(bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle }),
+    ...(config.WORKER_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS } : {}),
     activities: createActivities({ db, bank: bank ?? new SandboxBank(db), logger: logger.child({ component: 'activities' }), temporal, config }),
   });
 }

@@ -1,0 +1,133 @@
+/**
+ * `npm run bench [-- --quick] [-- --json]`: brings up the stack as `npm start`
+ * does, but on its own free ports, its own MySQL database and its own Temporal
+ * SQLite file (both recreated, so runs compare), starts one worker and one API
+ * process, and measures them (src/bench/run.ts). With --json the last line on
+ * stdout is the report as one JSON object; progress goes to stderr.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync, closeSync, rmSync } from 'node:fs';
+import { loadavg, cpus } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../config.ts';
+import { createDatabase, databaseName } from '../db/database.ts';
+import { connectTemporal } from '../temporal/client.ts';
+import { createMerchant } from '../merchants/merchants.ts';
+import type { DevServer } from '../bootstrap/dev-server.ts';
+import { FULL_PLAN, QUICK_PLAN, runBenchmark, type BenchPlan, type BenchReport } from './run.ts';
+
+/** The pieces of src/bootstrap/stack.ts the benchmark reuses. */
+export interface StackPieces {
+  dataDir: string;
+  prepareDatabase(url: string, fresh: boolean): Promise<void>;
+  freePort(): Promise<number>;
+  provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: number | undefined, name: string): Promise<{ address: string; server?: DevServer }>;
+  startChild(name: string, script: string, env: NodeJS.ProcessEnv, output?: number): ChildProcess;
+  stopChild(child: ChildProcess): () => Promise<void>;
+  waitReady(url: string, seconds: number): Promise<void>;
+  cleanups: (() => Promise<void>)[];
+}
+
+export interface BenchOutput extends BenchReport {
+  mode: 'quick' | 'full';
+  machine: { cpus: number; loadavg_before: number[]; loadavg_after: number[] };
+}
+
+export async function runBenchStack(args: string[], stack: StackPieces): Promise<void> {
+  const quick = args.includes('--quick');
+  const json = args.includes('--json');
+  // BENCH_PLAN (JSON) overrides single numbers of the plan, e.g. {"create":5000}.
+  const plan = { ...(quick ? QUICK_PLAN : FULL_PLAN), ...(JSON.parse(process.env.BENCH_PLAN ?? '{}') as Partial<BenchPlan>) };
+  const progress = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
+
+  const base = loadConfig();
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? (() => {
+    const url = new URL(base.DATABASE_URL);
+    url.pathname = `/${databaseName(base.DATABASE_URL)}_bench`;
+    return url.toString();
+  })();
+  progress(`Preparing the benchmark database ${databaseName(databaseUrl)} (recreated)…`);
+  await stack.prepareDatabase(databaseUrl, true);
+
+  // A fresh Temporal history each run, so every run starts from the same empty server.
+  for (const suffix of ['', '-wal', '-shm']) rmSync(join(stack.dataDir, `temporal-bench.sqlite${suffix}`), { force: true });
+  const temporal = await stack.provideTemporal(process.env, await stack.freePort(), undefined, 'bench');
+  const apiPort = await stack.freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporal.address,
+    HOST: '127.0.0.1',
+    PORT: String(apiPort),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+    PAGES_CSRF_SECRET: randomBytes(32).toString('base64url'),
+    // Payments stay open for the whole run: the scale phase counts open workflows.
+    PAYMENT_TTL_SECONDS: '86400',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  };
+  const config = loadConfig(env);
+
+  mkdirSync(stack.dataDir, { recursive: true });
+  const logOf = (name: string) => openSync(join(stack.dataDir, `bench-${name}.log`), 'w');
+  const workerLog = logOf('worker');
+  const worker = stack.startChild('worker', 'src/main/worker.ts', env, workerLog);
+  stack.cleanups.push(stack.stopChild(worker));
+  const apiLog = logOf('api');
+  const api = stack.startChild('api', 'src/main/api.ts', env, apiLog);
+  stack.cleanups.push(stack.stopChild(api));
+  closeSync(workerLog);
+  closeSync(apiLog);
+  const baseUrl = `http://127.0.0.1:${apiPort}`;
+  await stack.waitReady(`${baseUrl}/readyz`, 120);
+  progress(`Stack up: API ${baseUrl}, Temporal ${temporal.address}; logs in ${join(stack.dataDir, 'bench-{api,worker}.log')}`);
+
+  const { db } = createDatabase(databaseUrl, { poolSize: plan.fillConcurrency + plan.connections });
+  const client = await connectTemporal(config);
+  stack.cleanups.push(async () => {
+    await client.connection.close();
+    await db.destroy();
+  });
+  const merchant = await createMerchant(db, config, { name: 'Benchmark Shop', domain: 'localhost' });
+
+  const loadBefore = loadavg().map((n) => Math.round(n * 100) / 100);
+  const report = await runBenchmark(
+    {
+      target: { baseUrl, key: merchant.test_key },
+      db,
+      temporal: client.client,
+      config,
+      merchant: { id: merchant.merchant_id, fee_plan: { bps: config.FEE_BPS, min: config.FEE_MIN, max: config.FEE_MAX } },
+      workerPid: worker.pid ?? 0,
+      ...(temporal.server?.process.pid === undefined ? {} : { temporalPid: temporal.server.process.pid }),
+      log: progress,
+    },
+    plan,
+  );
+  const output: BenchOutput = {
+    mode: quick ? 'quick' : 'full',
+    machine: { cpus: cpus().length, loadavg_before: loadBefore, loadavg_after: loadavg().map((n) => Math.round(n * 100) / 100) },
+    ...report,
+  };
+  if (json) process.stdout.write(`${JSON.stringify(output)}\n`);
+  else process.stdout.write(`${formatReport(output)}\n`);
+}
+
+/** The report as the tables of docs/BENCHMARKS.md. */
+export function formatReport(r: BenchOutput): string {
+  const lines = [
+    `Benchmark (${r.mode}) on ${r.machine.cpus} CPUs; load average before ${r.machine.loadavg_before.join(' ')}, after ${r.machine.loadavg_after.join(' ')}`,
+    '',
+    '| scenario | rps | p50 ms | p90 ms | p99 ms | errors | requests |',
+    '|---|---|---|---|---|---|---|',
+    ...r.scenarios.map((s) => `| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p90_ms} | ${s.p99_ms} | ${s.errors} | ${s.requests} |`),
+    `| baseline (insert + workflow start) | ${r.baseline.rps} | ${r.baseline.p50_ms} | ${r.baseline.p90_ms} | ${r.baseline.p99_ms} | 0 | ${r.baseline.operations} |`,
+    '',
+    `create / baseline = ${r.create_to_baseline}`,
+    '',
+    '| open payments | worker RSS MB | Temporal RSS MB | create rps | create p50 ms | create p99 ms | errors | fill rps |',
+    '|---|---|---|---|---|---|---|---|',
+    ...r.scale.map((p) => `| ${p.open_payments} | ${p.worker_rss_mb} | ${p.temporal_rss_mb ?? ''} | ${p.create_rps} | ${p.create_p50_ms} | ${p.create_p99_ms} | ${p.create_errors} | ${p.fill_rps} |`),
+  ];
+  return lines.join('\n');
+}
