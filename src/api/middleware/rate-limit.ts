@@ -76,7 +76,10 @@ function limiter({ counter, limit, windowSeconds, bucket, message }: Limit): Mid
   const windowMs = windowSeconds * 1000;
   return async (ctx, next) => {
     const name = limit === 0 ? undefined : bucket(ctx);
-    if (name === undefined) return next();
+    if (name === undefined) {
+      await next();
+      return;
+    }
     const now = Date.now();
     // Fixed windows aligned to the clock: every process agrees on the window without asking anyone.
     const windowStart = now - (now % windowMs);
@@ -91,7 +94,7 @@ function limiter({ counter, limit, windowSeconds, bucket, message }: Limit): Mid
     const shown = ctx.response.get('RateLimit-Remaining') as string | undefined;
     if (shown === undefined || shown === '' || Number(shown) >= limit - hits) ctx.set(headers);
     if (hits > limit) throw new ApiError('rate_limited', message, undefined, { ...headers, 'Retry-After': String(reset) });
-    return next();
+    await next();
   };
 }
 
