@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { request, waitFor, type TestResponse } from '../support/http.ts';
 import { chooseOutcome, paymentRequest, type CreateResponse } from '../support/payments.ts';
-import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures, sleep } from './support/fault-stack.ts';
+import { faultApi, faultMerchant, getFaultStack, recordFigures, sleep } from './support/fault-stack.ts';
 import { codeOf, recordsDifferingFromWorkflows, untilAnswered } from './support/checks.ts';
 
 const CREATES = 120;
@@ -19,7 +19,7 @@ describe('fault: MySQL is killed under load and restarted', () => {
     const merchant = await faultMerchant();
     const api = await faultApi();
     const answers: TestResponse[] = [];
-    let outage: { from: number; to: number } | undefined;
+    const mysql = { back: false };
     const record = <T>(res: TestResponse<T>) => {
       answers.push(res as unknown as TestResponse);
       return res;
@@ -27,7 +27,7 @@ describe('fault: MySQL is killed under load and restarted', () => {
 
     // The load: one logical create a tick (each with its own Idempotency-Key, retried until answered), then its payment.
     const bodies = Array.from({ length: CREATES }, (_, i) => paymentRequest({ merchant_reference: `mysql-${i}` }));
-    const load = inParallel(bodies, 6, async (body, i) => {
+    const load = Promise.all(bodies.map(async (body, i) => {
       await sleep(i * 150);
       const created = await untilAnswered(
         () => request<CreateResponse>(api, 'POST', '/api/v1/payments', { key: merchant.key, body, idempotencyKey: `mysql-${i}` }).then(record),
@@ -37,21 +37,22 @@ describe('fault: MySQL is killed under load and restarted', () => {
       const chosen = await untilAnswered(() => chooseOutcome(api, created.res.body.payment.id, 'success'), (r) => r.status >= 500);
       assert.equal(chosen.res.status, 303);
       return created.res.body.payment.id;
-    });
+    }));
 
     await sleep(5_000);
     await s.mariadb.kill();
     const from = Date.now();
     // Readers too: list and get while MySQL is away.
     const probes = (async () => {
-      while (outage === undefined) {
+      while (!mysql.back) {
         record(await request(api, 'GET', '/api/v1/payments', { key: merchant.key }));
         await sleep(200);
       }
     })();
     await sleep(OUTAGE_MS);
     await s.mariadb.start();
-    outage = { from, to: Date.now() };
+    mysql.back = true;
+    const outage = { from, to: Date.now() };
     await probes;
     const ids = await load;
 
