@@ -64,6 +64,13 @@ export const ConfigSchema = Type.Object({
     minimum: 0,
     description: 'worker: payment workflows kept in memory between their tasks (0: the Temporal SDK default, sized from the heap); bounds worker memory, see docs/BENCHMARKS.md',
   }),
+  RATE_LIMIT_STORE: Type.Union([Type.Literal('mysql'), Type.Literal('memory')], {
+    default: 'mysql',
+    description: 'where request counters live: `mysql` (one count shared by every API process, exact) or `memory` (per process: N processes allow N times the limit)',
+  }),
+  RATE_LIMIT_REQUESTS: Int({ default: 1_200, minimum: 0, description: 'API requests one key may make per RATE_LIMIT_WINDOW_SECONDS (0: unlimited); beyond it 429 rate_limited' }),
+  RATE_LIMIT_WINDOW_SECONDS: Int({ default: 60, minimum: 1, maximum: 86_400, description: 'length of the fixed window of RATE_LIMIT_REQUESTS' }),
+  TEST_PAYMENTS_PER_MINUTE: Int({ default: 120, minimum: 0, description: 'payments a merchant may create per minute in test mode (0: unlimited); beyond it 429 rate_limited' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level' },

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { jsonBody } from './middleware/body.ts';
 import { authenticate } from './middleware/auth.ts';
+import { keyRateLimit, rateCounter } from './middleware/rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -33,6 +34,7 @@ export function createApp(deps: AppDependencies): Koa {
   const api = new Router({ prefix: '/api/v1' });
   api.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
   api.use(authenticate(deps.db));
+  api.use(keyRateLimit(deps.config, rateCounter(deps.config, deps.db)));
   const payments = paymentRoutes(deps);
   api.use(payments.routes(), payments.allowedMethods(allowed));
   const webhooks = webhookRoutes(deps);

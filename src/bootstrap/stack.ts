@@ -3,7 +3,9 @@
  *   start: Temporal CLI → MySQL database and migrations → Temporal dev server
  *          (unless TEMPORAL_ADDRESS names a cluster) → worker and API processes
  *          → a demo merchant's test key, then the addresses.
- *   test:  the same on its own database and ports, then the mocha suite.
+ *   test:  the same on its own database and ports, then the mocha suite,
+ *          then the fault suite.
+ *   faults: the fault suite alone, bootstrapped the same way.
  *   bench: the same on its own database, ports and SQLite file, then the benchmark.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -204,8 +206,13 @@ function staticChecks(): void {
   }
 }
 
-async function test(args: string[]): Promise<void> {
-  if (process.env.SKIP_STATIC_CHECKS !== '1') staticChecks();
+/**
+ * The main suite, then (on a whole run that passed) the fault suite of
+ * test/faults, which starts and breaks its own MariaDB, Temporal server and
+ * workers. `faults` runs the fault suite alone.
+ */
+async function test(args: string[], suites: ('main' | 'faults')[]): Promise<void> {
+  if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')) staticChecks();
   const base = loadConfig();
   const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);
   if (process.env.TEST_DATABASE_URL === undefined) testUrl.pathname = `/${databaseName(base.DATABASE_URL)}_test`;
@@ -218,10 +225,7 @@ async function test(args: string[]): Promise<void> {
   mkdirSync(artifacts, { recursive: true });
   const chromiumProblem = provideChromium(say);
   if (chromiumProblem !== undefined) say(`${chromiumProblem} The browser tests will fail.`);
-  const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', join(root, 'test', '.mocharc.json'), ...args], {
-    cwd: root,
-    stdio: 'inherit',
-    env: {
+  const env = {
       ...process.env,
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporal.address,
@@ -230,10 +234,19 @@ async function test(args: string[]): Promise<void> {
       TEST_ARTIFACTS: artifacts,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       ...(chromiumProblem === undefined ? {} : { [CHROMIUM_PROBLEM_ENV]: chromiumProblem }),
-    },
-  });
-  cleanups.push(stopChild(mocha));
-  const code = await new Promise<number>((resolve) => mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))));
+  };
+  const configs = { main: join(root, 'test', '.mocharc.json'), faults: join(root, 'test', 'faults', '.mocharc.json') };
+  let code = 0;
+  for (const suite of suites) {
+    if (suite === 'faults' && suites.length > 1 && args.length > 0) break; // a filtered run of the main suite only
+    if (suite === 'faults') say('Running the fault suite (test/faults): it starts its own MariaDB, Temporal server and workers…');
+    const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', configs[suite], ...args], { cwd: root, stdio: 'inherit', env });
+    const stop = stopChild(mocha);
+    cleanups.push(stop);
+    code = await new Promise<number>((resolve) => mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))));
+    cleanups.splice(cleanups.indexOf(stop), 1);
+    if (code !== 0) break;
+  }
   await shutdown(code);
 }
 
@@ -250,9 +263,10 @@ process.on('SIGTERM', () => void shutdown(143));
 const [command, ...rest] = process.argv.slice(2);
 try {
   if (command === 'start') await start();
-  else if (command === 'test') await test(rest);
+  else if (command === 'test') await test(rest, ['main', 'faults']);
+  else if (command === 'faults') await test(rest, ['faults']);
   else if (command === 'bench') await bench(rest);
-  else throw new PrerequisiteError(`unknown command ${command ?? ''}: use start, test or bench`);
+  else throw new PrerequisiteError(`unknown command ${command ?? ''}: use start, test, faults or bench`);
 } catch (error) {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   fail(error);

@@ -150,6 +150,14 @@ export interface RefundsTable {
   updated_at: Date;
 }
 
+export interface RateLimitCountersTable {
+  /** The limit and whom it counts, e.g. `key:<api key id>`. */
+  bucket: string;
+  /** Start of the fixed window, in ms since the epoch. */
+  window_start: number;
+  hits: number;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
@@ -161,6 +169,7 @@ export interface Database {
   events: EventsTable;
   webhook_attempts: WebhookAttemptsTable;
   refunds: RefundsTable;
+  rate_limit_counters: RateLimitCountersTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

@@ -3,6 +3,7 @@ import { createConnection } from 'mysql2/promise';
 import * as initial from './migrations/0001_initial.ts';
 import * as refunds from './migrations/0002_refunds.ts';
 import * as webhooks from './migrations/0003_webhooks.ts';
+import * as rateLimits from './migrations/0004_rate_limits.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_refunds': refunds,
   '0003_webhooks': webhooks,
+  '0004_rate_limits': rateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { ApiError } from '../errors.ts';
 import { createPaymentRequestSchema, ListPaymentsQuerySchema, VerifyRequestSchema } from '../schemas.ts';
 import { bodyValidator, queryValidator } from '../validation.ts';
+import { rateCounter, testPaymentQuota } from '../middleware/rate-limit.ts';
 import type { AuthState } from '../middleware/auth.ts';
 import { createPayment, getPayment, listPayments, verifyPayment, type PaymentServiceDeps } from '../../payments/service.ts';
 
@@ -27,7 +28,7 @@ export function paymentRoutes(deps: PaymentServiceDeps): Router {
   const validateList = queryValidator(ListPaymentsQuerySchema);
   const auth = (ctx: Context) => ctx.state.auth as AuthState;
 
-  router.post('/payments', async (ctx) => {
+  router.post('/payments', testPaymentQuota(deps.config, rateCounter(deps.config, deps.db)), async (ctx) => {
     const request = validateCreate(ctx.request.body);
     const key = idempotencyKeyOf(ctx);
     const result = await createPayment(deps, auth(ctx), request, key);

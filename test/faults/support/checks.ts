@@ -1,0 +1,86 @@
+/** What every fault scenario checks afterwards: records equal workflows, and money moved once. */
+import { paymentQuery, paymentWorkflowId } from '../../../workflows/definitions.ts';
+import type { Payment } from '../../../src/api/schemas.ts';
+import { client, type TestResponse } from '../../support/http.ts';
+import { inParallel, sleep, type FaultStack } from './fault-stack.ts';
+
+/** Payments whose MySQL record differs from their workflow's state (status, version-bearing fields). */
+export async function recordsDifferingFromWorkflows(s: FaultStack, ids: string[]): Promise<string[]> {
+  const rows = await s.db.selectFrom('payments').select(['id', 'status', 'refunded_amount', 'paid_at', 'verified_at']).where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const differing: string[] = [];
+  await inParallel(ids, 8, async (id) => {
+    const row = byId.get(id);
+    let live: Payment;
+    try {
+      live = await s.temporal.workflow.getHandle(paymentWorkflowId(id)).query(paymentQuery);
+    } catch {
+      differing.push(id);
+      return;
+    }
+    if (row === undefined || row.status !== live.status || Number(row.refunded_amount) !== live.refunded_amount || (row.paid_at === null) !== (live.paid_at === null)) {
+      differing.push(id);
+    }
+  });
+  return differing;
+}
+
+export interface MoneyCheck {
+  /** Payments whose money went back more than once, or both reversed and refunded. */
+  paid_back_twice: number;
+  /** Reversed payments without exactly one reversal at the bank. */
+  reversals_missing: number;
+  /** Payments whose recorded refunded_amount differs from the bank's refunds and reversal. */
+  ledger_mismatches: number;
+  reversal_operations: number;
+  refund_operations: number;
+}
+
+/** Compares every payment with the sandbox bank's ledger. */
+export async function moneyCheck(s: FaultStack, ids: string[]): Promise<MoneyCheck> {
+  const payments = await s.db.selectFrom('payments').select(['id', 'status', 'amount', 'refunded_amount']).where('id', 'in', ids).execute();
+  const ops = await s.db.selectFrom('bank_operations').select(['payment_id', 'kind', 'amount']).where('payment_id', 'in', ids).execute();
+  const result: MoneyCheck = { paid_back_twice: 0, reversals_missing: 0, ledger_mismatches: 0, reversal_operations: 0, refund_operations: 0 };
+  for (const p of payments) {
+    const mine = ops.filter((o) => o.payment_id === p.id);
+    const reversals = mine.filter((o) => o.kind === 'reverse');
+    const refunds = mine.filter((o) => o.kind === 'refund');
+    result.reversal_operations += reversals.length;
+    result.refund_operations += refunds.length;
+    const paidBack = [...reversals, ...refunds].reduce((sum, o) => sum + Number(o.amount), 0);
+    if (reversals.length > 1 || (reversals.length === 1 && refunds.length > 0) || paidBack > Number(p.amount)) result.paid_back_twice += 1;
+    if (p.status === 'reversed' && reversals.length !== 1) result.reversals_missing += 1;
+    // A pending refund is counted in refunded_amount before the bank pays it out; after convergence none is pending.
+    if (paidBack !== Number(p.refunded_amount)) result.ledger_mismatches += 1;
+  }
+  return result;
+}
+
+/** Calls until the gateway answers something other than "unavailable, retry": what a well-behaved client does. */
+export async function untilAnswered<T>(call: () => Promise<TestResponse<T>>, retryable: (res: TestResponse<T>) => boolean = () => false, timeoutMs = 240_000): Promise<{ res: TestResponse<T>; retries: number }> {
+  const deadline = Date.now() + timeoutMs;
+  for (let retries = 0; ; retries++) {
+    let res: TestResponse<T> | undefined;
+    try {
+      res = await call();
+    } catch {
+      res = undefined; // connection-level failure: retry too
+    }
+    if (res !== undefined && res.status !== 503 && !retryable(res)) return { res, retries };
+    if (Date.now() > deadline) throw new Error(`no answer within ${timeoutMs} ms (last: ${res?.status ?? 'no response'} ${res?.text ?? ''})`);
+    const after = Number(res?.headers.get('retry-after') ?? '1');
+    await sleep(Math.min(Number.isFinite(after) ? after : 1, 2) * 500);
+  }
+}
+
+export function codeOf(res: TestResponse<unknown>): string | undefined {
+  return (res.body as { code?: string } | undefined)?.code;
+}
+
+/** Verify, retried through outages, until the workflow answers. */
+export async function verifyThroughFaults(baseUrl: string, key: string, payment: Pick<Payment, 'id' | 'amount'>) {
+  return untilAnswered(
+    () => client(baseUrl, key).post<{ payment: Payment }>(`/payments/${payment.id}/verify`, { amount: payment.amount }),
+    (res) => codeOf(res) === 'payment_not_paid' || codeOf(res) === 'payment_pending',
+  );
+}

@@ -1,0 +1,259 @@
+/**
+ * The fault suite's own services, which it may break at will: a private
+ * MariaDB (its own datadir and port), a private Temporal dev server (its own
+ * SQLite file and port), payment workers as child processes (so they can be
+ * killed with SIGKILL) and API servers in this process. Nothing here touches
+ * the machine's shared MariaDB or the main suite's Temporal server.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig, type Config } from '../../../src/config.ts';
+import { createDatabase, type Db } from '../../../src/db/database.ts';
+import { ensureDatabase, migrateToLatest } from '../../../src/db/migrate.ts';
+import { createApp } from '../../../src/api/app.ts';
+import { createMerchant } from '../../../src/merchants/merchants.ts';
+import { startDevServer, type DevServer } from '../../../src/bootstrap/dev-server.ts';
+import type { Logger } from '../../../src/logger.ts';
+import { waitFor } from '../../support/http.ts';
+
+export const ARTIFACTS = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
+export const FAULT_LOGS = join(ARTIFACTS, 'faults');
+export const RELIABILITY_JSON = join(ARTIFACTS, 'reliability.json');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Adds one scenario's figures to test-artifacts/reliability.json. */
+export function recordFigures(scenario: string, figures: Record<string, unknown>): void {
+  const all = existsSync(RELIABILITY_JSON) ? (JSON.parse(readFileSync(RELIABILITY_JSON, 'utf8')) as Record<string, unknown>) : {};
+  all.machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform };
+  all.run_at = new Date().toISOString();
+  all[scenario] = figures;
+  writeFileSync(RELIABILITY_JSON, `${JSON.stringify(all, null, 2)}\n`);
+}
+
+/** A private MariaDB on its own datadir: killed and restarted by the MySQL outage scenario. */
+export class PrivateMariaDb {
+  process: ChildProcess | undefined;
+  constructor(readonly dir: string, readonly port: number, private readonly log: WriteStream) {}
+
+  static async create(): Promise<PrivateMariaDb> {
+    const dir = mkdtempSync(join(tmpdir(), 'dargah-faults-mariadb-'));
+    const install = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${join(dir, 'data')}`, '--auth-root-authentication-method=normal', '--skip-test-db'], { encoding: 'utf8' });
+    if (install.status !== 0) throw new Error(`mariadb-install-db failed: ${install.stderr}`);
+    const db = new PrivateMariaDb(dir, await freePort(), createWriteStream(join(FAULT_LOGS, 'mariadb.log'), { flags: 'a' }));
+    await db.start();
+    return db;
+  }
+
+  url(database: string): string {
+    return `mysql://root@127.0.0.1:${this.port}/${database}`;
+  }
+
+  async start(): Promise<void> {
+    const args = ['--no-defaults', `--datadir=${join(this.dir, 'data')}`, `--port=${this.port}`, `--socket=${join(this.dir, 'sock')}`, '--bind-address=127.0.0.1', '--user=root', '--skip-log-bin', '--max-connections=500'];
+    const child = spawn('/usr/sbin/mariadbd', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(this.log, { end: false });
+    child.stderr.pipe(this.log, { end: false });
+    this.process = child;
+    await waitFor('the private MariaDB to answer', async () => (spawnSync('mysqladmin', ['--no-defaults', '-uroot', '-h127.0.0.1', `-P${this.port}`, 'ping'], { encoding: 'utf8' }).status === 0 ? true : undefined), 60_000, 200);
+  }
+
+  /** SIGKILL: what a crash or an OOM kill does. InnoDB recovers on the next start. */
+  async kill(): Promise<void> {
+    const child = this.process;
+    if (child === undefined || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    this.process = undefined;
+  }
+
+  async destroy(): Promise<void> {
+    await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A payment worker as a child process, its logs in test-artifacts/faults. */
+export class WorkerProcess {
+  private constructor(readonly child: ChildProcess, readonly logFile: string) {}
+
+  static async start(name: string, env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
+    const logFile = join(FAULT_LOGS, `${name}.log`);
+    const log = createWriteStream(logFile, { flags: 'a' });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'src', 'main', 'worker.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let running = false;
+    let exited = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString('utf8').includes('"worker running"')) running = true;
+    });
+    child.once('exit', () => {
+      exited = true;
+    });
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
+    await waitFor(`${name} to poll its task queue`, async () => {
+      if (exited) throw new Error(`${name} exited at start: see ${logFile}`);
+      return running ? true : undefined;
+    }, 180_000, 100);
+    return new WorkerProcess(child, logFile);
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    if (!this.alive) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.kill(signal);
+    await exited;
+  }
+}
+
+export interface FaultStack {
+  mariadb: PrivateMariaDb;
+  databaseUrl: string;
+  db: Db;
+  temporalServer: DevServer;
+  temporalPort: number;
+  temporalDbFile: string;
+  temporal: Client;
+  logger: Logger;
+  /** Environment of a worker child process over the private services. */
+  workerEnv: NodeJS.ProcessEnv;
+  worker: WorkerProcess | undefined;
+  baseConfig: Config;
+}
+
+let stack: Promise<FaultStack> | undefined;
+const servers: Server[] = [];
+let workerCounter = 0;
+
+const TASK_QUEUE = 'faults';
+
+export function getFaultStack(): Promise<FaultStack> {
+  stack ??= (async () => {
+    mkdirSync(FAULT_LOGS, { recursive: true });
+    const cli = process.env.TEMPORAL_CLI;
+    if (cli === undefined || cli === '') throw new Error('TEMPORAL_CLI is not set: run the fault suite with npm run test:faults');
+    const mariadb = await PrivateMariaDb.create();
+    const databaseUrl = mariadb.url('dargah_faults');
+    await ensureDatabase(databaseUrl);
+    const { db } = createDatabase(databaseUrl);
+    await migrateToLatest(db);
+    const temporalPort = await freePort();
+    const temporalDbFile = join(mariadb.dir, 'temporal.sqlite');
+    const baseConfig = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`, TEMPORAL_TASK_QUEUE: TASK_QUEUE, PORT: '0' });
+    const temporalServer = await startDevServer({ cli, port: temporalPort, dbFile: temporalDbFile, logFile: join(FAULT_LOGS, 'temporal.log'), namespace: baseConfig.TEMPORAL_NAMESPACE });
+    const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
+    const temporal = new Client({ connection, namespace: baseConfig.TEMPORAL_NAMESPACE });
+    const logger = pino({ level: 'info' }, createWriteStream(join(FAULT_LOGS, 'api.log'), { flags: 'a' }));
+    const workerEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+      TEMPORAL_TASK_QUEUE: TASK_QUEUE,
+      LOG_LEVEL: 'info',
+      // Webhook retries a few seconds apart, covering an outage of about a minute.
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,2,4,8,15,30,60,120',
+      WEBHOOK_TIMEOUT_MS: '5000',
+    };
+    const s: FaultStack = { mariadb, databaseUrl, db, temporalServer, temporalPort, temporalDbFile, temporal, logger, workerEnv, worker: undefined, baseConfig };
+    s.worker = await startWorker(s);
+    return s;
+  })();
+  return stack;
+}
+
+export async function startWorker(s: FaultStack): Promise<WorkerProcess> {
+  workerCounter += 1;
+  s.worker = await WorkerProcess.start(`worker-${workerCounter}`, s.workerEnv);
+  return s.worker;
+}
+
+/** Restarts the dev server on the same port and SQLite file. */
+export async function restartTemporal(s: FaultStack): Promise<void> {
+  const cli = process.env.TEMPORAL_CLI ?? '';
+  s.temporalServer = await startDevServer({ cli, port: s.temporalPort, dbFile: s.temporalDbFile, logFile: join(FAULT_LOGS, 'temporal.log'), namespace: s.baseConfig.TEMPORAL_NAMESPACE });
+}
+
+/** An API server in this process over the private services, with these settings (windows, limits). */
+export async function faultApi(overrides: Partial<Record<keyof Config, string>> = {}): Promise<string> {
+  const s = await getFaultStack();
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: s.databaseUrl,
+    TEMPORAL_ADDRESS: `127.0.0.1:${s.temporalPort}`,
+    TEMPORAL_TASK_QUEUE: TASK_QUEUE,
+    PORT: '0',
+    // The scenarios are the load: the abuse limits are not what they measure.
+    RATE_LIMIT_REQUESTS: '0',
+    TEST_PAYMENTS_PER_MINUTE: '0',
+    SANDBOX_DELAY_SECONDS: '3',
+    ...overrides,
+  });
+  const app = createApp({ config, db: s.db, temporal: s.temporal, logger: s.logger });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((r) => server.once('listening', r));
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Secrets handed out during the fault suite, for the log scan. */
+export const issuedSecrets: string[] = [];
+
+export async function faultMerchant(domain = 'localhost'): Promise<{ merchantId: string; key: string }> {
+  const s = await getFaultStack();
+  const m = await createMerchant(s.db, s.baseConfig, { name: `Fault merchant ${Date.now()}`, domain });
+  issuedSecrets.push(m.test_key);
+  return { merchantId: m.merchant_id, key: m.test_key };
+}
+
+export async function closeFaultStack(): Promise<void> {
+  if (stack === undefined) return;
+  const s = await stack.catch(() => undefined);
+  stack = undefined;
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+  if (s === undefined) return;
+  await s.worker?.kill('SIGTERM');
+  await s.temporal.connection.close().catch(() => undefined);
+  await s.db.destroy().catch(() => undefined);
+  await s.temporalServer.stop();
+  await s.mariadb.destroy();
+}
+
+/** Runs `work` over `items` with at most `limit` at a time. */
+export async function inParallel<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await work(items[i]!, i);
+      }
+    }),
+  );
+  return results;
+}
