@@ -38,6 +38,13 @@ function toSchema(schema: unknown, top?: TSchema): SchemaObject {
   return walk(schema) as SchemaObject;
 }
 
+/** Every authenticated answer tells the key's rate-limit budget (IETF RateLimit header fields draft). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
+};
+
 function errorResponses(codes: ErrorCode[]): Record<string, ResponseObject> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
@@ -76,6 +83,13 @@ function queryParameters(query: TSchema | undefined): ParameterObject[] {
     schema: toSchema(schema),
     ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
   }));
+}
+
+function withRateLimitHeaders(op: Operation, responses: Record<string, ResponseObject>): Record<string, ResponseObject> {
+  if (!op.auth) return responses;
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, r]) => [status, status === '401' ? r : { ...r, headers: { ...r.headers, ...RATE_LIMIT_HEADERS } }]),
+  );
 }
 
 function operationObject(op: Operation): OperationObject {
@@ -120,7 +134,7 @@ function operationObject(op: Operation): OperationObject {
             content: { 'application/json': { schema: toSchema(op.body), ...(op.example === undefined ? {} : { example: op.example }) } },
           },
         }),
-    responses: { ...responses, ...errorResponses(op.errors) },
+    responses: withRateLimitHeaders(op, { ...responses, ...errorResponses(op.errors) }),
   };
 }
 
@@ -164,6 +178,9 @@ export function buildOpenApiDocument(bounds: AmountBounds, serverUrl = '/'): Ope
   });
   builder.addHeader('X-Request-Id', { description: 'Identifies this request and response; quote it to support.', schema: { type: 'string' } });
   builder.addHeader('Retry-After', { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } });
+  builder.addHeader('RateLimit-Limit', { description: "Requests the key may make in the current window (the tighter of the key's and, on test-mode creates, the merchant's per-minute quota).", schema: { type: 'integer' } });
+  builder.addHeader('RateLimit-Remaining', { description: 'Requests left in the current window.', schema: { type: 'integer' } });
+  builder.addHeader('RateLimit-Reset', { description: 'Seconds until the window resets.', schema: { type: 'integer' } });
   builder.addHeader('Idempotent-Replayed', { description: '`true` when this response replays an earlier one for the same Idempotency-Key.', schema: { type: 'string' } });
   const tags = new Set<string>();
   const paths: Record<string, Record<string, OperationObject>> = {};

@@ -57,7 +57,7 @@ export interface Operation {
 }
 
 /** Errors every authenticated JSON operation can answer with. */
-const COMMON_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'live_mode_not_enabled', 'internal_error', 'service_unavailable'];
+const COMMON_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'live_mode_not_enabled', 'rate_limited', 'internal_error', 'service_unavailable'];
 const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_failed'];
 
 export function operations(bounds: AmountBounds): Operation[] {
