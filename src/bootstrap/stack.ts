@@ -9,6 +9,7 @@
  *   bench: the same on its own database, ports and SQLite file, then the benchmark.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -94,6 +95,17 @@ async function demoKey(databaseUrl: string): Promise<string> {
 }
 
 /** `output`: a file descriptor for the child's stdout and stderr, else ours. */
+/** The local stack's payment-page CSRF secret: drawn once, kept in .data, so pages survive restarts. */
+function pagesCsrfSecret(): string {
+  if (process.env.PAGES_CSRF_SECRET !== undefined && process.env.PAGES_CSRF_SECRET !== '') return process.env.PAGES_CSRF_SECRET;
+  const file = join(dataDir, 'pages-csrf-secret');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
 function startChild(name: string, script: string, env: NodeJS.ProcessEnv, output?: number): ChildProcess {
   const stdio = output === undefined ? ['ignore', 'inherit', 'inherit'] : ['ignore', output, output];
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, script)], { cwd: root, env, stdio: stdio as ('ignore' | 'inherit' | number)[] });
@@ -173,7 +185,7 @@ async function start(): Promise<void> {
   say(`Preparing MySQL database ${databaseName(config.DATABASE_URL)}…`);
   await prepareDatabase(config.DATABASE_URL, false);
   const temporal = await provideTemporal(process.env, 7233, 8233, 'start');
-  const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address };
+  const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, PAGES_CSRF_SECRET: pagesCsrfSecret() };
   const worker = startChild('worker', 'src/main/worker.ts', env);
   cleanups.push(stopChild(worker));
   const api = startChild('api', 'src/main/api.ts', env);
