@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Payment } from '../src/api/schemas.ts';
 import type { Db } from '../src/db/database.ts';
+import { isCheckViolation } from '../src/db/errors.ts';
 import { writePaymentVersion } from '../src/db/payments.ts';
 import { writeRefund } from '../src/db/refunds.ts';
 import type { Refund } from '../src/api/refund-schemas.ts';
@@ -124,11 +125,5 @@ export function createActivities({ db, bank, logger, temporal, config }: Activit
     },
   };
 }
-
-/** MariaDB (4025) and MySQL (3819) report a violated CHECK constraint differently. */
-const isCheckViolation = (error: unknown) => {
-  const e = error as { errno?: number; code?: string };
-  return e.errno === 4025 || e.errno === 3819 || e.code === 'ER_CHECK_CONSTRAINT_VIOLATED' || e.code === 'ER_CONSTRAINT_FAILED';
-};
 
 export type PaymentActivities = ReturnType<typeof createActivities>;

@@ -2,7 +2,7 @@
  * Telling a dependency failure (MySQL or Temporal down, slow or restarting)
  * from a bug: the first is a 503 the client may retry, the second a 500.
  */
-import { ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import { ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
 
 const MYSQL_CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -49,4 +49,16 @@ export async function withTimeout<T>(what: string, ms: number, work: Promise<T>)
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Bound on any one call to Temporal from a request, so a dead server means a prompt 503. */
+export const TEMPORAL_CALL_MS = 5_000;
+
+/**
+ * Runs a Temporal call under a gRPC deadline: a dead or slow server fails the
+ * call (503), never hangs it, and the SDK stops retrying it when the deadline
+ * passes (a bare timer would leave the call retrying in the background).
+ */
+export function temporalCall<T>(temporal: Client, call: () => Promise<T>): Promise<T> {
+  return withTimeout('Temporal', TEMPORAL_CALL_MS + 500, temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, call));
 }

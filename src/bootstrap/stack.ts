@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, databaseName } from '../db/database.ts';
+import { mysqlErrorCode } from '../db/errors.ts';
 import { ensureDatabase, migrateToLatest, recreateDatabase } from '../db/migrate.ts';
 import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
 import { createMerchant } from '../merchants/merchants.ts';
@@ -36,8 +37,8 @@ function fail(error: unknown): never {
 }
 
 function mysqlMessage(error: unknown): string | undefined {
-  const code = (error as { code?: string }).code;
-  if (code === undefined || !/^(E[A-Z]+|ER_\w+|PROTOCOL_\w+)$/.test(code)) return undefined;
+  const code = mysqlErrorCode(error);
+  if (code === undefined) return undefined;
   const url = new URL(process.env.DATABASE_URL ?? loadConfig().DATABASE_URL);
   return `MySQL is not usable at ${url.host} (${code}): start MySQL or MariaDB there (for example: start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd), or set DATABASE_URL.`;
 }

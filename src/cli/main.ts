@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, type Db } from '../db/database.ts';
+import { mysqlErrorCode } from '../db/errors.ts';
 import { createMerchant, OnboardingError } from '../merchants/merchants.ts';
 import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway, revokeKey, rollKey, setFees } from '../merchants/onboarding.ts';
 import type { Config } from '../config.ts';
@@ -88,9 +89,8 @@ async function main(argv: string[]): Promise<number> {
 function reason(error: unknown): string {
   if (error instanceof UsageError || error instanceof OnboardingError || error instanceof ConfigError) return error.message;
   const e = error as { code?: string; message?: string };
-  if (typeof e.code === 'string' && /^(E[A-Z]+|ER_\w+|PROTOCOL_\w+)$/.test(e.code)) {
-    return `MySQL is not usable at DATABASE_URL (${e.code}); start it or fix DATABASE_URL`;
-  }
+  const mysqlCode = mysqlErrorCode(error);
+  if (mysqlCode !== undefined) return `MySQL is not usable at DATABASE_URL (${mysqlCode}); start it or fix DATABASE_URL`;
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     return (e.message ?? 'invalid arguments').split('\n')[0]!;
   }

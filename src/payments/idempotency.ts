@@ -9,6 +9,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.ts';
+import { isDuplicateKey } from '../db/errors.ts';
 import { ApiError } from '../api/errors.ts';
 
 export interface IdempotencyScope {
@@ -29,7 +30,6 @@ export interface IdempotentResult extends StoredResponse {
 /** How long a request may hold a key before another may take it over. */
 const LOCK_MS = 30_000;
 
-const isDuplicateKey = (error: unknown) => (error as { code?: string }).code === 'ER_DUP_ENTRY';
 
 /** Stable hash of a JSON body: key order does not matter. */
 export function requestHash(body: unknown): string {

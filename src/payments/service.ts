@@ -8,12 +8,13 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type C
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { isDuplicateKey } from '../db/errors.ts';
 import { findPayment, paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
 import { verifyRefusal, type BankOutcome } from '../domain/payment.ts';
 import { ApiError, type ErrorCode } from '../api/errors.ts';
 import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from '../api/schemas.ts';
 import type { AuthState } from '../api/middleware/auth.ts';
-import { withTimeout } from '../api/dependencies.ts';
+import { temporalCall } from '../api/dependencies.ts';
 import { afterCursor, pageOf, rowCursor } from '../api/pagination.ts';
 import { bankResultSignal, paymentWorkflowId, searchAttributes, verifyUpdate, type PaymentWorkflowInput } from '../../workflows/definitions.ts';
 import type { paymentWorkflow } from '../../workflows/payment.ts';
@@ -25,15 +26,6 @@ export interface PaymentServiceDeps {
   config: Config;
 }
 
-/** Bound on any one call to Temporal from a request, so a dead server means a prompt 503. */
-export const TEMPORAL_CALL_MS = 5_000;
-
-/** Runs a Temporal call under a gRPC deadline: a dead or slow server fails the call (503), never hangs it. */
-function temporalCall<T>(temporal: Client, call: () => Promise<T>): Promise<T> {
-  return withTimeout('Temporal', TEMPORAL_CALL_MS + 500, temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, call));
-}
-
-const isDuplicateKey = (error: unknown) => (error as { code?: string }).code === 'ER_DUP_ENTRY';
 const trackingCode = () => String(randomInt(100_000_000_000, 1_000_000_000_000));
 
 export function paymentUrl(config: Pick<Config, 'PUBLIC_BASE_URL'>, id: string): string {

@@ -3,7 +3,7 @@
  * refund may be taken and serialises refunds, so they never add up to more
  * than was paid; this module forwards the request and reads the records.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../db/database.ts';
 import { findRefund, refundFromRow } from '../db/refunds.ts';
@@ -11,9 +11,9 @@ import { refundRefusal } from '../domain/refund.ts';
 import { ApiError } from '../api/errors.ts';
 import type { AuthState } from '../api/middleware/auth.ts';
 import type { CreateRefundRequest, ListRefundsQuery, Refund } from '../api/refund-schemas.ts';
-import { withTimeout } from '../api/dependencies.ts';
+import { temporalCall } from '../api/dependencies.ts';
 import { afterCursor, pageOf, rowCursor } from '../api/pagination.ts';
-import { getPayment, refusalError, TEMPORAL_CALL_MS, type PaymentServiceDeps } from '../payments/service.ts';
+import { getPayment, refusalError, type PaymentServiceDeps } from '../payments/service.ts';
 import { idempotent, type IdempotentResult } from '../payments/idempotency.ts';
 import { paymentWorkflowId, refundUpdate, refundUpdateId } from '../../workflows/definitions.ts';
 
@@ -46,9 +46,7 @@ export async function createRefund(
 
     const handle = temporal.workflow.getHandle(paymentWorkflowId(paymentId));
     try {
-      const refund = await withTimeout(
-        'Temporal',
-        TEMPORAL_CALL_MS,
+      const refund = await temporalCall(temporal, () =>
         handle.executeUpdate(refundUpdate, {
           args: [{ refund_id: refundId, amount, reason: request.reason ?? null }],
           // A retried request is the same update: Temporal answers it once.
@@ -59,7 +57,7 @@ export async function createRefund(
     } catch (error) {
       const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
       if (cause instanceof ApplicationFailure && typeof cause.type === 'string') throw refusalError(cause.type, cause.message);
-      if (await workflowClosed(handle)) {
+      if (await workflowClosed(temporal, handle)) {
         throw new ApiError('payment_not_refundable', "The payment's refund window has closed.");
       }
       throw error;
@@ -68,9 +66,9 @@ export async function createRefund(
 }
 
 /** The workflow ends when the refund window closes; a closed workflow takes no refunds. */
-async function workflowClosed(handle: WorkflowHandle): Promise<boolean> {
+async function workflowClosed(temporal: Client, handle: WorkflowHandle): Promise<boolean> {
   try {
-    const description = await withTimeout('Temporal', TEMPORAL_CALL_MS, handle.describe());
+    const description = await temporalCall(temporal, () => handle.describe());
     return description.status.name !== 'RUNNING';
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return true;

@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { ApiError } from '../api/errors.ts';
 import type { AuthState } from '../api/middleware/auth.ts';
-import { withTimeout } from '../api/dependencies.ts';
+import { temporalCall } from '../api/dependencies.ts';
 import { afterCursor, pageOf, rowCursor } from '../api/pagination.ts';
 import type {
   CreateWebhookEndpointRequest,
@@ -31,9 +31,6 @@ export interface WebhookServiceDeps {
   /** DNS for the URL policy; the system resolver unless a test passes its own. */
   resolve?: Resolver;
 }
-
-/** Bound on a call to Temporal from a request, so a dead server means a prompt 503. */
-const TEMPORAL_CALL_MS = 5_000;
 
 interface EndpointRow {
   id: string;
@@ -205,6 +202,6 @@ export async function redeliver({ db, temporal, config }: WebhookServiceDeps, au
     }
     endpointIds = [endpointId];
   }
-  const deliveries = await withTimeout('Temporal', TEMPORAL_CALL_MS, redeliverEvent(temporal, config, event.id, endpointIds));
+  const deliveries = await temporalCall(temporal, () => redeliverEvent(temporal, config, event.id, endpointIds));
   return { event_id: event.id, deliveries };
 }
