@@ -4,7 +4,8 @@
  * forwards verify and the bank's result to the workflow.
  */
 import { randomInt } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { startWorkflowOnce } from '../temporal/client.ts';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -63,28 +64,21 @@ export function checkCallbackUrl(callbackUrl: string, auth: AuthState): void {
 
 export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkflowInput, taskQueue: string): Promise<void> {
   const p = input.payment;
-  try {
-    await temporalCall(temporal, () =>
-      temporal.workflow.start<typeof paymentWorkflow>('paymentWorkflow', {
-        taskQueue,
-        workflowId: paymentWorkflowId(p.id),
-        args: [input],
-        // A retried create finds the workflow it started before; a finished one is never started again.
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        typedSearchAttributes: [
-          { key: searchAttributes.status, value: p.status },
-          { key: searchAttributes.merchantId, value: input.merchant_id },
-          { key: searchAttributes.merchantReference, value: p.merchant_reference },
-          { key: searchAttributes.mode, value: p.mode },
-          { key: searchAttributes.amount, value: p.amount },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return;
-    throw error;
-  }
+  // A retried create finds the workflow it started before; a finished one is never started again.
+  await temporalCall(temporal, () =>
+    startWorkflowOnce<typeof paymentWorkflow>(temporal, 'paymentWorkflow', {
+      taskQueue,
+      workflowId: paymentWorkflowId(p.id),
+      args: [input],
+      typedSearchAttributes: [
+        { key: searchAttributes.status, value: p.status },
+        { key: searchAttributes.merchantId, value: input.merchant_id },
+        { key: searchAttributes.merchantReference, value: p.merchant_reference },
+        { key: searchAttributes.mode, value: p.mode },
+        { key: searchAttributes.amount, value: p.amount },
+      ],
+    }),
+  );
 }
 
 /** A payment as create records it: status `created`, a fresh tracking code, the page open for PAYMENT_TTL_SECONDS. */

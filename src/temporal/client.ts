@@ -1,4 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, type WorkflowStartOptions } from '@temporalio/client';
+import type { Workflow } from '@temporalio/common';
 import type { Config } from '../config.ts';
 import { SEARCH_ATTRIBUTE_TYPES } from '../../workflows/definitions.ts';
 import proto from '@temporalio/proto';
@@ -35,4 +36,26 @@ export async function registerSearchAttributes(connection: Connection, namespace
     namespace,
     searchAttributes: Object.fromEntries(missing.map(([name, type]) => [name, INDEXED_VALUE_TYPE[type]])),
   });
+}
+
+/**
+ * Starts a workflow at most once per id: a retried caller finds the run it
+ * started before (USE_EXISTING), and a run that already finished is never
+ * started again (REJECT_DUPLICATE; that refusal counts as done).
+ */
+export async function startWorkflowOnce<T extends Workflow>(
+  temporal: Client,
+  workflowType: string,
+  options: Omit<WorkflowStartOptions<T>, 'workflowIdReusePolicy' | 'workflowIdConflictPolicy'>,
+): Promise<void> {
+  try {
+    await temporal.workflow.start<T>(workflowType, {
+      ...options,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    } as WorkflowStartOptions<T>);
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return;
+    throw error;
+  }
 }

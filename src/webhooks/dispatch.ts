@@ -4,7 +4,8 @@
  * receiver never delays a payment.
  */
 import { randomUUID } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { startWorkflowOnce } from '../temporal/client.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { isSubscribed } from '../domain/events.ts';
@@ -27,19 +28,12 @@ export async function startDelivery(temporal: Client, config: DeliveryConfig, ev
     schedule_ms: retryScheduleMs(config),
     timeout_ms: config.WEBHOOK_TIMEOUT_MS,
   };
-  try {
-    await temporal.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      workflowId: deliveryId,
-      args: [input],
-      // A retried activity finds the delivery it started before; a finished one is never sent again by accident.
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return;
-    throw error;
-  }
+  // A retried activity finds the delivery it started before; a finished one is never sent again by accident.
+  await startWorkflowOnce<typeof webhookDeliveryWorkflow>(temporal, 'webhookDeliveryWorkflow', {
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    workflowId: deliveryId,
+    args: [input],
+  });
 }
 
 /** The enabled endpoints of the event's merchant and mode that subscribe to its type. */
