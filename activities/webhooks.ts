@@ -2,13 +2,13 @@
  * Webhook side effects: one attempt to deliver an event to an endpoint,
  * recorded in MySQL whatever the receiver answers.
  */
+import { postToReceiver, type ReceiverAnswer } from '../src/adapters/webhook-request.ts';
+import { webhookHeaders } from '../src/adapters/webhook-signing.ts';
+import { checkWebhookUrl, WebhookUrlRefused, type Resolver } from '../src/adapters/webhook-url-policy.ts';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
+import type { DeliveryAttemptInput, DeliveryOutcome } from '../src/domain/webhook-delivery.ts';
 import type { Logger } from '../src/logger.ts';
-import { postToReceiver, type ReceiverAnswer } from '../src/webhooks/receiver-request.ts';
-import { webhookHeaders } from '../src/webhooks/signing.ts';
-import { checkWebhookUrl, WebhookUrlRefused, type Resolver } from '../src/webhooks/url-policy.ts';
-import type { DeliveryAttemptInput, DeliveryOutcome } from '../workflows/webhook-definitions.ts';
 
 export interface WebhookActivityDependencies {
   db: Db;
@@ -74,3 +74,5 @@ export function createWebhookActivities({ db, logger, config, resolve }: Webhook
     },
   };
 }
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

@@ -5,10 +5,12 @@
  */
 import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
 import type { TSchema } from '@sinclair/typebox';
-import { ERROR_STATUS, type ErrorCode } from '../src/api/errors.ts';
-import { ErrorSchema, PaymentSchema, type AmountBounds } from '../src/api/schemas.ts';
-import { RefundSchema } from '../src/api/refund-schemas.ts';
-import { EventSchema, WebhookAttemptSchema, WebhookEndpointSchema } from '../src/api/webhook-schemas.ts';
+import { ErrorSchema } from '../src/api/schemas.ts';
+import { PaymentSchema } from '../src/domain/payment-schemas.ts';
+import { RefundSchema } from '../src/domain/refund-schemas.ts';
+import type { AmountBounds } from '../src/domain/schema.ts';
+import { EventSchema, WebhookAttemptSchema, WebhookEndpointSchema } from '../src/domain/webhook-schemas.ts';
+import { ERROR_STATUS, type ErrorCode } from '../src/errors.ts';
 import { operations, type Operation } from './operations.ts';
 
 /** Schemas shown once under components.schemas and referenced elsewhere, by identity. */

@@ -4,20 +4,18 @@
  * and a test checks that it names exactly the routes the routers serve.
  */
 import type { TSchema } from '@sinclair/typebox';
-import type { ErrorCode } from '../src/api/errors.ts';
+import { HealthSchema, NotReadySchema, ReadySchema } from '../src/api/schemas.ts';
 import {
   CreatePaymentResponseSchema,
   createPaymentRequestSchema,
-  HealthSchema,
   ListPaymentsQuerySchema,
-  NotReadySchema,
   PaymentListSchema,
   PaymentResponseSchema,
-  ReadySchema,
   VerifyRequestSchema,
-  type AmountBounds,
-} from '../src/api/schemas.ts';
-import { createRefundRequestSchema, ListRefundsQuerySchema, RefundListSchema, RefundResponseSchema } from '../src/api/refund-schemas.ts';
+} from '../src/domain/payment-schemas.ts';
+import { createRefundRequestSchema, ListRefundsQuerySchema, RefundListSchema, RefundResponseSchema } from '../src/domain/refund-schemas.ts';
+import type { AmountBounds } from '../src/domain/schema.ts';
+import type { ErrorCode } from '../src/errors.ts';
 import {
   CreateWebhookEndpointRequestSchema,
   DeletedWebhookEndpointSchema,
@@ -30,7 +28,7 @@ import {
   RotateSecretRequestSchema,
   WebhookEndpointListSchema,
   WebhookEndpointWithSecretSchema,
-} from '../src/api/webhook-schemas.ts';
+} from '../src/domain/webhook-schemas.ts';
 
 export interface Operation {
   method: 'get' | 'post' | 'delete';

@@ -44,7 +44,7 @@ export const ConfigSchema = Type.Object({
   }),
   BODY_LIMIT_BYTES: Int({ default: 65_536, minimum: 1_024, description: 'largest accepted request body' }),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
-    // DESIGN §6's schedule, with its 10 h step repeated until the retries span about 3 days (77.6 h).
+    // 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h steps until the retries span about 3 days (77.6 h): docs/WEBHOOKS.md#delivery.
     default: '0,5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000,36000',
     pattern: '^[0-9]{1,7}(,[0-9]{1,7}){0,19}$',
     description: 'webhook delivery: seconds to wait before each attempt (the first is usually 0); the default spans about 3 days',

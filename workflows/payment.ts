@@ -1,8 +1,8 @@
 /**
- * One payment, one workflow. The workflow alone decides transitions; each is
- * written to MySQL by an activity before anyone can see it, and the timers
- * for `expires_at` and `verify_deadline_at` are durable: they fire after
- * worker or server restarts just the same.
+ * One payment, one workflow (docs/PAYMENTS.md). The workflow alone decides
+ * transitions; each is written to MySQL by an activity before anyone can see
+ * it, and the timers for `expires_at` and `verify_deadline_at` are durable:
+ * they fire after worker or server restarts just the same.
  */
 import {
   ActivityFailure,
@@ -16,11 +16,10 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { Payment } from '../src/api/schemas.ts';
-import type { Refund } from '../src/api/refund-schemas.ts';
+import type { BankActivities } from '../activities/bank.ts';
+import type { RecordActivities } from '../activities/records.ts';
 import { canTransition, computeFee, STATUS_AFTER_OUTCOME, verifyRefusal, type PaymentStatus } from '../src/domain/payment.ts';
-import { refundableAmount, refundRefusal, statusAfterRefunds } from '../src/domain/refund.ts';
-import type { PaymentActivities } from '../activities/index.ts';
+import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
   bankResultSignal,
   paymentQuery,
@@ -28,20 +27,22 @@ import {
   searchAttributes,
   verifyUpdate,
   type BankResult,
+  type PaymentWorkflowInput,
   type RefundRequest,
   type VerifyInput,
-  type PaymentWorkflowInput,
-} from './definitions.ts';
+} from '../src/domain/payment-workflow.ts';
+import { refundableAmount, refundRefusal, statusAfterRefunds } from '../src/domain/refund.ts';
+import type { Refund } from '../src/domain/refund-schemas.ts';
 
 // A record write must happen eventually, so it is retried without limit; a
 // worker that cannot reach MySQL keeps trying and the payment waits.
-const records = proxyActivities<PaymentActivities>({
+const records = proxyActivities<RecordActivities>({
   startToCloseTimeout: '15s',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s' },
 });
 
 // Bank calls are idempotent by operation key, so retrying them is safe.
-const bank = proxyActivities<PaymentActivities>({
+const bank = proxyActivities<BankActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
 });

@@ -276,7 +276,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description Lifecycle status; see the state table in the README.
+             * @description Lifecycle status; see docs/PAYMENTS.md.
              * @enum {string}
              */
             status: "created" | "pending" | "paid" | "verified" | "failed" | "canceled" | "expired" | "reversed" | "partially_refunded" | "refunded";
@@ -410,11 +410,12 @@ export interface components {
              */
             status: "enabled" | "disabled";
             disabled_reason: string | null;
-            /** @description until then deliveries carry a signature with the previous secret too */
+            /** @description null unless a rotation is in progress */
             previous_secret_expires_at: string | null;
             /**
              * Format: date-time
              * @description creation time
+             * @example 2026-11-21T10:15:30.123Z
              */
             created_at: string;
         };
@@ -429,6 +430,7 @@ export interface components {
             /**
              * Format: date-time
              * @description when the change happened
+             * @example 2026-11-21T10:15:30.123Z
              */
             created_at: string;
             /** @description the object after the change: the payment for payment.*, the refund for refund.* */
@@ -440,7 +442,7 @@ export interface components {
                      */
                     id: string;
                     /**
-                     * @description Lifecycle status; see the state table in the README.
+                     * @description Lifecycle status; see docs/PAYMENTS.md.
                      * @enum {string}
                      */
                     status: "created" | "pending" | "paid" | "verified" | "failed" | "canceled" | "expired" | "reversed" | "partially_refunded" | "refunded";
@@ -572,6 +574,7 @@ export interface components {
             /**
              * Format: date-time
              * @description when the request was sent
+             * @example 2026-11-21T10:15:30.123Z
              */
             attempted_at: string;
             /** @description the receiver's HTTP status; null when none came */
@@ -630,7 +633,7 @@ export interface operations {
                 limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
-                /** @description Lifecycle status; see the state table in the README. */
+                /** @description Lifecycle status; see docs/PAYMENTS.md. */
                 status?: "created" | "pending" | "paid" | "verified" | "failed" | "canceled" | "expired" | "reversed" | "partially_refunded" | "refunded";
                 merchant_reference?: string;
                 /** @description created at or after */

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Static, TSchema } from '@sinclair/typebox';
-import { ApiError, type ErrorDetail } from './errors.ts';
+import { DomainError, type ErrorDetail } from '../errors.ts';
 
 // Bodies are validated as sent; query strings arrive as text, so their
 // numbers and booleans are coerced before the same kind of check.
@@ -21,11 +21,11 @@ function detail(error: ErrorObject): ErrorDetail {
   return { path: base === '' ? '(body)' : base, message: error.message ?? 'is invalid' };
 }
 
-export function validationError(errors: ErrorObject[] | null | undefined, what: string): ApiError {
+export function validationError(errors: ErrorObject[] | null | undefined, what: string): DomainError {
   const details = (errors ?? []).map(detail);
   const unique = details.filter((d, i) => details.findIndex((o) => o.path === d.path && o.message === d.message) === i);
   const summary = unique.map((d) => `${d.path} ${d.message}`).join('; ');
-  return new ApiError('validation_failed', `The ${what} is invalid: ${summary}`, unique);
+  return new DomainError('validation_failed', `The ${what} is invalid: ${summary}`, unique);
 }
 
 export interface Validator<T> {
@@ -37,7 +37,7 @@ function validatorOf<S extends TSchema>(ajv: Ajv, schema: S, what: string): Vali
   const check: ValidateFunction = ajv.compile(schema);
   const validate = (value: unknown): Static<S> => {
     if (value === undefined) {
-      throw new ApiError('validation_failed', `A JSON ${what} is required.`, [{ path: '(body)', message: 'is required' }]);
+      throw new DomainError('validation_failed', `A JSON ${what} is required.`, [{ path: '(body)', message: 'is required' }]);
     }
     if (!check(value)) throw validationError(check.errors, what);
     return value;

@@ -10,14 +10,14 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { rowFromNewPayment } from '../db/payments.ts';
 import { newPayment, paymentWorkflowInput, startPaymentWorkflow } from '../payments/service.ts';
-import type { AuthState } from '../api/middleware/auth.ts';
+import type { Merchant } from '../domain/merchant.ts';
 import { PAYMENT_AMOUNT } from './load.ts';
 
 export interface DurableCreateDeps {
   db: Db;
   temporal: Client;
   config: Config;
-  merchant: Pick<AuthState['merchant'], 'id' | 'fee_plan'>;
+  merchant: Pick<Merchant, 'id' | 'fee_plan'>;
 }
 
 export interface BaselineResult {

@@ -20,3 +20,30 @@ export function mysqlErrorCode(error: unknown): string | undefined {
   const code = codeOf(error);
   return typeof code === 'string' && /^(E[A-Z]+|ER_\w+|PROTOCOL_\w+)$/.test(code) ? code : undefined;
 }
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'ER_QUERY_TIMEOUT',
+  'ER_CLIENT_INTERACTION_TIMEOUT',
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_BAD_DB_ERROR',
+]);
+
+/** MySQL could not be reached or used (down, restarting, overloaded): a retry may succeed. */
+export function isMysqlUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; fatal?: unknown } | null;
+  if (typeof e !== 'object' || e === null) return false;
+  if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+  return e.fatal === true; // mysql2 marks connection-level failures fatal
+}

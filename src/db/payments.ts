@@ -1,5 +1,7 @@
-import type { Payment } from '../api/schemas.ts';
+import type { Tenant } from '../domain/merchant.ts';
+import type { Payment } from '../domain/payment-schemas.ts';
 import type { Db, NewPaymentRow, PaymentRow } from './database.ts';
+import { scopedTo } from './tenant.ts';
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 const date = (s: string | null): Date | null => (s === null ? null : new Date(s));
@@ -88,12 +90,7 @@ export async function writePaymentVersion(db: Db, payment: Payment, version: num
   return row !== undefined && row.version >= version;
 }
 
-export async function findPayment(db: Db, id: string, scope: { merchantId: string; mode: 'test' | 'live' }): Promise<PaymentRow | undefined> {
-  return db
-    .selectFrom('payments')
-    .selectAll()
-    .where('id', '=', id)
-    .where('merchant_id', '=', scope.merchantId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
+/** The tenant's payment with this id, if it has one. */
+export async function findPayment(db: Db, id: string, tenant: Tenant): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('id', '=', id).where(scopedTo(tenant)).executeTakeFirst();
 }

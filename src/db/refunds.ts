@@ -1,5 +1,7 @@
-import type { Refund } from '../api/refund-schemas.ts';
+import type { Tenant } from '../domain/merchant.ts';
+import type { Refund } from '../domain/refund-schemas.ts';
 import type { Db, RefundRow } from './database.ts';
+import { scopedTo } from './tenant.ts';
 
 /** The API shape of a stored refund. */
 export function refundFromRow(row: RefundRow): Refund {
@@ -20,15 +22,15 @@ export function refundFromRow(row: RefundRow): Refund {
  * written once, only over `pending`, so a retried or replayed write never
  * moves it back.
  */
-export async function writeRefund(db: Db, refund: Refund, scope: { merchantId: string; mode: 'test' | 'live' }, at: Date): Promise<void> {
+export async function writeRefund(db: Db, refund: Refund, tenant: Tenant, at: Date): Promise<void> {
   await db
     .insertInto('refunds')
     .ignore()
     .values({
       id: refund.id,
       payment_id: refund.payment_id,
-      merchant_id: scope.merchantId,
-      mode: scope.mode,
+      merchant_id: tenant.merchant.id,
+      mode: tenant.mode,
       amount: refund.amount,
       status: 'pending',
       reason: refund.reason,
@@ -51,12 +53,7 @@ export async function writeRefund(db: Db, refund: Refund, scope: { merchantId: s
     .execute();
 }
 
-export async function findRefund(db: Db, id: string, scope: { merchantId: string; mode: 'test' | 'live' }): Promise<RefundRow | undefined> {
-  return db
-    .selectFrom('refunds')
-    .selectAll()
-    .where('id', '=', id)
-    .where('merchant_id', '=', scope.merchantId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
+/** The tenant's refund with this id, if it has one. */
+export async function findRefund(db: Db, id: string, tenant: Tenant): Promise<RefundRow | undefined> {
+  return db.selectFrom('refunds').selectAll().where('id', '=', id).where(scopedTo(tenant)).executeTakeFirst();
 }

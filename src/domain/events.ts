@@ -1,6 +1,7 @@
 /**
- * The kinds of event a merchant can receive by webhook (DESIGN §6). Pure
- * code, shared by the API schemas, the recording activity and the docs.
+ * The kinds of event a merchant can receive by webhook
+ * (docs/WEBHOOKS.md#events). Pure code, shared by the schemas, the
+ * recording activities and the delivery.
  */
 import type { PaymentStatus } from './payment.ts';
 
@@ -17,7 +18,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The event a payment emits on entering `status`, if any (every transition of DESIGN §3 has one). */
+/** The event a payment emits on entering `status`, if any (every transition in docs/PAYMENTS.md has one). */
 export function paymentEventType(status: PaymentStatus): EventType | undefined {
   const type = `payment.${status}`;
   return (EVENT_TYPES as readonly string[]).includes(type) ? (type as EventType) : undefined;

@@ -1,9 +1,9 @@
 /**
- * The payment state machine and the rules around it, in one place.
- * Pure code: the workflow (inside Temporal's deterministic sandbox) and the
- * API both import it, so it must not touch I/O, clocks or Node built-ins.
+ * The payment state machine and the rules around it, in one place
+ * (docs/PAYMENTS.md). Pure code: the workflow (inside Temporal's
+ * deterministic sandbox) and the services both import it, so it must not
+ * touch I/O, clocks or Node built-ins.
  */
-import type { Payment } from '../api/schemas.ts';
 
 export const PAYMENT_STATUSES = [
   'created',
@@ -38,9 +38,6 @@ export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
 
-/** Statuses after which the payment's workflow has nothing left to wait for (`refunded` once no refund is pending). */
-export const FINAL_STATUSES: readonly PaymentStatus[] = ['failed', 'canceled', 'expired', 'reversed', 'refunded'];
-
 /** What the customer chose on the test bank page. */
 export const BANK_OUTCOMES = ['success', 'failure', 'cancel', 'delay'] as const;
 export type BankOutcome = (typeof BANK_OUTCOMES)[number];
@@ -53,7 +50,7 @@ export const STATUS_AFTER_OUTCOME: Readonly<Record<BankOutcome, PaymentStatus>> 
   delay: 'pending',
 };
 
-/** The advisory `status` parameter on the return address (DESIGN §3). */
+/** The advisory `status` parameter on the return address (docs/PAYMENTS.md#the-return-address). */
 export type ReturnStatus = 'success' | 'pending' | 'failed';
 export function returnStatus(status: PaymentStatus): ReturnStatus {
   if (status === 'paid' || status === 'verified' || status === 'partially_refunded' || status === 'refunded') {
@@ -64,7 +61,7 @@ export function returnStatus(status: PaymentStatus): ReturnStatus {
 }
 
 /** The merchant's callback_url with our four return parameters added, its own query kept. */
-export function returnUrl(callbackUrl: string, payment: Pick<Payment, 'id' | 'status' | 'merchant_reference' | 'tracking_code'>): string {
+export function returnUrl(callbackUrl: string, payment: { id: string; status: PaymentStatus; merchant_reference: string; tracking_code: string }): string {
   const url = new URL(callbackUrl);
   url.searchParams.set('payment_id', payment.id);
   url.searchParams.set('status', returnStatus(payment.status));
@@ -98,7 +95,11 @@ export interface VerifyRefusal {
  * means yes: either the payment is `paid` (a transition follows) or it is
  * already verified with the same amount (the same answer is given again).
  */
-export function verifyRefusal(payment: Pick<Payment, 'status' | 'amount' | 'verify_deadline_at'>, amount: number, nowMs: number): VerifyRefusal | undefined {
+export function verifyRefusal(
+  payment: { status: PaymentStatus; amount: number; verify_deadline_at: string | null },
+  amount: number,
+  nowMs: number,
+): VerifyRefusal | undefined {
   switch (payment.status) {
     case 'created':
     case 'failed':

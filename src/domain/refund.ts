@@ -1,9 +1,15 @@
 /**
- * Refund rules, in one place. Pure code: the payment workflow (inside
- * Temporal's sandbox) and the API both use it.
+ * Refund rules, in one place (docs/PAYMENTS.md#refunds). Pure code: the
+ * payment workflow (inside Temporal's sandbox) and the services both use it.
  */
-import type { Payment } from '../api/schemas.ts';
 import type { PaymentStatus } from './payment.ts';
+
+/** What the refund rules read of a payment. */
+interface Refundable {
+  status: PaymentStatus;
+  amount: number;
+  refunded_amount: number;
+}
 
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
@@ -19,14 +25,14 @@ export interface RefundRefusal {
 }
 
 /** Rials that may still be refunded; pending refunds already count as refunded. */
-export const refundableAmount = (payment: Pick<Payment, 'amount' | 'refunded_amount'>) => payment.amount - payment.refunded_amount;
+export const refundableAmount = (payment: Pick<Refundable, 'amount' | 'refunded_amount'>) => payment.amount - payment.refunded_amount;
 
 /**
  * Whether a refund of `amount` (null: everything left) may be taken now.
  * `windowOpen` is false once the payment's refund window has closed.
  */
 export function refundRefusal(
-  payment: Pick<Payment, 'status' | 'amount' | 'refunded_amount'>,
+  payment: Refundable,
   amount: number | null,
   windowOpen: boolean,
 ): RefundRefusal | undefined {

@@ -2,8 +2,8 @@
 import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
-import { createApp } from '../api/app.ts';
-import { listen } from '../api/server.ts';
+import { createApp } from './http-app.ts';
+import { listen } from '../http/server.ts';
 import { connectTemporal } from '../temporal/client.ts';
 import { runMain } from './run.ts';
 

@@ -2,7 +2,7 @@
 import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
-import { createPaymentWorker } from '../temporal/worker.ts';
+import { createPaymentWorker } from './payment-worker.ts';
 import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
 import { runMain } from './run.ts';
 

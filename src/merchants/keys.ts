@@ -5,8 +5,8 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/database.ts';
-
-export type KeyMode = 'test' | 'live';
+import type { AuthState, KeyMode } from '../domain/merchant.ts';
+import { DomainError } from '../errors.ts';
 
 const KEY_PATTERN = /^sk_(test|live)_([A-Za-z0-9_-]{43})$/;
 const PREFIX_CHARS = 12;
@@ -48,4 +48,68 @@ export async function createKey(
     .values({ id, merchant_id: merchantId, mode, prefix, key_hash: hash, created_at: options.now ?? new Date() })
     .execute();
   return { id, key, prefix };
+}
+
+/** last_used_at is written at most this often per key, not on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Who a key speaks for (docs/API.md#keys-and-modes): its merchant and mode,
+ * or 401 `invalid_api_key` for anything but a known, unrevoked, unexpired
+ * key, compared in constant time; 403 `live_mode_not_enabled` for a live
+ * key before live mode is active.
+ */
+export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
+  const parsed = parseKey(key);
+  if (parsed === undefined) throw new DomainError('invalid_api_key', 'The API key is not valid.');
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
+    .select([
+      'api_keys.id as key_id',
+      'api_keys.mode',
+      'api_keys.key_hash',
+      'api_keys.revoked_at',
+      'api_keys.expires_at',
+      'api_keys.last_used_at',
+      'merchants.id as merchant_id',
+      'merchants.name',
+      'merchants.fee_bps',
+      'merchants.fee_min',
+      'merchants.fee_max',
+      'merchants.live_mode',
+    ])
+    .where('api_keys.prefix', '=', parsed.prefix)
+    .executeTakeFirst();
+  const now = new Date();
+  if (
+    row === undefined ||
+    !hashesEqual(row.key_hash, parsed.hash) ||
+    row.mode !== parsed.mode ||
+    row.revoked_at !== null ||
+    (row.expires_at !== null && row.expires_at <= now)
+  ) {
+    throw new DomainError('invalid_api_key', 'The API key is not valid, or it was revoked or has expired.');
+  }
+  if (row.mode === 'live' && !row.live_mode) {
+    throw new DomainError(
+      'live_mode_not_enabled',
+      'Live mode is not active for this account yet; use a test key until the gateway is approved and live mode is activated.',
+    );
+  }
+  const domains = await db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', row.merchant_id).execute();
+  if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Bookkeeping only: a failure here must not fail the request.
+    db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.key_id).execute().catch(() => undefined);
+  }
+  return {
+    merchant: {
+      id: row.merchant_id,
+      name: row.name,
+      domains: domains.map((d) => d.domain),
+      fee_plan: { bps: row.fee_bps, min: Number(row.fee_min), max: Number(row.fee_max) },
+    },
+    mode: row.mode,
+    keyId: row.key_id,
+  };
 }

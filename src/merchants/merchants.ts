@@ -16,7 +16,7 @@ export function normalizeDomain(input: string): string {
   return domain;
 }
 
-/** Onboarding's first step: the merchant, its site's domain and a test key at once (SPEC rule 5). */
+/** Onboarding's first step: the merchant, its site's domain and a test key at once (test keys need no approval). */
 export async function createMerchant(
   db: Db,
   config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX'>,

@@ -1,6 +1,6 @@
 /**
- * The operator's onboarding steps after `merchants create` (SPEC rules 5 and
- * 7, DESIGN §4), in their order: domain → gateway request → approval → live
+ * The operator's onboarding steps after `merchants create` (docs/API.md#onboarding),
+ * in their order: domain → gateway request → approval → live
  * mode → live keys. Test keys need none of it. A step taken out of order is
  * refused with an OnboardingError that says what must come first.
  */
@@ -53,7 +53,7 @@ export async function activateLiveMode(db: Db, merchantId: string) {
   return { merchant_id: merchantId, live_mode: true };
 }
 
-/** Test keys at any time (SPEC rule 5); live keys only once live mode is active. */
+/** Test keys at any time, even before the gateway is approved; live keys only once live mode is active. */
 export async function createMerchantKey(db: Db, merchantId: string, mode: string) {
   if (mode !== 'test' && mode !== 'live') throw new OnboardingError('--mode must be test or live');
   const merchant = await merchantOf(db, merchantId);

@@ -8,7 +8,7 @@
  * neither read the token nor forge one (even if it could plant a cookie),
  * and only when the browser says the post came from our own origin.
  * Nothing is stored on the server: any API process with the same secret
- * checks any token (DESIGN §1, the API is stateless).
+ * checks any token (the API is stateless: docs/ARCHITECTURE.md).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';

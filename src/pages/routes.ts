@@ -1,5 +1,5 @@
 /**
- * Hosted pages for the customer (SPEC rule 4, DESIGN §5): the payment page
+ * Hosted pages for the customer (docs/PAGES.md): the payment page
  * with the test bank, the bank's form post, and the result page that leads
  * back to the merchant's callback_url. Server-rendered, Persian by default,
  * English with `?lang=en`, no script at all.
@@ -15,8 +15,7 @@ import type { Logger } from '../logger.ts';
 import { paymentFromRow } from '../db/payments.ts';
 import { BANK_OUTCOMES, type BankOutcome } from '../domain/payment.ts';
 import { submitBankOutcome } from '../payments/service.ts';
-import { isDependencyFailure } from '../api/dependencies.ts';
-import { RETRY_AFTER_SECONDS } from '../api/errors.ts';
+import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../http/dependencies.ts';
 import { csrfGuard } from './csrf.ts';
 import { langFrom, langQuery, type Lang } from './i18n.ts';
 import { ASSETS, messagePage, paymentPage, statusPage, type MessageKind, type PayablePayment } from './views.ts';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
-import type { Payment } from '../api/schemas.ts';
+import type { Payment } from '../domain/payment-schemas.ts';
 import { BANK_OUTCOMES, returnUrl } from '../domain/payment.ts';
 import { formatAmount, formatTehranTime, langQuery, localDigits, strings, type Lang, type Strings } from './i18n.ts';
 

@@ -1,6 +1,6 @@
 /**
- * Idempotency-Key handling for creates (DESIGN §4, after the IETF draft and
- * Stripe): keys are scoped per merchant, mode and operation and kept for
+ * Idempotency-Key handling for creates (docs/API.md#idempotency, after the
+ * IETF draft and Stripe): keys are scoped per merchant, mode and operation and kept for
  * IDEMPOTENCY_TTL_SECONDS. The same key with the same body replays the first
  * response; with another body it is 422 `idempotency_key_reused`; while the
  * first request still runs it is 409 `idempotency_key_in_use`. A request that
@@ -8,13 +8,16 @@
  * the retry finishes the same resource instead of making a second one.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Db } from '../db/database.ts';
 import { isDuplicateKey } from '../db/errors.ts';
-import { ApiError } from '../api/errors.ts';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Db } from '../db/database.ts';
+import { scopedTo } from '../db/tenant.ts';
+import type { Tenant } from '../domain/merchant.ts';
+import { DomainError } from '../errors.ts';
 
 export interface IdempotencyScope {
-  merchantId: string;
-  mode: 'test' | 'live';
+  /** Keys belong to a merchant in one mode; the same key of another merchant is another key. */
+  owner: Tenant;
   operation: string;
 }
 
@@ -60,13 +63,10 @@ export async function idempotent(
   if (key === undefined) return { ...(await perform(randomUUID(), true)), replayed: false };
 
   const hash = requestHash(body);
-  const where = db
-    .selectFrom('idempotency_keys')
-    .selectAll()
-    .where('merchant_id', '=', scope.merchantId)
-    .where('mode', '=', scope.mode)
-    .where('operation', '=', scope.operation)
-    .where('idempotency_key', '=', key);
+  /** This key's record: the merchant's and mode's, for this operation. */
+  const thisKey = (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
+    eb.and([scopedTo(scope.owner)(eb), eb('operation', '=', scope.operation), eb('idempotency_key', '=', key)]);
+  const where = db.selectFrom('idempotency_keys').selectAll().where(thisKey);
 
   let resourceId: string | undefined;
   /** This request made the key's record (rather than taking over an unfinished one). */
@@ -78,8 +78,8 @@ export async function idempotent(
       await db
         .insertInto('idempotency_keys')
         .values({
-          merchant_id: scope.merchantId,
-          mode: scope.mode,
+          merchant_id: scope.owner.merchant.id,
+          mode: scope.owner.mode,
           operation: scope.operation,
           idempotency_key: key,
           request_hash: hash,
@@ -101,12 +101,11 @@ export async function idempotent(
     if (existing === undefined) continue; // removed meanwhile: insert again
     if (existing.expires_at <= now) {
       // An expired key is forgotten; the next attempt starts afresh.
-      await db.deleteFrom('idempotency_keys').where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode)
-        .where('operation', '=', scope.operation).where('idempotency_key', '=', key).where('expires_at', '<=', now).execute();
+      await db.deleteFrom('idempotency_keys').where(thisKey).where('expires_at', '<=', now).execute();
       continue;
     }
     if (existing.request_hash !== hash) {
-      throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
+      throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
     }
     if (existing.response_status !== null && existing.response_body !== null) {
       return { status: existing.response_status, body: JSON.parse(existing.response_body) as unknown, replayed: true };
@@ -115,54 +114,43 @@ export async function idempotent(
     const takeover = await db
       .updateTable('idempotency_keys')
       .set({ locked_until: new Date(now.getTime() + LOCK_MS) })
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('operation', '=', scope.operation)
-      .where('idempotency_key', '=', key)
+      .where(thisKey)
       .where('response_status', 'is', null)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
       .executeTakeFirst();
     if (takeover.numUpdatedRows === 0n) {
-      throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry after it finishes.', undefined, {
+      throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry after it finishes.', undefined, {
         'Retry-After': '1',
       });
     }
     resourceId = existing.resource_id;
   }
   if (resourceId === undefined) {
-    throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry after it finishes.');
+    throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry after it finishes.');
   }
-
-  const keyRow = (q: ReturnType<typeof db.updateTable<'idempotency_keys'>>) =>
-    q
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('operation', '=', scope.operation)
-      .where('idempotency_key', '=', key);
 
   let response: StoredResponse;
   try {
     response = await perform(resourceId, fresh);
   } catch (error) {
-    if (fresh && error instanceof ApiError && error.status < 500) {
+    if (fresh && error instanceof DomainError && error.status < 500) {
       // Refused before anything was made: forget the key, so a refused request leaves no record.
       await db
         .deleteFrom('idempotency_keys')
-        .where('merchant_id', '=', scope.merchantId)
-        .where('mode', '=', scope.mode)
-        .where('operation', '=', scope.operation)
-        .where('idempotency_key', '=', key)
+        .where(thisKey)
         .where('response_status', 'is', null)
         .execute()
         .catch(() => undefined);
     } else {
       // Let a retry take over at once; if MySQL itself is down the lock lapses on its own.
-      await keyRow(db.updateTable('idempotency_keys').set({ locked_until: null }))
-        .execute()
-        .catch(() => undefined);
+      await db.updateTable('idempotency_keys').set({ locked_until: null }).where(thisKey).execute().catch(() => undefined);
     }
     throw error;
   }
-  await keyRow(db.updateTable('idempotency_keys').set({ response_status: response.status, response_body: JSON.stringify(response.body), locked_until: null })).execute();
+  await db
+    .updateTable('idempotency_keys')
+    .set({ response_status: response.status, response_body: JSON.stringify(response.body), locked_until: null })
+    .where(thisKey)
+    .execute();
   return { ...response, replayed: false };
 }

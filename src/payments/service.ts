@@ -4,21 +4,20 @@
  * forwards verify and the bank's result to the workflow.
  */
 import { randomInt } from 'node:crypto';
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { startWorkflowOnce } from '../temporal/client.ts';
-import { ApplicationFailure } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { isDuplicateKey } from '../db/errors.ts';
+import { keyedPage } from '../db/pagination.ts';
 import { findPayment, paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
+import { scopedTo } from '../db/tenant.ts';
+import type { AuthState, KeyMode, Merchant } from '../domain/merchant.ts';
 import { verifyRefusal, type BankOutcome } from '../domain/payment.ts';
-import { ApiError, type ErrorCode } from '../api/errors.ts';
-import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from '../api/schemas.ts';
-import type { AuthState } from '../api/middleware/auth.ts';
-import { temporalCall } from '../api/dependencies.ts';
-import { afterCursor, pageOf, rowCursor } from '../api/pagination.ts';
-import { bankResultSignal, paymentWorkflowId, searchAttributes, verifyUpdate, type PaymentWorkflowInput } from '../../workflows/definitions.ts';
-import type { paymentWorkflow } from '../../workflows/payment.ts';
+import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from '../domain/payment-schemas.ts';
+import { bankResultSignal, paymentWorkflowId, searchAttributes, verifyUpdate, type PaymentWorkflowInput } from '../domain/payment-workflow.ts';
+import { DomainError } from '../errors.ts';
+import { temporalCall, updateRefusal } from '../temporal/call.ts';
+import { startWorkflowOnce } from '../temporal/client.ts';
 import { idempotent, type IdempotentResult } from './idempotency.ts';
 
 export interface PaymentServiceDeps {
@@ -41,32 +40,35 @@ export function checkCallbackUrl(callbackUrl: string, auth: AuthState): void {
   try {
     url = new URL(callbackUrl);
   } catch {
-    throw new ApiError('validation_failed', 'callback_url must be an absolute URL.', [{ path: 'callback_url', message: 'must be an absolute URL' }]);
+    throw new DomainError('validation_failed', 'callback_url must be an absolute URL.', [{ path: 'callback_url', message: 'must be an absolute URL' }]);
   }
   const host = url.hostname.toLowerCase();
   const plainHttpAllowed = auth.mode === 'test' && LOOPBACK_HOSTS.has(host);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && plainHttpAllowed)) {
-    throw new ApiError('callback_url_not_allowed', 'callback_url must use https (http is allowed only for localhost in test mode).', [
+    throw new DomainError('callback_url_not_allowed', 'callback_url must use https (http is allowed only for localhost in test mode).', [
       { path: 'callback_url', message: 'must use https' },
     ]);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new ApiError('callback_url_not_allowed', 'callback_url must not carry credentials.', [{ path: 'callback_url', message: 'must not contain credentials' }]);
+    throw new DomainError('callback_url_not_allowed', 'callback_url must not carry credentials.', [{ path: 'callback_url', message: 'must not contain credentials' }]);
   }
   const bare = host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host;
   const registered = auth.merchant.domains.some((domain) => bare === domain || bare.endsWith(`.${domain}`));
   if (!registered) {
-    throw new ApiError('callback_url_not_allowed', `callback_url's host ${host} is not one of your registered domains.`, [
+    throw new DomainError('callback_url_not_allowed', `callback_url's host ${host} is not one of your registered domains.`, [
       { path: 'callback_url', message: 'host is not a registered domain' },
     ]);
   }
 }
 
+/** The workflow type of workflows/payment.ts, as registered by the worker. */
+const PAYMENT_WORKFLOW = 'paymentWorkflow';
+
 export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkflowInput, taskQueue: string): Promise<void> {
   const p = input.payment;
   // A retried create finds the workflow it started before; a finished one is never started again.
   await temporalCall(temporal, () =>
-    startWorkflowOnce<typeof paymentWorkflow>(temporal, 'paymentWorkflow', {
+    startWorkflowOnce(temporal, PAYMENT_WORKFLOW, {
       taskQueue,
       workflowId: paymentWorkflowId(p.id),
       args: [input],
@@ -84,7 +86,7 @@ export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkf
 /** A payment as create records it: status `created`, a fresh tracking code, the page open for PAYMENT_TTL_SECONDS. */
 export function newPayment(
   id: string,
-  mode: AuthState['mode'],
+  mode: KeyMode,
   request: CreatePaymentRequest,
   config: Pick<Config, 'PAYMENT_TTL_SECONDS'>,
   now: number,
@@ -118,7 +120,7 @@ export function newPayment(
 /** What the payment's workflow starts with: the windows come from this API's configuration. */
 export function paymentWorkflowInput(
   payment: Payment,
-  merchant: Pick<AuthState['merchant'], 'id' | 'fee_plan'>,
+  merchant: Pick<Merchant, 'id' | 'fee_plan'>,
   config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'SANDBOX_DELAY_SECONDS' | 'REFUND_WINDOW_SECONDS'>,
 ): PaymentWorkflowInput {
   return {
@@ -138,7 +140,7 @@ export async function createPayment(
   idempotencyKey: string | undefined,
 ): Promise<IdempotentResult> {
   checkCallbackUrl(request.callback_url, auth);
-  const scope = { merchantId: auth.merchant.id, mode: auth.mode, operation: 'create_payment' };
+  const scope = { owner: auth, operation: 'create_payment' };
   return idempotent(db, scope, idempotencyKey, request, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
     // A retry under the same Idempotency-Key may find the row its first attempt wrote; a fresh id cannot.
     const existing = fresh ? undefined : await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
@@ -171,39 +173,33 @@ export async function createPayment(
 }
 
 export async function getPayment(db: Db, auth: AuthState, id: string): Promise<Payment> {
-  const row = await findPayment(db, id, { merchantId: auth.merchant.id, mode: auth.mode });
-  if (row === undefined) throw new ApiError('payment_not_found', `No payment ${id}.`);
+  const row = await findPayment(db, id, auth);
+  if (row === undefined) throw new DomainError('payment_not_found', `No payment ${id}.`);
   return paymentFromRow(row);
 }
 
-export function refusalError(code: string, message: string): ApiError {
-  return new ApiError(code as ErrorCode, message);
-}
-
 /**
- * Verify (DESIGN §3). The record answers every case whose outcome it already
+ * Verify (docs/PAYMENTS.md#verify). The record answers every case whose outcome it already
  * fixes; only a paid payment with the right amount before its deadline goes
  * to the workflow, which makes the one transition even under concurrent calls.
  */
 export async function verifyPayment({ db, temporal }: PaymentServiceDeps, auth: AuthState, id: string, amount: number): Promise<Payment> {
   const recorded = await getPayment(db, auth, id);
   const refusal = verifyRefusal(recorded, amount, Date.now());
-  if (refusal !== undefined) throw refusalError(refusal.code, refusal.message);
+  if (refusal !== undefined) throw new DomainError(refusal.code, refusal.message);
   if (recorded.status !== 'paid') return recorded; // verified before with this amount: same answer
 
   const handle = temporal.workflow.getHandle(paymentWorkflowId(id));
   try {
     return await temporalCall(temporal, () => handle.executeUpdate(verifyUpdate, { args: [{ amount }] }));
   } catch (error) {
-    const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
-    if (cause instanceof ApplicationFailure && cause.type !== null && cause.type !== undefined) {
-      throw refusalError(cause.type, cause.message);
-    }
+    const refused = updateRefusal(error);
+    if (refused !== undefined) throw refused;
     // The workflow may have finished meanwhile (reversed at the deadline): the record has the answer.
     const now = await getPayment(db, auth, id);
     if (now.status !== 'paid') {
       const late = verifyRefusal(now, amount, Date.now());
-      if (late !== undefined) throw refusalError(late.code, late.message);
+      if (late !== undefined) throw new DomainError(late.code, late.message);
       return now;
     }
     throw error;
@@ -215,20 +211,12 @@ export async function submitBankOutcome(temporal: Client, paymentId: string, out
   await temporalCall(temporal, () => temporal.workflow.getHandle(paymentWorkflowId(paymentId)).signal(bankResultSignal, { outcome }));
 }
 
-/** Newest first; the cursor is the last row's (created_at, id), so pages never skip or repeat. */
+/** Newest first, with the filters of the query (docs/API.md#lists). */
 export async function listPayments(db: Db, auth: AuthState, query: ListPaymentsQuery) {
-  const limit = query.limit ?? 20;
-  let q = db
-    .selectFrom('payments')
-    .selectAll()
-    .where('merchant_id', '=', auth.merchant.id)
-    .where('mode', '=', auth.mode);
+  let q = db.selectFrom('payments').selectAll().where(scopedTo(auth));
   if (query.status !== undefined) q = q.where('status', '=', query.status);
   if (query.merchant_reference !== undefined) q = q.where('merchant_reference', '=', query.merchant_reference);
   if (query.created_gte !== undefined) q = q.where('created_at', '>=', new Date(query.created_gte));
   if (query.created_lt !== undefined) q = q.where('created_at', '<', new Date(query.created_lt));
-  if (query.cursor !== undefined) q = q.where(afterCursor(query.cursor));
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  return pageOf(rows, limit, paymentFromRow, rowCursor);
+  return keyedPage(q, query, paymentFromRow);
 }
-

@@ -3,21 +3,19 @@
  * refund may be taken and serialises refunds, so they never add up to more
  * than was paid; this module forwards the request and reads the records.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { Db } from '../db/database.ts';
+import { keyedPage } from '../db/pagination.ts';
 import { findRefund, refundFromRow } from '../db/refunds.ts';
+import { scopedTo } from '../db/tenant.ts';
+import type { AuthState } from '../domain/merchant.ts';
+import { paymentWorkflowId, refundUpdate, refundUpdateId } from '../domain/payment-workflow.ts';
 import { refundRefusal } from '../domain/refund.ts';
-import { ApiError } from '../api/errors.ts';
-import type { AuthState } from '../api/middleware/auth.ts';
-import type { CreateRefundRequest, ListRefundsQuery, Refund } from '../api/refund-schemas.ts';
-import { temporalCall } from '../api/dependencies.ts';
-import { afterCursor, pageOf, rowCursor } from '../api/pagination.ts';
-import { getPayment, refusalError, type PaymentServiceDeps } from '../payments/service.ts';
+import type { CreateRefundRequest, ListRefundsQuery, Refund } from '../domain/refund-schemas.ts';
+import { DomainError } from '../errors.ts';
 import { idempotent, type IdempotentResult } from '../payments/idempotency.ts';
-import { paymentWorkflowId, refundUpdate, refundUpdateId } from '../../workflows/definitions.ts';
-
-const scopeOf = (auth: AuthState) => ({ merchantId: auth.merchant.id, mode: auth.mode });
+import { getPayment, type PaymentServiceDeps } from '../payments/service.ts';
+import { temporalCall, updateRefusal } from '../temporal/call.ts';
 
 /**
  * Creates a refund. It answers 201 as soon as the workflow has recorded the
@@ -32,17 +30,17 @@ export async function createRefund(
   idempotencyKey: string | undefined,
 ): Promise<IdempotentResult> {
   await getPayment(db, auth, paymentId); // another merchant's or mode's payment: 404, nothing written
-  const scope = { ...scopeOf(auth), operation: 'create_refund' };
+  const scope = { owner: auth, operation: 'create_refund' };
   // The payment is part of what the key stands for: the same key on another payment is another request.
   const fingerprint = { payment_id: paymentId, ...request };
   return idempotent(db, scope, idempotencyKey, fingerprint, config.IDEMPOTENCY_TTL_SECONDS, async (refundId) => {
-    const taken = await findRefund(db, refundId, scopeOf(auth));
+    const taken = await findRefund(db, refundId, auth);
     if (taken !== undefined) return { status: 201, body: { refund: refundFromRow(taken) } };
 
     const amount = request.amount ?? null;
     // Refusals the record already fixes are answered without a workflow round trip.
     const refusal = refundRefusal(await getPayment(db, auth, paymentId), amount, true);
-    if (refusal !== undefined) throw refusalError(refusal.code, refusal.message);
+    if (refusal !== undefined) throw new DomainError(refusal.code, refusal.message);
 
     const handle = temporal.workflow.getHandle(paymentWorkflowId(paymentId));
     try {
@@ -55,10 +53,10 @@ export async function createRefund(
       );
       return { status: 201, body: { refund } };
     } catch (error) {
-      const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
-      if (cause instanceof ApplicationFailure && typeof cause.type === 'string') throw refusalError(cause.type, cause.message);
+      const refused = updateRefusal(error);
+      if (refused !== undefined) throw refused;
       if (await workflowClosed(temporal, handle)) {
-        throw new ApiError('payment_not_refundable', "The payment's refund window has closed.");
+        throw new DomainError('payment_not_refundable', "The payment's refund window has closed.");
       }
       throw error;
     }
@@ -77,22 +75,13 @@ async function workflowClosed(temporal: Client, handle: WorkflowHandle): Promise
 }
 
 export async function getRefund(db: Db, auth: AuthState, id: string): Promise<Refund> {
-  const row = await findRefund(db, id, scopeOf(auth));
-  if (row === undefined) throw new ApiError('refund_not_found', `No refund ${id}.`);
+  const row = await findRefund(db, id, auth);
+  if (row === undefined) throw new DomainError('refund_not_found', `No refund ${id}.`);
   return refundFromRow(row);
 }
 
 /** A payment's refunds, newest first, paged like payments. */
 export async function listRefunds(db: Db, auth: AuthState, paymentId: string, query: ListRefundsQuery) {
   await getPayment(db, auth, paymentId);
-  const limit = query.limit ?? 20;
-  let q = db
-    .selectFrom('refunds')
-    .selectAll()
-    .where('payment_id', '=', paymentId)
-    .where('merchant_id', '=', auth.merchant.id)
-    .where('mode', '=', auth.mode);
-  if (query.cursor !== undefined) q = q.where(afterCursor(query.cursor));
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  return pageOf(rows, limit, refundFromRow, rowCursor);
+  return keyedPage(db.selectFrom('refunds').selectAll().where('payment_id', '=', paymentId).where(scopedTo(auth)), query, refundFromRow);
 }

@@ -1,7 +1,7 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, type WorkflowStartOptions } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import type { Config } from '../config.ts';
-import { SEARCH_ATTRIBUTE_TYPES } from '../../workflows/definitions.ts';
+import { SEARCH_ATTRIBUTE_TYPES } from '../domain/payment-workflow.ts';
 import proto from '@temporalio/proto';
 
 const { temporal } = proto;

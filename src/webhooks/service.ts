@@ -5,12 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import { newWebhookSecret } from '../adapters/webhook-signing.ts';
+import { checkWebhookUrl, WebhookUrlRefused, type Resolver } from '../adapters/webhook-url-policy.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { ApiError } from '../api/errors.ts';
-import type { AuthState } from '../api/middleware/auth.ts';
-import { temporalCall } from '../api/dependencies.ts';
-import { afterCursor, pageOf, rowCursor } from '../api/pagination.ts';
+import { subscribedEndpointIds } from '../db/events.ts';
+import { keyedPage } from '../db/pagination.ts';
+import { scopedTo } from '../db/tenant.ts';
+import type { EventType } from '../domain/events.ts';
+import type { AuthState, Tenant } from '../domain/merchant.ts';
 import type {
   CreateWebhookEndpointRequest,
   Event,
@@ -18,11 +21,10 @@ import type {
   ListWebhookEndpointsQuery,
   WebhookAttempt,
   WebhookEndpoint,
-} from '../api/webhook-schemas.ts';
-import type { EventType } from '../domain/events.ts';
-import { redeliverEvent, subscribedEndpointIds } from './dispatch.ts';
-import { newWebhookSecret } from './signing.ts';
-import { checkWebhookUrl, WebhookUrlRefused, type Resolver } from './url-policy.ts';
+} from '../domain/webhook-schemas.ts';
+import { DomainError } from '../errors.ts';
+import { temporalCall } from '../temporal/call.ts';
+import { redeliverEvent } from '../temporal/deliveries.ts';
 
 export interface WebhookServiceDeps {
   db: Db;
@@ -67,12 +69,11 @@ export async function createWebhookEndpoint({ db, config, resolve }: WebhookServ
     await checkWebhookUrl(request.url, auth.mode, { allowLoopbackInTest: config.WEBHOOK_ALLOW_LOOPBACK_IN_TEST, ...(resolve === undefined ? {} : { resolve }) });
   } catch (error) {
     if (!(error instanceof WebhookUrlRefused)) throw error;
-    throw new ApiError('validation_failed', `url ${error.message}.`, [{ path: 'url', message: error.message }]);
+    throw new DomainError('validation_failed', `url ${error.message}.`, [{ path: 'url', message: error.message }]);
   }
-  const scope = { merchantId: auth.merchant.id, mode: auth.mode };
-  const count = await liveEndpoints(db, scope).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const count = await liveEndpoints(db, auth).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (Number(count.n) >= MAX_ENDPOINTS) {
-    throw new ApiError('validation_failed', `A merchant can have at most ${MAX_ENDPOINTS} webhook endpoints per mode; delete one first.`, [
+    throw new DomainError('validation_failed', `A merchant can have at most ${MAX_ENDPOINTS} webhook endpoints per mode; delete one first.`, [
       { path: 'url', message: `at most ${MAX_ENDPOINTS} endpoints` },
     ]);
   }
@@ -93,25 +94,22 @@ export async function createWebhookEndpoint({ db, config, resolve }: WebhookServ
   return { webhook_endpoint: await getWebhookEndpoint(db, auth, id), secret };
 }
 
-function liveEndpoints(db: Db, scope: { merchantId: string; mode: 'test' | 'live' }) {
-  return db.selectFrom('webhook_endpoints').where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode).where('deleted_at', 'is', null);
+/** The tenant's endpoints that are not deleted. */
+function liveEndpoints(db: Db, tenant: Tenant) {
+  return db.selectFrom('webhook_endpoints').where(scopedTo(tenant)).where('deleted_at', 'is', null);
 }
 
-const notFound = (what: string, id: string) => new ApiError('not_found', `No ${what} ${id}.`);
+const notFound = (what: string, id: string) => new DomainError('not_found', `No ${what} ${id}.`);
 
 export async function getWebhookEndpoint(db: Db, auth: AuthState, id: string): Promise<WebhookEndpoint> {
-  const row = await liveEndpoints(db, { merchantId: auth.merchant.id, mode: auth.mode }).select(ENDPOINT_COLUMNS).where('id', '=', id).executeTakeFirst();
+  const row = await liveEndpoints(db, auth).select(ENDPOINT_COLUMNS).where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('webhook endpoint', id);
   return endpointFromRow(row);
 }
 
 /** Newest first, with the same cursor pagination as payments. */
 export async function listWebhookEndpoints(db: Db, auth: AuthState, query: ListWebhookEndpointsQuery) {
-  const limit = query.limit ?? 20;
-  let q = liveEndpoints(db, { merchantId: auth.merchant.id, mode: auth.mode }).select(ENDPOINT_COLUMNS);
-  if (query.cursor !== undefined) q = q.where(afterCursor(query.cursor));
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  return pageOf(rows, limit, (r) => endpointFromRow(r), rowCursor);
+  return keyedPage(liveEndpoints(db, auth).select(ENDPOINT_COLUMNS), query, (r) => endpointFromRow(r));
 }
 
 /** Deletes an endpoint: it receives nothing more; its past attempts stay on their events. */
@@ -131,15 +129,7 @@ export async function rotateWebhookSecret({ db, config }: WebhookServiceDeps, au
   const now = new Date();
   const windowMs = (expiresInSeconds ?? config.WEBHOOK_SECRET_ROTATION_SECONDS) * 1000;
   await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('webhook_endpoints')
-      .select(['secret'])
-      .where('id', '=', id)
-      .where('merchant_id', '=', auth.merchant.id)
-      .where('mode', '=', auth.mode)
-      .where('deleted_at', 'is', null)
-      .forUpdate()
-      .executeTakeFirst();
+    const row = await liveEndpoints(trx, auth).select(['secret']).where('id', '=', id).forUpdate().executeTakeFirst();
     if (row === undefined) throw notFound('webhook endpoint', id);
     await trx
       .updateTable('webhook_endpoints')
@@ -150,18 +140,15 @@ export async function rotateWebhookSecret({ db, config }: WebhookServiceDeps, au
   return { webhook_endpoint: await getWebhookEndpoint(db, auth, id), secret };
 }
 
-function eventsOf(db: Db, auth: AuthState) {
-  return db.selectFrom('events').where('merchant_id', '=', auth.merchant.id).where('mode', '=', auth.mode);
+function eventsOf(db: Db, tenant: Tenant) {
+  return db.selectFrom('events').where(scopedTo(tenant));
 }
 
 /** Newest first; filter by type. */
 export async function listEvents(db: Db, auth: AuthState, query: ListEventsQuery) {
-  const limit = query.limit ?? 20;
   let q = eventsOf(db, auth).select(['id', 'body', 'created_at']);
   if (query.type !== undefined) q = q.where('type', '=', query.type);
-  if (query.cursor !== undefined) q = q.where(afterCursor(query.cursor));
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  return pageOf(rows, limit, (r) => JSON.parse(r.body) as Event, rowCursor);
+  return keyedPage(q, query, (r) => JSON.parse(r.body) as Event);
 }
 
 async function findEvent(db: Db, auth: AuthState, id: string) {
@@ -198,7 +185,7 @@ export async function redeliver({ db, temporal, config }: WebhookServiceDeps, au
   } else {
     const endpoint = await getWebhookEndpoint(db, auth, endpointId);
     if (endpoint.status !== 'enabled') {
-      throw new ApiError('validation_failed', 'That webhook endpoint is disabled.', [{ path: 'endpoint_id', message: 'is disabled' }]);
+      throw new DomainError('validation_failed', 'That webhook endpoint is disabled.', [{ path: 'endpoint_id', message: 'is disabled' }]);
     }
     endpointIds = [endpointId];
   }

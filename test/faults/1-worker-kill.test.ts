@@ -4,7 +4,7 @@
  * MySQL ends equal to the workflows.
  */
 import assert from 'node:assert/strict';
-import type { Payment } from '../../src/api/schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { BankOutcome } from '../../src/domain/payment.ts';
 import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createPayment } from '../support/payments.ts';

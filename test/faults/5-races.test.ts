@@ -1,6 +1,6 @@
 /** Storms of concurrent requests on one thing: exactly-once results. */
 import assert from 'node:assert/strict';
-import type { Payment } from '../../src/api/schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { client, request } from '../support/http.ts';
 import { paidPayment, paymentRequest, type CreateResponse } from '../support/payments.ts';
 import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures } from './support/fault-stack.ts';

@@ -10,7 +10,7 @@ describe('configuration from the environment', () => {
     assert.equal(config.PUBLIC_BASE_URL, 'http://localhost:3000');
   });
 
-  it('retries webhooks over about three days by default (DESIGN §6 schedule, 10 h steps repeated)', () => {
+  it('retries webhooks over about three days by default (10 h steps after the first hours)', () => {
     const delays = loadConfig({}).WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map(Number);
     assert.deepEqual(delays.slice(0, 8), [0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
     const hours = delays.reduce((a, b) => a + b, 0) / 3600;

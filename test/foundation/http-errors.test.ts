@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { pino } from 'pino';
-import { createApp } from '../../src/api/app.ts';
+import { createApp } from '../../src/main/http-app.ts';
 import { createDatabase, type Db } from '../../src/db/database.ts';
 import { getHarness, newMerchant, testConfig } from '../support/harness.ts';
 import { request } from '../support/http.ts';

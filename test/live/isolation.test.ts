@@ -3,8 +3,8 @@ import { getHarness } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
-import type { Payment } from '../../src/api/schemas.ts';
-import type { Refund } from '../../src/api/refund-schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
+import type { Refund } from '../../src/domain/refund-schemas.ts';
 
 interface Owned {
   owner: string;

@@ -6,8 +6,8 @@ import { waitForRefund } from '../support/refunds.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { createKey } from '../../src/merchants/keys.ts';
 import { computeFee } from '../../src/domain/payment.ts';
-import type { Payment } from '../../src/api/schemas.ts';
-import type { Refund } from '../../src/api/refund-schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
+import type { Refund } from '../../src/domain/refund-schemas.ts';
 
 describe('live mode', () => {
   it('a live payment goes created → paid → verified → partially_refunded with settlement pending, unseen by the test key', async () => {

@@ -3,7 +3,7 @@ import { getHarness } from '../support/harness.ts';
 import { client, request, waitFor } from '../support/http.ts';
 import { cli } from '../support/cli.ts';
 import { createdPayment, chooseOutcome, waitForStatus } from '../support/payments.ts';
-import type { Payment } from '../../src/api/schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
 
 /** Runs a step that must succeed and answers its one JSON object, checking its exact fields. */
 async function step(fields: string[], ...args: string[]): Promise<Record<string, unknown>> {

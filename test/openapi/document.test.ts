@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { pino } from 'pino';
-import { createApp } from '../../src/api/app.ts';
+import { createApp } from '../../src/main/http-app.ts';
 import { OPENAPI_FILE, openApiDocumentText } from '../../openapi/document.ts';
 import { getHarness, testConfig } from '../support/harness.ts';
 import { request } from '../support/http.ts';

@@ -6,9 +6,9 @@ import { client, request } from '../support/http.ts';
 import { chooseOutcome, createdPayment, waitForStatus, type CreateResponse } from '../support/payments.ts';
 import { launchChromium, phonePage, screenshot, type PhonePage } from '../support/browser.ts';
 import { startMerchantShop, type MerchantShop } from '../support/merchant-server.ts';
-import { paymentWorkflowId } from '../../workflows/definitions.ts';
+import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 import { rowFromNewPayment } from '../../src/db/payments.ts';
-import type { Payment } from '../../src/api/schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { BankOutcome } from '../../src/domain/payment.ts';
 
 type Lang = 'fa' | 'en';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { getHarness, newMerchant, apiWithDeadTemporal, testConfig } from '../support/harness.ts';
 import { client, request } from '../support/http.ts';
 import { createPayment, paymentRequest, type CreateResponse } from '../support/payments.ts';
-import { paymentQuery, paymentWorkflowId } from '../../workflows/definitions.ts';
-import { PaymentSchema } from '../../src/api/schemas.ts';
+import { paymentQuery, paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
+import { PaymentSchema } from '../../src/domain/payment-schemas.ts';
 
 async function paymentCount(merchantId: string): Promise<number> {
   const h = await getHarness();

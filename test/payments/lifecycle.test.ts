@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { apiWith, getHarness, newMerchant, apiWithDeadTemporal, testConfig } from '../support/harness.ts';
 import { client, request } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
-import type { Payment } from '../../src/api/schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { computeFee } from '../../src/domain/payment.ts';
 
 type Body = { payment: Payment; code?: string };

@@ -17,7 +17,7 @@ import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
-import { paymentWorkflowId } from '../../workflows/definitions.ts';
+import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories');
 

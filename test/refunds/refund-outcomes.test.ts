@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
-import { SandboxBank, type BankOperationResult } from '../../activities/bank.ts';
-import { createPaymentWorker } from '../../src/temporal/worker.ts';
-import { paymentWorkflowId } from '../../workflows/definitions.ts';
+import { SandboxBank, type BankOperationResult } from '../../src/adapters/bank.ts';
+import { createPaymentWorker } from '../../src/main/payment-worker.ts';
+import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
-import type { Payment } from '../../src/api/schemas.ts';
-import type { Refund } from '../../src/api/refund-schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
+import type { Refund } from '../../src/domain/refund-schemas.ts';
 
 /** A bank that refuses every refund, as a real bank may (closed card account, for example). */
 class RefundDecliningBank extends SandboxBank {

@@ -13,10 +13,10 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDatabase, type Db } from '../../src/db/database.ts';
 import type { Logger } from '../../src/logger.ts';
-import { createApp } from '../../src/api/app.ts';
-import { listen } from '../../src/api/server.ts';
+import { createApp } from '../../src/main/http-app.ts';
+import { listen } from '../../src/http/server.ts';
 import { connectTemporal, type TemporalClient } from '../../src/temporal/client.ts';
-import { bundleWorkflows, createPaymentWorker } from '../../src/temporal/worker.ts';
+import { bundleWorkflows, createPaymentWorker } from '../../src/main/payment-worker.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 
 export interface Harness {

@@ -4,7 +4,7 @@ import { waitForStatus } from './payments.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway } from '../../src/merchants/onboarding.ts';
 import { submitBankOutcome } from '../../src/payments/service.ts';
-import type { Payment } from '../../src/api/schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
 
 export const LIVE_DOMAIN = 'shop.example';
 

@@ -1,7 +1,7 @@
 /**
  * A merchant's shop on 127.0.0.1, as a real HTTP server: its return address
  * records what the customer's browser brought back and then verifies the
- * payment through the API with the order's amount, as SPEC rule 2 demands.
+ * payment through the API with the order's amount: the return parameters are only a hint.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

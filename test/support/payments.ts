@@ -1,5 +1,5 @@
 import { request, waitFor, type TestResponse } from './http.ts';
-import type { Payment } from '../../src/api/schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { BankOutcome } from '../../src/domain/payment.ts';
 
 export interface CreateResponse {

@@ -6,7 +6,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import type { Event } from '../../src/api/webhook-schemas.ts';
+import type { Event } from '../../src/domain/webhook-schemas.ts';
 import { waitFor } from './http.ts';
 
 export interface ReceivedDelivery {

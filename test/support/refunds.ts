@@ -1,7 +1,7 @@
 import { client, waitFor } from './http.ts';
 import { paidPayment } from './payments.ts';
-import type { Payment } from '../../src/api/schemas.ts';
-import type { Refund } from '../../src/api/refund-schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
+import type { Refund } from '../../src/domain/refund-schemas.ts';
 
 /** A payment the customer paid and the merchant verified: the one kind that can be refunded. */
 export async function verifiedPayment(baseUrl: string, key: string, overrides: Record<string, unknown> = {}): Promise<Payment> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { addressRange, checkWebhookUrl, WebhookUrlRefused, type Resolver } from '../../src/webhooks/url-policy.ts';
-import { newWebhookSecret, signWebhook, webhookHeaders } from '../../src/webhooks/signing.ts';
+import { addressRange, checkWebhookUrl, WebhookUrlRefused, type Resolver } from '../../src/adapters/webhook-url-policy.ts';
+import { newWebhookSecret, signWebhook, webhookHeaders } from '../../src/adapters/webhook-signing.ts';
 
 /** DNS as a test wants it: a fixed answer per name, never the network. */
 const dns = (answers: Record<string, string[]>): Resolver => async (host) => {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import type { Payment } from '../../src/api/schemas.ts';
-import type { Event, WebhookAttempt, WebhookEndpoint } from '../../src/api/webhook-schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
+import type { Event, WebhookAttempt, WebhookEndpoint } from '../../src/domain/webhook-schemas.ts';
 import { createWebhookActivities } from '../../activities/webhooks.ts';
-import { recordEvent } from '../../src/webhooks/events.ts';
+import { recordEvent } from '../../src/db/events.ts';
+import { tenantOf } from '../../src/domain/merchant.ts';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
@@ -267,7 +268,7 @@ describe('webhooks', () => {
       rcv.secrets.push(pinned!.secret);
       await h.db.insertInto('webhook_endpoints').values([pinned!, rebound!]).execute();
       const event = await h.db.transaction().execute((trx) =>
-        recordEvent(trx, { sourceKey: `test:${pinned!.id}`, merchantId, mode: 'test', type: 'payment.paid', objectId: pinned!.id, data: {}, at: new Date() }),
+        recordEvent(trx, { sourceKey: `test:${pinned!.id}`, owner: tenantOf(merchantId, 'test'), type: 'payment.paid', objectId: pinned!.id, data: {}, at: new Date() }),
       );
       const activities = createWebhookActivities({
         db: h.db,
@@ -287,7 +288,7 @@ describe('webhooks', () => {
 
       // One event per source, however often it is recorded.
       const twice = await h.db.transaction().execute((trx) =>
-        recordEvent(trx, { sourceKey: `test:${pinned!.id}`, merchantId, mode: 'test', type: 'payment.paid', objectId: pinned!.id, data: {}, at: new Date() }),
+        recordEvent(trx, { sourceKey: `test:${pinned!.id}`, owner: tenantOf(merchantId, 'test'), type: 'payment.paid', objectId: pinned!.id, data: {}, at: new Date() }),
       );
       assert.equal(twice.id, event.id);
       assert.equal(twice.body, event.body);

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import { ApiError } from '../errors.ts';
+import { DomainError } from '../../errors.ts';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** An escaped surrogate (`\uD800`…`\uDFFF`): only then can parsing make a lone one, so only then is the slower check run. */
@@ -25,29 +25,29 @@ export function jsonBody(limitBytes: number): Middleware {
       return;
     }
     if (ctx.request.is('application/json', 'application/*+json') === false) {
-      throw new ApiError('unsupported_media_type', 'Send the request body as application/json.');
+      throw new DomainError('unsupported_media_type', 'Send the request body as application/json.');
     }
     let bytes: Buffer;
     try {
       bytes = await getRawBody(ctx.req, { limit: limitBytes, length: ctx.get('content-length') || undefined });
     } catch (error) {
       const type = (error as { type?: string }).type;
-      if (type === 'entity.too.large') throw new ApiError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+      if (type === 'entity.too.large') throw new DomainError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
       if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-        throw new ApiError('unsupported_media_type', 'Send the request body as UTF-8 JSON.');
+        throw new DomainError('unsupported_media_type', 'Send the request body as UTF-8 JSON.');
       }
-      throw new ApiError('invalid_json', 'The request body could not be read.');
+      throw new DomainError('invalid_json', 'The request body could not be read.');
     }
     const charset = ctx.request.charset;
     if (charset !== '' && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
-      throw new ApiError('unsupported_media_type', 'Send the request body as UTF-8 JSON.');
+      throw new DomainError('unsupported_media_type', 'Send the request body as UTF-8 JSON.');
     }
     try {
       // JSON is UTF-8 (RFC 8259): bytes that are not, or escapes that make half a character, are not JSON we store.
       const text = strictUtf8.decode(bytes);
       ctx.request.body = LONE_SURROGATE_ESCAPE.test(text) ? JSON.parse(text, refuseLoneSurrogates) : (JSON.parse(text) as unknown);
     } catch {
-      throw new ApiError('invalid_json', 'The request body is not valid UTF-8 JSON.');
+      throw new DomainError('invalid_json', 'The request body is not valid UTF-8 JSON.');
     }
     await next();
   };

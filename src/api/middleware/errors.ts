@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
-import { ApiError, RETRY_AFTER_SECONDS } from '../errors.ts';
-import { isDependencyFailure } from '../dependencies.ts';
+import { DomainError } from '../../errors.ts';
+import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../../http/dependencies.ts';
 import type { Logger } from '../../logger.ts';
 
 /**
@@ -17,11 +17,11 @@ export function errorHandler(logger: Logger, newRequestId: () => string): Middle
     try {
       await next();
       if (ctx.body === undefined || ctx.body === null) {
-        if (ctx.status === 404) throw new ApiError('not_found', `No resource at ${ctx.method} ${ctx.path}.`);
-        if (ctx.status === 405 || ctx.status === 501) throw new ApiError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}.`);
+        if (ctx.status === 404) throw new DomainError('not_found', `No resource at ${ctx.method} ${ctx.path}.`);
+        if (ctx.status === 405 || ctx.status === 501) throw new DomainError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}.`);
       }
     } catch (caught) {
-      const error = toApiError(caught);
+      const error = toDomainError(caught);
       if (error.code === 'internal_error') {
         logger.error({ request_id: requestId, err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
       } else if (error.code === 'service_unavailable') {
@@ -43,19 +43,19 @@ export function errorHandler(logger: Logger, newRequestId: () => string): Middle
   };
 }
 
-function toApiError(caught: unknown): ApiError {
-  if (caught instanceof ApiError) return caught;
+function toDomainError(caught: unknown): DomainError {
+  if (caught instanceof DomainError) return caught;
   if (isDependencyFailure(caught)) {
-    return new ApiError('service_unavailable', 'A service the gateway depends on is unavailable; retry shortly.', undefined, {
+    return new DomainError('service_unavailable', 'A service the gateway depends on is unavailable; retry shortly.', undefined, {
       'Retry-After': String(RETRY_AFTER_SECONDS),
     });
   }
   // koa's own http errors (ctx.throw, router 405/501) keep their status.
   const status = (caught as { status?: unknown }).status;
-  if (status === 405) return new ApiError('method_not_allowed', 'This method is not allowed on this path.');
-  if (status === 404) return new ApiError('not_found', 'Not found.');
-  if (status === 413) return new ApiError('payload_too_large', 'The request body is too large.');
-  if (status === 415) return new ApiError('unsupported_media_type', 'Send the request body as application/json.');
-  if (status === 400 || status === 501) return new ApiError('not_found', 'Not found.');
-  return new ApiError('internal_error', 'Something went wrong on our side; the request id identifies it for support.');
+  if (status === 405) return new DomainError('method_not_allowed', 'This method is not allowed on this path.');
+  if (status === 404) return new DomainError('not_found', 'Not found.');
+  if (status === 413) return new DomainError('payload_too_large', 'The request body is too large.');
+  if (status === 415) return new DomainError('unsupported_media_type', 'Send the request body as application/json.');
+  if (status === 400 || status === 501) return new DomainError('not_found', 'Not found.');
+  return new DomainError('internal_error', 'Something went wrong on our side; the request id identifies it for support.');
 }

@@ -1,5 +1,5 @@
 /**
- * Abuse limits (DESIGN §4): every API key has a request budget per fixed
+ * Abuse limits (docs/API.md#rate-limits): every API key has a request budget per fixed
  * window, and in test mode a merchant may create only so many payments a
  * minute (test keys are free and issued at once, so they are the cheap way
  * to flood the gateway). Every limited response carries the IETF draft's
@@ -14,8 +14,8 @@ import type { Context, Middleware } from 'koa';
 import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { ApiError } from '../errors.ts';
-import type { AuthState } from './auth.ts';
+import type { AuthState } from '../../domain/merchant.ts';
+import { DomainError } from '../../errors.ts';
 
 export interface RateCounter {
   /** Counts one hit in (bucket, window) and answers the hits so far in that window, this one included. */
@@ -93,7 +93,7 @@ function limiter({ counter, limit, windowSeconds, bucket, message }: Limit): Mid
     // Under several limits the headers report the one closest to its end (as the IETF draft asks).
     const shown = ctx.response.get('RateLimit-Remaining') as string | undefined;
     if (shown === undefined || shown === '' || Number(shown) >= limit - hits) ctx.set(headers);
-    if (hits > limit) throw new ApiError('rate_limited', message, undefined, { ...headers, 'Retry-After': String(reset) });
+    if (hits > limit) throw new DomainError('rate_limited', message, undefined, { ...headers, 'Retry-After': String(reset) });
     await next();
   };
 }

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { sql } from 'kysely';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/database.ts';
-import { withTimeout } from '../dependencies.ts';
+import { withTimeout } from '../../errors.ts';
 
 const CHECK_MS = 2_000;
 

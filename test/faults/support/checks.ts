@@ -1,6 +1,6 @@
 /** What every fault scenario checks afterwards: records equal workflows, and money moved once. */
-import { paymentQuery, paymentWorkflowId } from '../../../workflows/definitions.ts';
-import type { Payment } from '../../../src/api/schemas.ts';
+import { paymentQuery, paymentWorkflowId } from '../../../src/domain/payment-workflow.ts';
+import type { Payment } from '../../../src/domain/payment-schemas.ts';
 import { client, type TestResponse } from '../../support/http.ts';
 import { inParallel, sleep, type FaultStack } from './fault-stack.ts';
 

@@ -16,7 +16,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { createDatabase, type Db } from '../../../src/db/database.ts';
 import { ensureDatabase, migrateToLatest } from '../../../src/db/migrate.ts';
-import { createApp } from '../../../src/api/app.ts';
+import { createApp } from '../../../src/main/http-app.ts';
 import { createMerchant } from '../../../src/merchants/merchants.ts';
 import { startDevServer, type DevServer } from '../../../src/bootstrap/dev-server.ts';
 import type { Logger } from '../../../src/logger.ts';

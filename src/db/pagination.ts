@@ -1,10 +1,10 @@
 /**
- * Cursor pagination for every list (DESIGN §4): newest first, ordered by
- * (created_at, id), and the cursor is the last row's pair, so pages never
- * skip or repeat rows even when new ones arrive meanwhile.
+ * Cursor pagination for every list (docs/API.md#lists): newest first,
+ * ordered by (created_at, id), and the cursor is the last row's pair, so
+ * pages never skip or repeat rows even when new ones arrive meanwhile.
  */
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { ApiError } from './errors.ts';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { DomainError } from '../errors.ts';
 
 export interface Cursor {
   created_at: string;
@@ -20,7 +20,7 @@ export function decodeCursor(text: string): Cursor {
   } catch {
     // fall through to the error below
   }
-  throw new ApiError('validation_failed', 'cursor is not a cursor this API returned.', [{ path: 'cursor', message: 'is invalid' }]);
+  throw new DomainError('validation_failed', 'cursor is not a cursor this API returned.', [{ path: 'cursor', message: 'is invalid' }]);
 }
 
 /** The rows after `cursor` in newest-first order; use with `.where(...)` on a table with created_at and id. */
@@ -43,3 +43,28 @@ export function pageOf<Row, Item>(rows: Row[], limit: number, toItem: (row: Row)
 
 /** The cursor of a row whose created_at is a Date. */
 export const rowCursor = (row: { created_at: Date; id: string }): Cursor => ({ created_at: row.created_at.toISOString(), id: row.id });
+
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/**
+ * One page of a list query whose rows have created_at and id: the rows after
+ * the cursor, newest first, `limit` of them and whether there are more.
+ */
+export async function keyedPage<DB, TB extends keyof DB, Row extends { created_at: Date; id: string }, Item>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  page: PageQuery,
+  toItem: (row: Row) => Item,
+) {
+  const limit = page.limit ?? 20;
+  let q = query;
+  if (page.cursor !== undefined) q = q.where(afterCursor(page.cursor));
+  const rows = await q
+    .orderBy(sql`created_at`, 'desc')
+    .orderBy(sql`id`, 'desc')
+    .limit(limit + 1)
+    .execute();
+  return pageOf(rows, limit, toItem, rowCursor);
+}

@@ -1,20 +1,25 @@
 import { randomUUID } from 'node:crypto';
+/**
+ * The gateway's HTTP application: the JSON API under /api/v1, the hosted
+ * pages, the served OpenAPI document and the health probes, composed here
+ * (an entry point) because none of those parts may import another.
+ */
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
+import { errorHandler } from '../api/middleware/errors.ts';
+import { jsonBody } from '../api/middleware/body.ts';
+import { authenticate } from '../api/middleware/auth.ts';
+import { keyRateLimit, rateCounter } from '../api/middleware/rate-limit.ts';
+import { healthRoutes } from '../api/routes/health.ts';
+import { paymentRoutes } from '../api/routes/payments.ts';
+import { refundRoutes } from '../api/routes/refunds.ts';
+import { webhookRoutes } from '../api/routes/webhooks.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import { errorHandler } from './middleware/errors.ts';
-import { jsonBody } from './middleware/body.ts';
-import { authenticate } from './middleware/auth.ts';
-import { keyRateLimit, rateCounter } from './middleware/rate-limit.ts';
-import { healthRoutes } from './routes/health.ts';
-import { paymentRoutes } from './routes/payments.ts';
-import { webhookRoutes } from './routes/webhooks.ts';
-import { refundRoutes } from './routes/refunds.ts';
 import { pageRoutes } from '../pages/routes.ts';
-import { docsRoutes } from './routes/docs.ts';
+import { docsRoutes } from '../../openapi/routes.ts';
 
 export interface AppDependencies {
   config: Config;

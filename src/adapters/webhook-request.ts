@@ -6,8 +6,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { WebhookHeaders } from './signing.ts';
-import type { CheckedUrl } from './url-policy.ts';
+import type { WebhookHeaders } from './webhook-signing.ts';
+import type { CheckedUrl } from './webhook-url-policy.ts';
 
 export interface ReceiverAnswer {
   /** The receiver's status code; undefined when no answer came. */

@@ -10,7 +10,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import type { KeyMode } from '../merchants/keys.ts';
+import type { KeyMode } from '../domain/merchant.ts';
 
 export type Resolver = (host: string) => Promise<string[]>;
 

@@ -1,52 +1,35 @@
 /**
  * Hands events to their delivery workflows: one workflow per (event,
  * endpoint), started outside the payment's workflow so that a slow or dead
- * receiver never delays a payment.
+ * receiver never delays a payment (docs/WEBHOOKS.md#delivery).
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { startWorkflowOnce } from '../temporal/client.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { isSubscribed } from '../domain/events.ts';
-import { webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../../workflows/webhook-definitions.ts';
-import type { webhookDeliveryWorkflow } from '../../workflows/webhook.ts';
-import type { StoredEvent } from './events.ts';
+import { subscribedEndpointIds, type StoredEvent } from '../db/events.ts';
+import { retryScheduleMs, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../domain/webhook-delivery.ts';
+import { startWorkflowOnce } from './client.ts';
 
 export type DeliveryConfig = Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS'>;
 
-/** WEBHOOK_RETRY_SCHEDULE_SECONDS as milliseconds before each attempt. */
-export function retryScheduleMs(config: Pick<Config, 'WEBHOOK_RETRY_SCHEDULE_SECONDS'>): number[] {
-  return config.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map((s) => Number(s) * 1000);
-}
+/** The workflow type of workflows/webhook.ts, as registered by the worker. */
+const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
 
 /** Starts one delivery; a delivery with the same id that exists or existed is left alone. */
 export async function startDelivery(temporal: Client, config: DeliveryConfig, eventId: string, endpointId: string, deliveryId: string): Promise<void> {
   const input: WebhookDeliveryInput = {
     event_id: eventId,
     endpoint_id: endpointId,
-    schedule_ms: retryScheduleMs(config),
+    schedule_ms: retryScheduleMs(config.WEBHOOK_RETRY_SCHEDULE_SECONDS),
     timeout_ms: config.WEBHOOK_TIMEOUT_MS,
   };
   // A retried activity finds the delivery it started before; a finished one is never sent again by accident.
-  await startWorkflowOnce<typeof webhookDeliveryWorkflow>(temporal, 'webhookDeliveryWorkflow', {
+  await startWorkflowOnce(temporal, WEBHOOK_DELIVERY_WORKFLOW, {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowId: deliveryId,
     args: [input],
   });
-}
-
-/** The enabled endpoints of the event's merchant and mode that subscribe to its type. */
-export async function subscribedEndpointIds(db: Db, event: Pick<StoredEvent, 'merchant_id' | 'mode' | 'type'>): Promise<string[]> {
-  const rows = await db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'events'])
-    .where('merchant_id', '=', event.merchant_id)
-    .where('mode', '=', event.mode)
-    .where('status', '=', 'enabled')
-    .where('deleted_at', 'is', null)
-    .execute();
-  return rows.filter((r) => isSubscribed(r.events === null ? null : (JSON.parse(r.events) as string[]), event.type)).map((r) => r.id);
 }
 
 /** Starts the first delivery of an event to every subscribed endpoint; safe to call again. */

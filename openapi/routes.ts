@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Router from '@koa/router';
-import type { Config } from '../../config.ts';
-import { buildOpenApiDocument } from '../../../openapi/build.ts';
+import type { Config } from '../src/config.ts';
+import { buildOpenApiDocument } from './build.ts';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 

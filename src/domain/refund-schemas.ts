@@ -1,10 +1,10 @@
 /**
- * The refund resource and its requests (DESIGN §4), written once with
- * TypeBox like the payment schemas beside it.
+ * The refund resource and its requests (docs/PAYMENTS.md#refunds), written
+ * once with TypeBox like the payment schemas beside it.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { REFUND_STATUSES } from '../domain/refund.ts';
-import { FailureSchema, FREE_TEXT_PATTERN, listOf, Nullable, StringEnum, Timestamp, type AmountBounds } from './schemas.ts';
+import { REFUND_STATUSES } from './refund.ts';
+import { FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
 
 export const RefundSchema = Type.Object(
   {
@@ -36,13 +36,7 @@ export type CreateRefundRequest = Static<ReturnType<typeof createRefundRequestSc
 
 export const RefundResponseSchema = Type.Object({ refund: RefundSchema }, { additionalProperties: false });
 
-export const ListRefundsQuerySchema = Type.Object(
-  {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size' })),
-    cursor: Type.Optional(Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'next_cursor of the previous page' })),
-  },
-  { additionalProperties: false },
-);
+export const ListRefundsQuerySchema = listQuery({});
 export type ListRefundsQuery = Static<typeof ListRefundsQuerySchema>;
 
 export const RefundListSchema = listOf(RefundSchema);

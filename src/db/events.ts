@@ -5,13 +5,13 @@
  * change, so an event exists exactly when its change does.
  */
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { KeyMode } from '../merchants/keys.ts';
-import type { EventType } from '../domain/events.ts';
-import type { Payment } from '../api/schemas.ts';
-import type { Refund } from '../api/refund-schemas.ts';
-import type { Event } from '../api/webhook-schemas.ts';
+import { isSubscribed, type EventType } from '../domain/events.ts';
+import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
+import type { Payment } from '../domain/payment-schemas.ts';
+import type { Refund } from '../domain/refund-schemas.ts';
+import type { Event } from '../domain/webhook-schemas.ts';
+import type { Db } from './database.ts';
+import { scopedTo } from './tenant.ts';
 
 export interface StoredEvent {
   id: string;
@@ -28,8 +28,7 @@ export interface NewEvent {
    * is derived from it, so an activity that runs twice records one event.
    */
   sourceKey: string;
-  merchantId: string;
-  mode: KeyMode;
+  owner: Tenant;
   type: EventType;
   objectId: string;
   data: { payment?: Payment; refund?: Refund };
@@ -42,7 +41,7 @@ export function eventIdFor(sourceKey: string): string {
 }
 
 /** Inserts the event unless it exists, and answers the stored one either way. */
-export async function recordEvent(trx: Kysely<Database>, event: NewEvent): Promise<StoredEvent> {
+export async function recordEvent(trx: Db, event: NewEvent): Promise<StoredEvent> {
   const id = eventIdFor(event.sourceKey);
   const body: Event = { id, type: event.type, created_at: event.at.toISOString(), data: event.data };
   await trx
@@ -50,8 +49,8 @@ export async function recordEvent(trx: Kysely<Database>, event: NewEvent): Promi
     .ignore()
     .values({
       id,
-      merchant_id: event.merchantId,
-      mode: event.mode,
+      merchant_id: event.owner.merchant.id,
+      mode: event.owner.mode,
       type: event.type,
       object_id: event.objectId,
       body: JSON.stringify(body),
@@ -60,4 +59,19 @@ export async function recordEvent(trx: Kysely<Database>, event: NewEvent): Promi
     .execute();
   const row = await trx.selectFrom('events').select(['id', 'merchant_id', 'mode', 'type', 'body']).where('id', '=', id).executeTakeFirstOrThrow();
   return { ...row, type: row.type as EventType };
+}
+
+/**
+ * The enabled endpoints of the event's merchant and mode that subscribe to
+ * its type: where a new event is delivered.
+ */
+export async function subscribedEndpointIds(db: Db, event: Pick<StoredEvent, 'merchant_id' | 'mode' | 'type'>): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'events'])
+    .where(scopedTo(tenantOf(event.merchant_id, event.mode)))
+    .where('status', '=', 'enabled')
+    .where('deleted_at', 'is', null)
+    .execute();
+  return rows.filter((r) => isSubscribed(r.events === null ? null : (JSON.parse(r.events) as string[]), event.type)).map((r) => r.id);
 }

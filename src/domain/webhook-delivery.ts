@@ -1,4 +1,7 @@
-/** Shared by the webhook delivery workflow, its activities and whoever starts it. */
+/**
+ * The contract of the webhook delivery workflow (workflows/webhook.ts),
+ * shared by the workflow, its activity and whoever starts it.
+ */
 export interface WebhookDeliveryInput {
   event_id: string;
   endpoint_id: string;
@@ -21,3 +24,8 @@ export interface DeliveryAttemptInput {
 
 /** The first delivery of an event to an endpoint; redeliveries add a suffix. */
 export const webhookDeliveryWorkflowId = (eventId: string, endpointId: string) => `webhook-${eventId}-${endpointId}`;
+
+/** A retry schedule setting ("0,5,300,…" seconds) as milliseconds before each attempt. */
+export function retryScheduleMs(scheduleSeconds: string): number[] {
+  return scheduleSeconds.split(',').map((s) => Number(s) * 1000);
+}

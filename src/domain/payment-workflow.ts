@@ -1,12 +1,14 @@
 /**
- * Messages of the payment workflow, shared by the workflow, the API and the
- * worker: names and payload types live here once.
+ * The contract of the payment workflow (workflows/payment.ts): its input,
+ * its messages and its search attributes, shared by the workflow and the
+ * services that start and message it. Names here are part of every running
+ * history: renaming one breaks replay.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey } from '@temporalio/common';
-import type { Payment } from '../src/api/schemas.ts';
-import type { BankOutcome, FeePlan } from '../src/domain/payment.ts';
-import type { Refund } from '../src/api/refund-schemas.ts';
+import type { Payment } from './payment-schemas.ts';
+import type { BankOutcome, FeePlan } from './payment.ts';
+import type { Refund } from './refund-schemas.ts';
 
 export interface PaymentWorkflowInput {
   /** The payment exactly as the create endpoint recorded it (status `created`, version 1). */
@@ -48,7 +50,7 @@ export const refundUpdateId = (refundId: string) => `refund-${refundId}`;
 /** The live state of the payment, as last recorded. */
 export const paymentQuery = defineQuery<Payment>('payment');
 
-/** Custom search attributes for operators in the Temporal UI (DESIGN §7). */
+/** Custom search attributes for operators in the Temporal UI (README, operator guide). */
 export const searchAttributes = {
   status: defineSearchAttributeKey('PaymentStatus', 'KEYWORD'),
   merchantId: defineSearchAttributeKey('MerchantId', 'KEYWORD'),

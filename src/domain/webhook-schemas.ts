@@ -1,15 +1,14 @@
 /**
- * Schemas of the webhook part of the API (endpoints, events, delivery
- * attempts): the one source for request validation, the OpenAPI document
- * and the TypeScript types, like src/api/schemas.ts.
+ * Schemas of webhook endpoints, events and delivery attempts
+ * (docs/WEBHOOKS.md): the one source for request validation, the OpenAPI
+ * document and the TypeScript types, like the payment schemas.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../domain/events.ts';
-import { listOf, PaymentSchema, StringEnum } from './schemas.ts';
+import { EVENT_TYPES } from './events.ts';
+import { KEY_MODES } from './merchant.ts';
+import { PaymentSchema } from './payment-schemas.ts';
 import { RefundSchema } from './refund-schemas.ts';
-
-const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
-const NullableTimestamp = (description: string) => Type.Union([Timestamp(description), Type.Null()], { description });
+import { listOf, listQuery, Nullable, StringEnum, Timestamp } from './schema.ts';
 
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'kind of event' });
 
@@ -43,10 +42,10 @@ export const WebhookEndpointSchema = Type.Object(
     id: Type.String({ format: 'uuid' }),
     url: Type.String(),
     events: Type.Union([Type.Array(EventTypeSchema), Type.Null()], { description: 'subscribed event types; null: every type' }),
-    mode: StringEnum(['test', 'live'] as const),
+    mode: StringEnum(KEY_MODES),
     status: StringEnum(['enabled', 'disabled'] as const, { description: '`disabled` after the receiver answered 410 Gone' }),
     disabled_reason: Type.Union([Type.String(), Type.Null()]),
-    previous_secret_expires_at: NullableTimestamp('until then deliveries carry a signature with the previous secret too'),
+    previous_secret_expires_at: Nullable(Timestamp('until then deliveries carry a signature with the previous secret too'), 'null unless a rotation is in progress'),
     created_at: Timestamp('creation time'),
   },
   { additionalProperties: false },
@@ -97,23 +96,10 @@ export const EventWithAttemptsSchema = Type.Object({ event: EventSchema, attempt
 
 export const EventListSchema = listOf(EventSchema);
 
-export const ListEventsQuerySchema = Type.Object(
-  {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size' })),
-    cursor: Type.Optional(Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'next_cursor of the previous page' })),
-    type: Type.Optional(EventTypeSchema),
-  },
-  { additionalProperties: false },
-);
+export const ListEventsQuerySchema = listQuery({ type: Type.Optional(EventTypeSchema) });
 export type ListEventsQuery = Static<typeof ListEventsQuerySchema>;
 
-export const ListWebhookEndpointsQuerySchema = Type.Object(
-  {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size' })),
-    cursor: Type.Optional(Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'next_cursor of the previous page' })),
-  },
-  { additionalProperties: false },
-);
+export const ListWebhookEndpointsQuerySchema = listQuery({});
 export type ListWebhookEndpointsQuery = Static<typeof ListWebhookEndpointsQuerySchema>;
 
 export const RedeliverRequestSchema = Type.Object(

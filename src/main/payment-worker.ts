@@ -1,11 +1,17 @@
+/**
+ * The payment worker: the workflow bundle and every activity, with their
+ * real dependencies (MySQL, the bank, the Temporal client for webhook
+ * deliveries). Built here, in an entry point, because the worker is where
+ * workflows and activities meet.
+ */
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
+import { createActivities } from '../../activities/index.ts';
+import { SandboxBank, type BankAdapter } from '../adapters/bank.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import { createActivities } from '../../activities/index.ts';
-import { SandboxBank, type BankAdapter } from '../../activities/bank.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 

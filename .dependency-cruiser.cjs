@@ -1,0 +1,77 @@
+// The import rule of docs/ARCHITECTURE.md, checked by `npm run lint` (and so
+// by `npm test`): every layer imports only the layers listed for it, type-only
+// imports count too, and no module may take part in an import cycle.
+// `npm run deps:graph` prints the folder-level graph.
+
+/** Each layer: the modules it holds, and the layers it may import (besides itself). */
+const LAYERS = {
+  domain: { path: '^src/domain/', may: [] },
+  foundation: { path: '^src/(errors|config|logger)\\.ts$', may: [] },
+  db: { path: '^src/db/', may: ['domain', 'foundation'] },
+  temporal: { path: '^src/temporal/', may: ['domain', 'foundation', 'db'] },
+  adapters: { path: '^src/adapters/', may: ['domain', 'foundation', 'db'] },
+  services: { path: '^src/(payments|refunds|webhooks|merchants)/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters'] },
+  activities: { path: '^activities/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters'] },
+  // Workflows also import activity types; the rule below keeps those imports type-only.
+  workflows: { path: '^workflows/', may: ['domain', 'activities'] },
+  http: { path: '^src/http/', may: ['domain', 'foundation', 'db', 'temporal'] },
+  api: { path: '^src/api/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'] },
+  pages: { path: '^src/pages/', may: ['domain', 'foundation', 'db', 'temporal', 'services', 'http'] },
+  openapi: { path: '^openapi/', may: ['domain', 'foundation', 'http', 'api'] },
+  entry: {
+    path: '^src/(main|cli|bootstrap|bench)/',
+    may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'pages', 'openapi'],
+  },
+};
+
+/** Every module of the project, so that npm packages and Node built-ins are left out of the layer rules. */
+const PROJECT = '^(src|activities|workflows|openapi|test)/';
+
+const layerRules = Object.entries(LAYERS).map(([name, layer]) => ({
+  name: `layer-${name}`,
+  comment: `${name} (${layer.path}) may import only: ${[name, ...layer.may].join(', ')} (docs/ARCHITECTURE.md)`,
+  severity: 'error',
+  from: { path: layer.path },
+  to: { path: PROJECT, pathNot: [layer.path, ...layer.may.map((other) => LAYERS[other].path)] },
+}));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'workflows-import-activity-types-only',
+      comment: 'A workflow calls activities through proxyActivities; it may import their types, never their code.',
+      severity: 'error',
+      from: { path: LAYERS.workflows.path },
+      to: { path: LAYERS.activities.path, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'workflows-are-deterministic',
+      comment: 'Workflow code runs in a deterministic sandbox: no Node built-ins, directly or through what it imports.',
+      severity: 'error',
+      from: { path: `${LAYERS.workflows.path}|${LAYERS.domain.path}` },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'bootstrap-does-not-import-the-benchmark',
+      comment: 'The benchmark uses the bootstrap to start its stack, not the other way round.',
+      severity: 'error',
+      from: { path: '^src/bootstrap/' },
+      to: { path: '^src/bench/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'An import cycle makes a layer depend on itself through others.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: { path: [PROJECT, '^node_modules', '^[a-z:/_]+$'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

@@ -1,0 +1,106 @@
+/**
+ * Record activities: the payment workflow's only way to write MySQL. Each
+ * write carries the payment's next version, so a retried or replayed
+ * activity never moves a record backwards, and each change's event is
+ * written in the same transaction (an outbox: the event exists exactly when
+ * the change does), then handed to its delivery workflows.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../src/db/database.ts';
+import { isCheckViolation } from '../src/db/errors.ts';
+import { recordEvent, type StoredEvent } from '../src/db/events.ts';
+import { writePaymentVersion } from '../src/db/payments.ts';
+import { writeRefund } from '../src/db/refunds.ts';
+import { paymentEventType } from '../src/domain/events.ts';
+import { tenantOf, type KeyMode } from '../src/domain/merchant.ts';
+import type { Payment } from '../src/domain/payment-schemas.ts';
+import type { Refund } from '../src/domain/refund-schemas.ts';
+import type { Logger } from '../src/logger.ts';
+import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
+
+export interface RecordActivityDependencies {
+  db: Db;
+  logger: Logger;
+  /** Starts webhook deliveries, outside the payment's workflow. */
+  temporal: Client;
+  config: DeliveryConfig;
+}
+
+export interface RecordRefundInput {
+  refund: Refund;
+  merchant_id: string;
+  mode: KeyMode;
+  /** The payment's next version when the refund changes it (reserved or given back), else null. */
+  payment: { payment: Payment; version: number } | null;
+}
+
+export function createRecordActivities({ db, logger, temporal, config }: RecordActivityDependencies) {
+  return {
+    /** Writes a transition and its event; a stale or repeated write changes nothing. Then starts the event's deliveries. */
+    async recordTransition({ payment, version }: { payment: Payment; version: number }): Promise<void> {
+      const event = await db.transaction().execute(async (trx) => {
+        const now = new Date();
+        const stored = await writePaymentVersion(trx, payment, version, now);
+        if (!stored) return undefined;
+        const type = paymentEventType(payment.status);
+        if (type === undefined) return null;
+        const { merchant_id } = await trx.selectFrom('payments').select('merchant_id').where('id', '=', payment.id).executeTakeFirstOrThrow();
+        return recordEvent(trx, {
+          // One event per recorded version: a retried activity finds the same one.
+          sourceKey: `payment:${payment.id}:${version}`,
+          owner: tenantOf(merchant_id, payment.mode),
+          type,
+          objectId: payment.id,
+          data: { payment },
+          at: now,
+        });
+      });
+      if (event === undefined) {
+        // The create endpoint inserts the row before it starts the workflow; retry until it is visible.
+        throw ApplicationFailure.retryable(`payment ${payment.id} has no row to record version ${version}`, 'payment_row_missing');
+      }
+      logger.info({ payment_id: payment.id, status: payment.status, version }, 'payment transition recorded');
+      if (event !== null) await dispatchEvent(db, temporal, config, event);
+    },
+
+    /**
+     * Writes a refund and, when it changes, the payment's next version, in
+     * one transaction. The CHECK on payments.refunded_amount refuses any
+     * write that would refund more than was paid.
+     */
+    async recordRefund({ refund, merchant_id, mode, payment }: RecordRefundInput): Promise<void> {
+      const owner = tenantOf(merchant_id, mode);
+      let event: StoredEvent | undefined;
+      try {
+        event = await db.transaction().execute(async (trx) => {
+          const at = new Date();
+          if (payment !== null) {
+            const stored = await writePaymentVersion(trx, payment.payment, payment.version, at);
+            if (!stored) throw ApplicationFailure.retryable(`payment ${refund.payment_id} has no row for version ${payment.version}`, 'payment_row_missing');
+          }
+          await writeRefund(trx, refund, owner, at);
+          if (refund.status === 'pending') return undefined;
+          // A refund's final status is an event (refund.succeeded / refund.failed), in the same transaction.
+          return recordEvent(trx, {
+            sourceKey: `refund:${refund.id}:${refund.status}`,
+            owner,
+            type: `refund.${refund.status}`,
+            objectId: refund.id,
+            data: { refund },
+            at,
+          });
+        });
+      } catch (error) {
+        if (isCheckViolation(error)) {
+          throw ApplicationFailure.nonRetryable('the record refuses a refund of more than was paid', 'refund_exceeds_amount');
+        }
+        throw error;
+      }
+      logger.info({ payment_id: refund.payment_id, refund_id: refund.id, status: refund.status, amount: refund.amount }, 'refund recorded');
+      if (event !== undefined) await dispatchEvent(db, temporal, config, event);
+    },
+  };
+}
+
+export type RecordActivities = ReturnType<typeof createRecordActivities>;

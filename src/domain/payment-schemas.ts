@@ -1,0 +1,90 @@
+/**
+ * The payment resource and the requests about it (docs/PAYMENTS.md), written
+ * once with TypeBox: ajv validates requests with these schemas, the OpenAPI
+ * document is assembled from them, and the TypeScript types are derived
+ * from them.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { PAYMENT_STATUSES } from './payment.ts';
+import { KEY_MODES } from './merchant.ts';
+import { FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
+
+export const PaymentStatusSchema = StringEnum(PAYMENT_STATUSES, { description: 'Lifecycle status; see docs/PAYMENTS.md.' });
+
+export const PaymentSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'identifier of the payment' }),
+    status: PaymentStatusSchema,
+    mode: StringEnum(KEY_MODES, { description: '`test` for payments made with a test key' }),
+    amount: Type.Integer({ description: 'amount in rials', examples: [1_500_000] }),
+    fee: Type.Integer({ description: 'fee in rials; set at verify, 0 before and on reversed payments' }),
+    refunded_amount: Type.Integer({ description: 'rials returned to the customer so far' }),
+    currency: Type.Literal('IRR'),
+    merchant_reference: Type.String({ description: "the merchant's order reference", examples: ['order-1042'] }),
+    tracking_code: Type.String({ pattern: '^[0-9]{12}$', description: 'tracking code shown to the customer' }),
+    reference_id: Nullable(Type.String({ pattern: '^[0-9]+$' }), "the bank's reference, once paid"),
+    rrn: Nullable(Type.String({ pattern: '^[0-9]{12}$' }), 'retrieval reference number, once paid'),
+    card_pan: Nullable(Type.String({ pattern: '^[0-9]{6}\\*+[0-9]{4}$' }), 'masked card number, once paid'),
+    description: Type.String({ description: 'free text about the order' }),
+    callback_url: Type.String({ format: 'uri', description: 'where the customer returns' }),
+    metadata: Type.Record(Type.String(), Type.String(), { description: 'reserved; an empty object' }),
+    failure: Nullable(FailureSchema, 'why the payment failed, was canceled or expired'),
+    created_at: Timestamp('creation time'),
+    paid_at: Nullable(Timestamp('time of payment'), 'null until paid'),
+    verified_at: Nullable(Timestamp('time of verify'), 'null until verified'),
+    verify_deadline_at: Nullable(Timestamp('deadline for verify'), 'null until paid'),
+    expires_at: Timestamp('end of the period in which the payment page can be used'),
+    settlement_status: StringEnum(['not_applicable', 'pending', 'settled'] as const, { description: '`not_applicable` for test payments' }),
+  },
+  { additionalProperties: false },
+);
+export type Payment = Static<typeof PaymentSchema>;
+
+/** Printable ASCII, no leading or trailing blank: safe to echo in URLs, pages and logs. */
+const MERCHANT_REFERENCE_PATTERN = '^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$';
+
+export function createPaymentRequestSchema(bounds: AmountBounds) {
+  return Type.Object(
+    {
+      amount: Type.Integer({ minimum: bounds.min, maximum: bounds.max, description: 'amount to charge, in rials', examples: [1_500_000] }),
+      callback_url: Type.String({
+        format: 'uri',
+        maxLength: 2048,
+        description: "absolute https URL on one of the merchant's registered domains (http allowed for localhost in test mode)",
+        examples: ['https://shop.example/checkout/return?order=1042'],
+      }),
+      merchant_reference: Type.String({ minLength: 1, maxLength: 64, pattern: MERCHANT_REFERENCE_PATTERN, description: "the merchant's order reference", examples: ['order-1042'] }),
+      description: Type.Optional(Type.String({ maxLength: 255, pattern: FREE_TEXT_PATTERN, description: 'free text about the order', examples: ['Two notebooks'] })),
+      mobile: Type.Optional(Type.String({ pattern: '^09[0-9]{9}$', description: "customer's mobile number", examples: ['09121234567'] })),
+    },
+    { additionalProperties: false },
+  );
+}
+export type CreatePaymentRequest = Static<ReturnType<typeof createPaymentRequestSchema>>;
+
+export const CreatePaymentResponseSchema = Type.Object(
+  {
+    payment: PaymentSchema,
+    payment_url: Type.String({ format: 'uri', description: 'the hosted payment page; send the customer here' }),
+  },
+  { additionalProperties: false },
+);
+
+export const VerifyRequestSchema = Type.Object(
+  { amount: Type.Integer({ minimum: 1, description: 'the order amount in rials that the merchant expects', examples: [1_500_000] }) },
+  { additionalProperties: false },
+);
+export type VerifyRequest = Static<typeof VerifyRequestSchema>;
+
+export const PaymentResponseSchema = Type.Object({ payment: PaymentSchema }, { additionalProperties: false });
+
+export const ListPaymentsQuerySchema = listQuery({
+  status: Type.Optional(PaymentStatusSchema),
+  merchant_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  created_gte: Type.Optional(Type.String({ format: 'date-time', description: 'created at or after' })),
+  created_lt: Type.Optional(Type.String({ format: 'date-time', description: 'created before' })),
+});
+export type ListPaymentsQuery = Static<typeof ListPaymentsQuerySchema>;
+
+export const PaymentListSchema = listOf(PaymentSchema);
+

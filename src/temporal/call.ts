@@ -1,0 +1,31 @@
+/**
+ * Calls to Temporal from a request: bounded, so a dead or slow server means
+ * a prompt 503, and a workflow's typed refusal becomes a DomainError.
+ */
+import { ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { refusalError, withTimeout, type DomainError } from '../errors.ts';
+
+/** Bound on any one call to Temporal from a request, so a dead server means a prompt 503. */
+export const TEMPORAL_CALL_MS = 5_000;
+
+/**
+ * Runs a Temporal call under a gRPC deadline: a dead or slow server fails the
+ * call (503), never hangs it, and the SDK stops retrying it when the deadline
+ * passes (a bare timer would leave the call retrying in the background).
+ */
+export function temporalCall<T>(temporal: Client, call: () => Promise<T>): Promise<T> {
+  return withTimeout('Temporal', TEMPORAL_CALL_MS + 500, temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, call));
+}
+
+/** The Temporal server did not answer (down, restarting, or past the deadline). */
+export const isTemporalUnavailable = (error: unknown) => error instanceof ServiceError || error instanceof WorkflowUpdateRPCTimeoutOrCancelledError;
+
+/**
+ * The refusal an Update's handler or validator answered with (verify,
+ * refund), as a DomainError; undefined for any other failure.
+ */
+export function updateRefusal(error: unknown): DomainError | undefined {
+  const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
+  return cause instanceof ApplicationFailure ? refusalError(cause.type, cause.message) : undefined;
+}
