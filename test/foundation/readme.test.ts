@@ -2,12 +2,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { configurationTable } from '../../src/config.ts';
 
-describe('README', () => {
+describe('README and docs/CONFIGURATION.md', () => {
   const readme = readFileSync('README.md', 'utf8');
+  const configuration = readFileSync('docs/CONFIGURATION.md', 'utf8');
 
-  it('lists exactly the configuration the code reads (regenerate with npm run --silent readme:config)', () => {
-    const table = /<!-- config:start -->\n([\s\S]*?)\n<!-- config:end -->/.exec(readme)?.[1];
+  it('docs/CONFIGURATION.md lists exactly the configuration the code reads (regenerate with npm run --silent readme:config)', () => {
+    const table = /<!-- config:start -->\n([\s\S]*?)\n<!-- config:end -->/.exec(configuration)?.[1];
     assert.equal(table, configurationTable());
+  });
+
+  it('README points to docs/CONFIGURATION.md', () => {
+    assert.match(readme, /\]\(docs\/CONFIGURATION\.md\)/);
   });
 
   it('gives the two commands', () => {
