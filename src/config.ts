@@ -4,7 +4,7 @@ import { Ajv } from 'ajv';
 /**
  * Every setting the gateway reads from its environment, with defaults that
  * work on a developer machine. One schema validates and documents them; the
- * README's configuration table lists the same names.
+ * configuration table in docs/CONFIGURATION.md is generated from it.
  */
 const Int = (opts: { default: number; minimum: number; maximum?: number; description: string }) =>
   Type.Integer(opts);
@@ -44,7 +44,7 @@ export const ConfigSchema = Type.Object({
   }),
   BODY_LIMIT_BYTES: Int({ default: 65_536, minimum: 1_024, description: 'largest accepted request body' }),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
-    // 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h steps until the retries span about 3 days (77.6 h): docs/WEBHOOKS.md#delivery.
+    // 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h steps until the retries span about 3 days (77.6 h): docs/WEBHOOKS.md#deliveries.
     default: '0,5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000,36000',
     pattern: '^[0-9]{1,7}(,[0-9]{1,7}){0,19}$',
     description: 'webhook delivery: seconds to wait before each attempt (the first is usually 0); the default spans about 3 days',
@@ -131,7 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return config;
 }
 
-/** The configuration table of the README, generated from the schema. */
+/** The table of docs/CONFIGURATION.md, generated from the schema (a test keeps them equal). */
 export function configurationTable(): string {
   const rows = Object.entries(ConfigSchema.properties).map(([name, schema]) => {
     const s = schema as { default?: unknown; description?: string };

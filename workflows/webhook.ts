@@ -1,5 +1,5 @@
 /**
- * One delivery of one event to one endpoint (docs/WEBHOOKS.md#delivery):
+ * One delivery of one event to one endpoint (docs/WEBHOOKS.md#deliveries):
  * attempts on a schedule of durable sleeps (about immediately, 5 s, 5 min,
  * 30 min, 2 h, 5 h, then 10 h steps by default, about three days in all),
  * each a single HTTP request made by an activity, every attempt carrying the

@@ -1,7 +1,7 @@
 /**
  * The operator CLI: `npm run --silent cli -- <noun> <verb> [--flags] [--json]`.
  * With --json it prints one JSON object on stdout and nothing else; a refused
- * step exits non-zero with a one-line reason on stderr (docs/API.md#onboarding).
+ * step exits non-zero with a one-line reason on stderr (docs/API.md#operator-cli-onboarding-keys-and-fees).
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';

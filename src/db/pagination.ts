@@ -1,5 +1,5 @@
 /**
- * Cursor pagination for every list (docs/API.md#lists): newest first,
+ * Cursor pagination for every list (docs/API.md#pagination): newest first,
  * ordered by (created_at, id), and the cursor is the last row's pair, so
  * pages never skip or repeat rows even when new ones arrive meanwhile.
  */

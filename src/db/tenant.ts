@@ -1,6 +1,6 @@
 /**
  * The tenant filter: the one place that keeps one merchant from another's
- * objects, and test mode from live (docs/API.md#keys-and-modes). Every read
+ * objects, and test mode from live (docs/API.md#authentication-and-keys). Every read
  * or write of a merchant's rows on behalf of a caller goes through
  * `scopedTo`; a row of another merchant or mode is then simply not found.
  */

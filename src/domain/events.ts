@@ -1,6 +1,6 @@
 /**
  * The kinds of event a merchant can receive by webhook
- * (docs/WEBHOOKS.md#events). Pure code, shared by the schemas, the
+ * (docs/WEBHOOKS.md#event-types-and-body). Pure code, shared by the schemas, the
  * recording activities and the delivery.
  */
 import type { PaymentStatus } from './payment.ts';

@@ -2,7 +2,7 @@
  * Who a request acts for. A key belongs to one merchant and one mode, and
  * everything a merchant owns (payments, refunds, webhook endpoints, events)
  * is scoped to that pair: another merchant's objects, or the other mode's,
- * do not exist for the caller (docs/API.md#keys-and-modes).
+ * do not exist for the caller (docs/API.md#authentication-and-keys).
  */
 import type { FeePlan } from './payment.ts';
 

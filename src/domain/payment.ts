@@ -50,7 +50,7 @@ export const STATUS_AFTER_OUTCOME: Readonly<Record<BankOutcome, PaymentStatus>> 
   delay: 'pending',
 };
 
-/** The advisory `status` parameter on the return address (docs/PAYMENTS.md#the-return-address). */
+/** The advisory `status` parameter on the return address (docs/PAYMENTS.md#the-return-address-and-its-hint). */
 export type ReturnStatus = 'success' | 'pending' | 'failed';
 export function returnStatus(status: PaymentStatus): ReturnStatus {
   if (status === 'paid' || status === 'verified' || status === 'partially_refunded' || status === 'refunded') {

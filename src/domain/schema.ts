@@ -31,7 +31,7 @@ export const FailureSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** The page of every list: newest first, `next_cursor` leads to the next page (docs/API.md#lists). */
+/** The page of every list: newest first, `next_cursor` leads to the next page (docs/API.md#pagination). */
 export const listOf = <T extends TSchema>(item: T) =>
   Type.Object(
     {

@@ -54,7 +54,7 @@ export async function createKey(
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * Who a key speaks for (docs/API.md#keys-and-modes): its merchant and mode,
+ * Who a key speaks for (docs/API.md#authentication-and-keys): its merchant and mode,
  * or 401 `invalid_api_key` for anything but a known, unrevoked, unexpired
  * key, compared in constant time; 403 `live_mode_not_enabled` for a live
  * key before live mode is active.

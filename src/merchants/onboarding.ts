@@ -1,5 +1,5 @@
 /**
- * The operator's onboarding steps after `merchants create` (docs/API.md#onboarding),
+ * The operator's onboarding steps after `merchants create` (docs/API.md#operator-cli-onboarding-keys-and-fees),
  * in their order: domain → gateway request → approval → live
  * mode → live keys. Test keys need none of it. A step taken out of order is
  * refused with an OnboardingError that says what must come first.

@@ -211,7 +211,7 @@ export async function submitBankOutcome(temporal: Client, paymentId: string, out
   await temporalCall(temporal, () => temporal.workflow.getHandle(paymentWorkflowId(paymentId)).signal(bankResultSignal, { outcome }));
 }
 
-/** Newest first, with the filters of the query (docs/API.md#lists). */
+/** Newest first, with the filters of the query (docs/API.md#pagination). */
 export async function listPayments(db: Db, auth: AuthState, query: ListPaymentsQuery) {
   let q = db.selectFrom('payments').selectAll().where(scopedTo(auth));
   if (query.status !== undefined) q = q.where('status', '=', query.status);

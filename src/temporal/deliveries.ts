@@ -1,7 +1,7 @@
 /**
  * Hands events to their delivery workflows: one workflow per (event,
  * endpoint), started outside the payment's workflow so that a slow or dead
- * receiver never delays a payment (docs/WEBHOOKS.md#delivery).
+ * receiver never delays a payment (docs/WEBHOOKS.md#deliveries).
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
