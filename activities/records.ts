@@ -12,7 +12,7 @@ import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
 import { writePaymentVersion } from '../src/db/payments.ts';
 import { writeRefund } from '../src/db/refunds.ts';
-import { paymentEventType } from '../src/domain/events.ts';
+import { paymentEventType, type EventType } from '../src/domain/events.ts';
 import { tenantOf, type KeyMode } from '../src/domain/merchant.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import type { Refund } from '../src/domain/refund-schemas.ts';
@@ -35,8 +35,34 @@ export interface RecordRefundInput {
   payment: { payment: Payment; version: number } | null;
 }
 
+/** The payment as events show it: the workflow's state with the merchant's metadata from the record. */
+async function withMetadata(trx: Db, payment: Payment): Promise<{ payment: Payment; merchantId: string }> {
+  const row = await trx.selectFrom('payments').select(['merchant_id', 'metadata']).where('id', '=', payment.id).executeTakeFirstOrThrow();
+  return { payment: { ...payment, metadata: JSON.parse(row.metadata) as Payment['metadata'] }, merchantId: row.merchant_id };
+}
+
+/** The event of a payment's recorded version: one per version, so a retried activity finds the same one. */
+async function recordPaymentEvent(trx: Db, payment: Payment, version: number, type: EventType, at: Date): Promise<StoredEvent> {
+  const shown = await withMetadata(trx, payment);
+  return recordEvent(trx, {
+    sourceKey: `payment:${payment.id}:${version}`,
+    owner: tenantOf(shown.merchantId, payment.mode),
+    type,
+    objectId: payment.id,
+    data: { payment: shown.payment },
+    at,
+  });
+}
+
 export function createRecordActivities({ db, logger, temporal, config }: RecordActivityDependencies) {
+  const dispatch = (events: StoredEvent[]) => Promise.all(events.map((event) => dispatchEvent(db, temporal, config, event)));
   return {
+    /** Records payment.created for a new payment (its version 1) and starts its deliveries. */
+    async announcePayment({ payment }: { payment: Payment; merchant_id: string }): Promise<void> {
+      const event = await db.transaction().execute((trx) => recordPaymentEvent(trx, payment, 1, 'payment.created', new Date(payment.created_at)));
+      await dispatch([event]);
+    },
+
     /** Writes a transition and its event; a stale or repeated write changes nothing. Then starts the event's deliveries. */
     async recordTransition({ payment, version }: { payment: Payment; version: number }): Promise<void> {
       const event = await db.transaction().execute(async (trx) => {
@@ -45,23 +71,14 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
         if (!stored) return undefined;
         const type = paymentEventType(payment.status);
         if (type === undefined) return null;
-        const { merchant_id } = await trx.selectFrom('payments').select('merchant_id').where('id', '=', payment.id).executeTakeFirstOrThrow();
-        return recordEvent(trx, {
-          // One event per recorded version: a retried activity finds the same one.
-          sourceKey: `payment:${payment.id}:${version}`,
-          owner: tenantOf(merchant_id, payment.mode),
-          type,
-          objectId: payment.id,
-          data: { payment },
-          at: now,
-        });
+        return recordPaymentEvent(trx, payment, version, type, now);
       });
       if (event === undefined) {
         // The create endpoint inserts the row before it starts the workflow; retry until it is visible.
         throw ApplicationFailure.retryable(`payment ${payment.id} has no row to record version ${version}`, 'payment_row_missing');
       }
       logger.info({ payment_id: payment.id, status: payment.status, version }, 'payment transition recorded');
-      if (event !== null) await dispatchEvent(db, temporal, config, event);
+      if (event !== null) await dispatch([event]);
     },
 
     /**
@@ -71,25 +88,31 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
      */
     async recordRefund({ refund, merchant_id, mode, payment }: RecordRefundInput): Promise<void> {
       const owner = tenantOf(merchant_id, mode);
-      let event: StoredEvent | undefined;
+      let events: StoredEvent[];
       try {
-        event = await db.transaction().execute(async (trx) => {
+        events = await db.transaction().execute(async (trx) => {
           const at = new Date();
+          const recorded: StoredEvent[] = [];
           if (payment !== null) {
             const stored = await writePaymentVersion(trx, payment.payment, payment.version, at);
             if (!stored) throw ApplicationFailure.retryable(`payment ${refund.payment_id} has no row for version ${payment.version}`, 'payment_row_missing');
+            // payment.partially_refunded / payment.refunded; a failed refund's way back to `verified` is told by refund.failed.
+            const type = payment.payment.status === 'verified' ? undefined : paymentEventType(payment.payment.status);
+            if (type !== undefined) recorded.push(await recordPaymentEvent(trx, payment.payment, payment.version, type, at));
           }
           await writeRefund(trx, refund, owner, at);
-          if (refund.status === 'pending') return undefined;
-          // A refund's final status is an event (refund.succeeded / refund.failed), in the same transaction.
-          return recordEvent(trx, {
-            sourceKey: `refund:${refund.id}:${refund.status}`,
-            owner,
-            type: `refund.${refund.status}`,
-            objectId: refund.id,
-            data: { refund },
-            at,
-          });
+          // Every status of a refund is an event (refund.created / .succeeded / .failed), in the same transaction.
+          recorded.push(
+            await recordEvent(trx, {
+              sourceKey: `refund:${refund.id}:${refund.status}`,
+              owner,
+              type: refund.status === 'pending' ? 'refund.created' : `refund.${refund.status}`,
+              objectId: refund.id,
+              data: { refund },
+              at,
+            }),
+          );
+          return recorded;
         });
       } catch (error) {
         if (isCheckViolation(error)) {
@@ -98,7 +121,7 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
         throw error;
       }
       logger.info({ payment_id: refund.payment_id, refund_id: refund.id, status: refund.status, amount: refund.amount }, 'refund recorded');
-      if (event !== undefined) await dispatchEvent(db, temporal, config, event);
+      await dispatch(events);
     },
   };
 }

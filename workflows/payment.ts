@@ -18,14 +18,19 @@ import {
 } from '@temporalio/workflow';
 import type { BankActivities } from '../activities/bank.ts';
 import type { RecordActivities } from '../activities/records.ts';
-import { canTransition, computeFee, STATUS_AFTER_OUTCOME, verifyRefusal, type PaymentStatus } from '../src/domain/payment.ts';
+import { canTransition, computeFee, MAX_ADVANCE_SECONDS, STATUS_AFTER_OUTCOME, verifyRefusal, type PaymentStatus } from '../src/domain/payment.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
+  advanceClockUpdate,
   bankResultSignal,
+  cancelUpdate,
   paymentQuery,
   refundUpdate,
+  reverseUpdate,
   searchAttributes,
+  testBankOutcomeUpdate,
   verifyUpdate,
+  type AdvanceClockInput,
   type BankResult,
   type PaymentWorkflowInput,
   type RefundRequest,
@@ -56,6 +61,20 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   /** Closes when the refund window ends; later refunds are refused. */
   let refundWindowOpen = true;
   const settlements: Promise<void>[] = [];
+
+  // Payments started from here on (a patch marker in their history) have their own clock for the
+  // `advance` test helper, announce themselves with payment.created, and take sandbox outcomes in
+  // test mode only. Payments already running keep exactly the code they started with.
+  const merchantApi = patched('merchant-api');
+
+  /** How far the `advance` test helper has moved this payment's clock ahead of real time. */
+  let clockOffsetMs = 0;
+  /** Now, on the payment's clock: every deadline and timestamp of the payment is read on it. */
+  const clockNow = () => Date.now() + clockOffsetMs;
+  /** The clock offset at which the main flow is waiting for its next deadline, if it is. */
+  let waitingAt: number | undefined;
+  /** No timer is left to wait for: advancing the clock changes nothing any more. */
+  let timersDone = false;
 
   /** Runs one transition at a time: bank results, verifies and timers never interleave. */
   async function exclusive<T>(step: () => Promise<T>): Promise<T> {
@@ -100,12 +119,31 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     if (next !== null) accept(next);
   }
 
-  const now = () => new Date(Date.now()).toISOString();
+  const now = () => new Date(clockNow()).toISOString();
   const msUntil = (iso: string) => Math.max(0, Date.parse(iso) - Date.now());
+
+  /**
+   * Waits until `done()` holds or `deadline` passes on the payment's clock;
+   * answers whether `done()` held. A durable timer, raced with the clock:
+   * when a test advances the clock, the wait is recomputed at once.
+   */
+  async function waitUntil(deadline: string, done: () => boolean): Promise<boolean> {
+    if (!merchantApi) return condition(done, msUntil(deadline)); // the code these payments started with
+    for (;;) {
+      if (done()) return true;
+      const remaining = Date.parse(deadline) - clockNow();
+      if (remaining <= 0) return false;
+      const offset = clockOffsetMs;
+      waitingAt = offset;
+      const woke = await condition(() => done() || clockOffsetMs !== offset, remaining);
+      waitingAt = undefined;
+      if (!woke) return done();
+    }
+  }
 
   async function markPaid(): Promise<void> {
     const capture = await bank.captureSandboxPayment({ payment_id: payment.id, amount: payment.amount });
-    const paidAt = Date.now();
+    const paidAt = clockNow();
     await commit({
       ...payment,
       status: 'paid',
@@ -117,9 +155,17 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     });
   }
 
+  /** Returns the whole amount to the customer at the bank, then records `reversed` (no fee). */
+  async function reverse(): Promise<void> {
+    await bank.reverseSandboxPayment({ payment_id: payment.id, amount: payment.amount });
+    await commit({ ...payment, status: 'reversed', refunded_amount: payment.amount, fee: 0 });
+  }
+
   async function applyBankResult({ outcome }: BankResult): Promise<void> {
     // A second choice, or one after the page expired, changes nothing.
-    if (payment.status !== 'created' || Date.now() >= Date.parse(payment.expires_at)) return;
+    if (payment.status !== 'created' || clockNow() >= Date.parse(payment.expires_at)) return;
+    // The simulated bank speaks for test payments only: a live payment is paid by its bank alone.
+    if (merchantApi && payment.mode !== 'test') return;
     const next: PaymentStatus = STATUS_AFTER_OUTCOME[outcome];
     if (next === 'paid') return markPaid();
     if (next === 'failed') {
@@ -190,11 +236,93 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
 
   setHandler(bankResultSignal, (result) => exclusive(() => applyBankResult(result)));
 
+  /** A typed refusal: the API answers it with the code's status (src/errors.ts). */
+  const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
+  const testModeOnly = () => {
+    if (payment.mode !== 'test') throw refuse('test_mode_only', 'Test helpers work on test payments only.');
+  };
+
+  setHandler(
+    testBankOutcomeUpdate,
+    (result) =>
+      exclusive(async () => {
+        await applyBankResult(result);
+        return payment;
+      }),
+    { validator: (_: BankResult) => testModeOnly() },
+  );
+
+  // Cancel and reverse answer the same again once done, so a retried request succeeds. The
+  // validators refuse early (nothing enters history) unless a transition is in flight.
+  const canceledByMerchant = () => payment.status === 'canceled' && payment.failure?.code === 'canceled_by_merchant';
+  const cancelRefusal = () =>
+    payment.status === 'created' || canceledByMerchant()
+      ? undefined
+      : refuse('payment_not_cancelable', `The payment is ${payment.status}; only a created payment can be canceled.`);
+  setHandler(
+    cancelUpdate,
+    () =>
+      exclusive(async () => {
+        const refusal = cancelRefusal();
+        if (refusal !== undefined) throw refusal;
+        if (canceledByMerchant()) return payment;
+        await commit({ ...payment, status: 'canceled', failure: { code: 'canceled_by_merchant', message: 'The merchant canceled the payment.' } });
+        return payment;
+      }),
+    {
+      validator: () => {
+        const refusal = locked ? undefined : cancelRefusal();
+        if (refusal !== undefined) throw refusal;
+      },
+    },
+  );
+
+  const reverseRefusal = () =>
+    payment.status === 'paid' || payment.status === 'reversed'
+      ? undefined
+      : refuse('payment_not_reversible', `The payment is ${payment.status}; only a paid, unverified payment can be reversed.`);
+  setHandler(
+    reverseUpdate,
+    () =>
+      exclusive(async () => {
+        const refusal = reverseRefusal();
+        if (refusal !== undefined) throw refusal;
+        if (payment.status === 'paid') await reverse();
+        return payment;
+      }),
+    {
+      validator: () => {
+        const refusal = locked ? undefined : reverseRefusal();
+        if (refusal !== undefined) throw refusal;
+      },
+    },
+  );
+
+  setHandler(
+    advanceClockUpdate,
+    async ({ seconds }) => {
+      clockOffsetMs += seconds * 1000;
+      const target = clockOffsetMs;
+      // Answer once the timers now due have fired and their transitions are recorded.
+      await condition(() => timersDone || (waitingAt === target && !locked));
+      return payment;
+    },
+    {
+      validator: ({ seconds }: AdvanceClockInput) => {
+        testModeOnly();
+        if (!merchantApi) throw refuse('test_clock_unavailable', 'This payment was created before payments had their own clock.');
+        if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > MAX_ADVANCE_SECONDS) {
+          throw refuse('validation_failed', `seconds must be an integer from 1 to ${MAX_ADVANCE_SECONDS}`);
+        }
+      },
+    },
+  );
+
   setHandler(
     verifyUpdate,
     ({ amount }) =>
       exclusive(async () => {
-        const refusal = verifyRefusal(payment, amount, Date.now());
+        const refusal = verifyRefusal(payment, amount, clockNow());
         if (refusal !== undefined) throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
         // Already verified with the same amount: the same answer again.
         if (payment.status !== 'paid') return payment;
@@ -208,7 +336,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
           throw ApplicationFailure.create({ type: 'validation_failed', message: 'amount must be a positive integer', nonRetryable: true });
         }
         if (locked) return; // a transition is in flight; the handler decides on the state it leaves
-        const refusal = verifyRefusal(payment, amount, Date.now());
+        const refusal = verifyRefusal(payment, amount, clockNow());
         if (refusal !== undefined) throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
       },
     },
@@ -225,8 +353,11 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     },
   });
 
+  // 0. Tell the merchant the payment exists (payment.created), once.
+  if (merchantApi) await records.announcePayment({ payment, merchant_id: input.merchant_id });
+
   // 1. The customer has until expires_at to get an answer from the bank.
-  const answered = await condition(() => payment.status !== 'created', msUntil(payment.expires_at));
+  const answered = await waitUntil(payment.expires_at, () => payment.status !== 'created');
   if (!answered) {
     await exclusive(async () => {
       if (payment.status === 'created') {
@@ -237,7 +368,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
 
   // 2. "Delay in verification": the bank confirms a pending payment later.
   if (payment.status === 'pending') {
-    await sleep(input.sandbox_delay_ms);
+    if (merchantApi) await waitUntil(new Date(clockNow() + input.sandbox_delay_ms).toISOString(), () => payment.status !== 'pending');
+    else await sleep(input.sandbox_delay_ms);
     await exclusive(async () => {
       if (payment.status === 'pending') await markPaid();
     });
@@ -245,12 +377,10 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
 
   // 3. Paid: the merchant must verify before the deadline, or the money goes back.
   if (payment.status === 'paid') {
-    const verified = await condition(() => payment.status !== 'paid', msUntil(payment.verify_deadline_at ?? now()));
+    const verified = await waitUntil(payment.verify_deadline_at ?? now(), () => payment.status !== 'paid');
     if (!verified) {
       await exclusive(async () => {
-        if (payment.status !== 'paid') return;
-        await bank.reverseSandboxPayment({ payment_id: payment.id, amount: payment.amount });
-        await commit({ ...payment, status: 'reversed', refunded_amount: payment.amount, fee: 0 });
+        if (payment.status === 'paid') await reverse();
       });
     }
   }
@@ -259,13 +389,15 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   // Payments whose history ended at verify, before refunds existed, replay without a refund window.
   if (payment.verified_at !== null && patched('refund-window')) {
     const windowEnd = new Date(Date.parse(payment.verified_at) + input.refund_window_ms).toISOString();
-    await condition(() => payment.status === 'refunded' && !refundPending(), msUntil(windowEnd));
+    await waitUntil(windowEnd, () => payment.status === 'refunded' && !refundPending());
     refundWindowOpen = false;
+    timersDone = true;
     await condition(allHandlersFinished);
     // Refunds taken before the window closed are still paid out and settled.
     await Promise.all(settlements);
   }
 
+  timersDone = true;
   await condition(allHandlersFinished);
   return payment;
 }

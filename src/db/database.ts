@@ -60,6 +60,8 @@ export interface PaymentsTable {
   verify_deadline_at: Date | null;
   expires_at: Date;
   settlement_status: string;
+  /** The merchant's metadata, a JSON object; changed only by the merchant, never by a transition. */
+  metadata: Defaulted<string>;
   /** Moves forward only: a retried or replayed write of an older state changes nothing. */
   version: number;
   updated_at: Date;

@@ -23,7 +23,7 @@ export function paymentFromRow(row: PaymentRow): Payment {
     card_pan: row.card_pan,
     description: row.description,
     callback_url: row.callback_url,
-    metadata: {},
+    metadata: JSON.parse(row.metadata) as Payment['metadata'],
     failure: row.failure_code === null ? null : { code: row.failure_code, message: row.failure_message ?? '' },
     created_at: row.created_at.toISOString(),
     paid_at: iso(row.paid_at),
@@ -34,7 +34,7 @@ export function paymentFromRow(row: PaymentRow): Payment {
   };
 }
 
-/** The columns a transition may change. */
+/** The columns a transition may change (metadata is the merchant's, never a transition's). */
 export function mutableColumns(payment: Payment) {
   return {
     status: payment.status,
@@ -69,6 +69,7 @@ export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: 
     expires_at: new Date(payment.expires_at),
     version: 1,
     updated_at: createdAt,
+    metadata: JSON.stringify(payment.metadata),
     ...mutableColumns(payment),
   };
 }

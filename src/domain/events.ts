@@ -6,6 +6,7 @@
 import type { PaymentStatus } from './payment.ts';
 
 export const EVENT_TYPES = [
+  'payment.created',
   'payment.pending',
   'payment.paid',
   'payment.verified',
@@ -13,6 +14,9 @@ export const EVENT_TYPES = [
   'payment.canceled',
   'payment.expired',
   'payment.reversed',
+  'payment.partially_refunded',
+  'payment.refunded',
+  'refund.created',
   'refund.succeeded',
   'refund.failed',
 ] as const;

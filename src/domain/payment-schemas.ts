@@ -4,10 +4,28 @@
  * document is assembled from them, and the TypeScript types are derived
  * from them.
  */
-import { Type, type Static } from '@sinclair/typebox';
-import { PAYMENT_STATUSES } from './payment.ts';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { BANK_OUTCOMES, MAX_ADVANCE_SECONDS, PAYMENT_STATUSES } from './payment.ts';
 import { KEY_MODES } from './merchant.ts';
 import { FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
+
+/** Limits of a payment's metadata (docs/PAYMENTS.md#metadata). */
+export const METADATA_LIMITS = { keys: 20, keyPattern: '^[A-Za-z0-9_-]{1,40}$', valueLength: 500 } as const;
+
+const metadataOf = <V extends TSchema>(value: V, description: string) =>
+  Type.Record(Type.String({ pattern: METADATA_LIMITS.keyPattern }), value, {
+    additionalProperties: false,
+    maxProperties: METADATA_LIMITS.keys,
+    description,
+    examples: [{ order_id: '1042', customer: 'c-77' }],
+  });
+
+/** The merchant's own data about a payment: up to 20 keys of 1–40 `[A-Za-z0-9_-]`, string values of up to 500 characters. */
+export const MetadataSchema = metadataOf(
+  Type.String({ maxLength: METADATA_LIMITS.valueLength }),
+  "the merchant's own key-value data; up to 20 keys of 1–40 characters [A-Za-z0-9_-], string values up to 500 characters",
+);
+export type Metadata = Static<typeof MetadataSchema>;
 
 export const PaymentStatusSchema = StringEnum(PAYMENT_STATUSES, { description: 'Lifecycle status; see docs/PAYMENTS.md.' });
 
@@ -27,7 +45,7 @@ export const PaymentSchema = Type.Object(
     card_pan: Nullable(Type.String({ pattern: '^[0-9]{6}\\*+[0-9]{4}$' }), 'masked card number, once paid'),
     description: Type.String({ description: 'free text about the order' }),
     callback_url: Type.String({ format: 'uri', description: 'where the customer returns' }),
-    metadata: Type.Record(Type.String(), Type.String(), { description: 'reserved; an empty object' }),
+    metadata: MetadataSchema,
     failure: Nullable(FailureSchema, 'why the payment failed, was canceled or expired'),
     created_at: Timestamp('creation time'),
     paid_at: Nullable(Timestamp('time of payment'), 'null until paid'),
@@ -56,6 +74,7 @@ export function createPaymentRequestSchema(bounds: AmountBounds) {
       merchant_reference: Type.String({ minLength: 1, maxLength: 64, pattern: MERCHANT_REFERENCE_PATTERN, description: "the merchant's order reference", examples: ['order-1042'] }),
       description: Type.Optional(Type.String({ maxLength: 255, pattern: FREE_TEXT_PATTERN, description: 'free text about the order', examples: ['Two notebooks'] })),
       mobile: Type.Optional(Type.String({ pattern: '^09[0-9]{9}$', description: "customer's mobile number", examples: ['09121234567'] })),
+      metadata: Type.Optional(MetadataSchema),
     },
     { additionalProperties: false },
   );
@@ -76,6 +95,18 @@ export const VerifyRequestSchema = Type.Object(
 );
 export type VerifyRequest = Static<typeof VerifyRequestSchema>;
 
+/** `POST /payments/{id}`: merged into the payment's metadata; a null value removes its key. */
+export const UpdatePaymentRequestSchema = Type.Object(
+  {
+    metadata: metadataOf(
+      Nullable(Type.String({ maxLength: METADATA_LIMITS.valueLength })),
+      'keys to set (a string) or remove (null); keys not named stay as they are',
+    ),
+  },
+  { additionalProperties: false },
+);
+export type UpdatePaymentRequest = Static<typeof UpdatePaymentRequestSchema>;
+
 export const PaymentResponseSchema = Type.Object({ payment: PaymentSchema }, { additionalProperties: false });
 
 export const ListPaymentsQuerySchema = listQuery({
@@ -88,3 +119,22 @@ export type ListPaymentsQuery = Static<typeof ListPaymentsQuerySchema>;
 
 export const PaymentListSchema = listOf(PaymentSchema);
 
+
+/** `POST /test_helpers/payments/{id}/bank_outcome`: the simulated bank's answer. */
+export const BankOutcomeRequestSchema = Type.Object(
+  { outcome: StringEnum(BANK_OUTCOMES, { description: 'what the customer chooses on the simulated bank page' }) },
+  { additionalProperties: false },
+);
+
+/** `POST /test_helpers/payments/{id}/advance`: seconds to move the payment's own clock. */
+export const AdvanceClockRequestSchema = Type.Object(
+  {
+    seconds: Type.Integer({
+      minimum: 1,
+      maximum: MAX_ADVANCE_SECONDS,
+      description: "seconds to move this payment's clock forward; its timers that fall due fire at once",
+      examples: [1800],
+    }),
+  },
+  { additionalProperties: false },
+);

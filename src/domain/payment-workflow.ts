@@ -38,6 +38,11 @@ export interface VerifyInput {
   amount: number;
 }
 
+export interface AdvanceClockInput {
+  /** Seconds to move the payment's own clock forward (test mode only). */
+  seconds: number;
+}
+
 export const paymentWorkflowId = (paymentId: string) => `payment-${paymentId}`;
 
 /** The customer's choice on the (test) bank page. */
@@ -47,6 +52,14 @@ export const verifyUpdate = defineUpdate<Payment, [VerifyInput]>('verify');
 /** A refund: answers once it is recorded `pending`; the bank's answer follows in the workflow. */
 export const refundUpdate = defineUpdate<Refund, [RefundRequest]>('refund');
 export const refundUpdateId = (refundId: string) => `refund-${refundId}`;
+/** The merchant cancels a payment nobody has paid yet; a canceled payment answers the same again. */
+export const cancelUpdate = defineUpdate<Payment, []>('cancel');
+/** The merchant gives a paid, unverified payment back now instead of at the deadline. */
+export const reverseUpdate = defineUpdate<Payment, []>('reverse');
+/** Test helper: the simulated bank's answer, as its page's buttons give it, answered once applied. */
+export const testBankOutcomeUpdate = defineUpdate<Payment, [BankResult]>('testBankOutcome');
+/** Test helper: moves the payment's own clock; answers once its due timers have fired. */
+export const advanceClockUpdate = defineUpdate<Payment, [AdvanceClockInput]>('advanceClock');
 /** The live state of the payment, as last recorded. */
 export const paymentQuery = defineQuery<Payment>('payment');
 

@@ -38,6 +38,9 @@ export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
 
+/** The most a test may move a payment's own clock in one step: past any window the gateway has. */
+export const MAX_ADVANCE_SECONDS = 400 * 24 * 3600;
+
 /** What the customer chose on the test bank page. */
 export const BANK_OUTCOMES = ['success', 'failure', 'cancel', 'delay'] as const;
 export type BankOutcome = (typeof BANK_OUTCOMES)[number];
@@ -139,4 +142,14 @@ export function maskCardPan(pan: string): string {
 /** Toman for a rial amount (10 rials = 1 toman), for display; an amount not divisible by 10 keeps its tenth. */
 export function rialsToToman(rials: number): number {
   return rials / 10;
+}
+
+/** A payment's metadata after a merchant's change: named keys set, keys given null removed, the rest kept. */
+export function mergeMetadata(current: Readonly<Record<string, string>>, change: Readonly<Record<string, string | null>>): Record<string, string> {
+  const merged: Record<string, string> = { ...current };
+  for (const [key, value] of Object.entries(change)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
 }

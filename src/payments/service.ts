@@ -4,7 +4,8 @@
  * forwards verify and the bank's result to the workflow.
  */
 import { randomInt } from 'node:crypto';
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { isDuplicateKey } from '../db/errors.ts';
@@ -13,8 +14,26 @@ import { findPayment, paymentFromRow, rowFromNewPayment } from '../db/payments.t
 import { scopedTo } from '../db/tenant.ts';
 import type { AuthState, KeyMode, Merchant } from '../domain/merchant.ts';
 import { verifyRefusal, type BankOutcome } from '../domain/payment.ts';
-import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from '../domain/payment-schemas.ts';
-import { bankResultSignal, paymentWorkflowId, searchAttributes, verifyUpdate, type PaymentWorkflowInput } from '../domain/payment-workflow.ts';
+import { mergeMetadata } from '../domain/payment.ts';
+import {
+  METADATA_LIMITS,
+  type CreatePaymentRequest,
+  type ListPaymentsQuery,
+  type Metadata,
+  type Payment,
+  type UpdatePaymentRequest,
+} from '../domain/payment-schemas.ts';
+import {
+  advanceClockUpdate,
+  bankResultSignal,
+  cancelUpdate,
+  paymentWorkflowId,
+  reverseUpdate,
+  searchAttributes,
+  testBankOutcomeUpdate,
+  verifyUpdate,
+  type PaymentWorkflowInput,
+} from '../domain/payment-workflow.ts';
 import { DomainError } from '../errors.ts';
 import { temporalCall, updateRefusal } from '../temporal/call.ts';
 import { startWorkflowOnce } from '../temporal/client.ts';
@@ -106,7 +125,7 @@ export function newPayment(
     card_pan: null,
     description: request.description ?? '',
     callback_url: request.callback_url,
-    metadata: {},
+    metadata: request.metadata ?? {},
     failure: null,
     created_at: new Date(now).toISOString(),
     paid_at: null,
@@ -124,7 +143,8 @@ export function paymentWorkflowInput(
   config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'SANDBOX_DELAY_SECONDS' | 'REFUND_WINDOW_SECONDS'>,
 ): PaymentWorkflowInput {
   return {
-    payment,
+    // The merchant's metadata stays in MySQL: the workflow never needs it, and its history keeps no copy.
+    payment: { ...payment, metadata: {} },
     merchant_id: merchant.id,
     fee_plan: merchant.fee_plan,
     verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
@@ -183,20 +203,18 @@ export async function getPayment(db: Db, auth: AuthState, id: string): Promise<P
  * fixes; only a paid payment with the right amount before its deadline goes
  * to the workflow, which makes the one transition even under concurrent calls.
  */
-export async function verifyPayment({ db, temporal }: PaymentServiceDeps, auth: AuthState, id: string, amount: number): Promise<Payment> {
-  const recorded = await getPayment(db, auth, id);
+export async function verifyPayment(deps: PaymentServiceDeps, auth: AuthState, id: string, amount: number): Promise<Payment> {
+  const recorded = await getPayment(deps.db, auth, id);
   const refusal = verifyRefusal(recorded, amount, Date.now());
   if (refusal !== undefined) throw new DomainError(refusal.code, refusal.message);
   if (recorded.status !== 'paid') return recorded; // verified before with this amount: same answer
 
-  const handle = temporal.workflow.getHandle(paymentWorkflowId(id));
   try {
-    return await temporalCall(temporal, () => handle.executeUpdate(verifyUpdate, { args: [{ amount }] }));
+    return await updateWorkflow(deps, recorded, verifyUpdate, [{ amount }]);
   } catch (error) {
-    const refused = updateRefusal(error);
-    if (refused !== undefined) throw refused;
+    if (error instanceof DomainError) throw error;
     // The workflow may have finished meanwhile (reversed at the deadline): the record has the answer.
-    const now = await getPayment(db, auth, id);
+    const now = await getPayment(deps.db, auth, id);
     if (now.status !== 'paid') {
       const late = verifyRefusal(now, amount, Date.now());
       if (late !== undefined) throw new DomainError(late.code, late.message);
@@ -204,6 +222,108 @@ export async function verifyPayment({ db, temporal }: PaymentServiceDeps, auth: 
     }
     throw error;
   }
+}
+
+/**
+ * Sends one of the payment's Updates and answers with the payment the
+ * workflow leaves, shown with the merchant's metadata from the record (the
+ * workflow does not carry it). The workflow's typed refusal becomes a
+ * DomainError; a workflow that has already finished throws
+ * WorkflowNotFoundError, for the caller to answer from the record.
+ */
+async function updateWorkflow<Args extends [] | [unknown]>(
+  { temporal }: Pick<PaymentServiceDeps, 'temporal'>,
+  recorded: Payment,
+  update: UpdateDefinition<Payment, Args>,
+  args: Args,
+): Promise<Payment> {
+  const handle = temporal.workflow.getHandle(paymentWorkflowId(recorded.id));
+  try {
+    // The SDK types executeUpdate by arity (with or without arguments), so the two are called apart.
+    const result = await temporalCall(temporal, () =>
+      args.length === 0 ? handle.executeUpdate<Payment, []>(update.name) : handle.executeUpdate<Payment, [unknown]>(update.name, { args }),
+    );
+    return { ...result, metadata: recorded.metadata };
+  } catch (error) {
+    throw updateRefusal(error) ?? error;
+  }
+}
+
+/**
+ * An Update on a payment whose workflow may have finished: the record
+ * decides then. `answer` gives the answer the record fixes (or undefined
+ * when only the workflow can decide).
+ */
+async function changePayment<Args extends [] | [unknown]>(
+  deps: PaymentServiceDeps,
+  auth: AuthState,
+  id: string,
+  update: UpdateDefinition<Payment, Args>,
+  args: Args,
+  answer: (recorded: Payment) => Payment | undefined,
+): Promise<Payment> {
+  const recorded = await getPayment(deps.db, auth, id);
+  const known = answer(recorded);
+  if (known !== undefined) return known;
+  try {
+    return await updateWorkflow(deps, recorded, update, args);
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+    const now = await getPayment(deps.db, auth, id);
+    return answer(now) ?? now;
+  }
+}
+
+/** Cancel (docs/PAYMENTS.md#cancel-and-reverse): only a created payment; a repeat answers the same. */
+export function cancelPayment(deps: PaymentServiceDeps, auth: AuthState, id: string): Promise<Payment> {
+  return changePayment(deps, auth, id, cancelUpdate, [], (p) => {
+    if (p.status === 'created') return undefined;
+    if (p.status === 'canceled' && p.failure?.code === 'canceled_by_merchant') return p;
+    throw new DomainError('payment_not_cancelable', `The payment is ${p.status}; only a created payment can be canceled.`);
+  });
+}
+
+/** Reverse now (docs/PAYMENTS.md#cancel-and-reverse): only a paid, unverified payment; a repeat answers the same. */
+export function reversePayment(deps: PaymentServiceDeps, auth: AuthState, id: string): Promise<Payment> {
+  return changePayment(deps, auth, id, reverseUpdate, [], (p) => {
+    if (p.status === 'paid') return undefined;
+    if (p.status === 'reversed') return p;
+    throw new DomainError('payment_not_reversible', `The payment is ${p.status}; only a paid, unverified payment can be reversed.`);
+  });
+}
+
+function testModeOnly(auth: AuthState): void {
+  if (auth.mode !== 'test') throw new DomainError('test_mode_only', 'Test helpers take test keys only; use a sk_test_ key.');
+}
+
+/** Test helper: what the simulated bank's button does, without a browser; answers once applied. */
+export function simulateBankOutcome(deps: PaymentServiceDeps, auth: AuthState, id: string, outcome: BankOutcome): Promise<Payment> {
+  testModeOnly(auth);
+  // Like a second click on the bank page, an outcome for a payment that is no longer `created` changes nothing.
+  return changePayment(deps, auth, id, testBankOutcomeUpdate, [{ outcome }], (p) => (p.status === 'created' ? undefined : p));
+}
+
+/** Test helper: moves the payment's own clock forward; its due timers fire before the answer. */
+export function advancePaymentClock(deps: PaymentServiceDeps, auth: AuthState, id: string, seconds: number): Promise<Payment> {
+  testModeOnly(auth);
+  return changePayment(deps, auth, id, advanceClockUpdate, [{ seconds }], () => undefined);
+}
+
+/** Merges metadata into the payment's (docs/PAYMENTS.md#metadata): a null value removes its key. */
+export async function updatePayment(db: Db, auth: AuthState, id: string, request: UpdatePaymentRequest): Promise<Payment> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('payments').selectAll().where('id', '=', id).where(scopedTo(auth)).forUpdate().executeTakeFirst();
+    if (row === undefined) throw new DomainError('payment_not_found', `No payment ${id}.`);
+    const merged = mergeMetadata(JSON.parse(row.metadata) as Metadata, request.metadata);
+    if (Object.keys(merged).length > METADATA_LIMITS.keys) {
+      throw new DomainError('validation_failed', `A payment has at most ${METADATA_LIMITS.keys} metadata keys; remove some first.`, [
+        { path: 'metadata', message: `would have more than ${METADATA_LIMITS.keys} keys` },
+      ]);
+    }
+    const metadata = JSON.stringify(merged);
+    await trx.updateTable('payments').set({ metadata }).where('id', '=', id).execute();
+    return paymentFromRow({ ...row, metadata });
+  });
 }
 
 /** Signals the customer's choice on the test bank page to the payment's workflow. */

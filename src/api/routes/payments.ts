@@ -1,6 +1,15 @@
 import Router from '@koa/router';
-import { createPaymentRequestSchema, ListPaymentsQuerySchema, VerifyRequestSchema } from '../../domain/payment-schemas.ts';
-import { createPayment, getPayment, listPayments, verifyPayment, type PaymentServiceDeps } from '../../payments/service.ts';
+import { createPaymentRequestSchema, ListPaymentsQuerySchema, UpdatePaymentRequestSchema, VerifyRequestSchema } from '../../domain/payment-schemas.ts';
+import {
+  cancelPayment,
+  createPayment,
+  getPayment,
+  listPayments,
+  reversePayment,
+  updatePayment,
+  verifyPayment,
+  type PaymentServiceDeps,
+} from '../../payments/service.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
 import { callerOf } from '../middleware/auth.ts';
 import { rateCounter, testPaymentQuota } from '../middleware/rate-limit.ts';
@@ -10,6 +19,7 @@ export function paymentRoutes(deps: PaymentServiceDeps): Router {
   const router = new Router();
   const validateCreate = bodyValidator(createPaymentRequestSchema({ min: deps.config.AMOUNT_MIN, max: deps.config.AMOUNT_MAX }));
   const validateVerify = bodyValidator(VerifyRequestSchema);
+  const validateUpdate = bodyValidator(UpdatePaymentRequestSchema);
   const validateList = queryValidator(ListPaymentsQuerySchema);
 
   router.post('/payments', testPaymentQuota(deps.config, rateCounter(deps.config, deps.db)), async (ctx) => {
@@ -27,6 +37,19 @@ export function paymentRoutes(deps: PaymentServiceDeps): Router {
 
   router.get('/payments/:id', async (ctx) => {
     ctx.body = { payment: await getPayment(deps.db, callerOf(ctx), ctx.params.id!) };
+  });
+
+  router.post('/payments/:id', async (ctx) => {
+    const request = validateUpdate(ctx.request.body);
+    ctx.body = { payment: await updatePayment(deps.db, callerOf(ctx), ctx.params.id!, request) };
+  });
+
+  router.post('/payments/:id/cancel', async (ctx) => {
+    ctx.body = { payment: await cancelPayment(deps, callerOf(ctx), ctx.params.id!) };
+  });
+
+  router.post('/payments/:id/reverse', async (ctx) => {
+    ctx.body = { payment: await reversePayment(deps, callerOf(ctx), ctx.params.id!) };
   });
 
   router.post('/payments/:id/verify', async (ctx) => {
