@@ -219,12 +219,22 @@ function staticChecks(): void {
   }
 }
 
+/** The unit tier (test/unit, test/workflows): no MySQL, its own Temporal dev server, seconds; `npm run test:unit` alone. */
+function unitTier(): void {
+  const cli = provideTemporalCli(say);
+  say('Running the unit tier (test/unit, test/workflows)…');
+  const mocha = [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', join(root, 'test', 'unit', '.mocharc.json')];
+  const result = spawnSync(process.execPath, mocha, { cwd: root, stdio: 'inherit', env: { ...process.env, TEMPORAL_CLI: cli } });
+  if (result.status !== 0) throw new PrerequisiteError('the unit tier failed (see above)');
+}
+
 /**
  * The main suite, then (on a whole run that passed) the fault suite of
  * test/faults, which starts and breaks its own MariaDB, Temporal server and
  * workers. `faults` runs the fault suite alone.
  */
 async function test(args: string[], suites: ('main' | 'faults')[]): Promise<void> {
+  if (suites.includes('main')) unitTier();
   if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')) staticChecks();
   const base = loadConfig();
   const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);
