@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import type { PaymentStatus } from '../../../src/domain/payment.ts';
 import { refundableAmount, refundRefusal, statusAfterRefunds } from '../../../src/domain/refund.ts';
 
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
 const payment = (status: PaymentStatus, refunded_amount = 0) => ({ status, amount: 1_000_000, refunded_amount });
 
 describe('refund arithmetic', () => {
@@ -40,7 +42,7 @@ describe('refund arithmetic', () => {
     });
 
     for (const status of ['created', 'pending', 'paid', 'failed', 'canceled', 'expired', 'reversed'] as const) {
-      it(`a ${status} payment is refused with payment_not_refundable: only a verified payment can be refunded`, () => {
+      it(`${article(status)} ${status} payment is refused with payment_not_refundable: only a verified payment can be refunded`, () => {
         assert.deepEqual(refundRefusal(payment(status), 1, true), {
           code: 'payment_not_refundable',
           message: `The payment is ${status}; only a verified payment can be refunded.`,

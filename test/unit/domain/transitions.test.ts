@@ -8,6 +8,8 @@ import {
   type PaymentStatus,
 } from '../../../src/domain/payment.ts';
 
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
 /**
  * The state machine of DESIGN §3, written out by hand: every status and the
  * statuses it may move to. Nothing here is read from TRANSITIONS, so a
@@ -38,7 +40,7 @@ describe('payment transitions', () => {
   for (const from of ALL) {
     const allowed = EXPECTED[from];
     const title =
-      allowed.length === 0 ? `a ${from} payment is final: it may not move to any status` : `a ${from} payment may move to ${allowed.join(', ')} and to nothing else`;
+      allowed.length === 0 ? `${article(from)} ${from} payment is final: it may not move to any status` : `${article(from)} ${from} payment may move to ${allowed.join(', ')} and to nothing else`;
     it(title, () => {
       for (const to of ALL) {
         assert.equal(canTransition(from, to), allowed.includes(to), `${from} -> ${to}`);

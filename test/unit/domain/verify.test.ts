@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { verifyRefusal, type PaymentStatus, type VerifyRefusalCode } from '../../../src/domain/payment.ts';
 
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
 const AMOUNT = 1_500_000;
 const DEADLINE = '2025-03-01T10:30:00.000Z';
 const DEADLINE_MS = Date.parse(DEADLINE);
@@ -25,7 +27,7 @@ describe('verify refusals', () => {
       reversed: 'verify_deadline_passed',
     };
     for (const [status, refusal] of Object.entries(expected) as [PaymentStatus, VerifyRefusalCode | undefined][]) {
-      it(`a ${status} payment ${refusal === undefined ? 'may be verified' : `is refused with ${refusal}`}`, () => {
+      it(`${article(status)} ${status} payment ${refusal === undefined ? 'may be verified' : `is refused with ${refusal}`}`, () => {
         assert.equal(code(status, AMOUNT), refusal);
       });
     }
