@@ -212,11 +212,21 @@ function staticChecks(): void {
   for (const [what, args] of [
     ['type check', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root]],
     ['lint', [join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), root]],
+    ['import rule check', [join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs'), 'src', 'activities', 'workflows', 'openapi', 'test', '--config', join(root, '.dependency-cruiser.cjs')]],
   ] as const) {
     say(`Running the ${what}…`);
     const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
     if (result.status !== 0) throw new PrerequisiteError(`the ${what} failed (see above)`);
   }
+}
+
+/** The unit tier (test/unit, test/workflows): no MySQL, its own Temporal dev server, seconds; `npm run test:unit` alone. */
+function unitTier(): void {
+  const cli = provideTemporalCli(say);
+  say('Running the unit tier (test/unit, test/workflows)…');
+  const mocha = [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', join(root, 'test', 'unit', '.mocharc.json')];
+  const result = spawnSync(process.execPath, mocha, { cwd: root, stdio: 'inherit', env: { ...process.env, TEMPORAL_CLI: cli } });
+  if (result.status !== 0) throw new PrerequisiteError('the unit tier failed (see above)');
 }
 
 /**
@@ -225,6 +235,7 @@ function staticChecks(): void {
  * workers. `faults` runs the fault suite alone.
  */
 async function test(args: string[], suites: ('main' | 'faults')[]): Promise<void> {
+  if (suites.includes('main')) unitTier();
   if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')) staticChecks();
   const base = loadConfig();
   const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import type { PaymentStatus } from '../../../src/domain/payment.ts';
+import { EVENT_TYPES, isSubscribed, paymentEventType, type EventType } from '../../../src/domain/events.ts';
+
+describe('webhook event types', () => {
+  it('are the seven payment events and the two refund events', () => {
+    assert.deepEqual(
+      [...EVENT_TYPES].sort(),
+      [
+        'payment.canceled',
+        'payment.expired',
+        'payment.failed',
+        'payment.paid',
+        'payment.pending',
+        'payment.reversed',
+        'payment.verified',
+        'refund.failed',
+        'refund.succeeded',
+      ],
+    );
+  });
+
+  describe('the event a payment emits on entering a status', () => {
+    const expected: Record<PaymentStatus, EventType | undefined> = {
+      created: undefined,
+      pending: 'payment.pending',
+      paid: 'payment.paid',
+      verified: 'payment.verified',
+      failed: 'payment.failed',
+      canceled: 'payment.canceled',
+      expired: 'payment.expired',
+      reversed: 'payment.reversed',
+      // Refunds are told by refund.succeeded and refund.failed, not by a payment event.
+      partially_refunded: undefined,
+      refunded: undefined,
+    };
+    for (const [status, type] of Object.entries(expected) as [PaymentStatus, EventType | undefined][]) {
+      it(type === undefined ? `none for ${status}` : `${type} for ${status}`, () => {
+        assert.equal(paymentEventType(status), type);
+      });
+    }
+  });
+
+  describe('subscriptions', () => {
+    it('an endpoint without a list of events receives every type', () => {
+      for (const type of EVENT_TYPES) assert.equal(isSubscribed(null, type), true, type);
+    });
+
+    it('an endpoint with a list receives exactly the types on it', () => {
+      const events = ['payment.verified', 'refund.failed'];
+      assert.equal(isSubscribed(events, 'payment.verified'), true);
+      assert.equal(isSubscribed(events, 'refund.failed'), true);
+      assert.equal(isSubscribed(events, 'payment.paid'), false);
+      assert.equal(isSubscribed(events, 'refund.succeeded'), false);
+    });
+
+    it('an endpoint with an empty list receives nothing', () => {
+      for (const type of EVENT_TYPES) assert.equal(isSubscribed([], type), false, type);
+    });
+  });
+});

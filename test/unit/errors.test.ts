@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { DomainError, ERROR_STATUS, isErrorCode, refusalError } from '../../src/errors.ts';
+
+describe('the error table', () => {
+  it('turns a workflow refusal with a known code into that code and its status', () => {
+    const error = refusalError('amount_mismatch', 'The amount does not match the payment amount.');
+    assert.ok(error instanceof DomainError);
+    assert.equal(error.code, 'amount_mismatch');
+    assert.equal(error.status, 422);
+    assert.equal(refusalError('payment_not_refundable', 'closed')?.status, 409);
+  });
+
+  it('leaves a failure type outside the table, such as illegal_transition, to be a 500', () => {
+    assert.equal(refusalError('illegal_transition', 'illegal transition paid -> created'), undefined);
+    assert.equal(refusalError(undefined, 'no type'), undefined);
+    assert.equal(refusalError('toString', 'an inherited property is not a code'), undefined);
+  });
+
+  it('never lets a workflow answer with a server error code', () => {
+    assert.equal(refusalError('internal_error', 'x'), undefined);
+    assert.equal(refusalError('service_unavailable', 'x'), undefined);
+  });
+
+  it('gives every code an HTTP error status', () => {
+    for (const [code, status] of Object.entries(ERROR_STATUS)) {
+      assert.ok(isErrorCode(code));
+      assert.ok(status >= 400 && status < 600, `${code}: ${status}`);
+    }
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * The payment workflow on a real Temporal dev server with fake activities:
+ * bank outcomes, expiry and the reversal at the verify deadline. The server
+ * runs in real time, so the windows a test waits for are a second or less.
+ */
+import assert from 'node:assert/strict';
+import { WorkflowNotFoundError, WorkflowUpdateStage } from '@temporalio/client';
+import { bankResultSignal, verifyUpdate } from '../../src/domain/payment-workflow.ts';
+import { concurrently } from './support/concurrently.ts';
+import { prepareWorkflowTests, withWorker } from './support/environment.ts';
+import { BANK_OPERATION, CAPTURE, FakeActivities, gate } from './support/fakes.ts';
+import { timersStarted } from './support/history.ts';
+import { AMOUNT, paymentIn, refusedWith, startPayment } from './support/payments.ts';
+
+describe('the payment workflow', () => {
+  before(async function () {
+    this.timeout(600_000); // a first run may build the Temporal CLI
+    await prepareWorkflowTests();
+  });
+
+  concurrently('bank outcomes', (it) => {
+    it('success captures once and records version 2 paid, with the bank fields and verify_deadline_at one verify window after paid_at', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle, input } = await startPayment(client, taskQueue, { verifyWindowMs: 90_000 });
+        await handle.signal(bankResultSignal, { outcome: 'success' });
+        const paid = await paymentIn(handle, 'paid');
+        assert.deepEqual(fakes.calls('captureSandboxPayment'), [{ payment_id: input.payment.id, amount: AMOUNT }]);
+        assert.deepEqual(fakes.transitions(), ['2 paid']);
+        assert.deepEqual(fakes.calls('recordTransition')[0]?.payment, paid, 'the workflow shows exactly what it recorded');
+        assert.deepEqual({ reference_id: paid.reference_id, rrn: paid.rrn, card_pan: paid.card_pan }, CAPTURE);
+        assert.ok(paid.paid_at !== null && paid.verify_deadline_at !== null);
+        assert.equal(Date.parse(paid.verify_deadline_at) - Date.parse(paid.paid_at), 90_000);
+        assert.equal(paid.fee, 0);
+        assert.equal(paid.verified_at, null);
+      });
+    });
+
+    it('failure records version 2 failed with card_declined, captures nothing, and ends the workflow', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await handle.signal(bankResultSignal, { outcome: 'failure' });
+        const failed = await handle.result();
+        assert.equal(failed.status, 'failed');
+        assert.deepEqual(failed.failure, { code: 'card_declined', message: 'The bank declined the payment.' });
+        assert.equal(failed.paid_at, null);
+        assert.deepEqual(fakes.transitions(), ['2 failed']);
+        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
+      });
+    });
+
+    it('cancel records version 2 canceled with canceled_by_customer, captures nothing, and ends the workflow', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await handle.signal(bankResultSignal, { outcome: 'cancel' });
+        const canceled = await handle.result();
+        assert.equal(canceled.status, 'canceled');
+        assert.deepEqual(canceled.failure, { code: 'canceled_by_customer', message: 'The customer canceled the payment.' });
+        assert.deepEqual(fakes.transitions(), ['2 canceled']);
+        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
+      });
+    });
+
+    it('delay records pending first, then captures and records paid after a durable timer of sandbox_delay_ms', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { sandboxDelayMs: 300 });
+        await handle.signal(bankResultSignal, { outcome: 'delay' });
+        const pending = await paymentIn(handle, 'pending');
+        assert.equal(pending.paid_at, null);
+        const paid = await paymentIn(handle, 'paid');
+        assert.ok(paid.paid_at !== null);
+        assert.deepEqual(fakes.transitions(), ['2 pending', '3 paid']);
+        assert.deepEqual(
+          fakes.log.map((c) => c.name),
+          ['recordTransition', 'captureSandboxPayment', 'recordTransition'],
+          'the capture comes after pending is recorded',
+        );
+        assert.ok((await timersStarted(handle)).includes(300), 'a 300 ms timer');
+      });
+    });
+
+    it('a second choice after the first changes nothing', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await handle.signal(bankResultSignal, { outcome: 'failure' });
+        await handle.signal(bankResultSignal, { outcome: 'success' });
+        assert.equal((await handle.result()).status, 'failed');
+        assert.deepEqual(fakes.transitions(), ['2 failed']);
+        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
+      });
+    });
+  });
+
+  concurrently('expiry', (it) => {
+    it('a payment without a bank outcome before expires_at is recorded expired and the workflow ends', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { expiresInMs: 500 });
+        const expired = await handle.result();
+        assert.equal(expired.status, 'expired');
+        assert.deepEqual(expired.failure, { code: 'payment_expired', message: 'The payment page expired before the payment was made.' });
+        assert.deepEqual(fakes.transitions(), ['2 expired']);
+        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
+      });
+    });
+
+    it('a bank outcome that arrives while the expiry is being recorded changes nothing, and one after the end is refused', async () => {
+      const fakes = new FakeActivities();
+      const recording = gate();
+      fakes.on('recordTransition', async ({ payment }) => {
+        if (payment.status === 'expired') await recording.opened;
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { expiresInMs: 500 });
+        await fakes.called('recordTransition', ({ payment }) => payment.status === 'expired');
+        await handle.signal(bankResultSignal, { outcome: 'success' });
+        recording.open();
+        assert.equal((await handle.result()).status, 'expired');
+        assert.deepEqual(fakes.transitions(), ['2 expired']);
+        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
+        await assert.rejects(handle.signal(bankResultSignal, { outcome: 'success' }), WorkflowNotFoundError);
+      });
+    });
+  });
+
+  concurrently('the verify deadline', (it) => {
+    it('a paid payment not verified in time is reversed once: status reversed, refunded_amount = amount, fee 0', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle, input } = await startPayment(client, taskQueue, { verifyWindowMs: 500 });
+        await handle.signal(bankResultSignal, { outcome: 'success' });
+        const reversed = await handle.result();
+        assert.equal(reversed.status, 'reversed');
+        assert.equal(reversed.refunded_amount, AMOUNT);
+        assert.equal(reversed.fee, 0);
+        assert.equal(reversed.verified_at, null);
+        assert.deepEqual(fakes.calls('reverseSandboxPayment'), [{ payment_id: input.payment.id, amount: AMOUNT }]);
+        assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
+        assert.deepEqual(fakes.log.map((c) => c.name), ['captureSandboxPayment', 'recordTransition', 'reverseSandboxPayment', 'recordTransition']);
+      });
+    });
+
+    it('a verify that arrives while the payment is being reversed is refused with verify_deadline_passed', async () => {
+      const fakes = new FakeActivities();
+      const reversing = gate();
+      fakes.on('reverseSandboxPayment', async () => {
+        await reversing.opened;
+        return BANK_OPERATION;
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { verifyWindowMs: 500 });
+        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await fakes.called('reverseSandboxPayment');
+        const late = await handle.startUpdate(verifyUpdate, { args: [{ amount: AMOUNT }], waitForStage: WorkflowUpdateStage.ACCEPTED });
+        reversing.open();
+        await refusedWith(late.result(), 'verify_deadline_passed');
+        assert.equal((await handle.result()).status, 'reversed');
+        assert.equal(fakes.calls('reverseSandboxPayment').length, 1);
+        assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
+      });
+    });
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * Fake activities for the workflow tests: plain functions under the real
+ * activities' names that record every call in memory, answer like a healthy
+ * MySQL and sandbox bank by default, and can be told to answer otherwise
+ * (slowly, or with a failure) one test at a time.
+ */
+import type { createActivities } from '../../../activities/index.ts';
+
+/** Every activity the worker registers, by name. */
+type PaymentActivities = ReturnType<typeof createActivities>;
+type Name = keyof PaymentActivities;
+type Input<K extends Name> = Parameters<PaymentActivities[K]>[0];
+type Output<K extends Name> = Awaited<ReturnType<PaymentActivities[K]>>;
+export type Behaviour<K extends Name> = (input: Input<K>, call: number) => Promise<Output<K>>;
+type Behaviours = { [K in Name]: Behaviour<K> };
+
+export const CAPTURE = { reference_id: '4711000001', rrn: '600000000001', card_pan: '603799******1234' };
+export const BANK_OPERATION = { reference_id: '4711000002', rrn: '600000000002' };
+
+/** Every activity the worker registers, answering as the real ones do when all is well. */
+const HEALTHY: Behaviours = {
+  recordTransition: async () => undefined,
+  recordRefund: async () => undefined,
+  captureSandboxPayment: async () => CAPTURE,
+  refundPayment: async () => BANK_OPERATION,
+  reverseSandboxPayment: async () => BANK_OPERATION,
+  deliverWebhook: async () => 'succeeded',
+};
+
+export interface Call {
+  name: Name;
+  input: unknown;
+}
+
+export class FakeActivities {
+  /** Every call, of every activity, in the order they started. */
+  readonly log: Call[] = [];
+  private readonly behaviours: Behaviours = { ...HEALTHY };
+  private readonly listeners: (() => void)[] = [];
+
+  /** What the worker is given: one function per real activity name. */
+  readonly activities = Object.fromEntries(
+    (Object.keys(HEALTHY) as Name[]).map((name) => [name, (input: never) => this.run(name, input)]),
+  ) as unknown as PaymentActivities;
+
+  /** From now on `name` answers with `behaviour` (which may wait, or throw to fail); `call` counts calls of `name` from 1. */
+  on<K extends Name>(name: K, behaviour: Behaviour<K>): this {
+    (this.behaviours as Record<Name, unknown>)[name] = behaviour;
+    return this;
+  }
+
+  /** The inputs of every call of `name`, in order. */
+  calls<K extends Name>(name: K): Input<K>[] {
+    return this.log.filter((c) => c.name === name).map((c) => c.input as Input<K>);
+  }
+
+  /** The recorded transitions, as `version status`. */
+  transitions(): string[] {
+    return this.calls('recordTransition').map(({ payment, version }) => `${version} ${payment.status}`);
+  }
+
+  /** The recorded refund writes, as `refund status, payment version status refunded_amount` (or `no payment change`). */
+  refundRecords(): string[] {
+    return this.calls('recordRefund').map(({ refund, payment }) => {
+      const change = payment === null ? 'no payment change' : `payment ${payment.version} ${payment.payment.status} ${payment.payment.refunded_amount}`;
+      return `${refund.amount} ${refund.status}, ${change}`;
+    });
+  }
+
+  /** Resolves with the first call of `name` (already made or still to come) whose input matches. */
+  async called<K extends Name>(name: K, match: (input: Input<K>) => boolean = () => true): Promise<Input<K>> {
+    for (;;) {
+      const found = this.calls(name).find(match);
+      if (found !== undefined) return found;
+      await new Promise<void>((resolve) => this.listeners.push(resolve));
+    }
+  }
+
+  private async run<K extends Name>(name: K, input: Input<K>): Promise<Output<K>> {
+    this.log.push({ name, input });
+    for (const wake of this.listeners.splice(0)) wake();
+    const behaviour = this.behaviours[name] as Behaviour<K>;
+    return behaviour(input, this.calls(name).length);
+  }
+}
+
+/** A promise the test resolves when it chooses: `opened` waits, `open()` lets it through. */
+export function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}

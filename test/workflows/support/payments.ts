@@ -1,0 +1,110 @@
+/** Payment workflows as the API starts them, and the ways a test talks to them. */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Payment } from '../../../src/domain/payment-schemas.ts';
+import type { FeePlan } from '../../../src/domain/payment.ts';
+import { newPayment, paymentWorkflowInput, startPaymentWorkflow } from '../../../src/payments/service.ts';
+import type { Refund } from '../../../src/domain/refund-schemas.ts';
+import {
+  bankResultSignal,
+  paymentQuery,
+  paymentWorkflowId,
+  refundUpdate,
+  refundUpdateId,
+  verifyUpdate,
+  type PaymentWorkflowInput,
+} from '../../../src/domain/payment-workflow.ts';
+import type { paymentWorkflow } from '../../../workflows/payment.ts';
+
+/** The plan the tests' merchant pays: 2.5 %, at least 2 000 and at most 50 000 rials (not the configured default). */
+export const FEE_PLAN: FeePlan = { bps: 250, min: 2_000, max: 50_000 };
+export const AMOUNT = 1_000_000;
+/** Long enough never to pass during a test that does not wait for it. */
+const LONG_MS = 10 * 60_000;
+
+export interface PaymentOptions {
+  amount?: number;
+  expiresInMs?: number;
+  verifyWindowMs?: number;
+  sandboxDelayMs?: number;
+  refundWindowMs?: number;
+}
+
+/** The input the create endpoint gives a new payment's workflow (src/payments/service.ts), with the windows of `o` in ms. */
+export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
+  const id = randomUUID();
+  const payment = newPayment(
+    id,
+    'test',
+    { amount: o.amount ?? AMOUNT, callback_url: 'https://shop.example/return?order=1', merchant_reference: `order-${id.slice(0, 8)}` },
+    { PAYMENT_TTL_SECONDS: (o.expiresInMs ?? LONG_MS) / 1000 },
+    Date.now(),
+  );
+  return paymentWorkflowInput(
+    payment,
+    { id: 'merchant-under-test', fee_plan: FEE_PLAN },
+    {
+      VERIFY_WINDOW_SECONDS: (o.verifyWindowMs ?? LONG_MS) / 1000,
+      SANDBOX_DELAY_SECONDS: (o.sandboxDelayMs ?? LONG_MS) / 1000,
+      REFUND_WINDOW_SECONDS: (o.refundWindowMs ?? LONG_MS) / 1000,
+    },
+  );
+}
+
+export type PaymentHandle = WorkflowHandle<typeof paymentWorkflow>;
+
+/** Starts a payment's workflow the way the create endpoint does. */
+export async function startPayment(client: Client, taskQueue: string, o: PaymentOptions = {}): Promise<{ handle: PaymentHandle; input: PaymentWorkflowInput }> {
+  const input = paymentInput(o);
+  await startPaymentWorkflow(client, input, taskQueue);
+  return { handle: client.workflow.getHandle<typeof paymentWorkflow>(paymentWorkflowId(input.payment.id)), input };
+}
+
+/** The payment as the workflow's query answers, once `done` holds (polled). */
+export async function paymentWhen(handle: PaymentHandle, done: (p: Payment) => boolean, what: string): Promise<Payment> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const payment = await handle.query(paymentQuery);
+    if (done(payment)) return payment;
+    if (Date.now() > deadline) assert.fail(`${what}: the payment is still ${payment.status}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export const paymentIn = (handle: PaymentHandle, status: Payment['status']) => paymentWhen(handle, (p) => p.status === status, `waiting for ${status}`);
+
+export const verify = (handle: PaymentHandle, amount: number) => handle.executeUpdate(verifyUpdate, { args: [{ amount }] });
+
+/** A refund as the refunds endpoint asks for it (amount null: everything left); answers once it is recorded pending. */
+export const refund = (handle: PaymentHandle, amount: number | null, refundId: string = randomUUID()): Promise<Refund> =>
+  handle.executeUpdate(refundUpdate, { args: [{ refund_id: refundId, amount, reason: null }], updateId: refundUpdateId(refundId) });
+
+/** A payment paid at the bank and verified with its amount. */
+export async function verifiedPayment(client: Client, taskQueue: string, o: PaymentOptions = {}) {
+  const started = await startPayment(client, taskQueue, o);
+  await started.handle.signal(bankResultSignal, { outcome: 'success' });
+  await paymentIn(started.handle, 'paid');
+  const verified = await verify(started.handle, started.input.payment.amount);
+  return { ...started, verified };
+}
+
+/** The ApplicationFailure type and message an update was refused with (asserting it was such a refusal). */
+export function refusalOf(error: unknown): { type: string | null | undefined; message: string } {
+  assert.ok(error instanceof WorkflowUpdateFailedError, `an update failure, not ${String(error)}`);
+  assert.ok(error.cause instanceof ApplicationFailure, `an ApplicationFailure, not ${String(error.cause)}`);
+  return { type: error.cause.type, message: error.cause.message };
+}
+
+/** Asserts that an update was refused with the ApplicationFailure type `type`; answers its message. */
+export async function refusedWith(update: Promise<unknown>, type: string): Promise<string> {
+  try {
+    await update;
+  } catch (error) {
+    const refusal = refusalOf(error);
+    assert.equal(refusal.type, type);
+    return refusal.message;
+  }
+  assert.fail(`the update was accepted, not refused with ${type}`);
+}
