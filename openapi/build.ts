@@ -3,9 +3,20 @@
  * TypeBox schemas that validate requests (openapi3-ts's builder). Named
  * schemas become components referenced by $ref; everything else is inlined.
  */
-import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
+import {
+  OpenApiBuilder,
+  type CallbackObject,
+  type OpenAPIObject,
+  type OperationObject,
+  type ParameterObject,
+  type PathItemObject,
+  type ResponseObject,
+  type SchemaObject,
+} from 'openapi3-ts/oas31';
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorSchema } from '../src/api/schemas.ts';
+import { EVENT_TYPES, type EventType } from '../src/domain/events.ts';
+import { RETURN_STATUSES } from '../src/domain/payment.ts';
 import { PaymentSchema } from '../src/domain/payment-schemas.ts';
 import { RefundSchema } from '../src/domain/refund-schemas.ts';
 import type { AmountBounds } from '../src/domain/schema.ts';
@@ -94,13 +105,86 @@ function withRateLimitHeaders(op: Operation, responses: Record<string, ResponseO
   );
 }
 
+/** `/api/v1/test_helpers/payments/{id}/advance` → `payment`: the collection just before `{id}`, singular. */
+function resourceOf(path: string): string {
+  const segments = path.split('/');
+  return segments[segments.indexOf('{id}') - 1]!.replace(/s$/, '').replace(/_/g, ' ');
+}
+
+/**
+ * The customer's return to the merchant (docs/PAYMENTS.md): the browser GETs
+ * the payment's `callback_url` with four parameters added, a hint only.
+ */
+const RETURN_ADDRESS_CALLBACK: CallbackObject = {
+  '{$request.body#/callback_url}': {
+    get: {
+      summary: "The customer's return to your callback_url",
+      description:
+        "After the bank and our result page, the customer's browser comes back to `callback_url` with these parameters added (its own query is kept). They are a hint only: verify the payment from your server before you deliver.",
+      parameters: [
+        { name: 'payment_id', in: 'query', required: true, schema: { type: 'string', format: 'uuid' }, description: 'the payment' },
+        { name: 'status', in: 'query', required: true, schema: { type: 'string', enum: [...RETURN_STATUSES] }, description: '`success` (paid or verified), `pending` (the bank is still confirming) or `failed` (anything else)' },
+        { name: 'merchant_reference', in: 'query', required: true, schema: { type: 'string' }, description: 'your order reference' },
+        { name: 'tracking_code', in: 'query', required: true, schema: { type: 'string', pattern: '^[0-9]{12}$' }, description: 'the tracking code shown to the customer' },
+      ],
+      responses: { '200': { description: 'Your page for the customer.' } },
+    },
+  },
+};
+
+const SIGNATURE_HEADERS: ParameterObject[] = [
+  { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' }, description: 'the event id; the same on every attempt: use it to ignore duplicates' },
+  { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'integer' }, description: 'Unix seconds when this attempt was signed; refuse one older than 5 minutes' },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description: '`v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time',
+  },
+];
+
+/** One `webhooks` entry per event type: what your endpoint receives (docs/WEBHOOKS.md). */
+function webhookItem(type: EventType): PathItemObject {
+  const object = type.startsWith('refund.') ? 'refund' : 'payment';
+  const component = object === 'refund' ? 'Refund' : 'Payment';
+  return {
+    post: {
+      operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
+      summary: type,
+      description: `Sent to every enabled endpoint subscribed to \`${type}\`; \`data.${object}\` is the ${object} after the change. Answer 2xx quickly; anything else is retried with the same \`webhook-id\`; 410 disables the endpoint.`,
+      parameters: SIGNATURE_HEADERS,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              allOf: [
+                { $ref: '#/components/schemas/Event' },
+                {
+                  type: 'object',
+                  properties: {
+                    type: { const: type },
+                    data: { type: 'object', required: [object], properties: { [object]: { $ref: `#/components/schemas/${component}` } } },
+                  },
+                },
+              ],
+            },
+          },
+        },
+      },
+      responses: { '200': { description: 'Received; any 2xx counts.' } },
+    },
+  };
+}
+
 function operationObject(op: Operation): OperationObject {
   const pathParams: ParameterObject[] = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1]!,
     in: 'path',
     required: true,
     schema: { type: 'string', maxLength: 64 },
-    description: `identifier of the ${m[1] === 'id' ? op.path.split('/')[3]!.replace(/s$/, '').replace(/_/g, ' ') : m[1]!}`,
+    description: `identifier of the ${m[1] === 'id' ? resourceOf(op.path) : m[1]!}`,
   }));
   const responses: Record<string, ResponseObject> = {};
   for (const [status, r] of Object.entries(op.responses)) {
@@ -137,6 +221,7 @@ function operationObject(op: Operation): OperationObject {
           },
         }),
     responses: withRateLimitHeaders(op, { ...responses, ...errorResponses(op.errors) }),
+    ...(op.operationId === 'createPayment' ? { callbacks: { customerReturn: RETURN_ADDRESS_CALLBACK } } : {}),
   };
 }
 
@@ -145,6 +230,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Refunds: 'Return money of a verified payment, in part or in full.',
   Webhooks: 'Endpoints that receive signed events, and the events themselves.',
   Service: 'Health probes and this document.',
+  'Test helpers': 'Test keys only: drive a test payment from your CI without a browser or a wait.',
 };
 
 /** `serverUrl` defaults to `/`: the API is served from the same origin as the document. */
@@ -192,5 +278,6 @@ export function buildOpenApiDocument(bounds: AmountBounds, serverUrl = '/'): Ope
   }
   for (const [path, item] of Object.entries(paths)) builder.addPath(path, item);
   for (const tag of tags) builder.addTag({ name: tag, description: TAG_DESCRIPTIONS[tag] ?? tag });
+  for (const type of EVENT_TYPES) builder.addWebhook(type, webhookItem(type));
   return builder.getSpec();
 }

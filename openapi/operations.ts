@@ -6,11 +6,14 @@
 import type { TSchema } from '@sinclair/typebox';
 import { HealthSchema, NotReadySchema, ReadySchema } from '../src/api/schemas.ts';
 import {
+  AdvanceClockRequestSchema,
+  BankOutcomeRequestSchema,
   CreatePaymentResponseSchema,
   createPaymentRequestSchema,
   ListPaymentsQuerySchema,
   PaymentListSchema,
   PaymentResponseSchema,
+  UpdatePaymentRequestSchema,
   VerifyRequestSchema,
 } from '../src/domain/payment-schemas.ts';
 import { createRefundRequestSchema, ListRefundsQuerySchema, RefundListSchema, RefundResponseSchema } from '../src/domain/refund-schemas.ts';
@@ -79,6 +82,7 @@ export function operations(bounds: AmountBounds): Operation[] {
         merchant_reference: 'order-1042',
         description: 'Two notebooks',
         mobile: '09121234567',
+        metadata: { order_id: '1042' },
       },
     },
     {
@@ -102,6 +106,72 @@ export function operations(bounds: AmountBounds): Operation[] {
       auth: true,
       responses: { 200: { description: 'The payment.', schema: PaymentResponseSchema } },
       errors: [...COMMON_ERRORS, 'payment_not_found'],
+    },
+    {
+      method: 'post',
+      path: '/api/v1/payments/{id}',
+      operationId: 'updatePayment',
+      summary: "Update a payment's metadata",
+      description:
+        'Merges `metadata` into the payment\'s: a string sets a key, `null` removes it, keys not named stay. At most 20 keys in all. A refused update changes nothing.',
+      tag: 'Payments',
+      auth: true,
+      body: UpdatePaymentRequestSchema,
+      responses: { 200: { description: 'The payment with its new metadata.', schema: PaymentResponseSchema } },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'payment_not_found'],
+      example: { metadata: { shipment: 'SH-77', coupon: null } },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/payments/{id}/cancel',
+      operationId: 'cancelPayment',
+      summary: 'Cancel a payment',
+      description:
+        'Cancels a payment nobody has paid yet (`created` → `canceled`, failure code `canceled_by_merchant`); its page then shows it canceled. Canceling it again answers the same.',
+      tag: 'Payments',
+      auth: true,
+      responses: { 200: { description: 'The canceled payment.', schema: PaymentResponseSchema } },
+      errors: [...COMMON_ERRORS, 'payment_not_found', 'payment_not_cancelable'],
+    },
+    {
+      method: 'post',
+      path: '/api/v1/payments/{id}/reverse',
+      operationId: 'reversePayment',
+      summary: 'Reverse a payment now',
+      description:
+        'Gives a paid, unverified payment back to the customer at once, as the verify deadline would (`paid` → `reversed`, no fee). Reversing it again answers the same.',
+      tag: 'Payments',
+      auth: true,
+      responses: { 200: { description: 'The reversed payment.', schema: PaymentResponseSchema } },
+      errors: [...COMMON_ERRORS, 'payment_not_found', 'payment_not_reversible'],
+    },
+    {
+      method: 'post',
+      path: '/api/v1/test_helpers/payments/{id}/bank_outcome',
+      operationId: 'simulateBankOutcome',
+      summary: "Answer for a test payment's bank",
+      description:
+        "Test keys only. Does what the simulated bank page's buttons do, without a browser, and answers once the outcome is applied. An outcome for a payment that is no longer `created` changes nothing.",
+      tag: 'Test helpers',
+      auth: true,
+      body: BankOutcomeRequestSchema,
+      responses: { 200: { description: 'The payment after the outcome.', schema: PaymentResponseSchema } },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'payment_not_found', 'test_mode_only'],
+      example: { outcome: 'success' },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/test_helpers/payments/{id}/advance',
+      operationId: 'advancePaymentClock',
+      summary: "Move a test payment's clock forward",
+      description:
+        "Test keys only. Moves this payment's own clock forward by `seconds`: its timers that fall due (expiry, the delayed bank confirmation, the verify deadline, the refund window) fire at once, and their transitions and events happen for real before the answer. The payment's timestamps are read on its clock from then on.",
+      tag: 'Test helpers',
+      auth: true,
+      body: AdvanceClockRequestSchema,
+      responses: { 200: { description: 'The payment after its due timers fired.', schema: PaymentResponseSchema } },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'payment_not_found', 'test_mode_only', 'test_clock_unavailable'],
+      example: { seconds: 1800 },
     },
     {
       method: 'post',

@@ -63,8 +63,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   const settlements: Promise<void>[] = [];
 
   // Payments started from here on (a patch marker in their history) have their own clock for the
-  // `advance` test helper, announce themselves with payment.created, and take sandbox outcomes in
-  // test mode only. Payments already running keep exactly the code they started with.
+  // `advance` test helper and announce themselves with payment.created. Payments already running
+  // keep exactly the code they started with.
   const merchantApi = patched('merchant-api');
 
   /** How far the `advance` test helper has moved this payment's clock ahead of real time. */
@@ -164,8 +164,6 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   async function applyBankResult({ outcome }: BankResult): Promise<void> {
     // A second choice, or one after the page expired, changes nothing.
     if (payment.status !== 'created' || clockNow() >= Date.parse(payment.expires_at)) return;
-    // The simulated bank speaks for test payments only: a live payment is paid by its bank alone.
-    if (merchantApi && payment.mode !== 'test') return;
     const next: PaymentStatus = STATUS_AFTER_OUTCOME[outcome];
     if (next === 'paid') return markPaid();
     if (next === 'failed') {
@@ -231,6 +229,11 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   }
 
   const refundPending = () => [...refunds.values()].some((r) => r.status === 'pending');
+
+  // Tell the merchant the payment exists (payment.created), once, before any change of it. The lock
+  // is taken here, before the handlers are set: a bank answer sent with the workflow's start is
+  // delivered as soon as its handler is, and must wait for the announcement.
+  const announced = merchantApi ? exclusive(() => records.announcePayment({ payment, merchant_id: input.merchant_id })) : Promise.resolve();
 
   setHandler(paymentQuery, () => payment);
 
@@ -353,8 +356,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     },
   });
 
-  // 0. Tell the merchant the payment exists (payment.created), once.
-  if (merchantApi) await records.announcePayment({ payment, merchant_id: input.merchant_id });
+  // 0. The payment is announced (taken under the lock above, before any handler could run).
+  await announced;
 
   // 1. The customer has until expires_at to get an answer from the bank.
   const answered = await waitUntil(payment.expires_at, () => payment.status !== 'created');

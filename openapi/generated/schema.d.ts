@@ -34,7 +34,91 @@ export interface paths {
         /** Retrieve a payment */
         get: operations["getPayment"];
         put?: never;
-        post?: never;
+        /**
+         * Update a payment's metadata
+         * @description Merges `metadata` into the payment's: a string sets a key, `null` removes it, keys not named stay. At most 20 keys in all. A refused update changes nothing.
+         */
+        post: operations["updatePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment
+         * @description Cancels a payment nobody has paid yet (`created` → `canceled`, failure code `canceled_by_merchant`); its page then shows it canceled. Canceling it again answers the same.
+         */
+        post: operations["cancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments/{id}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a payment now
+         * @description Gives a paid, unverified payment back to the customer at once, as the verify deadline would (`paid` → `reversed`, no fee). Reversing it again answers the same.
+         */
+        post: operations["reversePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/test_helpers/payments/{id}/bank_outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer for a test payment's bank
+         * @description Test keys only. Does what the simulated bank page's buttons do, without a browser, and answers once the outcome is applied. An outcome for a payment that is no longer `created` changes nothing.
+         */
+        post: operations["simulateBankOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/test_helpers/payments/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a test payment's clock forward
+         * @description Test keys only. Moves this payment's own clock forward by `seconds`: its timers that fall due (expiry, the delayed bank confirmation, the verify deadline, the refund window) fire at once, and their transitions and events happen for real before the answer. The payment's timestamps are read on its clock from then on.
+         */
+        post: operations["advancePaymentClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -266,7 +350,268 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.created
+         * @description Sent to every enabled endpoint subscribed to `payment.created`; `data.payment` is the payment after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["paymentCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.pending
+         * @description Sent to every enabled endpoint subscribed to `payment.pending`; `data.payment` is the payment after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["paymentPendingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.paid
+         * @description Sent to every enabled endpoint subscribed to `payment.paid`; `data.payment` is the payment after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["paymentPaidWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.verified
+         * @description Sent to every enabled endpoint subscribed to `payment.verified`; `data.payment` is the payment after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["paymentVerifiedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.failed
+         * @description Sent to every enabled endpoint subscribed to `payment.failed`; `data.payment` is the payment after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["paymentFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.canceled
+         * @description Sent to every enabled endpoint subscribed to `payment.canceled`; `data.payment` is the payment after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["paymentCanceledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.expired
+         * @description Sent to every enabled endpoint subscribed to `payment.expired`; `data.payment` is the payment after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["paymentExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.reversed
+         * @description Sent to every enabled endpoint subscribed to `payment.reversed`; `data.payment` is the payment after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["paymentReversedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.partially_refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.partially_refunded
+         * @description Sent to every enabled endpoint subscribed to `payment.partially_refunded`; `data.payment` is the payment after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["paymentPartiallyRefundedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.refunded
+         * @description Sent to every enabled endpoint subscribed to `payment.refunded`; `data.payment` is the payment after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["paymentRefundedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.created
+         * @description Sent to every enabled endpoint subscribed to `refund.created`; `data.refund` is the refund after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["refundCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.succeeded
+         * @description Sent to every enabled endpoint subscribed to `refund.succeeded`; `data.refund` is the refund after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["refundSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.failed
+         * @description Sent to every enabled endpoint subscribed to `refund.failed`; `data.refund` is the refund after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["refundFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Payment: {
@@ -316,7 +661,13 @@ export interface components {
              * @description where the customer returns
              */
             callback_url: string;
-            /** @description reserved; an empty object */
+            /**
+             * @description the merchant's own key-value data; up to 20 keys of 1–40 characters [A-Za-z0-9_-], string values up to 500 characters
+             * @example {
+             *       "order_id": "1042",
+             *       "customer": "c-77"
+             *     }
+             */
             metadata: {
                 [key: string]: string;
             };
@@ -401,7 +752,7 @@ export interface components {
             id: string;
             url: string;
             /** @description subscribed event types; null: every type */
-            events: ("payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed")[] | null;
+            events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed")[] | null;
             /** @enum {string} */
             mode: "test" | "live";
             /**
@@ -426,7 +777,7 @@ export interface components {
              * @description kind of event
              * @enum {string}
              */
-            type: "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed";
+            type: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed";
             /**
              * Format: date-time
              * @description when the change happened
@@ -482,7 +833,13 @@ export interface components {
                      * @description where the customer returns
                      */
                     callback_url: string;
-                    /** @description reserved; an empty object */
+                    /**
+                     * @description the merchant's own key-value data; up to 20 keys of 1–40 characters [A-Za-z0-9_-], string values up to 500 characters
+                     * @example {
+                     *       "order_id": "1042",
+                     *       "customer": "c-77"
+                     *     }
+                     */
                     metadata: {
                         [key: string]: string;
                     };
@@ -762,7 +1119,10 @@ export interface operations {
                  *       "callback_url": "https://shop.example/checkout/return?order=1042",
                  *       "merchant_reference": "order-1042",
                  *       "description": "Two notebooks",
-                 *       "mobile": "09121234567"
+                 *       "mobile": "09121234567",
+                 *       "metadata": {
+                 *         "order_id": "1042"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -792,6 +1152,16 @@ export interface operations {
                      * @example 09121234567
                      */
                     mobile?: string;
+                    /**
+                     * @description the merchant's own key-value data; up to 20 keys of 1–40 characters [A-Za-z0-9_-], string values up to 500 characters
+                     * @example {
+                     *       "order_id": "1042",
+                     *       "customer": "c-77"
+                     *     }
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
@@ -1000,6 +1370,784 @@ export interface operations {
             };
             /** @description Error: `payment_not_found` */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier of the payment */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "shipment": "SH-77",
+                 *         "coupon": null
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description keys to set (a string) or remove (null); keys not named stay as they are
+                     * @example {
+                     *       "order_id": "1042",
+                     *       "customer": "c-77"
+                     *     }
+                     */
+                    metadata: {
+                        [key: string]: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The payment with its new metadata. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description Error: `invalid_json` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payment_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier of the payment */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled payment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payment_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payment_not_cancelable` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reversePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier of the payment */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reversed payment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payment_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payment_not_reversible` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simulateBankOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier of the payment */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcome": "success"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description what the customer chooses on the simulated bank page
+                     * @enum {string}
+                     */
+                    outcome: "success" | "failure" | "cancel" | "delay";
+                };
+            };
+        };
+        responses: {
+            /** @description The payment after the outcome. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description Error: `invalid_json` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled`, `test_mode_only` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payment_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    advancePaymentClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier of the payment */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seconds": 1800
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description seconds to move this payment's clock forward; its timers that fall due fire at once
+                     * @example 1800
+                     */
+                    seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment after its due timers fired. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description Error: `invalid_json` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled`, `test_mode_only` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payment_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `test_clock_unavailable` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `validation_failed` */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1805,7 +2953,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description event types to receive; omit to receive every type */
-                    events?: ("payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed")[];
+                    events?: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed")[];
                 };
             };
         };
@@ -2229,7 +3377,7 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description kind of event */
-                type?: "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed";
+                type?: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed";
             };
             header?: never;
             path?: never;
@@ -2715,6 +3863,461 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    paymentCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "payment.created";
+                    data?: {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentPendingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "payment.pending";
+                    data?: {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentPaidWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "payment.paid";
+                    data?: {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentVerifiedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "payment.verified";
+                    data?: {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "payment.failed";
+                    data?: {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentCanceledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "payment.canceled";
+                    data?: {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "payment.expired";
+                    data?: {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentReversedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "payment.reversed";
+                    data?: {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentPartiallyRefundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "payment.partially_refunded";
+                    data?: {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentRefundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "payment.refunded";
+                    data?: {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "refund.created";
+                    data?: {
+                        refund: components["schemas"]["Refund"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundSucceededWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "refund.succeeded";
+                    data?: {
+                        refund: components["schemas"]["Refund"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "refund.failed";
+                    data?: {
+                        refund: components["schemas"]["Refund"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -54,7 +54,8 @@ export const STATUS_AFTER_OUTCOME: Readonly<Record<BankOutcome, PaymentStatus>> 
 };
 
 /** The advisory `status` parameter on the return address (docs/PAYMENTS.md#the-return-address-and-its-hint). */
-export type ReturnStatus = 'success' | 'pending' | 'failed';
+export const RETURN_STATUSES = ['success', 'pending', 'failed'] as const;
+export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 export function returnStatus(status: PaymentStatus): ReturnStatus {
   if (status === 'paid' || status === 'verified' || status === 'partially_refunded' || status === 'refunded') {
     return 'success';

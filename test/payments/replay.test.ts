@@ -4,7 +4,8 @@
  * payments (reordered or removed commands) fails here. Histories come from
  * two places: fresh runs of each path in this suite, and the committed
  * fixtures in test/fixtures/histories (binary protobuf History messages, recorded from earlier code with
- * RECORD_HISTORIES=1), which catch changes that break payments already in flight.
+ * RECORD_HISTORIES=v<n>), which catch changes that break payments already in flight: v1 before refunds,
+ * v2 with the refund window, v3 with the merchant's actions, the payment's clock and payment.created.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -55,6 +56,21 @@ describe('workflow determinism (replay)', () => {
     await waitForStatus(h.baseUrl, key, refunded.id, 'refunded');
     paths.refunded = refunded.id;
 
+    // The merchant's own actions and the test helpers (third generation).
+    const api = client(h.baseUrl, key);
+    const canceled = await createdPayment(h.baseUrl, key, { metadata: { order: 'replay' } });
+    await api.post(`/payments/${canceled.id}/cancel`);
+    paths['merchant-canceled'] = canceled.id;
+    const early = await paidPayment(h.baseUrl, key);
+    await api.post(`/payments/${early.id}/reverse`);
+    paths['merchant-reversed'] = early.id;
+    const advanced = await createdPayment(h.baseUrl, key);
+    await api.post(`/test_helpers/payments/${advanced.id}/bank_outcome`, { outcome: 'delay' });
+    await api.post(`/test_helpers/payments/${advanced.id}/advance`, { seconds: 3600 });
+    await api.post(`/test_helpers/payments/${advanced.id}/advance`, { seconds: 3600 });
+    await waitForStatus(h.baseUrl, key, advanced.id, 'reversed');
+    paths.advanced = advanced.id;
+
     for (const [path, id] of Object.entries(paths)) {
       const workflowId = paymentWorkflowId(id);
       const history = await h.temporal.client.workflow.getHandle(workflowId).fetchHistory();
@@ -74,13 +90,13 @@ describe('workflow determinism (replay)', () => {
       assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
       count += 1;
     }
-    assert.equal(count, 7);
+    assert.equal(count, 10);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
     const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.history.bin'));
-    assert.ok(files.length >= 13, "both generations of fixtures are committed");
+    assert.ok(files.length >= 23, 'all three generations of fixtures are committed');
     const histories = files.map((f) => ({ workflowId: f, history: History.decode(readFileSync(join(FIXTURES, f))) }));
     for await (const result of Worker.runReplayHistories({ workflowBundle: h.bundle }, histories)) {
       assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);

@@ -219,18 +219,18 @@ describe('webhooks', () => {
       await waitForStatus(h.baseUrl, merchant.key, failed.id, 'failed');
 
       // Refused connections are recorded as failed attempts while it is down.
-      const events = await waitFor('three events', async () => {
+      const events = await waitFor('five events', async () => {
         const res = await api.get<{ data: Event[] }>('/events');
-        return res.body.data.length >= 3 ? res.body.data : undefined;
+        return res.body.data.length >= 5 ? res.body.data : undefined;
       });
       const attempts = await attemptsOf(api, events[0]!.id, 2);
       assert.ok(attempts.every((a) => !a.succeeded && a.response_status === null && (a.error ?? '').includes('ECONNREFUSED')));
       assert.equal(rcv.deliveries.length, 0);
 
       await rcv.up();
-      const delivered = await rcv.waitForDeliveries((d) => d.answered === 200, 3, 45_000);
+      const delivered = await rcv.waitForDeliveries((d) => d.answered === 200, 5, 45_000);
       assert.deepEqual(delivered.map((d) => d.id).sort(), events.map((e) => e.id).sort());
-      assert.deepEqual(delivered.map((d) => d.event.type).sort(), ['payment.failed', 'payment.paid', 'payment.verified']);
+      assert.deepEqual(delivered.map((d) => d.event.type).sort(), ['payment.created', 'payment.created', 'payment.failed', 'payment.paid', 'payment.verified']);
     });
 
     it('disables an endpoint that answers 410 Gone and stops sending to it', async () => {
@@ -296,7 +296,7 @@ describe('webhooks', () => {
   });
 
   describe('events', () => {
-    it('are emitted for every payment transition: pending, paid, verified, failed, canceled, expired, reversed', async () => {
+    it('are emitted for every payment transition: created, pending, paid, verified, failed, canceled, expired, reversed', async () => {
       const { h, merchant, api, rcv } = await merchantWithReceiver();
       const key = merchant.key;
       const shortTtl = await apiWith({ PAYMENT_TTL_SECONDS: '2' });
@@ -314,11 +314,11 @@ describe('webhooks', () => {
       const reversed = await paidPayment(shortVerify, key);
 
       const expected: [Payment, string[]][] = [
-        [delayed, ['payment.pending', 'payment.paid', 'payment.verified']],
-        [failed, ['payment.failed']],
-        [canceled, ['payment.canceled']],
-        [expired, ['payment.expired']],
-        [reversed, ['payment.paid', 'payment.reversed']],
+        [delayed, ['payment.created', 'payment.pending', 'payment.paid', 'payment.verified']],
+        [failed, ['payment.created', 'payment.failed']],
+        [canceled, ['payment.created', 'payment.canceled']],
+        [expired, ['payment.created', 'payment.expired']],
+        [reversed, ['payment.created', 'payment.paid', 'payment.reversed']],
       ];
       for (const [payment, types] of expected) {
         const got = await rcv.waitForDeliveries(forPayment(payment.id), types.length, 45_000);

@@ -75,7 +75,7 @@ describe('the payment workflow', () => {
         assert.deepEqual(fakes.transitions(), ['2 pending', '3 paid']);
         assert.deepEqual(
           fakes.log.map((c) => c.name),
-          ['recordTransition', 'captureSandboxPayment', 'recordTransition'],
+          ['announcePayment', 'recordTransition', 'captureSandboxPayment', 'recordTransition'],
           'the capture comes after pending is recorded',
         );
         assert.ok((await timersStarted(handle)).includes(300), 'a 300 ms timer');
@@ -140,7 +140,7 @@ describe('the payment workflow', () => {
         assert.equal(reversed.verified_at, null);
         assert.deepEqual(fakes.calls('reverseSandboxPayment'), [{ payment_id: input.payment.id, amount: AMOUNT }]);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
-        assert.deepEqual(fakes.log.map((c) => c.name), ['captureSandboxPayment', 'recordTransition', 'reverseSandboxPayment', 'recordTransition']);
+        assert.deepEqual(fakes.log.map((c) => c.name), ['announcePayment', 'captureSandboxPayment', 'recordTransition', 'reverseSandboxPayment', 'recordTransition']);
       });
     });
 

@@ -3,17 +3,21 @@ import type { PaymentStatus } from '../../../src/domain/payment.ts';
 import { EVENT_TYPES, isSubscribed, paymentEventType, type EventType } from '../../../src/domain/events.ts';
 
 describe('webhook event types', () => {
-  it('are the seven payment events and the two refund events', () => {
+  it('are one event per payment status and one per refund status', () => {
     assert.deepEqual(
       [...EVENT_TYPES].sort(),
       [
         'payment.canceled',
+        'payment.created',
         'payment.expired',
         'payment.failed',
         'payment.paid',
+        'payment.partially_refunded',
         'payment.pending',
+        'payment.refunded',
         'payment.reversed',
         'payment.verified',
+        'refund.created',
         'refund.failed',
         'refund.succeeded',
       ],
@@ -22,7 +26,7 @@ describe('webhook event types', () => {
 
   describe('the event a payment emits on entering a status', () => {
     const expected: Record<PaymentStatus, EventType | undefined> = {
-      created: undefined,
+      created: 'payment.created',
       pending: 'payment.pending',
       paid: 'payment.paid',
       verified: 'payment.verified',
@@ -30,9 +34,8 @@ describe('webhook event types', () => {
       canceled: 'payment.canceled',
       expired: 'payment.expired',
       reversed: 'payment.reversed',
-      // Refunds are told by refund.succeeded and refund.failed, not by a payment event.
-      partially_refunded: undefined,
-      refunded: undefined,
+      partially_refunded: 'payment.partially_refunded',
+      refunded: 'payment.refunded',
     };
     for (const [status, type] of Object.entries(expected) as [PaymentStatus, EventType | undefined][]) {
       it(type === undefined ? `none for ${status}` : `${type} for ${status}`, () => {

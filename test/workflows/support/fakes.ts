@@ -19,6 +19,7 @@ export const BANK_OPERATION = { reference_id: '4711000002', rrn: '600000000002' 
 
 /** Every activity the worker registers, answering as the real ones do when all is well. */
 const HEALTHY: Behaviours = {
+  announcePayment: async () => undefined,
   recordTransition: async () => undefined,
   recordRefund: async () => undefined,
   captureSandboxPayment: async () => CAPTURE,

@@ -26,6 +26,7 @@ const LONG_MS = 10 * 60_000;
 
 export interface PaymentOptions {
   amount?: number;
+  mode?: 'test' | 'live';
   expiresInMs?: number;
   verifyWindowMs?: number;
   sandboxDelayMs?: number;
@@ -37,7 +38,7 @@ export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
   const id = randomUUID();
   const payment = newPayment(
     id,
-    'test',
+    o.mode ?? 'test',
     { amount: o.amount ?? AMOUNT, callback_url: 'https://shop.example/return?order=1', merchant_reference: `order-${id.slice(0, 8)}` },
     { PAYMENT_TTL_SECONDS: (o.expiresInMs ?? LONG_MS) / 1000 },
     Date.now(),
