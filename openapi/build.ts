@@ -193,12 +193,20 @@ function operationObject(op: Operation): OperationObject {
       headers: {
         'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
         ...(op.idempotent === true ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}),
+        ...Object.fromEntries(
+          Object.entries(r.headers ?? {}).map(([name, h]) => [name, { description: h.description, schema: { type: 'string' }, ...(h.example === undefined ? {} : { example: h.example }) }]),
+        ),
       },
-      ...(r.schema !== undefined
-        ? { content: { 'application/json': { schema: toSchema(r.schema) } } }
-        : r.contentType !== undefined
-          ? { content: { [r.contentType]: { schema: { type: 'object' } } } }
-          : {}),
+      ...(r.schema === undefined && r.contentType === undefined
+        ? {}
+        : {
+            content: {
+              [r.contentType ?? 'application/json']: {
+                schema: r.schema === undefined ? { type: 'object' } : toSchema(r.schema),
+                ...(r.example === undefined ? {} : { example: r.example }),
+              },
+            },
+          }),
     };
   }
   return {
@@ -229,6 +237,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Payments: 'Create payments, read them, and verify them before you deliver.',
   Refunds: 'Return money of a verified payment, in part or in full.',
   Webhooks: 'Endpoints that receive signed events, and the events themselves.',
+  Reports: 'Files for reconciliation with your accountant and your bank.',
   Service: 'Health probes and this document.',
   'Test helpers': 'Test keys only: drive a test payment from your CI without a browser or a wait.',
 };

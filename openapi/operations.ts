@@ -3,7 +3,7 @@
  * routes validate with. The OpenAPI document is assembled from this list,
  * and a test checks that it names exactly the routes the routers serve.
  */
-import type { TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { HealthSchema, NotReadySchema, ReadySchema } from '../src/api/schemas.ts';
 import {
   AdvanceClockRequestSchema,
@@ -16,7 +16,8 @@ import {
   UpdatePaymentRequestSchema,
   VerifyRequestSchema,
 } from '../src/domain/payment-schemas.ts';
-import { createRefundRequestSchema, ListRefundsQuerySchema, RefundListSchema, RefundResponseSchema } from '../src/domain/refund-schemas.ts';
+import { createRefundRequestSchema, ListAllRefundsQuerySchema, ListRefundsQuerySchema, RefundListSchema, RefundResponseSchema } from '../src/domain/refund-schemas.ts';
+import { PAYMENTS_REPORT_COLUMNS, PaymentsReportQuerySchema, REPORT_MAX_DAYS } from '../src/domain/report-schemas.ts';
 import type { AmountBounds } from '../src/domain/schema.ts';
 import type { ErrorCode } from '../src/errors.ts';
 import {
@@ -47,8 +48,12 @@ export interface Operation {
   idempotent?: boolean;
   query?: TSchema;
   body?: TSchema;
-  /** Success responses by status; `schema` undefined for a body-less response. */
-  responses: Record<number, { description: string; schema?: TSchema; contentType?: string }>;
+  /**
+   * Success responses by status; `schema` undefined for a body-less response.
+   * The body is JSON unless `contentType` says otherwise; `headers` are
+   * response headers beyond the ones every response has.
+   */
+  responses: Record<number, { description: string; schema?: TSchema; contentType?: string; example?: unknown; headers?: Record<string, { description: string; example?: string }> }>;
   /** Every documented error this operation can answer with. */
   errors: ErrorCode[];
   /** Example request body. */
@@ -90,7 +95,10 @@ export function operations(bounds: AmountBounds): Operation[] {
       path: '/api/v1/payments',
       operationId: 'listPayments',
       summary: 'List payments',
-      description: 'Newest first. Pass `next_cursor` as `cursor` for the next page.',
+      description:
+        'Newest first. Pass `next_cursor` as `cursor` for the next page (keep the same filters). ' +
+        'Every filter is optional and they combine: `status` takes one status or several separated by commas (`paid,verified`); ' +
+        '`tracking_code` and `rrn` find the payment a customer or the bank statement names; `amount_gte`/`amount_lte` and `created_gte`/`created_lt` are ranges.',
       tag: 'Payments',
       auth: true,
       query: ListPaymentsQuerySchema,
@@ -216,6 +224,18 @@ export function operations(bounds: AmountBounds): Operation[] {
     },
     {
       method: 'get',
+      path: '/api/v1/refunds',
+      operationId: 'listRefunds',
+      summary: 'List refunds',
+      description: "All of the merchant's refunds in this key's mode, newest first, paged like payments. The filters are optional and combine.",
+      tag: 'Refunds',
+      auth: true,
+      query: ListAllRefundsQuerySchema,
+      responses: { 200: { description: 'A page of refunds.', schema: RefundListSchema } },
+      errors: [...COMMON_ERRORS, 'validation_failed'],
+    },
+    {
+      method: 'get',
       path: '/api/v1/refunds/{id}',
       operationId: 'getRefund',
       summary: 'Retrieve a refund',
@@ -223,6 +243,35 @@ export function operations(bounds: AmountBounds): Operation[] {
       auth: true,
       responses: { 200: { description: 'The refund.', schema: RefundResponseSchema } },
       errors: [...COMMON_ERRORS, 'refund_not_found'],
+    },
+    {
+      method: 'get',
+      path: '/api/v1/reports/payments.csv',
+      operationId: 'getPaymentsReport',
+      summary: 'Download payments as CSV',
+      description:
+        `Every payment of this key's mode created in [\`created_gte\`, \`created_lt\`) (at most ${REPORT_MAX_DAYS} days), oldest first, as CSV (RFC 4180, UTF-8, CRLF line ends): ` +
+        'a header line naming the columns, then one line per payment. A field that contains a comma, a quote or a line break is quoted, its quotes doubled; ' +
+        'a field that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `\'` so that spreadsheets do not run it as a formula. ' +
+        '`metadata` is a JSON object. The file is streamed: an error found before the download starts is a JSON error; ' +
+        'a failure during the download cuts the response short (no final chunk), so a complete download is one that ended cleanly.',
+      tag: 'Reports',
+      auth: true,
+      query: PaymentsReportQuerySchema,
+      responses: {
+        200: {
+          description: 'The CSV file.',
+          contentType: 'text/csv',
+          schema: Type.String({ description: `CSV with the columns ${PAYMENTS_REPORT_COLUMNS.join(', ')}` }),
+          example:
+            `${PAYMENTS_REPORT_COLUMNS.join(',')}\r\n` +
+            '0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,2026-11-21T10:15:30.123Z,verified,live,1500000,15000,0,IRR,order-1042,482910375561,938475610,403912775810,603799******1234,2026-11-21T10:16:02.481Z,2026-11-21T10:16:05.007Z,pending,{}\r\n',
+          headers: {
+            'Content-Disposition': { description: 'attachment; the file name names the range', example: 'attachment; filename="payments-20261101T000000Z-20261201T000000Z.csv"' },
+          },
+        },
+      },
+      errors: [...COMMON_ERRORS, 'validation_failed'],
     },
     {
       method: 'post',

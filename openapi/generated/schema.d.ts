@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * List payments
-         * @description Newest first. Pass `next_cursor` as `cursor` for the next page.
+         * @description Newest first. Pass `next_cursor` as `cursor` for the next page (keep the same filters). Every filter is optional and they combine: `status` takes one status or several separated by commas (`paid,verified`); `tracking_code` and `rrn` find the payment a customer or the bank statement names; `amount_gte`/`amount_lte` and `created_gte`/`created_lt` are ranges.
          */
         get: operations["listPayments"];
         put?: never;
@@ -166,6 +166,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List refunds
+         * @description All of the merchant's refunds in this key's mode, newest first, paged like payments. The filters are optional and combine.
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/refunds/{id}": {
         parameters: {
             query?: never;
@@ -175,6 +195,26 @@ export interface paths {
         };
         /** Retrieve a refund */
         get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/payments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download payments as CSV
+         * @description Every payment of this key's mode created in [`created_gte`, `created_lt`) (at most 366 days), oldest first, as CSV (RFC 4180, UTF-8, CRLF line ends): a header line naming the columns, then one line per payment. A field that contains a comma, a quote or a line break is quoted, its quotes doubled; a field that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so that spreadsheets do not run it as a formula. `metadata` is a JSON object. The file is streamed: an error found before the download starts is a JSON error; a failure during the download cuts the response short (no final chunk), so a complete download is one that ended cleanly.
+         */
+        get: operations["getPaymentsReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -990,9 +1030,18 @@ export interface operations {
                 limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
-                /** @description Lifecycle status; see docs/PAYMENTS.md. */
-                status?: "created" | "pending" | "paid" | "verified" | "failed" | "canceled" | "expired" | "reversed" | "partially_refunded" | "refunded";
+                /** @description one status or a comma-separated list of them (any of), e.g. `paid,verified`; statuses: created, pending, paid, verified, failed, canceled, expired, reversed, partially_refunded, refunded */
+                status?: string;
+                /** @description the merchant's order reference, exactly */
                 merchant_reference?: string;
+                /** @description the tracking code shown to the customer (12 digits) */
+                tracking_code?: string;
+                /** @description the bank's retrieval reference number (12 digits) */
+                rrn?: string;
+                /** @description amount in rials at least this */
+                amount_gte?: number;
+                /** @description amount in rials at most this */
+                amount_lte?: number;
                 /** @description created at or after */
                 created_gte?: string;
                 /** @description created before */
@@ -2711,6 +2760,125 @@ export interface operations {
             };
         };
     };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description only refunds in this status */
+                status?: "pending" | "succeeded" | "failed";
+                /** @description only the refunds of this payment */
+                payment_id?: string;
+                /** @description created at or after */
+                created_gte?: string;
+                /** @description created before */
+                created_lt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Refund"][];
+                        has_more: boolean;
+                        /** @description pass as `cursor` to get the next page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getRefund: {
         parameters: {
             query?: never;
@@ -2763,6 +2931,121 @@ export interface operations {
             };
             /** @description Error: `refund_not_found` */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentsReport: {
+        parameters: {
+            query: {
+                /** @description payments created at or after this instant */
+                created_gte: string;
+                /** @description payments created before this instant; at most 366 days after created_gte */
+                created_lt: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description attachment; the file name names the range
+                     * @example attachment; filename="payments-20261101T000000Z-20261201T000000Z.csv"
+                     */
+                    "Content-Disposition"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,created_at,status,mode,amount,fee,refunded_amount,currency,merchant_reference,tracking_code,reference_id,rrn,card_pan,paid_at,verified_at,settlement_status,metadata
+                     *     0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,2026-11-21T10:15:30.123Z,verified,live,1500000,15000,0,IRR,order-1042,482910375561,938475610,403912775810,603799******1234,2026-11-21T10:16:02.481Z,2026-11-21T10:16:05.007Z,pending,{}
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `validation_failed` */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -7,7 +7,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { BANK_OUTCOMES, MAX_ADVANCE_SECONDS, PAYMENT_STATUSES } from './payment.ts';
 import { KEY_MODES } from './merchant.ts';
-import { FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
+import { CommaSeparatedEnum, DateTimeFilter, FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
 
 /** Limits of a payment's metadata (docs/PAYMENTS.md#metadata). */
 export const METADATA_LIMITS = { keys: 20, keyPattern: '^[A-Za-z0-9_-]{1,40}$', valueLength: 500 } as const;
@@ -109,11 +109,16 @@ export type UpdatePaymentRequest = Static<typeof UpdatePaymentRequestSchema>;
 
 export const PaymentResponseSchema = Type.Object({ payment: PaymentSchema }, { additionalProperties: false });
 
+/** The filters of the payment list (all optional, all combined with AND): what reconciliation looks payments up by. */
 export const ListPaymentsQuerySchema = listQuery({
-  status: Type.Optional(PaymentStatusSchema),
-  merchant_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  created_gte: Type.Optional(Type.String({ format: 'date-time', description: 'created at or after' })),
-  created_lt: Type.Optional(Type.String({ format: 'date-time', description: 'created before' })),
+  status: Type.Optional(CommaSeparatedEnum(PAYMENT_STATUSES, `one status or a comma-separated list of them (any of), e.g. \`paid,verified\`; statuses: ${PAYMENT_STATUSES.join(', ')}`, ['paid', 'verified'])),
+  merchant_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "the merchant's order reference, exactly" })),
+  tracking_code: Type.Optional(Type.String({ pattern: '^[0-9]{12}$', description: 'the tracking code shown to the customer (12 digits)', examples: ['482910375561'] })),
+  rrn: Type.Optional(Type.String({ pattern: '^[0-9]{12}$', description: "the bank's retrieval reference number (12 digits)", examples: ['403912775810'] })),
+  amount_gte: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'amount in rials at least this' })),
+  amount_lte: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'amount in rials at most this' })),
+  created_gte: Type.Optional(DateTimeFilter('created at or after')),
+  created_lt: Type.Optional(DateTimeFilter('created before')),
 });
 export type ListPaymentsQuery = Static<typeof ListPaymentsQuerySchema>;
 

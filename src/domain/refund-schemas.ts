@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { REFUND_STATUSES } from './refund.ts';
-import { FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
+import { DateTimeFilter, FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
 
 export const RefundSchema = Type.Object(
   {
@@ -36,7 +36,17 @@ export type CreateRefundRequest = Static<ReturnType<typeof createRefundRequestSc
 
 export const RefundResponseSchema = Type.Object({ refund: RefundSchema }, { additionalProperties: false });
 
+/** The query of one payment's refunds. */
 export const ListRefundsQuerySchema = listQuery({});
 export type ListRefundsQuery = Static<typeof ListRefundsQuerySchema>;
+
+/** The filters of all the merchant's refunds (all optional, combined with AND). */
+export const ListAllRefundsQuerySchema = listQuery({
+  status: Type.Optional(StringEnum(REFUND_STATUSES, { description: 'only refunds in this status' })),
+  payment_id: Type.Optional(Type.String({ format: 'uuid', description: 'only the refunds of this payment' })),
+  created_gte: Type.Optional(DateTimeFilter('created at or after')),
+  created_lt: Type.Optional(DateTimeFilter('created before')),
+});
+export type ListAllRefundsQuery = Static<typeof ListAllRefundsQuerySchema>;
 
 export const RefundListSchema = listOf(RefundSchema);

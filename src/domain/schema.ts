@@ -15,6 +15,21 @@ export const Timestamp = (description: string) =>
 export const StringEnum = <T extends string>(values: readonly T[], options: { description?: string; default?: T } = {}) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
 
+/**
+ * One value of `values`, or several separated by commas (`paid,verified`):
+ * a string in JSON Schema, checked by a pattern that admits only those values.
+ */
+export const CommaSeparatedEnum = <T extends string>(values: readonly T[], description: string, example: readonly T[] = values.slice(0, 2)) => {
+  const one = `(?:${values.join('|')})`;
+  return Type.String({ pattern: `^${one}(?:,${one})*$`, maxLength: 500, description, examples: [example.join(',')] });
+};
+
+/** The values of a CommaSeparatedEnum, each once, in the order given. */
+export const commaSeparated = <T extends string>(text: string): T[] => [...new Set(text.split(','))] as T[];
+
+/** A query filter on an instant (RFC 3339 date-time). */
+export const DateTimeFilter = (description: string, example = '2026-11-01T00:00:00Z') => Type.String({ format: 'date-time', description, examples: [example] });
+
 /** No control characters (bidi overrides included) in free text. */
 export const FREE_TEXT_PATTERN = '^[^\\x00-\\x1F\\x7F\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$';
 

@@ -14,6 +14,7 @@ import { keyRateLimit, rateCounter } from '../api/middleware/rate-limit.ts';
 import { healthRoutes } from '../api/routes/health.ts';
 import { paymentRoutes } from '../api/routes/payments.ts';
 import { refundRoutes } from '../api/routes/refunds.ts';
+import { reportRoutes } from '../api/routes/reports.ts';
 import { testHelperRoutes } from '../api/routes/test-helpers.ts';
 import { webhookRoutes } from '../api/routes/webhooks.ts';
 import type { Config } from '../config.ts';
@@ -49,6 +50,8 @@ export function createApp(deps: AppDependencies): Koa {
   api.use(refunds.routes(), refunds.allowedMethods(allowed));
   const testHelpers = testHelperRoutes(deps);
   api.use(testHelpers.routes(), testHelpers.allowedMethods(allowed));
+  const reports = reportRoutes(deps);
+  api.use(reports.routes(), reports.allowedMethods(allowed));
 
   const health = healthRoutes(deps.db, deps.temporal);
   const pages = pageRoutes(deps);

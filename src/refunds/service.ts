@@ -5,13 +5,14 @@
  */
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { Db } from '../db/database.ts';
+import { instant } from '../db/filters.ts';
 import { keyedPage } from '../db/pagination.ts';
 import { findRefund, refundFromRow } from '../db/refunds.ts';
 import { scopedTo } from '../db/tenant.ts';
-import type { AuthState } from '../domain/merchant.ts';
+import type { AuthState, Tenant } from '../domain/merchant.ts';
 import { paymentWorkflowId, refundUpdate, refundUpdateId } from '../domain/payment-workflow.ts';
 import { refundRefusal } from '../domain/refund.ts';
-import type { CreateRefundRequest, ListRefundsQuery, Refund } from '../domain/refund-schemas.ts';
+import type { CreateRefundRequest, ListAllRefundsQuery, ListRefundsQuery, Refund } from '../domain/refund-schemas.ts';
 import { DomainError } from '../errors.ts';
 import { idempotent, type IdempotentResult } from '../payments/idempotency.ts';
 import { getPayment, type PaymentServiceDeps } from '../payments/service.ts';
@@ -78,6 +79,20 @@ export async function getRefund(db: Db, auth: AuthState, id: string): Promise<Re
   const row = await findRefund(db, id, auth);
   if (row === undefined) throw new DomainError('refund_not_found', `No refund ${id}.`);
   return refundFromRow(row);
+}
+
+/**
+ * All the merchant's refunds, newest first, paged like payments, with the
+ * filters of the query combined (indexes: refunds_by_merchant,
+ * refunds_by_status, refunds_by_payment).
+ */
+export async function listAllRefunds(db: Db, tenant: Tenant, query: ListAllRefundsQuery) {
+  let q = db.selectFrom('refunds').selectAll().where(scopedTo(tenant));
+  if (query.status !== undefined) q = q.where('status', '=', query.status);
+  if (query.payment_id !== undefined) q = q.where('payment_id', '=', query.payment_id);
+  if (query.created_gte !== undefined) q = q.where('created_at', '>=', instant(query.created_gte, 'created_gte'));
+  if (query.created_lt !== undefined) q = q.where('created_at', '<', instant(query.created_lt, 'created_lt'));
+  return keyedPage(q, query, refundFromRow);
 }
 
 /** A payment's refunds, newest first, paged like payments. */

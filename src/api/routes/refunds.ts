@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { createRefundRequestSchema, ListRefundsQuerySchema } from '../../domain/refund-schemas.ts';
+import { createRefundRequestSchema, ListAllRefundsQuerySchema, ListRefundsQuerySchema } from '../../domain/refund-schemas.ts';
 import type { PaymentServiceDeps } from '../../payments/service.ts';
-import { createRefund, getRefund, listRefunds } from '../../refunds/service.ts';
+import { createRefund, getRefund, listAllRefunds, listRefunds } from '../../refunds/service.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
 import { callerOf } from '../middleware/auth.ts';
 import { bodyValidator, queryValidator } from '../validation.ts';
@@ -10,6 +10,7 @@ export function refundRoutes(deps: PaymentServiceDeps): Router {
   const router = new Router();
   const validateCreate = bodyValidator(createRefundRequestSchema({ min: 1, max: deps.config.AMOUNT_MAX }));
   const validateList = queryValidator(ListRefundsQuerySchema);
+  const validateListAll = queryValidator(ListAllRefundsQuerySchema);
 
   router.post('/payments/:id/refunds', async (ctx) => {
     // No body at all asks for a full refund.
@@ -23,6 +24,10 @@ export function refundRoutes(deps: PaymentServiceDeps): Router {
 
   router.get('/payments/:id/refunds', async (ctx) => {
     ctx.body = await listRefunds(deps.db, callerOf(ctx), ctx.params.id!, validateList(ctx.query));
+  });
+
+  router.get('/refunds', async (ctx) => {
+    ctx.body = await listAllRefunds(deps.db, callerOf(ctx), validateListAll(ctx.query));
   });
 
   router.get('/refunds/:id', async (ctx) => {
