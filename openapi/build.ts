@@ -119,6 +119,7 @@ const RETURN_ADDRESS_CALLBACK: CallbackObject = {
   '{$request.body#/callback_url}': {
     get: {
       summary: "The customer's return to your callback_url",
+      security: [],
       description:
         "After the bank and our result page, the customer's browser comes back to `callback_url` with these parameters added (its own query is kept). They are a hint only: verify the payment from your server before you deliver.",
       parameters: [
@@ -152,6 +153,8 @@ function webhookItem(type: EventType): PathItemObject {
     post: {
       operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
       summary: type,
+      // No key: the receiver checks the webhook-signature header (Standard Webhooks) instead.
+      security: [],
       description: `Sent to every enabled endpoint subscribed to \`${type}\`; \`data.${object}\` is the ${object} after the change. Answer 2xx quickly; anything else is retried with the same \`webhook-id\`; 410 disables the endpoint.`,
       parameters: SIGNATURE_HEADERS,
       requestBody: {

@@ -22,7 +22,9 @@ const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRA
 
 /** Runs pending migrations; Kysely's MySQL lock makes concurrent callers safe. */
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+  // Migrations are independent of one another, so one added with an earlier name than a migration a
+  // database already ran (branches landing in another order) is run rather than refused.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined || failed !== undefined) {

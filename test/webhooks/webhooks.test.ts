@@ -331,7 +331,7 @@ describe('webhooks', () => {
 
       // Listed newest first, filtered by type, paginated by cursor.
       const all = await api.get<{ data: Event[]; has_more: boolean }>('/events?limit=100');
-      assert.equal(all.body.data.length, 8);
+      assert.equal(all.body.data.length, 13, 'five payment.created and eight changes');
       const times = all.body.data.map((e) => Date.parse(e.created_at));
       assert.deepEqual(times, [...times].sort((a, b) => b - a));
       const paid = await api.get<{ data: Event[] }>('/events?type=payment.paid');
