@@ -31,6 +31,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'boo
   stdio: 'inherit',
 });
 // The child owns shutdown: pass the signal on (Ctrl-C in a terminal reaches the whole
-// process group anyway; a `kill -INT` of this process alone must stop everything too).
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+// process group anyway; a `kill -INT` of this process alone must stop everything too,
+// and so must a closed terminal's SIGHUP).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 130)));
