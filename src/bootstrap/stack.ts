@@ -1,12 +1,14 @@
 /**
- * `npm start` and `npm test`: everything a fresh machine needs, in order.
+ * The stack behind `npm start`, `npm test` and `npm run bench` (their entry
+ * points are src/bootstrap/main.ts and src/bench/cli.ts): everything a fresh
+ * machine needs, in order.
  *   start: Temporal CLI → MySQL database and migrations → Temporal dev server
  *          (unless TEMPORAL_ADDRESS names a cluster) → worker and API processes
  *          → a demo merchant's test key, then the addresses. From then on it
  *          supervises them: a process that dies is restarted with backoff
  *          (supervisor.ts); one that keeps crashing stops everything.
- *   test:  the same on its own database and ports, then the mocha suite,
- *          then the fault suite.
+ *   test:  the unit tier, static checks, then the same on its own database
+ *          and ports, then the mocha suite, then the fault suite.
  *   faults: the fault suite alone, bootstrapped the same way.
  *   bench: the same on its own database, ports and SQLite file, then the benchmark.
  */
@@ -198,7 +200,7 @@ async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: num
   return { address: server.address, server, cli };
 }
 
-async function start(): Promise<void> {
+export async function start(): Promise<void> {
   const config = loadConfig();
   // Launcher settings, not gateway config: only this command reads them.
   const temporalPort = portFromEnv('TEMPORAL_DEV_PORT', 7233);
@@ -275,7 +277,7 @@ function unitTier(): void {
  * test/faults, which starts and breaks its own MariaDB, Temporal server and
  * workers. `faults` runs the fault suite alone.
  */
-async function test(args: string[], suites: ('main' | 'faults')[]): Promise<void> {
+export async function test(args: string[], suites: ('main' | 'faults')[]): Promise<void> {
   if (suites.includes('main')) unitTier();
   if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')) staticChecks();
   const base = loadConfig();
@@ -322,33 +324,38 @@ async function test(args: string[], suites: ('main' | 'faults')[]): Promise<void
   await shutdown(code);
 }
 
-/** `npm run bench`: the same stack on its own ports, database and SQLite file, measured (src/bench/main.ts). */
-async function bench(args: string[]): Promise<void> {
-  const { runBenchStack } = await import('../bench/main.ts');
-  await runBenchStack(args, { dataDir, prepareDatabase, freePort, provideTemporal, startChild, stopChild, waitReady, cleanups });
-  await shutdown(0);
-}
+/**
+ * What the benchmark reuses of this stack (src/bench/cli.ts runs `npm run bench`
+ * with it): the same bootstrap on its own ports, database and SQLite file.
+ */
+export const stackPieces = { dataDir, prepareDatabase, freePort, provideTemporal, startChild, stopChild, waitReady, cleanups };
 
-process.on('SIGINT', () => void shutdown(130));
-process.on('SIGTERM', () => void shutdown(143));
-process.on('SIGHUP', () => void shutdown(129));
-// A bug in the launcher itself must not leave its children running without it.
-for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
-  process.on(event, (error: unknown) => {
-    process.stderr.write(`The launcher failed (${error instanceof Error ? error.message : String(error)}); stopping everything.\n`);
-    void shutdown(1);
-  });
-}
+export { shutdown };
 
-const [command, ...rest] = process.argv.slice(2);
-try {
-  if (command === 'start') await start();
-  else if (command === 'test') await test(rest, ['main', 'faults']);
-  else if (command === 'faults') await test(rest, ['faults']);
-  else if (command === 'bench') await bench(rest);
-  else throw new PrerequisiteError(`unknown command ${command ?? ''}: use start, test, faults or bench`);
-} catch (error) {
-  stopping = true;
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  fail(error);
+/**
+ * Runs the command named on the command line (`node … <entry> <command> [args]`)
+ * with the launcher's signal handling: Ctrl-C, SIGTERM or SIGHUP stop
+ * everything, and so does a failure of the launcher itself.
+ */
+export async function runCommand(commands: Record<string, (args: string[]) => Promise<void>>): Promise<void> {
+  process.on('SIGINT', () => void shutdown(130));
+  process.on('SIGTERM', () => void shutdown(143));
+  process.on('SIGHUP', () => void shutdown(129));
+  // A bug in the launcher itself must not leave its children running without it.
+  for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+    process.on(event, (error: unknown) => {
+      process.stderr.write(`The launcher failed (${error instanceof Error ? error.message : String(error)}); stopping everything.\n`);
+      void shutdown(1);
+    });
+  }
+  const [command, ...rest] = process.argv.slice(2);
+  try {
+    const run = command === undefined ? undefined : commands[command];
+    if (run === undefined) throw new PrerequisiteError(`unknown command ${command ?? ''}: use ${Object.keys(commands).join(', ')}`);
+    await run(rest);
+  } catch (error) {
+    stopping = true;
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    fail(error);
+  }
 }

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import type { Payment } from '../../src/api/schemas.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDatabase, databaseName, mysqlPoolOptions, serverUrl, type Db } from '../../src/db/database.ts';
 import { client, waitFor } from '../support/http.ts';
