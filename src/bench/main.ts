@@ -17,7 +17,7 @@ import { createMerchant } from '../merchants/merchants.ts';
 import type { DevServer } from '../bootstrap/dev-server.ts';
 import { FULL_PLAN, QUICK_PLAN, runBenchmark, type BenchPlan, type BenchReport } from './run.ts';
 
-/** The pieces of src/bootstrap/stack.ts the benchmark reuses. */
+/** The pieces of the bootstrap's stack (src/bootstrap/stack.ts) the benchmark reuses. */
 export interface StackPieces {
   dataDir: string;
   prepareDatabase(url: string, fresh: boolean): Promise<void>;

@@ -20,6 +20,8 @@ export interface DevServerOptions {
 export interface DevServer {
   address: string;
   process: ChildProcess;
+  /** What it was started with: `spawnDevServer(options)` starts it again on the same port and SQLite file. */
+  options: DevServerOptions;
   stop(): Promise<void>;
 }
 
@@ -48,12 +50,21 @@ export function devServerArgs(o: DevServerOptions): string[] {
   ];
 }
 
-export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
+/** Starts the process and returns at once; its output is appended to o.logFile. */
+export function spawnDevServer(o: DevServerOptions): ChildProcess {
   mkdirSync(dirname(o.dbFile), { recursive: true });
   mkdirSync(dirname(o.logFile), { recursive: true });
   const log = openSync(o.logFile, 'a');
-  const child = spawn(o.cli, devServerArgs(o), { stdio: ['ignore', log, log] });
-  closeSync(log);
+  try {
+    return spawn(o.cli, devServerArgs(o), { stdio: ['ignore', log, log] });
+  } finally {
+    closeSync(log);
+  }
+}
+
+/** Starts the dev server and waits until it answers. */
+export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
+  const child = spawnDevServer(o);
   const address = `127.0.0.1:${o.port}`;
   let exited = false;
   child.once('exit', () => {
@@ -75,6 +86,7 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
   return {
     address,
     process: child,
+    options: o,
     stop: () =>
       new Promise<void>((resolve) => {
         if (exited) return resolve();

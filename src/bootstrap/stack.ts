@@ -1,10 +1,14 @@
 /**
- * `npm start` and `npm test`: everything a fresh machine needs, in order.
+ * The stack behind `npm start`, `npm test` and `npm run bench` (their entry
+ * points are src/bootstrap/main.ts and src/bench/cli.ts): everything a fresh
+ * machine needs, in order.
  *   start: Temporal CLI → MySQL database and migrations → Temporal dev server
  *          (unless TEMPORAL_ADDRESS names a cluster) → worker and API processes
- *          → a demo merchant's test key, then the addresses.
- *   test:  the same on its own database and ports, then the mocha suite,
- *          then the fault suite.
+ *          → a demo merchant's test key, then the addresses. From then on it
+ *          supervises them: a process that dies is restarted with backoff
+ *          (supervisor.ts); one that keeps crashing stops everything.
+ *   test:  the unit tier, static checks, then the same on its own database
+ *          and ports, then the mocha suite, then the fault suite.
  *   faults: the fault suite alone, bootstrapped the same way.
  *   bench: the same on its own database, ports and SQLite file, then the benchmark.
  */
@@ -12,7 +16,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, databaseName } from '../db/database.ts';
@@ -22,11 +26,14 @@ import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts
 import { createMerchant } from '../merchants/merchants.ts';
 import { parseKey } from '../merchants/keys.ts';
 import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
-import { startDevServer, type DevServer } from './dev-server.ts';
+import { spawnDevServer, startDevServer, type DevServer } from './dev-server.ts';
+import { describeExit, restartPolicyFromEnv, Supervisor } from './supervisor.ts';
 import { CHROMIUM_PROBLEM_ENV, provideChromium } from './chromium.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dataDir = join(root, '.data');
+// DARGAH_DATA_DIR: another place for the SQLite file, logs and demo key, so a second
+// stack (the supervision test) never touches a developer's `npm start`.
+const dataDir = process.env.DARGAH_DATA_DIR !== undefined && process.env.DARGAH_DATA_DIR !== '' ? resolve(process.env.DARGAH_DATA_DIR) : join(root, '.data');
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 function fail(error: unknown): never {
@@ -64,12 +71,24 @@ function freePort(): Promise<number> {
   });
 }
 
-function portInUse(port: number): Promise<boolean> {
+/** Whether something already listens on `port` (an address that is not ours is the listener's problem, not "in use"). */
+function portInUse(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', () => resolve(true));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(false)));
+    server.once('error', (error: NodeJS.ErrnoException) => resolve(host === '127.0.0.1' || error.code === 'EADDRINUSE'));
+    server.listen(port, host, () => server.close(() => resolve(false)));
   });
+}
+
+/** A port of the launcher's own environment (only `npm start` reads these, so they are not gateway config). */
+function portFromEnv(name: string, fallback: number, zeroMeans?: string): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!/^[0-9]{1,5}$/.test(raw) || port > 65_535 || (port === 0 && zeroMeans === undefined)) {
+    throw new PrerequisiteError(`${name} must be a port number (1–65535${zeroMeans === undefined ? '' : `, or 0 for ${zeroMeans}`}), got "${raw}".`);
+  }
+  return port;
 }
 
 /** The demo merchant's test key, kept in .data so every `npm start` prints the same working key. */
@@ -143,7 +162,7 @@ async function waitReady(url: string, seconds: number): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     try {
-      const res = await fetch(url);
+      const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) return;
     } catch {
       // not listening yet
@@ -181,16 +200,40 @@ async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: num
   return { address: server.address, server, cli };
 }
 
-async function start(): Promise<void> {
+export async function start(): Promise<void> {
   const config = loadConfig();
+  // Launcher settings, not gateway config: only this command reads them.
+  const temporalPort = portFromEnv('TEMPORAL_DEV_PORT', 7233);
+  const uiPort = portFromEnv('TEMPORAL_UI_PORT', 8233, 'no Web UI');
+  const policy = restartPolicyFromEnv(process.env);
   say(`Preparing MySQL database ${databaseName(config.DATABASE_URL)}…`);
   await prepareDatabase(config.DATABASE_URL, false);
-  const temporal = await provideTemporal(process.env, 7233, 8233, 'start');
+  const temporal = await provideTemporal(process.env, temporalPort, uiPort === 0 ? undefined : uiPort, 'start');
+  // Else the API would crash-loop on EADDRINUSE while /readyz answers from the other process.
+  if (config.PORT !== 0 && (await portInUse(config.PORT, config.HOST))) {
+    throw new PrerequisiteError(`port ${config.PORT} is in use (another npm start?): stop it, or set PORT.`);
+  }
   const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, PAGES_CSRF_SECRET: pagesCsrfSecret() };
-  const worker = startChild('worker', 'src/main/worker.ts', env);
-  cleanups.push(stopChild(worker));
-  const api = startChild('api', 'src/main/api.ts', env);
-  cleanups.push(stopChild(api));
+  // From here on every process is supervised: restarted when it dies, everything
+  // stopped when one keeps crashing (supervisor.ts).
+  const supervisor = new Supervisor({
+    root,
+    policy,
+    say,
+    warn: (line) => process.stderr.write(`${line}\n`),
+    onGiveUp: (sentence) => {
+      process.stderr.write(`${sentence}\n`);
+      void shutdown(1);
+    },
+  });
+  cleanups.push(() => supervisor.stop());
+  if (temporal.server !== undefined) {
+    // Started and awaited by provideTemporal; restarted the same way: same port, same SQLite file.
+    const { options } = temporal.server;
+    supervisor.add({ name: 'Temporal dev server', layer: 0, hint: relative(process.cwd(), options.logFile) || options.logFile, start: () => spawnDevServer(options) }, temporal.server.process);
+  }
+  supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env });
+  supervisor.add({ name: 'api', layer: 1, script: 'src/main/api.ts', env });
   const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
   await waitReady(`${apiBase}/readyz`, 120);
   const key = await demoKey(config.DATABASE_URL);
@@ -199,7 +242,7 @@ async function start(): Promise<void> {
   say(`  API:          ${config.PUBLIC_BASE_URL}/api/v1`);
   say(`  API docs:     ${config.PUBLIC_BASE_URL}/docs`);
   say(`  Readiness:    ${config.PUBLIC_BASE_URL}/readyz`);
-  if (temporal.server !== undefined) say('  Temporal UI:  http://localhost:8233');
+  if (temporal.server !== undefined && uiPort !== 0) say(`  Temporal UI:  http://localhost:${uiPort}`);
   say(`  Demo test key (merchant "Demo Shop", domain localhost): ${key}`);
   say('');
   say(`Try: curl -s ${config.PUBLIC_BASE_URL}/api/v1/payments -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`);
@@ -234,7 +277,7 @@ function unitTier(): void {
  * test/faults, which starts and breaks its own MariaDB, Temporal server and
  * workers. `faults` runs the fault suite alone.
  */
-async function test(args: string[], suites: ('main' | 'faults')[]): Promise<void> {
+export async function test(args: string[], suites: ('main' | 'faults')[]): Promise<void> {
   if (suites.includes('main')) unitTier();
   if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')) staticChecks();
   const base = loadConfig();
@@ -245,6 +288,13 @@ async function test(args: string[], suites: ('main' | 'faults')[]): Promise<void
   await prepareDatabase(databaseUrl, true);
   const port = await freePort();
   const temporal = await provideTemporal(process.env, port, undefined, 'test');
+  // Not restarted: the suite runs its worker in-process, and a restart would hide the
+  // crash from the test that caused it. Said once, so the failures that follow make sense.
+  temporal.server?.process.once('exit', (code, signal) => {
+    if (!stopping) {
+      process.stderr.write(`The test suite's Temporal dev server exited (${describeExit(code, signal)}) while the tests ran: tests that need Temporal fail from here on; see ${temporal.server?.options.logFile}.\n`);
+    }
+  });
   const artifacts = join(root, 'test-artifacts');
   mkdirSync(artifacts, { recursive: true });
   const chromiumProblem = provideChromium(say);
@@ -274,24 +324,38 @@ async function test(args: string[], suites: ('main' | 'faults')[]): Promise<void
   await shutdown(code);
 }
 
-/** `npm run bench`: the same stack on its own ports, database and SQLite file, measured (src/bench/main.ts). */
-async function bench(args: string[]): Promise<void> {
-  const { runBenchStack } = await import('../bench/main.ts');
-  await runBenchStack(args, { dataDir, prepareDatabase, freePort, provideTemporal, startChild, stopChild, waitReady, cleanups });
-  await shutdown(0);
-}
+/**
+ * What the benchmark reuses of this stack (src/bench/cli.ts runs `npm run bench`
+ * with it): the same bootstrap on its own ports, database and SQLite file.
+ */
+export const stackPieces = { dataDir, prepareDatabase, freePort, provideTemporal, startChild, stopChild, waitReady, cleanups };
 
-process.on('SIGINT', () => void shutdown(130));
-process.on('SIGTERM', () => void shutdown(143));
+export { shutdown };
 
-const [command, ...rest] = process.argv.slice(2);
-try {
-  if (command === 'start') await start();
-  else if (command === 'test') await test(rest, ['main', 'faults']);
-  else if (command === 'faults') await test(rest, ['faults']);
-  else if (command === 'bench') await bench(rest);
-  else throw new PrerequisiteError(`unknown command ${command ?? ''}: use start, test, faults or bench`);
-} catch (error) {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  fail(error);
+/**
+ * Runs the command named on the command line (`node … <entry> <command> [args]`)
+ * with the launcher's signal handling: Ctrl-C, SIGTERM or SIGHUP stop
+ * everything, and so does a failure of the launcher itself.
+ */
+export async function runCommand(commands: Record<string, (args: string[]) => Promise<void>>): Promise<void> {
+  process.on('SIGINT', () => void shutdown(130));
+  process.on('SIGTERM', () => void shutdown(143));
+  process.on('SIGHUP', () => void shutdown(129));
+  // A bug in the launcher itself must not leave its children running without it.
+  for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+    process.on(event, (error: unknown) => {
+      process.stderr.write(`The launcher failed (${error instanceof Error ? error.message : String(error)}); stopping everything.\n`);
+      void shutdown(1);
+    });
+  }
+  const [command, ...rest] = process.argv.slice(2);
+  try {
+    const run = command === undefined ? undefined : commands[command];
+    if (run === undefined) throw new PrerequisiteError(`unknown command ${command ?? ''}: use ${Object.keys(commands).join(', ')}`);
+    await run(rest);
+  } catch (error) {
+    stopping = true;
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    fail(error);
+  }
 }

@@ -1,0 +1,14 @@
+/**
+ * Entry of `npm run bench` (launch.mjs runs it once the dependencies are
+ * installed): the bootstrap's stack on its own ports, database and SQLite
+ * file, then the measurements of src/bench/main.ts.
+ */
+import { runCommand, shutdown, stackPieces } from '../bootstrap/stack.ts';
+import { runBenchStack } from './main.ts';
+
+await runCommand({
+  bench: async (args) => {
+    await runBenchStack(args, stackPieces);
+    await shutdown(0);
+  },
+});

@@ -1,0 +1,122 @@
+/**
+ * deploy/systemd stays consistent with the project: every unit runs an npm
+ * script that exists (and whose entry file exists), long-running ones restart
+ * on failure under a dedicated user with hardening, the target pulls them in,
+ * and the example environment file holds only settings the gateway reads, with
+ * values it accepts. No systemd runs here: this reads the files.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigSchema, loadConfig } from '../../src/config.ts';
+
+const DIR = 'deploy/systemd';
+
+type Unit = Map<string, Map<string, string[]>>;
+
+/** A unit file as section → key → values (a key may repeat); comments and blank lines dropped. */
+function parseUnit(text: string): Unit {
+  const unit: Unit = new Map();
+  let section: Map<string, string[]> | undefined;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[(.+)\]$/.exec(line);
+    if (header !== null) {
+      section = new Map();
+      unit.set(header[1]!, section);
+      continue;
+    }
+    const eq = line.indexOf('=');
+    assert.ok(section !== undefined && eq > 0, `not a unit file line: ${raw}`);
+    const key = line.slice(0, eq);
+    section.set(key, [...(section.get(key) ?? []), line.slice(eq + 1)]);
+  }
+  return unit;
+}
+
+const one = (unit: Unit, section: string, key: string): string | undefined => unit.get(section)?.get(key)?.at(-1);
+const words = (unit: Unit, section: string, key: string): string[] => (unit.get(section)?.get(key) ?? []).flatMap((v) => v.split(/\s+/)).filter((w) => w !== '');
+
+describe('deploy/systemd units', () => {
+  const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const files = readdirSync(DIR);
+  const services = files.filter((f) => f.endsWith('.service'));
+  const units = new Map(files.filter((f) => f.endsWith('.service') || f.endsWith('.target')).map((f) => [f, parseUnit(readFileSync(join(DIR, f), 'utf8'))]));
+  const longRunning = services.filter((f) => one(units.get(f)!, 'Service', 'Type') === 'simple');
+
+  it('has the API, the worker and a target', () => {
+    for (const f of ['dargah-api.service', 'dargah-worker.service', 'dargah.target']) assert.ok(files.includes(f), f);
+  });
+
+  /** The npm script a command line runs, checked against package.json and the file system. */
+  const npmScript = (f: string, key: string, command: string): string => {
+    const m = /^\/usr\/bin\/npm run (?:--silent )?([a-z:-]+)$/.exec(command);
+    assert.ok(m !== null, `${f}: ${key}=${command} is not "/usr/bin/npm run <script>"`);
+    const script = scripts[m[1]!];
+    assert.ok(script !== undefined, `${f}: npm script "${m[1]}" is not in package.json`);
+    const entry = /^node --import tsx (\S+\.ts)$/.exec(script);
+    assert.ok(entry !== null && existsSync(entry[1]!), `${f}: the script "${m[1]}" (${script}) runs no existing file`);
+    return m[1]!;
+  };
+
+  it('runs, in every service, npm scripts of package.json whose entry files exist: api and worker, migrate before the API', () => {
+    const run: Record<string, string[]> = {};
+    for (const f of services) {
+      const u = units.get(f)!;
+      assert.equal(u.get('Service')?.get('ExecStart')?.length, 1, `${f}: one ExecStart`);
+      run[f] = [...(u.get('Service')?.get('ExecStartPre') ?? []), one(u, 'Service', 'ExecStart')!].map((c) => npmScript(f, 'ExecStart', c));
+    }
+    assert.deepEqual(run, { 'dargah-api.service': ['migrate', 'api'], 'dargah-worker.service': ['worker'] });
+  });
+
+  it('runs every service as a dedicated user from the checkout with the environment file, hardened', () => {
+    for (const f of services) {
+      const u = units.get(f)!;
+      assert.equal(one(u, 'Service', 'User'), 'dargah', f);
+      assert.equal(one(u, 'Service', 'Group'), 'dargah', f);
+      assert.equal(one(u, 'Service', 'WorkingDirectory'), '/opt/dargah', f);
+      assert.equal(one(u, 'Service', 'EnvironmentFile'), '/etc/dargah/dargah.env', f);
+      for (const [key, value] of [
+        ['NoNewPrivileges', 'yes'],
+        ['ProtectSystem', 'strict'],
+        ['ProtectHome', 'yes'],
+        ['PrivateTmp', 'yes'],
+        ['RestrictSUIDSGID', 'yes'],
+        ['CapabilityBoundingSet', ''],
+      ] as const) {
+        assert.equal(one(u, 'Service', key), value, `${f}: ${key}`);
+      }
+      // Node's JIT writes and runs machine code: this would stop it from starting.
+      assert.notEqual(one(u, 'Service', 'MemoryDenyWriteExecute'), 'yes', f);
+    }
+  });
+
+  it('restarts the API and the worker on failure with a delay, never giving up, and ties them to dargah.target', () => {
+    const target = units.get('dargah.target')!;
+    assert.deepEqual(words(target, 'Unit', 'Wants').sort(), [...longRunning].sort());
+    assert.deepEqual(words(target, 'Install', 'WantedBy'), ['multi-user.target']);
+    for (const f of longRunning) {
+      const u = units.get(f)!;
+      assert.equal(one(u, 'Service', 'Restart'), 'on-failure', f);
+      assert.match(one(u, 'Service', 'RestartSec') ?? '', /^[0-9]+s$/, f);
+      assert.equal(one(u, 'Unit', 'StartLimitIntervalSec'), '0', f);
+      assert.ok(words(u, 'Unit', 'PartOf').includes('dargah.target'), f);
+      assert.ok(words(u, 'Install', 'WantedBy').includes('dargah.target'), f);
+    }
+  });
+
+  it('has an example environment file with only settings the gateway reads, in values it accepts', () => {
+    const example = readFileSync(join(DIR, 'dargah.env.example'), 'utf8');
+    const settings = Object.fromEntries(
+      example
+        .split('\n')
+        .filter((l) => l.trim() !== '' && !l.startsWith('#'))
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as const),
+    );
+    const known = Object.keys(ConfigSchema.properties);
+    for (const key of Object.keys(settings)) assert.ok(known.includes(key), `${key} is not a setting of src/config.ts`);
+    for (const key of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PUBLIC_BASE_URL', 'PAGES_CSRF_SECRET']) assert.ok(key in settings, key);
+    assert.doesNotThrow(() => loadConfig(settings));
+  });
+});
