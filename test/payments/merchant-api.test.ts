@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
-import { getHarness, newMerchant } from '../support/harness.ts';
+import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { liveMerchant, LIVE_DOMAIN } from '../support/live.ts';
 import { createdPayment, paymentRequest } from '../support/payments.ts';
@@ -172,6 +172,49 @@ describe('the merchant API', () => {
           assert.equal(reverse.body.code, 'payment_not_reversible');
           assert.equal(reversals.length, 0);
         }
+      }
+    });
+  });
+
+  describe('cancel and reverse in every state', () => {
+    it('answer by the status the payment is in', async () => {
+      // A bank that confirms a delayed payment only after ten minutes, so `pending` stays pending.
+      const slowBank = await apiWith({ SANDBOX_DELAY_SECONDS: '600' });
+      /** A payment brought to `status` through the API alone. */
+      const inStatus = async (status: string): Promise<Payment> => {
+        const p = await createdPayment(slowBank, key);
+        const outcome = (o: string) => helper(p.id, 'bank_outcome', { outcome: o });
+        if (status === 'pending') await outcome('delay');
+        if (status === 'failed') await outcome('failure');
+        if (status === 'canceled') await outcome('cancel');
+        if (status === 'expired') await helper(p.id, 'advance', { seconds: 24 * 3600 });
+        if (['paid', 'verified', 'reversed', 'refunded'].includes(status)) await outcome('success');
+        if (status === 'verified' || status === 'refunded') await api.post(`/payments/${p.id}/verify`, { amount: p.amount });
+        if (status === 'reversed') await api.post(`/payments/${p.id}/reverse`);
+        if (status === 'refunded') await api.post(`/payments/${p.id}/refunds`);
+        const now = (await api.get<PaymentBody>(`/payments/${p.id}`)).body.payment;
+        assert.equal(now.status, status);
+        return now;
+      };
+      // [status, cancel answers, reverse answers]: a code is a refusal, a status the payment's answer.
+      const table: [string, string, string][] = [
+        ['pending', 'payment_not_cancelable', 'payment_not_reversible'],
+        ['failed', 'payment_not_cancelable', 'payment_not_reversible'],
+        ['canceled', 'payment_not_cancelable', 'payment_not_reversible'],
+        ['expired', 'payment_not_cancelable', 'payment_not_reversible'],
+        ['verified', 'payment_not_cancelable', 'payment_not_reversible'],
+        ['reversed', 'payment_not_cancelable', 'reversed'],
+        ['refunded', 'payment_not_cancelable', 'payment_not_reversible'],
+      ];
+      for (const [status, cancelAnswer, reverseAnswer] of table) {
+        const p = await inStatus(status);
+        for (const [action, expected] of [['cancel', cancelAnswer], ['reverse', reverseAnswer]] as const) {
+          const res = await api.post<PaymentBody>(`/payments/${p.id}/${action}`);
+          const answer = res.status === 200 ? res.body.payment.status : res.body.code;
+          assert.equal(answer, expected, `${action} of a ${status} payment`);
+          if (res.status !== 200) assert.equal(res.status, 409);
+        }
+        assert.equal((await api.get<PaymentBody>(`/payments/${p.id}`)).body.payment.status, status, 'a refusal changes nothing');
       }
     });
   });
