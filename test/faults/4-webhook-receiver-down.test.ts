@@ -22,6 +22,8 @@ describe('fault: the webhook receiver is down', () => {
 
       await receiver.down();
       const downAt = Date.now();
+      // Each payment: payment.created, then the bank outcome's event (paid, failed or canceled).
+      const EVENTS = 2 * PAYMENTS;
       const outcomes = ['success', 'failure', 'cancel'] as const;
       await inParallel(Array.from({ length: PAYMENTS }, (_, i) => i), 8, async (i) => {
         const payment = await createdPayment(api, merchant.key);
@@ -34,7 +36,7 @@ describe('fault: the webhook receiver is down', () => {
 
       const events = await waitFor('every event to be recorded', async () => {
         const rows = await s.db.selectFrom('events').select(['id']).where('merchant_id', '=', merchant.merchantId).execute();
-        return rows.length >= PAYMENTS ? rows : undefined;
+        return rows.length >= EVENTS ? rows : undefined;
       }, 120_000, 500);
       const eventIds = events.map((e) => e.id);
       await receiver.waitForDeliveries((d) => d.answered === 200, eventIds.length, 240_000).catch(() => undefined);
@@ -54,7 +56,7 @@ describe('fault: the webhook receiver is down', () => {
       recordFigures('webhook_receiver_down', figures);
       assert.ok(figures.failed_attempts_while_down > 0, 'deliveries were attempted while the receiver was down');
       assert.equal(figures.undelivered, 0);
-      assert.equal(figures.delivered, PAYMENTS);
+      assert.equal(figures.delivered, EVENTS);
     } finally {
       await receiver.close();
     }
