@@ -148,7 +148,7 @@ function wording(kind: StatusKind, payment: Payment, page: 'payment' | 'result',
     case 'failed':
       return { headline: t.failedHeadline, text: t.failedText };
     case 'canceled':
-      return { headline: t.canceledHeadline, text: t.canceledText };
+      return { headline: t.canceledHeadline, text: payment.failure?.code === 'canceled_by_merchant' ? t.canceledByMerchantText : t.canceledText };
     case 'expired':
       return { headline: t.expiredHeadline, text: t.expiredText };
     case 'reversed':

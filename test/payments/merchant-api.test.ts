@@ -91,7 +91,8 @@ describe('the merchant API', () => {
       assert.equal(again.status, 200);
       assert.equal(again.body.payment.status, 'canceled');
       const page = await fetch(`${baseUrl}/pay/${payment.id}?lang=en`);
-      assert.match(await page.text(), /cancel/i);
+      assert.match(await page.text(), /The shop canceled this payment/);
+      assert.match(await (await fetch(`${baseUrl}/pay/${payment.id}`)).text(), /فروشگاه این پرداخت را لغو کرد/);
       const outcome = await helper(payment.id, 'bank_outcome', { outcome: 'success' });
       assert.equal(outcome.body.payment.status, 'canceled', 'the bank can no longer pay it');
     });
