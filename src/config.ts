@@ -40,7 +40,8 @@ export const ConfigSchema = Type.Object({
   IDEMPOTENCY_TTL_SECONDS: Int({ default: 86_400, minimum: 60, description: 'how long Idempotency-Key records are kept' }),
   PAGES_CSRF_SECRET: Type.String({
     default: '',
-    description: 'secret (32+ characters) that signs the CSRF tokens of the hosted pages; set the same value on every API process (empty: a random one per process)',
+    description:
+      'secret (32+ random characters; placeholders such as change-me are refused) that signs the CSRF tokens of the hosted pages; set the same value on every API process (empty: a random one per process)',
   }),
   BODY_LIMIT_BYTES: Int({ default: 65_536, minimum: 1_024, description: 'largest accepted request body' }),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
@@ -83,6 +84,29 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/**
+ * Words that mark a value as a placeholder someone forgot to replace
+ * (compared without case or punctuation: `Change-Me`, `change_me` and
+ * `changeme` alike). Six letters or more, so a random secret practically
+ * never contains one by chance.
+ */
+const PLACEHOLDER_WORDS = ['changeme', 'changethis', 'placeholder', 'example', 'replaceme', 'replacethis', 'yoursecret', 'yourpassword', 'secrethere', 'passwordhere', 'notsecret', 'insecure', 'default'];
+/** Whole values that are no secret at all. */
+const WEAK_VALUES = new Set(['password', 'passw0rd', 'secret', 'dargah', 'root', 'admin', 'mysql', 'temporal', 'test', '123456', '12345678', 'qwerty', 'letmein']);
+
+/**
+ * Why a secret's value is a known placeholder or no secret at all (the
+ * problem, never the value), or undefined when it may be used.
+ */
+export function placeholderProblem(value: string): string | undefined {
+  const letters = value.toLowerCase().replace(/[^a-z0-9]/g, '');
+  // The word found is not named: it may be most of the secret.
+  if (PLACEHOLDER_WORDS.some((w) => letters.includes(w))) return 'looks like a placeholder (change-me, example, …): set a random value, e.g. from openssl rand -hex 32';
+  if (WEAK_VALUES.has(letters)) return 'is a well-known weak value: set a random value, e.g. from openssl rand -hex 32';
+  if (new Set(value).size < 5) return 'has fewer than 5 different characters: set a random value, e.g. from openssl rand -hex 32';
+  return undefined;
+}
+
 const ajv = new Ajv({ useDefaults: true, coerceTypes: true, allErrors: true });
 const validateConfig = ajv.compile(ConfigSchema);
 
@@ -114,6 +138,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // The value itself is never echoed: it is a secret.
     throw new ConfigError('Invalid configuration: PAGES_CSRF_SECRET must be at least 32 characters');
   }
+  // A secret copied from an example file is no secret: refuse to start with one.
+  const csrfProblem = config.PAGES_CSRF_SECRET === '' ? undefined : placeholderProblem(config.PAGES_CSRF_SECRET);
+  if (csrfProblem !== undefined) throw new ConfigError(`Invalid configuration: PAGES_CSRF_SECRET ${csrfProblem}`);
+  const databasePassword = passwordOf(config.DATABASE_URL);
+  const passwordProblem = databasePassword === '' ? undefined : placeholderProblem(databasePassword);
+  if (passwordProblem !== undefined) throw new ConfigError(`Invalid configuration: the password in DATABASE_URL ${passwordProblem}`);
   if (config.PUBLIC_BASE_URL === '') {
     config.PUBLIC_BASE_URL = `http://localhost:${config.PORT}`;
   } else {
@@ -129,6 +159,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     config.PUBLIC_BASE_URL = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
   }
   return config;
+}
+
+/** The password of a mysql:// URL ('' when there is none or the URL does not parse). */
+function passwordOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
 }
 
 /** The configuration table of the README, generated from the schema. */
