@@ -4,7 +4,7 @@
  */
 import { postToReceiver, type ReceiverAnswer } from '../src/adapters/webhook-request.ts';
 import { webhookHeaders } from '../src/adapters/webhook-signing.ts';
-import { checkWebhookUrl, WebhookUrlRefused, type Resolver } from '../src/adapters/webhook-url-policy.ts';
+import { checkWebhookUrl, webhookUrlPolicy, WebhookUrlRefused, type Resolver } from '../src/adapters/webhook-url-policy.ts';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import type { DeliveryAttemptInput, DeliveryOutcome } from '../src/domain/webhook-delivery.ts';
@@ -13,7 +13,7 @@ import type { Logger } from '../src/logger.ts';
 export interface WebhookActivityDependencies {
   db: Db;
   logger: Logger;
-  config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST'>;
+  config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'>;
   /** DNS for the delivery-time URL check; the system resolver unless a test passes its own. */
   resolve?: Resolver;
 }
@@ -36,13 +36,15 @@ export function createWebhookActivities({ db, logger, config, resolve }: Webhook
       let answer: ReceiverAnswer;
       try {
         // Checked again at every attempt: the name may resolve elsewhere now (DNS rebinding).
-        const target = await checkWebhookUrl(endpoint.url, endpoint.mode, { allowLoopbackInTest: config.WEBHOOK_ALLOW_LOOPBACK_IN_TEST, ...(resolve === undefined ? {} : { resolve }) });
+        const target = await checkWebhookUrl(endpoint.url, endpoint.mode, webhookUrlPolicy(config, resolve));
         answer = await postToReceiver(target, headers, event.body, timeout_ms);
       } catch (error) {
         if (!(error instanceof WebhookUrlRefused)) throw error;
-        answer = { error: `address refused: url ${error.message}`, latencyMs: 0 };
+        answer = { failure: 'address_refused', detail: `url ${error.message}`, latencyMs: 0 };
       }
       const succeeded = answer.status !== undefined && answer.status >= 200 && answer.status < 300;
+      // The merchant sees only the class of a failure; the detail goes to this worker's log.
+      const failure = succeeded ? null : (answer.failure ?? 'http_status');
       await db
         .insertInto('webhook_attempts')
         .values({
@@ -53,11 +55,11 @@ export function createWebhookActivities({ db, logger, config, resolve }: Webhook
           attempted_at: now,
           response_status: answer.status ?? null,
           latency_ms: answer.latencyMs,
-          error: answer.error ?? null,
+          error: failure,
           succeeded: succeeded ? 1 : 0,
         })
         .execute();
-      logger.info({ event_id, endpoint_id, attempt, status: answer.status, latency_ms: answer.latencyMs, error: answer.error }, 'webhook attempt');
+      logger.info({ event_id, endpoint_id, attempt, status: answer.status, latency_ms: answer.latencyMs, failure, detail: answer.detail }, 'webhook attempt');
 
       if (succeeded) return 'succeeded';
       if (answer.status === 410) {

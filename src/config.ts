@@ -57,8 +57,14 @@ export const ConfigSchema = Type.Object({
     description: 'after rotate_secret, how long the old webhook secret still signs deliveries alongside the new one',
   }),
   WEBHOOK_ALLOW_LOOPBACK_IN_TEST: Type.Boolean({
-    default: true,
-    description: 'test mode: allow webhook endpoints on localhost/127.0.0.1 for local development (set false on a shared server)',
+    default: false,
+    description:
+      'test mode: allow webhook endpoints on localhost/127.0.0.1 (any port) for local development; `npm start` and the tests turn it on. Never on a shared server: a test key could reach the worker host\'s own services',
+  }),
+  WEBHOOK_ALLOWED_PORTS: Type.String({
+    default: '',
+    pattern: '^([0-9]{1,5}(,[0-9]{1,5}){0,31})?$',
+    description: 'webhook URLs may use ports 443 and 80; this comma-separated list allows more (e.g. 8443)',
   }),
   WORKER_MAX_CACHED_WORKFLOWS: Int({
     default: 0,
@@ -144,6 +150,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const databasePassword = passwordOf(config.DATABASE_URL);
   const passwordProblem = databasePassword === '' ? undefined : placeholderProblem(databasePassword);
   if (passwordProblem !== undefined) throw new ConfigError(`Invalid configuration: the password in DATABASE_URL ${passwordProblem}`);
+  if (config.WEBHOOK_ALLOWED_PORTS.split(',').some((p) => p !== '' && (Number(p) < 1 || Number(p) > 65535))) {
+    throw new ConfigError(`Invalid configuration: WEBHOOK_ALLOWED_PORTS must list ports from 1 to 65535 (got ${JSON.stringify(config.WEBHOOK_ALLOWED_PORTS)})`);
+  }
   if (config.PUBLIC_BASE_URL === '') {
     config.PUBLIC_BASE_URL = `http://localhost:${config.PORT}`;
   } else {

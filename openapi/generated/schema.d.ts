@@ -580,8 +580,8 @@ export interface components {
             /** @description the receiver's HTTP status; null when none came */
             response_status: number | null;
             latency_ms: number;
-            /** @description why no response came (timeout, connection refused, address refused) */
-            error: string | null;
+            /** @description why the attempt failed, as a class only (the connection error itself stays in the gateway's logs): `timeout` (no answer within the time limit), `connection_failed` (no connection, or it broke), `tls_error` (the TLS handshake or certificate check failed), `http_status` (the receiver answered outside 2xx: see response_status), `address_refused` (the URL now resolves to an address the gateway does not send to); null when it succeeded */
+            error: ("timeout" | "connection_failed" | "tls_error" | "http_status" | "address_refused") | null;
             /** @description true for a 2xx answer */
             succeeded: boolean;
         };

@@ -6,15 +6,26 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { WebhookAttemptError } from '../domain/webhook-delivery.ts';
 import type { WebhookHeaders } from './webhook-signing.ts';
 import type { CheckedUrl } from './webhook-url-policy.ts';
 
 export interface ReceiverAnswer {
   /** The receiver's status code; undefined when no answer came. */
   status?: number;
-  /** Why no answer came. */
-  error?: string;
+  /** Why no answer came, as the class the merchant is shown. */
+  failure?: WebhookAttemptError;
+  /** Why no answer came, in full: for the worker's log only, never stored or shown. */
+  detail?: string;
   latencyMs: number;
+}
+
+/** Node's and OpenSSL's codes for a failed TLS handshake or certificate check. */
+const TLS_ERROR_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_|EPROTO$)/;
+
+/** The class of a connection-level error. */
+export function connectionFailure(error: NodeJS.ErrnoException): WebhookAttemptError {
+  return error.code !== undefined && TLS_ERROR_CODE.test(error.code) ? 'tls_error' : 'connection_failed';
 }
 
 export function postToReceiver(target: CheckedUrl, headers: WebhookHeaders, body: string, timeoutMs: number): Promise<ReceiverAnswer> {
@@ -57,11 +68,11 @@ export function postToReceiver(target: CheckedUrl, headers: WebhookHeaders, body
       },
     );
     const timer = setTimeout(() => {
-      finish({ error: `no answer within ${timeoutMs} ms` });
+      finish({ failure: 'timeout', detail: `no answer within ${timeoutMs} ms` });
       req.destroy();
     }, timeoutMs);
     req.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ error: (error.code === undefined ? error.message : `${error.code}: ${error.message}`).slice(0, 255) });
+      finish({ failure: connectionFailure(error), detail: (error.code === undefined ? error.message : `${error.code}: ${error.message}`).slice(0, 500) });
     });
     req.end(body);
   });

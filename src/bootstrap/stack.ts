@@ -186,7 +186,7 @@ async function start(): Promise<void> {
   say(`Preparing MySQL database ${databaseName(config.DATABASE_URL)}…`);
   await prepareDatabase(config.DATABASE_URL, false);
   const temporal = await provideTemporal(process.env, 7233, 8233, 'start');
-  const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, PAGES_CSRF_SECRET: pagesCsrfSecret() };
+  const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, PAGES_CSRF_SECRET: pagesCsrfSecret(), WEBHOOK_ALLOW_LOOPBACK_IN_TEST: process.env.WEBHOOK_ALLOW_LOOPBACK_IN_TEST ?? 'true' };
   const worker = startChild('worker', 'src/main/worker.ts', env);
   cleanups.push(stopChild(worker));
   const api = startChild('api', 'src/main/api.ts', env);

@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { EVENT_TYPES } from './events.ts';
+import { WEBHOOK_ATTEMPT_ERRORS } from './webhook-delivery.ts';
 import { KEY_MODES } from './merchant.ts';
 import { PaymentSchema } from './payment-schemas.ts';
 import { RefundSchema } from './refund-schemas.ts';
@@ -85,7 +86,10 @@ export const WebhookAttemptSchema = Type.Object(
     attempted_at: Timestamp('when the request was sent'),
     response_status: Type.Union([Type.Integer(), Type.Null()], { description: "the receiver's HTTP status; null when none came" }),
     latency_ms: Type.Integer({ minimum: 0 }),
-    error: Type.Union([Type.String(), Type.Null()], { description: 'why no response came (timeout, connection refused, address refused)' }),
+    error: Type.Union([StringEnum(WEBHOOK_ATTEMPT_ERRORS), Type.Null()], {
+      description:
+        'why the attempt failed, as a class only (the connection error itself stays in the gateway\'s logs): `timeout` (no answer within the time limit), `connection_failed` (no connection, or it broke), `tls_error` (the TLS handshake or certificate check failed), `http_status` (the receiver answered outside 2xx: see response_status), `address_refused` (the URL now resolves to an address the gateway does not send to); null when it succeeded',
+    }),
     succeeded: Type.Boolean({ description: 'true for a 2xx answer' }),
   },
   { additionalProperties: false },

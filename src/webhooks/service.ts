@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { newWebhookSecret } from '../adapters/webhook-signing.ts';
-import { checkWebhookUrl, WebhookUrlRefused, type Resolver } from '../adapters/webhook-url-policy.ts';
+import { checkWebhookUrl, webhookUrlPolicy, WebhookUrlRefused, type Resolver } from '../adapters/webhook-url-policy.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { subscribedEndpointIds } from '../db/events.ts';
@@ -14,6 +14,7 @@ import { keyedPage } from '../db/pagination.ts';
 import { scopedTo } from '../db/tenant.ts';
 import type { EventType } from '../domain/events.ts';
 import type { AuthState, Tenant } from '../domain/merchant.ts';
+import { attemptErrorOf } from '../domain/webhook-delivery.ts';
 import type {
   CreateWebhookEndpointRequest,
   Event,
@@ -66,7 +67,7 @@ export const MAX_ENDPOINTS = 16;
 
 export async function createWebhookEndpoint({ db, config, resolve }: WebhookServiceDeps, auth: AuthState, request: CreateWebhookEndpointRequest) {
   try {
-    await checkWebhookUrl(request.url, auth.mode, { allowLoopbackInTest: config.WEBHOOK_ALLOW_LOOPBACK_IN_TEST, ...(resolve === undefined ? {} : { resolve }) });
+    await checkWebhookUrl(request.url, auth.mode, webhookUrlPolicy(config, resolve));
   } catch (error) {
     if (!(error instanceof WebhookUrlRefused)) throw error;
     throw new DomainError('validation_failed', `url ${error.message}.`, [{ path: 'url', message: error.message }]);
@@ -170,7 +171,7 @@ export async function getEvent(db: Db, auth: AuthState, id: string): Promise<{ e
       attempted_at: a.attempted_at.toISOString(),
       response_status: a.response_status,
       latency_ms: a.latency_ms,
-      error: a.error,
+      error: attemptErrorOf(a.error, a.response_status, Boolean(a.succeeded)),
       succeeded: Boolean(a.succeeded),
     })),
   };

@@ -40,7 +40,8 @@ const closers: (() => Promise<void>)[] = [];
 /** Test configuration: the services of `npm test`, and windows short enough to wait for. */
 export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
   // Webhook retries seconds apart (about 30 s in all) instead of over a day.
-  const webhooks = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13', WEBHOOK_TIMEOUT_MS: '5000' };
+  // Receivers are local servers on random ports: loopback webhook URLs are allowed here, as `npm start` does (off by default).
+  const webhooks = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true' };
   return loadConfig({ ...process.env, PORT: '0', SANDBOX_DELAY_SECONDS: '1', ...webhooks, ...overrides });
 }
 

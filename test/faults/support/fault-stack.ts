@@ -175,6 +175,8 @@ export function getFaultStack(): Promise<FaultStack> {
       // Webhook retries a few seconds apart, covering an outage of about a minute.
       WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,2,4,8,15,30,60,120',
       WEBHOOK_TIMEOUT_MS: '5000',
+      // The receivers are local servers on random ports (off by default).
+      WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
     };
     const s: FaultStack = { mariadb, databaseUrl, db, temporalServer, temporalPort, temporalDbFile, temporal, logger, workerEnv, worker: undefined, baseConfig };
     s.worker = await startWorker(s);
@@ -208,6 +210,7 @@ export async function faultApi(overrides: Partial<Record<keyof Config, string>> 
     RATE_LIMIT_REQUESTS: '0',
     TEST_PAYMENTS_PER_MINUTE: '0',
     SANDBOX_DELAY_SECONDS: '3',
+    WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
     ...overrides,
   });
   const app = createApp({ config, db: s.db, temporal: s.temporal, logger: s.logger });
