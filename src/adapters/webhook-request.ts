@@ -2,6 +2,8 @@
  * One HTTP request to a merchant's webhook receiver, made to the address
  * the URL policy checked (never a fresh DNS answer), with a hard time limit.
  * Redirects are not followed: a receiver answers where it was registered.
+ * The answer is its status alone; the connection is closed as soon as the
+ * status line and headers have arrived.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -61,10 +63,11 @@ export function postToReceiver(target: CheckedUrl, headers: WebhookHeaders, body
         },
       },
       (res) => {
-        // Only the status matters; the body is drained and dropped, never stored.
+        // Only the status matters: the body is never read. Destroying the response closes the
+        // connection at once, so a receiver that streams without end holds no socket, memory or time.
         finish({ status: res.statusCode ?? 0 });
-        res.resume();
         res.on('error', () => undefined);
+        res.destroy();
       },
     );
     const timer = setTimeout(() => {
