@@ -128,7 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!validateConfig(input)) {
     const problems = (validateConfig.errors ?? []).map((e) => {
       const name = e.instancePath.replace(/^\//, '');
-      const got = raw[name] === undefined ? '' : ` (got ${JSON.stringify(raw[name])})`;
+      const got = raw[name] === undefined ? '' : ` (got ${shownValue(name, raw[name])})`;
       return `${name} ${e.message ?? 'is invalid'}${got}`;
     });
     throw new ConfigError(`Invalid configuration: ${[...new Set(problems)].join('; ')}`);
@@ -168,6 +168,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     config.PUBLIC_BASE_URL = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
   }
   return config;
+}
+
+/** Settings whose value is a secret: never echoed in a message. */
+const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET']);
+
+/**
+ * A setting's value as an error message may echo it: a secret not at all, a
+ * URL without its credentials (DATABASE_URL carries a password), even when
+ * the URL is malformed.
+ */
+function shownValue(name: string, value: string): string {
+  if (SECRET_SETTINGS.has(name)) return 'a value that is not shown';
+  // Whatever stands before the last @ may be user:password, however malformed the rest.
+  return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/*)?.*@/is, (_, scheme: string | undefined) => `${scheme ?? ''}***@`));
 }
 
 /** The password of a mysql:// URL ('' when there is none or the URL does not parse). */

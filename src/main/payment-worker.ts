@@ -11,7 +11,7 @@ import { createActivities } from '../../activities/index.ts';
 import { SandboxBank, type BankAdapter } from '../adapters/bank.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+import { serializeError, type Logger } from '../logger.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -27,7 +27,9 @@ export function installTemporalRuntime(logger: Logger): void {
   runtimeInstalled = true;
   const forward = (level: LogLevel, message: string, meta?: Record<string, unknown>) => {
     const target = level === 'ERROR' ? 'error' : level === 'WARN' ? 'warn' : 'debug';
-    logger[target]({ component: 'temporal-sdk', ...meta }, message);
+    // The SDK logs an activity's failure as its error object, under any name: each goes through the allow-list.
+    const safe = Object.fromEntries(Object.entries(meta ?? {}).map(([k, v]) => [k, v instanceof Error ? serializeError(v) : v]));
+    logger[target]({ component: 'temporal-sdk', ...safe }, message);
   };
   Runtime.install({
     logger: {

@@ -7,12 +7,11 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
-import { pino } from 'pino';
 import type { Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDatabase, type Db } from '../../src/db/database.ts';
-import type { Logger } from '../../src/logger.ts';
+import { createLogger, type Logger } from '../../src/logger.ts';
 import { createApp } from '../../src/main/http-app.ts';
 import { listen } from '../../src/http/server.ts';
 import { connectTemporal, type TemporalClient } from '../../src/temporal/client.ts';
@@ -49,7 +48,7 @@ export function getHarness(): Promise<Harness> {
   harness ??= (async () => {
     mkdirSync(artifacts, { recursive: true });
     const config = testConfig();
-    const logger = pino({ level: config.LOG_LEVEL }, createWriteStream(SUITE_LOG, { flags: 'a' }));
+    const logger = createLogger(config.LOG_LEVEL, 'suite', createWriteStream(SUITE_LOG, { flags: 'a' }));
     const { db } = createDatabase(config.DATABASE_URL);
     const temporal = await connectTemporal(config);
     const bundle = await bundleWorkflows();

@@ -11,7 +11,6 @@ import { createServer, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { createDatabase, type Db } from '../../../src/db/database.ts';
@@ -19,7 +18,7 @@ import { ensureDatabase, migrateToLatest } from '../../../src/db/migrate.ts';
 import { createApp } from '../../../src/main/http-app.ts';
 import { createMerchant } from '../../../src/merchants/merchants.ts';
 import { startDevServer, type DevServer } from '../../../src/bootstrap/dev-server.ts';
-import type { Logger } from '../../../src/logger.ts';
+import { createLogger, type Logger } from '../../../src/logger.ts';
 import { waitFor } from '../../support/http.ts';
 
 export const ARTIFACTS = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
@@ -165,7 +164,7 @@ export function getFaultStack(): Promise<FaultStack> {
     const temporalServer = await startDevServer({ cli, port: temporalPort, dbFile: temporalDbFile, logFile: join(FAULT_LOGS, 'temporal.log'), namespace: baseConfig.TEMPORAL_NAMESPACE });
     const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
     const temporal = new Client({ connection, namespace: baseConfig.TEMPORAL_NAMESPACE });
-    const logger = pino({ level: 'info' }, createWriteStream(join(FAULT_LOGS, 'api.log'), { flags: 'a' }));
+    const logger = createLogger('info', 'api', createWriteStream(join(FAULT_LOGS, 'api.log'), { flags: 'a' }));
     const workerEnv: NodeJS.ProcessEnv = {
       ...process.env,
       DATABASE_URL: databaseUrl,
