@@ -18,6 +18,7 @@ import { webhookRoutes } from '../api/routes/webhooks.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { securityHeaders } from '../http/security-headers.ts';
 import { pageRoutes } from '../pages/routes.ts';
 import { docsRoutes } from '../../openapi/routes.ts';
 
@@ -51,6 +52,7 @@ export function createApp(deps: AppDependencies): Koa {
   const pages = pageRoutes(deps);
   const docs = docsRoutes(deps.config);
 
+  app.use(securityHeaders(deps.config));
   app.use(errorHandler(deps.logger, () => `req_${randomUUID().replace(/-/g, '')}`));
   app.use(health.routes()).use(health.allowedMethods(allowed));
   app.use(pages.routes()).use(pages.allowedMethods(allowed));
