@@ -38,9 +38,11 @@ export function createApp(deps: AppDependencies): Koa {
   const allowed = {};
 
   const api = new Router({ prefix: '/api/v1' });
-  api.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
+  // The key first, its rate limit next, the body last: an unauthenticated or throttled request is
+  // refused before a byte of its body is read. (The OpenAPI document needs no key: docs routes come first.)
   api.use(authenticate(deps.db));
   api.use(keyRateLimit(deps.config, rateCounter(deps.config, deps.db)));
+  api.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
   const payments = paymentRoutes(deps);
   api.use(payments.routes(), payments.allowedMethods(allowed));
   const webhooks = webhookRoutes(deps);
