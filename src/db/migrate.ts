@@ -4,6 +4,7 @@ import * as initial from './migrations/0001_initial.ts';
 import * as refunds from './migrations/0002_refunds.ts';
 import * as webhooks from './migrations/0003_webhooks.ts';
 import * as rateLimits from './migrations/0004_rate_limits.ts';
+import * as binaryIdempotencyKeys from './migrations/0005_binary_idempotency_keys.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_refunds': refunds,
   '0003_webhooks': webhooks,
   '0004_rate_limits': rateLimits,
+  '0005_binary_idempotency_keys': binaryIdempotencyKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -4,6 +4,7 @@ import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createPaymentWorker } from './payment-worker.ts';
 import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
+import { ensureIdempotencyCleanupSchedule } from '../temporal/schedules.ts';
 import { runMain } from './run.ts';
 
 await runMain('worker', async (config = loadConfig()) => {
@@ -12,6 +13,8 @@ await runMain('worker', async (config = loadConfig()) => {
   // Operators search payments by these in the Temporal UI; registering is idempotent.
   const temporal = await connectTemporal(config);
   await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
+  // Expired Idempotency-Key records are deleted every 10 minutes; the first worker creates the schedule.
+  await ensureIdempotencyCleanupSchedule(temporal.client, config);
   // The same connection stays open: activities start webhook deliveries through it.
   const worker = await createPaymentWorker({ config, db, temporal: temporal.client, logger });
   const running = worker.run();
