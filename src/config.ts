@@ -9,11 +9,28 @@ import { Ajv } from 'ajv';
 const Int = (opts: { default: number; minimum: number; maximum?: number; description: string }) =>
   Type.Integer(opts);
 
+/** Bounds on one MySQL query and on waiting for a pooled connection (src/db/database.ts uses them by default). */
+export const DEFAULT_DATABASE_QUERY_TIMEOUT_MS = 5_000;
+export const DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS = 3_000;
+
 export const ConfigSchema = Type.Object({
   DATABASE_URL: Type.String({
     default: 'mysql://root@127.0.0.1:3306/dargah',
     pattern: '^mysql://',
     description: 'MySQL/MariaDB connection URL, database included',
+  }),
+  DATABASE_QUERY_TIMEOUT_MS: Int({
+    default: DEFAULT_DATABASE_QUERY_TIMEOUT_MS,
+    minimum: 0,
+    maximum: 600_000,
+    description:
+      'longest a MySQL query may go unanswered before its connection is dropped and the request answers 503 (a hung server, a long lock wait); 0: no limit (npm run migrate uses none)',
+  }),
+  DATABASE_ACQUIRE_TIMEOUT_MS: Int({
+    default: DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS,
+    minimum: 0,
+    maximum: 600_000,
+    description: 'longest a request waits for a connection of the MySQL pool (all busy, or the server does not complete new ones) before it answers 503; 0: no limit',
   }),
   TEMPORAL_ADDRESS: Type.String({
     default: '127.0.0.1:7233',

@@ -9,7 +9,7 @@ import { runMain } from './run.ts';
 
 await runMain('worker', async (config = loadConfig()) => {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
-  const { db } = createDatabase(config.DATABASE_URL);
+  const { db } = createDatabase(config.DATABASE_URL, { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
   // Operators search payments by these in the Temporal UI; registering is idempotent.
   const temporal = await connectTemporal(config);
   await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
