@@ -28,7 +28,7 @@ export function createActivities({ db, bank, logger, temporal, config }: Activit
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
     ...createBankActivities({ bank, logger }),
-    ...createWebhookActivities({ db, logger, config }),
+    ...createWebhookActivities({ db, logger, config, temporal }),
     ...createMaintenanceActivities({ db, logger }),
   };
 }

@@ -83,6 +83,22 @@ export const ConfigSchema = Type.Object({
     pattern: '^([0-9]{1,5}(,[0-9]{1,5}){0,31})?$',
     description: 'webhook URLs may use ports 443 and 80; this comma-separated list allows more (e.g. 8443)',
   }),
+  WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS: Int({
+    default: 40,
+    minimum: 1,
+    description:
+      'worker: webhook attempts one worker process runs at once, on the webhook task queue (<TEMPORAL_TASK_QUEUE>-webhooks), apart from the payment slots',
+  }),
+  WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT: Int({
+    default: 5,
+    minimum: 1,
+    description: "worker: webhook attempts of one merchant a worker process runs at once; the merchant's other attempts wait for a slot, so one slow receiver cannot take every slot",
+  }),
+  WEBHOOK_REDELIVERIES_PER_MINUTE: Int({
+    default: 30,
+    minimum: 0,
+    description: 'POST /events/{id}/redeliver requests a merchant may make per minute and mode (0: unlimited); beyond it 429 rate_limited',
+  }),
   WORKER_MAX_CACHED_WORKFLOWS: Int({
     default: 0,
     minimum: 0,

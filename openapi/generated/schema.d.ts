@@ -137,6 +137,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook_endpoints/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled webhook endpoint
+         * @description An endpoint is disabled when its receiver answers 410 Gone or when a delivery fails every attempt of its schedule (a `webhook_endpoint.disabled` event tells your other endpoints). Enable it once the receiver works: new events reach it again; send what it missed with redeliver. Enabling an enabled endpoint changes nothing.
+         */
+        post: operations["enableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhook_endpoints/{id}/rotate_secret": {
         parameters: {
             query?: never;
@@ -200,7 +220,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an event again */
+        /**
+         * Send an event again
+         * @description Starts a new delivery (with the same `webhook-id`) to one endpoint or every subscribed, enabled one. A merchant may ask for `WEBHOOK_REDELIVERIES_PER_MINUTE` redeliveries a minute per mode (30 by default); beyond that the answer is 429 `rate_limited` with `Retry-After`.
+         */
         post: operations["redeliverEvent"];
         delete?: never;
         options?: never;
@@ -401,11 +424,11 @@ export interface components {
             id: string;
             url: string;
             /** @description subscribed event types; null: every type */
-            events: ("payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed")[] | null;
+            events: ("payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[] | null;
             /** @enum {string} */
             mode: "test" | "live";
             /**
-             * @description `disabled` after the receiver answered 410 Gone
+             * @description `disabled` after the receiver answered 410 Gone or a delivery failed every attempt (a `webhook_endpoint.disabled` event); `POST …/enable` enables it again
              * @enum {string}
              */
             status: "enabled" | "disabled";
@@ -426,14 +449,14 @@ export interface components {
              * @description kind of event
              * @enum {string}
              */
-            type: "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed";
+            type: "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled";
             /**
              * Format: date-time
              * @description when the change happened
              * @example 2026-11-21T10:15:30.123Z
              */
             created_at: string;
-            /** @description the object after the change: the payment for payment.*, the refund for refund.* */
+            /** @description the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.* */
             data: {
                 payment?: {
                     /**
@@ -561,6 +584,29 @@ export interface components {
                         /** @description human-readable reason */
                         message: string;
                     } | null;
+                };
+                webhook_endpoint?: {
+                    /** Format: uuid */
+                    id: string;
+                    url: string;
+                    /** @description subscribed event types; null: every type */
+                    events: ("payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[] | null;
+                    /** @enum {string} */
+                    mode: "test" | "live";
+                    /**
+                     * @description `disabled` after the receiver answered 410 Gone or a delivery failed every attempt (a `webhook_endpoint.disabled` event); `POST …/enable` enables it again
+                     * @enum {string}
+                     */
+                    status: "enabled" | "disabled";
+                    disabled_reason: string | null;
+                    /** @description null unless a rotation is in progress */
+                    previous_secret_expires_at: string | null;
+                    /**
+                     * Format: date-time
+                     * @description creation time
+                     * @example 2026-11-21T10:15:30.123Z
+                     */
+                    created_at: string;
                 };
             };
         };
@@ -1805,7 +1851,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description event types to receive; omit to receive every type */
-                    events?: ("payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed")[];
+                    events?: ("payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[];
                 };
             };
         };
@@ -1972,6 +2018,112 @@ export interface operations {
                         id: string;
                         /** @constant */
                         deleted: true;
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier of the webhook endpoint */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, enabled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook_endpoint: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };
@@ -2229,7 +2381,7 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description kind of event */
-                type?: "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed";
+                type?: "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled";
             };
             header?: never;
             path?: never;

@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   'payment.reversed',
   'refund.succeeded',
   'refund.failed',
+  'webhook_endpoint.disabled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

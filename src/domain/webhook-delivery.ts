@@ -49,6 +49,25 @@ export interface DeliveryAttemptInput {
   timeout_ms: number;
 }
 
+/**
+ * The task queue of webhook deliveries: their own, so a slow or dead receiver
+ * takes worker slots from other deliveries at most, never from payments.
+ */
+export const webhookTaskQueue = (paymentTaskQueue: string) => `${paymentTaskQueue}-webhooks`;
+
+/** The type of the retryable failure of an attempt that waits for one of its merchant's slots. */
+export const MERCHANT_BUSY = 'merchant_deliveries_busy';
+
+/** Input of the activity that disables an endpoint whose delivery exhausted its retries. */
+export interface ExhaustedDeliveryInput {
+  event_id: string;
+  endpoint_id: string;
+  delivery_id: string;
+  attempts: number;
+  /** When the delivery began (ISO 8601): a success of the endpoint since then keeps it enabled. */
+  started_at: string;
+}
+
 /** The first delivery of an event to an endpoint; redeliveries add a suffix. */
 export const webhookDeliveryWorkflowId = (eventId: string, endpointId: string) => `webhook-${eventId}-${endpointId}`;
 

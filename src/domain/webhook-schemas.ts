@@ -44,7 +44,9 @@ export const WebhookEndpointSchema = Type.Object(
     url: Type.String(),
     events: Type.Union([Type.Array(EventTypeSchema), Type.Null()], { description: 'subscribed event types; null: every type' }),
     mode: StringEnum(KEY_MODES),
-    status: StringEnum(['enabled', 'disabled'] as const, { description: '`disabled` after the receiver answered 410 Gone' }),
+    status: StringEnum(['enabled', 'disabled'] as const, {
+      description: '`disabled` after the receiver answered 410 Gone or a delivery failed every attempt (a `webhook_endpoint.disabled` event); `POST …/enable` enables it again',
+    }),
     disabled_reason: Type.Union([Type.String(), Type.Null()]),
     previous_secret_expires_at: Nullable(Timestamp('until then deliveries carry a signature with the previous secret too'), 'null unless a rotation is in progress'),
     created_at: Timestamp('creation time'),
@@ -70,8 +72,11 @@ export const EventSchema = Type.Object(
     type: EventTypeSchema,
     created_at: Timestamp('when the change happened'),
     data: Type.Object(
-      { payment: Type.Optional(PaymentSchema), refund: Type.Optional(RefundSchema) },
-      { additionalProperties: false, description: 'the object after the change: the payment for payment.*, the refund for refund.*' },
+      { payment: Type.Optional(PaymentSchema), refund: Type.Optional(RefundSchema), webhook_endpoint: Type.Optional(WebhookEndpointSchema) },
+      {
+        additionalProperties: false,
+        description: 'the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*',
+      },
     ),
   },
   { additionalProperties: false },
@@ -118,6 +123,8 @@ export const RedeliverResponseSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const WebhookEndpointResponseSchema = Type.Object({ webhook_endpoint: WebhookEndpointSchema }, { additionalProperties: false });
 
 export const DeletedWebhookEndpointSchema = Type.Object(
   { id: Type.String({ format: 'uuid' }), deleted: Type.Literal(true) },

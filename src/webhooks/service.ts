@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { subscribedEndpointIds } from '../db/events.ts';
 import { keyedPage } from '../db/pagination.ts';
+import { ENDPOINT_COLUMNS, endpointFromRow } from '../db/webhook-endpoints.ts';
 import { scopedTo } from '../db/tenant.ts';
 import type { EventType } from '../domain/events.ts';
 import type { AuthState, Tenant } from '../domain/merchant.ts';
@@ -34,33 +35,6 @@ export interface WebhookServiceDeps {
   /** DNS for the URL policy; the system resolver unless a test passes its own. */
   resolve?: Resolver;
 }
-
-interface EndpointRow {
-  id: string;
-  url: string;
-  events: string | null;
-  mode: 'test' | 'live';
-  status: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  previous_secret_expires_at: Date | null;
-  created_at: Date;
-}
-
-function endpointFromRow(row: EndpointRow, now = new Date()): WebhookEndpoint {
-  const rotating = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.events === null ? null : (JSON.parse(row.events) as EventType[]),
-    mode: row.mode,
-    status: row.status,
-    disabled_reason: row.disabled_reason,
-    previous_secret_expires_at: rotating ? row.previous_secret_expires_at!.toISOString() : null,
-    created_at: row.created_at.toISOString(),
-  };
-}
-
-const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'mode', 'status', 'disabled_reason', 'previous_secret_expires_at', 'created_at'] as const;
 
 /** Endpoints a merchant may have per mode: enough for any shop, a bound on fan-out. */
 export const MAX_ENDPOINTS = 16;
@@ -118,6 +92,24 @@ export async function deleteWebhookEndpoint(db: Db, auth: AuthState, id: string)
   await getWebhookEndpoint(db, auth, id);
   await db.updateTable('webhook_endpoints').set({ deleted_at: new Date() }).where('id', '=', id).where('deleted_at', 'is', null).execute();
   return { id, deleted: true };
+}
+
+/**
+ * Enables an endpoint again after it was disabled (410 Gone, or a delivery
+ * that failed every attempt): new events reach it from now on; what it
+ * missed meanwhile can be sent with redeliver. Enabling an enabled endpoint
+ * changes nothing.
+ */
+export async function enableWebhookEndpoint(db: Db, auth: AuthState, id: string) {
+  await getWebhookEndpoint(db, auth, id);
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'enabled', disabled_reason: null })
+    .where(scopedTo(auth))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return { webhook_endpoint: await getWebhookEndpoint(db, auth, id) };
 }
 
 /**

@@ -15,7 +15,7 @@ import { createLogger, type Logger } from '../../src/logger.ts';
 import { createApp } from '../../src/main/http-app.ts';
 import { listen } from '../../src/http/server.ts';
 import { connectTemporal, type TemporalClient } from '../../src/temporal/client.ts';
-import { bundleWorkflows, createPaymentWorker } from '../../src/main/payment-worker.ts';
+import { bundleWorkflows, createWorkers } from '../../src/main/payment-worker.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 
 export interface Harness {
@@ -52,13 +52,14 @@ export function getHarness(): Promise<Harness> {
     const { db } = createDatabase(config.DATABASE_URL);
     const temporal = await connectTemporal(config);
     const bundle = await bundleWorkflows();
-    const worker = await createPaymentWorker({ config, db, temporal: temporal.client, logger, bundle });
-    const running = worker.run();
+    const workers = await createWorkers({ config, db, temporal: temporal.client, logger, bundle });
+    const running = Promise.all([workers.payments.run(), workers.webhooks.run()]);
     closers.push(async () => {
-      worker.shutdown();
+      workers.payments.shutdown();
+      workers.webhooks.shutdown();
       await running;
     });
-    const h: Harness = { config, db, temporal, logger, bundle, worker, baseUrl: '' };
+    const h: Harness = { config, db, temporal, logger, bundle, worker: workers.payments, baseUrl: '' };
     h.baseUrl = await startApi({ ...h, temporalClient: temporal.client }, config);
     closers.push(async () => {
       await temporal.connection.close();
