@@ -74,11 +74,23 @@ export class PrivateMariaDb {
     await waitFor('the private MariaDB to answer', async () => (spawnSync('mysqladmin', ['--no-defaults', '-uroot', '-h127.0.0.1', `-P${this.port}`, 'ping'], { encoding: 'utf8' }).status === 0 ? true : undefined), 60_000, 200);
   }
 
+  /** SIGSTOP: the server hangs instead of dying. Its sockets stay open and nothing answers. */
+  freeze(): void {
+    if (this.process === undefined) throw new Error('the private MariaDB is not running');
+    this.process.kill('SIGSTOP');
+  }
+
+  /** SIGCONT: the frozen server goes on where it stopped. */
+  thaw(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   /** SIGKILL: what a crash or an OOM kill does. InnoDB recovers on the next start. */
   async kill(): Promise<void> {
     const child = this.process;
     if (child === undefined || child.exitCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGCONT'); // a frozen process is killed all the same, but never left stopped
     child.kill('SIGKILL');
     await exited;
     this.process = undefined;
@@ -190,6 +202,16 @@ export async function startWorker(s: FaultStack): Promise<WorkerProcess> {
   return s.worker;
 }
 
+/** SIGSTOP of the Temporal dev server: it hangs with every connection open. */
+export function freezeTemporal(s: FaultStack): void {
+  s.temporalServer.process.kill('SIGSTOP');
+}
+
+/** SIGCONT: the frozen Temporal server goes on. */
+export function thawTemporal(s: FaultStack): void {
+  s.temporalServer.process.kill('SIGCONT');
+}
+
 /** Restarts the dev server on the same port and SQLite file. */
 export async function restartTemporal(s: FaultStack): Promise<void> {
   const cli = process.env.TEMPORAL_CLI ?? '';
@@ -238,6 +260,9 @@ export async function closeFaultStack(): Promise<void> {
     await new Promise<void>((r) => server.close(() => r()));
   }
   if (s === undefined) return;
+  // Nothing is left stopped by a scenario that failed half-way.
+  s.mariadb.thaw();
+  thawTemporal(s);
   await s.worker?.kill('SIGTERM');
   await s.temporal.connection.close().catch(() => undefined);
   await s.db.destroy().catch(() => undefined);
