@@ -227,16 +227,23 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): { db
  * - getting a connection: after acquireTimeoutMs the caller gets a
  *   MysqlAcquireTimeoutError (a connection that turns up later goes straight
  *   back to the pool);
- * - every query carries mysql2's `timeout`; when it fires, or the connection
+ * - every query (but schema changes and the migration lock) carries mysql2's `timeout`; when it fires, or the connection
  *   fails otherwise, the connection is destroyed rather than returned to the
  *   pool, where the next query would queue behind the hung one for ever.
  */
+/**
+ * Statements that may rightly take long: schema changes (a migration may
+ * rebuild a large table) and the migrator's server-wide lock, which waits for
+ * another process's migrations, whatever pool runs them.
+ */
+const UNBOUNDED_STATEMENT = /^\s*(alter|create|drop|rename|truncate)\b|\bget_lock\(/i;
+
 export function boundedPool(pool: Pool, { queryTimeoutMs, acquireTimeoutMs }: { queryTimeoutMs: number; acquireTimeoutMs: number }): MysqlPool {
   const wrappers = new WeakMap<PoolConnection, MysqlPoolConnection>();
   const wrap = (connection: PoolConnection): MysqlPoolConnection => {
     let wrapper = wrappers.get(connection);
     if (wrapper !== undefined) return wrapper;
-    const sqlOf = (sql: string) => (queryTimeoutMs > 0 ? { sql, timeout: queryTimeoutMs } : { sql });
+    const sqlOf = (sql: string) => (queryTimeoutMs > 0 && !UNBOUNDED_STATEMENT.test(sql) ? { sql, timeout: queryTimeoutMs } : { sql });
     wrapper = {
       query: ((sql: string, parameters: unknown[], callback?: (error: unknown, result: unknown) => void) => {
         if (callback === undefined) return connection.query(sqlOf(sql), parameters);

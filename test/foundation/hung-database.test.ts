@@ -124,4 +124,31 @@ describe('a MySQL that hangs instead of dying', () => {
       await workerDb.destroy();
     }
   });
+
+  it('bounds a slow query and replaces its connection, but lets the migration lock wait for another process', async () => {
+    const h = await getHarness();
+    const { db: tight } = createDatabase(h.config.DATABASE_URL, { poolSize: 2, queryTimeoutMs: 300, acquireTimeoutMs: 1_000 });
+    const { db: holder } = createDatabase(h.config.DATABASE_URL, { poolSize: 1 });
+    try {
+      const slow = await sql`select sleep(2)`.execute(tight).then(
+        () => assert.fail('a 2 s query under a 300 ms bound'),
+        (error: unknown) => error,
+      );
+      assert.equal((slow as { code?: string }).code, 'PROTOCOL_SEQUENCE_TIMEOUT');
+      assert.ok(isMysqlUnavailable(slow));
+      assert.deepEqual((await sql<{ one: number }>`select 1 as one`.execute(tight)).rows, [{ one: 1 }], 'the pool serves on a fresh connection');
+      // Another process migrating holds the server-wide lock for a second: the migrator waits for it (Kysely's get_lock).
+      const lock = `dargah_test_lock_${Date.now()}`;
+      await holder.connection().execute(async (c) => {
+        await sql`select get_lock(${lock}, 1)`.execute(c);
+        const waiting = sql<{ got: number }>`select get_lock(${lock}, 10) as got`.execute(tight);
+        await new Promise((r) => setTimeout(r, 1_000));
+        await sql`select release_lock(${lock})`.execute(c);
+        assert.deepEqual((await waiting).rows, [{ got: 1 }]);
+      });
+    } finally {
+      await tight.destroy();
+      await holder.destroy();
+    }
+  });
 });
