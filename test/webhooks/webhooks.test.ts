@@ -360,7 +360,11 @@ describe('webhooks', () => {
     it("hold at most WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT of a worker's slots per merchant: the next attempt asks to run later", async () => {
       const h = await getHarness();
       // A black hole: accepts the connection, never answers.
-      const hole = createNetServer((socket) => socket.on('error', () => undefined));
+      let connected = 0;
+      const hole = createNetServer((socket) => {
+        connected += 1;
+        socket.on('error', () => undefined);
+      });
       await new Promise<void>((r) => hole.listen(0, '127.0.0.1', r));
       const port = (hole.address() as AddressInfo).port;
       const rcv = await receiver();
@@ -385,7 +389,8 @@ describe('webhooks', () => {
         });
         const attempt = (e: { endpoint: { id: string }; event: { id: string } }, n: number) =>
           activities.deliverWebhook({ event_id: e.event.id, endpoint_id: e.endpoint.id, delivery_id: `cap-${e.endpoint.id}`, attempt: n, timeout_ms: 3_000 });
-        const hanging = [attempt(stuck, 1), attempt(stuck, 2)];
+        const hanging = Promise.all([attempt(stuck, 1), attempt(stuck, 2)]);
+        await waitFor('both attempts to be connected to the black hole', async () => (connected >= 2 ? true : undefined));
         const third = await attempt(stuck, 3).then(
           () => assert.fail('a third attempt of the same merchant ran'),
           (error: unknown) => error,
@@ -396,7 +401,7 @@ describe('webhooks', () => {
         assert.ok(third.nextRetryDelay !== undefined);
         // Another merchant is not held up by the first one's share.
         assert.equal(await attempt(fine, 1), 'succeeded');
-        assert.deepEqual(await Promise.all(hanging), ['failed', 'failed']);
+        assert.deepEqual(await hanging, ['failed', 'failed']);
         // Its slots are free again.
         assert.equal(await attempt(stuck, 4), 'failed');
         const recorded = await h.db.selectFrom('webhook_attempts').select(['attempt', 'error']).where('endpoint_id', '=', stuck.endpoint.id).orderBy('attempt').execute();
