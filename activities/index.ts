@@ -1,7 +1,7 @@
 /**
  * Every activity the worker registers, built by factories that receive their
  * dependencies, so the worker passes the real pool and bank and tests pass
- * fakes. One module per purpose (records, bank, webhooks); a workflow's
+ * fakes. One module per purpose (records, bank, webhooks, maintenance); a workflow's
  * proxy is typed with only the purpose it may call. Every activity is
  * idempotent: Temporal may run it more than once. Activity names are part
  * of running histories: renaming one breaks replay.
@@ -11,6 +11,7 @@ import type { BankAdapter } from '../src/adapters/bank.ts';
 import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';
 import { createBankActivities } from './bank.ts';
+import { createMaintenanceActivities } from './maintenance.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
 import { createWebhookActivities, type WebhookActivityDependencies } from './webhooks.ts';
 
@@ -27,6 +28,7 @@ export function createActivities({ db, bank, logger, temporal, config }: Activit
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
     ...createBankActivities({ bank, logger }),
-    ...createWebhookActivities({ db, logger, config }),
+    ...createWebhookActivities({ db, logger, config, temporal }),
+    ...createMaintenanceActivities({ db, logger }),
   };
 }

@@ -147,15 +147,16 @@ const SIGNATURE_HEADERS: ParameterObject[] = [
 
 /** One `webhooks` entry per event type: what your endpoint receives (docs/WEBHOOKS.md). */
 function webhookItem(type: EventType): PathItemObject {
-  const object = type.startsWith('refund.') ? 'refund' : 'payment';
-  const component = object === 'refund' ? 'Refund' : 'Payment';
+  // The object in `data`: the part of the type before the dot, and its component schema.
+  const object = type.slice(0, type.indexOf('.'));
+  const component = { payment: 'Payment', refund: 'Refund', webhook_endpoint: 'WebhookEndpoint' }[object];
   return {
     post: {
       operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
       summary: type,
       // No key: the receiver checks the webhook-signature header (Standard Webhooks) instead.
       security: [],
-      description: `Sent to every enabled endpoint subscribed to \`${type}\`; \`data.${object}\` is the ${object} after the change. Answer 2xx quickly; anything else is retried with the same \`webhook-id\`; 410 disables the endpoint.`,
+      description: `Sent to every enabled endpoint subscribed to \`${type}\`; \`data.${object}\` is the ${object.replace('_', ' ')} after the change. Answer 2xx quickly; anything else is retried with the same \`webhook-id\`; 410 disables the endpoint.`,
       parameters: SIGNATURE_HEADERS,
       requestBody: {
         required: true,

@@ -31,6 +31,7 @@ import {
   RedeliverResponseSchema,
   RotateSecretRequestSchema,
   WebhookEndpointListSchema,
+  WebhookEndpointResponseSchema,
   WebhookEndpointWithSecretSchema,
 } from '../src/domain/webhook-schemas.ts';
 
@@ -309,6 +310,18 @@ export function operations(bounds: AmountBounds): Operation[] {
     },
     {
       method: 'post',
+      path: '/api/v1/webhook_endpoints/{id}/enable',
+      operationId: 'enableWebhookEndpoint',
+      summary: 'Enable a disabled webhook endpoint',
+      description:
+        'An endpoint is disabled when its receiver answers 410 Gone or when a delivery fails every attempt of its schedule (a `webhook_endpoint.disabled` event tells your other endpoints). Enable it once the receiver works: new events reach it again; send what it missed with redeliver. Enabling an enabled endpoint changes nothing.',
+      tag: 'Webhooks',
+      auth: true,
+      responses: { 200: { description: 'The endpoint, enabled.', schema: WebhookEndpointResponseSchema } },
+      errors: [...COMMON_ERRORS, 'not_found'],
+    },
+    {
+      method: 'post',
       path: '/api/v1/webhook_endpoints/{id}/rotate_secret',
       operationId: 'rotateWebhookSecret',
       summary: "Rotate an endpoint's signing secret",
@@ -346,6 +359,8 @@ export function operations(bounds: AmountBounds): Operation[] {
       path: '/api/v1/events/{id}/redeliver',
       operationId: 'redeliverEvent',
       summary: 'Send an event again',
+      description:
+        'Starts a new delivery (with the same `webhook-id`) to one endpoint or every subscribed, enabled one. A merchant may ask for `WEBHOOK_REDELIVERIES_PER_MINUTE` redeliveries a minute per mode (30 by default); beyond that the answer is 429 `rate_limited` with `Retry-After`.',
       tag: 'Webhooks',
       auth: true,
       body: RedeliverRequestSchema,

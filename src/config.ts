@@ -9,11 +9,28 @@ import { Ajv } from 'ajv';
 const Int = (opts: { default: number; minimum: number; maximum?: number; description: string }) =>
   Type.Integer(opts);
 
+/** Bounds on one MySQL query and on waiting for a pooled connection (src/db/database.ts uses them by default). */
+export const DEFAULT_DATABASE_QUERY_TIMEOUT_MS = 5_000;
+export const DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS = 3_000;
+
 export const ConfigSchema = Type.Object({
   DATABASE_URL: Type.String({
     default: 'mysql://root@127.0.0.1:3306/dargah',
     pattern: '^mysql://',
     description: 'MySQL/MariaDB connection URL, database included',
+  }),
+  DATABASE_QUERY_TIMEOUT_MS: Int({
+    default: DEFAULT_DATABASE_QUERY_TIMEOUT_MS,
+    minimum: 0,
+    maximum: 600_000,
+    description:
+      'longest a MySQL query may go unanswered before its connection is dropped and the request answers 503 (a hung server, a long lock wait); 0: no limit (npm run migrate uses none)',
+  }),
+  DATABASE_ACQUIRE_TIMEOUT_MS: Int({
+    default: DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS,
+    minimum: 0,
+    maximum: 600_000,
+    description: 'longest a request waits for a connection of the MySQL pool (all busy, or the server does not complete new ones) before it answers 503; 0: no limit',
   }),
   TEMPORAL_ADDRESS: Type.String({
     default: '127.0.0.1:7233',
@@ -40,7 +57,8 @@ export const ConfigSchema = Type.Object({
   IDEMPOTENCY_TTL_SECONDS: Int({ default: 86_400, minimum: 60, description: 'how long Idempotency-Key records are kept' }),
   PAGES_CSRF_SECRET: Type.String({
     default: '',
-    description: 'secret (32+ characters) that signs the CSRF tokens of the hosted pages; set the same value on every API process (empty: a random one per process)',
+    description:
+      'secret (32+ random characters; placeholders such as change-me are refused) that signs the CSRF tokens of the hosted pages; set the same value on every API process (empty: a random one per process)',
   }),
   BODY_LIMIT_BYTES: Int({ default: 65_536, minimum: 1_024, description: 'largest accepted request body' }),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
@@ -56,8 +74,30 @@ export const ConfigSchema = Type.Object({
     description: 'after rotate_secret, how long the old webhook secret still signs deliveries alongside the new one',
   }),
   WEBHOOK_ALLOW_LOOPBACK_IN_TEST: Type.Boolean({
-    default: true,
-    description: 'test mode: allow webhook endpoints on localhost/127.0.0.1 for local development (set false on a shared server)',
+    default: false,
+    description:
+      'test mode: allow webhook endpoints on localhost/127.0.0.1 (any port) for local development; `npm start` and the tests turn it on. Never on a shared server: a test key could reach the worker host\'s own services',
+  }),
+  WEBHOOK_ALLOWED_PORTS: Type.String({
+    default: '',
+    pattern: '^([0-9]{1,5}(,[0-9]{1,5}){0,31})?$',
+    description: 'webhook URLs may use ports 443 and 80; this comma-separated list allows more (e.g. 8443)',
+  }),
+  WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS: Int({
+    default: 40,
+    minimum: 1,
+    description:
+      'worker: webhook attempts one worker process runs at once, on the webhook task queue (<TEMPORAL_TASK_QUEUE>-webhooks), apart from the payment slots',
+  }),
+  WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT: Int({
+    default: 5,
+    minimum: 1,
+    description: "worker: webhook attempts of one merchant a worker process runs at once; the merchant's other attempts wait for a slot, so one slow receiver cannot take every slot",
+  }),
+  WEBHOOK_REDELIVERIES_PER_MINUTE: Int({
+    default: 30,
+    minimum: 0,
+    description: 'POST /events/{id}/redeliver requests a merchant may make per minute and mode (0: unlimited); beyond it 429 rate_limited',
   }),
   WORKER_MAX_CACHED_WORKFLOWS: Int({
     default: 0,
@@ -83,6 +123,29 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/**
+ * Words that mark a value as a placeholder someone forgot to replace
+ * (compared without case or punctuation: `Change-Me`, `change_me` and
+ * `changeme` alike). Six letters or more, so a random secret practically
+ * never contains one by chance.
+ */
+const PLACEHOLDER_WORDS = ['changeme', 'changethis', 'placeholder', 'example', 'replaceme', 'replacethis', 'yoursecret', 'yourpassword', 'secrethere', 'passwordhere', 'notsecret', 'insecure', 'default'];
+/** Whole values that are no secret at all. */
+const WEAK_VALUES = new Set(['password', 'passw0rd', 'secret', 'dargah', 'root', 'admin', 'mysql', 'temporal', 'test', '123456', '12345678', 'qwerty', 'letmein']);
+
+/**
+ * Why a secret's value is a known placeholder or no secret at all (the
+ * problem, never the value), or undefined when it may be used.
+ */
+export function placeholderProblem(value: string): string | undefined {
+  const letters = value.toLowerCase().replace(/[^a-z0-9]/g, '');
+  // The word found is not named: it may be most of the secret.
+  if (PLACEHOLDER_WORDS.some((w) => letters.includes(w))) return 'looks like a placeholder (change-me, example, …): set a random value, e.g. from openssl rand -hex 32';
+  if (WEAK_VALUES.has(letters)) return 'is a well-known weak value: set a random value, e.g. from openssl rand -hex 32';
+  if (new Set(value).size < 5) return 'has fewer than 5 different characters: set a random value, e.g. from openssl rand -hex 32';
+  return undefined;
+}
+
 const ajv = new Ajv({ useDefaults: true, coerceTypes: true, allErrors: true });
 const validateConfig = ajv.compile(ConfigSchema);
 
@@ -98,7 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!validateConfig(input)) {
     const problems = (validateConfig.errors ?? []).map((e) => {
       const name = e.instancePath.replace(/^\//, '');
-      const got = raw[name] === undefined ? '' : ` (got ${JSON.stringify(raw[name])})`;
+      const got = raw[name] === undefined ? '' : ` (got ${shownValue(name, raw[name])})`;
       return `${name} ${e.message ?? 'is invalid'}${got}`;
     });
     throw new ConfigError(`Invalid configuration: ${[...new Set(problems)].join('; ')}`);
@@ -113,6 +176,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (config.PAGES_CSRF_SECRET !== '' && config.PAGES_CSRF_SECRET.length < 32) {
     // The value itself is never echoed: it is a secret.
     throw new ConfigError('Invalid configuration: PAGES_CSRF_SECRET must be at least 32 characters');
+  }
+  // A secret copied from an example file is no secret: refuse to start with one.
+  const csrfProblem = config.PAGES_CSRF_SECRET === '' ? undefined : placeholderProblem(config.PAGES_CSRF_SECRET);
+  if (csrfProblem !== undefined) throw new ConfigError(`Invalid configuration: PAGES_CSRF_SECRET ${csrfProblem}`);
+  const databasePassword = passwordOf(config.DATABASE_URL);
+  const passwordProblem = databasePassword === '' ? undefined : placeholderProblem(databasePassword);
+  if (passwordProblem !== undefined) throw new ConfigError(`Invalid configuration: the password in DATABASE_URL ${passwordProblem}`);
+  if (config.WEBHOOK_ALLOWED_PORTS.split(',').some((p) => p !== '' && (Number(p) < 1 || Number(p) > 65535))) {
+    throw new ConfigError(`Invalid configuration: WEBHOOK_ALLOWED_PORTS must list ports from 1 to 65535 (got ${JSON.stringify(config.WEBHOOK_ALLOWED_PORTS)})`);
   }
   if (config.PUBLIC_BASE_URL === '') {
     config.PUBLIC_BASE_URL = `http://localhost:${config.PORT}`;
@@ -129,6 +201,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     config.PUBLIC_BASE_URL = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
   }
   return config;
+}
+
+/** Settings whose value is a secret: never echoed in a message. */
+const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET']);
+
+/**
+ * A setting's value as an error message may echo it: a secret not at all, a
+ * URL without its credentials (DATABASE_URL carries a password), even when
+ * the URL is malformed.
+ */
+function shownValue(name: string, value: string): string {
+  if (SECRET_SETTINGS.has(name)) return 'a value that is not shown';
+  // Whatever stands before the last @ may be user:password, however malformed the rest.
+  return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/*)?.*@/is, (_, scheme: string | undefined) => `${scheme ?? ''}***@`));
+}
+
+/** The password of a mysql:// URL ('' when there is none or the URL does not parse). */
+function passwordOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
 }
 
 /** The table of docs/CONFIGURATION.md, generated from the schema (a test keeps them equal). */

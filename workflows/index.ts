@@ -1,3 +1,4 @@
 // The workflow bundle's entry: every workflow type the worker registers.
 export { paymentWorkflow } from './payment.ts';
 export { webhookDeliveryWorkflow } from './webhook.ts';
+export { idempotencyCleanupWorkflow } from './maintenance.ts';

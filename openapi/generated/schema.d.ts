@@ -261,6 +261,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook_endpoints/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled webhook endpoint
+         * @description An endpoint is disabled when its receiver answers 410 Gone or when a delivery fails every attempt of its schedule (a `webhook_endpoint.disabled` event tells your other endpoints). Enable it once the receiver works: new events reach it again; send what it missed with redeliver. Enabling an enabled endpoint changes nothing.
+         */
+        post: operations["enableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhook_endpoints/{id}/rotate_secret": {
         parameters: {
             query?: never;
@@ -324,7 +344,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an event again */
+        /**
+         * Send an event again
+         * @description Starts a new delivery (with the same `webhook-id`) to one endpoint or every subscribed, enabled one. A merchant may ask for `WEBHOOK_REDELIVERIES_PER_MINUTE` redeliveries a minute per mode (30 by default); beyond that the answer is 429 `rate_limited` with `Retry-After`.
+         */
         post: operations["redeliverEvent"];
         delete?: never;
         options?: never;
@@ -651,6 +674,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook_endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook_endpoint.disabled
+         * @description Sent to every enabled endpoint subscribed to `webhook_endpoint.disabled`; `data.webhook_endpoint` is the webhook endpoint after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["webhookEndpointDisabledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -792,11 +835,11 @@ export interface components {
             id: string;
             url: string;
             /** @description subscribed event types; null: every type */
-            events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed")[] | null;
+            events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[] | null;
             /** @enum {string} */
             mode: "test" | "live";
             /**
-             * @description `disabled` after the receiver answered 410 Gone
+             * @description `disabled` after the receiver answered 410 Gone or a delivery failed every attempt (a `webhook_endpoint.disabled` event); `POST …/enable` enables it again
              * @enum {string}
              */
             status: "enabled" | "disabled";
@@ -817,14 +860,14 @@ export interface components {
              * @description kind of event
              * @enum {string}
              */
-            type: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed";
+            type: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled";
             /**
              * Format: date-time
              * @description when the change happened
              * @example 2026-11-21T10:15:30.123Z
              */
             created_at: string;
-            /** @description the object after the change: the payment for payment.*, the refund for refund.* */
+            /** @description the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.* */
             data: {
                 payment?: {
                     /**
@@ -959,6 +1002,29 @@ export interface components {
                         message: string;
                     } | null;
                 };
+                webhook_endpoint?: {
+                    /** Format: uuid */
+                    id: string;
+                    url: string;
+                    /** @description subscribed event types; null: every type */
+                    events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[] | null;
+                    /** @enum {string} */
+                    mode: "test" | "live";
+                    /**
+                     * @description `disabled` after the receiver answered 410 Gone or a delivery failed every attempt (a `webhook_endpoint.disabled` event); `POST …/enable` enables it again
+                     * @enum {string}
+                     */
+                    status: "enabled" | "disabled";
+                    disabled_reason: string | null;
+                    /** @description null unless a rotation is in progress */
+                    previous_secret_expires_at: string | null;
+                    /**
+                     * Format: date-time
+                     * @description creation time
+                     * @example 2026-11-21T10:15:30.123Z
+                     */
+                    created_at: string;
+                };
             };
         };
         WebhookAttempt: {
@@ -977,8 +1043,8 @@ export interface components {
             /** @description the receiver's HTTP status; null when none came */
             response_status: number | null;
             latency_ms: number;
-            /** @description why no response came (timeout, connection refused, address refused) */
-            error: string | null;
+            /** @description why the attempt failed, as a class only (the connection error itself stays in the gateway's logs): `timeout` (no answer within the time limit), `connection_failed` (no connection, or it broke), `tls_error` (the TLS handshake or certificate check failed), `http_status` (the receiver answered outside 2xx: see response_status), `address_refused` (the URL now resolves to an address the gateway does not send to); null when it succeeded */
+            error: ("timeout" | "connection_failed" | "tls_error" | "http_status" | "address_refused") | null;
             /** @description true for a 2xx answer */
             succeeded: boolean;
         };
@@ -3236,7 +3302,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description event types to receive; omit to receive every type */
-                    events?: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+                    events?: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[];
                 };
             };
         };
@@ -3403,6 +3469,112 @@ export interface operations {
                         id: string;
                         /** @constant */
                         deleted: true;
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier of the webhook endpoint */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, enabled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook_endpoint: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };
@@ -3660,7 +3832,7 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description kind of event */
-                type?: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed";
+                type?: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled";
             };
             header?: never;
             path?: never;
@@ -4590,6 +4762,41 @@ export interface operations {
                     type?: "refund.failed";
                     data?: {
                         refund: components["schemas"]["Refund"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEndpointDisabledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "webhook_endpoint.disabled";
+                    data?: {
+                        webhook_endpoint: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };

@@ -2,19 +2,32 @@
  * One HTTP request to a merchant's webhook receiver, made to the address
  * the URL policy checked (never a fresh DNS answer), with a hard time limit.
  * Redirects are not followed: a receiver answers where it was registered.
+ * The answer is its status alone; the connection is closed as soon as the
+ * status line and headers have arrived.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { WebhookAttemptError } from '../domain/webhook-delivery.ts';
 import type { WebhookHeaders } from './webhook-signing.ts';
 import type { CheckedUrl } from './webhook-url-policy.ts';
 
 export interface ReceiverAnswer {
   /** The receiver's status code; undefined when no answer came. */
   status?: number;
-  /** Why no answer came. */
-  error?: string;
+  /** Why no answer came, as the class the merchant is shown. */
+  failure?: WebhookAttemptError;
+  /** Why no answer came, in full: for the worker's log only, never stored or shown. */
+  detail?: string;
   latencyMs: number;
+}
+
+/** Node's and OpenSSL's codes for a failed TLS handshake or certificate check. */
+const TLS_ERROR_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_|EPROTO$)/;
+
+/** The class of a connection-level error. */
+export function connectionFailure(error: NodeJS.ErrnoException): WebhookAttemptError {
+  return error.code !== undefined && TLS_ERROR_CODE.test(error.code) ? 'tls_error' : 'connection_failed';
 }
 
 export function postToReceiver(target: CheckedUrl, headers: WebhookHeaders, body: string, timeoutMs: number): Promise<ReceiverAnswer> {
@@ -50,18 +63,19 @@ export function postToReceiver(target: CheckedUrl, headers: WebhookHeaders, body
         },
       },
       (res) => {
-        // Only the status matters; the body is drained and dropped, never stored.
+        // Only the status matters: the body is never read. Destroying the response closes the
+        // connection at once, so a receiver that streams without end holds no socket, memory or time.
         finish({ status: res.statusCode ?? 0 });
-        res.resume();
         res.on('error', () => undefined);
+        res.destroy();
       },
     );
     const timer = setTimeout(() => {
-      finish({ error: `no answer within ${timeoutMs} ms` });
+      finish({ failure: 'timeout', detail: `no answer within ${timeoutMs} ms` });
       req.destroy();
     }, timeoutMs);
     req.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ error: (error.code === undefined ? error.message : `${error.code}: ${error.message}`).slice(0, 255) });
+      finish({ failure: connectionFailure(error), detail: (error.code === undefined ? error.message : `${error.code}: ${error.message}`).slice(0, 500) });
     });
     req.end(body);
   });

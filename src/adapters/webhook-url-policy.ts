@@ -10,6 +10,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import type { Config } from '../config.ts';
 import type { KeyMode } from '../domain/merchant.ts';
 
 export type Resolver = (host: string) => Promise<string[]>;
@@ -17,9 +18,20 @@ export type Resolver = (host: string) => Promise<string[]>;
 export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 export interface UrlPolicy {
-  /** Test mode only: http(s)://localhost for local development. */
+  /** Test mode only: http(s)://localhost, on any port, for local development. */
   allowLoopbackInTest: boolean;
+  /** Ports allowed besides 443 and 80. */
+  allowedPorts?: readonly number[];
   resolve?: Resolver;
+}
+
+/** Ports every webhook URL may use: HTTPS and HTTP's own, never a database's or an admin console's. */
+export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443, 80];
+
+/** The policy the configuration asks for. */
+export function webhookUrlPolicy(config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'>, resolve?: Resolver): UrlPolicy {
+  const allowedPorts = config.WEBHOOK_ALLOWED_PORTS.split(',').filter((p) => p !== '').map(Number);
+  return { allowLoopbackInTest: config.WEBHOOK_ALLOW_LOOPBACK_IN_TEST, allowedPorts, ...(resolve === undefined ? {} : { resolve }) };
 }
 
 /** A URL that passed the policy, with the checked address to connect to. */
@@ -80,8 +92,16 @@ export async function checkWebhookUrl(raw: string, mode: KeyMode, policy: UrlPol
     if (range === 'public' || (range === 'loopback' && loopbackAllowed)) continue;
     throw new WebhookUrlRefused(`must not point to a ${range} address`);
   }
-  if (url.protocol === 'http:' && !ranges.every((r) => r === 'loopback')) {
+  const loopback = ranges.every((r) => r === 'loopback');
+  if (url.protocol === 'http:' && !loopback) {
     throw new WebhookUrlRefused('must use https (http is allowed only for localhost in test mode)');
+  }
+  // Any other port would let a key probe services that are not web servers (a port scanner with a signature).
+  // A developer's own receiver on localhost (allowed in test mode only when the operator turned that on) may use any port.
+  const ports = [...DEFAULT_WEBHOOK_PORTS, ...(policy.allowedPorts ?? [])];
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (!ports.includes(port) && !(loopback && loopbackAllowed)) {
+    throw new WebhookUrlRefused(`must use port ${ports.join(' or ')}`);
   }
   const address = ipaddr.process(addresses[0]!).toString();
   return { url, address, family: ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4 };

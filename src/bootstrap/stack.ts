@@ -213,7 +213,8 @@ export async function start(): Promise<void> {
   if (config.PORT !== 0 && (await portInUse(config.PORT, config.HOST))) {
     throw new PrerequisiteError(`port ${config.PORT} is in use (another npm start?): stop it, or set PORT.`);
   }
-  const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, PAGES_CSRF_SECRET: pagesCsrfSecret() };
+  // Local development receives webhooks on localhost; a shared server must never (docs/SECURITY.md).
+  const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, PAGES_CSRF_SECRET: pagesCsrfSecret(), WEBHOOK_ALLOW_LOOPBACK_IN_TEST: process.env.WEBHOOK_ALLOW_LOOPBACK_IN_TEST ?? 'true' };
   // From here on every process is supervised: restarted when it dies, everything
   // stopped when one keeps crashing (supervisor.ts).
   const supervisor = new Supervisor({

@@ -1,5 +1,7 @@
-import { Kysely, MysqlDialect, type Generated, type ColumnType, type Insertable, type Selectable } from 'kysely';
-import { createPool, type Pool } from 'mysql2';
+import { Kysely, MysqlDialect, type Generated, type ColumnType, type Insertable, type Selectable, type MysqlPool, type MysqlPoolConnection } from 'kysely';
+import { createPool, type Pool, type PoolConnection } from 'mysql2';
+import { DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS, DEFAULT_DATABASE_QUERY_TIMEOUT_MS } from '../config.ts';
+import { DependencyTimeoutError } from '../errors.ts';
 
 /** Columns the database fills in; optional on insert. */
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
@@ -181,6 +183,16 @@ export type Db = Kysely<Database>;
 
 export interface DatabaseOptions {
   poolSize?: number;
+  /** Longest one query may go unanswered; 0: no limit. Default DEFAULT_DATABASE_QUERY_TIMEOUT_MS. */
+  queryTimeoutMs?: number;
+  /** Longest a caller waits for a pooled connection; 0: no limit. Default DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS. */
+  acquireTimeoutMs?: number;
+}
+
+/** Raised when no pooled connection came in time: MySQL is unavailable (503 in a request, a retry in an activity). */
+export class MysqlAcquireTimeoutError extends DependencyTimeoutError {
+  override name = 'MysqlAcquireTimeoutError';
+  readonly code = 'POOL_ACQUIRE_TIMEOUT';
 }
 
 export function mysqlPoolOptions(url: string, poolSize = 20) {
@@ -201,8 +213,78 @@ export function mysqlPoolOptions(url: string, poolSize = 20) {
 
 export function createDatabase(url: string, options: DatabaseOptions = {}): { db: Db; pool: Pool } {
   const pool = createPool(mysqlPoolOptions(url, options.poolSize));
-  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  const bounded = boundedPool(pool, {
+    queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_DATABASE_QUERY_TIMEOUT_MS,
+    acquireTimeoutMs: options.acquireTimeoutMs ?? DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS,
+  });
+  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool: bounded }) });
   return { db, pool };
+}
+
+/**
+ * The pool as Kysely sees it, with both waits bounded, so a MySQL that hangs
+ * instead of dying (a stopped process, a partition, a lock held for ever)
+ * fails a request within about acquire + query timeout instead of holding it
+ * until TCP gives up:
+ * - getting a connection: after acquireTimeoutMs the caller gets a
+ *   MysqlAcquireTimeoutError (a connection that turns up later goes straight
+ *   back to the pool);
+ * - every query (but schema changes and the migration lock) carries mysql2's `timeout`; when it fires, or the connection
+ *   fails otherwise, the connection is destroyed rather than returned to the
+ *   pool, where the next query would queue behind the hung one for ever.
+ */
+/**
+ * Statements that may rightly take long: schema changes (a migration may
+ * rebuild a large table) and the migrator's server-wide lock, which waits for
+ * another process's migrations, whatever pool runs them.
+ */
+const UNBOUNDED_STATEMENT = /^\s*(alter|create|drop|rename|truncate)\b|\bget_lock\(/i;
+
+export function boundedPool(pool: Pool, { queryTimeoutMs, acquireTimeoutMs }: { queryTimeoutMs: number; acquireTimeoutMs: number }): MysqlPool {
+  const wrappers = new WeakMap<PoolConnection, MysqlPoolConnection>();
+  const wrap = (connection: PoolConnection): MysqlPoolConnection => {
+    let wrapper = wrappers.get(connection);
+    if (wrapper !== undefined) return wrapper;
+    const sqlOf = (sql: string) => (queryTimeoutMs > 0 && !UNBOUNDED_STATEMENT.test(sql) ? { sql, timeout: queryTimeoutMs } : { sql });
+    wrapper = {
+      query: ((sql: string, parameters: unknown[], callback?: (error: unknown, result: unknown) => void) => {
+        if (callback === undefined) return connection.query(sqlOf(sql), parameters);
+        connection.query(sqlOf(sql), parameters, (error: unknown, result: unknown) => {
+          if (error !== null && error !== undefined && ((error as { fatal?: unknown }).fatal === true || (error as { code?: unknown }).code === 'PROTOCOL_SEQUENCE_TIMEOUT')) {
+            connection.destroy();
+          }
+          callback(error, result);
+        });
+      }) as MysqlPoolConnection['query'],
+      release: () => connection.release(),
+    };
+    wrappers.set(connection, wrapper);
+    return wrapper;
+  };
+  return {
+    getConnection(callback) {
+      let settled = false;
+      const timer =
+        acquireTimeoutMs > 0
+          ? setTimeout(() => {
+              if (settled) return;
+              settled = true;
+              callback(new MysqlAcquireTimeoutError(`MySQL gave no connection within ${acquireTimeoutMs} ms`), undefined as unknown as MysqlPoolConnection);
+            }, acquireTimeoutMs)
+          : undefined;
+      pool.getConnection((error, connection) => {
+        if (settled) {
+          if (error === null || error === undefined) connection.release();
+          return;
+        }
+        settled = true;
+        clearTimeout(timer);
+        if (error !== null && error !== undefined) callback(error, undefined as unknown as MysqlPoolConnection);
+        else callback(null, wrap(connection));
+      });
+    },
+    end: (callback) => pool.end(callback),
+  };
 }
 
 /** The database name in a mysql:// URL. */

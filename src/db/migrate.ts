@@ -4,6 +4,7 @@ import * as initial from './migrations/0001_initial.ts';
 import * as refunds from './migrations/0002_refunds.ts';
 import * as webhooks from './migrations/0003_webhooks.ts';
 import * as rateLimits from './migrations/0004_rate_limits.ts';
+import * as binaryIdempotencyKeys from './migrations/0005_binary_idempotency_keys.ts';
 import * as reconciliationIndexes from './migrations/0006_reconciliation_indexes.ts';
 import * as paymentMetadata from './migrations/0007_payment_metadata.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_refunds': refunds,
   '0003_webhooks': webhooks,
   '0004_rate_limits': rateLimits,
+  '0005_binary_idempotency_keys': binaryIdempotencyKeys,
   '0006_reconciliation_indexes': reconciliationIndexes,
   '0007_payment_metadata': paymentMetadata,
 };

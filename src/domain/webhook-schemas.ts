@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { EVENT_TYPES } from './events.ts';
+import { WEBHOOK_ATTEMPT_ERRORS } from './webhook-delivery.ts';
 import { KEY_MODES } from './merchant.ts';
 import { PaymentSchema } from './payment-schemas.ts';
 import { RefundSchema } from './refund-schemas.ts';
@@ -43,7 +44,9 @@ export const WebhookEndpointSchema = Type.Object(
     url: Type.String(),
     events: Type.Union([Type.Array(EventTypeSchema), Type.Null()], { description: 'subscribed event types; null: every type' }),
     mode: StringEnum(KEY_MODES),
-    status: StringEnum(['enabled', 'disabled'] as const, { description: '`disabled` after the receiver answered 410 Gone' }),
+    status: StringEnum(['enabled', 'disabled'] as const, {
+      description: '`disabled` after the receiver answered 410 Gone or a delivery failed every attempt (a `webhook_endpoint.disabled` event); `POST …/enable` enables it again',
+    }),
     disabled_reason: Type.Union([Type.String(), Type.Null()]),
     previous_secret_expires_at: Nullable(Timestamp('until then deliveries carry a signature with the previous secret too'), 'null unless a rotation is in progress'),
     created_at: Timestamp('creation time'),
@@ -69,8 +72,11 @@ export const EventSchema = Type.Object(
     type: EventTypeSchema,
     created_at: Timestamp('when the change happened'),
     data: Type.Object(
-      { payment: Type.Optional(PaymentSchema), refund: Type.Optional(RefundSchema) },
-      { additionalProperties: false, description: 'the object after the change: the payment for payment.*, the refund for refund.*' },
+      { payment: Type.Optional(PaymentSchema), refund: Type.Optional(RefundSchema), webhook_endpoint: Type.Optional(WebhookEndpointSchema) },
+      {
+        additionalProperties: false,
+        description: 'the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*',
+      },
     ),
   },
   { additionalProperties: false },
@@ -85,7 +91,10 @@ export const WebhookAttemptSchema = Type.Object(
     attempted_at: Timestamp('when the request was sent'),
     response_status: Type.Union([Type.Integer(), Type.Null()], { description: "the receiver's HTTP status; null when none came" }),
     latency_ms: Type.Integer({ minimum: 0 }),
-    error: Type.Union([Type.String(), Type.Null()], { description: 'why no response came (timeout, connection refused, address refused)' }),
+    error: Type.Union([StringEnum(WEBHOOK_ATTEMPT_ERRORS), Type.Null()], {
+      description:
+        'why the attempt failed, as a class only (the connection error itself stays in the gateway\'s logs): `timeout` (no answer within the time limit), `connection_failed` (no connection, or it broke), `tls_error` (the TLS handshake or certificate check failed), `http_status` (the receiver answered outside 2xx: see response_status), `address_refused` (the URL now resolves to an address the gateway does not send to); null when it succeeded',
+    }),
     succeeded: Type.Boolean({ description: 'true for a 2xx answer' }),
   },
   { additionalProperties: false },
@@ -114,6 +123,8 @@ export const RedeliverResponseSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const WebhookEndpointResponseSchema = Type.Object({ webhook_endpoint: WebhookEndpointSchema }, { additionalProperties: false });
 
 export const DeletedWebhookEndpointSchema = Type.Object(
   { id: Type.String({ format: 'uuid' }), deleted: Type.Literal(true) },

@@ -9,7 +9,7 @@ import { runMain } from './run.ts';
 
 await runMain('api', async (config = loadConfig()) => {
   const logger = createLogger(config.LOG_LEVEL, 'api');
-  const { db } = createDatabase(config.DATABASE_URL);
+  const { db } = createDatabase(config.DATABASE_URL, { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
   const temporal = await connectTemporal(config);
   const app = createApp({ config, db, temporal: temporal.client, logger });
   const server = await listen(app, config.PORT, config.HOST);

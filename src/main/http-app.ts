@@ -20,6 +20,7 @@ import { webhookRoutes } from '../api/routes/webhooks.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { securityHeaders } from '../http/security-headers.ts';
 import { pageRoutes } from '../pages/routes.ts';
 import { docsRoutes } from '../../openapi/routes.ts';
 
@@ -39,9 +40,11 @@ export function createApp(deps: AppDependencies): Koa {
   const allowed = {};
 
   const api = new Router({ prefix: '/api/v1' });
-  api.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
+  // The key first, its rate limit next, the body last: an unauthenticated or throttled request is
+  // refused before a byte of its body is read. (The OpenAPI document needs no key: docs routes come first.)
   api.use(authenticate(deps.db));
   api.use(keyRateLimit(deps.config, rateCounter(deps.config, deps.db)));
+  api.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
   const payments = paymentRoutes(deps);
   api.use(payments.routes(), payments.allowedMethods(allowed));
   const webhooks = webhookRoutes(deps);
@@ -57,6 +60,7 @@ export function createApp(deps: AppDependencies): Koa {
   const pages = pageRoutes(deps);
   const docs = docsRoutes(deps.config);
 
+  app.use(securityHeaders(deps.config));
   app.use(errorHandler(deps.logger, () => `req_${randomUUID().replace(/-/g, '')}`));
   app.use(health.routes()).use(health.allowedMethods(allowed));
   app.use(pages.routes()).use(pages.allowedMethods(allowed));

@@ -7,7 +7,8 @@ import { startupMessage } from './run.ts';
 try {
   const config = loadConfig();
   await ensureDatabase(config.DATABASE_URL);
-  const { db } = createDatabase(config.DATABASE_URL, { poolSize: 1 });
+  // A migration may rebuild a large table: no per-query limit here.
+  const { db } = createDatabase(config.DATABASE_URL, { poolSize: 1, queryTimeoutMs: 0 });
   await migrateToLatest(db);
   await db.destroy();
   process.stdout.write('migrations applied\n');

@@ -8,10 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities/index.ts';
+import { createWebhookActivities, type WebhookActivities } from '../../activities/webhooks.ts';
 import { SandboxBank, type BankAdapter } from '../adapters/bank.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
+import { serializeError, type Logger } from '../logger.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -27,7 +29,9 @@ export function installTemporalRuntime(logger: Logger): void {
   runtimeInstalled = true;
   const forward = (level: LogLevel, message: string, meta?: Record<string, unknown>) => {
     const target = level === 'ERROR' ? 'error' : level === 'WARN' ? 'warn' : 'debug';
-    logger[target]({ component: 'temporal-sdk', ...meta }, message);
+    // The SDK logs an activity's failure as its error object, under any name: each goes through the allow-list.
+    const safe = Object.fromEntries(Object.entries(meta ?? {}).map(([k, v]) => [k, v instanceof Error ? serializeError(v) : v]));
+    logger[target]({ component: 'temporal-sdk', ...safe }, message);
   };
   Runtime.install({
     logger: {
@@ -44,9 +48,9 @@ export function installTemporalRuntime(logger: Logger): void {
 export interface PaymentWorkerOptions {
   config: Pick<
     Config,
-    'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST'
+    'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'
   > &
-    Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS'>>;
+    Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS' | 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'>>;
   db: Db;
   /** Lets activities start webhook deliveries as workflows of their own. */
   temporal: Client;
@@ -55,17 +59,65 @@ export interface PaymentWorkerOptions {
   connection?: NativeConnection;
   /** The bank behind payments; the sandbox simulator unless another BankAdapter is given. */
   bank?: BankAdapter;
+  /** Webhook activities shared with the webhook worker (one count of each merchant's attempts per process). */
+  webhookActivities?: WebhookActivities;
 }
 
-export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, bank }: PaymentWorkerOptions): Promise<Worker> {
+const workflowCode = (bundle: WorkflowBundleWithSourceMap | undefined) =>
+  bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle };
+
+/**
+ * The worker of the payment task queue: payment workflows and every
+ * activity. It keeps the webhook delivery workflow and its activities too, so
+ * that deliveries started on this queue before deliveries got their own
+ * queue finish here (they replay their history; nothing new starts here).
+ */
+export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, bank, webhookActivities }: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
+  const activities = createActivities({ db, bank: bank ?? new SandboxBank(db), logger: logger.child({ component: 'activities' }), temporal, config });
   return Worker.create({
     connection: conn,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    ...(bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle }),
+    ...workflowCode(bundle),
     ...(config.WORKER_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS } : {}),
-    activities: createActivities({ db, bank: bank ?? new SandboxBank(db), logger: logger.child({ component: 'activities' }), temporal, config }),
+    activities: { ...activities, ...webhookActivities },
   });
+}
+
+/** Webhook delivery workflows kept in memory between their tasks: they sleep for minutes to hours between attempts. */
+const WEBHOOK_CACHED_WORKFLOWS = 200;
+
+/**
+ * The worker of the webhook task queue (<TEMPORAL_TASK_QUEUE>-webhooks):
+ * delivery workflows and their activities only, with slots of their own
+ * (WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS), so receivers that hang until
+ * their timeout can only make other deliveries wait, never a payment.
+ */
+export async function createWebhookWorker({ config, db, temporal, logger, bundle, connection, webhookActivities }: PaymentWorkerOptions): Promise<Worker> {
+  installTemporalRuntime(logger);
+  const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
+  const activities = webhookActivities ?? createWebhookActivities({ db, logger: logger.child({ component: 'activities' }), temporal, config });
+  const slots = config.WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS ?? 40;
+  return Worker.create({
+    connection: conn,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: webhookTaskQueue(config.TEMPORAL_TASK_QUEUE),
+    ...workflowCode(bundle),
+    maxCachedWorkflows: WEBHOOK_CACHED_WORKFLOWS,
+    maxConcurrentWorkflowTaskExecutions: 10,
+    maxConcurrentActivityTaskExecutions: slots,
+    activities,
+  });
+}
+
+/** Both workers of a worker process, over one connection, sharing the webhook activities (and their per-merchant count). */
+export async function createWorkers(options: PaymentWorkerOptions): Promise<{ payments: Worker; webhooks: Worker }> {
+  installTemporalRuntime(options.logger);
+  const connection = options.connection ?? (await NativeConnection.connect({ address: options.config.TEMPORAL_ADDRESS }));
+  const webhookActivities =
+    options.webhookActivities ?? createWebhookActivities({ db: options.db, logger: options.logger.child({ component: 'activities' }), temporal: options.temporal, config: options.config });
+  const shared = { ...options, connection, webhookActivities };
+  return { payments: await createPaymentWorker(shared), webhooks: await createWebhookWorker(shared) };
 }

@@ -14,6 +14,12 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 
 export const CSRF_COOKIE = 'dargah_csrf';
+/**
+ * Over https the cookie is `__Host-dargah_csrf`: browsers accept a `__Host-`
+ * cookie only when it is Secure, has Path=/ and no Domain, so neither a
+ * sibling subdomain nor a plain-http page can plant or overwrite it.
+ */
+export const SECURE_CSRF_COOKIE = `__Host-${CSRF_COOKIE}`;
 export const CSRF_FIELD = 'csrf_token';
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{43}$/; // 32 random bytes, base64url
 
@@ -26,6 +32,9 @@ export interface CsrfGuard {
 
 export function csrfGuard(options: { secret: string; publicBaseUrl: string }): CsrfGuard {
   const secure = options.publicBaseUrl.startsWith('https:');
+  const cookie = secure ? SECURE_CSRF_COOKIE : CSRF_COOKIE;
+  // __Host- requires Path=/; over plain http (development) the cookie stays on the payment pages.
+  const attributes = secure ? 'Path=/; HttpOnly; SameSite=Lax; Secure' : 'Path=/pay; HttpOnly; SameSite=Lax';
   const publicOrigin = new URL(options.publicBaseUrl).origin;
   const sign = (nonce: string) => createHmac('sha256', options.secret).update(`dargah-pay-csrf:${nonce}`).digest('base64url');
 
@@ -46,15 +55,15 @@ export function csrfGuard(options: { secret: string; publicBaseUrl: string }): C
 
   return {
     issue(ctx) {
-      const existing = ctx.cookies.get(CSRF_COOKIE);
+      const existing = ctx.cookies.get(cookie);
       const nonce = existing !== undefined && NONCE_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
       // Written by hand: koa's cookie helper refuses `Secure` when TLS ends at a proxy in front of us.
-      ctx.append('Set-Cookie', `${CSRF_COOKIE}=${nonce}; Path=/pay; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
+      ctx.append('Set-Cookie', `${cookie}=${nonce}; ${attributes}`);
       return sign(nonce);
     },
     accepts(ctx, form) {
       if (!sameOrigin(ctx)) return false;
-      const nonce = ctx.cookies.get(CSRF_COOKIE);
+      const nonce = ctx.cookies.get(cookie);
       const token = form.get(CSRF_FIELD);
       if (nonce === undefined || !NONCE_PATTERN.test(nonce) || token === null) return false;
       const expected = Buffer.from(sign(nonce));

@@ -8,7 +8,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { subscribedEndpointIds, type StoredEvent } from '../db/events.ts';
-import { retryScheduleMs, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../domain/webhook-delivery.ts';
+import { retryScheduleMs, webhookDeliveryWorkflowId, webhookTaskQueue, type WebhookDeliveryInput } from '../domain/webhook-delivery.ts';
 import { startWorkflowOnce } from './client.ts';
 
 export type DeliveryConfig = Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS'>;
@@ -26,7 +26,8 @@ export async function startDelivery(temporal: Client, config: DeliveryConfig, ev
   };
   // A retried activity finds the delivery it started before; a finished one is never sent again by accident.
   await startWorkflowOnce(temporal, WEBHOOK_DELIVERY_WORKFLOW, {
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    // Their own task queue and worker slots: a dead receiver never delays a payment.
+    taskQueue: webhookTaskQueue(config.TEMPORAL_TASK_QUEUE),
     workflowId: deliveryId,
     args: [input],
   });

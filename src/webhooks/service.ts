@@ -6,14 +6,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { newWebhookSecret } from '../adapters/webhook-signing.ts';
-import { checkWebhookUrl, WebhookUrlRefused, type Resolver } from '../adapters/webhook-url-policy.ts';
+import { checkWebhookUrl, webhookUrlPolicy, WebhookUrlRefused, type Resolver } from '../adapters/webhook-url-policy.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { subscribedEndpointIds } from '../db/events.ts';
 import { keyedPage } from '../db/pagination.ts';
+import { ENDPOINT_COLUMNS, endpointFromRow } from '../db/webhook-endpoints.ts';
 import { scopedTo } from '../db/tenant.ts';
 import type { EventType } from '../domain/events.ts';
 import type { AuthState, Tenant } from '../domain/merchant.ts';
+import { attemptErrorOf } from '../domain/webhook-delivery.ts';
 import type {
   CreateWebhookEndpointRequest,
   Event,
@@ -34,39 +36,12 @@ export interface WebhookServiceDeps {
   resolve?: Resolver;
 }
 
-interface EndpointRow {
-  id: string;
-  url: string;
-  events: string | null;
-  mode: 'test' | 'live';
-  status: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  previous_secret_expires_at: Date | null;
-  created_at: Date;
-}
-
-function endpointFromRow(row: EndpointRow, now = new Date()): WebhookEndpoint {
-  const rotating = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.events === null ? null : (JSON.parse(row.events) as EventType[]),
-    mode: row.mode,
-    status: row.status,
-    disabled_reason: row.disabled_reason,
-    previous_secret_expires_at: rotating ? row.previous_secret_expires_at!.toISOString() : null,
-    created_at: row.created_at.toISOString(),
-  };
-}
-
-const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'mode', 'status', 'disabled_reason', 'previous_secret_expires_at', 'created_at'] as const;
-
 /** Endpoints a merchant may have per mode: enough for any shop, a bound on fan-out. */
 export const MAX_ENDPOINTS = 16;
 
 export async function createWebhookEndpoint({ db, config, resolve }: WebhookServiceDeps, auth: AuthState, request: CreateWebhookEndpointRequest) {
   try {
-    await checkWebhookUrl(request.url, auth.mode, { allowLoopbackInTest: config.WEBHOOK_ALLOW_LOOPBACK_IN_TEST, ...(resolve === undefined ? {} : { resolve }) });
+    await checkWebhookUrl(request.url, auth.mode, webhookUrlPolicy(config, resolve));
   } catch (error) {
     if (!(error instanceof WebhookUrlRefused)) throw error;
     throw new DomainError('validation_failed', `url ${error.message}.`, [{ path: 'url', message: error.message }]);
@@ -120,6 +95,24 @@ export async function deleteWebhookEndpoint(db: Db, auth: AuthState, id: string)
 }
 
 /**
+ * Enables an endpoint again after it was disabled (410 Gone, or a delivery
+ * that failed every attempt): new events reach it from now on; what it
+ * missed meanwhile can be sent with redeliver. Enabling an enabled endpoint
+ * changes nothing.
+ */
+export async function enableWebhookEndpoint(db: Db, auth: AuthState, id: string) {
+  await getWebhookEndpoint(db, auth, id);
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'enabled', disabled_reason: null })
+    .where(scopedTo(auth))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return { webhook_endpoint: await getWebhookEndpoint(db, auth, id) };
+}
+
+/**
  * A new secret, shown once. The old one keeps signing too (a second
  * signature in the same header) until the window ends, so the merchant can
  * switch the receiver over without missing a delivery.
@@ -170,7 +163,7 @@ export async function getEvent(db: Db, auth: AuthState, id: string): Promise<{ e
       attempted_at: a.attempted_at.toISOString(),
       response_status: a.response_status,
       latency_ms: a.latency_ms,
-      error: a.error,
+      error: attemptErrorOf(a.error, a.response_status, Boolean(a.succeeded)),
       succeeded: Boolean(a.succeeded),
     })),
   };

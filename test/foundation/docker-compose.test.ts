@@ -2,10 +2,14 @@
  * No Docker engine runs on the development machines, so docker-compose.yml
  * is kept correct here: it parses, names the services of the production
  * topology with pinned images, and gives the gateway exactly the settings
- * the code reads, pointing at the services that provide them.
+ * the code reads, pointing at the services that provide them. It also keeps
+ * it safe: operator ports on 127.0.0.1 only, every secret required from the
+ * environment (never a value in the file), and each service on its own
+ * least-privilege MySQL user created by the mounted init script.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ConfigSchema, loadConfig } from '../../src/config.ts';
 
@@ -14,12 +18,52 @@ interface Service {
   command?: string[];
   environment?: Record<string, string>;
   ports?: string[];
+  volumes?: string[];
   depends_on?: Record<string, { condition: string }> | string[];
 }
 
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
 const services = compose.services;
+
+/** What `docker compose` does with `${VAR}`, `${VAR:?message}`, `${VAR:-default}` and `$$` in a value. */
+function interpolate(value: string, env: Record<string, string | undefined>): string {
+  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[?-])([^}]*))?\}/g, (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
+    if (whole === '$$') return '$';
+    const set = env[name!];
+    const missing = op?.startsWith(':') ? set === undefined || set === '' : set === undefined;
+    if (op?.endsWith('?') && missing) throw new Error(`required variable ${name} is missing a value: ${arg}`);
+    if (op?.endsWith('-') && missing) return arg ?? '';
+    return set ?? '';
+  });
+}
+
+/** The secrets an operator supplies: random, URL-safe, as the comments ask for (openssl rand -hex 32). */
+const SECRETS = {
+  MYSQL_ROOT_PASSWORD: '3f1c9e2a7b5d4e8f0a6c1b2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f',
+  DARGAH_DB_PASSWORD: '9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b',
+  TEMPORAL_DB_PASSWORD: '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
+  PAGES_CSRF_SECRET: 'c2b7e1d94f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306b5e2d7c1a9f4e830',
+};
+
+/** A service's environment as docker compose hands it to the container, with these variables set. */
+function environmentOf(name: string, env: Record<string, string | undefined> = SECRETS): Record<string, string> {
+  return Object.fromEntries(Object.entries(services[name]!.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), env)]));
+}
+
+const INIT_DIR = 'deploy/mysql-init';
+const initScripts = () => (existsSync(INIT_DIR) ? ['01-users.sh'].map((f) => join(INIT_DIR, f)).filter((f) => existsSync(f)) : []);
+
+/** The GRANT statements of the init script: user → the databases it is granted, and how. */
+function grants(): { user: string; on: string; privileges: string; withGrantOption: boolean }[] {
+  const sql = initScripts().map((f) => readFileSync(f, 'utf8')).join('\n').replace(/\\`/g, '`');
+  return [...sql.matchAll(/GRANT\s+([\s\S]+?)\s+ON\s+(\S+)\s+TO\s+'([^']+)'@'[^']*'([^;]*);/gi)].map((m) => ({
+    privileges: m[1]!.toUpperCase(),
+    on: m[2]!,
+    user: m[3]!,
+    withGrantOption: /GRANT\s+OPTION/i.test(m[4]!),
+  }));
+}
 
 describe('docker-compose.yml', () => {
   it('describes the production topology: MySQL 8, Temporal on MySQL, Temporal UI, api and worker', () => {
@@ -28,7 +72,6 @@ describe('docker-compose.yml', () => {
     assert.match(services.temporal!.image!, /^temporalio\/auto-setup:\d+\.\d+\.\d+$/);
     assert.equal(services.temporal!.environment!.DB, 'mysql8');
     assert.equal(services.temporal!.environment!.MYSQL_SEEDS, 'mysql');
-    assert.equal(services.temporal!.environment!.MYSQL_PWD, services.mysql!.environment!.MYSQL_ROOT_PASSWORD);
     assert.match(services['temporal-ui']!.image!, /^temporalio\/ui:\d+\.\d+\.\d+$/);
     assert.equal(services['temporal-ui']!.environment!.TEMPORAL_ADDRESS, 'temporal:7233');
   });
@@ -41,26 +84,94 @@ describe('docker-compose.yml', () => {
   });
 
   for (const name of ['api', 'worker', 'migrate']) {
-    it(`${name}: runs an npm script that exists, with only settings the code reads, pointing at the right services`, () => {
+    it(`${name}: runs an npm script that exists, with only settings the code reads, pointing at the right services as the gateway's own MySQL user`, () => {
       const service = services[name]!;
       const script = service.command!.join(' ').match(/npm run (\w+)/)?.[1];
       assert.ok(script !== undefined && pkg.scripts[script] !== undefined, `npm script of ${name}`);
-      const env = service.environment!;
+      const env = environmentOf(name);
       const known = new Set(Object.keys(ConfigSchema.properties));
       for (const variable of Object.keys(env)) assert.ok(known.has(variable), `${name} sets ${variable}, which the code does not read`);
       const config = loadConfig(env);
       const db = new URL(config.DATABASE_URL);
       assert.equal(db.hostname, 'mysql');
       assert.equal(db.pathname, `/${services.mysql!.environment!.MYSQL_DATABASE}`);
-      assert.equal(decodeURIComponent(db.password), services.mysql!.environment!.MYSQL_ROOT_PASSWORD);
+      assert.equal(db.username, 'dargah', `${name} connects as the gateway's own user, not root`);
+      assert.equal(decodeURIComponent(db.password), environmentOf('mysql').DARGAH_DB_PASSWORD, 'the password the init script gave that user');
       assert.equal(config.TEMPORAL_ADDRESS, 'temporal:7233');
     });
   }
 
-  it('publishes the API on 3000 and the Temporal UI on 8233, listening on all interfaces inside its container', () => {
-    assert.ok(services.api!.ports!.includes('3000:3000'));
-    assert.equal(loadConfig(services.api!.environment).HOST, '0.0.0.0');
-    assert.ok(services['temporal-ui']!.ports!.includes('8233:8080'));
+  it('connects Temporal as its own MySQL user with the password the init script gave it, to the databases it was granted', () => {
+    const env = environmentOf('temporal');
+    assert.equal(env.MYSQL_USER, 'temporal');
+    assert.equal(env.MYSQL_PWD, environmentOf('mysql').TEMPORAL_DB_PASSWORD);
+    const granted = new Set(grants().filter((g) => g.user === 'temporal').map((g) => g.on.replace(/`/g, '')));
+    assert.deepEqual([...granted].sort(), [`${env.DBNAME ?? 'temporal'}.*`, `${env.VISIBILITY_DBNAME ?? 'temporal_visibility'}.*`].sort());
+  });
+
+  it('mounts an init script into MySQL that creates the dargah and temporal users, each granted only its own databases', () => {
+    const mount = (services.mysql!.volumes ?? []).find((v) => v.includes(':/docker-entrypoint-initdb.d'));
+    assert.ok(mount !== undefined, 'an init directory is mounted into /docker-entrypoint-initdb.d');
+    assert.equal(mount.split(':')[0], `./${INIT_DIR}`);
+    assert.match(mount, /:ro$/, 'read-only');
+    assert.ok(initScripts().length > 0, `${INIT_DIR}/01-users.sh exists`);
+    for (const file of initScripts()) assert.ok((statSync(file).mode & 0o111) !== 0, `${file} is executable (the entrypoint runs it with the container's environment)`);
+    const sql = initScripts().map((f) => readFileSync(f, 'utf8')).join('\n');
+    assert.match(sql, /CREATE USER IF NOT EXISTS 'dargah'@'%' IDENTIFIED BY '\$\{DARGAH_DB_PASSWORD\}'/);
+    assert.match(sql, /CREATE USER IF NOT EXISTS 'temporal'@'%' IDENTIFIED BY '\$\{TEMPORAL_DB_PASSWORD\}'/);
+    const all = grants();
+    assert.deepEqual([...new Set(all.map((g) => g.user))].sort(), ['dargah', 'temporal']);
+    const allowed: Record<string, string[]> = { dargah: ['dargah.*'], temporal: ['temporal.*', 'temporal_visibility.*'] };
+    for (const g of all) {
+      assert.ok(allowed[g.user]!.includes(g.on.replace(/`/g, '')), `${g.user} is granted only its own databases, not ${g.on}`);
+      assert.ok(!g.withGrantOption, `${g.user} cannot grant privileges on`);
+    }
+    const gateway = all.filter((g) => g.user === 'dargah').map((g) => g.privileges).join(',');
+    for (const privilege of ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'CREATE', 'ALTER', 'INDEX']) assert.match(gateway, new RegExp(`\\b${privilege}\\b`), `the gateway may ${privilege}`);
+    assert.doesNotMatch(gateway, /\bALL\b|\bDROP\b|\bSUPER\b|\bFILE\b|\bPROCESS\b/, 'the gateway gets no more than its migrations and queries need');
+    assert.equal(services.mysql!.environment!.MYSQL_USER, undefined, 'no MYSQL_USER (it would be granted ALL on the database)');
+  });
+
+  it('requires every secret from the environment (${VAR:?…}) and writes none into the file', () => {
+    const secretSettings: [string, string][] = [
+      ['mysql', 'MYSQL_ROOT_PASSWORD'],
+      ['mysql', 'DARGAH_DB_PASSWORD'],
+      ['mysql', 'TEMPORAL_DB_PASSWORD'],
+      ['temporal', 'MYSQL_PWD'],
+      ['api', 'PAGES_CSRF_SECRET'],
+    ];
+    for (const [service, setting] of secretSettings) {
+      const raw = services[service]!.environment![setting]!;
+      assert.match(raw, /^\$\{[A-Z_]+:\?[^}]+\}$/, `${service}.${setting} is \${VAR:?message}, not a value`);
+    }
+    const database = services.api!.environment!.DATABASE_URL!;
+    assert.match(database, /^mysql:\/\/dargah:\$\{DARGAH_DB_PASSWORD:\?[^}]+\}@/);
+    for (const variable of Object.keys(SECRETS)) {
+      const without = { ...SECRETS, [variable]: undefined };
+      const refused = Object.keys(services).some((name) => {
+        try {
+          environmentOf(name, without);
+          return false;
+        } catch (error) {
+          return String(error).includes(variable);
+        }
+      });
+      assert.ok(refused, `docker compose refuses to start without ${variable}`);
+    }
+    // Nothing that looks like a password or secret value remains in the file itself.
+    const text = readFileSync('docker-compose.yml', 'utf8');
+    assert.doesNotMatch(text, /-p[a-z0-9]+\b|:dargah@|PWD: [a-z]|PASSWORD: [a-z]|SECRET: [a-z]/i);
+  });
+
+  it('publishes every port on 127.0.0.1 only: the API on 3000 (behind a TLS proxy), Temporal on 7233 and its UI on 8233, neither of which authenticates', () => {
+    const published = Object.entries(services).flatMap(([name, s]) => (s.ports ?? []).map((p) => [name, String(p)] as const));
+    assert.ok(published.length > 0);
+    for (const [name, port] of published) assert.match(port, /^127\.0\.0\.1:\d+:\d+$/, `${name} publishes ${port} on loopback only`);
+    assert.ok(services.api!.ports!.includes('127.0.0.1:3000:3000'));
+    assert.equal(loadConfig(environmentOf('api')).HOST, '0.0.0.0', 'the API listens on all interfaces inside its container');
+    assert.ok(services.temporal!.ports!.includes('127.0.0.1:7233:7233'));
+    assert.ok(services['temporal-ui']!.ports!.includes('127.0.0.1:8233:8080'));
+    assert.equal(services.mysql!.ports, undefined, 'MySQL is not published at all');
   });
 
   it('starts api and worker only after the migrations ran', () => {

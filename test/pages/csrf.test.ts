@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { createdPayment, waitForStatus } from '../support/payments.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -23,10 +24,10 @@ describe('hosted pages: CSRF tokens across API processes', () => {
   it('a token from one API process is accepted by another with the same PAGES_CSRF_SECRET, and refused under another secret', async () => {
     const h = await getHarness();
     const { key } = await newMerchant();
-    const shared = 's'.repeat(40);
+    const shared = randomBytes(32).toString('base64url');
     const first = await apiWith({ PAGES_CSRF_SECRET: shared });
     const second = await apiWith({ PAGES_CSRF_SECRET: shared });
-    const other = await apiWith({ PAGES_CSRF_SECRET: 'o'.repeat(40) });
+    const other = await apiWith({ PAGES_CSRF_SECRET: randomBytes(32).toString('base64url') });
     const payment = await createdPayment(h.baseUrl, key);
     const form = await formToken(first, payment.id);
 

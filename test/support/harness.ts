@@ -7,16 +7,15 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
-import { pino } from 'pino';
 import type { Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDatabase, type Db } from '../../src/db/database.ts';
-import type { Logger } from '../../src/logger.ts';
+import { createLogger, type Logger } from '../../src/logger.ts';
 import { createApp } from '../../src/main/http-app.ts';
 import { listen } from '../../src/http/server.ts';
 import { connectTemporal, type TemporalClient } from '../../src/temporal/client.ts';
-import { bundleWorkflows, createPaymentWorker } from '../../src/main/payment-worker.ts';
+import { bundleWorkflows, createWorkers } from '../../src/main/payment-worker.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 
 export interface Harness {
@@ -40,7 +39,8 @@ const closers: (() => Promise<void>)[] = [];
 /** Test configuration: the services of `npm test`, and windows short enough to wait for. */
 export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
   // Webhook retries seconds apart (about 30 s in all) instead of over a day.
-  const webhooks = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13', WEBHOOK_TIMEOUT_MS: '5000' };
+  // Receivers are local servers on random ports: loopback webhook URLs are allowed here, as `npm start` does (off by default).
+  const webhooks = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true' };
   return loadConfig({ ...process.env, PORT: '0', SANDBOX_DELAY_SECONDS: '1', ...webhooks, ...overrides });
 }
 
@@ -48,17 +48,18 @@ export function getHarness(): Promise<Harness> {
   harness ??= (async () => {
     mkdirSync(artifacts, { recursive: true });
     const config = testConfig();
-    const logger = pino({ level: config.LOG_LEVEL }, createWriteStream(SUITE_LOG, { flags: 'a' }));
+    const logger = createLogger(config.LOG_LEVEL, 'suite', createWriteStream(SUITE_LOG, { flags: 'a' }));
     const { db } = createDatabase(config.DATABASE_URL);
     const temporal = await connectTemporal(config);
     const bundle = await bundleWorkflows();
-    const worker = await createPaymentWorker({ config, db, temporal: temporal.client, logger, bundle });
-    const running = worker.run();
+    const workers = await createWorkers({ config, db, temporal: temporal.client, logger, bundle });
+    const running = Promise.all([workers.payments.run(), workers.webhooks.run()]);
     closers.push(async () => {
-      worker.shutdown();
+      workers.payments.shutdown();
+      workers.webhooks.shutdown();
       await running;
     });
-    const h: Harness = { config, db, temporal, logger, bundle, worker, baseUrl: '' };
+    const h: Harness = { config, db, temporal, logger, bundle, worker: workers.payments, baseUrl: '' };
     h.baseUrl = await startApi({ ...h, temporalClient: temporal.client }, config);
     closers.push(async () => {
       await temporal.connection.close();

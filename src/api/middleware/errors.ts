@@ -25,7 +25,7 @@ export function errorHandler(logger: Logger, newRequestId: () => string): Middle
       if (error.code === 'internal_error') {
         logger.error({ request_id: requestId, err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
       } else if (error.code === 'service_unavailable') {
-        logger.warn({ request_id: requestId, err: caught instanceof Error ? caught.message : String(caught), path: ctx.path }, 'dependency unavailable');
+        logger.warn({ request_id: requestId, err: caught, path: ctx.path }, 'dependency unavailable');
       }
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);

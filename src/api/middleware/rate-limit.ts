@@ -127,3 +127,17 @@ export function testPaymentQuota(config: Pick<Config, 'TEST_PAYMENTS_PER_MINUTE'
     message: `Too many test payments: a merchant may create at most ${config.TEST_PAYMENTS_PER_MINUTE} test payments a minute. Retry after the number of seconds in Retry-After.`,
   });
 }
+
+/** Per merchant and mode: redeliveries per minute (each starts a delivery workflow per endpoint). */
+export function redeliverQuota(config: Pick<Config, 'WEBHOOK_REDELIVERIES_PER_MINUTE'>, counter: RateCounter): Middleware {
+  return limiter({
+    counter,
+    limit: config.WEBHOOK_REDELIVERIES_PER_MINUTE,
+    windowSeconds: 60,
+    bucket: (ctx) => {
+      const auth = authOf(ctx);
+      return auth === undefined ? undefined : `redeliver:${auth.merchant.id}:${auth.mode}`;
+    },
+    message: `Too many redeliveries: a merchant may ask for at most ${config.WEBHOOK_REDELIVERIES_PER_MINUTE} a minute. Retry after the number of seconds in Retry-After.`,
+  });
+}

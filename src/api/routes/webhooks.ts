@@ -8,10 +8,12 @@ import {
   RotateSecretRequestSchema,
 } from '../../domain/webhook-schemas.ts';
 import { callerOf } from '../middleware/auth.ts';
+import { rateCounter, redeliverQuota } from '../middleware/rate-limit.ts';
 import { bodyValidator, queryValidator } from '../validation.ts';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  enableWebhookEndpoint,
   getEvent,
   listEvents,
   listWebhookEndpoints,
@@ -45,6 +47,10 @@ export function webhookRoutes(deps: WebhookServiceDeps): Router {
     ctx.body = await deleteWebhookEndpoint(deps.db, callerOf(ctx), ctx.params.id!);
   });
 
+  router.post('/webhook_endpoints/:id/enable', async (ctx) => {
+    ctx.body = await enableWebhookEndpoint(deps.db, callerOf(ctx), ctx.params.id!);
+  });
+
   router.post('/webhook_endpoints/:id/rotate_secret', async (ctx) => {
     const { previous_secret_expires_in } = validateRotate(optionalBody(ctx));
     ctx.body = await rotateWebhookSecret(deps, callerOf(ctx), ctx.params.id!, previous_secret_expires_in);
@@ -58,7 +64,8 @@ export function webhookRoutes(deps: WebhookServiceDeps): Router {
     ctx.body = await getEvent(deps.db, callerOf(ctx), ctx.params.id!);
   });
 
-  router.post('/events/:id/redeliver', async (ctx) => {
+  // Each redelivery is a new delivery workflow: a merchant may start only so many a minute.
+  router.post('/events/:id/redeliver', redeliverQuota(deps.config, rateCounter(deps.config, deps.db)), async (ctx) => {
     const { endpoint_id } = validateRedeliver(optionalBody(ctx));
     ctx.status = 202;
     ctx.body = await redeliver(deps, callerOf(ctx), ctx.params.id!, endpoint_id);

@@ -11,7 +11,6 @@ import { createServer, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { createDatabase, type Db } from '../../../src/db/database.ts';
@@ -19,7 +18,7 @@ import { ensureDatabase, migrateToLatest } from '../../../src/db/migrate.ts';
 import { createApp } from '../../../src/main/http-app.ts';
 import { createMerchant } from '../../../src/merchants/merchants.ts';
 import { startDevServer, type DevServer } from '../../../src/bootstrap/dev-server.ts';
-import type { Logger } from '../../../src/logger.ts';
+import { createLogger, type Logger } from '../../../src/logger.ts';
 import { waitFor } from '../../support/http.ts';
 
 export const ARTIFACTS = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
@@ -75,11 +74,23 @@ export class PrivateMariaDb {
     await waitFor('the private MariaDB to answer', async () => (spawnSync('mysqladmin', ['--no-defaults', '-uroot', '-h127.0.0.1', `-P${this.port}`, 'ping'], { encoding: 'utf8' }).status === 0 ? true : undefined), 60_000, 200);
   }
 
+  /** SIGSTOP: the server hangs instead of dying. Its sockets stay open and nothing answers. */
+  freeze(): void {
+    if (this.process === undefined) throw new Error('the private MariaDB is not running');
+    this.process.kill('SIGSTOP');
+  }
+
+  /** SIGCONT: the frozen server goes on where it stopped. */
+  thaw(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   /** SIGKILL: what a crash or an OOM kill does. InnoDB recovers on the next start. */
   async kill(): Promise<void> {
     const child = this.process;
     if (child === undefined || child.exitCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGCONT'); // a frozen process is killed all the same, but never left stopped
     child.kill('SIGKILL');
     await exited;
     this.process = undefined;
@@ -165,7 +176,7 @@ export function getFaultStack(): Promise<FaultStack> {
     const temporalServer = await startDevServer({ cli, port: temporalPort, dbFile: temporalDbFile, logFile: join(FAULT_LOGS, 'temporal.log'), namespace: baseConfig.TEMPORAL_NAMESPACE });
     const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
     const temporal = new Client({ connection, namespace: baseConfig.TEMPORAL_NAMESPACE });
-    const logger = pino({ level: 'info' }, createWriteStream(join(FAULT_LOGS, 'api.log'), { flags: 'a' }));
+    const logger = createLogger('info', 'api', createWriteStream(join(FAULT_LOGS, 'api.log'), { flags: 'a' }));
     const workerEnv: NodeJS.ProcessEnv = {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -175,6 +186,8 @@ export function getFaultStack(): Promise<FaultStack> {
       // Webhook retries a few seconds apart, covering an outage of about a minute.
       WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,2,4,8,15,30,60,120',
       WEBHOOK_TIMEOUT_MS: '5000',
+      // The receivers are local servers on random ports (off by default).
+      WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
     };
     const s: FaultStack = { mariadb, databaseUrl, db, temporalServer, temporalPort, temporalDbFile, temporal, logger, workerEnv, worker: undefined, baseConfig };
     s.worker = await startWorker(s);
@@ -187,6 +200,16 @@ export async function startWorker(s: FaultStack): Promise<WorkerProcess> {
   workerCounter += 1;
   s.worker = await WorkerProcess.start(`worker-${workerCounter}`, s.workerEnv);
   return s.worker;
+}
+
+/** SIGSTOP of the Temporal dev server: it hangs with every connection open. */
+export function freezeTemporal(s: FaultStack): void {
+  s.temporalServer.process.kill('SIGSTOP');
+}
+
+/** SIGCONT: the frozen Temporal server goes on. */
+export function thawTemporal(s: FaultStack): void {
+  s.temporalServer.process.kill('SIGCONT');
 }
 
 /** Restarts the dev server on the same port and SQLite file. */
@@ -208,6 +231,7 @@ export async function faultApi(overrides: Partial<Record<keyof Config, string>> 
     RATE_LIMIT_REQUESTS: '0',
     TEST_PAYMENTS_PER_MINUTE: '0',
     SANDBOX_DELAY_SECONDS: '3',
+    WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
     ...overrides,
   });
   const app = createApp({ config, db: s.db, temporal: s.temporal, logger: s.logger });
@@ -236,6 +260,9 @@ export async function closeFaultStack(): Promise<void> {
     await new Promise<void>((r) => server.close(() => r()));
   }
   if (s === undefined) return;
+  // Nothing is left stopped by a scenario that failed half-way.
+  s.mariadb.thaw();
+  thawTemporal(s);
   await s.worker?.kill('SIGTERM');
   await s.temporal.connection.close().catch(() => undefined);
   await s.db.destroy().catch(() => undefined);

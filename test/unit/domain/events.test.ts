@@ -3,7 +3,7 @@ import type { PaymentStatus } from '../../../src/domain/payment.ts';
 import { EVENT_TYPES, isSubscribed, paymentEventType, type EventType } from '../../../src/domain/events.ts';
 
 describe('webhook event types', () => {
-  it('are one event per payment status and one per refund status', () => {
+  it('are one event per payment status, one per refund status, and the disabling of an endpoint', () => {
     assert.deepEqual(
       [...EVENT_TYPES].sort(),
       [
@@ -20,6 +20,7 @@ describe('webhook event types', () => {
         'refund.created',
         'refund.failed',
         'refund.succeeded',
+        'webhook_endpoint.disabled',
       ],
     );
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { addressRange, checkWebhookUrl, WebhookUrlRefused, type Resolver } from '../../../src/adapters/webhook-url-policy.ts';
+import { addressRange, checkWebhookUrl, webhookUrlPolicy, WebhookUrlRefused, type Resolver } from '../../../src/adapters/webhook-url-policy.ts';
+import { loadConfig } from '../../../src/config.ts';
 
 /** DNS as a test wants it: a fixed answer per name, never the network. */
 const dns = (answers: Record<string, string[]>): Resolver => async (host) => {
@@ -84,5 +85,30 @@ describe('webhook URL policy (server-side request forgery defence)', () => {
     assert.match(await refused('http://10.0.0.1/h', 'test'), /private/);
     assert.match(await refused('http://93.184.216.34/h', 'test'), /http is allowed only for localhost/);
     await assert.rejects(checkWebhookUrl('http://127.0.0.1/h', 'test', { allowLoopbackInTest: false }), WebhookUrlRefused);
+  });
+
+  it('is off for loopback by default: only npm start and the tests turn WEBHOOK_ALLOW_LOOPBACK_IN_TEST on', async () => {
+    const config = loadConfig({});
+    assert.equal(config.WEBHOOK_ALLOW_LOOPBACK_IN_TEST, false);
+    for (const url of ['http://127.0.0.1:22/h', 'http://localhost:3306/h', 'https://localhost/h']) {
+      await assert.rejects(checkWebhookUrl(url, 'test', webhookUrlPolicy(config, dns({ localhost: ['127.0.0.1'] }))), /loopback/, url);
+    }
+  });
+
+  it('allows only ports 443 and 80 and the configured ones, except on an allowed local loopback receiver', async () => {
+    const answers = { 'shop.example': ['93.184.216.34'] };
+    for (const port of [22, 25, 3306, 6379, 8080, 8443, 9200, 65535]) {
+      assert.equal(await refused(`https://shop.example:${port}/h`, 'live', answers), 'must use port 443 or 80', String(port));
+      assert.equal(await refused(`https://shop.example:${port}/h`, 'test', answers), 'must use port 443 or 80', String(port));
+    }
+    for (const url of ['https://shop.example/h', 'https://shop.example:443/h', 'https://shop.example:80/h']) await checkWebhookUrl(url, 'live', policy(answers));
+    const wider = { ...policy(answers), allowedPorts: [8443] };
+    await checkWebhookUrl('https://shop.example:8443/h', 'live', wider);
+    await assert.rejects(checkWebhookUrl('https://shop.example:8444/h', 'live', wider), /must use port 443 or 80 or 8443/);
+    assert.deepEqual(webhookUrlPolicy(loadConfig({ WEBHOOK_ALLOWED_PORTS: '8443,9443' })).allowedPorts, [8443, 9443]);
+    assert.throws(() => loadConfig({ WEBHOOK_ALLOWED_PORTS: '70000' }), /WEBHOOK_ALLOWED_PORTS/);
+    // A developer's receiver on localhost, where the operator allowed that: any port.
+    await checkWebhookUrl('http://127.0.0.1:8000/h', 'test', policy());
+    assert.equal(await refused('http://127.0.0.1:8000/h', 'live'), 'must use https in live mode');
   });
 });

@@ -26,6 +26,8 @@ const HEALTHY: Behaviours = {
   refundPayment: async () => BANK_OPERATION,
   reverseSandboxPayment: async () => BANK_OPERATION,
   deliverWebhook: async () => 'succeeded',
+  disableExhaustedEndpoint: async () => true,
+  deleteExpiredIdempotencyKeys: async () => 0,
 };
 
 export interface Call {
