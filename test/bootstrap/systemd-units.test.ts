@@ -5,6 +5,7 @@
  * and the example environment file holds only settings the gateway reads, with
  * values it accepts. No systemd runs here: this reads the files.
  */
+import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -106,7 +107,7 @@ describe('deploy/systemd units', () => {
     }
   });
 
-  it('has an example environment file with only settings the gateway reads, in values it accepts', () => {
+  it('has an example environment file with only settings the gateway reads, refused until its placeholders are replaced', () => {
     const example = readFileSync(join(DIR, 'dargah.env.example'), 'utf8');
     const settings = Object.fromEntries(
       example
@@ -117,6 +118,11 @@ describe('deploy/systemd units', () => {
     const known = Object.keys(ConfigSchema.properties);
     for (const key of Object.keys(settings)) assert.ok(known.includes(key), `${key} is not a setting of src/config.ts`);
     for (const key of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PUBLIC_BASE_URL', 'PAGES_CSRF_SECRET']) assert.ok(key in settings, key);
-    assert.doesNotThrow(() => loadConfig(settings));
+    // Installed as it is, the example must not start: its secrets are placeholders.
+    assert.throws(() => loadConfig(settings), /placeholder/);
+    const filled = Object.fromEntries(
+      Object.entries(settings).map(([k, v]) => [k, v.replace(/CHANGE-ME[A-Za-z0-9-]*/, randomBytes(24).toString('hex'))]),
+    );
+    assert.doesNotThrow(() => loadConfig(filled));
   });
 });
