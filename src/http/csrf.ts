@@ -1,8 +1,10 @@
 /**
- * Cross-site request forgery protection for the test bank's form: a signed
- * double-submit token plus an Origin check.
+ * Cross-site request forgery protection for the forms of the hosted pages
+ * (the test bank's form) and of the dashboard: a signed double-submit token
+ * plus an Origin check. Each user of it has its own cookie, path and signing
+ * purpose, so a token of one is never accepted by the other.
  *
- * The payment page sets a random nonce in an HttpOnly cookie and puts
+ * The page sets a random nonce in an HttpOnly cookie and puts
  * HMAC(secret, nonce) in the form. A post is accepted only when the form's
  * token is the HMAC of the cookie it arrives with, so another site can
  * neither read the token nor forge one (even if it could plant a cookie),
@@ -13,7 +15,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 
-export const CSRF_COOKIE = 'dargah_csrf';
 export const CSRF_FIELD = 'csrf_token';
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{43}$/; // 32 random bytes, base64url
 
@@ -24,10 +25,20 @@ export interface CsrfGuard {
   accepts(ctx: Context, form: URLSearchParams): boolean;
 }
 
-export function csrfGuard(options: { secret: string; publicBaseUrl: string }): CsrfGuard {
+export interface CsrfOptions {
+  secret: string;
+  publicBaseUrl: string;
+  /** The nonce cookie's name and path, e.g. `dargah_csrf` on `/pay`. */
+  cookie: string;
+  path: string;
+  /** What the tokens are for; part of what is signed (`dargah-pay-csrf`). */
+  purpose: string;
+}
+
+export function csrfGuard(options: CsrfOptions): CsrfGuard {
   const secure = options.publicBaseUrl.startsWith('https:');
   const publicOrigin = new URL(options.publicBaseUrl).origin;
-  const sign = (nonce: string) => createHmac('sha256', options.secret).update(`dargah-pay-csrf:${nonce}`).digest('base64url');
+  const sign = (nonce: string) => createHmac('sha256', options.secret).update(`${options.purpose}:${nonce}`).digest('base64url');
 
   const sameOrigin = (ctx: Context): boolean => {
     // The origin the browser loaded the page from: the public one, or this server's own address.
@@ -46,15 +57,15 @@ export function csrfGuard(options: { secret: string; publicBaseUrl: string }): C
 
   return {
     issue(ctx) {
-      const existing = ctx.cookies.get(CSRF_COOKIE);
+      const existing = ctx.cookies.get(options.cookie);
       const nonce = existing !== undefined && NONCE_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
       // Written by hand: koa's cookie helper refuses `Secure` when TLS ends at a proxy in front of us.
-      ctx.append('Set-Cookie', `${CSRF_COOKIE}=${nonce}; Path=/pay; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
+      ctx.append('Set-Cookie', `${options.cookie}=${nonce}; Path=${options.path}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
       return sign(nonce);
     },
     accepts(ctx, form) {
       if (!sameOrigin(ctx)) return false;
-      const nonce = ctx.cookies.get(CSRF_COOKIE);
+      const nonce = ctx.cookies.get(options.cookie);
       const token = form.get(CSRF_FIELD);
       if (nonce === undefined || !NONCE_PATTERN.test(nonce) || token === null) return false;
       const expected = Buffer.from(sign(nonce));
