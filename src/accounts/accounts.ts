@@ -8,6 +8,9 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
+import * as zxcvbnEnglish from '@zxcvbn-ts/language-en';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -43,10 +46,19 @@ export function normalizeEmail(input: string): string {
   return email;
 }
 
-/** Length rules only for now (a strength estimate is planned): 10 to 256 characters, not the address itself. */
-export function checkPassword(password: string, email: string): void {
+/** zxcvbn's estimate: 3 ("safely unguessable", about 10^10 guesses) or more is accepted. */
+export const PASSWORD_MIN_SCORE = 3;
+let strength: ZxcvbnFactory | undefined;
+
+/**
+ * 10 to 256 characters, not the address itself, and not easy to guess: zxcvbn-ts with
+ * its common and English dictionaries, and the user's own address and business name.
+ */
+export function checkPassword(password: string, email: string, userInputs: string[] = []): void {
   const length = [...password].length;
   if (length < PASSWORD_MIN || length > PASSWORD_MAX || password.trim().toLowerCase() === email) throw new AccountError('weak_password');
+  strength ??= new ZxcvbnFactory({ dictionary: { ...zxcvbnCommon.dictionary, ...zxcvbnEnglish.dictionary }, graphs: zxcvbnCommon.adjacencyGraphs });
+  if (strength.check(password, [email, email.split('@')[0]!, ...userInputs]).score < PASSWORD_MIN_SCORE) throw new AccountError('weak_password');
 }
 
 export interface AccountDeps {
@@ -80,7 +92,6 @@ async function sendConfirmation(deps: AccountDeps, userId: string, email: string
  */
 export async function signUp(deps: AccountDeps, input: { email: string; password: string; businessName: string; lang: 'fa' | 'en' }): Promise<void> {
   const email = normalizeEmail(input.email);
-  checkPassword(input.password, email);
   let name: string;
   try {
     name = merchantName(input.businessName);
@@ -88,6 +99,7 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
     if (error instanceof OnboardingError) throw new AccountError('invalid_name');
     throw error;
   }
+  checkPassword(input.password, email, [name]);
   const existing = await deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (existing !== undefined) {
     await deps.mailer.send({

@@ -6,7 +6,7 @@ import { apiWith, getHarness, type Harness } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { launchChromium, phonePage, screenshot } from '../support/browser.ts';
 import { linkIn, startMailbox, type Mailbox } from '../support/mailbox.ts';
-import { AccountError, checkCredentials, confirmEmail, sha256, SIGN_IN_LIMITS, signUp } from '../../src/accounts/accounts.ts';
+import { AccountError, checkCredentials, checkPassword, confirmEmail, sha256, SIGN_IN_LIMITS, signUp } from '../../src/accounts/accounts.ts';
 import { sessionUser, startSession } from '../../src/accounts/sessions.ts';
 import type { Mail } from '../../src/adapters/mailer.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
@@ -387,6 +387,14 @@ describe('merchant dashboard', function () {
       assert.equal(users.length, 1);
       const hash = (await h.db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow()).password_hash;
       assert.match(hash, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    });
+
+    it('a password must be 10 characters or more, not the address, and hard to guess (zxcvbn score 3 or more)', () => {
+      const email = 'owner@example.com';
+      for (const weak of ['short', 'password123456', 'qwertyuiop12', 'owner@example.com', 'Example Shop 2024']) {
+        assert.throws(() => checkPassword(weak, email, ['Example Shop']), (e: AccountError) => e.code === 'weak_password', weak);
+      }
+      for (const strong of [PASSWORD, 'correct horse battery staple']) assert.doesNotThrow(() => checkPassword(strong, email, ['Example Shop']), strong);
     });
 
     it('sign-in is throttled per address too: past the limit, every account from that address gets the generic error', async () => {
