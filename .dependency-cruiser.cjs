@@ -10,17 +10,18 @@ const LAYERS = {
   db: { path: '^src/db/', may: ['domain', 'foundation'] },
   temporal: { path: '^src/temporal/', may: ['domain', 'foundation', 'db'] },
   adapters: { path: '^src/adapters/', may: ['domain', 'foundation', 'db'] },
-  services: { path: '^src/(payments|refunds|webhooks|merchants)/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters'] },
+  services: { path: '^src/(payments|refunds|webhooks|merchants|accounts)/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters'] },
   activities: { path: '^activities/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters'] },
   // Workflows also import activity types; the rule below keeps those imports type-only.
   workflows: { path: '^workflows/', may: ['domain', 'activities'] },
   http: { path: '^src/http/', may: ['domain', 'foundation', 'db', 'temporal'] },
   api: { path: '^src/api/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'] },
   pages: { path: '^src/pages/', may: ['domain', 'foundation', 'db', 'temporal', 'services', 'http'] },
+  dashboard: { path: '^src/dashboard/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'] },
   openapi: { path: '^openapi/', may: ['domain', 'foundation', 'http', 'api'] },
   entry: {
     path: '^src/(main|cli|bootstrap|bench)/',
-    may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'pages', 'openapi'],
+    may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'pages', 'dashboard', 'openapi'],
   },
 };
 

@@ -111,6 +111,14 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_REQUESTS: Int({ default: 1_200, minimum: 0, description: 'API requests one key may make per RATE_LIMIT_WINDOW_SECONDS (0: unlimited); beyond it 429 rate_limited' }),
   RATE_LIMIT_WINDOW_SECONDS: Int({ default: 60, minimum: 1, maximum: 86_400, description: 'length of the fixed window of RATE_LIMIT_REQUESTS' }),
   TEST_PAYMENTS_PER_MINUTE: Int({ default: 120, minimum: 0, description: 'payments a merchant may create per minute in test mode (0: unlimited); beyond it 429 rate_limited' }),
+  SMTP_URL: Type.String({
+    default: '',
+    pattern: '^(smtps?://.*)?$',
+    description: 'dashboard email (address confirmation): SMTP server as smtp://user:pass@host:port or smtps://…; empty: each email is printed to standard output instead',
+  }),
+  MAIL_FROM: Type.String({ default: 'Dargah <no-reply@localhost>', minLength: 3, description: 'dashboard email: the From address' }),
+  DASHBOARD_SESSION_IDLE_SECONDS: Int({ default: 1_800, minimum: 60, description: 'dashboard: a session unused this long ends (30 min)' }),
+  DASHBOARD_SESSION_MAX_SECONDS: Int({ default: 43_200, minimum: 60, description: 'dashboard: a session ends this long after sign-in, however active (12 h)' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level' },

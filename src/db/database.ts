@@ -162,6 +162,36 @@ export interface RateLimitCountersTable {
   hits: number;
 }
 
+export interface UsersTable {
+  id: string;
+  merchant_id: string;
+  email: string;
+  /** argon2id, PHC string form. */
+  password_hash: string;
+  email_confirmed_at: Defaulted<Date | null>;
+  created_at: Date;
+}
+
+export interface UserSessionsTable {
+  /** SHA-256 of the session cookie's token; the token itself is never stored. */
+  token_hash: Buffer;
+  user_id: string;
+  created_at: Date;
+  last_seen_at: Date;
+  /** The absolute end of the session, whatever its activity. */
+  expires_at: Date;
+}
+
+export interface UserEmailTokensTable {
+  /** SHA-256 of the token in the emailed link. */
+  token_hash: Buffer;
+  user_id: string;
+  purpose: 'confirm' | 'reset';
+  created_at: Date;
+  expires_at: Date;
+  used_at: Defaulted<Date | null>;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
@@ -174,6 +204,9 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   refunds: RefundsTable;
   rate_limit_counters: RateLimitCountersTable;
+  users: UsersTable;
+  user_sessions: UserSessionsTable;
+  user_email_tokens: UserEmailTokensTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

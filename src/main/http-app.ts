@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 /**
  * The gateway's HTTP application: the JSON API under /api/v1, the hosted
- * pages, the served OpenAPI document and the health probes, composed here
+ * pages, the merchant dashboard, the served OpenAPI document and the health probes, composed here
  * (an entry point) because none of those parts may import another.
  */
 import Koa from 'koa';
@@ -22,6 +22,8 @@ import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { pageRoutes } from '../pages/routes.ts';
+import { dashboardRoutes } from '../dashboard/routes.ts';
+import { createMailer, type Mailer } from '../adapters/mailer.ts';
 import { docsRoutes } from '../../openapi/routes.ts';
 
 export interface AppDependencies {
@@ -29,6 +31,8 @@ export interface AppDependencies {
   db: Db;
   temporal: Client;
   logger: Logger;
+  /** The dashboard's email; by default SMTP_URL's server (or standard output without one). */
+  mailer?: Mailer;
 }
 
 /** Builds the HTTP application from its dependencies; no global state, so tests build their own. */
@@ -59,11 +63,13 @@ export function createApp(deps: AppDependencies): Koa {
   const health = healthRoutes(deps.db, deps.temporal);
   const pages = pageRoutes(deps);
   const docs = docsRoutes(deps.config);
+  const dashboard = dashboardRoutes({ ...deps, mailer: deps.mailer ?? createMailer(deps.config) });
 
   app.use(securityHeaders(deps.config));
   app.use(errorHandler(deps.logger, () => `req_${randomUUID().replace(/-/g, '')}`));
   app.use(health.routes()).use(health.allowedMethods(allowed));
   app.use(pages.routes()).use(pages.allowedMethods(allowed));
+  app.use(dashboard.routes()).use(dashboard.allowedMethods(allowed));
   app.use(docs.routes()).use(docs.allowedMethods(allowed));
   app.use(api.routes()).use(api.allowedMethods(allowed));
   return app;

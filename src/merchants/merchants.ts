@@ -16,24 +16,36 @@ export function normalizeDomain(input: string): string {
   return domain;
 }
 
-/** Onboarding's first step: the merchant, its site's domain and a test key at once (test keys need no approval). */
+/** A merchant's (business) name, trimmed; 1 to 200 characters. */
+export function merchantName(input: string): string {
+  const name = input.trim();
+  if (name.length === 0 || name.length > 200) throw new OnboardingError('the merchant name must be 1 to 200 characters');
+  return name;
+}
+
+/**
+ * Onboarding's first step: the merchant, its site's domain and a test key at once (test keys need no approval).
+ * The domain may come later (a dashboard sign-up adds it in its settings).
+ */
 export async function createMerchant(
   db: Db,
   config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX'>,
-  input: { name: string; domain: string },
+  input: { name: string; domain?: string },
 ) {
-  const name = input.name.trim();
-  if (name.length === 0 || name.length > 200) throw new OnboardingError('the merchant name must be 1 to 200 characters');
-  const domain = normalizeDomain(input.domain);
+  const name = merchantName(input.name);
+  const domain = input.domain === undefined ? undefined : normalizeDomain(input.domain);
+  return db.transaction().execute((trx) => insertMerchant(trx, config, name, domain));
+}
+
+/** The rows of a new merchant inside the caller's transaction (a dashboard sign-up adds its user in the same one). */
+export async function insertMerchant(trx: Db, config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX'>, name: string, domain: string | undefined) {
   const merchantId = randomUUID();
-  return db.transaction().execute(async (trx) => {
-    const now = new Date();
-    await trx
-      .insertInto('merchants')
-      .values({ id: merchantId, name, fee_bps: config.FEE_BPS, fee_min: config.FEE_MIN, fee_max: config.FEE_MAX, created_at: now })
-      .execute();
-    await trx.insertInto('merchant_domains').values({ merchant_id: merchantId, domain, created_at: now }).execute();
-    const key = await createKey(trx, merchantId, 'test', { now });
-    return { merchant_id: merchantId, test_key: key.key, test_key_id: key.id };
-  });
+  const now = new Date();
+  await trx
+    .insertInto('merchants')
+    .values({ id: merchantId, name, fee_bps: config.FEE_BPS, fee_min: config.FEE_MIN, fee_max: config.FEE_MAX, created_at: now })
+    .execute();
+  if (domain !== undefined) await trx.insertInto('merchant_domains').values({ merchant_id: merchantId, domain, created_at: now }).execute();
+  const key = await createKey(trx, merchantId, 'test', { now });
+  return { merchant_id: merchantId, test_key: key.key, test_key_id: key.id };
 }

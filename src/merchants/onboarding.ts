@@ -27,6 +27,26 @@ export async function addDomain(db: Db, merchantId: string, input: string) {
   return { merchant_id: merchantId, domains: await domainsOf(db, merchantId) };
 }
 
+/** Removes a site domain; removing one the merchant does not have changes nothing. */
+export async function removeDomain(db: Db, merchantId: string, input: string) {
+  await merchantOf(db, merchantId);
+  const domain = normalizeDomain(input);
+  await db.deleteFrom('merchant_domains').where('merchant_id', '=', merchantId).where('domain', '=', domain).execute();
+  return { merchant_id: merchantId, domains: await domainsOf(db, merchantId) };
+}
+
+/** What the merchant's account shows: name, gateway status, live mode and its domains. */
+export async function merchantSummary(db: Db, merchantId: string) {
+  const merchant = await merchantOf(db, merchantId);
+  return {
+    merchant_id: merchant.id,
+    name: merchant.name,
+    gateway_status: merchant.gateway_status,
+    live_mode: Boolean(merchant.live_mode),
+    domains: await domainsOf(db, merchantId),
+  };
+}
+
 /** Asking for a gateway needs a site domain; asking again, or after approval, changes nothing. */
 export async function requestGateway(db: Db, merchantId: string) {
   const merchant = await merchantOf(db, merchantId);
@@ -66,6 +86,24 @@ async function keyOf(db: Db, keyId: string) {
   const key = await db.selectFrom('api_keys').select(['id', 'merchant_id', 'mode', 'revoked_at', 'expires_at']).where('id', '=', keyId).executeTakeFirst();
   if (key === undefined) throw new OnboardingError(`no key ${keyId}`);
   return key;
+}
+
+/** A merchant's keys, newest first: never the keys themselves, only their visible prefixes. */
+export async function listMerchantKeys(db: Db, merchantId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'mode', 'prefix', 'created_at', 'revoked_at', 'expires_at', 'last_used_at'])
+    .where('merchant_id', '=', merchantId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Revokes a key on behalf of its merchant: another merchant's key is simply not found. */
+export async function revokeMerchantKey(db: Db, merchantId: string, keyId: string) {
+  const key = await keyOf(db, keyId);
+  if (key.merchant_id !== merchantId) throw new OnboardingError(`no key ${keyId}`);
+  return revokeKey(db, keyId);
 }
 
 /** Stops a key at once; revoking it again keeps the first time. */

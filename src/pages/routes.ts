@@ -6,7 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import Router, { type RouterContext } from '@koa/router';
-import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
@@ -16,7 +15,8 @@ import { paymentFromRow } from '../db/payments.ts';
 import { BANK_OUTCOMES, type BankOutcome } from '../domain/payment.ts';
 import { submitBankOutcome } from '../payments/service.ts';
 import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../http/dependencies.ts';
-import { csrfGuard } from './csrf.ts';
+import { csrfGuard } from '../http/csrf.ts';
+import { setSecurityHeaders } from '../http/page-headers.ts';
 import { langFrom, langQuery, type Lang } from './i18n.ts';
 import { ASSETS, messagePage, paymentPage, statusPage, type MessageKind, type PayablePayment } from './views.ts';
 
@@ -30,31 +30,6 @@ export interface PageDependencies {
 /** The bank form carries two short fields; anything bigger is not ours. */
 const FORM_LIMIT_BYTES = 2_048;
 const PAYMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/**
- * No script may run, no style or image may come from elsewhere, no other
- * site may frame the page (clickjacking the bank buttons) and the form may
- * post only to us. The result page's redirect is a meta refresh, which CSP
- * does not restrict, so the merchant's address needs no exception.
- */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
-
-function setSecurityHeaders(ctx: Context): void {
-  ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  // same-origin, not no-referrer: with no-referrer a browser's form post says `Origin: null`, which the CSRF check refuses.
-  ctx.set('Referrer-Policy', 'same-origin');
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
-  ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
-}
 
 class PageRefusal extends Error {
   constructor(
@@ -73,6 +48,9 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   const csrf = csrfGuard({
     secret: config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET,
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    cookie: 'dargah_csrf',
+    path: '/pay',
+    purpose: 'dargah-pay-csrf',
   });
 
   const load = async (id: string): Promise<PayablePayment> => {

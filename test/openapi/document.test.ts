@@ -9,8 +9,8 @@ import { getHarness, testConfig } from '../support/harness.ts';
 import { request } from '../support/http.ts';
 import { document } from '../support/contract.ts';
 
-/** Routes that are not part of the JSON API: the customer's HTML pages, their assets and the docs page. */
-const NOT_API = [/^\/pay\//, /^\/assets\//, /^\/docs/];
+/** Routes that are not part of the JSON API: the customer's HTML pages, the merchant dashboard, their assets and the docs page. */
+const NOT_API = [/^\/pay\//, /^\/dashboard/, /^\/assets\//, /^\/docs/];
 
 function servedRoutes(): Set<string> {
   const app = createApp({ config: testConfig(), db: {} as never, temporal: {} as never, logger: pino({ level: 'silent' }) });

@@ -1,8 +1,10 @@
 /**
- * Cross-site request forgery protection for the test bank's form: a signed
- * double-submit token plus an Origin check.
+ * Cross-site request forgery protection for the forms of the hosted pages
+ * (the test bank's form) and of the dashboard: a signed double-submit token
+ * plus an Origin check. Each user of it has its own cookie, path and signing
+ * purpose, so a token of one is never accepted by the other.
  *
- * The payment page sets a random nonce in an HttpOnly cookie and puts
+ * The page sets a random nonce in an HttpOnly cookie and puts
  * HMAC(secret, nonce) in the form. A post is accepted only when the form's
  * token is the HMAC of the cookie it arrives with, so another site can
  * neither read the token nor forge one (even if it could plant a cookie),
@@ -13,13 +15,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 
-export const CSRF_COOKIE = 'dargah_csrf';
 /**
- * Over https the cookie is `__Host-dargah_csrf`: browsers accept a `__Host-`
- * cookie only when it is Secure, has Path=/ and no Domain, so neither a
- * sibling subdomain nor a plain-http page can plant or overwrite it.
+ * Over https the cookie is `__Host-<name>`: browsers accept a `__Host-` cookie
+ * only when it is Secure, has Path=/ and no Domain, so neither a sibling
+ * subdomain nor a plain-http page can plant or overwrite it.
  */
-export const SECURE_CSRF_COOKIE = `__Host-${CSRF_COOKIE}`;
+export const secureCookieName = (name: string) => `__Host-${name}`;
 export const CSRF_FIELD = 'csrf_token';
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{43}$/; // 32 random bytes, base64url
 
@@ -30,13 +31,23 @@ export interface CsrfGuard {
   accepts(ctx: Context, form: URLSearchParams): boolean;
 }
 
-export function csrfGuard(options: { secret: string; publicBaseUrl: string }): CsrfGuard {
+export interface CsrfOptions {
+  secret: string;
+  publicBaseUrl: string;
+  /** The nonce cookie's name and path, e.g. `dargah_csrf` on `/pay`. */
+  cookie: string;
+  path: string;
+  /** What the tokens are for; part of what is signed (`dargah-pay-csrf`). */
+  purpose: string;
+}
+
+export function csrfGuard(options: CsrfOptions): CsrfGuard {
   const secure = options.publicBaseUrl.startsWith('https:');
-  const cookie = secure ? SECURE_CSRF_COOKIE : CSRF_COOKIE;
-  // __Host- requires Path=/; over plain http (development) the cookie stays on the payment pages.
-  const attributes = secure ? 'Path=/; HttpOnly; SameSite=Lax; Secure' : 'Path=/pay; HttpOnly; SameSite=Lax';
+  const cookie = secure ? secureCookieName(options.cookie) : options.cookie;
+  // __Host- requires Path=/; over plain http (development) the cookie stays on its own pages.
+  const attributes = secure ? 'Path=/; HttpOnly; SameSite=Lax; Secure' : `Path=${options.path}; HttpOnly; SameSite=Lax`;
   const publicOrigin = new URL(options.publicBaseUrl).origin;
-  const sign = (nonce: string) => createHmac('sha256', options.secret).update(`dargah-pay-csrf:${nonce}`).digest('base64url');
+  const sign = (nonce: string) => createHmac('sha256', options.secret).update(`${options.purpose}:${nonce}`).digest('base64url');
 
   const sameOrigin = (ctx: Context): boolean => {
     // The origin the browser loaded the page from: the public one, or this server's own address.

@@ -1,0 +1,210 @@
+/**
+ * Dashboard accounts (docs/DASHBOARD.md): sign-up creates the merchant
+ * through the merchants service (with its test key, as the CLI does) and
+ * its first user; the address is confirmed by an emailed one-time link;
+ * sign-in checks an argon2id hash and is throttled per account and per
+ * address, with one generic error for every refusal that could tell an
+ * attacker something.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
+import * as zxcvbnEnglish from '@zxcvbn-ts/language-en';
+import { sql } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { Mailer } from '../adapters/mailer.ts';
+import { insertMerchant, merchantName, OnboardingError } from '../merchants/merchants.ts';
+
+export type AccountErrorCode = 'invalid_email' | 'weak_password' | 'invalid_name' | 'invalid_credentials' | 'not_confirmed' | 'invalid_link';
+
+/** A refusal the dashboard shows in the user's language; the code picks the words. */
+export class AccountError extends Error {
+  override name = 'AccountError';
+  constructor(readonly code: AccountErrorCode) {
+    super(code);
+  }
+}
+
+// OWASP's argon2id minimum (19 MiB, 2 passes, 1 lane): about 30 ms here.
+const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 256;
+const EMAIL_PATTERN = /^[^\s@<>()[\],;:"]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
+const CONFIRM_LINK_HOURS = 24;
+
+/** Sign-in failures allowed per window, per account and per address; past them every attempt gets the generic error. */
+export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 20, windowSeconds: 15 * 60 } as const;
+
+export const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
+const newToken = () => randomBytes(32).toString('base64url');
+
+export function normalizeEmail(input: string): string {
+  const email = input.trim().toLowerCase();
+  if (email.length > 254 || !EMAIL_PATTERN.test(email)) throw new AccountError('invalid_email');
+  return email;
+}
+
+/** zxcvbn's estimate: 3 ("safely unguessable", about 10^10 guesses) or more is accepted. */
+export const PASSWORD_MIN_SCORE = 3;
+let strength: ZxcvbnFactory | undefined;
+
+/**
+ * 10 to 256 characters, not the address itself, and not easy to guess: zxcvbn-ts with
+ * its common and English dictionaries, and the user's own address and business name.
+ */
+export function checkPassword(password: string, email: string, userInputs: string[] = []): void {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX || password.trim().toLowerCase() === email) throw new AccountError('weak_password');
+  strength ??= new ZxcvbnFactory({ dictionary: { ...zxcvbnCommon.dictionary, ...zxcvbnEnglish.dictionary }, graphs: zxcvbnCommon.adjacencyGraphs });
+  if (strength.check(password, [email, email.split('@')[0]!, ...userInputs]).score < PASSWORD_MIN_SCORE) throw new AccountError('weak_password');
+}
+
+export interface AccountDeps {
+  db: Db;
+  config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX' | 'PUBLIC_BASE_URL'>;
+  mailer: Mailer;
+}
+
+async function sendConfirmation(deps: AccountDeps, userId: string, email: string, lang: 'fa' | 'en'): Promise<void> {
+  const token = newToken();
+  const now = new Date();
+  await deps.db
+    .insertInto('user_email_tokens')
+    .values({ token_hash: sha256(token), user_id: userId, purpose: 'confirm', created_at: now, expires_at: new Date(now.getTime() + CONFIRM_LINK_HOURS * 3_600_000) })
+    .execute();
+  const link = `${deps.config.PUBLIC_BASE_URL}/dashboard/confirm?token=${token}${lang === 'en' ? '&lang=en' : ''}`;
+  await deps.mailer.send({
+    to: email,
+    subject: lang === 'en' ? 'Confirm your email address for Dargah' : 'تأیید نشانی ایمیل در درگاه',
+    text:
+      lang === 'en'
+        ? `Welcome to Dargah.\n\nOpen this link within ${CONFIRM_LINK_HOURS} hours to confirm your address:\n${link}\n\nIf you did not sign up, ignore this email.\n`
+        : `به درگاه خوش آمدید.\n\nبرای تأیید نشانی ایمیل خود، این پیوند را تا ${CONFIRM_LINK_HOURS} ساعت دیگر باز کنید:\n${link}\n\nاگر شما ثبت‌نام نکرده‌اید، این ایمیل را نادیده بگیرید.\n`,
+  });
+}
+
+/**
+ * A new merchant with its first user and a test key, then the confirmation
+ * email. An address that already has an account gets a note instead, and the
+ * caller sees the same answer either way (no account enumeration).
+ */
+export async function signUp(deps: AccountDeps, input: { email: string; password: string; businessName: string; lang: 'fa' | 'en' }): Promise<void> {
+  const email = normalizeEmail(input.email);
+  let name: string;
+  try {
+    name = merchantName(input.businessName);
+  } catch (error) {
+    if (error instanceof OnboardingError) throw new AccountError('invalid_name');
+    throw error;
+  }
+  checkPassword(input.password, email, [name]);
+  const existing = await deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (existing !== undefined) {
+    await deps.mailer.send({
+      to: email,
+      subject: input.lang === 'en' ? 'Someone tried to sign up with your address' : 'تلاش برای ثبت‌نام با نشانی شما',
+      text:
+        input.lang === 'en'
+          ? `This address already has a Dargah account. Sign in at ${deps.config.PUBLIC_BASE_URL}/dashboard/sign-in?lang=en\n`
+          : `این نشانی از قبل حساب درگاه دارد. از این پیوند وارد شوید: ${deps.config.PUBLIC_BASE_URL}/dashboard/sign-in\n`,
+    });
+    return;
+  }
+  const passwordHash = await hash(input.password, ARGON2);
+  const userId = randomUUID();
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      const merchant = await insertMerchant(trx, deps.config, name, undefined);
+      await trx
+        .insertInto('users')
+        .values({ id: userId, merchant_id: merchant.merchant_id, email, password_hash: passwordHash, created_at: new Date() })
+        .execute();
+    });
+  } catch (error) {
+    // Two sign-ups with one address at once: the unique index keeps one, the other is answered as above.
+    if ((error as { code?: string }).code === 'ER_DUP_ENTRY') return;
+    throw error;
+  }
+  await sendConfirmation(deps, userId, email, input.lang);
+}
+
+/** Confirms the address of an emailed link; a used, expired or unknown link is refused. */
+export async function confirmEmail(db: Db, token: string): Promise<void> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw new AccountError('invalid_link');
+  const now = new Date();
+  const row = await db.selectFrom('user_email_tokens').selectAll().where('token_hash', '=', sha256(token)).where('purpose', '=', 'confirm').executeTakeFirst();
+  if (row === undefined || row.used_at !== null || row.expires_at <= now) throw new AccountError('invalid_link');
+  await db.transaction().execute(async (trx) => {
+    const used = await trx.updateTable('user_email_tokens').set({ used_at: now }).where('token_hash', '=', row.token_hash).where('used_at', 'is', null).executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) throw new AccountError('invalid_link');
+    await trx.updateTable('users').set({ email_confirmed_at: now }).where('id', '=', row.user_id).where('email_confirmed_at', 'is', null).execute();
+  });
+}
+
+// Verified against when the address is unknown, so that an unknown address takes as long as a wrong password.
+let dummyHash: Promise<string> | undefined;
+
+function windowStart(now: number): number {
+  const ms = SIGN_IN_LIMITS.windowSeconds * 1000;
+  return Math.floor(now / ms) * ms;
+}
+
+const buckets = (email: string, address: string) => ({
+  account: { name: `signin-account:${sha256(email).toString('hex').slice(0, 40)}`, limit: SIGN_IN_LIMITS.perAccount },
+  address: { name: `signin-address:${address.slice(0, 60)}`, limit: SIGN_IN_LIMITS.perAddress },
+});
+
+/** Whether either counter is already at its limit in this window (the rate_limit_counters table of the API's limits). */
+async function throttled(db: Db, email: string, address: string, start: number): Promise<boolean> {
+  const { account, address: addr } = buckets(email, address);
+  const rows = await db
+    .selectFrom('rate_limit_counters')
+    .select(['bucket', 'hits'])
+    .where('window_start', '=', start)
+    .where('bucket', 'in', [account.name, addr.name])
+    .execute();
+  return rows.some((r) => r.hits >= (r.bucket === account.name ? account.limit : addr.limit));
+}
+
+async function countFailure(db: Db, email: string, address: string, start: number): Promise<void> {
+  for (const bucket of Object.values(buckets(email, address))) {
+    await db
+      .insertInto('rate_limit_counters')
+      .values({ bucket: bucket.name, window_start: start, hits: 1 })
+      .onDuplicateKeyUpdate({ hits: sql<number>`hits + 1` })
+      .execute();
+  }
+}
+
+export interface SignedInUser {
+  userId: string;
+  merchantId: string;
+  email: string;
+}
+
+/**
+ * Checks an address and password. Unknown address, wrong password and a
+ * throttled account or address all fail with `invalid_credentials`; only
+ * the right password of an unconfirmed address learns `not_confirmed`.
+ */
+export async function checkCredentials(db: Db, input: { email: string; password: string; address: string }): Promise<SignedInUser> {
+  let email: string;
+  try {
+    email = normalizeEmail(input.email);
+  } catch {
+    throw new AccountError('invalid_credentials');
+  }
+  const start = windowStart(Date.now());
+  if (await throttled(db, email, input.address, start)) throw new AccountError('invalid_credentials');
+  const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  const password = input.password.slice(0, PASSWORD_MAX * 4);
+  const ok = user !== undefined ? await verify(user.password_hash, password) : await verify(await (dummyHash ??= hash(newToken(), ARGON2)), password).then(() => false);
+  if (!ok || user === undefined) {
+    await countFailure(db, email, input.address, start);
+    throw new AccountError('invalid_credentials');
+  }
+  if (user.email_confirmed_at === null) throw new AccountError('not_confirmed');
+  return { userId: user.id, merchantId: user.merchant_id, email: user.email };
+}

@@ -1,0 +1,442 @@
+/**
+ * The merchant dashboard under /dashboard (docs/DASHBOARD.md): sign-up,
+ * email confirmation, sign-in and sign-out, payments, API keys and the
+ * gateway request, site domains. Server-rendered like the hosted pages:
+ * Persian by default, English with `?lang=en` (kept in a cookie), no script
+ * at all, the same strict CSP, and a CSRF token on every form. Every change
+ * goes through the same services the CLI and the API use.
+ */
+import { randomBytes } from 'node:crypto';
+import Router, { type RouterContext } from '@koa/router';
+import type { Context } from 'koa';
+import getRawBody from 'raw-body';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import type { Mailer } from '../adapters/mailer.ts';
+import { DomainError } from '../errors.ts';
+import { findPayment, paymentFromRow } from '../db/payments.ts';
+import { tenantOf, type KeyMode } from '../domain/merchant.ts';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment.ts';
+import { listPayments } from '../payments/service.ts';
+import { AccountError, checkCredentials, confirmEmail, signUp, type SignedInUser } from '../accounts/accounts.ts';
+import { endAllSessions, endSession, sessionUser, startSession } from '../accounts/sessions.ts';
+import { OnboardingError } from '../merchants/merchants.ts';
+import { addDomain, createMerchantKey, listMerchantKeys, merchantSummary, removeDomain, requestGateway, revokeMerchantKey } from '../merchants/onboarding.ts';
+import { csrfGuard } from '../http/csrf.ts';
+import { setSecurityHeaders } from '../http/page-headers.ts';
+import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../http/dependencies.ts';
+import { strings, type Lang } from './i18n.ts';
+import {
+  DASHBOARD_CSS,
+  developersPage,
+  errorWords,
+  messagePage,
+  paymentPage,
+  paymentsPage,
+  settingsPage,
+  signInPage,
+  signUpPage,
+  type MessageKind,
+  type Section,
+  type ViewContext,
+} from './views.ts';
+
+export interface DashboardDependencies {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  mailer: Mailer;
+}
+
+const LANG_COOKIE = 'dargah_lang';
+/** Dashboard forms carry a few short fields; anything bigger is not ours. */
+const FORM_LIMIT_BYTES = 8_192;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly kind: MessageKind,
+  ) {
+    super(kind);
+  }
+}
+
+interface Request {
+  ctx: RouterContext;
+  lang: Lang;
+  /** The view context: language, switch link, signed-in user, CSRF token. */
+  view: (section?: Section) => ViewContext;
+}
+
+interface SignedInRequest extends Request {
+  user: SignedInUser;
+}
+
+export function dashboardRoutes({ config, db, logger, mailer }: DashboardDependencies): Router {
+  const router = new Router();
+  const secure = config.PUBLIC_BASE_URL.startsWith('https:');
+  // __Host-: the browser keeps the cookie to this exact host, on https only, for every path.
+  const sessionCookie = secure ? '__Host-dargah_session' : 'dargah_session';
+  const csrf = csrfGuard({
+    secret: config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    cookie: 'dargah_dashboard_csrf',
+    path: '/dashboard',
+    purpose: 'dargah-dashboard-csrf',
+  });
+
+  // Written by hand: koa's cookie helper refuses `Secure` when TLS ends at a proxy in front of us.
+  const setSessionCookie = (ctx: Context, token: string) =>
+    ctx.append('Set-Cookie', `${sessionCookie}=${token}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
+  const clearSessionCookie = (ctx: Context) =>
+    ctx.append('Set-Cookie', `${sessionCookie}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`);
+
+  /** `?lang=` picks the language and the cookie keeps it; otherwise the cookie's, or Persian. */
+  const languageOf = (ctx: Context): Lang => {
+    const asked = ctx.query.lang;
+    if (asked === 'en' || asked === 'fa') {
+      ctx.append('Set-Cookie', `${LANG_COOKIE}=${asked}; Path=/dashboard; Max-Age=31536000; SameSite=Lax${secure ? '; Secure' : ''}`);
+      return asked;
+    }
+    return ctx.cookies.get(LANG_COOKIE) === 'en' ? 'en' : 'fa';
+  };
+
+  const switchHref = (ctx: Context, lang: Lang): string => {
+    const query = new URLSearchParams(ctx.querystring);
+    query.set('lang', lang === 'fa' ? 'en' : 'fa');
+    return `${ctx.path}?${query.toString()}`;
+  };
+
+  const fail = (ctx: Context, lang: Lang, error: unknown) => {
+    let refusal: Refusal;
+    if (error instanceof Refusal) refusal = error;
+    else if (error instanceof DomainError && error.code === 'validation_failed') refusal = new Refusal(400, 'bad_request');
+    else if (isDependencyFailure(error)) {
+      logger.warn({ request_id: ctx.state.requestId, err: error instanceof Error ? error.message : String(error), path: ctx.path }, 'dependency unavailable');
+      ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      refusal = new Refusal(503, 'unavailable');
+    } else {
+      logger.error({ request_id: ctx.state.requestId, err: error, method: ctx.method, path: ctx.path }, 'unexpected error');
+      refusal = new Refusal(500, 'error');
+    }
+    ctx.status = refusal.status;
+    ctx.type = 'html';
+    const requestId = refusal.status >= 500 ? (ctx.state.requestId as string | undefined) : undefined;
+    const t = strings(lang);
+    ctx.body = messagePage(
+      { lang, csrfToken: '', ...(ctx.method === 'GET' ? { switchHref: switchHref(ctx, lang) } : {}) },
+      errorWords(refusal.kind, t),
+      { kind: refusal.kind === 'not_found' ? 'info' : 'error', requestId, link: { href: '/dashboard', label: t.dashboard } },
+    );
+  };
+
+  /** Every dashboard page: security headers, no caching (pages hold tokens and the merchant's data), errors as pages. */
+  function page(handler: (request: Request) => Promise<void>): (ctx: RouterContext) => Promise<void>;
+  function page(handler: (request: SignedInRequest) => Promise<void>, signedIn: true): (ctx: RouterContext) => Promise<void>;
+  function page(handler: (request: SignedInRequest) => Promise<void>, signedIn = false) {
+    return async (ctx: RouterContext): Promise<void> => {
+      setSecurityHeaders(ctx);
+      ctx.set('Cache-Control', 'no-store');
+      const lang = languageOf(ctx);
+      try {
+        const token = ctx.cookies.get(sessionCookie);
+        const user = await sessionUser(db, config, token);
+        if (signedIn && user === undefined) {
+          if (token !== undefined) clearSessionCookie(ctx);
+          ctx.status = 303;
+          ctx.redirect(`/dashboard/sign-in${token !== undefined ? '?ended=1' : ''}`);
+          return;
+        }
+        let csrfToken: string | undefined;
+        const view = (section?: Section): ViewContext => {
+          csrfToken ??= csrf.issue(ctx);
+          return {
+            lang,
+            csrfToken,
+            ...(ctx.method === 'GET' ? { switchHref: switchHref(ctx, lang) } : {}),
+            ...(user !== undefined ? { user: { email: user.email, section } } : {}),
+          };
+        };
+        await handler({ ctx, lang, view, user: user! });
+      } catch (error) {
+        fail(ctx, lang, error);
+      }
+    };
+  }
+
+  /** A form post's fields, once its CSRF token and origin are checked. */
+  const readForm = async (ctx: Context): Promise<URLSearchParams> => {
+    if (!ctx.request.is('application/x-www-form-urlencoded')) throw new Refusal(400, 'bad_request');
+    let text: string;
+    try {
+      text = await getRawBody(ctx.req, { limit: FORM_LIMIT_BYTES, length: ctx.get('content-length') || undefined, encoding: 'utf8' });
+    } catch (error) {
+      throw (error as { type?: string }).type === 'entity.too.large' ? new Refusal(413, 'bad_request') : new Refusal(400, 'bad_request');
+    }
+    const form = new URLSearchParams(text);
+    if (!csrf.accepts(ctx, form)) throw new Refusal(403, 'forbidden');
+    return form;
+  };
+
+  const html = (ctx: Context, body: string, status = 200) => {
+    ctx.status = status;
+    ctx.type = 'html';
+    ctx.body = body;
+  };
+  const seeOther = (ctx: Context, location: string) => {
+    ctx.status = 303;
+    ctx.redirect(location);
+  };
+
+  router.get(DASHBOARD_CSS.path, (ctx) => {
+    setSecurityHeaders(ctx);
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.type = DASHBOARD_CSS.type;
+    ctx.body = DASHBOARD_CSS.content;
+  });
+
+  router.get(
+    '/dashboard',
+    page(async ({ ctx }) => {
+      seeOther(ctx, (await sessionUser(db, config, ctx.cookies.get(sessionCookie))) === undefined ? '/dashboard/sign-in' : '/dashboard/payments');
+    }),
+  );
+
+  // ---- Account: sign-up, confirmation, sign-in, sign-out ----
+
+  router.get(
+    '/dashboard/sign-up',
+    page(async ({ ctx, view }) => {
+      html(ctx, signUpPage(view(), { email: '', business_name: '' }));
+    }),
+  );
+
+  router.post(
+    '/dashboard/sign-up',
+    page(async ({ ctx, lang, view }) => {
+      const form = await readForm(ctx);
+      const values = { email: form.get('email') ?? '', business_name: form.get('business_name') ?? '' };
+      try {
+        await signUp({ db, config, mailer }, { email: values.email, password: form.get('password') ?? '', businessName: values.business_name, lang });
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        html(ctx, signUpPage(view(), values, strings(lang)[`error_${error.code}`]), 422);
+        return;
+      }
+      seeOther(ctx, '/dashboard/sign-up/sent');
+    }),
+  );
+
+  router.get(
+    '/dashboard/sign-up/sent',
+    page(async ({ ctx, lang, view }) => {
+      const t = strings(lang);
+      html(ctx, messagePage(view(), { title: t.checkEmailTitle, text: t.checkEmailText }, { kind: 'info' }));
+    }),
+  );
+
+  router.get(
+    '/dashboard/confirm',
+    page(async ({ ctx, lang, view }) => {
+      const t = strings(lang);
+      const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
+      try {
+        await confirmEmail(db, token);
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        html(ctx, messagePage(view(), { title: t.badRequestTitle, text: t.error_invalid_link }, { kind: 'error' }), 400);
+        return;
+      }
+      html(ctx, messagePage(view(), { title: t.confirmedTitle, text: t.confirmedText }, { kind: 'success', link: { href: '/dashboard/sign-in', label: t.signInButton } }));
+    }),
+  );
+
+  router.get(
+    '/dashboard/sign-in',
+    page(async ({ ctx, lang, view }) => {
+      const t = strings(lang);
+      const notice = ctx.query.signed_out === '1' ? t.signedOutText : ctx.query.ended === '1' ? t.sessionEndedText : undefined;
+      html(ctx, signInPage(view(), { email: '' }, { notice }));
+    }),
+  );
+
+  router.post(
+    '/dashboard/sign-in',
+    page(async ({ ctx, lang, view }) => {
+      const form = await readForm(ctx);
+      const email = form.get('email') ?? '';
+      let user: SignedInUser;
+      try {
+        user = await checkCredentials(db, { email, password: form.get('password') ?? '', address: ctx.ip });
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        html(ctx, signInPage(view(), { email }, { error: strings(lang)[`error_${error.code}`] }), 401);
+        return;
+      }
+      // A new session id at every sign-in: a session planted before it (fixation) never becomes a signed-in one.
+      const token = await startSession(db, config, user.userId, ctx.cookies.get(sessionCookie));
+      setSessionCookie(ctx, token);
+      seeOther(ctx, '/dashboard/payments');
+    }),
+  );
+
+  router.post(
+    '/dashboard/sign-out',
+    page(async ({ ctx }) => {
+      await readForm(ctx);
+      const token = ctx.cookies.get(sessionCookie);
+      if (token !== undefined) await endSession(db, token);
+      clearSessionCookie(ctx);
+      seeOther(ctx, '/dashboard/sign-in?signed_out=1');
+    }),
+  );
+
+  router.post(
+    '/dashboard/sign-out-everywhere',
+    page(async ({ ctx, user }) => {
+      await readForm(ctx);
+      await endAllSessions(db, user.userId);
+      clearSessionCookie(ctx);
+      seeOther(ctx, '/dashboard/sign-in?signed_out=1');
+    }, true),
+  );
+
+  // ---- Payments ----
+
+  const modeOf = (ctx: Context): KeyMode => (ctx.query.mode === 'live' ? 'live' : 'test');
+
+  router.get(
+    '/dashboard/payments',
+    page(async ({ ctx, view, user }) => {
+      const mode = modeOf(ctx);
+      const status = PAYMENT_STATUSES.includes(ctx.query.status as PaymentStatus) ? (ctx.query.status as PaymentStatus) : undefined;
+      const cursor = typeof ctx.query.cursor === 'string' && CURSOR.test(ctx.query.cursor) ? ctx.query.cursor : undefined;
+      const page = await listPayments(db, tenantOf(user.merchantId, mode), { limit: 20, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
+      html(ctx, paymentsPage(view('payments'), { mode, status, payments: page.data, nextCursor: page.next_cursor, paged: cursor !== undefined }));
+    }, true),
+  );
+
+  router.get(
+    '/dashboard/payments/:id',
+    page(async ({ ctx, view, user }) => {
+      const id = ctx.params.id ?? '';
+      // The tenant filter of the API: another merchant's payment is simply not found.
+      const row = UUID.test(id)
+        ? ((await findPayment(db, id, tenantOf(user.merchantId, 'test'))) ?? (await findPayment(db, id, tenantOf(user.merchantId, 'live'))))
+        : undefined;
+      if (row === undefined) throw new Refusal(404, 'not_found');
+      html(ctx, paymentPage(view('payments'), paymentFromRow(row)));
+    }, true),
+  );
+
+  // ---- API & gateway ----
+
+  const developers = async (request: SignedInRequest, options: Parameters<typeof developersPage>[2] = {}, status = 200) => {
+    const summary = await merchantSummary(db, request.user.merchantId);
+    const keys = await listMerchantKeys(db, request.user.merchantId);
+    html(request.ctx, developersPage(request.view('developers'), { gateway_status: summary.gateway_status, live_mode: summary.live_mode, keys }, options), status);
+  };
+
+  router.get(
+    '/dashboard/developers',
+    page(async (request) => {
+      const t = strings(request.lang);
+      const done = request.ctx.query.done;
+      await developers(request, { notice: done === 'gateway' ? t.gatewayRequestedText : done === 'revoked' ? t.keyRevokedText : undefined });
+    }, true),
+  );
+
+  router.post(
+    '/dashboard/developers/gateway',
+    page(async (request) => {
+      await readForm(request.ctx);
+      try {
+        await requestGateway(db, request.user.merchantId);
+      } catch (error) {
+        if (!(error instanceof OnboardingError)) throw error;
+        await developers(request, { error: strings(request.lang).error_domain_required }, 409);
+        return;
+      }
+      seeOther(request.ctx, '/dashboard/developers?done=gateway');
+    }, true),
+  );
+
+  router.post(
+    '/dashboard/developers/keys',
+    page(async (request) => {
+      const form = await readForm(request.ctx);
+      // Test keys only here for now: live keys wait for live mode and two-factor sign-in.
+      if (form.get('mode') !== 'test') throw new Refusal(400, 'bad_request');
+      const key = await createMerchantKey(db, request.user.merchantId, 'test');
+      // Answered here, not after a redirect: the key is shown this once and stored nowhere.
+      await developers(request, { newKey: key.key }, 201);
+    }, true),
+  );
+
+  router.post(
+    '/dashboard/developers/keys/:id/revoke',
+    page(async (request) => {
+      await readForm(request.ctx);
+      const id = request.ctx.params.id ?? '';
+      if (!UUID.test(id)) throw new Refusal(404, 'not_found');
+      try {
+        await revokeMerchantKey(db, request.user.merchantId, id);
+      } catch (error) {
+        if (error instanceof OnboardingError) throw new Refusal(404, 'not_found');
+        throw error;
+      }
+      seeOther(request.ctx, '/dashboard/developers?done=revoked');
+    }, true),
+  );
+
+  // ---- Settings ----
+
+  const settings = async (request: SignedInRequest, options: Parameters<typeof settingsPage>[2] = {}, status = 200) => {
+    const summary = await merchantSummary(db, request.user.merchantId);
+    html(request.ctx, settingsPage(request.view('settings'), { domains: summary.domains, email: request.user.email }, options), status);
+  };
+
+  router.get(
+    '/dashboard/settings',
+    page(async (request) => {
+      const t = strings(request.lang);
+      const done = request.ctx.query.done;
+      await settings(request, { notice: done === 'added' ? t.domainAddedText : done === 'removed' ? t.domainRemovedText : undefined });
+    }, true),
+  );
+
+  router.post(
+    '/dashboard/settings/domains',
+    page(async (request) => {
+      const form = await readForm(request.ctx);
+      const domain = form.get('domain') ?? '';
+      try {
+        await addDomain(db, request.user.merchantId, domain);
+      } catch (error) {
+        if (!(error instanceof OnboardingError)) throw error;
+        await settings(request, { error: strings(request.lang).error_invalid_domain, domainValue: domain.slice(0, 300) }, 422);
+        return;
+      }
+      seeOther(request.ctx, '/dashboard/settings?done=added');
+    }, true),
+  );
+
+  router.post(
+    '/dashboard/settings/domains/remove',
+    page(async (request) => {
+      const form = await readForm(request.ctx);
+      try {
+        await removeDomain(db, request.user.merchantId, form.get('domain') ?? '');
+      } catch (error) {
+        if (!(error instanceof OnboardingError)) throw error;
+        throw new Refusal(400, 'bad_request');
+      }
+      seeOther(request.ctx, '/dashboard/settings?done=removed');
+    }, true),
+  );
+
+  return router;
+}

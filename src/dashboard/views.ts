@@ -1,0 +1,251 @@
+/**
+ * The dashboard's pages, rendered with Eta from the templates beside this
+ * file. Eta escapes every `<%= %>` output; the only raw output (`<%~ %>`) is
+ * the layout's body, which Eta itself rendered and escaped.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Eta } from 'eta';
+import type { Payment } from '../domain/payment-schemas.ts';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment.ts';
+import type { KeyMode } from '../domain/merchant.ts';
+import { formatRials, formatTime, localDigits, statusLabel, strings, type Lang, type Strings } from './i18n.ts';
+
+const eta = new Eta({ views: fileURLToPath(new URL('./templates', import.meta.url)), cache: true, autoEscape: true });
+
+const css = readFileSync(fileURLToPath(new URL('./assets/dashboard.css', import.meta.url)));
+/** The stylesheet; its URL carries a content hash so it can be cached for good. */
+export const DASHBOARD_CSS = { path: '/dashboard/assets/dashboard.css', type: 'text/css; charset=utf-8', content: css };
+const cssHref = `${DASHBOARD_CSS.path}?v=${createHash('sha256').update(css).digest('hex').slice(0, 12)}`;
+
+export type Section = 'payments' | 'developers' | 'settings';
+
+export interface ViewContext {
+  lang: Lang;
+  /** The language switch's link (this page in the other language); none on pages reached by a post. */
+  switchHref?: string;
+  /** Signed in: the navigation and the sign-out form (which needs the CSRF token). */
+  user?: { email: string; section?: Section };
+  csrfToken: string;
+}
+
+interface LayoutData {
+  title: string;
+  testMode?: boolean;
+  narrow?: boolean;
+  notice?: string;
+  error?: string;
+}
+
+const langSuffix = (lang: Lang) => (lang === 'en' ? '?lang=en' : '');
+
+function render(template: string, context: ViewContext, data: LayoutData & Record<string, unknown>): string {
+  const t = strings(context.lang);
+  const nav = context.user
+    ? (
+        [
+          ['payments', '/dashboard/payments', t.navPayments],
+          ['developers', '/dashboard/developers', t.navDevelopers],
+          ['settings', '/dashboard/settings', t.navSettings],
+        ] as const
+      ).map(([section, href, label]) => ({ href, label, current: context.user?.section === section }))
+    : [];
+  return eta.render(template, {
+    ...data,
+    t,
+    lang: context.lang,
+    dir: context.lang === 'fa' ? 'rtl' : 'ltr',
+    cssHref,
+    switchHref: context.switchHref,
+    user: context.user,
+    nav,
+    csrfToken: context.csrfToken,
+  });
+}
+
+export interface Field {
+  name: string;
+  label: string;
+  type: 'text' | 'email' | 'password';
+  autocomplete: string;
+  value: string;
+  hint?: string;
+  ltr?: boolean;
+}
+
+export function signUpPage(context: ViewContext, values: { email: string; business_name: string }, error?: string): string {
+  const t = strings(context.lang);
+  const fields: Field[] = [
+    { name: 'business_name', label: t.businessName, type: 'text', autocomplete: 'organization', value: values.business_name },
+    { name: 'email', label: t.email, type: 'email', autocomplete: 'email', value: values.email, ltr: true },
+    { name: 'password', label: t.password, type: 'password', autocomplete: 'new-password', value: '', hint: t.passwordHint, ltr: true },
+  ];
+  return render('auth', context, {
+    title: t.signUpTitle,
+    narrow: true,
+    heading: t.signUpTitle,
+    intro: t.signUpIntro,
+    error,
+    fields,
+    action: '/dashboard/sign-up',
+    button: t.signUpButton,
+    other: { text: t.haveAccount, href: '/dashboard/sign-in', label: t.signInButton },
+  });
+}
+
+export function signInPage(context: ViewContext, values: { email: string }, options: { error?: string; notice?: string } = {}): string {
+  const t = strings(context.lang);
+  const fields: Field[] = [
+    { name: 'email', label: t.email, type: 'email', autocomplete: 'username', value: values.email, ltr: true },
+    { name: 'password', label: t.password, type: 'password', autocomplete: 'current-password', value: '', ltr: true },
+  ];
+  return render('auth', context, {
+    title: t.signInTitle,
+    narrow: true,
+    heading: t.signInTitle,
+    ...options,
+    fields,
+    action: '/dashboard/sign-in',
+    button: t.signInButton,
+    other: { text: t.noAccount, href: '/dashboard/sign-up', label: t.signUpButton },
+  });
+}
+
+/** A page with a heading and a sentence: "check your email", "confirmed", and the error pages. */
+export function messagePage(
+  context: ViewContext,
+  words: { title: string; text: string },
+  options: { kind?: 'success' | 'info' | 'error'; requestId?: string; link?: { href: string; label: string } } = {},
+): string {
+  return render('message', context, { title: words.title, narrow: true, text: words.text, kind: options.kind ?? 'info', requestId: options.requestId, link: options.link });
+}
+
+export type MessageKind = 'not_found' | 'forbidden' | 'bad_request' | 'unavailable' | 'error';
+
+export function errorWords(kind: MessageKind, t: Strings): { title: string; text: string } {
+  const words: Record<MessageKind, [string, string]> = {
+    not_found: [t.notFoundTitle, t.notFoundText],
+    forbidden: [t.forbiddenTitle, t.forbiddenText],
+    bad_request: [t.badRequestTitle, t.badRequestText],
+    unavailable: [t.unavailableTitle, t.unavailableText],
+    error: [t.errorTitle, t.errorText],
+  };
+  const [title, text] = words[kind];
+  return { title, text };
+}
+
+export function paymentsPage(
+  context: ViewContext,
+  list: { mode: KeyMode; status: PaymentStatus | undefined; payments: Payment[]; nextCursor: string | null; paged: boolean },
+): string {
+  const { lang } = context;
+  const t = strings(lang);
+  const query = (params: Record<string, string | undefined>) => {
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') search.set(k, v);
+    const text = search.toString();
+    return `/dashboard/payments${text === '' ? '' : `?${text}`}`;
+  };
+  return render('payments', context, {
+    title: t.paymentsTitle,
+    testMode: list.mode === 'test',
+    mode: list.mode,
+    modes: (['test', 'live'] as const).map((m) => ({ value: m, label: t[`mode_${m}`], href: query({ mode: m }), current: m === list.mode })),
+    statuses: PAYMENT_STATUSES.map((s) => ({ value: s, label: statusLabel(s, lang), selected: s === list.status })),
+    rows: list.payments.map((p) => ({
+      id: p.id,
+      href: `/dashboard/payments/${p.id}${p.mode === 'live' ? '?mode=live' : ''}`,
+      created: formatTime(p.created_at, lang),
+      reference: p.merchant_reference,
+      amount: formatRials(p.amount, lang),
+      status: p.status,
+      statusLabel: statusLabel(p.status, lang),
+      trackingCode: localDigits(p.tracking_code, lang),
+    })),
+    nextHref: list.nextCursor === null ? undefined : query({ mode: list.mode, status: list.status, cursor: list.nextCursor }),
+    firstHref: list.paged ? query({ mode: list.mode, status: list.status }) : undefined,
+  });
+}
+
+export function paymentPage(context: ViewContext, payment: Payment): string {
+  const { lang } = context;
+  const t = strings(lang);
+  const details: { label: string; value: string; ltr?: boolean }[] = [
+    { label: t.reference, value: payment.merchant_reference, ltr: true },
+    { label: t.trackingCode, value: localDigits(payment.tracking_code, lang) },
+    { label: t.created, value: formatTime(payment.created_at, lang) },
+  ];
+  if (payment.description !== '') details.push({ label: t.description, value: payment.description });
+  if (payment.paid_at !== null) details.push({ label: t.paidAt, value: formatTime(payment.paid_at, lang) });
+  if (payment.verified_at !== null) details.push({ label: t.verifiedAt, value: formatTime(payment.verified_at, lang) });
+  if (payment.rrn !== null) details.push({ label: t.rrn, value: localDigits(payment.rrn, lang) });
+  if (payment.card_pan !== null) details.push({ label: t.card, value: payment.card_pan, ltr: true });
+  details.push({ label: t.fee, value: formatRials(payment.fee, lang) });
+  if (payment.refunded_amount > 0) details.push({ label: t.refunded, value: formatRials(payment.refunded_amount, lang) });
+  if (payment.failure !== null) details.push({ label: t.failure, value: payment.failure.message, ltr: lang === 'en' });
+  details.push({ label: t.callbackUrl, value: payment.callback_url, ltr: true });
+  return render('payment', context, {
+    title: `${t.paymentTitle} ${payment.merchant_reference}`,
+    testMode: payment.mode === 'test',
+    backHref: `/dashboard/payments${payment.mode === 'live' ? '?mode=live' : ''}`,
+    reference: payment.merchant_reference,
+    amount: formatRials(payment.amount, lang),
+    status: payment.status,
+    statusLabel: statusLabel(payment.status, lang),
+    details,
+  });
+}
+
+export interface KeyRow {
+  id: string;
+  mode: KeyMode;
+  prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+}
+
+export function developersPage(
+  context: ViewContext,
+  account: { gateway_status: 'none' | 'requested' | 'approved'; live_mode: boolean; keys: KeyRow[] },
+  options: { newKey?: string; notice?: string; error?: string } = {},
+): string {
+  const { lang } = context;
+  const t = strings(lang);
+  const now = Date.now();
+  return render('developers', context, {
+    title: t.developersTitle,
+    ...options,
+    gatewayStatus: t[`gateway_${account.gateway_status}`],
+    liveMode: account.live_mode ? t.liveOn : t.liveOff,
+    canRequest: account.gateway_status === 'none',
+    keys: account.keys.map((k) => {
+      const active = k.revoked_at === null && (k.expires_at === null || k.expires_at.getTime() > now);
+      return {
+        id: k.id,
+        prefix: k.prefix,
+        mode: t[`mode_${k.mode}`],
+        created: formatTime(k.created_at, lang),
+        lastUsed: k.last_used_at === null ? t.never : formatTime(k.last_used_at, lang),
+        state: k.revoked_at !== null ? t.keyRevoked : active ? t.keyActive : `${t.keyExpires} ${formatTime(k.expires_at, lang)}`,
+        active,
+      };
+    }),
+  });
+}
+
+export function settingsPage(context: ViewContext, account: { domains: string[]; email: string }, options: { notice?: string; error?: string; domainValue?: string } = {}): string {
+  const t = strings(context.lang);
+  return render('settings', context, {
+    title: t.settingsTitle,
+    notice: options.notice,
+    error: options.error,
+    domainValue: options.domainValue ?? '',
+    domains: account.domains,
+    email: account.email,
+  });
+}
+
+export { langSuffix };
