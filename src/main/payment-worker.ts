@@ -9,6 +9,7 @@ import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, t
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities/index.ts';
 import { SandboxBank, type BankAdapter } from '../adapters/bank.ts';
+import { banksFromConfig } from '../adapters/banks.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -46,7 +47,8 @@ export interface PaymentWorkerOptions {
     Config,
     'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST'
   > &
-    Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS'>>;
+    Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS'>> &
+    Parameters<typeof banksFromConfig>[0];
   db: Db;
   /** Lets activities start webhook deliveries as workflows of their own. */
   temporal: Client;
@@ -66,6 +68,6 @@ export async function createPaymentWorker({ config, db, temporal, logger, bundle
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     ...(bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle }),
     ...(config.WORKER_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS } : {}),
-    activities: createActivities({ db, bank: bank ?? new SandboxBank(db), logger: logger.child({ component: 'activities' }), temporal, config }),
+    activities: createActivities({ db, bank: bank ?? new SandboxBank(db), banks: banksFromConfig(config), logger: logger.child({ component: 'activities' }), temporal, config }),
   });
 }
