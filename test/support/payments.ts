@@ -84,7 +84,13 @@ export async function waitForStatus(baseUrl: string, key: string, paymentId: str
 
 export async function paidPayment(baseUrl: string, key: string, overrides: Record<string, unknown> = {}): Promise<Payment> {
   const payment = await createdPayment(baseUrl, key, overrides);
-  const res = await chooseOutcome(baseUrl, payment.id, 'success');
+  // A cold or busy worker may not answer the Pay (the bank's token is an activity's answer) within
+  // the API's bound on a Temporal call: 503, and the customer tries again, as a person would.
+  let res = await chooseOutcome(baseUrl, payment.id, 'success');
+  for (let retry = 0; res.status === 503 && retry < 10; retry++) {
+    await new Promise((r) => setTimeout(r, 1_000));
+    res = await chooseOutcome(baseUrl, payment.id, 'success');
+  }
   if (res.status !== 303) throw new Error(`bank outcome failed: ${res.status}`);
   return waitForStatus(baseUrl, key, payment.id, 'paid');
 }
