@@ -6,6 +6,7 @@ import * as webhooks from './migrations/0003_webhooks.ts';
 import * as rateLimits from './migrations/0004_rate_limits.ts';
 import * as reconciliationIndexes from './migrations/0006_reconciliation_indexes.ts';
 import * as paymentMetadata from './migrations/0007_payment_metadata.ts';
+import * as dropBankOperations from './migrations/0008_drop_bank_operations.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_rate_limits': rateLimits,
   '0006_reconciliation_indexes': reconciliationIndexes,
   '0007_payment_metadata': paymentMetadata,
+  '0008_drop_bank_operations': dropBankOperations,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities/index.ts';
-import { SandboxBank, type BankAdapter } from '../adapters/bank.ts';
+import { LegacySandboxBank, type BankAdapter } from '../adapters/bank.ts';
 import { banksFromConfig } from '../adapters/banks.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -55,7 +55,7 @@ export interface PaymentWorkerOptions {
   logger: Logger;
   bundle?: WorkflowBundleWithSourceMap;
   connection?: NativeConnection;
-  /** The bank behind payments; the sandbox simulator unless another BankAdapter is given. */
+  /** The old in-worker sandbox bank of payments started before the bank protocol, unless another is given. */
   bank?: BankAdapter;
 }
 
@@ -68,6 +68,6 @@ export async function createPaymentWorker({ config, db, temporal, logger, bundle
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     ...(bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle }),
     ...(config.WORKER_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS } : {}),
-    activities: createActivities({ db, bank: bank ?? new SandboxBank(db), banks: banksFromConfig(config), logger: logger.child({ component: 'activities' }), temporal, config }),
+    activities: createActivities({ db, bank: bank ?? new LegacySandboxBank(), banks: banksFromConfig(config), logger: logger.child({ component: 'activities' }), temporal, config }),
   });
 }
