@@ -8,6 +8,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { BankAdapter } from '../src/adapters/bank.ts';
+import type { HttpBank } from '../src/adapters/bank-protocol.ts';
 import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';
 import { createBankActivities } from './bank.ts';
@@ -18,16 +19,17 @@ import { createWebhookActivities, type WebhookActivityDependencies } from './web
 export interface ActivityDependencies {
   db: Db;
   bank: BankAdapter;
+  banks: { test: HttpBank; live?: HttpBank };
   logger: Logger;
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
   config: RecordActivityDependencies['config'] & WebhookActivityDependencies['config'];
 }
 
-export function createActivities({ db, bank, logger, temporal, config }: ActivityDependencies) {
+export function createActivities({ db, bank, banks, logger, temporal, config }: ActivityDependencies) {
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
-    ...createBankActivities({ bank, logger }),
+    ...createBankActivities({ bank, banks, logger }),
     ...createWebhookActivities({ db, logger, config, temporal }),
     ...createMaintenanceActivities({ db, logger }),
   };

@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   payment_not_cancelable: 409,
   payment_not_reversible: 409,
   test_clock_unavailable: 409,
+  payment_not_payable: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   request_header_too_large: 431,

@@ -22,7 +22,9 @@ import { canTransition, computeFee, MAX_ADVANCE_SECONDS, STATUS_AFTER_OUTCOME, v
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
   advanceClockUpdate,
+  bankCallbackUpdate,
   bankResultSignal,
+  bankTokenUpdate,
   cancelUpdate,
   paymentQuery,
   refundUpdate,
@@ -31,7 +33,10 @@ import {
   testBankOutcomeUpdate,
   verifyUpdate,
   type AdvanceClockInput,
+  type BankCallback,
   type BankResult,
+  type BankTokenInput,
+  type BankTokenResult,
   type PaymentWorkflowInput,
   type RefundRequest,
   type VerifyInput,
@@ -52,6 +57,13 @@ const bank = proxyActivities<BankActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
 });
 
+// Calls a person waits for (the token before the bank's page, the settlement of verify): a few
+// tries, then a failure the caller sees (503) and may retry; the bank's keys make the retry safe.
+const bankNow = proxyActivities<BankActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
   let payment: Payment = input.payment;
   let version = 1;
@@ -66,6 +78,15 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   // `advance` test helper and announce themselves with payment.created. Payments already running
   // keep exactly the code they started with.
   const merchantApi = patched('merchant-api');
+  // Payments started from here on go to the bank over its protocol (docs/BANK.md): a token, the
+  // bank's page, the bank's callback confirmed server to server, settlement at verify, reversal
+  // and refunds at the bank. Only the bank's confirmation pays them; the old `bankResult` signal
+  // and the in-worker sandbox bank serve the payments started before.
+  const bankProtocol = patched('bank-protocol');
+  /** The bank's token for this payment's page, once asked for. */
+  let bankToken: BankTokenResult | undefined;
+  /** The bank's reference (RefNum) of a payment whose confirmation is pending. */
+  let pendingRef: string | undefined;
 
   /** How far the `advance` test helper has moved this payment's clock ahead of real time. */
   let clockOffsetMs = 0;
@@ -141,8 +162,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     }
   }
 
-  async function markPaid(): Promise<void> {
-    const capture = await bank.captureSandboxPayment({ payment_id: payment.id, amount: payment.amount });
+  async function markPaid(confirmed?: { reference_id: string; rrn: string; card_pan: string }): Promise<void> {
+    const capture = confirmed ?? (await bank.captureSandboxPayment({ payment_id: payment.id, amount: payment.amount }));
     const paidAt = clockNow();
     await commit({
       ...payment,
@@ -157,11 +178,14 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
 
   /** Returns the whole amount to the customer at the bank, then records `reversed` (no fee). */
   async function reverse(): Promise<void> {
-    await bank.reverseSandboxPayment({ payment_id: payment.id, amount: payment.amount });
+    if (bankProtocol) await bank.reverseAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '' });
+    else await bank.reverseSandboxPayment({ payment_id: payment.id, amount: payment.amount });
     await commit({ ...payment, status: 'reversed', refunded_amount: payment.amount, fee: 0 });
   }
 
   async function applyBankResult({ outcome }: BankResult): Promise<void> {
+    // On the bank protocol a signal can pay nothing: only the bank's confirmation can.
+    if (bankProtocol) return;
     // A second choice, or one after the page expired, changes nothing.
     if (payment.status !== 'created' || clockNow() >= Date.parse(payment.expires_at)) return;
     const next: PaymentStatus = STATUS_AFTER_OUTCOME[outcome];
@@ -173,6 +197,48 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       return commit({ ...payment, status: 'canceled', failure: { code: 'canceled_by_customer', message: 'The customer canceled the payment.' } });
     }
     return commit({ ...payment, status: 'pending' });
+  }
+
+  const payable = () => payment.status === 'created' && clockNow() < Date.parse(payment.expires_at);
+
+  /**
+   * The bank's callback, never trusted: it must carry this payment's id and the token we were given,
+   * and only the bank's own answer to confirm (the right amount, terminal and payment) pays.
+   */
+  async function applyBankCallback(callback: BankCallback): Promise<void> {
+    if (!payable() || bankToken === undefined) return;
+    if (callback.token !== bankToken.token || callback.res_num !== payment.id) return; // not this payment's session at the bank
+    if (callback.state === 'CanceledByUser') {
+      return commit({ ...payment, status: 'canceled', failure: { code: 'canceled_by_customer', message: 'The customer canceled the payment.' } });
+    }
+    if (callback.state !== 'OK') {
+      return commit({ ...payment, status: 'failed', failure: { code: 'card_declined', message: 'The bank declined the payment.' } });
+    }
+    await confirmAtBank(callback.ref_num);
+  }
+
+  /** Asks the bank about `refNum`; pays, keeps pending, or (for a pending payment the bank refuses) fails the payment. */
+  async function confirmAtBank(refNum: string): Promise<void> {
+    const answer = await bank.confirmAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: refNum });
+    if (answer.result === 'in_progress') {
+      pendingRef = refNum;
+      if (payment.status === 'created') await commit({ ...payment, status: 'pending' });
+      return;
+    }
+    const genuine =
+      answer.result === 'confirmed' &&
+      answer.terminal_matches === true &&
+      answer.amount === payment.amount &&
+      answer.res_num === payment.id &&
+      answer.ref_num === refNum &&
+      /^[0-9]+$/.test(answer.ref_num) &&
+      /^[0-9]{12}$/.test(answer.rrn) &&
+      /^[0-9]{6}\*+[0-9]{4}$/.test(answer.card_pan);
+    if (answer.result === 'confirmed' && genuine) return markPaid({ reference_id: answer.ref_num, rrn: answer.rrn, card_pan: answer.card_pan });
+    // Not confirmed for this payment: a created payment stays payable; a pending one is refused by its bank.
+    if (payment.status === 'pending') {
+      await commit({ ...payment, status: 'failed', failure: { code: 'card_declined', message: 'The bank did not confirm the payment.' } });
+    }
   }
 
   /**
@@ -206,7 +272,11 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   async function payOutRefund(refund: Refund): Promise<void> {
     let settled: Refund;
     try {
-      await bank.refundPayment({ payment_id: payment.id, refund_id: refund.id, amount: refund.amount });
+      if (bankProtocol) {
+        await bank.refundAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', refund_id: refund.id, amount: refund.amount });
+      } else {
+        await bank.refundPayment({ payment_id: payment.id, refund_id: refund.id, amount: refund.amount });
+      }
       settled = { ...refund, status: 'succeeded', succeeded_at: now() };
     } catch (error) {
       if (isCancellation(error)) throw error;
@@ -246,13 +316,48 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   };
 
   setHandler(
+    bankTokenUpdate,
+    (input) =>
+      exclusive(async () => {
+        if (!payable()) throw refuse('payment_not_payable', `The payment is ${payment.status}; it can no longer be paid.`);
+        bankToken ??= await bankNow.requestBankToken({ payment_id: payment.id, mode: payment.mode, amount: payment.amount, redirect_url: input.redirect_url });
+        return bankToken;
+      }),
+    {
+      validator: (_: BankTokenInput) => {
+        if (!bankProtocol) throw refuse('payment_not_payable', 'This payment was created before the bank protocol; it cannot go to the bank.');
+      },
+    },
+  );
+
+  setHandler(
+    bankCallbackUpdate,
+    (callback) =>
+      exclusive(async () => {
+        await applyBankCallback(callback);
+        return payment;
+      }),
+    {
+      validator: (_: BankCallback) => {
+        if (!bankProtocol) throw refuse('payment_not_payable', 'This payment was created before the bank protocol.');
+      },
+    },
+  );
+
+  setHandler(
     testBankOutcomeUpdate,
     (result) =>
       exclusive(async () => {
         await applyBankResult(result);
         return payment;
       }),
-    { validator: (_: BankResult) => testModeOnly() },
+    {
+      validator: (_: BankResult) => {
+        testModeOnly();
+        // The test helper now walks the bank's own page (src/payments/service.ts): nothing pays without the bank.
+        if (bankProtocol) throw refuse('validation_failed', 'This payment goes to the bank; the test helper drives the bank simulator.');
+      },
+    },
   );
 
   // Cancel and reverse answer the same again once done, so a retried request succeeds. The
@@ -329,6 +434,15 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         if (refusal !== undefined) throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
         // Already verified with the same amount: the same answer again.
         if (payment.status !== 'paid') return payment;
+        if (bankProtocol) {
+          // Settled at the bank before it is verified; a bank that does not answer leaves it paid (503, try again).
+          try {
+            await bankNow.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '' });
+          } catch (error) {
+            if (isCancellation(error)) throw error;
+            throw refuse('bank_unavailable', 'The bank did not settle the payment in time; verify again.');
+          }
+        }
         await commit({ ...payment, status: 'verified', verified_at: now(), fee: computeFee(payment.amount, input.fee_plan) });
         return payment;
       }),
@@ -370,7 +484,13 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   }
 
   // 2. "Delay in verification": the bank confirms a pending payment later.
-  if (payment.status === 'pending') {
+  while (bankProtocol && payment.status === 'pending') {
+    await waitUntil(new Date(clockNow() + input.sandbox_delay_ms).toISOString(), () => payment.status !== 'pending');
+    await exclusive(async () => {
+      if (payment.status === 'pending' && pendingRef !== undefined) await confirmAtBank(pendingRef);
+    });
+  }
+  if (!bankProtocol && payment.status === 'pending') {
     if (merchantApi) await waitUntil(new Date(clockNow() + input.sandbox_delay_ms).toISOString(), () => payment.status !== 'pending');
     else await sleep(input.sandbox_delay_ms);
     await exclusive(async () => {

@@ -1,12 +1,14 @@
 /**
- * The bank behind payments. `BankAdapter` is what the workflow needs from a
- * bank; the sandbox implementation simulates one for test mode, keeping a
- * ledger of operations in MySQL so that every operation happens once, however
- * often an activity is retried.
+ * The in-worker sandbox bank of payments started before the bank protocol
+ * (`patched('bank-protocol')` in workflows/payment.ts, docs/BANK.md#replay):
+ * only their old activities (captureSandboxPayment, reverseSandboxPayment,
+ * refundPayment) still call it. It moves no money (only test payments ever
+ * used it: live payments had no bank) and keeps no ledger any more (migration
+ * 0008 dropped bank_operations; the bank simulator keeps its own): each answer
+ * is derived from the operation key, so a retried operation answers the same.
  */
-import { randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { maskCardPan } from '../domain/payment.ts';
-import type { Db } from '../db/database.ts';
 
 export interface CaptureResult {
   reference_id: string;
@@ -30,46 +32,32 @@ export interface BankAdapter {
   refund(paymentId: string, refundId: string, amount: number): Promise<BankOperationResult>;
 }
 
-const digits = (n: number) => Array.from({ length: n }, () => String(randomInt(10))).join('');
+/** 64 decimal digits drawn from the operation key: the same key, the same digits. */
+const digitsOf = (operationKey: string) =>
+  createHash('sha256')
+    .update(`dargah-legacy-sandbox:${operationKey}`)
+    .digest('hex')
+    .split('')
+    .map((c) => String(parseInt(c, 16) % 10))
+    .join('');
 
-export class SandboxBank implements BankAdapter {
-  constructor(private readonly db: Db) {}
+const operation = (operationKey: string): BankOperationResult => {
+  const d = digitsOf(operationKey);
+  return { reference_id: `1${d.slice(0, 9)}`, rrn: d.slice(10, 22) };
+};
 
-  async capture(paymentId: string, amount: number): Promise<CaptureResult> {
+export class LegacySandboxBank implements BankAdapter {
+  capture(paymentId: string): Promise<CaptureResult> {
+    const key = `capture:${paymentId}`;
     // A test card of Bank Melli's range; only its masked form leaves this function.
-    const card_pan = maskCardPan(`603799${digits(10)}`);
-    const op = await this.once('capture', `capture:${paymentId}`, paymentId, amount, card_pan);
-    return { reference_id: op.reference_id, rrn: op.rrn, card_pan: op.card_pan ?? card_pan };
+    return Promise.resolve({ ...operation(key), card_pan: maskCardPan(`603799${digitsOf(key).slice(22, 32)}`) });
   }
 
-  async reverse(paymentId: string, amount: number): Promise<BankOperationResult> {
-    return this.once('reverse', `reverse:${paymentId}`, paymentId, amount, null);
+  reverse(paymentId: string): Promise<BankOperationResult> {
+    return Promise.resolve(operation(`reverse:${paymentId}`));
   }
 
-  async refund(paymentId: string, refundId: string, amount: number): Promise<BankOperationResult> {
-    return this.once('refund', `refund:${refundId}`, paymentId, amount, null);
-  }
-
-  /** Inserts the operation unless its key exists, and answers the stored one either way. */
-  private async once(kind: 'capture' | 'reverse' | 'refund', operationKey: string, paymentId: string, amount: number, cardPan: string | null) {
-    await this.db
-      .insertInto('bank_operations')
-      .ignore()
-      .values({
-        payment_id: paymentId,
-        kind,
-        operation_key: operationKey,
-        amount,
-        reference_id: digits(10),
-        rrn: digits(12),
-        card_pan: cardPan,
-        created_at: new Date(),
-      })
-      .execute();
-    return this.db
-      .selectFrom('bank_operations')
-      .select(['reference_id', 'rrn', 'card_pan'])
-      .where('operation_key', '=', operationKey)
-      .executeTakeFirstOrThrow();
+  refund(_paymentId: string, refundId: string): Promise<BankOperationResult> {
+    return Promise.resolve(operation(`refund:${refundId}`));
   }
 }

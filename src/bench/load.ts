@@ -143,7 +143,7 @@ interface FlowContext {
 
 /**
  * The whole journey per payment: the merchant creates it, the customer opens
- * the payment page and picks success on the test bank, and the merchant
+ * the payment page and pays success at the bank simulator, and the merchant
  * verifies. The merchant verifies after the customer came back, so verify
  * takes the oldest payment the bank answered at least `returnDelayMs` ago
  * (the redirect through the result page); until one is due, a connection
@@ -195,15 +195,16 @@ export async function fullFlowScenario(target: Target, bounds: LoadBounds, retur
         },
         {
           method: 'POST',
+          // The customer's trip through the bank simulator (token, its page, the callback), as the test helper takes it.
           setupRequest: (request, context: FlowContext) => ({
             ...request,
-            path: `/pay/${context.id ?? 'none'}?lang=en`,
-            headers: { 'content-type': 'application/x-www-form-urlencoded', origin: target.baseUrl, cookie: context.cookie ?? '' },
-            body: new URLSearchParams({ outcome: 'success', csrf_token: context.token ?? '' }).toString(),
+            path: `/api/v1/test_helpers/payments/${context.id ?? 'none'}/bank_outcome`,
+            headers: apiHeaders(target.key),
+            body: JSON.stringify({ outcome: 'success' }),
           }),
           onResponse: (status, _body, context: FlowContext) => {
-            failBank(status, 303);
-            if (status === 303 && context.id !== undefined) banked.push({ id: context.id, at: Date.now() });
+            failBank(status, 200);
+            if (status === 200 && context.id !== undefined) banked.push({ id: context.id, at: Date.now() });
           },
         },
         {

@@ -54,8 +54,16 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   for (const suffix of ['', '-wal', '-shm']) rmSync(join(stack.dataDir, `temporal-bench.sqlite${suffix}`), { force: true });
   const temporal = await stack.provideTemporal(process.env, await stack.freePort(), undefined, 'bench');
   const apiPort = await stack.freePort();
+  // The bank simulator: the bank behind every test payment, on its own port and ledger file.
+  const bankPort = await stack.freePort();
+  const bankState = join(stack.dataDir, 'bank-sim-bench.json');
+  rmSync(bankState, { force: true });
+  const bankSim = stack.startChild('bank simulator', 'src/bank-sim/main.ts', { ...process.env, BANK_SIM_PORT: String(bankPort), BANK_SIM_STATE_FILE: bankState });
+  stack.cleanups.push(stack.stopChild(bankSim));
+  await stack.waitReady(`http://127.0.0.1:${bankPort}/healthz`, 30);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    SANDBOX_BANK_URL: `http://127.0.0.1:${bankPort}`,
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporal.address,
     HOST: '127.0.0.1',

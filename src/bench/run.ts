@@ -10,7 +10,6 @@ import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { submitBankOutcome } from '../payments/service.ts';
 import { closedLoop, durableCreate, type BaselineResult, type DurableCreateDeps } from './durable.ts';
 import { createScenario, fullFlowScenario, verifyScenario, type ScenarioResult, type Target } from './load.ts';
 
@@ -116,13 +115,18 @@ async function waitForDrainedQueue(temporal: Client, config: Config, maxSeconds:
   }
 }
 
-/** Paid payments for verify: opened on the durable path, paid through the bank signal, waited for in MySQL. */
+/** Paid payments for verify: opened on the durable path, paid through the bank simulator (the test helper's real path), waited for in MySQL. */
 async function paidPayments(services: BenchServices, count: number, plan: BenchPlan): Promise<string[]> {
   const ids: string[] = [];
   await closedLoop(
     async () => {
       const id = await durableCreate(services);
-      await submitBankOutcome(services.temporal, id, 'success');
+      const res = await fetch(`${services.target.baseUrl}/api/v1/test_helpers/payments/${id}/bank_outcome`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${services.target.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ outcome: 'success' }),
+      });
+      if (res.status !== 200) throw new Error(`bank_outcome answered ${res.status}: ${await res.text()}`);
       ids.push(id);
     },
     count,

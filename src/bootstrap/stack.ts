@@ -14,7 +14,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -213,8 +213,18 @@ export async function start(): Promise<void> {
   if (config.PORT !== 0 && (await portInUse(config.PORT, config.HOST))) {
     throw new PrerequisiteError(`port ${config.PORT} is in use (another npm start?): stop it, or set PORT.`);
   }
-  // Local development receives webhooks on localhost; a shared server must never (docs/SECURITY.md).
-  const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, PAGES_CSRF_SECRET: pagesCsrfSecret(), WEBHOOK_ALLOW_LOOPBACK_IN_TEST: process.env.WEBHOOK_ALLOW_LOOPBACK_IN_TEST ?? 'true' };
+  // The bank simulator (test mode's bank, docs/BANK.md) on its own port, its ledger in .data.
+  const bankPort = portFromEnv('BANK_SIM_PORT', 3100);
+  if (await portInUse(bankPort)) throw new PrerequisiteError(`port ${bankPort} is in use (another npm start?): stop it, or set BANK_SIM_PORT.`);
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: temporal.address,
+    PAGES_CSRF_SECRET: pagesCsrfSecret(),
+    // Always this stack's own simulator (a test suite's SANDBOX_BANK_URL must not leak in).
+    SANDBOX_BANK_URL: `http://127.0.0.1:${bankPort}`,
+    // Local development receives webhooks on localhost; a shared server must never (docs/SECURITY.md).
+    WEBHOOK_ALLOW_LOOPBACK_IN_TEST: process.env.WEBHOOK_ALLOW_LOOPBACK_IN_TEST ?? 'true',
+  };
   // From here on every process is supervised: restarted when it dies, everything
   // stopped when one keeps crashing (supervisor.ts).
   const supervisor = new Supervisor({
@@ -233,6 +243,12 @@ export async function start(): Promise<void> {
     const { options } = temporal.server;
     supervisor.add({ name: 'Temporal dev server', layer: 0, hint: relative(process.cwd(), options.logFile) || options.logFile, start: () => spawnDevServer(options) }, temporal.server.process);
   }
+  supervisor.add({
+    name: 'bank simulator',
+    layer: 1,
+    script: 'src/bank-sim/main.ts',
+    env: { ...env, BANK_SIM_PORT: String(bankPort), BANK_SIM_STATE_FILE: join(dataDir, 'bank-sim.json') },
+  });
   supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env });
   supervisor.add({ name: 'api', layer: 1, script: 'src/main/api.ts', env });
   const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
@@ -243,6 +259,7 @@ export async function start(): Promise<void> {
   say(`  API:          ${config.PUBLIC_BASE_URL}/api/v1`);
   say(`  API docs:     ${config.PUBLIC_BASE_URL}/docs`);
   say(`  Readiness:    ${config.PUBLIC_BASE_URL}/readyz`);
+  say(`  Test bank:    ${env.SANDBOX_BANK_URL} (the bank simulator)`);
   if (temporal.server !== undefined && uiPort !== 0) say(`  Temporal UI:  http://localhost:${uiPort}`);
   say(`  Demo test key (merchant "Demo Shop", domain localhost): ${key}`);
   say('');
@@ -300,8 +317,21 @@ export async function test(args: string[], suites: ('main' | 'faults')[]): Promi
   mkdirSync(artifacts, { recursive: true });
   const chromiumProblem = provideChromium(say);
   if (chromiumProblem !== undefined) say(`${chromiumProblem} The browser tests will fail.`);
+  // The bank simulator, as its own process: test mode's bank for the whole suite.
+  const bankPort = await freePort();
+  const bankState = join(dataDir, 'bank-sim-test.json');
+  rmSync(bankState, { force: true });
+  const bankSim = startChild('bank simulator', 'src/bank-sim/main.ts', {
+    ...process.env,
+    BANK_SIM_PORT: String(bankPort),
+    BANK_SIM_STATE_FILE: bankState,
+    SANDBOX_DELAY_SECONDS: '1',
+  });
+  cleanups.push(stopChild(bankSim));
+  await waitReady(`http://127.0.0.1:${bankPort}/healthz`, 30);
   const env = {
       ...process.env,
+      SANDBOX_BANK_URL: `http://127.0.0.1:${bankPort}`,
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_CLI: temporal.cli ?? '',

@@ -84,19 +84,6 @@ export interface IdempotencyKeysTable {
   expires_at: Date;
 }
 
-export interface BankOperationsTable {
-  id: Generated<number>;
-  payment_id: string;
-  kind: 'capture' | 'reverse' | 'refund';
-  /** Makes each operation happen once, however often the activity is retried. */
-  operation_key: string;
-  amount: number;
-  reference_id: string;
-  rrn: string;
-  card_pan: string | null;
-  created_at: Date;
-}
-
 export interface WebhookEndpointsTable {
   id: string;
   merchant_id: string;
@@ -198,7 +185,6 @@ export interface Database {
   api_keys: ApiKeysTable;
   payments: PaymentsTable;
   idempotency_keys: IdempotencyKeysTable;
-  bank_operations: BankOperationsTable;
   webhook_endpoints: WebhookEndpointsTable;
   events: EventsTable;
   webhook_attempts: WebhookAttemptsTable;

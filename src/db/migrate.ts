@@ -7,6 +7,7 @@ import * as rateLimits from './migrations/0004_rate_limits.ts';
 import * as binaryIdempotencyKeys from './migrations/0005_binary_idempotency_keys.ts';
 import * as reconciliationIndexes from './migrations/0006_reconciliation_indexes.ts';
 import * as paymentMetadata from './migrations/0007_payment_metadata.ts';
+import * as dropBankOperations from './migrations/0008_drop_bank_operations.ts';
 import * as accounts from './migrations/0009_accounts.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_binary_idempotency_keys': binaryIdempotencyKeys,
   '0006_reconciliation_indexes': reconciliationIndexes,
   '0007_payment_metadata': paymentMetadata,
+  '0008_drop_bank_operations': dropBankOperations,
   '0009_accounts': accounts,
 };
 

@@ -34,6 +34,28 @@ export interface BankResult {
   outcome: BankOutcome;
 }
 
+/** The customer is about to go to the bank: where the bank sends them back (our return route). */
+export interface BankTokenInput {
+  redirect_url: string;
+}
+
+export interface BankTokenResult {
+  token: string;
+  /** The bank's page for the customer, with the token. */
+  url: string;
+}
+
+/**
+ * What the bank posted to our return route (SEP's fields). Never trusted:
+ * the workflow confirms RefNum with the bank before anything is paid.
+ */
+export interface BankCallback {
+  state: string;
+  ref_num: string;
+  res_num: string;
+  token: string;
+}
+
 export interface VerifyInput {
   amount: number;
 }
@@ -45,7 +67,7 @@ export interface AdvanceClockInput {
 
 export const paymentWorkflowId = (paymentId: string) => `payment-${paymentId}`;
 
-/** The customer's choice on the (test) bank page. */
+/** The customer's choice on the old in-page test bank: payments started before the bank protocol only. */
 export const bankResultSignal = defineSignal<[BankResult]>('bankResult');
 /** The merchant's verify; answers with the verified payment or a typed failure. */
 export const verifyUpdate = defineUpdate<Payment, [VerifyInput]>('verify');
@@ -56,6 +78,10 @@ export const refundUpdateId = (refundId: string) => `refund-${refundId}`;
 export const cancelUpdate = defineUpdate<Payment, []>('cancel');
 /** The merchant gives a paid, unverified payment back now instead of at the deadline. */
 export const reverseUpdate = defineUpdate<Payment, []>('reverse');
+/** The customer goes to the bank: the workflow asks the bank for a token (once; a repeat answers the same token). */
+export const bankTokenUpdate = defineUpdate<BankTokenResult, [BankTokenInput]>('bankToken');
+/** The bank sent the customer back: the workflow confirms with the bank, then answers the payment. */
+export const bankCallbackUpdate = defineUpdate<Payment, [BankCallback]>('bankCallback');
 /** Test helper: the simulated bank's answer, as its page's buttons give it, answered once applied. */
 export const testBankOutcomeUpdate = defineUpdate<Payment, [BankResult]>('testBankOutcome');
 /** Test helper: moves the payment's own clock; answers once its due timers have fired. */

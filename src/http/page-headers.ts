@@ -7,17 +7,22 @@
  */
 import type { Context } from 'koa';
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+/** `formTargets`: other origins a form may post to (the bank's page, which the Pay button's redirect leads to). */
+export function contentSecurityPolicy(formTargets: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    "style-src 'self'",
+    "img-src 'self'",
+    ["form-action 'self'", ...formTargets].join(' '),
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
 
-export function setSecurityHeaders(ctx: Context): void {
-  ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+export function setSecurityHeaders(ctx: Context, policy: string = CONTENT_SECURITY_POLICY): void {
+  ctx.set('Content-Security-Policy', policy);
   ctx.set('X-Content-Type-Options', 'nosniff');
   // same-origin, not no-referrer: with no-referrer a browser's form post says `Origin: null`, which the CSRF check refuses.
   ctx.set('Referrer-Policy', 'same-origin');

@@ -9,7 +9,8 @@ import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, t
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities/index.ts';
 import { createWebhookActivities, type WebhookActivities } from '../../activities/webhooks.ts';
-import { SandboxBank, type BankAdapter } from '../adapters/bank.ts';
+import { LegacySandboxBank, type BankAdapter } from '../adapters/bank.ts';
+import { banksFromConfig } from '../adapters/banks.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
@@ -50,14 +51,15 @@ export interface PaymentWorkerOptions {
     Config,
     'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'
   > &
-    Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS' | 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'>>;
+    Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS' | 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'>> &
+    Parameters<typeof banksFromConfig>[0];
   db: Db;
   /** Lets activities start webhook deliveries as workflows of their own. */
   temporal: Client;
   logger: Logger;
   bundle?: WorkflowBundleWithSourceMap;
   connection?: NativeConnection;
-  /** The bank behind payments; the sandbox simulator unless another BankAdapter is given. */
+  /** The old in-worker sandbox bank of payments started before the bank protocol, unless another is given. */
   bank?: BankAdapter;
   /** Webhook activities shared with the webhook worker (one count of each merchant's attempts per process). */
   webhookActivities?: WebhookActivities;
@@ -75,7 +77,7 @@ const workflowCode = (bundle: WorkflowBundleWithSourceMap | undefined) =>
 export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, bank, webhookActivities }: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
-  const activities = createActivities({ db, bank: bank ?? new SandboxBank(db), logger: logger.child({ component: 'activities' }), temporal, config });
+  const activities = createActivities({ db, bank: bank ?? new LegacySandboxBank(), banks: banksFromConfig(config), logger: logger.child({ component: 'activities' }), temporal, config });
   return Worker.create({
     connection: conn,
     namespace: config.TEMPORAL_NAMESPACE,

@@ -12,11 +12,11 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { paymentFromRow } from '../db/payments.ts';
-import { BANK_OUTCOMES, type BankOutcome } from '../domain/payment.ts';
-import { submitBankOutcome } from '../payments/service.ts';
+import { bankCallbackFrom, requestBankPage, submitBankCallback } from '../payments/service.ts';
 import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../http/dependencies.ts';
 import { csrfGuard } from '../http/csrf.ts';
-import { setSecurityHeaders } from '../http/page-headers.ts';
+import { contentSecurityPolicy, setSecurityHeaders } from '../http/page-headers.ts';
+import { DomainError } from '../errors.ts';
 import { langFrom, langQuery, type Lang } from './i18n.ts';
 import { ASSETS, messagePage, paymentPage, statusPage, type MessageKind, type PayablePayment } from './views.ts';
 
@@ -45,6 +45,16 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   if (config.PAGES_CSRF_SECRET === '') {
     logger.warn('PAGES_CSRF_SECRET is not set: using a random secret, valid only in this process (set it when running several API processes)');
   }
+  const origin = (url: string) => {
+    try {
+      return [new URL(url).origin];
+    } catch {
+      return [];
+    }
+  };
+  const policy = contentSecurityPolicy([...new Set([...origin(config.SANDBOX_BANK_URL), ...(config.BANK_BASE_URL === '' ? [] : origin(config.BANK_BASE_URL))])]);
+  /** A live payment can be paid only when a live PSP is configured. */
+  const bankFor = (mode: 'test' | 'live') => mode === 'test' || config.BANK_BASE_URL !== '';
   const csrf = csrfGuard({
     secret: config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET,
     publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -72,7 +82,7 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
     (handler: (ctx: RouterContext, lang: Lang, paymentId: string) => Promise<void>) =>
     async (ctx: RouterContext): Promise<void> => {
       const lang = langFrom(ctx.query.lang);
-      setSecurityHeaders(ctx);
+      setSecurityHeaders(ctx, policy);
       ctx.set('Cache-Control', 'no-store');
       try {
         await handler(ctx, lang, ctx.params.id ?? '');
@@ -97,7 +107,7 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
 
   for (const asset of Object.values(ASSETS)) {
     router.get(asset.path, (ctx) => {
-      setSecurityHeaders(ctx);
+      setSecurityHeaders(ctx, policy);
       ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
       ctx.type = asset.type;
       ctx.body = asset.content;
@@ -112,9 +122,9 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
       ctx.type = 'html';
       const context = { lang, path: `/pay/${payment.id}` };
       if (payment.status === 'created' && Date.now() < Date.parse(payment.expires_at)) {
-        // A live payment has no bank to go to (none is configured), so it gets no form and no token.
-        const token = payment.mode === 'test' ? csrf.issue(ctx) : undefined;
-        ctx.body = paymentPage(subject, context, token);
+        // A live payment with no live bank configured gets no form and no token.
+        const token = bankFor(payment.mode) ? csrf.issue(ctx) : undefined;
+        ctx.body = paymentPage(subject, context, token, bankFor(payment.mode));
         return;
       }
       ctx.body = statusPage(subject, context, 'payment', Date.now());
@@ -134,14 +144,46 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
       const form = new URLSearchParams(text);
       if (!csrf.accepts(ctx, form)) throw new PageRefusal(403, 'forbidden');
       const { payment } = await load(paymentId);
-      // Only the test bank exists: a live payment's outcome can never be chosen by the customer.
-      if (payment.mode !== 'test') throw new PageRefusal(403, 'live_unavailable');
-      const outcome = form.get('outcome');
-      if (!BANK_OUTCOMES.includes(outcome as BankOutcome)) throw new PageRefusal(400, 'bad_request');
-      // A second choice or a late one changes nothing (the workflow refuses it too); the result page tells the truth.
+      if (!bankFor(payment.mode)) throw new PageRefusal(403, 'live_unavailable');
+      if (form.get('action') !== 'pay') throw new PageRefusal(400, 'bad_request');
+      // Off to the bank's page with the payment's token; a payment no longer payable shows its state instead.
       if (payment.status === 'created' && Date.now() < Date.parse(payment.expires_at)) {
-        await submitBankOutcome(temporal, payment.id, outcome as BankOutcome);
+        let bankPage: string | undefined;
+        try {
+          bankPage = await requestBankPage({ temporal, config }, payment.id);
+        } catch (error) {
+          if (!(error instanceof DomainError && error.code === 'payment_not_payable')) throw error;
+        }
+        if (bankPage !== undefined) {
+          ctx.redirect(lang === 'en' ? `${bankPage}&lang=en` : bankPage);
+          ctx.status = 303;
+          return;
+        }
       }
+      ctx.redirect(`/pay/${payment.id}/result${langQuery(lang)}`);
+      ctx.status = 303;
+    }),
+  );
+
+  // The bank posts the customer back here (docs/BANK.md): another site's form post, so no CSRF token,
+  // but nothing in it is trusted: the workflow confirms with the bank before anything is paid.
+  router.post(
+    '/pay/:id/return',
+    page(async (ctx, lang, paymentId) => {
+      if (!ctx.request.is('application/x-www-form-urlencoded')) throw new PageRefusal(400, 'bad_request');
+      let text: string;
+      try {
+        text = await getRawBody(ctx.req, { limit: FORM_LIMIT_BYTES, length: ctx.get('content-length') || undefined, encoding: 'utf8' });
+      } catch (error) {
+        throw (error as { type?: string }).type === 'entity.too.large' ? new PageRefusal(413, 'bad_request') : new PageRefusal(400, 'bad_request');
+      }
+      const { payment } = await load(paymentId);
+      const callback = bankCallbackFrom(payment.id, new URLSearchParams(text));
+      if (callback === undefined) {
+        logger.warn({ request_id: ctx.state.requestId, payment_id: payment.id }, 'a malformed bank callback was refused');
+        throw new PageRefusal(400, 'bad_request');
+      }
+      if (payment.status === 'created') await submitBankCallback(temporal, payment.id, callback, false);
       ctx.redirect(`/pay/${payment.id}/result${langQuery(lang)}`);
       ctx.status = 303;
     }),

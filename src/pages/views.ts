@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { Payment } from '../domain/payment-schemas.ts';
-import { BANK_OUTCOMES, returnUrl } from '../domain/payment.ts';
+import { returnUrl } from '../domain/payment.ts';
 import { formatAmount, formatTehranTime, langQuery, localDigits, strings, type Lang, type Strings } from './i18n.ts';
 
 const eta = new Eta({ views: fileURLToPath(new URL('./templates', import.meta.url)), cache: true, autoEscape: true });
@@ -87,7 +87,7 @@ function paymentDetails({ payment, merchantName }: PayablePayment, lang: Lang, o
 }
 
 /** The payment page with the test bank's form (test mode) or the "no live bank" notice (live mode). */
-export function paymentPage(subject: PayablePayment, context: PageContext, csrfToken: string | undefined): string {
+export function paymentPage(subject: PayablePayment, context: PageContext, csrfToken: string | undefined, bankAvailable = true): string {
   const { payment } = subject;
   const t = strings(context.lang);
   const details = paymentDetails(subject, context.lang, { amount: false });
@@ -98,11 +98,10 @@ export function paymentPage(subject: PayablePayment, context: PageContext, csrfT
     merchantName: subject.merchantName,
     amount: formatAmount(payment.amount, context.lang),
     details,
-    live: payment.mode === 'live',
+    live: !bankAvailable,
     returnHref: returnUrl(payment.callback_url, payment),
     formAction: `/pay/${payment.id}${langQuery(context.lang)}`,
     csrfToken,
-    outcomes: BANK_OUTCOMES.map((value) => ({ value, label: t[`outcome_${value}`] })),
   });
 }
 

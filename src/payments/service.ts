@@ -4,7 +4,8 @@
  * forwards verify and the bank's result to the workflow.
  */
 import { randomInt } from 'node:crypto';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -25,18 +26,23 @@ import {
 } from '../domain/payment-schemas.ts';
 import {
   advanceClockUpdate,
+  bankCallbackUpdate,
   bankResultSignal,
+  bankTokenUpdate,
   cancelUpdate,
+  type BankCallback,
   paymentWorkflowId,
   reverseUpdate,
   searchAttributes,
-  testBankOutcomeUpdate,
   verifyUpdate,
   type PaymentWorkflowInput,
 } from '../domain/payment-workflow.ts';
 import { commaSeparated } from '../domain/schema.ts';
 import { DomainError } from '../errors.ts';
 import { temporalCall, updateRefusal } from '../temporal/call.ts';
+import { WorkflowUpdateStage } from '@temporalio/client';
+import { chooseOnSimulator } from '../adapters/bank-customer.ts';
+import { BankUnavailableError } from '../adapters/bank-protocol.ts';
 import { startWorkflowOnce } from '../temporal/client.ts';
 import { idempotent, type IdempotentResult } from './idempotency.ts';
 
@@ -246,6 +252,10 @@ async function updateWorkflow<Args extends [] | [unknown]>(
     );
     return { ...result, metadata: recorded.metadata };
   } catch (error) {
+    // The bank did not answer in time (settlement at verify): 503, and the same request again completes it.
+    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === 'bank_unavailable') {
+      throw new DomainError('service_unavailable', error.cause.message);
+    }
     throw updateRefusal(error) ?? error;
   }
 }
@@ -297,11 +307,70 @@ function testModeOnly(auth: AuthState): void {
   if (auth.mode !== 'test') throw new DomainError('test_mode_only', 'Test helpers take test keys only; use a sk_test_ key.');
 }
 
-/** Test helper: what the simulated bank's button does, without a browser; answers once applied. */
-export function simulateBankOutcome(deps: PaymentServiceDeps, auth: AuthState, id: string, outcome: BankOutcome): Promise<Payment> {
+/** Where the bank sends the customer back: our return route (docs/BANK.md). */
+export const bankReturnUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, id: string) => `${config.PUBLIC_BASE_URL}/pay/${id}/return`;
+
+/** The customer goes to the bank: the payment's workflow asks the bank for a token; answers the bank's page for the customer. */
+export async function requestBankPage({ temporal, config }: Pick<PaymentServiceDeps, 'temporal' | 'config'>, paymentId: string): Promise<string> {
+  const handle = temporal.workflow.getHandle(paymentWorkflowId(paymentId));
+  try {
+    const token = await temporalCall(temporal, () => handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: bankReturnUrl(config, paymentId) }] }));
+    return token.url;
+  } catch (error) {
+    throw updateRefusal(error) ?? error;
+  }
+}
+
+/** The fields of the bank's post to our return route, checked for shape only (the workflow confirms everything with the bank). */
+export function bankCallbackFrom(paymentId: string, form: URLSearchParams): BankCallback | undefined {
+  const state = form.get('State') ?? '';
+  const refNum = form.get('RefNum') ?? '';
+  const resNum = form.get('ResNum') ?? '';
+  const token = form.get('Token') ?? '';
+  if (!/^[A-Za-z]{1,40}$/.test(state) || !/^[0-9]{0,40}$/.test(refNum) || resNum !== paymentId || !/^[A-Za-z0-9_-]{1,64}$/.test(token)) return undefined;
+  if (state === 'OK' && refNum === '') return undefined;
+  return { state, ref_num: refNum, res_num: resNum, token };
+}
+
+/**
+ * The bank's callback to the payment's workflow. `settled`: wait until the workflow has
+ * confirmed with the bank (the test helper); else only until the workflow has accepted it
+ * (the customer's browser goes on to the result page, which waits for the answer).
+ */
+export async function submitBankCallback(temporal: Client, paymentId: string, callback: BankCallback, settled: boolean): Promise<Payment | undefined> {
+  const handle = temporal.workflow.getHandle(paymentWorkflowId(paymentId));
+  try {
+    if (settled) return await temporalCall(temporal, () => handle.executeUpdate(bankCallbackUpdate, { args: [callback] }));
+    await temporalCall(temporal, () => handle.startUpdate(bankCallbackUpdate, { args: [callback], waitForStage: WorkflowUpdateStage.ACCEPTED }));
+    return undefined;
+  } catch (error) {
+    throw updateRefusal(error) ?? error;
+  }
+}
+
+/**
+ * Test helper: the customer's whole path through the bank simulator, without a browser (token,
+ * the outcome chosen on the bank's page, the bank's callback); answers once the workflow has
+ * confirmed with the bank.
+ */
+export async function simulateBankOutcome(deps: PaymentServiceDeps, auth: AuthState, id: string, outcome: BankOutcome): Promise<Payment> {
   testModeOnly(auth);
-  // Like a second click on the bank page, an outcome for a payment that is no longer `created` changes nothing.
-  return changePayment(deps, auth, id, testBankOutcomeUpdate, [{ outcome }], (p) => (p.status === 'created' ? undefined : p));
+  const recorded = await getPayment(deps.db, auth, id);
+  // Like a second visit to the bank, an outcome for a payment that is no longer `created` changes nothing.
+  if (recorded.status !== 'created') return recorded;
+  try {
+    const pageUrl = await requestBankPage(deps, id);
+    const fields = await chooseOnSimulator(pageUrl, outcome, deps.config.BANK_TIMEOUT_MS);
+    const callback = bankCallbackFrom(id, new URLSearchParams(fields));
+    if (callback === undefined) throw new DomainError('service_unavailable', 'The bank simulator answered an unexpected page.');
+    const payment = await submitBankCallback(deps.temporal, id, callback, true);
+    return { ...(payment ?? recorded), metadata: recorded.metadata };
+  } catch (error) {
+    // The payment stopped being payable meanwhile (canceled, expired, paid): it answers as it is.
+    if (error instanceof WorkflowNotFoundError || (error instanceof DomainError && error.code === 'payment_not_payable')) return getPayment(deps.db, auth, id);
+    if (error instanceof BankUnavailableError) throw new DomainError('service_unavailable', 'The bank simulator did not answer.');
+    throw error;
+  }
 }
 
 /** Test helper: moves the payment's own clock forward; its due timers fire before the answer. */

@@ -108,6 +108,7 @@ describe('npm start supervises its processes', function () {
 
   it('SIGKILL of the worker, the API, the Temporal dev server: each comes back, the API answers throughout, every payment ends once, Ctrl-C leaves nothing', async () => {
     const dataDir = newDataDir();
+    const bankPort = await freePort();
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     const launcher = Launcher.start(
@@ -119,6 +120,7 @@ describe('npm start supervises its processes', function () {
         TEMPORAL_DEV_PORT: String(await freePort()),
         TEMPORAL_UI_PORT: String(await freePort()),
         DARGAH_DATA_DIR: dataDir,
+        BANK_SIM_PORT: String(bankPort),
         VERIFY_WINDOW_SECONDS: String(VERIFY_WINDOW_SECONDS),
       }),
       'supervision-launcher',
@@ -234,11 +236,17 @@ describe('npm start supervises its processes', function () {
       const final = rows.every((r) => r.status === expected.get(r.id)) && refunds.length === 1 && refunds[0]!.status === 'succeeded';
       return final ? true : undefined;
     }, (VERIFY_WINDOW_SECONDS + 60) * 1000, 500);
-    const operations = await db.selectFrom('bank_operations').select(['payment_id', 'kind', 'amount']).where('payment_id', 'in', ids).execute();
+    // The bank's own ledger: the launched stack's bank simulator.
+    const operations: { payment_id: string; kind: string }[] = [];
+    for (const id of ids) {
+      const res = await fetch(`http://127.0.0.1:${bankPort}/admin/transactions?res_num=${id}`);
+      const body = (await res.json()) as { operations: { kind: string }[] };
+      operations.push(...body.operations.map((o) => ({ payment_id: id, kind: o.kind })));
+    }
     const count = (id: string, kind: string) => operations.filter((o) => o.payment_id === id && o.kind === kind).length;
     for (const p of payments) {
       const status = expected.get(p.id);
-      assert.equal(count(p.id, 'capture'), 1, `${p.id} captured once`);
+      assert.equal(count(p.id, 'confirm'), 1, `${p.id} confirmed once`);
       assert.equal(count(p.id, 'reverse'), status === 'reversed' ? 1 : 0, `${p.id} (${status}) reversals`);
       assert.equal(count(p.id, 'refund'), status === 'refunded' ? 1 : 0, `${p.id} (${status}) refunds`);
     }
@@ -273,6 +281,7 @@ describe('npm start supervises its processes', function () {
     const crash = join(dataDir, 'crash-worker.mjs');
     writeFileSync(crash, "if (process.argv[1]?.endsWith('/src/main/worker.ts')) { process.stderr.write('worker: simulated crash at start\\n'); process.exit(1); }\n");
     const port = await freePort();
+    const bankPort = await freePort();
     const launcher = Launcher.start(
       launcherEnv({
         DATABASE_URL: databaseUrl,
@@ -282,6 +291,7 @@ describe('npm start supervises its processes', function () {
         TEMPORAL_DEV_PORT: String(await freePort()),
         TEMPORAL_UI_PORT: '0',
         DARGAH_DATA_DIR: dataDir,
+        BANK_SIM_PORT: String(bankPort),
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${crash}`.trim(),
         // Three exits instead of five, so the test need not sit through 1 + 2 + 4 + 8 s of backoff.
         SUPERVISOR_CRASH_LIMIT: '3',

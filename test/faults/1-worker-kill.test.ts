@@ -72,16 +72,17 @@ describe('fault: the worker is killed with SIGKILL while 300 payments are in fli
     const statesAtKill: Record<string, number> = {};
     for (const r of inFlightAtKill) statesAtKill[r.status] = (statesAtKill[r.status] ?? 0) + 1;
 
-    // While no worker runs, more customers pay (signals wait in Temporal).
+    // While no worker runs, more customers press Pay: the bank's token is an activity's answer, so
+    // their Pay is answered 503 until a worker runs again, and they retry.
     const outage = inParallel(created.filter((c) => c.plan === 'pay_during_outage'), 12, async ({ payment }) => {
       const chosen = await untilAnswered(() => chooseOutcome(apis.long, payment.id, 'success'));
       assert.equal(chosen.res.status, 303);
     });
     await sleep(10_000);
-    await outage;
     const restartAt = Date.now();
     await startWorker(s);
     const workerReadyAt = Date.now();
+    await outage;
     await inParallel(created.filter((c) => c.plan === 'pay_during_outage'), 12, async ({ payment }) => {
       const verified = await verifyThroughFaults(apis.long, merchant.key, payment);
       assert.equal(verified.res.status, 200, verified.res.text);

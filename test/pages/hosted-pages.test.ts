@@ -16,10 +16,18 @@ const PERSIAN_DIGITS = '۰۱۲۳۴۵۶۷۸۹';
 const persian = (digits: string) => digits.replace(/[0-9]/g, (d) => PERSIAN_DIGITS[Number(d)]!);
 const langSuffix = (lang: Lang) => (lang === 'en' ? '?lang=en' : '');
 
-/** The signals a payment's workflow received: the bank outcomes that reached it. */
+/** The bank callbacks a payment's workflow accepted: the customer's returns from the bank that reached it. */
 async function signalsOf(h: Harness, paymentId: string): Promise<number> {
   const history = await h.temporal.client.workflow.getHandle(paymentWorkflowId(paymentId)).fetchHistory();
-  return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes != null).length;
+  return (history.events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'bankCallback').length;
+}
+
+/** On our payment page: Pay → the bank simulator's page → `outcome` → the bank's form back to us. */
+async function payAtBank(page: Page, outcome: BankOutcome): Promise<void> {
+  await page.locator('#pay').click();
+  await page.waitForURL((url) => url.pathname === '/OnlinePG/SendToken');
+  await page.locator(`button[value="${outcome}"]`).click();
+  await page.locator('#back').click();
 }
 
 async function assertLanguage(page: Page, lang: Lang): Promise<void> {
@@ -100,7 +108,7 @@ describe('hosted payment pages in headless Chromium', function () {
 
   for (const lang of ['fa', 'en'] as const) {
     for (const outcome of ['success', 'failure', 'cancel', 'delay'] as const) {
-      it(`${outcome} (${lang}): payment page → test bank → result page → the shop's return address, then the shop verifies`, async () => {
+      it(`${outcome} (${lang}): payment page → the bank simulator's page → our return → result page → the shop's return address, then the shop verifies`, async () => {
         const want = expected[outcome];
         // "Delay": the bank confirms after a while; long enough that the customer sees "pending" and the shop's first verify is early.
         const created = outcome === 'delay' ? await shopPayment({}, await delayedBank()) : await shopPayment();
@@ -118,14 +126,25 @@ describe('hosted payment pages in headless Chromium', function () {
         assert.ok(main.includes(lang === 'fa' ? persian(payment.tracking_code) : payment.tracking_code), main);
         assert.match(await page.locator('main h1').innerText(), /Test merchant \d+/);
         assert.ok(await page.locator('.test-banner').isVisible(), 'test mode shows its banner');
-        const buttons = await Promise.all((await page.locator('form button[name="outcome"]').all()).map((b) => b.getAttribute('value')));
-        assert.deepEqual(buttons, ['success', 'failure', 'cancel', 'delay']);
+        assert.equal(await page.locator('form button').count(), 1, 'one Pay button: the outcome is chosen at the bank');
         if (outcome === 'success') {
           await screenshot(page, `payment-page-${lang}`);
           await screenshot(page, `bank-form-${lang}`, '.bank');
         }
 
+        // The bank simulator's own page, in the customer's language, with the amount and four outcomes.
+        await page.locator('#pay').click();
+        await page.waitForURL((url) => url.pathname === '/OnlinePG/SendToken');
+        assert.notEqual(new URL(page.url()).origin, new URL(h.baseUrl).origin, "the bank's page is the bank's, not ours");
+        await assertLanguage(page, lang);
+        assert.ok((await page.locator('#amount').innerText()).includes(lang === 'fa' ? '۱٬۵۰۰٬۰۰۰' : '1,500,000'));
+        const buttons = await Promise.all((await page.locator('form button[name="outcome"]').all()).map((b) => b.getAttribute('value')));
+        assert.deepEqual(buttons, ['success', 'failure', 'cancel', 'delay']);
+        if (outcome === 'success') await screenshot(page, `bank-page-${lang}`);
         await page.locator(`button[value="${outcome}"]`).click();
+        // The bank sends the customer back with a form post (no script), by a visible button.
+        await assertLanguage(page, lang);
+        await page.locator('#back').click();
         await page.waitForURL((url) => url.pathname === `/pay/${payment.id}/result`);
         assert.equal(new URL(page.url()).search, langSuffix(lang), 'the language survives the post and the redirect');
         // Right after the post the result may still say "processing"; it refreshes itself into the answer.
@@ -172,10 +191,10 @@ describe('hosted payment pages in headless Chromium', function () {
     const second = await first.context.newPage();
     await first.page.goto(pageUrl(created, 'fa'));
     await second.goto(pageUrl(created, 'fa'));
-    await first.page.locator('button[value="success"]').click();
+    await payAtBank(first.page, 'success');
     await waitForStatus(h.baseUrl, key, payment.id, 'paid');
 
-    await second.locator('button[value="failure"]').click();
+    await second.locator('#pay').click();
     await second.locator('#outcome[data-kind="success"]').waitFor();
     assert.equal((await waitForStatus(h.baseUrl, key, payment.id, 'paid')).status, 'paid');
     assert.equal(await signalsOf(h, payment.id), 1, 'the second choice never reached the workflow');
@@ -204,7 +223,7 @@ describe('hosted payment pages in headless Chromium', function () {
     const fa = await phone();
     await fa.page.goto(pageUrl(created, 'fa'));
     await shown(fa.page);
-    await fa.page.locator('button[value="failure"]').click();
+    await payAtBank(fa.page, 'failure');
     await fa.page.locator('#outcome[data-kind="failed"]').waitFor();
     await shown(fa.page);
     await screenshot(fa.page, 'hostile-description-result-fa');
@@ -301,24 +320,25 @@ describe('hosted payment pages in headless Chromium', function () {
     const token = /name="csrf_token" value="([^"]+)"/.exec(await get.text())![1]!;
     const post = (headers: Record<string, string>, body: string) =>
       fetch(target, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
-    const withToken = `outcome=success&csrf_token=${encodeURIComponent(token)}`;
+    const withToken = `action=pay&csrf_token=${encodeURIComponent(token)}`;
     assert.equal((await post({ cookie, origin: shop.origin }, withToken)).status, 403, 'foreign origin');
     assert.equal((await post({ cookie, origin: 'null' }, withToken)).status, 403, 'opaque origin');
     assert.equal((await post({ cookie }, withToken)).status, 403, 'no origin and no referer');
-    assert.equal((await post({ cookie, origin: h.baseUrl }, 'outcome=success')).status, 403, 'no token');
+    assert.equal((await post({ cookie, origin: h.baseUrl }, 'action=pay')).status, 403, 'no token');
     assert.equal((await post({ origin: h.baseUrl }, withToken)).status, 403, 'no cookie');
     assert.equal((await post({ cookie, origin: h.baseUrl }, `${withToken}&pad=${'x'.repeat(4_000)}`)).status, 413, 'oversized body');
-    assert.equal((await post({ cookie, origin: h.baseUrl }, `outcome=steal&csrf_token=${encodeURIComponent(token)}`)).status, 400, 'unknown outcome');
+    assert.equal((await post({ cookie, origin: h.baseUrl }, `action=steal&csrf_token=${encodeURIComponent(token)}`)).status, 400, 'unknown action');
 
     await new Promise((r) => setTimeout(r, 300)); // a signal, had one been sent, would be in history by now
     assert.equal(await signalsOf(h, id), 0);
     assert.equal((await client(h.baseUrl, key).get<{ payment: Payment }>(`/payments/${id}`)).body.payment.status, 'created');
 
     // The same request from our own origin is accepted: the refusals above were about the origin and the token.
+    // It only sends the customer to the bank: nothing is paid until the bank confirms.
     const accepted = await post({ cookie, origin: h.baseUrl }, withToken);
     assert.equal(accepted.status, 303);
-    assert.equal(accepted.headers.get('location'), `/pay/${id}/result`);
-    await waitForStatus(h.baseUrl, key, id, 'paid');
+    assert.match(accepted.headers.get('location') ?? '', /\/OnlinePG\/SendToken\?token=[0-9a-f]+$/);
+    assert.equal((await client(h.baseUrl, key).get<{ payment: Payment }>(`/payments/${id}`)).body.payment.status, 'created');
   });
 
   it('a result page that finds the payment still created says "processing" and refreshes itself, never a final answer', async () => {

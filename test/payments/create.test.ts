@@ -48,7 +48,7 @@ describe('POST /api/v1/payments', () => {
     assert.equal(p.verify_deadline_at, null);
     assert.equal(Date.parse(p.expires_at) - Date.parse(p.created_at), testConfig().PAYMENT_TTL_SECONDS * 1000);
     assert.equal(p.settlement_status, 'not_applicable');
-    assert.equal(res.body.payment_url, `${testConfig().PUBLIC_BASE_URL}/pay/${p.id}`);
+    assert.equal(res.body.payment_url, `${baseUrl}/pay/${p.id}`);
   });
 
   it('records the payment in MySQL and starts its workflow with the operator search attributes', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { bankOperations } from '../support/bank.ts';
 import { apiWith, getHarness, newMerchant, apiWithDeadTemporal, testConfig } from '../support/harness.ts';
 import { client, request } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
@@ -7,8 +8,7 @@ import type { Payment } from '../../src/domain/payment-schemas.ts';
 type Body = { payment: Payment; code?: string };
 
 async function ledger(paymentId: string) {
-  const h = await getHarness();
-  return h.db.selectFrom('bank_operations').select(['kind', 'amount']).where('payment_id', '=', paymentId).orderBy('id').execute();
+  return (await bankOperations(paymentId)).map(({ kind, amount }) => ({ kind, amount }));
 }
 
 describe('the payment lifecycle', () => {
@@ -32,7 +32,7 @@ describe('the payment lifecycle', () => {
       assert.ok(paid.paid_at !== null);
       assert.equal(Date.parse(paid.verify_deadline_at!) - Date.parse(paid.paid_at), testConfig().VERIFY_WINDOW_SECONDS * 1000);
       assert.equal(paid.fee, 0);
-      assert.deepEqual(await ledger(p.id), [{ kind: 'capture', amount: p.amount }]);
+      assert.deepEqual(await ledger(p.id), [{ kind: 'confirm', amount: p.amount }]);
     });
 
     it('failure: failed, with the reason', async () => {
@@ -201,7 +201,7 @@ describe('the payment lifecycle', () => {
       assert.equal(reversed.fee, 0);
       assert.equal(reversed.verified_at, null);
       assert.deepEqual(await ledger(p.id), [
-        { kind: 'capture', amount: 3_000_000 },
+        { kind: 'confirm', amount: 3_000_000 },
         { kind: 'reverse', amount: 3_000_000 },
       ]);
       const res = await client(shortWindow, key).post<Body>(`/payments/${p.id}/verify`, { amount: p.amount });
@@ -217,7 +217,7 @@ describe('the payment lifecycle', () => {
       await new Promise((r) => setTimeout(r, 4_000));
       const res = await client(baseUrl, key).get<Body>(`/payments/${p.id}`);
       assert.equal(res.body.payment.status, 'verified');
-      assert.deepEqual((await ledger(p.id)).map((o) => o.kind), ['capture']);
+      assert.deepEqual((await ledger(p.id)).map((o) => o.kind), ['confirm', 'settle']);
     });
   });
 });

@@ -4,6 +4,7 @@
  * without a browser or a wait, and an event for every change, delivered to
  * a real receiver.
  */
+import { bankOperations } from '../support/bank.ts';
 import assert from 'node:assert/strict';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
@@ -128,7 +129,6 @@ describe('the merchant API', () => {
 
   describe('reverse', () => {
     it('reverses a paid payment now with one bank reversal, and answers the same again', async () => {
-      const h = await getHarness();
       const payment = await paid();
       const reversed = await api.post<PaymentBody>(`/payments/${payment.id}/reverse`);
       assert.equal(reversed.status, 200, reversed.text);
@@ -138,7 +138,7 @@ describe('the merchant API', () => {
       assert.equal((await api.post<PaymentBody>(`/payments/${payment.id}/reverse`)).body.payment.status, 'reversed');
       const verify = await api.post<PaymentBody>(`/payments/${payment.id}/verify`, { amount: payment.amount });
       assert.equal(verify.body.code, 'verify_deadline_passed');
-      const reversals = await h.db.selectFrom('bank_operations').select('id').where('payment_id', '=', payment.id).where('kind', '=', 'reverse').execute();
+      const reversals = await bankOperations(payment.id, 'reverse');
       assert.equal(reversals.length, 1);
     });
 
@@ -162,7 +162,7 @@ describe('the merchant API', () => {
         ]);
         const row = await h.db.selectFrom('payments').select(['status', 'version']).where('id', '=', payment.id).executeTakeFirstOrThrow();
         assert.equal(row.version, 3, 'paid, then exactly one more transition');
-        const reversals = await h.db.selectFrom('bank_operations').select('id').where('payment_id', '=', payment.id).where('kind', '=', 'reverse').execute();
+        const reversals = await bankOperations(payment.id, 'reverse');
         if (row.status === 'reversed') {
           assert.equal(reverse.status, 200);
           assert.equal(verify.body.code, 'verify_deadline_passed');

@@ -5,7 +5,8 @@
  * two places: fresh runs of each path in this suite, and the committed
  * fixtures in test/fixtures/histories (binary protobuf History messages, recorded from earlier code with
  * RECORD_HISTORIES=v<n>), which catch changes that break payments already in flight: v1 before refunds,
- * v2 with the refund window, v3 with the merchant's actions, the payment's clock and payment.created.
+ * v2 with the refund window, v3 with the merchant's actions, the payment's clock and payment.created,
+ * v4 with the bank protocol (token, the bank's callback confirmed at the bank, settle, reverse and refunds at the bank).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import proto from '@temporalio/proto';
 
 const { History } = proto.temporal.api.history.v1;
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
-import { client } from '../support/http.ts';
+import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
@@ -66,7 +67,11 @@ describe('workflow determinism (replay)', () => {
     paths['merchant-reversed'] = early.id;
     const advanced = await createdPayment(h.baseUrl, key);
     await api.post(`/test_helpers/payments/${advanced.id}/bank_outcome`, { outcome: 'delay' });
-    await api.post(`/test_helpers/payments/${advanced.id}/advance`, { seconds: 3600 });
+    // The bank keeps a delayed payment "in progress" for a second of real time: advance until it is paid, then past its deadline.
+    await waitFor('the delayed payment to be paid', async () => {
+      const res = await api.post<{ payment: { status: string } }>(`/test_helpers/payments/${advanced.id}/advance`, { seconds: 3600 });
+      return res.body.payment.status === 'paid' ? true : undefined;
+    });
     await api.post(`/test_helpers/payments/${advanced.id}/advance`, { seconds: 3600 });
     await waitForStatus(h.baseUrl, key, advanced.id, 'reversed');
     paths.advanced = advanced.id;
@@ -96,7 +101,8 @@ describe('workflow determinism (replay)', () => {
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
     const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.history.bin'));
-    assert.ok(files.length >= 23, 'all three generations of fixtures are committed');
+    assert.ok(files.length >= 33, 'all four generations of fixtures are committed');
+    for (const generation of ['v1', 'v2', 'v3', 'v4']) assert.ok(files.some((f) => f.startsWith(`${generation}-`)), generation);
     const histories = files.map((f) => ({ workflowId: f, history: History.decode(readFileSync(join(FIXTURES, f))) }));
     for await (const result of Worker.runReplayHistories({ workflowBundle: h.bundle }, histories)) {
       assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);

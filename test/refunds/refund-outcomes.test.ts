@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { ApplicationFailure } from '@temporalio/common';
-import { SandboxBank, type BankOperationResult } from '../../src/adapters/bank.ts';
-import { createPaymentWorker } from '../../src/main/payment-worker.ts';
+import { bankOperations } from '../support/bank.ts';
 import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
@@ -9,41 +7,37 @@ import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 
-/** A bank that refuses every refund, as a real bank may (closed card account, for example). */
-class RefundDecliningBank extends SandboxBank {
-  override refund(): Promise<BankOperationResult> {
-    return Promise.reject(ApplicationFailure.nonRetryable('The card account is closed.', 'refund_declined'));
-  }
+/** Switches a fault on at the bank simulator (its admin endpoint), or all faults off. */
+async function bankFault(body: Record<string, unknown> | null): Promise<void> {
+  await fetch(`${process.env.SANDBOX_BANK_URL}/admin/faults`, {
+    method: body === null ? 'DELETE' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === null ? {} : { body: JSON.stringify(body) }),
+  });
 }
 
 describe('refund outcomes', () => {
+  afterEach(() => bankFault(null));
+
   it('a refund the bank declines ends failed and gives its amount back to the payment', async () => {
-    const h = await getHarness();
-    const taskQueue = `declining-bank-${Date.now()}`;
-    const baseUrl = await apiWith({ TEMPORAL_TASK_QUEUE: taskQueue });
-    const worker = await createPaymentWorker({
-      config: { ...h.config, TEMPORAL_TASK_QUEUE: taskQueue },
-      db: h.db,
-      logger: h.logger,
-      bundle: h.bundle,
-      temporal: h.temporal.client,
-      bank: new RefundDecliningBank(h.db),
-    });
-    await worker.runUntil(async () => {
+    const { baseUrl } = await getHarness();
+    {
+      // The bank refuses the next two refunds, as a real bank may (closed card account, for example).
+      await bankFault({ operation: 'refund', fault: 'unknown', times: 2 });
       const m = await newMerchant();
       const api = client(baseUrl, m.key);
       const payment = await verifiedPayment(baseUrl, m.key, { amount: 400_000 });
       const res = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
       assert.equal(res.status, 201, res.text);
       const failed = await waitForRefund(baseUrl, m.key, res.body.refund.id, 'failed');
-      assert.deepEqual(failed.failure?.code, 'refund_declined');
+      assert.deepEqual(failed.failure?.code, 'bank_refused');
       const events = await api.get<{ data: { data: { refund?: Refund } }[] }>('/events?type=refund.failed');
       assert.deepEqual(events.body.data.map((e) => e.data.refund?.id), [res.body.refund.id]);
       assert.equal(failed.succeeded_at, null);
       const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
       assert.equal(after.body.payment.status, 'verified');
       assert.equal(after.body.payment.refunded_amount, 0);
-      const ledger = await h.db.selectFrom('bank_operations').select('id').where('payment_id', '=', payment.id).where('kind', '=', 'refund').execute();
+      const ledger = await bankOperations(payment.id, 'refund');
       assert.equal(ledger.length, 0);
 
       // The amount is refundable again: a full refund is taken (and declined again).
@@ -51,7 +45,7 @@ describe('refund outcomes', () => {
       assert.equal(full.status, 201, full.text);
       assert.equal(full.body.refund.amount, 400_000);
       await waitForRefund(baseUrl, m.key, full.body.refund.id, 'failed');
-    });
+    }
   });
 
   it('after the refund window the workflow is closed and refunds answer 409 payment_not_refundable', async () => {

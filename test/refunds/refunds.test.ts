@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { bankOperations } from '../support/bank.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { createdPayment, paidPayment } from '../support/payments.ts';
@@ -53,7 +54,7 @@ describe('refunds', () => {
     assert.equal(again.status, 409);
     assert.equal(again.body.code, 'payment_not_refundable');
 
-    const ledger = await h.db.selectFrom('bank_operations').selectAll().where('payment_id', '=', payment.id).where('kind', '=', 'refund').execute();
+    const ledger = await bankOperations(payment.id, 'refund');
     assert.deepEqual(ledger.map((op) => Number(op.amount)).sort((a, b) => a - b), [300_000, 700_000]);
 
     // Each refund's final status is an event for webhooks.
@@ -152,7 +153,7 @@ describe('refunds', () => {
     assert.equal(after.body.payment.status, 'partially_refunded');
     const rows = await h.db.selectFrom('refunds').selectAll().where('payment_id', '=', payment.id).execute();
     assert.equal(rows.length, 2);
-    const ledger = await h.db.selectFrom('bank_operations').selectAll().where('payment_id', '=', payment.id).where('kind', '=', 'refund').execute();
+    const ledger = await bankOperations(payment.id, 'refund');
     assert.equal(ledger.length, 2);
     assert.equal(ledger.reduce((sum, op) => sum + Number(op.amount), 0), 800_000);
     assert.deepEqual(ledger.map((op) => op.operation_key).sort(), accepted.map((r) => `refund:${r.body.refund.id}`).sort());
@@ -180,7 +181,7 @@ describe('refunds', () => {
 
     const rows = await h.db.selectFrom('refunds').select('id').where('payment_id', '=', payment.id).execute();
     assert.equal(rows.length, 1);
-    const ledger = await h.db.selectFrom('bank_operations').select('id').where('payment_id', '=', payment.id).where('kind', '=', 'refund').execute();
+    const ledger = await bankOperations(payment.id, 'refund');
     assert.equal(ledger.length, 1);
   });
 });

@@ -17,6 +17,9 @@ import { listen } from '../../src/http/server.ts';
 import { connectTemporal, type TemporalClient } from '../../src/temporal/client.ts';
 import { bundleWorkflows, createWorkers } from '../../src/main/payment-worker.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { createSimulator } from '../../src/bank-sim/server.ts';
 
 export interface Harness {
   config: Config;
@@ -41,18 +44,55 @@ export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}
   // Webhook retries seconds apart (about 30 s in all) instead of over a day.
   // Receivers are local servers on random ports: loopback webhook URLs are allowed here, as `npm start` does (off by default).
   const webhooks = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true' };
-  return loadConfig({ ...process.env, PORT: '0', SANDBOX_DELAY_SECONDS: '1', ...webhooks, ...overrides });
+  // A bank call that hangs (a fault test's timeout) is given up after 3 s instead of 10.
+  return loadConfig({ ...process.env, PORT: '0', SANDBOX_DELAY_SECONDS: '1', BANK_TIMEOUT_MS: '3000', ...webhooks, ...overrides });
+}
+
+/** A live PSP for tests: the simulator under the live configuration. */
+export const LIVE_BANK = () => ({ BANK_BASE_URL: process.env.SANDBOX_BANK_URL ?? '', BANK_TERMINAL_ID: '11223344' });
+
+/** An API server with a live bank configured (the simulator standing in for a PSP). */
+export async function liveBankApi(): Promise<string> {
+  return apiWith(LIVE_BANK());
+}
+
+/** A port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The bank simulator: the process `npm test` started (SANDBOX_BANK_URL), or, for a bare
+ * mocha run, one in this process on a free port.
+ */
+async function provideBankSimulator(): Promise<void> {
+  if (process.env.SANDBOX_BANK_URL !== undefined && process.env.SANDBOX_BANK_URL !== '') return;
+  const { server } = createSimulator({ stateFile: join(tmpdir(), `dargah-bank-sim-${process.pid}.json`), terminalId: '11223344', password: '', delaySeconds: 1 });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.env.SANDBOX_BANK_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  server.unref();
 }
 
 export function getHarness(): Promise<Harness> {
   harness ??= (async () => {
     mkdirSync(artifacts, { recursive: true });
+    await provideBankSimulator();
     const config = testConfig();
     const logger = createLogger(config.LOG_LEVEL, 'suite', createWriteStream(SUITE_LOG, { flags: 'a' }));
     const { db } = createDatabase(config.DATABASE_URL);
     const temporal = await connectTemporal(config);
     const bundle = await bundleWorkflows();
-    const workers = await createWorkers({ config, db, temporal: temporal.client, logger, bundle });
+    // The worker's live bank is the simulator too (standing in for a PSP): live payments go to it
+    // through API servers configured for a live bank (liveBankApi), never through the default one.
+    const workers = await createWorkers({ config: { ...config, ...LIVE_BANK() }, db, temporal: temporal.client, logger, bundle });
     const running = Promise.all([workers.payments.run(), workers.webhooks.run()]);
     closers.push(async () => {
       workers.payments.shutdown();
@@ -61,6 +101,8 @@ export function getHarness(): Promise<Harness> {
     });
     const h: Harness = { config, db, temporal, logger, bundle, worker: workers.payments, baseUrl: '' };
     h.baseUrl = await startApi({ ...h, temporalClient: temporal.client }, config);
+    // The default API's own address is its public one (the bank sends customers back there).
+    h.config = { ...config, PUBLIC_BASE_URL: h.baseUrl };
     closers.push(async () => {
       await temporal.connection.close();
       await db.destroy();
@@ -72,11 +114,13 @@ export function getHarness(): Promise<Harness> {
 
 /** Starts one more API server over the same services, with its own configuration. */
 export async function startApi(h: Pick<Harness, 'db' | 'logger'> & { temporalClient: Client }, config: Config): Promise<string> {
-  const app = createApp({ config, db: h.db, temporal: h.temporalClient, logger: h.logger });
-  const server = await listen(app, 0, '127.0.0.1');
+  // Listening on a port chosen first, so that PUBLIC_BASE_URL (where the bank returns customers) is this server.
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const app = createApp({ config: { ...config, PORT: port, PUBLIC_BASE_URL: baseUrl }, db: h.db, temporal: h.temporalClient, logger: h.logger });
+  const server = await listen(app, port, '127.0.0.1');
   servers.push(server);
-  const { port } = server.address() as AddressInfo;
-  return `http://127.0.0.1:${port}`;
+  return baseUrl;
 }
 
 /** An API server whose payments use these settings (the worker takes windows from each payment). */

@@ -1,9 +1,8 @@
-import { getHarness } from './harness.ts';
+import { getHarness, liveBankApi } from './harness.ts';
 import { client } from './http.ts';
-import { waitForStatus } from './payments.ts';
+import { chooseOutcome, waitForStatus } from './payments.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway } from '../../src/merchants/onboarding.ts';
-import { submitBankOutcome } from '../../src/payments/service.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 
 export const LIVE_DOMAIN = 'shop.example';
@@ -21,11 +20,10 @@ export async function liveMerchant(): Promise<{ merchantId: string; testKey: str
 }
 
 /**
- * A verified live payment. No live bank page exists here: the bank's answer
- * reaches the workflow as the bank adapter's result signal, as a live bank's callback would.
+ * A verified live payment: paid through a live bank (the simulator standing in for a PSP,
+ * harness.ts LIVE_BANK), on an API server configured for it, by the customer's real path.
  */
 export async function verifiedLivePayment(baseUrl: string, liveKey: string, amount = 2_000_000): Promise<Payment> {
-  const h = await getHarness();
   const api = client(baseUrl, liveKey);
   const created = await api.post<{ payment: Payment }>('/payments', {
     amount,
@@ -33,7 +31,8 @@ export async function verifiedLivePayment(baseUrl: string, liveKey: string, amou
     merchant_reference: `live-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
   });
   if (created.status !== 201) throw new Error(`live create failed: ${created.status} ${created.text}`);
-  await submitBankOutcome(h.temporal.client, created.body.payment.id, 'success');
+  const paid = await chooseOutcome(await liveBankApi(), created.body.payment.id, 'success');
+  if (paid.status !== 303) throw new Error(`the live bank path failed: ${paid.status} ${paid.text}`);
   await waitForStatus(baseUrl, liveKey, created.body.payment.id, 'paid');
   const verified = await api.post<{ payment: Payment }>(`/payments/${created.body.payment.id}/verify`, { amount });
   if (verified.status !== 200) throw new Error(`live verify failed: ${verified.status} ${verified.text}`);

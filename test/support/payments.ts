@@ -34,20 +34,45 @@ export async function createdPayment(baseUrl: string, key: string, overrides: Re
   return res.body.payment;
 }
 
-/** The customer's choice on the test bank page, as the browser's form post sends it. */
+/**
+ * The customer's whole path, as a browser takes it: our payment page's Pay button (with its CSRF
+ * token) → the bank simulator's page, where `outcome` is chosen → the bank's form back to our
+ * return route. Answers our answer to the step that ended the path: the return route's 303 to
+ * the result page, or the Pay button's refusal.
+ */
 export async function chooseOutcome(baseUrl: string, paymentId: string, outcome: BankOutcome): Promise<TestResponse<unknown>> {
+  const answer = async (res: Response) => ({ status: res.status, headers: res.headers, body: undefined, text: await res.text() });
   const page = await fetch(`${baseUrl}/pay/${paymentId}`);
   const html = await page.text();
   const cookie = page.headers.get('set-cookie')?.split(';')[0];
   const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
-  const form = new URLSearchParams({ outcome, ...(token === undefined ? {} : { csrf_token: token }) });
-  const res = await fetch(`${baseUrl}/pay/${paymentId}`, {
+  const form = new URLSearchParams({ action: 'pay', ...(token === undefined ? {} : { csrf_token: token }) });
+  const pay = await fetch(`${baseUrl}/pay/${paymentId}`, {
     method: 'POST',
     body: form.toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl, ...(cookie === undefined ? {} : { cookie }) },
     redirect: 'manual',
   });
-  return { status: res.status, headers: res.headers, body: undefined, text: await res.text() };
+  const location = pay.headers.get('location') ?? '';
+  if (pay.status !== 303 || !location.includes('/OnlinePG/SendToken')) return answer(pay);
+  const bankPage = new URL(location);
+  const chosen = await fetch(new URL('/OnlinePG/pay', bankPage.origin), {
+    method: 'POST',
+    body: new URLSearchParams({ token: bankPage.searchParams.get('token') ?? '', outcome }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  const back = await chosen.text();
+  const action = /<form method="post" action="([^"]+)"/.exec(back)?.[1]?.replace(/&#38;/g, '&');
+  if (action === undefined) throw new Error(`the bank's page has no return form: ${back}`);
+  const fields = new URLSearchParams([...back.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m): [string, string] => [m[1]!, m[2]!]));
+  return answer(
+    await fetch(action, {
+      method: 'POST',
+      body: fields.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: bankPage.origin },
+      redirect: 'manual',
+    }),
+  );
 }
 
 export async function waitForStatus(baseUrl: string, key: string, paymentId: string, status: Payment['status'], timeoutMs = 20_000): Promise<Payment> {
@@ -59,7 +84,13 @@ export async function waitForStatus(baseUrl: string, key: string, paymentId: str
 
 export async function paidPayment(baseUrl: string, key: string, overrides: Record<string, unknown> = {}): Promise<Payment> {
   const payment = await createdPayment(baseUrl, key, overrides);
-  const res = await chooseOutcome(baseUrl, payment.id, 'success');
+  // A cold or busy worker may not answer the Pay (the bank's token is an activity's answer) within
+  // the API's bound on a Temporal call: 503, and the customer tries again, as a person would.
+  let res = await chooseOutcome(baseUrl, payment.id, 'success');
+  for (let retry = 0; res.status === 503 && retry < 10; retry++) {
+    await new Promise((r) => setTimeout(r, 1_000));
+    res = await chooseOutcome(baseUrl, payment.id, 'success');
+  }
   if (res.status !== 303) throw new Error(`bank outcome failed: ${res.status}`);
   return waitForStatus(baseUrl, key, payment.id, 'paid');
 }

@@ -9,6 +9,7 @@ import { WorkflowUpdateStage } from '@temporalio/client';
 import {
   advanceClockUpdate,
   bankResultSignal,
+  paymentQuery,
   cancelUpdate,
   reverseUpdate,
   testBankOutcomeUpdate,
@@ -17,7 +18,7 @@ import {
 import { concurrently } from './support/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from './support/environment.ts';
 import { BANK_OPERATION, FakeActivities, gate } from './support/fakes.ts';
-import { AMOUNT, paymentIn, refusedWith, startPayment, verifiedPayment } from './support/payments.ts';
+import { AMOUNT, paymentIn, refusedWith, startPayment, verifiedPayment, pay } from './support/payments.ts';
 
 const HOUR = 3600;
 
@@ -60,7 +61,7 @@ describe('the payment workflow: merchant actions and test helpers', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const paid = await startPayment(client, taskQueue, { verifyWindowMs: 60_000 });
-        await paid.handle.signal(bankResultSignal, { outcome: 'success' });
+        await pay(paid.handle, 'success');
         await paymentIn(paid.handle, 'paid');
         await refusedWith(paid.handle.executeUpdate(cancelUpdate), 'payment_not_cancelable');
         assert.deepEqual(fakes.transitions(), ['2 paid']);
@@ -70,14 +71,14 @@ describe('the payment workflow: merchant actions and test helpers', () => {
     it('a cancel racing the bank success makes exactly one transition, and the loser is refused or changes nothing', async () => {
       const fakes = new FakeActivities();
       const capturing = gate();
-      fakes.on('captureSandboxPayment', async () => {
+      fakes.on('confirmAtBank', async ({ payment_id, ref_num }) => {
         await capturing.opened;
-        return { reference_id: '1', rrn: '600000000009', card_pan: '603799******0009' };
+        return { result: 'confirmed', ref_num, res_num: payment_id, amount: AMOUNT, terminal: '11223344', terminal_matches: true, rrn: '600000000009', card_pan: '603799******0009' };
       });
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue, { verifyWindowMs: 60_000 });
-        await handle.signal(bankResultSignal, { outcome: 'success' });
-        await fakes.called('captureSandboxPayment');
+        await pay(handle, 'success');
+        await fakes.called('confirmAtBank');
         // The success holds the lock: the cancel is accepted and waits for it, then finds the payment paid.
         const cancel = await handle.startUpdate(cancelUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED });
         capturing.open();
@@ -92,7 +93,7 @@ describe('the payment workflow: merchant actions and test helpers', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle, input } = await startPayment(client, taskQueue, { verifyWindowMs: 60_000 });
-        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await pay(handle, 'success');
         await paymentIn(handle, 'paid');
         const [reversed, again] = await Promise.all([handle.executeUpdate(reverseUpdate), handle.executeUpdate(reverseUpdate)]);
         assert.equal(reversed.status, 'reversed');
@@ -100,7 +101,7 @@ describe('the payment workflow: merchant actions and test helpers', () => {
         assert.equal(reversed.fee, 0);
         assert.deepEqual(again, reversed);
         assert.equal((await handle.result()).status, 'reversed');
-        assert.deepEqual(fakes.calls('reverseSandboxPayment'), [{ payment_id: input.payment.id, amount: AMOUNT }]);
+        assert.deepEqual(fakes.calls('reverseAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: '4711000001' }]);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
       });
     });
@@ -112,42 +113,43 @@ describe('the payment workflow: merchant actions and test helpers', () => {
         await refusedWith(created.handle.executeUpdate(reverseUpdate), 'payment_not_reversible');
         const { handle } = await verifiedPayment(client, taskQueue);
         await refusedWith(handle.executeUpdate(reverseUpdate), 'payment_not_reversible');
-        assert.deepEqual(fakes.calls('reverseSandboxPayment'), []);
+        assert.deepEqual(fakes.calls('reverseAtBank'), []);
       });
     });
 
     it('a verify racing a reverse: the reverse holds the lock, so the verify is refused and the money goes back once', async () => {
       const fakes = new FakeActivities();
       const reversing = gate();
-      fakes.on('reverseSandboxPayment', async () => {
+      fakes.on('reverseAtBank', async () => {
         await reversing.opened;
         return BANK_OPERATION;
       });
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue, { verifyWindowMs: 60_000 });
-        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await pay(handle, 'success');
         await paymentIn(handle, 'paid');
         const reverse = handle.executeUpdate(reverseUpdate);
-        await fakes.called('reverseSandboxPayment');
+        await fakes.called('reverseAtBank');
         const late = await handle.startUpdate(verifyUpdate, { args: [{ amount: AMOUNT }], waitForStage: WorkflowUpdateStage.ACCEPTED });
         reversing.open();
         assert.equal((await reverse).status, 'reversed');
         await refusedWith(late.result(), 'verify_deadline_passed');
-        assert.equal(fakes.calls('reverseSandboxPayment').length, 1);
+        assert.equal(fakes.calls('reverseAtBank').length, 1);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
       });
     });
   });
 
   concurrently('the simulated bank', (it) => {
-    it("applies an outcome as the bank page's button does and answers with the payment it leaves", async () => {
+    it('the old in-worker outcome pays nothing on the bank protocol: the helper is refused and the bankResult signal ignored', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue);
-        const paid = await handle.executeUpdate(testBankOutcomeUpdate, { args: [{ outcome: 'success' }] });
-        assert.equal(paid.status, 'paid');
-        const again = await handle.executeUpdate(testBankOutcomeUpdate, { args: [{ outcome: 'failure' }] });
-        assert.equal(again.status, 'paid', 'a second outcome changes nothing');
+        await refusedWith(handle.executeUpdate(testBankOutcomeUpdate, { args: [{ outcome: 'success' }] }), 'validation_failed');
+        await handle.signal(bankResultSignal, { outcome: 'success' });
+        assert.equal((await handle.query(paymentQuery)).status, 'created');
+        await pay(handle, 'success');
+        assert.equal((await paymentIn(handle, 'paid')).reference_id, '4711000001');
         assert.deepEqual(fakes.transitions(), ['2 paid']);
       });
     });
@@ -158,7 +160,7 @@ describe('the payment workflow: merchant actions and test helpers', () => {
         const { handle } = await startPayment(client, taskQueue, { mode: 'live', expiresInMs: 1_000 });
         await refusedWith(handle.executeUpdate(testBankOutcomeUpdate, { args: [{ outcome: 'success' }] }), 'test_mode_only');
         assert.equal((await handle.result()).status, 'expired');
-        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
+        assert.deepEqual(fakes.calls('confirmAtBank'), []);
         assert.deepEqual(fakes.transitions(), ['2 expired']);
       });
     });
@@ -191,13 +193,14 @@ describe('the payment workflow: merchant actions and test helpers', () => {
         const { handle } = await startPayment(client, taskQueue, { verifyWindowMs: 1800 * 1000 });
         await handle.executeUpdate(advanceClockUpdate, { args: [{ seconds: 60 }] });
         const before = Date.now();
-        const paid = await handle.executeUpdate(testBankOutcomeUpdate, { args: [{ outcome: 'success' }] });
+        await pay(handle, 'success');
+        const paid = await paymentIn(handle, 'paid');
         const paidAt = Date.parse(paid.paid_at!);
         assert.ok(paidAt >= before + 59_000, `paid_at ${paid.paid_at} is a minute ahead of real time`);
         assert.equal(Date.parse(paid.verify_deadline_at!) - paidAt, 1800 * 1000);
         const reversed = await handle.executeUpdate(advanceClockUpdate, { args: [{ seconds: 1800 }] });
         assert.equal(reversed.status, 'reversed');
-        assert.equal(fakes.calls('reverseSandboxPayment').length, 1);
+        assert.equal(fakes.calls('reverseAtBank').length, 1);
         assert.equal((await handle.result()).status, 'reversed');
       });
     });
@@ -206,7 +209,8 @@ describe('the payment workflow: merchant actions and test helpers', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue, { sandboxDelayMs: 600 * 1000, verifyWindowMs: HOUR * 1000 });
-        await handle.executeUpdate(testBankOutcomeUpdate, { args: [{ outcome: 'delay' }] });
+        await pay(handle, 'delay');
+        await paymentIn(handle, 'pending');
         const paid = await handle.executeUpdate(advanceClockUpdate, { args: [{ seconds: 601 }] });
         assert.equal(paid.status, 'paid');
         assert.deepEqual(fakes.transitions(), ['2 pending', '3 paid']);

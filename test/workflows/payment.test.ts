@@ -4,13 +4,13 @@
  * runs in real time, so the windows a test waits for are a second or less.
  */
 import assert from 'node:assert/strict';
-import { WorkflowNotFoundError, WorkflowUpdateStage } from '@temporalio/client';
-import { bankResultSignal, verifyUpdate } from '../../src/domain/payment-workflow.ts';
+import { WorkflowUpdateStage } from '@temporalio/client';
+import { bankTokenUpdate, verifyUpdate } from '../../src/domain/payment-workflow.ts';
 import { concurrently } from './support/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from './support/environment.ts';
 import { BANK_OPERATION, CAPTURE, FakeActivities, gate } from './support/fakes.ts';
 import { timersStarted } from './support/history.ts';
-import { AMOUNT, paymentIn, refusedWith, startPayment } from './support/payments.ts';
+import { AMOUNT, paymentIn, refusedWith, startPayment, pay } from './support/payments.ts';
 
 describe('the payment workflow', () => {
   before(async function () {
@@ -23,9 +23,9 @@ describe('the payment workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle, input } = await startPayment(client, taskQueue, { verifyWindowMs: 90_000 });
-        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await pay(handle, 'success');
         const paid = await paymentIn(handle, 'paid');
-        assert.deepEqual(fakes.calls('captureSandboxPayment'), [{ payment_id: input.payment.id, amount: AMOUNT }]);
+        assert.deepEqual(fakes.calls('confirmAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id }]);
         assert.deepEqual(fakes.transitions(), ['2 paid']);
         assert.deepEqual(fakes.calls('recordTransition')[0]?.payment, paid, 'the workflow shows exactly what it recorded');
         assert.deepEqual({ reference_id: paid.reference_id, rrn: paid.rrn, card_pan: paid.card_pan }, CAPTURE);
@@ -40,13 +40,13 @@ describe('the payment workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue);
-        await handle.signal(bankResultSignal, { outcome: 'failure' });
+        await pay(handle, 'failure');
         const failed = await handle.result();
         assert.equal(failed.status, 'failed');
         assert.deepEqual(failed.failure, { code: 'card_declined', message: 'The bank declined the payment.' });
         assert.equal(failed.paid_at, null);
         assert.deepEqual(fakes.transitions(), ['2 failed']);
-        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
+        assert.deepEqual(fakes.calls('confirmAtBank'), []);
       });
     });
 
@@ -54,12 +54,12 @@ describe('the payment workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue);
-        await handle.signal(bankResultSignal, { outcome: 'cancel' });
+        await pay(handle, 'cancel');
         const canceled = await handle.result();
         assert.equal(canceled.status, 'canceled');
         assert.deepEqual(canceled.failure, { code: 'canceled_by_customer', message: 'The customer canceled the payment.' });
         assert.deepEqual(fakes.transitions(), ['2 canceled']);
-        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
+        assert.deepEqual(fakes.calls('confirmAtBank'), []);
       });
     });
 
@@ -67,7 +67,7 @@ describe('the payment workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue, { sandboxDelayMs: 300 });
-        await handle.signal(bankResultSignal, { outcome: 'delay' });
+        await pay(handle, 'delay');
         const pending = await paymentIn(handle, 'pending');
         assert.equal(pending.paid_at, null);
         const paid = await paymentIn(handle, 'paid');
@@ -75,8 +75,8 @@ describe('the payment workflow', () => {
         assert.deepEqual(fakes.transitions(), ['2 pending', '3 paid']);
         assert.deepEqual(
           fakes.log.map((c) => c.name),
-          ['announcePayment', 'recordTransition', 'captureSandboxPayment', 'recordTransition'],
-          'the capture comes after pending is recorded',
+          ['announcePayment', 'requestBankToken', 'confirmAtBank', 'recordTransition', 'confirmAtBank', 'recordTransition'],
+          'the bank is asked again after pending is recorded',
         );
         assert.ok((await timersStarted(handle)).includes(300), 'a 300 ms timer');
       });
@@ -86,11 +86,11 @@ describe('the payment workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue);
-        await handle.signal(bankResultSignal, { outcome: 'failure' });
-        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await pay(handle, 'failure');
+        await assert.rejects(pay(handle, 'success'));
         assert.equal((await handle.result()).status, 'failed');
         assert.deepEqual(fakes.transitions(), ['2 failed']);
-        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
+        assert.deepEqual(fakes.calls('confirmAtBank'), []);
       });
     });
   });
@@ -104,7 +104,7 @@ describe('the payment workflow', () => {
         assert.equal(expired.status, 'expired');
         assert.deepEqual(expired.failure, { code: 'payment_expired', message: 'The payment page expired before the payment was made.' });
         assert.deepEqual(fakes.transitions(), ['2 expired']);
-        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
+        assert.deepEqual(fakes.calls('confirmAtBank'), []);
       });
     });
 
@@ -117,12 +117,13 @@ describe('the payment workflow', () => {
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue, { expiresInMs: 500 });
         await fakes.called('recordTransition', ({ payment }) => payment.status === 'expired');
-        await handle.signal(bankResultSignal, { outcome: 'success' });
+        const late = pay(handle, 'success').catch(() => undefined);
         recording.open();
+        await late;
         assert.equal((await handle.result()).status, 'expired');
         assert.deepEqual(fakes.transitions(), ['2 expired']);
-        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
-        await assert.rejects(handle.signal(bankResultSignal, { outcome: 'success' }), WorkflowNotFoundError);
+        assert.deepEqual(fakes.calls('confirmAtBank'), []);
+        await assert.rejects(handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/r' }] }));
       });
     });
   });
@@ -132,34 +133,34 @@ describe('the payment workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle, input } = await startPayment(client, taskQueue, { verifyWindowMs: 500 });
-        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await pay(handle, 'success');
         const reversed = await handle.result();
         assert.equal(reversed.status, 'reversed');
         assert.equal(reversed.refunded_amount, AMOUNT);
         assert.equal(reversed.fee, 0);
         assert.equal(reversed.verified_at, null);
-        assert.deepEqual(fakes.calls('reverseSandboxPayment'), [{ payment_id: input.payment.id, amount: AMOUNT }]);
+        assert.deepEqual(fakes.calls('reverseAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id }]);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
-        assert.deepEqual(fakes.log.map((c) => c.name), ['announcePayment', 'captureSandboxPayment', 'recordTransition', 'reverseSandboxPayment', 'recordTransition']);
+        assert.deepEqual(fakes.log.map((c) => c.name), ['announcePayment', 'requestBankToken', 'confirmAtBank', 'recordTransition', 'reverseAtBank', 'recordTransition']);
       });
     });
 
     it('a verify that arrives while the payment is being reversed is refused with verify_deadline_passed', async () => {
       const fakes = new FakeActivities();
       const reversing = gate();
-      fakes.on('reverseSandboxPayment', async () => {
+      fakes.on('reverseAtBank', async () => {
         await reversing.opened;
         return BANK_OPERATION;
       });
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue, { verifyWindowMs: 500 });
-        await handle.signal(bankResultSignal, { outcome: 'success' });
-        await fakes.called('reverseSandboxPayment');
+        await pay(handle, 'success');
+        await fakes.called('reverseAtBank');
         const late = await handle.startUpdate(verifyUpdate, { args: [{ amount: AMOUNT }], waitForStage: WorkflowUpdateStage.ACCEPTED });
         reversing.open();
         await refusedWith(late.result(), 'verify_deadline_passed');
         assert.equal((await handle.result()).status, 'reversed');
-        assert.equal(fakes.calls('reverseSandboxPayment').length, 1);
+        assert.equal(fakes.calls('reverseAtBank').length, 1);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
       });
     });

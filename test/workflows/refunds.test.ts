@@ -1,12 +1,12 @@
 /** Refunds in the payment workflow, with fake activities (the bank's payout among them). */
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
-import { bankResultSignal, paymentQuery, refundUpdate } from '../../src/domain/payment-workflow.ts';
+import { paymentQuery, refundUpdate } from '../../src/domain/payment-workflow.ts';
 import { concurrently } from './support/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from './support/environment.ts';
 import { BANK_OPERATION, FakeActivities, gate } from './support/fakes.ts';
 import { firstTimerHandled } from './support/history.ts';
-import { AMOUNT, paymentIn, paymentWhen, refund, refusalOf, refusedWith, startPayment, verifiedPayment } from './support/payments.ts';
+import { AMOUNT, paymentIn, paymentWhen, refund, refusalOf, refusedWith, startPayment, verifiedPayment, pay } from './support/payments.ts';
 
 const settled = (fakes: FakeActivities, count = 1) =>
   fakes.called('recordRefund', () => fakes.calls('recordRefund').filter((c) => c.refund.status !== 'pending').length >= count);
@@ -28,7 +28,7 @@ describe('refunds in the payment workflow', () => {
           { payment_id: input.payment.id, amount: 300_000, status: 'pending', failure: null },
         );
         await settled(fakes);
-        assert.deepEqual(fakes.calls('refundPayment'), [{ payment_id: input.payment.id, refund_id: answer.id, amount: 300_000 }]);
+        assert.deepEqual(fakes.calls('refundAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: '4711000001', refund_id: answer.id, amount: 300_000 }]);
         assert.deepEqual(fakes.refundRecords(), ['300000 pending, payment 4 partially_refunded 300000', '300000 succeeded, no payment change']);
         const succeeded = fakes.calls('recordRefund')[1]?.refund;
         assert.equal(succeeded?.id, answer.id);
@@ -78,7 +78,7 @@ describe('refunds in the payment workflow', () => {
         const asAnotherUpdate = await handle.executeUpdate(refundUpdate, { args: [{ refund_id: refundId, amount: 200_000, reason: null }], updateId: `${refundId}-again` });
         assert.deepEqual(asAnotherUpdate, fakes.calls('recordRefund')[1]?.refund, 'the refund as last recorded: succeeded');
         assert.deepEqual({ id: asAnotherUpdate.id, status: asAnotherUpdate.status }, { id: first.id, status: 'succeeded' });
-        assert.equal(fakes.calls('refundPayment').length, 1);
+        assert.equal(fakes.calls('refundAtBank').length, 1);
         assert.equal(fakes.calls('recordRefund').filter((c) => c.refund.status === 'pending').length, 1);
         assert.equal((await handle.query(paymentQuery)).refunded_amount, 200_000);
       });
@@ -97,7 +97,7 @@ describe('refunds in the payment workflow', () => {
           [300_000, 600_000, 900_000],
         );
         await settled(fakes, 3);
-        assert.equal(fakes.calls('refundPayment').length, 3);
+        assert.equal(fakes.calls('refundAtBank').length, 3);
         const payment = await handle.query(paymentQuery);
         assert.deepEqual({ status: payment.status, refunded_amount: payment.refunded_amount }, { status: 'partially_refunded', refunded_amount: 900_000 });
       });
@@ -105,7 +105,7 @@ describe('refunds in the payment workflow', () => {
 
     it('a refund the bank refuses is recorded failed with its code and gives its amount back', async () => {
       const fakes = new FakeActivities();
-      fakes.on('refundPayment', async (_, call) => {
+      fakes.on('refundAtBank', async (_, call) => {
         if (call === 1) throw ApplicationFailure.nonRetryable('the card is closed', 'card_closed');
         return BANK_OPERATION;
       });
@@ -120,7 +120,7 @@ describe('refunds in the payment workflow', () => {
           code: 'card_closed',
           message: 'The bank did not accept the refund; its amount is refundable again.',
         });
-        assert.equal(fakes.calls('refundPayment').length, 1, 'a refusal is not retried');
+        assert.equal(fakes.calls('refundAtBank').length, 1, 'a refusal is not retried');
         const retry = await refund(handle, 400_000);
         assert.equal(retry.status, 'pending', 'the amount given back is refundable again');
       });
@@ -130,7 +130,7 @@ describe('refunds in the payment workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue);
-        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await pay(handle, 'success');
         await paymentIn(handle, 'paid');
         assert.equal(await refusedWith(refund(handle, 1_000), 'payment_not_refundable'), 'The payment is paid; only a verified payment can be refunded.');
         assert.deepEqual(fakes.calls('recordRefund'), []);
@@ -142,7 +142,7 @@ describe('refunds in the payment workflow', () => {
     it('after the refund window closes a refund is refused, while one taken before is still paid out and settled', async () => {
       const fakes = new FakeActivities();
       const paying = gate();
-      fakes.on('refundPayment', async () => {
+      fakes.on('refundAtBank', async () => {
         await paying.opened;
         return BANK_OPERATION;
       });
@@ -165,7 +165,7 @@ describe('refunds in the payment workflow', () => {
         await refund(handle, 250_000);
         const done = await handle.result();
         assert.deepEqual({ status: done.status, refunded_amount: done.refunded_amount }, { status: 'partially_refunded', refunded_amount: 250_000 });
-        assert.equal(fakes.calls('refundPayment').length, 1);
+        assert.equal(fakes.calls('refundAtBank').length, 1);
       });
     });
   });

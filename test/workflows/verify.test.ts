@@ -1,10 +1,10 @@
 /** The payment workflow's verify update, with fake activities. */
 import assert from 'node:assert/strict';
-import { bankResultSignal, paymentQuery } from '../../src/domain/payment-workflow.ts';
+import { paymentQuery } from '../../src/domain/payment-workflow.ts';
 import { concurrently } from './support/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from './support/environment.ts';
 import { FakeActivities } from './support/fakes.ts';
-import { AMOUNT, paymentIn, refusedWith, startPayment, verifiedPayment, verify } from './support/payments.ts';
+import { AMOUNT, paymentIn, refusedWith, startPayment, verifiedPayment, verify, pay } from './support/payments.ts';
 
 describe('verifying a payment in its workflow', () => {
   before(async function () {
@@ -17,7 +17,7 @@ describe('verifying a payment in its workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue, { amount: 1_000_000 });
-        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await pay(handle, 'success');
         await paymentIn(handle, 'paid');
         const verified = await verify(handle, 1_000_000);
         assert.equal(verified.status, 'verified');
@@ -54,7 +54,7 @@ describe('verifying a payment in its workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue);
-        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await pay(handle, 'success');
         await paymentIn(handle, 'paid');
         assert.equal(await refusedWith(verify(handle, AMOUNT + 1), 'amount_mismatch'), 'The amount does not match the payment amount.');
         await refusedWith(verify(handle, AMOUNT - 1), 'amount_mismatch');
@@ -89,7 +89,7 @@ describe('verifying a payment in its workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue);
-        await handle.signal(bankResultSignal, { outcome: 'delay' });
+        await pay(handle, 'delay');
         await paymentIn(handle, 'pending');
         await refusedWith(verify(handle, AMOUNT), 'payment_pending');
         assert.deepEqual(fakes.transitions(), ['2 pending']);
@@ -100,7 +100,7 @@ describe('verifying a payment in its workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue);
-        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await pay(handle, 'success');
         await paymentIn(handle, 'paid');
         for (const amount of [0, -AMOUNT, 1.5, Number.MAX_SAFE_INTEGER + 1]) await refusedWith(verify(handle, amount), 'validation_failed');
         assert.deepEqual(fakes.transitions(), ['2 paid']);
@@ -111,7 +111,7 @@ describe('verifying a payment in its workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue);
-        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await pay(handle, 'success');
         await paymentIn(handle, 'paid');
         const answers = await Promise.all(Array.from({ length: 10 }, () => verify(handle, AMOUNT)));
         assert.equal(answers[0]?.status, 'verified');
@@ -127,7 +127,7 @@ describe('verifying a payment in its workflow', () => {
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle, verified } = await verifiedPayment(client, taskQueue, { verifyWindowMs: 1_500, refundWindowMs: 1_000 });
         assert.deepEqual(await handle.result(), verified);
-        assert.deepEqual(fakes.calls('reverseSandboxPayment'), []);
+        assert.deepEqual(fakes.calls('reverseAtBank'), []);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 verified']);
       });
     });

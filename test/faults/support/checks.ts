@@ -1,4 +1,5 @@
 /** What every fault scenario checks afterwards: records equal workflows, and money moved once. */
+import { bankOperations } from '../../support/bank.ts';
 import { paymentQuery, paymentWorkflowId } from '../../../src/domain/payment-workflow.ts';
 import type { Payment } from '../../../src/domain/payment-schemas.ts';
 import { client, type TestResponse } from '../../support/http.ts';
@@ -36,10 +37,11 @@ export interface MoneyCheck {
   refund_operations: number;
 }
 
-/** Compares every payment with the sandbox bank's ledger. */
+/** Compares every payment with the bank's own ledger (the bank simulator's). */
 export async function moneyCheck(s: FaultStack, ids: string[]): Promise<MoneyCheck> {
   const payments = await s.db.selectFrom('payments').select(['id', 'status', 'amount', 'refunded_amount']).where('id', 'in', ids).execute();
-  const ops = await s.db.selectFrom('bank_operations').select(['payment_id', 'kind', 'amount']).where('payment_id', 'in', ids).execute();
+  const ops: { payment_id: string; kind: string; amount: number }[] = [];
+  for (const id of ids) ops.push(...(await bankOperations(id)).map((o) => ({ payment_id: id, kind: o.kind, amount: o.amount })));
   const result: MoneyCheck = { paid_back_twice: 0, reversals_missing: 0, ledger_mismatches: 0, reversal_operations: 0, refund_operations: 0 };
   for (const p of payments) {
     const mine = ops.filter((o) => o.payment_id === p.id);

@@ -221,12 +221,15 @@ export async function restartTemporal(s: FaultStack): Promise<void> {
 /** An API server in this process over the private services, with these settings (windows, limits). */
 export async function faultApi(overrides: Partial<Record<keyof Config, string>> = {}): Promise<string> {
   const s = await getFaultStack();
+  // Its own address is its public one: the bank simulator sends customers back there.
+  const port = await freePort();
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: s.databaseUrl,
     TEMPORAL_ADDRESS: `127.0.0.1:${s.temporalPort}`,
     TEMPORAL_TASK_QUEUE: TASK_QUEUE,
-    PORT: '0',
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     // The scenarios are the load: the abuse limits are not what they measure.
     RATE_LIMIT_REQUESTS: '0',
     TEST_PAYMENTS_PER_MINUTE: '0',
@@ -235,7 +238,7 @@ export async function faultApi(overrides: Partial<Record<keyof Config, string>> 
     ...overrides,
   });
   const app = createApp({ config, db: s.db, temporal: s.temporal, logger: s.logger });
-  const server = app.listen(0, '127.0.0.1');
+  const server = app.listen(port, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', r));
   servers.push(server);
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -15,7 +15,7 @@ export type Behaviour<K extends Name> = (input: Input<K>, call: number) => Promi
 type Behaviours = { [K in Name]: Behaviour<K> };
 
 export const CAPTURE = { reference_id: '4711000001', rrn: '600000000001', card_pan: '603799******1234' };
-export const BANK_OPERATION = { reference_id: '4711000002', rrn: '600000000002' };
+export const BANK_OPERATION = { ref_num: '4711000001', result_code: 0 };
 
 /** Every activity the worker registers, answering as the real ones do when all is well. */
 const HEALTHY: Behaviours = {
@@ -23,12 +23,26 @@ const HEALTHY: Behaviours = {
   recordTransition: async () => undefined,
   recordRefund: async () => undefined,
   captureSandboxPayment: async () => CAPTURE,
-  refundPayment: async () => BANK_OPERATION,
-  reverseSandboxPayment: async () => BANK_OPERATION,
+  refundPayment: async () => ({ reference_id: '4711000002', rrn: '600000000002' }),
+  reverseSandboxPayment: async () => ({ reference_id: '4711000002', rrn: '600000000002' }),
   deliverWebhook: async () => 'succeeded',
   disableExhaustedEndpoint: async () => true,
   deleteExpiredIdempotencyKeys: async () => 0,
+  requestBankToken: async ({ payment_id }) => ({ token: `token${payment_id.replace(/-/g, '')}`, url: `https://bank.example/OnlinePG/SendToken?token=${payment_id}` }),
+  // The bank as the simulator answers a customer who paid: RefNum "delay…" is in progress on its first confirm.
+  confirmAtBank: async ({ payment_id, ref_num }) =>
+    ref_num.startsWith('9') && !answeredInProgress.has(ref_num) && answeredInProgress.add(ref_num) !== undefined
+      ? { result: 'in_progress' }
+      : { result: 'confirmed', ref_num, res_num: payment_id, amount: Number(fakeAmounts.get(payment_id) ?? 0), terminal: '11223344', terminal_matches: true, rrn: CAPTURE.rrn, card_pan: CAPTURE.card_pan },
+  settleAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
+  reverseAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
+  refundAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
 };
+
+const answeredInProgress = new Set<string>();
+
+/** The amount of each payment the fake bank holds, by payment id (set by the tests' pay helper). */
+export const fakeAmounts = new Map<string, number>();
 
 export interface Call {
   name: Name;

@@ -8,7 +8,8 @@ import type { FeePlan } from '../../../src/domain/payment.ts';
 import { newPayment, paymentWorkflowInput, startPaymentWorkflow } from '../../../src/payments/service.ts';
 import type { Refund } from '../../../src/domain/refund-schemas.ts';
 import {
-  bankResultSignal,
+  bankCallbackUpdate,
+  bankTokenUpdate,
   paymentQuery,
   paymentWorkflowId,
   refundUpdate,
@@ -17,6 +18,24 @@ import {
   type PaymentWorkflowInput,
 } from '../../../src/domain/payment-workflow.ts';
 import type { paymentWorkflow } from '../../../workflows/payment.ts';
+import { WorkflowUpdateStage } from '@temporalio/client';
+import { randomInt } from 'node:crypto';
+import type { BankOutcome } from '../../../src/domain/payment.ts';
+import { CAPTURE, fakeAmounts } from './fakes.ts';
+
+/**
+ * The customer's trip to the (fake) bank: the token Update, then the bank's callback, accepted
+ * but not awaited (as the return route sends it). A delay's RefNum starts with 9: the fake bank
+ * answers its first confirm "in progress".
+ */
+export async function pay(handle: PaymentHandle, outcome: BankOutcome): Promise<void> {
+  const payment = await handle.query(paymentQuery);
+  fakeAmounts.set(payment.id, payment.amount);
+  const token = await handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/pay/return' }] });
+  const state = outcome === 'failure' ? 'Failed' : outcome === 'cancel' ? 'CanceledByUser' : 'OK';
+  const refNum = outcome === 'delay' ? `9${randomInt(1e9, 1e10 - 1)}` : outcome === 'success' ? CAPTURE.reference_id : '';
+  await handle.startUpdate(bankCallbackUpdate, { args: [{ state, ref_num: refNum, res_num: payment.id, token: token.token }], waitForStage: WorkflowUpdateStage.ACCEPTED });
+}
 
 /** The plan the tests' merchant pays: 2.5 %, at least 2 000 and at most 50 000 rials (not the configured default). */
 export const FEE_PLAN: FeePlan = { bps: 250, min: 2_000, max: 50_000 };
@@ -85,7 +104,7 @@ export const refund = (handle: PaymentHandle, amount: number | null, refundId: s
 /** A payment paid at the bank and verified with its amount. */
 export async function verifiedPayment(client: Client, taskQueue: string, o: PaymentOptions = {}) {
   const started = await startPayment(client, taskQueue, o);
-  await started.handle.signal(bankResultSignal, { outcome: 'success' });
+  await pay(started.handle, 'success');
   await paymentIn(started.handle, 'paid');
   const verified = await verify(started.handle, started.input.payment.amount);
   return { ...started, verified };

@@ -1,0 +1,30 @@
+/**
+ * The customer on the bank simulator's page, without a browser: the test
+ * helper `bank_outcome` takes the same path as a person (token → the bank's
+ * page → a choice → the bank's form back to us), so API-only tests exercise
+ * the real protocol. Only for the simulator: a real bank's page is for people.
+ */
+import { BankUnavailableError } from './bank-protocol.ts';
+
+const FIELD = /<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g;
+const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+
+/** Chooses `outcome` on the simulator's page of `pageUrl` and answers the fields the bank posts back. */
+export async function chooseOnSimulator(pageUrl: string, outcome: string, timeoutMs: number): Promise<Record<string, string>> {
+  const page = new URL(pageUrl);
+  const token = page.searchParams.get('token') ?? '';
+  let html: string;
+  try {
+    const res = await fetch(new URL('/OnlinePG/pay', page.origin), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token, outcome }).toString(),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) throw new Error(`the simulator answered ${res.status}`);
+    html = await res.text();
+  } catch (error) {
+    throw new BankUnavailableError(`the bank simulator's page did not answer: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return Object.fromEntries([...html.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)]));
+}

@@ -1,0 +1,265 @@
+/**
+ * The bank protocol against the real bank simulator process (the one `npm test` started, or
+ * one of this file's own for the restart test): faults switched on at its admin endpoint,
+ * forged and repeated callbacks, settlement and reversal failures. Money never moves twice:
+ * the simulator's ledger counts every operation.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bankOperations } from '../support/bank.ts';
+import { waitForRefund } from '../support/refunds.ts';
+import { apiWith, getHarness, newMerchant, testConfig } from '../support/harness.ts';
+import { client, waitFor } from '../support/http.ts';
+import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
+import { createPaymentWorker } from '../../src/main/payment-worker.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
+
+const bankUrl = () => process.env.SANDBOX_BANK_URL ?? '';
+
+async function bankFault(body: Record<string, unknown> | null, base = bankUrl()): Promise<void> {
+  const res = await fetch(`${base}/admin/faults`, {
+    method: body === null ? 'DELETE' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === null ? {} : { body: JSON.stringify(body) }),
+  });
+  assert.equal(res.status, 200);
+}
+
+/** Our payment page's Pay button (with its CSRF token): answers the bank page's address (with the token). */
+async function payButton(baseUrl: string, paymentId: string): Promise<URL> {
+  const page = await fetch(`${baseUrl}/pay/${paymentId}`);
+  const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+  const token = /name="csrf_token" value="([^"]+)"/.exec(await page.text())![1]!;
+  const res = await fetch(`${baseUrl}/pay/${paymentId}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: baseUrl },
+    body: new URLSearchParams({ action: 'pay', csrf_token: token }).toString(),
+  });
+  assert.equal(res.status, 303);
+  return new URL(res.headers.get('location')!);
+}
+
+/** The customer's choice on the bank's page: answers the fields the bank posts back to us. */
+async function chooseAtBank(bankPage: URL, outcome: string): Promise<Record<string, string>> {
+  const res = await fetch(new URL('/OnlinePG/pay', bankPage.origin), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: bankPage.searchParams.get('token')!, outcome }).toString(),
+  });
+  const html = await res.text();
+  return Object.fromEntries([...html.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+/** A post to our return route, as the bank's form (or a forger) sends it. */
+async function callback(baseUrl: string, paymentId: string, fields: Record<string, string>): Promise<number> {
+  const res = await fetch(`${baseUrl}/pay/${paymentId}/return`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://forger.example' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return res.status;
+}
+
+async function versionOf(paymentId: string): Promise<{ status: string; version: number }> {
+  const h = await getHarness();
+  return h.db.selectFrom('payments').select(['status', 'version']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+}
+
+/** Waits a little for anything a callback could have started (the workflow answers in milliseconds). */
+const settle = () => new Promise((r) => setTimeout(r, 1_500));
+
+describe('the bank protocol against the bank simulator', function () {
+  this.timeout(120_000);
+  let key: string;
+  let baseUrl: string;
+
+  before(async () => {
+    baseUrl = (await getHarness()).baseUrl;
+    ({ key } = await newMerchant());
+  });
+  afterEach(() => bankFault(null));
+
+  it('confirm times out (the bank did it, its answer is lost), then answers: paid once, confirmed once', async () => {
+    const p = await createdPayment(baseUrl, key);
+    await bankFault({ operation: 'confirm', fault: 'timeout', times: 1 });
+    assert.equal((await chooseOutcome(baseUrl, p.id, 'success')).status, 303);
+    const paid = await waitForStatus(baseUrl, key, p.id, 'paid', 30_000);
+    assert.match(paid.rrn ?? '', /^[0-9]{12}$/);
+    assert.match(paid.card_pan ?? '', /^603799\*+[0-9]{4}$/);
+    assert.equal((await versionOf(p.id)).version, 2);
+    assert.equal((await bankOperations(p.id, 'confirm')).length, 1);
+  });
+
+  it('confirm answers 5xx twice, then paid once', async () => {
+    const p = await createdPayment(baseUrl, key);
+    await bankFault({ operation: 'confirm', fault: 'error', times: 2 });
+    await chooseOutcome(baseUrl, p.id, 'success');
+    await waitForStatus(baseUrl, key, p.id, 'paid', 30_000);
+    assert.equal((await bankOperations(p.id, 'confirm')).length, 1);
+  });
+
+  it('a forged callback never pays: an unknown reference, another payment\'s reference (another amount), another payment\'s token', async () => {
+    // A real, paid payment of another amount: its reference and token are what a forger could have.
+    const other = await paidPayment(baseUrl, key, { amount: 120_000 });
+    const otherTxn = (await (await fetch(`${bankUrl()}/admin/transactions?res_num=${other.id}`)).json()) as { transactions: { token: string; ref_num: string }[] };
+    const { token: otherToken, ref_num: otherRef } = otherTxn.transactions[0]!;
+
+    const p = await createdPayment(baseUrl, key, { amount: 150_000 });
+    const bankPage = await payButton(baseUrl, p.id);
+    const token = bankPage.searchParams.get('token')!;
+    const forged = { State: 'OK', Status: '2', ResNum: p.id, TerminalId: '11223344', Amount: '150000', TraceNo: '123456', Rrn: '123456789012', SecurePan: '603799******0000' };
+    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: '99999999999999', Token: token }), 303, 'unknown reference');
+    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: token }), 303, "another payment's reference and amount");
+    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: otherToken }), 303, "another payment's token");
+    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: 'x', Token: token }), 400, 'a malformed reference');
+    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: token, ResNum: other.id }), 400, "another payment's id");
+    await settle();
+    assert.deepEqual(await versionOf(p.id), { status: 'created', version: 1 });
+    assert.equal((await versionOf(other.id)).status, 'paid', 'the other payment is untouched');
+
+    // The customer can still pay for real.
+    const fields = await chooseAtBank(bankPage, 'success');
+    assert.equal(await callback(baseUrl, p.id, fields), 303);
+    await waitForStatus(baseUrl, key, p.id, 'paid');
+  });
+
+  it('a callback carrying another amount is judged by the bank\'s answer, not by the callback', async () => {
+    const p = await createdPayment(baseUrl, key, { amount: 150_000 });
+    await bankFault({ callback_other_amount: 1_000 });
+    const bankPage = await payButton(baseUrl, p.id);
+    const fields = await chooseAtBank(bankPage, 'success');
+    assert.equal(fields.Amount, '151000');
+    await callback(baseUrl, p.id, fields);
+    const paid = await waitForStatus(baseUrl, key, p.id, 'paid');
+    assert.equal(paid.amount, 150_000);
+  });
+
+  it('the callback repeated makes one transition and one confirmation', async () => {
+    const p = await createdPayment(baseUrl, key);
+    const fields = await chooseAtBank(await payButton(baseUrl, p.id), 'success');
+    const statuses = await Promise.all([1, 2, 3].map(() => callback(baseUrl, p.id, fields)));
+    assert.deepEqual(statuses, [303, 303, 303]);
+    await waitForStatus(baseUrl, key, p.id, 'paid');
+    assert.equal(await callback(baseUrl, p.id, fields), 303);
+    await settle();
+    assert.deepEqual(await versionOf(p.id), { status: 'paid', version: 2 });
+    assert.equal((await bankOperations(p.id, 'confirm')).length, 1);
+  });
+
+  it('settle fails at verify: the merchant gets 503, a retry verifies, and the bank settled once', async () => {
+    const p = await paidPayment(baseUrl, key);
+    await bankFault({ operation: 'settle', fault: 'error', times: 3 });
+    const api = client(baseUrl, key);
+    const first = await api.post<{ code: string }>(`/payments/${p.id}/verify`, { amount: p.amount });
+    assert.equal(first.status, 503, first.text);
+    assert.equal((await versionOf(p.id)).status, 'paid');
+    const again = await api.post<{ payment: Payment }>(`/payments/${p.id}/verify`, { amount: p.amount });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.payment.status, 'verified');
+    assert.equal((await bankOperations(p.id, 'settle')).length, 1);
+  });
+
+  it('settle times out at verify (the bank settled, the answer was lost): a retry verifies, settled once', async () => {
+    const p = await paidPayment(baseUrl, key);
+    await bankFault({ operation: 'settle', fault: 'timeout', times: 1 });
+    const api = client(baseUrl, key);
+    await waitFor('verify to succeed', async () => {
+      const res = await api.post<{ payment: Payment }>(`/payments/${p.id}/verify`, { amount: p.amount });
+      return res.status === 200 ? res : undefined;
+    }, 60_000, 500);
+    assert.equal((await bankOperations(p.id, 'settle')).length, 1);
+  });
+
+  it('the bank down during the deadline\'s reversal: reversed when it answers again, exactly once', async () => {
+    const short = await apiWith({ VERIFY_WINDOW_SECONDS: '2' });
+    await bankFault({ operation: 'reverse', fault: 'error', times: 3 });
+    const p = await paidPayment(short, key);
+    const reversed = await waitForStatus(short, key, p.id, 'reversed', 60_000);
+    assert.equal(reversed.refunded_amount, p.amount);
+    assert.equal((await bankOperations(p.id, 'reverse')).length, 1);
+  });
+
+  it('a refund the bank cannot be reached for is paid out once the bank answers, once', async () => {
+    const p = await paidPayment(baseUrl, key);
+    const api = client(baseUrl, key);
+    assert.equal((await api.post(`/payments/${p.id}/verify`, { amount: p.amount })).status, 200);
+    await bankFault({ operation: 'refund', fault: 'error', times: 2 });
+    const refund = await api.post<{ refund: { id: string } }>(`/payments/${p.id}/refunds`, { amount: 50_000 });
+    assert.equal(refund.status, 201, refund.text);
+    await waitForRefund(baseUrl, key, refund.body.refund.id, 'succeeded');
+    const refunds = await bankOperations(p.id, 'refund');
+    assert.deepEqual(refunds.map((r) => r.amount), [50_000]);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('the bank simulator killed and restarted mid-payment', function () {
+  this.timeout(120_000);
+  const stateFile = join(tmpdir(), `dargah-bank-restart-${process.pid}.json`);
+  let sim: ChildProcess | undefined;
+  let port: number;
+
+  const startSimulator = async () => {
+    sim = spawn(process.execPath, ['--import', 'tsx', 'src/bank-sim/main.ts'], {
+      env: { ...process.env, BANK_SIM_PORT: String(port), BANK_SIM_STATE_FILE: stateFile, SANDBOX_DELAY_SECONDS: '1' },
+      stdio: 'ignore',
+    });
+    await waitFor('the simulator to listen', async () => (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok).catch(() => false)) || undefined, 30_000, 100);
+  };
+  const killSimulator = async () => {
+    const child = sim!;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  };
+
+  after(async () => {
+    if (sim !== undefined && sim.exitCode === null && sim.signalCode === null) await killSimulator();
+    rmSync(stateFile, { force: true });
+  });
+
+  it('a payment whose bank restarts after the token, and again before the confirm, is paid once; nothing is lost', async () => {
+    port = await freePort();
+    await startSimulator();
+    const h = await getHarness();
+    const own = { SANDBOX_BANK_URL: `http://127.0.0.1:${port}`, TEMPORAL_TASK_QUEUE: `bank-restart-${process.pid}` };
+    const api = await apiWith(own);
+    const worker = await createPaymentWorker({ config: testConfig(own), db: h.db, temporal: h.temporal.client, logger: h.logger, bundle: h.bundle });
+    await worker.runUntil(async () => {
+      const { key: k } = await newMerchant();
+      const p = await createdPayment(api, k);
+      const bankPage = await payButton(api, p.id);
+      await killSimulator();
+      await startSimulator();
+      // The token survived the restart: the bank's page still knows the payment.
+      const fields = await chooseAtBank(bankPage, 'success');
+      assert.equal(fields.ResNum, p.id);
+      await killSimulator();
+      // The bank is down when the customer comes back: the workflow keeps asking until it answers.
+      assert.equal(await callback(api, p.id, fields), 303);
+      await settle();
+      assert.equal((await versionOf(p.id)).status, 'created');
+      await startSimulator();
+      await waitForStatus(api, k, p.id, 'paid', 60_000);
+      const ops = (await (await fetch(`http://127.0.0.1:${port}/admin/transactions?res_num=${p.id}`)).json()) as { operations: { kind: string }[] };
+      assert.deepEqual(ops.operations.map((o) => o.kind), ['token', 'confirm']);
+    });
+  });
+});

@@ -1,0 +1,14 @@
+/** The bank simulator's ledger (its admin endpoint): what the bank did for a payment. */
+export interface BankOperation {
+  kind: 'token' | 'confirm' | 'settle' | 'reverse' | 'refund';
+  amount: number;
+  operation_key: string;
+}
+
+export async function bankOperations(paymentId: string, kind?: BankOperation['kind']): Promise<BankOperation[]> {
+  const base = process.env.SANDBOX_BANK_URL;
+  if (base === undefined || base === '') throw new Error('no bank simulator (SANDBOX_BANK_URL)');
+  const res = await fetch(`${base}/admin/transactions?res_num=${encodeURIComponent(paymentId)}`);
+  const body = (await res.json()) as { operations: BankOperation[] };
+  return body.operations.filter((op) => op.kind !== 'token' && (kind === undefined || op.kind === kind));
+}
