@@ -154,6 +154,19 @@ describe('the payment workflow: merchant actions and test helpers', () => {
       });
     });
 
+    it('a live payment is never paid by the sandbox signal: it waits for its bank, and expires without one', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { mode: 'live', expiresInMs: 1_000 });
+        await handle.signal(bankResultSignal, { outcome: 'success' });
+        await handle.signal(bankResultSignal, { outcome: 'delay' });
+        assert.equal((await handle.result()).status, 'expired');
+        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
+        assert.deepEqual(fakes.calls('confirmAtBank'), []);
+        assert.deepEqual(fakes.transitions(), ['2 expired']);
+      });
+    });
+
     it('serves test payments only: a live payment refuses the helper with test_mode_only', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
