@@ -113,11 +113,17 @@ export function getHarness(): Promise<Harness> {
 }
 
 /** Starts one more API server over the same services, with its own configuration. */
-export async function startApi(h: Pick<Harness, 'db' | 'logger'> & { temporalClient: Client }, config: Config): Promise<string> {
+export async function startApi(
+  h: Pick<Harness, 'db' | 'logger'> & { temporalClient: Client },
+  config: Config,
+  /** Keep the config's PUBLIC_BASE_URL (a test of an https deployment) instead of this server's own address. */
+  keepPublicBaseUrl = false,
+): Promise<string> {
   // Listening on a port chosen first, so that PUBLIC_BASE_URL (where the bank returns customers) is this server.
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const app = createApp({ config: { ...config, PORT: port, PUBLIC_BASE_URL: baseUrl }, db: h.db, temporal: h.temporalClient, logger: h.logger });
+  const publicBaseUrl = keepPublicBaseUrl ? config.PUBLIC_BASE_URL : baseUrl;
+  const app = createApp({ config: { ...config, PORT: port, PUBLIC_BASE_URL: publicBaseUrl }, db: h.db, temporal: h.temporalClient, logger: h.logger });
   const server = await listen(app, port, '127.0.0.1');
   servers.push(server);
   return baseUrl;
@@ -126,7 +132,7 @@ export async function startApi(h: Pick<Harness, 'db' | 'logger'> & { temporalCli
 /** An API server whose payments use these settings (the worker takes windows from each payment). */
 export async function apiWith(overrides: Partial<Record<keyof Config, string>>): Promise<string> {
   const h = await getHarness();
-  return startApi({ ...h, temporalClient: h.temporal.client }, testConfig(overrides));
+  return startApi({ ...h, temporalClient: h.temporal.client }, testConfig(overrides), overrides.PUBLIC_BASE_URL !== undefined);
 }
 
 /** An API server whose Temporal is unreachable (a dead address), over the real MySQL. */
