@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import Router, { type RouterContext } from '@koa/router';
+import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
@@ -37,6 +38,16 @@ class PageRefusal extends Error {
     readonly kind: MessageKind,
   ) {
     super(kind);
+  }
+}
+
+/** A posted form (the bank's two short fields, or the bank's callback): urlencoded, small, or refused. */
+async function readForm(ctx: Context): Promise<URLSearchParams> {
+  if (!ctx.request.is('application/x-www-form-urlencoded')) throw new PageRefusal(400, 'bad_request');
+  try {
+    return new URLSearchParams(await getRawBody(ctx.req, { limit: FORM_LIMIT_BYTES, length: ctx.get('content-length') || undefined, encoding: 'utf8' }));
+  } catch (error) {
+    throw (error as { type?: string }).type === 'entity.too.large' ? new PageRefusal(413, 'bad_request') : new PageRefusal(400, 'bad_request');
   }
 }
 
@@ -134,14 +145,7 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   router.post(
     '/pay/:id',
     page(async (ctx, lang, paymentId) => {
-      if (!ctx.request.is('application/x-www-form-urlencoded')) throw new PageRefusal(400, 'bad_request');
-      let text: string;
-      try {
-        text = await getRawBody(ctx.req, { limit: FORM_LIMIT_BYTES, length: ctx.get('content-length') || undefined, encoding: 'utf8' });
-      } catch (error) {
-        throw (error as { type?: string }).type === 'entity.too.large' ? new PageRefusal(413, 'bad_request') : new PageRefusal(400, 'bad_request');
-      }
-      const form = new URLSearchParams(text);
+      const form = await readForm(ctx);
       if (!csrf.accepts(ctx, form)) throw new PageRefusal(403, 'forbidden');
       const { payment } = await load(paymentId);
       if (!bankFor(payment.mode)) throw new PageRefusal(403, 'live_unavailable');
@@ -170,15 +174,9 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   router.post(
     '/pay/:id/return',
     page(async (ctx, lang, paymentId) => {
-      if (!ctx.request.is('application/x-www-form-urlencoded')) throw new PageRefusal(400, 'bad_request');
-      let text: string;
-      try {
-        text = await getRawBody(ctx.req, { limit: FORM_LIMIT_BYTES, length: ctx.get('content-length') || undefined, encoding: 'utf8' });
-      } catch (error) {
-        throw (error as { type?: string }).type === 'entity.too.large' ? new PageRefusal(413, 'bad_request') : new PageRefusal(400, 'bad_request');
-      }
+      const form = await readForm(ctx);
       const { payment } = await load(paymentId);
-      const callback = bankCallbackFrom(payment.id, new URLSearchParams(text));
+      const callback = bankCallbackFrom(payment.id, form);
       if (callback === undefined) {
         logger.warn({ request_id: ctx.state.requestId, payment_id: payment.id }, 'a malformed bank callback was refused');
         throw new PageRefusal(400, 'bad_request');

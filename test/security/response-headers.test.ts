@@ -62,7 +62,7 @@ describe('response headers', () => {
         method: 'POST',
         redirect: 'manual',
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: 'https://pay.example' },
-        body: `outcome=cancel&csrf_token=${encodeURIComponent(token)}`,
+        body: `action=pay&csrf_token=${encodeURIComponent(token)}`,
       });
     assert.equal((await post(`dargah_csrf=${nonce}`)).status, 403, 'a cookie any subdomain or http page could have planted');
     assert.equal((await post(`__Host-dargah_csrf=${nonce}`)).status, 303);
