@@ -67,18 +67,36 @@ export async function loadThroughFreeze(o: FreezeOptions): Promise<Record<string
     const res = await fetch(url, { ...init, redirect: 'manual' });
     return { status: res.status, headers: res.headers, body: undefined, text: await res.text() };
   };
-  /** The payment page, then the test bank's form post: each timed on its own. */
+  /**
+   * The customer's path: our payment page and its Pay button, then the bank simulator's page and its
+   * form back to our return route. Our own requests are timed; the simulator's are the bank's, not ours.
+   */
   const pay = async (paymentId: string): Promise<TestResponse<undefined>> => {
     const page = await timedCall('page', () => fetched(`${api}/pay/${paymentId}`, {}));
     if (page.status !== 200) return page;
     const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
     const token = /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-    return timedCall('pay', () =>
+    const toBank = await timedCall('pay', () =>
       fetched(`${api}/pay/${paymentId}`, {
         method: 'POST',
-        body: new URLSearchParams({ outcome: 'success', csrf_token: token }).toString(),
+        body: new URLSearchParams({ action: 'pay', csrf_token: token }).toString(),
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api, cookie },
       }),
+    );
+    const location = toBank.headers.get('location') ?? '';
+    if (toBank.status !== 303 || !location.includes('/OnlinePG/SendToken')) return toBank;
+    const bankPage = new URL(location);
+    const chosen = await fetch(new URL('/OnlinePG/pay', bankPage.origin), {
+      method: 'POST',
+      body: new URLSearchParams({ token: bankPage.searchParams.get('token') ?? '', outcome: 'success' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    const back = await chosen.text();
+    const action = /<form method="post" action="([^"]+)"/.exec(back)?.[1]?.replace(/&#38;/g, '&');
+    if (action === undefined) throw new Error(`the bank's page has no return form: ${back}`);
+    const fields = new URLSearchParams([...back.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m): [string, string] => [m[1]!, m[2]!]));
+    return timedCall('pay', () =>
+      fetched(action, { method: 'POST', body: fields.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: bankPage.origin } }),
     );
   };
 
