@@ -55,6 +55,15 @@ export async function chooseOutcome(baseUrl: string, paymentId: string, outcome:
   });
   const location = pay.headers.get('location') ?? '';
   if (pay.status !== 303 || !location.includes('/OnlinePG/SendToken')) return answer(pay);
+  return answer(await walkBankPage(location, outcome));
+}
+
+/**
+ * The bank simulator's side of the customer's path: from its page (`location`, where our Pay
+ * button redirected) the customer chooses `outcome`, and the bank's form posts back to our
+ * return route. Answers our return route's response (not followed).
+ */
+export async function walkBankPage(location: string, outcome: BankOutcome): Promise<Response> {
   const bankPage = new URL(location);
   const chosen = await fetch(new URL('/OnlinePG/pay', bankPage.origin), {
     method: 'POST',
@@ -65,14 +74,12 @@ export async function chooseOutcome(baseUrl: string, paymentId: string, outcome:
   const action = /<form method="post" action="([^"]+)"/.exec(back)?.[1]?.replace(/&#38;/g, '&');
   if (action === undefined) throw new Error(`the bank's page has no return form: ${back}`);
   const fields = new URLSearchParams([...back.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m): [string, string] => [m[1]!, m[2]!]));
-  return answer(
-    await fetch(action, {
-      method: 'POST',
-      body: fields.toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: bankPage.origin },
-      redirect: 'manual',
-    }),
-  );
+  return fetch(action, {
+    method: 'POST',
+    body: fields.toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: bankPage.origin },
+    redirect: 'manual',
+  });
 }
 
 export async function waitForStatus(baseUrl: string, key: string, paymentId: string, status: Payment['status'], timeoutMs = 20_000): Promise<Payment> {

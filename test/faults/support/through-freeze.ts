@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { TEMPORAL_CALL_MS } from '../../../src/temporal/call.ts';
 import { request, waitFor, type TestResponse } from '../../support/http.ts';
-import { paymentRequest, type CreateResponse } from '../../support/payments.ts';
+import { paymentRequest, walkBankPage, type CreateResponse } from '../../support/payments.ts';
 import { recordsDifferingFromWorkflows, codeOf, untilAnswered } from './checks.ts';
 import { faultApi, faultMerchant, getFaultStack, sleep, type FaultStack } from './fault-stack.ts';
 
@@ -85,19 +85,10 @@ export async function loadThroughFreeze(o: FreezeOptions): Promise<Record<string
     );
     const location = toBank.headers.get('location') ?? '';
     if (toBank.status !== 303 || !location.includes('/OnlinePG/SendToken')) return toBank;
-    const bankPage = new URL(location);
-    const chosen = await fetch(new URL('/OnlinePG/pay', bankPage.origin), {
-      method: 'POST',
-      body: new URLSearchParams({ token: bankPage.searchParams.get('token') ?? '', outcome: 'success' }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    return timedCall('pay', async () => {
+      const back = await walkBankPage(location, 'success');
+      return { status: back.status, headers: back.headers, body: undefined, text: await back.text() };
     });
-    const back = await chosen.text();
-    const action = /<form method="post" action="([^"]+)"/.exec(back)?.[1]?.replace(/&#38;/g, '&');
-    if (action === undefined) throw new Error(`the bank's page has no return form: ${back}`);
-    const fields = new URLSearchParams([...back.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m): [string, string] => [m[1]!, m[2]!]));
-    return timedCall('pay', () =>
-      fetched(action, { method: 'POST', body: fields.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: bankPage.origin } }),
-    );
   };
 
   let loadDone = false;
