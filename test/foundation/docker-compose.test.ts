@@ -66,8 +66,8 @@ function grants(): { user: string; on: string; privileges: string; withGrantOpti
 }
 
 describe('docker-compose.yml', () => {
-  it('describes the production topology: MySQL 8, Temporal on MySQL, Temporal UI, api and worker', () => {
-    assert.deepEqual(Object.keys(services).sort(), ['api', 'migrate', 'mysql', 'temporal', 'temporal-ui', 'worker']);
+  it('describes the production topology: MySQL 8, Temporal on MySQL, Temporal UI, api and worker, and the bank simulator', () => {
+    for (const name of ['api', 'bank-sim', 'migrate', 'mysql', 'temporal', 'temporal-ui', 'worker']) assert.ok(services[name] !== undefined, name);
     assert.match(services.mysql!.image!, /^mysql:8\./);
     assert.match(services.temporal!.image!, /^temporalio\/auto-setup:\d+\.\d+\.\d+$/);
     assert.equal(services.temporal!.environment!.DB, 'mysql8');
@@ -172,6 +172,27 @@ describe('docker-compose.yml', () => {
     assert.ok(services.temporal!.ports!.includes('127.0.0.1:7233:7233'));
     assert.ok(services['temporal-ui']!.ports!.includes('127.0.0.1:8233:8080'));
     assert.equal(services.mysql!.ports, undefined, 'MySQL is not published at all');
+  });
+
+  it('runs the bank simulator as its own service with its own state, and points test mode at it (live mode at the PSP from the environment)', () => {
+    const sim = services['bank-sim']!;
+    const script = sim.command!.join(' ').match(/npm run ([\w-]+)/)?.[1];
+    assert.equal(script, 'bank-sim');
+    assert.ok(pkg.scripts[script] !== undefined);
+    const simEnv = environmentOf('bank-sim');
+    assert.equal(simEnv.BANK_SIM_HOST, '0.0.0.0');
+    const state = (sim.volumes ?? []).find((v) => v.endsWith(':/data'));
+    assert.ok(state !== undefined && simEnv.BANK_SIM_STATE_FILE!.startsWith('/data/'), 'its ledger survives a restart on a volume');
+    assert.ok(sim.ports!.includes(`127.0.0.1:${simEnv.BANK_SIM_PORT}:${simEnv.BANK_SIM_PORT}`), "customers' browsers reach its page");
+    for (const name of ['api', 'worker']) {
+      const config = loadConfig(environmentOf(name));
+      assert.equal(config.SANDBOX_BANK_URL, `http://bank-sim:${simEnv.BANK_SIM_PORT}`);
+      assert.equal(config.SANDBOX_BANK_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
+      assert.equal(config.SANDBOX_BANK_PAGE_URL, `http://localhost:${simEnv.BANK_SIM_PORT}`);
+      assert.equal(config.BANK_BASE_URL, '', 'no PSP unless the operator sets one');
+      const live = loadConfig(environmentOf(name, { ...SECRETS, BANK_BASE_URL: 'https://psp.example', BANK_TERMINAL_ID: '998877', BANK_PASSWORD: 'terminal-password-from-psp' }));
+      assert.deepEqual([live.BANK_BASE_URL, live.BANK_TERMINAL_ID, live.BANK_PASSWORD], ['https://psp.example', '998877', 'terminal-password-from-psp']);
+    }
   });
 
   it('starts api and worker only after the migrations ran', () => {
