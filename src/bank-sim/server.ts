@@ -5,7 +5,7 @@
  * ledger (ledger.ts) and fault switches for tests (/admin/faults). It
  * imports nothing of the gateway: it is the bank, not part of us.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Ledger, type Outcome, type Transaction } from './ledger.ts';
 
@@ -132,9 +132,12 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
       RefNum: ok ? (txn.ref_num ?? '') : '',
       ResNum: txn.res_num,
       TraceNo: ok ? (txn.trace_no ?? '') : '',
-      Rrn: ok ? (txn.rrn ?? '') : '',
+      RRN: ok ? (txn.rrn ?? '') : '',
       SecurePan: ok ? (txn.card_pan ?? '') : '',
+      HashedCardNumber: ok ? createHash('sha256').update(txn.card_pan ?? '').digest('hex') : '',
       Amount: String(amount),
+      AffectiveAmount: String(amount),
+      Wage: '0',
       Token: txn.token,
     };
   };

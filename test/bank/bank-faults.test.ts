@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bankOperations } from '../support/bank.ts';
@@ -18,6 +17,7 @@ import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../su
 import { createPaymentWorker } from '../../src/main/payment-worker.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Config } from '../../src/config.ts';
+import { freePort } from '../../src/bootstrap/ports.ts';
 
 const bankUrl = () => process.env.SANDBOX_BANK_URL ?? '';
 
@@ -114,7 +114,7 @@ describe('the bank protocol against the bank simulator', function () {
     const p = await createdPayment(baseUrl, key, { amount: 150_000 });
     const bankPage = await payButton(baseUrl, p.id);
     const token = bankPage.searchParams.get('token')!;
-    const forged = { State: 'OK', Status: '2', ResNum: p.id, TerminalId: '11223344', Amount: '150000', TraceNo: '123456', Rrn: '123456789012', SecurePan: '603799******0000' };
+    const forged = { State: 'OK', Status: '2', ResNum: p.id, TerminalId: '11223344', Amount: '150000', TraceNo: '123456', RRN: '123456789012', SecurePan: '603799******0000' };
     assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: '99999999999999', Token: token }), 303, 'unknown reference');
     assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: token }), 303, "another payment's reference and amount");
     assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: otherToken }), 303, "another payment's token");
@@ -202,17 +202,6 @@ describe('the bank protocol against the bank simulator', function () {
     assert.deepEqual(refunds.map((r) => r.amount), [50_000]);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A bank simulator process of a test's own (`npm run bank-sim`), with its state file, to kill and start again. */
 class OwnSimulator {
