@@ -20,11 +20,14 @@ describe('races: concurrent creates, verifies and refunds', () => {
     const merchant = await faultMerchant();
     const api = await faultApi();
 
-    // Creates sharing Idempotency-Keys, all at once.
+    // Creates sharing Idempotency-Keys, all at once. Every storm retries a 503 with the same key, as a
+    // merchant does: a busy machine may answer one, and "exactly one result" is about what follows.
     const bodies = Array.from({ length: KEYS }, () => paymentRequest());
     const creates = await Promise.all(
       bodies.flatMap((body, k) =>
-        Array.from({ length: CREATES_PER_KEY }, () => request<CreateResponse>(api, 'POST', '/api/v1/payments', { key: merchant.key, body, idempotencyKey: `race-${k}` }).then((res) => ({ k, res }))),
+        Array.from({ length: CREATES_PER_KEY }, () =>
+          untilAnswered(() => request<CreateResponse>(api, 'POST', '/api/v1/payments', { key: merchant.key, body, idempotencyKey: `race-${k}` })).then(({ res }) => ({ k, res })),
+        ),
       ),
     );
     const unexpected = creates.filter(({ res }) => !(res.status === 201 || (res.status === 409 && codeOf(res) === 'idempotency_key_in_use')));
