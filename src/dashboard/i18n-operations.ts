@@ -96,6 +96,7 @@ const fa = {
   deletedEndpoint: 'نشانی حذف‌شده',
   redeliver: 'ارسال دوباره',
   redeliveredText: 'رویداد دوباره فرستاده می‌شود؛ تلاش‌های تازه با رسیدنشان اینجا دیده می‌شوند.',
+  redeliverRefused: 'ارسال دوباره در این دقیقه بیش از اندازه درخواست شده است؛ کمی بعد دوباره تلاش کنید.',
   allEvents: 'همهٔ رویدادها',
   backToWebhooks: 'بازگشت به وب‌هوک‌ها',
   // A payment's timeline and refunds
@@ -178,6 +179,7 @@ const en: OperationsWords = {
   deletedEndpoint: 'deleted endpoint',
   redeliver: 'Redeliver',
   redeliveredText: 'The event is being sent again; the new attempts appear here as they happen.',
+  redeliverRefused: 'Too many redeliveries asked for this minute; try again in a little while.',
   allEvents: 'All events',
   backToWebhooks: 'Back to webhooks',
   timelineTitle: 'Timeline',

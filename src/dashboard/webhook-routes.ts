@@ -10,6 +10,7 @@ import { EVENT_TYPES } from '../domain/events.ts';
 import { KEY_MODES, type KeyMode } from '../domain/merchant.ts';
 import { CreateWebhookEndpointRequestSchema } from '../domain/webhook-schemas.ts';
 import { DomainError } from '../errors.ts';
+import { countHit, rateCounter, redeliveryQuota } from '../http/rate-limit.ts';
 import { bodyValidator } from '../http/validation.ts';
 import {
   createWebhookEndpoint,
@@ -32,6 +33,9 @@ const EVENTS_PER_PAGE = 20;
 export function webhookPages({ router, deps, signedIn, readForm, html, seeOther }: DashboardKit): void {
   const { db, config } = deps;
   const validateCreate = bodyValidator(CreateWebhookEndpointRequestSchema);
+  // The API's redelivery quota, counted in the same bucket: the dashboard is no way around it.
+  const redeliveries = rateCounter(config, db);
+  const quota = redeliveryQuota(config);
 
   const endpointsPage = async (
     request: SignedInRequest,
@@ -136,16 +140,20 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther 
     throw new Refusal(404, 'not_found');
   }
 
+  const eventPage = async (request: SignedInRequest, found: Awaited<ReturnType<typeof ownEvent>>, options: { notice?: string; error?: string; errorDetail?: string }, status = 200) => {
+    const endpoints = await listWebhookEndpoints(db, tenantOfUser(request.user, found.mode), { limit: MAX_ENDPOINTS });
+    html(
+      request.ctx,
+      webhookEventPage(request.view('webhooks'), { ...found, endpoints: endpoints.data, retryScheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE_SECONDS }, options),
+      status,
+    );
+  };
+
   router.get(
     '/dashboard/webhooks/events/:id',
     signedIn(async (request) => {
       const found = await ownEvent(request);
-      const endpoints = await listWebhookEndpoints(db, tenantOfUser(request.user, found.mode), { limit: MAX_ENDPOINTS });
-      const notice = request.ctx.query.done === 'redelivered' ? strings(request.lang).redeliveredText : undefined;
-      html(
-        request.ctx,
-        webhookEventPage(request.view('webhooks'), { ...found, endpoints: endpoints.data, retryScheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE_SECONDS }, { notice }),
-      );
+      await eventPage(request, found, { notice: request.ctx.query.done === 'redelivered' ? strings(request.lang).redeliveredText : undefined });
     }),
   );
 
@@ -154,8 +162,17 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther 
     signedIn(async (request) => {
       await readForm(request.ctx);
       const found = await ownEvent(request);
+      const tenant = tenantOfUser(request.user, found.mode);
+      if (quota.limit > 0) {
+        const { refusal } = await countHit(redeliveries, { name: quota.bucket(tenant), limit: quota.limit, windowSeconds: quota.windowSeconds, message: quota.message });
+        if (refusal !== undefined) {
+          request.ctx.set('Retry-After', refusal.headers['Retry-After'] ?? '60');
+          await eventPage(request, found, { error: strings(request.lang).redeliverRefused, errorDetail: refusal.message }, refusal.status);
+          return;
+        }
+      }
       // To every subscribed, enabled endpoint, as the API does without an endpoint_id.
-      await redeliver(deps, tenantOfUser(request.user, found.mode), found.event.id, undefined);
+      await redeliver(deps, tenant, found.event.id, undefined);
       seeOther(request.ctx, `/dashboard/webhooks/events/${found.event.id}?done=redelivered`);
     }),
   );

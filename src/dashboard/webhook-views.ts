@@ -92,7 +92,7 @@ function subjectOf(event: Event, lang: Lang): { text: string; href?: string } {
 export function webhookEventPage(
   context: ViewContext,
   found: { mode: KeyMode; event: Event; attempts: WebhookAttempt[]; endpoints: WebhookEndpoint[]; retryScheduleSeconds: string },
-  options: { notice?: string },
+  options: { notice?: string | undefined; error?: string; errorDetail?: string },
 ): string {
   const { lang } = context;
   const t = strings(lang);
@@ -105,7 +105,7 @@ export function webhookEventPage(
   return render('webhook-event', context, {
     title: `${t.eventTitle} ${found.event.type}`,
     testMode: found.mode === 'test',
-    notice: options.notice,
+    ...options,
     backHref: `/dashboard/webhooks/events${modeQuery(found.mode)}`,
     id: found.event.id,
     type: found.event.type,

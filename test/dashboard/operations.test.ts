@@ -354,5 +354,22 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
     assert.equal((await noToken(`/dashboard/payments/${paymentB.id}/refunds`, { idempotency_key: randomUUID(), amount: '1000' })).status(), 403);
     assert.equal((await client(base, keyB).get<{ data: unknown[] }>('/webhook_endpoints')).body.data.length, 1);
     assert.equal((await client(base, keyB).get<{ data: unknown[] }>(`/payments/${paymentB.id}/refunds`)).body.data.length, 0);
+
+    // The API's redelivery quota holds in the dashboard too (the same bucket): at 1 a minute, three quick asks meet a refusal.
+    const limited = await apiWith({ SMTP_URL: mailbox.url, WEBHOOK_REDELIVERIES_PER_MINUTE: '1' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await b.page.goto(`${limited}/dashboard/webhooks/events/${eventB}`);
+      const [answer] = await Promise.all([
+        b.page.waitForResponse((r) => r.url().endsWith(`/dashboard/webhooks/events/${eventB}/redeliver`)),
+        b.page.click('#redeliver-form button'),
+      ]);
+      statuses.push(answer.status());
+      if (answer.status() === 429) {
+        assert.match(await b.page.locator('#form-error-detail').innerText(), /^Too many redeliveries: a merchant may ask for at most 1 a minute\./);
+        await assertAccessible(b.page, 'event page with a refused redelivery');
+      }
+    }
+    assert.ok(statuses.includes(429), `a refusal among ${statuses.join(', ')}`);
   });
 });
