@@ -5,14 +5,15 @@
  * the Persian one.
  */
 import type { PaymentStatus } from '../domain/payment.ts';
+import { LOCALE, SHARED_WORDS, type Lang } from '../http/words.ts';
+import { OPERATIONS_WORDS } from './i18n-operations.ts';
 
-export type Lang = 'fa' | 'en';
+export type { Lang };
 
 const fa = {
-  brand: 'درگاه',
+  ...SHARED_WORDS.fa,
+  ...OPERATIONS_WORDS.fa,
   dashboard: 'پیشخوان',
-  switchLanguage: 'English',
-  switchLanguageLang: 'en',
   mainNav: 'بخش‌های پیشخوان',
   navPayments: 'پرداخت‌ها',
   navDevelopers: 'API و درگاه',
@@ -20,7 +21,6 @@ const fa = {
   signOut: 'خروج',
   signOutEverywhere: 'خروج از همهٔ دستگاه‌ها',
   signedInAs: 'واردشده با',
-  testBanner: 'حالت آزمایشی — هیچ پولی جابه‌جا نمی‌شود.',
   // Sign-up, confirmation, sign-in
   signUpTitle: 'ساخت حساب پذیرنده',
   signUpIntro: 'با یک ایمیل و گذرواژه حساب بسازید؛ کلید آزمایشی API بی‌درنگ آماده است.',
@@ -75,8 +75,6 @@ const fa = {
   failure: 'علت',
   paymentTitle: 'پرداخت',
   backToPayments: 'بازگشت به فهرست پرداخت‌ها',
-  rials: 'ریال',
-  toman: 'تومان',
   status_created: 'در انتظار پرداخت',
   status_pending: 'در انتظار بانک',
   status_paid: 'پرداخت‌شده',
@@ -129,24 +127,17 @@ const fa = {
   // Errors
   notFoundTitle: 'پیدا نشد',
   notFoundText: 'چیزی در این نشانی نیست، یا به حساب شما تعلق ندارد.',
-  forbiddenTitle: 'درخواست پذیرفته نشد',
   forbiddenText: 'این فرم از پیشخوان ارسال نشده یا کهنه شده است. صفحه را دوباره باز کنید و دوباره تلاش کنید.',
   badRequestTitle: 'درخواست نامعتبر',
   badRequestText: 'فرم ارسال‌شده قابل پردازش نبود.',
-  unavailableTitle: 'سرویس موقتاً در دسترس نیست',
-  unavailableText: 'لطفاً چند لحظهٔ دیگر دوباره تلاش کنید.',
-  errorTitle: 'خطایی رخ داد',
-  errorText: 'مشکلی در سمت ما پیش آمد. لطفاً دوباره تلاش کنید.',
-  requestId: 'شناسهٔ درخواست',
 };
 
 export type Strings = typeof fa;
 
 const en: Strings = {
-  brand: 'Dargah',
+  ...SHARED_WORDS.en,
+  ...OPERATIONS_WORDS.en,
   dashboard: 'Dashboard',
-  switchLanguage: 'فارسی',
-  switchLanguageLang: 'fa',
   mainNav: 'Dashboard sections',
   navPayments: 'Payments',
   navDevelopers: 'API & gateway',
@@ -154,7 +145,6 @@ const en: Strings = {
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out everywhere',
   signedInAs: 'Signed in as',
-  testBanner: 'Test mode — no real money moves.',
   signUpTitle: 'Create a merchant account',
   signUpIntro: 'Sign up with an email address and a password; a test API key is ready at once.',
   businessName: 'Business name',
@@ -207,8 +197,6 @@ const en: Strings = {
   failure: 'Reason',
   paymentTitle: 'Payment',
   backToPayments: 'Back to the payments',
-  rials: 'rials',
-  toman: 'toman',
   status_created: 'Awaiting payment',
   status_pending: 'Awaiting the bank',
   status_paid: 'Paid',
@@ -258,15 +246,9 @@ const en: Strings = {
   signedOutEverywhereHint: 'Every session of this account, on every device, ends.',
   notFoundTitle: 'Not found',
   notFoundText: 'There is nothing at this address, or it does not belong to your account.',
-  forbiddenTitle: 'Request refused',
   forbiddenText: 'This form was not sent from the dashboard, or it is stale. Reload the page and try again.',
   badRequestTitle: 'Bad request',
   badRequestText: 'The form sent could not be processed.',
-  unavailableTitle: 'Service temporarily unavailable',
-  unavailableText: 'Please try again in a moment.',
-  errorTitle: 'Something went wrong',
-  errorText: 'Something went wrong on our side. Please try again.',
-  requestId: 'Request id',
 };
 
 const DICTIONARIES: Readonly<Record<Lang, Strings>> = { fa, en };
@@ -277,13 +259,6 @@ export function strings(lang: Lang): Strings {
 
 export const statusLabel = (status: PaymentStatus, lang: Lang): string => strings(lang)[`status_${status}`];
 
-const PERSIAN_DIGITS = '۰۱۲۳۴۵۶۷۸۹';
-const LOCALE: Readonly<Record<Lang, string>> = { fa: 'fa-IR', en: 'en-US' };
-
-/** Digits as the reader expects them: Persian digits on Persian pages. */
-export function localDigits(text: string, lang: Lang): string {
-  return lang === 'fa' ? text.replace(/[0-9]/g, (d) => PERSIAN_DIGITS[Number(d)]!) : text;
-}
 
 export function formatRials(rials: number, lang: Lang): string {
   return `${new Intl.NumberFormat(LOCALE[lang]).format(rials)} ${strings(lang).rials}`;

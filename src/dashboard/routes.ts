@@ -10,13 +10,8 @@ import { randomBytes } from 'node:crypto';
 import Router, { type RouterContext } from '@koa/router';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
-import type { Mailer } from '../adapters/mailer.ts';
 import { DomainError } from '../errors.ts';
-import { findPayment, paymentFromRow } from '../db/payments.ts';
-import { tenantOf, type KeyMode } from '../domain/merchant.ts';
+import { tenantOf } from '../domain/merchant.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment.ts';
 import { listPayments } from '../payments/service.ts';
 import { AccountError, checkCredentials, confirmEmail, signUp, type SignedInUser } from '../accounts/accounts.ts';
@@ -27,55 +22,31 @@ import { csrfGuard } from '../http/csrf.ts';
 import { setSecurityHeaders } from '../http/page-headers.ts';
 import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../http/dependencies.ts';
 import { strings, type Lang } from './i18n.ts';
+import { CURSOR, modeOf, Refusal, UUID, type DashboardDependencies, type DashboardKit, type Request, type SignedInRequest } from './kit.ts';
+import { overviewPages } from './overview-routes.ts';
+import { paymentPages } from './payment-routes.ts';
+import { webhookPages } from './webhook-routes.ts';
 import {
   DASHBOARD_CSS,
   developersPage,
   errorWords,
   messagePage,
-  paymentPage,
   paymentsPage,
   settingsPage,
   signInPage,
   signUpPage,
-  type MessageKind,
   type Section,
   type ViewContext,
 } from './views.ts';
 
-export interface DashboardDependencies {
-  config: Config;
-  db: Db;
-  logger: Logger;
-  mailer: Mailer;
-}
+export type { DashboardDependencies };
 
 const LANG_COOKIE = 'dargah_lang';
 /** Dashboard forms carry a few short fields; anything bigger is not ours. */
 const FORM_LIMIT_BYTES = 8_192;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;
 
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly kind: MessageKind,
-  ) {
-    super(kind);
-  }
-}
-
-interface Request {
-  ctx: RouterContext;
-  lang: Lang;
-  /** The view context: language, switch link, signed-in user, CSRF token. */
-  view: (section?: Section) => ViewContext;
-}
-
-interface SignedInRequest extends Request {
-  user: SignedInUser;
-}
-
-export function dashboardRoutes({ config, db, logger, mailer }: DashboardDependencies): Router {
+export function dashboardRoutes(deps: DashboardDependencies): Router {
+  const { config, db, logger, mailer } = deps;
   const router = new Router();
   const secure = config.PUBLIC_BASE_URL.startsWith('https:');
   // __Host-: the browser keeps the cookie to this exact host, on https only, for every path.
@@ -114,6 +85,8 @@ export function dashboardRoutes({ config, db, logger, mailer }: DashboardDepende
     let refusal: Refusal;
     if (error instanceof Refusal) refusal = error;
     else if (error instanceof DomainError && error.code === 'validation_failed') refusal = new Refusal(400, 'bad_request');
+    // Another merchant's (or mode's) object is not found, exactly as through the API.
+    else if (error instanceof DomainError && error.status === 404) refusal = new Refusal(404, 'not_found');
     else if (isDependencyFailure(error)) {
       logger.warn({ request_id: ctx.state.requestId, err: error instanceof Error ? error.message : String(error), path: ctx.path }, 'dependency unavailable');
       ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
@@ -201,7 +174,7 @@ export function dashboardRoutes({ config, db, logger, mailer }: DashboardDepende
   router.get(
     '/dashboard',
     page(async ({ ctx }) => {
-      seeOther(ctx, (await sessionUser(db, config, ctx.cookies.get(sessionCookie))) === undefined ? '/dashboard/sign-in' : '/dashboard/payments');
+      seeOther(ctx, (await sessionUser(db, config, ctx.cookies.get(sessionCookie))) === undefined ? '/dashboard/sign-in' : '/dashboard/overview');
     }),
   );
 
@@ -279,7 +252,7 @@ export function dashboardRoutes({ config, db, logger, mailer }: DashboardDepende
       // A new session id at every sign-in: a session planted before it (fixation) never becomes a signed-in one.
       const token = await startSession(db, config, user.userId, ctx.cookies.get(sessionCookie));
       setSessionCookie(ctx, token);
-      seeOther(ctx, '/dashboard/payments');
+      seeOther(ctx, '/dashboard/overview');
     }),
   );
 
@@ -306,29 +279,14 @@ export function dashboardRoutes({ config, db, logger, mailer }: DashboardDepende
 
   // ---- Payments ----
 
-  const modeOf = (ctx: Context): KeyMode => (ctx.query.mode === 'live' ? 'live' : 'test');
-
   router.get(
     '/dashboard/payments',
     page(async ({ ctx, view, user }) => {
-      const mode = modeOf(ctx);
+      const mode = modeOf(ctx.query.mode);
       const status = PAYMENT_STATUSES.includes(ctx.query.status as PaymentStatus) ? (ctx.query.status as PaymentStatus) : undefined;
       const cursor = typeof ctx.query.cursor === 'string' && CURSOR.test(ctx.query.cursor) ? ctx.query.cursor : undefined;
       const page = await listPayments(db, tenantOf(user.merchantId, mode), { limit: 20, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
       html(ctx, paymentsPage(view('payments'), { mode, status, payments: page.data, nextCursor: page.next_cursor, paged: cursor !== undefined }));
-    }, true),
-  );
-
-  router.get(
-    '/dashboard/payments/:id',
-    page(async ({ ctx, view, user }) => {
-      const id = ctx.params.id ?? '';
-      // The tenant filter of the API: another merchant's payment is simply not found.
-      const row = UUID.test(id)
-        ? ((await findPayment(db, id, tenantOf(user.merchantId, 'test'))) ?? (await findPayment(db, id, tenantOf(user.merchantId, 'live'))))
-        : undefined;
-      if (row === undefined) throw new Refusal(404, 'not_found');
-      html(ctx, paymentPage(view('payments'), paymentFromRow(row)));
     }, true),
   );
 
@@ -437,6 +395,13 @@ export function dashboardRoutes({ config, db, logger, mailer }: DashboardDepende
       seeOther(request.ctx, '/dashboard/settings?done=removed');
     }, true),
   );
+
+  // ---- The areas in their own modules, built with the same kit ----
+
+  const kit: DashboardKit = { router, deps, signedIn: (handler) => page(handler, true), readForm, html, seeOther };
+  overviewPages(kit);
+  paymentPages(kit);
+  webhookPages(kit);
 
   return router;
 }

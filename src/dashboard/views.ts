@@ -3,23 +3,26 @@
  * file. Eta escapes every `<%= %>` output; the only raw output (`<%~ %>`) is
  * the layout's body, which Eta itself rendered and escaped.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { Payment } from '../domain/payment-schemas.ts';
+import { refundableAmount, refundRefusal } from '../domain/refund.ts';
+import type { Refund } from '../domain/refund-schemas.ts';
+import type { Event, WebhookAttempt } from '../domain/webhook-schemas.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment.ts';
 import type { KeyMode } from '../domain/merchant.ts';
-import { formatRials, formatTime, localDigits, statusLabel, strings, type Lang, type Strings } from './i18n.ts';
+import { stylesheet } from '../http/stylesheet.ts';
+import { localDigits } from '../http/words.ts';
+import { formatRials, formatTime, statusLabel, strings, type Lang, type Strings } from './i18n.ts';
 
 const eta = new Eta({ views: fileURLToPath(new URL('./templates', import.meta.url)), cache: true, autoEscape: true });
 
-const css = readFileSync(fileURLToPath(new URL('./assets/dashboard.css', import.meta.url)));
-/** The stylesheet; its URL carries a content hash so it can be cached for good. */
-export const DASHBOARD_CSS = { path: '/dashboard/assets/dashboard.css', type: 'text/css; charset=utf-8', content: css };
-const cssHref = `${DASHBOARD_CSS.path}?v=${createHash('sha256').update(css).digest('hex').slice(0, 12)}`;
+/** The stylesheet: the shared base and the dashboard's own rules. */
+export const DASHBOARD_CSS = stylesheet('/dashboard/assets/dashboard.css', readFileSync(fileURLToPath(new URL('./assets/dashboard.css', import.meta.url))));
+const cssHref = DASHBOARD_CSS.href;
 
-export type Section = 'payments' | 'developers' | 'settings';
+export type Section = 'overview' | 'payments' | 'webhooks' | 'developers' | 'settings';
 
 export interface ViewContext {
   lang: Lang;
@@ -30,22 +33,26 @@ export interface ViewContext {
   csrfToken: string;
 }
 
-interface LayoutData {
+export interface LayoutData {
   title: string;
   testMode?: boolean;
   narrow?: boolean;
   notice?: string;
   error?: string;
+  /** The API's own words for a refusal (English), under `error`. */
+  errorDetail?: string;
 }
 
 const langSuffix = (lang: Lang) => (lang === 'en' ? '?lang=en' : '');
 
-function render(template: string, context: ViewContext, data: LayoutData & Record<string, unknown>): string {
+export function render(template: string, context: ViewContext, data: LayoutData & Record<string, unknown>): string {
   const t = strings(context.lang);
   const nav = context.user
     ? (
         [
+          ['overview', '/dashboard/overview', t.navOverview],
           ['payments', '/dashboard/payments', t.navPayments],
+          ['webhooks', '/dashboard/webhooks', t.navWebhooks],
           ['developers', '/dashboard/developers', t.navDevelopers],
           ['settings', '/dashboard/settings', t.navSettings],
         ] as const
@@ -135,18 +142,21 @@ export function errorWords(kind: MessageKind, t: Strings): { title: string; text
   return { title, text };
 }
 
+/** A list's link: the path with the parameters that have a value. */
+export function hrefWith(path: string, params: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') search.set(k, v);
+  const text = search.toString();
+  return `${path}${text === '' ? '' : `?${text}`}`;
+}
+
 export function paymentsPage(
   context: ViewContext,
   list: { mode: KeyMode; status: PaymentStatus | undefined; payments: Payment[]; nextCursor: string | null; paged: boolean },
 ): string {
   const { lang } = context;
   const t = strings(lang);
-  const query = (params: Record<string, string | undefined>) => {
-    const search = new URLSearchParams();
-    for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') search.set(k, v);
-    const text = search.toString();
-    return `/dashboard/payments${text === '' ? '' : `?${text}`}`;
-  };
+  const query = (params: Record<string, string | undefined>) => hrefWith('/dashboard/payments', params);
   return render('payments', context, {
     title: t.paymentsTitle,
     testMode: list.mode === 'test',
@@ -168,7 +178,26 @@ export function paymentsPage(
   });
 }
 
-export function paymentPage(context: ViewContext, payment: Payment): string {
+/** The refund form as shown: what was typed (after a refusal) and this showing's idempotency key. */
+export interface RefundFormState {
+  amount: string;
+  reason: string;
+  idempotencyKey: string;
+}
+
+export interface PaymentActivity {
+  refunds: Refund[];
+  /** Events about the payment and its refunds, oldest first, each with its delivery attempts. */
+  history: { event: Event; attempts: WebhookAttempt[] }[];
+  /** The endpoints not deleted, by id, to name each attempt's receiver. */
+  endpointUrls: ReadonlyMap<string, string>;
+  form: RefundFormState;
+  notice?: string | undefined;
+  error?: string | undefined;
+  errorDetail?: string | undefined;
+}
+
+export function paymentPage(context: ViewContext, payment: Payment, activity: PaymentActivity): string {
   const { lang } = context;
   const t = strings(lang);
   const details: { label: string; value: string; ltr?: boolean }[] = [
@@ -194,8 +223,69 @@ export function paymentPage(context: ViewContext, payment: Payment): string {
     status: payment.status,
     statusLabel: statusLabel(payment.status, lang),
     details,
+    notice: activity.notice,
+    error: activity.error,
+    errorDetail: activity.errorDetail,
+    timeline: paymentTimeline(activity, lang),
+    refunds: activity.refunds.map((r) => ({
+      id: r.id,
+      amount: formatRials(r.amount, lang),
+      status: r.status,
+      statusLabel: t.refundStatuses[r.status],
+      reason: r.reason ?? '',
+      created: formatTime(r.created_at, lang),
+    })),
+    // The domain's rule decides whether the form is offered; the service decides again on submit.
+    refundable: refundRefusal(payment, null, true) === undefined ? formatRials(refundableAmount(payment), lang) : undefined,
+    form: { ...activity.form, amount: activity.form.amount === '' && activity.error === undefined ? String(refundableAmount(payment)) : activity.form.amount },
+    refundAction: `/dashboard/payments/${payment.id}/refunds`,
   });
 }
+
+interface TimelineEntry {
+  at: string;
+  time: string;
+  kind: 'transition' | 'attempt';
+  label: string;
+  detail: string;
+  ok?: boolean;
+}
+
+/** Every transition and every webhook attempt, in time order (an event before its attempts). */
+function paymentTimeline(activity: PaymentActivity, lang: Lang): TimelineEntry[] {
+  const t = strings(lang);
+  const entries: TimelineEntry[] = [];
+  for (const { event, attempts } of activity.history) {
+    const refund = event.data.refund;
+    entries.push({
+      at: event.created_at,
+      time: formatTime(event.created_at, lang),
+      kind: 'transition',
+      label: t.eventLabels[event.type],
+      detail: refund !== undefined ? formatRials(refund.amount, lang) : '',
+    });
+    for (const a of attempts) {
+      entries.push({
+        at: a.attempted_at,
+        time: formatTime(a.attempted_at, lang),
+        kind: 'attempt',
+        label: `${t.webhookDelivery}: ${t.eventLabels[event.type]}`,
+        detail: [
+          activity.endpointUrls.get(a.endpoint_id) ?? t.deletedEndpoint,
+          `${t.attemptNumber} ${localDigits(String(a.attempt), lang)}`,
+          a.response_status === null ? undefined : localDigits(String(a.response_status), lang),
+          a.succeeded ? t.attemptSucceeded : t.attemptErrors[a.error ?? 'connection_failed'],
+        ]
+          .filter((part) => part !== undefined)
+          .join(' · '),
+        ok: a.succeeded,
+      });
+    }
+  }
+  // A stable sort: entries at the same instant keep their order (an event before its attempts).
+  return entries.sort((x, y) => Date.parse(x.at) - Date.parse(y.at));
+}
+
 
 export interface KeyRow {
   id: string;

@@ -75,3 +75,14 @@ export const webhookDeliveryWorkflowId = (eventId: string, endpointId: string) =
 export function retryScheduleMs(scheduleSeconds: string): number[] {
   return scheduleSeconds.split(',').map((s) => Number(s) * 1000);
 }
+
+/**
+ * When the delivery's attempt after a failed attempt `attempt` (1-based)
+ * is due, about (the wait starts when the failed attempt ends), or null
+ * when that was the schedule's last attempt. `scheduleMs[n]` is the wait
+ * before attempt n + 1.
+ */
+export function nextAttemptAt(attempt: number, attemptedAt: Date, scheduleMs: readonly number[]): Date | null {
+  const wait = scheduleMs[attempt];
+  return wait === undefined ? null : new Date(attemptedAt.getTime() + wait);
+}

@@ -4,8 +4,9 @@
  * the English one is typed from the Persian one.
  */
 import { rialsToToman } from '../domain/payment.ts';
+import { LOCALE, SHARED_WORDS, type Lang } from '../http/words.ts';
 
-export type Lang = 'fa' | 'en';
+export type { Lang };
 
 /** `?lang=en` selects English; anything else (or nothing) is Persian. */
 export function langFrom(query: unknown): Lang {
@@ -18,16 +19,11 @@ export function langQuery(lang: Lang): string {
 }
 
 const fa = {
-  brand: 'درگاه',
-  switchLanguage: 'English',
-  switchLanguageLang: 'en',
-  testBanner: 'حالت آزمایشی — هیچ پولی جابه‌جا نمی‌شود.',
+  ...SHARED_WORDS.fa,
   payTitle: 'پرداخت',
   payHeading: 'پرداخت به',
   merchant: 'پذیرنده',
   amount: 'مبلغ',
-  rials: 'ریال',
-  toman: 'تومان',
   description: 'توضیحات',
   reference: 'شماره سفارش',
   trackingCode: 'کد پیگیری',
@@ -73,30 +69,19 @@ const fa = {
   redirectNotice: 'تا چند ثانیه دیگر خودکار به سایت پذیرنده منتقل می‌شوید.',
   notFoundTitle: 'پرداخت پیدا نشد',
   notFoundText: 'این نشانی به هیچ پرداختی اشاره نمی‌کند. نشانی را بررسی کنید یا به فروشگاه برگردید.',
-  forbiddenTitle: 'درخواست پذیرفته نشد',
   forbiddenText: 'این فرم از صفحهٔ پرداخت ارسال نشده یا کهنه شده است. صفحهٔ پرداخت را دوباره باز کنید و دوباره تلاش کنید.',
   badRequestTitle: 'درخواست نامعتبر',
   badRequestText: 'فرم ارسال‌شده قابل پردازش نبود. صفحهٔ پرداخت را دوباره باز کنید.',
-  unavailableTitle: 'سرویس موقتاً در دسترس نیست',
-  unavailableText: 'لطفاً چند لحظهٔ دیگر دوباره تلاش کنید.',
-  errorTitle: 'خطایی رخ داد',
-  errorText: 'مشکلی در سمت ما پیش آمد. لطفاً دوباره تلاش کنید.',
-  requestId: 'شناسهٔ درخواست',
 };
 
 export type Strings = typeof fa;
 
 const en: Strings = {
-  brand: 'Dargah',
-  switchLanguage: 'فارسی',
-  switchLanguageLang: 'fa',
-  testBanner: 'Test mode — no real money moves.',
+  ...SHARED_WORDS.en,
   payTitle: 'Payment',
   payHeading: 'Pay',
   merchant: 'Merchant',
   amount: 'Amount',
-  rials: 'rials',
-  toman: 'toman',
   description: 'Description',
   reference: 'Order reference',
   trackingCode: 'Tracking code',
@@ -142,15 +127,9 @@ const en: Strings = {
   redirectNotice: 'You will be taken back to the merchant automatically in a few seconds.',
   notFoundTitle: 'Payment not found',
   notFoundText: 'This address does not point to any payment. Check the link, or go back to the shop.',
-  forbiddenTitle: 'Request refused',
   forbiddenText: 'This form did not come from the payment page, or it is stale. Open the payment page again and retry.',
   badRequestTitle: 'Invalid request',
   badRequestText: 'The form could not be processed. Open the payment page again.',
-  unavailableTitle: 'Temporarily unavailable',
-  unavailableText: 'Please try again in a moment.',
-  errorTitle: 'Something went wrong',
-  errorText: 'Something went wrong on our side. Please try again.',
-  requestId: 'Request id',
 };
 
 const DICTIONARIES: Readonly<Record<Lang, Strings>> = { fa, en };
@@ -159,14 +138,6 @@ export function strings(lang: Lang): Strings {
   return DICTIONARIES[lang];
 }
 
-const PERSIAN_DIGITS = '۰۱۲۳۴۵۶۷۸۹';
-
-/** Digits as the reader expects them: Persian digits on Persian pages. */
-export function localDigits(text: string, lang: Lang): string {
-  return lang === 'fa' ? text.replace(/[0-9]/g, (d) => PERSIAN_DIGITS[Number(d)]!) : text;
-}
-
-const LOCALE: Readonly<Record<Lang, string>> = { fa: 'fa-IR', en: 'en-US' };
 
 /** `۱٬۵۰۰٬۰۰۰ ریال` and `۱۵۰٬۰۰۰ تومان` (Persian), `1,500,000 rials` and `150,000 toman` (English). */
 export function formatAmount(rials: number, lang: Lang): { rials: string; toman: string } {

@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { returnUrl } from '../domain/payment.ts';
-import { formatAmount, formatTehranTime, langQuery, localDigits, strings, type Lang, type Strings } from './i18n.ts';
+import { stylesheet } from '../http/stylesheet.ts';
+import { localDigits } from '../http/words.ts';
+import { formatAmount, formatTehranTime, langQuery, strings, type Lang, type Strings } from './i18n.ts';
 
 const eta = new Eta({ views: fileURLToPath(new URL('./templates', import.meta.url)), cache: true, autoEscape: true });
 
@@ -20,10 +22,10 @@ const version = (content: Buffer) => createHash('sha256').update(content).digest
 
 /** The gateway's own static files; their URLs carry a content hash so they can be cached for good. */
 export const ASSETS = {
-  css: { path: '/assets/pages.css', type: 'text/css; charset=utf-8', content: asset('pages.css') },
+  css: stylesheet('/assets/pages.css', asset('pages.css')),
   icon: { path: '/assets/favicon.svg', type: 'image/svg+xml', content: asset('favicon.svg') },
 } as const;
-const cssHref = `${ASSETS.css.path}?v=${version(ASSETS.css.content)}`;
+const cssHref = ASSETS.css.href;
 const iconHref = `${ASSETS.icon.path}?v=${version(ASSETS.icon.content)}`;
 
 /** Seconds before the result page sends the customer on to the merchant. */

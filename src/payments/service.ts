@@ -200,7 +200,7 @@ export async function createPayment(
   });
 }
 
-export async function getPayment(db: Db, auth: AuthState, id: string): Promise<Payment> {
+export async function getPayment(db: Db, auth: Tenant, id: string): Promise<Payment> {
   const row = await findPayment(db, id, auth);
   if (row === undefined) throw new DomainError('payment_not_found', `No payment ${id}.`);
   return paymentFromRow(row);

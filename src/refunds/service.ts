@@ -9,7 +9,7 @@ import { instant } from '../db/filters.ts';
 import { keyedPage } from '../db/pagination.ts';
 import { findRefund, refundFromRow } from '../db/refunds.ts';
 import { scopedTo } from '../db/tenant.ts';
-import type { AuthState, Tenant } from '../domain/merchant.ts';
+import type { Tenant } from '../domain/merchant.ts';
 import { paymentWorkflowId, refundUpdate, refundUpdateId } from '../domain/payment-workflow.ts';
 import { refundRefusal } from '../domain/refund.ts';
 import type { CreateRefundRequest, ListAllRefundsQuery, ListRefundsQuery, Refund } from '../domain/refund-schemas.ts';
@@ -25,7 +25,7 @@ import { temporalCall, updateRefusal } from '../temporal/call.ts';
  */
 export async function createRefund(
   { db, temporal, config }: PaymentServiceDeps,
-  auth: AuthState,
+  auth: Tenant,
   paymentId: string,
   request: CreateRefundRequest,
   idempotencyKey: string | undefined,
@@ -75,7 +75,7 @@ async function workflowClosed(temporal: Client, handle: WorkflowHandle): Promise
   }
 }
 
-export async function getRefund(db: Db, auth: AuthState, id: string): Promise<Refund> {
+export async function getRefund(db: Db, auth: Tenant, id: string): Promise<Refund> {
   const row = await findRefund(db, id, auth);
   if (row === undefined) throw new DomainError('refund_not_found', `No refund ${id}.`);
   return refundFromRow(row);
@@ -96,7 +96,7 @@ export async function listAllRefunds(db: Db, tenant: Tenant, query: ListAllRefun
 }
 
 /** A payment's refunds, newest first, paged like payments. */
-export async function listRefunds(db: Db, auth: AuthState, paymentId: string, query: ListRefundsQuery) {
+export async function listRefunds(db: Db, auth: Tenant, paymentId: string, query: ListRefundsQuery) {
   await getPayment(db, auth, paymentId);
   return keyedPage(db.selectFrom('refunds').selectAll().where('payment_id', '=', paymentId).where(scopedTo(auth)), query, refundFromRow);
 }

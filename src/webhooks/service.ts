@@ -8,13 +8,14 @@ import type { Client } from '@temporalio/client';
 import { newWebhookSecret } from '../adapters/webhook-signing.ts';
 import { checkWebhookUrl, webhookUrlPolicy, WebhookUrlRefused, type Resolver } from '../adapters/webhook-url-policy.ts';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
+import type { Selectable } from 'kysely';
+import type { Database, Db } from '../db/database.ts';
 import { subscribedEndpointIds } from '../db/events.ts';
 import { keyedPage } from '../db/pagination.ts';
 import { ENDPOINT_COLUMNS, endpointFromRow } from '../db/webhook-endpoints.ts';
 import { scopedTo } from '../db/tenant.ts';
 import type { EventType } from '../domain/events.ts';
-import type { AuthState, Tenant } from '../domain/merchant.ts';
+import type { Tenant } from '../domain/merchant.ts';
 import { attemptErrorOf } from '../domain/webhook-delivery.ts';
 import type {
   CreateWebhookEndpointRequest,
@@ -39,7 +40,7 @@ export interface WebhookServiceDeps {
 /** Endpoints a merchant may have per mode: enough for any shop, a bound on fan-out. */
 export const MAX_ENDPOINTS = 16;
 
-export async function createWebhookEndpoint({ db, config, resolve }: WebhookServiceDeps, auth: AuthState, request: CreateWebhookEndpointRequest) {
+export async function createWebhookEndpoint({ db, config, resolve }: WebhookServiceDeps, auth: Tenant, request: CreateWebhookEndpointRequest) {
   try {
     await checkWebhookUrl(request.url, auth.mode, webhookUrlPolicy(config, resolve));
   } catch (error) {
@@ -76,19 +77,19 @@ function liveEndpoints(db: Db, tenant: Tenant) {
 
 const notFound = (what: string, id: string) => new DomainError('not_found', `No ${what} ${id}.`);
 
-export async function getWebhookEndpoint(db: Db, auth: AuthState, id: string): Promise<WebhookEndpoint> {
+export async function getWebhookEndpoint(db: Db, auth: Tenant, id: string): Promise<WebhookEndpoint> {
   const row = await liveEndpoints(db, auth).select(ENDPOINT_COLUMNS).where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('webhook endpoint', id);
   return endpointFromRow(row);
 }
 
 /** Newest first, with the same cursor pagination as payments. */
-export async function listWebhookEndpoints(db: Db, auth: AuthState, query: ListWebhookEndpointsQuery) {
+export async function listWebhookEndpoints(db: Db, auth: Tenant, query: ListWebhookEndpointsQuery) {
   return keyedPage(liveEndpoints(db, auth).select(ENDPOINT_COLUMNS), query, (r) => endpointFromRow(r));
 }
 
 /** Deletes an endpoint: it receives nothing more; its past attempts stay on their events. */
-export async function deleteWebhookEndpoint(db: Db, auth: AuthState, id: string) {
+export async function deleteWebhookEndpoint(db: Db, auth: Tenant, id: string) {
   await getWebhookEndpoint(db, auth, id);
   await db.updateTable('webhook_endpoints').set({ deleted_at: new Date() }).where('id', '=', id).where('deleted_at', 'is', null).execute();
   return { id, deleted: true };
@@ -100,7 +101,7 @@ export async function deleteWebhookEndpoint(db: Db, auth: AuthState, id: string)
  * missed meanwhile can be sent with redeliver. Enabling an enabled endpoint
  * changes nothing.
  */
-export async function enableWebhookEndpoint(db: Db, auth: AuthState, id: string) {
+export async function enableWebhookEndpoint(db: Db, auth: Tenant, id: string) {
   await getWebhookEndpoint(db, auth, id);
   await db
     .updateTable('webhook_endpoints')
@@ -117,7 +118,7 @@ export async function enableWebhookEndpoint(db: Db, auth: AuthState, id: string)
  * signature in the same header) until the window ends, so the merchant can
  * switch the receiver over without missing a delivery.
  */
-export async function rotateWebhookSecret({ db, config }: WebhookServiceDeps, auth: AuthState, id: string, expiresInSeconds: number | undefined) {
+export async function rotateWebhookSecret({ db, config }: WebhookServiceDeps, auth: Tenant, id: string, expiresInSeconds: number | undefined) {
   const secret = newWebhookSecret();
   const now = new Date();
   const windowMs = (expiresInSeconds ?? config.WEBHOOK_SECRET_ROTATION_SECONDS) * 1000;
@@ -138,39 +139,72 @@ function eventsOf(db: Db, tenant: Tenant) {
 }
 
 /** Newest first; filter by type. */
-export async function listEvents(db: Db, auth: AuthState, query: ListEventsQuery) {
+export async function listEvents(db: Db, auth: Tenant, query: ListEventsQuery) {
   let q = eventsOf(db, auth).select(['id', 'body', 'created_at']);
   if (query.type !== undefined) q = q.where('type', '=', query.type);
   return keyedPage(q, query, (r) => JSON.parse(r.body) as Event);
 }
 
-async function findEvent(db: Db, auth: AuthState, id: string) {
+async function findEvent(db: Db, auth: Tenant, id: string) {
   const row = await eventsOf(db, auth).select(['id', 'merchant_id', 'mode', 'type', 'body']).where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('event', id);
   return { ...row, type: row.type as EventType };
 }
 
 /** The event as it is sent, with every delivery attempt so far, oldest first. */
-export async function getEvent(db: Db, auth: AuthState, id: string): Promise<{ event: Event; attempts: WebhookAttempt[] }> {
+export async function getEvent(db: Db, auth: Tenant, id: string): Promise<{ event: Event; attempts: WebhookAttempt[] }> {
   const event = await findEvent(db, auth, id);
   const attempts = await db.selectFrom('webhook_attempts').selectAll().where('event_id', '=', id).orderBy('attempted_at').orderBy('id').execute();
+  return { event: JSON.parse(event.body) as Event, attempts: attempts.map(attemptFromRow) };
+}
+
+function attemptFromRow(a: Selectable<Database['webhook_attempts']>): WebhookAttempt {
   return {
-    event: JSON.parse(event.body) as Event,
-    attempts: attempts.map((a) => ({
-      endpoint_id: a.endpoint_id,
-      delivery_id: a.delivery_id,
-      attempt: a.attempt,
-      attempted_at: a.attempted_at.toISOString(),
-      response_status: a.response_status,
-      latency_ms: a.latency_ms,
-      error: attemptErrorOf(a.error, a.response_status, Boolean(a.succeeded)),
-      succeeded: Boolean(a.succeeded),
-    })),
+    endpoint_id: a.endpoint_id,
+    delivery_id: a.delivery_id,
+    attempt: a.attempt,
+    attempted_at: a.attempted_at.toISOString(),
+    response_status: a.response_status,
+    latency_ms: a.latency_ms,
+    error: attemptErrorOf(a.error, a.response_status, Boolean(a.succeeded)),
+    succeeded: Boolean(a.succeeded),
   };
 }
 
+/** Events a payment's page shows, at most: a payment has one per transition and per refund step. */
+const EVENTS_ABOUT_LIMIT = 200;
+
+/**
+ * The events about these objects (a payment and its refunds), oldest first,
+ * each with its delivery attempts oldest first: a payment's timeline.
+ * Reads through the indexes events_by_object and webhook_attempts_event.
+ */
+export async function eventsAbout(db: Db, tenant: Tenant, objectIds: readonly string[]): Promise<{ event: Event; attempts: WebhookAttempt[] }[]> {
+  if (objectIds.length === 0) return [];
+  const events = await eventsOf(db, tenant)
+    .select(['id', 'body'])
+    .where('object_id', 'in', objectIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(EVENTS_ABOUT_LIMIT)
+    .execute();
+  if (events.length === 0) return [];
+  const attempts = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where(
+      'event_id',
+      'in',
+      events.map((e) => e.id),
+    )
+    .orderBy('attempted_at')
+    .orderBy('id')
+    .execute();
+  return events.map((e) => ({ event: JSON.parse(e.body) as Event, attempts: attempts.filter((a) => a.event_id === e.id).map(attemptFromRow) }));
+}
+
 /** Sends an event again, with the same `webhook-id`, to one endpoint or every subscribed one. */
-export async function redeliver({ db, temporal, config }: WebhookServiceDeps, auth: AuthState, id: string, endpointId: string | undefined) {
+export async function redeliver({ db, temporal, config }: WebhookServiceDeps, auth: Tenant, id: string, endpointId: string | undefined) {
   const event = await findEvent(db, auth, id);
   let endpointIds: string[];
   if (endpointId === undefined) {

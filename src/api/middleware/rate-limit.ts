@@ -5,62 +5,15 @@
  * to flood the gateway). Every limited response carries the IETF draft's
  * `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers;
  * past the limit the answer is 429 `rate_limited` with `Retry-After`.
- *
- * Counters live in MySQL by default: one atomic upsert per request (a single
- * round trip, no transaction), shared by every API process, so the limit is
- * exact however many processes run. The `memory` store counts per process.
+ * The counting itself (and its MySQL or memory store) is src/http/rate-limit.ts,
+ * which the dashboard uses too.
  */
 import type { Context, Middleware } from 'koa';
-import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
 import type { AuthState } from '../../domain/merchant.ts';
-import { DomainError } from '../../errors.ts';
+import { countHit, redeliveryQuota, type RateCounter } from '../../http/rate-limit.ts';
 
-export interface RateCounter {
-  /** Counts one hit in (bucket, window) and answers the hits so far in that window, this one included. */
-  hit(bucket: string, windowStart: number, windowMs: number): Promise<number>;
-}
-
-/** Old windows are deleted now and then by whichever request happens to draw this chance. */
-const CLEANUP_CHANCE = 1 / 500;
-
-export function mysqlRateCounter(db: Db): RateCounter {
-  return {
-    async hit(bucket, windowStart, windowMs) {
-      // LAST_INSERT_ID(expr) hands the new count back in the same statement's reply: atomic and one round trip.
-      const result = await db
-        .insertInto('rate_limit_counters')
-        .values({ bucket, window_start: windowStart, hits: sql<number>`LAST_INSERT_ID(1)` })
-        .onDuplicateKeyUpdate({ hits: sql<number>`LAST_INSERT_ID(hits + 1)` })
-        .executeTakeFirstOrThrow();
-      if (Math.random() < CLEANUP_CHANCE) {
-        // Bookkeeping only: a failure here must not fail the request.
-        db.deleteFrom('rate_limit_counters').where('window_start', '<', windowStart - windowMs).execute().catch(() => undefined);
-      }
-      return Number(result.insertId);
-    },
-  };
-}
-
-export function memoryRateCounter(): RateCounter {
-  const counts = new Map<string, { windowStart: number; hits: number }>();
-  return {
-    hit(bucket, windowStart) {
-      const current = counts.get(bucket);
-      const hits = current !== undefined && current.windowStart === windowStart ? current.hits + 1 : 1;
-      counts.set(bucket, { windowStart, hits });
-      if (Math.random() < CLEANUP_CHANCE) {
-        for (const [name, c] of counts) if (c.windowStart < windowStart) counts.delete(name);
-      }
-      return Promise.resolve(hits);
-    },
-  };
-}
-
-export function rateCounter(config: Pick<Config, 'RATE_LIMIT_STORE'>, db: Db): RateCounter {
-  return config.RATE_LIMIT_STORE === 'mysql' ? mysqlRateCounter(db) : memoryRateCounter();
-}
+export { memoryRateCounter, mysqlRateCounter, rateCounter, type RateCounter } from '../../http/rate-limit.ts';
 
 interface Limit {
   counter: RateCounter;
@@ -73,27 +26,17 @@ interface Limit {
 }
 
 function limiter({ counter, limit, windowSeconds, bucket, message }: Limit): Middleware {
-  const windowMs = windowSeconds * 1000;
   return async (ctx, next) => {
     const name = limit === 0 ? undefined : bucket(ctx);
     if (name === undefined) {
       await next();
       return;
     }
-    const now = Date.now();
-    // Fixed windows aligned to the clock: every process agrees on the window without asking anyone.
-    const windowStart = now - (now % windowMs);
-    const hits = await counter.hit(name, windowStart, windowMs);
-    const reset = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
-    const headers = {
-      'RateLimit-Limit': String(limit),
-      'RateLimit-Remaining': String(Math.max(0, limit - hits)),
-      'RateLimit-Reset': String(reset),
-    };
+    const { hits, headers, refusal } = await countHit(counter, { name, limit, windowSeconds, message });
     // Under several limits the headers report the one closest to its end (as the IETF draft asks).
     const shown = ctx.response.get('RateLimit-Remaining') as string | undefined;
     if (shown === undefined || shown === '' || Number(shown) >= limit - hits) ctx.set(headers);
-    if (hits > limit) throw new DomainError('rate_limited', message, undefined, { ...headers, 'Retry-After': String(reset) });
+    if (refusal !== undefined) throw refusal;
     await next();
   };
 }
@@ -128,16 +71,17 @@ export function testPaymentQuota(config: Pick<Config, 'TEST_PAYMENTS_PER_MINUTE'
   });
 }
 
-/** Per merchant and mode: redeliveries per minute (each starts a delivery workflow per endpoint). */
+/** Per merchant and mode: redeliveries per minute (each starts a delivery workflow per endpoint); the dashboard counts in the same bucket. */
 export function redeliverQuota(config: Pick<Config, 'WEBHOOK_REDELIVERIES_PER_MINUTE'>, counter: RateCounter): Middleware {
+  const quota = redeliveryQuota(config);
   return limiter({
     counter,
-    limit: config.WEBHOOK_REDELIVERIES_PER_MINUTE,
-    windowSeconds: 60,
+    limit: quota.limit,
+    windowSeconds: quota.windowSeconds,
     bucket: (ctx) => {
       const auth = authOf(ctx);
-      return auth === undefined ? undefined : `redeliver:${auth.merchant.id}:${auth.mode}`;
+      return auth === undefined ? undefined : quota.bucket(auth);
     },
-    message: `Too many redeliveries: a merchant may ask for at most ${config.WEBHOOK_REDELIVERIES_PER_MINUTE} a minute. Retry after the number of seconds in Retry-After.`,
+    message: quota.message,
   });
 }

@@ -13,7 +13,7 @@ import {
 import { idempotencyKeyOf } from '../idempotency-key.ts';
 import { callerOf } from '../middleware/auth.ts';
 import { rateCounter, testPaymentQuota } from '../middleware/rate-limit.ts';
-import { bodyValidator, queryValidator } from '../validation.ts';
+import { bodyValidator, queryValidator } from '../../http/validation.ts';
 
 export function paymentRoutes(deps: PaymentServiceDeps): Router {
   const router = new Router();

@@ -4,7 +4,7 @@ import type { PaymentServiceDeps } from '../../payments/service.ts';
 import { createRefund, getRefund, listAllRefunds, listRefunds } from '../../refunds/service.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
 import { callerOf } from '../middleware/auth.ts';
-import { bodyValidator, queryValidator } from '../validation.ts';
+import { bodyValidator, queryValidator } from '../../http/validation.ts';
 
 export function refundRoutes(deps: PaymentServiceDeps): Router {
   const router = new Router();

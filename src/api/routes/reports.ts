@@ -5,7 +5,7 @@ import { isDependencyFailure } from '../../http/dependencies.ts';
 import type { Logger } from '../../logger.ts';
 import { paymentsReport } from '../../payments/report.ts';
 import { callerOf } from '../middleware/auth.ts';
-import { queryValidator } from '../validation.ts';
+import { queryValidator } from '../../http/validation.ts';
 
 /** Reconciliation reports: files streamed to the merchant (docs: README "Reconciliation"). */
 export function reportRoutes(deps: { db: Db; logger: Logger }): Router {

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { AdvanceClockRequestSchema, BankOutcomeRequestSchema } from '../../domain/payment-schemas.ts';
 import { advancePaymentClock, simulateBankOutcome, type PaymentServiceDeps } from '../../payments/service.ts';
 import { callerOf } from '../middleware/auth.ts';
-import { bodyValidator } from '../validation.ts';
+import { bodyValidator } from '../../http/validation.ts';
 
 /**
  * Test helpers (test keys only): drive a test payment from a merchant's CI

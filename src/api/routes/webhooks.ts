@@ -9,7 +9,7 @@ import {
 } from '../../domain/webhook-schemas.ts';
 import { callerOf } from '../middleware/auth.ts';
 import { rateCounter, redeliverQuota } from '../middleware/rate-limit.ts';
-import { bodyValidator, queryValidator } from '../validation.ts';
+import { bodyValidator, queryValidator } from '../../http/validation.ts';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,

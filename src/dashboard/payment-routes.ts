@@ -1,0 +1,123 @@
+/**
+ * A payment's page: its details, its timeline (every event about it and its
+ * refunds, with every webhook attempt), its refunds, and the refund form,
+ * which goes through the refunds service exactly as
+ * `POST /api/v1/payments/{id}/refunds` does: the same request schema, the
+ * same service call, the same refusals and messages, idempotent by a key the
+ * form carries.
+ */
+import { randomUUID } from 'node:crypto';
+import { findPayment, paymentFromRow } from '../db/payments.ts';
+import { KEY_MODES, type Tenant } from '../domain/merchant.ts';
+import type { Payment } from '../domain/payment-schemas.ts';
+import { createRefundRequestSchema, type CreateRefundRequest } from '../domain/refund-schemas.ts';
+import { DomainError } from '../errors.ts';
+import { bodyValidator } from '../http/validation.ts';
+import { createRefund, listRefunds } from '../refunds/service.ts';
+import { eventsAbout, listWebhookEndpoints, MAX_ENDPOINTS } from '../webhooks/service.ts';
+import { strings } from './i18n.ts';
+import { Refusal, tenantOfUser, UUID, type DashboardKit, type SignedInRequest } from './kit.ts';
+import { paymentPage, type RefundFormState } from './views.ts';
+
+/** A payment has few refunds (each takes part of what is left); the page shows them all up to this. */
+const REFUNDS_SHOWN = 100;
+
+/** Persian and Arabic-Indic digits as ASCII, and thousands separators dropped: what a person types as a number. */
+export function typedNumber(text: string): string {
+  return text
+    .trim()
+    .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+    .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/[,٬\s]/g, '');
+}
+
+/**
+ * The refund form as the API's JSON body: an empty amount is no amount (the
+ * whole remainder, as in the API); digits become a number; anything else
+ * stays text, so the API's schema refuses it with the API's message.
+ */
+export function refundRequestOf(form: URLSearchParams): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const amount = typedNumber(form.get('amount') ?? '');
+  if (amount !== '') body.amount = /^\d{1,16}$/.test(amount) ? Number(amount) : amount;
+  const reason = (form.get('reason') ?? '').trim();
+  if (reason !== '') body.reason = reason;
+  return body;
+}
+
+export function paymentPages({ router, deps, signedIn, readForm, html, seeOther }: DashboardKit): void {
+  const { db, config } = deps;
+  // The API's own validator of the request (src/http/validation.ts), with the API's bounds.
+  const validateRefund = bodyValidator(createRefundRequestSchema({ min: 1, max: config.AMOUNT_MAX }));
+
+  /** The user's payment in whichever mode it is; another merchant's is not found, as through the API. */
+  async function ownPayment(request: SignedInRequest): Promise<{ payment: Payment; tenant: Tenant }> {
+    const id = request.ctx.params.id ?? '';
+    if (UUID.test(id)) {
+      for (const mode of KEY_MODES) {
+        const tenant = tenantOfUser(request.user, mode);
+        const row = await findPayment(db, id, tenant);
+        if (row !== undefined) return { payment: paymentFromRow(row), tenant };
+      }
+    }
+    throw new Refusal(404, 'not_found');
+  }
+
+  async function show(request: SignedInRequest, options: { notice?: string; error?: string; errorDetail?: string; form?: RefundFormState } = {}, status = 200) {
+    const { payment, tenant } = await ownPayment(request);
+    const refunds = await listRefunds(db, tenant, payment.id, { limit: REFUNDS_SHOWN });
+    const history = await eventsAbout(db, tenant, [payment.id, ...refunds.data.map((r) => r.id)]);
+    const endpoints = await listWebhookEndpoints(db, tenant, { limit: MAX_ENDPOINTS });
+    html(
+      request.ctx,
+      paymentPage(request.view('payments'), payment, {
+        refunds: refunds.data,
+        history,
+        endpointUrls: new Map(endpoints.data.map((e) => [e.id, e.url])),
+        // A new key for every form shown: a double submit of this form is one refund; a corrected resubmission after a refusal is another request.
+        form: options.form ?? { amount: '', reason: '', idempotencyKey: randomUUID() },
+        notice: options.notice,
+        error: options.error,
+        errorDetail: options.errorDetail,
+      }),
+      status,
+    );
+  }
+
+  router.get(
+    '/dashboard/payments/:id',
+    signedIn(async (request) => {
+      await show(request, { notice: request.ctx.query.done === 'refund' ? strings(request.lang).refundCreatedText : undefined });
+    }),
+  );
+
+  router.post(
+    '/dashboard/payments/:id/refunds',
+    signedIn(async (request) => {
+      const form = await readForm(request.ctx);
+      const key = form.get('idempotency_key') ?? '';
+      if (!UUID.test(key)) throw new Refusal(400, 'bad_request');
+      const { payment, tenant } = await ownPayment(request);
+      let refundRequest: CreateRefundRequest;
+      try {
+        refundRequest = validateRefund(refundRequestOf(form));
+        await createRefund(deps, tenant, payment.id, refundRequest, key);
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.status >= 500 || error.status === 404) throw error;
+        if (error.code === 'idempotency_key_in_use') {
+          // A double submit while the first is still being made: the page shows the refund once it is.
+          seeOther(request.ctx, `/dashboard/payments/${payment.id}`);
+          return;
+        }
+        const t = strings(request.lang);
+        await show(
+          request,
+          { error: t.refundRefused, errorDetail: error.message, form: { amount: form.get('amount') ?? '', reason: form.get('reason') ?? '', idempotencyKey: randomUUID() } },
+          error.status,
+        );
+        return;
+      }
+      seeOther(request.ctx, `/dashboard/payments/${payment.id}?done=refund`);
+    }),
+  );
+}
