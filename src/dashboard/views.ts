@@ -19,7 +19,7 @@ const css = readFileSync(fileURLToPath(new URL('./assets/dashboard.css', import.
 export const DASHBOARD_CSS = { path: '/dashboard/assets/dashboard.css', type: 'text/css; charset=utf-8', content: css };
 const cssHref = `${DASHBOARD_CSS.path}?v=${createHash('sha256').update(css).digest('hex').slice(0, 12)}`;
 
-export type Section = 'payments' | 'developers' | 'settings';
+export type Section = 'payments' | 'developers' | 'settings' | 'security';
 
 export interface ViewContext {
   lang: Lang;
@@ -40,7 +40,7 @@ interface LayoutData {
 
 const langSuffix = (lang: Lang) => (lang === 'en' ? '?lang=en' : '');
 
-function render(template: string, context: ViewContext, data: LayoutData & Record<string, unknown>): string {
+export function render(template: string, context: ViewContext, data: LayoutData & Record<string, unknown>): string {
   const t = strings(context.lang);
   const nav = context.user
     ? (
@@ -48,6 +48,7 @@ function render(template: string, context: ViewContext, data: LayoutData & Recor
           ['payments', '/dashboard/payments', t.navPayments],
           ['developers', '/dashboard/developers', t.navDevelopers],
           ['settings', '/dashboard/settings', t.navSettings],
+          ['security', '/dashboard/security', t.navSecurity],
         ] as const
       ).map(([section, href, label]) => ({ href, label, current: context.user?.section === section }))
     : [];
@@ -72,6 +73,7 @@ export interface Field {
   value: string;
   hint?: string;
   ltr?: boolean;
+  inputmode?: 'numeric' | 'text';
 }
 
 export function signUpPage(context: ViewContext, values: { email: string; business_name: string }, error?: string): string {
@@ -109,6 +111,7 @@ export function signInPage(context: ViewContext, values: { email: string }, opti
     action: '/dashboard/sign-in',
     button: t.signInButton,
     other: { text: t.noAccount, href: '/dashboard/sign-up', label: t.signUpButton },
+    forgot: { href: '/dashboard/forgot-password', label: t.forgotPasswordLink },
   });
 }
 
@@ -209,8 +212,8 @@ export interface KeyRow {
 
 export function developersPage(
   context: ViewContext,
-  account: { gateway_status: 'none' | 'requested' | 'approved'; live_mode: boolean; keys: KeyRow[] },
-  options: { newKey?: string; notice?: string; error?: string } = {},
+  account: { gateway_status: 'none' | 'requested' | 'approved'; live_mode: boolean; keys: KeyRow[]; liveKeyMissing: ('live_mode' | 'two_factor')[] },
+  options: { newKey?: string; notice?: string; error?: string; refusedMissing?: ('live_mode' | 'two_factor')[] } = {},
 ): string {
   const { lang } = context;
   const t = strings(lang);
@@ -221,6 +224,14 @@ export function developersPage(
     gatewayStatus: t[`gateway_${account.gateway_status}`],
     liveMode: account.live_mode ? t.liveOn : t.liveOff,
     canRequest: account.gateway_status === 'none',
+    liveKeyMissing: account.liveKeyMissing.map((m) => t[`liveKeyNeeds_${m}`]),
+    refusedMissing: options.refusedMissing?.map((m) => t[`liveKeyNeeds_${m}`]),
+    rollChoices: [
+      { seconds: 0, label: t.rollNow },
+      { seconds: 3_600, label: t.roll1h },
+      { seconds: 86_400, label: t.roll24h },
+      { seconds: 604_800, label: t.roll7d },
+    ],
     keys: account.keys.map((k) => {
       const active = k.revoked_at === null && (k.expires_at === null || k.expires_at.getTime() > now);
       return {

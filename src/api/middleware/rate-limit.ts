@@ -11,9 +11,9 @@
  * exact however many processes run. The `memory` store counts per process.
  */
 import type { Context, Middleware } from 'koa';
-import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { hitCounter, windowStartOf } from '../../db/rate-limits.ts';
 import type { AuthState } from '../../domain/merchant.ts';
 import { DomainError } from '../../errors.ts';
 
@@ -25,22 +25,9 @@ export interface RateCounter {
 /** Old windows are deleted now and then by whichever request happens to draw this chance. */
 const CLEANUP_CHANCE = 1 / 500;
 
+/** The MySQL store: the counter every process shares (src/db/rate-limits.ts, also the dashboard's sign-in throttle). */
 export function mysqlRateCounter(db: Db): RateCounter {
-  return {
-    async hit(bucket, windowStart, windowMs) {
-      // LAST_INSERT_ID(expr) hands the new count back in the same statement's reply: atomic and one round trip.
-      const result = await db
-        .insertInto('rate_limit_counters')
-        .values({ bucket, window_start: windowStart, hits: sql<number>`LAST_INSERT_ID(1)` })
-        .onDuplicateKeyUpdate({ hits: sql<number>`LAST_INSERT_ID(hits + 1)` })
-        .executeTakeFirstOrThrow();
-      if (Math.random() < CLEANUP_CHANCE) {
-        // Bookkeeping only: a failure here must not fail the request.
-        db.deleteFrom('rate_limit_counters').where('window_start', '<', windowStart - windowMs).execute().catch(() => undefined);
-      }
-      return Number(result.insertId);
-    },
-  };
+  return { hit: (bucket, windowStart, windowMs) => hitCounter(db, bucket, windowStart, windowMs) };
 }
 
 export function memoryRateCounter(): RateCounter {
@@ -82,7 +69,7 @@ function limiter({ counter, limit, windowSeconds, bucket, message }: Limit): Mid
     }
     const now = Date.now();
     // Fixed windows aligned to the clock: every process agrees on the window without asking anyone.
-    const windowStart = now - (now % windowMs);
+    const windowStart = windowStartOf(now, windowMs);
     const hits = await counter.hit(name, windowStart, windowMs);
     const reset = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
     const headers = {
