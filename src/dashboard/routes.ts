@@ -399,8 +399,6 @@ export function dashboardRoutes({ config, db, logger, mailer }: DashboardDepende
         invalidLink(ctx, request);
         return;
       }
-      // The link's token leaves the address bar's page only in the form's post.
-      ctx.set('Referrer-Policy', 'no-referrer');
       html(ctx, resetPasswordPage(view(), token));
     }),
   );

@@ -240,7 +240,8 @@ export function developersPage(
         mode: t[`mode_${k.mode}`],
         created: formatTime(k.created_at, lang),
         lastUsed: k.last_used_at === null ? t.never : formatTime(k.last_used_at, lang),
-        state: k.revoked_at !== null ? t.keyRevoked : active ? t.keyActive : `${t.keyExpires} ${formatTime(k.expires_at, lang)}`,
+        // A rolled key keeps working until its expiry: it says when.
+        state: k.revoked_at !== null ? t.keyRevoked : !active ? t.keyExpired : k.expires_at !== null ? `${t.keyExpires} ${formatTime(k.expires_at, lang)}` : t.keyActive,
         active,
       };
     }),

@@ -1,54 +1,27 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiWith, getHarness, type Harness } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { launchChromium, phonePage, screenshot } from '../support/browser.ts';
 import { linkIn, startMailbox, type Mailbox } from '../support/mailbox.ts';
+import {
+  assertAccessible,
+  assertLanguage,
+  assertNoScript,
+  assertStrictHeaders,
+  PASSWORD,
+  signInInBrowser as signInToDashboard,
+  signUpInBrowser as signUpInDashboard,
+  type Lang,
+} from '../support/dashboard.ts';
 import { AccountError, checkCredentials, checkPassword, confirmEmail, sha256, SIGN_IN_LIMITS, signUp } from '../../src/accounts/accounts.ts';
 import { sessionUser, startSession } from '../../src/accounts/sessions.ts';
 import type { Mail } from '../../src/adapters/mailer.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 
-type Lang = 'fa' | 'en';
-const PASSWORD = 'a long and memorable phrase';
 const PERSIAN_DIGITS = '۰۱۲۳۴۵۶۷۸۹';
 const persian = (digits: string) => digits.replace(/[0-9]/g, (d) => PERSIAN_DIGITS[Number(d)]!);
-
-async function assertLanguage(page: Page, lang: Lang): Promise<void> {
-  assert.equal(await page.getAttribute('html', 'lang'), lang);
-  assert.equal(await page.getAttribute('html', 'dir'), lang === 'fa' ? 'rtl' : 'ltr');
-  assert.equal(await page.evaluate<string>('getComputedStyle(document.body).direction'), lang === 'fa' ? 'rtl' : 'ltr');
-}
-
-/** axe-core in the page: no serious or critical WCAG 2.1 A/AA violation. */
-async function assertAccessible(page: Page, what: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-    [],
-    `${what}: accessibility violations`,
-  );
-}
-
-/** The page's response headers: the hosted pages' strict CSP and the rest. */
-function assertStrictHeaders(headers: Record<string, string>, what: string): void {
-  const csp = headers['content-security-policy'] ?? '';
-  assert.match(csp, /default-src 'none'/, what);
-  assert.match(csp, /form-action 'self'/, what);
-  assert.match(csp, /frame-ancestors 'none'/, what);
-  assert.doesNotMatch(csp, /script-src|unsafe-inline|unsafe-eval|\*/, `${what}: no script allowed at all`);
-  assert.equal(headers['cache-control'], 'no-store', what);
-  assert.equal(headers['x-content-type-options'], 'nosniff', what);
-}
-
-/** No script of any kind in the page's HTML: no <script>, no on* attribute, no javascript: link. */
-async function assertNoScript(page: Page, what: string): Promise<void> {
-  const html = await page.content();
-  assert.doesNotMatch(html, /<script|\son[a-z]+=|javascript:/i, `${what}: no script`);
-}
 
 describe('merchant dashboard', function () {
   this.timeout(180_000);
@@ -83,26 +56,8 @@ describe('merchant dashboard', function () {
     return context.newPage();
   };
 
-  /** Signs up through the pages and confirms through the emailed link; answers the address. */
-  async function signUpInBrowser(page: Page, lang: Lang, business: string): Promise<string> {
-    const email = `owner-${randomUUID()}@example.com`;
-    await page.goto(`${base}/dashboard/sign-up${lang === 'en' ? '?lang=en' : ''}`);
-    await page.fill('#business_name', business);
-    await page.fill('#email', email);
-    await page.fill('#password', PASSWORD);
-    await Promise.all([page.waitForURL(/\/dashboard\/sign-up\/sent$/), page.click('#auth-form button[type=submit]')]);
-    const mail = await mailbox.next(email);
-    await page.goto(`${base}${linkIn(mail, '/dashboard/confirm')}`);
-    assert.equal(await page.locator('main h1').innerText(), lang === 'en' ? 'Email address confirmed' : 'نشانی ایمیل تأیید شد');
-    return email;
-  }
-
-  async function signInInBrowser(page: Page, email: string, password = PASSWORD): Promise<void> {
-    await page.goto(`${base}/dashboard/sign-in`);
-    await page.fill('#email', email);
-    await page.fill('#password', password);
-    await Promise.all([page.waitForURL(/\/dashboard\/payments$/), page.click('#auth-form button[type=submit]')]);
-  }
+  const signUpInBrowser = (page: Page, lang: Lang, business: string) => signUpInDashboard(page, { base, mailbox }, lang, business);
+  const signInInBrowser = (page: Page, email: string, password = PASSWORD) => signInToDashboard(page, base, email, password);
 
   for (const lang of ['fa', 'en'] as const) {
     it(`(${lang}) sign-up → emailed link → sign-in → domain → test key → a payment made with that key is in the list`, async () => {

@@ -1,0 +1,68 @@
+/**
+ * What every dashboard test checks on a page (language, strict headers, no
+ * script, axe) and the account steps they all begin with, through the pages.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { linkIn, type Mailbox } from './mailbox.ts';
+
+export type Lang = 'fa' | 'en';
+export const PASSWORD = 'a long and memorable phrase';
+
+export async function assertLanguage(page: Page, lang: Lang): Promise<void> {
+  assert.equal(await page.getAttribute('html', 'lang'), lang);
+  assert.equal(await page.getAttribute('html', 'dir'), lang === 'fa' ? 'rtl' : 'ltr');
+  assert.equal(await page.evaluate<string>('getComputedStyle(document.body).direction'), lang === 'fa' ? 'rtl' : 'ltr');
+}
+
+/** axe-core in the page: no serious or critical WCAG 2.1 A/AA violation. */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    [],
+    `${what}: accessibility violations`,
+  );
+}
+
+/** The page's response headers: the hosted pages' strict CSP and the rest. */
+export function assertStrictHeaders(headers: Record<string, string>, what: string): void {
+  const csp = headers['content-security-policy'] ?? '';
+  assert.match(csp, /default-src 'none'/, what);
+  assert.match(csp, /form-action 'self'/, what);
+  assert.match(csp, /frame-ancestors 'none'/, what);
+  assert.doesNotMatch(csp, /script-src|unsafe-inline|unsafe-eval|\*/, `${what}: no script allowed at all`);
+  assert.equal(headers['cache-control'], 'no-store', what);
+  assert.equal(headers['x-content-type-options'], 'nosniff', what);
+}
+
+/** No script of any kind in the page's HTML: no <script>, no on* attribute, no javascript: link. */
+export async function assertNoScript(page: Page, what: string): Promise<void> {
+  const html = await page.content();
+  assert.doesNotMatch(html, /<script|\son[a-z]+=|javascript:/i, `${what}: no script`);
+}
+
+/** Signs up through the pages and confirms through the emailed link; answers the address. */
+export async function signUpInBrowser(page: Page, server: { base: string; mailbox: Mailbox }, lang: Lang, business: string): Promise<string> {
+  const email = `owner-${randomUUID()}@example.com`;
+  await page.goto(`${server.base}/dashboard/sign-up${lang === 'en' ? '?lang=en' : ''}`);
+  await page.fill('#business_name', business);
+  await page.fill('#email', email);
+  await page.fill('#password', PASSWORD);
+  await Promise.all([page.waitForURL(/\/dashboard\/sign-up\/sent$/), page.click('#auth-form button[type=submit]')]);
+  const mail = await server.mailbox.next(email);
+  await page.goto(`${server.base}${linkIn(mail, '/dashboard/confirm')}`);
+  assert.equal(await page.locator('main h1').innerText(), lang === 'en' ? 'Email address confirmed' : 'نشانی ایمیل تأیید شد');
+  return email;
+}
+
+/** Email and password on the sign-in page; answers once the next page (the payments, or the second step) is there. */
+export async function signInInBrowser(page: Page, base: string, email: string, password = PASSWORD, next: RegExp = /\/dashboard\/payments$/): Promise<void> {
+  await page.goto(`${base}/dashboard/sign-in`);
+  await page.fill('#email', email);
+  await page.fill('#password', password);
+  await Promise.all([page.waitForURL(next), page.click('#auth-form button[type=submit]')]);
+}
