@@ -24,7 +24,7 @@ export interface AuditEntry {
   userAgent: string;
 }
 
-/** Records one action. Callers await it: an action that cannot be recorded is not reported as done. */
+/** Records one action. Callers await it after the action: a record that cannot be written fails the request rather than vanish. */
 export async function recordAudit(db: Db, entry: AuditEntry, now = new Date()): Promise<void> {
   await db
     .insertInto('audit_log')

@@ -155,6 +155,11 @@ describe('merchant dashboard security', function () {
       const email = await signUpInBrowser(page, { base, mailbox }, lang, `Live shop ${lang}`);
       await signInInBrowser(page, base, email);
       const { merchant_id: merchantId } = await merchantOf(email);
+      // A domain added and removed: two more audit entries, so the log runs to a second page.
+      await page.goto(`${base}/dashboard/settings`);
+      await page.fill('#domain', 'old.example.com');
+      await Promise.all([page.waitForURL(/done=added/), page.click('#domain-form button[type=submit]')]);
+      await Promise.all([page.waitForURL(/done=removed/), page.click('#domains li:has-text("old.example.com") button')]);
 
       // Neither live mode nor 2FA: refused, saying both.
       await page.goto(`${base}/dashboard/developers`);
@@ -313,7 +318,7 @@ describe('merchant dashboard security', function () {
         'key_created',
         lang === 'fa' ? 'two_factor_enabled' : 'gateway_requested',
       ]);
-      for (const action of ['two_factor_enabled', 'gateway_requested', 'domain_added']) assert.ok(actions.includes(action), action);
+      for (const action of ['two_factor_enabled', 'gateway_requested', 'domain_added', 'domain_removed']) assert.ok(actions.includes(action), action);
       const first = page.locator('#audit tbody tr').first();
       assert.equal(await first.locator('.agent').innerText(), userAgent);
       assert.match(await first.locator('.address').innerText(), /127\.0\.0\.1/);
