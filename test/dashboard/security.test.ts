@@ -40,6 +40,12 @@ class Authenticator {
   }
 }
 
+/** The actions of the Security page's audit rows, top to bottom. */
+async function auditActions(page: Page): Promise<(string | null)[]> {
+  const rows = page.locator('#audit tbody tr');
+  return Promise.all(Array.from({ length: await rows.count() }, (_, i) => rows.nth(i).getAttribute('data-action')));
+}
+
 /** A code that is surely wrong: the right one with its first digit changed. */
 const wrongCode = (code: string) => `${(Number(code[0]) + 5) % 10}${code.slice(1)}`;
 
@@ -143,7 +149,7 @@ describe('merchant dashboard security', function () {
       await signInInBrowser(a.page, base, email, newPassword);
 
       await a.page.goto(`${base}/dashboard/security`);
-      const actions = await a.page.locator('#audit tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')));
+      const actions = await auditActions(a.page);
       assert.deepEqual(actions.slice(0, 4), ['sign_in', 'sign_in_failed', 'password_reset', 'password_reset_requested']);
       const resetRow = a.page.locator('#audit tbody tr[data-action=password_reset]');
       assert.equal(await resetRow.locator('.agent').innerText(), b.userAgent, 'the user agent of the browser that reset it');
@@ -299,7 +305,7 @@ describe('merchant dashboard security', function () {
       // The Security page: every action, newest first, with the address and the user agent.
       await page.goto(`${base}/dashboard/security`);
       assert.equal(await page.locator('#recovery-codes-left').innerText(), en ? '8' : '۸');
-      const actions = await page.locator('#audit tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')));
+      const actions = await auditActions(page);
       assert.deepEqual(actions.slice(0, 16), [
         'sign_in',
         'recovery_code_used',
@@ -326,7 +332,7 @@ describe('merchant dashboard security', function () {
       assert.equal(await page.locator('#audit tbody tr').count(), 20, 'a page of 20');
       await checkPage(page, lang, 'security');
       await Promise.all([page.waitForURL(/before=\d+/), page.click('#older-entries')]);
-      const older = await page.locator('#audit tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')));
+      const older = await auditActions(page);
       assert.deepEqual(older, ['sign_in'], 'the 21st and oldest: the first sign-in');
 
       // Turning 2FA off needs a current code.
