@@ -144,6 +144,11 @@ export const ConfigSchema = Type.Object({
   MAIL_FROM: Type.String({ default: 'Dargah <no-reply@localhost>', minLength: 3, description: 'dashboard email: the From address' }),
   DASHBOARD_SESSION_IDLE_SECONDS: Int({ default: 1_800, minimum: 60, description: 'dashboard: a session unused this long ends (30 min)' }),
   DASHBOARD_SESSION_MAX_SECONDS: Int({ default: 43_200, minimum: 60, description: 'dashboard: a session ends this long after sign-in, however active (12 h)' }),
+  DASHBOARD_SECRETS_KEY: Type.String({
+    default: '',
+    description:
+      'dashboard: secret (32+ random characters) that seals the two-factor (TOTP) secrets stored in MySQL with AES-256-GCM; keep it, or every user must set two-factor sign-in up again (empty: stored unsealed, with a warning at start)',
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level' },
@@ -213,6 +218,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // A secret copied from an example file is no secret: refuse to start with one.
   const csrfProblem = config.PAGES_CSRF_SECRET === '' ? undefined : placeholderProblem(config.PAGES_CSRF_SECRET);
   if (csrfProblem !== undefined) throw new ConfigError(`Invalid configuration: PAGES_CSRF_SECRET ${csrfProblem}`);
+  if (config.DASHBOARD_SECRETS_KEY !== '') {
+    const keyProblem = config.DASHBOARD_SECRETS_KEY.length < 32 ? 'must be at least 32 characters' : placeholderProblem(config.DASHBOARD_SECRETS_KEY);
+    if (keyProblem !== undefined) throw new ConfigError(`Invalid configuration: DASHBOARD_SECRETS_KEY ${keyProblem}`);
+  }
   const databasePassword = passwordOf(config.DATABASE_URL);
   const passwordProblem = databasePassword === '' ? undefined : placeholderProblem(databasePassword);
   if (passwordProblem !== undefined) throw new ConfigError(`Invalid configuration: the password in DATABASE_URL ${passwordProblem}`);
@@ -237,7 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 /** Settings whose value is a secret: never echoed in a message. */
-const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET']);
+const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY']);
 
 /**
  * A setting's value as an error message may echo it: a secret not at all, a

@@ -11,24 +11,34 @@ import { hash, verify } from '@node-rs/argon2';
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
 import * as zxcvbnEnglish from '@zxcvbn-ts/language-en';
-import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Mailer } from '../adapters/mailer.ts';
+import { counterHits, hitCounter, windowStartOf } from '../db/rate-limits.ts';
+import type { UserEmailTokensTable } from '../db/database.ts';
 import { insertMerchant, merchantName, OnboardingError } from '../merchants/merchants.ts';
 
-export type AccountErrorCode = 'invalid_email' | 'weak_password' | 'invalid_name' | 'invalid_credentials' | 'not_confirmed' | 'invalid_link';
+export type AccountErrorCode = 'invalid_email' | 'weak_password' | 'invalid_name' | 'invalid_credentials' | 'not_confirmed' | 'invalid_link' | 'invalid_code';
 
-/** A refusal the dashboard shows in the user's language; the code picks the words. */
+/**
+ * A refusal the dashboard shows in the user's language; the code picks the
+ * words. `subject` names the account concerned, when known, for the audit
+ * log only: it is never shown.
+ */
 export class AccountError extends Error {
   override name = 'AccountError';
-  constructor(readonly code: AccountErrorCode) {
+  constructor(
+    readonly code: AccountErrorCode,
+    readonly subject?: { userId: string; merchantId: string },
+  ) {
     super(code);
   }
 }
 
 // OWASP's argon2id minimum (19 MiB, 2 passes, 1 lane): about 30 ms here.
 const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+/** A password's argon2id hash in PHC string form, as stored in users.password_hash. */
+export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2);
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
 const EMAIL_PATTERN = /^[^\s@<>()[\],;:"]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
@@ -38,7 +48,7 @@ const CONFIRM_LINK_HOURS = 24;
 export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 20, windowSeconds: 15 * 60 } as const;
 
 export const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
-const newToken = () => randomBytes(32).toString('base64url');
+export const newToken = () => randomBytes(32).toString('base64url');
 
 export function normalizeEmail(input: string): string {
   const email = input.trim().toLowerCase();
@@ -67,13 +77,42 @@ export interface AccountDeps {
   mailer: Mailer;
 }
 
-async function sendConfirmation(deps: AccountDeps, userId: string, email: string, lang: 'fa' | 'en'): Promise<void> {
+/** Stores a one-time emailed link's token (only its SHA-256) and answers the token for the link. */
+export async function issueEmailToken(db: Db, userId: string, purpose: UserEmailTokensTable['purpose'], validHours: number): Promise<string> {
   const token = newToken();
   const now = new Date();
-  await deps.db
+  await db
     .insertInto('user_email_tokens')
-    .values({ token_hash: sha256(token), user_id: userId, purpose: 'confirm', created_at: now, expires_at: new Date(now.getTime() + CONFIRM_LINK_HOURS * 3_600_000) })
+    .values({ token_hash: sha256(token), user_id: userId, purpose, created_at: now, expires_at: new Date(now.getTime() + validHours * 3_600_000) })
     .execute();
+  return token;
+}
+
+/**
+ * Uses up an emailed link's token inside `then`'s transaction: a used,
+ * expired, unknown or other-purpose token is refused with `invalid_link`, and
+ * of two uses at once only one gets through.
+ */
+export async function useEmailToken<T>(db: Db, token: string, purpose: UserEmailTokensTable['purpose'], then: (trx: Db, userId: string, now: Date) => Promise<T>): Promise<T> {
+  const row = await findEmailToken(db, token, purpose);
+  const now = new Date();
+  return db.transaction().execute(async (trx) => {
+    const used = await trx.updateTable('user_email_tokens').set({ used_at: now }).where('token_hash', '=', row.token_hash).where('used_at', 'is', null).executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) throw new AccountError('invalid_link');
+    return then(trx, row.user_id, now);
+  });
+}
+
+/** A usable (unused, unexpired) emailed token of this purpose, or `invalid_link`. */
+export async function findEmailToken(db: Db, token: string, purpose: UserEmailTokensTable['purpose']) {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw new AccountError('invalid_link');
+  const row = await db.selectFrom('user_email_tokens').selectAll().where('token_hash', '=', sha256(token)).where('purpose', '=', purpose).executeTakeFirst();
+  if (row === undefined || row.used_at !== null || row.expires_at <= new Date()) throw new AccountError('invalid_link');
+  return row;
+}
+
+async function sendConfirmation(deps: AccountDeps, userId: string, email: string, lang: 'fa' | 'en'): Promise<void> {
+  const token = await issueEmailToken(deps.db, userId, 'confirm', CONFIRM_LINK_HOURS);
   const link = `${deps.config.PUBLIC_BASE_URL}/dashboard/confirm?token=${token}${lang === 'en' ? '&lang=en' : ''}`;
   await deps.mailer.send({
     to: email,
@@ -112,7 +151,7 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
     });
     return;
   }
-  const passwordHash = await hash(input.password, ARGON2);
+  const passwordHash = await hashPassword(input.password);
   const userId = randomUUID();
   try {
     await deps.db.transaction().execute(async (trx) => {
@@ -132,56 +171,45 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
 
 /** Confirms the address of an emailed link; a used, expired or unknown link is refused. */
 export async function confirmEmail(db: Db, token: string): Promise<void> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw new AccountError('invalid_link');
-  const now = new Date();
-  const row = await db.selectFrom('user_email_tokens').selectAll().where('token_hash', '=', sha256(token)).where('purpose', '=', 'confirm').executeTakeFirst();
-  if (row === undefined || row.used_at !== null || row.expires_at <= now) throw new AccountError('invalid_link');
-  await db.transaction().execute(async (trx) => {
-    const used = await trx.updateTable('user_email_tokens').set({ used_at: now }).where('token_hash', '=', row.token_hash).where('used_at', 'is', null).executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw new AccountError('invalid_link');
-    await trx.updateTable('users').set({ email_confirmed_at: now }).where('id', '=', row.user_id).where('email_confirmed_at', 'is', null).execute();
+  await useEmailToken(db, token, 'confirm', async (trx, userId, now) => {
+    await trx.updateTable('users').set({ email_confirmed_at: now }).where('id', '=', userId).where('email_confirmed_at', 'is', null).execute();
   });
 }
 
 // Verified against when the address is unknown, so that an unknown address takes as long as a wrong password.
 let dummyHash: Promise<string> | undefined;
 
-function windowStart(now: number): number {
-  const ms = SIGN_IN_LIMITS.windowSeconds * 1000;
-  return Math.floor(now / ms) * ms;
-}
+const SIGN_IN_WINDOW_MS = SIGN_IN_LIMITS.windowSeconds * 1000;
 
+/** The sign-in throttle's counters: one per account (by address hash) and one per client address. */
 const buckets = (email: string, address: string) => ({
   account: { name: `signin-account:${sha256(email).toString('hex').slice(0, 40)}`, limit: SIGN_IN_LIMITS.perAccount },
   address: { name: `signin-address:${address.slice(0, 60)}`, limit: SIGN_IN_LIMITS.perAddress },
 });
 
-/** Whether either counter is already at its limit in this window (the rate_limit_counters table of the API's limits). */
-async function throttled(db: Db, email: string, address: string, start: number): Promise<boolean> {
+/**
+ * Whether sign-in for this account or from this address is at its limit in the
+ * current window (the shared counter of src/db/rate-limits.ts, the API's too).
+ * The second step of a two-factor sign-in is throttled by the same counters.
+ */
+export async function signInThrottled(db: Db, email: string, address: string): Promise<boolean> {
   const { account, address: addr } = buckets(email, address);
-  const rows = await db
-    .selectFrom('rate_limit_counters')
-    .select(['bucket', 'hits'])
-    .where('window_start', '=', start)
-    .where('bucket', 'in', [account.name, addr.name])
-    .execute();
-  return rows.some((r) => r.hits >= (r.bucket === account.name ? account.limit : addr.limit));
+  const hits = await counterHits(db, [account.name, addr.name], windowStartOf(Date.now(), SIGN_IN_WINDOW_MS));
+  return (hits.get(account.name) ?? 0) >= account.limit || (hits.get(addr.name) ?? 0) >= addr.limit;
 }
 
-async function countFailure(db: Db, email: string, address: string, start: number): Promise<void> {
-  for (const bucket of Object.values(buckets(email, address))) {
-    await db
-      .insertInto('rate_limit_counters')
-      .values({ bucket: bucket.name, window_start: start, hits: 1 })
-      .onDuplicateKeyUpdate({ hits: sql<number>`hits + 1` })
-      .execute();
-  }
+/** Counts one failed sign-in (a wrong password, or a wrong second-factor code) against the account and the address. */
+export async function countSignInFailure(db: Db, email: string, address: string): Promise<void> {
+  const start = windowStartOf(Date.now(), SIGN_IN_WINDOW_MS);
+  for (const bucket of Object.values(buckets(email, address))) await hitCounter(db, bucket.name, start, SIGN_IN_WINDOW_MS);
 }
 
 export interface SignedInUser {
   userId: string;
   merchantId: string;
   email: string;
+  /** Two-factor sign-in is on for this user. */
+  twoFactor: boolean;
 }
 
 /**
@@ -196,15 +224,15 @@ export async function checkCredentials(db: Db, input: { email: string; password:
   } catch {
     throw new AccountError('invalid_credentials');
   }
-  const start = windowStart(Date.now());
-  if (await throttled(db, email, input.address, start)) throw new AccountError('invalid_credentials');
   const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  const subject = user === undefined ? undefined : { userId: user.id, merchantId: user.merchant_id };
+  if (await signInThrottled(db, email, input.address)) throw new AccountError('invalid_credentials', subject);
   const password = input.password.slice(0, PASSWORD_MAX * 4);
   const ok = user !== undefined ? await verify(user.password_hash, password) : await verify(await (dummyHash ??= hash(newToken(), ARGON2)), password).then(() => false);
   if (!ok || user === undefined) {
-    await countFailure(db, email, input.address, start);
-    throw new AccountError('invalid_credentials');
+    await countSignInFailure(db, email, input.address);
+    throw new AccountError('invalid_credentials', subject);
   }
-  if (user.email_confirmed_at === null) throw new AccountError('not_confirmed');
-  return { userId: user.id, merchantId: user.merchant_id, email: user.email };
+  if (user.email_confirmed_at === null) throw new AccountError('not_confirmed', subject);
+  return { userId: user.id, merchantId: user.merchant_id, email: user.email, twoFactor: user.totp_enabled_at !== null };
 }

@@ -34,7 +34,7 @@ export async function sessionUser(db: Db, config: SessionConfig, token: string |
   const row = await db
     .selectFrom('user_sessions')
     .innerJoin('users', 'users.id', 'user_sessions.user_id')
-    .select(['user_sessions.last_seen_at', 'user_sessions.expires_at', 'users.id as user_id', 'users.merchant_id', 'users.email'])
+    .select(['user_sessions.last_seen_at', 'user_sessions.expires_at', 'users.id as user_id', 'users.merchant_id', 'users.email', 'users.totp_enabled_at'])
     .where('user_sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (row === undefined) return undefined;
@@ -46,7 +46,7 @@ export async function sessionUser(db: Db, config: SessionConfig, token: string |
   if (now - row.last_seen_at.getTime() > TOUCH_RESOLUTION_MS) {
     await db.updateTable('user_sessions').set({ last_seen_at: new Date(now) }).where('token_hash', '=', tokenHash).execute();
   }
-  return { userId: row.user_id, merchantId: row.merchant_id, email: row.email };
+  return { userId: row.user_id, merchantId: row.merchant_id, email: row.email, twoFactor: row.totp_enabled_at !== null };
 }
 
 export async function endSession(db: Db, token: string): Promise<void> {
@@ -57,4 +57,6 @@ export async function endSession(db: Db, token: string): Promise<void> {
 /** Sign-out everywhere: every session of the user, on every device, ends. */
 export async function endAllSessions(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
+  // A sign-in half done (password given, second factor pending) ends too.
+  await db.deleteFrom('user_sign_in_challenges').where('user_id', '=', userId).execute();
 }

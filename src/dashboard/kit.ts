@@ -16,6 +16,7 @@ import type { SignedInUser } from '../accounts/accounts.ts';
 import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
 import type { Lang } from './i18n.ts';
 import type { MessageKind, Section, ViewContext } from './views.ts';
+import type { AuditAction } from '../domain/audit.ts';
 
 export interface DashboardDependencies {
   config: Config;
@@ -55,6 +56,8 @@ export interface DashboardKit {
   readForm: (ctx: Context) => Promise<URLSearchParams>;
   html: (ctx: Context, body: string, status?: number) => void;
   seeOther: (ctx: Context, location: string) => void;
+  /** Records a dashboard action in the merchant's audit log (docs/DASHBOARD.md#audit-log), with the request's address and user agent. */
+  audit: (ctx: Context, action: AuditAction, who: { userId: string; merchantId: string } | undefined, detail?: string) => Promise<void>;
 }
 
 /** A list's cursor as the API hands it out (base64url). */

@@ -45,7 +45,7 @@ export function refundRequestOf(form: URLSearchParams): Record<string, unknown> 
   return body;
 }
 
-export function paymentPages({ router, deps, signedIn, readForm, html, seeOther }: DashboardKit): void {
+export function paymentPages({ router, deps, signedIn, readForm, html, seeOther, audit }: DashboardKit): void {
   const { db, config } = deps;
   // The API's own validator of the request (src/http/validation.ts), with the API's bounds.
   const validateRefund = bodyValidator(createRefundRequestSchema({ min: 1, max: config.AMOUNT_MAX }));
@@ -117,6 +117,7 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther 
         );
         return;
       }
+      await audit(request.ctx, 'refund_requested', request.user, `${payment.id}: ${refundRequest.amount ?? 'the rest'}`);
       seeOther(request.ctx, `/dashboard/payments/${payment.id}?done=refund`);
     }),
   );

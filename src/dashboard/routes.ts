@@ -4,7 +4,8 @@
  * gateway request, site domains. Server-rendered like the hosted pages:
  * Persian by default, English with `?lang=en` (kept in a cookie), no script
  * at all, the same strict CSP, and a CSRF token on every form. Every change
- * goes through the same services the CLI and the API use.
+ * goes through the same services the CLI and the API use, and every action
+ * is recorded in the merchant's audit log (src/db/audit.ts).
  */
 import { randomBytes } from 'node:crypto';
 import Router, { type RouterContext } from '@koa/router';
@@ -16,8 +17,15 @@ import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment.ts';
 import { listPayments } from '../payments/service.ts';
 import { AccountError, checkCredentials, confirmEmail, signUp, type SignedInUser } from '../accounts/accounts.ts';
 import { endAllSessions, endSession, sessionUser, startSession } from '../accounts/sessions.ts';
-import { OnboardingError } from '../merchants/merchants.ts';
-import { addDomain, createMerchantKey, listMerchantKeys, merchantSummary, removeDomain, requestGateway, revokeMerchantKey } from '../merchants/onboarding.ts';
+import { createDashboardKey, LiveKeyRefused, liveKeyMissing, rollDashboardKey } from '../accounts/dashboard-keys.ts';
+import { checkResetLink, requestPasswordReset, resetPassword } from '../accounts/password-reset.ts';
+import { secretBox } from '../accounts/secret-box.ts';
+import { challengeStands, CHALLENGE, disableTwoFactor, enableTwoFactor, passChallenge, pendingTotpSecret, startChallenge, totpUri, twoFactorStatus } from '../accounts/two-factor.ts';
+import { listAudit, recordAudit } from '../db/audit.ts';
+import type { AuditAction } from '../domain/audit.ts';
+import { normalizeDomain, OnboardingError } from '../merchants/merchants.ts';
+import { parseKey } from '../merchants/keys.ts';
+import { addDomain, listMerchantKeys, merchantSummary, removeDomain, requestGateway, revokeMerchantKey } from '../merchants/onboarding.ts';
 import { csrfGuard } from '../http/csrf.ts';
 import { setSecurityHeaders } from '../http/page-headers.ts';
 import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../http/dependencies.ts';
@@ -38,12 +46,16 @@ import {
   type Section,
   type ViewContext,
 } from './views.ts';
+import { forgotPasswordPage, recoveryCodesPage, resetPasswordPage, securityPage, twoFactorSetupPage, twoFactorSignInPage } from './security-views.ts';
 
 export type { DashboardDependencies };
 
 const LANG_COOKIE = 'dargah_lang';
 /** Dashboard forms carry a few short fields; anything bigger is not ours. */
 const FORM_LIMIT_BYTES = 8_192;
+const AUDIT_PAGE = 20;
+/** How long the old key keeps working after a roll: the choices the form offers (now, 1 h, 24 h, 7 days). */
+const ROLL_EXPIRIES = new Set([0, 3_600, 86_400, 604_800]);
 
 export function dashboardRoutes(deps: DashboardDependencies): Router {
   const { config, db, logger, mailer } = deps;
@@ -51,6 +63,10 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
   const secure = config.PUBLIC_BASE_URL.startsWith('https:');
   // __Host-: the browser keeps the cookie to this exact host, on https only, for every path.
   const sessionCookie = secure ? '__Host-dargah_session' : 'dargah_session';
+  // A sign-in waiting for its second factor: its own short-lived cookie, never a session.
+  const challengeCookie = secure ? '__Host-dargah_sign_in' : 'dargah_sign_in';
+  const box = secretBox(config.DASHBOARD_SECRETS_KEY);
+  if (!box.sealing) logger.warn('DASHBOARD_SECRETS_KEY is not set: two-factor secrets are stored unsealed in MySQL (set it in production)');
   const csrf = csrfGuard({
     secret: config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET,
     publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -64,6 +80,14 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
     ctx.append('Set-Cookie', `${sessionCookie}=${token}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
   const clearSessionCookie = (ctx: Context) =>
     ctx.append('Set-Cookie', `${sessionCookie}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`);
+  const setChallengeCookie = (ctx: Context, token: string) =>
+    ctx.append('Set-Cookie', `${challengeCookie}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${CHALLENGE.seconds}${secure ? '; Secure' : ''}`);
+  const clearChallengeCookie = (ctx: Context) =>
+    ctx.append('Set-Cookie', `${challengeCookie}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`);
+
+  /** One audit entry for this request: its client address and user agent, and whom it concerns. */
+  const audit = (ctx: Context, action: AuditAction, who: { userId: string; merchantId: string } | undefined, detail?: string) =>
+    recordAudit(db, { action, ...(who ?? {}), ...(detail !== undefined ? { detail } : {}), address: ctx.ip, userAgent: ctx.get('user-agent') });
 
   /** `?lang=` picks the language and the cookie keeps it; otherwise the cookie's, or Persian. */
   const languageOf = (ctx: Context): Lang => {
@@ -231,7 +255,8 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
     '/dashboard/sign-in',
     page(async ({ ctx, lang, view }) => {
       const t = strings(lang);
-      const notice = ctx.query.signed_out === '1' ? t.signedOutText : ctx.query.ended === '1' ? t.sessionEndedText : undefined;
+      const notice =
+        ctx.query.signed_out === '1' ? t.signedOutText : ctx.query.ended === '1' ? t.sessionEndedText : ctx.query.challenge_ended === '1' ? t.challengeEndedText : undefined;
       html(ctx, signInPage(view(), { email: '' }, { notice }));
     }),
   );
@@ -246,13 +271,133 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
         user = await checkCredentials(db, { email, password: form.get('password') ?? '', address: ctx.ip });
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
+        await audit(ctx, 'sign_in_failed', error.subject, error.code);
         html(ctx, signInPage(view(), { email }, { error: strings(lang)[`error_${error.code}`] }), 401);
         return;
       }
-      // A new session id at every sign-in: a session planted before it (fixation) never becomes a signed-in one.
-      const token = await startSession(db, config, user.userId, ctx.cookies.get(sessionCookie));
-      setSessionCookie(ctx, token);
-      seeOther(ctx, '/dashboard/overview');
+      if (user.twoFactor) {
+        // The password was right; the session waits for the second factor.
+        setChallengeCookie(ctx, await startChallenge(db, user.userId));
+        seeOther(ctx, '/dashboard/sign-in/two-factor');
+        return;
+      }
+      await signIn(ctx, user, 'password');
+    }),
+  );
+
+  /** Starts the session of a user who passed every step of sign-in. */
+  const signIn = async (ctx: Context, user: SignedInUser, how: string) => {
+    // A new session id at every sign-in: a session planted before it (fixation) never becomes a signed-in one.
+    const token = await startSession(db, config, user.userId, ctx.cookies.get(sessionCookie));
+    setSessionCookie(ctx, token);
+    await audit(ctx, 'sign_in', user, how);
+    seeOther(ctx, '/dashboard/overview');
+  };
+
+  router.get(
+    '/dashboard/sign-in/two-factor',
+    page(async ({ ctx, view }) => {
+      if (!(await challengeStands(db, ctx.cookies.get(challengeCookie)))) {
+        seeOther(ctx, '/dashboard/sign-in?challenge_ended=1');
+        return;
+      }
+      html(ctx, twoFactorSignInPage(view()));
+    }),
+  );
+
+  router.post(
+    '/dashboard/sign-in/two-factor',
+    page(async ({ ctx, lang, view }) => {
+      const form = await readForm(ctx);
+      try {
+        const { user, method } = await passChallenge({ db, box }, ctx.cookies.get(challengeCookie), form.get('code') ?? '', ctx.ip);
+        clearChallengeCookie(ctx);
+        if (method === 'recovery_code') await audit(ctx, 'recovery_code_used', user);
+        await signIn(ctx, user, method === 'totp' ? 'password + TOTP' : 'password + recovery code');
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        if (error.code === 'invalid_link') {
+          clearChallengeCookie(ctx);
+          seeOther(ctx, '/dashboard/sign-in?challenge_ended=1');
+          return;
+        }
+        await audit(ctx, 'two_factor_failed', error.subject, 'sign-in');
+        html(ctx, twoFactorSignInPage(view(), strings(lang).error_invalid_code), 401);
+      }
+    }),
+  );
+
+  // ---- Password reset ----
+
+  router.get(
+    '/dashboard/forgot-password',
+    page(async ({ ctx, view }) => {
+      html(ctx, forgotPasswordPage(view(), { email: '' }));
+    }),
+  );
+
+  router.post(
+    '/dashboard/forgot-password',
+    page(async ({ ctx, lang }) => {
+      const form = await readForm(ctx);
+      // The same answer whether the address has an account or not.
+      const account = await requestPasswordReset({ db, config, mailer }, { email: form.get('email') ?? '', lang });
+      if (account !== undefined) await audit(ctx, 'password_reset_requested', account);
+      seeOther(ctx, '/dashboard/forgot-password/sent');
+    }),
+  );
+
+  router.get(
+    '/dashboard/forgot-password/sent',
+    page(async ({ ctx, lang, view }) => {
+      const t = strings(lang);
+      html(ctx, messagePage(view(), { title: t.forgotSentTitle, text: t.forgotSentText }, { kind: 'info' }));
+    }),
+  );
+
+  const invalidLink = (ctx: Context, request: Request) => {
+    const t = strings(request.lang);
+    html(ctx, messagePage(request.view(), { title: t.badRequestTitle, text: t.error_invalid_link }, { kind: 'error', link: { href: '/dashboard/forgot-password', label: t.forgotTitle } }), 400);
+  };
+
+  router.get(
+    '/dashboard/reset',
+    page(async (request) => {
+      const { ctx, view } = request;
+      const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
+      try {
+        await checkResetLink(db, token);
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        invalidLink(ctx, request);
+        return;
+      }
+      html(ctx, resetPasswordPage(view(), token));
+    }),
+  );
+
+  router.post(
+    '/dashboard/reset',
+    page(async (request) => {
+      const { ctx, lang, view } = request;
+      const form = await readForm(ctx);
+      const token = form.get('token') ?? '';
+      let account;
+      try {
+        account = await resetPassword(db, token, form.get('password') ?? '');
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        if (error.code !== 'weak_password') {
+          invalidLink(ctx, request);
+          return;
+        }
+        html(ctx, resetPasswordPage(view(), token, strings(lang).error_weak_password), 422);
+        return;
+      }
+      await audit(ctx, 'password_reset', account);
+      clearSessionCookie(ctx);
+      const t = strings(lang);
+      html(ctx, messagePage(view(), { title: t.resetDoneTitle, text: t.resetDoneText }, { kind: 'success', link: { href: '/dashboard/sign-in', label: t.signInButton } }));
     }),
   );
 
@@ -261,7 +406,9 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
     page(async ({ ctx }) => {
       await readForm(ctx);
       const token = ctx.cookies.get(sessionCookie);
+      const user = await sessionUser(db, config, token);
       if (token !== undefined) await endSession(db, token);
+      if (user !== undefined) await audit(ctx, 'sign_out', user);
       clearSessionCookie(ctx);
       seeOther(ctx, '/dashboard/sign-in?signed_out=1');
     }),
@@ -272,6 +419,7 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
     page(async ({ ctx, user }) => {
       await readForm(ctx);
       await endAllSessions(db, user.userId);
+      await audit(ctx, 'sign_out_everywhere', user);
       clearSessionCookie(ctx);
       seeOther(ctx, '/dashboard/sign-in?signed_out=1');
     }, true),
@@ -295,7 +443,8 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
   const developers = async (request: SignedInRequest, options: Parameters<typeof developersPage>[2] = {}, status = 200) => {
     const summary = await merchantSummary(db, request.user.merchantId);
     const keys = await listMerchantKeys(db, request.user.merchantId);
-    html(request.ctx, developersPage(request.view('developers'), { gateway_status: summary.gateway_status, live_mode: summary.live_mode, keys }, options), status);
+    const missing = await liveKeyMissing(db, request.user);
+    html(request.ctx, developersPage(request.view('developers'), { gateway_status: summary.gateway_status, live_mode: summary.live_mode, keys, liveKeyMissing: missing }, options), status);
   };
 
   router.get(
@@ -318,6 +467,7 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
         await developers(request, { error: strings(request.lang).error_domain_required }, 409);
         return;
       }
+      await audit(request.ctx, 'gateway_requested', request.user);
       seeOther(request.ctx, '/dashboard/developers?done=gateway');
     }, true),
   );
@@ -326,9 +476,17 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
     '/dashboard/developers/keys',
     page(async (request) => {
       const form = await readForm(request.ctx);
-      // Test keys only here for now: live keys wait for live mode and two-factor sign-in.
-      if (form.get('mode') !== 'test') throw new Refusal(400, 'bad_request');
-      const key = await createMerchantKey(db, request.user.merchantId, 'test');
+      const mode = form.get('mode');
+      if (mode !== 'test' && mode !== 'live') throw new Refusal(400, 'bad_request');
+      let key;
+      try {
+        key = await createDashboardKey(db, request.user, mode);
+      } catch (error) {
+        if (!(error instanceof LiveKeyRefused)) throw error;
+        await developers(request, { refusedMissing: error.missing }, 409);
+        return;
+      }
+      await audit(request.ctx, 'key_created', request.user, `${parseKey(key.key)!.prefix}…`);
       // Answered here, not after a redirect: the key is shown this once and stored nowhere.
       await developers(request, { newKey: key.key }, 201);
     }, true),
@@ -346,7 +504,34 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
         if (error instanceof OnboardingError) throw new Refusal(404, 'not_found');
         throw error;
       }
+      const revoked = (await listMerchantKeys(db, request.user.merchantId)).find((k) => k.id === id);
+      await audit(request.ctx, 'key_revoked', request.user, `${revoked?.prefix ?? id}…`);
       seeOther(request.ctx, '/dashboard/developers?done=revoked');
+    }, true),
+  );
+
+  router.post(
+    '/dashboard/developers/keys/:id/roll',
+    page(async (request) => {
+      const form = await readForm(request.ctx);
+      const id = request.ctx.params.id ?? '';
+      if (!UUID.test(id)) throw new Refusal(404, 'not_found');
+      const expiresIn = Number(form.get('expires_in'));
+      if (!ROLL_EXPIRIES.has(expiresIn)) throw new Refusal(400, 'bad_request');
+      let rolled;
+      try {
+        rolled = await rollDashboardKey(db, request.user, id, expiresIn);
+      } catch (error) {
+        if (error instanceof LiveKeyRefused) {
+          await developers(request, { refusedMissing: error.missing }, 409);
+          return;
+        }
+        // Another merchant's key is not found; a revoked or expired one cannot be rolled.
+        if (error instanceof OnboardingError) throw new Refusal(404, 'not_found');
+        throw error;
+      }
+      await audit(request.ctx, 'key_rolled', request.user, `${rolled.old_prefix}… → ${parseKey(rolled.key)!.prefix}…, old key until ${rolled.old_key_expires_at}`);
+      await developers(request, { newKey: rolled.key, notice: strings(request.lang).keyRolledText }, 201);
     }, true),
   );
 
@@ -378,6 +563,7 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
         await settings(request, { error: strings(request.lang).error_invalid_domain, domainValue: domain.slice(0, 300) }, 422);
         return;
       }
+      await audit(request.ctx, 'domain_added', request.user, normalizeDomain(domain));
       seeOther(request.ctx, '/dashboard/settings?done=added');
     }, true),
   );
@@ -386,19 +572,107 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
     '/dashboard/settings/domains/remove',
     page(async (request) => {
       const form = await readForm(request.ctx);
+      const domain = form.get('domain') ?? '';
       try {
-        await removeDomain(db, request.user.merchantId, form.get('domain') ?? '');
+        await removeDomain(db, request.user.merchantId, domain);
       } catch (error) {
         if (!(error instanceof OnboardingError)) throw error;
         throw new Refusal(400, 'bad_request');
       }
+      await audit(request.ctx, 'domain_removed', request.user, normalizeDomain(domain));
       seeOther(request.ctx, '/dashboard/settings?done=removed');
+    }, true),
+  );
+
+  // ---- Security: two-factor sign-in and the audit log ----
+
+  const security = async (request: SignedInRequest, options: Parameters<typeof securityPage>[2] = {}, status = 200) => {
+    const before = typeof request.ctx.query.before === 'string' && /^[1-9][0-9]{0,18}$/.test(request.ctx.query.before) ? Number(request.ctx.query.before) : undefined;
+    const { entries, next } = await listAudit(db, request.user.merchantId, { limit: AUDIT_PAGE, ...(before !== undefined ? { before } : {}) });
+    html(
+      request.ctx,
+      securityPage(
+        request.view('security'),
+        {
+          twoFactor: await twoFactorStatus(db, request.user.userId),
+          audit: entries,
+          ...(next !== undefined ? { olderHref: `/dashboard/security?before=${next}` } : {}),
+          ...(before !== undefined ? { newestHref: '/dashboard/security' } : {}),
+        },
+        options,
+      ),
+      status,
+    );
+  };
+
+  router.get(
+    '/dashboard/security',
+    page(async (request) => {
+      await security(request, { notice: request.ctx.query.done === 'disabled' ? strings(request.lang).twoFactorDisabledText : undefined });
+    }, true),
+  );
+
+  const setupPage = async (request: SignedInRequest, error?: string, status = 200) => {
+    const secret = await pendingTotpSecret({ db, box }, request.user.userId);
+    html(request.ctx, await twoFactorSetupPage(request.view('security'), { secret, uri: totpUri(secret, request.user.email) }, error), status);
+  };
+
+  router.get(
+    '/dashboard/security/two-factor',
+    page(async (request) => {
+      if (request.user.twoFactor) {
+        seeOther(request.ctx, '/dashboard/security');
+        return;
+      }
+      await setupPage(request);
+    }, true),
+  );
+
+  router.post(
+    '/dashboard/security/two-factor',
+    page(async (request) => {
+      const form = await readForm(request.ctx);
+      if (request.user.twoFactor) throw new Refusal(409, 'bad_request');
+      let codes: string[];
+      try {
+        codes = await enableTwoFactor({ db, box }, request.user.userId, form.get('code') ?? '');
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        await setupPage(request, strings(request.lang).error_invalid_code, 422);
+        return;
+      }
+      await audit(request.ctx, 'two_factor_enabled', request.user);
+      // Shown here, this once: only their hashes are kept.
+      html(request.ctx, recoveryCodesPage(request.view('security'), codes), 201);
+    }, true),
+  );
+
+  router.post(
+    '/dashboard/security/two-factor/disable',
+    page(async (request) => {
+      const form = await readForm(request.ctx);
+      if (!request.user.twoFactor) {
+        seeOther(request.ctx, '/dashboard/security');
+        return;
+      }
+      let method;
+      try {
+        method = await disableTwoFactor({ db, box }, request.user.userId, form.get('code') ?? '');
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        await audit(request.ctx, 'two_factor_failed', request.user, 'turning two-step sign-in off');
+        await security(request, { error: strings(request.lang).error_invalid_code }, 422);
+        return;
+      }
+      if (method === 'recovery_code') await audit(request.ctx, 'recovery_code_used', request.user);
+      await audit(request.ctx, 'two_factor_disabled', request.user);
+      seeOther(request.ctx, '/dashboard/security?done=disabled');
     }, true),
   );
 
   // ---- The areas in their own modules, built with the same kit ----
 
-  const kit: DashboardKit = { router, deps, signedIn: (handler) => page(handler, true), readForm, html, seeOther };
+  const kit: DashboardKit = { router, deps, signedIn: (handler) => page(handler, true), readForm, html, seeOther, audit };
   overviewPages(kit);
   paymentPages(kit);
   webhookPages(kit);

@@ -22,7 +22,7 @@ const eta = new Eta({ views: fileURLToPath(new URL('./templates', import.meta.ur
 export const DASHBOARD_CSS = stylesheet('/dashboard/assets/dashboard.css', readFileSync(fileURLToPath(new URL('./assets/dashboard.css', import.meta.url))));
 const cssHref = DASHBOARD_CSS.href;
 
-export type Section = 'overview' | 'payments' | 'webhooks' | 'developers' | 'settings';
+export type Section = 'overview' | 'payments' | 'webhooks' | 'developers' | 'settings' | 'security';
 
 export interface ViewContext {
   lang: Lang;
@@ -55,6 +55,7 @@ export function render(template: string, context: ViewContext, data: LayoutData 
           ['webhooks', '/dashboard/webhooks', t.navWebhooks],
           ['developers', '/dashboard/developers', t.navDevelopers],
           ['settings', '/dashboard/settings', t.navSettings],
+          ['security', '/dashboard/security', t.navSecurity],
         ] as const
       ).map(([section, href, label]) => ({ href, label, current: context.user?.section === section }))
     : [];
@@ -79,6 +80,7 @@ export interface Field {
   value: string;
   hint?: string;
   ltr?: boolean;
+  inputmode?: 'numeric' | 'text';
 }
 
 export function signUpPage(context: ViewContext, values: { email: string; business_name: string }, error?: string): string {
@@ -116,6 +118,7 @@ export function signInPage(context: ViewContext, values: { email: string }, opti
     action: '/dashboard/sign-in',
     button: t.signInButton,
     other: { text: t.noAccount, href: '/dashboard/sign-up', label: t.signUpButton },
+    forgot: { href: '/dashboard/forgot-password', label: t.forgotPasswordLink },
   });
 }
 
@@ -299,8 +302,8 @@ export interface KeyRow {
 
 export function developersPage(
   context: ViewContext,
-  account: { gateway_status: 'none' | 'requested' | 'approved'; live_mode: boolean; keys: KeyRow[] },
-  options: { newKey?: string; notice?: string; error?: string } = {},
+  account: { gateway_status: 'none' | 'requested' | 'approved'; live_mode: boolean; keys: KeyRow[]; liveKeyMissing: ('live_mode' | 'two_factor')[] },
+  options: { newKey?: string; notice?: string; error?: string; refusedMissing?: ('live_mode' | 'two_factor')[] } = {},
 ): string {
   const { lang } = context;
   const t = strings(lang);
@@ -311,6 +314,14 @@ export function developersPage(
     gatewayStatus: t[`gateway_${account.gateway_status}`],
     liveMode: account.live_mode ? t.liveOn : t.liveOff,
     canRequest: account.gateway_status === 'none',
+    liveKeyMissing: account.liveKeyMissing.map((m) => t[`liveKeyNeeds_${m}`]),
+    refusedMissing: options.refusedMissing?.map((m) => t[`liveKeyNeeds_${m}`]),
+    rollChoices: [
+      { seconds: 0, label: t.rollNow },
+      { seconds: 3_600, label: t.roll1h },
+      { seconds: 86_400, label: t.roll24h },
+      { seconds: 604_800, label: t.roll7d },
+    ],
     keys: account.keys.map((k) => {
       const active = k.revoked_at === null && (k.expires_at === null || k.expires_at.getTime() > now);
       return {
@@ -319,7 +330,8 @@ export function developersPage(
         mode: t[`mode_${k.mode}`],
         created: formatTime(k.created_at, lang),
         lastUsed: k.last_used_at === null ? t.never : formatTime(k.last_used_at, lang),
-        state: k.revoked_at !== null ? t.keyRevoked : active ? t.keyActive : `${t.keyExpires} ${formatTime(k.expires_at, lang)}`,
+        // A rolled key keeps working until its expiry: it says when.
+        state: k.revoked_at !== null ? t.keyRevoked : !active ? t.keyExpired : k.expires_at !== null ? `${t.keyExpires} ${formatTime(k.expires_at, lang)}` : t.keyActive,
         active,
       };
     }),

@@ -30,7 +30,7 @@ import { webhookEventPage, webhookEventsPage, webhooksPage, type EndpointFormSta
 const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 const EVENTS_PER_PAGE = 20;
 
-export function webhookPages({ router, deps, signedIn, readForm, html, seeOther }: DashboardKit): void {
+export function webhookPages({ router, deps, signedIn, readForm, html, seeOther, audit }: DashboardKit): void {
   const { db, config } = deps;
   const validateCreate = bodyValidator(CreateWebhookEndpointRequestSchema);
   // The API's redelivery quota, counted in the same bucket: the dashboard is no way around it.
@@ -81,6 +81,7 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther 
         await endpointsPage(request, mode, { error: t.endpointRefused, errorDetail: error.message, form: { url: body.url.slice(0, 2048), events } }, 422);
         return;
       }
+      await audit(request.ctx, 'webhook_endpoint_created', request.user, `${mode}: ${body.url}`);
       // Answered here, not after a redirect: the secret is shown this once and kept nowhere else.
       await endpointsPage(request, mode, { secret: { value: created.secret, rotated: false } }, 201);
     }),
@@ -93,14 +94,15 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther 
       const mode = modeOf(form.get('mode'));
       // The API's default window (WEBHOOK_SECRET_ROTATION_SECONDS) for the old secret.
       const rotated = await rotateWebhookSecret(deps, tenantOfUser(request.user, mode), endpointId(request), undefined);
+      await audit(request.ctx, 'webhook_endpoint_changed', request.user, `${endpointId(request)}: secret rotated`);
       await endpointsPage(request, mode, { secret: { value: rotated.secret, rotated: true } });
     }),
   );
 
   // Delete, and enable after a disabling: the API's calls, then back to the list with what was done.
-  for (const [action, perform, done] of [
-    ['delete', deleteWebhookEndpoint, 'deleted'],
-    ['enable', enableWebhookEndpoint, 'enabled'],
+  for (const [action, perform, done, recorded] of [
+    ['delete', deleteWebhookEndpoint, 'deleted', 'webhook_endpoint_deleted'],
+    ['enable', enableWebhookEndpoint, 'enabled', 'webhook_endpoint_changed'],
   ] as const) {
     router.post(
       `/dashboard/webhooks/endpoints/:id/${action}`,
@@ -108,6 +110,7 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther 
         const form = await readForm(request.ctx);
         const mode = modeOf(form.get('mode'));
         await perform(db, tenantOfUser(request.user, mode), endpointId(request));
+        await audit(request.ctx, recorded, request.user, `${endpointId(request)}: ${done}`);
         seeOther(request.ctx, `/dashboard/webhooks?done=${done}${modeQuery(mode, '&')}`);
       }),
     );
@@ -173,6 +176,7 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther 
       }
       // To every subscribed, enabled endpoint, as the API does without an endpoint_id.
       await redeliver(deps, tenant, found.event.id, undefined);
+      await audit(request.ctx, 'webhook_event_redelivered', request.user, found.event.id);
       seeOther(request.ctx, `/dashboard/webhooks/events/${found.event.id}?done=redelivered`);
     }),
   );

@@ -157,6 +157,41 @@ export interface UsersTable {
   password_hash: string;
   email_confirmed_at: Defaulted<Date | null>;
   created_at: Date;
+  /** The TOTP secret (sealed, src/accounts/secret-box.ts) once two-factor sign-in is on. */
+  totp_secret: Defaulted<string | null>;
+  /** A secret being set up, not yet confirmed by a first code. */
+  totp_pending_secret: Defaulted<string | null>;
+  totp_enabled_at: Defaulted<Date | null>;
+  /** The last TOTP time step accepted: an older or equal step is refused (no code is used twice). */
+  totp_last_step: Defaulted<number | null>;
+}
+
+export interface UserRecoveryCodesTable {
+  /** SHA-256 of the normalized code; the code itself is shown once and never stored. */
+  code_hash: Buffer;
+  user_id: string;
+  created_at: Date;
+  used_at: Defaulted<Date | null>;
+}
+
+export interface UserSignInChallengesTable {
+  /** SHA-256 of the pending sign-in's cookie token. */
+  token_hash: Buffer;
+  user_id: string;
+  created_at: Date;
+  expires_at: Date;
+  failures: Defaulted<number>;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  created_at: Date;
+  merchant_id: string | null;
+  user_id: string | null;
+  action: string;
+  detail: Defaulted<string>;
+  address: Defaulted<string>;
+  user_agent: Defaulted<string>;
 }
 
 export interface UserSessionsTable {
@@ -193,6 +228,9 @@ export interface Database {
   users: UsersTable;
   user_sessions: UserSessionsTable;
   user_email_tokens: UserEmailTokensTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  user_sign_in_challenges: UserSignInChallengesTable;
+  audit_log: AuditLogTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

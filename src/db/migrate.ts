@@ -9,6 +9,8 @@ import * as reconciliationIndexes from './migrations/0006_reconciliation_indexes
 import * as paymentMetadata from './migrations/0007_payment_metadata.ts';
 import * as dropBankOperations from './migrations/0008_drop_bank_operations.ts';
 import * as accounts from './migrations/0009_accounts.ts';
+import * as twoFactor from './migrations/0013_two_factor.ts';
+import * as auditLog from './migrations/0014_audit_log.ts';
 import * as paymentsByVerifiedAt from './migrations/0016_payments_by_verified_at.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
@@ -23,6 +25,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_payment_metadata': paymentMetadata,
   '0008_drop_bank_operations': dropBankOperations,
   '0009_accounts': accounts,
+  '0013_two_factor': twoFactor,
+  '0014_audit_log': auditLog,
   '0016_payments_by_verified_at': paymentsByVerifiedAt,
 };
 

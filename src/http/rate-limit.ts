@@ -8,9 +8,9 @@
  * round trip, no transaction), shared by every API process, so the limit is
  * exact however many processes run. The `memory` store counts per process.
  */
-import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { hitCounter, windowStartOf } from '../db/rate-limits.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import { DomainError } from '../errors.ts';
 
@@ -19,25 +19,12 @@ export interface RateCounter {
   hit(bucket: string, windowStart: number, windowMs: number): Promise<number>;
 }
 
-/** Old windows are deleted now and then by whichever request happens to draw this chance. */
+/** Old windows of the memory store are deleted now and then by whichever request happens to draw this chance. */
 const CLEANUP_CHANCE = 1 / 500;
 
+/** The MySQL store: the one counter every process shares (src/db/rate-limits.ts, also the dashboard's sign-in throttle). */
 export function mysqlRateCounter(db: Db): RateCounter {
-  return {
-    async hit(bucket, windowStart, windowMs) {
-      // LAST_INSERT_ID(expr) hands the new count back in the same statement's reply: atomic and one round trip.
-      const result = await db
-        .insertInto('rate_limit_counters')
-        .values({ bucket, window_start: windowStart, hits: sql<number>`LAST_INSERT_ID(1)` })
-        .onDuplicateKeyUpdate({ hits: sql<number>`LAST_INSERT_ID(hits + 1)` })
-        .executeTakeFirstOrThrow();
-      if (Math.random() < CLEANUP_CHANCE) {
-        // Bookkeeping only: a failure here must not fail the request.
-        db.deleteFrom('rate_limit_counters').where('window_start', '<', windowStart - windowMs).execute().catch(() => undefined);
-      }
-      return Number(result.insertId);
-    },
-  };
+  return { hit: (bucket, windowStart, windowMs) => hitCounter(db, bucket, windowStart, windowMs) };
 }
 
 export function memoryRateCounter(): RateCounter {
@@ -75,7 +62,7 @@ export async function countHit(
 ): Promise<CountedHit> {
   const windowMs = windowSeconds * 1000;
   const now = Date.now();
-  const windowStart = now - (now % windowMs);
+  const windowStart = windowStartOf(now, windowMs);
   const hits = await counter.hit(name, windowStart, windowMs);
   const reset = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
   const headers = {

@@ -12,8 +12,8 @@ import {
   assertStrictHeaders,
   PASSWORD,
   persian,
-  signInInBrowser as signInWith,
-  signUpInBrowser as signUpWith,
+  signInInBrowser as signInToDashboard,
+  signUpInBrowser as signUpInDashboard,
   type Lang,
 } from '../support/dashboard.ts';
 import { AccountError, checkCredentials, checkPassword, confirmEmail, sha256, SIGN_IN_LIMITS, signUp } from '../../src/accounts/accounts.ts';
@@ -54,8 +54,8 @@ describe('merchant dashboard', function () {
     return context.newPage();
   };
 
-  const signUpInBrowser = (page: Page, lang: Lang, business: string) => signUpWith(base, mailbox, page, lang, business);
-  const signInInBrowser = (page: Page, email: string, password = PASSWORD) => signInWith(base, page, email, password);
+  const signUpInBrowser = (page: Page, lang: Lang, business: string) => signUpInDashboard(page, { base, mailbox }, lang, business);
+  const signInInBrowser = (page: Page, email: string, password = PASSWORD) => signInToDashboard(page, base, email, password);
 
   for (const lang of ['fa', 'en'] as const) {
     it(`(${lang}) sign-up → emailed link → sign-in → domain → test key → a payment made with that key is in the list`, async () => {

@@ -68,8 +68,8 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
 
   /** A merchant signed up and in through the pages, with localhost as its domain and a test key made on the developers page. */
   async function merchantInBrowser(page: Page, lang: Lang): Promise<{ email: string; key: string }> {
-    const email = await signUpInBrowser(base, mailbox, page, lang, `Shop ${lang} ${randomUUID().slice(0, 8)}`);
-    await signInInBrowser(base, page, email);
+    const email = await signUpInBrowser(page, { base, mailbox }, lang, `Shop ${lang} ${randomUUID().slice(0, 8)}`);
+    await signInInBrowser(page, base, email);
     await page.goto(`${base}/dashboard/settings`);
     await page.fill('#domain', 'localhost');
     await Promise.all([page.waitForURL(/done=added/), page.click('#domain-form button[type=submit]')]);

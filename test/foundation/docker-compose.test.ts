@@ -44,6 +44,7 @@ const SECRETS = {
   DARGAH_DB_PASSWORD: '9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b',
   TEMPORAL_DB_PASSWORD: '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
   PAGES_CSRF_SECRET: 'c2b7e1d94f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306b5e2d7c1a9f4e830',
+  DASHBOARD_SECRETS_KEY: '5e2d7c1a9f4e830c2b7e1d94f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306b',
 };
 
 /** A service's environment as docker compose hands it to the container, with these variables set. */
@@ -139,6 +140,7 @@ describe('docker-compose.yml', () => {
       ['mysql', 'TEMPORAL_DB_PASSWORD'],
       ['temporal', 'MYSQL_PWD'],
       ['api', 'PAGES_CSRF_SECRET'],
+      ['api', 'DASHBOARD_SECRETS_KEY'],
     ];
     for (const [service, setting] of secretSettings) {
       const raw = services[service]!.environment![setting]!;

@@ -1,7 +1,7 @@
 /**
- * The dashboard's tests' common steps and checks, in real Chromium: signing
- * up through the pages (the confirmation link read from a real SMTP
- * receiver), signing in, and the checks every dashboard page must pass.
+ * The dashboard's tests' common steps and checks, in real Chromium: what every
+ * page must pass (language, strict headers, no script, axe) and the account
+ * steps they begin with (sign-up with the link from a real SMTP receiver, sign-in).
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -51,23 +51,23 @@ export async function assertNoScript(page: Page, what: string): Promise<void> {
 }
 
 /** Signs up through the pages and confirms through the emailed link; answers the address. */
-export async function signUpInBrowser(base: string, mailbox: Mailbox, page: Page, lang: Lang, business: string): Promise<string> {
+export async function signUpInBrowser(page: Page, server: { base: string; mailbox: Mailbox }, lang: Lang, business: string): Promise<string> {
   const email = `owner-${randomUUID()}@example.com`;
-  await page.goto(`${base}/dashboard/sign-up${lang === 'en' ? '?lang=en' : ''}`);
+  await page.goto(`${server.base}/dashboard/sign-up${lang === 'en' ? '?lang=en' : ''}`);
   await page.fill('#business_name', business);
   await page.fill('#email', email);
   await page.fill('#password', PASSWORD);
   await Promise.all([page.waitForURL(/\/dashboard\/sign-up\/sent$/), page.click('#auth-form button[type=submit]')]);
-  const mail = await mailbox.next(email);
-  await page.goto(`${base}${linkIn(mail, '/dashboard/confirm')}`);
+  const mail = await server.mailbox.next(email);
+  await page.goto(`${server.base}${linkIn(mail, '/dashboard/confirm')}`);
   assert.equal(await page.locator('main h1').innerText(), lang === 'en' ? 'Email address confirmed' : 'نشانی ایمیل تأیید شد');
   return email;
 }
 
-/** Signs in through the form; the overview is where it lands. */
-export async function signInInBrowser(base: string, page: Page, email: string, password = PASSWORD): Promise<void> {
+/** Email and password on the sign-in page; answers once the next page (the overview, or the second step) is there. */
+export async function signInInBrowser(page: Page, base: string, email: string, password = PASSWORD, next: RegExp = /\/dashboard\/overview$/): Promise<void> {
   await page.goto(`${base}/dashboard/sign-in`);
   await page.fill('#email', email);
   await page.fill('#password', password);
-  await Promise.all([page.waitForURL(/\/dashboard\/overview$/), page.click('#auth-form button[type=submit]')]);
+  await Promise.all([page.waitForURL(next), page.click('#auth-form button[type=submit]')]);
 }

@@ -64,6 +64,14 @@ describe('configuration from the environment', () => {
       assert.equal(loadConfig({ PAGES_CSRF_SECRET: RANDOM }).PAGES_CSRF_SECRET, RANDOM);
     });
 
+    it('refuses a short or placeholder DASHBOARD_SECRETS_KEY at start, without echoing it', () => {
+      for (const value of ['too-short-0123456789', 'change-me-change-me-change-me-change-me', 'x'.repeat(40)]) {
+        refusedWithout({ DASHBOARD_SECRETS_KEY: value }, 'DASHBOARD_SECRETS_KEY', value);
+      }
+      assert.equal(loadConfig({ DASHBOARD_SECRETS_KEY: RANDOM }).DASHBOARD_SECRETS_KEY, RANDOM);
+      assert.equal(loadConfig({}).DASHBOARD_SECRETS_KEY, '');
+    });
+
     it('refuses a placeholder or well-known password in DATABASE_URL, without echoing it', () => {
       for (const password of ['changeme', 'change-me-now', 'dargah', 'passw0rd', 'letmein', 'aaaaaaaa', 'your-password-here']) {
         refusedWithout({ DATABASE_URL: `mysql://dargah:${password}@mysql:3306/dargah` }, 'DATABASE_URL', password);

@@ -1,0 +1,47 @@
+/**
+ * API keys made from the dashboard (docs/DASHBOARD.md#api-keys): the merchant
+ * services' keys (src/merchants/onboarding.ts), with the dashboard's own rule
+ * on top: a live key is made (or rolled) only when the merchant's live mode is
+ * active AND the user signed in with two-factor sign-in on. The operator's CLI
+ * is not bound by the second half.
+ */
+import type { Db } from '../db/database.ts';
+import type { KeyMode } from '../domain/merchant.ts';
+import { OnboardingError } from '../merchants/merchants.ts';
+import { createMerchantKey, merchantSummary, rollKey } from '../merchants/onboarding.ts';
+import type { SignedInUser } from './accounts.ts';
+
+export type LiveKeyRequirement = 'live_mode' | 'two_factor';
+
+/** Refused: what is still missing before this user may make a live key. */
+export class LiveKeyRefused extends Error {
+  override name = 'LiveKeyRefused';
+  constructor(readonly missing: LiveKeyRequirement[]) {
+    super(`a live key needs: ${missing.join(', ')}`);
+  }
+}
+
+/** What is missing before this user may make a live key for their merchant (empty: nothing). */
+export async function liveKeyMissing(db: Db, user: SignedInUser): Promise<LiveKeyRequirement[]> {
+  const { live_mode } = await merchantSummary(db, user.merchantId);
+  return [...(live_mode ? [] : (['live_mode'] as const)), ...(user.twoFactor ? [] : (['two_factor'] as const))];
+}
+
+async function allowLiveKey(db: Db, user: SignedInUser, mode: KeyMode): Promise<void> {
+  if (mode !== 'live') return;
+  const missing = await liveKeyMissing(db, user);
+  if (missing.length > 0) throw new LiveKeyRefused(missing);
+}
+
+export async function createDashboardKey(db: Db, user: SignedInUser, mode: KeyMode) {
+  await allowLiveKey(db, user, mode);
+  return createMerchantKey(db, user.merchantId, mode);
+}
+
+/** Rolls one of the merchant's keys; another merchant's key is not found (OnboardingError). */
+export async function rollDashboardKey(db: Db, user: SignedInUser, keyId: string, expiresInSeconds: number) {
+  const key = await db.selectFrom('api_keys').select(['merchant_id', 'mode', 'prefix']).where('id', '=', keyId).executeTakeFirst();
+  if (key === undefined || key.merchant_id !== user.merchantId) throw new OnboardingError(`no key ${keyId}`);
+  await allowLiveKey(db, user, key.mode);
+  return { ...(await rollKey(db, keyId, expiresInSeconds)), old_prefix: key.prefix };
+}

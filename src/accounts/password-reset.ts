@@ -1,0 +1,91 @@
+/**
+ * Password reset by email (docs/SECURITY.md#password-reset): the "forgot
+ * password" form sends a one-time link (valid RESET_LINK_HOURS, only its
+ * SHA-256 stored) to an address that has an account, and the form answers
+ * the same whatever the address. The new password is checked as at sign-up;
+ * setting it ends every session of the user.
+ */
+import type { Db } from '../db/database.ts';
+import { hitCounter, windowStartOf } from '../db/rate-limits.ts';
+import {
+  AccountError,
+  checkPassword,
+  findEmailToken,
+  hashPassword,
+  issueEmailToken,
+  normalizeEmail,
+  sha256,
+  useEmailToken,
+  type AccountDeps,
+} from './accounts.ts';
+
+export const RESET_LINK_HOURS = 1;
+/** Reset emails one account may be sent per hour; more asks are answered alike and send nothing (no mail bombing). */
+export const RESETS_PER_HOUR = 3;
+
+export interface AccountRef {
+  userId: string;
+  merchantId: string;
+}
+
+/**
+ * Sends a reset link when the address has an account. Answers the account for
+ * the audit log (undefined otherwise); the caller shows the same page either way.
+ */
+export async function requestPasswordReset(deps: AccountDeps, input: { email: string; lang: 'fa' | 'en' }): Promise<AccountRef | undefined> {
+  let email: string;
+  try {
+    email = normalizeEmail(input.email);
+  } catch {
+    return undefined;
+  }
+  const user = await deps.db.selectFrom('users').select(['id', 'merchant_id']).where('email', '=', email).executeTakeFirst();
+  if (user === undefined) return undefined;
+  const account = { userId: user.id, merchantId: user.merchant_id };
+  const hourMs = 3_600_000;
+  const sent = await hitCounter(deps.db, `reset-account:${sha256(email).toString('hex').slice(0, 40)}`, windowStartOf(Date.now(), hourMs), hourMs);
+  if (sent > RESETS_PER_HOUR) return account;
+  const token = await issueEmailToken(deps.db, user.id, 'reset', RESET_LINK_HOURS);
+  const link = `${deps.config.PUBLIC_BASE_URL}/dashboard/reset?token=${token}${input.lang === 'en' ? '&lang=en' : ''}`;
+  await deps.mailer.send({
+    to: email,
+    subject: input.lang === 'en' ? 'Reset your Dargah password' : 'بازنشانی گذرواژهٔ درگاه',
+    text:
+      input.lang === 'en'
+        ? `Someone asked to reset the password of your Dargah account.\n\nOpen this link within ${RESET_LINK_HOURS} hour to choose a new password:\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.\n`
+        : `درخواستی برای بازنشانی گذرواژهٔ حساب درگاه شما رسید.\n\nبرای گزینش گذرواژهٔ تازه، این پیوند را تا ${RESET_LINK_HOURS} ساعت دیگر باز کنید:\n${link}\n\nاگر شما درخواست نکرده‌اید، این ایمیل را نادیده بگیرید؛ گذرواژهٔ شما تغییری نمی‌کند.\n`,
+  });
+  return account;
+}
+
+/** Whether a reset link can still be used (to show its form or say it cannot). */
+export async function checkResetLink(db: Db, token: string): Promise<void> {
+  await findEmailToken(db, token, 'reset');
+}
+
+/**
+ * Sets the new password of a reset link's user, uses the link up (and every
+ * other reset link of that user), and ends all their sessions and pending
+ * sign-ins. A weak password is refused with the link still usable.
+ */
+export async function resetPassword(db: Db, token: string, password: string): Promise<AccountRef> {
+  const link = await findEmailToken(db, token, 'reset');
+  const user = await db
+    .selectFrom('users')
+    .innerJoin('merchants', 'merchants.id', 'users.merchant_id')
+    .select(['users.id', 'users.email', 'users.merchant_id', 'merchants.name'])
+    .where('users.id', '=', link.user_id)
+    .executeTakeFirstOrThrow();
+  checkPassword(password, user.email, [user.name]);
+  const passwordHash = await hashPassword(password);
+  return useEmailToken(db, token, 'reset', async (trx, userId, now) => {
+    if (userId !== user.id) throw new AccountError('invalid_link');
+    // Whoever opened the link owns the address: it counts as confirmed.
+    await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+    await trx.updateTable('users').set({ email_confirmed_at: now }).where('id', '=', userId).where('email_confirmed_at', 'is', null).execute();
+    await trx.updateTable('user_email_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', 'reset').where('used_at', 'is', null).execute();
+    await trx.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('user_sign_in_challenges').where('user_id', '=', userId).execute();
+    return { userId, merchantId: user.merchant_id };
+  });
+}

@@ -1,0 +1,215 @@
+/**
+ * Two-factor sign-in (docs/SECURITY.md#two-factor-sign-in): TOTP codes
+ * (RFC 6238: HMAC-SHA1, 6 digits, 30-second steps, one step of clock drift
+ * either way, as every authenticator app uses) computed by `otpauth`, and ten
+ * one-time recovery codes. A code is accepted once: the step of the last
+ * accepted code is kept, and an older or equal step is refused.
+ *
+ * After the right password a user with two-factor sign-in gets a challenge
+ * (a random token in its own cookie, its SHA-256 in MySQL, 5 minutes, 5
+ * wrong codes), not a session; the session starts only when the code is right.
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import type { Db } from '../db/database.ts';
+import { AccountError, countSignInFailure, sha256, signInThrottled, type SignedInUser } from './accounts.ts';
+import type { SecretBox } from './secret-box.ts';
+
+export const TOTP_PARAMETERS = { issuer: 'Dargah', algorithm: 'SHA1', digits: 6, period: 30 } as const;
+/** Steps of clock drift accepted either side of now. */
+const TOTP_WINDOW = 1;
+export const RECOVERY_CODE_COUNT = 10;
+/** A pending sign-in's second step must come within this time and these many wrong codes. */
+export const CHALLENGE = { seconds: 5 * 60, failures: 5 } as const;
+
+const totpOf = (secret: string, label = '') => new TOTP({ ...TOTP_PARAMETERS, label, secret: Secret.fromBase32(secret) });
+
+/** A new random TOTP secret (160 bits, RFC 4226's recommended length), in base32 as apps take it. */
+export const newTotpSecret = (): string => new Secret({ size: 20 }).base32;
+
+/** The otpauth:// URI an authenticator app reads (from the QR code or pasted). */
+export const totpUri = (secret: string, email: string): string => totpOf(secret, email).toString();
+
+/**
+ * The time step of `code` if it is the secret's code now (within the drift
+ * allowed) and newer than `lastStep`; undefined otherwise. Pure: `now` in ms.
+ */
+export function acceptedStep(secret: string, code: string, now: number, lastStep: number | null): number | undefined {
+  const token = code.replace(/\s+/g, '');
+  if (!/^[0-9]{6}$/.test(token)) return undefined;
+  const delta = totpOf(secret).validate({ token, timestamp: now, window: TOTP_WINDOW });
+  if (delta === null) return undefined;
+  const step = Math.floor(now / 1000 / TOTP_PARAMETERS.period) + delta;
+  return lastStep !== null && step <= lastStep ? undefined : step;
+}
+
+// Recovery codes: 10 characters from an alphabet without look-alikes (50 bits), shown as xxxxx-xxxxx.
+const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+const RECOVERY_LENGTH = 10;
+
+export function newRecoveryCode(): string {
+  let code = '';
+  for (let i = 0; i < RECOVERY_LENGTH; i += 1) code += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
+  return `${code.slice(0, 5)}-${code.slice(5)}`;
+}
+
+/** What is hashed: the code without case, spaces or dashes, so "ABCDE FGHJK" is the same code. */
+export const normalizeRecoveryCode = (input: string): string => input.toLowerCase().replace(/[\s-]+/g, '');
+const recoveryHash = (input: string) => sha256(`recovery:${normalizeRecoveryCode(input)}`);
+
+export interface TwoFactorDeps {
+  db: Db;
+  box: SecretBox;
+}
+
+export async function twoFactorStatus(db: Db, userId: string): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
+  const user = await db.selectFrom('users').select('totp_enabled_at').where('id', '=', userId).executeTakeFirstOrThrow();
+  const left = await db
+    .selectFrom('user_recovery_codes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { enabled: user.totp_enabled_at !== null, recoveryCodesLeft: Number(left.n) };
+}
+
+/** The secret being set up (a new one if none is pending), to show with its URI. */
+export async function pendingTotpSecret({ db, box }: TwoFactorDeps, userId: string): Promise<string> {
+  const user = await db.selectFrom('users').select(['totp_pending_secret', 'totp_enabled_at']).where('id', '=', userId).executeTakeFirstOrThrow();
+  if (user.totp_pending_secret !== null) return box.open(user.totp_pending_secret, userId);
+  const secret = newTotpSecret();
+  await db.updateTable('users').set({ totp_pending_secret: box.seal(secret, userId) }).where('id', '=', userId).execute();
+  return secret;
+}
+
+/**
+ * Turns two-factor sign-in on once the first code of the pending secret is
+ * right; answers the new recovery codes, shown once (only their hashes are kept).
+ */
+export async function enableTwoFactor({ db, box }: TwoFactorDeps, userId: string, code: string): Promise<string[]> {
+  const user = await db.selectFrom('users').select(['totp_pending_secret']).where('id', '=', userId).executeTakeFirstOrThrow();
+  if (user.totp_pending_secret === null) throw new AccountError('invalid_code');
+  const step = acceptedStep(box.open(user.totp_pending_secret, userId), code, Date.now(), null);
+  if (step === undefined) throw new AccountError('invalid_code');
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const now = new Date();
+  await db.transaction().execute(async (trx) => {
+    const set = await trx
+      .updateTable('users')
+      .set({ totp_secret: user.totp_pending_secret, totp_pending_secret: null, totp_enabled_at: now, totp_last_step: step })
+      .where('id', '=', userId)
+      .where('totp_pending_secret', '=', user.totp_pending_secret)
+      .executeTakeFirst();
+    if (Number(set.numUpdatedRows) !== 1) throw new AccountError('invalid_code');
+    await trx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
+    await trx
+      .insertInto('user_recovery_codes')
+      .values(codes.map((c) => ({ code_hash: recoveryHash(c), user_id: userId, created_at: now })))
+      .execute();
+  });
+  return codes;
+}
+
+/**
+ * Checks a second-factor code for a user with two-factor sign-in on: a TOTP
+ * code not used before, or an unused recovery code (which is then used up).
+ * Answers which it was; anything else is `invalid_code`.
+ */
+export async function useSecondFactor({ db, box }: TwoFactorDeps, userId: string, code: string): Promise<'totp' | 'recovery_code'> {
+  const user = await db.selectFrom('users').select(['totp_secret', 'totp_last_step']).where('id', '=', userId).executeTakeFirstOrThrow();
+  if (user.totp_secret === null) throw new AccountError('invalid_code');
+  const lastStep = user.totp_last_step === null ? null : Number(user.totp_last_step);
+  const step = acceptedStep(box.open(user.totp_secret, userId), code, Date.now(), lastStep);
+  if (step !== undefined) {
+    // Conditional on the step: of two uses of one code at once, one wins.
+    const taken = await db
+      .updateTable('users')
+      .set({ totp_last_step: step })
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) return 'totp';
+    throw new AccountError('invalid_code');
+  }
+  const normalized = normalizeRecoveryCode(code);
+  if (normalized.length === RECOVERY_LENGTH) {
+    const used = await db
+      .updateTable('user_recovery_codes')
+      .set({ used_at: new Date() })
+      .where('code_hash', '=', recoveryHash(normalized))
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(used.numUpdatedRows) === 1) return 'recovery_code';
+  }
+  throw new AccountError('invalid_code');
+}
+
+/** Turns two-factor sign-in off; needs a current code (or a recovery code: the device may be lost). */
+export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, code: string): Promise<'totp' | 'recovery_code'> {
+  const used = await useSecondFactor(deps, userId, code);
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null }).where('id', '=', userId).execute();
+    await trx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
+  });
+  return used;
+}
+
+const CHALLENGE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** A pending sign-in for a user whose password was right: the token goes in its own cookie. */
+export async function startChallenge(db: Db, userId: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date();
+  await db
+    .insertInto('user_sign_in_challenges')
+    .values({ token_hash: sha256(token), user_id: userId, created_at: now, expires_at: new Date(now.getTime() + CHALLENGE.seconds * 1000) })
+    .execute();
+  return token;
+}
+
+async function challengeRow(db: Db, token: string | undefined) {
+  if (token === undefined || !CHALLENGE_TOKEN.test(token)) return undefined;
+  const row = await db
+    .selectFrom('user_sign_in_challenges')
+    .innerJoin('users', 'users.id', 'user_sign_in_challenges.user_id')
+    .select(['user_sign_in_challenges.token_hash', 'user_sign_in_challenges.expires_at', 'user_sign_in_challenges.failures', 'users.id as user_id', 'users.merchant_id', 'users.email'])
+    .where('user_sign_in_challenges.token_hash', '=', sha256(token))
+    .executeTakeFirst();
+  if (row === undefined || row.expires_at <= new Date() || row.failures >= CHALLENGE.failures) return undefined;
+  return row;
+}
+
+/** Whether the pending sign-in still stands (for the code page). */
+export async function challengeStands(db: Db, token: string | undefined): Promise<boolean> {
+  return (await challengeRow(db, token)) !== undefined;
+}
+
+export type ChallengeResult = { user: SignedInUser; method: 'totp' | 'recovery_code' };
+
+/**
+ * The second step of a sign-in. A right code ends the challenge and answers
+ * the user (the caller starts the session); a wrong one counts against the
+ * challenge and the sign-in throttle. A missing, expired or used-up challenge
+ * is `invalid_link` (start again); a wrong code or a throttled account
+ * `invalid_code`, whose `subject` names the account for the audit log.
+ */
+export async function passChallenge(deps: TwoFactorDeps, token: string | undefined, code: string, address: string): Promise<ChallengeResult> {
+  const row = await challengeRow(deps.db, token);
+  if (row === undefined) throw new AccountError('invalid_link');
+  const subject = { userId: row.user_id, merchantId: row.merchant_id };
+  if (await signInThrottled(deps.db, row.email, address)) throw new AccountError('invalid_code', subject);
+  let method: 'totp' | 'recovery_code';
+  try {
+    method = await useSecondFactor(deps, row.user_id, code);
+  } catch (error) {
+    if (!(error instanceof AccountError)) throw error;
+    await deps.db.updateTable('user_sign_in_challenges').set((eb) => ({ failures: eb('failures', '+', 1) })).where('token_hash', '=', row.token_hash).execute();
+    await countSignInFailure(deps.db, row.email, address);
+    throw new AccountError('invalid_code', subject);
+  }
+  const ended = await deps.db.deleteFrom('user_sign_in_challenges').where('token_hash', '=', row.token_hash).executeTakeFirst();
+  // Two right codes at once for one challenge: only one becomes a session.
+  if (Number(ended.numDeletedRows) !== 1) throw new AccountError('invalid_link');
+  return { user: { userId: row.user_id, merchantId: row.merchant_id, email: row.email, twoFactor: true }, method };
+}

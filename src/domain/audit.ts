@@ -1,0 +1,41 @@
+/**
+ * Every action the merchant's audit log records (docs/DASHBOARD.md#audit-log),
+ * in one list: the Security page names each in both languages
+ * (src/dashboard/i18n.ts, `audit_<action>`), and the compiler refuses an
+ * action missing from either. To record a new kind of action, add it here,
+ * give it its words, and call `recordAudit` (src/db/audit.ts).
+ */
+export const AUDIT_ACTIONS = [
+  // The account
+  'sign_in',
+  'sign_in_failed',
+  'sign_out',
+  'sign_out_everywhere',
+  'password_reset_requested',
+  'password_reset',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'two_factor_failed',
+  'recovery_code_used',
+  // API & gateway
+  'key_created',
+  'key_revoked',
+  'key_rolled',
+  'gateway_requested',
+  // Settings
+  'domain_added',
+  'domain_removed',
+  'settings_changed',
+  // Recorded by other parts of the dashboard as they are built
+  'documents_submitted',
+  'live_mode_activated',
+  'refund_requested',
+  'webhook_endpoint_created',
+  'webhook_endpoint_changed',
+  'webhook_endpoint_deleted',
+  'webhook_event_redelivered',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const isAuditAction = (text: string): text is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(text);
