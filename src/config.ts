@@ -131,6 +131,18 @@ export const ConfigSchema = Type.Object({
   MAIL_FROM: Type.String({ default: 'Dargah <no-reply@localhost>', minLength: 3, description: 'dashboard email: the From address' }),
   DASHBOARD_SESSION_IDLE_SECONDS: Int({ default: 1_800, minimum: 60, description: 'dashboard: a session unused this long ends (30 min)' }),
   DASHBOARD_SESSION_MAX_SECONDS: Int({ default: 43_200, minimum: 60, description: 'dashboard: a session ends this long after sign-in, however active (12 h)' }),
+  REVIEW_REMINDER_HOURS: Type.Number({
+    default: 24,
+    exclusiveMinimum: 0,
+    maximum: 8_760,
+    description: 'worker: a gateway request under review this long (hours, fractions allowed) raises an operator reminder: a warning in the log and a review_reminder row in onboarding_events',
+  }),
+  DOCUMENTS_DIR: Type.String({
+    default: '.data/documents',
+    minLength: 1,
+    description:
+      "where the merchants' uploaded business documents are kept (relative to the working directory unless absolute); never inside the source tree or anything served. API processes write it, the operator CLI reads it: give them the same directory",
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level' },

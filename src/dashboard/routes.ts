@@ -22,7 +22,13 @@ import { listPayments } from '../payments/service.ts';
 import { AccountError, checkCredentials, confirmEmail, signUp, type SignedInUser } from '../accounts/accounts.ts';
 import { endAllSessions, endSession, sessionUser, startSession } from '../accounts/sessions.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
-import { addDomain, createMerchantKey, listMerchantKeys, merchantSummary, removeDomain, requestGateway, revokeMerchantKey } from '../merchants/onboarding.ts';
+import { activateLiveMode, addDomain, createMerchantKey, listMerchantKeys, merchantSummary, removeDomain, requestGateway, revokeMerchantKey } from '../merchants/onboarding.ts';
+import { currentDocuments, DocumentsInvalid, submitDocuments } from '../merchants/documents.ts';
+import { OnboardingRefused } from '../domain/onboarding.ts';
+import { documentStore } from '../adapters/document-store.ts';
+import type { Client } from '@temporalio/client';
+import { readMultipartForm, MultipartRefused } from './multipart.ts';
+import { documentsPage } from './onboarding-views.ts';
 import { csrfGuard } from '../http/csrf.ts';
 import { setSecurityHeaders } from '../http/page-headers.ts';
 import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../http/dependencies.ts';
@@ -47,6 +53,8 @@ export interface DashboardDependencies {
   db: Db;
   logger: Logger;
   mailer: Mailer;
+  /** Onboarding's steps are Updates of the merchant's workflow. */
+  temporal: Client;
 }
 
 const LANG_COOKIE = 'dargah_lang';
@@ -75,8 +83,10 @@ interface SignedInRequest extends Request {
   user: SignedInUser;
 }
 
-export function dashboardRoutes({ config, db, logger, mailer }: DashboardDependencies): Router {
+export function dashboardRoutes({ config, db, logger, mailer, temporal }: DashboardDependencies): Router {
   const router = new Router();
+  const onboarding = { db, temporal, config };
+  const store = documentStore(config);
   const secure = config.PUBLIC_BASE_URL.startsWith('https:');
   // __Host-: the browser keeps the cookie to this exact host, on https only, for every path.
   const sessionCookie = secure ? '__Host-dargah_session' : 'dargah_session';
@@ -220,7 +230,7 @@ export function dashboardRoutes({ config, db, logger, mailer }: DashboardDepende
       const form = await readForm(ctx);
       const values = { email: form.get('email') ?? '', business_name: form.get('business_name') ?? '' };
       try {
-        await signUp({ db, config, mailer }, { email: values.email, password: form.get('password') ?? '', businessName: values.business_name, lang });
+        await signUp({ db, config, mailer, temporal }, { email: values.email, password: form.get('password') ?? '', businessName: values.business_name, lang });
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
         html(ctx, signUpPage(view(), values, strings(lang)[`error_${error.code}`]), 422);
@@ -337,15 +347,19 @@ export function dashboardRoutes({ config, db, logger, mailer }: DashboardDepende
   const developers = async (request: SignedInRequest, options: Parameters<typeof developersPage>[2] = {}, status = 200) => {
     const summary = await merchantSummary(db, request.user.merchantId);
     const keys = await listMerchantKeys(db, request.user.merchantId);
-    html(request.ctx, developersPage(request.view('developers'), { gateway_status: summary.gateway_status, live_mode: summary.live_mode, keys }, options), status);
+    html(request.ctx, developersPage(request.view('developers'), { ...summary, keys }, options), status);
   };
+
+  /** A step the onboarding workflow refused, in the merchant's words. */
+  const refusalText = (lang: Lang, error: OnboardingRefused) => strings(lang)[`refusal_${error.code}`];
 
   router.get(
     '/dashboard/developers',
     page(async (request) => {
       const t = strings(request.lang);
       const done = request.ctx.query.done;
-      await developers(request, { notice: done === 'gateway' ? t.gatewayRequestedText : done === 'revoked' ? t.keyRevokedText : undefined });
+      const notice = done === 'gateway' ? t.gatewayRequestedText : done === 'revoked' ? t.keyRevokedText : done === 'live' ? t.liveActivatedText : undefined;
+      await developers(request, { notice });
     }, true),
   );
 
@@ -354,13 +368,75 @@ export function dashboardRoutes({ config, db, logger, mailer }: DashboardDepende
     page(async (request) => {
       await readForm(request.ctx);
       try {
-        await requestGateway(db, request.user.merchantId);
+        await requestGateway(onboarding, request.user.merchantId);
       } catch (error) {
-        if (!(error instanceof OnboardingError)) throw error;
-        await developers(request, { error: strings(request.lang).error_domain_required }, 409);
+        if (!(error instanceof OnboardingRefused)) throw error;
+        await developers(request, { error: refusalText(request.lang, error) }, 409);
         return;
       }
       seeOther(request.ctx, '/dashboard/developers?done=gateway');
+    }, true),
+  );
+
+  // Live mode is the merchant's own last step, once the gateway is approved (live keys are made elsewhere).
+  router.post(
+    '/dashboard/developers/live',
+    page(async (request) => {
+      await readForm(request.ctx);
+      try {
+        await activateLiveMode(onboarding, request.user.merchantId);
+      } catch (error) {
+        if (!(error instanceof OnboardingRefused)) throw error;
+        await developers(request, { error: refusalText(request.lang, error) }, 409);
+        return;
+      }
+      seeOther(request.ctx, '/dashboard/developers?done=live');
+    }, true),
+  );
+
+  // ---- Business documents ----
+
+  const documents = async (request: SignedInRequest, options: Parameters<typeof documentsPage>[2] & { values?: Parameters<typeof documentsPage>[1]['values'] } = {}, status = 200) => {
+    const summary = await merchantSummary(db, request.user.merchantId);
+    const current = await currentDocuments(db, request.user.merchantId);
+    const submitted = current?.submission;
+    const values = options.values ?? {
+      legal_name: submitted?.legal_name ?? '',
+      id_kind: submitted?.id_kind ?? 'person',
+      national_id: submitted?.national_id ?? '',
+      iban: submitted?.iban ?? '',
+    };
+    html(request.ctx, documentsPage(request.view('settings'), { status: summary.onboarding_status, values, files: current?.files ?? [] }, options), status);
+  };
+
+  router.get(
+    '/dashboard/documents',
+    page(async (request) => {
+      await documents(request, { notice: request.ctx.query.done === 'submitted' ? strings(request.lang).documentsSubmittedText : undefined });
+    }, true),
+  );
+
+  router.post(
+    '/dashboard/documents',
+    page(async (request) => {
+      let form: Awaited<ReturnType<typeof readMultipartForm>>;
+      try {
+        form = await readMultipartForm(request.ctx, csrf);
+      } catch (error) {
+        if (error instanceof MultipartRefused) throw new Refusal(error.status, error.status === 403 ? 'forbidden' : 'bad_request');
+        throw error;
+      }
+      const field = (name: string) => (form.fields.get(name) ?? '').slice(0, 1_000);
+      // The typed values come back into the form after a refusal; the files must be chosen again (browsers never refill them).
+      const values = { legal_name: field('legal_name'), id_kind: field('id_kind'), national_id: field('national_id'), iban: field('iban') };
+      try {
+        await submitDocuments({ ...onboarding, store }, request.user.merchantId, values, form.files);
+      } catch (error) {
+        if (error instanceof DocumentsInvalid) return documents(request, { problems: error.problems, values }, 422);
+        if (error instanceof OnboardingRefused) return documents(request, { error: refusalText(request.lang, error), values }, 409);
+        throw error;
+      }
+      seeOther(request.ctx, '/dashboard/documents?done=submitted');
     }, true),
   );
 
@@ -414,7 +490,7 @@ export function dashboardRoutes({ config, db, logger, mailer }: DashboardDepende
       const form = await readForm(request.ctx);
       const domain = form.get('domain') ?? '';
       try {
-        await addDomain(db, request.user.merchantId, domain);
+        await addDomain(onboarding, request.user.merchantId, domain);
       } catch (error) {
         if (!(error instanceof OnboardingError)) throw error;
         await settings(request, { error: strings(request.lang).error_invalid_domain, domainValue: domain.slice(0, 300) }, 422);

@@ -11,6 +11,8 @@ import type { Payment } from '../domain/payment-schemas.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment.ts';
 import type { KeyMode } from '../domain/merchant.ts';
 import { formatRials, formatTime, localDigits, statusLabel, strings, type Lang, type Strings } from './i18n.ts';
+import type { GatewayStatus, OnboardingStatus } from '../domain/onboarding.ts';
+import { onboardingView } from './onboarding-steps.ts';
 
 const eta = new Eta({ views: fileURLToPath(new URL('./templates', import.meta.url)), cache: true, autoEscape: true });
 
@@ -40,7 +42,8 @@ interface LayoutData {
 
 const langSuffix = (lang: Lang) => (lang === 'en' ? '?lang=en' : '');
 
-function render(template: string, context: ViewContext, data: LayoutData & Record<string, unknown>): string {
+/** Renders a template of templates/ inside the layout (shared by the page modules of the dashboard). */
+export function render(template: string, context: ViewContext, data: LayoutData & Record<string, unknown>): string {
   const t = strings(context.lang);
   const nav = context.user
     ? (
@@ -209,7 +212,7 @@ export interface KeyRow {
 
 export function developersPage(
   context: ViewContext,
-  account: { gateway_status: 'none' | 'requested' | 'approved'; live_mode: boolean; keys: KeyRow[] },
+  account: { onboarding_status: OnboardingStatus; gateway_status: GatewayStatus; rejection_reason: string | null; live_mode: boolean; keys: KeyRow[] },
   options: { newKey?: string; notice?: string; error?: string } = {},
 ): string {
   const { lang } = context;
@@ -220,7 +223,7 @@ export function developersPage(
     ...options,
     gatewayStatus: t[`gateway_${account.gateway_status}`],
     liveMode: account.live_mode ? t.liveOn : t.liveOff,
-    canRequest: account.gateway_status === 'none',
+    onboarding: onboardingView(account.onboarding_status, account.rejection_reason, t),
     keys: account.keys.map((k) => {
       const active = k.revoked_at === null && (k.expires_at === null || k.expires_at.getTime() > now);
       return {

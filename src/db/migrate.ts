@@ -9,6 +9,7 @@ import * as reconciliationIndexes from './migrations/0006_reconciliation_indexes
 import * as paymentMetadata from './migrations/0007_payment_metadata.ts';
 import * as dropBankOperations from './migrations/0008_drop_bank_operations.ts';
 import * as accounts from './migrations/0009_accounts.ts';
+import * as onboarding from './migrations/0010_onboarding.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_payment_metadata': paymentMetadata,
   '0008_drop_bank_operations': dropBankOperations,
   '0009_accounts': accounts,
+  '0010_onboarding': onboarding,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
