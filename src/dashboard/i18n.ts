@@ -129,7 +129,7 @@ const fa = {
   // Onboarding, business documents, live mode
   gateway_rejected: 'رد شد',
   onboardingTitle: 'مراحل راه‌اندازی',
-  onboardingStatus: 'وضعیت',
+  onboardingStatus: 'مرحلهٔ راه‌اندازی',
   onboarding_account_created: 'حساب ساخته شد',
   onboarding_domain_added: 'دامنه افزوده شد',
   onboarding_documents_submitted: 'مدارک فرستاده شد',
@@ -322,7 +322,7 @@ const en: Strings = {
   signedOutEverywhereHint: 'Every session of this account, on every device, ends.',
   gateway_rejected: 'Rejected',
   onboardingTitle: 'Getting started',
-  onboardingStatus: 'Status',
+  onboardingStatus: 'Onboarding',
   onboarding_account_created: 'Account created',
   onboarding_domain_added: 'Domain added',
   onboarding_documents_submitted: 'Documents submitted',

@@ -363,36 +363,27 @@ export function dashboardRoutes({ config, db, logger, mailer, temporal }: Dashbo
     }, true),
   );
 
-  router.post(
-    '/dashboard/developers/gateway',
-    page(async (request) => {
-      await readForm(request.ctx);
-      try {
-        await requestGateway(onboarding, request.user.merchantId);
-      } catch (error) {
-        if (!(error instanceof OnboardingRefused)) throw error;
-        await developers(request, { error: refusalText(request.lang, error) }, 409);
-        return;
-      }
-      seeOther(request.ctx, '/dashboard/developers?done=gateway');
-    }, true),
-  );
-
-  // Live mode is the merchant's own last step, once the gateway is approved (live keys are made elsewhere).
-  router.post(
-    '/dashboard/developers/live',
-    page(async (request) => {
-      await readForm(request.ctx);
-      try {
-        await activateLiveMode(onboarding, request.user.merchantId);
-      } catch (error) {
-        if (!(error instanceof OnboardingRefused)) throw error;
-        await developers(request, { error: refusalText(request.lang, error) }, 409);
-        return;
-      }
-      seeOther(request.ctx, '/dashboard/developers?done=live');
-    }, true),
-  );
+  // The merchant's own onboarding steps on this page: the gateway request, and live mode once approved (live keys are made elsewhere).
+  const merchantSteps = [
+    ['/dashboard/developers/gateway', requestGateway, 'gateway'],
+    ['/dashboard/developers/live', activateLiveMode, 'live'],
+  ] as const;
+  for (const [path, step, done] of merchantSteps) {
+    router.post(
+      path,
+      page(async (request) => {
+        await readForm(request.ctx);
+        try {
+          await step(onboarding, request.user.merchantId);
+        } catch (error) {
+          if (!(error instanceof OnboardingRefused)) throw error;
+          await developers(request, { error: refusalText(request.lang, error) }, 409);
+          return;
+        }
+        seeOther(request.ctx, `/dashboard/developers?done=${done}`);
+      }, true),
+    );
+  }
 
   // ---- Business documents ----
 
