@@ -34,7 +34,8 @@ async function newMerchantByCli(): Promise<{ merchant_id: string; test_key: stri
 }
 
 describe('operator CLI: onboarding, keys and fees', () => {
-  it('takes a merchant through domain, documents, gateway request, approval and live mode to a working live key, refusing steps out of order', async () => {
+  it('takes a merchant through domain, documents, gateway request, approval and live mode to a working live key, refusing steps out of order', async function () {
+    this.timeout(180_000); // about twenty CLI processes, each a Node start
     const h = await getHarness();
     const m = await newMerchantByCli();
     const M = m.merchant_id;
