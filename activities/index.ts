@@ -13,6 +13,7 @@ import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';
 import { createBankActivities } from './bank.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
+import { createOnboardingActivities, type OnboardingActivityDependencies } from './onboarding.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
 import { createWebhookActivities, type WebhookActivityDependencies } from './webhooks.ts';
 
@@ -23,14 +24,17 @@ export interface ActivityDependencies {
   logger: Logger;
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
-  config: RecordActivityDependencies['config'] & WebhookActivityDependencies['config'];
+  config: RecordActivityDependencies['config'] & WebhookActivityDependencies['config'] & OnboardingActivityDependencies['config'];
+  /** The onboarding decision emails. */
+  mailer: OnboardingActivityDependencies['mailer'];
 }
 
-export function createActivities({ db, bank, banks, logger, temporal, config }: ActivityDependencies) {
+export function createActivities({ db, bank, banks, logger, temporal, config, mailer }: ActivityDependencies) {
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
     ...createBankActivities({ bank, banks, logger }),
     ...createWebhookActivities({ db, logger, config, temporal }),
     ...createMaintenanceActivities({ db, logger }),
+    ...createOnboardingActivities({ db, logger, mailer, config }),
   };
 }

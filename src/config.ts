@@ -149,6 +149,18 @@ export const ConfigSchema = Type.Object({
     description:
       'dashboard: secret (32+ random characters) that seals the two-factor (TOTP) secrets stored in MySQL with AES-256-GCM; keep it, or every user must set two-factor sign-in up again (empty: stored unsealed, with a warning at start)',
   }),
+  REVIEW_REMINDER_HOURS: Type.Number({
+    default: 24,
+    exclusiveMinimum: 0,
+    maximum: 8_760,
+    description: 'worker: a gateway request under review this long (hours, fractions allowed) raises an operator reminder: a warning in the log and a review_reminder row in onboarding_events',
+  }),
+  DOCUMENTS_DIR: Type.String({
+    default: '.data/documents',
+    minLength: 1,
+    description:
+      "where the merchants' uploaded business documents are kept (relative to the working directory unless absolute); never inside the source tree or anything served. API processes write it, the operator CLI reads it: give them the same directory",
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level' },

@@ -16,7 +16,9 @@ import type { Db } from '../db/database.ts';
 import type { Mailer } from '../adapters/mailer.ts';
 import { counterHits, hitCounter, windowStartOf } from '../db/rate-limits.ts';
 import type { UserEmailTokensTable } from '../db/database.ts';
+import type { Client } from '@temporalio/client';
 import { insertMerchant, merchantName, OnboardingError } from '../merchants/merchants.ts';
+import { startOnboarding } from '../temporal/onboarding.ts';
 
 export type AccountErrorCode = 'invalid_email' | 'weak_password' | 'invalid_name' | 'invalid_credentials' | 'not_confirmed' | 'invalid_link' | 'invalid_code';
 
@@ -73,8 +75,10 @@ export function checkPassword(password: string, email: string, userInputs: strin
 
 export interface AccountDeps {
   db: Db;
-  config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX' | 'PUBLIC_BASE_URL'>;
+  config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX' | 'PUBLIC_BASE_URL' | 'TEMPORAL_TASK_QUEUE'>;
   mailer: Mailer;
+  /** Starts the new merchant's onboarding workflow. */
+  temporal?: Client;
 }
 
 /** Stores a one-time emailed link's token (only its SHA-256) and answers the token for the link. */
@@ -153,13 +157,15 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
   }
   const passwordHash = await hashPassword(input.password);
   const userId = randomUUID();
+  let merchantId: string;
   try {
-    await deps.db.transaction().execute(async (trx) => {
+    merchantId = await deps.db.transaction().execute(async (trx) => {
       const merchant = await insertMerchant(trx, deps.config, name, undefined);
       await trx
         .insertInto('users')
         .values({ id: userId, merchant_id: merchant.merchant_id, email, password_hash: passwordHash, created_at: new Date() })
         .execute();
+      return merchant.merchant_id;
     });
   } catch (error) {
     // Two sign-ups with one address at once: the unique index keeps one, the other is answered as above.
@@ -167,6 +173,11 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
     throw error;
   }
   await sendConfirmation(deps, userId, email, input.lang);
+  if (deps.temporal !== undefined) {
+    // Onboarding's workflow (docs/DASHBOARD.md#onboarding). If Temporal is away now, the merchant's first
+    // onboarding step starts it from the record (Update-with-Start), so the account is usable either way.
+    await startOnboarding(deps.temporal, deps.config, merchantId, 'account_created').catch(() => undefined);
+  }
 }
 
 /** Confirms the address of an emailed link; a used, expired or unknown link is refused. */

@@ -7,22 +7,15 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { mysqlErrorCode } from '../db/errors.ts';
-import { createMerchant, OnboardingError } from '../merchants/merchants.ts';
-import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway, revokeKey, rollKey, setFees } from '../merchants/onboarding.ts';
-import type { Config } from '../config.ts';
+import { OnboardingError } from '../merchants/merchants.ts';
+import { createMerchantKey, revokeKey, rollKey, setFees } from '../merchants/onboarding.ts';
+import { DocumentsInvalid } from '../merchants/documents.ts';
+import { OnboardingRefused } from '../domain/onboarding.ts';
+import { connectTemporal, type TemporalClient } from '../temporal/client.ts';
+import { isTemporalUnavailable } from '../temporal/call.ts';
+import { ONBOARDING_COMMANDS, ONBOARDING_OPTIONS, required, UsageError, type CliServices, type Command, type Flags } from './onboarding-commands.ts';
 
-type Flags = Record<string, string | boolean | undefined>;
-type Command = (db: Db, config: Config, flags: Flags) => Promise<Record<string, unknown>>;
-
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-function required(flags: Flags, name: string): string {
-  const value = flags[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
+export { UsageError };
 
 /** A whole number of the flag's unit (rials, seconds, basis points). */
 function wholeNumber(flags: Flags, name: string): number {
@@ -33,11 +26,7 @@ function wholeNumber(flags: Flags, name: string): number {
 }
 
 export const COMMANDS: Record<string, Command> = {
-  'merchants create': (db, config, flags) => createMerchant(db, config, { name: required(flags, 'name'), domain: required(flags, 'domain') }),
-  'domains add': (db, _config, flags) => addDomain(db, required(flags, 'merchant'), required(flags, 'domain')),
-  'gateways request': (db, _config, flags) => requestGateway(db, required(flags, 'merchant')),
-  'gateways approve': (db, _config, flags) => approveGateway(db, required(flags, 'merchant')),
-  'live activate': (db, _config, flags) => activateLiveMode(db, required(flags, 'merchant')),
+  ...ONBOARDING_COMMANDS,
   'keys create': (db, _config, flags) => createMerchantKey(db, required(flags, 'merchant'), required(flags, 'mode')),
   'keys revoke': (db, _config, flags) => revokeKey(db, required(flags, 'key')),
   'keys roll': (db, _config, flags) => rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in')),
@@ -56,6 +45,7 @@ const OPTIONS = {
   bps: { type: 'string' },
   min: { type: 'string' },
   max: { type: 'string' },
+  ...ONBOARDING_OPTIONS,
 } as const;
 
 function human(result: Record<string, unknown>): string {
@@ -66,6 +56,7 @@ function human(result: Record<string, unknown>): string {
 
 async function main(argv: string[]): Promise<number> {
   let db: Db | undefined;
+  let temporal: Promise<TemporalClient> | undefined;
   try {
     const { positionals, values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     const name = positionals.slice(0, 2).join(' ');
@@ -75,7 +66,8 @@ async function main(argv: string[]): Promise<number> {
     }
     const config = loadConfig();
     db = createDatabase(config.DATABASE_URL, { poolSize: 2 }).db;
-    const result = await command(db, config, values);
+    const services: CliServices = { temporal: async () => (await (temporal ??= connectTemporal(config))).client };
+    const result = await command(db, config, values, services);
     process.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : `${human(result)}\n`);
     return 0;
   } catch (error) {
@@ -83,11 +75,16 @@ async function main(argv: string[]): Promise<number> {
     return error instanceof UsageError ? 2 : 1;
   } finally {
     await db?.destroy();
+    await temporal?.then((t) => t.connection.close()).catch(() => undefined);
   }
 }
 
 function reason(error: unknown): string {
-  if (error instanceof UsageError || error instanceof OnboardingError || error instanceof ConfigError) return error.message;
+  if (error instanceof UsageError || error instanceof OnboardingError || error instanceof OnboardingRefused || error instanceof ConfigError) return error.message;
+  if (error instanceof DocumentsInvalid) return error.message;
+  if (isTemporalUnavailable(error) || (error as { name?: string }).name === 'DependencyTimeoutError') {
+    return 'Temporal is not reachable at TEMPORAL_ADDRESS; start it (npm start) or fix TEMPORAL_ADDRESS';
+  }
   const e = error as { code?: string; message?: string };
   const mysqlCode = mysqlErrorCode(error);
   if (mysqlCode !== undefined) return `MySQL is not usable at DATABASE_URL (${mysqlCode}); start it or fix DATABASE_URL`;

@@ -23,9 +23,14 @@ import { secretBox } from '../accounts/secret-box.ts';
 import { challengeStands, CHALLENGE, disableTwoFactor, enableTwoFactor, passChallenge, pendingTotpSecret, startChallenge, totpUri, twoFactorStatus } from '../accounts/two-factor.ts';
 import { listAudit, recordAudit } from '../db/audit.ts';
 import type { AuditAction } from '../domain/audit.ts';
-import { normalizeDomain, OnboardingError } from '../merchants/merchants.ts';
 import { parseKey } from '../merchants/keys.ts';
-import { addDomain, listMerchantKeys, merchantSummary, removeDomain, requestGateway, revokeMerchantKey } from '../merchants/onboarding.ts';
+import { normalizeDomain, OnboardingError } from '../merchants/merchants.ts';
+import { activateLiveMode, addDomain, listMerchantKeys, merchantSummary, removeDomain, requestGateway, revokeMerchantKey } from '../merchants/onboarding.ts';
+import { currentDocuments, DocumentsInvalid, submitDocuments } from '../merchants/documents.ts';
+import { OnboardingRefused } from '../domain/onboarding.ts';
+import { documentStore } from '../adapters/document-store.ts';
+import { readMultipartForm, MultipartRefused } from './multipart.ts';
+import { documentsPage } from './onboarding-views.ts';
 import { csrfGuard } from '../http/csrf.ts';
 import { setSecurityHeaders } from '../http/page-headers.ts';
 import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../http/dependencies.ts';
@@ -58,8 +63,10 @@ const AUDIT_PAGE = 20;
 const ROLL_EXPIRIES = new Set([0, 3_600, 86_400, 604_800]);
 
 export function dashboardRoutes(deps: DashboardDependencies): Router {
-  const { config, db, logger, mailer } = deps;
+  const { config, db, logger, mailer, temporal } = deps;
   const router = new Router();
+  const onboarding = { db, temporal, config };
+  const store = documentStore(config);
   const secure = config.PUBLIC_BASE_URL.startsWith('https:');
   // __Host-: the browser keeps the cookie to this exact host, on https only, for every path.
   const sessionCookie = secure ? '__Host-dargah_session' : 'dargah_session';
@@ -217,7 +224,7 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
       const form = await readForm(ctx);
       const values = { email: form.get('email') ?? '', business_name: form.get('business_name') ?? '' };
       try {
-        await signUp({ db, config, mailer }, { email: values.email, password: form.get('password') ?? '', businessName: values.business_name, lang });
+        await signUp({ db, config, mailer, temporal }, { email: values.email, password: form.get('password') ?? '', businessName: values.business_name, lang });
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
         html(ctx, signUpPage(view(), values, strings(lang)[`error_${error.code}`]), 422);
@@ -444,31 +451,89 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
     const summary = await merchantSummary(db, request.user.merchantId);
     const keys = await listMerchantKeys(db, request.user.merchantId);
     const missing = await liveKeyMissing(db, request.user);
-    html(request.ctx, developersPage(request.view('developers'), { gateway_status: summary.gateway_status, live_mode: summary.live_mode, keys, liveKeyMissing: missing }, options), status);
+    html(request.ctx, developersPage(request.view('developers'), { ...summary, keys, liveKeyMissing: missing }, options), status);
   };
+
+  /** A step the onboarding workflow refused, in the merchant's words. */
+  const refusalText = (lang: Lang, error: OnboardingRefused) => strings(lang)[`refusal_${error.code}`];
 
   router.get(
     '/dashboard/developers',
     page(async (request) => {
       const t = strings(request.lang);
       const done = request.ctx.query.done;
-      await developers(request, { notice: done === 'gateway' ? t.gatewayRequestedText : done === 'revoked' ? t.keyRevokedText : undefined });
+      const notice = done === 'gateway' ? t.gatewayRequestedText : done === 'revoked' ? t.keyRevokedText : done === 'live' ? t.liveActivatedText : undefined;
+      await developers(request, { notice });
+    }, true),
+  );
+
+  // The merchant's own onboarding steps on this page: the gateway request, and live mode once approved (live keys are made elsewhere).
+  const merchantSteps = [
+    ['/dashboard/developers/gateway', requestGateway, 'gateway', 'gateway_requested'],
+    ['/dashboard/developers/live', activateLiveMode, 'live', 'live_mode_activated'],
+  ] as const;
+  for (const [path, step, done, recorded] of merchantSteps) {
+    router.post(
+      path,
+      page(async (request) => {
+        await readForm(request.ctx);
+        try {
+          await step(onboarding, request.user.merchantId);
+        } catch (error) {
+          if (!(error instanceof OnboardingRefused)) throw error;
+          await developers(request, { error: refusalText(request.lang, error) }, 409);
+          return;
+        }
+        await audit(request.ctx, recorded, request.user);
+        seeOther(request.ctx, `/dashboard/developers?done=${done}`);
+      }, true),
+    );
+  }
+
+  // ---- Business documents ----
+
+  const documents = async (request: SignedInRequest, options: Parameters<typeof documentsPage>[2] & { values?: Parameters<typeof documentsPage>[1]['values'] } = {}, status = 200) => {
+    const summary = await merchantSummary(db, request.user.merchantId);
+    const current = await currentDocuments(db, request.user.merchantId);
+    const submitted = current?.submission;
+    const values = options.values ?? {
+      legal_name: submitted?.legal_name ?? '',
+      id_kind: submitted?.id_kind ?? 'person',
+      national_id: submitted?.national_id ?? '',
+      iban: submitted?.iban ?? '',
+    };
+    html(request.ctx, documentsPage(request.view('settings'), { status: summary.onboarding_status, values, files: current?.files ?? [] }, options), status);
+  };
+
+  router.get(
+    '/dashboard/documents',
+    page(async (request) => {
+      await documents(request, { notice: request.ctx.query.done === 'submitted' ? strings(request.lang).documentsSubmittedText : undefined });
     }, true),
   );
 
   router.post(
-    '/dashboard/developers/gateway',
+    '/dashboard/documents',
     page(async (request) => {
-      await readForm(request.ctx);
+      let form: Awaited<ReturnType<typeof readMultipartForm>>;
       try {
-        await requestGateway(db, request.user.merchantId);
+        form = await readMultipartForm(request.ctx, csrf);
       } catch (error) {
-        if (!(error instanceof OnboardingError)) throw error;
-        await developers(request, { error: strings(request.lang).error_domain_required }, 409);
-        return;
+        if (error instanceof MultipartRefused) throw new Refusal(error.status, error.status === 403 ? 'forbidden' : 'bad_request');
+        throw error;
       }
-      await audit(request.ctx, 'gateway_requested', request.user);
-      seeOther(request.ctx, '/dashboard/developers?done=gateway');
+      const field = (name: string) => (form.fields.get(name) ?? '').slice(0, 1_000);
+      // The typed values come back into the form after a refusal; the files must be chosen again (browsers never refill them).
+      const values = { legal_name: field('legal_name'), id_kind: field('id_kind'), national_id: field('national_id'), iban: field('iban') };
+      try {
+        await submitDocuments({ ...onboarding, store }, request.user.merchantId, values, form.files);
+      } catch (error) {
+        if (error instanceof DocumentsInvalid) return documents(request, { problems: error.problems, values }, 422);
+        if (error instanceof OnboardingRefused) return documents(request, { error: refusalText(request.lang, error), values }, 409);
+        throw error;
+      }
+      await audit(request.ctx, 'documents_submitted', request.user);
+      seeOther(request.ctx, '/dashboard/documents?done=submitted');
     }, true),
   );
 
@@ -557,7 +622,7 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
       const form = await readForm(request.ctx);
       const domain = form.get('domain') ?? '';
       try {
-        await addDomain(db, request.user.merchantId, domain);
+        await addDomain(onboarding, request.user.merchantId, domain);
       } catch (error) {
         if (!(error instanceof OnboardingError)) throw error;
         await settings(request, { error: strings(request.lang).error_invalid_domain, domainValue: domain.slice(0, 300) }, 422);

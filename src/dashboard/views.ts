@@ -15,6 +15,8 @@ import type { KeyMode } from '../domain/merchant.ts';
 import { stylesheet } from '../http/stylesheet.ts';
 import { localDigits } from '../http/words.ts';
 import { formatRials, formatTime, statusLabel, strings, type Lang, type Strings } from './i18n.ts';
+import type { GatewayStatus, OnboardingStatus } from '../domain/onboarding.ts';
+import { onboardingView } from './onboarding-steps.ts';
 
 const eta = new Eta({ views: fileURLToPath(new URL('./templates', import.meta.url)), cache: true, autoEscape: true });
 
@@ -45,6 +47,7 @@ export interface LayoutData {
 
 const langSuffix = (lang: Lang) => (lang === 'en' ? '?lang=en' : '');
 
+/** Renders a template of templates/ inside the layout (shared by the page modules of the dashboard). */
 export function render(template: string, context: ViewContext, data: LayoutData & Record<string, unknown>): string {
   const t = strings(context.lang);
   const nav = context.user
@@ -302,7 +305,14 @@ export interface KeyRow {
 
 export function developersPage(
   context: ViewContext,
-  account: { gateway_status: 'none' | 'requested' | 'approved'; live_mode: boolean; keys: KeyRow[]; liveKeyMissing: ('live_mode' | 'two_factor')[] },
+  account: {
+    onboarding_status: OnboardingStatus;
+    gateway_status: GatewayStatus;
+    rejection_reason: string | null;
+    live_mode: boolean;
+    keys: KeyRow[];
+    liveKeyMissing: ('live_mode' | 'two_factor')[];
+  },
   options: { newKey?: string; notice?: string; error?: string; refusedMissing?: ('live_mode' | 'two_factor')[] } = {},
 ): string {
   const { lang } = context;
@@ -313,7 +323,6 @@ export function developersPage(
     ...options,
     gatewayStatus: t[`gateway_${account.gateway_status}`],
     liveMode: account.live_mode ? t.liveOn : t.liveOff,
-    canRequest: account.gateway_status === 'none',
     liveKeyMissing: account.liveKeyMissing.map((m) => t[`liveKeyNeeds_${m}`]),
     refusedMissing: options.refusedMissing?.map((m) => t[`liveKeyNeeds_${m}`]),
     rollChoices: [
@@ -322,6 +331,7 @@ export function developersPage(
       { seconds: 86_400, label: t.roll24h },
       { seconds: 604_800, label: t.roll7d },
     ],
+    onboarding: onboardingView(account.onboarding_status, account.rejection_reason, t),
     keys: account.keys.map((k) => {
       const active = k.revoked_at === null && (k.expires_at === null || k.expires_at.getTime() > now);
       return {

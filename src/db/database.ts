@@ -2,6 +2,9 @@ import { Kysely, MysqlDialect, type Generated, type ColumnType, type Insertable,
 import { createPool, type Pool, type PoolConnection } from 'mysql2';
 import { DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS, DEFAULT_DATABASE_QUERY_TIMEOUT_MS } from '../config.ts';
 import { DependencyTimeoutError } from '../errors.ts';
+import type { OnboardingStatus } from '../domain/onboarding.ts';
+import type { OnboardingEventType } from '../domain/onboarding-workflow.ts';
+import type { DocumentType, IdKind } from '../domain/business-documents.ts';
 
 /** Columns the database fills in; optional on insert. */
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
@@ -9,8 +12,13 @@ type Defaulted<T> = ColumnType<T, T | undefined, T>;
 export interface MerchantsTable {
   id: string;
   name: string;
-  gateway_status: Defaulted<'none' | 'requested' | 'approved'>;
+  gateway_status: Defaulted<'none' | 'requested' | 'rejected' | 'approved'>;
   live_mode: Defaulted<number>;
+  /** The onboarding workflow's record (src/domain/onboarding.ts); moves only forward, by onboarding_version. */
+  onboarding_status: Defaulted<OnboardingStatus>;
+  onboarding_version: Defaulted<number>;
+  rejection_reason: Defaulted<string | null>;
+  onboarding_updated_at: Defaulted<Date | null>;
   fee_bps: number;
   fee_min: number;
   fee_max: number;
@@ -214,6 +222,41 @@ export interface UserEmailTokensTable {
   used_at: Defaulted<Date | null>;
 }
 
+export interface OnboardingEventsTable {
+  /** Derived from its cause: `<merchant>:v<version>` for a step, `<merchant>:reminder:<round>` for a reminder. */
+  id: string;
+  merchant_id: string;
+  type: OnboardingEventType;
+  status: OnboardingStatus;
+  reason: string | null;
+  created_at: Date;
+}
+
+export interface MerchantDocumentSubmissionsTable {
+  id: string;
+  merchant_id: string;
+  legal_name: string;
+  id_kind: IdKind;
+  national_id: string;
+  iban: string;
+  /** `draft` until the onboarding workflow accepts it. */
+  status: 'draft' | 'submitted';
+  created_at: Date;
+  submitted_at: Defaulted<Date | null>;
+}
+
+export interface MerchantDocumentFilesTable {
+  id: string;
+  merchant_id: string;
+  submission_id: string;
+  original_name: string;
+  /** From the file's content, never from its name or the browser. */
+  content_type: DocumentType;
+  size_bytes: number;
+  sha256: Buffer;
+  created_at: Date;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
@@ -231,6 +274,9 @@ export interface Database {
   user_recovery_codes: UserRecoveryCodesTable;
   user_sign_in_challenges: UserSignInChallengesTable;
   audit_log: AuditLogTable;
+  onboarding_events: OnboardingEventsTable;
+  merchant_document_submissions: MerchantDocumentSubmissionsTable;
+  merchant_document_files: MerchantDocumentFilesTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

@@ -12,6 +12,7 @@ import * as accounts from './migrations/0009_accounts.ts';
 import * as twoFactor from './migrations/0013_two_factor.ts';
 import * as auditLog from './migrations/0014_audit_log.ts';
 import * as paymentsByVerifiedAt from './migrations/0016_payments_by_verified_at.ts';
+import * as onboarding from './migrations/0010_onboarding.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_two_factor': twoFactor,
   '0014_audit_log': auditLog,
   '0016_payments_by_verified_at': paymentsByVerifiedAt,
+  '0010_onboarding': onboarding,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -9,6 +9,7 @@ import { defineSearchAttributeKey } from '@temporalio/common';
 import type { Payment } from './payment-schemas.ts';
 import type { BankOutcome, FeePlan } from './payment.ts';
 import type { Refund } from './refund-schemas.ts';
+import { ONBOARDING_SEARCH_ATTRIBUTE_TYPES } from './onboarding-workflow.ts';
 
 export interface PaymentWorkflowInput {
   /** The payment exactly as the create endpoint recorded it (status `created`, version 1). */
@@ -109,8 +110,9 @@ export const searchAttributes = {
   amount: defineSearchAttributeKey('PaymentAmount', 'INT'),
 } as const;
 
-/** Name → type, for registering them on a server. */
+/** Name → type of every custom search attribute (the payments' and the onboarding's), for registering them on a server. */
 export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword' | 'Int'> = {
+  ...ONBOARDING_SEARCH_ATTRIBUTE_TYPES,
   PaymentStatus: 'Keyword',
   MerchantId: 'Keyword',
   MerchantReference: 'Keyword',

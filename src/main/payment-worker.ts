@@ -15,6 +15,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { serializeError, type Logger } from '../logger.ts';
+import { createMailer, type Mailer } from '../adapters/mailer.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -52,6 +53,7 @@ export interface PaymentWorkerOptions {
     'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'
   > &
     Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS' | 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'>> &
+    Pick<Config, 'REVIEW_REMINDER_HOURS' | 'PUBLIC_BASE_URL' | 'SMTP_URL' | 'MAIL_FROM'> &
     Parameters<typeof banksFromConfig>[0];
   db: Db;
   /** Lets activities start webhook deliveries as workflows of their own. */
@@ -63,6 +65,8 @@ export interface PaymentWorkerOptions {
   bank?: BankAdapter;
   /** Webhook activities shared with the webhook worker (one count of each merchant's attempts per process). */
   webhookActivities?: WebhookActivities;
+  /** The onboarding decision emails; by default SMTP_URL's server (or standard output without one). */
+  mailer?: Mailer;
 }
 
 const workflowCode = (bundle: WorkflowBundleWithSourceMap | undefined) =>
@@ -74,10 +78,18 @@ const workflowCode = (bundle: WorkflowBundleWithSourceMap | undefined) =>
  * that deliveries started on this queue before deliveries got their own
  * queue finish here (they replay their history; nothing new starts here).
  */
-export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, bank, webhookActivities }: PaymentWorkerOptions): Promise<Worker> {
+export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, bank, webhookActivities, mailer }: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
-  const activities = createActivities({ db, bank: bank ?? new LegacySandboxBank(), banks: banksFromConfig(config), logger: logger.child({ component: 'activities' }), temporal, config });
+  const activities = createActivities({
+    db,
+    bank: bank ?? new LegacySandboxBank(),
+    banks: banksFromConfig(config),
+    logger: logger.child({ component: 'activities' }),
+    temporal,
+    config,
+    mailer: mailer ?? createMailer(config),
+  });
   return Worker.create({
     connection: conn,
     namespace: config.TEMPORAL_NAMESPACE,

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
+import type { Client } from '@temporalio/client';
 import type { Db } from '../db/database.ts';
+import { startOnboarding, type OnboardingClientConfig } from '../temporal/onboarding.ts';
 import { createKey } from './keys.ts';
 
 const DOMAIN_PATTERN = /^(localhost|(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})$/;
@@ -37,13 +39,24 @@ export async function createMerchant(
   return db.transaction().execute((trx) => insertMerchant(trx, config, name, domain));
 }
 
+/** `merchants create`: the merchant as above, then its onboarding workflow (docs/DASHBOARD.md#onboarding). */
+export async function createOnboardedMerchant(
+  deps: { db: Db; temporal: Client; config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX'> & OnboardingClientConfig },
+  input: { name: string; domain?: string },
+) {
+  const merchant = await createMerchant(deps.db, deps.config, input);
+  await startOnboarding(deps.temporal, deps.config, merchant.merchant_id, input.domain === undefined ? 'account_created' : 'domain_added');
+  return merchant;
+}
+
 /** The rows of a new merchant inside the caller's transaction (a dashboard sign-up adds its user in the same one). */
 export async function insertMerchant(trx: Db, config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX'>, name: string, domain: string | undefined) {
   const merchantId = randomUUID();
   const now = new Date();
   await trx
     .insertInto('merchants')
-    .values({ id: merchantId, name, fee_bps: config.FEE_BPS, fee_min: config.FEE_MIN, fee_max: config.FEE_MAX, created_at: now })
+    // A merchant created with its domain has taken onboarding's first step already.
+    .values({ id: merchantId, name, fee_bps: config.FEE_BPS, fee_min: config.FEE_MIN, fee_max: config.FEE_MAX, created_at: now, onboarding_status: domain === undefined ? 'account_created' : 'domain_added', onboarding_updated_at: now })
     .execute();
   if (domain !== undefined) await trx.insertInto('merchant_domains').values({ merchant_id: merchantId, domain, created_at: now }).execute();
   const key = await createKey(trx, merchantId, 'test', { now });

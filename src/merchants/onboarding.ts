@@ -1,11 +1,17 @@
 /**
- * The operator's onboarding steps after `merchants create` (docs/API.md#operator-cli-onboarding-keys-and-fees),
- * in their order: domain → gateway request → approval → live
- * mode → live keys. Test keys need none of it. A step taken out of order is
- * refused with an OnboardingError that says what must come first.
+ * Onboarding's steps after sign-up or `merchants create` (docs/DASHBOARD.md#onboarding),
+ * in their order: domain → business documents (src/merchants/documents.ts) → gateway
+ * request → the operator's review → live mode → live keys. Test keys need none of it.
+ * Each step is an Update of the merchant's onboarding workflow, whose validators are
+ * the only judge of order: a step out of order is refused with an OnboardingRefused
+ * that says what must come first. The dashboard and the operator CLI both call these.
  */
+import type { Client } from '@temporalio/client';
 import type { Db } from '../db/database.ts';
 import type { FeePlan } from '../domain/payment.ts';
+import { gatewayStatusOf, isOnboardingStatus, ONBOARDING_STATUSES, OnboardingRefused, rejectionReason } from '../domain/onboarding.ts';
+import { activateLiveUpdate, addDomainUpdate, decideGatewayUpdate, requestGatewayUpdate, type OnboardingView } from '../domain/onboarding-workflow.ts';
+import { onboardingUpdate, type OnboardingClientConfig } from '../temporal/onboarding.ts';
 import { createKey } from './keys.ts';
 import { normalizeDomain, OnboardingError } from './merchants.ts';
 
@@ -20,14 +26,24 @@ async function domainsOf(db: Db, merchantId: string): Promise<string[]> {
   return rows.map((r) => r.domain);
 }
 
-export async function addDomain(db: Db, merchantId: string, input: string) {
-  await merchantOf(db, merchantId);
-  const domain = normalizeDomain(input);
-  await db.insertInto('merchant_domains').ignore().values({ merchant_id: merchantId, domain, created_at: new Date() }).execute();
-  return { merchant_id: merchantId, domains: await domainsOf(db, merchantId) };
+export interface OnboardingDeps {
+  db: Db;
+  temporal: Client;
+  config: OnboardingClientConfig;
 }
 
-/** Removes a site domain; removing one the merchant does not have changes nothing. */
+/**
+ * A site domain: the first one is onboarding's "domain added" step. The
+ * onboarding workflow records it (the one place its steps are taken).
+ */
+export async function addDomain(deps: OnboardingDeps, merchantId: string, input: string) {
+  await merchantOf(deps.db, merchantId);
+  const domain = normalizeDomain(input);
+  await onboardingUpdate(deps.db, deps.temporal, deps.config, merchantId, addDomainUpdate, { domain });
+  return { merchant_id: merchantId, domains: await domainsOf(deps.db, merchantId) };
+}
+
+/** Removes a site domain; removing one the merchant does not have changes nothing. Not an onboarding step. */
 export async function removeDomain(db: Db, merchantId: string, input: string) {
   await merchantOf(db, merchantId);
   const domain = normalizeDomain(input);
@@ -35,42 +51,73 @@ export async function removeDomain(db: Db, merchantId: string, input: string) {
   return { merchant_id: merchantId, domains: await domainsOf(db, merchantId) };
 }
 
-/** What the merchant's account shows: name, gateway status, live mode and its domains. */
+/** What the merchant's account shows: name, onboarding and gateway status, live mode and its domains. */
 export async function merchantSummary(db: Db, merchantId: string) {
   const merchant = await merchantOf(db, merchantId);
   return {
     merchant_id: merchant.id,
     name: merchant.name,
+    onboarding_status: merchant.onboarding_status,
     gateway_status: merchant.gateway_status,
+    rejection_reason: merchant.rejection_reason,
     live_mode: Boolean(merchant.live_mode),
     domains: await domainsOf(db, merchantId),
   };
 }
 
-/** Asking for a gateway needs a site domain; asking again, or after approval, changes nothing. */
-export async function requestGateway(db: Db, merchantId: string) {
-  const merchant = await merchantOf(db, merchantId);
-  if ((await domainsOf(db, merchantId)).length === 0) throw new OnboardingError('add the site domain first (domains add)');
-  await db.updateTable('merchants').set({ gateway_status: 'requested' }).where('id', '=', merchantId).where('gateway_status', '=', 'none').execute();
-  const status = merchant.gateway_status === 'none' ? 'requested' : merchant.gateway_status;
-  return { merchant_id: merchantId, gateway_status: status };
+const gatewayAnswer = (view: OnboardingView) => ({ merchant_id: view.merchant_id, gateway_status: gatewayStatusOf(view.status), onboarding_status: view.status });
+
+/** The merchant asks for a gateway (after the domain and the documents); asking again, or after approval, changes nothing. */
+export async function requestGateway(deps: OnboardingDeps, merchantId: string) {
+  await merchantOf(deps.db, merchantId);
+  return gatewayAnswer(await onboardingUpdate(deps.db, deps.temporal, deps.config, merchantId, requestGatewayUpdate));
 }
 
-/** The operator approves the merchant's documents; only a requested gateway can be approved. */
-export async function approveGateway(db: Db, merchantId: string) {
-  const merchant = await merchantOf(db, merchantId);
-  if (merchant.gateway_status === 'none') throw new OnboardingError('the merchant has not requested a gateway (gateways request)');
-  await db.updateTable('merchants').set({ gateway_status: 'approved' }).where('id', '=', merchantId).execute();
-  return { merchant_id: merchantId, gateway_status: 'approved' as const };
+/** The operator approves the merchant's documents; only a request under review can be approved (approving again changes nothing). */
+export async function approveGateway(deps: OnboardingDeps, merchantId: string) {
+  await merchantOf(deps.db, merchantId);
+  return gatewayAnswer(await onboardingUpdate(deps.db, deps.temporal, deps.config, merchantId, decideGatewayUpdate, { decision: 'approve' }));
 }
 
-export async function activateLiveMode(db: Db, merchantId: string) {
-  const merchant = await merchantOf(db, merchantId);
-  if (merchant.gateway_status !== 'approved') {
-    throw new OnboardingError(`the gateway is ${merchant.gateway_status === 'none' ? 'not requested' : 'not approved'} yet; live mode needs an approved gateway (gateways approve)`);
-  }
-  await db.updateTable('merchants').set({ live_mode: 1 }).where('id', '=', merchantId).execute();
-  return { merchant_id: merchantId, live_mode: true };
+/** The operator rejects a request under review, with the reason the merchant is shown and emailed. */
+export async function rejectGateway(deps: OnboardingDeps, merchantId: string, reason: string | undefined) {
+  await merchantOf(deps.db, merchantId);
+  const why = rejectionReason(reason);
+  if (why === undefined) throw new OnboardingRefused('reason_required');
+  const view = await onboardingUpdate(deps.db, deps.temporal, deps.config, merchantId, decideGatewayUpdate, { decision: 'reject', reason: why });
+  return { ...gatewayAnswer(view), rejection_reason: view.rejection_reason };
+}
+
+/** The merchant turns live mode on once the gateway is approved. */
+export async function activateLiveMode(deps: OnboardingDeps, merchantId: string) {
+  await merchantOf(deps.db, merchantId);
+  const view = await onboardingUpdate(deps.db, deps.temporal, deps.config, merchantId, activateLiveUpdate);
+  return { merchant_id: merchantId, live_mode: view.status === 'live', onboarding_status: view.status };
+}
+
+/** Merchants by onboarding status, longest waiting first (the operator's review queue: `merchants list --status under_review`). */
+export async function listMerchantsByStatus(db: Db, status: string) {
+  if (!isOnboardingStatus(status)) throw new OnboardingError(`--status must be one of ${ONBOARDING_STATUSES.join(', ')}`);
+  const rows = await db
+    .selectFrom('merchants')
+    .select(['id', 'name', 'onboarding_status', 'gateway_status', 'live_mode', 'rejection_reason', 'onboarding_updated_at'])
+    .where('onboarding_status', '=', status)
+    .orderBy('onboarding_updated_at')
+    .orderBy('id')
+    .limit(1_000)
+    .execute();
+  return {
+    status,
+    merchants: rows.map((r) => ({
+      merchant_id: r.id,
+      name: r.name,
+      onboarding_status: r.onboarding_status,
+      gateway_status: r.gateway_status,
+      live_mode: Boolean(r.live_mode),
+      rejection_reason: r.rejection_reason,
+      since: r.onboarding_updated_at?.toISOString() ?? null,
+    })),
+  };
 }
 
 /** Test keys at any time, even before the gateway is approved; live keys only once live mode is active. */

@@ -4,6 +4,10 @@ import { client, request, waitFor } from '../support/http.ts';
 import { cli } from '../support/cli.ts';
 import { createdPayment, chooseOutcome, waitForStatus } from '../support/payments.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SMALL_PDF } from '../support/live.ts';
 
 /** Runs a step that must succeed and answers its one JSON object, checking its exact fields. */
 async function step(fields: string[], ...args: string[]): Promise<Record<string, unknown>> {
@@ -30,7 +34,8 @@ async function newMerchantByCli(): Promise<{ merchant_id: string; test_key: stri
 }
 
 describe('operator CLI: onboarding, keys and fees', () => {
-  it('takes a merchant through domain, gateway request, approval and live mode to a working live key, refusing steps out of order', async () => {
+  it('takes a merchant through domain, documents, gateway request, approval and live mode to a working live key, refusing steps out of order', async function () {
+    this.timeout(180_000); // about twenty CLI processes, each a Node start
     const h = await getHarness();
     const m = await newMerchantByCli();
     const M = m.merchant_id;
@@ -39,14 +44,27 @@ describe('operator CLI: onboarding, keys and fees', () => {
     assert.deepEqual(domains, { merchant_id: M, domains: ['localhost', 'shop.example.com'] });
 
     await refused(/not requested a gateway/, 'gateways', 'approve', '--merchant', M);
-    await refused(/not requested yet; live mode needs an approved gateway/, 'live', 'activate', '--merchant', M);
-    assert.deepEqual(await step(['merchant_id', 'gateway_status'], 'gateways', 'request', '--merchant', M), { merchant_id: M, gateway_status: 'requested' });
+    await refused(/not approved yet; live mode needs an approved gateway/, 'live', 'activate', '--merchant', M);
+    // The business documents come before the request (the onboarding workflow's order), here submitted by the operator.
+    await refused(/submit the business documents first/, 'gateways', 'request', '--merchant', M);
+    const dir = mkdtempSync(join(tmpdir(), 'dargah-cli-docs-'));
+    writeFileSync(join(dir, 'registration.pdf'), SMALL_PDF);
+    writeFileSync(join(dir, 'photo.pdf'), Buffer.from('GIF89a not a pdf'));
+    const documents = ['documents', 'submit', '--merchant', M, '--legal-name', 'CLI Shop Ltd', '--id-kind', 'company', '--national-id', '10380284790'];
+    await refused(/iban/, ...documents, '--iban', 'IR820540102680020817909003', '--file', join(dir, 'registration.pdf'));
+    await refused(/file_type/, ...documents, '--iban', 'IR820540102680020817909002', '--file', join(dir, 'photo.pdf'));
+    assert.deepEqual(await step(['merchant_id', 'onboarding_status'], ...documents, '--iban', 'IR820540102680020817909002', '--file', join(dir, 'registration.pdf')), {
+      merchant_id: M,
+      onboarding_status: 'documents_submitted',
+    });
+    const onboarding = ['merchant_id', 'gateway_status', 'onboarding_status'];
+    assert.deepEqual(await step(onboarding, 'gateways', 'request', '--merchant', M), { merchant_id: M, gateway_status: 'requested', onboarding_status: 'under_review' });
     await refused(/not approved yet/, 'live', 'activate', '--merchant', M);
     await refused(/live mode is not active/, 'keys', 'create', '--merchant', M, '--mode', 'live');
-    assert.deepEqual(await step(['merchant_id', 'gateway_status'], 'gateways', 'approve', '--merchant', M), { merchant_id: M, gateway_status: 'approved' });
+    assert.deepEqual(await step(onboarding, 'gateways', 'approve', '--merchant', M), { merchant_id: M, gateway_status: 'approved', onboarding_status: 'approved' });
     // Asking again after approval does not move the gateway back.
-    assert.deepEqual(await step(['merchant_id', 'gateway_status'], 'gateways', 'request', '--merchant', M), { merchant_id: M, gateway_status: 'approved' });
-    assert.deepEqual(await step(['merchant_id', 'live_mode'], 'live', 'activate', '--merchant', M), { merchant_id: M, live_mode: true });
+    assert.deepEqual(await step(onboarding, 'gateways', 'request', '--merchant', M), { merchant_id: M, gateway_status: 'approved', onboarding_status: 'approved' });
+    assert.deepEqual(await step(['merchant_id', 'live_mode', 'onboarding_status'], 'live', 'activate', '--merchant', M), { merchant_id: M, live_mode: true, onboarding_status: 'live' });
 
     const live = await step(['key_id', 'key', 'mode'], 'keys', 'create', '--merchant', M, '--mode', 'live');
     assert.equal(live.mode, 'live');

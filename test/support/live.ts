@@ -3,18 +3,26 @@ import { client } from './http.ts';
 import { chooseOutcome, waitForStatus } from './payments.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway } from '../../src/merchants/onboarding.ts';
+import { submitDocuments } from '../../src/merchants/documents.ts';
+import { documentStore } from '../../src/adapters/document-store.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 
 export const LIVE_DOMAIN = 'shop.example';
+
+/** Business documents that pass every rule (a valid national ID and IBAN) and a file that is a PDF by its content. */
+export const GOOD_DOCUMENTS = { legal_name: 'فروشگاه نمونه', id_kind: 'person', national_id: '0499370899', iban: 'IR820540102680020817909002' };
+export const SMALL_PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 /** A merchant through the whole onboarding (domains shop.example and localhost): gateway approved, live mode on, a test and a live key. */
 export async function liveMerchant(): Promise<{ merchantId: string; testKey: string; liveKey: string }> {
   const h = await getHarness();
   const m = await createMerchant(h.db, h.config, { name: 'Live shop', domain: LIVE_DOMAIN });
-  await addDomain(h.db, m.merchant_id, 'localhost'); // for its test payments' local callbacks
-  await requestGateway(h.db, m.merchant_id);
-  await approveGateway(h.db, m.merchant_id);
-  await activateLiveMode(h.db, m.merchant_id);
+  const onboarding = { db: h.db, temporal: h.temporal.client, config: h.config };
+  await addDomain(onboarding, m.merchant_id, 'localhost'); // for its test payments' local callbacks
+  await submitDocuments({ ...onboarding, store: documentStore(h.config) }, m.merchant_id, GOOD_DOCUMENTS, [{ name: 'registration.pdf', bytes: SMALL_PDF }]);
+  await requestGateway(onboarding, m.merchant_id);
+  await approveGateway(onboarding, m.merchant_id);
+  await activateLiveMode(onboarding, m.merchant_id);
   const live = await createMerchantKey(h.db, m.merchant_id, 'live');
   return { merchantId: m.merchant_id, testKey: m.test_key, liveKey: live.key };
 }

@@ -37,6 +37,12 @@ const HEALTHY: Behaviours = {
   settleAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
   reverseAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
   refundAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
+  recordOnboarding: async () => undefined,
+  recordDomain: async () => undefined,
+  recordDocumentsSubmitted: async () => true,
+  reviewReminderDelay: async () => 24 * 3_600_000,
+  raiseReviewReminder: async () => undefined,
+  sendDecisionEmail: async () => undefined,
 };
 
 const answeredInProgress = new Set<string>();

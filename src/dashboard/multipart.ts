@@ -1,0 +1,50 @@
+/**
+ * A multipart/form-data post of the dashboard (the business documents with
+ * their files): read whole, up to a bound, parsed by Node's own parser
+ * (undici's Response.formData), and accepted only with the dashboard's CSRF
+ * token, which travels in the form's `csrf_token` field like every other
+ * form's: the guard (src/http/csrf.ts) reads it from the text fields, which
+ * are handed to it as the URLSearchParams it expects. Nothing is stored
+ * before the token and the origin are checked.
+ */
+import getRawBody from 'raw-body';
+import type { Context } from 'koa';
+import type { CsrfGuard } from '../http/csrf.ts';
+import { DOCUMENT_MAX_BYTES, DOCUMENT_MAX_FILES } from '../domain/business-documents.ts';
+import type { UploadedFile } from '../merchants/documents.ts';
+
+/** Every file at its largest, and room for the text fields and the parts' headers. */
+export const MULTIPART_LIMIT_BYTES = DOCUMENT_MAX_FILES * DOCUMENT_MAX_BYTES + 64 * 1024;
+
+export class MultipartRefused extends Error {
+  override name = 'MultipartRefused';
+  constructor(readonly status: 400 | 403 | 413) {
+    super(`multipart post refused (${status})`);
+  }
+}
+
+export async function readMultipartForm(ctx: Context, csrf: CsrfGuard): Promise<{ fields: URLSearchParams; files: UploadedFile[] }> {
+  const type = ctx.get('content-type');
+  if (!ctx.request.is('multipart/form-data')) throw new MultipartRefused(400);
+  let body: Buffer;
+  try {
+    body = await getRawBody(ctx.req, { limit: MULTIPART_LIMIT_BYTES, length: ctx.get('content-length') || undefined });
+  } catch (error) {
+    throw new MultipartRefused((error as { type?: string }).type === 'entity.too.large' ? 413 : 400);
+  }
+  let form: FormData;
+  try {
+    form = await new Response(body, { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw new MultipartRefused(400);
+  }
+  const fields = new URLSearchParams();
+  const files: UploadedFile[] = [];
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string') fields.append(name, value);
+    // A file input left empty still sends a part with no name and no bytes: not a file.
+    else if (value.size > 0 || value.name !== '') files.push({ name: value.name, bytes: new Uint8Array(await value.arrayBuffer()) });
+  }
+  if (!csrf.accepts(ctx, fields)) throw new MultipartRefused(403);
+  return { fields, files };
+}

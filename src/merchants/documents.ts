@@ -1,0 +1,181 @@
+/**
+ * A merchant's business documents (docs/DASHBOARD.md#business-documents): the
+ * legal name, the national ID of the person or company, the settlement IBAN
+ * and the uploaded files. Checked by the rules of src/domain/business-documents.ts,
+ * stored as a draft submission with its files, then handed to the onboarding
+ * workflow (the submitDocuments Update), which alone decides whether the step
+ * is in order; a refused draft is deleted again, so a refusal writes nothing.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Db } from '../db/database.ts';
+import type { DocumentStore } from '../adapters/document-store.ts';
+import {
+  checkBusinessDetails,
+  checkDocumentFile,
+  DOCUMENT_MAX_FILES,
+  type BusinessDetails,
+  type DocumentFileError,
+  type DocumentsFieldError,
+  type DocumentType,
+} from '../domain/business-documents.ts';
+import { OnboardingRefused } from '../domain/onboarding.ts';
+import { submitDocumentsUpdate } from '../domain/onboarding-workflow.ts';
+import { onboardingUpdate } from '../temporal/onboarding.ts';
+import { OnboardingError } from './merchants.ts';
+import type { OnboardingDeps } from './onboarding.ts';
+
+export type DocumentsProblem = DocumentsFieldError | DocumentFileError;
+
+/** Submitted documents that break a rule: every problem at once, so the form can show them all. */
+export class DocumentsInvalid extends Error {
+  override name = 'DocumentsInvalid';
+  constructor(readonly problems: DocumentsProblem[]) {
+    super(`the documents are not valid: ${problems.join(', ')}`);
+  }
+}
+
+export interface UploadedFile {
+  /** The name the uploader gave it: kept for the operator, never used as a path. */
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface DocumentsFields {
+  legal_name: string;
+  id_kind: string;
+  national_id: string;
+  iban: string;
+}
+
+const FILE_NAME_MAX = 255;
+const cleanName = (name: string) => [...name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim()].slice(0, FILE_NAME_MAX).join('') || 'document';
+
+async function submittedFileCount(db: Db, merchantId: string): Promise<number> {
+  const row = await db
+    .selectFrom('merchant_document_files as f')
+    .innerJoin('merchant_document_submissions as s', 's.id', 'f.submission_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('f.merchant_id', '=', merchantId)
+    .where('s.status', '=', 'submitted')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Checks and submits the documents. The first submission needs at least one
+ * file; a resubmission may add files or keep the ones already sent.
+ * Throws DocumentsInvalid (bad fields or files) or OnboardingRefused (out of order).
+ */
+export async function submitDocuments(deps: OnboardingDeps & { store: DocumentStore }, merchantId: string, fields: DocumentsFields, files: UploadedFile[]) {
+  const { db, store } = deps;
+  const merchant = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
+  if (merchant === undefined) throw new OnboardingError(`no merchant ${merchantId}`);
+  const checked = checkBusinessDetails(fields);
+  const problems: DocumentsProblem[] = 'errors' in checked ? [...checked.errors] : [];
+  const typed: { name: string; bytes: Uint8Array; type: DocumentType }[] = [];
+  if (files.length > DOCUMENT_MAX_FILES) problems.push('file_count');
+  for (const file of files.slice(0, DOCUMENT_MAX_FILES)) {
+    const result = checkDocumentFile(file.bytes);
+    if ('error' in result) {
+      if (!problems.includes(result.error)) problems.push(result.error);
+    } else typed.push({ name: cleanName(file.name), bytes: file.bytes, type: result.type });
+  }
+  if (files.length === 0 && (await submittedFileCount(db, merchantId)) === 0) problems.push('file_required');
+  if (problems.length > 0 || !('details' in checked)) throw new DocumentsInvalid(problems);
+
+  const submissionId = randomUUID();
+  const stored = await storeDraft(db, store, merchantId, submissionId, checked.details, typed);
+  try {
+    return await onboardingUpdate(db, deps.temporal, deps.config, merchantId, submitDocumentsUpdate, { submission_id: submissionId });
+  } catch (error) {
+    // Refused: the draft goes again. Any other failure (Temporal away) keeps it: the Update may still be taken.
+    if (error instanceof OnboardingRefused) await deleteDraft(db, store, merchantId, submissionId, stored);
+    throw error;
+  }
+}
+
+async function storeDraft(db: Db, store: DocumentStore, merchantId: string, submissionId: string, details: BusinessDetails, files: { name: string; bytes: Uint8Array; type: DocumentType }[]): Promise<string[]> {
+  const now = new Date();
+  const rows = files.map((f) => ({
+    id: randomUUID(),
+    merchant_id: merchantId,
+    submission_id: submissionId,
+    original_name: f.name,
+    content_type: f.type,
+    size_bytes: f.bytes.length,
+    sha256: createHash('sha256').update(f.bytes).digest(),
+    created_at: now,
+  }));
+  // The bytes first: a row never names a file that is not there.
+  for (const [i, row] of rows.entries()) await store.write(merchantId, row.id, files[i]!.bytes);
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('merchant_document_submissions').values({ id: submissionId, merchant_id: merchantId, ...details, status: 'draft', created_at: now }).execute();
+    if (rows.length > 0) await trx.insertInto('merchant_document_files').values(rows).execute();
+  });
+  return rows.map((r) => r.id);
+}
+
+async function deleteDraft(db: Db, store: DocumentStore, merchantId: string, submissionId: string, fileIds: string[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('merchant_document_files').where('submission_id', '=', submissionId).execute();
+    await trx.deleteFrom('merchant_document_submissions').where('id', '=', submissionId).where('status', '=', 'draft').execute();
+  });
+  for (const id of fileIds) await store.remove(merchantId, id);
+}
+
+/** The documents as last submitted (the form's values) and every file submitted so far; undefined before the first submission. */
+export async function currentDocuments(db: Db, merchantId: string) {
+  const submission = await db
+    .selectFrom('merchant_document_submissions')
+    .select(['id', 'legal_name', 'id_kind', 'national_id', 'iban', 'submitted_at'])
+    .where('merchant_id', '=', merchantId)
+    .where('status', '=', 'submitted')
+    .orderBy('submitted_at', 'desc')
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (submission === undefined) return undefined;
+  const files = await db
+    .selectFrom('merchant_document_files as f')
+    .innerJoin('merchant_document_submissions as s', 's.id', 'f.submission_id')
+    .select(['f.id', 'f.original_name', 'f.content_type', 'f.size_bytes', 'f.sha256', 'f.created_at'])
+    .where('f.merchant_id', '=', merchantId)
+    .where('s.status', '=', 'submitted')
+    .orderBy('f.created_at')
+    .orderBy('f.id')
+    .execute();
+  return { submission, files };
+}
+
+/**
+ * The operator's view (`merchants documents`): the submitted details and files;
+ * with `outputDir`, a copy of every file written there as `<file id>-<name>`.
+ */
+export async function operatorDocuments(deps: { db: Db; store: DocumentStore }, merchantId: string, outputDir?: string) {
+  const merchant = await deps.db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
+  if (merchant === undefined) throw new OnboardingError(`no merchant ${merchantId}`);
+  const current = await currentDocuments(deps.db, merchantId);
+  if (current === undefined) return { merchant_id: merchantId, submitted: false, files: [] };
+  if (outputDir !== undefined) await mkdir(outputDir, { recursive: true, mode: 0o700 });
+  const files = [];
+  for (const f of current.files) {
+    let copy: string | undefined;
+    if (outputDir !== undefined) {
+      copy = join(outputDir, `${f.id}-${f.original_name.replace(/[^\p{L}\p{N}._-]/gu, '_')}`);
+      await writeFile(copy, await deps.store.read(merchantId, f.id), { mode: 0o600 });
+    }
+    files.push({ file_id: f.id, name: f.original_name, content_type: f.content_type, size_bytes: f.size_bytes, sha256: f.sha256.toString('hex'), uploaded_at: f.created_at.toISOString(), ...(copy ? { copy } : {}) });
+  }
+  const s = current.submission;
+  return {
+    merchant_id: merchantId,
+    submitted: true,
+    legal_name: s.legal_name,
+    id_kind: s.id_kind,
+    national_id: s.national_id,
+    iban: s.iban,
+    submitted_at: s.submitted_at?.toISOString() ?? null,
+    files,
+  };
+}
