@@ -11,6 +11,9 @@ import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, 
 import { CHALLENGE, passChallenge, startChallenge } from '../../src/accounts/two-factor.ts';
 import { secretBox } from '../../src/accounts/secret-box.ts';
 import { AccountError } from '../../src/accounts/accounts.ts';
+import { submitDocuments } from '../../src/merchants/documents.ts';
+import { documentStore } from '../../src/adapters/document-store.ts';
+import { GOOD_DOCUMENTS, SMALL_PDF } from '../support/live.ts';
 
 const SECRETS_KEY = 'tB9x2LqV7mZ4rK1wP8sD5nH3jF6gC0yQ';
 const WIDTHS = [390, 1280] as const;
@@ -181,6 +184,9 @@ describe('merchant dashboard security', function () {
         await page.goto(`${base}/dashboard/settings`);
         await page.fill('#domain', 'live.example.com');
         await Promise.all([page.waitForURL(/done=added/), page.click('#domain-form button[type=submit]')]);
+        // The business documents (their own pages are tested with onboarding): a valid set, through the same service.
+        const h2 = await getHarness();
+        await submitDocuments({ db: h2.db, temporal: h2.temporal.client, config: h2.config, store: documentStore(h2.config) }, merchantId, GOOD_DOCUMENTS, [{ name: 'registration.pdf', bytes: SMALL_PDF }]);
         await page.goto(`${base}/dashboard/developers`);
         await Promise.all([page.waitForURL(/done=gateway/), page.click('#gateway-form button')]);
         for (const command of [['gateways', 'approve'], ['live', 'activate']]) {
