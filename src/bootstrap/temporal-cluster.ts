@@ -10,7 +10,8 @@
  * Used by the cluster suite (test/cluster) and `npm run bench -- --topology cluster`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -354,10 +355,10 @@ export class TemporalCluster {
 
 /**
  * Registers the namespace (once) and the gateway's search attributes (the one
- * list of src/domain, as the dev server does), and waits until `address`
- * answers for the namespace.
+ * list of src/domain, as the dev server does) through `address`, and waits
+ * until every one of `frontends` answers for the namespace.
  */
-export async function prepareNamespace(address: string, namespace: string): Promise<void> {
+export async function prepareNamespace(address: string, namespace: string, frontends: string[] = [address]): Promise<void> {
   const connection = await Connection.connect({ address });
   try {
     await until('the namespace could not be registered', async () => {
@@ -372,14 +373,40 @@ export async function prepareNamespace(address: string, namespace: string): Prom
       await registerSearchAttributes(connection, namespace);
       return true;
     }, 120_000, 'the frontend logs');
-    // Frontends learn of a new namespace from their cache, refreshed every few seconds.
-    await until('the namespace did not become usable', async () => {
-      await connection.workflowService.listWorkflowExecutions({ namespace, pageSize: 1 });
-      return true;
-    }, 120_000, 'the frontend logs');
   } finally {
     await connection.close();
   }
+  // Each frontend learns of a new namespace from its own cache, refreshed every few seconds.
+  for (const frontend of frontends) {
+    const direct = await Connection.connect({ address: frontend });
+    try {
+      await until(`the namespace did not become usable on ${frontend}`, async () => {
+        await direct.workflowService.describeNamespace({ namespace });
+        await direct.workflowService.listWorkflowExecutions({ namespace, pageSize: 1 });
+        return true;
+      }, 120_000, 'the frontend logs');
+    } finally {
+      await direct.close();
+    }
+  }
+}
+
+/**
+ * A free port for a membership address. Temporal's PostgreSQL schema keeps it
+ * in a smallint column (cluster_membership.rpc_port), so it must be below
+ * 32768, where the kernel's ephemeral ports (free ports "port 0" gives) never are.
+ */
+export async function freeMembershipPort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new PrerequisiteError('no free port between 20000 and 32000 for a Temporal membership address');
 }
 
 /** Everything of the topology but the gateway's own processes, up and serving. */
@@ -424,6 +451,7 @@ export async function startClusterInfrastructure(o: { logDir: string; namespace:
     const binaries = provideClusterBinaries(o.log);
     lap('binaries_ms');
     const dir = mkdtempSync(join(tmpdir(), 'dargah-cluster-'));
+    chmodSync(dir, 0o755); // PostgreSQL runs as its own user (when we are root) and must reach its data directory
     stops.push(async () => rmSync(dir, { recursive: true, force: true }));
     const databases = { database: 'cluster_temporal', visibilityDatabase: 'cluster_temporal_visibility' };
     const pg = new PostgresServer(join(dir, 'postgres'), await o.freePort(), join(o.logDir, 'postgres.log'));
@@ -437,7 +465,7 @@ export async function startClusterInfrastructure(o: { logDir: string; namespace:
       name,
       service,
       grpcPort: await o.freePort(),
-      membershipPort: await o.freePort(),
+      membershipPort: await freeMembershipPort(),
       ...(http ? { httpPort: await o.freePort() } : {}),
     });
     const processes = [await spec('frontend-a', 'frontend', true), await spec('frontend-b', 'frontend', true), await spec('history', 'history'), await spec('matching', 'matching'), await spec('worker', 'worker')];
@@ -466,7 +494,7 @@ export async function startClusterInfrastructure(o: { logDir: string; namespace:
     await temporal.start('history');
     await Promise.all(['matching', 'frontend-a', 'frontend-b', 'worker'].map((name) => temporal.start(name)));
     lap('temporal_services_ms');
-    await prepareNamespace(temporalAddress, o.namespace);
+    await prepareNamespace(temporalAddress, o.namespace, [processes[0]!, processes[1]!].map((p) => `127.0.0.1:${p.grpcPort}`));
     temporal.spawnUi();
     const uiUrl = `http://127.0.0.1:${uiPort}`;
     await until('the Temporal UI did not answer', async () => (await fetch(uiUrl)).ok, 60_000, temporal.logFile('ui'));
