@@ -31,7 +31,7 @@ import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
 import { spawnDevServer, startDevServer, type DevServer } from './dev-server.ts';
 import { describeExit, restartPolicyFromEnv, Supervisor } from './supervisor.ts';
 import { CHROMIUM_PROBLEM_ENV, provideChromium } from './chromium.ts';
-import { provideClusterBinaries } from './temporal-cluster.ts';
+import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
 import { provideHaproxy } from './balancer.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -305,6 +305,7 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   // Before the suites, so a first build (minutes) counts against no test's timeout.
   if (suites.includes('cluster')) {
     provideClusterBinaries(say);
+    providePostgres(say);
     provideHaproxy(say);
   }
   if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')) staticChecks();

@@ -19,6 +19,7 @@ import { msToTs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
 import { registerSearchAttributes } from '../temporal/client.ts';
 import { accepts, startBalancer } from './balancer.ts';
+import { provideDebianPackage } from './debian-package.ts';
 import { cacheDir, goInstall, PrerequisiteError } from './temporal-cli.ts';
 
 export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
@@ -60,6 +61,12 @@ export function provideClusterBinaries(log: (line: string) => void): ClusterBina
     throw new PrerequisiteError(`go mod download go.temporal.io/server@${TEMPORAL_SERVER_VERSION} gave no schema directory: ${download.stderr}`);
   }
   return { server, sqlTool, ui, schemaDir: join(dir, 'schema', 'postgresql', 'v12') };
+}
+
+/** Debian's PostgreSQL 15, installed with apt-get when missing (like HAProxy and Chromium); throws why it is unavailable. */
+export function providePostgres(log: (line: string) => void): void {
+  const problem = provideDebianPackage('postgresql-15', join(POSTGRES_BIN, 'postgres'), log);
+  if (problem !== undefined) throw new PrerequisiteError(problem);
 }
 
 /** Opens `file` for appending and hands its descriptor to `use` (a child's stdout and stderr). */
@@ -449,6 +456,7 @@ export async function startClusterInfrastructure(o: { logDir: string; namespace:
   try {
     mkdirSync(o.logDir, { recursive: true });
     const binaries = provideClusterBinaries(o.log);
+    providePostgres(o.log);
     lap('binaries_ms');
     const dir = mkdtempSync(join(tmpdir(), 'dargah-cluster-'));
     chmodSync(dir, 0o755); // PostgreSQL runs as its own user (when we are root) and must reach its data directory
