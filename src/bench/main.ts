@@ -66,7 +66,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   if (cluster) {
     // The production topology (src/bootstrap/temporal-cluster.ts): a fresh PostgreSQL, five Temporal processes, HAProxy.
     progress('Bringing up the Temporal cluster (PostgreSQL, two frontends, history, matching, worker) and HAProxy…');
-    const infra = await startClusterInfrastructure({ logDir: join(stack.dataDir, 'bench-cluster'), namespace: base.TEMPORAL_NAMESPACE, freePort: stack.freePort, log: progress });
+    const infra = await startClusterInfrastructure({ logDir: join(stack.dataDir, 'bench-cluster'), namespace: base.TEMPORAL_NAMESPACE, freePort: () => stack.freePort(), log: progress });
     stack.cleanups.push(() => infra.stop());
     progress(`Cluster up in ${Math.round((infra.timings.total_ms ?? 0) / 1000)} s; its logs in ${join(stack.dataDir, 'bench-cluster')}`);
     temporal = { address: infra.temporalAddress, ...(infra.temporal.children.get('history')?.pid === undefined ? {} : { pid: infra.temporal.children.get('history')!.pid! }) };

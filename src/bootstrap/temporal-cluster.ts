@@ -4,8 +4,9 @@
  * persistence and visibility store, and each service as its own process —
  * two frontends, history, matching and the internal worker — with its own
  * ports and membership, plus the Temporal Web UI. Clients reach the frontends
- * through a TCP balancer (balancer.ts); the cluster's configuration is
- * generated per run (one YAML file per process) from `clusterConfig`.
+ * through a TCP balancer (balancer.ts). Every process runs the configuration
+ * template deploy/temporal/cluster.yaml with its own environment (its ports,
+ * PostgreSQL's address), the same file docker-compose.yml mounts.
  *
  * Used by the cluster suite (test/cluster) and `npm run bench -- --topology cluster`.
  */
@@ -13,7 +14,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
@@ -175,22 +177,26 @@ function postgresUser(): { uid: number; gid: number } {
   return { uid, gid };
 }
 
-/** Applies Temporal's schemas to `database` and `visibility` with its SQL tool (create, base schema, every versioned step). */
+/** deploy/temporal: the configuration template, dynamic configuration and schema script docker-compose.yml mounts too. */
+export const TEMPORAL_DEPLOY_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'deploy', 'temporal');
+
+/** Creates Temporal's two databases and applies its schemas with its SQL tool (deploy/temporal/setup-schema.sh). */
 export function setupTemporalSchemas(binaries: ClusterBinaries, pg: PostgresServer, databases: { main: string; visibility: string }): void {
-  for (const [database, schema] of [
-    [databases.main, 'temporal'],
-    [databases.visibility, 'visibility'],
-  ] as const) {
-    const base = ['--plugin', 'postgres12', '--ep', '127.0.0.1', '-p', String(pg.port), '-u', 'postgres', '--db', database];
-    for (const args of [
-      [...base, 'create-database'],
-      [...base, 'setup-schema', '-v', '0.0'],
-      [...base, 'update-schema', '-d', join(binaries.schemaDir, schema, 'versioned')],
-    ]) {
-      const result = spawnSync(binaries.sqlTool, args, { encoding: 'utf8' });
-      if (result.status !== 0) throw new PrerequisiteError(`temporal sql tool ${args.slice(-3).join(' ')} failed: ${result.stderr}${result.stdout}`);
-    }
-  }
+  const result = spawnSync('sh', [join(TEMPORAL_DEPLOY_DIR, 'setup-schema.sh')], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      SQL_TOOL: binaries.sqlTool,
+      SCHEMA_DIR: binaries.schemaDir,
+      POSTGRES_HOST: '127.0.0.1',
+      POSTGRES_PORT: String(pg.port),
+      POSTGRES_USER: 'postgres',
+      POSTGRES_PASSWORD: '',
+      TEMPORAL_DATABASE: databases.main,
+      TEMPORAL_VISIBILITY_DATABASE: databases.visibility,
+    },
+  });
+  if (result.status !== 0) throw new PrerequisiteError(`deploy/temporal/setup-schema.sh failed: ${result.stderr}${result.stdout}`);
 }
 
 export type ServiceName = 'frontend' | 'history' | 'matching' | 'worker';
@@ -216,51 +222,29 @@ export interface ClusterLayout {
 }
 
 /**
- * The server configuration of one process (the server reads `<env>.yaml`; the
- * settings are the same for every process but its own service's ports). JSON
- * is YAML, so the file is written as JSON.
+ * The environment of one process: deploy/temporal/cluster.yaml (the same file
+ * for every process, and for docker-compose.yml) takes from it what differs —
+ * PostgreSQL, this process's ports, the balancer's address.
  */
-export function clusterConfig(layout: ClusterLayout, own: ServiceProcessSpec, dynamicConfigFile: string): Record<string, unknown> {
-  const store = (database: string, maxConns: number) => ({
-    sql: { pluginName: 'postgres12', databaseName: database, connectAddr: `127.0.0.1:${layout.postgres.port}`, connectProtocol: 'tcp', user: 'postgres', password: '', maxConns, maxIdleConns: maxConns, maxConnLifetime: '1h' },
-  });
-  const rpc = (p: ServiceProcessSpec) => ({ rpc: { grpcPort: p.grpcPort, membershipPort: p.membershipPort, bindOnLocalHost: true, ...(p.httpPort === undefined ? {} : { httpPort: p.httpPort }) } });
-  const first = (service: ServiceName) => layout.processes.find((p) => p.service === service)!;
-  const services = Object.fromEntries((['frontend', 'history', 'matching', 'worker'] as const).map((s) => [s, rpc(own.service === s ? own : first(s))]));
+export function processEnv(layout: ClusterLayout, own: ServiceProcessSpec): NodeJS.ProcessEnv {
+  const prefix = own.service.toUpperCase();
   return {
-    log: { stdout: true, level: 'warn' },
-    persistence: {
-      defaultStore: 'postgres-default',
-      visibilityStore: 'postgres-visibility',
-      numHistoryShards: HISTORY_SHARDS,
-      datastores: { 'postgres-default': store(layout.postgres.database, 20), 'postgres-visibility': store(layout.postgres.visibilityDatabase, 5) },
-    },
-    global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
-    services,
-    // The internal worker service calls the frontends like any client: through the balancer.
-    publicClient: { hostPort: layout.frontendAddress },
-    clusterMetadata: {
-      enableGlobalNamespace: false,
-      failoverVersionIncrement: 10,
-      masterClusterName: 'active',
-      currentClusterName: 'active',
-      clusterInformation: { active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: layout.frontendAddress } },
-    },
-    dcRedirectionPolicy: { policy: 'noop' },
-    archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } },
-    namespaceDefaults: { archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } } },
-    dynamicConfigClient: { filepath: dynamicConfigFile, pollInterval: '10s' },
+    ...process.env,
+    POSTGRES_ADDRESS: `127.0.0.1:${layout.postgres.port}`,
+    POSTGRES_USER: 'postgres',
+    POSTGRES_PASSWORD: '',
+    TEMPORAL_DATABASE: layout.postgres.database,
+    TEMPORAL_VISIBILITY_DATABASE: layout.postgres.visibilityDatabase,
+    NUM_HISTORY_SHARDS: String(HISTORY_SHARDS),
+    BIND_ON_IP: '127.0.0.1',
+    BROADCAST_ADDRESS: '127.0.0.1',
+    [`${prefix}_GRPC_PORT`]: String(own.grpcPort),
+    [`${prefix}_MEMBERSHIP_PORT`]: String(own.membershipPort),
+    ...(own.httpPort === undefined ? {} : { FRONTEND_HTTP_PORT: String(own.httpPort) }),
+    PUBLIC_FRONTEND_ADDRESS: layout.frontendAddress,
+    DYNAMIC_CONFIG_FILE: join(TEMPORAL_DEPLOY_DIR, 'dynamicconfig.yaml'),
   };
 }
-
-/** Dynamic configuration of every process: search attributes usable as soon as they are added. */
-export const DYNAMIC_CONFIG = `system.forceSearchAttributesCacheRefreshOnRead:
-  - value: true
-    constraints: {}
-limit.maxIDLength:
-  - value: 255
-    constraints: {}
-`;
 
 /** The processes of the cluster, each restartable on its own (same ports, same configuration). */
 export class TemporalCluster {
@@ -268,21 +252,13 @@ export class TemporalCluster {
 
   constructor(readonly binaries: ClusterBinaries, readonly layout: ClusterLayout, readonly dir: string, readonly logDir: string) {}
 
-  get configDir(): string {
-    return join(this.dir, 'config');
-  }
-
   logFile(name: string): string {
     return join(this.logDir, `temporal-${name}.log`);
   }
 
-  /** Writes one configuration file per process, the dynamic configuration and the UI server's. */
+  /** The UI server's configuration (the server's own is deploy/temporal/cluster.yaml, nothing to write). */
   writeConfig(): void {
-    mkdirSync(this.configDir, { recursive: true });
     mkdirSync(this.logDir, { recursive: true });
-    const dynamic = join(this.configDir, 'dynamic.yaml');
-    writeFileSync(dynamic, DYNAMIC_CONFIG);
-    for (const p of this.layout.processes) writeFileSync(join(this.configDir, `${p.name}.yaml`), `${JSON.stringify(clusterConfig(this.layout, p, dynamic), null, 2)}\n`);
     const uiDir = join(this.dir, 'ui');
     mkdirSync(uiDir, { recursive: true });
     writeFileSync(
@@ -301,7 +277,10 @@ export class TemporalCluster {
   spawn(name: string): ChildProcess {
     const spec = this.spec(name);
     const child = withLog(this.logFile(name), (fd) =>
-      spawn(this.binaries.server, ['--root', this.configDir, '--config', '.', '--env', spec.name, '--allow-no-auth', 'start', '--service', spec.service], { stdio: ['ignore', fd, fd] }),
+      spawn(this.binaries.server, ['--root', TEMPORAL_DEPLOY_DIR, '--config', '.', '--env', 'cluster', '--allow-no-auth', 'start', '--service', spec.service], {
+        stdio: ['ignore', fd, fd],
+        env: processEnv(this.layout, spec),
+      }),
     );
     this.children.set(name, child);
     return child;
