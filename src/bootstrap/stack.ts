@@ -303,7 +303,8 @@ function unitTier(): void {
 export async function test(args: string[], suites: ('main' | 'faults' | 'cluster')[]): Promise<void> {
   if (suites.includes('main')) unitTier();
   // Before the suites, so a first build (minutes) counts against no test's timeout.
-  if (suites.includes('cluster')) {
+  const mainOnly = suites[0] === 'main' && args.length > 0; // a filtered run runs the main suite alone
+  if (suites.includes('cluster') && !mainOnly) {
     provideClusterBinaries(say);
     providePostgres(say);
     provideHaproxy(say);
@@ -354,7 +355,7 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   const configs = { main: join(root, 'test', '.mocharc.json'), faults: join(root, 'test', 'faults', '.mocharc.json'), cluster: join(root, 'test', 'cluster', '.mocharc.json') };
   let code = 0;
   for (const suite of suites) {
-    if (suite !== 'main' && suites[0] === 'main' && args.length > 0) break; // a filtered run of the main suite only
+    if (suite !== 'main' && mainOnly) break;
     if (suite === 'faults') say('Running the fault suite (test/faults): it starts its own MariaDB, Temporal server and workers…');
     if (suite === 'cluster') say('Running the cluster suite (test/cluster): a Temporal cluster on its own PostgreSQL, HAProxy, API replicas and workers…');
     const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', configs[suite], ...args], { cwd: root, stdio: 'inherit', env });
