@@ -49,9 +49,18 @@ export const ConfigSchema = Type.Object({
   PAYMENT_TTL_SECONDS: Int({ default: 900, minimum: 1, description: 'lifetime of the payment page (expires_at)' }),
   REFUND_WINDOW_SECONDS: Int({ default: 15_552_000, minimum: 1, description: 'time after verify in which refunds are taken (180 days)' }),
   SANDBOX_DELAY_SECONDS: Int({ default: 10, minimum: 0, description: 'test mode: how long a payment stays pending before the gateway asks the bank to confirm it again (the simulator answers "in progress" for its own SANDBOX_DELAY_SECONDS)' }),
+  BANK_PENDING_LIMIT_SECONDS: Int({
+    default: 1200,
+    minimum: 1,
+    description: 'how long a payment the bank keeps answering "in progress" stays pending before it fails with bank_unconfirmed (the bank is asked again after SANDBOX_DELAY_SECONDS, then at doubling intervals up to 5 minutes)',
+  }),
   BANK_BASE_URL: Type.String({
     default: '',
     description: "live mode: the PSP's IPG address (token, payment page, verify/settle/reverse/refund), e.g. https://sep.shaparak.ir; empty: live payments cannot be paid",
+  }),
+  BANK_PAGE_URL: Type.String({
+    default: '',
+    description: "live mode: the PSP's payment page as customers' browsers reach it, when it differs from BANK_BASE_URL; empty: BANK_BASE_URL",
   }),
   BANK_TERMINAL_ID: Type.String({ default: '', description: 'live mode: the terminal id the PSP gave you' }),
   BANK_PASSWORD: Type.String({ default: '', description: "live mode: the terminal's password for server-to-server calls, if the PSP wants one" }),
@@ -59,6 +68,10 @@ export const ConfigSchema = Type.Object({
   SANDBOX_BANK_URL: Type.String({
     default: 'http://127.0.0.1:3100',
     description: 'test mode: the bank simulator (`npm run bank-sim`), the same protocol as a live PSP',
+  }),
+  SANDBOX_BANK_PAGE_URL: Type.String({
+    default: '',
+    description: "test mode: the simulator's page as customers' browsers reach it, when it differs from SANDBOX_BANK_URL (e.g. behind docker compose); empty: SANDBOX_BANK_URL",
   }),
   SANDBOX_BANK_TERMINAL_ID: Type.String({ default: '11223344', minLength: 1, description: "test mode: the simulator's terminal id" }),
   AMOUNT_MIN: Int({ default: 10_000, minimum: 1, description: 'smallest payment amount in rials' }),

@@ -22,6 +22,8 @@ import { canTransition, computeFee, MAX_ADVANCE_SECONDS, STATUS_AFTER_OUTCOME, v
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
   advanceClockUpdate,
+  BANK_PENDING_LIMIT_DEFAULT_MS,
+  BANK_PENDING_MAX_INTERVAL_MS,
   bankCallbackUpdate,
   bankResultSignal,
   bankTokenUpdate,
@@ -483,7 +485,26 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     });
   }
 
-  // 2. "Delay in verification": the bank confirms a pending payment later.
+  // 2. "Delay in verification": the bank confirms a pending payment later. Since the
+  // 'bank-pending-limit' patch it is asked at doubling intervals, and a payment the bank still
+  // holds "in progress" after the limit fails (the PSP reverses what it never confirmed).
+  if (bankProtocol && payment.status === 'pending' && patched('bank-pending-limit')) {
+    // The bank's time, not the payment's clock: advancing a test payment's clock asks the bank
+    // sooner but does not make the bank's answer late.
+    const giveUpAt = Date.now() + (input.bank_pending_limit_ms ?? BANK_PENDING_LIMIT_DEFAULT_MS);
+    let interval = Math.max(input.sandbox_delay_ms, 1_000); // never a busy loop of confirm calls
+    while (payment.status === 'pending') {
+      const wait = Math.min(interval, Math.max(0, giveUpAt - Date.now()));
+      await waitUntil(new Date(clockNow() + wait).toISOString(), () => payment.status !== 'pending');
+      interval = Math.min(interval * 2, BANK_PENDING_MAX_INTERVAL_MS);
+      await exclusive(async () => {
+        if (payment.status === 'pending' && pendingRef !== undefined) await confirmAtBank(pendingRef);
+        if (payment.status === 'pending' && Date.now() >= giveUpAt) {
+          await commit({ ...payment, status: 'failed', failure: { code: 'bank_unconfirmed', message: 'The bank did not confirm the payment in time; it returns the money to the customer.' } });
+        }
+      });
+    }
+  }
   while (bankProtocol && payment.status === 'pending') {
     await waitUntil(new Date(clockNow() + input.sandbox_delay_ms).toISOString(), () => payment.status !== 'pending');
     await exclusive(async () => {

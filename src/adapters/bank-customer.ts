@@ -9,13 +9,16 @@ import { BankUnavailableError } from './bank-protocol.ts';
 const FIELD = /<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g;
 const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
 
-/** Chooses `outcome` on the simulator's page of `pageUrl` and answers the fields the bank posts back. */
-export async function chooseOnSimulator(pageUrl: string, outcome: string, timeoutMs: number): Promise<Record<string, string>> {
-  const page = new URL(pageUrl);
-  const token = page.searchParams.get('token') ?? '';
+/**
+ * Chooses `outcome` on the simulator's page of `pageUrl` and answers the fields the bank posts back.
+ * The choice goes to `simulatorUrl`, the simulator's address as this server reaches it (the page's
+ * address is the one customers' browsers reach, which may differ).
+ */
+export async function chooseOnSimulator(simulatorUrl: string, pageUrl: string, outcome: string, timeoutMs: number): Promise<Record<string, string>> {
+  const token = new URL(pageUrl).searchParams.get('token') ?? '';
   let html: string;
   try {
-    const res = await fetch(new URL('/OnlinePG/pay', page.origin), {
+    const res = await fetch(`${simulatorUrl.replace(/\/+$/, '')}/OnlinePG/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ token, outcome }).toString(),

@@ -19,8 +19,10 @@
  */
 
 export interface BankEndpoint {
-  /** Origin (and path prefix) of the PSP, no trailing slash. */
+  /** Origin (and path prefix) of the PSP's server-to-server calls, no trailing slash. */
   baseUrl: string;
+  /** Origin (and path prefix) of the PSP's payment page as the customer's browser reaches it; default baseUrl. */
+  pageBaseUrl?: string;
   terminalId: string;
   /** Sent with server-to-server calls when the PSP wants one; '' when not. */
   password: string;
@@ -103,7 +105,7 @@ export class HttpBank {
   }
 
   pageUrl(token: string): string {
-    return `${this.endpoint.baseUrl}/OnlinePG/SendToken?token=${encodeURIComponent(token)}`;
+    return `${this.endpoint.pageBaseUrl ?? this.endpoint.baseUrl}/OnlinePG/SendToken?token=${encodeURIComponent(token)}`;
   }
 
   async confirm(paymentId: string, refNum: string): Promise<Confirmation> {

@@ -2,14 +2,32 @@
 import type { Config } from '../config.ts';
 import { HttpBank } from './bank-protocol.ts';
 
-type BankConfig = Pick<Config, 'BANK_BASE_URL' | 'BANK_TERMINAL_ID' | 'BANK_PASSWORD' | 'BANK_TIMEOUT_MS' | 'SANDBOX_BANK_URL' | 'SANDBOX_BANK_TERMINAL_ID'>;
+type BankConfig = Pick<
+  Config,
+  'BANK_BASE_URL' | 'BANK_PAGE_URL' | 'BANK_TERMINAL_ID' | 'BANK_PASSWORD' | 'BANK_TIMEOUT_MS' | 'SANDBOX_BANK_URL' | 'SANDBOX_BANK_PAGE_URL' | 'SANDBOX_BANK_TERMINAL_ID'
+>;
+
+const strip = (url: string) => url.replace(/\/+$/, '');
+/** The page's own address when one is configured; else the server-to-server one. */
+const pageBase = (pageUrl: string) => (pageUrl === '' ? {} : { pageBaseUrl: strip(pageUrl) });
 
 export function banksFromConfig(config: BankConfig): { test: HttpBank; live?: HttpBank } {
-  const strip = (url: string) => url.replace(/\/+$/, '');
-  const test = new HttpBank({ baseUrl: strip(config.SANDBOX_BANK_URL), terminalId: config.SANDBOX_BANK_TERMINAL_ID, password: '', timeoutMs: config.BANK_TIMEOUT_MS });
+  const test = new HttpBank({
+    baseUrl: strip(config.SANDBOX_BANK_URL),
+    ...pageBase(config.SANDBOX_BANK_PAGE_URL),
+    terminalId: config.SANDBOX_BANK_TERMINAL_ID,
+    password: '',
+    timeoutMs: config.BANK_TIMEOUT_MS,
+  });
   if (config.BANK_BASE_URL === '') return { test };
   return {
     test,
-    live: new HttpBank({ baseUrl: strip(config.BANK_BASE_URL), terminalId: config.BANK_TERMINAL_ID, password: config.BANK_PASSWORD, timeoutMs: config.BANK_TIMEOUT_MS }),
+    live: new HttpBank({
+      baseUrl: strip(config.BANK_BASE_URL),
+      ...pageBase(config.BANK_PAGE_URL),
+      terminalId: config.BANK_TERMINAL_ID,
+      password: config.BANK_PASSWORD,
+      timeoutMs: config.BANK_TIMEOUT_MS,
+    }),
   };
 }

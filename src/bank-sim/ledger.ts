@@ -27,6 +27,8 @@ export interface Transaction {
   confirmed_at?: string;
   settled_at?: string;
   reversed_at?: string;
+  /** The "callback repeated" fault: the gateway's HTTP status for each copy the bank posted itself (0: no answer). */
+  repeated_callbacks?: number[];
   /** Refund id → amount. */
   refunds: Record<string, number>;
 }
@@ -62,6 +64,13 @@ export class Ledger {
 
   byResNum(resNum: string): Transaction[] {
     return Object.values(this.state.transactions).filter((t) => t.res_num === resNum);
+  }
+
+  /** Transactions the customer paid (or left in "delay") that nobody confirmed or reversed yet. */
+  unconfirmedPaid(): Transaction[] {
+    return Object.values(this.state.transactions).filter(
+      (t) => (t.outcome === 'success' || t.outcome === 'delay') && t.confirmed_at === undefined && t.reversed_at === undefined,
+    );
   }
 
   operations(resNum?: string): Operation[] {

@@ -5,7 +5,7 @@
  * ledger (ledger.ts) and fault switches for tests (/admin/faults). It
  * imports nothing of the gateway: it is the bank, not part of us.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Ledger, type Outcome, type Transaction } from './ledger.ts';
 
@@ -17,18 +17,27 @@ export interface SimulatorOptions {
   password: string;
   /** "Delay in verification": how long confirm answers "in progress" after the customer's choice. */
   delaySeconds: number;
+  /**
+   * A paid transaction nobody confirmed within this many seconds of the customer's choice is
+   * reversed by the bank itself, as Shaparak PSPs do (SEP: 30 minutes): the customer's money
+   * comes back even when the gateway never answers. 0 turns it off.
+   */
+  autoReverseSeconds?: number;
 }
 
 const OUTCOMES: readonly Outcome[] = ['success', 'failure', 'cancel', 'delay'];
 type FaultOperation = 'confirm' | 'settle' | 'reverse' | 'refund';
-type FaultKind = 'timeout' | 'error' | 'unknown';
+/** `in_progress` only for confirm: the bank keeps answering "in progress" as long as it is on. */
+type FaultKind = 'timeout' | 'error' | 'unknown' | 'in_progress';
 interface Fault {
   kind: FaultKind;
   remaining: number;
 }
-/** Faults for the customer's return: the callback carries another amount. */
+/** Faults for the customer's return: the callback carries another amount, or reaches the gateway more than once. */
 interface CallbackFaults {
   other_amount: number;
+  /** How many extra times the bank posts the callback to the gateway itself, before the customer's own post. */
+  repeat: number;
 }
 
 const TEXT = {
@@ -123,11 +132,47 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
       RefNum: ok ? (txn.ref_num ?? '') : '',
       ResNum: txn.res_num,
       TraceNo: ok ? (txn.trace_no ?? '') : '',
-      Rrn: ok ? (txn.rrn ?? '') : '',
+      RRN: ok ? (txn.rrn ?? '') : '',
       SecurePan: ok ? (txn.card_pan ?? '') : '',
+      HashedCardNumber: ok ? createHash('sha256').update(txn.card_pan ?? '').digest('hex') : '',
       Amount: String(amount),
+      AffectiveAmount: String(amount),
+      Wage: '0',
       Token: txn.token,
     };
+  };
+
+  /**
+   * The "callback repeated" fault: the bank posts the return fields to the gateway itself, as a
+   * PSP's server-side notification or a customer's double submit would, before the customer's post.
+   */
+  const repeatCallback = async (txn: Transaction) => {
+    for (let i = 0; i < (callbackFaults.repeat ?? 0); i += 1) {
+      const status = await fetch(txn.redirect_url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(callbackFields(txn)).toString(),
+        signal: AbortSignal.timeout(10_000),
+      }).then(
+        (res) => res.status,
+        () => 0, // a gateway that does not answer misses this copy; the customer's post still comes
+      );
+      (txn.repeated_callbacks ??= []).push(status);
+      ledger.save();
+    }
+  };
+
+  /** Reverses, as the bank does on its own, paid transactions nobody confirmed in time. */
+  const autoReverseMs = (options.autoReverseSeconds ?? 1800) * 1000;
+  const reverseUnconfirmed = () => {
+    const cutoff = Date.now() - autoReverseMs;
+    for (const txn of ledger.unconfirmedPaid()) {
+      if (Date.parse(txn.chosen_at ?? now()) > cutoff) continue;
+      txn.reversed_at = now();
+      ledger.save();
+      ledger.record({ kind: 'reverse', operation_key: `auto-reverse:${txn.ref_num ?? txn.token}`, res_num: txn.res_num, ref_num: txn.ref_num ?? null, amount: txn.amount, at: now() });
+    }
   };
 
   const returnPage = (res: ServerResponse, txn: Transaction, lang: Lang) => {
@@ -182,6 +227,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
     if (f.remaining <= 0) faults.delete(op);
     if (f.kind === 'error') json(res, 503, { ResultCode: -1, ResultDescription: 'service unavailable' });
     else if (f.kind === 'unknown') answer(res, -2, 'transaction not found');
+    else if (f.kind === 'in_progress') answer(res, 100, 'in progress: ask again later');
     else {
       // The bank did the work but its answer never arrives: the caller times out and asks again.
       work();
@@ -345,6 +391,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
           txn.card_pan = `603799******${digits(4)}`;
         }
         ledger.save();
+        await repeatCallback(txn);
       }
       return returnPage(res, txn, lang);
     }
@@ -363,13 +410,16 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
       return json(res, 200, { transactions: ledger.byResNum(resNum), operations: ledger.operations(resNum) });
     }
     if (method === 'POST' && path === '/admin/faults') {
-      const body = JSON.parse(await readBody(req)) as { operation?: string; fault?: string; times?: number; callback_other_amount?: number };
-      if (body.callback_other_amount !== undefined) {
-        callbackFaults = body.callback_other_amount === 0 ? {} : { other_amount: body.callback_other_amount };
+      const body = JSON.parse(await readBody(req)) as { operation?: string; fault?: string; times?: number; callback_other_amount?: number; callback_repeat?: number };
+      if (body.callback_other_amount !== undefined || body.callback_repeat !== undefined) {
+        if (body.callback_other_amount !== undefined) callbackFaults.other_amount = body.callback_other_amount;
+        if (body.callback_repeat !== undefined) callbackFaults.repeat = Math.max(0, Math.trunc(body.callback_repeat));
         return json(res, 200, { ok: true });
       }
-      if (!['confirm', 'settle', 'reverse', 'refund'].includes(body.operation ?? '') || !['timeout', 'error', 'unknown'].includes(body.fault ?? '')) {
-        return json(res, 400, { error: 'operation: confirm|settle|reverse|refund, fault: timeout|error|unknown, times: n' });
+      const operationOk = ['confirm', 'settle', 'reverse', 'refund'].includes(body.operation ?? '');
+      const faultOk = ['timeout', 'error', 'unknown'].includes(body.fault ?? '') || (body.fault === 'in_progress' && body.operation === 'confirm');
+      if (!operationOk || !faultOk) {
+        return json(res, 400, { error: 'operation: confirm|settle|reverse|refund, fault: timeout|error|unknown (in_progress: confirm only), times: n' });
       }
       faults.set(body.operation as FaultOperation, { kind: body.fault as FaultKind, remaining: Math.max(1, Math.trunc(body.times ?? 1)) });
       return json(res, 200, { ok: true });
@@ -388,5 +438,10 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
       else res.end();
     });
   });
+  if (autoReverseMs > 0) {
+    const sweep = setInterval(reverseUnconfirmed, Math.min(5_000, Math.max(250, autoReverseMs / 4)));
+    sweep.unref();
+    server.on('close', () => clearInterval(sweep));
+  }
   return { server, ledger };
 }

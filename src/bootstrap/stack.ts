@@ -17,7 +17,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -33,6 +32,7 @@ import { describeExit, restartPolicyFromEnv, Supervisor } from './supervisor.ts'
 import { CHROMIUM_PROBLEM_ENV, provideChromium } from './chromium.ts';
 import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
 import { provideHaproxy } from './balancer.ts';
+import { freePort, portInUse } from './ports.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // DARGAH_DATA_DIR: another place for the SQLite file, logs and demo key, so a second
@@ -62,26 +62,6 @@ async function prepareDatabase(url: string, fresh: boolean): Promise<void> {
   } finally {
     await db.destroy();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-/** Whether something already listens on `port` (an address that is not ours is the listener's problem, not "in use"). */
-function portInUse(port: number, host = '127.0.0.1'): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', (error: NodeJS.ErrnoException) => resolve(host === '127.0.0.1' || error.code === 'EADDRINUSE'));
-    server.listen(port, host, () => server.close(() => resolve(false)));
-  });
 }
 
 /** A port of the launcher's own environment (only `npm start` reads these, so they are not gateway config). */

@@ -16,11 +16,22 @@ export interface PaymentWorkflowInput {
   merchant_id: string;
   fee_plan: FeePlan;
   verify_window_ms: number;
-  /** Test bank: how long a `delay` outcome stays pending before it is confirmed. */
+  /** How long a payment the bank answered "in progress" waits before the bank is asked again (doubling up to a cap). */
   sandbox_delay_ms: number;
+  /**
+   * How long the bank may keep answering "in progress" before the payment is `failed` with
+   * `bank_unconfirmed` (the PSP reverses what it never confirmed). Absent in inputs written before
+   * the limit existed: BANK_PENDING_LIMIT_DEFAULT_MS.
+   */
+  bank_pending_limit_ms?: number;
   /** How long after verify refunds are taken; the workflow stays open that long. */
   refund_window_ms: number;
 }
+
+/** The pending limit of inputs that carry none (docs/BANK.md#in-progress). */
+export const BANK_PENDING_LIMIT_DEFAULT_MS = 20 * 60_000;
+/** The longest wait between two confirm calls for a payment the bank keeps "in progress". */
+export const BANK_PENDING_MAX_INTERVAL_MS = 5 * 60_000;
 
 export interface RefundRequest {
   /** Chosen by the API (reserved by the Idempotency-Key); a repeated request with it answers the same refund. */

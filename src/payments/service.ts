@@ -147,7 +147,7 @@ export function newPayment(
 export function paymentWorkflowInput(
   payment: Payment,
   merchant: Pick<Merchant, 'id' | 'fee_plan'>,
-  config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'SANDBOX_DELAY_SECONDS' | 'REFUND_WINDOW_SECONDS'>,
+  config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'SANDBOX_DELAY_SECONDS' | 'REFUND_WINDOW_SECONDS'> & Partial<Pick<Config, 'BANK_PENDING_LIMIT_SECONDS'>>,
 ): PaymentWorkflowInput {
   return {
     // The merchant's metadata stays in MySQL: the workflow never needs it, and its history keeps no copy.
@@ -156,6 +156,7 @@ export function paymentWorkflowInput(
     fee_plan: merchant.fee_plan,
     verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
     sandbox_delay_ms: config.SANDBOX_DELAY_SECONDS * 1000,
+    ...(config.BANK_PENDING_LIMIT_SECONDS === undefined ? {} : { bank_pending_limit_ms: config.BANK_PENDING_LIMIT_SECONDS * 1000 }),
     refund_window_ms: config.REFUND_WINDOW_SECONDS * 1000,
   };
 }
@@ -360,7 +361,7 @@ export async function simulateBankOutcome(deps: PaymentServiceDeps, auth: AuthSt
   if (recorded.status !== 'created') return recorded;
   try {
     const pageUrl = await requestBankPage(deps, id);
-    const fields = await chooseOnSimulator(pageUrl, outcome, deps.config.BANK_TIMEOUT_MS);
+    const fields = await chooseOnSimulator(deps.config.SANDBOX_BANK_URL, pageUrl, outcome, deps.config.BANK_TIMEOUT_MS);
     const callback = bankCallbackFrom(id, new URLSearchParams(fields));
     if (callback === undefined) throw new DomainError('service_unavailable', 'The bank simulator answered an unexpected page.');
     const payment = await submitBankCallback(deps.temporal, id, callback, true);

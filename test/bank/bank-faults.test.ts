@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bankOperations } from '../support/bank.ts';
@@ -17,6 +16,8 @@ import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
 import { createPaymentWorker } from '../../src/main/payment-worker.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
+import type { Config } from '../../src/config.ts';
+import { freePort } from '../../src/bootstrap/ports.ts';
 
 const bankUrl = () => process.env.SANDBOX_BANK_URL ?? '';
 
@@ -113,7 +114,7 @@ describe('the bank protocol against the bank simulator', function () {
     const p = await createdPayment(baseUrl, key, { amount: 150_000 });
     const bankPage = await payButton(baseUrl, p.id);
     const token = bankPage.searchParams.get('token')!;
-    const forged = { State: 'OK', Status: '2', ResNum: p.id, TerminalId: '11223344', Amount: '150000', TraceNo: '123456', Rrn: '123456789012', SecurePan: '603799******0000' };
+    const forged = { State: 'OK', Status: '2', ResNum: p.id, TerminalId: '11223344', Amount: '150000', TraceNo: '123456', RRN: '123456789012', SecurePan: '603799******0000' };
     assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: '99999999999999', Token: token }), 303, 'unknown reference');
     assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: token }), 303, "another payment's reference and amount");
     assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: otherToken }), 303, "another payment's token");
@@ -140,9 +141,13 @@ describe('the bank protocol against the bank simulator', function () {
     assert.equal(paid.amount, 150_000);
   });
 
-  it('the callback repeated makes one transition and one confirmation', async () => {
+  it('the callback repeated (by the bank itself, then by the customer, then all at once) makes one transition and one confirmation', async () => {
     const p = await createdPayment(baseUrl, key);
+    await bankFault({ callback_repeat: 2 });
     const fields = await chooseAtBank(await payButton(baseUrl, p.id), 'success');
+    const txn = (await (await fetch(`${bankUrl()}/admin/transactions?res_num=${p.id}`)).json()) as { transactions: { repeated_callbacks?: number[] }[] };
+    assert.deepEqual(txn.transactions[0]!.repeated_callbacks, [303, 303], 'the bank posted the callback twice itself, each answered');
+    assert.equal(await callback(baseUrl, p.id, fields), 303, "the customer's own post");
     const statuses = await Promise.all([1, 2, 3].map(() => callback(baseUrl, p.id, fields)));
     assert.deepEqual(statuses, [303, 303, 303]);
     await waitForStatus(baseUrl, key, p.id, 'paid');
@@ -198,68 +203,134 @@ describe('the bank protocol against the bank simulator', function () {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A bank simulator process of a test's own (`npm run bank-sim`), with its state file, to kill and start again. */
+class OwnSimulator {
+  private child: ChildProcess | undefined;
+  private port = 0;
+  private readonly stateFile = join(tmpdir(), `dargah-bank-own-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
 
-describe('the bank simulator killed and restarted mid-payment', function () {
-  this.timeout(120_000);
-  const stateFile = join(tmpdir(), `dargah-bank-restart-${process.pid}.json`);
-  let sim: ChildProcess | undefined;
-  let port: number;
+  constructor(private readonly env: Record<string, string> = {}) {}
 
-  const startSimulator = async () => {
-    sim = spawn(process.execPath, ['--import', 'tsx', 'src/bank-sim/main.ts'], {
-      env: { ...process.env, BANK_SIM_PORT: String(port), BANK_SIM_STATE_FILE: stateFile, SANDBOX_DELAY_SECONDS: '1' },
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    if (this.port === 0) this.port = await freePort();
+    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/bank-sim/main.ts'], {
+      env: { ...process.env, BANK_SIM_PORT: String(this.port), BANK_SIM_STATE_FILE: this.stateFile, SANDBOX_DELAY_SECONDS: '1', ...this.env },
       stdio: 'ignore',
     });
-    await waitFor('the simulator to listen', async () => (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok).catch(() => false)) || undefined, 30_000, 100);
-  };
-  const killSimulator = async () => {
-    const child = sim!;
+    await waitFor('the simulator to listen', async () => (await fetch(`${this.url}/healthz`).then((r) => r.ok).catch(() => false)) || undefined, 30_000, 100);
+  }
+
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.kill('SIGKILL');
     });
-  };
+  }
 
-  after(async () => {
-    if (sim !== undefined && sim.exitCode === null && sim.signalCode === null) await killSimulator();
-    rmSync(stateFile, { force: true });
-  });
+  async operations(paymentId: string): Promise<{ kind: string; operation_key: string }[]> {
+    const res = await fetch(`${this.url}/admin/transactions?res_num=${paymentId}`);
+    return ((await res.json()) as { operations: { kind: string; operation_key: string }[] }).operations;
+  }
+
+  async stop(): Promise<void> {
+    await this.kill();
+    rmSync(this.stateFile, { force: true });
+  }
+}
+
+/** An API of a test's own, talking to `bank`, and `running`: its payment worker (own task queue) runs while `work` does. */
+async function gatewayFor(bank: OwnSimulator, name: string, settings: Partial<Record<keyof Config, string>> = {}) {
+  const h = await getHarness();
+  const own = { SANDBOX_BANK_URL: bank.url, TEMPORAL_TASK_QUEUE: `${name}-${process.pid}`, ...settings };
+  const api = await apiWith(own);
+  const running = async (work: () => Promise<void>) => {
+    const worker = await createPaymentWorker({ config: testConfig(own), db: h.db, temporal: h.temporal.client, logger: h.logger, bundle: h.bundle });
+    await worker.runUntil(work);
+  };
+  return { api, running };
+}
+
+describe('the bank simulator killed and restarted mid-payment', function () {
+  this.timeout(120_000);
+  const bank = new OwnSimulator();
+  after(() => bank.stop());
 
   it('a payment whose bank restarts after the token, and again before the confirm, is paid once; nothing is lost', async () => {
-    port = await freePort();
-    await startSimulator();
-    const h = await getHarness();
-    const own = { SANDBOX_BANK_URL: `http://127.0.0.1:${port}`, TEMPORAL_TASK_QUEUE: `bank-restart-${process.pid}` };
-    const api = await apiWith(own);
-    const worker = await createPaymentWorker({ config: testConfig(own), db: h.db, temporal: h.temporal.client, logger: h.logger, bundle: h.bundle });
-    await worker.runUntil(async () => {
+    await bank.start();
+    const { api, running } = await gatewayFor(bank, 'bank-restart');
+    await running(async () => {
       const { key: k } = await newMerchant();
       const p = await createdPayment(api, k);
       const bankPage = await payButton(api, p.id);
-      await killSimulator();
-      await startSimulator();
+      await bank.kill();
+      await bank.start();
       // The token survived the restart: the bank's page still knows the payment.
       const fields = await chooseAtBank(bankPage, 'success');
       assert.equal(fields.ResNum, p.id);
-      await killSimulator();
+      await bank.kill();
       // The bank is down when the customer comes back: the workflow keeps asking until it answers.
       assert.equal(await callback(api, p.id, fields), 303);
       await settle();
       assert.equal((await versionOf(p.id)).status, 'created');
-      await startSimulator();
+      await bank.start();
       await waitForStatus(api, k, p.id, 'paid', 60_000);
-      const ops = (await (await fetch(`http://127.0.0.1:${port}/admin/transactions?res_num=${p.id}`)).json()) as { operations: { kind: string }[] };
-      assert.deepEqual(ops.operations.map((o) => o.kind), ['token', 'confirm']);
+      assert.deepEqual((await bank.operations(p.id)).map((o) => o.kind), ['token', 'confirm']);
+    });
+  });
+});
+
+describe('money nobody confirmed goes back to the customer', function () {
+  this.timeout(120_000);
+  // This bank reverses a paid transaction nobody confirmed within 3 s, as a PSP does within 30 minutes.
+  const bank = new OwnSimulator({ BANK_SIM_AUTO_REVERSE_SECONDS: '3' });
+  let gateway: Awaited<ReturnType<typeof gatewayFor>>;
+  before(async () => {
+    await bank.start();
+    gateway = await gatewayFor(bank, 'bank-unconfirmed', { PAYMENT_TTL_SECONDS: '4', BANK_PENDING_LIMIT_SECONDS: '3' });
+  });
+  after(() => bank.stop());
+
+  const reversedByTheBank = (paymentId: string) =>
+    waitFor('the bank to reverse the transaction by itself', async () => {
+      const ops = await bank.operations(paymentId);
+      return ops.some((o) => o.kind === 'reverse' && o.operation_key.startsWith('auto-reverse:')) ? ops : undefined;
+    }, 30_000, 250);
+
+  it('a customer who comes back after the payment expired: never paid, never confirmed, and the bank returns the money', async () => {
+    await gateway.running(async () => {
+      const { key: k } = await newMerchant();
+      const p = await createdPayment(gateway.api, k);
+      const fields = await chooseAtBank(await payButton(gateway.api, p.id), 'success');
+      await waitForStatus(gateway.api, k, p.id, 'expired', 30_000);
+      assert.equal(await callback(gateway.api, p.id, fields), 303);
+      await settle();
+      assert.equal((await versionOf(p.id)).status, 'expired');
+      const ops = await reversedByTheBank(p.id);
+      assert.deepEqual(ops.map((o) => o.kind), ['token', 'reverse']);
+    });
+  });
+
+  it('a payment the bank keeps "in progress" past BANK_PENDING_LIMIT_SECONDS fails bank_unconfirmed, and the bank returns the money', async () => {
+    await gateway.running(async () => {
+      const { key: k } = await newMerchant();
+      await bankFault({ operation: 'confirm', fault: 'in_progress', times: 1_000 }, bank.url);
+      try {
+        const p = await createdPayment(gateway.api, k);
+        assert.equal(await callback(gateway.api, p.id, await chooseAtBank(await payButton(gateway.api, p.id), 'success')), 303);
+        await waitForStatus(gateway.api, k, p.id, 'pending', 15_000);
+        const failed = await waitForStatus(gateway.api, k, p.id, 'failed', 30_000);
+        assert.equal(failed.failure?.code, 'bank_unconfirmed');
+        const ops = await reversedByTheBank(p.id);
+        assert.deepEqual(ops.map((o) => o.kind), ['token', 'reverse'], 'the in-progress answers confirmed nothing');
+      } finally {
+        await bankFault(null, bank.url);
+      }
     });
   });
 });

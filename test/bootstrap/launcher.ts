@@ -6,8 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../../src/bootstrap/ports.ts';
+export { freePort };
 
 const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
 
@@ -116,17 +117,6 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

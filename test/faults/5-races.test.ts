@@ -4,7 +4,7 @@ import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { client, request } from '../support/http.ts';
 import { paidPayment, paymentRequest, type CreateResponse } from '../support/payments.ts';
 import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures } from './support/fault-stack.ts';
-import { codeOf, moneyCheck } from './support/checks.ts';
+import { codeOf, moneyCheck, untilAnswered } from './support/checks.ts';
 
 const KEYS = 25;
 const CREATES_PER_KEY = 10;
@@ -20,11 +20,14 @@ describe('races: concurrent creates, verifies and refunds', () => {
     const merchant = await faultMerchant();
     const api = await faultApi();
 
-    // Creates sharing Idempotency-Keys, all at once.
+    // Creates sharing Idempotency-Keys, all at once. Every storm retries a 503 with the same key, as a
+    // merchant does: a busy machine may answer one, and "exactly one result" is about what follows.
     const bodies = Array.from({ length: KEYS }, () => paymentRequest());
     const creates = await Promise.all(
       bodies.flatMap((body, k) =>
-        Array.from({ length: CREATES_PER_KEY }, () => request<CreateResponse>(api, 'POST', '/api/v1/payments', { key: merchant.key, body, idempotencyKey: `race-${k}` }).then((res) => ({ k, res }))),
+        Array.from({ length: CREATES_PER_KEY }, () =>
+          untilAnswered(() => request<CreateResponse>(api, 'POST', '/api/v1/payments', { key: merchant.key, body, idempotencyKey: `race-${k}` })).then(({ res }) => ({ k, res })),
+        ),
       ),
     );
     const unexpected = creates.filter(({ res }) => !(res.status === 201 || (res.status === 409 && codeOf(res) === 'idempotency_key_in_use')));
@@ -35,7 +38,11 @@ describe('races: concurrent creates, verifies and refunds', () => {
     // Verifies of one paid payment, all at once.
     const paid = await inParallel(Array.from({ length: PAYMENTS }, () => 0), 5, () => paidPayment(api, merchant.key));
     const verifies = await Promise.all(
-      paid.flatMap((p) => Array.from({ length: VERIFIES_PER_PAYMENT }, () => client(api, merchant.key).post<{ payment: Payment }>(`/payments/${p.id}/verify`, { amount: p.amount }).then((res) => ({ p, res })))),
+      paid.flatMap((p) =>
+        Array.from({ length: VERIFIES_PER_PAYMENT }, () =>
+          untilAnswered(() => client(api, merchant.key).post<{ payment: Payment }>(`/payments/${p.id}/verify`, { amount: p.amount })).then(({ res }) => ({ p, res })),
+        ),
+      ),
     );
     const verifyAnswers = new Map<string, Set<string>>();
     for (const { p, res } of verifies) verifyAnswers.set(p.id, (verifyAnswers.get(p.id) ?? new Set()).add(`${res.status}:${res.body.payment?.status}:${res.body.payment?.verified_at}`));
@@ -45,7 +52,8 @@ describe('races: concurrent creates, verifies and refunds', () => {
     const refunds = await Promise.all(
       paid.flatMap((p) =>
         Array.from({ length: REFUNDS_PER_PAYMENT }, (_, r) =>
-          client(api, merchant.key).post(`/payments/${p.id}/refunds`, { amount: p.amount / REFUND_PARTS }, { idempotencyKey: `race-refund-${p.id}-${r}` }).then((res) => ({ p, res })),
+          // A 503 (the workflow did not answer within the API's bound) is retried with the same key, as a merchant does.
+          untilAnswered(() => client(api, merchant.key).post(`/payments/${p.id}/refunds`, { amount: p.amount / REFUND_PARTS }, { idempotencyKey: `race-refund-${p.id}-${r}` })).then(({ res }) => ({ p, res })),
         ),
       ),
     );

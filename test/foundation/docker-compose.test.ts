@@ -72,8 +72,8 @@ function grants(): { user: string; on: string; privileges: string; withGrantOpti
 }
 
 describe('docker-compose.yml', () => {
-  it('describes the production topology: MySQL 8, a Temporal cluster on PostgreSQL 15, its UI, HAProxy, two API replicas and two workers, at the versions the cluster suite runs', () => {
-    assert.deepEqual(Object.keys(services).sort(), [...GATEWAY, ...TEMPORAL_SERVICES, 'haproxy', 'migrate', 'mysql', 'postgres', 'temporal-namespace', 'temporal-schema', 'temporal-ui'].sort());
+  it('describes the production topology: MySQL 8, a Temporal cluster on PostgreSQL 15, its UI, HAProxy, two API replicas and two workers, the bank simulator, at the versions the cluster suite runs', () => {
+    assert.deepEqual(Object.keys(services).sort(), [...GATEWAY, ...TEMPORAL_SERVICES, 'bank-sim', 'haproxy', 'migrate', 'mysql', 'postgres', 'temporal-namespace', 'temporal-schema', 'temporal-ui'].sort());
     assert.match(services.mysql!.image!, /^mysql:8\./);
     assert.match(services.postgres!.image!, /^postgres:15\./, 'the major version the suite runs (Debian\'s postgresql-15)');
     for (const name of TEMPORAL_SERVICES) assert.equal(services[name]!.image, `temporalio/server:${TEMPORAL_SERVER_VERSION.slice(1)}`, `${name}: the server version the suite builds`);
@@ -218,7 +218,28 @@ describe('docker-compose.yml', () => {
     assert.deepEqual(services.haproxy!.ports, ['127.0.0.1:3000:3000', '127.0.0.1:7233:7233']);
     for (const name of ['api-a', 'api-b']) assert.equal(loadConfig(environmentOf(name)).HOST, '0.0.0.0', 'the API listens on all interfaces inside its container');
     assert.ok(services['temporal-ui']!.ports!.includes('127.0.0.1:8233:8080'));
-    assert.deepEqual(published.map(([name]) => name).sort(), ['haproxy', 'haproxy', 'temporal-ui'], 'nothing else is published: not MySQL, PostgreSQL, a replica or a Temporal service');
+    assert.deepEqual(published.map(([name]) => name).sort(), ['bank-sim', 'haproxy', 'haproxy', 'temporal-ui'], 'nothing else is published (the bank simulator\'s page is for customers\' browsers): not MySQL, PostgreSQL, a replica or a Temporal service');
+  });
+
+  it('runs the bank simulator as its own service with its own state, and points test mode at it (live mode at the PSP from the environment)', () => {
+    const sim = services['bank-sim']!;
+    const script = sim.command!.join(' ').match(/npm run ([\w-]+)/)?.[1];
+    assert.equal(script, 'bank-sim');
+    assert.ok(pkg.scripts[script] !== undefined);
+    const simEnv = environmentOf('bank-sim');
+    assert.equal(simEnv.BANK_SIM_HOST, '0.0.0.0');
+    const state = (sim.volumes ?? []).find((v) => v.endsWith(':/data'));
+    assert.ok(state !== undefined && simEnv.BANK_SIM_STATE_FILE!.startsWith('/data/'), 'its ledger survives a restart on a volume');
+    assert.ok(sim.ports!.includes(`127.0.0.1:${simEnv.BANK_SIM_PORT}:${simEnv.BANK_SIM_PORT}`), "customers' browsers reach its page");
+    for (const name of GATEWAY) {
+      const config = loadConfig(environmentOf(name));
+      assert.equal(config.SANDBOX_BANK_URL, `http://bank-sim:${simEnv.BANK_SIM_PORT}`);
+      assert.equal(config.SANDBOX_BANK_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
+      assert.equal(config.SANDBOX_BANK_PAGE_URL, `http://localhost:${simEnv.BANK_SIM_PORT}`);
+      assert.equal(config.BANK_BASE_URL, '', 'no PSP unless the operator sets one');
+      const live = loadConfig(environmentOf(name, { ...SECRETS, BANK_BASE_URL: 'https://psp.example', BANK_TERMINAL_ID: '998877', BANK_PASSWORD: 'terminal-password-from-psp' }));
+      assert.deepEqual([live.BANK_BASE_URL, live.BANK_TERMINAL_ID, live.BANK_PASSWORD], ['https://psp.example', '998877', 'terminal-password-from-psp']);
+    }
   });
 
   it('starts the API replicas and workers only after the migrations ran and the namespace exists', () => {

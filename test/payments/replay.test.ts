@@ -6,7 +6,8 @@
  * fixtures in test/fixtures/histories (binary protobuf History messages, recorded from earlier code with
  * RECORD_HISTORIES=v<n>), which catch changes that break payments already in flight: v1 before refunds,
  * v2 with the refund window, v3 with the merchant's actions, the payment's clock and payment.created,
- * v4 with the bank protocol (token, the bank's callback confirmed at the bank, settle, reverse and refunds at the bank).
+ * v4 with the bank protocol (token, the bank's callback confirmed at the bank, settle, reverse and refunds at the bank),
+ * v5 with the limit on a payment the bank keeps "in progress" (doubling intervals, then failed bank_unconfirmed).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -76,6 +77,19 @@ describe('workflow determinism (replay)', () => {
     await waitForStatus(h.baseUrl, key, advanced.id, 'reversed');
     paths.advanced = advanced.id;
 
+    // The bank keeps a paid payment "in progress" past the pending limit (fifth generation): failed bank_unconfirmed.
+    const patient = await apiWith({ BANK_PENDING_LIMIT_SECONDS: '2' });
+    const faults = `${process.env.SANDBOX_BANK_URL}/admin/faults`;
+    await fetch(faults, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'confirm', fault: 'in_progress', times: 1_000 }) });
+    try {
+      const unconfirmed = await createdPayment(patient, key);
+      await chooseOutcome(patient, unconfirmed.id, 'success');
+      await waitForStatus(patient, key, unconfirmed.id, 'failed', 30_000);
+      paths.unconfirmed = unconfirmed.id;
+    } finally {
+      await fetch(faults, { method: 'DELETE' });
+    }
+
     for (const [path, id] of Object.entries(paths)) {
       const workflowId = paymentWorkflowId(id);
       const history = await h.temporal.client.workflow.getHandle(workflowId).fetchHistory();
@@ -95,14 +109,14 @@ describe('workflow determinism (replay)', () => {
       assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
       count += 1;
     }
-    assert.equal(count, 10);
+    assert.equal(count, 11);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
     const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.history.bin'));
-    assert.ok(files.length >= 33, 'all four generations of fixtures are committed');
-    for (const generation of ['v1', 'v2', 'v3', 'v4']) assert.ok(files.some((f) => f.startsWith(`${generation}-`)), generation);
+    assert.ok(files.length >= 44, 'all five generations of fixtures are committed');
+    for (const generation of ['v1', 'v2', 'v3', 'v4', 'v5']) assert.ok(files.some((f) => f.startsWith(`${generation}-`)), generation);
     const histories = files.map((f) => ({ workflowId: f, history: History.decode(readFileSync(join(FIXTURES, f))) }));
     for await (const result of Worker.runReplayHistories({ workflowBundle: h.bundle }, histories)) {
       assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);

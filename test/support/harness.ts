@@ -17,9 +17,9 @@ import { listen } from '../../src/http/server.ts';
 import { connectTemporal, type TemporalClient } from '../../src/temporal/client.ts';
 import { bundleWorkflows, createWorkers } from '../../src/main/payment-worker.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { createSimulator } from '../../src/bank-sim/server.ts';
+import { freePort } from '../../src/bootstrap/ports.ts';
 
 export interface Harness {
   config: Config;
@@ -57,17 +57,6 @@ export async function liveBankApi(): Promise<string> {
 }
 
 /** A port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * The bank simulator: the process `npm test` started (SANDBOX_BANK_URL), or, for a bare
  * mocha run, one in this process on a free port.

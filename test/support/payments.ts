@@ -64,6 +64,18 @@ export async function chooseOutcome(baseUrl: string, paymentId: string, outcome:
  * return route. Answers our return route's response (not followed).
  */
 export async function walkBankPage(location: string, outcome: BankOutcome): Promise<Response> {
+  return postBankReturn(await chooseOnBankPage(location, outcome));
+}
+
+/** The form the bank's page shows after the customer's choice: where it posts, and its fields. */
+export interface BankReturnForm {
+  action: string;
+  fields: URLSearchParams;
+  bankOrigin: string;
+}
+
+/** The customer's choice on the bank simulator's page at `location`: answers the form that takes them back to us. */
+export async function chooseOnBankPage(location: string, outcome: BankOutcome): Promise<BankReturnForm> {
   const bankPage = new URL(location);
   const chosen = await fetch(new URL('/OnlinePG/pay', bankPage.origin), {
     method: 'POST',
@@ -74,10 +86,15 @@ export async function walkBankPage(location: string, outcome: BankOutcome): Prom
   const action = /<form method="post" action="([^"]+)"/.exec(back)?.[1]?.replace(/&#38;/g, '&');
   if (action === undefined) throw new Error(`the bank's page has no return form: ${back}`);
   const fields = new URLSearchParams([...back.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m): [string, string] => [m[1]!, m[2]!]));
-  return fetch(action, {
+  return { action, fields, bankOrigin: bankPage.origin };
+}
+
+/** The bank's return form posted to our return route (again, when a customer resubmits it). */
+export function postBankReturn(form: BankReturnForm): Promise<Response> {
+  return fetch(form.action, {
     method: 'POST',
-    body: fields.toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: bankPage.origin },
+    body: form.fields.toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: form.bankOrigin },
     redirect: 'manual',
   });
 }

@@ -66,7 +66,7 @@ describe('the payment workflow', () => {
     it('delay records pending first, then captures and records paid after a durable timer of sandbox_delay_ms', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await startPayment(client, taskQueue, { sandboxDelayMs: 300 });
+        const { handle } = await startPayment(client, taskQueue, { sandboxDelayMs: 1_000 });
         await pay(handle, 'delay');
         const pending = await paymentIn(handle, 'pending');
         assert.equal(pending.paid_at, null);
@@ -78,7 +78,23 @@ describe('the payment workflow', () => {
           ['announcePayment', 'requestBankToken', 'confirmAtBank', 'recordTransition', 'confirmAtBank', 'recordTransition'],
           'the bank is asked again after pending is recorded',
         );
-        assert.ok((await timersStarted(handle)).includes(300), 'a 300 ms timer');
+        assert.ok((await timersStarted(handle)).includes(1_000), 'a 1 s timer');
+      });
+    });
+
+    it('a payment the bank keeps "in progress" past the limit fails with bank_unconfirmed, the bank asked at doubling intervals', async () => {
+      const fakes = new FakeActivities();
+      fakes.on('confirmAtBank', async () => ({ result: 'in_progress' as const }));
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { sandboxDelayMs: 1_000, bankPendingLimitMs: 3_000 });
+        await pay(handle, 'delay');
+        const failed = await handle.result();
+        assert.equal(failed.status, 'failed');
+        assert.equal(failed.failure?.code, 'bank_unconfirmed');
+        assert.deepEqual(fakes.transitions(), ['2 pending', '3 failed']);
+        assert.equal(fakes.calls('confirmAtBank').length, 3, 'at the callback, 1 s later, and at the limit 2 s after that');
+        const timers = await timersStarted(handle);
+        assert.ok(timers.includes(1_000) && timers.some((t) => t > 1_500 && t <= 2_000), `timers of 1 s then up to 2 s: ${timers.join(', ')}`);
       });
     });
 

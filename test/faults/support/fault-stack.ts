@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -20,21 +20,12 @@ import { createMerchant } from '../../../src/merchants/merchants.ts';
 import { startDevServer, type DevServer } from '../../../src/bootstrap/dev-server.ts';
 import { createLogger, type Logger } from '../../../src/logger.ts';
 import { waitFor } from '../../support/http.ts';
+import { freePort } from '../../../src/bootstrap/ports.ts';
+export { freePort };
 
 export const ARTIFACTS = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
 export const FAULT_LOGS = join(ARTIFACTS, 'faults');
 export const RELIABILITY_JSON = join(ARTIFACTS, 'reliability.json');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { TEMPORAL_CALL_MS } from '../../../src/temporal/call.ts';
 import { request, waitFor, type TestResponse } from '../../support/http.ts';
-import { paymentRequest, walkBankPage, type CreateResponse } from '../../support/payments.ts';
+import { chooseOnBankPage, paymentRequest, postBankReturn, type CreateResponse } from '../../support/payments.ts';
 import { recordsDifferingFromWorkflows, codeOf, untilAnswered } from './checks.ts';
 import { faultApi, faultMerchant, getFaultStack, sleep, type FaultStack } from './fault-stack.ts';
 
@@ -68,27 +68,37 @@ export async function loadThroughFreeze(o: FreezeOptions): Promise<Record<string
     return { status: res.status, headers: res.headers, body: undefined, text: await res.text() };
   };
   /**
-   * The customer's path: our payment page and its Pay button, then the bank simulator's page and its
-   * form back to our return route. Our own requests are timed; the simulator's are the bank's, not ours.
+   * The customer's path: our payment page and its Pay button (both again while we answer 5xx), the
+   * bank simulator's page, then the bank's form back to our return route, resubmitted while we answer
+   * 5xx as a customer does (our payment page would by then show a payment already past its Pay
+   * button). Our own requests are timed; the simulator's are the bank's, not ours.
    */
   const pay = async (paymentId: string): Promise<TestResponse<undefined>> => {
-    const page = await timedCall('page', () => fetched(`${api}/pay/${paymentId}`, {}));
-    if (page.status !== 200) return page;
-    const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
-    const token = /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-    const toBank = await timedCall('pay', () =>
-      fetched(`${api}/pay/${paymentId}`, {
-        method: 'POST',
-        body: new URLSearchParams({ action: 'pay', csrf_token: token }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api, cookie },
-      }),
+    const toBank = await untilAnswered(async () => {
+      const page = await timedCall('page', () => fetched(`${api}/pay/${paymentId}`, {}));
+      if (page.status !== 200) return page;
+      const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
+      const token = /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+      return timedCall('pay', () =>
+        fetched(`${api}/pay/${paymentId}`, {
+          method: 'POST',
+          body: new URLSearchParams({ action: 'pay', csrf_token: token }).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api, cookie },
+        }),
+      );
+    }, (r) => r.status >= 500);
+    const location = toBank.res.headers.get('location') ?? '';
+    if (toBank.res.status !== 303 || !location.includes('/OnlinePG/SendToken')) return toBank.res;
+    const form = await chooseOnBankPage(location, 'success');
+    const back = await untilAnswered(
+      () =>
+        timedCall('pay', async () => {
+          const res = await postBankReturn(form);
+          return { status: res.status, headers: res.headers, body: undefined, text: await res.text() };
+        }),
+      (r) => r.status >= 500,
     );
-    const location = toBank.headers.get('location') ?? '';
-    if (toBank.status !== 303 || !location.includes('/OnlinePG/SendToken')) return toBank;
-    return timedCall('pay', async () => {
-      const back = await walkBankPage(location, 'success');
-      return { status: back.status, headers: back.headers, body: undefined, text: await back.text() };
-    });
+    return back.res;
   };
 
   let loadDone = false;

@@ -50,6 +50,7 @@ export interface PaymentOptions {
   verifyWindowMs?: number;
   sandboxDelayMs?: number;
   refundWindowMs?: number;
+  bankPendingLimitMs?: number;
 }
 
 /** The input the create endpoint gives a new payment's workflow (src/payments/service.ts), with the windows of `o` in ms. */
@@ -69,6 +70,7 @@ export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
       VERIFY_WINDOW_SECONDS: (o.verifyWindowMs ?? LONG_MS) / 1000,
       SANDBOX_DELAY_SECONDS: (o.sandboxDelayMs ?? LONG_MS) / 1000,
       REFUND_WINDOW_SECONDS: (o.refundWindowMs ?? LONG_MS) / 1000,
+      BANK_PENDING_LIMIT_SECONDS: (o.bankPendingLimitMs ?? LONG_MS) / 1000,
     },
   );
 }
