@@ -1,12 +1,13 @@
 #!/bin/bash
 # MySQL init script (mounted into /docker-entrypoint-initdb.d by docker-compose.yml):
 # runs once, when the MySQL container initialises an empty data directory.
-# The gateway and Temporal each get their own user, granted only their own
-# databases; neither connects as root. Passwords come from the container's
-# environment (DARGAH_DB_PASSWORD, TEMPORAL_DB_PASSWORD), never from this file.
+# The gateway gets its own user, granted only its own database; it never
+# connects as root. (Temporal keeps its data in its own PostgreSQL.) The
+# password comes from the container's environment (DARGAH_DB_PASSWORD), never
+# from this file.
 set -eu
 
-for name in DARGAH_DB_PASSWORD TEMPORAL_DB_PASSWORD; do
+for name in DARGAH_DB_PASSWORD; do
   value="${!name:-}"
   if [ -z "$value" ]; then
     echo "01-users.sh: $name is not set" >&2
@@ -23,15 +24,8 @@ done
 
 MYSQL_PWD="$MYSQL_ROOT_PASSWORD" mysql --protocol=socket -uroot <<SQL
 CREATE DATABASE IF NOT EXISTS \`dargah\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
-CREATE DATABASE IF NOT EXISTS \`temporal\`;
-CREATE DATABASE IF NOT EXISTS \`temporal_visibility\`;
 
 -- The gateway: its tables' rows, and the schema changes its migrations make. No DROP, no global privilege.
 CREATE USER IF NOT EXISTS 'dargah'@'%' IDENTIFIED BY '${DARGAH_DB_PASSWORD}';
 GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, INDEX, REFERENCES ON \`dargah\`.* TO 'dargah'@'%';
-
--- Temporal: its schema tool creates and upgrades the tables of its two databases.
-CREATE USER IF NOT EXISTS 'temporal'@'%' IDENTIFIED BY '${TEMPORAL_DB_PASSWORD}';
-GRANT ALL PRIVILEGES ON \`temporal\`.* TO 'temporal'@'%';
-GRANT ALL PRIVILEGES ON \`temporal_visibility\`.* TO 'temporal'@'%';
 SQL

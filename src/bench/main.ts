@@ -1,8 +1,11 @@
 /**
- * `npm run bench [-- --quick] [-- --json]`: brings up the stack as `npm start`
- * does, but on its own free ports, its own MySQL database and its own Temporal
- * SQLite file (both recreated, so runs compare), starts one worker and one API
- * process, and measures them (src/bench/run.ts). With --json the last line on
+ * `npm run bench [-- --quick] [-- --json] [-- --topology cluster]`: brings up the
+ * stack as `npm start` does, but on its own free ports, its own MySQL database
+ * and its own Temporal SQLite file (both recreated, so runs compare), starts one
+ * worker and one API process, and measures them (src/bench/run.ts). With
+ * `--topology cluster` Temporal is the cluster of src/bootstrap/temporal-cluster.ts
+ * (fresh PostgreSQL, five processes) and the API two replicas behind HAProxy,
+ * with two workers: the same scenarios, measured through the balancer. With --json the last line on
  * stdout is the report as one JSON object; progress goes to stderr.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -15,6 +18,7 @@ import { createDatabase, databaseName } from '../db/database.ts';
 import { connectTemporal } from '../temporal/client.ts';
 import { createMerchant } from '../merchants/merchants.ts';
 import type { DevServer } from '../bootstrap/dev-server.ts';
+import { startClusterInfrastructure } from '../bootstrap/temporal-cluster.ts';
 import { FULL_PLAN, QUICK_PLAN, runBenchmark, type BenchPlan, type BenchReport } from './run.ts';
 
 /** The pieces of the bootstrap's stack (src/bootstrap/stack.ts) the benchmark reuses. */
@@ -31,11 +35,16 @@ export interface StackPieces {
 
 export interface BenchOutput extends BenchReport {
   mode: 'quick' | 'full';
+  topology: 'dev-server' | 'cluster';
   machine: { cpus: number; loadavg_before: number[]; loadavg_after: number[] };
 }
 
 export async function runBenchStack(args: string[], stack: StackPieces): Promise<void> {
   const quick = args.includes('--quick');
+  const topologyAt = args.indexOf('--topology');
+  const topology = topologyAt < 0 ? 'dev-server' : args[topologyAt + 1];
+  if (topology !== 'dev-server' && topology !== 'cluster') throw new Error(`--topology must be dev-server or cluster, got ${topology ?? 'nothing'}`);
+  const cluster = topology === 'cluster';
   const json = args.includes('--json');
   // BENCH_PLAN (JSON) overrides single numbers of the plan, e.g. {"create":5000}.
   const plan = { ...(quick ? QUICK_PLAN : FULL_PLAN), ...(JSON.parse(process.env.BENCH_PLAN ?? '{}') as Partial<BenchPlan>) };
@@ -44,16 +53,32 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   const base = loadConfig();
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? (() => {
     const url = new URL(base.DATABASE_URL);
-    url.pathname = `/${databaseName(base.DATABASE_URL)}_bench`;
+    url.pathname = cluster ? '/cluster_bench' : `/${databaseName(base.DATABASE_URL)}_bench`;
     return url.toString();
   })();
   progress(`Preparing the benchmark database ${databaseName(databaseUrl)} (recreated)…`);
   await stack.prepareDatabase(databaseUrl, true);
 
   // A fresh Temporal history each run, so every run starts from the same empty server.
-  for (const suffix of ['', '-wal', '-shm']) rmSync(join(stack.dataDir, `temporal-bench.sqlite${suffix}`), { force: true });
-  const temporal = await stack.provideTemporal(process.env, await stack.freePort(), undefined, 'bench');
-  const apiPort = await stack.freePort();
+  let temporal: { address: string; pid?: number };
+  let apiPorts: number[];
+  let baseUrl: string;
+  if (cluster) {
+    // The production topology (src/bootstrap/temporal-cluster.ts): a fresh PostgreSQL, five Temporal processes, HAProxy.
+    progress('Bringing up the Temporal cluster (PostgreSQL, two frontends, history, matching, worker) and HAProxy…');
+    const infra = await startClusterInfrastructure({ logDir: join(stack.dataDir, 'bench-cluster'), namespace: base.TEMPORAL_NAMESPACE, freePort: () => stack.freePort(), log: progress });
+    stack.cleanups.push(() => infra.stop());
+    progress(`Cluster up in ${Math.round((infra.timings.total_ms ?? 0) / 1000)} s; its logs in ${join(stack.dataDir, 'bench-cluster')}`);
+    temporal = { address: infra.temporalAddress, ...(infra.temporal.children.get('history')?.pid === undefined ? {} : { pid: infra.temporal.children.get('history')!.pid! }) };
+    apiPorts = infra.apiPorts;
+    baseUrl = infra.apiUrl;
+  } else {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(stack.dataDir, `temporal-bench.sqlite${suffix}`), { force: true });
+    const dev = await stack.provideTemporal(process.env, await stack.freePort(), undefined, 'bench');
+    temporal = { address: dev.address, ...(dev.server?.process.pid === undefined ? {} : { pid: dev.server.process.pid }) };
+    apiPorts = [await stack.freePort()];
+    baseUrl = `http://127.0.0.1:${apiPorts[0]}`;
+  }
   // The bank simulator: the bank behind every test payment, on its own port and ledger file.
   const bankPort = await stack.freePort();
   const bankState = join(stack.dataDir, 'bank-sim-bench.json');
@@ -67,8 +92,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporal.address,
     HOST: '127.0.0.1',
-    PORT: String(apiPort),
-    PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+    PUBLIC_BASE_URL: baseUrl,
     PAGES_CSRF_SECRET: randomBytes(32).toString('base64url'),
     // Payments stay open for the whole run: the scale phase counts open workflows.
     PAYMENT_TTL_SECONDS: '86400',
@@ -77,21 +101,23 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
     TEST_PAYMENTS_PER_MINUTE: process.env.TEST_PAYMENTS_PER_MINUTE ?? '100000000',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
-  const config = loadConfig(env);
+  const config = loadConfig({ ...env, PORT: String(apiPorts[0]) });
 
   mkdirSync(stack.dataDir, { recursive: true });
-  const logOf = (name: string) => openSync(join(stack.dataDir, `bench-${name}.log`), 'w');
-  const workerLog = logOf('worker');
-  const worker = stack.startChild('worker', 'src/main/worker.ts', env, workerLog);
-  stack.cleanups.push(stack.stopChild(worker));
-  const apiLog = logOf('api');
-  const api = stack.startChild('api', 'src/main/api.ts', env, apiLog);
-  stack.cleanups.push(stack.stopChild(api));
-  closeSync(workerLog);
-  closeSync(apiLog);
-  const baseUrl = `http://127.0.0.1:${apiPort}`;
+  // One worker and one API on the dev server; two of each (the replicas behind HAProxy) on the cluster.
+  const start = (name: string, script: string, processEnv: NodeJS.ProcessEnv): ChildProcess => {
+    const log = openSync(join(stack.dataDir, `bench-${name}.log`), 'w');
+    const child = stack.startChild(name, script, processEnv, log);
+    closeSync(log);
+    stack.cleanups.push(stack.stopChild(child));
+    return child;
+  };
+  const suffixes = cluster ? ['-a', '-b'] : [''];
+  const workers = suffixes.map((suffix) => start(`worker${suffix}`, 'src/main/worker.ts', env));
+  for (const [i, suffix] of suffixes.entries()) start(`api${suffix}`, 'src/main/api.ts', { ...env, PORT: String(apiPorts[i]) });
+  for (const port of apiPorts) await stack.waitReady(`http://127.0.0.1:${port}/readyz`, 120);
   await stack.waitReady(`${baseUrl}/readyz`, 120);
-  progress(`Stack up: API ${baseUrl}, Temporal ${temporal.address}; logs in ${join(stack.dataDir, 'bench-{api,worker}.log')}`);
+  progress(`Stack up: API ${baseUrl}, Temporal ${temporal.address}; logs in ${join(stack.dataDir, 'bench-{api,worker}*.log')}`);
 
   const { db } = createDatabase(databaseUrl, { poolSize: plan.fillConcurrency + plan.connections });
   const client = await connectTemporal(config);
@@ -109,14 +135,15 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
       temporal: client.client,
       config,
       merchant: { id: merchant.merchant_id, fee_plan: { bps: config.FEE_BPS, min: config.FEE_MIN, max: config.FEE_MAX } },
-      workerPid: worker.pid ?? 0,
-      ...(temporal.server?.process.pid === undefined ? {} : { temporalPid: temporal.server.process.pid }),
+      workerPid: workers[0]?.pid ?? 0,
+      ...(temporal.pid === undefined ? {} : { temporalPid: temporal.pid }),
       log: progress,
     },
     plan,
   );
   const output: BenchOutput = {
     mode: quick ? 'quick' : 'full',
+    topology: cluster ? 'cluster' : 'dev-server',
     machine: { cpus: cpus().length, loadavg_before: loadBefore, loadavg_after: loadavg().map((n) => Math.round(n * 100) / 100) },
     ...report,
   };
@@ -127,7 +154,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
 /** The report as the tables of docs/BENCHMARKS.md. */
 export function formatReport(r: BenchOutput): string {
   const lines = [
-    `Benchmark (${r.mode}) on ${r.machine.cpus} CPUs; load average before ${r.machine.loadavg_before.join(' ')}, after ${r.machine.loadavg_after.join(' ')}`,
+    `Benchmark (${r.mode}, ${r.topology}) on ${r.machine.cpus} CPUs; load average before ${r.machine.loadavg_before.join(' ')}, after ${r.machine.loadavg_after.join(' ')}`,
     '',
     '| scenario | rps | p50 ms | p90 ms | p99 ms | errors | requests |',
     '|---|---|---|---|---|---|---|',

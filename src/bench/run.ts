@@ -121,12 +121,19 @@ async function paidPayments(services: BenchServices, count: number, plan: BenchP
   await closedLoop(
     async () => {
       const id = await durableCreate(services);
-      const res = await fetch(`${services.target.baseUrl}/api/v1/test_helpers/payments/${id}/bank_outcome`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${services.target.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ outcome: 'success' }),
-      });
-      if (res.status !== 200) throw new Error(`bank_outcome answered ${res.status}: ${await res.text()}`);
+      // Preparation, not a measured scenario: a 503 (a busy machine past the gateway's bound on
+      // a Temporal call) is retried after Retry-After, as any client would.
+      for (let attempt = 1; ; attempt++) {
+        const res = await fetch(`${services.target.baseUrl}/api/v1/test_helpers/payments/${id}/bank_outcome`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${services.target.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ outcome: 'success' }),
+        });
+        if (res.status === 200) break;
+        const text = await res.text();
+        if (res.status !== 503 || attempt === 60) throw new Error(`bank_outcome answered ${res.status}: ${text}`);
+        await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? '1') * 1000));
+      }
       ids.push(id);
     },
     count,

@@ -10,6 +10,8 @@
  *   test:  the unit tier, static checks, then the same on its own database
  *          and ports, then the mocha suite, then the fault suite.
  *   faults: the fault suite alone, bootstrapped the same way.
+ *   cluster: the cluster suite (test/cluster) alone: the production topology
+ *          on one machine, brought up by the suite itself; it runs last in `test`.
  *   bench: the same on its own database, ports and SQLite file, then the benchmark.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -28,6 +30,8 @@ import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
 import { spawnDevServer, startDevServer, type DevServer } from './dev-server.ts';
 import { describeExit, restartPolicyFromEnv, Supervisor } from './supervisor.ts';
 import { CHROMIUM_PROBLEM_ENV, provideChromium } from './chromium.ts';
+import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
+import { provideHaproxy } from './balancer.ts';
 import { freePort, portInUse } from './ports.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -273,10 +277,18 @@ function unitTier(): void {
 /**
  * The main suite, then (on a whole run that passed) the fault suite of
  * test/faults, which starts and breaks its own MariaDB, Temporal server and
- * workers. `faults` runs the fault suite alone.
+ * workers, then the cluster suite of test/cluster (a Temporal cluster,
+ * HAProxy, replicas). `faults` and `cluster` run one suite alone.
  */
-export async function test(args: string[], suites: ('main' | 'faults')[]): Promise<void> {
+export async function test(args: string[], suites: ('main' | 'faults' | 'cluster')[]): Promise<void> {
   if (suites.includes('main')) unitTier();
+  // Before the suites, so a first build (minutes) counts against no test's timeout.
+  const mainOnly = suites[0] === 'main' && args.length > 0; // a filtered run runs the main suite alone
+  if (suites.includes('cluster') && !mainOnly) {
+    provideClusterBinaries(say);
+    providePostgres(say);
+    provideHaproxy(say);
+  }
   if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')) staticChecks();
   const base = loadConfig();
   const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);
@@ -320,11 +332,12 @@ export async function test(args: string[], suites: ('main' | 'faults')[]): Promi
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       ...(chromiumProblem === undefined ? {} : { [CHROMIUM_PROBLEM_ENV]: chromiumProblem }),
   };
-  const configs = { main: join(root, 'test', '.mocharc.json'), faults: join(root, 'test', 'faults', '.mocharc.json') };
+  const configs = { main: join(root, 'test', '.mocharc.json'), faults: join(root, 'test', 'faults', '.mocharc.json'), cluster: join(root, 'test', 'cluster', '.mocharc.json') };
   let code = 0;
   for (const suite of suites) {
-    if (suite === 'faults' && suites.length > 1 && args.length > 0) break; // a filtered run of the main suite only
+    if (suite !== 'main' && mainOnly) break;
     if (suite === 'faults') say('Running the fault suite (test/faults): it starts its own MariaDB, Temporal server and workers…');
+    if (suite === 'cluster') say('Running the cluster suite (test/cluster): a Temporal cluster on its own PostgreSQL, HAProxy, API replicas and workers…');
     const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', configs[suite], ...args], { cwd: root, stdio: 'inherit', env });
     const stop = stopChild(mocha);
     cleanups.push(stop);

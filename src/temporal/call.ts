@@ -3,7 +3,7 @@
  * a prompt 503, and a workflow's typed refusal becomes a DomainError.
  */
 import { ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, NamespaceNotFoundError } from '@temporalio/common';
 import { refusalError, withTimeout, type DomainError } from '../errors.ts';
 
 /** Bound on any one call to Temporal from a request, so a dead server means a prompt 503. */
@@ -18,8 +18,14 @@ export function temporalCall<T>(temporal: Client, call: () => Promise<T>): Promi
   return withTimeout('Temporal', TEMPORAL_CALL_MS + 500, temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, call));
 }
 
-/** The Temporal server did not answer (down, restarting, or past the deadline). */
-export const isTemporalUnavailable = (error: unknown) => error instanceof ServiceError || error instanceof WorkflowUpdateRPCTimeoutOrCancelledError;
+/**
+ * The Temporal server did not answer (down, restarting, or past the deadline).
+ * A cluster whose persistence is restarting also answers "namespace not found"
+ * for a namespace that exists (its services could not read it): the cluster
+ * suite's PostgreSQL restart showed it, so it counts as unavailable, not a bug.
+ */
+export const isTemporalUnavailable = (error: unknown) =>
+  error instanceof ServiceError || error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || error instanceof NamespaceNotFoundError;
 
 /**
  * The refusal an Update's handler or validator answered with (verify,

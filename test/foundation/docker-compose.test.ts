@@ -1,10 +1,12 @@
 /**
  * No Docker engine runs on the development machines, so docker-compose.yml
  * is kept correct here: it parses, names the services of the production
- * topology with pinned images, and gives the gateway exactly the settings
- * the code reads, pointing at the services that provide them. It also keeps
- * it safe: operator ports on 127.0.0.1 only, every secret required from the
- * environment (never a value in the file), and each service on its own
+ * topology with pinned images — the versions the cluster suite runs — runs the
+ * very configuration files the cluster suite runs (deploy/temporal,
+ * deploy/haproxy: mounted, not copied), and gives the gateway exactly the
+ * settings the code reads, pointing at the services that provide them. It also
+ * keeps it safe: operator ports on 127.0.0.1 only, every secret required from
+ * the environment (never a value in the file), and the gateway on its own
  * least-privilege MySQL user created by the mounted init script.
  */
 import assert from 'node:assert/strict';
@@ -12,10 +14,12 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ConfigSchema, loadConfig } from '../../src/config.ts';
+import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../src/bootstrap/temporal-cluster.ts';
 
 interface Service {
   image?: string;
   command?: string[];
+  entrypoint?: string[];
   environment?: Record<string, string>;
   ports?: string[];
   volumes?: string[];
@@ -25,6 +29,8 @@ interface Service {
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
 const services = compose.services;
+const GATEWAY = ['api-a', 'api-b', 'worker-a', 'worker-b'];
+const TEMPORAL_SERVICES = ['temporal-frontend-a', 'temporal-frontend-b', 'temporal-history', 'temporal-matching', 'temporal-worker'];
 
 /** What `docker compose` does with `${VAR}`, `${VAR:?message}`, `${VAR:-default}` and `$$` in a value. */
 function interpolate(value: string, env: Record<string, string | undefined>): string {
@@ -67,14 +73,56 @@ function grants(): { user: string; on: string; privileges: string; withGrantOpti
 }
 
 describe('docker-compose.yml', () => {
-  it('describes the production topology: MySQL 8, Temporal on MySQL, Temporal UI, api and worker, and the bank simulator', () => {
-    for (const name of ['api', 'bank-sim', 'migrate', 'mysql', 'temporal', 'temporal-ui', 'worker']) assert.ok(services[name] !== undefined, name);
+  it('describes the production topology: MySQL 8, a Temporal cluster on PostgreSQL 15, its UI, HAProxy, two API replicas and two workers, the bank simulator, at the versions the cluster suite runs', () => {
+    assert.deepEqual(Object.keys(services).sort(), [...GATEWAY, ...TEMPORAL_SERVICES, 'bank-sim', 'haproxy', 'migrate', 'mysql', 'postgres', 'temporal-namespace', 'temporal-schema', 'temporal-ui'].sort());
     assert.match(services.mysql!.image!, /^mysql:8\./);
-    assert.match(services.temporal!.image!, /^temporalio\/auto-setup:\d+\.\d+\.\d+$/);
-    assert.equal(services.temporal!.environment!.DB, 'mysql8');
-    assert.equal(services.temporal!.environment!.MYSQL_SEEDS, 'mysql');
-    assert.match(services['temporal-ui']!.image!, /^temporalio\/ui:\d+\.\d+\.\d+$/);
-    assert.equal(services['temporal-ui']!.environment!.TEMPORAL_ADDRESS, 'temporal:7233');
+    assert.match(services.postgres!.image!, /^postgres:15\./, 'the major version the suite runs (Debian\'s postgresql-15)');
+    for (const name of TEMPORAL_SERVICES) assert.equal(services[name]!.image, `temporalio/server:${TEMPORAL_SERVER_VERSION.slice(1)}`, `${name}: the server version the suite builds`);
+    for (const name of ['temporal-schema', 'temporal-namespace']) assert.equal(services[name]!.image, `temporalio/auto-setup:${TEMPORAL_SERVER_VERSION.slice(1)}`);
+    assert.equal(services['temporal-ui']!.image, `temporalio/ui:${TEMPORAL_UI_VERSION.slice(1)}`, 'the UI server version the suite builds');
+    assert.equal(services['temporal-ui']!.environment!.TEMPORAL_ADDRESS, 'haproxy:7233');
+    assert.match(services.haproxy!.image!, /^haproxy:2\.6\./, 'the HAProxy series Debian 12 ships (the suite runs it)');
+  });
+
+  it('runs every Temporal service on the configuration file the cluster suite runs, with the settings it reads', () => {
+    const template = readFileSync('deploy/temporal/cluster.yaml', 'utf8');
+    const read = new Set([...template.matchAll(/env "([A-Z_]+)"/g)].map((m) => m[1]!));
+    const required = [...template.matchAll(/env "([A-Z_]+)" \| quote/g)].map((m) => m[1]!);
+    for (const name of TEMPORAL_SERVICES) {
+      const service = services[name]!;
+      assert.ok(service.volumes?.includes('./deploy/temporal:/etc/dargah/temporal:ro'), `${name} mounts deploy/temporal`);
+      const command = service.entrypoint!.join(' ');
+      assert.match(command, /temporal-server --root \/etc\/dargah --config temporal --env cluster /, `${name} runs deploy/temporal/cluster.yaml`);
+      assert.equal(/--service (\w+)/.exec(command)?.[1], name.replace(/^temporal-/, '').replace(/-[ab]$/, ''), `${name} runs its own service`);
+      const env = environmentOf(name);
+      for (const variable of Object.keys(env)) assert.ok(read.has(variable), `${name} sets ${variable}, which cluster.yaml does not read`);
+      for (const variable of required) assert.ok(env[variable] !== undefined, `${name} sets ${variable}`);
+      assert.equal(env.POSTGRES_PASSWORD, environmentOf('postgres').POSTGRES_PASSWORD, 'the password PostgreSQL was given');
+      assert.equal(env.POSTGRES_USER, environmentOf('postgres').POSTGRES_USER);
+      assert.equal(env.PUBLIC_FRONTEND_ADDRESS, 'haproxy:7233', 'its worker reaches the frontends through the balancer');
+      assert.ok(existsSync(join('deploy/temporal', env.DYNAMIC_CONFIG_FILE!.replace('/etc/dargah/temporal/', ''))), 'the dynamic configuration is in the mounted directory');
+    }
+    const schema = services['temporal-schema']!;
+    assert.ok(schema.volumes?.includes('./deploy/temporal:/etc/dargah/temporal:ro'));
+    assert.deepEqual(schema.entrypoint, ['sh', '/etc/dargah/temporal/setup-schema.sh'], 'the schema script the suite runs');
+    const script = readFileSync('deploy/temporal/setup-schema.sh', 'utf8');
+    for (const variable of new Set([...script.matchAll(/\$\{?([A-Z_]+)/g)].map((m) => m[1]!))) {
+      assert.ok(environmentOf('temporal-schema')[variable] !== undefined, `temporal-schema sets ${variable}, which setup-schema.sh reads`);
+    }
+  });
+
+  it('puts HAProxy with the configuration the cluster suite runs in front of both API replicas and both frontends', () => {
+    const haproxy = services.haproxy!;
+    assert.ok(haproxy.volumes?.includes('./deploy/haproxy:/usr/local/etc/haproxy:ro'), 'deploy/haproxy mounted where the image reads haproxy.cfg');
+    const env = environmentOf('haproxy');
+    const cfg = readFileSync('deploy/haproxy/haproxy.cfg', 'utf8').split('\n').filter((line) => !line.trimStart().startsWith('#')).join('\n');
+    for (const variable of new Set([...cfg.matchAll(/"\$\{([A-Z_]+)\}/g)].map((m) => m[1]!))) assert.ok(env[variable] !== undefined, `haproxy sets ${variable}`);
+    assert.equal(env.HAPROXY_ERRORS, '/usr/local/etc/haproxy');
+    assert.deepEqual([env.API_A, env.API_B], ['api-a:3000', 'api-b:3000']);
+    for (const name of ['api-a', 'api-b']) assert.equal(loadConfig(environmentOf(name)).PORT, 3000, `${name} listens where the balancer sends`);
+    assert.deepEqual([env.FRONTEND_A, env.FRONTEND_B], ['temporal-frontend-a:7233', 'temporal-frontend-b:7233'], 'the frontends at cluster.yaml\'s default gRPC port');
+    assert.deepEqual(environmentOf('api-a'), environmentOf('api-b'), 'the replicas share every setting (CSRF secret, rate-limit store)');
+    assert.equal(environmentOf('api-a').RATE_LIMIT_STORE, 'mysql');
   });
 
   it('pins every image to a version', () => {
@@ -84,7 +132,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  for (const name of ['api', 'worker', 'migrate']) {
+  for (const name of [...GATEWAY, 'migrate']) {
     it(`${name}: runs an npm script that exists, with only settings the code reads, pointing at the right services as the gateway's own MySQL user`, () => {
       const service = services[name]!;
       const script = service.command!.join(' ').match(/npm run (\w+)/)?.[1];
@@ -98,19 +146,18 @@ describe('docker-compose.yml', () => {
       assert.equal(db.pathname, `/${services.mysql!.environment!.MYSQL_DATABASE}`);
       assert.equal(db.username, 'dargah', `${name} connects as the gateway's own user, not root`);
       assert.equal(decodeURIComponent(db.password), environmentOf('mysql').DARGAH_DB_PASSWORD, 'the password the init script gave that user');
-      assert.equal(config.TEMPORAL_ADDRESS, 'temporal:7233');
+      assert.equal(config.TEMPORAL_ADDRESS, 'haproxy:7233', 'through the balancer');
     });
   }
 
-  it('connects Temporal as its own MySQL user with the password the init script gave it, to the databases it was granted', () => {
-    const env = environmentOf('temporal');
-    assert.equal(env.MYSQL_USER, 'temporal');
-    assert.equal(env.MYSQL_PWD, environmentOf('mysql').TEMPORAL_DB_PASSWORD);
-    const granted = new Set(grants().filter((g) => g.user === 'temporal').map((g) => g.on.replace(/`/g, '')));
-    assert.deepEqual([...granted].sort(), [`${env.DBNAME ?? 'temporal'}.*`, `${env.VISIBILITY_DBNAME ?? 'temporal_visibility'}.*`].sort());
+  it('keeps Temporal in its own PostgreSQL, not published, as its own user', () => {
+    const env = environmentOf('postgres');
+    assert.equal(env.POSTGRES_USER, 'temporal');
+    assert.equal(env.POSTGRES_PASSWORD, SECRETS.TEMPORAL_DB_PASSWORD);
+    assert.equal(services.postgres!.ports, undefined);
   });
 
-  it('mounts an init script into MySQL that creates the dargah and temporal users, each granted only its own databases', () => {
+  it('mounts an init script into MySQL that creates the gateway\'s user, granted only its own database', () => {
     const mount = (services.mysql!.volumes ?? []).find((v) => v.includes(':/docker-entrypoint-initdb.d'));
     assert.ok(mount !== undefined, 'an init directory is mounted into /docker-entrypoint-initdb.d');
     assert.equal(mount.split(':')[0], `./${INIT_DIR}`);
@@ -119,10 +166,9 @@ describe('docker-compose.yml', () => {
     for (const file of initScripts()) assert.ok((statSync(file).mode & 0o111) !== 0, `${file} is executable (the entrypoint runs it with the container's environment)`);
     const sql = initScripts().map((f) => readFileSync(f, 'utf8')).join('\n');
     assert.match(sql, /CREATE USER IF NOT EXISTS 'dargah'@'%' IDENTIFIED BY '\$\{DARGAH_DB_PASSWORD\}'/);
-    assert.match(sql, /CREATE USER IF NOT EXISTS 'temporal'@'%' IDENTIFIED BY '\$\{TEMPORAL_DB_PASSWORD\}'/);
     const all = grants();
-    assert.deepEqual([...new Set(all.map((g) => g.user))].sort(), ['dargah', 'temporal']);
-    const allowed: Record<string, string[]> = { dargah: ['dargah.*'], temporal: ['temporal.*', 'temporal_visibility.*'] };
+    assert.deepEqual([...new Set(all.map((g) => g.user))].sort(), ['dargah']);
+    const allowed: Record<string, string[]> = { dargah: ['dargah.*'] };
     for (const g of all) {
       assert.ok(allowed[g.user]!.includes(g.on.replace(/`/g, '')), `${g.user} is granted only its own databases, not ${g.on}`);
       assert.ok(!g.withGrantOption, `${g.user} cannot grant privileges on`);
@@ -137,16 +183,19 @@ describe('docker-compose.yml', () => {
     const secretSettings: [string, string][] = [
       ['mysql', 'MYSQL_ROOT_PASSWORD'],
       ['mysql', 'DARGAH_DB_PASSWORD'],
-      ['mysql', 'TEMPORAL_DB_PASSWORD'],
-      ['temporal', 'MYSQL_PWD'],
-      ['api', 'PAGES_CSRF_SECRET'],
-      ['api', 'DASHBOARD_SECRETS_KEY'],
+      ['postgres', 'POSTGRES_PASSWORD'],
+      ...TEMPORAL_SERVICES.map((name): [string, string] => [name, 'POSTGRES_PASSWORD']),
+      ['temporal-schema', 'POSTGRES_PASSWORD'],
+      ['api-a', 'PAGES_CSRF_SECRET'],
+      ['api-b', 'PAGES_CSRF_SECRET'],
+      ['api-a', 'DASHBOARD_SECRETS_KEY'],
+      ['api-b', 'DASHBOARD_SECRETS_KEY'],
     ];
     for (const [service, setting] of secretSettings) {
       const raw = services[service]!.environment![setting]!;
       assert.match(raw, /^\$\{[A-Z_]+:\?[^}]+\}$/, `${service}.${setting} is \${VAR:?message}, not a value`);
     }
-    const database = services.api!.environment!.DATABASE_URL!;
+    const database = services['api-a']!.environment!.DATABASE_URL!;
     assert.match(database, /^mysql:\/\/dargah:\$\{DARGAH_DB_PASSWORD:\?[^}]+\}@/);
     for (const variable of Object.keys(SECRETS)) {
       const without = { ...SECRETS, [variable]: undefined };
@@ -165,15 +214,14 @@ describe('docker-compose.yml', () => {
     assert.doesNotMatch(text, /-p[a-z0-9]+\b|:dargah@|PWD: [a-z]|PASSWORD: [a-z]|SECRET: [a-z]/i);
   });
 
-  it('publishes every port on 127.0.0.1 only: the API on 3000 (behind a TLS proxy), Temporal on 7233 and its UI on 8233, neither of which authenticates', () => {
+  it('publishes every port on 127.0.0.1 only: the API and Temporal through HAProxy on 3000 and 7233 (the API behind a TLS proxy; Temporal does not authenticate), the UI on 8233', () => {
     const published = Object.entries(services).flatMap(([name, s]) => (s.ports ?? []).map((p) => [name, String(p)] as const));
     assert.ok(published.length > 0);
     for (const [name, port] of published) assert.match(port, /^127\.0\.0\.1:\d+:\d+$/, `${name} publishes ${port} on loopback only`);
-    assert.ok(services.api!.ports!.includes('127.0.0.1:3000:3000'));
-    assert.equal(loadConfig(environmentOf('api')).HOST, '0.0.0.0', 'the API listens on all interfaces inside its container');
-    assert.ok(services.temporal!.ports!.includes('127.0.0.1:7233:7233'));
+    assert.deepEqual(services.haproxy!.ports, ['127.0.0.1:3000:3000', '127.0.0.1:7233:7233']);
+    for (const name of ['api-a', 'api-b']) assert.equal(loadConfig(environmentOf(name)).HOST, '0.0.0.0', 'the API listens on all interfaces inside its container');
     assert.ok(services['temporal-ui']!.ports!.includes('127.0.0.1:8233:8080'));
-    assert.equal(services.mysql!.ports, undefined, 'MySQL is not published at all');
+    assert.deepEqual(published.map(([name]) => name).sort(), ['bank-sim', 'haproxy', 'haproxy', 'temporal-ui'], 'nothing else is published (the bank simulator\'s page is for customers\' browsers): not MySQL, PostgreSQL, a replica or a Temporal service');
   });
 
   it('runs the bank simulator as its own service with its own state, and points test mode at it (live mode at the PSP from the environment)', () => {
@@ -186,7 +234,7 @@ describe('docker-compose.yml', () => {
     const state = (sim.volumes ?? []).find((v) => v.endsWith(':/data'));
     assert.ok(state !== undefined && simEnv.BANK_SIM_STATE_FILE!.startsWith('/data/'), 'its ledger survives a restart on a volume');
     assert.ok(sim.ports!.includes(`127.0.0.1:${simEnv.BANK_SIM_PORT}:${simEnv.BANK_SIM_PORT}`), "customers' browsers reach its page");
-    for (const name of ['api', 'worker']) {
+    for (const name of GATEWAY) {
       const config = loadConfig(environmentOf(name));
       assert.equal(config.SANDBOX_BANK_URL, `http://bank-sim:${simEnv.BANK_SIM_PORT}`);
       assert.equal(config.SANDBOX_BANK_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
@@ -197,10 +245,11 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('starts api and worker only after the migrations ran', () => {
-    for (const name of ['api', 'worker']) {
+  it('starts the API replicas and workers only after the migrations ran and the namespace exists', () => {
+    for (const name of GATEWAY) {
       const deps = services[name]!.depends_on as Record<string, { condition: string }>;
       assert.equal(deps.migrate?.condition, 'service_completed_successfully');
+      assert.equal(deps['temporal-namespace']?.condition, 'service_completed_successfully');
     }
   });
 });

@@ -6,7 +6,7 @@ import { client, type TestResponse } from '../../support/http.ts';
 import { inParallel, sleep, type FaultStack } from './fault-stack.ts';
 
 /** Payments whose MySQL record differs from their workflow's state (status, version-bearing fields). */
-export async function recordsDifferingFromWorkflows(s: FaultStack, ids: string[]): Promise<string[]> {
+export async function recordsDifferingFromWorkflows(s: Pick<FaultStack, 'db' | 'temporal'>, ids: string[]): Promise<string[]> {
   const rows = await s.db.selectFrom('payments').select(['id', 'status', 'refunded_amount', 'paid_at', 'verified_at']).where('id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const differing: string[] = [];
@@ -38,7 +38,7 @@ export interface MoneyCheck {
 }
 
 /** Compares every payment with the bank's own ledger (the bank simulator's). */
-export async function moneyCheck(s: FaultStack, ids: string[]): Promise<MoneyCheck> {
+export async function moneyCheck(s: Pick<FaultStack, 'db'>, ids: string[]): Promise<MoneyCheck> {
   const payments = await s.db.selectFrom('payments').select(['id', 'status', 'amount', 'refunded_amount']).where('id', 'in', ids).execute();
   const ops: { payment_id: string; kind: string; amount: number }[] = [];
   for (const id of ids) ops.push(...(await bankOperations(id)).map((o) => ({ payment_id: id, kind: o.kind, amount: o.amount })));

@@ -93,18 +93,22 @@ export class PrivateMariaDb {
   }
 }
 
-/** A payment worker as a child process, its logs in test-artifacts/faults. */
+/**
+ * A payment worker as a child process, its logs in test-artifacts/faults (or `logDir`).
+ * The cluster suite runs its API replicas the same way: `script` src/main/api.ts, ready once it logs "API listening".
+ */
 export class WorkerProcess {
   private constructor(readonly child: ChildProcess, readonly logFile: string) {}
 
-  static async start(name: string, env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
-    const logFile = join(FAULT_LOGS, `${name}.log`);
+  static async start(name: string, env: NodeJS.ProcessEnv, o: { script?: string; readyLine?: string; logDir?: string } = {}): Promise<WorkerProcess> {
+    const logFile = join(o.logDir ?? FAULT_LOGS, `${name}.log`);
     const log = createWriteStream(logFile, { flags: 'a' });
-    const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'src', 'main', 'worker.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const readyLine = o.readyLine ?? '"worker running"';
+    const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), o.script ?? join('src', 'main', 'worker.ts'))], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let running = false;
     let exited = false;
     child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString('utf8').includes('"worker running"')) running = true;
+      if (chunk.toString('utf8').includes(readyLine)) running = true;
     });
     child.once('exit', () => {
       exited = true;

@@ -1,0 +1,65 @@
+/**
+ * The cluster suite's figures: kept in test-artifacts/cluster.json during the
+ * run, and written as a table into docs/RELIABILITY.md (between its
+ * cluster-figures markers) when the kill scenarios pass.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { CLUSTER_JSON } from './cluster-stack.ts';
+
+export const RELIABILITY_DOC = 'docs/RELIABILITY.md';
+export const START_MARKER = '<!-- cluster-figures:start (written by npm run test:cluster) -->';
+export const END_MARKER = '<!-- cluster-figures:end -->';
+
+export function recordClusterFigures(scenario: string, figures: unknown): void {
+  const all = existsSync(CLUSTER_JSON) ? (JSON.parse(readFileSync(CLUSTER_JSON, 'utf8')) as Record<string, unknown>) : {};
+  all.machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, load_average_1m: Number(loadavg()[0]!.toFixed(1)) };
+  all.run_at = new Date().toISOString();
+  all[scenario] = figures;
+  writeFileSync(CLUSTER_JSON, `${JSON.stringify(all, null, 2)}\n`);
+}
+
+export interface KillFigures {
+  what: string;
+  /** From the kill until the process served again. */
+  down_ms: number;
+  logical_operations: number;
+  requests: number;
+  answered_2xx_3xx_4xx: number;
+  answered_503_with_retry_after: number;
+  other_5xx: number;
+  unanswered: number;
+  lost: number;
+  doubled: number;
+  records_differing_from_workflows: number;
+  /** From the restart until every record of the phase equalled its workflow and every operation finished. */
+  converged_after_restart_ms: number;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The generated section: one row per kill. */
+export function renderKillTable(kills: KillFigures[], context: { runAt: string; machine: string; bringUpMs: number }): string {
+  const rows = kills.map(
+    (k) =>
+      `| ${k.what} | ${seconds(k.down_ms)} | ${k.logical_operations} | ${k.requests} | ${k.answered_2xx_3xx_4xx} | ${k.answered_503_with_retry_after} | ${k.other_5xx} | ${k.unanswered} | ${k.lost} | ${k.doubled} | ${k.records_differing_from_workflows} | ${seconds(k.converged_after_restart_ms)} |`,
+  );
+  return [
+    START_MARKER,
+    `Run of ${context.runAt} on ${context.machine}; the whole topology came up in ${seconds(context.bringUpMs)}.`,
+    '',
+    '| Killed (SIGKILL unless said) | Down | Operations | Requests | Answered | 503 + Retry-After | Other 5xx | Unanswered | Lost | Doubled | Records ≠ workflows | All matched after restart |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    END_MARKER,
+  ].join('\n');
+}
+
+/** Replaces the section between the markers of docs/RELIABILITY.md. */
+export function writeReliabilitySection(section: string): void {
+  const doc = readFileSync(RELIABILITY_DOC, 'utf8');
+  const start = doc.indexOf(START_MARKER);
+  const end = doc.indexOf(END_MARKER);
+  if (start < 0 || end < start) throw new Error(`${RELIABILITY_DOC} has no cluster-figures markers`);
+  writeFileSync(RELIABILITY_DOC, `${doc.slice(0, start)}${section}${doc.slice(end + END_MARKER.length)}`);
+}
