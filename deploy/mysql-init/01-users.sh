@@ -26,9 +26,10 @@ CREATE DATABASE IF NOT EXISTS \`dargah\` CHARACTER SET utf8mb4 COLLATE utf8mb4_u
 CREATE DATABASE IF NOT EXISTS \`temporal\`;
 CREATE DATABASE IF NOT EXISTS \`temporal_visibility\`;
 
--- The gateway: its tables' rows, and the schema changes its migrations make. No DROP, no global privilege.
+-- The gateway: its tables' rows, and the schema changes its migrations make (TRIGGER: the ledger's
+-- append-only triggers, docs/LEDGER.md). No DROP, no global privilege.
 CREATE USER IF NOT EXISTS 'dargah'@'%' IDENTIFIED BY '${DARGAH_DB_PASSWORD}';
-GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, INDEX, REFERENCES ON \`dargah\`.* TO 'dargah'@'%';
+GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, INDEX, REFERENCES, TRIGGER ON \`dargah\`.* TO 'dargah'@'%';
 
 -- Temporal: its schema tool creates and upgrades the tables of its two databases.
 CREATE USER IF NOT EXISTS 'temporal'@'%' IDENTIFIED BY '${TEMPORAL_DB_PASSWORD}';

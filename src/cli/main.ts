@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { mysqlErrorCode } from '../db/errors.ts';
+import { checkLedger } from '../ledger/check.ts';
 import { createMerchant, OnboardingError } from '../merchants/merchants.ts';
 import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway, revokeKey, rollKey, setFees } from '../merchants/onboarding.ts';
 import type { Config } from '../config.ts';
@@ -43,6 +44,8 @@ export const COMMANDS: Record<string, Command> = {
   'keys roll': (db, _config, flags) => rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in')),
   'fees set': (db, _config, flags) =>
     setFees(db, required(flags, 'merchant'), { bps: wholeNumber(flags, 'bps'), min: wholeNumber(flags, 'min'), max: wholeNumber(flags, 'max') }),
+  // Exits 1 when an invariant is broken (the result's `ok` is false).
+  'ledger check': async (db) => ({ ...(await checkLedger(db)) }),
 };
 
 const OPTIONS = {
@@ -77,7 +80,8 @@ async function main(argv: string[]): Promise<number> {
     db = createDatabase(config.DATABASE_URL, { poolSize: 2 }).db;
     const result = await command(db, config, values);
     process.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : `${human(result)}\n`);
-    return 0;
+    // A check that found something wrong still prints its report, then says so in its exit code.
+    return result.ok === false ? 1 : 0;
   } catch (error) {
     process.stderr.write(`error: ${reason(error)}\n`);
     return error instanceof UsageError ? 2 : 1;

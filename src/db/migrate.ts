@@ -9,10 +9,12 @@ import * as reconciliationIndexes from './migrations/0006_reconciliation_indexes
 import * as paymentMetadata from './migrations/0007_payment_metadata.ts';
 import * as dropBankOperations from './migrations/0008_drop_bank_operations.ts';
 import * as accounts from './migrations/0009_accounts.ts';
+import * as ledger from './migrations/0020_ledger.ts';
+import * as settlements from './migrations/0021_settlements.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_refunds': refunds,
   '0003_webhooks': webhooks,
@@ -22,6 +24,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_payment_metadata': paymentMetadata,
   '0008_drop_bank_operations': dropBankOperations,
   '0009_accounts': accounts,
+  '0020_ledger': ledger,
+  '0021_settlements': settlements,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
