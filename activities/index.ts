@@ -14,6 +14,8 @@ import type { Logger } from '../src/logger.ts';
 import { createBankActivities } from './bank.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
+import { createSettlementActivities, type SettlementActivityDependencies } from './settlement.ts';
+import { PayaPayouts } from '../src/adapters/payout.ts';
 import { createWebhookActivities, type WebhookActivityDependencies } from './webhooks.ts';
 
 export interface ActivityDependencies {
@@ -23,7 +25,7 @@ export interface ActivityDependencies {
   logger: Logger;
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
-  config: RecordActivityDependencies['config'] & WebhookActivityDependencies['config'];
+  config: RecordActivityDependencies['config'] & WebhookActivityDependencies['config'] & SettlementActivityDependencies['config'];
 }
 
 export function createActivities({ db, bank, banks, logger, temporal, config }: ActivityDependencies) {
@@ -32,5 +34,7 @@ export function createActivities({ db, bank, banks, logger, temporal, config }: 
     ...createBankActivities({ bank, banks, logger }),
     ...createWebhookActivities({ db, logger, config, temporal }),
     ...createMaintenanceActivities({ db, logger }),
+    // Payouts go through the bank of the live terminal: settlement is of live money only.
+    ...createSettlementActivities({ db, logger, temporal, config, payouts: banks.live === undefined ? undefined : new PayaPayouts(banks.live) }),
   };
 }

@@ -2,3 +2,4 @@
 export { paymentWorkflow } from './payment.ts';
 export { webhookDeliveryWorkflow } from './webhook.ts';
 export { idempotencyCleanupWorkflow } from './maintenance.ts';
+export { settlementRunWorkflow, settlementWorkflow } from './settlement.ts';

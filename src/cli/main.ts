@@ -8,6 +8,8 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { mysqlErrorCode } from '../db/errors.ts';
 import { checkLedger } from '../ledger/check.ts';
+import { retrySettlement, runSettlementNow, setSettlementIban } from '../settlements/service.ts';
+import { connectTemporal, type TemporalClient } from '../temporal/client.ts';
 import { createMerchant, OnboardingError } from '../merchants/merchants.ts';
 import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway, revokeKey, rollKey, setFees } from '../merchants/onboarding.ts';
 import type { Config } from '../config.ts';
@@ -46,7 +48,20 @@ export const COMMANDS: Record<string, Command> = {
     setFees(db, required(flags, 'merchant'), { bps: wholeNumber(flags, 'bps'), min: wholeNumber(flags, 'min'), max: wholeNumber(flags, 'max') }),
   // Exits 1 when an invariant is broken (the result's `ok` is false).
   'ledger check': async (db) => ({ ...(await checkLedger(db)) }),
+  'merchants set-iban': (db, _config, flags) => setSettlementIban(db, required(flags, 'merchant'), required(flags, 'iban')),
+  'settlements run': (_db, config) => withTemporal(config, (temporal) => runSettlementNow(temporal)),
+  'settlements retry': (db, config, flags) => withTemporal(config, (temporal) => retrySettlement(db, temporal, config, required(flags, 'id'))),
 };
+
+/** A Temporal connection for one command. */
+async function withTemporal<T>(config: Config, work: (temporal: TemporalClient['client']) => Promise<T>): Promise<T> {
+  const temporal = await connectTemporal(config);
+  try {
+    return await work(temporal.client);
+  } finally {
+    await temporal.connection.close();
+  }
+}
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -59,6 +74,8 @@ const OPTIONS = {
   bps: { type: 'string' },
   min: { type: 'string' },
   max: { type: 'string' },
+  iban: { type: 'string' },
+  id: { type: 'string' },
 } as const;
 
 function human(result: Record<string, unknown>): string {
