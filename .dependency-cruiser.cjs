@@ -10,7 +10,7 @@ const LAYERS = {
   db: { path: '^src/db/', may: ['domain', 'foundation'] },
   temporal: { path: '^src/temporal/', may: ['domain', 'foundation', 'db'] },
   adapters: { path: '^src/adapters/', may: ['domain', 'foundation', 'db'] },
-  services: { path: '^src/(payments|refunds|webhooks|merchants|accounts)/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters'] },
+  services: { path: '^src/(payments|refunds|webhooks|merchants|accounts|ledger|settlements)/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters'] },
   activities: { path: '^activities/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters'] },
   // Workflows also import activity types; the rule below keeps those imports type-only.
   workflows: { path: '^workflows/', may: ['domain', 'activities'] },

@@ -15,6 +15,8 @@ import { createBankActivities } from './bank.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
 import { createOnboardingActivities, type OnboardingActivityDependencies } from './onboarding.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
+import { createSettlementActivities, type SettlementActivityDependencies } from './settlement.ts';
+import { PayaPayouts } from '../src/adapters/payout.ts';
 import { createWebhookActivities, type WebhookActivityDependencies } from './webhooks.ts';
 
 export interface ActivityDependencies {
@@ -24,7 +26,7 @@ export interface ActivityDependencies {
   logger: Logger;
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
-  config: RecordActivityDependencies['config'] & WebhookActivityDependencies['config'] & OnboardingActivityDependencies['config'];
+  config: RecordActivityDependencies['config'] & WebhookActivityDependencies['config'] & OnboardingActivityDependencies['config'] & SettlementActivityDependencies['config'];
   /** The onboarding decision emails. */
   mailer: OnboardingActivityDependencies['mailer'];
 }
@@ -36,5 +38,7 @@ export function createActivities({ db, bank, banks, logger, temporal, config, ma
     ...createWebhookActivities({ db, logger, config, temporal }),
     ...createMaintenanceActivities({ db, logger }),
     ...createOnboardingActivities({ db, logger, mailer, config }),
+    // Payouts go through the bank of the live terminal: settlement is of live money only.
+    ...createSettlementActivities({ db, logger, temporal, config, payouts: banks.live === undefined ? undefined : new PayaPayouts(banks.live) }),
   };
 }

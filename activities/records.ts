@@ -10,9 +10,11 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../src/db/database.ts';
 import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
+import { post } from '../src/db/ledger.ts';
 import { writePaymentVersion } from '../src/db/payments.ts';
 import { writeRefund } from '../src/db/refunds.ts';
 import { paymentEventType, type EventType } from '../src/domain/events.ts';
+import { transitionMovement } from '../src/domain/ledger.ts';
 import { tenantOf, type KeyMode } from '../src/domain/merchant.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import type { Refund } from '../src/domain/refund-schemas.ts';
@@ -37,9 +39,30 @@ export interface RecordRefundInput {
 
 /** The payment as events show it: the workflow's state with the merchant's metadata from the record. */
 async function withMetadata(trx: Db, payment: Payment): Promise<{ payment: Payment; merchantId: string }> {
-  const row = await trx.selectFrom('payments').select(['merchant_id', 'metadata']).where('id', '=', payment.id).executeTakeFirstOrThrow();
-  return { payment: { ...payment, metadata: JSON.parse(row.metadata) as Payment['metadata'] }, merchantId: row.merchant_id };
+  const row = await trx.selectFrom('payments').select(['merchant_id', 'metadata', 'settlement_status']).where('id', '=', payment.id).executeTakeFirstOrThrow();
+  // settlement_status is the record's (settlement and the end of a live payment set it), not the workflow's.
+  const settlement = row.settlement_status as Payment['settlement_status'];
+  return { payment: { ...payment, metadata: JSON.parse(row.metadata) as Payment['metadata'], settlement_status: settlement }, merchantId: row.merchant_id };
 }
+
+/** The ledger posting of a payment's recorded transition (capture, verify, reversal), once per payment and movement. */
+async function postTransition(trx: Db, payment: Payment, at: Date): Promise<void> {
+  const movement = transitionMovement(payment.status);
+  if (movement === undefined) return;
+  const row = await trx.selectFrom('payments').select('merchant_id').where('id', '=', payment.id).executeTakeFirstOrThrow();
+  await post(trx, {
+    cause: `payment:${payment.id}:${movement}`,
+    movement,
+    merchantId: row.merchant_id,
+    mode: payment.mode,
+    amount: payment.amount,
+    fee: payment.fee,
+    paymentId: payment.id,
+    at,
+  });
+}
+
+const REFUND_MOVEMENTS = { pending: 'refund', succeeded: 'refund_succeeded', failed: 'refund_failed' } as const;
 
 /** The event of a payment's recorded version: one per version, so a retried activity finds the same one. */
 async function recordPaymentEvent(trx: Db, payment: Payment, version: number, type: EventType, at: Date): Promise<StoredEvent> {
@@ -69,6 +92,7 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
         const now = new Date();
         const stored = await writePaymentVersion(trx, payment, version, now);
         if (!stored) return undefined;
+        await postTransition(trx, payment, now);
         const type = paymentEventType(payment.status);
         if (type === undefined) return null;
         return recordPaymentEvent(trx, payment, version, type, now);
@@ -101,6 +125,16 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
             if (type !== undefined) recorded.push(await recordPaymentEvent(trx, payment.payment, payment.version, type, at));
           }
           await writeRefund(trx, refund, owner, at);
+          await post(trx, {
+            cause: `refund:${refund.id}:${refund.status}`,
+            movement: REFUND_MOVEMENTS[refund.status],
+            merchantId: merchant_id,
+            mode,
+            amount: refund.amount,
+            paymentId: refund.payment_id,
+            refundId: refund.id,
+            at,
+          });
           // Every status of a refund is an event (refund.created / .succeeded / .failed), in the same transaction.
           recorded.push(
             await recordEvent(trx, {

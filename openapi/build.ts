@@ -19,6 +19,7 @@ import { EVENT_TYPES, type EventType } from '../src/domain/events.ts';
 import { RETURN_STATUSES } from '../src/domain/payment.ts';
 import { PaymentSchema } from '../src/domain/payment-schemas.ts';
 import { RefundSchema } from '../src/domain/refund-schemas.ts';
+import { SettlementSchema } from '../src/domain/settlement-schemas.ts';
 import type { AmountBounds } from '../src/domain/schema.ts';
 import { EventSchema, WebhookAttemptSchema, WebhookEndpointSchema } from '../src/domain/webhook-schemas.ts';
 import { ERROR_STATUS, type ErrorCode } from '../src/errors.ts';
@@ -29,6 +30,7 @@ const COMPONENTS: [string, TSchema][] = [
   ['Payment', PaymentSchema],
   ['Refund', RefundSchema],
   ['WebhookEndpoint', WebhookEndpointSchema],
+  ['Settlement', SettlementSchema],
   ['Event', EventSchema],
   ['WebhookAttempt', WebhookAttemptSchema],
   ['Error', ErrorSchema],
@@ -149,7 +151,7 @@ const SIGNATURE_HEADERS: ParameterObject[] = [
 function webhookItem(type: EventType): PathItemObject {
   // The object in `data`: the part of the type before the dot, and its component schema.
   const object = type.slice(0, type.indexOf('.'));
-  const component = { payment: 'Payment', refund: 'Refund', webhook_endpoint: 'WebhookEndpoint' }[object];
+  const component = { payment: 'Payment', refund: 'Refund', webhook_endpoint: 'WebhookEndpoint', settlement: 'Settlement' }[object];
   return {
     post: {
       operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
@@ -242,6 +244,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Refunds: 'Return money of a verified payment, in part or in full.',
   Webhooks: 'Endpoints that receive signed events, and the events themselves.',
   Reports: 'Files for reconciliation with your accountant and your bank.',
+  Settlements: 'Your balance, and the daily settlements that pay it to your IBAN.',
   Service: 'Health probes and this document.',
   'Test helpers': 'Test keys only: drive a test payment from your CI without a browser or a wait.',
 };

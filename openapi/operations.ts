@@ -19,6 +19,7 @@ import {
 import { createRefundRequestSchema, ListAllRefundsQuerySchema, ListRefundsQuerySchema, RefundListSchema, RefundResponseSchema } from '../src/domain/refund-schemas.ts';
 import { PAYMENTS_REPORT_COLUMNS, PaymentsReportQuerySchema, REPORT_MAX_DAYS } from '../src/domain/report-schemas.ts';
 import type { AmountBounds } from '../src/domain/schema.ts';
+import { BalanceResponseSchema, ListSettlementsQuerySchema, SETTLEMENT_CSV_COLUMNS, SettlementListSchema, SettlementWithLinesSchema } from '../src/domain/settlement-schemas.ts';
 import type { ErrorCode } from '../src/errors.ts';
 import {
   CreateWebhookEndpointRequestSchema,
@@ -244,6 +245,60 @@ export function operations(bounds: AmountBounds): Operation[] {
       auth: true,
       responses: { 200: { description: 'The refund.', schema: RefundResponseSchema } },
       errors: [...COMMON_ERRORS, 'refund_not_found'],
+    },
+    {
+      method: 'get',
+      path: '/api/v1/balance',
+      operationId: 'getBalance',
+      summary: 'Retrieve the balance',
+      description:
+        "The merchant's balance in this key's mode, from the ledger: what the next settlement would pay out now (`available`), the rest of the balance (`pending`), what customers paid and you have not verified (`held`) and settlements on their way to your IBAN (`in_payout`). Test mode is never settled: its `available` is always 0.",
+      tag: 'Settlements',
+      auth: true,
+      responses: { 200: { description: 'The balance.', schema: BalanceResponseSchema } },
+      errors: [...COMMON_ERRORS],
+    },
+    {
+      method: 'get',
+      path: '/api/v1/settlements',
+      operationId: 'listSettlements',
+      summary: 'List settlements',
+      description: "The merchant's settlements (live mode only; a test key sees none), newest first, paged like payments. The filters are optional and combine.",
+      tag: 'Settlements',
+      auth: true,
+      query: ListSettlementsQuerySchema,
+      responses: { 200: { description: 'A page of settlements.', schema: SettlementListSchema } },
+      errors: [...COMMON_ERRORS, 'validation_failed'],
+    },
+    {
+      method: 'get',
+      path: '/api/v1/settlements/{id}',
+      operationId: 'getSettlement',
+      summary: 'Retrieve a settlement with its lines',
+      description: 'The settlement and every line it covers: each payment (amount and fee), each refund (deducted) and each refused refund given back.',
+      tag: 'Settlements',
+      auth: true,
+      responses: { 200: { description: 'The settlement and its lines.', schema: SettlementWithLinesSchema } },
+      errors: [...COMMON_ERRORS, 'settlement_not_found'],
+    },
+    {
+      method: 'get',
+      path: '/api/v1/settlements/{id}/lines.csv',
+      operationId: 'getSettlementLines',
+      summary: "Download a settlement's lines as CSV",
+      description: 'The lines of the settlement as CSV (UTF-8, CRLF line ends), a header line then one line per payment, refund or refused refund given back; streamed.',
+      tag: 'Settlements',
+      auth: true,
+      responses: {
+        200: {
+          description: 'The CSV file.',
+          contentType: 'text/csv',
+          schema: Type.String({ description: `CSV with the columns ${SETTLEMENT_CSV_COLUMNS.join(', ')}` }),
+          example: `${SETTLEMENT_CSV_COLUMNS.join(',')}\r\npayment,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,1500000,15000,1485000\r\n`,
+          headers: { 'Content-Disposition': { description: 'attachment; the file name names the settlement', example: 'attachment; filename="settlement-0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71.csv"' } },
+        },
+      },
+      errors: [...COMMON_ERRORS, 'settlement_not_found'],
     },
     {
       method: 'get',

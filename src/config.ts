@@ -74,6 +74,17 @@ export const ConfigSchema = Type.Object({
     description: "test mode: the simulator's page as customers' browsers reach it, when it differs from SANDBOX_BANK_URL (e.g. behind docker compose); empty: SANDBOX_BANK_URL",
   }),
   SANDBOX_BANK_TERMINAL_ID: Type.String({ default: '11223344', minLength: 1, description: "test mode: the simulator's terminal id" }),
+  SETTLEMENT_CRON: Type.String({
+    default: '30 0 * * *',
+    pattern: '^\\S+( \\S+){4}$',
+    description: 'settlement: when the daily run starts, a five-field cron expression in Asia/Tehran time (default 00:30)',
+  }),
+  SETTLEMENT_HOLD_HOURS: Int({
+    default: 24,
+    minimum: 0,
+    maximum: 24 * 90,
+    description: 'settlement: a live payment is settled once it has been verified this long (a margin for disputes and refunds)',
+  }),
   AMOUNT_MIN: Int({ default: 10_000, minimum: 1, description: 'smallest payment amount in rials' }),
   AMOUNT_MAX: Int({ default: 500_000_000, minimum: 1, description: 'largest payment amount in rials' }),
   FEE_BPS: Int({ default: 100, minimum: 0, maximum: 10_000, description: 'default fee in basis points of the amount' }),

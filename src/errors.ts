@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   test_mode_only: 403,
   payment_not_found: 404,
   refund_not_found: 404,
+  settlement_not_found: 404,
   not_found: 404,
   method_not_allowed: 405,
   idempotency_key_in_use: 409,

@@ -3,3 +3,4 @@ export { paymentWorkflow } from './payment.ts';
 export { webhookDeliveryWorkflow } from './webhook.ts';
 export { idempotencyCleanupWorkflow } from './maintenance.ts';
 export { merchantOnboardingWorkflow } from './onboarding.ts';
+export { settlementRunWorkflow, settlementWorkflow } from './settlement.ts';

@@ -25,7 +25,8 @@ done
 MYSQL_PWD="$MYSQL_ROOT_PASSWORD" mysql --protocol=socket -uroot <<SQL
 CREATE DATABASE IF NOT EXISTS \`dargah\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
 
--- The gateway: its tables' rows, and the schema changes its migrations make. No DROP, no global privilege.
+-- The gateway: its tables' rows, and the schema changes its migrations make (TRIGGER: the ledger's
+-- append-only triggers, docs/LEDGER.md). No DROP, no global privilege.
 CREATE USER IF NOT EXISTS 'dargah'@'%' IDENTIFIED BY '${DARGAH_DB_PASSWORD}';
-GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, INDEX, REFERENCES ON \`dargah\`.* TO 'dargah'@'%';
+GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, INDEX, REFERENCES, TRIGGER ON \`dargah\`.* TO 'dargah'@'%';
 SQL

@@ -203,6 +203,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the balance
+         * @description The merchant's balance in this key's mode, from the ledger: what the next settlement would pay out now (`available`), the rest of the balance (`pending`), what customers paid and you have not verified (`held`) and settlements on their way to your IBAN (`in_payout`). Test mode is never settled: its `available` is always 0.
+         */
+        get: operations["getBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List settlements
+         * @description The merchant's settlements (live mode only; a test key sees none), newest first, paged like payments. The filters are optional and combine.
+         */
+        get: operations["listSettlements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settlements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a settlement with its lines
+         * @description The settlement and every line it covers: each payment (amount and fee), each refund (deducted) and each refused refund given back.
+         */
+        get: operations["getSettlement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settlements/{id}/lines.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a settlement's lines as CSV
+         * @description The lines of the settlement as CSV (UTF-8, CRLF line ends), a header line then one line per payment, refund or refused refund given back; streamed.
+         */
+        get: operations["getSettlementLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/payments.csv": {
         parameters: {
             query?: never;
@@ -694,6 +774,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "settlement.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * settlement.paid
+         * @description Sent to every enabled endpoint subscribed to `settlement.paid`; `data.settlement` is the settlement after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["settlementPaidWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "settlement.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * settlement.failed
+         * @description Sent to every enabled endpoint subscribed to `settlement.failed`; `data.settlement` is the settlement after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["settlementFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -835,7 +955,7 @@ export interface components {
             id: string;
             url: string;
             /** @description subscribed event types; null: every type */
-            events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[] | null;
+            events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[] | null;
             /** @enum {string} */
             mode: "test" | "live";
             /**
@@ -853,6 +973,67 @@ export interface components {
              */
             created_at: string;
         };
+        Settlement: {
+            /**
+             * Format: uuid
+             * @description identifier of the settlement
+             */
+            id: string;
+            /**
+             * @description `pending` while the transfer is under way, then `paid` or `failed` (a failed one is paid again only by the operator)
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "failed";
+            /**
+             * @description sum of the amounts of the payments it covers
+             * @example 9900000
+             */
+            gross: number;
+            /**
+             * @description sum of their fees
+             * @example 9900000
+             */
+            fees: number;
+            /**
+             * @description refunds it deducts, less refused refunds it gives back
+             * @example 9900000
+             */
+            refunds: number;
+            /**
+             * @description gross − fees − refunds: what is transferred
+             * @example 9900000
+             */
+            net: number;
+            payment_count: number;
+            /** @description refunds (and refused refunds given back) it covers */
+            refund_count: number;
+            /** @description the Sheba IBAN it is paid to */
+            iban: string;
+            /**
+             * Format: date-time
+             * @description it covers payments verified at or before this time
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            cutoff_at: string;
+            /**
+             * Format: date-time
+             * @description creation time
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            created_at: string;
+            /** @description null unless paid */
+            paid_at: string | null;
+            /** @description why the bank refused the transfer; null unless failed */
+            failure: {
+                /**
+                 * @description machine-readable reason
+                 * @example card_declined
+                 */
+                code: string;
+                /** @description human-readable reason */
+                message: string;
+            } | null;
+        };
         Event: {
             /** @description also the `webhook-id` header of every delivery */
             id: string;
@@ -860,14 +1041,14 @@ export interface components {
              * @description kind of event
              * @enum {string}
              */
-            type: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled";
+            type: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed";
             /**
              * Format: date-time
              * @description when the change happened
              * @example 2026-11-21T10:15:30.123Z
              */
             created_at: string;
-            /** @description the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.* */
+            /** @description the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.* */
             data: {
                 payment?: {
                     /**
@@ -1007,7 +1188,7 @@ export interface components {
                     id: string;
                     url: string;
                     /** @description subscribed event types; null: every type */
-                    events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[] | null;
+                    events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[] | null;
                     /** @enum {string} */
                     mode: "test" | "live";
                     /**
@@ -1024,6 +1205,67 @@ export interface components {
                      * @example 2026-11-21T10:15:30.123Z
                      */
                     created_at: string;
+                };
+                settlement?: {
+                    /**
+                     * Format: uuid
+                     * @description identifier of the settlement
+                     */
+                    id: string;
+                    /**
+                     * @description `pending` while the transfer is under way, then `paid` or `failed` (a failed one is paid again only by the operator)
+                     * @enum {string}
+                     */
+                    status: "pending" | "paid" | "failed";
+                    /**
+                     * @description sum of the amounts of the payments it covers
+                     * @example 9900000
+                     */
+                    gross: number;
+                    /**
+                     * @description sum of their fees
+                     * @example 9900000
+                     */
+                    fees: number;
+                    /**
+                     * @description refunds it deducts, less refused refunds it gives back
+                     * @example 9900000
+                     */
+                    refunds: number;
+                    /**
+                     * @description gross − fees − refunds: what is transferred
+                     * @example 9900000
+                     */
+                    net: number;
+                    payment_count: number;
+                    /** @description refunds (and refused refunds given back) it covers */
+                    refund_count: number;
+                    /** @description the Sheba IBAN it is paid to */
+                    iban: string;
+                    /**
+                     * Format: date-time
+                     * @description it covers payments verified at or before this time
+                     * @example 2026-11-21T10:15:30.123Z
+                     */
+                    cutoff_at: string;
+                    /**
+                     * Format: date-time
+                     * @description creation time
+                     * @example 2026-11-21T10:15:30.123Z
+                     */
+                    created_at: string;
+                    /** @description null unless paid */
+                    paid_at: string | null;
+                    /** @description why the bank refused the transfer; null unless failed */
+                    failure: {
+                        /**
+                         * @description machine-readable reason
+                         * @example card_declined
+                         */
+                        code: string;
+                        /** @description human-readable reason */
+                        message: string;
+                    } | null;
                 };
             };
         };
@@ -3051,6 +3293,487 @@ export interface operations {
             };
         };
     };
+    getBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        balance: {
+                            /**
+                             * @description the mode of the key that asked: each mode has its own balance
+                             * @enum {string}
+                             */
+                            mode: "test" | "live";
+                            /**
+                             * @description what the next settlement would pay out now: payments verified longer ago than the hold, less fees and refunds not yet settled (may be negative: carried, never paid out)
+                             * @example 9900000
+                             */
+                            available: number;
+                            /**
+                             * @description the rest of the balance: verified payments still within the hold, less their fees and refunds
+                             * @example 9900000
+                             */
+                            pending: number;
+                            /**
+                             * @description paid by customers and not yet verified
+                             * @example 9900000
+                             */
+                            held: number;
+                            /**
+                             * @description settlements made and not yet paid to the IBAN
+                             * @example 9900000
+                             */
+                            in_payout: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSettlements: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description only settlements in this status */
+                status?: "pending" | "paid" | "failed";
+                /** @description created at or after */
+                created_gte?: string;
+                /** @description created before */
+                created_lt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of settlements. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Settlement"][];
+                        has_more: boolean;
+                        /** @description pass as `cursor` to get the next page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSettlement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier of the settlement */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settlement and its lines. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        settlement: components["schemas"]["Settlement"];
+                        lines: {
+                            /**
+                             * @description a payment, a refund (deducted), or a refused refund given back
+                             * @enum {string}
+                             */
+                            kind: "payment" | "refund" | "refund_return";
+                            /**
+                             * Format: uuid
+                             * @description the payment or the refund
+                             */
+                            object_id: string;
+                            /** Format: uuid */
+                            payment_id: string;
+                            /**
+                             * @description signed: a payment's amount, a refund's amount negated, a refused refund's amount
+                             * @example 9900000
+                             */
+                            amount: number;
+                            /**
+                             * @description the payment's fee on a payment line, else 0
+                             * @example 9900000
+                             */
+                            fee: number;
+                            /**
+                             * @description amount − fee
+                             * @example 9900000
+                             */
+                            net: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `settlement_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSettlementLines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier of the settlement */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description attachment; the file name names the settlement
+                     * @example attachment; filename="settlement-0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71.csv"
+                     */
+                    "Content-Disposition"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example kind,object_id,payment_id,amount,fee,net
+                     *     payment,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,1500000,15000,1485000
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `settlement_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPaymentsReport: {
         parameters: {
             query: {
@@ -3302,7 +4025,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description event types to receive; omit to receive every type */
-                    events?: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled")[];
+                    events?: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[];
                 };
             };
         };
@@ -3832,7 +4555,7 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description kind of event */
-                type?: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled";
+                type?: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed";
             };
             header?: never;
             path?: never;
@@ -4797,6 +5520,76 @@ export interface operations {
                     type?: "webhook_endpoint.disabled";
                     data?: {
                         webhook_endpoint: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    settlementPaidWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "settlement.paid";
+                    data?: {
+                        settlement: components["schemas"]["Settlement"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    settlementFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "settlement.failed";
+                    data?: {
+                        settlement: components["schemas"]["Settlement"];
                     };
                 };
             };

@@ -150,8 +150,8 @@ export class HttpBank {
     return { ref_num: String(body.RefNum), result_code: code };
   }
 
-  /** One JSON POST under the timeout; a network failure, a timeout or a 5xx is BankUnavailableError. */
-  private async call<T>(path: string, operationKey: string, body: Record<string, unknown>): Promise<T> {
+  /** One JSON POST under the timeout; a network failure, a timeout or a 5xx is BankUnavailableError. Also the payouts' transport (payout.ts). */
+  async call<T>(path: string, operationKey: string, body: Record<string, unknown>): Promise<T> {
     let res: Response;
     try {
       res = await fetch(`${this.endpoint.baseUrl}${path}`, {

@@ -42,9 +42,21 @@ export interface Operation {
   at: string;
 }
 
+/** A Paya transfer to a merchant's IBAN (a settlement's payout), one per transfer id. */
+export interface Transfer {
+  transfer_id: string;
+  iban: string;
+  amount: number;
+  description: string;
+  trace_no: string;
+  at: string;
+}
+
 interface State {
   transactions: Record<string, Transaction>;
   operations: Operation[];
+  /** Transfer id → transfer; absent in files written before payouts existed. */
+  transfers?: Record<string, Transfer>;
 }
 
 export class Ledger {
@@ -75,6 +87,20 @@ export class Ledger {
 
   operations(resNum?: string): Operation[] {
     return resNum === undefined ? [...this.state.operations] : this.state.operations.filter((o) => o.res_num === resNum);
+  }
+
+  transfer(transferId: string): Transfer | undefined {
+    const transfers = this.state.transfers ?? {};
+    return Object.hasOwn(transfers, transferId) ? transfers[transferId] : undefined;
+  }
+
+  transfers(): Transfer[] {
+    return Object.values(this.state.transfers ?? {});
+  }
+
+  addTransfer(transfer: Transfer): void {
+    this.state.transfers = { ...this.state.transfers, [transfer.transfer_id]: transfer };
+    this.save();
   }
 
   add(txn: Transaction): void {

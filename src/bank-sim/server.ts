@@ -27,6 +27,8 @@ export interface SimulatorOptions {
 
 const OUTCOMES: readonly Outcome[] = ['success', 'failure', 'cancel', 'delay'];
 type FaultOperation = 'confirm' | 'settle' | 'reverse' | 'refund';
+/** Paya transfers (payouts to merchants) have fault switches of the same kinds. */
+type SwitchedOperation = FaultOperation | 'payout';
 /** `in_progress` only for confirm: the bank keeps answering "in progress" as long as it is on. */
 type FaultKind = 'timeout' | 'error' | 'unknown' | 'in_progress';
 interface Fault {
@@ -81,7 +83,7 @@ main{background:#fff;border-radius:8px;padding:1.5rem}button{display:block;width
 
 export function createSimulator(options: SimulatorOptions): { server: Server; ledger: Ledger } {
   const ledger = new Ledger(options.stateFile);
-  const faults = new Map<FaultOperation, Fault>();
+  const faults = new Map<SwitchedOperation, Fault>();
   let callbackFaults: Partial<CallbackFaults> = {};
 
   const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -220,7 +222,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
   const now = () => new Date().toISOString();
 
   /** Applies a switched-on fault; answers whether the request is already answered (or left hanging). */
-  const fault = (op: FaultOperation, res: ServerResponse, work: () => void): boolean => {
+  const fault = (op: SwitchedOperation, res: ServerResponse, work: () => void): boolean => {
     const f = faults.get(op);
     if (f === undefined) return false;
     f.remaining -= 1;
@@ -404,7 +406,29 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
       return verifyFamily[op](body, key, res);
     }
 
+    // Paya: a transfer to a merchant's IBAN, once per TransferId (a repeat is answered 2 with the first transfer).
+    if (method === 'POST' && path === '/paya/transfer') {
+      const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+      const transferId = typeof body.TransferId === 'string' ? body.TransferId : '';
+      const iban = typeof body.Iban === 'string' ? body.Iban : '';
+      const amount = Number(body.Amount);
+      const work = () => {
+        if (transferId === '' || ledger.transfer(transferId) !== undefined) return;
+        ledger.addTransfer({ transfer_id: transferId, iban, amount, description: typeof body.Description === 'string' ? body.Description : '', trace_no: digits(12), at: now() });
+      };
+      if (fault('payout', res, work)) return;
+      if (String(body.TerminalId) !== options.terminalId) return json(res, 200, { ResultCode: -4, ResultDescription: 'terminal not found' });
+      if (transferId === '' || !/^IR[0-9]{24}$/.test(iban) || !Number.isSafeInteger(amount) || amount <= 0) {
+        return json(res, 200, { ResultCode: -3, ResultDescription: 'invalid transfer' });
+      }
+      const before = ledger.transfer(transferId);
+      work();
+      const done = ledger.transfer(transferId)!;
+      return json(res, 200, { ResultCode: before === undefined ? 0 : 2, ResultDescription: before === undefined ? 'transferred' : 'already transferred', TraceNo: done.trace_no });
+    }
+
     // Admin endpoints for tests: the ledger, and fault switches.
+    if (method === 'GET' && path === '/admin/transfers') return json(res, 200, { transfers: ledger.transfers() });
     if (method === 'GET' && path === '/admin/transactions') {
       const resNum = url.searchParams.get('res_num') ?? '';
       return json(res, 200, { transactions: ledger.byResNum(resNum), operations: ledger.operations(resNum) });
@@ -416,12 +440,12 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
         if (body.callback_repeat !== undefined) callbackFaults.repeat = Math.max(0, Math.trunc(body.callback_repeat));
         return json(res, 200, { ok: true });
       }
-      const operationOk = ['confirm', 'settle', 'reverse', 'refund'].includes(body.operation ?? '');
+      const operationOk = ['confirm', 'settle', 'reverse', 'refund', 'payout'].includes(body.operation ?? '');
       const faultOk = ['timeout', 'error', 'unknown'].includes(body.fault ?? '') || (body.fault === 'in_progress' && body.operation === 'confirm');
       if (!operationOk || !faultOk) {
-        return json(res, 400, { error: 'operation: confirm|settle|reverse|refund, fault: timeout|error|unknown (in_progress: confirm only), times: n' });
+        return json(res, 400, { error: 'operation: confirm|settle|reverse|refund|payout, fault: timeout|error|unknown (in_progress: confirm only), times: n' });
       }
-      faults.set(body.operation as FaultOperation, { kind: body.fault as FaultKind, remaining: Math.max(1, Math.trunc(body.times ?? 1)) });
+      faults.set(body.operation as SwitchedOperation, { kind: body.fault as FaultKind, remaining: Math.max(1, Math.trunc(body.times ?? 1)) });
       return json(res, 200, { ok: true });
     }
     if (method === 'DELETE' && path === '/admin/faults') {

@@ -14,6 +14,8 @@ import { OnboardingRefused } from '../domain/onboarding.ts';
 import { connectTemporal, type TemporalClient } from '../temporal/client.ts';
 import { isTemporalUnavailable } from '../temporal/call.ts';
 import { ONBOARDING_COMMANDS, ONBOARDING_OPTIONS, required, UsageError, type CliServices, type Command, type Flags } from './onboarding-commands.ts';
+import { checkLedger } from '../ledger/check.ts';
+import { retrySettlement, runSettlementNow, setSettlementIban } from '../settlements/service.ts';
 
 export { UsageError };
 
@@ -32,6 +34,11 @@ export const COMMANDS: Record<string, Command> = {
   'keys roll': (db, _config, flags) => rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in')),
   'fees set': (db, _config, flags) =>
     setFees(db, required(flags, 'merchant'), { bps: wholeNumber(flags, 'bps'), min: wholeNumber(flags, 'min'), max: wholeNumber(flags, 'max') }),
+  // Exits 1 when an invariant is broken (the result's `ok` is false).
+  'ledger check': async (db) => ({ ...(await checkLedger(db)) }),
+  'merchants set-iban': (db, _config, flags) => setSettlementIban(db, required(flags, 'merchant'), required(flags, 'iban')),
+  'settlements run': async (_db, _config, _flags, services) => runSettlementNow(await services.temporal()),
+  'settlements retry': async (db, config, flags, services) => retrySettlement(db, await services.temporal(), config, required(flags, 'id')),
 };
 
 const OPTIONS = {
@@ -46,6 +53,7 @@ const OPTIONS = {
   min: { type: 'string' },
   max: { type: 'string' },
   ...ONBOARDING_OPTIONS,
+  id: { type: 'string' },
 } as const;
 
 function human(result: Record<string, unknown>): string {
@@ -69,7 +77,8 @@ async function main(argv: string[]): Promise<number> {
     const services: CliServices = { temporal: async () => (await (temporal ??= connectTemporal(config))).client };
     const result = await command(db, config, values, services);
     process.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : `${human(result)}\n`);
-    return 0;
+    // A check that found something wrong still prints its report, then says so in its exit code.
+    return result.ok === false ? 1 : 0;
   } catch (error) {
     process.stderr.write(`error: ${reason(error)}\n`);
     return error instanceof UsageError ? 2 : 1;

@@ -22,6 +22,8 @@ const faEvents: Record<EventType, string> = {
   'refund.succeeded': 'بازپرداخت انجام شد',
   'refund.failed': 'بازپرداخت ناموفق بود',
   'webhook_endpoint.disabled': 'نشانی وب‌هوک غیرفعال شد',
+  'settlement.paid': 'تسویه پرداخت شد',
+  'settlement.failed': 'تسویه ناموفق بود',
 };
 
 const faAttemptErrors: Record<WebhookAttemptError, string> = {
@@ -209,6 +211,8 @@ const en: OperationsWords = {
     'refund.succeeded': 'Refund succeeded',
     'refund.failed': 'Refund failed',
     'webhook_endpoint.disabled': 'Webhook endpoint disabled',
+    'settlement.paid': 'Settlement paid',
+    'settlement.failed': 'Settlement failed',
   },
   attemptErrors: {
     timeout: 'No answer in time',

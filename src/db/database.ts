@@ -23,6 +23,8 @@ export interface MerchantsTable {
   fee_min: number;
   fee_max: number;
   created_at: Date;
+  /** The Sheba IBAN settlements are paid to; null: the merchant is skipped by settlement (and reported). */
+  settlement_iban: Defaulted<string | null>;
 }
 
 export interface MerchantDomainsTable {
@@ -257,6 +259,65 @@ export interface MerchantDocumentFilesTable {
   created_at: Date;
 }
 
+export interface LedgerPostingsTable {
+  id: Generated<number>;
+  /** What caused it, unique: a retried write posts nothing twice. */
+  cause: string;
+  movement: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  payment_id: string | null;
+  refund_id: string | null;
+  settlement_id: string | null;
+  created_at: Date;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  posting_id: number;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  account: string;
+  /** Signed rials; a posting's entries sum to zero. */
+  amount: number;
+  created_at: Date;
+}
+
+export interface SettlementsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  status: 'pending' | 'paid' | 'failed';
+  gross: number;
+  fees: number;
+  refunds: number;
+  net: number;
+  payment_count: number;
+  refund_count: number;
+  cutoff_at: Date;
+  iban: string;
+  payout_attempt: number;
+  bank_reference: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: Date;
+  paid_at: Date | null;
+  failed_at: Date | null;
+  updated_at: Date;
+}
+
+export interface SettlementLinesTable {
+  kind: 'payment' | 'refund' | 'refund_return';
+  object_id: string;
+  settlement_id: string;
+  payment_id: string;
+  /** Signed rials: a payment's amount, a refund's amount negated, a failed refund's return. */
+  amount: number;
+  /** The payment's fee on a payment line; 0 otherwise. */
+  fee: number;
+  created_at: Date;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
@@ -277,10 +338,16 @@ export interface Database {
   onboarding_events: OnboardingEventsTable;
   merchant_document_submissions: MerchantDocumentSubmissionsTable;
   merchant_document_files: MerchantDocumentFilesTable;
+  ledger_postings: LedgerPostingsTable;
+  ledger_entries: LedgerEntriesTable;
+  settlements: SettlementsTable;
+  settlement_lines: SettlementLinesTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;
 export type RefundRow = Selectable<RefundsTable>;
+export type SettlementRow = Selectable<SettlementsTable>;
+export type SettlementLineRow = Selectable<SettlementLinesTable>;
 export type NewPaymentRow = Insertable<PaymentsTable>;
 export type Db = Kysely<Database>;
 

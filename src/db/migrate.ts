@@ -13,10 +13,12 @@ import * as twoFactor from './migrations/0013_two_factor.ts';
 import * as auditLog from './migrations/0014_audit_log.ts';
 import * as paymentsByVerifiedAt from './migrations/0016_payments_by_verified_at.ts';
 import * as onboarding from './migrations/0010_onboarding.ts';
+import * as ledger from './migrations/0020_ledger.ts';
+import * as settlements from './migrations/0021_settlements.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_refunds': refunds,
   '0003_webhooks': webhooks,
@@ -30,6 +32,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_audit_log': auditLog,
   '0016_payments_by_verified_at': paymentsByVerifiedAt,
   '0010_onboarding': onboarding,
+  '0020_ledger': ledger,
+  '0021_settlements': settlements,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -1,3 +1,4 @@
+import { endsWithoutMoney } from '../domain/ledger.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import type { Db, NewPaymentRow, PaymentRow } from './database.ts';
@@ -80,9 +81,12 @@ export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: 
  * Answers whether the row is now at (or past) that version.
  */
 export async function writePaymentVersion(db: Db, payment: Payment, version: number, at: Date): Promise<boolean> {
+  // settlement_status is the record's, not the workflow's: settlement marks a payment `settled`, and a
+  // live payment that ends without money is `not_applicable`; otherwise a transition keeps what is stored.
+  const { settlement_status: _fromWorkflow, ...columns } = mutableColumns(payment);
   const result = await db
     .updateTable('payments')
-    .set({ ...mutableColumns(payment), version, updated_at: at })
+    .set({ ...columns, ...(endsWithoutMoney(payment.status) ? { settlement_status: 'not_applicable' } : {}), version, updated_at: at })
     .where('id', '=', payment.id)
     .where('version', '<', version)
     .executeTakeFirst();

@@ -20,6 +20,8 @@ export const EVENT_TYPES = [
   'refund.succeeded',
   'refund.failed',
   'webhook_endpoint.disabled',
+  'settlement.paid',
+  'settlement.failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -118,4 +118,7 @@ export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword' | 'Int'> = {
   MerchantReference: 'Keyword',
   PaymentMode: 'Keyword',
   PaymentAmount: 'Int',
+  // Settlement workflows' (src/domain/settlement.ts); MerchantId is shared.
+  SettlementStatus: 'Keyword',
+  SettlementDate: 'Keyword',
 };

@@ -9,6 +9,7 @@ import { WEBHOOK_ATTEMPT_ERRORS } from './webhook-delivery.ts';
 import { KEY_MODES } from './merchant.ts';
 import { PaymentSchema } from './payment-schemas.ts';
 import { RefundSchema } from './refund-schemas.ts';
+import { SettlementSchema } from './settlement-schemas.ts';
 import { listOf, listQuery, Nullable, StringEnum, Timestamp } from './schema.ts';
 
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'kind of event' });
@@ -72,10 +73,15 @@ export const EventSchema = Type.Object(
     type: EventTypeSchema,
     created_at: Timestamp('when the change happened'),
     data: Type.Object(
-      { payment: Type.Optional(PaymentSchema), refund: Type.Optional(RefundSchema), webhook_endpoint: Type.Optional(WebhookEndpointSchema) },
+      {
+        payment: Type.Optional(PaymentSchema),
+        refund: Type.Optional(RefundSchema),
+        webhook_endpoint: Type.Optional(WebhookEndpointSchema),
+        settlement: Type.Optional(SettlementSchema),
+      },
       {
         additionalProperties: false,
-        description: 'the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*',
+        description: 'the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*',
       },
     ),
   },

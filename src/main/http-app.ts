@@ -15,6 +15,7 @@ import { healthRoutes } from '../api/routes/health.ts';
 import { paymentRoutes } from '../api/routes/payments.ts';
 import { refundRoutes } from '../api/routes/refunds.ts';
 import { reportRoutes } from '../api/routes/reports.ts';
+import { settlementRoutes } from '../api/routes/settlements.ts';
 import { testHelperRoutes } from '../api/routes/test-helpers.ts';
 import { webhookRoutes } from '../api/routes/webhooks.ts';
 import type { Config } from '../config.ts';
@@ -59,6 +60,8 @@ export function createApp(deps: AppDependencies): Koa {
   api.use(testHelpers.routes(), testHelpers.allowedMethods(allowed));
   const reports = reportRoutes(deps);
   api.use(reports.routes(), reports.allowedMethods(allowed));
+  const settlements = settlementRoutes(deps);
+  api.use(settlements.routes(), settlements.allowedMethods(allowed));
 
   const health = healthRoutes(deps.db, deps.temporal);
   const pages = pageRoutes(deps);

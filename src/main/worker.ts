@@ -5,7 +5,7 @@ import { createLogger } from '../logger.ts';
 import { createWorkers } from './payment-worker.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
-import { ensureIdempotencyCleanupSchedule } from '../temporal/schedules.ts';
+import { ensureIdempotencyCleanupSchedule, ensureSettlementSchedule } from '../temporal/schedules.ts';
 import { runMain } from './run.ts';
 
 await runMain('worker', async (config = loadConfig()) => {
@@ -16,6 +16,8 @@ await runMain('worker', async (config = loadConfig()) => {
   await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   // Expired Idempotency-Key records are deleted every 10 minutes; the first worker creates the schedule.
   await ensureIdempotencyCleanupSchedule(temporal.client, config);
+  // Settlement runs daily at SETTLEMENT_CRON (Asia/Tehran); the first worker creates the schedule.
+  await ensureSettlementSchedule(temporal.client, config);
   // The same connection stays open: activities start webhook deliveries through it.
   // Two workers in this process: payments, and webhook deliveries on their own task queue and slots.
   const workers = await createWorkers({ config, db, temporal: temporal.client, logger });

@@ -11,6 +11,7 @@ import {
   IDEMPOTENCY_CLEANUP_SCHEDULE_ID,
   IDEMPOTENCY_CLEANUP_WORKFLOW,
 } from '../domain/maintenance.ts';
+import { SETTLEMENT_RUN_WORKFLOW, SETTLEMENT_SCHEDULE_ID, SETTLEMENT_TIME_ZONE, type SettlementRunInput } from '../domain/settlement.ts';
 
 function idempotencyCleanupSchedule(config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>): ScheduleOptions {
   return {
@@ -44,4 +45,42 @@ export async function ensureIdempotencyCleanupSchedule(temporal: Client, config:
   const sameQueue = current.action.type === 'startWorkflow' && current.action.taskQueue === config.TEMPORAL_TASK_QUEUE;
   if (sameQueue && Number(every) === IDEMPOTENCY_CLEANUP_EVERY_MS) return;
   await handle.update((previous) => ({ ...previous, spec: desired.spec, action: desired.action }));
+}
+
+function settlementSchedule(config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'SETTLEMENT_CRON'>): ScheduleOptions {
+  const input: SettlementRunInput = { trigger: 'schedule' };
+  return {
+    scheduleId: SETTLEMENT_SCHEDULE_ID,
+    spec: { cronExpressions: [config.SETTLEMENT_CRON], timezone: SETTLEMENT_TIME_ZONE },
+    action: { type: 'startWorkflow', workflowType: SETTLEMENT_RUN_WORKFLOW, workflowId: 'settlement-run', taskQueue: config.TEMPORAL_TASK_QUEUE, args: [input] },
+    // Temporal describes a cron as calendars; the memo keeps the expression it was made from, to compare.
+    memo: { cron: config.SETTLEMENT_CRON },
+    // One run at a time; one asked for during a run (settlements run) follows it. A day missed while the
+    // cluster was down is made up once, within a day.
+    policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE, catchupWindow: 24 * 3_600_000 },
+  };
+}
+
+/** Creates the daily settlement run (SETTLEMENT_CRON in Asia/Tehran) unless it exists; brings its cron and queue up to date. */
+export async function ensureSettlementSchedule(temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'SETTLEMENT_CRON'>): Promise<void> {
+  const desired = settlementSchedule(config);
+  try {
+    await temporal.schedule.create(desired);
+    return;
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+  const handle = temporal.schedule.getHandle(SETTLEMENT_SCHEDULE_ID);
+  const current = await handle.describe();
+  const sameQueue = current.action.type === 'startWorkflow' && current.action.taskQueue === config.TEMPORAL_TASK_QUEUE;
+  const sameCron = current.memo?.cron === config.SETTLEMENT_CRON;
+  if (sameQueue && sameCron) return;
+  // The memo cannot be updated: the schedule is made again with the new cron.
+  await handle.delete();
+  await temporal.schedule.create(desired);
+}
+
+/** Starts a settlement run now, through the schedule (its overlap policy applies). */
+export async function triggerSettlementRun(temporal: Client): Promise<void> {
+  await temporal.schedule.getHandle(SETTLEMENT_SCHEDULE_ID).trigger(ScheduleOverlapPolicy.BUFFER_ONE);
 }

@@ -14,7 +14,7 @@ import { createDatabase, type Db } from '../../src/db/database.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
 import { createApp } from '../../src/main/http-app.ts';
 import { listen } from '../../src/http/server.ts';
-import { connectTemporal, type TemporalClient } from '../../src/temporal/client.ts';
+import { connectTemporal, registerSearchAttributes, type TemporalClient } from '../../src/temporal/client.ts';
 import { bundleWorkflows, createWorkers } from '../../src/main/payment-worker.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { tmpdir } from 'node:os';
@@ -78,6 +78,8 @@ export function getHarness(): Promise<Harness> {
     const logger = createLogger(config.LOG_LEVEL, 'suite', createWriteStream(SUITE_LOG, { flags: 'a' }));
     const { db } = createDatabase(config.DATABASE_URL);
     const temporal = await connectTemporal(config);
+    // A dev server whose SQLite file predates a search attribute lacks it: registered as the worker does.
+    await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
     const bundle = await bundleWorkflows();
     // The worker's live bank is the simulator too (standing in for a PSP): live payments go to it
     // through API servers configured for a live bank (liveBankApi), never through the default one.

@@ -249,6 +249,11 @@ export async function faultMerchant(domain = 'localhost'): Promise<{ merchantId:
   return { merchantId: m.merchant_id, key: m.test_key };
 }
 
+/** The fault stack if a scenario has built it, without building it. */
+export function startedFaultStack(): Promise<FaultStack> | undefined {
+  return stack;
+}
+
 export async function closeFaultStack(): Promise<void> {
   if (stack === undefined) return;
   const s = await stack.catch(() => undefined);

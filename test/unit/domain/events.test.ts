@@ -3,7 +3,7 @@ import type { PaymentStatus } from '../../../src/domain/payment.ts';
 import { EVENT_TYPES, isSubscribed, paymentEventType, type EventType } from '../../../src/domain/events.ts';
 
 describe('webhook event types', () => {
-  it('are one event per payment status, one per refund status, and the disabling of an endpoint', () => {
+  it('are one event per payment status, one per refund status, a settlement paid or failed, and the disabling of an endpoint', () => {
     assert.deepEqual(
       [...EVENT_TYPES].sort(),
       [
@@ -20,6 +20,8 @@ describe('webhook event types', () => {
         'refund.created',
         'refund.failed',
         'refund.succeeded',
+        'settlement.failed',
+        'settlement.paid',
         'webhook_endpoint.disabled',
       ],
     );

@@ -43,6 +43,11 @@ const HEALTHY: Behaviours = {
   reviewReminderDelay: async () => 24 * 3_600_000,
   raiseReviewReminder: async () => undefined,
   sendDecisionEmail: async () => undefined,
+  // Settlement: no merchant to settle, unless a test says otherwise; a payout the bank makes.
+  settlementCandidates: async () => ({ cutoff: '2026-01-01T00:00:00.000Z', date: '2026-01-01', merchant_ids: [] }),
+  makeMerchantSettlement: async () => ({ made: { net: 1_000_000, attempt: 1 } }),
+  payOutSettlement: async () => ({ paid: true, bank_reference: '600000000009' }),
+  recordPayout: async () => undefined,
 };
 
 const answeredInProgress = new Set<string>();

@@ -1,0 +1,83 @@
+/**
+ * Settlement activities (docs/LEDGER.md#settlement): what a run covers,
+ * making a merchant's settlement, the payout at the bank and recording its
+ * answer. Each is idempotent: a settlement is made once per id, a payout is
+ * one transfer per settlement and attempt at the bank (our key), and an
+ * answer is recorded once per attempt.
+ */
+import type { Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { BankUnavailableError } from '../src/adapters/bank-protocol.ts';
+import type { PayoutAdapter } from '../src/adapters/payout.ts';
+import type { Config } from '../src/config.ts';
+import type { Db } from '../src/db/database.ts';
+import { makeSettlement, recordPayoutResult, settleableMerchants, type PayoutResult } from '../src/db/settlements.ts';
+import { payoutKey, tehranDate } from '../src/domain/settlement.ts';
+import type { Logger } from '../src/logger.ts';
+import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
+
+export interface SettlementActivityDependencies {
+  db: Db;
+  logger: Logger;
+  temporal: Client;
+  config: DeliveryConfig & Pick<Config, 'SETTLEMENT_HOLD_HOURS'>;
+  /** The live bank's Paya transfers; undefined when no live bank is configured (every payout then fails). */
+  payouts: PayoutAdapter | undefined;
+}
+
+export type MadeMerchantSettlement = { made: { net: number; attempt: number } } | { carried: number } | { skipped: 'no_iban' };
+
+export function createSettlementActivities({ db, logger, temporal, config, payouts }: SettlementActivityDependencies) {
+  return {
+    /** The run's cutoff (now − SETTLEMENT_HOLD_HOURS), its day in Tehran, and the merchants with something to settle. */
+    async settlementCandidates(): Promise<{ cutoff: string; date: string; merchant_ids: string[] }> {
+      const now = new Date();
+      const cutoff = new Date(now.getTime() - config.SETTLEMENT_HOLD_HOURS * 3_600_000);
+      const merchant_ids = await settleableMerchants(db, cutoff);
+      logger.info({ cutoff: cutoff.toISOString(), merchants: merchant_ids.length }, 'settlement run');
+      return { cutoff: cutoff.toISOString(), date: tehranDate(now), merchant_ids };
+    },
+
+    /** Makes the merchant's settlement (once per id), or says why there is none: a net carried, or no IBAN. */
+    async makeMerchantSettlement({ settlement_id, merchant_id, cutoff }: { settlement_id: string; merchant_id: string; cutoff: string }): Promise<MadeMerchantSettlement> {
+      const made = await makeSettlement(db, { id: settlement_id, merchantId: merchant_id, cutoff: new Date(cutoff), at: new Date() });
+      if ('carried' in made) {
+        logger.info({ merchant_id, net: made.carried }, 'settlement carried: nothing positive to pay out');
+        return made;
+      }
+      if ('skipped' in made) {
+        logger.warn({ merchant_id }, 'settlement skipped: the merchant has no settlement IBAN');
+        return made;
+      }
+      logger.info({ merchant_id, settlement_id, net: Number(made.made.net) }, 'settlement made');
+      return { made: { net: Number(made.made.net), attempt: made.made.payout_attempt } };
+    },
+
+    /**
+     * Asks the bank to transfer the settlement's net to its IBAN, under the key of this attempt: a
+     * retried call (the bank did not answer) is the same transfer. A refusal is an answer, not an error.
+     */
+    async payOutSettlement({ settlement_id, attempt }: { settlement_id: string; attempt: number }): Promise<PayoutResult> {
+      if (payouts === undefined) return { paid: false, code: 'no_live_bank', message: 'No live bank is configured to transfer payouts.' };
+      const row = await db.selectFrom('settlements').select(['iban', 'net']).where('id', '=', settlement_id).executeTakeFirstOrThrow();
+      try {
+        const answer = await payouts.transfer({ key: payoutKey(settlement_id, attempt), iban: row.iban, amount: Number(row.net), description: `settlement ${settlement_id}` });
+        if (answer.result === 'paid') return { paid: true, bank_reference: answer.reference };
+        logger.warn({ settlement_id, attempt, code: answer.code }, 'payout refused by the bank');
+        return { paid: false, code: 'bank_refused', message: answer.description };
+      } catch (error) {
+        if (error instanceof BankUnavailableError) throw ApplicationFailure.retryable(error.message, 'bank_unavailable');
+        throw error;
+      }
+    },
+
+    /** Records the bank's answer to this attempt (once) with its event, then starts the event's deliveries. */
+    async recordPayout({ settlement_id, attempt, result }: { settlement_id: string; attempt: number; result: PayoutResult }): Promise<void> {
+      const event = await recordPayoutResult(db, settlement_id, attempt, result, new Date());
+      logger.info({ settlement_id, attempt, paid: result.paid }, 'payout recorded');
+      if (event !== null) await dispatchEvent(db, temporal, config, event);
+    },
+  };
+}
+
+export type SettlementActivities = ReturnType<typeof createSettlementActivities>;

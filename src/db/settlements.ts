@@ -1,0 +1,219 @@
+/**
+ * Settlement records (docs/LEDGER.md#settlement): what a merchant's next
+ * settlement covers, making one (its lines, its payments `settled`, the
+ * payout posting, in one transaction), and recording the bank's answer.
+ */
+import { sql } from 'kysely';
+import type { Tenant } from '../domain/merchant.ts';
+import type { Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
+import type { Db, SettlementLineRow, SettlementRow } from './database.ts';
+import { recordEvent, type StoredEvent } from './events.ts';
+import { post } from './ledger.ts';
+import { scopedTo } from './tenant.ts';
+
+const VERIFIED = ['verified', 'partially_refunded', 'refunded'];
+
+export function settlementFromRow(row: SettlementRow): Settlement {
+  return {
+    id: row.id,
+    status: row.status,
+    gross: Number(row.gross),
+    fees: Number(row.fees),
+    refunds: Number(row.refunds),
+    net: Number(row.net),
+    payment_count: row.payment_count,
+    refund_count: row.refund_count,
+    iban: row.iban,
+    cutoff_at: row.cutoff_at.toISOString(),
+    created_at: row.created_at.toISOString(),
+    paid_at: row.paid_at === null ? null : row.paid_at.toISOString(),
+    failure: row.failure_code === null ? null : { code: row.failure_code, message: row.failure_message ?? '' },
+  };
+}
+
+export function settlementLineFromRow(row: SettlementLineRow): SettlementLine {
+  const amount = Number(row.amount);
+  const fee = Number(row.fee);
+  return { kind: row.kind, object_id: row.object_id, payment_id: row.payment_id, amount, fee, net: amount - fee };
+}
+
+/** What a merchant's settlement at `cutoff` would cover now, and its totals. */
+export interface SettlementDraft {
+  lines: Omit<SettlementLineRow, 'settlement_id' | 'created_at'>[];
+  gross: number;
+  fees: number;
+  refunds: number;
+  net: number;
+  payment_count: number;
+  refund_count: number;
+}
+
+/**
+ * The live items of a merchant not yet covered by a settlement: payments verified at or before the
+ * cutoff, refunds of payments settled (or settled by this draft), and refused refunds already deducted.
+ */
+export async function draftSettlement(db: Db, merchantId: string, cutoff: Date): Promise<SettlementDraft> {
+  const payments = await db
+    .selectFrom('payments')
+    .select(['id', 'amount', 'fee'])
+    .where('merchant_id', '=', merchantId)
+    .where('mode', '=', 'live')
+    .where('settlement_status', '=', 'pending')
+    .where('status', 'in', VERIFIED)
+    .where('verified_at', '<=', cutoff)
+    .orderBy('id')
+    .execute();
+  const covered = new Set(payments.map((p) => p.id));
+  const refunds = await db
+    .selectFrom('refunds as r')
+    .innerJoin('payments as p', 'p.id', 'r.payment_id')
+    .select(['r.id', 'r.payment_id', 'r.amount', 'r.status', 'p.settlement_status'])
+    .where('r.merchant_id', '=', merchantId)
+    .where('r.mode', '=', 'live')
+    .where((eb) => {
+      const line = (kind: 'refund' | 'refund_return') =>
+        eb.exists(eb.selectFrom('settlement_lines').select('object_id').where('kind', '=', kind).whereRef('object_id', '=', 'r.id'));
+      return eb.or([
+        // A refund not yet deducted (a refused one that was never deducted owes nothing).
+        eb.and([eb('r.status', 'in', ['pending', 'succeeded']), eb.not(line('refund'))]),
+        // A refused refund that a settlement deducted: given back once.
+        eb.and([eb('r.status', '=', 'failed'), line('refund'), eb.not(line('refund_return'))]),
+      ]);
+    })
+    .orderBy('r.id')
+    .execute();
+  const draft: SettlementDraft = { lines: [], gross: 0, fees: 0, refunds: 0, net: 0, payment_count: 0, refund_count: 0 };
+  for (const p of payments) {
+    draft.lines.push({ kind: 'payment', object_id: p.id, payment_id: p.id, amount: Number(p.amount), fee: Number(p.fee) });
+    draft.gross += Number(p.amount);
+    draft.fees += Number(p.fee);
+    draft.payment_count += 1;
+  }
+  for (const r of refunds) {
+    if (r.status === 'failed') {
+      draft.lines.push({ kind: 'refund_return', object_id: r.id, payment_id: r.payment_id, amount: Number(r.amount), fee: 0 });
+      draft.refunds -= Number(r.amount);
+    } else {
+      // A refund of a payment still within the hold waits for its payment.
+      if (r.settlement_status !== 'settled' && !covered.has(r.payment_id)) continue;
+      draft.lines.push({ kind: 'refund', object_id: r.id, payment_id: r.payment_id, amount: -Number(r.amount), fee: 0 });
+      draft.refunds += Number(r.amount);
+    }
+    draft.refund_count += 1;
+  }
+  draft.net = draft.gross - draft.fees - draft.refunds;
+  return draft;
+}
+
+export type MadeSettlement = { made: SettlementRow } | { carried: number } | { skipped: 'no_iban' };
+
+/**
+ * Makes the merchant's settlement `id` (once: a retried call finds it), in one transaction with
+ * its lines, its payments marked `settled` and the payout posting. Nothing is written when the net
+ * is not positive (carried to the next run) or the merchant has no IBAN.
+ */
+export async function makeSettlement(db: Db, input: { id: string; merchantId: string; cutoff: Date; at: Date }): Promise<MadeSettlement> {
+  return db.transaction().execute(async (trx) => {
+    // One settlement of a merchant at a time, whoever starts it.
+    const merchant = await trx.selectFrom('merchants').select(['id', 'settlement_iban']).where('id', '=', input.merchantId).forUpdate().executeTakeFirstOrThrow();
+    const existing = await trx.selectFrom('settlements').selectAll().where('id', '=', input.id).executeTakeFirst();
+    if (existing !== undefined) return { made: existing };
+    if (merchant.settlement_iban === null) return { skipped: 'no_iban' as const };
+    const draft = await draftSettlement(trx, input.merchantId, input.cutoff);
+    if (draft.net <= 0) return { carried: draft.net };
+    const row: SettlementRow = {
+      id: input.id,
+      merchant_id: input.merchantId,
+      mode: 'live',
+      status: 'pending',
+      gross: draft.gross,
+      fees: draft.fees,
+      refunds: draft.refunds,
+      net: draft.net,
+      payment_count: draft.payment_count,
+      refund_count: draft.refund_count,
+      cutoff_at: input.cutoff,
+      iban: merchant.settlement_iban,
+      payout_attempt: 1,
+      bank_reference: null,
+      failure_code: null,
+      failure_message: null,
+      created_at: input.at,
+      paid_at: null,
+      failed_at: null,
+      updated_at: input.at,
+    };
+    await trx.insertInto('settlements').values(row).execute();
+    for (let i = 0; i < draft.lines.length; i += 1_000) {
+      await trx
+        .insertInto('settlement_lines')
+        .values(draft.lines.slice(i, i + 1_000).map((l) => ({ ...l, settlement_id: input.id, created_at: input.at })))
+        .execute();
+    }
+    const paymentIds = draft.lines.filter((l) => l.kind === 'payment').map((l) => l.object_id);
+    for (let i = 0; i < paymentIds.length; i += 1_000) {
+      await trx.updateTable('payments').set({ settlement_status: 'settled' }).where('id', 'in', paymentIds.slice(i, i + 1_000)).where('settlement_status', '=', 'pending').execute();
+    }
+    await post(trx, { cause: `settlement:${input.id}:payout`, movement: 'payout', merchantId: input.merchantId, mode: 'live', amount: draft.net, settlementId: input.id, at: input.at });
+    return { made: row };
+  });
+}
+
+export type PayoutResult = { paid: true; bank_reference: string } | { paid: false; code: string; message: string };
+
+/**
+ * Records the bank's answer to attempt `attempt` of a settlement's payout, once: `paid` with the
+ * payout_paid posting, or `failed`; each with its event. Answers the event, or null when this
+ * attempt's answer was already recorded.
+ */
+export async function recordPayoutResult(db: Db, id: string, attempt: number, result: PayoutResult, at: Date): Promise<StoredEvent | null> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('settlements').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+    if (row.status !== 'pending' || row.payout_attempt !== attempt) return null;
+    const changes = result.paid
+      ? { status: 'paid' as const, paid_at: at, bank_reference: result.bank_reference, failure_code: null, failure_message: null, updated_at: at }
+      : { status: 'failed' as const, failed_at: at, failure_code: result.code, failure_message: result.message.slice(0, 255), updated_at: at };
+    await trx.updateTable('settlements').set(changes).where('id', '=', id).execute();
+    if (result.paid) {
+      await post(trx, { cause: `settlement:${id}:paid`, movement: 'payout_paid', merchantId: row.merchant_id, mode: row.mode, amount: Number(row.net), settlementId: id, at });
+    }
+    const settlement = settlementFromRow({ ...row, ...changes });
+    return recordEvent(trx, {
+      sourceKey: `settlement:${id}:${attempt}:${settlement.status}`,
+      owner: { merchant: { id: row.merchant_id }, mode: row.mode },
+      type: result.paid ? 'settlement.paid' : 'settlement.failed',
+      objectId: id,
+      data: { settlement },
+      at,
+    });
+  });
+}
+
+/** The operator's retry of a failed payout: the settlement is `pending` again, with the next attempt. */
+export async function reopenFailedSettlement(db: Db, id: string, at: Date): Promise<SettlementRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('settlements').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (row === undefined || row.status !== 'failed') return row;
+    const changes = { status: 'pending' as const, payout_attempt: row.payout_attempt + 1, updated_at: at };
+    await trx.updateTable('settlements').set(changes).where('id', '=', id).where('status', '=', 'failed').execute();
+    return { ...row, ...changes };
+  });
+}
+
+/** Merchants with live payments a settlement at `cutoff` may cover, or refused refunds to give back. */
+export async function settleableMerchants(db: Db, cutoff: Date): Promise<string[]> {
+  const rows = await sql<{ merchant_id: string }>`
+    SELECT DISTINCT merchant_id FROM payments
+      WHERE mode = 'live' AND settlement_status = 'pending' AND status IN ('verified', 'partially_refunded', 'refunded') AND verified_at <= ${cutoff}
+    UNION
+    SELECT DISTINCT r.merchant_id FROM refunds r JOIN settlement_lines l ON l.kind = 'refund' AND l.object_id = r.id
+      WHERE r.mode = 'live' AND r.status = 'failed'
+        AND NOT EXISTS (SELECT 1 FROM settlement_lines x WHERE x.kind = 'refund_return' AND x.object_id = r.id)
+    ORDER BY merchant_id`.execute(db);
+  return rows.rows.map((r) => r.merchant_id);
+}
+
+/** The tenant's settlement with this id, if it has one. */
+export async function findSettlement(db: Db, id: string, tenant: Tenant): Promise<SettlementRow | undefined> {
+  return db.selectFrom('settlements').selectAll().where('id', '=', id).where(scopedTo(tenant)).executeTakeFirst();
+}

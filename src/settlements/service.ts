@@ -1,0 +1,122 @@
+/**
+ * Settlement for operators and merchants (docs/LEDGER.md#settlement): the
+ * merchant's IBAN, a run started now, the retry of a failed payout, and the
+ * merchant's balance, settlements and their lines.
+ */
+import type { Client } from '@temporalio/client';
+import { sql } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { accountBalances } from '../db/ledger.ts';
+import { draftSettlement, findSettlement, reopenFailedSettlement, settlementFromRow, settlementLineFromRow } from '../db/settlements.ts';
+import { keyedPage } from '../db/pagination.ts';
+import { instant } from '../db/filters.ts';
+import { scopedTo } from '../db/tenant.ts';
+import type { Tenant } from '../domain/merchant.ts';
+import { isShebaIban, SETTLEMENT_WORKFLOW, settlementSearchAttributes, settlementWorkflowId, tehranDate, type SettlementWorkflowInput } from '../domain/settlement.ts';
+import { SETTLEMENT_CSV_COLUMNS, type Balance, type ListSettlementsQuery, type Settlement, type SettlementLine } from '../domain/settlement-schemas.ts';
+import { DomainError } from '../errors.ts';
+import { OnboardingError } from '../merchants/merchants.ts';
+import { startWorkflowOnce } from '../temporal/client.ts';
+import { triggerSettlementRun } from '../temporal/schedules.ts';
+
+/** Sets where the merchant's settlements are paid; refuses anything that is not a Sheba IBAN (mod-97 checked). */
+export async function setSettlementIban(db: Db, merchantId: string, input: string) {
+  const iban = input.replace(/[\s-]/g, '').toUpperCase();
+  if (!isShebaIban(iban)) throw new OnboardingError(`"${input}" is not a Sheba IBAN (IR and 24 digits whose check digits hold)`);
+  const merchant = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
+  if (merchant === undefined) throw new OnboardingError(`no merchant ${merchantId}`);
+  await db.updateTable('merchants').set({ settlement_iban: iban }).where('id', '=', merchantId).execute();
+  return { merchant_id: merchantId, settlement_iban: iban };
+}
+
+/** Starts a settlement run now, through the schedule the worker created. */
+export async function runSettlementNow(temporal: Client) {
+  await triggerSettlementRun(temporal);
+  return { started: true };
+}
+
+/**
+ * The operator's retry of a failed payout: the settlement's next attempt, in a workflow of its own
+ * (a new key at the bank). A settlement whose retry is already under way is started again at most
+ * once (the same workflow id); a paid one is refused.
+ */
+export async function retrySettlement(db: Db, temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, id: string) {
+  const row = await reopenFailedSettlement(db, id, new Date());
+  if (row === undefined) throw new OnboardingError(`no settlement ${id}`);
+  if (row.status === 'paid') throw new OnboardingError(`settlement ${id} is already paid`);
+  const input: SettlementWorkflowInput = {
+    settlement_id: id,
+    merchant_id: row.merchant_id,
+    cutoff: row.cutoff_at.toISOString(),
+    date: tehranDate(row.created_at),
+    retry_attempt: row.payout_attempt,
+  };
+  await startWorkflowOnce(temporal, SETTLEMENT_WORKFLOW, {
+    workflowId: settlementWorkflowId(id, row.payout_attempt),
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    args: [input],
+    typedSearchAttributes: [
+      { key: settlementSearchAttributes.status, value: 'pending' },
+      { key: settlementSearchAttributes.merchantId, value: row.merchant_id },
+      { key: settlementSearchAttributes.date, value: input.date },
+    ],
+  });
+  return { settlement_id: id, attempt: row.payout_attempt, status: 'pending' };
+}
+
+/** The tenant's balance: what the next settlement would pay now, the rest, what is held and what is on its way. */
+export async function getBalance(db: Db, tenant: Tenant, config: Pick<Config, 'SETTLEMENT_HOLD_HOURS'>): Promise<Balance> {
+  const accounts = await accountBalances(db, tenant.merchant.id, tenant.mode);
+  const balance = accounts.balance ?? 0;
+  // Test mode is never settled: all of it stays pending.
+  const available = tenant.mode === 'live' ? (await draftSettlement(db, tenant.merchant.id, new Date(Date.now() - config.SETTLEMENT_HOLD_HOURS * 3_600_000))).net : 0;
+  return { mode: tenant.mode, available, pending: balance - available, held: accounts.held ?? 0, in_payout: accounts.payouts ?? 0 };
+}
+
+export async function listSettlements(db: Db, tenant: Tenant, query: ListSettlementsQuery) {
+  let q = db.selectFrom('settlements').selectAll().where(scopedTo(tenant));
+  if (query.status !== undefined) q = q.where('status', '=', query.status);
+  if (query.created_gte !== undefined) q = q.where('created_at', '>=', instant(query.created_gte, 'created_gte'));
+  if (query.created_lt !== undefined) q = q.where('created_at', '<', instant(query.created_lt, 'created_lt'));
+  return keyedPage(q, query, settlementFromRow);
+}
+
+async function ownSettlement(db: Db, tenant: Tenant, id: string) {
+  const row = await findSettlement(db, id, tenant);
+  if (row === undefined) throw new DomainError('settlement_not_found', 'No settlement with this id.');
+  return row;
+}
+
+/** A settlement with its lines (payments, refunds, refused refunds given back), in a stable order. */
+export async function getSettlement(db: Db, tenant: Tenant, id: string): Promise<{ settlement: Settlement; lines: SettlementLine[] }> {
+  const row = await ownSettlement(db, tenant, id);
+  const lines = await db.selectFrom('settlement_lines').selectAll().where('settlement_id', '=', id).orderBy('kind').orderBy('object_id').execute();
+  return { settlement: settlementFromRow(row), lines: lines.map(settlementLineFromRow) };
+}
+
+/**
+ * The settlement's lines as CSV, checked first (an unknown id is refused before the first byte),
+ * then read a page at a time (keyset on the lines' key), for streaming.
+ */
+export async function settlementLinesCsv(db: Db, tenant: Tenant, id: string): Promise<AsyncGenerator<string>> {
+  await ownSettlement(db, tenant, id);
+  return csvLines(db, id);
+}
+
+async function* csvLines(db: Db, id: string): AsyncGenerator<string> {
+  yield `${SETTLEMENT_CSV_COLUMNS.join(',')}\r\n`;
+  let after: { kind: string; object_id: string } | undefined;
+  for (;;) {
+    let q = db.selectFrom('settlement_lines').selectAll().where('settlement_id', '=', id);
+    if (after !== undefined) q = q.where(sql<boolean>`(kind, object_id) > (${after.kind}, ${after.object_id})`);
+    const rows = await q.orderBy('kind').orderBy('object_id').limit(1_000).execute();
+    if (rows.length === 0) return;
+    yield rows
+      .map(settlementLineFromRow)
+      .map((l) => `${SETTLEMENT_CSV_COLUMNS.map((c) => String(l[c])).join(',')}\r\n`)
+      .join('');
+    const last = rows.at(-1)!;
+    after = { kind: last.kind, object_id: last.object_id };
+  }
+}

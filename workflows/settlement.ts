@@ -1,0 +1,79 @@
+/**
+ * Settlement (docs/LEDGER.md#settlement). A run, started by the Temporal
+ * Schedule (SETTLEMENT_CRON) or `settlements run`, finds the merchants with
+ * live money to settle and starts one settlement workflow per merchant: it
+ * makes the settlement (its lines, the payout posting), asks the bank to
+ * transfer the net to the merchant's IBAN, and records the answer. A payout
+ * the bank refuses ends `failed`; only the operator's retry (`settlements
+ * retry`, a new workflow for the next attempt) pays it again.
+ */
+import { executeChild, ParentClosePolicy, proxyActivities, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
+import type { SettlementActivities } from '../activities/settlement.ts';
+import {
+  settlementSearchAttributes,
+  settlementWorkflowId,
+  type SettlementOutcome,
+  type SettlementRunInput,
+  type SettlementWorkflowInput,
+} from '../src/domain/settlement.ts';
+
+// Records and the run's query: retried until MySQL answers.
+const records = proxyActivities<SettlementActivities>({
+  startToCloseTimeout: '1m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+// The transfer: retried only while the bank does not answer, always under the same key (one transfer).
+const bank = proxyActivities<SettlementActivities>({
+  startToCloseTimeout: '2m',
+  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '10m' },
+});
+
+/** Merchants settled side by side in one run at most. */
+const CONCURRENT_MERCHANTS = 10;
+
+export async function settlementRunWorkflow(_input: SettlementRunInput): Promise<SettlementOutcome[]> {
+  const { cutoff, date, merchant_ids } = await records.settlementCandidates();
+  const outcomes: SettlementOutcome[] = [];
+  for (let i = 0; i < merchant_ids.length; i += CONCURRENT_MERCHANTS) {
+    const batch = merchant_ids.slice(i, i + CONCURRENT_MERCHANTS).map((merchant_id) => {
+      const settlement_id = uuid4();
+      return executeChild(settlementWorkflow, {
+        workflowId: settlementWorkflowId(settlement_id),
+        args: [{ settlement_id, merchant_id, cutoff, date }],
+        taskQueue: workflowInfo().taskQueue,
+        // A settlement runs to its end even if its run is terminated.
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        typedSearchAttributes: [
+          { key: settlementSearchAttributes.status, value: 'pending' },
+          { key: settlementSearchAttributes.merchantId, value: merchant_id },
+          { key: settlementSearchAttributes.date, value: date },
+        ],
+      });
+    });
+    outcomes.push(...(await Promise.all(batch)));
+  }
+  return outcomes;
+}
+
+export async function settlementWorkflow(input: SettlementWorkflowInput): Promise<SettlementOutcome> {
+  const { settlement_id } = input;
+  let attempt = input.retry_attempt ?? 1;
+  let net = 0;
+  if (input.retry_attempt === undefined) {
+    const made = await records.makeMerchantSettlement({ settlement_id, merchant_id: input.merchant_id, cutoff: input.cutoff });
+    if ('carried' in made) return finish({ result: 'carried', net: made.carried }, 'carried');
+    if ('skipped' in made) return finish({ result: 'skipped', reason: made.skipped }, 'skipped');
+    attempt = made.made.attempt;
+    net = made.made.net;
+  }
+  const result = await bank.payOutSettlement({ settlement_id, attempt });
+  await records.recordPayout({ settlement_id, attempt, result });
+  const status = result.paid ? 'paid' : 'failed';
+  return finish({ result: status, settlement_id, net }, status);
+}
+
+function finish(outcome: SettlementOutcome, status: string): SettlementOutcome {
+  upsertSearchAttributes([{ key: settlementSearchAttributes.status, value: status }]);
+  return outcome;
+}
