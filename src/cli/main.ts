@@ -10,6 +10,7 @@ import { mysqlErrorCode } from '../db/errors.ts';
 import { createMerchant, OnboardingError } from '../merchants/merchants.ts';
 import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway, revokeKey, rollKey, setFees } from '../merchants/onboarding.ts';
 import type { Config } from '../config.ts';
+import { PaymentNotFound, paymentViewText, showPayment } from './payments-show.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 type Command = (db: Db, config: Config, flags: Flags) => Promise<Record<string, unknown>>;
@@ -43,7 +44,13 @@ export const COMMANDS: Record<string, Command> = {
   'keys roll': (db, _config, flags) => rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in')),
   'fees set': (db, _config, flags) =>
     setFees(db, required(flags, 'merchant'), { bps: wholeNumber(flags, 'bps'), min: wholeNumber(flags, 'min'), max: wholeNumber(flags, 'max') }),
+  'payments show': (db, config, flags) => showPayment(db, config, required(flags, 'id')),
 };
+
+/** Commands that take one positional argument after the verb, and the flag it fills (`payments show <id>`). */
+const ARGUMENTS: Record<string, string> = { 'payments show': 'id' };
+/** Commands whose human output is more than `key: value` lines. */
+const TEXT: Record<string, (result: Record<string, unknown>) => string> = { 'payments show': paymentViewText };
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -56,6 +63,7 @@ const OPTIONS = {
   bps: { type: 'string' },
   min: { type: 'string' },
   max: { type: 'string' },
+  id: { type: 'string' },
 } as const;
 
 function human(result: Record<string, unknown>): string {
@@ -70,13 +78,14 @@ async function main(argv: string[]): Promise<number> {
     const { positionals, values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     const name = positionals.slice(0, 2).join(' ');
     const command = COMMANDS[name];
-    if (command === undefined || positionals.length !== 2) {
+    const argument = ARGUMENTS[name];
+    if (command === undefined || positionals.length !== (argument === undefined ? 2 : 3)) {
       throw new UsageError(`unknown command "${positionals.join(' ')}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
     }
     const config = loadConfig();
     db = createDatabase(config.DATABASE_URL, { poolSize: 2 }).db;
-    const result = await command(db, config, values);
-    process.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : `${human(result)}\n`);
+    const result = await command(db, config, argument === undefined ? values : { ...values, [argument]: positionals[2] });
+    process.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : `${(TEXT[name] ?? human)(result)}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`error: ${reason(error)}\n`);
@@ -87,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function reason(error: unknown): string {
-  if (error instanceof UsageError || error instanceof OnboardingError || error instanceof ConfigError) return error.message;
+  if (error instanceof UsageError || error instanceof OnboardingError || error instanceof ConfigError || error instanceof PaymentNotFound) return error.message;
   const e = error as { code?: string; message?: string };
   const mysqlCode = mysqlErrorCode(error);
   if (mysqlCode !== undefined) return `MySQL is not usable at DATABASE_URL (${mysqlCode}); start it or fix DATABASE_URL`;

@@ -2,6 +2,7 @@ import { Kysely, MysqlDialect, type Generated, type ColumnType, type Insertable,
 import { createPool, type Pool, type PoolConnection } from 'mysql2';
 import { DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS, DEFAULT_DATABASE_QUERY_TIMEOUT_MS } from '../config.ts';
 import { DependencyTimeoutError } from '../errors.ts';
+import { startChildSpan } from '../observability/tracing.ts';
 
 /** Columns the database fills in; optional on insert. */
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
@@ -268,7 +269,10 @@ export function boundedPool(pool: Pool, { queryTimeoutMs, acquireTimeoutMs }: { 
     wrapper = {
       query: ((sql: string, parameters: unknown[], callback?: (error: unknown, result: unknown) => void) => {
         if (callback === undefined) return connection.query(sqlOf(sql), parameters);
+        // The statement's text (placeholders, never the values) names the span; undefined when tracing is off.
+        const span = startChildSpan(`mysql ${sql.slice(0, sql.indexOf(' ') >>> 0).toLowerCase()}`, { 'db.system': 'mysql', 'db.statement': sql.slice(0, 500) });
         connection.query(sqlOf(sql), parameters, (error: unknown, result: unknown) => {
+          span?.end(error);
           if (error !== null && error !== undefined && ((error as { fatal?: unknown }).fatal === true || (error as { code?: unknown }).code === 'PROTOCOL_SEQUENCE_TIMEOUT')) {
             connection.destroy();
           }

@@ -10,6 +10,7 @@ import * as paymentMetadata from './migrations/0007_payment_metadata.ts';
 import * as dropBankOperations from './migrations/0008_drop_bank_operations.ts';
 import * as accounts from './migrations/0009_accounts.ts';
 import * as paymentsByVerifiedAt from './migrations/0016_payments_by_verified_at.ts';
+import * as webhookBacklogIndex from './migrations/0025_webhook_backlog_index.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_drop_bank_operations': dropBankOperations,
   '0009_accounts': accounts,
   '0016_payments_by_verified_at': paymentsByVerifiedAt,
+  '0025_webhook_backlog_index': webhookBacklogIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

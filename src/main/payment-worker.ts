@@ -15,17 +15,30 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { serializeError, type Logger } from '../logger.ts';
+import { temporalWorkerTracing, WORKFLOW_TRACING_MODULE } from '../observability/tracing.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
-/** Bundles the workflow code once; tests and benchmarks reuse the bundle across workers. */
+/**
+ * Bundles the workflow code once; tests and benchmarks reuse the bundle across workers. The
+ * OpenTelemetry workflow interceptors are always in it (they export through a sink that
+ * discards when tracing is off), so every worker and every replay runs the same code.
+ */
 export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: [WORKFLOW_TRACING_MODULE],
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
+  });
 }
 
 let runtimeInstalled = false;
-/** Sends the Temporal SDK's own logs (warnings and worse) to our structured logger. */
-export function installTemporalRuntime(logger: Logger): void {
+/**
+ * Sends the Temporal SDK's own logs (warnings and worse) to our structured logger and, given
+ * `prometheusAddress` (host:port), serves the SDK's worker metrics there (worker.ts appends
+ * them to the worker's /metrics). Once per process: the first call decides.
+ */
+export function installTemporalRuntime(logger: Logger, prometheusAddress?: string): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const forward = (level: LogLevel, message: string, meta?: Record<string, unknown>) => {
@@ -35,6 +48,7 @@ export function installTemporalRuntime(logger: Logger): void {
     logger[target]({ component: 'temporal-sdk', ...safe }, message);
   };
   Runtime.install({
+    ...(prometheusAddress === undefined ? {} : { telemetryOptions: { metrics: { prometheus: { bindAddress: prometheusAddress, useSecondsForDurations: true } } } }),
     logger: {
       log: forward,
       trace: (m, meta) => forward('TRACE', m, meta),
@@ -65,8 +79,13 @@ export interface PaymentWorkerOptions {
   webhookActivities?: WebhookActivities;
 }
 
-const workflowCode = (bundle: WorkflowBundleWithSourceMap | undefined) =>
-  bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle };
+/** The workflow code (a given bundle was made by bundleWorkflows, interceptors included) and what traces need. */
+function workflowCode(bundle: WorkflowBundleWithSourceMap | undefined) {
+  const tracing = temporalWorkerTracing();
+  const code = bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle };
+  const workflowModules = bundle === undefined ? { workflowModules: [WORKFLOW_TRACING_MODULE] } : {};
+  return { ...code, interceptors: { activity: tracing.activityInterceptors, ...workflowModules }, sinks: tracing.sinks };
+}
 
 /**
  * The worker of the payment task queue: payment workflows and every

@@ -100,7 +100,9 @@ export class WorkerProcess {
   static async start(name: string, env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
     const logFile = join(FAULT_LOGS, `${name}.log`);
     const log = createWriteStream(logFile, { flags: 'a' });
-    const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'src', 'main', 'worker.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Several workers run at once here: each takes free metrics ports instead of the fixed defaults.
+    const ports = { WORKER_METRICS_PORT: '0', TEMPORAL_SDK_METRICS_PORT: '0' };
+    const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'src', 'main', 'worker.ts')], { env: { ...ports, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let running = false;
     let exited = false;
     child.stdout.on('data', (chunk: Buffer) => {
