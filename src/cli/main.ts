@@ -10,9 +10,10 @@ import { mysqlErrorCode } from '../db/errors.ts';
 import { createMerchant, OnboardingError } from '../merchants/merchants.ts';
 import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway, revokeKey, rollKey, setFees } from '../merchants/onboarding.ts';
 import type { Config } from '../config.ts';
-import { PaymentNotFound, paymentViewText, showPayment } from './payments-show.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
+/** Loaded only by the command that uses it: it brings the Temporal client, which the other commands do without. */
+const paymentsShow = () => import('./payments-show.ts');
 type Command = (db: Db, config: Config, flags: Flags) => Promise<Record<string, unknown>>;
 
 export class UsageError extends Error {
@@ -44,13 +45,13 @@ export const COMMANDS: Record<string, Command> = {
   'keys roll': (db, _config, flags) => rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in')),
   'fees set': (db, _config, flags) =>
     setFees(db, required(flags, 'merchant'), { bps: wholeNumber(flags, 'bps'), min: wholeNumber(flags, 'min'), max: wholeNumber(flags, 'max') }),
-  'payments show': (db, config, flags) => showPayment(db, config, required(flags, 'id')),
+  'payments show': async (db, config, flags) => (await paymentsShow()).showPayment(db, config, required(flags, 'id')),
 };
 
 /** Commands that take one positional argument after the verb, and the flag it fills (`payments show <id>`). */
 const ARGUMENTS: Record<string, string> = { 'payments show': 'id' };
 /** Commands whose human output is more than `key: value` lines. */
-const TEXT: Record<string, (result: Record<string, unknown>) => string> = { 'payments show': paymentViewText };
+const TEXT: Record<string, (result: Record<string, unknown>) => Promise<string>> = { 'payments show': async (view) => (await paymentsShow()).paymentViewText(view) };
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -85,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
     const config = loadConfig();
     db = createDatabase(config.DATABASE_URL, { poolSize: 2 }).db;
     const result = await command(db, config, argument === undefined ? values : { ...values, [argument]: positionals[2] });
-    process.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : `${(TEXT[name] ?? human)(result)}\n`);
+    process.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : `${await (TEXT[name] ?? human)(result)}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`error: ${reason(error)}\n`);
@@ -96,7 +97,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function reason(error: unknown): string {
-  if (error instanceof UsageError || error instanceof OnboardingError || error instanceof ConfigError || error instanceof PaymentNotFound) return error.message;
+  if (error instanceof UsageError || error instanceof OnboardingError || error instanceof ConfigError || (error instanceof Error && error.name === 'PaymentNotFound')) return error.message;
   const e = error as { code?: string; message?: string };
   const mysqlCode = mysqlErrorCode(error);
   if (mysqlCode !== undefined) return `MySQL is not usable at DATABASE_URL (${mysqlCode}); start it or fix DATABASE_URL`;

@@ -19,14 +19,15 @@ export async function oldestUndeliveredEventAge(db: Db, { withinSeconds, attempt
     .where('failed.attempted_at', '>=', since)
     .where('webhook_endpoints.status', '=', 'enabled')
     .where('webhook_endpoints.deleted_at', 'is', null)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('webhook_attempts as later')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('webhook_attempts as later')
             .select('later.id')
             .whereRef('later.event_id', '=', 'failed.event_id')
             .whereRef('later.delivery_id', '=', 'failed.delivery_id')
-            .where((eb) => eb.or([eb('later.succeeded', '=', 1), eb('later.attempt', '>=', attempts)])),
+            .where((inner) => inner.or([inner('later.succeeded', '=', 1), inner('later.attempt', '>=', attempts)])),
         ),
       ),
     )

@@ -15,19 +15,20 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { serializeError, type Logger } from '../logger.ts';
-import { temporalWorkerTracing, WORKFLOW_TRACING_MODULE } from '../observability/tracing.ts';
+import { temporalWorkerTracing, tracingActive, tracingConfigured, WORKFLOW_TRACING_MODULE } from '../observability/tracing.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
 /**
- * Bundles the workflow code once; tests and benchmarks reuse the bundle across workers. The
- * OpenTelemetry workflow interceptors are always in it (they export through a sink that
- * discards when tracing is off), so every worker and every replay runs the same code.
+ * Bundles the workflow code once; tests and benchmarks reuse the bundle across workers. With
+ * `tracing` (by default: when an OTLP collector is configured) the OpenTelemetry workflow
+ * interceptors are bundled in; they emit no commands, so histories replay with or without them
+ * (the suite's bundle has them: its replay tests prove it on the committed histories).
  */
-export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
+export function bundleWorkflows({ tracing = tracingConfigured() }: { tracing?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: [WORKFLOW_TRACING_MODULE],
+    ...(tracing ? { workflowInterceptorModules: [WORKFLOW_TRACING_MODULE] } : {}),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
   });
 }
@@ -79,11 +80,14 @@ export interface PaymentWorkerOptions {
   webhookActivities?: WebhookActivities;
 }
 
-/** The workflow code (a given bundle was made by bundleWorkflows, interceptors included) and what traces need. */
+/**
+ * The workflow code and what traces need: bundled here with the workflow interceptors when tracing
+ * is on (a given bundle was made by bundleWorkflows); the sink they export through is always given.
+ */
 function workflowCode(bundle: WorkflowBundleWithSourceMap | undefined) {
   const tracing = temporalWorkerTracing();
   const code = bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle };
-  const workflowModules = bundle === undefined ? { workflowModules: [WORKFLOW_TRACING_MODULE] } : {};
+  const workflowModules = bundle === undefined && tracingActive() ? { workflowModules: [WORKFLOW_TRACING_MODULE] } : {};
   return { ...code, interceptors: { activity: tracing.activityInterceptors, ...workflowModules }, sinks: tracing.sinks };
 }
 

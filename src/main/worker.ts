@@ -7,28 +7,17 @@ import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
 import { ensureIdempotencyCleanupSchedule } from '../temporal/schedules.ts';
 import { runMain } from './run.ts';
-import { createServer } from 'node:net';
+import { freePort } from '../bootstrap/ports.ts';
 import { oldestUndeliveredEventAge } from '../db/webhook-backlog.ts';
 import { observePool, observeWebhookBacklog, serveMetrics } from '../observability/metrics.ts';
 import { startTracing } from '../observability/tracing.ts';
-
-/** A port free right now on `host` (for the SDK's exporter when TEMPORAL_SDK_METRICS_PORT is 0). */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 await runMain('worker', async (config = loadConfig()) => {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   // Before the Temporal client and workers: their interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-worker');
   // The SDK's own worker metrics (slots, pollers, schedule-to-start) on a port of their own, read by our /metrics below.
-  const sdkPort = config.TEMPORAL_SDK_METRICS_PORT === 0 ? await freePort(config.METRICS_HOST) : config.TEMPORAL_SDK_METRICS_PORT;
+  const sdkPort = config.TEMPORAL_SDK_METRICS_PORT === 0 ? await freePort() : config.TEMPORAL_SDK_METRICS_PORT;
   const sdkMetricsUrl = `http://${config.METRICS_HOST.includes(':') ? `[${config.METRICS_HOST}]` : config.METRICS_HOST}:${sdkPort}/metrics`;
   installTemporalRuntime(logger, `${config.METRICS_HOST}:${sdkPort}`);
   const { db, pool } = createDatabase(config.DATABASE_URL, { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });

@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-/** The workflow interceptors' module: bundled with the workflow code always (src/main/payment-worker.ts), so replay sees one bundle whether tracing is on or off. */
+/** The workflow interceptors' module, bundled with the workflow code when tracing is on (src/main/payment-worker.ts). */
 export const WORKFLOW_TRACING_MODULE = require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 
 export const tracer = trace.getTracer('dargah');
@@ -104,7 +104,8 @@ export function temporalClientInterceptors(): { workflow: OpenTelemetryWorkflowC
 /**
  * What a Temporal worker needs for traces: the activity interceptor (when
  * on) and always the sink the bundled workflow interceptors export through
- * (discarding when off, so the same bundle runs either way).
+ * (discarding when off: a bundle made with them, as the test suite's is,
+ * runs on a worker without tracing too).
  */
 export function temporalWorkerTracing() {
   const processor = active?.spanProcessor ?? new NoopSpanProcessor();

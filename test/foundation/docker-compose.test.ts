@@ -44,6 +44,7 @@ const SECRETS = {
   DARGAH_DB_PASSWORD: '9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b',
   TEMPORAL_DB_PASSWORD: '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
   PAGES_CSRF_SECRET: 'c2b7e1d94f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306b5e2d7c1a9f4e830',
+  GRAFANA_ADMIN_PASSWORD: '7d3e9a1c5b8f2e4d6a0c9b3e7f1d5a8c2e6b0d4f9a3c7e1b5d8f2a6c0e4b9d3f',
 };
 
 /** A service's environment as docker compose hands it to the container, with these variables set. */
@@ -66,8 +67,8 @@ function grants(): { user: string; on: string; privileges: string; withGrantOpti
 }
 
 describe('docker-compose.yml', () => {
-  it('describes the production topology: MySQL 8, Temporal on MySQL, Temporal UI, api and worker, and the bank simulator', () => {
-    for (const name of ['api', 'bank-sim', 'migrate', 'mysql', 'temporal', 'temporal-ui', 'worker']) assert.ok(services[name] !== undefined, name);
+  it('describes the production topology: MySQL 8, Temporal on MySQL, Temporal UI, api and worker, the bank simulator, Prometheus and Grafana', () => {
+    for (const name of ['api', 'bank-sim', 'grafana', 'migrate', 'mysql', 'prometheus', 'temporal', 'temporal-ui', 'worker']) assert.ok(services[name] !== undefined, name);
     assert.match(services.mysql!.image!, /^mysql:8\./);
     assert.match(services.temporal!.image!, /^temporalio\/auto-setup:\d+\.\d+\.\d+$/);
     assert.equal(services.temporal!.environment!.DB, 'mysql8');
@@ -139,6 +140,7 @@ describe('docker-compose.yml', () => {
       ['mysql', 'TEMPORAL_DB_PASSWORD'],
       ['temporal', 'MYSQL_PWD'],
       ['api', 'PAGES_CSRF_SECRET'],
+      ['grafana', 'GF_SECURITY_ADMIN_PASSWORD'],
     ];
     for (const [service, setting] of secretSettings) {
       const raw = services[service]!.environment![setting]!;
@@ -172,6 +174,8 @@ describe('docker-compose.yml', () => {
     assert.ok(services.temporal!.ports!.includes('127.0.0.1:7233:7233'));
     assert.ok(services['temporal-ui']!.ports!.includes('127.0.0.1:8233:8080'));
     assert.equal(services.mysql!.ports, undefined, 'MySQL is not published at all');
+    assert.ok(services.prometheus!.ports!.includes('127.0.0.1:9090:9090'));
+    assert.ok(services.grafana!.ports!.includes('127.0.0.1:3001:3000'));
   });
 
   it('runs the bank simulator as its own service with its own state, and points test mode at it (live mode at the PSP from the environment)', () => {
@@ -200,5 +204,34 @@ describe('docker-compose.yml', () => {
       const deps = services[name]!.depends_on as Record<string, { condition: string }>;
       assert.equal(deps.migrate?.condition, 'service_completed_successfully');
     }
+  });
+
+  it('wires Prometheus to every api and worker replica on their metrics ports (never published) and to the alert rules, and Grafana to Prometheus and the dashboard', () => {
+    for (const name of ['api', 'worker']) {
+      const config = loadConfig(environmentOf(name));
+      assert.equal(config.METRICS_HOST, '0.0.0.0', `${name} serves /metrics on the compose network`);
+      assert.ok(!(services[name]!.ports ?? []).some((p) => p.endsWith(`:${config.API_METRICS_PORT}`) || p.endsWith(`:${config.WORKER_METRICS_PORT}`)), `${name}'s metrics are not published`);
+    }
+    const mounts = (name: string) => Object.fromEntries((services[name]!.volumes ?? []).filter((v) => v.startsWith('./')).map((v) => [v.split(':')[1]!, v.split(':')[0]!.replace(/^\.\//, '')]));
+    const prometheusMounts = mounts('prometheus');
+    for (const file of Object.values(prometheusMounts)) assert.ok(existsSync(file), `${file} exists`);
+    const prometheus = parse(readFileSync(prometheusMounts['/etc/prometheus/prometheus.yml']!, 'utf8')) as {
+      rule_files: string[];
+      scrape_configs: { job_name: string; dns_sd_configs: { names: string[]; port: number }[] }[];
+    };
+    for (const rules of prometheus.rule_files) assert.ok(prometheusMounts[rules] !== undefined, `the rule file ${rules} is mounted`);
+    const defaults = loadConfig({});
+    const targets = Object.fromEntries(prometheus.scrape_configs.flatMap((job) => job.dns_sd_configs.flatMap((sd) => sd.names.map((n) => [n, sd.port]))));
+    assert.deepEqual(targets, { api: defaults.API_METRICS_PORT, worker: defaults.WORKER_METRICS_PORT });
+    const grafanaMounts = mounts('grafana');
+    const provisioning = Object.entries(grafanaMounts).find(([target]) => target === '/etc/grafana/provisioning')?.[1];
+    assert.ok(provisioning !== undefined && existsSync(provisioning), 'provisioning is mounted');
+    const datasource = parse(readFileSync(join(provisioning, 'datasources', 'prometheus.yml'), 'utf8')) as { datasources: { url: string; uid: string }[] };
+    assert.equal(datasource.datasources[0]!.url, 'http://prometheus:9090');
+    const provider = parse(readFileSync(join(provisioning, 'dashboards', 'dargah.yml'), 'utf8')) as { providers: { options: { path: string } }[] };
+    const dashboards = grafanaMounts[provider.providers[0]!.options.path];
+    assert.ok(dashboards !== undefined && existsSync(join(dashboards, 'dargah.json')), 'the dashboard folder the provider reads is mounted');
+    const dashboard = JSON.parse(readFileSync(join(dashboards, 'dargah.json'), 'utf8')) as { panels: { datasource: { uid: string } }[] };
+    for (const panel of dashboard.panels) assert.equal(panel.datasource.uid, datasource.datasources[0]!.uid);
   });
 });

@@ -78,7 +78,9 @@ export function getHarness(): Promise<Harness> {
     const logger = createLogger(config.LOG_LEVEL, 'suite', createWriteStream(SUITE_LOG, { flags: 'a' }));
     const { db } = createDatabase(config.DATABASE_URL);
     const temporal = await connectTemporal(config);
-    const bundle = await bundleWorkflows();
+    // With the tracing interceptors, as a traced deployment runs it: every workflow of the suite, and the
+    // replay of the committed histories (recorded without them), runs with them installed.
+    const bundle = await bundleWorkflows({ tracing: true });
     // The worker's live bank is the simulator too (standing in for a PSP): live payments go to it
     // through API servers configured for a live bank (liveBankApi), never through the default one.
     const workers = await createWorkers({ config: { ...config, ...LIVE_BANK() }, db, temporal: temporal.client, logger, bundle });

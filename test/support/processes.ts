@@ -7,22 +7,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
+export { freePort } from '../../src/bootstrap/ports.ts';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
 
 export interface GatewayProcess {
   child: ChildProcess;

@@ -9,7 +9,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { provideTemporalCli } from '../../../src/bootstrap/temporal-cli.ts';
 import { bundleWorkflows } from '../../../src/main/payment-worker.ts';
-// The bundle's tracing interceptors export through this sink (it discards while tracing is off).
+// A bundle with the tracing interceptors exports through this sink (it discards while tracing is off).
 import { temporalWorkerTracing } from '../../../src/observability/tracing.ts';
 import { SEARCH_ATTRIBUTE_TYPES } from '../../../src/domain/payment-workflow.ts';
 
