@@ -19,6 +19,7 @@ import { tenantOf, type KeyMode } from '../src/domain/merchant.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import type { Refund } from '../src/domain/refund-schemas.ts';
 import type { Logger } from '../src/logger.ts';
+import { paidToVerified, paymentTransitions, refunds as refundOutcomes } from '../src/observability/metrics.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
 
 export interface RecordActivityDependencies {
@@ -77,6 +78,24 @@ async function recordPaymentEvent(trx: Db, payment: Payment, version: number, ty
   });
 }
 
+/**
+ * The status a write of `version` replaces, read under the row's lock: found
+ * only when that write will change the row, so a retried or replayed
+ * activity counts its transition once (one more round trip, in the worker only).
+ */
+async function statusBeforeWrite(trx: Db, paymentId: string, version: number): Promise<string | undefined> {
+  return (await trx.selectFrom('payments').select('status').where('id', '=', paymentId).where('version', '<', version).forUpdate().executeTakeFirst())?.status;
+}
+
+/** Counts a committed transition (a change of status; a new version of the same status is none). */
+function countTransition(from: string | undefined, payment: Payment): void {
+  if (from === undefined || from === payment.status) return;
+  paymentTransitions.inc({ from, to: payment.status, mode: payment.mode });
+  if (payment.status === 'verified' && payment.paid_at !== null && payment.verified_at !== null) {
+    paidToVerified.observe({ mode: payment.mode }, Math.max(0, Date.parse(payment.verified_at) - Date.parse(payment.paid_at)) / 1000);
+  }
+}
+
 export function createRecordActivities({ db, logger, temporal, config }: RecordActivityDependencies) {
   const dispatch = (events: StoredEvent[]) => Promise.all(events.map((event) => dispatchEvent(db, temporal, config, event)));
   return {
@@ -88,8 +107,10 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
 
     /** Writes a transition and its event; a stale or repeated write changes nothing. Then starts the event's deliveries. */
     async recordTransition({ payment, version }: { payment: Payment; version: number }): Promise<void> {
+      let from: string | undefined;
       const event = await db.transaction().execute(async (trx) => {
         const now = new Date();
+        from = await statusBeforeWrite(trx, payment.id, version);
         const stored = await writePaymentVersion(trx, payment, version, now);
         if (!stored) return undefined;
         await postTransition(trx, payment, now);
@@ -97,6 +118,7 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
         if (type === undefined) return null;
         return recordPaymentEvent(trx, payment, version, type, now);
       });
+      if (event !== undefined) countTransition(from, payment);
       if (event === undefined) {
         // The create endpoint inserts the row before it starts the workflow; retry until it is visible.
         throw ApplicationFailure.retryable(`payment ${payment.id} has no row to record version ${version}`, 'payment_row_missing');
@@ -113,11 +135,19 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
     async recordRefund({ refund, merchant_id, mode, payment }: RecordRefundInput): Promise<void> {
       const owner = tenantOf(merchant_id, mode);
       let events: StoredEvent[];
+      // Whether this write ends the refund (counted once, like transitions).
+      let ends = false;
+      let paymentFrom: string | undefined;
       try {
         events = await db.transaction().execute(async (trx) => {
           const at = new Date();
+          if (refund.status !== 'pending') {
+            const before = await trx.selectFrom('refunds').select('status').where('id', '=', refund.id).forUpdate().executeTakeFirst();
+            ends = before?.status !== refund.status;
+          }
           const recorded: StoredEvent[] = [];
           if (payment !== null) {
+            paymentFrom = await statusBeforeWrite(trx, refund.payment_id, payment.version);
             const stored = await writePaymentVersion(trx, payment.payment, payment.version, at);
             if (!stored) throw ApplicationFailure.retryable(`payment ${refund.payment_id} has no row for version ${payment.version}`, 'payment_row_missing');
             // payment.partially_refunded / payment.refunded; a failed refund's way back to `verified` is told by refund.failed.
@@ -154,6 +184,8 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
         }
         throw error;
       }
+      if (ends) refundOutcomes.inc({ outcome: refund.status, mode });
+      if (payment !== null) countTransition(paymentFrom, payment.payment);
       logger.info({ payment_id: refund.payment_id, refund_id: refund.id, status: refund.status, amount: refund.amount }, 'refund recorded');
       await dispatch(events);
     },

@@ -14,6 +14,7 @@ import type { StoredEvent } from '../src/db/events.ts';
 import { disableEndpoint } from '../src/db/webhook-endpoints.ts';
 import { MERCHANT_BUSY, type DeliveryAttemptInput, type DeliveryOutcome, type ExhaustedDeliveryInput } from '../src/domain/webhook-delivery.ts';
 import type { Logger } from '../src/logger.ts';
+import { attemptLabel, webhookDeliveries } from '../src/observability/metrics.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
 
 export interface WebhookActivityDependencies {
@@ -104,6 +105,8 @@ export function createWebhookActivities({ db, logger, config, temporal, resolve 
         })
         .execute();
       logger.info({ event_id, endpoint_id, attempt, status: answer.status, latency_ms: answer.latencyMs, failure, detail: answer.detail }, 'webhook attempt');
+      // Counted once the attempt's row is written, like the row: an activity retried after this point counts again, as it records again.
+      webhookDeliveries.inc({ outcome: succeeded ? 'succeeded' : answer.status === 410 ? 'endpoint_gone' : 'failed', attempt: attemptLabel(attempt) });
 
       if (succeeded) return 'succeeded';
       if (answer.status === 410) {

@@ -17,6 +17,8 @@
  * refund:<refund>); the bank does each operation once per key and answers a
  * repeat with the first answer, so the workflow may retry freely.
  */
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan } from '../observability/tracing.ts';
 
 export interface BankEndpoint {
   /** Origin (and path prefix) of the PSP's server-to-server calls, no trailing slash. */
@@ -152,6 +154,10 @@ export class HttpBank {
 
   /** One JSON POST under the timeout; a network failure, a timeout or a 5xx is BankUnavailableError. Also the payouts' transport (payout.ts). */
   async call<T>(path: string, operationKey: string, body: Record<string, unknown>): Promise<T> {
+    return inSpan(`bank POST ${path}`, SpanKind.CLIENT, { 'http.request.method': 'POST', 'url.path': path }, () => this.callUntraced<T>(path, operationKey, body));
+  }
+
+  private async callUntraced<T>(path: string, operationKey: string, body: Record<string, unknown>): Promise<T> {
     let res: Response;
     try {
       res = await fetch(`${this.endpoint.baseUrl}${path}`, {

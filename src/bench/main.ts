@@ -94,6 +94,10 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: baseUrl,
     PAGES_CSRF_SECRET: randomBytes(32).toString('base64url'),
+    // Free metrics ports, never a running `npm start`'s.
+    API_METRICS_PORT: '0',
+    WORKER_METRICS_PORT: '0',
+    TEMPORAL_SDK_METRICS_PORT: '0',
     // Payments stay open for the whole run: the scale phase counts open workflows.
     PAYMENT_TTL_SECONDS: '86400',
     // The benchmark's own, higher limits: the limiter still runs (its cost is measured), it never refuses.

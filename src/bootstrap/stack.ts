@@ -200,6 +200,10 @@ export async function start(): Promise<void> {
   // The bank simulator (test mode's bank, docs/BANK.md) on its own port, its ledger in .data.
   const bankPort = portFromEnv('BANK_SIM_PORT', 3100);
   if (await portInUse(bankPort)) throw new PrerequisiteError(`port ${bankPort} is in use (another npm start?): stop it, or set BANK_SIM_PORT.`);
+  // The metrics endpoints of the API and the worker, and the Temporal SDK's exporter the worker reads (docs/OBSERVABILITY.md).
+  for (const name of ['API_METRICS_PORT', 'WORKER_METRICS_PORT', 'TEMPORAL_SDK_METRICS_PORT'] as const) {
+    if (config[name] !== 0 && (await portInUse(config[name], config.METRICS_HOST))) throw new PrerequisiteError(`port ${config[name]} is in use (another npm start?): stop it, or set ${name}.`);
+  }
   const env = {
     ...process.env,
     TEMPORAL_ADDRESS: temporal.address,
@@ -245,6 +249,7 @@ export async function start(): Promise<void> {
   say(`  Readiness:    ${config.PUBLIC_BASE_URL}/readyz`);
   say(`  Test bank:    ${env.SANDBOX_BANK_URL} (the bank simulator)`);
   if (temporal.server !== undefined && uiPort !== 0) say(`  Temporal UI:  http://localhost:${uiPort}`);
+  if (config.API_METRICS_PORT !== 0) say(`  Metrics:      http://${config.METRICS_HOST}:${config.API_METRICS_PORT}/metrics (API), port ${config.WORKER_METRICS_PORT} (worker)`);
   say(`  Demo test key (merchant "Demo Shop", domain localhost): ${key}`);
   say('');
   say(`Try: curl -s ${config.PUBLIC_BASE_URL}/api/v1/payments -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`);

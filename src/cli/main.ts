@@ -18,6 +18,8 @@ import { checkLedger } from '../ledger/check.ts';
 import { retrySettlement, runSettlementNow, setSettlementIban } from '../settlements/service.ts';
 
 export { UsageError };
+/** Loaded only by the command that uses it: it brings the Temporal client, which the other commands do without. */
+const paymentsShow = () => import('./payments-show.ts');
 
 /** A whole number of the flag's unit (rials, seconds, basis points). */
 function wholeNumber(flags: Flags, name: string): number {
@@ -39,7 +41,13 @@ export const COMMANDS: Record<string, Command> = {
   'merchants set-iban': (db, _config, flags) => setSettlementIban(db, required(flags, 'merchant'), required(flags, 'iban')),
   'settlements run': async (_db, _config, _flags, services) => runSettlementNow(await services.temporal()),
   'settlements retry': async (db, config, flags, services) => retrySettlement(db, await services.temporal(), config, required(flags, 'id')),
+  'payments show': async (db, config, flags) => (await paymentsShow()).showPayment(db, config, required(flags, 'id')),
 };
+
+/** Commands that take one positional argument after the verb, and the flag it fills (`payments show <id>`). */
+const ARGUMENTS: Record<string, string> = { 'payments show': 'id' };
+/** Commands whose human output is more than `key: value` lines. */
+const TEXT: Record<string, (result: Record<string, unknown>) => Promise<string>> = { 'payments show': async (view) => (await paymentsShow()).paymentViewText(view) };
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -69,7 +77,8 @@ async function main(argv: string[]): Promise<number> {
     const { positionals, values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     const name = positionals.slice(0, 2).join(' ');
     const command = COMMANDS[name];
-    if (command === undefined || positionals.length !== 2) {
+    const argument = ARGUMENTS[name];
+    if (command === undefined || positionals.length !== (argument === undefined ? 2 : 3)) {
       throw new UsageError(`unknown command "${positionals.join(' ')}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
     }
     const config = loadConfig();

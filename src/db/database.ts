@@ -5,6 +5,7 @@ import { DependencyTimeoutError } from '../errors.ts';
 import type { OnboardingStatus } from '../domain/onboarding.ts';
 import type { OnboardingEventType } from '../domain/onboarding-workflow.ts';
 import type { DocumentType, IdKind } from '../domain/business-documents.ts';
+import { startChildSpan } from '../observability/tracing.ts';
 
 /** Columns the database fills in; optional on insert. */
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
@@ -419,7 +420,10 @@ export function boundedPool(pool: Pool, { queryTimeoutMs, acquireTimeoutMs }: { 
     wrapper = {
       query: ((sql: string, parameters: unknown[], callback?: (error: unknown, result: unknown) => void) => {
         if (callback === undefined) return connection.query(sqlOf(sql), parameters);
+        // The statement's text (placeholders, never the values) names the span; undefined when tracing is off.
+        const span = startChildSpan(`mysql ${sql.slice(0, sql.indexOf(' ') >>> 0).toLowerCase()}`, { 'db.system': 'mysql', 'db.statement': sql.slice(0, 500) });
         connection.query(sqlOf(sql), parameters, (error: unknown, result: unknown) => {
+          span?.end(error);
           if (error !== null && error !== undefined && ((error as { fatal?: unknown }).fatal === true || (error as { code?: unknown }).code === 'PROTOCOL_SEQUENCE_TIMEOUT')) {
             connection.destroy();
           }

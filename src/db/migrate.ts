@@ -15,6 +15,7 @@ import * as paymentsByVerifiedAt from './migrations/0016_payments_by_verified_at
 import * as onboarding from './migrations/0010_onboarding.ts';
 import * as ledger from './migrations/0020_ledger.ts';
 import * as settlements from './migrations/0021_settlements.ts';
+import * as webhookBacklogIndex from './migrations/0025_webhook_backlog_index.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -34,6 +35,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010_onboarding': onboarding,
   '0020_ledger': ledger,
   '0021_settlements': settlements,
+  '0025_webhook_backlog_index': webhookBacklogIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

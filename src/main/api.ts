@@ -6,17 +6,25 @@ import { createApp } from './http-app.ts';
 import { listen } from '../http/server.ts';
 import { connectTemporal } from '../temporal/client.ts';
 import { runMain } from './run.ts';
+import { observePool, serveMetrics } from '../observability/metrics.ts';
+import { startTracing } from '../observability/tracing.ts';
 
 await runMain('api', async (config = loadConfig()) => {
   const logger = createLogger(config.LOG_LEVEL, 'api');
-  const { db } = createDatabase(config.DATABASE_URL, { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
+  // Before the Temporal client: its interceptors exist only when tracing is on.
+  const stopTracing = startTracing('dargah-api');
+  const { db, pool } = createDatabase(config.DATABASE_URL, { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
+  observePool(pool);
   const temporal = await connectTemporal(config);
   const app = createApp({ config, db, temporal: temporal.client, logger });
+  const metrics = await serveMetrics(config.METRICS_HOST, config.API_METRICS_PORT);
   const server = await listen(app, config.PORT, config.HOST);
-  logger.info({ port: config.PORT, host: config.HOST }, 'API listening');
+  logger.info({ port: config.PORT, host: config.HOST, metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics` }, 'API listening');
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    metrics.server.close();
     await temporal.connection.close();
     await db.destroy();
+    await stopTracing();
   };
 });

@@ -22,6 +22,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { securityHeaders } from '../http/security-headers.ts';
+import { observeRequests } from '../http/observe.ts';
 import { pageRoutes } from '../pages/routes.ts';
 import { dashboardRoutes } from '../dashboard/routes.ts';
 import { createMailer, type Mailer } from '../adapters/mailer.ts';
@@ -68,6 +69,8 @@ export function createApp(deps: AppDependencies): Koa {
   const docs = docsRoutes(deps.config);
   const dashboard = dashboardRoutes({ ...deps, mailer: deps.mailer ?? createMailer(deps.config) });
 
+  // Outermost: it counts and times every answer, the error handler's included.
+  app.use(observeRequests());
   app.use(securityHeaders(deps.config));
   app.use(errorHandler(deps.logger, () => `req_${randomUUID().replace(/-/g, '')}`));
   app.use(health.routes()).use(health.allowedMethods(allowed));

@@ -16,17 +16,31 @@ import type { Db } from '../db/database.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { serializeError, type Logger } from '../logger.ts';
 import { createMailer, type Mailer } from '../adapters/mailer.ts';
+import { temporalWorkerTracing, tracingActive, tracingConfigured, WORKFLOW_TRACING_MODULE } from '../observability/tracing.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
-/** Bundles the workflow code once; tests and benchmarks reuse the bundle across workers. */
-export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
+/**
+ * Bundles the workflow code once; tests and benchmarks reuse the bundle across workers. With
+ * `tracing` (by default: when an OTLP collector is configured) the OpenTelemetry workflow
+ * interceptors are bundled in; they emit no commands, so histories replay with or without them
+ * (the suite's bundle has them: its replay tests prove it on the committed histories).
+ */
+export function bundleWorkflows({ tracing = tracingConfigured() }: { tracing?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    ...(tracing ? { workflowInterceptorModules: [WORKFLOW_TRACING_MODULE] } : {}),
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
+  });
 }
 
 let runtimeInstalled = false;
-/** Sends the Temporal SDK's own logs (warnings and worse) to our structured logger. */
-export function installTemporalRuntime(logger: Logger): void {
+/**
+ * Sends the Temporal SDK's own logs (warnings and worse) to our structured logger and, given
+ * `prometheusAddress` (host:port), serves the SDK's worker metrics there (worker.ts appends
+ * them to the worker's /metrics). Once per process: the first call decides.
+ */
+export function installTemporalRuntime(logger: Logger, prometheusAddress?: string): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const forward = (level: LogLevel, message: string, meta?: Record<string, unknown>) => {
@@ -36,6 +50,7 @@ export function installTemporalRuntime(logger: Logger): void {
     logger[target]({ component: 'temporal-sdk', ...safe }, message);
   };
   Runtime.install({
+    ...(prometheusAddress === undefined ? {} : { telemetryOptions: { metrics: { prometheus: { bindAddress: prometheusAddress, useSecondsForDurations: true } } } }),
     logger: {
       log: forward,
       trace: (m, meta) => forward('TRACE', m, meta),
@@ -69,8 +84,16 @@ export interface PaymentWorkerOptions {
   mailer?: Mailer;
 }
 
-const workflowCode = (bundle: WorkflowBundleWithSourceMap | undefined) =>
-  bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle };
+/**
+ * The workflow code and what traces need: bundled here with the workflow interceptors when tracing
+ * is on (a given bundle was made by bundleWorkflows); the sink they export through is always given.
+ */
+function workflowCode(bundle: WorkflowBundleWithSourceMap | undefined) {
+  const tracing = temporalWorkerTracing();
+  const code = bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle };
+  const workflowModules = bundle === undefined && tracingActive() ? { workflowModules: [WORKFLOW_TRACING_MODULE] } : {};
+  return { ...code, interceptors: { activity: tracing.activityInterceptors, ...workflowModules }, sinks: tracing.sinks };
+}
 
 /**
  * The worker of the payment task queue: payment workflows and every

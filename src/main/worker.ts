@@ -2,15 +2,30 @@
 import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
-import { createWorkers } from './payment-worker.ts';
+import { createWorkers, installTemporalRuntime } from './payment-worker.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
 import { ensureIdempotencyCleanupSchedule, ensureSettlementSchedule } from '../temporal/schedules.ts';
 import { runMain } from './run.ts';
+import { freePort } from '../bootstrap/ports.ts';
+import { oldestUndeliveredEventAge } from '../db/webhook-backlog.ts';
+import { observePool, observeWebhookBacklog, serveMetrics } from '../observability/metrics.ts';
+import { startTracing } from '../observability/tracing.ts';
 
 await runMain('worker', async (config = loadConfig()) => {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
-  const { db } = createDatabase(config.DATABASE_URL, { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
+  // Before the Temporal client and workers: their interceptors exist only when tracing is on.
+  const stopTracing = startTracing('dargah-worker');
+  // The SDK's own worker metrics (slots, pollers, schedule-to-start) on a port of their own, read by our /metrics below.
+  const sdkPort = config.TEMPORAL_SDK_METRICS_PORT === 0 ? await freePort() : config.TEMPORAL_SDK_METRICS_PORT;
+  const sdkMetricsUrl = `http://${config.METRICS_HOST.includes(':') ? `[${config.METRICS_HOST}]` : config.METRICS_HOST}:${sdkPort}/metrics`;
+  installTemporalRuntime(logger, `${config.METRICS_HOST}:${sdkPort}`);
+  const { db, pool } = createDatabase(config.DATABASE_URL, { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
+  observePool(pool);
+  // Deliveries retry over the schedule's span; a delivery in retry longer than that has given up.
+  const schedule = config.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map(Number);
+  const retrySpan = schedule.reduce((a, b) => a + b, 0) + schedule.length * (config.WEBHOOK_TIMEOUT_MS / 1000);
+  observeWebhookBacklog(() => oldestUndeliveredEventAge(db, { withinSeconds: retrySpan, attempts: schedule.length }));
   // Operators search payments by these in the Temporal UI; registering is idempotent.
   const temporal = await connectTemporal(config);
   await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
@@ -22,12 +37,20 @@ await runMain('worker', async (config = loadConfig()) => {
   // Two workers in this process: payments, and webhook deliveries on their own task queue and slots.
   const workers = await createWorkers({ config, db, temporal: temporal.client, logger });
   const running = Promise.all([workers.payments.run(), workers.webhooks.run()]);
+  // One scrape target: our metrics, then the SDK exporter's text (a local request per scrape).
+  const metrics = await serveMetrics(config.METRICS_HOST, config.WORKER_METRICS_PORT, async () => {
+    const res = await fetch(sdkMetricsUrl, { signal: AbortSignal.timeout(2_000) });
+    return res.ok ? res.text() : '';
+  });
+  logger.info({ metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics`, temporal_sdk_metrics: sdkMetricsUrl }, 'worker metrics listening');
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, webhookTaskQueue: webhookTaskQueue(config.TEMPORAL_TASK_QUEUE) }, 'worker running');
   return async () => {
     workers.payments.shutdown();
     workers.webhooks.shutdown();
     await running;
+    metrics.server.close();
     await temporal.connection.close();
     await db.destroy();
+    await stopTracing();
   };
 });

@@ -1,6 +1,7 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, type WorkflowStartOptions } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import type { Config } from '../config.ts';
+import { temporalClientInterceptors } from '../observability/tracing.ts';
 import { SEARCH_ATTRIBUTE_TYPES } from '../domain/payment-workflow.ts';
 import proto from '@temporalio/proto';
 
@@ -14,7 +15,9 @@ export interface TemporalClient {
 /** One connection per process, shared by every request. */
 export async function connectTemporal(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE'>): Promise<TemporalClient> {
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS, connectTimeout: '5s' });
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  // With tracing on, starts and Updates carry the caller's trace into the workflow.
+  const interceptors = temporalClientInterceptors();
+  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, ...(interceptors === undefined ? {} : { interceptors }) });
   return { client, connection };
 }
 

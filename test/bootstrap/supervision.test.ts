@@ -121,6 +121,10 @@ describe('npm start supervises its processes', function () {
         TEMPORAL_UI_PORT: String(await freePort()),
         DARGAH_DATA_DIR: dataDir,
         BANK_SIM_PORT: String(bankPort),
+        // Free metrics ports (0), never those of a developer's running npm start.
+        API_METRICS_PORT: '0',
+        WORKER_METRICS_PORT: '0',
+        TEMPORAL_SDK_METRICS_PORT: '0',
         VERIFY_WINDOW_SECONDS: String(VERIFY_WINDOW_SECONDS),
       }),
       'supervision-launcher',
@@ -292,6 +296,10 @@ describe('npm start supervises its processes', function () {
         TEMPORAL_UI_PORT: '0',
         DARGAH_DATA_DIR: dataDir,
         BANK_SIM_PORT: String(bankPort),
+        // Free metrics ports (0), never those of a developer's running npm start.
+        API_METRICS_PORT: '0',
+        WORKER_METRICS_PORT: '0',
+        TEMPORAL_SDK_METRICS_PORT: '0',
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${crash}`.trim(),
         // Three exits instead of five, so the test need not sit through 1 + 2 + 4 + 8 s of backoff.
         SUPERVISOR_CRASH_LIMIT: '3',

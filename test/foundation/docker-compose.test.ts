@@ -51,6 +51,7 @@ const SECRETS = {
   TEMPORAL_DB_PASSWORD: '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
   PAGES_CSRF_SECRET: 'c2b7e1d94f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306b5e2d7c1a9f4e830',
   DASHBOARD_SECRETS_KEY: '5e2d7c1a9f4e830c2b7e1d94f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306b',
+  GRAFANA_ADMIN_PASSWORD: '7d3e9a1c5b8f2e4d6a0c9b3e7f1d5a8c2e6b0d4f9a3c7e1b5d8f2a6c0e4b9d3f',
 };
 
 /** A service's environment as docker compose hands it to the container, with these variables set. */
@@ -73,8 +74,8 @@ function grants(): { user: string; on: string; privileges: string; withGrantOpti
 }
 
 describe('docker-compose.yml', () => {
-  it('describes the production topology: MySQL 8, a Temporal cluster on PostgreSQL 15, its UI, HAProxy, two API replicas and two workers, the bank simulator, at the versions the cluster suite runs', () => {
-    assert.deepEqual(Object.keys(services).sort(), [...GATEWAY, ...TEMPORAL_SERVICES, 'bank-sim', 'haproxy', 'migrate', 'mysql', 'postgres', 'temporal-namespace', 'temporal-schema', 'temporal-ui'].sort());
+  it('describes the production topology: MySQL 8, a Temporal cluster on PostgreSQL 15, its UI, HAProxy, two API replicas and two workers, the bank simulator, Prometheus and Grafana, at the versions the cluster suite runs', () => {
+    assert.deepEqual(Object.keys(services).sort(), [...GATEWAY, ...TEMPORAL_SERVICES, 'bank-sim', 'grafana', 'haproxy', 'migrate', 'mysql', 'postgres', 'prometheus', 'temporal-namespace', 'temporal-schema', 'temporal-ui'].sort());
     assert.match(services.mysql!.image!, /^mysql:8\./);
     assert.match(services.postgres!.image!, /^postgres:15\./, 'the major version the suite runs (Debian\'s postgresql-15)');
     for (const name of TEMPORAL_SERVICES) assert.equal(services[name]!.image, `temporalio/server:${TEMPORAL_SERVER_VERSION.slice(1)}`, `${name}: the server version the suite builds`);
@@ -190,6 +191,7 @@ describe('docker-compose.yml', () => {
       ['api-b', 'PAGES_CSRF_SECRET'],
       ['api-a', 'DASHBOARD_SECRETS_KEY'],
       ['api-b', 'DASHBOARD_SECRETS_KEY'],
+      ['grafana', 'GF_SECURITY_ADMIN_PASSWORD'],
     ];
     for (const [service, setting] of secretSettings) {
       const raw = services[service]!.environment![setting]!;
@@ -221,7 +223,9 @@ describe('docker-compose.yml', () => {
     assert.deepEqual(services.haproxy!.ports, ['127.0.0.1:3000:3000', '127.0.0.1:7233:7233']);
     for (const name of ['api-a', 'api-b']) assert.equal(loadConfig(environmentOf(name)).HOST, '0.0.0.0', 'the API listens on all interfaces inside its container');
     assert.ok(services['temporal-ui']!.ports!.includes('127.0.0.1:8233:8080'));
-    assert.deepEqual(published.map(([name]) => name).sort(), ['bank-sim', 'haproxy', 'haproxy', 'temporal-ui'], 'nothing else is published (the bank simulator\'s page is for customers\' browsers): not MySQL, PostgreSQL, a replica or a Temporal service');
+    assert.deepEqual(published.map(([name]) => name).sort(), ['bank-sim', 'grafana', 'haproxy', 'haproxy', 'prometheus', 'temporal-ui'], 'nothing else is published (the bank simulator\'s page is for customers\' browsers): not MySQL, PostgreSQL, a replica or a Temporal service; Prometheus and Grafana for the operator');
+    assert.ok(services.prometheus!.ports!.includes('127.0.0.1:9090:9090'));
+    assert.ok(services.grafana!.ports!.includes('127.0.0.1:3001:3000'));
   });
 
   it('runs the bank simulator as its own service with its own state, and points test mode at it (live mode at the PSP from the environment)', () => {
@@ -251,5 +255,39 @@ describe('docker-compose.yml', () => {
       assert.equal(deps.migrate?.condition, 'service_completed_successfully');
       assert.equal(deps['temporal-namespace']?.condition, 'service_completed_successfully');
     }
+  });
+
+  it('wires Prometheus to every api and worker replica on their metrics ports (never published) and to the alert rules, and Grafana to Prometheus and the dashboard', () => {
+    for (const name of GATEWAY) {
+      const config = loadConfig(environmentOf(name));
+      assert.equal(config.METRICS_HOST, '0.0.0.0', `${name} serves /metrics on the compose network`);
+      assert.ok(!(services[name]!.ports ?? []).some((p) => p.endsWith(`:${config.API_METRICS_PORT}`) || p.endsWith(`:${config.WORKER_METRICS_PORT}`)), `${name}'s metrics are not published`);
+    }
+    const mounts = (name: string) => Object.fromEntries((services[name]!.volumes ?? []).filter((v) => v.startsWith('./')).map((v) => [v.split(':')[1]!, v.split(':')[0]!.replace(/^\.\//, '')]));
+    const prometheusMounts = mounts('prometheus');
+    for (const file of Object.values(prometheusMounts)) assert.ok(existsSync(file), `${file} exists`);
+    const prometheus = parse(readFileSync(prometheusMounts['/etc/prometheus/prometheus.yml']!, 'utf8')) as {
+      rule_files: string[];
+      scrape_configs: { job_name: string; dns_sd_configs: { names: string[]; port: number }[] }[];
+    };
+    for (const rules of prometheus.rule_files) assert.ok(prometheusMounts[rules] !== undefined, `the rule file ${rules} is mounted`);
+    const defaults = loadConfig({});
+    const targets = Object.fromEntries(prometheus.scrape_configs.flatMap((job) => job.dns_sd_configs.flatMap((sd) => sd.names.map((n) => [n, sd.port]))));
+    assert.deepEqual(targets, {
+      'api-a': defaults.API_METRICS_PORT,
+      'api-b': defaults.API_METRICS_PORT,
+      'worker-a': defaults.WORKER_METRICS_PORT,
+      'worker-b': defaults.WORKER_METRICS_PORT,
+    });
+    const grafanaMounts = mounts('grafana');
+    const provisioning = Object.entries(grafanaMounts).find(([target]) => target === '/etc/grafana/provisioning')?.[1];
+    assert.ok(provisioning !== undefined && existsSync(provisioning), 'provisioning is mounted');
+    const datasource = parse(readFileSync(join(provisioning, 'datasources', 'prometheus.yml'), 'utf8')) as { datasources: { url: string; uid: string }[] };
+    assert.equal(datasource.datasources[0]!.url, 'http://prometheus:9090');
+    const provider = parse(readFileSync(join(provisioning, 'dashboards', 'dargah.yml'), 'utf8')) as { providers: { options: { path: string } }[] };
+    const dashboards = grafanaMounts[provider.providers[0]!.options.path];
+    assert.ok(dashboards !== undefined && existsSync(join(dashboards, 'dargah.json')), 'the dashboard folder the provider reads is mounted');
+    const dashboard = JSON.parse(readFileSync(join(dashboards, 'dargah.json'), 'utf8')) as { panels: { datasource: { uid: string } }[] };
+    for (const panel of dashboard.panels) assert.equal(panel.datasource.uid, datasource.datasources[0]!.uid);
   });
 });

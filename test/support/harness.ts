@@ -80,7 +80,9 @@ export function getHarness(): Promise<Harness> {
     const temporal = await connectTemporal(config);
     // A dev server whose SQLite file predates a search attribute lacks it: registered as the worker does.
     await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
-    const bundle = await bundleWorkflows();
+    // With the tracing interceptors, as a traced deployment runs it: every workflow of the suite, and the
+    // replay of the committed histories (recorded without them), runs with them installed.
+    const bundle = await bundleWorkflows({ tracing: true });
     // The worker's live bank is the simulator too (standing in for a PSP): live payments go to it
     // through API servers configured for a live bank (liveBankApi), never through the default one.
     const workers = await createWorkers({ config: { ...config, ...LIVE_BANK() }, db, temporal: temporal.client, logger, bundle });

@@ -104,7 +104,9 @@ export class WorkerProcess {
     const logFile = join(o.logDir ?? FAULT_LOGS, `${name}.log`);
     const log = createWriteStream(logFile, { flags: 'a' });
     const readyLine = o.readyLine ?? '"worker running"';
-    const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), o.script ?? join('src', 'main', 'worker.ts'))], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Several workers run at once here: each takes free metrics ports instead of the fixed defaults.
+    const ports = { WORKER_METRICS_PORT: '0', TEMPORAL_SDK_METRICS_PORT: '0' };
+    const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), o.script ?? join('src', 'main', 'worker.ts'))], { env: { ...ports, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let running = false;
     let exited = false;
     child.stdout.on('data', (chunk: Buffer) => {

@@ -9,6 +9,8 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { provideTemporalCli } from '../../../src/bootstrap/temporal-cli.ts';
 import { bundleWorkflows } from '../../../src/main/payment-worker.ts';
+// A bundle with the tracing interceptors exports through this sink (it discards while tracing is off).
+import { temporalWorkerTracing } from '../../../src/observability/tracing.ts';
 import { SEARCH_ATTRIBUTE_TYPES } from '../../../src/domain/payment-workflow.ts';
 
 interface Testbed {
@@ -64,6 +66,6 @@ export async function withWorker<T>(activities: object, body: (t: { client: Clie
   const taskQueue = `workflow-test-${process.pid}-${queues}`;
   // debugMode runs the workflows on this thread (still in their sandbox) instead of worker threads
   // that each load the bundle again: a worker per test then starts in milliseconds, not a second.
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities, debugMode: true });
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities, debugMode: true, sinks: temporalWorkerTracing().sinks });
   return worker.runUntil(body({ client: env.client, taskQueue }));
 }

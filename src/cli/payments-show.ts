@@ -1,0 +1,131 @@
+/**
+ * `npm run cli -- payments show <id> [--json]`: an operator's view of one
+ * payment in one place — its record, its workflow's status and pending
+ * activities (Temporal's describe), its events (and its refunds') with every
+ * webhook attempt, and the Temporal UI link. Reads only.
+ */
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { paymentWorkflowId } from '../domain/payment-workflow.ts';
+import { connectTemporal } from '../temporal/client.ts';
+
+export class PaymentNotFound extends Error {
+  override name = 'PaymentNotFound';
+}
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+export async function showPayment(db: Db, config: Config, paymentId: string): Promise<Record<string, unknown>> {
+  const row = await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+  if (row === undefined) throw new PaymentNotFound(`no payment ${paymentId}`);
+  const refunds = await db.selectFrom('refunds').select(['id', 'amount', 'status', 'created_at']).where('payment_id', '=', paymentId).orderBy('created_at').execute();
+  const events = await db
+    .selectFrom('events')
+    .select(['id', 'type', 'created_at'])
+    .where('object_id', 'in', [paymentId, ...refunds.map((r) => r.id)])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const attempts =
+    events.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_attempts')
+          .select(['event_id', 'endpoint_id', 'attempt', 'attempted_at', 'response_status', 'latency_ms', 'error', 'succeeded'])
+          .where('event_id', 'in', events.map((e) => e.id))
+          .orderBy('attempted_at')
+          .orderBy('id')
+          .execute();
+
+  const workflowId = paymentWorkflowId(paymentId);
+  const temporal = await connectTemporal(config);
+  let workflow: Record<string, unknown>;
+  try {
+    const description = await temporal.client.workflow.getHandle(workflowId).describe();
+    workflow = {
+      id: workflowId,
+      run_id: description.runId,
+      status: description.status.name,
+      started_at: iso(description.startTime),
+      closed_at: iso(description.closeTime ?? null),
+      history_length: description.historyLength,
+      pending_activities: (description.raw.pendingActivities ?? []).map((a) => ({
+        activity: a.activityType?.name ?? '',
+        state: String(a.state ?? ''),
+        attempt: a.attempt ?? 0,
+        last_failure: a.lastFailure?.message ?? null,
+      })),
+      ui: `${config.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}/${description.runId}/history`,
+    };
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+    workflow = { id: workflowId, status: 'NOT_FOUND', pending_activities: [], ui: null };
+  } finally {
+    await temporal.connection.close();
+  }
+
+  return {
+    payment: {
+      id: row.id,
+      merchant_id: row.merchant_id,
+      mode: row.mode,
+      status: row.status,
+      amount: row.amount,
+      fee: row.fee,
+      refunded_amount: row.refunded_amount,
+      merchant_reference: row.merchant_reference,
+      tracking_code: row.tracking_code,
+      created_at: iso(row.created_at),
+      paid_at: iso(row.paid_at),
+      verified_at: iso(row.verified_at),
+      verify_deadline_at: iso(row.verify_deadline_at),
+      version: row.version,
+    },
+    refunds: refunds.map((r) => ({ id: r.id, amount: r.amount, status: r.status, created_at: iso(r.created_at) })),
+    workflow,
+    events: events.map((e) => ({
+      id: e.id,
+      type: e.type,
+      created_at: iso(e.created_at),
+      attempts: attempts
+        .filter((a) => a.event_id === e.id)
+        .map((a) => ({
+          endpoint_id: a.endpoint_id,
+          attempt: a.attempt,
+          at: iso(a.attempted_at),
+          succeeded: a.succeeded === 1,
+          response_status: a.response_status,
+          latency_ms: a.latency_ms,
+          error: a.error,
+        })),
+    })),
+  };
+}
+
+/** The view as an operator reads it in a terminal. */
+export function paymentViewText(view: Record<string, unknown>): string {
+  const p = view.payment as Record<string, unknown>;
+  const w = view.workflow as { id: string; status: string; run_id?: string; pending_activities: { activity: string; state: string; attempt: number; last_failure: string | null }[]; ui: string | null };
+  const events = view.events as { id: string; type: string; created_at: string; attempts: { endpoint_id: string; attempt: number; at: string; succeeded: boolean; response_status: number | null; latency_ms: number; error: string | null }[] }[];
+  const refunds = view.refunds as { id: string; amount: number; status: string }[];
+  const lines = [
+    `payment ${String(p.id)} (${String(p.mode)}): ${String(p.status)}, ${String(p.amount)} rials, fee ${String(p.fee)}, refunded ${String(p.refunded_amount)}`,
+    `  merchant ${String(p.merchant_id)}, reference ${String(p.merchant_reference)}, tracking code ${String(p.tracking_code)}`,
+    `  created ${String(p.created_at)}, paid ${String(p.paid_at)}, verified ${String(p.verified_at)}, verify deadline ${String(p.verify_deadline_at)}`,
+    ...refunds.map((r) => `  refund ${r.id}: ${r.status}, ${r.amount} rials`),
+    `workflow ${w.id}${w.run_id === undefined ? '' : ` run ${w.run_id}`}: ${w.status}`,
+    ...(w.pending_activities.length === 0
+      ? ['  no pending activities']
+      : w.pending_activities.map((a) => `  pending ${a.activity}: ${a.state}, attempt ${a.attempt}${a.last_failure === null ? '' : `, last failure: ${a.last_failure}`}`)),
+    `  Temporal UI: ${w.ui ?? '(no workflow)'}`,
+    `events (${events.length}):`,
+    ...events.flatMap((e) => [
+      `  ${e.created_at} ${e.type} ${e.id}`,
+      ...e.attempts.map(
+        (a) => `    attempt ${a.attempt} to ${a.endpoint_id} at ${a.at}: ${a.succeeded ? 'succeeded' : `failed (${a.error ?? 'unknown'})`}, status ${a.response_status ?? '-'}, ${a.latency_ms} ms`,
+      ),
+    ]),
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,198 @@
+/**
+ * Every Prometheus metric the gateway exports, defined once here (the
+ * Grafana dashboard and the alert rules in deploy/ may query only these
+ * names and TEMPORAL_SDK_METRICS: a test checks it). Labels hold bounded
+ * values only — route templates, statuses, modes, error codes, outcomes —
+ * never an id, a URL or an amount.
+ *
+ * One registry per process: the API and the worker each serve theirs on a
+ * port of its own (serveMetrics), never on the public API. Where the API
+ * and the worker run in one process (the test harness), they share it.
+ */
+import { createServer, type Server } from 'node:http';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+const PREFIX = 'dargah_';
+
+export const httpRequests = new Counter({
+  name: `${PREFIX}http_requests_total`,
+  help: 'HTTP requests answered, by route template (the matched path, never the raw URL), method and status',
+  labelNames: ['route', 'method', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: `${PREFIX}http_request_duration_seconds`,
+  help: 'Time from a request arriving to its answer, by route template and method',
+  labelNames: ['route', 'method'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+export const paymentRequests = new Counter({
+  name: `${PREFIX}payment_requests_total`,
+  help: 'Payment creates and verifies answered, by operation (create, verify) and code (ok, or the error code answered)',
+  labelNames: ['operation', 'code'] as const,
+  registers: [registry],
+});
+
+export const rateLimitRefusals = new Counter({
+  name: `${PREFIX}rate_limit_refusals_total`,
+  help: 'Requests refused with 429 rate_limited, by route template',
+  labelNames: ['route'] as const,
+  registers: [registry],
+});
+
+export const paymentTransitions = new Counter({
+  name: `${PREFIX}payment_transitions_total`,
+  help: 'Payment transitions recorded (counted once, when the write changed the record), by from and to status and mode',
+  labelNames: ['from', 'to', 'mode'] as const,
+  registers: [registry],
+});
+
+export const paidToVerified = new Histogram({
+  name: `${PREFIX}payment_paid_to_verified_seconds`,
+  help: "Time from a payment's paid_at to its verified_at, by mode",
+  labelNames: ['mode'] as const,
+  buckets: [1, 5, 15, 30, 60, 120, 300, 600, 900, 1200, 1800],
+  registers: [registry],
+});
+
+export const webhookDeliveries = new Counter({
+  name: `${PREFIX}webhook_delivery_attempts_total`,
+  help: 'Webhook delivery attempts recorded, by outcome (succeeded, failed, endpoint_gone) and attempt number (10+ for the tenth and later)',
+  labelNames: ['outcome', 'attempt'] as const,
+  registers: [registry],
+});
+
+export const refunds = new Counter({
+  name: `${PREFIX}refunds_total`,
+  help: 'Refunds that reached an end (counted once, when the write changed the record), by outcome (succeeded, failed) and mode',
+  labelNames: ['outcome', 'mode'] as const,
+  registers: [registry],
+});
+
+/** The label of an attempt number: 1–9 as themselves, then one bucket, so no schedule can grow the label set. */
+export function attemptLabel(attempt: number): string {
+  return attempt >= 10 ? '10+' : String(attempt);
+}
+
+/** The pool observePool reports, and the webhook backlog probe the worker registers (observeWebhookBacklog). */
+let pool: PoolCounts | undefined;
+let backlog: { probe: () => Promise<number>; everyMs: number; at: number; value: number } | undefined;
+
+/**
+ * The age of the oldest event whose webhook delivery is still being retried,
+ * from a probe the worker registers (an indexed query), run at most every
+ * `everyMs` whatever the scrape rate.
+ */
+export const webhookBacklogAge = new Gauge({
+  name: `${PREFIX}webhook_oldest_undelivered_seconds`,
+  help: 'Age of the oldest event whose webhook delivery is still being retried (0: none)',
+  registers: [registry],
+  async collect() {
+    if (backlog === undefined) return;
+    if (Date.now() - backlog.at >= backlog.everyMs) {
+      backlog.value = await backlog.probe();
+      backlog.at = Date.now();
+    }
+    this.set(backlog.value);
+  },
+});
+
+export function observeWebhookBacklog(probe: () => Promise<number>, everyMs = 15_000): void {
+  backlog = { probe, everyMs, at: 0, value: 0 };
+}
+
+export const mysqlPoolConnections = new Gauge({
+  name: `${PREFIX}mysql_pool_connections`,
+  help: "This process's MySQL pool connections, by state (in_use, idle)",
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    if (pool === undefined) return;
+    const all = pool._allConnections?.length ?? 0;
+    const free = pool._freeConnections?.length ?? 0;
+    this.set({ state: 'in_use' }, all - free);
+    this.set({ state: 'idle' }, free);
+  },
+});
+
+export const mysqlPoolWaiting = new Gauge({
+  name: `${PREFIX}mysql_pool_waiting`,
+  help: "Callers waiting for a connection of this process's MySQL pool",
+  registers: [registry],
+  collect() {
+    if (pool !== undefined) this.set(pool._connectionQueue?.length ?? 0);
+  },
+});
+
+export const mysqlPoolSize = new Gauge({
+  name: `${PREFIX}mysql_pool_size`,
+  help: "The most connections this process's MySQL pool opens",
+  registers: [registry],
+  collect() {
+    if (pool !== undefined) this.set(pool.config.connectionLimit);
+  },
+});
+
+/**
+ * The Temporal SDK's own worker metrics that the dashboard and the alerts
+ * use, served by the SDK runtime's Prometheus exporter and appended to the
+ * worker's /metrics (src/main/worker.ts). Names as the SDK emits them
+ * (temporal_ prefix, seconds, no unit suffix).
+ */
+export const TEMPORAL_SDK_METRICS = [
+  'temporal_worker_task_slots_available',
+  'temporal_worker_task_slots_used',
+  'temporal_workflow_task_schedule_to_start_latency',
+  'temporal_activity_schedule_to_start_latency',
+  'temporal_long_request',
+  'temporal_request',
+  'temporal_num_pollers',
+] as const;
+
+/** Every metric name this process may export, for the checks of the dashboard and alert rules. */
+export function definedMetricNames(): string[] {
+  return registry.getMetricsAsArray().map((m) => m.name);
+}
+
+/** A MySQL pool's counts, read from mysql2's pool (its queues have a length). */
+interface PoolCounts {
+  config: { connectionLimit: number };
+  _allConnections?: { length: number };
+  _freeConnections?: { length: number };
+  _connectionQueue?: { length: number };
+}
+
+/** Reports this process's MySQL pool at each scrape (read only when scraped). */
+export function observePool(mysqlPool: unknown): void {
+  pool = mysqlPool as PoolCounts;
+}
+
+/**
+ * Serves GET /metrics (this registry's text, then whatever `extra` adds)
+ * on its own port; nothing else. Port 0 picks a free one (the answer says which).
+ */
+export function serveMetrics(host: string, port: number, extra?: () => Promise<string>): Promise<{ server: Server; port: number }> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
+      return;
+    }
+    Promise.all([registry.metrics(), extra?.() ?? Promise.resolve('')]).then(
+      ([ours, theirs]) => res.writeHead(200, { 'content-type': registry.contentType }).end(theirs === '' ? ours : `${ours}\n${theirs}`),
+      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve({ server, port: typeof address === 'object' && address !== null ? address.port : port });
+    });
+  });
+}
