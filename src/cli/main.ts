@@ -84,8 +84,8 @@ async function main(argv: string[]): Promise<number> {
     const config = loadConfig();
     db = createDatabase(config.DATABASE_URL, { poolSize: 2 }).db;
     const services: CliServices = { temporal: async () => (await (temporal ??= connectTemporal(config))).client };
-    const result = await command(db, config, values, services);
-    process.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : `${human(result)}\n`);
+    const result = await command(db, config, argument === undefined ? values : { ...values, [argument]: positionals[2] }, services);
+    process.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : `${await (TEXT[name] ?? human)(result)}\n`);
     // A check that found something wrong still prints its report, then says so in its exit code.
     return result.ok === false ? 1 : 0;
   } catch (error) {
