@@ -172,7 +172,7 @@ export const ConfigSchema = Type.Object({
     description:
       "where the merchants' uploaded business documents are kept (relative to the working directory unless absolute); never inside the source tree or anything served. API processes write it, the operator CLI reads it: give them the same directory",
   }),
-  METRICS_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'address the Prometheus /metrics endpoints of the API and the worker listen on (never the public API); docs/OBSERVABILITY.md' }),
+  METRICS_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'address the Prometheus /metrics endpoints of the API and the worker listen on (never the public API); docs/OPERATIONS.md' }),
   API_METRICS_PORT: Int({ default: 9464, minimum: 0, maximum: 65535, description: "port of the API process's /metrics (0: a free port, logged)" }),
   WORKER_METRICS_PORT: Int({ default: 9465, minimum: 0, maximum: 65535, description: "port of the worker process's /metrics: its own metrics followed by the Temporal SDK's (0: a free port, logged)" }),
   TEMPORAL_SDK_METRICS_PORT: Int({

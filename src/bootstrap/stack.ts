@@ -200,7 +200,7 @@ export async function start(): Promise<void> {
   // The bank simulator (test mode's bank, docs/BANK.md) on its own port, its ledger in .data.
   const bankPort = portFromEnv('BANK_SIM_PORT', 3100);
   if (await portInUse(bankPort)) throw new PrerequisiteError(`port ${bankPort} is in use (another npm start?): stop it, or set BANK_SIM_PORT.`);
-  // The metrics endpoints of the API and the worker, and the Temporal SDK's exporter the worker reads (docs/OBSERVABILITY.md).
+  // The metrics endpoints of the API and the worker, and the Temporal SDK's exporter the worker reads (docs/OPERATIONS.md).
   for (const name of ['API_METRICS_PORT', 'WORKER_METRICS_PORT', 'TEMPORAL_SDK_METRICS_PORT'] as const) {
     if (config[name] !== 0 && (await portInUse(config[name], config.METRICS_HOST))) throw new PrerequisiteError(`port ${config[name]} is in use (another npm start?): stop it, or set ${name}.`);
   }

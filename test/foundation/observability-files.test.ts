@@ -6,7 +6,7 @@
  * dashboard parses, and every metric either queries is one the gateway
  * defines (src/observability/metrics.ts) or a Temporal SDK metric it lists.
  * (`promtool check rules` would be the reference check, but promtool cannot
- * be built from the module proxy here: docs/OBSERVABILITY.md#checking-the-files.)
+ * be built from the module proxy here: docs/OPERATIONS.md#checking-the-files.)
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -81,11 +81,11 @@ describe('deploy/: alert rules, Prometheus configuration and Grafana dashboard',
       'DargahVerifyLatencyHigh',
       'DargahWebhookBacklogOld',
     ]);
-    const guide = readFileSync('docs/OBSERVABILITY.md', 'utf8');
+    const guide = readFileSync('docs/OPERATIONS.md', 'utf8');
     for (const rule of alerts) {
       assert.ok(rule.labels?.severity !== undefined && rule.for !== undefined, `${rule.alert} has a severity and a for`);
-      assert.equal(rule.annotations?.runbook, `docs/OBSERVABILITY.md#${rule.alert.toLowerCase()}`);
-      assert.match(guide, new RegExp(`^### ${rule.alert}$`, 'm'), `docs/OBSERVABILITY.md explains ${rule.alert}`);
+      assert.equal(rule.annotations?.runbook, `docs/OPERATIONS.md#${rule.alert.toLowerCase()}`);
+      assert.match(guide, new RegExp(`^### ${rule.alert}$`, 'm'), `docs/OPERATIONS.md explains ${rule.alert}`);
       const metrics = metricsIn(rule.expr);
       assert.ok(metrics.length > 0, `${rule.alert} reads a metric`);
       for (const m of metrics) assert.ok(knownMetric(m, known), `${rule.alert} reads ${m}, which src/observability/metrics.ts does not define`);
