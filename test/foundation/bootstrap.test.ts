@@ -40,7 +40,7 @@ describe('npm start without its prerequisites', () => {
     assert.equal(result.code, 1);
     const lines = result.stderr.trim().split('\n');
     assert.equal(lines.length, 1, result.stderr);
-    assert.match(lines[0]!, /^Neither the Temporal CLI nor Go was found: install Go/);
+    assert.match(lines[0]!, /^Go was not found, and it builds the Temporal CLI v[0-9.]+: install Go 1.22 or newer, or install the Temporal CLI/);
   });
 
   it('a bad setting: one sentence that names the variable', async () => {
