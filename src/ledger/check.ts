@@ -45,7 +45,17 @@ export interface CheckScope {
   merchantIds?: string[];
 }
 
-export async function checkLedger(db: Db, scope: CheckScope = {}): Promise<LedgerReport> {
+export function checkLedger(db: Db, scope: CheckScope = {}): Promise<LedgerReport> {
+  // One consistent snapshot for every query (REPEATABLE READ: InnoDB's reads in one transaction see the same
+  // moment): otherwise a refund that moves from pending to succeeded between reading the entries and reading the
+  // records looks like a break while the gateway is busy, though each write keeps both in one transaction.
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute((snapshot) => checkLedgerAt(snapshot, scope));
+}
+
+async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
   const only = scope.merchantIds;
   const report: LedgerReport = { ok: true, postings: 0, entries_total: 0, payments: 0, accounts: 0, break_count: 0, breaks: [] };
   const fault = (b: LedgerBreak) => {
