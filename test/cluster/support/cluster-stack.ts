@@ -84,6 +84,10 @@ async function bringUp(): Promise<ClusterStack> {
     // secret, and request counters in MySQL so N replicas allow the limit once, not N times.
     PAGES_CSRF_SECRET: randomBytes(32).toString('base64url'),
     RATE_LIMIT_STORE: 'mysql',
+    // Two replicas of each on one machine: free metrics ports, never each other's (nor a running `npm start`'s).
+    API_METRICS_PORT: '0',
+    WORKER_METRICS_PORT: '0',
+    TEMPORAL_SDK_METRICS_PORT: '0',
     // The load is the scenario's, not abuse: the per-merchant test-mode cap would stop it.
     TEST_PAYMENTS_PER_MINUTE: '0',
     PUBLIC_BASE_URL: api,
