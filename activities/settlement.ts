@@ -12,7 +12,8 @@ import type { PayoutAdapter } from '../src/adapters/payout.ts';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { makeSettlement, recordPayoutResult, settleableMerchants, type PayoutResult } from '../src/db/settlements.ts';
-import { payoutKey, tehranDate } from '../src/domain/settlement.ts';
+import { payoutKey } from '../src/domain/settlement.ts';
+import { tehranDay } from '../src/domain/calendar.ts';
 import type { Logger } from '../src/logger.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
 
@@ -35,7 +36,7 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
       const cutoff = new Date(now.getTime() - config.SETTLEMENT_HOLD_HOURS * 3_600_000);
       const merchant_ids = await settleableMerchants(db, cutoff);
       logger.info({ cutoff: cutoff.toISOString(), merchants: merchant_ids.length }, 'settlement run');
-      return { cutoff: cutoff.toISOString(), date: tehranDate(now), merchant_ids };
+      return { cutoff: cutoff.toISOString(), date: tehranDay(now), merchant_ids };
     },
 
     /** Makes the merchant's settlement (once per id), or says why there is none: a net carried, or no IBAN. */

@@ -6,7 +6,7 @@
  */
 import type { KeyMode } from '../domain/merchant.ts';
 import type { DayTotal } from '../payments/overview.ts';
-import { OVERVIEW_TIME_ZONE } from '../payments/overview.ts';
+import { TEHRAN_TIME_ZONE } from '../domain/calendar.ts';
 import { LOCALE } from '../http/words.ts';
 import { formatRials, strings, type Lang } from './i18n.ts';
 import { modeQuery } from './kit.ts';
@@ -24,7 +24,7 @@ export interface ChartBar {
 }
 
 export function dayLabel(day: DayTotal, lang: Lang): string {
-  return new Intl.DateTimeFormat(LOCALE[lang], { timeZone: OVERVIEW_TIME_ZONE, month: 'short', day: 'numeric' }).format(day.start);
+  return new Intl.DateTimeFormat(LOCALE[lang], { timeZone: TEHRAN_TIME_ZONE, month: 'short', day: 'numeric' }).format(day.start);
 }
 
 /** One bar per day, oldest first; mirrored on right-to-left pages. Heights are proportional to the day's volume. */

@@ -1,7 +1,7 @@
 /**
  * Settlement's contract (docs/LEDGER.md#settlement): the workflows' names
  * and inputs, shared by the workflows, their activities, the Temporal
- * Schedule and the CLI, and the Sheba IBAN rule. Pure code.
+ * Schedule and the CLI. Pure code.
  */
 import { defineSearchAttributeKey } from '@temporalio/common';
 
@@ -9,8 +9,6 @@ export const SETTLEMENT_RUN_WORKFLOW = 'settlementRunWorkflow';
 export const SETTLEMENT_WORKFLOW = 'settlementWorkflow';
 /** The Temporal Schedule that starts a run (SETTLEMENT_CRON); created or brought up to date by every worker. */
 export const SETTLEMENT_SCHEDULE_ID = 'dargah-settlement';
-/** Settlement cycles follow the Iranian banking day. */
-export const SETTLEMENT_TIME_ZONE = 'Asia/Tehran';
 
 export const SETTLEMENT_STATUSES = ['pending', 'paid', 'failed'] as const;
 export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
@@ -48,21 +46,3 @@ export const settlementWorkflowId = (settlementId: string, attempt = 1) => (atte
 
 /** The payout's key at the bank: one transfer per settlement and attempt, whatever retries in between. */
 export const payoutKey = (settlementId: string, attempt: number) => `payout:${settlementId}:${attempt}`;
-
-/** YYYY-MM-DD of an instant in Tehran. */
-export function tehranDate(at: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: SETTLEMENT_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
-}
-
-/**
- * Whether `iban` is a Sheba number: IR, two check digits and 22 more digits,
- * whose ISO 13616 mod-97 check holds (the first four characters moved to the
- * end, letters as 10–35, the number mod 97 is 1).
- */
-export function isShebaIban(iban: string): boolean {
-  if (!/^IR[0-9]{24}$/.test(iban)) return false;
-  const rearranged = `${iban.slice(4)}${iban.slice(0, 4)}`.replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
-  let remainder = 0;
-  for (const digit of rearranged) remainder = (remainder * 10 + Number(digit)) % 97;
-  return remainder === 1;
-}

@@ -10,9 +10,9 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { scopedTo } from '../db/tenant.ts';
 import type { Tenant } from '../domain/merchant.ts';
+import { TEHRAN_TIME_ZONE, tehranDay } from '../domain/calendar.ts';
 
 export const OVERVIEW_DAYS = 30;
-export const OVERVIEW_TIME_ZONE = 'Asia/Tehran';
 
 export interface DayTotal {
   /** The day in Tehran, `YYYY-MM-DD` (Gregorian). */
@@ -24,11 +24,7 @@ export interface DayTotal {
   volume: number;
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: OVERVIEW_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
-const offsetFormat = new Intl.DateTimeFormat('en-US', { timeZone: OVERVIEW_TIME_ZONE, timeZoneName: 'longOffset' });
-
-/** `YYYY-MM-DD` of the instant in Tehran. */
-export const tehranDay = (at: Date): string => dayFormat.format(at);
+const offsetFormat = new Intl.DateTimeFormat('en-US', { timeZone: TEHRAN_TIME_ZONE, timeZoneName: 'longOffset' });
 
 /** Milliseconds Tehran is ahead of UTC at that instant (`GMT+03:30` → 12 600 000). */
 function offsetMs(at: Date): number {

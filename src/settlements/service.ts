@@ -13,8 +13,10 @@ import { keyedPage } from '../db/pagination.ts';
 import { instant } from '../db/filters.ts';
 import { scopedTo } from '../db/tenant.ts';
 import type { Tenant } from '../domain/merchant.ts';
-import { isShebaIban, SETTLEMENT_WORKFLOW, settlementSearchAttributes, settlementWorkflowId, tehranDate, type SettlementWorkflowInput } from '../domain/settlement.ts';
+import { SETTLEMENT_WORKFLOW, settlementSearchAttributes, settlementWorkflowId, type SettlementWorkflowInput } from '../domain/settlement.ts';
+import { tehranDay } from '../domain/calendar.ts';
 import { SETTLEMENT_CSV_COLUMNS, type Balance, type ListSettlementsQuery, type Settlement, type SettlementLine } from '../domain/settlement-schemas.ts';
+import { isValidSheba, normalizeSheba } from '../domain/business-documents.ts';
 import { DomainError } from '../errors.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
 import { startWorkflowOnce } from '../temporal/client.ts';
@@ -22,8 +24,8 @@ import { triggerSettlementRun } from '../temporal/schedules.ts';
 
 /** Sets where the merchant's settlements are paid; refuses anything that is not a Sheba IBAN (mod-97 checked). */
 export async function setSettlementIban(db: Db, merchantId: string, input: string) {
-  const iban = input.replace(/[\s-]/g, '').toUpperCase();
-  if (!isShebaIban(iban)) throw new OnboardingError(`"${input}" is not a Sheba IBAN (IR and 24 digits whose check digits hold)`);
+  const iban = normalizeSheba(input);
+  if (!isValidSheba(iban)) throw new OnboardingError(`"${input}" is not a Sheba IBAN (IR and 24 digits whose check digits hold)`);
   const merchant = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
   if (merchant === undefined) throw new OnboardingError(`no merchant ${merchantId}`);
   await db.updateTable('merchants').set({ settlement_iban: iban }).where('id', '=', merchantId).execute();
@@ -49,7 +51,7 @@ export async function retrySettlement(db: Db, temporal: Client, config: Pick<Con
     settlement_id: id,
     merchant_id: row.merchant_id,
     cutoff: row.cutoff_at.toISOString(),
-    date: tehranDate(row.created_at),
+    date: tehranDay(row.created_at),
     retry_attempt: row.payout_attempt,
   };
   await startWorkflowOnce(temporal, SETTLEMENT_WORKFLOW, {

@@ -11,7 +11,8 @@ import {
   IDEMPOTENCY_CLEANUP_SCHEDULE_ID,
   IDEMPOTENCY_CLEANUP_WORKFLOW,
 } from '../domain/maintenance.ts';
-import { SETTLEMENT_RUN_WORKFLOW, SETTLEMENT_SCHEDULE_ID, SETTLEMENT_TIME_ZONE, type SettlementRunInput } from '../domain/settlement.ts';
+import { SETTLEMENT_RUN_WORKFLOW, SETTLEMENT_SCHEDULE_ID, type SettlementRunInput } from '../domain/settlement.ts';
+import { TEHRAN_TIME_ZONE } from '../domain/calendar.ts';
 
 function idempotencyCleanupSchedule(config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>): ScheduleOptions {
   return {
@@ -51,7 +52,8 @@ function settlementSchedule(config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'SETTLE
   const input: SettlementRunInput = { trigger: 'schedule' };
   return {
     scheduleId: SETTLEMENT_SCHEDULE_ID,
-    spec: { cronExpressions: [config.SETTLEMENT_CRON], timezone: SETTLEMENT_TIME_ZONE },
+    // Settlement cycles follow the Iranian banking day.
+    spec: { cronExpressions: [config.SETTLEMENT_CRON], timezone: TEHRAN_TIME_ZONE },
     action: { type: 'startWorkflow', workflowType: SETTLEMENT_RUN_WORKFLOW, workflowId: 'settlement-run', taskQueue: config.TEMPORAL_TASK_QUEUE, args: [input] },
     // Temporal describes a cron as calendars; the memo keeps the expression it was made from, to compare.
     memo: { cron: config.SETTLEMENT_CRON },

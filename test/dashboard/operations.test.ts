@@ -16,7 +16,7 @@ import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { createdPayment } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, persian, signInInBrowser, signUpInBrowser, type Lang } from '../support/dashboard.ts';
-import { tehranDay } from '../../src/payments/overview.ts';
+import { tehranDay } from '../../src/domain/calendar.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 import type { Event } from '../../src/domain/webhook-schemas.ts';

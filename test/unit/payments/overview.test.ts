@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { tehranDay, tehranDays, tehranMidnight } from '../../../src/payments/overview.ts';
+import { tehranDays, tehranMidnight } from '../../../src/payments/overview.ts';
+import { tehranDay } from '../../../src/domain/calendar.ts';
 
 describe("the overview's days in Tehran", () => {
   it('a day begins at midnight Tehran time, 20:30 UTC the evening before (+03:30)', () => {
