@@ -37,6 +37,7 @@ import {
   type OnboardingWorkflowInput,
 } from '../src/domain/onboarding-workflow.ts';
 import { searchAttributes as paymentSearchAttributes } from '../src/domain/payment-workflow.ts';
+import { StepLock } from './lock.ts';
 
 /** Continue as new past this many history events (or when the server suggests it): a merchant's history never grows without bound. */
 export const ONBOARDING_HISTORY_LIMIT = 2_000;
@@ -72,16 +73,8 @@ export async function merchantOnboardingWorkflow(input: OnboardingWorkflowInput)
   };
 
   // One step at a time: two Updates that both passed their validators are taken in turn, and the second is checked again.
-  let locked = false;
-  async function exclusive<T>(work: () => Promise<T>): Promise<T> {
-    while (locked) await condition(() => !locked);
-    locked = true;
-    try {
-      return await work();
-    } finally {
-      locked = false;
-    }
-  }
+  const lock = new StepLock();
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => lock.run(work);
 
   /** Records a step, then makes it the workflow's state (recorded before visible). */
   async function move(to: OnboardingStatus, event: OnboardingEventType, reason: string | null = null): Promise<void> {
@@ -209,6 +202,6 @@ export async function merchantOnboardingWorkflow(input: OnboardingWorkflowInput)
   })();
 
   const historyLarge = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > ONBOARDING_HISTORY_LIMIT;
-  await condition(() => historyLarge() && !locked && state.outbox.length === 0 && allHandlersFinished());
+  await condition(() => historyLarge() && !lock.held && state.outbox.length === 0 && allHandlersFinished());
   await continueAsNew<typeof merchantOnboardingWorkflow>({ state });
 }

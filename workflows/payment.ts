@@ -45,6 +45,7 @@ import {
 } from '../src/domain/payment-workflow.ts';
 import { refundableAmount, refundRefusal, statusAfterRefunds } from '../src/domain/refund.ts';
 import type { Refund } from '../src/domain/refund-schemas.ts';
+import { StepLock } from './lock.ts';
 
 // A record write must happen eventually, so it is retried without limit; a
 // worker that cannot reach MySQL keeps trying and the payment waits.
@@ -69,7 +70,7 @@ const bankNow = proxyActivities<BankActivities>({
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
   let payment: Payment = input.payment;
   let version = 1;
-  let locked = false;
+  const lock = new StepLock();
   /** Every refund of this payment by id, as last recorded. */
   const refunds = new Map<string, Refund>();
   /** Closes when the refund window ends; later refunds are refused. */
@@ -100,15 +101,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   let timersDone = false;
 
   /** Runs one transition at a time: bank results, verifies and timers never interleave. */
-  async function exclusive<T>(step: () => Promise<T>): Promise<T> {
-    while (locked) await condition(() => !locked);
-    locked = true;
-    try {
-      return await step();
-    } finally {
-      locked = false;
-    }
-  }
+  const exclusive = <T>(step: () => Promise<T>): Promise<T> => lock.run(step);
 
   function checkTransition(next: Payment): void {
     if (!canTransition(payment.status, next.status)) {
@@ -381,7 +374,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       }),
     {
       validator: () => {
-        const refusal = locked ? undefined : cancelRefusal();
+        const refusal = lock.held ? undefined : cancelRefusal();
         if (refusal !== undefined) throw refusal;
       },
     },
@@ -402,7 +395,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       }),
     {
       validator: () => {
-        const refusal = locked ? undefined : reverseRefusal();
+        const refusal = lock.held ? undefined : reverseRefusal();
         if (refusal !== undefined) throw refusal;
       },
     },
@@ -414,7 +407,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       clockOffsetMs += seconds * 1000;
       const target = clockOffsetMs;
       // Answer once the timers now due have fired and their transitions are recorded.
-      await condition(() => timersDone || (waitingAt === target && !locked));
+      await condition(() => timersDone || (waitingAt === target && !lock.held));
       return payment;
     },
     {
@@ -454,7 +447,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         if (!Number.isSafeInteger(amount) || amount <= 0) {
           throw ApplicationFailure.create({ type: 'validation_failed', message: 'amount must be a positive integer', nonRetryable: true });
         }
-        if (locked) return; // a transition is in flight; the handler decides on the state it leaves
+        if (lock.held) return; // a transition is in flight; the handler decides on the state it leaves
         const refusal = verifyRefusal(payment, amount, clockNow());
         if (refusal !== undefined) throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
       },
@@ -466,7 +459,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       if (request.amount !== null && (!Number.isSafeInteger(request.amount) || request.amount <= 0)) {
         throw ApplicationFailure.create({ type: 'validation_failed', message: 'amount must be a positive integer', nonRetryable: true });
       }
-      if (locked || refunds.has(request.refund_id)) return; // the handler decides on the state it finds
+      if (lock.held || refunds.has(request.refund_id)) return; // the handler decides on the state it finds
       const refusal = refundRefusal(payment, request.amount, refundWindowOpen);
       if (refusal !== undefined) throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
     },
