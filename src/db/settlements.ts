@@ -38,14 +38,8 @@ export function settlementLineFromRow(row: SettlementLineRow): SettlementLine {
 }
 
 /** What a merchant's settlement at `cutoff` would cover now, and its totals. */
-export interface SettlementDraft {
+export interface SettlementDraft extends Pick<SettlementRow, 'gross' | 'fees' | 'refunds' | 'net' | 'payment_count' | 'refund_count'> {
   lines: Omit<SettlementLineRow, 'settlement_id' | 'created_at'>[];
-  gross: number;
-  fees: number;
-  refunds: number;
-  net: number;
-  payment_count: number;
-  refund_count: number;
 }
 
 /**

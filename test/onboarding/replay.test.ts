@@ -7,10 +7,8 @@
  * so a change that breaks one in flight fails here.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from '@temporalio/worker';
-import proto from '@temporalio/proto';
+import { committedHistories, recordFixture, replayAll, type NamedHistory } from '../support/replay.ts';
 import { getHarness } from '../support/harness.ts';
 import { GOOD_DOCUMENTS, SMALL_PDF } from '../support/live.ts';
 import { documentStore } from '../../src/adapters/document-store.ts';
@@ -20,11 +18,10 @@ import { activateLiveMode, addDomain, approveGateway, rejectGateway, requestGate
 import { OnboardingRefused } from '../../src/domain/onboarding.ts';
 import { onboardingWorkflowId } from '../../src/domain/onboarding-workflow.ts';
 
-const { History } = proto.temporal.api.history.v1;
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories', 'onboarding');
 
 describe('onboarding workflow determinism (replay)', () => {
-  const fresh: { workflowId: string; history: proto.temporal.api.history.v1.IHistory }[] = [];
+  const fresh: NamedHistory[] = [];
 
   before(async function () {
     this.timeout(120_000);
@@ -55,31 +52,19 @@ describe('onboarding workflow determinism (replay)', () => {
     for (const [path, merchantId] of Object.entries(paths)) {
       const history = await h.temporal.client.workflow.getHandle(onboardingWorkflowId(merchantId)).fetchHistory();
       fresh.push({ workflowId: path, history });
-      const generation = process.env.RECORD_ONBOARDING_HISTORIES;
-      if (generation !== undefined && /^v\d+$/.test(generation)) {
-        mkdirSync(FIXTURES, { recursive: true });
-        writeFileSync(join(FIXTURES, `${generation}-${path}.history.bin`), History.encode(history).finish());
-      }
+      recordFixture(FIXTURES, 'RECORD_ONBOARDING_HISTORIES', path, history);
     }
   });
 
   it('replays a fresh history of every path with the current code', async () => {
     const h = await getHarness();
-    let count = 0;
-    for await (const result of Worker.runReplayHistories({ workflowBundle: h.bundle }, fresh)) {
-      assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
-      count += 1;
-    }
-    assert.equal(count, 2);
+    assert.equal(await replayAll(h.bundle, fresh), 2);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
-    const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.history.bin'));
-    assert.ok(files.length >= 2, 'the first generation (v1) is committed');
-    const histories = files.map((f) => ({ workflowId: f, history: History.decode(readFileSync(join(FIXTURES, f))) }));
-    for await (const result of Worker.runReplayHistories({ workflowBundle: h.bundle }, histories)) {
-      assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
-    }
+    const histories = committedHistories(FIXTURES);
+    assert.ok(histories.length >= 2, 'the first generation (v1) is committed');
+    assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });

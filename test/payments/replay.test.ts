@@ -10,22 +10,18 @@
  * v5 with the limit on a payment the bank keeps "in progress" (doubling intervals, then failed bank_unconfirmed).
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from '@temporalio/worker';
-import proto from '@temporalio/proto';
-
-const { History } = proto.temporal.api.history.v1;
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { committedHistories, recordFixture, replayAll, type NamedHistory } from '../support/replay.ts';
 import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories');
 
 describe('workflow determinism (replay)', () => {
-  const fresh: { workflowId: string; history: proto.temporal.api.history.v1.IHistory }[] = [];
+  const fresh: NamedHistory[] = [];
 
   before(async function () {
     this.timeout(120_000);
@@ -94,32 +90,20 @@ describe('workflow determinism (replay)', () => {
       const workflowId = paymentWorkflowId(id);
       const history = await h.temporal.client.workflow.getHandle(workflowId).fetchHistory();
       fresh.push({ workflowId, history });
-      const generation = process.env.RECORD_HISTORIES;
-      if (generation !== undefined && /^v\d+$/.test(generation)) {
-        writeFileSync(join(FIXTURES, `${generation}-${path}.history.bin`), History.encode(history).finish());
-      }
+      recordFixture(FIXTURES, 'RECORD_HISTORIES', path, history);
     }
   });
 
   it('replays a fresh history of every path with the current code', async () => {
     const h = await getHarness();
-    const results = Worker.runReplayHistories({ workflowBundle: h.bundle }, fresh);
-    let count = 0;
-    for await (const result of results) {
-      assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
-      count += 1;
-    }
-    assert.equal(count, 11);
+    assert.equal(await replayAll(h.bundle, fresh), 11);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
-    const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.history.bin'));
-    assert.ok(files.length >= 44, 'all five generations of fixtures are committed');
-    for (const generation of ['v1', 'v2', 'v3', 'v4', 'v5']) assert.ok(files.some((f) => f.startsWith(`${generation}-`)), generation);
-    const histories = files.map((f) => ({ workflowId: f, history: History.decode(readFileSync(join(FIXTURES, f))) }));
-    for await (const result of Worker.runReplayHistories({ workflowBundle: h.bundle }, histories)) {
-      assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
-    }
+    const histories = committedHistories(FIXTURES);
+    assert.ok(histories.length >= 44, 'all five generations of fixtures are committed');
+    for (const generation of ['v1', 'v2', 'v3', 'v4', 'v5']) assert.ok(histories.some((f) => f.workflowId.startsWith(`${generation}-`)), generation);
+    assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });

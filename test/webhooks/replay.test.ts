@@ -7,20 +7,17 @@
  * change that breaks one in flight fails here.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Worker } from '@temporalio/worker';
-import proto from '@temporalio/proto';
 import { recordEvent } from '../../src/db/events.ts';
 import { tenantOf } from '../../src/domain/merchant.ts';
 import { webhookTaskQueue, type WebhookDeliveryInput } from '../../src/domain/webhook-delivery.ts';
 import type { WebhookEndpoint } from '../../src/domain/webhook-schemas.ts';
+import { committedHistories, recordFixture, replayAll, type NamedHistory } from '../support/replay.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { startReceiver } from '../support/receiver.ts';
 
-const { History } = proto.temporal.api.history.v1;
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories', 'webhook');
 
 /** The receiver's answers of each path, by attempt (1-based). */
@@ -32,7 +29,7 @@ const PATHS: Record<string, (attempt: number) => number> = {
 };
 
 describe('webhook delivery workflow determinism (replay)', () => {
-  const fresh: { workflowId: string; history: proto.temporal.api.history.v1.IHistory }[] = [];
+  const fresh: NamedHistory[] = [];
 
   before(async function () {
     this.timeout(120_000);
@@ -53,11 +50,7 @@ describe('webhook delivery workflow determinism (replay)', () => {
         await h.temporal.client.workflow.execute('webhookDeliveryWorkflow', { taskQueue: webhookTaskQueue(h.config.TEMPORAL_TASK_QUEUE), workflowId, args: [input] });
         const history = await h.temporal.client.workflow.getHandle(workflowId).fetchHistory();
         fresh.push({ workflowId: path, history });
-        const generation = process.env.RECORD_WEBHOOK_HISTORIES;
-        if (generation !== undefined && /^v\d+$/.test(generation)) {
-          mkdirSync(FIXTURES, { recursive: true });
-          writeFileSync(join(FIXTURES, `${generation}-${path}.history.bin`), History.encode(history).finish());
-        }
+        recordFixture(FIXTURES, 'RECORD_WEBHOOK_HISTORIES', path, history);
       } finally {
         await receiver.close();
       }
@@ -66,21 +59,13 @@ describe('webhook delivery workflow determinism (replay)', () => {
 
   it('replays a fresh history of every path with the current code', async () => {
     const h = await getHarness();
-    let count = 0;
-    for await (const result of Worker.runReplayHistories({ workflowBundle: h.bundle }, fresh)) {
-      assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
-      count += 1;
-    }
-    assert.equal(count, Object.keys(PATHS).length);
+    assert.equal(await replayAll(h.bundle, fresh), Object.keys(PATHS).length);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
-    const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.history.bin'));
-    assert.ok(files.length >= 2 * Object.keys(PATHS).length, 'both generations are committed: v1 (payment task queue) and v2 (own queue, disabling)');
-    const histories = files.map((f) => ({ workflowId: f, history: History.decode(readFileSync(join(FIXTURES, f))) }));
-    for await (const result of Worker.runReplayHistories({ workflowBundle: h.bundle }, histories)) {
-      assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
-    }
+    const histories = committedHistories(FIXTURES);
+    assert.ok(histories.length >= 2 * Object.keys(PATHS).length, 'both generations are committed: v1 (payment task queue) and v2 (own queue, disabling)');
+    assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });
