@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiWith, getHarness, type Harness } from '../support/harness.ts';
+import type { Page } from 'playwright-core';
+import { getHarness, type Harness } from '../support/harness.ts';
 import { client } from '../support/http.ts';
-import { launchChromium, phonePage, screenshot } from '../support/browser.ts';
-import { linkIn, startMailbox, type Mailbox } from '../support/mailbox.ts';
+import { screenshot } from '../support/browser.ts';
+import { linkIn, type Mailbox } from '../support/mailbox.ts';
 import {
   assertAccessible,
   assertLanguage,
   assertNoScript,
   assertStrictHeaders,
+  dashboardBrowser,
   PASSWORD,
   persian,
   signInInBrowser as signInToDashboard,
@@ -24,35 +25,15 @@ import type { Payment } from '../../src/domain/payment-schemas.ts';
 describe('merchant dashboard', function () {
   this.timeout(180_000);
   let h: Harness;
-  let browser: Browser;
-  let mailbox: Mailbox;
   let base: string;
-  const contexts: BrowserContext[] = [];
-
+  let mailbox: Mailbox;
+  const dashboard = dashboardBrowser();
   before(async () => {
     h = await getHarness();
-    mailbox = await startMailbox();
-    base = await apiWith({ SMTP_URL: mailbox.url });
-    browser = await launchChromium();
+    ({ base, mailbox } = dashboard);
   });
-  after(async () => {
-    await browser?.close();
-    await mailbox?.close();
-  });
-  afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close();
-  });
-
-  const phone = async () => {
-    const p = await phonePage(browser);
-    contexts.push(p.context);
-    return p;
-  };
-  const desktop = async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    return context.newPage();
-  };
+  const phone = () => dashboard.phone();
+  const desktop = async () => dashboard.track(await dashboard.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
 
   const signUpInBrowser = (page: Page, lang: Lang, business: string) => signUpInDashboard(page, { base, mailbox }, lang, business);
   const signInInBrowser = (page: Page, email: string, password = PASSWORD) => signInToDashboard(page, base, email, password);

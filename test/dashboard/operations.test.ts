@@ -7,15 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { apiWith, getHarness } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
-import { launchChromium, phonePage, screenshot } from '../support/browser.ts';
-import { startMailbox, type Mailbox } from '../support/mailbox.ts';
+import { screenshot } from '../support/browser.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { createdPayment } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
-import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, persian, signInInBrowser, signUpInBrowser, type Lang } from '../support/dashboard.ts';
+import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, dashboardBrowser, persian, signInInBrowser, signUpInBrowser, type Lang } from '../support/dashboard.ts';
 import { tehranDay } from '../../src/domain/calendar.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
@@ -27,36 +26,22 @@ const count = (n: number, lang: Lang) => (lang === 'fa' ? persian(String(n)) : S
 
 describe('merchant dashboard: webhooks, refunds, timeline, overview', function () {
   this.timeout(240_000);
-  let browser: Browser;
-  let mailbox: Mailbox;
-  let base: string;
-  const contexts: BrowserContext[] = [];
   const receivers: Receiver[] = [];
+  const dashboard = dashboardBrowser();
+  let base: string;
 
   before(async () => {
     await getHarness();
-    mailbox = await startMailbox();
-    base = await apiWith({ SMTP_URL: mailbox.url });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await mailbox?.close();
+    ({ base } = dashboard);
   });
   afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close();
     for (const r of receivers.splice(0)) await r.close();
   });
 
-  const phone = async () => {
-    const p = await phonePage(browser);
-    contexts.push(p.context);
-    return p;
-  };
+  const phone = () => dashboard.phone();
   /** The same session on a 1280 px screen. */
   const desktopOf = async (page: Page) => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
+    const context = dashboard.track(await dashboard.browser.newContext({ viewport: { width: 1280, height: 900 } }));
     await context.addCookies(await page.context().cookies());
     return context.newPage();
   };
@@ -68,7 +53,7 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
 
   /** A merchant signed up and in through the pages, with localhost as its domain and a test key made on the developers page. */
   async function merchantInBrowser(page: Page, lang: Lang): Promise<{ email: string; key: string }> {
-    const email = await signUpInBrowser(page, { base, mailbox }, lang, `Shop ${lang} ${randomUUID().slice(0, 8)}`);
+    const email = await signUpInBrowser(page, { base, mailbox: dashboard.mailbox }, lang, `Shop ${lang} ${randomUUID().slice(0, 8)}`);
     await signInInBrowser(page, base, email);
     await page.goto(`${base}/dashboard/settings`);
     await page.fill('#domain', 'localhost');
@@ -356,7 +341,7 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
     assert.equal((await client(base, keyB).get<{ data: unknown[] }>(`/payments/${paymentB.id}/refunds`)).body.data.length, 0);
 
     // The API's redelivery quota holds in the dashboard too (the same bucket): at 1 a minute, three quick asks meet a refusal.
-    const limited = await apiWith({ SMTP_URL: mailbox.url, WEBHOOK_REDELIVERIES_PER_MINUTE: '1' });
+    const limited = await apiWith({ SMTP_URL: dashboard.mailbox.url, WEBHOOK_REDELIVERIES_PER_MINUTE: '1' });
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
       await b.page.goto(`${limited}/dashboard/webhooks/events/${eventB}`);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiWith, getHarness, type Harness } from '../support/harness.ts';
+import type { Page } from 'playwright-core';
+import { getHarness, type Harness } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { cli } from '../support/cli.ts';
-import { launchChromium, screenshot } from '../support/browser.ts';
-import { linkIn, startMailbox, type Mailbox, type ReceivedMail } from '../support/mailbox.ts';
-import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, PASSWORD, signInInBrowser, signUpInBrowser, type Lang } from '../support/dashboard.ts';
+import { screenshot } from '../support/browser.ts';
+import { linkIn, type Mailbox, type ReceivedMail } from '../support/mailbox.ts';
+import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, dashboardBrowser, PASSWORD, signInInBrowser, signUpInBrowser, type Lang } from '../support/dashboard.ts';
 import { CHALLENGE, passChallenge, startChallenge } from '../../src/accounts/two-factor.ts';
 import { secretBox } from '../../src/accounts/secret-box.ts';
 import { AccountError } from '../../src/accounts/accounts.ts';
@@ -55,29 +55,20 @@ const wrongCode = (code: string) => `${(Number(code[0]) + 5) % 10}${code.slice(1
 describe('merchant dashboard security', function () {
   this.timeout(240_000);
   let h: Harness;
-  let browser: Browser;
   let mailbox: Mailbox;
   let base: string;
-  const contexts: BrowserContext[] = [];
+  const dashboard = dashboardBrowser({ DASHBOARD_SECRETS_KEY: SECRETS_KEY });
 
   before(async () => {
     h = await getHarness();
-    mailbox = await startMailbox();
-    base = await apiWith({ SMTP_URL: mailbox.url, DASHBOARD_SECRETS_KEY: SECRETS_KEY });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await mailbox?.close();
-  });
-  afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close();
+    ({ base, mailbox } = dashboard);
   });
 
   /** A fresh browser profile of this width, with a user agent the audit log should show. */
   const open = async (width: number, userAgent = `DargahSecurityTest/${randomUUID().slice(0, 8)}`) => {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, userAgent, ...(width < 600 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
-    contexts.push(context);
+    const context = dashboard.track(
+      await dashboard.browser.newContext({ viewport: { width, height: 900 }, userAgent, ...(width < 600 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) }),
+    );
     return { context, page: await context.newPage(), userAgent };
   };
 

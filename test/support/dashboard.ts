@@ -6,8 +6,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
-import { linkIn, type Mailbox } from './mailbox.ts';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, phonePage, type PhonePage } from './browser.ts';
+import { apiWith } from './harness.ts';
+import { linkIn, startMailbox, type Mailbox } from './mailbox.ts';
+import type { Config } from '../../src/config.ts';
 
 export type Lang = 'fa' | 'en';
 export const PASSWORD = 'a long and memorable phrase';
@@ -70,4 +73,57 @@ export async function signInInBrowser(page: Page, base: string, email: string, p
   await page.fill('#email', email);
   await page.fill('#password', password);
   await Promise.all([page.waitForURL(next), page.click('#auth-form button[type=submit]')]);
+}
+
+/** What a dashboard test file works with: an API of its own that mails a real SMTP receiver, and Chromium. */
+export interface DashboardBrowser {
+  readonly base: string;
+  readonly mailbox: Mailbox;
+  readonly browser: Browser;
+  /** Closes `context` after the test. */
+  track(context: BrowserContext): BrowserContext;
+  /** A fresh 390 px phone page (closed after the test). */
+  phone(): Promise<PhonePage>;
+}
+
+/**
+ * Registers the file's hooks (call it in `describe`): before all, a mailbox, an API server with
+ * `settings` and SMTP_URL pointing at that mailbox, and Chromium; after each test, its browser
+ * contexts closed; after all, the browser and the mailbox.
+ */
+export function dashboardBrowser(settings: Partial<Record<keyof Config, string>> = {}): DashboardBrowser {
+  let base = '';
+  let mailbox: Mailbox | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  before(async () => {
+    mailbox = await startMailbox();
+    base = await apiWith({ ...settings, SMTP_URL: mailbox.url });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await mailbox?.close();
+  });
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close();
+  });
+  const track = (context: BrowserContext) => (contexts.push(context), context);
+  return {
+    get base() {
+      return base;
+    },
+    get mailbox() {
+      return mailbox!;
+    },
+    get browser() {
+      return browser!;
+    },
+    track,
+    async phone() {
+      const p = await phonePage(browser!);
+      track(p.context);
+      return p;
+    },
+  };
 }
