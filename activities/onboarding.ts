@@ -8,6 +8,7 @@
 import { sql } from 'kysely';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
+import { latestSubmission } from '../src/db/documents.ts';
 import type { Logger } from '../src/logger.ts';
 import type { Mailer } from '../src/adapters/mailer.ts';
 import { gatewayStatusOf } from '../src/domain/onboarding.ts';
@@ -22,10 +23,15 @@ export interface OnboardingActivityDependencies {
 
 export function createOnboardingActivities({ db, logger, mailer, config }: OnboardingActivityDependencies) {
   return {
-    /** One step: the merchants row (only if this version is newer) and its event, in one transaction. */
+    /**
+     * One step: the merchants row (only if this version is newer) and its event, in one transaction.
+     * Approval also makes the reviewed documents' IBAN the one settlements are paid to: the operator
+     * approved that account, so money goes nowhere a person has not looked at.
+     */
     async recordOnboarding(record: OnboardingRecord): Promise<void> {
       const now = new Date();
       await db.transaction().execute(async (trx) => {
+        const reviewed = record.status === 'approved' ? await latestSubmission(trx, record.merchant_id) : undefined;
         await trx
           .updateTable('merchants')
           .set({
@@ -35,6 +41,7 @@ export function createOnboardingActivities({ db, logger, mailer, config }: Onboa
             gateway_status: gatewayStatusOf(record.status),
             live_mode: record.status === 'live' ? 1 : 0,
             onboarding_updated_at: now,
+            ...(reviewed ? { settlement_iban: reviewed.iban } : {}),
           })
           .where('id', '=', record.merchant_id)
           .where('onboarding_version', '<', record.version)

@@ -10,6 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../db/database.ts';
+import { latestSubmission } from '../db/documents.ts';
 import type { DocumentStore } from '../adapters/document-store.ts';
 import {
   checkBusinessDetails,
@@ -127,14 +128,7 @@ async function deleteDraft(db: Db, store: DocumentStore, merchantId: string, sub
 
 /** The documents as last submitted (the form's values) and every file submitted so far; undefined before the first submission. */
 export async function currentDocuments(db: Db, merchantId: string) {
-  const submission = await db
-    .selectFrom('merchant_document_submissions')
-    .select(['id', 'legal_name', 'id_kind', 'national_id', 'iban', 'submitted_at'])
-    .where('merchant_id', '=', merchantId)
-    .where('status', '=', 'submitted')
-    .orderBy('submitted_at', 'desc')
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
+  const submission = await latestSubmission(db, merchantId);
   if (submission === undefined) return undefined;
   const files = await db
     .selectFrom('merchant_document_files as f')

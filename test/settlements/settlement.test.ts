@@ -6,13 +6,25 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
-import { SETTLEMENT_WORKFLOW, settlementWorkflowId, type SettlementOutcome, type SettlementWorkflowInput } from '../../src/domain/settlement.ts';
+import {
+  SETTLEMENT_RUN_WORKFLOW,
+  SETTLEMENT_SCHEDULE_ID,
+  SETTLEMENT_WORKFLOW,
+  settlementWorkflowId,
+  type SettlementOutcome,
+  type SettlementRunInput,
+  type SettlementWorkflowInput,
+} from '../../src/domain/settlement.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
+import { ensureSettlementSchedule } from '../../src/temporal/schedules.ts';
 import type { Settlement, SettlementLine } from '../../src/domain/settlement-schemas.ts';
 import { retrySettlement, setSettlementIban } from '../../src/settlements/service.ts';
-import { getHarness, liveBankApi } from '../support/harness.ts';
+import { apiWith, getHarness, LIVE_BANK, liveBankApi } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
-import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
+import { answeredLivePayment, createdLivePayment, GOOD_DOCUMENTS, liveMerchant, verifiedLivePayment } from '../support/live.ts';
+import { waitForStatus } from '../support/payments.ts';
+import { waitForRefund } from '../support/refunds.ts';
 
 const IBAN = 'IR160120000000001234567890';
 
@@ -117,5 +129,147 @@ describe('settlement', () => {
     assert.deepEqual((await transfersOf(id)).map((t) => [t.transfer_id, t.amount]), [[`payout:${id}:2`, 990_000]]);
     await assert.rejects(retrySettlement(h.db, h.temporal.client, h.config, id), /already paid/);
     await assertLedgerBalanced(h.db, 'after the retried payout', { merchantIds: [m.merchantId] });
+  });
+});
+
+/** Runs the settlement run (what the schedule starts) now, to its end. */
+async function runSettlement(): Promise<SettlementOutcome[]> {
+  const h = await getHarness();
+  return h.temporal.client.workflow.execute<(i: SettlementRunInput) => Promise<SettlementOutcome[]>>(SETTLEMENT_RUN_WORKFLOW, {
+    workflowId: `settlement-run-test-${randomUUID()}`,
+    taskQueue: h.config.TEMPORAL_TASK_QUEUE,
+    args: [{ trigger: 'operator' }],
+  });
+}
+
+/** The merchant's settlements, newest first, with their lines. */
+async function settlementsOf(api: ReturnType<typeof client>): Promise<{ settlement: Settlement; lines: SettlementLine[] }[]> {
+  const list = await api.get<{ data: Settlement[] }>('/settlements');
+  assert.equal(list.status, 200, list.text);
+  return Promise.all(
+    list.body.data.map(async (s) => {
+      const one = await api.get<{ settlement: Settlement; lines: SettlementLine[] }>(`/settlements/${s.id}`);
+      assert.equal(one.status, 200, one.text);
+      return one.body;
+    }),
+  );
+}
+
+/** The default plan's fee: 1 % of the amount, within 1,000..400,000 rials. */
+const fee = (amount: number) => Math.min(400_000, Math.max(1_000, Math.floor(amount / 100)));
+
+describe('settlement of a day', () => {
+  it('a day of live payments in every final state settles to exactly the expected net per merchant, to the approved IBAN', async function () {
+    this.timeout(300_000);
+    const h = await getHarness();
+    const liveApi = await liveBankApi();
+    const expiringApi = await apiWith({ ...LIVE_BANK(), PAYMENT_TTL_SECONDS: '1' });
+    const a = await liveMerchant();
+    const b = await liveMerchant();
+    const apiA = client(liveApi, a.liveKey);
+    const apiB = client(liveApi, b.liveKey);
+    const refund = async (api: ReturnType<typeof client>, key: string, p: Payment, amount: number) => {
+      const res = await api.post<{ refund: Refund }>(`/payments/${p.id}/refunds`, { amount });
+      assert.equal(res.status, 201, res.text);
+      return waitForRefund(liveApi, key, res.body.refund.id, 'succeeded');
+    };
+
+    // Merchant A's day: verified, refunded in part, refunded in full, reversed by the merchant, failed, canceled, expired.
+    const a1 = await verifiedLivePayment(liveApi, a.liveKey, 2_000_000);
+    const a2 = await verifiedLivePayment(liveApi, a.liveKey, 1_500_000);
+    await refund(apiA, a.liveKey, a2, 400_000);
+    const a3 = await verifiedLivePayment(liveApi, a.liveKey, 800_000);
+    await refund(apiA, a.liveKey, a3, 800_000);
+    const a4 = await answeredLivePayment(liveApi, a.liveKey, 700_000, 'success');
+    assert.equal((await apiA.post(`/payments/${a4.id}/reverse`, {})).status, 200);
+    await waitForStatus(liveApi, a.liveKey, a4.id, 'reversed');
+    const a5 = await answeredLivePayment(liveApi, a.liveKey, 600_000, 'failure');
+    const a6 = await answeredLivePayment(liveApi, a.liveKey, 650_000, 'cancel');
+    const a7 = await createdLivePayment(expiringApi, a.liveKey, 500_000);
+    await waitForStatus(liveApi, a.liveKey, a7.id, 'expired');
+    // Merchant B's: one payment whose fee is the plan's maximum, one ordinary, one failed.
+    const b1 = await verifiedLivePayment(liveApi, b.liveKey, 45_000_000);
+    const b2 = await verifiedLivePayment(liveApi, b.liveKey, 5_000_000);
+    const b3 = await answeredLivePayment(liveApi, b.liveKey, 900_000, 'failure');
+
+    // Expected from the inputs alone.
+    const netA = 2_000_000 + 1_500_000 + 800_000 - (fee(2_000_000) + fee(1_500_000) + fee(800_000)) - (400_000 + 800_000);
+    const netB = 45_000_000 + 5_000_000 - (400_000 + fee(5_000_000));
+    assert.deepEqual([netA, netB], [3_057_000, 49_550_000]);
+
+    const outcomes = await runSettlement();
+    const [sa] = await settlementsOf(apiA);
+    const [sb] = await settlementsOf(apiB);
+    assert.ok(sa && sb, 'a settlement for each merchant');
+    assert.deepEqual(
+      [sa.settlement.gross, sa.settlement.fees, sa.settlement.refunds, sa.settlement.net, sa.settlement.status],
+      [4_300_000, 43_000, 1_200_000, netA, 'paid'],
+    );
+    assert.deepEqual([sb.settlement.gross, sb.settlement.fees, sb.settlement.refunds, sb.settlement.net, sb.settlement.status], [50_000_000, 450_000, 0, netB, 'paid']);
+    for (const s of [sa, sb]) assert.ok(outcomes.some((o) => o.result === 'paid' && o.settlement_id === s.settlement.id && o.net === s.settlement.net));
+    assert.deepEqual(sa.lines.filter((l) => l.kind === 'payment').map((l) => l.payment_id).sort(), [a1.id, a2.id, a3.id].sort());
+    assert.deepEqual(sb.lines.map((l) => l.payment_id).sort(), [b1.id, b2.id].sort());
+    // Paid once each, to the IBAN of the documents the operator approved.
+    for (const s of [sa, sb]) {
+      assert.deepEqual((await transfersOf(s.settlement.id)).map((t) => [t.amount, t.iban]), [[s.settlement.net, GOOD_DOCUMENTS.iban]]);
+    }
+    const statuses = await h.db.selectFrom('payments').select(['id', 'settlement_status']).where('merchant_id', 'in', [a.merchantId, b.merchantId]).execute();
+    const status = new Map(statuses.map((r) => [r.id, r.settlement_status]));
+    for (const p of [a1, a2, a3, b1, b2]) assert.equal(status.get(p.id), 'settled', `${p.amount} verified`);
+    for (const p of [a4, a5, a6, a7, b3]) assert.equal(status.get(p.id), 'not_applicable', `${p.amount} ended without money`);
+
+    // The next day: a refund of a settled payment and a new payment; the refund is deducted from the next settlement.
+    await refund(apiA, a.liveKey, a1, 300_000);
+    const a8 = await verifiedLivePayment(liveApi, a.liveKey, 1_000_000);
+    await runSettlement();
+    const [next, first] = await settlementsOf(apiA);
+    assert.equal(first?.settlement.id, sa.settlement.id);
+    assert.deepEqual([next?.settlement.gross, next?.settlement.fees, next?.settlement.refunds, next?.settlement.net], [1_000_000, fee(1_000_000), 300_000, 690_000]);
+    assert.deepEqual(next?.lines.map((l) => [l.kind, l.payment_id]).sort(), [['payment', a8.id], ['refund', a1.id]].sort());
+    assert.equal((await settlementsOf(apiB)).length, 1, 'nothing new for B');
+    for (const api of [apiA, apiB]) {
+      const balance = await api.get<{ balance: { available: number; in_payout: number } }>('/balance');
+      assert.deepEqual([balance.body.balance.available, balance.body.balance.in_payout], [0, 0]);
+    }
+    await assertLedgerBalanced(h.db, 'after a day settled', { merchantIds: [a.merchantId, b.merchantId] });
+  });
+
+  it('the schedule starts the run at its cron, and the run settles', async function () {
+    this.timeout(240_000);
+    const h = await getHarness();
+    const m = await liveMerchant();
+    const paid = await verifiedLivePayment(await liveBankApi(), m.liveKey, 3_000_000);
+    // Every minute, as a short cron; the worker's schedule is the same code with the daily one.
+    await ensureSettlementSchedule(h.temporal.client, { TEMPORAL_TASK_QUEUE: h.config.TEMPORAL_TASK_QUEUE, SETTLEMENT_CRON: '* * * * *' });
+    const schedule = h.temporal.client.schedule.getHandle(SETTLEMENT_SCHEDULE_ID);
+    try {
+      const settled = await waitFor(
+        'the scheduled run to settle the payment',
+        async () => {
+          const row = await h.db.selectFrom('payments').select('settlement_status').where('id', '=', paid.id).executeTakeFirstOrThrow();
+          return row.settlement_status === 'settled' ? row : undefined;
+        },
+        150_000,
+        1_000,
+      );
+      assert.equal(settled.settlement_status, 'settled');
+      const { info } = await schedule.describe();
+      const fired = info.recentActions.map((a) => a.action.workflow.workflowId);
+      assert.ok(fired.length >= 1, 'the schedule fired');
+      const [s] = await settlementsOf(client(h.baseUrl, m.liveKey));
+      assert.equal(s?.settlement.status, 'paid');
+      assert.equal(s?.settlement.net, 3_000_000 - fee(3_000_000));
+      // The settlement's workflow is a child of a run the schedule started.
+      const child = await h.temporal.client.workflow.getHandle(settlementWorkflowId(s.settlement.id)).describe();
+      const parent = child.parentExecution?.workflowId ?? '(none)';
+      assert.ok(fired.includes(parent), `parent ${parent} among ${fired.join(', ')}`);
+    } finally {
+      await schedule.delete();
+      // A run the schedule started still finishes its merchants.
+      for await (const run of h.temporal.client.workflow.list({ query: `WorkflowType = '${SETTLEMENT_RUN_WORKFLOW}' AND ExecutionStatus = 'Running'` })) {
+        await h.temporal.client.workflow.getHandle(run.workflowId, run.runId).result().catch(() => undefined);
+      }
+    }
+    await assertLedgerBalanced(h.db, 'after the scheduled run', { merchantIds: [m.merchantId] });
   });
 });

@@ -45,7 +45,8 @@ export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}
   // Receivers are local servers on random ports: loopback webhook URLs are allowed here, as `npm start` does (off by default).
   const webhooks = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true' };
   // A bank call that hangs (a fault test's timeout) is given up after 3 s instead of 10.
-  return loadConfig({ ...process.env, PORT: '0', SANDBOX_DELAY_SECONDS: '1', BANK_TIMEOUT_MS: '3000', ...webhooks, ...overrides });
+  // A settlement run settles payments verified up to the moment it runs (no day's hold): a test settles what it just made.
+  return loadConfig({ ...process.env, PORT: '0', SANDBOX_DELAY_SECONDS: '1', BANK_TIMEOUT_MS: '3000', SETTLEMENT_HOLD_HOURS: '0', ...webhooks, ...overrides });
 }
 
 /** A live PSP for tests: the simulator under the live configuration. */

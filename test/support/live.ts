@@ -6,6 +6,7 @@ import { activateLiveMode, addDomain, approveGateway, createMerchantKey, request
 import { submitDocuments } from '../../src/merchants/documents.ts';
 import { documentStore } from '../../src/adapters/document-store.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
+import { STATUS_AFTER_OUTCOME, type BankOutcome } from '../../src/domain/payment.ts';
 
 export const LIVE_DOMAIN = 'shop.example';
 
@@ -27,22 +28,32 @@ export async function liveMerchant(): Promise<{ merchantId: string; testKey: str
   return { merchantId: m.merchant_id, testKey: m.test_key, liveKey: live.key };
 }
 
-/**
- * A verified live payment: paid through a live bank (the simulator standing in for a PSP,
- * harness.ts LIVE_BANK), on an API server configured for it, by the customer's real path.
- */
-export async function verifiedLivePayment(baseUrl: string, liveKey: string, amount = 2_000_000): Promise<Payment> {
-  const api = client(baseUrl, liveKey);
-  const created = await api.post<{ payment: Payment }>('/payments', {
+/** A live payment created on `baseUrl` (an API server with a live bank, liveBankApi). */
+export async function createdLivePayment(baseUrl: string, liveKey: string, amount: number): Promise<Payment> {
+  const created = await client(baseUrl, liveKey).post<{ payment: Payment }>('/payments', {
     amount,
     callback_url: `https://${LIVE_DOMAIN}/checkout/return`,
     merchant_reference: `live-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
   });
   if (created.status !== 201) throw new Error(`live create failed: ${created.status} ${created.text}`);
-  const paid = await chooseOutcome(await liveBankApi(), created.body.payment.id, 'success');
-  if (paid.status !== 303) throw new Error(`the live bank path failed: ${paid.status} ${paid.text}`);
-  await waitForStatus(baseUrl, liveKey, created.body.payment.id, 'paid');
-  const verified = await api.post<{ payment: Payment }>(`/payments/${created.body.payment.id}/verify`, { amount });
+  return created.body.payment;
+}
+
+/**
+ * A live payment the customer answered at the live bank (the simulator standing in for a PSP,
+ * harness.ts LIVE_BANK) by the customer's real path, once the gateway has recorded the answer.
+ */
+export async function answeredLivePayment(baseUrl: string, liveKey: string, amount: number, outcome: Exclude<BankOutcome, 'delay'>): Promise<Payment> {
+  const created = await createdLivePayment(baseUrl, liveKey, amount);
+  const answered = await chooseOutcome(await liveBankApi(), created.id, outcome);
+  if (answered.status !== 303) throw new Error(`the live bank path failed: ${answered.status} ${answered.text}`);
+  return waitForStatus(baseUrl, liveKey, created.id, STATUS_AFTER_OUTCOME[outcome]);
+}
+
+/** A verified live payment: paid at the live bank, then verified by the merchant. */
+export async function verifiedLivePayment(baseUrl: string, liveKey: string, amount = 2_000_000): Promise<Payment> {
+  const paid = await answeredLivePayment(baseUrl, liveKey, amount, 'success');
+  const verified = await client(baseUrl, liveKey).post<{ payment: Payment }>(`/payments/${paid.id}/verify`, { amount });
   if (verified.status !== 200) throw new Error(`live verify failed: ${verified.status} ${verified.text}`);
   return verified.body.payment;
 }
