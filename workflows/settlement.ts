@@ -24,8 +24,11 @@ const records = proxyActivities<SettlementActivities>({
 });
 
 // The transfer: retried only while the bank does not answer, always under the same key (one transfer).
+// One call is bounded by BANK_TIMEOUT_MS (10 s by default); the attempt's bound matters when the worker
+// died mid-call: it decides how soon another worker asks the bank again (a bank slower than that is
+// simply asked again, under the same key).
 const bank = proxyActivities<SettlementActivities>({
-  startToCloseTimeout: '2m',
+  startToCloseTimeout: '30s',
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '10m' },
 });
 

@@ -18,17 +18,9 @@ import { createPaymentWorker } from '../../src/main/payment-worker.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Config } from '../../src/config.ts';
 import { freePort } from '../../src/bootstrap/ports.ts';
+import { bankFault } from '../support/bank.ts';
 
 const bankUrl = () => process.env.SANDBOX_BANK_URL ?? '';
-
-async function bankFault(body: Record<string, unknown> | null, base = bankUrl()): Promise<void> {
-  const res = await fetch(`${base}/admin/faults`, {
-    method: body === null ? 'DELETE' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === null ? {} : { body: JSON.stringify(body) }),
-  });
-  assert.equal(res.status, 200);
-}
 
 /** Our payment page's Pay button (with its CSRF token): answers the bank page's address (with the token). */
 async function payButton(baseUrl: string, paymentId: string): Promise<URL> {

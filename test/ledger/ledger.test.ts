@@ -22,14 +22,7 @@ import { client } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
-
-async function bankFault(body: Record<string, unknown> | null): Promise<void> {
-  await fetch(`${process.env.SANDBOX_BANK_URL}/admin/faults`, {
-    method: body === null ? 'DELETE' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === null ? {} : { body: JSON.stringify(body) }),
-  });
-}
+import { bankFault } from '../support/bank.ts';
 
 /** A payment's postings as `movement: account amount, …`, in posting order. */
 async function postingsOf(paymentId: string): Promise<string[]> {

@@ -6,15 +6,7 @@ import { client, waitFor } from '../support/http.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
-
-/** Switches a fault on at the bank simulator (its admin endpoint), or all faults off. */
-async function bankFault(body: Record<string, unknown> | null): Promise<void> {
-  await fetch(`${process.env.SANDBOX_BANK_URL}/admin/faults`, {
-    method: body === null ? 'DELETE' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === null ? {} : { body: JSON.stringify(body) }),
-  });
-}
+import { bankFault } from '../support/bank.ts';
 
 describe('refund outcomes', () => {
   afterEach(() => bankFault(null));

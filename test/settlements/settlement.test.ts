@@ -25,22 +25,9 @@ import { assertLedgerBalanced } from '../support/ledger.ts';
 import { answeredLivePayment, createdLivePayment, GOOD_DOCUMENTS, liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { waitForStatus } from '../support/payments.ts';
 import { waitForRefund } from '../support/refunds.ts';
+import { bankFault, payoutTransfers } from '../support/bank.ts';
 
 const IBAN = 'IR160120000000001234567890';
-
-async function bank(path: string, body?: Record<string, unknown> | null): Promise<unknown> {
-  const res = await fetch(`${process.env.SANDBOX_BANK_URL}${path}`, {
-    method: body === undefined ? 'GET' : body === null ? 'DELETE' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return res.json();
-}
-
-async function transfersOf(settlementId: string): Promise<{ transfer_id: string; amount: number; iban: string }[]> {
-  const { transfers } = (await bank('/admin/transfers')) as { transfers: { transfer_id: string; amount: number; iban: string }[] };
-  return transfers.filter((t) => t.transfer_id.startsWith(`payout:${settlementId}:`));
-}
 
 /** Runs one merchant's settlement workflow now, with the cutoff now (the run's hold is the schedule's business). */
 async function settleNow(merchantId: string): Promise<{ id: string; outcome: SettlementOutcome }> {
@@ -56,7 +43,7 @@ async function settleNow(merchantId: string): Promise<{ id: string; outcome: Set
 }
 
 describe('settlement', () => {
-  afterEach(() => bank('/admin/faults', null));
+  afterEach(() => bankFault(null));
 
   it('settles verified live payments less fees and refunds to the rial, pays the IBAN once, and a refund after settlement is carried', async function () {
     this.timeout(180_000);
@@ -79,7 +66,7 @@ describe('settlement', () => {
     assert.equal(got.body.settlement.status, 'paid');
     assert.deepEqual([got.body.settlement.gross, got.body.settlement.fees, got.body.settlement.refunds, got.body.settlement.net], [3_000_000, 30_000, 500_000, expectedNet]);
     assert.equal(got.body.lines.length, 3);
-    const transfers = await transfersOf(id);
+    const transfers = await payoutTransfers(id);
     assert.deepEqual(transfers.map((t) => [t.transfer_id, t.amount, t.iban]), [[`payout:${id}:1`, expectedNet, IBAN]]);
     const csv = await fetch(`${h.baseUrl}/api/v1/settlements/${id}/lines.csv`, { headers: { authorization: `Bearer ${m.liveKey}` } });
     assert.equal(csv.status, 200);
@@ -98,7 +85,7 @@ describe('settlement', () => {
     assert.equal(late.status, 201, late.text);
     const next = await settleNow(m.merchantId);
     assert.deepEqual(next.outcome, { result: 'carried', net: -100_000 });
-    assert.deepEqual(await transfersOf(next.id), []);
+    assert.deepEqual(await payoutTransfers(next.id), []);
     const third = await verifiedLivePayment(liveApi, m.liveKey, 300_000);
     const after = await settleNow(m.merchantId);
     assert.deepEqual(after.outcome, { result: 'paid', settlement_id: after.id, net: 300_000 - 3_000 - 100_000 });
@@ -115,10 +102,10 @@ describe('settlement', () => {
     const m = await liveMerchant();
     await setSettlementIban(h.db, m.merchantId, IBAN);
     await verifiedLivePayment(await liveBankApi(), m.liveKey, 1_000_000);
-    await bank('/admin/faults', { operation: 'payout', fault: 'unknown', times: 1 });
+    await bankFault({ operation: 'payout', fault: 'unknown', times: 1 });
     const { id, outcome } = await settleNow(m.merchantId);
     assert.deepEqual(outcome, { result: 'failed', settlement_id: id, net: 990_000 });
-    assert.deepEqual(await transfersOf(id), []);
+    assert.deepEqual(await payoutTransfers(id), []);
     const retried = await retrySettlement(h.db, h.temporal.client, h.config, id);
     assert.equal(retried.attempt, 2);
     const paid = await waitFor('the retried settlement to be paid', async () => {
@@ -126,7 +113,7 @@ describe('settlement', () => {
       return row.status === 'paid' ? row : undefined;
     }, 60_000);
     assert.equal(Number(paid.net), 990_000);
-    assert.deepEqual((await transfersOf(id)).map((t) => [t.transfer_id, t.amount]), [[`payout:${id}:2`, 990_000]]);
+    assert.deepEqual((await payoutTransfers(id)).map((t) => [t.transfer_id, t.amount]), [[`payout:${id}:2`, 990_000]]);
     await assert.rejects(retrySettlement(h.db, h.temporal.client, h.config, id), /already paid/);
     await assertLedgerBalanced(h.db, 'after the retried payout', { merchantIds: [m.merchantId] });
   });
@@ -211,7 +198,7 @@ describe('settlement of a day', () => {
     assert.deepEqual(sb.lines.map((l) => l.payment_id).sort(), [b1.id, b2.id].sort());
     // Paid once each, to the IBAN of the documents the operator approved.
     for (const s of [sa, sb]) {
-      assert.deepEqual((await transfersOf(s.settlement.id)).map((t) => [t.amount, t.iban]), [[s.settlement.net, GOOD_DOCUMENTS.iban]]);
+      assert.deepEqual((await payoutTransfers(s.settlement.id)).map((t) => [t.amount, t.iban]), [[s.settlement.net, GOOD_DOCUMENTS.iban]]);
     }
     const statuses = await h.db.selectFrom('payments').select(['id', 'settlement_status']).where('merchant_id', 'in', [a.merchantId, b.merchantId]).execute();
     const status = new Map(statuses.map((r) => [r.id, r.settlement_status]));

@@ -5,6 +5,9 @@ import { createMerchant } from '../../src/merchants/merchants.ts';
 import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway } from '../../src/merchants/onboarding.ts';
 import { submitDocuments } from '../../src/merchants/documents.ts';
 import { documentStore } from '../../src/adapters/document-store.ts';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../../src/config.ts';
+import type { Db } from '../../src/db/database.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { STATUS_AFTER_OUTCOME, type BankOutcome } from '../../src/domain/payment.ts';
 
@@ -14,17 +17,28 @@ export const LIVE_DOMAIN = 'shop.example';
 export const GOOD_DOCUMENTS = { legal_name: 'فروشگاه نمونه', id_kind: 'person', national_id: '0499370899', iban: 'IR820540102680020817909002' };
 export const SMALL_PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
-/** A merchant through the whole onboarding (domains shop.example and localhost): gateway approved, live mode on, a test and a live key. */
-export async function liveMerchant(): Promise<{ merchantId: string; testKey: string; liveKey: string }> {
+async function harnessServices(): Promise<OnboardingServices> {
   const h = await getHarness();
-  const m = await createMerchant(h.db, h.config, { name: 'Live shop', domain: LIVE_DOMAIN });
-  const onboarding = { db: h.db, temporal: h.temporal.client, config: h.config };
-  await addDomain(onboarding, m.merchant_id, 'localhost'); // for its test payments' local callbacks
-  await submitDocuments({ ...onboarding, store: documentStore(h.config) }, m.merchant_id, GOOD_DOCUMENTS, [{ name: 'registration.pdf', bytes: SMALL_PDF }]);
-  await requestGateway(onboarding, m.merchant_id);
-  await approveGateway(onboarding, m.merchant_id);
-  await activateLiveMode(onboarding, m.merchant_id);
-  const live = await createMerchantKey(h.db, m.merchant_id, 'live');
+  return { db: h.db, temporal: h.temporal.client, config: h.config };
+}
+
+/** The services onboarding goes through: the main suite's harness, or the fault suite's private stack. */
+export interface OnboardingServices {
+  db: Db;
+  temporal: Client;
+  config: Config;
+}
+
+/** A merchant through the whole onboarding (domains shop.example and localhost): gateway approved, live mode on, a test and a live key. */
+export async function liveMerchant(services?: OnboardingServices): Promise<{ merchantId: string; testKey: string; liveKey: string }> {
+  const deps = services ?? (await harnessServices());
+  const m = await createMerchant(deps.db, deps.config, { name: 'Live shop', domain: LIVE_DOMAIN });
+  await addDomain(deps, m.merchant_id, 'localhost'); // for its test payments' local callbacks
+  await submitDocuments({ ...deps, store: documentStore(deps.config) }, m.merchant_id, GOOD_DOCUMENTS, [{ name: 'registration.pdf', bytes: SMALL_PDF }]);
+  await requestGateway(deps, m.merchant_id);
+  await approveGateway(deps, m.merchant_id);
+  await activateLiveMode(deps, m.merchant_id);
+  const live = await createMerchantKey(deps.db, m.merchant_id, 'live');
   return { merchantId: m.merchant_id, testKey: m.test_key, liveKey: live.key };
 }
 
@@ -43,16 +57,23 @@ export async function createdLivePayment(baseUrl: string, liveKey: string, amoun
  * A live payment the customer answered at the live bank (the simulator standing in for a PSP,
  * harness.ts LIVE_BANK) by the customer's real path, once the gateway has recorded the answer.
  */
-export async function answeredLivePayment(baseUrl: string, liveKey: string, amount: number, outcome: Exclude<BankOutcome, 'delay'>): Promise<Payment> {
+export async function answeredLivePayment(
+  baseUrl: string,
+  liveKey: string,
+  amount: number,
+  outcome: Exclude<BankOutcome, 'delay'>,
+  /** Where the customer pays: an API server with a live bank (by default the harness's liveBankApi). */
+  payBase?: string,
+): Promise<Payment> {
   const created = await createdLivePayment(baseUrl, liveKey, amount);
-  const answered = await chooseOutcome(await liveBankApi(), created.id, outcome);
+  const answered = await chooseOutcome(payBase ?? (await liveBankApi()), created.id, outcome);
   if (answered.status !== 303) throw new Error(`the live bank path failed: ${answered.status} ${answered.text}`);
   return waitForStatus(baseUrl, liveKey, created.id, STATUS_AFTER_OUTCOME[outcome]);
 }
 
 /** A verified live payment: paid at the live bank, then verified by the merchant. */
-export async function verifiedLivePayment(baseUrl: string, liveKey: string, amount = 2_000_000): Promise<Payment> {
-  const paid = await answeredLivePayment(baseUrl, liveKey, amount, 'success');
+export async function verifiedLivePayment(baseUrl: string, liveKey: string, amount = 2_000_000, payBase?: string): Promise<Payment> {
+  const paid = await answeredLivePayment(baseUrl, liveKey, amount, 'success', payBase);
   const verified = await client(baseUrl, liveKey).post<{ payment: Payment }>(`/payments/${paid.id}/verify`, { amount });
   if (verified.status !== 200) throw new Error(`live verify failed: ${verified.status} ${verified.text}`);
   return verified.body.payment;

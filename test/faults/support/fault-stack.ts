@@ -20,6 +20,7 @@ import { createMerchant } from '../../../src/merchants/merchants.ts';
 import { startDevServer, type DevServer } from '../../../src/bootstrap/dev-server.ts';
 import { createLogger, type Logger } from '../../../src/logger.ts';
 import { waitFor } from '../../support/http.ts';
+import { LIVE_BANK } from '../../support/harness.ts';
 import { freePort } from '../../../src/bootstrap/ports.ts';
 export { freePort };
 
@@ -185,6 +186,8 @@ export function getFaultStack(): Promise<FaultStack> {
       WEBHOOK_TIMEOUT_MS: '5000',
       // The receivers are local servers on random ports (off by default).
       WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
+      // Live payments and payouts go to the simulator too, standing in for a PSP.
+      ...LIVE_BANK(),
     };
     const s: FaultStack = { mariadb, databaseUrl, db, temporalServer, temporalPort, temporalDbFile, temporal, logger, workerEnv, worker: undefined, baseConfig };
     s.worker = await startWorker(s);
