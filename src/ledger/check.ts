@@ -25,6 +25,8 @@ export interface LedgerBreak {
 export interface LedgerReport {
   ok: boolean;
   postings: number;
+  /** The newest posting checked: a later check can go on from it (`postingsAfter`). */
+  last_posting_id: number;
   entries_total: number;
   payments: number;
   accounts: number;
@@ -41,8 +43,10 @@ function differences(actual: Balances, expected: Balances): string | undefined {
 }
 
 export interface CheckScope {
-  /** Check invariants 2 and 3 for these merchants only (invariant 1 always covers every posting). */
+  /** Check invariants 2 and 3 for these merchants only. */
   merchantIds?: string[];
+  /** Check invariant 1 for the postings after this one only (an earlier report's last_posting_id); the sum of all entries is always checked. */
+  postingsAfter?: number;
 }
 
 export function checkLedger(db: Db, scope: CheckScope = {}): Promise<LedgerReport> {
@@ -57,14 +61,14 @@ export function checkLedger(db: Db, scope: CheckScope = {}): Promise<LedgerRepor
 
 async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
   const only = scope.merchantIds;
-  const report: LedgerReport = { ok: true, postings: 0, entries_total: 0, payments: 0, accounts: 0, break_count: 0, breaks: [] };
+  const report: LedgerReport = { ok: true, postings: 0, last_posting_id: scope.postingsAfter ?? 0, entries_total: 0, payments: 0, accounts: 0, break_count: 0, breaks: [] };
   const fault = (b: LedgerBreak) => {
     report.break_count += 1;
     if (report.breaks.length < LISTED) report.breaks.push(b);
   };
 
   // 1. Each posting balances (and its entries are on its own merchant and mode); then the whole ledger.
-  for (let after = 0; ; ) {
+  for (let after = scope.postingsAfter ?? 0; ; ) {
     const postings = await postingPage(db, after);
     if (postings.length === 0) break;
     for (const p of postings) {
@@ -73,6 +77,7 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
       if (Number(p.foreign_entries) > 0) fault({ invariant: 'posting_balanced', subject: p.cause, detail: 'an entry is on another merchant or mode' });
     }
     after = Number(postings.at(-1)!.id);
+    report.last_posting_id = after;
   }
   const total = await db.selectFrom('ledger_entries').select(sql<string>`coalesce(sum(amount), 0)`.as('total')).executeTakeFirstOrThrow();
   report.entries_total = Number(total.total);

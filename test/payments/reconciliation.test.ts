@@ -28,6 +28,7 @@ import { getHarness, newMerchant, startApi, testConfig } from '../support/harnes
 import { client, request, type TestResponse } from '../support/http.ts';
 import { createdPayment } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { markSeeded } from '../support/ledger.ts';
 
 interface Page<T> {
   data: T[];
@@ -94,7 +95,9 @@ function paymentRow(merchantId: string, seed: Seed): NewPaymentRow {
   };
 }
 
+/** Seeds payments straight into the table (no workflow, no movements): their merchants are left out of the ledger check. */
 async function insertPayments(db: Db, rows: NewPaymentRow[], batch = 2_000): Promise<void> {
+  for (const row of rows) markSeeded(row.merchant_id);
   for (let i = 0; i < rows.length; i += batch) await db.insertInto('payments').values(rows.slice(i, i + batch)).execute();
 }
 
@@ -106,6 +109,7 @@ interface RefundSeed {
 }
 
 async function insertRefunds(db: Db, seeds: RefundSeed[]): Promise<string[]> {
+  for (const seed of seeds) markSeeded(seed.payment.merchant_id);
   const rows = seeds.map((s) => ({
     id: randomUUID(),
     payment_id: s.payment.id,
@@ -618,13 +622,10 @@ describe('reconciliation', function () {
       const ROWS = 50_000;
       const start = Date.parse('2023-01-01T00:00:00.000Z');
       let inserted = performance.now();
-      for (let i = 0; i < ROWS; i += 2_000) {
-        const batch: NewPaymentRow[] = [];
-        for (let j = i; j < Math.min(i + 2_000, ROWS); j++) {
-          batch.push(paymentRow(m.merchantId, { status: PAYMENT_STATUSES[j % PAYMENT_STATUSES.length]!, amount: 10_000 + j, merchant_reference: `bulk-${j}`, created_at: new Date(start + j * 30_000) }));
-        }
-        await h.db.insertInto('payments').values(batch).execute();
-      }
+      const rows = Array.from({ length: ROWS }, (_, j) =>
+        paymentRow(m.merchantId, { status: PAYMENT_STATUSES[j % PAYMENT_STATUSES.length]!, amount: 10_000 + j, merchant_reference: `bulk-${j}`, created_at: new Date(start + j * 30_000) }),
+      );
+      await insertPayments(h.db, rows);
       inserted = performance.now() - inserted;
 
       const url = `${h.baseUrl}/api/v1${reportPath('2023-01-01T00:00:00Z', '2023-02-01T00:00:00Z')}`;

@@ -4,17 +4,8 @@
  * simulator's Paya endpoint, the ledger checked after.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
-import {
-  SETTLEMENT_RUN_WORKFLOW,
-  SETTLEMENT_SCHEDULE_ID,
-  SETTLEMENT_WORKFLOW,
-  settlementWorkflowId,
-  type SettlementOutcome,
-  type SettlementRunInput,
-  type SettlementWorkflowInput,
-} from '../../src/domain/settlement.ts';
+import { SETTLEMENT_RUN_WORKFLOW, SETTLEMENT_SCHEDULE_ID, settlementWorkflowId } from '../../src/domain/settlement.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { ensureSettlementSchedule } from '../../src/temporal/schedules.ts';
 import type { Settlement, SettlementLine } from '../../src/domain/settlement-schemas.ts';
@@ -26,21 +17,9 @@ import { answeredLivePayment, createdLivePayment, GOOD_DOCUMENTS, liveMerchant, 
 import { waitForStatus } from '../support/payments.ts';
 import { waitForRefund } from '../support/refunds.ts';
 import { bankFault, payoutTransfers } from '../support/bank.ts';
+import { runSettlement, settleNow, settlementsOf } from '../support/settlement.ts';
 
 const IBAN = 'IR160120000000001234567890';
-
-/** Runs one merchant's settlement workflow now, with the cutoff now (the run's hold is the schedule's business). */
-async function settleNow(merchantId: string): Promise<{ id: string; outcome: SettlementOutcome }> {
-  const h = await getHarness();
-  const id = randomUUID();
-  const input: SettlementWorkflowInput = { settlement_id: id, merchant_id: merchantId, cutoff: new Date().toISOString(), date: '2026-11-22' };
-  const outcome = await h.temporal.client.workflow.execute<(i: SettlementWorkflowInput) => Promise<SettlementOutcome>>(SETTLEMENT_WORKFLOW, {
-    workflowId: settlementWorkflowId(id),
-    taskQueue: h.config.TEMPORAL_TASK_QUEUE,
-    args: [input],
-  });
-  return { id, outcome };
-}
 
 describe('settlement', () => {
   afterEach(() => bankFault(null));
@@ -119,29 +98,6 @@ describe('settlement', () => {
   });
 });
 
-/** Runs the settlement run (what the schedule starts) now, to its end. */
-async function runSettlement(): Promise<SettlementOutcome[]> {
-  const h = await getHarness();
-  return h.temporal.client.workflow.execute<(i: SettlementRunInput) => Promise<SettlementOutcome[]>>(SETTLEMENT_RUN_WORKFLOW, {
-    workflowId: `settlement-run-test-${randomUUID()}`,
-    taskQueue: h.config.TEMPORAL_TASK_QUEUE,
-    args: [{ trigger: 'operator' }],
-  });
-}
-
-/** The merchant's settlements, newest first, with their lines. */
-async function settlementsOf(api: ReturnType<typeof client>): Promise<{ settlement: Settlement; lines: SettlementLine[] }[]> {
-  const list = await api.get<{ data: Settlement[] }>('/settlements');
-  assert.equal(list.status, 200, list.text);
-  return Promise.all(
-    list.body.data.map(async (s) => {
-      const one = await api.get<{ settlement: Settlement; lines: SettlementLine[] }>(`/settlements/${s.id}`);
-      assert.equal(one.status, 200, one.text);
-      return one.body;
-    }),
-  );
-}
-
 /** The default plan's fee: 1 % of the amount, within 1,000..400,000 rials. */
 const fee = (amount: number) => Math.min(400_000, Math.max(1_000, Math.floor(amount / 100)));
 
@@ -184,7 +140,7 @@ describe('settlement of a day', () => {
     const netB = 45_000_000 + 5_000_000 - (400_000 + fee(5_000_000));
     assert.deepEqual([netA, netB], [3_057_000, 49_550_000]);
 
-    const outcomes = await runSettlement();
+    const { outcomes } = await runSettlement();
     const [sa] = await settlementsOf(apiA);
     const [sb] = await settlementsOf(apiB);
     assert.ok(sa && sb, 'a settlement for each merchant');

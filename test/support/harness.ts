@@ -71,6 +71,11 @@ async function provideBankSimulator(): Promise<void> {
   server.unref();
 }
 
+/** The harness if a test has built it, without building it (a failed build: undefined). */
+export function startedHarness(): Promise<Harness | undefined> {
+  return harness?.catch(() => undefined) ?? Promise.resolve(undefined);
+}
+
 export function getHarness(): Promise<Harness> {
   harness ??= (async () => {
     mkdirSync(artifacts, { recursive: true });
