@@ -90,10 +90,10 @@ function expire(services: DayServices, id: string): Promise<void> {
  * (left in flight, the probes' and the warm-up's creates) is abandoned and
  * expires, as it would by the next day.
  */
-export async function endPreviousDay(services: DayServices, concurrency: number, maxSeconds: number): Promise<number> {
+export async function endPreviousDay(services: DayServices, concurrency: number, maxSeconds: (payments: number) => number): Promise<number> {
   const created = await services.db.selectFrom('payments').select('id').where('merchant_id', '=', services.merchant.id).where('status', '=', 'created').execute();
   const ids = created.map((row) => row.id);
-  await closedLoop(() => expire(services, ids.shift()!), ids.length, concurrency, maxSeconds);
+  await closedLoop(() => expire(services, ids.shift()!), ids.length, concurrency, maxSeconds(ids.length));
   return created.length;
 }
 

@@ -155,6 +155,12 @@ async function waitForDrainedQueue(temporal: Client, config: Config, maxSeconds:
   }
 }
 
+/**
+ * Preparation (not measured) is bounded by its count: this bound only stops a
+ * runaway, at a rate far below any machine's (two payments a second).
+ */
+const preparationSeconds = (plan: BenchPlan, count: number) => Math.max(plan.maxSeconds * 2, count / 2);
+
 /** Paid payments for verify: opened on the durable path, paid through the bank simulator (the test helper's real path), waited for in MySQL. */
 async function paidPayments(services: BenchServices, count: number, plan: BenchPlan): Promise<string[]> {
   const ids: string[] = [];
@@ -166,7 +172,7 @@ async function paidPayments(services: BenchServices, count: number, plan: BenchP
     },
     count,
     plan.fillConcurrency,
-    plan.maxSeconds * 2,
+    preparationSeconds(plan, count),
   );
   const deadline = Date.now() + plan.maxSeconds * 2000;
   for (;;) {
@@ -192,11 +198,10 @@ async function scalePhase(services: BenchServices, plan: BenchPlan, bounds: (amo
   const scale: ScalePoint[] = [];
   let made = 0;
   for (const checkpoint of plan.scaleCheckpoints) {
-    const abandoned = await endPreviousDay(services, plan.fillConcurrency, plan.maxSeconds * 2);
+    const abandoned = await endPreviousDay(services, plan.fillConcurrency, (n) => preparationSeconds(plan, n));
     const count = Math.max(0, checkpoint - made);
     log(`scale: ${abandoned} payments left on the page expired; a day of ${count} payments (${plan.scaleInFlight} left in flight) to reach ${checkpoint}`);
-    // Bounded by count; at tens of payments a second even 40k takes minutes, not hours.
-    const day = await simulateDay(services, count, plan.scaleMix, plan.scaleInFlight, plan.fillConcurrency, Math.max(plan.maxSeconds, count / 5));
+    const day = await simulateDay(services, count, plan.scaleMix, plan.scaleInFlight, plan.fillConcurrency, preparationSeconds(plan, count));
     made += day.operations;
     await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds * 2);
     const open = await openWorkflows(services.temporal);
