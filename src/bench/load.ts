@@ -77,7 +77,26 @@ function summary(name: string, result: autocannon.Result, errors: number, comple
   };
 }
 
-const apiHeaders = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+export const apiHeaders = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One API call of a scenario's preparation (not measured): a 503 (a busy
+ * machine past the gateway's bound on a Temporal call) is retried after
+ * Retry-After, as any client would, and so is a verify that finds the payment
+ * not yet paid; any other answer but `expected` stops the run.
+ */
+export async function prepareCall(target: Target, path: string, body: unknown, expected: number, headers: Record<string, string> = {}): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${target.baseUrl}/api/v1${path}`, { method: 'POST', headers: { ...apiHeaders(target.key), ...headers }, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status === expected) return;
+    const early = res.status === 409 && text.includes('"payment_not_paid"');
+    if ((res.status !== 503 && !early) || attempt === 60) throw new Error(`POST ${path} answered ${res.status}: ${text}`);
+    await pause(early ? 200 : Number(res.headers.get('retry-after') ?? '1') * 1000);
+  }
+}
 
 /** POST /api/v1/payments, each with its own Idempotency-Key as a careful merchant sends it. */
 export async function createScenario(target: Target, bounds: LoadBounds, name = 'create'): Promise<ScenarioResult> {
@@ -150,8 +169,13 @@ interface FlowContext {
  * starts another payment instead. A verify that still finds the payment
  * unpaid is retried later, as a merchant would (counted in `early_verifies`).
  */
-export async function fullFlowScenario(target: Target, bounds: LoadBounds, returnDelayMs = 200): Promise<ScenarioResult & { early_verifies: number }> {
+export async function fullFlowScenario(
+  target: Target,
+  bounds: LoadBounds,
+  returnDelayMs = 200,
+): Promise<{ scenario: ScenarioResult & { early_verifies: number }; verifiedIds: string[] }> {
   const banked: { id: string; at: number }[] = [];
+  const verifiedIds: string[] = [];
   let errors = 0;
   let verified = 0;
   let early = 0;
@@ -219,6 +243,7 @@ export async function fullFlowScenario(target: Target, bounds: LoadBounds, retur
           onResponse: (status, body, context: FlowContext) => {
             if (status === 200) {
               verified += 1;
+              if (context.id !== undefined) verifiedIds.push(context.id);
               if (verified >= bounds.amount) stopLoad();
             } else if (status === 409 && body.includes('"payment_not_paid"') && context.id !== undefined) {
               early += 1;
@@ -236,5 +261,5 @@ export async function fullFlowScenario(target: Target, bounds: LoadBounds, retur
       stopLoad = stop;
     },
   );
-  return { ...summary('full_flow', result, errors, verified), payments: verified, early_verifies: early };
+  return { scenario: { ...summary('full_flow', result, errors, verified), payments: verified, early_verifies: early }, verifiedIds };
 }

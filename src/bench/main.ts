@@ -46,14 +46,21 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   if (topology !== 'dev-server' && topology !== 'cluster') throw new Error(`--topology must be dev-server or cluster, got ${topology ?? 'nothing'}`);
   const cluster = topology === 'cluster';
   const json = args.includes('--json');
-  // BENCH_PLAN (JSON) overrides single numbers of the plan, e.g. {"create":5000}.
-  const plan = { ...(quick ? QUICK_PLAN : FULL_PLAN), ...(JSON.parse(process.env.BENCH_PLAN ?? '{}') as Partial<BenchPlan>) };
+  // BENCH_PLAN (JSON) overrides single numbers of the plan, e.g. {"create":5000} or {"fixedRates":{"create":100}}.
+  const base = quick ? QUICK_PLAN : FULL_PLAN;
+  const overrides = JSON.parse(process.env.BENCH_PLAN ?? '{}') as Partial<BenchPlan>;
+  const plan: BenchPlan = {
+    ...base,
+    ...overrides,
+    fixedRates: { ...base.fixedRates, ...overrides.fixedRates },
+    scaleMix: { ...base.scaleMix, ...overrides.scaleMix },
+  };
   const progress = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
 
-  const base = loadConfig();
+  const baseConfig = loadConfig();
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? (() => {
-    const url = new URL(base.DATABASE_URL);
-    url.pathname = cluster ? '/cluster_bench' : `/${databaseName(base.DATABASE_URL)}_bench`;
+    const url = new URL(baseConfig.DATABASE_URL);
+    url.pathname = cluster ? '/cluster_bench' : `/${databaseName(baseConfig.DATABASE_URL)}_bench`;
     return url.toString();
   })();
   progress(`Preparing the benchmark database ${databaseName(databaseUrl)} (recreated)…`);
@@ -66,7 +73,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   if (cluster) {
     // The production topology (src/bootstrap/temporal-cluster.ts): a fresh PostgreSQL, five Temporal processes, HAProxy.
     progress('Bringing up the Temporal cluster (PostgreSQL, two frontends, history, matching, worker) and HAProxy…');
-    const infra = await startClusterInfrastructure({ logDir: join(stack.dataDir, 'bench-cluster'), namespace: base.TEMPORAL_NAMESPACE, freePort: () => stack.freePort(), log: progress });
+    const infra = await startClusterInfrastructure({ logDir: join(stack.dataDir, 'bench-cluster'), namespace: baseConfig.TEMPORAL_NAMESPACE, freePort: () => stack.freePort(), log: progress });
     stack.cleanups.push(() => infra.stop());
     progress(`Cluster up in ${Math.round((infra.timings.total_ms ?? 0) / 1000)} s; its logs in ${join(stack.dataDir, 'bench-cluster')}`);
     temporal = { address: infra.temporalAddress, ...(infra.temporal.children.get('history')?.pid === undefined ? {} : { pid: infra.temporal.children.get('history')!.pid! }) };
@@ -98,7 +105,8 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
     API_METRICS_PORT: '0',
     WORKER_METRICS_PORT: '0',
     TEMPORAL_SDK_METRICS_PORT: '0',
-    // Payments stay open for the whole run: the scale phase counts open workflows.
+    // A page never expires by itself during a run: the scale phase decides which payments are
+    // abandoned (it expires them with the test clock), and what it leaves in flight stays in flight.
     PAYMENT_TTL_SECONDS: '86400',
     // The benchmark's own, higher limits: the limiter still runs (its cost is measured), it never refuses.
     RATE_LIMIT_REQUESTS: process.env.RATE_LIMIT_REQUESTS ?? '100000000',
@@ -118,7 +126,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   };
   const suffixes = cluster ? ['-a', '-b'] : [''];
   const workers = suffixes.map((suffix) => start(`worker${suffix}`, 'src/main/worker.ts', env));
-  for (const [i, suffix] of suffixes.entries()) start(`api${suffix}`, 'src/main/api.ts', { ...env, PORT: String(apiPorts[i]) });
+  const apis = suffixes.map((suffix, i) => start(`api${suffix}`, 'src/main/api.ts', { ...env, PORT: String(apiPorts[i]) }));
   for (const port of apiPorts) await stack.waitReady(`http://127.0.0.1:${port}/readyz`, 120);
   await stack.waitReady(`${baseUrl}/readyz`, 120);
   progress(`Stack up: API ${baseUrl}, Temporal ${temporal.address}; logs in ${join(stack.dataDir, 'bench-{api,worker}*.log')}`);
@@ -140,6 +148,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
       config,
       merchant: { id: merchant.merchant_id, fee_plan: { bps: config.FEE_BPS, min: config.FEE_MIN, max: config.FEE_MAX } },
       workerPid: workers[0]?.pid ?? 0,
+      ...(apis[0]?.pid === undefined ? {} : { apiPid: apis[0].pid }),
       ...(temporal.pid === undefined ? {} : { temporalPid: temporal.pid }),
       log: progress,
     },
@@ -167,9 +176,18 @@ export function formatReport(r: BenchOutput): string {
     '',
     `create / baseline = ${r.create_to_baseline}`,
     '',
-    '| open payments | worker RSS MB | Temporal RSS MB | create rps | create p50 ms | create p99 ms | errors | fill rps |',
+    '| payments | verified | in flight | open workflows | by type | worker RSS MB | Temporal RSS MB | create rps | create p50 ms | create p99 ms | errors | day payments/s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...r.scale.map(
+      (p) =>
+        `| ${p.payments} | ${p.verified_payments} | ${p.in_flight} | ${p.open_workflows} | ${Object.entries(p.open_workflows_by_type).map(([type, n]) => `${type} ${n}`).join(', ')} | ${p.worker_rss_mb} | ${p.temporal_rss_mb ?? ''} | ${p.create_rps} | ${p.create_p50_ms} | ${p.create_p99_ms} | ${p.create_errors} | ${p.fill_rps} |`,
+    ),
+    '',
+    `Per verified payment (full_flow, ${r.per_payment.payments_counted} histories): ${r.per_payment.history_events} history events, ${r.per_payment.workflow_tasks} workflow tasks, ${r.per_payment.activity_tasks} activity tasks, ${r.per_payment.local_activities} local activities, ${r.per_payment.timers} timers; CPU ms: worker ${r.per_payment.worker_cpu_ms}, API ${r.per_payment.api_cpu_ms ?? '-'}, Temporal ${r.per_payment.temporal_cpu_ms ?? '-'}; other workflows ${JSON.stringify(r.per_payment.other_workflows)}`,
+    '',
+    '| fixed rate (open loop) | rate/s | p50 ms | p90 ms | p99 ms | max ms | errors | requests |',
     '|---|---|---|---|---|---|---|---|',
-    ...r.scale.map((p) => `| ${p.open_payments} | ${p.worker_rss_mb} | ${p.temporal_rss_mb ?? ''} | ${p.create_rps} | ${p.create_p50_ms} | ${p.create_p99_ms} | ${p.create_errors} | ${p.fill_rps} |`),
+    ...r.fixed_rate.map((f) => `| ${f.name} | ${f.rate} | ${f.p50_ms} | ${f.p90_ms} | ${f.p99_ms} | ${f.max_ms} | ${f.errors} | ${f.requests} |`),
   ];
   return lines.join('\n');
 }

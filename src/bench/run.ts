@@ -1,17 +1,22 @@
 /**
  * The benchmark's measurements, over services someone else started: the
  * stack of `npm run bench` (src/bench/main.ts), or the test suite's harness
- * on tiny numbers. Scenarios, the durable baseline in the same run, and
- * scale: open payment workflows against worker memory and create latency.
+ * on tiny numbers. Scenarios, the durable baseline in the same run, the work
+ * per payment (counted from the full flow's histories), fixed-rate latency,
+ * and scale: open workflows, memory and create latency after simulated days
+ * of mixed traffic.
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
+import { paymentWorkflowId } from '../domain/payment-workflow.ts';
+import { DEFAULT_DAY_MIX, endPreviousDay, paymentsByStage, simulateDay, type DayMix } from './day.ts';
 import { closedLoop, durableCreate, type BaselineResult, type DurableCreateDeps } from './durable.ts';
-import { createScenario, fullFlowScenario, verifyScenario, type ScenarioResult, type Target } from './load.ts';
+import { fixedRateScenario, type FixedRateResult, type FixedRates } from './fixed-rate.ts';
+import { createScenario, fullFlowScenario, prepareCall, verifyScenario, type LoadBounds, type ScenarioResult, type Target } from './load.ts';
+import { cpuMs, meanHistoryCounts, openWorkflows, otherWorkflowsStarted, type HistoryCounts } from './work.ts';
 
 export interface BenchPlan {
   /** Concurrent HTTP connections (and in-flight baseline operations). */
@@ -24,12 +29,23 @@ export interface BenchPlan {
   fullFlow: number;
   /** Upper bound on any one scenario. */
   maxSeconds: number;
-  /** Open payment workflows at which worker memory and create latency are sampled. */
+  /**
+   * Payments the scale phase has made by each checkpoint; the payments since
+   * the last one are a simulated day of mixed traffic, after which open
+   * workflows, memory and create latency are sampled.
+   */
   scaleCheckpoints: number[];
+  /** How the day's payments end. */
+  scaleMix: DayMix;
+  /** Payments of each day left on the payment page when it ends (the payments in flight). */
+  scaleInFlight: number;
   /** Creates per scale checkpoint. */
   scaleProbe: number;
-  /** In-flight durable creates while opening payments between checkpoints. */
+  /** Payments in progress at once while a day is simulated (and paid payments prepared). */
   fillConcurrency: number;
+  /** The fixed-rate scenario's rates, run side by side. */
+  fixedRates: FixedRates;
+  fixedRateSeconds: number;
 }
 
 export const QUICK_PLAN: BenchPlan = {
@@ -39,9 +55,13 @@ export const QUICK_PLAN: BenchPlan = {
   verify: 1_000,
   fullFlow: 500,
   maxSeconds: 60,
-  scaleCheckpoints: [1_000, 5_000, 10_000],
+  scaleCheckpoints: [1_000, 2_000, 3_000],
+  scaleMix: DEFAULT_DAY_MIX,
+  scaleInFlight: 100,
   scaleProbe: 500,
   fillConcurrency: 20,
+  fixedRates: { create: 50, verify: 25 },
+  fixedRateSeconds: 20,
 };
 
 export const FULL_PLAN: BenchPlan = {
@@ -50,12 +70,21 @@ export const FULL_PLAN: BenchPlan = {
   verify: 3_000,
   fullFlow: 2_000,
   maxSeconds: 120,
-  scaleCheckpoints: [1_000, 5_000, 10_000, 25_000, 50_000, 100_000],
+  scaleCheckpoints: [2_000, 5_000, 10_000, 20_000, 40_000],
   scaleProbe: 1_000,
+  fixedRateSeconds: 60,
 };
 
 export interface ScalePoint {
-  open_payments: number;
+  /** Payments the scale phase has made so far (the days' mixed traffic; not the probes). */
+  payments: number;
+  /** The merchant's payments ever verified (verified, partially refunded, refunded): what accumulates day by day. */
+  verified_payments: number;
+  /** The merchant's payments still in flight (created, pending, paid). */
+  in_flight: number;
+  /** Running workflows on the Temporal server (visibility), all types. */
+  open_workflows: number;
+  open_workflows_by_type: Record<string, number>;
   worker_rss_mb: number;
   /** The Temporal dev server's memory, when the benchmark started it. */
   temporal_rss_mb?: number;
@@ -63,8 +92,20 @@ export interface ScalePoint {
   create_p50_ms: number;
   create_p99_ms: number;
   create_errors: number;
-  /** How fast the durable path opened the payments since the last checkpoint. */
+  /** Payments of the day per second (each taken to its end). */
   fill_rps: number;
+}
+
+/** The work of one payment through the full flow: counts from its durable history, CPU per verified payment. */
+export interface PerPayment extends HistoryCounts {
+  /** Payments whose histories were counted: every payment full_flow verified. */
+  payments_counted: number;
+  /** Worker process CPU (user + system) during full_flow, per verified payment. */
+  worker_cpu_ms: number;
+  api_cpu_ms?: number;
+  temporal_cpu_ms?: number;
+  /** Workflows of other types started during full_flow, per verified payment, by type (webhook deliveries, …). */
+  other_workflows: Record<string, number>;
 }
 
 export interface BenchReport {
@@ -73,12 +114,15 @@ export interface BenchReport {
   /** create rps / baseline rps. */
   create_to_baseline: number;
   scale: ScalePoint[];
+  per_payment: PerPayment;
+  fixed_rate: FixedRateResult[];
 }
 
 export interface BenchServices extends DurableCreateDeps {
   target: Target;
-  /** The worker process whose memory the scale phase reports. */
+  /** The worker process whose memory the scale phase and whose CPU per_payment report. */
   workerPid: number;
+  apiPid?: number;
   temporalPid?: number;
   log: (line: string) => void;
 }
@@ -89,31 +133,33 @@ export function rssMb(pid: number): number {
   return match === null ? 0 : Math.round(Number(match[1]) / 1024);
 }
 
-const OPEN_STATUSES = ['created', 'pending', 'paid', 'verified', 'partially_refunded'];
-
-/** Payments whose workflow is still running: waiting on the page, deadline or refund-window timer. */
-export async function openPayments(db: Db): Promise<number> {
-  const row = await db.selectFrom('payments').select(sql<number>`count(*)`.as('n')).where('status', 'in', OPEN_STATUSES).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits (bounded) until the worker has taken every workflow task queued so far. */
+const { TaskQueueType } = proto.temporal.api.enums.v1;
+
+/** Waits (bounded) until the worker has taken every workflow and activity task queued so far. */
 async function waitForDrainedQueue(temporal: Client, config: Config, maxSeconds: number): Promise<void> {
   const deadline = Date.now() + maxSeconds * 1000;
-  while (Date.now() < deadline) {
+  const backlog = async (taskQueueType: proto.temporal.api.enums.v1.TaskQueueType) => {
     const description = await temporal.workflowService.describeTaskQueue({
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: { name: config.TEMPORAL_TASK_QUEUE },
-      taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      taskQueueType,
       reportStats: true,
     });
-    const backlog = Number(description.stats?.approximateBacklogCount ?? 0);
-    if (backlog === 0) return;
+    return Number(description.stats?.approximateBacklogCount ?? 0);
+  };
+  while (Date.now() < deadline) {
+    if ((await backlog(TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW)) === 0 && (await backlog(TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY)) === 0) return;
     await pause(500);
   }
 }
+
+/**
+ * Preparation (not measured) is bounded by its count: this bound only stops a
+ * runaway, at a rate far below any machine's (two payments a second).
+ */
+const preparationSeconds = (plan: BenchPlan, count: number) => Math.max(plan.maxSeconds * 2, count / 2);
 
 /** Paid payments for verify: opened on the durable path, paid through the bank simulator (the test helper's real path), waited for in MySQL. */
 async function paidPayments(services: BenchServices, count: number, plan: BenchPlan): Promise<string[]> {
@@ -121,24 +167,12 @@ async function paidPayments(services: BenchServices, count: number, plan: BenchP
   await closedLoop(
     async () => {
       const id = await durableCreate(services);
-      // Preparation, not a measured scenario: a 503 (a busy machine past the gateway's bound on
-      // a Temporal call) is retried after Retry-After, as any client would.
-      for (let attempt = 1; ; attempt++) {
-        const res = await fetch(`${services.target.baseUrl}/api/v1/test_helpers/payments/${id}/bank_outcome`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${services.target.key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ outcome: 'success' }),
-        });
-        if (res.status === 200) break;
-        const text = await res.text();
-        if (res.status !== 503 || attempt === 60) throw new Error(`bank_outcome answered ${res.status}: ${text}`);
-        await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? '1') * 1000));
-      }
+      await prepareCall(services.target, `/test_helpers/payments/${id}/bank_outcome`, { outcome: 'success' }, 200);
       ids.push(id);
     },
     count,
     plan.fillConcurrency,
-    plan.maxSeconds * 2,
+    preparationSeconds(plan, count),
   );
   const deadline = Date.now() + plan.maxSeconds * 2000;
   for (;;) {
@@ -154,36 +188,87 @@ async function paidPayments(services: BenchServices, count: number, plan: BenchP
   }
 }
 
-export async function runBenchmark(services: BenchServices, plan: BenchPlan): Promise<BenchReport> {
-  const { target, log } = services;
-  const bounds = (amount: number) => ({ connections: plan.connections, amount, maxSeconds: plan.maxSeconds });
-
-  log(`warm-up: ${plan.warmup} creates`);
-  await createScenario(target, bounds(plan.warmup), 'warmup');
-
-  // Scale first, from an empty server: the scenarios then run on top of the open payments it leaves.
+/**
+ * Scale, from an empty server: simulated days of mixed traffic up to each
+ * checkpoint, then what is open and how much memory it takes, and a probe of
+ * creates. Each day begins by expiring what the day before left on the page.
+ */
+async function scalePhase(services: BenchServices, plan: BenchPlan, bounds: (amount: number) => LoadBounds): Promise<ScalePoint[]> {
+  const { log } = services;
   const scale: ScalePoint[] = [];
+  let made = 0;
   for (const checkpoint of plan.scaleCheckpoints) {
-    const open = await openPayments(services.db);
-    const missing = Math.max(0, checkpoint - open);
-    log(`scale: opening ${missing} more payments to reach ${checkpoint} open`);
-    // Filling is bounded by count; at a few hundred a second even 100k takes minutes, not hours.
-    const fill = await closedLoop(() => durableCreate(services), missing, plan.fillConcurrency, Math.max(plan.maxSeconds, missing / 20));
+    const abandoned = await endPreviousDay(services, plan.fillConcurrency, (n) => preparationSeconds(plan, n));
+    const count = Math.max(0, checkpoint - made);
+    log(`scale: ${abandoned} payments left on the page expired; a day of ${count} payments (${plan.scaleInFlight} left in flight) to reach ${checkpoint}`);
+    const day = await simulateDay(services, count, plan.scaleMix, plan.scaleInFlight, plan.fillConcurrency, preparationSeconds(plan, count));
+    made += day.operations;
     await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds * 2);
+    const open = await openWorkflows(services.temporal);
+    const stages = await paymentsByStage(services.db, services.merchant.id);
     const workerRss = rssMb(services.workerPid);
-    const probe = await createScenario(target, bounds(plan.scaleProbe), 'scale_probe');
+    const temporalRss = services.temporalPid === undefined ? undefined : rssMb(services.temporalPid);
+    const probe = await createScenario(services.target, bounds(plan.scaleProbe), 'scale_probe');
     scale.push({
-      open_payments: await openPayments(services.db),
+      payments: made,
+      verified_payments: stages.verified,
+      in_flight: stages.in_flight,
+      open_workflows: open.total,
+      open_workflows_by_type: open.by_type,
       worker_rss_mb: workerRss,
-      ...(services.temporalPid === undefined ? {} : { temporal_rss_mb: rssMb(services.temporalPid) }),
+      ...(temporalRss === undefined ? {} : { temporal_rss_mb: temporalRss }),
       create_rps: probe.rps,
       create_p50_ms: probe.p50_ms,
       create_p99_ms: probe.p99_ms,
       create_errors: probe.errors,
-      fill_rps: fill.rps,
+      fill_rps: day.rps,
     });
     log(`scale: ${JSON.stringify(scale.at(-1))}`);
   }
+  return scale;
+}
+
+/** CPU milliseconds of the processes the benchmark knows, so far. */
+function cpuSnapshot(services: BenchServices): { worker: number; api?: number; temporal?: number } {
+  return {
+    worker: cpuMs(services.workerPid),
+    ...(services.apiPid === undefined ? {} : { api: cpuMs(services.apiPid) }),
+    ...(services.temporalPid === undefined ? {} : { temporal: cpuMs(services.temporalPid) }),
+  };
+}
+
+/** The full flow's work per verified payment: its histories counted, and the CPU the processes spent meanwhile. */
+async function perPayment(
+  services: BenchServices,
+  verifiedIds: string[],
+  window: { from: Date; to: Date },
+  cpu: { before: ReturnType<typeof cpuSnapshot>; after: ReturnType<typeof cpuSnapshot> },
+): Promise<PerPayment> {
+  const n = verifiedIds.length;
+  const perVerified = (before: number | undefined, after: number | undefined) =>
+    before === undefined || after === undefined || n === 0 ? undefined : Math.round(((after - before) / n) * 100) / 100;
+  const counts = await meanHistoryCounts(services.temporal, verifiedIds);
+  const paymentType = n === 0 ? undefined : (await services.temporal.workflow.getHandle(paymentWorkflowId(verifiedIds[0]!)).describe()).type;
+  const api = perVerified(cpu.before.api, cpu.after.api);
+  const temporal = perVerified(cpu.before.temporal, cpu.after.temporal);
+  return {
+    ...counts,
+    worker_cpu_ms: perVerified(cpu.before.worker, cpu.after.worker) ?? 0,
+    ...(api === undefined ? {} : { api_cpu_ms: api }),
+    ...(temporal === undefined ? {} : { temporal_cpu_ms: temporal }),
+    other_workflows: paymentType === undefined ? {} : await otherWorkflowsStarted(services.temporal, paymentType, window.from, window.to, n),
+  };
+}
+
+export async function runBenchmark(services: BenchServices, plan: BenchPlan): Promise<BenchReport> {
+  const { target, log } = services;
+  const bounds = (amount: number): LoadBounds => ({ connections: plan.connections, amount, maxSeconds: plan.maxSeconds });
+
+  log(`warm-up: ${plan.warmup} creates`);
+  await createScenario(target, bounds(plan.warmup), 'warmup');
+
+  // Scale first, from an empty server: the scenarios then run on top of what it leaves open.
+  const scale = await scalePhase(services, plan, bounds);
 
   log(`baseline: ${plan.create} durable creates (MySQL insert + workflow start), ${plan.connections} in flight`);
   const baseline = await closedLoop(() => durableCreate(services), plan.create, plan.connections, plan.maxSeconds);
@@ -200,13 +285,31 @@ export async function runBenchmark(services: BenchServices, plan: BenchPlan): Pr
   await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds);
 
   log(`full_flow: ${plan.fullFlow} payments through create, payment page, test bank and verify`);
+  const cpuBefore = cpuSnapshot(services);
+  // Visibility keeps start times to the millisecond; a second of margin each side loses none of the flow's.
+  const from = new Date(Date.now() - 1000);
   const fullFlow = await fullFlowScenario(target, bounds(plan.fullFlow));
+  await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds);
+  const cpuAfter = cpuSnapshot(services);
+  const to = new Date(Date.now() + 1000);
+  log(`per_payment: counting the histories of ${fullFlow.verifiedIds.length} verified payments`);
+  const per_payment = await perPayment(services, fullFlow.verifiedIds, { from, to }, { before: cpuBefore, after: cpuAfter });
+  log(`per_payment: ${JSON.stringify(per_payment)}`);
+
+  const { create: createRate, verify: verifyRate } = plan.fixedRates;
+  log(`fixed_rate: preparing ${Math.ceil(verifyRate * plan.fixedRateSeconds)} paid payments`);
+  const paidForFixed = verifyRate > 0 ? await paidPayments(services, Math.ceil(verifyRate * plan.fixedRateSeconds), plan) : [];
+  await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds);
+  log(`fixed_rate: ${createRate} creates/s and ${verifyRate} verifies/s side by side for ${plan.fixedRateSeconds} s (open loop)`);
+  const fixed_rate = await fixedRateScenario(target, paidForFixed, plan.fixedRates, plan.fixedRateSeconds, log);
   await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds);
 
   return {
-    scenarios: [create, verify, fullFlow],
+    scenarios: [create, verify, fullFlow.scenario],
     baseline,
     create_to_baseline: baseline.rps === 0 ? 0 : Math.round((create.rps / baseline.rps) * 100) / 100,
     scale,
+    per_payment,
+    fixed_rate,
   };
 }

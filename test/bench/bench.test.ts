@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { getHarness, newMerchant } from '../support/harness.ts';
-import { runBenchmark, type BenchPlan } from '../../src/bench/run.ts';
+import { runBenchmark, QUICK_PLAN, type BenchPlan } from '../../src/bench/run.ts';
+import { dayFates } from '../../src/bench/day.ts';
 
 // Keeps the benchmark's code path working on tiny numbers. It asserts what the
 // run did, never how fast: timing claims come only from `npm run bench`.
 describe('benchmark code path', function () {
   this.timeout(240_000);
 
-  it('runs every scenario, the durable baseline and a scale checkpoint against the real services', async () => {
+  it('runs every scenario, the durable baseline, two simulated days, the work per payment and the fixed-rate load against the real services', async () => {
     const h = await getHarness();
     const merchant = await newMerchant();
     const plan: BenchPlan = {
@@ -17,9 +18,13 @@ describe('benchmark code path', function () {
       verify: 4,
       fullFlow: 3,
       maxSeconds: 60,
-      scaleCheckpoints: [20],
+      scaleCheckpoints: [12, 24],
+      scaleMix: QUICK_PLAN.scaleMix,
+      scaleInFlight: 3,
       scaleProbe: 4,
       fillConcurrency: 4,
+      fixedRates: { create: 4, verify: 2 },
+      fixedRateSeconds: 2,
     };
     const report = await runBenchmark(
       {
@@ -48,9 +53,39 @@ describe('benchmark code path', function () {
     const verified = await h.db.selectFrom('payments').select('id').where('merchant_id', '=', merchant.merchantId).where('status', '=', 'verified').execute();
     assert.ok(verified.length >= plan.verify + plan.fullFlow, `${verified.length} verified payments`);
 
-    assert.equal(report.scale.length, 1);
-    assert.ok(report.scale[0]!.open_payments >= 20);
-    assert.ok(report.scale[0]!.worker_rss_mb > 0);
-    assert.equal(report.scale[0]!.create_errors, 0);
+    // Each day ends its payments as its mix says; the next day begins by expiring what was left on the page.
+    const verifiedPerDay = dayFates(12, plan.scaleMix, plan.scaleInFlight).filter((fate) => fate === 'verified' || fate === 'refunded').length;
+    assert.deepEqual(
+      report.scale.map((p) => [p.payments, p.verified_payments, p.in_flight]),
+      [
+        [12, verifiedPerDay, plan.scaleInFlight],
+        [24, 2 * verifiedPerDay, plan.scaleInFlight],
+      ],
+    );
+    for (const point of report.scale) {
+      // The suite's server runs other tests' workflows too: at least this merchant's payments in flight are open.
+      assert.ok((point.open_workflows_by_type.paymentWorkflow ?? 0) >= point.in_flight, JSON.stringify(point));
+      assert.ok(point.open_workflows >= (point.open_workflows_by_type.paymentWorkflow ?? 0));
+      assert.ok(point.worker_rss_mb > 0);
+      assert.equal(point.create_errors, 0);
+    }
+
+    // Work per payment: counted from the histories of every payment full_flow verified.
+    const work = report.per_payment;
+    assert.equal(work.payments_counted, fullFlow!.payments);
+    assert.ok(work.runs >= 1 && work.workflow_tasks >= 1 && work.activity_tasks >= 1, JSON.stringify(work));
+    assert.ok(work.history_events > work.workflow_tasks + work.activity_tasks, JSON.stringify(work));
+    assert.ok(work.updates >= 1, 'a verified payment accepted at least its verify update');
+    assert.ok(work.worker_cpu_ms > 0, JSON.stringify(work));
+
+    // Fixed rate: every request of the schedule sent and answered as expected.
+    assert.deepEqual(
+      report.fixed_rate.map((f) => [f.name, f.rate, f.requests, f.errors]),
+      [
+        ['create', 4, 8, 0],
+        ['verify', 2, 4, 0],
+      ],
+    );
+    for (const f of report.fixed_rate) assert.ok(f.p99_ms >= f.p50_ms && f.p50_ms > 0, JSON.stringify(f));
   });
 });
