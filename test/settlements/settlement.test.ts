@@ -4,44 +4,14 @@
  * simulator's Paya endpoint, the ledger checked after.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
-import { SETTLEMENT_WORKFLOW, settlementWorkflowId, type SettlementOutcome, type SettlementWorkflowInput } from '../../src/domain/settlement.ts';
 import type { Settlement, SettlementLine } from '../../src/domain/settlement-schemas.ts';
 import { retrySettlement, setSettlementIban } from '../../src/settlements/service.ts';
 import { getHarness, liveBankApi } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
-
-const IBAN = 'IR160120000000001234567890';
-
-async function bank(path: string, body?: Record<string, unknown> | null): Promise<unknown> {
-  const res = await fetch(`${process.env.SANDBOX_BANK_URL}${path}`, {
-    method: body === undefined ? 'GET' : body === null ? 'DELETE' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return res.json();
-}
-
-async function transfersOf(settlementId: string): Promise<{ transfer_id: string; amount: number; iban: string }[]> {
-  const { transfers } = (await bank('/admin/transfers')) as { transfers: { transfer_id: string; amount: number; iban: string }[] };
-  return transfers.filter((t) => t.transfer_id.startsWith(`payout:${settlementId}:`));
-}
-
-/** Runs one merchant's settlement workflow now, with the cutoff now (the run's hold is the schedule's business). */
-async function settleNow(merchantId: string): Promise<{ id: string; outcome: SettlementOutcome }> {
-  const h = await getHarness();
-  const id = randomUUID();
-  const input: SettlementWorkflowInput = { settlement_id: id, merchant_id: merchantId, cutoff: new Date().toISOString(), date: '2026-11-22' };
-  const outcome = await h.temporal.client.workflow.execute<(i: SettlementWorkflowInput) => Promise<SettlementOutcome>>(SETTLEMENT_WORKFLOW, {
-    workflowId: settlementWorkflowId(id),
-    taskQueue: h.config.TEMPORAL_TASK_QUEUE,
-    args: [input],
-  });
-  return { id, outcome };
-}
+import { bankAdmin as bank, SETTLEMENT_IBAN as IBAN, settleNow, transfersOf } from '../support/settlements.ts';
 
 describe('settlement', () => {
   afterEach(() => bank('/admin/faults', null));

@@ -13,18 +13,27 @@ export const LIVE_DOMAIN = 'shop.example';
 export const GOOD_DOCUMENTS = { legal_name: 'فروشگاه نمونه', id_kind: 'person', national_id: '0499370899', iban: 'IR820540102680020817909002' };
 export const SMALL_PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
-/** A merchant through the whole onboarding (domains shop.example and localhost): gateway approved, live mode on, a test and a live key. */
+/**
+ * Takes a merchant through the whole onboarding (LIVE_DOMAIN and localhost as its domains, documents,
+ * gateway approved, live mode on) and answers a live key: a merchant made by the CLI's service or
+ * signed up in the dashboard alike.
+ */
+export async function goLive(merchantId: string): Promise<string> {
+  const h = await getHarness();
+  const onboarding = { db: h.db, temporal: h.temporal.client, config: h.config };
+  for (const domain of [LIVE_DOMAIN, 'localhost']) await addDomain(onboarding, merchantId, domain); // localhost for its test payments' local callbacks
+  await submitDocuments({ ...onboarding, store: documentStore(h.config) }, merchantId, GOOD_DOCUMENTS, [{ name: 'registration.pdf', bytes: SMALL_PDF }]);
+  await requestGateway(onboarding, merchantId);
+  await approveGateway(onboarding, merchantId);
+  await activateLiveMode(onboarding, merchantId);
+  return (await createMerchantKey(h.db, merchantId, 'live')).key;
+}
+
+/** A merchant through the whole onboarding (goLive): gateway approved, live mode on, a test and a live key. */
 export async function liveMerchant(): Promise<{ merchantId: string; testKey: string; liveKey: string }> {
   const h = await getHarness();
   const m = await createMerchant(h.db, h.config, { name: 'Live shop', domain: LIVE_DOMAIN });
-  const onboarding = { db: h.db, temporal: h.temporal.client, config: h.config };
-  await addDomain(onboarding, m.merchant_id, 'localhost'); // for its test payments' local callbacks
-  await submitDocuments({ ...onboarding, store: documentStore(h.config) }, m.merchant_id, GOOD_DOCUMENTS, [{ name: 'registration.pdf', bytes: SMALL_PDF }]);
-  await requestGateway(onboarding, m.merchant_id);
-  await approveGateway(onboarding, m.merchant_id);
-  await activateLiveMode(onboarding, m.merchant_id);
-  const live = await createMerchantKey(h.db, m.merchant_id, 'live');
-  return { merchantId: m.merchant_id, testKey: m.test_key, liveKey: live.key };
+  return { merchantId: m.merchant_id, testKey: m.test_key, liveKey: await goLive(m.merchant_id) };
 }
 
 /**
