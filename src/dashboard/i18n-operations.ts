@@ -1,10 +1,12 @@
 /**
- * Words of the dashboard's overview, webhooks, and a payment's timeline and
- * refunds, spread into the dashboard's dictionaries (i18n.ts). Persian
+ * Words of the dashboard's overview, webhooks, a payment's timeline and
+ * refunds, and settlements, spread into the dashboard's dictionaries (i18n.ts). Persian
  * first; the English one is typed from it, so both have the same keys.
  */
 import type { EventType } from '../domain/events.ts';
 import type { RefundStatus } from '../domain/refund.ts';
+import type { SettlementStatus } from '../domain/settlement.ts';
+import type { SETTLEMENT_LINE_KINDS } from '../domain/settlement-schemas.ts';
 import type { WebhookAttemptError } from '../domain/webhook-delivery.ts';
 
 const faEvents: Record<EventType, string> = {
@@ -35,6 +37,11 @@ const faAttemptErrors: Record<WebhookAttemptError, string> = {
 };
 
 const faRefundStatuses: Record<RefundStatus, string> = { pending: 'در جریان', succeeded: 'انجام‌شده', failed: 'ناموفق' };
+
+const faSettlementStatuses: Record<SettlementStatus, string> = { pending: 'در حال واریز', paid: 'واریز شد', failed: 'ناموفق' };
+
+type LineKind = (typeof SETTLEMENT_LINE_KINDS)[number];
+const faLineKinds: Record<LineKind, string> = { payment: 'پرداخت', refund: 'بازپرداخت', refund_return: 'بازپرداخت ناموفق (برگشت)' };
 
 const fa = {
   navOverview: 'نمای کلی',
@@ -114,9 +121,49 @@ const fa = {
   refundCreatedText: 'بازپرداخت ثبت شد و برای بانک فرستاده می‌شود.',
   refundRefused: 'بازپرداخت پذیرفته نشد.',
   reason: 'علت',
+  // Settlements
+  navSettlements: 'تسویه‌ها',
+  settlementsTitle: 'تسویه‌ها',
+  settlementsIntro: 'روزی یک بار، پرداخت‌های واقعی تأییدشده پس از کسر کارمزد و بازپرداخت‌ها به شبای شما واریز می‌شود.',
+  testSettlementsTitle: 'پرداخت‌های آزمایشی تسویه نمی‌شوند',
+  testSettlementsText: 'در حالت آزمایشی پولی جابه‌جا نمی‌شود، پس چیزی هم به حساب شما واریز نمی‌شود. موجودی و تسویه‌ها در حالت واقعی دیده می‌شوند.',
+  showLiveSettlements: 'نمایش تسویه‌های حالت واقعی',
+  balanceTitle: 'موجودی',
+  balanceAvailable: 'برای تسویهٔ بعدی',
+  balancePending: 'در دورهٔ نگهداری',
+  balanceHeld: 'پرداخت‌شده، تأییدنشده',
+  balanceInPayout: 'در راه حساب شما',
+  balanceNote: 'پرداخت‌های تأییدشده پس از {hours} ساعت به تسویهٔ بعدی می‌رسند.',
+  carriedNote: 'موجودی قابل تسویه منفی است: بازپرداخت‌ها از پرداخت‌های تسویه‌نشده بیشتر بوده‌اند. این مبلغ از تسویهٔ بعدی کسر می‌شود و تا جبران نشود چیزی واریز نمی‌شود.',
+  settlementsListTitle: 'تسویه‌ها',
+  dateFrom: 'از روز',
+  dateTo: 'تا روز',
+  dateRangeHint: 'روزها به وقت تهران و تاریخ میلادی.',
+  noSettlements: 'هنوز تسویه‌ای نشده است.',
+  noMatchingSettlements: 'هیچ تسویه‌ای با این فیلترها نیست.',
+  settlementDate: 'تاریخ',
+  gross: 'جمع پرداخت‌ها',
+  fees: 'کارمزدها',
+  settlementRefunds: 'بازپرداخت‌ها',
+  net: 'خالص',
+  paidTo: 'واریز به',
+  settlementTitle: 'تسویه',
+  backToSettlements: 'بازگشت به تسویه‌ها',
+  paymentCount: 'تعداد پرداخت‌ها',
+  refundCount: 'تعداد بازپرداخت‌ها',
+  cutoff: 'پرداخت‌های تأییدشده تا',
+  paidOutAt: 'زمان واریز',
+  failedSettlementText: 'بانک این واریز را نپذیرفت. مبلغ برای شما کنار گذاشته شده است و پشتیبانی درگاه آن را دوباره واریز می‌کند.',
+  pendingSettlementText: 'این مبلغ برای واریز به بانک فرستاده شده است.',
+  linesTitle: 'ردیف‌ها',
+  lineKind: 'نوع',
+  lineObject: 'شناسه',
+  downloadLines: 'دریافت همهٔ ردیف‌ها (CSV)',
   eventLabels: faEvents,
   attemptErrors: faAttemptErrors,
   refundStatuses: faRefundStatuses,
+  settlementStatuses: faSettlementStatuses,
+  lineKinds: faLineKinds,
 };
 
 export type OperationsWords = typeof fa;
@@ -222,6 +269,45 @@ const en: OperationsWords = {
     address_refused: 'Address refused',
   },
   refundStatuses: { pending: 'In progress', succeeded: 'Succeeded', failed: 'Failed' },
+  navSettlements: 'Settlements',
+  settlementsTitle: 'Settlements',
+  settlementsIntro: 'Once a day, your verified live payments, less fees and refunds, are paid to your IBAN.',
+  testSettlementsTitle: 'Test payments are never settled',
+  testSettlementsText: 'No real money moves in test mode, so nothing is paid to your account. Your balance and settlements are in live mode.',
+  showLiveSettlements: 'Show live settlements',
+  balanceTitle: 'Balance',
+  balanceAvailable: 'For the next settlement',
+  balancePending: 'Within the hold',
+  balanceHeld: 'Paid, not yet verified',
+  balanceInPayout: 'On its way to your account',
+  balanceNote: 'Verified payments join the next settlement {hours} hours after verification.',
+  carriedNote: 'What the next settlement would pay is negative: refunds exceeded the payments not yet settled. It is carried: the next settlement deducts it, and nothing is paid out until it is made up.',
+  settlementsListTitle: 'Settlements',
+  dateFrom: 'From',
+  dateTo: 'To',
+  dateRangeHint: 'Days in Tehran time.',
+  noSettlements: 'No settlement yet.',
+  noMatchingSettlements: 'No settlement matches these filters.',
+  settlementDate: 'Date',
+  gross: 'Gross',
+  fees: 'Fees',
+  settlementRefunds: 'Refunds',
+  net: 'Net',
+  paidTo: 'Paid to',
+  settlementTitle: 'Settlement',
+  backToSettlements: 'Back to settlements',
+  paymentCount: 'Payments covered',
+  refundCount: 'Refunds covered',
+  cutoff: 'Covers payments verified up to',
+  paidOutAt: 'Paid out at',
+  failedSettlementText: 'The bank refused this transfer. The amount stays reserved for you, and the gateway’s operators will pay it again.',
+  pendingSettlementText: 'This amount has been sent to the bank for transfer.',
+  linesTitle: 'Lines',
+  lineKind: 'Kind',
+  lineObject: 'ID',
+  downloadLines: 'Download all lines (CSV)',
+  settlementStatuses: { pending: 'Being paid', paid: 'Paid', failed: 'Failed' },
+  lineKinds: { payment: 'Payment', refund: 'Refund', refund_return: 'Refused refund given back' },
 };
 
 export const OPERATIONS_WORDS = { fa, en } as const;

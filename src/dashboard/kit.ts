@@ -14,7 +14,7 @@ import type { Logger } from '../logger.ts';
 import type { Mailer } from '../adapters/mailer.ts';
 import type { SignedInUser } from '../accounts/accounts.ts';
 import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
-import type { Lang } from './i18n.ts';
+import { strings, type Lang } from './i18n.ts';
 import type { MessageKind, Section, ViewContext } from './views.ts';
 import type { AuditAction } from '../domain/audit.ts';
 
@@ -65,6 +65,13 @@ export const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** The id in the path (`:id`), or 404: nothing but a uuid names a dashboard object. */
+export function idInPath(request: Request): string {
+  const id = request.ctx.params.id ?? '';
+  if (!UUID.test(id)) throw new Refusal(404, 'not_found');
+  return id;
+}
+
 /** The mode a page shows: `?mode=live`, or test (the default). */
 export const modeOf = (value: unknown): KeyMode => (value === 'live' ? 'live' : 'test');
 
@@ -73,3 +80,9 @@ export const tenantOfUser = (user: SignedInUser, mode: KeyMode): Tenant => tenan
 
 /** `?mode=live` on live pages, nothing on test ones (the default). */
 export const modeQuery = (mode: KeyMode, prefix: '?' | '&' = '?') => (mode === 'live' ? `${prefix}mode=live` : '');
+
+/** The test/live switch of a page at `path`. */
+export const modeSwitch = (lang: Lang, current: KeyMode, path: string) => {
+  const t = strings(lang);
+  return (['test', 'live'] as const).map((m) => ({ value: m, label: t[`mode_${m}`], href: `${path}${modeQuery(m)}`, current: m === current }));
+};

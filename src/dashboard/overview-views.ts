@@ -9,7 +9,7 @@ import type { DayTotal } from '../payments/overview.ts';
 import { TEHRAN_TIME_ZONE } from '../domain/calendar.ts';
 import { LOCALE } from '../http/words.ts';
 import { formatRials, strings, type Lang } from './i18n.ts';
-import { modeQuery } from './kit.ts';
+import { modeSwitch } from './kit.ts';
 import { render, type ViewContext } from './views.ts';
 
 /** The chart's drawing box (SVG user units); CSS scales it to the column's width. */
@@ -61,7 +61,7 @@ export function overviewPage(context: ViewContext, data: { mode: KeyMode; days: 
   return render('overview', context, {
     title: t.overviewTitle,
     testMode: data.mode === 'test',
-    modes: (['test', 'live'] as const).map((m) => ({ value: m, label: t[`mode_${m}`], href: `/dashboard/overview${modeQuery(m)}`, current: m === data.mode })),
+    modes: modeSwitch(lang, data.mode, '/dashboard/overview'),
     today: { count: number(today.count), volume: formatRials(today.volume, lang) },
     period: { count: number(count), volume: formatRials(volume, lang) },
     chart: {

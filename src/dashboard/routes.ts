@@ -38,6 +38,7 @@ import { strings, type Lang } from './i18n.ts';
 import { CURSOR, modeOf, Refusal, UUID, type DashboardDependencies, type DashboardKit, type Request, type SignedInRequest } from './kit.ts';
 import { overviewPages } from './overview-routes.ts';
 import { paymentPages } from './payment-routes.ts';
+import { settlementPages } from './settlement-routes.ts';
 import { webhookPages } from './webhook-routes.ts';
 import {
   DASHBOARD_CSS,
@@ -740,6 +741,7 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
   const kit: DashboardKit = { router, deps, signedIn: (handler) => page(handler, true), readForm, html, seeOther, audit };
   overviewPages(kit);
   paymentPages(kit);
+  settlementPages(kit);
   webhookPages(kit);
 
   return router;

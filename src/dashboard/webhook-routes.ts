@@ -24,7 +24,7 @@ import {
   rotateWebhookSecret,
 } from '../webhooks/service.ts';
 import { strings } from './i18n.ts';
-import { CURSOR, modeOf, modeQuery, Refusal, tenantOfUser, UUID, type DashboardKit, type SignedInRequest } from './kit.ts';
+import { CURSOR, idInPath, modeOf, modeQuery, Refusal, tenantOfUser, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { webhookEventPage, webhookEventsPage, webhooksPage, type EndpointFormState } from './webhook-views.ts';
 
 const EVENT_ID = /^evt_[0-9a-f]{32}$/;
@@ -47,12 +47,6 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
     html(request.ctx, webhooksPage(request.view('webhooks'), { mode, endpoints: endpoints.data }, options), status);
   };
 
-  /** The id in the path, or 404: nothing else can name an endpoint. */
-  const endpointId = (request: SignedInRequest) => {
-    const id = request.ctx.params.id ?? '';
-    if (!UUID.test(id)) throw new Refusal(404, 'not_found');
-    return id;
-  };
 
   router.get(
     '/dashboard/webhooks',
@@ -93,8 +87,8 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
       const form = await readForm(request.ctx);
       const mode = modeOf(form.get('mode'));
       // The API's default window (WEBHOOK_SECRET_ROTATION_SECONDS) for the old secret.
-      const rotated = await rotateWebhookSecret(deps, tenantOfUser(request.user, mode), endpointId(request), undefined);
-      await audit(request.ctx, 'webhook_endpoint_changed', request.user, `${endpointId(request)}: secret rotated`);
+      const rotated = await rotateWebhookSecret(deps, tenantOfUser(request.user, mode), idInPath(request), undefined);
+      await audit(request.ctx, 'webhook_endpoint_changed', request.user, `${idInPath(request)}: secret rotated`);
       await endpointsPage(request, mode, { secret: { value: rotated.secret, rotated: true } });
     }),
   );
@@ -109,8 +103,8 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
       signedIn(async (request) => {
         const form = await readForm(request.ctx);
         const mode = modeOf(form.get('mode'));
-        await perform(db, tenantOfUser(request.user, mode), endpointId(request));
-        await audit(request.ctx, recorded, request.user, `${endpointId(request)}: ${done}`);
+        await perform(db, tenantOfUser(request.user, mode), idInPath(request));
+        await audit(request.ctx, recorded, request.user, `${idInPath(request)}: ${done}`);
         seeOther(request.ctx, `/dashboard/webhooks?done=${done}${modeQuery(mode, '&')}`);
       }),
     );

@@ -5,7 +5,7 @@ import { nextAttemptAt, retryScheduleMs } from '../domain/webhook-delivery.ts';
 import type { Event, WebhookAttempt, WebhookEndpoint } from '../domain/webhook-schemas.ts';
 import { localDigits } from '../http/words.ts';
 import { formatRials, formatTime, strings, type Lang } from './i18n.ts';
-import { modeQuery } from './kit.ts';
+import { modeQuery, modeSwitch } from './kit.ts';
 import { hrefWith, render, type ViewContext } from './views.ts';
 
 /** What the add form shows again after a refusal. */
@@ -13,11 +13,6 @@ export interface EndpointFormState {
   url: string;
   events: string[];
 }
-
-const modeSwitch = (lang: Lang, current: KeyMode, path: string) => {
-  const t = strings(lang);
-  return (['test', 'live'] as const).map((m) => ({ value: m, label: t[`mode_${m}`], href: `${path}${modeQuery(m)}`, current: m === current }));
-};
 
 export function webhooksPage(
   context: ViewContext,

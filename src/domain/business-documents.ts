@@ -64,6 +64,12 @@ export function isValidSheba(iban: string): boolean {
 /** An IBAN as typed: spaces dropped, upper case, Persian digits as ASCII. */
 export const normalizeSheba = (input: string): string => asciiDigits(input).toUpperCase();
 
+/** A Sheba IBAN as a list shows it: the country and check digits and the last four, enough to tell accounts apart. */
+export const maskSheba = (iban: string): string => `${iban.slice(0, 4)}…${iban.slice(-4)}`;
+
+/** A Sheba IBAN in groups of four, as it is printed on cards and bank statements. */
+export const groupSheba = (iban: string): string => iban.replace(/(.{4})(?=.)/g, '$1 ');
+
 export type DocumentsFieldError = 'legal_name' | 'id_kind' | 'national_id' | 'company_id' | 'iban';
 
 export interface BusinessDetails {

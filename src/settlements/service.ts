@@ -90,29 +90,61 @@ async function ownSettlement(db: Db, tenant: Tenant, id: string) {
   return row;
 }
 
+/** Where a page of a settlement's lines starts: after this line, in their order (kind, then object id). */
+export interface LineKey {
+  kind: string;
+  object_id: string;
+}
+
+/** A settlement's lines in their stable order (kind, then object id): all, or `limit` after `after` (keyset on the lines' key). */
+async function linesOf(db: Db, id: string, page: { limit?: number; after?: LineKey } = {}) {
+  let q = db.selectFrom('settlement_lines').selectAll().where('settlement_id', '=', id);
+  if (page.after !== undefined) q = q.where(sql<boolean>`(kind, object_id) > (${page.after.kind}, ${page.after.object_id})`);
+  q = q.orderBy('kind').orderBy('object_id');
+  return (page.limit === undefined ? q : q.limit(page.limit)).execute();
+}
+
 /** A settlement with its lines (payments, refunds, refused refunds given back), in a stable order. */
 export async function getSettlement(db: Db, tenant: Tenant, id: string): Promise<{ settlement: Settlement; lines: SettlementLine[] }> {
   const row = await ownSettlement(db, tenant, id);
-  const lines = await db.selectFrom('settlement_lines').selectAll().where('settlement_id', '=', id).orderBy('kind').orderBy('object_id').execute();
-  return { settlement: settlementFromRow(row), lines: lines.map(settlementLineFromRow) };
+  return { settlement: settlementFromRow(row), lines: (await linesOf(db, id)).map(settlementLineFromRow) };
 }
 
 /**
- * The settlement's lines as CSV, checked first (an unknown id is refused before the first byte),
- * then read a page at a time (keyset on the lines' key), for streaming.
+ * A settlement with one page of its lines (`limit` of them, after `after`) and where the next page
+ * starts (null on the last): a settlement may cover thousands of payments, more than a page shows.
  */
-export async function settlementLinesCsv(db: Db, tenant: Tenant, id: string): Promise<AsyncGenerator<string>> {
+export async function getSettlementLinesPage(
+  db: Db,
+  tenant: Tenant,
+  id: string,
+  page: { limit: number; after?: LineKey },
+): Promise<{ settlement: Settlement; lines: SettlementLine[]; next: LineKey | null }> {
+  const row = await ownSettlement(db, tenant, id);
+  const rows = await linesOf(db, id, { limit: page.limit + 1, after: page.after });
+  const kept = rows.slice(0, page.limit);
+  const last = kept.at(-1);
+  return {
+    settlement: settlementFromRow(row),
+    lines: kept.map(settlementLineFromRow),
+    next: rows.length > page.limit && last !== undefined ? { kind: last.kind, object_id: last.object_id } : null,
+  };
+}
+
+/**
+ * The settlement's lines as a CSV file, checked first (an unknown id is refused before the first
+ * byte), then read a page at a time, for streaming.
+ */
+export async function settlementLinesCsv(db: Db, tenant: Tenant, id: string): Promise<{ filename: string; body: AsyncGenerator<string> }> {
   await ownSettlement(db, tenant, id);
-  return csvLines(db, id);
+  return { filename: `settlement-${id}.csv`, body: csvLines(db, id) };
 }
 
 async function* csvLines(db: Db, id: string): AsyncGenerator<string> {
   yield `${SETTLEMENT_CSV_COLUMNS.join(',')}\r\n`;
-  let after: { kind: string; object_id: string } | undefined;
+  let after: LineKey | undefined;
   for (;;) {
-    let q = db.selectFrom('settlement_lines').selectAll().where('settlement_id', '=', id);
-    if (after !== undefined) q = q.where(sql<boolean>`(kind, object_id) > (${after.kind}, ${after.object_id})`);
-    const rows = await q.orderBy('kind').orderBy('object_id').limit(1_000).execute();
+    const rows = await linesOf(db, id, { limit: 1_000, after });
     if (rows.length === 0) return;
     yield rows
       .map(settlementLineFromRow)

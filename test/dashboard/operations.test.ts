@@ -14,14 +14,12 @@ import { screenshot } from '../support/browser.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { createdPayment } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
-import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, dashboardBrowser, persian, signInInBrowser, signUpInBrowser, type Lang } from '../support/dashboard.ts';
+import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, dashboardBrowser, persian, rials, signInInBrowser, signUpInBrowser, type Lang } from '../support/dashboard.ts';
 import { tehranDay } from '../../src/domain/calendar.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 import type { Event } from '../../src/domain/webhook-schemas.ts';
 
-/** How a page writes a whole number of rials. */
-const rials = (amount: number, lang: Lang) => `${new Intl.NumberFormat(lang === 'fa' ? 'fa-IR' : 'en-US').format(amount)} ${lang === 'fa' ? 'ریال' : 'rials'}`;
 const count = (n: number, lang: Lang) => (lang === 'fa' ? persian(String(n)) : String(n));
 
 describe('merchant dashboard: webhooks, refunds, timeline, overview', function () {
@@ -39,12 +37,7 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
   });
 
   const phone = () => dashboard.phone();
-  /** The same session on a 1280 px screen. */
-  const desktopOf = async (page: Page) => {
-    const context = dashboard.track(await dashboard.browser.newContext({ viewport: { width: 1280, height: 900 } }));
-    await context.addCookies(await page.context().cookies());
-    return context.newPage();
-  };
+  const desktopOf = (page: Page) => dashboard.desktopOf(page);
   const receiver = async () => {
     const r = await startReceiver();
     receivers.push(r);

@@ -17,9 +17,8 @@ import { answeredLivePayment, createdLivePayment, GOOD_DOCUMENTS, liveMerchant, 
 import { waitForStatus } from '../support/payments.ts';
 import { waitForRefund } from '../support/refunds.ts';
 import { bankFault, payoutTransfers } from '../support/bank.ts';
-import { runSettlement, settleNow, settlementsOf } from '../support/settlement.ts';
+import { runSettlement, SETTLEMENT_IBAN as IBAN, settleNow, settlementsOf } from '../support/settlement.ts';
 
-const IBAN = 'IR160120000000001234567890';
 
 describe('settlement', () => {
   afterEach(() => bankFault(null));

@@ -19,6 +19,9 @@ const PERSIAN_DIGITS = '۰۱۲۳۴۵۶۷۸۹';
 /** ASCII digits as a Persian page writes them. */
 export const persian = (digits: string) => digits.replace(/[0-9]/g, (d) => PERSIAN_DIGITS[Number(d)]!);
 
+/** How a page writes a whole number of rials. */
+export const rials = (amount: number, lang: Lang) => `${new Intl.NumberFormat(lang === 'fa' ? 'fa-IR' : 'en-US').format(amount)} ${lang === 'fa' ? 'ریال' : 'rials'}`;
+
 export async function assertLanguage(page: Page, lang: Lang): Promise<void> {
   assert.equal(await page.getAttribute('html', 'lang'), lang);
   assert.equal(await page.getAttribute('html', 'dir'), lang === 'fa' ? 'rtl' : 'ltr');
@@ -84,6 +87,8 @@ export interface DashboardBrowser {
   track(context: BrowserContext): BrowserContext;
   /** A fresh 390 px phone page (closed after the test). */
   phone(): Promise<PhonePage>;
+  /** The same session as `page` on a 1280 px screen (closed after the test). */
+  desktopOf(page: Page): Promise<Page>;
 }
 
 /**
@@ -124,6 +129,11 @@ export function dashboardBrowser(settings: Partial<Record<keyof Config, string>>
       const p = await phonePage(browser!);
       track(p.context);
       return p;
+    },
+    async desktopOf(page: Page) {
+      const context = track(await browser!.newContext({ viewport: { width: 1280, height: 900 } }));
+      await context.addCookies(await page.context().cookies());
+      return context.newPage();
     },
   };
 }

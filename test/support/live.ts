@@ -29,17 +29,26 @@ export interface OnboardingServices {
   config: Config;
 }
 
-/** A merchant through the whole onboarding (domains shop.example and localhost): gateway approved, live mode on, a test and a live key. */
+/**
+ * Takes a merchant through the whole onboarding (LIVE_DOMAIN and localhost as its domains, documents,
+ * gateway approved, live mode on) and answers a live key: a merchant made by the CLI's service or
+ * signed up in the dashboard alike.
+ */
+export async function goLive(merchantId: string, services?: OnboardingServices): Promise<string> {
+  const deps = services ?? (await harnessServices());
+  for (const domain of [LIVE_DOMAIN, 'localhost']) await addDomain(deps, merchantId, domain); // localhost for its test payments' local callbacks
+  await submitDocuments({ ...deps, store: documentStore(deps.config) }, merchantId, GOOD_DOCUMENTS, [{ name: 'registration.pdf', bytes: SMALL_PDF }]);
+  await requestGateway(deps, merchantId);
+  await approveGateway(deps, merchantId);
+  await activateLiveMode(deps, merchantId);
+  return (await createMerchantKey(deps.db, merchantId, 'live')).key;
+}
+
+/** A merchant through the whole onboarding (goLive): gateway approved, live mode on, a test and a live key. */
 export async function liveMerchant(services?: OnboardingServices): Promise<{ merchantId: string; testKey: string; liveKey: string }> {
   const deps = services ?? (await harnessServices());
   const m = await createMerchant(deps.db, deps.config, { name: 'Live shop', domain: LIVE_DOMAIN });
-  await addDomain(deps, m.merchant_id, 'localhost'); // for its test payments' local callbacks
-  await submitDocuments({ ...deps, store: documentStore(deps.config) }, m.merchant_id, GOOD_DOCUMENTS, [{ name: 'registration.pdf', bytes: SMALL_PDF }]);
-  await requestGateway(deps, m.merchant_id);
-  await approveGateway(deps, m.merchant_id);
-  await activateLiveMode(deps, m.merchant_id);
-  const live = await createMerchantKey(deps.db, m.merchant_id, 'live');
-  return { merchantId: m.merchant_id, testKey: m.test_key, liveKey: live.key };
+  return { merchantId: m.merchant_id, testKey: m.test_key, liveKey: await goLive(m.merchant_id, deps) };
 }
 
 /** A live payment created on `baseUrl` (an API server with a live bank, liveBankApi). */

@@ -14,6 +14,9 @@ import { tehranDay } from '../../src/domain/calendar.ts';
 import { getHarness } from './harness.ts';
 import type { client } from './http.ts';
 
+/** A Sheba IBAN whose check digits hold (not the documents' one). */
+export const SETTLEMENT_IBAN = 'IR160120000000001234567890';
+
 /** Runs one merchant's settlement workflow now, with the cutoff now (the run's hold is the schedule's business). */
 export async function settleNow(merchantId: string): Promise<{ id: string; outcome: SettlementOutcome }> {
   const h = await getHarness();

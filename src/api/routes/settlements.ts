@@ -1,9 +1,8 @@
-import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { ListSettlementsQuerySchema } from '../../domain/settlement-schemas.ts';
-import { isDependencyFailure } from '../../http/dependencies.ts';
+import { sendCsv } from '../../http/csv.ts';
 import type { Logger } from '../../logger.ts';
 import { getBalance, getSettlement, listSettlements, settlementLinesCsv } from '../../settlements/service.ts';
 import { callerOf } from '../middleware/auth.ts';
@@ -27,18 +26,8 @@ export function settlementRoutes(deps: { db: Db; logger: Logger; config: Pick<Co
   });
 
   router.get('/settlements/:id/lines.csv', async (ctx) => {
-    const id = ctx.params.id!;
-    const body = Readable.from(await settlementLinesCsv(deps.db, callerOf(ctx), id));
-    const requestId = String(ctx.state.requestId);
-    body.once('error', (err) => {
-      // The status line has gone out: the response is cut short (no final chunk).
-      deps.logger[isDependencyFailure(err) ? 'warn' : 'error']({ request_id: requestId, path: ctx.path, err: isDependencyFailure(err) ? err.message : err }, 'settlement lines cut short');
-    });
-    ctx.set('Content-Disposition', `attachment; filename="settlement-${id}.csv"`);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.type = 'text/csv; charset=utf-8';
-    ctx.body = body;
+    // An unknown id is refused here, as JSON, before the first byte.
+    sendCsv(ctx, { ...(await settlementLinesCsv(deps.db, callerOf(ctx), ctx.params.id!)), what: 'settlement lines' }, deps.logger);
   });
 
   return router;
