@@ -12,3 +12,13 @@ export async function bankOperations(paymentId: string, kind?: BankOperation['ki
   const body = (await res.json()) as { operations: BankOperation[] };
   return body.operations.filter((op) => op.kind !== 'token' && (kind === undefined || op.kind === kind));
 }
+
+/** Switches a fault on at the bank simulator (its admin endpoint), or every fault off (null). */
+export async function bankFault(body: Record<string, unknown> | null): Promise<void> {
+  const res = await fetch(`${process.env.SANDBOX_BANK_URL}/admin/faults`, {
+    method: body === null ? 'DELETE' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === null ? {} : { body: JSON.stringify(body) }),
+  });
+  if (res.status !== 200) throw new Error(`the bank simulator refused the fault: ${res.status}`);
+}

@@ -6,6 +6,8 @@
  * apart by the marker's name.
  */
 import proto from '@temporalio/proto';
+import { getHarness } from './harness.ts';
+import { waitFor } from './http.ts';
 
 const { EventType } = proto.temporal.api.enums.v1;
 type EventType = proto.temporal.api.enums.v1.EventType;
@@ -38,4 +40,14 @@ export function historyWork(history: History): HistoryWork {
     timers: count(EventType.EVENT_TYPE_TIMER_STARTED),
     patches: markers(PATCH_MARKER),
   };
+}
+
+/** Waits until the latest run of the workflow `workflowId` has closed; answers how (COMPLETED, FAILED…). */
+export async function closedWorkflow(workflowId: string): Promise<string> {
+  const h = await getHarness();
+  const handle = h.temporal.client.workflow.getHandle(workflowId);
+  return waitFor(`${workflowId} to close`, async () => {
+    const { status } = await handle.describe();
+    return status.name === 'RUNNING' ? undefined : status.name;
+  });
 }
