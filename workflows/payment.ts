@@ -49,7 +49,7 @@ import {
   type VerifyInput,
 } from '../src/domain/payment-workflow.ts';
 import { refundRefusal } from '../src/domain/refund.ts';
-import { bank, bankNow, localBankNow, localBankOnce, localRecords, records } from './proxies.ts';
+import { bank, bankLocalFirst, bankNow, localBankNow, records, recordsLocalFirst } from './proxies.ts';
 import { StepLock } from './lock.ts';
 import { checkRefundRequest, checkTransition as checkAllowed, RefundBook, refusalFailure } from './refunding.ts';
 
@@ -80,7 +80,8 @@ async function runPayment(input: PaymentWorkflowInput, generation: Generation): 
   /** Closes when the refund window ends; later refunds are refused (the first type only). */
   let refundWindowOpen = true;
   const { shortLived } = generation;
-  const write = shortLived ? localRecords : records;
+  const write = shortLived ? recordsLocalFirst : records;
+  const askBank = shortLived ? bankLocalFirst : bank;
   const askBankNow = shortLived ? localBankNow : bankNow;
 
   // Payments started from here on (a patch marker in their history) have their own clock for the
@@ -201,25 +202,10 @@ async function runPayment(input: PaymentWorkflowInput, generation: Generation): 
     await confirmAtBank(callback.ref_num);
   }
 
-  /**
-   * The bank's confirm. The second type asks once within the workflow task (a bank answers in
-   * milliseconds, and the payment is recorded in the same task); a bank that does not answer at
-   * once is asked by an activity, retried until it answers.
-   */
-  async function askBankToConfirm(request: { payment_id: string; mode: Payment['mode']; ref_num: string }) {
-    if (shortLived) {
-      try {
-        return await localBankOnce.confirmAtBank(request);
-      } catch (error) {
-        if (isCancellation(error)) throw error;
-      }
-    }
-    return bank.confirmAtBank(request);
-  }
-
   /** Asks the bank about `refNum`; pays, keeps pending, or (for a pending payment the bank refuses) fails the payment. */
   async function confirmAtBank(refNum: string): Promise<void> {
-    const answer = await askBankToConfirm({ payment_id: payment.id, mode: payment.mode, ref_num: refNum });
+    // The second type asks within the workflow task first: the payment is recorded in the same task.
+    const answer = await askBank.confirmAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: refNum });
     if (answer.result === 'in_progress') {
       pendingRef = refNum;
       if (payment.status === 'created') await commit({ ...payment, status: 'pending' });

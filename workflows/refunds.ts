@@ -13,7 +13,7 @@ import type { Payment } from '../src/domain/payment-schemas.ts';
 import { paymentQuery, refundUpdate, searchAttributes, type RefundRequest, type RefundsWorkflowInput } from '../src/domain/payment-workflow.ts';
 import { recordedRefundRefusal } from '../src/domain/refund.ts';
 import { StepLock } from './lock.ts';
-import { bank, localRecords } from './proxies.ts';
+import { bank, recordsLocalFirst } from './proxies.ts';
 import { checkRefundRequest, checkTransition, RefundBook } from './refunding.ts';
 
 export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promise<Payment | null> {
@@ -32,7 +32,7 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
       const { payment, version } = current();
       if (next !== null) checkTransition(payment, next);
       const nextVersion = next === null ? null : { payment: next, version: version + 1 };
-      await localRecords.recordRefund({ refund, merchant_id: input.merchant_id, mode: input.mode, payment: nextVersion });
+      await recordsLocalFirst.recordRefund({ refund, merchant_id: input.merchant_id, mode: input.mode, payment: nextVersion });
       if (nextVersion === null) return;
       recorded = nextVersion;
       upsertSearchAttributes([{ key: searchAttributes.status, value: nextVersion.payment.status }]);
@@ -53,7 +53,7 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
       lock.run(async () => {
         const known = refunds.taken.get(request.refund_id);
         if (known !== undefined) return known;
-        const read = await localRecords.readPaymentForRefund({ payment_id: input.payment_id, refund_id: request.refund_id });
+        const read = await recordsLocalFirst.readPaymentForRefund({ payment_id: input.payment_id, refund_id: request.refund_id });
         // Taken before, by an earlier run (the request retried after that run ended): the refund as recorded.
         if (read.refund !== null) return read.refund;
         recorded = { payment: read.payment, version: read.version };

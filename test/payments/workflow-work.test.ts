@@ -23,7 +23,7 @@ describe('work per payment, counted', () => {
     assert.equal(banked.body.payment?.status, 'paid', banked.text);
     const verified = await api.post<{ payment: Payment }>(`/payments/${payment.id}/verify`, { amount: payment.amount });
     assert.equal(verified.status, 200, verified.text);
-    assert.equal(await closedWorkflow(paymentWorkflowId(payment.id)), 'COMPLETED');
+    assert.equal(await closedWorkflow(h.temporal.client, paymentWorkflowId(payment.id)), 'COMPLETED');
 
     const work = historyWork(await h.temporal.client.workflow.getHandle(paymentWorkflowId(payment.id)).fetchHistory());
     // Start (payment.created and the expiry timer), the token, the callback (confirm and record paid), verify (settle and record verified):
@@ -71,7 +71,7 @@ describe('work per payment, counted', () => {
       const expected = { verified: 'verified', failure: 'failed', cancel: 'canceled', 'merchant-canceled': 'canceled', expired: 'expired', 'merchant-reversed': 'reversed', 'deadline-reversed': 'reversed' };
       for (const [path, id] of Object.entries(finals)) {
         assert.equal(statuses.find((r) => r.id === id)?.status, expected[path as keyof typeof expected], path);
-        assert.equal(await closedWorkflow(paymentWorkflowId(id)), 'COMPLETED', path);
+        assert.equal(await closedWorkflow(h.temporal.client, paymentWorkflowId(id)), 'COMPLETED', path);
       }
     });
   });

@@ -41,6 +41,7 @@ describe('refund outcomes', () => {
   });
 
   it('after the refund window, read on the record, refunds answer 409 payment_not_refundable; the workflows that took the earlier one are closed', async () => {
+    const h = await getHarness();
     const baseUrl = await apiWith({ REFUND_WINDOW_SECONDS: '2' });
     const m = await newMerchant();
     const api = client(baseUrl, m.key);
@@ -49,7 +50,7 @@ describe('refund outcomes', () => {
     assert.equal(partial.status, 201, partial.text);
     await waitForRefund(baseUrl, m.key, partial.body.refund.id, 'succeeded');
 
-    for (const workflowId of [paymentWorkflowId(payment.id), refundsWorkflowId(payment.id)]) assert.equal(await closedWorkflow(workflowId), 'COMPLETED', workflowId);
+    for (const workflowId of [paymentWorkflowId(payment.id), refundsWorkflowId(payment.id)]) assert.equal(await closedWorkflow(h.temporal.client, workflowId), 'COMPLETED', workflowId);
     // Two seconds after verified_at the window has closed: no timer is needed to say so.
     await waitFor('the refund window to pass', async () => (Date.now() > Date.parse(payment.verified_at!) + 2_000 ? true : undefined));
     const late = await api.post<{ code: string; message: string }>(`/payments/${payment.id}/refunds`, { amount: 100_000 });

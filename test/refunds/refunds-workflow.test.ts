@@ -34,14 +34,14 @@ describe('the refunds workflow', () => {
     const m = await newMerchant();
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 600_000 });
-    assert.equal(await closedWorkflow(paymentWorkflowId(payment.id)), 'COMPLETED');
+    assert.equal(await closedWorkflow(h.temporal.client, paymentWorkflowId(payment.id)), 'COMPLETED');
     await assert.rejects(h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id)).describe(), WorkflowNotFoundError, 'no refunds workflow before a refund');
 
     const res = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { amount: 200_000 });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.refund.status, 'pending');
     await waitForRefund(h.baseUrl, m.key, res.body.refund.id, 'succeeded');
-    assert.equal(await closedWorkflow(refundsWorkflowId(payment.id)), 'COMPLETED');
+    assert.equal(await closedWorkflow(h.temporal.client, refundsWorkflowId(payment.id)), 'COMPLETED');
     const handle = h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id));
     const recorded = await handle.result();
     assert.deepEqual({ status: recorded?.status, refunded_amount: recorded?.refunded_amount }, { status: 'partially_refunded', refunded_amount: 200_000 });
@@ -54,7 +54,7 @@ describe('the refunds workflow', () => {
     assert.equal(rest.status, 201, rest.text);
     assert.equal(rest.body.refund.amount, 400_000);
     await waitForRefund(h.baseUrl, m.key, rest.body.refund.id, 'succeeded');
-    assert.equal(await closedWorkflow(refundsWorkflowId(payment.id)), 'COMPLETED');
+    assert.equal(await closedWorkflow(h.temporal.client, refundsWorkflowId(payment.id)), 'COMPLETED');
     const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
     assert.deepEqual({ status: after.body.payment.status, refunded_amount: after.body.payment.refunded_amount }, { status: 'refunded', refunded_amount: 600_000 });
     assert.deepEqual((await bankOperations(payment.id, 'refund')).map((op) => Number(op.amount)).sort((a, b) => a - b), [200_000, 400_000]);

@@ -5,8 +5,8 @@
  * took. Patch markers and local activities are both markers; they are told
  * apart by the marker's name.
  */
+import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { getHarness } from './harness.ts';
 import { waitFor } from './http.ts';
 
 const { EventType } = proto.temporal.api.enums.v1;
@@ -43,9 +43,8 @@ export function historyWork(history: History): HistoryWork {
 }
 
 /** Waits until the latest run of the workflow `workflowId` has closed; answers how (COMPLETED, FAILED…). */
-export async function closedWorkflow(workflowId: string): Promise<string> {
-  const h = await getHarness();
-  const handle = h.temporal.client.workflow.getHandle(workflowId);
+export async function closedWorkflow(temporal: Client, workflowId: string): Promise<string> {
+  const handle = temporal.workflow.getHandle(workflowId);
   return waitFor(`${workflowId} to close`, async () => {
     const { status } = await handle.describe();
     return status.name === 'RUNNING' ? undefined : status.name;

@@ -54,6 +54,9 @@ const HEALTHY: Behaviours = {
   recordPayout: async () => undefined,
 };
 
+/** How `name` answers when all is well: for a behaviour that fails first, then answers as usual. */
+export const healthy = <K extends Name>(name: K): Behaviour<K> => HEALTHY[name];
+
 const answeredInProgress = new Set<string>();
 
 /** The amount of each payment the fake bank holds, by payment id (set by the tests' pay helper). */
