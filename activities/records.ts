@@ -11,8 +11,8 @@ import type { Db } from '../src/db/database.ts';
 import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
 import { post } from '../src/db/ledger.ts';
-import { writePaymentVersion } from '../src/db/payments.ts';
-import { writeRefund } from '../src/db/refunds.ts';
+import { paymentFromRow, writePaymentVersion } from '../src/db/payments.ts';
+import { refundFromRow, writeRefund } from '../src/db/refunds.ts';
 import { paymentEventType, type EventType } from '../src/domain/events.ts';
 import { transitionMovement } from '../src/domain/ledger.ts';
 import { tenantOf, type KeyMode } from '../src/domain/merchant.ts';
@@ -36,6 +36,14 @@ export interface RecordRefundInput {
   mode: KeyMode;
   /** The payment's next version when the refund changes it (reserved or given back), else null. */
   payment: { payment: Payment; version: number } | null;
+}
+
+/** What the refunds workflow decides a refund on: the payment and its version as recorded, and the refund if it was taken before. */
+export interface RecordedForRefund {
+  /** Without the merchant's metadata, which stays in MySQL (no history keeps a copy). */
+  payment: Payment;
+  version: number;
+  refund: Refund | null;
 }
 
 /** The payment as events show it: the workflow's state with the merchant's metadata from the record. */
@@ -103,6 +111,14 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
     async announcePayment({ payment }: { payment: Payment; merchant_id: string }): Promise<void> {
       const event = await db.transaction().execute((trx) => recordPaymentEvent(trx, payment, 1, 'payment.created', new Date(payment.created_at)));
       await dispatch([event]);
+    },
+
+    /** Reads the payment (and the refund `refund_id`, if taken) for the refunds workflow, which alone writes a verified payment. */
+    async readPaymentForRefund({ payment_id, refund_id }: { payment_id: string; refund_id: string }): Promise<RecordedForRefund> {
+      const row = await db.selectFrom('payments').selectAll().where('id', '=', payment_id).executeTakeFirst();
+      if (row === undefined) throw ApplicationFailure.nonRetryable(`no payment ${payment_id}`, 'payment_not_found');
+      const taken = await db.selectFrom('refunds').selectAll().where('id', '=', refund_id).where('payment_id', '=', payment_id).executeTakeFirst();
+      return { payment: { ...paymentFromRow(row), metadata: {} }, version: row.version, refund: taken === undefined ? null : refundFromRow(taken) };
     },
 
     /** Writes a transition and its event; a stale or repeated write changes nothing. Then starts the event's deliveries. */

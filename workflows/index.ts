@@ -1,5 +1,6 @@
 // The workflow bundle's entry: every workflow type the worker registers.
-export { paymentWorkflow } from './payment.ts';
+export { paymentWorkflow, paymentWorkflowV2 } from './payment.ts';
+export { paymentRefundsWorkflow } from './refunds.ts';
 export { webhookDeliveryWorkflow } from './webhook.ts';
 export { idempotencyCleanupWorkflow } from './maintenance.ts';
 export { merchantOnboardingWorkflow } from './onboarding.ts';

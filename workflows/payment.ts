@@ -3,22 +3,26 @@
  * transitions; each is written to MySQL by an activity before anyone can see
  * it, and the timers for `expires_at` and `verify_deadline_at` are durable:
  * they fire after worker or server restarts just the same.
+ *
+ * Two workflow types run this code. `paymentWorkflowV2`, which every payment
+ * starts from this version on, ends soon after the payment's final state
+ * (verified included), writes its records and makes the bank calls a person
+ * waits for as local activities (no round trip through the server between
+ * them), and leaves refunds to the payment's refunds workflow. `paymentWorkflow`,
+ * the first type, is what payments started before run: each feature since its
+ * patch, a verified payment open for its refund window, its refunds taken here.
  */
 import {
-  ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   condition,
   isCancellation,
   patched,
-  proxyActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { BankActivities } from '../activities/bank.ts';
-import type { RecordActivities } from '../activities/records.ts';
-import { canTransition, computeFee, MAX_ADVANCE_SECONDS, STATUS_AFTER_OUTCOME, verifyRefusal, type PaymentStatus } from '../src/domain/payment.ts';
+import { computeFee, MAX_ADVANCE_SECONDS, STATUS_AFTER_OUTCOME, verifyRefusal, type PaymentStatus } from '../src/domain/payment.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
   advanceClockUpdate,
@@ -29,6 +33,7 @@ import {
   bankTokenUpdate,
   cancelUpdate,
   paymentQuery,
+  REFUNDS_APART,
   refundUpdate,
   reverseUpdate,
   searchAttributes,
@@ -43,49 +48,51 @@ import {
   type RefundRequest,
   type VerifyInput,
 } from '../src/domain/payment-workflow.ts';
-import { refundableAmount, refundRefusal, statusAfterRefunds } from '../src/domain/refund.ts';
-import type { Refund } from '../src/domain/refund-schemas.ts';
+import { refundRefusal } from '../src/domain/refund.ts';
+import { bank, bankLocalFirst, bankNow, localBankNow, records, recordsLocalFirst } from './proxies.ts';
 import { StepLock } from './lock.ts';
+import { checkRefundRequest, checkTransition as checkAllowed, RefundBook, refusalFailure } from './refunding.ts';
 
-// A record write must happen eventually, so it is retried without limit; a
-// worker that cannot reach MySQL keeps trying and the payment waits.
-const records = proxyActivities<RecordActivities>({
-  startToCloseTimeout: '15s',
-  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s' },
-});
+/**
+ * Which code a run takes. `has(feature)` answers whether the run has a feature that came with a
+ * patch (the first type asks patched(), at the same point as always); `shortLived` is the second
+ * type's way (local activities, the end at the final state, refunds apart).
+ */
+interface Generation {
+  has(feature: 'merchant-api' | 'bank-protocol' | 'bank-pending-limit' | 'refund-window'): boolean;
+  shortLived: boolean;
+}
 
-// Bank calls are idempotent by operation key, so retrying them is safe.
-const bank = proxyActivities<BankActivities>({
-  startToCloseTimeout: '30s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
-});
-
-// Calls a person waits for (the token before the bank's page, the settlement of verify): a few
-// tries, then a failure the caller sees (503) and may retry; the bank's keys make the retry safe.
-const bankNow = proxyActivities<BankActivities>({
-  startToCloseTimeout: '30s',
-  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3 },
-});
-
+/** The first type: payments started before paymentWorkflowV2, each feature since its patch. */
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
+  return runPayment(input, { has: patched, shortLived: false });
+}
+
+/** Every payment from this version on: every feature, no patch markers, ended at its final state. */
+export async function paymentWorkflowV2(input: PaymentWorkflowInput): Promise<Payment> {
+  return runPayment(input, { has: () => true, shortLived: true });
+}
+
+async function runPayment(input: PaymentWorkflowInput, generation: Generation): Promise<Payment> {
   let payment: Payment = input.payment;
   let version = 1;
   const lock = new StepLock();
-  /** Every refund of this payment by id, as last recorded. */
-  const refunds = new Map<string, Refund>();
-  /** Closes when the refund window ends; later refunds are refused. */
+  /** Closes when the refund window ends; later refunds are refused (the first type only). */
   let refundWindowOpen = true;
-  const settlements: Promise<void>[] = [];
+  const { shortLived } = generation;
+  const write = shortLived ? recordsLocalFirst : records;
+  const askBank = shortLived ? bankLocalFirst : bank;
+  const askBankNow = shortLived ? localBankNow : bankNow;
 
   // Payments started from here on (a patch marker in their history) have their own clock for the
   // `advance` test helper and announce themselves with payment.created. Payments already running
   // keep exactly the code they started with.
-  const merchantApi = patched('merchant-api');
+  const merchantApi = generation.has('merchant-api');
   // Payments started from here on go to the bank over its protocol (docs/BANK.md): a token, the
   // bank's page, the bank's callback confirmed server to server, settlement at verify, reversal
   // and refunds at the bank. Only the bank's confirmation pays them; the old `bankResult` signal
   // and the in-worker sandbox bank serve the payments started before.
-  const bankProtocol = patched('bank-protocol');
+  const bankProtocol = generation.has('bank-protocol');
   /** The bank's token for this payment's page, once asked for. */
   let bankToken: BankTokenResult | undefined;
   /** The bank's reference (RefNum) of a payment whose confirmation is pending. */
@@ -103,11 +110,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   /** Runs one transition at a time: bank results, verifies and timers never interleave. */
   const exclusive = <T>(step: () => Promise<T>): Promise<T> => lock.run(step);
 
-  function checkTransition(next: Payment): void {
-    if (!canTransition(payment.status, next.status)) {
-      throw ApplicationFailure.nonRetryable(`illegal transition ${payment.status} -> ${next.status}`, 'illegal_transition');
-    }
-  }
+  const checkTransition = (next: Payment) => checkAllowed(payment, next);
 
   function accept(next: Payment): void {
     version += 1;
@@ -118,21 +121,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   /** Records the next state in MySQL, then makes it the visible state. */
   async function commit(next: Payment): Promise<void> {
     checkTransition(next);
-    await records.recordTransition({ payment: next, version: version + 1 });
+    await write.recordTransition({ payment: next, version: version + 1 });
     accept(next);
-  }
-
-  /** Records a refund (and the payment's next state, if it changes) in MySQL, then makes both visible. */
-  async function commitRefund(refund: Refund, next: Payment | null): Promise<void> {
-    if (next !== null) checkTransition(next);
-    await records.recordRefund({
-      refund,
-      merchant_id: input.merchant_id,
-      mode: payment.mode,
-      payment: next === null ? null : { payment: next, version: version + 1 },
-    });
-    refunds.set(refund.id, refund);
-    if (next !== null) accept(next);
   }
 
   const now = () => new Date(clockNow()).toISOString();
@@ -214,7 +204,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
 
   /** Asks the bank about `refNum`; pays, keeps pending, or (for a pending payment the bank refuses) fails the payment. */
   async function confirmAtBank(refNum: string): Promise<void> {
-    const answer = await bank.confirmAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: refNum });
+    // The second type asks within the workflow task first: the payment is recorded in the same task.
+    const answer = await askBank.confirmAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: refNum });
     if (answer.result === 'in_progress') {
       pendingRef = refNum;
       if (payment.status === 'created') await commit({ ...payment, status: 'pending' });
@@ -236,69 +227,35 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     }
   }
 
-  /**
-   * Takes a refund: its amount counts as refunded from the moment it is
-   * recorded `pending`, so concurrent refunds (serialised by exclusive())
-   * can never add up to more than was paid. The bank is paid out afterwards.
-   */
-  async function reserveRefund(request: RefundRequest): Promise<Refund> {
-    const known = refunds.get(request.refund_id);
-    if (known !== undefined) return known; // the same request again (a retry with its Idempotency-Key)
-    const refusal = refundRefusal(payment, request.amount, refundWindowOpen);
-    if (refusal !== undefined) throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
-    const amount = request.amount ?? refundableAmount(payment);
-    const refund: Refund = {
-      id: request.refund_id,
-      payment_id: payment.id,
-      amount,
-      status: 'pending',
-      reason: request.reason,
-      created_at: now(),
-      succeeded_at: null,
-      failure: null,
-    };
-    const refunded = payment.refunded_amount + amount;
-    await commitRefund(refund, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment.amount, refunded) });
-    settlements.push(payOutRefund(refund));
-    return refund;
-  }
-
-  /** Asks the bank (retried until it answers) and settles the refund with its answer. */
-  async function payOutRefund(refund: Refund): Promise<void> {
-    let settled: Refund;
-    try {
+  /** The refunds of a verified payment of the first type, taken here while its refund window is open. */
+  const refunds = new RefundBook({
+    payment: () => payment,
+    refusal: (amount) => refundRefusal(payment, amount, refundWindowOpen),
+    async record(refund, next) {
+      if (next !== null) checkTransition(next);
+      await records.recordRefund({
+        refund,
+        merchant_id: input.merchant_id,
+        mode: payment.mode,
+        payment: next === null ? null : { payment: next, version: version + 1 },
+      });
+      if (next !== null) accept(next);
+    },
+    async payOut(refund) {
       if (bankProtocol) {
         await bank.refundAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', refund_id: refund.id, amount: refund.amount });
       } else {
         await bank.refundPayment({ payment_id: payment.id, refund_id: refund.id, amount: refund.amount });
       }
-      settled = { ...refund, status: 'succeeded', succeeded_at: now() };
-    } catch (error) {
-      if (isCancellation(error)) throw error;
-      const cause = error instanceof ActivityFailure ? error.cause : error;
-      const code = cause instanceof ApplicationFailure && typeof cause.type === 'string' ? cause.type : 'refund_failed';
-      settled = { ...refund, status: 'failed', failure: { code, message: 'The bank did not accept the refund; its amount is refundable again.' } };
-    }
-    await exclusive(() => finishRefund(settled));
-  }
-
-  /**
-   * The one place where a refund reaches its final status (`succeeded` or
-   * `failed`): the refund.succeeded / refund.failed events belong here.
-   * A failed refund gives its amount back to the payment.
-   */
-  async function finishRefund(settled: Refund): Promise<void> {
-    if (settled.status === 'succeeded') return commitRefund(settled, null);
-    const refunded = payment.refunded_amount - settled.amount;
-    await commitRefund(settled, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment.amount, refunded) });
-  }
-
-  const refundPending = () => [...refunds.values()].some((r) => r.status === 'pending');
+    },
+    exclusive,
+    now,
+  });
 
   // Tell the merchant the payment exists (payment.created), once, before any change of it. The lock
   // is taken here, before the handlers are set: a bank answer sent with the workflow's start is
   // delivered as soon as its handler is, and must wait for the announcement.
-  const announced = merchantApi ? exclusive(() => records.announcePayment({ payment, merchant_id: input.merchant_id })) : Promise.resolve();
+  const announced = merchantApi ? exclusive(() => write.announcePayment({ payment, merchant_id: input.merchant_id })) : Promise.resolve();
 
   setHandler(paymentQuery, () => payment);
 
@@ -315,7 +272,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     (input) =>
       exclusive(async () => {
         if (!payable()) throw refuse('payment_not_payable', `The payment is ${payment.status}; it can no longer be paid.`);
-        bankToken ??= await bankNow.requestBankToken({ payment_id: payment.id, mode: payment.mode, amount: payment.amount, redirect_url: input.redirect_url });
+        bankToken ??= await askBankNow.requestBankToken({ payment_id: payment.id, mode: payment.mode, amount: payment.amount, redirect_url: input.redirect_url });
         return bankToken;
       }),
     {
@@ -432,7 +389,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         if (bankProtocol) {
           // Settled at the bank before it is verified; a bank that does not answer leaves it paid (503, try again).
           try {
-            await bankNow.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '' });
+            await askBankNow.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '' });
           } catch (error) {
             if (isCancellation(error)) throw error;
             throw refuse('bank_unavailable', 'The bank did not settle the payment in time; verify again.');
@@ -454,14 +411,14 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     },
   );
 
-  setHandler(refundUpdate, (request) => exclusive(() => reserveRefund(request)), {
+  setHandler(refundUpdate, (request) => exclusive(() => refunds.reserve(request)), {
     validator: (request: RefundRequest) => {
-      if (request.amount !== null && (!Number.isSafeInteger(request.amount) || request.amount <= 0)) {
-        throw ApplicationFailure.create({ type: 'validation_failed', message: 'amount must be a positive integer', nonRetryable: true });
-      }
-      if (lock.held || refunds.has(request.refund_id)) return; // the handler decides on the state it finds
+      // The second type takes no refund (the workflow ends at verify): the API sends it to the payment's refunds workflow.
+      if (shortLived) throw refuse(REFUNDS_APART, "This payment's refunds are taken by its refunds workflow.");
+      checkRefundRequest(request);
+      if (lock.held || refunds.taken.has(request.refund_id)) return; // the handler decides on the state it finds
       const refusal = refundRefusal(payment, request.amount, refundWindowOpen);
-      if (refusal !== undefined) throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
+      if (refusal !== undefined) throw refusalFailure(refusal);
     },
   });
 
@@ -481,7 +438,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   // 2. "Delay in verification": the bank confirms a pending payment later. Since the
   // 'bank-pending-limit' patch it is asked at doubling intervals, and a payment the bank still
   // holds "in progress" after the limit fails (the PSP reverses what it never confirmed).
-  if (bankProtocol && payment.status === 'pending' && patched('bank-pending-limit')) {
+  if (bankProtocol && payment.status === 'pending' && generation.has('bank-pending-limit')) {
     // The bank's time, not the payment's clock: advancing a test payment's clock asks the bank
     // sooner but does not make the bank's answer late.
     const giveUpAt = Date.now() + (input.bank_pending_limit_ms ?? BANK_PENDING_LIMIT_DEFAULT_MS);
@@ -522,16 +479,17 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     }
   }
 
-  // 4. Verified: refunds are taken until the refund window closes or everything is refunded.
-  // Payments whose history ended at verify, before refunds existed, replay without a refund window.
-  if (payment.verified_at !== null && patched('refund-window')) {
+  // 4. Verified, on the first type: refunds are taken until the refund window closes or everything
+  // is refunded. Payments whose history ended at verify, before refunds existed, replay without a
+  // refund window; the second type ends here, its refunds taken by the refunds workflow.
+  if (!shortLived && payment.verified_at !== null && generation.has('refund-window')) {
     const windowEnd = new Date(Date.parse(payment.verified_at) + input.refund_window_ms).toISOString();
-    await waitUntil(windowEnd, () => payment.status === 'refunded' && !refundPending());
+    await waitUntil(windowEnd, () => payment.status === 'refunded' && !refunds.pending());
     refundWindowOpen = false;
     timersDone = true;
     await condition(allHandlersFinished);
     // Refunds taken before the window closed are still paid out and settled.
-    await Promise.all(settlements);
+    await Promise.all(refunds.payouts);
   }
 
   timersDone = true;

@@ -5,7 +5,7 @@
  * history: renaming one breaks replay.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { defineSearchAttributeKey } from '@temporalio/common';
+import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
 import type { Payment } from './payment-schemas.ts';
 import type { BankOutcome, FeePlan } from './payment.ts';
 import type { Refund } from './refund-schemas.ts';
@@ -25,9 +25,43 @@ export interface PaymentWorkflowInput {
    * the limit existed: BANK_PENDING_LIMIT_DEFAULT_MS.
    */
   bank_pending_limit_ms?: number;
-  /** How long after verify refunds are taken; the workflow stays open that long. */
+  /**
+   * How long after verify refunds are taken. Read only by the first workflow type (LEGACY_PAYMENT_WORKFLOW),
+   * which stays open that long; the refunds workflow reads the window on the record instead.
+   */
   refund_window_ms: number;
 }
+
+/**
+ * The payment workflow's type: a payment's workflow ends soon after its final state (verified
+ * included), writes its records with local activities, and leaves refunds to the payment's
+ * refunds workflow (REFUNDS_WORKFLOW).
+ */
+export const PAYMENT_WORKFLOW = 'paymentWorkflowV2';
+/**
+ * The first type, of payments started before PAYMENT_WORKFLOW: still registered, so that those
+ * replay and finish as they began. A verified one stays open for its refund window and takes
+ * its own refunds (docs/PAYMENTS.md#refunds).
+ */
+export const LEGACY_PAYMENT_WORKFLOW = 'paymentWorkflow';
+
+/** The refunds of one verified payment: started on demand by a refund (Update-with-Start), ended once none is pending. */
+export const REFUNDS_WORKFLOW = 'paymentRefundsWorkflow';
+export const refundsWorkflowId = (paymentId: string) => `refunds-${paymentId}`;
+
+export interface RefundsWorkflowInput {
+  payment_id: string;
+  merchant_id: string;
+  mode: Payment['mode'];
+  /** REFUND_WINDOW_SECONDS of the API that started it, in ms: the window is read on the record's verified_at. */
+  refund_window_ms: number;
+}
+
+/**
+ * The refusal type of a payment workflow that takes no refunds (PAYMENT_WORKFLOW's): the API then
+ * sends the refund to the payment's refunds workflow.
+ */
+export const REFUNDS_APART = 'refunds_apart';
 
 /** The pending limit of inputs that carry none (docs/BANK.md#in-progress). */
 export const BANK_PENDING_LIMIT_DEFAULT_MS = 20 * 60_000;
@@ -83,7 +117,10 @@ export const paymentWorkflowId = (paymentId: string) => `payment-${paymentId}`;
 export const bankResultSignal = defineSignal<[BankResult]>('bankResult');
 /** The merchant's verify; answers with the verified payment or a typed failure. */
 export const verifyUpdate = defineUpdate<Payment, [VerifyInput]>('verify');
-/** A refund: answers once it is recorded `pending`; the bank's answer follows in the workflow. */
+/**
+ * A refund: answers once it is recorded `pending`; the bank's answer follows in the workflow. Taken by
+ * the refunds workflow, or by a payment workflow of the first type that is still in its refund window.
+ */
 export const refundUpdate = defineUpdate<Refund, [RefundRequest]>('refund');
 export const refundUpdateId = (refundId: string) => `refund-${refundId}`;
 /** The merchant cancels a payment nobody has paid yet; a canceled payment answers the same again. */
@@ -109,6 +146,17 @@ export const searchAttributes = {
   mode: defineSearchAttributeKey('PaymentMode', 'KEYWORD'),
   amount: defineSearchAttributeKey('PaymentAmount', 'INT'),
 } as const;
+
+/** A payment's search attributes, as its workflows start with them: the status it has then, and what never changes. */
+export function paymentSearchAttributes(payment: Pick<Payment, 'status' | 'merchant_reference' | 'mode' | 'amount'>, merchantId: string): SearchAttributePair[] {
+  return [
+    { key: searchAttributes.status, value: payment.status },
+    { key: searchAttributes.merchantId, value: merchantId },
+    { key: searchAttributes.merchantReference, value: payment.merchant_reference },
+    { key: searchAttributes.mode, value: payment.mode },
+    { key: searchAttributes.amount, value: payment.amount },
+  ];
+}
 
 /** Name → type of every custom search attribute (the payments' and the onboarding's), for registering them on a server. */
 export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword' | 'Int'> = {

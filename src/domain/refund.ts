@@ -52,6 +52,30 @@ export function refundRefusal(
   return undefined;
 }
 
+/**
+ * Whether the refund window of a payment verified at `verifiedAt` is open at
+ * `nowMs`: refunds are taken for `windowMs` (REFUND_WINDOW_SECONDS) after
+ * verify, read on the record's `verified_at`.
+ */
+export function refundWindowOpen(verifiedAt: string | null, windowMs: number, nowMs: number): boolean {
+  return verifiedAt !== null && nowMs < Date.parse(verifiedAt) + windowMs;
+}
+
+/**
+ * Whether a refund of `amount` may be taken from the payment as recorded, at
+ * `nowMs`: the refund rules with the window read on the record. The API asks
+ * before it sends a refund on, and the refunds workflow again, under its
+ * lock, on the record it has just read.
+ */
+export function recordedRefundRefusal(
+  payment: Refundable & { verified_at: string | null },
+  amount: number | null,
+  windowMs: number,
+  nowMs: number,
+): RefundRefusal | undefined {
+  return refundRefusal(payment, amount, refundWindowOpen(payment.verified_at, windowMs, nowMs));
+}
+
 /** A verified payment's status for the amount refunded so far (pending refunds included). */
 export function statusAfterRefunds(amount: number, refundedAmount: number): PaymentStatus {
   if (refundedAmount <= 0) return 'verified';

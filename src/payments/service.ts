@@ -31,9 +31,10 @@ import {
   bankTokenUpdate,
   cancelUpdate,
   type BankCallback,
+  PAYMENT_WORKFLOW,
   paymentWorkflowId,
   reverseUpdate,
-  searchAttributes,
+  paymentSearchAttributes,
   verifyUpdate,
   type PaymentWorkflowInput,
 } from '../domain/payment-workflow.ts';
@@ -87,24 +88,16 @@ export function checkCallbackUrl(callbackUrl: string, auth: AuthState): void {
   }
 }
 
-/** The workflow type of workflows/payment.ts, as registered by the worker. */
-const PAYMENT_WORKFLOW = 'paymentWorkflow';
-
-export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkflowInput, taskQueue: string): Promise<void> {
+/** Starts the payment's workflow (of PAYMENT_WORKFLOW's type; a test may start the first type, as earlier versions did). */
+export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkflowInput, taskQueue: string, workflowType = PAYMENT_WORKFLOW): Promise<void> {
   const p = input.payment;
   // A retried create finds the workflow it started before; a finished one is never started again.
   await temporalCall(temporal, () =>
-    startWorkflowOnce(temporal, PAYMENT_WORKFLOW, {
+    startWorkflowOnce(temporal, workflowType, {
       taskQueue,
       workflowId: paymentWorkflowId(p.id),
       args: [input],
-      typedSearchAttributes: [
-        { key: searchAttributes.status, value: p.status },
-        { key: searchAttributes.merchantId, value: input.merchant_id },
-        { key: searchAttributes.merchantReference, value: p.merchant_reference },
-        { key: searchAttributes.mode, value: p.mode },
-        { key: searchAttributes.amount, value: p.amount },
-      ],
+      typedSearchAttributes: paymentSearchAttributes(p, input.merchant_id),
     }),
   );
 }
@@ -318,6 +311,8 @@ export async function requestBankPage({ temporal, config }: Pick<PaymentServiceD
     const token = await temporalCall(temporal, () => handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: bankReturnUrl(config, paymentId) }] }));
     return token.url;
   } catch (error) {
+    // Its workflow ended meanwhile (canceled, expired): no longer payable.
+    if (error instanceof WorkflowNotFoundError) throw new DomainError('payment_not_payable', 'The payment can no longer be paid.');
     throw updateRefusal(error) ?? error;
   }
 }
@@ -345,6 +340,8 @@ export async function submitBankCallback(temporal: Client, paymentId: string, ca
     await temporalCall(temporal, () => handle.startUpdate(bankCallbackUpdate, { args: [callback], waitForStage: WorkflowUpdateStage.ACCEPTED }));
     return undefined;
   } catch (error) {
+    // Its workflow ended meanwhile (expired, canceled): the result page shows the payment as it is.
+    if (!settled && error instanceof WorkflowNotFoundError) return undefined;
     throw updateRefusal(error) ?? error;
   }
 }

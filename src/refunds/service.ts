@@ -1,22 +1,21 @@
 /**
- * What the API does with refunds. The payment's workflow decides whether a
- * refund may be taken and serialises refunds, so they never add up to more
- * than was paid; this module forwards the request and reads the records.
+ * What the API does with refunds. The refund rules are checked on the record
+ * here and again by the workflow that takes the refund, which serialises the
+ * payment's refunds, so they never add up to more than was paid; this module
+ * sends the request on and reads the records.
  */
-import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { Db } from '../db/database.ts';
 import { instant } from '../db/filters.ts';
 import { keyedPage } from '../db/pagination.ts';
 import { findRefund, refundFromRow } from '../db/refunds.ts';
 import { scopedTo } from '../db/tenant.ts';
 import type { Tenant } from '../domain/merchant.ts';
-import { paymentWorkflowId, refundUpdate, refundUpdateId } from '../domain/payment-workflow.ts';
-import { refundRefusal } from '../domain/refund.ts';
+import { recordedRefundRefusal } from '../domain/refund.ts';
 import type { CreateRefundRequest, ListAllRefundsQuery, ListRefundsQuery, Refund } from '../domain/refund-schemas.ts';
 import { DomainError } from '../errors.ts';
 import { idempotent, type IdempotentResult } from '../payments/idempotency.ts';
 import { getPayment, type PaymentServiceDeps } from '../payments/service.ts';
-import { temporalCall, updateRefusal } from '../temporal/call.ts';
+import { takeRefund } from '../temporal/refunds.ts';
 
 /**
  * Creates a refund. It answers 201 as soon as the workflow has recorded the
@@ -39,40 +38,14 @@ export async function createRefund(
     if (taken !== undefined) return { status: 201, body: { refund: refundFromRow(taken) } };
 
     const amount = request.amount ?? null;
-    // Refusals the record already fixes are answered without a workflow round trip.
-    const refusal = refundRefusal(await getPayment(db, auth, paymentId), amount, true);
+    // Refusals the record already fixes (the window, the amount left) are answered without a workflow round trip.
+    const payment = await getPayment(db, auth, paymentId);
+    const refusal = recordedRefundRefusal(payment, amount, config.REFUND_WINDOW_SECONDS * 1000, Date.now());
     if (refusal !== undefined) throw new DomainError(refusal.code, refusal.message);
 
-    const handle = temporal.workflow.getHandle(paymentWorkflowId(paymentId));
-    try {
-      const refund = await temporalCall(temporal, () =>
-        handle.executeUpdate(refundUpdate, {
-          args: [{ refund_id: refundId, amount, reason: request.reason ?? null }],
-          // A retried request is the same update: Temporal answers it once.
-          updateId: refundUpdateId(refundId),
-        }),
-      );
-      return { status: 201, body: { refund } };
-    } catch (error) {
-      const refused = updateRefusal(error);
-      if (refused !== undefined) throw refused;
-      if (await workflowClosed(temporal, handle)) {
-        throw new DomainError('payment_not_refundable', "The payment's refund window has closed.");
-      }
-      throw error;
-    }
+    const refund = await takeRefund(temporal, config, auth.merchant.id, payment, { refund_id: refundId, amount, reason: request.reason ?? null });
+    return { status: 201, body: { refund } };
   });
-}
-
-/** The workflow ends when the refund window closes; a closed workflow takes no refunds. */
-async function workflowClosed(temporal: Client, handle: WorkflowHandle): Promise<boolean> {
-  try {
-    const description = await temporalCall(temporal, () => handle.describe());
-    return description.status.name !== 'RUNNING';
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return true;
-    throw error;
-  }
 }
 
 export async function getRefund(db: Db, auth: Tenant, id: string): Promise<Refund> {

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bankOperations } from '../support/bank.ts';
+import { bankFault, bankOperations } from '../support/bank.ts';
 import { waitForRefund } from '../support/refunds.ts';
 import { apiWith, getHarness, newMerchant, testConfig } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
@@ -18,7 +18,6 @@ import { createPaymentWorker } from '../../src/main/payment-worker.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Config } from '../../src/config.ts';
 import { freePort } from '../../src/bootstrap/ports.ts';
-import { bankFault } from '../support/bank.ts';
 
 const bankUrl = () => process.env.SANDBOX_BANK_URL ?? '';
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { runBenchmark, QUICK_PLAN, type BenchPlan } from '../../src/bench/run.ts';
 import { dayFates } from '../../src/bench/day.ts';
+import { PAYMENT_WORKFLOW } from '../../src/domain/payment-workflow.ts';
 
 // Keeps the benchmark's code path working on tiny numbers. It asserts what the
 // run did, never how fast: timing claims come only from `npm run bench`.
@@ -64,8 +65,9 @@ describe('benchmark code path', function () {
     );
     for (const point of report.scale) {
       // The suite's server runs other tests' workflows too: at least this merchant's payments in flight are open.
-      assert.ok((point.open_workflows_by_type.paymentWorkflow ?? 0) >= point.in_flight, JSON.stringify(point));
-      assert.ok(point.open_workflows >= (point.open_workflows_by_type.paymentWorkflow ?? 0));
+      const openPayments = point.open_workflows_by_type[PAYMENT_WORKFLOW] ?? 0;
+      assert.ok(openPayments >= point.in_flight, JSON.stringify(point));
+      assert.ok(point.open_workflows >= openPayments);
       assert.ok(point.worker_rss_mb > 0);
       assert.equal(point.create_errors, 0);
     }

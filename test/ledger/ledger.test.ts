@@ -16,13 +16,13 @@ import { MIGRATIONS, migrateToLatest, recreateDatabase } from '../../src/db/migr
 import { checkLedger } from '../../src/ledger/check.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
+import { bankFault } from '../support/bank.ts';
 import { cli } from '../support/cli.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
-import { bankFault } from '../support/bank.ts';
 
 /** A payment's postings as `movement: account amount, …`, in posting order. */
 async function postingsOf(paymentId: string): Promise<string[]> {

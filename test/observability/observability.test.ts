@@ -145,7 +145,7 @@ describe('observability (metrics, traces, payments show)', function () {
       if (http === undefined) return undefined;
       const spans = otlp.spans.filter((s) => s.traceId === http.traceId);
       const has = (match: (s: ReceivedSpan) => boolean) => spans.some(match);
-      return has((s) => s.name === 'StartWorkflow:paymentWorkflow') &&
+      return has((s) => s.name === 'StartWorkflow:paymentWorkflowV2') &&
         has((s) => s.name.startsWith('StartActivity:') && s.service === 'dargah-worker') &&
         has((s) => s.name.startsWith('RunActivity:')) &&
         has((s) => s.name.startsWith('mysql ') && s.service === 'dargah-worker')
@@ -156,7 +156,7 @@ describe('observability (metrics, traces, payments show)', function () {
     assert.match(String(trace.http.attributes['dargah.request_id']), /^req_[0-9a-f]{32}$/);
     assert.equal(trace.http.attributes['http.route'], '/api/v1/payments');
     // Every span of the trace descends from the HTTP span (no orphan: the parents are all in it or are the workflow's own, still open).
-    const start = trace.spans.find((s) => s.name === 'StartWorkflow:paymentWorkflow')!;
+    const start = trace.spans.find((s) => s.name === 'StartWorkflow:paymentWorkflowV2')!;
     assert.equal(start.parentSpanId, trace.http.spanId);
     const activity = trace.spans.find((s) => s.name.startsWith('RunActivity:'))!;
     assert.ok(trace.spans.some((s) => s.name.startsWith('StartActivity:') && s.spanId === activity.parentSpanId), 'the activity runs under the workflow span that scheduled it');
@@ -178,11 +178,13 @@ describe('observability (metrics, traces, payments show)', function () {
     const view = JSON.parse(shown.stdout) as {
       payment: { id: string; status: string; amount: number };
       workflow: { id: string; status: string; run_id: string; pending_activities: unknown[]; ui: string };
+      refunds_workflow: { id: string; status: string };
       events: { type: string; attempts: { attempt: number; succeeded: boolean; response_status: number }[] }[];
     };
     assert.equal(view.payment.id, payment.id);
     assert.equal(view.payment.status, 'verified');
-    assert.equal(view.workflow.status, 'RUNNING');
+    assert.equal(view.workflow.status, 'COMPLETED', 'a verified payment\'s workflow ends at verify');
+    assert.deepEqual(view.refunds_workflow, { id: `refunds-${payment.id}`, status: 'NOT_FOUND', pending_activities: [], ui: null }, 'no refund: no refunds workflow');
     assert.ok(Array.isArray(view.workflow.pending_activities));
     assert.equal(view.workflow.ui, `http://temporal-ui.example:8080/namespaces/default/workflows/payment-${payment.id}/${view.workflow.run_id}/history`);
     assert.deepEqual(view.events.map((e) => e.type), ['payment.created', 'payment.paid', 'payment.verified']);
@@ -191,7 +193,8 @@ describe('observability (metrics, traces, payments show)', function () {
 
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, new RegExp(`payment ${payment.id} \\(test\\): verified`));
-    assert.match(text.stdout, /workflow payment-\S+ run \S+: RUNNING/);
+    assert.match(text.stdout, /workflow payment-\S+ run \S+: COMPLETED/);
+    assert.match(text.stdout, /workflow refunds-\S+: NOT_FOUND/);
     assert.match(text.stdout, /attempt 1 to \S+ at \S+: succeeded, status 200/);
     assert.match(text.stdout, /Temporal UI: http:\/\/temporal-ui\.example:8080\/namespaces\/default\/workflows\//);
 

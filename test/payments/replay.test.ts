@@ -7,16 +7,19 @@
  * RECORD_HISTORIES=v<n>), which catch changes that break payments already in flight: v1 before refunds,
  * v2 with the refund window, v3 with the merchant's actions, the payment's clock and payment.created,
  * v4 with the bank protocol (token, the bank's callback confirmed at the bank, settle, reverse and refunds at the bank),
- * v5 with the limit on a payment the bank keeps "in progress" (doubling intervals, then failed bank_unconfirmed).
+ * v5 with the limit on a payment the bank keeps "in progress" (doubling intervals, then failed bank_unconfirmed),
+ * v6 with paymentWorkflowV2 (local activities, the end at the final state), the refunds workflow's runs
+ * (`refunds-…`) and a payment of the first type taking its own refund (`first-type-refunded`).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
-import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
+import { bankFault } from '../support/bank.ts';
+import { chooseOutcome, createdPayment, firstTypePayment, paidPayment, payAtBank, waitForStatus } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { committedHistories, recordFixture, replayAll, type NamedHistory } from '../support/replay.ts';
-import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
+import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories');
 
@@ -46,13 +49,23 @@ describe('workflow determinism (replay)', () => {
     const reversed = await paidPayment(short, key);
     await waitForStatus(short, key, reversed.id, 'reversed');
     paths.reversed = reversed.id;
+    // Refunds (sixth generation): each in a run of the refunds workflow; the payment's own workflow ended at verify.
+    const runs: Record<string, { workflowId: string; runId: string }> = {};
+    const refundRun = async (path: string, paymentId: string, body: Record<string, unknown>, status: 'succeeded' | 'failed') => {
+      const taken = await client(h.baseUrl, key).post<{ refund: { id: string } }>(`/payments/${paymentId}/refunds`, body);
+      await waitForRefund(h.baseUrl, key, taken.body.refund.id, status);
+      const handle = h.temporal.client.workflow.getHandle(refundsWorkflowId(paymentId));
+      await handle.result();
+      runs[path] = { workflowId: handle.workflowId, runId: (await handle.describe()).runId };
+    };
     const refunded = await verifiedPayment(h.baseUrl, key, { amount: 1_000_000 });
-    const partial = await client(h.baseUrl, key).post<{ refund: { id: string } }>(`/payments/${refunded.id}/refunds`, { amount: 400_000 });
-    await waitForRefund(h.baseUrl, key, partial.body.refund.id, 'succeeded');
-    const rest = await client(h.baseUrl, key).post<{ refund: { id: string } }>(`/payments/${refunded.id}/refunds`);
-    await waitForRefund(h.baseUrl, key, rest.body.refund.id, 'succeeded');
+    await refundRun('refunds-partial', refunded.id, { amount: 400_000 }, 'succeeded');
+    await refundRun('refunds-rest', refunded.id, {}, 'succeeded');
     await waitForStatus(h.baseUrl, key, refunded.id, 'refunded');
     paths.refunded = refunded.id;
+    const declined = await verifiedPayment(h.baseUrl, key, { amount: 500_000 });
+    await bankFault({ operation: 'refund', fault: 'unknown', times: 1 });
+    await refundRun('refunds-declined', declined.id, { amount: 200_000 }, 'failed');
 
     // The merchant's own actions and the test helpers (third generation).
     const api = client(h.baseUrl, key);
@@ -75,20 +88,27 @@ describe('workflow determinism (replay)', () => {
 
     // The bank keeps a paid payment "in progress" past the pending limit (fifth generation): failed bank_unconfirmed.
     const patient = await apiWith({ BANK_PENDING_LIMIT_SECONDS: '2' });
-    const faults = `${process.env.SANDBOX_BANK_URL}/admin/faults`;
-    await fetch(faults, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'confirm', fault: 'in_progress', times: 1_000 }) });
+    await bankFault({ operation: 'confirm', fault: 'in_progress', times: 1_000 });
     try {
       const unconfirmed = await createdPayment(patient, key);
       await chooseOutcome(patient, unconfirmed.id, 'success');
       await waitForStatus(patient, key, unconfirmed.id, 'failed', 30_000);
       paths.unconfirmed = unconfirmed.id;
     } finally {
-      await fetch(faults, { method: 'DELETE' });
+      await bankFault(null);
     }
 
-    for (const [path, id] of Object.entries(paths)) {
-      const workflowId = paymentWorkflowId(id);
-      const history = await h.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    // A payment of the first type, as payments made before paymentWorkflowV2 still run: verified, its refunds taken by its own workflow.
+    const firstType = await payAtBank(h.baseUrl, key, await firstTypePayment(key));
+    await client(h.baseUrl, key).post(`/payments/${firstType.id}/verify`, { amount: firstType.amount });
+    const whole = await client(h.baseUrl, key).post<{ refund: { id: string } }>(`/payments/${firstType.id}/refunds`);
+    await waitForRefund(h.baseUrl, key, whole.body.refund.id, 'succeeded');
+    await h.temporal.client.workflow.getHandle(paymentWorkflowId(firstType.id)).result();
+    paths['first-type-refunded'] = firstType.id;
+
+    for (const [path, id] of Object.entries(paths)) runs[path] = { workflowId: paymentWorkflowId(id), runId: '' };
+    for (const [path, { workflowId, runId }] of Object.entries(runs)) {
+      const history = await h.temporal.client.workflow.getHandle(workflowId, runId === '' ? undefined : runId).fetchHistory();
       fresh.push({ workflowId, history });
       recordFixture(FIXTURES, 'RECORD_HISTORIES', path, history);
     }
@@ -96,14 +116,14 @@ describe('workflow determinism (replay)', () => {
 
   it('replays a fresh history of every path with the current code', async () => {
     const h = await getHarness();
-    assert.equal(await replayAll(h.bundle, fresh), 11);
+    assert.equal(await replayAll(h.bundle, fresh), 15);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
     const histories = committedHistories(FIXTURES);
-    assert.ok(histories.length >= 44, 'all five generations of fixtures are committed');
-    for (const generation of ['v1', 'v2', 'v3', 'v4', 'v5']) assert.ok(histories.some((f) => f.workflowId.startsWith(`${generation}-`)), generation);
+    assert.ok(histories.length >= 59, 'all six generations of fixtures are committed');
+    for (const generation of ['v1', 'v2', 'v3', 'v4', 'v5', 'v6']) assert.ok(histories.some((f) => f.workflowId.startsWith(`${generation}-`)), generation);
     assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });

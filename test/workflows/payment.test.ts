@@ -8,7 +8,7 @@ import { WorkflowUpdateStage } from '@temporalio/client';
 import { bankTokenUpdate, verifyUpdate } from '../../src/domain/payment-workflow.ts';
 import { concurrently } from './support/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from './support/environment.ts';
-import { BANK_OPERATION, CAPTURE, FakeActivities, gate } from './support/fakes.ts';
+import { BANK_OPERATION, CAPTURE, FakeActivities, gate, healthy } from './support/fakes.ts';
 import { timersStarted } from './support/history.ts';
 import { AMOUNT, paymentIn, refusedWith, startPayment, pay } from './support/payments.ts';
 
@@ -107,6 +107,41 @@ describe('the payment workflow', () => {
         assert.equal((await handle.result()).status, 'failed');
         assert.deepEqual(fakes.transitions(), ['2 failed']);
         assert.deepEqual(fakes.calls('confirmAtBank'), []);
+      });
+    });
+  });
+
+  concurrently('local activities, then activities', (it) => {
+    it('a record write that fails its quick local tries is handed to an activity, retried until MySQL answers, and the payment is recorded once', async () => {
+      const fakes = new FakeActivities();
+      fakes.on('recordTransition', async (_, call) => {
+        if (call <= 4) throw new Error('MySQL is down'); // the three local tries, then the activity's first attempt
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await pay(handle, 'success');
+        const paid = await paymentIn(handle, 'paid');
+        assert.equal(fakes.calls('recordTransition').length, 5);
+        assert.deepEqual(fakes.calls('recordTransition')[4]?.payment, paid);
+        const scheduled = ((await handle.fetchHistory()).events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter((n) => n !== undefined);
+        assert.deepEqual(scheduled, ['recordTransition'], 'one activity, its retries kept out of the history');
+      });
+    });
+
+    it('a bank that does not confirm at once is asked by an activity until it answers, and the payment is paid', async () => {
+      const fakes = new FakeActivities();
+      fakes.on('confirmAtBank', async (input, call) => {
+        if (call === 1) throw new Error('the bank did not answer');
+        return healthy('confirmAtBank')(input, call);
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await pay(handle, 'success');
+        await paymentIn(handle, 'paid');
+        assert.equal(fakes.calls('confirmAtBank').length, 2);
+        assert.deepEqual(fakes.transitions(), ['2 paid']);
+        const scheduled = ((await handle.fetchHistory()).events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter((n) => n !== undefined);
+        assert.deepEqual(scheduled, ['confirmAtBank']);
       });
     });
   });

@@ -1,64 +1,92 @@
-/** Refunds in the payment workflow, with fake activities (the bank's payout among them). */
+/**
+ * Refunds with fake activities (the bank's payout among them), sent on as the
+ * API sends them (src/temporal/refunds.ts): to the payment's refunds workflow,
+ * started on demand, or to a payment of the first type still in its refund window.
+ */
 import assert from 'node:assert/strict';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { paymentQuery, refundUpdate } from '../../src/domain/payment-workflow.ts';
+import { LEGACY_PAYMENT_WORKFLOW, paymentQuery } from '../../src/domain/payment-workflow.ts';
+import { DomainError } from '../../src/errors.ts';
 import { concurrently } from './support/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from './support/environment.ts';
 import { BANK_OPERATION, FakeActivities, gate } from './support/fakes.ts';
 import { firstTimerHandled } from './support/history.ts';
-import { AMOUNT, paymentIn, paymentWhen, refund, refusalOf, refusedWith, startPayment, verifiedPayment, pay } from './support/payments.ts';
+import { AMOUNT, MERCHANT_ID, paymentIn, refund, refundsOf, startPayment, verifiedPayment, pay } from './support/payments.ts';
 
 const settled = (fakes: FakeActivities, count = 1) =>
   fakes.called('recordRefund', () => fakes.calls('recordRefund').filter((c) => c.refund.status !== 'pending').length >= count);
 
-describe('refunds in the payment workflow', () => {
+/** Asserts that `taken` was refused with the DomainError `code`; answers its message. */
+async function refusedWith(taken: Promise<unknown>, code: string): Promise<string> {
+  const error = await taken.then(
+    () => assert.fail(`the refund was taken, not refused with ${code}`),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof DomainError, `a DomainError, not ${String(error)}`);
+  assert.equal(error.code, code);
+  return error.message;
+}
+
+describe('refunds', () => {
   before(async function () {
     this.timeout(600_000); // a first run may build the Temporal CLI
     await prepareWorkflowTests();
   });
 
-  concurrently('with the refund window open for minutes', (it) => {
-    it('a partial refund is recorded pending with the payment partially_refunded, paid out once, then recorded succeeded', async () => {
+  concurrently('in the refunds workflow, started on demand', (it) => {
+    it('a partial refund starts the refunds workflow, is recorded pending with the payment partially_refunded, paid out once, recorded succeeded, and the workflow ends', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle, input } = await verifiedPayment(client, taskQueue);
-        const answer = await refund(handle, 300_000);
+        const { handle, input, verified } = await verifiedPayment(client, taskQueue);
+        assert.equal((await handle.result()).status, 'verified', "the payment's own workflow ended at verify");
+        const answer = await refund(client, taskQueue, verified, 300_000);
         assert.deepEqual(
           { payment_id: answer.payment_id, amount: answer.amount, status: answer.status, failure: answer.failure },
           { payment_id: input.payment.id, amount: 300_000, status: 'pending', failure: null },
         );
-        await settled(fakes);
+        const done = await refundsOf(client, input.payment.id).result();
+        assert.deepEqual({ status: done?.status, refunded_amount: done?.refunded_amount }, { status: 'partially_refunded', refunded_amount: 300_000 });
         assert.deepEqual(fakes.calls('refundAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: '4711000001', refund_id: answer.id, amount: 300_000 }]);
         assert.deepEqual(fakes.refundRecords(), ['300000 pending, payment 4 partially_refunded 300000', '300000 succeeded, no payment change']);
+        assert.deepEqual(fakes.calls('recordRefund').map((c) => [c.merchant_id, c.mode]), [[MERCHANT_ID, 'test'], [MERCHANT_ID, 'test']]);
         const succeeded = fakes.calls('recordRefund')[1]?.refund;
         assert.equal(succeeded?.id, answer.id);
         assert.ok(succeeded?.succeeded_at !== null);
-        const payment = await handle.query(paymentQuery);
-        assert.deepEqual({ status: payment.status, refunded_amount: payment.refunded_amount }, { status: 'partially_refunded', refunded_amount: 300_000 });
+        const description = await refundsOf(client, input.payment.id).describe();
+        const attrs = Object.fromEntries(description.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
+        assert.equal(attrs.PaymentStatus, 'partially_refunded');
+        assert.equal(attrs.MerchantId, MERCHANT_ID);
+        assert.deepEqual((await handle.describe()).status.name, 'COMPLETED');
       });
     });
 
-    it('a refund without an amount refunds everything, and the workflow ends once it is paid out', async () => {
+    it('a refund without an amount refunds everything; the next refund starts the workflow again and is refused: nothing is left', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await verifiedPayment(client, taskQueue); // the refund window stays open for minutes
-        const answer = await refund(handle, null);
+        const { input, verified } = await verifiedPayment(client, taskQueue);
+        const answer = await refund(client, taskQueue, verified, null);
         assert.equal(answer.amount, AMOUNT);
-        const done = await handle.result();
-        assert.deepEqual({ status: done.status, refunded_amount: done.refunded_amount }, { status: 'refunded', refunded_amount: AMOUNT });
+        const done = await refundsOf(client, input.payment.id).result();
+        assert.deepEqual({ status: done?.status, refunded_amount: done?.refunded_amount }, { status: 'refunded', refunded_amount: AMOUNT });
         assert.deepEqual(fakes.refundRecords(), ['1000000 pending, payment 4 refunded 1000000', '1000000 succeeded, no payment change']);
+        const firstRun = (await refundsOf(client, input.payment.id).describe()).runId;
+        assert.equal(await refusedWith(refund(client, taskQueue, verified, 1), 'payment_not_refundable'), 'The payment has been refunded in full; nothing is left to refund.');
+        assert.notEqual((await refundsOf(client, input.payment.id).describe()).runId, firstRun, 'a run of its own, ended');
+        assert.equal(fakes.calls('recordRefund').length, 2);
       });
     });
 
-    it('a refund of more than is left is refused with refund_exceeds_amount, and exactly what is left is accepted', async () => {
+    it('a refund of more than is left is refused with refund_exceeds_amount on the record, and exactly what is left is accepted', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await verifiedPayment(client, taskQueue);
-        await refund(handle, 700_000);
-        const message = await refusedWith(refund(handle, 300_001), 'refund_exceeds_amount');
+        const { input, verified } = await verifiedPayment(client, taskQueue);
+        await refund(client, taskQueue, verified, 700_000);
+        await refundsOf(client, input.payment.id).result();
+        const message = await refusedWith(refund(client, taskQueue, verified, 300_001), 'refund_exceeds_amount');
         assert.equal(message, 'The refund amount is more than the 300000 rials left to refund on this payment.');
-        await refund(handle, 300_000);
-        assert.equal((await handle.result()).status, 'refunded');
+        await refund(client, taskQueue, verified, 300_000);
+        assert.equal((await refundsOf(client, input.payment.id).result())?.status, 'refunded');
         assert.deepEqual(fakes.refundRecords().filter((r) => r.includes('pending')), [
           '700000 pending, payment 4 partially_refunded 700000',
           '300000 pending, payment 5 refunded 1000000',
@@ -66,80 +94,7 @@ describe('refunds in the payment workflow', () => {
       });
     });
 
-    it('the same refund asked for again is answered with the first one and paid out once', async () => {
-      const fakes = new FakeActivities();
-      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await verifiedPayment(client, taskQueue);
-        const refundId = 'a2d0e8a4-0000-4000-8000-000000000001';
-        const first = await refund(handle, 200_000, refundId);
-        await settled(fakes);
-        // The same update again (a retried request), and the same refund in another update (the workflow's own memory).
-        assert.deepEqual(await refund(handle, 200_000, refundId), first);
-        const asAnotherUpdate = await handle.executeUpdate(refundUpdate, { args: [{ refund_id: refundId, amount: 200_000, reason: null }], updateId: `${refundId}-again` });
-        assert.deepEqual(asAnotherUpdate, fakes.calls('recordRefund')[1]?.refund, 'the refund as last recorded: succeeded');
-        assert.deepEqual({ id: asAnotherUpdate.id, status: asAnotherUpdate.status }, { id: first.id, status: 'succeeded' });
-        assert.equal(fakes.calls('refundAtBank').length, 1);
-        assert.equal(fakes.calls('recordRefund').filter((c) => c.refund.status === 'pending').length, 1);
-        assert.equal((await handle.query(paymentQuery)).refunded_amount, 200_000);
-      });
-    });
-
-    it('concurrent refunds never add up to more than the amount', async () => {
-      const fakes = new FakeActivities();
-      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await verifiedPayment(client, taskQueue);
-        const answers = await Promise.allSettled(Array.from({ length: 5 }, () => refund(handle, 300_000)));
-        const accepted = answers.filter((a) => a.status === 'fulfilled');
-        assert.equal(accepted.length, 3);
-        for (const refused of answers.filter((a) => a.status === 'rejected')) assert.equal(refusalOf(refused.reason).type, 'refund_exceeds_amount');
-        assert.deepEqual(
-          fakes.calls('recordRefund').filter((c) => c.refund.status === 'pending').map((c) => c.payment?.payment.refunded_amount),
-          [300_000, 600_000, 900_000],
-        );
-        await settled(fakes, 3);
-        assert.equal(fakes.calls('refundAtBank').length, 3);
-        const payment = await handle.query(paymentQuery);
-        assert.deepEqual({ status: payment.status, refunded_amount: payment.refunded_amount }, { status: 'partially_refunded', refunded_amount: 900_000 });
-      });
-    });
-
-    it('a refund the bank refuses is recorded failed with its code and gives its amount back', async () => {
-      const fakes = new FakeActivities();
-      fakes.on('refundAtBank', async (_, call) => {
-        if (call === 1) throw ApplicationFailure.nonRetryable('the card is closed', 'card_closed');
-        return BANK_OPERATION;
-      });
-      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await verifiedPayment(client, taskQueue);
-        assert.equal((await refund(handle, null)).amount, AMOUNT);
-        await settled(fakes);
-        const givenBack = await paymentWhen(handle, (p) => p.status === 'verified', 'waiting for the amount to be given back');
-        assert.equal(givenBack.refunded_amount, 0);
-        assert.deepEqual(fakes.refundRecords(), ['1000000 pending, payment 4 refunded 1000000', '1000000 failed, payment 5 verified 0']);
-        assert.deepEqual(fakes.calls('recordRefund')[1]?.refund.failure, {
-          code: 'card_closed',
-          message: 'The bank did not accept the refund; its amount is refundable again.',
-        });
-        assert.equal(fakes.calls('refundAtBank').length, 1, 'a refusal is not retried');
-        const retry = await refund(handle, 400_000);
-        assert.equal(retry.status, 'pending', 'the amount given back is refundable again');
-      });
-    });
-
-    it('a refund of a payment that is not verified is refused with payment_not_refundable', async () => {
-      const fakes = new FakeActivities();
-      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await startPayment(client, taskQueue);
-        await pay(handle, 'success');
-        await paymentIn(handle, 'paid');
-        assert.equal(await refusedWith(refund(handle, 1_000), 'payment_not_refundable'), 'The payment is paid; only a verified payment can be refunded.');
-        assert.deepEqual(fakes.calls('recordRefund'), []);
-      });
-    });
-  });
-
-  describe('racing the refund window', () => {
-    it('after the refund window closes a refund is refused, while one taken before is still paid out and settled', async () => {
+    it('the same refund asked for again is answered with the first one and paid out once, in its run and in a later run', async () => {
       const fakes = new FakeActivities();
       const paying = gate();
       fakes.on('refundAtBank', async () => {
@@ -147,26 +102,148 @@ describe('refunds in the payment workflow', () => {
         return BANK_OPERATION;
       });
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await verifiedPayment(client, taskQueue, { refundWindowMs: 1_500 });
-        await refund(handle, 300_000);
+        const { input, verified } = await verifiedPayment(client, taskQueue);
+        const refundId = 'a2d0e8a4-0000-4000-8000-000000000001';
+        const first = await refund(client, taskQueue, verified, 200_000, { refundId });
+        // While it runs: the same Update, answered once by Temporal.
+        assert.deepEqual(await refund(client, taskQueue, verified, 200_000, { refundId }), first);
+        paying.open();
+        await refundsOf(client, input.payment.id).result();
+        // Another refund runs another workflow, then the first is asked for again: a third run finds it on the record, as recorded (succeeded).
+        await refund(client, taskQueue, verified, 100_000);
+        await refundsOf(client, input.payment.id).result();
+        const later = await refund(client, taskQueue, verified, 200_000, { refundId });
+        assert.deepEqual({ id: later.id, status: later.status }, { id: first.id, status: 'succeeded' });
+        assert.deepEqual(later, fakes.calls('recordRefund')[1]?.refund);
+        assert.equal(fakes.calls('refundAtBank').filter((c) => c.refund_id === refundId).length, 1);
+        assert.equal(fakes.calls('recordRefund').filter((c) => c.refund.id === refundId && c.refund.status === 'pending').length, 1);
+      });
+    });
+
+    it('concurrent refunds are taken one at a time in one run and never add up to more than the amount', async () => {
+      const fakes = new FakeActivities();
+      const paying = gate();
+      fakes.on('refundAtBank', async () => {
+        await paying.opened;
+        return BANK_OPERATION;
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { input, verified } = await verifiedPayment(client, taskQueue);
+        const answers = await Promise.allSettled(Array.from({ length: 5 }, () => refund(client, taskQueue, verified, 300_000)));
+        const accepted = answers.filter((a) => a.status === 'fulfilled');
+        assert.equal(accepted.length, 3);
+        for (const refused of answers.filter((a) => a.status === 'rejected')) {
+          assert.ok(refused.reason instanceof DomainError);
+          assert.equal(refused.reason.code, 'refund_exceeds_amount');
+        }
+        assert.deepEqual(
+          fakes.calls('recordRefund').filter((c) => c.refund.status === 'pending').map((c) => [c.payment?.version, c.payment?.payment.refunded_amount]),
+          [[4, 300_000], [5, 600_000], [6, 900_000]],
+        );
+        // Every one read the record under the lock, after the one before had written it.
+        assert.deepEqual(fakes.calls('readPaymentForRefund').length, 5);
+        paying.open();
+        await settled(fakes, 3);
+        const done = await refundsOf(client, input.payment.id).result();
+        assert.deepEqual({ status: done?.status, refunded_amount: done?.refunded_amount }, { status: 'partially_refunded', refunded_amount: 900_000 });
+        assert.equal(fakes.calls('refundAtBank').length, 3);
+      });
+    });
+
+    it('a refund the bank refuses is recorded failed with its code and gives its amount back; the amount is refundable again', async () => {
+      const fakes = new FakeActivities();
+      fakes.on('refundAtBank', async (_, call) => {
+        if (call === 1) throw ApplicationFailure.nonRetryable('the card is closed', 'card_closed');
+        return BANK_OPERATION;
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { input, verified } = await verifiedPayment(client, taskQueue);
+        assert.equal((await refund(client, taskQueue, verified, null)).amount, AMOUNT);
+        const givenBack = await refundsOf(client, input.payment.id).result();
+        assert.deepEqual({ status: givenBack?.status, refunded_amount: givenBack?.refunded_amount }, { status: 'verified', refunded_amount: 0 });
+        assert.deepEqual(fakes.refundRecords(), ['1000000 pending, payment 4 refunded 1000000', '1000000 failed, payment 5 verified 0']);
+        assert.deepEqual(fakes.calls('recordRefund')[1]?.refund.failure, {
+          code: 'card_closed',
+          message: 'The bank did not accept the refund; its amount is refundable again.',
+        });
+        assert.equal(fakes.calls('refundAtBank').length, 1, 'a refusal is not retried');
+        const again = await refund(client, taskQueue, verified, 400_000);
+        assert.equal(again.status, 'pending', 'the amount given back is refundable again');
+        assert.deepEqual(fakes.refundRecords()[2], '400000 pending, payment 6 partially_refunded 400000');
+      });
+    });
+
+    it('a refund of a payment that is not verified is refused with payment_not_refundable by the record, and nothing is written', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await pay(handle, 'success');
+        const paid = await paymentIn(handle, 'paid');
+        // Past the API's own check of the record: the paid payment's workflow sends it on (REFUNDS_APART), the refunds workflow refuses it.
+        assert.equal(await refusedWith(refund(client, taskQueue, paid, 1_000), 'payment_not_refundable'), 'The payment is paid; only a verified payment can be refunded.');
+        assert.equal((await refundsOf(client, paid.id).result())?.status, 'paid', 'a run that took nothing, ended');
+        assert.deepEqual(fakes.calls('recordRefund'), []);
+      });
+    });
+
+    it('a refund after the refund window, read on the record\'s verified_at, is refused with payment_not_refundable', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { verified } = await verifiedPayment(client, taskQueue);
+        const window = 180 * 24 * 3600 * 1000;
+        // The record as MySQL holds it a day past the window: verified 181 days ago.
+        fakes.on('readPaymentForRefund', async ({ payment_id, refund_id }) => {
+          const now = fakes.recorded(payment_id, refund_id);
+          return { ...now, payment: { ...now.payment, verified_at: new Date(Date.now() - window - 24 * 3600 * 1000).toISOString() } };
+        });
+        assert.equal(await refusedWith(refund(client, taskQueue, verified, 1_000, { windowMs: window }), 'payment_not_refundable'), "The payment's refund window has closed.");
+        assert.deepEqual(fakes.calls('recordRefund'), []);
+      });
+    });
+  });
+
+  describe('of a payment of the first type, verified before the refunds workflow existed', () => {
+    it('its workflow, open in its refund window, takes its own refunds; once the window closes it ends, and the refunds workflow refuses on the record', async () => {
+      const fakes = new FakeActivities();
+      const paying = gate();
+      fakes.on('refundAtBank', async () => {
+        await paying.opened;
+        return BANK_OPERATION;
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const windowMs = 1_500;
+        const { handle, input, verified } = await verifiedPayment(client, taskQueue, { workflowType: LEGACY_PAYMENT_WORKFLOW, refundWindowMs: windowMs });
+        const taken = await refund(client, taskQueue, verified, 300_000, { windowMs });
+        assert.equal(taken.status, 'pending');
+        assert.deepEqual(fakes.calls('readPaymentForRefund'), [], 'taken by the payment workflow, from its own state');
+        await assert.rejects(refundsOf(client, input.payment.id).describe(), WorkflowNotFoundError);
+        assert.equal((await handle.query(paymentQuery)).refunded_amount, 300_000);
         await firstTimerHandled(handle); // the refund window's timer: the only one that fires
-        assert.equal(await refusedWith(refund(handle, 100_000), 'payment_not_refundable'), "The payment's refund window has closed.");
+        // The window has closed: the payment workflow refuses, and still pays out the refund it took.
+        const closed = refund(client, taskQueue, verified, 100_000, { windowMs });
+        assert.equal(await refusedWith(closed, 'payment_not_refundable'), "The payment's refund window has closed.");
         paying.open();
         const done = await handle.result();
         assert.deepEqual({ status: done.status, refunded_amount: done.refunded_amount }, { status: 'partially_refunded', refunded_amount: 300_000 });
         assert.deepEqual(fakes.refundRecords(), ['300000 pending, payment 4 partially_refunded 300000', '300000 succeeded, no payment change']);
+        // Its workflow has ended: the refund goes to the refunds workflow, which refuses it on the record's verified_at.
+        const late = refund(client, taskQueue, verified, 100_000, { windowMs });
+        assert.equal(await refusedWith(late, 'payment_not_refundable'), "The payment's refund window has closed.");
+        assert.equal((await refundsOf(client, input.payment.id).result())?.refunded_amount, 300_000);
+        assert.equal(fakes.calls('refundAtBank').length, 1);
       });
     });
 
-    it('the workflow ends when the refund window closes, with the refunds it took', async () => {
+    it('its workflow ends once refunded in full with nothing pending, as before', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await verifiedPayment(client, taskQueue, { refundWindowMs: 1_500 });
-        await refund(handle, 250_000);
+        const { handle, verified } = await verifiedPayment(client, taskQueue, { workflowType: LEGACY_PAYMENT_WORKFLOW });
+        await refund(client, taskQueue, verified, null);
         const done = await handle.result();
-        assert.deepEqual({ status: done.status, refunded_amount: done.refunded_amount }, { status: 'partially_refunded', refunded_amount: 250_000 });
-        assert.equal(fakes.calls('refundAtBank').length, 1);
+        assert.deepEqual({ status: done.status, refunded_amount: done.refunded_amount }, { status: 'refunded', refunded_amount: AMOUNT });
+        assert.deepEqual(fakes.refundRecords(), ['1000000 pending, payment 4 refunded 1000000', '1000000 succeeded, no payment change']);
       });
     });
   });
 });
+

@@ -22,6 +22,10 @@ const HEALTHY: Behaviours = {
   announcePayment: async () => undefined,
   recordTransition: async () => undefined,
   recordRefund: async () => undefined,
+  // Answered from the writes each FakeActivities received (its constructor sets it).
+  readPaymentForRefund: async ({ payment_id }) => {
+    throw new Error(`no record of payment ${payment_id}`);
+  },
   captureSandboxPayment: async () => CAPTURE,
   refundPayment: async () => ({ reference_id: '4711000002', rrn: '600000000002' }),
   reverseSandboxPayment: async () => ({ reference_id: '4711000002', rrn: '600000000002' }),
@@ -50,6 +54,9 @@ const HEALTHY: Behaviours = {
   recordPayout: async () => undefined,
 };
 
+/** How `name` answers when all is well: for a behaviour that fails first, then answers as usual. */
+export const healthy = <K extends Name>(name: K): Behaviour<K> => HEALTHY[name];
+
 const answeredInProgress = new Set<string>();
 
 /** The amount of each payment the fake bank holds, by payment id (set by the tests' pay helper). */
@@ -75,6 +82,25 @@ export class FakeActivities {
   on<K extends Name>(name: K, behaviour: Behaviour<K>): this {
     (this.behaviours as Record<Name, unknown>)[name] = behaviour;
     return this;
+  }
+
+  constructor() {
+    this.behaviours.readPaymentForRefund = async ({ payment_id, refund_id }) => this.recorded(payment_id, refund_id);
+  }
+
+  /**
+   * The payment as the writes so far left its record (the highest version written by
+   * recordTransition or recordRefund), and the refund `refundId` as last written, as MySQL would answer.
+   */
+  recorded(paymentId: string, refundId: string): Output<'readPaymentForRefund'> {
+    const writes = [
+      ...this.calls('recordTransition'),
+      ...this.calls('recordRefund').flatMap((c) => (c.payment === null ? [] : [c.payment])),
+    ].filter((w) => w.payment.id === paymentId);
+    const latest = writes.reduce<(typeof writes)[number] | undefined>((last, w) => (last === undefined || w.version > last.version ? w : last), undefined);
+    if (latest === undefined) throw new Error(`no record of payment ${paymentId}`);
+    const refund = this.calls('recordRefund').filter((c) => c.refund.id === refundId).at(-1)?.refund ?? null;
+    return { payment: latest.payment, version: latest.version, refund };
   }
 
   /** The inputs of every call of `name`, in order. */

@@ -1,7 +1,7 @@
 /** Payment workflows as the API starts them, and the ways a test talks to them. */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Payment } from '../../../src/domain/payment-schemas.ts';
 import type { FeePlan } from '../../../src/domain/payment.ts';
@@ -10,14 +10,16 @@ import type { Refund } from '../../../src/domain/refund-schemas.ts';
 import {
   bankCallbackUpdate,
   bankTokenUpdate,
+  PAYMENT_WORKFLOW,
   paymentQuery,
   paymentWorkflowId,
-  refundUpdate,
-  refundUpdateId,
+  refundsWorkflowId,
   verifyUpdate,
   type PaymentWorkflowInput,
 } from '../../../src/domain/payment-workflow.ts';
+import { takeRefund } from '../../../src/temporal/refunds.ts';
 import type { paymentWorkflow } from '../../../workflows/payment.ts';
+import type { paymentRefundsWorkflow } from '../../../workflows/refunds.ts';
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { randomInt } from 'node:crypto';
 import type { BankOutcome } from '../../../src/domain/payment.ts';
@@ -40,6 +42,8 @@ export async function pay(handle: PaymentHandle, outcome: BankOutcome): Promise<
 /** The plan the tests' merchant pays: 2.5 %, at least 2 000 and at most 50 000 rials (not the configured default). */
 export const FEE_PLAN: FeePlan = { bps: 250, min: 2_000, max: 50_000 };
 export const AMOUNT = 1_000_000;
+/** The merchant the tests' payments belong to. */
+export const MERCHANT_ID = 'merchant-under-test';
 /** Long enough never to pass during a test that does not wait for it. */
 const LONG_MS = 10 * 60_000;
 
@@ -51,6 +55,8 @@ export interface PaymentOptions {
   sandboxDelayMs?: number;
   refundWindowMs?: number;
   bankPendingLimitMs?: number;
+  /** The workflow type to start: the API's (PAYMENT_WORKFLOW) unless a test needs a payment of the first type. */
+  workflowType?: string;
 }
 
 /** The input the create endpoint gives a new payment's workflow (src/payments/service.ts), with the windows of `o` in ms. */
@@ -65,7 +71,7 @@ export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
   );
   return paymentWorkflowInput(
     payment,
-    { id: 'merchant-under-test', fee_plan: FEE_PLAN },
+    { id: MERCHANT_ID, fee_plan: FEE_PLAN },
     {
       VERIFY_WINDOW_SECONDS: (o.verifyWindowMs ?? LONG_MS) / 1000,
       SANDBOX_DELAY_SECONDS: (o.sandboxDelayMs ?? LONG_MS) / 1000,
@@ -80,7 +86,7 @@ export type PaymentHandle = WorkflowHandle<typeof paymentWorkflow>;
 /** Starts a payment's workflow the way the create endpoint does. */
 export async function startPayment(client: Client, taskQueue: string, o: PaymentOptions = {}): Promise<{ handle: PaymentHandle; input: PaymentWorkflowInput }> {
   const input = paymentInput(o);
-  await startPaymentWorkflow(client, input, taskQueue);
+  await startPaymentWorkflow(client, input, taskQueue, o.workflowType ?? PAYMENT_WORKFLOW);
   return { handle: client.workflow.getHandle<typeof paymentWorkflow>(paymentWorkflowId(input.payment.id)), input };
 }
 
@@ -99,9 +105,34 @@ export const paymentIn = (handle: PaymentHandle, status: Payment['status']) => p
 
 export const verify = (handle: PaymentHandle, amount: number) => handle.executeUpdate(verifyUpdate, { args: [{ amount }] });
 
-/** A refund as the refunds endpoint asks for it (amount null: everything left); answers once it is recorded pending. */
-export const refund = (handle: PaymentHandle, amount: number | null, refundId: string = randomUUID()): Promise<Refund> =>
-  handle.executeUpdate(refundUpdate, { args: [{ refund_id: refundId, amount, reason: null }], updateId: refundUpdateId(refundId) });
+/**
+ * A refund as the refunds endpoint sends it on (src/temporal/refunds.ts: to the payment's own workflow
+ * or its refunds workflow), amount null: everything left; answers once it is recorded pending, or
+ * throws the DomainError of its refusal. The window is REFUND_WINDOW_SECONDS' (LONG_MS unless given).
+ */
+export const refund = (
+  client: Client,
+  taskQueue: string,
+  payment: Payment,
+  amount: number | null,
+  { refundId = randomUUID(), windowMs = LONG_MS }: { refundId?: string; windowMs?: number } = {},
+): Promise<Refund> => takeRefund(client, { TEMPORAL_TASK_QUEUE: taskQueue, REFUND_WINDOW_SECONDS: windowMs / 1000 }, MERCHANT_ID, payment, { refund_id: refundId, amount, reason: null });
+
+/** The payment's refunds workflow (its latest run). */
+export const refundsOf = (client: Client, paymentId: string) => client.workflow.getHandle<typeof paymentRefundsWorkflow>(refundsWorkflowId(paymentId));
+
+/**
+ * An Update that may race its workflow's end: its answer, or `ended` when the workflow closed
+ * before it took the Update (Temporal aborts it; the API then answers from the record).
+ */
+export async function unlessEnded<T>(update: Promise<T>): Promise<T | 'ended'> {
+  try {
+    return await update;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return 'ended';
+    throw error;
+  }
+}
 
 /** A payment paid at the bank and verified with its amount. */
 export async function verifiedPayment(client: Client, taskQueue: string, o: PaymentOptions = {}) {

@@ -1,0 +1,138 @@
+/**
+ * Where refunds are taken: the payment's refunds workflow (`refunds-<payment
+ * id>`), started by the refund itself and closed once the bank has answered,
+ * or, for a payment verified on the first workflow type and still in its
+ * refund window, that payment's own workflow. Real API, MySQL, Temporal and
+ * bank simulator.
+ */
+import assert from 'node:assert/strict';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
+import type { Refund } from '../../src/domain/refund-schemas.ts';
+import { bankOperations } from '../support/bank.ts';
+import { getHarness, newMerchant } from '../support/harness.ts';
+import { client } from '../support/http.ts';
+import { assertLedgerBalanced } from '../support/ledger.ts';
+import { firstTypePayment, payAtBank } from '../support/payments.ts';
+import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { closedWorkflow, historyWork } from '../support/work.ts';
+
+interface RefundBody {
+  refund: Refund;
+}
+interface ErrorBody {
+  code: string;
+  message: string;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+describe('the refunds workflow', () => {
+  it("a refund starts the payment's refunds workflow, which closes once the bank has answered; the payment's own workflow closed at verify", async () => {
+    const h = await getHarness();
+    const m = await newMerchant();
+    const api = client(h.baseUrl, m.key);
+    const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 600_000 });
+    assert.equal(await closedWorkflow(h.temporal.client, paymentWorkflowId(payment.id)), 'COMPLETED');
+    await assert.rejects(h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id)).describe(), WorkflowNotFoundError, 'no refunds workflow before a refund');
+
+    const res = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { amount: 200_000 });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.refund.status, 'pending');
+    await waitForRefund(h.baseUrl, m.key, res.body.refund.id, 'succeeded');
+    assert.equal(await closedWorkflow(h.temporal.client, refundsWorkflowId(payment.id)), 'COMPLETED');
+    const handle = h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id));
+    const recorded = await handle.result();
+    assert.deepEqual({ status: recorded?.status, refunded_amount: recorded?.refunded_amount }, { status: 'partially_refunded', refunded_amount: 200_000 });
+    // The refund's work, counted: the Update-with-Start's task, the bank's answer's task; the bank an activity, the record's reads and writes local.
+    const work = historyWork(await handle.fetchHistory());
+    assert.deepEqual({ ...work, events: undefined }, { events: undefined, workflow_tasks: 2, activity_tasks: 1, local_activities: 3, upserts: 1, timers: 0, patches: 0 });
+
+    // The next refund starts another run, which reads the record as the first left it.
+    const rest = await api.post<RefundBody>(`/payments/${payment.id}/refunds`);
+    assert.equal(rest.status, 201, rest.text);
+    assert.equal(rest.body.refund.amount, 400_000);
+    await waitForRefund(h.baseUrl, m.key, rest.body.refund.id, 'succeeded');
+    assert.equal(await closedWorkflow(h.temporal.client, refundsWorkflowId(payment.id)), 'COMPLETED');
+    const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
+    assert.deepEqual({ status: after.body.payment.status, refunded_amount: after.body.payment.refunded_amount }, { status: 'refunded', refunded_amount: 600_000 });
+    assert.deepEqual((await bankOperations(payment.id, 'refund')).map((op) => Number(op.amount)).sort((a, b) => a - b), [200_000, 400_000]);
+    await assertLedgerBalanced(h.db, 'after the refunds', { merchantIds: [m.merchantId] });
+  });
+
+  it('two concurrent refunds are taken one at a time: one is taken, the other refused with refund_exceeds_amount, and never more than was paid', async () => {
+    const h = await getHarness();
+    const m = await newMerchant();
+    const api = client(h.baseUrl, m.key);
+    const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 1_000_000 });
+    const results = await Promise.all(
+      ['first', 'second'].map((name) => api.post<RefundBody & ErrorBody>(`/payments/${payment.id}/refunds`, { amount: 600_000 }, { idempotencyKey: `${name}-${payment.id}` })),
+    );
+    const accepted = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status !== 201);
+    assert.equal(accepted.length, 1, results.map((r) => `${r.status} ${r.text}`).join('\n'));
+    assert.equal(refused[0]?.status, 422, refused[0]?.text);
+    assert.equal(refused[0]?.body.code, 'refund_exceeds_amount');
+    assert.equal(refused[0]?.body.message, 'The refund amount is more than the 400000 rials left to refund on this payment.');
+    await waitForRefund(h.baseUrl, m.key, accepted[0]!.body.refund.id, 'succeeded');
+    const rows = await h.db.selectFrom('refunds').select(['id', 'amount']).where('payment_id', '=', payment.id).execute();
+    assert.deepEqual(rows.map((r) => Number(r.amount)), [600_000]);
+    const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
+    assert.equal(after.body.payment.refunded_amount, 600_000);
+    assert.equal((await bankOperations(payment.id, 'refund')).length, 1);
+    await assertLedgerBalanced(h.db, 'after the race', { merchantIds: [m.merchantId] });
+  });
+
+  it('a refund 181 days after verify is refused by the rule on the record with 409 payment_not_refundable, and starts no workflow', async () => {
+    const h = await getHarness();
+    const m = await newMerchant();
+    const api = client(h.baseUrl, m.key);
+    const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 300_000 });
+    // The record as it reads 181 days on (REFUND_WINDOW_SECONDS is 180 days).
+    await h.db.updateTable('payments').set({ verified_at: new Date(Date.now() - 181 * DAY_MS) }).where('id', '=', payment.id).execute();
+    const late = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
+    assert.equal(late.status, 409, late.text);
+    assert.deepEqual(late.body.code, 'payment_not_refundable');
+    assert.equal(late.body.message, "The payment's refund window has closed.");
+    await assert.rejects(h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id)).describe(), WorkflowNotFoundError);
+    assert.deepEqual(await h.db.selectFrom('refunds').select('id').where('payment_id', '=', payment.id).execute(), []);
+
+    // A day inside the window, the same record takes it.
+    await h.db.updateTable('payments').set({ verified_at: new Date(Date.now() - 179 * DAY_MS) }).where('id', '=', payment.id).execute();
+    const inTime = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
+    assert.equal(inTime.status, 201, inTime.text);
+    await waitForRefund(h.baseUrl, m.key, inTime.body.refund.id, 'succeeded');
+  });
+
+  it('a payment verified on the first workflow type, still in its refund window, takes its own refunds: no refunds workflow, each paid out once', async () => {
+    const h = await getHarness();
+    const m = await newMerchant();
+    const api = client(h.baseUrl, m.key);
+    const payment = await payAtBank(h.baseUrl, m.key, await firstTypePayment(m.key));
+    const verified = await api.post<{ payment: Payment }>(`/payments/${payment.id}/verify`, { amount: payment.amount });
+    assert.equal(verified.status, 200, verified.text);
+    const own = h.temporal.client.workflow.getHandle(paymentWorkflowId(payment.id));
+    assert.equal((await own.describe()).status.name, 'RUNNING', 'open for its refund window, as such payments are');
+
+    const partial = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { amount: 50_000 });
+    assert.equal(partial.status, 201, partial.text);
+    await waitForRefund(h.baseUrl, m.key, partial.body.refund.id, 'succeeded');
+    const over = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { amount: payment.amount });
+    assert.equal(over.status, 422, over.text);
+    assert.equal(over.body.code, 'refund_exceeds_amount');
+    const rest = await api.post<RefundBody>(`/payments/${payment.id}/refunds`);
+    assert.equal(rest.status, 201, rest.text);
+    assert.equal(rest.body.refund.amount, payment.amount - 50_000);
+    await waitForRefund(h.baseUrl, m.key, rest.body.refund.id, 'succeeded');
+
+    // Taken by its own workflow (their Updates are in its history), which ends once refunded in full.
+    const done = await own.result();
+    assert.deepEqual({ status: done.status, refunded_amount: done.refunded_amount }, { status: 'refunded', refunded_amount: payment.amount });
+    const refundUpdates = ((await own.fetchHistory()).events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'refund');
+    assert.equal(refundUpdates.length, 2);
+    await assert.rejects(h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id)).describe(), WorkflowNotFoundError);
+    assert.equal((await bankOperations(payment.id, 'refund')).length, 2);
+    await assertLedgerBalanced(h.db, 'after the first type took its refunds', { merchantIds: [m.merchantId] });
+  });
+});

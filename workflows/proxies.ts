@@ -1,0 +1,70 @@
+/**
+ * The payment and refunds workflows' ways to call their activities, each
+ * with its retry policy. A proxy is typed with only the purpose it may call
+ * (records, the bank). Local activities run in the worker within the
+ * workflow task that asks for them: no round trip through the server.
+ */
+import { isCancellation, proxyActivities, proxyLocalActivities, type ActivityInterfaceFor, type LocalActivityInterfaceFor } from '@temporalio/workflow';
+import type { BankActivities } from '../activities/bank.ts';
+import type { RecordActivities } from '../activities/records.ts';
+
+/** Each call of a proxy, with its arguments and its answer. */
+type Calls<A> = { [K in keyof A]: A[K] extends (...args: infer P) => infer R ? (...args: P) => Promise<Awaited<R>> : never };
+type AnyCall = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * Each call made as a local activity first, and, when its quick attempts
+ * fail, as an activity. A local activity that kept failing would hold its
+ * workflow task open (a heartbeat of three history events every few seconds,
+ * for as long as MySQL or the bank stays down); an activity retries at no cost
+ * to the history. Safe because every activity here is idempotent.
+ */
+function localFirst<A extends object>(local: LocalActivityInterfaceFor<A>, remote: ActivityInterfaceFor<A>): Calls<A> {
+  return new Proxy({} as Calls<A>, {
+    get(_, name) {
+      const key = name as keyof A;
+      return async (...args: unknown[]) => {
+        try {
+          return await (local[key] as AnyCall)(...args);
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+          return (remote[key] as AnyCall)(...args);
+        }
+      };
+    },
+  });
+}
+
+// A record write must happen eventually, so it is retried without limit; a
+// worker that cannot reach MySQL keeps trying and the payment waits.
+export const records = proxyActivities<RecordActivities>({
+  startToCloseTimeout: '15s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s' },
+});
+// The same writes, local first: short MySQL transactions, idempotent by version, that need no
+// round trip of their own; three quick tries, then the activity above.
+export const recordsLocalFirst = localFirst(
+  proxyLocalActivities<RecordActivities>({ startToCloseTimeout: '10s', retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 3 } }),
+  records,
+);
+
+// Bank calls are idempotent by operation key, so retrying them is safe.
+export const bank = proxyActivities<BankActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
+});
+// The bank's confirm of the customer's return, local first: asked once within the workflow task
+// that takes the callback. The customer's return waits for that task, so it is bounded to a couple
+// of seconds: a bank that does not answer by then (down, slow) is asked by `bank`, until it answers.
+export const bankLocalFirst = localFirst(proxyLocalActivities<BankActivities>({ startToCloseTimeout: '2s', retry: { maximumAttempts: 1 } }), bank);
+
+// Calls a person waits for (the token before the bank's page, the settlement of verify): a few
+// tries, then a failure the caller sees (503) and may retry; the bank's keys make the retry safe.
+const BANK_NOW = {
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3 },
+} as const;
+export const bankNow = proxyActivities<BankActivities>(BANK_NOW);
+// The same calls as local activities (paymentWorkflowV2): the person waits on the same workflow
+// task, and the three tries bound how long it stays open.
+export const localBankNow = proxyLocalActivities<BankActivities>(BANK_NOW);

@@ -1,0 +1,120 @@
+/**
+ * Taking a payment's refunds, one at a time (docs/PAYMENTS.md#refunds): the
+ * refunds workflow (workflows/refunds.ts) and a payment workflow of the first
+ * type that is still in its refund window both take them with this code, each
+ * with its own way of recording, paying out and locking. The commands it
+ * issues, and their order, are part of every refund's history: a change here
+ * must keep the committed histories replaying.
+ */
+import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import { canTransition } from '../src/domain/payment.ts';
+import type { RefundRequest } from '../src/domain/payment-workflow.ts';
+import type { Payment } from '../src/domain/payment-schemas.ts';
+import { refundableAmount, statusAfterRefunds, type RefundRefusal } from '../src/domain/refund.ts';
+import type { Refund } from '../src/domain/refund-schemas.ts';
+
+export interface RefundOwner {
+  /** The payment as last recorded. */
+  payment(): Payment;
+  /** Whether a refund of `amount` (null: everything left) is refused now, and why. */
+  refusal(amount: number | null): RefundRefusal | undefined;
+  /** Records a refund (and the payment's next state, unless null) in MySQL, then makes the payment's state visible. */
+  record(refund: Refund, next: Payment | null): Promise<void>;
+  /** Pays the refund out at the bank, retried until the bank answers; throws when the bank refuses it. */
+  payOut(refund: Refund): Promise<void>;
+  /** Runs a step under the owner's lock, after the steps before it. */
+  exclusive<T>(step: () => Promise<T>): Promise<T>;
+  /** Now, as the refund's timestamps read it. */
+  now(): string;
+}
+
+/** A transition TRANSITIONS does not allow is a bug in the caller: the step fails rather than record it. */
+export function checkTransition(from: Payment, next: Payment): void {
+  if (!canTransition(from.status, next.status)) {
+    throw ApplicationFailure.nonRetryable(`illegal transition ${from.status} -> ${next.status}`, 'illegal_transition');
+  }
+}
+
+/** A refusal as an Update's failure: the API answers it with the code's status (src/errors.ts). */
+export const refusalFailure = (refusal: RefundRefusal) => ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
+
+/** The check of a refund request that needs no state: a given amount is a positive integer. */
+export function checkRefundRequest(request: RefundRequest): void {
+  if (request.amount !== null && (!Number.isSafeInteger(request.amount) || request.amount <= 0)) {
+    throw ApplicationFailure.create({ type: 'validation_failed', message: 'amount must be a positive integer', nonRetryable: true });
+  }
+}
+
+export class RefundBook {
+  /** Every refund taken here, by id, as last recorded. */
+  readonly taken = new Map<string, Refund>();
+  /** Each taken refund's way to its final status (the bank's answer, then the record). */
+  readonly payouts: Promise<void>[] = [];
+
+  constructor(private readonly owner: RefundOwner) {}
+
+  /** Whether a refund taken here still waits for the bank's answer. */
+  pending(): boolean {
+    return [...this.taken.values()].some((r) => r.status === 'pending');
+  }
+
+  /**
+   * Takes a refund (under the owner's lock): its amount counts as refunded
+   * from the moment it is recorded `pending`, so refunds taken one at a time
+   * can never add up to more than was paid. The bank is paid out afterwards.
+   */
+  async reserve(request: RefundRequest): Promise<Refund> {
+    const known = this.taken.get(request.refund_id);
+    if (known !== undefined) return known; // the same request again (a retry with its Idempotency-Key)
+    const refusal = this.owner.refusal(request.amount);
+    if (refusal !== undefined) throw refusalFailure(refusal);
+    const payment = this.owner.payment();
+    const amount = request.amount ?? refundableAmount(payment);
+    const refund: Refund = {
+      id: request.refund_id,
+      payment_id: payment.id,
+      amount,
+      status: 'pending',
+      reason: request.reason,
+      created_at: this.owner.now(),
+      succeeded_at: null,
+      failure: null,
+    };
+    const refunded = payment.refunded_amount + amount;
+    await this.commit(refund, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment.amount, refunded) });
+    this.payouts.push(this.payOut(refund));
+    return refund;
+  }
+
+  private async commit(refund: Refund, next: Payment | null): Promise<void> {
+    await this.owner.record(refund, next);
+    this.taken.set(refund.id, refund);
+  }
+
+  /** Asks the bank (retried until it answers) and settles the refund with its answer. */
+  private async payOut(refund: Refund): Promise<void> {
+    let settled: Refund;
+    try {
+      await this.owner.payOut(refund);
+      settled = { ...refund, status: 'succeeded', succeeded_at: this.owner.now() };
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      const cause = error instanceof ActivityFailure ? error.cause : error;
+      const code = cause instanceof ApplicationFailure && typeof cause.type === 'string' ? cause.type : 'refund_failed';
+      settled = { ...refund, status: 'failed', failure: { code, message: 'The bank did not accept the refund; its amount is refundable again.' } };
+    }
+    await this.owner.exclusive(() => this.finish(settled));
+  }
+
+  /**
+   * The one place where a refund reaches its final status (`succeeded` or
+   * `failed`): the refund.succeeded / refund.failed events belong here.
+   * A failed refund gives its amount back to the payment.
+   */
+  private async finish(settled: Refund): Promise<void> {
+    if (settled.status === 'succeeded') return this.commit(settled, null);
+    const payment = this.owner.payment();
+    const refunded = payment.refunded_amount - settled.amount;
+    await this.commit(settled, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment.amount, refunded) });
+  }
+}
