@@ -86,15 +86,18 @@ describe('the payment workflow', () => {
       const fakes = new FakeActivities();
       fakes.on('confirmAtBank', async () => ({ result: 'in_progress' as const }));
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await startPayment(client, taskQueue, { sandboxDelayMs: 1_000, bankPendingLimitMs: 3_000 });
+        const { handle } = await startPayment(client, taskQueue, { sandboxDelayMs: 1_000, bankPendingLimitMs: 6_000 });
         await pay(handle, 'delay');
         const failed = await handle.result();
         assert.equal(failed.status, 'failed');
         assert.equal(failed.failure?.code, 'bank_unconfirmed');
         assert.deepEqual(fakes.transitions(), ['2 pending', '3 failed']);
-        assert.equal(fakes.calls('confirmAtBank').length, 3, 'at the callback, 1 s later, and at the limit 2 s after that');
-        const timers = await timersStarted(handle);
-        assert.ok(timers.includes(1_000) && timers.some((t) => t > 1_500 && t <= 2_000), `timers of 1 s then up to 2 s: ${timers.join(', ')}`);
+        assert.ok(fakes.calls('confirmAtBank').length >= 3, 'at the callback, then at each wait, the last at the limit');
+        // After the page's expiry timer: 1 s, then 2 s (doubled), then what is left of the limit (at most 4 s): how long each
+        // wait is follows from the rule, not from how fast the machine is, as long as the first two leave some of the limit.
+        const waits = (await timersStarted(handle)).slice(1);
+        assert.deepEqual(waits.slice(0, 2), [1_000, 2_000], `waits: ${waits.join(', ')}`);
+        assert.ok(waits.slice(2).every((t) => t <= 4_000), `waits: ${waits.join(', ')}`);
       });
     });
 
