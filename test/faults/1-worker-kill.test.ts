@@ -52,7 +52,14 @@ describe('fault: the worker is killed with SIGKILL while 300 payments are in fli
       const outcome = OUTCOME[plan];
       if (outcome === undefined) return;
       const chosen = await untilAnswered(() => chooseOutcome(apiFor(plan), payment.id, outcome));
-      assert.equal(chosen.res.status, 303, chosen.res.text);
+      if (chosen.retries > 0 && chosen.res.status === 403) {
+        // An earlier try's answer was a 503, yet the bank's return reached the workflow durably: on the
+        // next try the payment has left `created`, its page has no Pay button, and a Pay is refused as stale.
+        const now = await client(apiFor(plan), merchant.key).get<{ payment: Payment }>(`/payments/${payment.id}`);
+        assert.notEqual(now.body.payment.status, 'created', chosen.res.text);
+      } else {
+        assert.equal(chosen.res.status, 303, chosen.res.text);
+      }
       done += 1;
       if (plan === 'verify' || plan === 'verify_refund') {
         const verified = await verifyThroughFaults(apis.long, merchant.key, payment);
