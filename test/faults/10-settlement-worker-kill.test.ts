@@ -10,6 +10,7 @@ import { SETTLEMENT_WORKFLOW, settlementWorkflowId, type SettlementOutcome, type
 import { tehranDay } from '../../src/domain/calendar.ts';
 import { bankFault, payoutTransfers } from '../support/bank.ts';
 import { LIVE_BANK } from '../support/harness.ts';
+import { defaultPlanFee } from '../support/settlement.ts';
 import { waitFor } from '../support/http.ts';
 import { GOOD_DOCUMENTS, liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { faultApi, getFaultStack, issuedSecrets, recordFigures, startWorker } from './support/fault-stack.ts';
@@ -24,7 +25,7 @@ describe('fault: the worker is killed while a settlement is being paid out', () 
     issuedSecrets.push(m.testKey, m.liveKey);
     const amounts = [2_500_000, 1_200_000];
     for (const amount of amounts) await verifiedLivePayment(liveApi, m.liveKey, amount, liveApi);
-    const net = amounts.reduce((sum, a) => sum + a - Math.min(400_000, Math.max(1_000, Math.floor(a / 100))), 0);
+    const net = amounts.reduce((sum, a) => sum + a - defaultPlanFee(a), 0);
 
     // The bank makes the transfer but its answer never arrives: the worker is inside the call when it dies.
     await bankFault({ operation: 'payout', fault: 'timeout', times: 1 });

@@ -9,22 +9,15 @@ import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
-import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { bankOperations } from '../support/bank.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { firstTypePayment, payAtBank } from '../support/payments.ts';
-import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { verifiedPayment, waitForRefund, type RefundBody } from '../support/refunds.ts';
+import type { ErrorBody } from '../../src/api/schemas.ts';
 import { closedWorkflow, historyWork } from '../support/work.ts';
 
-interface RefundBody {
-  refund: Refund;
-}
-interface ErrorBody {
-  code: string;
-  message: string;
-}
 
 const DAY_MS = 24 * 3600 * 1000;
 

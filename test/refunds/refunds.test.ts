@@ -3,17 +3,11 @@ import { bankOperations } from '../support/bank.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { createdPayment, paidPayment } from '../support/payments.ts';
-import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { verifiedPayment, waitForRefund, type RefundBody } from '../support/refunds.ts';
+import type { ErrorBody } from '../../src/api/schemas.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 
-interface RefundBody {
-  refund: Refund;
-}
-interface ErrorBody {
-  code: string;
-  message: string;
-}
 
 describe('refunds', () => {
   it('a partial refund makes the payment partially_refunded, a second one for the rest makes it refunded', async () => {

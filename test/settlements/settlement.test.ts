@@ -17,7 +17,7 @@ import { answeredLivePayment, createdLivePayment, GOOD_DOCUMENTS, liveMerchant, 
 import { waitForStatus } from '../support/payments.ts';
 import { waitForRefund } from '../support/refunds.ts';
 import { bankFault, payoutTransfers } from '../support/bank.ts';
-import { runSettlement, SETTLEMENT_IBAN as IBAN, settleNow, settlementsOf } from '../support/settlement.ts';
+import { defaultPlanFee as fee, runSettlement, SETTLEMENT_IBAN as IBAN, settleNow, settlementsOf } from '../support/settlement.ts';
 
 
 describe('settlement', () => {
@@ -97,8 +97,6 @@ describe('settlement', () => {
   });
 });
 
-/** The default plan's fee: 1 % of the amount, within 1,000..400,000 rials. */
-const fee = (amount: number) => Math.min(400_000, Math.max(1_000, Math.floor(amount / 100)));
 
 describe('settlement of a day', () => {
   it('a day of live payments in every final state settles to exactly the expected net per merchant, to the approved IBAN', async function () {

@@ -3,6 +3,11 @@ import { paidPayment } from './payments.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 
+/** What the refund endpoints answer. */
+export interface RefundBody {
+  refund: Refund;
+}
+
 /** A payment the customer paid and the merchant verified: the one kind that can be refunded. */
 export async function verifiedPayment(baseUrl: string, key: string, overrides: Record<string, unknown> = {}): Promise<Payment> {
   const paid = await paidPayment(baseUrl, key, overrides);

@@ -14,6 +14,9 @@ import { tehranDay } from '../../src/domain/calendar.ts';
 import { getHarness } from './harness.ts';
 import type { client } from './http.ts';
 
+/** The default fee plan's fee, worked out from the amount alone: 1 % within 1,000..400,000 rials. */
+export const defaultPlanFee = (amount: number) => Math.min(400_000, Math.max(1_000, Math.floor(amount / 100)));
+
 /** A Sheba IBAN whose check digits hold (not the documents' one). */
 export const SETTLEMENT_IBAN = 'IR160120000000001234567890';
 
