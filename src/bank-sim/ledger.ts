@@ -1,9 +1,12 @@
 /**
  * The simulator's own ledger: every transaction it handed a token for, and
- * every operation it did, kept in a JSON file (written whole and renamed
- * into place) so that a restart of the simulator loses nothing.
+ * every operation it did, kept in memory with the indexes its calls look up
+ * by, and journaled to a file a line per change (JSON Lines) so that a restart
+ * of the simulator loses nothing. Appending a line keeps each change's cost
+ * flat; rewriting the whole file on every change made a busy day's last
+ * payments wait on a file of every payment before them.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type Outcome = 'success' | 'failure' | 'cancel' | 'delay';
@@ -52,72 +55,133 @@ export interface Transfer {
   at: string;
 }
 
-interface State {
-  transactions: Record<string, Transaction>;
-  operations: Operation[];
-  /** Transfer id → transfer; absent in files written before payouts existed. */
+/** One line of the journal: a transaction as it is now, an operation, a transfer; or a whole state written by the simulator before it kept a journal. */
+interface Entry {
+  txn?: Transaction;
+  op?: Operation;
+  transfer?: Transfer;
+  transactions?: Record<string, Transaction>;
+  operations?: Operation[];
   transfers?: Record<string, Transfer>;
 }
 
 export class Ledger {
-  private state: State;
+  private readonly transactions = new Map<string, Transaction>();
+  private readonly tokenByRef = new Map<string, string>();
+  private readonly tokensByResNum = new Map<string, Set<string>>();
+  /** Tokens of transactions paid (or left in "delay") that nobody confirmed or reversed yet. */
+  private readonly unconfirmed = new Set<string>();
+  private readonly allOperations: Operation[] = [];
+  private readonly operationsByResNum = new Map<string, Operation[]>();
+  private readonly transfersById = new Map<string, Transfer>();
 
   constructor(private readonly file: string) {
-    this.state = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as State) : { transactions: {}, operations: [] };
+    mkdirSync(dirname(file), { recursive: true });
+    if (!existsSync(file)) return;
+    const text = readFileSync(file, 'utf8');
+    const complete = this.load(text);
+    // The next line must start on a line of its own: after a dropped half line, in its place.
+    if (!complete) writeFileSync(file, text.slice(0, text.lastIndexOf('\n') + 1));
+    else if (text !== '' && !text.endsWith('\n')) appendFileSync(file, '\n');
+  }
+
+  /**
+   * Replays the journal; answers false when it dropped a half-written last line. A crash can leave the last line half written: that change never
+   * answered its caller (it is written before the answer), so it is dropped; a bad line
+   * anywhere else is a damaged file, and the simulator refuses to start on it.
+   */
+  private load(text: string): boolean {
+    const lines = text.split('\n').filter((line) => line !== '');
+    let complete = true;
+    lines.forEach((line, i) => {
+      let entry: Entry;
+      try {
+        entry = JSON.parse(line) as Entry;
+      } catch (error) {
+        if (i < lines.length - 1) throw new Error(`${this.file}: line ${i + 1} is not JSON`, { cause: error });
+        complete = false;
+        return;
+      }
+      for (const txn of Object.values(entry.transactions ?? {})) this.index(txn);
+      for (const op of entry.operations ?? []) this.indexOperation(op);
+      for (const transfer of Object.values(entry.transfers ?? {})) this.transfersById.set(transfer.transfer_id, transfer);
+      if (entry.txn !== undefined) this.index(entry.txn);
+      if (entry.op !== undefined) this.indexOperation(entry.op);
+      if (entry.transfer !== undefined) this.transfersById.set(entry.transfer.transfer_id, entry.transfer);
+    });
+    return complete;
+  }
+
+  private index(txn: Transaction): void {
+    this.transactions.set(txn.token, txn);
+    if (txn.ref_num !== undefined) this.tokenByRef.set(txn.ref_num, txn.token);
+    let tokens = this.tokensByResNum.get(txn.res_num);
+    if (tokens === undefined) this.tokensByResNum.set(txn.res_num, (tokens = new Set()));
+    tokens.add(txn.token);
+    const paid = txn.outcome === 'success' || txn.outcome === 'delay';
+    if (paid && txn.confirmed_at === undefined && txn.reversed_at === undefined) this.unconfirmed.add(txn.token);
+    else this.unconfirmed.delete(txn.token);
+  }
+
+  private indexOperation(op: Operation): void {
+    this.allOperations.push(op);
+    let ops = this.operationsByResNum.get(op.res_num);
+    if (ops === undefined) this.operationsByResNum.set(op.res_num, (ops = []));
+    ops.push(op);
+  }
+
+  /** Appends one change: a line, not the whole ledger, so a change costs the same on the first day and the thousandth. */
+  private append(entry: Entry): void {
+    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
   }
 
   byToken(token: string): Transaction | undefined {
-    return Object.hasOwn(this.state.transactions, token) ? this.state.transactions[token] : undefined;
+    return this.transactions.get(token);
   }
 
   byRef(refNum: string): Transaction | undefined {
-    return Object.values(this.state.transactions).find((t) => t.ref_num === refNum);
+    const token = this.tokenByRef.get(refNum);
+    return token === undefined ? undefined : this.transactions.get(token);
   }
 
   byResNum(resNum: string): Transaction[] {
-    return Object.values(this.state.transactions).filter((t) => t.res_num === resNum);
+    return [...(this.tokensByResNum.get(resNum) ?? [])].map((token) => this.transactions.get(token)!);
   }
 
   /** Transactions the customer paid (or left in "delay") that nobody confirmed or reversed yet. */
   unconfirmedPaid(): Transaction[] {
-    return Object.values(this.state.transactions).filter(
-      (t) => (t.outcome === 'success' || t.outcome === 'delay') && t.confirmed_at === undefined && t.reversed_at === undefined,
-    );
+    return [...this.unconfirmed].map((token) => this.transactions.get(token)!);
   }
 
   operations(resNum?: string): Operation[] {
-    return resNum === undefined ? [...this.state.operations] : this.state.operations.filter((o) => o.res_num === resNum);
+    return [...(resNum === undefined ? this.allOperations : (this.operationsByResNum.get(resNum) ?? []))];
   }
 
   transfer(transferId: string): Transfer | undefined {
-    const transfers = this.state.transfers ?? {};
-    return Object.hasOwn(transfers, transferId) ? transfers[transferId] : undefined;
+    return this.transfersById.get(transferId);
   }
 
   transfers(): Transfer[] {
-    return Object.values(this.state.transfers ?? {});
+    return [...this.transfersById.values()];
   }
 
   addTransfer(transfer: Transfer): void {
-    this.state.transfers = { ...this.state.transfers, [transfer.transfer_id]: transfer };
-    this.save();
+    this.append({ transfer });
+    this.transfersById.set(transfer.transfer_id, transfer);
   }
 
   add(txn: Transaction): void {
-    this.state.transactions[txn.token] = txn;
-    this.save();
+    this.changed(txn);
   }
 
   record(op: Operation): void {
-    this.state.operations.push(op);
-    this.save();
+    this.append({ op });
+    this.indexOperation(op);
   }
 
   /** After a change to a transaction object returned by this ledger. */
-  save(): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.state));
-    renameSync(tmp, this.file);
+  changed(txn: Transaction): void {
+    this.append({ txn });
+    this.index(txn);
   }
 }

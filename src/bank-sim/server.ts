@@ -161,7 +161,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
         () => 0, // a gateway that does not answer misses this copy; the customer's post still comes
       );
       (txn.repeated_callbacks ??= []).push(status);
-      ledger.save();
+      ledger.changed(txn);
     }
   };
 
@@ -172,7 +172,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
     for (const txn of ledger.unconfirmedPaid()) {
       if (Date.parse(txn.chosen_at ?? now()) > cutoff) continue;
       txn.reversed_at = now();
-      ledger.save();
+      ledger.changed(txn);
       ledger.record({ kind: 'reverse', operation_key: `auto-reverse:${txn.ref_num ?? txn.token}`, res_num: txn.res_num, ref_num: txn.ref_num ?? null, amount: txn.amount, at: now() });
     }
   };
@@ -247,13 +247,13 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
           const due = Date.parse(txn.chosen_at ?? now()) + options.delaySeconds * 1000;
           if (!txn.answered_in_progress || Date.now() < due) {
             txn.answered_in_progress = true;
-            ledger.save();
+            ledger.changed(txn);
             return;
           }
         }
         if (txn.confirmed_at === undefined) {
           txn.confirmed_at = now();
-          ledger.save();
+          ledger.changed(txn);
           ledger.record({ kind: 'confirm', operation_key: key, res_num: txn.res_num, ref_num: txn.ref_num ?? null, amount: txn.amount, at: now() });
         }
       };
@@ -270,7 +270,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
       const work = () => {
         if (txn === undefined || txn.confirmed_at === undefined || txn.reversed_at !== undefined || txn.settled_at !== undefined) return;
         txn.settled_at = now();
-        ledger.save();
+        ledger.changed(txn);
         ledger.record({ kind: 'settle', operation_key: key, res_num: txn.res_num, ref_num: txn.ref_num ?? null, amount: txn.amount, at: now() });
       };
       if (fault('settle', res, work)) return;
@@ -285,7 +285,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
       const work = () => {
         if (txn === undefined || txn.settled_at !== undefined || txn.reversed_at !== undefined) return;
         txn.reversed_at = now();
-        ledger.save();
+        ledger.changed(txn);
         ledger.record({ kind: 'reverse', operation_key: key, res_num: txn.res_num, ref_num: txn.ref_num ?? null, amount: txn.amount, at: now() });
       };
       if (fault('reverse', res, work)) return;
@@ -310,7 +310,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
       const work = () => {
         if (txn === undefined || refused() !== undefined || Object.hasOwn(txn.refunds, refundId)) return;
         txn.refunds[refundId] = amount;
-        ledger.save();
+        ledger.changed(txn);
         ledger.record({ kind: 'refund', operation_key: key, res_num: txn.res_num, ref_num: txn.ref_num ?? null, amount, at: now() });
       };
       if (fault('refund', res, work)) return;
@@ -392,7 +392,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
           txn.trace_no = digits(6);
           txn.card_pan = `603799******${digits(4)}`;
         }
-        ledger.save();
+        ledger.changed(txn);
         await repeatCallback(txn);
       }
       return returnPage(res, txn, lang);

@@ -88,7 +88,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   }
   // The bank simulator: the bank behind every test payment, on its own port and ledger file.
   const bankPort = await stack.freePort();
-  const bankState = join(stack.dataDir, 'bank-sim-bench.json');
+  const bankState = join(stack.dataDir, 'bank-sim-bench.jsonl');
   rmSync(bankState, { force: true });
   const bankSim = stack.startChild('bank simulator', 'src/bank-sim/main.ts', { ...process.env, BANK_SIM_PORT: String(bankPort), BANK_SIM_STATE_FILE: bankState });
   stack.cleanups.push(stack.stopChild(bankSim));

@@ -235,7 +235,7 @@ export async function start(): Promise<void> {
     name: 'bank simulator',
     layer: 1,
     script: 'src/bank-sim/main.ts',
-    env: { ...env, BANK_SIM_PORT: String(bankPort), BANK_SIM_STATE_FILE: join(dataDir, 'bank-sim.json') },
+    env: { ...env, BANK_SIM_PORT: String(bankPort), BANK_SIM_STATE_FILE: join(dataDir, 'bank-sim.jsonl') },
   });
   supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env });
   supervisor.add({ name: 'api', layer: 1, script: 'src/main/api.ts', env });
@@ -316,7 +316,7 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   if (chromiumProblem !== undefined) say(`${chromiumProblem} The browser tests will fail.`);
   // The bank simulator, as its own process: test mode's bank for the whole suite.
   const bankPort = await freePort();
-  const bankState = join(dataDir, 'bank-sim-test.json');
+  const bankState = join(dataDir, 'bank-sim-test.jsonl');
   rmSync(bankState, { force: true });
   const bankSim = startChild('bank simulator', 'src/bank-sim/main.ts', {
     ...process.env,

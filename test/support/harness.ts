@@ -64,7 +64,7 @@ export async function liveBankApi(): Promise<string> {
  */
 async function provideBankSimulator(): Promise<void> {
   if (process.env.SANDBOX_BANK_URL !== undefined && process.env.SANDBOX_BANK_URL !== '') return;
-  const { server } = createSimulator({ stateFile: join(tmpdir(), `dargah-bank-sim-${process.pid}.json`), terminalId: '11223344', password: '', delaySeconds: 1 });
+  const { server } = createSimulator({ stateFile: join(tmpdir(), `dargah-bank-sim-${process.pid}.jsonl`), terminalId: '11223344', password: '', delaySeconds: 1 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.env.SANDBOX_BANK_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
