@@ -11,7 +11,7 @@ import type { Db } from '../src/db/database.ts';
 import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
 import { post } from '../src/db/ledger.ts';
-import { paymentFromRow, writePaymentVersion } from '../src/db/payments.ts';
+import { paymentFromRow, settlementStatusAfter, writePaymentVersion } from '../src/db/payments.ts';
 import { refundFromRow, writeRefund } from '../src/db/refunds.ts';
 import { paymentEventType, type EventType } from '../src/domain/events.ts';
 import { transitionMovement } from '../src/domain/ledger.ts';
@@ -46,23 +46,46 @@ export interface RecordedForRefund {
   refund: Refund | null;
 }
 
-/** The payment as events show it: the workflow's state with the merchant's metadata from the record. */
-async function withMetadata(trx: Db, payment: Payment): Promise<{ payment: Payment; merchantId: string }> {
-  const row = await trx.selectFrom('payments').select(['merchant_id', 'metadata', 'settlement_status']).where('id', '=', payment.id).executeTakeFirstOrThrow();
-  // settlement_status is the record's (settlement and the end of a live payment set it), not the workflow's.
+/** The payment as events show it (the workflow's state with the merchant's metadata from the record), and whose it is. */
+interface Shown {
+  payment: Payment;
+  merchantId: string;
+}
+
+/** The record's columns an event and a posting need besides the workflow's state. */
+const RECORD_COLUMNS = ['merchant_id', 'metadata', 'settlement_status'] as const;
+
+/** `row`'s metadata and settlement status on the workflow's state; settlement_status is the record's (settlement and the end of a live payment set it). */
+function shownFrom(payment: Payment, row: { merchant_id: string; metadata: string; settlement_status: string }): Shown {
   const settlement = row.settlement_status as Payment['settlement_status'];
   return { payment: { ...payment, metadata: JSON.parse(row.metadata) as Payment['metadata'], settlement_status: settlement }, merchantId: row.merchant_id };
 }
 
+/** The payment as events show it, read from the record as it stands (in `trx`, after any write of it there). */
+async function withMetadata(trx: Db, payment: Payment): Promise<Shown> {
+  return shownFrom(payment, await trx.selectFrom('payments').select(RECORD_COLUMNS).where('id', '=', payment.id).executeTakeFirstOrThrow());
+}
+
+/**
+ * Locks the payment's row for the write of `version` and reads, in the same
+ * round trip, what the write's posting and event need: found only when that
+ * write will change the row, so a retried or replayed activity counts its
+ * transition once. `shown` is the payment as it will stand once written.
+ */
+async function lockForWrite(trx: Db, payment: Payment, version: number): Promise<{ from: string; shown: Shown } | undefined> {
+  const row = await trx.selectFrom('payments').select(['status', ...RECORD_COLUMNS]).where('id', '=', payment.id).where('version', '<', version).forUpdate().executeTakeFirst();
+  if (row === undefined) return undefined;
+  return { from: row.status, shown: shownFrom(payment, { ...row, settlement_status: settlementStatusAfter(payment.status, row.settlement_status) }) };
+}
+
 /** The ledger posting of a payment's recorded transition (capture, verify, reversal), once per payment and movement. */
-async function postTransition(trx: Db, payment: Payment, at: Date): Promise<void> {
+async function postTransition(trx: Db, { payment, merchantId }: Shown, at: Date): Promise<void> {
   const movement = transitionMovement(payment.status);
   if (movement === undefined) return;
-  const row = await trx.selectFrom('payments').select('merchant_id').where('id', '=', payment.id).executeTakeFirstOrThrow();
   await post(trx, {
     cause: `payment:${payment.id}:${movement}`,
     movement,
-    merchantId: row.merchant_id,
+    merchantId,
     mode: payment.mode,
     amount: payment.amount,
     fee: payment.fee,
@@ -74,25 +97,15 @@ async function postTransition(trx: Db, payment: Payment, at: Date): Promise<void
 const REFUND_MOVEMENTS = { pending: 'refund', succeeded: 'refund_succeeded', failed: 'refund_failed' } as const;
 
 /** The event of a payment's recorded version: one per version, so a retried activity finds the same one. */
-async function recordPaymentEvent(trx: Db, payment: Payment, version: number, type: EventType, at: Date): Promise<StoredEvent> {
-  const shown = await withMetadata(trx, payment);
+function recordPaymentEvent(trx: Db, shown: Shown, version: number, type: EventType, at: Date): Promise<StoredEvent> {
   return recordEvent(trx, {
-    sourceKey: `payment:${payment.id}:${version}`,
-    owner: tenantOf(shown.merchantId, payment.mode),
+    sourceKey: `payment:${shown.payment.id}:${version}`,
+    owner: tenantOf(shown.merchantId, shown.payment.mode),
     type,
-    objectId: payment.id,
+    objectId: shown.payment.id,
     data: { payment: shown.payment },
     at,
   });
-}
-
-/**
- * The status a write of `version` replaces, read under the row's lock: found
- * only when that write will change the row, so a retried or replayed
- * activity counts its transition once (one more round trip, in the worker only).
- */
-async function statusBeforeWrite(trx: Db, paymentId: string, version: number): Promise<string | undefined> {
-  return (await trx.selectFrom('payments').select('status').where('id', '=', paymentId).where('version', '<', version).forUpdate().executeTakeFirst())?.status;
 }
 
 /** Counts a committed transition (a change of status; a new version of the same status is none). */
@@ -109,7 +122,8 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
   return {
     /** Records payment.created for a new payment (its version 1) and starts its deliveries. */
     async announcePayment({ payment }: { payment: Payment; merchant_id: string }): Promise<void> {
-      const event = await db.transaction().execute((trx) => recordPaymentEvent(trx, payment, 1, 'payment.created', new Date(payment.created_at)));
+      // Two statements, the event's a single insert: no transaction needed.
+      const event = await recordPaymentEvent(db, await withMetadata(db, payment), 1, 'payment.created', new Date(payment.created_at));
       await dispatch([event]);
     },
 
@@ -126,13 +140,16 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
       let from: string | undefined;
       const event = await db.transaction().execute(async (trx) => {
         const now = new Date();
-        from = await statusBeforeWrite(trx, payment.id, version);
+        const locked = await lockForWrite(trx, payment, version);
+        from = locked?.from;
         const stored = await writePaymentVersion(trx, payment, version, now);
         if (!stored) return undefined;
-        await postTransition(trx, payment, now);
+        // Written before (a retry or a replay): read the record as it stands.
+        const shown = locked?.shown ?? (await withMetadata(trx, payment));
+        await postTransition(trx, shown, now);
         const type = paymentEventType(payment.status);
         if (type === undefined) return null;
-        return recordPaymentEvent(trx, payment, version, type, now);
+        return recordPaymentEvent(trx, shown, version, type, now);
       });
       if (event !== undefined) countTransition(from, payment);
       if (event === undefined) {
@@ -163,12 +180,13 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
           }
           const recorded: StoredEvent[] = [];
           if (payment !== null) {
-            paymentFrom = await statusBeforeWrite(trx, refund.payment_id, payment.version);
+            const locked = await lockForWrite(trx, payment.payment, payment.version);
+            paymentFrom = locked?.from;
             const stored = await writePaymentVersion(trx, payment.payment, payment.version, at);
             if (!stored) throw ApplicationFailure.retryable(`payment ${refund.payment_id} has no row for version ${payment.version}`, 'payment_row_missing');
             // payment.partially_refunded / payment.refunded; a failed refund's way back to `verified` is told by refund.failed.
             const type = payment.payment.status === 'verified' ? undefined : paymentEventType(payment.payment.status);
-            if (type !== undefined) recorded.push(await recordPaymentEvent(trx, payment.payment, payment.version, type, at));
+            if (type !== undefined) recorded.push(await recordPaymentEvent(trx, locked?.shown ?? (await withMetadata(trx, payment.payment)), payment.version, type, at));
           }
           await writeRefund(trx, refund, owner, at);
           await post(trx, {

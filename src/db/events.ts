@@ -45,19 +45,14 @@ export function eventIdFor(sourceKey: string): string {
 export async function recordEvent(trx: Db, event: NewEvent): Promise<StoredEvent> {
   const id = eventIdFor(event.sourceKey);
   const body: Event = { id, type: event.type, created_at: event.at.toISOString(), data: event.data };
-  await trx
+  const stored = { id, merchant_id: event.owner.merchant.id, mode: event.owner.mode, type: event.type, body: JSON.stringify(body) };
+  const inserted = await trx
     .insertInto('events')
     .ignore()
-    .values({
-      id,
-      merchant_id: event.owner.merchant.id,
-      mode: event.owner.mode,
-      type: event.type,
-      object_id: event.objectId,
-      body: JSON.stringify(body),
-      created_at: event.at,
-    })
-    .execute();
+    .values({ ...stored, object_id: event.objectId, created_at: event.at })
+    .executeTakeFirst();
+  // Inserted now: it is what was just written. Else a retry finds the first write's event.
+  if (inserted.numInsertedOrUpdatedRows === 1n) return stored;
   const row = await trx.selectFrom('events').select(['id', 'merchant_id', 'mode', 'type', 'body']).where('id', '=', id).executeTakeFirstOrThrow();
   return { ...row, type: row.type as EventType };
 }

@@ -8,6 +8,7 @@
 import { movementLines, type Movement } from '../domain/ledger.ts';
 import type { KeyMode } from '../domain/merchant.ts';
 import type { Db } from './database.ts';
+import { isDuplicateKey } from './errors.ts';
 
 export interface Posting {
   /** Unique name of what caused it: `payment:<id>:capture`, `refund:<id>:failed`, `settlement:<id>:payout`. */
@@ -26,21 +27,26 @@ export interface Posting {
 /** Posts a movement's balanced entries once per cause; answers whether this call posted them. */
 export async function post(trx: Db, posting: Posting): Promise<boolean> {
   const lines = movementLines(posting.movement, posting.amount, posting.fee);
-  const existing = await trx.selectFrom('ledger_postings').select('id').where('cause', '=', posting.cause).executeTakeFirst();
-  if (existing !== undefined) return false;
-  const inserted = await trx
-    .insertInto('ledger_postings')
-    .values({
-      cause: posting.cause,
-      movement: posting.movement,
-      merchant_id: posting.merchantId,
-      mode: posting.mode,
-      payment_id: posting.paymentId ?? null,
-      refund_id: posting.refundId ?? null,
-      settlement_id: posting.settlementId ?? null,
-      created_at: posting.at,
-    })
-    .executeTakeFirstOrThrow();
+  let inserted;
+  try {
+    inserted = await trx
+      .insertInto('ledger_postings')
+      .values({
+        cause: posting.cause,
+        movement: posting.movement,
+        merchant_id: posting.merchantId,
+        mode: posting.mode,
+        payment_id: posting.paymentId ?? null,
+        refund_id: posting.refundId ?? null,
+        settlement_id: posting.settlementId ?? null,
+        created_at: posting.at,
+      })
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    // Posted before (the unique cause). InnoDB undoes only this statement; the transaction goes on.
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
   const postingId = Number(inserted.insertId);
   if (lines.length > 0) {
     await trx

@@ -76,13 +76,22 @@ export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: 
 }
 
 /**
+ * The settlement status a write of a payment in `status` leaves on a row that
+ * has `stored`: it is the record's, not the workflow's. Settlement marks a
+ * payment `settled`, and a payment that ends without money is
+ * `not_applicable`; otherwise a transition keeps what is stored.
+ */
+export function settlementStatusAfter(status: Payment['status'], stored: string): string {
+  return endsWithoutMoney(status) ? 'not_applicable' : stored;
+}
+
+/**
  * Writes a payment's state at `version`. Only a newer version changes the
  * row, so a retried or replayed write of an older state is a no-op.
  * Answers whether the row is now at (or past) that version.
  */
 export async function writePaymentVersion(db: Db, payment: Payment, version: number, at: Date): Promise<boolean> {
-  // settlement_status is the record's, not the workflow's: settlement marks a payment `settled`, and a
-  // live payment that ends without money is `not_applicable`; otherwise a transition keeps what is stored.
+  // settlement_status as settlementStatusAfter says: only a payment ending without money changes it.
   const { settlement_status: _fromWorkflow, ...columns } = mutableColumns(payment);
   const result = await db
     .updateTable('payments')

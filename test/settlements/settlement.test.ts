@@ -157,6 +157,17 @@ describe('settlement of a day', () => {
     const status = new Map(statuses.map((r) => [r.id, r.settlement_status]));
     for (const p of [a1, a2, a3, b1, b2]) assert.equal(status.get(p.id), 'settled', `${p.amount} verified`);
     for (const p of [a4, a5, a6, a7, b3]) assert.equal(status.get(p.id), 'not_applicable', `${p.amount} ended without money`);
+    // Each transition's event shows the payment as the record had it then: to be settled once verified, not applicable once it ended without money.
+    const events = await h.db.selectFrom('events').select(['type', 'object_id', 'body']).where('object_id', 'in', [a1.id, a4.id, a5.id, a6.id, a7.id]).execute();
+    const shown = (id: string, type: string) => {
+      const event = events.find((e) => e.object_id === id && e.type === type);
+      assert.ok(event, `${type} of ${id}`);
+      return (JSON.parse(event.body) as { data: { payment: Payment } }).data.payment.settlement_status;
+    };
+    assert.deepEqual(
+      [shown(a1.id, 'payment.verified'), shown(a4.id, 'payment.reversed'), shown(a5.id, 'payment.failed'), shown(a6.id, 'payment.canceled'), shown(a7.id, 'payment.expired')],
+      ['pending', 'not_applicable', 'not_applicable', 'not_applicable', 'not_applicable'],
+    );
 
     // The next day: a refund of a settled payment and a new payment; the refund is deducted from the next settlement.
     await refund(apiA, a.liveKey, a1, 300_000);
