@@ -112,7 +112,9 @@ function pagesCsrfSecret(): string {
 
 function startChild(name: string, script: string, env: NodeJS.ProcessEnv, output?: number): ChildProcess {
   const stdio = output === undefined ? ['ignore', 'inherit', 'inherit'] : ['ignore', output, output];
-  const child = spawn(process.execPath, [...(process.env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.PROFILE_DIR] : []), '--import', 'tsx', join(root, script)], { cwd: root, env, stdio: stdio as ('ignore' | 'inherit' | number)[] });
+  // CPU_PROFILE_DIR: each child writes a V8 CPU profile there when it exits (docs/BENCHMARKS.md#profiling); Node refuses the flag in NODE_OPTIONS.
+  const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.CPU_PROFILE_DIR] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(root, script)], { cwd: root, env, stdio: stdio as ('ignore' | 'inherit' | number)[] });
   child.once('exit', (code, signal) => {
     if (!stopping) {
       process.stderr.write(`${name} exited (${signal ?? code}); stopping everything.\n`);
