@@ -11,6 +11,7 @@ import { findPayment, paymentFromRow } from '../db/payments.ts';
 import { KEY_MODES, type Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { createRefundRequestSchema, type CreateRefundRequest } from '../domain/refund-schemas.ts';
+import { refundWindowOpen } from '../domain/refund.ts';
 import { DomainError } from '../errors.ts';
 import { bodyValidator } from '../http/validation.ts';
 import { createRefund, listRefunds } from '../refunds/service.ts';
@@ -76,6 +77,7 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
         endpointUrls: new Map(endpoints.data.map((e) => [e.id, e.url])),
         // A new key for every form shown: a double submit of this form is one refund; a corrected resubmission after a refusal is another request.
         form: options.form ?? { amount: '', reason: '', idempotencyKey: randomUUID() },
+        refundWindowOpen: refundWindowOpen(payment.verified_at, config.REFUND_WINDOW_SECONDS * 1000, Date.now()),
         notice: options.notice,
         error: options.error,
         errorDetail: options.errorDetail,

@@ -199,6 +199,8 @@ export interface PaymentActivity {
   /** The endpoints not deleted, by id, to name each attempt's receiver. */
   endpointUrls: ReadonlyMap<string, string>;
   form: RefundFormState;
+  /** Whether the payment's refund window is open now, read on the record (src/domain/refund.ts refundWindowOpen). */
+  refundWindowOpen: boolean;
   notice?: string | undefined;
   error?: string | undefined;
   errorDetail?: string | undefined;
@@ -243,7 +245,9 @@ export function paymentPage(context: ViewContext, payment: Payment, activity: Pa
       created: formatTime(r.created_at, lang),
     })),
     // The domain's rule decides whether the form is offered; the service decides again on submit.
-    refundable: refundRefusal(payment, null, true) === undefined ? formatRials(refundableAmount(payment), lang) : undefined,
+    refundable: refundRefusal(payment, null, activity.refundWindowOpen) === undefined ? formatRials(refundableAmount(payment), lang) : undefined,
+    // Refundable but for the window: say so, rather than leave the form out without a word.
+    refundWindowClosed: !activity.refundWindowOpen && refundRefusal(payment, null, true) === undefined,
     form: { ...activity.form, amount: activity.form.amount === '' && activity.error === undefined ? String(refundableAmount(payment)) : activity.form.amount },
     refundAction: `/dashboard/payments/${payment.id}/refunds`,
   });

@@ -294,6 +294,16 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       // Live mode has none of it.
       await page.click('#mode-live');
       assert.equal(await page.locator('#period-count').innerText(), count(0, lang));
+
+      // Past the refund window (the record read 181 days on; REFUND_WINDOW_SECONDS is 180 days) the page offers no form, and says why.
+      await (await getHarness()).db.updateTable('payments').set({ verified_at: new Date(Date.now() - 181 * 86_400_000) }).where('id', '=', paid.id).execute();
+      await page.goto(`${base}/dashboard/payments/${paid.id}`);
+      assert.equal(await page.locator('#refund-form').count(), 0, 'no refund form past the window');
+      assert.equal(
+        await page.locator('#refund-window-closed').innerText(),
+        lang === 'en' ? "This payment's refund window has closed; it can no longer be refunded." : 'مهلت بازپرداخت این پرداخت به پایان رسیده است؛ دیگر نمی‌توان آن را بازپرداخت کرد.',
+      );
+      await assertAccessible(page, 'payment page past its refund window');
     });
   }
 
