@@ -86,6 +86,21 @@ export class RefundBook {
     return refund;
   }
 
+  /**
+   * A refund an earlier run recorded `pending` and never saw answered (its
+   * run ended, or its worker died after the record and before the run went
+   * on): paid out here, under the same refund id, so the bank pays it once.
+   * A refund already final is only answered.
+   */
+  resume(recorded: Refund): Refund {
+    const known = this.taken.get(recorded.id);
+    if (known !== undefined) return known;
+    if (recorded.status !== 'pending') return recorded;
+    this.taken.set(recorded.id, recorded);
+    this.payouts.push(this.payOut(recorded));
+    return recorded;
+  }
+
   private async commit(refund: Refund, next: Payment | null): Promise<void> {
     await this.owner.record(refund, next);
     this.taken.set(refund.id, refund);

@@ -8,7 +8,7 @@
  * one run to the next. While it runs it is the only writer of the payment's
  * record: the payment's own workflow has ended at verify.
  */
-import { allHandlersFinished, ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, patched, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import { paymentQuery, refundUpdate, searchAttributes, type RefundRequest, type RefundsWorkflowInput } from '../src/domain/payment-workflow.ts';
 import { recordedRefundRefusal } from '../src/domain/refund.ts';
@@ -54,8 +54,13 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
         const known = refunds.taken.get(request.refund_id);
         if (known !== undefined) return known;
         const read = await recordsLocalFirst.readPaymentForRefund({ payment_id: input.payment_id, refund_id: request.refund_id });
-        // Taken before, by an earlier run (the request retried after that run ended): the refund as recorded.
-        if (read.refund !== null) return read.refund;
+        // Taken before, by an earlier run (the request retried after that run ended): the refund as
+        // recorded, and, since the 'resume-pending-refund' patch, its payout when no run finished it.
+        if (read.refund !== null) {
+          if (!patched('resume-pending-refund')) return read.refund;
+          recorded = { payment: read.payment, version: read.version };
+          return refunds.resume(read.refund);
+        }
         recorded = { payment: read.payment, version: read.version };
         return refunds.reserve(request);
       }),

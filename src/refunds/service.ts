@@ -35,13 +35,17 @@ export async function createRefund(
   const fingerprint = { payment_id: paymentId, ...request };
   return idempotent(db, scope, idempotencyKey, fingerprint, config.IDEMPOTENCY_TTL_SECONDS, async (refundId) => {
     const taken = await findRefund(db, refundId, auth);
-    if (taken !== undefined) return { status: 201, body: { refund: refundFromRow(taken) } };
+    // A final refund is answered from the record. A pending one is sent on again: if the run that
+    // recorded it ended before paying it out (a worker killed in between), the next run finishes it.
+    if (taken !== undefined && taken.status !== 'pending') return { status: 201, body: { refund: refundFromRow(taken) } };
 
     const amount = request.amount ?? null;
-    // Refusals the record already fixes (the window, the amount left) are answered without a workflow round trip.
     const payment = await getPayment(db, auth, paymentId);
-    const refusal = recordedRefundRefusal(payment, amount, config.REFUND_WINDOW_SECONDS * 1000, Date.now());
-    if (refusal !== undefined) throw new DomainError(refusal.code, refusal.message);
+    if (taken === undefined) {
+      // Refusals the record already fixes (the window, the amount left) are answered without a workflow round trip.
+      const refusal = recordedRefundRefusal(payment, amount, config.REFUND_WINDOW_SECONDS * 1000, Date.now());
+      if (refusal !== undefined) throw new DomainError(refusal.code, refusal.message);
+    }
 
     const refund = await takeRefund(temporal, config, auth.merchant.id, payment, { refund_id: refundId, amount, reason: request.reason ?? null });
     return { status: 201, body: { refund } };

@@ -4,9 +4,11 @@
  * started on demand, or to a payment of the first type still in its refund window.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { LEGACY_PAYMENT_WORKFLOW, paymentQuery } from '../../src/domain/payment-workflow.ts';
+import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { DomainError } from '../../src/errors.ts';
 import { concurrently } from './support/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from './support/environment.ts';
@@ -58,6 +60,28 @@ describe('refunds', () => {
         assert.equal(attrs.PaymentStatus, 'partially_refunded');
         assert.equal(attrs.MerchantId, MERCHANT_ID);
         assert.deepEqual((await handle.describe()).status.name, 'COMPLETED');
+      });
+    });
+
+    it('a refund an earlier run recorded pending and never paid out (its worker died in between) is paid out once by the next run, when the request comes again', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { input, verified } = await verifiedPayment(client, taskQueue);
+        // What the earlier run's record step left in MySQL before its worker died: the refund pending, the payment reserved.
+        const refundId = randomUUID();
+        const pending: Refund = { id: refundId, payment_id: verified.id, amount: 300_000, status: 'pending', reason: null, created_at: new Date().toISOString(), succeeded_at: null, failure: null };
+        await fakes.activities.recordRefund({
+          refund: pending,
+          merchant_id: MERCHANT_ID,
+          mode: 'test',
+          payment: { payment: { ...verified, status: 'partially_refunded', refunded_amount: 300_000 }, version: 4 },
+        });
+        const answer = await refund(client, taskQueue, verified, 300_000, { refundId });
+        assert.deepEqual({ id: answer.id, status: answer.status }, { id: refundId, status: 'pending' });
+        const done = await refundsOf(client, input.payment.id).result();
+        assert.deepEqual({ status: done?.status, refunded_amount: done?.refunded_amount }, { status: 'partially_refunded', refunded_amount: 300_000 });
+        assert.deepEqual(fakes.calls('refundAtBank').map((c) => [c.refund_id, c.amount]), [[refundId, 300_000]], 'paid out once, under its id');
+        assert.deepEqual(fakes.refundRecords(), ['300000 pending, payment 4 partially_refunded 300000', '300000 succeeded, no payment change']);
       });
     });
 
