@@ -2,7 +2,7 @@
 # Creates Temporal's two PostgreSQL databases and applies its schemas with its SQL tool
 # (temporal-sql-tool): the base schema, then every versioned step. Idempotent: an
 # existing database is kept and only the missing steps are applied. Run by the cluster
-# suite (src/bootstrap/temporal-cluster.ts) and by docker-compose.yml's temporal-schema.
+# suite (tools/launcher/temporal-cluster.ts) and by docker-compose.yml's temporal-schema.
 #   SQL_TOOL       the tool (temporal-sql-tool in Temporal's images; `sql` when built with go install)
 #   SCHEMA_DIR     schema/postgresql/v12 of the server's source (/etc/temporal/schema/postgresql/v12 in the images)
 #   POSTGRES_HOST, POSTGRES_PORT, POSTGRES_USER, POSTGRES_PASSWORD

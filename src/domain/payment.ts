@@ -133,6 +133,52 @@ function amountRefusal(expected: number, given: number): VerifyRefusal | undefin
   return { code: 'amount_mismatch', message: 'The amount does not match the payment amount.' };
 }
 
+/** A refusal of a merchant's change of a payment: the error code the API answers with, and why. */
+export interface PaymentChangeRefusal {
+  code: 'payment_not_cancelable' | 'payment_not_reversible';
+  message: string;
+}
+
+/** The payment was canceled by its merchant: a repeated cancel answers it as it is. */
+export function canceledByMerchant(payment: { status: PaymentStatus; failure: { code: string } | null }): boolean {
+  return payment.status === 'canceled' && payment.failure?.code === 'canceled_by_merchant';
+}
+
+/**
+ * Whether the merchant may cancel the payment (docs/PAYMENTS.md#cancel-and-reverse).
+ * `undefined` means yes: it is `created` (a transition follows) or it was
+ * canceled by the merchant already (the same answer is given again).
+ */
+export function cancelRefusal(payment: { status: PaymentStatus; failure: { code: string } | null }): PaymentChangeRefusal | undefined {
+  if (payment.status === 'created' || canceledByMerchant(payment)) return undefined;
+  return { code: 'payment_not_cancelable', message: `The payment is ${payment.status}; only a created payment can be canceled.` };
+}
+
+/**
+ * Whether the merchant may reverse the payment now. `undefined` means yes: it
+ * is `paid` and unverified (a transition follows) or already `reversed` (the
+ * same answer is given again).
+ */
+export function reverseRefusal(payment: { status: PaymentStatus }): PaymentChangeRefusal | undefined {
+  if (payment.status === 'paid' || payment.status === 'reversed') return undefined;
+  return { code: 'payment_not_reversible', message: `The payment is ${payment.status}; only a paid, unverified payment can be reversed.` };
+}
+
+/** Why a payment ended without money: the `failure` a payment records, one wording for each. */
+export const PAYMENT_FAILURES = {
+  declined: { code: 'card_declined', message: 'The bank declined the payment.' },
+  notConfirmed: { code: 'card_declined', message: 'The bank did not confirm the payment.' },
+  canceledByCustomer: { code: 'canceled_by_customer', message: 'The customer canceled the payment.' },
+  canceledByMerchant: { code: 'canceled_by_merchant', message: 'The merchant canceled the payment.' },
+  expired: { code: 'payment_expired', message: 'The payment page expired before the payment was made.' },
+  bankUnconfirmed: { code: 'bank_unconfirmed', message: 'The bank did not confirm the payment in time; it returns the money to the customer.' },
+} as const satisfies Record<string, { code: string; message: string }>;
+
+/** Whether `amount` is a payment or refund amount at all: a whole number of rials above zero. */
+export function isPositiveAmount(amount: unknown): amount is number {
+  return typeof amount === 'number' && Number.isSafeInteger(amount) && amount > 0;
+}
+
 /** `603799******1234`: a full card number is never stored, logged or shown. */
 export function maskCardPan(pan: string): string {
   const digits = pan.replace(/\D/g, '');

@@ -7,7 +7,7 @@ import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
 import { ensureIdempotencyCleanupSchedule, ensureSettlementSchedule } from '../temporal/schedules.ts';
 import { runMain } from './run.ts';
-import { freePort } from '../bootstrap/ports.ts';
+import { freePort } from './ports.ts';
 import { oldestUndeliveredEventAge } from '../db/webhook-backlog.ts';
 import { observePool, observeWebhookBacklog, serveMetrics } from '../observability/metrics.ts';
 import { startTracing } from '../observability/tracing.ts';

@@ -15,7 +15,7 @@ import { keyedPage } from '../db/pagination.ts';
 import { findPayment, paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
 import { scopedTo } from '../db/tenant.ts';
 import type { AuthState, KeyMode, Merchant, Tenant } from '../domain/merchant.ts';
-import { mergeMetadata, verifyRefusal, type BankOutcome, type PaymentStatus } from '../domain/payment.ts';
+import { cancelRefusal, canceledByMerchant, mergeMetadata, reverseRefusal, verifyRefusal, type BankOutcome, type PaymentStatus } from '../domain/payment.ts';
 import {
   METADATA_LIMITS,
   type CreatePaymentRequest,
@@ -282,18 +282,18 @@ async function changePayment<Args extends [] | [unknown]>(
 /** Cancel (docs/PAYMENTS.md#cancel-and-reverse): only a created payment; a repeat answers the same. */
 export function cancelPayment(deps: PaymentServiceDeps, auth: AuthState, id: string): Promise<Payment> {
   return changePayment(deps, auth, id, cancelUpdate, [], (p) => {
-    if (p.status === 'created') return undefined;
-    if (p.status === 'canceled' && p.failure?.code === 'canceled_by_merchant') return p;
-    throw new DomainError('payment_not_cancelable', `The payment is ${p.status}; only a created payment can be canceled.`);
+    const refusal = cancelRefusal(p);
+    if (refusal !== undefined) throw new DomainError(refusal.code, refusal.message);
+    return canceledByMerchant(p) ? p : undefined;
   });
 }
 
 /** Reverse now (docs/PAYMENTS.md#cancel-and-reverse): only a paid, unverified payment; a repeat answers the same. */
 export function reversePayment(deps: PaymentServiceDeps, auth: AuthState, id: string): Promise<Payment> {
   return changePayment(deps, auth, id, reverseUpdate, [], (p) => {
-    if (p.status === 'paid') return undefined;
-    if (p.status === 'reversed') return p;
-    throw new DomainError('payment_not_reversible', `The payment is ${p.status}; only a paid, unverified payment can be reversed.`);
+    const refusal = reverseRefusal(p);
+    if (refusal !== undefined) throw new DomainError(refusal.code, refusal.message);
+    return p.status === 'reversed' ? p : undefined;
   });
 }
 

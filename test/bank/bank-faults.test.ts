@@ -17,7 +17,7 @@ import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../su
 import { createPaymentWorker } from '../../src/main/payment-worker.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Config } from '../../src/config.ts';
-import { freePort } from '../../src/bootstrap/ports.ts';
+import { freePort } from '../../src/main/ports.ts';
 
 const bankUrl = () => process.env.SANDBOX_BANK_URL ?? '';
 

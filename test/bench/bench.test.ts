@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { getHarness, newMerchant } from '../support/harness.ts';
-import { runBenchmark, QUICK_PLAN, type BenchPlan } from '../../src/bench/run.ts';
-import { dayFates } from '../../src/bench/day.ts';
+import { runBenchmark, QUICK_PLAN, type BenchPlan } from '../../tools/bench/run.ts';
+import { dayFates } from '../../tools/bench/day.ts';
 import { PAYMENT_WORKFLOW } from '../../src/domain/payment-workflow.ts';
 
 // Keeps the benchmark's code path working on tiny numbers. It asserts what the

@@ -13,7 +13,7 @@ const run = promisify(execFile);
 
 async function start(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/bootstrap/main.ts', 'start'], { env: { ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'tools/launcher/main.ts', 'start'], { env: { ...env }, timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -14,7 +14,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ConfigSchema, loadConfig } from '../../src/config.ts';
-import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../src/bootstrap/temporal-cluster.ts';
+import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../tools/launcher/temporal-cluster.ts';
 
 interface Service {
   image?: string;

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_PROBLEM_ENV } from '../../src/bootstrap/chromium.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_PROBLEM_ENV } from '../../tools/launcher/chromium.ts';
 
 const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
 export const SCREENSHOTS = join(artifacts, 'screenshots');

@@ -19,7 +19,7 @@ import { bundleWorkflows, createWorkers } from '../../src/main/payment-worker.ts
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { tmpdir } from 'node:os';
 import { createSimulator } from '../../src/bank-sim/server.ts';
-import { freePort } from '../../src/bootstrap/ports.ts';
+import { freePort } from '../../src/main/ports.ts';
 
 export interface Harness {
   config: Config;

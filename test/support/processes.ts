@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 
-export { freePort } from '../../src/bootstrap/ports.ts';
+export { freePort } from '../../src/main/ports.ts';
 
 const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
 

@@ -15,7 +15,7 @@ import { loadConfig, type Config } from '../../../src/config.ts';
 import { createDatabase, type Db } from '../../../src/db/database.ts';
 import { migrateToLatest, recreateDatabase } from '../../../src/db/migrate.ts';
 import { createMerchant } from '../../../src/merchants/merchants.ts';
-import { startClusterInfrastructure, type ClusterInfrastructure, type PostgresServer, type TemporalCluster } from '../../../src/bootstrap/temporal-cluster.ts';
+import { startClusterInfrastructure, type ClusterInfrastructure, type PostgresServer, type TemporalCluster } from '../../../tools/launcher/temporal-cluster.ts';
 import { waitFor } from '../../support/http.ts';
 import { ARTIFACTS, freePort, WorkerProcess } from '../../faults/support/fault-stack.ts';
 

@@ -17,11 +17,11 @@ import { createDatabase, type Db } from '../../../src/db/database.ts';
 import { ensureDatabase, migrateToLatest } from '../../../src/db/migrate.ts';
 import { createApp } from '../../../src/main/http-app.ts';
 import { createMerchant } from '../../../src/merchants/merchants.ts';
-import { startDevServer, type DevServer } from '../../../src/bootstrap/dev-server.ts';
+import { startDevServer, type DevServer } from '../../../tools/launcher/dev-server.ts';
 import { createLogger, type Logger } from '../../../src/logger.ts';
 import { waitFor } from '../../support/http.ts';
 import { LIVE_BANK } from '../../support/harness.ts';
-import { freePort } from '../../../src/bootstrap/ports.ts';
+import { freePort } from '../../../src/main/ports.ts';
 export { freePort };
 
 export const ARTIFACTS = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import proto from '@temporalio/proto';
-import { dayFates, DEFAULT_DAY_MIX } from '../../../src/bench/day.ts';
-import { fixedRate } from '../../../src/bench/fixed-rate.ts';
-import { countHistory, cpuMs } from '../../../src/bench/work.ts';
+import { dayFates, DEFAULT_DAY_MIX } from '../../../tools/bench/day.ts';
+import { fixedRate } from '../../../tools/bench/fixed-rate.ts';
+import { countHistory, cpuMs } from '../../../tools/bench/work.ts';
 
 const { EventType } = proto.temporal.api.enums.v1;
 

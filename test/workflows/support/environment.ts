@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { provideTemporalCli } from '../../../src/bootstrap/temporal-cli.ts';
+import { provideTemporalCli } from '../../../tools/launcher/temporal-cli.ts';
 import { bundleWorkflows } from '../../../src/main/payment-worker.ts';
 // A bundle with the tracing interceptors exports through this sink (it discards while tracing is off).
 import { temporalWorkerTracing } from '../../../src/observability/tracing.ts';
@@ -31,7 +31,7 @@ function getTestbed(): Promise<Testbed> {
         server: {
           executable: { type: 'existing-path', path: cli },
           log: { format: 'pretty', level: 'error' },
-          // The custom search attributes the workflow upserts, as src/bootstrap/dev-server.ts registers them.
+          // The custom search attributes the workflow upserts, as tools/launcher/dev-server.ts registers them.
           extraArgs: Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
         },
       }),

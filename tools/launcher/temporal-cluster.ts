@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
-import { registerSearchAttributes } from '../temporal/client.ts';
+import { registerSearchAttributes } from '../../src/temporal/client.ts';
 import { accepts, startBalancer } from './balancer.ts';
 import { provideDebianPackage } from './debian-package.ts';
 import { cacheDir, goInstall, PrerequisiteError } from './temporal-cli.ts';

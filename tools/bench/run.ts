@@ -1,6 +1,6 @@
 /**
  * The benchmark's measurements, over services someone else started: the
- * stack of `npm run bench` (src/bench/main.ts), or the test suite's harness
+ * stack of `npm run bench` (tools/bench/main.ts), or the test suite's harness
  * on tiny numbers. Scenarios, the durable baseline in the same run, the work
  * per payment (counted from the full flow's histories), fixed-rate latency,
  * and scale: open workflows, memory and create latency after simulated days
@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import type { Config } from '../config.ts';
-import { paymentWorkflowId } from '../domain/payment-workflow.ts';
+import type { Config } from '../../src/config.ts';
+import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 import { DEFAULT_DAY_MIX, endPreviousDay, paymentsByStage, simulateDay, type DayMix } from './day.ts';
 import { closedLoop, durableCreate, type BaselineResult, type DurableCreateDeps } from './durable.ts';
 import { fixedRateScenario, type FixedRateResult, type FixedRates } from './fixed-rate.ts';

@@ -2,8 +2,8 @@
  * `npm run bench [-- --quick] [-- --json] [-- --topology cluster]`: brings up the
  * stack as `npm start` does, but on its own free ports, its own MySQL database
  * and its own Temporal SQLite file (both recreated, so runs compare), starts one
- * worker and one API process, and measures them (src/bench/run.ts). With
- * `--topology cluster` Temporal is the cluster of src/bootstrap/temporal-cluster.ts
+ * worker and one API process, and measures them (tools/bench/run.ts). With
+ * `--topology cluster` Temporal is the cluster of tools/launcher/temporal-cluster.ts
  * (fresh PostgreSQL, five processes) and the API two replicas behind HAProxy,
  * with two workers: the same scenarios, measured through the balancer. With --json the last line on
  * stdout is the report as one JSON object; progress goes to stderr.
@@ -13,15 +13,15 @@ import { mkdirSync, openSync, closeSync, rmSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../config.ts';
-import { createDatabase, databaseName } from '../db/database.ts';
-import { connectTemporal } from '../temporal/client.ts';
-import { createMerchant } from '../merchants/merchants.ts';
-import type { DevServer } from '../bootstrap/dev-server.ts';
-import { startClusterInfrastructure } from '../bootstrap/temporal-cluster.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createDatabase, databaseName } from '../../src/db/database.ts';
+import { connectTemporal } from '../../src/temporal/client.ts';
+import { createMerchant } from '../../src/merchants/merchants.ts';
+import type { DevServer } from '../launcher/dev-server.ts';
+import { startClusterInfrastructure } from '../launcher/temporal-cluster.ts';
 import { FULL_PLAN, QUICK_PLAN, runBenchmark, type BenchPlan, type BenchReport } from './run.ts';
 
-/** The pieces of the bootstrap's stack (src/bootstrap/stack.ts) the benchmark reuses. */
+/** The pieces of the bootstrap's stack (tools/launcher/stack.ts) the benchmark reuses. */
 export interface StackPieces {
   dataDir: string;
   prepareDatabase(url: string, fresh: boolean): Promise<void>;
@@ -71,7 +71,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   let apiPorts: number[];
   let baseUrl: string;
   if (cluster) {
-    // The production topology (src/bootstrap/temporal-cluster.ts): a fresh PostgreSQL, five Temporal processes, HAProxy.
+    // The production topology (tools/launcher/temporal-cluster.ts): a fresh PostgreSQL, five Temporal processes, HAProxy.
     progress('Bringing up the Temporal cluster (PostgreSQL, two frontends, history, matching, worker) and HAProxy…');
     const infra = await startClusterInfrastructure({ logDir: join(stack.dataDir, 'bench-cluster'), namespace: baseConfig.TEMPORAL_NAMESPACE, freePort: () => stack.freePort(), log: progress });
     stack.cleanups.push(() => infra.stop());

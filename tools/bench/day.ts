@@ -9,8 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
+import type { Config } from '../../src/config.ts';
+import type { Db } from '../../src/db/database.ts';
 import { closedLoop, durableCreate, type BaselineResult, type DurableCreateDeps } from './durable.ts';
 import { PAYMENT_AMOUNT, prepareCall, type Target } from './load.ts';
 

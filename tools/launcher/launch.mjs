@@ -27,7 +27,7 @@ if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
 }
 
 // The benchmark is an entry of its own (it uses the bootstrap's stack; the bootstrap knows nothing of it).
-const entry = command === 'bench' ? join(root, 'src', 'bench', 'cli.ts') : join(root, 'src', 'bootstrap', 'main.ts');
+const entry = command === 'bench' ? join(root, 'tools', 'bench', 'cli.ts') : join(root, 'tools', 'launcher', 'main.ts');
 const child = spawn(process.execPath, ['--import', 'tsx', entry, command, ...process.argv.slice(3)], {
   cwd: root,
   stdio: 'inherit',

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, closeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTE_TYPES } from '../domain/payment-workflow.ts';
+import { SEARCH_ATTRIBUTE_TYPES } from '../../src/domain/payment-workflow.ts';
 import { PrerequisiteError } from './temporal-cli.ts';
 
 export interface DevServerOptions {

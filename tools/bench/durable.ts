@@ -6,11 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
-import { rowFromNewPayment } from '../db/payments.ts';
-import { newPayment, paymentWorkflowInput, startPaymentWorkflow } from '../payments/service.ts';
-import type { Merchant } from '../domain/merchant.ts';
+import type { Config } from '../../src/config.ts';
+import type { Db } from '../../src/db/database.ts';
+import { rowFromNewPayment } from '../../src/db/payments.ts';
+import { newPayment, paymentWorkflowInput, startPaymentWorkflow } from '../../src/payments/service.ts';
+import type { Merchant } from '../../src/domain/merchant.ts';
 import { PAYMENT_AMOUNT } from './load.ts';
 
 export interface DurableCreateDeps {

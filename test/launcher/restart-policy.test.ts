@@ -1,6 +1,6 @@
 /** The launcher's restart rules, on a clock of our own: backoff, its reset, the crash-loop limit. */
 import assert from 'node:assert/strict';
-import { DEFAULT_RESTART_POLICY, describeExit, restartPolicyFromEnv, RestartTracker } from '../../src/bootstrap/supervisor.ts';
+import { DEFAULT_RESTART_POLICY, describeExit, restartPolicyFromEnv, RestartTracker } from '../../tools/launcher/supervisor.ts';
 
 const S = 1000;
 

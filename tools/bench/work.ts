@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { paymentWorkflowId } from '../domain/payment-workflow.ts';
+import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 
 const { EventType } = proto.temporal.api.enums.v1;
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;

@@ -1,6 +1,6 @@
 /**
  * The stack behind `npm start`, `npm test` and `npm run bench` (their entry
- * points are src/bootstrap/main.ts and src/bench/cli.ts): everything a fresh
+ * points are tools/launcher/main.ts and tools/bench/cli.ts): everything a fresh
  * machine needs, in order.
  *   start: Temporal CLI → MySQL database and migrations → Temporal dev server
  *          (unless TEMPORAL_ADDRESS names a cluster) → worker and API processes
@@ -19,20 +19,20 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from '../config.ts';
-import { createDatabase, databaseName } from '../db/database.ts';
-import { mysqlErrorCode } from '../db/errors.ts';
-import { ensureDatabase, migrateToLatest, recreateDatabase } from '../db/migrate.ts';
-import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
-import { createMerchant } from '../merchants/merchants.ts';
-import { parseKey } from '../merchants/keys.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { createDatabase, databaseName } from '../../src/db/database.ts';
+import { mysqlErrorCode } from '../../src/db/errors.ts';
+import { ensureDatabase, migrateToLatest, recreateDatabase } from '../../src/db/migrate.ts';
+import { connectTemporal, registerSearchAttributes } from '../../src/temporal/client.ts';
+import { createMerchant } from '../../src/merchants/merchants.ts';
+import { parseKey } from '../../src/merchants/keys.ts';
 import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
 import { spawnDevServer, startDevServer, type DevServer } from './dev-server.ts';
 import { describeExit, restartPolicyFromEnv, Supervisor } from './supervisor.ts';
 import { CHROMIUM_PROBLEM_ENV, provideChromium } from './chromium.ts';
 import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
 import { provideHaproxy } from './balancer.ts';
-import { freePort, portInUse } from './ports.ts';
+import { freePort, portInUse } from '../../src/main/ports.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // DARGAH_DATA_DIR: another place for the SQLite file, logs and demo key, so a second
@@ -356,7 +356,7 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
 }
 
 /**
- * What the benchmark reuses of this stack (src/bench/cli.ts runs `npm run bench`
+ * What the benchmark reuses of this stack (tools/bench/cli.ts runs `npm run bench`
  * with it): the same bootstrap on its own ports, database and SQLite file.
  */
 export const stackPieces = { dataDir, prepareDatabase, freePort, provideTemporal, startChild, stopChild, waitReady, cleanups };

@@ -1,5 +1,5 @@
 /**
- * The real `npm start` launcher (`node src/bootstrap/launch.mjs start`) as a
+ * The real `npm start` launcher (`node tools/launcher/launch.mjs start`) as a
  * child of the test, on its own database, ports and data directory: its lines
  * are collected (and copied to test-artifacts/), its processes found through
  * the data directory every one of them has in its environment.
@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../../src/bootstrap/ports.ts';
+import { freePort } from '../../src/main/ports.ts';
 export { freePort };
 
 const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
@@ -29,7 +29,7 @@ export class Launcher {
   ) {
     mkdirSync(artifacts, { recursive: true });
     this.logFile = join(artifacts, `${name}.log`);
-    appendFileSync(this.logFile, `--- ${new Date().toISOString()} node src/bootstrap/launch.mjs start (pid ${child.pid})\n`);
+    appendFileSync(this.logFile, `--- ${new Date().toISOString()} node tools/launcher/launch.mjs start (pid ${child.pid})\n`);
     for (const stream of ['stdout', 'stderr'] as const) {
       let partial = '';
       child[stream]!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -46,7 +46,7 @@ export class Launcher {
 
   /** Starts the launcher with exactly `env` (the caller decides what it inherits). `name` names its log in test-artifacts/. */
   static start(env: NodeJS.ProcessEnv, name: string): Launcher {
-    const child = spawn(process.execPath, ['src/bootstrap/launch.mjs', 'start'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['tools/launcher/launch.mjs', 'start'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
     return new Launcher(child, name);
   }
 
