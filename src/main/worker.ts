@@ -5,6 +5,7 @@ import { createLogger } from '../logger.ts';
 import { createWorkers, installTemporalRuntime } from './payment-worker.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
+import { retiredWorkflowsNotice } from '../temporal/retired-workflows.ts';
 import { ensureIdempotencyCleanupSchedule, ensureSettlementSchedule } from '../temporal/schedules.ts';
 import { runMain } from './run.ts';
 import { freePort } from './ports.ts';
@@ -29,6 +30,9 @@ await runMain('worker', async (config = loadConfig()) => {
   // Operators search payments by these in the Temporal UI; registering is idempotent.
   const temporal = await connectTemporal(config);
   await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
+  // Executions of a workflow type this version retired would only fail their tasks here: say so once, at start.
+  const retired = await retiredWorkflowsNotice(temporal.client);
+  if (retired !== undefined) logger.warn(retired);
   // Expired Idempotency-Key records are deleted every 10 minutes; the first worker creates the schedule.
   await ensureIdempotencyCleanupSchedule(temporal.client, config);
   // Settlement runs daily at SETTLEMENT_CRON (Asia/Tehran); the first worker creates the schedule.

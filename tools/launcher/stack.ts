@@ -19,11 +19,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig, type Config } from '../../src/config.ts';
 import { createDatabase, databaseName } from '../../src/db/database.ts';
 import { mysqlErrorCode } from '../../src/db/errors.ts';
 import { ensureDatabase, migrateToLatest, recreateDatabase } from '../../src/db/migrate.ts';
 import { connectTemporal, registerSearchAttributes } from '../../src/temporal/client.ts';
+import { retiredWorkflowsNotice } from '../../src/temporal/retired-workflows.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { parseKey } from '../../src/merchants/keys.ts';
 import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
@@ -186,6 +187,17 @@ async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: num
   return { address: server.address, server, cli };
 }
 
+/** One sentence when Temporal still holds executions of workflow types this version retired (src/temporal/retired-workflows.ts). */
+async function sayRetiredWorkflows(config: Config, devServerFile: string | undefined): Promise<void> {
+  const { client, connection } = await connectTemporal(config);
+  try {
+    const notice = await retiredWorkflowsNotice(client, devServerFile === undefined ? {} : { devServerFile: relative(process.cwd(), devServerFile) || devServerFile });
+    if (notice !== undefined) say(notice);
+  } finally {
+    await connection.close();
+  }
+}
+
 export async function start(): Promise<void> {
   const config = loadConfig();
   // Launcher settings, not gateway config: only this command reads them.
@@ -195,6 +207,7 @@ export async function start(): Promise<void> {
   say(`Preparing MySQL database ${databaseName(config.DATABASE_URL)}…`);
   await prepareDatabase(config.DATABASE_URL, false);
   const temporal = await provideTemporal(process.env, temporalPort, uiPort === 0 ? undefined : uiPort, 'start');
+  await sayRetiredWorkflows({ ...config, TEMPORAL_ADDRESS: temporal.address }, temporal.server?.options.dbFile);
   // Else the API would crash-loop on EADDRINUSE while /readyz answers from the other process.
   if (config.PORT !== 0 && (await portInUse(config.PORT, config.HOST))) {
     throw new PrerequisiteError(`port ${config.PORT} is in use (another npm start?): stop it, or set PORT.`);
@@ -288,9 +301,9 @@ function unitTier(): void {
  * HAProxy, replicas). `faults` and `cluster` run one suite alone.
  */
 export async function test(args: string[], suites: ('main' | 'faults' | 'cluster')[]): Promise<void> {
-  if (suites.includes('main')) unitTier();
-  // Before the suites, so a first build (minutes) counts against no test's timeout.
   const mainOnly = suites[0] === 'main' && args.length > 0; // a filtered run runs the main suite alone
+  if (suites.includes('main') && !mainOnly) unitTier();
+  // Before the suites, so a first build (minutes) counts against no test's timeout.
   if (suites.includes('cluster') && !mainOnly) {
     provideClusterBinaries(say);
     providePostgres(say);
@@ -345,7 +358,7 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
     if (suite !== 'main' && mainOnly) break;
     if (suite === 'faults') say('Running the fault suite (test/faults): it starts its own MariaDB, Temporal server and workers…');
     if (suite === 'cluster') say('Running the cluster suite (test/cluster): a Temporal cluster on its own PostgreSQL, HAProxy, API replicas and workers…');
-    const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', configs[suite], ...args], { cwd: root, stdio: 'inherit', env });
+    const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(configs[suite], args)], { cwd: root, stdio: 'inherit', env });
     const stop = stopChild(mocha);
     cleanups.push(stop);
     code = await new Promise<number>((resolve) => mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))));
@@ -362,6 +375,22 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
 export const stackPieces = { dataDir, prepareDatabase, freePort, provideTemporal, startChild, stopChild, waitReady, cleanups };
 
 export { shutdown };
+
+/**
+ * Mocha's arguments for a suite. Test files named on the command line run
+ * alone: mocha adds them to its configuration's `spec` (the whole suite), so
+ * they go into a copy of the configuration in place of it.
+ */
+function suiteArgs(config: string, args: string[]): string[] {
+  const files = args.filter((arg) => !arg.startsWith('-') && existsSync(resolve(root, arg)));
+  if (files.length === 0) return ['--config', config, ...args];
+  const options = JSON.parse(readFileSync(config, 'utf8')) as Record<string, unknown>;
+  const artifacts = join(root, 'test-artifacts');
+  const narrowed = join(artifacts, 'mocharc.files.json');
+  mkdirSync(artifacts, { recursive: true });
+  writeFileSync(narrowed, JSON.stringify({ ...options, spec: files, ignore: [] }));
+  return ['--config', narrowed, ...args.filter((arg) => !files.includes(arg))];
+}
 
 /**
  * Runs the command named on the command line (`node … <entry> <command> [args]`)
