@@ -6,8 +6,15 @@
  * flat; rewriting the whole file on every change made a busy day's last
  * payments wait on a file of every payment before them.
  */
+import { randomInt } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+
+/** Every time the ledger keeps: ISO 8601, UTC. */
+export const now = () => new Date().toISOString();
+
+/** The bank's own numbers (RefNum, RRN, trace numbers, the card's last digits): n random decimal digits. */
+export const digits = (n: number) => Array.from({ length: n }, () => String(randomInt(10))).join('');
 
 export type Outcome = 'success' | 'failure' | 'cancel' | 'delay';
 

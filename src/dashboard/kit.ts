@@ -1,22 +1,36 @@
 /**
  * What every area of the dashboard builds its routes with: the page wrapper
  * (security headers, session, language, errors as pages), the checked form
- * reader and the answers. `routes.ts` makes one kit and hands it to each
- * area's module, so every page follows the same rules.
+ * reader, the answers, the audit entry and the cookies. `routes.ts` makes one
+ * kit (`dashboardKit`) and hands it to each area's module, so every page
+ * follows the same rules.
  */
+import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
+import getRawBody from 'raw-body';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { recordAudit } from '../db/audit.ts';
+import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Mailer } from '../adapters/mailer.ts';
 import type { SignedInUser } from '../accounts/accounts.ts';
+import { secretBox, type SecretBox } from '../accounts/secret-box.ts';
+import { sessionUser } from '../accounts/sessions.ts';
 import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
-import { strings, type Lang } from './i18n.ts';
-import type { MessageKind, Section, ViewContext } from './views.ts';
 import type { AuditAction } from '../domain/audit.ts';
+import { csrfGuard, type CsrfGuard } from '../http/csrf.ts';
+import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../http/dependencies.ts';
+import { setSecurityHeaders } from '../http/page-headers.ts';
+import { dashboardCookies, type DashboardCookies } from './cookies.ts';
+import { strings, type Lang } from './i18n.ts';
+import { errorWords, messagePage, type MessageKind, type Section, type ViewContext } from './views.ts';
+
+/** Dashboard forms carry a few short fields; anything bigger is not ours. */
+const FORM_LIMIT_BYTES = 8_192;
 
 export interface DashboardDependencies {
   config: Config;
@@ -50,6 +64,8 @@ export interface SignedInRequest extends Request {
 export interface DashboardKit {
   router: Router;
   deps: DashboardDependencies;
+  /** A page anyone may see (sign-up, sign-in, password reset). */
+  page: (handler: (request: Request) => Promise<void>) => (ctx: RouterContext) => Promise<void>;
   /** A page for a signed-in user; anyone else is sent to sign in. */
   signedIn: (handler: (request: SignedInRequest) => Promise<void>) => (ctx: RouterContext) => Promise<void>;
   /** A form post's fields, once its CSRF token and origin are checked (403 otherwise). */
@@ -58,6 +74,11 @@ export interface DashboardKit {
   seeOther: (ctx: Context, location: string) => void;
   /** Records a dashboard action in the merchant's audit log (docs/DASHBOARD.md#audit-log), with the request's address and user agent. */
   audit: (ctx: Context, action: AuditAction, who: { userId: string; merchantId: string } | undefined, detail?: string) => Promise<void>;
+  cookies: DashboardCookies;
+  /** The forms' CSRF guard, for the one form the kit's reader does not read (the documents' multipart upload). */
+  csrf: CsrfGuard;
+  /** Seals the two-factor secrets kept in MySQL. */
+  box: SecretBox;
 }
 
 /** A list's cursor as the API hands it out (base64url). */
@@ -86,3 +107,118 @@ export const modeSwitch = (lang: Lang, current: KeyMode, path: string) => {
   const t = strings(lang);
   return (['test', 'live'] as const).map((m) => ({ value: m, label: t[`mode_${m}`], href: `${path}${modeQuery(m)}`, current: m === current }));
 };
+
+/** The kit of one dashboard: `deps` and the cookies, CSRF guard and secret box made from its configuration. */
+export function dashboardKit(router: Router, deps: DashboardDependencies): DashboardKit {
+  const { config, db, logger } = deps;
+  const cookies = dashboardCookies(config.PUBLIC_BASE_URL);
+  const box = secretBox(config.DASHBOARD_SECRETS_KEY);
+  if (!box.sealing) logger.warn('DASHBOARD_SECRETS_KEY is not set: two-factor secrets are stored unsealed in MySQL (set it in production)');
+  const csrf = csrfGuard({
+    secret: config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    cookie: 'dargah_dashboard_csrf',
+    path: '/dashboard',
+    purpose: 'dargah-dashboard-csrf',
+  });
+
+  const audit: DashboardKit['audit'] = (ctx, action, who, detail) =>
+    recordAudit(db, { action, ...(who ?? {}), ...(detail !== undefined ? { detail } : {}), address: ctx.ip, userAgent: ctx.get('user-agent') });
+
+  const switchHref = (ctx: Context, lang: Lang): string => {
+    const query = new URLSearchParams(ctx.querystring);
+    query.set('lang', lang === 'fa' ? 'en' : 'fa');
+    return `${ctx.path}?${query.toString()}`;
+  };
+
+  const fail = (ctx: Context, lang: Lang, error: unknown) => {
+    let refusal: Refusal;
+    if (error instanceof Refusal) refusal = error;
+    else if (error instanceof DomainError && error.code === 'validation_failed') refusal = new Refusal(400, 'bad_request');
+    // Another merchant's (or mode's) object is not found, exactly as through the API.
+    else if (error instanceof DomainError && error.status === 404) refusal = new Refusal(404, 'not_found');
+    else if (isDependencyFailure(error)) {
+      logger.warn({ request_id: ctx.state.requestId, err: error instanceof Error ? error.message : String(error), path: ctx.path }, 'dependency unavailable');
+      ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      refusal = new Refusal(503, 'unavailable');
+    } else {
+      logger.error({ request_id: ctx.state.requestId, err: error, method: ctx.method, path: ctx.path }, 'unexpected error');
+      refusal = new Refusal(500, 'error');
+    }
+    ctx.status = refusal.status;
+    ctx.type = 'html';
+    const requestId = refusal.status >= 500 ? (ctx.state.requestId as string | undefined) : undefined;
+    const t = strings(lang);
+    ctx.body = messagePage(
+      { lang, csrfToken: '', ...(ctx.method === 'GET' ? { switchHref: switchHref(ctx, lang) } : {}) },
+      errorWords(refusal.kind, t),
+      { kind: refusal.kind === 'not_found' ? 'info' : 'error', requestId, link: { href: '/dashboard', label: t.dashboard } },
+    );
+  };
+
+  /** Every dashboard page: security headers, no caching (pages hold tokens and the merchant's data), errors as pages. */
+  const page = (handler: (request: SignedInRequest) => Promise<void>, signedIn: boolean) => {
+    return async (ctx: RouterContext): Promise<void> => {
+      setSecurityHeaders(ctx);
+      ctx.set('Cache-Control', 'no-store');
+      const lang = cookies.language(ctx);
+      try {
+        const token = cookies.session(ctx);
+        const user = await sessionUser(db, config, token);
+        if (signedIn && user === undefined) {
+          if (token !== undefined) cookies.clearSession(ctx);
+          ctx.status = 303;
+          ctx.redirect(`/dashboard/sign-in${token !== undefined ? '?ended=1' : ''}`);
+          return;
+        }
+        let csrfToken: string | undefined;
+        const view = (section?: Section): ViewContext => {
+          csrfToken ??= csrf.issue(ctx);
+          return {
+            lang,
+            csrfToken,
+            ...(ctx.method === 'GET' ? { switchHref: switchHref(ctx, lang) } : {}),
+            ...(user !== undefined ? { user: { email: user.email, section } } : {}),
+          };
+        };
+        await handler({ ctx, lang, view, user: user! });
+      } catch (error) {
+        fail(ctx, lang, error);
+      }
+    };
+  };
+
+  const readForm = async (ctx: Context): Promise<URLSearchParams> => {
+    if (!ctx.request.is('application/x-www-form-urlencoded')) throw new Refusal(400, 'bad_request');
+    let text: string;
+    try {
+      text = await getRawBody(ctx.req, { limit: FORM_LIMIT_BYTES, length: ctx.get('content-length') || undefined, encoding: 'utf8' });
+    } catch (error) {
+      throw (error as { type?: string }).type === 'entity.too.large' ? new Refusal(413, 'bad_request') : new Refusal(400, 'bad_request');
+    }
+    const form = new URLSearchParams(text);
+    if (!csrf.accepts(ctx, form)) throw new Refusal(403, 'forbidden');
+    return form;
+  };
+
+  return {
+    router,
+    deps,
+    page: (handler) => page(handler, false),
+    signedIn: (handler) => page(handler, true),
+    readForm,
+    html: (ctx, body, status = 200) => {
+      ctx.status = status;
+      ctx.type = 'html';
+      ctx.body = body;
+    },
+    seeOther: (ctx, location) => {
+      ctx.status = 303;
+      ctx.redirect(location);
+    },
+    audit,
+    cookies,
+    csrf,
+    box,
+  };
+}

@@ -1,5 +1,6 @@
 /**
- * A payment's page: its details, its timeline (every event about it and its
+ * The payments: one mode's list (20 a page, filtered by status, the API's
+ * cursor), and a payment's page: its details, its timeline (every event about it and its
  * refunds, with every webhook attempt), its refunds, and the refund form,
  * which goes through the refunds service exactly as
  * `POST /api/v1/payments/{id}/refunds` does: the same request schema, the
@@ -9,16 +10,18 @@
 import { randomUUID } from 'node:crypto';
 import { findPayment, paymentFromRow } from '../db/payments.ts';
 import { KEY_MODES, type Tenant } from '../domain/merchant.ts';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { createRefundRequestSchema, type CreateRefundRequest } from '../domain/refund-schemas.ts';
 import { refundWindowOpen } from '../domain/refund.ts';
 import { DomainError } from '../errors.ts';
 import { bodyValidator } from '../http/validation.ts';
+import { listPayments } from '../payments/service.ts';
 import { createRefund, listRefunds } from '../refunds/service.ts';
 import { eventsAbout, listWebhookEndpoints, MAX_ENDPOINTS } from '../webhooks/service.ts';
 import { strings } from './i18n.ts';
-import { Refusal, tenantOfUser, UUID, type DashboardKit, type SignedInRequest } from './kit.ts';
-import { paymentPage, type RefundFormState } from './views.ts';
+import { CURSOR, modeOf, Refusal, tenantOfUser, UUID, type DashboardKit, type SignedInRequest } from './kit.ts';
+import { paymentPage, paymentsPage, type RefundFormState } from './views.ts';
 
 /** A payment has few refunds (each takes part of what is left); the page shows them all up to this. */
 const REFUNDS_SHOWN = 100;
@@ -85,6 +88,17 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
       status,
     );
   }
+
+  router.get(
+    '/dashboard/payments',
+    signedIn(async ({ ctx, view, user }) => {
+      const mode = modeOf(ctx.query.mode);
+      const status = PAYMENT_STATUSES.includes(ctx.query.status as PaymentStatus) ? (ctx.query.status as PaymentStatus) : undefined;
+      const cursor = typeof ctx.query.cursor === 'string' && CURSOR.test(ctx.query.cursor) ? ctx.query.cursor : undefined;
+      const page = await listPayments(db, tenantOfUser(user, mode), { limit: 20, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
+      html(ctx, paymentsPage(view('payments'), { mode, status, payments: page.data, nextCursor: page.next_cursor, paged: cursor !== undefined }));
+    }),
+  );
 
   router.get(
     '/dashboard/payments/:id',

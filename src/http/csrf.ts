@@ -14,13 +14,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
+import { hostCookieName, secureSite, setCookie, type CookieAttributes } from './cookies.ts';
 
-/**
- * Over https the cookie is `__Host-<name>`: browsers accept a `__Host-` cookie
- * only when it is Secure, has Path=/ and no Domain, so neither a sibling
- * subdomain nor a plain-http page can plant or overwrite it.
- */
-export const secureCookieName = (name: string) => `__Host-${name}`;
 export const CSRF_FIELD = 'csrf_token';
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{43}$/; // 32 random bytes, base64url
 
@@ -42,10 +37,10 @@ export interface CsrfOptions {
 }
 
 export function csrfGuard(options: CsrfOptions): CsrfGuard {
-  const secure = options.publicBaseUrl.startsWith('https:');
-  const cookie = secure ? secureCookieName(options.cookie) : options.cookie;
-  // __Host- requires Path=/; over plain http (development) the cookie stays on its own pages.
-  const attributes = secure ? 'Path=/; HttpOnly; SameSite=Lax; Secure' : `Path=${options.path}; HttpOnly; SameSite=Lax`;
+  const secure = secureSite(options.publicBaseUrl);
+  // Over https `__Host-<name>` (cookies.ts), which requires Path=/; over plain http (development) the cookie stays on its own pages.
+  const cookie = hostCookieName(options.cookie, secure);
+  const attributes: CookieAttributes = { path: secure ? '/' : options.path, httpOnly: true, secure };
   const publicOrigin = new URL(options.publicBaseUrl).origin;
   const sign = (nonce: string) => createHmac('sha256', options.secret).update(`${options.purpose}:${nonce}`).digest('base64url');
 
@@ -68,8 +63,7 @@ export function csrfGuard(options: CsrfOptions): CsrfGuard {
     issue(ctx) {
       const existing = ctx.cookies.get(cookie);
       const nonce = existing !== undefined && NONCE_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
-      // Written by hand: koa's cookie helper refuses `Secure` when TLS ends at a proxy in front of us.
-      ctx.append('Set-Cookie', `${cookie}=${nonce}; ${attributes}`);
+      setCookie(ctx, cookie, nonce, attributes);
       return sign(nonce);
     },
     accepts(ctx, form) {

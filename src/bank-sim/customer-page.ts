@@ -1,0 +1,187 @@
+/**
+ * The customer's bank page: the amount and the four outcomes (Persian by
+ * default, English with ?lang=en), the customer's choice, and the form that
+ * takes the customer back to the gateway with the fields a PSP posts to the
+ * merchant's RedirectUrl. No script anywhere.
+ */
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { FaultSwitches } from './faults.ts';
+import { readBody, type BankRequest, type Routes } from './http.ts';
+import { digits, now, type Ledger, type Outcome, type Transaction } from './ledger.ts';
+
+const OUTCOMES: readonly Outcome[] = ['success', 'failure', 'cancel', 'delay'];
+
+const TEXT = {
+  fa: {
+    title: 'درگاه پرداخت بانک (شبیه‌ساز)',
+    amount: 'مبلغ',
+    rials: 'ریال',
+    choose: 'نتیجهٔ پرداخت را انتخاب کنید:',
+    success: 'پرداخت موفق',
+    failure: 'پرداخت ناموفق',
+    cancel: 'انصراف',
+    delay: 'تأخیر در تأیید',
+    back: 'بازگشت به فروشگاه',
+    backHint: 'برای پایان خرید به فروشگاه برگردید.',
+    unknown: 'تراکنش پیدا نشد یا منقضی شده است.',
+    other: 'English',
+  },
+  en: {
+    title: 'Bank payment gateway (simulator)',
+    amount: 'Amount',
+    rials: 'rials',
+    choose: 'Choose the outcome of the payment:',
+    success: 'Successful payment',
+    failure: 'Failed payment',
+    cancel: 'Cancel',
+    delay: 'Delay in verification',
+    back: 'Return to the shop',
+    backHint: 'Go back to the shop to finish your purchase.',
+    unknown: 'The transaction was not found or has expired.',
+    other: 'فارسی',
+  },
+} as const;
+type Lang = keyof typeof TEXT;
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const CSS = `body{font-family:sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;background:#f4f6fb}
+main{background:#fff;border-radius:8px;padding:1.5rem}button{display:block;width:100%;margin:.5rem 0;padding:.75rem;font-size:1rem}
+.amount{font-size:1.4rem;font-weight:bold}`;
+
+const langOf = (url: URL): Lang => (url.searchParams.get('lang') === 'en' ? 'en' : 'fa');
+
+const html = (res: ServerResponse, status: number, lang: Lang, body: string, formTarget?: string) => {
+  const formAction = formTarget === undefined ? "'self'" : `'self' ${new URL(formTarget).origin}`;
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': `default-src 'none'; style-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  });
+  const t = TEXT[lang];
+  res.end(`<!doctype html><html lang="${lang}" dir="${lang === 'fa' ? 'rtl' : 'ltr'}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${t.title}</title><link rel="stylesheet" href="/bank.css"></head>
+<body><main><h1>${t.title}</h1>${body}</main></body></html>`);
+};
+
+const formatAmount = (amount: number, lang: Lang) => `${new Intl.NumberFormat(lang === 'fa' ? 'fa-IR' : 'en-US').format(amount)} ${TEXT[lang].rials}`;
+
+export function customerPageRoutes({ ledger, faults }: { ledger: Ledger; faults: FaultSwitches }): Routes {
+  /** The fields the bank posts back to the merchant's RedirectUrl (SEP's names). */
+  const callbackFields = (txn: Transaction): Record<string, string> => {
+    const ok = txn.outcome === 'success' || txn.outcome === 'delay';
+    const [state, status] = ok ? ['OK', '2'] : txn.outcome === 'cancel' ? ['CanceledByUser', '1'] : ['Failed', '3'];
+    const amount = txn.amount + (faults.callback.other_amount ?? 0);
+    return {
+      MID: txn.terminal,
+      TerminalId: txn.terminal,
+      State: state,
+      Status: status,
+      RefNum: ok ? (txn.ref_num ?? '') : '',
+      ResNum: txn.res_num,
+      TraceNo: ok ? (txn.trace_no ?? '') : '',
+      RRN: ok ? (txn.rrn ?? '') : '',
+      SecurePan: ok ? (txn.card_pan ?? '') : '',
+      HashedCardNumber: ok ? createHash('sha256').update(txn.card_pan ?? '').digest('hex') : '',
+      Amount: String(amount),
+      AffectiveAmount: String(amount),
+      Wage: '0',
+      Token: txn.token,
+    };
+  };
+
+  /**
+   * The "callback repeated" fault: the bank posts the return fields to the gateway itself, as a
+   * PSP's server-side notification or a customer's double submit would, before the customer's post.
+   */
+  const repeatCallback = async (txn: Transaction) => {
+    for (let i = 0; i < (faults.callback.repeat ?? 0); i += 1) {
+      const status = await fetch(txn.redirect_url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(callbackFields(txn)).toString(),
+        signal: AbortSignal.timeout(10_000),
+      }).then(
+        (res) => res.status,
+        () => 0, // a gateway that does not answer misses this copy; the customer's post still comes
+      );
+      (txn.repeated_callbacks ??= []).push(status);
+      ledger.changed(txn);
+    }
+  };
+
+  const returnPage = (res: ServerResponse, txn: Transaction, lang: Lang) => {
+    const t = TEXT[lang];
+    const fields = Object.entries(callbackFields(txn))
+      .map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v)}">`)
+      .join('');
+    const redirect = new URL(txn.redirect_url);
+    if (lang === 'en') redirect.searchParams.set('lang', 'en');
+    html(
+      res,
+      200,
+      lang,
+      `<p id="outcome" data-outcome="${txn.outcome ?? ''}">${t[txn.outcome ?? 'failure']}</p><p>${t.backHint}</p>
+<form method="post" action="${esc(redirect.toString())}">${fields}<button type="submit" id="back">${t.back}</button></form>`,
+      redirect.toString(),
+    );
+  };
+
+  const stylesheet = ({ res }: BankRequest) => {
+    res.writeHead(200, { 'content-type': 'text/css; charset=utf-8' });
+    res.end(CSS);
+  };
+
+  const choicePage = ({ res, url }: BankRequest) => {
+    const lang = langOf(url);
+    const txn = ledger.byToken(url.searchParams.get('token') ?? '');
+    const t = TEXT[lang];
+    if (txn === undefined) return html(res, 404, lang, `<p id="unknown">${t.unknown}</p>`);
+    if (txn.outcome !== undefined) return returnPage(res, txn, lang);
+    const other = new URL(url);
+    other.searchParams.set('lang', lang === 'fa' ? 'en' : 'fa');
+    const buttons = OUTCOMES.map((o) => `<button type="submit" name="outcome" value="${o}">${t[o]}</button>`).join('');
+    html(
+      res,
+      200,
+      lang,
+      `<p><a id="lang" href="${esc(other.pathname + other.search)}">${t.other}</a></p>
+<p>${t.amount}: <span class="amount" id="amount">${formatAmount(txn.amount, lang)}</span></p><p>${t.choose}</p>
+<form method="post" action="/OnlinePG/pay${lang === 'en' ? '?lang=en' : ''}"><input type="hidden" name="token" value="${esc(txn.token)}">${buttons}</form>`,
+    );
+  };
+
+  const choose = async ({ req, res, url }: BankRequest) => {
+    const lang = langOf(url);
+    const form = new URLSearchParams(await readBody(req));
+    const txn = ledger.byToken(form.get('token') ?? '');
+    const outcome = form.get('outcome') as Outcome;
+    if (txn === undefined) return html(res, 404, lang, `<p id="unknown">${TEXT[lang].unknown}</p>`);
+    if (!OUTCOMES.includes(outcome)) return html(res, 400, lang, `<p>${TEXT[lang].unknown}</p>`);
+    // The first choice stands: a second post shows the same return.
+    if (txn.outcome === undefined) {
+      txn.outcome = outcome;
+      txn.chosen_at = now();
+      if (outcome === 'success' || outcome === 'delay') {
+        txn.ref_num = digits(14);
+        txn.rrn = digits(12);
+        txn.trace_no = digits(6);
+        txn.card_pan = `603799******${digits(4)}`;
+      }
+      ledger.changed(txn);
+      await repeatCallback(txn);
+    }
+    returnPage(res, txn, lang);
+  };
+
+  return (method, path) => {
+    if (method === 'GET' && path === '/bank.css') return stylesheet;
+    if (method === 'GET' && path === '/OnlinePG/SendToken') return choicePage;
+    if (method === 'POST' && path === '/OnlinePG/pay') return choose;
+    return undefined;
+  };
+}

@@ -1,0 +1,353 @@
+/**
+ * The tables as Kysely types them: what each row holds, which columns the
+ * database fills in, and the `Database` every query is typed by. The SQL
+ * that makes them is in migrations/.
+ */
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { OnboardingStatus } from '../domain/onboarding.ts';
+import type { OnboardingEventType } from '../domain/onboarding-workflow.ts';
+import type { DocumentType, IdKind } from '../domain/business-documents.ts';
+
+/** Columns the database fills in; optional on insert. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface MerchantsTable {
+  id: string;
+  name: string;
+  gateway_status: Defaulted<'none' | 'requested' | 'rejected' | 'approved'>;
+  live_mode: Defaulted<number>;
+  /** The onboarding workflow's record (src/domain/onboarding.ts); moves only forward, by onboarding_version. */
+  onboarding_status: Defaulted<OnboardingStatus>;
+  onboarding_version: Defaulted<number>;
+  rejection_reason: Defaulted<string | null>;
+  onboarding_updated_at: Defaulted<Date | null>;
+  fee_bps: number;
+  fee_min: number;
+  fee_max: number;
+  created_at: Date;
+  /** The Sheba IBAN settlements are paid to; null: the merchant is skipped by settlement (and reported). */
+  settlement_iban: Defaulted<string | null>;
+}
+
+export interface MerchantDomainsTable {
+  merchant_id: string;
+  domain: string;
+  created_at: Date;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  /** The visible start of the key, used to find the row; not secret. */
+  prefix: string;
+  /** SHA-256 of the whole key; the key itself is never stored. */
+  key_hash: Buffer;
+  created_at: Date;
+  revoked_at: Defaulted<Date | null>;
+  expires_at: Defaulted<Date | null>;
+  last_used_at: Defaulted<Date | null>;
+}
+
+export interface PaymentsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  status: string;
+  amount: number;
+  fee: number;
+  refunded_amount: number;
+  currency: string;
+  merchant_reference: string;
+  tracking_code: string;
+  reference_id: string | null;
+  rrn: string | null;
+  card_pan: string | null;
+  description: string;
+  mobile: string | null;
+  callback_url: string;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: Date;
+  paid_at: Date | null;
+  verified_at: Date | null;
+  verify_deadline_at: Date | null;
+  expires_at: Date;
+  settlement_status: string;
+  /** The merchant's metadata, a JSON object; changed only by the merchant, never by a transition. */
+  metadata: Defaulted<string>;
+  /** Moves forward only: a retried or replayed write of an older state changes nothing. */
+  version: number;
+  updated_at: Date;
+}
+
+export interface IdempotencyKeysTable {
+  merchant_id: string;
+  mode: 'test' | 'live';
+  operation: string;
+  idempotency_key: string;
+  request_hash: string;
+  resource_id: string;
+  /** Set while a request holds the key; a crashed holder's lock lapses at this time. */
+  locked_until: Date | null;
+  response_status: number | null;
+  response_body: string | null;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  url: string;
+  /** JSON array of event types; null: every type. */
+  events: string | null;
+  /** In clear, because signing needs it (see src/webhooks/signing.ts); never logged or shown again. */
+  secret: string;
+  previous_secret: Defaulted<string | null>;
+  previous_secret_expires_at: Defaulted<Date | null>;
+  status: Defaulted<'enabled' | 'disabled'>;
+  disabled_reason: Defaulted<string | null>;
+  created_at: Date;
+  deleted_at: Defaulted<Date | null>;
+}
+
+export interface EventsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  type: string;
+  object_id: string;
+  /** The JSON body exactly as sent. */
+  body: string;
+  created_at: Date;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  event_id: string;
+  endpoint_id: string;
+  delivery_id: string;
+  attempt: number;
+  attempted_at: Date;
+  response_status: number | null;
+  latency_ms: number;
+  error: string | null;
+  succeeded: number;
+}
+
+export interface RefundsTable {
+  id: string;
+  payment_id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  amount: number;
+  /** `pending`, then `succeeded` or `failed`; a final status is never changed. */
+  status: 'pending' | 'succeeded' | 'failed';
+  reason: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: Date;
+  succeeded_at: Date | null;
+  updated_at: Date;
+}
+
+export interface RateLimitCountersTable {
+  /** The limit and whom it counts, e.g. `key:<api key id>`. */
+  bucket: string;
+  /** Start of the fixed window, in ms since the epoch. */
+  window_start: number;
+  hits: number;
+}
+
+export interface UsersTable {
+  id: string;
+  merchant_id: string;
+  email: string;
+  /** argon2id, PHC string form. */
+  password_hash: string;
+  email_confirmed_at: Defaulted<Date | null>;
+  created_at: Date;
+  /** The TOTP secret (sealed, src/accounts/secret-box.ts) once two-factor sign-in is on. */
+  totp_secret: Defaulted<string | null>;
+  /** A secret being set up, not yet confirmed by a first code. */
+  totp_pending_secret: Defaulted<string | null>;
+  totp_enabled_at: Defaulted<Date | null>;
+  /** The last TOTP time step accepted: an older or equal step is refused (no code is used twice). */
+  totp_last_step: Defaulted<number | null>;
+}
+
+export interface UserRecoveryCodesTable {
+  /** SHA-256 of the normalized code; the code itself is shown once and never stored. */
+  code_hash: Buffer;
+  user_id: string;
+  created_at: Date;
+  used_at: Defaulted<Date | null>;
+}
+
+export interface UserSignInChallengesTable {
+  /** SHA-256 of the pending sign-in's cookie token. */
+  token_hash: Buffer;
+  user_id: string;
+  created_at: Date;
+  expires_at: Date;
+  failures: Defaulted<number>;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  created_at: Date;
+  merchant_id: string | null;
+  user_id: string | null;
+  action: string;
+  detail: Defaulted<string>;
+  address: Defaulted<string>;
+  user_agent: Defaulted<string>;
+}
+
+export interface UserSessionsTable {
+  /** SHA-256 of the session cookie's token; the token itself is never stored. */
+  token_hash: Buffer;
+  user_id: string;
+  created_at: Date;
+  last_seen_at: Date;
+  /** The absolute end of the session, whatever its activity. */
+  expires_at: Date;
+}
+
+export interface UserEmailTokensTable {
+  /** SHA-256 of the token in the emailed link. */
+  token_hash: Buffer;
+  user_id: string;
+  purpose: 'confirm' | 'reset';
+  created_at: Date;
+  expires_at: Date;
+  used_at: Defaulted<Date | null>;
+}
+
+export interface OnboardingEventsTable {
+  /** Derived from its cause: `<merchant>:v<version>` for a step, `<merchant>:reminder:<round>` for a reminder. */
+  id: string;
+  merchant_id: string;
+  type: OnboardingEventType;
+  status: OnboardingStatus;
+  reason: string | null;
+  created_at: Date;
+}
+
+export interface MerchantDocumentSubmissionsTable {
+  id: string;
+  merchant_id: string;
+  legal_name: string;
+  id_kind: IdKind;
+  national_id: string;
+  iban: string;
+  /** `draft` until the onboarding workflow accepts it. */
+  status: 'draft' | 'submitted';
+  created_at: Date;
+  submitted_at: Defaulted<Date | null>;
+}
+
+export interface MerchantDocumentFilesTable {
+  id: string;
+  merchant_id: string;
+  submission_id: string;
+  original_name: string;
+  /** From the file's content, never from its name or the browser. */
+  content_type: DocumentType;
+  size_bytes: number;
+  sha256: Buffer;
+  created_at: Date;
+}
+
+export interface LedgerPostingsTable {
+  id: Generated<number>;
+  /** What caused it, unique: a retried write posts nothing twice. */
+  cause: string;
+  movement: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  payment_id: string | null;
+  refund_id: string | null;
+  settlement_id: string | null;
+  created_at: Date;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  posting_id: number;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  account: string;
+  /** Signed rials; a posting's entries sum to zero. */
+  amount: number;
+  created_at: Date;
+}
+
+export interface SettlementsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  status: 'pending' | 'paid' | 'failed';
+  gross: number;
+  fees: number;
+  refunds: number;
+  net: number;
+  payment_count: number;
+  refund_count: number;
+  cutoff_at: Date;
+  iban: string;
+  payout_attempt: number;
+  bank_reference: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: Date;
+  paid_at: Date | null;
+  failed_at: Date | null;
+  updated_at: Date;
+}
+
+export interface SettlementLinesTable {
+  kind: 'payment' | 'refund' | 'refund_return';
+  object_id: string;
+  settlement_id: string;
+  payment_id: string;
+  /** Signed rials: a payment's amount, a refund's amount negated, a failed refund's return. */
+  amount: number;
+  /** The payment's fee on a payment line; 0 otherwise. */
+  fee: number;
+  created_at: Date;
+}
+
+export interface Database {
+  merchants: MerchantsTable;
+  merchant_domains: MerchantDomainsTable;
+  api_keys: ApiKeysTable;
+  payments: PaymentsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  events: EventsTable;
+  webhook_attempts: WebhookAttemptsTable;
+  refunds: RefundsTable;
+  rate_limit_counters: RateLimitCountersTable;
+  users: UsersTable;
+  user_sessions: UserSessionsTable;
+  user_email_tokens: UserEmailTokensTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  user_sign_in_challenges: UserSignInChallengesTable;
+  audit_log: AuditLogTable;
+  onboarding_events: OnboardingEventsTable;
+  merchant_document_submissions: MerchantDocumentSubmissionsTable;
+  merchant_document_files: MerchantDocumentFilesTable;
+  ledger_postings: LedgerPostingsTable;
+  ledger_entries: LedgerEntriesTable;
+  settlements: SettlementsTable;
+  settlement_lines: SettlementLinesTable;
+}
+
+export type PaymentRow = Selectable<PaymentsTable>;
+export type RefundRow = Selectable<RefundsTable>;
+export type SettlementRow = Selectable<SettlementsTable>;
+export type SettlementLineRow = Selectable<SettlementLinesTable>;
+export type NewPaymentRow = Insertable<PaymentsTable>;
