@@ -23,7 +23,7 @@ import { sessionUser } from '../accounts/sessions.ts';
 import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
 import type { AuditAction } from '../domain/audit.ts';
 import { csrfGuard, type CsrfGuard } from '../http/csrf.ts';
-import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../http/dependencies.ts';
+import { pageFailure } from '../http/dependencies.ts';
 import { setSecurityHeaders } from '../http/page-headers.ts';
 import { dashboardCookies, type DashboardCookies } from './cookies.ts';
 import { strings, type Lang } from './i18n.ts';
@@ -137,13 +137,9 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
     else if (error instanceof DomainError && error.code === 'validation_failed') refusal = new Refusal(400, 'bad_request');
     // Another merchant's (or mode's) object is not found, exactly as through the API.
     else if (error instanceof DomainError && error.status === 404) refusal = new Refusal(404, 'not_found');
-    else if (isDependencyFailure(error)) {
-      logger.warn({ request_id: ctx.state.requestId, err: error instanceof Error ? error.message : String(error), path: ctx.path }, 'dependency unavailable');
-      ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
-      refusal = new Refusal(503, 'unavailable');
-    } else {
-      logger.error({ request_id: ctx.state.requestId, err: error, method: ctx.method, path: ctx.path }, 'unexpected error');
-      refusal = new Refusal(500, 'error');
+    else {
+      const failure = pageFailure(ctx, error, logger);
+      refusal = new Refusal(failure.status, failure.kind);
     }
     ctx.status = refusal.status;
     ctx.type = 'html';

@@ -14,7 +14,7 @@ import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { paymentFromRow } from '../db/payments.ts';
 import { bankCallbackFrom, requestBankPage, submitBankCallback } from '../payments/service.ts';
-import { isDependencyFailure, RETRY_AFTER_SECONDS } from '../http/dependencies.ts';
+import { pageFailure } from '../http/dependencies.ts';
 import { csrfGuard } from '../http/csrf.ts';
 import { contentSecurityPolicy, setSecurityHeaders } from '../http/page-headers.ts';
 import { DomainError } from '../errors.ts';
@@ -100,13 +100,9 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
       } catch (error) {
         let refusal: PageRefusal;
         if (error instanceof PageRefusal) refusal = error;
-        else if (isDependencyFailure(error)) {
-          logger.warn({ request_id: ctx.state.requestId, err: error instanceof Error ? error.message : String(error), path: ctx.path }, 'dependency unavailable');
-          ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
-          refusal = new PageRefusal(503, 'unavailable');
-        } else {
-          logger.error({ request_id: ctx.state.requestId, err: error, method: ctx.method, path: ctx.path }, 'unexpected error');
-          refusal = new PageRefusal(500, 'error');
+        else {
+          const failure = pageFailure(ctx, error, logger);
+          refusal = new PageRefusal(failure.status, failure.kind);
         }
         ctx.remove('Set-Cookie');
         ctx.status = refusal.status;
