@@ -43,7 +43,7 @@ await runMain('worker', async (config = loadConfig()) => {
     return res.ok ? res.text() : '';
   });
   logger.info({ metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics`, temporal_sdk_metrics: sdkMetricsUrl }, 'worker metrics listening');
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, webhookTaskQueue: webhookTaskQueue(config.TEMPORAL_TASK_QUEUE) }, 'worker running');
+  logger.info({ node: process.version, taskQueue: config.TEMPORAL_TASK_QUEUE, webhookTaskQueue: webhookTaskQueue(config.TEMPORAL_TASK_QUEUE) }, 'worker running');
   return async () => {
     workers.payments.shutdown();
     workers.webhooks.shutdown();
