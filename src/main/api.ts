@@ -19,7 +19,7 @@ await runMain('api', async (config = loadConfig()) => {
   const app = createApp({ config, db, temporal: temporal.client, logger });
   const metrics = await serveMetrics(config.METRICS_HOST, config.API_METRICS_PORT);
   const server = await listen(app, config.PORT, config.HOST);
-  logger.info({ port: config.PORT, host: config.HOST, metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics` }, 'API listening');
+  logger.info({ port: config.PORT, host: config.HOST, node: process.version, metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics` }, 'API listening');
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     metrics.server.close();

@@ -4,8 +4,9 @@
  * deliveries). Built here, in an entry point, because the worker is where
  * workflows and activities meet.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundleOption, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities/index.ts';
 import { createWebhookActivities, type WebhookActivities } from '../../activities/webhooks.ts';
@@ -19,6 +20,21 @@ import { createMailer, type Mailer } from '../adapters/mailer.ts';
 import { temporalWorkerTracing, tracingActive, tracingConfigured, WORKFLOW_TRACING_MODULE } from '../observability/tracing.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+
+/**
+ * The workflow bundle `npm run build` makes ahead of time (dist/workflow-bundle.js, beside the
+ * compiled code this module becomes). A compiled worker runs only it: it starts without webpack,
+ * and every worker of one build runs the same workflow code. From the sources (tsx) there is
+ * none, and the worker bundles the workflows when it starts.
+ */
+export const PREBUILT_BUNDLE_PATH = fileURLToPath(new URL('../../workflow-bundle.js', import.meta.url));
+
+/** The bundle a worker process runs: the prebuilt one when this is compiled code (refusing to start without it), else undefined (bundle at start). */
+export function prebuiltWorkflowBundle(compiled = import.meta.url.endsWith('.js')): WorkflowBundleOption | undefined {
+  if (!compiled) return undefined;
+  if (!existsSync(PREBUILT_BUNDLE_PATH)) throw new Error(`the workflow bundle ${PREBUILT_BUNDLE_PATH} is missing: run \`npm run build\`, which makes it with the compiled code.`);
+  return { codePath: PREBUILT_BUNDLE_PATH };
+}
 
 /**
  * Bundles the workflow code once; tests and benchmarks reuse the bundle across workers. With
@@ -74,7 +90,8 @@ export interface PaymentWorkerOptions {
   /** Lets activities start webhook deliveries as workflows of their own. */
   temporal: Client;
   logger: Logger;
-  bundle?: WorkflowBundleWithSourceMap;
+  /** Made by bundleWorkflows (tests, the benchmark) or ahead of time (prebuiltWorkflowBundle); else bundled at start. */
+  bundle?: WorkflowBundleOption;
   connection?: NativeConnection;
   /** The old in-worker sandbox bank of payments started before the bank protocol, unless another is given. */
   bank?: BankAdapter;
@@ -88,7 +105,7 @@ export interface PaymentWorkerOptions {
  * The workflow code and what traces need: bundled here with the workflow interceptors when tracing
  * is on (a given bundle was made by bundleWorkflows); the sink they export through is always given.
  */
-function workflowCode(bundle: WorkflowBundleWithSourceMap | undefined) {
+function workflowCode(bundle: WorkflowBundleOption | undefined) {
   const tracing = temporalWorkerTracing();
   const code = bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle };
   const workflowModules = bundle === undefined && tracingActive() ? { workflowModules: [WORKFLOW_TRACING_MODULE] } : {};

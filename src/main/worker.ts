@@ -2,7 +2,7 @@
 import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
-import { createWorkers, installTemporalRuntime } from './payment-worker.ts';
+import { createWorkers, installTemporalRuntime, prebuiltWorkflowBundle } from './payment-worker.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
 import { retiredWorkflowsNotice } from '../temporal/retired-workflows.ts';
@@ -39,7 +39,8 @@ await runMain('worker', async (config = loadConfig()) => {
   await ensureSettlementSchedule(temporal.client, config);
   // The same connection stays open: activities start webhook deliveries through it.
   // Two workers in this process: payments, and webhook deliveries on their own task queue and slots.
-  const workers = await createWorkers({ config, db, temporal: temporal.client, logger });
+  const bundle = prebuiltWorkflowBundle();
+  const workers = await createWorkers({ config, db, temporal: temporal.client, logger, ...(bundle === undefined ? {} : { bundle }) });
   const running = Promise.all([workers.payments.run(), workers.webhooks.run()]);
   // One scrape target: our metrics, then the SDK exporter's text (a local request per scrape).
   const metrics = await serveMetrics(config.METRICS_HOST, config.WORKER_METRICS_PORT, async () => {
@@ -47,7 +48,7 @@ await runMain('worker', async (config = loadConfig()) => {
     return res.ok ? res.text() : '';
   });
   logger.info({ metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics`, temporal_sdk_metrics: sdkMetricsUrl }, 'worker metrics listening');
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, webhookTaskQueue: webhookTaskQueue(config.TEMPORAL_TASK_QUEUE) }, 'worker running');
+  logger.info({ node: process.version, workflowBundle: bundle === undefined ? 'bundled at start' : 'prebuilt', taskQueue: config.TEMPORAL_TASK_QUEUE, webhookTaskQueue: webhookTaskQueue(config.TEMPORAL_TASK_QUEUE) }, 'worker running');
   return async () => {
     workers.payments.shutdown();
     workers.webhooks.shutdown();

