@@ -9,9 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 
-export { freePort } from '../../src/main/ports.ts';
-
-const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
+import { ARTIFACTS } from './artifacts.ts';
 
 export interface GatewayProcess {
   child: ChildProcess;
@@ -19,7 +17,7 @@ export interface GatewayProcess {
 }
 
 export function startEntryPoint(name: string, script: string, env: NodeJS.ProcessEnv): GatewayProcess {
-  const log = createWriteStream(join(artifacts, `${name}.log`), { flags: 'a' });
+  const log = createWriteStream(join(ARTIFACTS, `${name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);

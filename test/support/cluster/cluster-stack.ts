@@ -16,8 +16,10 @@ import { createDatabase, type Db } from '../../../src/db/database.ts';
 import { migrateToLatest, recreateDatabase } from '../../../src/db/migrate.ts';
 import { createMerchant } from '../../../src/merchants/merchants.ts';
 import { startClusterInfrastructure, type ClusterInfrastructure, type PostgresServer, type TemporalCluster } from '../../../tools/launcher/temporal-cluster.ts';
-import { waitFor } from '../../support/http.ts';
-import { ARTIFACTS, freePort, WorkerProcess } from '../../faults/support/fault-stack.ts';
+import { waitFor } from '../http.ts';
+import { freePort } from '../../../src/main/ports.ts';
+import { ARTIFACTS } from '../artifacts.ts';
+import { WorkerProcess } from '../faults/fault-stack.ts';
 
 export const CLUSTER_LOGS = join(ARTIFACTS, 'cluster');
 export const CLUSTER_JSON = join(ARTIFACTS, 'cluster.json');
