@@ -21,6 +21,7 @@ import { startDevServer, type DevServer } from '../../../tools/launcher/dev-serv
 import { createLogger, type Logger } from '../../../src/logger.ts';
 import { waitFor } from '../http.ts';
 import { LIVE_BANK } from '../harness.ts';
+import { spawnEntryPoint } from '../processes.ts';
 import { freePort } from '../../../src/main/ports.ts';
 import { ARTIFACTS, machine, recordFiguresIn } from '../artifacts.ts';
 
@@ -96,11 +97,10 @@ export class WorkerProcess {
 
   static async start(name: string, env: NodeJS.ProcessEnv, o: { script?: string; readyLine?: string; logDir?: string } = {}): Promise<WorkerProcess> {
     const logFile = join(o.logDir ?? FAULT_LOGS, `${name}.log`);
-    const log = createWriteStream(logFile, { flags: 'a' });
     const readyLine = o.readyLine ?? '"worker running"';
     // Several workers run at once here: each takes free metrics ports instead of the fixed defaults.
     const ports = { WORKER_METRICS_PORT: '0', TEMPORAL_SDK_METRICS_PORT: '0' };
-    const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), o.script ?? join('src', 'main', 'worker.ts'))], { env: { ...ports, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnEntryPoint(o.script ?? join('src', 'main', 'worker.ts'), { ...ports, ...env }, logFile);
     let running = false;
     let exited = false;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -109,8 +109,6 @@ export class WorkerProcess {
     child.once('exit', () => {
       exited = true;
     });
-    child.stdout.pipe(log);
-    child.stderr.pipe(log);
     await waitFor(`${name} to poll its task queue`, async () => {
       if (exited) throw new Error(`${name} exited at start: see ${logFile}`);
       return running ? true : undefined;
