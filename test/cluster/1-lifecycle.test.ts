@@ -13,9 +13,9 @@ import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createPayment } from '../support/payments.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { waitForRefund } from '../support/refunds.ts';
-import { codeOf, moneyCheck, recordsDifferingFromWorkflows, untilAnswered, verifyThroughFaults } from '../faults/support/checks.ts';
-import { clusterMerchant, getClusterStack } from './support/cluster-stack.ts';
-import { recordClusterFigures } from './support/figures.ts';
+import { codeOf, moneyCheck, recordsDifferingFromWorkflows, untilAnswered, verifyThroughFaults } from '../support/faults/checks.ts';
+import { clusterMerchant, getClusterStack } from '../support/cluster/cluster-stack.ts';
+import { recordClusterFigures } from '../support/cluster/figures.ts';
 
 describe('cluster: a payment lifecycle through the load balancer', () => {
   it('create → bank → verify, a refund, an expiry, a reversal and their webhooks, on replicas over a Temporal cluster', async () => {

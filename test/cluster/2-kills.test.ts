@@ -7,14 +7,14 @@
  * lost or doubled, and every record ends equal to its workflow. The figures
  * go to docs/RELIABILITY.md.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { cpus, totalmem } from 'node:os';
 import { waitFor } from '../support/http.ts';
 import { chooseOutcome, createPayment } from '../support/payments.ts';
-import { codeOf, moneyCheck, recordsDifferingFromWorkflows, untilAnswered, verifyThroughFaults } from '../faults/support/checks.ts';
-import { sleep } from '../faults/support/fault-stack.ts';
-import { clusterMerchant, getClusterStack, killGateway, restartGateway, type ClusterStack } from './support/cluster-stack.ts';
-import { recordClusterFigures, renderKillTable, writeReliabilitySection, type KillFigures } from './support/figures.ts';
+import { codeOf, moneyCheck, recordsDifferingFromWorkflows, untilAnswered, verifyThroughFaults } from '../support/faults/checks.ts';
+import { clusterMerchant, getClusterStack, killGateway, restartGateway, type ClusterStack } from '../support/cluster/cluster-stack.ts';
+import { recordClusterFigures, renderKillTable, writeReliabilitySection, type KillFigures } from '../support/cluster/figures.ts';
 
 /** One logical operation (create → pay → verify) starts this often: a modest constant rate. */
 const LOAD_EVERY_MS = 700;

@@ -1,105 +1,25 @@
+/** Dashboard security: a forgotten password reset through the emailed one-time link, ending every session; and one merchant's keys out of another's reach. */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Secret, TOTP } from 'otpauth';
-import type { Page } from 'playwright-core';
-import { getHarness, type Harness } from '../support/harness.ts';
-import { client, waitFor } from '../support/http.ts';
-import { cli } from '../support/cli.ts';
-import { screenshot } from '../support/browser.ts';
-import { linkIn, type Mailbox, type ReceivedMail } from '../support/mailbox.ts';
-import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, dashboardBrowser, PASSWORD, signInInBrowser, signUpInBrowser, type Lang } from '../support/dashboard.ts';
-import { CHALLENGE, passChallenge, startChallenge } from '../../src/accounts/two-factor.ts';
-import { secretBox } from '../../src/accounts/secret-box.ts';
-import { AccountError } from '../../src/accounts/accounts.ts';
-import { submitDocuments } from '../../src/merchants/documents.ts';
-import { documentStore } from '../../src/adapters/document-store.ts';
-import { GOOD_DOCUMENTS, SMALL_PDF } from '../support/live.ts';
-
-const SECRETS_KEY = 'tB9x2LqV7mZ4rK1wP8sD5nH3jF6gC0yQ';
-const WIDTHS = [390, 1280] as const;
-
-/** TOTP codes as an authenticator app computes them, from the secret the page showed; never one step twice. */
-class Authenticator {
-  private readonly totp: TOTP;
-  private lastStep = 0;
-  constructor(secret: string) {
-    this.totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-  }
-  /** The code of the first step after the last one used that the server accepts now (now or the next step), waiting if needed. */
-  async nextCode(): Promise<string> {
-    for (;;) {
-      const current = Math.floor(Date.now() / 30_000);
-      const step = Math.max(this.lastStep + 1, current);
-      if (step <= current + 1) {
-        this.lastStep = step;
-        return this.totp.generate({ timestamp: step * 30_000 });
-      }
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
-  }
-  /** The code of now, for a try meant to fail (marks nothing). */
-  currentCode(): string {
-    return this.totp.generate();
-  }
-}
-
-/** The actions of the Security page's audit rows, top to bottom. */
-async function auditActions(page: Page): Promise<(string | null)[]> {
-  const rows = page.locator('#audit tbody tr');
-  return Promise.all(Array.from({ length: await rows.count() }, (_, i) => rows.nth(i).getAttribute('data-action')));
-}
-
-/** A code that is surely wrong: the right one with its first digit changed. */
-const wrongCode = (code: string) => `${(Number(code[0]) + 5) % 10}${code.slice(1)}`;
+import { client } from '../support/http.ts';
+import { linkIn } from '../support/mailbox.ts';
+import { assertStrictHeaders, PASSWORD, signInInBrowser, signUpInBrowser } from '../support/dashboard.ts';
+import { auditActions, securityDashboard } from '../support/dashboard-security.ts';
 
 describe('merchant dashboard security', function () {
   this.timeout(240_000);
-  let h: Harness;
-  let mailbox: Mailbox;
-  let base: string;
-  const dashboard = dashboardBrowser({ DASHBOARD_SECRETS_KEY: SECRETS_KEY });
-
-  before(async () => {
-    h = await getHarness();
-    ({ base, mailbox } = dashboard);
-  });
-
-  /** A fresh browser profile of this width, with a user agent the audit log should show. */
-  const open = async (width: number, userAgent = `DargahSecurityTest/${randomUUID().slice(0, 8)}`) => {
-    const context = dashboard.track(
-      await dashboard.browser.newContext({ viewport: { width, height: 900 }, userAgent, ...(width < 600 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) }),
-    );
-    return { context, page: await context.newPage(), userAgent };
-  };
-
-  /** The newest message to `to` whose subject matches, after `after` messages already seen. */
-  const mailTo = (to: string, subject: RegExp): Promise<ReceivedMail> =>
-    waitFor(`an email to ${to} about ${subject}`, () => Promise.resolve(mailbox.received.filter((m) => m.to.includes(to) && subject.test(m.subject)).at(-1)), 10_000);
-
-  /** Checks a page as every dashboard page is checked, and screenshots it at both widths. */
-  async function checkPage(page: Page, lang: Lang, name: string): Promise<void> {
-    await assertLanguage(page, lang);
-    await assertNoScript(page, name);
-    await assertAccessible(page, name);
-    const original = page.viewportSize()!;
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await screenshot(page, `dashboard-security-${lang}-${width}-${name}`);
-    }
-    await page.setViewportSize(original);
-  }
-
-  const merchantOf = async (email: string) => (await h.db.selectFrom('users').select(['merchant_id', 'id']).where('email', '=', email).executeTakeFirstOrThrow());
+  const dashboard = securityDashboard();
+  const { open, mailTo, checkPage } = dashboard;
 
   for (const lang of ['fa', 'en'] as const) {
     const en = lang === 'en';
 
     it(`(${lang}) forgot password → the emailed one-time link → a new password ends every session`, async () => {
       const a = await open(390);
-      const email = await signUpInBrowser(a.page, { base, mailbox }, lang, `Reset shop ${lang}`);
-      await signInInBrowser(a.page, base, email);
+      const email = await signUpInBrowser(a.page, dashboard, lang, `Reset shop ${lang}`);
+      await signInInBrowser(a.page, dashboard.base, email);
       const b = await open(1280);
-      await b.page.goto(`${base}/dashboard/sign-in${en ? '?lang=en' : ''}`);
+      await b.page.goto(`${dashboard.base}/dashboard/sign-in${en ? '?lang=en' : ''}`);
       await Promise.all([b.page.waitForURL(/\/dashboard\/forgot-password$/), b.page.click('#forgot-password')]);
       const forgot = await b.page.reload();
       assertStrictHeaders(forgot!.headers(), 'forgot-password page');
@@ -110,15 +30,15 @@ describe('merchant dashboard security', function () {
       await b.page.fill('#email', unknown);
       await Promise.all([b.page.waitForURL(/\/forgot-password\/sent$/), b.page.click('#auth-form button[type=submit]')]);
       const unknownAnswer = await b.page.locator('main').innerText();
-      await b.page.goto(`${base}/dashboard/forgot-password`);
+      await b.page.goto(`${dashboard.base}/dashboard/forgot-password`);
       await b.page.fill('#email', email.toUpperCase());
       await Promise.all([b.page.waitForURL(/\/forgot-password\/sent$/), b.page.click('#auth-form button[type=submit]')]);
       assert.equal(await b.page.locator('main').innerText(), unknownAnswer);
       const mail = await mailTo(email, en ? /Reset your Dargah password/ : /بازنشانی گذرواژه/);
-      assert.equal(mailbox.received.some((m) => m.to.includes(unknown)), false, 'no email to an unknown address');
+      assert.equal(dashboard.mailbox.received.some((m) => m.to.includes(unknown)), false, 'no email to an unknown address');
       const link = linkIn(mail, '/dashboard/reset');
 
-      const resetResponse = await b.page.goto(`${base}${link}`);
+      const resetResponse = await b.page.goto(`${dashboard.base}${link}`);
       // The token in the address goes to no other site with a link followed from here.
       assert.equal(resetResponse!.headers()['referrer-policy'], 'same-origin');
       await b.page.fill('#password', 'short');
@@ -131,272 +51,49 @@ describe('merchant dashboard security', function () {
       assert.equal(await b.page.locator('main h1').innerText(), en ? 'Password changed' : 'گذرواژه تغییر کرد');
 
       // Every session ended: the phone's is gone.
-      await a.page.goto(`${base}/dashboard/payments`);
+      await a.page.goto(`${dashboard.base}/dashboard/payments`);
       assert.match(a.page.url(), /\/dashboard\/sign-in\?ended=1$/);
       // The link worked once.
-      assert.equal((await b.page.goto(`${base}${link}`))!.status(), 400);
+      assert.equal((await b.page.goto(`${dashboard.base}${link}`))!.status(), 400);
       // The old password no longer opens the account; the new one does.
       await a.page.fill('#email', email);
       await a.page.fill('#password', PASSWORD);
       await a.page.click('#auth-form button[type=submit]');
       assert.equal(await a.page.locator('#form-error').count(), 1);
-      await signInInBrowser(a.page, base, email, newPassword);
+      await signInInBrowser(a.page, dashboard.base, email, newPassword);
 
-      await a.page.goto(`${base}/dashboard/security`);
+      await a.page.goto(`${dashboard.base}/dashboard/security`);
       const actions = await auditActions(a.page);
       assert.deepEqual(actions.slice(0, 4), ['sign_in', 'sign_in_failed', 'password_reset', 'password_reset_requested']);
       const resetRow = a.page.locator('#audit tbody tr[data-action=password_reset]');
       assert.equal(await resetRow.locator('.agent').innerText(), b.userAgent, 'the user agent of the browser that reset it');
       assert.match(await resetRow.locator('.address').innerText(), /127\.0\.0\.1/);
     });
-
-    it(`(${lang}) live keys need live mode and two-step sign-in; 2FA set-up, sign-in with a code or a recovery code once; the audit log shows it all`, async () => {
-      const { page, context, userAgent } = await open(390);
-      const email = await signUpInBrowser(page, { base, mailbox }, lang, `Live shop ${lang}`);
-      await signInInBrowser(page, base, email);
-      const { merchant_id: merchantId } = await merchantOf(email);
-      // A domain added and removed: two more audit entries, so the log runs to a second page.
-      await page.goto(`${base}/dashboard/settings`);
-      await page.fill('#domain', 'old.example.com');
-      await Promise.all([page.waitForURL(/done=added/), page.click('#domain-form button[type=submit]')]);
-      await Promise.all([page.waitForURL(/done=removed/), page.click('#domains li:has-text("old.example.com") button')]);
-
-      // Neither live mode nor 2FA: refused, saying both.
-      await page.goto(`${base}/dashboard/developers`);
-      assert.equal(await page.locator('#live-key-needs li').count(), 2);
-      const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.click('#create-live-key-form button')]);
-      assert.equal(refused.status(), 409);
-      const needs = await page.locator('#live-key-refused li').allInnerTexts();
-      assert.deepEqual(needs, en ? ['live mode active (after the gateway is approved)', 'your two-step sign-in turned on (under Security)'] : ['فعال بودن حالت واقعی (پس از تأیید درگاه)', 'فعال بودن ورود دومرحله‌ای شما (در بخش امنیت)']);
-      assert.equal(await page.locator('#new-key').count(), 0);
-
-      /** The operator's part, with the CLI as an operator runs it: the site's domain is the merchant's, added in the dashboard. */
-      const activateLiveMode = async () => {
-        await page.goto(`${base}/dashboard/settings`);
-        await page.fill('#domain', 'live.example.com');
-        await Promise.all([page.waitForURL(/done=added/), page.click('#domain-form button[type=submit]')]);
-        // The business documents (their own pages are tested with onboarding): a valid set, through the same service.
-        const h2 = await getHarness();
-        await submitDocuments({ db: h2.db, temporal: h2.temporal.client, config: h2.config, store: documentStore(h2.config) }, merchantId, GOOD_DOCUMENTS, [{ name: 'registration.pdf', bytes: SMALL_PDF }]);
-        await page.goto(`${base}/dashboard/developers`);
-        await Promise.all([page.waitForURL(/done=gateway/), page.click('#gateway-form button')]);
-        for (const command of [['gateways', 'approve'], ['live', 'activate']]) {
-          const result = await cli(...command, '--merchant', merchantId);
-          assert.equal(result.code, 0, result.stderr);
-        }
-      };
-
-      let authenticator: Authenticator | undefined;
-      let recoveryCodes: string[] = [];
-      const setUpTwoFactor = async () => {
-        await page.goto(`${base}/dashboard/security`);
-        assert.equal(await page.locator('#two-factor-state').innerText(), en ? 'Off' : 'غیرفعال');
-        await Promise.all([page.waitForURL(/\/security\/two-factor$/), page.click('#set-up-two-factor')]);
-        assert.equal(await page.locator('#totp-qr svg').count(), 1, 'the QR code, drawn on the server');
-        const secret = (await page.locator('#totp-secret').innerText()).replace(/\s+/g, '');
-        const uri = new URL(await page.locator('#totp-uri').innerText());
-        assert.equal(uri.searchParams.get('secret'), secret);
-        // Reloading shows the same pending secret: nothing changes until a code confirms it.
-        await page.reload();
-        assert.equal((await page.locator('#totp-secret').innerText()).replace(/\s+/g, ''), secret);
-        await checkPage(page, lang, 'two-factor-setup');
-        authenticator = new Authenticator(secret);
-        const code = await authenticator.nextCode();
-        await page.fill('#code', wrongCode(code));
-        await page.click('#two-factor-setup-form button');
-        assert.match(await page.locator('#form-error').innerText(), en ? /not right/ : /درست نیست/);
-        await page.fill('#code', code);
-        await page.click('#two-factor-setup-form button');
-        recoveryCodes = await page.locator('#recovery-codes code').allInnerTexts();
-        assert.equal(recoveryCodes.length, 10);
-        await checkPage(page, lang, 'recovery-codes');
-        // The secret is sealed at rest; the recovery codes are kept only as hashes.
-        const stored = await h.db.selectFrom('users').select(['totp_secret', 'totp_pending_secret']).where('email', '=', email).executeTakeFirstOrThrow();
-        assert.match(stored.totp_secret ?? '', /^v1\./);
-        assert.ok(!stored.totp_secret!.includes(secret));
-        assert.equal(stored.totp_pending_secret, null);
-        await page.goto(`${base}/dashboard/security`);
-        assert.equal(await page.locator('#two-factor-state').innerText(), en ? 'On' : 'فعال');
-      };
-
-      // Persian first turns live mode on, English first 2FA: each is refused with the other one missing.
-      if (lang === 'fa') await activateLiveMode();
-      else await setUpTwoFactor();
-      await page.goto(`${base}/dashboard/developers`);
-      await page.click('#create-live-key-form button');
-      assert.deepEqual(await page.locator('#live-key-refused li').allInnerTexts(), [
-        lang === 'fa' ? 'فعال بودن ورود دومرحله‌ای شما (در بخش امنیت)' : 'live mode active (after the gateway is approved)',
-      ]);
-      if (lang === 'fa') await setUpTwoFactor();
-      else await activateLiveMode();
-
-      // Both hold: the live key is made and shown once.
-      await page.goto(`${base}/dashboard/developers`);
-      assert.equal(await page.locator('#live-key-needs').count(), 0);
-      const [created] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.click('#create-live-key-form button')]);
-      assert.equal(created.status(), 201);
-      const liveKey = await page.locator('#new-key').innerText();
-      assert.match(liveKey, /^sk_live_[A-Za-z0-9_-]{43}$/);
-      await checkPage(page, lang, 'developers-live-key');
-      await page.goto(`${base}/dashboard/developers`);
-      assert.equal(await page.locator('#new-key').count(), 0, 'shown once');
-      // The API records its use (at most once a minute), and the dashboard shows it.
-      assert.equal((await client(base, liveKey).get('/payments')).status, 200);
-      const liveRow = page.locator(`#keys tbody tr:has(code:text("${liveKey.slice(0, 20)}"))`);
-      await waitFor('the live key used', async () => {
-        await page.reload();
-        return (await liveRow.locator('td').nth(3).innerText()) !== (en ? 'Never' : 'هرگز') ? true : undefined;
-      });
-
-      // Roll it: a new live key at once, the old one until its expiry.
-      await liveRow.locator('select[name=expires_in]').selectOption('3600');
-      await liveRow.locator('.roll-form button').click();
-      const rolled = await page.locator('#new-key').innerText();
-      assert.match(rolled, /^sk_live_/);
-      assert.notEqual(rolled, liveKey);
-      assert.equal((await client(base, liveKey).get('/payments')).status, 200, 'the old key still works for its hour');
-      assert.equal((await client(base, rolled).get('/payments')).status, 200);
-      assert.match(await liveRow.locator('td').nth(4).innerText(), en ? /^Expires/ : /^انقضا/);
-      await Promise.all([page.waitForURL(/done=revoked/), liveRow.locator('button.danger').click()]);
-      assert.equal((await client(base, liveKey).get('/payments')).status, 401, 'revoked before its expiry');
-
-      // CSRF: the new forms refuse a post without their token.
-      const noToken = await context.request.post(`${base}/dashboard/security/two-factor/disable`, { form: { code: authenticator!.currentCode() }, headers: { origin: base }, maxRedirects: 0 });
-      assert.equal(noToken.status(), 403);
-      const noTokenKey = await context.request.post(`${base}/dashboard/developers/keys`, { form: { mode: 'live' }, headers: { origin: base }, maxRedirects: 0 });
-      assert.equal(noTokenKey.status(), 403);
-
-      // Sign-in now takes a second step; until it is passed there is no session.
-      await Promise.all([page.waitForURL(/signed_out=1/), page.click('#sign-out')]);
-      // Failures here stay under the account's throttle (5 in 15 minutes): this one, two wrong codes, a used recovery code.
-      await page.fill('#email', email);
-      await page.fill('#password', 'not the password at all');
-      await page.click('#auth-form button[type=submit]');
-      await signInInBrowser(page, base, email, PASSWORD, /\/dashboard\/sign-in\/two-factor$/);
-      await checkPage(page, lang, 'sign-in-two-factor');
-      assert.match((await page.goto(`${base}/dashboard/payments`))!.url(), /\/dashboard\/sign-in$/, 'no session yet');
-      await page.goto(`${base}/dashboard/sign-in/two-factor`);
-      await page.fill('#code', wrongCode(authenticator!.currentCode()));
-      await page.click('#auth-form button[type=submit]');
-      assert.match(await page.locator('#form-error').innerText(), en ? /not right/ : /درست نیست/);
-      const code = await authenticator!.nextCode();
-      await page.fill('#code', code.replace(/^(...)/, '$1 '));
-      await Promise.all([page.waitForURL(/\/dashboard\/overview$/), page.click('#auth-form button[type=submit]')]);
-
-      // The same code again, seconds later (still inside its time window), is refused; a recovery code works once.
-      await Promise.all([page.waitForURL(/signed_out=1/), page.click('#sign-out')]);
-      await signInInBrowser(page, base, email, PASSWORD, /\/sign-in\/two-factor$/);
-      await page.fill('#code', code);
-      await page.click('#auth-form button[type=submit]');
-      assert.equal(await page.locator('#form-error').count(), 1, 'a used code is refused');
-      await page.fill('#code', recoveryCodes[3]!.toUpperCase());
-      await Promise.all([page.waitForURL(/\/dashboard\/overview$/), page.click('#auth-form button[type=submit]')]);
-      await Promise.all([page.waitForURL(/signed_out=1/), page.click('#sign-out')]);
-      await signInInBrowser(page, base, email, PASSWORD, /\/sign-in\/two-factor$/);
-      await page.fill('#code', recoveryCodes[3]!);
-      await page.click('#auth-form button[type=submit]');
-      assert.equal(await page.locator('#form-error').count(), 1, 'the same recovery code again is refused');
-      await page.fill('#code', recoveryCodes[4]!);
-      await Promise.all([page.waitForURL(/\/dashboard\/overview$/), page.click('#auth-form button[type=submit]')]);
-
-      // The Security page: every action, newest first, with the address and the user agent.
-      await page.goto(`${base}/dashboard/security`);
-      assert.equal(await page.locator('#recovery-codes-left').innerText(), en ? '8' : '۸');
-      const actions = await auditActions(page);
-      assert.deepEqual(actions.slice(0, 16), [
-        'sign_in',
-        'recovery_code_used',
-        'two_factor_failed',
-        'sign_out',
-        'sign_in',
-        'recovery_code_used',
-        'two_factor_failed',
-        'sign_out',
-        'sign_in',
-        'two_factor_failed',
-        'sign_in_failed',
-        'sign_out',
-        'key_revoked',
-        'key_rolled',
-        'key_created',
-        lang === 'fa' ? 'two_factor_enabled' : 'gateway_requested',
-      ]);
-      for (const action of ['two_factor_enabled', 'gateway_requested', 'domain_added', 'domain_removed']) assert.ok(actions.includes(action), action);
-      const first = page.locator('#audit tbody tr').first();
-      assert.equal(await first.locator('.agent').innerText(), userAgent);
-      assert.match(await first.locator('.address').innerText(), /127\.0\.0\.1/);
-      assert.match(await page.locator('#audit tbody tr[data-action=key_created] .detail').first().innerText(), /^sk_live_[A-Za-z0-9_-]{12}…$/);
-      assert.equal(await page.locator('#audit tbody tr').count(), 20, 'a page of 20');
-      await checkPage(page, lang, 'security');
-      await Promise.all([page.waitForURL(/before=\d+/), page.click('#older-entries')]);
-      const older = await auditActions(page);
-      assert.deepEqual(older, ['sign_in'], 'the 21st and oldest: the first sign-in');
-
-      // Turning 2FA off needs a current code.
-      await page.goto(`${base}/dashboard/security`);
-      await page.fill('#code', wrongCode(await authenticator!.nextCode()));
-      await page.click('#two-factor-disable-form button');
-      assert.ok(await page.locator('#form-error').isVisible());
-      await page.fill('#code', await authenticator!.nextCode());
-      await Promise.all([page.waitForURL(/done=disabled/), page.click('#two-factor-disable-form button')]);
-      assert.equal(await page.locator('#two-factor-state').innerText(), en ? 'Off' : 'غیرفعال');
-      assert.equal(await page.locator('#audit tbody tr').first().getAttribute('data-action'), 'two_factor_disabled');
-      // And a live key is refused again.
-      await page.goto(`${base}/dashboard/developers`);
-      assert.equal(await page.locator('#live-key-needs li').count(), 1);
-    });
   }
 
   it("merchant A gets 404 for merchant B's key (roll and revoke by URL), and B's key keeps working", async () => {
     const a = await open(1280);
     const b = await open(1280);
-    const emailA = await signUpInBrowser(a.page, { base, mailbox }, 'en', 'Merchant A');
-    const emailB = await signUpInBrowser(b.page, { base, mailbox }, 'en', 'Merchant B');
-    await signInInBrowser(a.page, base, emailA);
-    await signInInBrowser(b.page, base, emailB);
-    await b.page.goto(`${base}/dashboard/developers`);
+    const emailA = await signUpInBrowser(a.page, dashboard, 'en', 'Merchant A');
+    const emailB = await signUpInBrowser(b.page, dashboard, 'en', 'Merchant B');
+    await signInInBrowser(a.page, dashboard.base, emailA);
+    await signInInBrowser(b.page, dashboard.base, emailB);
+    await b.page.goto(`${dashboard.base}/dashboard/developers`);
     await b.page.click('#create-key-form button');
     const keyB = await b.page.locator('#new-key').innerText();
     const keyIdB = (await b.page.locator('#keys tbody tr').first().getAttribute('data-id'))!;
-    await a.page.goto(`${base}/dashboard/developers`);
+    await a.page.goto(`${dashboard.base}/dashboard/developers`);
     const token = await a.page.locator('#create-key-form input[name=csrf_token]').inputValue();
     for (const action of ['roll', 'revoke']) {
-      const response = await a.context.request.post(`${base}/dashboard/developers/keys/${keyIdB}/${action}`, {
+      const response = await a.context.request.post(`${dashboard.base}/dashboard/developers/keys/${keyIdB}/${action}`, {
         form: { csrf_token: token, expires_in: '0' },
-        headers: { origin: base },
+        headers: { origin: dashboard.base },
         maxRedirects: 0,
       });
       assert.equal(response.status(), 404, action);
     }
-    assert.equal((await client(base, keyB).get('/payments')).status, 200);
-    const keysB = await h.db.selectFrom('api_keys').select(['id', 'expires_at', 'revoked_at']).where('id', '=', keyIdB).executeTakeFirstOrThrow();
+    assert.equal((await client(dashboard.base, keyB).get('/payments')).status, 200);
+    const keysB = await dashboard.h.db.selectFrom('api_keys').select(['id', 'expires_at', 'revoked_at']).where('id', '=', keyIdB).executeTakeFirstOrThrow();
     assert.deepEqual([keysB.expires_at, keysB.revoked_at], [null, null]);
-  });
-
-  it('the second step is bound to its pending sign-in: 5 wrong codes end it, it expires, and the throttle counts', async () => {
-    const a = await open(1280);
-    const email = await signUpInBrowser(a.page, { base, mailbox }, 'en', 'Challenge shop');
-    const { id: userId } = await merchantOf(email);
-    const box = secretBox(SECRETS_KEY);
-    // 2FA on through the service, with a known secret.
-    const secret = new Secret({ size: 20 }).base32;
-    await h.db.updateTable('users').set({ totp_secret: box.seal(secret, userId), totp_enabled_at: new Date() }).where('id', '=', userId).execute();
-    const right = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate();
-    const address = `198.51.100.${Math.floor(Math.random() * 200)}`;
-    const token = await startChallenge(h.db, userId);
-    for (let i = 0; i < CHALLENGE.failures; i += 1) {
-      await assert.rejects(passChallenge({ db: h.db, box }, token, wrongCode(right), address), (e: unknown) => e instanceof AccountError && e.code === 'invalid_code');
-    }
-    // Used up: even the right code no longer opens it.
-    await assert.rejects(passChallenge({ db: h.db, box }, token, right, address), (e: unknown) => e instanceof AccountError && e.code === 'invalid_link');
-    // A challenge of another user, or none, is no challenge.
-    await assert.rejects(passChallenge({ db: h.db, box }, 'B'.repeat(43), right, address), (e: unknown) => e instanceof AccountError && e.code === 'invalid_link');
-    // The account's sign-in throttle now stands at its limit: a new challenge with the right code is refused too.
-    const again = await startChallenge(h.db, userId);
-    await assert.rejects(passChallenge({ db: h.db, box }, again, right, address), (e: unknown) => e instanceof AccountError && e.code === 'invalid_code');
-    // An expired challenge is refused.
-    const expired = await startChallenge(h.db, userId);
-    await h.db.updateTable('user_sign_in_challenges').set({ expires_at: new Date(Date.now() - 1_000) }).where('user_id', '=', userId).execute();
-    await assert.rejects(passChallenge({ db: h.db, box }, expired, right, address), (e: unknown) => e instanceof AccountError && e.code === 'invalid_link');
   });
 });

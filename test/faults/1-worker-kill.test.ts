@@ -3,13 +3,14 @@
  * worker finishes every one, nothing is lost, no money goes back twice, and
  * MySQL ends equal to the workflows.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { BankOutcome } from '../../src/domain/payment.ts';
 import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createPayment } from '../support/payments.ts';
-import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures, sleep, startWorker } from './support/fault-stack.ts';
-import { codeOf, moneyCheck, recordsDifferingFromWorkflows, untilAnswered, verifyThroughFaults } from './support/checks.ts';
+import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures, startWorker } from '../support/faults/fault-stack.ts';
+import { codeOf, moneyCheck, recordsDifferingFromWorkflows, untilAnswered, verifyThroughFaults } from '../support/faults/checks.ts';
 
 type Plan = 'verify' | 'verify_refund' | 'failure' | 'cancel' | 'unverified' | 'delay' | 'expire' | 'pay_during_outage';
 const EXPECTED: Record<Plan, Payment['status']> = {

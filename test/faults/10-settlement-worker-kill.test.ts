@@ -13,7 +13,7 @@ import { LIVE_BANK } from '../support/harness.ts';
 import { defaultPlanFee } from '../support/settlement.ts';
 import { waitFor } from '../support/http.ts';
 import { GOOD_DOCUMENTS, liveMerchant, verifiedLivePayment } from '../support/live.ts';
-import { faultApi, getFaultStack, issuedSecrets, recordFigures, startWorker } from './support/fault-stack.ts';
+import { faultApi, getFaultStack, issuedSecrets, recordFigures, startWorker } from '../support/faults/fault-stack.ts';
 
 describe('fault: the worker is killed while a settlement is being paid out', () => {
   afterEach(() => bankFault(null));

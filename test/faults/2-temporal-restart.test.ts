@@ -3,11 +3,12 @@
  * pending and comes back after every deadline has passed: every expiry and
  * every reversal still happens, late by no more than the outage.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { waitFor } from '../support/http.ts';
 import { chooseOutcome, createPayment, waitForStatus } from '../support/payments.ts';
-import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures, restartTemporal, sleep } from './support/fault-stack.ts';
-import { moneyCheck, recordsDifferingFromWorkflows, untilAnswered } from './support/checks.ts';
+import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures, restartTemporal } from '../support/faults/fault-stack.ts';
+import { moneyCheck, recordsDifferingFromWorkflows, untilAnswered } from '../support/faults/checks.ts';
 
 const EACH = 50;
 /** Time the worker may take to work through a backlog of 100 fired timers on this 2-core machine. */

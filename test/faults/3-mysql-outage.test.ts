@@ -4,11 +4,12 @@
  * stack trace; afterwards every logical create has exactly one payment and
  * every record converges to its workflow.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { request, waitFor, type TestResponse } from '../support/http.ts';
 import { chooseOutcome, paymentRequest, type CreateResponse } from '../support/payments.ts';
-import { faultApi, faultMerchant, getFaultStack, recordFigures, sleep } from './support/fault-stack.ts';
-import { codeOf, recordsDifferingFromWorkflows, untilAnswered } from './support/checks.ts';
+import { faultApi, faultMerchant, getFaultStack, recordFigures } from '../support/faults/fault-stack.ts';
+import { codeOf, recordsDifferingFromWorkflows, untilAnswered } from '../support/faults/checks.ts';
 
 const CREATES = 120;
 const OUTAGE_MS = 15_000;

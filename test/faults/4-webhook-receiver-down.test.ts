@@ -1,9 +1,10 @@
 /** The merchant's webhook receiver is down for a while: every event is delivered after it recovers. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createdPayment } from '../support/payments.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { faultApi, faultMerchant, getFaultStack, inParallel, issuedSecrets, recordFigures, sleep } from './support/fault-stack.ts';
+import { faultApi, faultMerchant, getFaultStack, inParallel, issuedSecrets, recordFigures } from '../support/faults/fault-stack.ts';
 
 const PAYMENTS = 40;
 const DOWN_MS = 25_000;

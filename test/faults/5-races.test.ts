@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { client, request } from '../support/http.ts';
 import { paidPayment, paymentRequest, type CreateResponse } from '../support/payments.ts';
-import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures } from './support/fault-stack.ts';
-import { codeOf, moneyCheck, untilAnswered } from './support/checks.ts';
+import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures } from '../support/faults/fault-stack.ts';
+import { codeOf, moneyCheck, untilAnswered } from '../support/faults/checks.ts';
 
 const KEYS = 25;
 const CREATES_PER_KEY = 10;

@@ -6,8 +6,8 @@
  * with Retry-After), and afterwards nothing is lost or doubled.
  */
 import assert from 'node:assert/strict';
-import { recordFigures } from './support/fault-stack.ts';
-import { loadThroughFreeze } from './support/through-freeze.ts';
+import { recordFigures } from '../support/faults/fault-stack.ts';
+import { loadThroughFreeze } from '../support/faults/through-freeze.ts';
 
 describe('fault: MySQL frozen (SIGSTOP) for 20 s under load', () => {
   it('answers every request within the bound meanwhile, then every create has exactly one paid payment', async () => {

@@ -6,8 +6,8 @@
  * lost or doubled and every workflow moved on.
  */
 import assert from 'node:assert/strict';
-import { freezeTemporal, recordFigures, thawTemporal } from './support/fault-stack.ts';
-import { loadThroughFreeze } from './support/through-freeze.ts';
+import { freezeTemporal, recordFigures, thawTemporal } from '../support/faults/fault-stack.ts';
+import { loadThroughFreeze } from '../support/faults/through-freeze.ts';
 
 describe('fault: the Temporal server frozen (SIGSTOP) for 20 s under load', () => {
   it('answers every request within the bound meanwhile, then every create has exactly one paid payment', async () => {

@@ -6,13 +6,14 @@
  * them, so the other merchant's pay→paid and verify latencies stay within 2×
  * of an idle run.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { client, request, waitFor } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment } from '../support/payments.ts';
-import { faultApi, faultMerchant, getFaultStack, recordFigures, sleep } from './support/fault-stack.ts';
+import { faultApi, faultMerchant, getFaultStack, recordFigures } from '../support/faults/fault-stack.ts';
 
 const SAMPLES = 25;
 

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, FAULT_LOGS, issuedSecrets } from './support/fault-stack.ts';
+import { ARTIFACTS } from '../support/artifacts.ts';
+import { FAULT_LOGS, issuedSecrets } from '../support/faults/fault-stack.ts';
 
 const SECRET_PATTERNS: [string, RegExp][] = [
   ['API key', /sk_(test|live)_[A-Za-z0-9_-]{20,}/],

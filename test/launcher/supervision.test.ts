@@ -6,6 +6,7 @@
  * behind; and a worker that crashes at every start makes the launcher give up
  * with one sentence.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,8 @@ import { loadConfig } from '../../src/config.ts';
 import { createDatabase, databaseName, mysqlPoolOptions, serverUrl, type Db } from '../../src/db/database.ts';
 import { client, waitFor } from '../support/http.ts';
 import { paidPayment } from '../support/payments.ts';
-import { alive, freePort, Launcher, processesWithEnv, sleep } from './launcher.ts';
+import { alive, Launcher, processesWithEnv } from '../support/launcher.ts';
+import { freePort } from '../../src/main/ports.ts';
 
 /** A database of this run only, next to the suite's own (never the default `dargah`); dropped afterwards. */
 function ownDatabaseUrl(): string {

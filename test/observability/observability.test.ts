@@ -13,7 +13,8 @@ import { cli } from '../support/cli.ts';
 import { chooseOutcome, createPayment, waitForStatus } from '../support/payments.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts';
-import { freePort, scrape, startEntryPoint, valueOf, waitUntilOk, type GatewayProcess, type Sample } from '../support/processes.ts';
+import { freePort } from '../../src/main/ports.ts';
+import { scrape, startEntryPoint, valueOf, waitUntilOk, type GatewayProcess, type Sample } from '../support/processes.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 
 describe('observability (metrics, traces, payments show)', function () {

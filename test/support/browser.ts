@@ -5,10 +5,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ARTIFACTS } from './artifacts.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_PROBLEM_ENV } from '../../tools/launcher/chromium.ts';
 
-const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
-export const SCREENSHOTS = join(artifacts, 'screenshots');
+export const SCREENSHOTS = join(ARTIFACTS, 'screenshots');
 
 /** Fails (never skips) when there is no Chromium, with the reason `npm test` found. */
 export async function launchChromium(): Promise<Browser> {

@@ -20,6 +20,7 @@ import { createMerchant } from '../../src/merchants/merchants.ts';
 import { tmpdir } from 'node:os';
 import { createSimulator } from '../../src/bank-sim/server.ts';
 import { freePort } from '../../src/main/ports.ts';
+import { ARTIFACTS } from './artifacts.ts';
 
 export interface Harness {
   config: Config;
@@ -32,8 +33,7 @@ export interface Harness {
   baseUrl: string;
 }
 
-const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
-export const SUITE_LOG = join(artifacts, 'suite.log');
+export const SUITE_LOG = join(ARTIFACTS, 'suite.log');
 
 let harness: Promise<Harness> | undefined;
 const servers: Server[] = [];
@@ -78,7 +78,7 @@ export function startedHarness(): Promise<Harness | undefined> {
 
 export function getHarness(): Promise<Harness> {
   harness ??= (async () => {
-    mkdirSync(artifacts, { recursive: true });
+    mkdirSync(ARTIFACTS, { recursive: true });
     await provideBankSimulator();
     const config = testConfig();
     const logger = createLogger(config.LOG_LEVEL, 'suite', createWriteStream(SUITE_LOG, { flags: 'a' }));

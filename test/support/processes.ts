@@ -3,26 +3,31 @@
  * src/main/worker.ts, as `npm start` runs them), on the suite's MySQL and
  * Temporal server but their own ports and task queue, so nothing the
  * in-process harness worker does reaches them and what they count is theirs
- * alone. Their output goes to test-artifacts/<name>.log.
+ * alone. Their output goes to test-artifacts/<name>.log. The fault and cluster
+ * suites start their workers and API replicas with spawnEntryPoint too.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-
-export { freePort } from '../../src/main/ports.ts';
-
-const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
+import type { Readable } from 'node:stream';
+import { ARTIFACTS } from './artifacts.ts';
 
 export interface GatewayProcess {
   child: ChildProcess;
   stop(): Promise<void>;
 }
 
-export function startEntryPoint(name: string, script: string, env: NodeJS.ProcessEnv): GatewayProcess {
-  const log = createWriteStream(join(artifacts, `${name}.log`), { flags: 'a' });
+/** Runs an entry point (`script`, from the checkout's root) as `npm start` does, its output appended to `logFile`. */
+export function spawnEntryPoint(script: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcessByStdio<null, Readable, Readable> {
+  const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  return child;
+}
+
+export function startEntryPoint(name: string, script: string, env: NodeJS.ProcessEnv): GatewayProcess {
+  const child = spawnEntryPoint(script, env, join(ARTIFACTS, `${name}.log`));
   return {
     child,
     stop: () =>

@@ -7,10 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../../src/main/ports.ts';
-export { freePort };
-
-const artifacts = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
+import { ARTIFACTS } from './artifacts.ts';
 
 export interface Line {
   at: number;
@@ -27,8 +24,8 @@ export class Launcher {
     readonly child: ChildProcess,
     name: string,
   ) {
-    mkdirSync(artifacts, { recursive: true });
-    this.logFile = join(artifacts, `${name}.log`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    this.logFile = join(ARTIFACTS, `${name}.log`);
     appendFileSync(this.logFile, `--- ${new Date().toISOString()} node tools/launcher/launch.mjs start (pid ${child.pid})\n`);
     for (const stream of ['stdout', 'stderr'] as const) {
       let partial = '';
@@ -118,5 +115,3 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

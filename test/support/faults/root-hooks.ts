@@ -1,5 +1,5 @@
-import { closeHarness } from '../../support/harness.ts';
-import { assertLedgerBalanced } from '../../support/ledger.ts';
+import { closeHarness } from '../harness.ts';
+import { assertLedgerBalanced } from '../ledger.ts';
 import { closeFaultStack, startedFaultStack, thawTemporal } from './fault-stack.ts';
 
 // The private services of the fault suite are built on first use and torn down once, at the end.

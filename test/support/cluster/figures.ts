@@ -3,8 +3,9 @@
  * run, and written as a table into docs/RELIABILITY.md (between its
  * cluster-figures markers) when the kill scenarios pass.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { machine, recordFiguresIn } from '../artifacts.ts';
 import { CLUSTER_JSON } from './cluster-stack.ts';
 
 export const RELIABILITY_DOC = 'docs/RELIABILITY.md';
@@ -12,11 +13,7 @@ export const START_MARKER = '<!-- cluster-figures:start (written by npm run test
 export const END_MARKER = '<!-- cluster-figures:end -->';
 
 export function recordClusterFigures(scenario: string, figures: unknown): void {
-  const all = existsSync(CLUSTER_JSON) ? (JSON.parse(readFileSync(CLUSTER_JSON, 'utf8')) as Record<string, unknown>) : {};
-  all.machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, load_average_1m: Number(loadavg()[0]!.toFixed(1)) };
-  all.run_at = new Date().toISOString();
-  all[scenario] = figures;
-  writeFileSync(CLUSTER_JSON, `${JSON.stringify(all, null, 2)}\n`);
+  recordFiguresIn(CLUSTER_JSON, scenario, figures, machine({ load_average_1m: Number(loadavg()[0]!.toFixed(1)) }));
 }
 
 export interface KillFigures {

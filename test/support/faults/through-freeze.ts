@@ -7,12 +7,13 @@
  * on one request, and afterwards every create has exactly one payment, paid,
  * whose record equals its workflow.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { TEMPORAL_CALL_MS } from '../../../src/temporal/call.ts';
-import { request, waitFor, type TestResponse } from '../../support/http.ts';
-import { chooseOnBankPage, paymentRequest, postBankReturn, type CreateResponse } from '../../support/payments.ts';
+import { request, waitFor, type TestResponse } from '../http.ts';
+import { chooseOnBankPage, paymentRequest, postBankReturn, type CreateResponse } from '../payments.ts';
 import { recordsDifferingFromWorkflows, codeOf, untilAnswered } from './checks.ts';
-import { faultApi, faultMerchant, getFaultStack, sleep, type FaultStack } from './fault-stack.ts';
+import { faultApi, faultMerchant, getFaultStack, type FaultStack } from './fault-stack.ts';
 
 interface Timed {
   kind: 'create' | 'page' | 'pay' | 'list';

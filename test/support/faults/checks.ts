@@ -1,10 +1,11 @@
 /** What every fault scenario checks afterwards: records equal workflows, and money moved once. */
-import { bankOperations } from '../../support/bank.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { bankOperations } from '../bank.ts';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { paymentQuery, paymentWorkflowId, refundsWorkflowId } from '../../../src/domain/payment-workflow.ts';
 import type { Payment } from '../../../src/domain/payment-schemas.ts';
-import { client, type TestResponse } from '../../support/http.ts';
-import { inParallel, sleep, type FaultStack } from './fault-stack.ts';
+import { client, type TestResponse } from '../http.ts';
+import { inParallel, type FaultStack } from './fault-stack.ts';
 
 /**
  * The payment as the workflow that wrote it last holds it: its refunds workflow's latest run once

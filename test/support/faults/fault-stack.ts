@@ -6,10 +6,10 @@
  * the machine's shared MariaDB or the main suite's Temporal server.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../../src/config.ts';
@@ -19,24 +19,18 @@ import { createApp } from '../../../src/main/http-app.ts';
 import { createMerchant } from '../../../src/merchants/merchants.ts';
 import { startDevServer, type DevServer } from '../../../tools/launcher/dev-server.ts';
 import { createLogger, type Logger } from '../../../src/logger.ts';
-import { waitFor } from '../../support/http.ts';
-import { LIVE_BANK } from '../../support/harness.ts';
+import { waitFor } from '../http.ts';
+import { LIVE_BANK } from '../harness.ts';
+import { spawnEntryPoint } from '../processes.ts';
 import { freePort } from '../../../src/main/ports.ts';
-export { freePort };
+import { ARTIFACTS, machine, recordFiguresIn } from '../artifacts.ts';
 
-export const ARTIFACTS = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test-artifacts');
 export const FAULT_LOGS = join(ARTIFACTS, 'faults');
 export const RELIABILITY_JSON = join(ARTIFACTS, 'reliability.json');
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Adds one scenario's figures to test-artifacts/reliability.json. */
 export function recordFigures(scenario: string, figures: Record<string, unknown>): void {
-  const all = existsSync(RELIABILITY_JSON) ? (JSON.parse(readFileSync(RELIABILITY_JSON, 'utf8')) as Record<string, unknown>) : {};
-  all.machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform };
-  all.run_at = new Date().toISOString();
-  all[scenario] = figures;
-  writeFileSync(RELIABILITY_JSON, `${JSON.stringify(all, null, 2)}\n`);
+  recordFiguresIn(RELIABILITY_JSON, scenario, figures, machine({ platform: process.platform }));
 }
 
 /** A private MariaDB on its own datadir: killed and restarted by the MySQL outage scenario. */
@@ -103,11 +97,10 @@ export class WorkerProcess {
 
   static async start(name: string, env: NodeJS.ProcessEnv, o: { script?: string; readyLine?: string; logDir?: string } = {}): Promise<WorkerProcess> {
     const logFile = join(o.logDir ?? FAULT_LOGS, `${name}.log`);
-    const log = createWriteStream(logFile, { flags: 'a' });
     const readyLine = o.readyLine ?? '"worker running"';
     // Several workers run at once here: each takes free metrics ports instead of the fixed defaults.
     const ports = { WORKER_METRICS_PORT: '0', TEMPORAL_SDK_METRICS_PORT: '0' };
-    const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), o.script ?? join('src', 'main', 'worker.ts'))], { env: { ...ports, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnEntryPoint(o.script ?? join('src', 'main', 'worker.ts'), { ...ports, ...env }, logFile);
     let running = false;
     let exited = false;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -116,8 +109,6 @@ export class WorkerProcess {
     child.once('exit', () => {
       exited = true;
     });
-    child.stdout.pipe(log);
-    child.stderr.pipe(log);
     await waitFor(`${name} to poll its task queue`, async () => {
       if (exited) throw new Error(`${name} exited at start: see ${logFile}`);
       return running ? true : undefined;

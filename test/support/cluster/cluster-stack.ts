@@ -1,7 +1,7 @@
 /**
  * The cluster suite's stack: the production topology on one machine, on free
  * ports and in its own directories and databases. A Temporal cluster
- * (temporal-cluster.ts: its own PostgreSQL, two frontends, history with 4
+ * (tools/launcher/temporal-cluster.ts: its own PostgreSQL, two frontends, history with 4
  * shards, matching, the internal worker, the Web UI), HAProxy in front of the
  * frontends (TCP) and of two API replicas (HTTP), two payment workers; every
  * gateway process reaches Temporal through the balancer and shares one MySQL
@@ -15,9 +15,13 @@ import { loadConfig, type Config } from '../../../src/config.ts';
 import { createDatabase, type Db } from '../../../src/db/database.ts';
 import { migrateToLatest, recreateDatabase } from '../../../src/db/migrate.ts';
 import { createMerchant } from '../../../src/merchants/merchants.ts';
-import { startClusterInfrastructure, type ClusterInfrastructure, type PostgresServer, type TemporalCluster } from '../../../tools/launcher/temporal-cluster.ts';
-import { waitFor } from '../../support/http.ts';
-import { ARTIFACTS, freePort, WorkerProcess } from '../../faults/support/fault-stack.ts';
+import type { PostgresServer } from '../../../tools/launcher/postgres.ts';
+import { startClusterInfrastructure, type ClusterInfrastructure } from '../../../tools/launcher/temporal-cluster.ts';
+import type { TemporalCluster } from '../../../tools/launcher/temporal-services.ts';
+import { waitFor } from '../http.ts';
+import { freePort } from '../../../src/main/ports.ts';
+import { ARTIFACTS } from '../artifacts.ts';
+import { WorkerProcess } from '../faults/fault-stack.ts';
 
 export const CLUSTER_LOGS = join(ARTIFACTS, 'cluster');
 export const CLUSTER_JSON = join(ARTIFACTS, 'cluster.json');
