@@ -277,7 +277,7 @@ function staticChecks(): void {
   for (const [what, args] of [
     ['type check', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root]],
     ['lint', [join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), root]],
-    ['import rule check', [join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs'), 'src', 'activities', 'workflows', 'openapi', 'test', '--config', join(root, '.dependency-cruiser.cjs')]],
+    ['import rule check', [join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs'), 'src', 'activities', 'workflows', 'openapi', 'tools', 'test', '--config', join(root, '.dependency-cruiser.cjs')]],
   ] as const) {
     say(`Running the ${what}…`);
     const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
