@@ -1,0 +1,157 @@
+/**
+ * Create (docs/PAYMENTS.md): the payment is recorded `created`, then its
+ * workflow is started; both steps are idempotent under the Idempotency-Key.
+ */
+import { randomInt } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config.ts';
+import { isDuplicateKey } from '../db/errors.ts';
+import { paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
+import type { AuthState, KeyMode, Merchant } from '../domain/merchant.ts';
+import type { CreatePaymentRequest, Payment } from '../domain/payment-schemas.ts';
+import { PAYMENT_WORKFLOW, paymentSearchAttributes, paymentWorkflowId, type PaymentWorkflowInput } from '../domain/payment-workflow.ts';
+import { DomainError } from '../errors.ts';
+import { temporalCall } from '../temporal/call.ts';
+import { startWorkflowOnce } from '../temporal/client.ts';
+import { idempotent, type IdempotentResult } from './idempotency.ts';
+import type { PaymentServiceDeps } from './payment-calls.ts';
+
+const trackingCode = () => String(randomInt(100_000_000_000, 1_000_000_000_000));
+
+export function paymentUrl(config: Pick<Config, 'PUBLIC_BASE_URL'>, id: string): string {
+  return `${config.PUBLIC_BASE_URL}/pay/${id}`;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** callback_url must be https (http only for localhost in test mode) on one of the merchant's domains. */
+export function checkCallbackUrl(callbackUrl: string, auth: AuthState): void {
+  let url: URL;
+  try {
+    url = new URL(callbackUrl);
+  } catch {
+    throw new DomainError('validation_failed', 'callback_url must be an absolute URL.', [{ path: 'callback_url', message: 'must be an absolute URL' }]);
+  }
+  const host = url.hostname.toLowerCase();
+  const plainHttpAllowed = auth.mode === 'test' && LOOPBACK_HOSTS.has(host);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && plainHttpAllowed)) {
+    throw new DomainError('callback_url_not_allowed', 'callback_url must use https (http is allowed only for localhost in test mode).', [
+      { path: 'callback_url', message: 'must use https' },
+    ]);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new DomainError('callback_url_not_allowed', 'callback_url must not carry credentials.', [{ path: 'callback_url', message: 'must not contain credentials' }]);
+  }
+  const bare = host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host;
+  const registered = auth.merchant.domains.some((domain) => bare === domain || bare.endsWith(`.${domain}`));
+  if (!registered) {
+    throw new DomainError('callback_url_not_allowed', `callback_url's host ${host} is not one of your registered domains.`, [
+      { path: 'callback_url', message: 'host is not a registered domain' },
+    ]);
+  }
+}
+
+/** Starts the payment's workflow (of PAYMENT_WORKFLOW's type; a test may start the first type, as earlier versions did). */
+export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkflowInput, taskQueue: string, workflowType = PAYMENT_WORKFLOW): Promise<void> {
+  const p = input.payment;
+  // A retried create finds the workflow it started before; a finished one is never started again.
+  await temporalCall(temporal, () =>
+    startWorkflowOnce(temporal, workflowType, {
+      taskQueue,
+      workflowId: paymentWorkflowId(p.id),
+      args: [input],
+      typedSearchAttributes: paymentSearchAttributes(p, input.merchant_id),
+    }),
+  );
+}
+
+/** A payment as create records it: status `created`, a fresh tracking code, the page open for PAYMENT_TTL_SECONDS. */
+export function newPayment(
+  id: string,
+  mode: KeyMode,
+  request: CreatePaymentRequest,
+  config: Pick<Config, 'PAYMENT_TTL_SECONDS'>,
+  now: number,
+): Payment {
+  return {
+    id,
+    status: 'created',
+    mode,
+    amount: request.amount,
+    fee: 0,
+    refunded_amount: 0,
+    currency: 'IRR',
+    merchant_reference: request.merchant_reference,
+    tracking_code: trackingCode(),
+    reference_id: null,
+    rrn: null,
+    card_pan: null,
+    description: request.description ?? '',
+    callback_url: request.callback_url,
+    metadata: request.metadata ?? {},
+    failure: null,
+    created_at: new Date(now).toISOString(),
+    paid_at: null,
+    verified_at: null,
+    verify_deadline_at: null,
+    expires_at: new Date(now + config.PAYMENT_TTL_SECONDS * 1000).toISOString(),
+    settlement_status: mode === 'test' ? 'not_applicable' : 'pending',
+  };
+}
+
+/** What the payment's workflow starts with: the windows come from this API's configuration. */
+export function paymentWorkflowInput(
+  payment: Payment,
+  merchant: Pick<Merchant, 'id' | 'fee_plan'>,
+  config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'SANDBOX_DELAY_SECONDS' | 'REFUND_WINDOW_SECONDS'> & Partial<Pick<Config, 'BANK_PENDING_LIMIT_SECONDS'>>,
+): PaymentWorkflowInput {
+  return {
+    // The merchant's metadata stays in MySQL: the workflow never needs it, and its history keeps no copy.
+    payment: { ...payment, metadata: {} },
+    merchant_id: merchant.id,
+    fee_plan: merchant.fee_plan,
+    verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
+    sandbox_delay_ms: config.SANDBOX_DELAY_SECONDS * 1000,
+    ...(config.BANK_PENDING_LIMIT_SECONDS === undefined ? {} : { bank_pending_limit_ms: config.BANK_PENDING_LIMIT_SECONDS * 1000 }),
+    refund_window_ms: config.REFUND_WINDOW_SECONDS * 1000,
+  };
+}
+
+export async function createPayment(
+  { db, temporal, config }: PaymentServiceDeps,
+  auth: AuthState,
+  request: CreatePaymentRequest,
+  idempotencyKey: string | undefined,
+): Promise<IdempotentResult> {
+  checkCallbackUrl(request.callback_url, auth);
+  const scope = { owner: auth, operation: 'create_payment' };
+  return idempotent(db, scope, idempotencyKey, request, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
+    // A retry under the same Idempotency-Key may find the row its first attempt wrote; a fresh id cannot.
+    const existing = fresh ? undefined : await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+    let payment = existing === undefined ? undefined : paymentFromRow(existing);
+    const inserted = payment === undefined;
+    const now = Date.now();
+    for (let attempt = 0; payment === undefined; attempt++) {
+      const candidate = newPayment(paymentId, auth.mode, request, config, now);
+      try {
+        await db.insertInto('payments').values(rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null)).execute();
+      } catch (error) {
+        // A tracking code collision: draw another (twelve digits make it rare).
+        if (isDuplicateKey(error) && attempt < 5) continue;
+        throw error;
+      }
+      // DATETIME(3) keeps the milliseconds, so the row reads back exactly as written: no need to select it.
+      payment = candidate;
+    }
+    try {
+      await startPaymentWorkflow(temporal, paymentWorkflowInput(payment, auth.merchant, config), config.TEMPORAL_TASK_QUEUE);
+    } catch (error) {
+      // Without an idempotency key nobody can finish this payment: take the row back.
+      if (inserted && idempotencyKey === undefined) {
+        await db.deleteFrom('payments').where('id', '=', paymentId).where('version', '=', 1).execute().catch(() => undefined);
+      }
+      throw error;
+    }
+    return { status: 201, body: { payment, payment_url: paymentUrl(config, payment.id) } };
+  });
+}
