@@ -16,7 +16,8 @@ import {
   type PaymentWorkflowInput,
 } from '../src/domain/payment-workflow.ts';
 import type { PaymentClock } from './payment-clock.ts';
-import { refusalFailure, type PaymentState } from './payment-state.ts';
+import { refusalFailure } from './failures.ts';
+import type { PaymentState } from './payment-state.ts';
 import { bankCallsAwaited, bankConfirmOnReturn } from './proxies.ts';
 
 export class BankReturn {

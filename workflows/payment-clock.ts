@@ -8,7 +8,7 @@ import { condition } from '@temporalio/workflow';
 import { MAX_ADVANCE_SECONDS } from '../src/domain/payment.ts';
 import type { AdvanceClockInput } from '../src/domain/payment-workflow.ts';
 import type { StepLock } from './lock.ts';
-import { refusalFailure } from './payment-state.ts';
+import { refusalFailure } from './failures.ts';
 
 export class PaymentClock {
   /** How far the `advance` test helper has moved this payment's clock ahead of real time. */

@@ -4,22 +4,12 @@
  * `commit`, the one way a step changes the payment: recorded in MySQL first,
  * then visible to queries and search.
  */
-import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
-import { canTransition } from '../src/domain/payment.ts';
+import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import { searchAttributes } from '../src/domain/payment-workflow.ts';
+import { checkTransition, refusalFailure } from './failures.ts';
 import { StepLock } from './lock.ts';
 import { recordWrites } from './proxies.ts';
-
-/** A transition TRANSITIONS does not allow is a bug in the caller: the step fails rather than record it. */
-export function checkTransition(from: Payment, next: Payment): void {
-  if (!canTransition(from.status, next.status)) {
-    throw ApplicationFailure.nonRetryable(`illegal transition ${from.status} -> ${next.status}`, 'illegal_transition');
-  }
-}
-
-/** A domain rule's refusal as an Update's failure: the API answers it with the code's status (src/errors.ts). */
-export const refusalFailure = (refusal: { code: string; message: string }) => ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
 
 export class PaymentState {
   /** Runs one step at a time: bank answers, the merchant's Updates and the timers never interleave. */

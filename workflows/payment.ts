@@ -20,11 +20,13 @@ import {
   paymentQuery,
   reverseUpdate,
   verifyUpdate,
+  type AdvanceClockInput,
   type PaymentWorkflowInput,
 } from '../src/domain/payment-workflow.ts';
 import { BankReturn } from './bank-return.ts';
 import { PaymentClock } from './payment-clock.ts';
-import { PaymentState, refusalFailure } from './payment-state.ts';
+import { refusalFailure } from './failures.ts';
+import { PaymentState } from './payment-state.ts';
 import { bankCalls, bankCallsAwaited } from './proxies.ts';
 
 export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
@@ -90,7 +92,7 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
       return state.payment;
     },
     {
-      validator: (request) => {
+      validator: (request: AdvanceClockInput) => {
         state.testModeOnly();
         PaymentClock.checkAdvance(request);
       },

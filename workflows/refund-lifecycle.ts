@@ -1,17 +1,18 @@
 /**
- * Taking a payment's refunds, one at a time (docs/PAYMENTS.md#refunds): the
- * refunds workflow (workflows/refunds.ts) and a payment workflow of the first
- * type that is still in its refund window both take them with this code, each
- * with its own way of recording, paying out and locking. The commands it
- * issues, and their order, are part of every refund's history: a change here
- * must keep the committed histories replaying.
+ * The life of each refund of a payment, one at a time (docs/PAYMENTS.md#refunds):
+ * reserved, paid out at the bank, settled. The refunds workflow
+ * (workflows/refunds.ts) owns the state, the lock and the activities it is
+ * given through RefundOwner. The commands it issues, and their order, are
+ * part of every refund's history: a change here must keep the committed
+ * histories replaying.
  */
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
-import { canTransition } from '../src/domain/payment.ts';
+import { isPositiveAmount } from '../src/domain/payment.ts';
 import type { RefundRequest } from '../src/domain/payment-workflow.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import { refundableAmount, statusAfterRefunds, type RefundRefusal } from '../src/domain/refund.ts';
 import type { Refund } from '../src/domain/refund-schemas.ts';
+import { refusalFailure } from './failures.ts';
 
 export interface RefundOwner {
   /** The payment as last recorded. */
@@ -28,20 +29,10 @@ export interface RefundOwner {
   now(): string;
 }
 
-/** A transition TRANSITIONS does not allow is a bug in the caller: the step fails rather than record it. */
-export function checkTransition(from: Payment, next: Payment): void {
-  if (!canTransition(from.status, next.status)) {
-    throw ApplicationFailure.nonRetryable(`illegal transition ${from.status} -> ${next.status}`, 'illegal_transition');
-  }
-}
-
-/** A refusal as an Update's failure: the API answers it with the code's status (src/errors.ts). */
-export const refusalFailure = (refusal: RefundRefusal) => ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
-
 /** The check of a refund request that needs no state: a given amount is a positive integer. */
 export function checkRefundRequest(request: RefundRequest): void {
-  if (request.amount !== null && (!Number.isSafeInteger(request.amount) || request.amount <= 0)) {
-    throw ApplicationFailure.create({ type: 'validation_failed', message: 'amount must be a positive integer', nonRetryable: true });
+  if (request.amount !== null && !isPositiveAmount(request.amount)) {
+    throw refusalFailure({ code: 'validation_failed', message: 'amount must be a positive integer' });
   }
 }
 
