@@ -10,7 +10,7 @@
  * (workflows/refunds.ts).
  */
 import { allHandlersFinished, condition, isCancellation, setHandler } from '@temporalio/workflow';
-import { cancelRefusal, canceledByMerchant, computeFee, isPositiveAmount, PAYMENT_FAILURES, reverseRefusal, verifyRefusal } from '../src/domain/payment.ts';
+import { cancelRefusal, canceledByMerchant, computeFee, isPositiveAmount, NOT_A_POSITIVE_AMOUNT, PAYMENT_FAILURES, reverseRefusal, verifyRefusal } from '../src/domain/payment.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
   advanceClockUpdate,
@@ -120,7 +120,7 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
     {
       // Rejects before anything enters history when the answer is already known.
       validator: ({ amount }) => {
-        if (!isPositiveAmount(amount)) throw refusalFailure({ code: 'validation_failed', message: 'amount must be a positive integer' });
+        if (!isPositiveAmount(amount)) throw refusalFailure(NOT_A_POSITIVE_AMOUNT);
         if (lock.held) return;
         refuseUnless(verifyRefusal(state.payment, amount, clock.nowMs()));
       },

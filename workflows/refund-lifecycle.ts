@@ -7,10 +7,10 @@
  * histories replaying.
  */
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
-import { isPositiveAmount } from '../src/domain/payment.ts';
+import { isPositiveAmount, NOT_A_POSITIVE_AMOUNT } from '../src/domain/payment.ts';
 import type { RefundRequest } from '../src/domain/payment-workflow.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
-import { refundableAmount, statusAfterRefunds, type RefundRefusal } from '../src/domain/refund.ts';
+import { refundableAmount, refundPayoutFailure, statusAfterRefunds, type RefundRefusal } from '../src/domain/refund.ts';
 import type { Refund } from '../src/domain/refund-schemas.ts';
 import { refusalFailure } from './failures.ts';
 
@@ -32,7 +32,7 @@ export interface RefundOwner {
 /** The check of a refund request that needs no state: a given amount is a positive integer. */
 export function checkRefundRequest(request: RefundRequest): void {
   if (request.amount !== null && !isPositiveAmount(request.amount)) {
-    throw refusalFailure({ code: 'validation_failed', message: 'amount must be a positive integer' });
+    throw refusalFailure(NOT_A_POSITIVE_AMOUNT);
   }
 }
 
@@ -107,7 +107,7 @@ export class RefundBook {
       if (isCancellation(error)) throw error;
       const cause = error instanceof ActivityFailure ? error.cause : error;
       const code = cause instanceof ApplicationFailure && typeof cause.type === 'string' ? cause.type : 'refund_failed';
-      settled = { ...refund, status: 'failed', failure: { code, message: 'The bank did not accept the refund; its amount is refundable again.' } };
+      settled = { ...refund, status: 'failed', failure: refundPayoutFailure(code) };
     }
     await this.owner.exclusive(() => this.finish(settled));
   }
