@@ -1,9 +1,8 @@
 /**
  * Where refunds are taken: the payment's refunds workflow (`refunds-<payment
- * id>`), started by the refund itself and closed once the bank has answered,
- * or, for a payment verified on the first workflow type and still in its
- * refund window, that payment's own workflow. Real API, MySQL, Temporal and
- * bank simulator.
+ * id>`), started by the refund itself and closed once the bank has answered;
+ * the payment's own workflow has ended at verify. Real API, MySQL, Temporal
+ * and bank simulator.
  */
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
