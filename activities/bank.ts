@@ -5,29 +5,22 @@
  * by refund id), so Temporal may retry these as often as it needs; every
  * outcome is logged here and lands in the workflow's history as the
  * activity's result.
- *
- * captureSandboxPayment, reverseSandboxPayment and refundPayment are the
- * in-worker sandbox bank of payments started before the bank protocol
- * (patched('bank-protocol') in workflows/payment.ts): they stay registered
- * so that those payments replay and finish.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { BankAdapter } from '../src/adapters/bank.ts';
 import { BankRefusalError, type Confirmation, type HttpBank } from '../src/adapters/bank-protocol.ts';
 import type { Logger } from '../src/logger.ts';
 
 export interface BankActivityDependencies {
-  bank: BankAdapter;
-  /** The bank protocol's client per mode: the simulator for test, the PSP for live (absent: not configured). */
-  banks: { test: HttpBank; live?: HttpBank };
+  /** The PSP's client per mode: the simulator for test, the PSP for live (absent: not configured). */
+  psps: { test: HttpBank; live?: HttpBank };
   logger: Logger;
 }
 
 type Mode = 'test' | 'live';
 
-export function createBankActivities({ bank, banks, logger }: BankActivityDependencies) {
+export function createBankActivities({ psps, logger }: BankActivityDependencies) {
   const adapter = (mode: Mode): HttpBank => {
-    const chosen = mode === 'test' ? banks.test : banks.live;
+    const chosen = mode === 'test' ? psps.test : psps.live;
     if (chosen === undefined) throw ApplicationFailure.nonRetryable('No bank is configured for live payments (BANK_BASE_URL).', 'bank_not_configured');
     return chosen;
   };
@@ -49,22 +42,6 @@ export function createBankActivities({ bank, banks, logger }: BankActivityDepend
   }
 
   return {
-    async captureSandboxPayment({ payment_id, amount }: { payment_id: string; amount: number }) {
-      return bank.capture(payment_id, amount);
-    },
-
-    async refundPayment({ payment_id, refund_id, amount }: { payment_id: string; refund_id: string; amount: number }) {
-      const result = await bank.refund(payment_id, refund_id, amount);
-      logger.info({ payment_id, refund_id, amount }, 'refund paid out to the customer');
-      return result;
-    },
-
-    async reverseSandboxPayment({ payment_id, amount }: { payment_id: string; amount: number }) {
-      const result = await bank.reverse(payment_id, amount);
-      logger.info({ payment_id, amount }, 'payment reversed to the customer');
-      return result;
-    },
-
     /** A token for the bank's page, and the page's address for the customer. */
     async requestBankToken({ payment_id, mode, amount, redirect_url }: { payment_id: string; mode: Mode; amount: number; redirect_url: string }) {
       return recorded('token', { payment_id, mode, amount }, () => adapter(mode).requestToken(payment_id, amount, redirect_url));

@@ -1,13 +1,12 @@
 /**
  * Every activity the worker registers, built by factories that receive their
- * dependencies, so the worker passes the real pool and bank and tests pass
+ * dependencies, so the worker passes the real pool and PSP clients and tests pass
  * fakes. One module per purpose (records, bank, webhooks, maintenance); a workflow's
  * proxy is typed with only the purpose it may call. Every activity is
  * idempotent: Temporal may run it more than once. Activity names are part
  * of running histories: renaming one breaks replay.
  */
 import type { Client } from '@temporalio/client';
-import type { BankAdapter } from '../src/adapters/bank.ts';
 import type { HttpBank } from '../src/adapters/bank-protocol.ts';
 import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';
@@ -21,8 +20,8 @@ import { createWebhookActivities, type WebhookActivityDependencies } from './web
 
 export interface ActivityDependencies {
   db: Db;
-  bank: BankAdapter;
-  banks: { test: HttpBank; live?: HttpBank };
+  /** The PSP's client per mode (activities/bank.ts). */
+  psps: { test: HttpBank; live?: HttpBank };
   logger: Logger;
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
@@ -31,14 +30,14 @@ export interface ActivityDependencies {
   mailer: OnboardingActivityDependencies['mailer'];
 }
 
-export function createActivities({ db, bank, banks, logger, temporal, config, mailer }: ActivityDependencies) {
+export function createActivities({ db, psps, logger, temporal, config, mailer }: ActivityDependencies) {
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
-    ...createBankActivities({ bank, banks, logger }),
+    ...createBankActivities({ psps, logger }),
     ...createWebhookActivities({ db, logger, config, temporal }),
     ...createMaintenanceActivities({ db, logger }),
     ...createOnboardingActivities({ db, logger, mailer, config }),
     // Payouts go through the bank of the live terminal: settlement is of live money only.
-    ...createSettlementActivities({ db, logger, temporal, config, payouts: banks.live === undefined ? undefined : new PayaPayouts(banks.live) }),
+    ...createSettlementActivities({ db, logger, temporal, config, payouts: psps.live === undefined ? undefined : new PayaPayouts(psps.live) }),
   };
 }

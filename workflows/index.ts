@@ -1,5 +1,5 @@
 // The workflow bundle's entry: every workflow type the worker registers.
-export { paymentWorkflow, paymentWorkflowV2 } from './payment.ts';
+export { paymentLifecycleWorkflow } from './payment.ts';
 export { paymentRefundsWorkflow } from './refunds.ts';
 export { webhookDeliveryWorkflow } from './webhook.ts';
 export { idempotencyCleanupWorkflow } from './maintenance.ts';

@@ -1,7 +1,7 @@
 /**
  * The payment and refunds workflows' ways to call their activities, each
  * with its retry policy. A proxy is typed with only the purpose it may call
- * (records, the bank). Local activities run in the worker within the
+ * (record writes, bank calls). Local activities run in the worker within the
  * workflow task that asks for them: no round trip through the server.
  */
 import { isCancellation, proxyActivities, proxyLocalActivities, type ActivityInterfaceFor, type LocalActivityInterfaceFor } from '@temporalio/workflow';
@@ -35,36 +35,34 @@ function localFirst<A extends object>(local: LocalActivityInterfaceFor<A>, remot
   });
 }
 
-// A record write must happen eventually, so it is retried without limit; a
-// worker that cannot reach MySQL keeps trying and the payment waits.
-export const records = proxyActivities<RecordActivities>({
+// A record write must happen eventually, so the activity is retried without limit; a worker that
+// cannot reach MySQL keeps trying and the payment waits. Not exported: writes go local first.
+const recordsRetried = proxyActivities<RecordActivities>({
   startToCloseTimeout: '15s',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s' },
 });
-// The same writes, local first: short MySQL transactions, idempotent by version, that need no
+// Record writes, local first: short MySQL transactions, idempotent by version, that need no
 // round trip of their own; three quick tries, then the activity above.
-export const recordsLocalFirst = localFirst(
+export const recordWrites = localFirst(
   proxyLocalActivities<RecordActivities>({ startToCloseTimeout: '10s', retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 3 } }),
-  records,
+  recordsRetried,
 );
 
-// Bank calls are idempotent by operation key, so retrying them is safe.
-export const bank = proxyActivities<BankActivities>({
+// Bank calls nobody waits for (the reverse, a refund's payout): idempotent by operation key, so
+// they are retried until the bank answers.
+export const bankCalls = proxyActivities<BankActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
 });
 // The bank's confirm of the customer's return, local first: asked once within the workflow task
 // that takes the callback. The customer's return waits for that task, so it is bounded to a couple
-// of seconds: a bank that does not answer by then (down, slow) is asked by `bank`, until it answers.
-export const bankLocalFirst = localFirst(proxyLocalActivities<BankActivities>({ startToCloseTimeout: '2s', retry: { maximumAttempts: 1 } }), bank);
+// of seconds: a bank that does not answer by then (down, slow) is asked by `bankCalls`, until it answers.
+export const bankConfirmOnReturn = localFirst(proxyLocalActivities<BankActivities>({ startToCloseTimeout: '2s', retry: { maximumAttempts: 1 } }), bankCalls);
 
-// Calls a person waits for (the token before the bank's page, the settlement of verify): a few
-// tries, then a failure the caller sees (503) and may retry; the bank's keys make the retry safe.
-const BANK_NOW = {
+// Calls a person waits for (the token before the bank's page, the settlement of verify), as local
+// activities: the person waits on the same workflow task, and three tries bound how long it stays
+// open; then a failure the caller sees (503) and may retry; the bank's keys make the retry safe.
+export const bankCallsAwaited = proxyLocalActivities<BankActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3 },
-} as const;
-export const bankNow = proxyActivities<BankActivities>(BANK_NOW);
-// The same calls as local activities (paymentWorkflowV2): the person waits on the same workflow
-// task, and the three tries bound how long it stays open.
-export const localBankNow = proxyLocalActivities<BankActivities>(BANK_NOW);
+});

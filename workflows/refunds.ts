@@ -8,13 +8,14 @@
  * one run to the next. While it runs it is the only writer of the payment's
  * record: the payment's own workflow has ended at verify.
  */
-import { allHandlersFinished, ApplicationFailure, condition, patched, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import { paymentQuery, refundUpdate, searchAttributes, type RefundRequest, type RefundsWorkflowInput } from '../src/domain/payment-workflow.ts';
 import { recordedRefundRefusal } from '../src/domain/refund.ts';
 import { StepLock } from './lock.ts';
-import { bank, recordsLocalFirst } from './proxies.ts';
-import { checkRefundRequest, checkTransition, RefundBook } from './refunding.ts';
+import { checkTransition } from './failures.ts';
+import { bankCalls, recordWrites } from './proxies.ts';
+import { checkRefundRequest, RefundBook } from './refund-lifecycle.ts';
 
 export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promise<Payment | null> {
   const lock = new StepLock();
@@ -32,14 +33,14 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
       const { payment, version } = current();
       if (next !== null) checkTransition(payment, next);
       const nextVersion = next === null ? null : { payment: next, version: version + 1 };
-      await recordsLocalFirst.recordRefund({ refund, merchant_id: input.merchant_id, mode: input.mode, payment: nextVersion });
+      await recordWrites.recordRefund({ refund, merchant_id: input.merchant_id, mode: input.mode, payment: nextVersion });
       if (nextVersion === null) return;
       recorded = nextVersion;
       upsertSearchAttributes([{ key: searchAttributes.status, value: nextVersion.payment.status }]);
     },
     async payOut(refund) {
       const { payment } = current();
-      await bank.refundAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', refund_id: refund.id, amount: refund.amount });
+      await bankCalls.refundAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', refund_id: refund.id, amount: refund.amount });
     },
     exclusive: (step) => lock.run(step),
     now: () => new Date().toISOString(),
@@ -53,11 +54,10 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
       lock.run(async () => {
         const known = refunds.taken.get(request.refund_id);
         if (known !== undefined) return known;
-        const read = await recordsLocalFirst.readPaymentForRefund({ payment_id: input.payment_id, refund_id: request.refund_id });
+        const read = await recordWrites.readPaymentForRefund({ payment_id: input.payment_id, refund_id: request.refund_id });
         // Taken before, by an earlier run (the request retried after that run ended): the refund as
-        // recorded, and, since the 'resume-pending-refund' patch, its payout when no run finished it.
+        // recorded, and its payout when no run finished it.
         if (read.refund !== null) {
-          if (!patched('resume-pending-refund')) return read.refund;
           recorded = { payment: read.payment, version: read.version };
           return refunds.resume(read.refund);
         }

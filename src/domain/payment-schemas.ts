@@ -7,6 +7,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { BANK_OUTCOMES, MAX_ADVANCE_SECONDS, PAYMENT_STATUSES } from './payment.ts';
 import { KEY_MODES } from './merchant.ts';
+import { BANK_REFERENCE_PATTERN, MASKED_CARD_PAN_PATTERN, RRN_PATTERN } from './bank-confirmation.ts';
 import { CommaSeparatedEnum, DateTimeFilter, FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
 
 /** Limits of a payment's metadata (docs/PAYMENTS.md#metadata). */
@@ -40,9 +41,9 @@ export const PaymentSchema = Type.Object(
     currency: Type.Literal('IRR'),
     merchant_reference: Type.String({ description: "the merchant's order reference", examples: ['order-1042'] }),
     tracking_code: Type.String({ pattern: '^[0-9]{12}$', description: 'tracking code shown to the customer' }),
-    reference_id: Nullable(Type.String({ pattern: '^[0-9]+$' }), "the bank's reference, once paid"),
-    rrn: Nullable(Type.String({ pattern: '^[0-9]{12}$' }), 'retrieval reference number, once paid'),
-    card_pan: Nullable(Type.String({ pattern: '^[0-9]{6}\\*+[0-9]{4}$' }), 'masked card number, once paid'),
+    reference_id: Nullable(Type.String({ pattern: BANK_REFERENCE_PATTERN }), "the bank's reference, once paid"),
+    rrn: Nullable(Type.String({ pattern: RRN_PATTERN }), 'retrieval reference number, once paid'),
+    card_pan: Nullable(Type.String({ pattern: MASKED_CARD_PAN_PATTERN }), 'masked card number, once paid'),
     description: Type.String({ description: 'free text about the order' }),
     callback_url: Type.String({ format: 'uri', description: 'where the customer returns' }),
     metadata: MetadataSchema,
@@ -114,7 +115,7 @@ export const ListPaymentsQuerySchema = listQuery({
   status: Type.Optional(CommaSeparatedEnum(PAYMENT_STATUSES, `one status or a comma-separated list of them (any of), e.g. \`paid,verified\`; statuses: ${PAYMENT_STATUSES.join(', ')}`, ['paid', 'verified'])),
   merchant_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "the merchant's order reference, exactly" })),
   tracking_code: Type.Optional(Type.String({ pattern: '^[0-9]{12}$', description: 'the tracking code shown to the customer (12 digits)', examples: ['482910375561'] })),
-  rrn: Type.Optional(Type.String({ pattern: '^[0-9]{12}$', description: "the bank's retrieval reference number (12 digits)", examples: ['403912775810'] })),
+  rrn: Type.Optional(Type.String({ pattern: RRN_PATTERN, description: "the bank's retrieval reference number (12 digits)", examples: ['403912775810'] })),
   amount_gte: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'amount in rials at least this' })),
   amount_lte: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'amount in rials at most this' })),
   created_gte: Type.Optional(DateTimeFilter('created at or after')),

@@ -4,10 +4,10 @@
  * services that start and message it. Names here are part of every running
  * history: renaming one breaks replay.
  */
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
 import type { Payment } from './payment-schemas.ts';
-import type { BankOutcome, FeePlan } from './payment.ts';
+import type { FeePlan } from './payment.ts';
 import type { Refund } from './refund-schemas.ts';
 import { ONBOARDING_SEARCH_ATTRIBUTE_TYPES } from './onboarding-workflow.ts';
 
@@ -25,26 +25,14 @@ export interface PaymentWorkflowInput {
    * the limit existed: BANK_PENDING_LIMIT_DEFAULT_MS.
    */
   bank_pending_limit_ms?: number;
-  /**
-   * How long after verify refunds are taken. Read only by the first workflow type (LEGACY_PAYMENT_WORKFLOW),
-   * which stays open that long; the refunds workflow reads the window on the record instead.
-   */
-  refund_window_ms: number;
 }
 
 /**
- * The payment workflow's type: a payment's workflow ends soon after its final state (verified
- * included), writes its records with local activities, and leaves refunds to the payment's
+ * The payment workflow's type, the only one: a payment's workflow ends soon after its final state
+ * (verified included), writes its records local first, and leaves refunds to the payment's
  * refunds workflow (REFUNDS_WORKFLOW).
  */
-export const PAYMENT_WORKFLOW = 'paymentWorkflowV2';
-/**
- * The first type, of payments started before PAYMENT_WORKFLOW: still registered, so that those
- * replay and finish as they began. A verified one stays open for its refund window and takes
- * its own refunds (docs/PAYMENTS.md#refunds).
- */
-export const LEGACY_PAYMENT_WORKFLOW = 'paymentWorkflow';
-
+export const PAYMENT_WORKFLOW = 'paymentLifecycleWorkflow';
 /** The refunds of one verified payment: started on demand by a refund (Update-with-Start), ended once none is pending. */
 export const REFUNDS_WORKFLOW = 'paymentRefundsWorkflow';
 export const refundsWorkflowId = (paymentId: string) => `refunds-${paymentId}`;
@@ -57,12 +45,6 @@ export interface RefundsWorkflowInput {
   refund_window_ms: number;
 }
 
-/**
- * The refusal type of a payment workflow that takes no refunds (PAYMENT_WORKFLOW's): the API then
- * sends the refund to the payment's refunds workflow.
- */
-export const REFUNDS_APART = 'refunds_apart';
-
 /** The pending limit of inputs that carry none (docs/BANK.md#in-progress). */
 export const BANK_PENDING_LIMIT_DEFAULT_MS = 20 * 60_000;
 /** The longest wait between two confirm calls for a payment the bank keeps "in progress". */
@@ -74,10 +56,6 @@ export interface RefundRequest {
   /** Rials to refund; null: everything not yet refunded. */
   amount: number | null;
   reason: string | null;
-}
-
-export interface BankResult {
-  outcome: BankOutcome;
 }
 
 /** The customer is about to go to the bank: where the bank sends them back (our return route). */
@@ -113,14 +91,9 @@ export interface AdvanceClockInput {
 
 export const paymentWorkflowId = (paymentId: string) => `payment-${paymentId}`;
 
-/** The customer's choice on the old in-page test bank: payments started before the bank protocol only. */
-export const bankResultSignal = defineSignal<[BankResult]>('bankResult');
 /** The merchant's verify; answers with the verified payment or a typed failure. */
 export const verifyUpdate = defineUpdate<Payment, [VerifyInput]>('verify');
-/**
- * A refund: answers once it is recorded `pending`; the bank's answer follows in the workflow. Taken by
- * the refunds workflow, or by a payment workflow of the first type that is still in its refund window.
- */
+/** A refund: answers once it is recorded `pending`; the bank's answer follows in the refunds workflow. */
 export const refundUpdate = defineUpdate<Refund, [RefundRequest]>('refund');
 export const refundUpdateId = (refundId: string) => `refund-${refundId}`;
 /** The merchant cancels a payment nobody has paid yet; a canceled payment answers the same again. */
@@ -131,8 +104,6 @@ export const reverseUpdate = defineUpdate<Payment, []>('reverse');
 export const bankTokenUpdate = defineUpdate<BankTokenResult, [BankTokenInput]>('bankToken');
 /** The bank sent the customer back: the workflow confirms with the bank, then answers the payment. */
 export const bankCallbackUpdate = defineUpdate<Payment, [BankCallback]>('bankCallback');
-/** Test helper: the simulated bank's answer, as its page's buttons give it, answered once applied. */
-export const testBankOutcomeUpdate = defineUpdate<Payment, [BankResult]>('testBankOutcome');
 /** Test helper: moves the payment's own clock; answers once its due timers have fired. */
 export const advanceClockUpdate = defineUpdate<Payment, [AdvanceClockInput]>('advanceClock');
 /** The live state of the payment, as last recorded. */

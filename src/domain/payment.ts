@@ -179,6 +179,9 @@ export function isPositiveAmount(amount: unknown): amount is number {
   return typeof amount === 'number' && Number.isSafeInteger(amount) && amount > 0;
 }
 
+/** The refusal of an amount that isPositiveAmount rejects (verify's and a refund's), one wording. */
+export const NOT_A_POSITIVE_AMOUNT = { code: 'validation_failed', message: 'amount must be a positive integer' } as const;
+
 /** `603799******1234`: a full card number is never stored, logged or shown. */
 export function maskCardPan(pan: string): string {
   const digits = pan.replace(/\D/g, '');

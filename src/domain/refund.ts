@@ -81,3 +81,6 @@ export function statusAfterRefunds(amount: number, refundedAmount: number): Paym
   if (refundedAmount <= 0) return 'verified';
   return refundedAmount >= amount ? 'refunded' : 'partially_refunded';
 }
+
+/** The `failure` a refund records when the bank does not pay it out: the bank's refusal code (or `refund_failed`), one wording. */
+export const refundPayoutFailure = (code: string) => ({ code, message: 'The bank did not accept the refund; its amount is refundable again.' });

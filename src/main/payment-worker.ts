@@ -10,7 +10,6 @@ import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, t
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities/index.ts';
 import { createWebhookActivities, type WebhookActivities } from '../../activities/webhooks.ts';
-import { LegacySandboxBank, type BankAdapter } from '../adapters/bank.ts';
 import { banksFromConfig } from '../adapters/banks.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -93,8 +92,6 @@ export interface PaymentWorkerOptions {
   /** Made by bundleWorkflows (tests, the benchmark) or ahead of time (prebuiltWorkflowBundle); else bundled at start. */
   bundle?: WorkflowBundleOption;
   connection?: NativeConnection;
-  /** The old in-worker sandbox bank of payments started before the bank protocol, unless another is given. */
-  bank?: BankAdapter;
   /** Webhook activities shared with the webhook worker (one count of each merchant's attempts per process). */
   webhookActivities?: WebhookActivities;
   /** The onboarding decision emails; by default SMTP_URL's server (or standard output without one). */
@@ -118,13 +115,12 @@ function workflowCode(bundle: WorkflowBundleOption | undefined) {
  * that deliveries started on this queue before deliveries got their own
  * queue finish here (they replay their history; nothing new starts here).
  */
-export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, bank, webhookActivities, mailer }: PaymentWorkerOptions): Promise<Worker> {
+export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, webhookActivities, mailer }: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
   const activities = createActivities({
     db,
-    bank: bank ?? new LegacySandboxBank(),
-    banks: banksFromConfig(config),
+    psps: banksFromConfig(config),
     logger: logger.child({ component: 'activities' }),
     temporal,
     config,

@@ -5,9 +5,8 @@
  */
 import { WorkflowNotFoundError, WorkflowUpdateStage, type Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
-import type { BankOutcome } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
-import { bankCallbackUpdate, bankResultSignal, bankTokenUpdate, paymentWorkflowId, type BankCallback } from '../domain/payment-workflow.ts';
+import { bankCallbackUpdate, bankTokenUpdate, paymentWorkflowId, type BankCallback } from '../domain/payment-workflow.ts';
 import { DomainError } from '../errors.ts';
 import { temporalCall, updateRefusal } from '../temporal/call.ts';
 import type { PaymentServiceDeps } from './payment-calls.ts';
@@ -57,7 +56,3 @@ export async function submitBankCallback(temporal: Client, paymentId: string, ca
   }
 }
 
-/** Signals the customer's choice on the test bank page to the payment's workflow. */
-export async function submitBankOutcome(temporal: Client, paymentId: string, outcome: BankOutcome): Promise<void> {
-  await temporalCall(temporal, () => temporal.workflow.getHandle(paymentWorkflowId(paymentId)).signal(bankResultSignal, { outcome }));
-}

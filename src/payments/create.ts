@@ -51,12 +51,12 @@ export function checkCallbackUrl(callbackUrl: string, auth: AuthState): void {
   }
 }
 
-/** Starts the payment's workflow (of PAYMENT_WORKFLOW's type; a test may start the first type, as earlier versions did). */
-export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkflowInput, taskQueue: string, workflowType = PAYMENT_WORKFLOW): Promise<void> {
+/** Starts the payment's workflow (PAYMENT_WORKFLOW). */
+export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkflowInput, taskQueue: string): Promise<void> {
   const p = input.payment;
   // A retried create finds the workflow it started before; a finished one is never started again.
   await temporalCall(temporal, () =>
-    startWorkflowOnce(temporal, workflowType, {
+    startWorkflowOnce(temporal, PAYMENT_WORKFLOW, {
       taskQueue,
       workflowId: paymentWorkflowId(p.id),
       args: [input],
@@ -103,7 +103,7 @@ export function newPayment(
 export function paymentWorkflowInput(
   payment: Payment,
   merchant: Pick<Merchant, 'id' | 'fee_plan'>,
-  config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'SANDBOX_DELAY_SECONDS' | 'REFUND_WINDOW_SECONDS'> & Partial<Pick<Config, 'BANK_PENDING_LIMIT_SECONDS'>>,
+  config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'SANDBOX_DELAY_SECONDS'> & Partial<Pick<Config, 'BANK_PENDING_LIMIT_SECONDS'>>,
 ): PaymentWorkflowInput {
   return {
     // The merchant's metadata stays in MySQL: the workflow never needs it, and its history keeps no copy.
@@ -113,7 +113,6 @@ export function paymentWorkflowInput(
     verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
     sandbox_delay_ms: config.SANDBOX_DELAY_SECONDS * 1000,
     ...(config.BANK_PENDING_LIMIT_SECONDS === undefined ? {} : { bank_pending_limit_ms: config.BANK_PENDING_LIMIT_SECONDS * 1000 }),
-    refund_window_ms: config.REFUND_WINDOW_SECONDS * 1000,
   };
 }
 

@@ -3,14 +3,11 @@
  * Update (with Start) that hands it over. A refusal by the workflow comes
  * back as a DomainError (updateRefusal).
  */
-import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import {
   paymentSearchAttributes,
-  paymentWorkflowId,
-  REFUNDS_APART,
   REFUNDS_WORKFLOW,
   refundsWorkflowId,
   refundUpdate,
@@ -22,14 +19,9 @@ import type { Refund } from '../domain/refund-schemas.ts';
 import { temporalCall, updateRefusal } from './call.ts';
 
 /**
- * Sends a refund to the workflow that takes the payment's refunds. A payment
- * verified on the first workflow type whose refund window is still open
- * takes its own (its workflow runs, and answers); every other payment's
- * workflow has ended, or refuses with REFUNDS_APART, and the refund goes to
- * the payment's refunds workflow, started by this very Update when it does
- * not run. Either way one workflow serialises a payment's refunds: the first
- * type's workflow never ends while a refund of its own is pending, and only
- * once it has ended does a refunds workflow start.
+ * Sends a refund to the payment's refunds workflow, started by this very
+ * Update when it does not run: one workflow serialises a payment's refunds.
+ * The payment's own workflow has ended at verify and takes none.
  */
 export async function takeRefund(
   temporal: Client,
@@ -40,11 +32,6 @@ export async function takeRefund(
 ): Promise<Refund> {
   // A retried request is the same update: Temporal answers it once.
   const update = { args: [request] as [RefundRequest], updateId: refundUpdateId(request.refund_id) };
-  try {
-    return await temporalCall(temporal, () => temporal.workflow.getHandle(paymentWorkflowId(payment.id)).executeUpdate(refundUpdate, update));
-  } catch (error) {
-    if (!(error instanceof WorkflowNotFoundError || refusedAsApart(error))) throw updateRefusal(error) ?? error;
-  }
   const input: RefundsWorkflowInput = { payment_id: payment.id, merchant_id: merchantId, mode: payment.mode, refund_window_ms: config.REFUND_WINDOW_SECONDS * 1000 };
   // An operation is good for one call: each attempt has its own.
   const startWorkflowOperation = () => new WithStartWorkflowOperation(REFUNDS_WORKFLOW, {
@@ -70,5 +57,3 @@ export async function takeRefund(
 /** Update-with-Start attempts while the refunds workflow keeps ending under the Update (a new run is started by the next). */
 const START_ATTEMPTS = 3;
 
-/** The payment's own workflow takes no refunds (the second type): they are its refunds workflow's. */
-const refusedAsApart = (error: unknown) => error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === REFUNDS_APART;

@@ -4,19 +4,18 @@
  * payments (reordered or removed commands) fails here. Histories come from
  * two places: fresh runs of each path in this suite, and the committed
  * fixtures in test/fixtures/histories (binary protobuf History messages, recorded from earlier code with
- * RECORD_HISTORIES=v<n>), which catch changes that break payments already in flight: v1 before refunds,
- * v2 with the refund window, v3 with the merchant's actions, the payment's clock and payment.created,
- * v4 with the bank protocol (token, the bank's callback confirmed at the bank, settle, reverse and refunds at the bank),
- * v5 with the limit on a payment the bank keeps "in progress" (doubling intervals, then failed bank_unconfirmed),
- * v6 with paymentWorkflowV2 (local activities, the end at the final state), the refunds workflow's runs
- * (`refunds-…`) and a payment of the first type taking its own refund (`first-type-refunded`).
+ * RECORD_HISTORIES=v<n>), which catch changes that break payments already in flight. v7 is the baseline of
+ * the one payment workflow type (paymentLifecycleWorkflow) and the refunds workflow without patches: every
+ * path of each (verified, declined, canceled by the customer and by the merchant, expired, reversed at the
+ * deadline and by the merchant, in progress then confirmed, unconfirmed, the advanced clock; refunds partial,
+ * the rest, declined). The generations before it were of retired workflow types and are no longer kept.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { bankFault } from '../support/bank.ts';
-import { chooseOutcome, createdPayment, firstTypePayment, paidPayment, payAtBank, waitForStatus } from '../support/payments.ts';
+import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { committedHistories, recordFixture, replayAll, type NamedHistory } from '../support/replay.ts';
 import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
@@ -49,7 +48,7 @@ describe('workflow determinism (replay)', () => {
     const reversed = await paidPayment(short, key);
     await waitForStatus(short, key, reversed.id, 'reversed');
     paths.reversed = reversed.id;
-    // Refunds (sixth generation): each in a run of the refunds workflow; the payment's own workflow ended at verify.
+    // Refunds: each in a run of the refunds workflow; the payment's own workflow ended at verify.
     const runs: Record<string, { workflowId: string; runId: string }> = {};
     const refundRun = async (path: string, paymentId: string, body: Record<string, unknown>, status: 'succeeded' | 'failed') => {
       const taken = await client(h.baseUrl, key).post<{ refund: { id: string } }>(`/payments/${paymentId}/refunds`, body);
@@ -67,7 +66,7 @@ describe('workflow determinism (replay)', () => {
     await bankFault({ operation: 'refund', fault: 'unknown', times: 1 });
     await refundRun('refunds-declined', declined.id, { amount: 200_000 }, 'failed');
 
-    // The merchant's own actions and the test helpers (third generation).
+    // The merchant's own actions and the test helpers.
     const api = client(h.baseUrl, key);
     const canceled = await createdPayment(h.baseUrl, key, { metadata: { order: 'replay' } });
     await api.post(`/payments/${canceled.id}/cancel`);
@@ -86,7 +85,7 @@ describe('workflow determinism (replay)', () => {
     await waitForStatus(h.baseUrl, key, advanced.id, 'reversed');
     paths.advanced = advanced.id;
 
-    // The bank keeps a paid payment "in progress" past the pending limit (fifth generation): failed bank_unconfirmed.
+    // The bank keeps a paid payment "in progress" past the pending limit: failed bank_unconfirmed.
     const patient = await apiWith({ BANK_PENDING_LIMIT_SECONDS: '2' });
     await bankFault({ operation: 'confirm', fault: 'in_progress', times: 1_000 });
     try {
@@ -98,14 +97,6 @@ describe('workflow determinism (replay)', () => {
       await bankFault(null);
     }
 
-    // A payment of the first type, as payments made before paymentWorkflowV2 still run: verified, its refunds taken by its own workflow.
-    const firstType = await payAtBank(h.baseUrl, key, await firstTypePayment(key));
-    await client(h.baseUrl, key).post(`/payments/${firstType.id}/verify`, { amount: firstType.amount });
-    const whole = await client(h.baseUrl, key).post<{ refund: { id: string } }>(`/payments/${firstType.id}/refunds`);
-    await waitForRefund(h.baseUrl, key, whole.body.refund.id, 'succeeded');
-    await h.temporal.client.workflow.getHandle(paymentWorkflowId(firstType.id)).result();
-    paths['first-type-refunded'] = firstType.id;
-
     for (const [path, id] of Object.entries(paths)) runs[path] = { workflowId: paymentWorkflowId(id), runId: '' };
     for (const [path, { workflowId, runId }] of Object.entries(runs)) {
       const history = await h.temporal.client.workflow.getHandle(workflowId, runId === '' ? undefined : runId).fetchHistory();
@@ -116,14 +107,16 @@ describe('workflow determinism (replay)', () => {
 
   it('replays a fresh history of every path with the current code', async () => {
     const h = await getHarness();
-    assert.equal(await replayAll(h.bundle, fresh), 15);
+    assert.equal(await replayAll(h.bundle, fresh), 14);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
     const histories = committedHistories(FIXTURES);
-    assert.ok(histories.length >= 59, 'all six generations of fixtures are committed');
-    for (const generation of ['v1', 'v2', 'v3', 'v4', 'v5', 'v6']) assert.ok(histories.some((f) => f.workflowId.startsWith(`${generation}-`)), generation);
+    const paths = ['verified', 'failure', 'cancel', 'delay', 'expired', 'reversed', 'refunded', 'merchant-canceled', 'merchant-reversed', 'advanced', 'unconfirmed'];
+    for (const path of [...paths, 'refunds-partial', 'refunds-rest', 'refunds-declined']) {
+      assert.ok(histories.some((f) => f.workflowId === `v7-${path}.history.bin`), `the v7 fixture of ${path} is committed`);
+    }
     assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });

@@ -1,9 +1,8 @@
 /**
  * Where refunds are taken: the payment's refunds workflow (`refunds-<payment
- * id>`), started by the refund itself and closed once the bank has answered,
- * or, for a payment verified on the first workflow type and still in its
- * refund window, that payment's own workflow. Real API, MySQL, Temporal and
- * bank simulator.
+ * id>`), started by the refund itself and closed once the bank has answered;
+ * the payment's own workflow has ended at verify. Real API, MySQL, Temporal
+ * and bank simulator.
  */
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -13,7 +12,6 @@ import { bankOperations } from '../support/bank.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
-import { firstTypePayment, payAtBank } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund, type RefundBody } from '../support/refunds.ts';
 import type { ErrorBody } from '../../src/api/schemas.ts';
 import { closedWorkflow, historyWork } from '../support/work.ts';
@@ -98,34 +96,4 @@ describe('the refunds workflow', () => {
     await waitForRefund(h.baseUrl, m.key, inTime.body.refund.id, 'succeeded');
   });
 
-  it('a payment verified on the first workflow type, still in its refund window, takes its own refunds: no refunds workflow, each paid out once', async () => {
-    const h = await getHarness();
-    const m = await newMerchant();
-    const api = client(h.baseUrl, m.key);
-    const payment = await payAtBank(h.baseUrl, m.key, await firstTypePayment(m.key));
-    const verified = await api.post<{ payment: Payment }>(`/payments/${payment.id}/verify`, { amount: payment.amount });
-    assert.equal(verified.status, 200, verified.text);
-    const own = h.temporal.client.workflow.getHandle(paymentWorkflowId(payment.id));
-    assert.equal((await own.describe()).status.name, 'RUNNING', 'open for its refund window, as such payments are');
-
-    const partial = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { amount: 50_000 });
-    assert.equal(partial.status, 201, partial.text);
-    await waitForRefund(h.baseUrl, m.key, partial.body.refund.id, 'succeeded');
-    const over = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { amount: payment.amount });
-    assert.equal(over.status, 422, over.text);
-    assert.equal(over.body.code, 'refund_exceeds_amount');
-    const rest = await api.post<RefundBody>(`/payments/${payment.id}/refunds`);
-    assert.equal(rest.status, 201, rest.text);
-    assert.equal(rest.body.refund.amount, payment.amount - 50_000);
-    await waitForRefund(h.baseUrl, m.key, rest.body.refund.id, 'succeeded');
-
-    // Taken by its own workflow (their Updates are in its history), which ends once refunded in full.
-    const done = await own.result();
-    assert.deepEqual({ status: done.status, refunded_amount: done.refunded_amount }, { status: 'refunded', refunded_amount: payment.amount });
-    const refundUpdates = ((await own.fetchHistory()).events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'refund');
-    assert.equal(refundUpdates.length, 2);
-    await assert.rejects(h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id)).describe(), WorkflowNotFoundError);
-    assert.equal((await bankOperations(payment.id, 'refund')).length, 2);
-    await assertLedgerBalanced(h.db, 'after the first type took its refunds', { merchantIds: [m.merchantId] });
-  });
 });

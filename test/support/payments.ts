@@ -1,12 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { getHarness } from './harness.ts';
 import { request, waitFor, type TestResponse } from './http.ts';
-import { rowFromNewPayment } from '../../src/db/payments.ts';
-import { LEGACY_PAYMENT_WORKFLOW } from '../../src/domain/payment-workflow.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { BankOutcome } from '../../src/domain/payment.ts';
-import { authenticateKey } from '../../src/merchants/keys.ts';
-import { newPayment, paymentWorkflowInput, startPaymentWorkflow } from '../../src/payments/service.ts';
 
 export interface CreateResponse {
   payment: Payment;
@@ -114,20 +108,6 @@ export async function waitForStatus(baseUrl: string, key: string, paymentId: str
 
 export async function paidPayment(baseUrl: string, key: string, overrides: Record<string, unknown> = {}): Promise<Payment> {
   return payAtBank(baseUrl, key, await createdPayment(baseUrl, key, overrides));
-}
-
-/**
- * A payment as the versions before paymentWorkflowV2 made it, for the payments they left running:
- * its record and a workflow of the first type (the code those payments still run), made by the
- * create endpoint's own steps.
- */
-export async function firstTypePayment(key: string): Promise<Payment> {
-  const h = await getHarness();
-  const auth = await authenticateKey(h.db, key);
-  const payment = newPayment(randomUUID(), auth.mode, paymentRequest(), h.config, Date.now());
-  await h.db.insertInto('payments').values(rowFromNewPayment(payment, auth.merchant.id, null)).execute();
-  await startPaymentWorkflow(h.temporal.client, paymentWorkflowInput(payment, auth.merchant, h.config), h.config.TEMPORAL_TASK_QUEUE, LEGACY_PAYMENT_WORKFLOW);
-  return payment;
 }
 
 /** The customer pays `payment` through our page and the bank simulator; answers it once recorded `paid`. */

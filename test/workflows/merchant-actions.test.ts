@@ -1,18 +1,14 @@
 /**
  * What the merchant and its tests can do to a payment beyond verify and
- * refunds: cancel, reverse early, the simulated bank's answer and the
- * payment's own clock; and what the workflow announces. Fake activities on
+ * refunds: cancel, reverse early and the payment's own clock; and what the workflow announces. Fake activities on
  * the real dev server, as in payment.test.ts.
  */
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError, WorkflowUpdateStage } from '@temporalio/client';
 import {
   advanceClockUpdate,
-  bankResultSignal,
-  paymentQuery,
   cancelUpdate,
   reverseUpdate,
-  testBankOutcomeUpdate,
   verifyUpdate,
 } from '../../src/domain/payment-workflow.ts';
 import { concurrently } from './support/concurrently.ts';
@@ -137,45 +133,6 @@ describe('the payment workflow: merchant actions and test helpers', () => {
         await refusedWith(late.result(), 'verify_deadline_passed');
         assert.equal(fakes.calls('reverseAtBank').length, 1);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
-      });
-    });
-  });
-
-  concurrently('the simulated bank', (it) => {
-    it('the old in-worker outcome pays nothing on the bank protocol: the helper is refused and the bankResult signal ignored', async () => {
-      const fakes = new FakeActivities();
-      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await startPayment(client, taskQueue);
-        await refusedWith(handle.executeUpdate(testBankOutcomeUpdate, { args: [{ outcome: 'success' }] }), 'validation_failed');
-        await handle.signal(bankResultSignal, { outcome: 'success' });
-        assert.equal((await handle.query(paymentQuery)).status, 'created');
-        await pay(handle, 'success');
-        assert.equal((await paymentIn(handle, 'paid')).reference_id, '4711000001');
-        assert.deepEqual(fakes.transitions(), ['2 paid']);
-      });
-    });
-
-    it('a live payment is never paid by the sandbox signal: it waits for its bank, and expires without one', async () => {
-      const fakes = new FakeActivities();
-      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await startPayment(client, taskQueue, { mode: 'live', expiresInMs: 1_000 });
-        await handle.signal(bankResultSignal, { outcome: 'success' });
-        await handle.signal(bankResultSignal, { outcome: 'delay' });
-        assert.equal((await handle.result()).status, 'expired');
-        assert.deepEqual(fakes.calls('captureSandboxPayment'), []);
-        assert.deepEqual(fakes.calls('confirmAtBank'), []);
-        assert.deepEqual(fakes.transitions(), ['2 expired']);
-      });
-    });
-
-    it('serves test payments only: a live payment refuses the helper with test_mode_only', async () => {
-      const fakes = new FakeActivities();
-      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await startPayment(client, taskQueue, { mode: 'live', expiresInMs: 1_000 });
-        await refusedWith(handle.executeUpdate(testBankOutcomeUpdate, { args: [{ outcome: 'success' }] }), 'test_mode_only');
-        assert.equal((await handle.result()).status, 'expired');
-        assert.deepEqual(fakes.calls('confirmAtBank'), []);
-        assert.deepEqual(fakes.transitions(), ['2 expired']);
       });
     });
   });

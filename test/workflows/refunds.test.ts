@@ -1,19 +1,16 @@
 /**
  * Refunds with fake activities (the bank's payout among them), sent on as the
  * API sends them (src/temporal/refunds.ts): to the payment's refunds workflow,
- * started on demand, or to a payment of the first type still in its refund window.
+ * started on demand.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { LEGACY_PAYMENT_WORKFLOW, paymentQuery } from '../../src/domain/payment-workflow.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { DomainError } from '../../src/errors.ts';
 import { concurrently } from './support/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from './support/environment.ts';
 import { BANK_OPERATION, FakeActivities, gate } from './support/fakes.ts';
-import { firstTimerHandled } from './support/history.ts';
 import { AMOUNT, MERCHANT_ID, paymentIn, refund, refundsOf, startPayment, verifiedPayment, pay } from './support/payments.ts';
 
 const settled = (fakes: FakeActivities, count = 1) =>
@@ -203,7 +200,7 @@ describe('refunds', () => {
         const { handle } = await startPayment(client, taskQueue);
         await pay(handle, 'success');
         const paid = await paymentIn(handle, 'paid');
-        // Past the API's own check of the record: the paid payment's workflow sends it on (REFUNDS_APART), the refunds workflow refuses it.
+        // Past the API's own check of the record: the refunds workflow refuses it on the record.
         assert.equal(await refusedWith(refund(client, taskQueue, paid, 1_000), 'payment_not_refundable'), 'The payment is paid; only a verified payment can be refunded.');
         assert.equal((await refundsOf(client, paid.id).result())?.status, 'paid', 'a run that took nothing, ended');
         assert.deepEqual(fakes.calls('recordRefund'), []);
@@ -222,50 +219,6 @@ describe('refunds', () => {
         });
         assert.equal(await refusedWith(refund(client, taskQueue, verified, 1_000, { windowMs: window }), 'payment_not_refundable'), "The payment's refund window has closed.");
         assert.deepEqual(fakes.calls('recordRefund'), []);
-      });
-    });
-  });
-
-  describe('of a payment of the first type, verified before the refunds workflow existed', () => {
-    it('its workflow, open in its refund window, takes its own refunds; once the window closes it ends, and the refunds workflow refuses on the record', async () => {
-      const fakes = new FakeActivities();
-      const paying = gate();
-      fakes.on('refundAtBank', async () => {
-        await paying.opened;
-        return BANK_OPERATION;
-      });
-      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const windowMs = 1_500;
-        const { handle, input, verified } = await verifiedPayment(client, taskQueue, { workflowType: LEGACY_PAYMENT_WORKFLOW, refundWindowMs: windowMs });
-        const taken = await refund(client, taskQueue, verified, 300_000, { windowMs });
-        assert.equal(taken.status, 'pending');
-        assert.deepEqual(fakes.calls('readPaymentForRefund'), [], 'taken by the payment workflow, from its own state');
-        await assert.rejects(refundsOf(client, input.payment.id).describe(), WorkflowNotFoundError);
-        assert.equal((await handle.query(paymentQuery)).refunded_amount, 300_000);
-        await firstTimerHandled(handle); // the refund window's timer: the only one that fires
-        // The window has closed: the payment workflow refuses, and still pays out the refund it took.
-        const closed = refund(client, taskQueue, verified, 100_000, { windowMs });
-        assert.equal(await refusedWith(closed, 'payment_not_refundable'), "The payment's refund window has closed.");
-        paying.open();
-        const done = await handle.result();
-        assert.deepEqual({ status: done.status, refunded_amount: done.refunded_amount }, { status: 'partially_refunded', refunded_amount: 300_000 });
-        assert.deepEqual(fakes.refundRecords(), ['300000 pending, payment 4 partially_refunded 300000', '300000 succeeded, no payment change']);
-        // Its workflow has ended: the refund goes to the refunds workflow, which refuses it on the record's verified_at.
-        const late = refund(client, taskQueue, verified, 100_000, { windowMs });
-        assert.equal(await refusedWith(late, 'payment_not_refundable'), "The payment's refund window has closed.");
-        assert.equal((await refundsOf(client, input.payment.id).result())?.refunded_amount, 300_000);
-        assert.equal(fakes.calls('refundAtBank').length, 1);
-      });
-    });
-
-    it('its workflow ends once refunded in full with nothing pending, as before', async () => {
-      const fakes = new FakeActivities();
-      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle, verified } = await verifiedPayment(client, taskQueue, { workflowType: LEGACY_PAYMENT_WORKFLOW });
-        await refund(client, taskQueue, verified, null);
-        const done = await handle.result();
-        assert.deepEqual({ status: done.status, refunded_amount: done.refunded_amount }, { status: 'refunded', refunded_amount: AMOUNT });
-        assert.deepEqual(fakes.refundRecords(), ['1000000 pending, payment 4 refunded 1000000', '1000000 succeeded, no payment change']);
       });
     });
   });

@@ -122,7 +122,7 @@ describe('verifying a payment in its workflow', () => {
     it('a payment verified in time is never reversed: its workflow ends at verify, its deadline timer canceled, and waits for no refund window', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle, verified } = await verifiedPayment(client, taskQueue, { verifyWindowMs: 1_500, refundWindowMs: 60 * 60_000 });
+        const { handle, verified } = await verifiedPayment(client, taskQueue, { verifyWindowMs: 1_500 });
         assert.deepEqual(await handle.result(), verified);
         // The expiry (minutes away) and the verify deadline: no timer for a refund window.
         const timers = await timersStarted(handle);

@@ -26,9 +26,6 @@ const HEALTHY: Behaviours = {
   readPaymentForRefund: async ({ payment_id }) => {
     throw new Error(`no record of payment ${payment_id}`);
   },
-  captureSandboxPayment: async () => CAPTURE,
-  refundPayment: async () => ({ reference_id: '4711000002', rrn: '600000000002' }),
-  reverseSandboxPayment: async () => ({ reference_id: '4711000002', rrn: '600000000002' }),
   deliverWebhook: async () => 'succeeded',
   disableExhaustedEndpoint: async () => true,
   deleteExpiredIdempotencyKeys: async () => 0,

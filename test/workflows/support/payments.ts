@@ -10,7 +10,6 @@ import type { Refund } from '../../../src/domain/refund-schemas.ts';
 import {
   bankCallbackUpdate,
   bankTokenUpdate,
-  PAYMENT_WORKFLOW,
   paymentQuery,
   paymentWorkflowId,
   refundsWorkflowId,
@@ -18,7 +17,7 @@ import {
   type PaymentWorkflowInput,
 } from '../../../src/domain/payment-workflow.ts';
 import { takeRefund } from '../../../src/temporal/refunds.ts';
-import type { paymentWorkflow } from '../../../workflows/payment.ts';
+import type { paymentLifecycleWorkflow } from '../../../workflows/payment.ts';
 import type { paymentRefundsWorkflow } from '../../../workflows/refunds.ts';
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { randomInt } from 'node:crypto';
@@ -53,10 +52,7 @@ export interface PaymentOptions {
   expiresInMs?: number;
   verifyWindowMs?: number;
   sandboxDelayMs?: number;
-  refundWindowMs?: number;
   bankPendingLimitMs?: number;
-  /** The workflow type to start: the API's (PAYMENT_WORKFLOW) unless a test needs a payment of the first type. */
-  workflowType?: string;
 }
 
 /** The input the create endpoint gives a new payment's workflow (src/payments/service.ts), with the windows of `o` in ms. */
@@ -75,19 +71,18 @@ export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
     {
       VERIFY_WINDOW_SECONDS: (o.verifyWindowMs ?? LONG_MS) / 1000,
       SANDBOX_DELAY_SECONDS: (o.sandboxDelayMs ?? LONG_MS) / 1000,
-      REFUND_WINDOW_SECONDS: (o.refundWindowMs ?? LONG_MS) / 1000,
       BANK_PENDING_LIMIT_SECONDS: (o.bankPendingLimitMs ?? LONG_MS) / 1000,
     },
   );
 }
 
-export type PaymentHandle = WorkflowHandle<typeof paymentWorkflow>;
+export type PaymentHandle = WorkflowHandle<typeof paymentLifecycleWorkflow>;
 
 /** Starts a payment's workflow the way the create endpoint does. */
 export async function startPayment(client: Client, taskQueue: string, o: PaymentOptions = {}): Promise<{ handle: PaymentHandle; input: PaymentWorkflowInput }> {
   const input = paymentInput(o);
-  await startPaymentWorkflow(client, input, taskQueue, o.workflowType ?? PAYMENT_WORKFLOW);
-  return { handle: client.workflow.getHandle<typeof paymentWorkflow>(paymentWorkflowId(input.payment.id)), input };
+  await startPaymentWorkflow(client, input, taskQueue);
+  return { handle: client.workflow.getHandle<typeof paymentLifecycleWorkflow>(paymentWorkflowId(input.payment.id)), input };
 }
 
 /** The payment as the workflow's query answers, once `done` holds (polled). */
