@@ -42,6 +42,11 @@ function getTestbed(): Promise<Testbed> {
   return testbed;
 }
 
+/** The workflow bundle every worker of this tier runs: the code committed histories replay against. */
+export async function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  return (await getTestbed()).bundle;
+}
+
 /** Starts the dev server and bundles the workflows, for a `before` hook with a long timeout. */
 export async function prepareWorkflowTests(): Promise<void> {
   await getTestbed();
