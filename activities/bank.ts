@@ -1,25 +1,26 @@
 /**
  * Bank activities: the payment workflow's calls to the bank behind it
- * (src/adapters/bank-protocol.ts, docs/BANK.md). Every bank operation is
+ * through its PSP client (src/adapters/psp/psp-client.ts, docs/BANK.md). Every bank operation is
  * idempotent by its operation key (confirm/settle/reverse by payment, refund
  * by refund id), so Temporal may retry these as often as it needs; every
  * outcome is logged here and lands in the workflow's history as the
  * activity's result.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { BankRefusalError, type Confirmation, type HttpBank } from '../src/adapters/bank-protocol.ts';
+import { BankRefusalError, type Confirmation, type PspClient } from '../src/adapters/psp/psp-client.ts';
+import type { PspClients } from '../src/adapters/psp/clients.ts';
 import type { Logger } from '../src/logger.ts';
 
 export interface BankActivityDependencies {
   /** The PSP's client per mode: the simulator for test, the PSP for live (absent: not configured). */
-  psps: { test: HttpBank; live?: HttpBank };
+  psps: PspClients;
   logger: Logger;
 }
 
 type Mode = 'test' | 'live';
 
 export function createBankActivities({ psps, logger }: BankActivityDependencies) {
-  const adapter = (mode: Mode): HttpBank => {
+  const adapter = (mode: Mode): PspClient => {
     const chosen = mode === 'test' ? psps.test : psps.live;
     if (chosen === undefined) throw ApplicationFailure.nonRetryable('No bank is configured for live payments (BANK_BASE_URL).', 'bank_not_configured');
     return chosen;
@@ -51,7 +52,7 @@ export function createBankActivities({ psps, logger }: BankActivityDependencies)
     async confirmAtBank({ payment_id, mode, ref_num }: { payment_id: string; mode: Mode; ref_num: string }): Promise<Confirmation & { terminal_matches?: boolean }> {
       const bankFor = adapter(mode);
       const answer = await recorded('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num));
-      return answer.result === 'confirmed' ? { ...answer, terminal_matches: answer.terminal === bankFor.endpoint.terminalId } : answer;
+      return answer.result === 'confirmed' ? { ...answer, terminal_matches: answer.terminal === bankFor.terminalId } : answer;
     },
 
     async settleAtBank({ payment_id, mode, ref_num }: { payment_id: string; mode: Mode; ref_num: string }) {

@@ -1,13 +1,14 @@
 /**
  * Every activity the worker registers, built by factories that receive their
  * dependencies, so the worker passes the real pool and PSP clients and tests pass
- * fakes. One module per purpose (records, bank, webhooks, maintenance); a workflow's
+ * fakes. One module per purpose (records, bank, webhooks, maintenance, onboarding,
+ * settlement); a workflow's
  * proxy is typed with only the purpose it may call. Every activity is
  * idempotent: Temporal may run it more than once. Activity names are part
  * of running histories: renaming one breaks replay.
  */
 import type { Client } from '@temporalio/client';
-import type { HttpBank } from '../src/adapters/bank-protocol.ts';
+import type { PspClients } from '../src/adapters/psp/clients.ts';
 import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';
 import { createBankActivities } from './bank.ts';
@@ -15,13 +16,14 @@ import { createMaintenanceActivities } from './maintenance.ts';
 import { createOnboardingActivities, type OnboardingActivityDependencies } from './onboarding.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
 import { createSettlementActivities, type SettlementActivityDependencies } from './settlement.ts';
-import { PayaPayouts } from '../src/adapters/payout.ts';
 import { createWebhookActivities, type WebhookActivityDependencies } from './webhooks.ts';
 
 export interface ActivityDependencies {
   db: Db;
   /** The PSP's client per mode (activities/bank.ts). */
-  psps: { test: HttpBank; live?: HttpBank };
+  psps: PspClients;
+  /** Paya transfers of settlements, through the live PSP (absent: no live PSP configured). */
+  payouts: SettlementActivityDependencies['payouts'];
   logger: Logger;
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
@@ -30,14 +32,13 @@ export interface ActivityDependencies {
   mailer: OnboardingActivityDependencies['mailer'];
 }
 
-export function createActivities({ db, psps, logger, temporal, config, mailer }: ActivityDependencies) {
+export function createActivities({ db, psps, payouts, logger, temporal, config, mailer }: ActivityDependencies) {
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
     ...createBankActivities({ psps, logger }),
     ...createWebhookActivities({ db, logger, config, temporal }),
     ...createMaintenanceActivities({ db, logger }),
     ...createOnboardingActivities({ db, logger, mailer, config }),
-    // Payouts go through the bank of the live terminal: settlement is of live money only.
-    ...createSettlementActivities({ db, logger, temporal, config, payouts: psps.live === undefined ? undefined : new PayaPayouts(psps.live) }),
+    ...createSettlementActivities({ db, logger, temporal, config, payouts }),
   };
 }

@@ -7,7 +7,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { BankUnavailableError } from '../src/adapters/bank-protocol.ts';
+import { BankUnavailableError } from '../src/adapters/psp/psp-client.ts';
 import type { PayoutAdapter } from '../src/adapters/payout.ts';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';

@@ -4,7 +4,7 @@
  * page → a choice → the bank's form back to us), so API-only tests exercise
  * the real protocol. Only for the simulator: a real bank's page is for people.
  */
-import { BankUnavailableError } from './bank-protocol.ts';
+import { BankUnavailableError } from './psp/psp-client.ts';
 
 const FIELD = /<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g;
 const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));

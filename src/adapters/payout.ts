@@ -2,7 +2,7 @@
  * Payouts to merchants (docs/LEDGER.md#payouts): a Paya transfer of a
  * settlement's net to the merchant's Sheba IBAN, through the bank that
  * serves the gateway's live terminal (the bank simulator in tests), over
- * the same transport as the IPG calls (bank-protocol.ts):
+ * the same transport as SEP's IPG calls (psp/sep.ts):
  *
  *   transfer POST {base}/paya/transfer {TerminalId, TransferId, Iban, Amount, Description}
  *
@@ -11,7 +11,7 @@
  * answers a repeat with the first answer, so a retried or replayed activity
  * never pays twice.
  */
-import { RESULT, type HttpBank } from './bank-protocol.ts';
+import { RESULT, type SepClient } from './psp/sep.ts';
 
 export interface PayoutRequest {
   key: string;
@@ -34,7 +34,7 @@ interface TransferAnswer {
 }
 
 export class PayaPayouts implements PayoutAdapter {
-  constructor(private readonly bank: HttpBank) {}
+  constructor(private readonly bank: SepClient) {}
 
   async transfer({ key, iban, amount, description }: PayoutRequest): Promise<PayoutAnswer> {
     const { terminalId, password } = this.bank.endpoint;

@@ -1,5 +1,5 @@
 /**
- * The PSP's server-to-server calls, as src/adapters/bank-protocol.ts speaks
+ * The PSP's server-to-server calls, as src/adapters/psp/sep.ts speaks
  * them (SEP's names): a token for a payment, then confirm (SEP's Verify),
  * settle, reverse and refund of a paid transaction by its RefNum. Each
  * operation happens once per operation key (a repeat answers 2, "already"),

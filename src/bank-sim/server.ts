@@ -1,6 +1,6 @@
 /**
  * The bank simulator (docs/BANK.md): a separate process that speaks the
- * PSP protocol of src/adapters/bank-protocol.ts (protocol.ts), with the
+ * PSP protocol of src/adapters/psp/sep.ts (protocol.ts), with the
  * customer's page (customer-page.ts), Paya payouts (payouts.ts), its own
  * ledger (ledger.ts) and fault switches for tests (faults.ts, set through
  * admin.ts). It imports nothing of the gateway: it is the bank, not part of us.

@@ -10,7 +10,8 @@ import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, t
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities/index.ts';
 import { createWebhookActivities, type WebhookActivities } from '../../activities/webhooks.ts';
-import { banksFromConfig } from '../adapters/banks.ts';
+import { PayaPayouts } from '../adapters/payout.ts';
+import { pspClientsFromConfig } from '../adapters/psp/clients.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
@@ -84,7 +85,7 @@ export interface PaymentWorkerOptions {
   > &
     Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS' | 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'>> &
     Pick<Config, 'REVIEW_REMINDER_HOURS' | 'PUBLIC_BASE_URL' | 'SMTP_URL' | 'MAIL_FROM'> &
-    Parameters<typeof banksFromConfig>[0];
+    Parameters<typeof pspClientsFromConfig>[0];
   db: Db;
   /** Lets activities start webhook deliveries as workflows of their own. */
   temporal: Client;
@@ -118,9 +119,12 @@ function workflowCode(bundle: WorkflowBundleOption | undefined) {
 export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, webhookActivities, mailer }: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
+  const psps = pspClientsFromConfig(config);
   const activities = createActivities({
     db,
-    psps: banksFromConfig(config),
+    psps,
+    // Payouts go through the live PSP's terminal: settlement is of live money only.
+    payouts: psps.live === undefined ? undefined : new PayaPayouts(psps.live),
     logger: logger.child({ component: 'activities' }),
     temporal,
     config,

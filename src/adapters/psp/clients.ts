@@ -1,6 +1,7 @@
-/** The bank protocol's client for each mode, from the configuration (docs/BANK.md#configuration). */
-import type { Config } from '../config.ts';
-import { HttpBank } from './bank-protocol.ts';
+/** The PSP client of each mode, from the configuration (docs/BANK.md#configuration). */
+import type { Config } from '../../config.ts';
+import type { PspClient } from './psp-client.ts';
+import { SepClient } from './sep.ts';
 
 type BankConfig = Pick<
   Config,
@@ -11,8 +12,14 @@ const strip = (url: string) => url.replace(/\/+$/, '');
 /** The page's own address when one is configured; else the server-to-server one. */
 const pageBase = (pageUrl: string) => (pageUrl === '' ? {} : { pageBaseUrl: strip(pageUrl) });
 
-export function banksFromConfig(config: BankConfig): { test: HttpBank; live?: HttpBank } {
-  const test = new HttpBank({
+/** The PSP clients by mode: test mode's is always there (the bank simulator); live mode's once a PSP is configured. */
+export interface PspClients {
+  test: PspClient;
+  live?: PspClient;
+}
+
+export function pspClientsFromConfig(config: BankConfig): { test: SepClient; live?: SepClient } {
+  const test = new SepClient({
     baseUrl: strip(config.SANDBOX_BANK_URL),
     ...pageBase(config.SANDBOX_BANK_PAGE_URL),
     terminalId: config.SANDBOX_BANK_TERMINAL_ID,
@@ -22,7 +29,7 @@ export function banksFromConfig(config: BankConfig): { test: HttpBank; live?: Ht
   if (config.BANK_BASE_URL === '') return { test };
   return {
     test,
-    live: new HttpBank({
+    live: new SepClient({
       baseUrl: strip(config.BANK_BASE_URL),
       ...pageBase(config.BANK_PAGE_URL),
       terminalId: config.BANK_TERMINAL_ID,

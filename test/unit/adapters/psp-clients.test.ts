@@ -4,12 +4,12 @@
  * docker compose, a PSP whose page has its own host).
  */
 import assert from 'node:assert/strict';
-import { banksFromConfig } from '../../../src/adapters/banks.ts';
+import { pspClientsFromConfig } from '../../../src/adapters/psp/clients.ts';
 import { loadConfig } from '../../../src/config.ts';
 
-const banks = (env: Record<string, string>) => banksFromConfig(loadConfig({ PAGES_CSRF_SECRET: 'b7c1e9a4f8306b5e2d7c1a9f4e830c2b7e1d94f3a8065', ...env }));
+const banks = (env: Record<string, string>) => pspClientsFromConfig(loadConfig({ PAGES_CSRF_SECRET: 'b7c1e9a4f8306b5e2d7c1a9f4e830c2b7e1d94f3a8065', ...env }));
 
-describe('banksFromConfig', () => {
+describe('pspClientsFromConfig', () => {
   it('sends customers to the bank page on the server-to-server address when no page address is set', () => {
     const { test, live } = banks({ SANDBOX_BANK_URL: 'http://127.0.0.1:3100/' });
     assert.equal(test.pageUrl('tok'), 'http://127.0.0.1:3100/OnlinePG/SendToken?token=tok');

@@ -1,7 +1,7 @@
 /**
- * The bank behind every payment, over HTTP: a Shaparak PSP's internet
- * payment gateway (IPG), modelled on SEP (Saman Electronic Payment)'s REST
- * protocol (docs/BANK.md). The same client speaks to the bank simulator
+ * The first PSP connector: a Shaparak PSP's internet payment gateway (IPG)
+ * over SEP (Saman Electronic Payment)'s REST protocol (docs/BANK.md), behind
+ * the PspClient contract (psp-client.ts). The same client speaks to the bank simulator
  * (src/bank-sim, test mode) and to a real PSP (live mode); only the address
  * and the terminal's credentials differ.
  *
@@ -18,51 +18,8 @@
  * repeat with the first answer, so the workflow may retry freely.
  */
 import { SpanKind } from '@opentelemetry/api';
-import { inSpan } from '../observability/tracing.ts';
-
-export interface BankEndpoint {
-  /** Origin (and path prefix) of the PSP's server-to-server calls, no trailing slash. */
-  baseUrl: string;
-  /** Origin (and path prefix) of the PSP's payment page as the customer's browser reaches it; default baseUrl. */
-  pageBaseUrl?: string;
-  terminalId: string;
-  /** Sent with server-to-server calls when the PSP wants one; '' when not. */
-  password: string;
-  timeoutMs: number;
-}
-
-export interface BankToken {
-  token: string;
-  /** Where the customer's browser goes with the token. */
-  url: string;
-}
-
-/** What VerifyTransaction answers. */
-export type Confirmation =
-  | { result: 'confirmed'; ref_num: string; res_num: string; amount: number; terminal: string; rrn: string; card_pan: string }
-  | { result: 'in_progress' }
-  | { result: 'refused'; code: number; description: string };
-
-export interface BankOperationAnswer {
-  ref_num: string;
-  result_code: number;
-}
-
-/** The bank could not be reached or answered with a server error: worth another try. */
-export class BankUnavailableError extends Error {
-  override name = 'BankUnavailableError';
-}
-
-/** The bank answered, and refused: another try gives the same answer. */
-export class BankRefusalError extends Error {
-  override name = 'BankRefusalError';
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { inSpan } from '../../observability/tracing.ts';
+import { BankRefusalError, BankUnavailableError, type BankEndpoint, type BankOperationAnswer, type BankToken, type Confirmation, type PspClient } from './psp-client.ts';
 
 /** SEP's result codes that matter here (ResultCode of the verify family). */
 export const RESULT = {
@@ -89,8 +46,13 @@ interface VerifyAnswer {
   Success?: boolean;
 }
 
-export class HttpBank {
+/** A PSP that speaks SEP's protocol: the bank simulator in test mode, the PSP's own IPG in live mode. */
+export class SepClient implements PspClient {
   constructor(readonly endpoint: BankEndpoint) {}
+
+  get terminalId(): string {
+    return this.endpoint.terminalId;
+  }
 
   async requestToken(paymentId: string, amount: number, redirectUrl: string): Promise<BankToken> {
     const answer = await this.call<{ status?: number; token?: string; errorCode?: string; errorDesc?: string }>('/onlinepg/onlinepg', `token:${paymentId}`, {
