@@ -14,7 +14,7 @@
  *          on one machine, brought up by the suite itself; it runs last in `test`.
  *   bench: the same on its own database, ports and SQLite file, then the benchmark.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -28,6 +28,7 @@ import { retiredWorkflowsNotice } from '../../src/temporal/retired-workflows.ts'
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { parseKey } from '../../src/merchants/keys.ts';
 import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
+import { staticChecks, suiteArgs, unitTier } from './suites.ts';
 import { spawnDevServer, startDevServer, type DevServer } from './dev-server.ts';
 import { describeExit, restartPolicyFromEnv, Supervisor } from './supervisor.ts';
 import { CHROMIUM_PROBLEM_ENV, provideChromium } from './chromium.ts';
@@ -272,28 +273,6 @@ export async function start(): Promise<void> {
   say('Press Ctrl-C to stop.');
 }
 
-/** Type check and lint before the suite: CI runs `npm test` and nothing else. */
-function staticChecks(): void {
-  for (const [what, args] of [
-    ['type check', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root]],
-    ['lint', [join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), root]],
-    ['import rule check', [join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs'), 'src', 'activities', 'workflows', 'openapi', 'tools', 'test', '--config', join(root, '.dependency-cruiser.cjs')]],
-  ] as const) {
-    say(`Running the ${what}…`);
-    const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
-    if (result.status !== 0) throw new PrerequisiteError(`the ${what} failed (see above)`);
-  }
-}
-
-/** The unit tier (test/unit, test/workflows): no MySQL, its own Temporal dev server, seconds; `npm run test:unit` alone. */
-function unitTier(): void {
-  const cli = provideTemporalCli(say);
-  say('Running the unit tier (test/unit, test/workflows)…');
-  const mocha = [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', join(root, 'test', 'unit', '.mocharc.json')];
-  const result = spawnSync(process.execPath, mocha, { cwd: root, stdio: 'inherit', env: { ...process.env, TEMPORAL_CLI: cli } });
-  if (result.status !== 0) throw new PrerequisiteError('the unit tier failed (see above)');
-}
-
 /**
  * The main suite, then (on a whole run that passed) the fault suite of
  * test/faults, which starts and breaks its own MariaDB, Temporal server and
@@ -302,14 +281,14 @@ function unitTier(): void {
  */
 export async function test(args: string[], suites: ('main' | 'faults' | 'cluster')[]): Promise<void> {
   const mainOnly = suites[0] === 'main' && args.length > 0; // a filtered run runs the main suite alone
-  if (suites.includes('main') && !mainOnly) unitTier();
+  if (suites.includes('main') && !mainOnly) unitTier(root, say);
   // Before the suites, so a first build (minutes) counts against no test's timeout.
   if (suites.includes('cluster') && !mainOnly) {
     provideClusterBinaries(say);
     providePostgres(say);
     provideHaproxy(say);
   }
-  if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')) staticChecks();
+  if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')) staticChecks(root, say);
   const base = loadConfig();
   const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);
   if (process.env.TEST_DATABASE_URL === undefined) testUrl.pathname = `/${databaseName(base.DATABASE_URL)}_test`;
@@ -358,7 +337,7 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
     if (suite !== 'main' && mainOnly) break;
     if (suite === 'faults') say('Running the fault suite (test/faults): it starts its own MariaDB, Temporal server and workers…');
     if (suite === 'cluster') say('Running the cluster suite (test/cluster): a Temporal cluster on its own PostgreSQL, HAProxy, API replicas and workers…');
-    const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(configs[suite], args)], { cwd: root, stdio: 'inherit', env });
+    const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(root, configs[suite], args)], { cwd: root, stdio: 'inherit', env });
     const stop = stopChild(mocha);
     cleanups.push(stop);
     code = await new Promise<number>((resolve) => mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))));
@@ -375,22 +354,6 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
 export const stackPieces = { dataDir, prepareDatabase, freePort, provideTemporal, startChild, stopChild, waitReady, cleanups };
 
 export { shutdown };
-
-/**
- * Mocha's arguments for a suite. Test files named on the command line run
- * alone: mocha adds them to its configuration's `spec` (the whole suite), so
- * they go into a copy of the configuration in place of it.
- */
-function suiteArgs(config: string, args: string[]): string[] {
-  const files = args.filter((arg) => !arg.startsWith('-') && existsSync(resolve(root, arg)));
-  if (files.length === 0) return ['--config', config, ...args];
-  const options = JSON.parse(readFileSync(config, 'utf8')) as Record<string, unknown>;
-  const artifacts = join(root, 'test-artifacts');
-  const narrowed = join(artifacts, 'mocharc.files.json');
-  mkdirSync(artifacts, { recursive: true });
-  writeFileSync(narrowed, JSON.stringify({ ...options, spec: files, ignore: [] }));
-  return ['--config', narrowed, ...args.filter((arg) => !files.includes(arg))];
-}
 
 /**
  * Runs the command named on the command line (`node … <entry> <command> [args]`)
