@@ -11,10 +11,10 @@ import {
   reverseUpdate,
   verifyUpdate,
 } from '../../src/domain/payment-workflow.ts';
-import { concurrently } from './support/concurrently.ts';
-import { prepareWorkflowTests, withWorker } from './support/environment.ts';
-import { BANK_OPERATION, FakeActivities, gate } from './support/fakes.ts';
-import { AMOUNT, paymentIn, refusedWith, startPayment, unlessEnded, verifiedPayment, pay } from './support/payments.ts';
+import { concurrently } from '../support/workflows/concurrently.ts';
+import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
+import { BANK_OPERATION, FakeActivities, gate } from '../support/workflows/fakes.ts';
+import { AMOUNT, paymentIn, refusedWith, startPayment, unlessEnded, verifiedPayment, pay } from '../support/workflows/payments.ts';
 
 const HOUR = 3600;
 

@@ -18,10 +18,10 @@ import {
 } from '../../src/domain/onboarding-workflow.ts';
 import type { OnboardingStatus } from '../../src/domain/onboarding.ts';
 import type { merchantOnboardingWorkflow } from '../../workflows/onboarding.ts';
-import { concurrently } from './support/concurrently.ts';
-import { prepareWorkflowTests, withWorker } from './support/environment.ts';
-import { FakeActivities } from './support/fakes.ts';
-import { timersStarted } from './support/history.ts';
+import { concurrently } from '../support/workflows/concurrently.ts';
+import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
+import { FakeActivities } from '../support/workflows/fakes.ts';
+import { timersStarted } from '../support/workflows/history.ts';
 
 async function start(client: Client, taskQueue: string, status: OnboardingStatus = 'account_created') {
   const merchantId = randomUUID();

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { bankTokenUpdate, verifyUpdate } from '../../src/domain/payment-workflow.ts';
-import { concurrently } from './support/concurrently.ts';
-import { prepareWorkflowTests, withWorker } from './support/environment.ts';
-import { BANK_OPERATION, CAPTURE, FakeActivities, gate, healthy } from './support/fakes.ts';
-import { timersStarted } from './support/history.ts';
-import { AMOUNT, paymentIn, refusedWith, startPayment, pay } from './support/payments.ts';
+import { concurrently } from '../support/workflows/concurrently.ts';
+import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
+import { BANK_OPERATION, CAPTURE, FakeActivities, gate, healthy } from '../support/workflows/fakes.ts';
+import { timersStarted } from '../support/workflows/history.ts';
+import { AMOUNT, paymentIn, refusedWith, startPayment, pay } from '../support/workflows/payments.ts';
 
 describe('the payment workflow', () => {
   before(async function () {

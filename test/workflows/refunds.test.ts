@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { DomainError } from '../../src/errors.ts';
-import { concurrently } from './support/concurrently.ts';
-import { prepareWorkflowTests, withWorker } from './support/environment.ts';
-import { BANK_OPERATION, FakeActivities, gate } from './support/fakes.ts';
-import { AMOUNT, MERCHANT_ID, paymentIn, refund, refundsOf, startPayment, verifiedPayment, pay } from './support/payments.ts';
+import { concurrently } from '../support/workflows/concurrently.ts';
+import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
+import { BANK_OPERATION, FakeActivities, gate } from '../support/workflows/fakes.ts';
+import { AMOUNT, MERCHANT_ID, paymentIn, refund, refundsOf, startPayment, verifiedPayment, pay } from '../support/workflows/payments.ts';
 
 const settled = (fakes: FakeActivities, count = 1) =>
   fakes.called('recordRefund', () => fakes.calls('recordRefund').filter((c) => c.refund.status !== 'pending').length >= count);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { committedHistories, replayAll } from '../support/replay.ts';
-import { prepareWorkflowTests, workflowBundle } from './support/environment.ts';
+import { prepareWorkflowTests, workflowBundle } from '../support/workflows/environment.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories');
 

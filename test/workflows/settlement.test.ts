@@ -1,8 +1,8 @@
 /** The settlement workflow with fake activities: one payout per attempt, a refusal never retried by itself. */
 import assert from 'node:assert/strict';
 import { SETTLEMENT_WORKFLOW, type SettlementOutcome, type SettlementWorkflowInput } from '../../src/domain/settlement.ts';
-import { prepareWorkflowTests, withWorker } from './support/environment.ts';
-import { FakeActivities } from './support/fakes.ts';
+import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
+import { FakeActivities } from '../support/workflows/fakes.ts';
 
 const INPUT: SettlementWorkflowInput = { settlement_id: '00000000-0000-4000-8000-000000000001', merchant_id: 'm-1', cutoff: '2026-11-21T00:00:00.000Z', date: '2026-11-22' };
 

@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { paymentQuery } from '../../src/domain/payment-workflow.ts';
-import { concurrently } from './support/concurrently.ts';
-import { prepareWorkflowTests, withWorker } from './support/environment.ts';
-import { FakeActivities } from './support/fakes.ts';
-import { timersStarted } from './support/history.ts';
-import { AMOUNT, paymentIn, refusedWith, startPayment, unlessEnded, verifiedPayment, verify, pay } from './support/payments.ts';
+import { concurrently } from '../support/workflows/concurrently.ts';
+import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
+import { FakeActivities } from '../support/workflows/fakes.ts';
+import { timersStarted } from '../support/workflows/history.ts';
+import { AMOUNT, paymentIn, refusedWith, startPayment, unlessEnded, verifiedPayment, verify, pay } from '../support/workflows/payments.ts';
 
 describe('verifying a payment in its workflow', () => {
   before(async function () {

@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { webhookDeliveryWorkflowId, type DeliveryOutcome, type WebhookDeliveryInput } from '../../src/domain/webhook-delivery.ts';
 import type { webhookDeliveryWorkflow, WebhookDeliveryResult } from '../../workflows/webhook.ts';
-import { concurrently } from './support/concurrently.ts';
-import { prepareWorkflowTests, withWorker } from './support/environment.ts';
-import { FakeActivities } from './support/fakes.ts';
-import { timersStarted } from './support/history.ts';
+import { concurrently } from '../support/workflows/concurrently.ts';
+import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
+import { FakeActivities } from '../support/workflows/fakes.ts';
+import { timersStarted } from '../support/workflows/history.ts';
 
 interface Delivery {
   result: WebhookDeliveryResult;
