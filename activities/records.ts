@@ -11,7 +11,7 @@ import type { Db } from '../src/db/database.ts';
 import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
 import { post } from '../src/db/ledger.ts';
-import { paymentFromRow, settlementStatusAfter, writePaymentVersion } from '../src/db/payments.ts';
+import { paymentFromRow, pspFromRow, settlementStatusAfter, writePaymentVersion } from '../src/db/payments.ts';
 import { refundFromRow, writeRefund } from '../src/db/refunds.ts';
 import { paymentEventType, type EventType } from '../src/domain/events.ts';
 import { transitionMovement } from '../src/domain/ledger.ts';
@@ -21,6 +21,7 @@ import type { Refund } from '../src/domain/refund-schemas.ts';
 import type { Logger } from '../src/logger.ts';
 import { paidToVerified, paymentTransitions, refunds as refundOutcomes } from '../src/observability/metrics.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
+import { paymentRecordGuard, type PaymentRecordGuard } from './payment-record.ts';
 
 export interface RecordActivityDependencies {
   db: Db;
@@ -53,12 +54,19 @@ interface Shown {
 }
 
 /** The record's columns an event and a posting need besides the workflow's state. */
-const RECORD_COLUMNS = ['merchant_id', 'metadata', 'settlement_status'] as const;
+const RECORD_COLUMNS = ['merchant_id', 'metadata', 'settlement_status', 'psp', 'psp_terminal_id'] as const;
 
-/** `row`'s metadata and settlement status on the workflow's state; settlement_status is the record's (settlement and the end of a live payment set it). */
-function shownFrom(payment: Payment, row: { merchant_id: string; metadata: string; settlement_status: string }): Shown {
+/**
+ * `row`'s metadata, settlement status and PSP on the workflow's state: settlement_status is the
+ * record's (settlement and the end of a live payment set it), and so is the PSP that took the
+ * payment (recordPaymentPsp), which a workflow started before routing does not hold.
+ */
+function shownFrom(payment: Payment, row: { merchant_id: string; metadata: string; settlement_status: string; psp: string | null; psp_terminal_id: string | null }): Shown {
   const settlement = row.settlement_status as Payment['settlement_status'];
-  return { payment: { ...payment, metadata: JSON.parse(row.metadata) as Payment['metadata'], settlement_status: settlement }, merchantId: row.merchant_id };
+  return {
+    payment: { ...payment, metadata: JSON.parse(row.metadata) as Payment['metadata'], settlement_status: settlement, psp: pspFromRow(row) },
+    merchantId: row.merchant_id,
+  };
 }
 
 /** The payment as events show it, read from the record as it stands (in `trx`, after any write of it there). */
@@ -67,14 +75,25 @@ async function withMetadata(trx: Db, payment: Payment): Promise<Shown> {
 }
 
 /**
- * Locks the payment's row for the write of `version` and reads, in the same
+ * Locks the payment's row for the write of `version`, refuses the write when
+ * the payment's mode or amount differ from the row's, and reads, in the same
  * round trip, what the write's posting and event need: found only when that
  * write will change the row, so a retried or replayed activity counts its
  * transition once. `shown` is the payment as it will stand once written.
  */
-async function lockForWrite(trx: Db, payment: Payment, version: number): Promise<{ from: string; shown: Shown } | undefined> {
-  const row = await trx.selectFrom('payments').select(['status', ...RECORD_COLUMNS]).where('id', '=', payment.id).where('version', '<', version).forUpdate().executeTakeFirst();
-  if (row === undefined) return undefined;
+async function lockForWrite(
+  trx: Db,
+  guard: PaymentRecordGuard,
+  activity: string,
+  payment: Payment,
+  version: number,
+): Promise<{ from: string; shown: Shown } | undefined> {
+  const locked = await trx.selectFrom('payments').select(['status', 'version', 'mode', 'amount', ...RECORD_COLUMNS]).where('id', '=', payment.id).forUpdate().executeTakeFirst();
+  // No row yet: the caller retries until the create's insert is visible.
+  if (locked === undefined) return undefined;
+  // A write goes only to the record of the payment the workflow was started for (activities/payment-record.ts).
+  const row = guard.check(activity, { payment_id: payment.id, mode: payment.mode, amount: payment.amount }, locked);
+  if (row.version >= version) return undefined;
   return { from: row.status, shown: shownFrom(payment, { ...row, settlement_status: settlementStatusAfter(payment.status, row.settlement_status) }) };
 }
 
@@ -119,12 +138,26 @@ function countTransition(from: string | undefined, payment: Payment): void {
 
 export function createRecordActivities({ db, logger, temporal, config }: RecordActivityDependencies) {
   const dispatch = (events: StoredEvent[]) => Promise.all(events.map((event) => dispatchEvent(db, temporal, config, event)));
+  const guard = paymentRecordGuard(logger);
   return {
     /** Records payment.created for a new payment (its version 1) and starts its deliveries. */
-    async announcePayment({ payment }: { payment: Payment; merchant_id: string }): Promise<void> {
+    async announcePayment({ payment, merchant_id }: { payment: Payment; merchant_id: string }): Promise<void> {
+      // The first thing every payment workflow does: one started with another payment's mode, amount or merchant stops here.
+      await guard.read(db, 'announcePayment', { payment_id: payment.id, mode: payment.mode, amount: payment.amount, merchant_id });
       // Two statements, the event's a single insert: no transaction needed.
       const event = await recordPaymentEvent(db, await withMetadata(db, payment), 1, 'payment.created', new Date(payment.created_at));
       await dispatch([event]);
+    },
+
+    /**
+     * Records which PSP terminal gave the payment its token, before the customer is sent there
+     * (docs/psps/routing.md): from then on every bank call of the payment goes to that PSP
+     * (activities/bank.ts), and its resource, its events and its search attributes name it. Written
+     * while the payment is `created` only; the same values again change nothing.
+     */
+    async recordPaymentPsp({ payment_id, mode, amount, psp, terminal_id }: { payment_id: string; mode: KeyMode; amount: number; psp: string; terminal_id: string }): Promise<void> {
+      await guard.read(db, 'recordPaymentPsp', { payment_id, mode, amount });
+      await db.updateTable('payments').set({ psp, psp_terminal_id: terminal_id }).where('id', '=', payment_id).where('status', '=', 'created').execute();
     },
 
     /** Reads the payment (and the refund `refund_id`, if taken) for the refunds workflow, which alone writes a verified payment. */
@@ -140,7 +173,7 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
       let from: string | undefined;
       const event = await db.transaction().execute(async (trx) => {
         const now = new Date();
-        const locked = await lockForWrite(trx, payment, version);
+        const locked = await lockForWrite(trx, guard, 'recordTransition', payment, version);
         from = locked?.from;
         const stored = await writePaymentVersion(trx, payment, version, now);
         if (!stored) return undefined;
@@ -174,13 +207,14 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
       try {
         events = await db.transaction().execute(async (trx) => {
           const at = new Date();
+          await guard.read(trx, 'recordRefund', { payment_id: refund.payment_id, mode, merchant_id, amount: payment?.payment.amount });
           if (refund.status !== 'pending') {
             const before = await trx.selectFrom('refunds').select('status').where('id', '=', refund.id).forUpdate().executeTakeFirst();
             ends = before?.status !== refund.status;
           }
           const recorded: StoredEvent[] = [];
           if (payment !== null) {
-            const locked = await lockForWrite(trx, payment.payment, payment.version);
+            const locked = await lockForWrite(trx, guard, 'recordRefund', payment.payment, payment.version);
             paymentFrom = locked?.from;
             const stored = await writePaymentVersion(trx, payment.payment, payment.version, at);
             if (!stored) throw ApplicationFailure.retryable(`payment ${refund.payment_id} has no row for version ${payment.version}`, 'payment_row_missing');

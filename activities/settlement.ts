@@ -7,6 +7,8 @@
  */
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { reconcileBeforeSettlement } from '../src/adapters/psp/bank-reconciliation.ts';
+import type { PspClients } from '../src/adapters/psp/clients.ts';
 import { BankUnavailableError } from '../src/adapters/psp/psp-client.ts';
 import type { PayoutAdapter } from '../src/adapters/payout.ts';
 import type { Config } from '../src/config.ts';
@@ -24,16 +26,23 @@ export interface SettlementActivityDependencies {
   config: DeliveryConfig & Pick<Config, 'SETTLEMENT_HOLD_HOURS'>;
   /** The live bank's Paya transfers; undefined when no live bank is configured (every payout then fails). */
   payouts: PayoutAdapter | undefined;
+  /** The PSP terminals whose daily reports the run reconciles first (the live ones). */
+  psps: PspClients;
 }
 
 export type MadeMerchantSettlement = { made: { net: number; attempt: number } } | { carried: number } | { skipped: 'no_iban' };
 
-export function createSettlementActivities({ db, logger, temporal, config, payouts }: SettlementActivityDependencies) {
+export function createSettlementActivities({ db, logger, temporal, config, payouts, psps }: SettlementActivityDependencies) {
   return {
-    /** The run's cutoff (now − SETTLEMENT_HOLD_HOURS), its day in Tehran, and the merchants with something to settle. */
+    /**
+     * The run's cutoff (now − SETTLEMENT_HOLD_HOURS), its day in Tehran, and the merchants with something to settle:
+     * first the live terminal days that hold payments waiting for their bank reconciliation are reconciled, since a
+     * payment is settled only once its day's newest run matched it (docs/LEDGER.md#settlement).
+     */
     async settlementCandidates(): Promise<{ cutoff: string; date: string; merchant_ids: string[] }> {
       const now = new Date();
       const cutoff = new Date(now.getTime() - config.SETTLEMENT_HOLD_HOURS * 3_600_000);
+      await reconcileBeforeSettlement(db, psps.live, cutoff, logger);
       const merchant_ids = await settleableMerchants(db, cutoff);
       logger.info({ cutoff: cutoff.toISOString(), merchants: merchant_ids.length }, 'settlement run');
       return { cutoff: cutoff.toISOString(), date: tehranDay(now), merchant_ids };

@@ -82,7 +82,7 @@ export function operations(bounds: AmountBounds): Operation[] {
       idempotent: true,
       body: createPaymentRequestSchema(bounds),
       responses: { 201: { description: 'The payment was created (or replayed for the same Idempotency-Key).', schema: CreatePaymentResponseSchema } },
-      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'callback_url_not_allowed', 'idempotency_key_reused', 'idempotency_key_in_use'],
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'callback_url_not_allowed', 'callback_domain_unverified', 'idempotency_key_reused', 'idempotency_key_in_use'],
       example: {
         amount: 1_500_000,
         callback_url: 'https://shop.example/checkout/return?order=1042',

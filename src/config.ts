@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Every setting the gateway reads from its environment, with defaults that
@@ -12,12 +13,20 @@ const Int = (opts: { default: number; minimum: number; maximum?: number; descrip
 /** Bounds on one MySQL query and on waiting for a pooled connection (src/db/database.ts uses them by default). */
 export const DEFAULT_DATABASE_QUERY_TIMEOUT_MS = 5_000;
 export const DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS = 3_000;
+/** Two submissions of three files at their largest (5 MB each). */
+export const DEFAULT_DOCUMENTS_QUOTA_BYTES = 2 * 3 * 5 * 1024 * 1024;
 
 export const ConfigSchema = Type.Object({
   DATABASE_URL: Type.String({
     default: 'mysql://root@127.0.0.1:3306/dargah',
     pattern: '^mysql://',
     description: 'MySQL/MariaDB connection URL, database included',
+  }),
+  MIGRATE_DATABASE_URL: Type.String({
+    default: '',
+    pattern: '^(mysql://.*)?$',
+    description:
+      'npm run migrate: the MySQL user that owns the schema (DDL and the ledger\'s triggers), so the DATABASE_URL user needs only SELECT, INSERT, UPDATE and DELETE (deploy/mysql-init/01-users.sh); the same database as DATABASE_URL. Empty: DATABASE_URL (development)',
   }),
   DATABASE_QUERY_TIMEOUT_MS: Int({
     default: DEFAULT_DATABASE_QUERY_TIMEOUT_MS,
@@ -65,6 +74,9 @@ export const ConfigSchema = Type.Object({
   BANK_TERMINAL_ID: Type.String({ default: '', description: 'live mode: the terminal id the PSP gave you' }),
   BANK_PASSWORD: Type.String({ default: '', description: "live mode: the terminal's password for server-to-server calls, if the PSP wants one" }),
   BANK_TIMEOUT_MS: Int({ default: 10_000, minimum: 100, maximum: 120_000, description: 'time the bank has to answer one call (token, confirm, settle, reverse, refund)' }),
+  PSP_BREAKER_FAILURES: Int({ default: 5, minimum: 1, maximum: 1000, description: "failed or timed-out token requests within PSP_BREAKER_WINDOW_SECONDS that open a PSP terminal's circuit breaker (docs/psps/routing.md)" }),
+  PSP_BREAKER_WINDOW_SECONDS: Int({ default: 60, minimum: 1, maximum: 86_400, description: 'the window in which PSP_BREAKER_FAILURES failures open the breaker' }),
+  PSP_BREAKER_OPEN_SECONDS: Int({ default: 30, minimum: 1, maximum: 86_400, description: 'how long an open breaker keeps payments away from its PSP terminal before one probe is let through (half-open)' }),
   SANDBOX_BANK_URL: Type.String({
     default: 'http://127.0.0.1:3100',
     description: 'test mode: the bank simulator (`npm run bank-sim`), the same protocol as a live PSP',
@@ -74,6 +86,26 @@ export const ConfigSchema = Type.Object({
     description: "test mode: the simulator's page as customers' browsers reach it, when it differs from SANDBOX_BANK_URL (e.g. behind docker compose); empty: SANDBOX_BANK_URL",
   }),
   SANDBOX_BANK_TERMINAL_ID: Type.String({ default: '11223344', minLength: 1, description: "test mode: the simulator's terminal id" }),
+  SANDBOX_BANK_PASSWORD: Type.String({ default: '', description: "test mode: the simulator's terminal password (its BANK_SIM_PASSWORD), sent on every server-to-server call" }),
+  SANDBOX_MELLAT_URL: Type.String({
+    default: '',
+    description: "test mode: the bank simulator speaking Behpardakht Mellat's IPG (`BANK_SIM_PROTOCOL=mellat npm run bank-sim`; `npm start` runs one); empty: test payments cannot go to mellat",
+  }),
+  SANDBOX_MELLAT_PAGE_URL: Type.String({
+    default: '',
+    description: "test mode: the Mellat simulator's page as customers' browsers reach it, when it differs from SANDBOX_MELLAT_URL; empty: SANDBOX_MELLAT_URL",
+  }),
+  SANDBOX_MELLAT_TERMINAL_ID: Type.String({ default: '55667788', minLength: 1, description: "test mode: the Mellat simulator's terminal id (its BANK_SIM_TERMINAL_ID)" }),
+  SANDBOX_MELLAT_USERNAME: Type.String({ default: 'dargah', description: "test mode: the Mellat simulator's terminal user name (its BANK_SIM_USERNAME)" }),
+  SANDBOX_MELLAT_PASSWORD: Type.String({ default: '', description: "test mode: the Mellat simulator's terminal password (its BANK_SIM_PASSWORD)" }),
+  MELLAT_BASE_URL: Type.String({
+    default: '',
+    description: "live mode: Behpardakht Mellat's IPG (its SOAP service, e.g. https://bpm.shaparak.ir); empty: live payments cannot go to mellat",
+  }),
+  MELLAT_PAGE_URL: Type.String({ default: '', description: "live mode: Behpardakht's payment page origin (startpay.mellat), when it differs from MELLAT_BASE_URL; empty: MELLAT_BASE_URL" }),
+  MELLAT_TERMINAL_ID: Type.String({ default: '', description: 'live mode: the terminal id Behpardakht gave you' }),
+  MELLAT_USERNAME: Type.String({ default: '', description: "live mode: the terminal's user name at Behpardakht" }),
+  MELLAT_PASSWORD: Type.String({ default: '', description: "live mode: the terminal's password at Behpardakht" }),
   SETTLEMENT_CRON: Type.String({
     default: '30 0 * * *',
     pattern: '^\\S+( \\S+){4}$',
@@ -85,6 +117,18 @@ export const ConfigSchema = Type.Object({
     maximum: 24 * 90,
     description: 'settlement: a live payment is settled once it has been verified this long (a margin for disputes and refunds)',
   }),
+  STUCK_SWEEP_INTERVAL_SECONDS: Int({
+    default: 300,
+    minimum: 1,
+    maximum: 86_400,
+    description: 'worker: how often the stuck-records sweep runs (a Temporal Schedule; docs/RELIABILITY.md#waiting-states)',
+  }),
+  STUCK_AFTER_SECONDS: Int({
+    default: 600,
+    minimum: 1,
+    description: 'a refund pending, a payout without an answer or an event without a delivery this long is sent on by the sweep; added to each waiting state\'s own window before `cli stuck` and the dargah_stuck_records metric raise it',
+  }),
+  STUCK_SWEEP_BATCH_SIZE: Int({ default: 100, minimum: 1, maximum: 10_000, description: 'worker: records of each kind one sweep run sends on at most; the next run goes on' }),
   AMOUNT_MIN: Int({ default: 10_000, minimum: 1, description: 'smallest payment amount in rials' }),
   AMOUNT_MAX: Int({ default: 500_000_000, minimum: 1, description: 'largest payment amount in rials' }),
   FEE_BPS: Int({ default: 100, minimum: 0, maximum: 10_000, description: 'default fee in basis points of the amount' }),
@@ -95,6 +139,11 @@ export const ConfigSchema = Type.Object({
     default: '',
     description:
       'secret (32+ random characters; placeholders such as change-me are refused) that signs the CSRF tokens of the hosted pages; set the same value on every API process (empty: a random one per process)',
+  }),
+  TRUSTED_PROXIES: Type.String({
+    default: '',
+    description:
+      'comma-separated CIDRs (or addresses) of the proxies in front of the API (HAProxy, the TLS proxy); only from these is X-Forwarded-For believed, and the client is its right-most hop outside them. Empty: the TCP peer is the client',
   }),
   BODY_LIMIT_BYTES: Int({ default: 65_536, minimum: 1_024, description: 'largest accepted request body' }),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
@@ -146,13 +195,29 @@ export const ConfigSchema = Type.Object({
   }),
   RATE_LIMIT_REQUESTS: Int({ default: 1_200, minimum: 0, description: 'API requests one key may make per RATE_LIMIT_WINDOW_SECONDS (0: unlimited); beyond it 429 rate_limited' }),
   RATE_LIMIT_WINDOW_SECONDS: Int({ default: 60, minimum: 1, maximum: 86_400, description: 'length of the fixed window of RATE_LIMIT_REQUESTS' }),
+  TEST_KEYS_PER_MERCHANT: Int({
+    default: 10,
+    minimum: 1,
+    maximum: 1_000,
+    description: 'test API keys a merchant may hold at once (unrevoked and unexpired); a key beyond them is refused until one is revoked or expires',
+  }),
   TEST_PAYMENTS_PER_MINUTE: Int({ default: 120, minimum: 0, description: 'payments a merchant may create per minute in test mode (0: unlimited); beyond it 429 rate_limited' }),
   SMTP_URL: Type.String({
     default: '',
     pattern: '^(smtps?://.*)?$',
     description: 'dashboard email (address confirmation): SMTP server as smtp://user:pass@host:port or smtps://…; empty: each email is printed to standard output instead',
   }),
+  NODE_ENV: Type.String({
+    default: '',
+    description:
+      '`production` (the image sets it) turns on production mode, as BANK_BASE_URL naming a live PSP does: the API and the worker then refuse to start without SMTP_URL, so confirmation and reset links are mailed, never printed',
+  }),
   MAIL_FROM: Type.String({ default: 'Dargah <no-reply@localhost>', minLength: 3, description: 'dashboard email: the From address' }),
+  DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR: Int({
+    default: 20,
+    minimum: 0,
+    description: 'dashboard: sign-ups one client address may make per hour (0: unlimited); beyond it the same answer and nothing done (no hash, merchant, key, workflow or email)',
+  }),
   DASHBOARD_SESSION_IDLE_SECONDS: Int({ default: 1_800, minimum: 60, description: 'dashboard: a session unused this long ends (30 min)' }),
   DASHBOARD_SESSION_MAX_SECONDS: Int({ default: 43_200, minimum: 60, description: 'dashboard: a session ends this long after sign-in, however active (12 h)' }),
   DASHBOARD_SECRETS_KEY: Type.String({
@@ -171,6 +236,18 @@ export const ConfigSchema = Type.Object({
     minLength: 1,
     description:
       "where the merchants' uploaded business documents are kept (relative to the working directory unless absolute); never inside the source tree or anything served. API processes write it, the operator CLI reads it: give them the same directory",
+  }),
+  DOMAIN_VERIFICATION_URL: Type.String({
+    default: 'https://{domain}/.well-known/dargah-domain-verification.txt',
+    pattern: '^https?://.*\\{domain\\}',
+    description:
+      "where the gateway fetches a merchant's domain verification file, `{domain}` standing for the domain; a domain is a live callback domain only once the file there holds its token (tests point it at a local server)",
+  }),
+  DOCUMENTS_QUOTA_BYTES: Int({
+    default: DEFAULT_DOCUMENTS_QUOTA_BYTES,
+    minimum: 1_048_576,
+    description:
+      "the most bytes of business documents one merchant may keep in DOCUMENTS_DIR (every submission's files; the sets the operator rejected are pruned when new files replace them); a submission beyond it is refused and nothing of it is stored",
   }),
   METRICS_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'address the Prometheus /metrics endpoints of the API and the worker listen on (never the public API); docs/OPERATIONS.md' }),
   API_METRICS_PORT: Int({ default: 9464, minimum: 0, maximum: 65535, description: "port of the API process's /metrics (0: a free port, logged)" }),
@@ -255,9 +332,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const keyProblem = config.DASHBOARD_SECRETS_KEY.length < 32 ? 'must be at least 32 characters' : placeholderProblem(config.DASHBOARD_SECRETS_KEY);
     if (keyProblem !== undefined) throw new ConfigError(`Invalid configuration: DASHBOARD_SECRETS_KEY ${keyProblem}`);
   }
-  const databasePassword = passwordOf(config.DATABASE_URL);
-  const passwordProblem = databasePassword === '' ? undefined : placeholderProblem(databasePassword);
-  if (passwordProblem !== undefined) throw new ConfigError(`Invalid configuration: the password in DATABASE_URL ${passwordProblem}`);
+  for (const name of ['DATABASE_URL', 'MIGRATE_DATABASE_URL'] as const) {
+    const databasePassword = passwordOf(config[name]);
+    const passwordProblem = databasePassword === '' ? undefined : placeholderProblem(databasePassword);
+    if (passwordProblem !== undefined) throw new ConfigError(`Invalid configuration: the password in ${name} ${passwordProblem}`);
+  }
+  if (config.MIGRATE_DATABASE_URL !== '' && pathOf(config.MIGRATE_DATABASE_URL) !== pathOf(config.DATABASE_URL)) {
+    throw new ConfigError('Invalid configuration: MIGRATE_DATABASE_URL must name the same database as DATABASE_URL');
+  }
+  const badProxies = config.TRUSTED_PROXIES.split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '' && !ipaddr.isValidCIDR(e) && !ipaddr.isValid(e));
+  if (badProxies.length > 0) {
+    throw new ConfigError(`Invalid configuration: TRUSTED_PROXIES must list CIDRs or addresses (not ${badProxies.map((e) => JSON.stringify(e)).join(', ')})`);
+  }
   if (config.WEBHOOK_ALLOWED_PORTS.split(',').some((p) => p !== '' && (Number(p) < 1 || Number(p) > 65535))) {
     throw new ConfigError(`Invalid configuration: WEBHOOK_ALLOWED_PORTS must list ports from 1 to 65535 (got ${JSON.stringify(config.WEBHOOK_ALLOWED_PORTS)})`);
   }
@@ -278,6 +366,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return config;
 }
 
+/**
+ * The URL `npm run migrate` connects with: the schema owner's
+ * (MIGRATE_DATABASE_URL), or the gateway's own when none is set (development,
+ * where one user does both).
+ */
+export function migrationDatabaseUrl(config: Config): string {
+  return config.MIGRATE_DATABASE_URL === '' ? config.DATABASE_URL : config.MIGRATE_DATABASE_URL;
+}
+
+/**
+ * Production mode: NODE_ENV=production, or a live PSP configured (BANK_BASE_URL).
+ * A development machine (`npm start`, the tests) is neither.
+ */
+export function isProductionMode(config: Pick<Config, 'NODE_ENV' | 'BANK_BASE_URL'>): boolean {
+  return config.NODE_ENV === 'production' || config.BANK_BASE_URL !== '';
+}
+
+/**
+ * Refuses to start a process that sends email (the API, the worker) in production
+ * mode without an SMTP server: the mailer would print sign-up confirmation and
+ * password-reset links, one-time secrets, where the log collector reads them.
+ */
+export function requireMailInProduction(config: Pick<Config, 'NODE_ENV' | 'BANK_BASE_URL' | 'SMTP_URL'>): void {
+  if (isProductionMode(config) && config.SMTP_URL === '') {
+    const why = config.NODE_ENV === 'production' ? 'NODE_ENV is production' : 'BANK_BASE_URL names a live PSP';
+    throw new ConfigError(
+      `Invalid configuration: SMTP_URL must be set in production mode (${why}): dashboard emails carry one-time links that must be mailed, never printed (smtp://user:password@relay:587)`,
+    );
+  }
+}
+
 /** Settings whose value is a secret: never echoed in a message. */
 const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY']);
 
@@ -290,6 +409,15 @@ function shownValue(name: string, value: string): string {
   if (SECRET_SETTINGS.has(name)) return 'a value that is not shown';
   // Whatever stands before the last @ may be user:password, however malformed the rest.
   return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/*)?.*@/is, (_, scheme: string | undefined) => `${scheme ?? ''}***@`));
+}
+
+/** The database part of a mysql:// URL ('' when the URL does not parse). */
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
 }
 
 /** The password of a mysql:// URL ('' when there is none or the URL does not parse). */

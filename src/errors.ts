@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   request_header_too_large: 431,
   validation_failed: 422,
   callback_url_not_allowed: 422,
+  callback_domain_unverified: 422,
   amount_mismatch: 422,
   idempotency_key_reused: 422,
   refund_exceeds_amount: 422,

@@ -1,10 +1,12 @@
 /**
  * The customer at the bank and back (docs/BANK.md): the token for the
  * bank's page, the bank's callback when the customer returns, never trusted,
- * and the bank's own confirmation, the only thing that pays a payment;
+ * and the bank's own confirmation, the only thing that pays a payment, as
+ * its own answer to an inquiry is the only thing that fails or cancels one;
  * a payment the bank keeps "in progress" is asked about again, at doubling
  * intervals, until the pending limit.
  */
+import { isCancellation, patched } from '@temporalio/workflow';
 import { isGenuineConfirmation } from '../src/domain/bank-confirmation.ts';
 import { PAYMENT_FAILURES } from '../src/domain/payment.ts';
 import {
@@ -18,7 +20,23 @@ import {
 import type { PaymentClock } from './payment-clock.ts';
 import { refusalFailure } from './failures.ts';
 import type { PaymentState } from './payment-state.ts';
-import { bankCallsAwaited, bankConfirmOnReturn } from './proxies.ts';
+import { bankCallsAwaited, bankConfirmOnReturn, bankInquiryOnReturn, bankTokenPerPsp, routePlanning } from './proxies.ts';
+
+/**
+ * Returns that say "failed" or "canceled" are recorded only on the bank's answer to an inquiry
+ * (docs/SECURITY.md): anyone with the payment's URL holds its bank token and can post one. Payments
+ * whose history took such a return before this change replay as they ran, believing it.
+ */
+export const ASK_BANK_ON_FAILED_RETURN_PATCH = 'bank-return-failure-asks-bank';
+
+/**
+ * Several PSPs (docs/psps/routing.md): the token is asked of the payment's route, one PSP after the
+ * other, before the customer is sent anywhere. Payments whose history asked SEP alone replay so.
+ */
+export const PSP_ROUTING_PATCH = 'psp-routing';
+
+/** What the customer's Pay is refused with when no PSP of the route gave a token: a 503 they may retry. */
+export const NO_BANK_ANSWERED = { code: 'bank_unavailable', message: 'No bank can take the payment right now; try again in a moment.' } as const;
 
 export class BankReturn {
   /** The bank's token for this payment's page, once asked for. */
@@ -42,8 +60,35 @@ export class BankReturn {
   async requestToken({ redirect_url }: BankTokenInput): Promise<BankTokenResult> {
     const { payment } = this.state;
     if (!this.payable()) throw refusalFailure({ code: 'payment_not_payable', message: `The payment is ${payment.status}; it can no longer be paid.` });
-    this.token ??= await bankCallsAwaited.requestBankToken({ payment_id: payment.id, mode: payment.mode, amount: payment.amount, redirect_url });
+    if (this.token !== undefined) return this.token;
+    if (patched(PSP_ROUTING_PATCH)) this.token = await this.routedToken(redirect_url);
+    else this.token = await bankCallsAwaited.requestBankToken({ payment_id: payment.id, mode: payment.mode, amount: payment.amount, redirect_url });
     return this.token;
+  }
+
+  /**
+   * The token from the first PSP of the payment's route that gives one: a PSP whose breaker is open
+   * is skipped by the activity without a call, one that fails twice (no answer, a server error, a
+   * timeout) or refuses is left for the next. The PSP that gave it is recorded before the token is
+   * answered: the customer is sent there, and the payment never moves after.
+   */
+  private async routedToken(redirect_url: string): Promise<BankTokenResult> {
+    const { payment } = this.state;
+    const identity = { payment_id: payment.id, mode: payment.mode, amount: payment.amount };
+    const candidates = await routePlanning.planPaymentRoute(identity);
+    for (const [attempt, candidate] of candidates.entries()) {
+      let answer: BankTokenResult;
+      try {
+        answer = await bankTokenPerPsp.requestBankToken({ ...identity, redirect_url, psp: candidate.psp, attempt });
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        continue;
+      }
+      await this.state.choosePsp({ name: candidate.psp, terminal_id: candidate.terminal_id });
+      // The way to this PSP's page: a GET of the url, or (Mellat) a form POST of its fields.
+      return { token: answer.token, url: answer.url, ...(answer.method === undefined ? {} : { method: answer.method, fields: answer.fields ?? {} }) };
+    }
+    throw refusalFailure(NO_BANK_ANSWERED);
   }
 
   /**
@@ -54,16 +99,37 @@ export class BankReturn {
     const { payment } = this.state;
     if (!this.payable() || this.token === undefined) return;
     if (callback.token !== this.token.token || callback.res_num !== payment.id) return; // not this payment's session at the bank
+    if (callback.state !== 'OK' && patched(ASK_BANK_ON_FAILED_RETURN_PATCH)) return this.recordBankRefusal();
     if (callback.state === 'CanceledByUser') return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
     if (callback.state !== 'OK') return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
     await this.confirm(callback.ref_num);
+  }
+
+  /**
+   * A return that says the customer did not pay: the bank is asked, and the payment is failed or
+   * canceled only when the bank says so. Otherwise it stays as it is: still open at the bank (or the
+   * return forged, or the bank silent), the customer may still pay until it expires; paid at the
+   * bank, only the genuine return's RefNum, confirmed, pays it, and a paid transaction nobody
+   * confirms is reversed by the bank itself, so believing the inquiry's "succeeded" gains nothing.
+   */
+  private async recordBankRefusal(): Promise<void> {
+    const { payment } = this.state;
+    let standing: string;
+    try {
+      ({ standing } = await bankInquiryOnReturn.inquireAtBank({ payment_id: payment.id, mode: payment.mode, ...this.state.pspOfPayment }));
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      return;
+    }
+    if (standing === 'canceled') return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
+    if (standing === 'failed') return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
   }
 
   /** Asks the bank about `refNum`; pays, keeps pending, or (for a pending payment the bank refuses) fails the payment. */
   private async confirm(refNum: string): Promise<void> {
     const { payment } = this.state;
     // Asked within the workflow task first: the payment is recorded in the same task.
-    const answer = await bankConfirmOnReturn.confirmAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: refNum });
+    const answer = await bankConfirmOnReturn.confirmAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: refNum, ...this.state.pspOfPayment });
     if (answer.result === 'in_progress') {
       this.pendingRef = refNum;
       if (payment.status === 'created') await this.state.commit({ ...payment, status: 'pending' });

@@ -5,3 +5,4 @@ export { webhookDeliveryWorkflow } from './webhook.ts';
 export { idempotencyCleanupWorkflow } from './maintenance.ts';
 export { merchantOnboardingWorkflow } from './onboarding.ts';
 export { settlementRunWorkflow, settlementWorkflow } from './settlement.ts';
+export { stuckRecordsSweepWorkflow } from './sweep.ts';

@@ -39,6 +39,26 @@ export class PaymentState {
     upsertSearchAttributes([{ key: searchAttributes.status, value: next.status }]);
   }
 
+  /**
+   * The PSP terminal that gave the payment its token, recorded first (recordPaymentPsp): from now on
+   * the payment is that PSP's, and searchable by it. Not a transition: the payment stays `created`.
+   */
+  async choosePsp(psp: NonNullable<Payment['psp']>): Promise<void> {
+    const { id, mode, amount } = this.current;
+    await recordWrites.recordPaymentPsp({ payment_id: id, mode, amount, psp: psp.name, terminal_id: psp.terminal_id });
+    this.current = { ...this.current, psp };
+    upsertSearchAttributes([
+      { key: searchAttributes.psp, value: psp.name },
+      { key: searchAttributes.pspTerminal, value: psp.terminal_id },
+    ]);
+  }
+
+  /** The PSP to name in a bank call: the one that took the payment; none for a payment whose workflow predates routing (the record's, or SEP, decides). */
+  get pspOfPayment(): { psp: NonNullable<Payment['psp']>['name'] } | Record<string, never> {
+    const psp = this.current.psp;
+    return psp === undefined || psp === null ? {} : { psp: psp.name };
+  }
+
   /** Tells the merchant the payment exists (payment.created), once, before any change of it. */
   announce(): Promise<void> {
     return this.exclusive(() => recordWrites.announcePayment({ payment: this.current, merchant_id: this.merchantId }));

@@ -38,7 +38,7 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
   /** Returns the whole amount to the customer at the bank, then records `reversed` (no fee). */
   async function reverse(): Promise<void> {
     const { payment } = state;
-    await bankCalls.reverseAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '' });
+    await bankCalls.reverseAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
     await state.commit({ ...payment, status: 'reversed', refunded_amount: payment.amount, fee: 0 });
   }
 
@@ -109,7 +109,7 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
         if (payment.status !== 'paid') return payment;
         // Settled at the bank before it is verified; a bank that does not answer leaves it paid (503, try again).
         try {
-          await bankCallsAwaited.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '' });
+          await bankCallsAwaited.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
         } catch (error) {
           if (isCancellation(error)) throw error;
           throw refusalFailure({ code: 'bank_unavailable', message: 'The bank did not settle the payment in time; verify again.' });

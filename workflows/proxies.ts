@@ -59,10 +59,30 @@ export const bankCalls = proxyActivities<BankActivities>({
 // of seconds: a bank that does not answer by then (down, slow) is asked by `bankCalls`, until it answers.
 export const bankConfirmOnReturn = localFirst(proxyLocalActivities<BankActivities>({ startToCloseTimeout: '2s', retry: { maximumAttempts: 1 } }), bankCalls);
 
+// The bank's inquiry on a failed or canceled return, within the workflow task that takes it, as the
+// confirm's first try is, but with no fallback: a bank that does not answer in a couple of seconds
+// decides nothing, and the payment is left as it is, to be paid or to expire.
+export const bankInquiryOnReturn = proxyLocalActivities<BankActivities>({ startToCloseTimeout: '2s', retry: { initialInterval: '500ms', maximumAttempts: 2 } });
+
 // Calls a person waits for (the token before the bank's page, the settlement of verify), as local
 // activities: the person waits on the same workflow task, and three tries bound how long it stays
 // open; then a failure the caller sees (503) and may retry; the bank's keys make the retry safe.
 export const bankCallsAwaited = proxyLocalActivities<BankActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+// The route of a payment about to go to the bank (activities/bank.ts planPaymentRoute): two reads of
+// MySQL within the workflow task the customer waits on.
+export const routePlanning = proxyLocalActivities<BankActivities>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+// The token at one PSP of the payment's route (docs/psps/routing.md): the customer is waiting, so two
+// attempts, each bounded by the bank's own timeout (BANK_TIMEOUT_MS, at most 120 s, inside this
+// activity's limit), and then the next PSP of the route instead of more tries here.
+export const bankTokenPerPsp = proxyLocalActivities<BankActivities>({
+  startToCloseTimeout: '130s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 2, nonRetryableErrorTypes: ['psp_unavailable', 'bank_refused', 'bank_not_configured', 'record_mismatch'] },
 });

@@ -40,7 +40,15 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
     },
     async payOut(refund) {
       const { payment } = current();
-      await bankCalls.refundAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', refund_id: refund.id, amount: refund.amount });
+      // At the PSP that took the payment (the record's; a payment older than routing has none: SEP's).
+      await bankCalls.refundAtBank({
+        payment_id: payment.id,
+        mode: payment.mode,
+        ref_num: payment.reference_id ?? '',
+        refund_id: refund.id,
+        amount: refund.amount,
+        ...(payment.psp === undefined || payment.psp === null ? {} : { psp: payment.psp.name }),
+      });
     },
     exclusive: (step) => lock.run(step),
     now: () => new Date().toISOString(),

@@ -907,6 +907,19 @@ export interface components {
              * @enum {string}
              */
             settlement_status: "not_applicable" | "pending" | "settled";
+            /** @description the PSP and terminal that took the payment (gave it its bank token; docs/psps/routing.md); null until the customer is sent to a bank, and on payments made before routing (which went to SEP) */
+            psp: {
+                /**
+                 * @description the PSP (Shaparak payment service provider)
+                 * @enum {string}
+                 */
+                name: "sep" | "mellat";
+                /**
+                 * @description the gateway's terminal at that PSP
+                 * @example 11223344
+                 */
+                terminal_id: string;
+            } | null;
         };
         Refund: {
             /**
@@ -1140,6 +1153,19 @@ export interface components {
                      * @enum {string}
                      */
                     settlement_status: "not_applicable" | "pending" | "settled";
+                    /** @description the PSP and terminal that took the payment (gave it its bank token; docs/psps/routing.md); null until the customer is sent to a bank, and on payments made before routing (which went to SEP) */
+                    psp: {
+                        /**
+                         * @description the PSP (Shaparak payment service provider)
+                         * @enum {string}
+                         */
+                        name: "sep" | "mellat";
+                        /**
+                         * @description the gateway's terminal at that PSP
+                         * @example 11223344
+                         */
+                        terminal_id: string;
+                    } | null;
                 };
                 refund?: {
                     /**
@@ -1619,7 +1645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `validation_failed`, `callback_url_not_allowed`, `idempotency_key_reused` */
+            /** @description Error: `validation_failed`, `callback_url_not_allowed`, `callback_domain_unverified`, `idempotency_key_reused` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

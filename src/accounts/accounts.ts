@@ -7,6 +7,7 @@
  * attacker something.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import { hash, verify } from '@node-rs/argon2';
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
@@ -14,11 +15,12 @@ import * as zxcvbnEnglish from '@zxcvbn-ts/language-en';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Mailer } from '../adapters/mailer.ts';
-import { counterHits, hitCounter, windowStartOf } from '../db/rate-limits.ts';
+import { hitCounter, unhitCounter, windowStartOf } from '../db/rate-limits.ts';
 import type { UserEmailTokensTable } from '../db/database.ts';
 import type { Client } from '@temporalio/client';
 import { insertMerchant, merchantName, OnboardingError } from '../merchants/merchants.ts';
 import { startOnboarding } from '../temporal/onboarding.ts';
+import { mailOwner } from './owner-mail.ts';
 
 export type AccountErrorCode = 'invalid_email' | 'weak_password' | 'invalid_name' | 'invalid_credentials' | 'not_confirmed' | 'invalid_link' | 'invalid_code';
 
@@ -45,9 +47,27 @@ export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
 const EMAIL_PATTERN = /^[^\s@<>()[\],;:"]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
 const CONFIRM_LINK_HOURS = 24;
+/** Sign-ups one address may be given per hour; more are answered alike and do nothing. */
+export const SIGN_UPS_PER_EMAIL_PER_HOUR = 3;
 
-/** Sign-in failures allowed per window, per account and per address; past them every attempt gets the generic error. */
-export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 20, windowSeconds: 15 * 60 } as const;
+/**
+ * Sign-in failures allowed per window, per account from one address and per address; past them
+ * every attempt gets the generic error. Per account from every address together there is no
+ * refusal, which would let anyone lock the owner out, but a backoff (signInBackoffMs).
+ */
+export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 20, windowSeconds: 15 * 60, backoffBaseMs: 250, backoffMaxMs: 4_000 } as const;
+
+/**
+ * How long a sign-in on an account waits before its password (or code) is checked, after
+ * `failures` failures on the account from any address in the window: nothing for the first
+ * `perAccount`, then doubling from `backoffBaseMs` up to `backoffMaxMs`. A delay, never a
+ * refusal: a guesser spread over many addresses is slowed, and the owner still gets in.
+ */
+export function signInBackoffMs(failures: number): number {
+  const over = failures - SIGN_IN_LIMITS.perAccount;
+  if (over <= 0) return 0;
+  return Math.min(SIGN_IN_LIMITS.backoffBaseMs * 2 ** Math.min(over - 1, 16), SIGN_IN_LIMITS.backoffMaxMs);
+}
 
 export const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
 export const newToken = () => randomBytes(32).toString('base64url');
@@ -75,7 +95,7 @@ export function checkPassword(password: string, email: string, userInputs: strin
 
 export interface AccountDeps {
   db: Db;
-  config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX' | 'PUBLIC_BASE_URL' | 'TEMPORAL_TASK_QUEUE'>;
+  config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX' | 'PUBLIC_BASE_URL' | 'TEMPORAL_TASK_QUEUE' | 'DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR'>;
   mailer: Mailer;
   /** Starts the new merchant's onboarding workflow. */
   temporal?: Client;
@@ -84,12 +104,17 @@ export interface AccountDeps {
 /** Stores a one-time emailed link's token (only its SHA-256) and answers the token for the link. */
 export async function issueEmailToken(db: Db, userId: string, purpose: UserEmailTokensTable['purpose'], validHours: number): Promise<string> {
   const token = newToken();
+  await storeEmailToken(db, token, userId, purpose, validHours);
+  return token;
+}
+
+/** Stores a token made beforehand (only its SHA-256). */
+export async function storeEmailToken(db: Db, token: string, userId: string, purpose: UserEmailTokensTable['purpose'], validHours: number): Promise<void> {
   const now = new Date();
   await db
     .insertInto('user_email_tokens')
     .values({ token_hash: sha256(token), user_id: userId, purpose, created_at: now, expires_at: new Date(now.getTime() + validHours * 3_600_000) })
     .execute();
-  return token;
 }
 
 /**
@@ -133,7 +158,7 @@ async function sendConfirmation(deps: AccountDeps, userId: string, email: string
  * email. An address that already has an account gets a note instead, and the
  * caller sees the same answer either way (no account enumeration).
  */
-export async function signUp(deps: AccountDeps, input: { email: string; password: string; businessName: string; lang: 'fa' | 'en' }): Promise<void> {
+export async function signUp(deps: AccountDeps, input: { email: string; password: string; businessName: string; lang: 'fa' | 'en'; address: string }): Promise<void> {
   const email = normalizeEmail(input.email);
   let name: string;
   try {
@@ -143,16 +168,16 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
     throw error;
   }
   checkPassword(input.password, email, [name]);
+  // Counted first, for every address alike: past the limit nothing is done (no hash, merchant, key, workflow or email), and the answer is the same.
+  const hourMs = 3_600_000;
+  const hour = windowStartOf(Date.now(), hourMs);
+  const perClient = deps.config.DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR;
+  if (perClient > 0 && (await hitCounter(deps.db, `signup-client:${input.address.slice(0, 60)}`, hour, hourMs)) > perClient) return;
+  if ((await hitCounter(deps.db, `signup-email:${sha256(email).toString('hex').slice(0, 40)}`, hour, hourMs)) > SIGN_UPS_PER_EMAIL_PER_HOUR) return;
   const existing = await deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (existing !== undefined) {
-    await deps.mailer.send({
-      to: email,
-      subject: input.lang === 'en' ? 'Someone tried to sign up with your address' : 'تلاش برای ثبت‌نام با نشانی شما',
-      text:
-        input.lang === 'en'
-          ? `This address already has a Dargah account. Sign in at ${deps.config.PUBLIC_BASE_URL}/dashboard/sign-in?lang=en\n`
-          : `این نشانی از قبل حساب درگاه دارد. از این پیوند وارد شوید: ${deps.config.PUBLIC_BASE_URL}/dashboard/sign-in\n`,
-    });
+    // Capped per recipient (src/accounts/owner-mail.ts): anyone can cause this email.
+    await mailOwner({ db: deps.db, mailer: deps.mailer, baseUrl: deps.config.PUBLIC_BASE_URL }, email, input.lang, { kind: 'sign_up_tried' });
     return;
   }
   const passwordHash = await hashPassword(input.password);
@@ -192,27 +217,52 @@ let dummyHash: Promise<string> | undefined;
 
 const SIGN_IN_WINDOW_MS = SIGN_IN_LIMITS.windowSeconds * 1000;
 
-/** The sign-in throttle's counters: one per account (by address hash) and one per client address. */
+/**
+ * The sign-in throttle's counters, by the client's address (TRUSTED_PROXIES, src/http/client-address.ts):
+ * the account from this address and the address (refused at their limits), and the account from
+ * every address (its backoff).
+ */
 const buckets = (email: string, address: string) => ({
-  account: { name: `signin-account:${sha256(email).toString('hex').slice(0, 40)}`, limit: SIGN_IN_LIMITS.perAccount },
+  account: { name: `signin-account:${sha256(`${email}\n${address}`).toString('hex').slice(0, 40)}`, limit: SIGN_IN_LIMITS.perAccount },
   address: { name: `signin-address:${address.slice(0, 60)}`, limit: SIGN_IN_LIMITS.perAddress },
+  anywhere: { name: `signin-account-all:${sha256(email).toString('hex').slice(0, 40)}`, limit: Infinity },
 });
 
-/**
- * Whether sign-in for this account or from this address is at its limit in the
- * current window (the shared counter of src/db/rate-limits.ts, the API's too).
- * The second step of a two-factor sign-in is throttled by the same counters.
- */
-export async function signInThrottled(db: Db, email: string, address: string): Promise<boolean> {
-  const { account, address: addr } = buckets(email, address);
-  const hits = await counterHits(db, [account.name, addr.name], windowStartOf(Date.now(), SIGN_IN_WINDOW_MS));
-  return (hits.get(account.name) ?? 0) >= account.limit || (hits.get(addr.name) ?? 0) >= addr.limit;
+/** A sign-in attempt counted as a failure in advance (src/accounts/accounts.ts#reserveSignInFailure). */
+export interface SignInAttempt {
+  /** The password or code was right: the failure counted in advance is taken back. */
+  succeeded(): Promise<void>;
 }
 
-/** Counts one failed sign-in (a wrong password, or a wrong second-factor code) against the account and the address. */
-export async function countSignInFailure(db: Db, email: string, address: string): Promise<void> {
+/**
+ * Counts one attempt of sign-in (a password, or a second-factor code) as a
+ * failure against the account and the address, and then decides: answers
+ * undefined when either count is past its limit in the current window (the
+ * attempt must be refused unheard), otherwise the attempt, whose `succeeded`
+ * takes the count back. Counting first, in one atomic statement per counter
+ * (src/db/rate-limits.ts), and only then deciding means that parallel
+ * attempts cannot all pass one check made before any of them counted.
+ */
+export async function reserveSignInFailure(db: Db, email: string, address: string): Promise<SignInAttempt | undefined> {
   const start = windowStartOf(Date.now(), SIGN_IN_WINDOW_MS);
-  for (const bucket of Object.values(buckets(email, address))) await hitCounter(db, bucket.name, start, SIGN_IN_WINDOW_MS);
+  const byName = buckets(email, address);
+  const counted = Object.values(byName);
+  let within = true;
+  let everywhere = 0;
+  for (const bucket of counted) {
+    const hits = await hitCounter(db, bucket.name, start, SIGN_IN_WINDOW_MS);
+    if (hits > bucket.limit) within = false;
+    if (bucket === byName.anywhere) everywhere = hits;
+  }
+  if (!within) return undefined;
+  // The account's failures from every address never refuse (nobody may lock the owner out); they slow it down.
+  const backoff = signInBackoffMs(everywhere - 1);
+  if (backoff > 0) await setTimeout(backoff);
+  return {
+    succeeded: async () => {
+      for (const bucket of counted) await unhitCounter(db, bucket.name, start);
+    },
+  };
 }
 
 export interface SignedInUser {
@@ -221,6 +271,28 @@ export interface SignedInUser {
   email: string;
   /** Two-factor sign-in is on for this user. */
   twoFactor: boolean;
+  /** When this session last proved a second factor (src/accounts/step-up.ts); absent or null: never. */
+  secondFactorAt?: Date | null;
+}
+
+/** Whether `password` is the one of this hash; with no hash (an unknown address) as slow as a wrong password, and false. */
+async function passwordMatches(passwordHash: string | undefined, input: string): Promise<boolean> {
+  const password = input.slice(0, PASSWORD_MAX * 4);
+  if (passwordHash !== undefined) return verify(passwordHash, password);
+  await verify(await (dummyHash ??= hash(newToken(), ARGON2)), password);
+  return false;
+}
+
+/**
+ * The password of a signed-in user asked again (before a change of two-step
+ * sign-in), counted in the same throttle as sign-in: a wrong one, or one past
+ * the limits, is `invalid_credentials`.
+ */
+export async function confirmPassword(db: Db, user: { userId: string; email: string }, password: string, address: string): Promise<void> {
+  const row = await db.selectFrom('users').select('password_hash').where('id', '=', user.userId).executeTakeFirstOrThrow();
+  const attempt = await reserveSignInFailure(db, user.email, address);
+  if (attempt === undefined || !(await passwordMatches(row.password_hash, password))) throw new AccountError('invalid_credentials');
+  await attempt.succeeded();
 }
 
 /**
@@ -237,13 +309,10 @@ export async function checkCredentials(db: Db, input: { email: string; password:
   }
   const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   const subject = user === undefined ? undefined : { userId: user.id, merchantId: user.merchant_id };
-  if (await signInThrottled(db, email, input.address)) throw new AccountError('invalid_credentials', subject);
-  const password = input.password.slice(0, PASSWORD_MAX * 4);
-  const ok = user !== undefined ? await verify(user.password_hash, password) : await verify(await (dummyHash ??= hash(newToken(), ARGON2)), password).then(() => false);
-  if (!ok || user === undefined) {
-    await countSignInFailure(db, email, input.address);
-    throw new AccountError('invalid_credentials', subject);
-  }
+  const attempt = await reserveSignInFailure(db, email, input.address);
+  if (attempt === undefined) throw new AccountError('invalid_credentials', subject);
+  if (!(await passwordMatches(user?.password_hash, input.password)) || user === undefined) throw new AccountError('invalid_credentials', subject);
+  await attempt.succeeded();
   if (user.email_confirmed_at === null) throw new AccountError('not_confirmed', subject);
   return { userId: user.id, merchantId: user.merchant_id, email: user.email, twoFactor: user.totp_enabled_at !== null };
 }

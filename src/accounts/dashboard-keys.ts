@@ -2,14 +2,16 @@
  * API keys made from the dashboard (docs/DASHBOARD.md#api-keys): the merchant
  * services' keys (src/merchants/onboarding.ts), with the dashboard's own rule
  * on top: a live key is made (or rolled) only when the merchant's live mode is
- * active AND the user signed in with two-factor sign-in on. The operator's CLI
- * is not bound by the second half.
+ * active AND the user has two-factor sign-in on AND this session proved a
+ * second factor within STEP_UP_SECONDS (src/accounts/step-up.ts). The
+ * operator's CLI is not bound by the second and third.
  */
 import type { Db } from '../db/database.ts';
 import type { KeyMode } from '../domain/merchant.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
 import { createMerchantKey, merchantSummary, rollKey } from '../merchants/onboarding.ts';
 import type { SignedInUser } from './accounts.ts';
+import { liveActionMissing, StepUpNeeded } from './step-up.ts';
 
 export type LiveKeyRequirement = 'live_mode' | 'two_factor';
 
@@ -31,17 +33,19 @@ async function allowLiveKey(db: Db, user: SignedInUser, mode: KeyMode): Promise<
   if (mode !== 'live') return;
   const missing = await liveKeyMissing(db, user);
   if (missing.length > 0) throw new LiveKeyRefused(missing);
+  // Two-step sign-in on is not enough: this session must have proved it within the last few minutes.
+  if (liveActionMissing(user, Date.now()) !== undefined) throw new StepUpNeeded('live_key');
 }
 
-export async function createDashboardKey(db: Db, user: SignedInUser, mode: KeyMode) {
+export async function createDashboardKey(db: Db, user: SignedInUser, mode: KeyMode, testKeyLimit: number) {
   await allowLiveKey(db, user, mode);
-  return createMerchantKey(db, user.merchantId, mode);
+  return createMerchantKey(db, user.merchantId, mode, testKeyLimit);
 }
 
 /** Rolls one of the merchant's keys; another merchant's key is not found (OnboardingError). */
-export async function rollDashboardKey(db: Db, user: SignedInUser, keyId: string, expiresInSeconds: number) {
+export async function rollDashboardKey(db: Db, user: SignedInUser, keyId: string, expiresInSeconds: number, testKeyLimit: number) {
   const key = await db.selectFrom('api_keys').select(['merchant_id', 'mode', 'prefix']).where('id', '=', keyId).executeTakeFirst();
   if (key === undefined || key.merchant_id !== user.merchantId) throw new OnboardingError(`no key ${keyId}`);
   await allowLiveKey(db, user, key.mode);
-  return { ...(await rollKey(db, keyId, expiresInSeconds)), old_prefix: key.prefix };
+  return { ...(await rollKey(db, keyId, expiresInSeconds, testKeyLimit)), old_prefix: key.prefix };
 }

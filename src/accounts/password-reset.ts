@@ -6,15 +6,18 @@
  * setting it ends every session of the user.
  */
 import type { Db } from '../db/database.ts';
+import { sendInBackground } from '../adapters/mailer.ts';
 import { hitCounter, windowStartOf } from '../db/rate-limits.ts';
+import type { Logger } from '../logger.ts';
 import {
   AccountError,
   checkPassword,
   findEmailToken,
   hashPassword,
-  issueEmailToken,
+  newToken,
   normalizeEmail,
   sha256,
+  storeEmailToken,
   useEmailToken,
   type AccountDeps,
 } from './accounts.ts';
@@ -28,33 +31,49 @@ export interface AccountRef {
   merchantId: string;
 }
 
+/** A password reset done: the account, its address, and whether two-step sign-in stays on (the owner is then told). */
+export interface ResetDone extends AccountRef {
+  email: string;
+  twoFactorKept: boolean;
+}
+
 /**
  * Sends a reset link when the address has an account. Answers the account for
- * the audit log (undefined otherwise); the caller shows the same page either way.
+ * the audit log (undefined otherwise); the caller shows the same page either
+ * way. Any address costs the same work before the answer: the normalized
+ * address is looked up and counted, and a token is made; only a known
+ * address's token is stored, and its mail goes out in the background, so
+ * neither the answer nor its time tells whether the address has an account.
  */
-export async function requestPasswordReset(deps: AccountDeps, input: { email: string; lang: 'fa' | 'en' }): Promise<AccountRef | undefined> {
-  let email: string;
+export async function requestPasswordReset(deps: AccountDeps & { logger: Logger }, input: { email: string; lang: 'fa' | 'en' }): Promise<AccountRef | undefined> {
+  let email: string | undefined;
   try {
     email = normalizeEmail(input.email);
   } catch {
-    return undefined;
+    email = undefined;
   }
-  const user = await deps.db.selectFrom('users').select(['id', 'merchant_id']).where('email', '=', email).executeTakeFirst();
-  if (user === undefined) return undefined;
-  const account = { userId: user.id, merchantId: user.merchant_id };
+  const user = email === undefined ? undefined : await deps.db.selectFrom('users').select(['id', 'merchant_id']).where('email', '=', email).executeTakeFirst();
   const hourMs = 3_600_000;
-  const sent = await hitCounter(deps.db, `reset-account:${sha256(email).toString('hex').slice(0, 40)}`, windowStartOf(Date.now(), hourMs), hourMs);
+  const counted = sha256(email ?? input.email.slice(0, 254)).toString('hex').slice(0, 40);
+  const sent = await hitCounter(deps.db, `reset-account:${counted}`, windowStartOf(Date.now(), hourMs), hourMs);
+  const token = newToken();
+  if (user === undefined || email === undefined) return undefined;
+  const account = { userId: user.id, merchantId: user.merchant_id };
   if (sent > RESETS_PER_HOUR) return account;
-  const token = await issueEmailToken(deps.db, user.id, 'reset', RESET_LINK_HOURS);
+  await storeEmailToken(deps.db, token, user.id, 'reset', RESET_LINK_HOURS);
   const link = `${deps.config.PUBLIC_BASE_URL}/dashboard/reset?token=${token}${input.lang === 'en' ? '&lang=en' : ''}`;
-  await deps.mailer.send({
-    to: email,
-    subject: input.lang === 'en' ? 'Reset your Dargah password' : 'بازنشانی گذرواژهٔ درگاه',
-    text:
-      input.lang === 'en'
-        ? `Someone asked to reset the password of your Dargah account.\n\nOpen this link within ${RESET_LINK_HOURS} hour to choose a new password:\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.\n`
-        : `درخواستی برای بازنشانی گذرواژهٔ حساب درگاه شما رسید.\n\nبرای گزینش گذرواژهٔ تازه، این پیوند را تا ${RESET_LINK_HOURS} ساعت دیگر باز کنید:\n${link}\n\nاگر شما درخواست نکرده‌اید، این ایمیل را نادیده بگیرید؛ گذرواژهٔ شما تغییری نمی‌کند.\n`,
-  });
+  sendInBackground(
+    deps.mailer,
+    {
+      to: email,
+      subject: input.lang === 'en' ? 'Reset your Dargah password' : 'بازنشانی گذرواژهٔ درگاه',
+      text:
+        input.lang === 'en'
+          ? `Someone asked to reset the password of your Dargah account.\n\nOpen this link within ${RESET_LINK_HOURS} hour to choose a new password:\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.\n`
+          : `درخواستی برای بازنشانی گذرواژهٔ حساب درگاه شما رسید.\n\nبرای گزینش گذرواژهٔ تازه، این پیوند را تا ${RESET_LINK_HOURS} ساعت دیگر باز کنید:\n${link}\n\nاگر شما درخواست نکرده‌اید، این ایمیل را نادیده بگیرید؛ گذرواژهٔ شما تغییری نمی‌کند.\n`,
+    },
+    deps.logger,
+  );
   return account;
 }
 
@@ -68,12 +87,12 @@ export async function checkResetLink(db: Db, token: string): Promise<void> {
  * other reset link of that user), and ends all their sessions and pending
  * sign-ins. A weak password is refused with the link still usable.
  */
-export async function resetPassword(db: Db, token: string, password: string): Promise<AccountRef> {
+export async function resetPassword(db: Db, token: string, password: string): Promise<ResetDone> {
   const link = await findEmailToken(db, token, 'reset');
   const user = await db
     .selectFrom('users')
     .innerJoin('merchants', 'merchants.id', 'users.merchant_id')
-    .select(['users.id', 'users.email', 'users.merchant_id', 'merchants.name'])
+    .select(['users.id', 'users.email', 'users.merchant_id', 'users.totp_enabled_at', 'merchants.name'])
     .where('users.id', '=', link.user_id)
     .executeTakeFirstOrThrow();
   checkPassword(password, user.email, [user.name]);
@@ -86,6 +105,6 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
     await trx.updateTable('user_email_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', 'reset').where('used_at', 'is', null).execute();
     await trx.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
     await trx.deleteFrom('user_sign_in_challenges').where('user_id', '=', userId).execute();
-    return { userId, merchantId: user.merchant_id };
+    return { userId, merchantId: user.merchant_id, email: user.email, twoFactorKept: user.totp_enabled_at !== null };
   });
 }

@@ -15,14 +15,17 @@ const TOUCH_RESOLUTION_MS = 30_000;
 
 export type SessionConfig = Pick<Config, 'DASHBOARD_SESSION_IDLE_SECONDS' | 'DASHBOARD_SESSION_MAX_SECONDS'>;
 
-/** A new session for a user who just signed in; `replacing` (the browser's previous session, if any) ends. */
-export async function startSession(db: Db, config: SessionConfig, userId: string, replacing?: string): Promise<string> {
+/**
+ * A new session for a user who just signed in; `replacing` (the browser's previous session, if any) ends.
+ * `secondFactor`: the sign-in passed a TOTP or recovery code, which counts as this session's step-up.
+ */
+export async function startSession(db: Db, config: SessionConfig, userId: string, replacing?: string, secondFactor = false): Promise<string> {
   if (replacing !== undefined) await endSession(db, replacing);
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
   await db
     .insertInto('user_sessions')
-    .values({ token_hash: sha256(token), user_id: userId, created_at: now, last_seen_at: now, expires_at: new Date(now.getTime() + config.DASHBOARD_SESSION_MAX_SECONDS * 1000) })
+    .values({ token_hash: sha256(token), user_id: userId, created_at: now, last_seen_at: now, expires_at: new Date(now.getTime() + config.DASHBOARD_SESSION_MAX_SECONDS * 1000), second_factor_at: secondFactor ? now : null })
     .execute();
   return token;
 }
@@ -34,7 +37,7 @@ export async function sessionUser(db: Db, config: SessionConfig, token: string |
   const row = await db
     .selectFrom('user_sessions')
     .innerJoin('users', 'users.id', 'user_sessions.user_id')
-    .select(['user_sessions.last_seen_at', 'user_sessions.expires_at', 'users.id as user_id', 'users.merchant_id', 'users.email', 'users.totp_enabled_at'])
+    .select(['user_sessions.last_seen_at', 'user_sessions.expires_at', 'users.id as user_id', 'users.merchant_id', 'users.email', 'users.totp_enabled_at', 'user_sessions.second_factor_at'])
     .where('user_sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (row === undefined) return undefined;
@@ -46,7 +49,13 @@ export async function sessionUser(db: Db, config: SessionConfig, token: string |
   if (now - row.last_seen_at.getTime() > TOUCH_RESOLUTION_MS) {
     await db.updateTable('user_sessions').set({ last_seen_at: new Date(now) }).where('token_hash', '=', tokenHash).execute();
   }
-  return { userId: row.user_id, merchantId: row.merchant_id, email: row.email, twoFactor: row.totp_enabled_at !== null };
+  return { userId: row.user_id, merchantId: row.merchant_id, email: row.email, twoFactor: row.totp_enabled_at !== null, secondFactorAt: row.second_factor_at };
+}
+
+/** This session just proved a second factor (a step-up, or a new authenticator's first code). */
+export async function recordSecondFactor(db: Db, token: string): Promise<void> {
+  if (!TOKEN_PATTERN.test(token)) return;
+  await db.updateTable('user_sessions').set({ second_factor_at: new Date() }).where('token_hash', '=', sha256(token)).execute();
 }
 
 export async function endSession(db: Db, token: string): Promise<void> {

@@ -9,10 +9,10 @@
  * (a random token in its own cookie, its SHA-256 in MySQL, 5 minutes, 5
  * wrong codes), not a session; the session starts only when the code is right.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Db } from '../db/database.ts';
-import { AccountError, countSignInFailure, sha256, signInThrottled, type SignedInUser } from './accounts.ts';
+import { AccountError, reserveSignInFailure, sha256, type SignedInUser } from './accounts.ts';
 import type { SecretBox } from './secret-box.ts';
 
 export const TOTP_PARAMETERS = { issuer: 'Dargah', algorithm: 'SHA1', digits: 6, period: 30 } as const;
@@ -55,7 +55,28 @@ export function newRecoveryCode(): string {
 
 /** What is hashed: the code without case, spaces or dashes, so "ABCDE FGHJK" is the same code. */
 export const normalizeRecoveryCode = (input: string): string => input.toLowerCase().replace(/[\s-]+/g, '');
-const recoveryHash = (input: string) => sha256(`recovery:${normalizeRecoveryCode(input)}`);
+
+/**
+ * A recovery code's stored hash: HMAC-SHA-256 under the user's own random key
+ * (users.recovery_code_key), so one code hashes differently for every user and
+ * a table of precomputed hashes fits no one. Codes made before that key existed
+ * (key null) keep the old shared-prefix SHA-256 until the user makes new ones.
+ */
+export const recoveryHash = (key: Buffer | null, input: string): Buffer =>
+  key === null ? sha256(`recovery:${normalizeRecoveryCode(input)}`) : createHmac('sha256', key).update(normalizeRecoveryCode(input)).digest();
+
+/** New recovery codes for a user, inside `trx`: a new key, the old codes gone; answers the codes, to show once. */
+async function replaceRecoveryCodes(trx: Db, userId: string, now: Date): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const key = randomBytes(32);
+  await trx.updateTable('users').set({ recovery_code_key: key }).where('id', '=', userId).execute();
+  await trx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
+  await trx
+    .insertInto('user_recovery_codes')
+    .values(codes.map((c) => ({ code_hash: recoveryHash(key, c), user_id: userId, created_at: now })))
+    .execute();
+  return codes;
+}
 
 export interface TwoFactorDeps {
   db: Db;
@@ -91,9 +112,8 @@ export async function enableTwoFactor({ db, box }: TwoFactorDeps, userId: string
   if (user.totp_pending_secret === null) throw new AccountError('invalid_code');
   const step = acceptedStep(box.open(user.totp_pending_secret, userId), code, Date.now(), null);
   if (step === undefined) throw new AccountError('invalid_code');
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const now = new Date();
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     const set = await trx
       .updateTable('users')
       .set({ totp_secret: user.totp_pending_secret, totp_pending_secret: null, totp_enabled_at: now, totp_last_step: step })
@@ -101,13 +121,14 @@ export async function enableTwoFactor({ db, box }: TwoFactorDeps, userId: string
       .where('totp_pending_secret', '=', user.totp_pending_secret)
       .executeTakeFirst();
     if (Number(set.numUpdatedRows) !== 1) throw new AccountError('invalid_code');
-    await trx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
-    await trx
-      .insertInto('user_recovery_codes')
-      .values(codes.map((c) => ({ code_hash: recoveryHash(c), user_id: userId, created_at: now })))
-      .execute();
+    return replaceRecoveryCodes(trx, userId, now);
   });
-  return codes;
+}
+
+/** New recovery codes (the old ones stop working) once a current code (or a recovery code) is right; answers them, to show once. */
+export async function renewRecoveryCodes(deps: TwoFactorDeps, userId: string, code: string): Promise<{ codes: string[]; used: 'totp' | 'recovery_code' }> {
+  const used = await useSecondFactor(deps, userId, code);
+  return { codes: await deps.db.transaction().execute((trx) => replaceRecoveryCodes(trx, userId, new Date())), used };
 }
 
 /**
@@ -116,7 +137,7 @@ export async function enableTwoFactor({ db, box }: TwoFactorDeps, userId: string
  * Answers which it was; anything else is `invalid_code`.
  */
 export async function useSecondFactor({ db, box }: TwoFactorDeps, userId: string, code: string): Promise<'totp' | 'recovery_code'> {
-  const user = await db.selectFrom('users').select(['totp_secret', 'totp_last_step']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const user = await db.selectFrom('users').select(['totp_secret', 'totp_last_step', 'recovery_code_key']).where('id', '=', userId).executeTakeFirstOrThrow();
   if (user.totp_secret === null) throw new AccountError('invalid_code');
   const lastStep = user.totp_last_step === null ? null : Number(user.totp_last_step);
   const step = acceptedStep(box.open(user.totp_secret, userId), code, Date.now(), lastStep);
@@ -136,7 +157,7 @@ export async function useSecondFactor({ db, box }: TwoFactorDeps, userId: string
     const used = await db
       .updateTable('user_recovery_codes')
       .set({ used_at: new Date() })
-      .where('code_hash', '=', recoveryHash(normalized))
+      .where('code_hash', '=', recoveryHash(user.recovery_code_key, normalized))
       .where('user_id', '=', userId)
       .where('used_at', 'is', null)
       .executeTakeFirst();
@@ -145,11 +166,23 @@ export async function useSecondFactor({ db, box }: TwoFactorDeps, userId: string
   throw new AccountError('invalid_code');
 }
 
+/**
+ * Runs a code check of a signed-in user within the sign-in throttle: counted
+ * first (past the limits: `invalid_code` unheard), taken back when right.
+ */
+export async function throttledCodeCheck<T>(db: Db, user: { email: string }, address: string, check: () => Promise<T>): Promise<T> {
+  const attempt = await reserveSignInFailure(db, user.email, address);
+  if (attempt === undefined) throw new AccountError('invalid_code');
+  const result = await check();
+  await attempt.succeeded();
+  return result;
+}
+
 /** Turns two-factor sign-in off; needs a current code (or a recovery code: the device may be lost). */
 export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, code: string): Promise<'totp' | 'recovery_code'> {
   const used = await useSecondFactor(deps, userId, code);
   await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null }).where('id', '=', userId).execute();
+    await trx.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null, recovery_code_key: null }).where('id', '=', userId).execute();
     await trx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
   });
   return used;
@@ -198,16 +231,26 @@ export async function passChallenge(deps: TwoFactorDeps, token: string | undefin
   const row = await challengeRow(deps.db, token);
   if (row === undefined) throw new AccountError('invalid_link');
   const subject = { userId: row.user_id, merchantId: row.merchant_id };
-  if (await signInThrottled(deps.db, row.email, address)) throw new AccountError('invalid_code', subject);
+  // Count first, atomically, then decide: of any number of codes sent at once, only the first
+  // CHALLENGE.failures get a slot of this pending sign-in; the rest find it used up.
+  const counted = await deps.db
+    .updateTable('user_sign_in_challenges')
+    .set((eb) => ({ failures: eb('failures', '+', 1) }))
+    .where('token_hash', '=', row.token_hash)
+    .where('failures', '<', CHALLENGE.failures)
+    .where('expires_at', '>', new Date())
+    .executeTakeFirst();
+  if (Number(counted.numUpdatedRows) !== 1) throw new AccountError('invalid_link');
+  const attempt = await reserveSignInFailure(deps.db, row.email, address);
+  if (attempt === undefined) throw new AccountError('invalid_code', subject);
   let method: 'totp' | 'recovery_code';
   try {
     method = await useSecondFactor(deps, row.user_id, code);
   } catch (error) {
     if (!(error instanceof AccountError)) throw error;
-    await deps.db.updateTable('user_sign_in_challenges').set((eb) => ({ failures: eb('failures', '+', 1) })).where('token_hash', '=', row.token_hash).execute();
-    await countSignInFailure(deps.db, row.email, address);
     throw new AccountError('invalid_code', subject);
   }
+  await attempt.succeeded();
   const ended = await deps.db.deleteFrom('user_sign_in_challenges').where('token_hash', '=', row.token_hash).executeTakeFirst();
   // Two right codes at once for one challenge: only one becomes a session.
   if (Number(ended.numDeletedRows) !== 1) throw new AccountError('invalid_link');

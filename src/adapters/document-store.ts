@@ -9,13 +9,15 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, type Config } from '../config.ts';
+import { ConfigError, DEFAULT_DOCUMENTS_QUOTA_BYTES, type Config } from '../config.ts';
 
 const SOURCE_TREE = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface DocumentStore {
   directory: string;
+  /** The most bytes of documents one merchant may keep here (DOCUMENTS_QUOTA_BYTES). */
+  quotaBytes: number;
   write(merchantId: string, fileId: string, bytes: Uint8Array): Promise<void>;
   read(merchantId: string, fileId: string): Promise<Buffer>;
   remove(merchantId: string, fileId: string): Promise<void>;
@@ -26,7 +28,7 @@ const inside = (parent: string, child: string) => {
   return path === '' || (!path.startsWith('..') && !isAbsolute(path));
 };
 
-export function documentStore(config: Pick<Config, 'DOCUMENTS_DIR'>): DocumentStore {
+export function documentStore(config: Pick<Config, 'DOCUMENTS_DIR'> & Partial<Pick<Config, 'DOCUMENTS_QUOTA_BYTES'>>): DocumentStore {
   const directory = resolve(config.DOCUMENTS_DIR);
   if (inside(SOURCE_TREE, directory)) throw new ConfigError(`Invalid configuration: DOCUMENTS_DIR must not be inside the source tree (${SOURCE_TREE})`);
   const pathOf = (merchantId: string, fileId: string) => {
@@ -36,6 +38,7 @@ export function documentStore(config: Pick<Config, 'DOCUMENTS_DIR'>): DocumentSt
   };
   return {
     directory,
+    quotaBytes: config.DOCUMENTS_QUOTA_BYTES ?? DEFAULT_DOCUMENTS_QUOTA_BYTES,
     async write(merchantId, fileId, bytes) {
       const path = pathOf(merchantId, fileId);
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });

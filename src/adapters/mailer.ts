@@ -6,6 +6,7 @@
  */
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
 
 export interface Mail {
   to: string;
@@ -47,4 +48,14 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, pri
       transport.close();
     },
   };
+}
+
+/**
+ * Sends without making the request wait for the mail server, so an answer
+ * takes the same time whether or not it mails anyone (no account enumeration
+ * by timing). A failure is logged with the subject only, never the text: its
+ * links are one-time secrets.
+ */
+export function sendInBackground(mailer: Mailer, mail: Mail, logger: Pick<Logger, 'warn'>): void {
+  mailer.send(mail).catch((error: unknown) => logger.warn({ err: error, subject: mail.subject }, 'an email could not be sent'));
 }

@@ -2,7 +2,7 @@
  * Payouts to merchants (docs/LEDGER.md#payouts): a Paya transfer of a
  * settlement's net to the merchant's Sheba IBAN, through the bank that
  * serves the gateway's live terminal (the bank simulator in tests), over
- * the same transport as SEP's IPG calls (psp/sep.ts):
+ * the same transport as SEP's IPG calls (psp/sep/client.ts):
  *
  *   transfer POST {base}/paya/transfer {TerminalId, TransferId, Iban, Amount, Description}
  *
@@ -11,7 +11,7 @@
  * answers a repeat with the first answer, so a retried or replayed activity
  * never pays twice.
  */
-import { RESULT, type SepClient } from './psp/sep.ts';
+import { RESULT, type SepClient } from './psp/sep/client.ts';
 
 export interface PayoutRequest {
   key: string;

@@ -1,10 +1,58 @@
-/** The admin endpoints for tests: the ledger as the bank sees it, and the fault switches (faults.ts). */
-import { SWITCHED_OPERATIONS, type FaultKind, type FaultSwitches, type SwitchedOperation } from './faults.ts';
+/**
+ * The admin endpoints for tests: the ledger as the bank sees it, and the fault switches
+ * (faults.ts). They share the customers' port, so each needs the admin token
+ * (`Authorization: Bearer <BANK_SIM_ADMIN_TOKEN>`); without a token configured they do not exist.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { faultApplies, FAULT_KINDS, SWITCHED_OPERATIONS, type FaultSwitches } from './faults.ts';
 import { json, readBody, type Routes } from './http.ts';
 import type { Ledger } from './ledger.ts';
+import { plantedLine, type ReportOptions, type ReportSwitches } from './reports.ts';
 
-export function adminRoutes({ ledger, faults }: { ledger: Ledger; faults: FaultSwitches }): Routes {
-  return (method, path) => {
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Whether the request carries the admin token (compared in constant time, by digest). */
+function authorized(header: string | undefined, token: string): boolean {
+  return token !== '' && header !== undefined && timingSafeEqual(digest(header), digest(`Bearer ${token}`));
+}
+
+export interface AdminOptions {
+  ledger: Ledger;
+  faults: FaultSwitches;
+  token: string;
+  report: { switches: ReportSwitches; options: ReportOptions };
+}
+
+export function adminRoutes({ ledger, faults, token, report }: AdminOptions): Routes {
+  const routes: Routes = (method, path) => {
+    if (method === 'POST' && path === '/admin/report') {
+      // One planted difference a call (reports.ts): {bank_only: {amount, date}} answers the line it added,
+      // {drop: res_num} leaves a transaction out, {res_num, amount} reports another amount for it.
+      return async ({ req, res }) => {
+        const body = JSON.parse(await readBody(req)) as { bank_only?: { amount?: number; date?: string }; drop?: string; res_num?: string; amount?: number };
+        const wholeRials = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
+        if (body.bank_only !== undefined && wholeRials(body.bank_only.amount) && /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(body.bank_only.date ?? '')) {
+          const line = plantedLine(report.options, body.bank_only.amount, body.bank_only.date!);
+          report.switches.extra.push({ day: body.bank_only.date!, line });
+          return json(res, 200, { line });
+        }
+        if (typeof body.drop === 'string' && body.drop !== '') {
+          report.switches.dropped.add(body.drop);
+          return json(res, 200, { ok: true });
+        }
+        if (typeof body.res_num === 'string' && body.res_num !== '' && wholeRials(body.amount)) {
+          report.switches.amounts.set(body.res_num, body.amount);
+          return json(res, 200, { ok: true });
+        }
+        return json(res, 400, { error: 'one of {bank_only: {amount, date: YYYY-MM-DD}}, {drop: res_num}, {res_num, amount}' });
+      };
+    }
+    if (method === 'DELETE' && path === '/admin/report') {
+      return ({ res }) => {
+        report.switches.clear();
+        json(res, 200, { ok: true });
+      };
+    }
     if (method === 'GET' && path === '/admin/transfers') return ({ res }) => json(res, 200, { transfers: ledger.transfers() });
     if (method === 'GET' && path === '/admin/transactions') {
       return ({ res, url }) => {
@@ -12,6 +60,7 @@ export function adminRoutes({ ledger, faults }: { ledger: Ledger; faults: FaultS
         json(res, 200, { transactions: ledger.byResNum(resNum), operations: ledger.operations(resNum) });
       };
     }
+    if (method === 'GET' && path === '/admin/faults') return ({ res }) => json(res, 200, faults.view());
     if (method === 'POST' && path === '/admin/faults') {
       return async ({ req, res }) => {
         const body = JSON.parse(await readBody(req)) as { operation?: string; fault?: string; times?: number; callback_other_amount?: number; callback_repeat?: number };
@@ -20,12 +69,19 @@ export function adminRoutes({ ledger, faults }: { ledger: Ledger; faults: FaultS
           if (body.callback_repeat !== undefined) faults.callback.repeat = Math.max(0, Math.trunc(body.callback_repeat));
           return json(res, 200, { ok: true });
         }
-        const operationOk = SWITCHED_OPERATIONS.includes(body.operation as SwitchedOperation);
-        const faultOk = ['timeout', 'error', 'unknown'].includes(body.fault ?? '') || (body.fault === 'in_progress' && body.operation === 'confirm');
-        if (!operationOk || !faultOk) {
-          return json(res, 400, { error: 'operation: confirm|settle|reverse|refund|payout, fault: timeout|error|unknown (in_progress: confirm only), times: n' });
+        const operation = SWITCHED_OPERATIONS.find((op) => op === body.operation);
+        if (operation !== undefined && body.fault === 'clear') {
+          faults.clear(operation);
+          return json(res, 200, { ok: true });
         }
-        faults.set(body.operation as SwitchedOperation, body.fault as FaultKind, Math.max(1, Math.trunc(body.times ?? 1)));
+        const kind = FAULT_KINDS.find((k) => k === body.fault);
+        const times = body.times === undefined ? undefined : Math.trunc(Number(body.times));
+        if (operation === undefined || kind === undefined || !faultApplies(operation, kind) || (times !== undefined && !(times >= 1))) {
+          return json(res, 400, {
+            error: `operation: ${SWITCHED_OPERATIONS.join('|')}, fault: ${FAULT_KINDS.join('|')}|clear (unknown: not token; in_progress: confirm only), times: n >= 1 (none: until cleared)`,
+          });
+        }
+        faults.set(operation, kind, times);
         json(res, 200, { ok: true });
       };
     }
@@ -36,5 +92,11 @@ export function adminRoutes({ ledger, faults }: { ledger: Ledger; faults: FaultS
       };
     }
     return undefined;
+  };
+  return (method, path) => {
+    const handler = routes(method, path);
+    if (handler === undefined) return undefined;
+    // Unknown to anyone without the token: the same 404 as any path the bank does not have.
+    return (request) => (authorized(request.req.headers.authorization, token) ? handler(request) : json(request.res, 404, { error: 'not found' }));
   };
 }

@@ -2,7 +2,9 @@
  * The customer's bank page: the amount and the four outcomes (Persian by
  * default, English with ?lang=en), the customer's choice, and the form that
  * takes the customer back to the gateway with the fields a PSP posts to the
- * merchant's RedirectUrl. No script anywhere.
+ * merchant's RedirectUrl. No script anywhere. What differs between PSPs (the
+ * page's address and method, the token's name, the fields posted back) is the
+ * protocol's PageDialect: SEP's here, Mellat's in mellat.ts.
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -69,12 +71,30 @@ const html = (res: ServerResponse, status: number, lang: Lang, body: string, for
 
 const formatAmount = (amount: number, lang: Lang) => `${new Intl.NumberFormat(lang === 'fa' ? 'fa-IR' : 'en-US').format(amount)} ${TEXT[lang].rials}`;
 
-export function customerPageRoutes({ ledger, faults }: { ledger: Ledger; faults: FaultSwitches }): Routes {
-  /** The fields the bank posts back to the merchant's RedirectUrl (SEP's names). */
-  const callbackFields = (txn: Transaction): Record<string, string> => {
+/** A PSP's page as its protocol has it. */
+export interface PageDialect {
+  /** Where the customer's browser reaches the page with the token: a GET with `token` in the query (SEP) or a POST of `tokenField` (Mellat). */
+  pagePath: string;
+  pageMethod: 'GET' | 'POST';
+  /** Where the page's form posts the customer's choice, with the token as `tokenField`. */
+  choicePath: string;
+  tokenField: string;
+  /** The fields the bank posts back to the merchant's address; `amount` is the transaction's, or another under the callback_other_amount fault. */
+  callbackFields(txn: Transaction, amount: number): Record<string, string>;
+  /** The bank's own numbers for a paid transaction (its reference, RRN, trace number, card). */
+  paidNumbers(): Pick<Transaction, 'ref_num' | 'rrn' | 'trace_no' | 'card_pan'>;
+}
+
+/** SEP's page: GET /OnlinePG/SendToken?token=…, the choice to /OnlinePG/pay, SEP's callback fields. */
+export const SEP_PAGE: PageDialect = {
+  pagePath: '/OnlinePG/SendToken',
+  pageMethod: 'GET',
+  choicePath: '/OnlinePG/pay',
+  tokenField: 'token',
+  paidNumbers: () => ({ ref_num: digits(14), rrn: digits(12), trace_no: digits(6), card_pan: `603799******${digits(4)}` }),
+  callbackFields(txn, amount) {
     const ok = txn.outcome === 'success' || txn.outcome === 'delay';
     const [state, status] = ok ? ['OK', '2'] : txn.outcome === 'cancel' ? ['CanceledByUser', '1'] : ['Failed', '3'];
-    const amount = txn.amount + (faults.callback.other_amount ?? 0);
     return {
       MID: txn.terminal,
       TerminalId: txn.terminal,
@@ -91,7 +111,11 @@ export function customerPageRoutes({ ledger, faults }: { ledger: Ledger; faults:
       Wage: '0',
       Token: txn.token,
     };
-  };
+  },
+};
+
+export function customerPageRoutes({ ledger, faults, dialect }: { ledger: Ledger; faults: FaultSwitches; dialect: PageDialect }): Routes {
+  const callbackFields = (txn: Transaction) => dialect.callbackFields(txn, txn.amount + (faults.callback.other_amount ?? 0));
 
   /**
    * The "callback repeated" fault: the bank posts the return fields to the gateway itself, as a
@@ -136,29 +160,31 @@ export function customerPageRoutes({ ledger, faults }: { ledger: Ledger; faults:
     res.end(CSS);
   };
 
-  const choicePage = ({ res, url }: BankRequest) => {
+  const choicePage = async ({ req, res, url }: BankRequest) => {
     const lang = langOf(url);
-    const txn = ledger.byToken(url.searchParams.get('token') ?? '');
+    const token = dialect.pageMethod === 'GET' ? url.searchParams.get('token') : new URLSearchParams(await readBody(req)).get(dialect.tokenField);
+    const txn = ledger.byToken(token ?? '');
     const t = TEXT[lang];
     if (txn === undefined) return html(res, 404, lang, `<p id="unknown">${t.unknown}</p>`);
     if (txn.outcome !== undefined) return returnPage(res, txn, lang);
+    // The other language by a link where the page is reached by a GET; a page reached by a POST is Persian unless its address says ?lang=en.
     const other = new URL(url);
     other.searchParams.set('lang', lang === 'fa' ? 'en' : 'fa');
+    const switcher = dialect.pageMethod === 'GET' ? `<p><a id="lang" href="${esc(other.pathname + other.search)}">${t.other}</a></p>\n` : '';
     const buttons = OUTCOMES.map((o) => `<button type="submit" name="outcome" value="${o}">${t[o]}</button>`).join('');
     html(
       res,
       200,
       lang,
-      `<p><a id="lang" href="${esc(other.pathname + other.search)}">${t.other}</a></p>
-<p>${t.amount}: <span class="amount" id="amount">${formatAmount(txn.amount, lang)}</span></p><p>${t.choose}</p>
-<form method="post" action="/OnlinePG/pay${lang === 'en' ? '?lang=en' : ''}"><input type="hidden" name="token" value="${esc(txn.token)}">${buttons}</form>`,
+      `${switcher}<p>${t.amount}: <span class="amount" id="amount">${formatAmount(txn.amount, lang)}</span></p><p>${t.choose}</p>
+<form method="post" action="${dialect.choicePath}${lang === 'en' ? '?lang=en' : ''}"><input type="hidden" name="${dialect.tokenField}" value="${esc(txn.token)}">${buttons}</form>`,
     );
   };
 
   const choose = async ({ req, res, url }: BankRequest) => {
     const lang = langOf(url);
     const form = new URLSearchParams(await readBody(req));
-    const txn = ledger.byToken(form.get('token') ?? '');
+    const txn = ledger.byToken(form.get(dialect.tokenField) ?? '');
     const outcome = form.get('outcome') as Outcome;
     if (txn === undefined) return html(res, 404, lang, `<p id="unknown">${TEXT[lang].unknown}</p>`);
     if (!OUTCOMES.includes(outcome)) return html(res, 400, lang, `<p>${TEXT[lang].unknown}</p>`);
@@ -166,12 +192,7 @@ export function customerPageRoutes({ ledger, faults }: { ledger: Ledger; faults:
     if (txn.outcome === undefined) {
       txn.outcome = outcome;
       txn.chosen_at = now();
-      if (outcome === 'success' || outcome === 'delay') {
-        txn.ref_num = digits(14);
-        txn.rrn = digits(12);
-        txn.trace_no = digits(6);
-        txn.card_pan = `603799******${digits(4)}`;
-      }
+      if (outcome === 'success' || outcome === 'delay') Object.assign(txn, dialect.paidNumbers());
       ledger.changed(txn);
       await repeatCallback(txn);
     }
@@ -180,8 +201,8 @@ export function customerPageRoutes({ ledger, faults }: { ledger: Ledger; faults:
 
   return (method, path) => {
     if (method === 'GET' && path === '/bank.css') return stylesheet;
-    if (method === 'GET' && path === '/OnlinePG/SendToken') return choicePage;
-    if (method === 'POST' && path === '/OnlinePG/pay') return choose;
+    if (method === dialect.pageMethod && path === dialect.pagePath) return choicePage;
+    if (method === 'POST' && path === dialect.choicePath) return choose;
     return undefined;
   };
 }

@@ -155,6 +155,11 @@ export class Ledger {
     return [...(this.tokensByResNum.get(resNum) ?? [])].map((token) => this.transactions.get(token)!);
   }
 
+  /** Every transaction the bank handed a token for (the daily report's source, reports.ts). */
+  all(): Transaction[] {
+    return [...this.transactions.values()];
+  }
+
   /** Transactions the customer paid (or left in "delay") that nobody confirmed or reversed yet. */
   unconfirmedPaid(): Transaction[] {
     return [...this.unconfirmed].map((token) => this.transactions.get(token)!);

@@ -1,24 +1,41 @@
 /**
- * `npm run bank-sim`: the bank simulator on its own port (docs/BANK.md).
- *   BANK_SIM_PORT (3100), BANK_SIM_HOST (127.0.0.1), BANK_SIM_STATE_FILE (.data/bank-sim.jsonl),
- *   BANK_SIM_TERMINAL_ID (11223344), BANK_SIM_PASSWORD (none), SANDBOX_DELAY_SECONDS (10),
- *   BANK_SIM_AUTO_REVERSE_SECONDS (1800: paid but never confirmed → reversed by the bank; 0 = never).
+ * `npm run bank-sim`: the bank simulator on its own port (docs/BANK.md), speaking one PSP's protocol.
+ *   BANK_SIM_PROTOCOL (sep; mellat: Behpardakht Mellat's IPG, docs/psps/mellat.md),
+ *   BANK_SIM_PORT (3100; mellat 3101), BANK_SIM_HOST (127.0.0.1), BANK_SIM_STATE_FILE (.data/bank-sim.jsonl;
+ *   mellat .data/bank-sim-mellat.jsonl), BANK_SIM_TERMINAL_ID (11223344; mellat 55667788),
+ *   BANK_SIM_USERNAME (mellat: the terminal's user name, dargah), BANK_SIM_PASSWORD (none), SANDBOX_DELAY_SECONDS (10),
+ *   BANK_SIM_AUTO_REVERSE_SECONDS (1800: paid but never confirmed → reversed by the bank; 0 = never),
+ *   BANK_SIM_REDIRECT_ORIGINS (the gateway's origins a RedirectUrl may have; `http://host:*` for any port;
+ *   default http://localhost:3000,http://127.0.0.1:3000), BANK_SIM_ADMIN_TOKEN (none: no admin endpoints).
  */
 import { join } from 'node:path';
 import { createSimulator } from './server.ts';
 
 const env = process.env;
-const port = Number(env.BANK_SIM_PORT ?? 3100);
+const protocol = env.BANK_SIM_PROTOCOL === undefined || env.BANK_SIM_PROTOCOL === '' ? 'sep' : env.BANK_SIM_PROTOCOL;
+if (protocol !== 'sep' && protocol !== 'mellat') {
+  process.stderr.write(`BANK_SIM_PROTOCOL must be sep or mellat, got "${protocol}"\n`);
+  process.exit(1);
+}
+const mellat = protocol === 'mellat';
+const port = Number(env.BANK_SIM_PORT ?? (mellat ? 3101 : 3100));
 const host = env.BANK_SIM_HOST ?? '127.0.0.1';
 const { server } = createSimulator({
-  stateFile: env.BANK_SIM_STATE_FILE ?? join(process.cwd(), '.data', 'bank-sim.jsonl'),
-  terminalId: env.BANK_SIM_TERMINAL_ID ?? '11223344',
+  protocol,
+  stateFile: env.BANK_SIM_STATE_FILE ?? join(process.cwd(), '.data', mellat ? 'bank-sim-mellat.jsonl' : 'bank-sim.jsonl'),
+  terminalId: env.BANK_SIM_TERMINAL_ID ?? (mellat ? '55667788' : '11223344'),
+  userName: env.BANK_SIM_USERNAME ?? 'dargah',
   password: env.BANK_SIM_PASSWORD ?? '',
   delaySeconds: Number(env.SANDBOX_DELAY_SECONDS ?? 10),
   autoReverseSeconds: Number(env.BANK_SIM_AUTO_REVERSE_SECONDS ?? 1800),
+  adminToken: env.BANK_SIM_ADMIN_TOKEN ?? '',
+  redirectOrigins: (env.BANK_SIM_REDIRECT_ORIGINS ?? 'http://localhost:3000,http://127.0.0.1:3000')
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== ''),
 });
 server.listen(port, host, () => {
-  process.stdout.write(`Bank simulator listening on http://${host}:${port}\n`);
+  process.stdout.write(`Bank simulator (${protocol}) listening on http://${host}:${port}\n`);
 });
 const stop = () => server.close(() => process.exit(0));
 process.on('SIGTERM', stop);

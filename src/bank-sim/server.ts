@@ -1,25 +1,44 @@
 /**
- * The bank simulator (docs/BANK.md): a separate process that speaks the
- * PSP protocol of src/adapters/psp/sep.ts (protocol.ts), with the
- * customer's page (customer-page.ts), Paya payouts (payouts.ts), its own
- * ledger (ledger.ts) and fault switches for tests (faults.ts, set through
- * admin.ts). It imports nothing of the gateway: it is the bank, not part of us.
+ * The bank simulator (docs/BANK.md): a separate process that speaks one PSP's
+ * protocol, SEP's (src/adapters/psp/sep/client.ts; protocol.ts, with Paya
+ * payouts, payouts.ts) or Behpardakht Mellat's (src/adapters/psp/mellat/client.ts;
+ * mellat.ts), with the customer's page of that protocol (customer-page.ts),
+ * its own ledger (ledger.ts) and fault switches for tests (faults.ts, set
+ * through admin.ts), and its daily report of the terminal (reports.ts). One process a PSP, each on its own port with its own
+ * terminal and ledger. It imports nothing of the gateway: it is the bank, not part of us.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { adminRoutes } from './admin.ts';
-import { customerPageRoutes } from './customer-page.ts';
+import { customerPageRoutes, SEP_PAGE } from './customer-page.ts';
 import { FaultSwitches } from './faults.ts';
 import { json, type Routes } from './http.ts';
 import { Ledger, now } from './ledger.ts';
+import { listenMellat, MELLAT_PAGE } from './mellat.ts';
 import { payoutRoutes } from './payouts.ts';
 import { protocolRoutes } from './protocol.ts';
+import { reportRoutes, ReportSwitches, type ReportOptions } from './reports.ts';
 
 export interface SimulatorOptions {
+  /** The PSP protocol this process speaks: SEP's REST IPG (default) or Behpardakht Mellat's SOAP IPG. */
+  protocol?: 'sep' | 'mellat';
   stateFile: string;
   /** The one terminal this bank knows; token and verify calls must name it. */
   terminalId: string;
-  /** '' when server-to-server calls need no password. */
+  /** The terminal's password: every server-to-server call must carry it ('' when none is set). */
   password: string;
+  /** Mellat's terminal user name, checked with the password on every call ('' for SEP, which has none). */
+  userName?: string;
+  /**
+   * The bearer token of the admin endpoints (the ledger's listings, the fault switches);
+   * absent or '': they do not exist, so nothing reachable by customers can switch the bank.
+   */
+  adminToken?: string;
+  /**
+   * The origins a token's RedirectUrl may have (the gateway's): `scheme://host:port`, or
+   * `scheme://host:*` for any port. The bank's page sends customers there and `callback_repeat`
+   * posts there, so no other address of the network can be made a target.
+   */
+  redirectOrigins: readonly string[];
   /** "Delay in verification": how long confirm answers "in progress" after the customer's choice. */
   delaySeconds: number;
   /**
@@ -33,12 +52,22 @@ export interface SimulatorOptions {
 export function createSimulator(options: SimulatorOptions): { server: Server; ledger: Ledger } {
   const ledger = new Ledger(options.stateFile);
   const faults = new FaultSwitches();
-  const areas: Routes[] = [
-    protocolRoutes({ ledger, faults, options }),
-    customerPageRoutes({ ledger, faults }),
-    payoutRoutes({ ledger, faults, terminalId: options.terminalId }),
-    adminRoutes({ ledger, faults }),
-  ];
+  const mellat = options.protocol === 'mellat';
+  const report = {
+    switches: new ReportSwitches(),
+    options: { protocol: mellat ? 'mellat' : 'sep', terminalId: options.terminalId, userName: options.userName ?? '', password: options.password } satisfies ReportOptions,
+  };
+  const admin = adminRoutes({ ledger, faults, token: options.adminToken ?? '', report });
+  // Mellat's server-to-server calls are a SOAP service on this server (listenMellat, below), not routes.
+  const areas: Routes[] = mellat
+    ? [customerPageRoutes({ ledger, faults, dialect: MELLAT_PAGE }), reportRoutes({ ledger, ...report }), admin]
+    : [
+        protocolRoutes({ ledger, faults, options }),
+        customerPageRoutes({ ledger, faults, dialect: SEP_PAGE }),
+        payoutRoutes({ ledger, faults, terminalId: options.terminalId }),
+        reportRoutes({ ledger, ...report }),
+        admin,
+      ];
 
   /** Reverses, as the bank does on its own, paid transactions nobody confirmed in time. */
   const autoReverseMs = (options.autoReverseSeconds ?? 1800) * 1000;
@@ -69,6 +98,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
       else res.end();
     });
   });
+  if (mellat) listenMellat(server, { ledger, faults, options: { ...options, userName: options.userName ?? '' } });
   if (autoReverseMs > 0) {
     const sweep = setInterval(reverseUnconfirmed, Math.min(5_000, Math.max(250, autoReverseMs / 4)));
     sweep.unref();

@@ -15,6 +15,10 @@ import { connectTemporal, type TemporalClient } from '../temporal/client.ts';
 import { isTemporalUnavailable } from '../temporal/call.ts';
 import { ONBOARDING_COMMANDS, ONBOARDING_OPTIONS, required, UsageError, type CliServices, type Command, type Flags } from './onboarding-commands.ts';
 import { checkLedger } from '../ledger/check.ts';
+import { PSP_COMMANDS, PSP_OPTIONS } from './psp-commands.ts';
+import { BANK_SIM_COMMANDS, BANK_SIM_OPTIONS } from './bank-sim-commands.ts';
+import { RECONCILE_COMMANDS, RECONCILE_OPTIONS, RECONCILE_TEXT } from './reconcile-commands.ts';
+import { stuckRecords } from '../db/stuck.ts';
 import { retrySettlement, runSettlementNow, setSettlementIban } from '../settlements/service.ts';
 
 export { UsageError };
@@ -31,9 +35,12 @@ function wholeNumber(flags: Flags, name: string): number {
 
 export const COMMANDS: Record<string, Command> = {
   ...ONBOARDING_COMMANDS,
-  'keys create': (db, _config, flags) => createMerchantKey(db, required(flags, 'merchant'), required(flags, 'mode')),
+  ...PSP_COMMANDS,
+  ...BANK_SIM_COMMANDS,
+  ...RECONCILE_COMMANDS,
+  'keys create': (db, config, flags) => createMerchantKey(db, required(flags, 'merchant'), required(flags, 'mode'), config.TEST_KEYS_PER_MERCHANT),
   'keys revoke': (db, _config, flags) => revokeKey(db, required(flags, 'key')),
-  'keys roll': (db, _config, flags) => rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in')),
+  'keys roll': (db, config, flags) => rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in'), config.TEST_KEYS_PER_MERCHANT),
   'fees set': (db, _config, flags) =>
     setFees(db, required(flags, 'merchant'), { bps: wholeNumber(flags, 'bps'), min: wholeNumber(flags, 'min'), max: wholeNumber(flags, 'max') }),
   // Exits 1 when an invariant is broken (the result's `ok` is false).
@@ -42,12 +49,20 @@ export const COMMANDS: Record<string, Command> = {
   'settlements run': async (_db, _config, _flags, services) => runSettlementNow(await services.temporal()),
   'settlements retry': async (db, config, flags, services) => retrySettlement(db, await services.temporal(), config, required(flags, 'id')),
   'payments show': async (db, config, flags) => (await paymentsShow()).showPayment(db, config, required(flags, 'id')),
+  // Every record past the bound of its waiting state, with its age and why (docs/RELIABILITY.md#waiting-states).
+  stuck: async (db, config) => {
+    const records = await stuckRecords(db, config);
+    return { count: records.length, records };
+  },
 };
 
 /** Commands that take one positional argument after the verb, and the flag it fills (`payments show <id>`). */
 const ARGUMENTS: Record<string, string> = { 'payments show': 'id' };
 /** Commands whose human output is more than `key: value` lines. */
-const TEXT: Record<string, (result: Record<string, unknown>) => Promise<string>> = { 'payments show': async (view) => (await paymentsShow()).paymentViewText(view) };
+const TEXT: Record<string, (result: Record<string, unknown>) => Promise<string>> = {
+  'payments show': async (view) => (await paymentsShow()).paymentViewText(view),
+  ...RECONCILE_TEXT,
+};
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -61,6 +76,9 @@ const OPTIONS = {
   min: { type: 'string' },
   max: { type: 'string' },
   ...ONBOARDING_OPTIONS,
+  ...PSP_OPTIONS,
+  ...BANK_SIM_OPTIONS,
+  ...RECONCILE_OPTIONS,
   id: { type: 'string' },
 } as const;
 
@@ -75,10 +93,11 @@ async function main(argv: string[]): Promise<number> {
   let temporal: Promise<TemporalClient> | undefined;
   try {
     const { positionals, values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-    const name = positionals.slice(0, 2).join(' ');
+    // A command is its noun and verb (`keys create`), or a noun alone (`stuck`).
+    const name = COMMANDS[positionals[0] ?? ''] === undefined ? positionals.slice(0, 2).join(' ') : (positionals[0] ?? '');
     const command = COMMANDS[name];
     const argument = ARGUMENTS[name];
-    if (command === undefined || positionals.length !== (argument === undefined ? 2 : 3)) {
+    if (command === undefined || positionals.length !== name.split(' ').length + (argument === undefined ? 0 : 1)) {
       throw new UsageError(`unknown command "${positionals.join(' ')}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
     }
     const config = loadConfig();

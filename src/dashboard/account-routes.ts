@@ -6,6 +6,7 @@
  */
 import type { Context } from 'koa';
 import { AccountError, checkCredentials, confirmEmail, signUp, type SignedInUser } from '../accounts/accounts.ts';
+import { mailOwner } from '../accounts/owner-mail.ts';
 import { checkResetLink, requestPasswordReset, resetPassword } from '../accounts/password-reset.ts';
 import { endAllSessions, endSession, sessionUser, startSession } from '../accounts/sessions.ts';
 import { challengeStands, passChallenge, startChallenge } from '../accounts/two-factor.ts';
@@ -15,7 +16,7 @@ import { forgotPasswordPage, resetPasswordPage, twoFactorSignInPage } from './se
 import { messagePage, signInPage, signUpPage } from './views.ts';
 
 export function accountPages({ router, deps, page, signedIn, readForm, html, seeOther, audit, cookies, box }: DashboardKit): void {
-  const { config, db, mailer, temporal } = deps;
+  const { config, db, mailer, temporal, logger } = deps;
 
   router.get(
     '/dashboard',
@@ -37,7 +38,7 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
       const form = await readForm(ctx);
       const values = { email: form.get('email') ?? '', business_name: form.get('business_name') ?? '' };
       try {
-        await signUp({ db, config, mailer, temporal }, { email: values.email, password: form.get('password') ?? '', businessName: values.business_name, lang });
+        await signUp({ db, config, mailer, temporal }, { email: values.email, password: form.get('password') ?? '', businessName: values.business_name, lang, address: ctx.ip });
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
         html(ctx, signUpPage(view(), values, strings(lang)[`error_${error.code}`]), 422);
@@ -101,14 +102,14 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
         seeOther(ctx, '/dashboard/sign-in/two-factor');
         return;
       }
-      await signIn(ctx, user, 'password');
+      await signIn(ctx, user, 'password', false);
     }),
   );
 
   /** Starts the session of a user who passed every step of sign-in. */
-  const signIn = async (ctx: Context, user: SignedInUser, how: string) => {
+  const signIn = async (ctx: Context, user: SignedInUser, how: string, secondFactor: boolean) => {
     // A new session id at every sign-in: a session planted before it (fixation) never becomes a signed-in one.
-    const token = await startSession(db, config, user.userId, cookies.session(ctx));
+    const token = await startSession(db, config, user.userId, cookies.session(ctx), secondFactor);
     cookies.setSession(ctx, token);
     await audit(ctx, 'sign_in', user, how);
     seeOther(ctx, '/dashboard/overview');
@@ -133,7 +134,7 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
         const { user, method } = await passChallenge({ db, box }, cookies.challenge(ctx), form.get('code') ?? '', ctx.ip);
         cookies.clearChallenge(ctx);
         if (method === 'recovery_code') await audit(ctx, 'recovery_code_used', user);
-        await signIn(ctx, user, method === 'totp' ? 'password + TOTP' : 'password + recovery code');
+        await signIn(ctx, user, method === 'totp' ? 'password + TOTP' : 'password + recovery code', true);
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
         if (error.code === 'invalid_link') {
@@ -161,7 +162,7 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
     page(async ({ ctx, lang }) => {
       const form = await readForm(ctx);
       // The same answer whether the address has an account or not.
-      const account = await requestPasswordReset({ db, config, mailer }, { email: form.get('email') ?? '', lang });
+      const account = await requestPasswordReset({ db, config, mailer, logger }, { email: form.get('email') ?? '', lang });
       if (account !== undefined) await audit(ctx, 'password_reset_requested', account);
       seeOther(ctx, '/dashboard/forgot-password/sent');
     }),
@@ -215,6 +216,8 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
         return;
       }
       await audit(ctx, 'password_reset', account);
+      // Every session ended with the reset; the authenticator stays, so its owner is told (it may not be theirs).
+      if (account.twoFactorKept) await mailOwner({ db, mailer, baseUrl: config.PUBLIC_BASE_URL }, account.email, lang, { kind: 'password_reset_two_factor_kept' });
       cookies.clearSession(ctx);
       const t = strings(lang);
       html(ctx, messagePage(view(), { title: t.resetDoneTitle, text: t.resetDoneText }, { kind: 'success', link: { href: '/dashboard/sign-in', label: t.signInButton } }));

@@ -4,9 +4,13 @@
  * key). Live keys wait for live mode and the documents it needs.
  */
 import { createDashboardKey, LiveKeyRefused, liveKeyMissing, rollDashboardKey } from '../accounts/dashboard-keys.ts';
+import { StepUpNeeded } from '../accounts/step-up.ts';
 import { parseKey } from '../merchants/keys.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
-import { listMerchantKeys, merchantSummary, revokeMerchantKey } from '../merchants/onboarding.ts';
+import { listMerchantKeys, merchantSummary, revokeMerchantKey, TestKeyLimitReached } from '../merchants/onboarding.ts';
+import { configuredTerminals, pspClientsFromConfig } from '../adapters/psp/clients.ts';
+import { merchantRoute, terminalReservations } from '../db/psp-routes.ts';
+import { defaultRoute, mayUseTerminal, type RouteEntry } from '../domain/psp-routing.ts';
 import { strings } from './i18n.ts';
 import { Refusal, UUID, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { developersPage } from './views.ts';
@@ -19,13 +23,47 @@ export async function showDevelopers({ deps, html }: DashboardKit, request: Sign
   const summary = await merchantSummary(deps.db, request.user.merchantId);
   const keys = await listMerchantKeys(deps.db, request.user.merchantId);
   const missing = await liveKeyMissing(deps.db, request.user);
-  html(request.ctx, developersPage(request.view('developers'), { ...summary, keys, liveKeyMissing: missing }, options), status);
+  const routes = await merchantRoutes(deps.db, deps.config, request.user.merchantId);
+  html(request.ctx, developersPage(request.view('developers'), { ...summary, keys, liveKeyMissing: missing, routes }, options), status);
+}
+
+/**
+ * The merchant's route of each mode as the operator set it, or the default one (every configured
+ * PSP), without the terminals reserved for other merchants (its payments skip them): read-only here.
+ */
+async function merchantRoutes(db: DashboardKit['deps']['db'], config: DashboardKit['deps']['config'], merchantId: string) {
+  const clients = pspClientsFromConfig(config);
+  const reservations = await terminalReservations(db);
+  const usable = (entries: RouteEntry[]) => entries.filter((e) => mayUseTerminal(reservations, merchantId, e));
+  return Promise.all(
+    (['test', 'live'] as const).map(async (mode) => {
+      const set = await merchantRoute(db, merchantId, mode);
+      if (set.length > 0) return { mode, source: 'merchant' as const, entries: usable(set) };
+      return { mode, source: 'default' as const, entries: usable(defaultRoute(configuredTerminals(clients, mode))) };
+    }),
+  );
 }
 
 export function developerPages(kit: DashboardKit): void {
-  const { router, deps, signedIn, readForm, seeOther, audit } = kit;
+  const { router, deps, signedIn, readForm, seeOther, audit, liveRefused, stepUp, liveDone } = kit;
   const { db } = deps;
   const developers = (request: SignedInRequest, options?: Parameters<typeof developersPage>[2], status?: number) => showDevelopers(kit, request, options, status);
+
+  /**
+   * A live key refused: what is missing (live mode, two-step sign-in) on the page, recorded and mailed
+   * to the owner when it is two-step sign-in; a session without a recent second factor goes to the step-up.
+   * Answers false when `error` is no such refusal.
+   */
+  const refusedLiveKey = async (request: SignedInRequest, error: unknown): Promise<boolean> => {
+    if (error instanceof StepUpNeeded) {
+      stepUp(request, '/dashboard/developers');
+      return true;
+    }
+    if (!(error instanceof LiveKeyRefused)) return false;
+    if (error.missing.includes('two_factor')) await liveRefused(request, 'live_key');
+    await developers(request, { refusedMissing: error.missing }, 409);
+    return true;
+  };
 
   router.get(
     '/dashboard/developers',
@@ -46,13 +84,18 @@ export function developerPages(kit: DashboardKit): void {
       if (mode !== 'test' && mode !== 'live') throw new Refusal(400, 'bad_request');
       let key;
       try {
-        key = await createDashboardKey(db, request.user, mode);
+        key = await createDashboardKey(db, request.user, mode, deps.config.TEST_KEYS_PER_MERCHANT);
       } catch (error) {
-        if (!(error instanceof LiveKeyRefused)) throw error;
-        await developers(request, { refusedMissing: error.missing }, 409);
-        return;
+        if (error instanceof TestKeyLimitReached) {
+          await developers(request, { error: strings(request.lang).testKeyLimitText }, 409);
+          return;
+        }
+        if (await refusedLiveKey(request, error)) return;
+        throw error;
       }
-      await audit(request.ctx, 'key_created', request.user, `${parseKey(key.key)!.prefix}…`);
+      const prefix = `${parseKey(key.key)!.prefix}…`;
+      await audit(request.ctx, 'key_created', request.user, prefix);
+      if (mode === 'live') await liveDone(request, 'live_key', `${prefix} created`);
       // Answered here, not after a redirect: the key is shown this once and stored nowhere.
       await developers(request, { newKey: key.key }, 201);
     }),
@@ -86,17 +129,20 @@ export function developerPages(kit: DashboardKit): void {
       if (!ROLL_EXPIRIES.has(expiresIn)) throw new Refusal(400, 'bad_request');
       let rolled;
       try {
-        rolled = await rollDashboardKey(db, request.user, id, expiresIn);
+        rolled = await rollDashboardKey(db, request.user, id, expiresIn, deps.config.TEST_KEYS_PER_MERCHANT);
       } catch (error) {
-        if (error instanceof LiveKeyRefused) {
-          await developers(request, { refusedMissing: error.missing }, 409);
+        if (error instanceof TestKeyLimitReached) {
+          await developers(request, { error: strings(request.lang).testKeyLimitText }, 409);
           return;
         }
+        if (await refusedLiveKey(request, error)) return;
         // Another merchant's key is not found; a revoked or expired one cannot be rolled.
         if (error instanceof OnboardingError) throw new Refusal(404, 'not_found');
         throw error;
       }
-      await audit(request.ctx, 'key_rolled', request.user, `${rolled.old_prefix}… → ${parseKey(rolled.key)!.prefix}…, old key until ${rolled.old_key_expires_at}`);
+      const detail = `${rolled.old_prefix}… → ${parseKey(rolled.key)!.prefix}…, old key until ${rolled.old_key_expires_at}`;
+      await audit(request.ctx, 'key_rolled', request.user, detail);
+      if (rolled.key.startsWith('sk_live_')) await liveDone(request, 'live_key', `rolled ${detail}`);
       await developers(request, { newKey: rolled.key, notice: strings(request.lang).keyRolledText }, 201);
     }),
   );

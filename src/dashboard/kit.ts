@@ -20,6 +20,8 @@ import type { Mailer } from '../adapters/mailer.ts';
 import type { SignedInUser } from '../accounts/accounts.ts';
 import { secretBox, type SecretBox } from '../accounts/secret-box.ts';
 import { sessionUser } from '../accounts/sessions.ts';
+import { mailOwner } from '../accounts/owner-mail.ts';
+import { liveActionMissing, type LiveAction } from '../accounts/step-up.ts';
 import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
 import type { AuditAction } from '../domain/audit.ts';
 import { csrfGuard, type CsrfGuard } from '../http/csrf.ts';
@@ -79,6 +81,18 @@ export interface DashboardKit {
   csrf: CsrfGuard;
   /** Seals the two-factor secrets kept in MySQL. */
   box: SecretBox;
+  /**
+   * Whether this session may do a live action now (docs/SECURITY.md#live-actions-need-a-recent-second-factor).
+   * If not, it has answered: without two-step sign-in, a refusal (recorded, and mailed to the owner);
+   * without a recent second factor, the step-up page, which comes back to `returnTo`.
+   */
+  liveAllowed: (request: SignedInRequest, action: LiveAction, returnTo: string) => Promise<boolean>;
+  /** A live action refused for want of two-step sign-in: the audit entry and the owner's email. */
+  liveRefused: (request: SignedInRequest, action: LiveAction) => Promise<void>;
+  /** Sends the session to the step-up page, which comes back to `returnTo` (a dashboard page). */
+  stepUp: (request: SignedInRequest, returnTo: string) => void;
+  /** A live action done: the owner is told by email. */
+  liveDone: (request: SignedInRequest, action: LiveAction, detail: string) => Promise<void>;
 }
 
 /** A list's cursor as the API hands it out (base64url). */
@@ -197,6 +211,31 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
     return form;
   };
 
+  const seeOther = (ctx: Context, location: string) => {
+    ctx.status = 303;
+    ctx.redirect(location);
+  };
+  const owner = { db, mailer: deps.mailer, baseUrl: config.PUBLIC_BASE_URL };
+  const liveRefused: DashboardKit['liveRefused'] = async (request, action) => {
+    await audit(request.ctx, 'live_action_refused', request.user, action);
+    await mailOwner(owner, request.user.email, request.lang, { kind: 'live_action_refused', action });
+  };
+  const stepUp: DashboardKit['stepUp'] = (request, returnTo) => seeOther(request.ctx, `/dashboard/step-up?return=${encodeURIComponent(returnTo)}`);
+  const liveAllowed: DashboardKit['liveAllowed'] = async (request, action, returnTo) => {
+    const missing = liveActionMissing(request.user, Date.now());
+    if (missing === undefined) return true;
+    if (missing === 'step_up') {
+      stepUp(request, returnTo);
+      return false;
+    }
+    await liveRefused(request, action);
+    const t = strings(request.lang);
+    request.ctx.status = 403;
+    request.ctx.type = 'html';
+    request.ctx.body = messagePage(request.view(), { title: t.twoFactorRequiredTitle, text: t.twoFactorRequiredText }, { kind: 'error', link: { href: '/dashboard/security', label: t.navSecurity } });
+    return false;
+  };
+
   return {
     router,
     deps,
@@ -208,13 +247,14 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
       ctx.type = 'html';
       ctx.body = body;
     },
-    seeOther: (ctx, location) => {
-      ctx.status = 303;
-      ctx.redirect(location);
-    },
+    seeOther,
     audit,
     cookies,
     csrf,
     box,
+    liveAllowed,
+    liveRefused,
+    stepUp,
+    liveDone: (request, action, detail) => mailOwner(owner, request.user.email, request.lang, { kind: 'live_action_done', action, detail }),
   };
 }

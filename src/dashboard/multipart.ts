@@ -1,11 +1,13 @@
 /**
  * A multipart/form-data post of the dashboard (the business documents with
- * their files): read whole, up to a bound, parsed by Node's own parser
- * (undici's Response.formData), and accepted only with the dashboard's CSRF
- * token, which travels in the form's `csrf_token` field like every other
- * form's: the guard (src/http/csrf.ts) reads it from the text fields, which
- * are handed to it as the URLSearchParams it expects. Nothing is stored
- * before the token and the origin are checked.
+ * their files): accepted only with the dashboard's CSRF token and our own
+ * origin, both checked before a byte of the body is read, then read whole, up
+ * to a bound, and parsed by Node's own parser (undici's Response.formData).
+ * The token travels in the form's address (`?csrf_token=…`, the form's
+ * action) rather than among its fields: in the body it could only be checked
+ * after reading up to 15 MB of files, which a forged post could make the
+ * gateway do for free. The address is not logged (the request log keeps the
+ * path only) and leaves the site in no Referer (Referrer-Policy: same-origin).
  */
 import getRawBody from 'raw-body';
 import type { Context } from 'koa';
@@ -26,6 +28,11 @@ export class MultipartRefused extends Error {
 export async function readMultipartForm(ctx: Context, csrf: CsrfGuard): Promise<{ fields: URLSearchParams; files: UploadedFile[] }> {
   const type = ctx.get('content-type');
   if (!ctx.request.is('multipart/form-data')) throw new MultipartRefused(400);
+  if (!csrf.accepts(ctx, new URLSearchParams(ctx.querystring))) {
+    // The body is never read: closing the connection after the answer drops whatever the client still sends.
+    ctx.set('Connection', 'close');
+    throw new MultipartRefused(403);
+  }
   let body: Buffer;
   try {
     body = await getRawBody(ctx.req, { limit: MULTIPART_LIMIT_BYTES, length: ctx.get('content-length') || undefined });
@@ -45,6 +52,5 @@ export async function readMultipartForm(ctx: Context, csrf: CsrfGuard): Promise<
     // A file input left empty still sends a part with no name and no bytes: not a file.
     else if (value.size > 0 || value.name !== '') files.push({ name: value.name, bytes: new Uint8Array(await value.arrayBuffer()) });
   }
-  if (!csrf.accepts(ctx, fields)) throw new MultipartRefused(403);
   return { fields, files };
 }

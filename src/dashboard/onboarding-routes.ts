@@ -17,8 +17,11 @@ import { documentsPage } from './onboarding-views.ts';
 /** A step the onboarding workflow refused, in the merchant's words. */
 const refusalText = (lang: Lang, error: OnboardingRefused) => strings(lang)[`refusal_${error.code}`];
 
+/** An IBAN as compared for a change: without spaces, in capitals. */
+const comparableIban = (iban: string) => iban.replace(/\s+/g, '').toUpperCase();
+
 export function onboardingPages(kit: DashboardKit): void {
-  const { router, deps, signedIn, readForm, html, seeOther, audit, csrf } = kit;
+  const { router, deps, signedIn, readForm, html, seeOther, audit, csrf, liveAllowed, liveDone } = kit;
   const { config, db, temporal } = deps;
   const onboarding = { db, temporal, config };
   const store = documentStore(config);
@@ -79,6 +82,12 @@ export function onboardingPages(kit: DashboardKit): void {
       const field = (name: string) => (form.fields.get(name) ?? '').slice(0, 1_000);
       // The typed values come back into the form after a refusal; the files must be chosen again (browsers never refill them).
       const values = { legal_name: field('legal_name'), id_kind: field('id_kind'), national_id: field('national_id'), iban: field('iban') };
+      // Once live money is settled (live mode on), a new IBAN changes where it goes: a recent second factor first.
+      // Before that (a resubmission after a rejection) no live money exists to redirect; the first IBAN given is no change.
+      const previousIban = (await currentDocuments(db, request.user.merchantId))?.submission.iban;
+      const ibanChanged =
+        previousIban !== undefined && comparableIban(previousIban) !== comparableIban(values.iban) && (await merchantSummary(db, request.user.merchantId)).live_mode;
+      if (ibanChanged && !(await liveAllowed(request, 'settlement_account', '/dashboard/documents'))) return;
       try {
         await submitDocuments({ ...onboarding, store }, request.user.merchantId, values, form.files);
       } catch (error) {
@@ -87,6 +96,7 @@ export function onboardingPages(kit: DashboardKit): void {
         throw error;
       }
       await audit(request.ctx, 'documents_submitted', request.user);
+      if (ibanChanged) await liveDone(request, 'settlement_account', `${previousIban} → ${values.iban}`);
       seeOther(request.ctx, '/dashboard/documents?done=submitted');
     }),
   );

@@ -49,7 +49,7 @@ export function refundRequestOf(form: URLSearchParams): Record<string, unknown> 
   return body;
 }
 
-export function paymentPages({ router, deps, signedIn, readForm, html, seeOther, audit }: DashboardKit): void {
+export function paymentPages({ router, deps, signedIn, readForm, html, seeOther, audit, liveAllowed, liveDone }: DashboardKit): void {
   const { db, config } = deps;
   // The API's own validator of the request (src/http/validation.ts), with the API's bounds.
   const validateRefund = bodyValidator(createRefundRequestSchema({ min: 1, max: config.AMOUNT_MAX }));
@@ -114,6 +114,8 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
       const key = form.get('idempotency_key') ?? '';
       if (!UUID.test(key)) throw new Refusal(400, 'bad_request');
       const { payment, tenant } = await ownPayment(request);
+      // A live refund pays real money out: a recent second factor first (the form is shown again after the step-up).
+      if (tenant.mode === 'live' && !(await liveAllowed(request, 'live_refund', `/dashboard/payments/${payment.id}`))) return;
       let refundRequest: CreateRefundRequest;
       try {
         refundRequest = validateRefund(refundRequestOf(form));
@@ -133,7 +135,9 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
         );
         return;
       }
-      await audit(request.ctx, 'refund_requested', request.user, `${payment.id}: ${refundRequest.amount ?? 'the rest'}`);
+      const detail = `${payment.id}: ${refundRequest.amount ?? 'the rest'}`;
+      await audit(request.ctx, 'refund_requested', request.user, detail);
+      if (tenant.mode === 'live') await liveDone(request, 'live_refund', detail);
       seeOther(request.ctx, `/dashboard/payments/${payment.id}?done=refund`);
     }),
   );

@@ -69,7 +69,7 @@ export function twoFactorSignInPage(context: ViewContext, error?: string): strin
 /** The secret in groups of four, as authenticator apps let it be typed. */
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
-export async function twoFactorSetupPage(context: ViewContext, setup: { secret: string; uri: string }, error?: string): Promise<string> {
+export async function twoFactorSetupPage(context: ViewContext, setup: { secret: string; uri: string; token: string }, error?: string): Promise<string> {
   const t = strings(context.lang);
   // The QR code as SVG markup made by `qrcode` from our own URI (base32, the issuer and the address): no script, no image request.
   const qrSvg = await QRCode.toString(setup.uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
@@ -79,13 +79,47 @@ export async function twoFactorSetupPage(context: ViewContext, setup: { secret: 
     secret: grouped(setup.secret),
     uri: setup.uri,
     qrSvg,
+    token: setup.token,
     field: { ...codeField(t.twoFactorCode), inputmode: 'numeric' },
   });
 }
 
-export function recoveryCodesPage(context: ViewContext, codes: string[]): string {
+/** The code that completes turning two-step sign-in off, or new recovery codes, once the emailed link is opened. */
+export function twoFactorCodePage(context: ViewContext, form: { change: 'two_factor_off' | 'recovery_codes'; action: string; token: string }, error?: string): string {
   const t = strings(context.lang);
-  return render('recovery-codes', context, { title: t.recoveryTitle, codes });
+  const heading = form.change === 'two_factor_off' ? t.disableTwoFactor : t.newRecoveryCodes;
+  return render('auth', context, {
+    title: heading,
+    narrow: true,
+    heading,
+    intro: t.disableTwoFactorHint,
+    error,
+    fields: [codeField(t.twoFactorCode, t.twoFactorCodeHint)],
+    hidden: { token: form.token },
+    action: form.action,
+    button: heading,
+  });
+}
+
+/** The step-up: a code, then back to the page of the live action (`back`, a dashboard path). */
+export function stepUpPage(context: ViewContext, back: string, error?: string): string {
+  const t = strings(context.lang);
+  return render('auth', context, {
+    title: t.stepUpTitle,
+    narrow: true,
+    heading: t.stepUpTitle,
+    intro: t.stepUpIntro,
+    error,
+    fields: [codeField(t.twoFactorCode, t.twoFactorCodeHint)],
+    hidden: { return: back },
+    action: '/dashboard/step-up',
+    button: t.verifyButton,
+  });
+}
+
+export function recoveryCodesPage(context: ViewContext, codes: string[], change: 'two_factor_on' | 'recovery_codes'): string {
+  const t = strings(context.lang);
+  return render('recovery-codes', context, { title: t.recoveryTitle, codes, renewed: change === 'recovery_codes' });
 }
 
 export function securityPage(
@@ -103,7 +137,7 @@ export function securityPage(
       state: account.twoFactor.enabled ? t.twoFactorOn : t.twoFactorOff,
       recoveryCodesLeft: localDigits(String(account.twoFactor.recoveryCodesLeft), lang),
     },
-    codeField: codeField(t.twoFactorCode, t.twoFactorCodeHint),
+    passwordField: { name: 'password', label: t.password, type: 'password', autocomplete: 'current-password', value: '', hint: t.twoFactorRequestHint, ltr: true } satisfies Field,
     entries: account.audit.map((e) => ({
       id: e.id,
       action: e.action,

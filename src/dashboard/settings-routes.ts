@@ -1,6 +1,7 @@
 /** The settings page: the site's domains (payments' callback URLs must be on one of them) and the signed-in user's address. */
+import { DomainNotVerified, domainVerifications, verifyDomain } from '../merchants/domain-verification.ts';
 import { normalizeDomain, OnboardingError } from '../merchants/merchants.ts';
-import { addDomain, merchantSummary, removeDomain } from '../merchants/onboarding.ts';
+import { addDomain, removeDomain } from '../merchants/onboarding.ts';
 import { strings } from './i18n.ts';
 import { Refusal, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { settingsPage } from './views.ts';
@@ -10,8 +11,8 @@ export function settingsPages({ router, deps, signedIn, readForm, html, seeOther
   const onboarding = { db, temporal, config };
 
   const settings = async (request: SignedInRequest, options: Parameters<typeof settingsPage>[2] = {}, status = 200) => {
-    const summary = await merchantSummary(db, request.user.merchantId);
-    html(request.ctx, settingsPage(request.view('settings'), { domains: summary.domains, email: request.user.email }, options), status);
+    const domains = await domainVerifications(db, config, request.user.merchantId);
+    html(request.ctx, settingsPage(request.view('settings'), { domains, email: request.user.email }, options), status);
   };
 
   router.get(
@@ -19,7 +20,8 @@ export function settingsPages({ router, deps, signedIn, readForm, html, seeOther
     signedIn(async (request) => {
       const t = strings(request.lang);
       const done = request.ctx.query.done;
-      await settings(request, { notice: done === 'added' ? t.domainAddedText : done === 'removed' ? t.domainRemovedText : undefined });
+      const notices: Record<string, string> = { added: t.domainAddedText, removed: t.domainRemovedText, verified: t.domainVerifiedText };
+      await settings(request, { notice: typeof done === 'string' ? notices[done] : undefined });
     }),
   );
 
@@ -53,6 +55,25 @@ export function settingsPages({ router, deps, signedIn, readForm, html, seeOther
       }
       await audit(request.ctx, 'domain_removed', request.user, normalizeDomain(domain));
       seeOther(request.ctx, '/dashboard/settings?done=removed');
+    }),
+  );
+
+  router.post(
+    '/dashboard/settings/domains/verify',
+    signedIn(async (request) => {
+      const form = await readForm(request.ctx);
+      const domain = form.get('domain') ?? '';
+      const t = strings(request.lang);
+      try {
+        await verifyDomain(db, config, request.user.merchantId, domain);
+      } catch (error) {
+        if (error instanceof OnboardingError) throw new Refusal(400, 'bad_request');
+        if (!(error instanceof DomainNotVerified)) throw error;
+        await settings(request, { error: error.reason === 'mismatch' ? t.domainVerifyMismatch : t.domainVerifyUnreachable }, 422);
+        return;
+      }
+      await audit(request.ctx, 'domain_verified', request.user, normalizeDomain(domain));
+      seeOther(request.ctx, '/dashboard/settings?done=verified');
     }),
   );
 }

@@ -3,6 +3,7 @@
  * file. Eta escapes every `<%= %>` output; the only raw output (`<%~ %>`) is
  * the layout's body, which Eta itself rendered and escaped.
  */
+import type { DomainVerificationState } from '../merchants/domain-verification.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
@@ -16,6 +17,7 @@ import { stylesheet } from '../http/stylesheet.ts';
 import { localDigits } from '../http/words.ts';
 import { formatRials, formatTime, statusLabel, strings, type Lang, type Strings } from './i18n.ts';
 import type { GatewayStatus, OnboardingStatus } from '../domain/onboarding.ts';
+import type { RouteEntry } from '../domain/psp-routing.ts';
 import { onboardingView } from './onboarding-steps.ts';
 
 const eta = new Eta({ views: fileURLToPath(new URL('./templates', import.meta.url)), cache: true, autoEscape: true });
@@ -317,6 +319,8 @@ export function developersPage(
     live_mode: boolean;
     keys: KeyRow[];
     liveKeyMissing: ('live_mode' | 'two_factor')[];
+    /** The merchant's PSP route per mode, read-only (docs/psps/routing.md). */
+    routes?: { mode: 'test' | 'live'; source: 'merchant' | 'default'; entries: RouteEntry[] }[];
   },
   options: { newKey?: string; notice?: string; error?: string; refusedMissing?: ('live_mode' | 'two_factor')[] } = {},
 ): string {
@@ -337,6 +341,21 @@ export function developersPage(
       { seconds: 604_800, label: t.roll7d },
     ],
     onboarding: onboardingView(account.onboarding_status, account.rejection_reason, t),
+    routes: (account.routes ?? []).map((route) => ({
+      mode: t[`mode_${route.mode}`],
+      modeKey: route.mode,
+      source: route.source === 'merchant' ? t.pspRouteMerchant : t.pspRouteDefault,
+      entries: route.entries.map((e) => ({
+        psp: e.psp,
+        terminal: e.terminal_id,
+        priority: localDigits(String(e.priority + 1), lang),
+        weight: localDigits(String(e.weight), lang),
+        amounts:
+          e.min_amount === null && e.max_amount === null
+            ? t.pspAnyAmount
+            : `${e.min_amount === null ? '' : formatRials(e.min_amount, lang)} – ${e.max_amount === null ? '' : formatRials(e.max_amount, lang)}`,
+      })),
+    })),
     keys: account.keys.map((k) => {
       const active = k.revoked_at === null && (k.expires_at === null || k.expires_at.getTime() > now);
       return {
@@ -353,7 +372,7 @@ export function developersPage(
   });
 }
 
-export function settingsPage(context: ViewContext, account: { domains: string[]; email: string }, options: { notice?: string; error?: string; domainValue?: string } = {}): string {
+export function settingsPage(context: ViewContext, account: { domains: DomainVerificationState[]; email: string }, options: { notice?: string; error?: string; domainValue?: string } = {}): string {
   const t = strings(context.lang);
   return render('settings', context, {
     title: t.settingsTitle,

@@ -30,12 +30,20 @@ import { webhookEventPage, webhookEventsPage, webhooksPage, type EndpointFormSta
 const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 const EVENTS_PER_PAGE = 20;
 
-export function webhookPages({ router, deps, signedIn, readForm, html, seeOther, audit }: DashboardKit): void {
+export function webhookPages({ router, deps, signedIn, readForm, html, seeOther, audit, liveAllowed, liveDone }: DashboardKit): void {
   const { db, config } = deps;
   const validateCreate = bodyValidator(CreateWebhookEndpointRequestSchema);
   // The API's redelivery quota, counted in the same bucket: the dashboard is no way around it.
   const redeliveries = rateCounter(config, db);
   const quota = redeliveryQuota(config);
+
+  /** Live endpoints decide where live events (and their secrets) go: a change needs a recent second factor. */
+  const liveChangeAllowed = (request: SignedInRequest, mode: KeyMode) => mode !== 'live' || liveAllowed(request, 'live_webhook', '/dashboard/webhooks?mode=live');
+  /** The change is recorded, and mailed to the owner when live. */
+  const changed = async (request: SignedInRequest, mode: KeyMode, action: 'webhook_endpoint_created' | 'webhook_endpoint_changed' | 'webhook_endpoint_deleted', detail: string) => {
+    await audit(request.ctx, action, request.user, detail);
+    if (mode === 'live') await liveDone(request, 'live_webhook', detail);
+  };
 
   const endpointsPage = async (
     request: SignedInRequest,
@@ -64,6 +72,7 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
     signedIn(async (request) => {
       const form = await readForm(request.ctx);
       const mode = modeOf(form.get('mode'));
+      if (!(await liveChangeAllowed(request, mode))) return;
       const events = form.getAll('events');
       const body = { url: (form.get('url') ?? '').trim(), ...(events.length > 0 ? { events } : {}) };
       let created: Awaited<ReturnType<typeof createWebhookEndpoint>>;
@@ -75,7 +84,7 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
         await endpointsPage(request, mode, { error: t.endpointRefused, errorDetail: error.message, form: { url: body.url.slice(0, 2048), events } }, 422);
         return;
       }
-      await audit(request.ctx, 'webhook_endpoint_created', request.user, `${mode}: ${body.url}`);
+      await changed(request, mode, 'webhook_endpoint_created', `${mode}: ${body.url}`);
       // Answered here, not after a redirect: the secret is shown this once and kept nowhere else.
       await endpointsPage(request, mode, { secret: { value: created.secret, rotated: false } }, 201);
     }),
@@ -86,9 +95,10 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
     signedIn(async (request) => {
       const form = await readForm(request.ctx);
       const mode = modeOf(form.get('mode'));
+      if (!(await liveChangeAllowed(request, mode))) return;
       // The API's default window (WEBHOOK_SECRET_ROTATION_SECONDS) for the old secret.
       const rotated = await rotateWebhookSecret(deps, tenantOfUser(request.user, mode), idInPath(request), undefined);
-      await audit(request.ctx, 'webhook_endpoint_changed', request.user, `${idInPath(request)}: secret rotated`);
+      await changed(request, mode, 'webhook_endpoint_changed', `${idInPath(request)}: secret rotated`);
       await endpointsPage(request, mode, { secret: { value: rotated.secret, rotated: true } });
     }),
   );
@@ -103,8 +113,9 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
       signedIn(async (request) => {
         const form = await readForm(request.ctx);
         const mode = modeOf(form.get('mode'));
+        if (!(await liveChangeAllowed(request, mode))) return;
         await perform(db, tenantOfUser(request.user, mode), idInPath(request));
-        await audit(request.ctx, recorded, request.user, `${idInPath(request)}: ${done}`);
+        await changed(request, mode, recorded, `${idInPath(request)}: ${done}`);
         seeOther(request.ctx, `/dashboard/webhooks?done=${done}${modeQuery(mode, '&')}`);
       }),
     );

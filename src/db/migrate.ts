@@ -16,6 +16,12 @@ import * as onboarding from './migrations/0010_onboarding.ts';
 import * as ledger from './migrations/0020_ledger.ts';
 import * as settlements from './migrations/0021_settlements.ts';
 import * as webhookBacklogIndex from './migrations/0025_webhook_backlog_index.ts';
+import * as waitingStatesIndexes from './migrations/0026_waiting_states_indexes.ts';
+import * as merchantDomainVerification from './migrations/0030_merchant_domain_verification.ts';
+import * as stepUpAndRecoveryCodeKeys from './migrations/0031_step_up_and_recovery_code_keys.ts';
+import * as pspRouting from './migrations/0032_psp_routing.ts';
+import * as pspTerminalReservations from './migrations/0033_psp_terminal_reservations.ts';
+import * as bankReconciliation from './migrations/0034_bank_reconciliation.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -36,6 +42,12 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0020_ledger': ledger,
   '0021_settlements': settlements,
   '0025_webhook_backlog_index': webhookBacklogIndex,
+  '0026_waiting_states_indexes': waitingStatesIndexes,
+  '0030_merchant_domain_verification': merchantDomainVerification,
+  '0031_step_up_and_recovery_code_keys': stepUpAndRecoveryCodeKeys,
+  '0032_psp_routing': pspRouting,
+  '0033_psp_terminal_reservations': pspTerminalReservations,
+  '0034_bank_reconciliation': bankReconciliation,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

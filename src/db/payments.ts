@@ -7,6 +7,11 @@ import { scopedTo } from './tenant.ts';
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 const date = (s: string | null): Date | null => (s === null ? null : new Date(s));
 
+/** Which PSP terminal took the payment, as its resource shows it; null before its token (and on payments older than routing). */
+export function pspFromRow(row: { psp: string | null; psp_terminal_id: string | null }): Payment['psp'] {
+  return row.psp === null ? null : { name: row.psp as NonNullable<Payment['psp']>['name'], terminal_id: row.psp_terminal_id ?? '' };
+}
+
 /** The API shape of a stored payment. */
 export function paymentFromRow(row: PaymentRow): Payment {
   return {
@@ -32,6 +37,7 @@ export function paymentFromRow(row: PaymentRow): Payment {
     verify_deadline_at: iso(row.verify_deadline_at),
     expires_at: row.expires_at.toISOString(),
     settlement_status: row.settlement_status as Payment['settlement_status'],
+    psp: pspFromRow(row),
   };
 }
 

@@ -31,6 +31,17 @@ export async function hitCounter(db: Db, bucket: string, windowStart: number, wi
   return Number(result.insertId);
 }
 
+/** Takes back one hit counted in (bucket, window): a reserved attempt that turned out not to count (a right password). */
+export async function unhitCounter(db: Db, bucket: string, windowStart: number): Promise<void> {
+  await db
+    .updateTable('rate_limit_counters')
+    .set({ hits: sql<number>`hits - 1` })
+    .where('bucket', '=', bucket)
+    .where('window_start', '=', windowStart)
+    .where('hits', '>', 0)
+    .execute();
+}
+
 /** The hits so far of each bucket in one window, without counting (a bucket never hit is 0). */
 export async function counterHits(db: Db, buckets: string[], windowStart: number): Promise<Map<string, number>> {
   const hits = new Map(buckets.map((b) => [b, 0]));

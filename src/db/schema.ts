@@ -7,6 +7,9 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { OnboardingStatus } from '../domain/onboarding.ts';
 import type { OnboardingEventType } from '../domain/onboarding-workflow.ts';
 import type { DocumentType, IdKind } from '../domain/business-documents.ts';
+import type { BankReconciliationItemsTable, BankReconciliationRunsTable } from './schema-bank-reconciliation.ts';
+
+export type * from './schema-bank-reconciliation.ts';
 
 /** Columns the database fills in; optional on insert. */
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
@@ -33,6 +36,10 @@ export interface MerchantDomainsTable {
   merchant_id: string;
   domain: string;
   created_at: Date;
+  /** What the merchant publishes to prove the domain is theirs; made when first shown. */
+  verification_token: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the gateway found the token; null: unverified (test payments only). */
+  verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface ApiKeysTable {
@@ -78,6 +85,45 @@ export interface PaymentsTable {
   metadata: Defaulted<string>;
   /** Moves forward only: a retried or replayed write of an older state changes nothing. */
   version: number;
+  updated_at: Date;
+  /** The PSP that gave the payment its token (docs/psps/routing.md); null before, and on payments older than routing: SEP's. */
+  psp: Defaulted<string | null>;
+  psp_terminal_id: Defaulted<string | null>;
+}
+
+/** One terminal of a merchant's route in a mode (docs/psps/routing.md). */
+export interface PspRoutesTable {
+  merchant_id: string;
+  mode: 'test' | 'live';
+  position: number;
+  priority: number;
+  psp: string;
+  terminal_id: string;
+  weight: number;
+  min_amount: number | string | null;
+  max_amount: number | string | null;
+  updated_at: Date;
+}
+
+/** One merchant a PSP terminal is reserved for (docs/psps/routing.md); a terminal without rows is anyone's. */
+export interface PspTerminalReservationsTable {
+  psp: string;
+  terminal_id: string;
+  merchant_id: string;
+  updated_at: Date;
+}
+
+/** The circuit breaker of one PSP terminal, shared by every process (src/adapters/psp/health.ts). */
+export interface PspHealthTable {
+  mode: 'test' | 'live';
+  psp: string;
+  terminal_id: string;
+  state: Defaulted<'closed' | 'open' | 'half_open'>;
+  failures: Defaulted<number>;
+  window_started_at: Date | null;
+  opened_at: Date | null;
+  probe_started_at: Date | null;
+  last_failure: string | null;
   updated_at: Date;
 }
 
@@ -176,6 +222,8 @@ export interface UsersTable {
   totp_enabled_at: Defaulted<Date | null>;
   /** The last TOTP time step accepted: an older or equal step is refused (no code is used twice). */
   totp_last_step: Defaulted<number | null>;
+  /** The user's own HMAC key for their recovery codes' hashes; null for codes hashed before it existed. */
+  recovery_code_key: Defaulted<Buffer | null>;
 }
 
 export interface UserRecoveryCodesTable {
@@ -214,13 +262,19 @@ export interface UserSessionsTable {
   last_seen_at: Date;
   /** The absolute end of the session, whatever its activity. */
   expires_at: Date;
+  /** When this session last proved a second factor; null if it proved only the password. */
+  second_factor_at: Defaulted<Date | null>;
 }
+
+/** A change of two-step sign-in that waits for the emailed confirmation (src/accounts/two-factor-changes.ts). */
+export type TwoFactorChange = 'two_factor_on' | 'two_factor_off' | 'recovery_codes';
 
 export interface UserEmailTokensTable {
   /** SHA-256 of the token in the emailed link. */
   token_hash: Buffer;
   user_id: string;
-  purpose: 'confirm' | 'reset';
+  /** `two_factor_on`, `two_factor_off`, `recovery_codes`: the emailed confirmation of a change of two-step sign-in. */
+  purpose: 'confirm' | 'reset' | TwoFactorChange;
   created_at: Date;
   expires_at: Date;
   used_at: Defaulted<Date | null>;
@@ -344,6 +398,11 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   settlements: SettlementsTable;
   settlement_lines: SettlementLinesTable;
+  psp_routes: PspRoutesTable;
+  psp_health: PspHealthTable;
+  psp_terminal_reservations: PspTerminalReservationsTable;
+  bank_reconciliation_runs: BankReconciliationRunsTable;
+  bank_reconciliation_items: BankReconciliationItemsTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

@@ -4,6 +4,7 @@
  * payout posting, in one transaction), and recording the bank's answer.
  */
 import { sql } from 'kysely';
+import { reconciledAsMatched } from './bank-reconciliation.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import type { Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
 import type { Db, SettlementLineRow, SettlementRow } from './database.ts';
@@ -44,7 +45,8 @@ export interface SettlementDraft extends Pick<SettlementRow, 'gross' | 'fees' | 
 
 /**
  * The live items of a merchant not yet covered by a settlement: payments verified at or before the
- * cutoff, refunds of payments settled (or settled by this draft), and refused refunds already deducted.
+ * cutoff that their day's bank reconciliation matched (reconciledAsMatched: a payment of a day not
+ * reconciled yet, or held by a difference, waits), refunds of payments settled (or settled by this draft), and refused refunds already deducted.
  */
 export async function draftSettlement(db: Db, merchantId: string, cutoff: Date): Promise<SettlementDraft> {
   const payments = await db
@@ -55,6 +57,7 @@ export async function draftSettlement(db: Db, merchantId: string, cutoff: Date):
     .where('settlement_status', '=', 'pending')
     .where('status', 'in', VERIFIED)
     .where('verified_at', '<=', cutoff)
+    .where(reconciledAsMatched(sql.ref('payments.id')))
     .orderBy('id')
     .execute();
   const covered = new Set(payments.map((p) => p.id));
@@ -199,6 +202,7 @@ export async function settleableMerchants(db: Db, cutoff: Date): Promise<string[
   const rows = await sql<{ merchant_id: string }>`
     SELECT DISTINCT merchant_id FROM payments
       WHERE mode = 'live' AND settlement_status = 'pending' AND status IN ('verified', 'partially_refunded', 'refunded') AND verified_at <= ${cutoff}
+        AND ${reconciledAsMatched(sql.ref('payments.id'))}
     UNION
     SELECT DISTINCT r.merchant_id FROM refunds r JOIN settlement_lines l ON l.kind = 'refund' AND l.object_id = r.id
       WHERE r.mode = 'live' AND r.status = 'failed'

@@ -17,6 +17,10 @@ export const AUDIT_ACTIONS = [
   'two_factor_disabled',
   'two_factor_failed',
   'recovery_code_used',
+  'two_factor_change_requested',
+  'recovery_codes_renewed',
+  'step_up',
+  'live_action_refused',
   // API & gateway
   'key_created',
   'key_revoked',
@@ -25,6 +29,7 @@ export const AUDIT_ACTIONS = [
   // Settings
   'domain_added',
   'domain_removed',
+  'domain_verified',
   'settings_changed',
   // Recorded by other parts of the dashboard as they are built
   'documents_submitted',

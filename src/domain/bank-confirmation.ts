@@ -16,14 +16,19 @@ const BANK_REFERENCE = new RegExp(BANK_REFERENCE_PATTERN);
 const RRN = new RegExp(RRN_PATTERN);
 const MASKED_CARD_PAN = new RegExp(MASKED_CARD_PAN_PATTERN);
 
-/** The bank's answer that it holds a payment, as the bank activity hands it to the workflow. */
+/**
+ * The bank's answer that it holds a payment, as the bank activity hands it to the workflow: the
+ * bank's own detail of what it verified (rrn and card_pan strings), or (`basis: 'result_code'`) a
+ * protocol's bare "verified" code for the transaction the call named, which gives no RRN or card.
+ */
 export interface ConfirmedAtBank {
   result: 'confirmed';
+  basis?: 'result_code';
   ref_num: string;
   res_num: string;
   amount: number;
-  rrn: string;
-  card_pan: string;
+  rrn: string | null;
+  card_pan: string | null;
   /** Whether the answer names our own terminal (the activity knows the terminal; the workflow does not). */
   terminal_matches?: boolean;
 }
@@ -33,15 +38,18 @@ export interface ConfirmedAtBank {
  * well formed: our terminal, the payment's amount and id (ResNum), the
  * RefNum the customer came back with, and references of the shapes a paid
  * payment records. Anything else pays nothing.
+ *
+ * The RRN and the masked card are required of every answer but one on a
+ * protocol's own terms: a verify that answers its result code alone
+ * (Behpardakht Mellat's, docs/psps/mellat.md) has neither to give, so such an
+ * answer must carry neither (null), never one made up. An answer without
+ * `basis` (SEP's, and every answer recorded before this rule) is judged as
+ * it always was, so running histories replay to the same verdict.
  */
 export function isGenuineConfirmation(answer: ConfirmedAtBank, payment: { id: string; amount: number }, refNum: string): boolean {
-  return (
-    answer.terminal_matches === true &&
-    answer.amount === payment.amount &&
-    answer.res_num === payment.id &&
-    answer.ref_num === refNum &&
-    BANK_REFERENCE.test(answer.ref_num) &&
-    RRN.test(answer.rrn) &&
-    MASKED_CARD_PAN.test(answer.card_pan)
-  );
+  const ofThisPayment =
+    answer.terminal_matches === true && answer.amount === payment.amount && answer.res_num === payment.id && answer.ref_num === refNum && BANK_REFERENCE.test(answer.ref_num);
+  if (!ofThisPayment) return false;
+  if (answer.basis === 'result_code') return answer.rrn === null && answer.card_pan === null;
+  return answer.rrn !== null && RRN.test(answer.rrn) && answer.card_pan !== null && MASKED_CARD_PAN.test(answer.card_pan);
 }

@@ -120,7 +120,7 @@ export function documentTypeOf(bytes: Uint8Array): DocumentType | undefined {
   return undefined;
 }
 
-export type DocumentFileError = 'file_type' | 'file_size' | 'file_count' | 'file_required';
+export type DocumentFileError = 'file_type' | 'file_size' | 'file_count' | 'file_required' | 'file_quota';
 
 /** Checks one uploaded file: its type by content and its size. */
 export function checkDocumentFile(bytes: Uint8Array): { type: DocumentType } | { error: DocumentFileError } {

@@ -13,6 +13,8 @@ export interface Merchant {
   id: string;
   name: string;
   domains: string[];
+  /** The domains the merchant proved it controls: the only ones a live payment may return to. */
+  verifiedDomains: string[];
   fee_plan: FeePlan;
 }
 
@@ -30,3 +32,13 @@ export interface AuthState extends Tenant {
 
 /** The tenant of a stored object, from its merchant_id and mode columns. */
 export const tenantOf = (merchantId: string, mode: KeyMode): Tenant => ({ merchant: { id: merchantId }, mode });
+
+/**
+ * Whether a callback host is on one of these domains or a subdomain of one;
+ * the loopback addresses count as `localhost`.
+ */
+export function domainCovers(domains: readonly string[], host: string): boolean {
+  const lower = host.toLowerCase();
+  const bare = lower === '127.0.0.1' || lower === '[::1]' ? 'localhost' : lower;
+  return domains.some((domain) => bare === domain || bare.endsWith(`.${domain}`));
+}

@@ -28,6 +28,18 @@ export const MetadataSchema = metadataOf(
 );
 export type Metadata = Static<typeof MetadataSchema>;
 
+/** The PSPs a payment can be sent to (src/adapters/psp/psp-client.ts's PSP_NAMES). */
+export const PAYMENT_PSP_NAMES = ['sep', 'mellat'] as const;
+
+/** Which PSP terminal took the payment: the one that gave it its token, and the only one ever asked about it after. */
+export const PaymentPspSchema = Type.Object(
+  {
+    name: StringEnum(PAYMENT_PSP_NAMES, { description: 'the PSP (Shaparak payment service provider)' }),
+    terminal_id: Type.String({ description: "the gateway's terminal at that PSP", examples: ['11223344'] }),
+  },
+  { additionalProperties: false },
+);
+
 export const PaymentStatusSchema = StringEnum(PAYMENT_STATUSES, { description: 'Lifecycle status; see docs/PAYMENTS.md.' });
 
 export const PaymentSchema = Type.Object(
@@ -54,6 +66,10 @@ export const PaymentSchema = Type.Object(
     verify_deadline_at: Nullable(Timestamp('deadline for verify'), 'null until paid'),
     expires_at: Timestamp('end of the period in which the payment page can be used'),
     settlement_status: StringEnum(['not_applicable', 'pending', 'settled'] as const, { description: '`not_applicable` for test payments' }),
+    psp: Nullable(
+      PaymentPspSchema,
+      'the PSP and terminal that took the payment (gave it its bank token; docs/psps/routing.md); null until the customer is sent to a bank, and on payments made before routing (which went to SEP)',
+    ),
   },
   { additionalProperties: false },
 );

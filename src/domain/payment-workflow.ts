@@ -65,13 +65,22 @@ export interface BankTokenInput {
 
 export interface BankTokenResult {
   token: string;
-  /** The bank's page for the customer, with the token. */
+  /** The bank's page for the customer (SEP: with the token in its query). */
   url: string;
+  /**
+   * How the customer's browser goes there: GET (SEP), or a form POST of `fields` (Mellat: RefId).
+   * Absent in the histories of payments that asked for their token before there were two PSPs: GET.
+   */
+  method?: 'GET' | 'POST';
+  fields?: Record<string, string>;
 }
 
 /**
- * What the bank posted to our return route (SEP's fields). Never trusted:
- * the workflow confirms RefNum with the bank before anything is paid.
+ * What the bank posted to our return route, normalized by the PSP's connector
+ * (state OK, CanceledByUser or Failed; ref_num the bank's reference, SEP's
+ * RefNum or Mellat's SaleReferenceId; res_num the payment's id; token the
+ * bank's token, SEP's Token or Mellat's RefId). Never trusted: the workflow
+ * confirms ref_num with the bank before anything is paid.
  */
 export interface BankCallback {
   state: string;
@@ -116,6 +125,9 @@ export const searchAttributes = {
   merchantReference: defineSearchAttributeKey('MerchantReference', 'KEYWORD'),
   mode: defineSearchAttributeKey('PaymentMode', 'KEYWORD'),
   amount: defineSearchAttributeKey('PaymentAmount', 'INT'),
+  /** The PSP that took the payment and its terminal (docs/psps/routing.md): set when the PSP gives the token. */
+  psp: defineSearchAttributeKey('PaymentPsp', 'KEYWORD'),
+  pspTerminal: defineSearchAttributeKey('PaymentPspTerminal', 'KEYWORD'),
 } as const;
 
 /** A payment's search attributes, as its workflows start with them: the status it has then, and what never changes. */
@@ -137,6 +149,8 @@ export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword' | 'Int'> = {
   MerchantReference: 'Keyword',
   PaymentMode: 'Keyword',
   PaymentAmount: 'Int',
+  PaymentPsp: 'Keyword',
+  PaymentPspTerminal: 'Keyword',
   // Settlement workflows' (src/domain/settlement.ts); MerchantId is shared.
   SettlementStatus: 'Keyword',
   SettlementDate: 'Keyword',

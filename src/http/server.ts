@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import type Koa from 'koa';
 
 /**
@@ -28,4 +29,24 @@ export function listen(app: Koa, port: number, host: string): Promise<Server> {
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));
   });
+}
+
+/**
+ * Stops a server without losing a request (SIGTERM, src/main/api.ts): it stops
+ * accepting connections at once, answers every request still arriving on an
+ * open keep-alive connection with `Connection: close` (so its client opens its
+ * next request elsewhere), and closes the connections left idle after
+ * `graceMs`. Node's own close() would close the idle keep-alive connections at
+ * once, and a request a client sent on one at that moment would be cut off.
+ */
+export function drain(server: Server, graceMs: number): Promise<void> {
+  server.on('request', (_req, res: { setHeader(name: string, value: string): void; headersSent: boolean }) => {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+  });
+  const closed = new Promise<void>((resolve) => {
+    // net.Server's close: stop listening, leave the open connections be.
+    NetServer.prototype.close.call(server, () => resolve());
+  });
+  const idle = setTimeout(() => server.closeIdleConnections(), graceMs);
+  return closed.finally(() => clearTimeout(idle));
 }

@@ -1,15 +1,16 @@
 // One API process: `npm run api`. Scale by running more of them.
-import { loadConfig } from '../config.ts';
+import { loadConfig, requireMailInProduction } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createApp } from './http-app.ts';
-import { listen } from '../http/server.ts';
+import { drain, listen } from '../http/server.ts';
 import { connectTemporal } from '../temporal/client.ts';
 import { runMain } from './run.ts';
 import { observePool, serveMetrics } from '../observability/metrics.ts';
 import { startTracing } from '../observability/tracing.ts';
 
 await runMain('api', async (config = loadConfig()) => {
+  requireMailInProduction(config);
   const logger = createLogger(config.LOG_LEVEL, 'api');
   // Before the Temporal client: its interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-api');
@@ -21,7 +22,8 @@ await runMain('api', async (config = loadConfig()) => {
   const server = await listen(app, config.PORT, config.HOST);
   logger.info({ port: config.PORT, host: config.HOST, node: process.version, metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics` }, 'API listening');
   return async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // The requests in hand finish; a client's next one goes to another API process.
+    await drain(server, 2_000);
     metrics.server.close();
     await temporal.connection.close();
     await db.destroy();

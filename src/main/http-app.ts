@@ -23,6 +23,7 @@ import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { observeRequests } from '../http/observe.ts';
+import { clientAddressMiddleware } from '../http/client-address.ts';
 import { pageRoutes } from '../pages/routes.ts';
 import { dashboardRoutes } from '../dashboard/routes.ts';
 import { createMailer, type Mailer } from '../adapters/mailer.ts';
@@ -69,7 +70,9 @@ export function createApp(deps: AppDependencies): Koa {
   const docs = docsRoutes(deps.config);
   const dashboard = dashboardRoutes({ ...deps, mailer: deps.mailer ?? createMailer(deps.config) });
 
-  // Outermost: it counts and times every answer, the error handler's included.
+  // First of all: every address used after it (throttles, audit, logs) is the client's, not a proxy's.
+  app.use(clientAddressMiddleware(deps.config.TRUSTED_PROXIES));
+  // Outermost otherwise: it counts and times every answer, the error handler's included.
   app.use(observeRequests());
   app.use(securityHeaders(deps.config));
   app.use(errorHandler(deps.logger, () => `req_${randomUUID().replace(/-/g, '')}`));

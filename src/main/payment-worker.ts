@@ -11,13 +11,16 @@ import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities/index.ts';
 import { createWebhookActivities, type WebhookActivities } from '../../activities/webhooks.ts';
 import { PayaPayouts } from '../adapters/payout.ts';
-import { pspClientsFromConfig } from '../adapters/psp/clients.ts';
+import { configuredTerminals, pspClientsFromConfig, type PspClients } from '../adapters/psp/clients.ts';
+import { breakerGaugeValue } from '../domain/psp-breaker.ts';
+import { breakerSettings, PspHealthStore } from '../adapters/psp/health.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { serializeError, type Logger } from '../logger.ts';
 import { createMailer, type Mailer } from '../adapters/mailer.ts';
 import { temporalWorkerTracing, tracingActive, tracingConfigured, WORKFLOW_TRACING_MODULE } from '../observability/tracing.ts';
+import { readPspBreakersWith } from '../observability/metrics.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -81,7 +84,7 @@ export function installTemporalRuntime(logger: Logger, prometheusAddress?: strin
 export interface PaymentWorkerOptions {
   config: Pick<
     Config,
-    'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS' | 'SETTLEMENT_HOLD_HOURS'
+    'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS' | 'SETTLEMENT_HOLD_HOURS' | 'REFUND_WINDOW_SECONDS' | 'PSP_BREAKER_FAILURES' | 'PSP_BREAKER_WINDOW_SECONDS' | 'PSP_BREAKER_OPEN_SECONDS'
   > &
     Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS' | 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'>> &
     Pick<Config, 'REVIEW_REMINDER_HOURS' | 'PUBLIC_BASE_URL' | 'SMTP_URL' | 'MAIL_FROM'> &
@@ -97,6 +100,8 @@ export interface PaymentWorkerOptions {
   webhookActivities?: WebhookActivities;
   /** The onboarding decision emails; by default SMTP_URL's server (or standard output without one). */
   mailer?: Mailer;
+  /** The PSP terminals per mode; by default those of the configuration (a test gives terminals of its own simulators). */
+  psps?: PspClients;
 }
 
 /**
@@ -116,15 +121,20 @@ function workflowCode(bundle: WorkflowBundleOption | undefined) {
  * that deliveries started on this queue before deliveries got their own
  * queue finish here (they replay their history; nothing new starts here).
  */
-export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, webhookActivities, mailer }: PaymentWorkerOptions): Promise<Worker> {
+export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, webhookActivities, mailer, psps }: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
-  const psps = pspClientsFromConfig(config);
+  const configured = pspClientsFromConfig(config);
+  const clients = psps ?? configured;
+  const health = new PspHealthStore(db, breakerSettings(config));
+  const terminals = (['test', 'live'] as const).flatMap((mode) => configuredTerminals(clients, mode).map((t) => ({ mode, ...t })));
+  readPspBreakersWith(async () => (await health.states(terminals)).map((h) => ({ psp: h.psp, terminal: h.terminal_id, mode: h.mode, value: breakerGaugeValue(h.state) })));
   const activities = createActivities({
     db,
-    psps,
-    // Payouts go through the live PSP's terminal: settlement is of live money only.
-    payouts: psps.live === undefined ? undefined : new PayaPayouts(psps.live),
+    psps: clients,
+    health,
+    // Payouts go through the live SEP terminal: settlement is of live money only.
+    payouts: configured.live.sep === undefined ? undefined : new PayaPayouts(configured.live.sep),
     logger: logger.child({ component: 'activities' }),
     temporal,
     config,

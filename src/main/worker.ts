@@ -1,19 +1,24 @@
 // One worker process: `npm run worker`. Scale by running more of them.
-import { loadConfig } from '../config.ts';
+import { loadConfig, requireMailInProduction } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createWorkers, installTemporalRuntime, prebuiltWorkflowBundle } from './payment-worker.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
 import { retiredWorkflowsNotice } from '../temporal/retired-workflows.ts';
-import { ensureIdempotencyCleanupSchedule, ensureSettlementSchedule } from '../temporal/schedules.ts';
+import { ensureIdempotencyCleanupSchedule, ensureSettlementSchedule, ensureStuckSweepSchedule } from '../temporal/schedules.ts';
 import { runMain } from './run.ts';
 import { freePort } from './ports.ts';
 import { oldestUndeliveredEventAge } from '../db/webhook-backlog.ts';
-import { observePool, observeWebhookBacklog, serveMetrics } from '../observability/metrics.ts';
+import { observeBankReconciliation, observePool, observeStuckRecords, observeWebhookBacklog, serveMetrics } from '../observability/metrics.ts';
+import { openDifferences } from '../db/bank-reconciliation.ts';
+import { RECONCILE_LOOKBACK_DAYS } from '../adapters/psp/bank-reconciliation.ts';
+import { tehranDay } from '../domain/calendar.ts';
+import { stuckCountsByState } from '../db/stuck.ts';
 import { startTracing } from '../observability/tracing.ts';
 
 await runMain('worker', async (config = loadConfig()) => {
+  requireMailInProduction(config);
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   // Before the Temporal client and workers: their interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-worker');
@@ -27,6 +32,10 @@ await runMain('worker', async (config = loadConfig()) => {
   const schedule = config.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map(Number);
   const retrySpan = schedule.reduce((a, b) => a + b, 0) + schedule.length * (config.WEBHOOK_TIMEOUT_MS / 1000);
   observeWebhookBacklog(() => oldestUndeliveredEventAge(db, { withinSeconds: retrySpan, attempts: schedule.length }));
+  // Records past the bound of their waiting state, by state (docs/RELIABILITY.md#waiting-states); alerted on.
+  observeStuckRecords(() => stuckCountsByState(db, config));
+  // Differences of the PSP terminals' bank reconciliations of the last week (docs/psps/README.md#bank-reconciliation); alerted on.
+  observeBankReconciliation(() => openDifferences(db, tehranDay(new Date(Date.now() - RECONCILE_LOOKBACK_DAYS * 86_400_000))));
   // Operators search payments by these in the Temporal UI; registering is idempotent.
   const temporal = await connectTemporal(config);
   await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
@@ -37,6 +46,8 @@ await runMain('worker', async (config = loadConfig()) => {
   await ensureIdempotencyCleanupSchedule(temporal.client, config);
   // Settlement runs daily at SETTLEMENT_CRON (Asia/Tehran); the first worker creates the schedule.
   await ensureSettlementSchedule(temporal.client, config);
+  // Records past the bound of their waiting state are sent on every STUCK_SWEEP_INTERVAL_SECONDS.
+  await ensureStuckSweepSchedule(temporal.client, config);
   // The same connection stays open: activities start webhook deliveries through it.
   // Two workers in this process: payments, and webhook deliveries on their own task queue and slots.
   const bundle = prebuiltWorkflowBundle();

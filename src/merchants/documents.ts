@@ -86,18 +86,44 @@ export async function submitDocuments(deps: OnboardingDeps & { store: DocumentSt
   if (files.length === 0 && (await submittedFileCount(db, merchantId)) === 0) problems.push('file_required');
   if (problems.length > 0 || !('details' in checked)) throw new DocumentsInvalid(problems);
 
+  // New files after a rejection replace the rejected sets: they do not count against the quota, and go once this set is taken.
+  const rejectedSets = typed.length > 0 ? await rejectedSubmissions(db, merchantId) : [];
   const submissionId = randomUUID();
-  const stored = await storeDraft(db, store, merchantId, submissionId, checked.details, typed);
+  await storeDraft(db, store, merchantId, submissionId, checked.details, typed, rejectedSets);
+  let view;
   try {
-    return await onboardingUpdate(db, deps.temporal, deps.config, merchantId, submitDocumentsUpdate, { submission_id: submissionId });
+    view = await onboardingUpdate(db, deps.temporal, deps.config, merchantId, submitDocumentsUpdate, { submission_id: submissionId });
   } catch (error) {
     // Refused: the draft goes again. Any other failure (Temporal away) keeps it: the Update may still be taken.
-    if (error instanceof OnboardingRefused) await deleteDraft(db, store, merchantId, submissionId, stored);
+    if (error instanceof OnboardingRefused) await deleteSubmission(db, store, merchantId, submissionId, 'draft');
     throw error;
   }
+  for (const id of rejectedSets) await deleteSubmission(db, store, merchantId, id, 'submitted');
+  return view;
 }
 
-async function storeDraft(db: Db, store: DocumentStore, merchantId: string, submissionId: string, details: BusinessDetails, files: { name: string; bytes: Uint8Array; type: DocumentType }[]): Promise<string[]> {
+/**
+ * The pruning rule: while the merchant's documents stand rejected by the
+ * operator, every set submitted so far is a rejected one. A resubmission that
+ * brings files replaces them, so they are deleted, rows and files, once the new
+ * set is taken; one without files keeps them (it relies on them).
+ */
+async function rejectedSubmissions(db: Db, merchantId: string): Promise<string[]> {
+  const merchant = await db.selectFrom('merchants').select('onboarding_status').where('id', '=', merchantId).executeTakeFirst();
+  if (merchant?.onboarding_status !== 'rejected') return [];
+  const rows = await db.selectFrom('merchant_document_submissions').select('id').where('merchant_id', '=', merchantId).where('status', '=', 'submitted').execute();
+  return rows.map((r) => r.id);
+}
+
+async function storeDraft(
+  db: Db,
+  store: DocumentStore,
+  merchantId: string,
+  submissionId: string,
+  details: BusinessDetails,
+  files: { name: string; bytes: Uint8Array; type: DocumentType }[],
+  replacedSets: string[],
+): Promise<void> {
   const now = new Date();
   const rows = files.map((f) => ({
     id: randomUUID(),
@@ -109,21 +135,40 @@ async function storeDraft(db: Db, store: DocumentStore, merchantId: string, subm
     sha256: createHash('sha256').update(f.bytes).digest(),
     created_at: now,
   }));
+  const adding = rows.reduce((sum, r) => sum + r.size_bytes, 0);
   // The bytes first: a row never names a file that is not there.
   for (const [i, row] of rows.entries()) await store.write(merchantId, row.id, files[i]!.bytes);
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('merchant_document_submissions').values({ id: submissionId, merchant_id: merchantId, ...details, status: 'draft', created_at: now }).execute();
-    if (rows.length > 0) await trx.insertInto('merchant_document_files').values(rows).execute();
-  });
-  return rows.map((r) => r.id);
+  try {
+    await db.transaction().execute(async (trx) => {
+      // The merchant's row locked: two submissions at once cannot both take the last of the quota.
+      await trx.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();
+      if (adding > 0) {
+        let kept = trx
+          .selectFrom('merchant_document_files')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size_bytes'), eb.lit(0)).as('bytes'))
+          .where('merchant_id', '=', merchantId);
+        if (replacedSets.length > 0) kept = kept.where('submission_id', 'not in', replacedSets);
+        const { bytes } = await kept.executeTakeFirstOrThrow();
+        if (Number(bytes) + adding > store.quotaBytes) throw new DocumentsInvalid(['file_quota']);
+      }
+      await trx.insertInto('merchant_document_submissions').values({ id: submissionId, merchant_id: merchantId, ...details, status: 'draft', created_at: now }).execute();
+      if (rows.length > 0) await trx.insertInto('merchant_document_files').values(rows).execute();
+    });
+  } catch (error) {
+    for (const row of rows) await store.remove(merchantId, row.id);
+    throw error;
+  }
 }
 
-async function deleteDraft(db: Db, store: DocumentStore, merchantId: string, submissionId: string, fileIds: string[]): Promise<void> {
+/** Deletes a submission in the given status, its file rows and its files. */
+async function deleteSubmission(db: Db, store: DocumentStore, merchantId: string, submissionId: string, status: 'draft' | 'submitted'): Promise<void> {
+  const files = await db.selectFrom('merchant_document_files').select('id').where('submission_id', '=', submissionId).execute();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('merchant_document_files').where('submission_id', '=', submissionId).execute();
-    await trx.deleteFrom('merchant_document_submissions').where('id', '=', submissionId).where('status', '=', 'draft').execute();
+    await trx.deleteFrom('merchant_document_submissions').where('id', '=', submissionId).where('status', '=', status).execute();
   });
-  for (const id of fileIds) await store.remove(merchantId, id);
+  // Rows first: a row never names a file that is not there.
+  for (const { id } of files) await store.remove(merchantId, id);
 }
 
 /** The documents as last submitted (the form's values) and every file submitted so far; undefined before the first submission. */

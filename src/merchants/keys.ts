@@ -97,7 +97,7 @@ export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
       'Live mode is not active for this account yet; use a test key until the gateway is approved and live mode is activated.',
     );
   }
-  const domains = await db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', row.merchant_id).execute();
+  const domains = await db.selectFrom('merchant_domains').select(['domain', 'verified_at']).where('merchant_id', '=', row.merchant_id).execute();
   if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Bookkeeping only: a failure here must not fail the request.
     db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.key_id).execute().catch(() => undefined);
@@ -107,6 +107,7 @@ export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
       id: row.merchant_id,
       name: row.name,
       domains: domains.map((d) => d.domain),
+      verifiedDomains: domains.filter((d) => d.verified_at !== null).map((d) => d.domain),
       fee_plan: { bps: row.fee_bps, min: Number(row.fee_min), max: Number(row.fee_max) },
     },
     mode: row.mode,

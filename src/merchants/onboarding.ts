@@ -121,11 +121,43 @@ export async function listMerchantsByStatus(db: Db, status: string) {
 }
 
 /** Test keys at any time, even before the gateway is approved; live keys only once live mode is active. */
-export async function createMerchantKey(db: Db, merchantId: string, mode: string) {
+/** Refused: the merchant already holds as many working test keys as it may (TEST_KEYS_PER_MERCHANT). */
+export class TestKeyLimitReached extends OnboardingError {
+  override name = 'TestKeyLimitReached';
+  constructor(readonly limit: number) {
+    super(`the merchant already has ${limit} test keys that work: revoke one first (TEST_KEYS_PER_MERCHANT)`);
+  }
+}
+
+/**
+ * Test keys cost nothing to make, so a free sign-up could otherwise make them
+ * without end: at most `limit` unrevoked, unexpired ones (the one being rolled
+ * not counted), checked with the merchant's row locked so two requests at once
+ * cannot both take the last place. Live keys wait for live mode instead.
+ */
+async function takeTestKeyPlace(trx: Db, merchantId: string, limit: number, rolledKeyId?: string): Promise<void> {
+  await trx.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();
+  const now = new Date();
+  let working = trx
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('merchant_id', '=', merchantId)
+    .where('mode', '=', 'test')
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+  if (rolledKeyId !== undefined) working = working.where('id', '<>', rolledKeyId);
+  const { n } = await working.executeTakeFirstOrThrow();
+  if (Number(n) >= limit) throw new TestKeyLimitReached(limit);
+}
+
+export async function createMerchantKey(db: Db, merchantId: string, mode: string, testKeyLimit: number) {
   if (mode !== 'test' && mode !== 'live') throw new OnboardingError('--mode must be test or live');
   const merchant = await merchantOf(db, merchantId);
   if (mode === 'live' && !merchant.live_mode) throw new OnboardingError('live mode is not active for this merchant (live activate)');
-  const key = await createKey(db, merchantId, mode);
+  const key = await db.transaction().execute(async (trx) => {
+    if (mode === 'test') await takeTestKeyPlace(trx, merchantId, testKeyLimit);
+    return createKey(trx, merchantId, mode);
+  });
   return { key_id: key.id, key: key.key, mode };
 }
 
@@ -165,7 +197,7 @@ export async function revokeKey(db: Db, keyId: string) {
  * Replaces a key: a new key of the same merchant and mode works at once, the
  * old one keeps working for `expiresInSeconds` (never longer than it already would).
  */
-export async function rollKey(db: Db, keyId: string, expiresInSeconds: number) {
+export async function rollKey(db: Db, keyId: string, expiresInSeconds: number, testKeyLimit: number) {
   const old = await keyOf(db, keyId);
   const now = new Date();
   if (old.revoked_at !== null) throw new OnboardingError(`key ${keyId} is revoked; create a new key instead`);
@@ -173,6 +205,7 @@ export async function rollKey(db: Db, keyId: string, expiresInSeconds: number) {
   const requested = new Date(now.getTime() + expiresInSeconds * 1000);
   const oldExpiresAt = old.expires_at !== null && old.expires_at < requested ? old.expires_at : requested;
   return db.transaction().execute(async (trx) => {
+    if (old.mode === 'test') await takeTestKeyPlace(trx, old.merchant_id, testKeyLimit, keyId);
     const key = await createKey(trx, old.merchant_id, old.mode, { now });
     await trx.updateTable('api_keys').set({ expires_at: oldExpiresAt }).where('id', '=', keyId).execute();
     return { key_id: key.id, key: key.key, old_key_expires_at: oldExpiresAt.toISOString() };

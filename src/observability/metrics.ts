@@ -53,6 +53,13 @@ export const paymentTransitions = new Counter({
   registers: [registry],
 });
 
+export const recordMismatchRefusals = new Counter({
+  name: `${PREFIX}record_mismatch_refusals_total`,
+  help: "Activities refused because the workflow's mode, merchant or amount differ from the payment's record (a forged or wrongly started workflow), by activity",
+  labelNames: ['activity'] as const,
+  registers: [registry],
+});
+
 export const paidToVerified = new Histogram({
   name: `${PREFIX}payment_paid_to_verified_seconds`,
   help: "Time from a payment's paid_at to its verified_at, by mode",
@@ -80,9 +87,25 @@ export function attemptLabel(attempt: number): string {
   return attempt >= 10 ? '10+' : String(attempt);
 }
 
+/** A probe the worker registers (a query), run at most every `everyMs` whatever the scrape rate; in between, its last answer. */
+interface ThrottledProbe<T> {
+  probe: () => Promise<T>;
+  everyMs: number;
+  at: number;
+  value: T;
+}
+
+async function readProbe<T>(probe: ThrottledProbe<T>): Promise<T> {
+  if (Date.now() - probe.at >= probe.everyMs) {
+    probe.value = await probe.probe();
+    probe.at = Date.now();
+  }
+  return probe.value;
+}
+
 /** The pool observePool reports, and the webhook backlog probe the worker registers (observeWebhookBacklog). */
 let pool: PoolCounts | undefined;
-let backlog: { probe: () => Promise<number>; everyMs: number; at: number; value: number } | undefined;
+let backlog: ThrottledProbe<number> | undefined;
 
 /**
  * The age of the oldest event whose webhook delivery is still being retried,
@@ -95,16 +118,82 @@ export const webhookBacklogAge = new Gauge({
   registers: [registry],
   async collect() {
     if (backlog === undefined) return;
-    if (Date.now() - backlog.at >= backlog.everyMs) {
-      backlog.value = await backlog.probe();
-      backlog.at = Date.now();
-    }
-    this.set(backlog.value);
+    this.set(await readProbe(backlog));
   },
 });
 
 export function observeWebhookBacklog(probe: () => Promise<number>, everyMs = 15_000): void {
   backlog = { probe, everyMs, at: 0, value: 0 };
+}
+
+/** Records past the bound of their waiting state, by record and state (docs/RELIABILITY.md#waiting-states). */
+export interface StuckCount {
+  record: string;
+  state: string;
+  count: number;
+  oldest_seconds: number;
+}
+
+let stuck: ThrottledProbe<StuckCount[]> | undefined;
+
+/** The worker's stuck-records probe's answer (at most every `everyMs`); both gauges read it. */
+async function stuckCounts(): Promise<StuckCount[]> {
+  return stuck === undefined ? [] : readProbe(stuck);
+}
+
+export const stuckRecordsGauge = new Gauge({
+  name: `${PREFIX}stuck_records`,
+  help: 'Records past the bound of their waiting state, by record and state (0 for every waiting state when none)',
+  labelNames: ['record', 'state'],
+  registers: [registry],
+  async collect() {
+    for (const c of await stuckCounts()) this.set({ record: c.record, state: c.state }, c.count);
+  },
+});
+
+export const stuckRecordOldest = new Gauge({
+  name: `${PREFIX}stuck_record_oldest_seconds`,
+  help: 'Age of the oldest record past the bound of its waiting state, by record and state (0: none)',
+  labelNames: ['record', 'state'],
+  registers: [registry],
+  async collect() {
+    for (const c of await stuckCounts()) this.set({ record: c.record, state: c.state }, c.oldest_seconds);
+  },
+});
+
+export function observeStuckRecords(probe: () => Promise<StuckCount[]>, everyMs = 60_000): void {
+  stuck = { probe, everyMs, at: 0, value: [] };
+}
+
+/** Differences of a PSP terminal's bank reconciliation, by kind (docs/psps/README.md#bank-reconciliation). */
+export interface ReconciliationDifferenceCount {
+  psp: string;
+  terminal_id: string;
+  kind: string;
+  count: number;
+}
+
+let reconciliation: ThrottledProbe<ReconciliationDifferenceCount[]> | undefined;
+
+/**
+ * The differences (bank_only, gateway_only, amount_mismatch) of each PSP terminal's newest
+ * reconciliation of every recent day, from a probe the worker registers, run at most every `everyMs`.
+ */
+export const bankReconciliationDifferences = new Gauge({
+  name: `${PREFIX}bank_reconciliation_differences`,
+  help: "Differences in the newest bank reconciliation of each PSP terminal's recent days, by kind (0: none)",
+  labelNames: ['psp', 'terminal', 'kind'],
+  registers: [registry],
+  async collect() {
+    if (reconciliation === undefined) return;
+    const counts = await readProbe(reconciliation);
+    this.reset();
+    for (const c of counts) this.set({ psp: c.psp, terminal: c.terminal_id, kind: c.kind }, c.count);
+  },
+});
+
+export function observeBankReconciliation(probe: () => Promise<ReconciliationDifferenceCount[]>, everyMs = 60_000): void {
+  reconciliation = { probe, everyMs, at: 0, value: [] };
 }
 
 export const mysqlPoolConnections = new Gauge({
@@ -196,3 +285,51 @@ export function serveMetrics(host: string, port: number, extra?: () => Promise<s
     });
   });
 }
+
+/** One PSP terminal's breaker as the shared store holds it: 0 closed, 1 half-open, 2 open. */
+export interface PspBreakerReading {
+  psp: string;
+  terminal: string;
+  mode: string;
+  value: number;
+}
+let pspBreakerSource: (() => Promise<PspBreakerReading[]>) | undefined;
+
+/**
+ * Where the breaker gauge reads at each scrape (the worker gives its health store): the breaker is
+ * shared through MySQL, so a value this process set when it last saw the breaker may be stale after
+ * another process closed it; reading the store at the scrape keeps DargahPspDown from firing on it.
+ */
+export function readPspBreakersWith(source: () => Promise<PspBreakerReading[]>): void {
+  pspBreakerSource = source;
+}
+
+export const pspBreakerState = new Gauge({
+  name: `${PREFIX}psp_breaker_state`,
+  help: "Each PSP terminal's circuit breaker in the shared health store: 0 closed, 1 half-open, 2 open (docs/psps/routing.md)",
+  labelNames: ['psp', 'terminal', 'mode'] as const,
+  registers: [registry],
+  async collect() {
+    if (pspBreakerSource === undefined) return;
+    try {
+      const readings = await pspBreakerSource();
+      this.reset();
+      for (const { value, ...labels } of readings) this.set(labels, value);
+    } catch {
+      // MySQL did not answer: the scrape keeps the last values rather than failing.
+    }
+  },
+});
+
+export const pspTokenRequests = new Counter({
+  name: `${PREFIX}psp_token_requests_total`,
+  help: 'Token requests to PSPs, by PSP and outcome: ok, failed (no answer, a server error or a timeout), refused (the PSP answered no), skipped (its breaker was open: not sent)',
+  labelNames: ['psp', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const pspFailovers = new Counter({
+  name: `${PREFIX}psp_failovers_total`,
+  help: 'Payments whose token came from a PSP terminal other than the first of their route (the first failed or its breaker was open)',
+  registers: [registry],
+});

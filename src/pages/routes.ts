@@ -4,6 +4,7 @@
  * back to the merchant's callback_url. Server-rendered, Persian by default,
  * English with `?lang=en`, no script at all.
  */
+import { domainCovers } from '../domain/merchant.ts';
 import { randomBytes } from 'node:crypto';
 import Router, { type RouterContext } from '@koa/router';
 import type { Context } from 'koa';
@@ -13,13 +14,13 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { paymentFromRow } from '../db/payments.ts';
-import { bankCallbackFrom, requestBankPage, submitBankCallback } from '../payments/service.ts';
+import { bankCallbackFrom, requestBankPage, submitBankCallback, type BankPage } from '../payments/service.ts';
 import { pageFailure } from '../http/dependencies.ts';
 import { csrfGuard } from '../http/csrf.ts';
 import { contentSecurityPolicy, setSecurityHeaders } from '../http/page-headers.ts';
 import { DomainError } from '../errors.ts';
 import { langFrom, langQuery, type Lang } from './i18n.ts';
-import { ASSETS, messagePage, paymentPage, statusPage, type MessageKind, type PayablePayment } from './views.ts';
+import { ASSETS, bankRedirectPage, messagePage, paymentPage, statusPage, type MessageKind, type PayablePayment } from './views.ts';
 
 export interface PageDependencies {
   config: Config;
@@ -63,9 +64,11 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
       return [];
     }
   };
-  const policy = contentSecurityPolicy([...new Set([...origin(config.SANDBOX_BANK_URL), ...(config.BANK_BASE_URL === '' ? [] : origin(config.BANK_BASE_URL))])]);
+  // The banks' pages the Pay button leads to: SEP's by a redirect, Mellat's by a form post.
+  const bankPages = [config.SANDBOX_BANK_URL, config.BANK_BASE_URL, config.SANDBOX_MELLAT_URL, config.SANDBOX_MELLAT_PAGE_URL, config.MELLAT_BASE_URL, config.MELLAT_PAGE_URL];
+  const policy = contentSecurityPolicy([...new Set(bankPages.filter((url) => url !== '').flatMap(origin))]);
   /** A live payment can be paid only when a live PSP is configured. */
-  const bankFor = (mode: 'test' | 'live') => mode === 'test' || config.BANK_BASE_URL !== '';
+  const bankFor = (mode: 'test' | 'live') => mode === 'test' || config.BANK_BASE_URL !== '' || config.MELLAT_BASE_URL !== '';
   const csrf = csrfGuard({
     secret: config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET,
     publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -74,7 +77,7 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
     purpose: 'dargah-pay-csrf',
   });
 
-  const load = async (id: string): Promise<PayablePayment> => {
+  const load = async (id: string): Promise<PayablePayment & { psp?: string }> => {
     const row = PAYMENT_ID.test(id)
       ? await db
           .selectFrom('payments')
@@ -85,7 +88,12 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
           .executeTakeFirst()
       : undefined;
     if (row === undefined) throw new PageRefusal(404, 'not_found');
-    return { payment: paymentFromRow(row), merchantName: row.merchant_name };
+    const verified = await db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', row.merchant_id).where('verified_at', 'is not', null).execute();
+    const payment = paymentFromRow(row);
+    // The PSP that gave the payment's token: its connector reads the bank's post. None yet (or a
+    // payment from before routing): the fields' own names tell SEP's from Mellat's.
+    const psp = row.psp ?? undefined;
+    return { payment, merchantName: row.merchant_name, callbackDomainVerified: domainCovers(verified.map((d) => d.domain), new URL(payment.callback_url).hostname), psp };
   };
 
   /** Every page: security headers, no caching (pages hold state and tokens), and errors as pages, never JSON. */
@@ -148,14 +156,25 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
       if (form.get('action') !== 'pay') throw new PageRefusal(400, 'bad_request');
       // Off to the bank's page with the payment's token; a payment no longer payable shows its state instead.
       if (payment.status === 'created' && Date.now() < Date.parse(payment.expires_at)) {
-        let bankPage: string | undefined;
+        let bankPage: BankPage | undefined;
         try {
           bankPage = await requestBankPage({ temporal, config }, payment.id);
         } catch (error) {
+          // No bank of the payment's route answered: a page that says so, and the payment stays payable.
+          if (error instanceof DomainError && error.code === 'service_unavailable') {
+            ctx.set('Retry-After', '5');
+            throw new PageRefusal(503, 'bank_unavailable');
+          }
           if (!(error instanceof DomainError && error.code === 'payment_not_payable')) throw error;
         }
+        if (bankPage?.method === 'POST') {
+          // A bank whose page takes a form post (Mellat's RefId): a page with the form and its button.
+          ctx.type = 'html';
+          ctx.body = bankRedirectPage(bankPage, { lang }, payment.mode === 'test');
+          return;
+        }
         if (bankPage !== undefined) {
-          ctx.redirect(lang === 'en' ? `${bankPage}&lang=en` : bankPage);
+          ctx.redirect(lang === 'en' ? `${bankPage.url}&lang=en` : bankPage.url);
           ctx.status = 303;
           return;
         }
@@ -171,8 +190,8 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
     '/pay/:id/return',
     page(async (ctx, lang, paymentId) => {
       const form = await readForm(ctx);
-      const { payment } = await load(paymentId);
-      const callback = bankCallbackFrom(payment.id, form);
+      const { payment, psp } = await load(paymentId);
+      const callback = bankCallbackFrom(payment.id, form, psp);
       if (callback === undefined) {
         logger.warn({ request_id: ctx.state.requestId, payment_id: payment.id }, 'a malformed bank callback was refused');
         throw new PageRefusal(400, 'bad_request');

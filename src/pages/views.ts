@@ -62,6 +62,8 @@ function render(template: string, context: PageContext, data: LayoutData & Recor
 export interface PayablePayment {
   payment: Payment;
   merchantName: string;
+  /** Whether the callback URL is on a domain the merchant verified (always so for a live payment: create refuses others). */
+  callbackDomainVerified: boolean;
 }
 
 interface DetailRow {
@@ -104,6 +106,19 @@ export function paymentPage(subject: PayablePayment, context: PageContext, csrfT
     returnHref: returnUrl(payment.callback_url, payment),
     formAction: `/pay/${payment.id}${langQuery(context.lang)}`,
     csrfToken,
+  });
+}
+
+/**
+ * The way to a bank whose page wants a form POST (Mellat's RefId): the fields in a form with a
+ * visible button the customer presses: no script, as on every page (the CSP allows none).
+ */
+export function bankRedirectPage(bank: { url: string; fields: Record<string, string> }, context: PageContext, testMode: boolean): string {
+  return render('bank-redirect', context, {
+    title: strings(context.lang).bankRedirectTitle,
+    testMode,
+    bankUrl: bank.url,
+    fields: Object.entries(bank.fields).map(([name, value]) => ({ name, value })),
   });
 }
 
@@ -199,12 +214,14 @@ export function statusPage(subject: PayablePayment, context: PageContext, page: 
     details,
     merchantName: subject.merchantName,
     returnHref: processing ? undefined : back,
+    // Test mode may return to a domain nobody proved is the merchant's: the customer is told where they are going.
+    unverifiedHost: page === 'result' && payment.mode === 'test' && !subject.callbackDomainVerified ? new URL(payment.callback_url).hostname : undefined,
     redirecting,
     links,
   });
 }
 
-export type MessageKind = 'not_found' | 'forbidden' | 'live_unavailable' | 'bad_request' | 'unavailable' | 'error';
+export type MessageKind = 'not_found' | 'forbidden' | 'live_unavailable' | 'bank_unavailable' | 'bad_request' | 'unavailable' | 'error';
 
 /** A page for a request that has no payment to show: 404, 403, 400, 503, 500. */
 export function messagePage(kind: MessageKind, context: PageContext, requestId?: string): string {
@@ -213,6 +230,7 @@ export function messagePage(kind: MessageKind, context: PageContext, requestId?:
     not_found: [t.notFoundTitle, t.notFoundText],
     forbidden: [t.forbiddenTitle, t.forbiddenText],
     live_unavailable: [t.liveHeadline, t.liveText],
+    bank_unavailable: [t.bankBusyTitle, t.bankBusyText],
     bad_request: [t.badRequestTitle, t.badRequestText],
     unavailable: [t.unavailableTitle, t.unavailableText],
     error: [t.errorTitle, t.errorText],

@@ -3,10 +3,12 @@
  * payment, and the bank's post back to our return route handed to the
  * payment's workflow, which confirms everything with the bank itself.
  */
-import { WorkflowNotFoundError, WorkflowUpdateStage, type Client } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage, type Client } from '@temporalio/client';
+import { parseBankCallback } from '../adapters/psp/callbacks.ts';
+import { PSP_NAMES, type PspName } from '../adapters/psp/psp-client.ts';
 import type { Config } from '../config.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
-import { bankCallbackUpdate, bankTokenUpdate, paymentWorkflowId, type BankCallback } from '../domain/payment-workflow.ts';
+import { bankCallbackUpdate, bankTokenUpdate, paymentWorkflowId, type BankCallback, type BankTokenResult } from '../domain/payment-workflow.ts';
 import { DomainError } from '../errors.ts';
 import { temporalCall, updateRefusal } from '../temporal/call.ts';
 import type { PaymentServiceDeps } from './payment-calls.ts';
@@ -14,28 +16,41 @@ import type { PaymentServiceDeps } from './payment-calls.ts';
 /** Where the bank sends the customer back: our return route (docs/BANK.md). */
 export const bankReturnUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, id: string) => `${config.PUBLIC_BASE_URL}/pay/${id}/return`;
 
-/** The customer goes to the bank: the payment's workflow asks the bank for a token; answers the bank's page for the customer. */
-export async function requestBankPage({ temporal, config }: Pick<PaymentServiceDeps, 'temporal' | 'config'>, paymentId: string): Promise<string> {
+/** The customer's way to the bank's page: a GET of `url`, or a form POST of `fields` to it. */
+export interface BankPage {
+  url: string;
+  method: 'GET' | 'POST';
+  fields: Record<string, string>;
+}
+
+/** The token's way to the bank's page; a token asked for before there were two PSPs has no method: a GET, as it was. */
+export const bankPageOf = (token: BankTokenResult): BankPage => ({ url: token.url, method: token.method ?? 'GET', fields: token.fields ?? {} });
+
+/** The customer goes to the bank: the payment's workflow asks the bank for a token; answers the way to the bank's page for the customer. */
+export async function requestBankPage({ temporal, config }: Pick<PaymentServiceDeps, 'temporal' | 'config'>, paymentId: string): Promise<BankPage> {
   const handle = temporal.workflow.getHandle(paymentWorkflowId(paymentId));
   try {
     const token = await temporalCall(temporal, () => handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: bankReturnUrl(config, paymentId) }] }));
-    return token.url;
+    return bankPageOf(token);
   } catch (error) {
     // Its workflow ended meanwhile (canceled, expired): no longer payable.
     if (error instanceof WorkflowNotFoundError) throw new DomainError('payment_not_payable', 'The payment can no longer be paid.');
+    // No PSP of the payment's route gave a token (docs/psps/routing.md): the customer was sent nowhere and may press Pay again.
+    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === 'bank_unavailable') {
+      throw new DomainError('service_unavailable', error.cause.message);
+    }
     throw updateRefusal(error) ?? error;
   }
 }
 
-/** The fields of the bank's post to our return route, checked for shape only (the workflow confirms everything with the bank). */
-export function bankCallbackFrom(paymentId: string, form: URLSearchParams): BankCallback | undefined {
-  const state = form.get('State') ?? '';
-  const refNum = form.get('RefNum') ?? '';
-  const resNum = form.get('ResNum') ?? '';
-  const token = form.get('Token') ?? '';
-  if (!/^[A-Za-z]{1,40}$/.test(state) || !/^[0-9]{0,40}$/.test(refNum) || resNum !== paymentId || !/^[A-Za-z0-9_-]{1,64}$/.test(token)) return undefined;
-  if (state === 'OK' && refNum === '') return undefined;
-  return { state, ref_num: refNum, res_num: resNum, token };
+/**
+ * The fields of the bank's post to our return route, normalized by the connector of the payment's
+ * PSP (`psp`: its record's; unknown, the fields' own names tell SEP's from Mellat's) and checked for
+ * shape only (the workflow confirms everything with the bank).
+ */
+export function bankCallbackFrom(paymentId: string, form: URLSearchParams, psp?: string | null): BankCallback | undefined {
+  const known = PSP_NAMES.find((name) => name === psp);
+  return parseBankCallback(Object.fromEntries(form), paymentId, known satisfies PspName | undefined);
 }
 
 /**

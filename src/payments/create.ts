@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import { isDuplicateKey } from '../db/errors.ts';
 import { paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
-import type { AuthState, KeyMode, Merchant } from '../domain/merchant.ts';
+import { domainCovers, type AuthState, type KeyMode, type Merchant } from '../domain/merchant.ts';
 import type { CreatePaymentRequest, Payment } from '../domain/payment-schemas.ts';
 import { PAYMENT_WORKFLOW, paymentSearchAttributes, paymentWorkflowId, type PaymentWorkflowInput } from '../domain/payment-workflow.ts';
 import { DomainError } from '../errors.ts';
@@ -42,11 +42,15 @@ export function checkCallbackUrl(callbackUrl: string, auth: AuthState): void {
   if (url.username !== '' || url.password !== '') {
     throw new DomainError('callback_url_not_allowed', 'callback_url must not carry credentials.', [{ path: 'callback_url', message: 'must not contain credentials' }]);
   }
-  const bare = host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host;
-  const registered = auth.merchant.domains.some((domain) => bare === domain || bare.endsWith(`.${domain}`));
-  if (!registered) {
+  if (!domainCovers(auth.merchant.domains, host)) {
     throw new DomainError('callback_url_not_allowed', `callback_url's host ${host} is not one of your registered domains.`, [
       { path: 'callback_url', message: 'host is not a registered domain' },
+    ]);
+  }
+  // A live payment sends the customer back only to a domain the merchant proved is theirs; test mode says so on the result page instead.
+  if (auth.mode === 'live' && !domainCovers(auth.merchant.verifiedDomains, host)) {
+    throw new DomainError('callback_domain_unverified', `callback_url's host ${host} is on a domain you have not verified yet: verify it in the dashboard (Settings) first.`, [
+      { path: 'callback_url', message: 'host is not on a verified domain' },
     ]);
   }
 }
@@ -96,6 +100,7 @@ export function newPayment(
     verify_deadline_at: null,
     expires_at: new Date(now + config.PAYMENT_TTL_SECONDS * 1000).toISOString(),
     settlement_status: mode === 'test' ? 'not_applicable' : 'pending',
+    psp: null,
   };
 }
 

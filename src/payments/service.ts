@@ -8,6 +8,6 @@ export { getPayment, type PaymentServiceDeps } from './payment-calls.ts';
 export { checkCallbackUrl, createPayment, newPayment, paymentUrl, paymentWorkflowInput, startPaymentWorkflow } from './create.ts';
 export { verifyPayment } from './verify.ts';
 export { cancelPayment, reversePayment } from './cancel-reverse.ts';
-export { bankCallbackFrom, bankReturnUrl, requestBankPage, submitBankCallback } from './bank-return.ts';
+export { bankCallbackFrom, bankReturnUrl, requestBankPage, submitBankCallback, type BankPage } from './bank-return.ts';
 export { advancePaymentClock, simulateBankOutcome } from './test-helpers.ts';
 export { listPayments, updatePayment } from './listing.ts';

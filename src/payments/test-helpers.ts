@@ -21,8 +21,10 @@ export async function simulateBankOutcome(deps: PaymentServiceDeps, auth: AuthSt
   // Like a second visit to the bank, an outcome for a payment that is no longer `created` changes nothing.
   if (recorded.status !== 'created') return recorded;
   try {
-    const pageUrl = await requestBankPage(deps, id);
-    const fields = await chooseOnSimulator(deps.config.SANDBOX_BANK_URL, pageUrl, outcome, deps.config.BANK_TIMEOUT_MS);
+    const page = await requestBankPage(deps, id);
+    // A form post to the bank's page is Mellat's way (SEP's is a GET): its own simulator.
+    const simulator = page.method === 'POST' ? deps.config.SANDBOX_MELLAT_URL : deps.config.SANDBOX_BANK_URL;
+    const fields = await chooseOnSimulator(simulator, page, outcome, deps.config.BANK_TIMEOUT_MS);
     const callback = bankCallbackFrom(id, new URLSearchParams(fields));
     if (callback === undefined) throw new DomainError('service_unavailable', 'The bank simulator answered an unexpected page.');
     const payment = await submitBankCallback(deps.temporal, id, callback, true);

@@ -13,13 +13,11 @@ import { keyedPage } from '../db/pagination.ts';
 import { instant } from '../db/filters.ts';
 import { scopedTo } from '../db/tenant.ts';
 import type { Tenant } from '../domain/merchant.ts';
-import { SETTLEMENT_WORKFLOW, settlementSearchAttributes, settlementWorkflowId, type SettlementWorkflowInput } from '../domain/settlement.ts';
-import { tehranDay } from '../domain/calendar.ts';
 import { SETTLEMENT_CSV_COLUMNS, type Balance, type ListSettlementsQuery, type Settlement, type SettlementLine } from '../domain/settlement-schemas.ts';
 import { isValidSheba, normalizeSheba } from '../domain/business-documents.ts';
 import { DomainError } from '../errors.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
-import { startWorkflowOnce } from '../temporal/client.ts';
+import { startPayoutAttempt } from '../temporal/settlements.ts';
 import { triggerSettlementRun } from '../temporal/schedules.ts';
 
 /** Sets where the merchant's settlements are paid; refuses anything that is not a Sheba IBAN (mod-97 checked). */
@@ -47,23 +45,7 @@ export async function retrySettlement(db: Db, temporal: Client, config: Pick<Con
   const row = await reopenFailedSettlement(db, id, new Date());
   if (row === undefined) throw new OnboardingError(`no settlement ${id}`);
   if (row.status === 'paid') throw new OnboardingError(`settlement ${id} is already paid`);
-  const input: SettlementWorkflowInput = {
-    settlement_id: id,
-    merchant_id: row.merchant_id,
-    cutoff: row.cutoff_at.toISOString(),
-    date: tehranDay(row.created_at),
-    retry_attempt: row.payout_attempt,
-  };
-  await startWorkflowOnce(temporal, SETTLEMENT_WORKFLOW, {
-    workflowId: settlementWorkflowId(id, row.payout_attempt),
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    args: [input],
-    typedSearchAttributes: [
-      { key: settlementSearchAttributes.status, value: 'pending' },
-      { key: settlementSearchAttributes.merchantId, value: row.merchant_id },
-      { key: settlementSearchAttributes.date, value: input.date },
-    ],
-  });
+  await startPayoutAttempt(temporal, config, row);
   return { settlement_id: id, attempt: row.payout_attempt, status: 'pending' };
 }
 

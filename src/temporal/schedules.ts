@@ -13,6 +13,7 @@ import {
 } from '../domain/maintenance.ts';
 import { SETTLEMENT_RUN_WORKFLOW, SETTLEMENT_SCHEDULE_ID, type SettlementRunInput } from '../domain/settlement.ts';
 import { TEHRAN_TIME_ZONE } from '../domain/calendar.ts';
+import { STUCK_SWEEP_SCHEDULE_ID, STUCK_SWEEP_WORKFLOW, type StuckSweepInput } from '../domain/waiting-states.ts';
 
 function idempotencyCleanupSchedule(config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>): ScheduleOptions {
   return {
@@ -85,4 +86,51 @@ export async function ensureSettlementSchedule(temporal: Client, config: Pick<Co
 /** Starts a settlement run now, through the schedule (its overlap policy applies). */
 export async function triggerSettlementRun(temporal: Client): Promise<void> {
   await temporal.schedule.getHandle(SETTLEMENT_SCHEDULE_ID).trigger(ScheduleOverlapPolicy.BUFFER_ONE);
+}
+
+type StuckSweepConfig = Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'STUCK_SWEEP_INTERVAL_SECONDS' | 'STUCK_AFTER_SECONDS' | 'STUCK_SWEEP_BATCH_SIZE'>;
+
+function stuckSweepSchedule(config: StuckSweepConfig): ScheduleOptions {
+  const everyMs = config.STUCK_SWEEP_INTERVAL_SECONDS * 1000;
+  const input: StuckSweepInput = { after_ms: config.STUCK_AFTER_SECONDS * 1000, batch_size: config.STUCK_SWEEP_BATCH_SIZE };
+  return {
+    scheduleId: STUCK_SWEEP_SCHEDULE_ID,
+    spec: { intervals: [{ every: everyMs }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: STUCK_SWEEP_WORKFLOW,
+      workflowId: 'stuck-records-sweep',
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      args: [input],
+      // A run that outlives its interval is ended: the next one starts over from the records.
+      workflowExecutionTimeout: Math.max(everyMs, 5 * 60_000),
+    },
+    // The settings it was made from, to compare: a changed one makes it again.
+    memo: { settings: stuckSweepSettings(config) },
+    // One run at a time; runs missed while the cluster was down are not made up several times over.
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: 60_000 },
+  };
+}
+
+const stuckSweepSettings = (config: StuckSweepConfig) =>
+  [config.TEMPORAL_TASK_QUEUE, config.STUCK_SWEEP_INTERVAL_SECONDS, config.STUCK_AFTER_SECONDS, config.STUCK_SWEEP_BATCH_SIZE].join(' ');
+
+/** Creates the stuck-records sweep (every STUCK_SWEEP_INTERVAL_SECONDS) unless it exists; makes it again when its settings changed. */
+export async function ensureStuckSweepSchedule(temporal: Client, config: StuckSweepConfig): Promise<void> {
+  const desired = stuckSweepSchedule(config);
+  try {
+    await temporal.schedule.create(desired);
+    return;
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+  const handle = temporal.schedule.getHandle(STUCK_SWEEP_SCHEDULE_ID);
+  const current = await handle.describe();
+  if (current.memo?.settings === stuckSweepSettings(config)) return;
+  // The memo cannot be updated: the schedule is made again with the new settings. A worker starting
+  // at the same moment may have made it first: theirs stands.
+  await handle.delete();
+  await temporal.schedule.create(desired).catch((error: unknown) => {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  });
 }

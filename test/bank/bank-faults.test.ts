@@ -5,11 +5,7 @@
  * the simulator's ledger counts every operation.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { bankFault, bankOperations } from '../support/bank.ts';
+import { bankAdmin, bankFault, bankOperations, OwnSimulator } from '../support/bank.ts';
 import { waitForRefund } from '../support/refunds.ts';
 import { apiWith, getHarness, newMerchant, testConfig } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
@@ -17,9 +13,6 @@ import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../su
 import { createPaymentWorker } from '../../src/main/payment-worker.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Config } from '../../src/config.ts';
-import { freePort } from '../../src/main/ports.ts';
-
-const bankUrl = () => process.env.SANDBOX_BANK_URL ?? '';
 
 /** Our payment page's Pay button (with its CSRF token): answers the bank page's address (with the token). */
 async function payButton(baseUrl: string, paymentId: string): Promise<URL> {
@@ -99,7 +92,7 @@ describe('the bank protocol against the bank simulator', function () {
   it('a forged callback never pays: an unknown reference, another payment\'s reference (another amount), another payment\'s token', async () => {
     // A real, paid payment of another amount: its reference and token are what a forger could have.
     const other = await paidPayment(baseUrl, key, { amount: 120_000 });
-    const otherTxn = (await (await fetch(`${bankUrl()}/admin/transactions?res_num=${other.id}`)).json()) as { transactions: { token: string; ref_num: string }[] };
+    const otherTxn = await bankAdmin<{ transactions: { token: string; ref_num: string }[] }>(`/admin/transactions?res_num=${other.id}`);
     const { token: otherToken, ref_num: otherRef } = otherTxn.transactions[0]!;
 
     const p = await createdPayment(baseUrl, key, { amount: 150_000 });
@@ -136,7 +129,7 @@ describe('the bank protocol against the bank simulator', function () {
     const p = await createdPayment(baseUrl, key);
     await bankFault({ callback_repeat: 2 });
     const fields = await chooseAtBank(await payButton(baseUrl, p.id), 'success');
-    const txn = (await (await fetch(`${bankUrl()}/admin/transactions?res_num=${p.id}`)).json()) as { transactions: { repeated_callbacks?: number[] }[] };
+    const txn = await bankAdmin<{ transactions: { repeated_callbacks?: number[] }[] }>(`/admin/transactions?res_num=${p.id}`);
     assert.deepEqual(txn.transactions[0]!.repeated_callbacks, [303, 303], 'the bank posted the callback twice itself, each answered');
     assert.equal(await callback(baseUrl, p.id, fields), 303, "the customer's own post");
     const statuses = await Promise.all([1, 2, 3].map(() => callback(baseUrl, p.id, fields)));
@@ -193,47 +186,6 @@ describe('the bank protocol against the bank simulator', function () {
     assert.deepEqual(refunds.map((r) => r.amount), [50_000]);
   });
 });
-
-/** A bank simulator process of a test's own (`npm run bank-sim`), with its state file, to kill and start again. */
-class OwnSimulator {
-  private child: ChildProcess | undefined;
-  private port = 0;
-  private readonly stateFile = join(tmpdir(), `dargah-bank-own-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
-
-  constructor(private readonly env: Record<string, string> = {}) {}
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    if (this.port === 0) this.port = await freePort();
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/bank-sim/main.ts'], {
-      env: { ...process.env, BANK_SIM_PORT: String(this.port), BANK_SIM_STATE_FILE: this.stateFile, SANDBOX_DELAY_SECONDS: '1', ...this.env },
-      stdio: 'ignore',
-    });
-    await waitFor('the simulator to listen', async () => (await fetch(`${this.url}/healthz`).then((r) => r.ok).catch(() => false)) || undefined, 30_000, 100);
-  }
-
-  async kill(): Promise<void> {
-    const child = this.child;
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
-  }
-
-  async operations(paymentId: string): Promise<{ kind: string; operation_key: string }[]> {
-    const res = await fetch(`${this.url}/admin/transactions?res_num=${paymentId}`);
-    return ((await res.json()) as { operations: { kind: string; operation_key: string }[] }).operations;
-  }
-
-  async stop(): Promise<void> {
-    await this.kill();
-    rmSync(this.stateFile, { force: true });
-  }
-}
 
 /** An API of a test's own, talking to `bank`, and `running`: its payment worker (own task queue) runs while `work` does. */
 async function gatewayFor(bank: OwnSimulator, name: string, settings: Partial<Record<keyof Config, string>> = {}) {

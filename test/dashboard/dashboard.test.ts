@@ -308,7 +308,7 @@ describe('merchant dashboard', function () {
 
     async function confirmedUser(): Promise<string> {
       const email = `svc-${randomUUID()}@example.com`;
-      await signUp({ db: h.db, config: h.config, mailer }, { email, password: PASSWORD, businessName: 'Service shop', lang: 'en' });
+      await signUp({ db: h.db, config: h.config, mailer }, { email, password: PASSWORD, businessName: 'Service shop', lang: 'en', address: '127.0.0.1' });
       const mail = sent.find((m) => m.to === email)!;
       await confirmEmail(h.db, new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token')!);
       return email;
@@ -316,7 +316,7 @@ describe('merchant dashboard', function () {
 
     it('a second sign-up with the same address creates nothing and mails the owner a note', async () => {
       const email = await confirmedUser();
-      await signUp({ db: h.db, config: h.config, mailer }, { email: email.toUpperCase(), password: 'another long password', businessName: 'Copycat', lang: 'en' });
+      await signUp({ db: h.db, config: h.config, mailer }, { email: email.toUpperCase(), password: 'another long password', businessName: 'Copycat', lang: 'en', address: '127.0.0.1' });
       const mails = sent.filter((m) => m.to === email);
       assert.equal(mails.length, 2);
       assert.match(mails[1]!.subject, /tried to sign up/);

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../src/main/ports.ts';
+import { until } from '../support/until.ts';
 
 const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
 /** The compiled file an `npm run prod:<role>` script runs. */
@@ -42,15 +43,6 @@ describe('npm run build: the compiled gateway', function () {
     for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
     children.push(child);
     return { child, output: () => text };
-  }
-  async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, seconds = 60): Promise<T> {
-    const deadline = Date.now() + seconds * 1000;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`${what} did not happen within ${seconds} s`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
   }
 
   it('holds JavaScript only, the files the code reads, and the workflow bundle; a prod script for every role', () => {

@@ -13,11 +13,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ConfigSchema, loadConfig } from '../../src/config.ts';
+import { ConfigSchema, loadConfig, migrationDatabaseUrl, requireMailInProduction } from '../../src/config.ts';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../tools/launcher/temporal-cluster.ts';
 
 interface Service {
   image?: string;
+  build?: string;
+  read_only?: boolean;
+  tmpfs?: string[];
   command?: string[];
   entrypoint?: string[];
   environment?: Record<string, string>;
@@ -27,9 +30,15 @@ interface Service {
 }
 
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+/** The roles of the image's entry point (deploy/image/dargah.mjs), which a service's command names. */
+const ROLES = [...(/const roles = \{([^}]*)\}/.exec(readFileSync('deploy/image/dargah.mjs', 'utf8'))?.[1] ?? '').matchAll(/^\s*'?([\w-]+)'?:/gm)].map((m) => m[1]!);
+/** The image's own variables (its HEALTHCHECK's), besides the gateway's configuration. */
+const IMAGE_VARIABLES = new Set(['HEALTHCHECK_URL']);
 const services = compose.services;
 const GATEWAY = ['api-a', 'api-b', 'worker-a', 'worker-b'];
+/** The bank simulators, one per PSP protocol. */
+const SIMULATORS = ['bank-sim', 'bank-sim-mellat'];
 const TEMPORAL_SERVICES = ['temporal-frontend-a', 'temporal-frontend-b', 'temporal-history', 'temporal-matching', 'temporal-worker'];
 
 /** What `docker compose` does with `${VAR}`, `${VAR:?message}`, `${VAR:-default}` and `$$` in a value. */
@@ -48,10 +57,14 @@ function interpolate(value: string, env: Record<string, string | undefined>): st
 const SECRETS = {
   MYSQL_ROOT_PASSWORD: '3f1c9e2a7b5d4e8f0a6c1b2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f',
   DARGAH_DB_PASSWORD: '9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b',
+  DARGAH_MIGRATE_DB_PASSWORD: '1b2c3d4e5f60718293a4b5c6d7e8f9012a3b4c5d6e7f8091a2b3c4d5e6f70819',
   TEMPORAL_DB_PASSWORD: '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
   PAGES_CSRF_SECRET: 'c2b7e1d94f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306b5e2d7c1a9f4e830',
   DASHBOARD_SECRETS_KEY: '5e2d7c1a9f4e830c2b7e1d94f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306b',
   GRAFANA_ADMIN_PASSWORD: '7d3e9a1c5b8f2e4d6a0c9b3e7f1d5a8c2e6b0d4f9a3c7e1b5d8f2a6c0e4b9d3f',
+  SMTP_URL: 'smtp://dargah:4c8e2a6f0b3d7e1a5c9f2b6d0e4a8c3f@relay.internal:587',
+  SANDBOX_BANK_PASSWORD: '2a6c0e4b9d3f7d3e9a1c5b8f2e4d6a0c9b3e7f1d5a8c2e6b0d4f9a3c7e1b5d8f',
+  SANDBOX_MELLAT_PASSWORD: '8e4b2d6f0a9c3e7b1d5f8a2c6e0b4d9f3a7c1e5b8d2f6a0c4e9b3d7f1a5c8e2b',
 };
 
 /** A service's environment as docker compose hands it to the container, with these variables set. */
@@ -74,14 +87,15 @@ function grants(): { user: string; on: string; privileges: string; withGrantOpti
 }
 
 describe('docker-compose.yml', () => {
-  it('describes the production topology: MySQL 8, a Temporal cluster on PostgreSQL 15, its UI, HAProxy, two API replicas and two workers, the bank simulator, Prometheus and Grafana, at the versions the cluster suite runs', () => {
-    assert.deepEqual(Object.keys(services).sort(), [...GATEWAY, ...TEMPORAL_SERVICES, 'bank-sim', 'grafana', 'haproxy', 'migrate', 'mysql', 'postgres', 'prometheus', 'temporal-namespace', 'temporal-schema', 'temporal-ui'].sort());
+  it('describes the production topology: MySQL 8, a Temporal cluster on PostgreSQL 15, its UI, HAProxy, two API replicas and two workers, the SEP and Mellat bank simulators, Prometheus and Grafana, at the versions the cluster suite runs', () => {
+    assert.deepEqual(Object.keys(services).sort(), [...GATEWAY, ...TEMPORAL_SERVICES, ...SIMULATORS, 'grafana', 'haproxy', 'migrate', 'mysql', 'postgres', 'prometheus', 'temporal-namespace', 'temporal-schema', 'temporal-ui'].sort());
     assert.match(services.mysql!.image!, /^mysql:8\./);
     assert.match(services.postgres!.image!, /^postgres:15\./, 'the major version the suite runs (Debian\'s postgresql-15)');
     for (const name of TEMPORAL_SERVICES) assert.equal(services[name]!.image, `temporalio/server:${TEMPORAL_SERVER_VERSION.slice(1)}`, `${name}: the server version the suite builds`);
     for (const name of ['temporal-schema', 'temporal-namespace']) assert.equal(services[name]!.image, `temporalio/auto-setup:${TEMPORAL_SERVER_VERSION.slice(1)}`);
     assert.equal(services['temporal-ui']!.image, `temporalio/ui:${TEMPORAL_UI_VERSION.slice(1)}`, 'the UI server version the suite builds');
     assert.equal(services['temporal-ui']!.environment!.TEMPORAL_ADDRESS, 'haproxy:7233');
+    assert.equal(services['temporal-ui']!.environment!.TEMPORAL_DISABLE_WRITE_ACTIONS, 'true', 'the UI cannot terminate, signal or start a workflow');
     assert.match(services.haproxy!.image!, /^haproxy:2\.6\./, 'the HAProxy series Debian 12 ships (the suite runs it)');
   });
 
@@ -124,6 +138,8 @@ describe('docker-compose.yml', () => {
     assert.deepEqual([env.FRONTEND_A, env.FRONTEND_B], ['temporal-frontend-a:7233', 'temporal-frontend-b:7233'], 'the frontends at cluster.yaml\'s default gRPC port');
     assert.deepEqual(environmentOf('api-a'), environmentOf('api-b'), 'the replicas share every setting (CSRF secret, rate-limit store)');
     assert.equal(environmentOf('api-a').RATE_LIMIT_STORE, 'mysql');
+    // HAProxy's X-Forwarded-For is believed (the client's address for throttles and the audit log), and the list loads.
+    assert.match(loadConfig(environmentOf('api-a')).TRUSTED_PROXIES, /^\d+\.\d+\.\d+\.\d+\/\d+/);
   });
 
   it('pins every image to a version', () => {
@@ -133,14 +149,30 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  for (const name of [...GATEWAY, 'migrate']) {
-    it(`${name}: runs an npm script that exists, with only settings the code reads, pointing at the right services as the gateway's own MySQL user`, () => {
+  it('runs the gateway from the production image the Dockerfile builds, never from a mounted checkout, with read-only root file systems', () => {
+    assert.deepEqual(ROLES, ['api', 'worker', 'migrate', 'bank-sim', 'cli']);
+    for (const name of [...GATEWAY, 'migrate', ...SIMULATORS]) {
       const service = services[name]!;
-      const script = service.command!.join(' ').match(/npm run (\w+)/)?.[1];
-      assert.ok(script !== undefined && pkg.scripts[script] !== undefined, `npm script of ${name}`);
+      assert.equal(service.image, `dargah:${pkg.version}`, `${name} runs the image tagged with package.json's version`);
+      assert.equal(service.build, '.', `${name}: docker compose build makes it from the Dockerfile`);
+      assert.equal(service.read_only, true, `${name} has a read-only root file system`);
+      assert.deepEqual(service.tmpfs, ['/tmp'], `${name} writes its temporary files to a tmpfs`);
+      const writable = (service.volumes ?? []).map((v) => v.split(':'));
+      assert.ok(writable.length === 1 && /^[a-z-]+$/.test(writable[0]![0]!) && writable[0]![1] === '/var/lib/dargah', `${name}: one named volume, on the image's writable /var/lib/dargah`);
+    }
+    for (const [name, service] of Object.entries(services)) {
+      for (const volume of service.volumes ?? []) assert.ok(!/^\.\/?(:|$)/.test(volume.split(':')[0]! + ':'), `${name} mounts the checkout (${volume})`);
+    }
+  });
+
+  for (const name of [...GATEWAY, 'migrate']) {
+    it(`${name}: runs a role of the image, with only settings the code reads, pointing at the right services as the gateway's own MySQL user`, () => {
+      const service = services[name]!;
+      const role = name.replace(/-[ab]$/, '');
+      assert.deepEqual(service.command, [role], `${name} runs the image's ${role} role`);
       const env = environmentOf(name);
       const known = new Set(Object.keys(ConfigSchema.properties));
-      for (const variable of Object.keys(env)) assert.ok(known.has(variable), `${name} sets ${variable}, which the code does not read`);
+      for (const variable of Object.keys(env)) assert.ok(known.has(variable) || IMAGE_VARIABLES.has(variable), `${name} sets ${variable}, which the code does not read`);
       const config = loadConfig(env);
       const db = new URL(config.DATABASE_URL);
       assert.equal(db.hostname, 'mysql');
@@ -148,8 +180,34 @@ describe('docker-compose.yml', () => {
       assert.equal(db.username, 'dargah', `${name} connects as the gateway's own user, not root`);
       assert.equal(decodeURIComponent(db.password), environmentOf('mysql').DARGAH_DB_PASSWORD, 'the password the init script gave that user');
       assert.equal(config.TEMPORAL_ADDRESS, 'haproxy:7233', 'through the balancer');
+      assert.equal(config.SMTP_URL, SECRETS.SMTP_URL, 'dashboard email goes through the operator\'s relay');
+      assert.doesNotThrow(() => requireMailInProduction({ ...config, NODE_ENV: 'production' }), 'it starts in production mode');
+      const schemaOwner = new URL(migrationDatabaseUrl(config));
+      if (name === 'migrate') {
+        assert.equal(schemaOwner.username, 'dargah_migrate', 'migrations run as the schema owner');
+        assert.equal(decodeURIComponent(schemaOwner.password), environmentOf('mysql').DARGAH_MIGRATE_DB_PASSWORD);
+        assert.equal(`${schemaOwner.host}${schemaOwner.pathname}`, `${db.host}${db.pathname}`, 'on the same database');
+      } else {
+        assert.equal(config.MIGRATE_DATABASE_URL, '', `${name} is not given the schema owner's password`);
+      }
     });
   }
+
+  it('health-checks each role where it answers: the API on /healthz (the image default), the worker on its metrics port, the bank simulator on its /healthz', () => {
+    for (const name of ['api-a', 'api-b']) assert.equal(environmentOf(name).HEALTHCHECK_URL, undefined);
+    for (const name of ['worker-a', 'worker-b']) assert.equal(environmentOf(name).HEALTHCHECK_URL, `http://127.0.0.1:${loadConfig(environmentOf(name)).WORKER_METRICS_PORT}/metrics`);
+    for (const name of SIMULATORS) {
+      const sim = environmentOf(name);
+      assert.equal(sim.HEALTHCHECK_URL, `http://127.0.0.1:${sim.BANK_SIM_PORT}/healthz`, name);
+    }
+  });
+
+  it('names every secret in .env.example, empty, and keeps .env out of the repository', () => {
+    const example = Object.fromEntries(readFileSync('.env.example', 'utf8').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=') as [string, string]));
+    assert.deepEqual(Object.keys(example).sort(), Object.keys(SECRETS).sort());
+    for (const [name, value] of Object.entries(example)) assert.equal(value, '', `${name} has no value in the example`);
+    assert.ok(readFileSync('.gitignore', 'utf8').split('\n').includes('.env'), '.gitignore covers .env');
+  });
 
   it('keeps Temporal in its own PostgreSQL, not published, as its own user', () => {
     const env = environmentOf('postgres');
@@ -158,7 +216,7 @@ describe('docker-compose.yml', () => {
     assert.equal(services.postgres!.ports, undefined);
   });
 
-  it('mounts an init script into MySQL that creates the gateway\'s user, granted only its own database', () => {
+  it('mounts an init script into MySQL that creates the gateway\'s two users, granted only their own database: the gateway rows only, the migrations the schema', () => {
     const mount = (services.mysql!.volumes ?? []).find((v) => v.includes(':/docker-entrypoint-initdb.d'));
     assert.ok(mount !== undefined, 'an init directory is mounted into /docker-entrypoint-initdb.d');
     assert.equal(mount.split(':')[0], `./${INIT_DIR}`);
@@ -166,17 +224,25 @@ describe('docker-compose.yml', () => {
     assert.ok(initScripts().length > 0, `${INIT_DIR}/01-users.sh exists`);
     for (const file of initScripts()) assert.ok((statSync(file).mode & 0o111) !== 0, `${file} is executable (the entrypoint runs it with the container's environment)`);
     const sql = initScripts().map((f) => readFileSync(f, 'utf8')).join('\n');
-    assert.match(sql, /CREATE USER IF NOT EXISTS 'dargah'@'%' IDENTIFIED BY '\$\{DARGAH_DB_PASSWORD\}'/);
+    assert.match(sql, /APP_USER="\$\{DARGAH_DB_USER:-dargah\}"/);
+    assert.match(sql, /MIGRATE_USER="\$\{DARGAH_MIGRATE_DB_USER:-dargah_migrate\}"/);
+    assert.match(sql, /DB="\$\{DARGAH_DB_NAME:-dargah\}"/);
+    assert.match(sql, /CREATE USER IF NOT EXISTS '\$\{APP_USER\}'@'%' IDENTIFIED BY '\$\{DARGAH_DB_PASSWORD\}'/);
+    assert.match(sql, /CREATE USER IF NOT EXISTS '\$\{MIGRATE_USER\}'@'%' IDENTIFIED BY '\$\{DARGAH_MIGRATE_DB_PASSWORD\}'/);
     const all = grants();
-    assert.deepEqual([...new Set(all.map((g) => g.user))].sort(), ['dargah']);
-    const allowed: Record<string, string[]> = { dargah: ['dargah.*'] };
+    assert.deepEqual([...new Set(all.map((g) => g.user))].sort(), ['${APP_USER}', '${MIGRATE_USER}']);
+    const allowed: Record<string, string[]> = { '${APP_USER}': ['${DB}.*'], '${MIGRATE_USER}': ['${DB}.*'] };
     for (const g of all) {
       assert.ok(allowed[g.user]!.includes(g.on.replace(/`/g, '')), `${g.user} is granted only its own databases, not ${g.on}`);
       assert.ok(!g.withGrantOption, `${g.user} cannot grant privileges on`);
     }
-    const gateway = all.filter((g) => g.user === 'dargah').map((g) => g.privileges).join(',');
-    for (const privilege of ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'CREATE', 'ALTER', 'INDEX']) assert.match(gateway, new RegExp(`\\b${privilege}\\b`), `the gateway may ${privilege}`);
-    assert.doesNotMatch(gateway, /\bALL\b|\bDROP\b|\bSUPER\b|\bFILE\b|\bPROCESS\b/, 'the gateway gets no more than its migrations and queries need');
+    const privileges = (user: string) => all.filter((g) => g.user === user).map((g) => g.privileges).join(',');
+    const gateway = privileges('${APP_USER}');
+    for (const privilege of ['SELECT', 'INSERT', 'UPDATE', 'DELETE']) assert.match(gateway, new RegExp(`\\b${privilege}\\b`), `the gateway may ${privilege}`);
+    assert.doesNotMatch(gateway, /\bALL\b|\bCREATE\b|\bALTER\b|\bDROP\b|\bINDEX\b|\bTRIGGER\b|\bREFERENCES\b|\bSUPER\b|\bFILE\b|\bPROCESS\b/, 'the gateway touches rows only: no DDL, no TRIGGER (test/deployment/database-users.test.ts runs the script)');
+    const migrations = privileges('${MIGRATE_USER}');
+    for (const privilege of ['CREATE', 'ALTER', 'INDEX', 'TRIGGER']) assert.match(migrations, new RegExp(`\\b${privilege}\\b`), `the migrations may ${privilege}`);
+    assert.doesNotMatch(migrations, /\bALL\b|\bSUPER\b|\bFILE\b|\bPROCESS\b/, 'the migrations get no global privilege');
     assert.equal(services.mysql!.environment!.MYSQL_USER, undefined, 'no MYSQL_USER (it would be granted ALL on the database)');
   });
 
@@ -184,6 +250,7 @@ describe('docker-compose.yml', () => {
     const secretSettings: [string, string][] = [
       ['mysql', 'MYSQL_ROOT_PASSWORD'],
       ['mysql', 'DARGAH_DB_PASSWORD'],
+      ['mysql', 'DARGAH_MIGRATE_DB_PASSWORD'],
       ['postgres', 'POSTGRES_PASSWORD'],
       ...TEMPORAL_SERVICES.map((name): [string, string] => [name, 'POSTGRES_PASSWORD']),
       ['temporal-schema', 'POSTGRES_PASSWORD'],
@@ -192,6 +259,7 @@ describe('docker-compose.yml', () => {
       ['api-a', 'DASHBOARD_SECRETS_KEY'],
       ['api-b', 'DASHBOARD_SECRETS_KEY'],
       ['grafana', 'GF_SECURITY_ADMIN_PASSWORD'],
+      ...GATEWAY.map((name): [string, string] => [name, 'SMTP_URL']),
     ];
     for (const [service, setting] of secretSettings) {
       const raw = services[service]!.environment![setting]!;
@@ -223,29 +291,59 @@ describe('docker-compose.yml', () => {
     assert.deepEqual(services.haproxy!.ports, ['127.0.0.1:3000:3000', '127.0.0.1:7233:7233']);
     for (const name of ['api-a', 'api-b']) assert.equal(loadConfig(environmentOf(name)).HOST, '0.0.0.0', 'the API listens on all interfaces inside its container');
     assert.ok(services['temporal-ui']!.ports!.includes('127.0.0.1:8233:8080'));
-    assert.deepEqual(published.map(([name]) => name).sort(), ['bank-sim', 'grafana', 'haproxy', 'haproxy', 'prometheus', 'temporal-ui'], 'nothing else is published (the bank simulator\'s page is for customers\' browsers): not MySQL, PostgreSQL, a replica or a Temporal service; Prometheus and Grafana for the operator');
+    assert.deepEqual(published.map(([name]) => name).sort(), ['bank-sim', 'bank-sim-mellat', 'grafana', 'haproxy', 'haproxy', 'prometheus', 'temporal-ui'], 'nothing else is published (the bank simulators\' pages are for customers\' browsers): not MySQL, PostgreSQL, a replica or a Temporal service; Prometheus and Grafana for the operator');
     assert.ok(services.prometheus!.ports!.includes('127.0.0.1:9090:9090'));
     assert.ok(services.grafana!.ports!.includes('127.0.0.1:3001:3000'));
   });
 
   it('runs the bank simulator as its own service with its own state, and points test mode at it (live mode at the PSP from the environment)', () => {
     const sim = services['bank-sim']!;
-    const script = sim.command!.join(' ').match(/npm run ([\w-]+)/)?.[1];
-    assert.equal(script, 'bank-sim');
-    assert.ok(pkg.scripts[script] !== undefined);
+    assert.deepEqual(sim.command, ['bank-sim']);
     const simEnv = environmentOf('bank-sim');
     assert.equal(simEnv.BANK_SIM_HOST, '0.0.0.0');
-    const state = (sim.volumes ?? []).find((v) => v.endsWith(':/data'));
-    assert.ok(state !== undefined && simEnv.BANK_SIM_STATE_FILE!.startsWith('/data/'), 'its ledger survives a restart on a volume');
+    assert.equal(simEnv.BANK_SIM_ADMIN_TOKEN, undefined, 'no admin endpoints on the port customers reach');
+    assert.equal(simEnv.BANK_SIM_REDIRECT_ORIGINS, 'http://localhost:3000', "customers go back to the gateway's origin only");
+    const state = (sim.volumes ?? []).find((v) => v.endsWith(':/var/lib/dargah'));
+    assert.ok(state !== undefined && simEnv.BANK_SIM_STATE_FILE!.startsWith('/var/lib/dargah/'), 'its ledger survives a restart on a volume');
     assert.ok(sim.ports!.includes(`127.0.0.1:${simEnv.BANK_SIM_PORT}:${simEnv.BANK_SIM_PORT}`), "customers' browsers reach its page");
     for (const name of GATEWAY) {
       const config = loadConfig(environmentOf(name));
       assert.equal(config.SANDBOX_BANK_URL, `http://bank-sim:${simEnv.BANK_SIM_PORT}`);
       assert.equal(config.SANDBOX_BANK_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
+      assert.equal(config.SANDBOX_BANK_PASSWORD, simEnv.BANK_SIM_PASSWORD, "the simulator's terminal password");
       assert.equal(config.SANDBOX_BANK_PAGE_URL, `http://localhost:${simEnv.BANK_SIM_PORT}`);
       assert.equal(config.BANK_BASE_URL, '', 'no PSP unless the operator sets one');
       const live = loadConfig(environmentOf(name, { ...SECRETS, BANK_BASE_URL: 'https://psp.example', BANK_TERMINAL_ID: '998877', BANK_PASSWORD: 'terminal-password-from-psp' }));
       assert.deepEqual([live.BANK_BASE_URL, live.BANK_TERMINAL_ID, live.BANK_PASSWORD], ['https://psp.example', '998877', 'terminal-password-from-psp']);
+    }
+  });
+
+  it('runs the Mellat simulator beside SEP\'s, its own service and state, and points test payments at Mellat to it (live Mellat from the environment, the password never in the file)', () => {
+    const sim = services['bank-sim-mellat']!;
+    assert.deepEqual(sim.command, ['bank-sim']);
+    const simEnv = environmentOf('bank-sim-mellat');
+    assert.equal(simEnv.BANK_SIM_PROTOCOL, 'mellat');
+    assert.equal(simEnv.BANK_SIM_HOST, '0.0.0.0');
+    assert.equal(simEnv.BANK_SIM_ADMIN_TOKEN, undefined, 'no admin endpoints on the port customers reach');
+    assert.equal(simEnv.BANK_SIM_REDIRECT_ORIGINS, 'http://localhost:3000', "customers go back to the gateway's origin only");
+    assert.notEqual(simEnv.BANK_SIM_PORT, environmentOf('bank-sim').BANK_SIM_PORT, 'its own port');
+    assert.notEqual(simEnv.BANK_SIM_STATE_FILE, environmentOf('bank-sim').BANK_SIM_STATE_FILE, 'its own ledger');
+    const state = (sim.volumes ?? []).find((v) => v.endsWith(':/var/lib/dargah'));
+    assert.ok(state !== undefined && state !== services['bank-sim']!.volumes![0] && simEnv.BANK_SIM_STATE_FILE!.startsWith('/var/lib/dargah/'), 'its ledger survives a restart on its own volume');
+    assert.ok(sim.ports!.includes(`127.0.0.1:${simEnv.BANK_SIM_PORT}:${simEnv.BANK_SIM_PORT}`), "customers' browsers reach its page");
+    assert.match(sim.environment!.BANK_SIM_PASSWORD!, /^\$\{SANDBOX_MELLAT_PASSWORD:\?[^}]+\}$/, 'its password required from the environment');
+    for (const name of [...GATEWAY, 'migrate']) {
+      assert.match(services[name]!.environment!.SANDBOX_MELLAT_PASSWORD!, /^\$\{SANDBOX_MELLAT_PASSWORD:\?[^}]+\}$/, `${name}: the password required from the environment`);
+      const config = loadConfig(environmentOf(name));
+      assert.equal(config.SANDBOX_MELLAT_URL, `http://bank-sim-mellat:${simEnv.BANK_SIM_PORT}`);
+      assert.equal(config.SANDBOX_MELLAT_PAGE_URL, `http://localhost:${simEnv.BANK_SIM_PORT}`);
+      assert.equal(config.SANDBOX_MELLAT_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
+      assert.equal(config.SANDBOX_MELLAT_USERNAME, simEnv.BANK_SIM_USERNAME);
+      assert.equal(config.SANDBOX_MELLAT_PASSWORD, simEnv.BANK_SIM_PASSWORD, "the Mellat simulator's terminal password");
+      assert.equal(config.MELLAT_BASE_URL, '', 'no live Mellat unless the operator sets one');
+      const liveMellat = { MELLAT_BASE_URL: 'https://bpm.example', MELLAT_TERMINAL_ID: '7788', MELLAT_USERNAME: 'merchant-user', MELLAT_PASSWORD: 'terminal-password-from-behpardakht' };
+      const live = loadConfig(environmentOf(name, { ...SECRETS, ...liveMellat }));
+      assert.deepEqual([live.MELLAT_BASE_URL, live.MELLAT_TERMINAL_ID, live.MELLAT_USERNAME, live.MELLAT_PASSWORD], Object.values(liveMellat));
     }
   });
 

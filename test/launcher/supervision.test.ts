@@ -15,6 +15,7 @@ import { createConnection } from 'mysql2/promise';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDatabase, databaseName, mysqlPoolOptions, serverUrl, type Db } from '../../src/db/database.ts';
+import { bankAdmin } from '../support/bank.ts';
 import { client, waitFor } from '../support/http.ts';
 import { paidPayment } from '../support/payments.ts';
 import { alive, Launcher, processesWithEnv } from '../support/launcher.ts';
@@ -245,8 +246,7 @@ describe('npm start supervises its processes', function () {
     // The bank's own ledger: the launched stack's bank simulator.
     const operations: { payment_id: string; kind: string }[] = [];
     for (const id of ids) {
-      const res = await fetch(`http://127.0.0.1:${bankPort}/admin/transactions?res_num=${id}`);
-      const body = (await res.json()) as { operations: { kind: string }[] };
+      const body = await bankAdmin<{ operations: { kind: string }[] }>(`/admin/transactions?res_num=${id}`, `http://127.0.0.1:${bankPort}`);
       operations.push(...body.operations.map((o) => ({ payment_id: id, kind: o.kind })));
     }
     const count = (id: string, kind: string) => operations.filter((o) => o.payment_id === id && o.kind === kind).length;

@@ -200,9 +200,11 @@ describe('ledger migration', () => {
       await new Migrator({ db, provider: { getMigrations: () => Promise.resolve(before) } }).migrateToLatest();
       const copy = async (table: 'merchants' | 'payments' | 'refunds') => {
         const rows = await h.db.selectFrom(table).selectAll().where(table === 'merchants' ? 'id' : 'merchant_id', '=', m.merchantId).execute();
+        const columns = await sql<{ name: string }>`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ${table}`.execute(db);
+        const opening = new Set(columns.rows.map((c) => c.name));
         for (const row of rows) {
-          // Only the columns the schema before the ledger had.
-          const values = Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'settlement_iban'));
+          // Only the columns the schema before the ledger had (later migrations add others: the IBAN, the PSP).
+          const values = Object.fromEntries(Object.entries(row).filter(([k]) => opening.has(k)));
           await sql`INSERT INTO ${sql.table(table)} (${sql.join(Object.keys(values).map((k) => sql.ref(k)))}) VALUES (${sql.join(Object.values(values))})`.execute(db);
         }
       };

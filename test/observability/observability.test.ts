@@ -132,6 +132,10 @@ describe('observability (metrics, traces, payments show)', function () {
     assert.equal(valueOf(worker, 'dargah_webhook_delivery_attempts_total', { outcome: 'succeeded', attempt: '1' }), 1);
     assert.equal(valueOf(worker, 'dargah_webhook_delivery_attempts_total'), 1);
     assert.equal(valueOf(worker, 'dargah_webhook_oldest_undelivered_seconds'), 0);
+    // Records past their bound, one series per waiting state the sweep or the operator handles (docs/RELIABILITY.md#waiting-states).
+    for (const [record, state] of [['refund', 'pending'], ['settlement', 'failed'], ['payment', 'paid'], ['webhook_event', 'recorded']]) {
+      assert.ok(worker.some((s) => s.name === 'dargah_stuck_records' && s.labels.record === record && s.labels.state === state), `dargah_stuck_records{record=${record},state=${state}}`);
+    }
     assert.ok(worker.some((s) => s.name === 'dargah_mysql_pool_connections'));
     // The SDK runtime's exporter, appended to the same endpoint.
     assert.ok(worker.some((s) => s.name === 'temporal_worker_task_slots_available' && s.labels.worker_type === 'WorkflowWorker'), 'workflow task slots');

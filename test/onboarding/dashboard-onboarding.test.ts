@@ -110,7 +110,7 @@ describe('onboarding in the dashboard, with the operator CLI', function () {
     await page.fill('#national_id', fields.national_id);
     await page.fill('#iban', fields.iban);
     if (file !== undefined) await page.setInputFiles('#files', file);
-    const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/dashboard/documents') && r.request().method() === 'POST'), page.click('#documents-form button[type=submit]')]);
+    const [response] = await Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === '/dashboard/documents' && r.request().method() === 'POST'), page.click('#documents-form button[type=submit]')]);
     await page.waitForLoadState();
     return response.status();
   }

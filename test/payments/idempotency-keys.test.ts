@@ -33,7 +33,8 @@ describe('idempotency keys', () => {
   it('API key prefixes that differ only in case are two prefixes', async () => {
     const h = await getHarness();
     const { merchantId } = await newMerchant();
-    const base = randomUUID().replace(/-/g, '').slice(0, 12);
+    // A letter first: a prefix of digits alone would be the same in both cases.
+    const base = `k${randomUUID().replace(/-/g, '').slice(0, 11)}`;
     const rows = [base.toUpperCase(), base.toLowerCase()].map((p) => ({
       id: randomUUID(),
       merchant_id: merchantId,

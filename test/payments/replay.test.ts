@@ -8,14 +8,15 @@
  * the one payment workflow type (paymentLifecycleWorkflow) and the refunds workflow without patches: every
  * path of each (verified, declined, canceled by the customer and by the merchant, expired, reversed at the
  * deadline and by the merchant, in progress then confirmed, unconfirmed, the advanced clock; refunds partial,
- * the rest, declined). The generations before it were of retired workflow types and are no longer kept.
+ * the rest, declined). v8 adds the patch bank-return-failure-asks-bank's path: a forged failed return the
+ * bank's inquiry contradicts, then the customer's genuine cancel. The generations before it were of retired workflow types and are no longer kept.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { bankFault } from '../support/bank.ts';
-import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
+import { bankPageOf, chooseOutcome, createdPayment, forgeBankReturn, paidPayment, returnsAnswered, waitForStatus, walkBankPage } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { committedHistories, recordFixture, replayAll, type NamedHistory } from '../support/replay.ts';
 import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
@@ -85,6 +86,15 @@ describe('workflow determinism (replay)', () => {
     await waitForStatus(h.baseUrl, key, advanced.id, 'reversed');
     paths.advanced = advanced.id;
 
+    // A forged Failed return the bank's inquiry contradicts (still open), then the customer cancels at the bank.
+    const forged = await createdPayment(h.baseUrl, key);
+    const forgedBankPage = await bankPageOf(h.baseUrl, forged.id);
+    await forgeBankReturn(h.baseUrl, forged.id, forgedBankPage, 'Failed');
+    await waitFor('the forged return to be answered', async () => ((await returnsAnswered(h.temporal.client, forged.id)) >= 1 ? true : undefined));
+    await walkBankPage(forgedBankPage, 'cancel');
+    await waitForStatus(h.baseUrl, key, forged.id, 'canceled');
+    paths['forged-failure'] = forged.id;
+
     // The bank keeps a paid payment "in progress" past the pending limit: failed bank_unconfirmed.
     const patient = await apiWith({ BANK_PENDING_LIMIT_SECONDS: '2' });
     await bankFault({ operation: 'confirm', fault: 'in_progress', times: 1_000 });
@@ -107,7 +117,7 @@ describe('workflow determinism (replay)', () => {
 
   it('replays a fresh history of every path with the current code', async () => {
     const h = await getHarness();
-    assert.equal(await replayAll(h.bundle, fresh), 14);
+    assert.equal(await replayAll(h.bundle, fresh), 15);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
@@ -117,6 +127,8 @@ describe('workflow determinism (replay)', () => {
     for (const path of [...paths, 'refunds-partial', 'refunds-rest', 'refunds-declined']) {
       assert.ok(histories.some((f) => f.workflowId === `v7-${path}.history.bin`), `the v7 fixture of ${path} is committed`);
     }
+    // v8: the patch bank-return-failure-asks-bank, a forged return the bank contradicts, then a genuine cancel.
+    assert.ok(histories.some((f) => f.workflowId === 'v8-forged-failure.history.bin'), 'the v8 fixture of the forged failure is committed');
     assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });

@@ -13,7 +13,7 @@ import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../su
 import { closedWorkflow, historyWork } from '../support/work.ts';
 
 describe('work per payment, counted', () => {
-  it('a full flow (create → the bank → verify) takes at most half the workflow tasks it took before (10), no activity task but the bank confirm a slow bank needs, one upsert per transition, two timers, and its workflow closes at verify', async () => {
+  it('a full flow (create → the bank → verify) takes at most half the workflow tasks it took before (10), no activity task but the bank confirm a slow bank needs, one upsert per transition and one for the PSP, two timers, and its workflow closes at verify', async () => {
     const h = await getHarness();
     const { key } = await newMerchant();
     const api = client(h.baseUrl, key);
@@ -30,11 +30,13 @@ describe('work per payment, counted', () => {
     // four tasks; a bank that does not confirm at once is asked by an activity, one task more.
     assert.ok(work.activity_tasks <= 1, JSON.stringify(work));
     assert.equal(work.workflow_tasks, 4 + work.activity_tasks, JSON.stringify(work));
-    // payment.created, the token, the confirm, paid, the settlement, verified.
-    if (work.activity_tasks === 0) assert.equal(work.local_activities, 6, JSON.stringify(work));
-    assert.equal(work.upserts, 2, `paid, verified: ${JSON.stringify(work)}`);
+    // payment.created, the route's plan, the token, the PSP that gave it recorded, the confirm, paid, the settlement, verified.
+    if (work.activity_tasks === 0) assert.equal(work.local_activities, 8, JSON.stringify(work));
+    // Paid, verified, the PSP that took the payment, and the change-version attribute Temporal sets for the routing patch.
+    assert.equal(work.upserts, 4, `paid, verified, the PSP, the patch: ${JSON.stringify(work)}`);
     assert.equal(work.timers, 2, `expires_at, verify_deadline_at: ${JSON.stringify(work)}`);
-    assert.equal(work.patches, 0, JSON.stringify(work));
+    // The routing patch (psp-routing), in every payment started since routing (docs/psps/routing.md).
+    assert.equal(work.patches, 1, JSON.stringify(work));
   });
 
   describe("a payment's workflow closes soon after the payment's final state", () => {

@@ -207,9 +207,18 @@ describe('settlement of a day', () => {
       const { info } = await schedule.describe();
       const fired = info.recentActions.map((a) => a.action.workflow.workflowId);
       assert.ok(fired.length >= 1, 'the schedule fired');
-      const [s] = await settlementsOf(client(h.baseUrl, m.liveKey));
-      assert.equal(s?.settlement.status, 'paid');
-      assert.equal(s?.settlement.net, 3_000_000 - fee(3_000_000));
+      // The payment is marked settled when its settlement is made; the payout answers a moment later.
+      const s = await waitFor(
+        'the settlement to be paid out',
+        async () => {
+          const [made] = await settlementsOf(client(h.baseUrl, m.liveKey));
+          return made?.settlement.status === 'paid' ? made : undefined;
+        },
+        60_000,
+        500,
+      );
+      assert.equal(s.settlement.status, 'paid');
+      assert.equal(s.settlement.net, 3_000_000 - fee(3_000_000));
       // The settlement's workflow is a child of a run the schedule started.
       const child = await h.temporal.client.workflow.getHandle(settlementWorkflowId(s.settlement.id)).describe();
       const parent = child.parentExecution?.workflowId ?? '(none)';

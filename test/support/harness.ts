@@ -3,6 +3,7 @@
  * dev server that `npm test` started, one in-process payment worker, and an
  * API server per configuration a test asks for. Built lazily, once.
  */
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -46,7 +47,8 @@ export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}
   const webhooks = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true' };
   // A bank call that hangs (a fault test's timeout) is given up after 3 s instead of 10.
   // A settlement run settles payments verified up to the moment it runs (no day's hold): a test settles what it just made.
-  return loadConfig({ ...process.env, PORT: '0', SANDBOX_DELAY_SECONDS: '1', BANK_TIMEOUT_MS: '3000', SETTLEMENT_HOLD_HOURS: '0', ...webhooks, ...overrides });
+  // Every test signs up from 127.0.0.1: the per-client sign-up limit is off here (its own test sets it).
+  return loadConfig({ ...process.env, PORT: '0', DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR: '0', SANDBOX_DELAY_SECONDS: '1', BANK_TIMEOUT_MS: '3000', SETTLEMENT_HOLD_HOURS: '0', ...webhooks, ...overrides });
 }
 
 /** A live PSP for tests: the simulator under the live configuration. */
@@ -64,7 +66,15 @@ export async function liveBankApi(): Promise<string> {
  */
 async function provideBankSimulator(): Promise<void> {
   if (process.env.SANDBOX_BANK_URL !== undefined && process.env.SANDBOX_BANK_URL !== '') return;
-  const { server } = createSimulator({ stateFile: join(tmpdir(), `dargah-bank-sim-${process.pid}.jsonl`), terminalId: '11223344', password: '', delaySeconds: 1 });
+  process.env.BANK_SIM_ADMIN_TOKEN ??= randomBytes(24).toString('base64url');
+  const { server } = createSimulator({
+    stateFile: join(tmpdir(), `dargah-bank-sim-${process.pid}.jsonl`),
+    terminalId: '11223344',
+    password: '',
+    delaySeconds: 1,
+    adminToken: process.env.BANK_SIM_ADMIN_TOKEN,
+    redirectOrigins: ['http://127.0.0.1:*', 'http://localhost:*'],
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.env.SANDBOX_BANK_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -16,6 +16,8 @@ export interface ReceivedMail {
 export interface Mailbox {
   url: string;
   received: ReceivedMail[];
+  /** Holds every message's acceptance (its DATA reply) until the answer is called: a slow mail server. */
+  hold(): () => void;
   /** The first message to this address that arrives (or arrived). */
   next(to: string, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
@@ -54,6 +56,7 @@ export function parseMessage(raw: string, to: string[]): ReceivedMail {
 
 export async function startMailbox(): Promise<Mailbox> {
   const received: ReceivedMail[] = [];
+  let held: Promise<void> = Promise.resolve();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -62,8 +65,10 @@ export async function startMailbox(): Promise<Mailbox> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        received.push(parseMessage(Buffer.concat(chunks).toString('utf8'), session.envelope.rcptTo.map((r) => r.address.toLowerCase())));
-        callback();
+        void held.then(() => {
+          received.push(parseMessage(Buffer.concat(chunks).toString('utf8'), session.envelope.rcptTo.map((r) => r.address.toLowerCase())));
+          callback();
+        });
       });
     },
   });
@@ -72,6 +77,11 @@ export async function startMailbox(): Promise<Mailbox> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    hold: () => {
+      let release = () => {};
+      held = new Promise<void>((resolve) => (release = resolve));
+      return release;
+    },
     next: (to, timeoutMs = 10_000) => waitFor(`an email to ${to}`, () => Promise.resolve(received.find((m) => m.to.includes(to.toLowerCase()))), timeoutMs),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

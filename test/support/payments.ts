@@ -1,6 +1,9 @@
 import { request, waitFor, type TestResponse } from './http.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { BankOutcome } from '../../src/domain/payment.ts';
+import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
+import type { Client } from '@temporalio/client';
+import { chooseOnSimulator } from '../../src/adapters/bank-customer.ts';
 
 export interface CreateResponse {
   payment: Payment;
@@ -42,20 +45,116 @@ export async function createdPayment(baseUrl: string, key: string, overrides: Re
  */
 export async function chooseOutcome(baseUrl: string, paymentId: string, outcome: BankOutcome): Promise<TestResponse<unknown>> {
   const answer = async (res: Response) => ({ status: res.status, headers: res.headers, body: undefined, text: await res.text() });
+  const pay = await pressPay(baseUrl, paymentId);
+  const location = pay.headers.get('location') ?? '';
+  if (pay.status === 200) {
+    // A PSP whose page takes a form POST (Mellat): our page carries the form; the customer submits it.
+    const html = await pay.text();
+    const form = bankRedirectForm(html);
+    if (form === undefined) return { status: pay.status, headers: pay.headers, body: undefined, text: html };
+    return answer(await walkPostedBankPage(baseUrl, paymentId, form, outcome));
+  }
+  if (pay.status !== 303 || !location.includes('/OnlinePG/SendToken')) return answer(pay);
+  return answer(await walkBankPage(location, outcome));
+}
+
+/** Our page's form to a PSP's page that takes a POST (bank-redirect.eta): its address and fields. */
+export function bankRedirectForm(html: string): { url: string; method: 'POST'; fields: Record<string, string> } | undefined {
+  const url = /<form method="post" action="([^"]+)" id="bank-redirect">/.exec(html)?.[1]?.replace(/&#38;/g, '&');
+  if (url === undefined) return undefined;
+  return { url, method: 'POST', fields: Object.fromEntries([...html.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!])) };
+}
+
+/** The customer at a POST-taking PSP's page (the Mellat simulator): chooses `outcome`; the bank's form comes back to our return route. */
+export async function walkPostedBankPage(baseUrl: string, paymentId: string, form: { url: string; method: 'POST'; fields: Record<string, string> }, outcome: BankOutcome): Promise<Response> {
+  const bankOrigin = new URL(form.url).origin;
+  const back = await chooseOnSimulator(bankOrigin, form, outcome, 5_000);
+  return postBankReturn({ action: `${baseUrl}/pay/${paymentId}/return`, fields: new URLSearchParams(back), bankOrigin });
+}
+
+/** Our payment page's Pay button, pressed as a browser does (the page's CSRF token and cookie): answers the response (not followed). */
+export async function pressPay(baseUrl: string, paymentId: string): Promise<Response> {
   const page = await fetch(`${baseUrl}/pay/${paymentId}`);
   const html = await page.text();
   const cookie = page.headers.get('set-cookie')?.split(';')[0];
   const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
   const form = new URLSearchParams({ action: 'pay', ...(token === undefined ? {} : { csrf_token: token }) });
-  const pay = await fetch(`${baseUrl}/pay/${paymentId}`, {
+  return fetch(`${baseUrl}/pay/${paymentId}`, {
     method: 'POST',
     body: form.toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl, ...(cookie === undefined ? {} : { cookie }) },
     redirect: 'manual',
   });
+}
+
+/** Where a customer's Pay ended: a bank page that works (the PSP's, with the payment's amount and the choices), or what they saw instead. */
+export type PayLanding =
+  | { reached: 'bank_page'; psp: 'sep' | 'mellat'; sep?: string; mellat?: { url: string; method: 'POST'; fields: Record<string, string> } }
+  | { reached: 'error'; status: number; text: string };
+
+/**
+ * The customer presses Pay once and follows where it leads, as a browser does: SEP's page by our
+ * redirect, Mellat's by posting our page's form to it. A landing on the bank's page counts only when
+ * that page answers with the payment's choices; anything else (a 5xx, our error page) is what the
+ * customer saw. Nothing is retried.
+ */
+export async function payToBankPage(baseUrl: string, paymentId: string): Promise<PayLanding> {
+  const pay = await pressPay(baseUrl, paymentId);
   const location = pay.headers.get('location') ?? '';
-  if (pay.status !== 303 || !location.includes('/OnlinePG/SendToken')) return answer(pay);
-  return answer(await walkBankPage(location, outcome));
+  let page: Response;
+  let landing: PayLanding & { reached: 'bank_page' };
+  if (pay.status === 303 && location.includes('/OnlinePG/SendToken')) {
+    page = await fetch(location);
+    landing = { reached: 'bank_page', psp: 'sep', sep: location };
+  } else {
+    const html = await pay.text();
+    const form = pay.status === 200 ? bankRedirectForm(html) : undefined;
+    if (form === undefined) return { reached: 'error', status: pay.status, text: html.slice(0, 300) };
+    page = await fetch(form.url, { method: 'POST', body: new URLSearchParams(form.fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    landing = { reached: 'bank_page', psp: 'mellat', mellat: form };
+  }
+  const text = await page.text();
+  if (page.status !== 200 || !text.includes('id="amount"') || !text.includes('value="success"')) return { reached: 'error', status: page.status, text: text.slice(0, 300) };
+  return landing;
+}
+
+/** The customer, on the bank page `landing` reached, chooses `outcome`; answers our return route's response. */
+export async function chooseOnLanding(baseUrl: string, paymentId: string, landing: PayLanding & { reached: 'bank_page' }, outcome: BankOutcome): Promise<Response> {
+  if (landing.mellat !== undefined) return walkPostedBankPage(baseUrl, paymentId, landing.mellat, outcome);
+  return walkBankPage(landing.sep ?? '', outcome);
+}
+
+/**
+ * What anyone with the payment's URL can reach: the bank page's address, behind its Pay button,
+ * which carries the payment's bank token.
+ */
+export async function bankPageOf(baseUrl: string, paymentId: string): Promise<string> {
+  const pay = await pressPay(baseUrl, paymentId);
+  const location = pay.headers.get('location') ?? '';
+  if (pay.status !== 303 || !location.includes('/OnlinePG/SendToken?token=')) throw new Error(`the Pay button did not send the customer to the bank: ${pay.status}`);
+  return location;
+}
+
+/** A return forged from another site: the state of the forger's choice, the payment's id and the bank token of `bankPage`, no RefNum. */
+export function forgeBankReturn(baseUrl: string, paymentId: string, bankPage: string, state: 'Failed' | 'CanceledByUser'): Promise<Response> {
+  const token = new URL(bankPage).searchParams.get('token') ?? '';
+  return fetch(`${baseUrl}/pay/${paymentId}/return`, {
+    method: 'POST',
+    body: new URLSearchParams({ State: state, Status: state === 'Failed' ? '3' : '1', RefNum: '', ResNum: paymentId, Token: token }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://attacker.example' },
+    redirect: 'manual',
+  });
+}
+
+/** How many returns from the bank the payment's workflow has answered (its bank callback Updates that completed). */
+export async function returnsAnswered(temporal: Client, paymentId: string): Promise<number> {
+  const events = (await temporal.workflow.getHandle(paymentWorkflowId(paymentId)).fetchHistory()).events ?? [];
+  const callbacks = new Set(
+    events
+      .filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'bankCallback')
+      .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.protocolInstanceId),
+  );
+  return events.filter((e) => callbacks.has(e.workflowExecutionUpdateCompletedEventAttributes?.meta?.updateId)).length;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { WorkflowUpdateStage } from '@temporalio/client';
-import { bankTokenUpdate, verifyUpdate } from '../../src/domain/payment-workflow.ts';
+import { bankCallbackUpdate, bankTokenUpdate, verifyUpdate } from '../../src/domain/payment-workflow.ts';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { BANK_OPERATION, CAPTURE, FakeActivities, gate, healthy } from '../support/workflows/fakes.ts';
@@ -25,7 +25,7 @@ describe('the payment workflow', () => {
         const { handle, input } = await startPayment(client, taskQueue, { verifyWindowMs: 90_000 });
         await pay(handle, 'success');
         const paid = await paymentIn(handle, 'paid');
-        assert.deepEqual(fakes.calls('confirmAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id }]);
+        assert.deepEqual(fakes.calls('confirmAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' }]);
         assert.deepEqual(fakes.transitions(), ['2 paid']);
         assert.deepEqual(fakes.calls('recordTransition')[0]?.payment, paid, 'the workflow shows exactly what it recorded');
         assert.deepEqual({ reference_id: paid.reference_id, rrn: paid.rrn, card_pan: paid.card_pan }, CAPTURE);
@@ -47,6 +47,21 @@ describe('the payment workflow', () => {
         assert.equal(failed.paid_at, null);
         assert.deepEqual(fakes.transitions(), ['2 failed']);
         assert.deepEqual(fakes.calls('confirmAtBank'), []);
+      });
+    });
+
+    it('a Failed return the bank contradicts (still open there) records nothing; the genuine failure then fails it', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle, input } = await startPayment(client, taskQueue);
+        const token = await handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/pay/return' }] });
+        const forged = await handle.executeUpdate(bankCallbackUpdate, { args: [{ state: 'Failed', ref_num: '', res_num: input.payment.id, token: token.token }] });
+        assert.equal(forged.status, 'created');
+        assert.deepEqual(fakes.calls('inquireAtBank'), [{ payment_id: input.payment.id, mode: 'test', psp: 'sep' }]);
+        assert.deepEqual(fakes.transitions(), []);
+        await pay(handle, 'failure');
+        assert.equal((await handle.result()).status, 'failed');
+        assert.deepEqual(fakes.transitions(), ['2 failed']);
       });
     });
 
@@ -75,7 +90,7 @@ describe('the payment workflow', () => {
         assert.deepEqual(fakes.transitions(), ['2 pending', '3 paid']);
         assert.deepEqual(
           fakes.log.map((c) => c.name),
-          ['announcePayment', 'requestBankToken', 'confirmAtBank', 'recordTransition', 'confirmAtBank', 'recordTransition'],
+          ['announcePayment', 'planPaymentRoute', 'requestBankToken', 'recordPaymentPsp', 'confirmAtBank', 'recordTransition', 'confirmAtBank', 'recordTransition'],
           'the bank is asked again after pending is recorded',
         );
         assert.ok((await timersStarted(handle)).includes(1_000), 'a 1 s timer');
@@ -193,9 +208,9 @@ describe('the payment workflow', () => {
         assert.equal(reversed.refunded_amount, AMOUNT);
         assert.equal(reversed.fee, 0);
         assert.equal(reversed.verified_at, null);
-        assert.deepEqual(fakes.calls('reverseAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id }]);
+        assert.deepEqual(fakes.calls('reverseAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' }]);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
-        assert.deepEqual(fakes.log.map((c) => c.name), ['announcePayment', 'requestBankToken', 'confirmAtBank', 'recordTransition', 'reverseAtBank', 'recordTransition']);
+        assert.deepEqual(fakes.log.map((c) => c.name), ['announcePayment', 'planPaymentRoute', 'requestBankToken', 'recordPaymentPsp', 'confirmAtBank', 'recordTransition', 'reverseAtBank', 'recordTransition']);
       });
     });
 

@@ -46,7 +46,7 @@ describe('refunds', () => {
         );
         const done = await refundsOf(client, input.payment.id).result();
         assert.deepEqual({ status: done?.status, refunded_amount: done?.refunded_amount }, { status: 'partially_refunded', refunded_amount: 300_000 });
-        assert.deepEqual(fakes.calls('refundAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: '4711000001', refund_id: answer.id, amount: 300_000 }]);
+        assert.deepEqual(fakes.calls('refundAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: '4711000001', refund_id: answer.id, amount: 300_000, psp: 'sep' }]);
         assert.deepEqual(fakes.refundRecords(), ['300000 pending, payment 4 partially_refunded 300000', '300000 succeeded, no payment change']);
         assert.deepEqual(fakes.calls('recordRefund').map((c) => [c.merchant_id, c.mode]), [[MERCHANT_ID, 'test'], [MERCHANT_ID, 'test']]);
         const succeeded = fakes.calls('recordRefund')[1]?.refund;

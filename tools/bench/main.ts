@@ -90,7 +90,13 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   const bankPort = await stack.freePort();
   const bankState = join(stack.dataDir, 'bank-sim-bench.jsonl');
   rmSync(bankState, { force: true });
-  const bankSim = stack.startChild('bank simulator', 'src/bank-sim/main.ts', { ...process.env, BANK_SIM_PORT: String(bankPort), BANK_SIM_STATE_FILE: bankState });
+  // Customers go back to the bench's API servers, on this machine at ports of their own.
+  const bankSim = stack.startChild('bank simulator', 'src/bank-sim/main.ts', {
+    BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
+    ...process.env,
+    BANK_SIM_PORT: String(bankPort),
+    BANK_SIM_STATE_FILE: bankState,
+  });
   stack.cleanups.push(stack.stopChild(bankSim));
   await stack.waitReady(`http://127.0.0.1:${bankPort}/healthz`, 30);
   const env: NodeJS.ProcessEnv = {

@@ -1,12 +1,18 @@
 /**
- * Entry of `npm start`, `npm test`, `npm run test:faults` and `npm run test:cluster` (launch.mjs runs
+ * Entry of `npm start`, `npm test`, `npm run test:faults`, `npm run test:cluster` and `npm run test:image` (launch.mjs runs
  * it once the dependencies are installed).
  */
+import { existsSync } from 'node:fs';
 import { runCommand, start, test } from './stack.ts';
+
+// The image suite (buildah and podman) joins a whole `npm test` where buildah is installed;
+// `npm run test:image` installs it with apt-get when missing.
+const imageSuite = existsSync('/usr/bin/buildah') ? (['image'] as const) : [];
 
 await runCommand({
   start: () => start(),
-  test: (args) => test(args, ['main', 'faults', 'cluster']),
+  test: (args) => test(args, ['main', 'faults', 'cluster', ...imageSuite]),
   faults: (args) => test(args, ['faults']),
   cluster: (args) => test(args, ['cluster']),
+  image: (args) => test(args, ['image']),
 });

@@ -11,7 +11,9 @@
  *          and ports, then the mocha suite, then the fault suite.
  *   faults: the fault suite alone, bootstrapped the same way.
  *   cluster: the cluster suite (test/cluster) alone: the production topology
- *          on one machine, brought up by the suite itself; it runs last in `test`.
+ *          on one machine, brought up by the suite itself; it runs after the fault suite in `test`.
+ *   image: the image suite (test/image) alone: the production image built with
+ *          buildah and run with podman; last in `test` where buildah is installed.
  *   bench: the same on its own database, ports and SQLite file, then the benchmark.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -34,6 +36,7 @@ import { describeExit, restartPolicyFromEnv, Supervisor } from './supervisor.ts'
 import { CHROMIUM_PROBLEM_ENV, provideChromium } from './chromium.ts';
 import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
 import { provideHaproxy } from './balancer.ts';
+import { provideHelm, provideK8sCheck } from './kubernetes-tools.ts';
 import { freePort, portInUse } from '../../src/main/ports.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -100,11 +103,15 @@ async function demoKey(databaseUrl: string): Promise<string> {
   }
 }
 
-/** `output`: a file descriptor for the child's stdout and stderr, else ours. */
-/** The local stack's payment-page CSRF secret: drawn once, kept in .data, so pages survive restarts. */
-function pagesCsrfSecret(): string {
-  if (process.env.PAGES_CSRF_SECRET !== undefined && process.env.PAGES_CSRF_SECRET !== '') return process.env.PAGES_CSRF_SECRET;
-  const file = join(dataDir, 'pages-csrf-secret');
+/**
+ * A secret of the local stack, unless the environment gives it: drawn once, kept in .data (owner-only),
+ * so it survives restarts: the payment pages' CSRF secret, the simulators' admin token (which the
+ * operator's `cli bank-sim fault` reads from there, docs/OPERATIONS.md#rehearse-a-psp-outage).
+ */
+function localSecret(name: 'PAGES_CSRF_SECRET' | 'BANK_SIM_ADMIN_TOKEN', fileName: string): string {
+  const given = process.env[name];
+  if (given !== undefined && given !== '') return given;
+  const file = join(dataDir, fileName);
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
@@ -112,6 +119,7 @@ function pagesCsrfSecret(): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+/** `output`: a file descriptor for the child's stdout and stderr, else ours. */
 function startChild(name: string, script: string, env: NodeJS.ProcessEnv, output?: number): ChildProcess {
   const stdio = output === undefined ? ['ignore', 'inherit', 'inherit'] : ['ignore', output, output];
   // CPU_PROFILE_DIR: each child writes a V8 CPU profile there when it exits (docs/BENCHMARKS.md#profiling); Node refuses the flag in NODE_OPTIONS.
@@ -145,6 +153,26 @@ const stopChild = (child: ChildProcess) => () =>
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
   });
+
+/** The Mellat simulator's protocol and terminal: the one the gateway's SANDBOX_MELLAT_* settings name. */
+function mellatSimulatorSettings(config: Pick<Config, 'SANDBOX_MELLAT_TERMINAL_ID' | 'SANDBOX_MELLAT_USERNAME' | 'SANDBOX_MELLAT_PASSWORD'>): NodeJS.ProcessEnv {
+  return {
+    BANK_SIM_PROTOCOL: 'mellat',
+    BANK_SIM_TERMINAL_ID: config.SANDBOX_MELLAT_TERMINAL_ID,
+    BANK_SIM_USERNAME: config.SANDBOX_MELLAT_USERNAME,
+    BANK_SIM_PASSWORD: config.SANDBOX_MELLAT_PASSWORD,
+  };
+}
+
+/** A bank simulator process for the test suite, on a free port with a fresh ledger in .data: answers its address (ready or not yet). */
+async function startSuiteSimulator(name: string, ledgerFile: string, settings: NodeJS.ProcessEnv): Promise<string> {
+  const port = await freePort();
+  const state = join(dataDir, ledgerFile);
+  rmSync(state, { force: true });
+  const child = startChild(name, 'src/bank-sim/main.ts', { ...process.env, ...settings, BANK_SIM_PORT: String(port), BANK_SIM_STATE_FILE: state, SANDBOX_DELAY_SECONDS: '1' });
+  cleanups.push(stopChild(child));
+  return `http://127.0.0.1:${port}`;
+}
 
 async function waitReady(url: string, seconds: number): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
@@ -216,6 +244,9 @@ export async function start(): Promise<void> {
   // The bank simulator (test mode's bank, docs/BANK.md) on its own port, its ledger in .data.
   const bankPort = portFromEnv('BANK_SIM_PORT', 3100);
   if (await portInUse(bankPort)) throw new PrerequisiteError(`port ${bankPort} is in use (another npm start?): stop it, or set BANK_SIM_PORT.`);
+  // The second PSP's simulator (Behpardakht Mellat, docs/psps/mellat.md): its own process, port and ledger.
+  const mellatPort = portFromEnv('BANK_SIM_MELLAT_PORT', 3101);
+  if (await portInUse(mellatPort)) throw new PrerequisiteError(`port ${mellatPort} is in use (another npm start?): stop it, or set BANK_SIM_MELLAT_PORT.`);
   // The metrics endpoints of the API and the worker, and the Temporal SDK's exporter the worker reads (docs/OPERATIONS.md).
   for (const name of ['API_METRICS_PORT', 'WORKER_METRICS_PORT', 'TEMPORAL_SDK_METRICS_PORT'] as const) {
     if (config[name] !== 0 && (await portInUse(config[name], config.METRICS_HOST))) throw new PrerequisiteError(`port ${config[name]} is in use (another npm start?): stop it, or set ${name}.`);
@@ -223,9 +254,10 @@ export async function start(): Promise<void> {
   const env = {
     ...process.env,
     TEMPORAL_ADDRESS: temporal.address,
-    PAGES_CSRF_SECRET: pagesCsrfSecret(),
+    PAGES_CSRF_SECRET: localSecret('PAGES_CSRF_SECRET', 'pages-csrf-secret'),
     // Always this stack's own simulator (a test suite's SANDBOX_BANK_URL must not leak in).
     SANDBOX_BANK_URL: `http://127.0.0.1:${bankPort}`,
+    SANDBOX_MELLAT_URL: `http://127.0.0.1:${mellatPort}`,
     // Local development receives webhooks on localhost; a shared server must never (docs/SECURITY.md).
     WEBHOOK_ALLOW_LOOPBACK_IN_TEST: process.env.WEBHOOK_ALLOW_LOOPBACK_IN_TEST ?? 'true',
   };
@@ -247,11 +279,28 @@ export async function start(): Promise<void> {
     const { options } = temporal.server;
     supervisor.add({ name: 'Temporal dev server', layer: 0, hint: relative(process.cwd(), options.logFile) || options.logFile, start: () => spawnDevServer(options) }, temporal.server.process);
   }
+  // Customers go back to this API (its public origin, and its port on this machine) and nowhere else.
+  const redirectOrigins = [new URL(config.PUBLIC_BASE_URL).origin, `http://localhost:${config.PORT}`, `http://127.0.0.1:${config.PORT}`].join(',');
+  // Their admin endpoints (the outage rehearsal's fault switches) answer only this stack's token.
+  const simulatorAdmin = { BANK_SIM_ADMIN_TOKEN: localSecret('BANK_SIM_ADMIN_TOKEN', 'bank-sim-admin-token') };
   supervisor.add({
     name: 'bank simulator',
     layer: 1,
     script: 'src/bank-sim/main.ts',
-    env: { ...env, BANK_SIM_PORT: String(bankPort), BANK_SIM_STATE_FILE: join(dataDir, 'bank-sim.jsonl') },
+    env: { BANK_SIM_REDIRECT_ORIGINS: redirectOrigins, ...env, ...simulatorAdmin, BANK_SIM_PROTOCOL: 'sep', BANK_SIM_PORT: String(bankPort), BANK_SIM_STATE_FILE: join(dataDir, 'bank-sim.jsonl') },
+  });
+  supervisor.add({
+    name: 'Mellat bank simulator',
+    layer: 1,
+    script: 'src/bank-sim/main.ts',
+    env: {
+      BANK_SIM_REDIRECT_ORIGINS: redirectOrigins,
+      ...env,
+      ...simulatorAdmin,
+      ...mellatSimulatorSettings(config),
+      BANK_SIM_PORT: String(mellatPort),
+      BANK_SIM_STATE_FILE: join(dataDir, 'bank-sim-mellat.jsonl'),
+    },
   });
   supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env });
   supervisor.add({ name: 'api', layer: 1, script: 'src/main/api.ts', env });
@@ -263,7 +312,7 @@ export async function start(): Promise<void> {
   say(`  API:          ${config.PUBLIC_BASE_URL}/api/v1`);
   say(`  API docs:     ${config.PUBLIC_BASE_URL}/docs`);
   say(`  Readiness:    ${config.PUBLIC_BASE_URL}/readyz`);
-  say(`  Test bank:    ${env.SANDBOX_BANK_URL} (the bank simulator)`);
+  say(`  Test bank:    ${env.SANDBOX_BANK_URL} (the bank simulator, sep), ${env.SANDBOX_MELLAT_URL} (mellat)`);
   if (temporal.server !== undefined && uiPort !== 0) say(`  Temporal UI:  http://localhost:${uiPort}`);
   if (config.API_METRICS_PORT !== 0) say(`  Metrics:      http://${config.METRICS_HOST}:${config.API_METRICS_PORT}/metrics (API), port ${config.WORKER_METRICS_PORT} (worker)`);
   say(`  Demo test key (merchant "Demo Shop", domain localhost): ${key}`);
@@ -279,10 +328,15 @@ export async function start(): Promise<void> {
  * workers, then the cluster suite of test/cluster (a Temporal cluster,
  * HAProxy, replicas). `faults` and `cluster` run one suite alone.
  */
-export async function test(args: string[], suites: ('main' | 'faults' | 'cluster')[]): Promise<void> {
+export async function test(args: string[], suites: ('main' | 'faults' | 'cluster' | 'image')[]): Promise<void> {
   const mainOnly = suites[0] === 'main' && args.length > 0; // a filtered run runs the main suite alone
   if (suites.includes('main') && !mainOnly) unitTier(root, say);
   // Before the suites, so a first build (minutes) counts against no test's timeout.
+  if (suites.includes('main') && !mainOnly) {
+    // The chart test's Helm and tools/k8s-check (test/foundation/helm-chart.test.ts).
+    provideHelm(say);
+    provideK8sCheck(say);
+  }
   if (suites.includes('cluster') && !mainOnly) {
     provideClusterBinaries(say);
     providePostgres(say);
@@ -308,21 +362,23 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   mkdirSync(artifacts, { recursive: true });
   const chromiumProblem = provideChromium(say);
   if (chromiumProblem !== undefined) say(`${chromiumProblem} The browser tests will fail.`);
-  // The bank simulator, as its own process: test mode's bank for the whole suite.
-  const bankPort = await freePort();
-  const bankState = join(dataDir, 'bank-sim-test.jsonl');
-  rmSync(bankState, { force: true });
-  const bankSim = startChild('bank simulator', 'src/bank-sim/main.ts', {
-    ...process.env,
-    BANK_SIM_PORT: String(bankPort),
-    BANK_SIM_STATE_FILE: bankState,
-    SANDBOX_DELAY_SECONDS: '1',
-  });
-  cleanups.push(stopChild(bankSim));
-  await waitReady(`http://127.0.0.1:${bankPort}/healthz`, 30);
+  // The simulator's admin endpoints need a token, which the tests hold (test/support/bank.ts); the
+  // gateway's test API servers listen on 127.0.0.1 at ports of their own, and some stand for a gateway
+  // behind TLS at https://pay.example (test/security/response-headers.test.ts).
+  const bankSimSettings = { BANK_SIM_ADMIN_TOKEN: randomBytes(24).toString('base64url'), BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*,https://pay.example' };
+  // The Mellat terminal has a password in the suite, so the tests see it checked.
+  const mellatPassword = { SANDBOX_MELLAT_PASSWORD: randomBytes(12).toString('base64url') };
+  // Test mode's banks for the whole suite, each its own process with the same admin token: SEP's, and the second PSP's (Behpardakht Mellat).
+  const sepUrl = await startSuiteSimulator('bank simulator', 'bank-sim-test.jsonl', { ...bankSimSettings, BANK_SIM_PROTOCOL: 'sep' });
+  const mellatUrl = await startSuiteSimulator('Mellat bank simulator', 'bank-sim-mellat-test.jsonl', { ...bankSimSettings, ...mellatSimulatorSettings({ ...base, ...mellatPassword }) });
+  await waitReady(`${sepUrl}/healthz`, 30);
+  await waitReady(`${mellatUrl}/healthz`, 30);
   const env = {
       ...process.env,
-      SANDBOX_BANK_URL: `http://127.0.0.1:${bankPort}`,
+      SANDBOX_BANK_URL: sepUrl,
+      SANDBOX_MELLAT_URL: mellatUrl,
+      ...mellatPassword,
+      ...bankSimSettings,
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_CLI: temporal.cli ?? '',
@@ -331,12 +387,13 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       ...(chromiumProblem === undefined ? {} : { [CHROMIUM_PROBLEM_ENV]: chromiumProblem }),
   };
-  const configs = { main: join(root, 'test', '.mocharc.json'), faults: join(root, 'test', 'faults', '.mocharc.json'), cluster: join(root, 'test', 'cluster', '.mocharc.json') };
+  const configs = { main: join(root, 'test', '.mocharc.json'), faults: join(root, 'test', 'faults', '.mocharc.json'), cluster: join(root, 'test', 'cluster', '.mocharc.json'), image: join(root, 'test', 'image', '.mocharc.json') };
   let code = 0;
   for (const suite of suites) {
     if (suite !== 'main' && mainOnly) break;
     if (suite === 'faults') say('Running the fault suite (test/faults): it starts its own MariaDB, Temporal server and workers…');
     if (suite === 'cluster') say('Running the cluster suite (test/cluster): a Temporal cluster on its own PostgreSQL, HAProxy, API replicas and workers…');
+    if (suite === 'image') say('Running the image suite (test/image): the production image built with buildah and run with podman…');
     const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(root, configs[suite], args)], { cwd: root, stdio: 'inherit', env });
     const stop = stopChild(mocha);
     cleanups.push(stop);

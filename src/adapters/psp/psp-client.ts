@@ -1,29 +1,56 @@
 /**
  * What the gateway asks of a PSP (a Shaparak payment service provider's
  * internet payment gateway), whatever its protocol: the contract every PSP
- * connector implements and the bank activities speak (docs/BANK.md). Today
- * one connector, SEP's (sep.ts); a second protocol is another class of this
- * interface. Every operation carries our operation key (confirm:<payment>,
+ * connector implements and the bank activities speak (docs/BANK.md,
+ * docs/psps/). One folder a connector, its client and its message mapping:
+ * sep/ (SEP's REST IPG) and mellat/ (Behpardakht Mellat's SOAP IPG); how to
+ * add another is in docs/psps/README.md. Every operation carries our operation key (confirm:<payment>,
  * settle:<payment>, reverse:<payment>, refund:<refund>) so that the PSP does it
  * once however often the workflow retries.
  */
 
+import type { BankReportLine } from '../../domain/bank-reconciliation.ts';
+import type { BankCallback } from '../../domain/payment-workflow.ts';
+
+export type { BankReportLine };
+
+/** The PSPs Dargah has a connector for (the names of configuration, records and docs/psps/). */
+export type PspName = 'sep' | 'mellat';
+export const PSP_NAMES: readonly PspName[] = ['sep', 'mellat'];
+
 /** One PSP terminal, as the bank activities use it. */
 export interface PspClient {
+  /** Which PSP's protocol this client speaks. */
+  readonly name: PspName;
   /** Our terminal at this PSP: a confirmation that names another terminal pays nothing. */
   readonly terminalId: string;
   /** Asks the PSP for a token for `amount` rials of `paymentId`, whose customer comes back to `redirectUrl`. */
   requestToken(paymentId: string, amount: number, redirectUrl: string): Promise<BankToken>;
-  /** Where the customer's browser goes with a token. */
-  pageUrl(token: string): string;
-  /** Asks the PSP whether it holds the customer's payment `refNum` for `paymentId`, and confirms it. */
-  confirm(paymentId: string, refNum: string): Promise<Confirmation>;
+  /**
+   * The fields the PSP's page posted to our return route, normalized (state OK, CanceledByUser or
+   * Failed); undefined when they do not have the protocol's shapes or name another payment than
+   * `paymentId` (when given). Checked for shape only: the workflow confirms everything with the PSP.
+   */
+  parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined;
+  /**
+   * Asks the PSP whether it holds the customer's payment `refNum` for `paymentId`, and confirms it.
+   * `amount` is the payment's recorded amount, the one its token was asked for: a PSP whose verify
+   * answers a result code alone (Mellat) confirms the sale it bound to that amount at the token.
+   */
+  confirm(paymentId: string, refNum: string, amount: number): Promise<Confirmation>;
+  /** Asks the PSP what became of `paymentId` (its ResNum) at this terminal; changes nothing there. */
+  inquire(paymentId: string): Promise<Inquiry>;
   /** Settles a confirmed payment at the PSP (at verify). */
   settle(paymentId: string, refNum: string): Promise<BankOperationAnswer>;
   /** Returns a confirmed, unsettled payment's whole amount to the customer. */
   reverse(paymentId: string, refNum: string): Promise<BankOperationAnswer>;
   /** Returns `amount` of a settled payment to the customer, once per refund id. */
   refund(refNum: string, refundId: string, amount: number): Promise<BankOperationAnswer>;
+  /**
+   * The PSP's report of this terminal's successful transactions of the Tehran calendar day `day`
+   * (`YYYY-MM-DD`), in its own format, read by the connector (bank reconciliation, docs/psps/README.md).
+   */
+  dailyReport(day: string): Promise<BankReportLine[]>;
 }
 
 export interface BankEndpoint {
@@ -37,17 +64,35 @@ export interface BankEndpoint {
   timeoutMs: number;
 }
 
+/**
+ * The PSP's token for a payment and the customer's way to its page: a GET of `url` (SEP: the
+ * token in the query, no fields) or a form POST of `fields` to `url` (Mellat: RefId).
+ */
 export interface BankToken {
   token: string;
-  /** Where the customer's browser goes with the token. */
   url: string;
+  method: 'GET' | 'POST';
+  fields: Record<string, string>;
 }
 
-/** What VerifyTransaction answers. */
+/**
+ * What the PSP's verify answers. Either the bank's own detail of the transaction it verified (SEP's
+ * TransactionDetail: reference, ResNum, amount, terminal, RRN, masked card), or, for a protocol
+ * whose verify answers a result code alone (`basis: 'result_code'`, Behpardakht Mellat's), the
+ * transaction the call named, which the code confirms: no RRN and no card, which that protocol's
+ * verify does not give (docs/psps/mellat.md). The workflow judges either (isGenuineConfirmation).
+ */
 export type Confirmation =
   | { result: 'confirmed'; ref_num: string; res_num: string; amount: number; terminal: string; rrn: string; card_pan: string }
+  | { result: 'confirmed'; basis: 'result_code'; ref_num: string; res_num: string; amount: number; terminal: string; rrn: null; card_pan: null }
   | { result: 'in_progress' }
   | { result: 'refused'; code: number; description: string };
+
+/**
+ * The PSP's answer to an inquiry: the customer paid (and it was not reversed), declined, canceled
+ * at its page, or `open`: nothing decided yet, reversed, or not known to the PSP.
+ */
+export type Inquiry = { standing: 'succeeded' | 'failed' | 'canceled' | 'open' };
 
 export interface BankOperationAnswer {
   ref_num: string;
@@ -68,4 +113,9 @@ export class BankRefusalError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A PSP's daily report that is not what its format says (a file an operator imports, or the PSP's answer): nothing of it is used. */
+export class BankReportInvalid extends Error {
+  override name = 'BankReportInvalid';
 }

@@ -23,7 +23,7 @@ export function errorHandler(logger: Logger, newRequestId: () => string): Middle
     } catch (caught) {
       const error = toDomainError(caught);
       if (error.code === 'internal_error') {
-        logger.error({ request_id: requestId, err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
+        logger.error({ request_id: requestId, err: caught, method: ctx.method, path: ctx.path, address: ctx.ip }, 'unexpected error');
       } else if (error.code === 'service_unavailable') {
         logger.warn({ request_id: requestId, err: caught, path: ctx.path }, 'dependency unavailable');
       }
@@ -37,7 +37,7 @@ export function errorHandler(logger: Logger, newRequestId: () => string): Middle
       };
     }
     logger.info(
-      { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+      { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, address: ctx.ip, ms: Math.round(performance.now() - started) },
       'request',
     );
   };

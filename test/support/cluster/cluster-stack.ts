@@ -96,6 +96,8 @@ async function bringUp(): Promise<ClusterStack> {
     TEST_PAYMENTS_PER_MINUTE: '0',
     PUBLIC_BASE_URL: api,
     HOST: '127.0.0.1',
+    // HAProxy, on this machine, forwards every client (option forwardfor): its X-Forwarded-For is believed.
+    TRUSTED_PROXIES: '127.0.0.1/32',
     // Expiry and reversal within the suite's time, and long enough for every payment of the load.
     PAYMENT_TTL_SECONDS: '90',
     VERIFY_WINDOW_SECONDS: '90',

@@ -21,6 +21,7 @@ import { startDevServer, type DevServer } from '../../../tools/launcher/dev-serv
 import { createLogger, type Logger } from '../../../src/logger.ts';
 import { waitFor } from '../http.ts';
 import { LIVE_BANK } from '../harness.ts';
+import { startMailbox, type Mailbox } from '../mailbox.ts';
 import { spawnEntryPoint } from '../processes.ts';
 import { freePort } from '../../../src/main/ports.ts';
 import { ARTIFACTS, machine, recordFiguresIn } from '../artifacts.ts';
@@ -141,6 +142,8 @@ export interface FaultStack {
   workerEnv: NodeJS.ProcessEnv;
   worker: WorkerProcess | undefined;
   baseConfig: Config;
+  /** The mail relay: production mode (a live PSP configured) will not start without SMTP_URL. */
+  mailbox: Mailbox;
 }
 
 let stack: Promise<FaultStack> | undefined;
@@ -166,6 +169,7 @@ export function getFaultStack(): Promise<FaultStack> {
     const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
     const temporal = new Client({ connection, namespace: baseConfig.TEMPORAL_NAMESPACE });
     const logger = createLogger('info', 'api', createWriteStream(join(FAULT_LOGS, 'api.log'), { flags: 'a' }));
+    const mailbox = await startMailbox();
     const workerEnv: NodeJS.ProcessEnv = {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -179,8 +183,9 @@ export function getFaultStack(): Promise<FaultStack> {
       WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
       // Live payments and payouts go to the simulator too, standing in for a PSP.
       ...LIVE_BANK(),
+      SMTP_URL: mailbox.url,
     };
-    const s: FaultStack = { mariadb, databaseUrl, db, temporalServer, temporalPort, temporalDbFile, temporal, logger, workerEnv, worker: undefined, baseConfig };
+    const s: FaultStack = { mariadb, databaseUrl, db, temporalServer, temporalPort, temporalDbFile, temporal, logger, workerEnv, worker: undefined, baseConfig, mailbox };
     s.worker = await startWorker(s);
     return s;
   })();
@@ -267,6 +272,7 @@ export async function closeFaultStack(): Promise<void> {
   await s.db.destroy().catch(() => undefined);
   await s.temporalServer.stop();
   await s.mariadb.destroy();
+  await s.mailbox.close();
 }
 
 /** Runs `work` over `items` with at most `limit` at a time. */

@@ -5,6 +5,7 @@
  * (slowly, or with a failure) one test at a time.
  */
 import type { createActivities } from '../../../activities/index.ts';
+import type { BankOutcome } from '../../../src/domain/payment.ts';
 
 /** Every activity the worker registers, by name. */
 type PaymentActivities = ReturnType<typeof createActivities>;
@@ -29,12 +30,20 @@ const HEALTHY: Behaviours = {
   deliverWebhook: async () => 'succeeded',
   disableExhaustedEndpoint: async () => true,
   deleteExpiredIdempotencyKeys: async () => 0,
-  requestBankToken: async ({ payment_id }) => ({ token: `token${payment_id.replace(/-/g, '')}`, url: `https://bank.example/OnlinePG/SendToken?token=${payment_id}` }),
+  // One PSP, as the default route of a worker with only the simulator configured.
+  planPaymentRoute: async () => [{ psp: 'sep', terminal_id: '11223344', breaker: 'closed' }],
+  recordPaymentPsp: async () => undefined,
+  requestBankToken: async ({ payment_id, psp }) => ({
+    ...(psp === undefined ? {} : { psp, terminal_id: '11223344' }),
+    token: `token${payment_id.replace(/-/g, '')}`, url: `https://bank.example/OnlinePG/SendToken?token=${payment_id}`, method: 'GET', fields: {},
+  }),
   // The bank as the simulator answers a customer who paid: RefNum "delay…" is in progress on its first confirm.
   confirmAtBank: async ({ payment_id, ref_num }) =>
     ref_num.startsWith('9') && !answeredInProgress.has(ref_num) && answeredInProgress.add(ref_num) !== undefined
       ? { result: 'in_progress' }
       : { result: 'confirmed', ref_num, res_num: payment_id, amount: Number(fakeAmounts.get(payment_id) ?? 0), terminal: '11223344', terminal_matches: true, rrn: CAPTURE.rrn, card_pan: CAPTURE.card_pan },
+  // The bank's inquiry answers the customer's choice the pay helper made; no choice: still open.
+  inquireAtBank: async ({ payment_id }) => ({ standing: INQUIRY_STANDING[fakeOutcomes.get(payment_id) ?? 'none'] }),
   settleAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
   reverseAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
   refundAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
@@ -49,12 +58,20 @@ const HEALTHY: Behaviours = {
   makeMerchantSettlement: async () => ({ made: { net: 1_000_000, attempt: 1 } }),
   payOutSettlement: async () => ({ paid: true, bank_reference: '600000000009' }),
   recordPayout: async () => undefined,
+  // The stuck-records sweep: nothing stuck, unless a test says otherwise.
+  sendOnPendingRefunds: async () => 0,
+  startMissingDeliveries: async () => 0,
+  askUnansweredPayouts: async () => 0,
 };
 
 /** How `name` answers when all is well: for a behaviour that fails first, then answers as usual. */
 export const healthy = <K extends Name>(name: K): Behaviour<K> => HEALTHY[name];
 
 const answeredInProgress = new Set<string>();
+
+/** The customer's choice at the fake bank, by payment id (set by the tests' pay helper). */
+export const fakeOutcomes = new Map<string, BankOutcome>();
+const INQUIRY_STANDING = { success: 'succeeded', delay: 'succeeded', failure: 'failed', cancel: 'canceled', none: 'open' } as const;
 
 /** The amount of each payment the fake bank holds, by payment id (set by the tests' pay helper). */
 export const fakeAmounts = new Map<string, number>();
@@ -107,7 +124,11 @@ export class FakeActivities {
 
   /** The recorded transitions, as `version status`. */
   transitions(): string[] {
-    return this.calls('recordTransition').map(({ payment, version }) => `${version} ${payment.status}`);
+    // A record write is keyed by its version (activities/records.ts): a local activity run again
+    // (its workflow task timed out on a loaded machine) writes nothing twice, so a repeat of one
+    // version is one transition. Two transitions are two versions.
+    const writes = this.calls('recordTransition').map(({ payment, version }) => `${version} ${payment.status}`);
+    return [...new Set(writes)];
   }
 
   /** The recorded refund writes, as `refund status, payment version status refunded_amount` (or `no payment change`). */

@@ -22,7 +22,7 @@ import type { paymentRefundsWorkflow } from '../../../workflows/refunds.ts';
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { randomInt } from 'node:crypto';
 import type { BankOutcome } from '../../../src/domain/payment.ts';
-import { CAPTURE, fakeAmounts } from './fakes.ts';
+import { CAPTURE, fakeAmounts, fakeOutcomes } from './fakes.ts';
 
 /**
  * The customer's trip to the (fake) bank: the token Update, then the bank's callback, accepted
@@ -32,6 +32,7 @@ import { CAPTURE, fakeAmounts } from './fakes.ts';
 export async function pay(handle: PaymentHandle, outcome: BankOutcome): Promise<void> {
   const payment = await handle.query(paymentQuery);
   fakeAmounts.set(payment.id, payment.amount);
+  fakeOutcomes.set(payment.id, outcome);
   const token = await handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/pay/return' }] });
   const state = outcome === 'failure' ? 'Failed' : outcome === 'cancel' ? 'CanceledByUser' : 'OK';
   const refNum = outcome === 'delay' ? `9${randomInt(1e9, 1e10 - 1)}` : outcome === 'success' ? CAPTURE.reference_id : '';

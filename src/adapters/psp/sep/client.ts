@@ -3,33 +3,42 @@
  * over SEP (Saman Electronic Payment)'s REST protocol (docs/BANK.md), behind
  * the PspClient contract (psp-client.ts). The same client speaks to the bank simulator
  * (src/bank-sim, test mode) and to a real PSP (live mode); only the address
- * and the terminal's credentials differ.
+ * and the terminal's credentials differ. Its messages' meanings are in
+ * mapping.ts; the protocol and what Dargah does with each code in docs/psps/sep.md.
  *
  *   token   POST {base}/onlinepg/onlinepg  {action:"token", TerminalId, Amount, ResNum, RedirectUrl}
+ *   (every server-to-server call also carries Password when the terminal has one)
  *   page    GET  {base}/OnlinePG/SendToken?token=…   (the customer's browser)
  *   confirm POST {base}/verifyTxnRandomSessionkey/ipg/VerifyTransaction  {RefNum, TerminalNumber}
+ *   inquire POST {base}/verifyTxnRandomSessionkey/ipg/InquiryTransaction {ResNum, TerminalNumber}
  *   settle  POST {base}/verifyTxnRandomSessionkey/ipg/SettleTransaction  {RefNum, TerminalNumber}
  *   reverse POST {base}/verifyTxnRandomSessionkey/ipg/ReverseTransaction {RefNum, TerminalNumber}
  *   refund  POST {base}/verifyTxnRandomSessionkey/ipg/RefundTransaction  {RefNum, TerminalNumber, Amount, RefundId}
+ *   report  POST {base}/verifyTxnRandomSessionkey/ipg/TransactionReport  {TerminalNumber, Date}  → CSV (report.ts, modelled)
  *
  * Every call has a timeout and carries our own operation key (header
- * `X-Operation-Key`: confirm:<payment>, settle:<payment>, reverse:<payment>,
- * refund:<refund>); the bank does each operation once per key and answers a
+ * `X-Operation-Key`: confirm:<payment>, inquire:<payment>, settle:<payment>,
+ * reverse:<payment>, refund:<refund>); the bank does each operation once per key and answers a
  * repeat with the first answer, so the workflow may retry freely.
  */
 import { SpanKind } from '@opentelemetry/api';
-import { inSpan } from '../../observability/tracing.ts';
-import { BankRefusalError, BankUnavailableError, type BankEndpoint, type BankOperationAnswer, type BankToken, type Confirmation, type PspClient } from './psp-client.ts';
+import type { BankCallback } from '../../../domain/payment-workflow.ts';
+import { inSpan } from '../../../observability/tracing.ts';
+import {
+  BankRefusalError,
+  BankUnavailableError,
+  type BankEndpoint,
+  type BankOperationAnswer,
+  type BankReportLine,
+  type BankToken,
+  type Confirmation,
+  type Inquiry,
+  type PspClient,
+} from '../psp-client.ts';
+import { INQUIRY_STANDING, RESULT, sepCallback } from './mapping.ts';
+import { parseSepReport } from './report.ts';
 
-/** SEP's result codes that matter here (ResultCode of the verify family). */
-export const RESULT = {
-  OK: 0,
-  /** Already done with this RefNum: SEP answers a repeated verify with 2 and the same detail. */
-  DUPLICATE: 2,
-  /** Our extension for "delay in verification": ask again later. */
-  IN_PROGRESS: 100,
-  NOT_FOUND: -2,
-} as const;
+export { RESULT } from './mapping.ts';
 
 interface VerifyAnswer {
   TransactionDetail?: {
@@ -48,6 +57,8 @@ interface VerifyAnswer {
 
 /** A PSP that speaks SEP's protocol: the bank simulator in test mode, the PSP's own IPG in live mode. */
 export class SepClient implements PspClient {
+  readonly name = 'sep' as const;
+
   constructor(readonly endpoint: BankEndpoint) {}
 
   get terminalId(): string {
@@ -61,11 +72,16 @@ export class SepClient implements PspClient {
       Amount: amount,
       ResNum: paymentId,
       RedirectUrl: redirectUrl,
+      ...this.credentials(),
     });
     if (answer.status !== 1 || typeof answer.token !== 'string' || !/^[A-Za-z0-9_-]{8,64}$/.test(answer.token)) {
       throw new BankRefusalError(Number(answer.errorCode ?? -1), answer.errorDesc ?? 'the bank refused the token request');
     }
-    return { token: answer.token, url: this.pageUrl(answer.token) };
+    return { token: answer.token, url: this.pageUrl(answer.token), method: 'GET', fields: {} };
+  }
+
+  parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
+    return sepCallback(fields, paymentId);
   }
 
   pageUrl(token: string): string {
@@ -91,6 +107,17 @@ export class SepClient implements PspClient {
     return { result: 'refused', code, description: answer.ResultDescription ?? '' };
   }
 
+  async inquire(paymentId: string): Promise<Inquiry> {
+    const answer = await this.call<{ ResultCode?: number; Status?: string }>('/verifyTxnRandomSessionkey/ipg/InquiryTransaction', `inquire:${paymentId}`, {
+      ResNum: paymentId,
+      TerminalNumber: this.endpoint.terminalId,
+      ...this.credentials(),
+    });
+    if (answer.ResultCode !== RESULT.OK) return { standing: 'open' }; // unknown to the bank: nothing it decided
+    const status = String(answer.Status ?? '');
+    return { standing: Object.hasOwn(INQUIRY_STANDING, status) ? INQUIRY_STANDING[status]! : 'open' };
+  }
+
   settle(paymentId: string, refNum: string): Promise<BankOperationAnswer> {
     return this.operation('/verifyTxnRandomSessionkey/ipg/SettleTransaction', `settle:${paymentId}`, this.byRef(refNum));
   }
@@ -103,8 +130,24 @@ export class SepClient implements PspClient {
     return this.operation('/verifyTxnRandomSessionkey/ipg/RefundTransaction', `refund:${refundId}`, { ...this.byRef(refNum), Amount: amount, RefundId: refundId });
   }
 
+  /** The terminal's transactions of the Tehran day `day`: SEP's CSV report (report.ts); an answer that is not one is BankUnavailableError. */
+  async dailyReport(day: string): Promise<BankReportLine[]> {
+    const path = '/verifyTxnRandomSessionkey/ipg/TransactionReport';
+    const key = `report:${this.endpoint.terminalId}:${day}`;
+    const { status, text } = await inSpan(`bank POST ${path}`, SpanKind.CLIENT, { 'http.request.method': 'POST', 'url.path': path }, () =>
+      this.post(path, key, { TerminalNumber: this.endpoint.terminalId, Date: day, ...this.credentials() }),
+    );
+    if (status !== 200) throw new BankUnavailableError(`the bank answered ${status} to ${path} (${key})`);
+    return parseSepReport(text, this.endpoint.terminalId, day);
+  }
+
+  /** The terminal's password on every server-to-server call, when it has one. */
+  private credentials(): { Password?: string } {
+    return this.endpoint.password === '' ? {} : { Password: this.endpoint.password };
+  }
+
   private byRef(refNum: string) {
-    return { RefNum: refNum, TerminalNumber: this.endpoint.terminalId, ...(this.endpoint.password === '' ? {} : { Password: this.endpoint.password }) };
+    return { RefNum: refNum, TerminalNumber: this.endpoint.terminalId, ...this.credentials() };
   }
 
   private async operation(path: string, key: string, body: Record<string, unknown>): Promise<BankOperationAnswer> {
@@ -120,6 +163,16 @@ export class SepClient implements PspClient {
   }
 
   private async callUntraced<T>(path: string, operationKey: string, body: Record<string, unknown>): Promise<T> {
+    const { status, text } = await this.post(path, operationKey, body);
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new BankUnavailableError(`the bank answered ${status} with no JSON to ${path} (${operationKey})`);
+    }
+  }
+
+  /** One POST under the timeout: the answer's status and text; no answer, a 5xx or a 429 is BankUnavailableError. */
+  private async post(path: string, operationKey: string, body: Record<string, unknown>): Promise<{ status: number; text: string }> {
     let res: Response;
     try {
       res = await fetch(`${this.endpoint.baseUrl}${path}`, {
@@ -133,10 +186,6 @@ export class SepClient implements PspClient {
     }
     const text = await res.text().catch(() => '');
     if (res.status >= 500 || res.status === 429) throw new BankUnavailableError(`the bank answered ${res.status} to ${path} (${operationKey})`);
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new BankUnavailableError(`the bank answered ${res.status} with no JSON to ${path} (${operationKey})`);
-    }
+    return { status: res.status, text };
   }
 }

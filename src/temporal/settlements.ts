@@ -1,0 +1,50 @@
+/**
+ * Starting one payout attempt of a settlement as a workflow of its own
+ * (docs/LEDGER.md#settlement): the operator's retry of a failed payout (the
+ * next attempt, a new key at the bank) and the stuck-records sweep's second
+ * ask of an attempt whose answer was lost (the same attempt, the same key,
+ * so the bank answers with the transfer it made, if it made one).
+ */
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Config } from '../config.ts';
+import type { SettlementRow } from '../db/schema.ts';
+import { tehranDay } from '../domain/calendar.ts';
+import { SETTLEMENT_WORKFLOW, settlementSearchAttributes, settlementWorkflowId, type SettlementWorkflowInput } from '../domain/settlement.ts';
+
+/**
+ * Starts the workflow that pays `row.payout_attempt` of the settlement, unless it runs. `again`:
+ * also when a workflow of this id existed and has closed (the sweep's ask after a lost answer);
+ * otherwise an attempt is started at most once.
+ */
+export async function startPayoutAttempt(
+  temporal: Client,
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>,
+  row: Pick<SettlementRow, 'id' | 'merchant_id' | 'cutoff_at' | 'created_at' | 'payout_attempt'>,
+  { again = false } = {},
+): Promise<void> {
+  const input: SettlementWorkflowInput = {
+    settlement_id: row.id,
+    merchant_id: row.merchant_id,
+    cutoff: row.cutoff_at.toISOString(),
+    date: tehranDay(row.created_at),
+    retry_attempt: row.payout_attempt,
+  };
+  try {
+    await temporal.workflow.start(SETTLEMENT_WORKFLOW, {
+      workflowId: settlementWorkflowId(row.id, row.payout_attempt),
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      args: [input],
+      workflowIdReusePolicy: again ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
+      // A running attempt is left to finish: it is still asking the bank.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      typedSearchAttributes: [
+        { key: settlementSearchAttributes.status, value: 'pending' },
+        { key: settlementSearchAttributes.merchantId, value: row.merchant_id },
+        { key: settlementSearchAttributes.date, value: input.date },
+      ],
+    });
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return;
+    throw error;
+  }
+}

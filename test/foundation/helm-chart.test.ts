@@ -1,0 +1,277 @@
+/**
+ * The Helm chart (deploy/helm/dargah), rendered by Helm and validated offline:
+ * every object decodes strictly into the Kubernetes API's own types
+ * (tools/k8s-check: no unknown kind, no unknown field), and what the gateway
+ * needs holds in the render: probes on the health routes, requests and
+ * limits, the image's non-root user on a read-only root file system, the
+ * migration job before the rollout, a drain that fits the grace period, every
+ * setting of docs/CONFIGURATION.md, and network policies that let only the
+ * API be reached from outside.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parse, parseAllDocuments } from 'yaml';
+import { ConfigSchema } from '../../src/config.ts';
+import { provideHelm, provideK8sCheck } from '../../tools/launcher/kubernetes-tools.ts';
+import { TEMPORAL_SERVER_VERSION } from '../../tools/launcher/temporal-cluster.ts';
+
+const CHART = 'deploy/helm/dargah';
+const say = (line: string) => process.stdout.write(`      ${line}\n`);
+const SECRETS = ['DATABASE_URL=mysql://dargah:db-password-from-vault@mysql.db:3306/dargah', 'PAGES_CSRF_SECRET=4f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306', 'DASHBOARD_SECRETS_KEY=9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f'];
+
+interface Probe {
+  httpGet?: { path: string; port: string | number };
+}
+interface Container {
+  name: string;
+  args?: string[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  securityContext?: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean; capabilities?: { drop?: string[] } };
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+  lifecycle?: { preStop?: { sleep?: { seconds: number } } };
+  ports?: { name: string; containerPort: number }[];
+}
+interface PodSpec {
+  containers: Container[];
+  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+  terminationGracePeriodSeconds?: number;
+}
+interface Peer {
+  ipBlock?: { cidr: string; except?: string[] };
+  podSelector?: unknown;
+  namespaceSelector?: unknown;
+}
+interface K8sObject {
+  kind: string;
+  metadata: { name: string; annotations?: Record<string, string> };
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+  spec?: {
+    template?: { spec: PodSpec };
+    podSelector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; values: string[] }[] };
+    policyTypes?: string[];
+    ingress?: { from?: Peer[]; ports?: { port: number }[] }[];
+    egress?: { to?: Peer[]; ports?: { port: number }[] }[];
+    scaleTargetRef?: { kind: string; name: string };
+    selector?: { matchLabels: Record<string, string> };
+    minAvailable?: number;
+  };
+}
+
+describe('the Helm chart (deploy/helm/dargah)', function () {
+  this.timeout(1_200_000);
+  let helm: string;
+  let check: string;
+
+  before(() => {
+    // Built once into the cache (minutes on a first run); npm test builds them before the suite.
+    helm = provideHelm(say);
+    check = provideK8sCheck(say);
+  });
+
+  function render(sets: string[]): { status: number | null; stdout: string; stderr: string } {
+    // The oldest Kubernetes the chart supports (Chart.yaml's kubeVersion: the kubelet's preStop sleep).
+    return spawnSync(helm, ['template', 'dargah', CHART, '--namespace', 'payments', '--kube-version', '1.30.0', ...sets.flatMap((s) => ['--set', s])], { encoding: 'utf8' });
+  }
+  function objects(sets: string[]): K8sObject[] {
+    const rendered = render(sets);
+    assert.equal(rendered.status, 0, rendered.stderr);
+    return parseAllDocuments(rendered.stdout).map((d) => d.toJS() as K8sObject).filter((o) => o !== null);
+  }
+  const withSecrets = (extra: string[] = []) => [...SECRETS.map((s) => `secrets.values.${s}`), ...extra];
+  const find = (all: K8sObject[], kind: string, name: string) => {
+    const found = all.find((o) => o.kind === kind && o.metadata.name === name);
+    assert.ok(found !== undefined, `${kind} ${name} is rendered`);
+    return found;
+  };
+
+  for (const [what, sets] of [
+    ['the defaults', withSecrets()],
+    ['a test environment with the SEP and Mellat bank simulators, an existing Secret and no autoscaling', ['bankSim.enabled=true', 'bankSim.mellat.enabled=true', 'secrets.existingSecret=dargah-from-vault', 'api.autoscaling.enabled=false', 'config.WEBHOOK_ALLOWED_PORTS=8443\\,9443']],
+  ] as const) {
+    it(`renders ${what} into objects that decode strictly into the Kubernetes API's types: zero errors, zero unknown fields`, () => {
+      const rendered = render([...sets]);
+      assert.equal(rendered.status, 0, rendered.stderr);
+      const checked = spawnSync(check, [], { input: rendered.stdout, encoding: 'utf8' });
+      const report = JSON.parse(checked.stdout) as { objects: { kind: string; name: string }[]; errors: string[] };
+      assert.deepEqual(report.errors, []);
+      assert.equal(checked.status, 0, checked.stderr);
+      assert.equal(report.objects.length, parseAllDocuments(rendered.stdout).filter((d) => d.toJS() !== null).length, 'every rendered object was checked');
+      for (const kind of ['Deployment', 'Service', 'ConfigMap', 'Job', 'PodDisruptionBudget', 'NetworkPolicy']) assert.ok(report.objects.some((o) => o.kind === kind), kind);
+    });
+  }
+
+  it('the check refuses an unknown field, an unknown kind and a wrongly typed value', () => {
+    const wrong = [
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  replicaz: 2\n',
+      'apiVersion: v1\nkind: Widget\nmetadata: {name: b}\n',
+      'apiVersion: v1\nkind: Service\nmetadata: {name: c}\nspec:\n  ports: [{port: eighty}]\n',
+    ];
+    const checked = spawnSync(check, [], { input: wrong.join('---\n'), encoding: 'utf8' });
+    assert.equal(checked.status, 1);
+    const report = JSON.parse(checked.stdout) as { errors: string[] };
+    assert.equal(report.errors.length, 3);
+    assert.match(report.errors[0]!, /unknown field "spec.replicaz"/);
+    assert.match(report.errors[1]!, /no kind "Widget"/);
+    assert.match(report.errors[2]!, /cannot unmarshal string .* of type int32/);
+  });
+
+  it('refuses to render without the secrets it needs', () => {
+    const refused = render([]);
+    assert.notEqual(refused.status, 0);
+    assert.match(refused.stderr, /DATABASE_URL/);
+  });
+
+  it('gives every Deployment and the migration job probes on the health routes, requests and limits, the image\'s non-root user and a read-only root file system', () => {
+    const all = objects(withSecrets(['bankSim.enabled=true', 'bankSim.mellat.enabled=true']));
+    const dockerfile = readFileSync('Dockerfile', 'utf8');
+    const imageUser = Number(/^USER (\d+):\d+$/m.exec(dockerfile)?.[1]);
+    const healthRoutes = readFileSync('src/api/routes/health.ts', 'utf8');
+    const pods = all.filter((o) => o.kind === 'Deployment' || o.kind === 'Job');
+    assert.deepEqual(pods.map((o) => `${o.kind}/${o.metadata.name}`).sort(), ['Deployment/dargah-api', 'Deployment/dargah-bank-sim', 'Deployment/dargah-bank-sim-mellat', 'Deployment/dargah-worker', 'Job/dargah-migrate']);
+    for (const pod of pods) {
+      const spec = pod.spec!.template!.spec;
+      assert.equal(spec.securityContext?.runAsNonRoot, true, pod.metadata.name);
+      assert.equal(spec.securityContext?.runAsUser, imageUser, `${pod.metadata.name} runs as the image's user`);
+      for (const c of spec.containers) {
+        assert.equal(c.securityContext?.readOnlyRootFilesystem, true, c.name);
+        assert.equal(c.securityContext?.allowPrivilegeEscalation, false, c.name);
+        assert.deepEqual(c.securityContext?.capabilities?.drop, ['ALL'], c.name);
+        for (const side of ['requests', 'limits'] as const) for (const resource of ['cpu', 'memory']) assert.ok(c.resources?.[side]?.[resource], `${c.name} ${side}.${resource}`);
+        assert.deepEqual(c.args, [pod.metadata.name.replace(/^dargah-/, '').replace(/-mellat$/, '')], `${c.name} runs its role of the image`);
+        if (pod.kind === 'Job') continue;
+        assert.ok(c.readinessProbe?.httpGet && c.livenessProbe?.httpGet, `${c.name} has HTTP readiness and liveness probes`);
+      }
+    }
+    const api = find(all, 'Deployment', 'dargah-api').spec!.template!.spec;
+    assert.equal(api.containers[0]!.readinessProbe!.httpGet!.path, '/readyz');
+    assert.equal(api.containers[0]!.livenessProbe!.httpGet!.path, '/healthz');
+    for (const route of ['/readyz', '/healthz']) assert.ok(healthRoutes.includes(`'${route}'`), `the API serves ${route}`);
+    const worker = find(all, 'Deployment', 'dargah-worker').spec!.template!.spec;
+    const metricsPort = worker.containers[0]!.ports!.find((p) => p.name === 'metrics')!.containerPort;
+    assert.equal(worker.containers[0]!.livenessProbe!.httpGet!.path, '/metrics');
+    assert.equal(worker.containers[0]!.livenessProbe!.httpGet!.port, 'metrics');
+    assert.equal(metricsPort, Number(find(all, 'ConfigMap', 'dargah-config').data!.WORKER_METRICS_PORT));
+    assert.equal(find(all, 'ConfigMap', 'dargah-config').data!.METRICS_HOST, '0.0.0.0', 'the kubelet reaches /metrics on the pod\'s address');
+  });
+
+  it('drains within the grace period: the API pauses for the Service, then finishes its requests; the worker gets at least the systemd unit\'s stop timeout', () => {
+    const all = objects(withSecrets());
+    const api = find(all, 'Deployment', 'dargah-api').spec!.template!.spec;
+    const pause = api.containers[0]!.lifecycle?.preStop?.sleep?.seconds ?? 0;
+    assert.ok(pause > 0, 'a preStop pause (the image has no shell: the kubelet\'s own sleep)');
+    const apiStop = Number(/TimeoutStopSec=(\d+)s/.exec(readFileSync('deploy/systemd/dargah-api.service', 'utf8'))![1]);
+    assert.ok(api.terminationGracePeriodSeconds! >= pause + apiStop, `API grace ${api.terminationGracePeriodSeconds} s ≥ ${pause} s pause + ${apiStop} s drain`);
+    const worker = find(all, 'Deployment', 'dargah-worker').spec!.template!.spec;
+    const workerStop = Number(/TimeoutStopSec=(\d+)s/.exec(readFileSync('deploy/systemd/dargah-worker.service', 'utf8'))![1]);
+    assert.ok(worker.terminationGracePeriodSeconds! >= workerStop, `worker grace ${worker.terminationGracePeriodSeconds} s ≥ ${workerStop} s`);
+  });
+
+  it('migrates before every install and upgrade, scales the API on CPU, and keeps one API and one worker through disruptions', () => {
+    const all = objects(withSecrets());
+    const job = find(all, 'Job', 'dargah-migrate');
+    assert.equal(job.metadata.annotations!['helm.sh/hook'], 'pre-install,pre-upgrade');
+    for (const hookObject of [find(all, 'ConfigMap', 'dargah-migrate-config'), find(all, 'Secret', 'dargah-migrate-secrets')]) {
+      assert.ok(Number(hookObject.metadata.annotations!['helm.sh/hook-weight']) < Number(job.metadata.annotations!['helm.sh/hook-weight']), `${hookObject.metadata.name} exists before the job`);
+    }
+    const hpa = find(all, 'HorizontalPodAutoscaler', 'dargah-api');
+    assert.deepEqual(hpa.spec!.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: 'dargah-api' });
+    for (const role of ['api', 'worker']) {
+      const pdb = find(all, 'PodDisruptionBudget', `dargah-${role}`);
+      assert.ok(pdb.spec!.minAvailable! >= 1);
+      assert.equal(pdb.spec!.selector!.matchLabels['app.kubernetes.io/component'], role);
+    }
+    assert.ok(!all.some((o) => o.metadata.name.includes('bank-sim')), 'no bank simulator unless a test environment asks for it');
+  });
+
+  it('wires every setting of docs/CONFIGURATION.md through the ConfigMap or the Secret, secrets only in the Secret', () => {
+    const all = objects(withSecrets());
+    const config = find(all, 'ConfigMap', 'dargah-config').data!;
+    const secret = find(all, 'Secret', 'dargah-secrets').stringData!;
+    // The migrations' own user goes to the migration Job alone: the API and workers never hold DDL grants.
+    const migrateOnly = find(objects(withSecrets(['secrets.migrateDatabaseUrl=mysql://dargah_migrate:m@mysql:3306/dargah'])), 'Secret', 'dargah-migrate-secrets').stringData!;
+    assert.ok('MIGRATE_DATABASE_URL' in migrateOnly && !('MIGRATE_DATABASE_URL' in secret) && !('MIGRATE_DATABASE_URL' in config));
+    const wired = [...Object.keys(config), ...Object.keys(secret), 'MIGRATE_DATABASE_URL'].sort();
+    assert.deepEqual(wired, Object.keys(ConfigSchema.properties).sort());
+    for (const name of ['DATABASE_URL', 'PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'BANK_PASSWORD', 'SMTP_URL', 'SANDBOX_BANK_PASSWORD', 'MELLAT_USERNAME', 'MELLAT_PASSWORD', 'SANDBOX_MELLAT_PASSWORD']) assert.ok(name in secret && !(name in config), `${name} is a secret`);
+    for (const role of ['api', 'worker']) {
+      const refs = find(all, 'Deployment', `dargah-${role}`).spec!.template!.spec.containers[0]!.envFrom!;
+      assert.deepEqual(refs.map((r) => r.configMapRef?.name ?? r.secretRef?.name), ['dargah-config', 'dargah-secrets']);
+    }
+  });
+
+  it('lets only the API be reached from outside; the worker reaches MySQL, Temporal and the internet\'s PSPs and webhook receivers, never the cluster\'s other addresses', () => {
+    const all = objects(withSecrets(['bankSim.enabled=true', 'bankSim.mellat.enabled=true']));
+    const policies = all.filter((o) => o.kind === 'NetworkPolicy');
+    const deny = find(all, 'NetworkPolicy', 'dargah-default-deny');
+    assert.deepEqual(deny.spec!.policyTypes, ['Ingress', 'Egress']);
+    assert.equal(deny.spec!.ingress, undefined);
+    assert.equal(deny.spec!.egress, undefined);
+    assert.deepEqual(deny.spec!.podSelector!.matchLabels, { 'app.kubernetes.io/name': 'dargah', 'app.kubernetes.io/instance': 'dargah' });
+    // Ingress open to any peer (no `from`) exists only for the API's port.
+    const openIngress = policies.flatMap((p) => (p.spec!.ingress ?? []).filter((rule) => rule.from === undefined).map((rule) => ({ policy: p, rule })));
+    assert.equal(openIngress.length, 1);
+    assert.equal(openIngress[0]!.policy.spec!.podSelector!.matchLabels!['app.kubernetes.io/component'], 'api');
+    assert.deepEqual(openIngress[0]!.rule.ports!.map((p) => p.port), [3000]);
+    const worker = find(all, 'NetworkPolicy', 'dargah-worker');
+    assert.deepEqual(worker.spec!.ingress!.flatMap((r) => r.ports!.map((p) => p.port)), [9465], 'into the worker: its metrics only');
+    const internet = worker.spec!.egress!.find((r) => r.to?.some((peer) => peer.ipBlock?.cidr === '0.0.0.0/0'));
+    assert.ok(internet !== undefined);
+    assert.deepEqual(internet.ports!.map((p) => p.port).sort(), [443, 80].sort());
+    for (const privateRange of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']) assert.ok(internet.to![0]!.ipBlock!.except!.includes(privateRange), `not into ${privateRange}`);
+    const backends = find(all, 'NetworkPolicy', 'dargah-backends');
+    assert.deepEqual(backends.spec!.podSelector!.matchExpressions!.find((e) => e.key === 'app.kubernetes.io/component')!.values, ['api', 'worker', 'migrate']);
+    assert.deepEqual(backends.spec!.egress!.flatMap((r) => r.ports!.map((p) => p.port)), [53, 53, 3306, 7233], 'DNS, MySQL, Temporal');
+    const extraPorts = objects(withSecrets(['config.WEBHOOK_ALLOWED_PORTS=8443\\,9443']));
+    const widened = find(extraPorts, 'NetworkPolicy', 'dargah-worker').spec!.egress!.find((r) => r.to?.some((peer) => peer.ipBlock?.cidr === '0.0.0.0/0'))!;
+    assert.deepEqual(widened.ports!.map((p) => p.port).sort(), [443, 80, 8443, 9443].sort(), 'WEBHOOK_ALLOWED_PORTS opens those ports too');
+  });
+
+  it("runs Mellat's simulator beside SEP's when a test environment asks for it, test payments at Mellat pointed at it; without it, no Mellat in test mode", () => {
+    const without = find(objects(withSecrets(['bankSim.enabled=true'])), 'ConfigMap', 'dargah-config').data!;
+    assert.equal(without.SANDBOX_MELLAT_URL, '', 'no test payment is routed to a Mellat nobody runs');
+    const all = objects(withSecrets(['bankSim.enabled=true', 'bankSim.mellat.enabled=true']));
+    const config = find(all, 'ConfigMap', 'dargah-config').data!;
+    const sim = find(all, 'Deployment', 'dargah-bank-sim-mellat').spec!.template!.spec.containers[0]!;
+    const env = Object.fromEntries(sim.env!.map((e) => [e.name, e.value ?? e.valueFrom]));
+    assert.equal(env.BANK_SIM_PROTOCOL, 'mellat');
+    assert.equal(env.BANK_SIM_TERMINAL_ID, config.SANDBOX_MELLAT_TERMINAL_ID, 'the terminal the gateway names');
+    assert.equal(env.BANK_SIM_USERNAME, config.SANDBOX_MELLAT_USERNAME);
+    assert.deepEqual(env.BANK_SIM_PASSWORD, { secretKeyRef: { name: 'dargah-secrets', key: 'SANDBOX_MELLAT_PASSWORD' } }, 'the password the gateway sends, from the Secret');
+    assert.equal(env.BANK_SIM_ADMIN_TOKEN, undefined, 'no admin endpoints');
+    const port = sim.ports!.find((p) => p.name === 'http')!.containerPort;
+    assert.equal(String(port), env.BANK_SIM_PORT);
+    assert.notEqual(port, find(all, 'Deployment', 'dargah-bank-sim').spec!.template!.spec.containers[0]!.ports![0]!.containerPort, 'its own port');
+    assert.equal(config.SANDBOX_MELLAT_URL, `http://dargah-bank-sim-mellat:${port}`, "the gateway's test-mode Mellat is the chart's simulator");
+    assert.ok(find(all, 'Service', 'dargah-bank-sim-mellat') !== undefined);
+    assert.equal(find(objects(withSecrets(['bankSim.mellat.enabled=true', 'config.SANDBOX_MELLAT_URL=http://mellat.sandbox:3101'])), 'ConfigMap', 'dargah-config').data!.SANDBOX_MELLAT_URL, 'http://mellat.sandbox:3101', "an operator's own address wins");
+    // The worker may reach it (verify, settle), the API too; nothing else.
+    const worker = find(all, 'NetworkPolicy', 'dargah-worker');
+    const toSim = worker.spec!.egress!.find((r) => r.to?.some((peer) => JSON.stringify(peer.podSelector ?? {}).includes('bank-sim-mellat')));
+    assert.deepEqual(toSim?.ports?.map((p) => p.port), [port]);
+    assert.deepEqual(find(all, 'NetworkPolicy', 'dargah-bank-sim-mellat').spec!.ingress!.flatMap((r) => r.ports!.map((p) => p.port)), [port]);
+    assert.deepEqual(find(all, 'NetworkPolicy', 'dargah-api-to-bank-sim-mellat').spec!.egress!.flatMap((r) => r.ports!.map((p) => p.port)), [port]);
+    // Live Mellat: its user name and password only in the Secret.
+    const secret = find(objects(withSecrets(['secrets.values.MELLAT_USERNAME=merchant-user', 'secrets.values.MELLAT_PASSWORD=from-behpardakht'])), 'Secret', 'dargah-secrets').stringData!;
+    assert.deepEqual([secret.MELLAT_USERNAME, secret.MELLAT_PASSWORD], ['merchant-user', 'from-behpardakht']);
+    assert.ok(!('MELLAT_USERNAME' in config) && !('MELLAT_PASSWORD' in config));
+  });
+
+  it('runs Temporal from its official chart with values for PostgreSQL at the server version the cluster suite runs', () => {
+    const values = parse(readFileSync('deploy/helm/temporal-values.yaml', 'utf8')) as {
+      server: { image: { tag: string }; config: { persistence: Record<'default' | 'visibility', { driver: string; sql: { driver: string; existingSecret: string } }> } };
+      elasticsearch: { enabled: boolean };
+    };
+    assert.equal(values.server.image.tag, TEMPORAL_SERVER_VERSION.slice(1));
+    for (const store of ['default', 'visibility'] as const) {
+      assert.equal(values.server.config.persistence[store].driver, 'sql');
+      assert.equal(values.server.config.persistence[store].sql.driver, 'postgres12');
+      assert.ok(values.server.config.persistence[store].sql.existingSecret, 'the password from a Secret, not the values');
+    }
+    assert.equal(values.elasticsearch.enabled, false);
+  });
+});
