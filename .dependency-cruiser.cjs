@@ -17,20 +17,22 @@ const LAYERS = {
   workflows: { path: '^workflows/', may: ['domain', 'activities'] },
   http: { path: '^src/http/', may: ['domain', 'foundation', 'db', 'temporal'] },
   api: { path: '^src/api/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'] },
+  // ZarinPal's and Zibal's protocols on the same payments (docs/COMPAT.md): beside the API, using its body reader and limits.
+  compat: { path: '^src/compat/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http', 'api'] },
   pages: { path: '^src/pages/', may: ['domain', 'foundation', 'db', 'temporal', 'services', 'http'] },
   dashboard: { path: '^src/dashboard/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'] },
-  openapi: { path: '^openapi/', may: ['domain', 'foundation', 'http', 'api'] },
+  openapi: { path: '^openapi/', may: ['domain', 'foundation', 'http', 'api', 'compat'] },
   // The bank simulator is the bank, not the gateway: it may import no gateway code at all.
   bankSim: { path: '^src/bank-sim/', may: [] },
   entry: {
     path: '^src/(main|cli)/',
-    may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'pages', 'dashboard', 'openapi'],
+    may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'compat', 'pages', 'dashboard', 'openapi'],
   },
   // The tools that start and measure the product (the launcher, the benchmark): outside it, they may
   // use any of it, and nothing of the product may import them.
   tools: {
     path: '^tools/',
-    may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'pages', 'dashboard', 'openapi', 'bankSim', 'entry'],
+    may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'compat', 'pages', 'dashboard', 'openapi', 'bankSim', 'entry'],
   },
 };
 

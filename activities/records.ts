@@ -54,17 +54,21 @@ interface Shown {
 }
 
 /** The record's columns an event and a posting need besides the workflow's state. */
-const RECORD_COLUMNS = ['merchant_id', 'metadata', 'settlement_status', 'psp', 'psp_terminal_id'] as const;
+const RECORD_COLUMNS = ['merchant_id', 'metadata', 'settlement_status', 'psp', 'psp_terminal_id', 'created_via'] as const;
 
 /**
  * `row`'s metadata, settlement status and PSP on the workflow's state: settlement_status is the
  * record's (settlement and the end of a live payment set it), and so is the PSP that took the
  * payment (recordPaymentPsp), which a workflow started before routing does not hold.
  */
-function shownFrom(payment: Payment, row: { merchant_id: string; metadata: string; settlement_status: string; psp: string | null; psp_terminal_id: string | null }): Shown {
+function shownFrom(
+  payment: Payment,
+  row: { merchant_id: string; metadata: string; settlement_status: string; psp: string | null; psp_terminal_id: string | null; created_via: string },
+): Shown {
   const settlement = row.settlement_status as Payment['settlement_status'];
+  const createdVia = row.created_via as Payment['created_via'];
   return {
-    payment: { ...payment, metadata: JSON.parse(row.metadata) as Payment['metadata'], settlement_status: settlement, psp: pspFromRow(row) },
+    payment: { ...payment, metadata: JSON.parse(row.metadata) as Payment['metadata'], settlement_status: settlement, psp: pspFromRow(row), created_via: createdVia },
     merchantId: row.merchant_id,
   };
 }

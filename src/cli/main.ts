@@ -9,6 +9,7 @@ import { createDatabase, type Db } from '../db/database.ts';
 import { mysqlErrorCode } from '../db/errors.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
 import { createMerchantKey, revokeKey, rollKey, setFees } from '../merchants/onboarding.ts';
+import { issueCompatCredentials, revokeCompatCredentials } from '../merchants/compat-credentials.ts';
 import { DocumentsInvalid } from '../merchants/documents.ts';
 import { OnboardingRefused } from '../domain/onboarding.ts';
 import { connectTemporal, type TemporalClient } from '../temporal/client.ts';
@@ -41,6 +42,13 @@ export const COMMANDS: Record<string, Command> = {
   'keys create': (db, config, flags) => createMerchantKey(db, required(flags, 'merchant'), required(flags, 'mode'), config.TEST_KEYS_PER_MERCHANT),
   'keys revoke': (db, _config, flags) => revokeKey(db, required(flags, 'key')),
   'keys roll': (db, config, flags) => rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in'), config.TEST_KEYS_PER_MERCHANT),
+  // ZarinPal's merchant_id and Zibal's merchant for a mode, shown once; earlier ones expire after --expires-in (default at once).
+  'compat credentials': async (db, _config, flags) => {
+    const grace = flags['expires-in'] === undefined ? 0 : wholeNumber(flags, 'expires-in');
+    const { zarinpal_merchant_id, zibal_merchant } = await issueCompatCredentials(db, required(flags, 'merchant'), required(flags, 'mode'), grace);
+    return { zarinpal_merchant_id, zibal_merchant };
+  },
+  'compat revoke': (db, _config, flags) => revokeCompatCredentials(db, required(flags, 'merchant'), required(flags, 'mode')),
   'fees set': (db, _config, flags) =>
     setFees(db, required(flags, 'merchant'), { bps: wholeNumber(flags, 'bps'), min: wholeNumber(flags, 'min'), max: wholeNumber(flags, 'max') }),
   // Exits 1 when an invariant is broken (the result's `ok` is false).

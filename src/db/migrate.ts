@@ -22,6 +22,7 @@ import * as stepUpAndRecoveryCodeKeys from './migrations/0031_step_up_and_recove
 import * as pspRouting from './migrations/0032_psp_routing.ts';
 import * as pspTerminalReservations from './migrations/0033_psp_terminal_reservations.ts';
 import * as bankReconciliation from './migrations/0034_bank_reconciliation.ts';
+import * as compatCredentials from './migrations/0035_compat_credentials.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -48,6 +49,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0032_psp_routing': pspRouting,
   '0033_psp_terminal_reservations': pspTerminalReservations,
   '0034_bank_reconciliation': bankReconciliation,
+  '0035_compat_credentials': compatCredentials,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

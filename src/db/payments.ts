@@ -38,6 +38,7 @@ export function paymentFromRow(row: PaymentRow): Payment {
     expires_at: row.expires_at.toISOString(),
     settlement_status: row.settlement_status as Payment['settlement_status'],
     psp: pspFromRow(row),
+    created_via: row.created_via as Payment['created_via'],
   };
 }
 
@@ -59,7 +60,7 @@ export function mutableColumns(payment: Payment) {
   };
 }
 
-export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: string | null): NewPaymentRow {
+export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: string | null, protocolCurrency: string | null = null): NewPaymentRow {
   const createdAt = new Date(payment.created_at);
   return {
     id: payment.id,
@@ -77,6 +78,8 @@ export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: 
     version: 1,
     updated_at: createdAt,
     metadata: JSON.stringify(payment.metadata),
+    created_via: payment.created_via,
+    protocol_currency: protocolCurrency,
     ...mutableColumns(payment),
   };
 }

@@ -89,6 +89,24 @@ export interface PaymentsTable {
   /** The PSP that gave the payment its token (docs/psps/routing.md); null before, and on payments older than routing: SEP's. */
   psp: Defaulted<string | null>;
   psp_terminal_id: Defaulted<string | null>;
+  /** The protocol that created the payment: `api`, or a compatible one (docs/COMPAT.md). */
+  created_via: Defaulted<string>;
+  /** ZarinPal's `IRT` when its request was in toman (its verify is then too); null for rials. */
+  protocol_currency: Defaulted<string | null>;
+}
+
+/** A merchant's credential for a compatible protocol (docs/COMPAT.md): only its hash is stored. */
+export interface CompatCredentialsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  protocol: 'zarinpal' | 'zibal';
+  value_hash: Buffer;
+  hint: string;
+  created_at: Date;
+  revoked_at: Defaulted<Date | null>;
+  expires_at: Defaulted<Date | null>;
+  last_used_at: Defaulted<Date | null>;
 }
 
 /** One terminal of a merchant's route in a mode (docs/psps/routing.md). */
@@ -378,6 +396,7 @@ export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
   api_keys: ApiKeysTable;
+  compat_credentials: CompatCredentialsTable;
   payments: PaymentsTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;

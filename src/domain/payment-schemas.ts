@@ -7,6 +7,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { BANK_OUTCOMES, MAX_ADVANCE_SECONDS, PAYMENT_STATUSES } from './payment.ts';
 import { KEY_MODES } from './merchant.ts';
+import { PAYMENT_ORIGINS } from './compat-protocols.ts';
 import { BANK_REFERENCE_PATTERN, MASKED_CARD_PAN_PATTERN, RRN_PATTERN } from './bank-confirmation.ts';
 import { CommaSeparatedEnum, DateTimeFilter, FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
 
@@ -70,13 +71,14 @@ export const PaymentSchema = Type.Object(
       PaymentPspSchema,
       'the PSP and terminal that took the payment (gave it its bank token; docs/psps/routing.md); null until the customer is sent to a bank, and on payments made before routing (which went to SEP)',
     ),
+    created_via: StringEnum(PAYMENT_ORIGINS, { description: "the protocol that created the payment: `api` (this API), or ZarinPal's or Zibal's (docs/COMPAT.md)" }),
   },
   { additionalProperties: false },
 );
 export type Payment = Static<typeof PaymentSchema>;
 
 /** Printable ASCII, no leading or trailing blank: safe to echo in URLs, pages and logs. */
-const MERCHANT_REFERENCE_PATTERN = '^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$';
+export const MERCHANT_REFERENCE_PATTERN = '^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$';
 
 export function createPaymentRequestSchema(bounds: AmountBounds) {
   return Type.Object(

@@ -25,6 +25,7 @@ import { securityHeaders } from '../http/security-headers.ts';
 import { observeRequests } from '../http/observe.ts';
 import { clientAddressMiddleware } from '../http/client-address.ts';
 import { pageRoutes } from '../pages/routes.ts';
+import { zarinpalRoutes } from '../compat/zarinpal-routes.ts';
 import { dashboardRoutes } from '../dashboard/routes.ts';
 import { createMailer, type Mailer } from '../adapters/mailer.ts';
 import { docsRoutes } from '../../openapi/routes.ts';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDependencies): Koa {
   api.use(settlements.routes(), settlements.allowedMethods(allowed));
 
   const health = healthRoutes(deps.db, deps.temporal);
+  const zarinpal = zarinpalRoutes(deps);
   const pages = pageRoutes(deps);
   const docs = docsRoutes(deps.config);
   const dashboard = dashboardRoutes({ ...deps, mailer: deps.mailer ?? createMailer(deps.config) });
@@ -81,5 +83,6 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(dashboard.routes()).use(dashboard.allowedMethods(allowed));
   app.use(docs.routes()).use(docs.allowedMethods(allowed));
   app.use(api.routes()).use(api.allowedMethods(allowed));
+  app.use(zarinpal.routes()).use(zarinpal.allowedMethods(allowed));
   return app;
 }

@@ -72,12 +72,7 @@ export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
       'api_keys.revoked_at',
       'api_keys.expires_at',
       'api_keys.last_used_at',
-      'merchants.id as merchant_id',
-      'merchants.name',
-      'merchants.fee_bps',
-      'merchants.fee_min',
-      'merchants.fee_max',
-      'merchants.live_mode',
+      ...CALLER_COLUMNS,
     ])
     .where('api_keys.prefix', '=', parsed.prefix)
     .executeTakeFirst();
@@ -91,6 +86,24 @@ export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
   ) {
     throw new DomainError('invalid_api_key', 'The API key is not valid, or it was revoked or has expired.');
   }
+  if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Bookkeeping only: a failure here must not fail the request.
+    db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.key_id).execute().catch(() => undefined);
+  }
+  return credentialAuth(db, row);
+}
+
+/** The merchant columns a credential's caller is built from (an API key's, or a compatible protocol's). */
+export const CALLER_COLUMNS = ['merchants.id as merchant_id', 'merchants.name', 'merchants.fee_bps', 'merchants.fee_min', 'merchants.fee_max', 'merchants.live_mode'] as const;
+
+/**
+ * Who a known, unrevoked, unexpired credential speaks for: its merchant (with the domains a
+ * callback_url may use) and mode; 403 `live_mode_not_enabled` for a live one before live mode is active.
+ */
+export async function credentialAuth(
+  db: Db,
+  row: { key_id: string; mode: KeyMode; merchant_id: string; name: string; fee_bps: number; fee_min: number | bigint | string; fee_max: number | bigint | string; live_mode: number },
+): Promise<AuthState> {
   if (row.mode === 'live' && !row.live_mode) {
     throw new DomainError(
       'live_mode_not_enabled',
@@ -98,10 +111,6 @@ export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
     );
   }
   const domains = await db.selectFrom('merchant_domains').select(['domain', 'verified_at']).where('merchant_id', '=', row.merchant_id).execute();
-  if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
-    // Bookkeeping only: a failure here must not fail the request.
-    db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.key_id).execute().catch(() => undefined);
-  }
   return {
     merchant: {
       id: row.merchant_id,

@@ -15,7 +15,7 @@ import { onboardingUpdate, type OnboardingClientConfig } from '../temporal/onboa
 import { createKey } from './keys.ts';
 import { normalizeDomain, OnboardingError } from './merchants.ts';
 
-async function merchantOf(db: Db, merchantId: string) {
+export async function merchantOf(db: Db, merchantId: string) {
   const merchant = await db.selectFrom('merchants').selectAll().where('id', '=', merchantId).executeTakeFirst();
   if (merchant === undefined) throw new OnboardingError(`no merchant ${merchantId}`);
   return merchant;

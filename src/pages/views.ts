@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { Payment } from '../domain/payment-schemas.ts';
-import { returnUrl } from '../domain/payment.ts';
+import { returnAddress } from '../domain/compat-protocols.ts';
 import { stylesheet } from '../http/stylesheet.ts';
 import { localDigits } from '../http/words.ts';
 import { formatAmount, formatTehranTime, langQuery, strings, type Lang, type Strings } from './i18n.ts';
@@ -103,7 +103,7 @@ export function paymentPage(subject: PayablePayment, context: PageContext, csrfT
     amount: formatAmount(payment.amount, context.lang),
     details,
     live: !bankAvailable,
-    returnHref: returnUrl(payment.callback_url, payment),
+    returnHref: returnAddress(payment),
     formAction: `/pay/${payment.id}${langQuery(context.lang)}`,
     csrfToken,
   });
@@ -192,7 +192,7 @@ export function statusPage(subject: PayablePayment, context: PageContext, page: 
     details.push({ label: t.card, value: localDigits(payment.card_pan, context.lang), id: 'card', ltr: true });
   }
   const processing = kind === 'processing';
-  const back = returnUrl(payment.callback_url, payment);
+  const back = returnAddress(payment);
   const payable = payment.status === 'created' && nowMs < Date.parse(payment.expires_at);
   const redirecting = page === 'result' && !processing;
   let refresh: string | undefined;

@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import { isDuplicateKey } from '../db/errors.ts';
 import { paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
 import { domainCovers, type AuthState, type KeyMode, type Merchant } from '../domain/merchant.ts';
+import type { PaymentOrigin } from '../domain/compat-protocols.ts';
 import type { CreatePaymentRequest, Payment } from '../domain/payment-schemas.ts';
 import { PAYMENT_WORKFLOW, paymentSearchAttributes, paymentWorkflowId, type PaymentWorkflowInput } from '../domain/payment-workflow.ts';
 import { DomainError } from '../errors.ts';
@@ -69,6 +70,13 @@ export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkf
   );
 }
 
+/** Which protocol asks for a payment (docs/COMPAT.md), and the currency its amounts are in when it is not rials. */
+export interface PaymentOriginOf {
+  via: PaymentOrigin;
+  protocolCurrency: 'IRT' | null;
+}
+const THIS_API: PaymentOriginOf = { via: 'api', protocolCurrency: null };
+
 /** A payment as create records it: status `created`, a fresh tracking code, the page open for PAYMENT_TTL_SECONDS. */
 export function newPayment(
   id: string,
@@ -76,6 +84,7 @@ export function newPayment(
   request: CreatePaymentRequest,
   config: Pick<Config, 'PAYMENT_TTL_SECONDS'>,
   now: number,
+  createdVia: PaymentOrigin = 'api',
 ): Payment {
   return {
     id,
@@ -101,6 +110,7 @@ export function newPayment(
     expires_at: new Date(now + config.PAYMENT_TTL_SECONDS * 1000).toISOString(),
     settlement_status: mode === 'test' ? 'not_applicable' : 'pending',
     psp: null,
+    created_via: createdVia,
   };
 }
 
@@ -126,6 +136,7 @@ export async function createPayment(
   auth: AuthState,
   request: CreatePaymentRequest,
   idempotencyKey: string | undefined,
+  origin: PaymentOriginOf = THIS_API,
 ): Promise<IdempotentResult> {
   checkCallbackUrl(request.callback_url, auth);
   const scope = { owner: auth, operation: 'create_payment' };
@@ -136,9 +147,9 @@ export async function createPayment(
     const inserted = payment === undefined;
     const now = Date.now();
     for (let attempt = 0; payment === undefined; attempt++) {
-      const candidate = newPayment(paymentId, auth.mode, request, config, now);
+      const candidate = newPayment(paymentId, auth.mode, request, config, now, origin.via);
       try {
-        await db.insertInto('payments').values(rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null)).execute();
+        await db.insertInto('payments').values(rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null, origin.protocolCurrency)).execute();
       } catch (error) {
         // A tracking code collision: draw another (twelve digits make it rare).
         if (isDuplicateKey(error) && attempt < 5) continue;

@@ -43,7 +43,7 @@ export function errorHandler(logger: Logger, newRequestId: () => string): Middle
   };
 }
 
-function toDomainError(caught: unknown): DomainError {
+export function toDomainError(caught: unknown): DomainError {
   if (caught instanceof DomainError) return caught;
   if (isDependencyFailure(caught)) {
     return new DomainError('service_unavailable', 'A service the gateway depends on is unavailable; retry shortly.', undefined, {

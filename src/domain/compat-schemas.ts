@@ -1,0 +1,46 @@
+/**
+ * The request bodies of the compatible protocols (docs/COMPAT.md), validated by the same ajv
+ * as the API's and shown by /openapi/compat.json. Fields the protocols' clients send that Dargah
+ * does not use (ZarinPal's `referrer_id`, `card_pan`, wages; Zibal's `feeMode`, `sms`…) are
+ * accepted and ignored, as the protocols' own gateways do, so those clients work unmodified.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { MERCHANT_REFERENCE_PATTERN } from './payment-schemas.ts';
+import { FREE_TEXT_PATTERN } from './schema.ts';
+
+const MOBILE_PATTERN = '^09[0-9]{9}$';
+const ZARINPAL_MERCHANT_ID = Type.String({ minLength: 36, maxLength: 36, description: 'your 36-character merchant_id for this mode (from the dashboard or the CLI)' });
+const ZARINPAL_AUTHORITY = Type.String({ pattern: '^[AS][0-9a-zA-Z]{35}$', description: 'the payment, as request.json named it' });
+/** ZarinPal's amounts: whole rials, or toman when the request said `IRT`. */
+const AMOUNT = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+const OPTIONAL_EMAIL = Type.Optional(Type.String({ maxLength: 255 }));
+const OPTIONAL_MOBILE = Type.Optional(Type.String({ pattern: MOBILE_PATTERN }));
+
+export const ZarinpalRequestSchema = Type.Object(
+  {
+    merchant_id: ZARINPAL_MERCHANT_ID,
+    amount: AMOUNT,
+    currency: Type.Optional(Type.Union([Type.Literal('IRR'), Type.Literal('IRT')], { description: '`IRR` (rials, the default) or `IRT` (toman: ten rials)' })),
+    description: Type.String({ minLength: 1, maxLength: 255, pattern: FREE_TEXT_PATTERN }),
+    callback_url: Type.String({ minLength: 1, maxLength: 2048, description: "where the customer returns, on one of your registered domains" }),
+    metadata: Type.Optional(
+      Type.Object(
+        { mobile: OPTIONAL_MOBILE, email: OPTIONAL_EMAIL, order_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: MERCHANT_REFERENCE_PATTERN })) },
+        { additionalProperties: true },
+      ),
+    ),
+    mobile: OPTIONAL_MOBILE,
+    email: OPTIONAL_EMAIL,
+  },
+  { additionalProperties: true },
+);
+export type ZarinpalRequest = Static<typeof ZarinpalRequestSchema>;
+
+export const ZarinpalVerifySchema = Type.Object({ merchant_id: ZARINPAL_MERCHANT_ID, amount: AMOUNT, authority: ZARINPAL_AUTHORITY }, { additionalProperties: true });
+export type ZarinpalVerify = Static<typeof ZarinpalVerifySchema>;
+
+/** inquiry.json and reverse.json: one payment. */
+export const ZarinpalAuthoritySchema = Type.Object({ merchant_id: ZARINPAL_MERCHANT_ID, authority: ZARINPAL_AUTHORITY }, { additionalProperties: true });
+
+/** unVerified.json: the merchant alone. */
+export const ZarinpalMerchantSchema = Type.Object({ merchant_id: ZARINPAL_MERCHANT_ID }, { additionalProperties: true });

@@ -1,0 +1,113 @@
+/**
+ * Compatible protocols' credentials (docs/COMPAT.md#credentials): per merchant and mode, a
+ * ZarinPal-style `merchant_id` (a lowercase UUID, the 36 characters ZarinPal's clients check) and a
+ * Zibal `merchant` (24 hex characters, as Zibal's are). Both are bearer secrets like API keys: only
+ * their SHA-256 is stored, they are shown once when issued, and issuing a new pair rolls the old one
+ * (it keeps working for the grace asked for, then expires). A request authenticated by one is scoped
+ * exactly as by an API key of the same merchant and mode.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import type { CompatProtocol } from '../domain/compat-protocols.ts';
+import type { AuthState, KeyMode } from '../domain/merchant.ts';
+import { DomainError } from '../errors.ts';
+import { CALLER_COLUMNS, credentialAuth, hashKey } from './keys.ts';
+import { OnboardingError } from './merchants.ts';
+import { merchantOf } from './onboarding.ts';
+
+/** What a merchant pastes where ZarinPal's or Zibal's value was; shown once. */
+export interface CompatCredentials {
+  zarinpal_merchant_id: string;
+  zibal_merchant: string;
+}
+
+const newValue: Record<CompatProtocol, () => string> = {
+  zarinpal: () => randomUUID(),
+  zibal: () => randomBytes(12).toString('hex'),
+};
+
+/**
+ * Issues a merchant's pair for a mode. Earlier pairs of that mode expire after
+ * `previousExpiresInSeconds` (0: at once), as a rolled API key does, so a site can switch without a gap.
+ */
+export async function issueCompatCredentials(
+  db: Db,
+  merchantId: string,
+  mode: string,
+  previousExpiresInSeconds = 0,
+): Promise<CompatCredentials & { mode: KeyMode; previous_expire_at: string }> {
+  if (mode !== 'test' && mode !== 'live') throw new OnboardingError('--mode must be test or live');
+  const merchant = await merchantOf(db, merchantId);
+  if (mode === 'live' && !merchant.live_mode) throw new OnboardingError('live mode is not active for this merchant (live activate)');
+  const now = new Date();
+  const previousExpireAt = new Date(now.getTime() + previousExpiresInSeconds * 1000);
+  const values = { zarinpal: newValue.zarinpal(), zibal: newValue.zibal() };
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('compat_credentials')
+      .set({ expires_at: previousExpireAt })
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', previousExpireAt)]))
+      .execute();
+    for (const protocol of ['zarinpal', 'zibal'] as const) {
+      const value = values[protocol];
+      await trx
+        .insertInto('compat_credentials')
+        .values({ id: randomUUID(), merchant_id: merchantId, mode, protocol, value_hash: hashKey(value), hint: value.slice(-4), created_at: now })
+        .execute();
+    }
+  });
+  return { zarinpal_merchant_id: values.zarinpal, zibal_merchant: values.zibal, mode, previous_expire_at: previousExpireAt.toISOString() };
+}
+
+/** Revokes every credential of a merchant's mode at once: their requests are refused from now on. */
+export async function revokeCompatCredentials(db: Db, merchantId: string, mode: string): Promise<{ revoked: number }> {
+  if (mode !== 'test' && mode !== 'live') throw new OnboardingError('--mode must be test or live');
+  await merchantOf(db, merchantId);
+  const result = await db
+    .updateTable('compat_credentials')
+    .set({ revoked_at: new Date() })
+    .where('merchant_id', '=', merchantId)
+    .where('mode', '=', mode)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return { revoked: Number(result.numUpdatedRows) };
+}
+
+/** A merchant's credentials, newest first: never the values, only their last four characters. */
+export async function listCompatCredentials(db: Db, merchantId: string) {
+  return db
+    .selectFrom('compat_credentials')
+    .select(['id', 'mode', 'protocol', 'hint', 'created_at', 'revoked_at', 'expires_at', 'last_used_at'])
+    .where('merchant_id', '=', merchantId)
+    .orderBy('created_at', 'desc')
+    .orderBy('protocol')
+    .execute();
+}
+
+/** last_used_at is written at most this often per credential. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Who a protocol's credential speaks for, or 401 `invalid_api_key` for anything but a known,
+ * unrevoked, unexpired credential of that protocol (the protocol's own code for an unknown merchant).
+ */
+export async function authenticateCompatCredential(db: Db, protocol: CompatProtocol, value: string): Promise<AuthState> {
+  const row = await db
+    .selectFrom('compat_credentials')
+    .innerJoin('merchants', 'merchants.id', 'compat_credentials.merchant_id')
+    .select(['compat_credentials.id as key_id', 'compat_credentials.mode', 'compat_credentials.protocol', 'compat_credentials.revoked_at', 'compat_credentials.expires_at', 'compat_credentials.last_used_at', ...CALLER_COLUMNS])
+    .where('compat_credentials.value_hash', '=', hashKey(value))
+    .executeTakeFirst();
+  const now = new Date();
+  if (row === undefined || row.protocol !== protocol || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) {
+    throw new DomainError('invalid_api_key', 'The merchant is not valid, or its credential was revoked or has expired.');
+  }
+  if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Bookkeeping only: a failure here must not fail the request.
+    db.updateTable('compat_credentials').set({ last_used_at: now }).where('id', '=', row.key_id).execute().catch(() => undefined);
+  }
+  return credentialAuth(db, row);
+}
