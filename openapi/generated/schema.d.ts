@@ -920,6 +920,11 @@ export interface components {
                  */
                 terminal_id: string;
             } | null;
+            /**
+             * @description the protocol that created the payment: `api` (this API), or ZarinPal's or Zibal's (docs/COMPAT.md)
+             * @enum {string}
+             */
+            created_via: "api" | "zarinpal" | "zibal";
         };
         Refund: {
             /**
@@ -1166,6 +1171,11 @@ export interface components {
                          */
                         terminal_id: string;
                     } | null;
+                    /**
+                     * @description the protocol that created the payment: `api` (this API), or ZarinPal's or Zibal's (docs/COMPAT.md)
+                     * @enum {string}
+                     */
+                    created_via: "api" | "zarinpal" | "zibal";
                 };
                 refund?: {
                     /**
