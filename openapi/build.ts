@@ -42,7 +42,7 @@ const ERROR_EXAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
 };
 
 /** A plain JSON Schema of a TypeBox schema: symbols dropped, named parts replaced by $ref. */
-function toSchema(schema: unknown, top?: TSchema): SchemaObject {
+export function toSchema(schema: unknown, top?: TSchema): SchemaObject {
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== 'object') return node;

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import Router from '@koa/router';
 import type { Config } from '../src/config.ts';
 import { buildOpenApiDocument } from './build.ts';
+import { buildCompatDocument } from './compat.ts';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -48,10 +49,15 @@ export function docsRoutes(config: Pick<Config, 'AMOUNT_MIN' | 'AMOUNT_MAX' | 'P
   const assets = new Map(Object.entries(ASSETS).map(([name, { file, type }]) => [name, { body: readFileSync(file), type }]));
   assets.set('init.js', { body: Buffer.from(INIT_SCRIPT), type: 'text/javascript; charset=utf-8' });
 
+  const compat = JSON.stringify(buildCompatDocument(config.PUBLIC_BASE_URL));
   const router = new Router();
   router.get('/api/v1/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = document;
+  });
+  router.get('/openapi/compat.json', (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = compat;
   });
   router.get('/docs', (ctx) => {
     ctx.set('Content-Security-Policy', DOCS_CSP);

@@ -4,7 +4,7 @@
  * does not use (ZarinPal's `referrer_id`, `card_pan`, wages; Zibal's `feeMode`, `sms`…) are
  * accepted and ignored, as the protocols' own gateways do, so those clients work unmodified.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TProperties } from '@sinclair/typebox';
 import { MERCHANT_REFERENCE_PATTERN } from './payment-schemas.ts';
 import { FREE_TEXT_PATTERN } from './schema.ts';
 
@@ -44,3 +44,38 @@ export const ZarinpalAuthoritySchema = Type.Object({ merchant_id: ZARINPAL_MERCH
 
 /** unVerified.json: the merchant alone. */
 export const ZarinpalMerchantSchema = Type.Object({ merchant_id: ZARINPAL_MERCHANT_ID }, { additionalProperties: true });
+
+/** ZarinPal's answers: `{ data, errors }`, the one empty when the other is not. */
+const NONE = Type.Array(Type.Never(), { maxItems: 0 });
+const zarinpalAnswer = (data: TProperties) =>
+  Type.Object({ data: Type.Object({ code: Type.Integer(), message: Type.String(), ...data }, { additionalProperties: false }), errors: NONE }, { additionalProperties: false });
+const AUTHORITY_OUT = Type.String({ pattern: '^[AS][0-9a-zA-Z]{35}$' });
+
+export const ZarinpalRequestAnswerSchema = zarinpalAnswer({ authority: AUTHORITY_OUT, fee_type: Type.String(), fee: Type.Integer({ minimum: 0 }) });
+export const ZarinpalVerifyAnswerSchema = zarinpalAnswer({
+  ref_id: Type.Integer({ description: "the bank's reference" }),
+  card_pan: Type.String({ description: 'the masked card number' }),
+  card_hash: Type.String({ description: 'SHA-256 of the masked card number, upper-case hex (Dargah never sees the whole number)' }),
+  fee_type: Type.String(),
+  fee: Type.Integer({ minimum: 0 }),
+});
+export const ZarinpalUnverifiedAnswerSchema = zarinpalAnswer({
+  authorities: Type.Array(
+    Type.Object(
+      { authority: AUTHORITY_OUT, amount: Type.Integer(), callback_url: Type.String(), referer: Type.String(), date: Type.String({ description: '`YYYY-MM-DD HH:MM:SS`, UTC' }) },
+      { additionalProperties: false },
+    ),
+  ),
+});
+export const ZarinpalInquiryAnswerSchema = zarinpalAnswer({ status: Type.Union(['VERIFIED', 'PAID', 'IN_BANK', 'FAILED', 'REVERSED'].map((s) => Type.Literal(s))) });
+export const ZarinpalReverseAnswerSchema = zarinpalAnswer({});
+export const ZarinpalErrorAnswerSchema = Type.Object(
+  {
+    data: NONE,
+    errors: Type.Object(
+      { code: Type.Integer({ maximum: -1 }), message: Type.String(), validations: Type.Array(Type.Record(Type.String(), Type.String())) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -5,6 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { pino } from 'pino';
 import { createApp } from '../../src/main/http-app.ts';
 import { OPENAPI_FILE, openApiDocumentText } from '../../openapi/document.ts';
+import { buildCompatDocument } from '../../openapi/compat.ts';
 import { getHarness, testConfig } from '../support/harness.ts';
 import { request } from '../support/http.ts';
 import { document } from '../support/contract.ts';
@@ -49,9 +50,9 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it('documents every route the routers serve, and every documented route is served', () => {
+  it('documents every route the routers serve (the compatible protocols\' in their own document), and every documented route is served', () => {
     const documented = new Set<string>();
-    for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [path, item] of [...Object.entries(document.paths ?? {}), ...Object.entries(buildCompatDocument().paths ?? {})]) {
       for (const method of ['get', 'post', 'put', 'patch', 'delete']) if ((item as Record<string, unknown>)[method] !== undefined) documented.add(`${method.toUpperCase()} ${path}`);
     }
     assert.deepEqual([...servedRoutes()].sort(), [...documented].sort());

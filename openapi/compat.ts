@@ -1,0 +1,125 @@
+/**
+ * The second OpenAPI document, /openapi/compat.json: the compatible protocols' endpoints
+ * (docs/COMPAT.md), built from the same TypeBox schemas that validate their requests, and their
+ * codes from the same tables that answer them.
+ */
+import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ResponseObject } from 'openapi3-ts/oas31';
+import type { TSchema } from '@sinclair/typebox';
+import {
+  ZarinpalAuthoritySchema,
+  ZarinpalErrorAnswerSchema,
+  ZarinpalInquiryAnswerSchema,
+  ZarinpalMerchantSchema,
+  ZarinpalRequestAnswerSchema,
+  ZarinpalRequestSchema,
+  ZarinpalReverseAnswerSchema,
+  ZarinpalUnverifiedAnswerSchema,
+  ZarinpalVerifyAnswerSchema,
+  ZarinpalVerifySchema,
+} from '../src/domain/compat-schemas.ts';
+import { ERROR_STATUS, type ErrorCode } from '../src/errors.ts';
+import type { ProtocolErrors } from '../src/compat/protocol-errors.ts';
+import { ZARINPAL_API_PREFIX, ZARINPAL_ERRORS } from '../src/compat/zarinpal-routes.ts';
+import { toSchema } from './build.ts';
+
+interface ProtocolOperation {
+  path: string;
+  summary: string;
+  description: string;
+  request: TSchema;
+  answer: TSchema;
+  /** Codes only the protocol has, beside those its table maps from Dargah's refusals. */
+  extraCodes?: { code: number; status: number }[];
+}
+
+/** The protocol's error answers by HTTP status, each listing its codes. */
+function errorAnswers(protocol: ProtocolErrors, errorSchema: TSchema, extra: { code: number; status: number }[]): Record<string, ResponseObject> {
+  const byStatus = new Map<number, Set<number>>();
+  const add = (status: number, code: number) => byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
+  for (const [name, code] of Object.entries(protocol.codes)) add(ERROR_STATUS[name as ErrorCode], code);
+  for (const { code, status } of extra) add(status, code);
+  add(ERROR_STATUS.service_unavailable, protocol.fallback);
+  add(ERROR_STATUS.internal_error, protocol.fallback);
+  return Object.fromEntries(
+    [...byStatus]
+      .sort((a, b) => a[0] - b[0])
+      .map(([status, codes]) => [String(status), { description: `Refused: code ${[...codes].join(', ')}`, content: { 'application/json': { schema: toSchema(errorSchema) } } }]),
+  );
+}
+
+function operation(op: ProtocolOperation, tag: string, protocol: ProtocolErrors, errorSchema: TSchema): OperationObject {
+  return {
+    tags: [tag],
+    summary: op.summary,
+    description: op.description,
+    operationId: `${tag}_${op.path.replace(/[^A-Za-z]+/g, '_').replace(/^_|_$/g, '')}`,
+    security: [],
+    requestBody: { required: true, content: { 'application/json': { schema: toSchema(op.request) } } },
+    responses: {
+      '200': { description: 'Done: code 100 (101 for a verify repeated)', content: { 'application/json': { schema: toSchema(op.answer) } } },
+      ...errorAnswers(protocol, errorSchema, op.extraCodes ?? []),
+    },
+  };
+}
+
+const ZARINPAL_OPERATIONS: ProtocolOperation[] = [
+  { path: '/request.json', summary: 'Create a payment', description: 'A Dargah payment, created as the API creates one; `IRT` amounts are toman (×10 rials). Send the customer to `/pg/StartPay/{authority}`.', request: ZarinpalRequestSchema, answer: ZarinpalRequestAnswerSchema },
+  { path: '/verify.json', summary: 'Verify a paid payment', description: 'Code 100 the first time, 101 when it was verified before (never a second capture).', request: ZarinpalVerifySchema, answer: ZarinpalVerifyAnswerSchema },
+  { path: '/unVerified.json', summary: 'Paid payments not yet verified', description: 'Up to 100, newest first.', request: ZarinpalMerchantSchema, answer: ZarinpalUnverifiedAnswerSchema },
+  { path: '/inquiry.json', summary: 'Where a payment stands', description: '`VERIFIED`, `PAID`, `IN_BANK`, `FAILED` or `REVERSED`.', request: ZarinpalAuthoritySchema, answer: ZarinpalInquiryAnswerSchema },
+  {
+    path: '/reverse.json',
+    summary: "Return the customer's money",
+    description: 'A paid, unverified payment is reversed; a verified one is refunded in full within 30 minutes of its verify (-63 after).',
+    request: ZarinpalAuthoritySchema,
+    answer: ZarinpalReverseAnswerSchema,
+    extraCodes: [
+      { code: -61, status: 409 },
+      { code: -63, status: 409 },
+    ],
+  },
+];
+
+export function buildCompatDocument(serverUrl = '/'): OpenAPIObject {
+  const builder = OpenApiBuilder.create({
+    openapi: '3.1.0',
+    info: {
+      title: "Dargah: ZarinPal's and Zibal's merchant protocols",
+      version: '1.0.0',
+      description:
+        "The merchant protocols of ZarinPal (v4) and Zibal (v1) on Dargah's payments, so that code and plugins written for them work by changing the host alone (docs/COMPAT.md). " +
+        'The credential is a field of each body: your `merchant_id` (ZarinPal) or `merchant` (Zibal) from the dashboard or the CLI.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: serverUrl }],
+    paths: {},
+    components: {},
+  });
+  builder.addTag({ name: 'zarinpal', description: "ZarinPal's v4 payment gateway protocol" });
+  for (const op of ZARINPAL_OPERATIONS) builder.addPath(`${ZARINPAL_API_PREFIX}${op.path}`, { post: operation(op, 'zarinpal', ZARINPAL_ERRORS, ZarinpalErrorAnswerSchema) });
+  builder.addPath('/pg/StartPay/{authority}', {
+    get: {
+      tags: ['zarinpal'],
+      summary: "The customer's way to the payment page",
+      operationId: 'zarinpal_StartPay',
+      security: [],
+      parameters: [{ name: 'authority', in: 'path', required: true, schema: { type: 'string' }, description: 'the authority request.json answered' }],
+      responses: { '302': { description: "To the payment's hosted page" }, '404': { description: 'No payment could have this authority' } },
+    },
+  });
+  builder.addPath('/openapi/compat.json', {
+    get: {
+      tags: ['zarinpal'],
+      summary: 'This OpenAPI document',
+      operationId: 'getCompatOpenApiDocument',
+      security: [],
+      responses: { '200': { description: 'The OpenAPI 3.1 document of the compatible protocols.', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  });
+  return builder.getSpec();
+}
+
+export const COMPAT_OPENAPI_FILE = new URL('./compat.json', import.meta.url);
+
+/** The committed document, as `npm run openapi` writes it. */
+export const compatDocumentText = (): string => `${JSON.stringify(buildCompatDocument(), null, 2)}\n`;

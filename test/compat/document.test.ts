@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { COMPAT_OPENAPI_FILE, compatDocumentText } from '../../openapi/compat.ts';
+import { getHarness } from '../support/harness.ts';
+import { request } from '../support/http.ts';
+
+describe("the compatible protocols' OpenAPI document", () => {
+  const text = compatDocumentText();
+
+  it('is committed as built (run `npm run openapi` after changing a protocol)', () => {
+    assert.equal(readFileSync(COMPAT_OPENAPI_FILE, 'utf8'), text);
+  });
+
+  it('validates against the OpenAPI 3.1 schema', async () => {
+    const result = await new Validator().validate(text);
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
+  });
+
+  it('is served at /openapi/compat.json, with every ZarinPal endpoint and its codes', async () => {
+    const res = await request<{ paths: Record<string, { post?: { responses: Record<string, { description: string }> } }> }>((await getHarness()).baseUrl, 'GET', '/openapi/compat.json');
+    assert.equal(res.status, 200);
+    for (const name of ['request', 'verify', 'unVerified', 'inquiry', 'reverse']) assert.ok(res.body.paths[`/pg/v4/payment/${name}.json`]?.post, name);
+    const reverse = JSON.stringify(res.body.paths['/pg/v4/payment/reverse.json']!.post!.responses);
+    for (const code of ['-9', '-10', '-54', '-63']) assert.ok(reverse.includes(code), code);
+  });
+});
