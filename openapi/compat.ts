@@ -16,10 +16,16 @@ import {
   ZarinpalUnverifiedAnswerSchema,
   ZarinpalVerifyAnswerSchema,
   ZarinpalVerifySchema,
+  ZibalErrorAnswerSchema,
+  ZibalPaymentAnswerSchema,
+  ZibalRequestAnswerSchema,
+  ZibalRequestSchema,
+  ZibalTrackSchema,
 } from '../src/domain/compat-schemas.ts';
 import { ERROR_STATUS, type ErrorCode } from '../src/errors.ts';
 import type { ProtocolErrors } from '../src/compat/protocol-errors.ts';
 import { ZARINPAL_API_PREFIX, ZARINPAL_ERRORS } from '../src/compat/zarinpal-routes.ts';
+import { ZIBAL_API_PREFIX, ZIBAL_ERRORS } from '../src/compat/zibal-routes.ts';
 import { toSchema } from './build.ts';
 
 interface ProtocolOperation {
@@ -35,9 +41,14 @@ interface ProtocolOperation {
 /** The protocol's error answers by HTTP status, each listing its codes. */
 function errorAnswers(protocol: ProtocolErrors, errorSchema: TSchema, extra: { code: number; status: number }[]): Record<string, ResponseObject> {
   const byStatus = new Map<number, Set<number>>();
-  const add = (status: number, code: number) => byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
+  const add = (status: number, code: number) => {
+    const shown = protocol.status?.(status) ?? status;
+    byStatus.set(shown, (byStatus.get(shown) ?? new Set()).add(code));
+  };
   for (const [name, code] of Object.entries(protocol.codes)) add(ERROR_STATUS[name as ErrorCode], code);
+  for (const code of Object.values(protocol.fieldCodes ?? {})) add(ERROR_STATUS.validation_failed, code);
   for (const { code, status } of extra) add(status, code);
+  add(ERROR_STATUS.validation_failed, protocol.fallback);
   add(ERROR_STATUS.service_unavailable, protocol.fallback);
   add(ERROR_STATUS.internal_error, protocol.fallback);
   return Object.fromEntries(
@@ -48,6 +59,7 @@ function errorAnswers(protocol: ProtocolErrors, errorSchema: TSchema, extra: { c
 }
 
 function operation(op: ProtocolOperation, tag: string, protocol: ProtocolErrors, errorSchema: TSchema): OperationObject {
+  const { '200': refusedWith200, ...refusals } = errorAnswers(protocol, errorSchema, op.extraCodes ?? []);
   return {
     tags: [tag],
     summary: op.summary,
@@ -56,8 +68,12 @@ function operation(op: ProtocolOperation, tag: string, protocol: ProtocolErrors,
     security: [],
     requestBody: { required: true, content: { 'application/json': { schema: toSchema(op.request) } } },
     responses: {
-      '200': { description: 'Done: code 100 (101 for a verify repeated)', content: { 'application/json': { schema: toSchema(op.answer) } } },
-      ...errorAnswers(protocol, errorSchema, op.extraCodes ?? []),
+      // Zibal answers its refusals with 200 too, told apart from success by `result`.
+      '200': {
+        description: refusedWith200 === undefined ? 'Done: code 100 (101 for a verify repeated)' : `Done: result 100 (201 for a verify repeated); or ${refusedWith200.description}`,
+        content: { 'application/json': { schema: refusedWith200 === undefined ? toSchema(op.answer) : { oneOf: [toSchema(op.answer), toSchema(errorSchema)] } } },
+      },
+      ...refusals,
     },
   };
 }
@@ -80,6 +96,26 @@ const ZARINPAL_OPERATIONS: ProtocolOperation[] = [
   },
 ];
 
+const ZIBAL_OPERATIONS: ProtocolOperation[] = [
+  { path: '/request', summary: 'Create a payment', description: 'A Dargah payment, created as the API creates one (rials). Send the customer to `/start/{trackId}`.', request: ZibalRequestSchema, answer: ZibalRequestAnswerSchema, extraCodes: [{ code: 113, status: 200 }] },
+  { path: '/verify', summary: 'Verify a paid payment', description: "Verifies the payment's own amount: result 100 the first time, 201 when it was verified before (never a second capture), 202 when it is not paid.", request: ZibalTrackSchema, answer: ZibalPaymentAnswerSchema },
+  { path: '/inquiry', summary: 'Where a payment stands', description: "The payment with Zibal's status code.", request: ZibalTrackSchema, answer: ZibalPaymentAnswerSchema },
+];
+
+/** A protocol's address for the customer, which leads to the payment's hosted page. */
+function startPath(tag: string, parameter: string, answeredBy: string) {
+  return {
+    get: {
+      tags: [tag],
+      summary: "The customer's way to the payment page",
+      operationId: `${tag}_start`,
+      security: [],
+      parameters: [{ name: parameter, in: 'path' as const, required: true, schema: { type: 'string' as const }, description: `the ${parameter} ${answeredBy} answered` }],
+      responses: { '302': { description: "To the payment's hosted page" }, '404': { description: `No payment has this ${parameter}` } },
+    },
+  };
+}
+
 export function buildCompatDocument(serverUrl = '/'): OpenAPIObject {
   const builder = OpenApiBuilder.create({
     openapi: '3.1.0',
@@ -97,16 +133,10 @@ export function buildCompatDocument(serverUrl = '/'): OpenAPIObject {
   });
   builder.addTag({ name: 'zarinpal', description: "ZarinPal's v4 payment gateway protocol" });
   for (const op of ZARINPAL_OPERATIONS) builder.addPath(`${ZARINPAL_API_PREFIX}${op.path}`, { post: operation(op, 'zarinpal', ZARINPAL_ERRORS, ZarinpalErrorAnswerSchema) });
-  builder.addPath('/pg/StartPay/{authority}', {
-    get: {
-      tags: ['zarinpal'],
-      summary: "The customer's way to the payment page",
-      operationId: 'zarinpal_StartPay',
-      security: [],
-      parameters: [{ name: 'authority', in: 'path', required: true, schema: { type: 'string' }, description: 'the authority request.json answered' }],
-      responses: { '302': { description: "To the payment's hosted page" }, '404': { description: 'No payment could have this authority' } },
-    },
-  });
+  builder.addTag({ name: 'zibal', description: "Zibal's v1 payment gateway protocol" });
+  for (const op of ZIBAL_OPERATIONS) builder.addPath(`${ZIBAL_API_PREFIX}${op.path}`, { post: operation(op, 'zibal', ZIBAL_ERRORS, ZibalErrorAnswerSchema) });
+  builder.addPath('/start/{trackId}', startPath('zibal', 'trackId', '/v1/request'));
+  builder.addPath('/pg/StartPay/{authority}', startPath('zarinpal', 'authority', 'request.json'));
   builder.addPath('/openapi/compat.json', {
     get: {
       tags: ['zarinpal'],

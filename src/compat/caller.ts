@@ -50,3 +50,19 @@ export function protocolRouter<Credential extends string>(deps: CompatRouteDeps,
 
   return { router, post };
 }
+
+/**
+ * The customer's step a protocol names by its own identifier (ZarinPal's /pg/StartPay/{authority},
+ * Zibal's /start/{trackId}): to the payment's hosted page, which checks everything a payment page does.
+ */
+export function customerStart(parameter: string, paymentIdOf: (identifier: string) => Promise<string | undefined> | string | undefined, unknown: string): Middleware {
+  return async (ctx) => {
+    const id = await paymentIdOf(String((ctx.params as Record<string, string>)[parameter]));
+    if (id === undefined) {
+      ctx.status = 404;
+      ctx.body = unknown;
+      return;
+    }
+    ctx.redirect(`/pay/${id}`);
+  };
+}

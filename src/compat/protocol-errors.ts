@@ -27,6 +27,10 @@ export interface ProtocolErrors {
   /** The protocol's code for each of Dargah's refusals it can meet; `fallback` for the rest. */
   codes: Partial<Record<ErrorCode, number>>;
   fallback: number;
+  /** A protocol whose codes name the field (Zibal's): a refused field's code, before `codes`. */
+  fieldCodes?: Record<string, number>;
+  /** The HTTP status of a refusal with Dargah's `status`: Dargah's by default; Zibal answers its refusals with 200. */
+  status?: (status: number) => number;
   /** The answer's body for a refusal. */
   body: (code: number, message: string, details: ErrorDetail[]) => unknown;
 }
@@ -53,8 +57,9 @@ export function protocolErrors(protocol: ProtocolErrors, logger: Logger): Middle
       } else if (error.code === 'service_unavailable') {
         logger.warn({ request_id: ctx.state.requestId as unknown, err: caught, path: ctx.path }, 'dependency unavailable');
       }
-      const code = protocol.codes[error.code] ?? protocol.fallback;
-      answer(ctx, error.status, protocol.body(code, error.message, error.details ?? []), error.headers);
+      const field = error.code === 'validation_failed' ? error.details?.map((d) => protocol.fieldCodes?.[d.path]).find((c) => c !== undefined) : undefined;
+      const code = field ?? protocol.codes[error.code] ?? protocol.fallback;
+      answer(ctx, protocol.status?.(error.status) ?? error.status, protocol.body(code, error.message, error.details ?? []), error.headers);
     }
   };
 }

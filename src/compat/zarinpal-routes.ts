@@ -9,7 +9,7 @@ import { paymentIdOfAuthority } from '../domain/compat-protocols.ts';
 import { ZarinpalAuthoritySchema, ZarinpalMerchantSchema, ZarinpalRequestSchema, ZarinpalVerifySchema } from '../domain/compat-schemas.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { PaymentServiceDeps } from '../payments/service.ts';
-import { protocolRouter } from './caller.ts';
+import { customerStart, protocolRouter } from './caller.ts';
 import { protocolErrors, type ProtocolErrors } from './protocol-errors.ts';
 import { zarinpalInquiry, zarinpalRequest, zarinpalReverse, zarinpalUnverified, zarinpalVerify } from './zarinpal.ts';
 
@@ -56,16 +56,7 @@ export function zarinpalRoutes(deps: PaymentServiceDeps & { logger: Logger }): R
   post('/reverse.json', ZarinpalAuthoritySchema, (body, caller) => zarinpalReverse(deps, caller, body));
 
   const router = new Router();
-  // The customer's step: to the payment's own page, which checks everything a payment page does.
-  router.get('/pg/StartPay/:authority', (ctx) => {
-    const id = paymentIdOfAuthority(ctx.params.authority!);
-    if (id === undefined) {
-      ctx.status = 404;
-      ctx.body = 'Invalid authority.';
-      return;
-    }
-    ctx.redirect(`/pay/${id}`);
-  });
+  router.get('/pg/StartPay/:authority', customerStart('authority', paymentIdOfAuthority, 'Invalid authority.'));
   router.use(ZARINPAL_API_PREFIX, protocolErrors(ZARINPAL_ERRORS, deps.logger), api.routes(), api.allowedMethods({}));
   return router;
 }

@@ -117,3 +117,8 @@ export async function writePaymentVersion(db: Db, payment: Payment, version: num
 export async function findPayment(db: Db, id: string, tenant: Tenant): Promise<PaymentRow | undefined> {
   return db.selectFrom('payments').selectAll().where('id', '=', id).where(scopedTo(tenant)).executeTakeFirst();
 }
+
+/** The payment with this tracking code, whoever's it is: for the customer's step that names only it (Zibal's /start/{trackId}). */
+export async function paymentIdByTrackingCode(db: Db, trackingCode: string): Promise<string | undefined> {
+  return (await db.selectFrom('payments').select('id').where('tracking_code', '=', trackingCode).executeTakeFirst())?.id;
+}

@@ -79,3 +79,45 @@ export const ZarinpalErrorAnswerSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Zibal's `merchant`: the value for this mode from the dashboard or the CLI. */
+const ZIBAL_MERCHANT = Type.String({ minLength: 1, maxLength: 64, description: 'your Zibal `merchant` for this mode (from the dashboard or the CLI)' });
+/** Zibal's trackId: a number, or the digits the callback's query brought. */
+const ZIBAL_TRACK_ID = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,15}$' })], { description: 'the payment, as /v1/request named it' });
+
+export const ZibalRequestSchema = Type.Object(
+  {
+    merchant: ZIBAL_MERCHANT,
+    amount: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'rials' }),
+    callbackUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'where the customer returns, on one of your registered domains' }),
+    description: Type.Optional(Type.String({ maxLength: 255, pattern: FREE_TEXT_PATTERN })),
+    orderId: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 64, pattern: MERCHANT_REFERENCE_PATTERN }), Type.Integer({ minimum: 0 })])),
+    mobile: OPTIONAL_MOBILE,
+  },
+  { additionalProperties: true },
+);
+export type ZibalRequest = Static<typeof ZibalRequestSchema>;
+
+/** /v1/verify and /v1/inquiry: one payment. */
+export const ZibalTrackSchema = Type.Object({ merchant: ZIBAL_MERCHANT, trackId: ZIBAL_TRACK_ID }, { additionalProperties: true });
+
+const ZIBAL_RESULT = { result: Type.Integer(), message: Type.String() };
+export const ZibalRequestAnswerSchema = Type.Object({ ...ZIBAL_RESULT, trackId: Type.Integer() }, { additionalProperties: false });
+/** /v1/verify's and /v1/inquiry's answer: the payment in Zibal's words. */
+export const ZibalPaymentAnswerSchema = Type.Object(
+  {
+    ...ZIBAL_RESULT,
+    trackId: Type.Integer(),
+    status: Type.Integer({ description: "Zibal's status: 1 verified, 2 paid, 3 canceled, -1 waiting, -2 failed, 15 refunded, 18 reversed" }),
+    amount: Type.Integer({ description: 'rials' }),
+    orderId: Type.String(),
+    description: Type.String(),
+    cardNumber: Type.Union([Type.String(), Type.Null()], { description: 'the masked card number' }),
+    refNumber: Type.Union([Type.String(), Type.Null()], { description: "the bank's retrieval reference number" }),
+    paidAt: Type.Union([Type.String(), Type.Null()]),
+    verifiedAt: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export const ZibalErrorAnswerSchema = Type.Object({ ...ZIBAL_RESULT }, { additionalProperties: false });

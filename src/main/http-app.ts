@@ -26,6 +26,7 @@ import { observeRequests } from '../http/observe.ts';
 import { clientAddressMiddleware } from '../http/client-address.ts';
 import { pageRoutes } from '../pages/routes.ts';
 import { zarinpalRoutes } from '../compat/zarinpal-routes.ts';
+import { zibalRoutes } from '../compat/zibal-routes.ts';
 import { dashboardRoutes } from '../dashboard/routes.ts';
 import { createMailer, type Mailer } from '../adapters/mailer.ts';
 import { docsRoutes } from '../../openapi/routes.ts';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDependencies): Koa {
 
   const health = healthRoutes(deps.db, deps.temporal);
   const zarinpal = zarinpalRoutes(deps);
+  const zibal = zibalRoutes(deps);
   const pages = pageRoutes(deps);
   const docs = docsRoutes(deps.config);
   const dashboard = dashboardRoutes({ ...deps, mailer: deps.mailer ?? createMailer(deps.config) });
@@ -84,5 +86,6 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(docs.routes()).use(docs.allowedMethods(allowed));
   app.use(api.routes()).use(api.allowedMethods(allowed));
   app.use(zarinpal.routes()).use(zarinpal.allowedMethods(allowed));
+  app.use(zibal.routes()).use(zibal.allowedMethods(allowed));
   return app;
 }
