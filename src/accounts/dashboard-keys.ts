@@ -10,6 +10,7 @@ import type { Db } from '../db/database.ts';
 import type { KeyMode } from '../domain/merchant.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
 import { createMerchantKey, merchantSummary, rollKey } from '../merchants/onboarding.ts';
+import { issueCompatCredentials } from '../merchants/compat-credentials.ts';
 import type { SignedInUser } from './accounts.ts';
 import { liveActionMissing, StepUpNeeded } from './step-up.ts';
 
@@ -48,4 +49,10 @@ export async function rollDashboardKey(db: Db, user: SignedInUser, keyId: string
   if (key === undefined || key.merchant_id !== user.merchantId) throw new OnboardingError(`no key ${keyId}`);
   await allowLiveKey(db, user, key.mode);
   return { ...(await rollKey(db, keyId, expiresInSeconds, testKeyLimit)), old_prefix: key.prefix };
+}
+
+/** Makes (rolls) the merchant's ZarinPal and Zibal values of a mode; live ones under a live key's rules. */
+export async function issueDashboardCompatCredentials(db: Db, user: SignedInUser, mode: KeyMode, previousExpiresInSeconds: number) {
+  await allowLiveKey(db, user, mode);
+  return issueCompatCredentials(db, user.merchantId, mode, previousExpiresInSeconds);
 }

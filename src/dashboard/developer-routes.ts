@@ -3,7 +3,7 @@
  * keys (make one, shown once; revoke; roll with a grace period for the old
  * key). Live keys wait for live mode and the documents it needs.
  */
-import { createDashboardKey, LiveKeyRefused, liveKeyMissing, rollDashboardKey } from '../accounts/dashboard-keys.ts';
+import { createDashboardKey, issueDashboardCompatCredentials, LiveKeyRefused, liveKeyMissing, rollDashboardKey } from '../accounts/dashboard-keys.ts';
 import { StepUpNeeded } from '../accounts/step-up.ts';
 import { parseKey } from '../merchants/keys.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
@@ -14,17 +14,27 @@ import { defaultRoute, mayUseTerminal, type RouteEntry } from '../domain/psp-rou
 import { strings } from './i18n.ts';
 import { Refusal, UUID, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { developersPage } from './views.ts';
+import { compatSection } from './credential-views.ts';
+import { listCompatCredentials, revokeCompatCredentials, type CompatCredentials } from '../merchants/compat-credentials.ts';
 
 /** How long the old key keeps working after a roll: the choices the form offers (now, 1 h, 24 h, 7 days). */
-const ROLL_EXPIRIES = new Set([0, 3_600, 86_400, 604_800]);
+export const ROLL_EXPIRIES = new Set([0, 3_600, 86_400, 604_800]);
 
 /** The developers page with what just happened (a new key, a notice, a refusal); the onboarding steps answer with it too. */
-export async function showDevelopers({ deps, html }: DashboardKit, request: SignedInRequest, options: Parameters<typeof developersPage>[2] = {}, status = 200): Promise<void> {
+export async function showDevelopers(
+  { deps, html }: DashboardKit,
+  request: SignedInRequest,
+  options: Parameters<typeof developersPage>[2] = {},
+  status = 200,
+  /** ZarinPal's and Zibal's values just made: shown this once. */
+  newCompat?: CompatCredentials,
+): Promise<void> {
   const summary = await merchantSummary(deps.db, request.user.merchantId);
   const keys = await listMerchantKeys(deps.db, request.user.merchantId);
   const missing = await liveKeyMissing(deps.db, request.user);
   const routes = await merchantRoutes(deps.db, deps.config, request.user.merchantId);
-  html(request.ctx, developersPage(request.view('developers'), { ...summary, keys, liveKeyMissing: missing, routes }, options), status);
+  const compat = compatSection(await listCompatCredentials(deps.db, request.user.merchantId), request.lang, newCompat);
+  html(request.ctx, developersPage(request.view('developers'), { ...summary, keys, liveKeyMissing: missing, routes }, { ...options, compat }), status);
 }
 
 /**
@@ -70,7 +80,8 @@ export function developerPages(kit: DashboardKit): void {
     signedIn(async (request) => {
       const t = strings(request.lang);
       const done = request.ctx.query.done;
-      const notice = done === 'gateway' ? t.gatewayRequestedText : done === 'revoked' ? t.keyRevokedText : done === 'live' ? t.liveActivatedText : undefined;
+      const notices: Record<string, string> = { gateway: t.gatewayRequestedText, revoked: t.keyRevokedText, live: t.liveActivatedText, compat_revoked: t.compatRevokedText };
+      const notice = typeof done === 'string' && Object.hasOwn(notices, done) ? notices[done] : undefined;
       await developers(request, { notice });
     }),
   );
@@ -144,6 +155,43 @@ export function developerPages(kit: DashboardKit): void {
       await audit(request.ctx, 'key_rolled', request.user, detail);
       if (rolled.key.startsWith('sk_live_')) await liveDone(request, 'live_key', `rolled ${detail}`);
       await developers(request, { newKey: rolled.key, notice: strings(request.lang).keyRolledText }, 201);
+    }),
+  );
+
+  // ZarinPal's and Zibal's values (docs/COMPAT.md#credentials): made (rolling the mode's earlier ones) and shown once, or revoked.
+  const modeOf = (form: URLSearchParams) => {
+    const mode = form.get('mode');
+    if (mode !== 'test' && mode !== 'live') throw new Refusal(400, 'bad_request');
+    return mode;
+  };
+
+  router.post(
+    '/dashboard/developers/compat',
+    signedIn(async (request) => {
+      const form = await readForm(request.ctx);
+      const mode = modeOf(form);
+      const expiresIn = Number(form.get('expires_in'));
+      if (!ROLL_EXPIRIES.has(expiresIn)) throw new Refusal(400, 'bad_request');
+      let values;
+      try {
+        values = await issueDashboardCompatCredentials(db, request.user, mode, expiresIn);
+      } catch (error) {
+        if (await refusedLiveKey(request, error)) return;
+        throw error;
+      }
+      await audit(request.ctx, 'compat_credentials_issued', request.user, `${mode}, earlier values for ${expiresIn} s`);
+      // Answered here, not after a redirect: the values are shown this once and stored nowhere.
+      await showDevelopers(kit, request, {}, 201, values);
+    }),
+  );
+
+  router.post(
+    '/dashboard/developers/compat/revoke',
+    signedIn(async (request) => {
+      const mode = modeOf(await readForm(request.ctx));
+      const { revoked } = await revokeCompatCredentials(db, request.user.merchantId, mode);
+      await audit(request.ctx, 'compat_credentials_revoked', request.user, `${mode}: ${revoked}`);
+      seeOther(request.ctx, '/dashboard/developers?done=compat_revoked');
     }),
   );
 }

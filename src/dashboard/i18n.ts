@@ -7,12 +7,14 @@
 import type { PaymentStatus } from '../domain/payment.ts';
 import { LOCALE, SHARED_WORDS, type Lang } from '../http/words.ts';
 import { OPERATIONS_WORDS } from './i18n-operations.ts';
+import { COMPAT_WORDS } from './i18n-compat.ts';
 
 export type { Lang };
 
 const fa = {
   ...SHARED_WORDS.fa,
   ...OPERATIONS_WORDS.fa,
+  ...COMPAT_WORDS.fa,
   dashboard: 'پیشخوان',
   mainNav: 'بخش‌های پیشخوان',
   navPayments: 'پرداخت‌ها',
@@ -325,6 +327,7 @@ export type Strings = typeof fa;
 const en: Strings = {
   ...SHARED_WORDS.en,
   ...OPERATIONS_WORDS.en,
+  ...COMPAT_WORDS.en,
   dashboard: 'Dashboard',
   mainNav: 'Dashboard sections',
   navPayments: 'Payments',

@@ -19,6 +19,7 @@ import { formatRials, formatTime, statusLabel, strings, type Lang, type Strings 
 import type { GatewayStatus, OnboardingStatus } from '../domain/onboarding.ts';
 import type { RouteEntry } from '../domain/psp-routing.ts';
 import { onboardingView } from './onboarding-steps.ts';
+import { credentialView, type CompatSection } from './credential-views.ts';
 
 const eta = new Eta({ views: fileURLToPath(new URL('./templates', import.meta.url)), cache: true, autoEscape: true });
 
@@ -322,7 +323,7 @@ export function developersPage(
     /** The merchant's PSP route per mode, read-only (docs/psps/routing.md). */
     routes?: { mode: 'test' | 'live'; source: 'merchant' | 'default'; entries: RouteEntry[] }[];
   },
-  options: { newKey?: string; notice?: string; error?: string; refusedMissing?: ('live_mode' | 'two_factor')[] } = {},
+  options: { newKey?: string; notice?: string; error?: string; refusedMissing?: ('live_mode' | 'two_factor')[]; compat?: CompatSection } = {},
 ): string {
   const { lang } = context;
   const t = strings(lang);
@@ -356,21 +357,10 @@ export function developersPage(
             : `${e.min_amount === null ? '' : formatRials(e.min_amount, lang)} – ${e.max_amount === null ? '' : formatRials(e.max_amount, lang)}`,
       })),
     })),
-    keys: account.keys.map((k) => {
-      const active = k.revoked_at === null && (k.expires_at === null || k.expires_at.getTime() > now);
-      return {
-        id: k.id,
-        prefix: k.prefix,
-        mode: t[`mode_${k.mode}`],
-        created: formatTime(k.created_at, lang),
-        lastUsed: k.last_used_at === null ? t.never : formatTime(k.last_used_at, lang),
-        // A rolled key keeps working until its expiry: it says when.
-        state: k.revoked_at !== null ? t.keyRevoked : !active ? t.keyExpired : k.expires_at !== null ? `${t.keyExpires} ${formatTime(k.expires_at, lang)}` : t.keyActive,
-        active,
-      };
-    }),
+    keys: account.keys.map((k) => ({ id: k.id, prefix: k.prefix, ...credentialView(k, lang, now) })),
   });
 }
+
 
 export function settingsPage(context: ViewContext, account: { domains: DomainVerificationState[]; email: string }, options: { notice?: string; error?: string; domainValue?: string } = {}): string {
   const t = strings(context.lang);

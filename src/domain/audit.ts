@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   'key_created',
   'key_revoked',
   'key_rolled',
+  'compat_credentials_issued',
+  'compat_credentials_revoked',
   'gateway_requested',
   // Settings
   'domain_added',
