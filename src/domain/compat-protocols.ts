@@ -69,19 +69,23 @@ export interface ReturningPayment {
  * the verify deadline if nobody verifies it.
  */
 export function returnAddress(payment: ReturningPayment): string {
-  if (payment.created_via === 'api') return returnUrl(payment.callback_url, payment);
   const url = new URL(payment.callback_url);
   const success = returnStatus(payment.status) === 'success';
-  if (payment.created_via === 'zarinpal') {
-    url.searchParams.set('Authority', zarinpalAuthority(payment));
-    url.searchParams.set('Status', success ? 'OK' : 'NOK');
-  } else {
-    url.searchParams.set('success', success ? '1' : '0');
-    url.searchParams.set('trackId', zibalTrackId(payment));
-    url.searchParams.set('orderId', payment.merchant_reference);
-    url.searchParams.set('status', String(zibalStatus(payment.status)));
+  switch (payment.created_via) {
+    case 'zarinpal':
+      url.searchParams.set('Authority', zarinpalAuthority(payment));
+      url.searchParams.set('Status', success ? 'OK' : 'NOK');
+      return url.toString();
+    case 'zibal':
+      url.searchParams.set('success', success ? '1' : '0');
+      url.searchParams.set('trackId', zibalTrackId(payment));
+      url.searchParams.set('orderId', payment.merchant_reference);
+      url.searchParams.set('status', String(zibalStatus(payment.status)));
+      return url.toString();
+    default:
+      // The API's, and any payment that does not say (one read from a workflow started before the column).
+      return returnUrl(payment.callback_url, payment);
   }
-  return url.toString();
 }
 
 /** Zibal's trackId: the payment's tracking code (twelve digits, unique), a number as Zibal's is. */
