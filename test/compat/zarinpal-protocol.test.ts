@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { getHarness, testConfig } from '../support/harness.ts';
+import { apiWithDeadTemporal, getHarness, testConfig } from '../support/harness.ts';
 import { client, request } from '../support/http.ts';
 import { cli } from '../support/cli.ts';
 import { compatMerchant, payThroughStart, startCallbackReceiver, type CallbackReceiver } from '../support/compat.ts';
@@ -171,6 +171,26 @@ describe("ZarinPal's v4 protocol on Dargah's payments", () => {
       assert.equal((none.body.errors as { code: number }).code, -54);
       assert.equal((await fetch(`${baseUrl}/pg/StartPay/nothing`, { redirect: 'manual' })).status, 404);
     });
+  });
+
+  it('Temporal down: request.json and verify.json answer 503 with -52 and no detail, lose nothing, and a retry on a healthy API completes', async () => {
+    const broken = await apiWithDeadTemporal();
+    const before = await paymentCount(merchant.merchantId);
+    const refused = await request<ZarinpalAnswer>(broken, 'POST', '/pg/v4/payment/request.json', { body: requestBody() });
+    assert.equal(refused.status, 503);
+    assert.equal((refused.body.errors as { code: number }).code, -52);
+    assert.doesNotMatch(refused.text, /\bat \/|Error:|stack/i, 'no stack trace');
+    assert.equal(await paymentCount(merchant.merchantId), before, 'the payment nobody could finish is taken back');
+
+    const authority = String((await zp('request.json', requestBody())).body.data.authority);
+    await payThroughStart(baseUrl, merchant.key, `${baseUrl}/pg/StartPay/${authority}`);
+    const verifyBody = { merchant_id: merchant.zarinpal_merchant_id, amount: 150_000, authority };
+    const down = await request<ZarinpalAnswer>(broken, 'POST', '/pg/v4/payment/verify.json', { body: verifyBody });
+    assert.deepEqual([down.status, (down.body.errors as { code: number }).code], [503, -52]);
+    assert.equal((await zp('verify.json', verifyBody)).body.data.code, 100, 'the same verify on a healthy API');
+    const zibalDown = await request<{ result: number }>(broken, 'POST', '/v1/request', { body: { merchant: merchant.zibal_merchant, amount: 50_000, callbackUrl: callback.url } });
+    assert.deepEqual([zibalDown.status, zibalDown.body.result], [503, -1]);
+    assert.equal(await paymentCount(merchant.merchantId), before + 1);
   });
 
   it("the CLI prints a merchant's credentials once, as JSON, and they authenticate", async () => {
