@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { apiWithDeadTemporal, getHarness, testConfig } from '../support/harness.ts';
+import { apiWith, apiWithDeadTemporal, getHarness, testConfig } from '../support/harness.ts';
 import { client, request } from '../support/http.ts';
 import { cli } from '../support/cli.ts';
 import { compatMerchant, payThroughStart, startCallbackReceiver, type CallbackReceiver } from '../support/compat.ts';
@@ -191,6 +191,20 @@ describe("ZarinPal's v4 protocol on Dargah's payments", () => {
     const zibalDown = await request<{ result: number }>(broken, 'POST', '/v1/request', { body: { merchant: merchant.zibal_merchant, amount: 50_000, callbackUrl: callback.url } });
     assert.deepEqual([zibalDown.status, zibalDown.body.result], [503, -1]);
     assert.equal(await paymentCount(merchant.merchantId), before + 1);
+  });
+
+  it("counts against the credential's rate limit as a key does: -12 (429, Retry-After) past it, and Zibal's credential has its own budget", async () => {
+    const limited = await apiWith({ RATE_LIMIT_REQUESTS: '2', RATE_LIMIT_WINDOW_SECONDS: '60' });
+    const m = await compatMerchant();
+    const call = () => request<ZarinpalAnswer>(limited, 'POST', '/pg/v4/payment/unVerified.json', { body: { merchant_id: m.zarinpal_merchant_id } });
+    assert.equal((await call()).status, 200);
+    assert.equal((await call()).status, 200);
+    const third = await call();
+    assert.equal(third.status, 429);
+    assert.equal((third.body.errors as { code: number }).code, -12);
+    assert.match(third.headers.get('retry-after') ?? '', /^[0-9]+$/);
+    const zibal = await request<{ result: number }>(limited, 'POST', '/v1/inquiry', { body: { merchant: m.zibal_merchant, trackId: 1 } });
+    assert.equal(zibal.body.result, 203);
   });
 
   it("the CLI prints a merchant's credentials once, as JSON, and they authenticate", async () => {
