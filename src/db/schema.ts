@@ -8,8 +8,10 @@ import type { OnboardingStatus } from '../domain/onboarding.ts';
 import type { OnboardingEventType } from '../domain/onboarding-workflow.ts';
 import type { DocumentType, IdKind } from '../domain/business-documents.ts';
 import type { BankReconciliationItemsTable, BankReconciliationRunsTable } from './schema-bank-reconciliation.ts';
+import type { CompatCredentialsTable } from './schema-compat.ts';
 
 export type * from './schema-bank-reconciliation.ts';
+export type * from './schema-compat.ts';
 
 /** Columns the database fills in; optional on insert. */
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
@@ -93,20 +95,6 @@ export interface PaymentsTable {
   created_via: Defaulted<string>;
   /** ZarinPal's `IRT` when its request was in toman (its verify is then too); null for rials. */
   protocol_currency: Defaulted<string | null>;
-}
-
-/** A merchant's credential for a compatible protocol (docs/COMPAT.md): only its hash is stored. */
-export interface CompatCredentialsTable {
-  id: string;
-  merchant_id: string;
-  mode: 'test' | 'live';
-  protocol: 'zarinpal' | 'zibal';
-  value_hash: Buffer;
-  hint: string;
-  created_at: Date;
-  revoked_at: Defaulted<Date | null>;
-  expires_at: Defaulted<Date | null>;
-  last_used_at: Defaulted<Date | null>;
 }
 
 /** One terminal of a merchant's route in a mode (docs/psps/routing.md). */
