@@ -26,7 +26,8 @@ export const ZIBAL_ERRORS: ProtocolErrors = {
   },
   // Zibal's "error": a body it cannot read, a field it has no code for, an outage (503) or a bug (500).
   fallback: -1,
-  fieldCodes: { merchant: 102, amount: 105, callbackUrl: 106, trackId: 203 },
+  // callback_url: the name the payment service's own check gives a callbackUrl that is not an absolute URL.
+  fieldCodes: { merchant: 102, amount: 105, callbackUrl: 106, callback_url: 106, trackId: 203 },
   status: (status) => (status === 429 || status >= 500 ? status : 200),
   body: (code, message) => ({ result: code, message }),
 };

@@ -80,6 +80,8 @@ describe("Zibal's v1 protocol on Dargah's payments", () => {
     assert.equal(await codeOf('request', { ...base, amount: 'many' }), 105);
     assert.equal(await codeOf('request', { ...base, amount: 10_000_000_000 }), 113);
     assert.equal(await codeOf('request', { ...base, callbackUrl: 'https://evil.example/back' }), 106);
+    assert.equal(await codeOf('request', { ...base, callbackUrl: 'not a url' }), 106);
+    assert.equal(await codeOf('request', { ...base, mobile: '12345' }), -1);
     assert.equal(await codeOf('verify', { merchant: merchant.zibal_merchant, trackId: 123 }), 203);
     const other = await compatMerchant();
     const theirs = await zb('request', { ...base, merchant: other.zibal_merchant });
