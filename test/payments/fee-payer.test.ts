@@ -32,7 +32,7 @@ describe('who pays the fee', () => {
 
   it('a customer-pays test payment is charged amount + fee at the bank; verify takes the amount, not the charged one', async () => {
     const h = await getHarness();
-    const { key } = await newMerchant();
+    const { key, merchantId } = await newMerchant();
     const api = client(h.baseUrl, key);
     const created = await createdPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
     assert.deepEqual([created.fee_payer, created.amount, created.charged_amount, created.fee], ['customer', A, C, 0]);
@@ -60,7 +60,7 @@ describe('who pays the fee', () => {
     // The record shows the same.
     const read = await api.get<Body>(`/payments/${paid.id}`);
     assert.deepEqual([read.body.payment.fee_payer, read.body.payment.charged_amount, read.body.payment.fee], ['customer', C, F]);
-    await assertLedgerBalanced(h.db, 'after a customer-pays verify');
+    await assertLedgerBalanced(h.db, 'after a customer-pays verify', { merchantIds: [merchantId] });
   });
 
   it('a merchant-pays payment (the default) is charged its amount and shows charged_amount = amount', async () => {
@@ -75,7 +75,7 @@ describe('who pays the fee', () => {
 
   it('a reversal returns the charged amount at the bank', async () => {
     const h = await getHarness();
-    const { key } = await newMerchant();
+    const { key, merchantId } = await newMerchant();
     const paid = await paidPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
     const reversed = await client(h.baseUrl, key).post<Body>(`/payments/${paid.id}/reverse`);
     assert.equal(reversed.status, 200, reversed.text);
@@ -84,12 +84,12 @@ describe('who pays the fee', () => {
       { kind: 'confirm', amount: C },
       { kind: 'reverse', amount: C },
     ]);
-    await assertLedgerBalanced(h.db, 'after a customer-pays reversal');
+    await assertLedgerBalanced(h.db, 'after a customer-pays reversal', { merchantIds: [merchantId] });
   });
 
   it('a customer-pays payment may be refunded up to what the customer paid, and no more', async () => {
     const h = await getHarness();
-    const { key } = await newMerchant();
+    const { key, merchantId } = await newMerchant();
     const api = client(h.baseUrl, key);
     const paid = await paidPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
     assert.equal((await api.post<Body>(`/payments/${paid.id}/verify`, { amount: A })).status, 200);
@@ -109,7 +109,7 @@ describe('who pays the fee', () => {
     const refunded = await api.get<Body>(`/payments/${paid.id}`);
     assert.deepEqual([refunded.body.payment.status, refunded.body.payment.refunded_amount, refunded.body.payment.fee], ['refunded', C, F]);
     assert.deepEqual((await bankOperations(paid.id, 'refund')).map((op) => op.amount), [A, F]);
-    await assertLedgerBalanced(h.db, 'after a customer-pays payment refunded in full');
+    await assertLedgerBalanced(h.db, 'after a customer-pays payment refunded in full', { merchantIds: [merchantId] });
   });
 
   it('a live customer-pays payment verified and settled pays the merchant the whole amount', async function () {
@@ -135,7 +135,7 @@ describe('who pays the fee', () => {
     assert.equal(got.status, 200, got.text);
     assert.deepEqual([got.body.settlement.gross, got.body.settlement.fees, got.body.settlement.net], [amount + fee, fee, amount]);
     assert.deepEqual((await payoutTransfers(id)).map((t) => t.amount), [amount]);
-    await assertLedgerBalanced(h.db, 'after a customer-pays live settlement');
+    await assertLedgerBalanced(h.db, 'after a customer-pays live settlement', { merchantIds: [m.merchantId] });
   });
 
   it('the fee preview answers the split from the merchant’s fee plan, for either payer', async () => {
