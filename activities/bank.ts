@@ -133,7 +133,8 @@ export function createBankActivities({ psps, db, health, logger }: BankActivityD
      * terminals this worker has a client for are answered.
      */
     async planPaymentRoute({ payment_id, mode, amount }: { payment_id: string; mode: Mode; amount: number }): Promise<PaymentRouteCandidate[]> {
-      const record = await guard.read(db, 'planPaymentRoute', { payment_id, mode, amount });
+      // `amount` is what the bank will charge (amount + fee when the customer pays it): the terminals' limits apply to it.
+      const record = await guard.read(db, 'planPaymentRoute', { payment_id, mode, charged_amount: amount });
       const configured = configuredTerminals(psps, record.mode);
       const set = await merchantRoute(db, record.merchant_id, record.mode);
       const usable = set.filter((e) => configured.some((c) => c.psp === e.psp && c.terminal_id === e.terminal_id));
@@ -175,19 +176,21 @@ export function createBankActivities({ psps, db, health, logger }: BankActivityD
       // Not a claim the guard checks: a record naming another PSP here is a worker that died after
       // recording the PSP and before its workflow task completed, so the customer was never answered
       // with that token; this PSP is passed over (the route reaches the recorded one), with no alert.
-      const bank = await adapter('requestBankToken', { payment_id, mode, amount }, psp);
+      // `amount` is what the customer is charged: the record's amount plus the fee a customer-pays payment adds.
+      const bank = await adapter('requestBankToken', { payment_id, mode, charged_amount: amount }, psp);
       if (psp === undefined) return recorded('token', { payment_id, mode, amount }, () => bank.requestToken(payment_id, amount, redirect_url));
       return routedToken(bank, psp, mode, payment_id, amount, redirect_url, attempt ?? 0);
     },
 
     /**
      * Asks the bank whether it holds the customer's payment under `ref_num` (VerifyTransaction); the
-     * workflow judges the answer. The connector is given the recorded amount (never the workflow's
-     * word): a PSP that answers a code alone confirms the sale it bound to that amount at the token.
+     * workflow judges the answer. The connector is given the recorded charged amount (never the
+     * workflow's word): a PSP that answers a code alone confirms the sale it bound to that amount at
+     * the token.
      */
     async confirmAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }): Promise<Confirmation & { terminal_matches?: boolean }> {
       const { bank: bankFor, recorded: record } = await recordedBank('confirmAtBank', { payment_id, mode, ...pspOf(psp) });
-      const answer = await recorded('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num, Number(record.amount)));
+      const answer = await recorded('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num, Number(record.amount) + Number(record.customer_fee ?? 0)));
       return answer.result === 'confirmed' ? { ...answer, terminal_matches: answer.terminal === bankFor.terminalId } : answer;
     },
 

@@ -19,6 +19,8 @@ export interface PaymentClaim {
   payment_id: string;
   mode: string;
   amount?: number;
+  /** What the bank charges the customer (docs/PAYMENTS.md#who-pays-the-fee): the record's amount plus its customer_fee. */
+  charged_amount?: number;
   merchant_id?: string;
   /** The PSP the workflow means to call; checked only once the record names one (it is then the record's). */
   psp?: string;
@@ -28,6 +30,8 @@ export interface PaymentClaim {
 export interface RecordedIdentity {
   mode: 'test' | 'live';
   amount: number | string | bigint;
+  /** The fee a customer-pays payment adds to its amount (absent where a caller did not read it: then no charged_amount claim is checked against it). */
+  customer_fee?: number | string | bigint;
   merchant_id: string;
   /** The PSP that gave the payment its token (null: none yet, or a payment older than routing: SEP). */
   psp?: string | null;
@@ -41,6 +45,7 @@ function differences(claim: PaymentClaim, row: RecordedIdentity | undefined): st
   const differ: string[] = [];
   if (claim.mode !== row.mode) differ.push('mode');
   if (claim.amount !== undefined && claim.amount !== Number(row.amount)) differ.push('amount');
+  if (claim.charged_amount !== undefined && claim.charged_amount !== Number(row.amount) + Number(row.customer_fee ?? Number.NaN)) differ.push('charged amount');
   if (claim.merchant_id !== undefined && claim.merchant_id !== row.merchant_id) differ.push('merchant');
   // After the redirect the payment never moves: a bank call for another PSP than the one that took it is refused.
   if (claim.psp !== undefined && row.psp !== undefined && row.psp !== null && claim.psp !== row.psp) differ.push('psp');
@@ -62,7 +67,7 @@ export function paymentRecordGuard(logger: Logger) {
     check,
     /** Reads the payment's identity and checks `claim` against it (see check); answers the record's. */
     async read(db: Db, activity: string, claim: PaymentClaim): Promise<RecordedIdentity> {
-      const row = await db.selectFrom('payments').select(['mode', 'amount', 'merchant_id', 'psp']).where('id', '=', claim.payment_id).executeTakeFirst();
+      const row = await db.selectFrom('payments').select(['mode', 'amount', 'customer_fee', 'merchant_id', 'psp']).where('id', '=', claim.payment_id).executeTakeFirst();
       return check(activity, claim, row);
     },
   };

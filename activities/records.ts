@@ -54,21 +54,41 @@ interface Shown {
 }
 
 /** The record's columns an event and a posting need besides the workflow's state. */
-const RECORD_COLUMNS = ['merchant_id', 'metadata', 'settlement_status', 'psp', 'psp_terminal_id', 'created_via'] as const;
+const RECORD_COLUMNS = ['merchant_id', 'metadata', 'settlement_status', 'psp', 'psp_terminal_id', 'created_via', 'amount', 'fee_payer', 'customer_fee'] as const;
 
 /**
  * `row`'s metadata, settlement status and PSP on the workflow's state: settlement_status is the
  * record's (settlement and the end of a live payment set it), and so is the PSP that took the
- * payment (recordPaymentPsp), which a workflow started before routing does not hold.
+ * payment (recordPaymentPsp), which a workflow started before routing does not hold, and who pays
+ * the fee with what the customer is charged, which a workflow started before fee payers does not.
  */
 function shownFrom(
   payment: Payment,
-  row: { merchant_id: string; metadata: string; settlement_status: string; psp: string | null; psp_terminal_id: string | null; created_via: string },
+  row: {
+    merchant_id: string;
+    metadata: string;
+    settlement_status: string;
+    psp: string | null;
+    psp_terminal_id: string | null;
+    created_via: string;
+    amount: number;
+    fee_payer: string;
+    customer_fee: number;
+  },
 ): Shown {
   const settlement = row.settlement_status as Payment['settlement_status'];
   const createdVia = row.created_via as Payment['created_via'];
+  const feePayer = row.fee_payer as Payment['fee_payer'];
   return {
-    payment: { ...payment, metadata: JSON.parse(row.metadata) as Payment['metadata'], settlement_status: settlement, psp: pspFromRow(row), created_via: createdVia },
+    payment: {
+      ...payment,
+      metadata: JSON.parse(row.metadata) as Payment['metadata'],
+      settlement_status: settlement,
+      psp: pspFromRow(row),
+      created_via: createdVia,
+      fee_payer: feePayer,
+      charged_amount: Number(row.amount) + Number(row.customer_fee),
+    },
     merchantId: row.merchant_id,
   };
 }
@@ -92,7 +112,7 @@ async function lockForWrite(
   payment: Payment,
   version: number,
 ): Promise<{ from: string; shown: Shown } | undefined> {
-  const locked = await trx.selectFrom('payments').select(['status', 'version', 'mode', 'amount', ...RECORD_COLUMNS]).where('id', '=', payment.id).forUpdate().executeTakeFirst();
+  const locked = await trx.selectFrom('payments').select(['status', 'version', 'mode', ...RECORD_COLUMNS]).where('id', '=', payment.id).forUpdate().executeTakeFirst();
   // No row yet: the caller retries until the create's insert is visible.
   if (locked === undefined) return undefined;
   // A write goes only to the record of the payment the workflow was started for (activities/payment-record.ts).
@@ -110,7 +130,8 @@ async function postTransition(trx: Db, { payment, merchantId }: Shown, at: Date)
     movement,
     merchantId,
     mode: payment.mode,
-    amount: payment.amount,
+    // What the customer was charged: a customer-pays payment's fee is part of what is held, and of what goes back.
+    amount: payment.charged_amount,
     fee: payment.fee,
     paymentId: payment.id,
     at,

@@ -10,6 +10,8 @@ import {
   BankOutcomeRequestSchema,
   CreatePaymentResponseSchema,
   createPaymentRequestSchema,
+  FeePreviewSchema,
+  feePreviewQuerySchema,
   ListPaymentsQuerySchema,
   PaymentListSchema,
   PaymentResponseSchema,
@@ -76,7 +78,8 @@ export function operations(bounds: AmountBounds): Operation[] {
       operationId: 'createPayment',
       summary: 'Create a payment',
       description:
-        'Registers a payment and starts its workflow. Send the customer to `payment_url`. Deliver nothing until verify succeeds.',
+        'Registers a payment and starts its workflow. Send the customer to `payment_url`. Deliver nothing until verify succeeds. ' +
+        "`fee_payer: customer` charges the customer `amount` + the fee (fixed now from your fee plan; see `GET /api/v1/fees`) and leaves you the whole amount; verify still takes `amount`.",
       tag: 'Payments',
       auth: true,
       idempotent: true,
@@ -90,7 +93,29 @@ export function operations(bounds: AmountBounds): Operation[] {
         description: 'Two notebooks',
         mobile: '09121234567',
         metadata: { order_id: '1042' },
+        fee_payer: 'merchant',
       },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/fees',
+      operationId: 'previewFee',
+      summary: 'Preview the fee of an amount',
+      description:
+        "What a payment of `amount` would cost under your fee plan: the fee, what the customer will be charged at the bank and what you receive at verify. " +
+        'With `fee_payer=merchant` (the default) the customer is charged the amount and the fee comes out of it; with `fee_payer=customer` the customer is charged amount + fee and you receive the whole amount. ' +
+        'A customer-pays payment fixes its fee when it is created, so a later change of your fee plan does not change it.',
+      tag: 'Payments',
+      auth: true,
+      query: feePreviewQuerySchema(bounds),
+      responses: {
+        200: {
+          description: 'The split of the amount.',
+          schema: FeePreviewSchema,
+          example: { amount: 1_500_000, fee_payer: 'customer', fee: 15_000, charged_amount: 1_515_000, merchant_receives: 1_500_000 },
+        },
+      },
+      errors: [...COMMON_ERRORS, 'validation_failed'],
     },
     {
       method: 'get',

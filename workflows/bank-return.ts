@@ -8,7 +8,7 @@
  */
 import { isCancellation, patched } from '@temporalio/workflow';
 import { isGenuineConfirmation } from '../src/domain/bank-confirmation.ts';
-import { PAYMENT_FAILURES } from '../src/domain/payment.ts';
+import { chargedAmount, PAYMENT_FAILURES } from '../src/domain/payment.ts';
 import {
   BANK_PENDING_LIMIT_DEFAULT_MS,
   BANK_PENDING_MAX_INTERVAL_MS,
@@ -35,6 +35,19 @@ export const ASK_BANK_ON_FAILED_RETURN_PATCH = 'bank-return-failure-asks-bank';
  */
 export const PSP_ROUTING_PATCH = 'psp-routing';
 
+/**
+ * Who pays the fee (docs/PAYMENTS.md#who-pays-the-fee): a customer-pays payment is charged its amount
+ * plus the fee fixed at create, so its token, the confirmation's amount and what a reversal returns
+ * are that charged amount. Only customer-pays payments take the marker: every other payment, and
+ * every history recorded before fee payers existed, runs and replays as before.
+ */
+export const CUSTOMER_PAYS_FEE_PATCH = 'customer-pays-fee';
+
+/** What the bank charges for the workflow's payment: see CUSTOMER_PAYS_FEE_PATCH. Called once, as the workflow starts. */
+export function amountAtBank({ payment }: PaymentWorkflowInput): number {
+  return payment.fee_payer === 'customer' && patched(CUSTOMER_PAYS_FEE_PATCH) ? chargedAmount(payment) : payment.amount;
+}
+
 /** What the customer's Pay is refused with when no PSP of the route gave a token: a 503 they may retry. */
 export const NO_BANK_ANSWERED = { code: 'bank_unavailable', message: 'No bank can take the payment right now; try again in a moment.' } as const;
 
@@ -48,6 +61,8 @@ export class BankReturn {
     private readonly state: PaymentState,
     private readonly clock: PaymentClock,
     private readonly input: PaymentWorkflowInput,
+    /** What the bank charges the customer (amountAtBank). */
+    readonly charged: number,
   ) {}
 
   /** The customer may still pay: nobody has answered and the page has not expired. */
@@ -62,7 +77,7 @@ export class BankReturn {
     if (!this.payable()) throw refusalFailure({ code: 'payment_not_payable', message: `The payment is ${payment.status}; it can no longer be paid.` });
     if (this.token !== undefined) return this.token;
     if (patched(PSP_ROUTING_PATCH)) this.token = await this.routedToken(redirect_url);
-    else this.token = await bankCallsAwaited.requestBankToken({ payment_id: payment.id, mode: payment.mode, amount: payment.amount, redirect_url });
+    else this.token = await bankCallsAwaited.requestBankToken({ payment_id: payment.id, mode: payment.mode, amount: this.charged, redirect_url });
     return this.token;
   }
 
@@ -74,7 +89,7 @@ export class BankReturn {
    */
   private async routedToken(redirect_url: string): Promise<BankTokenResult> {
     const { payment } = this.state;
-    const identity = { payment_id: payment.id, mode: payment.mode, amount: payment.amount };
+    const identity = { payment_id: payment.id, mode: payment.mode, amount: this.charged };
     const candidates = await routePlanning.planPaymentRoute(identity);
     for (const [attempt, candidate] of candidates.entries()) {
       let answer: BankTokenResult;
@@ -135,7 +150,7 @@ export class BankReturn {
       if (payment.status === 'created') await this.state.commit({ ...payment, status: 'pending' });
       return;
     }
-    if (answer.result === 'confirmed' && isGenuineConfirmation(answer, payment, refNum)) {
+    if (answer.result === 'confirmed' && isGenuineConfirmation(answer, { id: payment.id, amount: this.charged }, refNum)) {
       const paidAt = this.clock.nowMs();
       return this.state.commit({
         ...payment,

@@ -10,7 +10,7 @@
  * (workflows/refunds.ts).
  */
 import { allHandlersFinished, condition, isCancellation, setHandler } from '@temporalio/workflow';
-import { cancelRefusal, canceledByMerchant, computeFee, isPositiveAmount, NOT_A_POSITIVE_AMOUNT, PAYMENT_FAILURES, reverseRefusal, verifyRefusal } from '../src/domain/payment.ts';
+import { cancelRefusal, canceledByMerchant, feeAtVerify, isPositiveAmount, NOT_A_POSITIVE_AMOUNT, PAYMENT_FAILURES, reverseRefusal, verifyRefusal } from '../src/domain/payment.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
   advanceClockUpdate,
@@ -23,7 +23,7 @@ import {
   type AdvanceClockInput,
   type PaymentWorkflowInput,
 } from '../src/domain/payment-workflow.ts';
-import { BankReturn } from './bank-return.ts';
+import { amountAtBank, BankReturn } from './bank-return.ts';
 import { PaymentClock } from './payment-clock.ts';
 import { refusalFailure } from './failures.ts';
 import { PaymentState } from './payment-state.ts';
@@ -32,14 +32,14 @@ import { bankCalls, bankCallsAwaited } from './proxies.ts';
 export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
   const state = new PaymentState(input.payment, input.merchant_id);
   const clock = new PaymentClock(state.lock);
-  const bank = new BankReturn(state, clock, input);
+  const bank = new BankReturn(state, clock, input, amountAtBank(input));
   const { lock } = state;
 
-  /** Returns the whole amount to the customer at the bank, then records `reversed` (no fee). */
+  /** Returns everything the customer was charged at the bank, then records `reversed` (no fee). */
   async function reverse(): Promise<void> {
     const { payment } = state;
     await bankCalls.reverseAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
-    await state.commit({ ...payment, status: 'reversed', refunded_amount: payment.amount, fee: 0 });
+    await state.commit({ ...payment, status: 'reversed', refunded_amount: bank.charged, fee: 0 });
   }
 
   // The announcement takes the lock before any handler is set: a bank answer sent with the
@@ -114,7 +114,7 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
           if (isCancellation(error)) throw error;
           throw refusalFailure({ code: 'bank_unavailable', message: 'The bank did not settle the payment in time; verify again.' });
         }
-        await state.commit({ ...payment, status: 'verified', verified_at: clock.now(), fee: computeFee(payment.amount, input.fee_plan) });
+        await state.commit({ ...payment, status: 'verified', verified_at: clock.now(), fee: feeAtVerify(payment, input.fee_plan) });
         return state.payment;
       }),
     {

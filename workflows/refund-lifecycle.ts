@@ -72,7 +72,7 @@ export class RefundBook {
       failure: null,
     };
     const refunded = payment.refunded_amount + amount;
-    await this.commit(refund, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment.amount, refunded) });
+    await this.commit(refund, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment, refunded) });
     this.payouts.push(this.payOut(refund));
     return refund;
   }
@@ -121,6 +121,6 @@ export class RefundBook {
     if (settled.status === 'succeeded') return this.commit(settled, null);
     const payment = this.owner.payment();
     const refunded = payment.refunded_amount - settled.amount;
-    await this.commit(settled, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment.amount, refunded) });
+    await this.commit(settled, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment, refunded) });
   }
 }

@@ -15,9 +15,29 @@ export interface paths {
         put?: never;
         /**
          * Create a payment
-         * @description Registers a payment and starts its workflow. Send the customer to `payment_url`. Deliver nothing until verify succeeds.
+         * @description Registers a payment and starts its workflow. Send the customer to `payment_url`. Deliver nothing until verify succeeds. `fee_payer: customer` charges the customer `amount` + the fee (fixed now from your fee plan; see `GET /api/v1/fees`) and leaves you the whole amount; verify still takes `amount`.
          */
         post: operations["createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview the fee of an amount
+         * @description What a payment of `amount` would cost under your fee plan: the fee, what the customer will be charged at the bank and what you receive at verify. With `fee_payer=merchant` (the default) the customer is charged the amount and the fee comes out of it; with `fee_payer=customer` the customer is charged amount + fee and you receive the whole amount. A customer-pays payment fixes its fee when it is created, so a later change of your fee plan does not change it.
+         */
+        get: operations["previewFee"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -840,6 +860,16 @@ export interface components {
             amount: number;
             /** @description fee in rials; set at verify, 0 before and on reversed payments */
             fee: number;
+            /**
+             * @description who pays the gateway's fee: `merchant` (taken from the amount at verify) or `customer` (added to the amount the bank charges)
+             * @enum {string}
+             */
+            fee_payer: "merchant" | "customer";
+            /**
+             * @description rials the customer is charged at the bank: `amount` when the merchant pays the fee, `amount` + the fee (fixed at create) when the customer does
+             * @example 1515000
+             */
+            charged_amount: number;
             /** @description rials returned to the customer so far */
             refunded_amount: number;
             /** @constant */
@@ -1091,6 +1121,16 @@ export interface components {
                     amount: number;
                     /** @description fee in rials; set at verify, 0 before and on reversed payments */
                     fee: number;
+                    /**
+                     * @description who pays the gateway's fee: `merchant` (taken from the amount at verify) or `customer` (added to the amount the bank charges)
+                     * @enum {string}
+                     */
+                    fee_payer: "merchant" | "customer";
+                    /**
+                     * @description rials the customer is charged at the bank: `amount` when the merchant pays the fee, `amount` + the fee (fixed at create) when the customer does
+                     * @example 1515000
+                     */
+                    charged_amount: number;
                     /** @description rials returned to the customer so far */
                     refunded_amount: number;
                     /** @constant */
@@ -1515,7 +1555,8 @@ export interface operations {
                  *       "mobile": "09121234567",
                  *       "metadata": {
                  *         "order_id": "1042"
-                 *       }
+                 *       },
+                 *       "fee_payer": "merchant"
                  *     }
                  */
                 "application/json": {
@@ -1555,6 +1596,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @description who pays the gateway's fee: `merchant` (taken from the amount at verify) or `customer` (added to the amount the bank charges)
+                     * @enum {string}
+                     */
+                    fee_payer?: "merchant" | "customer";
                 };
             };
         };
@@ -1656,6 +1702,147 @@ export interface operations {
                 };
             };
             /** @description Error: `validation_failed`, `callback_url_not_allowed`, `callback_domain_unverified`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewFee: {
+        parameters: {
+            query: {
+                /** @description the payment amount in rials */
+                amount: number;
+                /** @description who pays the gateway's fee: `merchant` (taken from the amount at verify) or `customer` (added to the amount the bank charges) */
+                fee_payer?: "merchant" | "customer";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The split of the amount. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "amount": 1500000,
+                     *       "fee_payer": "customer",
+                     *       "fee": 15000,
+                     *       "charged_amount": 1515000,
+                     *       "merchant_receives": 1500000
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description the payment amount in rials (what verify checks)
+                         * @example 1500000
+                         */
+                        amount: number;
+                        /**
+                         * @description who pays the gateway's fee: `merchant` (taken from the amount at verify) or `customer` (added to the amount the bank charges)
+                         * @enum {string}
+                         */
+                        fee_payer: "merchant" | "customer";
+                        /**
+                         * @description the gateway's fee in rials under your fee plan
+                         * @example 15000
+                         */
+                        fee: number;
+                        /**
+                         * @description rials the customer will be charged at the bank
+                         * @example 1515000
+                         */
+                        charged_amount: number;
+                        /**
+                         * @description rials the payment adds to your balance at verify (before any refund)
+                         * @example 1500000
+                         */
+                        merchant_receives: number;
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `validation_failed` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -29,7 +29,8 @@ export interface TerminalDay {
 export async function confirmedPayments(db: Db, day: TerminalDay, start: Date, end: Date, deployedTerminal: boolean) {
   return db
     .selectFrom('payments')
-    .select(['id', 'amount', 'reference_id', 'card_pan'])
+    // The bank holds what it charged: the amount plus the fee of a customer-pays payment.
+    .select(['id', sql<string>`amount + customer_fee`.as('amount'), 'reference_id', 'card_pan'])
     .where('mode', '=', day.mode)
     .where('status', 'in', CONFIRMED)
     .where((eb) =>

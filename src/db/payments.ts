@@ -20,6 +20,8 @@ export function paymentFromRow(row: PaymentRow): Payment {
     mode: row.mode,
     amount: Number(row.amount),
     fee: Number(row.fee),
+    fee_payer: row.fee_payer as Payment['fee_payer'],
+    charged_amount: Number(row.amount) + Number(row.customer_fee),
     refunded_amount: Number(row.refunded_amount),
     currency: 'IRR',
     merchant_reference: row.merchant_reference,
@@ -80,6 +82,8 @@ export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: 
     metadata: JSON.stringify(payment.metadata),
     created_via: payment.created_via,
     protocol_currency: protocolCurrency,
+    fee_payer: payment.fee_payer,
+    customer_fee: payment.charged_amount - payment.amount,
     ...mutableColumns(payment),
   };
 }

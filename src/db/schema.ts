@@ -95,6 +95,10 @@ export interface PaymentsTable {
   created_via: Defaulted<string>;
   /** ZarinPal's `IRT` when its request was in toman (its verify is then too); null for rials. */
   protocol_currency: Defaulted<string | null>;
+  /** `merchant` or `customer` (docs/PAYMENTS.md#who-pays-the-fee). */
+  fee_payer: Defaulted<string>;
+  /** The fee a customer-pays payment's customer is charged on top of `amount`, fixed at create; 0 when the merchant pays. */
+  customer_fee: Defaulted<number>;
 }
 
 /** One terminal of a merchant's route in a mode (docs/psps/routing.md). */

@@ -51,7 +51,8 @@ export interface SettlementDraft extends Pick<SettlementRow, 'gross' | 'fees' | 
 export async function draftSettlement(db: Db, merchantId: string, cutoff: Date): Promise<SettlementDraft> {
   const payments = await db
     .selectFrom('payments')
-    .select(['id', 'amount', 'fee'])
+    // What the customer paid (amount + the fee of a customer-pays payment) less the fee: the merchant's.
+    .select(['id', sql<string>`amount + customer_fee`.as('charged'), 'fee'])
     .where('merchant_id', '=', merchantId)
     .where('mode', '=', 'live')
     .where('settlement_status', '=', 'pending')
@@ -81,8 +82,8 @@ export async function draftSettlement(db: Db, merchantId: string, cutoff: Date):
     .execute();
   const draft: SettlementDraft = { lines: [], gross: 0, fees: 0, refunds: 0, net: 0, payment_count: 0, refund_count: 0 };
   for (const p of payments) {
-    draft.lines.push({ kind: 'payment', object_id: p.id, payment_id: p.id, amount: Number(p.amount), fee: Number(p.fee) });
-    draft.gross += Number(p.amount);
+    draft.lines.push({ kind: 'payment', object_id: p.id, payment_id: p.id, amount: Number(p.charged), fee: Number(p.fee) });
+    draft.gross += Number(p.charged);
     draft.fees += Number(p.fee);
     draft.payment_count += 1;
   }

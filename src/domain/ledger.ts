@@ -4,7 +4,7 @@
  * these in the same transaction as the change that causes them, and
  * `ledger check` recomputes them from the records.
  */
-import type { PaymentStatus } from './payment.ts';
+import { chargedAmount, type PaymentStatus } from './payment.ts';
 
 /**
  * Every merchant has each account once per mode. `clearing` is the outside
@@ -24,13 +24,18 @@ export interface LedgerLine {
   amount: number;
 }
 
-/** The lines of a movement of `amount` (and `fee`, for verify), without zero lines. */
+/**
+ * The lines of a movement of `amount` (and `fee`, for verify), without zero lines. A payment's
+ * capture, verify and reversal move what the customer was charged: its amount, plus the fee when the
+ * customer paid it (docs/LEDGER.md#who-pays-the-fee), so verify leaves the merchant the amount and
+ * the fee is ours either way.
+ */
 export function movementLines(movement: Movement, amount: number, fee = 0): LedgerLine[] {
   const lines: LedgerLine[] = (() => {
     switch (movement) {
       case 'capture': // the bank confirmed the customer's payment: held for the merchant until verify
         return [line('clearing', -amount), line('held', amount)];
-      case 'verify': // the merchant verified: the amount less our fee is theirs
+      case 'verify': // the merchant verified: what the customer paid less our fee is theirs
         return [line('held', -amount), line('balance', amount - fee), line('fees', fee)];
       case 'reversal': // an unverified payment goes back to the customer whole
         return [line('held', -amount), line('clearing', amount)];
@@ -82,6 +87,8 @@ export function isVerified(status: PaymentStatus): boolean {
 export function expectedPaymentBalances(payment: {
   status: PaymentStatus;
   amount: number;
+  /** What the customer was charged (amount + a customer-pays fee); absent: the amount. */
+  charged_amount?: number;
   fee: number;
   refunded_amount: number;
   /** Its refunds still waiting for the bank, and those the bank paid. */
@@ -89,7 +96,8 @@ export function expectedPaymentBalances(payment: {
   succeeded_refunds: number;
 }): Record<LedgerAccount, number> {
   const zero: Record<LedgerAccount, number> = { clearing: 0, held: 0, balance: 0, fees: 0, refunds: 0, payouts: 0 };
-  const { status, amount } = payment;
+  const { status } = payment;
+  const amount = chargedAmount(payment);
   if (status === 'paid') return { ...zero, clearing: -amount, held: amount };
   if (status === 'reversed') return zero;
   if (!isVerified(status)) return zero;

@@ -5,7 +5,7 @@
  * from them.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { BANK_OUTCOMES, MAX_ADVANCE_SECONDS, PAYMENT_STATUSES } from './payment.ts';
+import { BANK_OUTCOMES, FEE_PAYERS, MAX_ADVANCE_SECONDS, PAYMENT_STATUSES } from './payment.ts';
 import { KEY_MODES } from './merchant.ts';
 import { PAYMENT_ORIGINS } from './compat-protocols.ts';
 import { BANK_REFERENCE_PATTERN, MASKED_CARD_PAN_PATTERN, RRN_PATTERN } from './bank-confirmation.ts';
@@ -41,6 +41,10 @@ export const PaymentPspSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const FeePayerSchema = StringEnum(FEE_PAYERS, {
+  description: "who pays the gateway's fee: `merchant` (taken from the amount at verify) or `customer` (added to the amount the bank charges)",
+});
+
 export const PaymentStatusSchema = StringEnum(PAYMENT_STATUSES, { description: 'Lifecycle status; see docs/PAYMENTS.md.' });
 
 export const PaymentSchema = Type.Object(
@@ -50,6 +54,11 @@ export const PaymentSchema = Type.Object(
     mode: StringEnum(KEY_MODES, { description: '`test` for payments made with a test key' }),
     amount: Type.Integer({ description: 'amount in rials', examples: [1_500_000] }),
     fee: Type.Integer({ description: 'fee in rials; set at verify, 0 before and on reversed payments' }),
+    fee_payer: FeePayerSchema,
+    charged_amount: Type.Integer({
+      description: 'rials the customer is charged at the bank: `amount` when the merchant pays the fee, `amount` + the fee (fixed at create) when the customer does',
+      examples: [1_515_000],
+    }),
     refunded_amount: Type.Integer({ description: 'rials returned to the customer so far' }),
     currency: Type.Literal('IRR'),
     merchant_reference: Type.String({ description: "the merchant's order reference", examples: ['order-1042'] }),
@@ -94,6 +103,7 @@ export function createPaymentRequestSchema(bounds: AmountBounds) {
       description: Type.Optional(Type.String({ maxLength: 255, pattern: FREE_TEXT_PATTERN, description: 'free text about the order', examples: ['Two notebooks'] })),
       mobile: Type.Optional(Type.String({ pattern: '^09[0-9]{9}$', description: "customer's mobile number", examples: ['09121234567'] })),
       metadata: Type.Optional(MetadataSchema),
+      fee_payer: Type.Optional(FeePayerSchema),
     },
     { additionalProperties: false },
   );
@@ -159,6 +169,29 @@ export const AdvanceClockRequestSchema = Type.Object(
       description: "seconds to move this payment's clock forward; its timers that fall due fire at once",
       examples: [1800],
     }),
+  },
+  { additionalProperties: false },
+);
+
+/** `GET /fees`: the fee of an amount under the caller's fee plan. */
+export function feePreviewQuerySchema(bounds: AmountBounds) {
+  return Type.Object(
+    {
+      amount: Type.Integer({ minimum: bounds.min, maximum: bounds.max, description: 'the payment amount in rials', examples: [1_500_000] }),
+      fee_payer: Type.Optional(FeePayerSchema),
+    },
+    { additionalProperties: false },
+  );
+}
+export type FeePreviewQuery = Static<ReturnType<typeof feePreviewQuerySchema>>;
+
+export const FeePreviewSchema = Type.Object(
+  {
+    amount: Type.Integer({ description: 'the payment amount in rials (what verify checks)', examples: [1_500_000] }),
+    fee_payer: FeePayerSchema,
+    fee: Type.Integer({ description: "the gateway's fee in rials under your fee plan", examples: [15_000] }),
+    charged_amount: Type.Integer({ description: 'rials the customer will be charged at the bank', examples: [1_515_000] }),
+    merchant_receives: Type.Integer({ description: 'rials the payment adds to your balance at verify (before any refund)', examples: [1_500_000] }),
   },
   { additionalProperties: false },
 );

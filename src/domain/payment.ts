@@ -86,6 +86,52 @@ export function computeFee(amount: number, plan: FeePlan): number {
   return Math.min(amount, Math.max(plan.min, Math.min(plan.max, proportional)));
 }
 
+/**
+ * Who pays the gateway's fee (docs/PAYMENTS.md#who-pays-the-fee): the merchant (the default: the
+ * customer is charged the amount, the fee comes out of it) or the customer (charged amount + fee, and
+ * the merchant receives the whole amount).
+ */
+export const FEE_PAYERS = ['merchant', 'customer'] as const;
+export type FeePayer = (typeof FEE_PAYERS)[number];
+
+/**
+ * The fee a customer-pays payment adds to its amount, fixed at create from the merchant's fee plan
+ * (the bank must be asked for amount + fee before anyone verifies); 0 when the merchant pays.
+ */
+export function customerFee(amount: number, plan: FeePlan, payer: FeePayer): number {
+  return payer === 'customer' ? computeFee(amount, plan) : 0;
+}
+
+/**
+ * What the customer pays at the bank: the amount, plus the fee when the customer pays it. A payment
+ * recorded before fee payers existed (a workflow's state, a history) carries no `charged_amount`: its
+ * customer was charged its amount.
+ */
+export function chargedAmount(payment: { amount: number; charged_amount?: number }): number {
+  return payment.charged_amount ?? payment.amount;
+}
+
+/** The fee preview (GET /fees) and a payment's split: what the customer is charged, the fee, what the merchant receives. */
+export interface FeeQuote {
+  amount: number;
+  fee_payer: FeePayer;
+  fee: number;
+  charged_amount: number;
+  merchant_receives: number;
+}
+
+export function feeQuote(amount: number, plan: FeePlan, payer: FeePayer): FeeQuote {
+  const fee = computeFee(amount, plan);
+  return payer === 'customer'
+    ? { amount, fee_payer: payer, fee, charged_amount: amount + fee, merchant_receives: amount }
+    : { amount, fee_payer: payer, fee, charged_amount: amount, merchant_receives: amount - fee };
+}
+
+/** The fee a payment's verify records: the fee fixed at create when the customer pays it, else the merchant's plan on its amount. */
+export function feeAtVerify(payment: { amount: number; charged_amount?: number; fee_payer?: FeePayer }, plan: FeePlan): number {
+  return payment.fee_payer === 'customer' ? chargedAmount(payment) - payment.amount : computeFee(payment.amount, plan);
+}
+
 /** Error codes a verify can answer with, besides success. */
 export type VerifyRefusalCode = 'payment_not_paid' | 'payment_pending' | 'verify_deadline_passed' | 'amount_mismatch';
 

@@ -2,12 +2,17 @@
  * Refund rules, in one place (docs/PAYMENTS.md#refunds). Pure code: the
  * payment workflow (inside Temporal's sandbox) and the services both use it.
  */
-import type { PaymentStatus } from './payment.ts';
+import { chargedAmount, type PaymentStatus } from './payment.ts';
 
-/** What the refund rules read of a payment. */
+/**
+ * What the refund rules read of a payment. What may be refunded is what the customer paid, the
+ * charged amount (amount + fee when the customer paid the fee, docs/PAYMENTS.md#who-pays-the-fee); a
+ * payment read before fee payers existed carries none and was charged its amount.
+ */
 interface Refundable {
   status: PaymentStatus;
   amount: number;
+  charged_amount?: number;
   refunded_amount: number;
 }
 
@@ -25,7 +30,7 @@ export interface RefundRefusal {
 }
 
 /** Rials that may still be refunded; pending refunds already count as refunded. */
-export const refundableAmount = (payment: Pick<Refundable, 'amount' | 'refunded_amount'>) => payment.amount - payment.refunded_amount;
+export const refundableAmount = (payment: Pick<Refundable, 'amount' | 'charged_amount' | 'refunded_amount'>) => chargedAmount(payment) - payment.refunded_amount;
 
 /**
  * Whether a refund of `amount` (null: everything left) may be taken now.
@@ -76,10 +81,10 @@ export function recordedRefundRefusal(
   return refundRefusal(payment, amount, refundWindowOpen(payment.verified_at, windowMs, nowMs));
 }
 
-/** A verified payment's status for the amount refunded so far (pending refunds included). */
-export function statusAfterRefunds(amount: number, refundedAmount: number): PaymentStatus {
+/** A verified payment's status for the amount refunded so far (pending refunds included): refunded once all the customer paid is. */
+export function statusAfterRefunds(payment: Pick<Refundable, 'amount' | 'charged_amount'>, refundedAmount: number): PaymentStatus {
   if (refundedAmount <= 0) return 'verified';
-  return refundedAmount >= amount ? 'refunded' : 'partially_refunded';
+  return refundedAmount >= chargedAmount(payment) ? 'refunded' : 'partially_refunded';
 }
 
 /** The `failure` a refund records when the bank does not pay it out: the bank's refusal code (or `refund_failed`), one wording. */

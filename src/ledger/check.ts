@@ -85,7 +85,7 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
 
   // 2. Each payment's own postings (capture, verify, reversal, its refunds) against its record.
   for (let after = ''; ; ) {
-    let pageQuery = db.selectFrom('payments').select(['id', 'merchant_id', 'mode', 'status', 'amount', 'fee', 'refunded_amount']).where('id', '>', after);
+    let pageQuery = db.selectFrom('payments').select(['id', 'merchant_id', 'mode', 'status', 'amount', 'customer_fee', 'fee', 'refunded_amount']).where('id', '>', after);
     if (only !== undefined) pageQuery = pageQuery.where('merchant_id', 'in', only.length === 0 ? [''] : only);
     const payments = await pageQuery
       .orderBy('id')
@@ -118,6 +118,7 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
       const expected = expectedPaymentBalances({
         status: p.status as PaymentStatus,
         amount: Number(p.amount),
+        charged_amount: Number(p.amount) + Number(p.customer_fee),
         fee: Number(p.fee),
         refunded_amount: Number(p.refunded_amount),
         pending_refunds: refundTotal(p.id, 'pending'),
@@ -144,7 +145,7 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
       .execute();
     const payments = await db
       .selectFrom('payments')
-      .select(['merchant_id', 'mode', 'status', sql<string>`sum(amount)`.as('amount'), sql<string>`sum(fee)`.as('fee'), sql<string>`sum(refunded_amount)`.as('refunded')])
+      .select(['merchant_id', 'mode', 'status', sql<string>`sum(amount + customer_fee)`.as('charged'), sql<string>`sum(fee)`.as('fee'), sql<string>`sum(refunded_amount)`.as('refunded')])
       .where('merchant_id', 'in', ids)
       .groupBy(['merchant_id', 'mode', 'status'])
       .execute();
@@ -169,10 +170,11 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
         const expected = zero();
         for (const p of mine(payments)) {
           const status = p.status as PaymentStatus;
-          if (status === 'paid') expected.held += Number(p.amount);
+          // What the customers were charged: the amounts, and the fees of customer-pays payments.
+          if (status === 'paid') expected.held += Number(p.charged);
           if (isVerified(status)) {
             expected.fees += Number(p.fee);
-            expected.balance += Number(p.amount) - Number(p.fee) - Number(p.refunded);
+            expected.balance += Number(p.charged) - Number(p.fee) - Number(p.refunded);
           }
         }
         expected.refunds = mine(refunds).reduce((sum, r) => sum + Number(r.total), 0);

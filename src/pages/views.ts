@@ -81,7 +81,8 @@ function paymentDetails({ payment, merchantName }: PayablePayment, lang: Lang, o
   const rows: DetailRow[] = [];
   rows.push({ label: t.merchant, value: merchantName, id: 'merchant' });
   if (options.amount) {
-    const amount = formatAmount(payment.amount, lang);
+    // What the customer pays: the amount, with the fee when the merchant passed it on to them.
+    const amount = formatAmount(payment.charged_amount, lang);
     rows.push({ label: t.amount, value: amount.rials, note: amount.toman, id: 'amount' });
   }
   if (payment.description !== '') rows.push({ label: t.description, value: payment.description, id: 'description', className: 'long' });
@@ -100,7 +101,7 @@ export function paymentPage(subject: PayablePayment, context: PageContext, csrfT
     title: t.payTitle,
     testMode: payment.mode === 'test',
     merchantName: subject.merchantName,
-    amount: formatAmount(payment.amount, context.lang),
+    amount: formatAmount(payment.charged_amount, context.lang),
     details,
     live: !bankAvailable,
     returnHref: returnAddress(payment),

@@ -9,6 +9,7 @@ import { isDuplicateKey } from '../db/errors.ts';
 import { paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
 import { domainCovers, type AuthState, type KeyMode, type Merchant } from '../domain/merchant.ts';
 import type { PaymentOrigin } from '../domain/compat-protocols.ts';
+import { customerFee, type FeePlan } from '../domain/payment.ts';
 import type { CreatePaymentRequest, Payment } from '../domain/payment-schemas.ts';
 import { PAYMENT_WORKFLOW, paymentSearchAttributes, paymentWorkflowId, type PaymentWorkflowInput } from '../domain/payment-workflow.ts';
 import { DomainError } from '../errors.ts';
@@ -77,7 +78,10 @@ export interface PaymentOriginOf {
 }
 const THIS_API: PaymentOriginOf = { via: 'api', protocolCurrency: null };
 
-/** A payment as create records it: status `created`, a fresh tracking code, the page open for PAYMENT_TTL_SECONDS. */
+/**
+ * A payment as create records it: status `created`, a fresh tracking code, the page open for
+ * PAYMENT_TTL_SECONDS; a customer-pays payment's fee fixed from `feePlan` and added to what the bank charges.
+ */
 export function newPayment(
   id: string,
   mode: KeyMode,
@@ -85,13 +89,18 @@ export function newPayment(
   config: Pick<Config, 'PAYMENT_TTL_SECONDS'>,
   now: number,
   createdVia: PaymentOrigin = 'api',
+  feePlan?: FeePlan,
 ): Payment {
+  const feePayer = request.fee_payer ?? 'merchant';
+  if (feePayer === 'customer' && feePlan === undefined) throw new Error('a customer-pays payment needs the fee plan its fee is fixed from');
   return {
     id,
     status: 'created',
     mode,
     amount: request.amount,
     fee: 0,
+    fee_payer: feePayer,
+    charged_amount: request.amount + (feePlan === undefined ? 0 : customerFee(request.amount, feePlan, feePayer)),
     refunded_amount: 0,
     currency: 'IRR',
     merchant_reference: request.merchant_reference,
@@ -147,7 +156,7 @@ export async function createPayment(
     const inserted = payment === undefined;
     const now = Date.now();
     for (let attempt = 0; payment === undefined; attempt++) {
-      const candidate = newPayment(paymentId, auth.mode, request, config, now, origin.via);
+      const candidate = newPayment(paymentId, auth.mode, request, config, now, origin.via, auth.merchant.fee_plan);
       try {
         await db.insertInto('payments').values(rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null, origin.protocolCurrency)).execute();
       } catch (error) {

@@ -45,8 +45,8 @@ export async function updateWorkflow<Args extends [] | [unknown]>(
     const result = await temporalCall(temporal, () =>
       args.length === 0 ? handle.executeUpdate<Payment, []>(update.name) : handle.executeUpdate<Payment, [unknown]>(update.name, { args }),
     );
-    // created_via is the record's too: a workflow started before the column existed does not hold it.
-    return { ...result, metadata: recorded.metadata, created_via: recorded.created_via };
+    // created_via, fee_payer and charged_amount are the record's too: a workflow started before their columns existed does not hold them.
+    return { ...result, metadata: recorded.metadata, created_via: recorded.created_via, fee_payer: recorded.fee_payer, charged_amount: recorded.charged_amount };
   } catch (error) {
     // The bank did not answer in time (settlement at verify): 503, and the same request again completes it.
     if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === 'bank_unavailable') {

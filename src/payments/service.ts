@@ -11,3 +11,4 @@ export { cancelPayment, reversePayment } from './cancel-reverse.ts';
 export { bankCallbackFrom, bankReturnUrl, requestBankPage, submitBankCallback, type BankPage } from './bank-return.ts';
 export { advancePaymentClock, simulateBankOutcome } from './test-helpers.ts';
 export { listPayments, updatePayment } from './listing.ts';
+export { previewFee } from './fees.ts';

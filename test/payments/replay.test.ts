@@ -9,7 +9,8 @@
  * path of each (verified, declined, canceled by the customer and by the merchant, expired, reversed at the
  * deadline and by the merchant, in progress then confirmed, unconfirmed, the advanced clock; refunds partial,
  * the rest, declined). v8 adds the patch bank-return-failure-asks-bank's path: a forged failed return the
- * bank's inquiry contradicts, then the customer's genuine cancel. The generations before it were of retired workflow types and are no longer kept.
+ * bank's inquiry contradicts, then the customer's genuine cancel. v11 adds the patch customer-pays-fee's paths: a
+ * customer-pays payment (charged amount + fee) verified, and one reversed. The generations before it were of retired workflow types and are no longer kept.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -107,6 +108,16 @@ describe('workflow determinism (replay)', () => {
       await bankFault(null);
     }
 
+    // Who pays the fee (the patch customer-pays-fee): a customer-pays payment charged amount + fee, verified; and one reversed.
+    const customerPays = await paidPayment(h.baseUrl, key, { fee_payer: 'customer' });
+    await api.post(`/payments/${customerPays.id}/verify`, { amount: customerPays.amount });
+    await waitForStatus(h.baseUrl, key, customerPays.id, 'verified');
+    paths['customer-pays-verified'] = customerPays.id;
+    const customerPaysReversed = await paidPayment(h.baseUrl, key, { fee_payer: 'customer' });
+    await api.post(`/payments/${customerPaysReversed.id}/reverse`);
+    await waitForStatus(h.baseUrl, key, customerPaysReversed.id, 'reversed');
+    paths['customer-pays-reversed'] = customerPaysReversed.id;
+
     for (const [path, id] of Object.entries(paths)) runs[path] = { workflowId: paymentWorkflowId(id), runId: '' };
     for (const [path, { workflowId, runId }] of Object.entries(runs)) {
       const history = await h.temporal.client.workflow.getHandle(workflowId, runId === '' ? undefined : runId).fetchHistory();
@@ -117,7 +128,7 @@ describe('workflow determinism (replay)', () => {
 
   it('replays a fresh history of every path with the current code', async () => {
     const h = await getHarness();
-    assert.equal(await replayAll(h.bundle, fresh), 15);
+    assert.equal(await replayAll(h.bundle, fresh), 17);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
@@ -129,6 +140,10 @@ describe('workflow determinism (replay)', () => {
     }
     // v8: the patch bank-return-failure-asks-bank, a forged return the bank contradicts, then a genuine cancel.
     assert.ok(histories.some((f) => f.workflowId === 'v8-forged-failure.history.bin'), 'the v8 fixture of the forged failure is committed');
+    // v11: the patch customer-pays-fee, a customer-pays payment verified, and one reversed.
+    for (const path of ['customer-pays-verified', 'customer-pays-reversed']) {
+      assert.ok(histories.some((f) => f.workflowId === `v11-${path}.history.bin`), `the v11 fixture of ${path} is committed`);
+    }
     assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });

@@ -54,7 +54,7 @@ describe('the stuck-records sweep', () => {
     // The record step of a refund whose run died before it went on: the refund `pending`, the payment's next version.
     const amount = 40_000;
     const refund: Refund = { id: randomUUID(), payment_id: payment.id, amount, status: 'pending', reason: null, created_at: LONG_AGO.toISOString(), succeeded_at: null, failure: null };
-    const next = { ...paymentFromRow(row), refunded_amount: amount, status: statusAfterRefunds(payment.amount, amount) };
+    const next = { ...paymentFromRow(row), refunded_amount: amount, status: statusAfterRefunds(payment, amount) };
     await createRecordActivities({ db: h.db, logger: h.logger, temporal: h.temporal.client, config: h.config }).recordRefund({
       refund,
       merchant_id: m.merchantId,

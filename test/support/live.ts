@@ -54,11 +54,12 @@ export async function liveMerchant(services?: OnboardingServices): Promise<{ mer
 }
 
 /** A live payment created on `baseUrl` (an API server with a live bank, liveBankApi). */
-export async function createdLivePayment(baseUrl: string, liveKey: string, amount: number): Promise<Payment> {
+export async function createdLivePayment(baseUrl: string, liveKey: string, amount: number, fields: Record<string, unknown> = {}): Promise<Payment> {
   const created = await client(baseUrl, liveKey).post<{ payment: Payment }>('/payments', {
     amount,
     callback_url: `https://${LIVE_DOMAIN}/checkout/return`,
     merchant_reference: `live-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+    ...fields,
   });
   if (created.status !== 201) throw new Error(`live create failed: ${created.status} ${created.text}`);
   return created.body.payment;

@@ -1,10 +1,11 @@
 import Router from '@koa/router';
-import { createPaymentRequestSchema, ListPaymentsQuerySchema, UpdatePaymentRequestSchema, VerifyRequestSchema } from '../../domain/payment-schemas.ts';
+import { createPaymentRequestSchema, feePreviewQuerySchema, ListPaymentsQuerySchema, UpdatePaymentRequestSchema, VerifyRequestSchema } from '../../domain/payment-schemas.ts';
 import {
   cancelPayment,
   createPayment,
   getPayment,
   listPayments,
+  previewFee,
   reversePayment,
   updatePayment,
   verifyPayment,
@@ -21,6 +22,7 @@ export function paymentRoutes(deps: PaymentServiceDeps): Router {
   const validateVerify = bodyValidator(VerifyRequestSchema);
   const validateUpdate = bodyValidator(UpdatePaymentRequestSchema);
   const validateList = queryValidator(ListPaymentsQuerySchema);
+  const validateFeePreview = queryValidator(feePreviewQuerySchema({ min: deps.config.AMOUNT_MIN, max: deps.config.AMOUNT_MAX }));
 
   router.post('/payments', testPaymentQuota(deps.config, rateCounter(deps.config, deps.db)), async (ctx) => {
     const request = validateCreate(ctx.request.body);
@@ -55,6 +57,10 @@ export function paymentRoutes(deps: PaymentServiceDeps): Router {
   router.post('/payments/:id/verify', async (ctx) => {
     const { amount } = validateVerify(ctx.request.body);
     ctx.body = { payment: await verifyPayment(deps, callerOf(ctx), ctx.params.id!, amount) };
+  });
+
+  router.get('/fees', (ctx) => {
+    ctx.body = previewFee(callerOf(ctx), validateFeePreview(ctx.query));
   });
 
   return router;

@@ -60,16 +60,16 @@ describe('refund arithmetic', () => {
 
   describe('the status after refunds', () => {
     it('is verified while nothing is refunded', () => {
-      assert.equal(statusAfterRefunds(1_000_000, 0), 'verified');
+      assert.equal(statusAfterRefunds({ amount: 1_000_000 }, 0), 'verified');
     });
 
     it('is partially_refunded from one rial up to one rial short of the amount', () => {
-      assert.equal(statusAfterRefunds(1_000_000, 1), 'partially_refunded');
-      assert.equal(statusAfterRefunds(1_000_000, 999_999), 'partially_refunded');
+      assert.equal(statusAfterRefunds({ amount: 1_000_000 }, 1), 'partially_refunded');
+      assert.equal(statusAfterRefunds({ amount: 1_000_000 }, 999_999), 'partially_refunded');
     });
 
     it('is refunded once the whole amount is refunded', () => {
-      assert.equal(statusAfterRefunds(1_000_000, 1_000_000), 'refunded');
+      assert.equal(statusAfterRefunds({ amount: 1_000_000 }, 1_000_000), 'refunded');
     });
   });
 });

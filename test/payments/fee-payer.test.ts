@@ -1,0 +1,180 @@
+/**
+ * Who pays the fee (docs/PAYMENTS.md#who-pays-the-fee) against the real stack: the bank simulator
+ * charges a customer-pays payment amount + fee, verify takes the merchant's amount, a live one
+ * settles the whole amount, a reversal and a refund give back what the customer paid, and the fee
+ * preview answers the same split. The ledger is checked after each test (the suite's root hooks) and
+ * here too.
+ */
+import assert from 'node:assert/strict';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
+import type { Settlement, SettlementLine } from '../../src/domain/settlement-schemas.ts';
+import { setSettlementIban } from '../../src/settlements/service.ts';
+import { bankOperations, payoutTransfers } from '../support/bank.ts';
+import { getHarness, liveBankApi, newMerchant } from '../support/harness.ts';
+import { client, request } from '../support/http.ts';
+import { assertLedgerBalanced } from '../support/ledger.ts';
+import { createdLivePayment, liveMerchant } from '../support/live.ts';
+import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
+import { waitForRefund, type RefundBody } from '../support/refunds.ts';
+import { defaultPlanFee, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
+
+type Body = { payment: Payment; code?: string; message?: string; request_id?: string };
+
+/** What the bank simulator did with the payment's money: its operations, tokens left out. */
+async function atBank(paymentId: string) {
+  return (await bankOperations(paymentId)).map(({ kind, amount }) => ({ kind, amount }));
+}
+
+describe('who pays the fee', () => {
+  const A = 1_500_000;
+  const F = defaultPlanFee(A); // 15 000
+  const C = A + F;
+
+  it('a customer-pays test payment is charged amount + fee at the bank; verify takes the amount, not the charged one', async () => {
+    const h = await getHarness();
+    const { key, merchantId } = await newMerchant();
+    const api = client(h.baseUrl, key);
+    const created = await createdPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
+    assert.deepEqual([created.fee_payer, created.amount, created.charged_amount, created.fee], ['customer', A, C, 0]);
+
+    // The bank is asked for the charged amount: its token and its confirmation are of C.
+    const paid = await paidPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
+    assert.equal(paid.charged_amount, C);
+    assert.equal(paid.fee, 0);
+    assert.deepEqual((await bankOperations(paid.id, 'token')).map((op) => op.amount), [C]);
+    assert.deepEqual(await atBank(paid.id), [{ kind: 'confirm', amount: C }]);
+
+    const charged = await api.post<Body>(`/payments/${paid.id}/verify`, { amount: C });
+    assert.equal(charged.status, 422, charged.text);
+    assert.equal(charged.body.code, 'amount_mismatch');
+    const verified = await api.post<Body>(`/payments/${paid.id}/verify`, { amount: A });
+    assert.equal(verified.status, 200, verified.text);
+    assert.deepEqual(
+      [verified.body.payment.status, verified.body.payment.fee_payer, verified.body.payment.amount, verified.body.payment.charged_amount, verified.body.payment.fee],
+      ['verified', 'customer', A, C, F],
+    );
+    assert.deepEqual(await atBank(paid.id), [
+      { kind: 'confirm', amount: C },
+      { kind: 'settle', amount: C },
+    ]);
+    // The record shows the same.
+    const read = await api.get<Body>(`/payments/${paid.id}`);
+    assert.deepEqual([read.body.payment.fee_payer, read.body.payment.charged_amount, read.body.payment.fee], ['customer', C, F]);
+    await assertLedgerBalanced(h.db, 'after a customer-pays verify', { merchantIds: [merchantId] });
+  });
+
+  it('a merchant-pays payment (the default) is charged its amount and shows charged_amount = amount', async () => {
+    const h = await getHarness();
+    const { key } = await newMerchant();
+    const paid = await paidPayment(h.baseUrl, key, { amount: A });
+    assert.deepEqual([paid.fee_payer, paid.charged_amount], ['merchant', A]);
+    assert.deepEqual(await atBank(paid.id), [{ kind: 'confirm', amount: A }]);
+    const verified = await client(h.baseUrl, key).post<Body>(`/payments/${paid.id}/verify`, { amount: A });
+    assert.deepEqual([verified.body.payment.fee, verified.body.payment.charged_amount], [F, A]);
+  });
+
+  it('a reversal returns the charged amount at the bank', async () => {
+    const h = await getHarness();
+    const { key, merchantId } = await newMerchant();
+    const paid = await paidPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
+    const reversed = await client(h.baseUrl, key).post<Body>(`/payments/${paid.id}/reverse`);
+    assert.equal(reversed.status, 200, reversed.text);
+    assert.deepEqual([reversed.body.payment.status, reversed.body.payment.refunded_amount, reversed.body.payment.fee], ['reversed', C, 0]);
+    assert.deepEqual(await atBank(paid.id), [
+      { kind: 'confirm', amount: C },
+      { kind: 'reverse', amount: C },
+    ]);
+    await assertLedgerBalanced(h.db, 'after a customer-pays reversal', { merchantIds: [merchantId] });
+  });
+
+  it('a customer-pays payment may be refunded up to what the customer paid, and no more', async () => {
+    const h = await getHarness();
+    const { key, merchantId } = await newMerchant();
+    const api = client(h.baseUrl, key);
+    const paid = await paidPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
+    assert.equal((await api.post<Body>(`/payments/${paid.id}/verify`, { amount: A })).status, 200);
+
+    const tooMuch = await api.post<RefundBody & { code?: string }>(`/payments/${paid.id}/refunds`, { amount: C + 1 });
+    assert.equal(tooMuch.status, 422, tooMuch.text);
+    assert.equal(tooMuch.body.code, 'refund_exceeds_amount');
+    const part = await api.post<RefundBody>(`/payments/${paid.id}/refunds`, { amount: A });
+    assert.equal(part.status, 201, part.text);
+    await waitForRefund(h.baseUrl, key, part.body.refund.id, 'succeeded');
+    assert.equal((await api.get<Body>(`/payments/${paid.id}`)).body.payment.status, 'partially_refunded');
+    // What is left is the fee the customer paid: everything left (no amount) returns it.
+    const rest = await api.post<RefundBody>(`/payments/${paid.id}/refunds`, {});
+    assert.equal(rest.status, 201, rest.text);
+    assert.equal(rest.body.refund.amount, F);
+    await waitForRefund(h.baseUrl, key, rest.body.refund.id, 'succeeded');
+    const refunded = await api.get<Body>(`/payments/${paid.id}`);
+    assert.deepEqual([refunded.body.payment.status, refunded.body.payment.refunded_amount, refunded.body.payment.fee], ['refunded', C, F]);
+    assert.deepEqual((await bankOperations(paid.id, 'refund')).map((op) => op.amount), [A, F]);
+    await assertLedgerBalanced(h.db, 'after a customer-pays payment refunded in full', { merchantIds: [merchantId] });
+  });
+
+  it('a live customer-pays payment verified and settled pays the merchant the whole amount', async function () {
+    this.timeout(180_000);
+    const h = await getHarness();
+    const m = await liveMerchant();
+    await setSettlementIban(h.db, m.merchantId, SETTLEMENT_IBAN);
+    const liveApi = await liveBankApi();
+    const amount = 2_000_000;
+    const fee = defaultPlanFee(amount);
+    const created = await createdLivePayment(liveApi, m.liveKey, amount, { fee_payer: 'customer' });
+    assert.equal(created.charged_amount, amount + fee);
+    const answered = await chooseOutcome(liveApi, created.id, 'success');
+    assert.equal(answered.status, 303, answered.text);
+    await waitForStatus(liveApi, m.liveKey, created.id, 'paid');
+    const verified = await client(liveApi, m.liveKey).post<Body>(`/payments/${created.id}/verify`, { amount });
+    assert.equal(verified.status, 200, verified.text);
+    assert.equal(verified.body.payment.fee, fee);
+
+    const { id, outcome } = await settleNow(m.merchantId);
+    assert.deepEqual(outcome, { result: 'paid', settlement_id: id, net: amount });
+    const got = await client(h.baseUrl, m.liveKey).get<{ settlement: Settlement; lines: SettlementLine[] }>(`/settlements/${id}`);
+    assert.equal(got.status, 200, got.text);
+    assert.deepEqual([got.body.settlement.gross, got.body.settlement.fees, got.body.settlement.net], [amount + fee, fee, amount]);
+    assert.deepEqual((await payoutTransfers(id)).map((t) => t.amount), [amount]);
+    await assertLedgerBalanced(h.db, 'after a customer-pays live settlement', { merchantIds: [m.merchantId] });
+  });
+
+  it('the fee preview answers the split from the merchant’s fee plan, for either payer', async () => {
+    const h = await getHarness();
+    const { key } = await newMerchant();
+    const api = client(h.baseUrl, key);
+    const customer = await api.get(`/fees?amount=${A}&fee_payer=customer`);
+    assert.equal(customer.status, 200, customer.text);
+    assert.deepEqual(customer.body, { amount: A, fee_payer: 'customer', fee: F, charged_amount: C, merchant_receives: A });
+    const merchant = await api.get(`/fees?amount=${A}`);
+    assert.deepEqual(merchant.body, { amount: A, fee_payer: 'merchant', fee: F, charged_amount: A, merchant_receives: A - F });
+    // The preview is what create then does.
+    const created = await createdPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
+    assert.equal(created.charged_amount, customer.body.charged_amount);
+
+    for (const query of ['?amount=1500000&fee_payer=bank', '?fee_payer=customer', '?amount=abc', '?amount=0']) {
+      const refused = await api.get<{ code: string; message: string; request_id: string }>(`/fees${query}`);
+      assert.equal(refused.status, 422, `${query}: ${refused.text}`);
+      assert.equal(refused.body.code, 'validation_failed');
+      assert.ok(refused.body.message !== '' && refused.body.request_id !== '');
+    }
+    const anonymous = await request<{ code: string }>(h.baseUrl, 'GET', `/api/v1/fees?amount=${A}`, {});
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.body.code, 'missing_api_key');
+  });
+
+  it('a bad fee_payer is 422 validation_failed and writes nothing', async () => {
+    const h = await getHarness();
+    const { key, merchantId } = await newMerchant();
+    const count = async () => Number((await h.db.selectFrom('payments').select((eb) => eb.fn.countAll<string>().as('n')).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow()).n);
+    for (const fee_payer of ['bank', '', null, 1]) {
+      const res = await request<{ code: string; message: string; request_id: string; details?: { path: string }[] }>(h.baseUrl, 'POST', '/api/v1/payments', {
+        key,
+        body: { amount: A, callback_url: 'http://localhost:8000/return', merchant_reference: `bad-${String(fee_payer)}`, fee_payer },
+      });
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.body.code, 'validation_failed');
+      assert.ok(res.body.request_id !== '');
+    }
+    assert.equal(await count(), 0);
+  });
+});
