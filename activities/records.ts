@@ -11,7 +11,7 @@ import type { Db } from '../src/db/database.ts';
 import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
 import { post } from '../src/db/ledger.ts';
-import { paymentFromRow, pspFromRow, settlementStatusAfter, writePaymentVersion } from '../src/db/payments.ts';
+import { payerRestrictionFromRow, paymentFromRow, pspFromRow, settlementStatusAfter, writePaymentVersion } from '../src/db/payments.ts';
 import { refundFromRow, writeRefund } from '../src/db/refunds.ts';
 import { paymentEventType, type EventType } from '../src/domain/events.ts';
 import { transitionMovement } from '../src/domain/ledger.ts';
@@ -54,7 +54,7 @@ interface Shown {
 }
 
 /** The record's columns an event and a posting need besides the workflow's state. */
-const RECORD_COLUMNS = ['merchant_id', 'metadata', 'settlement_status', 'psp', 'psp_terminal_id', 'created_via'] as const;
+const RECORD_COLUMNS = ['merchant_id', 'metadata', 'settlement_status', 'psp', 'psp_terminal_id', 'created_via', 'allowed_cards_masked', 'national_code_masked'] as const;
 
 /**
  * `row`'s metadata, settlement status and PSP on the workflow's state: settlement_status is the
@@ -63,12 +63,21 @@ const RECORD_COLUMNS = ['merchant_id', 'metadata', 'settlement_status', 'psp', '
  */
 function shownFrom(
   payment: Payment,
-  row: { merchant_id: string; metadata: string; settlement_status: string; psp: string | null; psp_terminal_id: string | null; created_via: string },
+  row: {
+    merchant_id: string;
+    metadata: string;
+    settlement_status: string;
+    psp: string | null;
+    psp_terminal_id: string | null;
+    created_via: string;
+    allowed_cards_masked: string | null;
+    national_code_masked: string | null;
+  },
 ): Shown {
   const settlement = row.settlement_status as Payment['settlement_status'];
   const createdVia = row.created_via as Payment['created_via'];
   return {
-    payment: { ...payment, metadata: JSON.parse(row.metadata) as Payment['metadata'], settlement_status: settlement, psp: pspFromRow(row), created_via: createdVia },
+    payment: { ...payment, metadata: JSON.parse(row.metadata) as Payment['metadata'], settlement_status: settlement, psp: pspFromRow(row), created_via: createdVia, ...payerRestrictionFromRow(row) },
     merchantId: row.merchant_id,
   };
 }
@@ -184,7 +193,7 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
         // Written before (a retry or a replay): read the record as it stands.
         const shown = locked?.shown ?? (await withMetadata(trx, payment));
         await postTransition(trx, shown, now);
-        const type = paymentEventType(payment.status);
+        const type = paymentEventType(payment.status, payment.failure?.code);
         if (type === undefined) return null;
         return recordPaymentEvent(trx, shown, version, type, now);
       });

@@ -220,6 +220,12 @@ export const ConfigSchema = Type.Object({
   }),
   DASHBOARD_SESSION_IDLE_SECONDS: Int({ default: 1_800, minimum: 60, description: 'dashboard: a session unused this long ends (30 min)' }),
   DASHBOARD_SESSION_MAX_SECONDS: Int({ default: 43_200, minimum: 60, description: 'dashboard: a session ends this long after sign-in, however active (12 h)' }),
+  CARD_HASH_KEY: Type.String({
+    default: 'dargah-card-hash-key-for-test-mode-only',
+    minLength: 16,
+    description:
+      "secret (32+ random characters in production) under which the allowed cards' SHA-256 are stored as HMAC-SHA256 (docs/SECURITY.md#allowed-cards); set the same value on every API and worker process and keep it: a payment created under another key is paid by no card. The default is public and fit for test mode only",
+  }),
   DASHBOARD_SECRETS_KEY: Type.String({
     default: '',
     description:
@@ -398,7 +404,7 @@ export function requireMailInProduction(config: Pick<Config, 'NODE_ENV' | 'BANK_
 }
 
 /** Settings whose value is a secret: never echoed in a message. */
-const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY']);
+const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'CARD_HASH_KEY']);
 
 /**
  * A setting's value as an error message may echo it: a secret not at all, a

@@ -12,6 +12,11 @@ export function pspFromRow(row: { psp: string | null; psp_terminal_id: string | 
   return row.psp === null ? null : { name: row.psp as NonNullable<Payment['psp']>['name'], terminal_id: row.psp_terminal_id ?? '' };
 }
 
+/** Who may pay, as the resource shows it (masked); null where the merchant named no restriction. */
+export function payerRestrictionFromRow(row: { allowed_cards_masked: string | null; national_code_masked: string | null }): Pick<Payment, 'allowed_cards' | 'national_code'> {
+  return { allowed_cards: row.allowed_cards_masked === null ? null : (JSON.parse(row.allowed_cards_masked) as string[]), national_code: row.national_code_masked };
+}
+
 /** The API shape of a stored payment. */
 export function paymentFromRow(row: PaymentRow): Payment {
   return {
@@ -39,6 +44,7 @@ export function paymentFromRow(row: PaymentRow): Payment {
     settlement_status: row.settlement_status as Payment['settlement_status'],
     psp: pspFromRow(row),
     created_via: row.created_via as Payment['created_via'],
+    ...payerRestrictionFromRow(row),
   };
 }
 
@@ -60,7 +66,17 @@ export function mutableColumns(payment: Payment) {
   };
 }
 
-export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: string | null, protocolCurrency: string | null = null): NewPaymentRow {
+/**
+ * A new payment's row. `allowedCardHashes` are the keyed hashes of its allowed cards
+ * (src/adapters/psp/card-hash.ts), given with `payment.allowed_cards` (their masks).
+ */
+export function rowFromNewPayment(
+  payment: Payment,
+  merchantId: string,
+  mobile: string | null,
+  protocolCurrency: string | null = null,
+  allowedCardHashes: readonly string[] | null = null,
+): NewPaymentRow {
   const createdAt = new Date(payment.created_at);
   return {
     id: payment.id,
@@ -80,6 +96,9 @@ export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: 
     metadata: JSON.stringify(payment.metadata),
     created_via: payment.created_via,
     protocol_currency: protocolCurrency,
+    allowed_cards_masked: payment.allowed_cards === null ? null : JSON.stringify(payment.allowed_cards),
+    allowed_card_hashes: allowedCardHashes === null ? null : JSON.stringify(allowedCardHashes),
+    national_code_masked: payment.national_code,
     ...mutableColumns(payment),
   };
 }

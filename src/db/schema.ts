@@ -95,6 +95,12 @@ export interface PaymentsTable {
   created_via: Defaulted<string>;
   /** ZarinPal's `IRT` when its request was in toman (its verify is then too); null for rials. */
   protocol_currency: Defaulted<string | null>;
+  /** Who may pay (migration 0037): the allowed cards masked, a JSON array; null when any card may pay. */
+  allowed_cards_masked: Defaulted<string | null>;
+  /** The allowed cards' keyed hashes (src/adapters/psp/card-hash.ts), a JSON array of hex; null when any card may pay. */
+  allowed_card_hashes: Defaulted<string | null>;
+  /** The payer's national code, masked; null when the merchant named none. */
+  national_code_masked: Defaulted<string | null>;
 }
 
 /** One terminal of a merchant's route in a mode (docs/psps/routing.md). */
