@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import { isDuplicateKey } from '../db/errors.ts';
 import { paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
-import { keyedHashOfCard } from '../adapters/psp/card-hash.ts';
+import { keyedHashOfCard, restrictionFingerprint } from '../adapters/psp/card-hash.ts';
 import { maskNationalCode, restrictionProblems } from '../domain/card-restriction.ts';
 import { maskCardPan } from '../domain/payment.ts';
 import { domainCovers, type AuthState, type KeyMode, type Merchant } from '../domain/merchant.ts';
@@ -153,7 +153,9 @@ export async function createPayment(
   checkCallbackUrl(request.callback_url, auth);
   checkPayerRestriction(request);
   const scope = { owner: auth, operation: 'create_payment' };
-  return idempotent(db, scope, idempotencyKey, request, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
+  // The stored fingerprint of the body never holds a card or national code a guess could be checked against.
+  const fingerprinted = restrictionFingerprint(config.CARD_HASH_KEY, request);
+  return idempotent(db, scope, idempotencyKey, fingerprinted, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
     // A retry under the same Idempotency-Key may find the row its first attempt wrote; a fresh id cannot.
     const existing = fresh ? undefined : await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
     let payment = existing === undefined ? undefined : paymentFromRow(existing);
