@@ -43,7 +43,7 @@ describe('the keyed hashes of allowed cards', () => {
     assert.doesNotMatch(seen, /6037991234567893|0499370899/);
     assert.equal(seen, JSON.stringify(restrictionFingerprint(KEY, request)));
     assert.notEqual(seen, JSON.stringify(restrictionFingerprint(KEY, { ...request, allowed_cards: [CARD_Y] })));
-    const plain = { amount: 1000 };
+    const plain: { amount: number; allowed_cards?: string[] } = { amount: 1000 };
     assert.deepEqual(restrictionFingerprint(KEY, plain), plain);
   });
 });
