@@ -23,7 +23,7 @@ import { merchantRoute, terminalReservations } from '../src/db/psp-routes.ts';
 import { defaultRoute, planRoute } from '../src/domain/psp-routing.ts';
 import type { ConfirmedAtBank } from '../src/domain/bank-confirmation.ts';
 import { pspCanEnforceCards } from '../src/domain/card-restriction.ts';
-import type { Config } from '../src/config.ts';
+import { cardHashKey, type Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
 import { pspFailovers, pspTokenRequests } from '../src/observability/metrics.ts';
 import { paymentRecordGuard, type PaymentClaim, type RecordedIdentity } from './payment-record.ts';
@@ -216,7 +216,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       // The PSP's hash of the card stays here: the workflow's history keeps only whether it may pay.
       const { card_sha256: cardSha256, ...confirmed } = answer as ConfirmedAtBank & { terminal: string; card_sha256?: string };
       const allowed = allowedCardsOf(record);
-      const verdict = allowed === null ? {} : { card_allowed: isAllowedCard(config.CARD_HASH_KEY, allowed, cardSha256) };
+      const verdict = allowed === null ? {} : { card_allowed: isAllowedCard(cardHashKey(config), allowed, cardSha256) };
       if (verdict.card_allowed === false) logger.warn({ payment_id, mode, card_pan: confirmed.card_pan }, 'bank confirm: paid with a card the payment does not allow');
       return { ...confirmed, terminal_matches: answer.terminal === bankFor.terminalId, ...verdict };
     },

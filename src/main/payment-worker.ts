@@ -123,6 +123,7 @@ function workflowCode(bundle: WorkflowBundleOption | undefined) {
  */
 export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, webhookActivities, mailer, psps }: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
+  if (config.CARD_HASH_KEY === '') logger.warn('CARD_HASH_KEY is not set: the allowed cards of payments are hashed under a public key (set it in production)');
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
   const configured = pspClientsFromConfig(config);
   const clients = psps ?? configured;

@@ -4,7 +4,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { Config } from '../config.ts';
+import { cardHashKey, type Config } from '../config.ts';
 import { isDuplicateKey } from '../db/errors.ts';
 import { paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
 import { keyedHashOfCard, restrictionFingerprint } from '../adapters/psp/card-hash.ts';
@@ -154,7 +154,7 @@ export async function createPayment(
   checkPayerRestriction(request);
   const scope = { owner: auth, operation: 'create_payment' };
   // The stored fingerprint of the body never holds a card or national code a guess could be checked against.
-  const fingerprinted = restrictionFingerprint(config.CARD_HASH_KEY, request);
+  const fingerprinted = restrictionFingerprint(cardHashKey(config), request);
   return idempotent(db, scope, idempotencyKey, fingerprinted, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
     // A retry under the same Idempotency-Key may find the row its first attempt wrote; a fresh id cannot.
     const existing = fresh ? undefined : await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
@@ -164,7 +164,7 @@ export async function createPayment(
     for (let attempt = 0; payment === undefined; attempt++) {
       const candidate = newPayment(paymentId, auth.mode, request, config, now, origin.via);
       try {
-        const cardHashes = request.allowed_cards?.map((card) => keyedHashOfCard(config.CARD_HASH_KEY, card)) ?? null;
+        const cardHashes = request.allowed_cards?.map((card) => keyedHashOfCard(cardHashKey(config), card)) ?? null;
         await db.insertInto('payments').values(rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null, origin.protocolCurrency, cardHashes)).execute();
       } catch (error) {
         // A tracking code collision: draw another (twelve digits make it rare).

@@ -18,6 +18,7 @@ import { chooseOutcome, createPayment, createdPayment, paymentRequest, waitForSt
 import { recordFixture } from '../support/replay.ts';
 import { closeReceivers, forPayment, merchantWithReceiver } from '../support/webhooks.ts';
 import { restrictionFingerprint } from '../../src/adapters/psp/card-hash.ts';
+import { cardHashKey } from '../../src/config.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { requestHash } from '../../src/payments/idempotency.ts';
 import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
@@ -168,7 +169,7 @@ describe('who may pay: a payment restricted to cards and a national code', funct
     assertNoSecrets(JSON.stringify(stored), 'the idempotency record');
     // The fingerprint is of the body with its cards and national code keyed, not of the body as sent.
     assert.notEqual(stored[0]!.request_hash, requestHash(body));
-    assert.equal(stored[0]!.request_hash, requestHash(restrictionFingerprint(h.config.CARD_HASH_KEY, body)));
+    assert.equal(stored[0]!.request_hash, requestHash(restrictionFingerprint(cardHashKey(h.config), body)));
   });
 
   describe('the payment page in Chromium', () => {
