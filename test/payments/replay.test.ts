@@ -9,7 +9,10 @@
  * path of each (verified, declined, canceled by the customer and by the merchant, expired, reversed at the
  * deadline and by the merchant, in progress then confirmed, unconfirmed, the advanced clock; refunds partial,
  * the rest, declined). v8 adds the patch bank-return-failure-asks-bank's path: a forged failed return the
- * bank's inquiry contradicts, then the customer's genuine cancel. The generations before it were of retired workflow types and are no longer kept.
+ * bank's inquiry contradicts, then the customer's genuine cancel. v9 and v10 are PSP routing's (psp-failover.test.ts).
+ * v11 adds the patch card-restriction's paths (card-restriction.test.ts): a payment restricted to a card, paid
+ * with another (reversed, failed card_not_allowed), and one paid with the allowed card then verified. The
+ * generations before v7 were of retired workflow types and are no longer kept.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -129,6 +132,8 @@ describe('workflow determinism (replay)', () => {
     }
     // v8: the patch bank-return-failure-asks-bank, a forged return the bank contradicts, then a genuine cancel.
     assert.ok(histories.some((f) => f.workflowId === 'v8-forged-failure.history.bin'), 'the v8 fixture of the forged failure is committed');
+    // v11: the patch card-restriction, a confirmation by a card not allowed (reversed), and one by the allowed card.
+    for (const path of ['card-not-allowed', 'card-allowed']) assert.ok(histories.some((f) => f.workflowId === `v11-${path}.history.bin`), `the v11 fixture of ${path} is committed`);
     assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });
