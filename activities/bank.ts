@@ -15,11 +15,15 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { configuredTerminals, pspClient, type PspClients } from '../src/adapters/psp/clients.ts';
+import { isAllowedCard } from '../src/adapters/psp/card-hash.ts';
 import type { PspHealthStore } from '../src/adapters/psp/health.ts';
 import { BankRefusalError, PSP_NAMES, type BankToken, type Confirmation, type Inquiry, type PspClient, type PspName } from '../src/adapters/psp/psp-client.ts';
 import type { Db } from '../src/db/database.ts';
 import { merchantRoute, terminalReservations } from '../src/db/psp-routes.ts';
 import { defaultRoute, planRoute } from '../src/domain/psp-routing.ts';
+import type { ConfirmedAtBank } from '../src/domain/bank-confirmation.ts';
+import { pspCanEnforceCards } from '../src/domain/card-restriction.ts';
+import { cardHashKey, type Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
 import { pspFailovers, pspTokenRequests } from '../src/observability/metrics.ts';
 import { paymentRecordGuard, type PaymentClaim, type RecordedIdentity } from './payment-record.ts';
@@ -32,6 +36,8 @@ export interface BankActivityDependencies {
   /** Each PSP terminal's circuit breaker, shared by every process. */
   health: PspHealthStore;
   logger: Logger;
+  /** The key of the allowed cards' stored hashes (src/adapters/psp/card-hash.ts). */
+  config: Pick<Config, 'CARD_HASH_KEY'>;
 }
 
 type Mode = 'test' | 'live';
@@ -54,7 +60,11 @@ export const PSP_UNAVAILABLE = 'psp_unavailable';
 
 const isPspName = (name: string): name is PspName => (PSP_NAMES as readonly string[]).includes(name);
 
-export function createBankActivities({ psps, db, health, logger }: BankActivityDependencies) {
+/** The record's allowed cards' keyed hashes; null when any card may pay. */
+const allowedCardsOf = (recorded: RecordedIdentity): string[] | null =>
+  recorded.allowed_card_hashes === undefined || recorded.allowed_card_hashes === null ? null : (JSON.parse(recorded.allowed_card_hashes) as string[]);
+
+export function createBankActivities({ psps, db, health, logger, config }: BankActivityDependencies) {
   const guard = paymentRecordGuard(logger);
   /**
    * The bank of the payment as recorded: a workflow that claims another mode (or amount, or PSP) than
@@ -139,7 +149,11 @@ export function createBankActivities({ psps, db, health, logger }: BankActivityD
       const set = await merchantRoute(db, record.merchant_id, record.mode);
       const usable = set.filter((e) => configured.some((c) => c.psp === e.psp && c.terminal_id === e.terminal_id));
       if (usable.length < set.length) logger.warn({ payment_id, merchant_id: record.merchant_id, mode }, 'route names PSP terminals this worker has no client for: skipped');
-      const route = set.length === 0 ? defaultRoute(configured) : usable;
+      const planned = set.length === 0 ? defaultRoute(configured) : usable;
+      // A payment restricted to cards goes only where the PSP's confirmation names the card (docs/psps/README.md).
+      const restricted = allowedCardsOf(record) !== null;
+      const route = restricted ? planned.filter((e) => pspCanEnforceCards(e.psp)) : planned;
+      if (restricted && route.length < planned.length) logger.info({ payment_id, mode }, 'payment restricted to cards: PSPs that do not name the card skipped');
       const states = await health.states(route.map((e) => ({ mode: record.mode, psp: e.psp, terminal_id: e.terminal_id })));
       const candidates = planRoute({
         route,
@@ -188,10 +202,26 @@ export function createBankActivities({ psps, db, health, logger }: BankActivityD
      * workflow's word): a PSP that answers a code alone confirms the sale it bound to that amount at
      * the token.
      */
-    async confirmAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }): Promise<Confirmation & { terminal_matches?: boolean }> {
+    async confirmAtBank({
+      payment_id,
+      mode,
+      ref_num,
+      psp,
+    }: {
+      payment_id: string;
+      mode: Mode;
+      ref_num: string;
+      psp?: PspName;
+    }): Promise<Exclude<Confirmation, { result: 'confirmed' }> | (ConfirmedAtBank & { terminal: string })> {
       const { bank: bankFor, recorded: record } = await recordedBank('confirmAtBank', { payment_id, mode, ...pspOf(psp) });
       const answer = await recorded('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num, Number(record.amount) + Number(record.customer_fee ?? 0)));
-      return answer.result === 'confirmed' ? { ...answer, terminal_matches: answer.terminal === bankFor.terminalId } : answer;
+      if (answer.result !== 'confirmed') return answer;
+      // The PSP's hash of the card stays here: the workflow's history keeps only whether it may pay.
+      const { card_sha256: cardSha256, ...confirmed } = answer as ConfirmedAtBank & { terminal: string; card_sha256?: string };
+      const allowed = allowedCardsOf(record);
+      const verdict = allowed === null ? {} : { card_allowed: isAllowedCard(cardHashKey(config), allowed, cardSha256) };
+      if (verdict.card_allowed === false) logger.warn({ payment_id, mode, card_pan: confirmed.card_pan }, 'bank confirm: paid with a card the payment does not allow');
+      return { ...confirmed, terminal_matches: answer.terminal === bankFor.terminalId, ...verdict };
     },
 
     /** Asks the bank what became of the payment (by its id, the ResNum): the only word a failed or canceled return is recorded on. */

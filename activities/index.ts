@@ -12,7 +12,7 @@ import type { PspClients } from '../src/adapters/psp/clients.ts';
 import type { PspHealthStore } from '../src/adapters/psp/health.ts';
 import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';
-import { createBankActivities } from './bank.ts';
+import { createBankActivities, type BankActivityDependencies } from './bank.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
 import { createOnboardingActivities, type OnboardingActivityDependencies } from './onboarding.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
@@ -31,7 +31,7 @@ export interface ActivityDependencies {
   logger: Logger;
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
-  config: RecordActivityDependencies['config'] & WebhookActivityDependencies['config'] & OnboardingActivityDependencies['config'] & SettlementActivityDependencies['config'] & SweepActivityDependencies['config'];
+  config: RecordActivityDependencies['config'] & BankActivityDependencies['config'] & WebhookActivityDependencies['config'] & OnboardingActivityDependencies['config'] & SettlementActivityDependencies['config'] & SweepActivityDependencies['config'];
   /** The onboarding decision emails. */
   mailer: OnboardingActivityDependencies['mailer'];
 }
@@ -39,7 +39,7 @@ export interface ActivityDependencies {
 export function createActivities({ db, psps, health, payouts, logger, temporal, config, mailer }: ActivityDependencies) {
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
-    ...createBankActivities({ psps, db, health, logger }),
+    ...createBankActivities({ psps, db, health, logger, config }),
     ...createWebhookActivities({ db, logger, config, temporal }),
     ...createMaintenanceActivities({ db, logger }),
     ...createOnboardingActivities({ db, logger, mailer, config }),

@@ -35,6 +35,8 @@ export interface RecordedIdentity {
   merchant_id: string;
   /** The PSP that gave the payment its token (null: none yet, or a payment older than routing: SEP). */
   psp?: string | null;
+  /** The keyed hashes of the cards that alone may pay it, a JSON array (null: any card). */
+  allowed_card_hashes?: string | null;
 }
 
 export const RECORD_MISMATCH = 'record_mismatch';
@@ -67,7 +69,7 @@ export function paymentRecordGuard(logger: Logger) {
     check,
     /** Reads the payment's identity and checks `claim` against it (see check); answers the record's. */
     async read(db: Db, activity: string, claim: PaymentClaim): Promise<RecordedIdentity> {
-      const row = await db.selectFrom('payments').select(['mode', 'amount', 'customer_fee', 'merchant_id', 'psp']).where('id', '=', claim.payment_id).executeTakeFirst();
+      const row = await db.selectFrom('payments').select(['mode', 'amount', 'customer_fee', 'merchant_id', 'psp', 'allowed_card_hashes']).where('id', '=', claim.payment_id).executeTakeFirst();
       return check(activity, claim, row);
     },
   };

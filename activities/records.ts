@@ -11,7 +11,7 @@ import type { Db } from '../src/db/database.ts';
 import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
 import { post } from '../src/db/ledger.ts';
-import { paymentFromRow, pspFromRow, settlementStatusAfter, writePaymentVersion } from '../src/db/payments.ts';
+import { payerRestrictionFromRow, paymentFromRow, pspFromRow, settlementStatusAfter, writePaymentVersion } from '../src/db/payments.ts';
 import { refundFromRow, writeRefund } from '../src/db/refunds.ts';
 import { paymentEventType, type EventType } from '../src/domain/events.ts';
 import { transitionMovement } from '../src/domain/ledger.ts';
@@ -54,13 +54,25 @@ interface Shown {
 }
 
 /** The record's columns an event and a posting need besides the workflow's state. */
-const RECORD_COLUMNS = ['merchant_id', 'metadata', 'settlement_status', 'psp', 'psp_terminal_id', 'created_via', 'amount', 'fee_payer', 'customer_fee'] as const;
+const RECORD_COLUMNS = [
+  'merchant_id',
+  'metadata',
+  'settlement_status',
+  'psp',
+  'psp_terminal_id',
+  'created_via',
+  'amount',
+  'fee_payer',
+  'customer_fee',
+  'allowed_cards_masked',
+  'national_code_masked',
+] as const;
 
 /**
  * `row`'s metadata, settlement status and PSP on the workflow's state: settlement_status is the
  * record's (settlement and the end of a live payment set it), and so is the PSP that took the
  * payment (recordPaymentPsp), which a workflow started before routing does not hold, and who pays
- * the fee with what the customer is charged, which a workflow started before fee payers does not.
+ * the fee with what the customer is charged and who may pay, which a workflow started before those columns does not.
  */
 function shownFrom(
   payment: Payment,
@@ -74,6 +86,8 @@ function shownFrom(
     amount: number;
     fee_payer: string;
     customer_fee: number;
+    allowed_cards_masked: string | null;
+    national_code_masked: string | null;
   },
 ): Shown {
   const settlement = row.settlement_status as Payment['settlement_status'];
@@ -88,6 +102,7 @@ function shownFrom(
       created_via: createdVia,
       fee_payer: feePayer,
       charged_amount: Number(row.amount) + Number(row.customer_fee),
+      ...payerRestrictionFromRow(row),
     },
     merchantId: row.merchant_id,
   };
@@ -205,7 +220,7 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
         // Written before (a retry or a replay): read the record as it stands.
         const shown = locked?.shown ?? (await withMetadata(trx, payment));
         await postTransition(trx, shown, now);
-        const type = paymentEventType(payment.status);
+        const type = paymentEventType(payment.status, payment.failure?.code);
         if (type === undefined) return null;
         return recordPaymentEvent(trx, shown, version, type, now);
       });

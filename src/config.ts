@@ -220,6 +220,11 @@ export const ConfigSchema = Type.Object({
   }),
   DASHBOARD_SESSION_IDLE_SECONDS: Int({ default: 1_800, minimum: 60, description: 'dashboard: a session unused this long ends (30 min)' }),
   DASHBOARD_SESSION_MAX_SECONDS: Int({ default: 43_200, minimum: 60, description: 'dashboard: a session ends this long after sign-in, however active (12 h)' }),
+  CARD_HASH_KEY: Type.String({
+    default: '',
+    description:
+      "secret (32+ random characters) under which the allowed cards of a payment are stored as HMAC-SHA256 of their SHA-256 (docs/SECURITY.md#allowed-cards); the same value on every API and worker process, and kept: a restricted payment created under another key is paid by no card (empty: a public key fit for test mode only, with a warning at the worker's start)",
+  }),
   DASHBOARD_SECRETS_KEY: Type.String({
     default: '',
     description:
@@ -328,6 +333,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // A secret copied from an example file is no secret: refuse to start with one.
   const csrfProblem = config.PAGES_CSRF_SECRET === '' ? undefined : placeholderProblem(config.PAGES_CSRF_SECRET);
   if (csrfProblem !== undefined) throw new ConfigError(`Invalid configuration: PAGES_CSRF_SECRET ${csrfProblem}`);
+  if (config.CARD_HASH_KEY !== '') {
+    const keyProblem = config.CARD_HASH_KEY.length < 32 ? 'must be at least 32 characters' : placeholderProblem(config.CARD_HASH_KEY);
+    if (keyProblem !== undefined) throw new ConfigError(`Invalid configuration: CARD_HASH_KEY ${keyProblem}`);
+  }
   if (config.DASHBOARD_SECRETS_KEY !== '') {
     const keyProblem = config.DASHBOARD_SECRETS_KEY.length < 32 ? 'must be at least 32 characters' : placeholderProblem(config.DASHBOARD_SECRETS_KEY);
     if (keyProblem !== undefined) throw new ConfigError(`Invalid configuration: DASHBOARD_SECRETS_KEY ${keyProblem}`);
@@ -397,8 +406,17 @@ export function requireMailInProduction(config: Pick<Config, 'NODE_ENV' | 'BANK_
   }
 }
 
+/**
+ * The key of the allowed cards' stored hashes: CARD_HASH_KEY, or, unset, a key everyone can read
+ * in this file, which keeps test mode working without a secret and protects nothing.
+ */
+export const PUBLIC_CARD_HASH_KEY = 'dargah-public-card-hash-key-for-test-mode-only';
+export function cardHashKey(config: Pick<Config, 'CARD_HASH_KEY'>): string {
+  return config.CARD_HASH_KEY === '' ? PUBLIC_CARD_HASH_KEY : config.CARD_HASH_KEY;
+}
+
 /** Settings whose value is a secret: never echoed in a message. */
-const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY']);
+const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'CARD_HASH_KEY']);
 
 /**
  * A setting's value as an error message may echo it: a secret not at all, a

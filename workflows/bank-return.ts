@@ -20,7 +20,7 @@ import {
 import type { PaymentClock } from './payment-clock.ts';
 import { refusalFailure } from './failures.ts';
 import type { PaymentState } from './payment-state.ts';
-import { bankCallsAwaited, bankConfirmOnReturn, bankInquiryOnReturn, bankTokenPerPsp, routePlanning } from './proxies.ts';
+import { bankCalls, bankCallsAwaited, bankConfirmOnReturn, bankInquiryOnReturn, bankTokenPerPsp, routePlanning } from './proxies.ts';
 
 /**
  * Returns that say "failed" or "canceled" are recorded only on the bank's answer to an inquiry
@@ -47,6 +47,13 @@ export const CUSTOMER_PAYS_FEE_PATCH = 'customer-pays-fee';
 export function amountAtBank({ payment }: PaymentWorkflowInput): number {
   return payment.fee_payer === 'customer' && patched(CUSTOMER_PAYS_FEE_PATCH) ? chargedAmount(payment) : payment.amount;
 }
+
+/**
+ * Who may pay (docs/PAYMENTS.md#who-may-pay-cards-and-national-code): a confirmation whose card the
+ * payment does not allow (the bank activity's `card_allowed: false`) is reversed at the bank and the
+ * payment fails `card_not_allowed`, never paid. Histories recorded before this change paid it.
+ */
+export const CARD_RESTRICTION_PATCH = 'card-restriction';
 
 /** What the customer's Pay is refused with when no PSP of the route gave a token: a 503 they may retry. */
 export const NO_BANK_ANSWERED = { code: 'bank_unavailable', message: 'No bank can take the payment right now; try again in a moment.' } as const;
@@ -151,6 +158,7 @@ export class BankReturn {
       return;
     }
     if (answer.result === 'confirmed' && isGenuineConfirmation(answer, { id: payment.id, amount: this.charged }, refNum)) {
+      if (answer.card_allowed === false && patched(CARD_RESTRICTION_PATCH)) return this.refuseCard(answer.ref_num, answer.rrn, answer.card_pan);
       const paidAt = this.clock.nowMs();
       return this.state.commit({
         ...payment,
@@ -164,6 +172,18 @@ export class BankReturn {
     }
     // Not confirmed for this payment: a created payment stays payable; a pending one is refused by its bank.
     if (payment.status === 'pending') await this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.notConfirmed });
+  }
+
+  /**
+   * The bank confirmed a payment made with a card the merchant did not allow: the money goes back at
+   * once (the reverse is keyed by payment at the bank, so a retry or a replay reverses once), and
+   * only then is the payment recorded failed: a worker lost in between reverses on its successor.
+   * The masked card and the bank's references stay on the record, for the merchant and support.
+   */
+  private async refuseCard(refNum: string, rrn: string | null, cardPan: string | null): Promise<void> {
+    const { payment } = this.state;
+    await bankCalls.reverseAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: refNum, ...this.state.pspOfPayment });
+    await this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.cardNotAllowed, reference_id: refNum, rrn, card_pan: cardPan });
   }
 
   /**

@@ -614,6 +614,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.card_not_allowed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.card_not_allowed
+         * @description Sent to every enabled endpoint subscribed to `payment.card_not_allowed`; `data.payment` is the payment after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["paymentCardNotAllowedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment.canceled": {
         parameters: {
             query?: never;
@@ -955,6 +975,10 @@ export interface components {
              * @enum {string}
              */
             created_via: "api" | "zarinpal" | "zibal";
+            /** @description the only cards that may pay, masked (first six and last four digits); null when any card may */
+            allowed_cards: string[] | null;
+            /** @description the payer's national code the merchant named, masked; null when none */
+            national_code: string | null;
         };
         Refund: {
             /**
@@ -1003,7 +1027,7 @@ export interface components {
             id: string;
             url: string;
             /** @description subscribed event types; null: every type */
-            events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[] | null;
+            events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[] | null;
             /** @enum {string} */
             mode: "test" | "live";
             /**
@@ -1089,7 +1113,7 @@ export interface components {
              * @description kind of event
              * @enum {string}
              */
-            type: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed";
+            type: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed";
             /**
              * Format: date-time
              * @description when the change happened
@@ -1216,6 +1240,10 @@ export interface components {
                      * @enum {string}
                      */
                     created_via: "api" | "zarinpal" | "zibal";
+                    /** @description the only cards that may pay, masked (first six and last four digits); null when any card may */
+                    allowed_cards: string[] | null;
+                    /** @description the payer's national code the merchant named, masked; null when none */
+                    national_code: string | null;
                 };
                 refund?: {
                     /**
@@ -1264,7 +1292,7 @@ export interface components {
                     id: string;
                     url: string;
                     /** @description subscribed event types; null: every type */
-                    events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[] | null;
+                    events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[] | null;
                     /** @enum {string} */
                     mode: "test" | "live";
                     /**
@@ -1601,6 +1629,18 @@ export interface operations {
                      * @enum {string}
                      */
                     fee_payer?: "merchant" | "customer";
+                    /**
+                     * @description only these cards may pay (up to 5); a payment paid with another is reversed at the bank and fails with `card_not_allowed`. Stored hashed and masked, never in full (docs/PAYMENTS.md#who-may-pay-cards-and-national-code)
+                     * @example [
+                     *       "6037991234567893"
+                     *     ]
+                     */
+                    allowed_cards?: string[];
+                    /**
+                     * @description the account holder's national code (10 digits, valid check digit); stored masked; enforced only by PSPs that take one (none of the current connectors do)
+                     * @example 0499370899
+                     */
+                    national_code?: string;
                 };
             };
         };
@@ -4248,7 +4288,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description event types to receive; omit to receive every type */
-                    events?: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[];
+                    events?: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[];
                 };
             };
         };
@@ -4778,7 +4818,7 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description kind of event */
-                type?: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed";
+                type?: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed";
             };
             header?: never;
             path?: never;
@@ -5426,6 +5466,41 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "payment.failed";
+                    data?: {
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentCardNotAllowedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "payment.card_not_allowed";
                     data?: {
                         payment: components["schemas"]["Payment"];
                     };

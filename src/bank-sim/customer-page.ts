@@ -1,5 +1,6 @@
 /**
- * The customer's bank page: the amount and the four outcomes (Persian by
+ * The customer's bank page: the amount, the card to pay with (a field, a test
+ * card of the PSP by default) and the four outcomes (Persian by
  * default, English with ?lang=en), the customer's choice, and the form that
  * takes the customer back to the gateway with the fields a PSP posts to the
  * merchant's RedirectUrl. No script anywhere. What differs between PSPs (the
@@ -27,6 +28,8 @@ const TEXT = {
     back: 'بازگشت به فروشگاه',
     backHint: 'برای پایان خرید به فروشگاه برگردید.',
     unknown: 'تراکنش پیدا نشد یا منقضی شده است.',
+    card: 'شماره کارت',
+    badCard: 'شماره کارت باید ۱۶ رقم باشد.',
     other: 'English',
   },
   en: {
@@ -41,6 +44,8 @@ const TEXT = {
     back: 'Return to the shop',
     backHint: 'Go back to the shop to finish your purchase.',
     unknown: 'The transaction was not found or has expired.',
+    card: 'Card number',
+    badCard: 'The card number must be 16 digits.',
     other: 'فارسی',
   },
 } as const;
@@ -50,7 +55,7 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 const CSS = `body{font-family:sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;background:#f4f6fb}
 main{background:#fff;border-radius:8px;padding:1.5rem}button{display:block;width:100%;margin:.5rem 0;padding:.75rem;font-size:1rem}
-.amount{font-size:1.4rem;font-weight:bold}`;
+.amount{font-size:1.4rem;font-weight:bold}label{display:block;margin:.5rem 0}input[name=card]{width:100%;padding:.5rem;font-size:1rem;direction:ltr}`;
 
 const langOf = (url: URL): Lang => (url.searchParams.get('lang') === 'en' ? 'en' : 'fa');
 
@@ -81,8 +86,15 @@ export interface PageDialect {
   tokenField: string;
   /** The fields the bank posts back to the merchant's address; `amount` is the transaction's, or another under the callback_other_amount fault. */
   callbackFields(txn: Transaction, amount: number): Record<string, string>;
-  /** The bank's own numbers for a paid transaction (its reference, RRN, trace number, card). */
-  paidNumbers(): Pick<Transaction, 'ref_num' | 'rrn' | 'trace_no' | 'card_pan'>;
+  /** The bank's own numbers for a paid transaction (its reference, RRN, trace number). */
+  paidNumbers(): Pick<Transaction, 'ref_num' | 'rrn' | 'trace_no'>;
+  /** The card the page's field holds until the tester types another: a test card of this PSP (Luhn-valid). */
+  defaultCard: string;
+}
+
+/** A card's number as the bank keeps it: masked (first six, last four) and its SHA-256 (hex), never in full. */
+export function cardAsKept(card: string): Pick<Transaction, 'card_pan' | 'card_sha256'> {
+  return { card_pan: `${card.slice(0, 6)}******${card.slice(-4)}`, card_sha256: createHash('sha256').update(card).digest('hex') };
 }
 
 /** SEP's page: GET /OnlinePG/SendToken?token=…, the choice to /OnlinePG/pay, SEP's callback fields. */
@@ -91,7 +103,8 @@ export const SEP_PAGE: PageDialect = {
   pageMethod: 'GET',
   choicePath: '/OnlinePG/pay',
   tokenField: 'token',
-  paidNumbers: () => ({ ref_num: digits(14), rrn: digits(12), trace_no: digits(6), card_pan: `603799******${digits(4)}` }),
+  paidNumbers: () => ({ ref_num: digits(14), rrn: digits(12), trace_no: digits(6) }),
+  defaultCard: '6037991234567893',
   callbackFields(txn, amount) {
     const ok = txn.outcome === 'success' || txn.outcome === 'delay';
     const [state, status] = ok ? ['OK', '2'] : txn.outcome === 'cancel' ? ['CanceledByUser', '1'] : ['Failed', '3'];
@@ -105,7 +118,7 @@ export const SEP_PAGE: PageDialect = {
       TraceNo: ok ? (txn.trace_no ?? '') : '',
       RRN: ok ? (txn.rrn ?? '') : '',
       SecurePan: ok ? (txn.card_pan ?? '') : '',
-      HashedCardNumber: ok ? createHash('sha256').update(txn.card_pan ?? '').digest('hex') : '',
+      HashedCardNumber: ok ? (txn.card_sha256 ?? '') : '',
       Amount: String(amount),
       AffectiveAmount: String(amount),
       Wage: '0',
@@ -172,12 +185,13 @@ export function customerPageRoutes({ ledger, faults, dialect }: { ledger: Ledger
     other.searchParams.set('lang', lang === 'fa' ? 'en' : 'fa');
     const switcher = dialect.pageMethod === 'GET' ? `<p><a id="lang" href="${esc(other.pathname + other.search)}">${t.other}</a></p>\n` : '';
     const buttons = OUTCOMES.map((o) => `<button type="submit" name="outcome" value="${o}">${t[o]}</button>`).join('');
+    const card = `<label for="card">${t.card}</label><input type="text" id="card" name="card" inputmode="numeric" autocomplete="cc-number" pattern="[0-9]{16}" maxlength="16" value="${dialect.defaultCard}">`;
     html(
       res,
       200,
       lang,
       `${switcher}<p>${t.amount}: <span class="amount" id="amount">${formatAmount(txn.amount, lang)}</span></p><p>${t.choose}</p>
-<form method="post" action="${dialect.choicePath}${lang === 'en' ? '?lang=en' : ''}"><input type="hidden" name="${dialect.tokenField}" value="${esc(txn.token)}">${buttons}</form>`,
+<form method="post" action="${dialect.choicePath}${lang === 'en' ? '?lang=en' : ''}"><input type="hidden" name="${dialect.tokenField}" value="${esc(txn.token)}">${card}${buttons}</form>`,
     );
   };
 
@@ -188,11 +202,14 @@ export function customerPageRoutes({ ledger, faults, dialect }: { ledger: Ledger
     const outcome = form.get('outcome') as Outcome;
     if (txn === undefined) return html(res, 404, lang, `<p id="unknown">${TEXT[lang].unknown}</p>`);
     if (!OUTCOMES.includes(outcome)) return html(res, 400, lang, `<p>${TEXT[lang].unknown}</p>`);
+    // The card paid with: the field's, or the PSP's test card when the choice carries none (the API's test helper, older scripts).
+    const card = (form.get('card') ?? '').replace(/[\s-]/g, '') || dialect.defaultCard;
+    if (!/^[0-9]{16}$/.test(card)) return html(res, 400, lang, `<p id="bad-card">${TEXT[lang].badCard}</p>`);
     // The first choice stands: a second post shows the same return.
     if (txn.outcome === undefined) {
       txn.outcome = outcome;
       txn.chosen_at = now();
-      if (outcome === 'success' || outcome === 'delay') Object.assign(txn, dialect.paidNumbers());
+      if (outcome === 'success' || outcome === 'delay') Object.assign(txn, dialect.paidNumbers(), cardAsKept(card));
       ledger.changed(txn);
       await repeatCallback(txn);
     }

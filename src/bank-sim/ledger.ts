@@ -31,7 +31,10 @@ export interface Transaction {
   ref_num?: string;
   rrn?: string;
   trace_no?: string;
+  /** The card paid with, masked (first six, last four). */
   card_pan?: string;
+  /** The SHA-256 (hex) of the full card paid with, as SEP's verify answers it (HashedPan); the full number is never kept. */
+  card_sha256?: string;
   /** "Delay in verification": confirm answered "in progress" at least once. */
   answered_in_progress?: boolean;
   confirmed_at?: string;

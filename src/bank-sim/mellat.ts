@@ -88,7 +88,8 @@ export const MELLAT_PAGE: PageDialect = {
   choicePath: '/pgwchannel/pay',
   tokenField: 'RefId',
   // SaleReferenceId is a long on the wire: no leading zero, or it would not read back the same.
-  paidNumbers: () => ({ ref_num: `${randomInt(1, 10)}${digits(11)}`, rrn: digits(12), trace_no: digits(6), card_pan: `610433******${digits(4)}` }),
+  paidNumbers: () => ({ ref_num: `${randomInt(1, 10)}${digits(11)}`, rrn: digits(12), trace_no: digits(6) }),
+  defaultCard: '6104331234567890',
   callbackFields(txn, amount) {
     const ok = txn.outcome === 'success' || txn.outcome === 'delay';
     const code = ok ? CODE.OK : txn.outcome === 'cancel' ? CODE.CANCELED : CODE.INSUFFICIENT_FUNDS;

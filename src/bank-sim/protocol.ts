@@ -77,7 +77,8 @@ export function protocolRoutes({ ledger, faults, options }: { ledger: Ledger; fa
     RefNum: txn.ref_num,
     ResNum: txn.res_num,
     MaskedPan: txn.card_pan,
-    HashedPan: '',
+    // The SHA-256 of the full card, hex: how SEP names the card server to server (the gateway holds it against a payment's allowed cards).
+    HashedPan: txn.card_sha256 ?? '',
     TerminalNumber: Number(txn.terminal),
     OrginalAmount: txn.amount,
     AffectiveAmount: txn.amount,

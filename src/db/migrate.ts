@@ -24,6 +24,7 @@ import * as pspTerminalReservations from './migrations/0033_psp_terminal_reserva
 import * as bankReconciliation from './migrations/0034_bank_reconciliation.ts';
 import * as compatCredentials from './migrations/0035_compat_credentials.ts';
 import * as feePayer from './migrations/0036_fee_payer.ts';
+import * as payerRestriction from './migrations/0037_payer_restriction.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -52,6 +53,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0034_bank_reconciliation': bankReconciliation,
   '0035_compat_credentials': compatCredentials,
   '0036_fee_payer': feePayer,
+  '0037_payer_restriction': payerRestriction,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -12,6 +12,11 @@ export function pspFromRow(row: { psp: string | null; psp_terminal_id: string | 
   return row.psp === null ? null : { name: row.psp as NonNullable<Payment['psp']>['name'], terminal_id: row.psp_terminal_id ?? '' };
 }
 
+/** Who may pay, as the resource shows it (masked); null where the merchant named no restriction. */
+export function payerRestrictionFromRow(row: { allowed_cards_masked: string | null; national_code_masked: string | null }): Pick<Payment, 'allowed_cards' | 'national_code'> {
+  return { allowed_cards: row.allowed_cards_masked === null ? null : (JSON.parse(row.allowed_cards_masked) as string[]), national_code: row.national_code_masked };
+}
+
 /** The API shape of a stored payment. */
 export function paymentFromRow(row: PaymentRow): Payment {
   return {
@@ -41,6 +46,7 @@ export function paymentFromRow(row: PaymentRow): Payment {
     settlement_status: row.settlement_status as Payment['settlement_status'],
     psp: pspFromRow(row),
     created_via: row.created_via as Payment['created_via'],
+    ...payerRestrictionFromRow(row),
   };
 }
 
@@ -62,7 +68,17 @@ export function mutableColumns(payment: Payment) {
   };
 }
 
-export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: string | null, protocolCurrency: string | null = null): NewPaymentRow {
+/**
+ * A new payment's row. `allowedCardHashes` are the keyed hashes of its allowed cards
+ * (src/adapters/psp/card-hash.ts), given with `payment.allowed_cards` (their masks).
+ */
+export function rowFromNewPayment(
+  payment: Payment,
+  merchantId: string,
+  mobile: string | null,
+  protocolCurrency: string | null = null,
+  allowedCardHashes: readonly string[] | null = null,
+): NewPaymentRow {
   const createdAt = new Date(payment.created_at);
   return {
     id: payment.id,
@@ -84,6 +100,9 @@ export function rowFromNewPayment(payment: Payment, merchantId: string, mobile: 
     protocol_currency: protocolCurrency,
     fee_payer: payment.fee_payer,
     customer_fee: payment.charged_amount - payment.amount,
+    allowed_cards_masked: payment.allowed_cards === null ? null : JSON.stringify(payment.allowed_cards),
+    allowed_card_hashes: allowedCardHashes === null ? null : JSON.stringify(allowedCardHashes),
+    national_code_masked: payment.national_code,
     ...mutableColumns(payment),
   };
 }

@@ -99,6 +99,12 @@ export interface PaymentsTable {
   fee_payer: Defaulted<string>;
   /** The fee a customer-pays payment's customer is charged on top of `amount`, fixed at create; 0 when the merchant pays. */
   customer_fee: Defaulted<number>;
+  /** Who may pay (migration 0037): the allowed cards masked, a JSON array; null when any card may pay. */
+  allowed_cards_masked: Defaulted<string | null>;
+  /** The allowed cards' keyed hashes (src/adapters/psp/card-hash.ts), a JSON array of hex; null when any card may pay. */
+  allowed_card_hashes: Defaulted<string | null>;
+  /** The payer's national code, masked; null when the merchant named none. */
+  national_code_masked: Defaulted<string | null>;
 }
 
 /** One terminal of a merchant's route in a mode (docs/psps/routing.md). */

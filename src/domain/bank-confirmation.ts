@@ -31,6 +31,12 @@ export interface ConfirmedAtBank {
   card_pan: string | null;
   /** Whether the answer names our own terminal (the activity knows the terminal; the workflow does not). */
   terminal_matches?: boolean;
+  /**
+   * For a payment restricted to cards only: whether the card the bank names (by its hash) is one
+   * the merchant allowed; absent when any card may pay. The activity judges it: the workflow never
+   * sees a card's number or hash.
+   */
+  card_allowed?: boolean;
 }
 
 /**

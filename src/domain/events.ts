@@ -3,7 +3,7 @@
  * (docs/WEBHOOKS.md#event-types-and-body). Pure code, shared by the schemas, the
  * recording activities and the delivery.
  */
-import type { PaymentStatus } from './payment.ts';
+import { PAYMENT_FAILURES, type PaymentStatus } from './payment.ts';
 
 export const EVENT_TYPES = [
   'payment.created',
@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'payment.paid',
   'payment.verified',
   'payment.failed',
+  'payment.card_not_allowed',
   'payment.canceled',
   'payment.expired',
   'payment.reversed',
@@ -25,8 +26,14 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The event a payment emits on entering `status`, if any (every transition in docs/PAYMENTS.md has one). */
-export function paymentEventType(status: PaymentStatus): EventType | undefined {
+/**
+ * The event a payment emits on entering `status`, if any (every transition in docs/PAYMENTS.md has
+ * one). A payment failed because another card than the allowed ones paid it (`failureCode`
+ * card_not_allowed) emits `payment.card_not_allowed` instead of `payment.failed`: the customer's money
+ * was taken and is being returned, which a merchant of an exchange or wallet watches for apart.
+ */
+export function paymentEventType(status: PaymentStatus, failureCode?: string): EventType | undefined {
+  if (status === 'failed' && failureCode === PAYMENT_FAILURES.cardNotAllowed.code) return 'payment.card_not_allowed';
   const type = `payment.${status}`;
   return (EVENT_TYPES as readonly string[]).includes(type) ? (type as EventType) : undefined;
 }

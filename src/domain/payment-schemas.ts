@@ -9,6 +9,7 @@ import { BANK_OUTCOMES, FEE_PAYERS, MAX_ADVANCE_SECONDS, PAYMENT_STATUSES } from
 import { KEY_MODES } from './merchant.ts';
 import { PAYMENT_ORIGINS } from './compat-protocols.ts';
 import { BANK_REFERENCE_PATTERN, MASKED_CARD_PAN_PATTERN, RRN_PATTERN } from './bank-confirmation.ts';
+import { CARD_NUMBER_PATTERN, MASKED_NATIONAL_CODE_PATTERN, MAX_ALLOWED_CARDS, NATIONAL_CODE_PATTERN } from './card-restriction.ts';
 import { CommaSeparatedEnum, DateTimeFilter, FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
 
 /** Limits of a payment's metadata (docs/PAYMENTS.md#metadata). */
@@ -81,6 +82,11 @@ export const PaymentSchema = Type.Object(
       'the PSP and terminal that took the payment (gave it its bank token; docs/psps/routing.md); null until the customer is sent to a bank, and on payments made before routing (which went to SEP)',
     ),
     created_via: StringEnum(PAYMENT_ORIGINS, { description: "the protocol that created the payment: `api` (this API), or ZarinPal's or Zibal's (docs/COMPAT.md)" }),
+    allowed_cards: Nullable(
+      Type.Array(Type.String({ pattern: MASKED_CARD_PAN_PATTERN }), { maxItems: MAX_ALLOWED_CARDS }),
+      'the only cards that may pay, masked (first six and last four digits); null when any card may',
+    ),
+    national_code: Nullable(Type.String({ pattern: MASKED_NATIONAL_CODE_PATTERN }), "the payer's national code the merchant named, masked; null when none"),
   },
   { additionalProperties: false },
 );
@@ -104,6 +110,23 @@ export function createPaymentRequestSchema(bounds: AmountBounds) {
       mobile: Type.Optional(Type.String({ pattern: '^09[0-9]{9}$', description: "customer's mobile number", examples: ['09121234567'] })),
       metadata: Type.Optional(MetadataSchema),
       fee_payer: Type.Optional(FeePayerSchema),
+      allowed_cards: Type.Optional(
+        Type.Array(Type.String({ pattern: CARD_NUMBER_PATTERN, description: 'a full card number, 16 digits, with a valid Luhn check digit' }), {
+          minItems: 1,
+          maxItems: MAX_ALLOWED_CARDS,
+          uniqueItems: true,
+          description:
+            'only these cards may pay (up to 5); a payment paid with another is reversed at the bank and fails with `card_not_allowed`. Stored hashed and masked, never in full (docs/PAYMENTS.md#who-may-pay-cards-and-national-code)',
+          examples: [['6037991234567893']],
+        }),
+      ),
+      national_code: Type.Optional(
+        Type.String({
+          pattern: NATIONAL_CODE_PATTERN,
+          description: "the account holder's national code (10 digits, valid check digit); stored masked; enforced only by PSPs that take one (none of the current connectors do)",
+          examples: ['0499370899'],
+        }),
+      ),
     },
     { additionalProperties: false },
   );

@@ -87,7 +87,7 @@ export interface PaymentWorkerOptions {
     'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS' | 'SETTLEMENT_HOLD_HOURS' | 'REFUND_WINDOW_SECONDS' | 'PSP_BREAKER_FAILURES' | 'PSP_BREAKER_WINDOW_SECONDS' | 'PSP_BREAKER_OPEN_SECONDS'
   > &
     Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS' | 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'>> &
-    Pick<Config, 'REVIEW_REMINDER_HOURS' | 'PUBLIC_BASE_URL' | 'SMTP_URL' | 'MAIL_FROM'> &
+    Pick<Config, 'REVIEW_REMINDER_HOURS' | 'PUBLIC_BASE_URL' | 'SMTP_URL' | 'MAIL_FROM' | 'CARD_HASH_KEY'> &
     Parameters<typeof pspClientsFromConfig>[0];
   db: Db;
   /** Lets activities start webhook deliveries as workflows of their own. */
@@ -123,6 +123,7 @@ function workflowCode(bundle: WorkflowBundleOption | undefined) {
  */
 export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, webhookActivities, mailer, psps }: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
+  if (config.CARD_HASH_KEY === '') logger.warn('CARD_HASH_KEY is not set: the allowed cards of payments are hashed under a public key (set it in production)');
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
   const configured = pspClientsFromConfig(config);
   const clients = psps ?? configured;

@@ -97,6 +97,11 @@ export function paymentPage(subject: PayablePayment, context: PageContext, csrfT
   const t = strings(context.lang);
   const details = paymentDetails(subject, context.lang, { amount: false });
   details.push({ label: t.payBefore, value: formatTehranTime(payment.expires_at, context.lang), id: 'expires' });
+  // Who may pay (docs/PAGES.md): the merchant's restriction, masked, so the customer picks the right card at the bank.
+  if (payment.allowed_cards !== null) {
+    details.push({ label: t.allowedCards, value: payment.allowed_cards.join(' ، '), note: t.allowedCardsNote, id: 'allowed-cards', ltr: true, className: 'long' });
+  }
+  if (payment.national_code !== null) details.push({ label: t.nationalCode, value: payment.national_code, note: t.nationalCodeNote, id: 'national-code', ltr: true });
   return render('pay', context, {
     title: t.payTitle,
     testMode: payment.mode === 'test',

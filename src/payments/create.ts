@@ -4,12 +4,14 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { Config } from '../config.ts';
+import { cardHashKey, type Config } from '../config.ts';
 import { isDuplicateKey } from '../db/errors.ts';
 import { paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
+import { keyedHashOfCard, restrictionFingerprint } from '../adapters/psp/card-hash.ts';
+import { maskNationalCode, restrictionProblems } from '../domain/card-restriction.ts';
 import { domainCovers, type AuthState, type KeyMode, type Merchant } from '../domain/merchant.ts';
 import type { PaymentOrigin } from '../domain/compat-protocols.ts';
-import { customerFee, type FeePlan } from '../domain/payment.ts';
+import { customerFee, maskCardPan, type FeePlan } from '../domain/payment.ts';
 import type { CreatePaymentRequest, Payment } from '../domain/payment-schemas.ts';
 import { PAYMENT_WORKFLOW, paymentSearchAttributes, paymentWorkflowId, type PaymentWorkflowInput } from '../domain/payment-workflow.ts';
 import { DomainError } from '../errors.ts';
@@ -120,7 +122,16 @@ export function newPayment(
     settlement_status: mode === 'test' ? 'not_applicable' : 'pending',
     psp: null,
     created_via: createdVia,
+    // Masked only: the full numbers never reach the record, the workflow's input or an answer.
+    allowed_cards: request.allowed_cards === undefined ? null : request.allowed_cards.map(maskCardPan),
+    national_code: request.national_code === undefined ? null : maskNationalCode(request.national_code),
   };
+}
+
+/** Refuses a restriction the schema cannot judge (a card's Luhn digit, the national code's check digit): 422, nothing written. */
+export function checkPayerRestriction(request: Pick<CreatePaymentRequest, 'allowed_cards' | 'national_code'>): void {
+  const problems = restrictionProblems(request);
+  if (problems.length > 0) throw new DomainError('validation_failed', `The request body is invalid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`, problems);
 }
 
 /** What the payment's workflow starts with: the windows come from this API's configuration. */
@@ -148,8 +159,11 @@ export async function createPayment(
   origin: PaymentOriginOf = THIS_API,
 ): Promise<IdempotentResult> {
   checkCallbackUrl(request.callback_url, auth);
+  checkPayerRestriction(request);
   const scope = { owner: auth, operation: 'create_payment' };
-  return idempotent(db, scope, idempotencyKey, request, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
+  // The stored fingerprint of the body never holds a card or national code a guess could be checked against.
+  const fingerprinted = restrictionFingerprint(cardHashKey(config), request);
+  return idempotent(db, scope, idempotencyKey, fingerprinted, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
     // A retry under the same Idempotency-Key may find the row its first attempt wrote; a fresh id cannot.
     const existing = fresh ? undefined : await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
     let payment = existing === undefined ? undefined : paymentFromRow(existing);
@@ -158,7 +172,8 @@ export async function createPayment(
     for (let attempt = 0; payment === undefined; attempt++) {
       const candidate = newPayment(paymentId, auth.mode, request, config, now, origin.via, auth.merchant.fee_plan);
       try {
-        await db.insertInto('payments').values(rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null, origin.protocolCurrency)).execute();
+        const cardHashes = request.allowed_cards?.map((card) => keyedHashOfCard(cardHashKey(config), card)) ?? null;
+        await db.insertInto('payments').values(rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null, origin.protocolCurrency, cardHashes)).execute();
       } catch (error) {
         // A tracking code collision: draw another (twelve digits make it rare).
         if (isDuplicateKey(error) && attempt < 5) continue;

@@ -45,8 +45,16 @@ export async function updateWorkflow<Args extends [] | [unknown]>(
     const result = await temporalCall(temporal, () =>
       args.length === 0 ? handle.executeUpdate<Payment, []>(update.name) : handle.executeUpdate<Payment, [unknown]>(update.name, { args }),
     );
-    // created_via, fee_payer and charged_amount are the record's too: a workflow started before their columns existed does not hold them.
-    return { ...result, metadata: recorded.metadata, created_via: recorded.created_via, fee_payer: recorded.fee_payer, charged_amount: recorded.charged_amount };
+    // created_via, who pays the fee and who may pay are the record's too: a workflow started before their columns existed does not hold them.
+    return {
+      ...result,
+      metadata: recorded.metadata,
+      created_via: recorded.created_via,
+      fee_payer: recorded.fee_payer,
+      charged_amount: recorded.charged_amount,
+      allowed_cards: recorded.allowed_cards,
+      national_code: recorded.national_code,
+    };
   } catch (error) {
     // The bank did not answer in time (settlement at verify): 503, and the same request again completes it.
     if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === 'bank_unavailable') {

@@ -180,6 +180,20 @@ describe('PSP failover before the redirect, and the circuit breaker', function (
     assert.equal((await waitForStatus(api, key, p.id, 'paid')).psp?.name, 'mellat');
   });
 
+  it("a payment restricted to cards is never sent to Mellat, whose verify does not name the card: with SEP down its Pay finds no bank; with SEP back it is paid there", async () => {
+    // SEP is down (the test before killed it), Mellat is up.
+    const p = await createdPayment(api, key, { allowed_cards: ['6037991234567893'] });
+    const refused = await pressPay(p);
+    assert.equal(refused.status, 503, refused.text);
+    assert.equal((await paymentOf(p.id)).psp, null);
+    assert.deepEqual(await mellat.operations(mellatOrderId(p.id)), [], 'Mellat was never asked');
+    await sep.start();
+    await new Promise((r) => setTimeout(r, 2_100)); // past SEP's open period, should its breaker have opened
+    assert.equal((await pressPay(p)).status, 303);
+    // The simulator's page pays with its default card, the allowed one.
+    assert.deepEqual((await waitForStatus(api, key, p.id, 'paid')).psp, { name: 'sep', terminal_id: SEP_TERMINAL });
+  });
+
   it('the shared breaker in MySQL counts concurrent failures once each and lets exactly one of many concurrent callers probe', async () => {
     const terminal = { mode: 'test' as const, psp: 'sep', terminal_id: `concurrent-${process.pid}-${Date.now()}` };
     let now = Date.now();

@@ -10,7 +10,10 @@
  * deadline and by the merchant, in progress then confirmed, unconfirmed, the advanced clock; refunds partial,
  * the rest, declined). v8 adds the patch bank-return-failure-asks-bank's path: a forged failed return the
  * bank's inquiry contradicts, then the customer's genuine cancel. v11 adds the patch customer-pays-fee's paths: a
- * customer-pays payment (charged amount + fee) verified, and one reversed. The generations before it were of retired workflow types and are no longer kept.
+ * customer-pays payment (charged amount + fee) verified, and one reversed (fee-payer.test.ts). v9 and v10 are PSP
+ * routing's (psp-failover.test.ts). v12 adds the patch card-restriction's paths (card-restriction.test.ts): a payment
+ * restricted to a card, paid with another (reversed, failed card_not_allowed), and one paid with the allowed card
+ * then verified. The generations before v7 were of retired workflow types and are no longer kept.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -144,6 +147,8 @@ describe('workflow determinism (replay)', () => {
     for (const path of ['customer-pays-verified', 'customer-pays-reversed']) {
       assert.ok(histories.some((f) => f.workflowId === `v11-${path}.history.bin`), `the v11 fixture of ${path} is committed`);
     }
+    // v12: the patch card-restriction, a confirmation by a card not allowed (reversed), and one by the allowed card.
+    for (const path of ['card-not-allowed', 'card-allowed']) assert.ok(histories.some((f) => f.workflowId === `v12-${path}.history.bin`), `the v12 fixture of ${path} is committed`);
     assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });

@@ -107,7 +107,7 @@ describe('a payment workflow checks its record', function () {
     const h = await getHarness();
     const { liveKey } = await liveMerchant();
     const payment = await createdLivePayment(await liveBankApi(), liveKey, 80_000);
-    const bank = createBankActivities({ psps: pspClientsFromConfig({ ...h.config, ...LIVE_BANK() }), db: h.db, health: new PspHealthStore(h.db, breakerSettings(h.config)), logger: h.logger });
+    const bank = createBankActivities({ psps: pspClientsFromConfig({ ...h.config, ...LIVE_BANK() }), db: h.db, health: new PspHealthStore(h.db, breakerSettings(h.config)), logger: h.logger, config: h.config });
     const counted = await refusals('requestBankToken');
     for (const claim of [
       { mode: 'test' as const, amount: 80_000 },

@@ -43,7 +43,7 @@ export async function createdPayment(baseUrl: string, key: string, overrides: Re
  * return route. Answers our answer to the step that ended the path: the return route's 303 to
  * the result page, or the Pay button's refusal.
  */
-export async function chooseOutcome(baseUrl: string, paymentId: string, outcome: BankOutcome): Promise<TestResponse<unknown>> {
+export async function chooseOutcome(baseUrl: string, paymentId: string, outcome: BankOutcome, card?: string): Promise<TestResponse<unknown>> {
   const answer = async (res: Response) => ({ status: res.status, headers: res.headers, body: undefined, text: await res.text() });
   const pay = await pressPay(baseUrl, paymentId);
   const location = pay.headers.get('location') ?? '';
@@ -55,7 +55,7 @@ export async function chooseOutcome(baseUrl: string, paymentId: string, outcome:
     return answer(await walkPostedBankPage(baseUrl, paymentId, form, outcome));
   }
   if (pay.status !== 303 || !location.includes('/OnlinePG/SendToken')) return answer(pay);
-  return answer(await walkBankPage(location, outcome));
+  return answer(await walkBankPage(location, outcome, card));
 }
 
 /** Our page's form to a PSP's page that takes a POST (bank-redirect.eta): its address and fields. */
@@ -162,8 +162,8 @@ export async function returnsAnswered(temporal: Client, paymentId: string): Prom
  * button redirected) the customer chooses `outcome`, and the bank's form posts back to our
  * return route. Answers our return route's response (not followed).
  */
-export async function walkBankPage(location: string, outcome: BankOutcome): Promise<Response> {
-  return postBankReturn(await chooseOnBankPage(location, outcome));
+export async function walkBankPage(location: string, outcome: BankOutcome, card?: string): Promise<Response> {
+  return postBankReturn(await chooseOnBankPage(location, outcome, card));
 }
 
 /** The form the bank's page shows after the customer's choice: where it posts, and its fields. */
@@ -173,12 +173,15 @@ export interface BankReturnForm {
   bankOrigin: string;
 }
 
-/** The customer's choice on the bank simulator's page at `location`: answers the form that takes them back to us. */
-export async function chooseOnBankPage(location: string, outcome: BankOutcome): Promise<BankReturnForm> {
+/**
+ * The customer's choice on the bank simulator's page at `location`, paying with `card` typed in its
+ * card field (none: the field's default card): answers the form that takes them back to us.
+ */
+export async function chooseOnBankPage(location: string, outcome: BankOutcome, card?: string): Promise<BankReturnForm> {
   const bankPage = new URL(location);
   const chosen = await fetch(new URL('/OnlinePG/pay', bankPage.origin), {
     method: 'POST',
-    body: new URLSearchParams({ token: bankPage.searchParams.get('token') ?? '', outcome }).toString(),
+    body: new URLSearchParams({ token: bankPage.searchParams.get('token') ?? '', outcome, ...(card === undefined ? {} : { card }) }).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   const back = await chosen.text();

@@ -81,9 +81,11 @@ export interface BankToken {
  * whose verify answers a result code alone (`basis: 'result_code'`, Behpardakht Mellat's), the
  * transaction the call named, which the code confirms: no RRN and no card, which that protocol's
  * verify does not give (docs/psps/mellat.md). The workflow judges either (isGenuineConfirmation).
+ * `card_sha256` is SEP's HashedPan (the SHA-256 of the full card): the bank activity holds it against
+ * the payment's allowed cards and never hands it on to the workflow.
  */
 export type Confirmation =
-  | { result: 'confirmed'; ref_num: string; res_num: string; amount: number; terminal: string; rrn: string; card_pan: string }
+  | { result: 'confirmed'; ref_num: string; res_num: string; amount: number; terminal: string; rrn: string; card_pan: string; card_sha256?: string }
   | { result: 'confirmed'; basis: 'result_code'; ref_num: string; res_num: string; amount: number; terminal: string; rrn: null; card_pan: null }
   | { result: 'in_progress' }
   | { result: 'refused'; code: number; description: string };

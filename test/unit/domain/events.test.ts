@@ -3,11 +3,12 @@ import type { PaymentStatus } from '../../../src/domain/payment.ts';
 import { EVENT_TYPES, isSubscribed, paymentEventType, type EventType } from '../../../src/domain/events.ts';
 
 describe('webhook event types', () => {
-  it('are one event per payment status, one per refund status, a settlement paid or failed, and the disabling of an endpoint', () => {
+  it('are one event per payment status, a payment paid with a card not allowed, one per refund status, a settlement paid or failed, and the disabling of an endpoint', () => {
     assert.deepEqual(
       [...EVENT_TYPES].sort(),
       [
         'payment.canceled',
+        'payment.card_not_allowed',
         'payment.created',
         'payment.expired',
         'payment.failed',
@@ -45,6 +46,12 @@ describe('webhook event types', () => {
         assert.equal(paymentEventType(status), type);
       });
     }
+  });
+
+  it('payment.card_not_allowed, not payment.failed, for a payment failed because another card paid it', () => {
+    assert.equal(paymentEventType('failed', 'card_not_allowed'), 'payment.card_not_allowed');
+    assert.equal(paymentEventType('failed', 'card_declined'), 'payment.failed');
+    assert.equal(paymentEventType('canceled', 'card_not_allowed'), 'payment.canceled');
   });
 
   describe('subscriptions', () => {

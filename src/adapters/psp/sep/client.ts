@@ -46,6 +46,8 @@ interface VerifyAnswer {
     RefNum?: string;
     ResNum?: string;
     MaskedPan?: string;
+    /** The SHA-256 of the full card, hex (the simulator fills it; SEP's documents name the field). */
+    HashedPan?: string;
     TerminalNumber?: number | string;
     OrginalAmount?: number;
     AffectiveAmount?: number;
@@ -102,6 +104,8 @@ export class SepClient implements PspClient {
         terminal: String(d.TerminalNumber ?? ''),
         rrn: String(d.RRN ?? ''),
         card_pan: String(d.MaskedPan ?? ''),
+        // The card as SEP names it server to server: the only word on it a card restriction trusts.
+        ...(typeof d.HashedPan === 'string' && /^[0-9A-Fa-f]{64}$/.test(d.HashedPan) ? { card_sha256: d.HashedPan.toLowerCase() } : {}),
       };
     }
     return { result: 'refused', code, description: answer.ResultDescription ?? '' };
