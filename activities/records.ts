@@ -66,13 +66,14 @@ const RECORD_COLUMNS = [
   'customer_fee',
   'allowed_cards_masked',
   'national_code_masked',
+  'payment_link_id',
 ] as const;
 
 /**
  * `row`'s metadata, settlement status and PSP on the workflow's state: settlement_status is the
  * record's (settlement and the end of a live payment set it), and so is the PSP that took the
  * payment (recordPaymentPsp), which a workflow started before routing does not hold, and who pays
- * the fee with what the customer is charged and who may pay, which a workflow started before those columns does not.
+ * the fee with what the customer is charged, who may pay and the payment link, which a workflow started before those columns does not.
  */
 function shownFrom(
   payment: Payment,
@@ -88,6 +89,7 @@ function shownFrom(
     customer_fee: number;
     allowed_cards_masked: string | null;
     national_code_masked: string | null;
+    payment_link_id: string | null;
   },
 ): Shown {
   const settlement = row.settlement_status as Payment['settlement_status'];
@@ -103,6 +105,7 @@ function shownFrom(
       fee_payer: feePayer,
       charged_amount: Number(row.amount) + Number(row.customer_fee),
       ...payerRestrictionFromRow(row),
+      payment_link: row.payment_link_id,
     },
     merchantId: row.merchant_id,
   };

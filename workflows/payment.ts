@@ -9,7 +9,7 @@
  * (verified included); refunds are the payment's refunds workflow's
  * (workflows/refunds.ts).
  */
-import { allHandlersFinished, condition, isCancellation, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, isCancellation, patched, setHandler } from '@temporalio/workflow';
 import { cancelRefusal, canceledByMerchant, feeAtVerify, isPositiveAmount, NOT_A_POSITIVE_AMOUNT, PAYMENT_FAILURES, reverseRefusal, verifyRefusal } from '../src/domain/payment.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
@@ -29,6 +29,13 @@ import { refusalFailure } from './failures.ts';
 import { PaymentState } from './payment-state.ts';
 import { bankCalls, bankCallsAwaited } from './proxies.ts';
 
+/**
+ * A payment link's payment is verified by its workflow as soon as the bank confirms it
+ * (docs/PAYMENTS.md#payment-links): settled at the bank, the fee as verify computes it. Asked only
+ * for payments whose input says `auto_verify`, so every other history replays without the marker.
+ */
+export const PAYMENT_LINK_AUTO_VERIFY_PATCH = 'payment-link-auto-verify';
+
 export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
   const state = new PaymentState(input.payment, input.merchant_id);
   const clock = new PaymentClock(state.lock);
@@ -40,6 +47,12 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
     const { payment } = state;
     await bankCalls.reverseAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
     await state.commit({ ...payment, status: 'reversed', refunded_amount: bank.charged, fee: 0 });
+  }
+
+  /** Records the paid payment `verified`, with the fee of its plan, once the bank has settled it. */
+  async function recordVerified(): Promise<void> {
+    const { payment } = state;
+    await state.commit({ ...payment, status: 'verified', verified_at: clock.now(), fee: feeAtVerify(payment, input.fee_plan) });
   }
 
   // The announcement takes the lock before any handler is set: a bank answer sent with the
@@ -114,7 +127,7 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
           if (isCancellation(error)) throw error;
           throw refusalFailure({ code: 'bank_unavailable', message: 'The bank did not settle the payment in time; verify again.' });
         }
-        await state.commit({ ...payment, status: 'verified', verified_at: clock.now(), fee: feeAtVerify(payment, input.fee_plan) });
+        await recordVerified();
         return state.payment;
       }),
     {
@@ -140,6 +153,23 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
 
   // 2. The bank keeps the payment "in progress": it is asked again until it answers or the limit passes.
   if (state.payment.status === 'pending') await bank.awaitConfirmation();
+
+  // 3a. A payment link's payment: nobody else will verify it. The bank is asked to settle until it
+  // answers (retried as every bank call); should it refuse for good, the payment stays paid and the
+  // deadline below gives the money back, as for a merchant who never verified.
+  if (state.payment.status === 'paid' && input.auto_verify === true && patched(PAYMENT_LINK_AUTO_VERIFY_PATCH)) {
+    await state.exclusive(async () => {
+      const { payment } = state;
+      if (payment.status !== 'paid') return;
+      try {
+        await bankCalls.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        return;
+      }
+      await recordVerified();
+    });
+  }
 
   // 3. Paid: the merchant must verify before the deadline, or the money goes back.
   if (state.payment.status === 'paid') {

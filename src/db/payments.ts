@@ -47,6 +47,7 @@ export function paymentFromRow(row: PaymentRow): Payment {
     psp: pspFromRow(row),
     created_via: row.created_via as Payment['created_via'],
     ...payerRestrictionFromRow(row),
+    payment_link: row.payment_link_id,
   };
 }
 
@@ -103,6 +104,7 @@ export function rowFromNewPayment(
     allowed_cards_masked: payment.allowed_cards === null ? null : JSON.stringify(payment.allowed_cards),
     allowed_card_hashes: allowedCardHashes === null ? null : JSON.stringify(allowedCardHashes),
     national_code_masked: payment.national_code,
+    payment_link_id: payment.payment_link,
     ...mutableColumns(payment),
   };
 }

@@ -105,6 +105,29 @@ export interface PaymentsTable {
   allowed_card_hashes: Defaulted<string | null>;
   /** The payer's national code, masked; null when the merchant named none. */
   national_code_masked: Defaulted<string | null>;
+  /** The payment link that started the payment (migration 0038); null for every other payment. */
+  payment_link_id: Defaulted<string | null>;
+}
+
+/** A merchant's payment link (migration 0038, docs/PAYMENTS.md#payment-links). */
+export interface PaymentLinksTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  slug: string;
+  title: string;
+  description: string;
+  amount: number | null;
+  min_amount: number | null;
+  max_amount: number | null;
+  /** The link's `collect`, JSON. */
+  collect: string;
+  expires_at: Date | null;
+  max_payments: number | null;
+  /** Payments started on the link: raised by one, under max_payments, in the update that reserves each. */
+  payments_count: Defaulted<number>;
+  active: Defaulted<number>;
+  created_at: Date;
 }
 
 /** One terminal of a merchant's route in a mode (docs/psps/routing.md). */
@@ -420,6 +443,7 @@ export interface Database {
   psp_terminal_reservations: PspTerminalReservationsTable;
   bank_reconciliation_runs: BankReconciliationRunsTable;
   bank_reconciliation_items: BankReconciliationItemsTable;
+  payment_links: PaymentLinksTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;
@@ -427,3 +451,4 @@ export type RefundRow = Selectable<RefundsTable>;
 export type SettlementRow = Selectable<SettlementsTable>;
 export type SettlementLineRow = Selectable<SettlementLinesTable>;
 export type NewPaymentRow = Insertable<PaymentsTable>;
+export type PaymentLinkRow = Selectable<PaymentLinksTable>;

@@ -87,6 +87,7 @@ export const PaymentSchema = Type.Object(
       'the only cards that may pay, masked (first six and last four digits); null when any card may',
     ),
     national_code: Nullable(Type.String({ pattern: MASKED_NATIONAL_CODE_PATTERN }), "the payer's national code the merchant named, masked; null when none"),
+    payment_link: Nullable(Type.String({ format: 'uuid' }), 'the payment link the customer paid on (docs/PAYMENTS.md#payment-links); null for a payment the merchant created'),
   },
   { additionalProperties: false },
 );

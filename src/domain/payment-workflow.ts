@@ -25,6 +25,11 @@ export interface PaymentWorkflowInput {
    * the limit existed: BANK_PENDING_LIMIT_DEFAULT_MS.
    */
   bank_pending_limit_ms?: number;
+  /**
+   * A payment link's payment (docs/PAYMENTS.md#payment-links): no merchant server will call verify,
+   * so the workflow verifies it itself once the bank confirms it. Absent on every other payment.
+   */
+  auto_verify?: boolean;
 }
 
 /**

@@ -92,6 +92,7 @@ export function newPayment(
   now: number,
   createdVia: PaymentOrigin = 'api',
   feePlan?: FeePlan,
+  paymentLinkId: string | null = null,
 ): Payment {
   const feePayer = request.fee_payer ?? 'merchant';
   if (feePayer === 'customer' && feePlan === undefined) throw new Error('a customer-pays payment needs the fee plan its fee is fixed from');
@@ -125,6 +126,7 @@ export function newPayment(
     // Masked only: the full numbers never reach the record, the workflow's input or an answer.
     allowed_cards: request.allowed_cards === undefined ? null : request.allowed_cards.map(maskCardPan),
     national_code: request.national_code === undefined ? null : maskNationalCode(request.national_code),
+    payment_link: paymentLinkId,
   };
 }
 

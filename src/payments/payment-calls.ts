@@ -45,7 +45,7 @@ export async function updateWorkflow<Args extends [] | [unknown]>(
     const result = await temporalCall(temporal, () =>
       args.length === 0 ? handle.executeUpdate<Payment, []>(update.name) : handle.executeUpdate<Payment, [unknown]>(update.name, { args }),
     );
-    // created_via, who pays the fee and who may pay are the record's too: a workflow started before their columns existed does not hold them.
+    // created_via, who pays the fee, who may pay and the payment link are the record's too: a workflow started before their columns existed does not hold them.
     return {
       ...result,
       metadata: recorded.metadata,
@@ -54,6 +54,7 @@ export async function updateWorkflow<Args extends [] | [unknown]>(
       charged_amount: recorded.charged_amount,
       allowed_cards: recorded.allowed_cards,
       national_code: recorded.national_code,
+      payment_link: recorded.payment_link,
     };
   } catch (error) {
     // The bank did not answer in time (settlement at verify): 503, and the same request again completes it.
