@@ -18,6 +18,7 @@ import { ErrorSchema } from '../src/api/schemas.ts';
 import { EVENT_TYPES, type EventType } from '../src/domain/events.ts';
 import { RETURN_STATUSES } from '../src/domain/payment.ts';
 import { PaymentSchema } from '../src/domain/payment-schemas.ts';
+import { PaymentLinkSchema } from '../src/domain/payment-link.ts';
 import { RefundSchema } from '../src/domain/refund-schemas.ts';
 import { SettlementSchema } from '../src/domain/settlement-schemas.ts';
 import type { AmountBounds } from '../src/domain/schema.ts';
@@ -28,6 +29,7 @@ import { operations, type Operation } from './operations.ts';
 /** Schemas shown once under components.schemas and referenced elsewhere, by identity. */
 const COMPONENTS: [string, TSchema][] = [
   ['Payment', PaymentSchema],
+  ['PaymentLink', PaymentLinkSchema],
   ['Refund', RefundSchema],
   ['WebhookEndpoint', WebhookEndpointSchema],
   ['Settlement', SettlementSchema],
@@ -242,6 +244,7 @@ function operationObject(op: Operation): OperationObject {
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Payments: 'Create payments, read them, and verify them before you deliver.',
   Refunds: 'Return money of a verified payment, in part or in full.',
+  'Payment links': 'Pages where customers pay you without a server of yours; the gateway verifies their payments itself.',
   Webhooks: 'Endpoints that receive signed events, and the events themselves.',
   Reports: 'Files for reconciliation with your accountant and your bank.',
   Settlements: 'Your balance, and the daily settlements that pay it to your IBAN.',

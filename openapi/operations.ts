@@ -18,6 +18,7 @@ import {
   UpdatePaymentRequestSchema,
   VerifyRequestSchema,
 } from '../src/domain/payment-schemas.ts';
+import { createPaymentLinkRequestSchema, ListPaymentLinksQuerySchema, PaymentLinkListSchema, PaymentLinkResponseSchema } from '../src/domain/payment-link.ts';
 import { createRefundRequestSchema, ListAllRefundsQuerySchema, ListRefundsQuerySchema, RefundListSchema, RefundResponseSchema } from '../src/domain/refund-schemas.ts';
 import { PAYMENTS_REPORT_COLUMNS, PaymentsReportQuerySchema, REPORT_MAX_DAYS } from '../src/domain/report-schemas.ts';
 import type { AmountBounds } from '../src/domain/schema.ts';
@@ -270,6 +271,54 @@ export function operations(bounds: AmountBounds): Operation[] {
       auth: true,
       responses: { 200: { description: 'The refund.', schema: RefundResponseSchema } },
       errors: [...COMMON_ERRORS, 'refund_not_found'],
+    },
+    {
+      method: 'post',
+      path: '/api/v1/payment_links',
+      operationId: 'createPaymentLink',
+      summary: 'Create a payment link',
+      description:
+        "A page at `url` (`/l/{slug}`) where customers pay you without a server of yours: a fixed `amount`, or a range (`min_amount`, `max_amount`) the customer chooses within, and the fields to `collect`. The gateway verifies each payment itself when the bank confirms it; you see it in the dashboard and by the `payment.verified` webhook, with `payment_link` set. `qr_url` is the link as an SVG QR code.",
+      tag: 'Payment links',
+      auth: true,
+      idempotent: true,
+      body: createPaymentLinkRequestSchema(bounds),
+      responses: { 201: { description: 'The link is created (or replayed for the same Idempotency-Key).', schema: PaymentLinkResponseSchema } },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'idempotency_key_reused', 'idempotency_key_in_use'],
+      example: { title: 'Handmade notebook', amount: 1_500_000, collect: { name: 'required', mobile: 'optional' }, max_payments: 10 },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/payment_links',
+      operationId: 'listPaymentLinks',
+      summary: 'List payment links',
+      description: "The merchant's payment links in this key's mode, newest first, paged like payments.",
+      tag: 'Payment links',
+      auth: true,
+      query: ListPaymentLinksQuerySchema,
+      responses: { 200: { description: 'A page of payment links.', schema: PaymentLinkListSchema } },
+      errors: [...COMMON_ERRORS, 'validation_failed'],
+    },
+    {
+      method: 'get',
+      path: '/api/v1/payment_links/{id}',
+      operationId: 'getPaymentLink',
+      summary: 'Retrieve a payment link',
+      tag: 'Payment links',
+      auth: true,
+      responses: { 200: { description: 'The payment link.', schema: PaymentLinkResponseSchema } },
+      errors: [...COMMON_ERRORS, 'payment_link_not_found'],
+    },
+    {
+      method: 'post',
+      path: '/api/v1/payment_links/{id}/deactivate',
+      operationId: 'deactivatePaymentLink',
+      summary: 'Deactivate a payment link',
+      description: 'For good: its page then says so and starts no payment. Payments already started go on. Deactivating again answers the same.',
+      tag: 'Payment links',
+      auth: true,
+      responses: { 200: { description: 'The deactivated link.', schema: PaymentLinkResponseSchema } },
+      errors: [...COMMON_ERRORS, 'payment_link_not_found'],
     },
     {
       method: 'get',

@@ -14,6 +14,7 @@ import { keyRateLimit, rateCounter } from '../api/middleware/rate-limit.ts';
 import { healthRoutes } from '../api/routes/health.ts';
 import { paymentRoutes } from '../api/routes/payments.ts';
 import { refundRoutes } from '../api/routes/refunds.ts';
+import { paymentLinkRoutes } from '../api/routes/payment-links.ts';
 import { reportRoutes } from '../api/routes/reports.ts';
 import { settlementRoutes } from '../api/routes/settlements.ts';
 import { testHelperRoutes } from '../api/routes/test-helpers.ts';
@@ -60,6 +61,8 @@ export function createApp(deps: AppDependencies): Koa {
   api.use(webhooks.routes(), webhooks.allowedMethods(allowed));
   const refunds = refundRoutes(deps);
   api.use(refunds.routes(), refunds.allowedMethods(allowed));
+  const paymentLinks = paymentLinkRoutes(deps);
+  api.use(paymentLinks.routes(), paymentLinks.allowedMethods(allowed));
   const testHelpers = testHelperRoutes(deps);
   api.use(testHelpers.routes(), testHelpers.allowedMethods(allowed));
   const reports = reportRoutes(deps);
