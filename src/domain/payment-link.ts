@@ -161,3 +161,18 @@ export function collectedMetadata(collect: Collect, answers: CollectedAnswers): 
 
 /** The merchant_reference of a link's payment: the link's slug, so the merchant's list and reports group them. */
 export const linkPaymentReference = (slug: string): string => `link-${slug}`;
+
+const PERSIAN_AND_ARABIC_DIGITS = /[۰-۹٠-٩]/g;
+
+/**
+ * Rials as a customer types them on a phone: Persian or Arabic-Indic digits as well as Latin,
+ * with thousands separators (`,`, `٬`, `،`) and spaces ignored. Undefined when it is not a whole number.
+ */
+export function amountFromText(text: string): number | undefined {
+  const digits = text
+    .replace(PERSIAN_AND_ARABIC_DIGITS, (d) => String((d.codePointAt(0)! - (d >= '۰' ? 0x06f0 : 0x0660))))
+    .replace(/[\s,٬،]/g, '');
+  if (!/^[0-9]{1,16}$/.test(digits)) return undefined;
+  const amount = Number(digits);
+  return Number.isSafeInteger(amount) ? amount : undefined;
+}

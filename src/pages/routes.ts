@@ -6,51 +6,21 @@
  */
 import { domainCovers } from '../domain/merchant.ts';
 import { randomBytes } from 'node:crypto';
-import Router, { type RouterContext } from '@koa/router';
-import type { Context } from 'koa';
-import getRawBody from 'raw-body';
-import type { Client } from '@temporalio/client';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+import Router from '@koa/router';
 import { paymentFromRow } from '../db/payments.ts';
 import { bankCallbackFrom, requestBankPage, submitBankCallback, type BankPage } from '../payments/service.ts';
-import { pageFailure } from '../http/dependencies.ts';
 import { csrfGuard } from '../http/csrf.ts';
 import { contentSecurityPolicy, setSecurityHeaders } from '../http/page-headers.ts';
+import { linkRoutes } from './link-routes.ts';
+import { PageRefusal, pageWrapper, readForm, type PageDependencies } from './forms.ts';
+
+export type { PageDependencies };
 import { DomainError } from '../errors.ts';
-import { langFrom, langQuery, type Lang } from './i18n.ts';
-import { ASSETS, bankRedirectPage, messagePage, paymentPage, statusPage, type MessageKind, type PayablePayment } from './views.ts';
+import { langQuery } from './i18n.ts';
+import { ASSETS, bankRedirectPage, paymentPage, statusPage, type PayablePayment } from './views.ts';
 
-export interface PageDependencies {
-  config: Config;
-  db: Db;
-  temporal: Client;
-  logger: Logger;
-}
 
-/** The bank form carries two short fields; anything bigger is not ours. */
-const FORM_LIMIT_BYTES = 2_048;
 const PAYMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-class PageRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly kind: MessageKind,
-  ) {
-    super(kind);
-  }
-}
-
-/** A posted form (the bank's two short fields, or the bank's callback): urlencoded, small, or refused. */
-async function readForm(ctx: Context): Promise<URLSearchParams> {
-  if (!ctx.request.is('application/x-www-form-urlencoded')) throw new PageRefusal(400, 'bad_request');
-  try {
-    return new URLSearchParams(await getRawBody(ctx.req, { limit: FORM_LIMIT_BYTES, length: ctx.get('content-length') || undefined, encoding: 'utf8' }));
-  } catch (error) {
-    throw (error as { type?: string }).type === 'entity.too.large' ? new PageRefusal(413, 'bad_request') : new PageRefusal(400, 'bad_request');
-  }
-}
 
 export function pageRoutes({ config, db, temporal, logger }: PageDependencies): Router {
   const router = new Router();
@@ -93,32 +63,12 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
     // The PSP that gave the payment's token: its connector reads the bank's post. None yet (or a
     // payment from before routing): the fields' own names tell SEP's from Mellat's.
     const psp = row.psp ?? undefined;
-    return { payment, merchantName: row.merchant_name, callbackDomainVerified: domainCovers(verified.map((d) => d.domain), new URL(payment.callback_url).hostname), psp };
+    // A payment link's customer returns to the gateway's own receipt, no domain of the merchant's.
+    const callbackDomainVerified = payment.payment_link !== null || domainCovers(verified.map((d) => d.domain), new URL(payment.callback_url).hostname);
+    return { payment, merchantName: row.merchant_name, callbackDomainVerified, psp };
   };
 
-  /** Every page: security headers, no caching (pages hold state and tokens), and errors as pages, never JSON. */
-  const page =
-    (handler: (ctx: RouterContext, lang: Lang, paymentId: string) => Promise<void>) =>
-    async (ctx: RouterContext): Promise<void> => {
-      const lang = langFrom(ctx.query.lang);
-      setSecurityHeaders(ctx, policy);
-      ctx.set('Cache-Control', 'no-store');
-      try {
-        await handler(ctx, lang, ctx.params.id ?? '');
-      } catch (error) {
-        let refusal: PageRefusal;
-        if (error instanceof PageRefusal) refusal = error;
-        else {
-          const failure = pageFailure(ctx, error, logger);
-          refusal = new PageRefusal(failure.status, failure.kind);
-        }
-        ctx.remove('Set-Cookie');
-        ctx.status = refusal.status;
-        ctx.type = 'html';
-        const requestId = refusal.status >= 500 ? (ctx.state.requestId as string | undefined) : undefined;
-        ctx.body = messagePage(refusal.kind, { lang, ...(ctx.method === 'GET' ? { path: ctx.path } : {}) }, requestId);
-      }
-    };
+  const page = pageWrapper(policy, logger);
 
   for (const asset of Object.values(ASSETS)) {
     router.get(asset.path, (ctx) => {
@@ -211,5 +161,6 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
     }),
   );
 
+  linkRoutes(router, { config, db, temporal, logger }, page);
   return router;
 }

@@ -39,13 +39,13 @@ export interface PageContext {
   path?: string;
 }
 
-interface LayoutData {
+export interface LayoutData {
   title: string;
   testMode?: boolean;
   refresh?: string;
 }
 
-function render(template: string, context: PageContext, data: LayoutData & Record<string, unknown>): string {
+export function render(template: string, context: PageContext, data: LayoutData & Record<string, unknown>): string {
   const t = strings(context.lang);
   const other: Lang = context.lang === 'fa' ? 'en' : 'fa';
   return eta.render(template, {
@@ -66,7 +66,7 @@ export interface PayablePayment {
   callbackDomainVerified: boolean;
 }
 
-interface DetailRow {
+export interface DetailRow {
   label: string;
   value: string;
   id?: string;

@@ -151,6 +151,8 @@ export interface LinkPaymentForm {
   /** Rials, for a link with a range; ignored for a fixed amount. */
   amount: number | undefined;
   answers: CollectedAnswers;
+  /** The page's language, kept on the receipt the customer returns to. */
+  lang: 'fa' | 'en';
 }
 
 /**
@@ -176,7 +178,7 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
   const payment = newPayment(
     paymentId,
     link.mode,
-    { amount, callback_url: linkReceiptUrl(config, link.slug, paymentId), merchant_reference: linkPaymentReference(link.slug), description: link.title, metadata },
+    { amount, callback_url: `${linkReceiptUrl(config, link.slug, paymentId)}${form.lang === 'en' ? '?lang=en' : ''}`, merchant_reference: linkPaymentReference(link.slug), description: link.title, metadata },
     config,
     now,
     'api',
