@@ -8,6 +8,7 @@ import type { PaymentStatus } from '../domain/payment.ts';
 import { LOCALE, SHARED_WORDS, type Lang } from '../http/words.ts';
 import { OPERATIONS_WORDS } from './i18n-operations.ts';
 import { COMPAT_WORDS } from './i18n-compat.ts';
+import { LINK_WORDS } from './i18n-links.ts';
 
 export type { Lang };
 
@@ -15,6 +16,7 @@ const fa = {
   ...SHARED_WORDS.fa,
   ...OPERATIONS_WORDS.fa,
   ...COMPAT_WORDS.fa,
+  ...LINK_WORDS.fa,
   dashboard: 'پیشخوان',
   mainNav: 'بخش‌های پیشخوان',
   navPayments: 'پرداخت‌ها',
@@ -328,6 +330,7 @@ const en: Strings = {
   ...SHARED_WORDS.en,
   ...OPERATIONS_WORDS.en,
   ...COMPAT_WORDS.en,
+  ...LINK_WORDS.en,
   dashboard: 'Dashboard',
   mainNav: 'Dashboard sections',
   navPayments: 'Payments',

@@ -1,6 +1,6 @@
 /**
  * The merchant dashboard under /dashboard (docs/DASHBOARD.md): sign-up,
- * email confirmation, sign-in and sign-out, payments, API keys and the
+ * email confirmation, sign-in and sign-out, payments, payment links, API keys and the
  * gateway request, site domains. Server-rendered like the hosted pages:
  * Persian by default, English with `?lang=en` (kept in a cookie), no script
  * at all, the same strict CSP, and a CSRF token on every form. Every change
@@ -15,6 +15,7 @@ import { setSecurityHeaders } from '../http/page-headers.ts';
 import { accountPages } from './account-routes.ts';
 import { developerPages } from './developer-routes.ts';
 import { dashboardKit, type DashboardDependencies } from './kit.ts';
+import { linkPages } from './link-routes.ts';
 import { onboardingPages } from './onboarding-routes.ts';
 import { overviewPages } from './overview-routes.ts';
 import { paymentPages } from './payment-routes.ts';
@@ -40,6 +41,7 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
   accountPages(kit);
   overviewPages(kit);
   paymentPages(kit);
+  linkPages(kit);
   developerPages(kit);
   onboardingPages(kit);
   settingsPages(kit);

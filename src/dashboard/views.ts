@@ -27,7 +27,7 @@ const eta = new Eta({ views: fileURLToPath(new URL('./templates', import.meta.ur
 export const DASHBOARD_CSS = stylesheet('/dashboard/assets/dashboard.css', readFileSync(fileURLToPath(new URL('./assets/dashboard.css', import.meta.url))));
 const cssHref = DASHBOARD_CSS.href;
 
-export type Section = 'overview' | 'payments' | 'settlements' | 'webhooks' | 'developers' | 'settings' | 'security';
+export type Section = 'overview' | 'payments' | 'links' | 'settlements' | 'webhooks' | 'developers' | 'settings' | 'security';
 
 export interface ViewContext {
   lang: Lang;
@@ -58,6 +58,7 @@ export function render(template: string, context: ViewContext, data: LayoutData 
         [
           ['overview', '/dashboard/overview', t.navOverview],
           ['payments', '/dashboard/payments', t.navPayments],
+          ['links', '/dashboard/links', t.navLinks],
           ['settlements', '/dashboard/settlements', t.navSettlements],
           ['webhooks', '/dashboard/webhooks', t.navWebhooks],
           ['developers', '/dashboard/developers', t.navDevelopers],

@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint_changed',
   'webhook_endpoint_deleted',
   'webhook_event_redelivered',
+  'payment_link_created',
+  'payment_link_deactivated',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -14,10 +14,11 @@ import { contentSecurityPolicy, setSecurityHeaders } from '../http/page-headers.
 import { linkRoutes } from './link-routes.ts';
 import { PageRefusal, pageWrapper, readForm, type PageDependencies } from './forms.ts';
 
-export type { PageDependencies };
 import { DomainError } from '../errors.ts';
 import { langQuery } from './i18n.ts';
 import { ASSETS, bankRedirectPage, paymentPage, statusPage, type PayablePayment } from './views.ts';
+
+export type { PageDependencies };
 
 
 const PAYMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
