@@ -15,7 +15,7 @@ import { launchChromium, phonePage, screenshot, type PhonePage } from '../suppor
 import { getHarness, newMerchant, type Harness } from '../support/harness.ts';
 import { request } from '../support/http.ts';
 import { chooseOutcome, createPayment, createdPayment, paymentRequest, waitForStatus } from '../support/payments.ts';
-import { recordFixture } from '../support/replay.ts';
+import { historyText, recordFixture } from '../support/replay.ts';
 import { closeReceivers, forPayment, merchantWithReceiver } from '../support/webhooks.ts';
 import { restrictionFingerprint } from '../../src/adapters/psp/card-hash.ts';
 import { cardHashKey } from '../../src/config.ts';
@@ -31,22 +31,6 @@ const NATIONAL_CODE = '0499370899';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** Every form of the secrets that must never appear: the full numbers and their plain hashes. */
 const SECRETS = [CARD_X, CARD_Y, NATIONAL_CODE, sha256(CARD_X), sha256(CARD_Y), sha256(CARD_X).toUpperCase(), sha256(CARD_Y).toUpperCase()];
-
-/**
- * Every string of the history, each payload's bytes decoded (its JSON form would show them in
- * base64, where no card number could ever be found).
- */
-function historyText(history: unknown): string {
-  const parts: string[] = [];
-  const walk = (value: unknown): void => {
-    if (value instanceof Uint8Array) parts.push(Buffer.from(value).toString('utf8'));
-    else if (typeof value === 'string') parts.push(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(walk);
-  };
-  walk(history);
-  return parts.join('\n');
-}
 
 function assertNoSecrets(text: string, where: string): void {
   for (const secret of SECRETS) assert.ok(!text.includes(secret), `${where} holds ${secret.slice(0, 6)}…`);

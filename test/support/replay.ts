@@ -42,3 +42,19 @@ export async function replayAll(bundle: WorkflowBundleWithSourceMap, histories: 
   }
   return count;
 }
+
+/**
+ * Every string of a history, each payload's bytes decoded (its JSON form would show them in
+ * base64, where no card number or patch name could ever be found).
+ */
+export function historyText(history: unknown): string {
+  const parts: string[] = [];
+  const walk = (value: unknown): void => {
+    if (value instanceof Uint8Array) parts.push(Buffer.from(value).toString('utf8'));
+    else if (typeof value === 'string') parts.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(walk);
+  };
+  walk(history);
+  return parts.join('\n');
+}
