@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { apiWith, getHarness, newMerchant, type Harness } from '../support/harness.ts';
 import { client, request } from '../support/http.ts';
 import { chooseOutcome, createdPayment, waitForStatus, type CreateResponse } from '../support/payments.ts';
-import { launchChromium, phonePage, screenshot, type PhonePage } from '../support/browser.ts';
+import { launchChromium, payAtBank, phonePage, screenshot, type PhonePage } from '../support/browser.ts';
 import { startMerchantShop, type MerchantShop } from '../support/merchant-server.ts';
 import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 import { rowFromNewPayment } from '../../src/db/payments.ts';
@@ -20,14 +20,6 @@ const langSuffix = (lang: Lang) => (lang === 'en' ? '?lang=en' : '');
 async function signalsOf(h: Harness, paymentId: string): Promise<number> {
   const history = await h.temporal.client.workflow.getHandle(paymentWorkflowId(paymentId)).fetchHistory();
   return (history.events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'bankCallback').length;
-}
-
-/** On our payment page: Pay → the bank simulator's page → `outcome` → the bank's form back to us. */
-async function payAtBank(page: Page, outcome: BankOutcome): Promise<void> {
-  await page.locator('#pay').click();
-  await page.waitForURL((url) => url.pathname === '/OnlinePG/SendToken');
-  await page.locator(`button[value="${outcome}"]`).click();
-  await page.locator('#back').click();
 }
 
 async function assertLanguage(page: Page, lang: Lang): Promise<void> {

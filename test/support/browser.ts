@@ -53,3 +53,11 @@ export async function screenshot(page: Page, name: string, selector?: string): P
   else await page.locator(selector).screenshot({ path });
   return path;
 }
+
+/** On our payment page: Pay → the bank simulator's page → `outcome` → the bank's form back to us. */
+export async function payAtBank(page: Page, outcome: 'success' | 'failure' | 'cancel' | 'delay'): Promise<void> {
+  await page.locator('#pay').click();
+  await page.waitForURL((url) => url.pathname === '/OnlinePG/SendToken');
+  await page.locator(`button[value="${outcome}"]`).click();
+  await page.locator('#back').click();
+}
