@@ -5,7 +5,6 @@
  * kit (`dashboardKit`) and hands it to each area's module, so every page
  * follows the same rules.
  */
-import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Client } from '@temporalio/client';
@@ -24,7 +23,7 @@ import { mailOwner } from '../accounts/owner-mail.ts';
 import { liveActionMissing, type LiveAction } from '../accounts/step-up.ts';
 import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
 import type { AuditAction } from '../domain/audit.ts';
-import { csrfGuard, type CsrfGuard } from '../http/csrf.ts';
+import { configuredCsrfGuard, type CsrfGuard } from '../http/csrf.ts';
 import { pageFailure } from '../http/dependencies.ts';
 import { setSecurityHeaders } from '../http/page-headers.ts';
 import { dashboardCookies, type DashboardCookies } from './cookies.ts';
@@ -128,13 +127,7 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
   const cookies = dashboardCookies(config.PUBLIC_BASE_URL);
   const box = secretBox(config.DASHBOARD_SECRETS_KEY);
   if (!box.sealing) logger.warn('DASHBOARD_SECRETS_KEY is not set: two-factor secrets are stored unsealed in MySQL (set it in production)');
-  const csrf = csrfGuard({
-    secret: config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    cookie: 'dargah_dashboard_csrf',
-    path: '/dashboard',
-    purpose: 'dargah-dashboard-csrf',
-  });
+  const csrf = configuredCsrfGuard(config, { cookie: 'dargah_dashboard_csrf', path: '/dashboard', purpose: 'dargah-dashboard-csrf' });
 
   const audit: DashboardKit['audit'] = (ctx, action, who, detail) =>
     recordAudit(db, { action, ...(who ?? {}), ...(detail !== undefined ? { detail } : {}), address: ctx.ip, userAgent: ctx.get('user-agent') });

@@ -77,3 +77,13 @@ export function csrfGuard(options: CsrfOptions): CsrfGuard {
     },
   };
 }
+
+/**
+ * A guard under the gateway's configuration: signed with PAGES_CSRF_SECRET, or, when it is unset,
+ * a random secret of this process alone (a form served by another process then fails; the pages
+ * warn about it at start).
+ */
+export function configuredCsrfGuard(config: { PAGES_CSRF_SECRET: string; PUBLIC_BASE_URL: string }, use: Pick<CsrfOptions, 'cookie' | 'path' | 'purpose'>): CsrfGuard {
+  const secret = config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET;
+  return csrfGuard({ secret, publicBaseUrl: config.PUBLIC_BASE_URL, ...use });
+}

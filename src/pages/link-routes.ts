@@ -4,12 +4,11 @@
  * payment page, the receipt they return to, and the link's QR code. The
  * same headers, CSP and CSRF rules as the payment page; no script.
  */
-import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { amountFromText, COLLECTED_FIELDS, isSlug, linkUnavailability, type CollectedAnswers } from '../domain/payment-link.ts';
 import { paymentFromRow } from '../db/payments.ts';
-import { csrfGuard } from '../http/csrf.ts';
+import { configuredCsrfGuard } from '../http/csrf.ts';
 import { DomainError } from '../errors.ts';
 import { linkPaymentOf, paymentLinkBySlug, paymentLinkQrSvg, startLinkPayment } from '../payments/links.ts';
 import { PageRefusal, readForm, type PageDependencies, type PageHandler } from './forms.ts';
@@ -31,13 +30,7 @@ class LinkPageAnswer extends Error {
 }
 
 export function linkRoutes(router: Router, { config, db, temporal }: PageDependencies, page: (handler: PageHandler) => (ctx: RouterContext) => Promise<void>): void {
-  const csrf = csrfGuard({
-    secret: config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    cookie: 'dargah_link_csrf',
-    path: '/l',
-    purpose: 'dargah-link-csrf',
-  });
+  const csrf = configuredCsrfGuard(config, { cookie: 'dargah_link_csrf', path: '/l', purpose: 'dargah-link-csrf' });
 
   const load = async (slug: string, lang: Lang) => {
     const found = isSlug(slug) ? await paymentLinkBySlug(db, config, slug) : undefined;

@@ -8,7 +8,7 @@ import type { CollectedField, LinkUnavailable, PaymentLink, Problem } from '../d
 import type { Payment } from '../domain/payment-schemas.ts';
 import { localDigits } from '../http/words.ts';
 import { formatAmount, formatTehranTime, langQuery, strings, type Lang, type Strings } from './i18n.ts';
-import { PROCESSING_REFRESH_SECONDS, render, statusKind, type DetailRow, type PageContext } from './views.ts';
+import { PROCESSING_REFRESH_SECONDS, render, statusKind, wording, type DetailRow, type PageContext } from './views.ts';
 
 /** What the customer typed, shown again beside the problems when the form is refused. */
 export interface LinkFormState {
@@ -87,17 +87,8 @@ export function linkReceiptPage(payment: Payment, link: Pick<PaymentLink, 'slug'
   // Paid is not yet final for a link's payment: the workflow verifies it within moments.
   const processing = payment.status === 'created' || payment.status === 'paid';
   const kind = processing ? 'processing' : statusKind(payment, 'result');
-  const words: Record<string, [string, string]> = {
-    processing: [t.processingHeadline, t.processingText],
-    success: [t.receiptHeadline, t.receiptText],
-    pending: [t.pendingHeadline, t.pendingText],
-    failed: [t.failedHeadline, t.failedText],
-    canceled: [t.canceledHeadline, t.canceledText],
-    expired: [t.expiredHeadline, t.expiredText],
-    reversed: [t.reversedHeadline, t.reversedText],
-    refunded: [payment.status === 'refunded' ? t.refundedHeadline : t.partiallyRefundedHeadline, t.refundedText],
-  };
-  const [headline, text] = words[kind]!;
+  // The result page's words, but a receipt's for the verified payment: it is final, not waiting for a merchant.
+  const { headline, text } = kind === 'success' ? { headline: t.receiptHeadline, text: t.receiptText } : wording(kind, payment, 'result', t);
   const amount = formatAmount(payment.charged_amount, lang);
   const details: DetailRow[] = [
     { label: t.receiptPayee, value: merchantName, id: 'merchant' },

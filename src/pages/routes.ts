@@ -5,11 +5,10 @@
  * English with `?lang=en`, no script at all.
  */
 import { domainCovers } from '../domain/merchant.ts';
-import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import { paymentFromRow } from '../db/payments.ts';
 import { bankCallbackFrom, requestBankPage, submitBankCallback, type BankPage } from '../payments/service.ts';
-import { csrfGuard } from '../http/csrf.ts';
+import { configuredCsrfGuard } from '../http/csrf.ts';
 import { contentSecurityPolicy, setSecurityHeaders } from '../http/page-headers.ts';
 import { linkRoutes } from './link-routes.ts';
 import { PageRefusal, pageWrapper, readForm, type PageDependencies } from './forms.ts';
@@ -40,13 +39,7 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   const policy = contentSecurityPolicy([...new Set(bankPages.filter((url) => url !== '').flatMap(origin))]);
   /** A live payment can be paid only when a live PSP is configured. */
   const bankFor = (mode: 'test' | 'live') => mode === 'test' || config.BANK_BASE_URL !== '' || config.MELLAT_BASE_URL !== '';
-  const csrf = csrfGuard({
-    secret: config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    cookie: 'dargah_csrf',
-    path: '/pay',
-    purpose: 'dargah-pay-csrf',
-  });
+  const csrf = configuredCsrfGuard(config, { cookie: 'dargah_csrf', path: '/pay', purpose: 'dargah-pay-csrf' });
 
   const load = async (id: string): Promise<PayablePayment & { psp?: string }> => {
     const row = PAYMENT_ID.test(id)

@@ -159,7 +159,7 @@ export function statusKind(payment: Payment, page: 'payment' | 'result'): Status
   }
 }
 
-function wording(kind: StatusKind, payment: Payment, page: 'payment' | 'result', t: Strings): { headline: string; text: string } {
+export function wording(kind: StatusKind, payment: Payment, page: 'payment' | 'result', t: Strings): { headline: string; text: string } {
   switch (kind) {
     case 'processing':
       return { headline: t.processingHeadline, text: t.processingText };

@@ -5,11 +5,10 @@
  * call, and payment.verified delivered to the merchant's receiver with `payment_link`.
  */
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import type { PaymentLink } from '../../src/domain/payment-link.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
-import { launchChromium, payAtBank, phonePage, screenshot, type PhonePage } from '../support/browser.ts';
-import { assertAccessible, assertLanguage, assertNoScript, persian } from '../support/dashboard.ts';
+import { payAtBank, screenshot } from '../support/browser.ts';
+import { assertAccessible, assertLanguage, assertNoScript, dashboardBrowser, persian } from '../support/dashboard.ts';
 import { getHarness, type Harness } from '../support/harness.ts';
 import { waitForStatus } from '../support/payments.ts';
 import { closeReceivers, forPayment, merchantWithReceiver } from '../support/webhooks.ts';
@@ -19,25 +18,12 @@ const langSuffix = (lang: 'fa' | 'en') => (lang === 'en' ? '?lang=en' : '');
 describe('payment links in headless Chromium', function () {
   this.timeout(120_000);
   let h: Harness;
-  let browser: Browser;
-  const open: PhonePage[] = [];
-
+  // Chromium, a phone page closed after each test, and an API server of the file's own (its PUBLIC_BASE_URL is its address).
+  const browser = dashboardBrowser();
   before(async () => {
     h = await getHarness();
-    browser = await launchChromium();
   });
-  after(async () => {
-    await browser?.close();
-    await closeReceivers();
-  });
-  afterEach(async () => {
-    for (const p of open.splice(0)) await p.context.close();
-  });
-  const phone = async () => {
-    const p = await phonePage(browser);
-    open.push(p);
-    return p;
-  };
+  after(closeReceivers);
 
   for (const lang of ['fa', 'en'] as const) {
     it(`(${lang}) the link's page → the form → our payment page → the bank → the receipt; verified by the gateway, payment.verified with payment_link`, async () => {
@@ -51,9 +37,9 @@ describe('payment links in headless Chromium', function () {
       });
       assert.equal(created.status, 201, created.text);
       const link = created.body.payment_link;
-      const { page, dialogs, errors } = await phone();
+      const { page, dialogs, errors } = await browser.phone();
 
-      const response = await page.goto(`${h.baseUrl}/l/${link.slug}${langSuffix(lang)}`);
+      const response = await page.goto(`${browser.base}/l/${link.slug}${langSuffix(lang)}`);
       assert.equal(response?.status(), 200);
       const headers = response.headers();
       assert.match(headers['content-security-policy'] ?? '', /default-src 'none'/);
@@ -70,7 +56,7 @@ describe('payment links in headless Chromium', function () {
       await screenshot(page, `link-page-${lang}-phone`);
       const desktop = await page.context().newPage();
       await desktop.setViewportSize({ width: 1280, height: 900 });
-      await desktop.goto(`${h.baseUrl}/l/${link.slug}${langSuffix(lang)}`);
+      await desktop.goto(`${browser.base}/l/${link.slug}${langSuffix(lang)}`);
       await screenshot(desktop, `link-page-${lang}-desktop`);
       await desktop.close();
 
