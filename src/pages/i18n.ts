@@ -107,6 +107,7 @@ const fa = {
   receiptPayee: 'دریافت‌کننده',
   receiptFor: 'بابت',
   receiptPaidAt: 'زمان پرداخت',
+  linkTryAgain: 'بازگشت به صفحهٔ پرداخت',
 };
 
 export type Strings = typeof fa;
@@ -200,6 +201,7 @@ const en: Strings = {
   receiptPayee: 'Paid to',
   receiptFor: 'For',
   receiptPaidAt: 'Paid at',
+  linkTryAgain: 'Back to the payment link',
 };
 
 const DICTIONARIES: Readonly<Record<Lang, Strings>> = { fa, en };

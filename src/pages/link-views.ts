@@ -114,6 +114,7 @@ export function linkReceiptPage(payment: Payment, link: Pick<PaymentLink, 'slug'
     returnHref: undefined,
     unverifiedHost: undefined,
     redirecting: false,
-    links: processing ? [{ href: `${self}${langQuery(lang)}`, label: t.refreshNow }] : [],
+    // Not paid: the way back to the link, which says itself whether it still takes a payment.
+    links: processing ? [{ href: `${self}${langQuery(lang)}`, label: t.refreshNow }] : kind === 'success' ? [] : [{ href: `/l/${link.slug}${langQuery(lang)}`, label: t.linkTryAgain }],
   });
 }
