@@ -5,7 +5,8 @@
  * The workflow alone decides transitions; each is written to MySQL by an
  * activity before anyone can see it, and the timers for `expires_at` and
  * `verify_deadline_at` are durable: they fire after worker or server
- * restarts just the same. It ends soon after the payment's final state
+ * restarts just the same. A payment link's payment (`auto_verify`) is
+ * verified by the workflow itself once paid. It ends soon after the payment's final state
  * (verified included); refunds are the payment's refunds workflow's
  * (workflows/refunds.ts).
  */
