@@ -13,7 +13,8 @@
  * customer-pays payment (charged amount + fee) verified, and one reversed (fee-payer.test.ts). v9 and v10 are PSP
  * routing's (psp-failover.test.ts). v12 adds the patch card-restriction's paths (card-restriction.test.ts): a payment
  * restricted to a card, paid with another (reversed, failed card_not_allowed), and one paid with the allowed card
- * then verified. The generations before v7 were of retired workflow types and are no longer kept.
+ * then verified. v13 adds the patch payment-link-auto-verify's path (payment-links.test.ts): a payment link's payment
+ * paid at the bank and verified by its own workflow. The generations before v7 were of retired workflow types and are no longer kept.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -149,6 +150,8 @@ describe('workflow determinism (replay)', () => {
     }
     // v12: the patch card-restriction, a confirmation by a card not allowed (reversed), and one by the allowed card.
     for (const path of ['card-not-allowed', 'card-allowed']) assert.ok(histories.some((f) => f.workflowId === `v12-${path}.history.bin`), `the v12 fixture of ${path} is committed`);
+    // v13: the patch payment-link-auto-verify, a payment link's payment verified by its own workflow.
+    assert.ok(histories.some((f) => f.workflowId === 'v13-link-verified.history.bin'), 'the v13 fixture of the link payment is committed');
     assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });

@@ -54,6 +54,8 @@ export interface PaymentOptions {
   verifyWindowMs?: number;
   sandboxDelayMs?: number;
   bankPendingLimitMs?: number;
+  /** A payment link's payment, which its workflow verifies itself. */
+  autoVerify?: boolean;
 }
 
 /** The input the create endpoint gives a new payment's workflow (src/payments/service.ts), with the windows of `o` in ms. */
@@ -66,7 +68,7 @@ export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
     { PAYMENT_TTL_SECONDS: (o.expiresInMs ?? LONG_MS) / 1000 },
     Date.now(),
   );
-  return paymentWorkflowInput(
+  const input = paymentWorkflowInput(
     payment,
     { id: MERCHANT_ID, fee_plan: FEE_PLAN },
     {
@@ -75,6 +77,7 @@ export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
       BANK_PENDING_LIMIT_SECONDS: (o.bankPendingLimitMs ?? LONG_MS) / 1000,
     },
   );
+  return o.autoVerify === true ? { ...input, auto_verify: true } : input;
 }
 
 export type PaymentHandle = WorkflowHandle<typeof paymentLifecycleWorkflow>;

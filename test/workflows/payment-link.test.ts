@@ -1,0 +1,58 @@
+/** A payment link's payment in its workflow, with fake activities: verified by the workflow itself once paid. */
+import assert from 'node:assert/strict';
+import { ApplicationFailure } from '@temporalio/common';
+import { concurrently } from '../support/workflows/concurrently.ts';
+import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
+import { FakeActivities } from '../support/workflows/fakes.ts';
+import { AMOUNT, pay, paymentIn, startPayment } from '../support/workflows/payments.ts';
+
+describe("a payment link's payment in its workflow", () => {
+  before(async function () {
+    this.timeout(600_000);
+    await prepareWorkflowTests();
+  });
+
+  concurrently('auto-verify', (it) => {
+    it('is settled at the bank and recorded verified, with the fee of the plan, without any verify', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { autoVerify: true });
+        await pay(handle, 'success');
+        const verified = await handle.result();
+        assert.equal(verified.status, 'verified');
+        assert.equal(verified.fee, 25_000, '2.5 % of 1 000 000, as verify computes it');
+        assert.notEqual(verified.verified_at, null);
+        assert.deepEqual(fakes.transitions(), ['2 paid', '3 verified']);
+        assert.equal(fakes.calls('settleAtBank').length, 1, 'settled at the bank first');
+        assert.equal(fakes.calls('reverseAtBank').length, 0);
+      });
+    });
+
+    it('a bank that refuses the settlement for good leaves it paid, and the deadline gives the money back', async () => {
+      const fakes = new FakeActivities().on('settleAtBank', () => {
+        throw ApplicationFailure.nonRetryable('settlement refused', 'bank_refused');
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { autoVerify: true, verifyWindowMs: 3_000 });
+        await pay(handle, 'success');
+        await paymentIn(handle, 'paid');
+        const ended = await handle.result();
+        assert.equal(ended.status, 'reversed');
+        assert.equal(ended.refunded_amount, AMOUNT);
+        assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
+      });
+    });
+
+    it('a payment without auto_verify stays paid for its merchant to verify', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await pay(handle, 'success');
+        await paymentIn(handle, 'paid');
+        await new Promise((r) => setTimeout(r, 500));
+        assert.equal((await paymentIn(handle, 'paid')).status, 'paid');
+        assert.equal(fakes.calls('settleAtBank').length, 0);
+      });
+    });
+  });
+});
