@@ -34,7 +34,7 @@ describe('dashboard: payment links', function () {
       await assertNoScript(page, 'links page');
       await assertAccessible(page, `links page (${lang})`);
       assert.ok(await page.locator('#no-links').isVisible());
-      assert.equal(await page.locator('nav a[href="/dashboard/links"]').count(), 1, 'in the navigation');
+      assert.equal(await page.locator('nav.nav a[href="/dashboard/links"]').count(), 1, 'in the navigation');
 
       // Without the form's CSRF token: refused, nothing made.
       const forged = await context.request.post(`${base}/dashboard/links`, { form: { title: 'Forged', amount: '10000' }, headers: { origin: base }, maxRedirects: 0 });

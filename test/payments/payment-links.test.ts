@@ -125,7 +125,7 @@ describe('payment links', function () {
   describe("a customer's payment", () => {
     it('is started on the link page, paid at the bank and verified by the gateway itself: no merchant call, payment.verified with payment_link', async () => {
       const merchant = await merchantWithReceiver(['payment.verified']);
-      const link = await createdLink(merchant.api, { title: 'Cake', min_amount: 200_000, max_amount: 2_000_000, collect: { name: 'required', mobile: 'optional', note: 'optional' } });
+      const link = await createdLink(merchant.api, { title: 'Cake', amount: undefined, min_amount: 200_000, max_amount: 2_000_000, collect: { name: 'required', mobile: 'optional', note: 'optional' } });
       const page = await openLink(h.baseUrl, link.slug);
       assert.equal(page.status, 200);
       assert.ok(page.session, 'the form has its CSRF token');
