@@ -16,6 +16,7 @@ import { paymentRoutes } from '../api/routes/payments.ts';
 import { refundRoutes } from '../api/routes/refunds.ts';
 import { reportRoutes } from '../api/routes/reports.ts';
 import { settlementRoutes } from '../api/routes/settlements.ts';
+import { beneficiaryRoutes } from '../api/routes/beneficiaries.ts';
 import { testHelperRoutes } from '../api/routes/test-helpers.ts';
 import { webhookRoutes } from '../api/routes/webhooks.ts';
 import type { Config } from '../config.ts';
@@ -66,6 +67,8 @@ export function createApp(deps: AppDependencies): Koa {
   api.use(reports.routes(), reports.allowedMethods(allowed));
   const settlements = settlementRoutes(deps);
   api.use(settlements.routes(), settlements.allowedMethods(allowed));
+  const beneficiaries = beneficiaryRoutes(deps);
+  api.use(beneficiaries.routes(), beneficiaries.allowedMethods(allowed));
 
   const health = healthRoutes(deps.db, deps.temporal);
   const zarinpal = zarinpalRoutes(deps);
