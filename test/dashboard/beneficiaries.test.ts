@@ -39,7 +39,7 @@ describe('dashboard: split beneficiaries', function () {
       await page.fill('#beneficiary-name', 'Agency');
       await page.click('#beneficiary-form button[type=submit]');
       await page.waitForURL(/done=beneficiary/);
-      const row = await page.locator('#beneficiaries li').first();
+      const row = page.locator('#beneficiaries li').first();
       assert.equal(await row.getAttribute('data-status'), 'pending');
       assert.equal(await row.locator('bdi').innerText(), iban);
       const stored = await h.db.selectFrom('beneficiaries').selectAll().where('iban', '=', iban).executeTakeFirstOrThrow();
