@@ -201,7 +201,16 @@ export async function createPayment(
     } catch (error) {
       // Without an idempotency key nobody can finish this payment: take the row back.
       if (inserted && idempotencyKey === undefined) {
-        await db.deleteFrom('payments').where('id', '=', paymentId).where('version', '=', 1).execute().catch(() => undefined);
+        await db
+          .transaction()
+          .execute(async (trx) => {
+            const row = await trx.selectFrom('payments').select('version').where('id', '=', paymentId).forUpdate().executeTakeFirst();
+            if (row?.version !== 1) return;
+            // Its shares go with it (they refer to it, so first).
+            await trx.deleteFrom('payment_splits').where('payment_id', '=', paymentId).execute();
+            await trx.deleteFrom('payments').where('id', '=', paymentId).execute();
+          })
+          .catch(() => undefined);
       }
       throw error;
     }
