@@ -18,6 +18,7 @@ import { cli } from '../support/cli.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { LIVE_DOMAIN, liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { waitForRefund } from '../support/refunds.ts';
+import { paidPayment } from '../support/payments.ts';
 import { payoutTransfers } from '../support/bank.ts';
 import { SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
 import { shebaFor } from '../support/sheba.ts';
@@ -92,6 +93,28 @@ describe('split settlement', () => {
     assert.deepEqual(got.body.payment.splits, shown);
     const list = await api.get<{ data: Beneficiary[] }>('/beneficiaries');
     assert.deepEqual(list.body.data.map((b) => [b.id, b.status]).sort(), [[beneficiary.id, 'approved'], [other.id, 'rejected']].sort());
+  });
+
+  it('test mode splits by the same rules: a customer-pays payment may split its whole amount, and the test ledger holds the shares', async function () {
+    this.timeout(120_000);
+    const h = await getHarness();
+    const m = await liveMerchant();
+    const beneficiary = await register(client(h.baseUrl, m.testKey), shebaFor(Date.now() + 7), 'Agency');
+    await decideBeneficiary(h.db, beneficiary.id, { status: 'approved' });
+    // The customer pays the fee (10,000 on 1,000,000): the merchant receives the whole amount, all of it may be split.
+    const paid = await paidPayment(h.baseUrl, m.testKey, { amount: 1_000_000, fee_payer: 'customer', splits: [{ iban: beneficiary.iban, amount: 1_000_000 }] });
+    const verified = await client(h.baseUrl, m.testKey).post<{ payment: Payment }>(`/payments/${paid.id}/verify`, { amount: 1_000_000 });
+    assert.equal(verified.status, 200, verified.text);
+    assert.deepEqual(await accountBalances(h.db, m.merchantId, 'test'), { clearing: -1_010_000, fees: 10_000, beneficiaries: 1_000_000, held: 0 });
+    // Nothing of the merchant's share is left: the refund comes from the share.
+    const refund = await client(h.baseUrl, m.testKey).post<{ refund: Refund }>(`/payments/${paid.id}/refunds`, { amount: 400_000 });
+    assert.equal(refund.status, 201, refund.text);
+    await waitForRefund(h.baseUrl, m.testKey, refund.body.refund.id, 'succeeded');
+    const share = await h.db.selectFrom('payment_splits').select('refunded').where('payment_id', '=', paid.id).executeTakeFirstOrThrow();
+    assert.equal(Number(share.refunded), 400_000);
+    const accounts = await accountBalances(h.db, m.merchantId, 'test');
+    assert.deepEqual([accounts.beneficiaries, accounts.balance ?? 0, accounts.refunds ?? 0], [600_000, 0, 0]);
+    await assertLedgerBalanced(h.db, 'after a test-mode split payment and its refund', { merchantIds: [m.merchantId] });
   });
 
   it('a day of split payments, one refunded, settles to the rial per beneficiary, once, with the lines and CSV showing the shares', async function () {
