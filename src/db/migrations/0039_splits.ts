@@ -71,12 +71,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('settlements').addColumn('splits', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
   // A split line names the beneficiary's IBAN its share is paid to.
   await db.schema.alterTable('settlement_lines').addColumn('iban', 'varchar(26)').execute();
-  await sql`ALTER TABLE settlements DROP CHECK settlements_net_positive`.execute(db);
+  await sql`ALTER TABLE settlements DROP CONSTRAINT settlements_net_positive`.execute(db);
   await sql`ALTER TABLE settlements ADD CONSTRAINT settlements_pays_something CHECK (net >= 0 AND net + splits > 0)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`ALTER TABLE settlements DROP CHECK settlements_pays_something`.execute(db);
+  await sql`ALTER TABLE settlements DROP CONSTRAINT settlements_pays_something`.execute(db);
   await sql`ALTER TABLE settlements ADD CONSTRAINT settlements_net_positive CHECK (net > 0)`.execute(db);
   await db.schema.alterTable('settlement_lines').dropColumn('iban').execute();
   await db.schema.alterTable('settlements').dropColumn('splits').execute();
