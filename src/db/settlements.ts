@@ -192,7 +192,7 @@ export async function makeSettlement(db: Db, input: { id: string; merchantId: st
         .values({ settlement_id: input.id, beneficiary_id: beneficiaryId, merchant_id: input.merchantId, mode: 'live', iban: payout.iban, amount: payout.amount, status: 'pending', bank_reference: null, failure_code: null, failure_message: null, created_at: input.at, updated_at: input.at })
         .execute();
       await post(trx, {
-        cause: `settlement:${input.id}:beneficiary:${beneficiaryId}:payout`,
+        cause: `beneficiary:${beneficiaryId}:${input.id}:payout`, // ledger_postings.cause holds 100 characters
         movement: 'beneficiary_payout',
         merchantId: input.merchantId,
         mode: 'live',
@@ -230,7 +230,7 @@ export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string
     await trx.updateTable('beneficiary_payouts').set(changes).where('settlement_id', '=', settlementId).where('beneficiary_id', '=', beneficiaryId).execute();
     if (result.paid) {
       await post(trx, {
-        cause: `settlement:${settlementId}:beneficiary:${beneficiaryId}:paid`,
+        cause: `beneficiary:${beneficiaryId}:${settlementId}:paid`,
         movement: 'payout_paid',
         merchantId: row.merchant_id,
         mode: row.mode,
