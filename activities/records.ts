@@ -11,6 +11,7 @@ import type { Db } from '../src/db/database.ts';
 import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
 import { post } from '../src/db/ledger.ts';
+import { allocateRefundToShares, returnRefundToShares, splitAmountOf } from '../src/db/splits.ts';
 import { payerRestrictionFromRow, paymentFromRow, pspFromRow, settlementStatusAfter, writePaymentVersion } from '../src/db/payments.ts';
 import { refundFromRow, writeRefund } from '../src/db/refunds.ts';
 import { paymentEventType, type EventType } from '../src/domain/events.ts';
@@ -151,6 +152,8 @@ async function postTransition(trx: Db, { payment, merchantId }: Shown, at: Date)
     // What the customer was charged: a customer-pays payment's fee is part of what is held, and of what goes back.
     amount: payment.charged_amount,
     fee: payment.fee,
+    // A split payment's shares go to its beneficiaries' payable at verify (docs/LEDGER.md#split-settlement).
+    splits: movement === 'verify' ? await splitAmountOf(trx, payment.id) : 0,
     paymentId: payment.id,
     at,
   });
@@ -266,12 +269,16 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
             if (type !== undefined) recorded.push(await recordPaymentEvent(trx, locked?.shown ?? (await withMetadata(trx, payment.payment)), payment.version, type, at));
           }
           await writeRefund(trx, refund, owner, at);
+          // A split payment's refund: the merchant's share first, then its beneficiaries' (docs/LEDGER.md#refunds-of-a-split-payment).
+          const fromShares =
+            refund.status === 'pending' ? await allocateRefundToShares(trx, refund) : refund.status === 'failed' ? await returnRefundToShares(trx, refund.id) : 0;
           await post(trx, {
             cause: `refund:${refund.id}:${refund.status}`,
             movement: REFUND_MOVEMENTS[refund.status],
             merchantId: merchant_id,
             mode,
             amount: refund.amount,
+            splits: fromShares,
             paymentId: refund.payment_id,
             refundId: refund.id,
             at,

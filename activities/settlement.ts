@@ -10,11 +10,18 @@ import { ApplicationFailure } from '@temporalio/common';
 import { reconcileBeforeSettlement } from '../src/adapters/psp/bank-reconciliation.ts';
 import type { PspClients } from '../src/adapters/psp/clients.ts';
 import { BankUnavailableError } from '../src/adapters/psp/psp-client.ts';
-import type { PayoutAdapter } from '../src/adapters/payout.ts';
+import type { PayoutAdapter, PayoutRequest } from '../src/adapters/payout.ts';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
-import { makeSettlement, recordPayoutResult, settleableMerchants, type PayoutResult } from '../src/db/settlements.ts';
-import { payoutKey } from '../src/domain/settlement.ts';
+import {
+  makeSettlement,
+  pendingBeneficiaryPayouts,
+  recordBeneficiaryPayoutResult,
+  recordPayoutResult,
+  settleableMerchants,
+  type PayoutResult,
+} from '../src/db/settlements.ts';
+import { beneficiaryPayoutKey, payoutKey } from '../src/domain/settlement.ts';
 import { tehranDay } from '../src/domain/calendar.ts';
 import type { Logger } from '../src/logger.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
@@ -64,17 +71,25 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
     },
 
     /**
-     * Asks the bank to transfer the settlement's net to its IBAN, under the key of this attempt: a
-     * retried call (the bank did not answer) is the same transfer. A refusal is an answer, not an error.
+     * Asks the bank to transfer each beneficiary's shares (docs/LEDGER.md#split-settlement), then the
+     * settlement's net to the merchant's IBAN, each under its own key: a retried call (the bank did not
+     * answer) is the same transfers, and a beneficiary's answer, once recorded, is not asked for again.
+     * A refusal is an answer, not an error. A net of 0 (the shares took it all) needs no transfer.
      */
     async payOutSettlement({ settlement_id, attempt }: { settlement_id: string; attempt: number }): Promise<PayoutResult> {
       if (payouts === undefined) return { paid: false, code: 'no_live_bank', message: 'No live bank is configured to transfer payouts.' };
-      const row = await db.selectFrom('settlements').select(['iban', 'net']).where('id', '=', settlement_id).executeTakeFirstOrThrow();
       try {
-        const answer = await payouts.transfer({ key: payoutKey(settlement_id, attempt), iban: row.iban, amount: Number(row.net), description: `settlement ${settlement_id}` });
-        if (answer.result === 'paid') return { paid: true, bank_reference: answer.reference };
-        logger.warn({ settlement_id, attempt, code: answer.code }, 'payout refused by the bank');
-        return { paid: false, code: 'bank_refused', message: answer.description };
+        for (const share of await pendingBeneficiaryPayouts(db, settlement_id)) {
+          const key = beneficiaryPayoutKey(settlement_id, share.beneficiary_id);
+          const result = await transfer(payouts, { key, iban: share.iban, amount: Number(share.amount), description: `settlement ${settlement_id} share` });
+          if (!result.paid) logger.warn({ settlement_id, beneficiary_id: share.beneficiary_id, code: result.code }, 'beneficiary payout refused by the bank');
+          await recordBeneficiaryPayoutResult(db, settlement_id, share.beneficiary_id, result, new Date());
+        }
+        const row = await db.selectFrom('settlements').select(['iban', 'net']).where('id', '=', settlement_id).executeTakeFirstOrThrow();
+        if (Number(row.net) === 0) return { paid: true, bank_reference: null };
+        const result = await transfer(payouts, { key: payoutKey(settlement_id, attempt), iban: row.iban, amount: Number(row.net), description: `settlement ${settlement_id}` });
+        if (!result.paid) logger.warn({ settlement_id, attempt, code: result.code }, 'payout refused by the bank');
+        return result;
       } catch (error) {
         if (error instanceof BankUnavailableError) throw ApplicationFailure.retryable(error.message, 'bank_unavailable');
         throw error;
@@ -88,6 +103,12 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
       if (event !== null) await dispatchEvent(db, temporal, config, event);
     },
   };
+}
+
+/** One Paya transfer and the bank's answer as a PayoutResult; throws BankUnavailableError when the bank did not answer. */
+async function transfer(payouts: PayoutAdapter, request: PayoutRequest): Promise<PayoutResult> {
+  const answer = await payouts.transfer(request);
+  return answer.result === 'paid' ? { paid: true, bank_reference: answer.reference } : { paid: false, code: 'bank_refused', message: answer.description };
 }
 
 export type SettlementActivities = ReturnType<typeof createSettlementActivities>;

@@ -24,6 +24,7 @@ import { PAYMENTS_REPORT_COLUMNS, PaymentsReportQuerySchema, REPORT_MAX_DAYS } f
 import type { AmountBounds } from '../src/domain/schema.ts';
 import { BalanceResponseSchema, ListSettlementsQuerySchema, SETTLEMENT_CSV_COLUMNS, SettlementListSchema, SettlementWithLinesSchema } from '../src/domain/settlement-schemas.ts';
 import type { ErrorCode } from '../src/errors.ts';
+import { BeneficiaryListSchema, BeneficiaryResponseSchema, CreateBeneficiaryRequestSchema } from '../src/domain/split-schemas.ts';
 import {
   CreateWebhookEndpointRequestSchema,
   DeletedWebhookEndpointSchema,
@@ -86,7 +87,16 @@ export function operations(bounds: AmountBounds): Operation[] {
       idempotent: true,
       body: createPaymentRequestSchema(bounds),
       responses: { 201: { description: 'The payment was created (or replayed for the same Idempotency-Key).', schema: CreatePaymentResponseSchema } },
-      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'callback_url_not_allowed', 'callback_domain_unverified', 'idempotency_key_reused', 'idempotency_key_in_use'],
+      errors: [
+        ...COMMON_ERRORS,
+        ...BODY_ERRORS,
+        'callback_url_not_allowed',
+        'callback_domain_unverified',
+        'split_exceeds_amount',
+        'beneficiary_not_approved',
+        'idempotency_key_reused',
+        'idempotency_key_in_use',
+      ],
       example: {
         amount: 1_500_000,
         callback_url: 'https://shop.example/checkout/return?order=1042',
@@ -349,7 +359,8 @@ export function operations(bounds: AmountBounds): Operation[] {
       path: '/api/v1/settlements/{id}',
       operationId: 'getSettlement',
       summary: 'Retrieve a settlement with its lines',
-      description: 'The settlement and every line it covers: each payment (amount and fee), each refund (deducted) and each refused refund given back.',
+      description:
+        "The settlement and every line it covers: each payment (amount and fee), each refund (deducted), each refused refund given back, and each beneficiary's share of a split payment (deducted, with the IBAN it is paid to by a transfer of its own).",
       tag: 'Settlements',
       auth: true,
       responses: { 200: { description: 'The settlement and its lines.', schema: SettlementWithLinesSchema } },
@@ -360,7 +371,8 @@ export function operations(bounds: AmountBounds): Operation[] {
       path: '/api/v1/settlements/{id}/lines.csv',
       operationId: 'getSettlementLines',
       summary: "Download a settlement's lines as CSV",
-      description: 'The lines of the settlement as CSV (UTF-8, CRLF line ends), a header line then one line per payment, refund or refused refund given back; streamed.',
+      description:
+        "The lines of the settlement as CSV (UTF-8, CRLF line ends), a header line then one line per payment, refund, refused refund given back or beneficiary's share (its `iban` set; empty on the other lines); streamed.",
       tag: 'Settlements',
       auth: true,
       responses: {
@@ -368,11 +380,38 @@ export function operations(bounds: AmountBounds): Operation[] {
           description: 'The CSV file.',
           contentType: 'text/csv',
           schema: Type.String({ description: `CSV with the columns ${SETTLEMENT_CSV_COLUMNS.join(', ')}` }),
-          example: `${SETTLEMENT_CSV_COLUMNS.join(',')}\r\npayment,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,1500000,15000,1485000\r\n`,
+          example: `${SETTLEMENT_CSV_COLUMNS.join(',')}\r\npayment,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,1500000,15000,1485000,\r\n`,
           headers: { 'Content-Disposition': { description: 'attachment; the file name names the settlement', example: 'attachment; filename="settlement-0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71.csv"' } },
         },
       },
       errors: [...COMMON_ERRORS, 'settlement_not_found'],
+    },
+    {
+      method: 'post',
+      path: '/api/v1/beneficiaries',
+      operationId: 'createBeneficiary',
+      summary: 'Register a beneficiary',
+      description:
+        "Registers a Sheba IBAN your payments may split to (split settlement, تسهیم). It is `pending` until the operator checks and approves it; only an approved beneficiary may be named in a payment's `splits`. The same IBAN again answers the beneficiary it already is (200).",
+      tag: 'Settlements',
+      auth: true,
+      body: CreateBeneficiaryRequestSchema,
+      responses: {
+        201: { description: 'The beneficiary, pending review.', schema: BeneficiaryResponseSchema },
+        200: { description: 'The IBAN was registered before: that beneficiary, as it stands.', schema: BeneficiaryResponseSchema },
+      },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS],
+    },
+    {
+      method: 'get',
+      path: '/api/v1/beneficiaries',
+      operationId: 'listBeneficiaries',
+      summary: 'List beneficiaries',
+      description: 'All your beneficiaries, newest first, with their review status (not paged: a merchant has a handful).',
+      tag: 'Settlements',
+      auth: true,
+      responses: { 200: { description: 'The beneficiaries.', schema: BeneficiaryListSchema } },
+      errors: [...COMMON_ERRORS],
     },
     {
       method: 'get',

@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   amount_mismatch: 422,
   idempotency_key_reused: 422,
   refund_exceeds_amount: 422,
+  split_exceeds_amount: 422,
+  beneficiary_not_approved: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

@@ -333,7 +333,7 @@ export interface paths {
         };
         /**
          * Retrieve a settlement with its lines
-         * @description The settlement and every line it covers: each payment (amount and fee), each refund (deducted) and each refused refund given back.
+         * @description The settlement and every line it covers: each payment (amount and fee), each refund (deducted), each refused refund given back, and each beneficiary's share of a split payment (deducted, with the IBAN it is paid to by a transfer of its own).
          */
         get: operations["getSettlement"];
         put?: never;
@@ -353,11 +353,35 @@ export interface paths {
         };
         /**
          * Download a settlement's lines as CSV
-         * @description The lines of the settlement as CSV (UTF-8, CRLF line ends), a header line then one line per payment, refund or refused refund given back; streamed.
+         * @description The lines of the settlement as CSV (UTF-8, CRLF line ends), a header line then one line per payment, refund, refused refund given back or beneficiary's share (its `iban` set; empty on the other lines); streamed.
          */
         get: operations["getSettlementLines"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/beneficiaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List beneficiaries
+         * @description All your beneficiaries, newest first, with their review status (not paged: a merchant has a handful).
+         */
+        get: operations["listBeneficiaries"];
+        put?: never;
+        /**
+         * Register a beneficiary
+         * @description Registers a Sheba IBAN your payments may split to (split settlement, تسهیم). It is `pending` until the operator checks and approves it; only an approved beneficiary may be named in a payment's `splits`. The same IBAN again answers the beneficiary it already is (200).
+         */
+        post: operations["createBeneficiary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1042,6 +1066,20 @@ export interface components {
             national_code: string | null;
             /** @description the payment link the customer paid on (docs/PAYMENTS.md#payment-links); null for a payment the merchant created */
             payment_link: string | null;
+            /** @description the beneficiaries' shares (docs/PAYMENTS.md#split-settlement), on a payment created with `splits`, in the create answer and GET /payments/{id} */
+            splits?: {
+                /** Format: uuid */
+                beneficiary_id: string;
+                /** @description the beneficiary's Sheba IBAN */
+                iban: string;
+                /** @description the share, in rials */
+                amount: number;
+                description: string;
+                /** @description taken back from the share by refunds */
+                refunded: number;
+                /** @description whether a settlement has paid the share out */
+                settled: boolean;
+            }[];
         };
         PaymentLink: {
             /**
@@ -1204,7 +1242,12 @@ export interface components {
              */
             refunds: number;
             /**
-             * @description gross − fees − refunds: what is transferred
+             * @description the beneficiaries' shares of its payments, each beneficiary paid by a transfer of its own (docs/PAYMENTS.md#split-settlement)
+             * @example 9900000
+             */
+            splits: number;
+            /**
+             * @description gross − fees − splits − refunds: what is transferred to the merchant's IBAN
              * @example 9900000
              */
             net: number;
@@ -1378,6 +1421,20 @@ export interface components {
                     national_code: string | null;
                     /** @description the payment link the customer paid on (docs/PAYMENTS.md#payment-links); null for a payment the merchant created */
                     payment_link: string | null;
+                    /** @description the beneficiaries' shares (docs/PAYMENTS.md#split-settlement), on a payment created with `splits`, in the create answer and GET /payments/{id} */
+                    splits?: {
+                        /** Format: uuid */
+                        beneficiary_id: string;
+                        /** @description the beneficiary's Sheba IBAN */
+                        iban: string;
+                        /** @description the share, in rials */
+                        amount: number;
+                        description: string;
+                        /** @description taken back from the share by refunds */
+                        refunded: number;
+                        /** @description whether a settlement has paid the share out */
+                        settled: boolean;
+                    }[];
                 };
                 refund?: {
                     /**
@@ -1471,7 +1528,12 @@ export interface components {
                      */
                     refunds: number;
                     /**
-                     * @description gross − fees − refunds: what is transferred
+                     * @description the beneficiaries' shares of its payments, each beneficiary paid by a transfer of its own (docs/PAYMENTS.md#split-settlement)
+                     * @example 9900000
+                     */
+                    splits: number;
+                    /**
+                     * @description gross − fees − splits − refunds: what is transferred to the merchant's IBAN
                      * @example 9900000
                      */
                     net: number;
@@ -1775,6 +1837,24 @@ export interface operations {
                      * @example 0499370899
                      */
                     national_code?: string;
+                    /** @description up to 10 shares for the merchant's approved beneficiaries, paid to their IBANs at settlement; their sum may not exceed the amount less the fee (docs/PAYMENTS.md#split-settlement) */
+                    splits?: {
+                        /**
+                         * @description a Sheba IBAN: IR and 24 digits whose ISO 13616 check digits hold (spaces and Persian digits are accepted and normalised)
+                         * @example IR820540102680020817909002
+                         */
+                        iban: string;
+                        /**
+                         * @description the beneficiary's share, in rials
+                         * @example 300000
+                         */
+                        amount: number;
+                        /**
+                         * @description what the share is for
+                         * @example agency commission
+                         */
+                        description?: string;
+                    }[];
                 };
             };
         };
@@ -1875,7 +1955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `validation_failed`, `callback_url_not_allowed`, `callback_domain_unverified`, `idempotency_key_reused` */
+            /** @description Error: `validation_failed`, `callback_url_not_allowed`, `callback_domain_unverified`, `split_exceeds_amount`, `beneficiary_not_approved`, `idempotency_key_reused` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4494,19 +4574,19 @@ export interface operations {
                         settlement: components["schemas"]["Settlement"];
                         lines: {
                             /**
-                             * @description a payment, a refund (deducted), or a refused refund given back
+                             * @description a payment, a refund (deducted), a refused refund given back, or a beneficiary's share of a payment (deducted, paid to its IBAN)
                              * @enum {string}
                              */
-                            kind: "payment" | "refund" | "refund_return";
+                            kind: "payment" | "refund" | "refund_return" | "split";
                             /**
                              * Format: uuid
-                             * @description the payment or the refund
+                             * @description the payment, the refund, or the share
                              */
                             object_id: string;
                             /** Format: uuid */
                             payment_id: string;
                             /**
-                             * @description signed: a payment's amount, a refund's amount negated, a refused refund's amount
+                             * @description signed: a payment's amount, a refund's amount negated, a refused refund's amount, a share negated
                              * @example 9900000
                              */
                             amount: number;
@@ -4520,6 +4600,8 @@ export interface operations {
                              * @example 9900000
                              */
                             net: number;
+                            /** @description the beneficiary's IBAN on a split line; null otherwise */
+                            iban: string | null;
                         }[];
                     };
                 };
@@ -4631,8 +4713,8 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example kind,object_id,payment_id,amount,fee,net
-                     *     payment,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,1500000,15000,1485000
+                     * @example kind,object_id,payment_id,amount,fee,net,iban
+                     *     payment,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,1500000,15000,1485000,
                      */
                     "text/csv": string;
                 };
@@ -4662,6 +4744,328 @@ export interface operations {
             };
             /** @description Error: `settlement_not_found` */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBeneficiaries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The beneficiaries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            iban: string;
+                            name: string;
+                            /**
+                             * @description `pending` until the operator reviews it; only an `approved` beneficiary may be split to
+                             * @enum {string}
+                             */
+                            status: "pending" | "approved" | "rejected";
+                            /** @description why the operator rejected it; null unless rejected */
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the merchant registered it
+                             * @example 2026-11-21T10:15:30.123Z
+                             */
+                            created_at: string;
+                            /** @description null while pending */
+                            reviewed_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBeneficiary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description a Sheba IBAN: IR and 24 digits whose ISO 13616 check digits hold (spaces and Persian digits are accepted and normalised)
+                     * @example IR820540102680020817909002
+                     */
+                    iban: string;
+                    /**
+                     * @description the account holder's name
+                     * @example Agency Sepehr
+                     */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The IBAN was registered before: that beneficiary, as it stands. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        beneficiary: {
+                            /** Format: uuid */
+                            id: string;
+                            iban: string;
+                            name: string;
+                            /**
+                             * @description `pending` until the operator reviews it; only an `approved` beneficiary may be split to
+                             * @enum {string}
+                             */
+                            status: "pending" | "approved" | "rejected";
+                            /** @description why the operator rejected it; null unless rejected */
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the merchant registered it
+                             * @example 2026-11-21T10:15:30.123Z
+                             */
+                            created_at: string;
+                            /** @description null while pending */
+                            reviewed_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The beneficiary, pending review. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        beneficiary: {
+                            /** Format: uuid */
+                            id: string;
+                            iban: string;
+                            name: string;
+                            /**
+                             * @description `pending` until the operator reviews it; only an `approved` beneficiary may be split to
+                             * @enum {string}
+                             */
+                            status: "pending" | "approved" | "rejected";
+                            /** @description why the operator rejected it; null unless rejected */
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the merchant registered it
+                             * @example 2026-11-21T10:15:30.123Z
+                             */
+                            created_at: string;
+                            /** @description null while pending */
+                            reviewed_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_json` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `validation_failed` */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -21,6 +21,7 @@ import { BANK_SIM_COMMANDS, BANK_SIM_OPTIONS } from './bank-sim-commands.ts';
 import { RECONCILE_COMMANDS, RECONCILE_OPTIONS, RECONCILE_TEXT } from './reconcile-commands.ts';
 import { stuckRecords } from '../db/stuck.ts';
 import { retrySettlement, runSettlementNow, setSettlementIban } from '../settlements/service.ts';
+import { beneficiariesToReview, decideBeneficiary } from '../payments/splits.ts';
 
 export { UsageError };
 /** Loaded only by the command that uses it: it brings the Temporal client, which the other commands do without. */
@@ -54,6 +55,10 @@ export const COMMANDS: Record<string, Command> = {
   // Exits 1 when an invariant is broken (the result's `ok` is false).
   'ledger check': async (db) => ({ ...(await checkLedger(db)) }),
   'merchants set-iban': (db, _config, flags) => setSettlementIban(db, required(flags, 'merchant'), required(flags, 'iban')),
+  // Split settlement's beneficiaries (docs/PAYMENTS.md#split-settlement): the merchant registers, the operator decides.
+  'beneficiaries list': (db, _config, flags) => beneficiariesToReview(db, typeof flags.status === 'string' ? flags.status : undefined),
+  'beneficiaries approve': (db, _config, flags) => decideBeneficiary(db, required(flags, 'id'), { status: 'approved' }),
+  'beneficiaries reject': (db, _config, flags) => decideBeneficiary(db, required(flags, 'id'), { status: 'rejected', reason: required(flags, 'reason') }),
   'settlements run': async (_db, _config, _flags, services) => runSettlementNow(await services.temporal()),
   'settlements retry': async (db, config, flags, services) => retrySettlement(db, await services.temporal(), config, required(flags, 'id')),
   'payments show': async (db, config, flags) => (await paymentsShow()).showPayment(db, config, required(flags, 'id')),

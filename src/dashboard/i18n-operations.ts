@@ -42,7 +42,7 @@ const faRefundStatuses: Record<RefundStatus, string> = { pending: 'در جریا
 const faSettlementStatuses: Record<SettlementStatus, string> = { pending: 'در حال واریز', paid: 'واریز شد', failed: 'ناموفق' };
 
 type LineKind = (typeof SETTLEMENT_LINE_KINDS)[number];
-const faLineKinds: Record<LineKind, string> = { payment: 'پرداخت', refund: 'بازپرداخت', refund_return: 'بازپرداخت ناموفق (برگشت)' };
+const faLineKinds: Record<LineKind, string> = { payment: 'پرداخت', refund: 'بازپرداخت', refund_return: 'بازپرداخت ناموفق (برگشت)', split: 'سهم ذی‌نفع (تسهیم)' };
 
 const fa = {
   navOverview: 'نمای کلی',
@@ -311,7 +311,7 @@ const en: OperationsWords = {
   lineObject: 'ID',
   downloadLines: 'Download all lines (CSV)',
   settlementStatuses: { pending: 'Being paid', paid: 'Paid', failed: 'Failed' },
-  lineKinds: { payment: 'Payment', refund: 'Refund', refund_return: 'Refused refund given back' },
+  lineKinds: { payment: 'Payment', refund: 'Refund', refund_return: 'Refused refund given back', split: "Beneficiary's share (split)" },
 };
 
 export const OPERATIONS_WORDS = { fa, en } as const;

@@ -1,7 +1,12 @@
-/** The settings page: the site's domains (payments' callback URLs must be on one of them) and the signed-in user's address. */
+/**
+ * The settings page: the site's domains (payments' callback URLs must be on one of them), the
+ * split beneficiaries (docs/PAYMENTS.md#split-settlement) and the signed-in user's address.
+ */
 import { DomainNotVerified, domainVerifications, verifyDomain } from '../merchants/domain-verification.ts';
 import { normalizeDomain, OnboardingError } from '../merchants/merchants.ts';
 import { addDomain, removeDomain } from '../merchants/onboarding.ts';
+import { listBeneficiaries, registerBeneficiary } from '../payments/splits.ts';
+import { DomainError } from '../errors.ts';
 import { strings } from './i18n.ts';
 import { Refusal, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { settingsPage } from './views.ts';
@@ -12,7 +17,8 @@ export function settingsPages({ router, deps, signedIn, readForm, html, seeOther
 
   const settings = async (request: SignedInRequest, options: Parameters<typeof settingsPage>[2] = {}, status = 200) => {
     const domains = await domainVerifications(db, config, request.user.merchantId);
-    html(request.ctx, settingsPage(request.view('settings'), { domains, email: request.user.email }, options), status);
+    const { data: beneficiaries } = await listBeneficiaries(db, { merchant: { id: request.user.merchantId } });
+    html(request.ctx, settingsPage(request.view('settings'), { domains, email: request.user.email, beneficiaries }, options), status);
   };
 
   router.get(
@@ -20,7 +26,7 @@ export function settingsPages({ router, deps, signedIn, readForm, html, seeOther
     signedIn(async (request) => {
       const t = strings(request.lang);
       const done = request.ctx.query.done;
-      const notices: Record<string, string> = { added: t.domainAddedText, removed: t.domainRemovedText, verified: t.domainVerifiedText };
+      const notices: Record<string, string> = { added: t.domainAddedText, removed: t.domainRemovedText, verified: t.domainVerifiedText, beneficiary: t.beneficiaryAddedText };
       await settings(request, { notice: typeof done === 'string' ? notices[done] : undefined });
     }),
   );
@@ -39,6 +45,26 @@ export function settingsPages({ router, deps, signedIn, readForm, html, seeOther
       }
       await audit(request.ctx, 'domain_added', request.user, normalizeDomain(domain));
       seeOther(request.ctx, '/dashboard/settings?done=added');
+    }),
+  );
+
+  // The same rule as POST /api/v1/beneficiaries: registered `pending`, for the operator to approve.
+  router.post(
+    '/dashboard/settings/beneficiaries',
+    signedIn(async (request) => {
+      const form = await readForm(request.ctx);
+      const value = { iban: (form.get('iban') ?? '').slice(0, 40), name: (form.get('name') ?? '').trim().slice(0, 200) };
+      let registered;
+      try {
+        if (value.name === '') throw new DomainError('validation_failed', 'name is empty');
+        registered = await registerBeneficiary(db, { merchant: { id: request.user.merchantId } }, value);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        await settings(request, { beneficiaryError: strings(request.lang).error_invalid_beneficiary, beneficiaryValue: value }, 422);
+        return;
+      }
+      await audit(request.ctx, 'beneficiary_registered', request.user, registered.beneficiary.iban);
+      seeOther(request.ctx, '/dashboard/settings?done=beneficiary');
     }),
   );
 

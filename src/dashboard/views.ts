@@ -10,6 +10,7 @@ import { Eta } from 'eta';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { refundableAmount, refundRefusal } from '../domain/refund.ts';
 import type { Refund } from '../domain/refund-schemas.ts';
+import type { Beneficiary } from '../domain/split-schemas.ts';
 import type { Event, WebhookAttempt } from '../domain/webhook-schemas.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment.ts';
 import type { KeyMode } from '../domain/merchant.ts';
@@ -363,13 +364,20 @@ export function developersPage(
 }
 
 
-export function settingsPage(context: ViewContext, account: { domains: DomainVerificationState[]; email: string }, options: { notice?: string; error?: string; domainValue?: string } = {}): string {
+export function settingsPage(
+  context: ViewContext,
+  account: { domains: DomainVerificationState[]; email: string; beneficiaries: Beneficiary[] },
+  options: { notice?: string; error?: string; domainValue?: string; beneficiaryError?: string; beneficiaryValue?: { iban: string; name: string } } = {},
+): string {
   const t = strings(context.lang);
   return render('settings', context, {
     title: t.settingsTitle,
     notice: options.notice,
     error: options.error,
     domainValue: options.domainValue ?? '',
+    beneficiaryError: options.beneficiaryError,
+    beneficiaryValue: options.beneficiaryValue ?? { iban: '', name: '' },
+    beneficiaries: account.beneficiaries,
     domains: account.domains,
     email: account.email,
   });

@@ -18,6 +18,8 @@ export interface Posting {
   mode: KeyMode;
   amount: number;
   fee?: number;
+  /** The beneficiaries' shares of a verified split payment. */
+  splits?: number;
   paymentId?: string | null;
   refundId?: string | null;
   settlementId?: string | null;
@@ -26,7 +28,7 @@ export interface Posting {
 
 /** Posts a movement's balanced entries once per cause; answers whether this call posted them. */
 export async function post(trx: Db, posting: Posting): Promise<boolean> {
-  const lines = movementLines(posting.movement, posting.amount, posting.fee);
+  const lines = movementLines(posting.movement, posting.amount, posting.fee, posting.splits);
   let inserted;
   try {
     inserted = await trx

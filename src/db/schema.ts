@@ -8,6 +8,7 @@ import type { OnboardingStatus } from '../domain/onboarding.ts';
 import type { OnboardingEventType } from '../domain/onboarding-workflow.ts';
 import type { DocumentType, IdKind } from '../domain/business-documents.ts';
 import type { BankReconciliationItemsTable, BankReconciliationRunsTable } from './schema-bank-reconciliation.ts';
+import type { BeneficiariesTable, BeneficiaryPayoutsTable, PaymentSplitsTable, RefundSplitAllocationsTable } from './schema-splits.ts';
 import type { CompatCredentialsTable } from './schema-compat.ts';
 
 export type * from './schema-bank-reconciliation.ts';
@@ -386,6 +387,8 @@ export interface SettlementsTable {
   gross: number;
   fees: number;
   refunds: number;
+  /** The beneficiaries' shares it pays out (their own transfers). */
+  splits: Generated<number>;
   net: number;
   payment_count: number;
   refund_count: number;
@@ -402,14 +405,16 @@ export interface SettlementsTable {
 }
 
 export interface SettlementLinesTable {
-  kind: 'payment' | 'refund' | 'refund_return';
+  kind: 'payment' | 'refund' | 'refund_return' | 'split';
   object_id: string;
   settlement_id: string;
   payment_id: string;
-  /** Signed rials: a payment's amount, a refund's amount negated, a failed refund's return. */
+  /** Signed rials: a payment's amount, a refund's amount negated, a failed refund's return, a beneficiary's share negated. */
   amount: number;
   /** The payment's fee on a payment line; 0 otherwise. */
   fee: number;
+  /** The beneficiary's IBAN on a split line; null otherwise. */
+  iban: ColumnType<string | null, string | null | undefined, never>;
   created_at: Date;
 }
 
@@ -444,6 +449,10 @@ export interface Database {
   bank_reconciliation_runs: BankReconciliationRunsTable;
   bank_reconciliation_items: BankReconciliationItemsTable;
   payment_links: PaymentLinksTable;
+  beneficiaries: BeneficiariesTable;
+  payment_splits: PaymentSplitsTable;
+  beneficiary_payouts: BeneficiaryPayoutsTable;
+  refund_split_allocations: RefundSplitAllocationsTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

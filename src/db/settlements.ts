@@ -21,6 +21,7 @@ export function settlementFromRow(row: SettlementRow): Settlement {
     gross: Number(row.gross),
     fees: Number(row.fees),
     refunds: Number(row.refunds),
+    splits: Number(row.splits),
     net: Number(row.net),
     payment_count: row.payment_count,
     refund_count: row.refund_count,
@@ -35,12 +36,14 @@ export function settlementFromRow(row: SettlementRow): Settlement {
 export function settlementLineFromRow(row: SettlementLineRow): SettlementLine {
   const amount = Number(row.amount);
   const fee = Number(row.fee);
-  return { kind: row.kind, object_id: row.object_id, payment_id: row.payment_id, amount, fee, net: amount - fee };
+  return { kind: row.kind, object_id: row.object_id, payment_id: row.payment_id, amount, fee, net: amount - fee, iban: row.iban };
 }
 
 /** What a merchant's settlement at `cutoff` would cover now, and its totals. */
-export interface SettlementDraft extends Pick<SettlementRow, 'gross' | 'fees' | 'refunds' | 'net' | 'payment_count' | 'refund_count'> {
+export interface SettlementDraft extends Pick<SettlementRow, 'gross' | 'fees' | 'refunds' | 'splits' | 'net' | 'payment_count' | 'refund_count'> {
   lines: Omit<SettlementLineRow, 'settlement_id' | 'created_at'>[];
+  /** Each beneficiary's shares in it, summed: one transfer each. */
+  beneficiaries: Map<string, { iban: string; amount: number }>;
 }
 
 /**
@@ -80,26 +83,49 @@ export async function draftSettlement(db: Db, merchantId: string, cutoff: Date):
     })
     .orderBy('r.id')
     .execute();
-  const draft: SettlementDraft = { lines: [], gross: 0, fees: 0, refunds: 0, net: 0, payment_count: 0, refund_count: 0 };
+  // The beneficiaries' shares of the payments it covers, less what refunds took back from them.
+  const shares =
+    covered.size === 0
+      ? []
+      : await db
+          .selectFrom('payment_splits as s')
+          .innerJoin('beneficiaries as b', 'b.id', 's.beneficiary_id')
+          .select(['s.id', 's.payment_id', 's.beneficiary_id', 'b.iban', sql<string>`s.amount - s.refunded`.as('owed')])
+          .where('s.payment_id', 'in', [...covered])
+          .where('s.settled_in', 'is', null)
+          .orderBy('s.id')
+          // A locking read: a refund taking from a share at this moment is seen, or waits for this settlement.
+          .forUpdate()
+          .execute();
+  const draft: SettlementDraft = { lines: [], gross: 0, fees: 0, refunds: 0, splits: 0, net: 0, payment_count: 0, refund_count: 0, beneficiaries: new Map() };
   for (const p of payments) {
-    draft.lines.push({ kind: 'payment', object_id: p.id, payment_id: p.id, amount: Number(p.charged), fee: Number(p.fee) });
+    draft.lines.push({ kind: 'payment', object_id: p.id, payment_id: p.id, amount: Number(p.charged), fee: Number(p.fee), iban: null });
     draft.gross += Number(p.charged);
     draft.fees += Number(p.fee);
     draft.payment_count += 1;
   }
   for (const r of refunds) {
     if (r.status === 'failed') {
-      draft.lines.push({ kind: 'refund_return', object_id: r.id, payment_id: r.payment_id, amount: Number(r.amount), fee: 0 });
+      draft.lines.push({ kind: 'refund_return', object_id: r.id, payment_id: r.payment_id, amount: Number(r.amount), fee: 0, iban: null });
       draft.refunds -= Number(r.amount);
     } else {
       // A refund of a payment still within the hold waits for its payment.
       if (r.settlement_status !== 'settled' && !covered.has(r.payment_id)) continue;
-      draft.lines.push({ kind: 'refund', object_id: r.id, payment_id: r.payment_id, amount: -Number(r.amount), fee: 0 });
+      draft.lines.push({ kind: 'refund', object_id: r.id, payment_id: r.payment_id, amount: -Number(r.amount), fee: 0, iban: null });
       draft.refunds += Number(r.amount);
     }
     draft.refund_count += 1;
   }
-  draft.net = draft.gross - draft.fees - draft.refunds;
+  for (const share of shares) {
+    const owed = Number(share.owed);
+    if (owed === 0) continue;
+    draft.lines.push({ kind: 'split', object_id: share.id, payment_id: share.payment_id, amount: -owed, fee: 0, iban: share.iban });
+    draft.splits += owed;
+    const payout = draft.beneficiaries.get(share.beneficiary_id) ?? { iban: share.iban, amount: 0 };
+    payout.amount += owed;
+    draft.beneficiaries.set(share.beneficiary_id, payout);
+  }
+  draft.net = draft.gross - draft.fees - draft.splits - draft.refunds;
   return draft;
 }
 
@@ -118,7 +144,9 @@ export async function makeSettlement(db: Db, input: { id: string; merchantId: st
     if (existing !== undefined) return { made: existing };
     if (merchant.settlement_iban === null) return { skipped: 'no_iban' as const };
     const draft = await draftSettlement(trx, input.merchantId, input.cutoff);
-    if (draft.net <= 0) return { carried: draft.net };
+    // A negative net (refunds beyond the day's money) carries everything, the beneficiaries' shares too;
+    // a net of 0 is made when it pays beneficiaries.
+    if (draft.net < 0 || draft.net + draft.splits <= 0) return { carried: draft.net };
     const row: SettlementRow = {
       id: input.id,
       merchant_id: input.merchantId,
@@ -127,6 +155,7 @@ export async function makeSettlement(db: Db, input: { id: string; merchantId: st
       gross: draft.gross,
       fees: draft.fees,
       refunds: draft.refunds,
+      splits: draft.splits,
       net: draft.net,
       payment_count: draft.payment_count,
       refund_count: draft.refund_count,
@@ -153,11 +182,65 @@ export async function makeSettlement(db: Db, input: { id: string; merchantId: st
       await trx.updateTable('payments').set({ settlement_status: 'settled' }).where('id', 'in', paymentIds.slice(i, i + 1_000)).where('settlement_status', '=', 'pending').execute();
     }
     await post(trx, { cause: `settlement:${input.id}:payout`, movement: 'payout', merchantId: input.merchantId, mode: 'live', amount: draft.net, settlementId: input.id, at: input.at });
+    const shareIds = draft.lines.filter((l) => l.kind === 'split').map((l) => l.object_id);
+    for (let i = 0; i < shareIds.length; i += 1_000) {
+      await trx.updateTable('payment_splits').set({ settled_in: input.id }).where('id', 'in', shareIds.slice(i, i + 1_000)).where('settled_in', 'is', null).execute();
+    }
+    for (const [beneficiaryId, payout] of draft.beneficiaries) {
+      await trx
+        .insertInto('beneficiary_payouts')
+        .values({ settlement_id: input.id, beneficiary_id: beneficiaryId, merchant_id: input.merchantId, mode: 'live', iban: payout.iban, amount: payout.amount, status: 'pending', bank_reference: null, failure_code: null, failure_message: null, created_at: input.at, updated_at: input.at })
+        .execute();
+      await post(trx, {
+        cause: `beneficiary:${beneficiaryId}:${input.id}:payout`, // ledger_postings.cause holds 100 characters
+        movement: 'beneficiary_payout',
+        merchantId: input.merchantId,
+        mode: 'live',
+        amount: payout.amount,
+        settlementId: input.id,
+        at: input.at,
+      });
+    }
     return { made: row };
   });
 }
 
-export type PayoutResult = { paid: true; bank_reference: string } | { paid: false; code: string; message: string };
+/** The bank's answer to a transfer; a settlement whose merchant's net is 0 is paid without one (bank_reference null). */
+export type PayoutResult = { paid: true; bank_reference: string | null } | { paid: false; code: string; message: string };
+
+/** A settlement's transfers to its beneficiaries still waiting for the bank's answer. */
+export function pendingBeneficiaryPayouts(db: Db, settlementId: string) {
+  return db.selectFrom('beneficiary_payouts').select(['beneficiary_id', 'iban', 'amount']).where('settlement_id', '=', settlementId).where('status', '=', 'pending').orderBy('beneficiary_id').execute();
+}
+
+/** Records the bank's answer to a beneficiary's transfer, once: `paid` with its payout_paid posting, or `failed` (the share stays reserved in payouts). */
+export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string, beneficiaryId: string, result: PayoutResult, at: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('beneficiary_payouts')
+      .selectAll()
+      .where('settlement_id', '=', settlementId)
+      .where('beneficiary_id', '=', beneficiaryId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (row.status !== 'pending') return;
+    const changes = result.paid
+      ? { status: 'paid' as const, bank_reference: result.bank_reference, updated_at: at }
+      : { status: 'failed' as const, failure_code: result.code, failure_message: result.message.slice(0, 255), updated_at: at };
+    await trx.updateTable('beneficiary_payouts').set(changes).where('settlement_id', '=', settlementId).where('beneficiary_id', '=', beneficiaryId).execute();
+    if (result.paid) {
+      await post(trx, {
+        cause: `beneficiary:${beneficiaryId}:${settlementId}:paid`,
+        movement: 'payout_paid',
+        merchantId: row.merchant_id,
+        mode: row.mode,
+        amount: Number(row.amount),
+        settlementId,
+        at,
+      });
+    }
+  });
+}
 
 /**
  * Records the bank's answer to attempt `attempt` of a settlement's payout, once: `paid` with the

@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   'domain_added',
   'domain_removed',
   'domain_verified',
+  'beneficiary_registered',
   'settings_changed',
   // Recorded by other parts of the dashboard as they are built
   'documents_submitted',

@@ -10,12 +10,14 @@ import { chargedAmount, type PaymentStatus } from './payment.ts';
  * Every merchant has each account once per mode. `clearing` is the outside
  * world (customers' cards and the merchant's own bank account, reached
  * through the bank): money enters the ledger from it and leaves to it, so it
- * is the counterpart that lets every posting sum to zero.
+ * is the counterpart that lets every posting sum to zero. `beneficiaries` is
+ * what the merchant's split payments owe its beneficiaries until a settlement
+ * pays their shares out (docs/LEDGER.md#split-settlement).
  */
-export const LEDGER_ACCOUNTS = ['clearing', 'held', 'balance', 'fees', 'refunds', 'payouts'] as const;
+export const LEDGER_ACCOUNTS = ['clearing', 'held', 'balance', 'fees', 'refunds', 'payouts', 'beneficiaries'] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
-export const MOVEMENTS = ['capture', 'verify', 'reversal', 'refund', 'refund_succeeded', 'refund_failed', 'payout', 'payout_paid'] as const;
+export const MOVEMENTS = ['capture', 'verify', 'reversal', 'refund', 'refund_succeeded', 'refund_failed', 'payout', 'payout_paid', 'beneficiary_payout'] as const;
 export type Movement = (typeof MOVEMENTS)[number];
 
 export interface LedgerLine {
@@ -25,30 +27,33 @@ export interface LedgerLine {
 }
 
 /**
- * The lines of a movement of `amount` (and `fee`, for verify), without zero lines. A payment's
+ * The lines of a movement of `amount` (and `fee`, for verify), without zero lines. `splits` is the
+ * beneficiaries' part: their shares at verify, what a refund takes from them or a refused one gives back. A payment's
  * capture, verify and reversal move what the customer was charged: its amount, plus the fee when the
  * customer paid it (docs/LEDGER.md#who-pays-the-fee), so verify leaves the merchant the amount and
  * the fee is ours either way.
  */
-export function movementLines(movement: Movement, amount: number, fee = 0): LedgerLine[] {
+export function movementLines(movement: Movement, amount: number, fee = 0, splits = 0): LedgerLine[] {
   const lines: LedgerLine[] = (() => {
     switch (movement) {
       case 'capture': // the bank confirmed the customer's payment: held for the merchant until verify
         return [line('clearing', -amount), line('held', amount)];
-      case 'verify': // the merchant verified: what the customer paid less our fee is theirs
-        return [line('held', -amount), line('balance', amount - fee), line('fees', fee)];
+      case 'verify': // the merchant verified: what the customer paid less our fee is theirs, less what its beneficiaries are owed
+        return [line('held', -amount), line('balance', amount - fee - splits), line('fees', fee), line('beneficiaries', splits)];
       case 'reversal': // an unverified payment goes back to the customer whole
         return [line('held', -amount), line('clearing', amount)];
-      case 'refund': // a refund counts from the moment it is asked for
-        return [line('balance', -amount), line('refunds', amount)];
+      case 'refund': // a refund counts from the moment it is asked for; a split payment's takes `splits` of it from its beneficiaries' shares
+        return [line('balance', -(amount - splits)), line('beneficiaries', -splits), line('refunds', amount)];
       case 'refund_succeeded': // the bank returned it to the customer
         return [line('refunds', -amount), line('clearing', amount)];
-      case 'refund_failed': // the bank refused: the amount is the merchant's again
-        return [line('refunds', -amount), line('balance', amount)];
+      case 'refund_failed': // the bank refused: the amount is the merchant's again (and `splits` of it the beneficiaries')
+        return [line('refunds', -amount), line('balance', amount - splits), line('beneficiaries', splits)];
       case 'payout': // a settlement reserves its net for the transfer
         return [line('balance', -amount), line('payouts', amount)];
-      case 'payout_paid': // the bank transferred it to the merchant's IBAN
+      case 'payout_paid': // the bank transferred it to the merchant's (or a beneficiary's) IBAN
         return [line('payouts', -amount), line('clearing', amount)];
+      case 'beneficiary_payout': // a settlement reserves a beneficiary's shares for its own transfer
+        return [line('beneficiaries', -amount), line('payouts', amount)];
     }
   })();
   const kept = lines.filter((l) => l.amount !== 0);
@@ -94,8 +99,13 @@ export function expectedPaymentBalances(payment: {
   /** Its refunds still waiting for the bank, and those the bank paid. */
   pending_refunds: number;
   succeeded_refunds: number;
+  /** Its beneficiaries' shares (docs/LEDGER.md#split-settlement), and what refunds took from them; absent: none. */
+  split_amount?: number;
+  split_refunded?: number;
 }): Record<LedgerAccount, number> {
-  const zero: Record<LedgerAccount, number> = { clearing: 0, held: 0, balance: 0, fees: 0, refunds: 0, payouts: 0 };
+  const zero: Record<LedgerAccount, number> = { clearing: 0, held: 0, balance: 0, fees: 0, refunds: 0, payouts: 0, beneficiaries: 0 };
+  const splits = payment.split_amount ?? 0;
+  const splitsRefunded = payment.split_refunded ?? 0;
   const { status } = payment;
   const amount = chargedAmount(payment);
   if (status === 'paid') return { ...zero, clearing: -amount, held: amount };
@@ -104,8 +114,10 @@ export function expectedPaymentBalances(payment: {
   return {
     ...zero,
     clearing: -amount + payment.succeeded_refunds,
-    balance: amount - payment.fee - payment.refunded_amount,
+    // Refunds come from the merchant's share but for what they took from the beneficiaries' shares.
+    balance: amount - payment.fee - splits - (payment.refunded_amount - splitsRefunded),
     fees: payment.fee,
+    beneficiaries: splits - splitsRefunded,
     refunds: payment.pending_refunds,
   };
 }

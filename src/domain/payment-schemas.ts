@@ -10,6 +10,7 @@ import { KEY_MODES } from './merchant.ts';
 import { PAYMENT_ORIGINS } from './compat-protocols.ts';
 import { BANK_REFERENCE_PATTERN, MASKED_CARD_PAN_PATTERN, RRN_PATTERN } from './bank-confirmation.ts';
 import { CARD_NUMBER_PATTERN, MASKED_NATIONAL_CODE_PATTERN, MAX_ALLOWED_CARDS, NATIONAL_CODE_PATTERN } from './card-restriction.ts';
+import { PaymentSplitSchema, SplitsRequestSchema } from './split-schemas.ts';
 import { CommaSeparatedEnum, DateTimeFilter, FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
 
 /** Limits of a payment's metadata (docs/PAYMENTS.md#metadata). */
@@ -88,6 +89,11 @@ export const PaymentSchema = Type.Object(
     ),
     national_code: Nullable(Type.String({ pattern: MASKED_NATIONAL_CODE_PATTERN }), "the payer's national code the merchant named, masked; null when none"),
     payment_link: Nullable(Type.String({ format: 'uuid' }), 'the payment link the customer paid on (docs/PAYMENTS.md#payment-links); null for a payment the merchant created'),
+    splits: Type.Optional(
+      Type.Array(PaymentSplitSchema, {
+        description: "the beneficiaries' shares (docs/PAYMENTS.md#split-settlement), on a payment created with `splits`, in the create answer and GET /payments/{id}",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -128,6 +134,7 @@ export function createPaymentRequestSchema(bounds: AmountBounds) {
           examples: ['0499370899'],
         }),
       ),
+      splits: Type.Optional(SplitsRequestSchema),
     },
     { additionalProperties: false },
   );

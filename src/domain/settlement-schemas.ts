@@ -29,7 +29,8 @@ export const SettlementSchema = Type.Object(
     gross: Rials('sum of the amounts of the payments it covers'),
     fees: Rials('sum of their fees'),
     refunds: Rials('refunds it deducts, less refused refunds it gives back'),
-    net: Rials('gross − fees − refunds: what is transferred'),
+    splits: Rials("the beneficiaries' shares of its payments, each beneficiary paid by a transfer of its own (docs/PAYMENTS.md#split-settlement)"),
+    net: Rials("gross − fees − splits − refunds: what is transferred to the merchant's IBAN"),
     payment_count: Type.Integer({ minimum: 0 }),
     refund_count: Type.Integer({ minimum: 0, description: 'refunds (and refused refunds given back) it covers' }),
     iban: Type.String({ pattern: '^IR[0-9]{24}$', description: 'the Sheba IBAN it is paid to' }),
@@ -42,15 +43,16 @@ export const SettlementSchema = Type.Object(
 );
 export type Settlement = Static<typeof SettlementSchema>;
 
-export const SETTLEMENT_LINE_KINDS = ['payment', 'refund', 'refund_return'] as const;
+export const SETTLEMENT_LINE_KINDS = ['payment', 'refund', 'refund_return', 'split'] as const;
 export const SettlementLineSchema = Type.Object(
   {
-    kind: StringEnum(SETTLEMENT_LINE_KINDS, { description: 'a payment, a refund (deducted), or a refused refund given back' }),
-    object_id: Type.String({ format: 'uuid', description: 'the payment or the refund' }),
+    kind: StringEnum(SETTLEMENT_LINE_KINDS, { description: "a payment, a refund (deducted), a refused refund given back, or a beneficiary's share of a payment (deducted, paid to its IBAN)" }),
+    object_id: Type.String({ format: 'uuid', description: 'the payment, the refund, or the share' }),
     payment_id: Type.String({ format: 'uuid' }),
-    amount: Rials('signed: a payment\'s amount, a refund\'s amount negated, a refused refund\'s amount'),
+    amount: Rials('signed: a payment\'s amount, a refund\'s amount negated, a refused refund\'s amount, a share negated'),
     fee: Rials('the payment\'s fee on a payment line, else 0'),
     net: Rials('amount − fee'),
+    iban: Nullable(Type.String({ pattern: '^IR[0-9]{24}$' }), "the beneficiary's IBAN on a split line; null otherwise"),
   },
   { additionalProperties: false },
 );
@@ -68,4 +70,4 @@ export type ListSettlementsQuery = Static<typeof ListSettlementsQuerySchema>;
 export const SettlementListSchema = listOf(SettlementSchema);
 
 /** The columns of a settlement's lines.csv, in order. */
-export const SETTLEMENT_CSV_COLUMNS = ['kind', 'object_id', 'payment_id', 'amount', 'fee', 'net'] as const;
+export const SETTLEMENT_CSV_COLUMNS = ['kind', 'object_id', 'payment_id', 'amount', 'fee', 'net', 'iban'] as const;

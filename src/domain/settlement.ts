@@ -46,3 +46,10 @@ export const settlementWorkflowId = (settlementId: string, attempt = 1) => (atte
 
 /** The payout's key at the bank: one transfer per settlement and attempt, whatever retries in between. */
 export const payoutKey = (settlementId: string, attempt: number) => `payout:${settlementId}:${attempt}`;
+
+/**
+ * The bank's key of a settlement's transfer to one beneficiary (docs/LEDGER.md#split-settlement): one
+ * transfer per settlement and beneficiary, and a settlement per merchant and day, so a beneficiary is
+ * paid once a day whoever asks again.
+ */
+export const beneficiaryPayoutKey = (settlementId: string, beneficiaryId: string) => `payout:${settlementId}:beneficiary:${beneficiaryId}`;

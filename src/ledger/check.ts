@@ -5,7 +5,8 @@
  * 1. every posting's entries sum to zero, and all entries together do;
  * 2. each payment's postings agree with its status and amounts;
  * 3. each merchant's accounts in each mode agree with its records: the balance
- *    is what was verified less fees, refunds and payouts.
+ *    is what was verified less fees, beneficiaries' shares, refunds and payouts;
+ *    the beneficiaries account is the shares no settlement has paid out yet.
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
@@ -35,7 +36,7 @@ export interface LedgerReport {
 }
 
 type Balances = Record<LedgerAccount, number>;
-const zero = (): Balances => ({ clearing: 0, held: 0, balance: 0, fees: 0, refunds: 0, payouts: 0 });
+const zero = (): Balances => ({ clearing: 0, held: 0, balance: 0, fees: 0, refunds: 0, payouts: 0, beneficiaries: 0 });
 
 function differences(actual: Balances, expected: Balances): string | undefined {
   const off = LEDGER_ACCOUNTS.filter((a) => actual[a] !== expected[a]).map((a) => `${a} ${actual[a]} (expected ${expected[a]})`);
@@ -106,6 +107,12 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
       .where('payment_id', 'in', ids)
       .groupBy(['payment_id', 'status'])
       .execute();
+    const shares = await db
+      .selectFrom('payment_splits')
+      .select(['payment_id', sql<string>`sum(amount)`.as('total'), sql<string>`sum(refunded)`.as('refunded')])
+      .where('payment_id', 'in', ids)
+      .groupBy('payment_id')
+      .execute();
     const actual = new Map<string, Balances>();
     for (const e of entries) {
       const b = actual.get(e.payment_id!) ?? zero();
@@ -123,6 +130,8 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
         refunded_amount: Number(p.refunded_amount),
         pending_refunds: refundTotal(p.id, 'pending'),
         succeeded_refunds: refundTotal(p.id, 'succeeded'),
+        split_amount: Number(shares.find((s) => s.payment_id === p.id)?.total ?? 0),
+        split_refunded: Number(shares.find((s) => s.payment_id === p.id)?.refunded ?? 0),
       });
       const off = differences(actual.get(p.id) ?? zero(), expected);
       if (off !== undefined) fault({ invariant: 'payment_entries', subject: `payment ${p.id} (${p.status})`, detail: off });
@@ -162,6 +171,28 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
       .where('merchant_id', 'in', ids)
       .groupBy(['merchant_id', 'mode', 'status'])
       .execute();
+    // The beneficiaries' shares of verified payments: all of them, and those no settlement has paid out yet.
+    const shares = await db
+      .selectFrom('payment_splits as s')
+      .innerJoin('payments as p', 'p.id', 's.payment_id')
+      .select([
+        'p.merchant_id',
+        'p.mode',
+        sql<string>`sum(s.amount)`.as('total'),
+        sql<string>`sum(s.refunded)`.as('refunded'),
+        sql<string>`coalesce(sum(case when s.settled_in is null then s.amount - s.refunded else 0 end), 0)`.as('unpaid'),
+      ])
+      .where('p.merchant_id', 'in', ids)
+      .where('p.status', 'in', ['verified', 'partially_refunded', 'refunded'])
+      .groupBy(['p.merchant_id', 'p.mode'])
+      .execute();
+    const sharePayouts = await db
+      .selectFrom('beneficiary_payouts')
+      .select(['merchant_id', 'mode', sql<string>`sum(amount)`.as('total')])
+      .where('merchant_id', 'in', ids)
+      .where('status', '<>', 'paid')
+      .groupBy(['merchant_id', 'mode'])
+      .execute();
     for (const merchant of ids) {
       for (const mode of ['test', 'live'] as const) {
         const mine = <T extends { merchant_id: string; mode: string }>(rows: T[]) => rows.filter((r) => r.merchant_id === merchant && r.mode === mode);
@@ -182,6 +213,12 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
           expected.balance -= Number(s.net);
           if (s.status !== 'paid') expected.payouts += Number(s.net);
         }
+        // A split payment's shares are its beneficiaries' from verify on, until a settlement reserves them for their transfers.
+        for (const s of mine(shares)) {
+          expected.balance -= Number(s.total) - Number(s.refunded);
+          expected.beneficiaries += Number(s.unpaid);
+        }
+        for (const b of mine(sharePayouts)) expected.payouts += Number(b.total);
         // The outside world's account is whatever balances the others (checked by invariant 1).
         expected.clearing = actual.clearing;
         report.accounts += 1;

@@ -17,6 +17,7 @@ import { refundRoutes } from '../api/routes/refunds.ts';
 import { paymentLinkRoutes } from '../api/routes/payment-links.ts';
 import { reportRoutes } from '../api/routes/reports.ts';
 import { settlementRoutes } from '../api/routes/settlements.ts';
+import { beneficiaryRoutes } from '../api/routes/beneficiaries.ts';
 import { testHelperRoutes } from '../api/routes/test-helpers.ts';
 import { webhookRoutes } from '../api/routes/webhooks.ts';
 import type { Config } from '../config.ts';
@@ -69,6 +70,8 @@ export function createApp(deps: AppDependencies): Koa {
   api.use(reports.routes(), reports.allowedMethods(allowed));
   const settlements = settlementRoutes(deps);
   api.use(settlements.routes(), settlements.allowedMethods(allowed));
+  const beneficiaries = beneficiaryRoutes(deps);
+  api.use(beneficiaries.routes(), beneficiaries.allowedMethods(allowed));
 
   const health = healthRoutes(deps.db, deps.temporal);
   const zarinpal = zarinpalRoutes(deps);

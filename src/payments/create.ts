@@ -19,6 +19,8 @@ import { temporalCall } from '../temporal/call.ts';
 import { startWorkflowOnce } from '../temporal/client.ts';
 import { idempotent, type IdempotentResult } from './idempotency.ts';
 import type { PaymentServiceDeps } from './payment-calls.ts';
+import { insertSplits } from '../db/splits.ts';
+import { resolveSplits, withSplits } from './splits.ts';
 
 const trackingCode = () => String(randomInt(100_000_000_000, 1_000_000_000_000));
 
@@ -136,6 +138,11 @@ export function checkPayerRestriction(request: Pick<CreatePaymentRequest, 'allow
   if (problems.length > 0) throw new DomainError('validation_failed', `The request body is invalid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`, problems);
 }
 
+function withoutSplits(payment: Payment): Payment {
+  const { splits: _shares, ...rest } = payment;
+  return rest;
+}
+
 /** What the payment's workflow starts with: the windows come from this API's configuration. */
 export function paymentWorkflowInput(
   payment: Payment,
@@ -143,8 +150,8 @@ export function paymentWorkflowInput(
   config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'SANDBOX_DELAY_SECONDS'> & Partial<Pick<Config, 'BANK_PENDING_LIMIT_SECONDS'>>,
 ): PaymentWorkflowInput {
   return {
-    // The merchant's metadata stays in MySQL: the workflow never needs it, and its history keeps no copy.
-    payment: { ...payment, metadata: {} },
+    // The merchant's metadata and a payment's shares stay in MySQL: the workflow never needs them, and its history keeps no copy.
+    payment: { ...withoutSplits(payment), metadata: {} },
     merchant_id: merchant.id,
     fee_plan: merchant.fee_plan,
     verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
@@ -162,6 +169,8 @@ export async function createPayment(
 ): Promise<IdempotentResult> {
   checkCallbackUrl(request.callback_url, auth);
   checkPayerRestriction(request);
+  // Refused before anything is written: a malformed share, shares above what the merchant receives, an unapproved IBAN.
+  const splits = await resolveSplits(db, auth.merchant, request);
   const scope = { owner: auth, operation: 'create_payment' };
   // The stored fingerprint of the body never holds a card or national code a guess could be checked against.
   const fingerprinted = restrictionFingerprint(cardHashKey(config), request);
@@ -175,7 +184,12 @@ export async function createPayment(
       const candidate = newPayment(paymentId, auth.mode, request, config, now, origin.via, auth.merchant.fee_plan);
       try {
         const cardHashes = request.allowed_cards?.map((card) => keyedHashOfCard(cardHashKey(config), card)) ?? null;
-        await db.insertInto('payments').values(rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null, origin.protocolCurrency, cardHashes)).execute();
+        const row = rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null, origin.protocolCurrency, cardHashes);
+        // The payment and its shares together: verify finds the shares whenever it finds the payment.
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto('payments').values(row).execute();
+          await insertSplits(trx, paymentId, splits);
+        });
       } catch (error) {
         // A tracking code collision: draw another (twelve digits make it rare).
         if (isDuplicateKey(error) && attempt < 5) continue;
@@ -189,10 +203,19 @@ export async function createPayment(
     } catch (error) {
       // Without an idempotency key nobody can finish this payment: take the row back.
       if (inserted && idempotencyKey === undefined) {
-        await db.deleteFrom('payments').where('id', '=', paymentId).where('version', '=', 1).execute().catch(() => undefined);
+        await db
+          .transaction()
+          .execute(async (trx) => {
+            const row = await trx.selectFrom('payments').select('version').where('id', '=', paymentId).forUpdate().executeTakeFirst();
+            if (row?.version !== 1) return;
+            // Its shares go with it (they refer to it, so first).
+            await trx.deleteFrom('payment_splits').where('payment_id', '=', paymentId).execute();
+            await trx.deleteFrom('payments').where('id', '=', paymentId).execute();
+          })
+          .catch(() => undefined);
       }
       throw error;
     }
-    return { status: 201, body: { payment, payment_url: paymentUrl(config, payment.id) } };
+    return { status: 201, body: { payment: await withSplits(db, payment), payment_url: paymentUrl(config, payment.id) } };
   });
 }

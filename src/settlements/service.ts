@@ -130,7 +130,7 @@ async function* csvLines(db: Db, id: string): AsyncGenerator<string> {
     if (rows.length === 0) return;
     yield rows
       .map(settlementLineFromRow)
-      .map((l) => `${SETTLEMENT_CSV_COLUMNS.map((c) => String(l[c])).join(',')}\r\n`)
+      .map((l) => `${SETTLEMENT_CSV_COLUMNS.map((c) => String(l[c] ?? '')).join(',')}\r\n`)
       .join('');
     const last = rows.at(-1)!;
     after = { kind: last.kind, object_id: last.object_id };

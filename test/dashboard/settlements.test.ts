@@ -197,7 +197,7 @@ describe('merchant dashboard: settlements', function () {
       assert.equal(csv.toString('utf8'), await fromApi.text());
       assert.deepEqual(
         csv.toString('utf8').trim().split('\r\n'),
-        ['kind,object_id,payment_id,amount,fee,net', ...expected.map(([kind, id, amount, fee, net]) => [kind, id, kind === 'refund' ? p1.id : id, amount, fee, net].join(','))],
+        ['kind,object_id,payment_id,amount,fee,net,iban', ...expected.map(([kind, id, amount, fee, net]) => [kind, id, kind === 'refund' ? p1.id : id, amount, fee, net, ''].join(','))],
       );
       const response = await page.request.get(`${base}/dashboard/settlements/${paid.id}/lines.csv`);
       assert.equal(response.headers()['content-type'], 'text/csv; charset=utf-8');

@@ -49,7 +49,7 @@ describe('settlement', () => {
     const csv = await fetch(`${h.baseUrl}/api/v1/settlements/${id}/lines.csv`, { headers: { authorization: `Bearer ${m.liveKey}` } });
     assert.equal(csv.status, 200);
     const csvLines = (await csv.text()).trim().split('\r\n');
-    assert.equal(csvLines[0], 'kind,object_id,payment_id,amount,fee,net');
+    assert.equal(csvLines[0], 'kind,object_id,payment_id,amount,fee,net,iban');
     assert.equal(csvLines.length, 4);
     for (const p of [first, second]) {
       const row = await h.db.selectFrom('payments').select('settlement_status').where('id', '=', p.id).executeTakeFirstOrThrow();

@@ -76,16 +76,18 @@ export async function answeredLivePayment(
   outcome: Exclude<BankOutcome, 'delay'>,
   /** Where the customer pays: an API server with a live bank (by default the harness's liveBankApi). */
   payBase?: string,
+  /** More fields of the create request (e.g. `splits`). */
+  fields: Record<string, unknown> = {},
 ): Promise<Payment> {
-  const created = await createdLivePayment(baseUrl, liveKey, amount);
+  const created = await createdLivePayment(baseUrl, liveKey, amount, fields);
   const answered = await chooseOutcome(payBase ?? (await liveBankApi()), created.id, outcome);
   if (answered.status !== 303) throw new Error(`the live bank path failed: ${answered.status} ${answered.text}`);
   return waitForStatus(baseUrl, liveKey, created.id, STATUS_AFTER_OUTCOME[outcome]);
 }
 
 /** A verified live payment: paid at the live bank, then verified by the merchant. */
-export async function verifiedLivePayment(baseUrl: string, liveKey: string, amount = 2_000_000, payBase?: string): Promise<Payment> {
-  const paid = await answeredLivePayment(baseUrl, liveKey, amount, 'success', payBase);
+export async function verifiedLivePayment(baseUrl: string, liveKey: string, amount = 2_000_000, payBase?: string, fields: Record<string, unknown> = {}): Promise<Payment> {
+  const paid = await answeredLivePayment(baseUrl, liveKey, amount, 'success', payBase, fields);
   const verified = await client(baseUrl, liveKey).post<{ payment: Payment }>(`/payments/${paid.id}/verify`, { amount });
   if (verified.status !== 200) throw new Error(`live verify failed: ${verified.status} ${verified.text}`);
   return verified.body.payment;

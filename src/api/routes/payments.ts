@@ -11,6 +11,7 @@ import {
   verifyPayment,
   type PaymentServiceDeps,
 } from '../../payments/service.ts';
+import { withSplits } from '../../payments/splits.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
 import { callerOf } from '../middleware/auth.ts';
 import { rateCounter, testPaymentQuota } from '../middleware/rate-limit.ts';
@@ -38,7 +39,7 @@ export function paymentRoutes(deps: PaymentServiceDeps): Router {
   });
 
   router.get('/payments/:id', async (ctx) => {
-    ctx.body = { payment: await getPayment(deps.db, callerOf(ctx), ctx.params.id!) };
+    ctx.body = { payment: await withSplits(deps.db, await getPayment(deps.db, callerOf(ctx), ctx.params.id!)) };
   });
 
   router.post('/payments/:id', async (ctx) => {

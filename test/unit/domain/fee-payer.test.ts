@@ -68,14 +68,14 @@ describe('who pays the fee', () => {
 
     it('expects the charged amount held while paid, and the amount on the balance once verified', () => {
       const payment = { amount: A, charged_amount: C, fee: 0, refunded_amount: 0, pending_refunds: 0, succeeded_refunds: 0 };
-      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'paid' }), { clearing: -C, held: C, balance: 0, fees: 0, refunds: 0, payouts: 0 });
-      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'verified', fee: F }), { clearing: -C, held: 0, balance: A, fees: F, refunds: 0, payouts: 0 });
-      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'reversed', refunded_amount: C }), { clearing: 0, held: 0, balance: 0, fees: 0, refunds: 0, payouts: 0 });
+      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'paid' }), { clearing: -C, held: C, balance: 0, fees: 0, refunds: 0, payouts: 0, beneficiaries: 0 });
+      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'verified', fee: F }), { clearing: -C, held: 0, balance: A, fees: F, refunds: 0, payouts: 0, beneficiaries: 0 });
+      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'reversed', refunded_amount: C }), { clearing: 0, held: 0, balance: 0, fees: 0, refunds: 0, payouts: 0, beneficiaries: 0 });
     });
 
     it('a full refund returns the charged amount from the balance and keeps the fee: the merchant ends at −fee', () => {
       const b = expectedPaymentBalances({ status: 'refunded', amount: A, charged_amount: C, fee: F, refunded_amount: C, pending_refunds: 0, succeeded_refunds: C });
-      assert.deepEqual(b, { clearing: 0, held: 0, balance: -F, fees: F, refunds: 0, payouts: 0 });
+      assert.deepEqual(b, { clearing: 0, held: 0, balance: -F, fees: F, refunds: 0, payouts: 0, beneficiaries: 0 });
       // Exactly as a merchant-pays payment refunded in full.
       const merchantPays = expectedPaymentBalances({ status: 'refunded', amount: A, fee: F, refunded_amount: A, pending_refunds: 0, succeeded_refunds: A });
       assert.equal(merchantPays.balance, -F);
