@@ -2,9 +2,7 @@
  * The table of the compatible protocols' credentials (migration 0035, docs/COMPAT.md#credentials),
  * beside schema.ts, which lists it in the Database.
  */
-import type { ColumnType } from 'kysely';
-
-type Defaulted<T> = ColumnType<T, T | undefined, T>;
+import type { Defaulted } from './schema-columns.ts';
 
 /** A merchant's credential for a compatible protocol (docs/COMPAT.md): only its hash is stored. */
 export interface CompatCredentialsTable {

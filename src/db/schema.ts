@@ -10,12 +10,16 @@ import type { DocumentType, IdKind } from '../domain/business-documents.ts';
 import type { BankReconciliationItemsTable, BankReconciliationRunsTable } from './schema-bank-reconciliation.ts';
 import type { BeneficiariesTable, BeneficiaryPayoutsTable, PaymentSplitsTable, RefundSplitAllocationsTable } from './schema-splits.ts';
 import type { CompatCredentialsTable } from './schema-compat.ts';
+import type { Defaulted } from './schema-columns.ts';
+import type { LedgerEntriesTable, LedgerPostingsTable } from './schema-ledger.ts';
+import type { PaymentLinksTable } from './schema-payment-links.ts';
+import type { PspHealthTable, PspRoutesTable, PspTerminalReservationsTable } from './schema-psp-routing.ts';
 
 export type * from './schema-bank-reconciliation.ts';
 export type * from './schema-compat.ts';
-
-/** Columns the database fills in; optional on insert. */
-type Defaulted<T> = ColumnType<T, T | undefined, T>;
+export type * from './schema-ledger.ts';
+export type * from './schema-payment-links.ts';
+export type * from './schema-psp-routing.ts';
 
 export interface MerchantsTable {
   id: string;
@@ -108,63 +112,6 @@ export interface PaymentsTable {
   national_code_masked: Defaulted<string | null>;
   /** The payment link that started the payment (migration 0038); null for every other payment. */
   payment_link_id: Defaulted<string | null>;
-}
-
-/** A merchant's payment link (migration 0038, docs/PAYMENTS.md#payment-links). */
-export interface PaymentLinksTable {
-  id: string;
-  merchant_id: string;
-  mode: 'test' | 'live';
-  slug: string;
-  title: string;
-  description: string;
-  amount: number | null;
-  min_amount: number | null;
-  max_amount: number | null;
-  /** The link's `collect`, JSON. */
-  collect: string;
-  expires_at: Date | null;
-  max_payments: number | null;
-  /** Payments started on the link: raised by one, under max_payments, in the update that reserves each. */
-  payments_count: Defaulted<number>;
-  active: Defaulted<number>;
-  created_at: Date;
-}
-
-/** One terminal of a merchant's route in a mode (docs/psps/routing.md). */
-export interface PspRoutesTable {
-  merchant_id: string;
-  mode: 'test' | 'live';
-  position: number;
-  priority: number;
-  psp: string;
-  terminal_id: string;
-  weight: number;
-  min_amount: number | string | null;
-  max_amount: number | string | null;
-  updated_at: Date;
-}
-
-/** One merchant a PSP terminal is reserved for (docs/psps/routing.md); a terminal without rows is anyone's. */
-export interface PspTerminalReservationsTable {
-  psp: string;
-  terminal_id: string;
-  merchant_id: string;
-  updated_at: Date;
-}
-
-/** The circuit breaker of one PSP terminal, shared by every process (src/adapters/psp/health.ts). */
-export interface PspHealthTable {
-  mode: 'test' | 'live';
-  psp: string;
-  terminal_id: string;
-  state: Defaulted<'closed' | 'open' | 'half_open'>;
-  failures: Defaulted<number>;
-  window_started_at: Date | null;
-  opened_at: Date | null;
-  probe_started_at: Date | null;
-  last_failure: string | null;
-  updated_at: Date;
 }
 
 export interface IdempotencyKeysTable {
@@ -352,30 +299,6 @@ export interface MerchantDocumentFilesTable {
   content_type: DocumentType;
   size_bytes: number;
   sha256: Buffer;
-  created_at: Date;
-}
-
-export interface LedgerPostingsTable {
-  id: Generated<number>;
-  /** What caused it, unique: a retried write posts nothing twice. */
-  cause: string;
-  movement: string;
-  merchant_id: string;
-  mode: 'test' | 'live';
-  payment_id: string | null;
-  refund_id: string | null;
-  settlement_id: string | null;
-  created_at: Date;
-}
-
-export interface LedgerEntriesTable {
-  id: Generated<number>;
-  posting_id: number;
-  merchant_id: string;
-  mode: 'test' | 'live';
-  account: string;
-  /** Signed rials; a posting's entries sum to zero. */
-  amount: number;
   created_at: Date;
 }
 
