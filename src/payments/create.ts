@@ -174,6 +174,7 @@ export async function createPayment(
   const scope = { owner: auth, operation: 'create_payment' };
   // The stored fingerprint of the body never holds a card or national code a guess could be checked against.
   const fingerprinted = restrictionFingerprint(cardHashKey(config), request);
+  const cardHashes = request.allowed_cards?.map((card) => keyedHashOfCard(cardHashKey(config), card)) ?? null;
   return idempotent(db, scope, idempotencyKey, fingerprinted, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
     // A retry under the same Idempotency-Key may find the row its first attempt wrote; a fresh id cannot.
     const existing = fresh ? undefined : await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
@@ -183,7 +184,6 @@ export async function createPayment(
     for (let attempt = 0; payment === undefined; attempt++) {
       const candidate = newPayment(paymentId, auth.mode, request, config, now, origin.via, auth.merchant.fee_plan);
       try {
-        const cardHashes = request.allowed_cards?.map((card) => keyedHashOfCard(cardHashKey(config), card)) ?? null;
         const row = rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null, origin.protocolCurrency, cardHashes);
         // The payment and its shares together: verify finds the shares whenever it finds the payment.
         await db.transaction().execute(async (trx) => {
