@@ -94,6 +94,7 @@ export function operations(bounds: AmountBounds): Operation[] {
         'callback_domain_unverified',
         'split_exceeds_amount',
         'beneficiary_not_approved',
+        'charged_amount_exceeds_max',
         'idempotency_key_reused',
         'idempotency_key_in_use',
       ],
