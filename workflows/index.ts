@@ -4,5 +4,5 @@ export { paymentRefundsWorkflow } from './refunds.ts';
 export { webhookDeliveryWorkflow } from './webhook.ts';
 export { idempotencyCleanupWorkflow } from './maintenance.ts';
 export { merchantOnboardingWorkflow } from './onboarding.ts';
-export { settlementRunWorkflow, settlementWorkflow } from './settlement.ts';
+export { beneficiaryPayoutWorkflow, settlementRunWorkflow, settlementWorkflow } from './settlement.ts';
 export { stuckRecordsSweepWorkflow } from './sweep.ts';
