@@ -314,7 +314,7 @@ export async function reopenFailedBeneficiaryPayouts(
       if (row.status === 'failed') {
         await trx
           .updateTable('beneficiary_payouts')
-          .set({ status: 'pending', attempt: row.attempt + 1, updated_at: at })
+          .set({ status: 'pending', attempt: row.attempt + 1, failure_code: null, failure_message: null, updated_at: at })
           .where('settlement_id', '=', settlementId)
           .where('beneficiary_id', '=', row.beneficiary_id)
           .where('status', '=', 'failed')

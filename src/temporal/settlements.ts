@@ -58,8 +58,9 @@ export async function startPayoutAttempt(
 }
 
 /**
- * Starts the workflow of one beneficiary transfer's retry (`settlements retry-beneficiaries`), at most once
- * per attempt: a running one is left to finish, a closed one is not started again (its answer is recorded).
+ * Starts the workflow of one beneficiary transfer's retry (`settlements retry-beneficiaries`): a running one is
+ * left to finish, a completed one is not started again (its answer is recorded); one that failed or was
+ * terminated before its answer is started again, asking under the same attempt's key (one transfer at the bank).
  */
 export async function startBeneficiaryPayoutAttempt(temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, input: BeneficiaryPayoutInput): Promise<void> {
   try {
@@ -67,7 +68,8 @@ export async function startBeneficiaryPayoutAttempt(temporal: Client, config: Pi
       workflowId: beneficiaryPayoutWorkflowId(input.settlement_id, input.beneficiary_id, input.attempt),
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       args: [input],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      // A completed run recorded the answer; one that failed or was terminated before it may run again, under the same key.
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
   } catch (error) {
