@@ -115,6 +115,8 @@ describe('dashboard: a payment’s fee payer, charged amount, allowed cards and 
       await screenshot(desktop, `dashboard-payment-details-${lang}-1280-restricted`);
       await desktop.goto(`${base}/dashboard/payments`);
       await assertAccessible(desktop, `payments list, desktop (${lang})`);
+      const hidden = await desktop.evaluate<number>("(() => { const wrap = document.querySelector('.table-wrap'); return wrap.scrollWidth - wrap.clientWidth; })()");
+      assert.ok(hidden <= 0, `the list's columns fit a desktop screen (${hidden} px scrolled out of sight)`);
       await screenshot(desktop, `dashboard-payment-details-${lang}-1280-list`);
 
       assert.deepEqual(dialogs, [], 'no script ran');
