@@ -2,12 +2,14 @@
  * The deletes of the pruned tables' rules (src/domain/retention.ts). Each
  * batch is two short statements: a plain read of the oldest rows past their
  * period by the age column's index (migration 0040 added the ones missing),
- * then a DELETE of exactly those rows by primary key that checks the rule
- * again. The read takes no lock; the delete locks only the rows it removes
- * (equality on the primary key: no gap or range locks), so a batch never
- * holds up the requests writing the same table. A row whose state changed
- * in between (an idempotency key taken again, a resubmitted document set)
- * fails the second check and stays.
+ * then a DELETE of exactly those rows by primary key. The read takes no
+ * lock; the delete locks only the rows it removes (equality on the primary
+ * key: no gap or range locks), so a batch never holds up the requests
+ * writing the same table. Where a row's state can change in between (an
+ * idempotency key taken again, a session used, an attempt recorded for an
+ * event, a resubmitted document set) the delete checks the rule again and
+ * such a row stays; an age column that never changes is not checked twice,
+ * so the delete has only the primary key to go by.
  */
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { DOCUMENT_DRAFT_KEEP_MS, RATE_LIMIT_COUNTER_KEEP_MS, type PrunedTable } from '../domain/retention.ts';
@@ -61,7 +63,7 @@ const webhookAttempts: Pruner = async (db, { now, batchSize, eventsKeepMs }) => 
   const cutoff = before(now, eventsKeepMs);
   const rows = await db.selectFrom('webhook_attempts').select('id').where('attempted_at', '<', cutoff).orderBy('attempted_at').limit(batchSize).execute();
   if (rows.length === 0) return { deleted: 0 };
-  return counted(await db.deleteFrom('webhook_attempts').where('id', 'in', rows.map((r) => r.id)).where('attempted_at', '<', cutoff).executeTakeFirst());
+  return counted(await db.deleteFrom('webhook_attempts').where('id', 'in', rows.map((r) => r.id)).executeTakeFirst());
 };
 
 const events: Pruner = async (db, { now, batchSize, eventsKeepMs }) => {
@@ -71,7 +73,7 @@ const events: Pruner = async (db, { now, batchSize, eventsKeepMs }) => {
     eb.not(eb.exists(eb.selectFrom('webhook_attempts').select('webhook_attempts.id').whereRef('webhook_attempts.event_id', '=', 'events.id')));
   const rows = await db.selectFrom('events').select('id').where('created_at', '<', cutoff).where(noAttemptLeft).orderBy('created_at').limit(batchSize).execute();
   if (rows.length === 0) return { deleted: 0 };
-  return counted(await db.deleteFrom('events').where('id', 'in', rows.map((r) => r.id)).where('created_at', '<', cutoff).where(noAttemptLeft).executeTakeFirst());
+  return counted(await db.deleteFrom('events').where('id', 'in', rows.map((r) => r.id)).where(noAttemptLeft).executeTakeFirst());
 };
 
 const userSessions: Pruner = async (db, { now, batchSize, sessionIdleMs }) => {
@@ -94,7 +96,7 @@ function expiredTokens(table: 'user_email_tokens' | 'user_sign_in_challenges'): 
   return async (db, { now, batchSize }) => {
     const rows = await db.selectFrom(table).select('token_hash').where('expires_at', '<=', now).orderBy('expires_at').limit(batchSize).execute();
     if (rows.length === 0) return { deleted: 0 };
-    return counted(await db.deleteFrom(table).where('token_hash', 'in', rows.map((r) => r.token_hash)).where('expires_at', '<=', now).executeTakeFirst());
+    return counted(await db.deleteFrom(table).where('token_hash', 'in', rows.map((r) => r.token_hash)).executeTakeFirst());
   };
 }
 
@@ -106,7 +108,6 @@ const rateLimitCounters: Pruner = async (db, { now, batchSize }) => {
     await db
       .deleteFrom('rate_limit_counters')
       .where(anyOfKeys<'rate_limit_counters', (typeof rows)[number]>(rows))
-      .where('window_start', '<', cutoff)
       .executeTakeFirst(),
   );
 };

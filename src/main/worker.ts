@@ -44,7 +44,10 @@ await runMain('worker', async (config = loadConfig()) => {
   const retired = await retiredWorkflowsNotice(temporal.client);
   if (retired !== undefined) logger.warn(retired);
   // A namespace that drops histories sooner (or keeps them longer) than the setting says: said once, here.
-  const retention = await namespaceRetentionNotice(temporal.connection, config.TEMPORAL_NAMESPACE, config.TEMPORAL_NAMESPACE_RETENTION_DAYS);
+  // Only a check: a cluster that will not describe its namespace to this worker does not stop it.
+  const retention = await namespaceRetentionNotice(temporal.connection, config.TEMPORAL_NAMESPACE, config.TEMPORAL_NAMESPACE_RETENTION_DAYS).catch(
+    (error: unknown) => `the retention of Temporal namespace ${config.TEMPORAL_NAMESPACE} could not be read (${String(error)})`,
+  );
   if (retention !== undefined) logger.warn(retention);
   // Rows past their retention period (docs/RETENTION.md) are pruned every 10 minutes; the first worker creates the schedule.
   await ensureRetentionSchedule(temporal.client, config);
