@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { sql } from 'kysely';
 import { documentStore } from '../../src/adapters/document-store.ts';
+import { createDatabase } from '../../src/db/database.ts';
+import { MIGRATIONS, migrateToLatest, recreateDatabase } from '../../src/db/migrate.ts';
 import { IDEMPOTENCY_CLEANUP_SCHEDULE_ID, IDEMPOTENCY_CLEANUP_WORKFLOW } from '../../src/domain/maintenance.ts';
 import { RETENTION_EVERY_MS, RETENTION_RULES, RETENTION_SCHEDULE_ID, RETENTION_WORKFLOW, type RetentionResult } from '../../src/domain/retention.ts';
 import { registry } from '../../src/observability/metrics.ts';
@@ -32,6 +34,26 @@ describe('retention (docs/RETENTION.md)', function () {
     const h = await getHarness();
     const tables = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()`.execute(h.db);
     assert.deepEqual(tables.rows.map((t) => t.name).sort(), Object.keys(RETENTION_RULES).sort());
+  });
+
+  it('migration 0040 adds the age indexes the prunes read by, and takes them back down', async () => {
+    const url = `${process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL}_retention`;
+    await recreateDatabase(url);
+    const { db } = createDatabase(url);
+    const indexes = async () =>
+      (await sql<{ name: string }>`SELECT DISTINCT index_name AS name FROM information_schema.statistics WHERE table_schema = DATABASE() AND index_name LIKE '%\_by\_%'`.execute(db)).rows.map((r) => r.name).sort();
+    const added = ['merchant_document_submissions_by_status', 'user_email_tokens_by_expiry', 'user_sessions_by_expiry', 'user_sessions_by_last_seen', 'user_sign_in_challenges_by_expiry', 'webhook_attempts_by_age'];
+    try {
+      await migrateToLatest(db);
+      const latest = await indexes();
+      for (const name of added) assert.ok(latest.includes(name), name);
+      await MIGRATIONS['0040_retention_indexes']!.down!(db as never);
+      assert.deepEqual((await indexes()).filter((n) => added.includes(n)), []);
+      await MIGRATIONS['0040_retention_indexes']!.up(db as never);
+      assert.deepEqual(await indexes(), latest);
+    } finally {
+      await db.destroy();
+    }
   });
 
   describe('the workflow', () => {
