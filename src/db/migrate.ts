@@ -27,6 +27,7 @@ import * as feePayer from './migrations/0036_fee_payer.ts';
 import * as payerRestriction from './migrations/0037_payer_restriction.ts';
 import * as paymentLinks from './migrations/0038_payment_links.ts';
 import * as splits from './migrations/0039_splits.ts';
+import * as retentionIndexes from './migrations/0040_retention_indexes.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -58,6 +59,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0037_payer_restriction': payerRestriction,
   '0038_payment_links': paymentLinks,
   '0039_splits': splits,
+  '0040_retention_indexes': retentionIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
