@@ -1,8 +1,8 @@
 /**
  * Every activity the worker registers, built by factories that receive their
  * dependencies, so the worker passes the real pool and PSP clients and tests pass
- * fakes. One module per purpose (records, bank, webhooks, maintenance, onboarding,
- * settlement, the stuck-records sweep); a workflow's
+ * fakes. One module per purpose (records, bank, webhooks, maintenance, retention,
+ * onboarding, settlement, the stuck-records sweep); a workflow's
  * proxy is typed with only the purpose it may call. Every activity is
  * idempotent: Temporal may run it more than once. Activity names are part
  * of running histories: renaming one breaks replay.
@@ -16,6 +16,7 @@ import { createBankActivities, type BankActivityDependencies } from './bank.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
 import { createOnboardingActivities, type OnboardingActivityDependencies } from './onboarding.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
+import { createRetentionActivities, type RetentionActivityDependencies } from './retention.ts';
 import { createSettlementActivities, type SettlementActivityDependencies } from './settlement.ts';
 import { createSweepActivities, type SweepActivityDependencies } from './sweep.ts';
 import { createWebhookActivities, type WebhookActivityDependencies } from './webhooks.ts';
@@ -31,17 +32,20 @@ export interface ActivityDependencies {
   logger: Logger;
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
-  config: RecordActivityDependencies['config'] & BankActivityDependencies['config'] & WebhookActivityDependencies['config'] & OnboardingActivityDependencies['config'] & SettlementActivityDependencies['config'] & SweepActivityDependencies['config'];
+  config: RecordActivityDependencies['config'] & BankActivityDependencies['config'] & WebhookActivityDependencies['config'] & OnboardingActivityDependencies['config'] & SettlementActivityDependencies['config'] & SweepActivityDependencies['config'] & RetentionActivityDependencies['config'];
+  /** The merchants' document files (DOCUMENTS_DIR): the retention workflow prunes the rejected ones. */
+  documents: RetentionActivityDependencies['documents'];
   /** The onboarding decision emails. */
   mailer: OnboardingActivityDependencies['mailer'];
 }
 
-export function createActivities({ db, psps, health, payouts, logger, temporal, config, mailer }: ActivityDependencies) {
+export function createActivities({ db, psps, health, payouts, logger, temporal, config, mailer, documents }: ActivityDependencies) {
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
     ...createBankActivities({ psps, db, health, logger, config }),
     ...createWebhookActivities({ db, logger, config, temporal }),
     ...createMaintenanceActivities({ db, logger }),
+    ...createRetentionActivities({ db, logger, config, documents }),
     ...createOnboardingActivities({ db, logger, mailer, config }),
     ...createSettlementActivities({ db, logger, temporal, config, payouts, psps }),
     ...createSweepActivities({ db, logger, temporal, config }),

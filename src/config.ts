@@ -48,6 +48,13 @@ export const ConfigSchema = Type.Object({
   }),
   TEMPORAL_NAMESPACE: Type.String({ default: 'default', minLength: 1, description: 'Temporal namespace' }),
   TEMPORAL_TASK_QUEUE: Type.String({ default: 'payments', minLength: 1, description: 'task queue of the payment worker' }),
+  TEMPORAL_NAMESPACE_RETENTION_DAYS: Int({
+    default: 7,
+    minimum: 1,
+    maximum: 3650,
+    description:
+      "how long Temporal keeps a closed workflow's history (docs/RETENTION.md#temporal): npm start's dev server and the cluster suite set their namespace to it, a deployment sets it where it creates the namespace (the Helm values, docker-compose.yml); a worker warns at start when its namespace keeps histories for another period",
+  }),
   HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'address the API listens on' }),
   PORT: Int({ default: 3000, minimum: 0, maximum: 65535, description: 'port the API listens on' }),
   PUBLIC_BASE_URL: Type.String({
@@ -135,6 +142,21 @@ export const ConfigSchema = Type.Object({
   FEE_MIN: Int({ default: 1_000, minimum: 0, description: 'default minimum fee in rials' }),
   FEE_MAX: Int({ default: 400_000, minimum: 0, description: 'default maximum fee in rials' }),
   IDEMPOTENCY_TTL_SECONDS: Int({ default: 86_400, minimum: 60, description: 'how long Idempotency-Key records are kept' }),
+  EVENT_RETENTION_DAYS: Int({
+    default: 90,
+    minimum: 7,
+    maximum: 3650,
+    description:
+      'events and their webhook attempts older than this are pruned (docs/RETENTION.md): the API lists and redelivers events, and the dashboard shows them, this long; longer than a delivery\'s whole retry schedule',
+  }),
+  REJECTED_DOCUMENTS_RETENTION_DAYS: Int({
+    default: 90,
+    minimum: 1,
+    maximum: 3650,
+    description: "business documents the operator rejected are pruned (rows and files) once the merchant's documents have stood rejected this long without a new set",
+  }),
+  RETENTION_BATCH_SIZE: Int({ default: 500, minimum: 1, maximum: 10_000, description: 'worker: rows one statement of the retention workflow deletes at most (short statements, short locks)' }),
+  RETENTION_MAX_BATCHES: Int({ default: 100, minimum: 1, maximum: 10_000, description: 'worker: batches per table in one retention run (every 10 minutes) at most; the next run goes on' }),
   PAGES_CSRF_SECRET: Type.String({
     default: '',
     description:
@@ -240,7 +262,7 @@ export const ConfigSchema = Type.Object({
     default: '.data/documents',
     minLength: 1,
     description:
-      "where the merchants' uploaded business documents are kept (relative to the working directory unless absolute); never inside the source tree or anything served. API processes write it, the operator CLI reads it: give them the same directory",
+      "where the merchants' uploaded business documents are kept (relative to the working directory unless absolute); never inside the source tree or anything served. API processes write it, the operator CLI reads it, workers prune the rejected ones (docs/RETENTION.md): give them all the same directory",
   }),
   DOMAIN_VERIFICATION_URL: Type.String({
     default: 'https://{domain}/.well-known/dargah-domain-verification.txt',
@@ -252,7 +274,7 @@ export const ConfigSchema = Type.Object({
     default: DEFAULT_DOCUMENTS_QUOTA_BYTES,
     minimum: 1_048_576,
     description:
-      "the most bytes of business documents one merchant may keep in DOCUMENTS_DIR (every submission's files; the sets the operator rejected are pruned when new files replace them); a submission beyond it is refused and nothing of it is stored",
+      "the most bytes of business documents one merchant may keep in DOCUMENTS_DIR (every submission's files; the sets the operator rejected are pruned when new files replace them, or after REJECTED_DOCUMENTS_RETENTION_DAYS); a submission beyond it is refused and nothing of it is stored",
   }),
   METRICS_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'address the Prometheus /metrics endpoints of the API and the worker listen on (never the public API); docs/OPERATIONS.md' }),
   API_METRICS_PORT: Int({ default: 9464, minimum: 0, maximum: 65535, description: "port of the API process's /metrics (0: a free port, logged)" }),
@@ -354,6 +376,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .filter((e) => e !== '' && !ipaddr.isValidCIDR(e) && !ipaddr.isValid(e));
   if (badProxies.length > 0) {
     throw new ConfigError(`Invalid configuration: TRUSTED_PROXIES must list CIDRs or addresses (not ${badProxies.map((e) => JSON.stringify(e)).join(', ')})`);
+  }
+  // An event must outlive every delivery of it: the whole retry schedule, and the sweep's day of looking back.
+  const retrySpanSeconds = config.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').reduce((sum, s) => sum + Number(s), 0);
+  if (config.EVENT_RETENTION_DAYS * 86_400 <= retrySpanSeconds + 86_400) {
+    throw new ConfigError(`Invalid configuration: EVENT_RETENTION_DAYS must be longer than WEBHOOK_RETRY_SCHEDULE_SECONDS's span (${Math.ceil(retrySpanSeconds / 86_400)} days) plus a day`);
   }
   if (config.WEBHOOK_ALLOWED_PORTS.split(',').some((p) => p !== '' && (Number(p) < 1 || Number(p) > 65535))) {
     throw new ConfigError(`Invalid configuration: WEBHOOK_ALLOWED_PORTS must list ports from 1 to 65535 (got ${JSON.stringify(config.WEBHOOK_ALLOWED_PORTS)})`);

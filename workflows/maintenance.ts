@@ -1,5 +1,6 @@
 /**
- * Housekeeping, run by a Temporal Schedule (src/temporal/schedules.ts): one
+ * Housekeeping that the retention workflow (workflows/retention.ts) replaced,
+ * kept registered so a run started before the switch completes: one
  * run deletes expired Idempotency-Key records in batches until a batch comes
  * back short, i.e. none is left (or max_batches, and the next run goes on).
  */

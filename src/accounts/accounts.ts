@@ -172,8 +172,8 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
   const hourMs = 3_600_000;
   const hour = windowStartOf(Date.now(), hourMs);
   const perClient = deps.config.DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR;
-  if (perClient > 0 && (await hitCounter(deps.db, `signup-client:${input.address.slice(0, 60)}`, hour, hourMs)) > perClient) return;
-  if ((await hitCounter(deps.db, `signup-email:${sha256(email).toString('hex').slice(0, 40)}`, hour, hourMs)) > SIGN_UPS_PER_EMAIL_PER_HOUR) return;
+  if (perClient > 0 && (await hitCounter(deps.db, `signup-client:${input.address.slice(0, 60)}`, hour)) > perClient) return;
+  if ((await hitCounter(deps.db, `signup-email:${sha256(email).toString('hex').slice(0, 40)}`, hour)) > SIGN_UPS_PER_EMAIL_PER_HOUR) return;
   const existing = await deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (existing !== undefined) {
     // Capped per recipient (src/accounts/owner-mail.ts): anyone can cause this email.
@@ -250,7 +250,7 @@ export async function reserveSignInFailure(db: Db, email: string, address: strin
   let within = true;
   let everywhere = 0;
   for (const bucket of counted) {
-    const hits = await hitCounter(db, bucket.name, start, SIGN_IN_WINDOW_MS);
+    const hits = await hitCounter(db, bucket.name, start);
     if (hits > bucket.limit) within = false;
     if (bucket === byName.anywhere) everywhere = hits;
   }

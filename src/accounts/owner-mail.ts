@@ -101,7 +101,7 @@ const unsolicited = (notice: OwnerNotice) => notice.kind === 'live_action_refuse
  */
 export async function ownerNoticeAllowed(db: Db, to: string, notice: OwnerNotice): Promise<boolean> {
   if (!unsolicited(notice)) return true;
-  const count = await hitCounter(db, `unsolicited-mail:${createHash('sha256').update(to).digest('hex').slice(0, 40)}`, windowStartOf(Date.now(), HOUR_MS), HOUR_MS);
+  const count = await hitCounter(db, `unsolicited-mail:${createHash('sha256').update(to).digest('hex').slice(0, 40)}`, windowStartOf(Date.now(), HOUR_MS));
   return count <= UNSOLICITED_MAIL_PER_HOUR;
 }
 

@@ -55,7 +55,7 @@ export async function requestPasswordReset(deps: AccountDeps & { logger: Logger 
   const user = email === undefined ? undefined : await deps.db.selectFrom('users').select(['id', 'merchant_id']).where('email', '=', email).executeTakeFirst();
   const hourMs = 3_600_000;
   const counted = sha256(email ?? input.email.slice(0, 254)).toString('hex').slice(0, 40);
-  const sent = await hitCounter(deps.db, `reset-account:${counted}`, windowStartOf(Date.now(), hourMs), hourMs);
+  const sent = await hitCounter(deps.db, `reset-account:${counted}`, windowStartOf(Date.now(), hourMs));
   const token = newToken();
   if (user === undefined || email === undefined) return undefined;
   const account = { userId: user.id, merchantId: user.merchant_id };

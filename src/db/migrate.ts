@@ -27,6 +27,7 @@ import * as feePayer from './migrations/0036_fee_payer.ts';
 import * as payerRestriction from './migrations/0037_payer_restriction.ts';
 import * as paymentLinks from './migrations/0038_payment_links.ts';
 import * as splits from './migrations/0039_splits.ts';
+import * as retentionIndexes from './migrations/0040_retention_indexes.ts';
 import * as beneficiaryPayoutAttempts from './migrations/0041_beneficiary_payout_attempts.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
@@ -59,6 +60,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0037_payer_restriction': payerRestriction,
   '0038_payment_links': paymentLinks,
   '0039_splits': splits,
+  '0040_retention_indexes': retentionIndexes,
   '0041_beneficiary_payout_attempts': beneficiaryPayoutAttempts,
 };
 

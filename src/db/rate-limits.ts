@@ -2,13 +2,12 @@
  * The one fixed-window counter in `rate_limit_counters`, shared by the API's
  * limits (src/api/middleware/rate-limit.ts) and the dashboard's sign-in
  * throttle (src/accounts): one row per (bucket, window), counted by every
- * process alike.
+ * process alike. Old windows are pruned by the retention workflow
+ * (src/domain/retention.ts), past the longest window any bucket uses, never by
+ * a hit: a hit knows only its own window, and would cut a longer one short.
  */
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
-
-/** Old windows are deleted now and then by whichever hit happens to draw this chance. */
-const CLEANUP_CHANCE = 1 / 500;
 
 /** The start of the fixed window (aligned to the clock, so every process agrees) that `now` falls in. */
 export const windowStartOf = (now: number, windowMs: number): number => now - (now % windowMs);
@@ -17,17 +16,13 @@ export const windowStartOf = (now: number, windowMs: number): number => now - (n
  * Counts one hit in (bucket, window) and answers the hits so far in that
  * window, this one included: one atomic upsert, one round trip.
  */
-export async function hitCounter(db: Db, bucket: string, windowStart: number, windowMs: number): Promise<number> {
+export async function hitCounter(db: Db, bucket: string, windowStart: number): Promise<number> {
   // LAST_INSERT_ID(expr) hands the new count back in the same statement's reply.
   const result = await db
     .insertInto('rate_limit_counters')
     .values({ bucket, window_start: windowStart, hits: sql<number>`LAST_INSERT_ID(1)` })
     .onDuplicateKeyUpdate({ hits: sql<number>`LAST_INSERT_ID(hits + 1)` })
     .executeTakeFirstOrThrow();
-  if (Math.random() < CLEANUP_CHANCE) {
-    // Bookkeeping only: a failure here must not fail the caller.
-    db.deleteFrom('rate_limit_counters').where('window_start', '<', windowStart - windowMs).execute().catch(() => undefined);
-  }
   return Number(result.insertId);
 }
 

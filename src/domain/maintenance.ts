@@ -1,16 +1,15 @@
 /**
- * The contract of the gateway's housekeeping workflow (workflows/maintenance.ts),
- * shared by the workflow, its activity and the Temporal Schedule that runs it.
+ * The contract of the expired Idempotency-Key cleanup (workflows/maintenance.ts),
+ * which the retention workflow (src/domain/retention.ts) replaced: its type
+ * stays registered so a run started before the switch completes, and its
+ * schedule's id is kept so every worker deletes that schedule at start.
  */
 
 /** Deletes expired Idempotency-Key records, a batch at a time, until none is left. */
 export const IDEMPOTENCY_CLEANUP_WORKFLOW = 'idempotencyCleanupWorkflow';
 
-/** The Temporal Schedule that runs it; created (or brought up to date) by every worker at start. */
+/** The Temporal Schedule that ran it until the retention schedule took its place. */
 export const IDEMPOTENCY_CLEANUP_SCHEDULE_ID = 'dargah-idempotency-cleanup';
-
-/** How often the schedule runs the cleanup. */
-export const IDEMPOTENCY_CLEANUP_EVERY_MS = 10 * 60 * 1000;
 
 export interface IdempotencyCleanupInput {
   /** Rows deleted per statement: short statements, short locks. */
@@ -18,5 +17,3 @@ export interface IdempotencyCleanupInput {
   /** Batches in one run at most; the next run goes on. */
   max_batches: number;
 }
-
-export const IDEMPOTENCY_CLEANUP_DEFAULTS: IdempotencyCleanupInput = { batch_size: 1000, max_batches: 1000 };

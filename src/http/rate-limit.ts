@@ -24,7 +24,7 @@ const CLEANUP_CHANCE = 1 / 500;
 
 /** The MySQL store: the one counter every process shares (src/db/rate-limits.ts, also the dashboard's sign-in throttle). */
 export function mysqlRateCounter(db: Db): RateCounter {
-  return { hit: (bucket, windowStart, windowMs) => hitCounter(db, bucket, windowStart, windowMs) };
+  return { hit: (bucket, windowStart) => hitCounter(db, bucket, windowStart) };
 }
 
 export function memoryRateCounter(): RateCounter {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundleOption, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities/index.ts';
+import { documentStore } from '../adapters/document-store.ts';
 import { createWebhookActivities, type WebhookActivities } from '../../activities/webhooks.ts';
 import { PayaPayouts } from '../adapters/payout.ts';
 import { configuredTerminals, pspClientsFromConfig, type PspClients } from '../adapters/psp/clients.ts';
@@ -88,6 +89,7 @@ export interface PaymentWorkerOptions {
   > &
     Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS' | 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'>> &
     Pick<Config, 'REVIEW_REMINDER_HOURS' | 'PUBLIC_BASE_URL' | 'SMTP_URL' | 'MAIL_FROM' | 'CARD_HASH_KEY'> &
+    Pick<Config, 'EVENT_RETENTION_DAYS' | 'REJECTED_DOCUMENTS_RETENTION_DAYS' | 'DASHBOARD_SESSION_IDLE_SECONDS' | 'DOCUMENTS_DIR'> &
     Parameters<typeof pspClientsFromConfig>[0];
   db: Db;
   /** Lets activities start webhook deliveries as workflows of their own. */
@@ -140,6 +142,7 @@ export async function createPaymentWorker({ config, db, temporal, logger, bundle
     temporal,
     config,
     mailer: mailer ?? createMailer(config),
+    documents: documentStore(config),
   });
   return Worker.create({
     connection: conn,

@@ -6,7 +6,8 @@ import { createWorkers, installTemporalRuntime, prebuiltWorkflowBundle } from '.
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { connectTemporal, registerSearchAttributes } from '../temporal/client.ts';
 import { retiredWorkflowsNotice } from '../temporal/retired-workflows.ts';
-import { ensureIdempotencyCleanupSchedule, ensureSettlementSchedule, ensureStuckSweepSchedule } from '../temporal/schedules.ts';
+import { ensureRetentionSchedule, ensureSettlementSchedule, ensureStuckSweepSchedule } from '../temporal/schedules.ts';
+import { namespaceRetentionNotice } from '../temporal/namespace-retention.ts';
 import { runMain } from './run.ts';
 import { freePort } from './ports.ts';
 import { oldestUndeliveredEventAge } from '../db/webhook-backlog.ts';
@@ -42,8 +43,14 @@ await runMain('worker', async (config = loadConfig()) => {
   // Executions of a workflow type this version retired would only fail their tasks here: say so once, at start.
   const retired = await retiredWorkflowsNotice(temporal.client);
   if (retired !== undefined) logger.warn(retired);
-  // Expired Idempotency-Key records are deleted every 10 minutes; the first worker creates the schedule.
-  await ensureIdempotencyCleanupSchedule(temporal.client, config);
+  // A namespace that drops histories sooner (or keeps them longer) than the setting says: said once, here.
+  // Only a check: a cluster that will not describe its namespace to this worker does not stop it.
+  const retention = await namespaceRetentionNotice(temporal.connection, config.TEMPORAL_NAMESPACE, config.TEMPORAL_NAMESPACE_RETENTION_DAYS).catch(
+    (error: unknown) => `the retention of Temporal namespace ${config.TEMPORAL_NAMESPACE} could not be read (${String(error)})`,
+  );
+  if (retention !== undefined) logger.warn(retention);
+  // Rows past their retention period (docs/RETENTION.md) are pruned every 10 minutes; the first worker creates the schedule.
+  await ensureRetentionSchedule(temporal.client, config);
   // Settlement runs daily at SETTLEMENT_CRON (Asia/Tehran); the first worker creates the schedule.
   await ensureSettlementSchedule(temporal.client, config);
   // Records past the bound of their waiting state are sent on every STUCK_SWEEP_INTERVAL_SECONDS.

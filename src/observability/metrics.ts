@@ -82,6 +82,13 @@ export const refunds = new Counter({
   registers: [registry],
 });
 
+export const retentionPrunedRows = new Counter({
+  name: `${PREFIX}retention_pruned_rows_total`,
+  help: 'Rows the retention workflow deleted because they were past their period, by table (docs/RETENTION.md)',
+  labelNames: ['table'] as const,
+  registers: [registry],
+});
+
 /** The label of an attempt number: 1–9 as themselves, then one bucket, so no schedule can grow the label set. */
 export function attemptLabel(attempt: number): string {
   return attempt >= 10 ? '10+' : String(attempt);

@@ -4,6 +4,7 @@ import { mkdirSync, openSync, closeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_TYPES } from '../../src/domain/payment-workflow.ts';
+import { setNamespaceRetention } from '../../src/temporal/namespace-retention.ts';
 import { PrerequisiteError } from './temporal-cli.ts';
 
 export interface DevServerOptions {
@@ -15,6 +16,8 @@ export interface DevServerOptions {
   dbFile: string;
   logFile: string;
   namespace: string;
+  /** Days a closed workflow's history is kept (TEMPORAL_NAMESPACE_RETENTION_DAYS): start-dev has no flag for it, so it is set once the server answers. */
+  retentionDays: number;
 }
 
 export interface DevServer {
@@ -75,8 +78,13 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
     if (exited) throw new PrerequisiteError(`the Temporal dev server exited at start: see ${o.logFile} (is port ${o.port} already in use?)`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: '1s' });
-      await connection.workflowService.getSystemInfo({});
-      await connection.close();
+      try {
+        await connection.workflowService.getSystemInfo({});
+        // Kept in the SQLite file: a restart by the supervisor (spawnDevServer) finds it set.
+        await setNamespaceRetention(connection, o.namespace, o.retentionDays);
+      } finally {
+        await connection.close();
+      }
       break;
     } catch {
       if (Date.now() > deadline) throw new PrerequisiteError(`the Temporal dev server did not answer on ${address} within 60 s: see ${o.logFile}`);

@@ -211,6 +211,7 @@ async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: num
     dbFile: join(dataDir, `temporal-${name}.sqlite`),
     logFile: join(dataDir, `temporal-${name}.log`),
     namespace: loadConfig(env).TEMPORAL_NAMESPACE,
+    retentionDays: loadConfig(env).TEMPORAL_NAMESPACE_RETENTION_DAYS,
   });
   cleanups.push(() => server.stop());
   return { address: server.address, server, cli };

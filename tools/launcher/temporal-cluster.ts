@@ -16,6 +16,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
 import { startBalancer } from './balancer.ts';
 import { endProcess, until } from './child-process.ts';
 import { provideDebianPackage } from './debian-package.ts';
@@ -84,7 +85,7 @@ export interface ClusterInfrastructure {
  * Temporal processes, the namespace and search attributes, and the UI, on free
  * ports. Logs go to `logDir`. If any step fails, what was started is stopped.
  */
-export async function startClusterInfrastructure(o: { logDir: string; namespace: string; freePort: () => Promise<number>; log: (line: string) => void }): Promise<ClusterInfrastructure> {
+export async function startClusterInfrastructure(o: { logDir: string; namespace: string; retentionDays?: number; freePort: () => Promise<number>; log: (line: string) => void }): Promise<ClusterInfrastructure> {
   const timings: Record<string, number> = {};
   let mark = Date.now();
   const lap = (name: string) => {
@@ -145,7 +146,8 @@ export async function startClusterInfrastructure(o: { logDir: string; namespace:
     await temporal.start('history');
     await Promise.all(['matching', 'frontend-a', 'frontend-b', 'worker'].map((name) => temporal.start(name)));
     lap('temporal_services_ms');
-    await prepareNamespace(temporalAddress, o.namespace, [processes[0]!, processes[1]!].map((p) => `127.0.0.1:${p.grpcPort}`));
+    // The retention the gateway's configuration names (TEMPORAL_NAMESPACE_RETENTION_DAYS in this environment), as a deployment sets it.
+    await prepareNamespace(temporalAddress, o.namespace, o.retentionDays ?? loadConfig().TEMPORAL_NAMESPACE_RETENTION_DAYS, [processes[0]!, processes[1]!].map((p) => `127.0.0.1:${p.grpcPort}`));
     temporal.spawnUi();
     const uiUrl = `http://127.0.0.1:${uiPort}`;
     await until('the Temporal UI did not answer', async () => (await fetch(uiUrl)).ok, 60_000, temporal.logFile('ui'));

@@ -12,7 +12,8 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time.js';
+import { msNumberToTs } from '@temporalio/common/lib/time.js';
+import { setNamespaceRetention } from '../../src/temporal/namespace-retention.ts';
 import proto from '@temporalio/proto';
 import { registerSearchAttributes } from '../../src/temporal/client.ts';
 import { accepts } from './balancer.ts';
@@ -198,14 +199,16 @@ export class TemporalCluster {
  * list of src/domain, as the dev server does) through `address`, and waits
  * until every one of `frontends` answers for the namespace.
  */
-export async function prepareNamespace(address: string, namespace: string, frontends: string[] = [address]): Promise<void> {
+export async function prepareNamespace(address: string, namespace: string, retentionDays: number, frontends: string[] = [address]): Promise<void> {
   const connection = await Connection.connect({ address });
   try {
     await until('the namespace could not be registered', async () => {
       try {
-        await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') });
+        await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msNumberToTs(retentionDays * 86_400_000) });
       } catch (error) {
         if (!/already exists|AlreadyExists/i.test(String(error))) throw error;
+        // Registered by an earlier run: its retention is brought to this one's.
+        await setNamespaceRetention(connection, namespace, retentionDays);
       }
       return true;
     }, 120_000, 'the frontend logs');

@@ -165,7 +165,7 @@ export function getFaultStack(): Promise<FaultStack> {
     const temporalPort = await freePort();
     const temporalDbFile = join(mariadb.dir, 'temporal.sqlite');
     const baseConfig = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`, TEMPORAL_TASK_QUEUE: TASK_QUEUE, PORT: '0' });
-    const temporalServer = await startDevServer({ cli, port: temporalPort, dbFile: temporalDbFile, logFile: join(FAULT_LOGS, 'temporal.log'), namespace: baseConfig.TEMPORAL_NAMESPACE });
+    const temporalServer = await startDevServer({ cli, port: temporalPort, dbFile: temporalDbFile, logFile: join(FAULT_LOGS, 'temporal.log'), namespace: baseConfig.TEMPORAL_NAMESPACE, retentionDays: baseConfig.TEMPORAL_NAMESPACE_RETENTION_DAYS });
     const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
     const temporal = new Client({ connection, namespace: baseConfig.TEMPORAL_NAMESPACE });
     const logger = createLogger('info', 'api', createWriteStream(join(FAULT_LOGS, 'api.log'), { flags: 'a' }));
@@ -211,7 +211,7 @@ export function thawTemporal(s: FaultStack): void {
 /** Restarts the dev server on the same port and SQLite file. */
 export async function restartTemporal(s: FaultStack): Promise<void> {
   const cli = process.env.TEMPORAL_CLI ?? '';
-  s.temporalServer = await startDevServer({ cli, port: s.temporalPort, dbFile: s.temporalDbFile, logFile: join(FAULT_LOGS, 'temporal.log'), namespace: s.baseConfig.TEMPORAL_NAMESPACE });
+  s.temporalServer = await startDevServer({ cli, port: s.temporalPort, dbFile: s.temporalDbFile, logFile: join(FAULT_LOGS, 'temporal.log'), namespace: s.baseConfig.TEMPORAL_NAMESPACE, retentionDays: s.baseConfig.TEMPORAL_NAMESPACE_RETENTION_DAYS });
 }
 
 /** An API server in this process over the private services, with these settings (windows, limits). */

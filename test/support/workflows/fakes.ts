@@ -6,6 +6,7 @@
  */
 import type { createActivities } from '../../../activities/index.ts';
 import type { BankOutcome } from '../../../src/domain/payment.ts';
+import { PRUNE_ORDER } from '../../../src/domain/retention.ts';
 
 /** Every activity the worker registers, by name. */
 type PaymentActivities = ReturnType<typeof createActivities>;
@@ -63,6 +64,9 @@ const HEALTHY: Behaviours = {
   sendOnPendingRefunds: async () => 0,
   startMissingDeliveries: async () => 0,
   askUnansweredPayouts: async () => 0,
+  // Retention: the real plan, and nothing past its period.
+  retentionPlan: async () => [...PRUNE_ORDER],
+  pruneRetentionBatch: async () => 0,
 };
 
 /** How `name` answers when all is well: for a behaviour that fails first, then answers as usual. */
