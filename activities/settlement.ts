@@ -21,7 +21,7 @@ import {
   settleableMerchants,
   type PayoutResult,
 } from '../src/db/settlements.ts';
-import { beneficiaryPayoutKey, payoutKey } from '../src/domain/settlement.ts';
+import { beneficiaryPayoutKey, payoutKey, type BeneficiaryPayoutInput } from '../src/domain/settlement.ts';
 import { tehranDay } from '../src/domain/calendar.ts';
 import type { Logger } from '../src/logger.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
@@ -40,6 +40,15 @@ export interface SettlementActivityDependencies {
 export type MadeMerchantSettlement = { made: { net: number; attempt: number } } | { carried: number } | { skipped: 'no_iban' };
 
 export function createSettlementActivities({ db, logger, temporal, config, payouts, psps }: SettlementActivityDependencies) {
+  /** One beneficiary's transfer under its attempt's key, and the bank's answer recorded once for that attempt. */
+  async function payBeneficiary(bank: PayoutAdapter, settlementId: string, share: { beneficiary_id: string; iban: string; amount: number; attempt: number }): Promise<PayoutResult> {
+    const key = beneficiaryPayoutKey(settlementId, share.beneficiary_id, share.attempt);
+    const result = await transfer(bank, { key, iban: share.iban, amount: Number(share.amount), description: `settlement ${settlementId} share` });
+    if (!result.paid) logger.warn({ settlement_id: settlementId, beneficiary_id: share.beneficiary_id, attempt: share.attempt, code: result.code }, 'beneficiary payout refused by the bank');
+    await recordBeneficiaryPayoutResult(db, settlementId, share.beneficiary_id, result, new Date(), share.attempt);
+    return result;
+  }
+
   return {
     /**
      * The run's cutoff (now − SETTLEMENT_HOLD_HOURS), its day in Tehran, and the merchants with something to settle:
@@ -79,17 +88,34 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
     async payOutSettlement({ settlement_id, attempt }: { settlement_id: string; attempt: number }): Promise<PayoutResult> {
       if (payouts === undefined) return { paid: false, code: 'no_live_bank', message: 'No live bank is configured to transfer payouts.' };
       try {
-        for (const share of await pendingBeneficiaryPayouts(db, settlement_id)) {
-          const key = beneficiaryPayoutKey(settlement_id, share.beneficiary_id);
-          const result = await transfer(payouts, { key, iban: share.iban, amount: Number(share.amount), description: `settlement ${settlement_id} share` });
-          if (!result.paid) logger.warn({ settlement_id, beneficiary_id: share.beneficiary_id, code: result.code }, 'beneficiary payout refused by the bank');
-          await recordBeneficiaryPayoutResult(db, settlement_id, share.beneficiary_id, result, new Date());
-        }
+        // Each under its own attempt's key: a transfer an operator's retry reopened is asked for under the retry's key, the one its own workflow uses.
+        for (const share of await pendingBeneficiaryPayouts(db, settlement_id)) await payBeneficiary(payouts, settlement_id, share);
         const row = await db.selectFrom('settlements').select(['iban', 'net']).where('id', '=', settlement_id).executeTakeFirstOrThrow();
         if (Number(row.net) === 0) return { paid: true, bank_reference: null };
         const result = await transfer(payouts, { key: payoutKey(settlement_id, attempt), iban: row.iban, amount: Number(row.net), description: `settlement ${settlement_id}` });
         if (!result.paid) logger.warn({ settlement_id, attempt, code: result.code }, 'payout refused by the bank');
         return result;
+      } catch (error) {
+        if (error instanceof BankUnavailableError) throw ApplicationFailure.retryable(error.message, 'bank_unavailable');
+        throw error;
+      }
+    },
+
+    /**
+     * The operator's retry of one beneficiary transfer the bank refused (`settlements retry-beneficiaries`):
+     * attempt `attempt` under its own key, its answer recorded once for that attempt. A retried call (the bank
+     * did not answer) is the same transfer; a row no longer pending at this attempt is left alone.
+     */
+    async payOutBeneficiary({ settlement_id, beneficiary_id, attempt }: BeneficiaryPayoutInput): Promise<PayoutResult | null> {
+      const share = (await pendingBeneficiaryPayouts(db, settlement_id)).find((s) => s.beneficiary_id === beneficiary_id && s.attempt === attempt);
+      if (share === undefined) return null;
+      if (payouts === undefined) {
+        const result = { paid: false as const, code: 'no_live_bank', message: 'No live bank is configured to transfer payouts.' };
+        await recordBeneficiaryPayoutResult(db, settlement_id, beneficiary_id, result, new Date(), attempt);
+        return result;
+      }
+      try {
+        return await payBeneficiary(payouts, settlement_id, share);
       } catch (error) {
         if (error instanceof BankUnavailableError) throw ApplicationFailure.retryable(error.message, 'bank_unavailable');
         throw error;

@@ -94,6 +94,7 @@ export function operations(bounds: AmountBounds): Operation[] {
         'callback_domain_unverified',
         'split_exceeds_amount',
         'beneficiary_not_approved',
+        'charged_amount_exceeds_max',
         'idempotency_key_reused',
         'idempotency_key_in_use',
       ],
@@ -422,7 +423,8 @@ export function operations(bounds: AmountBounds): Operation[] {
         `Every payment of this key's mode created in [\`created_gte\`, \`created_lt\`) (at most ${REPORT_MAX_DAYS} days), oldest first, as CSV (RFC 4180, UTF-8, CRLF line ends): ` +
         'a header line naming the columns, then one line per payment. A field that contains a comma, a quote or a line break is quoted, its quotes doubled; ' +
         'a field that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `\'` so that spreadsheets do not run it as a formula. ' +
-        '`metadata` is a JSON object. The file is streamed: an error found before the download starts is a JSON error; ' +
+        '`metadata` is a JSON object. `fee_payer`, `charged_amount` (what the customer was charged), `splits_amount` (the sum of the split shares, 0 without splits) ' +
+        'and `merchant_receives` (`charged_amount` − `fee` − `splits_amount`: what verify put on the balance, before refunds; empty until verified) come last. The file is streamed: an error found before the download starts is a JSON error; ' +
         'a failure during the download cuts the response short (no final chunk), so a complete download is one that ended cleanly.',
       tag: 'Reports',
       auth: true,
@@ -434,7 +436,7 @@ export function operations(bounds: AmountBounds): Operation[] {
           schema: Type.String({ description: `CSV with the columns ${PAYMENTS_REPORT_COLUMNS.join(', ')}` }),
           example:
             `${PAYMENTS_REPORT_COLUMNS.join(',')}\r\n` +
-            '0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,2026-11-21T10:15:30.123Z,verified,live,1500000,15000,0,IRR,order-1042,482910375561,938475610,403912775810,603799******1234,2026-11-21T10:16:02.481Z,2026-11-21T10:16:05.007Z,pending,{}\r\n',
+            '0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,2026-11-21T10:15:30.123Z,verified,live,1500000,15000,0,IRR,order-1042,482910375561,938475610,403912775810,603799******1234,2026-11-21T10:16:02.481Z,2026-11-21T10:16:05.007Z,pending,{},merchant,1500000,0,1485000\r\n',
           headers: {
             'Content-Disposition': { description: 'attachment; the file name names the range', example: 'attachment; filename="payments-20261101T000000Z-20261201T000000Z.csv"' },
           },

@@ -42,6 +42,7 @@ export const ERROR_STATUS = {
   refund_exceeds_amount: 422,
   split_exceeds_amount: 422,
   beneficiary_not_approved: 422,
+  charged_amount_exceeds_max: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

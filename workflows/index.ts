@@ -6,5 +6,5 @@ export { webhookDeliveryWorkflow } from './webhook.ts';
 export { idempotencyCleanupWorkflow } from './maintenance.ts';
 export { retentionWorkflow } from './retention.ts';
 export { merchantOnboardingWorkflow } from './onboarding.ts';
-export { settlementRunWorkflow, settlementWorkflow } from './settlement.ts';
+export { beneficiaryPayoutWorkflow, settlementRunWorkflow, settlementWorkflow } from './settlement.ts';
 export { stuckRecordsSweepWorkflow } from './sweep.ts';

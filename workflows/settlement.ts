@@ -12,6 +12,7 @@ import type { SettlementActivities } from '../activities/settlement.ts';
 import {
   settlementSearchAttributes,
   settlementWorkflowId,
+  type BeneficiaryPayoutInput,
   type SettlementOutcome,
   type SettlementRunInput,
   type SettlementWorkflowInput,
@@ -74,6 +75,16 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
   await records.recordPayout({ settlement_id, attempt, result });
   const status = result.paid ? 'paid' : 'failed';
   return finish({ result: status, settlement_id, net }, status);
+}
+
+/**
+ * The operator's retry of one beneficiary transfer the bank refused (`settlements retry-beneficiaries`,
+ * docs/LEDGER.md#split-settlement): a workflow type of its own, so the settlement workflow is unchanged.
+ * It asks the bank for this attempt's transfer, retried only while the bank does not answer, always under
+ * the attempt's key (one transfer); the answer is recorded by the activity, once for this attempt.
+ */
+export async function beneficiaryPayoutWorkflow(input: BeneficiaryPayoutInput): ReturnType<SettlementActivities['payOutBeneficiary']> {
+  return bank.payOutBeneficiary(input);
 }
 
 function finish(outcome: SettlementOutcome, status: string): SettlementOutcome {

@@ -397,7 +397,7 @@ export interface paths {
         };
         /**
          * Download payments as CSV
-         * @description Every payment of this key's mode created in [`created_gte`, `created_lt`) (at most 366 days), oldest first, as CSV (RFC 4180, UTF-8, CRLF line ends): a header line naming the columns, then one line per payment. A field that contains a comma, a quote or a line break is quoted, its quotes doubled; a field that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so that spreadsheets do not run it as a formula. `metadata` is a JSON object. The file is streamed: an error found before the download starts is a JSON error; a failure during the download cuts the response short (no final chunk), so a complete download is one that ended cleanly.
+         * @description Every payment of this key's mode created in [`created_gte`, `created_lt`) (at most 366 days), oldest first, as CSV (RFC 4180, UTF-8, CRLF line ends): a header line naming the columns, then one line per payment. A field that contains a comma, a quote or a line break is quoted, its quotes doubled; a field that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so that spreadsheets do not run it as a formula. `metadata` is a JSON object. `fee_payer`, `charged_amount` (what the customer was charged), `splits_amount` (the sum of the split shares, 0 without splits) and `merchant_receives` (`charged_amount` − `fee` − `splits_amount`: what verify put on the balance, before refunds; empty until verified) come last. The file is streamed: an error found before the download starts is a JSON error; a failure during the download cuts the response short (no final chunk), so a complete download is one that ended cleanly.
          */
         get: operations["getPaymentsReport"];
         put?: never;
@@ -1955,7 +1955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `validation_failed`, `callback_url_not_allowed`, `callback_domain_unverified`, `split_exceeds_amount`, `beneficiary_not_approved`, `idempotency_key_reused` */
+            /** @description Error: `validation_failed`, `callback_url_not_allowed`, `callback_domain_unverified`, `split_exceeds_amount`, `beneficiary_not_approved`, `charged_amount_exceeds_max`, `idempotency_key_reused` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5150,8 +5150,8 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id,created_at,status,mode,amount,fee,refunded_amount,currency,merchant_reference,tracking_code,reference_id,rrn,card_pan,paid_at,verified_at,settlement_status,metadata
-                     *     0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,2026-11-21T10:15:30.123Z,verified,live,1500000,15000,0,IRR,order-1042,482910375561,938475610,403912775810,603799******1234,2026-11-21T10:16:02.481Z,2026-11-21T10:16:05.007Z,pending,{}
+                     * @example id,created_at,status,mode,amount,fee,refunded_amount,currency,merchant_reference,tracking_code,reference_id,rrn,card_pan,paid_at,verified_at,settlement_status,metadata,fee_payer,charged_amount,splits_amount,merchant_receives
+                     *     0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,2026-11-21T10:15:30.123Z,verified,live,1500000,15000,0,IRR,order-1042,482910375561,938475610,403912775810,603799******1234,2026-11-21T10:16:02.481Z,2026-11-21T10:16:05.007Z,pending,{},merchant,1500000,0,1485000
                      */
                     "text/csv": string;
                 };

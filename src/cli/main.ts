@@ -20,7 +20,7 @@ import { PSP_COMMANDS, PSP_OPTIONS } from './psp-commands.ts';
 import { BANK_SIM_COMMANDS, BANK_SIM_OPTIONS } from './bank-sim-commands.ts';
 import { RECONCILE_COMMANDS, RECONCILE_OPTIONS, RECONCILE_TEXT } from './reconcile-commands.ts';
 import { stuckRecords } from '../db/stuck.ts';
-import { retrySettlement, runSettlementNow, setSettlementIban } from '../settlements/service.ts';
+import { retryBeneficiaryPayouts, retrySettlement, runSettlementNow, setSettlementIban } from '../settlements/service.ts';
 import { beneficiariesToReview, decideBeneficiary } from '../payments/splits.ts';
 
 export { UsageError };
@@ -61,6 +61,9 @@ export const COMMANDS: Record<string, Command> = {
   'beneficiaries reject': (db, _config, flags) => decideBeneficiary(db, required(flags, 'id'), { status: 'rejected', reason: required(flags, 'reason') }),
   'settlements run': async (_db, _config, _flags, services) => runSettlementNow(await services.temporal()),
   'settlements retry': async (db, config, flags, services) => retrySettlement(db, await services.temporal(), config, required(flags, 'id')),
+  // The beneficiary transfers of a settlement the bank refused (docs/LEDGER.md#split-settlement): all, or --beneficiary's.
+  'settlements retry-beneficiaries': async (db, config, flags, services) =>
+    retryBeneficiaryPayouts(db, await services.temporal(), config, required(flags, 'id'), typeof flags.beneficiary === 'string' ? flags.beneficiary : undefined),
   'payments show': async (db, config, flags) => (await paymentsShow()).showPayment(db, config, required(flags, 'id')),
   // Every record past the bound of its waiting state, with its age and why (docs/RELIABILITY.md#waiting-states).
   stuck: async (db, config) => {
@@ -93,6 +96,7 @@ const OPTIONS = {
   ...BANK_SIM_OPTIONS,
   ...RECONCILE_OPTIONS,
   id: { type: 'string' },
+  beneficiary: { type: 'string' },
 } as const;
 
 function human(result: Record<string, unknown>): string {

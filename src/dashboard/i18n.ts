@@ -9,6 +9,7 @@ import { LOCALE, SHARED_WORDS, type Lang } from '../http/words.ts';
 import { OPERATIONS_WORDS } from './i18n-operations.ts';
 import { COMPAT_WORDS } from './i18n-compat.ts';
 import { LINK_WORDS } from './i18n-links.ts';
+import { PAYMENT_DETAIL_WORDS } from './i18n-payments.ts';
 
 export type { Lang };
 
@@ -17,6 +18,7 @@ const fa = {
   ...OPERATIONS_WORDS.fa,
   ...COMPAT_WORDS.fa,
   ...LINK_WORDS.fa,
+  ...PAYMENT_DETAIL_WORDS.fa,
   dashboard: 'پیشخوان',
   mainNav: 'بخش‌های پیشخوان',
   navPayments: 'پرداخت‌ها',
@@ -341,6 +343,7 @@ const en: Strings = {
   ...OPERATIONS_WORDS.en,
   ...COMPAT_WORDS.en,
   ...LINK_WORDS.en,
+  ...PAYMENT_DETAIL_WORDS.en,
   dashboard: 'Dashboard',
   mainNav: 'Dashboard sections',
   navPayments: 'Payments',

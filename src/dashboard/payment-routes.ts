@@ -17,6 +17,7 @@ import { refundWindowOpen } from '../domain/refund.ts';
 import { DomainError } from '../errors.ts';
 import { bodyValidator } from '../http/validation.ts';
 import { listPayments } from '../payments/service.ts';
+import { listBeneficiaries, withSplits } from '../payments/splits.ts';
 import { createRefund, listRefunds } from '../refunds/service.ts';
 import { eventsAbout, listWebhookEndpoints, MAX_ENDPOINTS } from '../webhooks/service.ts';
 import { strings } from './i18n.ts';
@@ -61,7 +62,8 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
       for (const mode of KEY_MODES) {
         const tenant = tenantOfUser(request.user, mode);
         const row = await findPayment(db, id, tenant);
-        if (row !== undefined) return { payment: paymentFromRow(row), tenant };
+        // With its shares, as GET /api/v1/payments/{id} answers it.
+        if (row !== undefined) return { payment: await withSplits(db, paymentFromRow(row)), tenant };
       }
     }
     throw new Refusal(404, 'not_found');
@@ -72,12 +74,14 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
     const refunds = await listRefunds(db, tenant, payment.id, { limit: REFUNDS_SHOWN });
     const history = await eventsAbout(db, tenant, [payment.id, ...refunds.data.map((r) => r.id)]);
     const endpoints = await listWebhookEndpoints(db, tenant, { limit: MAX_ENDPOINTS });
+    const beneficiaries = payment.splits === undefined ? [] : (await listBeneficiaries(db, tenant)).data;
     html(
       request.ctx,
       paymentPage(request.view('payments'), payment, {
         refunds: refunds.data,
         history,
         endpointUrls: new Map(endpoints.data.map((e) => [e.id, e.url])),
+        beneficiaryNames: new Map(beneficiaries.map((b) => [b.id, b.name])),
         // A new key for every form shown: a double submit of this form is one refund; a corrected resubmission after a refusal is another request.
         form: options.form ?? { amount: '', reason: '', idempotencyKey: randomUUID() },
         refundWindowOpen: refundWindowOpen(payment.verified_at, config.REFUND_WINDOW_SECONDS * 1000, Date.now()),

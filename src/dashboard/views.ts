@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { Payment } from '../domain/payment-schemas.ts';
+import { groupSheba } from '../domain/business-documents.ts';
 import { refundableAmount, refundRefusal } from '../domain/refund.ts';
 import type { Refund } from '../domain/refund-schemas.ts';
 import type { Beneficiary } from '../domain/split-schemas.ts';
@@ -181,6 +182,8 @@ export function paymentsPage(
       created: formatTime(p.created_at, lang),
       reference: p.merchant_reference,
       amount: formatRials(p.amount, lang),
+      feePayer: t[`feePayer_${p.fee_payer}`],
+      charged: formatRials(p.charged_amount, lang),
       status: p.status,
       statusLabel: statusLabel(p.status, lang),
       trackingCode: localDigits(p.tracking_code, lang),
@@ -206,15 +209,48 @@ export interface PaymentActivity {
   form: RefundFormState;
   /** Whether the payment's refund window is open now, read on the record (src/domain/refund.ts refundWindowOpen). */
   refundWindowOpen: boolean;
+  /** The merchant's beneficiaries' names by id, to name the payment's splits. */
+  beneficiaryNames: ReadonlyMap<string, string>;
   notice?: string | undefined;
   error?: string | undefined;
   errorDetail?: string | undefined;
 }
 
+interface DetailRow {
+  /** The row's id on the page, for the rows a test or a reader looks for by name. */
+  id?: string;
+  label: string;
+  value: string;
+  ltr?: boolean;
+}
+
+const splitsTotal = (payment: Payment) => (payment.splits ?? []).reduce((sum, s) => sum + s.amount, 0);
+
+/**
+ * Who pays the fee and what each side gets (docs/PAYMENTS.md#who-pays-the-fee): the customer-pays fee is
+ * fixed at create, so it is shown from the start; the merchant-pays fee is 0 until verify. The merchant's
+ * own share (charged − fee − splits) is known once the payment is verified.
+ */
+function feeDetails(payment: Payment, lang: Lang): DetailRow[] {
+  const t = strings(lang);
+  const customerPays = payment.fee_payer === 'customer';
+  const rows: DetailRow[] = [
+    { id: 'fee-payer', label: t.feePayer, value: t[`feePayer_${payment.fee_payer}`] },
+    { id: 'charged-amount', label: t.chargedAmount, value: formatRials(payment.charged_amount, lang) },
+    customerPays && payment.verified_at === null && payment.status !== 'reversed'
+      ? { id: 'fee', label: t.feeFixedAtCreate, value: formatRials(payment.charged_amount - payment.amount, lang) }
+      : { id: 'fee', label: t.fee, value: formatRials(payment.fee, lang) },
+  ];
+  if (payment.verified_at !== null) {
+    rows.push({ id: 'merchant-receives', label: t.merchantReceives, value: formatRials(payment.charged_amount - payment.fee - splitsTotal(payment), lang) });
+  }
+  return rows;
+}
+
 export function paymentPage(context: ViewContext, payment: Payment, activity: PaymentActivity): string {
   const { lang } = context;
   const t = strings(lang);
-  const details: { label: string; value: string; ltr?: boolean }[] = [
+  const details: DetailRow[] = [
     { label: t.reference, value: payment.merchant_reference, ltr: true },
     { label: t.trackingCode, value: localDigits(payment.tracking_code, lang) },
     { label: t.created, value: formatTime(payment.created_at, lang) },
@@ -224,7 +260,9 @@ export function paymentPage(context: ViewContext, payment: Payment, activity: Pa
   if (payment.verified_at !== null) details.push({ label: t.verifiedAt, value: formatTime(payment.verified_at, lang) });
   if (payment.rrn !== null) details.push({ label: t.rrn, value: localDigits(payment.rrn, lang) });
   if (payment.card_pan !== null) details.push({ label: t.card, value: payment.card_pan, ltr: true });
-  details.push({ label: t.fee, value: formatRials(payment.fee, lang) });
+  details.push(...feeDetails(payment, lang));
+  if (payment.allowed_cards !== null) details.push({ id: 'allowed-cards', label: t.allowedCards, value: payment.allowed_cards.join(', '), ltr: true });
+  if (payment.national_code !== null) details.push({ id: 'national-code', label: t.nationalCode, value: payment.national_code, ltr: true });
   if (payment.refunded_amount > 0) details.push({ label: t.refunded, value: formatRials(payment.refunded_amount, lang) });
   if (payment.failure !== null) details.push({ label: t.failure, value: payment.failure.message, ltr: lang === 'en' });
   details.push({ label: t.callbackUrl, value: payment.callback_url, ltr: true });
@@ -241,6 +279,16 @@ export function paymentPage(context: ViewContext, payment: Payment, activity: Pa
     error: activity.error,
     errorDetail: activity.errorDetail,
     timeline: paymentTimeline(activity, lang),
+    splits: (payment.splits ?? []).map((s) => ({
+      beneficiaryId: s.beneficiary_id,
+      name: activity.beneficiaryNames.get(s.beneficiary_id) ?? '',
+      iban: groupSheba(s.iban),
+      amount: formatRials(s.amount, lang),
+      description: s.description,
+      refunded: formatRials(s.refunded, lang),
+      settled: s.settled,
+    })),
+    splitsTotal: formatRials(splitsTotal(payment), lang),
     refunds: activity.refunds.map((r) => ({
       id: r.id,
       amount: formatRials(r.amount, lang),

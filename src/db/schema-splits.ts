@@ -3,6 +3,7 @@
  * beside schema.ts, which lists them in the Database.
  */
 import type { BeneficiaryStatus } from '../domain/splits.ts';
+import type { Defaulted } from './schema-columns.ts';
 
 /** An IBAN a merchant may split payments to, once the operator approved it. */
 export interface BeneficiariesTable {
@@ -41,6 +42,8 @@ export interface BeneficiaryPayoutsTable {
   iban: string;
   amount: number;
   status: 'pending' | 'paid' | 'failed';
+  /** The transfer's attempt at the bank: 1, then one more for each operator retry after a refusal (migration 0041). */
+  attempt: Defaulted<number>;
   bank_reference: string | null;
   failure_code: string | null;
   failure_message: string | null;

@@ -208,13 +208,23 @@ export async function makeSettlement(db: Db, input: { id: string; merchantId: st
 /** The bank's answer to a transfer; a settlement whose merchant's net is 0 is paid without one (bank_reference null). */
 export type PayoutResult = { paid: true; bank_reference: string | null } | { paid: false; code: string; message: string };
 
-/** A settlement's transfers to its beneficiaries still waiting for the bank's answer. */
+/** A settlement's transfers to its beneficiaries still waiting for the bank's answer, each with its attempt. */
 export function pendingBeneficiaryPayouts(db: Db, settlementId: string) {
-  return db.selectFrom('beneficiary_payouts').select(['beneficiary_id', 'iban', 'amount']).where('settlement_id', '=', settlementId).where('status', '=', 'pending').orderBy('beneficiary_id').execute();
+  return db
+    .selectFrom('beneficiary_payouts')
+    .select(['beneficiary_id', 'iban', 'amount', 'attempt'])
+    .where('settlement_id', '=', settlementId)
+    .where('status', '=', 'pending')
+    .orderBy('beneficiary_id')
+    .execute();
 }
 
-/** Records the bank's answer to a beneficiary's transfer, once: `paid` with its payout_paid posting, or `failed` (the share stays reserved in payouts). */
-export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string, beneficiaryId: string, result: PayoutResult, at: Date): Promise<void> {
+/**
+ * Records the bank's answer to attempt `attempt` of a beneficiary's transfer, once: `paid` with its
+ * payout_paid posting, or `failed` (the share stays reserved in payouts). An answer to another attempt
+ * than the row's (an older one's, asked again) changes nothing.
+ */
+export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string, beneficiaryId: string, result: PayoutResult, at: Date, attempt = 1): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('beneficiary_payouts')
@@ -223,7 +233,7 @@ export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string
       .where('beneficiary_id', '=', beneficiaryId)
       .forUpdate()
       .executeTakeFirstOrThrow();
-    if (row.status !== 'pending') return;
+    if (row.status !== 'pending' || row.attempt !== attempt) return;
     const changes = result.paid
       ? { status: 'paid' as const, bank_reference: result.bank_reference, updated_at: at }
       : { status: 'failed' as const, failure_code: result.code, failure_message: result.message.slice(0, 255), updated_at: at };
@@ -278,6 +288,43 @@ export async function reopenFailedSettlement(db: Db, id: string, at: Date): Prom
     const changes = { status: 'pending' as const, payout_attempt: row.payout_attempt + 1, updated_at: at };
     await trx.updateTable('settlements').set(changes).where('id', '=', id).where('status', '=', 'failed').execute();
     return { ...row, ...changes };
+  });
+}
+
+/**
+ * The operator's retry of a settlement's beneficiary transfers the bank refused (docs/LEDGER.md#split-settlement):
+ * each `failed` one (or only `beneficiaryId`'s) becomes `pending` with the next attempt, in one transaction and
+ * only from `failed`, so two retries at once reopen it once. Answers the rows that now wait for a transfer under
+ * a retry's key: those reopened, and those an earlier retry reopened whose answer is not in yet (their workflow
+ * is started again, under the same attempt and key). Undefined when the settlement has no such beneficiary.
+ */
+export async function reopenFailedBeneficiaryPayouts(
+  db: Db,
+  settlementId: string,
+  beneficiaryId: string | undefined,
+  at: Date,
+): Promise<{ beneficiary_id: string; amount: number; attempt: number; reopened: boolean; status: 'pending' | 'paid' | 'failed' }[] | undefined> {
+  return db.transaction().execute(async (trx) => {
+    let q = trx.selectFrom('beneficiary_payouts').selectAll().where('settlement_id', '=', settlementId);
+    if (beneficiaryId !== undefined) q = q.where('beneficiary_id', '=', beneficiaryId);
+    const rows = await q.orderBy('beneficiary_id').forUpdate().execute();
+    if (rows.length === 0) return undefined;
+    const answer = [];
+    for (const row of rows) {
+      if (row.status === 'failed') {
+        await trx
+          .updateTable('beneficiary_payouts')
+          .set({ status: 'pending', attempt: row.attempt + 1, failure_code: null, failure_message: null, updated_at: at })
+          .where('settlement_id', '=', settlementId)
+          .where('beneficiary_id', '=', row.beneficiary_id)
+          .where('status', '=', 'failed')
+          .execute();
+        answer.push({ beneficiary_id: row.beneficiary_id, amount: Number(row.amount), attempt: row.attempt + 1, reopened: true, status: 'pending' as const });
+      } else {
+        answer.push({ beneficiary_id: row.beneficiary_id, amount: Number(row.amount), attempt: row.attempt, reopened: false, status: row.status });
+      }
+    }
+    return answer;
   });
 }
 

@@ -36,4 +36,9 @@ export const PAYMENTS_REPORT_COLUMNS = [
   'verified_at',
   'settlement_status',
   'metadata',
+  // Added after the first release, at the end so a reader of the columns by position keeps working.
+  'fee_payer',
+  'charged_amount',
+  'splits_amount',
+  'merchant_receives',
 ] as const;

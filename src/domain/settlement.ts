@@ -49,7 +49,23 @@ export const payoutKey = (settlementId: string, attempt: number) => `payout:${se
 
 /**
  * The bank's key of a settlement's transfer to one beneficiary (docs/LEDGER.md#split-settlement): one
- * transfer per settlement and beneficiary, and a settlement per merchant and day, so a beneficiary is
- * paid once a day whoever asks again.
+ * transfer per settlement, beneficiary and attempt, and a settlement per merchant and day, so a beneficiary
+ * is paid once a day whoever asks again. The first attempt's key is the one transfers had before retries
+ * existed; each operator retry after a refusal is the next attempt, a new key (the bank answers a repeated
+ * key with its first answer, the refusal).
  */
-export const beneficiaryPayoutKey = (settlementId: string, beneficiaryId: string) => `payout:${settlementId}:beneficiary:${beneficiaryId}`;
+export const beneficiaryPayoutKey = (settlementId: string, beneficiaryId: string, attempt = 1) =>
+  `payout:${settlementId}:beneficiary:${beneficiaryId}${attempt === 1 ? '' : `:${attempt}`}`;
+
+/** The workflow type of an operator's retry of one refused beneficiary transfer. */
+export const BENEFICIARY_PAYOUT_WORKFLOW = 'beneficiaryPayoutWorkflow';
+
+/** One workflow per beneficiary transfer attempt: a retry is started at most once. */
+export const beneficiaryPayoutWorkflowId = (settlementId: string, beneficiaryId: string, attempt: number) =>
+  `settlement-${settlementId}-beneficiary-${beneficiaryId}-attempt-${attempt}`;
+
+export interface BeneficiaryPayoutInput {
+  settlement_id: string;
+  beneficiary_id: string;
+  attempt: number;
+}

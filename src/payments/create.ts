@@ -83,6 +83,44 @@ export interface PaymentOriginOf {
 const THIS_API: PaymentOriginOf = { via: 'api', protocolCurrency: null };
 
 /**
+ * What the customer will be charged at the bank for `request` (docs/PAYMENTS.md#who-pays-the-fee): the amount,
+ * plus the fee fixed now from `feePlan` when the customer pays it. The one rule every way of creating a payment
+ * goes through (this API, payment links, the ZarinPal and Zibal protocols, all by newPayment): the charged sum
+ * may not pass AMOUNT_MAX, the largest sum the gateway asks its PSPs for, even when the amount alone is within it.
+ * Refused with 422 `charged_amount_exceeds_max`, before anything is written.
+ */
+export function chargedAmountFor(
+  request: Pick<CreatePaymentRequest, 'amount' | 'fee_payer'>,
+  feePlan: FeePlan | undefined,
+  config: Pick<Config, 'AMOUNT_MAX'>,
+): number {
+  const feePayer = request.fee_payer ?? 'merchant';
+  if (feePayer === 'customer' && feePlan === undefined) throw new Error('a customer-pays payment needs the fee plan its fee is fixed from');
+  const fee = feePlan === undefined ? 0 : customerFee(request.amount, feePlan, feePayer);
+  const charged = request.amount + fee;
+  if (charged > config.AMOUNT_MAX) {
+    throw new DomainError(
+      'charged_amount_exceeds_max',
+      `The customer would be charged ${charged} rials (the amount ${request.amount} and the fee ${fee} they pay), more than the largest payment, ${config.AMOUNT_MAX} rials: ask for at most ${largestAmountCharged(config.AMOUNT_MAX, feePlan!)} rials, or pay the fee yourself (fee_payer merchant).`,
+      [{ path: 'amount', message: `with the fee added must be at most ${config.AMOUNT_MAX}` }],
+    );
+  }
+  return charged;
+}
+
+/** The largest amount whose customer-pays charge (amount + its fee) is within `max`: the fee grows with the amount, so it is searched for. */
+function largestAmountCharged(max: number, plan: FeePlan): number {
+  let low = 0;
+  let high = max;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (mid + customerFee(mid, plan, 'customer') <= max) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/**
  * A payment as create records it: status `created`, a fresh tracking code, the page open for
  * PAYMENT_TTL_SECONDS; a customer-pays payment's fee fixed from `feePlan` and added to what the bank charges.
  */
@@ -90,14 +128,14 @@ export function newPayment(
   id: string,
   mode: KeyMode,
   request: CreatePaymentRequest,
-  config: Pick<Config, 'PAYMENT_TTL_SECONDS'>,
+  config: Pick<Config, 'PAYMENT_TTL_SECONDS' | 'AMOUNT_MAX'>,
   now: number,
   createdVia: PaymentOrigin = 'api',
   feePlan?: FeePlan,
   paymentLinkId: string | null = null,
 ): Payment {
   const feePayer = request.fee_payer ?? 'merchant';
-  if (feePayer === 'customer' && feePlan === undefined) throw new Error('a customer-pays payment needs the fee plan its fee is fixed from');
+  const charged = chargedAmountFor(request, feePlan, config);
   return {
     id,
     status: 'created',
@@ -105,7 +143,7 @@ export function newPayment(
     amount: request.amount,
     fee: 0,
     fee_payer: feePayer,
-    charged_amount: request.amount + (feePlan === undefined ? 0 : customerFee(request.amount, feePlan, feePayer)),
+    charged_amount: charged,
     refunded_amount: 0,
     currency: 'IRR',
     merchant_reference: request.merchant_reference,
@@ -169,6 +207,8 @@ export async function createPayment(
 ): Promise<IdempotentResult> {
   checkCallbackUrl(request.callback_url, auth);
   checkPayerRestriction(request);
+  // The charged sum's bound, checked again by newPayment: refused here before the Idempotency-Key is taken.
+  chargedAmountFor(request, auth.merchant.fee_plan, config);
   // Refused before anything is written: a malformed share, shares above what the merchant receives, an unapproved IBAN.
   const splits = await resolveSplits(db, auth.merchant, request);
   const scope = { owner: auth, operation: 'create_payment' };

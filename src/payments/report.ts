@@ -5,6 +5,7 @@
  * the period holds, and no MySQL connection is held between batches.
  */
 import { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import type { Db, PaymentRow } from '../db/database.ts';
 import { instant } from '../db/filters.ts';
 import { paymentFromRow } from '../db/payments.ts';
@@ -35,8 +36,12 @@ export const csvLine = (fields: readonly (string | number | null)[]): string => 
 
 type ReportColumn = (typeof PAYMENTS_REPORT_COLUMNS)[number];
 
-/** A payment's line of the report, its fields in the order of the header. */
-export function reportLine(p: Payment): string {
+/**
+ * A payment's line of the report, its fields in the order of the header. `splitsAmount` is the sum of its
+ * shares (0 without splits); `merchant_receives` is what its verify put on the merchant's balance
+ * (charged − fee − shares, before refunds), empty until it is verified (docs/API.md#reconciliation).
+ */
+export function reportLine(p: Payment, splitsAmount = 0): string {
   const fields: Record<ReportColumn, string | number | null> = {
     id: p.id,
     created_at: p.created_at,
@@ -55,6 +60,10 @@ export function reportLine(p: Payment): string {
     verified_at: p.verified_at,
     settlement_status: p.settlement_status,
     metadata: JSON.stringify(p.metadata),
+    fee_payer: p.fee_payer,
+    charged_amount: p.charged_amount,
+    splits_amount: splitsAmount,
+    merchant_receives: p.verified_at === null ? null : p.charged_amount - p.fee - splitsAmount,
   };
   return csvLine(PAYMENTS_REPORT_COLUMNS.map((column) => fields[column]));
 }
@@ -95,11 +104,25 @@ export async function paymentsReport(db: Db, tenant: Tenant, query: PaymentsRepo
     return q.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(batchSize).execute();
   };
 
+  // The batch's shares in one grouped read (the unique index payment_splits_position begins with payment_id), not one query a payment.
+  const splitsAmounts = async (ids: string[]) => {
+    const sums = await db
+      .selectFrom('payment_splits')
+      .select(['payment_id', sql<string>`sum(amount)`.as('total')])
+      .where('payment_id', 'in', ids)
+      .groupBy('payment_id')
+      .execute();
+    return new Map(sums.map((s) => [s.payment_id, Number(s.total)]));
+  };
+
   const first = await read(undefined);
   async function* text() {
     yield csvLine(PAYMENTS_REPORT_COLUMNS);
     for (let rows = first; ; ) {
-      if (rows.length > 0) yield rows.map((row) => reportLine(paymentFromRow(row))).join('');
+      if (rows.length > 0) {
+        const shares = await splitsAmounts(rows.map((row) => row.id));
+        yield rows.map((row) => reportLine(paymentFromRow(row), shares.get(row.id) ?? 0)).join('');
+      }
       const last = rows.at(-1);
       if (rows.length < batchSize || last === undefined) return;
       rows = await read(last);

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { accountBalances } from '../db/ledger.ts';
-import { draftSettlement, findSettlement, reopenFailedSettlement, settlementFromRow, settlementLineFromRow } from '../db/settlements.ts';
+import { draftSettlement, findSettlement, reopenFailedBeneficiaryPayouts, reopenFailedSettlement, settlementFromRow, settlementLineFromRow } from '../db/settlements.ts';
 import { keyedPage } from '../db/pagination.ts';
 import { instant } from '../db/filters.ts';
 import { scopedTo } from '../db/tenant.ts';
@@ -17,7 +17,7 @@ import { SETTLEMENT_CSV_COLUMNS, type Balance, type ListSettlementsQuery, type S
 import { isValidSheba, normalizeSheba } from '../domain/business-documents.ts';
 import { DomainError } from '../errors.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
-import { startPayoutAttempt } from '../temporal/settlements.ts';
+import { startBeneficiaryPayoutAttempt, startPayoutAttempt } from '../temporal/settlements.ts';
 import { triggerSettlementRun } from '../temporal/schedules.ts';
 
 /** Sets where the merchant's settlements are paid; refuses anything that is not a Sheba IBAN (mod-97 checked). */
@@ -47,6 +47,32 @@ export async function retrySettlement(db: Db, temporal: Client, config: Pick<Con
   if (row.status === 'paid') throw new OnboardingError(`settlement ${id} is already paid`);
   await startPayoutAttempt(temporal, config, row);
   return { settlement_id: id, attempt: row.payout_attempt, status: 'pending' };
+}
+
+/**
+ * The operator's retry of a settlement's beneficiary transfers the bank refused (docs/LEDGER.md#split-settlement):
+ * each failed one (or only `beneficiaryId`'s) is `pending` again with the next attempt, a new key at the bank
+ * (`payout:<settlement>:beneficiary:<id>:<attempt>`), and paid by a workflow of its own
+ * (`settlement-<settlement>-beneficiary-<id>-attempt-<n>`), which records the bank's answer once. Exactly once:
+ * only a `failed` row is reopened (under a row lock), a paid one is never asked for again, and a retry whose
+ * answer is not in yet is started again under the same attempt, so the bank makes at most one transfer for it.
+ */
+export async function retryBeneficiaryPayouts(db: Db, temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, settlementId: string, beneficiaryId?: string) {
+  const rows = await reopenFailedBeneficiaryPayouts(db, settlementId, beneficiaryId, new Date());
+  if (rows === undefined) {
+    throw new OnboardingError(beneficiaryId === undefined ? `settlement ${settlementId} pays no beneficiary` : `settlement ${settlementId} pays no beneficiary ${beneficiaryId}`);
+  }
+  // A pending first attempt belongs to the settlement's own workflow, still asking the bank: left to it.
+  const waiting = rows.filter((r) => r.status === 'pending' && r.attempt > 1);
+  if (waiting.length === 0) {
+    const states = rows.map((r) => `${r.beneficiary_id} ${r.status}`).join(', ');
+    throw new OnboardingError(`settlement ${settlementId} has no refused beneficiary transfer to retry (${states})`);
+  }
+  for (const row of waiting) await startBeneficiaryPayoutAttempt(temporal, config, { settlement_id: settlementId, beneficiary_id: row.beneficiary_id, attempt: row.attempt });
+  return {
+    settlement_id: settlementId,
+    retried: waiting.map((r) => ({ beneficiary_id: r.beneficiary_id, amount: r.amount, attempt: r.attempt, status: r.status })),
+  };
 }
 
 /** The tenant's balance: what the next settlement would pay now, the rest, what is held and what is on its way. */

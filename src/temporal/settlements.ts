@@ -9,7 +9,15 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { Config } from '../config.ts';
 import type { SettlementRow } from '../db/schema.ts';
 import { tehranDay } from '../domain/calendar.ts';
-import { SETTLEMENT_WORKFLOW, settlementSearchAttributes, settlementWorkflowId, type SettlementWorkflowInput } from '../domain/settlement.ts';
+import {
+  BENEFICIARY_PAYOUT_WORKFLOW,
+  beneficiaryPayoutWorkflowId,
+  SETTLEMENT_WORKFLOW,
+  settlementSearchAttributes,
+  settlementWorkflowId,
+  type BeneficiaryPayoutInput,
+  type SettlementWorkflowInput,
+} from '../domain/settlement.ts';
 
 /**
  * Starts the workflow that pays `row.payout_attempt` of the settlement, unless it runs. `again`:
@@ -42,6 +50,27 @@ export async function startPayoutAttempt(
         { key: settlementSearchAttributes.merchantId, value: row.merchant_id },
         { key: settlementSearchAttributes.date, value: input.date },
       ],
+    });
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return;
+    throw error;
+  }
+}
+
+/**
+ * Starts the workflow of one beneficiary transfer's retry (`settlements retry-beneficiaries`): a running one is
+ * left to finish, a completed one is not started again (its answer is recorded); one that failed or was
+ * terminated before its answer is started again, asking under the same attempt's key (one transfer at the bank).
+ */
+export async function startBeneficiaryPayoutAttempt(temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, input: BeneficiaryPayoutInput): Promise<void> {
+  try {
+    await temporal.workflow.start(BENEFICIARY_PAYOUT_WORKFLOW, {
+      workflowId: beneficiaryPayoutWorkflowId(input.settlement_id, input.beneficiary_id, input.attempt),
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      args: [input],
+      // A completed run recorded the answer; one that failed or was terminated before it may run again, under the same key.
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      workflowIdConflictPolicy: 'USE_EXISTING',
     });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return;

@@ -14,7 +14,17 @@ import { screenshot } from '../support/browser.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { createdPayment } from '../support/payments.ts';
 import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
-import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, dashboardBrowser, persian, rials, signInInBrowser, signUpInBrowser, type Lang } from '../support/dashboard.ts';
+import {
+  assertAccessible,
+  assertLanguage,
+  assertNoScript,
+  assertStrictHeaders,
+  dashboardBrowser,
+  merchantInBrowser as signedUpMerchant,
+  persian,
+  rials,
+  type Lang,
+} from '../support/dashboard.ts';
 import { tehranDay } from '../../src/domain/calendar.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
@@ -45,16 +55,7 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
   };
 
   /** A merchant signed up and in through the pages, with localhost as its domain and a test key made on the developers page. */
-  async function merchantInBrowser(page: Page, lang: Lang): Promise<{ email: string; key: string }> {
-    const email = await signUpInBrowser(page, { base, mailbox: dashboard.mailbox }, lang, `Shop ${lang} ${randomUUID().slice(0, 8)}`);
-    await signInInBrowser(page, base, email);
-    await page.goto(`${base}/dashboard/settings`);
-    await page.fill('#domain', 'localhost');
-    await Promise.all([page.waitForURL(/done=added/), page.click('#domain-form button[type=submit]')]);
-    await page.goto(`${base}/dashboard/developers`);
-    await page.click('#create-key-form button');
-    return { email, key: await page.locator('#new-key').innerText() };
-  }
+  const merchantInBrowser = (page: Page, lang: Lang) => signedUpMerchant(page, { base, mailbox: dashboard.mailbox }, lang, `Shop ${lang} ${randomUUID().slice(0, 8)}`);
 
   /** Adds an endpoint on the webhooks page and answers the secret it shows once. */
   async function addEndpoint(page: Page, url: string): Promise<string> {

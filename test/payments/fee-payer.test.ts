@@ -162,6 +162,41 @@ describe('who pays the fee', () => {
     assert.equal(anonymous.body.code, 'missing_api_key');
   });
 
+  it('a customer-pays create whose amount + fee passes AMOUNT_MAX is 422 charged_amount_exceeds_max and writes nothing', async () => {
+    const h = await getHarness();
+    const { key, merchantId } = await newMerchant();
+    const max = h.config.AMOUNT_MAX; // 500,000,000: the default plan's fee there is its maximum, 400,000
+    const count = async () => Number((await h.db.selectFrom('payments').select((eb) => eb.fn.countAll<string>().as('n')).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow()).n);
+    const create = (amount: number, fee_payer: 'merchant' | 'customer', idempotencyKey?: string) =>
+      request<Body & { details?: { path: string; message: string }[] }>(h.baseUrl, 'POST', '/api/v1/payments', {
+        key,
+        body: { amount, callback_url: 'http://localhost:8000/return', merchant_reference: `max-${fee_payer}-${amount}`, fee_payer },
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      });
+    const idem = `charged-max-${Date.now()}`;
+    for (const [amount, idempotencyKey] of [[max, idem], [max - 399_999, undefined]] as const) {
+      const refused = await create(amount, 'customer', idempotencyKey);
+      assert.equal(refused.status, 422, refused.text);
+      assert.equal(refused.body.code, 'charged_amount_exceeds_max');
+      assert.match(refused.body.message ?? '', new RegExp(`${amount + 400_000} rials .* more than the largest payment, ${max} rials: ask for at most ${max - 400_000} rials`));
+      assert.ok((refused.body.request_id ?? '') !== '');
+      assert.deepEqual(refused.body.details?.map((d) => d.path), ['amount']);
+    }
+    assert.equal(await count(), 0, 'no payment written');
+    assert.deepEqual(await h.db.selectFrom('idempotency_keys').select('idempotency_key').where('merchant_id', '=', merchantId).execute(), [], 'nor its Idempotency-Key');
+
+    // The largest amount that fits is charged exactly AMOUNT_MAX; the merchant paying the fee may ask for AMOUNT_MAX itself.
+    const fits = await create(max - 400_000, 'customer');
+    assert.equal(fits.status, 201, fits.text);
+    assert.deepEqual([fits.body.payment.amount, fits.body.payment.charged_amount], [max - 400_000, max]);
+    const merchantPays = await create(max, 'merchant');
+    assert.equal(merchantPays.status, 201, merchantPays.text);
+    assert.equal(merchantPays.body.payment.charged_amount, max);
+    // The same key may be used again: the refusal left no record of it.
+    const again = await create(max - 400_000, 'customer', idem);
+    assert.equal(again.status, 201, again.text);
+  });
+
   it('a bad fee_payer is 422 validation_failed and writes nothing', async () => {
     const h = await getHarness();
     const { key, merchantId } = await newMerchant();

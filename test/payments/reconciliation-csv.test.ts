@@ -4,12 +4,14 @@
  * starts defused; its refusals answered as JSON.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import type { NewPaymentRow } from '../../src/db/database.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { PAYMENTS_REPORT_COLUMNS } from '../../src/domain/report-schemas.ts';
 import { csvField } from '../../src/payments/report.ts';
 import { getHarness, newMerchant, startApi, testConfig } from '../support/harness.ts';
 import { client, request } from '../support/http.ts';
+import { shebaFor } from '../support/sheba.ts';
 import { failingPaymentsDb, insertPayments, newestFirst, paymentRow, reportPath, writtenBy, type ErrorBody } from '../support/reconciliation.ts';
 
 type Api = ReturnType<typeof client>;
@@ -44,13 +46,15 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
-/** The fields a payment's line must hold, formula-like starts defused. */
+/** The fields a payment's line must hold, formula-like starts defused; its shares' sum from GET /payments/{id}'s `splits`. */
 function expectedFields(p: Payment): string[] {
   const defused = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
   const text = (v: string | number | null) => (v === null ? '' : defused(String(v)));
+  const shares = (p.splits ?? []).reduce((sum, s) => sum + s.amount, 0);
   return [
     p.id, p.created_at, p.status, p.mode, p.amount, p.fee, p.refunded_amount, p.currency, p.merchant_reference, p.tracking_code,
     p.reference_id, p.rrn, p.card_pan, p.paid_at, p.verified_at, p.settlement_status, JSON.stringify(p.metadata),
+    p.fee_payer, p.charged_amount, shares, p.verified_at === null ? null : p.charged_amount - p.fee - shares,
   ].map(text);
 }
 
@@ -84,7 +88,31 @@ describe('reconciliation', function () {
         paymentRow(merchantId, { mode: 'live', created_at: at(1_000), merchant_reference: 'outside-live' }),
         paymentRow(other.merchantId, { created_at: at(1_000), merchant_reference: 'outside-other' }),
       ];
+      // The fee's columns: a verified payment whose customer paid the fee (1 % of 200,000 on top), and a verified split one.
+      const customerPays = { ...paymentRow(merchantId, { status: 'verified', amount: 200_000, merchant_reference: 'customer-pays', created_at: at(3_600_000) }), fee: 2_000, fee_payer: 'customer', customer_fee: 2_000 };
+      const split = paymentRow(merchantId, { status: 'verified', amount: 500_000, merchant_reference: 'split', created_at: at(7_200_000) });
+      inRange.push(customerPays, split);
       await insertPayments(h.db, [...inRange, ...outside]);
+      const beneficiaryId = randomUUID();
+      await h.db.insertInto('beneficiaries').values({ id: beneficiaryId, merchant_id: merchantId, iban: shebaFor(Date.now()), name: 'Agency', status: 'approved', reason: null, created_at: new Date(), reviewed_at: new Date() }).execute();
+      await h.db.insertInto('payment_splits').values([
+        { id: randomUUID(), payment_id: split.id, beneficiary_id: beneficiaryId, position: 0, amount: 100_000, description: '', refunded: 0, settled_in: null },
+      ]).execute();
+    });
+
+    it('names who paid the fee, what the customer was charged, the shares and what the merchant received at verify', async () => {
+      const res = await api.get(reportPath(FROM, TO));
+      assert.equal(res.status, 200, res.text);
+      const [header, ...lines] = parseCsv(res.text);
+      const column = (line: string[], name: (typeof PAYMENTS_REPORT_COLUMNS)[number]) => line[header!.indexOf(name)];
+      const byReference = (reference: string) => lines.find((l) => column(l, 'merchant_reference') === reference)!;
+      const row = (reference: string) =>
+        (['amount', 'fee', 'fee_payer', 'charged_amount', 'splits_amount', 'merchant_receives'] as const).map((c) => column(byReference(reference), c));
+      assert.deepEqual(row('customer-pays'), ['200000', '2000', 'customer', '202000', '0', '200000']);
+      assert.deepEqual(row('split'), ['500000', '5000', 'merchant', '500000', '100000', '395000']);
+      // Not verified: nothing received yet, the column empty.
+      assert.deepEqual(row('plain-order'), ['100007', '0', 'merchant', '100007', '0', '']);
+      assert.deepEqual(header!.slice(-4), ['fee_payer', 'charged_amount', 'splits_amount', 'merchant_receives'], 'added at the end');
     });
 
     it('streams a header line and one line per payment in range, oldest first, quoted and defused', async () => {
@@ -125,7 +153,7 @@ describe('reconciliation', function () {
       assert.ok(res.text.includes(',"two\r\nlines",'));
       assert.equal(reference('plain-order'), 'plain-order');
       assert.ok(lines.every((l) => l[16] === '{}'), 'metadata is a JSON object');
-      assert.ok(res.text.includes(',{}\r\n'), 'metadata {} needs no quotes');
+      assert.ok(res.text.includes(',{},merchant,'), 'metadata {} needs no quotes');
       assert.equal(Number((await h.db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow()).n), inRange.length + 3);
     });
 

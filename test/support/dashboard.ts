@@ -78,6 +78,18 @@ export async function signInInBrowser(page: Page, base: string, email: string, p
   await Promise.all([page.waitForURL(next), page.click('#auth-form button[type=submit]')]);
 }
 
+/** A merchant signed up and in through the pages, with localhost as its domain and a test key made on the developers page. */
+export async function merchantInBrowser(page: Page, server: { base: string; mailbox: Mailbox }, lang: Lang, business: string): Promise<{ email: string; key: string }> {
+  const email = await signUpInBrowser(page, server, lang, business);
+  await signInInBrowser(page, server.base, email);
+  await page.goto(`${server.base}/dashboard/settings`);
+  await page.fill('#domain', 'localhost');
+  await Promise.all([page.waitForURL(/done=added/), page.click('#domain-form button[type=submit]')]);
+  await page.goto(`${server.base}/dashboard/developers`);
+  await page.click('#create-key-form button');
+  return { email, key: await page.locator('#new-key').innerText() };
+}
+
 /** What a dashboard test file works with: an API of its own that mails a real SMTP receiver, and Chromium. */
 export interface DashboardBrowser {
   readonly base: string;

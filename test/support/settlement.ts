@@ -18,6 +18,9 @@ import { createLogger } from '../../src/logger.ts';
 import { simulatorUrl } from './bank.ts';
 import { getHarness, LIVE_BANK } from './harness.ts';
 import type { client } from './http.ts';
+import type { Beneficiary } from '../../src/domain/split-schemas.ts';
+import { decideBeneficiary } from '../../src/payments/splits.ts';
+import { shebaFor } from './sheba.ts';
 
 /** The default fee plan's fee, worked out from the amount alone: 1 % within 1,000..400,000 rials. */
 export const defaultPlanFee = (amount: number) => Math.min(400_000, Math.max(1_000, Math.floor(amount / 100)));
@@ -72,4 +75,14 @@ export async function settlementsOf(api: ReturnType<typeof client>): Promise<{ s
       return one.body;
     }),
   );
+}
+
+let beneficiaries = 0;
+
+/** A beneficiary of a fresh IBAN registered by the merchant of `api` (POST /beneficiaries) and approved as the operator's CLI does. */
+export async function approvedBeneficiary(db: Db, api: ReturnType<typeof client>, name: string): Promise<Beneficiary> {
+  beneficiaries += 1;
+  const res = await api.post<{ beneficiary: Beneficiary }>('/beneficiaries', { iban: shebaFor(Date.now() * 100 + beneficiaries), name });
+  assert.equal(res.status, 201, res.text);
+  return (await decideBeneficiary(db, res.body.beneficiary.id, { status: 'approved' })).beneficiary;
 }

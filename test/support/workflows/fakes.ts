@@ -59,6 +59,7 @@ const HEALTHY: Behaviours = {
   makeMerchantSettlement: async () => ({ made: { net: 1_000_000, attempt: 1 } }),
   payOutSettlement: async () => ({ paid: true, bank_reference: '600000000009' }),
   recordPayout: async () => undefined,
+  payOutBeneficiary: async () => ({ paid: true, bank_reference: '600000000010' }),
   // The stuck-records sweep: nothing stuck, unless a test says otherwise.
   sendOnPendingRefunds: async () => 0,
   startMissingDeliveries: async () => 0,

@@ -65,7 +65,7 @@ export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
     id,
     o.mode ?? 'test',
     { amount: o.amount ?? AMOUNT, callback_url: 'https://shop.example/return?order=1', merchant_reference: `order-${id.slice(0, 8)}` },
-    { PAYMENT_TTL_SECONDS: (o.expiresInMs ?? LONG_MS) / 1000 },
+    { PAYMENT_TTL_SECONDS: (o.expiresInMs ?? LONG_MS) / 1000, AMOUNT_MAX: Number.MAX_SAFE_INTEGER },
     Date.now(),
   );
   const input = paymentWorkflowInput(

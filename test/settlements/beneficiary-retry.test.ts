@@ -1,0 +1,92 @@
+/**
+ * The operator's retry of a beneficiary transfer the bank refused (docs/LEDGER.md#split-settlement,
+ * docs/OPERATIONS.md#a-refused-beneficiary-transfer) against the real stack: a settlement whose first
+ * beneficiary transfer the bank simulator refuses is paid to everyone else; `settlements
+ * retry-beneficiaries`, run twice at once through the real CLI, pays the refused share exactly once under
+ * the next attempt's key; a third retry is refused; the ledger balances throughout.
+ */
+import assert from 'node:assert/strict';
+import { accountBalances } from '../../src/db/ledger.ts';
+import { beneficiaryPayoutWorkflowId } from '../../src/domain/settlement.ts';
+import { setSettlementIban } from '../../src/settlements/service.ts';
+import { bankFault, payoutTransfers } from '../support/bank.ts';
+import { cli } from '../support/cli.ts';
+import { getHarness, liveBankApi } from '../support/harness.ts';
+import { client, waitFor } from '../support/http.ts';
+import { assertLedgerBalanced } from '../support/ledger.ts';
+import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
+import { approvedBeneficiary, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
+
+type Retried = { settlement_id: string; retried: { beneficiary_id: string; amount: number; attempt: number; status: string }[] };
+
+describe('settlement: retrying a refused beneficiary transfer', () => {
+  afterEach(() => bankFault(null));
+
+  it('pays the refused share once under the next attempt’s key, however many retries race; a paid one is never asked for again', async function () {
+    this.timeout(240_000);
+    const h = await getHarness();
+    const [m, liveApi] = [await liveMerchant(), await liveBankApi()];
+    await setSettlementIban(h.db, m.merchantId, SETTLEMENT_IBAN);
+    const b1 = await approvedBeneficiary(h.db, client(liveApi, m.liveKey), 'Agency');
+    const b2 = await approvedBeneficiary(h.db, client(liveApi, m.liveKey), 'Guide');
+    // The fee on 2,000,000 is 20,000: the merchant keeps 1,180,000.
+    await verifiedLivePayment(liveApi, m.liveKey, 2_000_000, undefined, {
+      splits: [
+        { iban: b1.iban, amount: 500_000 },
+        { iban: b2.iban, amount: 300_000 },
+      ],
+    });
+    const share = new Map([
+      [b1.id, 500_000],
+      [b2.id, 300_000],
+    ]);
+    // The beneficiaries are paid in the order of their ids, before the merchant: the first transfer is refused.
+    const [refused, other] = [b1.id, b2.id].sort();
+    await bankFault({ operation: 'payout', fault: 'unknown', times: 1 });
+    const { id, outcome } = await settleNow(m.merchantId);
+    assert.deepEqual(outcome, { result: 'paid', settlement_id: id, net: 1_180_000 });
+    const payoutRows = () =>
+      h.db.selectFrom('beneficiary_payouts').select(['beneficiary_id', 'status', 'attempt', 'failure_code']).where('settlement_id', '=', id).orderBy('beneficiary_id').execute();
+    assert.deepEqual(await payoutRows(), [
+      { beneficiary_id: refused, status: 'failed', attempt: 1, failure_code: 'bank_refused' },
+      { beneficiary_id: other, status: 'paid', attempt: 1, failure_code: null },
+    ]);
+    const keyOf = (beneficiaryId: string, attempt = 1) => `payout:${id}:beneficiary:${beneficiaryId}${attempt === 1 ? '' : `:${attempt}`}`;
+    const transfers = async () => (await payoutTransfers(id)).map((t) => [t.transfer_id, t.amount] as const).sort();
+    assert.deepEqual(await transfers(), [[`payout:${id}:1`, 1_180_000], [keyOf(other!), share.get(other!)!]].sort());
+    // The refused share stays reserved in payouts.
+    assert.equal((await accountBalances(h.db, m.merchantId, 'live')).payouts, share.get(refused!));
+    await assertLedgerBalanced(h.db, 'after the refused beneficiary transfer', { merchantIds: [m.merchantId] });
+
+    // Two operators retry at once: one reopens the refused transfer as attempt 2, the other finds it reopened; one transfer.
+    const [one, two] = await Promise.all([cli('settlements', 'retry-beneficiaries', '--id', id, '--json'), cli('settlements', 'retry-beneficiaries', '--id', id, '--json')]);
+    for (const run of [one, two]) {
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual((JSON.parse(run.stdout) as Retried).retried, [{ beneficiary_id: refused, amount: share.get(refused!), attempt: 2, status: 'pending' }]);
+    }
+    await waitFor('the retried transfer to be paid', async () => ((await payoutRows()).every((r) => r.status === 'paid') ? true : undefined), 60_000);
+    assert.deepEqual(
+      (await payoutRows()).map((r) => [r.beneficiary_id, r.status, r.attempt]),
+      [
+        [refused, 'paid', 2],
+        [other, 'paid', 1],
+      ],
+    );
+    assert.deepEqual(await transfers(), [[`payout:${id}:1`, 1_180_000], [keyOf(other!), share.get(other!)!], [keyOf(refused!, 2), share.get(refused!)!]].sort());
+    const run = await h.temporal.client.workflow.getHandle(beneficiaryPayoutWorkflowId(id, refused!, 2)).describe();
+    assert.equal(run.status.name, 'COMPLETED');
+
+    // Nothing left to retry: refused with the reason, nothing asked of the bank.
+    const again = await cli('settlements', 'retry-beneficiaries', '--id', id, '--beneficiary', refused!);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, new RegExp(`no refused beneficiary transfer to retry \\(${refused} paid\\)`));
+    const unknown = await cli('settlements', 'retry-beneficiaries', '--id', '00000000-0000-4000-8000-000000000000');
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /pays no beneficiary/);
+    assert.equal((await payoutTransfers(id)).length, 3);
+
+    const accounts = await accountBalances(h.db, m.merchantId, 'live');
+    assert.deepEqual([accounts.payouts ?? 0, accounts.beneficiaries ?? 0], [0, 0]);
+    await assertLedgerBalanced(h.db, 'after the retried beneficiary transfer', { merchantIds: [m.merchantId] });
+  });
+});
