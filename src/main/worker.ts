@@ -10,7 +10,7 @@ import { ensureIdempotencyCleanupSchedule, ensureSettlementSchedule, ensureStuck
 import { runMain } from './run.ts';
 import { freePort } from './ports.ts';
 import { oldestUndeliveredEventAge } from '../db/webhook-backlog.ts';
-import { observeBankReconciliation, observePool, observeStuckRecords, observeWebhookBacklog, serveMetrics } from '../observability/metrics.ts';
+import { observeBankReconciliation, observePool, observeStuckRecords, observeWebhookBacklog, observeWorkerThreadHeaps, serveMetrics } from '../observability/metrics.ts';
 import { openDifferences } from '../db/bank-reconciliation.ts';
 import { RECONCILE_LOOKBACK_DAYS } from '../adapters/psp/bank-reconciliation.ts';
 import { tehranDay } from '../domain/calendar.ts';
@@ -28,6 +28,8 @@ await runMain('worker', async (config = loadConfig()) => {
   installTemporalRuntime(logger, `${config.METRICS_HOST}:${sdkPort}`);
   const { db, pool } = createDatabase(config.DATABASE_URL, { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
   observePool(pool);
+  // The workflow thread's heap, where the workflow cache lives (docs/OPERATIONS.md#a-workers-memory).
+  observeWorkerThreadHeaps();
   // Deliveries retry over the schedule's span; a delivery in retry longer than that has given up.
   const schedule = config.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map(Number);
   const retrySpan = schedule.reduce((a, b) => a + b, 0) + schedule.length * (config.WEBHOOK_TIMEOUT_MS / 1000);
