@@ -34,9 +34,10 @@ export function ticks(min: number, max: number, target = 5): number[] {
   const raw = (max - min) / target;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
-  const out: number[] = [];
-  for (let v = Math.floor(min / step) * step; v <= max + step * 1e-9; v += step) out.push(Math.round(v / step) * step);
-  return out;
+  // From the last step at or below min to the first at or above max.
+  const first = Math.floor(min / step + 1e-9);
+  const last = Math.ceil(max / step - 1e-9);
+  return Array.from({ length: last - first + 1 }, (_, k) => Number(((first + k) * step).toPrecision(12)));
 }
 
 function panelSvg(panel: Panel, top: number, xMax: number): string {
@@ -45,8 +46,9 @@ function panelSvg(panel: Panel, top: number, xMax: number): string {
   const ys = panel.series.flatMap((s) => s.points.map((p) => p[1]).filter((y): y is number => y !== undefined && Number.isFinite(y)));
   const yTicks = ticks(0, Math.max(1, ...ys));
   const yMax = yTicks.at(-1)!;
-  const xTicks = ticks(0, Math.max(xMax, 1e-9));
-  const xEnd = Math.max(xTicks.at(-1)!, 1e-9);
+  // The x axis ends at the last sample; its ticks stop before.
+  const xEnd = Math.max(xMax, 1e-9);
+  const xTicks = ticks(0, xEnd).filter((t) => t <= xEnd * (1 + 1e-9));
   const x = (v: number) => MARGIN.left + (v / xEnd) * width;
   const y = (v: number) => top + MARGIN.top + height - (v / yMax) * height;
   const parts: string[] = [`<text x="${MARGIN.left}" y="${top + 20}" class="title">${escape(panel.title)} (${escape(panel.unit)})</text>`];
@@ -121,7 +123,7 @@ export function soakPanels(report: SoakReport): Panel[] {
     .filter((name) => rows.some((r) => proc(r, name)?.eventloop_p99_ms !== undefined))
     .map((name) => ({ name: `${name}`, points: report.intervals.map((i) => [minutes(i.t_s), proc(i, name)?.eventloop_p99_ms]) }));
   const errors: Series[] = [
-    { name: 'errors per 1 000 payments', points: report.intervals.map((i) => [minutes(i.t_s), i.arrivals === 0 ? 0 : (i.errors / i.arrivals) * 1000]) },
+    { name: 'errors', points: report.intervals.map((i) => [minutes(i.t_s), i.arrivals === 0 ? 0 : (i.errors / i.arrivals) * 1000]) },
   ];
   const types = [...new Set(rows.flatMap((r) => Object.keys(r.open_workflows_by_type)))];
   const open: Series[] = [

@@ -75,7 +75,9 @@ export function formatSoakReport(report: SoakReport): string {
   const lines = [
     `Soak: ${report.totals.arrivals} payments at ${report.rate}/s (${report.rate_source}${report.calibration === undefined ? '' : `: ${report.calibration.fraction} of ${report.calibration.capacity_payments_per_s}/s`}) for ${report.plan.minutes} min; fates ${JSON.stringify(report.totals.by_fate)}; ${report.totals.errors} errors, ${report.totals.early_verifies} early verifies`,
     '',
-    `| minute | payments | errors | create p50 / p99 ms | verify p50 / p99 ms | ${names.map((n) => `${n} RSS MB (heap + workflow heap)`).join(' | ')} | worker cache | open workflows | MySQL MB | Temporal MB |`,
+    'Memory in MB: RSS, and for the Node processes (main-thread heap used + workflow-thread heap used).',
+    '',
+    `| minute | payments | errors | create p50 / p99 ms | verify p50 / p99 ms | ${names.map((n) => `${n} MB`).join(' | ')} | worker cache | open workflows | MySQL MB | Temporal MB |`,
     `|${'---|'.repeat(9 + names.length)}`,
     ...rows.map(
       ({ label, sample, interval }) =>
