@@ -26,7 +26,7 @@ await runMain('worker', async (config = loadConfig()) => {
   const sdkPort = config.TEMPORAL_SDK_METRICS_PORT === 0 ? await freePort() : config.TEMPORAL_SDK_METRICS_PORT;
   const sdkMetricsUrl = `http://${config.METRICS_HOST.includes(':') ? `[${config.METRICS_HOST}]` : config.METRICS_HOST}:${sdkPort}/metrics`;
   installTemporalRuntime(logger, `${config.METRICS_HOST}:${sdkPort}`);
-  const { db, pool } = createDatabase(config.DATABASE_URL, { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
+  const { db, pool } = createDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
   observePool(pool);
   // The workflow thread's heap, where the workflow cache lives (docs/OPERATIONS.md#a-workers-memory).
   observeWorkerThreadHeaps();

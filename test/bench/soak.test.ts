@@ -8,7 +8,7 @@ import { observeWorkerThreadHeaps, serveMetrics } from '../../src/observability/
 import { DEFAULT_DAY_MIX } from '../../tools/bench/day.ts';
 import { sqliteBytes, type WatchedProcess } from '../../tools/bench/sample.ts';
 import { DEFAULT_SOAK_PLAN, OPERATIONS, runSoak, type SoakPlan, type SoakReport } from '../../tools/bench/soak.ts';
-import { formatSoakReport, parseSoakArgs, writeSoakOutputs } from '../../tools/bench/soak-cli.ts';
+import { formatSoakReport, writeSoakOutputs } from '../../tools/bench/soak-cli.ts';
 
 /**
  * Checks that `text` is well-formed XML (one root; every tag closed in order; attributes
@@ -133,14 +133,5 @@ describe('soak code path', function () {
     const counts = await statuses(merchantId);
     assert.equal(Object.values(counts).reduce((a, b) => a + b, 0), calibration.payments + report.totals.arrivals);
     assert.equal(counts.created ?? 0, 0, 'every abandoned page expired');
-  });
-
-  it('reads the soak from the command line', () => {
-    assert.equal(parseSoakArgs(['--quick'], '/data'), undefined);
-    const soak = parseSoakArgs(['--soak', '60', '--out', '/tmp/x'], '/data')!;
-    assert.deepEqual([soak.plan.minutes, soak.plan.intervalSeconds, soak.plan.rate, soak.plan.capacityFraction, soak.plan.paymentTtlSeconds, soak.outDir], [60, 300, undefined, 0.4, 120, '/tmp/x']);
-    const short = parseSoakArgs(['--soak', '5', '--rate', '3', '--interval', '1', '--ttl', '60'], '/data')!;
-    assert.deepEqual([short.plan.intervalSeconds, short.plan.rate, short.plan.paymentTtlSeconds, short.outDir], [60, 3, 60, '/data/soak']);
-    assert.throws(() => parseSoakArgs(['--soak', 'x'], '/data'), /--soak takes/);
   });
 });

@@ -19,6 +19,7 @@ import { connectTemporal } from '../../src/temporal/client.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import type { DevServer } from '../launcher/dev-server.ts';
 import { startClusterInfrastructure } from '../launcher/temporal-cluster.ts';
+import { withHeapLimit } from '../launcher/memory.ts';
 import { FULL_PLAN, QUICK_PLAN, runBenchmark, type BenchPlan, type BenchReport } from './run.ts';
 import { sqliteBytes, type WatchedProcess } from './sample.ts';
 import { runSoak } from './soak.ts';
@@ -148,8 +149,9 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   const suffixes = cluster ? ['-a', '-b'] : [''];
   // Metrics ports of their own, so the soak can read each process's heap and event-loop delay.
   const metricsPorts = { worker: await Promise.all(suffixes.map(() => stack.freePort())), api: await Promise.all(suffixes.map(() => stack.freePort())) };
-  const workers = suffixes.map((suffix, i) => start(`worker${suffix}`, 'src/main/worker.ts', { ...env, WORKER_METRICS_PORT: String(metricsPorts.worker[i]) }));
-  const apis = suffixes.map((suffix, i) => start(`api${suffix}`, 'src/main/api.ts', { ...env, PORT: String(apiPorts[i]), API_METRICS_PORT: String(metricsPorts.api[i]) }));
+  // With the heap limits the deployments set (tools/launcher/memory.ts), unless NODE_OPTIONS names one.
+  const workers = suffixes.map((suffix, i) => start(`worker${suffix}`, 'src/main/worker.ts', withHeapLimit({ ...env, WORKER_METRICS_PORT: String(metricsPorts.worker[i]) }, 'worker')));
+  const apis = suffixes.map((suffix, i) => start(`api${suffix}`, 'src/main/api.ts', withHeapLimit({ ...env, PORT: String(apiPorts[i]), API_METRICS_PORT: String(metricsPorts.api[i]) }, 'api')));
   for (const port of apiPorts) await stack.waitReady(`http://127.0.0.1:${port}/readyz`, 120);
   await stack.waitReady(`${baseUrl}/readyz`, 120);
   progress(`Stack up: API ${baseUrl}, Temporal ${temporal.address}; logs in ${join(stack.dataDir, 'bench-{api,worker}*.log')}`);
