@@ -16,6 +16,7 @@ import { RECONCILE_LOOKBACK_DAYS } from '../adapters/psp/bank-reconciliation.ts'
 import { tehranDay } from '../domain/calendar.ts';
 import { stuckCountsByState } from '../db/stuck.ts';
 import { startTracing } from '../observability/tracing.ts';
+import { workerMemoryBounds } from './memory-bounds.ts';
 
 await runMain('worker', async (config = loadConfig()) => {
   requireMailInProduction(config);
@@ -61,6 +62,10 @@ await runMain('worker', async (config = loadConfig()) => {
     return res.ok ? res.text() : '';
   });
   logger.info({ metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics`, temporal_sdk_metrics: sdkMetricsUrl }, 'worker metrics listening');
+  // What bounds this process's memory (docs/OPERATIONS.md#a-workers-memory), and what leaves it to the machine.
+  const { problems, ...bounds } = workerMemoryBounds(config);
+  logger.info(bounds, 'worker memory bounds');
+  for (const problem of problems) logger.warn({ memory: bounds }, problem);
   logger.info({ node: process.version, workflowBundle: bundle === undefined ? 'bundled at start' : 'prebuilt', taskQueue: config.TEMPORAL_TASK_QUEUE, webhookTaskQueue: webhookTaskQueue(config.TEMPORAL_TASK_QUEUE) }, 'worker running');
   return async () => {
     workers.payments.shutdown();
