@@ -6,7 +6,9 @@
  * `--topology cluster` Temporal is the cluster of tools/launcher/temporal-cluster.ts
  * (fresh PostgreSQL, five processes) and the API two replicas behind HAProxy,
  * with two workers: the same scenarios, measured through the balancer. With --json the last line on
- * stdout is the report as one JSON object; progress goes to stderr.
+ * stdout is the report as one JSON object; progress goes to stderr. `--soak <minutes>` runs the
+ * soak (tools/bench/soak.ts) on the same stack instead of the scenarios, and writes soak.json and
+ * soak.svg into `--out <dir>` (default .data/soak).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, rmSync } from 'node:fs';
@@ -175,7 +177,15 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
       ...temporalProcesses,
     ];
     const report = await runSoak({ target: { baseUrl, key: merchant.test_key }, sources: { processes, db, temporal: client.client, temporalBytes }, log: progress }, soak.plan);
-    const output = { ...report, topology: cluster ? 'cluster' : 'dev-server', machine: machine() };
+    // What bounds the processes' memory in this run (docs/OPERATIONS.md#a-workers-memory).
+    const bounds = {
+      worker_node_options: withHeapLimit(env, 'worker').NODE_OPTIONS,
+      api_node_options: withHeapLimit(env, 'api').NODE_OPTIONS,
+      WORKER_MAX_CACHED_WORKFLOWS: config.WORKER_MAX_CACHED_WORKFLOWS,
+      DATABASE_POOL_SIZE: config.DATABASE_POOL_SIZE,
+      PAYMENT_TTL_SECONDS: config.PAYMENT_TTL_SECONDS,
+    };
+    const output = { ...report, topology: cluster ? 'cluster' : 'dev-server', machine: machine(), bounds };
     const files = writeSoakOutputs(output, soak.outDir);
     progress(`soak: wrote ${files.json} and ${files.svg}`);
     if (json) process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -79,7 +79,7 @@ export interface SoakReport {
   started_at: string;
   rate: number;
   rate_source: 'configured' | 'calibrated';
-  calibration?: { capacity_payments_per_s: number; payments: number; seconds: number; fraction: number };
+  calibration?: { capacity_payments_per_s: number; payments: number; seconds: number; fraction: number; errors: number };
   plan: SoakPlan;
   /** Before the traffic (after the calibration). */
   baseline: SystemSample;
@@ -251,8 +251,10 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
     log(`soak: calibrating: the mix in a closed loop of ${plan.calibrationConcurrency} for ${plan.calibrationSeconds} s`);
     const measured = await calibrate(walker, plan);
     rate = Math.max(0.1, round(measured.rps * plan.capacityFraction, 1));
-    calibration = { capacity_payments_per_s: measured.rps, payments: measured.payments, seconds: measured.seconds, fraction: plan.capacityFraction };
-    log(`soak: capacity ${measured.rps} payments/s (${measured.payments} in ${measured.seconds} s); the soak runs at ${plan.capacityFraction} of it: ${rate}/s`);
+    const calibrationOps = recorder.operations();
+    const errors = OPERATIONS.reduce((sum, op) => sum + calibrationOps[op].errors, 0);
+    calibration = { capacity_payments_per_s: measured.rps, payments: measured.payments, seconds: measured.seconds, fraction: plan.capacityFraction, errors };
+    log(`soak: capacity ${measured.rps} payments/s (${measured.payments} in ${measured.seconds} s, ${errors} errors); the soak runs at ${plan.capacityFraction} of it: ${rate}/s`);
     recorder = new Recorder();
   }
   const seconds = plan.minutes * 60;
