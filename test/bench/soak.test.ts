@@ -85,6 +85,8 @@ describe('soak code path', function () {
     assert.equal(report.intervals.length, 3);
     assert.equal(report.intervals.reduce((sum, i) => sum + i.arrivals, 0), 24);
     assert.equal(report.intervals.at(-1)!.arrivals_total, 24);
+    // After the traffic, samples every interval while the last pages expire (TTL + 5 s): the last is the final one.
+    assert.ok(report.after.length >= 2 && report.after.at(-1) === report.final, `${report.after.length} samples after the traffic`);
     assert.deepEqual(report.totals.by_fate, { verified: 16, refunded: 1, declined: 2, canceled: 1, expired: 4 });
     assert.equal(report.totals.errors, 0);
     assert.equal(report.totals.completed, 24);

@@ -105,7 +105,7 @@ export function renderSvg(title: string, subtitle: string, panels: Panel[], xLab
 /** The soak report's panels: RSS and heaps per process, p99 per operation, errors, open workflows, storage. */
 export function soakPanels(report: SoakReport): Panel[] {
   // The last sample, after the traffic, shows what stays once the abandoned pages have expired.
-  const rows: (SystemSample & { t_s: number })[] = [{ ...report.baseline, t_s: 0 }, ...report.intervals, report.final];
+  const rows: (SystemSample & { t_s: number })[] = [{ ...report.baseline, t_s: 0 }, ...report.intervals, ...report.after];
   const minutes = (t: number) => Math.round((t / 60) * 100) / 100;
   const names = [...new Set(rows.flatMap((r) => r.processes.map((p) => p.name)))];
   const proc = (r: (typeof rows)[number], name: string) => r.processes.find((p) => p.name === name);

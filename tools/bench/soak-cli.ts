@@ -59,7 +59,7 @@ export function formatSoakReport(report: SoakReport): string {
   const rows: { label: string; sample: SystemSample; interval?: SoakInterval }[] = [
     { label: '0', sample: report.baseline },
     ...report.intervals.map((i) => ({ label: minute(i.t_s), sample: i, interval: i })),
-    { label: `${minute(report.final.t_s)} (after)`, sample: report.final },
+    ...report.after.map((sample) => ({ label: `${minute(sample.t_s)} (after)`, sample })),
   ];
   const memory = (sample: SystemSample, name: string) => {
     const p = sample.processes.find((q) => q.name === name);

@@ -46,7 +46,8 @@ export const DEFAULT_SOAK_PLAN: Omit<SoakPlan, 'minutes' | 'mix'> = {
   calibrationSeconds: 60,
   calibrationConcurrency: 20,
   verifyDelayMs: 200,
-  paymentTtlSeconds: 120,
+  // The gateway's own default (PAYMENT_TTL_SECONDS): at r payments a second, about 135 r abandoned pages stay open, more than a worker caches at 4/s.
+  paymentTtlSeconds: 900,
 };
 
 export const OPERATIONS = ['create', 'page', 'bank', 'verify', 'refund', 'cancel'] as const;
@@ -84,6 +85,8 @@ export interface SoakReport {
   /** Before the traffic (after the calibration). */
   baseline: SystemSample;
   intervals: SoakInterval[];
+  /** Samples after the traffic, every interval while the last abandoned pages expire; the last is `final`. */
+  after: (SystemSample & { t_s: number })[];
   /** After the traffic, once the last abandoned page has expired. */
   final: SystemSample & { t_s: number };
   totals: { arrivals: number; by_fate: Record<Fate, number>; completed: number; errors: number; early_verifies: number };
@@ -225,20 +228,23 @@ function perPayment(before: SystemSample, after: SystemSample, payments: number)
   };
 }
 
+/** Memory, open workflows and storage of one sample, in a line. */
+function describeSample(sample: SystemSample): string {
+  const worker = sample.processes.find((p) => p.name === 'worker' || p.name === 'worker-a');
+  const rss = sample.processes.map((p) => `${p.name} ${p.rss_mb ?? '-'}`).join(', ');
+  const mbOf = (bytes: number) => Math.round(bytes / 1_048_576);
+  return (
+    `RSS MB ${rss}; worker heap ${worker?.heap_used_mb ?? '-'} MB + workflow thread ${worker?.threads_heap_used_mb ?? '-'} MB, ` +
+    `${worker?.cached_workflows ?? '-'} cached; open workflows ${sample.open_workflows}; MySQL ${mbOf(sample.storage.mysql_bytes)} MB, Temporal ${mbOf(sample.storage.temporal_bytes)} MB`
+  );
+}
+
 /** One line of progress per interval. */
 export function describeInterval(i: SoakInterval, minutes: number): string {
-  const proc = (name: string) => i.processes.find((p) => p.name === name);
-  const worker = proc('worker');
   const ops = OPERATIONS.filter((op) => i.operations[op].count > 0)
     .map((op) => `${op} ${i.operations[op].p50_ms}/${i.operations[op].p99_ms}`)
     .join(', ');
-  const rss = i.processes.map((p) => `${p.name} ${p.rss_mb ?? '-'}`).join(', ');
-  const mbOf = (bytes: number) => Math.round(bytes / 1_048_576);
-  return (
-    `soak ${round(i.t_s / 60, 1)}/${minutes} min: ${i.arrivals_total} payments (${i.in_flight} walking), ${i.errors} errors; ` +
-    `p50/p99 ms ${ops}; RSS MB ${rss}; worker heap ${worker?.heap_used_mb ?? '-'} MB + workflow thread ${worker?.threads_heap_used_mb ?? '-'} MB, ` +
-    `${worker?.cached_workflows ?? '-'} cached; open workflows ${i.open_workflows}; MySQL ${mbOf(i.storage.mysql_bytes)} MB, Temporal ${mbOf(i.storage.temporal_bytes)} MB`
-  );
+  return `soak ${round(i.t_s / 60, 1)}/${minutes} min: ${i.arrivals_total} payments (${i.in_flight} walking), ${i.errors} errors; p50/p99 ms ${ops}; ${describeSample(i)}`;
 }
 
 export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<SoakReport> {
@@ -322,9 +328,16 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
   const tailErrors = OPERATIONS.reduce((sum, op) => sum + tail.operations()[op].errors, 0);
   totals = { completed: totals.completed + tail.completed, errors: totals.errors + tailErrors + walking.size, early: totals.early + tail.earlyVerifies };
   const settle = plan.paymentTtlSeconds + Math.min(60, Math.max(5, plan.paymentTtlSeconds / 2));
-  log(`soak: traffic done (${walking.size} walks unfinished); waiting ${settle} s for the last abandoned pages to expire before the last sample`);
-  await pause(settle * 1000);
-  const final = { ...(await sampleSystem(services.sources)), t_s: round((performance.now() - start) / 1000, 1) };
+  log(`soak: traffic done (${walking.size} walks unfinished); sampling every ${plan.intervalSeconds} s for ${settle} s while the last abandoned pages expire`);
+  const settled = performance.now() + settle * 1000;
+  const after: (SystemSample & { t_s: number })[] = [];
+  while (after.length === 0 || performance.now() < settled) {
+    await pause(Math.min(plan.intervalSeconds * 1000, Math.max(0, settled - performance.now())));
+    const sample = { ...(await sampleSystem(services.sources)), t_s: round((performance.now() - start) / 1000, 1) };
+    after.push(sample);
+    log(`soak: after the traffic, ${round(sample.t_s / 60, 1)} min: ${describeSample(sample)}`);
+  }
+  const final = after.at(-1)!;
   const report: SoakReport = {
     kind: 'soak',
     started_at: startedAt,
@@ -334,6 +347,7 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
     plan,
     baseline,
     intervals,
+    after,
     final,
     totals: { arrivals: arrived, by_fate: byFate, completed: totals.completed, errors: totals.errors, early_verifies: totals.early },
     storage_per_payment: perPayment(baseline, final, arrived),

@@ -8,7 +8,7 @@ describe('the soak, without services', () => {
   it('reads the soak from the command line: minutes, interval, rate or fraction, page lifetime, output directory', () => {
     assert.equal(parseSoakArgs(['--quick'], '/data'), undefined);
     const soak = parseSoakArgs(['--soak', '60', '--out', '/tmp/x'], '/data')!;
-    assert.deepEqual([soak.plan.minutes, soak.plan.intervalSeconds, soak.plan.rate, soak.plan.capacityFraction, soak.plan.paymentTtlSeconds, soak.outDir], [60, 300, undefined, 0.4, 120, '/tmp/x']);
+    assert.deepEqual([soak.plan.minutes, soak.plan.intervalSeconds, soak.plan.rate, soak.plan.capacityFraction, soak.plan.paymentTtlSeconds, soak.outDir], [60, 300, undefined, 0.4, 900, '/tmp/x']);
     const short = parseSoakArgs(['--soak', '5', '--rate', '3', '--interval', '1', '--ttl', '60'], '/data')!;
     assert.deepEqual([short.plan.intervalSeconds, short.plan.rate, short.plan.paymentTtlSeconds, short.outDir], [60, 3, 60, '/data/soak']);
     // About twelve samples by default, never closer than 30 s.
