@@ -70,7 +70,7 @@ LABEL org.opencontainers.image.title="dargah" \
 # not of the host's RAM (docs/OPERATIONS.md#a-workers-memory): the worker's, which holds
 # WORKER_MAX_CACHED_WORKFLOWS; the deployments set each role's own (the API's is lower).
 ENV NODE_ENV=production \
-    NODE_OPTIONS=--max-old-space-size=512 \
+    NODE_OPTIONS="--max-old-space-size=512 --max-semi-space-size=16" \
     HOST=0.0.0.0 \
     PORT=3000 \
     DOCUMENTS_DIR=/var/lib/dargah/documents \

@@ -8,9 +8,12 @@
 import { getHeapStatistics } from 'node:v8';
 import type { Config } from '../config.ts';
 
-/** The workflow thread's heap per cached payment workflow, and its own before any (the bundle), measured by the soak's probe (docs/OPERATIONS.md#a-workers-memory). */
-export const WORKFLOW_HEAP_MB_PER_CACHED = 0.25;
-export const WORKFLOW_HEAP_BASE_MB = 40;
+/**
+ * The workflow thread's heap per cached payment workflow, and its own before any (the bundle):
+ * measured with 0 to 3 000 payment workflows cached (docs/OPERATIONS.md#a-workers-memory).
+ */
+export const WORKFLOW_HEAP_MB_PER_CACHED = 0.12;
+export const WORKFLOW_HEAP_BASE_MB = 55;
 
 export interface WorkerMemoryBounds {
   /** V8's heap limit of each isolate, in MiB. */

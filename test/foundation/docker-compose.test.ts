@@ -14,7 +14,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ConfigSchema, loadConfig, migrationDatabaseUrl, requireMailInProduction } from '../../src/config.ts';
-import { HEAP_LIMIT_MB } from '../../tools/launcher/memory.ts';
+import { heapLimitOption, memoryCeilingMb, type HeapRole } from '../../tools/launcher/memory.ts';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../tools/launcher/temporal-cluster.ts';
 
 interface Service {
@@ -196,13 +196,11 @@ describe('docker-compose.yml', () => {
   }
 
   it("bounds each gateway process's memory by configuration: the heap limit npm start gives it (tools/launcher/memory.ts), under a container limit that holds it", () => {
-    const bytes = (limit: string) => Number(/^(\d+)([mg])$/.exec(limit)![1]) * (limit.endsWith('g') ? 1024 : 1);
+    const mebibytes = (limit: string) => Number(/^(\d+)([mg])$/.exec(limit)![1]) * (limit.endsWith('g') ? 1024 : 1);
     for (const name of GATEWAY) {
-      const role = name.replace(/-[ab]$/, '') as keyof typeof HEAP_LIMIT_MB;
-      assert.equal(environmentOf(name).NODE_OPTIONS, `--max-old-space-size=${HEAP_LIMIT_MB[role]}`, name);
-      // The worker has two isolates of that limit (its main thread, the workflow thread) and the SDK's native part besides.
-      const isolates = role === 'worker' ? 2 : 1;
-      assert.ok(bytes(services[name]!.mem_limit ?? '0m') >= HEAP_LIMIT_MB[role] * isolates, `${name}: mem_limit ${services[name]!.mem_limit} holds ${isolates} × ${HEAP_LIMIT_MB[role]} MiB`);
+      const role = name.replace(/-[ab]$/, '') as HeapRole;
+      assert.equal(environmentOf(name).NODE_OPTIONS, heapLimitOption(role), name);
+      assert.ok(mebibytes(services[name]!.mem_limit ?? '0m') >= memoryCeilingMb(role), `${name}: mem_limit ${services[name]!.mem_limit} holds its ${memoryCeilingMb(role)} MiB`);
     }
   });
 

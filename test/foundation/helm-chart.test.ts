@@ -15,7 +15,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { ConfigSchema } from '../../src/config.ts';
 import { provideHelm, provideK8sCheck } from '../../tools/launcher/kubernetes-tools.ts';
 import { TEMPORAL_SERVER_VERSION } from '../../tools/launcher/temporal-cluster.ts';
-import { HEAP_LIMIT_MB } from '../../tools/launcher/memory.ts';
+import { heapLimitOption, memoryCeilingMb } from '../../tools/launcher/memory.ts';
 
 const CHART = 'deploy/helm/dargah';
 const say = (line: string) => process.stdout.write(`      ${line}\n`);
@@ -165,10 +165,8 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
     const mebibytes = (quantity: string) => Number(/^(\d+)(Mi|Gi)$/.exec(quantity)![1]) * (quantity.endsWith('Gi') ? 1024 : 1);
     for (const role of ['api', 'worker'] as const) {
       const container = find(all, 'Deployment', `dargah-${role}`).spec!.template!.spec.containers[0]!;
-      assert.deepEqual(container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value, `--max-old-space-size=${HEAP_LIMIT_MB[role]}`, role);
-      // The worker has two isolates of that limit (its main thread, the workflow thread) and the SDK's native part besides.
-      const isolates = role === 'worker' ? 2 : 1;
-      assert.ok(mebibytes(container.resources!.limits!.memory!) >= HEAP_LIMIT_MB[role] * isolates, `${role}: limits.memory ${container.resources!.limits!.memory} holds ${isolates} × ${HEAP_LIMIT_MB[role]} MiB`);
+      assert.equal(container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value, heapLimitOption(role), role);
+      assert.ok(mebibytes(container.resources!.limits!.memory!) >= memoryCeilingMb(role), `${role}: limits.memory ${container.resources!.limits!.memory} holds its ${memoryCeilingMb(role)} MiB`);
     }
     assert.equal(find(all, 'ConfigMap', 'dargah-config').data!.WORKER_MAX_CACHED_WORKFLOWS, String(ConfigSchema.properties.WORKER_MAX_CACHED_WORKFLOWS.default));
   });

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigSchema, loadConfig } from '../../src/config.ts';
-import { HEAP_LIMIT_MB } from '../../tools/launcher/memory.ts';
+import { heapLimitOption, memoryCeilingMb } from '../../tools/launcher/memory.ts';
 
 const DIR = 'deploy/systemd';
 
@@ -98,11 +98,10 @@ describe('deploy/systemd units', () => {
   it("bounds the API's and the worker's memory: the heap limit npm start gives them (tools/launcher/memory.ts), under a MemoryMax that holds it", () => {
     for (const role of ['api', 'worker'] as const) {
       const u = units.get(`dargah-${role}.service`)!;
-      assert.ok(words(u, 'Service', 'Environment').includes(`NODE_OPTIONS=--max-old-space-size=${HEAP_LIMIT_MB[role]}`), role);
+      assert.ok((u.get('Service')?.get('Environment') ?? []).includes(`"NODE_OPTIONS=${heapLimitOption(role)}"`), role);
       const max = /^(\d+)([MG])$/.exec(one(u, 'Service', 'MemoryMax') ?? '');
       assert.ok(max !== null, `${role}: MemoryMax in M or G`);
-      const isolates = role === 'worker' ? 2 : 1;
-      assert.ok(Number(max[1]) * (max[2] === 'G' ? 1024 : 1) >= HEAP_LIMIT_MB[role] * isolates, `${role}: MemoryMax holds ${isolates} × ${HEAP_LIMIT_MB[role]} MiB`);
+      assert.ok(Number(max[1]) * (max[2] === 'G' ? 1024 : 1) >= memoryCeilingMb(role), `${role}: MemoryMax holds its ${memoryCeilingMb(role)} MiB`);
     }
   });
 

@@ -1,22 +1,40 @@
 /**
- * The V8 heap limit of each Node process the local stack (`npm start`) and the
- * benchmark start, the same as the deployments give them (deploy/helm values,
- * docker-compose.yml, the systemd units; a test checks they agree): with it
- * and WORKER_MAX_CACHED_WORKFLOWS, a worker's memory is a function of its
- * configuration, not of its uptime (docs/OPERATIONS.md#a-workers-memory).
- * Without it, V8 sizes the heap from the machine's memory (about 4 GiB on a
- * 24 GiB machine) and collects lazily below that. The bank simulator gets
- * none: it stands for a bank, and keeps its whole ledger in memory.
+ * The V8 heap limits of the Node processes the local stack (`npm start`) and
+ * the benchmark start, the same as the deployments give them (the image,
+ * deploy/helm values, docker-compose.yml, the systemd units; tests check they
+ * agree): with them and WORKER_MAX_CACHED_WORKFLOWS, a worker's memory is a
+ * function of its configuration, not of its uptime or of the machine
+ * (docs/OPERATIONS.md#a-workers-memory). Without them, V8 sizes the heap from
+ * the machine's memory (about 4 GiB on a 24 GiB machine) and lets it grow
+ * lazily below that. The bank simulator gets none: it stands for a bank, and
+ * keeps its whole ledger in memory.
  */
 
-/** MiB of old space per isolate (`--max-old-space-size`); the worker's workflow thread gets the same as its main thread. */
-export const HEAP_LIMIT_MB = { worker: 512, api: 256 } as const;
+/** Young generation per semi-space: V8 keeps three (two semi-spaces and the new large-object space), at most 3 × this. Node 24's default would be 64 MiB. */
+export const SEMI_SPACE_MB = 16;
 
-export type HeapRole = keyof typeof HEAP_LIMIT_MB;
+/**
+ * Per role: old space per isolate (`--max-old-space-size`), the isolates (the worker's main
+ * thread and the Temporal SDK's workflow thread each get the limit), and what the process holds
+ * outside the V8 heaps (Node itself, the SDK's native core and its per-workflow state, code, the
+ * MySQL pool's buffers), measured with a margin.
+ */
+export const HEAP_LIMITS = {
+  worker: { oldSpaceMb: 512, isolates: 2, nativeMb: 256 },
+  api: { oldSpaceMb: 256, isolates: 1, nativeMb: 128 },
+} as const;
 
-/** The Node option that sets a role's heap limit. */
+export type HeapRole = keyof typeof HEAP_LIMITS;
+
+/** The Node options that set a role's heap limit. */
 export function heapLimitOption(role: HeapRole): string {
-  return `--max-old-space-size=${HEAP_LIMIT_MB[role]}`;
+  return `--max-old-space-size=${HEAP_LIMITS[role].oldSpaceMb} --max-semi-space-size=${SEMI_SPACE_MB}`;
+}
+
+/** The most memory a role's process can hold: its isolates at their limits, and the rest. A container's memory limit must hold it. */
+export function memoryCeilingMb(role: HeapRole): number {
+  const { oldSpaceMb, isolates, nativeMb } = HEAP_LIMITS[role];
+  return isolates * (oldSpaceMb + 3 * SEMI_SPACE_MB) + nativeMb;
 }
 
 /** `env` with the role's heap limit added to NODE_OPTIONS, unless NODE_OPTIONS already sets one (the operator's choice stands). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { parsePrometheus } from '../../../tools/bench/sample.ts';
 import { renderSvg, ticks } from '../../../tools/bench/plot.ts';
 import { parseSoakArgs } from '../../../tools/bench/soak-cli.ts';
-import { withHeapLimit } from '../../../tools/launcher/memory.ts';
+import { memoryCeilingMb, withHeapLimit } from '../../../tools/launcher/memory.ts';
 
 describe('the soak, without services', () => {
   it('reads the soak from the command line: minutes, interval, rate or fraction, page lifetime, output directory', () => {
@@ -52,8 +52,10 @@ describe('the soak, without services', () => {
   });
 
   it('gives each process of the local stack its heap limit, unless NODE_OPTIONS names one', () => {
-    assert.equal(withHeapLimit({}, 'worker').NODE_OPTIONS, '--max-old-space-size=512');
-    assert.equal(withHeapLimit({ NODE_OPTIONS: '--enable-source-maps' }, 'api').NODE_OPTIONS, '--enable-source-maps --max-old-space-size=256');
+    assert.equal(withHeapLimit({}, 'worker').NODE_OPTIONS, '--max-old-space-size=512 --max-semi-space-size=16');
+    assert.equal(withHeapLimit({ NODE_OPTIONS: '--enable-source-maps' }, 'api').NODE_OPTIONS, '--enable-source-maps --max-old-space-size=256 --max-semi-space-size=16');
+    // Both isolates of the worker at their limits, and what lies outside them.
+    assert.equal(memoryCeilingMb('worker'), 2 * (512 + 48) + 256);
     assert.equal(withHeapLimit({ NODE_OPTIONS: '--max-old-space-size=2048' }, 'worker').NODE_OPTIONS, '--max-old-space-size=2048');
   });
 });
