@@ -21,9 +21,9 @@ export interface Panel {
 }
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
-const WIDTH = 920;
+const WIDTH = 1000;
 const PANEL_HEIGHT = 230;
-const MARGIN = { left: 70, right: 200, top: 34, bottom: 36 };
+const MARGIN = { left: 70, right: 250, top: 34, bottom: 36 };
 
 const escape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 const fmt = (n: number) => (Math.abs(n) >= 100 || Number.isInteger(n) ? String(Math.round(n)) : n.toPrecision(3).replace(/\.?0+$/, ''));

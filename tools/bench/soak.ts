@@ -247,10 +247,29 @@ export function describeInterval(i: SoakInterval, minutes: number): string {
   return `soak ${round(i.t_s / 60, 1)}/${minutes} min: ${i.arrivals_total} payments (${i.in_flight} walking), ${i.errors} errors; p50/p99 ms ${ops}; ${describeSample(i)}`;
 }
 
+/**
+ * Waits (up to 3 min) until one payment walks to verified without an error: a worker that has
+ * just started may still be bundling its workflows, and the API answers 503 to what needs it.
+ */
+async function warmUp(walker: Walker, setRecorder: (r: Recorder) => Recorder, log: (line: string) => void): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const attempt = setRecorder(new Recorder());
+    await walker.walk('verified', performance.now());
+    if ([...attempt.errors.values()].every((n) => n === 0)) return;
+    if (Date.now() > deadline) throw new Error('soak: no payment could be verified within 3 minutes of the start: is the worker running?');
+    log('soak: the gateway is not ready yet (a payment did not walk to verified); trying again');
+    await pause(2_000);
+  }
+}
+
 export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<SoakReport> {
   const { log } = services;
   let recorder = new Recorder();
   const walker = new Walker(services.target, () => recorder, plan, log);
+  await warmUp(walker, (r) => (recorder = r), log);
+  recorder = new Recorder();
+  walker.errorsShown = 0;
   let rate = plan.rate;
   let calibration: SoakReport['calibration'];
   if (rate === undefined) {
