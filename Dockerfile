@@ -66,7 +66,11 @@ LABEL org.opencontainers.image.title="dargah" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.source="${SOURCE}" \
       org.opencontainers.image.licenses="MIT"
+# NODE_OPTIONS: the V8 heap limit of each isolate, so memory is a function of the configuration,
+# not of the host's RAM (docs/OPERATIONS.md#a-workers-memory): the worker's, which holds
+# WORKER_MAX_CACHED_WORKFLOWS; the deployments set each role's own (the API's is lower).
 ENV NODE_ENV=production \
+    NODE_OPTIONS="--max-old-space-size=512 --max-semi-space-size=16" \
     HOST=0.0.0.0 \
     PORT=3000 \
     DOCUMENTS_DIR=/var/lib/dargah/documents \

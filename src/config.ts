@@ -13,6 +13,10 @@ const Int = (opts: { default: number; minimum: number; maximum?: number; descrip
 /** Bounds on one MySQL query and on waiting for a pooled connection (src/db/database.ts uses them by default). */
 export const DEFAULT_DATABASE_QUERY_TIMEOUT_MS = 5_000;
 export const DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS = 3_000;
+/** Payment workflows one worker keeps cached (WORKER_MAX_CACHED_WORKFLOWS): docs/OPERATIONS.md#a-workers-memory. */
+export const DEFAULT_WORKER_MAX_CACHED_WORKFLOWS = 500;
+/** Connections of one process's MySQL pool (DATABASE_POOL_SIZE); src/db/database.ts uses it by default. */
+export const DEFAULT_DATABASE_POOL_SIZE = 20;
 /** Two submissions of three files at their largest (5 MB each). */
 export const DEFAULT_DOCUMENTS_QUOTA_BYTES = 2 * 3 * 5 * 1024 * 1024;
 
@@ -40,6 +44,13 @@ export const ConfigSchema = Type.Object({
     minimum: 0,
     maximum: 600_000,
     description: 'longest a request waits for a connection of the MySQL pool (all busy, or the server does not complete new ones) before it answers 503; 0: no limit',
+  }),
+  DATABASE_POOL_SIZE: Int({
+    default: DEFAULT_DATABASE_POOL_SIZE,
+    minimum: 1,
+    maximum: 1_000,
+    description:
+      'the most MySQL connections one API or worker process opens; more queries wait for one (up to DATABASE_ACQUIRE_TIMEOUT_MS). Each costs the process its buffers and MySQL a thread: with N processes, MySQL needs max_connections above N times this (docs/OPERATIONS.md#a-workers-memory)',
   }),
   TEMPORAL_ADDRESS: Type.String({
     default: '127.0.0.1:7233',
@@ -207,9 +218,11 @@ export const ConfigSchema = Type.Object({
     description: 'POST /events/{id}/redeliver requests a merchant may make per minute and mode (0: unlimited); beyond it 429 rate_limited',
   }),
   WORKER_MAX_CACHED_WORKFLOWS: Int({
-    default: 0,
+    default: DEFAULT_WORKER_MAX_CACHED_WORKFLOWS,
     minimum: 0,
-    description: 'worker: payment workflows kept in memory between their tasks (0: the Temporal SDK default, sized from the heap); bounds worker memory, see docs/BENCHMARKS.md',
+    maximum: 100_000,
+    description:
+      "worker: payment workflows kept in memory between their tasks (the Temporal SDK's sticky cache; one evicted is replayed from its short history at its next task). With the heap limit (NODE_OPTIONS=--max-old-space-size) it bounds the worker's memory: docs/OPERATIONS.md#a-workers-memory. 0: the SDK's own sizing from the heap limit (about 600 per GiB)",
   }),
   RATE_LIMIT_STORE: Type.Union([Type.Literal('mysql'), Type.Literal('memory')], {
     default: 'mysql',

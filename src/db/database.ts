@@ -6,7 +6,7 @@
  */
 import { Kysely, MysqlDialect } from 'kysely';
 import { createPool, type Pool } from 'mysql2';
-import { DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS, DEFAULT_DATABASE_QUERY_TIMEOUT_MS } from '../config.ts';
+import { DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_QUERY_TIMEOUT_MS } from '../config.ts';
 import { boundedPool } from './bounded-pool.ts';
 import type { Database } from './schema.ts';
 
@@ -22,7 +22,7 @@ export interface DatabaseOptions {
   acquireTimeoutMs?: number;
 }
 
-export function mysqlPoolOptions(url: string, poolSize = 20) {
+export function mysqlPoolOptions(url: string, poolSize = DEFAULT_DATABASE_POOL_SIZE) {
   return {
     uri: url,
     connectionLimit: poolSize,

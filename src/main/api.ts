@@ -14,7 +14,7 @@ await runMain('api', async (config = loadConfig()) => {
   const logger = createLogger(config.LOG_LEVEL, 'api');
   // Before the Temporal client: its interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-api');
-  const { db, pool } = createDatabase(config.DATABASE_URL, { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
+  const { db, pool } = createDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
   observePool(pool);
   const temporal = await connectTemporal(config);
   const app = createApp({ config, db, temporal: temporal.client, logger });

@@ -11,12 +11,13 @@ import { namespaceRetentionNotice } from '../temporal/namespace-retention.ts';
 import { runMain } from './run.ts';
 import { freePort } from './ports.ts';
 import { oldestUndeliveredEventAge } from '../db/webhook-backlog.ts';
-import { observeBankReconciliation, observePool, observeStuckRecords, observeWebhookBacklog, serveMetrics } from '../observability/metrics.ts';
+import { observeBankReconciliation, observePool, observeStuckRecords, observeWebhookBacklog, observeWorkerThreadHeaps, serveMetrics } from '../observability/metrics.ts';
 import { openDifferences } from '../db/bank-reconciliation.ts';
 import { RECONCILE_LOOKBACK_DAYS } from '../adapters/psp/bank-reconciliation.ts';
 import { tehranDay } from '../domain/calendar.ts';
 import { stuckCountsByState } from '../db/stuck.ts';
 import { startTracing } from '../observability/tracing.ts';
+import { workerMemoryBounds } from './memory-bounds.ts';
 
 await runMain('worker', async (config = loadConfig()) => {
   requireMailInProduction(config);
@@ -27,8 +28,10 @@ await runMain('worker', async (config = loadConfig()) => {
   const sdkPort = config.TEMPORAL_SDK_METRICS_PORT === 0 ? await freePort() : config.TEMPORAL_SDK_METRICS_PORT;
   const sdkMetricsUrl = `http://${config.METRICS_HOST.includes(':') ? `[${config.METRICS_HOST}]` : config.METRICS_HOST}:${sdkPort}/metrics`;
   installTemporalRuntime(logger, `${config.METRICS_HOST}:${sdkPort}`);
-  const { db, pool } = createDatabase(config.DATABASE_URL, { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
+  const { db, pool } = createDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
   observePool(pool);
+  // The workflow thread's heap, where the workflow cache lives (docs/OPERATIONS.md#a-workers-memory).
+  observeWorkerThreadHeaps();
   // Deliveries retry over the schedule's span; a delivery in retry longer than that has given up.
   const schedule = config.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map(Number);
   const retrySpan = schedule.reduce((a, b) => a + b, 0) + schedule.length * (config.WEBHOOK_TIMEOUT_MS / 1000);
@@ -66,6 +69,10 @@ await runMain('worker', async (config = loadConfig()) => {
     return res.ok ? res.text() : '';
   });
   logger.info({ metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics`, temporal_sdk_metrics: sdkMetricsUrl }, 'worker metrics listening');
+  // What bounds this process's memory (docs/OPERATIONS.md#a-workers-memory), and what leaves it to the machine.
+  const { problems, ...bounds } = workerMemoryBounds(config);
+  logger.info(bounds, 'worker memory bounds');
+  for (const problem of problems) logger.warn({ memory: bounds }, problem);
   logger.info({ node: process.version, workflowBundle: bundle === undefined ? 'bundled at start' : 'prebuilt', taskQueue: config.TEMPORAL_TASK_QUEUE, webhookTaskQueue: webhookTaskQueue(config.TEMPORAL_TASK_QUEUE) }, 'worker running');
   return async () => {
     workers.payments.shutdown();

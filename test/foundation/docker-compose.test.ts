@@ -14,6 +14,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ConfigSchema, loadConfig, migrationDatabaseUrl, requireMailInProduction } from '../../src/config.ts';
+import { heapLimitOption, memoryCeilingMb, type HeapRole } from '../../tools/launcher/memory.ts';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../tools/launcher/temporal-cluster.ts';
 
 interface Service {
@@ -27,14 +28,15 @@ interface Service {
   ports?: string[];
   volumes?: string[];
   depends_on?: Record<string, { condition: string }> | string[];
+  mem_limit?: string;
 }
 
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 /** The roles of the image's entry point (deploy/image/dargah.mjs), which a service's command names. */
 const ROLES = [...(/const roles = \{([^}]*)\}/.exec(readFileSync('deploy/image/dargah.mjs', 'utf8'))?.[1] ?? '').matchAll(/^\s*'?([\w-]+)'?:/gm)].map((m) => m[1]!);
-/** The image's own variables (its HEALTHCHECK's), besides the gateway's configuration. */
-const IMAGE_VARIABLES = new Set(['HEALTHCHECK_URL']);
+/** The image's own variables (its HEALTHCHECK's) and Node's (the heap limit), besides the gateway's configuration. */
+const IMAGE_VARIABLES = new Set(['HEALTHCHECK_URL', 'NODE_OPTIONS']);
 const services = compose.services;
 const GATEWAY = ['api-a', 'api-b', 'worker-a', 'worker-b'];
 /** The bank simulators, one per PSP protocol. */
@@ -192,6 +194,15 @@ describe('docker-compose.yml', () => {
       }
     });
   }
+
+  it("bounds each gateway process's memory by configuration: the heap limit npm start gives it (tools/launcher/memory.ts), under a container limit that holds it", () => {
+    const mebibytes = (limit: string) => Number(/^(\d+)([mg])$/.exec(limit)![1]) * (limit.endsWith('g') ? 1024 : 1);
+    for (const name of GATEWAY) {
+      const role = name.replace(/-[ab]$/, '') as HeapRole;
+      assert.equal(environmentOf(name).NODE_OPTIONS, heapLimitOption(role), name);
+      assert.ok(mebibytes(services[name]!.mem_limit ?? '0m') >= memoryCeilingMb(role), `${name}: mem_limit ${services[name]!.mem_limit} holds its ${memoryCeilingMb(role)} MiB`);
+    }
+  });
 
   it('health-checks each role where it answers: the API on /healthz (the image default), the worker on its metrics port, the bank simulator on its /healthz', () => {
     for (const name of ['api-a', 'api-b']) assert.equal(environmentOf(name).HEALTHCHECK_URL, undefined);

@@ -15,6 +15,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { ConfigSchema } from '../../src/config.ts';
 import { provideHelm, provideK8sCheck } from '../../tools/launcher/kubernetes-tools.ts';
 import { TEMPORAL_SERVER_VERSION } from '../../tools/launcher/temporal-cluster.ts';
+import { heapLimitOption, memoryCeilingMb } from '../../tools/launcher/memory.ts';
 
 const CHART = 'deploy/helm/dargah';
 const say = (line: string) => process.stdout.write(`      ${line}\n`);
@@ -157,6 +158,17 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
     assert.equal(worker.containers[0]!.livenessProbe!.httpGet!.port, 'metrics');
     assert.equal(metricsPort, Number(find(all, 'ConfigMap', 'dargah-config').data!.WORKER_METRICS_PORT));
     assert.equal(find(all, 'ConfigMap', 'dargah-config').data!.METRICS_HOST, '0.0.0.0', 'the kubelet reaches /metrics on the pod\'s address');
+  });
+
+  it("bounds the API's and the worker's memory by configuration: the heap limit npm start gives them (tools/launcher/memory.ts) in NODE_OPTIONS, under a memory limit that holds it", () => {
+    const all = objects(withSecrets());
+    const mebibytes = (quantity: string) => Number(/^(\d+)(Mi|Gi)$/.exec(quantity)![1]) * (quantity.endsWith('Gi') ? 1024 : 1);
+    for (const role of ['api', 'worker'] as const) {
+      const container = find(all, 'Deployment', `dargah-${role}`).spec!.template!.spec.containers[0]!;
+      assert.equal(container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value, heapLimitOption(role), role);
+      assert.ok(mebibytes(container.resources!.limits!.memory!) >= memoryCeilingMb(role), `${role}: limits.memory ${container.resources!.limits!.memory} holds its ${memoryCeilingMb(role)} MiB`);
+    }
+    assert.equal(find(all, 'ConfigMap', 'dargah-config').data!.WORKER_MAX_CACHED_WORKFLOWS, String(ConfigSchema.properties.WORKER_MAX_CACHED_WORKFLOWS.default));
   });
 
   it('drains within the grace period: the API pauses for the Service, then finishes its requests; the worker gets at least the systemd unit\'s stop timeout', () => {

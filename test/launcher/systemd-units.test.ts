@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigSchema, loadConfig } from '../../src/config.ts';
+import { heapLimitOption, memoryCeilingMb } from '../../tools/launcher/memory.ts';
 
 const DIR = 'deploy/systemd';
 
@@ -91,6 +92,16 @@ describe('deploy/systemd units', () => {
       }
       // Node's JIT writes and runs machine code: this would stop it from starting.
       assert.notEqual(one(u, 'Service', 'MemoryDenyWriteExecute'), 'yes', f);
+    }
+  });
+
+  it("bounds the API's and the worker's memory: the heap limit npm start gives them (tools/launcher/memory.ts), under a MemoryMax that holds it", () => {
+    for (const role of ['api', 'worker'] as const) {
+      const u = units.get(`dargah-${role}.service`)!;
+      assert.ok((u.get('Service')?.get('Environment') ?? []).includes(`"NODE_OPTIONS=${heapLimitOption(role)}"`), role);
+      const max = /^(\d+)([MG])$/.exec(one(u, 'Service', 'MemoryMax') ?? '');
+      assert.ok(max !== null, `${role}: MemoryMax in M or G`);
+      assert.ok(Number(max[1]) * (max[2] === 'G' ? 1024 : 1) >= memoryCeilingMb(role), `${role}: MemoryMax holds its ${memoryCeilingMb(role)} MiB`);
     }
   });
 

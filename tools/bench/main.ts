@@ -6,7 +6,9 @@
  * `--topology cluster` Temporal is the cluster of tools/launcher/temporal-cluster.ts
  * (fresh PostgreSQL, five processes) and the API two replicas behind HAProxy,
  * with two workers: the same scenarios, measured through the balancer. With --json the last line on
- * stdout is the report as one JSON object; progress goes to stderr.
+ * stdout is the report as one JSON object; progress goes to stderr. `--soak <minutes>` runs the
+ * soak (tools/bench/soak.ts) on the same stack instead of the scenarios, and writes soak.json and
+ * soak.svg into `--out <dir>` (default .data/soak).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, rmSync } from 'node:fs';
@@ -19,7 +21,11 @@ import { connectTemporal } from '../../src/temporal/client.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import type { DevServer } from '../launcher/dev-server.ts';
 import { startClusterInfrastructure } from '../launcher/temporal-cluster.ts';
+import { withHeapLimit } from '../launcher/memory.ts';
 import { FULL_PLAN, QUICK_PLAN, runBenchmark, type BenchPlan, type BenchReport } from './run.ts';
+import { sqliteBytes, type WatchedProcess } from './sample.ts';
+import { runSoak } from './soak.ts';
+import { formatSoakReport, parseSoakArgs, writeSoakOutputs } from './soak-cli.ts';
 
 /** The pieces of the bootstrap's stack (tools/launcher/stack.ts) the benchmark reuses. */
 export interface StackPieces {
@@ -46,6 +52,8 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   if (topology !== 'dev-server' && topology !== 'cluster') throw new Error(`--topology must be dev-server or cluster, got ${topology ?? 'nothing'}`);
   const cluster = topology === 'cluster';
   const json = args.includes('--json');
+  // --soak <minutes>: the soak instead of the benchmark's scenarios (tools/bench/soak.ts).
+  const soak = parseSoakArgs(args, stack.dataDir);
   // BENCH_PLAN (JSON) overrides single numbers of the plan, e.g. {"create":5000} or {"fixedRates":{"create":100}}.
   const base = quick ? QUICK_PLAN : FULL_PLAN;
   const overrides = JSON.parse(process.env.BENCH_PLAN ?? '{}') as Partial<BenchPlan>;
@@ -68,6 +76,9 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
 
   // A fresh Temporal history each run, so every run starts from the same empty server.
   let temporal: { address: string; pid?: number };
+  // What the soak watches of Temporal: its processes, and its storage in bytes.
+  let temporalProcesses: WatchedProcess[] = [];
+  let temporalBytes: () => number = () => 0;
   let apiPorts: number[];
   let baseUrl: string;
   if (cluster) {
@@ -79,12 +90,18 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
     temporal = { address: infra.temporalAddress, ...(infra.temporal.children.get('history')?.pid === undefined ? {} : { pid: infra.temporal.children.get('history')!.pid! }) };
     apiPorts = infra.apiPorts;
     baseUrl = infra.apiUrl;
+    temporalProcesses = [...infra.temporal.children.entries()].map(([name, child]) => ({ name: `temporal ${name}`, ...(child.pid === undefined ? {} : { pid: child.pid }) }));
+    temporalProcesses.push({ name: 'postgresql', ...(infra.pg.process?.pid === undefined ? {} : { pid: infra.pg.process.pid }) });
+    temporalBytes = () => Number(infra.pg.psql("SELECT pg_database_size('cluster_temporal') + pg_database_size('cluster_temporal_visibility')").trim());
   } else {
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(stack.dataDir, `temporal-bench.sqlite${suffix}`), { force: true });
     const dev = await stack.provideTemporal(process.env, await stack.freePort(), undefined, 'bench');
     temporal = { address: dev.address, ...(dev.server?.process.pid === undefined ? {} : { pid: dev.server.process.pid }) };
     apiPorts = [await stack.freePort()];
     baseUrl = `http://127.0.0.1:${apiPorts[0]}`;
+    temporalProcesses = [{ name: 'temporal', ...(temporal.pid === undefined ? {} : { pid: temporal.pid }) }];
+    const file = join(stack.dataDir, 'temporal-bench.sqlite');
+    temporalBytes = () => sqliteBytes(file);
   }
   // The bank simulator: the bank behind every test payment, on its own port and ledger file.
   const bankPort = await stack.freePort();
@@ -113,7 +130,8 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
     TEMPORAL_SDK_METRICS_PORT: '0',
     // A page never expires by itself during a run: the scale phase decides which payments are
     // abandoned (it expires them with the test clock), and what it leaves in flight stays in flight.
-    PAYMENT_TTL_SECONDS: '86400',
+    // The soak's abandoned pages expire by their own timers, within its short lifetime.
+    PAYMENT_TTL_SECONDS: soak === undefined ? '86400' : String(soak.plan.paymentTtlSeconds),
     // The benchmark's own, higher limits: the limiter still runs (its cost is measured), it never refuses.
     RATE_LIMIT_REQUESTS: process.env.RATE_LIMIT_REQUESTS ?? '100000000',
     TEST_PAYMENTS_PER_MINUTE: process.env.TEST_PAYMENTS_PER_MINUTE ?? '100000000',
@@ -131,8 +149,11 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
     return child;
   };
   const suffixes = cluster ? ['-a', '-b'] : [''];
-  const workers = suffixes.map((suffix) => start(`worker${suffix}`, 'src/main/worker.ts', env));
-  const apis = suffixes.map((suffix, i) => start(`api${suffix}`, 'src/main/api.ts', { ...env, PORT: String(apiPorts[i]) }));
+  // Metrics ports of their own, so the soak can read each process's heap and event-loop delay.
+  const metricsPorts = { worker: await Promise.all(suffixes.map(() => stack.freePort())), api: await Promise.all(suffixes.map(() => stack.freePort())) };
+  // With the heap limits the deployments set (tools/launcher/memory.ts), unless NODE_OPTIONS names one.
+  const workers = suffixes.map((suffix, i) => start(`worker${suffix}`, 'src/main/worker.ts', withHeapLimit({ ...env, WORKER_METRICS_PORT: String(metricsPorts.worker[i]) }, 'worker')));
+  const apis = suffixes.map((suffix, i) => start(`api${suffix}`, 'src/main/api.ts', withHeapLimit({ ...env, PORT: String(apiPorts[i]), API_METRICS_PORT: String(metricsPorts.api[i]) }, 'api')));
   for (const port of apiPorts) await stack.waitReady(`http://127.0.0.1:${port}/readyz`, 120);
   await stack.waitReady(`${baseUrl}/readyz`, 120);
   progress(`Stack up: API ${baseUrl}, Temporal ${temporal.address}; logs in ${join(stack.dataDir, 'bench-{api,worker}*.log')}`);
@@ -146,6 +167,31 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   const merchant = await createMerchant(db, config, { name: 'Benchmark Shop', domain: 'localhost' });
 
   const loadBefore = loadavg().map((n) => Math.round(n * 100) / 100);
+  const machine = () => ({ cpus: cpus().length, loadavg_before: loadBefore, loadavg_after: loadavg().map((n) => Math.round(n * 100) / 100) });
+  if (soak !== undefined) {
+    const metricsUrl = (port: number | undefined) => `http://127.0.0.1:${port}/metrics`;
+    const processes: WatchedProcess[] = [
+      ...workers.map((w, i) => ({ name: `worker${suffixes[i]}`, ...(w.pid === undefined ? {} : { pid: w.pid }), metricsUrl: metricsUrl(metricsPorts.worker[i]) })),
+      ...apis.map((a, i) => ({ name: `api${suffixes[i]}`, ...(a.pid === undefined ? {} : { pid: a.pid }), metricsUrl: metricsUrl(metricsPorts.api[i]) })),
+      { name: 'bank simulator', ...(bankSim.pid === undefined ? {} : { pid: bankSim.pid }) },
+      ...temporalProcesses,
+    ];
+    const report = await runSoak({ target: { baseUrl, key: merchant.test_key }, sources: { processes, db, temporal: client.client, temporalBytes }, log: progress }, soak.plan);
+    // What bounds the processes' memory in this run (docs/OPERATIONS.md#a-workers-memory).
+    const bounds = {
+      worker_node_options: withHeapLimit(env, 'worker').NODE_OPTIONS,
+      api_node_options: withHeapLimit(env, 'api').NODE_OPTIONS,
+      WORKER_MAX_CACHED_WORKFLOWS: config.WORKER_MAX_CACHED_WORKFLOWS,
+      DATABASE_POOL_SIZE: config.DATABASE_POOL_SIZE,
+      PAYMENT_TTL_SECONDS: config.PAYMENT_TTL_SECONDS,
+    };
+    const output = { ...report, topology: cluster ? 'cluster' : 'dev-server', machine: machine(), bounds };
+    const files = writeSoakOutputs(output, soak.outDir);
+    progress(`soak: wrote ${files.json} and ${files.svg}`);
+    if (json) process.stdout.write(`${JSON.stringify(output)}\n`);
+    else process.stdout.write(`${formatSoakReport(output)}\n`);
+    return;
+  }
   const report = await runBenchmark(
     {
       target: { baseUrl, key: merchant.test_key },
@@ -163,7 +209,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   const output: BenchOutput = {
     mode: quick ? 'quick' : 'full',
     topology: cluster ? 'cluster' : 'dev-server',
-    machine: { cpus: cpus().length, loadavg_before: loadBefore, loadavg_after: loadavg().map((n) => Math.round(n * 100) / 100) },
+    machine: machine(),
     ...report,
   };
   if (json) process.stdout.write(`${JSON.stringify(output)}\n`);

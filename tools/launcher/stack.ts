@@ -38,6 +38,7 @@ import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
 import { provideHaproxy } from './balancer.ts';
 import { provideHelm, provideK8sCheck } from './kubernetes-tools.ts';
 import { freePort, portInUse } from '../../src/main/ports.ts';
+import { withHeapLimit } from './memory.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // DARGAH_DATA_DIR: another place for the SQLite file, logs and demo key, so a second
@@ -303,8 +304,9 @@ export async function start(): Promise<void> {
       BANK_SIM_STATE_FILE: join(dataDir, 'bank-sim-mellat.jsonl'),
     },
   });
-  supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env });
-  supervisor.add({ name: 'api', layer: 1, script: 'src/main/api.ts', env });
+  // Each with the heap limit the deployments give it (tools/launcher/memory.ts).
+  supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env: withHeapLimit(env, 'worker') });
+  supervisor.add({ name: 'api', layer: 1, script: 'src/main/api.ts', env: withHeapLimit(env, 'api') });
   const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
   await waitReady(`${apiBase}/readyz`, 120);
   const key = await demoKey(config.DATABASE_URL);
