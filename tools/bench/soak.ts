@@ -80,6 +80,8 @@ export interface SoakReport {
   started_at: string;
   rate: number;
   rate_source: 'configured' | 'calibrated';
+  /** Payments walked before anything else, until one ended verified without an error (the gateway ready). */
+  warm_up_payments: number;
   calibration?: { capacity_payments_per_s: number; payments: number; seconds: number; fraction: number; errors: number };
   plan: SoakPlan;
   /** Before the traffic (after the calibration). */
@@ -251,12 +253,12 @@ export function describeInterval(i: SoakInterval, minutes: number): string {
  * Waits (up to 3 min) until one payment walks to verified without an error: a worker that has
  * just started may still be bundling its workflows, and the API answers 503 to what needs it.
  */
-async function warmUp(walker: Walker, setRecorder: (r: Recorder) => Recorder, log: (line: string) => void): Promise<void> {
+async function warmUp(walker: Walker, setRecorder: (r: Recorder) => Recorder, log: (line: string) => void): Promise<number> {
   const deadline = Date.now() + 180_000;
-  for (;;) {
+  for (let payments = 1; ; payments++) {
     const attempt = setRecorder(new Recorder());
     await walker.walk('verified', performance.now());
-    if ([...attempt.errors.values()].every((n) => n === 0)) return;
+    if ([...attempt.errors.values()].every((n) => n === 0)) return payments;
     if (Date.now() > deadline) throw new Error('soak: no payment could be verified within 3 minutes of the start: is the worker running?');
     log('soak: the gateway is not ready yet (a payment did not walk to verified); trying again');
     await pause(2_000);
@@ -267,7 +269,7 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
   const { log } = services;
   let recorder = new Recorder();
   const walker = new Walker(services.target, () => recorder, plan, log);
-  await warmUp(walker, (r) => (recorder = r), log);
+  const warmUpPayments = await warmUp(walker, (r) => (recorder = r), log);
   recorder = new Recorder();
   walker.errorsShown = 0;
   let rate = plan.rate;
@@ -362,6 +364,7 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
     started_at: startedAt,
     rate,
     rate_source: calibration === undefined ? 'configured' : 'calibrated',
+    warm_up_payments: warmUpPayments,
     ...(calibration === undefined ? {} : { calibration }),
     plan,
     baseline,
