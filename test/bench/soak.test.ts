@@ -49,7 +49,7 @@ describe('soak code path', function () {
   this.timeout(180_000);
 
   /** A soak against the suite's services: its API with a short page lifetime, this process's metrics. */
-  async function soak(plan: SoakPlan): Promise<{ report: SoakReport; merchantId: string }> {
+  async function soak(plan: SoakPlan): Promise<{ report: SoakReport; merchantId: string; checkpoints: SoakReport[] }> {
     const h = await getHarness();
     const merchant = await newMerchant();
     const baseUrl = await apiWith({ PAYMENT_TTL_SECONDS: String(plan.paymentTtlSeconds) });
@@ -58,12 +58,18 @@ describe('soak code path', function () {
     const metrics = await serveMetrics('127.0.0.1', 0);
     const processes: WatchedProcess[] = [{ name: 'worker', pid: process.pid, metricsUrl: `http://127.0.0.1:${metrics.port}/metrics` }];
     const temporalFile = process.env.TEMPORAL_DEV_DB ?? '';
+    const checkpoints: SoakReport[] = [];
     try {
       const report = await runSoak(
-        { target: { baseUrl, key: merchant.key }, sources: { processes, db: h.db, temporal: h.temporal.client, temporalBytes: () => (temporalFile === '' ? 0 : sqliteBytes(temporalFile)) }, log: () => {} },
+        {
+          target: { baseUrl, key: merchant.key },
+          sources: { processes, db: h.db, temporal: h.temporal.client, temporalBytes: () => (temporalFile === '' ? 0 : sqliteBytes(temporalFile)) },
+          log: () => {},
+          checkpoint: (r) => checkpoints.push(structuredClone(r)),
+        },
         plan,
       );
-      return { report, merchantId: merchant.merchantId };
+      return { report, merchantId: merchant.merchantId, checkpoints };
     } finally {
       metrics.server.close();
     }
@@ -77,7 +83,7 @@ describe('soak code path', function () {
 
   it('sends every arrival at a fixed rate through its fate, samples each interval, measures storage per payment and draws the curve', async () => {
     const plan: SoakPlan = { ...DEFAULT_SOAK_PLAN, minutes: 0.1, intervalSeconds: 2, rate: 4, mix: DEFAULT_DAY_MIX, verifyDelayMs: 50, paymentTtlSeconds: 2 };
-    const { report, merchantId } = await soak(plan);
+    const { report, merchantId, checkpoints } = await soak(plan);
 
     // 4 payments a second for 6 s, sampled every 2 s.
     assert.equal(report.rate_source, 'configured');
@@ -87,6 +93,11 @@ describe('soak code path', function () {
     assert.equal(report.intervals.at(-1)!.arrivals_total, 24);
     // After the traffic, samples every interval while the last pages expire (TTL + 5 s): the last is the final one.
     assert.ok(report.after.length >= 2 && report.after.at(-1) === report.final, `${report.after.length} samples after the traffic`);
+    // The report so far after every sample but the last (a run cut short leaves its curve), then the complete one.
+    assert.equal(checkpoints.length, report.intervals.length + report.after.length - 1);
+    assert.deepEqual(checkpoints.map((c) => c.complete), checkpoints.map(() => false));
+    assert.deepEqual(checkpoints.map((c) => c.intervals.length).slice(0, 3), [1, 2, 3]);
+    assert.equal(report.complete, true);
     assert.deepEqual(report.totals.by_fate, { verified: 16, refunded: 1, declined: 2, canceled: 1, expired: 4 });
     assert.equal(report.totals.errors, 0);
     assert.equal(report.totals.completed, 24);

@@ -24,7 +24,7 @@ import { startClusterInfrastructure } from '../launcher/temporal-cluster.ts';
 import { withHeapLimit } from '../launcher/memory.ts';
 import { FULL_PLAN, QUICK_PLAN, runBenchmark, type BenchPlan, type BenchReport } from './run.ts';
 import { sqliteBytes, type WatchedProcess } from './sample.ts';
-import { runSoak } from './soak.ts';
+import { runSoak, type SoakReport } from './soak.ts';
 import { formatSoakReport, parseSoakArgs, writeSoakOutputs } from './soak-cli.ts';
 
 /** The pieces of the bootstrap's stack (tools/launcher/stack.ts) the benchmark reuses. */
@@ -176,7 +176,6 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
       { name: 'bank simulator', ...(bankSim.pid === undefined ? {} : { pid: bankSim.pid }) },
       ...temporalProcesses,
     ];
-    const report = await runSoak({ target: { baseUrl, key: merchant.test_key }, sources: { processes, db, temporal: client.client, temporalBytes }, log: progress }, soak.plan);
     // What bounds the processes' memory in this run (docs/OPERATIONS.md#a-workers-memory).
     const bounds = {
       worker_node_options: withHeapLimit(env, 'worker').NODE_OPTIONS,
@@ -185,7 +184,11 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
       DATABASE_POOL_SIZE: config.DATABASE_POOL_SIZE,
       PAYMENT_TTL_SECONDS: config.PAYMENT_TTL_SECONDS,
     };
-    const output = { ...report, topology: cluster ? 'cluster' : 'dev-server', machine: machine(), bounds };
+    const withRun = (report: SoakReport) => ({ ...report, topology: cluster ? 'cluster' : 'dev-server', machine: machine(), bounds });
+    // The files are written after every sample too (complete: false), so a run cut short leaves its curve.
+    const checkpoint = (report: SoakReport) => void writeSoakOutputs(withRun(report), soak.outDir);
+    const report = await runSoak({ target: { baseUrl, key: merchant.test_key }, sources: { processes, db, temporal: client.client, temporalBytes }, log: progress, checkpoint }, soak.plan);
+    const output = withRun(report);
     const files = writeSoakOutputs(output, soak.outDir);
     progress(`soak: wrote ${files.json} and ${files.svg}`);
     if (json) process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -146,6 +146,6 @@ export function soakPanels(report: SoakReport): Panel[] {
 }
 
 export function soakSvg(report: SoakReport): string {
-  const subtitle = `${report.totals.arrivals} payments at ${report.rate}/s (${report.rate_source}), ${report.plan.minutes} min from ${report.started_at}, sampled every ${report.plan.intervalSeconds} s`;
+  const subtitle = `${report.totals.arrivals} payments at ${report.rate}/s (${report.rate_source}), ${report.plan.minutes} min from ${report.started_at}, sampled every ${report.plan.intervalSeconds} s${report.complete === false ? ' (still running)' : ''}`;
   return renderSvg('Dargah soak', subtitle, soakPanels(report), 'minutes since the traffic began');
 }

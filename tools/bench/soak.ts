@@ -77,6 +77,8 @@ export interface SoakInterval extends SystemSample {
 
 export interface SoakReport {
   kind: 'soak';
+  /** False in the checkpoints written while the soak runs: `final` is then the latest sample. */
+  complete: boolean;
   started_at: string;
   rate: number;
   rate_source: 'configured' | 'calibrated';
@@ -100,6 +102,8 @@ export interface SoakServices {
   target: Target;
   sources: SampleSources;
   log: (line: string) => void;
+  /** Called with the report so far after every sample (`complete: false`), so a run cut short leaves its curve. */
+  checkpoint?: (report: SoakReport) => void;
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -272,7 +276,7 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
   const warmUpPayments = await warmUp(walker, (r) => (recorder = r), log);
   recorder = new Recorder();
   walker.errorsShown = 0;
-  let rate = plan.rate;
+  let rate: number | undefined = plan.rate;
   let calibration: SoakReport['calibration'];
   if (rate === undefined) {
     log(`soak: calibrating: the mix in a closed loop of ${plan.calibrationConcurrency} for ${plan.calibrationSeconds} s`);
@@ -284,6 +288,7 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
     log(`soak: capacity ${measured.rps} payments/s (${measured.payments} in ${measured.seconds} s, ${errors} errors); the soak runs at ${plan.capacityFraction} of it: ${rate}/s`);
     recorder = new Recorder();
   }
+  const soakRate = rate;
   const seconds = plan.minutes * 60;
   const count = Math.round(rate * seconds);
   const fates = fatesFor(count, plan.mix);
@@ -295,6 +300,7 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
   const startedAt = new Date().toISOString();
   const start = performance.now();
   const intervals: SoakInterval[] = [];
+  const after: (SystemSample & { t_s: number })[] = [];
   const walking = new Set<Promise<void>>();
   let arrived = 0;
   let totals = { completed: 0, errors: 0, early: 0 };
@@ -325,6 +331,7 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
       };
       intervals.push(interval);
       log(describeInterval(interval, plan.minutes));
+      services.checkpoint?.(reportSoFar(interval, false));
     }
   })();
 
@@ -351,29 +358,34 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
   const settle = plan.paymentTtlSeconds + Math.min(60, Math.max(5, plan.paymentTtlSeconds / 2));
   log(`soak: traffic done (${walking.size} walks unfinished); sampling every ${plan.intervalSeconds} s for ${settle} s while the last abandoned pages expire`);
   const settled = performance.now() + settle * 1000;
-  const after: (SystemSample & { t_s: number })[] = [];
   while (after.length === 0 || performance.now() < settled) {
     await pause(Math.min(plan.intervalSeconds * 1000, Math.max(0, settled - performance.now())));
     const sample = { ...(await sampleSystem(services.sources)), t_s: round((performance.now() - start) / 1000, 1) };
     after.push(sample);
     log(`soak: after the traffic, ${round(sample.t_s / 60, 1)} min: ${describeSample(sample)}`);
+    if (performance.now() < settled) services.checkpoint?.(reportSoFar(sample, false));
   }
-  const final = after.at(-1)!;
-  const report: SoakReport = {
-    kind: 'soak',
-    started_at: startedAt,
-    rate,
-    rate_source: calibration === undefined ? 'configured' : 'calibrated',
-    warm_up_payments: warmUpPayments,
-    ...(calibration === undefined ? {} : { calibration }),
-    plan,
-    baseline,
-    intervals,
-    after,
-    final,
-    totals: { arrivals: arrived, by_fate: byFate, completed: totals.completed, errors: totals.errors, early_verifies: totals.early },
-    storage_per_payment: perPayment(baseline, final, arrived),
-  };
+  const report = reportSoFar(after.at(-1)!, true);
   log(`soak: per payment: MySQL ${report.storage_per_payment.mysql_rows} rows, ${Math.round(report.storage_per_payment.mysql_bytes)} bytes; Temporal ${Math.round(report.storage_per_payment.temporal_bytes)} bytes`);
   return report;
+
+  /** The report with `final` as its last sample. */
+  function reportSoFar(final: SystemSample & { t_s: number }, complete: boolean): SoakReport {
+    return {
+      kind: 'soak',
+      complete,
+      started_at: startedAt,
+      rate: soakRate,
+      rate_source: calibration === undefined ? 'configured' : 'calibrated',
+      warm_up_payments: warmUpPayments,
+      ...(calibration === undefined ? {} : { calibration }),
+      plan,
+      baseline,
+      intervals,
+      after,
+      final,
+      totals: { arrivals: arrived, by_fate: byFate, completed: totals.completed, errors: totals.errors, early_verifies: totals.early },
+      storage_per_payment: perPayment(baseline, final, arrived),
+    };
+  }
 }
