@@ -148,7 +148,7 @@ export const ConfigSchema = Type.Object({
   }),
   STUCK_SWEEP_BATCH_SIZE: Int({ default: 100, minimum: 1, maximum: 10_000, description: 'worker: records of each kind one sweep run sends on at most; the next run goes on' }),
   AMOUNT_MIN: Int({ default: 10_000, minimum: 1, description: 'smallest payment amount in rials' }),
-  AMOUNT_MAX: Int({ default: 500_000_000, minimum: 1, description: 'largest payment amount in rials' }),
+  AMOUNT_MAX: Int({ default: 500_000_000, minimum: 1, description: "largest payment amount in rials, and the largest sum a customer is charged (amount + fee when the customer pays it); keep it at or below the PSP's per-transaction limit" }),
   FEE_BPS: Int({ default: 100, minimum: 0, maximum: 10_000, description: 'default fee in basis points of the amount' }),
   FEE_MIN: Int({ default: 1_000, minimum: 0, description: 'default minimum fee in rials' }),
   FEE_MAX: Int({ default: 400_000, minimum: 0, description: 'default maximum fee in rials' }),

@@ -122,6 +122,8 @@ describe('soak code path', function () {
     assert.ok(report.baseline.storage.mysql_bytes > 0 && report.final.storage.mysql_rows > report.baseline.storage.mysql_rows);
     assert.ok(report.storage_per_payment.mysql_rows > 1, JSON.stringify(report.storage_per_payment));
     assert.equal(report.storage_per_payment.tables.payments?.rows, 1);
+    // CPU per payment: the watched process (this one, which runs the suite's worker) spent some on each.
+    assert.ok(report.baseline.processes[0]!.cpu_ms! > 0 && report.cpu_ms_per_payment.worker! > 0, JSON.stringify(report.cpu_ms_per_payment));
     if (process.env.TEMPORAL_DEV_DB !== undefined) assert.ok(report.final.storage.temporal_bytes > 0);
 
     // The files: the JSON report and an SVG that parses, with every panel.

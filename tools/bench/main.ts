@@ -23,7 +23,7 @@ import type { DevServer } from '../launcher/dev-server.ts';
 import { startClusterInfrastructure } from '../launcher/temporal-cluster.ts';
 import { withHeapLimit } from '../launcher/memory.ts';
 import { FULL_PLAN, QUICK_PLAN, runBenchmark, type BenchPlan, type BenchReport } from './run.ts';
-import { sqliteBytes, type WatchedProcess } from './sample.ts';
+import { localProcessPid, sqliteBytes, type WatchedProcess } from './sample.ts';
 import { runSoak, type SoakReport } from './soak.ts';
 import { formatSoakReport, parseSoakArgs, writeSoakOutputs } from './soak-cli.ts';
 
@@ -176,6 +176,9 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
       { name: 'bank simulator', ...(bankSim.pid === undefined ? {} : { pid: bankSim.pid }) },
       ...temporalProcesses,
     ];
+    // The records' MySQL server, when it runs on this machine: its CPU per payment is the capacity model's MySQL input.
+    const mysqlPid = localProcessPid(['mariadbd', 'mysqld']);
+    if (mysqlPid !== undefined) processes.push({ name: 'mysql', pid: mysqlPid });
     // What bounds the processes' memory in this run (docs/OPERATIONS.md#a-workers-memory).
     const bounds = {
       worker_node_options: withHeapLimit(env, 'worker').NODE_OPTIONS,

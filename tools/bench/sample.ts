@@ -6,11 +6,11 @@
  * ANALYZE TABLE, rows counted exactly) and Temporal's (the dev server's
  * SQLite file, or the cluster's PostgreSQL database).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../src/db/database.ts';
-import { openWorkflows } from './work.ts';
+import { cpuMs, openWorkflows } from './work.ts';
 
 /** A process the soak watches: its pid (RSS) and, for the Node processes, its /metrics. */
 export interface WatchedProcess {
@@ -22,6 +22,8 @@ export interface WatchedProcess {
 export interface ProcessSample {
   name: string;
   rss_mb?: number;
+  /** CPU time used since the process started (user + system, all threads), from /proc: the soak's CPU per payment is its growth. */
+  cpu_ms?: number;
   /** Main thread's V8 heap (prom-client's nodejs_heap_size_*_bytes). */
   heap_used_mb?: number;
   heap_total_mb?: number;
@@ -62,6 +64,31 @@ export function rssBytes(pid: number): number | undefined {
   }
 }
 
+/** CPU time of a process so far, or undefined once it is gone. */
+function cpuMsOf(pid: number): number | undefined {
+  try {
+    return cpuMs(pid);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The pid of a process of this machine running one of `commands` (its /proc comm), if there is
+ * one: the soak watches the local MySQL server's CPU this way (a remote one is not seen).
+ */
+export function localProcessPid(commands: readonly string[]): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (commands.includes(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) return Number(entry);
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return undefined;
+}
+
 /** Samples of a Prometheus text exposition, summed over their labels, by metric name. */
 export function parsePrometheus(text: string): Map<string, number> {
   const values = new Map<string, number>();
@@ -88,7 +115,8 @@ function labelKey(labels: string): string {
 /** One process's memory and event-loop delay. A process whose metrics do not answer gives its RSS alone. */
 export async function sampleProcess(p: WatchedProcess): Promise<ProcessSample> {
   const rss = p.pid === undefined ? undefined : rssBytes(p.pid);
-  const sample: ProcessSample = { name: p.name, ...(rss === undefined ? {} : { rss_mb: mb(rss) }) };
+  const cpu = p.pid === undefined ? undefined : cpuMsOf(p.pid);
+  const sample: ProcessSample = { name: p.name, ...(rss === undefined ? {} : { rss_mb: mb(rss) }), ...(cpu === undefined ? {} : { cpu_ms: cpu }) };
   if (p.metricsUrl === undefined) return sample;
   let metrics: Map<string, number>;
   try {

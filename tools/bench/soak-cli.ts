@@ -86,6 +86,8 @@ export function formatSoakReport(report: SoakReport): string {
     '',
     `Per payment: MySQL ${per.mysql_rows} rows, ${Math.round(per.mysql_bytes)} bytes (data + indexes); Temporal ${Math.round(per.temporal_bytes)} bytes`,
     '',
+    `CPU ms per payment (the sample before the traffic to its last): ${Object.entries(report.cpu_ms_per_payment).map(([name, ms]) => `${name} ${ms}`).join(', ')}`,
+    '',
     '| table | rows per payment | bytes per payment |',
     '|---|---|---|',
     ...Object.entries(per.tables)

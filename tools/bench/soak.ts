@@ -94,6 +94,11 @@ export interface SoakReport {
   /** After the traffic, once the last abandoned page has expired. */
   final: SystemSample & { t_s: number };
   totals: { arrivals: number; by_fate: Record<Fate, number>; completed: number; errors: number; early_verifies: number };
+  /**
+   * CPU milliseconds each watched process spent per payment, from the sample before the
+   * traffic to the traffic's last: the capacity model's input (docs/SCALING.md#a-capacity-model).
+   */
+  cpu_ms_per_payment: Record<string, number>;
   /** Growth from baseline to final, divided by the payments the soak made. */
   storage_per_payment: { mysql_bytes: number; mysql_rows: number; temporal_bytes: number; tables: Record<string, { rows: number; bytes: number }> };
 }
@@ -214,6 +219,17 @@ async function calibrate(walker: Walker, plan: SoakPlan): Promise<{ rps: number;
   let next = 0;
   const result = await closedLoop(() => walker.walk(fates[next++ % fates.length]!, performance.now()), Number.MAX_SAFE_INTEGER, plan.calibrationConcurrency, plan.calibrationSeconds);
   return { rps: result.rps, payments: result.operations, seconds: result.duration_s };
+}
+
+/** Each process's CPU time between two samples per payment made (processes sampled in both). */
+export function cpuPerPayment(before: SystemSample, after: SystemSample, payments: number): Record<string, number> {
+  const result: Record<string, number> = {};
+  if (payments === 0) return result;
+  for (const p of after.processes) {
+    const start = before.processes.find((q) => q.name === p.name)?.cpu_ms;
+    if (start !== undefined && p.cpu_ms !== undefined) result[p.name] = round((p.cpu_ms - start) / payments, 1);
+  }
+  return result;
 }
 
 /** Growth between two samples per payment made. */
@@ -367,6 +383,7 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
   }
   const report = reportSoFar(after.at(-1)!, true);
   log(`soak: per payment: MySQL ${report.storage_per_payment.mysql_rows} rows, ${Math.round(report.storage_per_payment.mysql_bytes)} bytes; Temporal ${Math.round(report.storage_per_payment.temporal_bytes)} bytes`);
+  log(`soak: CPU ms per payment: ${Object.entries(report.cpu_ms_per_payment).map(([name, ms]) => `${name} ${ms}`).join(', ')}`);
   return report;
 
   /** The report with `final` as its last sample. */
@@ -385,6 +402,7 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
       after,
       final,
       totals: { arrivals: arrived, by_fate: byFate, completed: totals.completed, errors: totals.errors, early_verifies: totals.early },
+      cpu_ms_per_payment: cpuPerPayment(baseline, intervals.at(-1) ?? final, intervals.at(-1)?.arrivals_total ?? arrived),
       storage_per_payment: perPayment(baseline, final, arrived),
     };
   }

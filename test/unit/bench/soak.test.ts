@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { parsePrometheus } from '../../../tools/bench/sample.ts';
+import { readFileSync } from 'node:fs';
+import { localProcessPid, parsePrometheus, type SystemSample } from '../../../tools/bench/sample.ts';
+import { cpuPerPayment } from '../../../tools/bench/soak.ts';
 import { renderSvg, ticks } from '../../../tools/bench/plot.ts';
 import { parseSoakArgs } from '../../../tools/bench/soak-cli.ts';
 import { memoryCeilingMb, withHeapLimit } from '../../../tools/launcher/memory.ts';
@@ -16,6 +18,26 @@ describe('the soak, without services', () => {
     assert.equal(parseSoakArgs(['--soak', '10', '--fraction', '0.3'], '/data')!.plan.capacityFraction, 0.3);
     assert.throws(() => parseSoakArgs(['--soak', 'x'], '/data'), /--soak takes/);
     assert.throws(() => parseSoakArgs(['--soak', '5', '--fraction', '2'], '/data'), /--fraction takes/);
+  });
+
+  it("divides each process's CPU between two samples by the payments made; a process missing from either is left out", () => {
+    const sample = (processes: SystemSample['processes']): SystemSample => ({
+      processes,
+      open_workflows: 0,
+      open_workflows_by_type: {},
+      storage: { mysql_bytes: 0, mysql_rows: 0, mysql_tables: {}, temporal_bytes: 0 },
+    });
+    const before = sample([{ name: 'worker', cpu_ms: 1_000 }, { name: 'mysql', cpu_ms: 500 }, { name: 'gone', cpu_ms: 10 }]);
+    const after = sample([{ name: 'worker', cpu_ms: 6_000 }, { name: 'mysql', cpu_ms: 1_500 }, { name: 'new', cpu_ms: 40 }]);
+    assert.deepEqual(cpuPerPayment(before, after, 100), { worker: 50, mysql: 10 });
+    assert.deepEqual(cpuPerPayment(before, after, 0), {});
+  });
+
+  it('finds a local process by its command name, and nothing for a name no process has', () => {
+    // This test's own process is one such: whatever its command name, a process of that name is found.
+    const ownName = readFileSync(`/proc/${process.pid}/comm`, 'utf8').trim();
+    assert.equal(typeof localProcessPid([ownName]), 'number');
+    assert.equal(localProcessPid(['no-such-command-dargah']), undefined);
   });
 
   it('reads Prometheus text: samples summed over their labels, the kind label kept apart', () => {
