@@ -190,8 +190,8 @@ async function waitReady(url: string, seconds: number): Promise<void> {
 }
 
 async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: number | undefined, name: string): Promise<{ address: string; server?: DevServer; cli?: string }> {
+  const config = loadConfig(env);
   if (process.env.TEMPORAL_ADDRESS !== undefined && process.env.TEMPORAL_ADDRESS !== '' && name === 'start') {
-    const config = loadConfig(env);
     say(`Using the Temporal cluster at ${config.TEMPORAL_ADDRESS}.`);
     const { connection } = await connectTemporal(config).catch(() => {
       throw new PrerequisiteError(`Temporal is not reachable at TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}: start it or unset TEMPORAL_ADDRESS to run a local dev server.`);
@@ -211,8 +211,8 @@ async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: num
     ...(uiPort === undefined ? {} : { uiPort }),
     dbFile: join(dataDir, `temporal-${name}.sqlite`),
     logFile: join(dataDir, `temporal-${name}.log`),
-    namespace: loadConfig(env).TEMPORAL_NAMESPACE,
-    retentionDays: loadConfig(env).TEMPORAL_NAMESPACE_RETENTION_DAYS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    retentionDays: config.TEMPORAL_NAMESPACE_RETENTION_DAYS,
   });
   cleanups.push(() => server.stop());
   return { address: server.address, server, cli };
