@@ -7,7 +7,7 @@
 const LAYERS = {
   domain: { path: '^src/domain/', may: [] },
   // src/observability: the metric definitions and the tracing set-up, usable by every layer above.
-  foundation: { path: '^src/((errors|config|logger)\\.ts$|observability/)', may: [] },
+  foundation: { path: '^src/((errors|config|config-schema|logger)\\.ts$|observability/)', may: [] },
   db: { path: '^src/db/', may: ['domain', 'foundation'] },
   temporal: { path: '^src/temporal/', may: ['domain', 'foundation', 'db'] },
   adapters: { path: '^src/adapters/', may: ['domain', 'foundation', 'db'] },

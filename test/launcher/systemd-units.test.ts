@@ -128,7 +128,7 @@ describe('deploy/systemd units', () => {
         .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as const),
     );
     const known = Object.keys(ConfigSchema.properties);
-    for (const key of Object.keys(settings)) assert.ok(known.includes(key), `${key} is not a setting of src/config.ts`);
+    for (const key of Object.keys(settings)) assert.ok(known.includes(key), `${key} is not a setting of src/config-schema.ts`);
     for (const key of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PUBLIC_BASE_URL', 'PAGES_CSRF_SECRET']) assert.ok(key in settings, key);
     // Installed as it is, the example must not start: its secrets are placeholders.
     assert.throws(() => loadConfig(settings), /placeholder/);

@@ -3,7 +3,8 @@
  * it once the dependencies are installed).
  */
 import { existsSync } from 'node:fs';
-import { runCommand, start, test } from './stack.ts';
+import { start, test } from './commands.ts';
+import { runCommand } from './stack.ts';
 
 // The image suite (buildah and podman) joins a whole `npm test` where buildah is installed;
 // `npm run test:image` installs it with apt-get when missing.

@@ -1,50 +1,30 @@
 /**
- * The stack behind `npm start`, `npm test` and `npm run bench` (their entry
- * points are tools/launcher/main.ts and tools/bench/cli.ts): everything a fresh
- * machine needs, in order.
- *   start: Temporal CLI → MySQL database and migrations → Temporal dev server
- *          (unless TEMPORAL_ADDRESS names a cluster) → worker and API processes
- *          → a demo merchant's test key, then the addresses. From then on it
- *          supervises them: a process that dies is restarted with backoff
- *          (supervisor.ts); one that keeps crashing stops everything.
- *   test:  the unit tier, static checks, then the same on its own database
- *          and ports, then the mocha suite, then the fault suite.
- *   faults: the fault suite alone, bootstrapped the same way.
- *   cluster: the cluster suite (test/cluster) alone: the production topology
- *          on one machine, brought up by the suite itself; it runs after the fault suite in `test`.
- *   image: the image suite (test/image) alone: the production image built with
- *          buildah and run with podman; last in `test` where buildah is installed.
- *   bench: the same on its own database, ports and SQLite file, then the benchmark.
+ * The pieces of the stack behind `npm start`, `npm test` and `npm run bench`
+ * (commands.ts puts `start` and `test` together from them; tools/bench/cli.ts
+ * the benchmark): the database and its migrations, the Temporal dev server
+ * (unless TEMPORAL_ADDRESS names a cluster), child processes and their
+ * cleanup, local secrets, and the signal handling that stops everything.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type Config } from '../../src/config.ts';
-import { createDatabase, databaseName } from '../../src/db/database.ts';
+import { createDatabase } from '../../src/db/database.ts';
 import { mysqlErrorCode } from '../../src/db/errors.ts';
 import { ensureDatabase, migrateToLatest, recreateDatabase } from '../../src/db/migrate.ts';
 import { connectTemporal, registerSearchAttributes } from '../../src/temporal/client.ts';
-import { retiredWorkflowsNotice } from '../../src/temporal/retired-workflows.ts';
-import { createMerchant } from '../../src/merchants/merchants.ts';
-import { parseKey } from '../../src/merchants/keys.ts';
 import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
-import { staticChecks, suiteArgs, unitTier } from './suites.ts';
-import { spawnDevServer, startDevServer, type DevServer } from './dev-server.ts';
-import { describeExit, restartPolicyFromEnv, Supervisor } from './supervisor.ts';
-import { CHROMIUM_PROBLEM_ENV, provideChromium } from './chromium.ts';
-import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
-import { provideHaproxy } from './balancer.ts';
-import { provideHelm, provideK8sCheck } from './kubernetes-tools.ts';
+import { startDevServer, type DevServer } from './dev-server.ts';
 import { freePort, portInUse } from '../../src/main/ports.ts';
-import { withHeapLimit } from './memory.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // DARGAH_DATA_DIR: another place for the SQLite file, logs and demo key, so a second
 // stack (the supervision test) never touches a developer's `npm start`.
-const dataDir = process.env.DARGAH_DATA_DIR !== undefined && process.env.DARGAH_DATA_DIR !== '' ? resolve(process.env.DARGAH_DATA_DIR) : join(root, '.data');
-const say = (line: string) => process.stdout.write(`${line}\n`);
+export const dataDir = process.env.DARGAH_DATA_DIR !== undefined && process.env.DARGAH_DATA_DIR !== '' ? resolve(process.env.DARGAH_DATA_DIR) : join(root, '.data');
+export const say = (line: string) => process.stdout.write(`${line}\n`);
 
 function fail(error: unknown): never {
   const message =
@@ -60,7 +40,7 @@ function mysqlMessage(error: unknown): string | undefined {
   return `MySQL is not usable at ${url.host} (${code}): start MySQL or MariaDB there (for example: start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd), or set DATABASE_URL.`;
 }
 
-async function prepareDatabase(url: string, fresh: boolean): Promise<void> {
+export async function prepareDatabase(url: string, fresh: boolean): Promise<void> {
   await (fresh ? recreateDatabase(url) : ensureDatabase(url));
   const { db } = createDatabase(url, { poolSize: 1 });
   try {
@@ -71,7 +51,7 @@ async function prepareDatabase(url: string, fresh: boolean): Promise<void> {
 }
 
 /** A port of the launcher's own environment (only `npm start` reads these, so they are not gateway config). */
-function portFromEnv(name: string, fallback: number, zeroMeans?: string): number {
+export function portFromEnv(name: string, fallback: number, zeroMeans?: string): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);
@@ -81,35 +61,12 @@ function portFromEnv(name: string, fallback: number, zeroMeans?: string): number
   return port;
 }
 
-/** The demo merchant's test key, kept in .data so every `npm start` prints the same working key. */
-async function demoKey(databaseUrl: string): Promise<string> {
-  const file = join(dataDir, `demo-merchant-${databaseName(databaseUrl)}.json`);
-  const { db } = createDatabase(databaseUrl, { poolSize: 1 });
-  try {
-    if (existsSync(file)) {
-      const saved = JSON.parse(readFileSync(file, 'utf8')) as { test_key: string };
-      const parsed = parseKey(saved.test_key);
-      const row =
-        parsed === undefined
-          ? undefined
-          : await db.selectFrom('api_keys').select('id').where('prefix', '=', parsed.prefix).where('revoked_at', 'is', null).executeTakeFirst();
-      if (row !== undefined) return saved.test_key;
-    }
-    const created = await createMerchant(db, loadConfig(), { name: 'Demo Shop', domain: 'localhost' });
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, JSON.stringify(created, null, 2), { mode: 0o600 });
-    return created.test_key;
-  } finally {
-    await db.destroy();
-  }
-}
-
 /**
  * A secret of the local stack, unless the environment gives it: drawn once, kept in .data (owner-only),
  * so it survives restarts: the payment pages' CSRF secret, the simulators' admin token (which the
  * operator's `cli bank-sim fault` reads from there, docs/OPERATIONS.md#rehearse-a-psp-outage).
  */
-function localSecret(name: 'PAGES_CSRF_SECRET' | 'BANK_SIM_ADMIN_TOKEN', fileName: string): string {
+export function localSecret(name: 'PAGES_CSRF_SECRET' | 'BANK_SIM_ADMIN_TOKEN', fileName: string): string {
   const given = process.env[name];
   if (given !== undefined && given !== '') return given;
   const file = join(dataDir, fileName);
@@ -121,7 +78,7 @@ function localSecret(name: 'PAGES_CSRF_SECRET' | 'BANK_SIM_ADMIN_TOKEN', fileNam
 }
 
 /** `output`: a file descriptor for the child's stdout and stderr, else ours. */
-function startChild(name: string, script: string, env: NodeJS.ProcessEnv, output?: number): ChildProcess {
+export function startChild(name: string, script: string, env: NodeJS.ProcessEnv, output?: number): ChildProcess {
   const stdio = output === undefined ? ['ignore', 'inherit', 'inherit'] : ['ignore', output, output];
   // CPU_PROFILE_DIR: each child writes a V8 CPU profile there when it exits (docs/BENCHMARKS.md#profiling); Node refuses the flag in NODE_OPTIONS.
   const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.CPU_PROFILE_DIR] : [];
@@ -136,9 +93,9 @@ function startChild(name: string, script: string, env: NodeJS.ProcessEnv, output
 }
 
 let stopping = false;
-const cleanups: (() => Promise<void>)[] = [];
+export const cleanups: (() => Promise<void>)[] = [];
 let stopped: Promise<never> | undefined;
-function shutdown(code: number): Promise<never> {
+export function shutdown(code: number): Promise<never> {
   stopped ??= stopEverything(code);
   return stopped;
 }
@@ -147,7 +104,7 @@ async function stopEverything(code: number): Promise<never> {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   process.exit(code);
 }
-const stopChild = (child: ChildProcess) => () =>
+export const stopChild = (child: ChildProcess) => () =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
@@ -155,8 +112,11 @@ const stopChild = (child: ChildProcess) => () =>
     setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
   });
 
+/** Whether everything is being stopped: a child that exits now was asked to. */
+export const isStopping = (): boolean => stopping;
+
 /** The Mellat simulator's protocol and terminal: the one the gateway's SANDBOX_MELLAT_* settings name. */
-function mellatSimulatorSettings(config: Pick<Config, 'SANDBOX_MELLAT_TERMINAL_ID' | 'SANDBOX_MELLAT_USERNAME' | 'SANDBOX_MELLAT_PASSWORD'>): NodeJS.ProcessEnv {
+export function mellatSimulatorSettings(config: Pick<Config, 'SANDBOX_MELLAT_TERMINAL_ID' | 'SANDBOX_MELLAT_USERNAME' | 'SANDBOX_MELLAT_PASSWORD'>): NodeJS.ProcessEnv {
   return {
     BANK_SIM_PROTOCOL: 'mellat',
     BANK_SIM_TERMINAL_ID: config.SANDBOX_MELLAT_TERMINAL_ID,
@@ -165,17 +125,7 @@ function mellatSimulatorSettings(config: Pick<Config, 'SANDBOX_MELLAT_TERMINAL_I
   };
 }
 
-/** A bank simulator process for the test suite, on a free port with a fresh ledger in .data: answers its address (ready or not yet). */
-async function startSuiteSimulator(name: string, ledgerFile: string, settings: NodeJS.ProcessEnv): Promise<string> {
-  const port = await freePort();
-  const state = join(dataDir, ledgerFile);
-  rmSync(state, { force: true });
-  const child = startChild(name, 'src/bank-sim/main.ts', { ...process.env, ...settings, BANK_SIM_PORT: String(port), BANK_SIM_STATE_FILE: state, SANDBOX_DELAY_SECONDS: '1' });
-  cleanups.push(stopChild(child));
-  return `http://127.0.0.1:${port}`;
-}
-
-async function waitReady(url: string, seconds: number): Promise<void> {
+export async function waitReady(url: string, seconds: number): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     try {
@@ -189,9 +139,9 @@ async function waitReady(url: string, seconds: number): Promise<void> {
   }
 }
 
-async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: number | undefined, name: string): Promise<{ address: string; server?: DevServer; cli?: string }> {
+export async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: number | undefined, name: string): Promise<{ address: string; server?: DevServer; cli?: string }> {
   const config = loadConfig(env);
-  if (process.env.TEMPORAL_ADDRESS !== undefined && process.env.TEMPORAL_ADDRESS !== '' && name === 'start') {
+  if (env.TEMPORAL_ADDRESS !== undefined && env.TEMPORAL_ADDRESS !== '' && name === 'start') {
     say(`Using the Temporal cluster at ${config.TEMPORAL_ADDRESS}.`);
     const { connection } = await connectTemporal(config).catch(() => {
       throw new PrerequisiteError(`Temporal is not reachable at TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}: start it or unset TEMPORAL_ADDRESS to run a local dev server.`);
@@ -218,202 +168,11 @@ async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: num
   return { address: server.address, server, cli };
 }
 
-/** One sentence when Temporal still holds executions of workflow types this version retired (src/temporal/retired-workflows.ts). */
-async function sayRetiredWorkflows(config: Config, devServerFile: string | undefined): Promise<void> {
-  const { client, connection } = await connectTemporal(config);
-  try {
-    const notice = await retiredWorkflowsNotice(client, devServerFile === undefined ? {} : { devServerFile: relative(process.cwd(), devServerFile) || devServerFile });
-    if (notice !== undefined) say(notice);
-  } finally {
-    await connection.close();
-  }
-}
-
-export async function start(): Promise<void> {
-  const config = loadConfig();
-  // Launcher settings, not gateway config: only this command reads them.
-  const temporalPort = portFromEnv('TEMPORAL_DEV_PORT', 7233);
-  const uiPort = portFromEnv('TEMPORAL_UI_PORT', 8233, 'no Web UI');
-  const policy = restartPolicyFromEnv(process.env);
-  say(`Preparing MySQL database ${databaseName(config.DATABASE_URL)}…`);
-  await prepareDatabase(config.DATABASE_URL, false);
-  const temporal = await provideTemporal(process.env, temporalPort, uiPort === 0 ? undefined : uiPort, 'start');
-  await sayRetiredWorkflows({ ...config, TEMPORAL_ADDRESS: temporal.address }, temporal.server?.options.dbFile);
-  // Else the API would crash-loop on EADDRINUSE while /readyz answers from the other process.
-  if (config.PORT !== 0 && (await portInUse(config.PORT, config.HOST))) {
-    throw new PrerequisiteError(`port ${config.PORT} is in use (another npm start?): stop it, or set PORT.`);
-  }
-  // The bank simulator (test mode's bank, docs/BANK.md) on its own port, its ledger in .data.
-  const bankPort = portFromEnv('BANK_SIM_PORT', 3100);
-  if (await portInUse(bankPort)) throw new PrerequisiteError(`port ${bankPort} is in use (another npm start?): stop it, or set BANK_SIM_PORT.`);
-  // The second PSP's simulator (Behpardakht Mellat, docs/psps/mellat.md): its own process, port and ledger.
-  const mellatPort = portFromEnv('BANK_SIM_MELLAT_PORT', 3101);
-  if (await portInUse(mellatPort)) throw new PrerequisiteError(`port ${mellatPort} is in use (another npm start?): stop it, or set BANK_SIM_MELLAT_PORT.`);
-  // The metrics endpoints of the API and the worker, and the Temporal SDK's exporter the worker reads (docs/OPERATIONS.md).
-  for (const name of ['API_METRICS_PORT', 'WORKER_METRICS_PORT', 'TEMPORAL_SDK_METRICS_PORT'] as const) {
-    if (config[name] !== 0 && (await portInUse(config[name], config.METRICS_HOST))) throw new PrerequisiteError(`port ${config[name]} is in use (another npm start?): stop it, or set ${name}.`);
-  }
-  const env = {
-    ...process.env,
-    TEMPORAL_ADDRESS: temporal.address,
-    PAGES_CSRF_SECRET: localSecret('PAGES_CSRF_SECRET', 'pages-csrf-secret'),
-    // Always this stack's own simulator (a test suite's SANDBOX_BANK_URL must not leak in).
-    SANDBOX_BANK_URL: `http://127.0.0.1:${bankPort}`,
-    SANDBOX_MELLAT_URL: `http://127.0.0.1:${mellatPort}`,
-    // Local development receives webhooks on localhost; a shared server must never (docs/SECURITY.md).
-    WEBHOOK_ALLOW_LOOPBACK_IN_TEST: process.env.WEBHOOK_ALLOW_LOOPBACK_IN_TEST ?? 'true',
-  };
-  // From here on every process is supervised: restarted when it dies, everything
-  // stopped when one keeps crashing (supervisor.ts).
-  const supervisor = new Supervisor({
-    root,
-    policy,
-    say,
-    warn: (line) => process.stderr.write(`${line}\n`),
-    onGiveUp: (sentence) => {
-      process.stderr.write(`${sentence}\n`);
-      void shutdown(1);
-    },
-  });
-  cleanups.push(() => supervisor.stop());
-  if (temporal.server !== undefined) {
-    // Started and awaited by provideTemporal; restarted the same way: same port, same SQLite file.
-    const { options } = temporal.server;
-    supervisor.add({ name: 'Temporal dev server', layer: 0, hint: relative(process.cwd(), options.logFile) || options.logFile, start: () => spawnDevServer(options) }, temporal.server.process);
-  }
-  // Customers go back to this API (its public origin, and its port on this machine) and nowhere else.
-  const redirectOrigins = [new URL(config.PUBLIC_BASE_URL).origin, `http://localhost:${config.PORT}`, `http://127.0.0.1:${config.PORT}`].join(',');
-  // Their admin endpoints (the outage rehearsal's fault switches) answer only this stack's token.
-  const simulatorAdmin = { BANK_SIM_ADMIN_TOKEN: localSecret('BANK_SIM_ADMIN_TOKEN', 'bank-sim-admin-token') };
-  supervisor.add({
-    name: 'bank simulator',
-    layer: 1,
-    script: 'src/bank-sim/main.ts',
-    env: { BANK_SIM_REDIRECT_ORIGINS: redirectOrigins, ...env, ...simulatorAdmin, BANK_SIM_PROTOCOL: 'sep', BANK_SIM_PORT: String(bankPort), BANK_SIM_STATE_FILE: join(dataDir, 'bank-sim.jsonl') },
-  });
-  supervisor.add({
-    name: 'Mellat bank simulator',
-    layer: 1,
-    script: 'src/bank-sim/main.ts',
-    env: {
-      BANK_SIM_REDIRECT_ORIGINS: redirectOrigins,
-      ...env,
-      ...simulatorAdmin,
-      ...mellatSimulatorSettings(config),
-      BANK_SIM_PORT: String(mellatPort),
-      BANK_SIM_STATE_FILE: join(dataDir, 'bank-sim-mellat.jsonl'),
-    },
-  });
-  // Each with the heap limit the deployments give it (tools/launcher/memory.ts).
-  supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env: withHeapLimit(env, 'worker') });
-  supervisor.add({ name: 'api', layer: 1, script: 'src/main/api.ts', env: withHeapLimit(env, 'api') });
-  const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
-  await waitReady(`${apiBase}/readyz`, 120);
-  const key = await demoKey(config.DATABASE_URL);
-  say('');
-  say('Dargah payment gateway is running.');
-  say(`  API:          ${config.PUBLIC_BASE_URL}/api/v1`);
-  say(`  API docs:     ${config.PUBLIC_BASE_URL}/docs`);
-  say(`  Readiness:    ${config.PUBLIC_BASE_URL}/readyz`);
-  say(`  Test bank:    ${env.SANDBOX_BANK_URL} (the bank simulator, sep), ${env.SANDBOX_MELLAT_URL} (mellat)`);
-  if (temporal.server !== undefined && uiPort !== 0) say(`  Temporal UI:  http://localhost:${uiPort}`);
-  if (config.API_METRICS_PORT !== 0) say(`  Metrics:      http://${config.METRICS_HOST}:${config.API_METRICS_PORT}/metrics (API), port ${config.WORKER_METRICS_PORT} (worker)`);
-  say(`  Demo test key (merchant "Demo Shop", domain localhost): ${key}`);
-  say('');
-  say(`Try: curl -s ${config.PUBLIC_BASE_URL}/api/v1/payments -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`);
-  say(`       -d '{"amount":150000,"callback_url":"http://localhost:8000/return","merchant_reference":"order-1"}'`);
-  say('Press Ctrl-C to stop.');
-}
-
-/**
- * The main suite, then (on a whole run that passed) the fault suite of
- * test/faults, which starts and breaks its own MariaDB, Temporal server and
- * workers, then the cluster suite of test/cluster (a Temporal cluster,
- * HAProxy, replicas). `faults` and `cluster` run one suite alone.
- */
-export async function test(args: string[], suites: ('main' | 'faults' | 'cluster' | 'image')[]): Promise<void> {
-  const mainOnly = suites[0] === 'main' && args.length > 0; // a filtered run runs the main suite alone
-  if (suites.includes('main') && !mainOnly) unitTier(root, say);
-  // Before the suites, so a first build (minutes) counts against no test's timeout.
-  if (suites.includes('main') && !mainOnly) {
-    // The chart test's Helm and tools/k8s-check (test/foundation/helm-chart.test.ts).
-    provideHelm(say);
-    provideK8sCheck(say);
-  }
-  if (suites.includes('cluster') && !mainOnly) {
-    provideClusterBinaries(say);
-    providePostgres(say);
-    provideHaproxy(say);
-  }
-  if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')) staticChecks(root, say);
-  const base = loadConfig();
-  const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);
-  if (process.env.TEST_DATABASE_URL === undefined) testUrl.pathname = `/${databaseName(base.DATABASE_URL)}_test`;
-  const databaseUrl = testUrl.toString();
-  say(`Preparing the test database ${databaseName(databaseUrl)}…`);
-  await prepareDatabase(databaseUrl, true);
-  const port = await freePort();
-  const temporal = await provideTemporal(process.env, port, undefined, 'test');
-  // Not restarted: the suite runs its worker in-process, and a restart would hide the
-  // crash from the test that caused it. Said once, so the failures that follow make sense.
-  temporal.server?.process.once('exit', (code, signal) => {
-    if (!stopping) {
-      process.stderr.write(`The test suite's Temporal dev server exited (${describeExit(code, signal)}) while the tests ran: tests that need Temporal fail from here on; see ${temporal.server?.options.logFile}.\n`);
-    }
-  });
-  const artifacts = join(root, 'test-artifacts');
-  mkdirSync(artifacts, { recursive: true });
-  const chromiumProblem = provideChromium(say);
-  if (chromiumProblem !== undefined) say(`${chromiumProblem} The browser tests will fail.`);
-  // The simulator's admin endpoints need a token, which the tests hold (test/support/bank.ts); the
-  // gateway's test API servers listen on 127.0.0.1 at ports of their own, and some stand for a gateway
-  // behind TLS at https://pay.example (test/security/response-headers.test.ts).
-  const bankSimSettings = { BANK_SIM_ADMIN_TOKEN: randomBytes(24).toString('base64url'), BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*,https://pay.example' };
-  // The Mellat terminal has a password in the suite, so the tests see it checked.
-  const mellatPassword = { SANDBOX_MELLAT_PASSWORD: randomBytes(12).toString('base64url') };
-  // Test mode's banks for the whole suite, each its own process with the same admin token: SEP's, and the second PSP's (Behpardakht Mellat).
-  const sepUrl = await startSuiteSimulator('bank simulator', 'bank-sim-test.jsonl', { ...bankSimSettings, BANK_SIM_PROTOCOL: 'sep' });
-  const mellatUrl = await startSuiteSimulator('Mellat bank simulator', 'bank-sim-mellat-test.jsonl', { ...bankSimSettings, ...mellatSimulatorSettings({ ...base, ...mellatPassword }) });
-  await waitReady(`${sepUrl}/healthz`, 30);
-  await waitReady(`${mellatUrl}/healthz`, 30);
-  const env = {
-      ...process.env,
-      SANDBOX_BANK_URL: sepUrl,
-      SANDBOX_MELLAT_URL: mellatUrl,
-      ...mellatPassword,
-      ...bankSimSettings,
-      DATABASE_URL: databaseUrl,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_CLI: temporal.cli ?? '',
-      TEMPORAL_DEV_DB: join(dataDir, 'temporal-test.sqlite'),
-      TEST_ARTIFACTS: artifacts,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-      ...(chromiumProblem === undefined ? {} : { [CHROMIUM_PROBLEM_ENV]: chromiumProblem }),
-  };
-  const configs = { main: join(root, 'test', '.mocharc.json'), faults: join(root, 'test', 'faults', '.mocharc.json'), cluster: join(root, 'test', 'cluster', '.mocharc.json'), image: join(root, 'test', 'image', '.mocharc.json') };
-  let code = 0;
-  for (const suite of suites) {
-    if (suite !== 'main' && mainOnly) break;
-    if (suite === 'faults') say('Running the fault suite (test/faults): it starts its own MariaDB, Temporal server and workers…');
-    if (suite === 'cluster') say('Running the cluster suite (test/cluster): a Temporal cluster on its own PostgreSQL, HAProxy, API replicas and workers…');
-    if (suite === 'image') say('Running the image suite (test/image): the production image built with buildah and run with podman…');
-    const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(root, configs[suite], args)], { cwd: root, stdio: 'inherit', env });
-    const stop = stopChild(mocha);
-    cleanups.push(stop);
-    code = await new Promise<number>((resolve) => mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))));
-    cleanups.splice(cleanups.indexOf(stop), 1);
-    if (code !== 0) break;
-  }
-  await shutdown(code);
-}
-
 /**
  * What the benchmark reuses of this stack (tools/bench/cli.ts runs `npm run bench`
  * with it): the same bootstrap on its own ports, database and SQLite file.
  */
 export const stackPieces = { dataDir, prepareDatabase, freePort, provideTemporal, startChild, stopChild, waitReady, cleanups };
-
-export { shutdown };
 
 /**
  * Runs the command named on the command line (`node … <entry> <command> [args]`)

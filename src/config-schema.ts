@@ -1,0 +1,306 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * Every setting the gateway reads from its environment, with defaults that
+ * work on a developer machine. One schema validates and documents them; the
+ * configuration table in docs/CONFIGURATION.md is generated from it.
+ */
+const Int = (opts: { default: number; minimum: number; maximum?: number; description: string }) =>
+  Type.Integer(opts);
+
+/** Bounds on one MySQL query and on waiting for a pooled connection (src/db/database.ts uses them by default). */
+export const DEFAULT_DATABASE_QUERY_TIMEOUT_MS = 5_000;
+export const DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS = 3_000;
+/** Payment workflows one worker keeps cached (WORKER_MAX_CACHED_WORKFLOWS): docs/OPERATIONS.md#a-workers-memory. */
+export const DEFAULT_WORKER_MAX_CACHED_WORKFLOWS = 500;
+/** Connections of one process's MySQL pool (DATABASE_POOL_SIZE); src/db/database.ts uses it by default. */
+export const DEFAULT_DATABASE_POOL_SIZE = 20;
+/** Two submissions of three files at their largest (5 MB each). */
+export const DEFAULT_DOCUMENTS_QUOTA_BYTES = 2 * 3 * 5 * 1024 * 1024;
+
+export const ConfigSchema = Type.Object({
+  DATABASE_URL: Type.String({
+    default: 'mysql://root@127.0.0.1:3306/dargah',
+    pattern: '^mysql://',
+    description: 'MySQL/MariaDB connection URL, database included',
+  }),
+  MIGRATE_DATABASE_URL: Type.String({
+    default: '',
+    pattern: '^(mysql://.*)?$',
+    description:
+      'npm run migrate: the MySQL user that owns the schema (DDL and the ledger\'s triggers), so the DATABASE_URL user needs only SELECT, INSERT, UPDATE and DELETE (deploy/mysql-init/01-users.sh); the same database as DATABASE_URL. Empty: DATABASE_URL (development)',
+  }),
+  DATABASE_QUERY_TIMEOUT_MS: Int({
+    default: DEFAULT_DATABASE_QUERY_TIMEOUT_MS,
+    minimum: 0,
+    maximum: 600_000,
+    description:
+      'longest a MySQL query may go unanswered before its connection is dropped and the request answers 503 (a hung server, a long lock wait); 0: no limit (npm run migrate uses none)',
+  }),
+  DATABASE_ACQUIRE_TIMEOUT_MS: Int({
+    default: DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS,
+    minimum: 0,
+    maximum: 600_000,
+    description: 'longest a request waits for a connection of the MySQL pool (all busy, or the server does not complete new ones) before it answers 503; 0: no limit',
+  }),
+  DATABASE_POOL_SIZE: Int({
+    default: DEFAULT_DATABASE_POOL_SIZE,
+    minimum: 1,
+    maximum: 1_000,
+    description:
+      'the most MySQL connections one API or worker process opens; more queries wait for one (up to DATABASE_ACQUIRE_TIMEOUT_MS). Each costs the process its buffers and MySQL a thread: with N processes, MySQL needs max_connections above N times this (docs/OPERATIONS.md#a-workers-memory)',
+  }),
+  TEMPORAL_ADDRESS: Type.String({
+    default: '127.0.0.1:7233',
+    pattern: '^[^\\s:/]+:[0-9]+$',
+    description: 'host:port of the Temporal frontend',
+  }),
+  TEMPORAL_NAMESPACE: Type.String({ default: 'default', minLength: 1, description: 'Temporal namespace' }),
+  TEMPORAL_TASK_QUEUE: Type.String({ default: 'payments', minLength: 1, description: 'task queue of the payment worker' }),
+  TEMPORAL_NAMESPACE_RETENTION_DAYS: Int({
+    default: 7,
+    minimum: 1,
+    maximum: 3650,
+    description:
+      "how long Temporal keeps a closed workflow's history (docs/RETENTION.md#temporal): npm start's dev server and the cluster suite set their namespace to it, a deployment sets it where it creates the namespace (the Helm values, docker-compose.yml); a worker warns at start when its namespace keeps histories for another period",
+  }),
+  HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'address the API listens on' }),
+  PORT: Int({ default: 3000, minimum: 0, maximum: 65535, description: 'port the API listens on' }),
+  PUBLIC_BASE_URL: Type.String({
+    default: '',
+    description: 'public origin of the API and hosted pages; defaults to http://localhost:PORT',
+  }),
+  VERIFY_WINDOW_SECONDS: Int({ default: 1800, minimum: 1, description: 'time after payment in which verify must arrive' }),
+  PAYMENT_TTL_SECONDS: Int({ default: 900, minimum: 1, description: 'lifetime of the payment page (expires_at)' }),
+  REFUND_WINDOW_SECONDS: Int({ default: 15_552_000, minimum: 1, description: 'time after verify in which refunds are taken (180 days)' }),
+  SANDBOX_DELAY_SECONDS: Int({ default: 10, minimum: 0, description: 'test mode: how long a payment stays pending before the gateway asks the bank to confirm it again (the simulator answers "in progress" for its own SANDBOX_DELAY_SECONDS)' }),
+  BANK_PENDING_LIMIT_SECONDS: Int({
+    default: 1200,
+    minimum: 1,
+    description: 'how long a payment the bank keeps answering "in progress" stays pending before it fails with bank_unconfirmed (the bank is asked again after SANDBOX_DELAY_SECONDS, then at doubling intervals up to 5 minutes)',
+  }),
+  BANK_BASE_URL: Type.String({
+    default: '',
+    description: "live mode: the PSP's IPG address (token, payment page, verify/settle/reverse/refund), e.g. https://sep.shaparak.ir; empty: live payments cannot be paid",
+  }),
+  BANK_PAGE_URL: Type.String({
+    default: '',
+    description: "live mode: the PSP's payment page as customers' browsers reach it, when it differs from BANK_BASE_URL; empty: BANK_BASE_URL",
+  }),
+  BANK_TERMINAL_ID: Type.String({ default: '', description: 'live mode: the terminal id the PSP gave you' }),
+  BANK_PASSWORD: Type.String({ default: '', description: "live mode: the terminal's password for server-to-server calls, if the PSP wants one" }),
+  BANK_TIMEOUT_MS: Int({ default: 10_000, minimum: 100, maximum: 120_000, description: 'time the bank has to answer one call (token, confirm, settle, reverse, refund)' }),
+  PSP_BREAKER_FAILURES: Int({ default: 5, minimum: 1, maximum: 1000, description: "failed or timed-out token requests within PSP_BREAKER_WINDOW_SECONDS that open a PSP terminal's circuit breaker (docs/psps/routing.md)" }),
+  PSP_BREAKER_WINDOW_SECONDS: Int({ default: 60, minimum: 1, maximum: 86_400, description: 'the window in which PSP_BREAKER_FAILURES failures open the breaker' }),
+  PSP_BREAKER_OPEN_SECONDS: Int({ default: 30, minimum: 1, maximum: 86_400, description: 'how long an open breaker keeps payments away from its PSP terminal before one probe is let through (half-open)' }),
+  SANDBOX_BANK_URL: Type.String({
+    default: 'http://127.0.0.1:3100',
+    description: 'test mode: the bank simulator (`npm run bank-sim`), the same protocol as a live PSP',
+  }),
+  SANDBOX_BANK_PAGE_URL: Type.String({
+    default: '',
+    description: "test mode: the simulator's page as customers' browsers reach it, when it differs from SANDBOX_BANK_URL (e.g. behind docker compose); empty: SANDBOX_BANK_URL",
+  }),
+  SANDBOX_BANK_TERMINAL_ID: Type.String({ default: '11223344', minLength: 1, description: "test mode: the simulator's terminal id" }),
+  SANDBOX_BANK_PASSWORD: Type.String({ default: '', description: "test mode: the simulator's terminal password (its BANK_SIM_PASSWORD), sent on every server-to-server call" }),
+  SANDBOX_MELLAT_URL: Type.String({
+    default: '',
+    description: "test mode: the bank simulator speaking Behpardakht Mellat's IPG (`BANK_SIM_PROTOCOL=mellat npm run bank-sim`; `npm start` runs one); empty: test payments cannot go to mellat",
+  }),
+  SANDBOX_MELLAT_PAGE_URL: Type.String({
+    default: '',
+    description: "test mode: the Mellat simulator's page as customers' browsers reach it, when it differs from SANDBOX_MELLAT_URL; empty: SANDBOX_MELLAT_URL",
+  }),
+  SANDBOX_MELLAT_TERMINAL_ID: Type.String({ default: '55667788', minLength: 1, description: "test mode: the Mellat simulator's terminal id (its BANK_SIM_TERMINAL_ID)" }),
+  SANDBOX_MELLAT_USERNAME: Type.String({ default: 'dargah', description: "test mode: the Mellat simulator's terminal user name (its BANK_SIM_USERNAME)" }),
+  SANDBOX_MELLAT_PASSWORD: Type.String({ default: '', description: "test mode: the Mellat simulator's terminal password (its BANK_SIM_PASSWORD)" }),
+  MELLAT_BASE_URL: Type.String({
+    default: '',
+    description: "live mode: Behpardakht Mellat's IPG (its SOAP service, e.g. https://bpm.shaparak.ir); empty: live payments cannot go to mellat",
+  }),
+  MELLAT_PAGE_URL: Type.String({ default: '', description: "live mode: Behpardakht's payment page origin (startpay.mellat), when it differs from MELLAT_BASE_URL; empty: MELLAT_BASE_URL" }),
+  MELLAT_TERMINAL_ID: Type.String({ default: '', description: 'live mode: the terminal id Behpardakht gave you' }),
+  MELLAT_USERNAME: Type.String({ default: '', description: "live mode: the terminal's user name at Behpardakht" }),
+  MELLAT_PASSWORD: Type.String({ default: '', description: "live mode: the terminal's password at Behpardakht" }),
+  SETTLEMENT_CRON: Type.String({
+    default: '30 0 * * *',
+    pattern: '^\\S+( \\S+){4}$',
+    description: 'settlement: when the daily run starts, a five-field cron expression in Asia/Tehran time (default 00:30)',
+  }),
+  SETTLEMENT_HOLD_HOURS: Int({
+    default: 24,
+    minimum: 0,
+    maximum: 24 * 90,
+    description: 'settlement: a live payment is settled once it has been verified this long (a margin for disputes and refunds)',
+  }),
+  STUCK_SWEEP_INTERVAL_SECONDS: Int({
+    default: 300,
+    minimum: 1,
+    maximum: 86_400,
+    description: 'worker: how often the stuck-records sweep runs (a Temporal Schedule; docs/RELIABILITY.md#waiting-states)',
+  }),
+  STUCK_AFTER_SECONDS: Int({
+    default: 600,
+    minimum: 1,
+    description: 'a refund pending, a payout without an answer or an event without a delivery this long is sent on by the sweep; added to each waiting state\'s own window before `cli stuck` and the dargah_stuck_records metric raise it',
+  }),
+  STUCK_SWEEP_BATCH_SIZE: Int({ default: 100, minimum: 1, maximum: 10_000, description: 'worker: records of each kind one sweep run sends on at most; the next run goes on' }),
+  AMOUNT_MIN: Int({ default: 10_000, minimum: 1, description: 'smallest payment amount in rials' }),
+  AMOUNT_MAX: Int({ default: 500_000_000, minimum: 1, description: "largest payment amount in rials, and the largest sum a customer is charged (amount + fee when the customer pays it); keep it at or below the PSP's per-transaction limit" }),
+  FEE_BPS: Int({ default: 100, minimum: 0, maximum: 10_000, description: 'default fee in basis points of the amount' }),
+  FEE_MIN: Int({ default: 1_000, minimum: 0, description: 'default minimum fee in rials' }),
+  FEE_MAX: Int({ default: 400_000, minimum: 0, description: 'default maximum fee in rials' }),
+  IDEMPOTENCY_TTL_SECONDS: Int({ default: 86_400, minimum: 60, description: 'how long Idempotency-Key records are kept' }),
+  EVENT_RETENTION_DAYS: Int({
+    default: 90,
+    minimum: 7,
+    maximum: 3650,
+    description:
+      'events and their webhook attempts older than this are pruned (docs/RETENTION.md): the API lists and redelivers events, and the dashboard shows them, this long; longer than a delivery\'s whole retry schedule',
+  }),
+  REJECTED_DOCUMENTS_RETENTION_DAYS: Int({
+    default: 90,
+    minimum: 1,
+    maximum: 3650,
+    description: "business documents the operator rejected are pruned (rows and files) once the merchant's documents have stood rejected this long without a new set",
+  }),
+  RETENTION_BATCH_SIZE: Int({ default: 500, minimum: 1, maximum: 10_000, description: 'worker: rows one statement of the retention workflow deletes at most (short statements, short locks)' }),
+  RETENTION_MAX_BATCHES: Int({ default: 100, minimum: 1, maximum: 10_000, description: 'worker: batches per table in one retention run (every 10 minutes) at most; the next run goes on' }),
+  PAGES_CSRF_SECRET: Type.String({
+    default: '',
+    description:
+      'secret (32+ random characters; placeholders such as change-me are refused) that signs the CSRF tokens of the hosted pages; set the same value on every API process (empty: a random one per process)',
+  }),
+  TRUSTED_PROXIES: Type.String({
+    default: '',
+    description:
+      'comma-separated CIDRs (or addresses) of the proxies in front of the API (HAProxy, the TLS proxy); only from these is X-Forwarded-For believed, and the client is its right-most hop outside them. Empty: the TCP peer is the client',
+  }),
+  BODY_LIMIT_BYTES: Int({ default: 65_536, minimum: 1_024, description: 'largest accepted request body' }),
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
+    // 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h steps until the retries span about 3 days (77.6 h): docs/WEBHOOKS.md#deliveries.
+    default: '0,5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000,36000',
+    pattern: '^[0-9]{1,7}(,[0-9]{1,7}){0,19}$',
+    description: 'webhook delivery: seconds to wait before each attempt (the first is usually 0); the default spans about 3 days',
+  }),
+  WEBHOOK_TIMEOUT_MS: Int({ default: 10_000, minimum: 100, maximum: 120_000, description: 'webhook delivery: time a receiver has to answer one attempt' }),
+  WEBHOOK_SECRET_ROTATION_SECONDS: Int({
+    default: 86_400,
+    minimum: 0,
+    description: 'after rotate_secret, how long the old webhook secret still signs deliveries alongside the new one',
+  }),
+  WEBHOOK_ALLOW_LOOPBACK_IN_TEST: Type.Boolean({
+    default: false,
+    description:
+      'test mode: allow webhook endpoints on localhost/127.0.0.1 (any port) for local development; `npm start` and the tests turn it on. Never on a shared server: a test key could reach the worker host\'s own services',
+  }),
+  WEBHOOK_ALLOWED_PORTS: Type.String({
+    default: '',
+    pattern: '^([0-9]{1,5}(,[0-9]{1,5}){0,31})?$',
+    description: 'webhook URLs may use ports 443 and 80; this comma-separated list allows more (e.g. 8443)',
+  }),
+  WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS: Int({
+    default: 40,
+    minimum: 1,
+    description:
+      'worker: webhook attempts one worker process runs at once, on the webhook task queue (<TEMPORAL_TASK_QUEUE>-webhooks), apart from the payment slots',
+  }),
+  WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT: Int({
+    default: 5,
+    minimum: 1,
+    description: "worker: webhook attempts of one merchant a worker process runs at once; the merchant's other attempts wait for a slot, so one slow receiver cannot take every slot",
+  }),
+  WEBHOOK_REDELIVERIES_PER_MINUTE: Int({
+    default: 30,
+    minimum: 0,
+    description: 'POST /events/{id}/redeliver requests a merchant may make per minute and mode (0: unlimited); beyond it 429 rate_limited',
+  }),
+  WORKER_MAX_CACHED_WORKFLOWS: Int({
+    default: DEFAULT_WORKER_MAX_CACHED_WORKFLOWS,
+    minimum: 0,
+    maximum: 100_000,
+    description:
+      "worker: payment workflows kept in memory between their tasks (the Temporal SDK's sticky cache; one evicted is replayed from its short history at its next task). With the heap limit (NODE_OPTIONS=--max-old-space-size) it bounds the worker's memory: docs/OPERATIONS.md#a-workers-memory. 0: the SDK's own sizing from the heap limit (about 600 per GiB)",
+  }),
+  RATE_LIMIT_STORE: Type.Union([Type.Literal('mysql'), Type.Literal('memory')], {
+    default: 'mysql',
+    description: 'where request counters live: `mysql` (one count shared by every API process, exact) or `memory` (per process: N processes allow N times the limit)',
+  }),
+  RATE_LIMIT_REQUESTS: Int({ default: 1_200, minimum: 0, description: 'API requests one key may make per RATE_LIMIT_WINDOW_SECONDS (0: unlimited); beyond it 429 rate_limited' }),
+  RATE_LIMIT_WINDOW_SECONDS: Int({ default: 60, minimum: 1, maximum: 86_400, description: 'length of the fixed window of RATE_LIMIT_REQUESTS' }),
+  TEST_KEYS_PER_MERCHANT: Int({
+    default: 10,
+    minimum: 1,
+    maximum: 1_000,
+    description: 'test API keys a merchant may hold at once (unrevoked and unexpired); a key beyond them is refused until one is revoked or expires',
+  }),
+  TEST_PAYMENTS_PER_MINUTE: Int({ default: 120, minimum: 0, description: 'payments a merchant may create per minute in test mode (0: unlimited); beyond it 429 rate_limited' }),
+  SMTP_URL: Type.String({
+    default: '',
+    pattern: '^(smtps?://.*)?$',
+    description: 'dashboard email (address confirmation): SMTP server as smtp://user:pass@host:port or smtps://…; empty: each email is printed to standard output instead',
+  }),
+  NODE_ENV: Type.String({
+    default: '',
+    description:
+      '`production` (the image sets it) turns on production mode, as BANK_BASE_URL naming a live PSP does: the API and the worker then refuse to start without SMTP_URL, so confirmation and reset links are mailed, never printed',
+  }),
+  MAIL_FROM: Type.String({ default: 'Dargah <no-reply@localhost>', minLength: 3, description: 'dashboard email: the From address' }),
+  DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR: Int({
+    default: 20,
+    minimum: 0,
+    description: 'dashboard: sign-ups one client address may make per hour (0: unlimited); beyond it the same answer and nothing done (no hash, merchant, key, workflow or email)',
+  }),
+  DASHBOARD_SESSION_IDLE_SECONDS: Int({ default: 1_800, minimum: 60, description: 'dashboard: a session unused this long ends (30 min)' }),
+  DASHBOARD_SESSION_MAX_SECONDS: Int({ default: 43_200, minimum: 60, description: 'dashboard: a session ends this long after sign-in, however active (12 h)' }),
+  CARD_HASH_KEY: Type.String({
+    default: '',
+    description:
+      "secret (32+ random characters) under which the allowed cards of a payment are stored as HMAC-SHA256 of their SHA-256 (docs/SECURITY.md#allowed-cards); the same value on every API and worker process, and kept: a restricted payment created under another key is paid by no card (empty: a public key fit for test mode only, with a warning at the worker's start)",
+  }),
+  DASHBOARD_SECRETS_KEY: Type.String({
+    default: '',
+    description:
+      'dashboard: secret (32+ random characters) that seals the two-factor (TOTP) secrets stored in MySQL with AES-256-GCM; keep it, or every user must set two-factor sign-in up again (empty: stored unsealed, with a warning at start)',
+  }),
+  REVIEW_REMINDER_HOURS: Type.Number({
+    default: 24,
+    exclusiveMinimum: 0,
+    maximum: 8_760,
+    description: 'worker: a gateway request under review this long (hours, fractions allowed) raises an operator reminder: a warning in the log and a review_reminder row in onboarding_events',
+  }),
+  DOCUMENTS_DIR: Type.String({
+    default: '.data/documents',
+    minLength: 1,
+    description:
+      "where the merchants' uploaded business documents are kept (relative to the working directory unless absolute); never inside the source tree or anything served. API processes write it, the operator CLI reads it, workers prune the rejected ones (docs/RETENTION.md): give them all the same directory",
+  }),
+  DOMAIN_VERIFICATION_URL: Type.String({
+    default: 'https://{domain}/.well-known/dargah-domain-verification.txt',
+    pattern: '^https?://.*\\{domain\\}',
+    description:
+      "where the gateway fetches a merchant's domain verification file, `{domain}` standing for the domain; a domain is a live callback domain only once the file there holds its token (tests point it at a local server)",
+  }),
+  DOCUMENTS_QUOTA_BYTES: Int({
+    default: DEFAULT_DOCUMENTS_QUOTA_BYTES,
+    minimum: 1_048_576,
+    description:
+      "the most bytes of business documents one merchant may keep in DOCUMENTS_DIR (every submission's files; the sets the operator rejected are pruned when new files replace them, or after REJECTED_DOCUMENTS_RETENTION_DAYS); a submission beyond it is refused and nothing of it is stored",
+  }),
+  METRICS_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'address the Prometheus /metrics endpoints of the API and the worker listen on (never the public API); docs/OPERATIONS.md' }),
+  API_METRICS_PORT: Int({ default: 9464, minimum: 0, maximum: 65535, description: "port of the API process's /metrics (0: a free port, logged)" }),
+  WORKER_METRICS_PORT: Int({ default: 9465, minimum: 0, maximum: 65535, description: "port of the worker process's /metrics: its own metrics followed by the Temporal SDK's (0: a free port, logged)" }),
+  TEMPORAL_SDK_METRICS_PORT: Int({
+    default: 9466,
+    minimum: 0,
+    maximum: 65535,
+    description: "worker: port on METRICS_HOST of the Temporal SDK's own Prometheus exporter, which WORKER_METRICS_PORT's /metrics reads and appends (0: a free port)",
+  }),
+  TEMPORAL_UI_URL: Type.String({ default: 'http://localhost:8233', pattern: '^https?://', description: 'the Temporal Web UI, for the links `npm run cli -- payments show` prints' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info', description: 'pino log level' },
+  ),
+});
+
+export type Config = Static<typeof ConfigSchema>;
