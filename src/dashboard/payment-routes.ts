@@ -22,7 +22,7 @@ import { createRefund, listRefunds } from '../refunds/service.ts';
 import { eventsAbout, listWebhookEndpoints, MAX_ENDPOINTS } from '../webhooks/service.ts';
 import { strings } from './i18n.ts';
 import { CURSOR, modeOf, Refusal, tenantOfUser, UUID, type DashboardKit, type SignedInRequest } from './kit.ts';
-import { paymentPage, paymentsPage, type RefundFormState } from './views.ts';
+import { paymentPage, paymentsPage, type RefundFormState } from './payment-views.ts';
 
 /** A payment has few refunds (each takes part of what is left); the page shows them all up to this. */
 const REFUNDS_SHOWN = 100;

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ConfigSchema } from '../../src/config.ts';
 import { namespaceRetentionDays, namespaceRetentionNotice, setNamespaceRetention } from '../../src/temporal/namespace-retention.ts';
+import { compose } from '../support/compose.ts';
 import { getHarness } from '../support/harness.ts';
 
 const DEFAULT_DAYS = ConfigSchema.properties.TEMPORAL_NAMESPACE_RETENTION_DAYS.default;
@@ -36,7 +37,6 @@ describe('the Temporal namespace retention', () => {
   });
 
   it('docker-compose.yml creates the namespace with the default retention', () => {
-    const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, { entrypoint?: string[] }> };
     const command = compose.services['temporal-namespace']!.entrypoint!.join(' ');
     assert.match(command, new RegExp(`namespace create --namespace default --retention ${DEFAULT_DAYS * 24}h `));
   });
