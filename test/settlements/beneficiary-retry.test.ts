@@ -16,6 +16,7 @@ import { client, waitFor } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { approvedBeneficiary, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
+import { closedWorkflow } from '../support/work.ts';
 
 type Retried = { settlement_id: string; retried: { beneficiary_id: string; amount: number; attempt: number; status: string }[] };
 
@@ -79,10 +80,8 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
       ],
     );
     assert.deepEqual(await transfers(), [[`payout:${id}:1`, 1_180_000], [keyOf(other!), share.get(other!)!], [keyOf(refused!, 2), share.get(refused!)!]].sort());
-    // The row is marked paid by the workflow's last activity, a moment before the workflow itself completes: wait for its result.
-    const retried = h.temporal.client.workflow.getHandle(beneficiaryPayoutWorkflowId(id, refused!, 2));
-    await retried.result();
-    assert.equal((await retried.describe()).status.name, 'COMPLETED');
+    // The row is marked paid by the workflow's last activity, a moment before the workflow itself completes.
+    assert.equal(await closedWorkflow(h.temporal.client, beneficiaryPayoutWorkflowId(id, refused!, 2)), 'COMPLETED');
 
     // Nothing left to retry: refused with the reason, nothing asked of the bank.
     const again = await cli('settlements', 'retry-beneficiaries', '--id', id, '--beneficiary', refused!);
