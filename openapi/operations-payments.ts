@@ -74,7 +74,8 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
       description:
         "What a payment of `amount` would cost under your fee plan: the fee, what the customer will be charged at the bank and what you receive at verify. " +
         'With `fee_payer=merchant` (the default) the customer is charged the amount and the fee comes out of it; with `fee_payer=customer` the customer is charged amount + fee and you receive the whole amount. ' +
-        'A customer-pays payment fixes its fee when it is created, so a later change of your fee plan does not change it.',
+        'A customer-pays payment fixes its fee when it is created, so a later change of your fee plan does not change it. ' +
+        'A customer-pays amount whose charge (amount + fee) would pass the largest payment is refused here as create would refuse it: 422 `charged_amount_exceeds_max`.',
       tag: 'Payments',
       auth: true,
       query: feePreviewQuerySchema(bounds),
@@ -85,7 +86,7 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
           example: { amount: 1_500_000, fee_payer: 'customer', fee: 15_000, charged_amount: 1_515_000, merchant_receives: 1_500_000 },
         },
       },
-      errors: [...COMMON_ERRORS, 'validation_failed'],
+      errors: [...COMMON_ERRORS, 'validation_failed', 'charged_amount_exceeds_max'],
     },
     {
       method: 'get',

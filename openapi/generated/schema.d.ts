@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Preview the fee of an amount
-         * @description What a payment of `amount` would cost under your fee plan: the fee, what the customer will be charged at the bank and what you receive at verify. With `fee_payer=merchant` (the default) the customer is charged the amount and the fee comes out of it; with `fee_payer=customer` the customer is charged amount + fee and you receive the whole amount. A customer-pays payment fixes its fee when it is created, so a later change of your fee plan does not change it.
+         * @description What a payment of `amount` would cost under your fee plan: the fee, what the customer will be charged at the bank and what you receive at verify. With `fee_payer=merchant` (the default) the customer is charged the amount and the fee comes out of it; with `fee_payer=customer` the customer is charged amount + fee and you receive the whole amount. A customer-pays payment fixes its fee when it is created, so a later change of your fee plan does not change it. A customer-pays amount whose charge (amount + fee) would pass the largest payment is refused here as create would refuse it: 422 `charged_amount_exceeds_max`.
          */
         get: operations["previewFee"];
         put?: never;
@@ -2096,7 +2096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `validation_failed` */
+            /** @description Error: `validation_failed`, `charged_amount_exceeds_max` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

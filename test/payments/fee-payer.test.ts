@@ -183,6 +183,16 @@ describe('who pays the fee', () => {
       assert.deepEqual(refused.body.details?.map((d) => d.path), ['amount']);
     }
     assert.equal(await count(), 0, 'no payment written');
+    // The fee preview quotes nothing create would refuse: the same code and message, by the same rule.
+    const quoted = await client(h.baseUrl, key).get<Body & { charged_amount?: number }>(`/fees?amount=${max}&fee_payer=customer`);
+    assert.equal(quoted.status, 422, quoted.text);
+    assert.equal(quoted.body.code, 'charged_amount_exceeds_max');
+    assert.match(quoted.body.message ?? '', new RegExp(`ask for at most ${max - 400_000} rials`));
+    for (const [query, charged] of [[`?amount=${max - 400_000}&fee_payer=customer`, max], [`?amount=${max}`, max]] as const) {
+      const fits = await client(h.baseUrl, key).get<{ charged_amount: number }>(`/fees${query}`);
+      assert.equal(fits.status, 200, `${query}: ${fits.text}`);
+      assert.equal(fits.body.charged_amount, charged);
+    }
     assert.deepEqual(await h.db.selectFrom('idempotency_keys').select('idempotency_key').where('merchant_id', '=', merchantId).execute(), [], 'nor its Idempotency-Key');
 
     // The largest amount that fits is charged exactly AMOUNT_MAX; the merchant paying the fee may ask for AMOUNT_MAX itself.

@@ -61,7 +61,7 @@ export function paymentRoutes(deps: PaymentServiceDeps): Router {
   });
 
   router.get('/fees', (ctx) => {
-    ctx.body = previewFee(callerOf(ctx), validateFeePreview(ctx.query));
+    ctx.body = previewFee(callerOf(ctx), validateFeePreview(ctx.query), deps.config);
   });
 
   return router;
