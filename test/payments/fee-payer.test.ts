@@ -184,12 +184,13 @@ describe('who pays the fee', () => {
     }
     assert.equal(await count(), 0, 'no payment written');
     // The fee preview quotes nothing create would refuse: the same code and message, by the same rule.
-    const quoted = await client(h.baseUrl, key).get<Body & { charged_amount?: number }>(`/fees?amount=${max}&fee_payer=customer`);
+    const api = client(h.baseUrl, key);
+    const quoted = await api.get<Body & { charged_amount?: number }>(`/fees?amount=${max}&fee_payer=customer`);
     assert.equal(quoted.status, 422, quoted.text);
     assert.equal(quoted.body.code, 'charged_amount_exceeds_max');
     assert.match(quoted.body.message ?? '', new RegExp(`ask for at most ${max - 400_000} rials`));
     for (const [query, charged] of [[`?amount=${max - 400_000}&fee_payer=customer`, max], [`?amount=${max}`, max]] as const) {
-      const fits = await client(h.baseUrl, key).get<{ charged_amount: number }>(`/fees${query}`);
+      const fits = await api.get<{ charged_amount: number }>(`/fees${query}`);
       assert.equal(fits.status, 200, `${query}: ${fits.text}`);
       assert.equal(fits.body.charged_amount, charged);
     }

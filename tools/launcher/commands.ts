@@ -38,9 +38,6 @@ import {
   cleanups,
   dataDir,
   isStopping,
-  localSecret,
-  mellatSimulatorSettings,
-  portFromEnv,
   prepareDatabase,
   provideTemporal,
   root,
@@ -50,6 +47,43 @@ import {
   stopChild,
   waitReady,
 } from './stack.ts';
+
+/** A port of the launcher's own environment (only `npm start` reads these, so they are not gateway config). */
+function portFromEnv(name: string, fallback: number, zeroMeans?: string): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!/^[0-9]{1,5}$/.test(raw) || port > 65_535 || (port === 0 && zeroMeans === undefined)) {
+    throw new PrerequisiteError(`${name} must be a port number (1–65535${zeroMeans === undefined ? '' : `, or 0 for ${zeroMeans}`}), got "${raw}".`);
+  }
+  return port;
+}
+
+/**
+ * A secret of the local stack, unless the environment gives it: drawn once, kept in .data (owner-only),
+ * so it survives restarts: the payment pages' CSRF secret, the simulators' admin token (which the
+ * operator's `cli bank-sim fault` reads from there, docs/OPERATIONS.md#rehearse-a-psp-outage).
+ */
+function localSecret(name: 'PAGES_CSRF_SECRET' | 'BANK_SIM_ADMIN_TOKEN', fileName: string): string {
+  const given = process.env[name];
+  if (given !== undefined && given !== '') return given;
+  const file = join(dataDir, fileName);
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+/** The Mellat simulator's protocol and terminal: the one the gateway's SANDBOX_MELLAT_* settings name. */
+function mellatSimulatorSettings(config: Pick<Config, 'SANDBOX_MELLAT_TERMINAL_ID' | 'SANDBOX_MELLAT_USERNAME' | 'SANDBOX_MELLAT_PASSWORD'>): NodeJS.ProcessEnv {
+  return {
+    BANK_SIM_PROTOCOL: 'mellat',
+    BANK_SIM_TERMINAL_ID: config.SANDBOX_MELLAT_TERMINAL_ID,
+    BANK_SIM_USERNAME: config.SANDBOX_MELLAT_USERNAME,
+    BANK_SIM_PASSWORD: config.SANDBOX_MELLAT_PASSWORD,
+  };
+}
 
 /** The demo merchant's test key, kept in .data so every `npm start` prints the same working key. */
 async function demoKey(databaseUrl: string): Promise<string> {

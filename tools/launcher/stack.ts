@@ -3,14 +3,12 @@
  * (commands.ts puts `start` and `test` together from them; tools/bench/cli.ts
  * the benchmark): the database and its migrations, the Temporal dev server
  * (unless TEMPORAL_ADDRESS names a cluster), child processes and their
- * cleanup, local secrets, and the signal handling that stops everything.
+ * cleanup, and the signal handling that stops everything.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig, type Config } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createDatabase } from '../../src/db/database.ts';
 import { mysqlErrorCode } from '../../src/db/errors.ts';
 import { ensureDatabase, migrateToLatest, recreateDatabase } from '../../src/db/migrate.ts';
@@ -18,7 +16,6 @@ import { connectTemporal, registerSearchAttributes } from '../../src/temporal/cl
 import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
 import { startDevServer, type DevServer } from './dev-server.ts';
 import { freePort, portInUse } from '../../src/main/ports.ts';
-
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // DARGAH_DATA_DIR: another place for the SQLite file, logs and demo key, so a second
@@ -48,33 +45,6 @@ export async function prepareDatabase(url: string, fresh: boolean): Promise<void
   } finally {
     await db.destroy();
   }
-}
-
-/** A port of the launcher's own environment (only `npm start` reads these, so they are not gateway config). */
-export function portFromEnv(name: string, fallback: number, zeroMeans?: string): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const port = Number(raw);
-  if (!/^[0-9]{1,5}$/.test(raw) || port > 65_535 || (port === 0 && zeroMeans === undefined)) {
-    throw new PrerequisiteError(`${name} must be a port number (1–65535${zeroMeans === undefined ? '' : `, or 0 for ${zeroMeans}`}), got "${raw}".`);
-  }
-  return port;
-}
-
-/**
- * A secret of the local stack, unless the environment gives it: drawn once, kept in .data (owner-only),
- * so it survives restarts: the payment pages' CSRF secret, the simulators' admin token (which the
- * operator's `cli bank-sim fault` reads from there, docs/OPERATIONS.md#rehearse-a-psp-outage).
- */
-export function localSecret(name: 'PAGES_CSRF_SECRET' | 'BANK_SIM_ADMIN_TOKEN', fileName: string): string {
-  const given = process.env[name];
-  if (given !== undefined && given !== '') return given;
-  const file = join(dataDir, fileName);
-  if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
-  }
-  return readFileSync(file, 'utf8').trim();
 }
 
 /** `output`: a file descriptor for the child's stdout and stderr, else ours. */
@@ -114,16 +84,6 @@ export const stopChild = (child: ChildProcess) => () =>
 
 /** Whether everything is being stopped: a child that exits now was asked to. */
 export const isStopping = (): boolean => stopping;
-
-/** The Mellat simulator's protocol and terminal: the one the gateway's SANDBOX_MELLAT_* settings name. */
-export function mellatSimulatorSettings(config: Pick<Config, 'SANDBOX_MELLAT_TERMINAL_ID' | 'SANDBOX_MELLAT_USERNAME' | 'SANDBOX_MELLAT_PASSWORD'>): NodeJS.ProcessEnv {
-  return {
-    BANK_SIM_PROTOCOL: 'mellat',
-    BANK_SIM_TERMINAL_ID: config.SANDBOX_MELLAT_TERMINAL_ID,
-    BANK_SIM_USERNAME: config.SANDBOX_MELLAT_USERNAME,
-    BANK_SIM_PASSWORD: config.SANDBOX_MELLAT_PASSWORD,
-  };
-}
 
 export async function waitReady(url: string, seconds: number): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
