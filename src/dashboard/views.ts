@@ -157,8 +157,6 @@ export function hrefWith(path: string, params: Record<string, string | undefined
   return `${path}${text === '' ? '' : `?${text}`}`;
 }
 
-
-
 export interface KeyRow {
   id: string;
   mode: KeyMode;
@@ -218,7 +216,6 @@ export function developersPage(
     keys: account.keys.map((k) => ({ id: k.id, prefix: k.prefix, ...credentialView(k, lang, now) })),
   });
 }
-
 
 export function settingsPage(
   context: ViewContext,

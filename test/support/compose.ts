@@ -19,7 +19,6 @@ export interface Service {
   mem_limit?: string;
 }
 
-
 /** docker-compose.yml as docker compose reads it (YAML merge keys resolved). */
 export const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
 
