@@ -88,6 +88,11 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     return { bank: chosen, recorded };
   };
   const pspOf = (psp: PspName | undefined) => (psp === undefined ? {} : { psp });
+  /** The PSP's operation `what`, bound to its client; a PSP without it is asked nothing: a non-retryable `operation_not_offered`. */
+  function offered<A extends unknown[], R>(bank: PspClient, what: string, operation: ((...args: A) => Promise<R>) | undefined): (...args: A) => Promise<R> {
+    if (operation === undefined) throw ApplicationFailure.create({ type: 'operation_not_offered', message: `PSP ${bank.name} has no ${what} operation`, nonRetryable: true });
+    return operation.bind(bank);
+  }
 
   /** Logs the outcome; a refusal by the bank becomes a non-retryable failure typed `bank_refused`. */
   async function recorded<T>(what: string, fields: Record<string, unknown>, call: () => Promise<T>): Promise<T> {
@@ -225,14 +230,16 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     },
 
     /** Asks the bank what became of the payment (by its id, the ResNum): the only word a failed or canceled return is recorded on. */
-    async inquireAtBank({ payment_id, mode, psp }: { payment_id: string; mode: Mode; psp?: PspName }): Promise<Inquiry> {
+    async inquireAtBank({ payment_id, mode, psp, ref_num, token }: { payment_id: string; mode: Mode; psp?: PspName; ref_num?: string; token?: string }): Promise<Inquiry> {
       const bank = await adapter('inquireAtBank', { payment_id, mode, ...pspOf(psp) });
-      return recorded('inquire', { payment_id, mode }, () => bank.inquire(payment_id));
+      const inquire = offered(bank, 'inquire', bank.inquire);
+      return recorded('inquire', { payment_id, mode }, () => inquire(payment_id, { ref_num: ref_num ?? '', token: token ?? '' }));
     },
 
     async settleAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
       const bank = await adapter('settleAtBank', { payment_id, mode, ...pspOf(psp) });
-      return recorded('settle', { payment_id, mode, ref_num }, () => bank.settle(payment_id, ref_num));
+      const settle = offered(bank, 'settle', bank.settle);
+      return recorded('settle', { payment_id, mode, ref_num }, () => settle(payment_id, ref_num));
     },
 
     async reverseAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
@@ -242,7 +249,8 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
 
     async refundAtBank({ payment_id, mode, ref_num, refund_id, amount, psp }: { payment_id: string; mode: Mode; ref_num: string; refund_id: string; amount: number; psp?: PspName }) {
       const bank = await adapter('refundAtBank', { payment_id, mode, ...pspOf(psp) });
-      return recorded('refund', { payment_id, mode, ref_num, refund_id, amount }, () => bank.refund(ref_num, refund_id, amount));
+      const refund = offered(bank, 'refund', bank.refund);
+      return recorded('refund', { payment_id, mode, ref_num, refund_id, amount }, () => refund(payment_id, ref_num, refund_id, amount));
     },
   };
 }

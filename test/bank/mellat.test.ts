@@ -189,8 +189,9 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     assert.equal((await mellat.confirm(id, fields.SaleReferenceId!, AMOUNT)).result, 'confirmed');
   });
 
-  it('refunds are refused: Behpardakht has no refund call in the public integrations', async () => {
-    await assert.rejects(mellat.refund('123', 'refund-1', 1_000), (error: unknown) => error instanceof BankRefusalError && /merchant panel/.test(error.message));
+  it('declares no refund operation and has none to call (provisional until the corpus settles it)', () => {
+    assert.equal(mellat.capabilities.refund, 'none');
+    assert.equal((mellat as { refund?: unknown }).refund, undefined);
   });
 
   it("a wrong terminal password is refused (24), and the password is not in the error", async () => {

@@ -56,6 +56,7 @@ async function reconcile(db: Db, day: TerminalDay & { psp: PspName }, source: 'p
 /** Asks the PSP (its client: one terminal of one mode) for its report of `day` and reconciles the day. */
 export async function reconcileWithPsp(db: Db, mode: 'test' | 'live', client: PspClient, day: string, at = new Date(), options: ReconcileOptions = {}): Promise<BankReconciliationResult> {
   const checked = terminalDay({ mode, psp: client.name, terminal_id: client.terminalId, day }, at);
+  if (client.dailyReport === undefined) throw new BankReconciliationRefused(`PSP ${client.name} publishes no daily report the gateway can ask for`);
   return reconcile(db, checked, 'psp', await client.dailyReport(checked.day), at, options);
 }
 

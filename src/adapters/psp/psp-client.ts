@@ -18,39 +18,81 @@ export type { BankReportLine };
 export type PspName = 'sep' | 'mellat';
 export const PSP_NAMES: readonly PspName[] = ['sep', 'mellat'];
 
+/**
+ * What a PSP really offers, as its public references show it (docs/psps/<psp>.md): declared by its
+ * connector, read by the payment workflow, the refunds and the settlement. An operation the PSP does
+ * not have is absent from its client, never called.
+ */
+export interface PspCapabilities {
+  /**
+   * Where the customer's money is captured. `verify`: the PSP's verify at the customer's return is
+   * final (SEP's VerifyTransaction): the merchant's verify asks the PSP nothing. `settle`: a separate
+   * settle captures (Behpardakht's bpSettleRequest), asked at the merchant's verify.
+   */
+  capture: 'verify' | 'settle';
+  /**
+   * How long after the PSP's verify it still takes a reversal, in ms. The verify window (plus the
+   * pending limit) must fit inside it: a reversal asked later is refused and the money stays captured.
+   */
+  reversalWindowMs: number;
+  /** How long the PSP waits for our verify after the customer paid before it gives the money back by itself, in ms. */
+  unverifiedReversalMs: number;
+  /** `partial`: a refund operation for all or part of a captured payment (the client's `refund`); `none`: no refund operation. */
+  refund: 'partial' | 'none';
+  /** Whether the PSP answers what became of a payment (the client's `inquire`). */
+  inquiry: boolean;
+  /**
+   * Whether a reference documents the layout of the PSP's daily report (the merchant panel's export)
+   * that an operator imports; without one, a payment's own verify and reverse answers are its record.
+   */
+  dailyReport: boolean;
+}
+
 /** One PSP terminal, as the bank activities use it. */
 export interface PspClient {
   /** Which PSP's protocol this client speaks. */
   readonly name: PspName;
+  /** What the PSP offers (its connector's declaration, the same for every terminal of that PSP). */
+  readonly capabilities: PspCapabilities;
   /** Our terminal at this PSP: a confirmation that names another terminal pays nothing. */
   readonly terminalId: string;
   /** Asks the PSP for a token for `amount` rials of `paymentId`, whose customer comes back to `redirectUrl`. */
   requestToken(paymentId: string, amount: number, redirectUrl: string): Promise<BankToken>;
   /**
-   * The fields the PSP's page posted to our return route, normalized (state OK, CanceledByUser or
-   * Failed); undefined when they do not have the protocol's shapes or name another payment than
-   * `paymentId` (when given). Checked for shape only: the workflow confirms everything with the PSP.
+   * The fields the PSP's page posted (or put on the query of) our return route, normalized (state OK,
+   * CanceledByUser or Failed); undefined when they do not have the protocol's shapes or name another
+   * payment than `paymentId` (when given). Checked for shape only: the workflow confirms everything
+   * with the PSP.
    */
   parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined;
   /**
-   * Asks the PSP whether it holds the customer's payment `refNum` for `paymentId`, and confirms it.
-   * `amount` is the payment's recorded amount, the one its token was asked for: a PSP whose verify
-   * answers a result code alone (Mellat) confirms the sale it bound to that amount at the token.
+   * Asks the PSP whether it holds the customer's payment `refNum` for `paymentId`, and confirms it
+   * (the PSP's verify). `amount` is the charged amount recorded for the payment, the one its token was
+   * asked for: a PSP whose verify answers a result code alone (Mellat) confirms the sale it bound to
+   * that amount at the token.
    */
   confirm(paymentId: string, refNum: string, amount: number): Promise<Confirmation>;
-  /** Asks the PSP what became of `paymentId` (its ResNum) at this terminal; changes nothing there. */
-  inquire(paymentId: string): Promise<Inquiry>;
-  /** Settles a confirmed payment at the PSP (at verify). */
-  settle(paymentId: string, refNum: string): Promise<BankOperationAnswer>;
-  /** Returns a confirmed, unsettled payment's whole amount to the customer. */
+  /** Returns a confirmed, uncaptured (or, where capture is at verify, still reversible) payment's whole amount to the customer. */
   reverse(paymentId: string, refNum: string): Promise<BankOperationAnswer>;
-  /** Returns `amount` of a settled payment to the customer, once per refund id. */
-  refund(refNum: string, refundId: string, amount: number): Promise<BankOperationAnswer>;
   /**
-   * The PSP's report of this terminal's successful transactions of the Tehran calendar day `day`
-   * (`YYYY-MM-DD`), in its own format, read by the connector (bank reconciliation, docs/psps/README.md).
+   * Asks the PSP what became of `paymentId`; changes nothing there. `callback` is what the customer's
+   * return carried (its reference and token), for a PSP that finds a transaction by them. Present
+   * only where `capabilities.inquiry`.
    */
-  dailyReport(day: string): Promise<BankReportLine[]>;
+  inquire?(paymentId: string, callback: Pick<BankCallback, 'ref_num' | 'token'>): Promise<Inquiry>;
+  /** Captures a confirmed payment at the PSP (at the merchant's verify). Present only where `capabilities.capture` is `settle`. */
+  settle?(paymentId: string, refNum: string): Promise<BankOperationAnswer>;
+  /**
+   * Returns `amount` of the captured payment `paymentId` (PSP reference `refNum`) to the customer,
+   * once per `refundId`. Present only where `capabilities.refund` is `partial`.
+   */
+  refund?(paymentId: string, refNum: string, refundId: string, amount: number): Promise<BankOperationAnswer>;
+  /**
+   * The PSP's report of this terminal's successful transactions of the Tehran day `day` (`YYYY-MM-DD`),
+   * asked of the PSP. Kept only while bank reconciliation still asks for it: no reference shows such a
+   * call at SEP or Behpardakht (issue: reconciliation from documented exports and recorded answers).
+   */
+  dailyReport?(day: string): Promise<BankReportLine[]>;
 }
 
 export interface BankEndpoint {

@@ -24,7 +24,7 @@ import { SpanKind } from '@opentelemetry/api';
 import { createClientAsync, type Client } from 'soap';
 import type { BankCallback } from '../../../domain/payment-workflow.ts';
 import { inSpan } from '../../../observability/tracing.ts';
-import { BankRefusalError, BankUnavailableError, type BankOperationAnswer, type BankReportLine, type BankToken, type Confirmation, type Inquiry, type PspClient } from '../psp-client.ts';
+import { BankRefusalError, BankUnavailableError, type BankOperationAnswer, type BankReportLine, type BankToken, type Confirmation, type Inquiry, type PspCapabilities, type PspClient } from '../psp-client.ts';
 import { answerValues, inquiryStanding, MELLAT_CODE, mellatCallback, mellatCodeMeaning, mellatOrderId } from './mapping.ts';
 import { mellatDate, parseMellatReport } from './report.ts';
 
@@ -61,6 +61,8 @@ function tehranNow(at = new Date()): { localDate: string; localTime: string } {
 /** A PSP that speaks Behpardakht Mellat's IPG: the bank simulator in test mode, Behpardakht in live mode. */
 export class MellatClient implements PspClient {
   readonly name = 'mellat';
+  /** PROVISIONAL: what this connector calls today, not yet what Behpardakht's references show (issue 41 rebuilds it). */
+  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 180 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'none', inquiry: true, dailyReport: true };
   private client: Promise<Client> | undefined;
 
   constructor(readonly endpoint: MellatEndpoint) {}
@@ -119,17 +121,6 @@ export class MellatClient implements PspClient {
   /** bpReversalRequest: 0 reversed now, 48 reversed before (a retry): both done. */
   reverse(paymentId: string, refNum: string): Promise<BankOperationAnswer> {
     return this.operation('bpReversalRequest', `reverse:${paymentId}`, paymentId, refNum, MELLAT_CODE.REVERSED);
-  }
-
-  /**
-   * Behpardakht's IPG has no refund call in the WSDL the public integrations use (docs/psps/mellat.md):
-   * a settled Mellat payment is refunded from the PSP's merchant panel, so the gateway refuses.
-   */
-  refund(refNum: string, refundId: string, amount: number): Promise<BankOperationAnswer> {
-    void refNum;
-    void refundId;
-    void amount;
-    return Promise.reject(new BankRefusalError(-1, "Behpardakht Mellat's IPG has no refund call: refund this payment from the PSP's merchant panel"));
   }
 
   /** The terminal's transactions of the Tehran day `day`: Behpardakht's JSON report (report.ts); no answer or a 5xx is BankUnavailableError. */

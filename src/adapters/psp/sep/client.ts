@@ -33,6 +33,7 @@ import {
   type BankToken,
   type Confirmation,
   type Inquiry,
+  type PspCapabilities,
   type PspClient,
 } from '../psp-client.ts';
 import { INQUIRY_STANDING, RESULT, sepCallback } from './mapping.ts';
@@ -60,6 +61,8 @@ interface VerifyAnswer {
 /** A PSP that speaks SEP's protocol: the bank simulator in test mode, the PSP's own IPG in live mode. */
 export class SepClient implements PspClient {
   readonly name = 'sep' as const;
+  /** PROVISIONAL: what this connector calls today, not yet what SEP's references show (issue 41 rebuilds it). */
+  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'partial', inquiry: true, dailyReport: true };
 
   constructor(readonly endpoint: BankEndpoint) {}
 
@@ -130,7 +133,8 @@ export class SepClient implements PspClient {
     return this.operation('/verifyTxnRandomSessionkey/ipg/ReverseTransaction', `reverse:${paymentId}`, this.byRef(refNum));
   }
 
-  refund(refNum: string, refundId: string, amount: number): Promise<BankOperationAnswer> {
+  refund(paymentId: string, refNum: string, refundId: string, amount: number): Promise<BankOperationAnswer> {
+    void paymentId;
     return this.operation('/verifyTxnRandomSessionkey/ipg/RefundTransaction', `refund:${refundId}`, { ...this.byRef(refNum), Amount: amount, RefundId: refundId });
   }
 
