@@ -88,10 +88,10 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     return { bank: chosen, recorded };
   };
   const pspOf = (psp: PspName | undefined) => (psp === undefined ? {} : { psp });
-  /** The PSP's operation `what`, bound to its client; a PSP without it is asked nothing: a non-retryable `operation_not_offered`. */
+  /** The PSP's operation `what` (bound to its client); a PSP without it is asked nothing: a non-retryable `operation_not_offered`. */
   function offered<A extends unknown[], R>(bank: PspClient, what: string, operation: ((...args: A) => Promise<R>) | undefined): (...args: A) => Promise<R> {
     if (operation === undefined) throw ApplicationFailure.create({ type: 'operation_not_offered', message: `PSP ${bank.name} has no ${what} operation`, nonRetryable: true });
-    return operation.bind(bank);
+    return operation;
   }
 
   /** Logs the outcome; a refusal by the bank becomes a non-retryable failure typed `bank_refused`. */
@@ -232,13 +232,13 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     /** Asks the bank what became of the payment (by its id, the ResNum): the only word a failed or canceled return is recorded on. */
     async inquireAtBank({ payment_id, mode, psp, ref_num, token }: { payment_id: string; mode: Mode; psp?: PspName; ref_num?: string; token?: string }): Promise<Inquiry> {
       const bank = await adapter('inquireAtBank', { payment_id, mode, ...pspOf(psp) });
-      const inquire = offered(bank, 'inquire', bank.inquire);
+      const inquire = offered(bank, 'inquire', bank.inquire?.bind(bank));
       return recorded('inquire', { payment_id, mode }, () => inquire(payment_id, { ref_num: ref_num ?? '', token: token ?? '' }));
     },
 
     async settleAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
       const bank = await adapter('settleAtBank', { payment_id, mode, ...pspOf(psp) });
-      const settle = offered(bank, 'settle', bank.settle);
+      const settle = offered(bank, 'settle', bank.settle?.bind(bank));
       return recorded('settle', { payment_id, mode, ref_num }, () => settle(payment_id, ref_num));
     },
 
@@ -249,7 +249,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
 
     async refundAtBank({ payment_id, mode, ref_num, refund_id, amount, psp }: { payment_id: string; mode: Mode; ref_num: string; refund_id: string; amount: number; psp?: PspName }) {
       const bank = await adapter('refundAtBank', { payment_id, mode, ...pspOf(psp) });
-      const refund = offered(bank, 'refund', bank.refund);
+      const refund = offered(bank, 'refund', bank.refund?.bind(bank));
       return recorded('refund', { payment_id, mode, ref_num, refund_id, amount }, () => refund(payment_id, ref_num, refund_id, amount));
     },
   };
