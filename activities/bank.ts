@@ -17,7 +17,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { configuredTerminals, pspClient, type PspClients } from '../src/adapters/psp/clients.ts';
 import { isAllowedCard } from '../src/adapters/psp/card-hash.ts';
 import type { PspHealthStore } from '../src/adapters/psp/health.ts';
-import { BankRefusalError, PSP_NAMES, type BankToken, type Confirmation, type Inquiry, type PspClient, type PspName } from '../src/adapters/psp/psp-client.ts';
+import { BankRefusalError, PSP_NAMES, type BankToken, type Confirmation, type Inquiry, type PspCapabilities, type PspClient, type PspName } from '../src/adapters/psp/psp-client.ts';
 import type { Db } from '../src/db/database.ts';
 import { merchantRoute, terminalReservations } from '../src/db/psp-routes.ts';
 import { defaultRoute, planRoute } from '../src/domain/psp-routing.ts';
@@ -140,6 +140,17 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
   }
 
   return {
+    /**
+     * What the payment's PSP offers (PspCapabilities: capture at verify or at settle, its reversal
+     * window, refund, inquiry, daily report), as its connector declares it: the PSP the record names,
+     * else the claim's. The workflows ask it once where their path depends on it (under a patch), so
+     * the answer lands in their history and replays.
+     */
+    async pspCapabilities({ payment_id, mode, psp }: { payment_id: string; mode: Mode; psp?: PspName }): Promise<PspCapabilities & { psp: PspName }> {
+      const bank = await adapter('pspCapabilities', { payment_id, mode, ...pspOf(psp) });
+      return { ...bank.capabilities, psp: bank.name };
+    },
+
     /**
      * The PSP terminals the payment may take its token from, in the order to try them
      * (src/domain/psp-routing.ts): the merchant's route for the record's mode, or every configured

@@ -45,6 +45,7 @@ const HEALTHY: Behaviours = {
       : { result: 'confirmed', ref_num, res_num: payment_id, amount: Number(fakeAmounts.get(payment_id) ?? 0), terminal: '11223344', terminal_matches: true, rrn: CAPTURE.rrn, card_pan: CAPTURE.card_pan },
   // The bank's inquiry answers the customer's choice the pay helper made; no choice: still open.
   inquireAtBank: async ({ payment_id }) => ({ standing: INQUIRY_STANDING[fakeOutcomes.get(payment_id) ?? 'none'] }),
+  pspCapabilities: async ({ psp }) => ({ psp: psp ?? 'sep', capture: 'settle', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'partial', inquiry: true, dailyReport: true }),
   settleAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
   reverseAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
   refundAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
