@@ -38,10 +38,17 @@ export function existingTemporalCli(env = process.env) {
 const PACKAGE_LINE = /^[A-Za-z0-9][\w.~-]*(\/[\w.~+-]+)*$/;
 
 /**
- * Builds `packages` (each `path@version`) with `go install` into `bin`; `what` names the
- * build in the lines it prints. Resolves with go's exit status and its last lines of output.
+ * How many packages a first build of the Temporal CLI compiles, the standard library's among them
+ * (`go list -deps ./cmd/temporal` in its module, 1 298 for v1.5.1): the "of about" of its progress.
  */
-export async function goInstall(bin, packages, what, log) {
+const TEMPORAL_CLI_PACKAGES = 1300;
+
+/**
+ * Builds `packages` (each `path@version`) with `go install` into `bin`; `what` names the
+ * build in the lines it prints, `expected` (when known) how many packages it compiles from an
+ * empty build cache. Resolves with go's exit status and its last lines of output.
+ */
+export async function goInstall(bin, packages, what, log, expected) {
   mkdirSync(bin, { recursive: true });
   log(`Building ${what} with go install into ${bin} (first run only; a few minutes)…`);
   const started = Date.now();
@@ -56,23 +63,31 @@ export async function goInstall(bin, packages, what, log) {
       if (line.startsWith('go: downloading ')) modules += 1;
       else if (PACKAGE_LINE.test(line)) compiled += 1;
     },
-    detail: () => `${modules} Go modules downloaded, ${compiled} packages compiled`,
+    detail: () => `${modules} Go modules downloaded, ${compiled}${expected === undefined ? '' : ` of about ${expected}`} packages compiled`,
   });
   if (result.status === 0) log(`Built ${what} in ${elapsed(Date.now() - started)} (${modules} Go modules downloaded, ${compiled} packages compiled).`);
   return result;
 }
 
+/** The sentence a failed build of `packages` ends with; `instead` says what to do without it. */
+export const goBuildFailure = (packages, instead) => `go install ${packages.join(' ')} failed: check that the Go module proxy is reachable, or ${instead}.`;
+
+/** What to do when the Temporal CLI cannot be built. */
+export const TEMPORAL_CLI_INSTEAD = 'install the Temporal CLI and put it on PATH or in TEMPORAL_CLI';
+
 /** The Temporal CLI built into our cache; resolves with go's exit status and last lines. */
 export function buildTemporalCli(log) {
-  return goInstall(dirname(cachedTemporalCliPath()), [`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], `the Temporal CLI ${TEMPORAL_CLI_VERSION}`, log);
+  return goInstall(dirname(cachedTemporalCliPath()), [`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], `the Temporal CLI ${TEMPORAL_CLI_VERSION}`, log, TEMPORAL_CLI_PACKAGES);
 }
 
-// As a program (`node go-build.mjs <bin> <what> <package@version>…`): goInstall for the
-// launcher's TypeScript side, which waits for it synchronously; a failed build's last lines
-// are printed, and go's exit status is this program's.
+// As a program (`node go-build.mjs temporal-cli`, or `node go-build.mjs <bin> <what>
+// <package@version>…`): the builds above for the launcher's TypeScript side, which waits for
+// them synchronously; a failed build's last lines are printed, and go's exit status is this
+// program's.
 if (process.argv[1] === GO_BUILD_SCRIPT) {
   const [bin, what, ...packages] = process.argv.slice(2);
-  const { status, tail } = await goInstall(bin, packages, what, (line) => process.stdout.write(`${line}\n`));
+  const log = (line) => process.stdout.write(`${line}\n`);
+  const { status, tail } = bin === 'temporal-cli' ? await buildTemporalCli(log) : await goInstall(bin, packages, what, log);
   if (status !== 0) process.stderr.write(`${tail.join('\n')}\n`);
   process.exit(status);
 }

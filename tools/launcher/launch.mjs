@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildTemporalCli, existingTemporalCli, goAvailable, TEMPORAL_CLI_MODULE, TEMPORAL_CLI_VERSION } from './go-build.mjs';
+import { buildTemporalCli, existingTemporalCli, goAvailable, goBuildFailure, TEMPORAL_CLI_INSTEAD, TEMPORAL_CLI_MODULE, TEMPORAL_CLI_VERSION } from './go-build.mjs';
 import { environmentFor, NodeRuntimeError, provideNodeWithProgress } from './node-runtime.mjs';
 import { runStep } from './progress.mjs';
 
@@ -60,7 +60,7 @@ if (cliBuild !== undefined) {
   const { status, tail } = await cliBuild;
   if (status !== 0) {
     process.stderr.write(`${tail.join('\n')}\n`);
-    fail(`go install ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} failed: check that the Go module proxy is reachable, or install the Temporal CLI and put it on PATH or in TEMPORAL_CLI.`);
+    fail(goBuildFailure([`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], TEMPORAL_CLI_INSTEAD));
   }
 }
 

@@ -7,9 +7,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cachedTemporalCliPath, GO_BUILD_SCRIPT, goAvailable, TEMPORAL_CLI_MODULE, TEMPORAL_CLI_VERSION, works } from './go-build.mjs';
+import { cachedTemporalCliPath, GO_BUILD_SCRIPT, goAvailable, goBuildFailure, TEMPORAL_CLI_INSTEAD, TEMPORAL_CLI_MODULE, TEMPORAL_CLI_VERSION, works } from './go-build.mjs';
 import { cacheDir } from './node-runtime.mjs';
-import { dirname } from 'node:path';
 
 export { TEMPORAL_CLI_VERSION };
 
@@ -30,14 +29,10 @@ export function provideTemporalCli(): string {
   const cached = cachedTemporalCliPath();
   if (existsSync(cached) && works(cached)) return cached;
 
-  goInstall(dirname(cached), [`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], `the Temporal CLI ${TEMPORAL_CLI_VERSION}`, 'install the Temporal CLI and put it on PATH or in TEMPORAL_CLI');
+  runGoBuild(['temporal-cli'], `the Temporal CLI ${TEMPORAL_CLI_VERSION}`, TEMPORAL_CLI_INSTEAD, [`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`]);
   if (!works(cached)) throw new PrerequisiteError(`go install ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} built no working CLI at ${cached}: install the Temporal CLI yourself and set TEMPORAL_CLI.`);
   return cached;
 }
-
-/** The sentence a failed or impossible build of `what` ends with. */
-export const goBuildFailure = (packages: string[], instead: string) =>
-  `go install ${packages.join(' ')} failed: check that the Go module proxy is reachable, or ${instead}.`;
 
 /**
  * Builds `packages` (each `path@version`) with go install into `bin`, a
@@ -47,7 +42,12 @@ export const goBuildFailure = (packages: string[], instead: string) =>
  * `instead` says what to do when Go is missing or the build fails.
  */
 export function goInstall(bin: string, packages: string[], what: string, instead: string): void {
+  runGoBuild([bin, what, ...packages], what, instead, packages);
+}
+
+/** go-build.mjs as a program with `args`, waited for; a failure is the sentence of goBuildFailure. */
+function runGoBuild(args: string[], what: string, instead: string, packages: string[]): void {
   if (!goAvailable()) throw new PrerequisiteError(`Go was not found, and it builds ${what}: install Go 1.22 or newer, or ${instead}.`);
-  const build = spawnSync(process.execPath, [GO_BUILD_SCRIPT, bin, what, ...packages], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const build = spawnSync(process.execPath, [GO_BUILD_SCRIPT, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (build.status !== 0) throw new PrerequisiteError(goBuildFailure(packages, instead));
 }
