@@ -70,7 +70,7 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
 
   before(() => {
     // Built once into the cache (minutes on a first run); npm test builds them before the suite.
-    helm = provideHelm(say);
+    helm = provideHelm();
     check = provideK8sCheck(say);
   });
 

@@ -237,11 +237,11 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   // Before the suites, so a first build (minutes) counts against no test's timeout.
   if (suites.includes('main') && !mainOnly) {
     // The chart test's Helm and tools/k8s-check (test/foundation/helm-chart.test.ts).
-    provideHelm(say);
+    provideHelm();
     provideK8sCheck(say);
   }
   if (suites.includes('cluster') && !mainOnly) {
-    provideClusterBinaries(say);
+    provideClusterBinaries();
     providePostgres(say);
     provideHaproxy(say);
   }

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { runStep } from './progress.mjs';
 
 export const NODE_MAJOR = 24;
 export const NODE_VERSION = '24.21.0';
@@ -37,38 +38,65 @@ export const cachedNodePath = () => join(cacheDir(), `node-v${NODE_VERSION}`, 'b
 /**
  * The node binary to run everything on: this one when it is Node 24 or newer,
  * else the pinned Node 24 from our cache, installed there first if missing.
- * `log` receives the lines to print (nothing when this node is used).
+ * `log` receives the lines to print (nothing when this node is used). Waits for
+ * the download without a word on the way: launch.mjs uses provideNodeWithProgress.
  */
 export function provideNode(log, current = { version: process.version, execPath: process.execPath }) {
   if (majorOf(current.version) >= NODE_MAJOR) return current.execPath;
   const cached = cachedNodePath();
   if (!runs(cached)) {
-    if (process.platform !== 'linux' || process.arch !== 'x64') {
-      throw new NodeRuntimeError(
-        `This machine's node is ${current.version}; Dargah needs Node ${NODE_MAJOR} or newer, and the launcher provides it only on Linux x64: install Node ${NODE_MAJOR} LTS and run again.`,
-      );
-    }
-    log(`This machine's node is ${current.version}: installing Node ${NODE_VERSION} (npm package ${PACKAGE}) into ${dirname(dirname(cached))} (first run only)…`);
-    installNode(dirname(dirname(cached)));
+    const work = beginInstall(log, current.version);
+    const pack = spawnSync('npm', packArguments(work), { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    finishInstall(work, pack.status);
   }
-  log(`Running on Node ${NODE_VERSION} from ${dirname(cached)} (this machine's node, ${current.version}, is older than ${NODE_MAJOR}).`);
-  return cached;
+  return ranOn(log, current.version);
+}
+
+/**
+ * provideNode, saying every 15 s how long the download has taken (progress.mjs), so that
+ * other steps (the Temporal CLI's build) can go on beside it.
+ */
+export async function provideNodeWithProgress(log, current = { version: process.version, execPath: process.execPath }) {
+  if (majorOf(current.version) >= NODE_MAJOR) return current.execPath;
+  if (!runs(cachedNodePath())) {
+    const work = beginInstall(log, current.version);
+    const { status } = await runStep('npm', packArguments(work), { label: `Downloading Node ${NODE_VERSION}`, cwd: work, log, quiet: true });
+    finishInstall(work, status);
+  }
+  return ranOn(log, current.version);
 }
 
 const runs = (node) => existsSync(node) && spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${NODE_VERSION}`;
 
-/** Fetches the package with npm (so the user's registry settings apply), checks it and unpacks bin/node into `target`. */
-function installNode(target) {
+const ranOn = (log, version) => {
+  log(`Running on Node ${NODE_VERSION} from ${dirname(cachedNodePath())} (this machine's node, ${version}, is older than ${NODE_MAJOR}).`);
+  return cachedNodePath();
+};
+
+/** Says what is about to happen and makes the directory the download lands in; on a platform the package is not for, refuses. */
+function beginInstall(log, version) {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new NodeRuntimeError(
+      `This machine's node is ${version}; Dargah needs Node ${NODE_MAJOR} or newer, and the launcher provides it only on Linux x64: install Node ${NODE_MAJOR} LTS and run again.`,
+    );
+  }
+  const target = installDir();
+  log(`This machine's node is ${version}: installing Node ${NODE_VERSION} (npm package ${PACKAGE}) into ${target} (first run only)…`);
   mkdirSync(dirname(target), { recursive: true });
-  const work = mkdtempSync(`${target}.partial-`);
+  return mkdtempSync(`${target}.partial-`);
+}
+
+const installDir = () => dirname(dirname(cachedNodePath()));
+
+/** npm fetches the package (so the user's registry settings apply) into `work`. */
+const packArguments = (work) => ['pack', `${PACKAGE}@${NODE_VERSION}`, '--pack-destination', work, '--silent', '--no-fund', '--no-audit'];
+
+/** Checks the package npm left in `work` (`status`: npm's exit status) and unpacks bin/node into the cache. */
+function finishInstall(work, status) {
+  const target = installDir();
   try {
-    const pack = spawnSync('npm', ['pack', `${PACKAGE}@${NODE_VERSION}`, '--pack-destination', work, '--silent', '--no-fund', '--no-audit'], {
-      cwd: work,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
-    if (pack.status !== 0 || tarball === undefined) {
+    if (status !== 0 || tarball === undefined) {
       throw new NodeRuntimeError(`npm pack ${PACKAGE}@${NODE_VERSION} failed: check your access to the npm registry, or install Node ${NODE_MAJOR} LTS yourself.`);
     }
     const integrity = `sha512-${createHash('sha512').update(readFileSync(join(work, tarball))).digest('base64')}`;

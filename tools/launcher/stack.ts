@@ -110,7 +110,7 @@ export async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPo
     await connection.close();
     return { address: config.TEMPORAL_ADDRESS };
   }
-  const cli = provideTemporalCli(say);
+  const cli = provideTemporalCli();
   if (await portInUse(port)) {
     throw new PrerequisiteError(`port ${port} is in use (another npm start?): stop it, or set TEMPORAL_ADDRESS=127.0.0.1:${port} to use that server.`);
   }

@@ -22,7 +22,7 @@ export function staticChecks(root: string, say: (line: string) => void): void {
 
 /** The unit tier (test/unit, test/workflows): no MySQL, its own Temporal dev server, seconds; `npm run test:unit` alone. */
 export function unitTier(root: string, say: (line: string) => void): void {
-  const cli = provideTemporalCli(say);
+  const cli = provideTemporalCli();
   say('Running the unit tier (test/unit, test/workflows)…');
   const mocha = [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', join(root, 'test', 'unit', '.mocharc.json')];
   const result = spawnSync(process.execPath, mocha, { cwd: root, stdio: 'inherit', env: { ...process.env, TEMPORAL_CLI: cli } });

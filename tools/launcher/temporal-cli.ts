@@ -2,15 +2,15 @@
  * Finds or builds the Temporal CLI, whose `server start-dev` is the local
  * Temporal server. Order: TEMPORAL_CLI, `temporal` on PATH, our cache, and
  * else `go install` into that cache (outside the checkout, so every clone
- * reuses one build).
+ * reuses one build). The build itself, with its progress lines, is
+ * go-build.mjs's: launch.mjs starts it early, beside Node and the npm install.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { cachedTemporalCliPath, GO_BUILD_SCRIPT, goAvailable, goBuildFailure, TEMPORAL_CLI_INSTEAD, TEMPORAL_CLI_MODULE, TEMPORAL_CLI_VERSION, works } from './go-build.mjs';
 import { cacheDir } from './node-runtime.mjs';
 
-export const TEMPORAL_CLI_VERSION = 'v1.5.1';
-const MODULE = 'github.com/temporalio/cli/cmd/temporal';
+export { TEMPORAL_CLI_VERSION };
 
 export class PrerequisiteError extends Error {
   override name = 'PrerequisiteError';
@@ -19,41 +19,35 @@ export class PrerequisiteError extends Error {
 // One cache for every build and download outside the checkout (node-runtime.mjs keeps Node there too).
 export { cacheDir };
 
-const works = (path: string) => spawnSync(path, ['--version'], { encoding: 'utf8' }).status === 0;
-
-export function provideTemporalCli(log: (line: string) => void): string {
+export function provideTemporalCli(): string {
   const configured = process.env.TEMPORAL_CLI;
   if (configured !== undefined && configured !== '') {
     if (!works(configured)) throw new PrerequisiteError(`TEMPORAL_CLI=${configured} is not a working Temporal CLI: fix the path or unset it.`);
     return configured;
   }
   if (works('temporal')) return 'temporal';
-  const bin = join(cacheDir(), `temporal-cli-${TEMPORAL_CLI_VERSION}`);
-  const cached = join(bin, 'temporal');
+  const cached = cachedTemporalCliPath();
   if (existsSync(cached) && works(cached)) return cached;
 
-  goInstall(bin, [`${MODULE}@${TEMPORAL_CLI_VERSION}`], `the Temporal CLI ${TEMPORAL_CLI_VERSION}`, 'install the Temporal CLI and put it on PATH or in TEMPORAL_CLI', log);
-  if (!works(cached)) throw new PrerequisiteError(`go install ${MODULE}@${TEMPORAL_CLI_VERSION} built no working CLI at ${cached}: install the Temporal CLI yourself and set TEMPORAL_CLI.`);
+  runGoBuild(['temporal-cli'], `the Temporal CLI ${TEMPORAL_CLI_VERSION}`, TEMPORAL_CLI_INSTEAD, [`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`]);
+  if (!works(cached)) throw new PrerequisiteError(`go install ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} built no working CLI at ${cached}: install the Temporal CLI yourself and set TEMPORAL_CLI.`);
   return cached;
 }
 
 /**
  * Builds `packages` (each `path@version`) with go install into `bin`, a
- * directory of our cache. `what` names the build in the lines it prints;
+ * directory of our cache, waiting for it (go-build.mjs as a program, which
+ * prints its progress to our standard output). `what` names the build in
+ * the lines it prints;
  * `instead` says what to do when Go is missing or the build fails.
  */
-export function goInstall(bin: string, packages: string[], what: string, instead: string, log: (line: string) => void): void {
-  if (spawnSync('go', ['version'], { encoding: 'utf8' }).status !== 0) {
-    throw new PrerequisiteError(`Go was not found, and it builds ${what}: install Go 1.22 or newer, or ${instead}.`);
-  }
-  mkdirSync(bin, { recursive: true });
-  log(`Building ${what} with go install into ${bin} (first run only; a few minutes)…`);
-  // nice: the build takes every core for minutes, and the machine may be doing other work.
-  const build = spawnSync('nice', ['-n', '10', 'go', 'install', ...packages], {
-    env: { ...process.env, GOBIN: bin },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  if (build.status !== 0) {
-    throw new PrerequisiteError(`go install ${packages.join(' ')} failed: check that the Go module proxy is reachable, or ${instead}.`);
-  }
+export function goInstall(bin: string, packages: string[], what: string, instead: string): void {
+  runGoBuild([bin, what, ...packages], what, instead, packages);
+}
+
+/** go-build.mjs as a program with `args`, waited for; a failure is the sentence of goBuildFailure. */
+function runGoBuild(args: string[], what: string, instead: string, packages: string[]): void {
+  if (!goAvailable()) throw new PrerequisiteError(`Go was not found, and it builds ${what}: install Go 1.22 or newer, or ${instead}.`);
+  const build = spawnSync(process.execPath, [GO_BUILD_SCRIPT, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (build.status !== 0) throw new PrerequisiteError(goBuildFailure(packages, instead));
 }

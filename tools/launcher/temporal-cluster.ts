@@ -29,7 +29,7 @@ export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 export const TEMPORAL_UI_VERSION = 'v2.42.1';
 
 /** The server, its SQL tool and the UI server: built on first use into our cache, outside the checkout. */
-export function provideClusterBinaries(log: (line: string) => void): ClusterBinaries {
+export function provideClusterBinaries(): ClusterBinaries {
   const serverBin = join(cacheDir(), `temporal-server-${TEMPORAL_SERVER_VERSION}`);
   const server = join(serverBin, 'server');
   const sqlTool = join(serverBin, 'sql');
@@ -39,12 +39,11 @@ export function provideClusterBinaries(log: (line: string) => void): ClusterBina
       [`go.temporal.io/server/cmd/server@${TEMPORAL_SERVER_VERSION}`, `go.temporal.io/server/cmd/tools/sql@${TEMPORAL_SERVER_VERSION}`],
       `the Temporal server ${TEMPORAL_SERVER_VERSION} and its SQL tool`,
       'run the cluster suite on a machine with Go',
-      log,
     );
   }
   const uiBin = join(cacheDir(), `temporal-ui-server-${TEMPORAL_UI_VERSION}`);
   const ui = join(uiBin, 'server');
-  if (!existsSync(ui)) goInstall(uiBin, [`github.com/temporalio/ui-server/v2/cmd/server@${TEMPORAL_UI_VERSION}`], `the Temporal UI server ${TEMPORAL_UI_VERSION}`, 'run the cluster suite on a machine with Go', log);
+  if (!existsSync(ui)) goInstall(uiBin, [`github.com/temporalio/ui-server/v2/cmd/server@${TEMPORAL_UI_VERSION}`], `the Temporal UI server ${TEMPORAL_UI_VERSION}`, 'run the cluster suite on a machine with Go');
   // The schema files ship in the module's source, which go install left in the module cache.
   const download = spawnSync('go', ['mod', 'download', '-json', `go.temporal.io/server@${TEMPORAL_SERVER_VERSION}`], { encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=mod' } });
   const dir = download.status === 0 ? (JSON.parse(download.stdout) as { Dir?: string }).Dir : undefined;
@@ -99,7 +98,7 @@ export async function startClusterInfrastructure(o: { logDir: string; namespace:
   };
   try {
     mkdirSync(o.logDir, { recursive: true });
-    const binaries = provideClusterBinaries(o.log);
+    const binaries = provideClusterBinaries();
     providePostgres(o.log);
     lap('binaries_ms');
     const dir = mkdtempSync(join(tmpdir(), 'dargah-cluster-'));

@@ -25,7 +25,7 @@ function getTestbed(): Promise<Testbed> {
     // Workflow task failures and worker trouble still show; the expected activity failures of the tests do not.
     Runtime.install({ logger: new DefaultLogger('ERROR') });
     // TEMPORAL_CLI, `temporal` on PATH, or the build the bootstrap caches (built here on a first run).
-    const cli = provideTemporalCli((line) => process.stdout.write(`${line}\n`));
+    const cli = provideTemporalCli();
     const [env, bundle] = await Promise.all([
       TestWorkflowEnvironment.createLocal({
         server: {
