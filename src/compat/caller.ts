@@ -1,7 +1,8 @@
 /**
  * A compatible protocol's request: its body is read and checked first (the credential is a field
  * of it, not a header), then the credential authenticates the caller exactly as an API key does
- * (src/merchants/compat-credentials.ts), then the API key's rate limits count it, then the handler
+ * (src/merchants/compat-credentials.ts), then the API key's rate limits count it (one budget per merchant
+ * and mode for every credential of both protocols), then the handler
  * answers with the protocol's body.
  */
 import Router from '@koa/router';
@@ -25,7 +26,9 @@ export interface CompatRouteDeps {
 export function protocolRouter<Credential extends string>(deps: CompatRouteDeps, protocol: CompatProtocol, credentialField: Credential) {
   const router = new Router();
   const counter = rateCounter(deps.config, deps.db);
-  const perCredential = keyRateLimit(deps.config, counter);
+  // One budget per merchant and mode, shared by its credentials of both protocols: a merchant holds
+  // up to two working pairs (src/merchants/compat-credentials.ts), and none of them adds requests.
+  const perMerchantMode = keyRateLimit(deps.config, counter, (auth) => `compat:${auth.merchant.id}:${auth.mode}`);
   const testPayments = testPaymentQuota(deps.config, counter);
   router.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
 
@@ -42,7 +45,7 @@ export function protocolRouter<Credential extends string>(deps: CompatRouteDeps,
       ctx.state.auth = await authenticateCompatCredential(deps.db, protocol, body[credentialField]);
       await next();
     };
-    const limits = options.createsPayment === true ? [perCredential, testPayments] : [perCredential];
+    const limits = options.createsPayment === true ? [perMerchantMode, testPayments] : [perMerchantMode];
     router.post(path, authenticate, ...limits, async (ctx) => {
       ctx.body = await handler(ctx.state.compatBody as Static<S> & Record<Credential, string>, ctx.state.auth as AuthState);
     });
