@@ -16,6 +16,7 @@ import { bodyValidator } from '../http/validation.ts';
 import { jsonBody } from '../api/middleware/body.ts';
 import { keyRateLimit, rateCounter, testPaymentQuota } from '../api/middleware/rate-limit.ts';
 import { authenticateCompatCredential } from '../merchants/compat-credentials.ts';
+import { countPageAction } from '../http/rate-limit.ts';
 
 export interface CompatRouteDeps {
   db: Db;
@@ -57,9 +58,24 @@ export function protocolRouter<Credential extends string>(deps: CompatRouteDeps,
 /**
  * The customer's step a protocol names by its own identifier (ZarinPal's /pg/StartPay/{authority},
  * Zibal's /start/{trackId}): to the payment's hosted page, which checks everything a payment page does.
+ * It needs no credential, so each lookup counts against the client address's public page actions
+ * (PAGE_ACTIONS_PER_CLIENT_PER_MINUTE): 429 past them, before anything is looked up.
  */
-export function customerStart(parameter: string, paymentIdOf: (identifier: string) => Promise<string | undefined> | string | undefined, unknown: string): Middleware {
+export function customerStart(
+  parameter: string,
+  paymentIdOf: (identifier: string) => Promise<string | undefined> | string | undefined,
+  unknown: string,
+  deps: CompatRouteDeps,
+): Middleware {
+  const counter = rateCounter(deps.config, deps.db);
   return async (ctx) => {
+    const refused = await countPageAction(counter, deps.config, ctx.ip);
+    if (refused !== undefined) {
+      ctx.set(refused.headers);
+      ctx.status = 429;
+      ctx.body = refused.message;
+      return;
+    }
     const id = await paymentIdOf(String((ctx.params as Record<string, string>)[parameter]));
     if (id === undefined) {
       ctx.status = 404;

@@ -109,6 +109,17 @@ export function paymentLinkProblems(request: CreatePaymentLinkRequest, now: numb
   return problems;
 }
 
+/**
+ * A link's payment in one of these states gave its place under max_payments back: it ended with no
+ * money kept (failed or canceled at the bank, expired unpaid, or reversed to the customer). Every
+ * other payment of the link holds its place; so a customer who walks away frees it, and nobody can
+ * use a link up by starting payments and abandoning them (docs/PAYMENTS.md#payment-links).
+ */
+export const LINK_PLACE_FREED_STATUSES = ['failed', 'canceled', 'expired', 'reversed'] as const;
+
+/** A link's payment in one of these states is open: the customer may still pay, or the gateway has yet to verify it (bounded by LINK_OPEN_PAYMENTS_MAX). */
+export const LINK_OPEN_STATUSES = ['created', 'pending', 'paid'] as const;
+
 /** Why a link takes no payment now, or undefined when it does. */
 export type LinkUnavailable = 'payment_link_inactive' | 'payment_link_expired' | 'payment_link_used_up';
 

@@ -48,7 +48,7 @@ describe('public link and pay pages: limits per client and per link, places give
     const { session } = await openLink(base, link.slug);
     const [attacker, customer] = [nextAddress(), nextAddress()];
     await awayFromWindowEdge();
-    const ids = [];
+    const ids: string[] = [];
     for (let i = 0; i < 3; i += 1) ids.push(await started(base, link, session, from(attacker)));
     const refused = await postLink(base, link.slug, session, {}, from(attacker));
     assert.equal(refused.status, 429);
