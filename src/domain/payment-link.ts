@@ -62,7 +62,10 @@ export const PaymentLinkSchema = Type.Object(
     collect: CollectSchema,
     expires_at: Nullable(Timestamp('after this the link takes no payment'), 'null: never expires'),
     max_payments: Nullable(Type.Integer({ minimum: 1 }), 'how many payments the link takes; null: no limit'),
-    payments_count: Type.Integer({ description: 'payments the link has started (each holds a place against max_payments, docs/PAYMENTS.md#payment-links)' }),
+    payments_count: Type.Integer({
+      description:
+        "payments of the link that hold a place against max_payments now: every one it started, but those that failed, were canceled, expired or were reversed, which gave theirs back (docs/PAYMENTS.md#payment-links)",
+    }),
     active: Type.Boolean({ description: 'false once deactivated' }),
     created_at: Timestamp('creation time'),
   },
