@@ -1,7 +1,9 @@
 import { endsWithoutMoney } from '../domain/ledger.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db, NewPaymentRow, PaymentRow } from './database.ts';
+import type { Database } from './schema.ts';
 import { scopedTo } from './tenant.ts';
 import { isDuplicateKey } from './errors.ts';
 
@@ -145,12 +147,21 @@ export async function findPayment(db: Db, id: string, tenant: Tenant): Promise<P
 }
 
 /**
- * The payment Zibal's /v1/request made with this trackId, whoever's it is: for the customer's step
- * that names only it (Zibal's /start/{trackId}). A payment made any other way has none, so its
- * tracking code leads nowhere.
+ * The payments a Zibal trackId names: the one whose drawn trackId (sixteen digits) it is; or, for
+ * twelve digits, a payment Zibal's /v1/request made before trackIds were drawn (migration 0042 copied
+ * their tracking code), or during an upgrade by an API of the version before, which drew none. A
+ * payment made any other way is never named, so its tracking code leads nowhere.
  */
+export function zibalTrackIdIs(trackId: string) {
+  return (eb: ExpressionBuilder<Database, 'payments'>) =>
+    trackId.length !== 12
+      ? eb('zibal_track_id', '=', trackId)
+      : eb.and([eb('tracking_code', '=', trackId), eb('created_via', '=', 'zibal'), eb.or([eb('zibal_track_id', 'is', null), eb('zibal_track_id', '=', trackId)])]);
+}
+
+/** The payment Zibal's /v1/request made with this trackId, whoever's it is: for the customer's step that names only it (Zibal's /start/{trackId}). */
 export async function paymentIdByZibalTrackId(db: Db, trackId: string): Promise<string | undefined> {
-  return (await db.selectFrom('payments').select('id').where('zibal_track_id', '=', trackId).executeTakeFirst())?.id;
+  return (await db.selectFrom('payments').select('id').where(zibalTrackIdIs(trackId)).executeTakeFirst())?.id;
 }
 
 /** Stores a Zibal payment's trackId; false when another payment has it already (draw again). */

@@ -46,6 +46,16 @@ describe("Zibal's /start/{trackId}: only Zibal's payments, by a trackId nobody c
     // Two Zibal payments' trackIds are not neighbours.
     const next = await request<{ trackId: number }>(h.baseUrl, 'POST', '/v1/request', { body: { merchant: m.zibal_merchant, amount: 20_000, callbackUrl: 'http://localhost:8000/back' } });
     assert.ok(Math.abs(next.body.trackId - zibal.body.trackId) > 1_000_000, 'random, not sequential');
+
+    // A Zibal payment an API of the version before made during an upgrade (no trackId drawn): its
+    // tracking code, the trackId its merchant was given, still leads to it, for /start and for verify.
+    const before = await request<{ trackId: number }>(h.baseUrl, 'POST', '/v1/request', { body: { merchant: m.zibal_merchant, amount: 20_000, callbackUrl: 'http://localhost:8000/back' } });
+    const beforeId = /^\/pay\/([0-9a-f-]{36})$/.exec((await start(h.baseUrl, String(before.body.trackId))).headers.get('location') ?? '')![1]!;
+    await h.db.updateTable('payments').set({ zibal_track_id: null }).where('id', '=', beforeId).execute();
+    const beforeRow = await h.db.selectFrom('payments').select('tracking_code').where('id', '=', beforeId).executeTakeFirstOrThrow();
+    assert.equal((await start(h.baseUrl, beforeRow.tracking_code)).headers.get('location'), `/pay/${beforeId}`);
+    const inquiry = await request<{ result: number; trackId: number }>(h.baseUrl, 'POST', '/v1/inquiry', { body: { merchant: m.zibal_merchant, trackId: beforeRow.tracking_code } });
+    assert.deepEqual({ result: inquiry.body.result, trackId: String(inquiry.body.trackId) }, { result: 100, trackId: beforeRow.tracking_code });
   });
 
   it('counts lookups per client address: past the limit 429, even for a good trackId; another address is served', async () => {
