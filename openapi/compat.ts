@@ -80,7 +80,7 @@ function operation(op: ProtocolOperation, tag: string, protocol: ProtocolErrors,
 
 const ZARINPAL_OPERATIONS: ProtocolOperation[] = [
   { path: '/request.json', summary: 'Create a payment', description: 'A Dargah payment, created as the API creates one; `IRT` amounts are toman (×10 rials). Send the customer to `/pg/StartPay/{authority}`.', request: ZarinpalRequestSchema, answer: ZarinpalRequestAnswerSchema },
-  { path: '/verify.json', summary: 'Verify a paid payment', description: 'Code 100 the first time, 101 when it was verified before (never a second capture).', request: ZarinpalVerifySchema, answer: ZarinpalVerifyAnswerSchema },
+  { path: '/verify.json', summary: 'Verify a paid payment', description: 'Code 100 once: of several verifies, even at the same instant, exactly one answers 100 and every other 101 (never a second capture).', request: ZarinpalVerifySchema, answer: ZarinpalVerifyAnswerSchema },
   { path: '/unVerified.json', summary: 'Paid payments not yet verified', description: 'Up to 100, newest first.', request: ZarinpalMerchantSchema, answer: ZarinpalUnverifiedAnswerSchema },
   { path: '/inquiry.json', summary: 'Where a payment stands', description: '`VERIFIED`, `PAID`, `IN_BANK`, `FAILED` or `REVERSED`.', request: ZarinpalAuthoritySchema, answer: ZarinpalInquiryAnswerSchema },
   {
@@ -97,8 +97,8 @@ const ZARINPAL_OPERATIONS: ProtocolOperation[] = [
 ];
 
 const ZIBAL_OPERATIONS: ProtocolOperation[] = [
-  { path: '/request', summary: 'Create a payment', description: 'A Dargah payment, created as the API creates one (rials). Send the customer to `/start/{trackId}`.', request: ZibalRequestSchema, answer: ZibalRequestAnswerSchema, extraCodes: [{ code: 113, status: 200 }] },
-  { path: '/verify', summary: 'Verify a paid payment', description: "Verifies the payment's own amount: result 100 the first time, 201 when it was verified before (never a second capture), 202 when it is not paid.", request: ZibalTrackSchema, answer: ZibalPaymentAnswerSchema },
+  { path: '/request', summary: 'Create a payment', description: 'A Dargah payment, created as the API creates one (rials). Its trackId is sixteen random digits (not the tracking code the customer sees). Send the customer to `/start/{trackId}`.', request: ZibalRequestSchema, answer: ZibalRequestAnswerSchema, extraCodes: [{ code: 113, status: 200 }] },
+  { path: '/verify', summary: 'Verify a paid payment', description: "Verifies the payment's own amount: result 100 once (of several verifies, even at the same instant, exactly one), 201 for every other (never a second capture), 202 when it is not paid.", request: ZibalTrackSchema, answer: ZibalPaymentAnswerSchema },
   { path: '/inquiry', summary: 'Where a payment stands', description: "The payment with Zibal's status code.", request: ZibalTrackSchema, answer: ZibalPaymentAnswerSchema },
 ];
 
@@ -111,7 +111,11 @@ function startPath(tag: string, parameter: string, answeredBy: string) {
       operationId: `${tag}_start`,
       security: [],
       parameters: [{ name: parameter, in: 'path' as const, required: true, schema: { type: 'string' as const }, description: `the ${parameter} ${answeredBy} answered` }],
-      responses: { '302': { description: "To the payment's hosted page" }, '404': { description: `No payment has this ${parameter}` } },
+      responses: {
+        '302': { description: "To the payment's hosted page" },
+        '404': { description: `No payment has this ${parameter}` },
+        '429': { description: 'Too many lookups from this client address (PAGE_ACTIONS_PER_CLIENT_PER_MINUTE); Retry-After says when to retry' },
+      },
     },
   };
 }

@@ -234,7 +234,25 @@ export const ConfigSchema = Type.Object({
     maximum: 1_000,
     description: 'test API keys a merchant may hold at once (unrevoked and unexpired); a key beyond them is refused until one is revoked or expires',
   }),
-  TEST_PAYMENTS_PER_MINUTE: Int({ default: 120, minimum: 0, description: 'payments a merchant may create per minute in test mode (0: unlimited); beyond it 429 rate_limited' }),
+  TEST_PAYMENTS_PER_MINUTE: Int({ default: 120, minimum: 0, description: 'payments a merchant may create per minute in test mode, through the API, a compatible protocol or its payment links (0: unlimited); beyond it 429 rate_limited' }),
+  PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: Int({
+    default: 60,
+    minimum: 0,
+    description:
+      "public pages: actions one client address (TRUSTED_PROXIES decides which) may take per minute, counted together: starting a payment on a link's page (POST /l/{slug}), the payment page's Pay button (POST /pay/{id}, which asks a PSP for a token) and the protocols' start addresses (GET /start/{trackId}, /pg/StartPay/{authority}); 0: unlimited. Beyond it 429 and nothing done. Customers behind one carrier NAT share an address: keep it well above one shop's rush",
+  }),
+  LINK_PAYMENTS_PER_LINK_PER_MINUTE: Int({
+    default: 30,
+    minimum: 0,
+    description: 'payments one payment link may start per minute, from any number of addresses (0: unlimited); beyond it its page answers 429 and starts nothing',
+  }),
+  LINK_OPEN_PAYMENTS_MAX: Int({
+    default: 20,
+    minimum: 1,
+    maximum: 10_000,
+    description:
+      "payments of one payment link that may be open at once (created, pending at the bank, or paid and not yet verified); beyond it the link's page answers 429 and starts nothing until one ends",
+  }),
   SMTP_URL: Type.String({
     default: '',
     pattern: '^(smtps?://.*)?$',

@@ -1139,7 +1139,7 @@ export interface components {
             expires_at: string | null;
             /** @description how many payments the link takes; null: no limit */
             max_payments: number | null;
-            /** @description payments the link has started (each holds a place against max_payments, docs/PAYMENTS.md#payment-links) */
+            /** @description payments of the link that hold a place against max_payments now: every one it started, but those that failed, were canceled, expired or were reversed, which gave theirs back (docs/PAYMENTS.md#payment-links) */
             payments_count: number;
             /** @description false once deactivated */
             active: boolean;

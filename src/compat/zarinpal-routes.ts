@@ -56,7 +56,7 @@ export function zarinpalRoutes(deps: PaymentServiceDeps & { logger: Logger }): R
   post('/reverse.json', ZarinpalAuthoritySchema, (body, caller) => zarinpalReverse(deps, caller, body));
 
   const router = new Router();
-  router.get('/pg/StartPay/:authority', customerStart('authority', paymentIdOfAuthority, 'Invalid authority.'));
+  router.get('/pg/StartPay/:authority', customerStart('authority', paymentIdOfAuthority, 'Invalid authority.', deps));
   router.use(ZARINPAL_API_PREFIX, protocolErrors(ZARINPAL_ERRORS, deps.logger), api.routes(), api.allowedMethods({}));
   return router;
 }

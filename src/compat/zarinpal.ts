@@ -4,7 +4,7 @@
  * rule of a payment is decided here: the services and the payment's workflow decide, as for the API.
  */
 import { createHash } from 'node:crypto';
-import { findPayment, paymentFromRow } from '../db/payments.ts';
+import { claimCompatVerifyAnswer, findPayment, paymentFromRow } from '../db/payments.ts';
 import {
   inProtocolUnit,
   paymentIdOfAuthority,
@@ -67,12 +67,17 @@ const cardHash = (cardPan: string | null) => (cardPan === null ? '' : createHash
 
 const ALREADY_VERIFIED = new Set<Payment['status']>(['verified', 'partially_refunded', 'refunded']);
 
-/** verify.json: 100 the first time, 101 for a payment verified before (never a second capture). */
+/**
+ * verify.json: 100 once, 101 for every other verify of the payment (never a second capture). Plugins
+ * ship the order on 100, so of several verifies at the same instant (all of which find it paid, and
+ * all of which the workflow answers verified) only the one that claims the answer on the record says
+ * 100 (claimCompatVerifyAnswer).
+ */
 export async function zarinpalVerify(deps: PaymentServiceDeps, caller: AuthState, body: { amount: number; authority: string }) {
   const { payment, currency } = await paymentOf(deps, caller, body.authority);
   const before = payment.status;
   const verified = await verifyPayment(deps, caller, payment.id, body.amount * RIALS_PER_UNIT[currency]);
-  const code = ALREADY_VERIFIED.has(before) ? 101 : 100;
+  const code = !ALREADY_VERIFIED.has(before) && (await claimCompatVerifyAnswer(deps.db, payment.id)) ? 100 : 101;
   return {
     data: {
       code,

@@ -5,7 +5,8 @@
 import Router from '@koa/router';
 import type { Logger } from '../logger.ts';
 import { ZibalRequestSchema, ZibalTrackSchema } from '../domain/compat-schemas.ts';
-import { paymentIdByTrackingCode } from '../db/payments.ts';
+import { paymentIdByZibalTrackId } from '../db/payments.ts';
+import { ZIBAL_TRACK_ID_PATTERN } from '../domain/compat-protocols.ts';
 import type { PaymentServiceDeps } from '../payments/service.ts';
 import { customerStart, protocolRouter } from './caller.ts';
 import { protocolErrors, type ProtocolErrors } from './protocol-errors.ts';
@@ -41,8 +42,10 @@ export function zibalRoutes(deps: PaymentServiceDeps & { logger: Logger }): Rout
   post('/inquiry', ZibalTrackSchema, (body, caller) => zibalInquiry(deps, caller, body));
 
   const router = new Router();
-  const paymentIdOfTrackId = (trackId: string) => (/^[0-9]{12}$/.test(trackId) ? paymentIdByTrackingCode(deps.db, trackId) : undefined);
-  router.get('/start/:trackId', customerStart('trackId', paymentIdOfTrackId, 'Invalid trackId.'));
+  // Only a trackId Zibal's /v1/request drew (or, on a Zibal payment made before those, its tracking
+  // code): never the tracking code of a payment made any other way.
+  const paymentIdOfTrackId = (trackId: string) => (ZIBAL_TRACK_ID_PATTERN.test(trackId) || /^[0-9]{12}$/.test(trackId) ? paymentIdByZibalTrackId(deps.db, trackId) : undefined);
+  router.get('/start/:trackId', customerStart('trackId', paymentIdOfTrackId, 'Invalid trackId.', deps));
   router.use(ZIBAL_API_PREFIX, protocolErrors(ZIBAL_ERRORS, deps.logger), api.routes(), api.allowedMethods({}));
   return router;
 }

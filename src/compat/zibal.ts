@@ -1,14 +1,18 @@
 /**
  * Zibal's v1 payment protocol on Dargah's payments (docs/COMPAT.md#zibal): /v1/request, /v1/verify
  * and /v1/inquiry are the payment services the API calls, in Zibal's names and codes. Zibal's
- * amounts are rials, as Dargah's are; its trackId is the payment's tracking code.
+ * amounts are rials, as Dargah's are; its trackId is sixteen random digits stored on the payment
+ * (zibal_track_id), not its tracking code, since /start/{trackId} answers anyone.
  */
-import { zibalStatus, zibalTrackId } from '../domain/compat-protocols.ts';
+import { randomBytes } from 'node:crypto';
+import { claimCompatVerifyAnswer, paymentFromRow, setZibalTrackId, zibalTrackIdIs } from '../db/payments.ts';
+import { scopedTo } from '../db/tenant.ts';
+import { ZIBAL_TRACK_ID_PATTERN, zibalStatus, zibalTrackIdFromBytes } from '../domain/compat-protocols.ts';
 import type { ZibalRequest } from '../domain/compat-schemas.ts';
 import type { AuthState } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { DomainError } from '../errors.ts';
-import { createPayment, listPayments, verifyPayment, type PaymentServiceDeps } from '../payments/service.ts';
+import { createPayment, verifyPayment, type PaymentServiceDeps } from '../payments/service.ts';
 import { ProtocolRefusal } from './protocol-errors.ts';
 
 /** The merchant's order reference when the request names none: Zibal needs none, Dargah's record wants one. */
@@ -32,22 +36,37 @@ export async function zibalRequest(deps: PaymentServiceDeps, caller: AuthState, 
     { via: 'zibal', protocolCurrency: null },
   );
   const payment = (created as { payment: Payment }).payment;
-  return { result: 100, message: 'success', trackId: Number(zibalTrackId(payment)) };
+  return { result: 100, message: 'success', trackId: Number(await newTrackId(deps, payment.id)) };
 }
 
-/** The caller's payment a trackId names; 203 when there is none. */
-async function paymentOf(deps: PaymentServiceDeps, caller: AuthState, trackId: number | string): Promise<Payment> {
+/** Draws the payment's trackId and stores it; a collision (about one in 10^15 per payment) draws again. */
+async function newTrackId(deps: PaymentServiceDeps, paymentId: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const trackId = zibalTrackIdFromBytes(randomBytes(8));
+    if (await setZibalTrackId(deps.db, paymentId, trackId)) return trackId;
+    if (attempt >= 3) throw new Error('no free Zibal trackId after 4 draws');
+  }
+}
+
+/** Zibal payments made before trackIds were drawn kept their twelve-digit tracking code as trackId. */
+const TRACKING_CODE_TRACK_ID = /^[0-9]{12}$/;
+
+/** The caller's payment a trackId names (one Zibal's /v1/request made), with that trackId; 203 when there is none. */
+async function paymentOf(deps: PaymentServiceDeps, caller: AuthState, trackId: number | string): Promise<{ payment: Payment; trackId: string }> {
   const code = String(trackId);
-  const found = /^[0-9]{12}$/.test(code) ? (await listPayments(deps.db, caller, { tracking_code: code, limit: 1 })).data[0] : undefined;
-  if (found === undefined) throw new DomainError('payment_not_found', 'trackId is not valid.');
-  return found;
+  const row =
+    ZIBAL_TRACK_ID_PATTERN.test(code) || TRACKING_CODE_TRACK_ID.test(code)
+      ? await deps.db.selectFrom('payments').selectAll().where(zibalTrackIdIs(code)).where(scopedTo(caller)).executeTakeFirst()
+      : undefined;
+  if (row === undefined) throw new DomainError('payment_not_found', 'trackId is not valid.');
+  return { payment: paymentFromRow(row), trackId: code };
 }
 
-function answer(result: number, message: string, payment: Payment) {
+function answer(result: number, message: string, payment: Payment, trackId: string) {
   return {
     result,
     message,
-    trackId: Number(zibalTrackId(payment)),
+    trackId: Number(trackId),
     status: zibalStatus(payment.status),
     amount: payment.amount,
     orderId: payment.merchant_reference,
@@ -63,16 +82,21 @@ function answer(result: number, message: string, payment: Payment) {
 const ALREADY_VERIFIED = new Set<Payment['status']>(['verified', 'partially_refunded', 'refunded']);
 
 /**
- * /v1/verify: Zibal's verify names no amount, so the payment's own is the one confirmed; 100 the
- * first time, 201 for a payment verified before (never a second capture), 202 when it is not paid.
+ * /v1/verify: Zibal's verify names no amount, so the payment's own is the one confirmed; 100 once,
+ * 201 for every other verify of the payment (never a second capture), 202 when it is not paid. Of
+ * several verifies at the same instant only the one that claims the answer on the record says 100
+ * (claimCompatVerifyAnswer): plugins ship the order on 100.
  */
 export async function zibalVerify(deps: PaymentServiceDeps, caller: AuthState, body: { trackId: number | string }) {
-  const payment = await paymentOf(deps, caller, body.trackId);
-  if (ALREADY_VERIFIED.has(payment.status)) return answer(201, 'already verified', payment);
-  return answer(100, 'success', await verifyPayment(deps, caller, payment.id, payment.amount));
+  const { payment, trackId } = await paymentOf(deps, caller, body.trackId);
+  if (ALREADY_VERIFIED.has(payment.status)) return answer(201, 'already verified', payment, trackId);
+  const verified = await verifyPayment(deps, caller, payment.id, payment.amount);
+  if (!(await claimCompatVerifyAnswer(deps.db, payment.id))) return answer(201, 'already verified', verified, trackId);
+  return answer(100, 'success', verified, trackId);
 }
 
 /** /v1/inquiry: where the payment stands, with Zibal's status. */
 export async function zibalInquiry(deps: PaymentServiceDeps, caller: AuthState, body: { trackId: number | string }) {
-  return answer(100, 'success', await paymentOf(deps, caller, body.trackId));
+  const { payment, trackId } = await paymentOf(deps, caller, body.trackId);
+  return answer(100, 'success', payment, trackId);
 }

@@ -2,12 +2,16 @@
  * The payment links area (docs/DASHBOARD.md#payment-links): a mode's links,
  * made and deactivated with the API's schema and functions
  * (src/payments/links.ts), scoped to the signed-in user's merchant and the
- * chosen mode, each action recorded in the audit log.
+ * chosen mode, each action recorded in the audit log. A live link takes live
+ * money that the gateway verifies itself, so it is made only for a merchant
+ * approved for live mode, by a user with two-step sign-in who proved it in
+ * the last few minutes (the step-up), as a live key is.
  */
 import { createPaymentLinkRequestSchema, COLLECTED_FIELDS, amountFromText, type CreatePaymentLinkRequest } from '../domain/payment-link.ts';
 import { DomainError } from '../errors.ts';
 import { bodyValidator } from '../http/validation.ts';
 import { createPaymentLink, deactivatePaymentLink, listPaymentLinks } from '../payments/links.ts';
+import { merchantSummary } from '../merchants/onboarding.ts';
 import { strings } from './i18n.ts';
 import { idInPath, modeOf, modeQuery, tenantOfUser, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { linksPage, type LinkFormValues } from './link-views.ts';
@@ -36,7 +40,7 @@ function requestFromForm(form: LinkFormValues, now: number): Record<string, unkn
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 }
 
-export function linkPages({ router, deps, signedIn, readForm, html, seeOther, audit }: DashboardKit): void {
+export function linkPages({ router, deps, signedIn, readForm, html, seeOther, audit, liveAllowed, liveDone }: DashboardKit): void {
   const { db, config } = deps;
   const validateCreate = bodyValidator(createPaymentLinkRequestSchema({ min: config.AMOUNT_MIN, max: config.AMOUNT_MAX }));
 
@@ -64,12 +68,22 @@ export function linkPages({ router, deps, signedIn, readForm, html, seeOther, au
         const value = form.get(name);
         if (value !== null) values[name] = value.slice(0, 500);
       }
+      if (mode === 'live') {
+        // Not approved for live mode: refused with what was typed kept, nothing made.
+        if (!(await merchantSummary(db, request.user.merchantId)).live_mode) {
+          await page(request, mode, { error: strings(request.lang).linkLiveRefused, form: values }, 409);
+          return;
+        }
+        // No two-step sign-in (403, the owner is mailed) or no recent second factor (the step-up page, then back here).
+        if (!(await liveAllowed(request, 'live_link', '/dashboard/links?mode=live'))) return;
+      }
       let created: CreatePaymentLinkRequest;
       try {
         created = validateCreate(requestFromForm(values, Date.now()));
         const result = await createPaymentLink(deps, tenantOfUser(request.user, mode), created, undefined);
         const link = (result.body as { payment_link: { id: string; slug: string } }).payment_link;
         await audit(request.ctx, 'payment_link_created', request.user, `${mode}: ${link.slug} ${created.title}`);
+        if (mode === 'live') await liveDone(request, 'live_link', `${link.slug} ${created.title}`);
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'validation_failed') throw error;
         await page(request, mode, { error: strings(request.lang).linkRefused, errorDetail: error.message, form: values }, 422);

@@ -1,8 +1,11 @@
 import { endsWithoutMoney } from '../domain/ledger.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db, NewPaymentRow, PaymentRow } from './database.ts';
+import type { Database } from './schema.ts';
 import { scopedTo } from './tenant.ts';
+import { isDuplicateKey } from './errors.ts';
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 const date = (s: string | null): Date | null => (s === null ? null : new Date(s));
@@ -143,7 +146,46 @@ export async function findPayment(db: Db, id: string, tenant: Tenant): Promise<P
   return db.selectFrom('payments').selectAll().where('id', '=', id).where(scopedTo(tenant)).executeTakeFirst();
 }
 
-/** The payment with this tracking code, whoever's it is: for the customer's step that names only it (Zibal's /start/{trackId}). */
-export async function paymentIdByTrackingCode(db: Db, trackingCode: string): Promise<string | undefined> {
-  return (await db.selectFrom('payments').select('id').where('tracking_code', '=', trackingCode).executeTakeFirst())?.id;
+/**
+ * The payments a Zibal trackId names: the one whose drawn trackId (sixteen digits) it is; or, for
+ * twelve digits, a payment Zibal's /v1/request made before trackIds were drawn (migration 0042 copied
+ * their tracking code), or during an upgrade by an API of the version before, which drew none. A
+ * payment made any other way is never named, so its tracking code leads nowhere.
+ */
+export function zibalTrackIdIs(trackId: string) {
+  return (eb: ExpressionBuilder<Database, 'payments'>) =>
+    trackId.length !== 12
+      ? eb('zibal_track_id', '=', trackId)
+      : eb.and([eb('tracking_code', '=', trackId), eb('created_via', '=', 'zibal'), eb.or([eb('zibal_track_id', 'is', null), eb('zibal_track_id', '=', trackId)])]);
+}
+
+/** The payment Zibal's /v1/request made with this trackId, whoever's it is: for the customer's step that names only it (Zibal's /start/{trackId}). */
+export async function paymentIdByZibalTrackId(db: Db, trackId: string): Promise<string | undefined> {
+  return (await db.selectFrom('payments').select('id').where(zibalTrackIdIs(trackId)).executeTakeFirst())?.id;
+}
+
+/** Stores a Zibal payment's trackId; false when another payment has it already (draw again). */
+export async function setZibalTrackId(db: Db, paymentId: string, trackId: string): Promise<boolean> {
+  try {
+    await db.updateTable('payments').set({ zibal_track_id: trackId }).where('id', '=', paymentId).execute();
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Claims the one answer "captured" (ZarinPal's and Zibal's 100) among the verifies of a payment on
+ * those protocols: true for exactly one caller ever, however many verify at the same instant; the
+ * others answer "verified before" (101, Zibal's 201). One conditional UPDATE: the row lock decides.
+ */
+export async function claimCompatVerifyAnswer(db: Db, paymentId: string): Promise<boolean> {
+  const claimed = await db
+    .updateTable('payments')
+    .set({ compat_verify_answered_at: new Date() })
+    .where('id', '=', paymentId)
+    .where('compat_verify_answered_at', 'is', null)
+    .executeTakeFirst();
+  return claimed.numUpdatedRows > 0n;
 }

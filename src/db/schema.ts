@@ -112,6 +112,10 @@ export interface PaymentsTable {
   national_code_masked: Defaulted<string | null>;
   /** The payment link that started the payment (migration 0038); null for every other payment. */
   payment_link_id: Defaulted<string | null>;
+  /** Zibal's trackId (migration 0042): sixteen random digits on a payment Zibal's /v1/request made; null on every other. */
+  zibal_track_id: Defaulted<string | null>;
+  /** When the one ZarinPal or Zibal verify that answered the capture (100) claimed it; null until then. */
+  compat_verify_answered_at: Defaulted<Date | null>;
 }
 
 export interface IdempotencyKeysTable {

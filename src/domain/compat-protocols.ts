@@ -59,6 +59,8 @@ export interface ReturningPayment {
   tracking_code: string;
   callback_url: string;
   created_via: PaymentOrigin;
+  /** Zibal's trackId, on a payment Zibal's /v1/request made. */
+  zibal_track_id?: string | null;
 }
 
 /**
@@ -88,8 +90,29 @@ export function returnAddress(payment: ReturningPayment): string {
   }
 }
 
-/** Zibal's trackId: the payment's tracking code (twelve digits, unique), a number as Zibal's is. */
-export const zibalTrackId = (payment: { tracking_code: string }): string => payment.tracking_code;
+/**
+ * Zibal's trackId: a number as Zibal's is, but not the payment's tracking code: GET /start/{trackId}
+ * answers anyone, so the trackId must not be guessable (docs/SECURITY.md, "Public pages"). Sixteen
+ * random digits (zibalTrackIdFromBytes), stored on the payment; a Zibal payment made before them
+ * kept its tracking code, the one its merchant holds, which is also the fallback here.
+ */
+export const zibalTrackId = (payment: { tracking_code: string; zibal_track_id?: string | null }): string => payment.zibal_track_id ?? payment.tracking_code;
+
+/** The smallest and largest trackIds: sixteen digits, every one exact as a JSON (double) number. */
+const TRACK_ID_MIN = 10n ** 15n;
+const TRACK_ID_SPAN = BigInt(Number.MAX_SAFE_INTEGER) - TRACK_ID_MIN + 1n;
+export const ZIBAL_TRACK_ID_PATTERN = /^[1-9][0-9]{15}$/;
+
+/**
+ * A trackId from eight random bytes: one of about 8 × 10^15, uniform but for a modulo bias under
+ * 1/2000 (harmless: guessing one still takes about 10^15 tries per payment).
+ */
+export function zibalTrackIdFromBytes(bytes: Uint8Array): string {
+  if (bytes.length < 8) throw new Error('a trackId needs 8 random bytes');
+  let value = 0n;
+  for (const byte of bytes.subarray(0, 8)) value = (value << 8n) | BigInt(byte);
+  return String(TRACK_ID_MIN + (value % TRACK_ID_SPAN));
+}
 
 /**
  * Zibal's payment status codes: 1 paid and verified, 2 paid and not verified, 3 canceled by the

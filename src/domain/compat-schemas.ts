@@ -83,7 +83,7 @@ export const ZarinpalErrorAnswerSchema = Type.Object(
 /** Zibal's `merchant`: the value for this mode from the dashboard or the CLI. */
 const ZIBAL_MERCHANT = Type.String({ minLength: 1, maxLength: 64, description: 'your Zibal `merchant` for this mode (from the dashboard or the CLI)' });
 /** Zibal's trackId: a number, or the digits the callback's query brought. */
-const ZIBAL_TRACK_ID = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,15}$' })], { description: 'the payment, as /v1/request named it' });
+const ZIBAL_TRACK_ID = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,16}$' })], { description: 'the payment, as /v1/request named it (sixteen digits)' });
 
 export const ZibalRequestSchema = Type.Object(
   {

@@ -62,7 +62,10 @@ export const PaymentLinkSchema = Type.Object(
     collect: CollectSchema,
     expires_at: Nullable(Timestamp('after this the link takes no payment'), 'null: never expires'),
     max_payments: Nullable(Type.Integer({ minimum: 1 }), 'how many payments the link takes; null: no limit'),
-    payments_count: Type.Integer({ description: 'payments the link has started (each holds a place against max_payments, docs/PAYMENTS.md#payment-links)' }),
+    payments_count: Type.Integer({
+      description:
+        "payments of the link that hold a place against max_payments now: every one it started, but those that failed, were canceled, expired or were reversed, which gave theirs back (docs/PAYMENTS.md#payment-links)",
+    }),
     active: Type.Boolean({ description: 'false once deactivated' }),
     created_at: Timestamp('creation time'),
   },
@@ -108,6 +111,17 @@ export function paymentLinkProblems(request: CreatePaymentLinkRequest, now: numb
   if (request.expires_at !== undefined && !(Date.parse(request.expires_at) > now)) problems.push({ path: 'expires_at', message: 'must be in the future' });
   return problems;
 }
+
+/**
+ * A link's payment in one of these states gave its place under max_payments back: it ended with no
+ * money kept (failed or canceled at the bank, expired unpaid, or reversed to the customer). Every
+ * other payment of the link holds its place; so a customer who walks away frees it, and nobody can
+ * use a link up by starting payments and abandoning them (docs/PAYMENTS.md#payment-links).
+ */
+export const LINK_PLACE_FREED_STATUSES = ['failed', 'canceled', 'expired', 'reversed'] as const;
+
+/** A link's payment in one of these states is open: the customer may still pay, or the gateway has yet to verify it (bounded by LINK_OPEN_PAYMENTS_MAX). */
+export const LINK_OPEN_STATUSES = ['created', 'pending', 'paid'] as const;
 
 /** Why a link takes no payment now, or undefined when it does. */
 export type LinkUnavailable = 'payment_link_inactive' | 'payment_link_expired' | 'payment_link_used_up';

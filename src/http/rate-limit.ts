@@ -83,3 +83,24 @@ export function redeliveryQuota(config: Pick<Config, 'WEBHOOK_REDELIVERIES_PER_M
     message: `Too many redeliveries: a merchant may ask for at most ${config.WEBHOOK_REDELIVERIES_PER_MINUTE} a minute. Retry after the number of seconds in Retry-After.`,
   };
 }
+
+/**
+ * The public pages' actions (docs/SECURITY.md, "Public pages"): POST /l/{slug}, the Pay button and the
+ * protocols' start addresses need no credential, so they are counted per client address, all in one
+ * bucket per address: an address that floods one of them is refused the others too.
+ */
+export function pageActionQuota(config: Pick<Config, 'PAGE_ACTIONS_PER_CLIENT_PER_MINUTE'>) {
+  return {
+    limit: config.PAGE_ACTIONS_PER_CLIENT_PER_MINUTE,
+    windowSeconds: 60,
+    bucket: (address: string) => `page:${address}`,
+    message: `Too many requests from this address: at most ${config.PAGE_ACTIONS_PER_CLIENT_PER_MINUTE} a minute. Retry after the number of seconds in Retry-After.`,
+  };
+}
+
+/** Counts one public page action of `address`; answers the refusal (with Retry-After) past the limit, undefined otherwise (and when the limit is 0: off). */
+export async function countPageAction(counter: RateCounter, config: Pick<Config, 'PAGE_ACTIONS_PER_CLIENT_PER_MINUTE'>, address: string): Promise<DomainError | undefined> {
+  const quota = pageActionQuota(config);
+  if (quota.limit === 0) return undefined;
+  return (await countHit(counter, { name: quota.bucket(address), limit: quota.limit, windowSeconds: quota.windowSeconds, message: quota.message })).refusal;
+}

@@ -3,8 +3,9 @@
  * ZarinPal-style `merchant_id` (a lowercase UUID, the 36 characters ZarinPal's clients check) and a
  * Zibal `merchant` (24 hex characters, as Zibal's are). Both are bearer secrets like API keys: only
  * their SHA-256 is stored, they are shown once when issued, and issuing a new pair rolls the old one
- * (it keeps working for the grace asked for, then expires). A request authenticated by one is scoped
- * exactly as by an API key of the same merchant and mode.
+ * (it keeps working for the grace asked for, then expires; any older one ends). A request authenticated
+ * by one is scoped exactly as by an API key of the same merchant and mode, and counted in one request
+ * budget per merchant and mode (src/compat/caller.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.ts';
@@ -27,8 +28,11 @@ const newValue: Record<CompatProtocol, () => string> = {
 };
 
 /**
- * Issues a merchant's pair for a mode. Earlier pairs of that mode expire after
- * `previousExpiresInSeconds` (0: at once), as a rolled API key does, so a site can switch without a gap.
+ * Issues a merchant's pair for a mode. The pair in force until now keeps working for
+ * `previousExpiresInSeconds` (0: it ends at once), as a rolled API key does, so a site can switch
+ * without a gap; every older pair ends now. So at most two pairs of a mode work at any time, the
+ * current one and one in grace (docs/COMPAT.md#credentials): re-issuing cannot pile up working
+ * credentials (each was once a rate-limit bucket of its own, and each is a secret that can leak).
  */
 export async function issueCompatCredentials(
   db: Db,
@@ -43,14 +47,29 @@ export async function issueCompatCredentials(
   const previousExpireAt = new Date(now.getTime() + previousExpiresInSeconds * 1000);
   const values = { zarinpal: newValue.zarinpal(), zibal: newValue.zibal() };
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('compat_credentials')
-      .set({ expires_at: previousExpireAt })
+    // One issue at a time per merchant: two at once would each keep "the pair before" in grace.
+    await trx.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();
+    const working = await trx
+      .selectFrom('compat_credentials')
+      .select(['id', 'created_at'])
       .where('merchant_id', '=', merchantId)
       .where('mode', '=', mode)
       .where('revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', previousExpireAt)]))
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
       .execute();
+    // A pair is the two rows issued together (one created_at); the newest is the one in force.
+    const current = Math.max(...working.map((row) => row.created_at.getTime()));
+    const older = working.filter((row) => row.created_at.getTime() !== current).map((row) => row.id);
+    const inForce = working.filter((row) => row.created_at.getTime() === current).map((row) => row.id);
+    if (older.length > 0) await trx.updateTable('compat_credentials').set({ expires_at: now }).where('id', 'in', older).execute();
+    if (inForce.length > 0) {
+      await trx
+        .updateTable('compat_credentials')
+        .set({ expires_at: previousExpireAt })
+        .where('id', 'in', inForce)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', previousExpireAt)]))
+        .execute();
+    }
     for (const protocol of ['zarinpal', 'zibal'] as const) {
       const value = values[protocol];
       await trx

@@ -2,13 +2,18 @@
  * A payment link's pages (docs/PAGES.md#payment-links): the form at
  * `/l/{slug}` that starts a payment and sends the customer on to the
  * payment page, the receipt they return to, and the link's QR code. The
- * same headers, CSP and CSRF rules as the payment page; no script.
+ * same headers, CSP and CSRF rules as the payment page; no script. Starting
+ * a payment needs no sign-in, so it is counted (docs/SECURITY.md, "Public
+ * pages"): per client address with the other public page actions, per link,
+ * and in the merchant's test-payment limit for a test link; past any, 429
+ * and nothing started.
  */
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { amountFromText, COLLECTED_FIELDS, isSlug, linkUnavailability, type CollectedAnswers } from '../domain/payment-link.ts';
 import { paymentFromRow } from '../db/payments.ts';
 import { configuredCsrfGuard } from '../http/csrf.ts';
+import { countHit, countPageAction, rateCounter } from '../http/rate-limit.ts';
 import { DomainError } from '../errors.ts';
 import { linkPaymentOf, paymentLinkBySlug, paymentLinkQrSvg, startLinkPayment } from '../payments/links.ts';
 import { PageRefusal, readForm, type PageDependencies, type PageHandler } from './forms.ts';
@@ -31,6 +36,25 @@ class LinkPageAnswer extends Error {
 
 export function linkRoutes(router: Router, { config, db, temporal }: PageDependencies, page: (handler: PageHandler) => (ctx: RouterContext) => Promise<void>): void {
   const csrf = configuredCsrfGuard(config, { cookie: 'dargah_link_csrf', path: '/l', purpose: 'dargah-link-csrf' });
+  const counter = rateCounter(config, db);
+
+  /** 429 (with Retry-After) and nothing done past a limit. */
+  const refuse = (ctx: RouterContext, refusal: DomainError | undefined) => {
+    if (refusal === undefined) return;
+    ctx.set(refusal.headers);
+    throw new PageRefusal(429, 'too_many');
+  };
+  /** One start counted per link, and for a test link in its merchant's test-payment limit (the API's bucket: a link is no way round it). */
+  const countStart = async (ctx: RouterContext, linkId: string, mode: 'test' | 'live', merchantId: string) => {
+    const perLink = config.LINK_PAYMENTS_PER_LINK_PER_MINUTE;
+    if (perLink > 0) {
+      refuse(ctx, (await countHit(counter, { name: `link_payments:${linkId}`, limit: perLink, windowSeconds: 60, message: 'Too many payments on this link.' })).refusal);
+    }
+    const testQuota = config.TEST_PAYMENTS_PER_MINUTE;
+    if (mode === 'test' && testQuota > 0) {
+      refuse(ctx, (await countHit(counter, { name: `test_payments:${merchantId}`, limit: testQuota, windowSeconds: 60, message: 'Too many test payments.' })).refusal);
+    }
+  };
 
   const load = async (slug: string, lang: Lang) => {
     const found = isSlug(slug) ? await paymentLinkBySlug(db, config, slug) : undefined;
@@ -71,9 +95,12 @@ export function linkRoutes(router: Router, { config, db, temporal }: PageDepende
     '/l/:slug',
     page(
       linkPageOf(async (ctx, lang, slug) => {
+        // Counted before anything is read: a flood costs one counter update a request.
+        refuse(ctx, await countPageAction(counter, config, ctx.ip));
         const form = await readForm(ctx, LINK_FORM_LIMIT_BYTES);
         if (!csrf.accepts(ctx, form)) throw new PageRefusal(403, 'forbidden');
-        const { link, merchantName } = await load(slug, lang);
+        const { link, merchantId, merchantName } = await load(slug, lang);
+        await countStart(ctx, link.id, link.mode, merchantId);
         const context = { lang, path: `/l/${link.slug}` };
         const answers: CollectedAnswers = {};
         for (const field of COLLECTED_FIELDS) {
@@ -96,6 +123,9 @@ export function linkRoutes(router: Router, { config, db, temporal }: PageDepende
           if (error.code === 'payment_link_inactive' || error.code === 'payment_link_expired' || error.code === 'payment_link_used_up') {
             throw new LinkPageAnswer(410, linkUnavailablePage(error.code, link, context));
           }
+          // The link's open payments are at their bound (LINK_OPEN_PAYMENTS_MAX).
+          if (error.code === 'rate_limited') refuse(ctx, error);
+          if (error.code === 'live_mode_not_enabled') throw new PageRefusal(403, 'merchant_not_live');
           throw error;
         }
       }),

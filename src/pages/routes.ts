@@ -9,6 +9,8 @@ import Router from '@koa/router';
 import { paymentFromRow } from '../db/payments.ts';
 import { bankCallbackFrom, requestBankPage, submitBankCallback, type BankPage } from '../payments/service.ts';
 import { configuredCsrfGuard } from '../http/csrf.ts';
+import { countPageAction, rateCounter } from '../http/rate-limit.ts';
+import { linkPaymentMayProceed } from '../payments/links.ts';
 import { contentSecurityPolicy, setSecurityHeaders } from '../http/page-headers.ts';
 import { linkRoutes } from './link-routes.ts';
 import { PageRefusal, pageWrapper, readForm, type PageDependencies } from './forms.ts';
@@ -40,8 +42,9 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   /** A live payment can be paid only when a live PSP is configured. */
   const bankFor = (mode: 'test' | 'live') => mode === 'test' || config.BANK_BASE_URL !== '' || config.MELLAT_BASE_URL !== '';
   const csrf = configuredCsrfGuard(config, { cookie: 'dargah_csrf', path: '/pay', purpose: 'dargah-pay-csrf' });
+  const counter = rateCounter(config, db);
 
-  const load = async (id: string): Promise<PayablePayment & { psp?: string }> => {
+  const load = async (id: string): Promise<PayablePayment & { psp?: string; merchantId: string }> => {
     const row = PAYMENT_ID.test(id)
       ? await db
           .selectFrom('payments')
@@ -59,7 +62,7 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
     const psp = row.psp ?? undefined;
     // A payment link's customer returns to the gateway's own receipt, no domain of the merchant's.
     const callbackDomainVerified = payment.payment_link !== null || domainCovers(verified.map((d) => d.domain), new URL(payment.callback_url).hostname);
-    return { payment, merchantName: row.merchant_name, callbackDomainVerified, psp };
+    return { payment, merchantName: row.merchant_name, merchantId: row.merchant_id, callbackDomainVerified, psp, zibalTrackId: row.zibal_track_id };
   };
 
   const page = pageWrapper(policy, logger);
@@ -93,10 +96,20 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   router.post(
     '/pay/:id',
     page(async (ctx, lang, paymentId) => {
+      // The Pay button asks a PSP for a token (and a failing PSP opens the breaker every merchant
+      // shares): counted per client address with the other public page actions, before anything.
+      const refused = await countPageAction(counter, config, ctx.ip);
+      if (refused !== undefined) {
+        ctx.set(refused.headers);
+        throw new PageRefusal(429, 'too_many');
+      }
       const form = await readForm(ctx);
       if (!csrf.accepts(ctx, form)) throw new PageRefusal(403, 'forbidden');
-      const { payment } = await load(paymentId);
+      const { payment, merchantId } = await load(paymentId);
       if (!bankFor(payment.mode)) throw new PageRefusal(403, 'live_unavailable');
+      // A live link payment whose merchant lost live mode since it started goes to no bank: the
+      // gateway would verify it itself (docs/PAYMENTS.md#payment-links).
+      if (!(await linkPaymentMayProceed(db, payment, merchantId))) throw new PageRefusal(403, 'merchant_not_live');
       if (form.get('action') !== 'pay') throw new PageRefusal(400, 'bad_request');
       // Off to the bank's page with the payment's token; a payment no longer payable shows its state instead.
       if (payment.status === 'created' && Date.now() < Date.parse(payment.expires_at)) {

@@ -62,6 +62,8 @@ export function render(template: string, context: PageContext, data: LayoutData 
 export interface PayablePayment {
   payment: Payment;
   merchantName: string;
+  /** Zibal's trackId of a payment its /v1/request made (the record's, not the API's shape): its return carries it. */
+  zibalTrackId?: string | null;
   /** Whether the callback URL is on a domain the merchant verified (always so for a live payment: create refuses others). */
   callbackDomainVerified: boolean;
 }
@@ -109,7 +111,7 @@ export function paymentPage(subject: PayablePayment, context: PageContext, csrfT
     amount: formatAmount(payment.charged_amount, context.lang),
     details,
     live: !bankAvailable,
-    returnHref: returnAddress(payment),
+    returnHref: returnAddress({ ...payment, zibal_track_id: subject.zibalTrackId ?? null }),
     formAction: `/pay/${payment.id}${langQuery(context.lang)}`,
     csrfToken,
   });
@@ -198,7 +200,7 @@ export function statusPage(subject: PayablePayment, context: PageContext, page: 
     details.push({ label: t.card, value: localDigits(payment.card_pan, context.lang), id: 'card', ltr: true });
   }
   const processing = kind === 'processing';
-  const back = returnAddress(payment);
+  const back = returnAddress({ ...payment, zibal_track_id: subject.zibalTrackId ?? null });
   const payable = payment.status === 'created' && nowMs < Date.parse(payment.expires_at);
   const redirecting = page === 'result' && !processing;
   let refresh: string | undefined;
@@ -227,7 +229,7 @@ export function statusPage(subject: PayablePayment, context: PageContext, page: 
   });
 }
 
-export type MessageKind = 'not_found' | 'forbidden' | 'live_unavailable' | 'bank_unavailable' | 'bad_request' | 'unavailable' | 'error';
+export type MessageKind = 'not_found' | 'forbidden' | 'live_unavailable' | 'merchant_not_live' | 'bank_unavailable' | 'too_many' | 'bad_request' | 'unavailable' | 'error';
 
 /** A page for a request that has no payment to show: 404, 403, 400, 503, 500. */
 export function messagePage(kind: MessageKind, context: PageContext, requestId?: string): string {
@@ -237,6 +239,8 @@ export function messagePage(kind: MessageKind, context: PageContext, requestId?:
     forbidden: [t.forbiddenTitle, t.forbiddenText],
     live_unavailable: [t.liveHeadline, t.liveText],
     bank_unavailable: [t.bankBusyTitle, t.bankBusyText],
+    merchant_not_live: [t.notLiveTitle, t.notLiveText],
+    too_many: [t.tooManyTitle, t.tooManyText],
     bad_request: [t.badRequestTitle, t.badRequestText],
     unavailable: [t.unavailableTitle, t.unavailableText],
     error: [t.errorTitle, t.errorText],

@@ -20,6 +20,8 @@ import {
   chosenAmount,
   collectedMetadata,
   collectedProblems,
+  LINK_OPEN_STATUSES,
+  LINK_PLACE_FREED_STATUSES,
   linkPaymentReference,
   linkUnavailability,
   paymentLinkProblems,
@@ -46,7 +48,17 @@ export const paymentLinkUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, slug: st
 export const linkReceiptUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, slug: string, paymentId: string): string =>
   `${paymentLinkUrl(config, slug)}/receipt/${paymentId}`;
 
-export function paymentLinkFromRow(row: PaymentLinkRow, config: Pick<Config, 'PUBLIC_BASE_URL'>): PaymentLink {
+/**
+ * The places a link's payments hold now, counted from the payments themselves (not a counter): a
+ * payment that ended without money (LINK_PLACE_FREED_STATUSES) has given its place back, whatever
+ * ended it (the customer, the bank, the page's timer, the verify deadline).
+ */
+const placesHeld = sql<number | string>`(SELECT COUNT(*) FROM payments WHERE payments.payment_link_id = payment_links.id AND payments.status NOT IN (${sql.join(LINK_PLACE_FREED_STATUSES.map((status) => sql.lit(status)))}))`.as('places_held');
+
+/** A link's row with the places its payments hold. */
+type CountedLinkRow = PaymentLinkRow & { places_held: number | string };
+
+export function paymentLinkFromRow(row: CountedLinkRow, config: Pick<Config, 'PUBLIC_BASE_URL'>): PaymentLink {
   const url = paymentLinkUrl(config, row.slug);
   const amountOrNull = (value: number | string | null) => (value === null ? null : Number(value));
   return {
@@ -63,7 +75,7 @@ export function paymentLinkFromRow(row: PaymentLinkRow, config: Pick<Config, 'PU
     collect: JSON.parse(row.collect) as Collect,
     expires_at: row.expires_at === null ? null : row.expires_at.toISOString(),
     max_payments: row.max_payments,
-    payments_count: Number(row.payments_count),
+    payments_count: Number(row.places_held),
     active: Boolean(row.active),
     created_at: row.created_at.toISOString(),
   };
@@ -77,7 +89,7 @@ export async function createPaymentLink({ db, config }: Pick<PaymentServiceDeps,
   if (problems.length > 0) throw invalid(problems);
   const scope = { owner: tenant, operation: 'create_payment_link' };
   return idempotent(db, scope, idempotencyKey, request, config.IDEMPOTENCY_TTL_SECONDS, async (linkId, fresh) => {
-    const existing = fresh ? undefined : await db.selectFrom('payment_links').selectAll().where('id', '=', linkId).executeTakeFirst();
+    const existing = fresh ? undefined : await db.selectFrom('payment_links').selectAll().select(placesHeld).where('id', '=', linkId).executeTakeFirst();
     if (existing !== undefined) return { status: 201, body: { payment_link: paymentLinkFromRow(existing, config) } };
     const row: PaymentLinkRow = {
       id: linkId,
@@ -107,16 +119,16 @@ export async function createPaymentLink({ db, config }: Pick<PaymentServiceDeps,
         throw error;
       }
     }
-    return { status: 201, body: { payment_link: paymentLinkFromRow(row, config) } };
+    return { status: 201, body: { payment_link: paymentLinkFromRow({ ...row, places_held: 0 }, config) } };
   });
 }
 
 export async function listPaymentLinks(db: Db, config: Pick<Config, 'PUBLIC_BASE_URL'>, tenant: Tenant, query: ListPaymentLinksQuery) {
-  return keyedPage(db.selectFrom('payment_links').selectAll().where(scopedTo(tenant)), query, (row) => paymentLinkFromRow(row, config));
+  return keyedPage(db.selectFrom('payment_links').selectAll().select(placesHeld).where(scopedTo(tenant)), query, (row) => paymentLinkFromRow(row, config));
 }
 
 export async function getPaymentLink(db: Db, config: Pick<Config, 'PUBLIC_BASE_URL'>, tenant: Tenant, id: string): Promise<PaymentLink> {
-  const row = await db.selectFrom('payment_links').selectAll().where('id', '=', id).where(scopedTo(tenant)).executeTakeFirst();
+  const row = await db.selectFrom('payment_links').selectAll().select(placesHeld).where('id', '=', id).where(scopedTo(tenant)).executeTakeFirst();
   if (row === undefined) throw new DomainError('payment_link_not_found', `No payment link ${id}.`);
   return paymentLinkFromRow(row, config);
 }
@@ -133,6 +145,7 @@ export async function paymentLinkBySlug(db: Db, config: Pick<Config, 'PUBLIC_BAS
     .selectFrom('payment_links')
     .innerJoin('merchants', 'merchants.id', 'payment_links.merchant_id')
     .selectAll('payment_links')
+    .select(placesHeld)
     .select('merchants.name as merchant_name')
     .where('payment_links.slug', '=', slug)
     .executeTakeFirst();
@@ -156,10 +169,13 @@ export interface LinkPaymentForm {
 }
 
 /**
- * Starts a payment on the link (docs/PAYMENTS.md#payment-links): the link must take payments, the
- * amount and answers must pass its rules, and a place under max_payments is reserved by one
- * conditional UPDATE in the transaction that inserts the payment, so concurrent customers never
- * exceed it. The workflow is started with `auto_verify`. Answers the payment, status `created`.
+ * Starts a payment on the link (docs/PAYMENTS.md#payment-links): the link must take payments, a live
+ * link's merchant must still be approved for live mode, the amount and answers must pass its rules,
+ * the link must have a place under max_payments (places held counted from its payments, so one whose
+ * payment failed, was canceled, expired or was reversed is free again) and fewer than
+ * LINK_OPEN_PAYMENTS_MAX open payments. Both are counted with the link's row locked, in the
+ * transaction that inserts the payment, so concurrent customers never exceed either. The workflow is
+ * started with `auto_verify`. Answers the payment, status `created`.
  */
 export async function startLinkPayment({ db, temporal, config }: PaymentServiceDeps, slug: string, form: LinkPaymentForm): Promise<Payment> {
   const found = await paymentLinkBySlug(db, config, slug);
@@ -168,11 +184,14 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
   const now = Date.now();
   const unavailable = linkUnavailability(link, now);
   if (unavailable !== undefined) throw linkUnavailableError(unavailable);
+  const merchant = await db.selectFrom('merchants').select(['fee_bps', 'fee_min', 'fee_max', 'live_mode']).where('id', '=', merchantId).executeTakeFirstOrThrow();
+  // A live link made before its merchant lost (or without ever having) live mode takes no live money:
+  // the gateway itself verifies link payments, so nothing else would stop it.
+  if (link.mode === 'live' && !merchant.live_mode) throw new DomainError('live_mode_not_enabled', 'This merchant is not approved for live payments.');
   const amount = chosenAmount(link, form.amount);
   const problems = [...(typeof amount === 'number' ? [] : [amount]), ...collectedProblems(link.collect, form.answers)];
   if (problems.length > 0 || typeof amount !== 'number') throw invalid(problems);
 
-  const merchant = await db.selectFrom('merchants').select(['fee_bps', 'fee_min', 'fee_max']).where('id', '=', merchantId).executeTakeFirstOrThrow();
   const paymentId = randomUUID();
   const metadata = collectedMetadata(link.collect, form.answers);
   const payment = newPayment(
@@ -186,36 +205,56 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
     link.id,
   );
   await db.transaction().execute(async (trx) => {
-    const reserved = await trx
-      .updateTable('payment_links')
-      .set({ payments_count: sql`payments_count + 1` })
-      .where('id', '=', link.id)
-      .where('active', '=', 1)
-      .where((eb) => eb.or([eb('max_payments', 'is', null), eb('payments_count', '<', eb.ref('max_payments'))]))
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date(now))]))
-      .executeTakeFirst();
-    if (reserved.numUpdatedRows === 0n) {
-      // Another customer took the last place, or the merchant deactivated it, since it was read.
-      const fresh = await paymentLinkBySlug(trx, config, slug);
-      throw linkUnavailableError((fresh === undefined ? undefined : linkUnavailability(fresh.link, now)) ?? 'payment_link_inactive');
+    // The link's row locked: one start of this link at a time counts its places and open payments.
+    const locked = await trx.selectFrom('payment_links').select(['active', 'expires_at', 'max_payments']).where('id', '=', link.id).forUpdate().executeTakeFirstOrThrow();
+    const counts = await trx
+      .selectFrom('payments')
+      .select([
+        sql<number | string | null>`SUM(status NOT IN (${sql.join(LINK_PLACE_FREED_STATUSES.map((s) => sql.lit(s)))}))`.as('held'),
+        sql<number | string | null>`SUM(status IN (${sql.join(LINK_OPEN_STATUSES.map((s) => sql.lit(s)))}))`.as('open'),
+      ])
+      .where('payment_link_id', '=', link.id)
+      .executeTakeFirstOrThrow();
+    const held = Number(counts.held ?? 0);
+    const fresh = { active: Boolean(locked.active), expires_at: locked.expires_at === null ? null : locked.expires_at.toISOString(), max_payments: locked.max_payments, payments_count: held };
+    // The merchant deactivated it, it expired, or other customers took the last place since it was read.
+    const nowUnavailable = linkUnavailability(fresh, now);
+    if (nowUnavailable !== undefined) throw linkUnavailableError(nowUnavailable);
+    if (Number(counts.open ?? 0) >= config.LINK_OPEN_PAYMENTS_MAX) {
+      throw new DomainError('rate_limited', `This payment link has ${config.LINK_OPEN_PAYMENTS_MAX} payments open; retry once one ends.`, undefined, { 'Retry-After': '60' });
     }
+    // The column keeps the places held as of this start (its check constraint still bounds it by max_payments).
+    await trx.updateTable('payment_links').set({ payments_count: held + 1 }).where('id', '=', link.id).execute();
     await trx.insertInto('payments').values(rowFromNewPayment(payment, merchantId, metadata.link_mobile ?? null)).execute();
   });
   const feePlan = { bps: merchant.fee_bps, min: Number(merchant.fee_min), max: Number(merchant.fee_max) };
   try {
-    await startPaymentWorkflow(temporal, { ...paymentWorkflowInput(payment, { id: merchantId, fee_plan: feePlan }, config), auto_verify: true }, config.TEMPORAL_TASK_QUEUE);
+    // auto_verify only for a merchant approved for live mode when its live payment starts (checked
+    // above); test payments are verified as ever. The workflow does not read live standing again.
+    const autoVerify = link.mode === 'test' || Boolean(merchant.live_mode);
+    await startPaymentWorkflow(temporal, { ...paymentWorkflowInput(payment, { id: merchantId, fee_plan: feePlan }, config), auto_verify: autoVerify }, config.TEMPORAL_TASK_QUEUE);
   } catch (error) {
-    // Nobody can finish a payment without its workflow: take the row and its place back.
+    // Nobody can finish a payment without its workflow: take the row back, and with it its place.
     await db
-      .transaction()
-      .execute(async (trx) => {
-        const removed = await trx.deleteFrom('payments').where('id', '=', paymentId).where('version', '=', 1).executeTakeFirst();
-        if (removed.numDeletedRows > 0n) await trx.updateTable('payment_links').set({ payments_count: sql`payments_count - 1` }).where('id', '=', link.id).execute();
-      })
+      .deleteFrom('payments')
+      .where('id', '=', paymentId)
+      .where('version', '=', 1)
+      .execute()
       .catch(() => undefined);
     throw error;
   }
   return payment;
+}
+
+/**
+ * Whether a live link payment may still go to the bank: its merchant is approved for live mode now.
+ * The payment page asks before it requests a PSP token, so a merchant whose live mode was withdrawn
+ * after the payment started takes no money through it (docs/PAYMENTS.md#payment-links).
+ */
+export async function linkPaymentMayProceed(db: Db, payment: Pick<Payment, 'mode' | 'payment_link'>, merchantId: string): Promise<boolean> {
+  if (payment.mode !== 'live' || payment.payment_link === null) return true;
+  const merchant = await db.selectFrom('merchants').select('live_mode').where('id', '=', merchantId).executeTakeFirst();
+  return Boolean(merchant?.live_mode);
 }
 
 /** The link payment a receipt shows: only one started on this link. */

@@ -69,4 +69,18 @@ export async function payThroughStart(baseUrl: string, apiKey: string, startUrl:
   return paid;
 }
 
+/** A payment Zibal's /v1/request made for `merchant`, paid at the bank simulator: the payment and its trackId. */
+export async function paidZibalPayment(baseUrl: string, merchant: { key: string; zibal_merchant: string }): Promise<{ payment: Payment; trackId: number }> {
+  const res = await fetch(`${baseUrl}/v1/request`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ merchant: merchant.zibal_merchant, amount: 20_000, callbackUrl: 'http://localhost:8000/back' }),
+  });
+  const { trackId } = (await res.json()) as { trackId: number };
+  const start = await fetch(`${baseUrl}/start/${trackId}`, { redirect: 'manual' });
+  const id = /^\/pay\/([0-9a-f-]{36})$/.exec(start.headers.get('location') ?? '')?.[1];
+  if (id === undefined) throw new Error(`the trackId ${trackId} led nowhere: ${start.status}`);
+  return { payment: await payAtBank(baseUrl, merchant.key, { id } as Payment), trackId };
+}
+
 const decodeEntities = (text: string) => text.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');

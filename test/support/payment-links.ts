@@ -27,12 +27,12 @@ export async function openLink(baseUrl: string, slug: string, lang: 'fa' | 'en' 
   return { status: res.status, html, ...(token === undefined ? {} : { session: { cookie, token } }) };
 }
 
-/** POST /l/{slug} from our own origin with the session's token: answers the response (303 to /pay/{id} when a payment started). */
-export async function postLink(baseUrl: string, slug: string, session: LinkFormSession | undefined, fields: Record<string, string>): Promise<Response> {
+/** POST /l/{slug} from our own origin with the session's token (and `headers`, such as a proxy's X-Forwarded-For): answers the response (303 to /pay/{id} when a payment started). */
+export async function postLink(baseUrl: string, slug: string, session: LinkFormSession | undefined, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
   const form = new URLSearchParams({ ...(session === undefined ? {} : { csrf_token: session.token }), ...fields });
   return fetch(`${baseUrl}/l/${slug}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl, ...(session === undefined ? {} : { cookie: session.cookie }) },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl, ...(session === undefined ? {} : { cookie: session.cookie }), ...headers },
     body: form.toString(),
     redirect: 'manual',
   });

@@ -72,8 +72,8 @@ export async function walkPostedBankPage(baseUrl: string, paymentId: string, for
   return postBankReturn({ action: `${baseUrl}/pay/${paymentId}/return`, fields: new URLSearchParams(back), bankOrigin });
 }
 
-/** Our payment page's Pay button, pressed as a browser does (the page's CSRF token and cookie): answers the response (not followed). */
-export async function pressPay(baseUrl: string, paymentId: string): Promise<Response> {
+/** Our payment page's Pay button, pressed as a browser does (the page's CSRF token and cookie, and `headers`): answers the response (not followed). */
+export async function pressPay(baseUrl: string, paymentId: string, headers: Record<string, string> = {}): Promise<Response> {
   const page = await fetch(`${baseUrl}/pay/${paymentId}`);
   const html = await page.text();
   const cookie = page.headers.get('set-cookie')?.split(';')[0];
@@ -82,7 +82,7 @@ export async function pressPay(baseUrl: string, paymentId: string): Promise<Resp
   return fetch(`${baseUrl}/pay/${paymentId}`, {
     method: 'POST',
     body: form.toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl, ...(cookie === undefined ? {} : { cookie }) },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl, ...(cookie === undefined ? {} : { cookie }), ...headers },
     redirect: 'manual',
   });
 }

@@ -135,6 +135,8 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
     // The benchmark's own, higher limits: the limiter still runs (its cost is measured), it never refuses.
     RATE_LIMIT_REQUESTS: process.env.RATE_LIMIT_REQUESTS ?? '100000000',
     TEST_PAYMENTS_PER_MINUTE: process.env.TEST_PAYMENTS_PER_MINUTE ?? '100000000',
+    // Every simulated customer presses Pay from this machine's one address.
+    PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: process.env.PAGE_ACTIONS_PER_CLIENT_PER_MINUTE ?? '100000000',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
   const config = loadConfig({ ...env, PORT: String(apiPorts[0]) });

@@ -43,15 +43,22 @@ function limiter({ counter, limit, windowSeconds, bucket, message }: Limit): Mid
 
 const authOf = (ctx: Context) => ctx.state.auth as AuthState | undefined;
 
-/** Per API key: every authenticated /api/v1 request counts. */
-export function keyRateLimit(config: Pick<Config, 'RATE_LIMIT_REQUESTS' | 'RATE_LIMIT_WINDOW_SECONDS'>, counter: RateCounter): Middleware {
+/**
+ * Per API key: every authenticated /api/v1 request counts. `bucketOf` names another bucket for the
+ * caller (the compatible protocols count per merchant and mode, not per credential).
+ */
+export function keyRateLimit(
+  config: Pick<Config, 'RATE_LIMIT_REQUESTS' | 'RATE_LIMIT_WINDOW_SECONDS'>,
+  counter: RateCounter,
+  bucketOf: (auth: AuthState) => string = (auth) => `key:${auth.keyId}`,
+): Middleware {
   return limiter({
     counter,
     limit: config.RATE_LIMIT_REQUESTS,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     bucket: (ctx) => {
       const auth = authOf(ctx);
-      return auth === undefined ? undefined : `key:${auth.keyId}`;
+      return auth === undefined ? undefined : bucketOf(auth);
     },
     message: `Too many requests with this API key: at most ${config.RATE_LIMIT_REQUESTS} every ${config.RATE_LIMIT_WINDOW_SECONDS} s. Retry after the number of seconds in Retry-After.`,
   });

@@ -94,6 +94,8 @@ async function bringUp(): Promise<ClusterStack> {
     TEMPORAL_SDK_METRICS_PORT: '0',
     // The load is the scenario's, not abuse: the per-merchant test-mode cap would stop it.
     TEST_PAYMENTS_PER_MINUTE: '0',
+    // Every customer of the scenario presses Pay from this machine's address.
+    PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: '0',
     PUBLIC_BASE_URL: api,
     HOST: '127.0.0.1',
     // HAProxy, on this machine, forwards every client (option forwardfor): its X-Forwarded-For is believed.

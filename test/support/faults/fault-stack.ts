@@ -229,6 +229,8 @@ export async function faultApi(overrides: Partial<Record<keyof Config, string>> 
     // The scenarios are the load: the abuse limits are not what they measure.
     RATE_LIMIT_REQUESTS: '0',
     TEST_PAYMENTS_PER_MINUTE: '0',
+    // Every customer of the scenarios presses Pay from 127.0.0.1.
+    PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: '0',
     SANDBOX_DELAY_SECONDS: '3',
     WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
     ...overrides,
