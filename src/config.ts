@@ -171,7 +171,7 @@ const WITHOUT: Record<ProductionSecret, string> = {
 
 /**
  * Refuses to start a process in production mode (NODE_ENV=production, or a live PSP) without the
- * secrets it uses (docs/SECURITY.md#secrets): one sentence per missing setting, naming it. A
+ * secrets it uses (docs/SECURITY.md#what-the-operator-must-do): one sentence per missing setting, naming it. A
  * developer machine keeps the fallbacks (a public card-hash key, a per-process CSRF secret, unsealed
  * two-factor secrets) and the warnings at start.
  */
@@ -180,7 +180,7 @@ export function requireSecretsInProduction(config: Pick<Config, 'NODE_ENV' | 'BA
   const why = config.NODE_ENV === 'production' ? 'NODE_ENV is production' : 'BANK_BASE_URL names a live PSP';
   const missing = PROCESS_SECRETS[role].filter((name) => config[name] === '');
   if (missing.length === 0) return;
-  const sentences = missing.map((name) => `${name} must be set in production mode (${why}): ${WITHOUT[name]}; set it to 32+ random characters (openssl rand -hex 32), the same on every process.`);
+  const sentences = missing.map((name) => `${name} must be set in production mode (${why}): ${WITHOUT[name]}; set it to 32+ random characters (openssl rand -hex 32), the same on every process that uses it.`);
   throw new ConfigError(`Invalid configuration: ${sentences.join(' ')}`);
 }
 

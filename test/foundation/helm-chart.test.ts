@@ -127,7 +127,7 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
     const refused = render([]);
     assert.notEqual(refused.status, 0);
     assert.match(refused.stderr, /DATABASE_URL/);
-    // Each secret production mode refuses to start without (docs/SECURITY.md#secrets) is required here too.
+    // Each secret production mode refuses to start without (docs/SECURITY.md#what-the-operator-must-do) is required here too.
     for (const name of ['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'CARD_HASH_KEY']) {
       const without = render(SECRETS.filter((s) => !s.startsWith(`${name}=`)).map((s) => `secrets.values.${s}`));
       assert.notEqual(without.status, 0, `refused without ${name}`);

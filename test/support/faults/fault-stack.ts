@@ -154,7 +154,7 @@ let workerCounter = 0;
 const TASK_QUEUE = 'faults';
 /**
  * The allowed cards' hash key of the suite's API and workers: a live PSP configured makes the worker
- * production mode, where it refuses to start without CARD_HASH_KEY (docs/SECURITY.md#secrets); the
+ * production mode, where it refuses to start without CARD_HASH_KEY (docs/SECURITY.md#what-the-operator-must-do); the
  * API in this process hashes under the same key, so a restricted payment is checked by the one it was made with.
  */
 const CARD_HASH_KEY = randomBytes(32).toString('hex');

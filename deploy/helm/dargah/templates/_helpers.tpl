@@ -54,7 +54,7 @@ envFrom:
 {{- end -}}
 
 {{/*
-The Secret's keys a role uses, and no other (docs/SECURITY.md#secrets): both the database, the mail
+The Secret's keys a role uses, and no other (docs/SECURITY.md#what-the-operator-must-do): both the database, the mail
 relay and the allowed cards' hash key; the API the pages' CSRF secret and the dashboard's sealing key;
 the worker alone the PSPs' terminal credentials, since only the worker calls a PSP. What production
 mode refuses to start without is required of the Secret; a PSP's credentials are optional (a PSP may
