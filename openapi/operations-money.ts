@@ -77,7 +77,7 @@ export function moneyOperations(): Operation[] {
       operationId: 'createBeneficiary',
       summary: 'Register a beneficiary',
       description:
-        "Registers a Sheba IBAN your payments may split to (split settlement, تسهیم). It is `pending` until the operator checks and approves it; only an approved beneficiary may be named in a payment's `splits`. The same IBAN again answers the beneficiary it already is (200).",
+        "Registers a Sheba IBAN your payments may split to (split settlement, تسهیم). Live keys only: a share is paid out of live money, so a test key is refused (403 `live_mode_only`, nothing written); test payments split to the beneficiaries a live key registered. It is `pending` until the operator checks and approves it; only an approved beneficiary may be named in a payment's `splits`, and one the operator revoked (`revoked`) is named by no later payment. The same IBAN again answers the beneficiary it already is (200), whatever its status.",
       tag: 'Settlements',
       auth: true,
       body: CreateBeneficiaryRequestSchema,
@@ -85,7 +85,7 @@ export function moneyOperations(): Operation[] {
         201: { description: 'The beneficiary, pending review.', schema: BeneficiaryResponseSchema },
         200: { description: 'The IBAN was registered before: that beneficiary, as it stands.', schema: BeneficiaryResponseSchema },
       },
-      errors: [...COMMON_ERRORS, ...BODY_ERRORS],
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'live_mode_only'],
     },
     {
       method: 'get',

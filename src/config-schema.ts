@@ -169,7 +169,7 @@ export const ConfigSchema = Type.Object({
   PAGES_CSRF_SECRET: Type.String({
     default: '',
     description:
-      'secret (32+ random characters; placeholders such as change-me are refused) that signs the CSRF tokens of the hosted pages; set the same value on every API process (empty: a random one per process)',
+      'secret (32+ random characters; placeholders such as change-me are refused) that signs the CSRF tokens of the hosted pages; set the same value on every API process (empty: a random one per process on a developer machine; production mode refuses to start the API without it)',
   }),
   TRUSTED_PROXIES: Type.String({
     default: '',
@@ -274,12 +274,12 @@ export const ConfigSchema = Type.Object({
   CARD_HASH_KEY: Type.String({
     default: '',
     description:
-      "secret (32+ random characters) under which the allowed cards of a payment are stored as HMAC-SHA256 of their SHA-256 (docs/SECURITY.md#allowed-cards); the same value on every API and worker process, and kept: a restricted payment created under another key is paid by no card (empty: a public key fit for test mode only, with a warning at the worker's start)",
+      "secret (32+ random characters) under which the allowed cards of a payment are stored as HMAC-SHA256 of their SHA-256 (docs/SECURITY.md#allowed-cards); the same value on every API and worker process, and kept: a restricted payment created under another key is paid by no card (empty: a public key fit for a developer machine only, with a warning at the worker's start; production mode refuses to start the API or the worker without it)",
   }),
   DASHBOARD_SECRETS_KEY: Type.String({
     default: '',
     description:
-      'dashboard: secret (32+ random characters) that seals the two-factor (TOTP) secrets stored in MySQL with AES-256-GCM; keep it, or every user must set two-factor sign-in up again (empty: stored unsealed, with a warning at start)',
+      'dashboard: secret (32+ random characters) that seals the two-factor (TOTP) secrets stored in MySQL with AES-256-GCM; keep it, or every user must set two-factor sign-in up again (empty: stored unsealed, with a warning at start, on a developer machine; production mode refuses to start the API without it)',
   }),
   REVIEW_REMINDER_HOURS: Type.Number({
     default: 24,

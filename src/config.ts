@@ -155,6 +155,35 @@ export function requireMailInProduction(config: Pick<Config, 'NODE_ENV' | 'BANK_
   }
 }
 
+/** The secrets each process uses: the API signs pages' forms, seals two-factor secrets and hashes allowed cards; the worker checks cards. */
+const PROCESS_SECRETS = {
+  api: ['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'CARD_HASH_KEY'],
+  worker: ['CARD_HASH_KEY'],
+} as const;
+type ProductionSecret = (typeof PROCESS_SECRETS)[keyof typeof PROCESS_SECRETS][number];
+
+/** What running without each secret would do, said in its refusal. */
+const WITHOUT: Record<ProductionSecret, string> = {
+  PAGES_CSRF_SECRET: "without it every API process signs the pages' forms with a random secret of its own, and replicas refuse each other's forms",
+  DASHBOARD_SECRETS_KEY: "without it the dashboard users' two-step sign-in secrets are stored unsealed in MySQL",
+  CARD_HASH_KEY: 'without it the allowed cards of payments are hashed under a key printed in the source, and a copy of the database gives each card away in about 100,000 guesses',
+};
+
+/**
+ * Refuses to start a process in production mode (NODE_ENV=production, or a live PSP) without the
+ * secrets it uses (docs/SECURITY.md#what-the-operator-must-do): one sentence per missing setting, naming it. A
+ * developer machine keeps the fallbacks (a public card-hash key, a per-process CSRF secret, unsealed
+ * two-factor secrets) and the warnings at start.
+ */
+export function requireSecretsInProduction(config: Pick<Config, 'NODE_ENV' | 'BANK_BASE_URL' | ProductionSecret>, role: keyof typeof PROCESS_SECRETS): void {
+  if (!isProductionMode(config)) return;
+  const why = config.NODE_ENV === 'production' ? 'NODE_ENV is production' : 'BANK_BASE_URL names a live PSP';
+  const missing = PROCESS_SECRETS[role].filter((name) => config[name] === '');
+  if (missing.length === 0) return;
+  const sentences = missing.map((name) => `${name} must be set in production mode (${why}): ${WITHOUT[name]}; set it to 32+ random characters (openssl rand -hex 32), the same on every process that uses it.`);
+  throw new ConfigError(`Invalid configuration: ${sentences.join(' ')}`);
+}
+
 /**
  * The key of the allowed cards' stored hashes: CARD_HASH_KEY, or, unset, a key everyone can read
  * in this file, which keeps test mode working without a secret and protects nothing.

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   invalid_api_key: 401,
   live_mode_not_enabled: 403,
   test_mode_only: 403,
+  live_mode_only: 403,
   payment_not_found: 404,
   refund_not_found: 404,
   settlement_not_found: 404,

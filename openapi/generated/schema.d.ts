@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Register a beneficiary
-         * @description Registers a Sheba IBAN your payments may split to (split settlement, تسهیم). It is `pending` until the operator checks and approves it; only an approved beneficiary may be named in a payment's `splits`. The same IBAN again answers the beneficiary it already is (200).
+         * @description Registers a Sheba IBAN your payments may split to (split settlement, تسهیم). Live keys only: a share is paid out of live money, so a test key is refused (403 `live_mode_only`, nothing written); test payments split to the beneficiaries a live key registered. It is `pending` until the operator checks and approves it; only an approved beneficiary may be named in a payment's `splits`, and one the operator revoked (`revoked`) is named by no later payment. The same IBAN again answers the beneficiary it already is (200), whatever its status.
          */
         post: operations["createBeneficiary"];
         delete?: never;
@@ -4824,10 +4824,10 @@ export interface operations {
                             iban: string;
                             name: string;
                             /**
-                             * @description `pending` until the operator reviews it; only an `approved` beneficiary may be split to
+                             * @description `pending` until the operator reviews it; only an `approved` beneficiary may be split to; `revoked` when the operator withdrew an approved one (no later split may name it)
                              * @enum {string}
                              */
-                            status: "pending" | "approved" | "rejected";
+                            status: "pending" | "approved" | "rejected" | "revoked";
                             /** @description why the operator rejected it; null unless rejected */
                             reason: string | null;
                             /**
@@ -4949,10 +4949,10 @@ export interface operations {
                             iban: string;
                             name: string;
                             /**
-                             * @description `pending` until the operator reviews it; only an `approved` beneficiary may be split to
+                             * @description `pending` until the operator reviews it; only an `approved` beneficiary may be split to; `revoked` when the operator withdrew an approved one (no later split may name it)
                              * @enum {string}
                              */
-                            status: "pending" | "approved" | "rejected";
+                            status: "pending" | "approved" | "rejected" | "revoked";
                             /** @description why the operator rejected it; null unless rejected */
                             reason: string | null;
                             /**
@@ -4984,10 +4984,10 @@ export interface operations {
                             iban: string;
                             name: string;
                             /**
-                             * @description `pending` until the operator reviews it; only an `approved` beneficiary may be split to
+                             * @description `pending` until the operator reviews it; only an `approved` beneficiary may be split to; `revoked` when the operator withdrew an approved one (no later split may name it)
                              * @enum {string}
                              */
-                            status: "pending" | "approved" | "rejected";
+                            status: "pending" | "approved" | "rejected" | "revoked";
                             /** @description why the operator rejected it; null unless rejected */
                             reason: string | null;
                             /**
@@ -5025,7 +5025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `live_mode_not_enabled` */
+            /** @description Error: `live_mode_not_enabled`, `live_mode_only` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -12,7 +12,7 @@ import type { Db } from '../db/database.ts';
 import { hitCounter, windowStartOf } from '../db/rate-limits.ts';
 
 /** The actions that need a recent second factor (src/accounts/step-up.ts); each is named in the owner's email and the audit log. */
-export const LIVE_ACTIONS = ['live_key', 'live_refund', 'live_webhook', 'settlement_account', 'live_link'] as const;
+export const LIVE_ACTIONS = ['live_key', 'live_refund', 'live_webhook', 'settlement_account', 'live_link', 'split_beneficiary'] as const;
 export type LiveAction = (typeof LIVE_ACTIONS)[number];
 
 type Lang = 'fa' | 'en';
@@ -27,6 +27,7 @@ const ACTION_WORDS: Record<LiveAction, Record<Lang, string>> = {
   live_webhook: { en: 'add or change a live webhook endpoint or its secret', fa: 'افزودن یا تغییر نشانی وب‌هوک واقعی یا رمز آن' },
   settlement_account: { en: 'change the account settlements are paid to', fa: 'تغییر حساب تسویه' },
   live_link: { en: 'create a live payment link', fa: 'ساخت لینک پرداخت واقعی' },
+  split_beneficiary: { en: 'register an account split payments are paid to', fa: 'ثبت حساب ذی‌نفع تسهیم' },
 };
 
 export type OwnerNotice =

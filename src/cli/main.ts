@@ -21,7 +21,7 @@ import { BANK_SIM_COMMANDS, BANK_SIM_OPTIONS } from './bank-sim-commands.ts';
 import { RECONCILE_COMMANDS, RECONCILE_OPTIONS, RECONCILE_TEXT } from './reconcile-commands.ts';
 import { stuckRecords } from '../db/stuck.ts';
 import { retryBeneficiaryPayouts, retrySettlement, runSettlementNow, setSettlementIban } from '../settlements/service.ts';
-import { beneficiariesToReview, decideBeneficiary } from '../payments/splits.ts';
+import { beneficiariesToReview, decideBeneficiary, revokeBeneficiary } from '../payments/splits.ts';
 
 export { UsageError };
 /** Loaded only by the command that uses it: it brings the Temporal client, which the other commands do without. */
@@ -59,6 +59,8 @@ export const COMMANDS: Record<string, Command> = {
   'beneficiaries list': (db, _config, flags) => beneficiariesToReview(db, typeof flags.status === 'string' ? flags.status : undefined),
   'beneficiaries approve': (db, _config, flags) => decideBeneficiary(db, required(flags, 'id'), { status: 'approved' }),
   'beneficiaries reject': (db, _config, flags) => decideBeneficiary(db, required(flags, 'id'), { status: 'rejected', reason: required(flags, 'reason') }),
+  // An approved one withdrawn: no later split may name it (docs/PAYMENTS.md#split-settlement).
+  'beneficiaries revoke': (db, _config, flags) => revokeBeneficiary(db, required(flags, 'id'), required(flags, 'reason')),
   'settlements run': async (_db, _config, _flags, services) => runSettlementNow(await services.temporal()),
   'settlements retry': async (db, config, flags, services) => retrySettlement(db, await services.temporal(), config, required(flags, 'id')),
   // The beneficiary transfers of a settlement the bank refused (docs/LEDGER.md#split-settlement): all, or --beneficiary's.

@@ -62,7 +62,12 @@ async function paymentOf(deps: PaymentServiceDeps, caller: AuthState, authority:
   return { payment: paymentFromRow(row), currency: row.protocol_currency === 'IRT' ? 'IRT' : 'IRR' };
 }
 
-/** ZarinPal's card_hash is a hash of the card; Dargah never sees the whole number, so it is the SHA-256 of the masked one. */
+/**
+ * ZarinPal's card_hash is a hash of the whole card; Dargah never sees the whole number, so it is the SHA-256 of the
+ * masked one, which about 100,000 cards share (six hidden digits, one of them the Luhn digit): said so in COMPAT.md and
+ * the OpenAPI description, so that no plugin takes it for the card's identity. The PSP's own hash of the card (SEP's
+ * HashedPan) is not recorded on the payment, so no keyed hash of it can be answered here.
+ */
 const cardHash = (cardPan: string | null) => (cardPan === null ? '' : createHash('sha256').update(cardPan).digest('hex').toUpperCase());
 
 const ALREADY_VERIFIED = new Set<Payment['status']>(['verified', 'partially_refunded', 'refunded']);

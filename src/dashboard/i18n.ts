@@ -157,7 +157,7 @@ const fa = {
   addBeneficiary: 'ثبت ذی‌نفع',
   beneficiaryAddedText: 'ذی‌نفع ثبت شد و در انتظار تأیید اپراتور است.',
   error_invalid_beneficiary: 'شبا باید IR و ۲۴ رقم با رقم‌های کنترل درست باشد، و نام نباید خالی باشد.',
-  beneficiaryStatuses: { pending: 'در انتظار تأیید', approved: 'تأییدشده', rejected: 'ردشده' },
+  beneficiaryStatuses: { pending: 'در انتظار تأیید', approved: 'تأییدشده', rejected: 'ردشده', revoked: 'لغوشده' },
   account: 'حساب',
   signedOutEverywhereHint: 'همهٔ نشست‌های این حساب، در هر دستگاه، پایان می‌یابد.',
   // Security: password reset, two-factor sign-in, the audit log
@@ -478,7 +478,7 @@ const en: Strings = {
   addBeneficiary: 'Register beneficiary',
   beneficiaryAddedText: "Beneficiary registered; it waits for the operator's approval.",
   error_invalid_beneficiary: 'The IBAN must be IR and 24 digits whose check digits hold, and the name must not be empty.',
-  beneficiaryStatuses: { pending: 'Awaiting approval', approved: 'Approved', rejected: 'Rejected' },
+  beneficiaryStatuses: { pending: 'Awaiting approval', approved: 'Approved', rejected: 'Rejected', revoked: 'Revoked' },
   account: 'Account',
   signedOutEverywhereHint: 'Every session of this account, on every device, ends.',
   navSecurity: 'Security',

@@ -11,7 +11,7 @@ import { strings } from './i18n.ts';
 import { Refusal, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { settingsPage } from './views.ts';
 
-export function settingsPages({ router, deps, signedIn, readForm, html, seeOther, audit }: DashboardKit): void {
+export function settingsPages({ router, deps, signedIn, readForm, html, seeOther, audit, liveAllowed, liveDone }: DashboardKit): void {
   const { config, db, temporal } = deps;
   const onboarding = { db, temporal, config };
 
@@ -48,22 +48,26 @@ export function settingsPages({ router, deps, signedIn, readForm, html, seeOther
     }),
   );
 
-  // The same rule as POST /api/v1/beneficiaries: registered `pending`, for the operator to approve.
+  // The same rule as POST /api/v1/beneficiaries (a live key's): registered `pending`, for the operator to approve.
+  // It names where live money goes, as the settlement IBAN does: a recent second factor first (the form is shown
+  // again after the step-up); without two-step sign-in, refused and the owner told.
   router.post(
     '/dashboard/settings/beneficiaries',
     signedIn(async (request) => {
       const form = await readForm(request.ctx);
+      if (!(await liveAllowed(request, 'split_beneficiary', '/dashboard/settings'))) return;
       const value = { iban: (form.get('iban') ?? '').slice(0, 40), name: (form.get('name') ?? '').trim().slice(0, 200) };
       let registered;
       try {
         if (value.name === '') throw new DomainError('validation_failed', 'name is empty');
-        registered = await registerBeneficiary(db, { merchant: { id: request.user.merchantId } }, value);
+        registered = await registerBeneficiary(db, { merchant: { id: request.user.merchantId }, mode: 'live' }, value);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         await settings(request, { beneficiaryError: strings(request.lang).error_invalid_beneficiary, beneficiaryValue: value }, 422);
         return;
       }
       await audit(request.ctx, 'beneficiary_registered', request.user, registered.beneficiary.iban);
+      if (registered.created) await liveDone(request, 'split_beneficiary', `${registered.beneficiary.iban} (${registered.beneficiary.name})`);
       seeOther(request.ctx, '/dashboard/settings?done=beneficiary');
     }),
   );

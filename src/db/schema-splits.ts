@@ -12,7 +12,7 @@ export interface BeneficiariesTable {
   iban: string;
   name: string;
   status: BeneficiaryStatus;
-  /** Why the operator rejected it; null otherwise. */
+  /** Why the operator rejected or revoked it; null otherwise. */
   reason: string | null;
   created_at: Date;
   reviewed_at: Date | null;

@@ -62,6 +62,23 @@ export async function draftSettlement(db: Db, merchantId: string, cutoff: Date):
     .where('status', 'in', VERIFIED)
     .where('verified_at', '<=', cutoff)
     .where(reconciledAsMatched(sql.ref('payments.id')))
+    // A payment whose shares a refund the bank has not decided yet took rials from waits for its answer: paid out
+    // now, a share would keep the cut of a refund the bank may refuse, and only the merchant could get it back
+    // (docs/LEDGER.md#refunds-of-a-split-payment). Its refunds wait with it (below: a refund of a payment not covered).
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('refund_split_allocations as a')
+            .innerJoin('payment_splits as s', 's.id', 'a.split_id')
+            .innerJoin('refunds as r', 'r.id', 'a.refund_id')
+            .select('a.refund_id')
+            .whereRef('s.payment_id', '=', 'payments.id')
+            .where('r.status', '=', 'pending')
+            .where('a.amount', '>', 0),
+        ),
+      ),
+    )
     .orderBy('id')
     .execute();
   const covered = new Set(payments.map((p) => p.id));

@@ -60,6 +60,16 @@ export async function reviewBeneficiary(db: Db, id: string, decision: { status: 
   return db.selectFrom('beneficiaries').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * The operator withdraws an approved beneficiary: `revoked`, with the reason, from now on named by no
+ * split (approvedBeneficiaryIds sees approved ones only). Answers the row as it stands (only an
+ * approved one changes).
+ */
+export async function revokeApprovedBeneficiary(db: Db, id: string, reason: string, at: Date): Promise<BeneficiaryRow | undefined> {
+  await db.updateTable('beneficiaries').set({ status: 'revoked', reason: reason.slice(0, 255), reviewed_at: at }).where('id', '=', id).where('status', '=', 'approved').execute();
+  return db.selectFrom('beneficiaries').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /** The merchant's approved beneficiaries among these IBANs, by IBAN. */
 export async function approvedBeneficiaryIds(db: Db, merchantId: string, ibans: string[]): Promise<Map<string, string>> {
   if (ibans.length === 0) return new Map();

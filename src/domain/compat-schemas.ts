@@ -55,7 +55,10 @@ export const ZarinpalRequestAnswerSchema = zarinpalAnswer({ authority: AUTHORITY
 export const ZarinpalVerifyAnswerSchema = zarinpalAnswer({
   ref_id: Type.Integer({ description: "the bank's reference" }),
   card_pan: Type.String({ description: 'the masked card number' }),
-  card_hash: Type.String({ description: 'SHA-256 of the masked card number, upper-case hex (Dargah never sees the whole number)' }),
+  card_hash: Type.String({
+    description:
+      "SHA-256 of the masked card number (its first six and last four digits), upper-case hex. About 100,000 cards share a mask, and so this hash: it does not identify a card (never block or trust a card by it) and is not ZarinPal's hash of the whole number, which Dargah never sees",
+  }),
   fee_type: Type.String(),
   fee: Type.Integer({ minimum: 0 }),
 });

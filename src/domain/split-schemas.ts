@@ -46,7 +46,7 @@ export const BeneficiarySchema = Type.Object(
     id: Type.String({ format: 'uuid' }),
     iban: Type.String({ pattern: '^IR[0-9]{24}$' }),
     name: Type.String(),
-    status: StringEnum(BENEFICIARY_STATUSES, { description: '`pending` until the operator reviews it; only an `approved` beneficiary may be split to' }),
+    status: StringEnum(BENEFICIARY_STATUSES, { description: '`pending` until the operator reviews it; only an `approved` beneficiary may be split to; `revoked` when the operator withdrew an approved one (no later split may name it)' }),
     reason: Nullable(Type.String(), "why the operator rejected it; null unless rejected"),
     created_at: Timestamp('when the merchant registered it'),
     reviewed_at: Nullable(Timestamp('when the operator reviewed it'), 'null while pending'),

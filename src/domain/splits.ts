@@ -11,7 +11,8 @@ import { feeQuote, type FeePayer, type FeePlan } from './payment.ts';
 export const MAX_SPLITS = 10;
 
 /** A beneficiary is `pending` until the operator reviews it; only an `approved` one may be split to. */
-export const BENEFICIARY_STATUSES = ['pending', 'approved', 'rejected'] as const;
+/** `revoked`: approved once, then withdrawn by the operator; no split may name it again. */
+export const BENEFICIARY_STATUSES = ['pending', 'approved', 'rejected', 'revoked'] as const;
 export type BeneficiaryStatus = (typeof BENEFICIARY_STATUSES)[number];
 
 export interface SplitRequest {

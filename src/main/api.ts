@@ -1,5 +1,5 @@
 // One API process: `npm run api`. Scale by running more of them.
-import { loadConfig, requireMailInProduction } from '../config.ts';
+import { loadConfig, requireMailInProduction, requireSecretsInProduction } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createApp } from './http-app.ts';
@@ -11,6 +11,7 @@ import { startTracing } from '../observability/tracing.ts';
 
 await runMain('api', async (config = loadConfig()) => {
   requireMailInProduction(config);
+  requireSecretsInProduction(config, 'api');
   const logger = createLogger(config.LOG_LEVEL, 'api');
   // Before the Temporal client: its interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-api');

@@ -1,5 +1,5 @@
 // One worker process: `npm run worker`. Scale by running more of them.
-import { loadConfig, requireMailInProduction } from '../config.ts';
+import { loadConfig, requireMailInProduction, requireSecretsInProduction } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createWorkers, installTemporalRuntime, prebuiltWorkflowBundle } from './payment-worker.ts';
@@ -21,6 +21,7 @@ import { workerMemoryBounds } from './memory-bounds.ts';
 
 await runMain('worker', async (config = loadConfig()) => {
   requireMailInProduction(config);
+  requireSecretsInProduction(config, 'worker');
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   // Before the Temporal client and workers: their interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-worker');

@@ -14,6 +14,7 @@ import {
   merchantBeneficiaries,
   paymentSplits,
   reviewBeneficiary,
+  revokeApprovedBeneficiary,
   type NewSplit,
 } from '../db/splits.ts';
 import { isValidSheba, normalizeSheba } from '../domain/business-documents.ts';
@@ -62,8 +63,14 @@ export async function withSplits(db: Db, payment: Payment): Promise<Payment> {
   return splits.length === 0 ? payment : { ...payment, splits };
 }
 
-/** Registers an IBAN as the merchant's beneficiary, `pending` until the operator approves it; the same IBAN again answers the one it is. */
-export async function registerBeneficiary(db: Db, tenant: Pick<Tenant, 'merchant'>, request: CreateBeneficiaryRequest): Promise<{ beneficiary: Beneficiary; created: boolean }> {
+/**
+ * Registers an IBAN as the merchant's beneficiary, `pending` until the operator approves it; the same IBAN again
+ * answers the one it is (a revoked one stays revoked). Live keys only (403 `live_mode_only`): a share is paid out
+ * of live money, and a test key (handed to developers, kept in staging) must not name where it goes
+ * (docs/SECURITY.md); the dashboard registers in live mode after a step-up.
+ */
+export async function registerBeneficiary(db: Db, tenant: Pick<Tenant, 'merchant' | 'mode'>, request: CreateBeneficiaryRequest): Promise<{ beneficiary: Beneficiary; created: boolean }> {
+  if (tenant.mode !== 'live') throw new DomainError('live_mode_only', 'Beneficiaries are registered with a live key: a share is paid out of live money. Use a sk_live_ key.');
   const iban = normalizeSheba(request.iban);
   if (!isValidSheba(iban)) {
     throw new DomainError('validation_failed', 'iban must be a Sheba IBAN (IR and 24 digits whose check digits hold).', [{ path: 'iban', message: 'must be a Sheba IBAN' }]);
@@ -93,4 +100,18 @@ export async function decideBeneficiary(db: Db, id: string, decision: { status: 
   if (before.status !== 'pending') throw new OnboardingError(`beneficiary ${id} is already ${before.status}`);
   const row = await reviewBeneficiary(db, id, decision, new Date());
   return { beneficiary: beneficiaryFromRow(row!) };
+}
+
+/**
+ * The operator withdraws an approved beneficiary (`beneficiaries revoke --id … --reason …`): every later create
+ * that splits to it is refused `beneficiary_not_approved`. The shares of payments made before stay theirs: they were
+ * fixed when those payments were made, and the ledger owes them (docs/PAYMENTS.md#split-settlement).
+ */
+export async function revokeBeneficiary(db: Db, id: string, reason: string): Promise<{ beneficiary: Beneficiary }> {
+  const before = await db.selectFrom('beneficiaries').select('status').where('id', '=', id).executeTakeFirst();
+  if (before === undefined) throw new OnboardingError(`no beneficiary ${id}`);
+  if (before.status !== 'approved') throw new OnboardingError(`beneficiary ${id} is ${before.status}: only an approved one is revoked`);
+  const row = await revokeApprovedBeneficiary(db, id, reason, new Date());
+  if (row?.status !== 'revoked') throw new OnboardingError(`beneficiary ${id} is ${row?.status ?? 'gone'}: only an approved one is revoked`);
+  return { beneficiary: beneficiaryFromRow(row) };
 }

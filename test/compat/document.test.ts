@@ -27,4 +27,18 @@ describe("the compatible protocols' OpenAPI document", () => {
     const verify = JSON.stringify(res.body.paths['/v1/verify']!.post!.responses['200']);
     for (const code of ['102', '202', '203']) assert.ok(verify.includes(code), code);
   });
+
+  it("says ZarinPal's card_hash is the SHA-256 of the masked card, shared by about 100,000 cards: never a card's identity (the served document and COMPAT.md)", async () => {
+    const res = await request<string>((await getHarness()).baseUrl, 'GET', '/openapi/compat.json');
+    const descriptions = [...res.text.matchAll(/"card_hash":\s*\{[^}]*"description":\s*"([^"]*)"/g)].map((m) => m[1]!);
+    assert.ok(descriptions.length > 0, 'card_hash is described');
+    for (const description of descriptions) {
+      assert.match(description, /SHA-256 of the masked card/);
+      assert.match(description, /100,000 cards/, 'how many cards share one');
+      assert.match(description, /not .*identify/i, 'what it must not be used for');
+    }
+    const compat = readFileSync('docs/COMPAT.md', 'utf8');
+    assert.match(compat, /`card_hash`[^\n]*\n?[^\n]*SHA-256 of the masked/);
+    assert.match(compat, /about 100,000 cards/);
+  });
 });

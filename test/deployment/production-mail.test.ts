@@ -83,7 +83,9 @@ describe('production mode needs SMTP_URL', function () {
     const browser = await launchChromium();
     try {
       const name = `mail-production-${randomBytes(4).toString('hex')}`;
-      const settings = await env({ NODE_ENV: 'production', SMTP_URL: mailbox.url });
+      // Production mode also needs the API's secrets (test/deployment/production-secrets.test.ts).
+      const secrets = { PAGES_CSRF_SECRET: randomBytes(32).toString('hex'), DASHBOARD_SECRETS_KEY: randomBytes(32).toString('hex'), CARD_HASH_KEY: randomBytes(32).toString('hex') };
+      const settings = await env({ NODE_ENV: 'production', SMTP_URL: mailbox.url, ...secrets });
       const api = startEntryPoint(name, 'src/main/api.ts', settings);
       processes.push(api);
       await waitUntilOk(`${settings.PUBLIC_BASE_URL}/readyz`, api);

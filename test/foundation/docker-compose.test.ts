@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ConfigSchema, loadConfig, migrationDatabaseUrl, requireMailInProduction } from '../../src/config.ts';
+import { ConfigSchema, loadConfig, migrationDatabaseUrl, requireMailInProduction, requireSecretsInProduction } from '../../src/config.ts';
 import { heapLimitOption, memoryCeilingMb, type HeapRole } from '../../tools/launcher/memory.ts';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../tools/launcher/temporal-cluster.ts';
 import { compose, environmentOf, SECRETS } from '../support/compose.ts';
@@ -27,6 +27,12 @@ const services = compose.services;
 const GATEWAY = ['api-a', 'api-b', 'worker-a', 'worker-b'];
 /** The bank simulators, one per PSP protocol. */
 const SIMULATORS = ['bank-sim', 'bank-sim-mellat'];
+/** The secrets only the worker uses: the PSPs' terminal credentials (only the worker calls a PSP). */
+const PSP_SECRETS = ['BANK_PASSWORD', 'SANDBOX_BANK_PASSWORD', 'MELLAT_USERNAME', 'MELLAT_PASSWORD', 'SANDBOX_MELLAT_PASSWORD'];
+/** The secrets only the API uses: the pages' CSRF secret and the dashboard's sealing key. */
+const API_SECRETS = ['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY'];
+const APIS = ['api-a', 'api-b'];
+const WORKERS = ['worker-a', 'worker-b'];
 const TEMPORAL_SERVICES = ['temporal-frontend-a', 'temporal-frontend-b', 'temporal-history', 'temporal-matching', 'temporal-worker'];
 
 const INIT_DIR = 'deploy/mysql-init';
@@ -137,8 +143,11 @@ describe('docker-compose.yml', () => {
       assert.equal(db.username, 'dargah', `${name} connects as the gateway's own user, not root`);
       assert.equal(decodeURIComponent(db.password), environmentOf('mysql').DARGAH_DB_PASSWORD, 'the password the init script gave that user');
       assert.equal(config.TEMPORAL_ADDRESS, 'haproxy:7233', 'through the balancer');
-      assert.equal(config.SMTP_URL, SECRETS.SMTP_URL, 'dashboard email goes through the operator\'s relay');
-      assert.doesNotThrow(() => requireMailInProduction({ ...config, NODE_ENV: 'production' }), 'it starts in production mode');
+      if (name !== 'migrate') {
+        assert.equal(config.SMTP_URL, SECRETS.SMTP_URL, 'dashboard email goes through the operator\'s relay');
+        assert.doesNotThrow(() => requireMailInProduction({ ...config, NODE_ENV: 'production' }), 'it starts in production mode');
+        assert.doesNotThrow(() => requireSecretsInProduction({ ...config, NODE_ENV: 'production' }, role as 'api' | 'worker'), 'with every secret it uses');
+      }
       const schemaOwner = new URL(migrationDatabaseUrl(config));
       if (name === 'migrate') {
         assert.equal(schemaOwner.username, 'dargah_migrate', 'migrations run as the schema owner');
@@ -224,6 +233,7 @@ describe('docker-compose.yml', () => {
       ['api-b', 'PAGES_CSRF_SECRET'],
       ['api-a', 'DASHBOARD_SECRETS_KEY'],
       ['api-b', 'DASHBOARD_SECRETS_KEY'],
+      ...GATEWAY.map((name): [string, string] => [name, 'CARD_HASH_KEY']),
       ['grafana', 'GF_SECURITY_ADMIN_PASSWORD'],
       ...GATEWAY.map((name): [string, string] => [name, 'SMTP_URL']),
     ];
@@ -274,13 +284,15 @@ describe('docker-compose.yml', () => {
     assert.ok(sim.ports!.includes(`127.0.0.1:${simEnv.BANK_SIM_PORT}:${simEnv.BANK_SIM_PORT}`), "customers' browsers reach its page");
     for (const name of GATEWAY) {
       const config = loadConfig(environmentOf(name));
+      const worker = WORKERS.includes(name);
       assert.equal(config.SANDBOX_BANK_URL, `http://bank-sim:${simEnv.BANK_SIM_PORT}`);
       assert.equal(config.SANDBOX_BANK_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
-      assert.equal(config.SANDBOX_BANK_PASSWORD, simEnv.BANK_SIM_PASSWORD, "the simulator's terminal password");
+      // Only the worker calls the bank: the API has no password of it (item 10 of the third review).
+      assert.equal(config.SANDBOX_BANK_PASSWORD, worker ? simEnv.BANK_SIM_PASSWORD : '', "the simulator's terminal password, the worker's alone");
       assert.equal(config.SANDBOX_BANK_PAGE_URL, `http://localhost:${simEnv.BANK_SIM_PORT}`);
       assert.equal(config.BANK_BASE_URL, '', 'no PSP unless the operator sets one');
       const live = loadConfig(environmentOf(name, { ...SECRETS, BANK_BASE_URL: 'https://psp.example', BANK_TERMINAL_ID: '998877', BANK_PASSWORD: 'terminal-password-from-psp' }));
-      assert.deepEqual([live.BANK_BASE_URL, live.BANK_TERMINAL_ID, live.BANK_PASSWORD], ['https://psp.example', '998877', 'terminal-password-from-psp']);
+      assert.deepEqual([live.BANK_BASE_URL, live.BANK_TERMINAL_ID, live.BANK_PASSWORD], ['https://psp.example', '998877', worker ? 'terminal-password-from-psp' : '']);
     }
   });
 
@@ -298,7 +310,7 @@ describe('docker-compose.yml', () => {
     assert.ok(state !== undefined && state !== services['bank-sim']!.volumes![0] && simEnv.BANK_SIM_STATE_FILE!.startsWith('/var/lib/dargah/'), 'its ledger survives a restart on its own volume');
     assert.ok(sim.ports!.includes(`127.0.0.1:${simEnv.BANK_SIM_PORT}:${simEnv.BANK_SIM_PORT}`), "customers' browsers reach its page");
     assert.match(sim.environment!.BANK_SIM_PASSWORD!, /^\$\{SANDBOX_MELLAT_PASSWORD:\?[^}]+\}$/, 'its password required from the environment');
-    for (const name of [...GATEWAY, 'migrate']) {
+    for (const name of WORKERS) {
       assert.match(services[name]!.environment!.SANDBOX_MELLAT_PASSWORD!, /^\$\{SANDBOX_MELLAT_PASSWORD:\?[^}]+\}$/, `${name}: the password required from the environment`);
       const config = loadConfig(environmentOf(name));
       assert.equal(config.SANDBOX_MELLAT_URL, `http://bank-sim-mellat:${simEnv.BANK_SIM_PORT}`);
@@ -311,6 +323,25 @@ describe('docker-compose.yml', () => {
       const live = loadConfig(environmentOf(name, { ...SECRETS, ...liveMellat }));
       assert.deepEqual([live.MELLAT_BASE_URL, live.MELLAT_TERMINAL_ID, live.MELLAT_USERNAME, live.MELLAT_PASSWORD], Object.values(liveMellat));
     }
+  });
+
+  it('gives each process only its own secrets: the PSP credentials to the workers alone, the pages\' and dashboard\'s secrets to the API alone, none of them to the migrations', () => {
+    for (const name of APIS) {
+      const env = environmentOf(name);
+      for (const secret of PSP_SECRETS) assert.ok(!(secret in env), `${name} is not given ${secret}: only the worker calls a PSP`);
+      for (const secret of [...API_SECRETS, 'CARD_HASH_KEY', 'SMTP_URL']) assert.ok(env[secret] !== undefined && env[secret] !== '', `${name} is given ${secret}`);
+    }
+    const live = { ...SECRETS, BANK_PASSWORD: 'terminal-password-from-psp', MELLAT_USERNAME: 'merchant-user', MELLAT_PASSWORD: 'terminal-password-from-behpardakht' };
+    for (const name of WORKERS) {
+      const env = environmentOf(name, live);
+      for (const secret of API_SECRETS) assert.ok(!(secret in env), `${name} is not given ${secret}`);
+      for (const secret of PSP_SECRETS) assert.ok(secret in env, `${name} is given ${secret}`);
+      assert.deepEqual([env.BANK_PASSWORD, env.MELLAT_USERNAME, env.MELLAT_PASSWORD], [live.BANK_PASSWORD, live.MELLAT_USERNAME, live.MELLAT_PASSWORD]);
+    }
+    const migrate = environmentOf('migrate', live);
+    for (const secret of [...PSP_SECRETS, ...API_SECRETS, 'CARD_HASH_KEY', 'SMTP_URL']) assert.ok(!(secret in migrate), `migrate is not given ${secret}`);
+    // The same card-hash key on both sides: a restricted payment is checked by the key it was made with.
+    assert.equal(environmentOf('api-a').CARD_HASH_KEY, environmentOf('worker-a').CARD_HASH_KEY);
   });
 
   it('starts the API replicas and workers only after the migrations ran and the namespace exists', () => {

@@ -19,7 +19,9 @@ import { heapLimitOption, memoryCeilingMb } from '../../tools/launcher/memory.ts
 
 const CHART = 'deploy/helm/dargah';
 const say = (line: string) => process.stdout.write(`      ${line}\n`);
-const SECRETS = ['DATABASE_URL=mysql://dargah:db-password-from-vault@mysql.db:3306/dargah', 'PAGES_CSRF_SECRET=4f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306', 'DASHBOARD_SECRETS_KEY=9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f'];
+const SECRETS = ['DATABASE_URL=mysql://dargah:db-password-from-vault@mysql.db:3306/dargah', 'PAGES_CSRF_SECRET=4f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306', 'DASHBOARD_SECRETS_KEY=9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f', 'CARD_HASH_KEY=7c1e9a4f8306b5e2d7c1a9f4e830c2b7e1d94f3a'];
+/** The secrets only the worker uses: the PSPs' terminal credentials (only the worker calls a PSP). */
+const PSP_SECRETS = ['BANK_PASSWORD', 'SANDBOX_BANK_PASSWORD', 'MELLAT_USERNAME', 'MELLAT_PASSWORD', 'SANDBOX_MELLAT_PASSWORD'];
 
 interface Probe {
   httpGet?: { path: string; port: string | number };
@@ -32,7 +34,7 @@ interface Container {
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   securityContext?: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean; capabilities?: { drop?: string[] } };
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
-  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } }[];
   lifecycle?: { preStop?: { sleep?: { seconds: number } } };
   ports?: { name: string; containerPort: number }[];
 }
@@ -125,6 +127,12 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
     const refused = render([]);
     assert.notEqual(refused.status, 0);
     assert.match(refused.stderr, /DATABASE_URL/);
+    // Each secret production mode refuses to start without (docs/SECURITY.md#what-the-operator-must-do) is required here too.
+    for (const name of ['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'CARD_HASH_KEY']) {
+      const without = render(SECRETS.filter((s) => !s.startsWith(`${name}=`)).map((s) => `secrets.values.${s}`));
+      assert.notEqual(without.status, 0, `refused without ${name}`);
+      assert.match(without.stderr, new RegExp(`secrets\\.values\\.${name}`));
+    }
   });
 
   it('gives every Deployment and the migration job probes on the health routes, requests and limits, the image\'s non-root user and a read-only root file system', () => {
@@ -212,9 +220,39 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
     for (const name of ['DATABASE_URL', 'PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'BANK_PASSWORD', 'SMTP_URL', 'SANDBOX_BANK_PASSWORD', 'MELLAT_USERNAME', 'MELLAT_PASSWORD', 'SANDBOX_MELLAT_PASSWORD']) assert.ok(name in secret && !(name in config), `${name} is a secret`);
     for (const role of ['api', 'worker']) {
       const refs = find(all, 'Deployment', `dargah-${role}`).spec!.template!.spec.containers[0]!.envFrom!;
-      assert.deepEqual(refs.map((r) => r.configMapRef?.name ?? r.secretRef?.name), ['dargah-config', 'dargah-secrets']);
+      assert.deepEqual(refs.map((r) => r.configMapRef?.name ?? r.secretRef?.name), ['dargah-config'], `${role}: every setting of the ConfigMap, the Secret's one key at a time`);
     }
   });
+
+  /** The Secret's keys a Deployment's container is given, by the Secret they come from. */
+  const secretKeysOf = (all: K8sObject[], role: string) =>
+    (find(all, 'Deployment', `dargah-${role}`).spec!.template!.spec.containers[0]!.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef === undefined ? [] : [{ variable: e.name, secret: e.valueFrom.secretKeyRef.name, key: e.valueFrom.secretKeyRef.key, optional: e.valueFrom.secretKeyRef.optional }]));
+
+  for (const [what, sets, secretName] of [
+    ['the chart\'s Secret', withSecrets(), 'dargah-secrets'],
+    ['an existing Secret', ['secrets.existingSecret=dargah-from-vault'], 'dargah-from-vault'],
+  ] as const) {
+    it(`gives each pod only its own secrets from ${what}: the PSP credentials to the worker alone, the pages' and dashboard's secrets to the API alone, none to the migrations`, () => {
+      const all = objects([...sets]);
+      const api = secretKeysOf(all, 'api');
+      const worker = secretKeysOf(all, 'worker');
+      for (const ref of [...api, ...worker]) {
+        assert.equal(ref.variable, ref.key, 'each variable is its own key');
+        assert.equal(ref.secret, secretName, `${ref.key} from ${secretName}`);
+      }
+      const names = (refs: typeof api) => refs.map((r) => r.key).sort();
+      assert.deepEqual(names(api), ['CARD_HASH_KEY', 'DASHBOARD_SECRETS_KEY', 'DATABASE_URL', 'PAGES_CSRF_SECRET', 'SMTP_URL']);
+      assert.deepEqual(names(worker), ['CARD_HASH_KEY', 'DATABASE_URL', 'SMTP_URL', ...PSP_SECRETS].sort());
+      // What production mode refuses to start without is never optional; a PSP's password is (a PSP may not be configured).
+      for (const ref of [...api, ...worker]) assert.equal(ref.optional === true, PSP_SECRETS.includes(ref.key), `${ref.key}: optional only for a PSP credential`);
+      const migrate = find(all, 'Job', 'dargah-migrate').spec!.template!.spec.containers[0]!;
+      const migrateSecret = all.find((o) => o.kind === 'Secret' && o.metadata.name === 'dargah-migrate-secrets');
+      if (migrateSecret !== undefined) assert.deepEqual(Object.keys(migrateSecret.stringData!), ['DATABASE_URL'], 'the migrations get the database, nothing else');
+      const migrateRefs = (migrate.env ?? []).filter((e) => e.valueFrom?.secretKeyRef !== undefined).map((e) => e.valueFrom!.secretKeyRef!.key);
+      for (const key of [...PSP_SECRETS, 'PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'CARD_HASH_KEY', 'SMTP_URL']) assert.ok(!migrateRefs.includes(key), `migrate is not given ${key}`);
+      assert.ok(!(migrate.envFrom ?? []).some((r) => r.secretRef?.name === secretName), 'the migrations do not read the whole Secret');
+    });
+  }
 
   it('lets only the API be reached from outside; the worker reaches MySQL, Temporal and the internet\'s PSPs and webhook receivers, never the cluster\'s other addresses', () => {
     const all = objects(withSecrets(['bankSim.enabled=true', 'bankSim.mellat.enabled=true']));

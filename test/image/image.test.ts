@@ -67,6 +67,8 @@ describe('the production image (buildah, podman)', function () {
       SANDBOX_DELAY_SECONDS: '1',
       PAGES_CSRF_SECRET: randomUUID() + randomUUID(),
       DASHBOARD_SECRETS_KEY: randomUUID() + randomUUID(),
+      // Production mode refuses to start the API and the worker without it (docs/SECURITY.md#what-the-operator-must-do).
+      CARD_HASH_KEY: randomUUID() + randomUUID(),
       WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
       HOST: '127.0.0.1',
       PORT: String(await freePort()),

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigSchema, loadConfig } from '../../src/config.ts';
+import { ConfigSchema, loadConfig, requireMailInProduction, requireSecretsInProduction } from '../../src/config.ts';
 import { heapLimitOption, memoryCeilingMb } from '../../tools/launcher/memory.ts';
 
 const DIR = 'deploy/systemd';
@@ -79,7 +79,8 @@ describe('deploy/systemd units', () => {
       assert.equal(one(u, 'Service', 'User'), 'dargah', f);
       assert.equal(one(u, 'Service', 'Group'), 'dargah', f);
       assert.equal(one(u, 'Service', 'WorkingDirectory'), '/opt/dargah', f);
-      assert.equal(one(u, 'Service', 'EnvironmentFile'), '/etc/dargah/dargah.env', f);
+      const role = f.replace(/^dargah-|\.service$/g, '');
+      assert.deepEqual(u.get('Service')?.get('EnvironmentFile'), ['/etc/dargah/dargah.env', `/etc/dargah/${role}.env`], `${f}: the shared settings, then its own secrets`);
       for (const [key, value] of [
         ['NoNewPrivileges', 'yes'],
         ['ProtectSystem', 'strict'],
@@ -119,22 +120,43 @@ describe('deploy/systemd units', () => {
     }
   });
 
-  it('has an example environment file with only settings the gateway reads, refused until its placeholders are replaced', () => {
-    const example = readFileSync(join(DIR, 'dargah.env.example'), 'utf8');
-    const settings = Object.fromEntries(
-      example
+  /** An example environment file's settings. */
+  const exampleOf = (file: string): Record<string, string> =>
+    Object.fromEntries(
+      readFileSync(join(DIR, file), 'utf8')
         .split('\n')
         .filter((l) => l.trim() !== '' && !l.startsWith('#'))
         .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as const),
     );
+  const filledIn = (settings: Record<string, string>) => Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, v.replace(/CHANGE-ME[A-Za-z0-9-]*/, randomBytes(24).toString('hex'))]));
+
+  it('gives each process only its own secrets: the PSP credentials in the worker\'s file, the pages\' and dashboard\'s secrets in the API\'s, each enough to start in production mode', () => {
+    const shared = exampleOf('dargah.env.example');
+    const api = exampleOf('api.env.example');
+    const worker = exampleOf('worker.env.example');
+    const psp = ['BANK_PASSWORD', 'SANDBOX_BANK_PASSWORD', 'MELLAT_USERNAME', 'MELLAT_PASSWORD', 'SANDBOX_MELLAT_PASSWORD'];
+    const apiOnly = ['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY'];
+    for (const key of [...psp, ...apiOnly]) assert.ok(!(key in shared), `${key} is not in the shared file`);
+    for (const key of psp) assert.ok(!(key in api), `${key} is not in the API's file`);
+    for (const key of apiOnly) assert.ok(!(key in worker), `${key} is not in the worker's file`);
+    for (const key of apiOnly) assert.ok(key in api, `${key} in the API's file`);
+    for (const key of ['BANK_PASSWORD', 'MELLAT_PASSWORD']) assert.ok(key in worker, `${key} in the worker's file`);
+    assert.equal(shared.NODE_ENV, 'production', 'the units run in production mode');
+    for (const [role, own] of [['api', api], ['worker', worker]] as const) {
+      const config = loadConfig(filledIn({ ...shared, ...own }));
+      assert.doesNotThrow(() => requireMailInProduction(config), role);
+      assert.doesNotThrow(() => requireSecretsInProduction(config, role), `${role} starts with its own files`);
+    }
+    assert.throws(() => requireSecretsInProduction(loadConfig(filledIn({ ...shared, ...worker })), 'api'), /PAGES_CSRF_SECRET must be set/, "the worker's files do not start an API");
+  });
+
+  it('has example environment files with only settings the gateway reads, refused until their placeholders are replaced', () => {
+    const settings = { ...exampleOf('dargah.env.example'), ...exampleOf('api.env.example'), ...exampleOf('worker.env.example') };
     const known = Object.keys(ConfigSchema.properties);
     for (const key of Object.keys(settings)) assert.ok(known.includes(key), `${key} is not a setting of src/config-schema.ts`);
     for (const key of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PUBLIC_BASE_URL', 'PAGES_CSRF_SECRET']) assert.ok(key in settings, key);
     // Installed as it is, the example must not start: its secrets are placeholders.
     assert.throws(() => loadConfig(settings), /placeholder/);
-    const filled = Object.fromEntries(
-      Object.entries(settings).map(([k, v]) => [k, v.replace(/CHANGE-ME[A-Za-z0-9-]*/, randomBytes(24).toString('hex'))]),
-    );
-    assert.doesNotThrow(() => loadConfig(filled));
+    assert.doesNotThrow(() => loadConfig(filledIn(settings)));
   });
 });

@@ -12,7 +12,7 @@ import { setSettlementIban } from '../../src/settlements/service.ts';
 import { bankFault, payoutTransfers } from '../support/bank.ts';
 import { cli } from '../support/cli.ts';
 import { getHarness, liveBankApi } from '../support/harness.ts';
-import { client, waitFor } from '../support/http.ts';
+import { waitFor } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { approvedBeneficiary, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
@@ -28,8 +28,8 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
     const h = await getHarness();
     const [m, liveApi] = [await liveMerchant(), await liveBankApi()];
     await setSettlementIban(h.db, m.merchantId, SETTLEMENT_IBAN);
-    const b1 = await approvedBeneficiary(h.db, client(liveApi, m.liveKey), 'Agency');
-    const b2 = await approvedBeneficiary(h.db, client(liveApi, m.liveKey), 'Guide');
+    const b1 = await approvedBeneficiary(h.db, m.merchantId, 'Agency');
+    const b2 = await approvedBeneficiary(h.db, m.merchantId, 'Guide');
     // The fee on 2,000,000 is 20,000: the merchant keeps 1,180,000.
     await verifiedLivePayment(liveApi, m.liveKey, 2_000_000, undefined, {
       splits: [

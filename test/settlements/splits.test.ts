@@ -95,11 +95,62 @@ describe('split settlement', () => {
     assert.deepEqual(list.body.data.map((b) => [b.id, b.status]).sort(), [[beneficiary.id, 'approved'], [other.id, 'rejected']].sort());
   });
 
+  it('only a live key registers a beneficiary: a test key is refused with live_mode_only and nothing is written', async function () {
+    this.timeout(60_000);
+    const h = await getHarness();
+    const m = await liveMerchant();
+    const iban = shebaFor(Date.now() + 11);
+    const res = await client(h.baseUrl, m.testKey).post<{ code: string; message: string; request_id: string }>('/beneficiaries', { iban, name: 'Agency' });
+    assert.deepEqual([res.status, res.body.code], [403, 'live_mode_only'], res.text);
+    assert.ok(res.body.message.length > 0 && res.body.request_id.length > 0);
+    assert.equal((await h.db.selectFrom('beneficiaries').select('id').where('iban', '=', iban).execute()).length, 0, 'nothing written');
+    // The list stays readable in either mode.
+    const list = await client(h.baseUrl, m.testKey).get<{ data: Beneficiary[] }>('/beneficiaries');
+    assert.equal(list.status, 200, list.text);
+  });
+
+  it('the operator revokes an approved beneficiary (CLI): later splits to it are refused, registering it again does not bring it back', async function () {
+    this.timeout(120_000);
+    const h = await getHarness();
+    const m = await liveMerchant();
+    const api = client(await liveBankApi(), m.liveKey);
+    const b = await register(api, shebaFor(Date.now() + 13), 'Agency');
+    const pendingRevoke = await cli('beneficiaries', 'revoke', '--id', b.id, '--reason', 'contract ended');
+    assert.notEqual(pendingRevoke.code, 0, 'only an approved beneficiary is revoked');
+    assert.match(pendingRevoke.stderr, /is pending/);
+    await decideBeneficiary(h.db, b.id, { status: 'approved' });
+    const create = () => api.post<{ code: string; payment: Payment }>('/payments', { amount: 1_000_000, ...order(), splits: [{ iban: b.iban, amount: 100_000 }] });
+    const before = await create();
+    assert.equal(before.status, 201, before.text);
+
+    const noReason = await cli('beneficiaries', 'revoke', '--id', b.id);
+    assert.notEqual(noReason.code, 0, 'a revoke says why');
+    const revoked = await cli('beneficiaries', 'revoke', '--id', b.id, '--reason', 'the partner contract ended', '--json');
+    assert.equal(revoked.code, 0, revoked.stderr);
+    const shown = (JSON.parse(revoked.stdout) as { beneficiary: Beneficiary }).beneficiary;
+    assert.deepEqual([shown.status, shown.reason], ['revoked', 'the partner contract ended']);
+    const twice = await cli('beneficiaries', 'revoke', '--id', b.id, '--reason', 'again');
+    assert.notEqual(twice.code, 0);
+    assert.match(twice.stderr, /is revoked/);
+
+    const after = await create();
+    assert.deepEqual([after.status, after.body.code], [422, 'beneficiary_not_approved'], after.text);
+    const again = await api.post<{ beneficiary: Beneficiary }>('/beneficiaries', { iban: b.iban, name: 'Agency' });
+    assert.deepEqual([again.status, again.body.beneficiary.id, again.body.beneficiary.status], [200, b.id, 'revoked'], 'the same IBAN again is the revoked beneficiary, not a new pending one');
+    const listed = await cli('beneficiaries', 'list', '--status', 'revoked', '--json');
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.ok((JSON.parse(listed.stdout) as { beneficiaries: Beneficiary[] }).beneficiaries.some((x) => x.id === b.id));
+    // The payment made before the revoke keeps its share: it was agreed when the payment was made (docs/PAYMENTS.md#split-settlement).
+    const kept = await api.get<{ payment: Payment }>(`/payments/${before.body.payment.id}`);
+    assert.deepEqual(kept.body.payment.splits?.map((x) => x.beneficiary_id), [b.id]);
+  });
+
   it('test mode splits by the same rules: a customer-pays payment may split its whole amount, and the test ledger holds the shares', async function () {
     this.timeout(120_000);
     const h = await getHarness();
     const m = await liveMerchant();
-    const beneficiary = await register(client(h.baseUrl, m.testKey), shebaFor(Date.now() + 7), 'Agency');
+    // Registered by a live key (a test key may not name where money goes); test payments split to it by the same rules.
+    const beneficiary = await register(client(await liveBankApi(), m.liveKey), shebaFor(Date.now() + 7), 'Agency');
     await decideBeneficiary(h.db, beneficiary.id, { status: 'approved' });
     // The customer pays the fee (10,000 on 1,000,000): the merchant receives the whole amount, all of it may be split.
     const paid = await paidPayment(h.baseUrl, m.testKey, { amount: 1_000_000, fee_payer: 'customer', splits: [{ iban: beneficiary.iban, amount: 1_000_000 }] });

@@ -19,7 +19,7 @@ import { simulatorUrl } from './bank.ts';
 import { getHarness, LIVE_BANK } from './harness.ts';
 import type { client } from './http.ts';
 import type { Beneficiary } from '../../src/domain/split-schemas.ts';
-import { decideBeneficiary } from '../../src/payments/splits.ts';
+import { decideBeneficiary, registerBeneficiary } from '../../src/payments/splits.ts';
 import { shebaFor } from './sheba.ts';
 
 /** The default fee plan's fee, worked out from the amount alone: 1 % within 1,000..400,000 rials. */
@@ -79,10 +79,13 @@ export async function settlementsOf(api: ReturnType<typeof client>): Promise<{ s
 
 let beneficiaries = 0;
 
-/** A beneficiary of a fresh IBAN registered by the merchant of `api` (POST /beneficiaries) and approved as the operator's CLI does. */
-export async function approvedBeneficiary(db: Db, api: ReturnType<typeof client>, name: string): Promise<Beneficiary> {
+/**
+ * A beneficiary of a fresh IBAN registered for the merchant as its live key does (POST /beneficiaries:
+ * a test key may not register one) and approved as the operator's CLI does.
+ */
+export async function approvedBeneficiary(db: Db, merchantId: string, name: string): Promise<Beneficiary> {
   beneficiaries += 1;
-  const res = await api.post<{ beneficiary: Beneficiary }>('/beneficiaries', { iban: shebaFor(Date.now() * 100 + beneficiaries), name });
-  assert.equal(res.status, 201, res.text);
-  return (await decideBeneficiary(db, res.body.beneficiary.id, { status: 'approved' })).beneficiary;
+  const { beneficiary, created } = await registerBeneficiary(db, { merchant: { id: merchantId }, mode: 'live' }, { iban: shebaFor(Date.now() * 100 + beneficiaries), name });
+  assert.ok(created);
+  return (await decideBeneficiary(db, beneficiary.id, { status: 'approved' })).beneficiary;
 }

@@ -6,6 +6,7 @@
  * the machine's shared MariaDB or the main suite's Temporal server.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -151,6 +152,12 @@ const servers: Server[] = [];
 let workerCounter = 0;
 
 const TASK_QUEUE = 'faults';
+/**
+ * The allowed cards' hash key of the suite's API and workers: a live PSP configured makes the worker
+ * production mode, where it refuses to start without CARD_HASH_KEY (docs/SECURITY.md#what-the-operator-must-do); the
+ * API in this process hashes under the same key, so a restricted payment is checked by the one it was made with.
+ */
+const CARD_HASH_KEY = randomBytes(32).toString('hex');
 
 export function getFaultStack(): Promise<FaultStack> {
   stack ??= (async () => {
@@ -184,6 +191,7 @@ export function getFaultStack(): Promise<FaultStack> {
       // Live payments and payouts go to the simulator too, standing in for a PSP.
       ...LIVE_BANK(),
       SMTP_URL: mailbox.url,
+      CARD_HASH_KEY,
     };
     const s: FaultStack = { mariadb, databaseUrl, db, temporalServer, temporalPort, temporalDbFile, temporal, logger, workerEnv, worker: undefined, baseConfig, mailbox };
     s.worker = await startWorker(s);
@@ -233,6 +241,7 @@ export async function faultApi(overrides: Partial<Record<keyof Config, string>> 
     PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: '0',
     SANDBOX_DELAY_SECONDS: '3',
     WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
+    CARD_HASH_KEY,
     ...overrides,
   });
   const app = createApp({ config, db: s.db, temporal: s.temporal, logger: s.logger });

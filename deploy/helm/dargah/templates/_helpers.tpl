@@ -46,13 +46,45 @@ securityContext:
     drop: ["ALL"]
 {{- end -}}
 
-{{/* Every setting: the ConfigMap, then the Secret. */}}
+{{/* Every non-secret setting: the ConfigMap. The Secret's keys come one at a time (dargah.secretEnv). */}}
 {{- define "dargah.env" -}}
 envFrom:
   - configMapRef:
       name: {{ include "dargah.name" . }}-config
-  - secretRef:
-      name: {{ include "dargah.secretName" . }}
+{{- end -}}
+
+{{/*
+The Secret's keys a role uses, and no other (docs/SECURITY.md#what-the-operator-must-do): both the database, the mail
+relay and the allowed cards' hash key; the API the pages' CSRF secret and the dashboard's sealing key;
+the worker alone the PSPs' terminal credentials, since only the worker calls a PSP. What production
+mode refuses to start without is required of the Secret; a PSP's credentials are optional (a PSP may
+not be configured). dargah.secretEnv with (dict "root" $ "role" "api").
+*/}}
+{{- define "dargah.secretEnv" -}}
+{{- $root := .root -}}
+{{- $required := list "DATABASE_URL" "SMTP_URL" "CARD_HASH_KEY" -}}
+{{- $optional := list -}}
+{{- if eq .role "api" -}}
+{{- $required = concat $required (list "PAGES_CSRF_SECRET" "DASHBOARD_SECRETS_KEY") -}}
+{{- end -}}
+{{- if eq .role "worker" -}}
+{{- $optional = list "BANK_PASSWORD" "SANDBOX_BANK_PASSWORD" "MELLAT_USERNAME" "MELLAT_PASSWORD" "SANDBOX_MELLAT_PASSWORD" -}}
+{{- end -}}
+{{- range $required }}
+- name: {{ . }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "dargah.secretName" $root }}
+      key: {{ . }}
+{{- end }}
+{{- range $optional }}
+- name: {{ . }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "dargah.secretName" $root }}
+      key: {{ . }}
+      optional: true
+{{- end }}
 {{- end -}}
 
 {{/* The image's writable paths (Dockerfile VOLUME): /tmp and /var/lib/dargah. */}}
