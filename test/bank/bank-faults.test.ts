@@ -102,7 +102,7 @@ describe('the bank protocol against the bank simulator', function () {
     assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: '99999999999999', Token: token }), 303, 'unknown reference');
     assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: token }), 303, "another payment's reference and amount");
     assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: otherToken }), 303, "another payment's token");
-    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: 'x', Token: token }), 400, 'a malformed reference');
+    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: '<not a receipt>', Token: token }), 400, 'a malformed reference');
     assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: token, ResNum: other.id }), 400, "another payment's id");
     await settle();
     assert.deepEqual(await versionOf(p.id), { status: 'created', version: 1 });

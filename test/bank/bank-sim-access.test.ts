@@ -72,7 +72,7 @@ describe('the bank simulator: admin token, terminal password, registered redirec
 
   it("a RedirectUrl outside the gateway's origins is refused: the bank posts to no other address", async () => {
     for (const redirect of ['http://10.0.0.5:5432/', 'http://127.0.0.1:3306/', 'http://127.0.0.1:4000/pay/x/return', 'https://127.0.0.1:3999/pay/x/return', 'http://mysql:3306/']) {
-      await assert.rejects(sep(PASSWORD).requestToken(`pay_redirect_${Date.now()}`, 10_000, redirect), (e: unknown) => e instanceof BankRefusalError && e.code === 6, redirect);
+      await assert.rejects(sep(PASSWORD).requestToken(`pay_redirect_${Date.now()}`, 10_000, redirect), (e: unknown) => e instanceof BankRefusalError && e.code === 8, redirect);
     }
     // Any port of an origin registered as host:* (a developer's local API).
     assert.ok((await sep(PASSWORD).requestToken(`pay_local_${Date.now()}`, 10_000, 'http://localhost:41234/pay/x/return')).token);
