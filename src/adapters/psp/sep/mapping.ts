@@ -51,7 +51,7 @@ function field(fields: Record<string, string>, name: string): string | undefined
  * A RefNum in a query whose '+' was decoded as a space has its '+' back: a RefNum has no spaces.
  */
 export function sepCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
-  const refNum = (field(fields, 'RefNum') ?? '').trim().replace(/ /g, '+');
+  const refNum = (field(fields, 'RefNum') ?? '').replace(/ /g, '+');
   const givenState = field(fields, 'State');
   const state = givenState ?? (refNum === '' ? '' : 'OK');
   const resNum = field(fields, 'ResNum') ?? paymentId ?? '';
