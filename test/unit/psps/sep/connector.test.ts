@@ -138,15 +138,15 @@ describe('SEP connector: the corpus is the protocol', function () {
       const message = corpusMessage('sep', 'verify-answer-ok');
       psp.answers.set(message.http.path, () => ({ json: message.message }));
       const answer = await client.confirm(PAYMENT, REF_NUM, AMOUNT);
-      const detail = (message.message as { TransactionDetail: Record<string, string | number> }).TransactionDetail;
+      const detail = (message.message as { TransactionDetail: Record<string, string> }).TransactionDetail;
       assert.deepEqual(answer, {
         result: 'confirmed',
         ref_num: REF_NUM,
         res_num: null,
         amount: AMOUNT,
         terminal: TERMINAL,
-        rrn: detail.RRN,
-        card_pan: detail.MaskedPan,
+        rrn: detail.RRN!,
+        card_pan: detail.MaskedPan!,
         card_sha256: detail.HashedPan,
       } satisfies Confirmation);
     });

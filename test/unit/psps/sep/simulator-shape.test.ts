@@ -70,7 +70,7 @@ describe('SEP simulator: the shapes of the corpus', function () {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  const postJson = async (base: string, path: string, body: unknown) => (await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<unknown>;
+  const postJson = async (base: string, path: string, body: unknown) => (await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
   const postForm = async (base: string, path: string, fields: Record<string, string>) =>
     fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
 
