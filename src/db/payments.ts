@@ -147,3 +147,13 @@ export async function findPayment(db: Db, id: string, tenant: Tenant): Promise<P
 export async function paymentIdByTrackingCode(db: Db, trackingCode: string): Promise<string | undefined> {
   return (await db.selectFrom('payments').select('id').where('tracking_code', '=', trackingCode).executeTakeFirst())?.id;
 }
+
+/**
+ * Another payment that recorded the bank's reference `referenceId` already (its id), compared
+ * exactly (a Base64 RefNum is case-sensitive; the column's collation is not). A PSP's verify that
+ * names no payment (SEP's, docs/psps/sep.md) pays only the first payment of a reference.
+ */
+export async function otherPaymentWithReference(db: Db, referenceId: string, exceptId: string): Promise<string | undefined> {
+  const rows = await db.selectFrom('payments').select(['id', 'reference_id']).where('reference_id', '=', referenceId).where('id', '!=', exceptId).execute();
+  return rows.find((row) => row.reference_id === referenceId)?.id;
+}

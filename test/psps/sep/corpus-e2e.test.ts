@@ -9,6 +9,7 @@
  *
  * - a return with a Base64-like RefNum, and a verify answer without ResNum: `paid`, with SEP's RefNum,
  *   RRN and masked card; then the merchant's verify: `verified`, with no call SEP does not have;
+ * - a RefNum another payment recorded, posted to this payment's return: nothing paid;
  * - the guide's return by query (Token and RefNum): `paid` the same way;
  * - a cancel (State CanceledByUser, no RefNum): nothing asked of SEP, nothing paid;
  * - a paid payment nobody verifies: reversed at its deadline by ReverseTransaction, once.
@@ -104,6 +105,20 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     assert.equal(paid.card_pan, detail.MaskedPan);
     assert.equal(calls(VERIFY, refNum).length, 1, 'one VerifyTransaction');
     assert.deepEqual(calls(VERIFY, refNum)[0]!.body, { RefNum: refNum, TerminalNumber: Number(TERMINAL) }, "the corpus's verify request");
+  });
+
+  it("a RefNum another payment recorded pays nothing more: SEP's verify names no payment, so the same receipt posted to another payment's return is refused", async () => {
+    const first = await atSepPage(api);
+    const refNum = refNumOf(payments++);
+    await sepReturns(api, first, { ...returnOk, ResNum: first.id, RefNum: refNum }, 'form');
+    await waitForStatus(api, key, first.id, 'paid', 30_000);
+    const second = await atSepPage(api);
+    assert.equal((await sepReturns(api, second, { ...returnOk, ResNum: second.id, RefNum: refNum }, 'form')).status, 303);
+    const h = await getHarness();
+    await waitFor(`the workflow to answer the return of ${second.id}`, async () => ((await returnsAnswered(h.temporal.client, second.id)) >= 1 ? true : undefined), 30_000);
+    const after = (await client(api, key).get<{ payment: Payment }>(`/payments/${second.id}`)).body.payment;
+    assert.equal(after.status, 'created', "another payment's receipt: nothing paid");
+    assert.equal(calls(REVERSE, refNum).length, 0, "nothing reversed: it is the first payment's money");
   });
 
   it("the merchant's verify of a SEP payment: verified, with no call SEP does not have (waits for the workflow's capture at SEP's verify)", async () => {
