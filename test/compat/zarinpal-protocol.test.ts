@@ -63,7 +63,8 @@ describe("ZarinPal's v4 protocol on Dargah's payments", () => {
     const first = await zp('verify.json', { merchant_id: merchant.zarinpal_merchant_id, amount: 150_000, authority });
     assert.equal(first.status, 200, first.text);
     assert.equal(first.body.data.code, 100);
-    assert.equal(first.body.data.ref_id, Number(paid.reference_id));
+    // SEP's RefNum is no number (docs/psps/sep.md): ZarinPal's numeric ref_id is the payment's RRN.
+    assert.equal(first.body.data.ref_id, Number(paid.rrn));
     assert.equal(first.body.data.card_pan, paid.card_pan);
     assert.match(String(first.body.data.card_hash), /^[0-9A-F]{64}$/);
     const again = await zp('verify.json', { merchant_id: merchant.zarinpal_merchant_id, amount: 150_000, authority });
