@@ -19,6 +19,7 @@ import { isAllowedCard } from '../src/adapters/psp/card-hash.ts';
 import type { PspHealthStore } from '../src/adapters/psp/health.ts';
 import { BankRefusalError, PSP_NAMES, type BankToken, type Confirmation, type Inquiry, type PspCapabilities, type PspClient, type PspName } from '../src/adapters/psp/psp-client.ts';
 import type { Db } from '../src/db/database.ts';
+import { otherPaymentWithReference } from '../src/db/payments.ts';
 import { merchantRoute, terminalReservations } from '../src/db/psp-routes.ts';
 import { defaultRoute, planRoute } from '../src/domain/psp-routing.ts';
 import type { ConfirmedAtBank } from '../src/domain/bank-confirmation.ts';
@@ -232,6 +233,16 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       const { bank: bankFor, recorded: record } = await recordedBank('confirmAtBank', { payment_id, mode, ...pspOf(psp) });
       const answer = await recorded('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num, Number(record.amount) + Number(record.customer_fee ?? 0)));
       if (answer.result !== 'confirmed') return answer;
+      // A verify that names no payment (SEP's: docs/psps/sep.md) is of whatever transaction the RefNum
+      // is: one that another payment recorded is that payment's money answered again as a repeat,
+      // never this payment's. Refused: nothing was captured for this payment, so nothing is reversed.
+      if (answer.res_num === null) {
+        const other = await otherPaymentWithReference(db, answer.ref_num, payment_id);
+        if (other !== undefined) {
+          logger.warn({ payment_id, mode, other_payment_id: other }, 'bank confirm: the reference already paid another payment');
+          return { result: 'refused', code: 2, description: 'the reference already paid another payment' };
+        }
+      }
       // The PSP's hash of the card stays here: the workflow's history keeps only whether it may pay.
       const { card_sha256: cardSha256, ...confirmed } = answer as ConfirmedAtBank & { terminal: string; card_sha256?: string };
       const allowed = allowedCardsOf(record);

@@ -115,12 +115,16 @@ export class BankReturn {
 
   /**
    * The bank's callback, never trusted: it must carry this payment's id and the token we were given,
-   * and only the bank's own answer to confirm (the right amount, terminal and payment) pays.
+   * and only the bank's own answer to confirm (the right amount, terminal and payment) pays. A
+   * return that carries no token at all is SEP's form post as its integrations read it
+   * (docs/psps/sep.md#the-return): judged by the payment's id alone here, and by SEP's verify of its
+   * RefNum. No history holds such a callback from before (the connectors refused a token-less
+   * return), so the rule needs no patch.
    */
   async applyCallback(callback: BankCallback): Promise<void> {
     const { payment } = this.state;
     if (!this.payable() || this.token === undefined) return;
-    if (callback.token !== this.token.token || callback.res_num !== payment.id) return; // not this payment's session at the bank
+    if ((callback.token !== '' && callback.token !== this.token.token) || callback.res_num !== payment.id) return; // not this payment's session at the bank
     if (callback.state !== 'OK' && patched(ASK_BANK_ON_FAILED_RETURN_PATCH)) return this.recordBankRefusal();
     if (callback.state === 'CanceledByUser') return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
     if (callback.state !== 'OK') return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FaultSwitches } from './faults.ts';
 import { readBody, type BankRequest, type Routes } from './http.ts';
-import { digits, now, type Ledger, type Outcome, type Transaction } from './ledger.ts';
+import { digits, now, sepRefNum, type Ledger, type Outcome, type Transaction } from './ledger.ts';
 
 const OUTCOMES: readonly Outcome[] = ['success', 'failure', 'cancel', 'delay'];
 
@@ -97,32 +97,37 @@ export function cardAsKept(card: string): Pick<Transaction, 'card_pan' | 'card_s
   return { card_pan: `${card.slice(0, 6)}******${card.slice(-4)}`, card_sha256: createHash('sha256').update(card).digest('hex') };
 }
 
-/** SEP's page: GET /OnlinePG/SendToken?token=…, the choice to /OnlinePG/pay, SEP's callback fields. */
+/**
+ * SEP's page: GET /OnlinePG/SendToken?token=…, the choice to /OnlinePG/pay, and SEP's return as its
+ * corpus shows it (test/fixtures/psps/sep/return-*.json): a form post of every field and no Token
+ * when the customer paid; MID, TerminalId, State, Status and ResNum when not.
+ */
 export const SEP_PAGE: PageDialect = {
   pagePath: '/OnlinePG/SendToken',
   pageMethod: 'GET',
   choicePath: '/OnlinePG/pay',
   tokenField: 'token',
-  paidNumbers: () => ({ ref_num: digits(14), rrn: digits(12), trace_no: digits(6) }),
+  paidNumbers: () => ({ ref_num: sepRefNum(), rrn: digits(12), trace_no: digits(6) }),
   defaultCard: '6037991234567893',
-  callbackFields(txn, amount) {
+  callbackFields(txn, amount): Record<string, string> {
     const ok = txn.outcome === 'success' || txn.outcome === 'delay';
-    const [state, status] = ok ? ['OK', '2'] : txn.outcome === 'cancel' ? ['CanceledByUser', '1'] : ['Failed', '3'];
+    if (!ok) {
+      const [state, status] = txn.outcome === 'cancel' ? ['CanceledByUser', '1'] : ['Failed', '3'];
+      return { MID: txn.terminal, TerminalId: txn.terminal, State: state, Status: status, ResNum: txn.res_num };
+    }
     return {
       MID: txn.terminal,
       TerminalId: txn.terminal,
-      State: state,
-      Status: status,
-      RefNum: ok ? (txn.ref_num ?? '') : '',
+      State: 'OK',
+      Status: '2',
+      RRN: txn.rrn ?? '',
+      RefNum: txn.ref_num ?? '',
       ResNum: txn.res_num,
-      TraceNo: ok ? (txn.trace_no ?? '') : '',
-      RRN: ok ? (txn.rrn ?? '') : '',
-      SecurePan: ok ? (txn.card_pan ?? '') : '',
-      HashedCardNumber: ok ? (txn.card_sha256 ?? '') : '',
+      TraceNo: txn.trace_no ?? '',
       Amount: String(amount),
-      AffectiveAmount: String(amount),
       Wage: '0',
-      Token: txn.token,
+      SecurePan: txn.card_pan ?? '',
+      HashedCardNumber: txn.card_sha256 ?? '',
     };
   },
 };

@@ -6,7 +6,7 @@
  * flat; rewriting the whole file on every change made a busy day's last
  * payments wait on a file of every payment before them.
  */
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -15,6 +15,9 @@ export const now = () => new Date().toISOString();
 
 /** The bank's own numbers (RefNum, RRN, trace numbers, the card's last digits): n random decimal digits. */
 export const digits = (n: number) => Array.from({ length: n }, () => String(randomInt(10))).join('');
+
+/** SEP's digital receipt (RefNum): 50 characters of Base64's alphabet, '+' and '/' included (test/fixtures/psps/sep/return-ok.json). */
+export const sepRefNum = () => randomBytes(38).toString('base64').slice(0, 50);
 
 export type Outcome = 'success' | 'failure' | 'cancel' | 'delay';
 

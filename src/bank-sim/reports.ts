@@ -1,9 +1,9 @@
 /**
  * The PSP's daily report of its terminal (docs/BANK.md#daily-reports), served
- * from the simulator's ledger in the format of its protocol: SEP's CSV
- * (POST /verifyTxnRandomSessionkey/ipg/TransactionReport) or Behpardakht's JSON
+ * from the simulator's ledger in the format of its protocol: Behpardakht's JSON
  * (POST /pgwchannel/reports/daily); the gateway's readers are
- * src/adapters/psp/<psp>/report.ts. A day is Tehran's calendar day, and a
+ * src/adapters/psp/<psp>/report.ts. SEP has no report call (docs/psps/sep.md):
+ * this bank serves none for it. A day is Tehran's calendar day, and a
  * transaction is on the day the bank confirmed it (verified it), if it was not
  * reversed since. Both formats are modelled (no PSP publishes its own).
  *
@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { json, readJson, type Routes } from './http.ts';
-import { digits, now, type Ledger, type Transaction } from './ledger.ts';
+import { digits, now, sepRefNum, type Ledger, type Transaction } from './ledger.ts';
 
 /** One line of the report as the bank keeps it, before its protocol's format. */
 export interface ReportLine {
@@ -72,12 +72,6 @@ export function reportLines(ledger: Ledger, switches: ReportSwitches, terminal: 
   return [...lines, ...extra].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
-/** SEP's CSV (src/adapters/psp/sep/report.ts). */
-function sepReport(lines: ReportLine[]): string {
-  const rows = lines.map((l) => [l.ref_num, l.res_num, l.terminal, l.amount, l.card_pan, l.rrn, l.trace_no, `${tehranDayOf(l.at)} ${tehranTimeOf(l.at)}`].join(','));
-  return `${['RefNum,ResNum,TerminalNumber,Amount,MaskedPan,RRN,TraceNo,TransactionDate', ...rows].join('\r\n')}\r\n`;
-}
-
 /** Behpardakht's JSON (src/adapters/psp/mellat/report.ts). */
 function mellatReport(lines: ReportLine[], terminal: string, day: string): object {
   const compact = (text: string) => text.replace(/[-:]/g, '');
@@ -108,7 +102,7 @@ export function plantedLine(options: ReportOptions, amount: number, day: string)
   const mellat = options.protocol === 'mellat';
   const at = now();
   return {
-    ref_num: mellat ? `9${digits(11)}` : digits(14),
+    ref_num: mellat ? `9${digits(11)}` : sepRefNum(),
     res_num: mellat ? `9${digits(12)}` : randomUUID(),
     terminal: options.terminalId,
     amount,
@@ -120,23 +114,12 @@ export function plantedLine(options: ReportOptions, amount: number, day: string)
   };
 }
 
-const SEP_REPORT_PATH = '/verifyTxnRandomSessionkey/ipg/TransactionReport';
 const MELLAT_REPORT_PATH = '/pgwchannel/reports/daily';
 
 export function reportRoutes({ ledger, switches, options }: { ledger: Ledger; switches: ReportSwitches; options: ReportOptions }): Routes {
   const day = (text: string) => (/^[0-9]{4}-?[0-9]{2}-?[0-9]{2}$/.test(text) ? text.replace(/^([0-9]{4})-?([0-9]{2})-?([0-9]{2})$/, '$1-$2-$3') : undefined);
   return (method, path) => {
     if (method !== 'POST') return undefined;
-    if (options.protocol === 'sep' && path === SEP_REPORT_PATH) {
-      return async ({ req, res }) => {
-        const body = await readJson(req);
-        const date = day(typeof body.Date === 'string' ? body.Date : '');
-        const known = String(body.TerminalNumber) === options.terminalId && (options.password === '' || body.Password === options.password);
-        if (!known || date === undefined) return json(res, 200, { ResultCode: -2, ResultDescription: 'terminal or date not found' });
-        res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store' });
-        res.end(sepReport(reportLines(ledger, switches, options.terminalId, date)));
-      };
-    }
     if (options.protocol === 'mellat' && path === MELLAT_REPORT_PATH) {
       return async ({ req, res }) => {
         const body = await readJson(req);

@@ -1,6 +1,6 @@
 /**
  * The bank simulator (docs/BANK.md): a separate process that speaks one PSP's
- * protocol, SEP's (src/adapters/psp/sep/client.ts; protocol.ts, with Paya
+ * protocol, SEP's as its conformance corpus shows it (test/fixtures/psps/sep/; protocol.ts, with Paya
  * payouts, payouts.ts) or Behpardakht Mellat's (src/adapters/psp/mellat/client.ts;
  * mellat.ts), with the customer's page of that protocol (customer-page.ts),
  * its own ledger (ledger.ts) and fault switches for tests (faults.ts, set
@@ -47,6 +47,8 @@ export interface SimulatorOptions {
    * comes back even when the gateway never answers. 0 turns it off.
    */
   autoReverseSeconds?: number;
+  /** How long after its verify SEP still takes a ReverseTransaction (SEP: 50 minutes, docs/psps/sep.md); 0: no limit. */
+  reversalWindowSeconds?: number;
 }
 
 export function createSimulator(options: SimulatorOptions): { server: Server; ledger: Ledger } {

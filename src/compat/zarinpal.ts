@@ -73,6 +73,14 @@ const cardHash = (cardPan: string | null) => (cardPan === null ? '' : createHash
 const ALREADY_VERIFIED = new Set<Payment['status']>(['verified', 'partially_refunded', 'refunded']);
 
 /**
+ * ZarinPal's ref_id is a number: the PSP's reference where it is digits (Mellat's SaleReferenceId),
+ * else the RRN Shaparak gave the payment (SEP's RefNum is a Base64-like receipt, docs/psps/sep.md,
+ * no number), else the payment's tracking code.
+ */
+const zarinpalRefId = (p: Pick<Payment, 'reference_id' | 'rrn' | 'tracking_code'>): number =>
+  Number([p.reference_id, p.rrn, p.tracking_code].find((v) => v !== null && /^[0-9]{1,15}$/.test(v)) ?? 0);
+
+/**
  * verify.json: 100 once, 101 for every other verify of the payment (never a second capture). Plugins
  * ship the order on 100, so of several verifies at the same instant (all of which find it paid, and
  * all of which the workflow answers verified) only the one that claims the answer on the record says
@@ -87,7 +95,7 @@ export async function zarinpalVerify(deps: PaymentServiceDeps, caller: AuthState
     data: {
       code,
       message: code === 100 ? 'Paid' : 'Verified',
-      ref_id: Number(verified.reference_id),
+      ref_id: zarinpalRefId(verified),
       card_pan: verified.card_pan ?? '',
       card_hash: cardHash(verified.card_pan),
       fee_type: 'Merchant',

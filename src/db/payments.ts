@@ -189,3 +189,13 @@ export async function claimCompatVerifyAnswer(db: Db, paymentId: string): Promis
     .executeTakeFirst();
   return claimed.numUpdatedRows > 0n;
 }
+
+/**
+ * Another payment that recorded the bank's reference `referenceId` already (its id), compared
+ * exactly (a Base64 RefNum is case-sensitive; the column's collation is not). A PSP's verify that
+ * names no payment (SEP's, docs/psps/sep.md) pays only the first payment of a reference.
+ */
+export async function otherPaymentWithReference(db: Db, referenceId: string, exceptId: string): Promise<string | undefined> {
+  const rows = await db.selectFrom('payments').select(['id', 'reference_id']).where('reference_id', '=', referenceId).where('id', '!=', exceptId).execute();
+  return rows.find((row) => row.reference_id === referenceId)?.id;
+}

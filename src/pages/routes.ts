@@ -141,23 +141,25 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
     }),
   );
 
-  // The bank posts the customer back here (docs/BANK.md): another site's form post, so no CSRF token,
-  // but nothing in it is trusted: the workflow confirms with the bank before anything is paid.
-  router.post(
-    '/pay/:id/return',
-    page(async (ctx, lang, paymentId) => {
-      const form = await readForm(ctx);
-      const { payment, psp } = await load(paymentId);
-      const callback = bankCallbackFrom(payment.id, form, psp);
-      if (callback === undefined) {
-        logger.warn({ request_id: ctx.state.requestId, payment_id: payment.id }, 'a malformed bank callback was refused');
-        throw new PageRefusal(400, 'bad_request');
-      }
-      if (payment.status === 'created') await submitBankCallback(temporal, payment.id, callback, false);
-      ctx.redirect(`/pay/${payment.id}/result${langQuery(lang)}`);
-      ctx.status = 303;
-    }),
-  );
+  // The bank sends the customer back here (docs/BANK.md): another site's form post, so no CSRF token,
+  // but nothing in it is trusted: the workflow confirms with the bank before anything is paid. SEP's
+  // guide puts Token and RefNum on the return address's query instead, by a GET (docs/psps/sep.md#the-return):
+  // the query's fields are read too, and a post's form fields win over them.
+  const bankReturn = page(async (ctx, lang, paymentId) => {
+    const fields = new URLSearchParams(ctx.querystring);
+    if (ctx.method === 'POST') for (const [name, value] of await readForm(ctx)) fields.set(name, value);
+    const { payment, psp } = await load(paymentId);
+    const callback = bankCallbackFrom(payment.id, fields, psp);
+    if (callback === undefined) {
+      logger.warn({ request_id: ctx.state.requestId, payment_id: payment.id }, 'a malformed bank callback was refused');
+      throw new PageRefusal(400, 'bad_request');
+    }
+    if (payment.status === 'created') await submitBankCallback(temporal, payment.id, callback, false);
+    ctx.redirect(`/pay/${payment.id}/result${langQuery(lang)}`);
+    ctx.status = 303;
+  });
+  router.post('/pay/:id/return', bankReturn);
+  router.get('/pay/:id/return', bankReturn);
 
   router.get(
     '/pay/:id/result',

@@ -1,7 +1,8 @@
 /**
  * The bank simulator's doors (docs/SECURITY.md, "Threats and their tests"), against its own
  * process: the admin endpoints (fault switches, listings) answer only with the admin token, the
- * terminal's password is checked on every server-to-server call as a PSP checks it, and a
+ * terminal's password is checked on every server-to-server call as a PSP checks it, the calls SEP
+ * does not have are not there (docs/psps/sep.md), and a
  * token's RedirectUrl must be one of the gateway's origins, so neither the bank's page nor
  * `callback_repeat` can be pointed at another address of the network.
  */
@@ -43,7 +44,6 @@ describe('the bank simulator: admin token, terminal password, registered redirec
       await assert.rejects(sep(password).requestToken(paymentId, 10_000, `${GATEWAY}/pay/x/return`), (e: unknown) => e instanceof BankRefusalError && e.code === 12);
     }
     const token = await sep(PASSWORD).requestToken(paymentId, 10_000, `${GATEWAY}/pay/x/return`);
-    assert.equal((await sep(PASSWORD).inquire(paymentId)).standing, 'open', 'a token, no choice yet');
     // The customer pays on the bank's page; its form back to the gateway carries the reference.
     const page = await fetch(`${bank.url}/OnlinePG/pay`, {
       method: 'POST',
@@ -53,32 +53,26 @@ describe('the bank simulator: admin token, terminal password, registered redirec
     const refNum = /name="RefNum" value="([^"]+)"/.exec(await page.text())![1]!;
     for (const password of ['', 'wrong password']) {
       assert.equal((await sep(password).confirm(paymentId, refNum)).result, 'refused', `confirm with ${JSON.stringify(password)}`);
-      await assert.rejects(sep(password).settle(paymentId, refNum), BankRefusalError);
-      assert.equal((await sep(password).inquire(paymentId)).standing, 'open', `inquiry with ${JSON.stringify(password)}: the bank tells nothing`);
+      await assert.rejects(sep(password).reverse(paymentId, refNum), BankRefusalError, `reverse with ${JSON.stringify(password)}`);
     }
-    assert.equal((await sep(PASSWORD).inquire(paymentId)).standing, 'succeeded');
     const confirmed = await sep(PASSWORD).confirm(paymentId, refNum);
     assert.deepEqual([confirmed.result, confirmed.result === 'confirmed' && confirmed.amount], ['confirmed', 10_000]);
   });
 
-  it("the inquiry answers the customer's choice by ResNum, and nothing for a payment the bank does not know", async () => {
-    for (const [outcome, standing] of [['failure', 'failed'], ['cancel', 'canceled']] as const) {
-      const paymentId = `pay_${outcome}_${Date.now()}`;
-      const token = await sep(PASSWORD).requestToken(paymentId, 10_000, `${GATEWAY}/pay/x/return`);
-      const chosen = await fetch(`${bank.url}/OnlinePG/pay`, {
+  it('answers none of the calls SEP does not have (settle, inquiry, refund, report): SEP would answer them 404', async () => {
+    for (const call of ['SettleTransaction', 'InquiryTransaction', 'RefundTransaction', 'TransactionReport']) {
+      const res = await fetch(`${bank.url}/verifyTxnRandomSessionkey/ipg/${call}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token: token.token, outcome }).toString(),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ RefNum: 'x', ResNum: 'x', TerminalNumber: Number(TERMINAL), Password: PASSWORD }),
       });
-      assert.equal(chosen.status, 200);
-      assert.equal((await sep(PASSWORD).inquire(paymentId)).standing, standing, outcome);
+      assert.equal(res.status, 404, call);
     }
-    assert.equal((await sep(PASSWORD).inquire(`pay_never_${Date.now()}`)).standing, 'open');
   });
 
   it("a RedirectUrl outside the gateway's origins is refused: the bank posts to no other address", async () => {
     for (const redirect of ['http://10.0.0.5:5432/', 'http://127.0.0.1:3306/', 'http://127.0.0.1:4000/pay/x/return', 'https://127.0.0.1:3999/pay/x/return', 'http://mysql:3306/']) {
-      await assert.rejects(sep(PASSWORD).requestToken(`pay_redirect_${Date.now()}`, 10_000, redirect), (e: unknown) => e instanceof BankRefusalError && e.code === 6, redirect);
+      await assert.rejects(sep(PASSWORD).requestToken(`pay_redirect_${Date.now()}`, 10_000, redirect), (e: unknown) => e instanceof BankRefusalError && e.code === 8, redirect);
     }
     // Any port of an origin registered as host:* (a developer's local API).
     assert.ok((await sep(PASSWORD).requestToken(`pay_local_${Date.now()}`, 10_000, 'http://localhost:41234/pay/x/return')).token);

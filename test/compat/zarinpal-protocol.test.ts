@@ -64,7 +64,8 @@ describe("ZarinPal's v4 protocol on Dargah's payments", () => {
     const first = await zp('verify.json', { merchant_id: merchant.zarinpal_merchant_id, amount: 150_000, authority });
     assert.equal(first.status, 200, first.text);
     assert.equal(first.body.data.code, 100);
-    assert.equal(first.body.data.ref_id, Number(paid.reference_id));
+    // SEP's RefNum is no number (docs/psps/sep.md): ZarinPal's numeric ref_id is the payment's RRN.
+    assert.equal(first.body.data.ref_id, Number(paid.rrn));
     assert.equal(first.body.data.card_pan, paid.card_pan);
     // The SHA-256 of the masked card (docs/COMPAT.md): what every card of that mask shares, not the card's own hash.
     assert.equal(first.body.data.card_hash, createHash('sha256').update(paid.card_pan!).digest('hex').toUpperCase());

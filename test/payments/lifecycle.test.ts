@@ -26,7 +26,7 @@ describe('the payment lifecycle', () => {
       assert.equal(res.status, 303);
       assert.match(res.headers.get('location') ?? '', new RegExp(`/pay/${p.id}/result`));
       const paid = await waitForStatus(baseUrl, key, p.id, 'paid');
-      assert.match(paid.reference_id ?? '', /^[0-9]+$/);
+      assert.match(paid.reference_id ?? '', /^[A-Za-z0-9+/]{50}$/, "SEP's RefNum: a Base64-like digital receipt (docs/psps/sep.md)");
       assert.match(paid.rrn ?? '', /^[0-9]{12}$/);
       assert.match(paid.card_pan ?? '', /^603799\*{6}[0-9]{4}$/);
       assert.ok(paid.paid_at !== null);

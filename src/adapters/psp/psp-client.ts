@@ -119,7 +119,8 @@ export interface BankToken {
 
 /**
  * What the PSP's verify answers. Either the bank's own detail of the transaction it verified (SEP's
- * TransactionDetail: reference, ResNum, amount, terminal, RRN, masked card), or, for a protocol
+ * TransactionDetail: reference, amount, terminal, RRN, masked card; `res_num` null, since it names
+ * no ResNum: the RefNum the verify was asked for identifies the transaction), or, for a protocol
  * whose verify answers a result code alone (`basis: 'result_code'`, Behpardakht Mellat's), the
  * transaction the call named, which the code confirms: no RRN and no card, which that protocol's
  * verify does not give (docs/psps/mellat.md). The workflow judges either (isGenuineConfirmation).
@@ -127,7 +128,7 @@ export interface BankToken {
  * the payment's allowed cards and never hands it on to the workflow.
  */
 export type Confirmation =
-  | { result: 'confirmed'; ref_num: string; res_num: string; amount: number; terminal: string; rrn: string; card_pan: string; card_sha256?: string }
+  | { result: 'confirmed'; ref_num: string; res_num: string | null; amount: number; terminal: string; rrn: string; card_pan: string; card_sha256?: string }
   | { result: 'confirmed'; basis: 'result_code'; ref_num: string; res_num: string; amount: number; terminal: string; rrn: null; card_pan: null }
   | { result: 'in_progress' }
   | { result: 'refused'; code: number; description: string };

@@ -33,7 +33,7 @@ describe("the bank's confirmation: what pays a payment", () => {
     for (const answer of [detailed, byCode]) {
       const wrongs: Partial<ConfirmedAtBank>[] = [{ terminal_matches: false }, { terminal_matches: undefined }, { amount: 124_999 }, { res_num: 'another-payment' }, { ref_num: '418273645513' }];
       for (const wrong of wrongs) assert.equal(isGenuineConfirmation({ ...answer, ...wrong }, payment, refNum), false, `${answer.basis ?? 'detail'} ${JSON.stringify(wrong)}`);
-      assert.equal(isGenuineConfirmation({ ...answer, ref_num: 'ABC' }, payment, 'ABC'), false, 'a reference that is not digits');
+      assert.equal(isGenuineConfirmation({ ...answer, ref_num: 'A<B>C' }, payment, 'A<B>C'), false, "a reference outside the banks' alphabet (digits, or SEP's Base64-like RefNum)");
     }
   });
 });

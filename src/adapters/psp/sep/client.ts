@@ -1,25 +1,22 @@
 /**
- * The first PSP connector: a Shaparak PSP's internet payment gateway (IPG)
- * over SEP (Saman Electronic Payment)'s REST protocol (docs/BANK.md), behind
- * the PspClient contract (psp-client.ts). The same client speaks to the bank simulator
- * (src/bank-sim, test mode) and to a real PSP (live mode); only the address
- * and the terminal's credentials differ. Its messages' meanings are in
- * mapping.ts; the protocol and what Dargah does with each code in docs/psps/sep.md.
+ * The first PSP connector: a Shaparak PSP's internet payment gateway (IPG) over SEP (Saman
+ * Electronic Payment)'s REST protocol, behind the PspClient contract (psp-client.ts). The same
+ * client speaks to the bank simulator (src/bank-sim, test mode) and to a real SEP (live mode); only
+ * the address and the terminal's credentials differ. Every message it sends or reads is one of the
+ * conformance corpus (test/fixtures/psps/sep/), read from independent public integrations; the
+ * protocol, each field's sources and what no reference settles are in docs/psps/sep.md.
  *
  *   token   POST {base}/onlinepg/onlinepg  {action:"token", TerminalId, Amount, ResNum, RedirectUrl}
- *   (every server-to-server call also carries Password when the terminal has one)
  *   page    GET  {base}/OnlinePG/SendToken?token=…   (the customer's browser)
+ *   return  the page's form post (State, Status, RefNum, ResNum, …) or the guide's query (Token, RefNum): mapping.ts
  *   confirm POST {base}/verifyTxnRandomSessionkey/ipg/VerifyTransaction  {RefNum, TerminalNumber}
- *   inquire POST {base}/verifyTxnRandomSessionkey/ipg/InquiryTransaction {ResNum, TerminalNumber}
- *   settle  POST {base}/verifyTxnRandomSessionkey/ipg/SettleTransaction  {RefNum, TerminalNumber}
  *   reverse POST {base}/verifyTxnRandomSessionkey/ipg/ReverseTransaction {RefNum, TerminalNumber}
- *   refund  POST {base}/verifyTxnRandomSessionkey/ipg/RefundTransaction  {RefNum, TerminalNumber, Amount, RefundId}
- *   report  POST {base}/verifyTxnRandomSessionkey/ipg/TransactionReport  {TerminalNumber, Date}  → CSV (report.ts, modelled)
  *
- * Every call has a timeout and carries our own operation key (header
- * `X-Operation-Key`: confirm:<payment>, inquire:<payment>, settle:<payment>,
- * reverse:<payment>, refund:<refund>); the bank does each operation once per key and answers a
- * repeat with the first answer, so the workflow may retry freely.
+ * Nothing else: SEP has no settle (its verify is final), no inquiry by ResNum, no refund and no
+ * report call (the capabilities below). Password goes with a call only when the terminal has one.
+ * Every call has a timeout and carries our own operation key (header `X-Operation-Key`:
+ * confirm:<payment>, reverse:<payment>), which the simulator uses to do each operation once; SEP
+ * ignores it, and its own "repeated request" (2) answers a repeat.
  */
 import { SpanKind } from '@opentelemetry/api';
 import type { BankCallback } from '../../../domain/payment-workflow.ts';
@@ -29,40 +26,67 @@ import {
   BankUnavailableError,
   type BankEndpoint,
   type BankOperationAnswer,
-  type BankReportLine,
   type BankToken,
   type Confirmation,
-  type Inquiry,
   type PspCapabilities,
   type PspClient,
 } from '../psp-client.ts';
-import { INQUIRY_STANDING, RESULT, sepCallback } from './mapping.ts';
-import { parseSepReport } from './report.ts';
+import { RESULT, SEP_REF_NUM, sepCallback } from './mapping.ts';
 
 export { RESULT } from './mapping.ts';
 
+/** SEP's answer to VerifyTransaction and ReverseTransaction (the corpus's verify-answer-*.json, reverse-answer-*.json). */
 interface VerifyAnswer {
   TransactionDetail?: {
-    RRN?: string;
+    /** A 12-digit string; a client that read it as a number may have lost a leading zero (docs/psps/sep.md). */
+    RRN?: string | number;
     RefNum?: string;
-    ResNum?: string;
     MaskedPan?: string;
-    /** The SHA-256 of the full card, hex (the simulator fills it; SEP's documents name the field). */
+    /** 64 hex digits; how SEP computes it no reference settles (docs/psps/sep.md). */
     HashedPan?: string;
     TerminalNumber?: number | string;
-    OrginalAmount?: number;
-    AffectiveAmount?: number;
+    OrginalAmount?: number | string;
+    AffectiveAmount?: number | string;
+    StraceDate?: string;
+    StraceNo?: string | number;
   };
-  ResultCode?: number;
+  ResultCode?: number | string;
   ResultDescription?: string;
   Success?: boolean;
 }
 
+/** A verify or reverse answer's code: its ResultCode, or the bare number some answers are (the corpus's verify-answer-bare-code.json); -1 when neither. */
+export function resultCode(answer: unknown): number {
+  const raw = typeof answer === 'number' || typeof answer === 'string' ? answer : (answer as VerifyAnswer | null)?.ResultCode;
+  const code = typeof raw === 'string' && /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : raw;
+  return typeof code === 'number' && Number.isSafeInteger(code) ? code : -1;
+}
+
+/** An amount field as SEP's clients see it: a number, or digits in a string; NaN otherwise. */
+const wholeRials = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : Number.NaN);
+
+/** SEP's RRN, 12 digits: a number that lost its leading zeros gets them back. */
+const rrnOf = (v: unknown): string => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v).padStart(12, '0') : typeof v === 'string' ? v.trim() : '');
+
+/** SEP's capabilities as its references show them (docs/psps/sep.md#capabilities). */
+export const SEP_CAPABILITIES: PspCapabilities = {
+  // VerifyTransaction is final: there is no settle call (every integration; issue 41 from SEP's guide).
+  capture: 'verify',
+  // ReverseTransaction undoes a verify within 50 minutes of it (SEP's guide, as issue 41 reads it).
+  reversalWindowMs: 50 * 60_000,
+  // A payment nobody verifies within 30 minutes SEP gives back by itself (its verify code -6).
+  unverifiedReversalMs: 30 * 60_000,
+  refund: 'none',
+  // The guide's receipt service is the only inquiry any reference names, and none shows its call: not implemented.
+  inquiry: false,
+  // No reference documents the layout of the merchant panel's export.
+  dailyReport: false,
+};
+
 /** A PSP that speaks SEP's protocol: the bank simulator in test mode, the PSP's own IPG in live mode. */
 export class SepClient implements PspClient {
   readonly name = 'sep' as const;
-  /** PROVISIONAL: what this connector calls today, not yet what SEP's references show (issue 41 rebuilds it). */
-  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'partial', inquiry: true, dailyReport: true };
+  readonly capabilities: PspCapabilities = SEP_CAPABILITIES;
 
   constructor(readonly endpoint: BankEndpoint) {}
 
@@ -93,60 +117,13 @@ export class SepClient implements PspClient {
     return `${this.endpoint.pageBaseUrl ?? this.endpoint.baseUrl}/OnlinePG/SendToken?token=${encodeURIComponent(token)}`;
   }
 
-  async confirm(paymentId: string, refNum: string): Promise<Confirmation> {
-    const answer = await this.call<VerifyAnswer>('/verifyTxnRandomSessionkey/ipg/VerifyTransaction', `confirm:${paymentId}`, this.byRef(refNum));
-    const code = answer.ResultCode ?? -1;
-    if (code === RESULT.IN_PROGRESS) return { result: 'in_progress' };
-    const d = answer.TransactionDetail;
-    if ((code === RESULT.OK || code === RESULT.DUPLICATE) && d !== undefined) {
-      return {
-        result: 'confirmed',
-        ref_num: String(d.RefNum ?? ''),
-        res_num: String(d.ResNum ?? ''),
-        amount: Number(d.OrginalAmount),
-        terminal: String(d.TerminalNumber ?? ''),
-        rrn: String(d.RRN ?? ''),
-        card_pan: String(d.MaskedPan ?? ''),
-        // The card as SEP names it server to server: the only word on it a card restriction trusts.
-        ...(typeof d.HashedPan === 'string' && /^[0-9A-Fa-f]{64}$/.test(d.HashedPan) ? { card_sha256: d.HashedPan.toLowerCase() } : {}),
-      };
-    }
-    return { result: 'refused', code, description: answer.ResultDescription ?? '' };
-  }
-
-  async inquire(paymentId: string): Promise<Inquiry> {
-    const answer = await this.call<{ ResultCode?: number; Status?: string }>('/verifyTxnRandomSessionkey/ipg/InquiryTransaction', `inquire:${paymentId}`, {
-      ResNum: paymentId,
-      TerminalNumber: this.endpoint.terminalId,
-      ...this.credentials(),
-    });
-    if (answer.ResultCode !== RESULT.OK) return { standing: 'open' }; // unknown to the bank: nothing it decided
-    const status = String(answer.Status ?? '');
-    return { standing: Object.hasOwn(INQUIRY_STANDING, status) ? INQUIRY_STANDING[status]! : 'open' };
-  }
-
-  settle(paymentId: string, refNum: string): Promise<BankOperationAnswer> {
-    return this.operation('/verifyTxnRandomSessionkey/ipg/SettleTransaction', `settle:${paymentId}`, this.byRef(refNum));
+  async confirm(paymentId: string, refNum: string, amount?: number): Promise<Confirmation> {
+    const answer = await this.call<VerifyAnswer | number>('/verifyTxnRandomSessionkey/ipg/VerifyTransaction', `confirm:${paymentId}`, this.byRef(refNum));
+    return readVerifyAnswer(answer, amount);
   }
 
   reverse(paymentId: string, refNum: string): Promise<BankOperationAnswer> {
     return this.operation('/verifyTxnRandomSessionkey/ipg/ReverseTransaction', `reverse:${paymentId}`, this.byRef(refNum));
-  }
-
-  refund(paymentId: string, refNum: string, refundId: string, amount: number): Promise<BankOperationAnswer> {
-    void paymentId;
-    return this.operation('/verifyTxnRandomSessionkey/ipg/RefundTransaction', `refund:${refundId}`, { ...this.byRef(refNum), Amount: amount, RefundId: refundId });
-  }
-
-  /** The terminal's transactions of the Tehran day `day`: SEP's CSV report (report.ts); an answer that is not one is BankUnavailableError. */
-  async dailyReport(day: string): Promise<BankReportLine[]> {
-    const path = '/verifyTxnRandomSessionkey/ipg/TransactionReport';
-    const key = `report:${this.endpoint.terminalId}:${day}`;
-    const { status, text } = await inSpan(`bank POST ${path}`, SpanKind.CLIENT, { 'http.request.method': 'POST', 'url.path': path }, () =>
-      this.post(path, key, { TerminalNumber: this.endpoint.terminalId, Date: day, ...this.credentials() }),
-    );
-    if (status !== 200) throw new BankUnavailableError(`the bank answered ${status} to ${path} (${key})`);
-    return parseSepReport(text, this.endpoint.terminalId, day);
   }
 
   /** The terminal's password on every server-to-server call, when it has one. */
@@ -154,14 +131,21 @@ export class SepClient implements PspClient {
     return this.endpoint.password === '' ? {} : { Password: this.endpoint.password };
   }
 
+  /** The verify family's body: RefNum and TerminalNumber, a number as the references send it when the terminal is all digits. */
   private byRef(refNum: string) {
-    return { RefNum: refNum, TerminalNumber: this.endpoint.terminalId, ...this.credentials() };
+    const terminal = this.endpoint.terminalId;
+    const asNumber = /^[0-9]{1,15}$/.test(terminal) ? Number(terminal) : Number.NaN;
+    return { RefNum: refNum, TerminalNumber: Number.isSafeInteger(asNumber) ? asNumber : terminal, ...this.credentials() };
   }
 
+  /** The reversal: done (0), or done before (2 a repeated request, 5 already reversed); any other code is the PSP's refusal. */
   private async operation(path: string, key: string, body: Record<string, unknown>): Promise<BankOperationAnswer> {
-    const answer = await this.call<VerifyAnswer>(path, key, body);
-    const code = answer.ResultCode ?? -1;
-    if (code !== RESULT.OK && code !== RESULT.DUPLICATE) throw new BankRefusalError(code, answer.ResultDescription ?? `the bank refused (${code})`);
+    const answer = await this.call<VerifyAnswer | number>(path, key, body);
+    const code = resultCode(answer);
+    if (code !== RESULT.OK && code !== RESULT.DUPLICATE && code !== RESULT.REVERSED) {
+      const description = typeof answer === 'object' && answer !== null ? answer.ResultDescription : undefined;
+      throw new BankRefusalError(code, description ?? `the bank refused (${code})`);
+    }
     return { ref_num: String(body.RefNum), result_code: code };
   }
 
@@ -196,4 +180,36 @@ export class SepClient implements PspClient {
     if (res.status >= 500 || res.status === 429) throw new BankUnavailableError(`the bank answered ${res.status} to ${path} (${operationKey})`);
     return { status: res.status, text };
   }
+}
+
+/**
+ * SEP's verify answer as a Confirmation (the corpus's verify-answer-*.json). 0, or 2 (a repeat of
+ * our own verify) with a TransactionDetail, confirms; the detail names no ResNum, so `res_num` is
+ * null and the workflow matches the RefNum, amount and terminal. Its amount is the charged `amount`
+ * only when both OrginalAmount and AffectiveAmount (where given) are that amount: the references
+ * hold one or the other against the order, Dargah both. A bare 2 and every other code refuse.
+ */
+export function readVerifyAnswer(answer: VerifyAnswer | number, amount?: number): Confirmation {
+  const code = resultCode(answer);
+  if (code === RESULT.IN_PROGRESS) return { result: 'in_progress' };
+  const body = typeof answer === 'object' && answer !== null ? answer : {};
+  const d = body.TransactionDetail;
+  if ((code === RESULT.OK || code === RESULT.DUPLICATE) && d !== undefined && d !== null) {
+    const original = wholeRials(d.OrginalAmount);
+    const affective = d.AffectiveAmount === undefined ? original : wholeRials(d.AffectiveAmount);
+    const agreed = original === affective ? original : amount !== undefined && original === amount ? affective : original;
+    const refNum = typeof d.RefNum === 'string' && SEP_REF_NUM.test(d.RefNum) ? d.RefNum : '';
+    return {
+      result: 'confirmed',
+      ref_num: refNum,
+      res_num: null,
+      amount: Number.isSafeInteger(agreed) ? agreed : -1,
+      terminal: String(d.TerminalNumber ?? ''),
+      rrn: rrnOf(d.RRN),
+      card_pan: String(d.MaskedPan ?? ''),
+      // The card as SEP names it server to server: the only word on it a card restriction trusts.
+      ...(typeof d.HashedPan === 'string' && /^[0-9A-Fa-f]{64}$/.test(d.HashedPan) ? { card_sha256: d.HashedPan.toLowerCase() } : {}),
+    };
+  }
+  return { result: 'refused', code, description: body.ResultDescription ?? '' };
 }

@@ -1,8 +1,9 @@
 /**
- * SEP's daily transaction report of a terminal (docs/psps/sep.md#daily-report), modelled: SEP
- * publishes its settlement and transaction reports per terminal and day in its merchant panel; the
- * fields here are those its verify answer already names. A CSV file, one successful transaction a
- * line, as the panel's download and as the simulator's answer to TransactionReport:
+ * A daily transaction report of a SEP terminal, **modelled** (docs/psps/sep.md#daily-report): no
+ * reference documents the layout of SEP's merchant-panel export, and SEP has no report call, so the
+ * SEP connector no longer asks for one and its capabilities say `dailyReport: false`. What is left
+ * is this reader of a modelled CSV, for the file an operator imports (src/adapters/psp/reports.ts),
+ * one successful transaction a line, in the fields SEP's verify answer names:
  *
  *   RefNum,ResNum,TerminalNumber,Amount,MaskedPan,RRN,TraceNo,TransactionDate
  *   123456789012,4f1c…(our payment id),11223344,1500000,603799******1234,123456789012,123456,2026-11-25 09:14:03
@@ -11,6 +12,7 @@
  */
 import { reportCardPan, type BankReportLine } from '../../../domain/bank-reconciliation.ts';
 import { BankReportInvalid } from '../psp-client.ts';
+import { SEP_REF_NUM } from './mapping.ts';
 
 export const SEP_REPORT_HEADER = ['RefNum', 'ResNum', 'TerminalNumber', 'Amount', 'MaskedPan', 'RRN', 'TraceNo', 'TransactionDate'] as const;
 
@@ -29,7 +31,7 @@ export function parseSepReport(text: string, terminalId: string, day: string): B
     if (cells.length !== SEP_REPORT_HEADER.length) throw new BankReportInvalid(`${where} has ${cells.length} fields, not ${SEP_REPORT_HEADER.length}`);
     if (terminal !== terminalId) throw new BankReportInvalid(`${where} is of terminal ${terminal}, not ${terminalId}`);
     if (!at.startsWith(`${day} `)) throw new BankReportInvalid(`${where} is of ${at.slice(0, 10)}, not ${day}`);
-    if (!/^[0-9]{1,40}$/.test(refNum) || !/^[A-Za-z0-9_-]{1,64}$/.test(resNum)) throw new BankReportInvalid(`${where} has no RefNum or ResNum`);
+    if (!SEP_REF_NUM.test(refNum) || !/^[A-Za-z0-9_-]{1,64}$/.test(resNum)) throw new BankReportInvalid(`${where} has no RefNum or ResNum`);
     if (!/^[1-9][0-9]{0,14}$/.test(amount)) throw new BankReportInvalid(`${where} has an Amount that is not a whole number of rials`);
     return { ref_num: refNum, order_id: resNum, amount: Number(amount), card_pan: reportCardPan(maskedPan) };
   });
