@@ -157,3 +157,58 @@ describe('the Mellat simulator against the corpus', function () {
     assert.notEqual(readSoapCall(answer.xml)?.namespace, MELLAT_NAMESPACE);
   });
 });
+
+describe("the Mellat simulator's own clock: Behpardakht's reversal of an unverified sale and settlement of a verified one", function () {
+  this.timeout(30_000);
+  const dir = mkdtempSync(join(tmpdir(), 'mellat-clock-'));
+  const terminal = request('token-request').parameters;
+  let server: Server;
+  let base = '';
+
+  before(async () => {
+    // Seconds in place of Behpardakht's 20 and 180 minutes (the defaults, src/bank-sim/main.ts).
+    ({ server } = createSimulator({
+      protocol: 'mellat',
+      stateFile: join(dir, 'ledger.jsonl'),
+      terminalId: terminal.terminalId!,
+      userName: terminal.userName!,
+      password: terminal.userPassword!,
+      redirectOrigins: ['http://callback.test'],
+      delaySeconds: 0,
+      // Two seconds: time enough to verify the second sale before the sweep, on a busy machine.
+      autoReverseSeconds: 2,
+      autoSettleSeconds: 1,
+    }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  });
+  after(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const call = async (name: string, values: Record<string, string>) => {
+    let envelope = request(name).envelope;
+    for (const [param, value] of Object.entries(values)) envelope = envelope.replace(new RegExp(`<${param}>[^<]*</${param}>`), `<${param}>${value}</${param}>`);
+    const res = await fetch(`${base}${SERVICE}`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: envelope });
+    return readSoapCall(await res.text())!.parameters[0]![1];
+  };
+  const paid = async (orderId: string) => {
+    const RefId = (await call('token-request', { orderId, callBackUrl: 'http://callback.test/return' })).split(',')[1]!;
+    const fields = await chooseOnSimulator(base, { url: `${base}/pgwchannel/startpay.mellat`, method: 'POST', fields: { RefId } }, 'success', 5_000);
+    return { orderId, saleOrderId: orderId, saleReferenceId: fields.SaleReferenceId! };
+  };
+  const later = () => new Promise((resolve) => setTimeout(resolve, 4_000));
+
+  it('a paid sale nobody verifies is reversed by the bank itself (48); a verified one nobody settles is settled by it (a reversal then answers 45)', async () => {
+    const unverified = await paid('200000000001');
+    const verified = await paid('200000000002');
+    assert.equal(await call('verify-request', verified), '0');
+    await later();
+    assert.equal(await call('inquiry-request', unverified), corpusReturn('inquiry-answer-reversed'));
+    assert.equal(await call('verify-request', unverified), '48', 'too late to verify: the money went back');
+    assert.equal(await call('reversal-request', verified), corpusReturn('reversal-answer-settled'));
+    assert.equal(await call('settle-request', verified), corpusReturn('settle-answer-settled-before'));
+  });
+});
