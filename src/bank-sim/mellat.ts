@@ -179,8 +179,13 @@ export function listenMellat(server: Server, { ledger, faults, options }: { ledg
     return { work, reply };
   };
 
-  /** Every refund's order id at this terminal (a refund's key in its sale's `refunds`): an order id is used once, by a sale or a refund. */
-  const refundOrders = () => new Set(ledger.all().flatMap((t) => Object.keys(t.refunds)));
+  /**
+   * Every refund's order id at this terminal (a refund's key in its sale's `refunds`): an order id is
+   * used once, by a sale or a refund. Read from the ledger once, then kept as refunds are made, so a
+   * token request does not walk every transaction.
+   */
+  let refundOrderIds: Set<string> | undefined;
+  const refundOrders = () => (refundOrderIds ??= new Set(ledger.all().flatMap((t) => Object.keys(t.refunds))));
 
   /**
    * bpRefundRequest: `refundAmount` of a settled sale back to its card, under the refund's own new
@@ -204,6 +209,7 @@ export function listenMellat(server: Server, { ledger, faults, options }: { ledg
     const work = () => {
       if (txn === undefined || refused() !== undefined) return;
       txn.refunds[orderId] = amount;
+      refundOrders().add(orderId);
       ledger.changed(txn);
       ledger.record({ kind: 'refund', operation_key: key, res_num: txn.res_num, ref_num: txn.ref_num ?? null, amount, at: now() });
     };
