@@ -4,7 +4,9 @@
  *   BANK_SIM_PORT (3100; mellat 3101), BANK_SIM_HOST (127.0.0.1), BANK_SIM_STATE_FILE (.data/bank-sim.jsonl;
  *   mellat .data/bank-sim-mellat.jsonl), BANK_SIM_TERMINAL_ID (11223344; mellat 55667788),
  *   BANK_SIM_USERNAME (mellat: the terminal's user name, dargah), BANK_SIM_PASSWORD (none), SANDBOX_DELAY_SECONDS (10),
- *   BANK_SIM_AUTO_REVERSE_SECONDS (1800: paid but never confirmed → reversed by the bank; 0 = never),
+ *   BANK_SIM_AUTO_REVERSE_SECONDS (paid but never confirmed → reversed by the bank; 0 = never: 1800, SEP's 30 minutes;
+ *   mellat 1200, Behpardakht's 20), BANK_SIM_AUTO_SETTLE_SECONDS (mellat: verified but never settled → settled by the
+ *   bank, 10800, Behpardakht's 180 minutes; 0 = never),
  *   BANK_SIM_REDIRECT_ORIGINS (the gateway's origins a RedirectUrl may have; `http://host:*` for any port;
  *   default http://localhost:3000,http://127.0.0.1:3000), BANK_SIM_ADMIN_TOKEN (none: no admin endpoints).
  */
@@ -27,7 +29,8 @@ const { server } = createSimulator({
   userName: env.BANK_SIM_USERNAME ?? 'dargah',
   password: env.BANK_SIM_PASSWORD ?? '',
   delaySeconds: Number(env.SANDBOX_DELAY_SECONDS ?? 10),
-  autoReverseSeconds: Number(env.BANK_SIM_AUTO_REVERSE_SECONDS ?? 1800),
+  autoReverseSeconds: Number(env.BANK_SIM_AUTO_REVERSE_SECONDS ?? (mellat ? 1200 : 1800)),
+  autoSettleSeconds: Number(env.BANK_SIM_AUTO_SETTLE_SECONDS ?? 10_800),
   adminToken: env.BANK_SIM_ADMIN_TOKEN ?? '',
   redirectOrigins: (env.BANK_SIM_REDIRECT_ORIGINS ?? 'http://localhost:3000,http://127.0.0.1:3000')
     .split(',')

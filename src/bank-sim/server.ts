@@ -43,12 +43,14 @@ export interface SimulatorOptions {
   delaySeconds: number;
   /**
    * A paid transaction nobody confirmed within this many seconds of the customer's choice is
-   * reversed by the bank itself, as Shaparak PSPs do (SEP: 30 minutes): the customer's money
+   * reversed by the bank itself, as Shaparak PSPs do (SEP: 30 minutes, Behpardakht: 20): the customer's money
    * comes back even when the gateway never answers. 0 turns it off.
    */
   autoReverseSeconds?: number;
   /** How long after its verify SEP still takes a ReverseTransaction (SEP: 50 minutes, docs/psps/sep.md); 0: no limit. */
   reversalWindowSeconds?: number;
+  /** Mellat only: a verified sale nobody settled is settled by the bank itself this many seconds after its verify (Behpardakht: 180 minutes); 0 never. */
+  autoSettleSeconds?: number;
 }
 
 export function createSimulator(options: SimulatorOptions): { server: Server; ledger: Ledger } {

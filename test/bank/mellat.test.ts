@@ -1,9 +1,11 @@
 /**
  * The Mellat connector (src/adapters/psp/mellat/) against the suite's Mellat simulator process
  * (BANK_SIM_PROTOCOL=mellat, SANDBOX_MELLAT_URL): token, the bank's page and the customer's
- * choice, the callback, verify and settle as separate facts, reversal, inquiry, the repeated
- * callback and every fault switch. Money never moves twice: the simulator's ledger counts every
- * operation by the payment's numeric order id.
+ * choice, the callback, verify and settle as separate facts, reversal, inquiry by the sale's
+ * reference, refunds through bpRefundRequest (partial, after settlement, once per refund), the
+ * repeated callback and every fault switch. Money never moves twice: the simulator's ledger counts
+ * every operation by the payment's numeric order id. The shapes of the messages are held against the
+ * conformance corpus in the unit tier (test/unit/psps/mellat/).
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -110,7 +112,7 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     assert.deepEqual(await mellat.settle(id, callback.ref_num), { ref_num: callback.ref_num, result_code: 45 }, 'settled before: done');
     assert.equal(await count(id, 'confirm'), 1);
     assert.equal(await count(id, 'settle'), 1);
-    assert.deepEqual(await mellat.inquire(id), { standing: 'succeeded' });
+    assert.deepEqual(await mellat.inquire(id, callback), { standing: 'succeeded' }, 'asked by its SaleReferenceId: verified and standing');
   });
 
   it("bpVerifyRequest answers Behpardakht's shape: the result code alone in `return` (0, then 43), nothing else", async () => {
@@ -127,26 +129,34 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     assert.equal(await count(id, 'confirm'), 1);
   });
 
-  it('canceled by the customer (17): the callback is CanceledByUser and the inquiry says canceled; nothing to verify', async () => {
+  it('canceled by the customer (17): the callback is CanceledByUser with no reference, so the inquiry names no sale and asks nothing; nothing to verify', async () => {
     const { id, token, fields } = await paidAtBank('cancel');
     assert.equal(fields.ResCode, '17');
-    assert.deepEqual(mellat.parseCallback(fields, id), { state: 'CanceledByUser', ref_num: '', res_num: id, token: token.token });
-    assert.deepEqual(await mellat.inquire(id), { standing: 'canceled' });
+    assert.equal(fields.SaleReferenceId, undefined, 'a canceled return carries no SaleReferenceId');
+    const callback = mellat.parseCallback(fields, id);
+    assert.deepEqual(callback, { state: 'CanceledByUser', ref_num: '', res_num: id, token: token.token });
+    const before = (await atBank(id)).operations.length;
+    assert.deepEqual(await mellat.inquire(id, callback), { standing: 'open' });
+    assert.equal((await atBank(id)).operations.length, before);
     assert.deepEqual(await mellat.confirm(id, '123456789012', AMOUNT), { result: 'refused', code: 42, description: 'sale transaction not found' });
   });
 
-  it('failed at the bank (a card code): the callback is Failed and the inquiry says failed', async () => {
+  it('failed at the bank (a card code): the callback is Failed with no reference; the inquiry decides nothing', async () => {
     const { id, fields } = await paidAtBank('failure');
     assert.equal(fields.ResCode, '12');
-    assert.equal(mellat.parseCallback(fields, id)?.state, 'Failed');
-    assert.deepEqual(await mellat.inquire(id), { standing: 'failed' });
+    const callback = mellat.parseCallback(fields, id);
+    assert.equal(callback?.state, 'Failed');
+    assert.deepEqual(await mellat.inquire(id, callback), { standing: 'open' });
   });
 
-  it("an order the bank does not know, or a RefId the customer never used, is open at the inquiry", async () => {
-    assert.deepEqual(await mellat.inquire(randomUUID()), { standing: 'open' });
-    const id = randomUUID();
-    await mellat.requestToken(id, 5_000, `${returnBase}/pay/${id}/return`);
-    assert.deepEqual(await mellat.inquire(id), { standing: 'open' });
+  it('the inquiry asks by the sale\'s reference: a reference the bank does not know for that order is open, a paid sale not verified yet is open, a verified one succeeded', async () => {
+    assert.deepEqual(await mellat.inquire(randomUUID(), { ref_num: '123456789012', token: '' }), { standing: 'open' });
+    const { id, fields } = await paidAtBank('success');
+    const callback = mellat.parseCallback(fields, id)!;
+    assert.deepEqual(await mellat.inquire(id, callback), { standing: 'open' }, 'paid, not verified (44)');
+    assert.deepEqual(await mellat.inquire(randomUUID(), callback), { standing: 'open' }, "another order with this sale's reference is no sale");
+    await mellat.confirm(id, callback.ref_num, AMOUNT);
+    assert.deepEqual(await mellat.inquire(id, callback), { standing: 'succeeded' });
   });
 
   it("a callback is refused when its SaleOrderId is another payment's order, whatever else it carries", async () => {
@@ -177,7 +187,7 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     assert.deepEqual(await mellat.reverse(id, refNum), { ref_num: refNum, result_code: 0 });
     assert.deepEqual(await mellat.reverse(id, refNum), { ref_num: refNum, result_code: 48 });
     await assert.rejects(mellat.settle(id, refNum), (error: unknown) => error instanceof BankRefusalError && error.code === 48);
-    assert.deepEqual(await mellat.inquire(id), { standing: 'open' });
+    assert.deepEqual(await mellat.inquire(id, { ref_num: refNum, token: '' }), { standing: 'open' });
     assert.equal(await count(id, 'reverse'), 1);
     assert.equal(await count(id, 'settle'), 0);
   });
@@ -189,9 +199,31 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     assert.equal((await mellat.confirm(id, fields.SaleReferenceId!, AMOUNT)).result, 'confirmed');
   });
 
-  it('declares no refund operation and has none to call (provisional until the corpus settles it)', () => {
-    assert.equal(mellat.capabilities.refund, 'none');
-    assert.equal((mellat as { refund?: unknown }).refund, undefined);
+  it('refunds through bpRefundRequest: refused before settlement (46); after it, partial refunds each under its own order id, never more than the sale', async () => {
+    assert.equal(mellat.capabilities.refund, 'partial');
+    const { id, fields } = await paidAtBank('success');
+    const refNum = fields.SaleReferenceId!;
+    await mellat.confirm(id, refNum, AMOUNT);
+    await assert.rejects(mellat.refund(id, refNum, randomUUID(), 10_000), (error: unknown) => error instanceof BankRefusalError && error.code === 46);
+    await mellat.settle(id, refNum);
+    assert.deepEqual(await mellat.refund(id, refNum, randomUUID(), 50_000), { ref_num: refNum, result_code: 0 });
+    assert.deepEqual(await mellat.refund(id, refNum, randomUUID(), 75_000), { ref_num: refNum, result_code: 0 });
+    await assert.rejects(mellat.refund(id, refNum, randomUUID(), 1), (error: unknown) => error instanceof BankRefusalError && error.code === 25, 'the whole sale is refunded: no more');
+    const refunds = (await atBank(id)).operations.filter((op) => op.kind === 'refund');
+    assert.equal(refunds.length, 2);
+    assert.ok(refunds.every((op) => op.operation_key.startsWith('refund:')));
+  });
+
+  it('a refund whose answer was lost: the retry names the same order id, Behpardakht answers 41, and the money moved once', async () => {
+    const { id, fields } = await paidAtBank('success');
+    const refNum = fields.SaleReferenceId!;
+    await mellat.confirm(id, refNum, AMOUNT);
+    await mellat.settle(id, refNum);
+    const refundId = randomUUID();
+    await fault({ operation: 'refund', fault: 'timeout', times: 1 });
+    await assert.rejects(mellat.refund(id, refNum, refundId, 30_000), BankUnavailableError);
+    assert.deepEqual(await mellat.refund(id, refNum, refundId, 30_000), { ref_num: refNum, result_code: 41 });
+    assert.equal(await count(id, 'refund'), 1);
   });
 
   it("a wrong terminal password is refused (24), and the password is not in the error", async () => {

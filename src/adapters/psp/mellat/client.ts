@@ -1,8 +1,11 @@
 /**
  * The second PSP connector: Behpardakht Mellat's internet payment gateway,
  * a SOAP service (docs/psps/mellat.md), spoken with the `soap` package from
- * the service's own WSDL. The same client speaks to the bank simulator run
+ * the service's own WSDL (the service document, which imports the interface
+ * document IPaymentGateway). The same client speaks to the bank simulator run
  * with BANK_SIM_PROTOCOL=mellat (test mode) and to Behpardakht (live mode).
+ * Every message is held against the conformance corpus (test/fixtures/psps/mellat/),
+ * which is what public integrations show of Behpardakht, not what our simulator says.
  *
  *   token   bpPayRequest(terminalId, userName, userPassword, orderId, amount, localDate, localTime,
  *           additionalData, callBackUrl, payerId) → "ResCode,RefId"
@@ -10,23 +13,24 @@
  *   confirm bpVerifyRequest(…, orderId, saleOrderId, saleReferenceId)   → ResCode (43: verified before)
  *   settle  bpSettleRequest(…, orderId, saleOrderId, saleReferenceId)   → ResCode (45: settled before)
  *   reverse bpReversalRequest(…, orderId, saleOrderId, saleReferenceId) → ResCode (48: reversed before)
- *   inquire bpInquiryRequest(…, orderId, saleOrderId, saleReferenceId)  → ResCode
- *   report  POST {base}/pgwchannel/reports/daily  {terminalId, userName, userPassword, date}  → JSON (report.ts, modelled)
+ *   inquire bpInquiryRequest(…, orderId, saleOrderId, saleReferenceId)  → ResCode (0: verified and standing)
+ *   refund  bpRefundRequest(…, orderId (the refund's own), saleOrderId, saleReferenceId, refundAmount) → "ResCode,reference"
  *
- * Verify and settle are separate calls here: confirm verifies, settle settles. Every order id is
- * the payment's own (mapping.ts: mellatOrderId), never one a callback names. Every call has a
- * timeout and carries our operation key in the `X-Operation-Key` HTTP header (confirm:<payment>,
- * settle:<payment>, reverse:<payment>, inquire:<payment>, token:<payment>); the simulator does each
- * operation once per key. The terminal's password travels in the SOAP body only, never in an
- * error, a log or an activity's result.
+ * Verify and settle are separate calls here: confirm verifies, settle settles. Behpardakht finds a
+ * sale by saleOrderId and saleReferenceId; the sale's order id is the payment's own (mapping.ts:
+ * mellatOrderId), never one a callback names, and a refund's is its own (mellatRefundOrderId). No
+ * reference shows a daily report call: there is none. Every call has a timeout and carries our
+ * operation key in the `X-Operation-Key` HTTP header (confirm:<payment>, settle:<payment>,
+ * reverse:<payment>, inquire:<payment>, token:<payment>, refund:<refund>), which Behpardakht ignores
+ * and the simulator keeps. The terminal's password travels in the SOAP body only, never in an error,
+ * a log or an activity's result.
  */
 import { SpanKind } from '@opentelemetry/api';
 import { createClientAsync, type Client } from 'soap';
 import type { BankCallback } from '../../../domain/payment-workflow.ts';
 import { inSpan } from '../../../observability/tracing.ts';
-import { BankRefusalError, BankUnavailableError, type BankOperationAnswer, type BankReportLine, type BankToken, type Confirmation, type Inquiry, type PspCapabilities, type PspClient } from '../psp-client.ts';
-import { answerValues, inquiryStanding, MELLAT_CODE, mellatCallback, mellatCodeMeaning, mellatOrderId } from './mapping.ts';
-import { mellatDate, parseMellatReport } from './report.ts';
+import { BankRefusalError, BankUnavailableError, type BankOperationAnswer, type BankToken, type Confirmation, type Inquiry, type PspCapabilities, type PspClient } from '../psp-client.ts';
+import { answerValues, inquiryStanding, MELLAT_CODE, mellatCallback, mellatCodeMeaning, mellatOrderId, mellatRefundOrderId } from './mapping.ts';
 
 export interface MellatEndpoint {
   /** Origin (and path prefix) of the SOAP service, no trailing slash: the WSDL is {baseUrl}/pgwchannel/services/pgw?wsdl. */
@@ -41,8 +45,6 @@ export interface MellatEndpoint {
 
 /** The SOAP service's path (its WSDL at ?wsdl), Behpardakht's own. */
 export const MELLAT_SERVICE_PATH = '/pgwchannel/services/pgw';
-/** The terminal's daily report (report.ts): a JSON POST beside the SOAP service, modelled. */
-export const MELLAT_REPORT_PATH = '/pgwchannel/reports/daily';
 /** The page the customer's browser POSTs the RefId to. */
 export const MELLAT_PAGE_PATH = '/pgwchannel/startpay.mellat';
 
@@ -61,8 +63,14 @@ function tehranNow(at = new Date()): { localDate: string; localTime: string } {
 /** A PSP that speaks Behpardakht Mellat's IPG: the bank simulator in test mode, Behpardakht in live mode. */
 export class MellatClient implements PspClient {
   readonly name = 'mellat';
-  /** PROVISIONAL: what this connector calls today, not yet what Behpardakht's references show (issue 41 rebuilds it). */
-  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 180 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'none', inquiry: true, dailyReport: true };
+  /**
+   * What Behpardakht offers, as its references show it (docs/psps/mellat.md#capabilities): a verify,
+   * then a settle that captures; a verified sale reversible until Behpardakht settles it by itself,
+   * 180 minutes after the verify; an unverified sale given back by itself after 20 minutes;
+   * bpRefundRequest for all or part of a settled sale; bpInquiryRequest of a sale by its reference;
+   * no daily report any reference documents.
+   */
+  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 180 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'partial', inquiry: true, dailyReport: false };
   private client: Promise<Client> | undefined;
 
   constructor(readonly endpoint: MellatEndpoint) {}
@@ -72,6 +80,7 @@ export class MellatClient implements PspClient {
   }
 
   async requestToken(paymentId: string, amount: number, redirectUrl: string): Promise<BankToken> {
+    // In the published order; payerId is an xs:string (the integrations send 0).
     const { code, values } = await this.call('bpPayRequest', `token:${paymentId}`, {
       ...this.terminal(),
       orderId: mellatOrderId(paymentId),
@@ -107,9 +116,15 @@ export class MellatClient implements PspClient {
     return { result: 'confirmed', basis: 'result_code', ref_num: refNum, res_num: paymentId, amount, terminal: this.terminalId, rrn: null, card_pan: null };
   }
 
-  async inquire(paymentId: string): Promise<Inquiry> {
-    // Asked by the order id alone: a return that says "failed" carries no SaleReferenceId.
-    const { code } = await this.call('bpInquiryRequest', `inquire:${paymentId}`, this.bySale(mellatOrderId(paymentId), '0'));
+  /**
+   * bpInquiryRequest of the sale the customer's return named: Behpardakht finds a sale by its
+   * saleOrderId and saleReferenceId, so a return without a SaleReferenceId (a cancel or a failure
+   * carries none) names no sale to ask about, and the answer is `open` without a call: no reference
+   * shows an inquiry by the order id alone.
+   */
+  async inquire(paymentId: string, callback: Pick<BankCallback, 'ref_num' | 'token'>): Promise<Inquiry> {
+    if (!/^[1-9][0-9]{0,18}$/.test(callback.ref_num)) return { standing: 'open' };
+    const { code } = await this.call('bpInquiryRequest', `inquire:${paymentId}`, this.bySale(mellatOrderId(paymentId), callback.ref_num));
     return { standing: inquiryStanding(code) };
   }
 
@@ -123,25 +138,21 @@ export class MellatClient implements PspClient {
     return this.operation('bpReversalRequest', `reverse:${paymentId}`, paymentId, refNum, MELLAT_CODE.REVERSED);
   }
 
-  /** The terminal's transactions of the Tehran day `day`: Behpardakht's JSON report (report.ts); no answer or a 5xx is BankUnavailableError. */
-  async dailyReport(day: string): Promise<BankReportLine[]> {
-    const key = `report:${this.endpoint.terminalId}:${day}`;
-    const text = await inSpan(`bank POST ${MELLAT_REPORT_PATH}`, SpanKind.CLIENT, { 'http.request.method': 'POST', 'url.path': MELLAT_REPORT_PATH }, async () => {
-      let res: Response;
-      try {
-        res = await fetch(`${this.endpoint.baseUrl}${MELLAT_REPORT_PATH}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-operation-key': key },
-          body: JSON.stringify({ ...this.terminal(), date: mellatDate(day) }),
-          signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-        });
-      } catch (error) {
-        throw new BankUnavailableError(`the bank did not answer its report (${key}): ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (res.status !== 200) throw new BankUnavailableError(`the bank answered ${res.status} to its report (${key})`);
-      return res.text();
+  /**
+   * bpRefundRequest: `amount` of the settled sale back to the customer's card, under the refund's own
+   * order id (a new one, derived from `refundId`, so every retry names the same). 0 refunded now (the
+   * answer's second value is Behpardakht's reference of the refund); 41, that order id used before, is
+   * this refund asked before (a retry after an answer that never arrived: the order id is ours alone
+   * and no other call of ours uses it). Anything else is a refusal (46: the sale is not settled yet).
+   */
+  async refund(paymentId: string, refNum: string, refundId: string, amount: number): Promise<BankOperationAnswer> {
+    const { code } = await this.call('bpRefundRequest', `refund:${refundId}`, {
+      ...this.bySale(mellatOrderId(paymentId), refNum),
+      orderId: mellatRefundOrderId(refundId),
+      refundAmount: amount,
     });
-    return parseMellatReport(text, this.endpoint.terminalId, day);
+    if (code !== MELLAT_CODE.OK && code !== MELLAT_CODE.DUPLICATE_ORDER) throw new BankRefusalError(code, `the bank refused bpRefundRequest: ${mellatCodeMeaning(code)}`);
+    return { ref_num: refNum, result_code: code };
   }
 
   private terminal() {

@@ -16,13 +16,30 @@ import type { Inquiry } from '../psp-client.ts';
  * compared to it and never trusted on its own.
  */
 export function mellatOrderId(paymentId: string): string {
-  return String(Number.parseInt(createHash('sha256').update(paymentId).digest('hex').slice(0, 13), 16));
+  return numericId(paymentId);
+}
+
+/**
+ * The order id of a refund (bpRefundRequest's `orderId`): Behpardakht wants a new one, unique at the
+ * terminal, for every refund, beside the sale's own as `saleOrderId`. Derived from the refund's id as
+ * a payment's is from its id (a distinct input, so never a payment's), stored nowhere, the same on
+ * every retry; a collision with another order id (one in 2^52) is refused by the PSP as a duplicate.
+ */
+export function mellatRefundOrderId(refundId: string): string {
+  return numericId(`refund:${refundId}`);
+}
+
+/** The first 13 hex digits of the SHA-256 of `id`, as a decimal: below 2^52, never 0 in practice, a long at the PSP. */
+function numericId(id: string): string {
+  return String(Number.parseInt(createHash('sha256').update(id).digest('hex').slice(0, 13), 16));
 }
 
 /** The ResCodes Dargah acts on by name. */
 export const MELLAT_CODE = {
   OK: 0,
   CANCELED_BY_CUSTOMER: 17,
+  /** An order id used before: for a refund's own order id, that refund asked before. */
+  DUPLICATE_ORDER: 41,
   SALE_NOT_FOUND: 42,
   ALREADY_VERIFIED: 43,
   VERIFY_NOT_FOUND: 44,
@@ -112,8 +129,10 @@ export function mellatCallback(fields: Record<string, string>, paymentId?: strin
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(refId) || !/^-?[0-9]{1,4}$/.test(resCode) || !/^[0-9]{1,19}$/.test(saleOrderId) || !/^[0-9]{0,40}$/.test(saleReferenceId)) return undefined;
   if (paymentId !== undefined && saleOrderId !== mellatOrderId(paymentId)) return undefined;
   const state = callbackState(Number(resCode));
-  if (state === 'OK' && /^0*$/.test(saleReferenceId)) return undefined;
-  return { state, ref_num: state === 'OK' ? saleReferenceId : '', res_num: paymentId ?? saleOrderId, token: refId };
+  const named = !/^0*$/.test(saleReferenceId);
+  if (state === 'OK' && !named) return undefined;
+  // A failed return rarely names a sale, but when it does the inquiry can ask about that sale (client.ts: inquire).
+  return { state, ref_num: named ? saleReferenceId : '', res_num: paymentId ?? saleOrderId, token: refId };
 }
 
 /** Whether a post to our return route carries Mellat's fields rather than SEP's. */
@@ -127,9 +146,9 @@ export function answerValues(answer: unknown): { code: number; values: string[] 
 }
 
 /**
- * bpInquiryRequest's ResCode as the inquiry's standing: 0 the sale stands (paid, not reversed), 17
- * canceled, a customer's code failed; anything else (not found, reversed, the PSP's trouble)
- * decides nothing.
+ * bpInquiryRequest's ResCode as the inquiry's standing: 0 the sale was verified and stands (43 and 45,
+ * verified or settled before, say as much), 17 canceled, a customer's code failed; anything else (not
+ * found, not verified, reversed, the PSP's trouble) decides nothing (docs/psps/mellat.md#inquiry).
  */
 export function inquiryStanding(code: number): Inquiry['standing'] {
   if (code === MELLAT_CODE.OK || code === MELLAT_CODE.ALREADY_VERIFIED || code === MELLAT_CODE.ALREADY_SETTLED) return 'succeeded';
