@@ -61,8 +61,13 @@ function tehranNow(at = new Date()): { localDate: string; localTime: string } {
 /** A PSP that speaks Behpardakht Mellat's IPG: the bank simulator in test mode, Behpardakht in live mode. */
 export class MellatClient implements PspClient {
   readonly name = 'mellat';
-  /** PROVISIONAL: what this connector calls today, not yet what Behpardakht's references show (issue 41 rebuilds it). */
-  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 180 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'none', inquiry: true, dailyReport: true };
+  /**
+   * As issue 41 states Behpardakht's references: bpSettleRequest captures; an unverified sale goes back
+   * by itself after 20 minutes, a verified one is settled by itself after 180 (so a reversal must come
+   * before); bpRefundRequest refunds; bpInquiryRequest answers; no report call. The Mellat connector's
+   * own rebuild (docs/psps/mellat.md) owns these values.
+   */
+  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 180 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'partial', inquiry: true, dailyReport: false };
   private client: Promise<Client> | undefined;
 
   constructor(readonly endpoint: MellatEndpoint) {}

@@ -61,8 +61,12 @@ interface VerifyAnswer {
 /** A PSP that speaks SEP's protocol: the bank simulator in test mode, the PSP's own IPG in live mode. */
 export class SepClient implements PspClient {
   readonly name = 'sep' as const;
-  /** PROVISIONAL: what this connector calls today, not yet what SEP's references show (issue 41 rebuilds it). */
-  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'partial', inquiry: true, dailyReport: true };
+  /**
+   * As issue 41 states SEP's references (its merchant guide v4.1): VerifyTransaction is final, a reversal
+   * is taken within 50 minutes of it, an unverified sale goes back by itself after 30; no refund, inquiry
+   * or report call. The SEP connector's own rebuild (docs/psps/sep.md) owns these values.
+   */
+  readonly capabilities: PspCapabilities = { capture: 'verify', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'none', inquiry: false, dailyReport: false };
 
   constructor(readonly endpoint: BankEndpoint) {}
 
