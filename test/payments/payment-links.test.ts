@@ -146,7 +146,7 @@ describe('payment links', function () {
       assert.equal(verified.fee, feeAtVerify(verified, { bps: h.config.FEE_BPS, min: h.config.FEE_MIN, max: h.config.FEE_MAX }), 'the fee as verify computes it');
       assert.ok(verified.fee > 0);
       assert.notEqual(verified.verified_at, null);
-      assert.deepEqual((await bankOperations(paymentId)).map((o) => o.kind), ['confirm', 'settle'], 'settled at the bank as verify does');
+      assert.deepEqual((await bankOperations(paymentId)).map((o) => o.kind), ['confirm'], "captured by SEP's verify at the return: no settle, as the merchant's verify");
       const [delivery] = await merchant.rcv.waitForDeliveries(forPayment(paymentId, 'payment.verified'));
       assert.equal(delivery!.event.data.payment?.payment_link, link.id);
       assert.equal(delivery!.event.data.payment?.status, 'verified');
