@@ -53,7 +53,7 @@ describe('workflow determinism (replay)', () => {
     await client(h.baseUrl, key).post(`/payments/${verified.id}/verify`, { amount: verified.amount });
     await client(h.baseUrl, key).post(`/payments/${verified.id}/verify`, { amount: verified.amount + 1 });
     // SEP's verify at the return captured: the merchant's verify asked the bank nothing.
-    assert.deepEqual((await bankOperations(verified.id)).map((o) => o.kind), ['token', 'confirm']);
+    assert.deepEqual((await bankOperations(verified.id)).map((o) => o.kind), ['confirm']);
     paths.verified = verified.id;
     for (const outcome of ['failure', 'cancel', 'delay'] as const) {
       const p = await createdPayment(h.baseUrl, key);
