@@ -23,10 +23,11 @@ import { otherPaymentWithReference } from '../src/db/payments.ts';
 import { merchantRoute, terminalReservations } from '../src/db/psp-routes.ts';
 import { defaultRoute, planRoute } from '../src/domain/psp-routing.ts';
 import type { ConfirmedAtBank } from '../src/domain/bank-confirmation.ts';
+import type { ConfirmationRefusalReason } from '../src/domain/confirmation-refusal.ts';
 import { pspCanEnforceCards } from '../src/domain/card-restriction.ts';
 import { cardHashKey, type Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
-import { pspFailovers, pspTokenRequests } from '../src/observability/metrics.ts';
+import { pspConfirmationsRefused, pspFailovers, pspTokenRequests } from '../src/observability/metrics.ts';
 import { paymentRecordGuard, type PaymentClaim, type RecordedIdentity } from './payment-record.ts';
 
 export interface BankActivityDependencies {
@@ -267,6 +268,64 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     async reverseAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
       const bank = await adapter('reverseAtBank', { payment_id, mode, ...pspOf(psp) });
       return recorded('reverse', { payment_id, mode, ref_num }, () => bank.reverse(payment_id, ref_num));
+    },
+
+    /**
+     * A confirmation the workflow refused (docs/PAYMENTS.md#a-confirmation-the-gateway-refuses): the PSP's
+     * verify already did its work, so the sale is reversed at once, keyed by payment (`reverse:<payment>`:
+     * a retry or a replay reverses once), counted and logged here, never in the workflow. Not reversed:
+     * a sale the answer names as another of our payments (ResNum), or whose RefNum another payment of
+     * this terminal recorded as paid within the PSP's reversal window: that money is the other payment's,
+     * and reversing it here would undo a payment its merchant sees paid. A PSP that refuses the reversal
+     * (its window passed, say) is answered as such: the payment is still recorded, and the alert says
+     * money is held at the PSP. No answer: thrown, and retried until the PSP answers.
+     */
+    async reverseRefusedConfirmation({
+      payment_id,
+      mode,
+      ref_num,
+      reason,
+      psp,
+    }: {
+      payment_id: string;
+      mode: Mode;
+      ref_num: string;
+      reason: ConfirmationRefusalReason;
+      psp?: PspName;
+    }): Promise<{ reversal: 'reversed' | 'reversal_refused' | 'not_reversed' }> {
+      const bank = await adapter('reverseRefusedConfirmation', { payment_id, mode, ...pspOf(psp) });
+      const fields = { payment_id, mode, psp: bank.name, ref_num, reason };
+      const since = new Date(Date.now() - bank.capabilities.reversalWindowMs);
+      const another =
+        reason === 'other_payment'
+          ? { id: 'named by the answer' }
+          : await db
+              .selectFrom('payments')
+              .select('id')
+              .where('psp_terminal_id', '=', bank.terminalId)
+              .where('paid_at', '>=', since)
+              .where('reference_id', '=', ref_num)
+              .where('id', '!=', payment_id)
+              .executeTakeFirst();
+      const counted = (reversal: 'reversed' | 'reversal_refused' | 'not_reversed') => {
+        pspConfirmationsRefused.inc({ psp: bank.name, reason, reversal });
+        return { reversal };
+      };
+      if (another !== undefined) {
+        logger.error({ ...fields, other_payment_id: another.id }, "bank confirm refused: the PSP's sale is another payment's; not reversed");
+        return counted('not_reversed');
+      }
+      logger.warn(fields, 'bank confirm refused: the confirmation does not match the payment; reversing the sale at the PSP');
+      try {
+        await recorded('reverse', fields, () => bank.reverse(payment_id, ref_num));
+      } catch (error) {
+        if (error instanceof ApplicationFailure && error.type === 'bank_refused') {
+          logger.error(fields, 'bank confirm refused: the PSP refused to reverse the sale; money is held at the PSP');
+          return counted('reversal_refused');
+        }
+        throw error;
+      }
+      return counted('reversed');
     },
 
     async refundAtBank({ payment_id, mode, ref_num, refund_id, amount, psp }: { payment_id: string; mode: Mode; ref_num: string; refund_id: string; amount: number; psp?: PspName }) {

@@ -70,7 +70,12 @@ export const ConfigSchema = Type.Object({
     default: '',
     description: 'public origin of the API and hosted pages; defaults to http://localhost:PORT',
   }),
-  VERIFY_WINDOW_SECONDS: Int({ default: 1800, minimum: 1, description: 'time after payment in which verify must arrive' }),
+  VERIFY_WINDOW_SECONDS: Int({
+    default: 1800,
+    minimum: 1,
+    description:
+      "time after payment in which verify must arrive; with BANK_PENDING_LIMIT_SECONDS, at most each configured PSP's reversal window (SEP 3000 s, Mellat 10800 s), or the API and the worker refuse to start (docs/BANK.md#windows-from-the-psp)",
+  }),
   PAYMENT_TTL_SECONDS: Int({ default: 900, minimum: 1, description: 'lifetime of the payment page (expires_at)' }),
   REFUND_WINDOW_SECONDS: Int({ default: 15_552_000, minimum: 1, description: 'time after verify in which refunds are taken (180 days)' }),
   SANDBOX_DELAY_SECONDS: Int({ default: 10, minimum: 0, description: 'test mode: how long a payment stays pending before the gateway asks the bank to confirm it again (the simulator answers "in progress" for its own SANDBOX_DELAY_SECONDS)' }),

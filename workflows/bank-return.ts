@@ -7,7 +7,8 @@
  * intervals, until the pending limit.
  */
 import { isCancellation, patched } from '@temporalio/workflow';
-import { isGenuineConfirmation } from '../src/domain/bank-confirmation.ts';
+import { BANK_REFERENCE_PATTERN, isGenuineConfirmation, MASKED_CARD_PAN_PATTERN, RRN_PATTERN, type ConfirmedAtBank } from '../src/domain/bank-confirmation.ts';
+import { confirmationRefusalReason } from '../src/domain/confirmation-refusal.ts';
 import { chargedAmount, PAYMENT_FAILURES } from '../src/domain/payment.ts';
 import {
   BANK_PENDING_LIMIT_DEFAULT_MS,
@@ -20,7 +21,11 @@ import {
 import type { PaymentClock } from './payment-clock.ts';
 import { refusalFailure } from './failures.ts';
 import type { PaymentState } from './payment-state.ts';
-import { bankCalls, bankCallsAwaited, bankConfirmOnReturn, bankInquiryOnReturn, bankTokenPerPsp, routePlanning } from './proxies.ts';
+import { bankCalls, bankCallsAwaited, bankConfirmOnReturn, bankInquiryOnReturn, bankTokenPerPsp, pspCapabilitiesOf, routePlanning } from './proxies.ts';
+import type { BankActivities } from '../activities/bank.ts';
+
+/** What the payment's PSP offers, as the bank activity answers it (its connector's PspCapabilities). */
+export type PspCapabilitiesAnswer = Awaited<ReturnType<BankActivities['pspCapabilities']>>;
 
 /**
  * Returns that say "failed" or "canceled" are recorded only on the bank's answer to an inquiry
@@ -55,6 +60,29 @@ export function amountAtBank({ payment }: PaymentWorkflowInput): number {
  */
 export const CARD_RESTRICTION_PATCH = 'card-restriction';
 
+/**
+ * What the payment's PSP offers decides its path (docs/PAYMENTS.md#capture-at-verify-or-at-settle): where
+ * the PSP's verify at the customer's return captures (SEP), the merchant's verify and a payment link's
+ * own verify ask the PSP nothing more (no settle); where the PSP has no inquiry (SEP), a failed or
+ * canceled return of this payment's bank session is recorded as it says. The capabilities are read once,
+ * into the history, where the path first depends on them. Histories recorded before replay as they ran:
+ * settled at verify, and a failed return asked of the PSP.
+ */
+export const PSP_CAPABILITIES_PATCH = 'psp-capabilities';
+
+/**
+ * Never money without a record (docs/PAYMENTS.md#a-confirmation-the-gateway-refuses): a `confirmed`
+ * answer the gateway refuses (another amount, terminal or reference) is reversed at the PSP at once and
+ * the payment fails `confirmation_mismatch`. Histories recorded before left such a payment as it was.
+ */
+export const REFUSED_CONFIRMATION_PATCH = 'refused-confirmation-reversed';
+
+const BANK_REFERENCE = new RegExp(BANK_REFERENCE_PATTERN);
+const RRN = new RegExp(RRN_PATTERN);
+const MASKED_CARD_PAN = new RegExp(MASKED_CARD_PAN_PATTERN);
+/** A bank's value kept on the record only in the shape the payment resource allows (payment-schemas.ts). */
+const shaped = (value: string | null, pattern: RegExp): string | null => (value !== null && pattern.test(value) ? value : null);
+
 /** What the customer's Pay is refused with when no PSP of the route gave a token: a 503 they may retry. */
 export const NO_BANK_ANSWERED = { code: 'bank_unavailable', message: 'No bank can take the payment right now; try again in a moment.' } as const;
 
@@ -63,6 +91,8 @@ export class BankReturn {
   private token: BankTokenResult | undefined;
   /** The bank's reference (RefNum) of a payment whose confirmation is pending. */
   private pendingRef: string | undefined;
+  /** The payment's PSP's capabilities, once read (PSP_CAPABILITIES_PATCH). */
+  private offered: PspCapabilitiesAnswer | undefined;
 
   constructor(
     private readonly state: PaymentState,
@@ -71,6 +101,25 @@ export class BankReturn {
     /** What the bank charges the customer (amountAtBank). */
     readonly charged: number,
   ) {}
+
+  /**
+   * What the payment's PSP offers: asked of the bank activity once (a local activity, so the answer is
+   * in the history and replays), then kept. Callers ask only under PSP_CAPABILITIES_PATCH.
+   */
+  async capabilities(): Promise<PspCapabilitiesAnswer> {
+    const { payment } = this.state;
+    this.offered ??= await pspCapabilitiesOf.pspCapabilities({ payment_id: payment.id, mode: payment.mode, ...this.state.pspOfPayment });
+    return this.offered;
+  }
+
+  /**
+   * Whether the merchant's verify (or a payment link's) must still capture at the PSP (settle): not
+   * where the PSP's verify at the return captured already. Histories recorded before the patch settle.
+   */
+  async settlesAtVerify(): Promise<boolean> {
+    if (!patched(PSP_CAPABILITIES_PATCH)) return true;
+    return (await this.capabilities()).capture === 'settle';
+  }
 
   /** The customer may still pay: nobody has answered and the page has not expired. */
   payable(): boolean {
@@ -125,7 +174,7 @@ export class BankReturn {
     const { payment } = this.state;
     if (!this.payable() || this.token === undefined) return;
     if ((callback.token !== '' && callback.token !== this.token.token) || callback.res_num !== payment.id) return; // not this payment's session at the bank
-    if (callback.state !== 'OK' && patched(ASK_BANK_ON_FAILED_RETURN_PATCH)) return this.recordBankRefusal();
+    if (callback.state !== 'OK' && patched(ASK_BANK_ON_FAILED_RETURN_PATCH)) return this.recordBankRefusal(callback);
     if (callback.state === 'CanceledByUser') return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
     if (callback.state !== 'OK') return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
     await this.confirm(callback.ref_num);
@@ -138,11 +187,31 @@ export class BankReturn {
    * bank, only the genuine return's RefNum, confirmed, pays it, and a paid transaction nobody
    * confirms is reversed by the bank itself, so believing the inquiry's "succeeded" gains nothing.
    */
-  private async recordBankRefusal(): Promise<void> {
+  private async recordBankRefusal(callback: BankCallback): Promise<void> {
     const { payment } = this.state;
     let standing: string;
+    // A PSP with no inquiry (SEP) cannot be asked, and a return that names no transaction of the PSP's
+    // (Behpardakht's canceled or failed return carries no SaleReferenceId: no sale was made) gives it
+    // nothing to find: the return of this payment's own bank session (its id, and its token where the
+    // PSP posts one, checked above) is recorded as it says. A forged one can only end a payment its
+    // forger holds the page of, and a customer who pays after it is not charged: the PSP gives back by
+    // itself any sale nobody verifies (docs/SECURITY.md, docs/BANK.md#a-failed-or-canceled-return).
+    if (patched(PSP_CAPABILITIES_PATCH)) {
+      let inquiry: boolean;
+      try {
+        ({ inquiry } = await this.capabilities());
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        return;
+      }
+      if (!inquiry || callback.ref_num === '') {
+        if (callback.state === 'CanceledByUser') return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
+        return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
+      }
+    }
     try {
-      ({ standing } = await bankInquiryOnReturn.inquireAtBank({ payment_id: payment.id, mode: payment.mode, ...this.state.pspOfPayment }));
+      // The return's reference and token: a PSP that finds a sale by them (Behpardakht, by SaleReferenceId).
+      ({ standing } = await bankInquiryOnReturn.inquireAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: callback.ref_num, token: callback.token, ...this.state.pspOfPayment }));
     } catch (error) {
       if (isCancellation(error)) throw error;
       return;
@@ -174,8 +243,33 @@ export class BankReturn {
         verify_deadline_at: new Date(paidAt + this.input.verify_window_ms).toISOString(),
       });
     }
+    if (answer.result === 'confirmed' && patched(REFUSED_CONFIRMATION_PATCH) && (await this.refuseConfirmation(answer, refNum))) return;
     // Not confirmed for this payment: a created payment stays payable; a pending one is refused by its bank.
     if (payment.status === 'pending') await this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.notConfirmed });
+  }
+
+  /**
+   * The PSP confirmed (its verify did the work) what the gateway refuses for this payment: the bank
+   * activity reverses the sale at once (keyed by payment: a retry or a replay reverses once), counts it
+   * and alerts, and only then is the payment recorded failed `confirmation_mismatch`, with the bank's
+   * references where they have the shapes of a record. Answers false, leaving the payment as it is
+   * (payable, or a pending one failed by the caller), when the sale is another payment's: the activity
+   * does not reverse that, and this payment has no money of its own at the PSP.
+   */
+  private async refuseConfirmation(answer: ConfirmedAtBank, refNum: string): Promise<boolean> {
+    const { payment } = this.state;
+    const reason = confirmationRefusalReason(answer, { id: payment.id, amount: this.charged }, refNum);
+    const { reversal } = await bankCalls.reverseRefusedConfirmation({ payment_id: payment.id, mode: payment.mode, ref_num: refNum, reason, ...this.state.pspOfPayment });
+    if (reversal === 'not_reversed') return false;
+    await this.state.commit({
+      ...payment,
+      status: 'failed',
+      failure: PAYMENT_FAILURES.confirmationMismatch,
+      reference_id: shaped(refNum, BANK_REFERENCE),
+      rrn: shaped(answer.rrn, RRN),
+      card_pan: shaped(answer.card_pan, MASKED_CARD_PAN),
+    });
+    return true;
   }
 
   /**

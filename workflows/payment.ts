@@ -121,9 +121,10 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
         const { payment } = state;
         // Already verified with the same amount: the same answer again.
         if (payment.status !== 'paid') return payment;
-        // Settled at the bank before it is verified; a bank that does not answer leaves it paid (503, try again).
+        // Settled at the bank before it is verified, where the PSP captures at settle (where its verify at
+        // the return captured, nothing is asked); a bank that does not answer leaves it paid (503, try again).
         try {
-          await bankCallsAwaited.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
+          if (await bank.settlesAtVerify()) await bankCallsAwaited.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
         } catch (error) {
           if (isCancellation(error)) throw error;
           throw refusalFailure({ code: 'bank_unavailable', message: 'The bank did not settle the payment in time; verify again.' });
@@ -155,15 +156,16 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
   // 2. The bank keeps the payment "in progress": it is asked again until it answers or the limit passes.
   if (state.payment.status === 'pending') await bank.awaitConfirmation();
 
-  // 3a. A payment link's payment: nobody else will verify it. The bank is asked to settle until it
-  // answers (retried as every bank call); should it refuse for good, the payment stays paid and the
-  // deadline below gives the money back, as for a merchant who never verified.
+  // 3a. A payment link's payment: nobody else will verify it. Where its PSP captures at settle, the bank
+  // is asked to settle until it answers (retried as every bank call); should it refuse for good, the
+  // payment stays paid and the deadline below gives the money back, as for a merchant who never
+  // verified. Where the PSP's verify at the return captured, it is verified at once.
   if (state.payment.status === 'paid' && input.auto_verify === true && patched(PAYMENT_LINK_AUTO_VERIFY_PATCH)) {
     await state.exclusive(async () => {
       const { payment } = state;
       if (payment.status !== 'paid') return;
       try {
-        await bankCalls.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
+        if (await bank.settlesAtVerify()) await bankCalls.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
       } catch (error) {
         if (isCancellation(error)) throw error;
         return;

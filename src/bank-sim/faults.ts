@@ -3,7 +3,7 @@
  * a PSP that is down (it closes the connection without an answer), that hangs
  * (a timeout: it does the work but never answers), that is slow (it answers as
  * usual, late), that fails, forgets the
- * transaction or keeps answering "in progress"; and the customer's return
+ * transaction or keeps answering "in progress", or confirms another amount than it holds; and the customer's return
  * arriving with another amount or more than once. A switch given a count
  * answers that many calls; one without stays on until cleared (an outage).
  */
@@ -19,12 +19,18 @@ export type SwitchedOperation = FaultOperation | 'payout';
 /**
  * `down`: the connection is closed at once, no answer; `timeout`: no answer ever (the work is done,
  * except a token's); `slow`: the usual answer, SLOW_ANSWER_MS late; `error`: the protocol's error
- * answer; `unknown`: "transaction not found"; `in_progress` only for confirm: "in progress" as long as it is on.
+ * answer; `unknown`: "transaction not found"; `in_progress` only for confirm: "in progress" as long as it is on;
+ * `other_amount` only for confirm: the verify does its work and answers as usual, but its transaction
+ * detail names OTHER_AMOUNT_DELTA rials more than the sale (a PSP confirming what the gateway must
+ * refuse: docs/RELIABILITY.md, scenario 14). SEP's JSON answer only: Mellat's verify names no amount.
  */
-export type FaultKind = 'down' | 'timeout' | 'slow' | 'error' | 'unknown' | 'in_progress';
+export type FaultKind = 'down' | 'timeout' | 'slow' | 'error' | 'unknown' | 'in_progress' | 'other_amount';
 
 export const SWITCHED_OPERATIONS: readonly SwitchedOperation[] = ['token', 'confirm', 'settle', 'reverse', 'refund', 'payout'];
-export const FAULT_KINDS: readonly FaultKind[] = ['down', 'timeout', 'slow', 'error', 'unknown', 'in_progress'];
+export const FAULT_KINDS: readonly FaultKind[] = ['down', 'timeout', 'slow', 'error', 'unknown', 'in_progress', 'other_amount'];
+
+/** What the `other_amount` fault adds to the amount a verify answer names. */
+export const OTHER_AMOUNT_DELTA = 1_000;
 
 /**
  * How late a slow PSP answers: past the gateway's usual patience for a token in the failover
@@ -34,7 +40,7 @@ export const SLOW_ANSWER_MS = 3_000;
 
 /** Whether `kind` means something for `operation`: a token has no transaction to forget, only confirm is "in progress". */
 export function faultApplies(operation: SwitchedOperation, kind: FaultKind): boolean {
-  if (kind === 'in_progress') return operation === 'confirm';
+  if (kind === 'in_progress' || kind === 'other_amount') return operation === 'confirm';
   if (kind === 'unknown') return operation !== 'token';
   return true;
 }
@@ -103,6 +109,10 @@ export class FaultSwitches {
       answerLate(res);
       return false;
     }
+    if (kind === 'other_amount') {
+      answerOtherAmount(res);
+      return false;
+    }
     if (kind === 'down') dropConnection(res);
     // SEP's token call answers its own shape: `status` -1 with an error code, here with a 503.
     else if (kind === 'error' && op === 'token') json(res, 503, { status: -1, errorCode: '-1', errorDesc: 'service unavailable' });
@@ -122,6 +132,26 @@ export class FaultSwitches {
 export function dropConnection(res: ServerResponse): void {
   res.socket?.destroy();
   res.destroy();
+}
+
+/**
+ * A PSP that confirms another amount than it holds: the JSON answer, as the protocol wrote it, with
+ * OTHER_AMOUNT_DELTA added to its transaction detail's amounts (an answer without one leaves as it is).
+ */
+export function answerOtherAmount(res: ServerResponse): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    const [body] = args;
+    if (typeof body !== 'string') return end(...args);
+    const parsed = JSON.parse(body) as { TransactionDetail?: Record<string, unknown> };
+    const detail = parsed.TransactionDetail;
+    if (detail === undefined) return end(...args);
+    for (const field of ['OrginalAmount', 'AffectiveAmount']) {
+      if (detail[field] !== undefined) detail[field] = Number(detail[field]) + OTHER_AMOUNT_DELTA;
+    }
+    // json() wrote its headers without a length: the changed body goes out as it is.
+    return end(JSON.stringify(parsed));
+  }) as ServerResponse['end'];
 }
 
 /** A slow PSP: the answer, whatever it is, leaves SLOW_ANSWER_MS after it was ready. */

@@ -219,6 +219,10 @@ export const PAYMENT_FAILURES = {
   expired: { code: 'payment_expired', message: 'The payment page expired before the payment was made.' },
   bankUnconfirmed: { code: 'bank_unconfirmed', message: 'The bank did not confirm the payment in time; it returns the money to the customer.' },
   cardNotAllowed: { code: 'card_not_allowed', message: 'The payment was made with a card the merchant did not allow; the bank returns the money to the customer.' },
+  confirmationMismatch: {
+    code: 'confirmation_mismatch',
+    message: "The bank confirmed the payment with details the gateway cannot accept (another amount, terminal or reference); the bank was asked to return the money to the customer.",
+  },
 } as const satisfies Record<string, { code: string; message: string }>;
 
 /** Whether `amount` is a payment or refund amount at all: a whole number of rials above zero. */

@@ -6,12 +6,16 @@ import { createApp } from './http-app.ts';
 import { drain, listen } from '../http/server.ts';
 import { connectTemporal } from '../temporal/client.ts';
 import { runMain } from './run.ts';
+import { pspClientsFromConfig } from '../adapters/psp/clients.ts';
+import { requireWindowsWithinReversal } from '../adapters/psp/windows.ts';
 import { observePool, serveMetrics } from '../observability/metrics.ts';
 import { startTracing } from '../observability/tracing.ts';
 
 await runMain('api', async (config = loadConfig()) => {
   requireMailInProduction(config);
   requireSecretsInProduction(config, 'api');
+  // A reversal must reach each PSP while it still takes one (docs/BANK.md#windows-from-the-psp).
+  requireWindowsWithinReversal(config, pspClientsFromConfig(config));
   const logger = createLogger(config.LOG_LEVEL, 'api');
   // Before the Temporal client: its interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-api');

@@ -9,6 +9,8 @@ import { retiredWorkflowsNotice } from '../temporal/retired-workflows.ts';
 import { ensureRetentionSchedule, ensureSettlementSchedule, ensureStuckSweepSchedule } from '../temporal/schedules.ts';
 import { namespaceRetentionNotice } from '../temporal/namespace-retention.ts';
 import { runMain } from './run.ts';
+import { pspClientsFromConfig } from '../adapters/psp/clients.ts';
+import { requireWindowsWithinReversal } from '../adapters/psp/windows.ts';
 import { freePort } from './ports.ts';
 import { oldestUndeliveredEventAge } from '../db/webhook-backlog.ts';
 import { observeBankReconciliation, observePool, observeStuckRecords, observeWebhookBacklog, observeWorkerThreadHeaps, serveMetrics } from '../observability/metrics.ts';
@@ -22,6 +24,8 @@ import { workerMemoryBounds } from './memory-bounds.ts';
 await runMain('worker', async (config = loadConfig()) => {
   requireMailInProduction(config);
   requireSecretsInProduction(config, 'worker');
+  // A reversal must reach each PSP while it still takes one (docs/BANK.md#windows-from-the-psp).
+  requireWindowsWithinReversal(config, pspClientsFromConfig(config));
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   // Before the Temporal client and workers: their interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-worker');

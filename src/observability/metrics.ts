@@ -374,6 +374,13 @@ export const pspTokenRequests = new Counter({
   registers: [registry],
 });
 
+export const pspConfirmationsRefused = new Counter({
+  name: `${PREFIX}psp_confirmation_refused_total`,
+  help: "PSP confirmations (the PSP's verify answered `confirmed`) the gateway refused for their payment, by PSP, reason (other_payment, terminal, amount, reference, malformed) and what became of the money: reversed (reversed at the PSP at once), reversal_refused (the PSP refused the reversal: money held there), not_reversed (it is another payment's: left to it)",
+  labelNames: ['psp', 'reason', 'reversal'] as const,
+  registers: [registry],
+});
+
 export const pspFailovers = new Counter({
   name: `${PREFIX}psp_failovers_total`,
   help: 'Payments whose token came from a PSP terminal other than the first of their route (the first failed or its breaker was open)',

@@ -70,7 +70,7 @@ describe('deploy/: alert rules, Prometheus configuration and Grafana dashboard',
     assert.notDeepEqual(promqlErrors('sum(rate(dargah_http_requests_total[5m]) >'), []);
   });
 
-  it('names the alerts the operator guide explains: error rate, verify p99, reversal share, webhook backlog age, no worker polling, MySQL pool exhaustion, records stuck, a workflow that differs from its record, a PSP down, a bank reconciliation difference', () => {
+  it('names the alerts the operator guide explains: error rate, verify p99, reversal share, webhook backlog age, no worker polling, MySQL pool exhaustion, records stuck, a workflow that differs from its record, a PSP confirmation refused, a PSP down, a bank reconciliation difference', () => {
     const rules = parse(readFileSync(ALERTS, 'utf8')) as Rules;
     const alerts = rules.groups.flatMap((g) => g.rules);
     assert.deepEqual(alerts.map((r) => r.alert).sort(), [
@@ -78,6 +78,7 @@ describe('deploy/: alert rules, Prometheus configuration and Grafana dashboard',
       'DargahHighErrorRate',
       'DargahMysqlPoolExhausted',
       'DargahNoWorkerPolling',
+      'DargahPspConfirmationRefused',
       'DargahPspDown',
       'DargahRecordMismatch',
       'DargahRecordsStuck',

@@ -142,10 +142,8 @@ describe('who may pay: a payment restricted to cards and a national code', funct
     assert.equal(verified.body.payment.status, 'verified');
     assert.deepEqual(verified.body.payment.allowed_cards, ['627412******7899', '502229******7897']);
     assertNoSecrets(verified.text, 'the verify answer');
-    assert.deepEqual(
-      (await bankOperations(p.id)).map((o) => o.kind),
-      ['confirm', 'settle'],
-    );
+    // SEP's verify at the return captured: no settle.
+    assert.deepEqual((await bankOperations(p.id)).map((o) => o.kind), ['confirm']);
     const history = await historyOf(p.id);
     const text = historyText(history);
     assert.ok(text.includes('502229******7897') && text.includes('"card_allowed":true'), 'the confirm answer is read from the history');

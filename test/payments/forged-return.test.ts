@@ -1,20 +1,25 @@
 /**
  * A forged "failed" or "canceled" return (docs/SECURITY.md, "Threats and their tests"): the
  * return route takes no CSRF token, and the bank token it checks is in the bank page's address
- * that anyone with the payment's URL gets from its Pay button. The workflow records such a return
- * only on the bank's own answer to an inquiry; a payment the customer has not finished stays
- * `created`, and the customer can still pay or cancel it. Against the real stack: the API, the
- * worker, the bank simulator's process.
+ * that anyone with the payment's URL gets from its Pay button. Where the PSP answers an inquiry
+ * (Behpardakht's bpInquiryRequest), the workflow records such a return only on the PSP's own
+ * answer: a payment the customer has not finished stays `created`, and the customer can still pay.
+ * SEP has no inquiry (docs/BANK.md#a-failed-or-canceled-return): a return of the payment's own bank
+ * session (its token) is recorded as it says, and whoever forged it only ends a payment whose page
+ * they hold; a customer who pays after it is never charged for good, as nobody verifies that sale
+ * and SEP gives the money back by itself. Against the real stack: the API, the worker, the bank
+ * simulators' processes.
  */
 import assert from 'node:assert/strict';
 import { getHarness, newMerchant, type Harness } from '../support/harness.ts';
-import { bankPageOf, bankRedirectForm, chooseOnBankPage, chooseOutcome, createdPayment, forgeBankReturn, postBankReturn, pressPay, returnsAnswered, waitForStatus, walkBankPage, walkPostedBankPage } from '../support/payments.ts';
+import { bankPageOf, bankRedirectForm, chooseOutcome, createdPayment, forgeBankReturn, pressPay, returnsAnswered, waitForStatus, walkBankPage, walkPostedBankPage } from '../support/payments.ts';
+import { bankOperations } from '../support/bank.ts';
 import { cli } from '../support/cli.ts';
 import { request, waitFor } from '../support/http.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { mellatOrderId } from '../../src/adapters/psp/mellat/mapping.ts';
 
-describe('a forged failed or canceled return is recorded only on the bank’s word', function () {
+describe('a forged failed or canceled return: on the bank’s word where it answers an inquiry, else only from its own bank session', function () {
   this.timeout(120_000);
   let h: Harness;
   let key: string;
@@ -33,23 +38,38 @@ describe('a forged failed or canceled return is recorded only on the bank’s wo
     ({ key } = await newMerchant());
   });
 
-  for (const state of ['Failed', 'CanceledByUser'] as const) {
-    it(`a forged ${state} return leaves an unfinished payment created; the customer then pays it`, async () => {
+  for (const [state, status, code] of [
+    ['Failed', 'failed', 'card_declined'],
+    ['CanceledByUser', 'canceled', 'canceled_by_customer'],
+  ] as const) {
+    it(`SEP, no inquiry: a ${state} return with the payment's bank token is recorded ${status} without asking SEP; the customer's later payment is never verified, so SEP gives it back`, async () => {
       const p = await createdPayment(h.baseUrl, key);
       const bankPage = await bankPageOf(h.baseUrl, p.id);
       await forgedAndAnswered(p, bankPage, state);
       const after = await statusOf(p.id);
-      assert.equal(after.status, 'created', 'the bank says the payment is still open: nothing recorded');
-      assert.equal(after.failure, null);
-      // The customer's browser, sent to the result page, sees "processing" with the way back to pay.
-      const result = await (await fetch(`${h.baseUrl}/pay/${p.id}/result?lang=en`)).text();
-      assert.match(result, new RegExp(`href="/pay/${p.id}\\?lang=en"`));
-      const back = await walkBankPage(bankPage, 'success');
-      assert.equal(back.status, 303);
-      const paid = await waitForStatus(h.baseUrl, key, p.id, 'paid');
-      assert.equal(paid.failure, null);
+      assert.equal(after.status, status);
+      assert.equal(after.failure?.code, code);
+      // The payment's workflow ended with it: the customer's late return finds nothing to pay.
+      assert.equal((await walkBankPage(bankPage, 'success')).status, 303);
+      assert.equal((await statusOf(p.id)).status, status, 'a payment that ended is never paid');
+      assert.deepEqual((await bankOperations(p.id)).map((o) => o.kind).filter((k) => k !== 'token'), [], 'SEP was asked nothing: no inquiry, no verify that would capture');
     });
   }
+
+  it('SEP: a Failed return with another bank token changes nothing, and the customer then pays', async () => {
+    const p = await createdPayment(h.baseUrl, key);
+    const bankPage = await bankPageOf(h.baseUrl, p.id);
+    const forgedPage = new URL(bankPage);
+    const token = forgedPage.searchParams.get('token') ?? '';
+    // Another token of the same shape: one character changed.
+    forgedPage.searchParams.set('token', `${token.slice(0, -1)}${token.endsWith('a') ? 'b' : 'a'}`);
+    const res = await forgeBankReturn(h.baseUrl, p.id, forgedPage.toString(), 'Failed');
+    assert.equal(res.status, 303);
+    await waitFor(`the workflow to answer the forged return of ${p.id}`, async () => ((await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined));
+    assert.equal((await statusOf(p.id)).status, 'created', 'not this payment\'s bank session');
+    assert.equal((await walkBankPage(bankPage, 'success')).status, 303);
+    await waitForStatus(h.baseUrl, key, p.id, 'paid');
+  });
 
   it("a return is read by the connector of the PSP that gave the token: Mellat's fields for a SEP payment, another payment's order or a RefId not the payment's token pay nothing", async () => {
     // A SEP payment: a post in Mellat's fields is no return of it.
@@ -82,23 +102,24 @@ describe('a forged failed or canceled return is recorded only on the bank’s wo
     assert.deepEqual((await waitForStatus(h.baseUrl, routed.key, p.id, 'paid')).psp?.name, 'mellat');
   });
 
-  it('a forged Failed return after the customer paid at the bank changes nothing: the genuine return pays', async () => {
-    const p = await createdPayment(h.baseUrl, key);
-    const bankPage = await bankPageOf(h.baseUrl, p.id);
-    const genuine = await chooseOnBankPage(bankPage, 'success');
-    await forgedAndAnswered(p, bankPage, 'Failed');
-    assert.equal((await statusOf(p.id)).status, 'created', 'paid at the bank, but only a confirmed RefNum pays');
-    assert.equal((await postBankReturn(genuine)).status, 303);
-    await waitForStatus(h.baseUrl, key, p.id, 'paid');
-  });
-
-  it('a forged Failed return, then the customer cancels at the bank: canceled by the customer, as the bank says', async () => {
-    const p = await createdPayment(h.baseUrl, key);
-    const bankPage = await bankPageOf(h.baseUrl, p.id);
-    await forgedAndAnswered(p, bankPage, 'Failed');
-    assert.equal((await walkBankPage(bankPage, 'cancel')).status, 303);
-    const canceled = await waitForStatus(h.baseUrl, key, p.id, 'canceled');
-    assert.equal(canceled.failure?.code, 'canceled_by_customer');
+  it('Mellat, with an inquiry: a forged canceled return of the payment\'s own session leaves it created (Behpardakht says it is still open); the customer then pays it', async () => {
+    const routed = await newMerchant();
+    const set = await cli('routing', 'set', '--merchant', routed.merchantId, '--mode', 'test', '--psps', 'mellat');
+    assert.equal(set.code, 0, set.stderr);
+    const p = await createdPayment(h.baseUrl, routed.key);
+    const form = bankRedirectForm(await (await pressPay(h.baseUrl, p.id)).text());
+    assert.ok(form?.fields.RefId !== undefined, "Pay answers the form to Mellat's page, with its RefId");
+    const res = await fetch(`${h.baseUrl}/pay/${p.id}/return`, {
+      method: 'POST',
+      body: new URLSearchParams({ RefId: form.fields.RefId, ResCode: '17', SaleOrderId: mellatOrderId(p.id), SaleReferenceId: '' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://attacker.example' },
+      redirect: 'manual',
+    });
+    assert.equal(res.status, 303);
+    await waitFor(`the workflow to answer the forged return of ${p.id}`, async () => ((await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined));
+    assert.equal((await statusOf(p.id, routed.key)).status, 'created', 'the bank says the payment is still open: nothing recorded');
+    assert.equal((await walkPostedBankPage(h.baseUrl, p.id, form, 'success')).status, 303);
+    await waitForStatus(h.baseUrl, routed.key, p.id, 'paid');
   });
 
   for (const [outcome, status, code] of [

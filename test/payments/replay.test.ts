@@ -14,15 +14,26 @@
  * routing's (psp-failover.test.ts). v12 adds the patch card-restriction's paths (card-restriction.test.ts): a payment
  * restricted to a card, paid with another (reversed, failed card_not_allowed), and one paid with the allowed card
  * then verified. v13 adds the patch payment-link-auto-verify's path (payment-links.test.ts): a payment link's payment
- * paid at the bank and verified by its own workflow. The generations before v7 were of retired workflow types and are no longer kept.
+ * paid at the bank and verified by its own workflow. v14 adds the patches psp-capabilities and
+ * refused-confirmation-reversed (issue 41: SEP's verify at the return captures, and it has no inquiry): a SEP
+ * payment verified without a settle (v14-verified: the capabilities read once, in the verify), one reversed at
+ * its deadline (v14-reversed), a cancel and a failed return recorded without an inquiry (v14-cancel,
+ * v14-sep-failed-return), and a confirmation the gateway refuses (the PSP names another amount) reversed at once
+ * and failed confirmation_mismatch (v14-refused-confirmation). The generations before v7 were of retired workflow
+ * types and are no longer kept.
+ *
+ * The fresh refund paths wait for the refund's end, whichever it is: SEP captures at its verify and is never
+ * settled, and the simulator refunds only a settled sale, so until refunds follow each PSP's capabilities (issue
+ * 41's refunds part) a SEP refund here is declined; the history of either outcome replays the same way.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
-import { bankFault } from '../support/bank.ts';
-import { bankPageOf, chooseOutcome, createdPayment, forgeBankReturn, paidPayment, returnsAnswered, waitForStatus, walkBankPage } from '../support/payments.ts';
-import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { bankFault, bankOperations } from '../support/bank.ts';
+import { bankPageOf, chooseOutcome, createdPayment, forgeBankReturn, paidPayment, returnsAnswered, waitForStatus } from '../support/payments.ts';
+import { verifiedPayment } from '../support/refunds.ts';
+import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { committedHistories, recordFixture, replayAll, type NamedHistory } from '../support/replay.ts';
 import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
 
@@ -41,6 +52,8 @@ describe('workflow determinism (replay)', () => {
     const verified = await paidPayment(h.baseUrl, key);
     await client(h.baseUrl, key).post(`/payments/${verified.id}/verify`, { amount: verified.amount });
     await client(h.baseUrl, key).post(`/payments/${verified.id}/verify`, { amount: verified.amount + 1 });
+    // SEP's verify at the return captured: the merchant's verify asked the bank nothing.
+    assert.deepEqual((await bankOperations(verified.id)).map((o) => o.kind), ['confirm']);
     paths.verified = verified.id;
     for (const outcome of ['failure', 'cancel', 'delay'] as const) {
       const p = await createdPayment(h.baseUrl, key);
@@ -56,21 +69,25 @@ describe('workflow determinism (replay)', () => {
     paths.reversed = reversed.id;
     // Refunds: each in a run of the refunds workflow; the payment's own workflow ended at verify.
     const runs: Record<string, { workflowId: string; runId: string }> = {};
-    const refundRun = async (path: string, paymentId: string, body: Record<string, unknown>, status: 'succeeded' | 'failed') => {
+    const refundRun = async (path: string, paymentId: string, body: Record<string, unknown>) => {
       const taken = await client(h.baseUrl, key).post<{ refund: { id: string } }>(`/payments/${paymentId}/refunds`, body);
-      await waitForRefund(h.baseUrl, key, taken.body.refund.id, status);
+      assert.equal(taken.status, 201, JSON.stringify(taken.body));
+      await waitFor(`refund ${taken.body.refund.id} to end`, async () => {
+        const res = await client(h.baseUrl, key).get<{ refund: Refund }>(`/refunds/${taken.body.refund.id}`);
+        return res.body.refund.status === 'pending' ? undefined : true;
+      });
       const handle = h.temporal.client.workflow.getHandle(refundsWorkflowId(paymentId));
       await handle.result();
       runs[path] = { workflowId: handle.workflowId, runId: (await handle.describe()).runId };
     };
     const refunded = await verifiedPayment(h.baseUrl, key, { amount: 1_000_000 });
-    await refundRun('refunds-partial', refunded.id, { amount: 400_000 }, 'succeeded');
-    await refundRun('refunds-rest', refunded.id, {}, 'succeeded');
-    await waitForStatus(h.baseUrl, key, refunded.id, 'refunded');
+    await refundRun('refunds-partial', refunded.id, { amount: 400_000 });
+    await refundRun('refunds-rest', refunded.id, {});
     paths.refunded = refunded.id;
     const declined = await verifiedPayment(h.baseUrl, key, { amount: 500_000 });
     await bankFault({ operation: 'refund', fault: 'unknown', times: 1 });
-    await refundRun('refunds-declined', declined.id, { amount: 200_000 }, 'failed');
+    await refundRun('refunds-declined', declined.id, { amount: 200_000 });
+    await bankFault(null);
 
     // The merchant's own actions and the test helpers.
     const api = client(h.baseUrl, key);
@@ -91,14 +108,21 @@ describe('workflow determinism (replay)', () => {
     await waitForStatus(h.baseUrl, key, advanced.id, 'reversed');
     paths.advanced = advanced.id;
 
-    // A forged Failed return the bank's inquiry contradicts (still open), then the customer cancels at the bank.
-    const forged = await createdPayment(h.baseUrl, key);
-    const forgedBankPage = await bankPageOf(h.baseUrl, forged.id);
-    await forgeBankReturn(h.baseUrl, forged.id, forgedBankPage, 'Failed');
-    await waitFor('the forged return to be answered', async () => ((await returnsAnswered(h.temporal.client, forged.id)) >= 1 ? true : undefined));
-    await walkBankPage(forgedBankPage, 'cancel');
-    await waitForStatus(h.baseUrl, key, forged.id, 'canceled');
-    paths['forged-failure'] = forged.id;
+    // A Failed return of the payment's own SEP session: SEP has no inquiry, so it is recorded as it says.
+    const failedReturn = await createdPayment(h.baseUrl, key);
+    const failedBankPage = await bankPageOf(h.baseUrl, failedReturn.id);
+    await forgeBankReturn(h.baseUrl, failedReturn.id, failedBankPage, 'Failed');
+    await waitFor('the failed return to be answered', async () => ((await returnsAnswered(h.temporal.client, failedReturn.id)) >= 1 ? true : undefined));
+    await waitForStatus(h.baseUrl, key, failedReturn.id, 'failed');
+    paths['sep-failed-return'] = failedReturn.id;
+
+    // SEP confirms another amount than the sale's: reversed at once, failed confirmation_mismatch.
+    await bankFault({ operation: 'confirm', fault: 'other_amount', times: 1 });
+    const refusedConfirmation = await createdPayment(h.baseUrl, key);
+    await chooseOutcome(h.baseUrl, refusedConfirmation.id, 'success');
+    assert.equal((await waitForStatus(h.baseUrl, key, refusedConfirmation.id, 'failed')).failure?.code, 'confirmation_mismatch');
+    await bankFault(null);
+    paths['refused-confirmation'] = refusedConfirmation.id;
 
     // The bank keeps a paid payment "in progress" past the pending limit: failed bank_unconfirmed.
     const patient = await apiWith({ BANK_PENDING_LIMIT_SECONDS: '2' });
@@ -132,7 +156,7 @@ describe('workflow determinism (replay)', () => {
 
   it('replays a fresh history of every path with the current code', async () => {
     const h = await getHarness();
-    assert.equal(await replayAll(h.bundle, fresh), 17);
+    assert.equal(await replayAll(h.bundle, fresh), 18);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
@@ -152,6 +176,10 @@ describe('workflow determinism (replay)', () => {
     for (const path of ['card-not-allowed', 'card-allowed']) assert.ok(histories.some((f) => f.workflowId === `v12-${path}.history.bin`), `the v12 fixture of ${path} is committed`);
     // v13: the patch payment-link-auto-verify, a payment link's payment verified by its own workflow.
     assert.ok(histories.some((f) => f.workflowId === 'v13-link-verified.history.bin'), 'the v13 fixture of the link payment is committed');
+    // v14: the patches psp-capabilities and refused-confirmation-reversed.
+    for (const path of ['verified', 'reversed', 'cancel', 'sep-failed-return', 'refused-confirmation']) {
+      assert.ok(histories.some((f) => f.workflowId === `v14-${path}.history.bin`), `the v14 fixture of ${path} is committed`);
+    }
     assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });

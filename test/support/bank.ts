@@ -50,7 +50,7 @@ export async function bankOperations(paymentId: string, kind?: BankOperation['ki
 /** A fault switch of the simulator (docs/BANK.md#the-simulator): `times` calls of `operation` answer so; without `times`, every call until cleared. */
 export interface BankFault {
   operation?: 'token' | 'confirm' | 'settle' | 'reverse' | 'refund' | 'payout';
-  fault?: 'down' | 'timeout' | 'error' | 'unknown' | 'in_progress' | 'clear';
+  fault?: 'down' | 'timeout' | 'error' | 'unknown' | 'in_progress' | 'other_amount' | 'clear';
   times?: number;
   callback_other_amount?: number;
   callback_repeat?: number;

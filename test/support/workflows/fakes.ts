@@ -19,6 +19,11 @@ type Behaviours = { [K in Name]: Behaviour<K> };
 export const CAPTURE = { reference_id: '4711000001', rrn: '600000000001', card_pan: '603799******1234' };
 export const BANK_OPERATION = { ref_num: '4711000001', result_code: 0 };
 
+/** A PSP whose separate settle captures, with an inquiry (as Behpardakht's references show it). */
+export const SETTLE_CAPABILITIES = { capture: 'settle', reversalWindowMs: 180 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'partial', inquiry: true, dailyReport: false } as const;
+/** A PSP whose verify at the return captures, with no inquiry, refund or report (as SEP's references show it). */
+export const SEP_CAPABILITIES = { capture: 'verify', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'none', inquiry: false, dailyReport: false } as const;
+
 /** Every activity the worker registers, answering as the real ones do when all is well. */
 const HEALTHY: Behaviours = {
   announcePayment: async () => undefined,
@@ -45,7 +50,10 @@ const HEALTHY: Behaviours = {
       : { result: 'confirmed', ref_num, res_num: payment_id, amount: Number(fakeAmounts.get(payment_id) ?? 0), terminal: '11223344', terminal_matches: true, rrn: CAPTURE.rrn, card_pan: CAPTURE.card_pan },
   // The bank's inquiry answers the customer's choice the pay helper made; no choice: still open.
   inquireAtBank: async ({ payment_id }) => ({ standing: INQUIRY_STANDING[fakeOutcomes.get(payment_id) ?? 'none'] }),
-  pspCapabilities: async ({ psp }) => ({ psp: psp ?? 'sep', capture: 'settle', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'partial', inquiry: true, dailyReport: true }),
+  // A PSP that captures at settle and answers inquiries (Behpardakht's shape): the paths every test took
+  // before capabilities; a test of SEP's shape says so with `on('pspCapabilities', …)` (SEP_CAPABILITIES).
+  pspCapabilities: async ({ psp }) => ({ psp: psp ?? 'sep', ...SETTLE_CAPABILITIES }),
+  reverseRefusedConfirmation: async () => ({ reversal: 'reversed' }),
   settleAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
   reverseAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
   refundAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),

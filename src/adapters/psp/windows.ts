@@ -1,0 +1,39 @@
+/**
+ * The gateway's windows against each PSP's own (docs/BANK.md#windows-from-the-psp): a paid payment
+ * nobody verifies is reversed at VERIFY_WINDOW_SECONDS after it was paid, and a payment the PSP keeps
+ * "in progress" may be paid up to BANK_PENDING_LIMIT_SECONDS late; the reversal must reach the PSP
+ * while it still takes one (its connector's `reversalWindowMs`: SEP's 50 minutes after its verify,
+ * Behpardakht's 180 minutes before it settles a verified sale by itself). A reversal asked later is
+ * refused and the money stays with the merchant, unrecorded as such: such a configuration is refused
+ * at start, by the API and the worker alike.
+ */
+import { ConfigError, type Config } from '../../config.ts';
+import { PSP_NAMES } from './psp-client.ts';
+import type { PspClients } from './clients.ts';
+
+type Windows = Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'BANK_PENDING_LIMIT_SECONDS'>;
+
+const minutes = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${ms / 1000} seconds`);
+
+/** The sentence that refuses the configuration, for the first configured PSP whose reversal window it exceeds; undefined when it fits every one. */
+export function reversalWindowProblem(config: Windows, clients: PspClients): string | undefined {
+  const neededMs = (config.VERIFY_WINDOW_SECONDS + config.BANK_PENDING_LIMIT_SECONDS) * 1000;
+  for (const mode of ['live', 'test'] as const) {
+    for (const name of PSP_NAMES) {
+      const client = clients[mode][name];
+      if (client === undefined || neededMs <= client.capabilities.reversalWindowMs) continue;
+      return (
+        `Invalid configuration: VERIFY_WINDOW_SECONDS (${config.VERIFY_WINDOW_SECONDS} s) plus BANK_PENDING_LIMIT_SECONDS (${config.BANK_PENDING_LIMIT_SECONDS} s) ` +
+        `exceeds PSP ${name}'s reversal window of ${minutes(client.capabilities.reversalWindowMs)} (${mode} mode), so a payment nobody verifies could no longer be reversed there: ` +
+        `shorten them to at most ${client.capabilities.reversalWindowMs / 1000} s together`
+      );
+    }
+  }
+  return undefined;
+}
+
+/** Refuses to start (ConfigError, one sentence) with windows that exceed a configured PSP's reversal window. */
+export function requireWindowsWithinReversal(config: Windows, clients: PspClients): void {
+  const problem = reversalWindowProblem(config, clients);
+  if (problem !== undefined) throw new ConfigError(problem);
+}

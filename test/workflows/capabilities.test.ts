@@ -1,0 +1,218 @@
+/**
+ * The payment workflow reads its PSP's capabilities (docs/PAYMENTS.md#capture-at-verify-or-at-settle),
+ * and never leaves money at the PSP without a record (docs/PAYMENTS.md#a-confirmation-the-gateway-refuses),
+ * with fake activities: a PSP whose verify at the return captures (SEP's shape) is never asked to
+ * settle, a failed or canceled return at a PSP with no inquiry is recorded as it says, and a
+ * confirmation the gateway refuses is reversed at once and the payment fails `confirmation_mismatch`.
+ */
+import assert from 'node:assert/strict';
+import { ApplicationFailure } from '@temporalio/common';
+import { bankCallbackUpdate, bankTokenUpdate, paymentQuery } from '../../src/domain/payment-workflow.ts';
+import { concurrently } from '../support/workflows/concurrently.ts';
+import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
+import { CAPTURE, FakeActivities, fakeAmounts, healthy, SEP_CAPABILITIES } from '../support/workflows/fakes.ts';
+import { AMOUNT, pay, paymentIn, refusedWith, startPayment, verify } from '../support/workflows/payments.ts';
+
+/** Fakes whose PSP has SEP's capabilities: capture at verify, no inquiry, no refund, no report. */
+const sepFakes = () => new FakeActivities().on('pspCapabilities', async ({ psp }) => ({ psp: psp ?? 'sep', ...SEP_CAPABILITIES }));
+
+/** Fakes whose bank confirms the payment `changed` from what it should (another amount, terminal, ResNum…). */
+const confirmingOtherwise = (fakes: FakeActivities, changed: Record<string, unknown>) =>
+  fakes.on('confirmAtBank', async (input, call) => {
+    const genuine = await healthy('confirmAtBank')(input, call);
+    return genuine.result === 'confirmed' ? { ...genuine, ...changed } : genuine;
+  });
+
+describe("the payment workflow and its PSP's capabilities", () => {
+  before(async function () {
+    this.timeout(600_000);
+    await prepareWorkflowTests();
+  });
+
+  concurrently('capture at the PSP verify (SEP)', (it) => {
+    it("the merchant's verify records verified without asking the PSP anything: no settle, the capabilities read once", async () => {
+      const fakes = sepFakes();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle, input } = await startPayment(client, taskQueue);
+        await pay(handle, 'success');
+        await paymentIn(handle, 'paid');
+        const verified = await verify(handle, AMOUNT);
+        assert.equal(verified.status, 'verified');
+        assert.equal(verified.fee, 25_000);
+        assert.deepEqual(fakes.transitions(), ['2 paid', '3 verified']);
+        assert.equal(fakes.calls('settleAtBank').length, 0, 'no settle where the verify at the return captured');
+        assert.deepEqual(fakes.calls('pspCapabilities'), [{ payment_id: input.payment.id, mode: 'test', psp: 'sep' }]);
+        assert.equal(fakes.calls('reverseAtBank').length, 0);
+      });
+    });
+
+    it("a payment link's payment is verified by its workflow without a settle", async () => {
+      const fakes = sepFakes();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { autoVerify: true });
+        await pay(handle, 'success');
+        const verified = await handle.result();
+        assert.equal(verified.status, 'verified');
+        assert.deepEqual(fakes.transitions(), ['2 paid', '3 verified']);
+        assert.equal(fakes.calls('settleAtBank').length, 0);
+        assert.equal(fakes.calls('pspCapabilities').length, 1);
+      });
+    });
+
+    it('a paid payment nobody verifies is reversed once at the deadline, as at any PSP', async () => {
+      const fakes = sepFakes();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle, input } = await startPayment(client, taskQueue, { verifyWindowMs: 500 });
+        await pay(handle, 'success');
+        const reversed = await handle.result();
+        assert.equal(reversed.status, 'reversed');
+        assert.deepEqual(fakes.calls('reverseAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' }]);
+        assert.equal(fakes.calls('settleAtBank').length, 0);
+      });
+    });
+
+    it("a canceled return of the payment's own bank session is recorded canceled without an inquiry (the PSP has none)", async () => {
+      const fakes = sepFakes();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await pay(handle, 'cancel');
+        const canceled = await handle.result();
+        assert.equal(canceled.status, 'canceled');
+        assert.equal(canceled.failure?.code, 'canceled_by_customer');
+        assert.deepEqual(fakes.calls('inquireAtBank'), []);
+        assert.deepEqual(fakes.transitions(), ['2 canceled']);
+      });
+    });
+
+    it('a failed return is recorded failed card_declined without an inquiry; one with another token records nothing', async () => {
+      const fakes = sepFakes();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle, input } = await startPayment(client, taskQueue);
+        const token = await handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/pay/return' }] });
+        const forged = await handle.executeUpdate(bankCallbackUpdate, { args: [{ state: 'Failed', ref_num: '', res_num: input.payment.id, token: `${token.token}x` }] });
+        assert.equal(forged.status, 'created', 'another bank session: not this payment');
+        const failed = await handle.executeUpdate(bankCallbackUpdate, { args: [{ state: 'Failed', ref_num: '', res_num: input.payment.id, token: token.token }] });
+        assert.equal(failed.status, 'failed');
+        assert.equal(failed.failure?.code, 'card_declined');
+        assert.deepEqual(fakes.calls('inquireAtBank'), []);
+        assert.deepEqual(fakes.transitions(), ['2 failed']);
+      });
+    });
+  });
+
+  concurrently('capture at settle (Behpardakht)', (it) => {
+    it("the merchant's verify settles at the PSP first, once, and a failed return is asked of the PSP's inquiry", async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await pay(handle, 'success');
+        await paymentIn(handle, 'paid');
+        assert.equal((await verify(handle, AMOUNT)).status, 'verified');
+        assert.equal(fakes.calls('settleAtBank').length, 1);
+        const other = await startPayment(client, taskQueue);
+        await pay(other.handle, 'failure');
+        assert.equal((await other.handle.result()).status, 'failed');
+        assert.deepEqual(fakes.calls('inquireAtBank').map((c) => c.payment_id), [other.input.payment.id]);
+      });
+    });
+
+    it('capabilities that cannot be read leave the payment paid and the verify answered bank_unavailable (503, verify again)', async () => {
+      const fakes = new FakeActivities().on('pspCapabilities', async (input, call) => {
+        if (call === 1) throw ApplicationFailure.nonRetryable('PSP sep is not configured for test payments.', 'bank_not_configured');
+        return healthy('pspCapabilities')(input, call);
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await pay(handle, 'success');
+        await paymentIn(handle, 'paid');
+        await refusedWith(verify(handle, AMOUNT), 'bank_unavailable');
+        assert.equal((await handle.query(paymentQuery)).status, 'paid');
+        assert.equal((await verify(handle, AMOUNT)).status, 'verified', 'the next verify reads them and settles');
+        assert.equal(fakes.calls('settleAtBank').length, 1);
+      });
+    });
+  });
+
+  concurrently('a confirmation the gateway refuses', (it) => {
+    for (const [what, changed, reason] of [
+      ['another amount', { amount: AMOUNT + 10_000 }, 'amount'],
+      ['another terminal', { terminal: '99999999', terminal_matches: false }, 'terminal'],
+      ['another RefNum than the return carried', { ref_num: '4711000099' }, 'reference'],
+      ['an RRN of another shape', { rrn: '12' }, 'malformed'],
+    ] as const) {
+      it(`${what}: reversed at the PSP at once (${reason}), then recorded failed confirmation_mismatch; never paid, never left created`, async () => {
+        const fakes = confirmingOtherwise(sepFakes(), changed);
+        await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+          const { handle, input } = await startPayment(client, taskQueue);
+          await pay(handle, 'success');
+          const failed = await handle.result();
+          assert.equal(failed.status, 'failed');
+          assert.equal(failed.failure?.code, 'confirmation_mismatch');
+          assert.equal(failed.paid_at, null);
+          assert.equal(failed.reference_id, CAPTURE.reference_id, "the RefNum the return carried, for support and the PSP's records");
+          assert.deepEqual(fakes.calls('reverseRefusedConfirmation'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, reason, psp: 'sep' }]);
+          assert.deepEqual(fakes.transitions(), ['2 failed']);
+          assert.deepEqual(fakes.calls('reverseAtBank'), [], 'the refusal activity reverses; the deadline has nothing to reverse');
+        });
+      });
+    }
+
+    it('a PSP that answers the reversal late is asked again until it answers, and the payment is recorded once', async () => {
+      const fakes = confirmingOtherwise(new FakeActivities(), { amount: AMOUNT - 1 }).on('reverseRefusedConfirmation', async (_input, call) => {
+        if (call < 3) throw new Error('the PSP did not answer');
+        return { reversal: 'reversed' };
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await pay(handle, 'success');
+        const failed = await handle.result();
+        assert.equal(failed.failure?.code, 'confirmation_mismatch');
+        assert.equal(fakes.calls('reverseRefusedConfirmation').length, 3);
+        assert.deepEqual(fakes.transitions(), ['2 failed']);
+      });
+    });
+
+    it('a reversal the PSP refuses still records the payment failed confirmation_mismatch (the alert says the money is held there)', async () => {
+      const fakes = confirmingOtherwise(sepFakes(), { amount: AMOUNT + 1 }).on('reverseRefusedConfirmation', async () => ({ reversal: 'reversal_refused' }));
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await pay(handle, 'success');
+        assert.equal((await handle.result()).failure?.code, 'confirmation_mismatch');
+        assert.deepEqual(fakes.transitions(), ['2 failed']);
+      });
+    });
+
+    it("a sale another payment's (its ResNum) is not reversed on this one's word: the payment stays payable, and a genuine return then pays it", async () => {
+      const fakes = sepFakes().on('reverseRefusedConfirmation', async () => ({ reversal: 'not_reversed' }));
+      let first = true;
+      fakes.on('confirmAtBank', async (input, call) => {
+        const genuine = await healthy('confirmAtBank')(input, call);
+        if (!first || genuine.result !== 'confirmed') return genuine;
+        first = false;
+        return { ...genuine, res_num: 'another-payment' };
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle, input } = await startPayment(client, taskQueue);
+        fakeAmounts.set(input.payment.id, AMOUNT);
+        const token = await handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/pay/return' }] });
+        const callback = { state: 'OK' as const, ref_num: CAPTURE.reference_id, res_num: input.payment.id, token: token.token };
+        assert.equal((await handle.executeUpdate(bankCallbackUpdate, { args: [callback] })).status, 'created');
+        assert.deepEqual(fakes.calls('reverseRefusedConfirmation').map((c) => c.reason), ['other_payment']);
+        assert.equal((await handle.executeUpdate(bankCallbackUpdate, { args: [callback] })).status, 'paid');
+        assert.deepEqual(fakes.transitions(), ['2 paid']);
+      });
+    });
+
+    it('a pending payment the PSP later confirms for another amount is reversed and fails confirmation_mismatch, not card_declined', async () => {
+      const fakes = confirmingOtherwise(sepFakes(), { amount: AMOUNT * 2 });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { sandboxDelayMs: 200 });
+        await pay(handle, 'delay');
+        const failed = await handle.result();
+        assert.equal(failed.failure?.code, 'confirmation_mismatch');
+        assert.deepEqual(fakes.transitions(), ['2 pending', '3 failed']);
+        assert.equal(fakes.calls('reverseRefusedConfirmation').length, 1);
+      });
+    });
+  });
+});
