@@ -206,6 +206,15 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
       await db.updateTable('payments').set({ psp, psp_terminal_id: terminal_id }).where('id', '=', payment_id).where('status', '=', 'created').execute();
     },
 
+    /**
+     * Whether the merchant is approved for live mode now: a live payment link's payment is verified by
+     * its workflow only while it is (docs/PAYMENTS.md#payment-links). A read, answered from the record.
+     */
+    async merchantLiveStanding({ merchant_id }: { merchant_id: string }): Promise<{ live: boolean }> {
+      const merchant = await db.selectFrom('merchants').select('live_mode').where('id', '=', merchant_id).executeTakeFirst();
+      return { live: Boolean(merchant?.live_mode) };
+    },
+
     /** Reads the payment (and the refund `refund_id`, if taken) for the refunds workflow, which alone writes a verified payment. */
     async readPaymentForRefund({ payment_id, refund_id }: { payment_id: string; refund_id: string }): Promise<RecordedForRefund> {
       const row = await db.selectFrom('payments').selectAll().where('id', '=', payment_id).executeTakeFirst();

@@ -28,7 +28,7 @@ import { amountAtBank, BankReturn } from './bank-return.ts';
 import { PaymentClock } from './payment-clock.ts';
 import { refusalFailure } from './failures.ts';
 import { PaymentState } from './payment-state.ts';
-import { bankCalls, bankCallsAwaited } from './proxies.ts';
+import { bankCalls, bankCallsAwaited, recordWrites } from './proxies.ts';
 
 /**
  * A payment link's payment is verified by its workflow as soon as the bank confirms it
@@ -36,6 +36,14 @@ import { bankCalls, bankCallsAwaited } from './proxies.ts';
  * for payments whose input says `auto_verify`, so every other history replays without the marker.
  */
 export const PAYMENT_LINK_AUTO_VERIFY_PATCH = 'payment-link-auto-verify';
+
+/**
+ * A live payment link's payment is verified by its workflow only while its merchant is still approved
+ * for live mode (docs/SECURITY.md, live payment links): a merchant whose live mode was withdrawn after
+ * the payment started has the customer's money given back instead (reversed). Histories recorded
+ * before verified without asking.
+ */
+export const LINK_AUTO_VERIFY_LIVE_STANDING_PATCH = 'link-auto-verify-live-standing';
 
 export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
   const state = new PaymentState(input.payment, input.merchant_id);
@@ -164,6 +172,10 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
     await state.exclusive(async () => {
       const { payment } = state;
       if (payment.status !== 'paid') return;
+      if (payment.mode === 'live' && patched(LINK_AUTO_VERIFY_LIVE_STANDING_PATCH) && !(await recordWrites.merchantLiveStanding({ merchant_id: input.merchant_id })).live) {
+        await reverse();
+        return;
+      }
       try {
         if (await bank.settlesAtVerify()) await bankCalls.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
       } catch (error) {

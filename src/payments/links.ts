@@ -230,7 +230,7 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
   const feePlan = { bps: merchant.fee_bps, min: Number(merchant.fee_min), max: Number(merchant.fee_max) };
   try {
     // auto_verify only for a merchant approved for live mode when its live payment starts (checked
-    // above); test payments are verified as ever. The workflow does not read live standing again.
+    // above); test payments are verified as ever. The workflow asks again before its own verify.
     const autoVerify = link.mode === 'test' || Boolean(merchant.live_mode);
     await startPaymentWorkflow(temporal, { ...paymentWorkflowInput(payment, { id: merchantId, fee_plan: feePlan }, config), auto_verify: autoVerify }, config.TEMPORAL_TASK_QUEUE);
   } catch (error) {

@@ -5,7 +5,7 @@
  * the simulator's ledger counts every operation.
  */
 import assert from 'node:assert/strict';
-import { bankAdmin, bankFault, bankFaults, bankOperations, OwnSimulator } from '../support/bank.ts';
+import { bankAdmin, bankFault, bankOperations, OwnSimulator } from '../support/bank.ts';
 import { waitForRefund } from '../support/refunds.ts';
 import { apiWith, getHarness, newMerchant, testConfig } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';

@@ -116,6 +116,19 @@ describe("the payment workflow and its PSP's capabilities", () => {
       });
     });
 
+    it('a failed or canceled return that names no sale of the PSP (no reference) is recorded as it says, without an inquiry', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const failed = await startPayment(client, taskQueue);
+        await pay(failed.handle, 'failure', { refNum: '' });
+        assert.equal((await failed.handle.result()).status, 'failed');
+        const canceled = await startPayment(client, taskQueue);
+        await pay(canceled.handle, 'cancel', { refNum: '' });
+        assert.equal((await canceled.handle.result()).status, 'canceled');
+        assert.equal(fakes.calls('inquireAtBank').length, 0, 'nothing to ask about');
+      });
+    });
+
     it('capabilities that cannot be read leave the payment paid and the verify answered bank_unavailable (503, verify again)', async () => {
       const fakes = new FakeActivities().on('pspCapabilities', async (input, call) => {
         if (call === 1) throw ApplicationFailure.nonRetryable('PSP sep is not configured for test payments.', 'bank_not_configured');

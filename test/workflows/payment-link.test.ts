@@ -43,6 +43,36 @@ describe("a payment link's payment in its workflow", () => {
       });
     });
 
+    it("a live link's payment whose merchant lost live mode after it started is given back, not verified", async () => {
+      const fakes = new FakeActivities().on('merchantLiveStanding', async () => ({ live: false }));
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle, input } = await startPayment(client, taskQueue, { autoVerify: true, mode: 'live' });
+        await pay(handle, 'success');
+        const ended = await handle.result();
+        assert.equal(ended.status, 'reversed');
+        assert.equal(ended.refunded_amount, AMOUNT);
+        assert.equal(ended.fee, 0);
+        assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
+        assert.deepEqual(fakes.calls('merchantLiveStanding').map((c) => c.merchant_id), [input.merchant_id], 'asked once, for its own merchant');
+        assert.equal(fakes.calls('reverseAtBank').length, 1, 'the money goes back at once');
+        assert.equal(fakes.calls('settleAtBank').length, 0);
+      });
+    });
+
+    it("a live link's payment whose merchant is still live is verified; a test one never asks", async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const live = await startPayment(client, taskQueue, { autoVerify: true, mode: 'live' });
+        await pay(live.handle, 'success');
+        assert.equal((await live.handle.result()).status, 'verified');
+        assert.equal(fakes.calls('merchantLiveStanding').length, 1);
+        const test = await startPayment(client, taskQueue, { autoVerify: true });
+        await pay(test.handle, 'success');
+        assert.equal((await test.handle.result()).status, 'verified');
+        assert.equal(fakes.calls('merchantLiveStanding').length, 1, 'a test payment is verified without asking');
+      });
+    });
+
     it('a payment without auto_verify stays paid for its merchant to verify', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {

@@ -55,9 +55,9 @@ describe('the payment workflow', () => {
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle, input } = await startPayment(client, taskQueue);
         const token = await handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/pay/return' }] });
-        const forged = await handle.executeUpdate(bankCallbackUpdate, { args: [{ state: 'Failed', ref_num: '', res_num: input.payment.id, token: token.token }] });
+        const forged = await handle.executeUpdate(bankCallbackUpdate, { args: [{ state: 'Failed', ref_num: '7000000001', res_num: input.payment.id, token: token.token }] });
         assert.equal(forged.status, 'created');
-        assert.deepEqual(fakes.calls('inquireAtBank'), [{ payment_id: input.payment.id, mode: 'test', psp: 'sep' }]);
+        assert.deepEqual(fakes.calls('inquireAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: '7000000001', token: token.token, psp: 'sep' }]);
         assert.deepEqual(fakes.transitions(), []);
         await pay(handle, 'failure');
         assert.equal((await handle.result()).status, 'failed');

@@ -38,6 +38,7 @@ const HEALTHY: Behaviours = {
   deleteExpiredIdempotencyKeys: async () => 0,
   // One PSP, as the default route of a worker with only the simulator configured.
   planPaymentRoute: async () => [{ psp: 'sep', terminal_id: '11223344', breaker: 'closed' }],
+  merchantLiveStanding: async () => ({ live: true }),
   recordPaymentPsp: async () => undefined,
   requestBankToken: async ({ payment_id, psp }) => ({
     ...(psp === undefined ? {} : { psp, terminal_id: '11223344' }),

@@ -29,13 +29,15 @@ import { CAPTURE, fakeAmounts, fakeOutcomes } from './fakes.ts';
  * but not awaited (as the return route sends it). A delay's RefNum starts with 9: the fake bank
  * answers its first confirm "in progress".
  */
-export async function pay(handle: PaymentHandle, outcome: BankOutcome): Promise<void> {
+export async function pay(handle: PaymentHandle, outcome: BankOutcome, o: { refNum?: string } = {}): Promise<void> {
   const payment = await handle.query(paymentQuery);
   fakeAmounts.set(payment.id, payment.amount);
   fakeOutcomes.set(payment.id, outcome);
   const token = await handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/pay/return' }] });
   const state = outcome === 'failure' ? 'Failed' : outcome === 'cancel' ? 'CanceledByUser' : 'OK';
-  const refNum = outcome === 'delay' ? `9${randomInt(1e9, 1e10 - 1)}` : outcome === 'success' ? CAPTURE.reference_id : '';
+  // A failed or canceled return names the PSP's transaction here (as Behpardakht's does when it has a
+  // SaleReferenceId), so a PSP with an inquiry is asked about it; `o.refNum` '' is a return naming none.
+  const refNum = o.refNum ?? (outcome === 'delay' ? `9${randomInt(1e9, 1e10 - 1)}` : outcome === 'success' ? CAPTURE.reference_id : `7${randomInt(1e9, 1e10 - 1)}`);
   await handle.startUpdate(bankCallbackUpdate, { args: [{ state, ref_num: refNum, res_num: payment.id, token: token.token }], waitForStage: WorkflowUpdateStage.ACCEPTED });
 }
 
