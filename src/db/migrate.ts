@@ -29,6 +29,7 @@ import * as paymentLinks from './migrations/0038_payment_links.ts';
 import * as splits from './migrations/0039_splits.ts';
 import * as retentionIndexes from './migrations/0040_retention_indexes.ts';
 import * as beneficiaryPayoutAttempts from './migrations/0041_beneficiary_payout_attempts.ts';
+import * as refundMethods from './migrations/0042_refund_methods.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -62,6 +63,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0039_splits': splits,
   '0040_retention_indexes': retentionIndexes,
   '0041_beneficiary_payout_attempts': beneficiaryPayoutAttempts,
+  '0042_refund_methods': refundMethods,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

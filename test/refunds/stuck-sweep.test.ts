@@ -53,7 +53,7 @@ describe('the stuck-records sweep', () => {
     const row = await h.db.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
     // The record step of a refund whose run died before it went on: the refund `pending`, the payment's next version.
     const amount = 40_000;
-    const refund: Refund = { id: randomUUID(), payment_id: payment.id, amount, status: 'pending', reason: null, created_at: LONG_AGO.toISOString(), succeeded_at: null, failure: null };
+    const refund: Refund = { id: randomUUID(), payment_id: payment.id, amount, status: 'pending', reason: null, created_at: LONG_AGO.toISOString(), succeeded_at: null, failure: null, method: 'psp_refund', destination_iban: null };
     const next = { ...paymentFromRow(row), refunded_amount: amount, status: statusAfterRefunds(payment, amount) };
     await createRecordActivities({ db: h.db, logger: h.logger, temporal: h.temporal.client, config: h.config }).recordRefund({
       refund,

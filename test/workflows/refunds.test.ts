@@ -66,7 +66,7 @@ describe('refunds', () => {
         const { input, verified } = await verifiedPayment(client, taskQueue);
         // What the earlier run's record step left in MySQL before its worker died: the refund pending, the payment reserved.
         const refundId = randomUUID();
-        const pending: Refund = { id: refundId, payment_id: verified.id, amount: 300_000, status: 'pending', reason: null, created_at: new Date().toISOString(), succeeded_at: null, failure: null };
+        const pending: Refund = { id: refundId, payment_id: verified.id, amount: 300_000, status: 'pending', reason: null, created_at: new Date().toISOString(), succeeded_at: null, failure: null, method: 'psp_refund', destination_iban: null };
         await fakes.activities.recordRefund({
           refund: pending,
           merchant_id: MERCHANT_ID,

@@ -61,8 +61,11 @@ function tehranNow(at = new Date()): { localDate: string; localTime: string } {
 /** A PSP that speaks Behpardakht Mellat's IPG: the bank simulator in test mode, Behpardakht in live mode. */
 export class MellatClient implements PspClient {
   readonly name = 'mellat';
-  /** PROVISIONAL: what this connector calls today, not yet what Behpardakht's references show (issue 41 rebuilds it). */
-  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 180 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'none', inquiry: true, dailyReport: true };
+  /**
+   * What Behpardakht offers as its WSDL and the public integrations show it (issue 41): bpSettleRequest
+   * captures, bpRefundRequest refunds all or part of a settled sale, no daily report call.
+   */
+  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 180 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'partial', inquiry: true, dailyReport: false };
   private client: Promise<Client> | undefined;
 
   constructor(readonly endpoint: MellatEndpoint) {}

@@ -61,8 +61,12 @@ interface VerifyAnswer {
 /** A PSP that speaks SEP's protocol: the bank simulator in test mode, the PSP's own IPG in live mode. */
 export class SepClient implements PspClient {
   readonly name = 'sep' as const;
-  /** PROVISIONAL: what this connector calls today, not yet what SEP's references show (issue 41 rebuilds it). */
-  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'partial', inquiry: true, dailyReport: true };
+  /**
+   * What SEP offers as its merchant guide (v4.1) and the public integrations show it (issue 41): its
+   * VerifyTransaction is final, ReverseTransaction undoes it within 50 minutes, a sale not verified
+   * within 30 is reversed by SEP itself; no refund call, no inquiry by ResNum, no daily report call.
+   */
+  readonly capabilities: PspCapabilities = { capture: 'verify', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'none', inquiry: false, dailyReport: false };
 
   constructor(readonly endpoint: BankEndpoint) {}
 
