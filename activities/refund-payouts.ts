@@ -23,8 +23,8 @@ export interface RefundPayoutActivityDependencies {
   logger: Logger;
 }
 
-/** The failure type of a transfer the bank refused: the refund fails, and its amount is refundable again. */
-export const REFUND_PAYOUT_REFUSED = 'payout_refused';
+/** The failure type of a transfer the bank refused, as of a PSP's refusal: the refund fails (failure code `bank_refused`), and its amount is refundable again. */
+export const REFUND_PAYOUT_REFUSED = 'bank_refused';
 
 export function createRefundPayoutActivities({ refundPayouts, logger }: RefundPayoutActivityDependencies) {
   return {

@@ -30,6 +30,9 @@ export const REFUNDS_BY_CAPABILITY = 'refunds-by-capability';
 /** The PSP of the payment as its record names it (a payment older than routing has none: SEP's). */
 const pspOf = (payment: Payment) => (payment.psp === undefined || payment.psp === null ? {} : { psp: payment.psp.name });
 
+/** A refund's method; one recorded before refund methods existed (an older run's history) has none: the PSP's refund operation. */
+const methodOf = (refund: Partial<Pick<Refund, 'method'>>): RefundMethod => refund.method ?? 'psp_refund';
+
 /** Whether the bank answered the call with a refusal (not an outage: those are retried until it answers). */
 const refusedByBank = (error: unknown) => error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'bank_refused';
 
@@ -76,8 +79,7 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
       const { payment } = current();
       // At the PSP that took the payment (the record's; a payment older than routing has none: SEP's).
       const atPsp = { payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...pspOf(payment) };
-      // A refund recorded before refund methods existed has none: the PSP's refund operation.
-      const method: RefundMethod = (refund.method as RefundMethod | undefined) ?? 'psp_refund';
+      const method = methodOf(refund);
       if (method === 'iban_payout') {
         await transfer(refund, refund.destination_iban);
         return undefined;

@@ -189,9 +189,9 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     assert.equal((await mellat.confirm(id, fields.SaleReferenceId!, AMOUNT)).result, 'confirmed');
   });
 
-  it('declares no refund operation and has none to call (provisional until the corpus settles it)', () => {
-    assert.equal(mellat.capabilities.refund, 'none');
-    assert.equal((mellat as { refund?: unknown }).refund, undefined);
+  it("declares Behpardakht's refund operation (bpRefundRequest) and no daily report call", () => {
+    assert.equal(mellat.capabilities.refund, 'partial');
+    assert.equal(mellat.capabilities.dailyReport, false);
   });
 
   it("a wrong terminal password is refused (24), and the password is not in the error", async () => {

@@ -20,6 +20,7 @@ import { client, waitFor } from '../support/http.ts';
 import { paidPayment } from '../support/payments.ts';
 import { alive, Launcher, processesWithEnv } from '../support/launcher.ts';
 import { freePort } from '../../src/main/ports.ts';
+import { REFUND_IBAN } from '../support/refunds.ts';
 
 /** A database of this run only, next to the suite's own (never the default `dargah`); dropped afterwards. */
 function ownDatabaseUrl(): string {
@@ -174,7 +175,7 @@ describe('npm start supervises its processes', function () {
     };
     const duringOutage = Promise.all([
       ...verifiedLater.map((p) => untilDone('verify', () => api.post(`/payments/${p.id}/verify`, { amount: p.amount }), 200)),
-      untilDone('refund', () => api.post(`/payments/${refunded.id}/refunds`, {}, { idempotencyKey: `supervision-refund-${refunded.id}` }), 201),
+      untilDone('refund', () => api.post(`/payments/${refunded.id}/refunds`, { destination_iban: REFUND_IBAN }, { idempotencyKey: `supervision-refund-${refunded.id}` }), 201),
     ]);
 
     const exitLine = await launcher.waitForLine(/^worker exited \(signal SIGKILL\) after running .+; restarting it in 1 s\.$/, killIndex, 10_000);

@@ -14,7 +14,10 @@
  * routing's (psp-failover.test.ts). v12 adds the patch card-restriction's paths (card-restriction.test.ts): a payment
  * restricted to a card, paid with another (reversed, failed card_not_allowed), and one paid with the allowed card
  * then verified. v13 adds the patch payment-link-auto-verify's path (payment-links.test.ts): a payment link's payment
- * paid at the bank and verified by its own workflow. The generations before v7 were of retired workflow types and are no longer kept.
+ * paid at the bank and verified by its own workflow. v14 adds the patch refunds-by-capability's paths (refunds of a SEP payment,
+ * a PSP without a refund operation): a part and the rest paid by transfer to the IBAN the merchant gave, one such
+ * transfer declined, and a refund of the whole payment inside SEP's reversal window (its reversal; recorded where the
+ * simulator refused the reversal of a settled sale, so paid to the IBAN instead). The generations before v7 were of retired workflow types and are no longer kept.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -22,7 +25,7 @@ import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { bankFault } from '../support/bank.ts';
 import { bankPageOf, chooseOutcome, createdPayment, forgeBankReturn, paidPayment, returnsAnswered, waitForStatus, walkBankPage } from '../support/payments.ts';
-import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { committedHistories, recordFixture, replayAll, type NamedHistory } from '../support/replay.ts';
 import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
 
@@ -64,13 +67,17 @@ describe('workflow determinism (replay)', () => {
       runs[path] = { workflowId: handle.workflowId, runId: (await handle.describe()).runId };
     };
     const refunded = await verifiedPayment(h.baseUrl, key, { amount: 1_000_000 });
-    await refundRun('refunds-partial', refunded.id, { amount: 400_000 }, 'succeeded');
-    await refundRun('refunds-rest', refunded.id, {}, 'succeeded');
+    // Under the patch refunds-by-capability: SEP has no refund operation, so a part is a transfer to the IBAN given.
+    await refundRun('refunds-partial', refunded.id, { amount: 400_000, destination_iban: REFUND_IBAN }, 'succeeded');
+    await refundRun('refunds-rest', refunded.id, { destination_iban: REFUND_IBAN }, 'succeeded');
     await waitForStatus(h.baseUrl, key, refunded.id, 'refunded');
     paths.refunded = refunded.id;
     const declined = await verifiedPayment(h.baseUrl, key, { amount: 500_000 });
-    await bankFault({ operation: 'refund', fault: 'unknown', times: 1 });
-    await refundRun('refunds-declined', declined.id, { amount: 200_000 }, 'failed');
+    await bankFault({ operation: 'payout', fault: 'unknown', times: 1 });
+    await refundRun('refunds-declined', declined.id, { amount: 200_000, destination_iban: REFUND_IBAN }, 'failed');
+    // The whole payment inside SEP's reversal window: its reversal, paid to the IBAN given if the PSP refuses it.
+    const whole = await verifiedPayment(h.baseUrl, key, { amount: 600_000 });
+    await refundRun('refunds-whole', whole.id, { destination_iban: REFUND_IBAN }, 'succeeded');
 
     // The merchant's own actions and the test helpers.
     const api = client(h.baseUrl, key);
@@ -132,7 +139,7 @@ describe('workflow determinism (replay)', () => {
 
   it('replays a fresh history of every path with the current code', async () => {
     const h = await getHarness();
-    assert.equal(await replayAll(h.bundle, fresh), 17);
+    assert.equal(await replayAll(h.bundle, fresh), 18);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
@@ -152,6 +159,10 @@ describe('workflow determinism (replay)', () => {
     for (const path of ['card-not-allowed', 'card-allowed']) assert.ok(histories.some((f) => f.workflowId === `v12-${path}.history.bin`), `the v12 fixture of ${path} is committed`);
     // v13: the patch payment-link-auto-verify, a payment link's payment verified by its own workflow.
     assert.ok(histories.some((f) => f.workflowId === 'v13-link-verified.history.bin'), 'the v13 fixture of the link payment is committed');
+    // v14: the patch refunds-by-capability, refunds of a SEP payment: transfers to the IBAN given (a part, the rest, one declined) and the whole payment.
+    for (const path of ['refunds-partial', 'refunds-rest', 'refunds-declined', 'refunds-whole']) {
+      assert.ok(histories.some((f) => f.workflowId === `v14-${path}.history.bin`), `the v14 fixture of ${path} is committed`);
+    }
     assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });
