@@ -1191,6 +1191,13 @@ export interface components {
                 /** @description human-readable reason */
                 message: string;
             } | null;
+            /**
+             * @description how the refund reaches the customer, chosen by what the payment's PSP offers: `psp_refund` (the PSP's refund operation), `reversal` (the whole payment reversed at the PSP within its reversal window), `iban_payout` (a bank transfer to `destination_iban`)
+             * @enum {string}
+             */
+            method: "psp_refund" | "reversal" | "iban_payout";
+            /** @description null unless given with the refund */
+            destination_iban: string | null;
         };
         WebhookEndpoint: {
             /** Format: uuid */
@@ -1477,6 +1484,13 @@ export interface components {
                         /** @description human-readable reason */
                         message: string;
                     } | null;
+                    /**
+                     * @description how the refund reaches the customer, chosen by what the payment's PSP offers: `psp_refund` (the PSP's refund operation), `reversal` (the whole payment reversed at the PSP within its reversal window), `iban_payout` (a bank transfer to `destination_iban`)
+                     * @enum {string}
+                     */
+                    method: "psp_refund" | "reversal" | "iban_payout";
+                    /** @description null unless given with the refund */
+                    destination_iban: string | null;
                 };
                 webhook_endpoint?: {
                     /** Format: uuid */
@@ -3381,6 +3395,11 @@ export interface operations {
                      * @example Item out of stock
                      */
                     reason?: string;
+                    /**
+                     * @description the customer's Sheba IBAN (IR and 24 digits, its ISO 13616 check must hold), where the refund is paid by bank transfer when the payment's PSP cannot refund it itself: a PSP without a refund operation, outside its reversal window or for part of the payment (docs/PAYMENTS.md#how-a-refund-is-paid-out). Without it such a refund is refused (`refund_needs_iban`)
+                     * @example IR820540102680020817909002
+                     */
+                    destination_iban?: string;
                 };
             };
         };
