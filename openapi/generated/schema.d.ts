@@ -177,7 +177,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment
-         * @description Refunds a verified payment in part or in full (default: everything not yet refunded). Answers as soon as the refund is recorded `pending`; it ends `succeeded` or `failed` (poll the refund or listen for `refund.*` webhooks). Concurrent refunds never add up to more than was paid.
+         * @description Refunds a verified payment in part or in full (default: everything not yet refunded). Answers as soon as the refund is recorded `pending`; it ends `succeeded` or `failed` (poll the refund or listen for `refund.*` webhooks). Concurrent refunds never add up to more than was paid. How it reaches the customer depends on the payment's PSP (the refund's `method`): the PSP's refund operation; where the PSP has none, a reversal of the whole payment within the PSP's reversal window, or else a bank transfer to `destination_iban` (without one: 422 `refund_needs_iban`).
          */
         post: operations["createRefund"];
         delete?: never;
@@ -3381,7 +3381,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "amount": 500000,
-                 *       "reason": "One notebook returned"
+                 *       "reason": "One notebook returned",
+                 *       "destination_iban": "IR820540102680020817909002"
                  *     }
                  */
                 "application/json": {
@@ -3508,7 +3509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `validation_failed`, `refund_exceeds_amount`, `idempotency_key_reused` */
+            /** @description Error: `validation_failed`, `refund_exceeds_amount`, `refund_needs_iban`, `idempotency_key_reused` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
