@@ -16,6 +16,7 @@ import { createBankActivities, type BankActivityDependencies } from './bank.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
 import { createOnboardingActivities, type OnboardingActivityDependencies } from './onboarding.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
+import { createRefundPayoutActivities, type RefundPayoutActivityDependencies } from './refund-payouts.ts';
 import { createRetentionActivities, type RetentionActivityDependencies } from './retention.ts';
 import { createSettlementActivities, type SettlementActivityDependencies } from './settlement.ts';
 import { createSweepActivities, type SweepActivityDependencies } from './sweep.ts';
@@ -29,6 +30,8 @@ export interface ActivityDependencies {
   health: PspHealthStore;
   /** Paya transfers of settlements, through the live PSP (absent: no live PSP configured). */
   payouts: SettlementActivityDependencies['payouts'];
+  /** Each mode's Paya transfers of refunds to the IBAN a merchant gave (absent: that mode's refunds cannot be paid so). */
+  refundPayouts?: RefundPayoutActivityDependencies['refundPayouts'];
   logger: Logger;
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
@@ -39,7 +42,7 @@ export interface ActivityDependencies {
   mailer: OnboardingActivityDependencies['mailer'];
 }
 
-export function createActivities({ db, psps, health, payouts, logger, temporal, config, mailer, documents }: ActivityDependencies) {
+export function createActivities({ db, psps, health, payouts, refundPayouts, logger, temporal, config, mailer, documents }: ActivityDependencies) {
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
     ...createBankActivities({ psps, db, health, logger, config }),
@@ -49,5 +52,6 @@ export function createActivities({ db, psps, health, payouts, logger, temporal, 
     ...createOnboardingActivities({ db, logger, mailer, config }),
     ...createSettlementActivities({ db, logger, temporal, config, payouts, psps }),
     ...createSweepActivities({ db, logger, temporal, config }),
+    ...createRefundPayoutActivities({ refundPayouts: refundPayouts ?? {}, logger }),
   };
 }

@@ -7,8 +7,9 @@
  */
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { reconcileBeforeSettlement } from '../src/adapters/psp/bank-reconciliation.ts';
+import { daysAwaitingImport } from '../src/adapters/psp/bank-reconciliation.ts';
 import type { PspClients } from '../src/adapters/psp/clients.ts';
+import { reportedPsps } from '../src/adapters/psp/reports.ts';
 import { BankUnavailableError } from '../src/adapters/psp/psp-client.ts';
 import type { PayoutAdapter, PayoutRequest } from '../src/adapters/payout.ts';
 import type { Config } from '../src/config.ts';
@@ -33,13 +34,13 @@ export interface SettlementActivityDependencies {
   config: DeliveryConfig & Pick<Config, 'SETTLEMENT_HOLD_HOURS'>;
   /** The live bank's Paya transfers; undefined when no live bank is configured (every payout then fails). */
   payouts: PayoutAdapter | undefined;
-  /** The PSP terminals whose daily reports the run reconciles first (the live ones). */
+  /** The PSP terminals (no longer asked for reports: no reference shows such a call; kept for the worker's wiring). */
   psps: PspClients;
 }
 
 export type MadeMerchantSettlement = { made: { net: number; attempt: number } } | { carried: number } | { skipped: 'no_iban' };
 
-export function createSettlementActivities({ db, logger, temporal, config, payouts, psps }: SettlementActivityDependencies) {
+export function createSettlementActivities({ db, logger, temporal, config, payouts }: SettlementActivityDependencies) {
   /** One beneficiary's transfer under its attempt's key, and the bank's answer recorded once for that attempt. */
   async function payBeneficiary(bank: PayoutAdapter, settlementId: string, share: { beneficiary_id: string; iban: string; amount: number; attempt: number }): Promise<PayoutResult> {
     const key = beneficiaryPayoutKey(settlementId, share.beneficiary_id, share.attempt);
@@ -51,22 +52,23 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
 
   return {
     /**
-     * The run's cutoff (now − SETTLEMENT_HOLD_HOURS), its day in Tehran, and the merchants with something to settle:
-     * first the live terminal days that hold payments waiting for their bank reconciliation are reconciled, since a
-     * payment is settled only once its day's newest run matched it (docs/LEDGER.md#settlement).
+     * The run's cutoff (now − SETTLEMENT_HOLD_HOURS), its day in Tehran, and the merchants with something to settle.
+     * A payment of a PSP with a documented daily report waits until an imported report matched it (the days that
+     * wait are logged); every other PSP's payments are the PSP's own recorded answers and wait for nothing
+     * (docs/LEDGER.md#settlement).
      */
     async settlementCandidates(): Promise<{ cutoff: string; date: string; merchant_ids: string[] }> {
       const now = new Date();
       const cutoff = new Date(now.getTime() - config.SETTLEMENT_HOLD_HOURS * 3_600_000);
-      await reconcileBeforeSettlement(db, psps.live, cutoff, logger);
-      const merchant_ids = await settleableMerchants(db, cutoff);
+      await daysAwaitingImport(db, cutoff, logger);
+      const merchant_ids = await settleableMerchants(db, cutoff, reportedPsps());
       logger.info({ cutoff: cutoff.toISOString(), merchants: merchant_ids.length }, 'settlement run');
       return { cutoff: cutoff.toISOString(), date: tehranDay(now), merchant_ids };
     },
 
     /** Makes the merchant's settlement (once per id), or says why there is none: a net carried, or no IBAN. */
     async makeMerchantSettlement({ settlement_id, merchant_id, cutoff }: { settlement_id: string; merchant_id: string; cutoff: string }): Promise<MadeMerchantSettlement> {
-      const made = await makeSettlement(db, { id: settlement_id, merchantId: merchant_id, cutoff: new Date(cutoff), at: new Date() });
+      const made = await makeSettlement(db, { id: settlement_id, merchantId: merchant_id, cutoff: new Date(cutoff), at: new Date(), reportedPsps: reportedPsps() });
       if ('carried' in made) {
         logger.info({ merchant_id, net: made.carried }, 'settlement carried: nothing positive to pay out');
         return made;

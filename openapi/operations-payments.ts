@@ -199,15 +199,15 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
       operationId: 'createRefund',
       summary: 'Refund a payment',
       description:
-        'Refunds a verified payment in part or in full (default: everything not yet refunded). Answers as soon as the refund is recorded `pending`; it ends `succeeded` or `failed` (poll the refund or listen for `refund.*` webhooks). Concurrent refunds never add up to more than was paid.',
+        "Refunds a verified payment in part or in full (default: everything not yet refunded). Answers as soon as the refund is recorded `pending`; it ends `succeeded` or `failed` (poll the refund or listen for `refund.*` webhooks). Concurrent refunds never add up to more than was paid. How it reaches the customer depends on the payment's PSP (the refund's `method`): the PSP's refund operation; where the PSP has none, a reversal of the whole payment within the PSP's reversal window, or else a bank transfer to `destination_iban` (without one: 422 `refund_needs_iban`).",
       tag: 'Refunds',
       auth: true,
       idempotent: true,
       body: createRefundRequestSchema({ min: 1, max: bounds.max }),
       bodyOptional: true,
       responses: { 201: { description: 'The refund is recorded (or replayed for the same Idempotency-Key).', schema: RefundResponseSchema } },
-      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'payment_not_found', 'payment_not_refundable', 'refund_exceeds_amount', 'idempotency_key_reused', 'idempotency_key_in_use'],
-      example: { amount: 500_000, reason: 'One notebook returned' },
+      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'payment_not_found', 'payment_not_refundable', 'refund_exceeds_amount', 'refund_needs_iban', 'idempotency_key_reused', 'idempotency_key_in_use'],
+      example: { amount: 500_000, reason: 'One notebook returned', destination_iban: 'IR820540102680020817909002' },
     },
     {
       method: 'get',

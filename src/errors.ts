@@ -41,6 +41,7 @@ export const ERROR_STATUS = {
   amount_mismatch: 422,
   idempotency_key_reused: 422,
   refund_exceeds_amount: 422,
+  refund_needs_iban: 422,
   split_exceeds_amount: 422,
   beneficiary_not_approved: 422,
   charged_amount_exceeds_max: 422,

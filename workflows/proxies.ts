@@ -7,6 +7,7 @@
 import { isCancellation, proxyActivities, proxyLocalActivities, type ActivityInterfaceFor, type LocalActivityInterfaceFor } from '@temporalio/workflow';
 import type { BankActivities } from '../activities/bank.ts';
 import type { RecordActivities } from '../activities/records.ts';
+import type { RefundPayoutActivities } from '../activities/refund-payouts.ts';
 
 /** Each call of a proxy, with its arguments and its answer. */
 type Calls<A> = { [K in keyof A]: A[K] extends (...args: infer P) => infer R ? (...args: P) => Promise<Awaited<R>> : never };
@@ -51,6 +52,12 @@ export const recordWrites = localFirst(
 // Bank calls nobody waits for (the reverse, a refund's payout): idempotent by operation key, so
 // they are retried until the bank answers.
 export const bankCalls = proxyActivities<BankActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
+});
+// A refund's transfer to the IBAN its merchant gave (activities/refund-payouts.ts): one transfer per
+// refund id at the bank, so retried, as the bank calls are, until the bank answers.
+export const refundTransfers = proxyActivities<RefundPayoutActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
 });

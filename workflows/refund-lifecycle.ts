@@ -10,7 +10,7 @@ import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio
 import { isPositiveAmount, NOT_A_POSITIVE_AMOUNT } from '../src/domain/payment.ts';
 import type { RefundRequest } from '../src/domain/payment-workflow.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
-import { refundableAmount, refundPayoutFailure, statusAfterRefunds, type RefundRefusal } from '../src/domain/refund.ts';
+import { refundableAmount, refundPayoutFailure, statusAfterRefunds, type RefundMethod, type RefundRefusal } from '../src/domain/refund.ts';
 import type { Refund } from '../src/domain/refund-schemas.ts';
 import { refusalFailure } from './failures.ts';
 
@@ -19,10 +19,19 @@ export interface RefundOwner {
   payment(): Payment;
   /** Whether a refund of `amount` (null: everything left) is refused now, and why. */
   refusal(amount: number | null): RefundRefusal | undefined;
+  /**
+   * How a refund of `amount` rials (resolved: everything left when the request gave none) reaches the
+   * customer, by what the payment's PSP offers (src/domain/refund.ts refundMethod), or why it is refused.
+   */
+  method(request: RefundRequest, amount: number): Promise<Pick<Refund, 'method' | 'destination_iban'> | RefundRefusal>;
   /** Records a refund (and the payment's next state, unless null) in MySQL, then makes the payment's state visible. */
   record(refund: Refund, next: Payment | null): Promise<void>;
-  /** Pays the refund out at the bank, retried until the bank answers; throws when the bank refuses it. */
-  payOut(refund: Refund): Promise<void>;
+  /**
+   * Pays the refund out (at the PSP, or by a transfer to its IBAN), retried until the bank answers;
+   * throws when the bank refuses it. Answers the method that paid it when it is not the refund's own
+   * (a reversal the PSP refused, paid to the IBAN given instead).
+   */
+  payOut(refund: Refund): Promise<RefundMethod | undefined>;
   /** Runs a step under the owner's lock, after the steps before it. */
   exclusive<T>(step: () => Promise<T>): Promise<T>;
   /** Now, as the refund's timestamps read it. */
@@ -61,6 +70,8 @@ export class RefundBook {
     if (refusal !== undefined) throw refusalFailure(refusal);
     const payment = this.owner.payment();
     const amount = request.amount ?? refundableAmount(payment);
+    const way = await this.owner.method(request, amount);
+    if ('code' in way) throw refusalFailure(way);
     const refund: Refund = {
       id: request.refund_id,
       payment_id: payment.id,
@@ -70,6 +81,8 @@ export class RefundBook {
       created_at: this.owner.now(),
       succeeded_at: null,
       failure: null,
+      method: way.method,
+      destination_iban: way.destination_iban,
     };
     const refunded = payment.refunded_amount + amount;
     await this.commit(refund, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment, refunded) });
@@ -101,8 +114,8 @@ export class RefundBook {
   private async payOut(refund: Refund): Promise<void> {
     let settled: Refund;
     try {
-      await this.owner.payOut(refund);
-      settled = { ...refund, status: 'succeeded', succeeded_at: this.owner.now() };
+      const paidBy = await this.owner.payOut(refund);
+      settled = { ...refund, ...(paidBy === undefined ? {} : { method: paidBy }), status: 'succeeded', succeeded_at: this.owner.now() };
     } catch (error) {
       if (isCancellation(error)) throw error;
       const cause = error instanceof ActivityFailure ? error.cause : error;

@@ -8,14 +8,33 @@
  * one run to the next. While it runs it is the only writer of the payment's
  * record: the payment's own workflow has ended at verify.
  */
-import { allHandlersFinished, ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, patched, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import { paymentQuery, refundUpdate, searchAttributes, type RefundRequest, type RefundsWorkflowInput } from '../src/domain/payment-workflow.ts';
-import { recordedRefundRefusal } from '../src/domain/refund.ts';
+import { recordedRefundRefusal, refundMethod, type RefundCapabilities, type RefundMethod } from '../src/domain/refund.ts';
+import type { Refund } from '../src/domain/refund-schemas.ts';
 import { StepLock } from './lock.ts';
 import { checkTransition } from './failures.ts';
-import { bankCalls, recordWrites } from './proxies.ts';
+import { bankCalls, pspCapabilitiesOf, recordWrites, refundTransfers } from './proxies.ts';
 import { checkRefundRequest, RefundBook } from './refund-lifecycle.ts';
+
+/**
+ * Patch: each new refund's method is chosen by what the payment's PSP offers (its capabilities, read
+ * once per run into the history): the PSP's refund operation, a reversal of the whole payment inside
+ * the PSP's reversal window, or a transfer to the IBAN the merchant gave; otherwise it is refused
+ * (`refund_needs_iban`). Histories from before it took every refund to the PSP's refund operation,
+ * and replay so.
+ */
+export const REFUNDS_BY_CAPABILITY = 'refunds-by-capability';
+
+/** The PSP of the payment as its record names it (a payment older than routing has none: SEP's). */
+const pspOf = (payment: Payment) => (payment.psp === undefined || payment.psp === null ? {} : { psp: payment.psp.name });
+
+/** A refund's method; one recorded before refund methods existed (an older run's history) has none: the PSP's refund operation. */
+const methodOf = (refund: Partial<Pick<Refund, 'method'>>): RefundMethod => refund.method ?? 'psp_refund';
+
+/** Whether the bank answered the call with a refusal (not an outage: those are retried until it answers). */
+const refusedByBank = (error: unknown) => error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'bank_refused';
 
 export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promise<Payment | null> {
   const lock = new StepLock();
@@ -26,9 +45,27 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
     return recorded;
   };
 
+  /** The payment's PSP's capabilities, read at this run's first new refund. */
+  let capabilities: RefundCapabilities | undefined;
+
+  /** The refund's transfer to `iban`, once per refund id at the bank. */
+  const transfer = async (refund: Refund, iban: string | null) => {
+    if (iban === null) throw ApplicationFailure.nonRetryable('the refund names no IBAN to pay it to', 'refund_needs_iban');
+    const { payment } = current();
+    await refundTransfers.payRefundToIban({ refund_id: refund.id, payment_id: payment.id, mode: payment.mode, iban, amount: refund.amount });
+  };
+
   const refunds = new RefundBook({
     payment: () => current().payment,
     refusal: (amount) => recordedRefundRefusal(current().payment, amount, input.refund_window_ms, Date.now()),
+    async method(request, amount) {
+      const destination_iban = request.destination_iban ?? null;
+      if (!patched(REFUNDS_BY_CAPABILITY)) return { method: 'psp_refund', destination_iban };
+      const { payment } = current();
+      capabilities ??= await pspCapabilitiesOf.pspCapabilities({ payment_id: payment.id, mode: payment.mode, ...pspOf(payment) });
+      const way = refundMethod(payment, amount, capabilities, destination_iban, Date.now());
+      return 'code' in way ? way : { method: way.method, destination_iban };
+    },
     async record(refund, next) {
       const { payment, version } = current();
       if (next !== null) checkTransition(payment, next);
@@ -38,17 +75,29 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
       recorded = nextVersion;
       upsertSearchAttributes([{ key: searchAttributes.status, value: nextVersion.payment.status }]);
     },
-    async payOut(refund) {
+    async payOut(refund): Promise<RefundMethod | undefined> {
       const { payment } = current();
       // At the PSP that took the payment (the record's; a payment older than routing has none: SEP's).
-      await bankCalls.refundAtBank({
-        payment_id: payment.id,
-        mode: payment.mode,
-        ref_num: payment.reference_id ?? '',
-        refund_id: refund.id,
-        amount: refund.amount,
-        ...(payment.psp === undefined || payment.psp === null ? {} : { psp: payment.psp.name }),
-      });
+      const atPsp = { payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...pspOf(payment) };
+      const method = methodOf(refund);
+      if (method === 'iban_payout') {
+        await transfer(refund, refund.destination_iban);
+        return undefined;
+      }
+      if (method === 'reversal') {
+        try {
+          // The payment-keyed reverse, the merchant's own: the PSP reverses a payment once.
+          await bankCalls.reverseAtBank(atPsp);
+          return undefined;
+        } catch (error) {
+          // Refused (its window closed between the choice and the call): paid to the IBAN when one was given.
+          if (!refusedByBank(error) || refund.destination_iban === null) throw error;
+          await transfer(refund, refund.destination_iban);
+          return 'iban_payout';
+        }
+      }
+      await bankCalls.refundAtBank({ ...atPsp, refund_id: refund.id, amount: refund.amount });
+      return undefined;
     },
     exclusive: (step) => lock.run(step),
     now: () => new Date().toISOString(),

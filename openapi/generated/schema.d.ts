@@ -177,7 +177,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment
-         * @description Refunds a verified payment in part or in full (default: everything not yet refunded). Answers as soon as the refund is recorded `pending`; it ends `succeeded` or `failed` (poll the refund or listen for `refund.*` webhooks). Concurrent refunds never add up to more than was paid.
+         * @description Refunds a verified payment in part or in full (default: everything not yet refunded). Answers as soon as the refund is recorded `pending`; it ends `succeeded` or `failed` (poll the refund or listen for `refund.*` webhooks). Concurrent refunds never add up to more than was paid. How it reaches the customer depends on the payment's PSP (the refund's `method`): the PSP's refund operation; where the PSP has none, a reversal of the whole payment within the PSP's reversal window, or else a bank transfer to `destination_iban` (without one: 422 `refund_needs_iban`).
          */
         post: operations["createRefund"];
         delete?: never;
@@ -1191,6 +1191,13 @@ export interface components {
                 /** @description human-readable reason */
                 message: string;
             } | null;
+            /**
+             * @description how the refund reaches the customer, chosen by what the payment's PSP offers: `psp_refund` (the PSP's refund operation), `reversal` (the whole payment reversed at the PSP within its reversal window), `iban_payout` (a bank transfer to `destination_iban`)
+             * @enum {string}
+             */
+            method: "psp_refund" | "reversal" | "iban_payout";
+            /** @description null unless given with the refund */
+            destination_iban: string | null;
         };
         WebhookEndpoint: {
             /** Format: uuid */
@@ -1477,6 +1484,13 @@ export interface components {
                         /** @description human-readable reason */
                         message: string;
                     } | null;
+                    /**
+                     * @description how the refund reaches the customer, chosen by what the payment's PSP offers: `psp_refund` (the PSP's refund operation), `reversal` (the whole payment reversed at the PSP within its reversal window), `iban_payout` (a bank transfer to `destination_iban`)
+                     * @enum {string}
+                     */
+                    method: "psp_refund" | "reversal" | "iban_payout";
+                    /** @description null unless given with the refund */
+                    destination_iban: string | null;
                 };
                 webhook_endpoint?: {
                     /** Format: uuid */
@@ -3367,7 +3381,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "amount": 500000,
-                 *       "reason": "One notebook returned"
+                 *       "reason": "One notebook returned",
+                 *       "destination_iban": "IR820540102680020817909002"
                  *     }
                  */
                 "application/json": {
@@ -3381,6 +3396,11 @@ export interface operations {
                      * @example Item out of stock
                      */
                     reason?: string;
+                    /**
+                     * @description the customer's Sheba IBAN (IR and 24 digits, its ISO 13616 check must hold), where the refund is paid by bank transfer when the payment's PSP cannot refund it itself: a PSP without a refund operation, outside its reversal window or for part of the payment (docs/PAYMENTS.md#how-a-refund-is-paid-out). Without it such a refund is refused (`refund_needs_iban`)
+                     * @example IR820540102680020817909002
+                     */
+                    destination_iban?: string;
                 };
             };
         };
@@ -3489,7 +3509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `validation_failed`, `refund_exceeds_amount`, `idempotency_key_reused` */
+            /** @description Error: `validation_failed`, `refund_exceeds_amount`, `refund_needs_iban`, `idempotency_key_reused` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

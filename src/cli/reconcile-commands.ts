@@ -1,14 +1,15 @@
 /**
  * The operator's bank reconciliation commands (docs/psps/README.md#bank-reconciliation):
- * `reconcile run` asks a configured PSP terminal for its report of a day and
- * reconciles it, `reconcile import` does the same from the report file
- * downloaded from the PSP's panel, `reconcile show` prints the day's newest
- * run (`--json`, or `--csv`: one line per item). `run` and `import` exit 1
- * when the day has a difference, as `ledger check` does when it finds one.
+ * `reconcile run` gives a terminal's day from its payments' own recorded verify and reverse answers,
+ * for a PSP without a documented daily report (it asks the PSP nothing: no reference shows a report
+ * call, and it says so); `reconcile import` reconciles a day from the report file downloaded from a
+ * PSP's panel, where a reference documents its layout; `reconcile show` prints the day's newest run
+ * (`--json`, or `--csv`: one line per item). `import` exits 1 when the day has a difference, as
+ * `ledger check` does when it finds one.
  */
 import { readFile } from 'node:fs/promises';
 import { pspClient, pspClientsFromConfig } from '../adapters/psp/clients.ts';
-import { reconcileFromFile, reconcileWithPsp, terminalDay, type BankReconciliationResult } from '../adapters/psp/bank-reconciliation.ts';
+import { reconcileFromFile, reconcileFromRecords, terminalDay, type BankReconciliationResult } from '../adapters/psp/bank-reconciliation.ts';
 import { bankReconciliationCsv, bankReconciliationOf } from '../settlements/bank-reconciliation.ts';
 import { required, UsageError, type Command, type Flags } from './onboarding-commands.ts';
 
@@ -36,11 +37,10 @@ function runSummary({ run, created }: BankReconciliationResult): Record<string, 
 export const RECONCILE_COMMANDS: Record<string, Command> = {
   'reconcile run': async (db, config, flags) => {
     const day = dayOf(flags);
-    const client = pspClient(pspClientsFromConfig(config), day.mode, day.psp);
-    if (client === undefined || client.terminalId !== day.terminal_id) {
-      throw new UsageError(`${day.psp} terminal ${day.terminal_id} is not configured for ${day.mode} payments here${client === undefined ? '' : ` (its terminal is ${client.terminalId})`}; import its report file instead`);
-    }
-    return runSummary(await reconcileWithPsp(db, day.mode, client, day.day, new Date(), { deployed: true }));
+    // The deployment's own terminal also answers for the payments recorded before routing named one.
+    const deployed = pspClient(pspClientsFromConfig(config), day.mode, day.psp)?.terminalId === day.terminal_id;
+    const recorded = await reconcileFromRecords(db, day, new Date(), { deployed });
+    return { ok: true, ...recorded, terminal: recorded.terminal_id, date: recorded.day };
   },
   'reconcile import': async (db, config, flags) => {
     const day = dayOf(flags);

@@ -13,6 +13,7 @@ import { KEY_MODES, type Tenant } from '../domain/merchant.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { createRefundRequestSchema, type CreateRefundRequest } from '../domain/refund-schemas.ts';
+import { normalizeSheba } from '../domain/business-documents.ts';
 import { refundWindowOpen } from '../domain/refund.ts';
 import { DomainError } from '../errors.ts';
 import { bodyValidator } from '../http/validation.ts';
@@ -47,6 +48,9 @@ export function refundRequestOf(form: URLSearchParams): Record<string, unknown> 
   if (amount !== '') body.amount = /^\d{1,16}$/.test(amount) ? Number(amount) : amount;
   const reason = (form.get('reason') ?? '').trim();
   if (reason !== '') body.reason = reason;
+  // As typed (spaces dropped, Persian digits as ASCII, upper case): the schema and the service check it.
+  const iban = normalizeSheba(form.get('destination_iban') ?? '');
+  if (iban !== '') body.destination_iban = iban;
   return body;
 }
 
@@ -83,7 +87,7 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
         endpointUrls: new Map(endpoints.data.map((e) => [e.id, e.url])),
         beneficiaryNames: new Map(beneficiaries.map((b) => [b.id, b.name])),
         // A new key for every form shown: a double submit of this form is one refund; a corrected resubmission after a refusal is another request.
-        form: options.form ?? { amount: '', reason: '', idempotencyKey: randomUUID() },
+        form: options.form ?? { amount: '', reason: '', iban: '', idempotencyKey: randomUUID() },
         refundWindowOpen: refundWindowOpen(payment.verified_at, config.REFUND_WINDOW_SECONDS * 1000, Date.now()),
         notice: options.notice,
         error: options.error,
@@ -134,7 +138,7 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
         const t = strings(request.lang);
         await show(
           request,
-          { error: t.refundRefused, errorDetail: error.message, form: { amount: form.get('amount') ?? '', reason: form.get('reason') ?? '', idempotencyKey: randomUUID() } },
+          { error: t.refundRefused, errorDetail: error.message, form: { amount: form.get('amount') ?? '', reason: form.get('reason') ?? '', iban: form.get('destination_iban') ?? '', idempotencyKey: randomUUID() } },
           error.status,
         );
         return;

@@ -47,6 +47,8 @@ export function paymentsPage(
 export interface RefundFormState {
   amount: string;
   reason: string;
+  /** The customer's IBAN, for a refund the payment's PSP cannot make itself (docs/PAYMENTS.md#how-a-refund-is-paid-out). */
+  iban: string;
   idempotencyKey: string;
 }
 

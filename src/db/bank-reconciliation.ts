@@ -145,18 +145,56 @@ export function reconciledAsMatched(paymentId: RawBuilder<unknown>): RawBuilder<
 }
 
 /**
+ * Whether the row `payments` may be settled as far as bank reconciliation goes: its PSP has no
+ * documented daily report (it is not one of `reportedPsps`), so the PSP's own verify and reverse
+ * answers, recorded with the payment, are the bank's record and nothing is waited for; or its day's
+ * newest run matched it. A payment recorded before routing named no PSP: SEP's.
+ */
+export function reconciledForSettlement(reportedPsps: readonly string[]): RawBuilder<boolean> {
+  if (reportedPsps.length === 0) return sql<boolean>`TRUE`;
+  return sql<boolean>`(COALESCE(payments.psp, 'sep') NOT IN (${sql.join([...reportedPsps])}) OR ${reconciledAsMatched(sql.ref('payments.id'))})`;
+}
+
+/**
+ * A terminal's day as the PSP's own answers recorded it, for a PSP with no report: the payments its
+ * verify confirmed that kept their money, and those it reversed (status `reversed`, paid that day),
+ * with their charged amounts. The same payments confirmedPayments reads for a report.
+ */
+export async function recordedAnswers(db: Db, day: TerminalDay, start: Date, end: Date, deployedTerminal: boolean) {
+  const rows = await db
+    .selectFrom('payments')
+    .select(['status', sql<string>`COUNT(*)`.as('n'), sql<string>`COALESCE(SUM(amount + customer_fee), 0)`.as('rials')])
+    .where('mode', '=', day.mode)
+    .where('status', 'in', [...CONFIRMED, 'reversed'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('psp', '=', day.psp), eb('psp_terminal_id', '=', day.terminal_id)]),
+        ...(day.psp === 'sep' && deployedTerminal ? [eb.and([eb('psp', 'is', null), eb('psp_terminal_id', 'is', null)])] : []),
+      ]),
+    )
+    .where('paid_at', '>=', start)
+    .where('paid_at', '<', end)
+    .groupBy('status')
+    .execute();
+  const sum = (kept: boolean) => rows.filter((r) => (r.status !== 'reversed') === kept).reduce((t, r) => ({ count: t.count + Number(r.n), amount: t.amount + Number(r.rials) }), { count: 0, amount: 0 });
+  return { confirmed: sum(true), reversed: sum(false) };
+}
+
+/**
  * The live terminal days that hold payments a settlement at `cutoff` would cover but for their
- * reconciliation: verified by the cutoff, not settled, not matched by their day's newest run, paid
+ * reconciliation: of a PSP in `reportedPsps`, verified by the cutoff, not settled, not matched by their day's newest run, paid
  * since `since`. A payment that named no terminal (before routing) is SEP's, terminal unknown
  * (`terminal_id` null). The day is Tehran's by its fixed offset, +03:30 (Iran has kept no summer
  * time since 2022).
  */
-export async function daysAwaitingReconciliation(db: Db, cutoff: Date, since: Date): Promise<{ psp: string; terminal_id: string | null; day: string }[]> {
+export async function daysAwaitingReconciliation(db: Db, cutoff: Date, since: Date, reportedPsps: readonly string[]): Promise<{ psp: string; terminal_id: string | null; day: string }[]> {
+  if (reportedPsps.length === 0) return [];
   const rows = await sql<{ psp: string | null; terminal_id: string | null; day: string }>`
     SELECT psp, psp_terminal_id AS terminal_id, DATE_FORMAT(paid_at + INTERVAL 210 MINUTE, '%Y-%m-%d') AS day
       FROM payments
       WHERE mode = 'live' AND settlement_status = 'pending' AND status IN ('verified', 'partially_refunded', 'refunded')
-        AND verified_at <= ${cutoff} AND paid_at >= ${since} AND NOT ${reconciledAsMatched(sql.ref('payments.id'))}
+        AND verified_at <= ${cutoff} AND paid_at >= ${since} AND COALESCE(psp, 'sep') IN (${sql.join([...reportedPsps])})
+        AND NOT ${reconciledAsMatched(sql.ref('payments.id'))}
       GROUP BY psp, psp_terminal_id, day
       ORDER BY day, psp, terminal_id`.execute(db);
   return rows.rows.map((r) => ({ psp: r.psp ?? 'sep', terminal_id: r.terminal_id, day: r.day }));

@@ -14,6 +14,8 @@ export function refundFromRow(row: RefundRow): Refund {
     created_at: row.created_at.toISOString(),
     succeeded_at: row.succeeded_at === null ? null : row.succeeded_at.toISOString(),
     failure: row.failure_code === null ? null : { code: row.failure_code, message: row.failure_message ?? '' },
+    method: row.method,
+    destination_iban: row.destination_iban,
   };
 }
 
@@ -22,7 +24,10 @@ export function refundFromRow(row: RefundRow): Refund {
  * written once, only over `pending`, so a retried or replayed write never
  * moves it back.
  */
-export async function writeRefund(db: Db, refund: Refund, tenant: Tenant, at: Date): Promise<void> {
+/** A refund as a workflow hands it over: one recorded by a run older than refund methods carries neither field. */
+export type WrittenRefund = Omit<Refund, 'method' | 'destination_iban'> & Partial<Pick<Refund, 'method' | 'destination_iban'>>;
+
+export async function writeRefund(db: Db, refund: WrittenRefund, tenant: Tenant, at: Date): Promise<void> {
   await db
     .insertInto('refunds')
     .ignore()
@@ -34,6 +39,9 @@ export async function writeRefund(db: Db, refund: Refund, tenant: Tenant, at: Da
       amount: refund.amount,
       status: 'pending',
       reason: refund.reason,
+      // A refund recorded by a run older than refund methods was the PSP's refund, with no IBAN.
+      method: refund.method ?? 'psp_refund',
+      destination_iban: refund.destination_iban ?? null,
       created_at: new Date(refund.created_at),
       updated_at: at,
     })
@@ -46,6 +54,8 @@ export async function writeRefund(db: Db, refund: Refund, tenant: Tenant, at: Da
       succeeded_at: refund.succeeded_at === null ? null : new Date(refund.succeeded_at),
       failure_code: refund.failure?.code ?? null,
       failure_message: refund.failure?.message ?? null,
+      // The method that paid it, when not the one chosen (a reversal refused, paid to the IBAN instead).
+      ...(refund.method === undefined ? {} : { method: refund.method }),
       updated_at: at,
     })
     .where('id', '=', refund.id)

@@ -188,6 +188,10 @@ export interface RefundsTable {
   created_at: Date;
   succeeded_at: Date | null;
   updated_at: Date;
+  /** How it reaches the customer (src/domain/refund.ts RefundMethod; migration 0042: `psp_refund` for every older one). */
+  method: Generated<'psp_refund' | 'reversal' | 'iban_payout'>;
+  /** The customer's Sheba IBAN the merchant gave with it; null when none was given. */
+  destination_iban: string | null;
 }
 
 export interface RateLimitCountersTable {

@@ -4,7 +4,7 @@
  * payout posting, in one transaction), and recording the bank's answer.
  */
 import { sql } from 'kysely';
-import { reconciledAsMatched } from './bank-reconciliation.ts';
+import { reconciledForSettlement } from './bank-reconciliation.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import type { Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
 import type { Db, SettlementLineRow, SettlementRow } from './database.ts';
@@ -48,10 +48,12 @@ export interface SettlementDraft extends Pick<SettlementRow, 'gross' | 'fees' | 
 
 /**
  * The live items of a merchant not yet covered by a settlement: payments verified at or before the
- * cutoff that their day's bank reconciliation matched (reconciledAsMatched: a payment of a day not
- * reconciled yet, or held by a difference, waits), refunds of payments settled (or settled by this draft), and refused refunds already deducted.
+ * cutoff that bank reconciliation lets through (reconciledForSettlement: a payment of a PSP in
+ * `reportedPsps`, whose day was not reconciled yet or whose newest run holds it as a difference,
+ * waits; a PSP without a documented report holds nothing), refunds of payments settled (or settled by
+ * this draft), and refused refunds already deducted.
  */
-export async function draftSettlement(db: Db, merchantId: string, cutoff: Date): Promise<SettlementDraft> {
+export async function draftSettlement(db: Db, merchantId: string, cutoff: Date, reportedPsps: readonly string[]): Promise<SettlementDraft> {
   const payments = await db
     .selectFrom('payments')
     // What the customer paid (amount + the fee of a customer-pays payment) less the fee: the merchant's.
@@ -61,7 +63,7 @@ export async function draftSettlement(db: Db, merchantId: string, cutoff: Date):
     .where('settlement_status', '=', 'pending')
     .where('status', 'in', VERIFIED)
     .where('verified_at', '<=', cutoff)
-    .where(reconciledAsMatched(sql.ref('payments.id')))
+    .where(reconciledForSettlement(reportedPsps))
     // A payment whose shares a refund the bank has not decided yet took rials from waits for its answer: paid out
     // now, a share would keep the cut of a refund the bank may refuse, and only the merchant could get it back
     // (docs/LEDGER.md#refunds-of-a-split-payment). Its refunds wait with it (below: a refund of a payment not covered).
@@ -153,14 +155,14 @@ export type MadeSettlement = { made: SettlementRow } | { carried: number } | { s
  * its lines, its payments marked `settled` and the payout posting. Nothing is written when the net
  * is not positive (carried to the next run) or the merchant has no IBAN.
  */
-export async function makeSettlement(db: Db, input: { id: string; merchantId: string; cutoff: Date; at: Date }): Promise<MadeSettlement> {
+export async function makeSettlement(db: Db, input: { id: string; merchantId: string; cutoff: Date; at: Date; reportedPsps: readonly string[] }): Promise<MadeSettlement> {
   return db.transaction().execute(async (trx) => {
     // One settlement of a merchant at a time, whoever starts it.
     const merchant = await trx.selectFrom('merchants').select(['id', 'settlement_iban']).where('id', '=', input.merchantId).forUpdate().executeTakeFirstOrThrow();
     const existing = await trx.selectFrom('settlements').selectAll().where('id', '=', input.id).executeTakeFirst();
     if (existing !== undefined) return { made: existing };
     if (merchant.settlement_iban === null) return { skipped: 'no_iban' as const };
-    const draft = await draftSettlement(trx, input.merchantId, input.cutoff);
+    const draft = await draftSettlement(trx, input.merchantId, input.cutoff, input.reportedPsps);
     // A negative net (refunds beyond the day's money) carries everything, the beneficiaries' shares too;
     // a net of 0 is made when it pays beneficiaries.
     if (draft.net < 0 || draft.net + draft.splits <= 0) return { carried: draft.net };
@@ -346,11 +348,11 @@ export async function reopenFailedBeneficiaryPayouts(
 }
 
 /** Merchants with live payments a settlement at `cutoff` may cover, or refused refunds to give back. */
-export async function settleableMerchants(db: Db, cutoff: Date): Promise<string[]> {
+export async function settleableMerchants(db: Db, cutoff: Date, reportedPsps: readonly string[]): Promise<string[]> {
   const rows = await sql<{ merchant_id: string }>`
     SELECT DISTINCT merchant_id FROM payments
       WHERE mode = 'live' AND settlement_status = 'pending' AND status IN ('verified', 'partially_refunded', 'refunded') AND verified_at <= ${cutoff}
-        AND ${reconciledAsMatched(sql.ref('payments.id'))}
+        AND ${reconciledForSettlement(reportedPsps)}
     UNION
     SELECT DISTINCT r.merchant_id FROM refunds r JOIN settlement_lines l ON l.kind = 'refund' AND l.object_id = r.id
       WHERE r.mode = 'live' AND r.status = 'failed'

@@ -61,6 +61,11 @@ export interface RefundRequest {
   /** Rials to refund; null: everything not yet refunded. */
   amount: number | null;
   reason: string | null;
+  /**
+   * The customer's Sheba IBAN the merchant gave, for a refund the payment's PSP cannot make itself
+   * (docs/PAYMENTS.md#how-a-refund-is-paid-out); absent in requests sent before it existed.
+   */
+  destination_iban?: string | null;
 }
 
 /** The customer is about to go to the bank: where the bank sends them back (our return route). */

@@ -22,7 +22,7 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
 /** Only a verified payment can be refunded, in part or in full, until nothing is left. */
 const REFUNDABLE_STATUSES: readonly PaymentStatus[] = ['verified', 'partially_refunded'];
 
-export type RefundRefusalCode = 'payment_not_refundable' | 'refund_exceeds_amount';
+export type RefundRefusalCode = 'payment_not_refundable' | 'refund_exceeds_amount' | 'refund_needs_iban';
 
 export interface RefundRefusal {
   code: RefundRefusalCode;
@@ -89,3 +89,65 @@ export function statusAfterRefunds(payment: Pick<Refundable, 'amount' | 'charged
 
 /** The `failure` a refund records when the bank does not pay it out: the bank's refusal code (or `refund_failed`), one wording. */
 export const refundPayoutFailure = (code: string) => ({ code, message: 'The bank did not accept the refund; its amount is refundable again.' });
+
+/**
+ * How a refund reaches the customer (docs/PAYMENTS.md#how-a-refund-is-paid-out), chosen when it is
+ * taken, by what the payment's PSP offers:
+ * - `psp_refund`: the PSP's own refund operation (Behpardakht's bpRefundRequest), for any amount;
+ * - `reversal`: a PSP without one reverses the whole payment while its reversal window is open (SEP's
+ *   ReverseTransaction, 50 minutes after its verify), the same payment-keyed call as the merchant's reverse;
+ * - `iban_payout`: otherwise, a Paya transfer from the gateway's account to the Sheba IBAN the merchant
+ *   gave with the refund (`destination_iban`).
+ */
+export const REFUND_METHODS = ['psp_refund', 'reversal', 'iban_payout'] as const;
+export type RefundMethod = (typeof REFUND_METHODS)[number];
+
+/** What the choice of a refund's method reads of its PSP (src/adapters/psp/psp-client.ts PspCapabilities). */
+export interface RefundCapabilities {
+  psp: string;
+  refund: 'partial' | 'none';
+  reversalWindowMs: number;
+}
+
+/**
+ * How long before the PSP's reversal window closes a reversal is no longer chosen: the call is made
+ * after the refund is recorded, and retried while the PSP does not answer, so a reversal chosen at the
+ * window's last second would reach the PSP after it.
+ */
+export const REVERSAL_MARGIN_MS = 5 * 60_000;
+
+/**
+ * The method of a refund of `amount` rials (already resolved: null is everything left) of the payment
+ * as recorded, at `nowMs`, or why it is refused (`refund_needs_iban`: a PSP without a refund operation,
+ * the payment outside its reversal window or the refund not the whole payment, and no IBAN given).
+ * A reversal returns everything the customer paid, so it is chosen only for the whole payment with
+ * nothing refunded before.
+ */
+export function refundMethod(
+  payment: Pick<Refundable, 'amount' | 'charged_amount' | 'refunded_amount'> & { paid_at: string | null },
+  amount: number,
+  capabilities: RefundCapabilities,
+  destinationIban: string | null,
+  nowMs: number,
+): { method: RefundMethod } | RefundRefusal {
+  if (capabilities.refund === 'partial') return { method: 'psp_refund' };
+  const whole = payment.refunded_amount === 0 && amount === chargedAmount(payment);
+  const reversible = payment.paid_at !== null && nowMs < Date.parse(payment.paid_at) + capabilities.reversalWindowMs - REVERSAL_MARGIN_MS;
+  if (whole && reversible) return { method: 'reversal' };
+  if (destinationIban !== null) return { method: 'iban_payout' };
+  const minutes = Math.round(capabilities.reversalWindowMs / 60_000);
+  const why = whole
+    ? `its reversal window (${minutes} minutes after the payment) has closed`
+    : `a reversal returns the whole payment only, within ${minutes} minutes of it`;
+  return {
+    code: 'refund_needs_iban',
+    message: `PSP ${capabilities.psp} has no refund operation and ${why}: give destination_iban, the customer's Sheba IBAN (IR and 24 digits), and the refund is paid there by bank transfer.`,
+  };
+}
+
+/**
+ * The bank's key of a refund's transfer to the IBAN the merchant gave (its TransferId): one transfer per
+ * refund, however often the activity is retried or the refund resumed by a later run. Apart from the
+ * settlements' `payout:` keys.
+ */
+export const refundPayoutKey = (refundId: string) => `refund-payout:${refundId}`;

@@ -12,6 +12,7 @@ import { createActivities } from '../../activities/index.ts';
 import { documentStore } from '../adapters/document-store.ts';
 import { createWebhookActivities, type WebhookActivities } from '../../activities/webhooks.ts';
 import { PayaPayouts } from '../adapters/payout.ts';
+import { SepClient } from '../adapters/psp/sep/client.ts';
 import { configuredTerminals, pspClientsFromConfig, type PspClients } from '../adapters/psp/clients.ts';
 import { breakerGaugeValue } from '../domain/psp-breaker.ts';
 import { breakerSettings, PspHealthStore } from '../adapters/psp/health.ts';
@@ -138,6 +139,12 @@ export async function createPaymentWorker({ config, db, temporal, logger, bundle
     health,
     // Payouts go through the live SEP terminal: settlement is of live money only.
     payouts: configured.live.sep === undefined ? undefined : new PayaPayouts(configured.live.sep),
+    // A refund paid to an IBAN goes through its mode's bank: the simulator's test terminal (the one this
+    // worker speaks to, a test's own when it gives one), the live SEP terminal for live money.
+    refundPayouts: {
+      test: new PayaPayouts(clients.test.sep instanceof SepClient ? clients.test.sep : configured.test.sep),
+      ...(configured.live.sep === undefined ? {} : { live: new PayaPayouts(configured.live.sep) }),
+    },
     logger: logger.child({ component: 'activities' }),
     temporal,
     config,

@@ -9,6 +9,7 @@ import { instant } from '../db/filters.ts';
 import { keyedPage } from '../db/pagination.ts';
 import { findRefund, refundFromRow } from '../db/refunds.ts';
 import { scopedTo } from '../db/tenant.ts';
+import { isValidSheba, normalizeSheba } from '../domain/business-documents.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import { recordedRefundRefusal } from '../domain/refund.ts';
 import type { CreateRefundRequest, ListAllRefundsQuery, ListRefundsQuery, Refund } from '../domain/refund-schemas.ts';
@@ -47,9 +48,22 @@ export async function createRefund(
       if (refusal !== undefined) throw new DomainError(refusal.code, refusal.message);
     }
 
-    const refund = await takeRefund(temporal, config, auth.merchant.id, payment, { refund_id: refundId, amount, reason: request.reason ?? null });
+    // The IBAN is checked here, where a refusal writes nothing; which refunds need one is the workflow's choice, by the payment's PSP.
+    const destination = request.destination_iban === undefined ? {} : { destination_iban: refundIban(request.destination_iban) };
+    const refund = await takeRefund(temporal, config, auth.merchant.id, payment, { refund_id: refundId, amount, reason: request.reason ?? null, ...destination });
     return { status: 201, body: { refund } };
   });
+}
+
+/** The IBAN a refund is to be paid to, as given: a Sheba IBAN whose ISO 13616 check holds, as the settlement IBAN must. */
+function refundIban(given: string): string {
+  const iban = normalizeSheba(given);
+  if (!isValidSheba(iban)) {
+    throw new DomainError('validation_failed', 'The request body is invalid: destination_iban is not a valid Sheba IBAN (IR and 24 digits whose check digits hold).', [
+      { path: 'destination_iban', message: 'is not a valid Sheba IBAN' },
+    ]);
+  }
+  return iban;
 }
 
 export async function getRefund(db: Db, auth: Tenant, id: string): Promise<Refund> {

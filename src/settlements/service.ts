@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { accountBalances } from '../db/ledger.ts';
+import { reportedPsps } from '../adapters/psp/reports.ts';
 import { draftSettlement, findSettlement, reopenFailedBeneficiaryPayouts, reopenFailedSettlement, settlementFromRow, settlementLineFromRow } from '../db/settlements.ts';
 import { keyedPage } from '../db/pagination.ts';
 import { instant } from '../db/filters.ts';
@@ -80,7 +81,7 @@ export async function getBalance(db: Db, tenant: Tenant, config: Pick<Config, 'S
   const accounts = await accountBalances(db, tenant.merchant.id, tenant.mode);
   const balance = accounts.balance ?? 0;
   // Test mode is never settled: all of it stays pending.
-  const available = tenant.mode === 'live' ? (await draftSettlement(db, tenant.merchant.id, new Date(Date.now() - config.SETTLEMENT_HOLD_HOURS * 3_600_000))).net : 0;
+  const available = tenant.mode === 'live' ? (await draftSettlement(db, tenant.merchant.id, new Date(Date.now() - config.SETTLEMENT_HOLD_HOURS * 3_600_000), reportedPsps())).net : 0;
   return { mode: tenant.mode, available, pending: balance - available, held: accounts.held ?? 0, in_payout: accounts.payouts ?? 0 };
 }
 

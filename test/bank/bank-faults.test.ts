@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { bankAdmin, bankFault, bankOperations, OwnSimulator } from '../support/bank.ts';
-import { waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, refundsAtBank, waitForRefund } from '../support/refunds.ts';
 import { apiWith, getHarness, newMerchant, testConfig } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
@@ -169,11 +169,11 @@ describe('the bank protocol against the bank simulator', function () {
     const p = await paidPayment(baseUrl, key);
     const api = client(baseUrl, key);
     assert.equal((await api.post(`/payments/${p.id}/verify`, { amount: p.amount })).status, 200);
-    await bankFault({ operation: 'refund', fault: 'error', times: 2 });
-    const refund = await api.post<{ refund: { id: string } }>(`/payments/${p.id}/refunds`, { amount: 50_000 });
+    await bankFault({ operation: 'payout', fault: 'error', times: 2 });
+    const refund = await api.post<{ refund: { id: string } }>(`/payments/${p.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 50_000 });
     assert.equal(refund.status, 201, refund.text);
     await waitForRefund(baseUrl, key, refund.body.refund.id, 'succeeded');
-    const refunds = await bankOperations(p.id, 'refund');
+    const refunds = await refundsAtBank(p.id);
     assert.deepEqual(refunds.map((r) => r.amount), [50_000]);
   });
 });

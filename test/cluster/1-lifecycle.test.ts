@@ -12,7 +12,7 @@ import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createPayment } from '../support/payments.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
 import { codeOf, moneyCheck, recordsDifferingFromWorkflows, untilAnswered, verifyThroughFaults } from '../support/faults/checks.ts';
 import { clusterMerchant, getClusterStack } from '../support/cluster/cluster-stack.ts';
 import { recordClusterFigures } from '../support/cluster/figures.ts';
@@ -48,7 +48,7 @@ describe('cluster: a payment lifecycle through the load balancer', () => {
       assert.equal(verify.res.body.payment.status, 'verified');
 
       const refund = await untilAnswered(
-        () => client(s.api, merchant.key).post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { amount: 50_000 }, { idempotencyKey: `refund-${verified.id}` }),
+        () => client(s.api, merchant.key).post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 50_000 }, { idempotencyKey: `refund-${verified.id}` }),
         (r) => codeOf(r) === 'idempotency_key_in_use',
       );
       assert.equal(refund.res.status, 201, refund.res.text);

@@ -13,7 +13,7 @@ import { client, waitFor } from '../support/http.ts';
 import { screenshot } from '../support/browser.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { createdPayment } from '../support/payments.ts';
-import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import {
   assertAccessible,
   assertLanguage,
@@ -207,6 +207,8 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       assert.equal(await page.locator('#refund-amount').inputValue(), '1000000', 'the form offers what is left');
       await page.fill('#refund-amount', lang === 'fa' ? '۴۰۰۰۰۰' : '400,000');
       await page.fill('#refund-reason', 'One notebook was out of stock');
+      // Test mode's PSP (SEP) has no refund operation: a part is paid to the customer's IBAN.
+      await page.fill('#refund-iban', REFUND_IBAN);
       await Promise.all([page.waitForURL(/done=refund/), page.click('#refund-form button[type=submit]')]);
       assert.ok(await page.locator('#notice').isVisible());
       const refunds = (await api.get<{ data: Refund[] }>(`/payments/${paid.id}/refunds`)).body.data;
@@ -224,7 +226,7 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
         page.waitForResponse((r) => r.url().endsWith(`/dashboard/payments/${paid.id}/refunds`)),
         page.click('#refund-form button[type=submit]'),
       ]);
-      const byApi = await api.post<{ message: string }>(`/payments/${paid.id}/refunds`, { amount: 700_000 });
+      const byApi = await api.post<{ message: string }>(`/payments/${paid.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 700_000 });
       assert.equal(refused.status(), byApi.status);
       assert.equal(await page.locator('#form-error-detail').innerText(), byApi.body.message);
       await assertAccessible(page, 'payment page with a refused refund');
@@ -234,7 +236,7 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       const idempotencyKey = await page.locator('#refund-form input[name=idempotency_key]').inputValue();
       const post = () =>
         page.context().request.post(`${base}/dashboard/payments/${paid.id}/refunds`, {
-          form: { csrf_token: csrf, idempotency_key: idempotencyKey, amount: '100000', reason: '' },
+          form: { csrf_token: csrf, idempotency_key: idempotencyKey, amount: '100000', reason: '', destination_iban: REFUND_IBAN },
           headers: { origin: base },
           maxRedirects: 0,
         });

@@ -23,6 +23,7 @@ import type { Refund } from '../../src/domain/refund-schemas.ts';
 import type { Balance, Settlement } from '../../src/domain/settlement-schemas.ts';
 import { getSettlement, getSettlementLinesPage, setSettlementIban } from '../../src/settlements/service.ts';
 import { tenantOf } from '../../src/domain/merchant.ts';
+import { REFUND_IBAN } from '../support/refunds.ts';
 
 /** What the tests read of a table row in the page (the suite is typed without the DOM's library). */
 interface Row {
@@ -59,7 +60,7 @@ describe('merchant dashboard: settlements', function () {
 
     // Paid: two payments less their 1 % fees and a refund of 500,000.
     payments = [await verifiedLivePayment(liveApi, shop.liveKey, 2_000_000), await verifiedLivePayment(liveApi, shop.liveKey, 1_000_000)];
-    const refunded = await api.post<{ refund: Refund }>(`/payments/${payments[0]!.id}/refunds`, { amount: 500_000 });
+    const refunded = await api.post<{ refund: Refund }>(`/payments/${payments[0]!.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 500_000 });
     assert.equal(refunded.status, 201, refunded.text);
     refund = refunded.body.refund;
     const first = await settleNow(shop.merchantId);
@@ -73,7 +74,7 @@ describe('merchant dashboard: settlements', function () {
     assert.deepEqual(second.outcome, { result: 'failed', settlement_id: second.id, net: 990_000 });
 
     // Carried: a refund of a settled payment with nothing to settle against it.
-    const late = await api.post<{ refund: Refund }>(`/payments/${payments[1]!.id}/refunds`, { amount: 100_000 });
+    const late = await api.post<{ refund: Refund }>(`/payments/${payments[1]!.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
     assert.equal(late.status, 201, late.text);
     assert.deepEqual((await settleNow(shop.merchantId)).outcome, { result: 'carried', net: -100_000 });
 

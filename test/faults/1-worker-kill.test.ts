@@ -11,6 +11,7 @@ import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createPayment } from '../support/payments.ts';
 import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures, startWorker } from '../support/faults/fault-stack.ts';
 import { codeOf, moneyCheck, recordsDifferingFromWorkflows, untilAnswered, verifyThroughFaults } from '../support/faults/checks.ts';
+import { REFUND_IBAN } from '../support/refunds.ts';
 
 type Plan = 'verify' | 'verify_refund' | 'failure' | 'cancel' | 'unverified' | 'delay' | 'expire' | 'pay_during_outage';
 const EXPECTED: Record<Plan, Payment['status']> = {
@@ -67,7 +68,7 @@ describe('fault: the worker is killed with SIGKILL while 300 payments are in fli
         assert.equal(verified.res.status, 200, verified.res.text);
       }
       if (plan === 'verify_refund') {
-        const refund = await untilAnswered(() => client(apis.long, merchant.key).post(`/payments/${payment.id}/refunds`, {}, { idempotencyKey: `refund-${payment.id}` }), (r) => codeOf(r) === 'idempotency_key_in_use');
+        const refund = await untilAnswered(() => client(apis.long, merchant.key).post(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN }, { idempotencyKey: `refund-${payment.id}` }), (r) => codeOf(r) === 'idempotency_key_in_use');
         assert.equal(refund.res.status, 201, refund.res.text);
       }
     };

@@ -10,7 +10,7 @@ import { SETTLEMENT_WORKFLOW, settlementWorkflowId, type SettlementOutcome, type
 import { tehranDay } from '../../src/domain/calendar.ts';
 import { bankFault, payoutTransfers } from '../support/bank.ts';
 import { LIVE_BANK } from '../support/harness.ts';
-import { defaultPlanFee, reconcileLiveDays } from '../support/settlement.ts';
+import { defaultPlanFee } from '../support/settlement.ts';
 import { waitFor } from '../support/http.ts';
 import { GOOD_DOCUMENTS, liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { faultApi, getFaultStack, issuedSecrets, recordFigures, startWorker } from '../support/faults/fault-stack.ts';
@@ -29,8 +29,6 @@ describe('fault: the worker is killed while a settlement is being paid out', () 
 
     // The bank makes the transfer but its answer never arrives: the worker is inside the call when it dies.
     await bankFault({ operation: 'payout', fault: 'timeout', times: 1 });
-    // A payment is settled once its day's bank reconciliation matched it, as a run reconciles before it settles.
-    await reconcileLiveDays(s.db);
     const id = randomUUID();
     const input: SettlementWorkflowInput = { settlement_id: id, merchant_id: m.merchantId, cutoff: new Date().toISOString(), date: tehranDay(new Date()) };
     const handle = await s.temporal.workflow.start<(i: SettlementWorkflowInput) => Promise<SettlementOutcome>>(SETTLEMENT_WORKFLOW, {

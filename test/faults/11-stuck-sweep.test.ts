@@ -14,15 +14,15 @@ import { SETTLEMENT_WORKFLOW, settlementWorkflowId, type SettlementWorkflowInput
 import { tehranDay } from '../../src/domain/calendar.ts';
 import { checkLedger } from '../../src/ledger/check.ts';
 import { stuckRecords } from '../../src/db/stuck.ts';
-import { bankFault, bankOperations, payoutTransfers } from '../support/bank.ts';
+import { bankFault, payoutTransfers } from '../support/bank.ts';
 import { LIVE_BANK } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { paidPayment } from '../support/payments.ts';
-import { reconcileLiveDays } from '../support/settlement.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { verifyThroughFaults } from '../support/faults/checks.ts';
 import { faultApi, faultMerchant, getFaultStack, inParallel, issuedSecrets, recordFigures, startWorker, WorkerProcess, type FaultStack } from '../support/faults/fault-stack.ts';
+import { REFUND_IBAN, refundsAtBank } from '../support/refunds.ts';
 
 /** Kill rounds: each kills the worker at the first refund it records. The last also loses the runs the dead worker held. */
 const ROUNDS = 3;
@@ -102,8 +102,6 @@ describe('fault: records left waiting by killed workers and lost answers are swe
     issuedSecrets.push(live.testKey, live.liveKey);
     await verifiedLivePayment(liveApi, live.liveKey, 3_000_000, liveApi);
     await bankFault({ operation: 'payout', fault: 'timeout', times: 1 });
-    // A payment is settled once its day's bank reconciliation matched it, as a run reconciles before it settles.
-    await reconcileLiveDays(s.db);
     const settlementId = randomUUID();
     const input: SettlementWorkflowInput = { settlement_id: settlementId, merchant_id: live.merchantId, cutoff: new Date().toISOString(), date: tehranDay(new Date()) };
     const settlementRun = await s.temporal.workflow.start(SETTLEMENT_WORKFLOW, { workflowId: settlementWorkflowId(settlementId), taskQueue: s.baseConfig.TEMPORAL_TASK_QUEUE, args: [input] });
@@ -119,7 +117,7 @@ describe('fault: records left waiting by killed workers and lost answers are swe
       const killed = killAtRefundRecord(s.worker!);
       const sent = Promise.all(
         group.map(async (p: Payment) => {
-          const res = await client(api, merchant.key).post(`/payments/${p.id}/refunds`, { amount: Math.floor(p.amount / 4) }, { idempotencyKey: `stuck-${p.id}` });
+          const res = await client(api, merchant.key).post(`/payments/${p.id}/refunds`, { destination_iban: REFUND_IBAN, amount: Math.floor(p.amount / 4) }, { idempotencyKey: `stuck-${p.id}` });
           answers[res.status] = (answers[res.status] ?? 0) + 1;
         }),
       );
@@ -170,7 +168,7 @@ describe('fault: records left waiting by killed workers and lost answers are swe
     assert.deepEqual(statuses.filter((r) => r.status !== 'succeeded'), [], 'every refund succeeded');
     let paidTwice = 0;
     for (const p of payments) {
-      const atBank = await bankOperations(p.id, 'refund');
+      const atBank = await refundsAtBank(p.id);
       const recorded = refunds.filter((r) => r.payment_id === p.id);
       if (atBank.length !== recorded.length) paidTwice += 1;
       assert.deepEqual(atBank.map((o) => Number(o.amount)).sort(), recorded.map((r) => Number(r.amount)).sort(), `payment ${p.id}: one bank refund per refund`);

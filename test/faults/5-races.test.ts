@@ -5,6 +5,7 @@ import { client, request } from '../support/http.ts';
 import { paidPayment, paymentRequest, type CreateResponse } from '../support/payments.ts';
 import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures } from '../support/faults/fault-stack.ts';
 import { codeOf, moneyCheck, untilAnswered } from '../support/faults/checks.ts';
+import { REFUND_IBAN } from '../support/refunds.ts';
 
 const KEYS = 25;
 const CREATES_PER_KEY = 10;
@@ -53,7 +54,7 @@ describe('races: concurrent creates, verifies and refunds', () => {
       paid.flatMap((p) =>
         Array.from({ length: REFUNDS_PER_PAYMENT }, (_, r) =>
           // A 503 (the workflow did not answer within the API's bound) is retried with the same key, as a merchant does.
-          untilAnswered(() => client(api, merchant.key).post(`/payments/${p.id}/refunds`, { amount: p.amount / REFUND_PARTS }, { idempotencyKey: `race-refund-${p.id}-${r}` })).then(({ res }) => ({ p, res })),
+          untilAnswered(() => client(api, merchant.key).post(`/payments/${p.id}/refunds`, { destination_iban: REFUND_IBAN, amount: p.amount / REFUND_PARTS }, { idempotencyKey: `race-refund-${p.id}-${r}` })).then(({ res }) => ({ p, res })),
         ),
       ),
     );

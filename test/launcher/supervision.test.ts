@@ -20,6 +20,7 @@ import { client, waitFor } from '../support/http.ts';
 import { paidPayment } from '../support/payments.ts';
 import { alive, Launcher, processesWithEnv } from '../support/launcher.ts';
 import { freePort } from '../../src/main/ports.ts';
+import { REFUND_IBAN } from '../support/refunds.ts';
 
 /** A database of this run only, next to the suite's own (never the default `dargah`); dropped afterwards. */
 function ownDatabaseUrl(): string {
@@ -174,7 +175,7 @@ describe('npm start supervises its processes', function () {
     };
     const duringOutage = Promise.all([
       ...verifiedLater.map((p) => untilDone('verify', () => api.post(`/payments/${p.id}/verify`, { amount: p.amount }), 200)),
-      untilDone('refund', () => api.post(`/payments/${refunded.id}/refunds`, {}, { idempotencyKey: `supervision-refund-${refunded.id}` }), 201),
+      untilDone('refund', () => api.post(`/payments/${refunded.id}/refunds`, { destination_iban: REFUND_IBAN }, { idempotencyKey: `supervision-refund-${refunded.id}` }), 201),
     ]);
 
     const exitLine = await launcher.waitForLine(/^worker exited \(signal SIGKILL\) after running .+; restarting it in 1 s\.$/, killIndex, 10_000);
@@ -250,11 +251,18 @@ describe('npm start supervises its processes', function () {
       operations.push(...body.operations.map((o) => ({ payment_id: id, kind: o.kind })));
     }
     const count = (id: string, kind: string) => operations.filter((o) => o.payment_id === id && o.kind === kind).length;
+    // A refund of a SEP payment (no refund operation) is its reversal, or a transfer to the IBAN given (docs/PAYMENTS.md#how-a-refund-is-paid-out).
+    const { transfers } = await bankAdmin<{ transfers: { transfer_id: string; description: string }[] }>('/admin/transfers', `http://127.0.0.1:${bankPort}`);
+    const transferred = (id: string) => transfers.filter((t) => t.transfer_id.startsWith('refund-payout:') && t.description.endsWith(`of payment ${id}`)).length;
     for (const p of payments) {
       const status = expected.get(p.id);
       assert.equal(count(p.id, 'confirm'), 1, `${p.id} confirmed once`);
-      assert.equal(count(p.id, 'reverse'), status === 'reversed' ? 1 : 0, `${p.id} (${status}) reversals`);
-      assert.equal(count(p.id, 'refund'), status === 'refunded' ? 1 : 0, `${p.id} (${status}) refunds`);
+      if (status === 'refunded') {
+        assert.equal(count(p.id, 'refund') + count(p.id, 'reverse') + transferred(p.id), 1, `${p.id} (${status}) paid back once`);
+      } else {
+        assert.equal(count(p.id, 'reverse'), status === 'reversed' ? 1 : 0, `${p.id} (${status}) reversals`);
+        assert.equal(count(p.id, 'refund') + transferred(p.id), 0, `${p.id} (${status}) refunds`);
+      }
     }
 
     // Ctrl-C: a lone SIGINT to launch.mjs stops everything it started.

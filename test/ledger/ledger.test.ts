@@ -22,7 +22,7 @@ import { getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
-import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 
 /** A payment's postings as `movement: account amount, …`, in posting order. */
 async function postingsOf(paymentId: string): Promise<string[]> {
@@ -61,11 +61,11 @@ describe('ledger', () => {
     ]);
 
     // A refund that succeeds, then one the bank refuses (its amount is the merchant's again).
-    const refund = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { amount: 300_000 });
+    const refund = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 300_000 });
     assert.equal(refund.status, 201, refund.text);
     await waitForRefund(h.baseUrl, m.key, refund.body.refund.id, 'succeeded');
-    await bankFault({ operation: 'refund', fault: 'unknown', times: 2 });
-    const refused = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { amount: 200_000 });
+    await bankFault({ operation: 'payout', fault: 'unknown', times: 2 });
+    const refused = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 200_000 });
     assert.equal(refused.status, 201, refused.text);
     await waitForRefund(h.baseUrl, m.key, refused.body.refund.id, 'failed');
     assert.deepEqual((await postingsOf(verified.id)).slice(2), [
@@ -181,10 +181,10 @@ describe('ledger migration', () => {
     const api = client(h.baseUrl, m.key);
     // Records made through the real stack: a verified payment with a succeeded and a failed refund, a reversed one, a paid one.
     const verified = await verifiedPayment(h.baseUrl, m.key, { amount: 1_000_000 });
-    const ok = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { amount: 100_000 });
+    const ok = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
     await waitForRefund(h.baseUrl, m.key, ok.body.refund.id, 'succeeded');
-    await bankFault({ operation: 'refund', fault: 'unknown', times: 2 });
-    const refused = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { amount: 50_000 });
+    await bankFault({ operation: 'payout', fault: 'unknown', times: 2 });
+    const refused = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 50_000 });
     await waitForRefund(h.baseUrl, m.key, refused.body.refund.id, 'failed');
     const reversed = await paidPayment(h.baseUrl, m.key, { amount: 40_000 });
     assert.equal((await api.post(`/payments/${reversed.id}/reverse`)).status, 200);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { getHarness } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
-import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 
@@ -25,7 +25,7 @@ describe('merchant and mode isolation', () => {
       ['A test', await verifiedPayment(h.baseUrl, a.testKey, { amount: 300_000 })],
       ['A live', await verifiedLivePayment(h.baseUrl, a.liveKey, 300_000)],
     ] as const) {
-      const res = await client(h.baseUrl, keys[owner]!).post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
+      const res = await client(h.baseUrl, keys[owner]!).post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
       assert.equal(res.status, 201, res.text);
       owned.push({ owner, payment, refund: await waitForRefund(h.baseUrl, keys[owner]!, res.body.refund.id, 'succeeded') });
     }
@@ -37,7 +37,7 @@ describe('merchant and mode isolation', () => {
           'GET /payments/{id}': () => api.get(`/payments/${payment.id}`),
           'POST /payments/{id}/verify': () => api.post(`/payments/${payment.id}/verify`, { amount: payment.amount }),
           'GET /payments/{id}/refunds': () => api.get(`/payments/${payment.id}/refunds`),
-          'POST /payments/{id}/refunds': () => api.post(`/payments/${payment.id}/refunds`, { amount: 10_000 }, { idempotencyKey: `probe-${caller.replace(" ", "-")}` }),
+          'POST /payments/{id}/refunds': () => api.post(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 10_000 }, { idempotencyKey: `probe-${caller.replace(" ", "-")}` }),
           'GET /refunds/{id}': () => api.get(`/refunds/${refund.id}`),
         };
         for (const [endpoint, call] of Object.entries(calls)) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { getHarness } from '../support/harness.ts';
 import { client, request } from '../support/http.ts';
 import { LIVE_DOMAIN, liveMerchant, verifiedLivePayment } from '../support/live.ts';
-import { waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { createKey } from '../../src/merchants/keys.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
@@ -26,7 +26,7 @@ describe('live mode', () => {
     assert.equal(payment.fee, 20_000, '1 % of 2 000 000 rials under the default fee plan');
     assert.ok(payment.callback_url.startsWith(`https://${LIVE_DOMAIN}/`));
 
-    const refund = await live.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { amount: 500_000 }, { idempotencyKey: 'live-refund-1' });
+    const refund = await live.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 500_000 }, { idempotencyKey: 'live-refund-1' });
     assert.equal(refund.status, 201, refund.text);
     await waitForRefund(h.baseUrl, m.liveKey, refund.body.refund.id, 'succeeded');
     const after = await live.get<{ payment: Payment }>(`/payments/${payment.id}`);

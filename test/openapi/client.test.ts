@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { CLIENT_TYPES_FILE, clientTypesText } from '../../openapi/client-types.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { chooseOutcome } from '../support/payments.ts';
+import { REFUND_IBAN } from '../support/refunds.ts';
 
 class GatewayError extends Error {
   override name = 'GatewayError';
@@ -71,8 +72,9 @@ describe('a client generated from the OpenAPI document', () => {
     const list = await api.GET('/api/v1/payments', { params: { query: { merchant_reference: 'client-order-1' } } });
     assert.deepEqual(list.data!.data.map((p) => p.id), [payment.id]);
 
-    const refund = await api.POST('/api/v1/payments/{id}/refunds', { params: { path: { id: payment.id } }, body: { amount: 500_000 } });
-    assert.equal(refund.data!.refund.amount, 500_000);
+    // A part of a SEP payment (no refund operation at SEP): paid to the customer's IBAN the merchant gives.
+    const refund = await api.POST('/api/v1/payments/{id}/refunds', { params: { path: { id: payment.id } }, body: { amount: 500_000, destination_iban: REFUND_IBAN } });
+    assert.deepEqual([refund.data!.refund.amount, refund.data!.refund.method, refund.data!.refund.destination_iban], [500_000, 'iban_payout', REFUND_IBAN]);
   });
 
   it('turns every error answer into an exception with code, message and request_id', async () => {

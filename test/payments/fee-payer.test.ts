@@ -15,7 +15,7 @@ import { client, request } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { createdLivePayment, liveMerchant } from '../support/live.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
-import { waitForRefund, type RefundBody } from '../support/refunds.ts';
+import { REFUND_IBAN, refundsAtBank, waitForRefund, type RefundBody } from '../support/refunds.ts';
 import { defaultPlanFee, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
 
 type Body = { payment: Payment; code?: string; message?: string; request_id?: string };
@@ -92,21 +92,21 @@ describe('who pays the fee', () => {
     const paid = await paidPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
     assert.equal((await api.post<Body>(`/payments/${paid.id}/verify`, { amount: A })).status, 200);
 
-    const tooMuch = await api.post<RefundBody & { code?: string }>(`/payments/${paid.id}/refunds`, { amount: C + 1 });
+    const tooMuch = await api.post<RefundBody & { code?: string }>(`/payments/${paid.id}/refunds`, { destination_iban: REFUND_IBAN, amount: C + 1 });
     assert.equal(tooMuch.status, 422, tooMuch.text);
     assert.equal(tooMuch.body.code, 'refund_exceeds_amount');
-    const part = await api.post<RefundBody>(`/payments/${paid.id}/refunds`, { amount: A });
+    const part = await api.post<RefundBody>(`/payments/${paid.id}/refunds`, { destination_iban: REFUND_IBAN, amount: A });
     assert.equal(part.status, 201, part.text);
     await waitForRefund(h.baseUrl, key, part.body.refund.id, 'succeeded');
     assert.equal((await api.get<Body>(`/payments/${paid.id}`)).body.payment.status, 'partially_refunded');
     // What is left is the fee the customer paid: everything left (no amount) returns it.
-    const rest = await api.post<RefundBody>(`/payments/${paid.id}/refunds`, {});
+    const rest = await api.post<RefundBody>(`/payments/${paid.id}/refunds`, { destination_iban: REFUND_IBAN });
     assert.equal(rest.status, 201, rest.text);
     assert.equal(rest.body.refund.amount, F);
     await waitForRefund(h.baseUrl, key, rest.body.refund.id, 'succeeded');
     const refunded = await api.get<Body>(`/payments/${paid.id}`);
     assert.deepEqual([refunded.body.payment.status, refunded.body.payment.refunded_amount, refunded.body.payment.fee], ['refunded', C, F]);
-    assert.deepEqual((await bankOperations(paid.id, 'refund')).map((op) => op.amount), [A, F]);
+    assert.deepEqual((await refundsAtBank(paid.id)).map((op) => op.amount), [A, F]);
     await assertLedgerBalanced(h.db, 'after a customer-pays payment refunded in full', { merchantIds: [merchantId] });
   });
 

@@ -13,7 +13,7 @@ import { client } from '../support/http.ts';
 import { liveMerchant, LIVE_DOMAIN } from '../support/live.ts';
 import { createdPayment, paymentRequest } from '../support/payments.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
 
 type PaymentBody = { payment: Payment; code?: string; details?: { path: string; message: string }[] };
 
@@ -194,7 +194,7 @@ describe('the merchant API', () => {
         if (['paid', 'verified', 'reversed', 'refunded'].includes(status)) await outcome('success');
         if (status === 'verified' || status === 'refunded') await api.post(`/payments/${p.id}/verify`, { amount: p.amount });
         if (status === 'reversed') await api.post(`/payments/${p.id}/reverse`);
-        if (status === 'refunded') await api.post(`/payments/${p.id}/refunds`);
+        if (status === 'refunded') await api.post(`/payments/${p.id}/refunds`, { destination_iban: REFUND_IBAN });
         const now = (await api.get<PaymentBody>(`/payments/${p.id}`)).body.payment;
         assert.equal(now.status, status);
         return now;
@@ -299,9 +299,9 @@ describe('the merchant API', () => {
       const created = (await local.post<PaymentBody>('/payments', paymentRequest({ amount: 1_000_000, metadata: { order: '9' } }))).body.payment;
       await local.post(`/test_helpers/payments/${created.id}/bank_outcome`, { outcome: 'success' });
       await local.post(`/payments/${created.id}/verify`, { amount: 1_000_000 });
-      const partial = await local.post<{ refund: Refund }>(`/payments/${created.id}/refunds`, { amount: 400_000 });
+      const partial = await local.post<{ refund: Refund }>(`/payments/${created.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 400_000 });
       await waitForRefund(baseUrl, localKey, partial.body.refund.id, 'succeeded');
-      const rest = await local.post<{ refund: Refund }>(`/payments/${created.id}/refunds`);
+      const rest = await local.post<{ refund: Refund }>(`/payments/${created.id}/refunds`, { destination_iban: REFUND_IBAN });
       assert.equal(rest.status, 201, rest.text);
 
       for (const type of ['payment.created', 'payment.paid', 'payment.verified', 'payment.partially_refunded', 'payment.refunded']) {

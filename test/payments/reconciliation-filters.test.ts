@@ -15,7 +15,7 @@ import { getHarness, newMerchant } from '../support/harness.ts';
 import { client, type TestResponse } from '../support/http.ts';
 import { createdPayment } from '../support/payments.ts';
 import { insertPayments, insertRefunds, newestFirst, paymentRow, writtenBy, type ErrorBody, type RefundSeed } from '../support/reconciliation.ts';
-import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 
 interface Page<T> {
   data: T[];
@@ -70,7 +70,7 @@ describe('reconciliation', function () {
 
       // A real payment through the API: paid at the test bank, verified, then partly refunded.
       real = await verifiedPayment(h.baseUrl, m.key, { amount: 2_300_000, merchant_reference: 'real-order-1' });
-      const refunded = await api.post<{ refund: Refund }>(`/payments/${real.id}/refunds`, { amount: 300_000 });
+      const refunded = await api.post<{ refund: Refund }>(`/payments/${real.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 300_000 });
       assert.equal(refunded.status, 201, refunded.text);
       realRefund = await waitForRefund(h.baseUrl, m.key, refunded.body.refund.id, 'succeeded');
       await createdPayment(h.baseUrl, m.key, { amount: 10_000, merchant_reference: 'real-order-2' });

@@ -19,12 +19,12 @@
  * payment verified without a settle (v14-verified: the capabilities read once, in the verify), one reversed at
  * its deadline (v14-reversed), a cancel and a failed return recorded without an inquiry (v14-cancel,
  * v14-sep-failed-return), and a confirmation the gateway refuses (the PSP names another amount) reversed at once
- * and failed confirmation_mismatch (v14-refused-confirmation). The generations before v7 were of retired workflow
- * types and are no longer kept.
- *
- * The fresh refund paths wait for the refund's end, whichever it is: SEP captures at its verify and is never
- * settled, and the simulator refunds only a settled sale, so until refunds follow each PSP's capabilities (issue
- * 41's refunds part) a SEP refund here is declined; the history of either outcome replays the same way.
+ * and failed confirmation_mismatch (v14-refused-confirmation). v14 also adds the patch refunds-by-capability's paths
+ * (refunds of a SEP payment, a PSP without a refund operation): a part and the rest paid by transfer to the IBAN the
+ * merchant gave, one such transfer declined, and a refund of the whole payment inside SEP's reversal window (its
+ * reversal; v14-refunds-whole was recorded before SEP's capture moved to its verify, when the simulator refused the
+ * reversal of a settled sale, so it holds the fall back to the IBAN given). The generations before v7 were of retired
+ * workflow types and are no longer kept.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -32,8 +32,7 @@ import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { bankFault, bankOperations } from '../support/bank.ts';
 import { bankPageOf, chooseOutcome, createdPayment, forgeBankReturn, paidPayment, returnsAnswered, waitForStatus } from '../support/payments.ts';
-import { verifiedPayment } from '../support/refunds.ts';
-import type { Refund } from '../../src/domain/refund-schemas.ts';
+import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { committedHistories, recordFixture, replayAll, type NamedHistory } from '../support/replay.ts';
 import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
 
@@ -69,25 +68,26 @@ describe('workflow determinism (replay)', () => {
     paths.reversed = reversed.id;
     // Refunds: each in a run of the refunds workflow; the payment's own workflow ended at verify.
     const runs: Record<string, { workflowId: string; runId: string }> = {};
-    const refundRun = async (path: string, paymentId: string, body: Record<string, unknown>) => {
+    const refundRun = async (path: string, paymentId: string, body: Record<string, unknown>, status: 'succeeded' | 'failed') => {
       const taken = await client(h.baseUrl, key).post<{ refund: { id: string } }>(`/payments/${paymentId}/refunds`, body);
       assert.equal(taken.status, 201, JSON.stringify(taken.body));
-      await waitFor(`refund ${taken.body.refund.id} to end`, async () => {
-        const res = await client(h.baseUrl, key).get<{ refund: Refund }>(`/refunds/${taken.body.refund.id}`);
-        return res.body.refund.status === 'pending' ? undefined : true;
-      });
+      await waitForRefund(h.baseUrl, key, taken.body.refund.id, status);
       const handle = h.temporal.client.workflow.getHandle(refundsWorkflowId(paymentId));
       await handle.result();
       runs[path] = { workflowId: handle.workflowId, runId: (await handle.describe()).runId };
     };
     const refunded = await verifiedPayment(h.baseUrl, key, { amount: 1_000_000 });
-    await refundRun('refunds-partial', refunded.id, { amount: 400_000 });
-    await refundRun('refunds-rest', refunded.id, {});
+    // Under the patch refunds-by-capability: SEP has no refund operation, so a part is a transfer to the IBAN given.
+    await refundRun('refunds-partial', refunded.id, { amount: 400_000, destination_iban: REFUND_IBAN }, 'succeeded');
+    await refundRun('refunds-rest', refunded.id, { destination_iban: REFUND_IBAN }, 'succeeded');
+    await waitForStatus(h.baseUrl, key, refunded.id, 'refunded');
     paths.refunded = refunded.id;
     const declined = await verifiedPayment(h.baseUrl, key, { amount: 500_000 });
-    await bankFault({ operation: 'refund', fault: 'unknown', times: 1 });
-    await refundRun('refunds-declined', declined.id, { amount: 200_000 });
-    await bankFault(null);
+    await bankFault({ operation: 'payout', fault: 'unknown', times: 1 });
+    await refundRun('refunds-declined', declined.id, { amount: 200_000, destination_iban: REFUND_IBAN }, 'failed');
+    // The whole payment inside SEP's reversal window: its reversal, paid to the IBAN given if the PSP refuses it.
+    const whole = await verifiedPayment(h.baseUrl, key, { amount: 600_000 });
+    await refundRun('refunds-whole', whole.id, { destination_iban: REFUND_IBAN }, 'succeeded');
 
     // The merchant's own actions and the test helpers.
     const api = client(h.baseUrl, key);
@@ -156,7 +156,7 @@ describe('workflow determinism (replay)', () => {
 
   it('replays a fresh history of every path with the current code', async () => {
     const h = await getHarness();
-    assert.equal(await replayAll(h.bundle, fresh), 18);
+    assert.equal(await replayAll(h.bundle, fresh), 19);
   });
 
   it('replays the committed histories recorded from earlier code', async () => {
@@ -176,8 +176,8 @@ describe('workflow determinism (replay)', () => {
     for (const path of ['card-not-allowed', 'card-allowed']) assert.ok(histories.some((f) => f.workflowId === `v12-${path}.history.bin`), `the v12 fixture of ${path} is committed`);
     // v13: the patch payment-link-auto-verify, a payment link's payment verified by its own workflow.
     assert.ok(histories.some((f) => f.workflowId === 'v13-link-verified.history.bin'), 'the v13 fixture of the link payment is committed');
-    // v14: the patches psp-capabilities and refused-confirmation-reversed.
-    for (const path of ['verified', 'reversed', 'cancel', 'sep-failed-return', 'refused-confirmation']) {
+    // v14: the patches psp-capabilities and refused-confirmation-reversed, and refunds-by-capability's refunds of a SEP payment.
+    for (const path of ['verified', 'reversed', 'cancel', 'sep-failed-return', 'refused-confirmation', 'refunds-partial', 'refunds-rest', 'refunds-declined', 'refunds-whole']) {
       assert.ok(histories.some((f) => f.workflowId === `v14-${path}.history.bin`), `the v14 fixture of ${path} is committed`);
     }
     assert.equal(await replayAll(h.bundle, histories), histories.length);

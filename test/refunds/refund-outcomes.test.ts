@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { bankFault, bankOperations } from '../support/bank.ts';
+import { bankFault } from '../support/bank.ts';
 import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
-import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, refundsAtBank, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { closedWorkflow } from '../support/work.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
@@ -14,12 +14,15 @@ describe('refund outcomes', () => {
   it('a refund the bank declines ends failed and gives its amount back to the payment', async () => {
     const { baseUrl } = await getHarness();
     {
-      // The bank refuses the next two refunds, as a real bank may (closed card account, for example).
-      await bankFault({ operation: 'refund', fault: 'unknown', times: 2 });
+      // The bank refuses the next two refunds, as a real bank may (closed account, for example): test
+      // mode's PSP (SEP) has no refund operation, so they are transfers to the IBAN given; and the
+      // whole payment's reversal, which a full refund inside SEP's window is, refused too.
+      await bankFault({ operation: 'payout', fault: 'unknown', times: 2 });
+      await bankFault({ operation: 'reverse', fault: 'unknown', times: 1 });
       const m = await newMerchant();
       const api = client(baseUrl, m.key);
       const payment = await verifiedPayment(baseUrl, m.key, { amount: 400_000 });
-      const res = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
+      const res = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
       assert.equal(res.status, 201, res.text);
       const failed = await waitForRefund(baseUrl, m.key, res.body.refund.id, 'failed');
       assert.deepEqual(failed.failure?.code, 'bank_refused');
@@ -29,11 +32,11 @@ describe('refund outcomes', () => {
       const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
       assert.equal(after.body.payment.status, 'verified');
       assert.equal(after.body.payment.refunded_amount, 0);
-      const ledger = await bankOperations(payment.id, 'refund');
+      const ledger = await refundsAtBank(payment.id);
       assert.equal(ledger.length, 0);
 
       // The amount is refundable again: a full refund is taken (and declined again).
-      const full = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`);
+      const full = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN });
       assert.equal(full.status, 201, full.text);
       assert.equal(full.body.refund.amount, 400_000);
       await waitForRefund(baseUrl, m.key, full.body.refund.id, 'failed');
@@ -46,14 +49,14 @@ describe('refund outcomes', () => {
     const m = await newMerchant();
     const api = client(baseUrl, m.key);
     const payment = await verifiedPayment(baseUrl, m.key, { amount: 300_000 });
-    const partial = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
+    const partial = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
     assert.equal(partial.status, 201, partial.text);
     await waitForRefund(baseUrl, m.key, partial.body.refund.id, 'succeeded');
 
     for (const workflowId of [paymentWorkflowId(payment.id), refundsWorkflowId(payment.id)]) assert.equal(await closedWorkflow(h.temporal.client, workflowId), 'COMPLETED', workflowId);
     // Two seconds after verified_at the window has closed: no timer is needed to say so.
     await waitFor('the refund window to pass', async () => (Date.now() > Date.parse(payment.verified_at!) + 2_000 ? true : undefined));
-    const late = await api.post<{ code: string; message: string }>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
+    const late = await api.post<{ code: string; message: string }>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
     assert.equal(late.status, 409, late.text);
     assert.equal(late.body.code, 'payment_not_refundable');
     assert.equal(late.body.message, "The payment's refund window has closed.");

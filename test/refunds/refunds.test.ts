@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { bankOperations } from '../support/bank.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { createdPayment, paidPayment } from '../support/payments.ts';
-import { verifiedPayment, waitForRefund, type RefundBody } from '../support/refunds.ts';
+import { REFUND_IBAN, refundsAtBank, verifiedPayment, waitForRefund, type RefundBody } from '../support/refunds.ts';
 import type { ErrorBody } from '../../src/api/schemas.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
@@ -16,7 +15,7 @@ describe('refunds', () => {
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 1_000_000 });
 
-    const first = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { amount: 300_000, reason: 'One notebook returned' });
+    const first = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 300_000, reason: 'One notebook returned' });
     assert.equal(first.status, 201, first.text);
     assert.equal(first.body.refund.status, 'pending');
     assert.equal(first.body.refund.amount, 300_000);
@@ -29,7 +28,7 @@ describe('refunds', () => {
     assert.ok(succeeded.succeeded_at !== null);
 
     // No amount: everything that is left.
-    const rest = await api.post<RefundBody>(`/payments/${payment.id}/refunds`);
+    const rest = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN });
     assert.equal(rest.status, 201, rest.text);
     assert.equal(rest.body.refund.amount, 700_000);
     assert.equal(rest.body.refund.reason, null);
@@ -44,11 +43,11 @@ describe('refunds', () => {
     assert.deepEqual(list.body.data.map((r) => r.id).sort(), [first.body.refund.id, rest.body.refund.id].sort());
     assert.ok(list.body.data.every((r) => r.status === 'succeeded'));
 
-    const again = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { amount: 10_000 });
+    const again = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 10_000 });
     assert.equal(again.status, 409);
     assert.equal(again.body.code, 'payment_not_refundable');
 
-    const ledger = await bankOperations(payment.id, 'refund');
+    const ledger = await refundsAtBank(payment.id);
     assert.deepEqual(ledger.map((op) => Number(op.amount)).sort((a, b) => a - b), [300_000, 700_000]);
 
     // Each refund's final status is an event for webhooks.
@@ -62,7 +61,7 @@ describe('refunds', () => {
     const m = await newMerchant();
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 250_000 });
-    const res = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, {});
+    const res = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.refund.amount, 250_000);
     await waitForRefund(h.baseUrl, m.key, res.body.refund.id, 'succeeded');
@@ -76,7 +75,7 @@ describe('refunds', () => {
     const m = await newMerchant();
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 100_000 });
-    const res = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { amount: 100_001 });
+    const res = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_001 });
     assert.equal(res.status, 422);
     assert.equal(res.body.code, 'refund_exceeds_amount');
     const rows = await h.db.selectFrom('refunds').select('id').where('payment_id', '=', payment.id).execute();
@@ -93,7 +92,7 @@ describe('refunds', () => {
     const created = await createdPayment(h.baseUrl, m.key);
     const paid = await paidPayment(h.baseUrl, m.key);
     for (const payment of [created, paid]) {
-      const res = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { amount: 10_000 }, { idempotencyKey: `refused-${payment.id}` });
+      const res = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 10_000 }, { idempotencyKey: `refused-${payment.id}` });
       assert.equal(res.status, 409, res.text);
       assert.equal(res.body.code, 'payment_not_refundable');
     }
@@ -131,7 +130,7 @@ describe('refunds', () => {
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 1_000_000 });
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => api.post<RefundBody & ErrorBody>(`/payments/${payment.id}/refunds`, { amount: 400_000 }, { idempotencyKey: `race-${i}` })),
+      Array.from({ length: 10 }, (_, i) => api.post<RefundBody & ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 400_000 }, { idempotencyKey: `race-${i}` })),
     );
     const accepted = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status !== 201);
@@ -147,10 +146,10 @@ describe('refunds', () => {
     assert.equal(after.body.payment.status, 'partially_refunded');
     const rows = await h.db.selectFrom('refunds').selectAll().where('payment_id', '=', payment.id).execute();
     assert.equal(rows.length, 2);
-    const ledger = await bankOperations(payment.id, 'refund');
+    const ledger = await refundsAtBank(payment.id);
     assert.equal(ledger.length, 2);
     assert.equal(ledger.reduce((sum, op) => sum + Number(op.amount), 0), 800_000);
-    assert.deepEqual(ledger.map((op) => op.operation_key).sort(), accepted.map((r) => `refund:${r.body.refund.id}`).sort());
+    assert.deepEqual(ledger.map((op) => op.operation_key).sort(), accepted.map((r) => `refund-payout:${r.body.refund.id}`).sort());
   });
 
   it('replays a refund for the same Idempotency-Key and body, and refuses the key with another body', async () => {
@@ -158,24 +157,24 @@ describe('refunds', () => {
     const m = await newMerchant();
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 500_000 });
-    const first = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { amount: 500_000, reason: 'cancelled order' }, { idempotencyKey: 'refund-once' });
+    const first = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 500_000, reason: 'cancelled order' }, { idempotencyKey: 'refund-once' });
     assert.equal(first.status, 201, first.text);
     assert.equal(first.headers.get('idempotent-replayed'), null);
     await waitForRefund(h.baseUrl, m.key, first.body.refund.id, 'succeeded');
 
     // The payment is now fully refunded, yet the retry gets the first answer, not a refusal.
-    const replay = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { reason: 'cancelled order', amount: 500_000 }, { idempotencyKey: 'refund-once' });
+    const replay = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, reason: 'cancelled order', amount: 500_000 }, { idempotencyKey: 'refund-once' });
     assert.equal(replay.status, 201);
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(replay.body, first.body);
 
-    const other = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { amount: 100_000 }, { idempotencyKey: 'refund-once' });
+    const other = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 }, { idempotencyKey: 'refund-once' });
     assert.equal(other.status, 422);
     assert.equal(other.body.code, 'idempotency_key_reused');
 
     const rows = await h.db.selectFrom('refunds').select('id').where('payment_id', '=', payment.id).execute();
     assert.equal(rows.length, 1);
-    const ledger = await bankOperations(payment.id, 'refund');
+    const ledger = await refundsAtBank(payment.id);
     assert.equal(ledger.length, 1);
   });
 });

@@ -16,12 +16,11 @@ import { statusAfterRefunds } from '../../src/domain/refund.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { STUCK_SWEEP_SCHEDULE_ID, type StuckRecord } from '../../src/domain/waiting-states.ts';
 import { ensureStuckSweepSchedule } from '../../src/temporal/schedules.ts';
-import { bankOperations } from '../support/bank.ts';
 import { cliWith } from '../support/cli.ts';
 import { getHarness, newMerchant, type Harness } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, refundsAtBank, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 
 const NOW = { after_ms: 0, batch_size: 1000 };
 /** A batch of the single oldest record, and a refund recorded before any other test's. */
@@ -51,9 +50,10 @@ describe('the stuck-records sweep', () => {
     const m = await newMerchant();
     const payment = await verifiedPayment(h.baseUrl, m.key);
     const row = await h.db.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
-    // The record step of a refund whose run died before it went on: the refund `pending`, the payment's next version.
+    // The record step of a refund whose run died before it went on: the refund `pending` (a part of a SEP
+    // payment: paid to the IBAN given), the payment's next version.
     const amount = 40_000;
-    const refund: Refund = { id: randomUUID(), payment_id: payment.id, amount, status: 'pending', reason: null, created_at: LONG_AGO.toISOString(), succeeded_at: null, failure: null };
+    const refund: Refund = { id: randomUUID(), payment_id: payment.id, amount, status: 'pending', reason: null, created_at: LONG_AGO.toISOString(), succeeded_at: null, failure: null, method: 'iban_payout', destination_iban: REFUND_IBAN };
     const next = { ...paymentFromRow(row), refunded_amount: amount, status: statusAfterRefunds(payment, amount) };
     await createRecordActivities({ db: h.db, logger: h.logger, temporal: h.temporal.client, config: h.config }).recordRefund({
       refund,
@@ -66,14 +66,14 @@ describe('the stuck-records sweep', () => {
     assert.ok(listed !== undefined, 'listed by cli stuck');
     assert.deepEqual({ record: listed.record, state: listed.state, past: listed.past }, { record: 'refund', state: 'pending', past: 'sweep' });
     assert.ok(listed.age_seconds >= 1 && listed.reason.length > 0);
-    assert.deepEqual(await bankOperations(payment.id, 'refund'), [], 'nothing paid before the sweep');
+    assert.deepEqual(await refundsAtBank(payment.id), [], 'nothing paid before the sweep');
 
     // The oldest pending refund, so a batch of one is this one, whatever refunds other tests of the suite left pending.
     assert.equal(await sweep().sendOnPendingRefunds(OLDEST), 1);
     await waitForRefund(h.baseUrl, m.key, refund.id, 'succeeded');
     // Runs again, and again: the refund is final and not picked; nothing is paid twice.
     await sweep().sendOnPendingRefunds(OLDEST);
-    const ops = await bankOperations(payment.id, 'refund');
+    const ops = await refundsAtBank(payment.id);
     assert.deepEqual(ops.map((o) => Number(o.amount)), [amount], 'one refund at the bank, of its amount');
     assert.equal((await listedStuck()).some((r) => r.id === refund.id), false, 'no longer listed');
   });

@@ -24,6 +24,7 @@ import { client } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { paidPayment } from '../support/payments.ts';
 import { seedRetention, type Seeded } from './seed.ts';
+import { REFUND_IBAN } from '../support/refunds.ts';
 
 const DAY = 86_400_000;
 
@@ -72,7 +73,7 @@ describe('retention (docs/RETENTION.md)', function () {
       paymentId = paid.id;
       const api = client(h.baseUrl, merchant.key);
       assert.equal((await api.post(`/payments/${paymentId}/verify`, { amount: 200_000 })).status, 200);
-      assert.equal((await api.post(`/payments/${paymentId}/refunds`, { amount: 50_000 }, { idempotencyKey: `retention-${paymentId}` })).status, 201);
+      assert.equal((await api.post(`/payments/${paymentId}/refunds`, { destination_iban: REFUND_IBAN, amount: 50_000 }, { idempotencyKey: `retention-${paymentId}` })).status, 201);
       await waitFor(async () => (await h.db.selectFrom('refunds').select('status').where('payment_id', '=', paymentId).executeTakeFirst())?.status === 'succeeded');
       const elevenYears = new Date(Date.now() - 11 * 365 * DAY);
       await h.db.updateTable('payments').set({ created_at: elevenYears }).where('id', '=', paymentId).execute();

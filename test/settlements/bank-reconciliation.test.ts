@@ -1,10 +1,14 @@
 /**
  * Bank reconciliation (docs/psps/README.md#bank-reconciliation) against the real stack: payments paid
- * through a worker of this test's own whose test mode has a SEP terminal and a Mellat terminal, each a
- * bank simulator process of its own (OwnSimulator, as the failover test), MySQL, Temporal; the PSP's
- * daily report asked of the simulator over HTTP, or imported as a file through the operator CLI; the
- * simulator's report switches plant the differences. Then the live side: the suite's simulator stands
- * in for the live PSP, and a settlement covers only what the day's reconciliation matched.
+ * through a worker of this test's own whose test mode has a SEP terminal of its own (a bank simulator
+ * process, OwnSimulator, as the failover test), MySQL, Temporal.
+ *
+ * No reference documents SEP's or Behpardakht's daily report, and none shows a report call: a PSP's
+ * day is given from its payments' own recorded verify and reverse answers (`reconcile run`, which
+ * asks the PSP nothing and says so), no file is imported for it, and settlement holds none of its
+ * payments. The import path stays generic: a documented layout (here a test's own, given to the
+ * functions; none is registered) is compared with the records and recorded as runs, and a payment of
+ * a PSP with such a layout is settled only once a run matched it.
  */
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
@@ -12,38 +16,27 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
-import { reconcileWithPsp } from '../../src/adapters/psp/bank-reconciliation.ts';
+import { BankReconciliationRefused, reconcileFromFile } from '../../src/adapters/psp/bank-reconciliation.ts';
 import type { PspClients } from '../../src/adapters/psp/clients.ts';
-import { MellatClient } from '../../src/adapters/psp/mellat/client.ts';
-import { mellatOrderId } from '../../src/adapters/psp/mellat/mapping.ts';
-import { parseMellatReport } from '../../src/adapters/psp/mellat/report.ts';
+import { BankReportInvalid, type BankReportLine } from '../../src/adapters/psp/psp-client.ts';
+import type { ReportLayout } from '../../src/adapters/psp/reports.ts';
 import { SepClient } from '../../src/adapters/psp/sep/client.ts';
 import { openDifferences } from '../../src/db/bank-reconciliation.ts';
+import { draftSettlement } from '../../src/db/settlements.ts';
 import { replaceMerchantRoute } from '../../src/db/psp-routes.ts';
 import type { BankReconciliationItem } from '../../src/domain/bank-reconciliation.ts';
-import { tehranDay } from '../../src/domain/calendar.ts';
+import { tehranDay, tehranDayBounds } from '../../src/domain/calendar.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { createPaymentWorker } from '../../src/main/payment-worker.ts';
 import { observeBankReconciliation, registry } from '../../src/observability/metrics.ts';
 import { setSettlementIban } from '../../src/settlements/service.ts';
-import { adminHeaders, OwnSimulator, simulatorUrl } from '../support/bank.ts';
+import { OwnSimulator } from '../support/bank.ts';
 import { cli } from '../support/cli.ts';
-import { apiWith, getHarness, liveBankApi, newMerchant, testConfig, type Harness } from '../support/harness.ts';
-import { request } from '../support/http.ts';
+import { apiWith, getHarness, LIVE_BANK, liveBankApi, newMerchant, testConfig, type Harness } from '../support/harness.ts';
+import { request, waitFor } from '../support/http.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { chooseOutcome, createdPayment, payAtBank } from '../support/payments.ts';
 import { defaultPlanFee as fee, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
-
-/** A report switch of the simulator at `base` (src/bank-sim/reports.ts), or, given null, all of them off. */
-async function plant(base: string, body: object | null): Promise<{ line?: { ref_num: string; res_num: string; amount: number; card_pan: string } }> {
-  const res = await fetch(`${base}/admin/report`, {
-    method: body === null ? 'DELETE' : 'POST',
-    headers: { 'content-type': 'application/json', ...adminHeaders() },
-    ...(body === null ? {} : { body: JSON.stringify(body) }),
-  });
-  assert.equal(res.status, 200, await res.clone().text());
-  return (await res.json()) as { line?: { ref_num: string; res_num: string; amount: number; card_pan: string } };
-}
 
 /** The item a payment of ours makes, as the record has it. */
 interface Recorded {
@@ -53,11 +46,31 @@ interface Recorded {
   card_pan: string | null;
 }
 
+/**
+ * A report layout of this test's own, standing in for one a reference would document: a header and
+ * `order_id,ref_num,terminal,day,amount,card_pan` lines. It refuses another terminal or day whole,
+ * as a real layout's reader must.
+ */
+const TEST_LAYOUT: ReportLayout = {
+  reference: 'this test',
+  read(text: string, terminalId: string, day: string): BankReportLine[] {
+    const [header, ...rows] = text.trim().split('\n');
+    if (header !== 'order_id,ref_num,terminal,day,amount,card_pan') throw new BankReportInvalid('not the test layout');
+    return rows.map((row) => {
+      const [order_id, ref_num, terminal, on, amount, card_pan] = row.split(',');
+      if (terminal !== terminalId || on !== day || !/^[0-9]+$/.test(amount ?? '')) throw new BankReportInvalid(`a line of another terminal or day, or no amount: ${row}`);
+      return { order_id: order_id!, ref_num: ref_num!, amount: Number(amount), card_pan: card_pan ?? '' };
+    });
+  },
+};
+const reportOf = (terminal: string, day: string, lines: { order_id: string; ref_num: string; amount: number; card_pan?: string }[]) =>
+  ['order_id,ref_num,terminal,day,amount,card_pan', ...lines.map((l) => [l.order_id, l.ref_num, terminal, day, l.amount, l.card_pan ?? ''].join(','))].join('\n');
+
 const byOrder = (a: BankReconciliationItem, b: BankReconciliationItem) => (a.order_id < b.order_id ? -1 : a.order_id > b.order_id ? 1 : 0);
-const ours = (kind: BankReconciliationItem['kind'], p: Recorded, orderId: string, bankAmount: number | null): BankReconciliationItem => ({
+const ours = (kind: BankReconciliationItem['kind'], p: Recorded, bankAmount: number | null): BankReconciliationItem => ({
   kind,
   payment_id: p.id,
-  order_id: orderId,
+  order_id: p.id,
   ref_num: p.reference_id,
   bank_amount: bankAmount,
   gateway_amount: kind === 'bank_only' ? null : p.amount,
@@ -66,11 +79,9 @@ const ours = (kind: BankReconciliationItem['kind'], p: Recorded, orderId: string
 
 describe('bank reconciliation of a PSP terminal\'s day', function () {
   this.timeout(240_000);
-  // Terminals of this run alone: the suite's database may hold an earlier run's payments of the same day.
+  // A terminal of this run alone: the suite's database may hold an earlier run's payments of the same day.
   const SEP_TERMINAL = `73${randomInt(100_000, 999_999)}`;
-  const MELLAT_TERMINAL = `74${randomInt(100_000, 999_999)}`;
   const sep = new OwnSimulator({ BANK_SIM_TERMINAL_ID: SEP_TERMINAL });
-  const mellat = new OwnSimulator({ BANK_SIM_PROTOCOL: 'mellat', BANK_SIM_TERMINAL_ID: MELLAT_TERMINAL, BANK_SIM_USERNAME: 'dargah', BANK_SIM_PASSWORD: '' });
   const taskQueue = `bank-reconciliation-${process.pid}`;
   let h: Harness;
   let api: string;
@@ -78,10 +89,7 @@ describe('bank reconciliation of a PSP terminal\'s day', function () {
   let merchantId: string;
   let worker: Worker;
   let running: Promise<void>;
-  let sepClient: SepClient;
 
-  const routeTo = (psp: 'sep' | 'mellat', terminal_id: string) =>
-    replaceMerchantRoute(h.db, merchantId, 'test', [{ position: 0, priority: 0, psp, terminal_id, weight: 1, min_amount: null, max_amount: null }], new Date());
   const recorded = (id: string): Promise<Recorded> =>
     h.db
       .selectFrom('payments')
@@ -95,152 +103,125 @@ describe('bank reconciliation of a PSP terminal\'s day', function () {
     if (verify) assert.equal((await request<{ payment: Payment }>(api, 'POST', `/api/v1/payments/${p.id}/verify`, { key, body: { amount } })).status, 200);
     return recorded(p.id);
   };
-  /** A payment the customer canceled at the bank's page: confirmed by nobody, on neither side. */
-  const canceled = async () => {
-    const p = await createdPayment(api, key, { amount: 999_000 });
-    assert.equal((await chooseOutcome(api, p.id, 'cancel')).status, 303);
-  };
+  const runsOf = async (terminal: string) => (await h.db.selectFrom('bank_reconciliation_runs').select('id').where('terminal_id', '=', terminal).execute()).length;
 
   before(async () => {
     h = await getHarness();
-    await Promise.all([sep.start(), mellat.start()]);
-    sepClient = new SepClient({ baseUrl: sep.url, terminalId: SEP_TERMINAL, password: '', timeoutMs: 5_000 });
-    const psps: PspClients = {
-      test: { sep: sepClient, mellat: new MellatClient({ baseUrl: mellat.url, terminalId: MELLAT_TERMINAL, userName: 'dargah', password: '', timeoutMs: 5_000 }) },
-      live: {},
-    };
+    await sep.start();
+    const psps: PspClients = { test: { sep: new SepClient({ baseUrl: sep.url, terminalId: SEP_TERMINAL, password: '', timeoutMs: 5_000 }) }, live: {} };
     const config = { ...testConfig({ TEMPORAL_TASK_QUEUE: taskQueue }), PUBLIC_BASE_URL: h.config.PUBLIC_BASE_URL };
     worker = await createPaymentWorker({ config, db: h.db, temporal: h.temporal.client, logger: h.logger, bundle: h.bundle, psps });
     running = worker.run();
     api = await apiWith({ TEMPORAL_TASK_QUEUE: taskQueue });
     ({ key, merchantId } = await newMerchant());
+    await replaceMerchantRoute(h.db, merchantId, 'test', [{ position: 0, priority: 0, psp: 'sep', terminal_id: SEP_TERMINAL, weight: 1, min_amount: null, max_amount: null }], new Date());
   });
 
   after(async () => {
     worker?.shutdown();
     await running?.catch(() => undefined);
-    await Promise.all([sep.stop(), mellat.stop()]);
-    await plant(simulatorUrl(), null);
+    await sep.stop();
   });
 
-  it('a SEP terminal\'s day with a transaction only the bank has, one it left out and another amount is reported exactly; a repeat is the same run, the bank\'s correction a new one; the CSV and the metric say the same', async () => {
-    await routeTo('sep', SEP_TERMINAL);
+  it('SEP publishes no report: `reconcile run` gives the day from the payments\' recorded verify and reverse answers and says so, asks the PSP nothing, writes no run; `reconcile import` has nothing to import', async () => {
     const a = await paid(1_200_000, true);
-    const b = await paid(2_300_000, true);
+    const b = await paid(2_300_000, false);
     const c = await paid(3_400_000, false);
-    const d = await paid(4_500_000, true);
-    await canceled();
+    assert.equal((await request<{ payment: Payment }>(api, 'POST', `/api/v1/payments/${c.id}/reverse`, { key, body: {} })).status, 200);
+    await waitFor('the reversal to be recorded', async () => ((await h.db.selectFrom('payments').select('status').where('id', '=', c.id).executeTakeFirstOrThrow()).status === 'reversed' ? true : undefined));
+    const canceled = await createdPayment(api, key, { amount: 999_000 });
+    assert.equal((await chooseOutcome(api, canceled.id, 'cancel')).status, 303);
     const day = tehranDay(new Date());
-    const { line: extra } = await plant(sep.url, { bank_only: { amount: 777_000, date: day } });
-    await plant(sep.url, { drop: b.id });
-    await plant(sep.url, { res_num: d.id, amount: 4_500_100 });
-    assert.ok(extra);
 
-    const first = await reconcileWithPsp(h.db, 'test', sepClient, day);
-    const expected: BankReconciliationItem[] = [
-      { kind: 'bank_only', payment_id: null, order_id: extra.res_num, ref_num: extra.ref_num, bank_amount: 777_000, gateway_amount: null, card_pan: extra.card_pan },
-      ours('gateway_only', b, b.id, null),
-      ours('amount_mismatch', d, d.id, 4_500_100),
-      ...[ours('matched', a, a.id, a.amount), ours('matched', c, c.id, c.amount)].sort(byOrder),
+    const run = await cli('reconcile', 'run', '--mode', 'test', '--psp', 'sep', '--terminal', SEP_TERMINAL, '--date', day, '--json');
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout) as { ok: boolean; source: string; confirmed: { count: number; amount: number }; reversed: { count: number; amount: number }; note: string; psp: string; terminal: string; date: string };
+    assert.deepEqual(
+      { ok: summary.ok, source: summary.source, psp: summary.psp, terminal: summary.terminal, date: summary.date, confirmed: summary.confirmed, reversed: summary.reversed },
+      { ok: true, source: 'recorded_answers', psp: 'sep', terminal: SEP_TERMINAL, date: day, confirmed: { count: 2, amount: a.amount + b.amount }, reversed: { count: 1, amount: c.amount } },
+    );
+    assert.match(summary.note, /PSP sep has no daily report a reference documents: its payments are reconciled from their own verify and reverse answers/);
+    assert.equal(await runsOf(SEP_TERMINAL), 0, 'no run is recorded: there is no report to compare');
+    const shown = await cli('reconcile', 'show', '--mode', 'test', '--psp', 'sep', '--terminal', SEP_TERMINAL, '--date', day);
+    assert.equal(shown.code, 1);
+
+    const file = join(tmpdir(), `dargah-sep-report-${process.pid}.csv`);
+    writeFileSync(file, reportOf(SEP_TERMINAL, day, [{ order_id: a.id, ref_num: a.reference_id ?? '', amount: a.amount }]));
+    try {
+      const imported = await cli('reconcile', 'import', '--mode', 'test', '--psp', 'sep', '--terminal', SEP_TERMINAL, '--date', day, '--file', file, '--json');
+      assert.equal(imported.code, 1);
+      assert.match(imported.stderr, /PSP sep has no daily report a reference documents.*there is no file to import/);
+    } finally {
+      rmSync(file, { force: true });
+    }
+    assert.equal(await runsOf(SEP_TERMINAL), 0);
+  });
+
+  it('a documented layout (this test\'s own) is reconciled exactly: a transaction only the bank has, one it left out and another amount; a repeat is the same run, a corrected file a new one; the CSV and the metric say the same', async () => {
+    const day = tehranDay(new Date());
+    const x = await paid(1_100_000, true);
+    const y = await paid(2_200_000, true);
+    const z = await paid(3_300_000, true);
+    // The day's other payments at this terminal that kept their money (the test before's): the report has them right.
+    const earlier = await Promise.all(
+      (await h.db.selectFrom('payments').select('id').where('psp_terminal_id', '=', SEP_TERMINAL).where('status', 'in', ['paid', 'verified', 'partially_refunded', 'refunded']).execute()).map((p) =>
+        recorded(p.id),
+      ),
+    );
+    const others = earlier.filter((p) => ![x.id, y.id, z.id].includes(p.id));
+    const lines = [
+      { order_id: 'f0000000-0000-4000-8000-000000000001', ref_num: 'BANKONLY', amount: 650_000, card_pan: '603799******0001' },
+      { order_id: x.id, ref_num: x.reference_id ?? '', amount: x.amount },
+      { order_id: z.id, ref_num: z.reference_id ?? '', amount: z.amount - 10 },
+      ...others.map((p) => ({ order_id: p.id, ref_num: p.reference_id ?? '', amount: p.amount })),
     ];
+    const layouts = { sep: TEST_LAYOUT };
+    const input = { mode: 'test', psp: 'sep', terminal_id: SEP_TERMINAL, day };
+    await assert.rejects(reconcileFromFile(h.db, { ...input, text: reportOf('70000000', day, lines) }, new Date(), { layouts }), BankReportInvalid);
+    await assert.rejects(reconcileFromFile(h.db, { ...input, text: 'x' }), BankReconciliationRefused, 'no layout registered: nothing to import');
+    assert.equal(await runsOf(SEP_TERMINAL), 0, 'a refused file writes nothing');
+
+    const first = await reconcileFromFile(h.db, { ...input, text: reportOf(SEP_TERMINAL, day, lines) }, new Date(), { layouts });
+    assert.equal(first.created, true);
+    assert.deepEqual(first.run.counts, { matched: 1 + others.length, bank_only: 1, gateway_only: 1, amount_mismatch: 1 });
     const shown = await cli('reconcile', 'show', '--mode', 'test', '--psp', 'sep', '--terminal', SEP_TERMINAL, '--date', day, '--json');
     assert.equal(shown.code, 0, shown.stderr);
-    const { run, items } = JSON.parse(shown.stdout) as { run: { id: string; counts: Record<string, number> }; items: BankReconciliationItem[] };
-    assert.deepEqual(items, expected);
+    const { run, items } = JSON.parse(shown.stdout) as { run: { id: string }; items: BankReconciliationItem[] };
     assert.equal(run.id, first.run.id);
-    assert.deepEqual(first.run.counts, { matched: 2, bank_only: 1, gateway_only: 1, amount_mismatch: 1 });
-    assert.equal(first.created, true);
-    // Every card in the items is masked.
-    for (const item of items) assert.match(item.card_pan ?? '', /^[0-9]{6}\*{6}[0-9]{4}$/);
+    assert.deepEqual(items, [
+      { kind: 'bank_only', payment_id: null, order_id: lines[0]!.order_id, ref_num: 'BANKONLY', bank_amount: 650_000, gateway_amount: null, card_pan: '603799******0001' },
+      ours('gateway_only', y, null),
+      ours('amount_mismatch', z, z.amount - 10),
+      ...[x, ...others].map((p) => ours('matched', p, p.amount)).sort(byOrder),
+    ]);
 
-    // The same report against the same records: the same run, nothing new written.
-    const again = await reconcileWithPsp(h.db, 'test', sepClient, day);
+    // The same file against the same records: the same run.
+    const again = await reconcileFromFile(h.db, { ...input, text: reportOf(SEP_TERMINAL, day, lines) }, new Date(), { layouts });
     assert.deepEqual([again.created, again.run.id], [false, first.run.id]);
 
-    // The operator's CSV: a line per item, amounts in rials, difference = bank − gateway.
     const csv = await cli('reconcile', 'show', '--mode', 'test', '--psp', 'sep', '--terminal', SEP_TERMINAL, '--date', day, '--csv');
     assert.equal(csv.code, 0, csv.stderr);
-    const line = (i: BankReconciliationItem) =>
-      [i.kind, i.payment_id ?? '', i.order_id, i.ref_num ?? '', i.card_pan ?? '', i.bank_amount ?? '', i.gateway_amount ?? '', (i.bank_amount ?? 0) - (i.gateway_amount ?? 0)].join(',');
-    assert.deepEqual(csv.stdout.trim().split(/\r?\n/), ['kind,payment_id,order_id,ref_num,card_pan,bank_amount,gateway_amount,difference', ...expected.map(line)]);
-    assert.ok(csv.stdout.includes(`amount_mismatch,${d.id},${d.id},${d.reference_id},${d.card_pan},4500100,4500000,100`));
+    assert.ok(csv.stdout.includes(`amount_mismatch,${z.id},${z.id},${z.reference_id},${z.card_pan},${z.amount - 10},${z.amount},-10`), csv.stdout);
 
-    // The metric the alert reads: one difference of each kind at this terminal.
     observeBankReconciliation(() => openDifferences(h.db, day), 0);
     const metric = await registry.getSingleMetricAsString('dargah_bank_reconciliation_differences');
     for (const kind of ['bank_only', 'gateway_only', 'amount_mismatch']) assert.ok(metric.includes(`{psp="sep",terminal="${SEP_TERMINAL}",kind="${kind}"} 1`), metric);
 
-    // The bank corrects its report: a new run, every payment matched, the first run kept.
-    await plant(sep.url, null);
-    const corrected = await reconcileWithPsp(h.db, 'test', sepClient, day);
-    assert.equal(corrected.created, true);
-    assert.notEqual(corrected.run.id, first.run.id);
-    assert.deepEqual(corrected.run.counts, { matched: 4, bank_only: 0, gateway_only: 0, amount_mismatch: 0 });
-    const runs = await h.db.selectFrom('bank_reconciliation_runs').select('id').where('terminal_id', '=', SEP_TERMINAL).where('day', '=', day).execute();
-    assert.equal(runs.length, 2);
-    const after = await registry.getSingleMetricAsString('dargah_bank_reconciliation_differences');
-    assert.ok(after.includes(`{psp="sep",terminal="${SEP_TERMINAL}",kind="bank_only"} 0`), after);
+    // A corrected file: a new run, everything matched, the first run kept.
+    const corrected = lines.slice(1).map((l) => (l.order_id === z.id ? { ...l, amount: z.amount } : l));
+    corrected.push({ order_id: y.id, ref_num: y.reference_id ?? '', amount: y.amount });
+    const fixed = await reconcileFromFile(h.db, { ...input, text: reportOf(SEP_TERMINAL, day, corrected) }, new Date(), { layouts });
+    assert.equal(fixed.created, true);
+    assert.deepEqual(fixed.run.counts, { matched: 3 + others.length, bank_only: 0, gateway_only: 0, amount_mismatch: 0 });
+    assert.equal(await runsOf(SEP_TERMINAL), 2);
   });
 
-  it('a Mellat terminal\'s report file, imported through the CLI, is reported exactly by the payments\' order ids; a file of another terminal is refused and writes nothing', async () => {
-    await routeTo('mellat', MELLAT_TERMINAL);
-    const a = await paid(1_100_000, true);
-    const b = await paid(2_200_000, true);
-    const c = await paid(3_300_000, true);
-    const day = tehranDay(new Date());
-    const { line: extra } = await plant(mellat.url, { bank_only: { amount: 650_000, date: day } });
-    await plant(mellat.url, { drop: mellatOrderId(b.id) });
-    await plant(mellat.url, { res_num: mellatOrderId(c.id), amount: 3_299_990 });
-    assert.ok(extra);
-    // The operator downloads the day's report from the PSP's panel (here, the simulator's answer).
-    const report = await fetch(`${mellat.url}/pgwchannel/reports/daily`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ terminalId: MELLAT_TERMINAL, userName: 'dargah', userPassword: '', date: day.replaceAll('-', '') }),
-    });
-    assert.equal(report.status, 200);
-    const file = join(tmpdir(), `dargah-mellat-report-${process.pid}.json`);
-    const reportText = await report.text();
-    writeFileSync(file, reportText);
-    // A Mellat payment records no card (its verify gives none): an item the bank's report has shows the report's masked card.
-    const bankCard = (orderId: string) => parseMellatReport(reportText, MELLAT_TERMINAL, day).find((l) => l.order_id === orderId)?.card_pan ?? null;
-    try {
-      const flags = ['--mode', 'test', '--psp', 'mellat', '--date', day, '--file', file];
-      const refused = await cli('reconcile', 'import', '--terminal', '70000000', ...flags, '--json');
-      assert.equal(refused.code, 1);
-      assert.equal(refused.stderr.trim(), `error: the Mellat report is of terminal ${MELLAT_TERMINAL}, not 70000000`);
-      assert.equal((await h.db.selectFrom('bank_reconciliation_runs').select('id').where('terminal_id', '=', '70000000').execute()).length, 0);
-
-      const imported = await cli('reconcile', 'import', '--terminal', MELLAT_TERMINAL, ...flags, '--json');
-      assert.equal(imported.code, 1, 'differences: exit 1, as ledger check');
-      const summary = JSON.parse(imported.stdout) as Record<string, unknown>;
-      assert.deepEqual([summary.ok, summary.source, summary.matched, summary.bank_only, summary.gateway_only, summary.amount_mismatch], [false, 'file', 1, 1, 1, 1]);
-    } finally {
-      rmSync(file, { force: true });
-    }
-    const shown = await cli('reconcile', 'show', '--mode', 'test', '--psp', 'mellat', '--terminal', MELLAT_TERMINAL, '--date', day, '--json');
-    assert.equal(shown.code, 0, shown.stderr);
-    assert.deepEqual((JSON.parse(shown.stdout) as { items: BankReconciliationItem[] }).items, [
-      { kind: 'bank_only', payment_id: null, order_id: extra.res_num, ref_num: extra.ref_num, bank_amount: 650_000, gateway_amount: null, card_pan: extra.card_pan },
-      ours('gateway_only', b, mellatOrderId(b.id), null),
-      { ...ours('amount_mismatch', c, mellatOrderId(c.id), 3_299_990), card_pan: bankCard(mellatOrderId(c.id)) },
-      { ...ours('matched', a, mellatOrderId(a.id), a.amount), card_pan: bankCard(mellatOrderId(a.id)) },
-    ]);
-    // Asking the PSP itself gives the same items: the same run.
-    const asked = await reconcileWithPsp(h.db, 'test', new MellatClient({ baseUrl: mellat.url, terminalId: MELLAT_TERMINAL, userName: 'dargah', password: '', timeoutMs: 5_000 }), day);
-    assert.equal(asked.created, false);
-    await plant(mellat.url, null);
-  });
-
-  it('bad input is refused with its reason and writes nothing: an unknown PSP, a day not begun, a terminal not configured here', async () => {
+  it('bad input is refused with its reason and writes nothing: an unknown PSP, a day not begun, a day never reconciled', async () => {
     const before = (await h.db.selectFrom('bank_reconciliation_runs').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
     const unknown = await cli('reconcile', 'run', '--psp', 'parsian', '--terminal', '1', '--date', '2026-01-01');
     assert.deepEqual([unknown.code, unknown.stderr.trim()], [1, 'error: the PSP is one of sep, mellat (got "parsian")']);
     const future = await cli('reconcile', 'run', '--psp', 'sep', '--terminal', '1', '--date', '2999-01-01');
     assert.deepEqual([future.code, future.stderr.trim()], [1, 'error: 2999-01-01 has not begun in Tehran']);
-    const notHere = await cli('reconcile', 'run', '--mode', 'test', '--psp', 'sep', '--terminal', SEP_TERMINAL, '--date', tehranDay(new Date()));
-    assert.equal(notHere.code, 2);
-    assert.match(notHere.stderr, /is not configured for test payments here/);
     const never = await cli('reconcile', 'show', '--psp', 'sep', '--terminal', '1', '--date', '2020-01-01');
     assert.equal(never.code, 1);
     assert.match(never.stderr, /has no reconciliation of 2020-01-01/);
@@ -248,28 +229,43 @@ describe('bank reconciliation of a PSP terminal\'s day', function () {
     assert.equal(Number(after), Number(before));
   });
 
-  it('a settlement covers only the live payments their day\'s reconciliation matched; a payment held by a difference is settled once the bank\'s report agrees', async () => {
+  it('a SEP live payment is settled without waiting for a report; were its PSP one with a documented layout, it would wait until an imported report matched it', async () => {
     const m = await liveMerchant();
     await setSettlementIban(h.db, m.merchantId, SETTLEMENT_IBAN);
     const liveApi = await liveBankApi();
-    const matched = await verifiedLivePayment(liveApi, m.liveKey, 2_000_000);
-    const otherAmount = await verifiedLivePayment(liveApi, m.liveKey, 1_000_000);
-    const missing = await verifiedLivePayment(liveApi, m.liveKey, 500_000);
-    // The live PSP's report (the suite's simulator) differs on two of them.
-    await plant(simulatorUrl(), { res_num: otherAmount.id, amount: 1_000_010 });
-    await plant(simulatorUrl(), { drop: missing.id });
-    const first = await settleNow(m.merchantId);
-    assert.deepEqual(first.outcome, { result: 'paid', settlement_id: first.id, net: 2_000_000 - fee(2_000_000) });
-    const lines = await h.db.selectFrom('settlement_lines').select('payment_id').where('settlement_id', '=', first.id).execute();
-    assert.deepEqual(lines.map((l) => l.payment_id), [matched.id]);
-    const held = await h.db.selectFrom('payments').select(['id', 'settlement_status']).where('id', 'in', [otherAmount.id, missing.id]).execute();
-    assert.deepEqual(held.map((r) => r.settlement_status), ['pending', 'pending']);
+    const first = await verifiedLivePayment(liveApi, m.liveKey, 2_000_000);
+    const second = await verifiedLivePayment(liveApi, m.liveKey, 1_000_000);
+    const day = tehranDay(new Date());
 
-    // The bank corrects its report: the next settlement reconciles the day again and covers both.
-    await plant(simulatorUrl(), null);
-    const second = await settleNow(m.merchantId);
-    assert.deepEqual(second.outcome, { result: 'paid', settlement_id: second.id, net: 1_000_000 - fee(1_000_000) + 500_000 - fee(500_000) });
-    const next = await h.db.selectFrom('settlement_lines').select('payment_id').where('settlement_id', '=', second.id).execute();
-    assert.deepEqual(next.map((l) => l.payment_id).sort(), [otherAmount.id, missing.id].sort());
+    // The gate itself: a PSP with a layout holds its payments until a run matched them.
+    const cutoff = new Date();
+    assert.deepEqual((await draftSettlement(h.db, m.merchantId, cutoff, ['sep'])).payment_count, 0, 'held: its day has no run');
+    const terminal = LIVE_BANK().BANK_TERMINAL_ID;
+    const livePayments = await Promise.all(
+      (
+        await h.db
+          .selectFrom('payments')
+          .select('id')
+          .where('mode', '=', 'live')
+          .where('psp_terminal_id', '=', terminal)
+          .where('status', 'in', ['paid', 'verified', 'partially_refunded', 'refunded'])
+          .where('paid_at', '>=', tehranDayBounds(day).start)
+          .execute()
+      ).map((p) => recorded(p.id)),
+    );
+    const text = reportOf(terminal, day, livePayments.filter((p) => p.id !== second.id).map((p) => ({ order_id: p.id, ref_num: p.reference_id ?? '', amount: p.amount })));
+    await reconcileFromFile(h.db, { mode: 'live', psp: 'sep', terminal_id: terminal, day, text }, new Date(), { layouts: { sep: TEST_LAYOUT }, deployed: true });
+    const matchedOnly = await draftSettlement(h.db, m.merchantId, cutoff, ['sep']);
+    assert.deepEqual(matchedOnly.lines.filter((l) => l.kind === 'payment').map((l) => l.payment_id), [first.id], 'the payment the report left out waits');
+    // The corrected file leaves no difference standing at the suite's live terminal.
+    const whole = reportOf(terminal, day, livePayments.map((p) => ({ order_id: p.id, ref_num: p.reference_id ?? '', amount: p.amount })));
+    const corrected = await reconcileFromFile(h.db, { mode: 'live', psp: 'sep', terminal_id: terminal, day, text: whole }, new Date(), { layouts: { sep: TEST_LAYOUT }, deployed: true });
+    assert.equal(corrected.run.counts.gateway_only, 0);
+
+    // SEP as it is: no layout, so nothing waits, and the settlement covers both.
+    const settled = await settleNow(m.merchantId);
+    assert.deepEqual(settled.outcome, { result: 'paid', settlement_id: settled.id, net: 2_000_000 - fee(2_000_000) + 1_000_000 - fee(1_000_000) });
+    const lines = await h.db.selectFrom('settlement_lines').select('payment_id').where('settlement_id', '=', settled.id).where('kind', '=', 'payment').execute();
+    assert.deepEqual(lines.map((l) => l.payment_id).sort(), [first.id, second.id].sort());
   });
 });

@@ -17,6 +17,7 @@ import { runSettlement, settleNow } from '../support/settlement.ts';
 import { settlementWorkflowId } from '../../src/domain/settlement.ts';
 import { retrySettlement } from '../../src/settlements/service.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
+import { REFUND_IBAN } from '../support/refunds.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories', 'settlement');
 const PATHS = ['paid', 'carried', 'skipped', 'failed', 'retried', 'run'];
@@ -37,7 +38,7 @@ describe('settlement workflow determinism (replay)', () => {
     const paid = await settleNow(m.merchantId);
     assert.equal(paid.outcome.result, 'paid');
     workflowIds.paid = settlementWorkflowId(paid.id);
-    const refund = await client(liveApi, m.liveKey).post<{ refund: Refund }>(`/payments/${p.id}/refunds`, { amount: 500_000 });
+    const refund = await client(liveApi, m.liveKey).post<{ refund: Refund }>(`/payments/${p.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 500_000 });
     assert.equal(refund.status, 201, refund.text);
     const carried = await settleNow(m.merchantId);
     assert.equal(carried.outcome.result, 'carried');

@@ -15,7 +15,7 @@ import { client, waitFor } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { answeredLivePayment, createdLivePayment, GOOD_DOCUMENTS, liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { waitForStatus } from '../support/payments.ts';
-import { waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
 import { bankFault, payoutTransfers } from '../support/bank.ts';
 import { defaultPlanFee as fee, runSettlement, SETTLEMENT_IBAN as IBAN, settleNow, settlementsOf } from '../support/settlement.ts';
 
@@ -32,7 +32,7 @@ describe('settlement', () => {
     const liveApi = await liveBankApi();
     const first = await verifiedLivePayment(liveApi, m.liveKey, 2_000_000);
     const second = await verifiedLivePayment(liveApi, m.liveKey, 1_000_000);
-    const refund = await client(liveApi, m.liveKey).post<{ refund: Refund }>(`/payments/${first.id}/refunds`, { amount: 500_000 });
+    const refund = await client(liveApi, m.liveKey).post<{ refund: Refund }>(`/payments/${first.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 500_000 });
     assert.equal(refund.status, 201, refund.text);
     // Expected from the inputs: the default plan takes 1 % (within 1,000..400,000 rials).
     const expectedNet = 2_000_000 - 20_000 + (1_000_000 - 10_000) - 500_000;
@@ -59,7 +59,7 @@ describe('settlement', () => {
     assert.deepEqual(events.body.data.map((e) => e.data.settlement?.id), [id]);
 
     // A refund after settlement: the next settlement deducts it, and a negative net is carried, never paid.
-    const late = await client(liveApi, m.liveKey).post<{ refund: Refund }>(`/payments/${second.id}/refunds`, { amount: 100_000 });
+    const late = await client(liveApi, m.liveKey).post<{ refund: Refund }>(`/payments/${second.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
     assert.equal(late.status, 201, late.text);
     const next = await settleNow(m.merchantId);
     assert.deepEqual(next.outcome, { result: 'carried', net: -100_000 });
@@ -109,7 +109,7 @@ describe('settlement of a day', () => {
     const apiA = client(liveApi, a.liveKey);
     const apiB = client(liveApi, b.liveKey);
     const refund = async (api: ReturnType<typeof client>, key: string, p: Payment, amount: number) => {
-      const res = await api.post<{ refund: Refund }>(`/payments/${p.id}/refunds`, { amount });
+      const res = await api.post<{ refund: Refund }>(`/payments/${p.id}/refunds`, { destination_iban: REFUND_IBAN, amount });
       assert.equal(res.status, 201, res.text);
       return waitForRefund(liveApi, key, res.body.refund.id, 'succeeded');
     };

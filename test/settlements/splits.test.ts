@@ -17,7 +17,7 @@ import { client } from '../support/http.ts';
 import { cli } from '../support/cli.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { LIVE_DOMAIN, liveMerchant, verifiedLivePayment } from '../support/live.ts';
-import { waitForRefund } from '../support/refunds.ts';
+import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
 import { paidPayment } from '../support/payments.ts';
 import { payoutTransfers } from '../support/bank.ts';
 import { SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
@@ -158,7 +158,7 @@ describe('split settlement', () => {
     assert.equal(verified.status, 200, verified.text);
     assert.deepEqual(await accountBalances(h.db, m.merchantId, 'test'), { clearing: -1_010_000, fees: 10_000, beneficiaries: 1_000_000, held: 0 });
     // Nothing of the merchant's share is left: the refund comes from the share.
-    const refund = await client(h.baseUrl, m.testKey).post<{ refund: Refund }>(`/payments/${paid.id}/refunds`, { amount: 400_000 });
+    const refund = await client(h.baseUrl, m.testKey).post<{ refund: Refund }>(`/payments/${paid.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 400_000 });
     assert.equal(refund.status, 201, refund.text);
     await waitForRefund(h.baseUrl, m.testKey, refund.body.refund.id, 'succeeded');
     const share = await h.db.selectFrom('payment_splits').select('refunded').where('payment_id', '=', paid.id).executeTakeFirstOrThrow();
@@ -185,7 +185,7 @@ describe('split settlement', () => {
     const p3 = await verifiedLivePayment(liveApi, m.liveKey, 1_000_000, undefined, { splits: [split(b1, 400_000), split(b2, 590_000)] });
     // p3 leaves the merchant nothing: its refund comes from the shares, pro rata 400:590, the largest remainder
     // taking the odd rial (40,404.04 and 59,595.96: b2's remainder is the larger).
-    const refund = await api.post<{ refund: Refund }>(`/payments/${p3.id}/refunds`, { amount: 100_000 });
+    const refund = await api.post<{ refund: Refund }>(`/payments/${p3.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
     assert.equal(refund.status, 201, refund.text);
     await waitForRefund(liveApi, m.liveKey, refund.body.refund.id, 'succeeded');
     const shares = await h.db.selectFrom('payment_splits').select(['beneficiary_id', 'refunded']).where('payment_id', '=', p3.id).orderBy('position').execute();
@@ -237,7 +237,7 @@ describe('split settlement', () => {
     assert.deepEqual(allPayouts.map((p) => p.settlement_id), [id, id]);
 
     // A refund after the shares were paid out does not claw them back: it comes from the merchant's balance.
-    const late = await api.post<{ refund: Refund }>(`/payments/${p1.id}/refunds`, { amount: 1_200_000 });
+    const late = await api.post<{ refund: Refund }>(`/payments/${p1.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 1_200_000 });
     assert.equal(late.status, 201, late.text);
     await waitForRefund(liveApi, m.liveKey, late.body.refund.id, 'succeeded');
     const p1Shares = await h.db.selectFrom('payment_splits').select('refunded').where('payment_id', '=', p1.id).execute();

@@ -11,13 +11,9 @@ import {
 } from '../../src/domain/settlement.ts';
 import type { Settlement, SettlementLine } from '../../src/domain/settlement-schemas.ts';
 import { tehranDay } from '../../src/domain/calendar.ts';
-import { reconcileBeforeSettlement } from '../../src/adapters/psp/bank-reconciliation.ts';
-import { SepClient } from '../../src/adapters/psp/sep/client.ts';
-import type { Db } from '../../src/db/database.ts';
-import { createLogger } from '../../src/logger.ts';
-import { simulatorUrl } from './bank.ts';
-import { getHarness, LIVE_BANK } from './harness.ts';
+import { getHarness } from './harness.ts';
 import type { client } from './http.ts';
+import type { Db } from '../../src/db/database.ts';
 import type { Beneficiary } from '../../src/domain/split-schemas.ts';
 import { decideBeneficiary, registerBeneficiary } from '../../src/payments/splits.ts';
 import { shebaFor } from './sheba.ts';
@@ -28,20 +24,9 @@ export const defaultPlanFee = (amount: number) => Math.min(400_000, Math.max(1_0
 /** A Sheba IBAN whose check digits hold (not the documents' one). */
 export const SETTLEMENT_IBAN = 'IR160120000000001234567890';
 
-/**
- * What a settlement run does before it selects (activities/settlement.ts), for a test that settles one
- * merchant without a run: the real bank reconciliation of the live terminal days awaiting it, against
- * the suite's simulator standing in for the live PSP (LIVE_BANK), so that what it matched is settled.
- */
-export async function reconcileLiveDays(db: Db, cutoff = new Date()): Promise<void> {
-  const sep = new SepClient({ baseUrl: simulatorUrl(), terminalId: LIVE_BANK().BANK_TERMINAL_ID, password: '', timeoutMs: 5_000 });
-  await reconcileBeforeSettlement(db, { sep }, cutoff, createLogger('silent'));
-}
-
-/** Runs one merchant's settlement workflow now, with the cutoff now, after the live days' reconciliation (the run's hold is the schedule's business). */
+/** Runs one merchant's settlement workflow now, with the cutoff now (the run's hold is the schedule's business). */
 export async function settleNow(merchantId: string): Promise<{ id: string; outcome: SettlementOutcome }> {
   const h = await getHarness();
-  await reconcileLiveDays(h.db);
   const id = randomUUID();
   const input: SettlementWorkflowInput = { settlement_id: id, merchant_id: merchantId, cutoff: new Date().toISOString(), date: tehranDay(new Date()) };
   const outcome = await h.temporal.client.workflow.execute<(i: SettlementWorkflowInput) => Promise<SettlementOutcome>>(SETTLEMENT_WORKFLOW, {

@@ -66,7 +66,7 @@ describe('refunds', () => {
         const { input, verified } = await verifiedPayment(client, taskQueue);
         // What the earlier run's record step left in MySQL before its worker died: the refund pending, the payment reserved.
         const refundId = randomUUID();
-        const pending: Refund = { id: refundId, payment_id: verified.id, amount: 300_000, status: 'pending', reason: null, created_at: new Date().toISOString(), succeeded_at: null, failure: null };
+        const pending: Refund = { id: refundId, payment_id: verified.id, amount: 300_000, status: 'pending', reason: null, created_at: new Date().toISOString(), succeeded_at: null, failure: null, method: 'psp_refund', destination_iban: null };
         await fakes.activities.recordRefund({
           refund: pending,
           merchant_id: MERCHANT_ID,
@@ -222,5 +222,97 @@ describe('refunds', () => {
       });
     });
   });
-});
 
+  concurrently("by what the payment's PSP offers (the patch refunds-by-capability)", (it) => {
+    const IBAN = 'IR820540102680020817909002';
+    /** The fakes' PSP as SEP declares it: no refund operation, a 50-minute reversal window (or the one given). */
+    const withoutRefund = (fakes: FakeActivities, reversalWindowMs = 50 * 60_000) =>
+      fakes.on('pspCapabilities', async () => ({ psp: 'sep', capture: 'verify', reversalWindowMs, unverifiedReversalMs: 30 * 60_000, refund: 'none', inquiry: false, dailyReport: false }));
+    const methods = (fakes: FakeActivities) => fakes.calls('recordRefund').map((c) => `${c.refund.status} ${c.refund.method} ${c.refund.destination_iban ?? '-'}`);
+
+    it('a PSP with a refund operation refunds a part itself; an IBAN given is kept on the refund, not paid to', async () => {
+      const fakes = new FakeActivities();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { input, verified } = await verifiedPayment(client, taskQueue);
+        const answer = await refund(client, taskQueue, verified, 250_000, { destinationIban: IBAN });
+        assert.deepEqual({ method: answer.method, destination_iban: answer.destination_iban }, { method: 'psp_refund', destination_iban: IBAN });
+        await refundsOf(client, input.payment.id).result();
+        assert.deepEqual(fakes.calls('refundAtBank').map((c) => c.amount), [250_000]);
+        assert.deepEqual([fakes.calls('reverseAtBank').length, fakes.calls('payRefundToIban').length], [0, 0]);
+        assert.equal(fakes.calls('pspCapabilities').length, 1, 'read once, into the history');
+      });
+    });
+
+    it('without one, the whole payment inside its reversal window is reversed at the PSP, once, and recorded refunded', async () => {
+      const fakes = withoutRefund(new FakeActivities());
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { input, verified } = await verifiedPayment(client, taskQueue);
+        const answer = await refund(client, taskQueue, verified, null);
+        assert.deepEqual({ amount: answer.amount, method: answer.method }, { amount: AMOUNT, method: 'reversal' });
+        const done = await refundsOf(client, input.payment.id).result();
+        assert.deepEqual({ status: done?.status, refunded_amount: done?.refunded_amount }, { status: 'refunded', refunded_amount: AMOUNT });
+        assert.deepEqual(fakes.calls('reverseAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: '4711000001', psp: 'sep' }]);
+        assert.deepEqual([fakes.calls('refundAtBank').length, fakes.calls('payRefundToIban').length], [0, 0], 'never a call the PSP does not have');
+        assert.deepEqual(methods(fakes), ['pending reversal -', 'succeeded reversal -']);
+      });
+    });
+
+    it('a part, with the IBAN given, is one transfer to it keyed by the refund; without an IBAN it is refused with refund_needs_iban and nothing is written', async () => {
+      const fakes = withoutRefund(new FakeActivities());
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { input, verified } = await verifiedPayment(client, taskQueue);
+        const message = await refusedWith(refund(client, taskQueue, verified, 300_000), 'refund_needs_iban');
+        assert.match(message, /^PSP sep has no refund operation and a reversal returns the whole payment only, within 50 minutes of it: give destination_iban/);
+        assert.deepEqual(fakes.calls('recordRefund'), [], 'a refused refund writes nothing');
+        const answer = await refund(client, taskQueue, verified, 300_000, { destinationIban: IBAN });
+        await refundsOf(client, input.payment.id).result();
+        assert.deepEqual(fakes.calls('payRefundToIban'), [{ refund_id: answer.id, payment_id: input.payment.id, mode: 'test', iban: IBAN, amount: 300_000 }]);
+        assert.deepEqual([fakes.calls('refundAtBank').length, fakes.calls('reverseAtBank').length], [0, 0]);
+        assert.deepEqual(methods(fakes), [`pending iban_payout ${IBAN}`, `succeeded iban_payout ${IBAN}`]);
+        assert.deepEqual(fakes.refundRecords(), ['300000 pending, payment 4 partially_refunded 300000', '300000 succeeded, no payment change']);
+      });
+    });
+
+    it('the whole payment after its reversal window is a transfer to the IBAN given, or refused without one', async () => {
+      const fakes = withoutRefund(new FakeActivities(), 0);
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { input, verified } = await verifiedPayment(client, taskQueue);
+        assert.match(await refusedWith(refund(client, taskQueue, verified, null), 'refund_needs_iban'), /its reversal window \(0 minutes after the payment\) has closed/);
+        const answer = await refund(client, taskQueue, verified, null, { destinationIban: IBAN });
+        assert.equal(answer.method, 'iban_payout');
+        await refundsOf(client, input.payment.id).result();
+        assert.deepEqual(fakes.calls('payRefundToIban').map((c) => c.amount), [AMOUNT]);
+        assert.equal(fakes.calls('reverseAtBank').length, 0);
+      });
+    });
+
+    it('a reversal the PSP refuses (its window closed meanwhile) is paid to the IBAN given, and recorded so; a transfer the bank refuses fails the refund', async () => {
+      const fakes = withoutRefund(new FakeActivities());
+      fakes.on('reverseAtBank', async () => {
+        throw ApplicationFailure.nonRetryable('reversal window passed (-7)', 'bank_refused');
+      });
+      fakes.on('payRefundToIban', async (_, call) => {
+        if (call === 2) throw ApplicationFailure.nonRetryable('account closed (-3)', 'bank_refused');
+        return { bank_reference: '600000000011' };
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { input, verified } = await verifiedPayment(client, taskQueue);
+        const answer = await refund(client, taskQueue, verified, null, { destinationIban: IBAN });
+        assert.equal(answer.method, 'reversal');
+        const done = await refundsOf(client, input.payment.id).result();
+        assert.equal(done?.status, 'refunded');
+        assert.equal(fakes.calls('reverseAtBank').length, 1);
+        assert.deepEqual(fakes.calls('payRefundToIban').map((c) => [c.refund_id, c.amount]), [[answer.id, AMOUNT]]);
+        assert.deepEqual(methods(fakes), [`pending reversal ${IBAN}`, `succeeded iban_payout ${IBAN}`]);
+
+        // Another payment: its reversal refused, its transfer refused too: failed, the amount refundable again.
+        const other = await verifiedPayment(client, taskQueue);
+        const second = await refund(client, taskQueue, other.verified, null, { destinationIban: IBAN });
+        const givenBack = await refundsOf(client, other.input.payment.id).result();
+        assert.deepEqual({ status: givenBack?.status, refunded_amount: givenBack?.refunded_amount }, { status: 'verified', refunded_amount: 0 });
+        const failed = fakes.calls('recordRefund').find((c) => c.refund.id === second.id && c.refund.status === 'failed');
+        assert.equal(failed?.refund.failure?.code, 'bank_refused');
+      });
+    });
+  });
+});

@@ -1,20 +1,21 @@
 /**
- * Bank reconciliation (docs/psps/README.md#bank-reconciliation): a PSP
- * terminal's report of a Tehran day, asked of the PSP or imported from the
- * file an operator downloaded from its panel, set against the payments the
- * gateway recorded as confirmed there that day, and recorded as a run with
- * its items. Here, beside the connectors, because both the settlement run's
- * activity and the operator's CLI reconcile; settlement pays out only payments
- * a run matched (src/db/settlements.ts). Not the merchant's payments report
- * (src/payments/report.ts).
+ * Bank reconciliation (docs/psps/README.md#bank-reconciliation): a PSP terminal's day set against the
+ * bank's own word. Where a reference documents the PSP's daily report (the file an operator downloads
+ * from its merchant panel, reports.ts), the imported file is compared with the payments the gateway
+ * recorded as confirmed there that day, and recorded as a run with its items; settlement pays out
+ * only payments a run matched (src/db/settlements.ts). Where none does (SEP and Behpardakht today), no
+ * report is asked for or invented: each payment's own verify and reverse answers at the PSP, recorded
+ * with it, are the bank's record, `reconcile run` says so and counts them, and settlement waits for
+ * nothing. Here, beside the connectors, because both the settlement run's activity and the operator's
+ * CLI use it. Not the merchant's payments report (src/payments/report.ts).
  */
-import { confirmedPayments, daysAwaitingReconciliation, recordBankReconciliation, type BankReconciliationRun, type TerminalDay } from '../../db/bank-reconciliation.ts';
+import { confirmedPayments, daysAwaitingReconciliation, recordBankReconciliation, recordedAnswers, type BankReconciliationRun, type TerminalDay } from '../../db/bank-reconciliation.ts';
 import type { Db } from '../../db/database.ts';
-import { compareBankReport, type BankReportLine } from '../../domain/bank-reconciliation.ts';
+import { compareBankReport } from '../../domain/bank-reconciliation.ts';
 import { isCalendarDay, tehranDay, tehranDayBounds } from '../../domain/calendar.ts';
 import type { Logger } from '../../logger.ts';
-import { PSP_NAMES, type PspClient, type PspName } from './psp-client.ts';
-import { pspOrderId, readBankReport } from './reports.ts';
+import { PSP_NAMES, type PspName } from './psp-client.ts';
+import { pspOrderId, REPORT_LAYOUTS, reportedPsps, type ReportLayouts } from './reports.ts';
 
 /** A reconciliation asked for with something that is not a PSP, a terminal or a day that has begun: nothing is written. */
 export class BankReconciliationRefused extends Error {
@@ -45,76 +46,66 @@ export interface ReconcileOptions {
   deployed?: boolean;
 }
 
-/** Sets the bank's lines against our payments of the day and records the run (once per result). */
-async function reconcile(db: Db, day: TerminalDay & { psp: PspName }, source: 'psp' | 'file', lines: BankReportLine[], at: Date, options: ReconcileOptions): Promise<BankReconciliationResult> {
-  const { start, end } = tehranDayBounds(day.day);
-  const ours = await confirmedPayments(db, day, start, end, options.deployed === true);
-  const payments = ours.map((p) => ({ payment_id: p.id, order_id: pspOrderId(day.psp, p.id), ref_num: p.reference_id, amount: Number(p.amount), card_pan: p.card_pan }));
-  return recordBankReconciliation(db, day, { source, items: compareBankReport(lines, payments), at });
-}
+/** Why a PSP's day has no report to compare: the sentence the CLI and the logs say. */
+export const noReportSentence = (psp: PspName) =>
+  `PSP ${psp} has no daily report a reference documents: its payments are reconciled from their own verify and reverse answers at the PSP, recorded with each payment, and settlement does not wait for a report`;
 
-/** Asks the PSP (its client: one terminal of one mode) for its report of `day` and reconciles the day. */
-export async function reconcileWithPsp(db: Db, mode: 'test' | 'live', client: PspClient, day: string, at = new Date(), options: ReconcileOptions = {}): Promise<BankReconciliationResult> {
-  const checked = terminalDay({ mode, psp: client.name, terminal_id: client.terminalId, day }, at);
-  if (client.dailyReport === undefined) throw new BankReconciliationRefused(`PSP ${client.name} publishes no daily report the gateway can ask for`);
-  return reconcile(db, checked, 'psp', await client.dailyReport(checked.day), at, options);
-}
-
-/** Reconciles the day from the report file an operator downloaded from the PSP's panel (its own format); a file that is not one writes nothing. */
+/**
+ * Reconciles the day from the report file an operator downloaded from the PSP's panel, read by the
+ * layout a reference documents (`layouts`: the registered ones); a PSP without one, or a file that is
+ * not one, writes nothing.
+ */
 export async function reconcileFromFile(
   db: Db,
   input: { mode: string; psp: string; terminal_id: string; day: string; text: string },
   at = new Date(),
-  options: ReconcileOptions = {},
+  options: ReconcileOptions & { layouts?: ReportLayouts } = {},
 ): Promise<BankReconciliationResult> {
   const day = terminalDay(input, at);
-  return reconcile(db, day, 'file', readBankReport(day.psp, input.text, day.terminal_id, day.day), at, options);
+  const layout = (options.layouts ?? REPORT_LAYOUTS)[day.psp];
+  if (layout === undefined) throw new BankReconciliationRefused(`${noReportSentence(day.psp)}; there is no file to import`);
+  const lines = layout.read(input.text, day.terminal_id, day.day);
+  const { start, end } = tehranDayBounds(day.day);
+  const ours = await confirmedPayments(db, day, start, end, options.deployed === true);
+  const payments = ours.map((p) => ({ payment_id: p.id, order_id: pspOrderId(day.psp, p.id), ref_num: p.reference_id, amount: Number(p.amount), card_pan: p.card_pan }));
+  return recordBankReconciliation(db, day, { source: 'file', items: compareBankReport(lines, payments), at });
 }
 
+/** A terminal's day as the PSP's recorded answers give it, for a PSP without a documented report. */
+export interface RecordedDay extends TerminalDay {
+  source: 'recorded_answers';
+  /** Payments the PSP's verify confirmed that kept their money, and their charged rials. */
+  confirmed: { count: number; amount: number };
+  /** Payments the PSP reversed at our call. */
+  reversed: { count: number; amount: number };
+  note: string;
+}
 
-/** How far back the settlement run looks for days to reconcile; an older day waits for the operator's `reconcile run`. */
+/**
+ * The day of a PSP terminal whose PSP has no documented report, from its payments' recorded answers
+ * (nothing is written: there is nothing to compare them with). A PSP with a documented layout is
+ * reconciled by importing its file instead.
+ */
+export async function reconcileFromRecords(db: Db, input: { mode: string; psp: string; terminal_id: string; day: string }, at = new Date(), options: ReconcileOptions & { layouts?: ReportLayouts } = {}): Promise<RecordedDay> {
+  const day = terminalDay(input, at);
+  if ((options.layouts ?? REPORT_LAYOUTS)[day.psp] !== undefined) {
+    throw new BankReconciliationRefused(`PSP ${day.psp}'s daily report is the file downloaded from its merchant panel: import it (reconcile import --file)`);
+  }
+  const { start, end } = tehranDayBounds(day.day);
+  const answers = await recordedAnswers(db, day, start, end, options.deployed === true);
+  return { ...day, source: 'recorded_answers', ...answers, note: noReportSentence(day.psp) };
+}
+
+/** How far back the settlement run looks for days waiting for a report's import. */
 export const RECONCILE_LOOKBACK_DAYS = 7;
 
 /**
- * The daily reconciliation, before a settlement run selects what it covers: every live terminal's
- * previous Tehran day (so a day at the bank is compared even when no payment of ours waits on it), and
- * each live terminal day that holds payments waiting for their reconciliation, asked of the terminal's
- * PSP (`live`: the live clients). A day whose PSP does not answer, or whose terminal this deployment has
- * no client for, is left (its payments wait, and the next run asks again); none is begun after
- * `budgetMs`, so the run's activity stays within its bound. Repeating a day whose report and records
- * did not change makes no new run.
+ * Before a settlement run selects what it covers: the live terminal days of PSPs with a documented
+ * report whose payments still wait for an imported report to match them, logged for the operator
+ * (nothing is asked of any PSP: no reference shows a report call). A PSP without one holds nothing.
  */
-export async function reconcileBeforeSettlement(
-  db: Db,
-  live: Partial<Record<PspName, PspClient>>,
-  cutoff: Date,
-  logger: Logger,
-  options: { now?: Date; budgetMs?: number } = {},
-): Promise<{ reconciled: number; left: number }> {
-  const now = options.now ?? new Date();
-  const started = Date.now();
-  const yesterday = tehranDay(new Date(tehranDayBounds(tehranDay(now)).start.getTime() - 1));
-  const clients = PSP_NAMES.flatMap((psp) => (live[psp] === undefined ? [] : [live[psp]]));
-  const awaiting = await daysAwaitingReconciliation(db, cutoff, new Date(cutoff.getTime() - RECONCILE_LOOKBACK_DAYS * 86_400_000));
-  const days = new Map<string, { client: PspClient; day: string }>();
-  for (const client of clients) days.set(`${client.name}:${yesterday}`, { client, day: yesterday });
-  for (const { psp, terminal_id, day } of awaiting) {
-    const client = clients.find((c) => c.name === psp && (terminal_id === null || c.terminalId === terminal_id));
-    if (client !== undefined) days.set(`${psp}:${day}`, { client, day });
-  }
-  let reconciled = 0;
-  for (const { client, day } of days.values()) {
-    if (Date.now() - started > (options.budgetMs ?? 30_000)) break;
-    const where = { psp: client.name, terminal_id: client.terminalId, day };
-    try {
-      // The live clients are this deployment's configured terminals.
-      const { run } = await reconcileWithPsp(db, 'live', client, day, now, { deployed: true });
-      reconciled += 1;
-      const differences = run.counts.bank_only + run.counts.gateway_only + run.counts.amount_mismatch;
-      if (differences > 0) logger.warn({ ...where, ...run.counts }, 'bank reconciliation found differences');
-    } catch (error) {
-      logger.warn({ ...where, err: error instanceof Error ? error.message : String(error) }, 'bank reconciliation could not be made');
-    }
-  }
-  return { reconciled, left: days.size - reconciled };
+export async function daysAwaitingImport(db: Db, cutoff: Date, logger: Logger, layouts: ReportLayouts = REPORT_LAYOUTS): Promise<{ psp: string; terminal_id: string | null; day: string }[]> {
+  const days = await daysAwaitingReconciliation(db, cutoff, new Date(cutoff.getTime() - RECONCILE_LOOKBACK_DAYS * 86_400_000), reportedPsps(layouts));
+  for (const day of days) logger.warn(day, 'settlement waits for this day\'s bank report to be imported (reconcile import)');
+  return days;
 }

@@ -87,12 +87,8 @@ export interface PspClient {
    * once per `refundId`. Present only where `capabilities.refund` is `partial`.
    */
   refund?(paymentId: string, refNum: string, refundId: string, amount: number): Promise<BankOperationAnswer>;
-  /**
-   * The PSP's report of this terminal's successful transactions of the Tehran day `day` (`YYYY-MM-DD`),
-   * asked of the PSP. Kept only while bank reconciliation still asks for it: no reference shows such a
-   * call at SEP or Behpardakht (issue: reconciliation from documented exports and recorded answers).
-   */
-  dailyReport?(day: string): Promise<BankReportLine[]>;
+  // No daily report call: no reference shows one at any PSP. A report an operator downloads from the
+  // PSP's panel is read by a documented layout (reports.ts), where one exists.
 }
 
 export interface BankEndpoint {

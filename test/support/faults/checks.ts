@@ -1,6 +1,6 @@
 /** What every fault scenario checks afterwards: records equal workflows, and money moved once. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bankOperations } from '../bank.ts';
+import { bankAdmin, bankOperations } from '../bank.ts';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { paymentQuery, paymentWorkflowId, refundsWorkflowId } from '../../../src/domain/payment-workflow.ts';
 import type { Payment } from '../../../src/domain/payment-schemas.ts';
@@ -57,6 +57,12 @@ export async function moneyCheck(s: Pick<FaultStack, 'db'>, ids: string[]): Prom
   const payments = await s.db.selectFrom('payments').select(['id', 'status', 'amount', 'refunded_amount']).where('id', 'in', ids).execute();
   const ops: { payment_id: string; kind: string; amount: number }[] = [];
   for (const id of ids) ops.push(...(await bankOperations(id)).map((o) => ({ payment_id: id, kind: o.kind, amount: o.amount })));
+  // A refund of a SEP payment (no refund operation) that is not its reversal is a transfer to the IBAN given: a refund too.
+  const { transfers } = await bankAdmin<{ transfers: { transfer_id: string; amount: number; description: string }[] }>('/admin/transfers');
+  for (const t of transfers.filter((x) => x.transfer_id.startsWith('refund-payout:'))) {
+    const id = ids.find((i) => t.description.endsWith(`of payment ${i}`));
+    if (id !== undefined) ops.push({ payment_id: id, kind: 'refund', amount: Number(t.amount) });
+  }
   const result: MoneyCheck = { paid_back_twice: 0, reversals_missing: 0, ledger_mismatches: 0, reversal_operations: 0, refund_operations: 0 };
   for (const p of payments) {
     const mine = ops.filter((o) => o.payment_id === p.id);

@@ -58,6 +58,8 @@ const HEALTHY: Behaviours = {
   settleAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
   reverseAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
   refundAtBank: async ({ ref_num }) => ({ ref_num, result_code: 0 }),
+  // A refund's transfer to the IBAN its merchant gave: the bank makes it.
+  payRefundToIban: async () => ({ bank_reference: '600000000011' }),
   recordOnboarding: async () => undefined,
   recordDomain: async () => undefined,
   recordDocumentsSubmitted: async () => true,

@@ -116,8 +116,14 @@ export const refund = (
   taskQueue: string,
   payment: Payment,
   amount: number | null,
-  { refundId = randomUUID(), windowMs = LONG_MS }: { refundId?: string; windowMs?: number } = {},
-): Promise<Refund> => takeRefund(client, { TEMPORAL_TASK_QUEUE: taskQueue, REFUND_WINDOW_SECONDS: windowMs / 1000 }, MERCHANT_ID, payment, { refund_id: refundId, amount, reason: null });
+  { refundId = randomUUID(), windowMs = LONG_MS, destinationIban }: { refundId?: string; windowMs?: number; destinationIban?: string } = {},
+): Promise<Refund> =>
+  takeRefund(client, { TEMPORAL_TASK_QUEUE: taskQueue, REFUND_WINDOW_SECONDS: windowMs / 1000 }, MERCHANT_ID, payment, {
+    refund_id: refundId,
+    amount,
+    reason: null,
+    ...(destinationIban === undefined ? {} : { destination_iban: destinationIban }),
+  });
 
 /** The payment's refunds workflow (its latest run). */
 export const refundsOf = (client: Client, paymentId: string) => client.workflow.getHandle<typeof paymentRefundsWorkflow>(refundsWorkflowId(paymentId));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { mellatOrderId } from '../../../src/adapters/psp/mellat/mapping.ts';
-import { BankReportInvalid } from '../../../src/adapters/psp/psp-client.ts';
-import { pspOrderId, readBankReport } from '../../../src/adapters/psp/reports.ts';
+import { MellatClient } from '../../../src/adapters/psp/mellat/client.ts';
+import { pspOrderId, REPORT_LAYOUTS, reportedPsps } from '../../../src/adapters/psp/reports.ts';
+import { SepClient } from '../../../src/adapters/psp/sep/client.ts';
 import { compareBankReport, countByKind, reportCardPan, type ReconciledPayment } from '../../../src/domain/bank-reconciliation.ts';
 import { isCalendarDay, tehranDayBounds } from '../../../src/domain/calendar.ts';
 import { bankReconciliationCsv } from '../../../src/settlements/bank-reconciliation.ts';
@@ -67,34 +68,18 @@ describe('bank reconciliation: the comparison', () => {
 });
 
 describe('bank reconciliation: the PSPs\' report files', () => {
-  it('reads SEP\'s CSV of a terminal\'s day and refuses another terminal, day or shape whole', () => {
-    const header = 'RefNum,ResNum,TerminalNumber,Amount,MaskedPan,RRN,TraceNo,TransactionDate';
-    const row = `123456789012,${id(1)},11223344,1500000,603799******1234,111111111111,123456,2026-11-25 09:14:03`;
-    assert.deepEqual(readBankReport('sep', `${header}\r\n${row}\r\n`, '11223344', '2026-11-25'), [
-      { ref_num: '123456789012', order_id: id(1), amount: 1_500_000, card_pan: '603799******1234' },
-    ]);
-    assert.throws(() => readBankReport('sep', `${header}\n${row}`, '99999999', '2026-11-25'), BankReportInvalid);
-    assert.throws(() => readBankReport('sep', `${header}\n${row}`, '11223344', '2026-11-24'), BankReportInvalid);
-    assert.throws(() => readBankReport('sep', row, '11223344', '2026-11-25'), BankReportInvalid);
-    assert.throws(() => readBankReport('sep', `${header}\n${row.replace('1500000', '15.5')}`, '11223344', '2026-11-25'), BankReportInvalid);
+  const endpoint = { baseUrl: 'http://127.0.0.1:1', terminalId: '11223344', password: '', timeoutMs: 1_000 };
+
+  it('reads only a documented layout: none is registered, and each connector declares a daily report exactly where one is', () => {
+    assert.deepEqual(reportedPsps(), []);
+    for (const client of [new SepClient(endpoint), new MellatClient({ ...endpoint, userName: 'dargah' })]) {
+      assert.equal(client.capabilities.dailyReport, REPORT_LAYOUTS[client.name] !== undefined, `${client.name}: dailyReport is declared where a layout is registered, and only there`);
+    }
   });
 
-  it('reads Mellat\'s JSON of a terminal\'s day and refuses another terminal, day or shape whole', () => {
-    const report = (more: object = {}, txn: object = {}) =>
-      JSON.stringify({
-        resCode: 0,
-        terminalId: '55667788',
-        date: '20261125',
-        transactions: [{ saleOrderId: '4503599627370', saleReferenceId: '812345678901', amount: 2_000_000, cardHolderPan: '610433******4321', localDate: '20261125', localTime: '091403', ...txn }],
-        ...more,
-      });
-    assert.deepEqual(readBankReport('mellat', report(), '55667788', '2026-11-25'), [
-      { ref_num: '812345678901', order_id: '4503599627370', amount: 2_000_000, card_pan: '610433******4321' },
-    ]);
-    assert.throws(() => readBankReport('mellat', report({ terminalId: '1' }), '55667788', '2026-11-25'), BankReportInvalid);
-    assert.throws(() => readBankReport('mellat', report({ date: '20261124' }), '55667788', '2026-11-25'), BankReportInvalid);
-    assert.throws(() => readBankReport('mellat', report({}, { amount: -5 }), '55667788', '2026-11-25'), BankReportInvalid);
-    assert.throws(() => readBankReport('mellat', 'not json', '55667788', '2026-11-25'), BankReportInvalid);
+  it('a registered layout is what the PSPs of a settlement wait for', () => {
+    const layout = { reference: 'a published layout', read: () => [] };
+    assert.deepEqual(reportedPsps({ mellat: layout }), ['mellat']);
   });
 
   it('names a payment as each PSP does: SEP by its id, Mellat by its numeric order id', () => {

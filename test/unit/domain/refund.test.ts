@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { PaymentStatus } from '../../../src/domain/payment.ts';
-import { refundableAmount, refundRefusal, statusAfterRefunds } from '../../../src/domain/refund.ts';
+import { refundableAmount, refundMethod, refundPayoutKey, refundRefusal, REVERSAL_MARGIN_MS, statusAfterRefunds } from '../../../src/domain/refund.ts';
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 
@@ -71,5 +71,46 @@ describe('refund arithmetic', () => {
     it('is refunded once the whole amount is refunded', () => {
       assert.equal(statusAfterRefunds({ amount: 1_000_000 }, 1_000_000), 'refunded');
     });
+  });
+});
+
+describe("a refund's method, by what the payment's PSP offers", () => {
+  const PAID_AT = '2026-11-27T10:00:00.000Z';
+  const at = (minutes: number) => Date.parse(PAID_AT) + minutes * 60_000;
+  const paid = (refunded_amount = 0) => ({ amount: 1_000_000, charged_amount: 1_010_000, refunded_amount, paid_at: PAID_AT });
+  const SEP = { psp: 'sep', refund: 'none' as const, reversalWindowMs: 50 * 60_000 };
+  const MELLAT = { psp: 'mellat', refund: 'partial' as const, reversalWindowMs: 180 * 60_000 };
+  const IBAN = 'IR820540102680020817909002';
+
+  it('a PSP with a refund operation refunds any amount itself, whenever, with or without an IBAN', () => {
+    assert.deepEqual(refundMethod(paid(), 1, MELLAT, null, at(1)), { method: 'psp_refund' });
+    assert.deepEqual(refundMethod(paid(), 1_010_000, MELLAT, IBAN, at(10_000)), { method: 'psp_refund' });
+  });
+
+  it('without one, the whole charged amount, nothing refunded before, inside the reversal window less its margin, is a reversal', () => {
+    assert.deepEqual(refundMethod(paid(), 1_010_000, SEP, null, at(0)), { method: 'reversal' });
+    assert.deepEqual(refundMethod(paid(), 1_010_000, SEP, IBAN, at(50) - REVERSAL_MARGIN_MS - 1), { method: 'reversal' });
+  });
+
+  it('otherwise (a part, the rest after a refund, or the window closing) it is a transfer to the IBAN given', () => {
+    assert.deepEqual(refundMethod(paid(), 1_000_000, SEP, IBAN, at(1)), { method: 'iban_payout' });
+    assert.deepEqual(refundMethod(paid(10_000), 1_000_000, SEP, IBAN, at(1)), { method: 'iban_payout' });
+    assert.deepEqual(refundMethod(paid(), 1_010_000, SEP, IBAN, at(50) - REVERSAL_MARGIN_MS), { method: 'iban_payout' });
+    assert.deepEqual(refundMethod({ ...paid(), paid_at: null }, 1_010_000, SEP, IBAN, at(1)), { method: 'iban_payout' });
+  });
+
+  it('and without an IBAN it is refused with refund_needs_iban, saying what is needed and why', () => {
+    const part = refundMethod(paid(), 500_000, SEP, null, at(1));
+    assert.deepEqual(part, {
+      code: 'refund_needs_iban',
+      message:
+        "PSP sep has no refund operation and a reversal returns the whole payment only, within 50 minutes of it: give destination_iban, the customer's Sheba IBAN (IR and 24 digits), and the refund is paid there by bank transfer.",
+    });
+    const late = refundMethod(paid(), 1_010_000, SEP, null, at(60));
+    assert.ok('code' in late && late.code === 'refund_needs_iban' && late.message.includes('its reversal window (50 minutes after the payment) has closed'), JSON.stringify(late));
+  });
+
+  it('keys the transfer by the refund: one transfer per refund at the bank', () => {
+    assert.equal(refundPayoutKey('r-1'), 'refund-payout:r-1');
   });
 });
