@@ -7,7 +7,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { faultApplies, FAULT_KINDS, SWITCHED_OPERATIONS, type FaultSwitches } from './faults.ts';
 import { json, readBody, type Routes } from './http.ts';
 import type { Ledger } from './ledger.ts';
-import { plantedLine, type ReportOptions, type ReportSwitches } from './reports.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -20,39 +19,10 @@ export interface AdminOptions {
   ledger: Ledger;
   faults: FaultSwitches;
   token: string;
-  report: { switches: ReportSwitches; options: ReportOptions };
 }
 
-export function adminRoutes({ ledger, faults, token, report }: AdminOptions): Routes {
+export function adminRoutes({ ledger, faults, token }: AdminOptions): Routes {
   const routes: Routes = (method, path) => {
-    if (method === 'POST' && path === '/admin/report') {
-      // One planted difference a call (reports.ts): {bank_only: {amount, date}} answers the line it added,
-      // {drop: res_num} leaves a transaction out, {res_num, amount} reports another amount for it.
-      return async ({ req, res }) => {
-        const body = JSON.parse(await readBody(req)) as { bank_only?: { amount?: number; date?: string }; drop?: string; res_num?: string; amount?: number };
-        const wholeRials = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
-        if (body.bank_only !== undefined && wholeRials(body.bank_only.amount) && /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(body.bank_only.date ?? '')) {
-          const line = plantedLine(report.options, body.bank_only.amount, body.bank_only.date!);
-          report.switches.extra.push({ day: body.bank_only.date!, line });
-          return json(res, 200, { line });
-        }
-        if (typeof body.drop === 'string' && body.drop !== '') {
-          report.switches.dropped.add(body.drop);
-          return json(res, 200, { ok: true });
-        }
-        if (typeof body.res_num === 'string' && body.res_num !== '' && wholeRials(body.amount)) {
-          report.switches.amounts.set(body.res_num, body.amount);
-          return json(res, 200, { ok: true });
-        }
-        return json(res, 400, { error: 'one of {bank_only: {amount, date: YYYY-MM-DD}}, {drop: res_num}, {res_num, amount}' });
-      };
-    }
-    if (method === 'DELETE' && path === '/admin/report') {
-      return ({ res }) => {
-        report.switches.clear();
-        json(res, 200, { ok: true });
-      };
-    }
     if (method === 'GET' && path === '/admin/transfers') return ({ res }) => json(res, 200, { transfers: ledger.transfers() });
     if (method === 'GET' && path === '/admin/transactions') {
       return ({ res, url }) => {

@@ -161,7 +161,7 @@ export class Ledger {
     return [...(this.tokensByResNum.get(resNum) ?? [])].map((token) => this.transactions.get(token)!);
   }
 
-  /** Every transaction the bank handed a token for (the daily report's source, reports.ts). */
+  /** Every transaction the bank handed a token for. */
   all(): Transaction[] {
     return [...this.transactions.values()];
   }

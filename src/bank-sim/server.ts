@@ -4,7 +4,7 @@
  * payouts, payouts.ts) or Behpardakht Mellat's (src/adapters/psp/mellat/client.ts;
  * mellat.ts), with the customer's page of that protocol (customer-page.ts),
  * its own ledger (ledger.ts) and fault switches for tests (faults.ts, set
- * through admin.ts), and its daily report of the terminal (reports.ts). One process a PSP, each on its own port with its own
+ * through admin.ts); no daily report, which no reference shows either PSP serving. One process a PSP, each on its own port with its own
  * terminal and ledger. It imports nothing of the gateway: it is the bank, not part of us.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -16,7 +16,6 @@ import { Ledger, now } from './ledger.ts';
 import { listenMellat, MELLAT_PAGE } from './mellat.ts';
 import { payoutRoutes } from './payouts.ts';
 import { protocolRoutes } from './protocol.ts';
-import { reportRoutes, ReportSwitches, type ReportOptions } from './reports.ts';
 
 export interface SimulatorOptions {
   /** The PSP protocol this process speaks: SEP's REST IPG (default) or Behpardakht Mellat's SOAP IPG. */
@@ -57,19 +56,14 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
   const ledger = new Ledger(options.stateFile);
   const faults = new FaultSwitches();
   const mellat = options.protocol === 'mellat';
-  const report = {
-    switches: new ReportSwitches(),
-    options: { protocol: mellat ? 'mellat' : 'sep', terminalId: options.terminalId, userName: options.userName ?? '', password: options.password } satisfies ReportOptions,
-  };
-  const admin = adminRoutes({ ledger, faults, token: options.adminToken ?? '', report });
+  const admin = adminRoutes({ ledger, faults, token: options.adminToken ?? '' });
   // Mellat's server-to-server calls are a SOAP service on this server (listenMellat, below), not routes.
   const areas: Routes[] = mellat
-    ? [customerPageRoutes({ ledger, faults, dialect: MELLAT_PAGE }), reportRoutes({ ledger, ...report }), admin]
+    ? [customerPageRoutes({ ledger, faults, dialect: MELLAT_PAGE }), admin]
     : [
         protocolRoutes({ ledger, faults, options }),
         customerPageRoutes({ ledger, faults, dialect: SEP_PAGE }),
         payoutRoutes({ ledger, faults, terminalId: options.terminalId }),
-        reportRoutes({ ledger, ...report }),
         admin,
       ];
 
