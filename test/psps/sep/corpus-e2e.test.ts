@@ -11,7 +11,7 @@
  *   RRN and masked card; then the merchant's verify: `verified`, with no call SEP does not have;
  * - a RefNum another payment recorded, posted to this payment's return: nothing paid;
  * - the guide's return by query (Token and RefNum): `paid` the same way;
- * - a cancel (State CanceledByUser, no RefNum): nothing asked of SEP, nothing paid;
+ * - a cancel (State CanceledByUser, no RefNum): nothing asked of SEP, the payment canceled by the customer;
  * - a paid payment nobody verifies: reversed at its deadline by ReverseTransaction, once.
  */
 import assert from 'node:assert/strict';
@@ -121,7 +121,7 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     assert.equal(calls(REVERSE, refNum).length, 0, "nothing reversed: it is the first payment's money");
   });
 
-  it("the merchant's verify of a SEP payment: verified, with no call SEP does not have (waits for the workflow's capture at SEP's verify)", async () => {
+  it("the merchant's verify of a SEP payment: verified, with no call SEP does not have (its verify at the return captured)", async () => {
     const p = await atSepPage(api);
     const refNum = refNumOf(payments++);
     await sepReturns(api, p, { ...returnOk, ResNum: p.id, RefNum: refNum }, 'form');
@@ -145,7 +145,7 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     assert.equal(calls(VERIFY, refNum).length, 1);
   });
 
-  it("a cancel as the corpus's (State CanceledByUser, no RefNum, no Token): SEP is asked nothing and nothing is paid", async () => {
+  it("a cancel as the corpus's (State CanceledByUser, no RefNum, no Token): SEP is asked nothing, and the payment is canceled by the customer", async () => {
     const p = await atSepPage(api);
     const before = psp.requests.length;
     const cancel = corpusFields(corpusMessage('sep', 'return-canceled'));
@@ -154,8 +154,9 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     const h = await getHarness();
     await waitFor(`the workflow to answer the cancel of ${p.id}`, async () => ((await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined), 30_000);
     assert.deepEqual(psp.requests.slice(before), [], 'no verify, no inquiry, no reversal: SEP has no inquiry, and a cancel has no RefNum to verify');
-    const after = (await client(api, key).get<{ payment: Payment }>(`/payments/${p.id}`)).body.payment;
-    assert.ok(after.status !== 'paid' && after.reference_id === null, `nothing paid: ${after.status}`);
+    const after = await waitForStatus(api, key, p.id, 'canceled', 30_000);
+    assert.equal(after.failure?.code, 'canceled_by_customer');
+    assert.equal(after.reference_id, null, 'nothing paid');
   });
 
   it('a paid payment nobody verifies: reversed at its deadline by ReverseTransaction, once', async () => {
