@@ -5,9 +5,10 @@
  * them, "reconciled as matched".
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import { countByKind, type BankReconciliationItem, type BankReconciliationKind } from '../domain/bank-reconciliation.ts';
 import type { Db } from './database.ts';
+import type { Database } from './schema.ts';
 
 /** The statuses of a payment the bank confirmed and that kept its money (a reversed one returned it). */
 const CONFIRMED = ['paid', 'verified', 'partially_refunded', 'refunded'];
@@ -19,6 +20,16 @@ export interface TerminalDay {
   /** Tehran's calendar day, YYYY-MM-DD. */
   day: string;
 }
+
+/**
+ * The payments of the terminal: its PSP and terminal, and, for the SEP terminal this deployment
+ * configures (`deployedTerminal`), the payments recorded before routing named one (see below).
+ */
+const atTerminal = (day: TerminalDay, deployedTerminal: boolean) => (eb: ExpressionBuilder<Database, 'payments'>) =>
+  eb.or([
+    eb.and([eb('psp', '=', day.psp), eb('psp_terminal_id', '=', day.terminal_id)]),
+    ...(day.psp === 'sep' && deployedTerminal ? [eb.and([eb('psp', 'is', null), eb('psp_terminal_id', 'is', null)])] : []),
+  ]);
 
 /**
  * The terminal's payments the bank confirmed within [start, end) and that kept their money. A payment
@@ -33,12 +44,7 @@ export async function confirmedPayments(db: Db, day: TerminalDay, start: Date, e
     .select(['id', sql<string>`amount + customer_fee`.as('amount'), 'reference_id', 'card_pan'])
     .where('mode', '=', day.mode)
     .where('status', 'in', CONFIRMED)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('psp', '=', day.psp), eb('psp_terminal_id', '=', day.terminal_id)]),
-        ...(day.psp === 'sep' && deployedTerminal ? [eb.and([eb('psp', 'is', null), eb('psp_terminal_id', 'is', null)])] : []),
-      ]),
-    )
+    .where(atTerminal(day, deployedTerminal))
     .where('paid_at', '>=', start)
     .where('paid_at', '<', end)
     .orderBy('id')
@@ -166,12 +172,7 @@ export async function recordedAnswers(db: Db, day: TerminalDay, start: Date, end
     .select(['status', sql<string>`COUNT(*)`.as('n'), sql<string>`COALESCE(SUM(amount + customer_fee), 0)`.as('rials')])
     .where('mode', '=', day.mode)
     .where('status', 'in', [...CONFIRMED, 'reversed'])
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('psp', '=', day.psp), eb('psp_terminal_id', '=', day.terminal_id)]),
-        ...(day.psp === 'sep' && deployedTerminal ? [eb.and([eb('psp', 'is', null), eb('psp_terminal_id', 'is', null)])] : []),
-      ]),
-    )
+    .where(atTerminal(day, deployedTerminal))
     .where('paid_at', '>=', start)
     .where('paid_at', '<', end)
     .groupBy('status')
