@@ -56,7 +56,8 @@ describe("ZarinPal's client libraries, unmodified, on Dargah", () => {
     await assert.rejects(zarinpal.PaymentVerification({ Amount: 150_000, Authority: created.authority }), (error: { errors?: { code: number } }) => error.errors?.code === -50);
     const verified = await zarinpal.PaymentVerification({ Amount: 15_000, Authority: created.authority });
     assert.equal(verified.status, 100);
-    assert.equal(verified.refId, Number(paid.reference_id));
+    // SEP's RefNum is no number (docs/psps/sep.md): ZarinPal's numeric ref_id is the payment's RRN.
+    assert.equal(verified.refId, Number(paid.rrn));
     assert.equal(verified.cardPan, paid.card_pan);
     assert.equal((await zarinpal.PaymentVerification({ Amount: 15_000, Authority: created.authority })).status, 101);
     assert.ok(!((await zarinpal.UnverifiedTransactions()).authorities as unknown as { authority: string }[]).some((a) => a.authority === created.authority));

@@ -14,6 +14,7 @@ import { linkIn } from '../support/mailbox.ts';
 import { PASSWORD, signInInBrowser, signUpInBrowser } from '../support/dashboard.ts';
 import { securityDashboard } from '../support/dashboard-security.ts';
 import { goLive, verifiedLivePayment } from '../support/live.ts';
+import { REFUND_IBAN } from '../support/refunds.ts';
 
 describe('live actions need a recent second factor (step-up)', function () {
   this.timeout(240_000);
@@ -110,6 +111,8 @@ describe('live actions need a recent second factor (step-up)', function () {
     await page.fill('#code', totp.generate({ timestamp: (step + 1) * 30_000 }));
     await Promise.all([page.waitForURL(new RegExp(`/dashboard/payments/${payment.id}$`)), page.click('#auth-form button[type=submit]')]);
     await page.fill('#refund-amount', '1000');
+    // A part of a SEP payment is paid to the customer's IBAN (SEP has no refund operation).
+    await page.fill('#refund-iban', REFUND_IBAN);
     await Promise.all([page.waitForURL(/done=refund/), page.click('#refund-form button[type=submit]')]);
     assert.equal((await db.selectFrom('refunds').select('id').where('payment_id', '=', payment.id).execute()).length, 1);
 

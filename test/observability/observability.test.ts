@@ -166,12 +166,13 @@ describe('observability (metrics, traces, payments show)', function () {
     const activity = trace.spans.find((s) => s.name.startsWith('RunActivity:'))!;
     assert.ok(trace.spans.some((s) => s.name.startsWith('StartActivity:') && s.spanId === activity.parentSpanId), 'the activity runs under the workflow span that scheduled it');
     assert.ok(trace.spans.some((s) => s.name.startsWith('mysql ') && s.service === 'dargah-api'), "the API's insert of the record is in the trace");
-    // The verify request's trace reaches its Update and the bank's confirm (settle) call.
-    await waitFor('the verify request, its Update and the bank call in one trace', async () => {
+    // The verify request's trace reaches its Update and the worker's work under it (the PSP's capabilities
+    // read and the verified record written; SEP's verify at the return captured, so no bank call).
+    await waitFor("the verify request, its Update and the worker's MySQL work in one trace", async () => {
       const http = otlp.spans.find((s) => s.name === 'POST /api/v1/payments/:id/verify');
       if (http === undefined) return undefined;
       const spans = otlp.spans.filter((s) => s.traceId === http.traceId);
-      return spans.some((s) => s.name.startsWith('StartWorkflowUpdate:')) && spans.some((s) => s.name.startsWith('bank POST ')) ? true : undefined;
+      return spans.some((s) => s.name.startsWith('StartWorkflowUpdate:')) && spans.some((s) => s.name.startsWith('mysql ') && s.service === 'dargah-worker') ? true : undefined;
     }, 30_000);
   });
 

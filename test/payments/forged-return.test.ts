@@ -102,24 +102,43 @@ describe('a forged failed or canceled return: on the bank’s word where it answ
     assert.deepEqual((await waitForStatus(h.baseUrl, routed.key, p.id, 'paid')).psp?.name, 'mellat');
   });
 
-  it('Mellat, with an inquiry: a forged canceled return of the payment\'s own session leaves it created (Behpardakht says it is still open); the customer then pays it', async () => {
+  it("Mellat, with an inquiry: a forged canceled return naming a sale leaves the payment created (Behpardakht knows no such sale); the customer then pays it", async () => {
     const routed = await newMerchant();
     const set = await cli('routing', 'set', '--merchant', routed.merchantId, '--mode', 'test', '--psps', 'mellat');
     assert.equal(set.code, 0, set.stderr);
     const p = await createdPayment(h.baseUrl, routed.key);
     const form = bankRedirectForm(await (await pressPay(h.baseUrl, p.id)).text());
     assert.ok(form?.fields.RefId !== undefined, "Pay answers the form to Mellat's page, with its RefId");
+    // A SaleReferenceId no sale has: the inquiry of that sale (bpInquiryRequest) answers 42, no such sale.
     const res = await fetch(`${h.baseUrl}/pay/${p.id}/return`, {
       method: 'POST',
-      body: new URLSearchParams({ RefId: form.fields.RefId, ResCode: '17', SaleOrderId: mellatOrderId(p.id), SaleReferenceId: '' }).toString(),
+      body: new URLSearchParams({ RefId: form.fields.RefId, ResCode: '17', SaleOrderId: mellatOrderId(p.id), SaleReferenceId: '987654321012' }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://attacker.example' },
       redirect: 'manual',
     });
     assert.equal(res.status, 303);
     await waitFor(`the workflow to answer the forged return of ${p.id}`, async () => ((await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined));
-    assert.equal((await statusOf(p.id, routed.key)).status, 'created', 'the bank says the payment is still open: nothing recorded');
+    assert.equal((await statusOf(p.id, routed.key)).status, 'created', 'Behpardakht knows no such sale: nothing recorded');
     assert.equal((await walkPostedBankPage(h.baseUrl, p.id, form, 'success')).status, 303);
     await waitForStatus(h.baseUrl, routed.key, p.id, 'paid');
+  });
+
+  it("Mellat: a canceled return that names no sale (no SaleReferenceId, as Behpardakht's cancel posts) is recorded as it says: there is no sale to ask about", async () => {
+    const routed = await newMerchant();
+    const set = await cli('routing', 'set', '--merchant', routed.merchantId, '--mode', 'test', '--psps', 'mellat');
+    assert.equal(set.code, 0, set.stderr);
+    const p = await createdPayment(h.baseUrl, routed.key);
+    const form = bankRedirectForm(await (await pressPay(h.baseUrl, p.id)).text());
+    assert.ok(form?.fields.RefId !== undefined);
+    const res = await fetch(`${h.baseUrl}/pay/${p.id}/return`, {
+      method: 'POST',
+      body: new URLSearchParams({ RefId: form.fields.RefId, ResCode: '17', SaleOrderId: mellatOrderId(p.id), SaleReferenceId: '' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      redirect: 'manual',
+    });
+    assert.equal(res.status, 303);
+    const ended = await waitForStatus(h.baseUrl, routed.key, p.id, 'canceled');
+    assert.equal(ended.failure?.code, 'canceled_by_customer');
   });
 
   for (const [outcome, status, code] of [

@@ -13,6 +13,7 @@ import { setSettlementIban } from '../../src/settlements/service.ts';
 import { bankFault } from '../support/bank.ts';
 import { getHarness, liveBankApi } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
+import { REFUND_IBAN } from '../support/refunds.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { approvedBeneficiary, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
@@ -31,9 +32,10 @@ describe('split settlement: a refund refused after a settlement ran while it was
     // so a refund comes from the share (docs/LEDGER.md#refunds-of-a-split-payment).
     const payment = await verifiedLivePayment(liveApi, m.liveKey, 1_000_000, undefined, { splits: [{ iban: beneficiary.iban, amount: 990_000 }] });
 
-    // The bank does not answer the refund: it stays pending, its 100,000 taken from the share.
-    await bankFault({ operation: 'refund', fault: 'down' });
-    const asked = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
+    // The bank does not answer the refund's transfer (SEP has no refund operation: a part of a payment is
+    // paid to the IBAN the merchant gives): it stays pending, its 100,000 taken from the share.
+    await bankFault({ operation: 'payout', fault: 'down' });
+    const asked = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { amount: 100_000, destination_iban: REFUND_IBAN });
     assert.equal(asked.status, 201, asked.text);
     const refund = asked.body.refund;
     const share = () => h.db.selectFrom('payment_splits').select(['refunded', 'settled_in']).where('payment_id', '=', payment.id).executeTakeFirstOrThrow();
@@ -44,7 +46,7 @@ describe('split settlement: a refund refused after a settlement ran while it was
     await assertLedgerBalanced(h.db, 'after the settlement during the pending refund', { merchantIds: [m.merchantId] });
 
     // The bank refuses it.
-    await bankFault({ operation: 'refund', fault: 'unknown' });
+    await bankFault({ operation: 'payout', fault: 'unknown' });
     await waitFor(
       `refund ${refund.id} to be refused`,
       async () => ((await api.get<{ refund: Refund }>(`/refunds/${refund.id}`)).body.refund.status === 'failed' ? true : undefined),
