@@ -77,7 +77,8 @@ export const SEP_CAPABILITIES: PspCapabilities = {
   // A payment nobody verifies within 30 minutes SEP gives back by itself (its verify code -6).
   unverifiedReversalMs: 30 * 60_000,
   refund: 'none',
-  // The guide's receipt service is the only inquiry any reference names, and none shows its call: not implemented.
+  // No inquiry to call: the guide names a receipt service, but no reference shows its request, and a
+  // connector calls nothing no reference shows (docs/psps/sep.md#capabilities says what Dargah does instead).
   inquiry: false,
   // No reference documents the layout of the merchant panel's export.
   dailyReport: false,

@@ -27,30 +27,36 @@ const corpusReturn = (name: string) => (mellatCorpusMessage(name).message as Soa
 /** A `return`'s shape: its code, and what follows the comma as a class of characters. */
 const returnShape = (value: string) => value.replace(/,[0-9]+$/, ',<digits>').replace(/,[A-Za-z0-9]+$/, ',<alphanumeric>');
 
+/**
+ * A Mellat simulator of the corpus's terminal, its ledger in `dir`, listening on a free loopback port;
+ * `options` are the test's own (its admin token, its clock).
+ */
+async function listeningSimulator(dir: string, options: Pick<Parameters<typeof createSimulator>[0], 'adminToken' | 'autoReverseSeconds' | 'autoSettleSeconds'>) {
+  const terminal = request('token-request').parameters;
+  const { server } = createSimulator({
+    protocol: 'mellat',
+    stateFile: join(dir, 'ledger.jsonl'),
+    terminalId: terminal.terminalId!,
+    userName: terminal.userName!,
+    password: terminal.userPassword!,
+    redirectOrigins: ['http://callback.test'],
+    delaySeconds: 0,
+    ...options,
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return { server, base: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}` };
+}
+
 describe('the Mellat simulator against the corpus', function () {
   this.timeout(30_000);
   const dir = mkdtempSync(join(tmpdir(), 'mellat-shape-'));
   let server: Server;
   let base = '';
   let order = 100_000_000_000;
-  const terminal = request('token-request').parameters;
 
   before(async () => {
-    ({ server } = createSimulator({
-      protocol: 'mellat',
-      stateFile: join(dir, 'ledger.jsonl'),
-      terminalId: terminal.terminalId!,
-      userName: terminal.userName!,
-      password: terminal.userPassword!,
-      adminToken: ADMIN,
-      redirectOrigins: ['http://callback.test'],
-      delaySeconds: 0,
-      autoReverseSeconds: 0,
-      autoSettleSeconds: 0,
-    }));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+    ({ server, base } = await listeningSimulator(dir, { adminToken: ADMIN, autoReverseSeconds: 0, autoSettleSeconds: 0 }));
   });
   after(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -161,27 +167,13 @@ describe('the Mellat simulator against the corpus', function () {
 describe("the Mellat simulator's own clock: Behpardakht's reversal of an unverified sale and settlement of a verified one", function () {
   this.timeout(30_000);
   const dir = mkdtempSync(join(tmpdir(), 'mellat-clock-'));
-  const terminal = request('token-request').parameters;
   let server: Server;
   let base = '';
 
   before(async () => {
     // Seconds in place of Behpardakht's 20 and 180 minutes (the defaults, src/bank-sim/main.ts).
-    ({ server } = createSimulator({
-      protocol: 'mellat',
-      stateFile: join(dir, 'ledger.jsonl'),
-      terminalId: terminal.terminalId!,
-      userName: terminal.userName!,
-      password: terminal.userPassword!,
-      redirectOrigins: ['http://callback.test'],
-      delaySeconds: 0,
-      // Two seconds: time enough to verify the second sale before the sweep, on a busy machine.
-      autoReverseSeconds: 2,
-      autoSettleSeconds: 1,
-    }));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+    // Two seconds: time enough to verify the second sale before the sweep, on a busy machine.
+    ({ server, base } = await listeningSimulator(dir, { autoReverseSeconds: 2, autoSettleSeconds: 1 }));
   });
   after(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
