@@ -12,41 +12,13 @@
 import type { BankReportLine } from '../../domain/bank-reconciliation.ts';
 import type { BankCallback } from '../../domain/payment-workflow.ts';
 
-export type { BankReportLine };
+import type { PspCapabilities } from './profile.ts';
+
+export type { BankReportLine, PspCapabilities };
 
 /** The PSPs Dargah has a connector for (the names of configuration, records and docs/psps/). */
 export type PspName = 'sep' | 'mellat';
 export const PSP_NAMES: readonly PspName[] = ['sep', 'mellat'];
-
-/**
- * What a PSP really offers, as its public references show it (docs/psps/<psp>.md): declared by its
- * connector, read by the payment workflow, the refunds and the settlement. An operation the PSP does
- * not have is absent from its client, never called.
- */
-export interface PspCapabilities {
-  /**
-   * Where the customer's money is captured. `verify`: the PSP's verify at the customer's return is
-   * final (SEP's VerifyTransaction): the merchant's verify asks the PSP nothing. `settle`: a separate
-   * settle captures (Behpardakht's bpSettleRequest), asked at the merchant's verify.
-   */
-  capture: 'verify' | 'settle';
-  /**
-   * How long after the PSP's verify it still takes a reversal, in ms. The verify window (plus the
-   * pending limit) must fit inside it: a reversal asked later is refused and the money stays captured.
-   */
-  reversalWindowMs: number;
-  /** How long the PSP waits for our verify after the customer paid before it gives the money back by itself, in ms. */
-  unverifiedReversalMs: number;
-  /** `partial`: a refund operation for all or part of a captured payment (the client's `refund`); `none`: no refund operation. */
-  refund: 'partial' | 'none';
-  /** Whether the PSP answers what became of a payment (the client's `inquire`). */
-  inquiry: boolean;
-  /**
-   * Whether a reference documents the layout of the PSP's daily report (the merchant panel's export)
-   * that an operator imports; without one, a payment's own verify and reverse answers are its record.
-   */
-  dailyReport: boolean;
-}
 
 /** One PSP terminal, as the bank activities use it. */
 export interface PspClient {
