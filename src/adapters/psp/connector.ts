@@ -1,0 +1,32 @@
+/**
+ * A PSP connector: everything the gateway needs of one PSP, exported by its folder
+ * (`src/adapters/psp/<name>/index.ts`) and listed once in the registry (registry.ts), so that adding
+ * a PSP is its folder and its registry line (docs/psps/README.md#how-to-add-a-connector).
+ * Its `profile` is plain data (profile.ts); the rest is its code.
+ */
+import type { BankCallback } from '../../domain/payment-workflow.ts';
+import type { PspProfile } from './profile.ts';
+import type { PspClient } from './psp-client.ts';
+
+/**
+ * One terminal's settings in one mode, by suffix: `URL` (no trailing slash), `PAGE_URL` ('' when the
+ * page is at `URL`), `TERMINAL_ID` and each of the profile's own settings (`PASSWORD`, …).
+ */
+export type PspTerminalSettings = Readonly<Record<string, string>>;
+
+export interface PspConnector {
+  readonly profile: PspProfile;
+  /** The client of one terminal: its settings in one mode, and how long one call may take (BANK_TIMEOUT_MS). */
+  client(settings: PspTerminalSettings, timeoutMs: number): PspClient;
+  /**
+   * The fields the PSP's page posted (or put on the query of) our return route, normalized; undefined
+   * when they are not of this protocol's shape or name another payment than `paymentId` (when given).
+   */
+  parseReturn(fields: Record<string, string>, paymentId?: string): BankCallback | undefined;
+  /** Whether a return's fields are this PSP's by their own names, for a payment that has no PSP recorded. */
+  recognisesReturn(fields: Record<string, string>): boolean;
+  /** The id by which the PSP knows payment `paymentId` (its panel, its reports): derived, never stored. */
+  orderId(paymentId: string): string;
+  /** The origins the customer's browser is sent to with these settings (the pages' form-action policy). */
+  pageOrigins(settings: PspTerminalSettings): string[];
+}
