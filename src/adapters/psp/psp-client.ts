@@ -16,9 +16,9 @@ import type { PspCapabilities } from './profile.ts';
 
 export type { BankReportLine, PspCapabilities };
 
-/** The PSPs Dargah has a connector for (the names of configuration, records and docs/psps/). */
-export type PspName = 'sep' | 'mellat';
-export const PSP_NAMES: readonly PspName[] = ['sep', 'mellat'];
+/** The PSPs Dargah has a connector for: the registry of profiles (profiles.ts). */
+export { PSP_NAMES, type PspName } from './profiles.ts';
+import type { PspName } from './profiles.ts';
 
 /** One PSP terminal, as the bank activities use it. */
 export interface PspClient {

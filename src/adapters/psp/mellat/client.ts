@@ -31,6 +31,7 @@ import type { BankCallback } from '../../../domain/payment-workflow.ts';
 import { inSpan } from '../../../observability/tracing.ts';
 import { BankRefusalError, BankUnavailableError, type BankOperationAnswer, type BankToken, type Confirmation, type Inquiry, type PspCapabilities, type PspClient } from '../psp-client.ts';
 import { answerValues, inquiryStanding, MELLAT_CODE, mellatCallback, mellatCodeMeaning, mellatOrderId, mellatRefundOrderId } from './mapping.ts';
+import { MELLAT_PROFILE } from './profile.ts';
 
 export interface MellatEndpoint {
   /** Origin (and path prefix) of the SOAP service, no trailing slash: the WSDL is {baseUrl}/pgwchannel/services/pgw?wsdl. */
@@ -70,7 +71,7 @@ export class MellatClient implements PspClient {
    * bpRefundRequest for all or part of a settled sale; bpInquiryRequest of a sale by its reference;
    * no daily report any reference documents.
    */
-  readonly capabilities: PspCapabilities = { capture: 'settle', reversalWindowMs: 180 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'partial', inquiry: true, dailyReport: false };
+  readonly capabilities: PspCapabilities = MELLAT_PROFILE.capabilities;
   private client: Promise<Client> | undefined;
 
   constructor(readonly endpoint: MellatEndpoint) {}

@@ -32,6 +32,7 @@ import {
   type PspClient,
 } from '../psp-client.ts';
 import { RESULT, SEP_REF_NUM, sepCallback } from './mapping.ts';
+import { SEP_PROFILE } from './profile.ts';
 
 export { RESULT } from './mapping.ts';
 
@@ -68,21 +69,8 @@ const wholeRials = (v: unknown): number => (typeof v === 'number' ? v : typeof v
 /** SEP's RRN, 12 digits: a number that lost its leading zeros gets them back. */
 const rrnOf = (v: unknown): string => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v).padStart(12, '0') : typeof v === 'string' ? v.trim() : '');
 
-/** SEP's capabilities as its references show them (docs/psps/sep.md#capabilities). */
-export const SEP_CAPABILITIES: PspCapabilities = {
-  // VerifyTransaction is final: there is no settle call (every integration; issue 41 from SEP's guide).
-  capture: 'verify',
-  // ReverseTransaction undoes a verify within 50 minutes of it (SEP's guide, as issue 41 reads it).
-  reversalWindowMs: 50 * 60_000,
-  // A payment nobody verifies within 30 minutes SEP gives back by itself (its verify code -6).
-  unverifiedReversalMs: 30 * 60_000,
-  refund: 'none',
-  // No inquiry to call: the guide names a receipt service, but no reference shows its request, and a
-  // connector calls nothing no reference shows (docs/psps/sep.md#capabilities says what Dargah does instead).
-  inquiry: false,
-  // No reference documents the layout of the merchant panel's export.
-  dailyReport: false,
-};
+/** SEP's capabilities as its references show them (docs/psps/sep.md#capabilities): its profile's. */
+export const SEP_CAPABILITIES: PspCapabilities = SEP_PROFILE.capabilities;
 
 /** A PSP that speaks SEP's protocol: the bank simulator in test mode, the PSP's own IPG in live mode. */
 export class SepClient implements PspClient {
