@@ -11,7 +11,7 @@ import type { Db } from '../src/db/database.ts';
 import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
 import { post } from '../src/db/ledger.ts';
-import { allocateRefundToShares, returnRefundToShares, splitAmountOf } from '../src/db/splits.ts';
+import { allocateRefundToShares, paymentSplits, returnRefundToShares, splitAmountOf } from '../src/db/splits.ts';
 import { payerRestrictionFromRow, paymentFromRow, pspFromRow, settlementStatusAfter, writePaymentVersion } from '../src/db/payments.ts';
 import { refundFromRow, writeRefund } from '../src/db/refunds.ts';
 import { paymentEventType, type EventType } from '../src/domain/events.ts';
@@ -161,14 +161,19 @@ async function postTransition(trx: Db, { payment, merchantId }: Shown, at: Date)
 
 const REFUND_MOVEMENTS = { pending: 'refund', succeeded: 'refund_succeeded', failed: 'refund_failed' } as const;
 
-/** The event of a payment's recorded version: one per version, so a retried activity finds the same one. */
-function recordPaymentEvent(trx: Db, shown: Shown, version: number, type: EventType, at: Date): Promise<StoredEvent> {
+/**
+ * The event of a payment's recorded version: one per version, so a retried activity finds the same one.
+ * A split payment's event carries its shares as GET /payments/{id} shows them, read from MySQL here in the
+ * event's transaction (the workflow's state holds no shares, so no history keeps a copy).
+ */
+async function recordPaymentEvent(trx: Db, shown: Shown, version: number, type: EventType, at: Date): Promise<StoredEvent> {
+  const splits = await paymentSplits(trx, shown.payment.id);
   return recordEvent(trx, {
     sourceKey: `payment:${shown.payment.id}:${version}`,
     owner: tenantOf(shown.merchantId, shown.payment.mode),
     type,
     objectId: shown.payment.id,
-    data: { payment: shown.payment },
+    data: { payment: splits.length === 0 ? shown.payment : { ...shown.payment, splits } },
     at,
   });
 }
@@ -268,6 +273,7 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
             ends = before?.status !== refund.status;
           }
           const recorded: StoredEvent[] = [];
+          let paymentEvent: { shown: Shown; version: number; type: EventType } | undefined;
           if (payment !== null) {
             const locked = await lockForWrite(trx, guard, 'recordRefund', payment.payment, payment.version);
             paymentFrom = locked?.from;
@@ -275,12 +281,14 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
             if (!stored) throw ApplicationFailure.retryable(`payment ${refund.payment_id} has no row for version ${payment.version}`, 'payment_row_missing');
             // payment.partially_refunded / payment.refunded; a failed refund's way back to `verified` is told by refund.failed.
             const type = payment.payment.status === 'verified' ? undefined : paymentEventType(payment.payment.status);
-            if (type !== undefined) recorded.push(await recordPaymentEvent(trx, locked?.shown ?? (await withMetadata(trx, payment.payment)), payment.version, type, at));
+            if (type !== undefined) paymentEvent = { shown: locked?.shown ?? (await withMetadata(trx, payment.payment)), version: payment.version, type };
           }
           await writeRefund(trx, refund, owner, at);
           // A split payment's refund: the merchant's share first, then its beneficiaries' (docs/LEDGER.md#refunds-of-a-split-payment).
           const fromShares =
             refund.status === 'pending' ? await allocateRefundToShares(trx, refund) : refund.status === 'failed' ? await returnRefundToShares(trx, refund.id) : 0;
+          // The payment's event after the shares took their part of the refund: its splits' `refunded` say what this refund took.
+          if (paymentEvent !== undefined) recorded.push(await recordPaymentEvent(trx, paymentEvent.shown, paymentEvent.version, paymentEvent.type, at));
           await post(trx, {
             cause: `refund:${refund.id}:${refund.status}`,
             movement: REFUND_MOVEMENTS[refund.status],

@@ -1066,7 +1066,7 @@ export interface components {
             national_code: string | null;
             /** @description the payment link the customer paid on (docs/PAYMENTS.md#payment-links); null for a payment the merchant created */
             payment_link: string | null;
-            /** @description the beneficiaries' shares (docs/PAYMENTS.md#split-settlement), on a payment created with `splits`, in the create answer and GET /payments/{id} */
+            /** @description the beneficiaries' shares (docs/PAYMENTS.md#split-settlement), on a payment created with `splits`: in the create answer, GET /payments/{id}, each entry of GET /payments and every `payment.*` event */
             splits?: {
                 /** Format: uuid */
                 beneficiary_id: string;
@@ -1428,7 +1428,7 @@ export interface components {
                     national_code: string | null;
                     /** @description the payment link the customer paid on (docs/PAYMENTS.md#payment-links); null for a payment the merchant created */
                     payment_link: string | null;
-                    /** @description the beneficiaries' shares (docs/PAYMENTS.md#split-settlement), on a payment created with `splits`, in the create answer and GET /payments/{id} */
+                    /** @description the beneficiaries' shares (docs/PAYMENTS.md#split-settlement), on a payment created with `splits`: in the create answer, GET /payments/{id}, each entry of GET /payments and every `payment.*` event */
                     splits?: {
                         /** Format: uuid */
                         beneficiary_id: string;

@@ -107,14 +107,31 @@ export async function splitAmountOf(db: Db, paymentId: string): Promise<number> 
 
 /** A payment's shares as its resource shows them; empty for a payment without splits. */
 export async function paymentSplits(db: Db, paymentId: string): Promise<PaymentSplit[]> {
+  return (await splitsOfPayments(db, [paymentId])).get(paymentId) ?? [];
+}
+
+/**
+ * The shares of several payments (a list's page), by payment id, each in its create's order: one query for
+ * the whole page, through the unique index payment_splits_position, which begins with payment_id. A payment
+ * without splits has no entry.
+ */
+export async function splitsOfPayments(db: Db, paymentIds: readonly string[]): Promise<Map<string, PaymentSplit[]>> {
+  const shares = new Map<string, PaymentSplit[]>();
+  if (paymentIds.length === 0) return shares;
   const rows = await db
     .selectFrom('payment_splits as s')
     .innerJoin('beneficiaries as b', 'b.id', 's.beneficiary_id')
-    .select(['s.beneficiary_id', 'b.iban', 's.amount', 's.description', 's.refunded', 's.settled_in'])
-    .where('s.payment_id', '=', paymentId)
+    .select(['s.payment_id', 's.beneficiary_id', 'b.iban', 's.amount', 's.description', 's.refunded', 's.settled_in'])
+    .where('s.payment_id', 'in', [...paymentIds])
+    .orderBy('s.payment_id')
     .orderBy('s.position')
     .execute();
-  return rows.map((r) => ({ beneficiary_id: r.beneficiary_id, iban: r.iban, amount: Number(r.amount), description: r.description, refunded: Number(r.refunded), settled: r.settled_in !== null }));
+  for (const r of rows) {
+    const list = shares.get(r.payment_id) ?? [];
+    list.push({ beneficiary_id: r.beneficiary_id, iban: r.iban, amount: Number(r.amount), description: r.description, refunded: Number(r.refunded), settled: r.settled_in !== null });
+    shares.set(r.payment_id, list);
+  }
+  return shares;
 }
 
 /**

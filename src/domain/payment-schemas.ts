@@ -91,7 +91,7 @@ export const PaymentSchema = Type.Object(
     payment_link: Nullable(Type.String({ format: 'uuid' }), 'the payment link the customer paid on (docs/PAYMENTS.md#payment-links); null for a payment the merchant created'),
     splits: Type.Optional(
       Type.Array(PaymentSplitSchema, {
-        description: "the beneficiaries' shares (docs/PAYMENTS.md#split-settlement), on a payment created with `splits`, in the create answer and GET /payments/{id}",
+        description: "the beneficiaries' shares (docs/PAYMENTS.md#split-settlement), on a payment created with `splits`: in the create answer, GET /payments/{id}, each entry of GET /payments and every `payment.*` event",
       }),
     ),
   },

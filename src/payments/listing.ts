@@ -9,9 +9,11 @@ import { mergeMetadata, type PaymentStatus } from '../domain/payment.ts';
 import { METADATA_LIMITS, type ListPaymentsQuery, type Metadata, type Payment, type UpdatePaymentRequest } from '../domain/payment-schemas.ts';
 import { commaSeparated } from '../domain/schema.ts';
 import { DomainError } from '../errors.ts';
+import { pageWithSplits } from './splits.ts';
 
 /**
- * Newest first, with the filters of the query, all combined (docs/API.md#pagination).
+ * Newest first, with the filters of the query, all combined (docs/API.md#pagination),
+ * a split payment with its `splits`.
  * Each filter has an index that starts with (merchant_id, mode): see
  * migrations 0001 and 0006.
  */
@@ -25,7 +27,9 @@ export async function listPayments(db: Db, tenant: Tenant, query: ListPaymentsQu
   if (query.amount_lte !== undefined) q = q.where('amount', '<=', query.amount_lte);
   if (query.created_gte !== undefined) q = q.where('created_at', '>=', instant(query.created_gte, 'created_gte'));
   if (query.created_lt !== undefined) q = q.where('created_at', '<', instant(query.created_lt, 'created_lt'));
-  return keyedPage(q, query, paymentFromRow);
+  const page = await keyedPage(q, query, paymentFromRow);
+  // Each split payment with its shares, as GET /payments/{id} shows it: one query for the page.
+  return { ...page, data: await pageWithSplits(db, page.data) };
 }
 
 /** Merges metadata into the payment's (docs/PAYMENTS.md#metadata): a null value removes its key. */

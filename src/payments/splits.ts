@@ -15,6 +15,7 @@ import {
   paymentSplits,
   reviewBeneficiary,
   revokeApprovedBeneficiary,
+  splitsOfPayments,
   type NewSplit,
 } from '../db/splits.ts';
 import { isValidSheba, normalizeSheba } from '../domain/business-documents.ts';
@@ -61,6 +62,15 @@ export async function resolveSplits(db: Db, merchant: { id: string; fee_plan: Fe
 export async function withSplits(db: Db, payment: Payment): Promise<Payment> {
   const splits = await paymentSplits(db, payment.id);
   return splits.length === 0 ? payment : { ...payment, splits };
+}
+
+/** A page of payments, each with its shares when it has any, read in one query for the page (not one a payment). */
+export async function pageWithSplits(db: Db, payments: Payment[]): Promise<Payment[]> {
+  const shares = await splitsOfPayments(db, payments.map((p) => p.id));
+  return payments.map((p) => {
+    const splits = shares.get(p.id);
+    return splits === undefined ? p : { ...p, splits };
+  });
 }
 
 /**
