@@ -1,6 +1,7 @@
 /**
  * Words of the dashboard's payment pages about who pays the fee, what the customer was charged,
- * who may pay and the payment's splits (docs/DASHBOARD.md#a-payments-page), spread into the
+ * who may pay, the payment's splits, the PSP and terminal that took it and the payment link it came from
+ * (docs/DASHBOARD.md#a-payments-page), spread into the
  * dashboard's dictionaries (i18n.ts). Persian first; the English one is typed from it.
  */
 const fa = {
@@ -23,6 +24,12 @@ const fa = {
   splitSettled: 'تسویه‌شده',
   splitUnsettled: 'در انتظار تسویه',
   splitsTotal: 'جمع سهم‌ها',
+  paymentPsp: 'PSP (شرکت پرداخت)',
+  paymentPsp_sep: 'سامان کیش (سپ)',
+  paymentPsp_mellat: 'به‌پرداخت ملت',
+  paymentPspNone: 'ثبت نشده: هنوز به بانک فرستاده نشده، یا پیش از مسیریابی PSPها ساخته شده است',
+  paymentTerminal: 'ترمینال PSP',
+  paymentLink: 'لینک پرداخت',
 };
 
 const en: typeof fa = {
@@ -45,6 +52,12 @@ const en: typeof fa = {
   splitSettled: 'Paid out',
   splitUnsettled: 'Awaiting settlement',
   splitsTotal: 'Shares in all',
+  paymentPsp: 'PSP',
+  paymentPsp_sep: 'Saman Kish (SEP)',
+  paymentPsp_mellat: 'Behpardakht Mellat',
+  paymentPspNone: 'Not recorded: not sent to a bank yet, or made before PSP routing',
+  paymentTerminal: 'PSP terminal',
+  paymentLink: 'Payment link',
 };
 
 export const PAYMENT_DETAIL_WORDS = { fa, en } as const;

@@ -1,6 +1,7 @@
 /**
  * The payments: one mode's list (20 a page, filtered by status, the API's
- * cursor), and a payment's page: its details, its timeline (every event about it and its
+ * cursor), and a payment's page: its details (with the PSP and terminal that
+ * took it and the payment link it came from), its timeline (every event about it and its
  * refunds, with every webhook attempt), its refunds, and the refund form,
  * which goes through the refunds service exactly as
  * `POST /api/v1/payments/{id}/refunds` does: the same request schema, the
@@ -17,6 +18,7 @@ import { normalizeSheba } from '../domain/business-documents.ts';
 import { refundWindowOpen } from '../domain/refund.ts';
 import { DomainError } from '../errors.ts';
 import { bodyValidator } from '../http/validation.ts';
+import { getPaymentLink } from '../payments/links.ts';
 import { listPayments } from '../payments/service.ts';
 import { listBeneficiaries, withSplits } from '../payments/splits.ts';
 import { createRefund, listRefunds } from '../refunds/service.ts';
@@ -73,12 +75,23 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
     throw new Refusal(404, 'not_found');
   }
 
+  /** The title of the link a payment came from, read as GET /api/v1/payment_links/{id} does; none if it cannot be found. */
+  async function titleOfLink(tenant: Tenant, linkId: string): Promise<string | undefined> {
+    try {
+      return (await getPaymentLink(db, config, tenant, linkId)).title;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'payment_link_not_found') return undefined;
+      throw error;
+    }
+  }
+
   async function show(request: SignedInRequest, options: { notice?: string; error?: string; errorDetail?: string; form?: RefundFormState } = {}, status = 200) {
     const { payment, tenant } = await ownPayment(request);
     const refunds = await listRefunds(db, tenant, payment.id, { limit: REFUNDS_SHOWN });
     const history = await eventsAbout(db, tenant, [payment.id, ...refunds.data.map((r) => r.id)]);
     const endpoints = await listWebhookEndpoints(db, tenant, { limit: MAX_ENDPOINTS });
     const beneficiaries = payment.splits === undefined ? [] : (await listBeneficiaries(db, tenant)).data;
+    const linkTitle = payment.payment_link === null ? undefined : await titleOfLink(tenant, payment.payment_link);
     html(
       request.ctx,
       paymentPage(request.view('payments'), payment, {
@@ -86,6 +99,7 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
         history,
         endpointUrls: new Map(endpoints.data.map((e) => [e.id, e.url])),
         beneficiaryNames: new Map(beneficiaries.map((b) => [b.id, b.name])),
+        linkTitle,
         // A new key for every form shown: a double submit of this form is one refund; a corrected resubmission after a refusal is another request.
         form: options.form ?? { amount: '', reason: '', iban: '', idempotencyKey: randomUUID() },
         refundWindowOpen: refundWindowOpen(payment.verified_at, config.REFUND_WINDOW_SECONDS * 1000, Date.now()),

@@ -63,6 +63,8 @@ export interface PaymentActivity {
   refundWindowOpen: boolean;
   /** The merchant's beneficiaries' names by id, to name the payment's splits. */
   beneficiaryNames: ReadonlyMap<string, string>;
+  /** The title of the payment link the payment came from, when it came from one. */
+  linkTitle?: string | undefined;
   notice?: string | undefined;
   error?: string | undefined;
   errorDetail?: string | undefined;
@@ -74,6 +76,8 @@ interface DetailRow {
   label: string;
   value: string;
   ltr?: boolean;
+  /** Where the value links to, in the dashboard. */
+  href?: string;
 }
 
 const splitsTotal = (payment: Payment) => (payment.splits ?? []).reduce((sum, s) => sum + s.amount, 0);
@@ -99,6 +103,31 @@ function feeDetails(payment: Payment, lang: Lang): DetailRow[] {
   return rows;
 }
 
+/**
+ * Where the payment went and came from: the PSP and terminal that took it (the only ones ever asked about it
+ * after; docs/psps/routing.md), and the payment link the customer paid on, linked to that link on the links page.
+ */
+function originDetails(payment: Payment, linkTitle: string | undefined, lang: Lang): DetailRow[] {
+  const t = strings(lang);
+  const rows: DetailRow[] =
+    payment.psp === null
+      ? [{ id: 'psp', label: t.paymentPsp, value: t.paymentPspNone }]
+      : [
+          { id: 'psp', label: t.paymentPsp, value: t[`paymentPsp_${payment.psp.name}`] },
+          { id: 'psp-terminal', label: t.paymentTerminal, value: localDigits(payment.psp.terminal_id, lang) },
+        ];
+  if (payment.payment_link !== null) {
+    rows.push({
+      id: 'payment-link',
+      label: t.paymentLink,
+      // A link is never deleted (only deactivated), so its title is there; its id if it cannot be read.
+      value: linkTitle ?? payment.payment_link,
+      href: `/dashboard/links${payment.mode === 'live' ? '?mode=live' : ''}#link-${payment.payment_link}`,
+    });
+  }
+  return rows;
+}
+
 export function paymentPage(context: ViewContext, payment: Payment, activity: PaymentActivity): string {
   const { lang } = context;
   const t = strings(lang);
@@ -117,6 +146,7 @@ export function paymentPage(context: ViewContext, payment: Payment, activity: Pa
   if (payment.national_code !== null) details.push({ id: 'national-code', label: t.nationalCode, value: payment.national_code, ltr: true });
   if (payment.refunded_amount > 0) details.push({ label: t.refunded, value: formatRials(payment.refunded_amount, lang) });
   if (payment.failure !== null) details.push({ label: t.failure, value: payment.failure.message, ltr: lang === 'en' });
+  details.push(...originDetails(payment, activity.linkTitle, lang));
   details.push({ label: t.callbackUrl, value: payment.callback_url, ltr: true });
   return render('payment', context, {
     title: `${t.paymentTitle} ${payment.merchant_reference}`,
