@@ -10,7 +10,8 @@
  * (verified included); refunds are the payment's refunds workflow's
  * (workflows/refunds.ts).
  */
-import { allHandlersFinished, condition, isCancellation, patched, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, isCancellation, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { BankActivities } from '../activities/bank.ts';
 import { cancelRefusal, canceledByMerchant, feeAtVerify, isPositiveAmount, NOT_A_POSITIVE_AMOUNT, PAYMENT_FAILURES, reverseRefusal, verifyRefusal } from '../src/domain/payment.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
@@ -18,6 +19,7 @@ import {
   bankCallbackUpdate,
   bankTokenUpdate,
   cancelUpdate,
+  linkAutoVerifyBoundMs,
   paymentQuery,
   reverseUpdate,
   verifyUpdate,
@@ -44,6 +46,13 @@ export const PAYMENT_LINK_AUTO_VERIFY_PATCH = 'payment-link-auto-verify';
  * before verified without asking.
  */
 export const LINK_AUTO_VERIFY_LIVE_STANDING_PATCH = 'link-auto-verify-live-standing';
+
+/**
+ * A payment link's payment is asked to settle at the bank for a bounded time (linkAutoVerifyBoundMs), all
+ * attempts together, and is then left `paid` for its deadline's reversal (the stuck-records listing raises it).
+ * Histories recorded before retried the settle without limit: they replay without the marker.
+ */
+export const LINK_AUTO_VERIFY_BOUND_PATCH = 'link-auto-verify-bound';
 
 export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
   const state = new PaymentState(input.payment, input.merchant_id);
@@ -177,9 +186,14 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
         return;
       }
       try {
-        if (await bank.settlesAtVerify()) await bankCalls.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
+        if (await bank.settlesAtVerify()) {
+          const settle = patched(LINK_AUTO_VERIFY_BOUND_PATCH) ? boundedSettle(input.verify_window_ms) : bankCalls;
+          await settle.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
+        }
       } catch (error) {
         if (isCancellation(error)) throw error;
+        // Refused, or not answered within the bound: the payment stays paid and the deadline gives the money back.
+        log.warn('payment link auto-verify gave up on the bank settle; left paid for its deadline', { payment_id: payment.id });
         return;
       }
       await recordVerified();
@@ -199,4 +213,18 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
   clock.stop();
   await condition(allHandlersFinished);
   return state.payment;
+}
+
+/**
+ * The settle of a payment link's payment, retried as every bank call (by its operation key, so a retry is
+ * the same settle) but only within linkAutoVerifyBoundMs of its first attempt: a bank that stays down must
+ * not hold the payment's workflow (and its lock) past the deadline that gives the money back.
+ */
+function boundedSettle(verifyWindowMs: number) {
+  const bound = linkAutoVerifyBoundMs(verifyWindowMs);
+  return proxyActivities<BankActivities>({
+    scheduleToCloseTimeout: bound,
+    startToCloseTimeout: Math.min(30_000, bound),
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
+  });
 }

@@ -1,10 +1,17 @@
 /** A payment link's payment in its workflow, with fake activities: verified by the workflow itself once paid. */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { FakeActivities } from '../support/workflows/fakes.ts';
 import { AMOUNT, pay, paymentIn, startPayment } from '../support/workflows/payments.ts';
+import { historyText, recordFixture } from '../support/replay.ts';
+import { LINK_AUTO_VERIFY_BOUND_PATCH } from '../../workflows/payment.ts';
+
+// Where RECORD_HISTORIES=v<n> writes this file's histories: the payment workflow's committed fixtures, replayed
+// by test/workflows/replay.test.ts and test/payments/replay.test.ts.
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories');
 
 describe("a payment link's payment in its workflow", () => {
   before(async function () {
@@ -25,6 +32,9 @@ describe("a payment link's payment in its workflow", () => {
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 verified']);
         assert.equal(fakes.calls('settleAtBank').length, 1, 'settled at the bank first');
         assert.equal(fakes.calls('reverseAtBank').length, 0);
+        const history = await handle.fetchHistory();
+        assert.ok(historyText(history).includes(LINK_AUTO_VERIFY_BOUND_PATCH), 'the settle was asked under the bound');
+        recordFixture(FIXTURES, 'RECORD_HISTORIES', 'link-settled-bounded', history);
       });
     });
 
@@ -40,6 +50,29 @@ describe("a payment link's payment in its workflow", () => {
         assert.equal(ended.status, 'reversed');
         assert.equal(ended.refunded_amount, AMOUNT);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
+      });
+    });
+
+    it('a bank that never answers the settle is given up on within the bound, and the deadline gives the money back', async () => {
+      const fakes = new FakeActivities().on('settleAtBank', () => {
+        throw new Error('bank unreachable');
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        // A 4 s window: the settle is asked for 2 s at most (half the window), then the payment waits for its deadline.
+        const { handle } = await startPayment(client, taskQueue, { autoVerify: true, verifyWindowMs: 4_000 });
+        await pay(handle, 'success');
+        await paymentIn(handle, 'paid');
+        const ended = await handle.result();
+        assert.equal(ended.status, 'reversed', 'without the bound the settle would be retried for ever and the payment never given back');
+        assert.equal(ended.refunded_amount, AMOUNT);
+        assert.equal(ended.fee, 0);
+        assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
+        const asked = fakes.calls('settleAtBank').length;
+        assert.ok(asked >= 1 && asked <= 3, `the settle asked a bounded number of times (${asked}) in 2 s of 1 s, 2 s backoff`);
+        assert.equal(fakes.calls('reverseAtBank').length, 1);
+        const history = await handle.fetchHistory();
+        assert.ok(historyText(history).includes(LINK_AUTO_VERIFY_BOUND_PATCH));
+        recordFixture(FIXTURES, 'RECORD_HISTORIES', 'link-settle-given-up', history);
       });
     });
 
