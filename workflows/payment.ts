@@ -12,14 +12,13 @@
  */
 import { allHandlersFinished, condition, isCancellation, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { BankActivities } from '../activities/bank.ts';
-import { cancelRefusal, canceledByMerchant, feeAtVerify, isPositiveAmount, NOT_A_POSITIVE_AMOUNT, PAYMENT_FAILURES, reverseRefusal, verifyRefusal } from '../src/domain/payment.ts';
+import { cancelRefusal, canceledByMerchant, feeAtVerify, isPositiveAmount, linkAutoVerifyBoundMs, NOT_A_POSITIVE_AMOUNT, PAYMENT_FAILURES, reverseRefusal, verifyRefusal } from '../src/domain/payment.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
   advanceClockUpdate,
   bankCallbackUpdate,
   bankTokenUpdate,
   cancelUpdate,
-  linkAutoVerifyBoundMs,
   paymentQuery,
   reverseUpdate,
   verifyUpdate,

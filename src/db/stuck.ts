@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
+import { linkAutoVerifyBoundMs } from '../domain/payment.ts';
 import { WAITING_STATES, type StuckRecord } from '../domain/waiting-states.ts';
 import type { Db } from './database.ts';
 
@@ -82,6 +83,9 @@ export function waitingBoundsSeconds(config: StuckBounds): Record<string, number
     // A payment is pending after the page's lifetime at most, then confirmed for BANK_PENDING_LIMIT_SECONDS.
     'payment pending': config.BANK_PENDING_LIMIT_SECONDS + margin,
     'payment paid': config.VERIFY_WINDOW_SECONDS + margin,
+    // A payment link's payment is verified by its workflow, which asks the bank to settle it for this long at
+    // most: one still paid past it was given up on, and its money waits at the bank for the deadline's reversal.
+    'payment paid by link': Math.ceil(linkAutoVerifyBoundMs(config.VERIFY_WINDOW_SECONDS * 1000) / 1000) + margin,
     'refund pending': margin,
     'settlement pending': margin,
     // A refused payout waits for the operator: raised as soon as the sweep's margin has passed.
@@ -108,7 +112,7 @@ export async function stuckRecords(db: Db, config: StuckBounds, { now = new Date
   const byState: Record<string, () => Promise<AgedRow[]>> = {
     'payment created': () => paymentsIn(db, 'created', before('payment created'), limit),
     'payment pending': () => paymentsIn(db, 'pending', before('payment pending'), limit),
-    'payment paid': () => paymentsIn(db, 'paid', before('payment paid'), limit),
+    'payment paid': () => paidPayments(db, before('payment paid'), before('payment paid by link'), limit),
     'refund pending': async () => (await pendingRefundsBefore(db, before('refund pending'), limit)).map((r) => ({ id: r.id, since: r.created_at })),
     'settlement pending': async () => (await unansweredPayoutsBefore(db, before('settlement pending'), limit)).map((r) => ({ id: r.id, since: r.updated_at })),
     'settlement failed': () =>
@@ -149,6 +153,24 @@ export async function stuckRecords(db: Db, config: StuckBounds, { now = new Date
 
 function paymentsIn(db: Db, status: 'created' | 'pending' | 'paid', before: Date, limit: number): Promise<AgedRow[]> {
   return db.selectFrom('payments').select(['id', 'updated_at as since']).where('status', '=', status).where('updated_at', '<', before).orderBy('updated_at').limit(limit).execute();
+}
+
+/**
+ * Paid payments past their bound, oldest first: every one paid before `before`, and a payment link's payment
+ * (auto-verified by its workflow, docs/PAYMENTS.md#payment-links) already when paid before `linkBefore`.
+ */
+async function paidPayments(db: Db, before: Date, linkBefore: Date, limit: number): Promise<AgedRow[]> {
+  const linked = await db
+    .selectFrom('payments')
+    .select(['id', 'updated_at as since'])
+    .where('status', '=', 'paid')
+    .where('payment_link_id', 'is not', null)
+    .where('updated_at', '<', linkBefore)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+  const rows = new Map<string, AgedRow>([...(await paymentsIn(db, 'paid', before, limit)), ...linked].map((r) => [r.id, r]));
+  return [...rows.values()].sort((a, b) => new Date(a.since).getTime() - new Date(b.since).getTime()).slice(0, limit);
 }
 
 /** How many records of each waiting state are past their bound, and the oldest one's age: the metric's figures. */

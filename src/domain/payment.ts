@@ -254,3 +254,16 @@ export function mergeMetadata(current: Readonly<Record<string, string>>, change:
   }
   return merged;
 }
+
+/** The longest a payment link's payment is retried at the bank's settle before it is left to its deadline. */
+export const LINK_AUTO_VERIFY_BOUND_MAX_MS = 10 * 60_000;
+
+/**
+ * How long the workflow keeps asking the bank to settle a payment link's payment (docs/PAYMENTS.md#payment-links),
+ * all attempts together: ten minutes, or half the verify window when that is shorter, so the bank is given up on
+ * well before the deadline's reversal and the reversal has the rest of the window. Read by the workflow and by the
+ * stuck-records listing, which raises a link's payment still `paid` past this bound (plus its margin).
+ */
+export function linkAutoVerifyBoundMs(verifyWindowMs: number): number {
+  return Math.max(1, Math.min(LINK_AUTO_VERIFY_BOUND_MAX_MS, Math.floor(verifyWindowMs / 2)));
+}

@@ -59,7 +59,7 @@ const AT_REST = 'waits on the merchant: no bound';
 export const WAITING_STATES: readonly WaitingState[] = [
   { record: 'payment', state: 'created', past: 'raise', reason: 'its workflow has not expired it (PAYMENT_TTL_SECONDS passed long ago)' },
   { record: 'payment', state: 'pending', past: 'raise', reason: 'the bank has not confirmed it within BANK_PENDING_LIMIT_SECONDS: money may be in flight at the bank' },
-  { record: 'payment', state: 'paid', past: 'raise', reason: 'neither verified nor reversed past VERIFY_WINDOW_SECONDS: money is held at the bank' },
+  { record: 'payment', state: 'paid', past: 'raise', reason: "neither verified nor reversed past VERIFY_WINDOW_SECONDS, or a payment link's payment whose settle its workflow gave up on: money is held at the bank" },
   { record: 'payment', state: 'verified', past: 'none', reason: AT_REST },
   { record: 'payment', state: 'partially_refunded', past: 'none', reason: AT_REST },
   { record: 'payment', state: 'refunded', past: 'none', reason: AT_REST },

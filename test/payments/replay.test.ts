@@ -23,7 +23,11 @@
  * (refunds of a SEP payment, a PSP without a refund operation): a part and the rest paid by transfer to the IBAN the
  * merchant gave, one such transfer declined, and a refund of the whole payment inside SEP's reversal window (its
  * reversal; v14-refunds-whole was recorded before SEP's capture moved to its verify, when the simulator refused the
- * reversal of a settled sale, so it holds the fall back to the IBAN given). The generations before v7 were of retired
+ * reversal of a settled sale, so it holds the fall back to the IBAN given). v15 adds the patch link-auto-verify-bound's paths, recorded
+ * by the workflow tests with fake activities (test/workflows/payment-link.test.ts, RECORD_HISTORIES=v15), since a
+ * payment link's payment at the test-mode PSP (SEP) asks no settle: v15-link-settled-bounded, a link's payment settled
+ * at a PSP that captures at settle, within the bound, and verified; v15-link-settle-given-up, one whose bank never
+ * answered the settle, given up on at the bound, left paid and reversed at its deadline. The generations before v7 were of retired
  * workflow types and are no longer kept.
  */
 import assert from 'node:assert/strict';

@@ -11,6 +11,8 @@ import {
   SLUG_LENGTH,
   slugFromBytes,
 } from '../../../src/domain/payment-link.ts';
+import { LINK_AUTO_VERIFY_BOUND_MAX_MS, linkAutoVerifyBoundMs } from '../../../src/domain/payment.ts';
+import { waitingBoundsSeconds } from '../../../src/db/stuck.ts';
 
 const NOW = Date.parse('2026-11-26T10:00:00Z');
 const open = { active: true, expires_at: null, max_payments: null, payments_count: 0 };
@@ -107,5 +109,23 @@ describe('payment links: the rules', () => {
       for (const text of ['', 'abc', 'ABCDEFGHJK', 'abcdefghj0', 'abcdefghjkm', '../qr.svg']) assert.equal(isSlug(text), false, text);
     });
     it('needs enough random bytes', () => assert.throws(() => slugFromBytes(new Uint8Array(3))));
+  });
+});
+
+describe("a payment link's payment: the bound of its workflow's settle", () => {
+  it('is ten minutes at most, half the verify window when that is shorter, never zero', () => {
+    assert.equal(linkAutoVerifyBoundMs(1_800_000), LINK_AUTO_VERIFY_BOUND_MAX_MS, 'the default 30 min window: ten minutes');
+    assert.equal(LINK_AUTO_VERIFY_BOUND_MAX_MS, 600_000);
+    assert.equal(linkAutoVerifyBoundMs(600_000), 300_000, 'a 10 min window: five minutes, the rest for the reversal');
+    assert.equal(linkAutoVerifyBoundMs(3_001), 1_500);
+    assert.equal(linkAutoVerifyBoundMs(1), 1);
+  });
+
+  it('is what the stuck listing waits for, plus its margin, before raising a link payment still paid', () => {
+    const bounds = waitingBoundsSeconds({ STUCK_AFTER_SECONDS: 600, PAYMENT_TTL_SECONDS: 900, BANK_PENDING_LIMIT_SECONDS: 1200, VERIFY_WINDOW_SECONDS: 1800, REVIEW_REMINDER_HOURS: 24 });
+    assert.equal(bounds['payment paid by link'], 600 + 600);
+    assert.equal(bounds['payment paid'], 1800 + 600);
+    const short = waitingBoundsSeconds({ STUCK_AFTER_SECONDS: 60, PAYMENT_TTL_SECONDS: 900, BANK_PENDING_LIMIT_SECONDS: 1200, VERIFY_WINDOW_SECONDS: 301, REVIEW_REMINDER_HOURS: 24 });
+    assert.equal(short['payment paid by link'], 151 + 60, 'half of 301 s, rounded up to a second');
   });
 });
