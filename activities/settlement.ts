@@ -104,8 +104,18 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
     },
 
     /**
-     * The operator's retry of one beneficiary transfer the bank refused (`settlements retry-beneficiaries`):
-     * attempt `attempt` under its own key, its answer recorded once for that attempt. A retried call (the bank
+     * The beneficiary transfers of a settlement still waiting for the bank's answer, each by its beneficiary and
+     * attempt only (no IBAN, no amount: they stay in MySQL, out of the workflow's history). The settlement workflow
+     * asks for each with payOutBeneficiary, one activity per transfer (docs/LEDGER.md#split-settlement).
+     */
+    async pendingBeneficiaryTransfers({ settlement_id }: { settlement_id: string }): Promise<{ beneficiary_id: string; attempt: number }[]> {
+      return (await pendingBeneficiaryPayouts(db, settlement_id)).map(({ beneficiary_id, attempt }) => ({ beneficiary_id, attempt }));
+    },
+
+    /**
+     * One beneficiary transfer, attempt `attempt`, under its own key, its answer recorded once for that attempt:
+     * the settlement workflow's own transfer of each beneficiary, and the operator's retry of one the bank refused
+     * (`settlements retry`). A retried call (the bank
      * did not answer) is the same transfer; a row no longer pending at this attempt is left alone.
      */
     async payOutBeneficiary({ settlement_id, beneficiary_id, attempt }: BeneficiaryPayoutInput): Promise<PayoutResult | null> {

@@ -7,7 +7,7 @@
  * the bank refuses ends `failed`; only the operator's retry (`settlements
  * retry`, a new workflow for the next attempt) pays it again.
  */
-import { executeChild, ParentClosePolicy, proxyActivities, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
+import { executeChild, ParentClosePolicy, patched, proxyActivities, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement.ts';
 import {
   settlementSearchAttributes,
@@ -32,6 +32,14 @@ const bank = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '10m' },
 });
+
+/**
+ * Each beneficiary's transfer is an activity of its own (payOutBeneficiary), asked one after the other before
+ * the merchant's net, so many beneficiaries and a slow bank never add up to one activity's timeout; each is
+ * retried alone under its own key. Histories recorded before paid every beneficiary inside payOutSettlement,
+ * which still pays any left pending: they replay without the marker.
+ */
+export const BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH = 'settlement-beneficiary-payouts-one-by-one';
 
 /** Merchants settled side by side in one run at most. */
 const CONCURRENT_MERCHANTS = 10;
@@ -71,6 +79,11 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
     attempt = made.made.attempt;
     net = made.made.net;
   }
+  if (patched(BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH)) {
+    // One at a time: a beneficiary's answer (paid or refused) is recorded before the next is asked, and the
+    // merchant's transfer is asked only after every share, as before.
+    for (const share of await records.pendingBeneficiaryTransfers({ settlement_id })) await bank.payOutBeneficiary({ settlement_id, ...share });
+  }
   const result = await bank.payOutSettlement({ settlement_id, attempt });
   await records.recordPayout({ settlement_id, attempt, result });
   const status = result.paid ? 'paid' : 'failed';
@@ -78,7 +91,7 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
 }
 
 /**
- * The operator's retry of one beneficiary transfer the bank refused (`settlements retry-beneficiaries`,
+ * The operator's retry of one beneficiary transfer the bank refused (`settlements retry`,
  * docs/LEDGER.md#split-settlement): a workflow type of its own, so the settlement workflow is unchanged.
  * It asks the bank for this attempt's transfer, retried only while the bank does not answer, always under
  * the attempt's key (one transfer); the answer is recorded by the activity, once for this attempt.

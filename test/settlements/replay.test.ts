@@ -4,7 +4,14 @@
  * path and the committed generations in test/fixtures/histories/settlement/
  * (recorded with RECORD_SETTLEMENT_HISTORIES=v<n>) are replayed against the
  * current code. A settlement in flight when a worker is upgraded (a payout
- * waiting for the bank, a run waiting for its merchants) must go on.
+ * waiting for the bank, a run waiting for its merchants) must go on. v1 is
+ * recorded here, from real runs. v2 adds the patch
+ * settlement-beneficiary-payouts-one-by-one, recorded by the workflow tests
+ * with fake activities (test/workflows/settlement.test.ts,
+ * RECORD_SETTLEMENT_HISTORIES=v2): v2-paid-no-beneficiaries, a settlement
+ * without beneficiaries that asks for its (empty) list of transfers, and
+ * v2-beneficiaries-one-by-one, three beneficiary transfers each in its own
+ * activity (one refused), then the merchant's.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

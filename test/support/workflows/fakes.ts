@@ -72,6 +72,8 @@ const HEALTHY: Behaviours = {
   payOutSettlement: async () => ({ paid: true, bank_reference: '600000000009' }),
   recordPayout: async () => undefined,
   payOutBeneficiary: async () => ({ paid: true, bank_reference: '600000000010' }),
+  // A settlement without beneficiaries, unless a test says otherwise.
+  pendingBeneficiaryTransfers: async () => [],
   // The stuck-records sweep: nothing stuck, unless a test says otherwise.
   sendOnPendingRefunds: async () => 0,
   startMissingDeliveries: async () => 0,
