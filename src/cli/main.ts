@@ -20,7 +20,7 @@ import { PSP_COMMANDS, PSP_OPTIONS } from './psp-commands.ts';
 import { BANK_SIM_COMMANDS, BANK_SIM_OPTIONS } from './bank-sim-commands.ts';
 import { RECONCILE_COMMANDS, RECONCILE_OPTIONS, RECONCILE_TEXT } from './reconcile-commands.ts';
 import { stuckRecords } from '../db/stuck.ts';
-import { retryBeneficiaryPayouts, retrySettlement, runSettlementNow, setSettlementIban } from '../settlements/service.ts';
+import { retryBeneficiaryPayouts, retryRefusedTransfers, runSettlementNow, setSettlementIban } from '../settlements/service.ts';
 import { beneficiariesToReview, decideBeneficiary, revokeBeneficiary } from '../payments/splits.ts';
 
 export { UsageError };
@@ -62,8 +62,11 @@ export const COMMANDS: Record<string, Command> = {
   // An approved one withdrawn: no later split may name it (docs/PAYMENTS.md#split-settlement).
   'beneficiaries revoke': (db, _config, flags) => revokeBeneficiary(db, required(flags, 'id'), required(flags, 'reason')),
   'settlements run': async (_db, _config, _flags, services) => runSettlementNow(await services.temporal()),
-  'settlements retry': async (db, config, flags, services) => retrySettlement(db, await services.temporal(), config, required(flags, 'id')),
-  // The beneficiary transfers of a settlement the bank refused (docs/LEDGER.md#split-settlement): all, or --beneficiary's.
+  // Every transfer of the settlement the bank refused, the beneficiaries' and the merchant's, or only --beneficiary's
+  // (docs/LEDGER.md#split-settlement).
+  'settlements retry': async (db, config, flags, services) =>
+    retryRefusedTransfers(db, await services.temporal(), config, required(flags, 'id'), typeof flags.beneficiary === 'string' ? flags.beneficiary : undefined),
+  // The beneficiary transfers alone (kept for scripts written before `settlements retry` covered them): all, or --beneficiary's.
   'settlements retry-beneficiaries': async (db, config, flags, services) =>
     retryBeneficiaryPayouts(db, await services.temporal(), config, required(flags, 'id'), typeof flags.beneficiary === 'string' ? flags.beneficiary : undefined),
   'payments show': async (db, config, flags) => (await paymentsShow()).showPayment(db, config, required(flags, 'id')),

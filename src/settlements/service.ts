@@ -76,6 +76,31 @@ export async function retryBeneficiaryPayouts(db: Db, temporal: Client, config: 
   };
 }
 
+/**
+ * `settlements retry`: every transfer of a settlement the bank refused, asked for again (docs/LEDGER.md#split-settlement).
+ * With `beneficiaryId`, that beneficiary's transfer only (retryBeneficiaryPayouts). Without, the refused beneficiary
+ * transfers first (each in a workflow of its own, the next attempt under its own key), then the merchant's own
+ * transfer when it was refused (retrySettlement, the settlement's next attempt). A retry whose answer is not in yet
+ * is started again under the same attempt, so each transfer is made at most once however many retries race; a
+ * settlement with nothing refused is refused with the state of each of its transfers.
+ */
+export async function retryRefusedTransfers(db: Db, temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, id: string, beneficiaryId?: string) {
+  if (beneficiaryId !== undefined) return retryBeneficiaryPayouts(db, temporal, config, id, beneficiaryId);
+  const settlement = await db.selectFrom('settlements').select(['status', 'payout_attempt']).where('id', '=', id).executeTakeFirst();
+  if (settlement === undefined) throw new OnboardingError(`no settlement ${id}`);
+  const shares = await db.selectFrom('beneficiary_payouts').select(['beneficiary_id', 'status', 'attempt']).where('settlement_id', '=', id).orderBy('beneficiary_id').execute();
+  // The first attempts are the settlement workflow's own, still under way while pending: only retries are restarted.
+  const sharesToRetry = shares.some((r) => r.status === 'failed' || (r.status === 'pending' && r.attempt > 1));
+  const merchantToRetry = settlement.status === 'failed' || (settlement.status === 'pending' && settlement.payout_attempt > 1);
+  if (!sharesToRetry && !merchantToRetry) {
+    const states = [`the merchant's ${settlement.status}`, ...shares.map((r) => `${r.beneficiary_id} ${r.status}`)].join(', ');
+    throw new OnboardingError(`settlement ${id} has no refused transfer to retry (${states})`);
+  }
+  const retried = sharesToRetry ? (await retryBeneficiaryPayouts(db, temporal, config, id)).retried : [];
+  const merchant = merchantToRetry ? await retrySettlement(db, temporal, config, id) : undefined;
+  return { settlement_id: id, retried, ...(merchant === undefined ? {} : { attempt: merchant.attempt, status: merchant.status }) };
+}
+
 /** The tenant's balance: what the next settlement would pay now, the rest, what is held and what is on its way. */
 export async function getBalance(db: Db, tenant: Tenant, config: Pick<Config, 'SETTLEMENT_HOLD_HOURS'>): Promise<Balance> {
   const accounts = await accountBalances(db, tenant.merchant.id, tenant.mode);

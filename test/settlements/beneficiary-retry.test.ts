@@ -1,9 +1,10 @@
 /**
  * The operator's retry of a beneficiary transfer the bank refused (docs/LEDGER.md#split-settlement,
  * docs/OPERATIONS.md#a-refused-beneficiary-transfer) against the real stack: a settlement whose first
- * beneficiary transfer the bank simulator refuses is paid to everyone else; `settlements
- * retry-beneficiaries`, run twice at once through the real CLI, pays the refused share exactly once under
- * the next attempt's key; a third retry is refused; the ledger balances throughout.
+ * beneficiary transfer the bank simulator refuses is paid to everyone else (each beneficiary's transfer in
+ * an activity of its own); `settlements retry`, run twice at once through the real CLI, pays the refused
+ * share exactly once under the next attempt's key; a third retry is refused, with the state of every
+ * transfer; the ledger balances throughout.
  */
 import assert from 'node:assert/strict';
 import { accountBalances } from '../../src/db/ledger.ts';
@@ -61,15 +62,17 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
 
     // Two operators retry at once: one reopens the refused transfer as attempt 2. The other finds it reopened (and says
     // the same) or, when it looks only after attempt 2 was paid, finds nothing to retry. Either way: one transfer.
-    const runs = await Promise.all([cli('settlements', 'retry-beneficiaries', '--id', id, '--json'), cli('settlements', 'retry-beneficiaries', '--id', id, '--json')]);
+    const runs = await Promise.all([cli('settlements', 'retry', '--id', id, '--json'), cli('settlements', 'retry', '--id', id, '--json')]);
     const reopened = runs.filter((run) => run.code === 0);
     assert.ok(reopened.length >= 1, runs.map((run) => run.stderr).join('\n'));
     for (const run of reopened) {
-      assert.deepEqual((JSON.parse(run.stdout) as Retried).retried, [{ beneficiary_id: refused, amount: share.get(refused!), attempt: 2, status: 'pending' }]);
+      const answer = JSON.parse(run.stdout) as Retried & { attempt?: number };
+      assert.deepEqual(answer.retried, [{ beneficiary_id: refused, amount: share.get(refused!), attempt: 2, status: 'pending' }]);
+      assert.equal(answer.attempt, undefined, "the merchant's own transfer was paid: not retried");
     }
     for (const run of runs.filter((r) => r.code !== 0)) {
       assert.equal(run.code, 1, run.stderr);
-      assert.match(run.stderr, new RegExp(`no refused beneficiary transfer to retry \\(.*${refused} paid`));
+      assert.match(run.stderr, new RegExp(`no refused (beneficiary )?transfer to retry \\(.*${refused} paid`));
     }
     await waitFor('the retried transfer to be paid', async () => ((await payoutRows()).every((r) => r.status === 'paid') ? true : undefined), 60_000);
     assert.deepEqual(
@@ -84,12 +87,18 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
     assert.equal(await closedWorkflow(h.temporal.client, beneficiaryPayoutWorkflowId(id, refused!, 2)), 'COMPLETED');
 
     // Nothing left to retry: refused with the reason, nothing asked of the bank.
-    const again = await cli('settlements', 'retry-beneficiaries', '--id', id, '--beneficiary', refused!);
+    const again = await cli('settlements', 'retry', '--id', id, '--beneficiary', refused!);
     assert.equal(again.code, 1);
     assert.match(again.stderr, new RegExp(`no refused beneficiary transfer to retry \\(${refused} paid\\)`));
-    const unknown = await cli('settlements', 'retry-beneficiaries', '--id', '00000000-0000-4000-8000-000000000000');
+    const all = await cli('settlements', 'retry', '--id', id);
+    assert.equal(all.code, 1);
+    assert.match(all.stderr, new RegExp(`no refused transfer to retry \\(the merchant's paid, ${[refused, other].sort().map((b) => `${b} paid`).join(', ')}\\)`));
+    const unknown = await cli('settlements', 'retry', '--id', '00000000-0000-4000-8000-000000000000');
     assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /pays no beneficiary/);
+    assert.match(unknown.stderr, /no settlement 00000000-0000-4000-8000-000000000000/);
+    const older = await cli('settlements', 'retry-beneficiaries', '--id', '00000000-0000-4000-8000-000000000000');
+    assert.equal(older.code, 1);
+    assert.match(older.stderr, /pays no beneficiary/, 'the older command still answers');
     assert.equal((await payoutTransfers(id)).length, 3);
 
     const accounts = await accountBalances(h.db, m.merchantId, 'live');
