@@ -46,7 +46,8 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
     const key = beneficiaryPayoutKey(settlementId, share.beneficiary_id, share.attempt);
     const result = await transfer(bank, { key, iban: share.iban, amount: Number(share.amount), description: `settlement ${settlementId} share` });
     if (!result.paid) logger.warn({ settlement_id: settlementId, beneficiary_id: share.beneficiary_id, attempt: share.attempt, code: result.code }, 'beneficiary payout refused by the bank');
-    await recordBeneficiaryPayoutResult(db, settlementId, share.beneficiary_id, result, new Date(), share.attempt);
+    const event = await recordBeneficiaryPayoutResult(db, settlementId, share.beneficiary_id, result, new Date(), share.attempt);
+    if (event !== null) await dispatchEvent(db, temporal, config, event);
     return result;
   }
 
@@ -123,7 +124,8 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
       if (share === undefined) return null;
       if (payouts === undefined) {
         const result = { paid: false as const, code: 'no_live_bank', message: 'No live bank is configured to transfer payouts.' };
-        await recordBeneficiaryPayoutResult(db, settlement_id, beneficiary_id, result, new Date(), attempt);
+        const event = await recordBeneficiaryPayoutResult(db, settlement_id, beneficiary_id, result, new Date(), attempt);
+        if (event !== null) await dispatchEvent(db, temporal, config, event);
         return result;
       }
       try {

@@ -20,7 +20,7 @@ import { RETURN_STATUSES } from '../src/domain/payment.ts';
 import { PaymentSchema } from '../src/domain/payment-schemas.ts';
 import { PaymentLinkSchema } from '../src/domain/payment-link.ts';
 import { RefundSchema } from '../src/domain/refund-schemas.ts';
-import { SettlementSchema } from '../src/domain/settlement-schemas.ts';
+import { BeneficiaryPayoutSchema, SettlementSchema } from '../src/domain/settlement-schemas.ts';
 import type { AmountBounds } from '../src/domain/schema.ts';
 import { EventSchema, WebhookAttemptSchema, WebhookEndpointSchema } from '../src/domain/webhook-schemas.ts';
 import { ERROR_STATUS, type ErrorCode } from '../src/errors.ts';
@@ -33,6 +33,7 @@ const COMPONENTS: [string, TSchema][] = [
   ['Refund', RefundSchema],
   ['WebhookEndpoint', WebhookEndpointSchema],
   ['Settlement', SettlementSchema],
+  ['BeneficiaryPayout', BeneficiaryPayoutSchema],
   ['Event', EventSchema],
   ['WebhookAttempt', WebhookAttemptSchema],
   ['Error', ErrorSchema],
@@ -153,7 +154,7 @@ const SIGNATURE_HEADERS: ParameterObject[] = [
 function webhookItem(type: EventType): PathItemObject {
   // The object in `data`: the part of the type before the dot, and its component schema.
   const object = type.slice(0, type.indexOf('.'));
-  const component = { payment: 'Payment', refund: 'Refund', webhook_endpoint: 'WebhookEndpoint', settlement: 'Settlement' }[object];
+  const component = { payment: 'Payment', refund: 'Refund', webhook_endpoint: 'WebhookEndpoint', settlement: 'Settlement', beneficiary_payout: 'BeneficiaryPayout' }[object];
   return {
     post: {
       operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,

@@ -939,6 +939,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "beneficiary_payout.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * beneficiary_payout.paid
+         * @description Sent to every enabled endpoint subscribed to `beneficiary_payout.paid`; `data.beneficiary_payout` is the beneficiary payout after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["beneficiaryPayoutPaidWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "beneficiary_payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * beneficiary_payout.failed
+         * @description Sent to every enabled endpoint subscribed to `beneficiary_payout.failed`; `data.beneficiary_payout` is the beneficiary payout after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["beneficiaryPayoutFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1204,7 +1244,7 @@ export interface components {
             id: string;
             url: string;
             /** @description subscribed event types; null: every type */
-            events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[] | null;
+            events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed")[] | null;
             /** @enum {string} */
             mode: "test" | "live";
             /**
@@ -1288,6 +1328,50 @@ export interface components {
                 message: string;
             } | null;
         };
+        BeneficiaryPayout: {
+            /**
+             * Format: uuid
+             * @description the settlement that pays it
+             */
+            settlement_id: string;
+            /**
+             * Format: uuid
+             * @description the beneficiary paid
+             */
+            beneficiary_id: string;
+            /** @description the beneficiary's Sheba IBAN it is paid to */
+            iban: string;
+            /**
+             * @description the sum of the beneficiary's shares in the settlement
+             * @example 9900000
+             */
+            amount: number;
+            /**
+             * @description `pending` while the transfer is under way, then `paid` or `failed` (a failed one is paid again only by the operator)
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "failed";
+            /** @description the transfer's attempt: 1, then one more for each operator retry after a refusal */
+            attempt: number;
+            /** @description the bank's reference of the transfer; null unless paid */
+            bank_reference: string | null;
+            /** @description why the bank refused the transfer; null unless failed */
+            failure: {
+                /**
+                 * @description machine-readable reason
+                 * @example card_declined
+                 */
+                code: string;
+                /** @description human-readable reason */
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description when its state last changed
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            updated_at: string;
+        };
         Event: {
             /** @description also the `webhook-id` header of every delivery */
             id: string;
@@ -1295,14 +1379,14 @@ export interface components {
              * @description kind of event
              * @enum {string}
              */
-            type: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed";
+            type: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed";
             /**
              * Format: date-time
              * @description when the change happened
              * @example 2026-11-21T10:15:30.123Z
              */
             created_at: string;
-            /** @description the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.* */
+            /** @description the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*, a beneficiary's transfer for beneficiary_payout.* */
             data: {
                 payment?: {
                     /**
@@ -1497,7 +1581,7 @@ export interface components {
                     id: string;
                     url: string;
                     /** @description subscribed event types; null: every type */
-                    events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[] | null;
+                    events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed")[] | null;
                     /** @enum {string} */
                     mode: "test" | "live";
                     /**
@@ -1580,6 +1664,50 @@ export interface components {
                         /** @description human-readable reason */
                         message: string;
                     } | null;
+                };
+                beneficiary_payout?: {
+                    /**
+                     * Format: uuid
+                     * @description the settlement that pays it
+                     */
+                    settlement_id: string;
+                    /**
+                     * Format: uuid
+                     * @description the beneficiary paid
+                     */
+                    beneficiary_id: string;
+                    /** @description the beneficiary's Sheba IBAN it is paid to */
+                    iban: string;
+                    /**
+                     * @description the sum of the beneficiary's shares in the settlement
+                     * @example 9900000
+                     */
+                    amount: number;
+                    /**
+                     * @description `pending` while the transfer is under way, then `paid` or `failed` (a failed one is paid again only by the operator)
+                     * @enum {string}
+                     */
+                    status: "pending" | "paid" | "failed";
+                    /** @description the transfer's attempt: 1, then one more for each operator retry after a refusal */
+                    attempt: number;
+                    /** @description the bank's reference of the transfer; null unless paid */
+                    bank_reference: string | null;
+                    /** @description why the bank refused the transfer; null unless failed */
+                    failure: {
+                        /**
+                         * @description machine-readable reason
+                         * @example card_declined
+                         */
+                        code: string;
+                        /** @description human-readable reason */
+                        message: string;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description when its state last changed
+                     * @example 2026-11-21T10:15:30.123Z
+                     */
+                    updated_at: string;
                 };
             };
         };
@@ -5391,7 +5519,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description event types to receive; omit to receive every type */
-                    events?: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed")[];
+                    events?: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed")[];
                 };
             };
         };
@@ -5921,7 +6049,7 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description kind of event */
-                type?: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed";
+                type?: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed";
             };
             header?: never;
             path?: never;
@@ -6991,6 +7119,76 @@ export interface operations {
                     type?: "settlement.failed";
                     data?: {
                         settlement: components["schemas"]["Settlement"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    beneficiaryPayoutPaidWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "beneficiary_payout.paid";
+                    data?: {
+                        beneficiary_payout: components["schemas"]["BeneficiaryPayout"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    beneficiaryPayoutFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "beneficiary_payout.failed";
+                    data?: {
+                        beneficiary_payout: components["schemas"]["BeneficiaryPayout"];
                     };
                 };
             };

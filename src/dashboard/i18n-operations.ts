@@ -27,6 +27,8 @@ const faEvents: Record<EventType, string> = {
   'webhook_endpoint.disabled': 'نشانی وب‌هوک غیرفعال شد',
   'settlement.paid': 'تسویه پرداخت شد',
   'settlement.failed': 'تسویه ناموفق بود',
+  'beneficiary_payout.paid': 'سهم ذی‌نفع پرداخت شد',
+  'beneficiary_payout.failed': 'پرداخت سهم ذی‌نفع ناموفق بود',
 };
 
 const faAttemptErrors: Record<WebhookAttemptError, string> = {
@@ -266,6 +268,8 @@ const en: OperationsWords = {
     'webhook_endpoint.disabled': 'Webhook endpoint disabled',
     'settlement.paid': 'Settlement paid',
     'settlement.failed': 'Settlement failed',
+    'beneficiary_payout.paid': 'Beneficiary share paid',
+    'beneficiary_payout.failed': 'Beneficiary share transfer failed',
   },
   attemptErrors: {
     timeout: 'No answer in time',

@@ -9,7 +9,7 @@ import { isSubscribed, type EventType } from '../domain/events.ts';
 import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import type { Refund } from '../domain/refund-schemas.ts';
-import type { Settlement } from '../domain/settlement-schemas.ts';
+import type { BeneficiaryPayout, Settlement } from '../domain/settlement-schemas.ts';
 import type { Event, WebhookEndpoint } from '../domain/webhook-schemas.ts';
 import type { Db } from './database.ts';
 import { scopedTo } from './tenant.ts';
@@ -32,7 +32,7 @@ export interface NewEvent {
   owner: Tenant;
   type: EventType;
   objectId: string;
-  data: { payment?: Payment; refund?: Refund; webhook_endpoint?: WebhookEndpoint; settlement?: Settlement };
+  data: { payment?: Payment; refund?: Refund; webhook_endpoint?: WebhookEndpoint; settlement?: Settlement; beneficiary_payout?: BeneficiaryPayout };
   at: Date;
 }
 

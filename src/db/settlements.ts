@@ -6,9 +6,10 @@
 import { sql } from 'kysely';
 import { reconciledForSettlement } from './bank-reconciliation.ts';
 import type { Tenant } from '../domain/merchant.ts';
-import type { Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
+import type { BeneficiaryPayout, Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
 import type { Db, SettlementLineRow, SettlementRow } from './database.ts';
 import { recordEvent, type StoredEvent } from './events.ts';
+import type { BeneficiaryPayoutsTable } from './schema-splits.ts';
 import { post } from './ledger.ts';
 import { scopedTo } from './tenant.ts';
 
@@ -240,11 +241,12 @@ export function pendingBeneficiaryPayouts(db: Db, settlementId: string) {
 
 /**
  * Records the bank's answer to attempt `attempt` of a beneficiary's transfer, once: `paid` with its
- * payout_paid posting, or `failed` (the share stays reserved in payouts). An answer to another attempt
- * than the row's (an older one's, asked again) changes nothing.
+ * payout_paid posting, or `failed` (the share stays reserved in payouts); each with its event
+ * (beneficiary_payout.paid or .failed), in the same transaction. An answer to another attempt than the
+ * row's (an older one's, asked again) changes nothing. Answers the event, or null when nothing was recorded.
  */
-export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string, beneficiaryId: string, result: PayoutResult, at: Date, attempt = 1): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string, beneficiaryId: string, result: PayoutResult, at: Date, attempt = 1): Promise<StoredEvent | null> {
+  return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('beneficiary_payouts')
       .selectAll()
@@ -252,7 +254,7 @@ export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string
       .where('beneficiary_id', '=', beneficiaryId)
       .forUpdate()
       .executeTakeFirstOrThrow();
-    if (row.status !== 'pending' || row.attempt !== attempt) return;
+    if (row.status !== 'pending' || row.attempt !== attempt) return null;
     const changes = result.paid
       ? { status: 'paid' as const, bank_reference: result.bank_reference, updated_at: at }
       : { status: 'failed' as const, failure_code: result.code, failure_message: result.message.slice(0, 255), updated_at: at };
@@ -268,7 +270,38 @@ export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string
         at,
       });
     }
+    const payout = beneficiaryPayoutFromRow({ ...row, ...changes });
+    // Keyed by the attempt: each attempt's answer is one event, and a retried recording finds the first.
+    return recordEvent(trx, {
+      sourceKey: `beneficiary_payout:${settlementId}:${beneficiaryId}:${attempt}:${payout.status}`,
+      owner: { merchant: { id: row.merchant_id }, mode: row.mode },
+      type: result.paid ? 'beneficiary_payout.paid' : 'beneficiary_payout.failed',
+      // The settlement's id: a beneficiary's transfer has no id of its own (one per settlement and beneficiary).
+      objectId: settlementId,
+      data: { beneficiary_payout: payout },
+      at,
+    });
   });
+}
+
+type BeneficiaryPayoutRow = Pick<
+  BeneficiaryPayoutsTable,
+  'settlement_id' | 'beneficiary_id' | 'iban' | 'amount' | 'status' | 'bank_reference' | 'failure_code' | 'failure_message' | 'updated_at'
+> & { attempt: number };
+
+/** A beneficiary_payouts row as the API and its events show it. */
+export function beneficiaryPayoutFromRow(row: BeneficiaryPayoutRow): BeneficiaryPayout {
+  return {
+    settlement_id: row.settlement_id,
+    beneficiary_id: row.beneficiary_id,
+    iban: row.iban,
+    amount: Number(row.amount),
+    status: row.status,
+    attempt: row.attempt,
+    bank_reference: row.status === 'paid' ? row.bank_reference : null,
+    failure: row.status === 'failed' && row.failure_code !== null ? { code: row.failure_code, message: row.failure_message ?? '' } : null,
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
 }
 
 /**

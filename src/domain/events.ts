@@ -23,6 +23,8 @@ export const EVENT_TYPES = [
   'webhook_endpoint.disabled',
   'settlement.paid',
   'settlement.failed',
+  'beneficiary_payout.paid',
+  'beneficiary_payout.failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -43,6 +43,26 @@ export const SettlementSchema = Type.Object(
 );
 export type Settlement = Static<typeof SettlementSchema>;
 
+/**
+ * One beneficiary's transfer in a settlement (docs/LEDGER.md#split-settlement), as the events
+ * beneficiary_payout.paid and beneficiary_payout.failed carry it.
+ */
+export const BeneficiaryPayoutSchema = Type.Object(
+  {
+    settlement_id: Type.String({ format: 'uuid', description: 'the settlement that pays it' }),
+    beneficiary_id: Type.String({ format: 'uuid', description: 'the beneficiary paid' }),
+    iban: Type.String({ pattern: '^IR[0-9]{24}$', description: "the beneficiary's Sheba IBAN it is paid to" }),
+    amount: Rials("the sum of the beneficiary's shares in the settlement"),
+    status: StringEnum(['pending', 'paid', 'failed'] as const, { description: '`pending` while the transfer is under way, then `paid` or `failed` (a failed one is paid again only by the operator)' }),
+    attempt: Type.Integer({ minimum: 1, description: "the transfer's attempt: 1, then one more for each operator retry after a refusal" }),
+    bank_reference: Nullable(Type.String(), "the bank's reference of the transfer; null unless paid"),
+    failure: Nullable(FailureSchema, 'why the bank refused the transfer; null unless failed'),
+    updated_at: Timestamp('when its state last changed'),
+  },
+  { additionalProperties: false },
+);
+export type BeneficiaryPayout = Static<typeof BeneficiaryPayoutSchema>;
+
 export const SETTLEMENT_LINE_KINDS = ['payment', 'refund', 'refund_return', 'split'] as const;
 export const SettlementLineSchema = Type.Object(
   {

@@ -9,7 +9,7 @@ import { WEBHOOK_ATTEMPT_ERRORS } from './webhook-delivery.ts';
 import { KEY_MODES } from './merchant.ts';
 import { PaymentSchema } from './payment-schemas.ts';
 import { RefundSchema } from './refund-schemas.ts';
-import { SettlementSchema } from './settlement-schemas.ts';
+import { BeneficiaryPayoutSchema, SettlementSchema } from './settlement-schemas.ts';
 import { listOf, listQuery, Nullable, StringEnum, Timestamp } from './schema.ts';
 
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'kind of event' });
@@ -78,10 +78,11 @@ export const EventSchema = Type.Object(
         refund: Type.Optional(RefundSchema),
         webhook_endpoint: Type.Optional(WebhookEndpointSchema),
         settlement: Type.Optional(SettlementSchema),
+        beneficiary_payout: Type.Optional(BeneficiaryPayoutSchema),
       },
       {
         additionalProperties: false,
-        description: 'the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*',
+        description: "the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*, a beneficiary's transfer for beneficiary_payout.*",
       },
     ),
   },

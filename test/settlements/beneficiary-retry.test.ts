@@ -18,6 +18,8 @@ import { assertLedgerBalanced } from '../support/ledger.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { approvedBeneficiary, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
 import { closedWorkflow } from '../support/work.ts';
+import { client } from '../support/http.ts';
+import type { BeneficiaryPayout } from '../../src/domain/settlement-schemas.ts';
 
 type Retried = { settlement_id: string; retried: { beneficiary_id: string; amount: number; attempt: number; status: string }[] };
 
@@ -100,6 +102,23 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
     assert.equal(older.code, 1);
     assert.match(older.stderr, /pays no beneficiary/, 'the older command still answers');
     assert.equal((await payoutTransfers(id)).length, 3);
+
+    // One event per recorded answer, as the merchant's events list shows it (live mode: its webhooks go to public https
+    // endpoints only, so no receiver on this machine may take them; the list is the events' outbox the deliveries read).
+    const events = async (type: string) =>
+      (await client(liveApi, m.liveKey).get<{ data: { type: string; data: { beneficiary_payout?: BeneficiaryPayout } }[] }>(`/events?type=${type}`)).body.data
+        .map((e) => e.data.beneficiary_payout!)
+        .filter((p) => p.settlement_id === id)
+        .map((p) => [p.beneficiary_id, p.status, p.attempt, p.amount, p.status === 'paid' ? p.bank_reference !== null : p.failure?.code] as const)
+        .sort();
+    assert.deepEqual(await events('beneficiary_payout.failed'), [[refused!, 'failed', 1, share.get(refused!)!, 'bank_refused']]);
+    assert.deepEqual(
+      await events('beneficiary_payout.paid'),
+      [
+        [refused!, 'paid', 2, share.get(refused!)!, true],
+        [other!, 'paid', 1, share.get(other!)!, true],
+      ].sort(),
+    );
 
     const accounts = await accountBalances(h.db, m.merchantId, 'live');
     assert.deepEqual([accounts.payouts ?? 0, accounts.beneficiaries ?? 0], [0, 0]);
