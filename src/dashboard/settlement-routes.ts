@@ -10,7 +10,7 @@ import { SETTLEMENT_LINE_KINDS, type ListSettlementsQuery } from '../domain/sett
 import { SETTLEMENT_STATUSES, type SettlementStatus } from '../domain/settlement.ts';
 import { sendCsv } from '../http/csv.ts';
 import { tehranMidnight } from '../payments/overview.ts';
-import { getBalance, getSettlementLinesPage, listSettlements, settlementLinesCsv, type LineKey } from '../settlements/service.ts';
+import { beneficiaryPayoutsOfSettlement, getBalance, getSettlementLinesPage, listSettlements, settlementLinesCsv, type LineKey } from '../settlements/service.ts';
 import { CURSOR, idInPath, modeOf, tenantOfUser, UUID, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { settlementPage, settlementsPage, type SettlementFilters } from './settlement-views.ts';
 import { hrefWith } from './views.ts';
@@ -90,11 +90,13 @@ export function settlementPages({ router, deps, signedIn, html }: DashboardKit):
       const id = idInPath(request);
       const after = lineKeyOf(request.ctx.query.after);
       const found = await getSettlementLinesPage(db, liveTenant(request), id, { limit: LINES_PER_PAGE, after });
+      const beneficiaryPayouts = await beneficiaryPayoutsOfSettlement(db, liveTenant(request), id);
       const path = `/dashboard/settlements/${id}`;
       html(
         request.ctx,
         settlementPage(request.view('settlements'), {
           ...found,
+          beneficiaryPayouts,
           nextHref: found.next === null ? undefined : hrefWith(path, { after: `${found.next.kind}:${found.next.object_id}` }),
           firstHref: after === undefined ? undefined : path,
           csvHref: `${path}/lines.csv`,

@@ -1,7 +1,7 @@
 /** The settlements area's pages: the balance and the list of settlements, and one settlement with its lines. */
 import { groupSheba, maskSheba } from '../domain/business-documents.ts';
 import { SETTLEMENT_STATUSES, type SettlementStatus } from '../domain/settlement.ts';
-import type { Balance, Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
+import type { Balance, BeneficiaryPayout, Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
 import { localDigits } from '../http/words.ts';
 import { formatRials, formatTime, strings, type Lang } from './i18n.ts';
 import { modeQuery, modeSwitch } from './kit.ts';
@@ -69,10 +69,13 @@ export function settlementsPage(
   });
 }
 
-/** One settlement: its figures, the bank's answer, and a page of its lines, each linking to its payment. */
+/**
+ * One settlement: its figures, the bank's answer, each beneficiary's transfer with its state and attempt (a
+ * refused one is paid again by the operator's retry, a new attempt), and a page of its lines, each linking to its payment.
+ */
 export function settlementPage(
   context: ViewContext,
-  found: { settlement: Settlement; lines: SettlementLine[]; nextHref?: string; firstHref?: string; csvHref: string },
+  found: { settlement: Settlement; lines: SettlementLine[]; beneficiaryPayouts?: BeneficiaryPayout[]; nextHref?: string; firstHref?: string; csvHref: string },
 ): string {
   const { lang } = context;
   const t = strings(lang);
@@ -97,6 +100,15 @@ export function settlementPage(
     note: s.status === 'failed' ? t.failedSettlementText : s.status === 'pending' ? t.pendingSettlementText : undefined,
     failure: s.failure?.message,
     csvHref: found.csvHref,
+    beneficiaryPayouts: (found.beneficiaryPayouts ?? []).map((p) => ({
+      beneficiaryId: p.beneficiary_id,
+      iban: maskSheba(p.iban),
+      amount: formatRials(p.amount, lang),
+      status: p.status,
+      statusLabel: t.beneficiaryPayoutStatuses[p.status],
+      attempt: number(p.attempt),
+      failure: p.failure?.message,
+    })),
     lines: found.lines.map((l) => ({
       kind: l.kind,
       kindLabel: t.lineKinds[l.kind],

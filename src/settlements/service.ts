@@ -9,12 +9,12 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { accountBalances } from '../db/ledger.ts';
 import { reportedPsps } from '../adapters/psp/reports.ts';
-import { draftSettlement, findSettlement, reopenFailedBeneficiaryPayouts, reopenFailedSettlement, settlementFromRow, settlementLineFromRow } from '../db/settlements.ts';
+import { beneficiaryPayoutFromRow, draftSettlement, findSettlement, reopenFailedBeneficiaryPayouts, reopenFailedSettlement, settlementFromRow, settlementLineFromRow } from '../db/settlements.ts';
 import { keyedPage } from '../db/pagination.ts';
 import { instant } from '../db/filters.ts';
 import { scopedTo } from '../db/tenant.ts';
 import type { Tenant } from '../domain/merchant.ts';
-import { SETTLEMENT_CSV_COLUMNS, type Balance, type ListSettlementsQuery, type Settlement, type SettlementLine } from '../domain/settlement-schemas.ts';
+import { SETTLEMENT_CSV_COLUMNS, type Balance, type BeneficiaryPayout, type ListSettlementsQuery, type Settlement, type SettlementLine } from '../domain/settlement-schemas.ts';
 import { isValidSheba, normalizeSheba } from '../domain/business-documents.ts';
 import { DomainError } from '../errors.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
@@ -148,6 +148,16 @@ export async function getSettlement(db: Db, tenant: Tenant, id: string): Promise
  * A settlement with one page of its lines (`limit` of them, after `after`) and where the next page
  * starts (null on the last): a settlement may cover thousands of payments, more than a page shows.
  */
+/**
+ * A settlement's transfers to its beneficiaries, each with its state and attempt (docs/LEDGER.md#split-settlement),
+ * in the order they are paid (by beneficiary id): what the dashboard's settlement page shows.
+ */
+export async function beneficiaryPayoutsOfSettlement(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryPayout[]> {
+  await ownSettlement(db, tenant, id);
+  const rows = await db.selectFrom('beneficiary_payouts').selectAll().where('settlement_id', '=', id).orderBy('beneficiary_id').execute();
+  return rows.map(beneficiaryPayoutFromRow);
+}
+
 export async function getSettlementLinesPage(
   db: Db,
   tenant: Tenant,
