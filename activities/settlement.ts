@@ -83,8 +83,11 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
     },
 
     /**
-     * Asks the bank to transfer each beneficiary's shares (docs/LEDGER.md#split-settlement), then the
-     * settlement's net to the merchant's IBAN, each under its own key: a retried call (the bank did not
+     * Asks the bank to transfer each beneficiary's shares still pending (docs/LEDGER.md#split-settlement), then the
+     * settlement's net to the merchant's IBAN, each under its own key. Under the patch
+     * settlement-beneficiary-payouts-one-by-one the workflow has already asked for each beneficiary's in an
+     * activity of its own, so only the histories recorded before (and a share an operator's retry reopened
+     * meanwhile) find any here: a retried call (the bank did not
      * answer) is the same transfers, and a beneficiary's answer, once recorded, is not asked for again.
      * A refusal is an answer, not an error. A net of 0 (the shares took it all) needs no transfer.
      */

@@ -92,7 +92,7 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
 
 /**
  * The operator's retry of one beneficiary transfer the bank refused (`settlements retry`,
- * docs/LEDGER.md#split-settlement): a workflow type of its own, so the settlement workflow is unchanged.
+ * docs/LEDGER.md#split-settlement): a workflow type of its own, one per attempt, apart from the settlement's.
  * It asks the bank for this attempt's transfer, retried only while the bank does not answer, always under
  * the attempt's key (one transfer); the answer is recorded by the activity, once for this attempt.
  */
