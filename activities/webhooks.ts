@@ -20,7 +20,7 @@ import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.t
 export interface WebhookActivityDependencies {
   db: Db;
   logger: Logger;
-  config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'> &
+  config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'> & Partial<Pick<Config, 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_CA_FILE'>> &
     Partial<Pick<Config, 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'>> &
     Partial<DeliveryConfig>;
   /** Starts the deliveries of a `webhook_endpoint.disabled` event; without it that event is recorded but not sent. */

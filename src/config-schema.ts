@@ -204,6 +204,15 @@ export const ConfigSchema = Type.Object({
     pattern: '^([0-9]{1,5}(,[0-9]{1,5}){0,31})?$',
     description: 'webhook URLs may use ports 443 and 80; this comma-separated list allows more (e.g. 8443)',
   }),
+  WEBHOOK_ALLOWED_NETWORKS: Type.String({
+    default: '',
+    description:
+      "networks of your own (comma-separated CIDRs, e.g. 10.20.0.0/16) where merchants' webhook receivers may be, in both modes, although private: a merchant's server on the operator's network. Live mode still wants https; empty: only public addresses (docs/WEBHOOKS.md#receivers-on-the-operators-network)",
+  }),
+  WEBHOOK_CA_FILE: Type.String({
+    default: '',
+    description: "a PEM file of the certificate authority that signs receivers on WEBHOOK_ALLOWED_NETWORKS (an internal CA), trusted for them besides the public roots; empty: the public roots only",
+  }),
   WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS: Int({
     default: 40,
     minimum: 1,

@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import { existsSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { ConfigSchema, type Config } from './config-schema.ts';
 
@@ -106,6 +107,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.WEBHOOK_ALLOWED_PORTS.split(',').some((p) => p !== '' && (Number(p) < 1 || Number(p) > 65535))) {
     throw new ConfigError(`Invalid configuration: WEBHOOK_ALLOWED_PORTS must list ports from 1 to 65535 (got ${JSON.stringify(config.WEBHOOK_ALLOWED_PORTS)})`);
+  }
+  const badNetworks = config.WEBHOOK_ALLOWED_NETWORKS.split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '' && !ipaddr.isValidCIDR(e));
+  if (badNetworks.length > 0) {
+    throw new ConfigError(`Invalid configuration: WEBHOOK_ALLOWED_NETWORKS must list CIDRs (not ${badNetworks.map((e) => JSON.stringify(e)).join(', ')})`);
+  }
+  if (config.WEBHOOK_CA_FILE !== '' && !existsSync(config.WEBHOOK_CA_FILE)) {
+    throw new ConfigError(`Invalid configuration: WEBHOOK_CA_FILE names no file (${JSON.stringify(config.WEBHOOK_CA_FILE)})`);
   }
   if (config.PUBLIC_BASE_URL === '') {
     config.PUBLIC_BASE_URL = `http://localhost:${config.PORT}`;

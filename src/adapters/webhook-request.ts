@@ -7,6 +7,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import type { LookupFunction } from 'node:net';
 import type { WebhookAttemptError } from '../domain/webhook-delivery.ts';
 import type { WebhookHeaders } from './webhook-signing.ts';
@@ -55,6 +56,8 @@ export function postToReceiver(target: CheckedUrl, headers: WebhookHeaders, body
         method: 'POST',
         agent: false,
         lookup: pinnedLookup,
+        // A receiver on the operator's network may be signed by the operator's CA: trusted besides the public roots, not instead.
+        ...(target.ca === undefined ? {} : { ca: [...tls.rootCertificates, target.ca] }),
         headers: {
           ...headers,
           'content-type': 'application/json',

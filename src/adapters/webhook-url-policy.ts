@@ -9,6 +9,7 @@
  * changes in between (DNS rebinding) cannot redirect it.
  */
 import { lookup } from 'node:dns/promises';
+import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.ts';
 import type { KeyMode } from '../domain/merchant.ts';
@@ -22,6 +23,13 @@ export interface UrlPolicy {
   allowLoopbackInTest: boolean;
   /** Ports allowed besides 443 and 80. */
   allowedPorts?: readonly number[];
+  /**
+   * Networks of the operator's own that receivers may be in, in both modes, whatever their range: a
+   * merchant's server on the operator's network (WEBHOOK_ALLOWED_NETWORKS). Live mode still wants https.
+   */
+  allowedNetworks?: readonly string[];
+  /** The certificate authorities (PEM) that receivers on those networks may be signed by, besides the public ones (WEBHOOK_CA_FILE). */
+  ca?: string;
   resolve?: Resolver;
 }
 
@@ -29,9 +37,41 @@ export interface UrlPolicy {
 export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443, 80];
 
 /** The policy the configuration asks for. */
-export function webhookUrlPolicy(config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'>, resolve?: Resolver): UrlPolicy {
-  const allowedPorts = config.WEBHOOK_ALLOWED_PORTS.split(',').filter((p) => p !== '').map(Number);
-  return { allowLoopbackInTest: config.WEBHOOK_ALLOW_LOOPBACK_IN_TEST, allowedPorts, ...(resolve === undefined ? {} : { resolve }) };
+export function webhookUrlPolicy(
+  config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'> & Partial<Pick<Config, 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_CA_FILE'>>,
+  resolve?: Resolver,
+): UrlPolicy {
+  const list = (value: string) => value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const allowedPorts = list(config.WEBHOOK_ALLOWED_PORTS).map(Number);
+  const caFile = config.WEBHOOK_CA_FILE ?? '';
+  const ca = caFile === '' ? undefined : readCaFile(caFile);
+  return {
+    allowLoopbackInTest: config.WEBHOOK_ALLOW_LOOPBACK_IN_TEST,
+    allowedPorts,
+    allowedNetworks: list(config.WEBHOOK_ALLOWED_NETWORKS ?? ''),
+    ...(ca === undefined ? {} : { ca }),
+    ...(resolve === undefined ? {} : { resolve }),
+  };
+}
+
+/** The CA file's PEM, read once per path: the policy is built for every attempt. */
+const caFiles = new Map<string, string>();
+function readCaFile(path: string): string {
+  let pem = caFiles.get(path);
+  if (pem === undefined) {
+    pem = readFileSync(path, 'utf8');
+    caFiles.set(path, pem);
+  }
+  return pem;
+}
+
+/** Whether `address` is inside one of the operator's allowed networks (CIDRs, checked valid by the configuration). */
+export function inAllowedNetwork(address: string, networks: readonly string[]): boolean {
+  const ip = ipaddr.process(address);
+  return networks.some((network) => {
+    const [base, prefix] = ipaddr.parseCIDR(network);
+    return base.kind() === ip.kind() && ip.match(base, prefix);
+  });
 }
 
 /** A URL that passed the policy, with the checked address to connect to. */
@@ -39,6 +79,8 @@ export interface CheckedUrl {
   url: URL;
   address: string;
   family: 4 | 6;
+  /** The operator's CA (PEM) to trust besides the public ones: a receiver on the operator's own network. */
+  ca?: string;
 }
 
 export class WebhookUrlRefused extends Error {
@@ -88,11 +130,13 @@ export async function checkWebhookUrl(raw: string, mode: KeyMode, policy: UrlPol
   // Every address the name resolves to must pass: a client may connect to any of them.
   const ranges = addresses.map(addressRange);
   const loopbackAllowed = mode === 'test' && policy.allowLoopbackInTest;
+  const operatorNetwork = addresses.every((a) => inAllowedNetwork(a, policy.allowedNetworks ?? []));
   for (const range of ranges) {
-    if (range === 'public' || (range === 'loopback' && loopbackAllowed)) continue;
+    if (range === 'public' || (range === 'loopback' && loopbackAllowed) || operatorNetwork) continue;
     throw new WebhookUrlRefused(`must not point to a ${range} address`);
   }
   const loopback = ranges.every((r) => r === 'loopback');
+  // The operator's own network is no exception to https in live mode (checked above); in test mode it is as localhost is.
   if (url.protocol === 'http:' && !loopback) {
     throw new WebhookUrlRefused('must use https (http is allowed only for localhost in test mode)');
   }
@@ -104,5 +148,5 @@ export async function checkWebhookUrl(raw: string, mode: KeyMode, policy: UrlPol
     throw new WebhookUrlRefused(`must use port ${ports.join(' or ')}`);
   }
   const address = ipaddr.process(addresses[0]!).toString();
-  return { url, address, family: ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4 };
+  return { url, address, family: ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4, ...(operatorNetwork && policy.ca !== undefined ? { ca: policy.ca } : {}) };
 }

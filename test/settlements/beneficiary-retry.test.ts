@@ -4,7 +4,7 @@
  * beneficiary transfer the bank simulator refuses is paid to everyone else (each beneficiary's transfer in
  * an activity of its own); `settlements retry`, run twice at once through the real CLI, pays the refused
  * share exactly once under the next attempt's key; a third retry is refused, with the state of every
- * transfer; the ledger balances throughout.
+ * transfer; one beneficiary_payout event per answer reaches the merchant's live receiver; the ledger balances throughout.
  */
 import assert from 'node:assert/strict';
 import { accountBalances } from '../../src/db/ledger.ts';
@@ -19,18 +19,29 @@ import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { approvedBeneficiary, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
 import { closedWorkflow } from '../support/work.ts';
 import { client } from '../support/http.ts';
-import type { BeneficiaryPayout } from '../../src/domain/settlement-schemas.ts';
+import { operatorNetworkPlace } from '../support/operator-network.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
 
 type Retried = { settlement_id: string; retried: { beneficiary_id: string; amount: number; attempt: number; status: string }[] };
 
 describe('settlement: retrying a refused beneficiary transfer', () => {
-  afterEach(() => bankFault(null));
+  const receivers: Receiver[] = [];
+  afterEach(async () => {
+    await bankFault(null);
+    for (const r of receivers.splice(0)) await r.close();
+  });
 
   it('pays the refused share once under the next attempt’s key, however many retries race; a paid one is never asked for again', async function () {
     this.timeout(240_000);
     const h = await getHarness();
     const [m, liveApi] = [await liveMerchant(), await liveBankApi()];
     await setSettlementIban(h.db, m.merchantId, SETTLEMENT_IBAN);
+    const rcv = await startReceiver('/webhooks', operatorNetworkPlace());
+    receivers.push(rcv);
+    const endpoint = await client(liveApi, m.liveKey).post<{ secret: string }>('/webhook_endpoints', { url: rcv.url, events: ['beneficiary_payout.paid', 'beneficiary_payout.failed'] });
+    assert.equal(endpoint.status, 201, endpoint.text);
+    const secret = endpoint.body.secret;
+    rcv.secrets.push(secret);
     const b1 = await approvedBeneficiary(h.db, m.merchantId, 'Agency');
     const b2 = await approvedBeneficiary(h.db, m.merchantId, 'Guide');
     // The fee on 2,000,000 is 20,000: the merchant keeps 1,180,000.
@@ -103,22 +114,27 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
     assert.match(older.stderr, /pays no beneficiary/, 'the older command still answers');
     assert.equal((await payoutTransfers(id)).length, 3);
 
-    // One event per recorded answer, as the merchant's events list shows it (live mode: its webhooks go to public https
-    // endpoints only, so no receiver on this machine may take them; the list is the events' outbox the deliveries read).
-    const events = async (type: string) =>
-      (await client(liveApi, m.liveKey).get<{ data: { type: string; data: { beneficiary_payout?: BeneficiaryPayout } }[] }>(`/events?type=${type}`)).body.data
-        .map((e) => e.data.beneficiary_payout!)
-        .filter((p) => p.settlement_id === id)
+    // One event per recorded answer, delivered to the merchant's live receiver (https, on the operator's network:
+    // operator-network.ts) and verified there with the endpoint's secret, as the README tells merchants to.
+    const delivered = async (type: string, count: number) =>
+      (await rcv.waitForDeliveries((d) => d.event.type === type && d.event.data.beneficiary_payout?.settlement_id === id, count, 60_000))
+        .map((d) => {
+          assert.deepEqual([d.verifiedWith, d.answered], [[secret], 200]);
+          return d.event.data.beneficiary_payout!;
+        })
         .map((p) => [p.beneficiary_id, p.status, p.attempt, p.amount, p.status === 'paid' ? p.bank_reference !== null : p.failure?.code] as const)
         .sort();
-    assert.deepEqual(await events('beneficiary_payout.failed'), [[refused!, 'failed', 1, share.get(refused!)!, 'bank_refused']]);
+    assert.deepEqual(await delivered('beneficiary_payout.failed', 1), [[refused!, 'failed', 1, share.get(refused!)!, 'bank_refused']]);
     assert.deepEqual(
-      await events('beneficiary_payout.paid'),
+      await delivered('beneficiary_payout.paid', 2),
       [
         [refused!, 'paid', 2, share.get(refused!)!, true],
         [other!, 'paid', 1, share.get(other!)!, true],
       ].sort(),
     );
+    // Exactly one delivery of each event: no event made twice for one answer.
+    const ids = rcv.deliveries.filter((d) => d.event.type.startsWith('beneficiary_payout.')).map((d) => d.event.id);
+    assert.equal(new Set(ids).size, 3, `three beneficiary events, each delivered once: ${ids.join(', ')}`);
 
     const accounts = await accountBalances(h.db, m.merchantId, 'live');
     assert.deepEqual([accounts.payouts ?? 0, accounts.beneficiaries ?? 0], [0, 0]);

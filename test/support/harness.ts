@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { createSimulator } from '../../src/bank-sim/server.ts';
 import { freePort } from '../../src/main/ports.ts';
 import { ARTIFACTS } from './artifacts.ts';
+import { operatorNetworkSettings } from './operator-network.ts';
 
 export interface Harness {
   config: Config;
@@ -44,7 +45,8 @@ const closers: (() => Promise<void>)[] = [];
 export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
   // Webhook retries seconds apart (about 30 s in all) instead of over a day.
   // Receivers are local servers on random ports: loopback webhook URLs are allowed here, as `npm start` does (off by default).
-  const webhooks = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true' };
+  // One loopback address of this process's own stands for the operator's network, where a live receiver may be (operator-network.ts).
+  const webhooks = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true', ...operatorNetworkSettings() };
   // A bank call that hangs (a fault test's timeout) is given up after 3 s instead of 10.
   // A settlement run settles payments verified up to the moment it runs (no day's hold): a test settles what it just made.
   // Every test signs up from 127.0.0.1: the per-client sign-up limit is off here (its own test sets it),

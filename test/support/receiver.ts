@@ -3,7 +3,9 @@
  * verifies every delivery with the `standardwebhooks` package, the way the
  * README tells merchants to, and answers what the test tells it to.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { Event } from '../../src/domain/webhook-schemas.ts';
@@ -39,10 +41,17 @@ export interface Receiver {
 
 const header = (headers: IncomingHttpHeaders, name: string) => String(headers[name] ?? '');
 
-export async function startReceiver(path = '/webhooks'): Promise<Receiver> {
+/** Where a receiver listens: by default http on 127.0.0.1, any port; or https at a given address and port (a receiver on the operator's network, operator-network.ts). */
+export interface ReceiverPlace {
+  host: string;
+  port: number;
+  tls?: { certFile: string; keyFile: string };
+}
+
+export async function startReceiver(path = '/webhooks', place: ReceiverPlace = { host: '127.0.0.1', port: 0 }): Promise<Receiver> {
   const seen = new Map<string, number>();
   let server: Server;
-  let port = 0;
+  let port = place.port;
   const receiver: Receiver = {
     url: '',
     secrets: [],
@@ -54,7 +63,7 @@ export async function startReceiver(path = '/webhooks'): Promise<Receiver> {
     },
     async up() {
       server = makeServer();
-      await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+      await new Promise<void>((r) => server.listen(port, place.host, r));
       port = (server.address() as AddressInfo).port;
     },
     async close() {
@@ -73,7 +82,12 @@ export async function startReceiver(path = '/webhooks'): Promise<Receiver> {
   };
 
   function makeServer(): Server {
-    return createServer((req, res) => {
+    const tls = place.tls;
+    return tls === undefined ? createServer(answer) : createTlsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, answer);
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse): void {
+    {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -107,10 +121,12 @@ export async function startReceiver(path = '/webhooks'): Promise<Receiver> {
         });
         res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? 'ok' : 'no');
       });
-    });
+    }
   }
 
   await receiver.up();
-  receiver.url = `http://127.0.0.1:${port}${path}`;
+  const scheme = place.tls === undefined ? 'http' : 'https';
+  const defaultPort = place.tls === undefined ? 80 : 443;
+  receiver.url = `${scheme}://${place.host}${port === defaultPort ? '' : `:${port}`}${path}`;
   return receiver;
 }

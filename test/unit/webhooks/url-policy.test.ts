@@ -111,4 +111,26 @@ describe('webhook URL policy (server-side request forgery defence)', () => {
     await checkWebhookUrl('http://127.0.0.1:8000/h', 'test', policy());
     assert.equal(await refused('http://127.0.0.1:8000/h', 'live'), 'must use https in live mode');
   });
+
+  it("allows receivers on the operator's own networks (WEBHOOK_ALLOWED_NETWORKS) in both modes, live still over https, and nothing next to them", async () => {
+    const answers = { 'erp.internal': ['10.20.3.4'], 'mixed.internal': ['10.20.3.4', '10.99.0.1'] };
+    const own = { ...policy(answers), allowedNetworks: ['10.20.0.0/16', 'fd00:1::/32'] };
+    for (const mode of ['live', 'test'] as const) {
+      assert.equal((await checkWebhookUrl('https://erp.internal/h', mode, own)).address, '10.20.3.4');
+      await checkWebhookUrl('https://[fd00:1::5]/h', mode, own);
+      // Next door to the operator's network is still internal; a name one of whose addresses is outside is refused whole.
+      await assert.rejects(checkWebhookUrl('https://10.21.0.1/h', mode, own), /must not point to a private address/);
+      await assert.rejects(checkWebhookUrl('https://mixed.internal/h', mode, own), /must not point to a private address/);
+      await assert.rejects(checkWebhookUrl('https://erp.internal:8443/h', mode, own), /must use port 443 or 80/);
+    }
+    await assert.rejects(checkWebhookUrl('http://erp.internal/h', 'live', own), /must use https in live mode/);
+    // The operator's CA goes with a checked receiver on its network only.
+    const withCa = { ...own, ca: '-----BEGIN CERTIFICATE-----' };
+    assert.equal((await checkWebhookUrl('https://erp.internal/h', 'live', withCa)).ca, withCa.ca);
+    assert.equal((await checkWebhookUrl('https://shop.example/h', 'live', { ...withCa, resolve: dns({ 'shop.example': ['93.184.216.34'] }) })).ca, undefined);
+    assert.deepEqual(webhookUrlPolicy(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.20.0.0/16, 192.168.7.0/24' })).allowedNetworks, ['10.20.0.0/16', '192.168.7.0/24']);
+    assert.deepEqual(webhookUrlPolicy(loadConfig({})).allowedNetworks, []);
+    assert.throws(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.20.0.0/99' }), /WEBHOOK_ALLOWED_NETWORKS/);
+    assert.throws(() => loadConfig({ WEBHOOK_CA_FILE: '/nowhere/ca.pem' }), /WEBHOOK_CA_FILE/);
+  });
 });
