@@ -9,7 +9,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ReceiverPlace } from './receiver.ts';
+
+/** Where a receiver listens (receiver.ts): by default http on 127.0.0.1, any port; or https at a given address and port. */
+export interface ReceiverPlace {
+  host: string;
+  port: number;
+  tls?: { certFile: string; keyFile: string };
+}
 
 /** This process's own address of the operator's network: 127.64-127.x.y, from the pid. */
 export const OPERATOR_NETWORK_ADDRESS = `127.${64 + ((process.pid >> 16) & 63)}.${(process.pid >> 8) & 255}.${process.pid & 255}`;

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { Event } from '../../src/domain/webhook-schemas.ts';
 import { waitFor } from './http.ts';
+import type { ReceiverPlace } from './operator-network.ts';
 
 export interface ReceivedDelivery {
   id: string;
@@ -40,13 +41,6 @@ export interface Receiver {
 }
 
 const header = (headers: IncomingHttpHeaders, name: string) => String(headers[name] ?? '');
-
-/** Where a receiver listens: by default http on 127.0.0.1, any port; or https at a given address and port (a receiver on the operator's network, operator-network.ts). */
-export interface ReceiverPlace {
-  host: string;
-  port: number;
-  tls?: { certFile: string; keyFile: string };
-}
 
 export async function startReceiver(path = '/webhooks', place: ReceiverPlace = { host: '127.0.0.1', port: 0 }): Promise<Receiver> {
   const seen = new Map<string, number>();
