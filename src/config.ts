@@ -92,6 +92,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (value !== undefined && value !== '') raw[name] = value;
   }
   for (const { name, instead } of deprecatedSettingsIn(env)) raw[instead] = env[name]!;
+  // A PSP's address set empty turns the PSP off for that mode, even where its default is an address
+  // (test mode's simulator): an empty value is kept, not replaced by the default.
+  for (const psp of PSP_NAMES) {
+    for (const mode of ['test', 'live'] as const) {
+      const name = pspUrlSetting(psp, mode);
+      const old = Object.entries(DEPRECATED_SETTING_NAMES).find(([, instead]) => instead === name)?.[0];
+      if (env[name] === '' || (env[name] === undefined && old !== undefined && env[old] === '')) raw[name] = '';
+    }
+  }
   const input: Record<string, unknown> = { ...raw };
   if (!validateConfig(input)) {
     const problems = (validateConfig.errors ?? []).map((e) => {

@@ -28,7 +28,7 @@ const GATEWAY = ['api-a', 'api-b', 'worker-a', 'worker-b'];
 /** The bank simulators, one per PSP protocol. */
 const SIMULATORS = ['bank-sim', 'bank-sim-mellat'];
 /** The secrets only the worker uses: the PSPs' terminal credentials (only the worker calls a PSP). */
-const PSP_SECRETS = ['BANK_PASSWORD', 'SANDBOX_BANK_PASSWORD', 'MELLAT_USERNAME', 'MELLAT_PASSWORD', 'SANDBOX_MELLAT_PASSWORD'];
+const PSP_SECRETS = ['SEP_PASSWORD', 'SANDBOX_SEP_PASSWORD', 'MELLAT_USERNAME', 'MELLAT_PASSWORD', 'SANDBOX_MELLAT_PASSWORD'];
 /** The secrets only the API uses: the pages' CSRF secret and the dashboard's sealing key. */
 const API_SECRETS = ['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY'];
 const APIS = ['api-a', 'api-b'];
@@ -285,14 +285,14 @@ describe('docker-compose.yml', () => {
     for (const name of GATEWAY) {
       const config = loadConfig(environmentOf(name));
       const worker = WORKERS.includes(name);
-      assert.equal(config.SANDBOX_BANK_URL, `http://bank-sim:${simEnv.BANK_SIM_PORT}`);
-      assert.equal(config.SANDBOX_BANK_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
+      assert.equal(config.SANDBOX_SEP_URL, `http://bank-sim:${simEnv.BANK_SIM_PORT}`);
+      assert.equal(config.SANDBOX_SEP_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
       // Only the worker calls the bank: the API has no password of it (item 10 of the third review).
-      assert.equal(config.SANDBOX_BANK_PASSWORD, worker ? simEnv.BANK_SIM_PASSWORD : '', "the simulator's terminal password, the worker's alone");
-      assert.equal(config.SANDBOX_BANK_PAGE_URL, `http://localhost:${simEnv.BANK_SIM_PORT}`);
-      assert.equal(config.BANK_BASE_URL, '', 'no PSP unless the operator sets one');
-      const live = loadConfig(environmentOf(name, { ...SECRETS, BANK_BASE_URL: 'https://psp.example', BANK_TERMINAL_ID: '998877', BANK_PASSWORD: 'terminal-password-from-psp' }));
-      assert.deepEqual([live.BANK_BASE_URL, live.BANK_TERMINAL_ID, live.BANK_PASSWORD], ['https://psp.example', '998877', worker ? 'terminal-password-from-psp' : '']);
+      assert.equal(config.SANDBOX_SEP_PASSWORD, worker ? simEnv.BANK_SIM_PASSWORD : '', "the simulator's terminal password, the worker's alone");
+      assert.equal(config.SANDBOX_SEP_PAGE_URL, `http://localhost:${simEnv.BANK_SIM_PORT}`);
+      assert.equal(config.SEP_BASE_URL, '', 'no PSP unless the operator sets one');
+      const live = loadConfig(environmentOf(name, { ...SECRETS, SEP_BASE_URL: 'https://psp.example', SEP_TERMINAL_ID: '998877', SEP_PASSWORD: 'terminal-password-from-psp' }));
+      assert.deepEqual([live.SEP_BASE_URL, live.SEP_TERMINAL_ID, live.SEP_PASSWORD], ['https://psp.example', '998877', worker ? 'terminal-password-from-psp' : '']);
     }
   });
 
@@ -331,12 +331,12 @@ describe('docker-compose.yml', () => {
       for (const secret of PSP_SECRETS) assert.ok(!(secret in env), `${name} is not given ${secret}: only the worker calls a PSP`);
       for (const secret of [...API_SECRETS, 'CARD_HASH_KEY', 'SMTP_URL']) assert.ok(env[secret] !== undefined && env[secret] !== '', `${name} is given ${secret}`);
     }
-    const live = { ...SECRETS, BANK_PASSWORD: 'terminal-password-from-psp', MELLAT_USERNAME: 'merchant-user', MELLAT_PASSWORD: 'terminal-password-from-behpardakht' };
+    const live = { ...SECRETS, SEP_PASSWORD: 'terminal-password-from-psp', MELLAT_USERNAME: 'merchant-user', MELLAT_PASSWORD: 'terminal-password-from-behpardakht' };
     for (const name of WORKERS) {
       const env = environmentOf(name, live);
       for (const secret of API_SECRETS) assert.ok(!(secret in env), `${name} is not given ${secret}`);
       for (const secret of PSP_SECRETS) assert.ok(secret in env, `${name} is given ${secret}`);
-      assert.deepEqual([env.BANK_PASSWORD, env.MELLAT_USERNAME, env.MELLAT_PASSWORD], [live.BANK_PASSWORD, live.MELLAT_USERNAME, live.MELLAT_PASSWORD]);
+      assert.deepEqual([env.SEP_PASSWORD, env.MELLAT_USERNAME, env.MELLAT_PASSWORD], [live.SEP_PASSWORD, live.MELLAT_USERNAME, live.MELLAT_PASSWORD]);
     }
     const migrate = environmentOf('migrate', live);
     for (const secret of [...PSP_SECRETS, ...API_SECRETS, 'CARD_HASH_KEY', 'SMTP_URL']) assert.ok(!(secret in migrate), `migrate is not given ${secret}`);

@@ -12,10 +12,19 @@ export interface BankOperation {
   operation_key: string;
 }
 
-/** The suite's bank simulator (SANDBOX_BANK_URL). */
+/**
+ * The suite's SEP simulator as the launcher names it: SANDBOX_SEP_URL, or its old name
+ * SANDBOX_BANK_URL (which the configuration still reads as an alias); undefined when neither is set.
+ */
+export function suiteSepUrl(): string | undefined {
+  const base = process.env.SANDBOX_SEP_URL || process.env.SANDBOX_BANK_URL;
+  return base === undefined || base === '' ? undefined : base;
+}
+
+/** The suite's bank simulator (SANDBOX_SEP_URL). */
 export function simulatorUrl(): string {
-  const base = process.env.SANDBOX_BANK_URL;
-  if (base === undefined || base === '') throw new Error('no bank simulator (SANDBOX_BANK_URL)');
+  const base = suiteSepUrl();
+  if (base === undefined) throw new Error('no bank simulator (SANDBOX_SEP_URL)');
   return base;
 }
 

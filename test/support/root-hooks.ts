@@ -21,9 +21,9 @@ export const mochaHooks = {
     // The suite's simulators are every test's PSPs: a test that takes SEP's token service down must not leave its
     // breaker open for the next test's payments (which would go to Mellat first). Terminals a test runs of its
     // own (the failover test's) keep their state from one of its steps to the next.
-    await h.db.deleteFrom('psp_health').where('terminal_id', 'in', [h.config.SANDBOX_BANK_TERMINAL_ID, h.config.SANDBOX_MELLAT_TERMINAL_ID]).execute();
+    await h.db.deleteFrom('psp_health').where('terminal_id', 'in', [h.config.SANDBOX_SEP_TERMINAL_ID, h.config.SANDBOX_MELLAT_TERMINAL_ID]).execute();
     // Nor leave one of them reserved for its own merchants: every other test's payments would skip it.
-    await h.db.deleteFrom('psp_terminal_reservations').where('terminal_id', 'in', [h.config.SANDBOX_BANK_TERMINAL_ID, h.config.SANDBOX_MELLAT_TERMINAL_ID]).execute();
+    await h.db.deleteFrom('psp_terminal_reservations').where('terminal_id', 'in', [h.config.SANDBOX_SEP_TERMINAL_ID, h.config.SANDBOX_MELLAT_TERMINAL_ID]).execute();
     await assertLedgerBalancedSince(h.db, testStarted, `after "${this.currentTest?.fullTitle() ?? 'a test'}"`).catch((error: unknown) => {
       breaks.push(error instanceof Error ? error.message : String(error));
     });
