@@ -75,7 +75,10 @@ export function deprecatedSettingWarnings(env: Record<string, string | undefined
   return deprecatedSettingsIn(env).map(({ name, instead }) => `${name} is deprecated: set ${instead} instead (${name} is read only while ${instead} is unset)`);
 }
 
-/** Logs each old setting name in use once (the API, the worker and the operator CLI call it at start). */
+/**
+ * Logs each old setting name in use once (the API and the worker call it at start). The operator
+ * CLI reads the old names silently: its standard error is its answer, which scripts read.
+ */
 export function warnDeprecatedSettings(logger: { warn(message: string): void }, env: Record<string, string | undefined> = process.env): void {
   for (const warning of deprecatedSettingWarnings(env)) logger.warn(warning);
 }

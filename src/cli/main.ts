@@ -4,7 +4,7 @@
  * step exits non-zero with a one-line reason on stderr (docs/API.md#operator-cli-onboarding-keys-and-fees).
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, deprecatedSettingWarnings, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { mysqlErrorCode } from '../db/errors.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
@@ -123,7 +123,6 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`unknown command "${positionals.join(' ')}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
     }
     const config = loadConfig();
-    for (const warning of deprecatedSettingWarnings()) process.stderr.write(`warning: ${warning}\n`);
     db = createDatabase(config.DATABASE_URL, { poolSize: 2 }).db;
     const services: CliServices = { temporal: async () => (await (temporal ??= connectTemporal(config))).client };
     const result = await command(db, config, argument === undefined ? values : { ...values, [argument]: positionals[2] }, services);
