@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../../src/main/ports.ts';
 import { ARTIFACTS } from '../support/artifacts.ts';
-import { suiteSepUrl } from '../support/bank.ts';
+import { suiteSepUrl } from '../support/suite-sep.ts';
 import { launchChromium, phonePage } from '../support/browser.ts';
 import { signUpInBrowser } from '../support/dashboard.ts';
 import { getHarness } from '../support/harness.ts';

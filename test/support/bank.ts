@@ -4,21 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/main/ports.ts';
 import { waitFor } from './http.ts';
+import { suiteSepUrl } from './suite-sep.ts';
+
+export { suiteSepUrl };
 
 /** The bank simulator's ledger (its admin endpoint): what the bank did for a payment. */
 export interface BankOperation {
   kind: 'token' | 'confirm' | 'settle' | 'reverse' | 'refund';
   amount: number;
   operation_key: string;
-}
-
-/**
- * The suite's SEP simulator as the launcher names it: SANDBOX_SEP_URL, or its old name
- * SANDBOX_BANK_URL (which the configuration still reads as an alias); undefined when neither is set.
- */
-export function suiteSepUrl(): string | undefined {
-  const base = process.env.SANDBOX_SEP_URL || process.env.SANDBOX_BANK_URL;
-  return base === undefined || base === '' ? undefined : base;
 }
 
 /** The suite's bank simulator (SANDBOX_SEP_URL). */

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { createSimulator } from '../../src/bank-sim/server.ts';
 import { freePort } from '../../src/main/ports.ts';
 import { ARTIFACTS } from './artifacts.ts';
-import { suiteSepUrl } from './bank.ts';
+import { suiteSepUrl } from './suite-sep.ts';
 
 export interface Harness {
   config: Config;
