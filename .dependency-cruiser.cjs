@@ -5,34 +5,38 @@
 
 /** Each layer: the modules it holds, and the layers it may import (besides itself). */
 const LAYERS = {
-  domain: { path: '^src/domain/', may: [] },
+  // The PSPs' profiles: the one list of PSPs as plain data (src/adapters/psp/profiles.ts and each
+  // connector's profile.ts), a fact every layer needs and code that reaches nothing: below the domain.
+  profiles: { path: '^src/adapters/psp/(profiles?|[^/]+/profile)\\.ts$', may: [] },
+  domain: { path: '^src/domain/', may: ['profiles'] },
   // src/observability: the metric definitions and the tracing set-up, usable by every layer above.
-  foundation: { path: '^src/((errors|config|config-schema|logger)\\.ts$|observability/)', may: [] },
-  db: { path: '^src/db/', may: ['domain', 'foundation'] },
-  temporal: { path: '^src/temporal/', may: ['domain', 'foundation', 'db'] },
-  adapters: { path: '^src/adapters/', may: ['domain', 'foundation', 'db'] },
-  services: { path: '^src/(payments|refunds|webhooks|merchants|accounts|ledger|settlements)/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters'] },
-  activities: { path: '^activities/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters'] },
+  foundation: { path: '^src/((errors|config|config-schema|logger)\\.ts$|observability/)', may: ['profiles'] },
+  db: { path: '^src/db/', may: ['profiles', 'domain', 'foundation'] },
+  temporal: { path: '^src/temporal/', may: ['profiles', 'domain', 'foundation', 'db'] },
+  // Every adapter but the profiles (their own layer above).
+  adapters: { path: '^src/adapters/(?!psp/(profiles?|[^/]+/profile)\\.ts$)', may: ['profiles', 'domain', 'foundation', 'db'] },
+  services: { path: '^src/(payments|refunds|webhooks|merchants|accounts|ledger|settlements)/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters'] },
+  activities: { path: '^activities/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters'] },
   // Workflows also import activity types; the rule below keeps those imports type-only.
-  workflows: { path: '^workflows/', may: ['domain', 'activities'] },
-  http: { path: '^src/http/', may: ['domain', 'foundation', 'db', 'temporal'] },
-  api: { path: '^src/api/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'] },
+  workflows: { path: '^workflows/', may: ['profiles', 'domain', 'activities'] },
+  http: { path: '^src/http/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal'] },
+  api: { path: '^src/api/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'] },
   // ZarinPal's and Zibal's protocols on the same payments (docs/COMPAT.md): beside the API, using its body reader and limits.
-  compat: { path: '^src/compat/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http', 'api'] },
-  pages: { path: '^src/pages/', may: ['domain', 'foundation', 'db', 'temporal', 'services', 'http'] },
-  dashboard: { path: '^src/dashboard/', may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'] },
-  openapi: { path: '^openapi/', may: ['domain', 'foundation', 'http', 'api', 'compat'] },
+  compat: { path: '^src/compat/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http', 'api'] },
+  pages: { path: '^src/pages/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'services', 'http'] },
+  dashboard: { path: '^src/dashboard/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'] },
+  openapi: { path: '^openapi/', may: ['profiles', 'domain', 'foundation', 'http', 'api', 'compat'] },
   // The bank simulator is the bank, not the gateway: it may import no gateway code at all.
   bankSim: { path: '^src/bank-sim/', may: [] },
   entry: {
     path: '^src/(main|cli)/',
-    may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'compat', 'pages', 'dashboard', 'openapi'],
+    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'compat', 'pages', 'dashboard', 'openapi'],
   },
   // The tools that start and measure the product (the launcher, the benchmark): outside it, they may
   // use any of it, and nothing of the product may import them.
   tools: {
     path: '^tools/',
-    may: ['domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'compat', 'pages', 'dashboard', 'openapi', 'bankSim', 'entry'],
+    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'compat', 'pages', 'dashboard', 'openapi', 'bankSim', 'entry'],
   },
 };
 

@@ -17,7 +17,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { configuredTerminals, pspClient, type PspClients } from '../src/adapters/psp/clients.ts';
 import { isAllowedCard } from '../src/adapters/psp/card-hash.ts';
 import type { PspHealthStore } from '../src/adapters/psp/health.ts';
-import { BankRefusalError, PSP_NAMES, type BankToken, type Confirmation, type Inquiry, type PspCapabilities, type PspClient, type PspName } from '../src/adapters/psp/psp-client.ts';
+import { ORIGINAL_PSP, isPspName } from '../src/adapters/psp/profiles.ts';
+import { BankRefusalError, type BankToken, type Confirmation, type Inquiry, type PspCapabilities, type PspClient, type PspName } from '../src/adapters/psp/psp-client.ts';
 import type { Db } from '../src/db/database.ts';
 import { otherPaymentWithReference } from '../src/db/payments.ts';
 import { merchantRoute, terminalReservations } from '../src/db/psp-routes.ts';
@@ -25,7 +26,7 @@ import { defaultRoute, planRoute } from '../src/domain/psp-routing.ts';
 import type { ConfirmedAtBank } from '../src/domain/bank-confirmation.ts';
 import type { ConfirmationRefusalReason } from '../src/domain/confirmation-refusal.ts';
 import { pspCanEnforceCards } from '../src/domain/card-restriction.ts';
-import { cardHashKey, type Config } from '../src/config.ts';
+import { cardHashKey, pspUrlSetting, type Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
 import { pspConfirmationsRefused, pspFailovers, pspTokenRequests } from '../src/observability/metrics.ts';
 import { paymentRecordGuard, type PaymentClaim, type RecordedIdentity } from './payment-record.ts';
@@ -60,7 +61,6 @@ export interface RoutedBankToken extends BankToken {
 /** The failure types of a token request the next PSP of the route should be asked instead. */
 export const PSP_UNAVAILABLE = 'psp_unavailable';
 
-const isPspName = (name: string): name is PspName => (PSP_NAMES as readonly string[]).includes(name);
 
 /** The record's allowed cards' keyed hashes; null when any card may pay. */
 const allowedCardsOf = (recorded: RecordedIdentity): string[] | null =>
@@ -81,11 +81,12 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       logger.warn({ payment_id: claim.payment_id, psp: tokenAt, recorded_psp: recorded.psp }, 'bank token: the record names another PSP; passed over');
       throw ApplicationFailure.create({ type: PSP_UNAVAILABLE, message: `the payment's record names PSP ${recorded.psp}`, nonRetryable: true });
     }
-    const name = recorded.psp ?? tokenAt ?? claim.psp ?? 'sep';
+    // A payment recorded before payments named their PSP is SEP's (ORIGINAL_PSP).
+    const name = recorded.psp ?? tokenAt ?? claim.psp ?? ORIGINAL_PSP;
     const chosen = isPspName(name) ? pspClient(psps, recorded.mode, name) : undefined;
     if (chosen === undefined) {
-      if (recorded.mode === 'live' && name === 'sep') throw ApplicationFailure.nonRetryable('No bank is configured for live payments (BANK_BASE_URL).', 'bank_not_configured');
-      throw ApplicationFailure.nonRetryable(`PSP ${name} is not configured for ${recorded.mode} payments.`, 'bank_not_configured');
+      const setting = isPspName(name) ? ` (${pspUrlSetting(name, recorded.mode)})` : '';
+      throw ApplicationFailure.nonRetryable(`PSP ${name} is not configured for ${recorded.mode} payments${setting}.`, 'bank_not_configured');
     }
     return { bank: chosen, recorded };
   };

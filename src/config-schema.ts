@@ -1,4 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TString } from '@sinclair/typebox';
+import { pspSettings, type PspSettingKey } from './adapters/psp/profiles.ts';
 
 /**
  * Every setting the gateway reads from its environment, with defaults that
@@ -17,6 +18,15 @@ export const DEFAULT_WORKER_MAX_CACHED_WORKFLOWS = 500;
 export const DEFAULT_DATABASE_POOL_SIZE = 20;
 /** Two submissions of three files at their largest (5 MB each). */
 export const DEFAULT_DOCUMENTS_QUOTA_BYTES = 2 * 3 * 5 * 1024 * 1024;
+
+/**
+ * The settings of every registered PSP in both modes (`SANDBOX_<PSP>_URL`, `<PSP>_BASE_URL`, …: their
+ * names, defaults and descriptions are the profiles', pspSettings()), typed by name for the compiler.
+ * SEP's were BANK_* and SANDBOX_BANK_*: config.ts still reads those as aliases.
+ */
+function pspSettingSchemas(): Record<PspSettingKey, TString> {
+  return Object.fromEntries(pspSettings().map((s) => [s.name, Type.String({ default: s.default, description: s.description })])) as Record<PspSettingKey, TString>;
+}
 
 export const ConfigSchema = Type.Object({
   DATABASE_URL: Type.String({
@@ -84,49 +94,12 @@ export const ConfigSchema = Type.Object({
     minimum: 1,
     description: 'how long a payment the bank keeps answering "in progress" stays pending before it fails with bank_unconfirmed (the bank is asked again after SANDBOX_DELAY_SECONDS, then at doubling intervals up to 5 minutes)',
   }),
-  BANK_BASE_URL: Type.String({
-    default: '',
-    description: "live mode: the PSP's IPG address (token, payment page, verify/settle/reverse/refund), e.g. https://sep.shaparak.ir; empty: live payments cannot be paid",
-  }),
-  BANK_PAGE_URL: Type.String({
-    default: '',
-    description: "live mode: the PSP's payment page as customers' browsers reach it, when it differs from BANK_BASE_URL; empty: BANK_BASE_URL",
-  }),
-  BANK_TERMINAL_ID: Type.String({ default: '', description: 'live mode: the terminal id the PSP gave you' }),
-  BANK_PASSWORD: Type.String({ default: '', description: "live mode: the terminal's password for server-to-server calls, if the PSP wants one" }),
   BANK_TIMEOUT_MS: Int({ default: 10_000, minimum: 100, maximum: 120_000, description: 'time the bank has to answer one call (token, confirm, settle, reverse, refund)' }),
   PSP_BREAKER_FAILURES: Int({ default: 5, minimum: 1, maximum: 1000, description: "failed or timed-out token requests within PSP_BREAKER_WINDOW_SECONDS that open a PSP terminal's circuit breaker (docs/psps/routing.md)" }),
   PSP_BREAKER_WINDOW_SECONDS: Int({ default: 60, minimum: 1, maximum: 86_400, description: 'the window in which PSP_BREAKER_FAILURES failures open the breaker' }),
   PSP_BREAKER_OPEN_SECONDS: Int({ default: 30, minimum: 1, maximum: 86_400, description: 'how long an open breaker keeps payments away from its PSP terminal before one probe is let through (half-open)' }),
-  SANDBOX_BANK_URL: Type.String({
-    default: 'http://127.0.0.1:3100',
-    description: 'test mode: the bank simulator (`npm run bank-sim`), the same protocol as a live PSP',
-  }),
-  SANDBOX_BANK_PAGE_URL: Type.String({
-    default: '',
-    description: "test mode: the simulator's page as customers' browsers reach it, when it differs from SANDBOX_BANK_URL (e.g. behind docker compose); empty: SANDBOX_BANK_URL",
-  }),
-  SANDBOX_BANK_TERMINAL_ID: Type.String({ default: '11223344', minLength: 1, description: "test mode: the simulator's terminal id" }),
-  SANDBOX_BANK_PASSWORD: Type.String({ default: '', description: "test mode: the simulator's terminal password (its BANK_SIM_PASSWORD), sent on every server-to-server call" }),
-  SANDBOX_MELLAT_URL: Type.String({
-    default: '',
-    description: "test mode: the bank simulator speaking Behpardakht Mellat's IPG (`BANK_SIM_PROTOCOL=mellat npm run bank-sim`; `npm start` runs one); empty: test payments cannot go to mellat",
-  }),
-  SANDBOX_MELLAT_PAGE_URL: Type.String({
-    default: '',
-    description: "test mode: the Mellat simulator's page as customers' browsers reach it, when it differs from SANDBOX_MELLAT_URL; empty: SANDBOX_MELLAT_URL",
-  }),
-  SANDBOX_MELLAT_TERMINAL_ID: Type.String({ default: '55667788', minLength: 1, description: "test mode: the Mellat simulator's terminal id (its BANK_SIM_TERMINAL_ID)" }),
-  SANDBOX_MELLAT_USERNAME: Type.String({ default: 'dargah', description: "test mode: the Mellat simulator's terminal user name (its BANK_SIM_USERNAME)" }),
-  SANDBOX_MELLAT_PASSWORD: Type.String({ default: '', description: "test mode: the Mellat simulator's terminal password (its BANK_SIM_PASSWORD)" }),
-  MELLAT_BASE_URL: Type.String({
-    default: '',
-    description: "live mode: Behpardakht Mellat's IPG (its SOAP service, e.g. https://bpm.shaparak.ir); empty: live payments cannot go to mellat",
-  }),
-  MELLAT_PAGE_URL: Type.String({ default: '', description: "live mode: Behpardakht's payment page origin (startpay.mellat), when it differs from MELLAT_BASE_URL; empty: MELLAT_BASE_URL" }),
-  MELLAT_TERMINAL_ID: Type.String({ default: '', description: 'live mode: the terminal id Behpardakht gave you' }),
-  MELLAT_USERNAME: Type.String({ default: '', description: "live mode: the terminal's user name at Behpardakht" }),
-  MELLAT_PASSWORD: Type.String({ default: '', description: "live mode: the terminal's password at Behpardakht" }),
+  // Every PSP's settings in both modes, from the registry of profiles (src/adapters/psp/profiles.ts).
+  ...pspSettingSchemas(),
   SETTLEMENT_CRON: Type.String({
     default: '30 0 * * *',
     pattern: '^\\S+( \\S+){4}$',
@@ -275,7 +248,7 @@ export const ConfigSchema = Type.Object({
   NODE_ENV: Type.String({
     default: '',
     description:
-      '`production` (the image sets it) turns on production mode, as BANK_BASE_URL naming a live PSP does: the API and the worker then refuse to start without SMTP_URL, so confirmation and reset links are mailed, never printed',
+      '`production` (the image sets it) turns on production mode, as any live PSP address (SEP_BASE_URL, MELLAT_BASE_URL, …) does: the API and the worker then refuse to start without SMTP_URL, so confirmation and reset links are mailed, never printed',
   }),
   MAIL_FROM: Type.String({ default: 'Dargah <no-reply@localhost>', minLength: 3, description: 'dashboard email: the From address' }),
   DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR: Int({

@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import { existsSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
+import { PSP_NAMES, pspSettingName, pspSettings, type PspMode, type PspName, type PspSettingKey } from './adapters/psp/profiles.ts';
 import { ConfigSchema, type Config } from './config-schema.ts';
 
 /**
@@ -44,6 +45,45 @@ export function placeholderProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * SEP's settings as they were named before the registry of PSPs gave every PSP's the same shape:
+ * each old name is still read when its new one is unset, with a deprecation warning at start
+ * (deprecatedSettingWarnings). BANK_TIMEOUT_MS and BANK_PENDING_LIMIT_SECONDS are every PSP's and keep
+ * their names.
+ */
+export const DEPRECATED_SETTING_NAMES = {
+  BANK_BASE_URL: 'SEP_BASE_URL',
+  BANK_PAGE_URL: 'SEP_PAGE_URL',
+  BANK_TERMINAL_ID: 'SEP_TERMINAL_ID',
+  BANK_PASSWORD: 'SEP_PASSWORD',
+  SANDBOX_BANK_URL: 'SANDBOX_SEP_URL',
+  SANDBOX_BANK_PAGE_URL: 'SANDBOX_SEP_PAGE_URL',
+  SANDBOX_BANK_TERMINAL_ID: 'SANDBOX_SEP_TERMINAL_ID',
+  SANDBOX_BANK_PASSWORD: 'SANDBOX_SEP_PASSWORD',
+} as const satisfies Record<string, keyof Config>;
+
+const isSet = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+/** The old names `env` sets whose value the configuration takes (their new name is unset), each with its new name. */
+export function deprecatedSettingsIn(env: Record<string, string | undefined>): { name: string; instead: keyof Config }[] {
+  return Object.entries(DEPRECATED_SETTING_NAMES)
+    .filter(([old, instead]) => isSet(env[old]) && !isSet(env[instead]))
+    .map(([name, instead]) => ({ name, instead }));
+}
+
+/** One sentence per old setting name in use, for the process's log at start (one warning each). */
+export function deprecatedSettingWarnings(env: Record<string, string | undefined> = process.env): string[] {
+  return deprecatedSettingsIn(env).map(({ name, instead }) => `${name} is deprecated: set ${instead} instead (${name} is read only while ${instead} is unset)`);
+}
+
+/**
+ * Logs each old setting name in use once (the API and the worker call it at start). The operator
+ * CLI reads the old names silently: its standard error is its answer, which scripts read.
+ */
+export function warnDeprecatedSettings(logger: { warn(message: string): void }, env: Record<string, string | undefined> = process.env): void {
+  for (const warning of deprecatedSettingWarnings(env)) logger.warn(warning);
+}
+
 const ajv = new Ajv({ useDefaults: true, coerceTypes: true, allErrors: true });
 const validateConfig = ajv.compile(ConfigSchema);
 
@@ -54,6 +94,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   for (const name of known) {
     const value = env[name];
     if (value !== undefined && value !== '') raw[name] = value;
+  }
+  for (const { name, instead } of deprecatedSettingsIn(env)) raw[instead] = env[name]!;
+  // A PSP's address set empty turns the PSP off for that mode, even where its default is an address
+  // (test mode's simulator): an empty value is kept, not replaced by the default.
+  for (const psp of PSP_NAMES) {
+    for (const mode of ['test', 'live'] as const) {
+      const name = pspUrlSetting(psp, mode);
+      const old = Object.entries(DEPRECATED_SETTING_NAMES).find(([, instead]) => instead === name)?.[0];
+      if (env[name] === '' || (env[name] === undefined && old !== undefined && env[old] === '')) raw[name] = '';
+    }
   }
   const input: Record<string, unknown> = { ...raw };
   if (!validateConfig(input)) {
@@ -143,12 +193,70 @@ export function migrationDatabaseUrl(config: Config): string {
   return config.MIGRATE_DATABASE_URL === '' ? config.DATABASE_URL : config.MIGRATE_DATABASE_URL;
 }
 
+/** One terminal's settings of PSP `psp` in `mode`, by suffix (`URL`, `PAGE_URL`, `TERMINAL_ID`, its profile's own): what its connector's client is made of. */
+export function pspTerminalSettings(config: Pick<Config, PspSettingKey>, psp: PspName, mode: PspMode): Record<string, string> {
+  return Object.fromEntries(pspSettings().filter((s) => s.psp === psp && s.mode === mode).map((s) => [s.suffix, config[s.name as PspSettingKey]]));
+}
+
+/** The setting that holds PSP `psp`'s address in `mode`: a PSP is configured for a mode when it is non-empty. */
+export const pspUrlSetting = (psp: PspName, mode: PspMode): PspSettingKey => pspSettingName(psp, mode, 'URL');
+
+/** Whether PSP `psp` is configured for payments of `mode` (its address is set). */
+export function pspConfigured(config: Pick<Config, PspSettingKey>, psp: PspName, mode: PspMode): boolean {
+  return config[pspUrlSetting(psp, mode)] !== '';
+}
+
+/** The PSPs configured for `mode`, in the registry's order. */
+export function configuredPsps(config: Pick<Config, PspSettingKey>, mode: PspMode): PspName[] {
+  return PSP_NAMES.filter((psp) => pspConfigured(config, psp, mode));
+}
+
+/** The first PSP's live address setting that is set (SEP_BASE_URL, MELLAT_BASE_URL, …), named in a message; undefined when none is. */
+const liveUrlSettingSet = (config: Pick<Config, PspSettingKey<PspName, 'live'>>) =>
+  PSP_NAMES.map((psp) => pspUrlSetting(psp, 'live') as PspSettingKey<PspName, 'live'>).find((name) => config[name] !== '');
+
 /**
- * Production mode: NODE_ENV=production, or a live PSP configured (BANK_BASE_URL).
- * A development machine (`npm start`, the tests) is neither.
+ * Every address of the PSPs' pages the configuration gives (each PSP's URL and PAGE_URL of both modes,
+ * those set), as origins: where the Pay button may send the customer's browser (the pages' form-action
+ * policy). A PSP whose page is on another host than its service gives that host as its PAGE_URL.
  */
-export function isProductionMode(config: Pick<Config, 'NODE_ENV' | 'BANK_BASE_URL'>): boolean {
-  return config.NODE_ENV === 'production' || config.BANK_BASE_URL !== '';
+export function pspPageOrigins(config: Pick<Config, PspSettingKey>): string[] {
+  const urls = pspSettings()
+    .filter((s) => s.suffix === 'URL' || s.suffix === 'PAGE_URL')
+    .map((s) => config[s.name as PspSettingKey])
+    .filter((url) => url !== '');
+  return [
+    ...new Set(
+      urls.flatMap((url) => {
+        try {
+          return [new URL(url).origin];
+        } catch {
+          return [];
+        }
+      }),
+    ),
+  ];
+}
+
+/** The settings production mode reads: NODE_ENV and every PSP's live address. */
+export type ProductionModeSettings = Pick<Config, 'NODE_ENV' | PspSettingKey<PspName, 'live'>>;
+
+/**
+ * Production mode: NODE_ENV=production, or a live PSP configured (any PSP's live address:
+ * SEP_BASE_URL, MELLAT_BASE_URL, …). A development machine (`npm start`, the tests) is neither.
+ */
+export function isProductionMode(config: ProductionModeSettings): boolean {
+  return config.NODE_ENV === 'production' || livePspConfigured(config);
+}
+
+/** Whether any PSP is configured for live payments. */
+export function livePspConfigured(config: Pick<Config, PspSettingKey<PspName, 'live'>>): boolean {
+  return liveUrlSettingSet(config) !== undefined;
+}
+
+/** Why production mode is on, for a refusal's sentence. */
+function productionWhy(config: ProductionModeSettings): string {
+  return config.NODE_ENV === 'production' ? 'NODE_ENV is production' : `${liveUrlSettingSet(config) ?? 'a live PSP address'} names a live PSP`;
 }
 
 /**
@@ -156,9 +264,9 @@ export function isProductionMode(config: Pick<Config, 'NODE_ENV' | 'BANK_BASE_UR
  * mode without an SMTP server: the mailer would print sign-up confirmation and
  * password-reset links, one-time secrets, where the log collector reads them.
  */
-export function requireMailInProduction(config: Pick<Config, 'NODE_ENV' | 'BANK_BASE_URL' | 'SMTP_URL'>): void {
+export function requireMailInProduction(config: ProductionModeSettings & Pick<Config, 'SMTP_URL'>): void {
   if (isProductionMode(config) && config.SMTP_URL === '') {
-    const why = config.NODE_ENV === 'production' ? 'NODE_ENV is production' : 'BANK_BASE_URL names a live PSP';
+    const why = productionWhy(config);
     throw new ConfigError(
       `Invalid configuration: SMTP_URL must be set in production mode (${why}): dashboard emails carry one-time links that must be mailed, never printed (smtp://user:password@relay:587)`,
     );
@@ -185,9 +293,9 @@ const WITHOUT: Record<ProductionSecret, string> = {
  * developer machine keeps the fallbacks (a public card-hash key, a per-process CSRF secret, unsealed
  * two-factor secrets) and the warnings at start.
  */
-export function requireSecretsInProduction(config: Pick<Config, 'NODE_ENV' | 'BANK_BASE_URL' | ProductionSecret>, role: keyof typeof PROCESS_SECRETS): void {
+export function requireSecretsInProduction(config: ProductionModeSettings & Pick<Config, ProductionSecret>, role: keyof typeof PROCESS_SECRETS): void {
   if (!isProductionMode(config)) return;
-  const why = config.NODE_ENV === 'production' ? 'NODE_ENV is production' : 'BANK_BASE_URL names a live PSP';
+  const why = productionWhy(config);
   const missing = PROCESS_SECRETS[role].filter((name) => config[name] === '');
   if (missing.length === 0) return;
   const sentences = missing.map((name) => `${name} must be set in production mode (${why}): ${WITHOUT[name]}; set it to 32+ random characters (openssl rand -hex 32), the same on every process that uses it.`);
@@ -203,8 +311,8 @@ export function cardHashKey(config: Pick<Config, 'CARD_HASH_KEY'>): string {
   return config.CARD_HASH_KEY === '' ? PUBLIC_CARD_HASH_KEY : config.CARD_HASH_KEY;
 }
 
-/** Settings whose value is a secret: never echoed in a message. */
-const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'CARD_HASH_KEY']);
+/** Settings whose value is a secret: never echoed in a message (the PSPs' passwords and keys among them). */
+const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'CARD_HASH_KEY', ...pspSettings().filter((s) => s.secret).map((s) => s.name)]);
 
 /**
  * A setting's value as an error message may echo it: a secret not at all, a

@@ -3,8 +3,9 @@
  * helper `bank_outcome` takes the same path as a person (token → the bank's
  * page → a choice → the bank's form back to us), so API-only tests exercise
  * the real protocol. Only for the simulators: a real bank's page is for people.
- * SEP's page is reached by a GET with the token, Mellat's by a POST of RefId;
- * the choice is posted to each simulator's own choice address.
+ * The page is reached as the token says (SEP's by a GET with the token,
+ * Mellat's by a POST of RefId), and the choice is posted with the page's own
+ * form, so any PSP's simulator is walked the same way.
  */
 import { BankUnavailableError } from './psp/psp-client.ts';
 
@@ -18,31 +19,38 @@ export interface SimulatorPage {
   fields: Record<string, string>;
 }
 
-/** Where each simulator takes the customer's choice, and the token's name there. */
-const CHOICE = {
-  GET: { path: '/OnlinePG/pay', token: (page: SimulatorPage) => ({ token: new URL(page.url).searchParams.get('token') ?? '' }) },
-  POST: { path: '/pgwchannel/pay', token: (page: SimulatorPage) => ({ RefId: page.fields.RefId ?? '' }) },
-} as const;
+/** The form of the simulator's page that takes the customer's choice: its address and hidden fields (the token, by the protocol's own name). */
+const CHOICE_FORM = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/;
 
-/**
- * Chooses `outcome` on the simulator's page `page` and answers the fields the bank posts back.
- * The choice goes to `simulatorUrl`, the simulator's address as this server reaches it (the page's
- * address is the one customers' browsers reach, which may differ).
- */
-export async function chooseOnSimulator(simulatorUrl: string, page: SimulatorPage, outcome: string, timeoutMs: number): Promise<Record<string, string>> {
-  const choice = CHOICE[page.method];
-  let html: string;
+/** One request to the simulator; its page's HTML, or BankUnavailableError. */
+async function simulatorPage(url: string, init: RequestInit, timeoutMs: number): Promise<string> {
   try {
-    const res = await fetch(`${simulatorUrl.replace(/\/+$/, '')}${choice.path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...choice.token(page), outcome }).toString(),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) throw new Error(`the simulator answered ${res.status}`);
-    html = await res.text();
+    return await res.text();
   } catch (error) {
     throw new BankUnavailableError(`the bank simulator's page did not answer: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return Object.fromEntries([...html.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)]));
+}
+
+const formBody = (fields: Record<string, string>) => ({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+
+/**
+ * Chooses `outcome` on the simulator's page `page` and answers the fields the bank posts back. Like
+ * the customer, whatever the PSP: opens the page the token leads to (a GET, or a POST of its fields),
+ * then posts the outcome with the page's own choice form (its address and hidden token field). Every
+ * request goes to `simulatorUrl`, the simulator's address as this server reaches it (the page's
+ * address is the one customers' browsers reach, which may differ), at the page's path.
+ */
+export async function chooseOnSimulator(simulatorUrl: string, page: SimulatorPage, outcome: string, timeoutMs: number): Promise<Record<string, string>> {
+  const base = `${simulatorUrl.replace(/\/+$/, '')}/`;
+  const at = new URL(page.url);
+  const pageUrl = new URL(`${at.pathname}${at.search}`.replace(/^\//, ''), base).href;
+  const html = await simulatorPage(pageUrl, page.method === 'POST' ? { method: 'POST', ...formBody(page.fields) } : { method: 'GET' }, timeoutMs);
+  const form = CHOICE_FORM.exec(html);
+  if (form === null) throw new BankUnavailableError("the bank simulator's page has no choice form");
+  const hidden = Object.fromEntries([...form[2]!.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)]));
+  const action = new URL(unescape(form[1]!.replace(/&amp;/g, '&')).replace(/^\//, ''), base).href;
+  const answer = await simulatorPage(action, { method: 'POST', ...formBody({ ...hidden, outcome }) }, timeoutMs);
+  return Object.fromEntries([...answer.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)]));
 }

@@ -3,11 +3,12 @@
  * test-mode PSP, switched on and off at its bank simulator, so an operator
  * can watch the failover, the breaker and the alert before a real PSP fails.
  * It reaches only the sandbox simulator the configuration names for that PSP
- * (SANDBOX_BANK_URL, SANDBOX_MELLAT_URL), through its admin endpoint
+ * (its SANDBOX_<PSP>_URL: SANDBOX_SEP_URL, SANDBOX_MELLAT_URL, …), through its admin endpoint
  * (src/bank-sim/admin.ts), and refuses an address that is a live PSP's.
  * A switch stays on until `--fault clear`.
  */
-import type { Config } from '../config.ts';
+import { pspUrlSetting, type Config } from '../config.ts';
+import { pspSettings, type PspSettingKey } from '../adapters/psp/profiles.ts';
 import { PSP_NAMES, type PspName } from '../adapters/psp/psp-client.ts';
 import { required, UsageError, type Command, type Flags } from './onboarding-commands.ts';
 
@@ -36,10 +37,14 @@ const originOf = (url: string) => {
 
 /** The sandbox simulator of `psp`: refused when none is configured, or when its address is a live PSP's. */
 export function sandboxSimulator(config: Config, psp: PspName): string {
-  const [setting, url] = psp === 'sep' ? ['SANDBOX_BANK_URL', config.SANDBOX_BANK_URL] : ['SANDBOX_MELLAT_URL', config.SANDBOX_MELLAT_URL];
+  const setting = pspUrlSetting(psp, 'test');
+  const url = config[setting];
   const origin = originOf(url);
   if (origin === undefined) throw new UsageError(`PSP ${psp} has no sandbox simulator configured (${setting} is ${JSON.stringify(url)})`);
-  const live = [config.BANK_BASE_URL, config.BANK_PAGE_URL, config.MELLAT_BASE_URL, config.MELLAT_PAGE_URL].map(originOf);
+  // Every PSP's live addresses, its service's and its page's.
+  const live = pspSettings()
+    .filter((s) => s.mode === 'live' && (s.suffix === 'URL' || s.suffix === 'PAGE_URL'))
+    .map((s) => originOf(config[s.name as PspSettingKey]));
   if (live.includes(origin)) throw new UsageError(`${setting} (${origin}) is a live PSP's address: a fault is only ever switched at a simulator`);
   return url.replace(/\/+$/, '');
 }

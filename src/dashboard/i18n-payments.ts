@@ -1,7 +1,7 @@
 /**
  * Words of the dashboard's payment pages about who pays the fee, what the customer was charged,
  * who may pay, the payment's splits, the PSP and terminal that took it and the payment link it came from
- * (docs/DASHBOARD.md#a-payments-page), spread into the
+ * (docs/DASHBOARD.md#a-payments-page; a PSP without its `paymentPsp_<name>` here shows its profile's title), spread into the
  * dashboard's dictionaries (i18n.ts). Persian first; the English one is typed from it.
  */
 const fa = {

@@ -6,6 +6,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+import { ORIGINAL_PSP } from '../adapters/psp/profiles.ts';
 import { countByKind, type BankReconciliationItem, type BankReconciliationKind } from '../domain/bank-reconciliation.ts';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
@@ -28,7 +29,7 @@ export interface TerminalDay {
 const atTerminal = (day: TerminalDay, deployedTerminal: boolean) => (eb: ExpressionBuilder<Database, 'payments'>) =>
   eb.or([
     eb.and([eb('psp', '=', day.psp), eb('psp_terminal_id', '=', day.terminal_id)]),
-    ...(day.psp === 'sep' && deployedTerminal ? [eb.and([eb('psp', 'is', null), eb('psp_terminal_id', 'is', null)])] : []),
+    ...(day.psp === ORIGINAL_PSP && deployedTerminal ? [eb.and([eb('psp', 'is', null), eb('psp_terminal_id', 'is', null)])] : []),
   ]);
 
 /**
@@ -158,7 +159,7 @@ export function reconciledAsMatched(paymentId: RawBuilder<unknown>): RawBuilder<
  */
 export function reconciledForSettlement(reportedPsps: readonly string[]): RawBuilder<boolean> {
   if (reportedPsps.length === 0) return sql<boolean>`TRUE`;
-  return sql<boolean>`(COALESCE(payments.psp, 'sep') NOT IN (${sql.join([...reportedPsps])}) OR ${reconciledAsMatched(sql.ref('payments.id'))})`;
+  return sql<boolean>`(COALESCE(payments.psp, ${ORIGINAL_PSP}) NOT IN (${sql.join([...reportedPsps])}) OR ${reconciledAsMatched(sql.ref('payments.id'))})`;
 }
 
 /**
@@ -194,11 +195,11 @@ export async function daysAwaitingReconciliation(db: Db, cutoff: Date, since: Da
     SELECT psp, psp_terminal_id AS terminal_id, DATE_FORMAT(paid_at + INTERVAL 210 MINUTE, '%Y-%m-%d') AS day
       FROM payments
       WHERE mode = 'live' AND settlement_status = 'pending' AND status IN ('verified', 'partially_refunded', 'refunded')
-        AND verified_at <= ${cutoff} AND paid_at >= ${since} AND COALESCE(psp, 'sep') IN (${sql.join([...reportedPsps])})
+        AND verified_at <= ${cutoff} AND paid_at >= ${since} AND COALESCE(psp, ${ORIGINAL_PSP}) IN (${sql.join([...reportedPsps])})
         AND NOT ${reconciledAsMatched(sql.ref('payments.id'))}
       GROUP BY psp, psp_terminal_id, day
       ORDER BY day, psp, terminal_id`.execute(db);
-  return rows.rows.map((r) => ({ psp: r.psp ?? 'sep', terminal_id: r.terminal_id, day: r.day }));
+  return rows.rows.map((r) => ({ psp: r.psp ?? ORIGINAL_PSP, terminal_id: r.terminal_id, day: r.day }));
 }
 
 /** The differences of each terminal's newest run of every day since `sinceDay` (the metric's, and the alert's). */

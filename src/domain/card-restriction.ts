@@ -7,6 +7,7 @@
  * The keyed hashes the gateway stores and compares need Node's crypto and live
  * in src/adapters/psp/card-hash.ts.
  */
+import { PSP_NAMES, PSP_PROFILES } from '../adapters/psp/profiles.ts';
 
 /** At most this many cards may be named on one payment. */
 export const MAX_ALLOWED_CARDS = 5;
@@ -75,10 +76,11 @@ export function restrictionProblems(request: { allowed_cards?: readonly string[]
 
 /**
  * The PSPs whose confirmation (server to server) names the card a payment was paid with, so the
- * gateway can hold it against the payment's allowed cards: SEP's verify answers HashedPan. Mellat's
- * verify answers a result code alone; a payment restricted to cards is never routed there.
+ * gateway can hold it against the payment's allowed cards: those whose profile declares
+ * `namesCardAtVerify` (SEP's verify answers HashedPan; Mellat's a result code alone). A payment
+ * restricted to cards is never routed to the others.
  */
-export const PSPS_REPORTING_CARD: readonly string[] = ['sep'];
+export const PSPS_REPORTING_CARD: readonly string[] = PSP_NAMES.filter((psp) => PSP_PROFILES[psp].namesCardAtVerify);
 
 /** Whether a payment restricted to cards may be sent to PSP `psp`: only where its confirmation names the card. */
 export function pspCanEnforceCards(psp: string): boolean {

@@ -5,6 +5,7 @@
  * from them.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PSP_NAMES, type PspName } from '../adapters/psp/profiles.ts';
 import { BANK_OUTCOMES, FEE_PAYERS, MAX_ADVANCE_SECONDS, PAYMENT_STATUSES } from './payment.ts';
 import { KEY_MODES } from './merchant.ts';
 import { PAYMENT_ORIGINS } from './compat-protocols.ts';
@@ -31,8 +32,8 @@ export const MetadataSchema = metadataOf(
 );
 export type Metadata = Static<typeof MetadataSchema>;
 
-/** The PSPs a payment can be sent to (src/adapters/psp/psp-client.ts's PSP_NAMES). */
-export const PAYMENT_PSP_NAMES = ['sep', 'mellat'] as const;
+/** The PSPs a payment can be sent to: the registry's (src/adapters/psp/profiles.ts), in its order. */
+export const PAYMENT_PSP_NAMES: readonly PspName[] = PSP_NAMES;
 
 /** Which PSP terminal took the payment: the one that gave it its token, and the only one ever asked about it after. */
 export const PaymentPspSchema = Type.Object(

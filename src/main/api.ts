@@ -1,5 +1,5 @@
 // One API process: `npm run api`. Scale by running more of them.
-import { loadConfig, requireMailInProduction, requireSecretsInProduction } from '../config.ts';
+import { loadConfig, requireMailInProduction, requireSecretsInProduction, warnDeprecatedSettings } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createApp } from './http-app.ts';
@@ -17,6 +17,8 @@ await runMain('api', async (config = loadConfig()) => {
   // A reversal must reach each PSP while it still takes one (docs/BANK.md#windows-from-the-psp).
   requireWindowsWithinReversal(config, pspClientsFromConfig(config));
   const logger = createLogger(config.LOG_LEVEL, 'api');
+  // SEP's old setting names (BANK_*) still work, each with one warning.
+  warnDeprecatedSettings(logger);
   // Before the Temporal client: its interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-api');
   const { db, pool } = createDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });

@@ -133,6 +133,8 @@ export async function createPaymentWorker({ config, db, temporal, logger, bundle
   const health = new PspHealthStore(db, breakerSettings(config));
   const terminals = (['test', 'live'] as const).flatMap((mode) => configuredTerminals(clients, mode).map((t) => ({ mode, ...t })));
   readPspBreakersWith(async () => (await health.states(terminals)).map((h) => ({ psp: h.psp, terminal: h.terminal_id, mode: h.mode, value: breakerGaugeValue(h.state) })));
+  // The simulator's SEP terminal a test gives, else the configuration's (none when SANDBOX_SEP_URL is empty).
+  const testPayoutBank = clients.test.sep instanceof SepClient ? clients.test.sep : configured.test.sep;
   const activities = createActivities({
     db,
     psps: clients,
@@ -142,7 +144,7 @@ export async function createPaymentWorker({ config, db, temporal, logger, bundle
     // A refund paid to an IBAN goes through its mode's bank: the simulator's test terminal (the one this
     // worker speaks to, a test's own when it gives one), the live SEP terminal for live money.
     refundPayouts: {
-      test: new PayaPayouts(clients.test.sep instanceof SepClient ? clients.test.sep : configured.test.sep),
+      ...(testPayoutBank === undefined ? {} : { test: new PayaPayouts(testPayoutBank) }),
       ...(configured.live.sep === undefined ? {} : { live: new PayaPayouts(configured.live.sep) }),
     },
     logger: logger.child({ component: 'activities' }),

@@ -1,5 +1,5 @@
 // One worker process: `npm run worker`. Scale by running more of them.
-import { loadConfig, requireMailInProduction, requireSecretsInProduction } from '../config.ts';
+import { loadConfig, requireMailInProduction, requireSecretsInProduction, warnDeprecatedSettings } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createWorkers, installTemporalRuntime, prebuiltWorkflowBundle } from './payment-worker.ts';
@@ -27,6 +27,8 @@ await runMain('worker', async (config = loadConfig()) => {
   // A reversal must reach each PSP while it still takes one (docs/BANK.md#windows-from-the-psp).
   requireWindowsWithinReversal(config, pspClientsFromConfig(config));
   const logger = createLogger(config.LOG_LEVEL, 'worker');
+  // SEP's old setting names (BANK_*) still work, each with one warning.
+  warnDeprecatedSettings(logger);
   // Before the Temporal client and workers: their interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-worker');
   // The SDK's own worker metrics (slots, pollers, schedule-to-start) on a port of their own, read by our /metrics below.

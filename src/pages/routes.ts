@@ -15,6 +15,7 @@ import { contentSecurityPolicy, setSecurityHeaders } from '../http/page-headers.
 import { linkRoutes } from './link-routes.ts';
 import { PageRefusal, pageWrapper, readForm, type PageDependencies } from './forms.ts';
 
+import { livePspConfigured, pspPageOrigins } from '../config.ts';
 import { DomainError } from '../errors.ts';
 import { langQuery } from './i18n.ts';
 import { ASSETS, bankRedirectPage, paymentPage, statusPage, type PayablePayment } from './views.ts';
@@ -29,18 +30,10 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   if (config.PAGES_CSRF_SECRET === '') {
     logger.warn('PAGES_CSRF_SECRET is not set: using a random secret, valid only in this process (set it when running several API processes)');
   }
-  const origin = (url: string) => {
-    try {
-      return [new URL(url).origin];
-    } catch {
-      return [];
-    }
-  };
-  // The banks' pages the Pay button leads to: SEP's by a redirect, Mellat's by a form post.
-  const bankPages = [config.SANDBOX_BANK_URL, config.BANK_BASE_URL, config.SANDBOX_MELLAT_URL, config.SANDBOX_MELLAT_PAGE_URL, config.MELLAT_BASE_URL, config.MELLAT_PAGE_URL];
-  const policy = contentSecurityPolicy([...new Set(bankPages.filter((url) => url !== '').flatMap(origin))]);
+  // The PSPs' pages the Pay button leads to (by a redirect or a form post): every registered PSP's configured addresses.
+  const policy = contentSecurityPolicy(pspPageOrigins(config));
   /** A live payment can be paid only when a live PSP is configured. */
-  const bankFor = (mode: 'test' | 'live') => mode === 'test' || config.BANK_BASE_URL !== '' || config.MELLAT_BASE_URL !== '';
+  const bankFor = (mode: 'test' | 'live') => mode === 'test' || livePspConfigured(config);
   const csrf = configuredCsrfGuard(config, { cookie: 'dargah_csrf', path: '/pay', purpose: 'dargah-pay-csrf' });
   const counter = rateCounter(config, db);
 

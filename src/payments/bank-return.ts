@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage, type Client } from '@temporalio/client';
 import { parseBankCallback } from '../adapters/psp/callbacks.ts';
-import { PSP_NAMES, type PspName } from '../adapters/psp/psp-client.ts';
+import { isPspName } from '../adapters/psp/profiles.ts';
 import type { Config } from '../config.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { bankCallbackUpdate, bankTokenUpdate, paymentWorkflowId, type BankCallback, type BankTokenResult } from '../domain/payment-workflow.ts';
@@ -45,12 +45,11 @@ export async function requestBankPage({ temporal, config }: Pick<PaymentServiceD
 
 /**
  * The fields of the bank's post to our return route, normalized by the connector of the payment's
- * PSP (`psp`: its record's; unknown, the fields' own names tell SEP's from Mellat's) and checked for
- * shape only (the workflow confirms everything with the bank).
+ * PSP (`psp`: its record's; unknown or not a registered PSP, the connector whose fields they are:
+ * callbacks.ts, pspOfReturn) and checked for shape only (the workflow confirms everything with the bank).
  */
 export function bankCallbackFrom(paymentId: string, form: URLSearchParams, psp?: string | null): BankCallback | undefined {
-  const known = PSP_NAMES.find((name) => name === psp);
-  return parseBankCallback(Object.fromEntries(form), paymentId, known satisfies PspName | undefined);
+  return parseBankCallback(Object.fromEntries(form), paymentId, isPspName(psp) ? psp : undefined);
 }
 
 /**

@@ -2,6 +2,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { chooseOnSimulator } from '../adapters/bank-customer.ts';
 import { BankUnavailableError } from '../adapters/psp/psp-client.ts';
+import { pspUrlSetting } from '../config.ts';
 import type { AuthState } from '../domain/merchant.ts';
 import type { BankOutcome } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
@@ -22,10 +23,12 @@ export async function simulateBankOutcome(deps: PaymentServiceDeps, auth: AuthSt
   if (recorded.status !== 'created') return recorded;
   try {
     const page = await requestBankPage(deps, id);
-    // A form post to the bank's page is Mellat's way (SEP's is a GET): its own simulator.
-    const simulator = page.method === 'POST' ? deps.config.SANDBOX_MELLAT_URL : deps.config.SANDBOX_BANK_URL;
+    // The PSP that gave the token is recorded with it: the customer chooses on that PSP's own simulator.
+    const psp = (await getPayment(deps.db, auth, id)).psp?.name;
+    if (psp === undefined) throw new DomainError('service_unavailable', 'The payment has no PSP after its token.');
+    const simulator = deps.config[pspUrlSetting(psp, 'test')];
     const fields = await chooseOnSimulator(simulator, page, outcome, deps.config.BANK_TIMEOUT_MS);
-    const callback = bankCallbackFrom(id, new URLSearchParams(fields));
+    const callback = bankCallbackFrom(id, new URLSearchParams(fields), psp);
     if (callback === undefined) throw new DomainError('service_unavailable', 'The bank simulator answered an unexpected page.');
     const payment = await submitBankCallback(deps.temporal, id, callback, true);
     return { ...(payment ?? recorded), metadata: recorded.metadata };

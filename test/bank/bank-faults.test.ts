@@ -181,7 +181,7 @@ describe('the bank protocol against the bank simulator', function () {
 /** An API of a test's own, talking to `bank`, and `running`: its payment worker (own task queue) runs while `work` does. */
 async function gatewayFor(bank: OwnSimulator, name: string, settings: Partial<Record<keyof Config, string>> = {}) {
   const h = await getHarness();
-  const own = { SANDBOX_BANK_URL: bank.url, TEMPORAL_TASK_QUEUE: `${name}-${process.pid}`, ...settings };
+  const own = { SANDBOX_SEP_URL: bank.url, TEMPORAL_TASK_QUEUE: `${name}-${process.pid}`, ...settings };
   const api = await apiWith(own);
   const running = async (work: () => Promise<void>) => {
     const worker = await createPaymentWorker({ config: testConfig(own), db: h.db, temporal: h.temporal.client, logger: h.logger, bundle: h.bundle });

@@ -42,7 +42,7 @@ describe('cli bank-sim fault: a PSP outage switched at its sandbox simulator', f
   /** Clients that wait longer than a slow PSP takes. */
   let patient: { sep: PspClient; mellat: PspClient };
   /** The CLI of a deployment whose test mode has these two simulators (and no live PSP). */
-  const fault = (...args: string[]) => cliWith({ SANDBOX_BANK_URL: sep.url, SANDBOX_MELLAT_URL: mellat.url, BANK_BASE_URL: '', MELLAT_BASE_URL: '' }, 'bank-sim', 'fault', ...args);
+  const fault = (...args: string[]) => cliWith({ SANDBOX_SEP_URL: sep.url, SANDBOX_MELLAT_URL: mellat.url, SEP_BASE_URL: '', MELLAT_BASE_URL: '' }, 'bank-sim', 'fault', ...args);
   const switchesAt = async (sim: OwnSimulator) => (await bankFaults(sim.url)).switches;
 
   before(async () => {
@@ -136,17 +136,17 @@ describe('cli bank-sim fault: a PSP outage switched at its sandbox simulator', f
   });
 
   it('refuses a PSP without a sandbox simulator, a live address, a wrong or missing admin token, and switches nothing', async () => {
-    const noSimulator = await cliWith({ SANDBOX_BANK_URL: sep.url, SANDBOX_MELLAT_URL: '' }, 'bank-sim', 'fault', '--psp', 'mellat', '--operation', 'token', '--fault', 'down');
+    const noSimulator = await cliWith({ SANDBOX_SEP_URL: sep.url, SANDBOX_MELLAT_URL: '' }, 'bank-sim', 'fault', '--psp', 'mellat', '--operation', 'token', '--fault', 'down');
     assert.equal(noSimulator.code, 2);
     assert.match(noSimulator.stderr, /PSP mellat has no sandbox simulator configured \(SANDBOX_MELLAT_URL/);
     // A sandbox address that is a live PSP's is never sent a switch.
-    const live = await cliWith({ SANDBOX_BANK_URL: sep.url, BANK_BASE_URL: `${sep.url}/`, BANK_TERMINAL_ID: SEP_TERMINAL }, 'bank-sim', 'fault', '--psp', 'sep', '--operation', 'token', '--fault', 'down');
+    const live = await cliWith({ SANDBOX_SEP_URL: sep.url, SEP_BASE_URL: `${sep.url}/`, SEP_TERMINAL_ID: SEP_TERMINAL }, 'bank-sim', 'fault', '--psp', 'sep', '--operation', 'token', '--fault', 'down');
     assert.equal(live.code, 2);
-    assert.match(live.stderr, /SANDBOX_BANK_URL \(http:\/\/127\.0\.0\.1:[0-9]+\) is a live PSP's address/);
-    const wrongToken = await cliWith({ SANDBOX_BANK_URL: sep.url, BANK_SIM_ADMIN_TOKEN: 'not-the-token' }, 'bank-sim', 'fault', '--psp', 'sep', '--operation', 'token', '--fault', 'down');
+    assert.match(live.stderr, /SANDBOX_SEP_URL \(http:\/\/127\.0\.0\.1:[0-9]+\) is a live PSP's address/);
+    const wrongToken = await cliWith({ SANDBOX_SEP_URL: sep.url, BANK_SIM_ADMIN_TOKEN: 'not-the-token' }, 'bank-sim', 'fault', '--psp', 'sep', '--operation', 'token', '--fault', 'down');
     assert.equal(wrongToken.code, 1);
     assert.match(wrongToken.stderr, /refused the admin token/);
-    const noToken = await cliWith({ SANDBOX_BANK_URL: sep.url, BANK_SIM_ADMIN_TOKEN: '' }, 'bank-sim', 'fault', '--psp', 'sep', '--operation', 'token', '--fault', 'down');
+    const noToken = await cliWith({ SANDBOX_SEP_URL: sep.url, BANK_SIM_ADMIN_TOKEN: '' }, 'bank-sim', 'fault', '--psp', 'sep', '--operation', 'token', '--fault', 'down');
     assert.equal(noToken.code, 2);
     assert.match(noToken.stderr, /BANK_SIM_ADMIN_TOKEN is not set/);
     assert.deepEqual([await switchesAt(sep), await switchesAt(mellat)], [[], []]);

@@ -40,7 +40,7 @@ describe('reverseRefusedConfirmation: the sale of a refused confirmation reverse
   async function setUp(refuse = false) {
     const h = await getHarness();
     const { key } = await newMerchant();
-    const sep = countingSep(h.config.SANDBOX_BANK_TERMINAL_ID, refuse);
+    const sep = countingSep(h.config.SANDBOX_SEP_TERMINAL_ID, refuse);
     const bank = createBankActivities({ psps: { test: { sep: sep.client }, live: {} }, db: h.db, health: new PspHealthStore(h.db, breakerSettings(h.config)), logger: h.logger, config: h.config });
     return { h, key, sep, bank };
   }
@@ -59,7 +59,7 @@ describe('reverseRefusedConfirmation: the sale of a refused confirmation reverse
     const paid = await paidPayment(h.baseUrl, key);
     assert.ok(paid.reference_id !== null);
     const row = await h.db.selectFrom('payments').select(['psp_terminal_id', 'paid_at']).where('id', '=', paid.id).executeTakeFirstOrThrow();
-    assert.equal(row.psp_terminal_id, h.config.SANDBOX_BANK_TERMINAL_ID, 'the paid payment is of the same terminal');
+    assert.equal(row.psp_terminal_id, h.config.SANDBOX_SEP_TERMINAL_ID, 'the paid payment is of the same terminal');
     const other = await createdPayment(h.baseUrl, key);
     const before = await counted({ psp: 'sep', reason: 'reference', reversal: 'not_reversed' });
     assert.deepEqual(await bank.reverseRefusedConfirmation({ payment_id: other.id, mode: 'test', ref_num: paid.reference_id, reason: 'reference', psp: 'sep' }), { reversal: 'not_reversed' });

@@ -23,7 +23,7 @@ describe('dashboard: the PSP route on the developers page', function () {
       // Test mode's default: every simulator the suite runs, SEP first, Mellat after it.
       const digit = (n: string) => (lang === 'fa' ? persian(n) : n);
       assert.deepEqual((await rows('test')).map((r) => r.split('\t').slice(0, 3)), [
-        [digit('1'), 'sep', config.SANDBOX_BANK_TERMINAL_ID],
+        [digit('1'), 'sep', config.SANDBOX_SEP_TERMINAL_ID],
         [digit('2'), 'mellat', config.SANDBOX_MELLAT_TERMINAL_ID],
       ]);
       assert.match(await page.locator('#psp-routes').innerText(), lang === 'en' ? /default \(every configured PSP\)/ : /پیش‌فرض/);
@@ -33,7 +33,7 @@ describe('dashboard: the PSP route on the developers page', function () {
         db,
         merchant_id,
         'test',
-        [{ position: 0, priority: 0, psp: 'sep', terminal_id: config.SANDBOX_BANK_TERMINAL_ID, weight: 3, min_amount: 1_000, max_amount: 5_000_000 }],
+        [{ position: 0, priority: 0, psp: 'sep', terminal_id: config.SANDBOX_SEP_TERMINAL_ID, weight: 3, min_amount: 1_000, max_amount: 5_000_000 }],
         new Date(),
       );
       await page.goto(`${dashboard.base}/dashboard/developers`);

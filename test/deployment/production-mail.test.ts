@@ -2,7 +2,7 @@
  * Dashboard emails carry one-time links (address confirmation, password
  * reset). Without SMTP_URL the mailer prints them, which is for a developer's
  * machine only: in production mode (NODE_ENV=production, or a live PSP in
- * BANK_BASE_URL) the API and the worker refuse to start without SMTP_URL, and
+ * SEP_BASE_URL) the API and the worker refuse to start without SMTP_URL, and
  * with it the link goes to the mail server and never to the process's output.
  */
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../../src/main/ports.ts';
 import { ARTIFACTS } from '../support/artifacts.ts';
+import { suiteSepUrl } from '../support/suite-sep.ts';
 import { launchChromium, phonePage } from '../support/browser.ts';
 import { signUpInBrowser } from '../support/dashboard.ts';
 import { getHarness } from '../support/harness.ts';
@@ -72,10 +73,10 @@ describe('production mode needs SMTP_URL', function () {
     });
   }
 
-  it('the API refuses to start with a live PSP configured (BANK_BASE_URL) and no SMTP_URL', async () => {
-    const { code, output } = await refused('src/main/api.ts', { BANK_BASE_URL: process.env.SANDBOX_BANK_URL ?? 'http://127.0.0.1:3100', BANK_TERMINAL_ID: '11223344' });
+  it('the API refuses to start with a live PSP configured (SEP_BASE_URL) and no SMTP_URL', async () => {
+    const { code, output } = await refused('src/main/api.ts', { SEP_BASE_URL: suiteSepUrl() ?? 'http://127.0.0.1:3100', SEP_TERMINAL_ID: '11223344' });
     assert.equal(code, 1);
-    assert.match(output, /SMTP_URL must be set in production mode \(BANK_BASE_URL names a live PSP\)/);
+    assert.match(output, /SMTP_URL must be set in production mode \(SEP_BASE_URL names a live PSP\)/);
   });
 
   it('with SMTP_URL in production mode the API starts, and a sign-up\'s confirmation link is mailed, never printed', async () => {

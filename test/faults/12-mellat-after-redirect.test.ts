@@ -30,7 +30,7 @@ describe('fault: Mellat fails after the redirect and the worker is killed meanwh
     // Mellat first, SEP after it: SEP could take a payment only before the redirect.
     const terminals = [
       { psp: 'mellat', terminal_id: s.baseConfig.SANDBOX_MELLAT_TERMINAL_ID },
-      { psp: 'sep', terminal_id: s.baseConfig.SANDBOX_BANK_TERMINAL_ID },
+      { psp: 'sep', terminal_id: s.baseConfig.SANDBOX_SEP_TERMINAL_ID },
     ];
     await replaceMerchantRoute(s.db, merchant.merchantId, 'test', terminals.map((t, position) => ({ ...t, position, priority: position, weight: 1, min_amount: null, max_amount: null })), new Date());
     // A verify window long enough to verify one payment after the outage, short enough to see the other reversed.

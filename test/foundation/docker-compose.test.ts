@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ConfigSchema, loadConfig, migrationDatabaseUrl, requireMailInProduction, requireSecretsInProduction } from '../../src/config.ts';
+import { ConfigSchema, DEPRECATED_SETTING_NAMES, loadConfig, migrationDatabaseUrl, requireMailInProduction, requireSecretsInProduction } from '../../src/config.ts';
 import { heapLimitOption, memoryCeilingMb, type HeapRole } from '../../tools/launcher/memory.ts';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../tools/launcher/temporal-cluster.ts';
 import { compose, environmentOf, SECRETS } from '../support/compose.ts';
@@ -134,7 +134,8 @@ describe('docker-compose.yml', () => {
       const role = name.replace(/-[ab]$/, '');
       assert.deepEqual(service.command, [role], `${name} runs the image's ${role} role`);
       const env = environmentOf(name);
-      const known = new Set(Object.keys(ConfigSchema.properties));
+      // SEP's old names (BANK_*) are read too, as aliases of SEP_*.
+      const known = new Set([...Object.keys(ConfigSchema.properties), ...Object.keys(DEPRECATED_SETTING_NAMES)]);
       for (const variable of Object.keys(env)) assert.ok(known.has(variable) || IMAGE_VARIABLES.has(variable), `${name} sets ${variable}, which the code does not read`);
       const config = loadConfig(env);
       const db = new URL(config.DATABASE_URL);
@@ -285,14 +286,17 @@ describe('docker-compose.yml', () => {
     for (const name of GATEWAY) {
       const config = loadConfig(environmentOf(name));
       const worker = WORKERS.includes(name);
-      assert.equal(config.SANDBOX_BANK_URL, `http://bank-sim:${simEnv.BANK_SIM_PORT}`);
-      assert.equal(config.SANDBOX_BANK_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
+      // The file may name SEP's settings by their new names or their old ones (BANK_*), which the configuration still reads.
+      assert.equal(config.SANDBOX_SEP_URL, `http://bank-sim:${simEnv.BANK_SIM_PORT}`);
+      assert.equal(config.SANDBOX_SEP_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
       // Only the worker calls the bank: the API has no password of it (item 10 of the third review).
-      assert.equal(config.SANDBOX_BANK_PASSWORD, worker ? simEnv.BANK_SIM_PASSWORD : '', "the simulator's terminal password, the worker's alone");
-      assert.equal(config.SANDBOX_BANK_PAGE_URL, `http://localhost:${simEnv.BANK_SIM_PORT}`);
-      assert.equal(config.BANK_BASE_URL, '', 'no PSP unless the operator sets one');
-      const live = loadConfig(environmentOf(name, { ...SECRETS, BANK_BASE_URL: 'https://psp.example', BANK_TERMINAL_ID: '998877', BANK_PASSWORD: 'terminal-password-from-psp' }));
-      assert.deepEqual([live.BANK_BASE_URL, live.BANK_TERMINAL_ID, live.BANK_PASSWORD], ['https://psp.example', '998877', worker ? 'terminal-password-from-psp' : '']);
+      assert.equal(config.SANDBOX_SEP_PASSWORD, worker ? simEnv.BANK_SIM_PASSWORD : '', "the simulator's terminal password, the worker's alone");
+      assert.equal(config.SANDBOX_SEP_PAGE_URL, `http://localhost:${simEnv.BANK_SIM_PORT}`);
+      assert.equal(config.SEP_BASE_URL, '', 'no PSP unless the operator sets one');
+      const liveSep = { SEP_BASE_URL: 'https://psp.example', SEP_TERMINAL_ID: '998877', SEP_PASSWORD: 'terminal-password-from-psp' };
+      const oldNames = { BANK_BASE_URL: liveSep.SEP_BASE_URL, BANK_TERMINAL_ID: liveSep.SEP_TERMINAL_ID, BANK_PASSWORD: liveSep.SEP_PASSWORD };
+      const live = loadConfig(environmentOf(name, { ...SECRETS, ...liveSep, ...oldNames }));
+      assert.deepEqual([live.SEP_BASE_URL, live.SEP_TERMINAL_ID, live.SEP_PASSWORD], ['https://psp.example', '998877', worker ? 'terminal-password-from-psp' : '']);
     }
   });
 

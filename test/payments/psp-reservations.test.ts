@@ -66,7 +66,7 @@ describe('a PSP terminal reserved for some merchants', function () {
     assert.deepEqual((await routeRows(other)).map((r) => r.psp), ['sep', 'mellat']);
     // A listed merchant may.
     json(await cli('routing', 'set', '--merchant', listed, '--mode', 'test', '--psps', 'mellat,sep', '--json'));
-    assert.deepEqual((await routeRows(listed)).map((r) => [r.psp, r.terminal_id]), [['mellat', mellatTerminal], ['sep', h.config.SANDBOX_BANK_TERMINAL_ID]]);
+    assert.deepEqual((await routeRows(listed)).map((r) => [r.psp, r.terminal_id]), [['mellat', mellatTerminal], ['sep', h.config.SANDBOX_SEP_TERMINAL_ID]]);
 
     // show: the reservation on each entry, and whether this merchant's payments may use it.
     const shown = json<{ routes: { test: RouteView } }>(await cli('routing', 'show', '--merchant', other, '--mode', 'test', '--json')).routes.test;
@@ -89,7 +89,7 @@ describe('a PSP terminal reserved for some merchants', function () {
   it("a payment of a merchant not listed is not sent to the reserved terminal (its default route's first); a listed merchant's is", async () => {
     const [{ merchantId: listed, key: listedKey }, { key: otherKey }] = await Promise.all([newMerchant(), newMerchant()]);
     // SEP's terminal, the default route's first, for `listed` only.
-    json(await cli('routing', 'restrict', '--psp', 'sep', '--terminal', h.config.SANDBOX_BANK_TERMINAL_ID, '--merchants', listed, '--json'));
+    json(await cli('routing', 'restrict', '--psp', 'sep', '--terminal', h.config.SANDBOX_SEP_TERMINAL_ID, '--merchants', listed, '--json'));
 
     const others = await createdPayment(h.baseUrl, otherKey, { amount: 70_000 });
     const pay = await pressPay(h.baseUrl, others.id);

@@ -240,7 +240,7 @@ describe('bank reconciliation of a PSP terminal\'s day', function () {
     // The gate itself: a PSP with a layout holds its payments until a run matched them.
     const cutoff = new Date();
     assert.deepEqual((await draftSettlement(h.db, m.merchantId, cutoff, ['sep'])).payment_count, 0, 'held: its day has no run');
-    const terminal = LIVE_BANK().BANK_TERMINAL_ID;
+    const terminal = LIVE_BANK().SEP_TERMINAL_ID;
     const livePayments = await Promise.all(
       (
         await h.db

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/main/ports.ts';
 import { waitFor } from './http.ts';
+import { suiteSepUrl } from './suite-sep.ts';
+
+export { suiteSepUrl };
 
 /** The bank simulator's ledger (its admin endpoint): what the bank did for a payment. */
 export interface BankOperation {
@@ -12,10 +15,10 @@ export interface BankOperation {
   operation_key: string;
 }
 
-/** The suite's bank simulator (SANDBOX_BANK_URL). */
+/** The suite's bank simulator (SANDBOX_SEP_URL). */
 export function simulatorUrl(): string {
-  const base = process.env.SANDBOX_BANK_URL;
-  if (base === undefined || base === '') throw new Error('no bank simulator (SANDBOX_BANK_URL)');
+  const base = suiteSepUrl();
+  if (base === undefined) throw new Error('no bank simulator (SANDBOX_SEP_URL)');
   return base;
 }
 

@@ -23,6 +23,7 @@ import { createSimulator } from '../../src/bank-sim/server.ts';
 import { freePort } from '../../src/main/ports.ts';
 import { ARTIFACTS } from './artifacts.ts';
 import { operatorNetworkSettings } from './operator-network.ts';
+import { suiteSepUrl } from './suite-sep.ts';
 
 export interface Harness {
   config: Config;
@@ -55,7 +56,7 @@ export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}
 }
 
 /** A live PSP for tests: the simulator under the live configuration. */
-export const LIVE_BANK = () => ({ BANK_BASE_URL: process.env.SANDBOX_BANK_URL ?? '', BANK_TERMINAL_ID: '11223344' });
+export const LIVE_BANK = () => ({ SEP_BASE_URL: suiteSepUrl() ?? '', SEP_TERMINAL_ID: '11223344' });
 
 /** An API server with a live bank configured (the simulator standing in for a PSP). */
 export async function liveBankApi(): Promise<string> {
@@ -64,11 +65,11 @@ export async function liveBankApi(): Promise<string> {
 
 /** A port nobody listens on right now. */
 /**
- * The bank simulator: the process `npm test` started (SANDBOX_BANK_URL), or, for a bare
+ * The bank simulator: the process `npm test` started (SANDBOX_SEP_URL), or, for a bare
  * mocha run, one in this process on a free port.
  */
 async function provideBankSimulator(): Promise<void> {
-  if (process.env.SANDBOX_BANK_URL !== undefined && process.env.SANDBOX_BANK_URL !== '') return;
+  if (suiteSepUrl() !== undefined) return;
   process.env.BANK_SIM_ADMIN_TOKEN ??= randomBytes(24).toString('base64url');
   const { server } = createSimulator({
     stateFile: join(tmpdir(), `dargah-bank-sim-${process.pid}.jsonl`),
@@ -79,7 +80,7 @@ async function provideBankSimulator(): Promise<void> {
     redirectOrigins: ['http://127.0.0.1:*', 'http://localhost:*'],
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  process.env.SANDBOX_BANK_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.SANDBOX_SEP_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   server.unref();
 }

@@ -1,3 +1,4 @@
+import { PSP_NAMES, pspSettingName } from '../../src/adapters/psp/profiles.ts';
 import { closeHarness, startedHarness } from './harness.ts';
 import { assertLedgerBalancedSince } from './ledger.ts';
 
@@ -18,12 +19,13 @@ export const mochaHooks = {
     // Every browser and client of the suite signs in from loopback: one test's wrong passwords and codes must not
     // throttle the next (in production the 15-minute window passes; tests of the throttle fill it themselves).
     await h.db.deleteFrom('rate_limit_counters').where('bucket', 'like', 'signin-%').execute();
-    // The suite's simulators are every test's PSPs: a test that takes SEP's token service down must not leave its
+    // The suite's simulators (one per registered PSP) are every test's PSPs: a test that takes SEP's token service down must not leave its
     // breaker open for the next test's payments (which would go to Mellat first). Terminals a test runs of its
     // own (the failover test's) keep their state from one of its steps to the next.
-    await h.db.deleteFrom('psp_health').where('terminal_id', 'in', [h.config.SANDBOX_BANK_TERMINAL_ID, h.config.SANDBOX_MELLAT_TERMINAL_ID]).execute();
+    const suiteTerminals = PSP_NAMES.map((psp) => h.config[pspSettingName(psp, 'test', 'TERMINAL_ID')]);
+    await h.db.deleteFrom('psp_health').where('terminal_id', 'in', suiteTerminals).execute();
     // Nor leave one of them reserved for its own merchants: every other test's payments would skip it.
-    await h.db.deleteFrom('psp_terminal_reservations').where('terminal_id', 'in', [h.config.SANDBOX_BANK_TERMINAL_ID, h.config.SANDBOX_MELLAT_TERMINAL_ID]).execute();
+    await h.db.deleteFrom('psp_terminal_reservations').where('terminal_id', 'in', suiteTerminals).execute();
     await assertLedgerBalancedSince(h.db, testStarted, `after "${this.currentTest?.fullTitle() ?? 'a test'}"`).catch((error: unknown) => {
       breaks.push(error instanceof Error ? error.message : String(error));
     });

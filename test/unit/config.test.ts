@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, DEPRECATED_SETTING_NAMES, isProductionMode, loadConfig, warnDeprecatedSettings } from '../../src/config.ts';
 
 describe('configuration from the environment', () => {
   it('has working defaults for a developer machine', () => {
@@ -84,5 +84,35 @@ describe('configuration from the environment', () => {
   it('refuses bounds that contradict each other', () => {
     assert.throws(() => loadConfig({ AMOUNT_MIN: '100', AMOUNT_MAX: '10' }), /AMOUNT_MIN/);
     assert.throws(() => loadConfig({ FEE_MIN: '100', FEE_MAX: '10' }), /FEE_MIN/);
+  });
+
+  describe("SEP's old setting names (BANK_*)", () => {
+    it('are read when the new name is unset, the new name winning when both are set', () => {
+      const config = loadConfig({ BANK_BASE_URL: 'https://sep.example', BANK_TERMINAL_ID: '998877', BANK_PASSWORD: 'from-the-psp', SANDBOX_BANK_URL: 'http://bank-sim:3100', SANDBOX_BANK_TERMINAL_ID: '4455' });
+      assert.deepEqual([config.SEP_BASE_URL, config.SEP_TERMINAL_ID, config.SEP_PASSWORD, config.SANDBOX_SEP_URL, config.SANDBOX_SEP_TERMINAL_ID], ['https://sep.example', '998877', 'from-the-psp', 'http://bank-sim:3100', '4455']);
+      assert.equal(loadConfig({ BANK_BASE_URL: 'https://old.example', SEP_BASE_URL: 'https://new.example' }).SEP_BASE_URL, 'https://new.example');
+      assert.equal(isProductionMode(loadConfig({ BANK_BASE_URL: 'https://sep.example' })), true, 'a live SEP by its old name is production mode');
+      assert.equal(loadConfig({ BANK_TIMEOUT_MS: '5000' }).BANK_TIMEOUT_MS, 5000, 'BANK_TIMEOUT_MS is every PSP\'s: not renamed');
+    });
+
+    it('log one deprecation warning each, naming the new one, and none when only the new names are used', () => {
+      const warnings: string[] = [];
+      const logger = { warn: (message: string) => warnings.push(message) };
+      warnDeprecatedSettings(logger, { BANK_BASE_URL: 'https://sep.example', SANDBOX_BANK_URL: 'http://bank-sim:3100', BANK_TIMEOUT_MS: '5000', SEP_TERMINAL_ID: '1' });
+      assert.deepEqual(warnings, [
+        'BANK_BASE_URL is deprecated: set SEP_BASE_URL instead (BANK_BASE_URL is read only while SEP_BASE_URL is unset)',
+        'SANDBOX_BANK_URL is deprecated: set SANDBOX_SEP_URL instead (SANDBOX_BANK_URL is read only while SANDBOX_SEP_URL is unset)',
+      ]);
+      warnings.length = 0;
+      warnDeprecatedSettings(logger, { SEP_BASE_URL: 'https://sep.example', SANDBOX_SEP_URL: 'http://bank-sim:3100' });
+      assert.deepEqual(warnings, []);
+      assert.deepEqual(Object.values(DEPRECATED_SETTING_NAMES).sort(), ['SANDBOX_SEP_PAGE_URL', 'SANDBOX_SEP_PASSWORD', 'SANDBOX_SEP_TERMINAL_ID', 'SANDBOX_SEP_URL', 'SEP_BASE_URL', 'SEP_PAGE_URL', 'SEP_PASSWORD', 'SEP_TERMINAL_ID']);
+    });
+
+    it('keep a PSP address set empty: that PSP is off for the mode, whatever its default', () => {
+      assert.equal(loadConfig({ SANDBOX_MELLAT_URL: '' }).SANDBOX_MELLAT_URL, '');
+      assert.equal(loadConfig({}).SANDBOX_MELLAT_URL, 'http://127.0.0.1:3101', "unset: Mellat's simulator");
+      assert.equal(loadConfig({ SANDBOX_BANK_URL: '' }).SANDBOX_SEP_URL, '', 'the old name set empty too');
+    });
   });
 });

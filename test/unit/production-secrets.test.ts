@@ -43,9 +43,9 @@ describe('secrets required in production mode', () => {
     for (const name of Object.keys(KEYS)) assert.match(message, new RegExp(`${name} must be set in production mode`));
   });
 
-  it('a live PSP (BANK_BASE_URL) is production mode too', () => {
-    const message = refusal(() => requireSecretsInProduction(without('CARD_HASH_KEY', { BANK_BASE_URL: 'https://psp.example', BANK_TERMINAL_ID: '1' }), 'worker'));
-    assert.match(message, /CARD_HASH_KEY must be set in production mode \(BANK_BASE_URL names a live PSP\)/);
+  it('a live PSP (SEP_BASE_URL) is production mode too', () => {
+    const message = refusal(() => requireSecretsInProduction(without('CARD_HASH_KEY', { SEP_BASE_URL: 'https://psp.example', SEP_TERMINAL_ID: '1' }), 'worker'));
+    assert.match(message, /CARD_HASH_KEY must be set in production mode \(SEP_BASE_URL names a live PSP\)/);
   });
 
   it('the worker needs CARD_HASH_KEY only: the pages and the dashboard are not its', () => {

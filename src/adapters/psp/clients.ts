@@ -1,35 +1,15 @@
-/** The PSP clients of each mode, from the configuration (docs/BANK.md#configuration, docs/psps/). */
-import type { Config } from '../../config.ts';
+/**
+ * The PSP clients of each mode, from the configuration (docs/BANK.md#configuration, docs/psps/): one
+ * per registered connector (registry.ts) whose address is set for that mode, made from its settings
+ * (pspSettings: `SANDBOX_<PSP>_*` in test mode, `<PSP>_*` in live mode).
+ */
+import { pspTerminalSettings, type Config } from '../../config.ts';
 import { PSP_NAMES, type PspClient, type PspName } from './psp-client.ts';
-import { MellatClient } from './mellat/client.ts';
-import { SepClient } from './sep/client.ts';
+import { pspSettingName, type PspMode, type PspSettingKey } from './profiles.ts';
+import { PSP_CONNECTORS, type PspConnectors } from './registry.ts';
 
-type BankConfig = Pick<
-  Config,
-  | 'BANK_BASE_URL'
-  | 'BANK_PAGE_URL'
-  | 'BANK_TERMINAL_ID'
-  | 'BANK_PASSWORD'
-  | 'BANK_TIMEOUT_MS'
-  | 'SANDBOX_BANK_URL'
-  | 'SANDBOX_BANK_PAGE_URL'
-  | 'SANDBOX_BANK_TERMINAL_ID'
-  | 'SANDBOX_BANK_PASSWORD'
-  | 'SANDBOX_MELLAT_URL'
-  | 'SANDBOX_MELLAT_PAGE_URL'
-  | 'SANDBOX_MELLAT_TERMINAL_ID'
-  | 'SANDBOX_MELLAT_USERNAME'
-  | 'SANDBOX_MELLAT_PASSWORD'
-  | 'MELLAT_BASE_URL'
-  | 'MELLAT_PAGE_URL'
-  | 'MELLAT_TERMINAL_ID'
-  | 'MELLAT_USERNAME'
-  | 'MELLAT_PASSWORD'
->;
-
-const strip = (url: string) => url.replace(/\/+$/, '');
-/** The page's own address when one is configured; else the server-to-server one. */
-const pageBase = (pageUrl: string) => (pageUrl === '' ? {} : { pageBaseUrl: strip(pageUrl) });
+/** What the clients are made of: every PSP setting and the timeout of one call. */
+export type BankConfig = Pick<Config, 'BANK_TIMEOUT_MS' | PspSettingKey>;
 
 /** The PSP clients by mode and PSP: a PSP is there once its address is configured. */
 export interface PspClients {
@@ -50,31 +30,28 @@ export function configuredTerminals(clients: PspClients, mode: 'test' | 'live'):
   });
 }
 
-/** What the configuration gives: the clients by mode and PSP, typed by protocol (the payouts go through the live SEP terminal). */
+/** The client class of PSP `N`'s connector (SepClient for sep, …). */
+export type ConnectorClient<N extends PspName> = ReturnType<PspConnectors[N]['client']>;
+/** One mode's clients, each typed by its connector's class. */
+export type ConfiguredModeClients = { [N in PspName]?: ConnectorClient<N> };
+
+/** What the configuration gives: the clients by mode and PSP, typed by protocol (the payouts go through the SEP terminal of their mode). */
 export interface ConfiguredPspClients extends PspClients {
-  test: { sep: SepClient; mellat?: MellatClient };
-  live: { sep?: SepClient; mellat?: MellatClient };
+  test: ConfiguredModeClients;
+  live: ConfiguredModeClients;
+}
+
+/** The clients of `mode`: each registered PSP whose address setting for the mode is non-empty. */
+function modeClients(config: BankConfig, mode: PspMode): ConfiguredModeClients {
+  const clients: Partial<Record<PspName, PspClient>> = {};
+  for (const psp of PSP_NAMES) {
+    if (config[pspSettingName(psp, mode, 'URL')] === '') continue;
+    clients[psp] = PSP_CONNECTORS[psp].client(pspTerminalSettings(config, psp, mode), config.BANK_TIMEOUT_MS);
+  }
+  // Each client is its own connector's (the loop above): the registry's types say which class.
+  return clients as ConfiguredModeClients;
 }
 
 export function pspClientsFromConfig(config: BankConfig): ConfiguredPspClients {
-  const sep = (baseUrl: string, pageUrl: string, terminalId: string, password: string) =>
-    new SepClient({ baseUrl: strip(baseUrl), ...pageBase(pageUrl), terminalId, password, timeoutMs: config.BANK_TIMEOUT_MS });
-  const mellat = (baseUrl: string, pageUrl: string, terminalId: string, userName: string, password: string) =>
-    new MellatClient({ baseUrl: strip(baseUrl), ...pageBase(pageUrl), terminalId, userName, password, timeoutMs: config.BANK_TIMEOUT_MS });
-  return {
-    test: {
-      sep: sep(config.SANDBOX_BANK_URL, config.SANDBOX_BANK_PAGE_URL, config.SANDBOX_BANK_TERMINAL_ID, config.SANDBOX_BANK_PASSWORD),
-      ...(config.SANDBOX_MELLAT_URL === ''
-        ? {}
-        : {
-            mellat: mellat(config.SANDBOX_MELLAT_URL, config.SANDBOX_MELLAT_PAGE_URL, config.SANDBOX_MELLAT_TERMINAL_ID, config.SANDBOX_MELLAT_USERNAME, config.SANDBOX_MELLAT_PASSWORD),
-          }),
-    },
-    live: {
-      ...(config.BANK_BASE_URL === '' ? {} : { sep: sep(config.BANK_BASE_URL, config.BANK_PAGE_URL, config.BANK_TERMINAL_ID, config.BANK_PASSWORD) }),
-      ...(config.MELLAT_BASE_URL === ''
-        ? {}
-        : { mellat: mellat(config.MELLAT_BASE_URL, config.MELLAT_PAGE_URL, config.MELLAT_TERMINAL_ID, config.MELLAT_USERNAME, config.MELLAT_PASSWORD) }),
-    },
-  };
+  return { test: modeClients(config, 'test'), live: modeClients(config, 'live') };
 }

@@ -6,7 +6,7 @@
  */
 import type { BankCallback } from '../../domain/payment-workflow.ts';
 import type { PspProfile } from './profile.ts';
-import type { PspClient } from './psp-client.ts';
+import type { BankReportLine, PspClient } from './psp-client.ts';
 
 /**
  * One terminal's settings in one mode, by suffix: `URL` (no trailing slash), `PAGE_URL` ('' when the
@@ -14,6 +14,18 @@ import type { PspClient } from './psp-client.ts';
  */
 export type PspTerminalSettings = Readonly<Record<string, string>>;
 
+/** A documented layout of a PSP's daily report file (reports.ts): how to read it, and the reference that documents it. */
+export interface ReportLayout {
+  /** The file's lines of `terminalId`'s Tehran day `day`; BankReportInvalid when the file is not one. */
+  read(text: string, terminalId: string, day: string): BankReportLine[];
+  /** Where the layout is documented (a published document, or a repository and path). */
+  reference: string;
+}
+
+/**
+ * Declared with `satisfies PspConnector` (not `: PspConnector`), so that the registry sees its
+ * profile's literal name and its client's own class (registry.ts holds each entry to its key).
+ */
 export interface PspConnector {
   readonly profile: PspProfile;
   /** The client of one terminal: its settings in one mode, and how long one call may take (BANK_TIMEOUT_MS). */
@@ -29,4 +41,9 @@ export interface PspConnector {
   orderId(paymentId: string): string;
   /** The origins the customer's browser is sent to with these settings (the pages' form-action policy). */
   pageOrigins(settings: PspTerminalSettings): string[];
+  /**
+   * The layout of the PSP's daily report, only where a public reference documents one (then its
+   * profile declares `dailyReport: true`; a unit test holds the two together). None today.
+   */
+  report?: ReportLayout;
 }

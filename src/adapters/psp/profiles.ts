@@ -19,7 +19,32 @@ export type PspName = keyof typeof PSP_PROFILES;
 /** In the registry's order, which is the default route's order. */
 export const PSP_NAMES = Object.keys(PSP_PROFILES) as PspName[];
 
+/** The keys of PSP_PROFILES whose profile names another PSP (none: the line below fails to compile otherwise). */
+type MisnamedProfile = { [K in PspName]: (typeof PSP_PROFILES)[K]['name'] extends K ? never : K }[PspName];
+// Each profile is registered under its own name: a profile under another key is a compile error here.
+export const PROFILES_UNDER_THEIR_NAMES: [MisnamedProfile] extends [never] ? true : { misnamed: MisnamedProfile } = true;
+
+/** Whether `name` is one of the registry's PSPs (a record's, a request's or an operator's word for one). */
+export const isPspName = (name: string | null | undefined): name is PspName => name !== null && name !== undefined && Object.hasOwn(PSP_PROFILES, name);
+
+/**
+ * The PSP of a payment or a return that names none: SEP, the gateway's only PSP before payments
+ * recorded theirs (a payment with no `psp` is SEP's, a return with no other PSP's fields SEP's page's).
+ */
+export const ORIGINAL_PSP = 'sep' satisfies PspName;
+
 export type PspMode = 'test' | 'live';
+
+/** The settings every connector has in each mode (its profile's own come beside them). */
+export const COMMON_PSP_SETTINGS = ['URL', 'PAGE_URL', 'TERMINAL_ID'] as const;
+/** The suffixes of PSP `N`'s settings: the common ones and its profile's own. */
+export type PspSettingSuffix<N extends PspName> = (typeof COMMON_PSP_SETTINGS)[number] | (typeof PSP_PROFILES)[N]['settings'][number]['suffix'];
+/** The name of a setting in the environment, as pspSettingName spells it, for the compiler. */
+export type PspSettingNameOf<N extends PspName, M extends PspMode, S extends string> = M extends 'test'
+  ? `SANDBOX_${Uppercase<N>}_${S}`
+  : `${Uppercase<N>}_${S extends 'URL' ? 'BASE_URL' : S}`;
+/** Every PSP setting's name (of PSPs `N`, in modes `M`): the configuration's typed keys (config-schema.ts). */
+export type PspSettingKey<N extends PspName = PspName, M extends PspMode = PspMode> = N extends PspName ? (M extends PspMode ? PspSettingNameOf<N, M, PspSettingSuffix<N>> : never) : never;
 
 /** One setting of the configuration that a PSP's profile gives, in one mode. */
 export interface PspSettingOf {
@@ -38,11 +63,11 @@ export interface PspSettingOf {
 /**
  * A PSP setting's name in the environment: `SANDBOX_<PSP>_<suffix>` in test mode; `<PSP>_<suffix>` in
  * live mode, where the address is `<PSP>_BASE_URL` (the names Mellat's settings have had since
- * they were first written; SEP's were BANK_*, kept as aliases by the configuration).
+ * they were first written; SEP's were BANK_*, still read as aliases by the configuration: src/config.ts).
  */
-export function pspSettingName(psp: PspName, mode: PspMode, suffix: string): string {
+export function pspSettingName<N extends PspName, M extends PspMode, S extends string>(psp: N, mode: M, suffix: S): PspSettingNameOf<N, M, S> {
   const upper = psp.toUpperCase();
-  return mode === 'test' ? `SANDBOX_${upper}_${suffix}` : `${upper}_${suffix === 'URL' ? 'BASE_URL' : suffix}`;
+  return (mode === 'test' ? `SANDBOX_${upper}_${suffix}` : `${upper}_${suffix === 'URL' ? 'BASE_URL' : suffix}`) as PspSettingNameOf<N, M, S>;
 }
 
 /** Every setting of every PSP in both modes, in the registry's order: the configuration's, the docs', compose's and Helm's list. */

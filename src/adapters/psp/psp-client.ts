@@ -2,7 +2,8 @@
  * What the gateway asks of a PSP (a Shaparak payment service provider's
  * internet payment gateway), whatever its protocol: the contract every PSP
  * connector implements and the bank activities speak (docs/BANK.md,
- * docs/psps/). One folder a connector, its client and its message mapping:
+ * docs/psps/). One folder a connector (its profile, client, message mapping and
+ * index.ts, the PspConnector of connector.ts), listed once in registry.ts:
  * sep/ (SEP's REST IPG) and mellat/ (Behpardakht Mellat's SOAP IPG); how to
  * add another is in docs/psps/README.md. Every operation carries our operation key (confirm:<payment>,
  * settle:<payment>, reverse:<payment>, refund:<refund>) so that the PSP does it

@@ -58,7 +58,7 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     psp.answers.set(corpusMessage('sep', 'token-request').http.path, () => ({ json: corpusMessage('sep', 'token-answer-ok').message }));
     psp.answers.set(VERIFY, (request) => answerFor('verify-answer-ok', request));
     psp.answers.set(REVERSE, (request) => answerFor('reverse-answer-ok', request));
-    const own = { SANDBOX_BANK_URL: psp.url, SANDBOX_BANK_PAGE_URL: psp.url, SANDBOX_BANK_TERMINAL_ID: TERMINAL, SANDBOX_BANK_PASSWORD: '', TEMPORAL_TASK_QUEUE: queue };
+    const own = { SANDBOX_SEP_URL: psp.url, SANDBOX_SEP_PAGE_URL: psp.url, SANDBOX_SEP_TERMINAL_ID: TERMINAL, SANDBOX_SEP_PASSWORD: '', TEMPORAL_TASK_QUEUE: queue };
     worker = await createPaymentWorker({ config: testConfig(own), db: h.db, temporal: h.temporal.client, logger: h.logger, bundle: h.bundle });
     running = worker.run();
     api = await apiWith(own);

@@ -18,7 +18,7 @@ const configured = (env: Record<string, string>) => {
 describe('windows from the PSP', () => {
   it("the defaults fit SEP's 50 minutes exactly (1800 s + 1200 s), and Mellat's 180", () => {
     const { config, clients } = configured({ SANDBOX_MELLAT_URL: 'http://127.0.0.1:3200', MELLAT_BASE_URL: 'https://bpm.example', MELLAT_TERMINAL_ID: '1' });
-    assert.equal(clients.test.sep.capabilities.reversalWindowMs, 50 * 60_000);
+    assert.equal(clients.test.sep?.capabilities.reversalWindowMs, 50 * 60_000);
     assert.equal(clients.test.mellat?.capabilities.reversalWindowMs, 180 * 60_000);
     assert.equal(reversalWindowProblem(config, clients), undefined);
   });
@@ -48,7 +48,7 @@ describe('windows from the PSP', () => {
       this.timeout(60_000);
       // No MySQL or Temporal at these addresses: a process that got past the check would fail on them instead.
       const env: NodeJS.ProcessEnv = { ...process.env, VERIFY_WINDOW_SECONDS: '3600', BANK_PENDING_LIMIT_SECONDS: '1200', DATABASE_URL: 'mysql://root@127.0.0.1:1/none', TEMPORAL_ADDRESS: '127.0.0.1:1', NODE_ENV: 'development' };
-      delete env.BANK_BASE_URL;
+      delete env.SEP_BASE_URL;
       const child = spawn(process.execPath, ['--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c.toString()));

@@ -1,0 +1,147 @@
+/**
+ * The lifecycle every PSP connector is held to (docs/ARCHITECTURE.md#the-registry-of-psps), one
+ * table-driven suite over the registry (PSP_NAMES): for each PSP, against the suite's simulator of
+ * that PSP (its SANDBOX_<PSP>_URL, one the launcher runs per registered PSP), a merchant routed to it
+ * alone (the operator's `routing set`, as test/payments/mellat-payment.test.ts does):
+ *
+ * - paid and verified, the PSP and terminal recorded, every operation at that PSP's simulator;
+ * - paid and not verified: reversed at the verify deadline (a short VERIFY_WINDOW_SECONDS);
+ * - canceled at the PSP's page;
+ * - refunded by its capability: `psp_refund` for a part where the profile declares `refund: 'partial'`,
+ *   else the whole payment by its `reversal` (docs/PAYMENTS.md#how-a-refund-is-paid-out);
+ * - its token request failing before the redirect (its simulator's fault switch): the payment goes to
+ *   the next PSP of the route, which pays it.
+ *
+ * A new connector is held to this by its registry entry alone. The customer's way is the test
+ * helper's (`bank_outcome`): the token, the outcome chosen on the simulator of the PSP that gave it,
+ * the PSP's return read by its connector.
+ */
+import assert from 'node:assert/strict';
+import { PSP_NAMES, PSP_PROFILES, pspSettingName, type PspName } from '../../src/adapters/psp/profiles.ts';
+import { pspOrderId } from '../../src/adapters/psp/reports.ts';
+import type { BankOutcome } from '../../src/domain/payment.ts';
+import type { Payment } from '../../src/domain/payment-schemas.ts';
+import { bankAdmin, bankFault } from '../support/bank.ts';
+import { cli } from '../support/cli.ts';
+import { apiWith, getHarness, newMerchant, type Harness } from '../support/harness.ts';
+import { client } from '../support/http.ts';
+import { createdPayment, waitForStatus } from '../support/payments.ts';
+import { waitForRefund, type RefundBody } from '../support/refunds.ts';
+
+interface PaymentBody {
+  payment: Payment;
+}
+
+/** What the simulator of a PSP did for a payment: its operations, by the id the PSP knows the payment by. */
+async function operationsAt(simulator: string, psp: PspName, paymentId: string): Promise<string[]> {
+  const { operations } = await bankAdmin<{ operations: { kind: string }[] }>(`/admin/transactions?res_num=${encodeURIComponent(pspOrderId(psp, paymentId))}`, simulator);
+  return operations.map((op) => op.kind);
+}
+
+for (const [index, psp] of PSP_NAMES.entries()) {
+  const profile = PSP_PROFILES[psp];
+  const next = PSP_NAMES[(index + 1) % PSP_NAMES.length]!;
+
+  describe(`PSP ${psp}: the lifecycle every connector passes`, function () {
+    this.timeout(90_000);
+    let h: Harness;
+    let key: string;
+    let merchantId: string;
+    const simulator = () => h.config[pspSettingName(psp, 'test', 'URL')];
+    const terminal = () => h.config[pspSettingName(psp, 'test', 'TERMINAL_ID')];
+
+    /** The customer's `outcome` at the bank, through the test helper of `baseUrl`'s API (a busy worker's 503 is asked again). */
+    const atBank = async (baseUrl: string, id: string, outcome: BankOutcome) => {
+      const api = client(baseUrl, key);
+      let res = await api.post<PaymentBody>(`/test_helpers/payments/${id}/bank_outcome`, { outcome });
+      for (let retry = 0; res.status === 503 && retry < 10; retry++) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        res = await api.post<PaymentBody>(`/test_helpers/payments/${id}/bank_outcome`, { outcome });
+      }
+      assert.equal(res.status, 200, res.text);
+      return res.body.payment;
+    };
+    const routeTo = async (psps: readonly PspName[]) => {
+      const set = await cli('routing', 'set', '--merchant', merchantId, '--mode', 'test', '--psps', psps.join(','));
+      assert.equal(set.code, 0, set.stderr);
+    };
+
+    before(async () => {
+      h = await getHarness();
+      assert.notEqual(simulator(), '', `${pspSettingName(psp, 'test', 'URL')}: the suite runs a simulator of every registered PSP`);
+      ({ key, merchantId } = await newMerchant());
+      await routeTo([psp]);
+    });
+
+    it('pays and verifies: the PSP and its terminal recorded, every bank operation at its simulator', async () => {
+      const created = await createdPayment(h.baseUrl, key, { amount: 130_000 });
+      const paid = await atBank(h.baseUrl, created.id, 'success');
+      assert.equal(paid.status, 'paid');
+      assert.deepEqual(paid.psp, { name: psp, terminal_id: terminal() });
+      assert.equal(paid.amount, 130_000);
+      assert.ok(paid.reference_id !== null && paid.reference_id !== '', 'the PSP reference is recorded');
+      const verified = await client(h.baseUrl, key).post<PaymentBody>(`/payments/${created.id}/verify`, { amount: 130_000 });
+      assert.equal(verified.status, 200, verified.text);
+      assert.equal(verified.body.payment.status, 'verified');
+      const kinds = await operationsAt(simulator(), psp, created.id);
+      assert.ok(kinds.includes('confirm'), `${psp} confirmed it: ${kinds.join(', ')}`);
+      // Captured where the profile says: a settle only where capture is `settle`.
+      assert.equal(kinds.includes('settle'), profile.capabilities.capture === 'settle', `${psp} (${profile.capabilities.capture}): ${kinds.join(', ')}`);
+    });
+
+    it('paid and not verified: reversed at the PSP at the verify deadline, the whole amount back, no fee', async () => {
+      const shortWindow = await apiWith({ VERIFY_WINDOW_SECONDS: '2' });
+      const created = await createdPayment(shortWindow, key, { amount: 140_000 });
+      assert.equal((await atBank(shortWindow, created.id, 'success')).status, 'paid');
+      const reversed = await waitForStatus(shortWindow, key, created.id, 'reversed', 30_000);
+      assert.deepEqual([reversed.refunded_amount, reversed.fee, reversed.verified_at], [140_000, 0, null]);
+      assert.ok((await operationsAt(simulator(), psp, created.id)).includes('reverse'), `${psp} reversed it`);
+    });
+
+    it("canceled at the PSP's page: canceled_by_customer, nothing confirmed", async () => {
+      const created = await createdPayment(h.baseUrl, key, { amount: 150_000 });
+      await atBank(h.baseUrl, created.id, 'cancel');
+      const canceled = await waitForStatus(h.baseUrl, key, created.id, 'canceled');
+      assert.equal(canceled.failure?.code, 'canceled_by_customer');
+      assert.deepEqual(canceled.psp, { name: psp, terminal_id: terminal() });
+      assert.ok(!(await operationsAt(simulator(), psp, created.id)).includes('confirm'), 'nothing to confirm');
+    });
+
+    const refundBy = profile.capabilities.refund === 'partial' ? 'psp_refund' : 'reversal';
+    it(`refunds by its capability (refund: ${profile.capabilities.refund}): ${refundBy === 'psp_refund' ? 'a part by the PSP refund' : 'the whole payment by its reversal'}`, async () => {
+      const created = await createdPayment(h.baseUrl, key, { amount: 160_000 });
+      await atBank(h.baseUrl, created.id, 'success');
+      const api = client(h.baseUrl, key);
+      assert.equal((await api.post<PaymentBody>(`/payments/${created.id}/verify`, { amount: 160_000 })).status, 200);
+      const asked = await api.post<RefundBody>(`/payments/${created.id}/refunds`, refundBy === 'psp_refund' ? { amount: 60_000 } : {});
+      assert.equal(asked.status, 201, asked.text);
+      assert.equal(asked.body.refund.method, refundBy);
+      const done = await waitForRefund(h.baseUrl, key, asked.body.refund.id, 'succeeded');
+      assert.equal(done.amount, refundBy === 'psp_refund' ? 60_000 : 160_000);
+      const kinds = await operationsAt(simulator(), psp, created.id);
+      assert.ok(kinds.includes(refundBy === 'psp_refund' ? 'refund' : 'reverse'), `${psp} paid it back by ${refundBy}: ${kinds.join(', ')}`);
+      const payment = (await api.get<PaymentBody>(`/payments/${created.id}`)).body.payment;
+      assert.equal(payment.refunded_amount, done.amount);
+    });
+
+    // With one PSP registered there is no next one to fail over to.
+    if (next !== psp) {
+      it(`fails over to the next PSP of the route (${next}) when its token request fails before the redirect`, async () => {
+        await routeTo([psp, next]);
+        try {
+          await bankFault({ operation: 'token', fault: 'down' }, simulator());
+          const created = await createdPayment(h.baseUrl, key, { amount: 170_000 });
+          const paid = await atBank(h.baseUrl, created.id, 'success');
+          assert.equal(paid.status, 'paid');
+          assert.deepEqual(paid.psp, { name: next, terminal_id: h.config[pspSettingName(next, 'test', 'TERMINAL_ID')] });
+          assert.ok(!(await operationsAt(simulator(), psp, created.id)).includes('confirm'), `${psp} confirmed nothing`);
+          const verified = await client(h.baseUrl, key).post<PaymentBody>(`/payments/${created.id}/verify`, { amount: 170_000 });
+          assert.equal(verified.status, 200, verified.text);
+        } finally {
+          await bankFault({ operation: 'token', fault: 'clear' }, simulator());
+          await routeTo([psp]);
+        }
+      });
+    }
+  });
+}
