@@ -3,7 +3,7 @@
  *   BANK_SIM_PROTOCOL: the PSP's name, one of protocols.ts's table (sep, the default; mellat: Behpardakht
  *   Mellat's IPG, docs/psps/mellat.md; …). Each protocol has its defaults (its PSP's profile's simulator):
  *   BANK_SIM_PORT (sep 3100, mellat 3101, …), BANK_SIM_HOST (127.0.0.1), BANK_SIM_STATE_FILE
- *   (.data/bank-sim.jsonl; .data/bank-sim-<psp>.jsonl for the others), BANK_SIM_TERMINAL_ID (sep 11223344,
+ *   (.data/bank-sim-<psp>.jsonl), BANK_SIM_TERMINAL_ID (sep 11223344,
  *   mellat 55667788, …), BANK_SIM_PASSWORD (none), and BANK_SIM_<suffix> for each of the protocol's own
  *   settings (mellat: BANK_SIM_USERNAME, the terminal's user name, dargah), SANDBOX_DELAY_SECONDS (10),
  *   BANK_SIM_AUTO_REVERSE_SECONDS (paid but never confirmed → reversed by the bank; 0 = never: the PSP's own,
@@ -29,7 +29,7 @@ const port = Number(env.BANK_SIM_PORT ?? defaults.port);
 const host = env.BANK_SIM_HOST ?? '127.0.0.1';
 const { server } = createSimulator({
   protocol: protocol.name,
-  stateFile: env.BANK_SIM_STATE_FILE ?? join(process.cwd(), '.data', defaults.stateFileName),
+  stateFile: env.BANK_SIM_STATE_FILE ?? join(process.cwd(), '.data', `bank-sim-${protocol.name}.jsonl`),
   terminalId: env.BANK_SIM_TERMINAL_ID ?? defaults.terminalId,
   userName: settings.USERNAME ?? '',
   password: env.BANK_SIM_PASSWORD ?? '',

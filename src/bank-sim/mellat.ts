@@ -345,7 +345,7 @@ function unanswered(res: ServerResponse, fault: (res: ServerResponse) => void): 
 export const MELLAT_SIMULATOR: SimulatorProtocol = {
   name: 'mellat',
   title: "Behpardakht Mellat's SOAP IPG",
-  defaults: { port: 3101, terminalId: '55667788', autoReverseSeconds: 1200, stateFileName: 'bank-sim-mellat.jsonl', settings: { USERNAME: 'dargah' } },
+  defaults: { port: 3101, terminalId: '55667788', autoReverseSeconds: 1200, settings: { USERNAME: 'dargah' } },
   page: MELLAT_PAGE,
   listen: (server, { ledger, faults, options }) => listenMellat(server, { ledger, faults, options: { ...options, userName: options.userName ?? options.settings?.USERNAME ?? '' } }),
 };

@@ -11,7 +11,7 @@ import type { SimulatorProtocol } from './simulator-protocol.ts';
 export const SEP_SIMULATOR: SimulatorProtocol = {
   name: 'sep',
   title: "SEP's REST IPG",
-  defaults: { port: 3100, terminalId: '11223344', autoReverseSeconds: 1800, stateFileName: 'bank-sim.jsonl', settings: {} },
+  defaults: { port: 3100, terminalId: '11223344', autoReverseSeconds: 1800, settings: {} },
   page: SEP_PAGE,
   routes: ({ ledger, faults, options }) => [protocolRoutes({ ledger, faults, options }), payoutRoutes({ ledger, faults, terminalId: options.terminalId })],
 };

@@ -63,8 +63,6 @@ export interface SimulatorDefaults {
   terminalId: string;
   /** The PSP's own: a payment paid and never verified is given back after this many seconds. */
   autoReverseSeconds: number;
-  /** Its ledger's file name under .data/. */
-  stateFileName: string;
   /** The protocol's own settings besides the terminal and its password (`USERNAME`, `MERCHANT_ID`, …) and their defaults: read from `BANK_SIM_<suffix>`. */
   settings: Readonly<Record<string, string>>;
 }
