@@ -2,7 +2,7 @@
  * `npm run generate:psps`: the PSP blocks of the deployment files and the docs, derived from the registry
  * of PSP profiles (src/adapters/psp/profiles.ts) and written between marker comments: docker-compose.yml
  * (a simulator service per PSP, the gateway's PSP settings, the worker's PSP secrets, the simulators'
- * volumes), .env.example (the simulators' passwords), the Helm chart (values.yaml's settings, secrets
+ * volumes), .env.example (the simulators' passwords), deploy/systemd/worker.env.example (live PSP secrets), the Helm chart (values.yaml's settings, secrets
  * and simulators; the configmap's simulator addresses; the helpers' simulator list and the worker's
  * secret keys) and docs/psps/README.md's tables. `--check` writes nothing and fails when a committed
  * file differs (test/unit/launcher/generated-psps.test.ts does the same on every unit run).
@@ -114,6 +114,12 @@ const envExampleSecrets = () =>
     .filter((s) => s.secret && s.mode === 'test')
     .map((s) => `${s.name}=`);
 
+/** deploy/systemd/worker.env.example: live mode's PSP secrets (a systemd host runs the production's live mode). */
+const systemdWorkerSecrets = () =>
+  pspSettings()
+    .filter((s) => s.secret && s.mode === 'live')
+    .map((s) => `${s.name}=`);
+
 // --- the Helm chart -------------------------------------------------------------------------------
 
 /** values.yaml's `config`: every non-secret PSP setting; test mode's address is the chart's simulator's when it runs (configmap.yaml). */
@@ -215,6 +221,7 @@ export const GENERATED_BLOCKS: readonly { file: string; block: string; lines: ()
   { file: 'docker-compose.yml', block: 'psp-simulators', lines: composeSimulators },
   { file: 'docker-compose.yml', block: 'psp-volumes', lines: composeVolumes },
   { file: '.env.example', block: 'psp-secrets', lines: envExampleSecrets },
+  { file: 'deploy/systemd/worker.env.example', block: 'psp-secrets', lines: systemdWorkerSecrets },
   { file: 'deploy/helm/dargah/values.yaml', block: 'psp-config', lines: helmConfig },
   { file: 'deploy/helm/dargah/values.yaml', block: 'psp-secrets', lines: helmSecrets },
   { file: 'deploy/helm/dargah/values.yaml', block: 'psp-simulators', lines: helmSimulatorValues },
