@@ -117,15 +117,26 @@ export function startSimulators(env: NodeJS.ProcessEnv, dataDir: string, portOf:
 }
 
 /**
+ * The PSPs whose suite simulator keeps its profile's test secrets (none): SEP's terminal in the suite
+ * also stands for the live SEP terminal of the tests (test/support/harness.ts's LIVE_BANK: live
+ * payments and the payouts), which the tests give no password.
+ */
+const SUITE_SECRETS_AS_PROFILE: ReadonlySet<PspName> = new Set(['sep']);
+
+/**
  * The test suites' simulators: each on a free port with a fresh ledger, and every secret setting
- * (a terminal's password) a random value, so the tests see each simulator check it.
+ * (a terminal's password) a random value, so the tests see each simulator check it (but
+ * SUITE_SECRETS_AS_PROFILE's).
  */
 export function suiteSimulators(dataDir: string, ports: readonly number[], ledgerSuffix: string): PspSimulator[] {
   return PSP_NAMES.map((psp, i) =>
     pspSimulator(psp, {
       port: ports[i]!,
       stateFile: join(dataDir, `bank-sim-${psp}-${ledgerSuffix}.jsonl`),
-      value: (suffix) => ((PSP_PROFILES[psp] as PspProfile).settings.find((s) => s.suffix === suffix)?.secret === true ? randomBytes(12).toString('base64url') : testDefault(psp, suffix)),
+      value: (suffix) => {
+        const secret = (PSP_PROFILES[psp] as PspProfile).settings.find((s) => s.suffix === suffix)?.secret === true;
+        return secret && !SUITE_SECRETS_AS_PROFILE.has(psp) ? randomBytes(12).toString('base64url') : testDefault(psp, suffix);
+      },
     }),
   );
 }
