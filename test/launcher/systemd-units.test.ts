@@ -153,8 +153,9 @@ describe('deploy/systemd units', () => {
 
   it('has example environment files with only settings the gateway reads, refused until their placeholders are replaced', () => {
     const settings = { ...exampleOf('dargah.env.example'), ...exampleOf('api.env.example'), ...exampleOf('worker.env.example') };
-    const known = Object.keys(ConfigSchema.properties);
-    for (const key of Object.keys(settings)) assert.ok(known.includes(key), `${key} is not a setting of src/config-schema.ts`);
+    // The configuration's settings, and every PSP setting under the name pspSettingName gives it.
+    const known = [...Object.keys(ConfigSchema.properties), ...pspSettings().map((s) => s.name)];
+    for (const key of Object.keys(settings)) assert.ok(known.includes(key), `${key} is not a setting of src/config-schema.ts nor of a PSP's profile`);
     for (const key of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PUBLIC_BASE_URL', 'PAGES_CSRF_SECRET']) assert.ok(key in settings, key);
     // Installed as it is, the example must not start: its secrets are placeholders.
     assert.throws(() => loadConfig(settings), /placeholder/);
