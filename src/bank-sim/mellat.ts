@@ -29,6 +29,7 @@ import { digits, now, type Ledger, type Transaction } from './ledger.ts';
 import { MELLAT_INTERFACE_QUERY, MELLAT_NAMESPACE, MELLAT_OPERATIONS, mellatInterfaceWsdl, mellatServiceWsdl } from './mellat-wsdl.ts';
 import { confirmOnce, reverseOnce, settleOnce } from './operations.ts';
 import { redirectAllowed, type ProtocolOptions } from './protocol.ts';
+import type { SimulatorProtocol } from './simulator-protocol.ts';
 import { readSoapCall, soapAnswer, soapFault } from './soap-envelope.ts';
 
 export const MELLAT_SERVICE_PATH = '/pgwchannel/services/pgw';
@@ -339,3 +340,12 @@ function unanswered(res: ServerResponse, fault: (res: ServerResponse) => void): 
   fault(res);
   return { none: true };
 }
+
+/** Mellat's simulator: its SOAP service on the server (listenMellat) and its page (MELLAT_PAGE); no routes of its own. */
+export const MELLAT_SIMULATOR: SimulatorProtocol = {
+  name: 'mellat',
+  title: "Behpardakht Mellat's SOAP IPG",
+  defaults: { port: 3101, terminalId: '55667788', autoReverseSeconds: 1200, settings: { USERNAME: 'dargah' } },
+  page: MELLAT_PAGE,
+  listen: (server, { ledger, faults, options }) => listenMellat(server, { ledger, faults, options: { ...options, userName: options.userName ?? options.settings?.USERNAME ?? '' } }),
+};

@@ -1,74 +1,35 @@
 /**
- * The bank simulator (docs/BANK.md): a separate process that speaks one PSP's
- * protocol, SEP's as its conformance corpus shows it (test/fixtures/psps/sep/; protocol.ts, with Paya
- * payouts, payouts.ts) or Behpardakht Mellat's (src/adapters/psp/mellat/client.ts;
- * mellat.ts), with the customer's page of that protocol (customer-page.ts),
- * its own ledger (ledger.ts) and fault switches for tests (faults.ts, set
- * through admin.ts); no daily report, which no reference shows either PSP serving. One process a PSP, each on its own port with its own
- * terminal and ledger. It imports nothing of the gateway: it is the bank, not part of us.
+ * The bank simulator (docs/BANK.md): a separate process that speaks one PSP's protocol, as that PSP's
+ * conformance corpus shows it (test/fixtures/psps/<psp>/): the protocol's own module, listed in
+ * protocols.ts (SEP's REST IPG with Paya payouts, sep.ts; Behpardakht Mellat's SOAP IPG, mellat.ts), with
+ * the customer's page in that protocol's dialect (customer-page.ts), its own ledger (ledger.ts) and fault
+ * switches for tests (faults.ts, set through admin.ts); no daily report, which no reference shows a PSP
+ * serving. One process a PSP, each on its own port with its own terminal and ledger. It imports nothing
+ * of the gateway: it is the bank, not part of us.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { adminRoutes } from './admin.ts';
-import { customerPageRoutes, SEP_PAGE } from './customer-page.ts';
+import { customerPageRoutes } from './customer-page.ts';
 import { FaultSwitches } from './faults.ts';
 import { json, type Routes } from './http.ts';
 import { Ledger, now } from './ledger.ts';
-import { listenMellat, MELLAT_PAGE } from './mellat.ts';
-import { payoutRoutes } from './payouts.ts';
-import { protocolRoutes } from './protocol.ts';
+import { SIMULATOR_PROTOCOLS, simulatorProtocol } from './protocols.ts';
+import type { SimulatorOptions } from './simulator-protocol.ts';
 
-export interface SimulatorOptions {
-  /** The PSP protocol this process speaks: SEP's REST IPG (default) or Behpardakht Mellat's SOAP IPG. */
-  protocol?: 'sep' | 'mellat';
-  stateFile: string;
-  /** The one terminal this bank knows; token and verify calls must name it. */
-  terminalId: string;
-  /** The terminal's password: every server-to-server call must carry it ('' when none is set). */
-  password: string;
-  /** Mellat's terminal user name, checked with the password on every call ('' for SEP, which has none). */
-  userName?: string;
-  /**
-   * The bearer token of the admin endpoints (the ledger's listings, the fault switches);
-   * absent or '': they do not exist, so nothing reachable by customers can switch the bank.
-   */
-  adminToken?: string;
-  /**
-   * The origins a token's RedirectUrl may have (the gateway's): `scheme://host:port`, or
-   * `scheme://host:*` for any port. The bank's page sends customers there and `callback_repeat`
-   * posts there, so no other address of the network can be made a target.
-   */
-  redirectOrigins: readonly string[];
-  /** "Delay in verification": how long confirm answers "in progress" after the customer's choice. */
-  delaySeconds: number;
-  /**
-   * A paid transaction nobody confirmed within this many seconds of the customer's choice is
-   * reversed by the bank itself, as Shaparak PSPs do (SEP: 30 minutes, Behpardakht: 20): the customer's money
-   * comes back even when the gateway never answers. 0 turns it off.
-   */
-  autoReverseSeconds?: number;
-  /** How long after its verify SEP still takes a ReverseTransaction (SEP: 50 minutes, docs/psps/sep.md); 0: no limit. */
-  reversalWindowSeconds?: number;
-  /** Mellat only: a verified sale nobody settled is settled by the bank itself this many seconds after its verify (Behpardakht: 180 minutes); 0 never. */
-  autoSettleSeconds?: number;
-}
+export type { SimulatorOptions } from './simulator-protocol.ts';
 
 export function createSimulator(options: SimulatorOptions): { server: Server; ledger: Ledger } {
   const ledger = new Ledger(options.stateFile);
   const faults = new FaultSwitches();
-  const mellat = options.protocol === 'mellat';
+  const protocol = simulatorProtocol(options.protocol ?? 'sep');
+  if (protocol === undefined) throw new Error(`the simulator speaks no protocol "${options.protocol}" (${Object.keys(SIMULATOR_PROTOCOLS).join(', ')})`);
+  const context = { ledger, faults, options };
   const admin = adminRoutes({ ledger, faults, token: options.adminToken ?? '' });
-  // Mellat's server-to-server calls are a SOAP service on this server (listenMellat, below), not routes.
-  const areas: Routes[] = mellat
-    ? [customerPageRoutes({ ledger, faults, dialect: MELLAT_PAGE }), admin]
-    : [
-        protocolRoutes({ ledger, faults, options }),
-        customerPageRoutes({ ledger, faults, dialect: SEP_PAGE }),
-        payoutRoutes({ ledger, faults, terminalId: options.terminalId }),
-        admin,
-      ];
+  // The protocol's calls first (a SOAP service listens on the server instead, below), then its page, then the admin endpoints.
+  const areas: Routes[] = [...(protocol.routes?.(context) ?? []), customerPageRoutes({ ledger, faults, dialect: protocol.page }), admin];
 
   /** Reverses, as the bank does on its own, paid transactions nobody confirmed in time. */
-  const autoReverseMs = (options.autoReverseSeconds ?? 1800) * 1000;
+  const autoReverseMs = (options.autoReverseSeconds ?? protocol.defaults.autoReverseSeconds) * 1000;
   const reverseUnconfirmed = () => {
     const cutoff = Date.now() - autoReverseMs;
     for (const txn of ledger.unconfirmedPaid()) {
@@ -96,7 +57,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
       else res.end();
     });
   });
-  if (mellat) listenMellat(server, { ledger, faults, options: { ...options, userName: options.userName ?? '' } });
+  protocol.listen?.(server, context);
   if (autoReverseMs > 0) {
     const sweep = setInterval(reverseUnconfirmed, Math.min(5_000, Math.max(250, autoReverseMs / 4)));
     sweep.unref();

@@ -13,10 +13,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ConfigSchema, DEPRECATED_SETTING_NAMES, loadConfig, migrationDatabaseUrl, requireMailInProduction, requireSecretsInProduction } from '../../src/config.ts';
+import { ConfigSchema, loadConfig, migrationDatabaseUrl, requireMailInProduction, requireSecretsInProduction } from '../../src/config.ts';
 import { heapLimitOption, memoryCeilingMb, type HeapRole } from '../../tools/launcher/memory.ts';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../tools/launcher/temporal-cluster.ts';
 import { compose, environmentOf, SECRETS } from '../support/compose.ts';
+import { PSP_NAMES, PSP_PROFILES, pspSettingName, pspSettings } from '../../src/adapters/psp/profiles.ts';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 /** The roles of the image's entry point (deploy/image/dargah.mjs), which a service's command names. */
@@ -25,10 +26,15 @@ const ROLES = [...(/const roles = \{([^}]*)\}/.exec(readFileSync('deploy/image/d
 const IMAGE_VARIABLES = new Set(['HEALTHCHECK_URL', 'NODE_OPTIONS']);
 const services = compose.services;
 const GATEWAY = ['api-a', 'api-b', 'worker-a', 'worker-b'];
-/** The bank simulators, one per PSP protocol. */
-const SIMULATORS = ['bank-sim', 'bank-sim-mellat'];
-/** The secrets only the worker uses: the PSPs' terminal credentials (only the worker calls a PSP). */
-const PSP_SECRETS = ['BANK_PASSWORD', 'SANDBOX_BANK_PASSWORD', 'MELLAT_USERNAME', 'MELLAT_PASSWORD', 'SANDBOX_MELLAT_PASSWORD'];
+/** The bank simulators, one per PSP of the registry. */
+const SIMULATORS = PSP_NAMES.map((psp) => `bank-sim-${psp}`);
+/** The secrets only the worker uses: the PSPs' secret settings (only the worker calls a PSP). */
+const PSP_SECRETS = pspSettings().filter((s) => s.secret).map((s) => s.name);
+/**
+ * The settings the code reads: the configuration's, and every PSP setting of the registry under the
+ * name pspSettingName gives it (which the configuration reads, its old BANK_* names as aliases).
+ */
+const KNOWN_SETTINGS = new Set([...Object.keys(ConfigSchema.properties), ...pspSettings().map((s) => s.name)]);
 /** The secrets only the API uses: the pages' CSRF secret and the dashboard's sealing key. */
 const API_SECRETS = ['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY'];
 const APIS = ['api-a', 'api-b'];
@@ -50,7 +56,7 @@ function grants(): { user: string; on: string; privileges: string; withGrantOpti
 }
 
 describe('docker-compose.yml', () => {
-  it('describes the production topology: MySQL 8, a Temporal cluster on PostgreSQL 15, its UI, HAProxy, two API replicas and two workers, the SEP and Mellat bank simulators, Prometheus and Grafana, at the versions the cluster suite runs', () => {
+  it('describes the production topology: MySQL 8, a Temporal cluster on PostgreSQL 15, its UI, HAProxy, two API replicas and two workers, a bank simulator per PSP, Prometheus and Grafana, at the versions the cluster suite runs', () => {
     assert.deepEqual(Object.keys(services).sort(), [...GATEWAY, ...TEMPORAL_SERVICES, ...SIMULATORS, 'grafana', 'haproxy', 'migrate', 'mysql', 'postgres', 'prometheus', 'temporal-namespace', 'temporal-schema', 'temporal-ui'].sort());
     assert.match(services.mysql!.image!, /^mysql:8\./);
     assert.match(services.postgres!.image!, /^postgres:15\./, 'the major version the suite runs (Debian\'s postgresql-15)');
@@ -134,9 +140,7 @@ describe('docker-compose.yml', () => {
       const role = name.replace(/-[ab]$/, '');
       assert.deepEqual(service.command, [role], `${name} runs the image's ${role} role`);
       const env = environmentOf(name);
-      // SEP's old names (BANK_*) are read too, as aliases of SEP_*.
-      const known = new Set([...Object.keys(ConfigSchema.properties), ...Object.keys(DEPRECATED_SETTING_NAMES)]);
-      for (const variable of Object.keys(env)) assert.ok(known.has(variable) || IMAGE_VARIABLES.has(variable), `${name} sets ${variable}, which the code does not read`);
+      for (const variable of Object.keys(env)) assert.ok(KNOWN_SETTINGS.has(variable) || IMAGE_VARIABLES.has(variable), `${name} sets ${variable}, which the code does not read`);
       const config = loadConfig(env);
       const db = new URL(config.DATABASE_URL);
       assert.equal(db.hostname, 'mysql');
@@ -268,66 +272,50 @@ describe('docker-compose.yml', () => {
     assert.deepEqual(services.haproxy!.ports, ['127.0.0.1:3000:3000', '127.0.0.1:7233:7233']);
     for (const name of ['api-a', 'api-b']) assert.equal(loadConfig(environmentOf(name)).HOST, '0.0.0.0', 'the API listens on all interfaces inside its container');
     assert.ok(services['temporal-ui']!.ports!.includes('127.0.0.1:8233:8080'));
-    assert.deepEqual(published.map(([name]) => name).sort(), ['bank-sim', 'bank-sim-mellat', 'grafana', 'haproxy', 'haproxy', 'prometheus', 'temporal-ui'], 'nothing else is published (the bank simulators\' pages are for customers\' browsers): not MySQL, PostgreSQL, a replica or a Temporal service; Prometheus and Grafana for the operator');
+    assert.deepEqual(published.map(([name]) => name).sort(), [...SIMULATORS, 'grafana', 'haproxy', 'haproxy', 'prometheus', 'temporal-ui'].sort(), 'nothing else is published (the bank simulators\' pages are for customers\' browsers): not MySQL, PostgreSQL, a replica or a Temporal service; Prometheus and Grafana for the operator');
     assert.ok(services.prometheus!.ports!.includes('127.0.0.1:9090:9090'));
     assert.ok(services.grafana!.ports!.includes('127.0.0.1:3001:3000'));
   });
 
-  it('runs the bank simulator as its own service with its own state, and points test mode at it (live mode at the PSP from the environment)', () => {
-    const sim = services['bank-sim']!;
-    assert.deepEqual(sim.command, ['bank-sim']);
-    const simEnv = environmentOf('bank-sim');
-    assert.equal(simEnv.BANK_SIM_HOST, '0.0.0.0');
-    assert.equal(simEnv.BANK_SIM_ADMIN_TOKEN, undefined, 'no admin endpoints on the port customers reach');
-    assert.equal(simEnv.BANK_SIM_REDIRECT_ORIGINS, 'http://localhost:3000', "customers go back to the gateway's origin only");
-    const state = (sim.volumes ?? []).find((v) => v.endsWith(':/var/lib/dargah'));
-    assert.ok(state !== undefined && simEnv.BANK_SIM_STATE_FILE!.startsWith('/var/lib/dargah/'), 'its ledger survives a restart on a volume');
-    assert.ok(sim.ports!.includes(`127.0.0.1:${simEnv.BANK_SIM_PORT}:${simEnv.BANK_SIM_PORT}`), "customers' browsers reach its page");
-    for (const name of GATEWAY) {
-      const config = loadConfig(environmentOf(name));
-      const worker = WORKERS.includes(name);
-      // The file may name SEP's settings by their new names or their old ones (BANK_*), which the configuration still reads.
-      assert.equal(config.SANDBOX_SEP_URL, `http://bank-sim:${simEnv.BANK_SIM_PORT}`);
-      assert.equal(config.SANDBOX_SEP_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
-      // Only the worker calls the bank: the API has no password of it (item 10 of the third review).
-      assert.equal(config.SANDBOX_SEP_PASSWORD, worker ? simEnv.BANK_SIM_PASSWORD : '', "the simulator's terminal password, the worker's alone");
-      assert.equal(config.SANDBOX_SEP_PAGE_URL, `http://localhost:${simEnv.BANK_SIM_PORT}`);
-      assert.equal(config.SEP_BASE_URL, '', 'no PSP unless the operator sets one');
-      const liveSep = { SEP_BASE_URL: 'https://psp.example', SEP_TERMINAL_ID: '998877', SEP_PASSWORD: 'terminal-password-from-psp' };
-      const oldNames = { BANK_BASE_URL: liveSep.SEP_BASE_URL, BANK_TERMINAL_ID: liveSep.SEP_TERMINAL_ID, BANK_PASSWORD: liveSep.SEP_PASSWORD };
-      const live = loadConfig(environmentOf(name, { ...SECRETS, ...liveSep, ...oldNames }));
-      assert.deepEqual([live.SEP_BASE_URL, live.SEP_TERMINAL_ID, live.SEP_PASSWORD], ['https://psp.example', '998877', worker ? 'terminal-password-from-psp' : '']);
-    }
-  });
-
-  it('runs the Mellat simulator beside SEP\'s, its own service and state, and points test payments at Mellat to it (live Mellat from the environment, the password never in the file)', () => {
-    const sim = services['bank-sim-mellat']!;
-    assert.deepEqual(sim.command, ['bank-sim']);
-    const simEnv = environmentOf('bank-sim-mellat');
-    assert.equal(simEnv.BANK_SIM_PROTOCOL, 'mellat');
-    assert.equal(simEnv.BANK_SIM_HOST, '0.0.0.0');
-    assert.equal(simEnv.BANK_SIM_ADMIN_TOKEN, undefined, 'no admin endpoints on the port customers reach');
-    assert.equal(simEnv.BANK_SIM_REDIRECT_ORIGINS, 'http://localhost:3000', "customers go back to the gateway's origin only");
-    assert.notEqual(simEnv.BANK_SIM_PORT, environmentOf('bank-sim').BANK_SIM_PORT, 'its own port');
-    assert.notEqual(simEnv.BANK_SIM_STATE_FILE, environmentOf('bank-sim').BANK_SIM_STATE_FILE, 'its own ledger');
-    const state = (sim.volumes ?? []).find((v) => v.endsWith(':/var/lib/dargah'));
-    assert.ok(state !== undefined && state !== services['bank-sim']!.volumes![0] && simEnv.BANK_SIM_STATE_FILE!.startsWith('/var/lib/dargah/'), 'its ledger survives a restart on its own volume');
-    assert.ok(sim.ports!.includes(`127.0.0.1:${simEnv.BANK_SIM_PORT}:${simEnv.BANK_SIM_PORT}`), "customers' browsers reach its page");
-    assert.match(sim.environment!.BANK_SIM_PASSWORD!, /^\$\{SANDBOX_MELLAT_PASSWORD:\?[^}]+\}$/, 'its password required from the environment');
-    for (const name of WORKERS) {
-      assert.match(services[name]!.environment!.SANDBOX_MELLAT_PASSWORD!, /^\$\{SANDBOX_MELLAT_PASSWORD:\?[^}]+\}$/, `${name}: the password required from the environment`);
-      const config = loadConfig(environmentOf(name));
-      assert.equal(config.SANDBOX_MELLAT_URL, `http://bank-sim-mellat:${simEnv.BANK_SIM_PORT}`);
-      assert.equal(config.SANDBOX_MELLAT_PAGE_URL, `http://localhost:${simEnv.BANK_SIM_PORT}`);
-      assert.equal(config.SANDBOX_MELLAT_TERMINAL_ID, simEnv.BANK_SIM_TERMINAL_ID);
-      assert.equal(config.SANDBOX_MELLAT_USERNAME, simEnv.BANK_SIM_USERNAME);
-      assert.equal(config.SANDBOX_MELLAT_PASSWORD, simEnv.BANK_SIM_PASSWORD, "the Mellat simulator's terminal password");
-      assert.equal(config.MELLAT_BASE_URL, '', 'no live Mellat unless the operator sets one');
-      const liveMellat = { MELLAT_BASE_URL: 'https://bpm.example', MELLAT_TERMINAL_ID: '7788', MELLAT_USERNAME: 'merchant-user', MELLAT_PASSWORD: 'terminal-password-from-behpardakht' };
-      const live = loadConfig(environmentOf(name, { ...SECRETS, ...liveMellat }));
-      assert.deepEqual([live.MELLAT_BASE_URL, live.MELLAT_TERMINAL_ID, live.MELLAT_USERNAME, live.MELLAT_PASSWORD], Object.values(liveMellat));
-    }
-  });
+  for (const psp of PSP_NAMES) {
+    const service = `bank-sim-${psp}`;
+    const profile = PSP_PROFILES[psp];
+    it(`runs ${psp}'s simulator as its own service with its own port and state, and points test payments at ${psp} to it (live ${psp} from the environment, secrets never in the file)`, () => {
+      const sim = services[service]!;
+      assert.deepEqual(sim.command, ['bank-sim']);
+      const simEnv = environmentOf(service);
+      assert.equal(simEnv.BANK_SIM_PROTOCOL, psp);
+      assert.equal(simEnv.BANK_SIM_HOST, '0.0.0.0');
+      assert.equal(simEnv.BANK_SIM_PORT, String(profile.simulator.port), "its profile's port");
+      assert.equal(simEnv.BANK_SIM_ADMIN_TOKEN, undefined, 'no admin endpoints on the port customers reach');
+      assert.equal(simEnv.BANK_SIM_REDIRECT_ORIGINS, 'http://localhost:3000', "customers go back to the gateway's origin only");
+      const state = (sim.volumes ?? []).find((v) => v.endsWith(':/var/lib/dargah'));
+      assert.ok(state !== undefined && simEnv.BANK_SIM_STATE_FILE!.startsWith('/var/lib/dargah/'), 'its ledger survives a restart on a volume');
+      for (const other of SIMULATORS.filter((o) => o !== service)) {
+        assert.notEqual(simEnv.BANK_SIM_PORT, environmentOf(other).BANK_SIM_PORT, `not ${other}'s port`);
+        assert.notEqual(services[other]!.volumes![0], state, `not ${other}'s volume`);
+      }
+      assert.ok(sim.ports!.includes(`127.0.0.1:${simEnv.BANK_SIM_PORT}:${simEnv.BANK_SIM_PORT}`), "customers' browsers reach its page");
+      const test = pspSettings().filter((s) => s.psp === psp && s.mode === 'test');
+      const live = pspSettings().filter((s) => s.psp === psp && s.mode === 'live');
+      for (const name of GATEWAY) {
+        const worker = WORKERS.includes(name);
+        const env = environmentOf(name);
+        assert.equal(env[pspSettingName(psp, 'test', 'URL')], `http://${service}:${simEnv.BANK_SIM_PORT}`);
+        assert.equal(env[pspSettingName(psp, 'test', 'PAGE_URL')], `http://localhost:${simEnv.BANK_SIM_PORT}`);
+        for (const setting of test.filter((s) => !['URL', 'PAGE_URL'].includes(s.suffix))) {
+          // Only the worker calls a PSP: the API has no secret of it.
+          const expected = setting.secret && !worker ? undefined : simEnv[`BANK_SIM_${setting.suffix}`];
+          assert.equal(env[setting.name], expected, `${name}.${setting.name}: what the simulator holds as BANK_SIM_${setting.suffix}`);
+          if (setting.secret) assert.match(sim.environment![`BANK_SIM_${setting.suffix}`]!, new RegExp(`^\\$\\{${setting.name}:\\?[^}]+\\}$`), 'required from the environment');
+        }
+        for (const setting of live) assert.equal(env[setting.name] ?? '', '', `${name}: no live ${psp} unless the operator sets ${setting.name}`);
+        const given = Object.fromEntries(live.map((s) => [s.name, `from-operator-${s.suffix.toLowerCase()}`]));
+        const liveEnv = environmentOf(name, { ...SECRETS, ...given });
+        for (const setting of live) assert.equal(liveEnv[setting.name], setting.secret && !worker ? undefined : given[setting.name], `${name}.${setting.name} from the environment`);
+      }
+    });
+  }
 
   it('gives each process only its own secrets: the PSP credentials to the workers alone, the pages\' and dashboard\'s secrets to the API alone, none of them to the migrations', () => {
     for (const name of APIS) {
@@ -335,12 +323,13 @@ describe('docker-compose.yml', () => {
       for (const secret of PSP_SECRETS) assert.ok(!(secret in env), `${name} is not given ${secret}: only the worker calls a PSP`);
       for (const secret of [...API_SECRETS, 'CARD_HASH_KEY', 'SMTP_URL']) assert.ok(env[secret] !== undefined && env[secret] !== '', `${name} is given ${secret}`);
     }
-    const live = { ...SECRETS, BANK_PASSWORD: 'terminal-password-from-psp', MELLAT_USERNAME: 'merchant-user', MELLAT_PASSWORD: 'terminal-password-from-behpardakht' };
+    const liveSecrets = Object.fromEntries(pspSettings().filter((s) => s.secret && s.mode === 'live').map((s) => [s.name, `from-psp-${s.name.toLowerCase()}`]));
+    const live = { ...SECRETS, ...liveSecrets };
     for (const name of WORKERS) {
       const env = environmentOf(name, live);
       for (const secret of API_SECRETS) assert.ok(!(secret in env), `${name} is not given ${secret}`);
       for (const secret of PSP_SECRETS) assert.ok(secret in env, `${name} is given ${secret}`);
-      assert.deepEqual([env.BANK_PASSWORD, env.MELLAT_USERNAME, env.MELLAT_PASSWORD], [live.BANK_PASSWORD, live.MELLAT_USERNAME, live.MELLAT_PASSWORD]);
+      for (const [secret, value] of Object.entries(liveSecrets)) assert.equal(env[secret], value, `${name}.${secret}`);
     }
     const migrate = environmentOf('migrate', live);
     for (const secret of [...PSP_SECRETS, ...API_SECRETS, 'CARD_HASH_KEY', 'SMTP_URL']) assert.ok(!(secret in migrate), `migrate is not given ${secret}`);

@@ -13,6 +13,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
 import { ConfigSchema } from '../../src/config.ts';
+import { PSP_NAMES, PSP_PROFILES, pspSettingName, pspSettings } from '../../src/adapters/psp/profiles.ts';
+import { LEGACY_PSP_SETTING_NAMES } from '../../tools/launcher/psp-simulators.ts';
 import { provideHelm, provideK8sCheck } from '../../tools/launcher/kubernetes-tools.ts';
 import { TEMPORAL_SERVER_VERSION } from '../../tools/launcher/temporal-cluster.ts';
 import { heapLimitOption, memoryCeilingMb } from '../../tools/launcher/memory.ts';
@@ -20,8 +22,16 @@ import { heapLimitOption, memoryCeilingMb } from '../../tools/launcher/memory.ts
 const CHART = 'deploy/helm/dargah';
 const say = (line: string) => process.stdout.write(`      ${line}\n`);
 const SECRETS = ['DATABASE_URL=mysql://dargah:db-password-from-vault@mysql.db:3306/dargah', 'PAGES_CSRF_SECRET=4f3a8065b1e7d2c9a4f8306e5b2d7c1e9a4f8306', 'DASHBOARD_SECRETS_KEY=9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f', 'CARD_HASH_KEY=7c1e9a4f8306b5e2d7c1a9f4e830c2b7e1d94f3a'];
-/** The secrets only the worker uses: the PSPs' terminal credentials (only the worker calls a PSP). */
-const PSP_SECRETS = ['BANK_PASSWORD', 'SANDBOX_BANK_PASSWORD', 'MELLAT_USERNAME', 'MELLAT_PASSWORD', 'SANDBOX_MELLAT_PASSWORD'];
+/** The secrets only the worker uses: the PSPs' secret settings (only the worker calls a PSP). */
+const PSP_SECRETS = pspSettings().filter((s) => s.secret).map((s) => s.name);
+/** The simulators' Deployments, one per PSP of the registry. */
+const SIMULATOR_DEPLOYMENTS = PSP_NAMES.map((psp) => `dargah-bank-sim-${psp}`);
+/**
+ * Every setting of docs/CONFIGURATION.md: the configuration's besides the PSPs' (and the old BANK_* names
+ * it keeps as aliases), and every PSP setting of the registry under pspSettingName's name.
+ */
+const PSP_SETTING_NAMES = new Set([...pspSettings().map((s) => s.name), ...Object.values(LEGACY_PSP_SETTING_NAMES)]);
+const SETTINGS = [...Object.keys(ConfigSchema.properties).filter((name) => !PSP_SETTING_NAMES.has(name)), ...pspSettings().map((s) => s.name)];
 
 interface Probe {
   httpGet?: { path: string; port: string | number };
@@ -94,7 +104,7 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
 
   for (const [what, sets] of [
     ['the defaults', withSecrets()],
-    ['a test environment with the SEP and Mellat bank simulators, an existing Secret and no autoscaling', ['bankSim.enabled=true', 'bankSim.mellat.enabled=true', 'secrets.existingSecret=dargah-from-vault', 'api.autoscaling.enabled=false', 'config.WEBHOOK_ALLOWED_PORTS=8443\\,9443']],
+    ['a test environment with every PSP\'s bank simulator, an existing Secret and no autoscaling', ['bankSim.enabled=true', 'secrets.existingSecret=dargah-from-vault', 'api.autoscaling.enabled=false', 'config.WEBHOOK_ALLOWED_PORTS=8443\\,9443']],
   ] as const) {
     it(`renders ${what} into objects that decode strictly into the Kubernetes API's types: zero errors, zero unknown fields`, () => {
       const rendered = render([...sets]);
@@ -136,12 +146,12 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
   });
 
   it('gives every Deployment and the migration job probes on the health routes, requests and limits, the image\'s non-root user and a read-only root file system', () => {
-    const all = objects(withSecrets(['bankSim.enabled=true', 'bankSim.mellat.enabled=true']));
+    const all = objects(withSecrets(['bankSim.enabled=true']));
     const dockerfile = readFileSync('Dockerfile', 'utf8');
     const imageUser = Number(/^USER (\d+):\d+$/m.exec(dockerfile)?.[1]);
     const healthRoutes = readFileSync('src/api/routes/health.ts', 'utf8');
     const pods = all.filter((o) => o.kind === 'Deployment' || o.kind === 'Job');
-    assert.deepEqual(pods.map((o) => `${o.kind}/${o.metadata.name}`).sort(), ['Deployment/dargah-api', 'Deployment/dargah-bank-sim', 'Deployment/dargah-bank-sim-mellat', 'Deployment/dargah-worker', 'Job/dargah-migrate']);
+    assert.deepEqual(pods.map((o) => `${o.kind}/${o.metadata.name}`).sort(), ['Deployment/dargah-api', ...SIMULATOR_DEPLOYMENTS.map((d) => `Deployment/${d}`), 'Deployment/dargah-worker', 'Job/dargah-migrate'].sort());
     for (const pod of pods) {
       const spec = pod.spec!.template!.spec;
       assert.equal(spec.securityContext?.runAsNonRoot, true, pod.metadata.name);
@@ -151,7 +161,7 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
         assert.equal(c.securityContext?.allowPrivilegeEscalation, false, c.name);
         assert.deepEqual(c.securityContext?.capabilities?.drop, ['ALL'], c.name);
         for (const side of ['requests', 'limits'] as const) for (const resource of ['cpu', 'memory']) assert.ok(c.resources?.[side]?.[resource], `${c.name} ${side}.${resource}`);
-        assert.deepEqual(c.args, [pod.metadata.name.replace(/^dargah-/, '').replace(/-mellat$/, '')], `${c.name} runs its role of the image`);
+        assert.deepEqual(c.args, [pod.metadata.name.replace(/^dargah-/, '').replace(/^bank-sim-.*$/, 'bank-sim')], `${c.name} runs its role of the image`);
         if (pod.kind === 'Job') continue;
         assert.ok(c.readinessProbe?.httpGet && c.livenessProbe?.httpGet, `${c.name} has HTTP readiness and liveness probes`);
       }
@@ -216,8 +226,8 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
     const migrateOnly = find(objects(withSecrets(['secrets.migrateDatabaseUrl=mysql://dargah_migrate:m@mysql:3306/dargah'])), 'Secret', 'dargah-migrate-secrets').stringData!;
     assert.ok('MIGRATE_DATABASE_URL' in migrateOnly && !('MIGRATE_DATABASE_URL' in secret) && !('MIGRATE_DATABASE_URL' in config));
     const wired = [...Object.keys(config), ...Object.keys(secret), 'MIGRATE_DATABASE_URL'].sort();
-    assert.deepEqual(wired, Object.keys(ConfigSchema.properties).sort());
-    for (const name of ['DATABASE_URL', 'PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'BANK_PASSWORD', 'SMTP_URL', 'SANDBOX_BANK_PASSWORD', 'MELLAT_USERNAME', 'MELLAT_PASSWORD', 'SANDBOX_MELLAT_PASSWORD']) assert.ok(name in secret && !(name in config), `${name} is a secret`);
+    assert.deepEqual(wired, [...SETTINGS].sort());
+    for (const name of ['DATABASE_URL', 'PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'SMTP_URL', ...PSP_SECRETS]) assert.ok(name in secret && !(name in config), `${name} is a secret`);
     for (const role of ['api', 'worker']) {
       const refs = find(all, 'Deployment', `dargah-${role}`).spec!.template!.spec.containers[0]!.envFrom!;
       assert.deepEqual(refs.map((r) => r.configMapRef?.name ?? r.secretRef?.name), ['dargah-config'], `${role}: every setting of the ConfigMap, the Secret's one key at a time`);
@@ -255,7 +265,7 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
   }
 
   it('lets only the API be reached from outside; the worker reaches MySQL, Temporal and the internet\'s PSPs and webhook receivers, never the cluster\'s other addresses', () => {
-    const all = objects(withSecrets(['bankSim.enabled=true', 'bankSim.mellat.enabled=true']));
+    const all = objects(withSecrets(['bankSim.enabled=true']));
     const policies = all.filter((o) => o.kind === 'NetworkPolicy');
     const deny = find(all, 'NetworkPolicy', 'dargah-default-deny');
     assert.deepEqual(deny.spec!.policyTypes, ['Ingress', 'Egress']);
@@ -281,35 +291,44 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
     assert.deepEqual(widened.ports!.map((p) => p.port).sort(), [443, 80, 8443, 9443].sort(), 'WEBHOOK_ALLOWED_PORTS opens those ports too');
   });
 
-  it("runs Mellat's simulator beside SEP's when a test environment asks for it, test payments at Mellat pointed at it; without it, no Mellat in test mode", () => {
-    const without = find(objects(withSecrets(['bankSim.enabled=true'])), 'ConfigMap', 'dargah-config').data!;
-    assert.equal(without.SANDBOX_MELLAT_URL, '', 'no test payment is routed to a Mellat nobody runs');
-    const all = objects(withSecrets(['bankSim.enabled=true', 'bankSim.mellat.enabled=true']));
-    const config = find(all, 'ConfigMap', 'dargah-config').data!;
-    const sim = find(all, 'Deployment', 'dargah-bank-sim-mellat').spec!.template!.spec.containers[0]!;
-    const env = Object.fromEntries(sim.env!.map((e) => [e.name, e.value ?? e.valueFrom]));
-    assert.equal(env.BANK_SIM_PROTOCOL, 'mellat');
-    assert.equal(env.BANK_SIM_TERMINAL_ID, config.SANDBOX_MELLAT_TERMINAL_ID, 'the terminal the gateway names');
-    assert.equal(env.BANK_SIM_USERNAME, config.SANDBOX_MELLAT_USERNAME);
-    assert.deepEqual(env.BANK_SIM_PASSWORD, { secretKeyRef: { name: 'dargah-secrets', key: 'SANDBOX_MELLAT_PASSWORD' } }, 'the password the gateway sends, from the Secret');
-    assert.equal(env.BANK_SIM_ADMIN_TOKEN, undefined, 'no admin endpoints');
-    const port = sim.ports!.find((p) => p.name === 'http')!.containerPort;
-    assert.equal(String(port), env.BANK_SIM_PORT);
-    assert.notEqual(port, find(all, 'Deployment', 'dargah-bank-sim').spec!.template!.spec.containers[0]!.ports![0]!.containerPort, 'its own port');
-    assert.equal(config.SANDBOX_MELLAT_URL, `http://dargah-bank-sim-mellat:${port}`, "the gateway's test-mode Mellat is the chart's simulator");
-    assert.ok(find(all, 'Service', 'dargah-bank-sim-mellat') !== undefined);
-    assert.equal(find(objects(withSecrets(['bankSim.mellat.enabled=true', 'config.SANDBOX_MELLAT_URL=http://mellat.sandbox:3101'])), 'ConfigMap', 'dargah-config').data!.SANDBOX_MELLAT_URL, 'http://mellat.sandbox:3101', "an operator's own address wins");
-    // The worker may reach it (verify, settle), the API too; nothing else.
-    const worker = find(all, 'NetworkPolicy', 'dargah-worker');
-    const toSim = worker.spec!.egress!.find((r) => r.to?.some((peer) => JSON.stringify(peer.podSelector ?? {}).includes('bank-sim-mellat')));
-    assert.deepEqual(toSim?.ports?.map((p) => p.port), [port]);
-    assert.deepEqual(find(all, 'NetworkPolicy', 'dargah-bank-sim-mellat').spec!.ingress!.flatMap((r) => r.ports!.map((p) => p.port)), [port]);
-    assert.deepEqual(find(all, 'NetworkPolicy', 'dargah-api-to-bank-sim-mellat').spec!.egress!.flatMap((r) => r.ports!.map((p) => p.port)), [port]);
-    // Live Mellat: its user name and password only in the Secret.
-    const secret = find(objects(withSecrets(['secrets.values.MELLAT_USERNAME=merchant-user', 'secrets.values.MELLAT_PASSWORD=from-behpardakht'])), 'Secret', 'dargah-secrets').stringData!;
-    assert.deepEqual([secret.MELLAT_USERNAME, secret.MELLAT_PASSWORD], ['merchant-user', 'from-behpardakht']);
-    assert.ok(!('MELLAT_USERNAME' in config) && !('MELLAT_PASSWORD' in config));
-  });
+  for (const psp of PSP_NAMES) {
+    const role = `bank-sim-${psp}`;
+    const url = pspSettingName(psp, 'test', 'URL');
+    it(`runs ${psp}'s simulator when a test environment asks for it, test payments at ${psp} pointed at it; without it, no ${psp} simulator in test mode`, () => {
+      const without = find(objects(withSecrets(['bankSim.enabled=true', `bankSim.${psp}.enabled=false`])), 'ConfigMap', 'dargah-config').data!;
+      assert.equal(without[url], '', `no address of a ${psp} simulator nobody runs`);
+      const all = objects(withSecrets(['bankSim.enabled=true']));
+      const config = find(all, 'ConfigMap', 'dargah-config').data!;
+      const sim = find(all, 'Deployment', `dargah-${role}`).spec!.template!.spec.containers[0]!;
+      const env = Object.fromEntries(sim.env!.map((e) => [e.name, e.value ?? e.valueFrom]));
+      assert.equal(env.BANK_SIM_PROTOCOL, psp);
+      for (const setting of pspSettings().filter((s) => s.psp === psp && s.mode === 'test' && !['URL', 'PAGE_URL'].includes(s.suffix))) {
+        const simulatorSetting = `BANK_SIM_${setting.suffix}`;
+        if (setting.secret) assert.deepEqual(env[simulatorSetting], { secretKeyRef: { name: 'dargah-secrets', key: setting.name } }, `${simulatorSetting}: what the gateway sends, from the Secret`);
+        else assert.equal(env[simulatorSetting], config[setting.name], `${simulatorSetting}: the gateway's ${setting.name}`);
+      }
+      assert.equal(env.BANK_SIM_ADMIN_TOKEN, undefined, 'no admin endpoints');
+      const port = sim.ports!.find((p) => p.name === 'http')!.containerPort;
+      assert.equal(port, PSP_PROFILES[psp].simulator.port, "its profile's port");
+      assert.equal(String(port), env.BANK_SIM_PORT);
+      assert.equal(config[url], `http://dargah-${role}:${port}`, `the gateway's test-mode ${psp} is the chart's simulator`);
+      assert.ok(find(all, 'Service', `dargah-${role}`) !== undefined);
+      assert.equal(find(objects(withSecrets(['bankSim.enabled=true', `config.${url}=http://${psp}.sandbox:${port}`])), 'ConfigMap', 'dargah-config').data![url], `http://${psp}.sandbox:${port}`, "an operator's own address wins");
+      // The worker may reach it (verify, settle), the API too; nothing else.
+      const worker = find(all, 'NetworkPolicy', 'dargah-worker');
+      const toSim = worker.spec!.egress!.find((r) => r.to?.some((peer) => JSON.stringify(peer.podSelector ?? {}).includes(`"${role}"`)));
+      assert.deepEqual(toSim?.ports?.map((p) => p.port), [port]);
+      assert.deepEqual(find(all, 'NetworkPolicy', `dargah-${role}`).spec!.ingress!.flatMap((r) => r.ports!.map((p) => p.port)), [port]);
+      assert.deepEqual(find(all, 'NetworkPolicy', `dargah-api-to-${role}`).spec!.egress!.flatMap((r) => r.ports!.map((p) => p.port)), [port]);
+      // Live: its secrets only in the Secret.
+      const liveSecrets = pspSettings().filter((s) => s.psp === psp && s.mode === 'live' && s.secret);
+      const secret = find(objects(withSecrets(liveSecrets.map((s) => `secrets.values.${s.name}=from-${psp}`))), 'Secret', 'dargah-secrets').stringData!;
+      for (const s of liveSecrets) {
+        assert.equal(secret[s.name], `from-${psp}`);
+        assert.ok(!(s.name in config), `${s.name} is not in the ConfigMap`);
+      }
+    });
+  }
 
   it('runs Temporal from its official chart with values for PostgreSQL at the server version the cluster suite runs', () => {
     const values = parse(readFileSync('deploy/helm/temporal-values.yaml', 'utf8')) as {

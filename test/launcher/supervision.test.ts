@@ -20,6 +20,8 @@ import { client, waitFor } from '../support/http.ts';
 import { paidPayment } from '../support/payments.ts';
 import { alive, Launcher, processesWithEnv } from '../support/launcher.ts';
 import { freePort } from '../../src/main/ports.ts';
+import { PSP_NAMES } from '../../src/adapters/psp/profiles.ts';
+import { simulatorPortSetting } from '../../tools/launcher/psp-simulators.ts';
 import { REFUND_IBAN } from '../support/refunds.ts';
 
 /** A database of this run only, next to the suite's own (never the default `dargah`); dropped afterwards. */
@@ -36,6 +38,13 @@ function launcherEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   delete env.TEMPORAL_ADDRESS;
   delete env.PAGES_CSRF_SECRET;
   return env;
+}
+
+/** A free port for every PSP's simulator (BANK_SIM_<PSP>_PORT), never those of a developer's npm start. */
+async function simulatorPorts(): Promise<Record<string, string>> {
+  const ports: Record<string, string> = {};
+  for (const psp of PSP_NAMES) ports[simulatorPortSetting(psp)] = String(await freePort());
+  return ports;
 }
 
 const VERIFY_WINDOW_SECONDS = 40;
@@ -112,7 +121,8 @@ describe('npm start supervises its processes', function () {
 
   it('SIGKILL of the worker, the API, the Temporal dev server: each comes back, the API answers throughout, every payment ends once, Ctrl-C leaves nothing', async () => {
     const dataDir = newDataDir();
-    const bankPort = await freePort();
+    const bankPorts = await simulatorPorts();
+    const bankPort = bankPorts[simulatorPortSetting('sep')]!;
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     const launcher = Launcher.start(
@@ -124,7 +134,7 @@ describe('npm start supervises its processes', function () {
         TEMPORAL_DEV_PORT: String(await freePort()),
         TEMPORAL_UI_PORT: String(await freePort()),
         DARGAH_DATA_DIR: dataDir,
-        BANK_SIM_PORT: String(bankPort),
+        ...bankPorts,
         // Free metrics ports (0), never those of a developer's running npm start.
         API_METRICS_PORT: '0',
         WORKER_METRICS_PORT: '0',
@@ -295,7 +305,7 @@ describe('npm start supervises its processes', function () {
     const crash = join(dataDir, 'crash-worker.mjs');
     writeFileSync(crash, "if (process.argv[1]?.endsWith('/src/main/worker.ts')) { process.stderr.write('worker: simulated crash at start\\n'); process.exit(1); }\n");
     const port = await freePort();
-    const bankPort = await freePort();
+    const bankPorts = await simulatorPorts();
     const launcher = Launcher.start(
       launcherEnv({
         DATABASE_URL: databaseUrl,
@@ -305,7 +315,7 @@ describe('npm start supervises its processes', function () {
         TEMPORAL_DEV_PORT: String(await freePort()),
         TEMPORAL_UI_PORT: '0',
         DARGAH_DATA_DIR: dataDir,
-        BANK_SIM_PORT: String(bankPort),
+        ...bankPorts,
         // Free metrics ports (0), never those of a developer's running npm start.
         API_METRICS_PORT: '0',
         WORKER_METRICS_PORT: '0',

@@ -5,6 +5,7 @@
  * and the example environment file holds only settings the gateway reads, with
  * values it accepts. No systemd runs here: this reads the files.
  */
+import { pspSettings } from '../../src/adapters/psp/profiles.ts';
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -134,13 +135,13 @@ describe('deploy/systemd units', () => {
     const shared = exampleOf('dargah.env.example');
     const api = exampleOf('api.env.example');
     const worker = exampleOf('worker.env.example');
-    const psp = ['BANK_PASSWORD', 'SANDBOX_BANK_PASSWORD', 'MELLAT_USERNAME', 'MELLAT_PASSWORD', 'SANDBOX_MELLAT_PASSWORD'];
+    const psp = pspSettings().filter((s) => s.secret).map((s) => s.name);
     const apiOnly = ['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY'];
     for (const key of [...psp, ...apiOnly]) assert.ok(!(key in shared), `${key} is not in the shared file`);
     for (const key of psp) assert.ok(!(key in api), `${key} is not in the API's file`);
     for (const key of apiOnly) assert.ok(!(key in worker), `${key} is not in the worker's file`);
     for (const key of apiOnly) assert.ok(key in api, `${key} in the API's file`);
-    for (const key of ['BANK_PASSWORD', 'MELLAT_PASSWORD']) assert.ok(key in worker, `${key} in the worker's file`);
+    for (const key of pspSettings().filter((s) => s.secret && s.mode === 'live').map((s) => s.name)) assert.ok(key in worker, `${key} in the worker's file`);
     assert.equal(shared.NODE_ENV, 'production', 'the units run in production mode');
     for (const [role, own] of [['api', api], ['worker', worker]] as const) {
       const config = loadConfig(filledIn({ ...shared, ...own }));
@@ -152,8 +153,9 @@ describe('deploy/systemd units', () => {
 
   it('has example environment files with only settings the gateway reads, refused until their placeholders are replaced', () => {
     const settings = { ...exampleOf('dargah.env.example'), ...exampleOf('api.env.example'), ...exampleOf('worker.env.example') };
-    const known = Object.keys(ConfigSchema.properties);
-    for (const key of Object.keys(settings)) assert.ok(known.includes(key), `${key} is not a setting of src/config-schema.ts`);
+    // The configuration's settings, and every PSP setting under the name pspSettingName gives it.
+    const known = [...Object.keys(ConfigSchema.properties), ...pspSettings().map((s) => s.name)];
+    for (const key of Object.keys(settings)) assert.ok(known.includes(key), `${key} is not a setting of src/config-schema.ts nor of a PSP's profile`);
     for (const key of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PUBLIC_BASE_URL', 'PAGES_CSRF_SECRET']) assert.ok(key in settings, key);
     // Installed as it is, the example must not start: its secrets are placeholders.
     assert.throws(() => loadConfig(settings), /placeholder/);

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { pspSettings } from '../../src/adapters/psp/profiles.ts';
 
 export interface Service {
   image?: string;
@@ -45,8 +46,12 @@ export const SECRETS = {
   CARD_HASH_KEY: '6f0a4c8e2b7d1f5a9c3e6b0d4f8a2c7e1b5d9f3a6c0e4b8d2f7a1c5e9b3d6f0a',
   GRAFANA_ADMIN_PASSWORD: '7d3e9a1c5b8f2e4d6a0c9b3e7f1d5a8c2e6b0d4f9a3c7e1b5d8f2a6c0e4b9d3f',
   SMTP_URL: 'smtp://dargah:4c8e2a6f0b3d7e1a5c9f2b6d0e4a8c3f@relay.internal:587',
-  SANDBOX_BANK_PASSWORD: '2a6c0e4b9d3f7d3e9a1c5b8f2e4d6a0c9b3e7f1d5a8c2e6b0d4f9a3c7e1b5d8f',
-  SANDBOX_MELLAT_PASSWORD: '8e4b2d6f0a9c3e7b1d5f8a2c6e0b4d9f3a7c1e5b8d2f6a0c4e9b3d7f1a5c8e2b',
+  // Each PSP simulator's secret settings (its terminal's password), one value each.
+  ...(Object.fromEntries(
+    pspSettings()
+      .filter((s) => s.mode === 'test' && s.secret)
+      .map((s, i) => [s.name, `${(i + 1).toString(16).repeat(8)}2a6c0e4b9d3f7d3e9a1c5b8f2e4d6a0c9b3e7f1d5a8c`]),
+  ) as Record<string, string>),
 };
 
 /** A service's environment as docker compose hands it to the container, with these variables set. */

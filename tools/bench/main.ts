@@ -22,6 +22,8 @@ import { createMerchant } from '../../src/merchants/merchants.ts';
 import type { DevServer } from '../launcher/dev-server.ts';
 import { startClusterInfrastructure } from '../launcher/temporal-cluster.ts';
 import { withHeapLimit } from '../launcher/memory.ts';
+import { gatewaySettingsOf, suiteSimulators } from '../launcher/psp-simulators.ts';
+import { PSP_NAMES } from '../../src/adapters/psp/profiles.ts';
 import { FULL_PLAN, QUICK_PLAN, runBenchmark, type BenchPlan, type BenchReport } from './run.ts';
 import { localProcessPid, sqliteBytes, type WatchedProcess } from './sample.ts';
 import { runSoak, type SoakReport } from './soak.ts';
@@ -103,22 +105,23 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
     const file = join(stack.dataDir, 'temporal-bench.sqlite');
     temporalBytes = () => sqliteBytes(file);
   }
-  // The bank simulator: the bank behind every test payment, on its own port and ledger file.
-  const bankPort = await stack.freePort();
-  const bankState = join(stack.dataDir, 'bank-sim-bench.jsonl');
-  rmSync(bankState, { force: true });
-  // Customers go back to the bench's API servers, on this machine at ports of their own.
-  const bankSim = stack.startChild('bank simulator', 'src/bank-sim/main.ts', {
-    BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
-    ...process.env,
-    BANK_SIM_PORT: String(bankPort),
-    BANK_SIM_STATE_FILE: bankState,
-  });
-  stack.cleanups.push(stack.stopChild(bankSim));
-  await stack.waitReady(`http://127.0.0.1:${bankPort}/healthz`, 30);
+  // The bank simulators, one per PSP of the registry (tools/launcher/psp-simulators.ts), each on its own
+  // port and ledger file: the banks behind every test payment, whichever PSP its route names.
+  const bankPorts: number[] = [];
+  for (let i = 0; i < PSP_NAMES.length; i++) bankPorts.push(await stack.freePort());
+  const simulators = suiteSimulators(stack.dataDir, bankPorts, 'bench');
+  const bankSims: { name: string; child: ChildProcess }[] = [];
+  for (const simulator of simulators) {
+    rmSync(simulator.simulatorEnv.BANK_SIM_STATE_FILE!, { force: true });
+    // Customers go back to the bench's API servers, on this machine at ports of their own.
+    const bankSim = stack.startChild(simulator.name, 'src/bank-sim/main.ts', { BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*', ...process.env, ...simulator.simulatorEnv });
+    stack.cleanups.push(stack.stopChild(bankSim));
+    bankSims.push({ name: simulator.name, child: bankSim });
+    await stack.waitReady(`${simulator.url}/healthz`, 30);
+  }
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    SANDBOX_BANK_URL: `http://127.0.0.1:${bankPort}`,
+    ...gatewaySettingsOf(simulators),
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporal.address,
     HOST: '127.0.0.1',
@@ -175,7 +178,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
     const processes: WatchedProcess[] = [
       ...workers.map((w, i) => ({ name: `worker${suffixes[i]}`, ...(w.pid === undefined ? {} : { pid: w.pid }), metricsUrl: metricsUrl(metricsPorts.worker[i]) })),
       ...apis.map((a, i) => ({ name: `api${suffixes[i]}`, ...(a.pid === undefined ? {} : { pid: a.pid }), metricsUrl: metricsUrl(metricsPorts.api[i]) })),
-      { name: 'bank simulator', ...(bankSim.pid === undefined ? {} : { pid: bankSim.pid }) },
+      ...bankSims.map(({ name, child }) => ({ name, ...(child.pid === undefined ? {} : { pid: child.pid }) })),
       ...temporalProcesses,
     ];
     // The records' MySQL server, when it runs on this machine: its CPU per payment is the capacity model's MySQL input.

@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { PSP_NAMES } from '../../src/adapters/psp/profiles.ts';
 import { createDatabase, databaseName } from '../../src/db/database.ts';
 import { connectTemporal } from '../../src/temporal/client.ts';
 import { retiredWorkflowsNotice } from '../../src/temporal/retired-workflows.ts';
@@ -34,6 +35,7 @@ import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
 import { provideHaproxy } from './balancer.ts';
 import { provideHelm, provideK8sCheck } from './kubernetes-tools.ts';
 import { withHeapLimit } from './memory.ts';
+import { gatewaySettingsOf, simulatorPortSetting, startSimulators, suiteSimulators, type PspSimulator } from './psp-simulators.ts';
 import {
   cleanups,
   dataDir,
@@ -75,16 +77,6 @@ function localSecret(name: 'PAGES_CSRF_SECRET' | 'BANK_SIM_ADMIN_TOKEN', fileNam
   return readFileSync(file, 'utf8').trim();
 }
 
-/** The Mellat simulator's protocol and terminal: the one the gateway's SANDBOX_MELLAT_* settings name. */
-function mellatSimulatorSettings(config: Pick<Config, 'SANDBOX_MELLAT_TERMINAL_ID' | 'SANDBOX_MELLAT_USERNAME' | 'SANDBOX_MELLAT_PASSWORD'>): NodeJS.ProcessEnv {
-  return {
-    BANK_SIM_PROTOCOL: 'mellat',
-    BANK_SIM_TERMINAL_ID: config.SANDBOX_MELLAT_TERMINAL_ID,
-    BANK_SIM_USERNAME: config.SANDBOX_MELLAT_USERNAME,
-    BANK_SIM_PASSWORD: config.SANDBOX_MELLAT_PASSWORD,
-  };
-}
-
 /** The demo merchant's test key, kept in .data so every `npm start` prints the same working key. */
 async function demoKey(databaseUrl: string): Promise<string> {
   const file = join(dataDir, `demo-merchant-${databaseName(databaseUrl)}.json`);
@@ -108,14 +100,12 @@ async function demoKey(databaseUrl: string): Promise<string> {
   }
 }
 
-/** A bank simulator process for the test suite, on a free port with a fresh ledger in .data: answers its address (ready or not yet). */
-async function startSuiteSimulator(name: string, ledgerFile: string, settings: NodeJS.ProcessEnv): Promise<string> {
-  const port = await freePort();
-  const state = join(dataDir, ledgerFile);
-  rmSync(state, { force: true });
-  const child = startChild(name, 'src/bank-sim/main.ts', { ...process.env, ...settings, BANK_SIM_PORT: String(port), BANK_SIM_STATE_FILE: state, SANDBOX_DELAY_SECONDS: '1' });
+/** A bank simulator process for the test suite, its ledger fresh: answers once it is ready. */
+async function startSuiteSimulator(simulator: PspSimulator, shared: NodeJS.ProcessEnv): Promise<void> {
+  rmSync(simulator.simulatorEnv.BANK_SIM_STATE_FILE!, { force: true });
+  const child = startChild(simulator.name, 'src/bank-sim/main.ts', { ...process.env, ...shared, ...simulator.simulatorEnv, SANDBOX_DELAY_SECONDS: '1' });
   cleanups.push(stopChild(child));
-  return `http://127.0.0.1:${port}`;
+  await waitReady(`${simulator.url}/healthz`, 30);
 }
 
 /** One sentence when Temporal still holds executions of workflow types this version retired (src/temporal/retired-workflows.ts). */
@@ -143,12 +133,12 @@ export async function start(): Promise<void> {
   if (config.PORT !== 0 && (await portInUse(config.PORT, config.HOST))) {
     throw new PrerequisiteError(`port ${config.PORT} is in use (another npm start?): stop it, or set PORT.`);
   }
-  // The bank simulator (test mode's bank, docs/BANK.md) on its own port, its ledger in .data.
-  const bankPort = portFromEnv('BANK_SIM_PORT', 3100);
-  if (await portInUse(bankPort)) throw new PrerequisiteError(`port ${bankPort} is in use (another npm start?): stop it, or set BANK_SIM_PORT.`);
-  // The second PSP's simulator (Behpardakht Mellat, docs/psps/mellat.md): its own process, port and ledger.
-  const mellatPort = portFromEnv('BANK_SIM_MELLAT_PORT', 3101);
-  if (await portInUse(mellatPort)) throw new PrerequisiteError(`port ${mellatPort} is in use (another npm start?): stop it, or set BANK_SIM_MELLAT_PORT.`);
+  // The bank simulators (test mode's banks, docs/BANK.md), one per PSP of the registry, each on its
+  // profile's port (test mode's default address) with its own ledger in .data.
+  const simulators = startSimulators(process.env, dataDir, (psp, fallback) => portFromEnv(simulatorPortSetting(psp), fallback));
+  for (const simulator of simulators) {
+    if (await portInUse(simulator.port)) throw new PrerequisiteError(`port ${simulator.port} is in use (another npm start?): stop it, or set ${simulatorPortSetting(simulator.psp)}.`);
+  }
   // The metrics endpoints of the API and the worker, and the Temporal SDK's exporter the worker reads (docs/OPERATIONS.md).
   for (const name of ['API_METRICS_PORT', 'WORKER_METRICS_PORT', 'TEMPORAL_SDK_METRICS_PORT'] as const) {
     if (config[name] !== 0 && (await portInUse(config[name], config.METRICS_HOST))) throw new PrerequisiteError(`port ${config[name]} is in use (another npm start?): stop it, or set ${name}.`);
@@ -157,9 +147,8 @@ export async function start(): Promise<void> {
     ...process.env,
     TEMPORAL_ADDRESS: temporal.address,
     PAGES_CSRF_SECRET: localSecret('PAGES_CSRF_SECRET', 'pages-csrf-secret'),
-    // Always this stack's own simulator (a test suite's SANDBOX_BANK_URL must not leak in).
-    SANDBOX_BANK_URL: `http://127.0.0.1:${bankPort}`,
-    SANDBOX_MELLAT_URL: `http://127.0.0.1:${mellatPort}`,
+    // Always this stack's own simulators (a test suite's SANDBOX_<PSP>_URL must not leak in).
+    ...gatewaySettingsOf(simulators),
     // Local development receives webhooks on localhost; a shared server must never (docs/SECURITY.md).
     WEBHOOK_ALLOW_LOOPBACK_IN_TEST: process.env.WEBHOOK_ALLOW_LOOPBACK_IN_TEST ?? 'true',
   };
@@ -185,25 +174,9 @@ export async function start(): Promise<void> {
   const redirectOrigins = [new URL(config.PUBLIC_BASE_URL).origin, `http://localhost:${config.PORT}`, `http://127.0.0.1:${config.PORT}`].join(',');
   // Their admin endpoints (the outage rehearsal's fault switches) answer only this stack's token.
   const simulatorAdmin = { BANK_SIM_ADMIN_TOKEN: localSecret('BANK_SIM_ADMIN_TOKEN', 'bank-sim-admin-token') };
-  supervisor.add({
-    name: 'bank simulator',
-    layer: 1,
-    script: 'src/bank-sim/main.ts',
-    env: { BANK_SIM_REDIRECT_ORIGINS: redirectOrigins, ...env, ...simulatorAdmin, BANK_SIM_PROTOCOL: 'sep', BANK_SIM_PORT: String(bankPort), BANK_SIM_STATE_FILE: join(dataDir, 'bank-sim.jsonl') },
-  });
-  supervisor.add({
-    name: 'Mellat bank simulator',
-    layer: 1,
-    script: 'src/bank-sim/main.ts',
-    env: {
-      BANK_SIM_REDIRECT_ORIGINS: redirectOrigins,
-      ...env,
-      ...simulatorAdmin,
-      ...mellatSimulatorSettings(config),
-      BANK_SIM_PORT: String(mellatPort),
-      BANK_SIM_STATE_FILE: join(dataDir, 'bank-sim-mellat.jsonl'),
-    },
-  });
+  for (const simulator of simulators) {
+    supervisor.add({ name: simulator.name, layer: 1, script: 'src/bank-sim/main.ts', env: { BANK_SIM_REDIRECT_ORIGINS: redirectOrigins, ...env, ...simulatorAdmin, ...simulator.simulatorEnv } });
+  }
   // Each with the heap limit the deployments give it (tools/launcher/memory.ts).
   supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env: withHeapLimit(env, 'worker') });
   supervisor.add({ name: 'api', layer: 1, script: 'src/main/api.ts', env: withHeapLimit(env, 'api') });
@@ -215,7 +188,9 @@ export async function start(): Promise<void> {
   say(`  API:          ${config.PUBLIC_BASE_URL}/api/v1`);
   say(`  API docs:     ${config.PUBLIC_BASE_URL}/docs`);
   say(`  Readiness:    ${config.PUBLIC_BASE_URL}/readyz`);
-  say(`  Test bank:    ${env.SANDBOX_BANK_URL} (the bank simulator, sep), ${env.SANDBOX_MELLAT_URL} (mellat)`);
+  say('  Test banks:   the PSP simulators of test mode (docs/BANK.md):');
+  const width = Math.max(...PSP_NAMES.map((psp) => psp.length));
+  for (const simulator of simulators) say(`    ${simulator.psp.padEnd(width)}  ${simulator.url}  ${simulator.title}`);
   if (temporal.server !== undefined && uiPort !== 0) say(`  Temporal UI:  http://localhost:${uiPort}`);
   if (config.API_METRICS_PORT !== 0) say(`  Metrics:      http://${config.METRICS_HOST}:${config.API_METRICS_PORT}/metrics (API), port ${config.WORKER_METRICS_PORT} (worker)`);
   say(`  Demo test key (merchant "Demo Shop", domain localhost): ${key}`);
@@ -269,18 +244,15 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   // gateway's test API servers listen on 127.0.0.1 at ports of their own, and some stand for a gateway
   // behind TLS at https://pay.example (test/security/response-headers.test.ts).
   const bankSimSettings = { BANK_SIM_ADMIN_TOKEN: randomBytes(24).toString('base64url'), BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*,https://pay.example' };
-  // The Mellat terminal has a password in the suite, so the tests see it checked.
-  const mellatPassword = { SANDBOX_MELLAT_PASSWORD: randomBytes(12).toString('base64url') };
-  // Test mode's banks for the whole suite, each its own process with the same admin token: SEP's, and the second PSP's (Behpardakht Mellat).
-  const sepUrl = await startSuiteSimulator('bank simulator', 'bank-sim-test.jsonl', { ...bankSimSettings, BANK_SIM_PROTOCOL: 'sep' });
-  const mellatUrl = await startSuiteSimulator('Mellat bank simulator', 'bank-sim-mellat-test.jsonl', { ...bankSimSettings, ...mellatSimulatorSettings({ ...base, ...mellatPassword }) });
-  await waitReady(`${sepUrl}/healthz`, 30);
-  await waitReady(`${mellatUrl}/healthz`, 30);
+  // Test mode's banks for the whole suite: one simulator per PSP of the registry, each its own process
+  // on a free port with the same admin token, its terminal's password a random value (suiteSimulators).
+  const ports: number[] = [];
+  for (let i = 0; i < PSP_NAMES.length; i++) ports.push(await freePort());
+  const simulators = suiteSimulators(dataDir, ports, 'test');
+  for (const simulator of simulators) await startSuiteSimulator(simulator, bankSimSettings);
   const env = {
       ...process.env,
-      SANDBOX_BANK_URL: sepUrl,
-      SANDBOX_MELLAT_URL: mellatUrl,
-      ...mellatPassword,
+      ...gatewaySettingsOf(simulators),
       ...bankSimSettings,
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporal.address,

@@ -68,7 +68,9 @@ not be configured). dargah.secretEnv with (dict "root" $ "role" "api").
 {{- $required = concat $required (list "PAGES_CSRF_SECRET" "DASHBOARD_SECRETS_KEY") -}}
 {{- end -}}
 {{- if eq .role "worker" -}}
-{{- $optional = list "BANK_PASSWORD" "SANDBOX_BANK_PASSWORD" "MELLAT_USERNAME" "MELLAT_PASSWORD" "SANDBOX_MELLAT_PASSWORD" -}}
+{{- /* BEGIN generated: psp-worker-secrets (npm run generate:psps) */}}
+{{- $optional = list "SANDBOX_SEP_PASSWORD" "SEP_PASSWORD" "SANDBOX_MELLAT_PASSWORD" "MELLAT_PASSWORD" -}}
+{{- /* END generated: psp-worker-secrets */}}
 {{- end -}}
 {{- range $required }}
 - name: {{ . }}
@@ -112,17 +114,20 @@ volumes:
 {{- end -}}
 
 {{/*
-The bank simulators a test environment asked for, as a JSON list (read with fromJsonArray): SEP's
-(bankSim.enabled) and Mellat's (bankSim.mellat.enabled), one Deployment and Service each, its own
-port, terminal and password key in the Secret.
+The bank simulators a test environment asked for, as a JSON list (read with fromJsonArray): one per
+PSP of the registry when bankSim.enabled and bankSim.<psp>.enabled, one Deployment and Service each,
+its own port, its settings (BANK_SIM_<suffix>) from the ConfigMap's values ("values") and the Secret
+("secrets", by key). Written by `npm run generate:psps` from src/adapters/psp/profiles.ts.
 */}}
 {{- define "dargah.bankSims" -}}
 {{- $sims := list -}}
-{{- if .Values.bankSim.enabled -}}
-{{- $sims = append $sims (dict "role" "bank-sim" "protocol" "sep" "port" 3100 "terminal" .Values.config.SANDBOX_BANK_TERMINAL_ID "user" "" "passwordKey" "SANDBOX_BANK_PASSWORD") -}}
+{{- /* BEGIN generated: psp-simulators (npm run generate:psps) */}}
+{{- if and .Values.bankSim.enabled .Values.bankSim.sep.enabled -}}
+{{- $sims = append $sims (dict "role" "bank-sim-sep" "protocol" "sep" "port" 3100 "values" (list (dict "env" "BANK_SIM_TERMINAL_ID" "value" (index $.Values.config "SANDBOX_SEP_TERMINAL_ID"))) "secrets" (list (dict "env" "BANK_SIM_PASSWORD" "key" "SANDBOX_SEP_PASSWORD"))) -}}
 {{- end -}}
-{{- if .Values.bankSim.mellat.enabled -}}
-{{- $sims = append $sims (dict "role" "bank-sim-mellat" "protocol" "mellat" "port" 3101 "terminal" .Values.config.SANDBOX_MELLAT_TERMINAL_ID "user" .Values.config.SANDBOX_MELLAT_USERNAME "passwordKey" "SANDBOX_MELLAT_PASSWORD") -}}
+{{- if and .Values.bankSim.enabled .Values.bankSim.mellat.enabled -}}
+{{- $sims = append $sims (dict "role" "bank-sim-mellat" "protocol" "mellat" "port" 3101 "values" (list (dict "env" "BANK_SIM_TERMINAL_ID" "value" (index $.Values.config "SANDBOX_MELLAT_TERMINAL_ID")) (dict "env" "BANK_SIM_USERNAME" "value" (index $.Values.config "SANDBOX_MELLAT_USERNAME"))) "secrets" (list (dict "env" "BANK_SIM_PASSWORD" "key" "SANDBOX_MELLAT_PASSWORD"))) -}}
 {{- end -}}
+{{- /* END generated: psp-simulators */}}
 {{- toJson $sims -}}
 {{- end -}}

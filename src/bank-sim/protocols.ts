@@ -1,0 +1,21 @@
+/**
+ * The simulator's protocols, one per PSP Dargah has a connector for, by the PSP's name (BANK_SIM_PROTOCOL):
+ * a new PSP's simulator is its module (simulator-protocol.ts says what it exports) and its line here.
+ * The same names as the gateway's registry (src/adapters/psp/profiles.ts), which the simulator may not
+ * import (it is the bank, not the gateway): test/unit/bank-sim/protocols.test.ts holds the two equal.
+ */
+import { MELLAT_SIMULATOR } from './mellat.ts';
+import { SEP_SIMULATOR } from './sep.ts';
+import type { SimulatorProtocol } from './simulator-protocol.ts';
+
+export const SIMULATOR_PROTOCOLS = {
+  sep: SEP_SIMULATOR,
+  mellat: MELLAT_SIMULATOR,
+} as const satisfies Record<string, SimulatorProtocol>;
+
+export type SimulatorProtocolName = keyof typeof SIMULATOR_PROTOCOLS;
+
+/** The protocol named `name`, or undefined when the simulator speaks no such protocol. */
+export function simulatorProtocol(name: string): SimulatorProtocol | undefined {
+  return Object.hasOwn(SIMULATOR_PROTOCOLS, name) ? SIMULATOR_PROTOCOLS[name as SimulatorProtocolName] : undefined;
+}

@@ -1,0 +1,112 @@
+/**
+ * `npm run new-connector` (tools/scaffold/new-connector.ts), run against a temporary copy of the files it
+ * reads and edits: it writes the connector's skeleton, adds one line (and its import) to each table of
+ * PSPs, gives the simulator a port no profile has, and refuses a bad name, a taken one and a second run
+ * without touching a file.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PSP_NAMES, PSP_PROFILES } from '../../../src/adapters/psp/profiles.ts';
+import { EDITED_FILES, newConnector, ScaffoldRefused } from '../../../tools/scaffold/new-connector.ts';
+
+/** registry.ts in the shape of the connectors' registry, for a checkout that does not have it yet. */
+const REGISTRY = `/** The connectors. */
+${PSP_NAMES.map((psp) => `import { ${psp.toUpperCase()}_CONNECTOR } from './${psp}/index.ts';`).join('\n')}
+
+export const PSP_CONNECTORS = {
+${PSP_NAMES.map((psp) => `  ${psp}: ${psp.toUpperCase()}_CONNECTOR,`).join('\n')}
+} as const;
+`;
+
+function copyOfTheRepository(): string {
+  const root = mkdtempSync(join(tmpdir(), 'dargah-scaffold-'));
+  for (const file of [...EDITED_FILES, ...PSP_NAMES.map((psp) => `src/adapters/psp/${psp}/profile.ts`)]) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    if (existsSync(file)) cpSync(file, join(root, file));
+  }
+  if (!existsSync(join(root, 'src/adapters/psp/registry.ts'))) writeFileSync(join(root, 'src/adapters/psp/registry.ts'), REGISTRY);
+  return root;
+}
+
+/** Every file under `root` with its text. */
+function snapshot(root: string, dir = ''): Record<string, string> {
+  return Object.assign(
+    {},
+    ...readdirSync(join(root, dir), { withFileTypes: true }).map((entry) => {
+      const path = join(dir, entry.name);
+      return entry.isDirectory() ? snapshot(root, path) : { [path]: readFileSync(join(root, path), 'utf8') };
+    }),
+  ) as Record<string, string>;
+}
+
+describe('npm run new-connector', () => {
+  const roots: string[] = [];
+  after(() => {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+  const fresh = () => {
+    const root = copyOfTheRepository();
+    roots.push(root);
+    return root;
+  };
+
+  it("writes the connector's folder, its simulator, corpus folder, doc page and failing tests, and one line of each table", () => {
+    const root = fresh();
+    const before = snapshot(root);
+    const done = newConnector(root, 'irankish');
+    for (const file of ['profile', 'index', 'client', 'mapping']) assert.ok(done.written.includes(`src/adapters/psp/irankish/${file}.ts`), file);
+    for (const file of ['src/bank-sim/irankish.ts', 'test/fixtures/psps/irankish/README.md', 'docs/psps/irankish.md', 'test/unit/psps/irankish/connector.test.ts', 'test/psps/irankish/corpus-e2e.test.ts']) {
+      assert.ok(done.written.includes(file) && existsSync(join(root, file)), file);
+    }
+    assert.deepEqual([...done.edited].sort(), [...EDITED_FILES].sort());
+    for (const [file, line, importLine] of [
+      ['src/adapters/psp/profiles.ts', '  irankish: IRANKISH_PROFILE,', "import { IRANKISH_PROFILE } from './irankish/profile.ts';"],
+      ['src/adapters/psp/registry.ts', '  irankish: IRANKISH_CONNECTOR,', "import { IRANKISH_CONNECTOR } from './irankish/index.ts';"],
+      ['src/bank-sim/protocols.ts', '  irankish: IRANKISH_SIMULATOR,', "import { IRANKISH_SIMULATOR } from './irankish.ts';"],
+    ] as const) {
+      const text = readFileSync(join(root, file), 'utf8');
+      const added = text.split('\n').filter((l) => !before[file]!.split('\n').includes(l));
+      assert.deepEqual(added.sort(), [importLine, line].sort(), `${file}: its import and its line, nothing else`);
+      assert.ok(text.indexOf(line) > text.indexOf(`  ${PSP_NAMES.at(-1)}: `), `${file}: after the last PSP, in the table`);
+    }
+    const profile = readFileSync(join(root, 'src/adapters/psp/irankish/profile.ts'), 'utf8');
+    const port = Number(/port: (\d+)/.exec(profile)![1]);
+    assert.ok(!Object.values(PSP_PROFILES).some((p) => p.simulator.port === port), `the simulator's port ${port} is no other profile's`);
+    assert.match(readFileSync(join(root, 'src/bank-sim/irankish.ts'), 'utf8'), new RegExp(`port: ${port},`), "the simulator's default is the profile's port");
+    for (const test of ['test/unit/psps/irankish/connector.test.ts', 'test/psps/irankish/corpus-e2e.test.ts']) {
+      const text = readFileSync(join(root, test), 'utf8');
+      assert.doesNotMatch(text, /\.skip\(|\.only\(|xit\(|xdescribe\(/, `${test} skips nothing`);
+      assert.match(text, /\bit\(/, `${test} has tests`);
+    }
+    assert.match(readFileSync(join(root, 'src/adapters/psp/irankish/client.ts'), 'utf8'), /implements PspClient/);
+    assert.match(readFileSync(join(root, 'src/adapters/psp/irankish/mapping.ts'), 'utf8'), /not built yet/);
+  });
+
+  it('refuses a second run, a name already registered and a bad name, and then writes nothing', () => {
+    const root = fresh();
+    newConnector(root, 'pasargad');
+    for (const [name, why] of [
+      ['pasargad', /exists already/],
+      [PSP_NAMES[0]!, /exists already/],
+      ['Saman', /not a PSP name/],
+      ['1psp', /not a PSP name/],
+      ['a-b', /not a PSP name/],
+      ['', /not a PSP name/],
+      ['x', /not a PSP name/],
+    ] as const) {
+      const before = snapshot(root);
+      assert.throws(() => newConnector(root, name), (error: unknown) => error instanceof ScaffoldRefused && why.test(error.message), name);
+      assert.deepEqual(snapshot(root), before, `${name || '(empty)'}: no file touched`);
+    }
+  });
+
+  it('refuses a table it cannot find rather than write the line elsewhere', () => {
+    const root = fresh();
+    writeFileSync(join(root, 'src/bank-sim/protocols.ts'), '// no table here\n');
+    const before = snapshot(root);
+    assert.throws(() => newConnector(root, 'sadad2'), /has no "export const SIMULATOR_PROTOCOLS = \{"/);
+    assert.deepEqual(snapshot(root), before, 'no file touched');
+  });
+});
