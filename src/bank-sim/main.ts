@@ -1,11 +1,12 @@
 /**
  * `npm run bank-sim`: the bank simulator on its own port (docs/BANK.md), speaking one PSP's protocol.
- *   BANK_SIM_PROTOCOL (sep; mellat: Behpardakht Mellat's IPG, docs/psps/mellat.md),
- *   BANK_SIM_PORT (3100; mellat 3101), BANK_SIM_HOST (127.0.0.1), BANK_SIM_STATE_FILE (.data/bank-sim.jsonl;
- *   mellat .data/bank-sim-mellat.jsonl), BANK_SIM_TERMINAL_ID (11223344; mellat 55667788),
- *   BANK_SIM_USERNAME (mellat: the terminal's user name, dargah), BANK_SIM_PASSWORD (none), SANDBOX_DELAY_SECONDS (10),
+ *   BANK_SIM_PROTOCOL (sep; mellat: Behpardakht Mellat's IPG, docs/psps/mellat.md; asanpardakht: Asan Pardakht's
+ *   REST IPG, docs/psps/asanpardakht.md), BANK_SIM_PORT (3100; mellat 3101; asanpardakht 3102), BANK_SIM_HOST (127.0.0.1), BANK_SIM_STATE_FILE (.data/bank-sim.jsonl;
+ *   mellat .data/bank-sim-mellat.jsonl, asanpardakht .data/bank-sim-asanpardakht.jsonl), BANK_SIM_TERMINAL_ID (11223344;
+ *   mellat 55667788; asanpardakht 44556677, its merchantConfigurationId),
+ *   BANK_SIM_USERNAME (mellat, asanpardakht: the terminal's user name, dargah), BANK_SIM_PASSWORD (none), SANDBOX_DELAY_SECONDS (10),
  *   BANK_SIM_AUTO_REVERSE_SECONDS (paid but never confirmed → reversed by the bank; 0 = never: 1800, SEP's 30 minutes;
- *   mellat 1200, Behpardakht's 20), BANK_SIM_AUTO_SETTLE_SECONDS (mellat: verified but never settled → settled by the
+ *   mellat 1200, Behpardakht's 20; asanpardakht 1200, an assumption: docs/psps/asanpardakht.md), BANK_SIM_AUTO_SETTLE_SECONDS (mellat: verified but never settled → settled by the
  *   bank, 10800, Behpardakht's 180 minutes; 0 = never),
  *   BANK_SIM_REDIRECT_ORIGINS (the gateway's origins a RedirectUrl may have; `http://host:*` for any port;
  *   default http://localhost:3000,http://127.0.0.1:3000), BANK_SIM_ADMIN_TOKEN (none: no admin endpoints).
@@ -15,21 +16,22 @@ import { createSimulator } from './server.ts';
 
 const env = process.env;
 const protocol = env.BANK_SIM_PROTOCOL === undefined || env.BANK_SIM_PROTOCOL === '' ? 'sep' : env.BANK_SIM_PROTOCOL;
-if (protocol !== 'sep' && protocol !== 'mellat') {
-  process.stderr.write(`BANK_SIM_PROTOCOL must be sep or mellat, got "${protocol}"\n`);
+if (protocol !== 'sep' && protocol !== 'mellat' && protocol !== 'asanpardakht') {
+  process.stderr.write(`BANK_SIM_PROTOCOL must be sep, mellat or asanpardakht, got "${protocol}"\n`);
   process.exit(1);
 }
 const mellat = protocol === 'mellat';
-const port = Number(env.BANK_SIM_PORT ?? (mellat ? 3101 : 3100));
+const asan = protocol === 'asanpardakht';
+const port = Number(env.BANK_SIM_PORT ?? (mellat ? 3101 : asan ? 3102 : 3100));
 const host = env.BANK_SIM_HOST ?? '127.0.0.1';
 const { server } = createSimulator({
   protocol,
-  stateFile: env.BANK_SIM_STATE_FILE ?? join(process.cwd(), '.data', mellat ? 'bank-sim-mellat.jsonl' : 'bank-sim.jsonl'),
-  terminalId: env.BANK_SIM_TERMINAL_ID ?? (mellat ? '55667788' : '11223344'),
+  stateFile: env.BANK_SIM_STATE_FILE ?? join(process.cwd(), '.data', protocol === 'sep' ? 'bank-sim.jsonl' : `bank-sim-${protocol}.jsonl`),
+  terminalId: env.BANK_SIM_TERMINAL_ID ?? (mellat ? '55667788' : asan ? '44556677' : '11223344'),
   userName: env.BANK_SIM_USERNAME ?? 'dargah',
   password: env.BANK_SIM_PASSWORD ?? '',
   delaySeconds: Number(env.SANDBOX_DELAY_SECONDS ?? 10),
-  autoReverseSeconds: Number(env.BANK_SIM_AUTO_REVERSE_SECONDS ?? (mellat ? 1200 : 1800)),
+  autoReverseSeconds: Number(env.BANK_SIM_AUTO_REVERSE_SECONDS ?? (mellat || asan ? 1200 : 1800)),
   autoSettleSeconds: Number(env.BANK_SIM_AUTO_SETTLE_SECONDS ?? 10_800),
   adminToken: env.BANK_SIM_ADMIN_TOKEN ?? '',
   redirectOrigins: (env.BANK_SIM_REDIRECT_ORIGINS ?? 'http://localhost:3000,http://127.0.0.1:3000')

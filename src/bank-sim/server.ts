@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { adminRoutes } from './admin.ts';
+import { ASANPARDAKHT_PAGE, asanpardakhtRoutes } from './asanpardakht.ts';
 import { customerPageRoutes, SEP_PAGE } from './customer-page.ts';
 import { FaultSwitches } from './faults.ts';
 import { json, type Routes } from './http.ts';
@@ -18,14 +19,14 @@ import { payoutRoutes } from './payouts.ts';
 import { protocolRoutes } from './protocol.ts';
 
 export interface SimulatorOptions {
-  /** The PSP protocol this process speaks: SEP's REST IPG (default) or Behpardakht Mellat's SOAP IPG. */
-  protocol?: 'sep' | 'mellat';
+  /** The PSP protocol this process speaks: SEP's REST IPG (default), Behpardakht Mellat's SOAP IPG or Asan Pardakht's REST IPG. */
+  protocol?: 'sep' | 'mellat' | 'asanpardakht';
   stateFile: string;
   /** The one terminal this bank knows; token and verify calls must name it. */
   terminalId: string;
   /** The terminal's password: every server-to-server call must carry it ('' when none is set). */
   password: string;
-  /** Mellat's terminal user name, checked with the password on every call ('' for SEP, which has none). */
+  /** Mellat's terminal user name, Asan Pardakht's merchant user name (usr), checked with the password on every call ('' for SEP, which has none). */
   userName?: string;
   /**
    * The bearer token of the admin endpoints (the ledger's listings, the fault switches);
@@ -60,7 +61,9 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
   // Mellat's server-to-server calls are a SOAP service on this server (listenMellat, below), not routes.
   const areas: Routes[] = mellat
     ? [customerPageRoutes({ ledger, faults, dialect: MELLAT_PAGE }), admin]
-    : [
+    : options.protocol === 'asanpardakht'
+      ? [asanpardakhtRoutes({ ledger, faults, options: { ...options, userName: options.userName ?? '' } }), customerPageRoutes({ ledger, faults, dialect: ASANPARDAKHT_PAGE }), admin]
+      : [
         protocolRoutes({ ledger, faults, options }),
         customerPageRoutes({ ledger, faults, dialect: SEP_PAGE }),
         payoutRoutes({ ledger, faults, terminalId: options.terminalId }),
