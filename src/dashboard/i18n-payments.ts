@@ -1,7 +1,7 @@
 /**
  * Words of the dashboard's payment pages about who pays the fee, what the customer was charged,
  * who may pay, the payment's splits, the PSP and terminal that took it and the payment link it came from
- * (docs/DASHBOARD.md#a-payments-page; a PSP without its `paymentPsp_<name>` here shows its profile's title), spread into the
+ * (docs/DASHBOARD.md#a-payments-page; a PSP's name is its profile's title, in Persian or English), spread into the
  * dashboard's dictionaries (i18n.ts). Persian first; the English one is typed from it.
  */
 const fa = {
@@ -25,8 +25,6 @@ const fa = {
   splitUnsettled: 'در انتظار تسویه',
   splitsTotal: 'جمع سهم‌ها',
   paymentPsp: 'PSP (شرکت پرداخت)',
-  paymentPsp_sep: 'سامان کیش (سپ)',
-  paymentPsp_mellat: 'به‌پرداخت ملت',
   paymentPspNone: 'ثبت نشده: هنوز به بانک فرستاده نشده، یا پیش از مسیریابی PSPها ساخته شده است',
   paymentTerminal: 'ترمینال PSP',
   paymentLink: 'لینک پرداخت',
@@ -53,8 +51,6 @@ const en: typeof fa = {
   splitUnsettled: 'Awaiting settlement',
   splitsTotal: 'Shares in all',
   paymentPsp: 'PSP',
-  paymentPsp_sep: 'Saman Kish (SEP)',
-  paymentPsp_mellat: 'Behpardakht Mellat',
   paymentPspNone: 'Not recorded: not sent to a bank yet, or made before PSP routing',
   paymentTerminal: 'PSP terminal',
   paymentLink: 'Payment link',

@@ -2,6 +2,7 @@
  * The dashboard's payments pages: the list, and one payment with its fee, splits, refunds and the
  * timeline of its events and their deliveries (rendered with the templates beside this file).
  */
+import type { PspProfile } from '../adapters/psp/profile.ts';
 import { PSP_PROFILES, type PspName } from '../adapters/psp/profiles.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { groupSheba } from '../domain/business-documents.ts';
@@ -104,9 +105,10 @@ function feeDetails(payment: Payment, lang: Lang): DetailRow[] {
   return rows;
 }
 
-/** A PSP's name for the merchant: the dictionary's (`paymentPsp_<name>`) where it has one, else its profile's title. */
-function pspTitle(t: ReturnType<typeof strings>, psp: PspName): string {
-  return (t as unknown as Partial<Record<string, string>>)[`paymentPsp_${psp}`] ?? PSP_PROFILES[psp].title;
+/** A PSP's name for the merchant, in the page's language: its profile's. */
+function pspTitle(psp: PspName, lang: Lang): string {
+  const profile: PspProfile = PSP_PROFILES[psp];
+  return lang === 'fa' ? profile.persianTitle : profile.title;
 }
 
 /**
@@ -119,7 +121,7 @@ function originDetails(payment: Payment, linkTitle: string | undefined, lang: La
     payment.psp === null
       ? [{ id: 'psp', label: t.paymentPsp, value: t.paymentPspNone }]
       : [
-          { id: 'psp', label: t.paymentPsp, value: pspTitle(t, payment.psp.name) },
+          { id: 'psp', label: t.paymentPsp, value: pspTitle(payment.psp.name, lang) },
           { id: 'psp-terminal', label: t.paymentTerminal, value: localDigits(payment.psp.terminal_id, lang) },
         ];
   if (payment.payment_link !== null) {

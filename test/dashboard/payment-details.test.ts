@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
+import { PSP_PROFILES } from '../../src/adapters/psp/profiles.ts';
 import { screenshot } from '../support/browser.ts';
 import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, dashboardBrowser, merchantInBrowser, persian, rials, type Lang } from '../support/dashboard.ts';
 import { getHarness, type Harness } from '../support/harness.ts';
@@ -22,7 +23,6 @@ const CARD_Y = '6274121234567899';
 const NATIONAL_CODE = '0499370899';
 
 /** How the page names each PSP (src/dashboard/i18n-payments.ts). */
-const PSP_LABELS = { sep: { en: 'Saman Kish (SEP)', fa: 'سامان کیش (سپ)' }, mellat: { en: 'Behpardakht Mellat', fa: 'به‌پرداخت ملت' } } as const;
 
 describe('dashboard: a payment’s fee payer, charged amount, allowed cards, splits, PSP and payment link', function () {
   this.timeout(180_000);
@@ -96,7 +96,7 @@ describe('dashboard: a payment’s fee payer, charged amount, allowed cards, spl
       assert.ok(shareText.includes(lang === 'en' ? 'Awaiting settlement' : 'در انتظار تسویه'), shareText);
       assert.equal(await text(page, '#splits-total'), rials(300_000, lang));
       // The PSP and terminal that took it; it came from no payment link.
-      assert.equal(await text(page, '#psp'), PSP_LABELS[psp.name][lang]);
+      assert.equal(await text(page, '#psp'), lang === 'fa' ? PSP_PROFILES[psp.name].persianTitle : PSP_PROFILES[psp.name].title);
       assert.equal(await text(page, '#psp-terminal'), lang === 'fa' ? persian(psp.terminal_id) : psp.terminal_id);
       assert.equal(await page.locator('#payment-link').count(), 0, 'not from a payment link');
       await assertAccessible(page, `split payment page (${lang})`);

@@ -70,6 +70,8 @@ import type { PspProfile } from '../profile.ts';
 export const ${upper}_PROFILE = {
   name: '${name}',
   title: '${title}',
+  // Its name on the dashboard's Persian pages: write it in Persian.
+  persianTitle: '${title}',
   protocol: 'not built yet',
   capabilities: {
     // Placeholders, the most careful values, until the corpus shows the PSP's own.

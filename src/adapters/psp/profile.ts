@@ -69,8 +69,10 @@ export interface PspSimulatorProfile {
 export interface PspProfile {
   /** The PSP's name in configuration, records, the API and docs/psps/<name>.md: lower case letters and digits. */
   name: string;
-  /** Its name for people: "Saman Electronic Payment (SEP)". */
+  /** Its name for people, in English: "Saman Electronic Payment (SEP)". */
   title: string;
+  /** Its name for people, in Persian (the dashboard's Persian pages): "پرداخت الکترونیک سامان (سپ)". */
+  persianTitle: string;
   /** Its protocol in a few words: "REST (JSON)", "SOAP". */
   protocol: string;
   /** What it offers, as its references show it. */

@@ -4,6 +4,7 @@ import type { PspProfile } from '../profile.ts';
 export const MELLAT_PROFILE = {
   name: 'mellat',
   title: 'Behpardakht Mellat',
+  persianTitle: 'به‌پرداخت ملت',
   protocol: 'SOAP',
   capabilities: {
     // A verify, then a settle that captures (bpVerifyRequest, bpSettleRequest).

@@ -4,6 +4,7 @@ import type { PspProfile } from '../profile.ts';
 export const SEP_PROFILE = {
   name: 'sep',
   title: 'Saman Electronic Payment (SEP)',
+  persianTitle: 'پرداخت الکترونیک سامان (سپ)',
   protocol: 'REST (JSON)',
   capabilities: {
     // VerifyTransaction is final: there is no settle call (every integration, and SEP's guide).
