@@ -1,8 +1,8 @@
 /**
  * The bank simulator (docs/BANK.md): a separate process that speaks one PSP's
  * protocol, SEP's as its conformance corpus shows it (test/fixtures/psps/sep/; protocol.ts, with Paya
- * payouts, payouts.ts) or Behpardakht Mellat's (src/adapters/psp/mellat/client.ts;
- * mellat.ts), with the customer's page of that protocol (customer-page.ts),
+ * payouts, payouts.ts), Behpardakht Mellat's (src/adapters/psp/mellat/client.ts;
+ * mellat.ts) or Parsian's PEC (its corpus, test/fixtures/psps/parsian/; parsian.ts), with the customer's page of that protocol (customer-page.ts),
  * its own ledger (ledger.ts) and fault switches for tests (faults.ts, set
  * through admin.ts); no daily report, which no reference shows either PSP serving. One process a PSP, each on its own port with its own
  * terminal and ledger. It imports nothing of the gateway: it is the bank, not part of us.
@@ -14,16 +14,17 @@ import { FaultSwitches } from './faults.ts';
 import { json, type Routes } from './http.ts';
 import { Ledger, now } from './ledger.ts';
 import { listenMellat, MELLAT_PAGE } from './mellat.ts';
+import { listenParsian, PARSIAN_PAGE } from './parsian.ts';
 import { payoutRoutes } from './payouts.ts';
 import { protocolRoutes } from './protocol.ts';
 
 export interface SimulatorOptions {
-  /** The PSP protocol this process speaks: SEP's REST IPG (default) or Behpardakht Mellat's SOAP IPG. */
-  protocol?: 'sep' | 'mellat';
+  /** The PSP protocol this process speaks: SEP's REST IPG (default), Behpardakht Mellat's SOAP IPG or Parsian's (PEC's) SOAP IPG (parsian.ts). */
+  protocol?: 'sep' | 'mellat' | 'parsian';
   stateFile: string;
   /** The one terminal this bank knows; token and verify calls must name it. */
   terminalId: string;
-  /** The terminal's password: every server-to-server call must carry it ('' when none is set). */
+  /** The terminal's password (Parsian: its PIN, the LoginAccount): every server-to-server call must carry it ('' when none is set). */
   password: string;
   /** Mellat's terminal user name, checked with the password on every call ('' for SEP, which has none). */
   userName?: string;
@@ -46,7 +47,7 @@ export interface SimulatorOptions {
    * comes back even when the gateway never answers. 0 turns it off.
    */
   autoReverseSeconds?: number;
-  /** How long after its verify SEP still takes a ReverseTransaction (SEP: 50 minutes, docs/psps/sep.md); 0: no limit. */
+  /** How long after its verify SEP still takes a ReverseTransaction (SEP: 50 minutes, docs/psps/sep.md; Parsian: the same, assumed, docs/psps/parsian.md); 0: no limit. */
   reversalWindowSeconds?: number;
   /** Mellat only: a verified sale nobody settled is settled by the bank itself this many seconds after its verify (Behpardakht: 180 minutes); 0 never. */
   autoSettleSeconds?: number;
@@ -56,11 +57,14 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
   const ledger = new Ledger(options.stateFile);
   const faults = new FaultSwitches();
   const mellat = options.protocol === 'mellat';
+  const parsian = options.protocol === 'parsian';
   const admin = adminRoutes({ ledger, faults, token: options.adminToken ?? '' });
-  // Mellat's server-to-server calls are a SOAP service on this server (listenMellat, below), not routes.
+  // Mellat's and Parsian's server-to-server calls are SOAP services on this server (listenMellat, listenParsian, below), not routes.
   const areas: Routes[] = mellat
     ? [customerPageRoutes({ ledger, faults, dialect: MELLAT_PAGE }), admin]
-    : [
+    : parsian
+      ? [customerPageRoutes({ ledger, faults, dialect: PARSIAN_PAGE }), admin]
+      : [
         protocolRoutes({ ledger, faults, options }),
         customerPageRoutes({ ledger, faults, dialect: SEP_PAGE }),
         payoutRoutes({ ledger, faults, terminalId: options.terminalId }),
@@ -97,6 +101,7 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
     });
   });
   if (mellat) listenMellat(server, { ledger, faults, options: { ...options, userName: options.userName ?? '' } });
+  if (parsian) listenParsian(server, { ledger, faults, options });
   if (autoReverseMs > 0) {
     const sweep = setInterval(reverseUnconfirmed, Math.min(5_000, Math.max(250, autoReverseMs / 4)));
     sweep.unref();
