@@ -213,3 +213,31 @@ describe('the Parsian connector against the corpus', () => {
     }
   });
 });
+
+describe("the Parsian connector's outgoing operations: only what the corpus shows", () => {
+  const shown = new Set(corpus.filter(isSoapRequest).map((m) => m.message.soapOperation));
+
+  it('every operation the client makes is one a corpus request shows, and it has none of the operations PEC lacks', async () => {
+    const bank = await new ParsianCorpusBank().start();
+    try {
+      for (const op of shown) bank.answer(op, 'soap-fault');
+      const parsian = new ParsianClient({ baseUrl: bank.url, terminalId: TERMINAL, pin: PIN, timeoutMs: 5_000 });
+      // Every method the client has, with what each takes; a method added later and not listed here fails below.
+      const exercised: Record<string, () => Promise<unknown>> = {
+        requestToken: () => parsian.requestToken(PAYMENT, 1_000, 'http://callback.test'),
+        confirm: () => parsian.confirm(PAYMENT, TOKEN, 1_000),
+        reverse: () => parsian.reverse(PAYMENT, TOKEN),
+      };
+      const methods = Object.getOwnPropertyNames(ParsianClient.prototype).filter((n) => n !== 'constructor' && typeof Object.getOwnPropertyDescriptor(ParsianClient.prototype, n)?.value === 'function');
+      const offPath = new Set(['parseCallback', 'soapClient', 'call']);
+      assert.deepEqual(methods.filter((n) => !offPath.has(n)).sort(), Object.keys(exercised).sort(), 'every operation of the client is exercised here');
+      for (const run of Object.values(exercised)) await run().catch(() => undefined);
+      assert.deepEqual([...new Set(bank.calls.map((c) => c.operation))].sort(), [...shown].sort(), 'the client calls every operation the corpus shows a request of, and no other');
+      const absent = parsian as { settle?: unknown; refund?: unknown; inquire?: unknown; dailyReport?: unknown };
+      assert.deepEqual([absent.settle, absent.refund, absent.inquire, absent.dailyReport], [undefined, undefined, undefined, undefined], 'no settle, refund, inquiry or report: no reference shows PEC having one');
+      assert.deepEqual(parsian.capabilities, { capture: 'verify', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'none', inquiry: false, dailyReport: false });
+    } finally {
+      await bank.stop();
+    }
+  });
+});
