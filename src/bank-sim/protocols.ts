@@ -6,6 +6,7 @@
  */
 import { ASANPARDAKHT_SIMULATOR } from './asanpardakht.ts';
 import { MELLAT_SIMULATOR } from './mellat.ts';
+import { PARSIAN_SIMULATOR } from './parsian.ts';
 import { SEP_SIMULATOR } from './sep.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
 
@@ -13,6 +14,7 @@ export const SIMULATOR_PROTOCOLS = {
   sep: SEP_SIMULATOR,
   mellat: MELLAT_SIMULATOR,
   asanpardakht: ASANPARDAKHT_SIMULATOR,
+  parsian: PARSIAN_SIMULATOR,
 } as const satisfies Record<string, SimulatorProtocol>;
 
 export type SimulatorProtocolName = keyof typeof SIMULATOR_PROTOCOLS;

@@ -65,6 +65,8 @@ export interface SimulatorDefaults {
   autoReverseSeconds: number;
   /** The protocol's own settings besides the terminal and its password (`USERNAME`, `MERCHANT_ID`, …) and their defaults: read from `BANK_SIM_<suffix>`. */
   settings: Readonly<Record<string, string>>;
+  /** The protocol's own secret settings besides the password (Parsian's `PIN`): read from `BANK_SIM_<suffix>`, none by default. */
+  secretSettings?: readonly string[];
 }
 
 export interface SimulatorProtocol {

@@ -7,6 +7,7 @@
  */
 import { ASANPARDAKHT_PROFILE } from './asanpardakht/profile.ts';
 import { MELLAT_PROFILE } from './mellat/profile.ts';
+import { PARSIAN_PROFILE } from './parsian/profile.ts';
 import type { PspProfile } from './profile.ts';
 import { SEP_PROFILE } from './sep/profile.ts';
 
@@ -14,6 +15,7 @@ export const PSP_PROFILES = {
   sep: SEP_PROFILE,
   mellat: MELLAT_PROFILE,
   asanpardakht: ASANPARDAKHT_PROFILE,
+  parsian: PARSIAN_PROFILE,
 } as const satisfies Record<string, PspProfile>;
 
 /** The PSPs Dargah has a connector for (the names of configuration, records and docs/psps/). */

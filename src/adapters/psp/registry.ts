@@ -9,6 +9,7 @@
 import { ASANPARDAKHT_CONNECTOR } from './asanpardakht/index.ts';
 import type { PspConnector } from './connector.ts';
 import { MELLAT_CONNECTOR } from './mellat/index.ts';
+import { PARSIAN_CONNECTOR } from './parsian/index.ts';
 import { PSP_NAMES, PSP_PROFILES, type PspName } from './profiles.ts';
 import { SEP_CONNECTOR } from './sep/index.ts';
 
@@ -16,6 +17,7 @@ export const PSP_CONNECTORS = {
   sep: SEP_CONNECTOR,
   mellat: MELLAT_CONNECTOR,
   asanpardakht: ASANPARDAKHT_CONNECTOR,
+  parsian: PARSIAN_CONNECTOR,
 } as const satisfies { [N in PspName]: PspConnector & { readonly profile: (typeof PSP_PROFILES)[N] & { readonly name: N } } };
 
 export type PspConnectors = typeof PSP_CONNECTORS;

@@ -22,6 +22,8 @@ describe("the simulator's protocols", () => {
       assert.equal(defaults.autoReverseSeconds, profile.simulator.autoReverseSeconds, psp);
       const own = Object.fromEntries(profile.settings.filter((s) => !s.secret).map((s) => [s.suffix, s.testDefault]));
       assert.deepEqual(defaults.settings, own, `${psp}: the simulator reads BANK_SIM_<suffix> for each of the profile's settings but the password`);
+      const secrets = profile.settings.filter((s) => s.secret && s.suffix !== 'PASSWORD').map((s) => s.suffix);
+      assert.deepEqual(defaults.secretSettings ?? [], secrets, `${psp}: and for each of its secret ones but the password`);
     }
   });
 
