@@ -24,9 +24,9 @@ if (protocol === undefined) {
   process.exit(1);
 }
 const { defaults } = protocol;
-const settings = Object.fromEntries([
-  ...Object.entries(defaults.settings).map(([suffix, fallback]) => [suffix, env[`BANK_SIM_${suffix}`] ?? fallback]),
-  ...(defaults.secretSettings ?? []).map((suffix) => [suffix, env[`BANK_SIM_${suffix}`] ?? '']),
+const settings: Record<string, string> = Object.fromEntries([
+  ...Object.entries(defaults.settings).map(([suffix, fallback]): [string, string] => [suffix, env[`BANK_SIM_${suffix}`] ?? fallback]),
+  ...(defaults.secretSettings ?? []).map((suffix): [string, string] => [suffix, env[`BANK_SIM_${suffix}`] ?? '']),
 ]);
 const port = Number(env.BANK_SIM_PORT ?? defaults.port);
 const host = env.BANK_SIM_HOST ?? '127.0.0.1';
