@@ -64,6 +64,8 @@ describe('production mode needs its secrets', function () {
     const exited = once(child.child, 'exit').then(([code]) => code as number | null);
     const started = waitFor('the process to start', async () => (/API listening|worker running/.test(read()) ? ('started' as const) : undefined), 180_000, 200);
     const outcome = await Promise.race([exited, started]);
+    // The process may exit before its last line reaches the log file (written by this process from its pipe).
+    if (outcome !== 'started') await waitFor('its output in the log', async () => (read() !== '' ? true : undefined), 10_000, 100).catch(() => undefined);
     return { code: outcome === 'started' ? null : outcome, output: read() };
   }
 

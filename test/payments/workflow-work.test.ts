@@ -27,9 +27,10 @@ describe('work per payment, counted', () => {
 
     const work = historyWork(await h.temporal.client.workflow.getHandle(paymentWorkflowId(payment.id)).fetchHistory());
     // Start (payment.created and the expiry timer), the token, the callback (confirm and record paid), verify (the PSP's capabilities, and record verified):
-    // four tasks; a bank that does not confirm at once is asked by an activity, one task more.
+    // four tasks at most (two of them share one when the callback arrives while the token's task is still being
+    // answered, as on a busy machine); a bank that does not confirm at once is asked by an activity, one task more.
     assert.ok(work.activity_tasks <= 1, JSON.stringify(work));
-    assert.equal(work.workflow_tasks, 4 + work.activity_tasks, JSON.stringify(work));
+    assert.ok(work.workflow_tasks >= 3 && work.workflow_tasks <= 4 + work.activity_tasks, JSON.stringify(work));
     // payment.created, the route's plan, the token, the PSP that gave it recorded, the confirm, paid, the PSP's capabilities
     // (SEP's verify at the return captured: no settlement), verified.
     if (work.activity_tasks === 0) assert.equal(work.local_activities, 8, JSON.stringify(work));
