@@ -144,30 +144,23 @@ export class ${title}Client implements PspClient {
 }
 `,
     [`src/adapters/psp/${name}/index.ts`]: `/** The ${name} connector (src/adapters/psp/connector.ts): its profile and its code, listed once in registry.ts. */
-import type { PspConnector } from '../connector.ts';
+import { pageOriginOf, terminalEndpoint, terminalSetting, type PspConnector } from '../connector.ts';
 import { ${title}Client } from './client.ts';
 import { NOT_BUILT, ${name}Return, recognises${title}Return } from './mapping.ts';
 import { ${upper}_PROFILE } from './profile.ts';
 
-export const ${upper}_CONNECTOR: PspConnector = {
+// \`satisfies\`, not a type annotation: the registry holds the profile's literal name to its key.
+export const ${upper}_CONNECTOR = {
   profile: ${upper}_PROFILE,
-  client: (settings, timeoutMs) =>
-    new ${title}Client({
-      baseUrl: (settings.URL ?? '').replace(/\\/+$/, ''),
-      ...(settings.PAGE_URL ? { pageBaseUrl: settings.PAGE_URL.replace(/\\/+$/, '') } : {}),
-      terminalId: settings.TERMINAL_ID ?? '',
-      password: settings.PASSWORD ?? '',
-      timeoutMs,
-    }),
+  client: (settings, timeoutMs) => new ${title}Client({ ...terminalEndpoint(settings), password: terminalSetting(settings, 'PASSWORD'), timeoutMs }),
   parseReturn: (fields, paymentId) => ${name}Return(fields, paymentId),
   recognisesReturn: (fields) => recognises${title}Return(fields),
   orderId: () => {
     throw new Error(NOT_BUILT);
   },
-  pageOrigins: () => {
-    throw new Error(NOT_BUILT);
-  },
-};
+  // The origin of PAGE_URL, else of URL: change it if the PSP's page is elsewhere.
+  pageOrigins: pageOriginOf,
+} satisfies PspConnector;
 `,
     [`src/bank-sim/${name}.ts`]: `/**
  * ${title}'s simulator (BANK_SIM_PROTOCOL=${name}): its calls and its page as its corpus shows them

@@ -47,3 +47,26 @@ export interface PspConnector {
    */
   report?: ReportLayout;
 }
+
+/** A setting of one terminal by its suffix; '' when it is not set. */
+export const terminalSetting = (settings: PspTerminalSettings, suffix: string): string => settings[suffix] ?? '';
+
+/**
+ * What every connector's endpoint has, from a terminal's settings: its address (URL, no trailing
+ * slash), its page's address when PAGE_URL names another, and its terminal id.
+ */
+export function terminalEndpoint(settings: PspTerminalSettings): { baseUrl: string; pageBaseUrl?: string; terminalId: string } {
+  const strip = (url: string) => url.replace(/\/+$/, '');
+  const pageUrl = terminalSetting(settings, 'PAGE_URL');
+  return { baseUrl: strip(terminalSetting(settings, 'URL')), ...(pageUrl === '' ? {} : { pageBaseUrl: strip(pageUrl) }), terminalId: terminalSetting(settings, 'TERMINAL_ID') };
+}
+
+/** The origin customers' browsers are sent to: PAGE_URL's, else URL's (none when neither is a URL). */
+export function pageOriginOf(settings: PspTerminalSettings): string[] {
+  const page = terminalSetting(settings, 'PAGE_URL') || terminalSetting(settings, 'URL');
+  try {
+    return [new URL(page).origin];
+  } catch {
+    return [];
+  }
+}

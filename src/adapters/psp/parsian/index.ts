@@ -4,28 +4,21 @@
  * recognition, its order id and its page's origin.
 
  */
-import type { PspConnector, PspTerminalSettings } from '../connector.ts';
+import { pageOriginOf, terminalEndpoint, terminalSetting, type PspConnector, type PspTerminalSettings } from '../connector.ts';
 import { ParsianClient } from './client.ts';
 import { isParsianReturn, parsianOrderId, parsianReturn } from './mapping.ts';
 import { PARSIAN_PROFILE } from './profile.ts';
-
-const setting = (settings: PspTerminalSettings, suffix: string) => settings[suffix] ?? '';
 
 export const PARSIAN_CONNECTOR = {
   profile: PARSIAN_PROFILE,
   client: (settings: PspTerminalSettings, timeoutMs: number) =>
     new ParsianClient({
-      baseUrl: setting(settings, 'URL').replace(/\/+$/, ''),
-      ...(setting(settings, 'PAGE_URL') === '' ? {} : { pageBaseUrl: setting(settings, 'PAGE_URL').replace(/\/+$/, '') }),
-      terminalId: setting(settings, 'TERMINAL_ID'),
-      pin: setting(settings, 'PIN'),
+      ...terminalEndpoint(settings),
+      pin: terminalSetting(settings, 'PIN'),
       timeoutMs,
     }),
   parseReturn: (fields: Record<string, string>, paymentId?: string) => parsianReturn(fields, paymentId),
   recognisesReturn: isParsianReturn,
   orderId: parsianOrderId,
-  pageOrigins: (settings: PspTerminalSettings) => {
-    const page = setting(settings, 'PAGE_URL') || setting(settings, 'URL');
-    return page === '' ? [] : [new URL(page).origin];
-  },
+  pageOrigins: pageOriginOf,
 } satisfies PspConnector;
