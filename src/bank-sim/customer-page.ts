@@ -5,7 +5,7 @@
  * takes the customer back to the gateway with the fields a PSP posts to the
  * merchant's RedirectUrl. No script anywhere. What differs between PSPs (the
  * page's address and method, the token's name, the fields posted back) is the
- * protocol's PageDialect: SEP's here, Mellat's in mellat.ts.
+ * protocol's PageDialect: SEP's here, Mellat's in mellat.ts, Sadad's in sadad.ts.
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -78,7 +78,7 @@ const formatAmount = (amount: number, lang: Lang) => `${new Intl.NumberFormat(la
 
 /** A PSP's page as its protocol has it. */
 export interface PageDialect {
-  /** Where the customer's browser reaches the page with the token: a GET with `token` in the query (SEP) or a POST of `tokenField` (Mellat). */
+  /** Where the customer's browser reaches the page with the token: a GET with `tokenField` in the query (SEP's `token`, Sadad's `Token`) or a POST of it (Mellat). */
   pagePath: string;
   pageMethod: 'GET' | 'POST';
   /** Where the page's form posts the customer's choice, with the token as `tokenField`. */
@@ -180,7 +180,7 @@ export function customerPageRoutes({ ledger, faults, dialect }: { ledger: Ledger
 
   const choicePage = async ({ req, res, url }: BankRequest) => {
     const lang = langOf(url);
-    const token = dialect.pageMethod === 'GET' ? url.searchParams.get('token') : new URLSearchParams(await readBody(req)).get(dialect.tokenField);
+    const token = dialect.pageMethod === 'GET' ? url.searchParams.get(dialect.tokenField) : new URLSearchParams(await readBody(req)).get(dialect.tokenField);
     const txn = ledger.byToken(token ?? '');
     const t = TEXT[lang];
     if (txn === undefined) return html(res, 404, lang, `<p id="unknown">${t.unknown}</p>`);

@@ -2,7 +2,7 @@
  * The bank simulator (docs/BANK.md): a separate process that speaks one PSP's
  * protocol, SEP's as its conformance corpus shows it (test/fixtures/psps/sep/; protocol.ts, with Paya
  * payouts, payouts.ts) or Behpardakht Mellat's (src/adapters/psp/mellat/client.ts;
- * mellat.ts), with the customer's page of that protocol (customer-page.ts),
+ * mellat.ts) or Sadad's (test/fixtures/psps/sadad/; sadad.ts), with the customer's page of that protocol (customer-page.ts),
  * its own ledger (ledger.ts) and fault switches for tests (faults.ts, set
  * through admin.ts); no daily report, which no reference shows either PSP serving. One process a PSP, each on its own port with its own
  * terminal and ledger. It imports nothing of the gateway: it is the bank, not part of us.
@@ -16,10 +16,11 @@ import { Ledger, now } from './ledger.ts';
 import { listenMellat, MELLAT_PAGE } from './mellat.ts';
 import { payoutRoutes } from './payouts.ts';
 import { protocolRoutes } from './protocol.ts';
+import { SADAD_PAGE, sadadRoutes } from './sadad.ts';
 
 export interface SimulatorOptions {
-  /** The PSP protocol this process speaks: SEP's REST IPG (default) or Behpardakht Mellat's SOAP IPG. */
-  protocol?: 'sep' | 'mellat';
+  /** The PSP protocol this process speaks: SEP's REST IPG (default), Behpardakht Mellat's SOAP IPG or Sadad's JSON IPG. */
+  protocol?: 'sep' | 'mellat' | 'sadad';
   stateFile: string;
   /** The one terminal this bank knows; token and verify calls must name it. */
   terminalId: string;
@@ -27,6 +28,10 @@ export interface SimulatorOptions {
   password: string;
   /** Mellat's terminal user name, checked with the password on every call ('' for SEP, which has none). */
   userName?: string;
+  /** Sadad only: the merchant number every token request names. */
+  merchantId?: string;
+  /** Sadad only: the terminal's key (base64 of 24 bytes) SignData is checked with. */
+  terminalKey?: string;
   /**
    * The bearer token of the admin endpoints (the ledger's listings, the fault switches);
    * absent or '': they do not exist, so nothing reachable by customers can switch the bank.
@@ -58,9 +63,12 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
   const mellat = options.protocol === 'mellat';
   const admin = adminRoutes({ ledger, faults, token: options.adminToken ?? '' });
   // Mellat's server-to-server calls are a SOAP service on this server (listenMellat, below), not routes.
+  const sadad = { ...options, merchantId: options.merchantId ?? '', terminalKey: options.terminalKey ?? '' };
   const areas: Routes[] = mellat
     ? [customerPageRoutes({ ledger, faults, dialect: MELLAT_PAGE }), admin]
-    : [
+    : options.protocol === 'sadad'
+      ? [sadadRoutes({ ledger, faults, options: sadad }), customerPageRoutes({ ledger, faults, dialect: SADAD_PAGE }), admin]
+      : [
         protocolRoutes({ ledger, faults, options }),
         customerPageRoutes({ ledger, faults, dialect: SEP_PAGE }),
         payoutRoutes({ ledger, faults, terminalId: options.terminalId }),
