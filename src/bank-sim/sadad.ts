@@ -171,14 +171,16 @@ export function sadadRoutes({ ledger, faults, options }: { ledger: Ledger; fault
     if (fault === 'slow') answerLate(res);
     if (fault === 'down') return dropConnection(res);
     if (fault === 'error' || fault === 'in_progress') return json(res, 500, null);
-    if (fault === 'unknown') return refuse(res, CODE.FAILED);
+    // A refused verify carries its code and description alone (verify-answer-refused.json).
+    const refused = (code: number) => json(res, 200, { ResCode: code, Description: DESCRIPTION[code] });
+    if (fault === 'unknown') return refused(CODE.FAILED);
     if (fault === 'timeout') {
       work();
       return hang(res);
     }
-    if (txn === undefined) return json(res, 200, { ResCode: CODE.FAILED, Description: DESCRIPTION[CODE.FAILED] });
+    if (txn === undefined) return refused(CODE.FAILED);
     // Given back by the bank itself: nobody verified it within Sadad's 15 minutes.
-    if (txn.reversed_at !== undefined) return json(res, 200, { ResCode: CODE.TOO_LATE, Description: DESCRIPTION[CODE.TOO_LATE] });
+    if (txn.reversed_at !== undefined) return refused(CODE.TOO_LATE);
     const before = txn.confirmed_at;
     work();
     // "Delay in verification": Sadad has no "in progress" answer, so the verify fails as Sadad unavailable until the delay is over.

@@ -146,7 +146,7 @@ export class SadadClient implements SadadPspClient {
       if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !('ResCode' in answer)) {
         throw new BankUnavailableError(`the bank answered ${res.status} with no ResCode to ${path} (${operationKey})`);
       }
-      return answer as Record<string, unknown>;
+      return answer;
     });
   }
 }

@@ -163,7 +163,7 @@ describe('the Sadad connector against the corpus', () => {
       it(`${m.name}: parsed as ${m.outcome}, its token the reference, in either spelling of the token`, () => {
         const fields = m.message as Record<string, string>;
         // The corpus's OrderId is an integration's; here it is our payment's, as Sadad would send it back.
-        const ours = { ...fields, OrderId: sadadOrderId(PAYMENT) };
+        const ours: Record<string, string> = { ...fields, OrderId: sadadOrderId(PAYMENT) };
         const callback = sadad.parseCallback(ours, PAYMENT);
         assert.deepEqual(callback, { state: m.outcome, ref_num: fields.token, res_num: PAYMENT, token: fields.token });
         const { token, ...rest } = ours;
@@ -174,7 +174,7 @@ describe('the Sadad connector against the corpus', () => {
   });
 
   it('no reversal: refused at once, and Sadad is never called', async () => {
-    await assert.rejects(sadad.reverse(PAYMENT, 'kjslflnvda13464sdv13a'), BankRefusalError);
+    await assert.rejects(sadad.reverse(PAYMENT), BankRefusalError);
     assert.equal(bank.received.length, 0);
     assert.equal((sadad as unknown as Record<string, unknown>).settle, undefined);
     assert.equal((sadad as unknown as Record<string, unknown>).inquire, undefined);
