@@ -4,6 +4,7 @@
  * priorities, weights and amount ranges, in the user's language.
  */
 import assert from 'node:assert/strict';
+import { PSP_NAMES, pspSettingName } from '../../src/adapters/psp/profiles.ts';
 import { replaceMerchantRoute } from '../../src/db/psp-routes.ts';
 import { getHarness } from '../support/harness.ts';
 import { assertAccessible, dashboardBrowser, persian, signInInBrowser, signUpInBrowser } from '../support/dashboard.ts';
@@ -20,12 +21,12 @@ describe('dashboard: the PSP route on the developers page', function () {
       await signInInBrowser(page, dashboard.base, email);
       await page.goto(`${dashboard.base}/dashboard/developers`);
       const rows = (mode: string) => page.locator(`#psp-route-${mode} tbody tr`).allInnerTexts();
-      // Test mode's default: every simulator the suite runs, SEP first, Mellat after it.
+      // Test mode's default: every simulator the suite runs, one per PSP of the registry, in its order.
       const digit = (n: string) => (lang === 'fa' ? persian(n) : n);
-      assert.deepEqual((await rows('test')).map((r) => r.split('\t').slice(0, 3)), [
-        [digit('1'), 'sep', config.SANDBOX_SEP_TERMINAL_ID],
-        [digit('2'), 'mellat', config.SANDBOX_MELLAT_TERMINAL_ID],
-      ]);
+      assert.deepEqual(
+        (await rows('test')).map((r) => r.split('\t').slice(0, 3)),
+        PSP_NAMES.map((psp, i) => [digit(String(i + 1)), psp, config[pspSettingName(psp, 'test', 'TERMINAL_ID')]]),
+      );
       assert.match(await page.locator('#psp-routes').innerText(), lang === 'en' ? /default \(every configured PSP\)/ : /پیش‌فرض/);
 
       const { merchant_id } = await db.selectFrom('users').select('merchant_id').where('email', '=', email).executeTakeFirstOrThrow();
