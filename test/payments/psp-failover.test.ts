@@ -16,6 +16,7 @@ import { MellatClient } from '../../src/adapters/psp/mellat/client.ts';
 import { mellatOrderId } from '../../src/adapters/psp/mellat/mapping.ts';
 import { SepClient } from '../../src/adapters/psp/sep/client.ts';
 import type { PspClients } from '../../src/adapters/psp/clients.ts';
+import { PSP_NAMES } from '../../src/adapters/psp/profiles.ts';
 import { replaceMerchantRoute } from '../../src/db/psp-routes.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
@@ -221,10 +222,10 @@ describe('PSP failover before the redirect, and the circuit breaker', function (
     const unconfigured = await cli('routing', 'set', '--merchant', other, '--mode', 'live', '--psps', 'mellat');
     assert.equal(unconfigured.code, 2);
     assert.match(unconfigured.stderr, /mellat is not configured for live payments/);
-    // Test mode's default route: every simulator the suite runs, SEP first, Mellat after it.
+    // Test mode's default route: every simulator the suite runs, one per PSP of the registry, in its order.
     const shown = JSON.parse((await cli('routing', 'show', '--merchant', other, '--json')).stdout) as { routes: { test: { source: string; entries: { psp: string }[] } } };
     assert.equal(shown.routes.test.source, 'default');
-    assert.deepEqual(shown.routes.test.entries.map((e) => e.psp), ['sep', 'mellat']);
+    assert.deepEqual(shown.routes.test.entries.map((e) => e.psp), PSP_NAMES);
     const set = await cli('routing', 'set', '--merchant', other, '--mode', 'test', '--psps', 'sep', '--amounts', 'sep:1000-5000000', '--json');
     assert.equal(set.code, 0, set.stderr);
     const after = JSON.parse((await cli('routing', 'show', '--merchant', other, '--mode', 'test', '--json')).stdout) as { routes: { test: { source: string; entries: { psp: string; min_amount: number; max_amount: number }[] } } };

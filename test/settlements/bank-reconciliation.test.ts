@@ -13,6 +13,7 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
+import { PSP_NAMES } from '../../src/adapters/psp/profiles.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
@@ -218,8 +219,8 @@ describe('bank reconciliation of a PSP terminal\'s day', function () {
 
   it('bad input is refused with its reason and writes nothing: an unknown PSP, a day not begun, a day never reconciled', async () => {
     const before = (await h.db.selectFrom('bank_reconciliation_runs').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
-    const unknown = await cli('reconcile', 'run', '--psp', 'parsian', '--terminal', '1', '--date', '2026-01-01');
-    assert.deepEqual([unknown.code, unknown.stderr.trim()], [1, 'error: the PSP is one of sep, mellat (got "parsian")']);
+    const unknown = await cli('reconcile', 'run', '--psp', 'bogus', '--terminal', '1', '--date', '2026-01-01');
+    assert.deepEqual([unknown.code, unknown.stderr.trim()], [1, `error: the PSP is one of ${PSP_NAMES.join(', ')} (got "bogus")`]);
     const future = await cli('reconcile', 'run', '--psp', 'sep', '--terminal', '1', '--date', '2999-01-01');
     assert.deepEqual([future.code, future.stderr.trim()], [1, 'error: 2999-01-01 has not begun in Tehran']);
     const never = await cli('reconcile', 'show', '--psp', 'sep', '--terminal', '1', '--date', '2020-01-01');
