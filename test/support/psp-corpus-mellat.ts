@@ -8,11 +8,9 @@
  * message (`http.encoding` `soap`) holds its operation, its parameters (and their order) or its
  * `return`, and the envelope's text.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { corpusMessage, loadCorpus, type CorpusShape, type CorpusSource } from './psp-corpus.ts';
 
-/** Where a corpus message was read: a file of a public repository, or a published document. */
-export type CorpusSource = { repo: string; path: string; note: string } | { document: string; note: string };
+export type { CorpusSource };
 
 export interface SoapRequestMessage {
   soapOperation: string;
@@ -58,39 +56,17 @@ export interface MellatCorpusMessage {
   disagreements: string;
 }
 
-const DIRECTIONS = new Set(['request', 'answer', 'redirect', 'return']);
-export const CORPUS_DIR = join(import.meta.dirname, '..', 'fixtures', 'psps', 'mellat');
-
-/** A corpus file checked for the corpus's own shape: a malformed file fails every test that loads it. */
-function checked(name: string, raw: unknown): MellatCorpusMessage {
-  const doc = raw as Partial<MellatCorpusMessage>;
-  const where = `corpus file mellat/${name}.json`;
-  if (doc.psp !== 'mellat' || typeof doc.operation !== 'string' || typeof doc.outcome !== 'string') throw new Error(`${where}: psp mellat, operation and outcome are strings`);
-  if (!DIRECTIONS.has(String(doc.direction))) throw new Error(`${where}: direction is one of ${[...DIRECTIONS].join(', ')}`);
-  if (doc.http === undefined || (doc.http.encoding !== 'soap' && doc.http.encoding !== 'form') || (doc.http.method !== 'GET' && doc.http.method !== 'POST')) throw new Error(`${where}: http {method, path, encoding soap|form}`);
-  if (doc.message === undefined || typeof doc.message !== 'object') throw new Error(`${where}: no message`);
-  if (!Array.isArray(doc.sources) || doc.sources.length === 0) throw new Error(`${where}: a message without a source is no corpus message`);
-  for (const source of doc.sources) {
-    const ok = ('repo' in source && /^[^/\s]+\/[^/\s]+$/.test(source.repo) && typeof source.path === 'string') || ('document' in source && typeof source.document === 'string');
-    if (!ok || typeof source.note !== 'string' || source.note === '') throw new Error(`${where}: a source is {repo: owner/name, path, note} or {document, note}`);
-  }
-  if (typeof doc.disagreements !== 'string' || doc.disagreements === '') throw new Error(`${where}: disagreements is a sentence ('None.' when there are none)`);
-  return { ...(doc as Omit<MellatCorpusMessage, 'name'>), name };
-}
+/** Mellat's corpus: SOAP messages and its page's, every message an object, every note a sentence. */
+const MELLAT_SHAPE: CorpusShape = { encodings: ['soap', 'form'], objectMessages: true, sentences: true };
 
 /** Every message of Mellat's corpus, by file name. */
 export function loadMellatCorpus(): MellatCorpusMessage[] {
-  return readdirSync(CORPUS_DIR)
-    .filter((file) => file.endsWith('.json'))
-    .sort()
-    .map((file) => checked(file.slice(0, -'.json'.length), JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8'))));
+  return loadCorpus('mellat', MELLAT_SHAPE) as MellatCorpusMessage[];
 }
 
 /** One message by its file name; a name the corpus lacks throws. */
 export function mellatCorpusMessage(name: string): MellatCorpusMessage {
-  const found = loadMellatCorpus().find((m) => m.name === name);
-  if (found === undefined) throw new Error(`no ${name}.json in the mellat corpus`);
-  return found;
+  return corpusMessage('mellat', name, MELLAT_SHAPE) as MellatCorpusMessage;
 }
 
 export const isSoapRequest = (m: MellatCorpusMessage): m is MellatCorpusMessage & { message: SoapRequestMessage } => m.http.encoding === 'soap' && m.direction === 'request';

@@ -8,11 +8,9 @@
  * (`http.encoding` `soap`) holds its operation, its `requestData` fields (and their order) or its
  * `{operation}Result` fields, and the envelope's text; the way to the page (`query`) holds its query.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { corpusMessage, loadCorpus, type CorpusShape, type CorpusSource } from './psp-corpus.ts';
 
-/** Where a corpus message was read: a file of a public repository, or a published document. */
-export type CorpusSource = { repo: string; path: string; note: string } | { document: string; note: string };
+export type { CorpusSource };
 
 export interface SoapRequestMessage {
   soapOperation: string;
@@ -59,40 +57,17 @@ export interface ParsianCorpusMessage {
   disagreements: string;
 }
 
-const DIRECTIONS = new Set(['request', 'answer', 'redirect', 'return']);
-const ENCODINGS = new Set(['soap', 'form', 'query']);
-export const CORPUS_DIR = join(import.meta.dirname, '..', 'fixtures', 'psps', 'parsian');
-
-/** A corpus file checked for the corpus's own shape: a malformed file fails every test that loads it. */
-function checked(name: string, raw: unknown): ParsianCorpusMessage {
-  const doc = raw as Partial<ParsianCorpusMessage>;
-  const where = `corpus file parsian/${name}.json`;
-  if (doc.psp !== 'parsian' || typeof doc.operation !== 'string' || typeof doc.outcome !== 'string') throw new Error(`${where}: psp parsian, operation and outcome are strings`);
-  if (!DIRECTIONS.has(String(doc.direction))) throw new Error(`${where}: direction is one of ${[...DIRECTIONS].join(', ')}`);
-  if (doc.http === undefined || !ENCODINGS.has(doc.http.encoding) || (doc.http.method !== 'GET' && doc.http.method !== 'POST')) throw new Error(`${where}: http {method, path, encoding soap|form|query}`);
-  if (doc.message === undefined || typeof doc.message !== 'object') throw new Error(`${where}: no message`);
-  if (!Array.isArray(doc.sources) || doc.sources.length === 0) throw new Error(`${where}: a message without a source is no corpus message`);
-  for (const source of doc.sources) {
-    const ok = ('repo' in source && /^[^/\s]+\/[^/\s]+$/.test(source.repo) && typeof source.path === 'string') || ('document' in source && typeof source.document === 'string');
-    if (!ok || typeof source.note !== 'string' || source.note === '') throw new Error(`${where}: a source is {repo: owner/name, path, note} or {document, note}`);
-  }
-  if (typeof doc.disagreements !== 'string' || doc.disagreements === '') throw new Error(`${where}: disagreements is a sentence ('None.' when there are none)`);
-  return { ...(doc as Omit<ParsianCorpusMessage, 'name'>), name };
-}
+/** Parsian's corpus: SOAP messages and its page's, every message an object, every note a sentence. */
+const PARSIAN_SHAPE: CorpusShape = { encodings: ['soap', 'form', 'query'], objectMessages: true, sentences: true };
 
 /** Every message of Parsian's corpus, by file name. */
 export function loadParsianCorpus(): ParsianCorpusMessage[] {
-  return readdirSync(CORPUS_DIR)
-    .filter((file) => file.endsWith('.json'))
-    .sort()
-    .map((file) => checked(file.slice(0, -'.json'.length), JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8'))));
+  return loadCorpus('parsian', PARSIAN_SHAPE) as ParsianCorpusMessage[];
 }
 
 /** One message by its file name; a name the corpus lacks throws. */
 export function parsianCorpusMessage(name: string): ParsianCorpusMessage {
-  const found = loadParsianCorpus().find((m) => m.name === name);
-  if (found === undefined) throw new Error(`no ${name}.json in the parsian corpus`);
-  return found;
+  return corpusMessage('parsian', name, PARSIAN_SHAPE) as ParsianCorpusMessage;
 }
 
 export const isSoapRequest = (m: ParsianCorpusMessage): m is ParsianCorpusMessage & { message: SoapRequestMessage } => m.http.encoding === 'soap' && m.direction === 'request';
