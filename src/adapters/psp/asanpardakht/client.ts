@@ -125,6 +125,10 @@ export class AsanpardakhtClient implements PspClient {
     const key = `confirm:${paymentId}`;
     if (refNum !== asanpardakhtOrderId(paymentId)) return { result: 'refused', code: 0, description: "the return names another payment's invoice" };
     const found = await this.lookup(paymentId, key);
+    // No paid transaction by the return's invoice id (472): the customer came back from the page without
+    // paying (canceled there, or a card refused and the page left); the return says no more, so the
+    // payment ends canceled by the customer (docs/psps/asanpardakht.md#what-confirms-a-payment).
+    if (found.result === 'refused' && found.code === 472) return { ...found, standing: 'canceled' };
     if (found.result !== 'found') return found;
     const { status } = await this.call('verify', 'POST', ASANPARDAKHT_PATHS.verify, key, this.byTransaction(found.txn));
     const { outcome, meaning } = asanStatus('verify', status);

@@ -133,7 +133,7 @@ describe('the Asan Pardakht client against the corpus', () => {
 
   it("reads TranResult's 472 as a refusal without a Verify; a return of another payment's invoice asks nothing", async () => {
     script = { '/v1/TranResult': ['tranresult-answer-not-found'] };
-    assert.deepEqual(await client().confirm(PAYMENT, INVOICE, 1000), { result: 'refused', code: 472, description: 'no records found' });
+    assert.deepEqual(await client().confirm(PAYMENT, INVOICE, 1000), { result: 'refused', code: 472, description: 'no records found', standing: 'canceled' });
     assert.deepEqual(seen.map((s) => s.path), ['/v1/TranResult']);
     seen = [];
     assert.equal((await client().confirm(PAYMENT, '123', 1000)).result, 'refused');

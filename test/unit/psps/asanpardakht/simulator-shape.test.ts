@@ -185,7 +185,7 @@ describe('the Asan Pardakht simulator against the corpus', function () {
       assert.deepEqual(await client().reverse(id, callback.ref_num), { ref_num: callback.ref_num, result_code: 473 });
       assert.deepEqual((await ledgerOf(callback.ref_num)).operations.map((o) => o.kind), ['token', 'confirm', 'reverse']);
       const canceled = await payThroughPage(`${paymentId}-canceled`, 'cancel');
-      assert.deepEqual(await client().confirm(`${paymentId}-canceled`, canceled.ref_num, 5_000), { result: 'refused', code: 472, description: 'no records found' });
+      assert.deepEqual(await client().confirm(`${paymentId}-canceled`, canceled.ref_num, 5_000), { result: 'refused', code: 472, description: 'no records found', standing: 'canceled' });
     });
 
     it('"delay in verification": Verify answers 571 (in progress) until the delay has passed, then confirms', async () => {
