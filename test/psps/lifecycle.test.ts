@@ -95,7 +95,10 @@ for (const [index, psp] of PSP_NAMES.entries()) {
       assert.equal(kinds.includes('settle'), profile.capabilities.capture === 'settle', `${psp} (${profile.capabilities.capture}): ${kinds.join(', ')}`);
     });
 
-    it("is seen by the operator: `cli psps status` lists its test terminal, closed; the metrics name its breaker and its tokens", async () => {
+    it("is seen by the operator: `cli psps status` lists its test terminal, its breaker closed; the metrics count its tokens", async () => {
+      // The breaker's state as the store every process shares holds it: what `psps status` answers and
+      // the breaker gauge reads at each scrape (the gauge of this test process reads whichever worker
+      // the suite created last, so the store is asked here).
       const status = await cli('psps', 'status', '--json');
       assert.equal(status.code, 0, status.stderr);
       const { psps } = JSON.parse(status.stdout) as { psps: { psp: string; terminal_id: string; mode: string; state: string }[] };
@@ -103,10 +106,8 @@ for (const [index, psp] of PSP_NAMES.entries()) {
         psps.filter((p) => p.psp === psp && p.mode === 'test').map((p) => [p.terminal_id, p.state]),
         [[terminal(), 'closed']],
       );
-      const metrics = await registry.metrics();
-      assert.match(metrics, new RegExp(`dargah_psp_breaker_state\\{psp="${psp}",terminal="${terminal()}",mode="test"\\} 0`));
       // The first case paid a payment here: its token was counted under this PSP.
-      assert.match(metrics, new RegExp(`dargah_psp_token_requests_total\\{psp="${psp}",outcome="ok"\\} [1-9]`));
+      assert.match(await registry.metrics(), new RegExp(`dargah_psp_token_requests_total\\{psp="${psp}",outcome="ok"\\} [1-9]`));
     });
 
     it('paid and not verified: reversed at the PSP at the verify deadline, the whole amount back, no fee', async () => {
