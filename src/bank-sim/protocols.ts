@@ -6,6 +6,7 @@
  */
 import { MELLAT_SIMULATOR } from './mellat.ts';
 import { PARSIAN_SIMULATOR } from './parsian.ts';
+import { SADAD_SIMULATOR } from './sadad.ts';
 import { SEP_SIMULATOR } from './sep.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
 
@@ -13,6 +14,7 @@ export const SIMULATOR_PROTOCOLS = {
   sep: SEP_SIMULATOR,
   mellat: MELLAT_SIMULATOR,
   parsian: PARSIAN_SIMULATOR,
+  sadad: SADAD_SIMULATOR,
 } as const satisfies Record<string, SimulatorProtocol>;
 
 export type SimulatorProtocolName = keyof typeof SIMULATOR_PROTOCOLS;

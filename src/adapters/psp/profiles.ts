@@ -8,12 +8,14 @@
 import { MELLAT_PROFILE } from './mellat/profile.ts';
 import { PARSIAN_PROFILE } from './parsian/profile.ts';
 import type { PspProfile } from './profile.ts';
+import { SADAD_PROFILE } from './sadad/profile.ts';
 import { SEP_PROFILE } from './sep/profile.ts';
 
 export const PSP_PROFILES = {
   sep: SEP_PROFILE,
   mellat: MELLAT_PROFILE,
   parsian: PARSIAN_PROFILE,
+  sadad: SADAD_PROFILE,
 } as const satisfies Record<string, PspProfile>;
 
 /** The PSPs Dargah has a connector for (the names of configuration, records and docs/psps/). */
