@@ -40,6 +40,12 @@ describe('windows from the PSP', () => {
     assert.equal(reversalWindowProblem(loadConfig({ VERIFY_WINDOW_SECONDS: '9800', BANK_PENDING_LIMIT_SECONDS: '1000' }), { test: {}, live: clients.live }), undefined, '10 800 s fit 180 minutes');
   });
 
+  it("a PSP asked no reversal (Sadad, capture at the merchant's verify) is not held to it: with its simulator configured, the defaults start; its own limit is the route's (pspTakesVerifyWindow)", () => {
+    const { config, clients } = configured({});
+    assert.equal(clients.test.sadad?.capabilities.capture, 'merchant_verify');
+    assert.equal(reversalWindowProblem(config, clients), undefined);
+  });
+
   for (const [role, script] of [
     ['worker', 'src/main/worker.ts'],
     ['API', 'src/main/api.ts'],
