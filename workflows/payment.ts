@@ -209,6 +209,12 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
         }
       } catch (error) {
         if (isCancellation(error)) throw error;
+        // Where the PSP verifies only now (capture `merchant_verify`: Sadad), a verify it refuses holds no money
+        // for this payment: it ends reversed at once, as at the merchant's verify. Reached only by that capture.
+        if (bank.verifiesAtMerchantVerify() && refusedByBank(error)) {
+          await state.commit({ ...payment, status: 'reversed', refunded_amount: bank.charged, fee: 0, failure: PAYMENT_FAILURES.verifyRefusedByBank });
+          return;
+        }
         // Refused, or not answered within the bound: the payment stays paid and the deadline gives the money back.
         log.warn('payment link auto-verify gave up on the bank settle; left paid for its deadline', { payment_id: payment.id });
         return;

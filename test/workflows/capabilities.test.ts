@@ -187,6 +187,21 @@ describe("the payment workflow and its PSP's capabilities", () => {
       });
     }
 
+    it("a payment link's payment whose verify the PSP refuses ends reversed bank_refused_verify at once, not at its deadline", async () => {
+      const fakes = sadadFakes().on('settleAtBank', async () => {
+        throw bankRefused(101);
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { autoVerify: true });
+        await pay(handle, 'success');
+        const reversed = await handle.result();
+        assert.deepEqual([reversed.status, reversed.failure?.code, reversed.refunded_amount, reversed.fee], ['reversed', 'bank_refused_verify', AMOUNT, 0]);
+        assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
+        assert.equal(fakes.calls('settleAtBank').length, 1);
+        assert.equal(fakes.calls('reverseAtBank').length, 0);
+      });
+    });
+
     it('a PSP that does not answer the verify leaves the payment paid (bank_unavailable, verify again), and the next verify records verified', async () => {
       const fakes = sadadFakes().on('settleAtBank', async ({ ref_num }, call) => {
         if (call <= 3) throw new Error('the PSP did not answer');
