@@ -265,6 +265,12 @@ export class BankReturn {
       });
     }
     if (answer.result === 'confirmed' && patched(REFUSED_CONFIRMATION_PATCH) && (await this.refuseConfirmation(answer, refNum))) return;
+    // The PSP holds no payment for a return that says nothing of its own (Asan Pardakht's): the customer
+    // left its page without paying. Decided by the activity's recorded answer, so no patch: no history
+    // holds such an answer from before.
+    if (answer.result === 'refused' && answer.standing === 'canceled' && payment.status === 'created') {
+      return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
+    }
     // Not confirmed for this payment: a created payment stays payable; a pending one is refused by its bank.
     if (payment.status === 'pending') await this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.notConfirmed });
   }

@@ -1088,7 +1088,7 @@ export interface components {
                  * @description the PSP (Shaparak payment service provider)
                  * @enum {string}
                  */
-                name: "sep" | "mellat" | "parsian" | "sadad";
+                name: "sep" | "mellat" | "asanpardakht" | "parsian" | "sadad";
                 /**
                  * @description the gateway's terminal at that PSP
                  * @example 11223344
@@ -1494,7 +1494,7 @@ export interface components {
                          * @description the PSP (Shaparak payment service provider)
                          * @enum {string}
                          */
-                        name: "sep" | "mellat" | "parsian" | "sadad";
+                        name: "sep" | "mellat" | "asanpardakht" | "parsian" | "sadad";
                         /**
                          * @description the gateway's terminal at that PSP
                          * @example 11223344
@@ -3525,7 +3525,7 @@ export interface operations {
                      */
                     reason?: string;
                     /**
-                     * @description the customer's Sheba IBAN (IR and 24 digits, its ISO 13616 check must hold), where the refund is paid by bank transfer when the payment's PSP cannot refund it itself: a PSP without a refund operation, outside its reversal window or for part of the payment (docs/PAYMENTS.md#how-a-refund-is-paid-out). Without it such a refund is refused (`refund_needs_iban`)
+                     * @description the customer's Sheba IBAN (IR and 24 digits, its ISO 13616 check must hold), where the refund is paid by bank transfer when the payment's PSP cannot refund it itself: a PSP without a refund operation, outside its reversal window, a payment its PSP settled, or part of the payment (docs/PAYMENTS.md#how-a-refund-is-paid-out). Without it such a refund is refused (`refund_needs_iban`)
                      * @example IR820540102680020817909002
                      */
                     destination_iban?: string;

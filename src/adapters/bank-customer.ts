@@ -52,5 +52,10 @@ export async function chooseOnSimulator(simulatorUrl: string, page: SimulatorPag
   const hidden = Object.fromEntries([...form[2]!.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)]));
   const action = new URL(unescape(form[1]!.replace(/&amp;/g, '&')).replace(/^\//, ''), base).href;
   const answer = await simulatorPage(action, { method: 'POST', ...formBody({ ...hidden, outcome }) }, timeoutMs);
-  return Object.fromEntries([...answer.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)]));
+  // The return is the answer's form as the customer's browser posts it: its action's query (the
+  // callback URL's own fields, Asan Pardakht's localInvoiceId) and its hidden fields, which win over
+  // the query as they do at our return route.
+  const back = CHOICE_FORM.exec(answer);
+  const query = back === null ? {} : Object.fromEntries(new URL(unescape(back[1]!.replace(/&amp;/g, '&')), base).searchParams);
+  return { ...query, ...Object.fromEntries([...answer.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)])) };
 }

@@ -4,6 +4,7 @@
  * The same names as the gateway's registry (src/adapters/psp/profiles.ts), which the simulator may not
  * import (it is the bank, not the gateway): test/unit/bank-sim/protocols.test.ts holds the two equal.
  */
+import { ASANPARDAKHT_SIMULATOR } from './asanpardakht.ts';
 import { MELLAT_SIMULATOR } from './mellat.ts';
 import { PARSIAN_SIMULATOR } from './parsian.ts';
 import { SADAD_SIMULATOR } from './sadad.ts';
@@ -13,6 +14,7 @@ import type { SimulatorProtocol } from './simulator-protocol.ts';
 export const SIMULATOR_PROTOCOLS = {
   sep: SEP_SIMULATOR,
   mellat: MELLAT_SIMULATOR,
+  asanpardakht: ASANPARDAKHT_SIMULATOR,
   parsian: PARSIAN_SIMULATOR,
   sadad: SADAD_SIMULATOR,
 } as const satisfies Record<string, SimulatorProtocol>;

@@ -37,7 +37,7 @@ export function createRefundRequestSchema(bounds: AmountBounds) {
         Type.String({
           pattern: '^IR[0-9]{24}$',
           description:
-            "the customer's Sheba IBAN (IR and 24 digits, its ISO 13616 check must hold), where the refund is paid by bank transfer when the payment's PSP cannot refund it itself: a PSP without a refund operation, outside its reversal window or for part of the payment (docs/PAYMENTS.md#how-a-refund-is-paid-out). Without it such a refund is refused (`refund_needs_iban`)",
+            "the customer's Sheba IBAN (IR and 24 digits, its ISO 13616 check must hold), where the refund is paid by bank transfer when the payment's PSP cannot refund it itself: a PSP without a refund operation, outside its reversal window, a payment its PSP settled, or part of the payment (docs/PAYMENTS.md#how-a-refund-is-paid-out). Without it such a refund is refused (`refund_needs_iban`)",
           examples: ['IR820540102680020817909002'],
         }),
       ),

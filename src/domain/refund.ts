@@ -96,6 +96,9 @@ export const refundPayoutFailure = (code: string) => ({ code, message: 'The bank
  * - `psp_refund`: the PSP's own refund operation (Behpardakht's bpRefundRequest), for any amount;
  * - `reversal`: a PSP without one reverses the whole payment while its reversal window is open (SEP's
  *   ReverseTransaction, 50 minutes after its verify), the same payment-keyed call as the merchant's reverse;
+ *   only where the PSP's verify captured the money (`capture: 'verify'`): where a separate settle
+ *   captures (Asan Pardakht), its reversal undoes a verify not yet settled, and a verified payment has
+ *   been settled at the merchant's verify (Asan Pardakht's Cancel answers 805 "settled");
  * - `iban_payout`: otherwise, a Paya transfer from the gateway's account to the Sheba IBAN the merchant
  *   gave with the refund (`destination_iban`).
  */
@@ -105,6 +108,7 @@ export type RefundMethod = (typeof REFUND_METHODS)[number];
 /** What the choice of a refund's method reads of its PSP (src/adapters/psp/psp-client.ts PspCapabilities). */
 export interface RefundCapabilities {
   psp: string;
+  capture: 'verify' | 'settle' | 'merchant_verify';
   refund: 'partial' | 'none';
   reversalWindowMs: number;
 }
@@ -119,7 +123,7 @@ export const REVERSAL_MARGIN_MS = 5 * 60_000;
 /**
  * The method of a refund of `amount` rials (already resolved: null is everything left) of the payment
  * as recorded, at `nowMs`, or why it is refused (`refund_needs_iban`: a PSP without a refund operation,
- * the payment outside its reversal window or the refund not the whole payment, and no IBAN given).
+ * the payment settled, outside its reversal window or the refund not the whole payment, and no IBAN given).
  * A reversal returns everything the customer paid, so it is chosen only for the whole payment with
  * nothing refunded before.
  */
@@ -132,11 +136,16 @@ export function refundMethod(
 ): { method: RefundMethod } | RefundRefusal {
   if (capabilities.refund === 'partial') return { method: 'psp_refund' };
   const whole = payment.refunded_amount === 0 && amount === chargedAmount(payment);
-  const reversible = payment.paid_at !== null && nowMs < Date.parse(payment.paid_at) + capabilities.reversalWindowMs - REVERSAL_MARGIN_MS;
+  const reversible =
+    capabilities.capture === 'verify' && payment.paid_at !== null && nowMs < Date.parse(payment.paid_at) + capabilities.reversalWindowMs - REVERSAL_MARGIN_MS;
   if (whole && reversible) return { method: 'reversal' };
   if (destinationIban !== null) return { method: 'iban_payout' };
   const minutes = Math.round(capabilities.reversalWindowMs / 60_000);
-  const why = whole
+  const why = capabilities.capture === 'settle'
+    ? 'a payment it has settled cannot be reversed'
+    : capabilities.capture === 'merchant_verify'
+    ? 'it has no reversal'
+    : whole
     ? `its reversal window (${minutes} minutes after the payment) has closed`
     : `a reversal returns the whole payment only, within ${minutes} minutes of it`;
   return {

@@ -7,11 +7,14 @@
  * - paid and verified, the PSP and terminal recorded, every operation at that PSP's simulator;
  * - paid and not verified: reversed at the verify deadline (a short VERIFY_WINDOW_SECONDS), at the PSP
  *   but where its capture is `merchant_verify` (it gives back itself what nobody verified: nothing asked);
+ * - seen by the operator: `cli psps status` and the metrics name it (the dashboard's route view lists
+ *   every PSP of the registry: test/dashboard/psp-route.test.ts);
  * - canceled at the PSP's page (recorded failed where its return, as its corpus shows it, does not tell a
  *   cancel from a failure);
  * - refunded by its capability: `psp_refund` for a part where the profile declares `refund: 'partial'`,
- *   else the whole payment by its `reversal`, or, at a PSP with no reversal, by a transfer to the IBAN
- *   given (docs/PAYMENTS.md#how-a-refund-is-paid-out);
+ *   else the whole payment by its `reversal` where its verify captured at the return, else (a settle
+ *   captured, or the verify at the merchant's with no reversal) by a transfer to the customer's IBAN
+ *   (docs/PAYMENTS.md#how-a-refund-is-paid-out);
  * - its token request failing before the redirect (its simulator's fault switch): the payment goes to
  *   the next PSP of the route, which pays it.
  *
@@ -22,12 +25,14 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PSP_NAMES, PSP_PROFILES, pspSettingName, type PspName } from '../../src/adapters/psp/profiles.ts';
 import { pspOrderId } from '../../src/adapters/psp/reports.ts';
 import { pspTakesVerifyWindow } from '../../src/domain/psp-routing.ts';
-import { REVERSAL_MARGIN_MS } from '../../src/domain/refund.ts';
 import type { BankOutcome } from '../../src/domain/payment.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
+import { registry } from '../../src/observability/metrics.ts';
 import { bankAdmin, bankFault } from '../support/bank.ts';
 import { cli } from '../support/cli.ts';
 import { apiWith, getHarness, newMerchant, type Harness } from '../support/harness.ts';
@@ -115,6 +120,20 @@ for (const [index, psp] of PSP_NAMES.entries()) {
       assert.equal(kinds.includes('settle'), profile.capabilities.capture === 'settle', `${psp} (${profile.capabilities.capture}): ${kinds.join(', ')}`);
     });
 
+    it("is seen by the operator: `cli psps status` lists its test terminal, closed; the metrics name its breaker and its tokens", async () => {
+      const status = await cli('psps', 'status', '--json');
+      assert.equal(status.code, 0, status.stderr);
+      const { psps } = JSON.parse(status.stdout) as { psps: { psp: string; terminal_id: string; mode: string; state: string }[] };
+      assert.deepEqual(
+        psps.filter((p) => p.psp === psp && p.mode === 'test').map((p) => [p.terminal_id, p.state]),
+        [[terminal(), 'closed']],
+      );
+      const metrics = await registry.metrics();
+      assert.match(metrics, new RegExp(`dargah_psp_breaker_state\\{psp="${psp}",terminal="${terminal()}",mode="test"\\} 0`));
+      // The first case paid a payment here: its token was counted under this PSP.
+      assert.match(metrics, new RegExp(`dargah_psp_token_requests_total\\{psp="${psp}",outcome="ok"\\} [1-9]`));
+    });
+
     it('paid and not verified: reversed at the verify deadline (at the PSP, but where the PSP gives it back itself), the whole amount back, no fee', async () => {
       const shortWindow = await apiWith({ VERIFY_WINDOW_SECONDS: '2' });
       const created = await createdPayment(shortWindow, key, { amount: 140_000 });
@@ -140,23 +159,32 @@ for (const [index, psp] of PSP_NAMES.entries()) {
       assert.ok(!(await operationsAt(simulator(), psp, created.id)).includes('confirm'), 'nothing to confirm');
     });
 
-    // A PSP without a refund operation reverses the whole payment within its reversal window; one with no
-    // reversal at all (a window too short to choose one) is paid back by a transfer to the IBAN given.
-    const refundBy = profile.capabilities.refund === 'partial' ? 'psp_refund' : profile.capabilities.reversalWindowMs > REVERSAL_MARGIN_MS ? 'reversal' : 'iban_payout';
-    const refundWords = { psp_refund: 'a part by the PSP refund', reversal: 'the whole payment by its reversal', iban_payout: 'the whole payment by a transfer to the IBAN given, nothing asked of the PSP' }[refundBy];
-    it(`refunds by its capability (refund: ${profile.capabilities.refund}, reversal window ${profile.capabilities.reversalWindowMs / 60_000} min): ${refundWords}`, async () => {
+    // The refund method its capabilities give (src/domain/refund.ts refundMethod): its own refund
+    // operation for a part; else its reversal of the whole payment where its verify at the return
+    // captured; else (a settle captured, and a settled payment cannot be reversed; or the verify is the
+    // merchant's and the PSP has no reversal) the transfer to the customer's IBAN.
+    const { capture, refund } = profile.capabilities;
+    const refundBy = refund === 'partial' ? 'psp_refund' : capture === 'verify' ? 'reversal' : 'iban_payout';
+    const refundCase = { psp_refund: 'a part by the PSP refund', reversal: 'the whole payment by its reversal', iban_payout: "the whole payment by a transfer to the customer's IBAN" }[refundBy];
+    it(`refunds by its capability (capture: ${capture}, refund: ${refund}): ${refundCase}`, async () => {
       const created = await createdPayment(base, key, { amount: 160_000 });
       await atBank(base, created.id, 'success');
       const api = client(base, key);
       assert.equal((await api.post<PaymentBody>(`/payments/${created.id}/verify`, { amount: 160_000 })).status, 200);
-      const asked = await api.post<RefundBody>(`/payments/${created.id}/refunds`, refundBy === 'psp_refund' ? { amount: 60_000 } : refundBy === 'iban_payout' ? { destination_iban: REFUND_IBAN } : {});
+      if (refundBy === 'iban_payout') {
+        const refused = await api.post<{ code: string }>(`/payments/${created.id}/refunds`, {});
+        assert.deepEqual([refused.status, refused.body.code], [422, 'refund_needs_iban'], refused.text);
+      }
+      const body = { psp_refund: { amount: 60_000 }, reversal: {}, iban_payout: { destination_iban: REFUND_IBAN } }[refundBy];
+      const asked = await api.post<RefundBody>(`/payments/${created.id}/refunds`, body);
       assert.equal(asked.status, 201, asked.text);
       assert.equal(asked.body.refund.method, refundBy);
       const done = await waitForRefund(base, key, asked.body.refund.id, 'succeeded');
       assert.equal(done.amount, refundBy === 'psp_refund' ? 60_000 : 160_000);
       const kinds = await operationsAt(simulator(), psp, created.id);
-      if (refundBy === 'iban_payout') assert.ok(!kinds.includes('reverse') && !kinds.includes('refund'), `${psp} was asked no reversal or refund: ${kinds.join(', ')}`);
-      else assert.ok(kinds.includes(refundBy === 'psp_refund' ? 'refund' : 'reverse'), `${psp} paid it back by ${refundBy}: ${kinds.join(', ')}`);
+      const atPsp = { psp_refund: 'refund', reversal: 'reverse', iban_payout: undefined }[refundBy];
+      if (atPsp === undefined) assert.ok(!kinds.includes('reverse') && !kinds.includes('refund'), `${psp} was asked nothing to pay it back: ${kinds.join(', ')}`);
+      else assert.ok(kinds.includes(atPsp), `${psp} paid it back by ${refundBy}: ${kinds.join(', ')}`);
       const payment = (await api.get<PaymentBody>(`/payments/${created.id}`)).body.payment;
       assert.equal(payment.refunded_amount, done.amount);
     });
@@ -182,3 +210,18 @@ for (const [index, psp] of PSP_NAMES.entries()) {
     }
   });
 }
+
+describe("README's routing set names every PSP of the registry", () => {
+  it('the command the README gives, with every registered PSP, is accepted beside the running stack and sets that route', async () => {
+    const readme = await readFile(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const named = /routing set --merchant <id> --mode test\|live --psps ([a-z0-9,]+)/.exec(readme)?.[1]?.split(',');
+    assert.deepEqual([...(named ?? [])].sort(), [...PSP_NAMES].sort(), "README's routing set names the registry's PSPs");
+    await getHarness();
+    const { merchantId } = await newMerchant();
+    const set = await cli('routing', 'set', '--merchant', merchantId, '--mode', 'test', '--psps', named!.join(','));
+    assert.equal(set.code, 0, set.stderr);
+    const shown = await cli('routing', 'show', '--merchant', merchantId, '--mode', 'test', '--json');
+    const { routes } = JSON.parse(shown.stdout) as { routes: { test: { entries: { psp: string }[] } } };
+    assert.deepEqual(routes.test.entries.map((e) => e.psp), named);
+  });
+});

@@ -5,6 +5,7 @@
  * the docs' tables. Pure data (profile.ts), so every layer may read it; each connector's code is
  * listed beside it in registry.ts, which the compiler holds to the same names.
  */
+import { ASANPARDAKHT_PROFILE } from './asanpardakht/profile.ts';
 import { MELLAT_PROFILE } from './mellat/profile.ts';
 import { PARSIAN_PROFILE } from './parsian/profile.ts';
 import type { PspProfile } from './profile.ts';
@@ -14,6 +15,7 @@ import { SEP_PROFILE } from './sep/profile.ts';
 export const PSP_PROFILES = {
   sep: SEP_PROFILE,
   mellat: MELLAT_PROFILE,
+  asanpardakht: ASANPARDAKHT_PROFILE,
   parsian: PARSIAN_PROFILE,
   sadad: SADAD_PROFILE,
 } as const satisfies Record<string, PspProfile>;

@@ -105,7 +105,12 @@ export type Confirmation =
   | { result: 'confirmed'; ref_num: string; res_num: string | null; amount: number; terminal: string; rrn: string; card_pan: string; card_sha256?: string }
   | { result: 'confirmed'; basis: 'result_code'; ref_num: string; res_num: string; amount: number; terminal: string; rrn: null; card_pan: null }
   | { result: 'in_progress' }
-  | { result: 'refused'; code: number; description: string };
+  /**
+   * `standing: 'canceled'`: the PSP holds no payment of the customer's return, and its return is the
+   * only word on the outcome (Asan Pardakht's, which carries none: docs/psps/asanpardakht.md#the-page-and-the-return):
+   * the customer left the PSP's page without paying, and a created payment ends canceled by the customer.
+   */
+  | { result: 'refused'; code: number; description: string; standing?: 'canceled' };
 
 /**
  * The PSP's answer to an inquiry: the customer paid (and it was not reversed), declined, canceled

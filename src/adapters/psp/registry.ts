@@ -6,6 +6,7 @@
  * order ids of the reports (reports.ts). Adding a PSP is its folder, its profile's line in profiles.ts
  * and its connector's line here (docs/ARCHITECTURE.md#the-registry-of-psps).
  */
+import { ASANPARDAKHT_CONNECTOR } from './asanpardakht/index.ts';
 import type { PspConnector } from './connector.ts';
 import { MELLAT_CONNECTOR } from './mellat/index.ts';
 import { PARSIAN_CONNECTOR } from './parsian/index.ts';
@@ -16,6 +17,7 @@ import { SEP_CONNECTOR } from './sep/index.ts';
 export const PSP_CONNECTORS = {
   sep: SEP_CONNECTOR,
   mellat: MELLAT_CONNECTOR,
+  asanpardakht: ASANPARDAKHT_CONNECTOR,
   parsian: PARSIAN_CONNECTOR,
   sadad: SADAD_CONNECTOR,
 } as const satisfies { [N in PspName]: PspConnector & { readonly profile: (typeof PSP_PROFILES)[N] & { readonly name: N } } };

@@ -79,8 +79,10 @@ describe("a refund's method, by what the payment's PSP offers", () => {
   const PAID_AT = '2026-11-27T10:00:00.000Z';
   const at = (minutes: number) => Date.parse(PAID_AT) + minutes * 60_000;
   const paid = (refunded_amount = 0) => ({ amount: 1_000_000, charged_amount: 1_010_000, refunded_amount, paid_at: PAID_AT });
-  const SEP = { psp: 'sep', refund: 'none' as const, reversalWindowMs: 50 * 60_000 };
-  const MELLAT = { psp: 'mellat', refund: 'partial' as const, reversalWindowMs: 180 * 60_000 };
+  const SEP = { psp: 'sep', capture: 'verify' as const, refund: 'none' as const, reversalWindowMs: 50 * 60_000 };
+  const MELLAT = { psp: 'mellat', capture: 'settle' as const, refund: 'partial' as const, reversalWindowMs: 180 * 60_000 };
+  /** Captured at a settle, with no refund operation: its reversal undoes only a verify not yet settled. */
+  const ASAN_PARDAKHT = { psp: 'asanpardakht', capture: 'settle' as const, refund: 'none' as const, reversalWindowMs: 50 * 60_000 };
   const IBAN = 'IR820540102680020817909002';
 
   it('a PSP with a refund operation refunds any amount itself, whenever, with or without an IBAN', () => {
@@ -115,6 +117,16 @@ describe("a refund's method, by what the payment's PSP offers", () => {
     });
     const late = refundMethod(paid(), 1_010_000, SEP, null, at(60));
     assert.ok('code' in late && late.code === 'refund_needs_iban' && late.message.includes('its reversal window (50 minutes after the payment) has closed'), JSON.stringify(late));
+  });
+
+  it('where a settle captured and no refund operation exists, a verified payment is never reversed: the IBAN, or refund_needs_iban saying so', () => {
+    assert.deepEqual(refundMethod(paid(), 1_010_000, ASAN_PARDAKHT, IBAN, at(0)), { method: 'iban_payout' });
+    const refused = refundMethod(paid(), 1_010_000, ASAN_PARDAKHT, null, at(0));
+    assert.deepEqual(refused, {
+      code: 'refund_needs_iban',
+      message:
+        "PSP asanpardakht has no refund operation and a payment it has settled cannot be reversed: give destination_iban, the customer's Sheba IBAN (IR and 24 digits), and the refund is paid there by bank transfer.",
+    });
   });
 
   it('keys the transfer by the refund: one transfer per refund at the bank', () => {

@@ -69,7 +69,7 @@ not be configured). dargah.secretEnv with (dict "root" $ "role" "api").
 {{- end -}}
 {{- if eq .role "worker" -}}
 {{- /* BEGIN generated: psp-worker-secrets (npm run generate:psps) */}}
-{{- $optional = list "SANDBOX_SEP_PASSWORD" "SEP_PASSWORD" "SANDBOX_MELLAT_PASSWORD" "MELLAT_PASSWORD" "SANDBOX_PARSIAN_PIN" "PARSIAN_PIN" "SANDBOX_SADAD_KEY" "SADAD_KEY" -}}
+{{- $optional = list "SANDBOX_SEP_PASSWORD" "SEP_PASSWORD" "SANDBOX_MELLAT_PASSWORD" "MELLAT_PASSWORD" "SANDBOX_ASANPARDAKHT_PASSWORD" "ASANPARDAKHT_PASSWORD" "SANDBOX_PARSIAN_PIN" "PARSIAN_PIN" "SANDBOX_SADAD_KEY" "SADAD_KEY" -}}
 {{- /* END generated: psp-worker-secrets */}}
 {{- end -}}
 {{- range $required }}
@@ -127,6 +127,9 @@ its own port, its settings (BANK_SIM_<suffix>) from the ConfigMap's values ("val
 {{- end -}}
 {{- if and .Values.bankSim.enabled .Values.bankSim.mellat.enabled -}}
 {{- $sims = append $sims (dict "role" "bank-sim-mellat" "protocol" "mellat" "port" 3101 "values" (list (dict "env" "BANK_SIM_TERMINAL_ID" "value" (index $.Values.config "SANDBOX_MELLAT_TERMINAL_ID")) (dict "env" "BANK_SIM_USERNAME" "value" (index $.Values.config "SANDBOX_MELLAT_USERNAME"))) "secrets" (list (dict "env" "BANK_SIM_PASSWORD" "key" "SANDBOX_MELLAT_PASSWORD"))) -}}
+{{- end -}}
+{{- if and .Values.bankSim.enabled .Values.bankSim.asanpardakht.enabled -}}
+{{- $sims = append $sims (dict "role" "bank-sim-asanpardakht" "protocol" "asanpardakht" "port" 3102 "values" (list (dict "env" "BANK_SIM_TERMINAL_ID" "value" (index $.Values.config "SANDBOX_ASANPARDAKHT_TERMINAL_ID")) (dict "env" "BANK_SIM_USERNAME" "value" (index $.Values.config "SANDBOX_ASANPARDAKHT_USERNAME"))) "secrets" (list (dict "env" "BANK_SIM_PASSWORD" "key" "SANDBOX_ASANPARDAKHT_PASSWORD"))) -}}
 {{- end -}}
 {{- if and .Values.bankSim.enabled .Values.bankSim.parsian.enabled -}}
 {{- $sims = append $sims (dict "role" "bank-sim-parsian" "protocol" "parsian" "port" 3104 "values" (list (dict "env" "BANK_SIM_TERMINAL_ID" "value" (index $.Values.config "SANDBOX_PARSIAN_TERMINAL_ID"))) "secrets" (list (dict "env" "BANK_SIM_PIN" "key" "SANDBOX_PARSIAN_PIN"))) -}}
