@@ -22,7 +22,7 @@ import { BankRefusalError, type BankToken, type Confirmation, type Inquiry, type
 import type { Db } from '../src/db/database.ts';
 import { otherPaymentWithReference } from '../src/db/payments.ts';
 import { merchantRoute, terminalReservations } from '../src/db/psp-routes.ts';
-import { defaultRoute, planRoute } from '../src/domain/psp-routing.ts';
+import { defaultRoute, planRoute, pspTakesVerifyWindow } from '../src/domain/psp-routing.ts';
 import type { ConfirmedAtBank } from '../src/domain/bank-confirmation.ts';
 import type { ConfirmationRefusalReason } from '../src/domain/confirmation-refusal.ts';
 import { pspCanEnforceCards } from '../src/domain/card-restriction.ts';
@@ -161,7 +161,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
      * by the payment's id, open breakers last. Only
      * terminals this worker has a client for are answered.
      */
-    async planPaymentRoute({ payment_id, mode, amount }: { payment_id: string; mode: Mode; amount: number }): Promise<PaymentRouteCandidate[]> {
+    async planPaymentRoute({ payment_id, mode, amount, verify_window_ms }: { payment_id: string; mode: Mode; amount: number; verify_window_ms?: number }): Promise<PaymentRouteCandidate[]> {
       // `amount` is what the bank will charge (amount + fee when the customer pays it): the terminals' limits apply to it.
       const record = await guard.read(db, 'planPaymentRoute', { payment_id, mode, charged_amount: amount });
       const configured = configuredTerminals(psps, record.mode);
@@ -171,8 +171,12 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       const planned = set.length === 0 ? defaultRoute(configured) : usable;
       // A payment restricted to cards goes only where the PSP's confirmation names the card (docs/psps/README.md).
       const restricted = allowedCardsOf(record) !== null;
-      const route = restricted ? planned.filter((e) => pspCanEnforceCards(e.psp)) : planned;
-      if (restricted && route.length < planned.length) logger.info({ payment_id, mode }, 'payment restricted to cards: PSPs that do not name the card skipped');
+      const cardsHeld = restricted ? planned.filter((e) => pspCanEnforceCards(e.psp)) : planned;
+      if (restricted && cardsHeld.length < planned.length) logger.info({ payment_id, mode }, 'payment restricted to cards: PSPs that do not name the card skipped');
+      // A PSP that gives back by itself what nobody verifies, and is asked to verify only at the merchant's
+      // verify (Sadad), takes only a payment whose verify window ends before it gives it back.
+      const route = verify_window_ms === undefined ? cardsHeld : cardsHeld.filter((e) => pspTakesVerifyWindow(e.psp, verify_window_ms));
+      if (route.length < cardsHeld.length) logger.info({ payment_id, mode, verify_window_ms }, "payment's verify window outlasts a PSP's own return of unverified payments: that PSP skipped");
       const states = await health.states(route.map((e) => ({ mode: record.mode, psp: e.psp, terminal_id: e.terminal_id })));
       const candidates = planRoute({
         route,
@@ -260,14 +264,31 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       return recorded('inquire', { payment_id, mode }, () => inquire(payment_id, { ref_num: ref_num ?? '', token: token ?? '' }));
     },
 
+    /**
+     * Captures the payment at the PSP at the merchant's verify: its settle, or, where capture is
+     * `merchant_verify` (Sadad), its verify, held to the recorded charged amount (never the workflow's word).
+     */
     async settleAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
-      const bank = await adapter('settleAtBank', { payment_id, mode, ...pspOf(psp) });
+      const { bank, recorded: record } = await recordedBank('settleAtBank', { payment_id, mode, ...pspOf(psp) });
       const settle = offered(bank, 'settle', bank.settle?.bind(bank));
-      return recorded('settle', { payment_id, mode, ref_num }, () => settle(payment_id, ref_num));
+      return recorded('settle', { payment_id, mode, ref_num }, () => settle(payment_id, ref_num, Number(record.amount) + Number(record.customer_fee ?? 0)));
     },
 
+    /**
+     * Gives a paid payment's money back at the PSP. Where capture is `merchant_verify` (Sadad: no
+     * reversal) and the payment is still `paid`, the PSP was never asked to verify it: nothing is called,
+     * since the PSP gives back by itself a payment nobody verifies (docs/psps/sadad.md); any other
+     * reverse there (a verified payment's) is the connector's to refuse.
+     */
     async reverseAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
       const bank = await adapter('reverseAtBank', { payment_id, mode, ...pspOf(psp) });
+      if (bank.capabilities.capture === 'merchant_verify') {
+        const row = await db.selectFrom('payments').select('status').where('id', '=', payment_id).executeTakeFirst();
+        if (row?.status === 'paid') {
+          logger.info({ payment_id, mode, psp: bank.name, ref_num, bank_call: 'reverse' }, 'bank reverse: nothing to call; the PSP gives back by itself a payment nobody verified');
+          return { ref_num, result_code: 0 };
+        }
+      }
       return recorded('reverse', { payment_id, mode, ref_num }, () => bank.reverse(payment_id, ref_num));
     },
 

@@ -84,7 +84,7 @@ export const ConfigSchema = Type.Object({
     default: 1800,
     minimum: 1,
     description:
-      "time after payment in which verify must arrive; with BANK_PENDING_LIMIT_SECONDS, at most each configured PSP's reversal window (SEP 3000 s, Mellat 10800 s), or the API and the worker refuse to start (docs/BANK.md#windows-from-the-psp)",
+      "time after payment in which verify must arrive; with BANK_PENDING_LIMIT_SECONDS, at most each configured PSP's reversal window (SEP 3000 s, Mellat 10800 s), or the API and the worker refuse to start (docs/BANK.md#windows-from-the-psp); a PSP that verifies only at the merchant's verify and gives back unverified payments itself (Sadad, 900 s) takes only payments whose window ends 300 s before that (Sadad: at most 600 s), and is skipped by the route of any other",
   }),
   PAYMENT_TTL_SECONDS: Int({ default: 900, minimum: 1, description: 'lifetime of the payment page (expires_at)' }),
   REFUND_WINDOW_SECONDS: Int({ default: 15_552_000, minimum: 1, description: 'time after verify in which refunds are taken (180 days)' }),

@@ -77,6 +77,14 @@ export const PSP_CAPABILITIES_PATCH = 'psp-capabilities';
  */
 export const REFUSED_CONFIRMATION_PATCH = 'refused-confirmation-reversed';
 
+/**
+ * A PSP that verifies only at the merchant's verify and gives back by itself what nobody verifies
+ * (capture `merchant_verify`: Sadad) takes only payments whose verify window ends in time
+ * (pspTakesVerifyWindow): the route is planned with the payment's window. Histories recorded before
+ * planned without it, as they ran.
+ */
+export const ROUTE_VERIFY_WINDOW_PATCH = 'route-verify-window';
+
 const BANK_REFERENCE = new RegExp(BANK_REFERENCE_PATTERN);
 const RRN = new RegExp(RRN_PATTERN);
 const MASKED_CARD_PAN = new RegExp(MASKED_CARD_PAN_PATTERN);
@@ -114,11 +122,22 @@ export class BankReturn {
 
   /**
    * Whether the merchant's verify (or a payment link's) must still capture at the PSP (settle): not
-   * where the PSP's verify at the return captured already. Histories recorded before the patch settle.
+   * where the PSP's verify at the return captured already. Where capture is `merchant_verify` (Sadad),
+   * the "settle" is the PSP's verify itself, asked only now. Histories recorded before the patch settle.
    */
   async settlesAtVerify(): Promise<boolean> {
     if (!patched(PSP_CAPABILITIES_PATCH)) return true;
-    return (await this.capabilities()).capture === 'settle';
+    const { capture } = await this.capabilities();
+    return capture === 'settle' || capture === 'merchant_verify';
+  }
+
+  /**
+   * Whether the payment's PSP verifies only at the merchant's verify (capture `merchant_verify`:
+   * docs/PAYMENTS.md#capture-at-verify-or-at-settle), as settlesAtVerify read it: from the capabilities
+   * already in the history, never a new call, so no history that did not read them takes a new step.
+   */
+  verifiesAtMerchantVerify(): boolean {
+    return this.offered?.capture === 'merchant_verify';
   }
 
   /** The customer may still pay: nobody has answered and the page has not expired. */
@@ -146,7 +165,9 @@ export class BankReturn {
   private async routedToken(redirect_url: string): Promise<BankTokenResult> {
     const { payment } = this.state;
     const identity = { payment_id: payment.id, mode: payment.mode, amount: this.charged };
-    const candidates = await routePlanning.planPaymentRoute(identity);
+    // The payment's verify window, for the PSPs that take only a window that fits (ROUTE_VERIFY_WINDOW_PATCH).
+    const window = patched(ROUTE_VERIFY_WINDOW_PATCH) ? { verify_window_ms: this.input.verify_window_ms } : {};
+    const candidates = await routePlanning.planPaymentRoute({ ...identity, ...window });
     for (const [attempt, candidate] of candidates.entries()) {
       let answer: BankTokenResult;
       try {

@@ -10,7 +10,7 @@
  * (verified included); refunds are the payment's refunds workflow's
  * (workflows/refunds.ts).
  */
-import { allHandlersFinished, condition, isCancellation, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, isCancellation, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { BankActivities } from '../activities/bank.ts';
 import { cancelRefusal, canceledByMerchant, feeAtVerify, isPositiveAmount, linkAutoVerifyBoundMs, NOT_A_POSITIVE_AMOUNT, PAYMENT_FAILURES, reverseRefusal, verifyRefusal } from '../src/domain/payment.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
@@ -30,6 +30,16 @@ import { PaymentClock } from './payment-clock.ts';
 import { refusalFailure } from './failures.ts';
 import { PaymentState } from './payment-state.ts';
 import { bankCalls, bankCallsAwaited, recordWrites } from './proxies.ts';
+
+/**
+ * A bank call the PSP answered with a refusal (the bank activity's `bank_refused`): another try gives the
+ * same answer. A local activity's failure reaches the workflow as the activity's own ApplicationFailure,
+ * an activity's wrapped in an ActivityFailure.
+ */
+const refusedByBank = (error: unknown) => {
+  const failure = error instanceof ActivityFailure ? error.cause : error;
+  return failure instanceof ApplicationFailure && failure.type === 'bank_refused';
+};
 
 /**
  * A payment link's payment is verified by its workflow as soon as the bank confirms it
@@ -143,6 +153,14 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
           if (await bank.settlesAtVerify()) await bankCallsAwaited.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
         } catch (error) {
           if (isCancellation(error)) throw error;
+          // Where the PSP verifies only now (capture `merchant_verify`: Sadad), a verify it refuses (-1 no such
+          // transaction, 101 too late, or one naming another amount or order) holds no money for this payment
+          // (the PSP gives back what nobody verified, and has no reversal): the payment ends reversed, the
+          // refusal recorded. Reached only by that capture, so no history recorded before takes this path.
+          if (bank.verifiesAtMerchantVerify() && refusedByBank(error)) {
+            await state.commit({ ...payment, status: 'reversed', refunded_amount: bank.charged, fee: 0, failure: PAYMENT_FAILURES.verifyRefusedByBank });
+            throw refusalFailure({ code: 'verify_deadline_passed', message: `${PAYMENT_FAILURES.verifyRefusedByBank.message} The payment is reversed.` });
+          }
           throw refusalFailure({ code: 'bank_unavailable', message: 'The bank did not settle the payment in time; verify again.' });
         }
         await recordVerified();
@@ -191,6 +209,12 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
         }
       } catch (error) {
         if (isCancellation(error)) throw error;
+        // Where the PSP verifies only now (capture `merchant_verify`: Sadad), a verify it refuses holds no money
+        // for this payment: it ends reversed at once, as at the merchant's verify. Reached only by that capture.
+        if (bank.verifiesAtMerchantVerify() && refusedByBank(error)) {
+          await state.commit({ ...payment, status: 'reversed', refunded_amount: bank.charged, fee: 0, failure: PAYMENT_FAILURES.verifyRefusedByBank });
+          return;
+        }
         // Refused, or not answered within the bound: the payment stays paid and the deadline gives the money back.
         log.warn('payment link auto-verify gave up on the bank settle; left paid for its deadline', { payment_id: payment.id });
         return;

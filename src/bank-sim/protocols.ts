@@ -7,6 +7,7 @@
 import { ASANPARDAKHT_SIMULATOR } from './asanpardakht.ts';
 import { MELLAT_SIMULATOR } from './mellat.ts';
 import { PARSIAN_SIMULATOR } from './parsian.ts';
+import { SADAD_SIMULATOR } from './sadad.ts';
 import { SEP_SIMULATOR } from './sep.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
 
@@ -15,6 +16,7 @@ export const SIMULATOR_PROTOCOLS = {
   mellat: MELLAT_SIMULATOR,
   asanpardakht: ASANPARDAKHT_SIMULATOR,
   parsian: PARSIAN_SIMULATOR,
+  sadad: SADAD_SIMULATOR,
 } as const satisfies Record<string, SimulatorProtocol>;
 
 export type SimulatorProtocolName = keyof typeof SIMULATOR_PROTOCOLS;

@@ -223,6 +223,10 @@ export const PAYMENT_FAILURES = {
     code: 'confirmation_mismatch',
     message: "The bank confirmed the payment with details the gateway cannot accept (another amount, terminal or reference); the bank was asked to return the money to the customer.",
   },
+  verifyRefusedByBank: {
+    code: 'bank_refused_verify',
+    message: "The bank refused the verify: it holds no payment to capture (it gave the money back to the customer itself, or was never paid).",
+  },
 } as const satisfies Record<string, { code: string; message: string }>;
 
 /** Whether `amount` is a payment or refund amount at all: a whole number of rials above zero. */

@@ -21,7 +21,29 @@
  *   as the probe, but it refuses them without calling the PSP while the breaker
  *   stays open; half-open and closed terminals keep their place.
  */
+import { isPspName, PSP_PROFILES } from '../adapters/psp/profiles.ts';
 import type { BreakerState } from './psp-breaker.ts';
+
+/**
+ * How long before a PSP gives back by itself a payment nobody verified (its `unverifiedReversalMs`) the
+ * verify window of a payment sent to it must end, where the gateway relies on that for its deadline
+ * (capture `merchant_verify`: Sadad): the merchant's verify reaches the PSP after the retries of a
+ * slow answer, and the PSP's clock starts when the customer pays, before the return reaches us.
+ */
+export const UNVERIFIED_REVERSAL_MARGIN_MS = 5 * 60_000;
+
+/**
+ * Whether PSP `psp` may take a payment whose verify window is `verifyWindowMs`: every PSP but one whose
+ * capture is `merchant_verify` (its verify asked only at the merchant's verify, and no reversal), which
+ * must still hold the payment unverified until the window's end plus UNVERIFIED_REVERSAL_MARGIN_MS; a
+ * longer window would let the merchant verify what the PSP already gave back. Such a PSP is skipped by
+ * the route of a payment whose window does not fit (docs/psps/routing.md).
+ */
+export function pspTakesVerifyWindow(psp: string, verifyWindowMs: number): boolean {
+  if (!isPspName(psp)) return true;
+  const { capture, unverifiedReversalMs } = PSP_PROFILES[psp].capabilities;
+  return capture !== 'merchant_verify' || verifyWindowMs + UNVERIFIED_REVERSAL_MARGIN_MS <= unverifiedReversalMs;
+}
 
 /** Weights are whole numbers in this range; a weight of 0 would mean "never", which is "not in the route". */
 export const ROUTE_WEIGHT_MAX = 1000;

@@ -108,7 +108,7 @@ export type RefundMethod = (typeof REFUND_METHODS)[number];
 /** What the choice of a refund's method reads of its PSP (src/adapters/psp/psp-client.ts PspCapabilities). */
 export interface RefundCapabilities {
   psp: string;
-  capture: 'verify' | 'settle';
+  capture: 'verify' | 'settle' | 'merchant_verify';
   refund: 'partial' | 'none';
   reversalWindowMs: number;
 }
@@ -143,6 +143,8 @@ export function refundMethod(
   const minutes = Math.round(capabilities.reversalWindowMs / 60_000);
   const why = capabilities.capture === 'settle'
     ? 'a payment it has settled cannot be reversed'
+    : capabilities.capture === 'merchant_verify'
+    ? 'it has no reversal'
     : whole
     ? `its reversal window (${minutes} minutes after the payment) has closed`
     : `a reversal returns the whole payment only, within ${minutes} minutes of it`;

@@ -7,7 +7,7 @@ import { drain, listen } from '../http/server.ts';
 import { connectTemporal } from '../temporal/client.ts';
 import { runMain } from './run.ts';
 import { pspClientsFromConfig } from '../adapters/psp/clients.ts';
-import { requireWindowsWithinReversal } from '../adapters/psp/windows.ts';
+import { requireWindowsWithinReversal, skippedPspWarnings } from '../adapters/psp/windows.ts';
 import { observePool, serveMetrics } from '../observability/metrics.ts';
 import { startTracing } from '../observability/tracing.ts';
 
@@ -19,6 +19,8 @@ await runMain('api', async (config = loadConfig()) => {
   const logger = createLogger(config.LOG_LEVEL, 'api');
   // SEP's old setting names (BANK_*) still work, each with one warning.
   warnDeprecatedSettings(logger);
+  // A live PSP the route skips for this verify window (Sadad's 15 minutes), one warning each.
+  for (const warning of skippedPspWarnings(config, pspClientsFromConfig(config))) logger.warn(warning);
   // Before the Temporal client: its interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-api');
   const { db, pool } = createDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });

@@ -10,7 +10,7 @@ import { ensureRetentionSchedule, ensureSettlementSchedule, ensureStuckSweepSche
 import { namespaceRetentionNotice } from '../temporal/namespace-retention.ts';
 import { runMain } from './run.ts';
 import { pspClientsFromConfig } from '../adapters/psp/clients.ts';
-import { requireWindowsWithinReversal } from '../adapters/psp/windows.ts';
+import { requireWindowsWithinReversal, skippedPspWarnings } from '../adapters/psp/windows.ts';
 import { freePort } from './ports.ts';
 import { oldestUndeliveredEventAge } from '../db/webhook-backlog.ts';
 import { observeBankReconciliation, observePool, observeStuckRecords, observeWebhookBacklog, observeWorkerThreadHeaps, serveMetrics } from '../observability/metrics.ts';
@@ -29,6 +29,8 @@ await runMain('worker', async (config = loadConfig()) => {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   // SEP's old setting names (BANK_*) still work, each with one warning.
   warnDeprecatedSettings(logger);
+  // A live PSP the route skips for this verify window (Sadad's 15 minutes), one warning each.
+  for (const warning of skippedPspWarnings(config, pspClientsFromConfig(config))) logger.warn(warning);
   // Before the Temporal client and workers: their interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-worker');
   // The SDK's own worker metrics (slots, pollers, schedule-to-start) on a port of their own, read by our /metrics below.

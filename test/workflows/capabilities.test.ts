@@ -10,11 +10,16 @@ import { ApplicationFailure } from '@temporalio/common';
 import { bankCallbackUpdate, bankTokenUpdate, paymentQuery } from '../../src/domain/payment-workflow.ts';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
-import { CAPTURE, FakeActivities, fakeAmounts, healthy, SEP_CAPABILITIES } from '../support/workflows/fakes.ts';
+import { CAPTURE, FakeActivities, fakeAmounts, healthy, MERCHANT_VERIFY_CAPABILITIES, SEP_CAPABILITIES } from '../support/workflows/fakes.ts';
 import { AMOUNT, pay, paymentIn, refusedWith, startPayment, verify } from '../support/workflows/payments.ts';
 
 /** Fakes whose PSP has SEP's capabilities: capture at verify, no inquiry, no refund, no report. */
 const sepFakes = () => new FakeActivities().on('pspCapabilities', async ({ psp }) => ({ psp: psp ?? 'sep', ...SEP_CAPABILITIES }));
+
+/** Fakes whose PSP verifies only at the merchant's verify, with no reversal (Sadad's shape). */
+const sadadFakes = () => new FakeActivities().on('pspCapabilities', async ({ psp }) => ({ psp: psp ?? 'sadad', ...MERCHANT_VERIFY_CAPABILITIES }));
+/** A bank refusal as the bank activity throws it (non-retryable `bank_refused`). */
+const bankRefused = (code: number) => ApplicationFailure.create({ type: 'bank_refused', message: `the bank refused the verify (${code})`, nonRetryable: true });
 
 /** Fakes whose bank confirms the payment `changed` from what it should (another amount, terminal, ResNum…). */
 const confirmingOtherwise = (fakes: FakeActivities, changed: Record<string, unknown>) =>
@@ -142,6 +147,94 @@ describe("the payment workflow and its PSP's capabilities", () => {
         assert.equal((await handle.query(paymentQuery)).status, 'paid');
         assert.equal((await verify(handle, AMOUNT)).status, 'verified', 'the next verify reads them and settles');
         assert.equal(fakes.calls('settleAtBank').length, 1);
+      });
+    });
+  });
+
+  concurrently("capture at the merchant's verify (Sadad)", (it) => {
+    it("the merchant's verify asks the PSP's verify (settle) once, then records verified; the return asked nothing more than its confirm", async () => {
+      const fakes = sadadFakes();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle, input } = await startPayment(client, taskQueue);
+        await pay(handle, 'success');
+        await paymentIn(handle, 'paid');
+        assert.equal(fakes.calls('settleAtBank').length, 0, 'nothing asked to capture before the merchant verifies');
+        assert.equal((await verify(handle, AMOUNT)).status, 'verified');
+        assert.deepEqual(fakes.calls('settleAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' }]);
+        assert.deepEqual(fakes.transitions(), ['2 paid', '3 verified']);
+        assert.equal(fakes.calls('reverseAtBank').length, 0);
+      });
+    });
+
+    for (const code of [-1, 101]) {
+      it(`a verify the PSP refuses (${code}) ends the payment reversed, bank_refused_verify, the whole amount back and no fee; the merchant is answered verify_deadline_passed`, async () => {
+        const fakes = sadadFakes().on('settleAtBank', async () => {
+          throw bankRefused(code);
+        });
+        await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+          const { handle } = await startPayment(client, taskQueue);
+          await pay(handle, 'success');
+          await paymentIn(handle, 'paid');
+          const message = await refusedWith(verify(handle, AMOUNT), 'verify_deadline_passed');
+          assert.match(message, /refused the verify/);
+          const reversed = await handle.query(paymentQuery);
+          assert.deepEqual([reversed.status, reversed.failure?.code, reversed.refunded_amount, reversed.fee], ['reversed', 'bank_refused_verify', AMOUNT, 0]);
+          assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
+          assert.equal(fakes.calls('settleAtBank').length, 1, 'a refusal is not asked again');
+          assert.equal(fakes.calls('reverseAtBank').length, 0, 'nothing to reverse: the PSP holds no money of it');
+          assert.equal((await handle.result()).status, 'reversed');
+        });
+      });
+    }
+
+    it("a payment link's payment whose verify the PSP refuses ends reversed bank_refused_verify at once, not at its deadline", async () => {
+      const fakes = sadadFakes().on('settleAtBank', async () => {
+        throw bankRefused(101);
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { autoVerify: true });
+        await pay(handle, 'success');
+        const reversed = await handle.result();
+        assert.deepEqual([reversed.status, reversed.failure?.code, reversed.refunded_amount, reversed.fee], ['reversed', 'bank_refused_verify', AMOUNT, 0]);
+        assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
+        assert.equal(fakes.calls('settleAtBank').length, 1);
+        assert.equal(fakes.calls('reverseAtBank').length, 0);
+      });
+    });
+
+    it('a PSP that does not answer the verify leaves the payment paid (bank_unavailable, verify again), and the next verify records verified', async () => {
+      const fakes = sadadFakes().on('settleAtBank', async ({ ref_num }, call) => {
+        if (call <= 3) throw new Error('the PSP did not answer');
+        return { ref_num, result_code: 100 };
+      });
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue);
+        await pay(handle, 'success');
+        await paymentIn(handle, 'paid');
+        await refusedWith(verify(handle, AMOUNT), 'bank_unavailable');
+        assert.equal((await handle.query(paymentQuery)).status, 'paid');
+        assert.equal((await verify(handle, AMOUNT)).status, 'verified');
+      });
+    });
+
+    it("a paid payment nobody verifies is recorded reversed at the deadline through the bank activity's reverse (which asks such a PSP nothing), never a settle", async () => {
+      const fakes = sadadFakes();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { verifyWindowMs: 500 });
+        await pay(handle, 'success');
+        const reversed = await handle.result();
+        assert.deepEqual([reversed.status, reversed.failure, reversed.fee], ['reversed', null, 0]);
+        assert.equal(fakes.calls('reverseAtBank').length, 1);
+        assert.equal(fakes.calls('settleAtBank').length, 0);
+      });
+    });
+
+    it('the route is planned with the payment\'s verify window', async () => {
+      const fakes = sadadFakes();
+      await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+        const { handle } = await startPayment(client, taskQueue, { verifyWindowMs: 600_000 });
+        await pay(handle, 'success');
+        assert.equal(fakes.calls('planPaymentRoute')[0]?.verify_window_ms, 600_000);
       });
     });
   });

@@ -11,7 +11,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PSP_NAMES, PSP_PROFILES, pspSettings, pspSettingName, type PspName, type PspSettingOf } from '../../src/adapters/psp/profiles.ts';
-import type { PspProfile } from '../../src/adapters/psp/profile.ts';
+import type { PspCapabilities, PspProfile } from '../../src/adapters/psp/profile.ts';
+
+/** Where each capture kind captures, as the capabilities table says it. */
+const CAPTURE_WORDS: Record<PspCapabilities['capture'], string> = { verify: 'its verify', settle: 'a separate settle', merchant_verify: "its verify, at the merchant's" };
 
 /** The text between `BEGIN generated: <block>` and `END generated: <block>` marker lines (their own lines kept). */
 export function replaceBlock(text: string, file: string, block: string, lines: readonly string[]): string {
@@ -208,7 +211,7 @@ function docsCapabilities(): string[] {
     '|---|---|---|---|---|---|---|',
     ...PSP_NAMES.map((psp) => {
       const c = profileOf(psp).capabilities;
-      return `| \`${psp}\` | ${c.capture === 'verify' ? 'its verify' : 'a separate settle'} | ${minutes(c.reversalWindowMs)} | ${minutes(c.unverifiedReversalMs)} | ${c.refund === 'partial' ? 'all or part' : 'none'} | ${c.inquiry ? 'yes' : 'no'} | ${c.dailyReport ? 'yes' : 'no'} |`;
+      return `| \`${psp}\` | ${CAPTURE_WORDS[c.capture]} | ${minutes(c.reversalWindowMs)} | ${minutes(c.unverifiedReversalMs)} | ${c.refund === 'partial' ? 'all or part' : 'none'} | ${c.inquiry ? 'yes' : 'no'} | ${c.dailyReport ? 'yes' : 'no'} |`;
     }),
   ];
 }

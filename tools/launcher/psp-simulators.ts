@@ -135,7 +135,8 @@ export function suiteSimulators(dataDir: string, ports: readonly number[], ledge
       stateFile: join(dataDir, `bank-sim-${psp}-${ledgerSuffix}.jsonl`),
       value: (suffix) => {
         const secret = (PSP_PROFILES[psp] as PspProfile).settings.find((s) => s.suffix === suffix)?.secret === true;
-        return secret && !SUITE_SECRETS_AS_PROFILE.has(psp) ? randomBytes(12).toString('base64url') : testDefault(psp, suffix);
+        // Base64 of 24 random bytes: a password or PIN, and the shape of a key too (Sadad's terminal key is base64 of 24 bytes).
+        return secret && !SUITE_SECRETS_AS_PROFILE.has(psp) ? randomBytes(24).toString('base64') : testDefault(psp, suffix);
       },
     }),
   );

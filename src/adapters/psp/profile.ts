@@ -19,8 +19,13 @@ export interface PspCapabilities {
    * Where the customer's money is captured. `verify`: the PSP's verify at the customer's return is
    * final (SEP's VerifyTransaction): the merchant's verify asks the PSP nothing. `settle`: a separate
    * settle captures (Behpardakht's bpSettleRequest), asked at the merchant's verify.
+   * `merchant_verify`: the PSP's verify is final and the PSP has no reversal, but gives back by itself
+   * a payment nobody verifies within `unverifiedReversalMs` (Sadad's Advice/Verify): its verify is
+   * asked only at the merchant's verify (through the client's `settle`), never at the return, whose
+   * `confirm` asks the PSP nothing; the verify deadline's reversal asks the PSP nothing either, and
+   * the verify window must end inside `unverifiedReversalMs` (docs/PAYMENTS.md#capture-at-verify-or-at-settle).
    */
-  capture: 'verify' | 'settle';
+  capture: 'verify' | 'settle' | 'merchant_verify';
   /**
    * How long after the PSP's verify it still takes a reversal, in ms. The verify window (plus the
    * pending limit) must fit inside it: a reversal asked later is refused and the money stays captured.

@@ -9,6 +9,7 @@ import { ASANPARDAKHT_PROFILE } from './asanpardakht/profile.ts';
 import { MELLAT_PROFILE } from './mellat/profile.ts';
 import { PARSIAN_PROFILE } from './parsian/profile.ts';
 import type { PspProfile } from './profile.ts';
+import { SADAD_PROFILE } from './sadad/profile.ts';
 import { SEP_PROFILE } from './sep/profile.ts';
 
 export const PSP_PROFILES = {
@@ -16,6 +17,7 @@ export const PSP_PROFILES = {
   mellat: MELLAT_PROFILE,
   asanpardakht: ASANPARDAKHT_PROFILE,
   parsian: PARSIAN_PROFILE,
+  sadad: SADAD_PROFILE,
 } as const satisfies Record<string, PspProfile>;
 
 /** The PSPs Dargah has a connector for (the names of configuration, records and docs/psps/). */

@@ -53,8 +53,13 @@ export interface PspClient {
    * only where `capabilities.inquiry`.
    */
   inquire?(paymentId: string, callback: Pick<BankCallback, 'ref_num' | 'token'>): Promise<Inquiry>;
-  /** Captures a confirmed payment at the PSP (at the merchant's verify). Present only where `capabilities.capture` is `settle`. */
-  settle?(paymentId: string, refNum: string): Promise<BankOperationAnswer>;
+  /**
+   * Captures a confirmed payment at the PSP (at the merchant's verify). Present only where
+   * `capabilities.capture` is `settle` or `merchant_verify` (there it is the PSP's verify, asked at the
+   * merchant's verify and not at the return: Sadad's). `amount` is the charged amount recorded for the
+   * payment: a PSP whose capture is its verify holds that verify's answer to it.
+   */
+  settle?(paymentId: string, refNum: string, amount: number): Promise<BankOperationAnswer>;
   /**
    * Returns `amount` of the captured payment `paymentId` (PSP reference `refNum`) to the customer,
    * once per `refundId`. Present only where `capabilities.refund` is `partial`.

@@ -11,6 +11,7 @@ import type { PspConnector } from './connector.ts';
 import { MELLAT_CONNECTOR } from './mellat/index.ts';
 import { PARSIAN_CONNECTOR } from './parsian/index.ts';
 import { PSP_NAMES, PSP_PROFILES, type PspName } from './profiles.ts';
+import { SADAD_CONNECTOR } from './sadad/index.ts';
 import { SEP_CONNECTOR } from './sep/index.ts';
 
 export const PSP_CONNECTORS = {
@@ -18,6 +19,7 @@ export const PSP_CONNECTORS = {
   mellat: MELLAT_CONNECTOR,
   asanpardakht: ASANPARDAKHT_CONNECTOR,
   parsian: PARSIAN_CONNECTOR,
+  sadad: SADAD_CONNECTOR,
 } as const satisfies { [N in PspName]: PspConnector & { readonly profile: (typeof PSP_PROFILES)[N] & { readonly name: N } } };
 
 export type PspConnectors = typeof PSP_CONNECTORS;

@@ -8,6 +8,7 @@
  * at start, by the API and the worker alike.
  */
 import { ConfigError, type Config } from '../../config.ts';
+import { pspTakesVerifyWindow, UNVERIFIED_REVERSAL_MARGIN_MS } from '../../domain/psp-routing.ts';
 import { PSP_NAMES } from './psp-client.ts';
 import type { PspClients } from './clients.ts';
 
@@ -21,7 +22,10 @@ export function reversalWindowProblem(config: Windows, clients: PspClients): str
   for (const mode of ['live', 'test'] as const) {
     for (const name of PSP_NAMES) {
       const client = clients[mode][name];
-      if (client === undefined || neededMs <= client.capabilities.reversalWindowMs) continue;
+      // A PSP whose verify is asked only at the merchant's verify (capture `merchant_verify`: Sadad) is
+      // asked no reversal at the deadline: it takes only payments whose window fits its own return of
+      // unverified payments, and the route skips it for the others (pspTakesVerifyWindow).
+      if (client === undefined || client.capabilities.capture === 'merchant_verify' || neededMs <= client.capabilities.reversalWindowMs) continue;
       return (
         `Invalid configuration: VERIFY_WINDOW_SECONDS (${config.VERIFY_WINDOW_SECONDS} s) plus BANK_PENDING_LIMIT_SECONDS (${config.BANK_PENDING_LIMIT_SECONDS} s) ` +
         `exceeds PSP ${name}'s reversal window of ${minutes(client.capabilities.reversalWindowMs)} (${mode} mode), so a payment nobody verifies could no longer be reversed there: ` +
@@ -36,4 +40,23 @@ export function reversalWindowProblem(config: Windows, clients: PspClients): str
 export function requireWindowsWithinReversal(config: Windows, clients: PspClients): void {
   const problem = reversalWindowProblem(config, clients);
   if (problem !== undefined) throw new ConfigError(problem);
+}
+
+/**
+ * One warning for each PSP configured for live mode that the route skips for every payment of this
+ * VERIFY_WINDOW_SECONDS (pspTakesVerifyWindow: Sadad, asked to verify only at the merchant's verify,
+ * takes only a window that ends before it gives back an unverified payment). Not a refusal: the gateway
+ * runs with its other PSPs, but an operator who configured such a PSP learns at start that it is unused.
+ * Test mode's simulators are always configured, so they warn of nothing.
+ */
+export function skippedPspWarnings(config: Pick<Config, 'VERIFY_WINDOW_SECONDS'>, clients: PspClients): string[] {
+  return PSP_NAMES.flatMap((name) => {
+    const client = clients.live[name];
+    if (client === undefined || pspTakesVerifyWindow(name, config.VERIFY_WINDOW_SECONDS * 1000)) return [];
+    const most = (client.capabilities.unverifiedReversalMs - UNVERIFIED_REVERSAL_MARGIN_MS) / 1000;
+    return [
+      `PSP ${name} (live mode) gives back by itself a payment nobody verified within ${minutes(client.capabilities.unverifiedReversalMs)} and is asked to verify only at the merchant's verify, ` +
+        `so it takes only payments whose verify window is at most ${most} s: with VERIFY_WINDOW_SECONDS ${config.VERIFY_WINDOW_SECONDS} s no payment is routed to it`,
+    ];
+  });
 }

@@ -24,6 +24,9 @@ export const SETTLE_CAPABILITIES = { capture: 'settle', reversalWindowMs: 180 * 
 /** A PSP whose verify at the return captures, with no inquiry, refund or report (as SEP's references show it). */
 export const SEP_CAPABILITIES = { capture: 'verify', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'none', inquiry: false, dailyReport: false } as const;
 
+/** A PSP whose verify is final with no reversal, asked only at the merchant's verify; it gives back what nobody verifies in 15 minutes (as Sadad's references show it). */
+export const MERCHANT_VERIFY_CAPABILITIES = { capture: 'merchant_verify', reversalWindowMs: 0, unverifiedReversalMs: 15 * 60_000, refund: 'none', inquiry: false, dailyReport: false } as const;
+
 /** Every activity the worker registers, answering as the real ones do when all is well. */
 const HEALTHY: Behaviours = {
   announcePayment: async () => undefined,

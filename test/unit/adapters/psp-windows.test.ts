@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { pspClientsFromConfig } from '../../../src/adapters/psp/clients.ts';
-import { requireWindowsWithinReversal, reversalWindowProblem } from '../../../src/adapters/psp/windows.ts';
+import { requireWindowsWithinReversal, reversalWindowProblem, skippedPspWarnings } from '../../../src/adapters/psp/windows.ts';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 
 const configured = (env: Record<string, string>) => {
@@ -38,6 +38,24 @@ describe('windows from the PSP', () => {
     const { config, clients } = configured({ VERIFY_WINDOW_SECONDS: '10000', BANK_PENDING_LIMIT_SECONDS: '1000', MELLAT_BASE_URL: 'https://bpm.example', MELLAT_TERMINAL_ID: '1' });
     assert.match(reversalWindowProblem(config, { test: {}, live: clients.live }) ?? '', /PSP mellat's reversal window of 180 minutes \(live mode\)/);
     assert.equal(reversalWindowProblem(loadConfig({ VERIFY_WINDOW_SECONDS: '9800', BANK_PENDING_LIMIT_SECONDS: '1000' }), { test: {}, live: clients.live }), undefined, '10 800 s fit 180 minutes');
+  });
+
+  it("a PSP asked no reversal (Sadad, capture at the merchant's verify) is not held to it: with its simulator configured, the defaults start; its own limit is the route's (pspTakesVerifyWindow)", () => {
+    const { config, clients } = configured({});
+    assert.equal(clients.test.sadad?.capabilities.capture, 'merchant_verify');
+    assert.equal(reversalWindowProblem(config, clients), undefined);
+  });
+
+  it('a live Sadad with a verify window longer than it takes is named in one warning at start; one that fits, or its simulator alone, warns of nothing', () => {
+    const live = { SADAD_BASE_URL: 'https://sadad.example/VPG', SADAD_TERMINAL_ID: '1', SADAD_MERCHANT_ID: '2', SADAD_KEY: 'REFSR0FILVRFU1QtS0VZLU5PVC1SRUFM' };
+    const long = configured(live);
+    assert.deepEqual(skippedPspWarnings(long.config, long.clients), [
+      "PSP sadad (live mode) gives back by itself a payment nobody verified within 15 minutes and is asked to verify only at the merchant's verify, so it takes only payments whose verify window is at most 600 s: with VERIFY_WINDOW_SECONDS 1800 s no payment is routed to it",
+    ]);
+    const fits = configured({ ...live, VERIFY_WINDOW_SECONDS: '600' });
+    assert.deepEqual(skippedPspWarnings(fits.config, fits.clients), []);
+    const simulatorOnly = configured({});
+    assert.deepEqual(skippedPspWarnings(simulatorOnly.config, simulatorOnly.clients), []);
   });
 
   for (const [role, script] of [

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { defaultRoute, mayUseTerminal, planRoute, reservationOf, routeProblem, takesAmount, type RouteEntry, type TerminalReservation } from '../../../src/domain/psp-routing.ts';
+import { defaultRoute, mayUseTerminal, planRoute, pspTakesVerifyWindow, reservationOf, routeProblem, takesAmount, UNVERIFIED_REVERSAL_MARGIN_MS, type RouteEntry, type TerminalReservation } from '../../../src/domain/psp-routing.ts';
+import { PSP_NAMES, PSP_PROFILES } from '../../../src/adapters/psp/profiles.ts';
 
 const entry = (priority: number, psp: string, more: Partial<RouteEntry> = {}): RouteEntry => ({ position: priority, priority, psp, terminal_id: `t-${psp}`, weight: 1, min_amount: null, max_amount: null, ...more });
 const allClosed = () => 'closed' as const;
@@ -90,6 +91,15 @@ describe('PSP routing', () => {
       assert.equal(reservationOf(cleared, { psp: 'sep', terminal_id: 't-sep' }), undefined);
       assert.deepEqual(reservationOf(reservations, { psp: 'sep', terminal_id: 't-sep' })?.merchant_ids, ['merchant-b', 'merchant-c']);
     });
+  });
+
+  it("a PSP asked to verify only at the merchant's verify (Sadad) takes only a verify window that ends the margin before it gives the money back; every other PSP takes any", () => {
+    const { unverifiedReversalMs } = PSP_PROFILES.sadad.capabilities;
+    assert.equal(pspTakesVerifyWindow('sadad', unverifiedReversalMs - UNVERIFIED_REVERSAL_MARGIN_MS), true, '600 s');
+    assert.equal(pspTakesVerifyWindow('sadad', unverifiedReversalMs - UNVERIFIED_REVERSAL_MARGIN_MS + 1), false);
+    assert.equal(pspTakesVerifyWindow('sadad', 1_800_000), false, 'the default window');
+    for (const psp of PSP_NAMES.filter((p) => PSP_PROFILES[p].capabilities.capture !== 'merchant_verify')) assert.equal(pspTakesVerifyWindow(psp, 400 * 24 * 3_600_000), true, psp);
+    assert.equal(pspTakesVerifyWindow('no-such-psp', 1), true);
   });
 
   it('refuses malformed routes with the reason', () => {

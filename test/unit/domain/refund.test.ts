@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { PaymentStatus } from '../../../src/domain/payment.ts';
 import { refundableAmount, refundMethod, refundPayoutKey, refundRefusal, REVERSAL_MARGIN_MS, statusAfterRefunds } from '../../../src/domain/refund.ts';
+import { PSP_PROFILES } from '../../../src/adapters/psp/profiles.ts';
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 
@@ -92,6 +93,12 @@ describe("a refund's method, by what the payment's PSP offers", () => {
   it('without one, the whole charged amount, nothing refunded before, inside the reversal window less its margin, is a reversal', () => {
     assert.deepEqual(refundMethod(paid(), 1_010_000, SEP, null, at(0)), { method: 'reversal' });
     assert.deepEqual(refundMethod(paid(), 1_010_000, SEP, IBAN, at(50) - REVERSAL_MARGIN_MS - 1), { method: 'reversal' });
+  });
+
+  it("a PSP with no reversal at all (Sadad: capture at the merchant's verify, reversal window 0) never refunds by reversal: the IBAN is needed from the first minute", () => {
+    const sadad = { psp: 'sadad', ...PSP_PROFILES.sadad.capabilities };
+    assert.deepEqual(refundMethod(paid(), 1_010_000, sadad, IBAN, at(0)), { method: 'iban_payout' });
+    assert.equal((refundMethod(paid(), 1_010_000, sadad, null, at(0)) as { code: string }).code, 'refund_needs_iban');
   });
 
   it('otherwise (a part, the rest after a refund, or the window closing) it is a transfer to the IBAN given', () => {

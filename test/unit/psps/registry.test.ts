@@ -35,7 +35,8 @@ describe('the registry of PSPs', () => {
       assert.equal(client.terminalId, PSP_PROFILES[psp].simulator.terminalId, psp);
       // The operations a capability promises are there, and only those.
       const { capture, refund, inquiry } = PSP_PROFILES[psp].capabilities;
-      assert.equal(typeof client.settle === 'function', capture === 'settle', `${psp}: settle only where capture is settle`);
+      // Where capture is `merchant_verify`, `settle` is the PSP's verify, asked at the merchant's verify.
+      assert.equal(typeof client.settle === 'function', capture === 'settle' || capture === 'merchant_verify', `${psp}: settle only where capture is settle or merchant_verify`);
       assert.equal(typeof client.refund === 'function', refund === 'partial', `${psp}: refund only where declared`);
       assert.equal(typeof client.inquire === 'function', inquiry, `${psp}: inquire only where declared`);
     }
