@@ -6,12 +6,17 @@
  * confirmation the gateway refuses is reversed at once and the payment fails `confirmation_mismatch`.
  */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { bankCallbackUpdate, bankTokenUpdate, paymentQuery } from '../../src/domain/payment-workflow.ts';
+import { ROUTE_VERIFY_WINDOW_PATCH } from '../../workflows/bank-return.ts';
+import { historyText, recordFixture } from '../support/replay.ts';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { CAPTURE, FakeActivities, fakeAmounts, healthy, MERCHANT_VERIFY_CAPABILITIES, SEP_CAPABILITIES } from '../support/workflows/fakes.ts';
 import { AMOUNT, pay, paymentIn, refusedWith, startPayment, verify } from '../support/workflows/payments.ts';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories');
 
 /** Fakes whose PSP has SEP's capabilities: capture at verify, no inquiry, no refund, no report. */
 const sepFakes = () => new FakeActivities().on('pspCapabilities', async ({ psp }) => ({ psp: psp ?? 'sep', ...SEP_CAPABILITIES }));
@@ -163,6 +168,9 @@ describe("the payment workflow and its PSP's capabilities", () => {
         assert.deepEqual(fakes.calls('settleAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' }]);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 verified']);
         assert.equal(fakes.calls('reverseAtBank').length, 0);
+        const history = await handle.fetchHistory();
+        assert.ok(historyText(history).includes(ROUTE_VERIFY_WINDOW_PATCH), 'the route was planned with the window');
+        recordFixture(FIXTURES, 'RECORD_HISTORIES', 'merchant-verify-verified', history);
       });
     });
 
@@ -183,6 +191,7 @@ describe("the payment workflow and its PSP's capabilities", () => {
           assert.equal(fakes.calls('settleAtBank').length, 1, 'a refusal is not asked again');
           assert.equal(fakes.calls('reverseAtBank').length, 0, 'nothing to reverse: the PSP holds no money of it');
           assert.equal((await handle.result()).status, 'reversed');
+          if (code === 101) recordFixture(FIXTURES, 'RECORD_HISTORIES', 'merchant-verify-refused', await handle.fetchHistory());
         });
       });
     }
@@ -226,6 +235,7 @@ describe("the payment workflow and its PSP's capabilities", () => {
         assert.deepEqual([reversed.status, reversed.failure, reversed.fee], ['reversed', null, 0]);
         assert.equal(fakes.calls('reverseAtBank').length, 1);
         assert.equal(fakes.calls('settleAtBank').length, 0);
+        recordFixture(FIXTURES, 'RECORD_HISTORIES', 'merchant-verify-deadline', await handle.fetchHistory());
       });
     });
 
