@@ -13,7 +13,7 @@ import { PSP_NAMES } from '../adapters/psp/psp-client.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { merchantRoute, replaceMerchantRoute, reserveTerminal, terminalReservations } from '../db/psp-routes.ts';
-import { defaultRoute, mayUseTerminal, reservationOf, routeProblem, type RouteEntry, type TerminalReservation } from '../domain/psp-routing.ts';
+import { defaultRoute, mayUseTerminal, pspTakesVerifyWindow, reservationOf, routeProblem, type RouteEntry, type TerminalReservation } from '../domain/psp-routing.ts';
 import { required, UsageError, type Command, type Flags } from './onboarding-commands.ts';
 
 type Mode = 'test' | 'live';
@@ -67,7 +67,14 @@ async function routeView(db: Db, config: Config, merchantId: string, mode: Mode)
   const set = await merchantRoute(db, merchantId, mode);
   const reservations = await terminalReservations(db);
   const route = set.length === 0 ? defaultRoute(configuredFor(config, mode)) : set;
-  const entries = route.map((e) => ({ ...e, reserved_for: reservedFor(reservations, e), usable: mayUseTerminal(reservations, merchantId, e) }));
+  // `takes_verify_window`: false where the PSP is skipped for every payment of this deployment's verify
+  // window (Sadad with more than 600 s: docs/psps/routing.md), so an operator sees why none goes there.
+  const entries = route.map((e) => ({
+    ...e,
+    reserved_for: reservedFor(reservations, e),
+    usable: mayUseTerminal(reservations, merchantId, e),
+    takes_verify_window: pspTakesVerifyWindow(e.psp, config.VERIFY_WINDOW_SECONDS * 1000),
+  }));
   return { source: set.length === 0 ? 'default' : 'merchant', entries };
 }
 

@@ -27,8 +27,11 @@ for (const psp of merchantVerify) {
       const h = await getHarness();
       assert.equal(pspTakesVerifyWindow(psp, 1_800_000), false);
       const { key, merchantId } = await newMerchant();
-      const set = await cli('routing', 'set', '--merchant', merchantId, '--mode', 'test', '--psps', `${psp},${other}`);
+      const set = await cli('routing', 'set', '--merchant', merchantId, '--mode', 'test', '--psps', `${psp},${other}`, '--json');
       assert.equal(set.code, 0, set.stderr);
+      // The operator is told: the route's entry says the PSP does not take this deployment's window.
+      const { entries } = JSON.parse(set.stdout) as { entries: { psp: string; takes_verify_window: boolean }[] };
+      assert.deepEqual(entries.map((e) => [e.psp, e.takes_verify_window]), [[psp, false], [other, true]]);
       const pay = async (baseUrl: string, amount: number) => {
         const created = await createdPayment(baseUrl, key, { amount });
         const res = await client(baseUrl, key).post<{ payment: Payment }>(`/test_helpers/payments/${created.id}/bank_outcome`, { outcome: 'success' });
