@@ -13,7 +13,7 @@ import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../su
 import { closedWorkflow, historyWork } from '../support/work.ts';
 
 describe('work per payment, counted', () => {
-  it('a full flow (create → the bank → verify) takes at most half the workflow tasks it took before (10), no activity task but the bank confirm a slow bank needs, one upsert per transition, one for the PSP and one per patch, two timers, and its workflow closes at verify', async () => {
+  it('a full flow (create → the bank → verify) takes at most half the workflow tasks it took before (10), no activity task but the bank confirm a slow bank needs, one upsert per transition, one for the PSP and one per patch (three), two timers, and its workflow closes at verify', async () => {
     const h = await getHarness();
     const { key } = await newMerchant();
     const api = client(h.baseUrl, key);
@@ -34,12 +34,13 @@ describe('work per payment, counted', () => {
     // payment.created, the route's plan, the token, the PSP that gave it recorded, the confirm, paid, the PSP's capabilities
     // (SEP's verify at the return captured: no settlement), verified.
     if (work.activity_tasks === 0) assert.equal(work.local_activities, 8, JSON.stringify(work));
-    // Paid, verified, the PSP that took the payment, and the change-version attribute Temporal sets for each of its two patches.
-    assert.equal(work.upserts, 5, `paid, verified, the PSP, the two patches: ${JSON.stringify(work)}`);
+    // Paid, verified, the PSP that took the payment, and the change-version attribute Temporal sets for each of its three patches.
+    assert.equal(work.upserts, 6, `paid, verified, the PSP, the three patches: ${JSON.stringify(work)}`);
     assert.equal(work.timers, 2, `expires_at, verify_deadline_at: ${JSON.stringify(work)}`);
-    // The routing patch (psp-routing), in every payment started since routing (docs/psps/routing.md), and the
+    // The routing patch (psp-routing), in every payment started since routing (docs/psps/routing.md), the route
+    // planned with the payment's verify window (route-verify-window, docs/psps/routing.md), and the
     // capabilities' (psp-capabilities), in every payment verified since (docs/PAYMENTS.md#capture-at-verify-or-at-settle).
-    assert.equal(work.patches, 2, JSON.stringify(work));
+    assert.equal(work.patches, 3, JSON.stringify(work));
   });
 
   describe("a payment's workflow closes soon after the payment's final state", () => {
