@@ -4,6 +4,7 @@
  * a PSP is its folder and its registry line (docs/psps/README.md#how-to-add-a-connector).
  * Its `profile` is plain data (profile.ts); the rest is its code.
  */
+import { createHash } from 'node:crypto';
 import type { BankCallback } from '../../domain/payment-workflow.ts';
 import type { PspProfile } from './profile.ts';
 import type { BankReportLine, PspClient } from './psp-client.ts';
@@ -69,4 +70,16 @@ export function pageOriginOf(settings: PspTerminalSettings): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * A payment's numeric order id at a PSP whose order id is a long (Asan Pardakht's localInvoiceId,
+ * Sadad's OrderId): derived from its id (the first 13 hex digits of its SHA-256, kept below 10^15), so
+ * the same on every call and worker without being stored. At most fifteen digits: exact as a JSON
+ * number, and never taken for a card number (16 to 19 digits) by a log scanner, the fault suite's
+ * (test/faults/9-secrets-in-logs.test.ts) or an operator's. Mellat's and Parsian's order ids keep
+ * their own 16-digit derivation: their payments in flight are found again by it.
+ */
+export function numericOrderId(paymentId: string): string {
+  return String(Number.parseInt(createHash('sha256').update(paymentId).digest('hex').slice(0, 13), 16) % 1e15);
 }

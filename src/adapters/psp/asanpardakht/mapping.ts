@@ -5,18 +5,17 @@
  * otherwise, the body a JSON string or nothing), the customer's return, and TranResult's detail of a
  * paid transaction. Pure code, no network: the client (client.ts) and the connector (index.ts) share it.
  */
-import { createHash } from 'node:crypto';
 import type { BankCallback } from '../../../domain/payment-workflow.ts';
+import { numericOrderId } from '../connector.ts';
 
 /**
- * The numeric invoice id (`localInvoiceId`, a long at the PSP) of a payment: the first 13 hex digits
- * of the SHA-256 of its id, so below 2^52, a safe integer, and the same on every call and worker
- * without being stored. Asan Pardakht refuses an invoice id used before (489), so each payment has
+ * The numeric invoice id (`localInvoiceId`, a long at the PSP) of a payment (numericOrderId: fifteen
+ * digits at most, the same on every call and worker without being stored). Asan Pardakht refuses an invoice id used before (489), so each payment has
  * its own; the token request names it, the callback URL carries it back, and TranResult finds the
  * customer's transaction by it.
  */
 export function asanpardakhtOrderId(paymentId: string): string {
-  return String(Number.parseInt(createHash('sha256').update(paymentId).digest('hex').slice(0, 13), 16));
+  return numericOrderId(paymentId);
 }
 
 /**

@@ -4,18 +4,18 @@
  * answer, as the conformance corpus (test/fixtures/psps/sadad/) shows them. Pure code, no network:
  * the client (client.ts) and the return route share it.
  */
-import { createCipheriv, createHash } from 'node:crypto';
+import { createCipheriv } from 'node:crypto';
 import type { BankCallback } from '../../../domain/payment-workflow.ts';
 import type { Confirmation } from '../psp-client.ts';
+import { numericOrderId } from '../connector.ts';
 
 /**
- * The numeric order id (`OrderId`, a long at Sadad, unique per terminal) of a payment: the first 13
- * hex digits of the SHA-256 of its id, as a decimal, so below 2^52, a safe integer, and the same on
- * every call and worker without being stored. The token request and SignData name it; the return's
+ * The numeric order id (`OrderId`, a long at Sadad, unique per terminal) of a payment (numericOrderId:
+ * fifteen digits at most, the same on every call and worker without being stored). The token request and SignData name it; the return's
  * and the verify answer's OrderId are compared to it and never trusted on their own.
  */
 export function sadadOrderId(paymentId: string): string {
-  return String(Number.parseInt(createHash('sha256').update(paymentId).digest('hex').slice(0, 13), 16));
+  return numericOrderId(paymentId);
 }
 
 /** Sadad's ResCodes Dargah acts on by name. */
