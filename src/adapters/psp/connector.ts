@@ -73,13 +73,22 @@ export function pageOriginOf(settings: PspTerminalSettings): string[] {
 }
 
 /**
+ * The first 13 hex digits of the SHA-256 of `id`, as a number: below 2^52, a safe integer, a long at a
+ * PSP. The one derivation of the PSPs' numeric order ids from our ids (the same on every call and
+ * worker without being stored).
+ */
+export function hashedLong(id: string): number {
+  return Number.parseInt(createHash('sha256').update(id).digest('hex').slice(0, 13), 16);
+}
+
+/**
  * A payment's numeric order id at a PSP whose order id is a long (Asan Pardakht's localInvoiceId,
- * Sadad's OrderId): derived from its id (the first 13 hex digits of its SHA-256, kept below 10^15), so
+ * Sadad's OrderId): its hashedLong kept below 10^15, so
  * the same on every call and worker without being stored. At most fifteen digits: exact as a JSON
  * number, and never taken for a card number (16 to 19 digits) by a log scanner, the fault suite's
  * (test/faults/9-secrets-in-logs.test.ts) or an operator's. Mellat's and Parsian's order ids keep
- * their own 16-digit derivation: their payments in flight are found again by it.
+ * their hashedLong whole (16 digits mostly): their payments in flight are found again by it.
  */
 export function numericOrderId(paymentId: string): string {
-  return String(Number.parseInt(createHash('sha256').update(paymentId).digest('hex').slice(0, 13), 16) % 1e15);
+  return String(hashedLong(paymentId) % 1e15);
 }

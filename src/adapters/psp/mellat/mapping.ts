@@ -5,9 +5,9 @@
  * comma-separated values ("0,RefId" for bpPayRequest). Pure code, no network:
  * the client (client.ts) and the return route share it.
  */
-import { createHash } from 'node:crypto';
 import type { BankCallback } from '../../../domain/payment-workflow.ts';
 import type { Inquiry } from '../psp-client.ts';
+import { hashedLong } from '../connector.ts';
 
 /**
  * The numeric order id (`orderId`, a Java long at the PSP) of a payment: the first 13 hex digits
@@ -29,9 +29,9 @@ export function mellatRefundOrderId(refundId: string): string {
   return numericId(`refund:${refundId}`);
 }
 
-/** The first 13 hex digits of the SHA-256 of `id`, as a decimal: below 2^52, never 0 in practice, a long at the PSP. */
+/** `id`'s hashedLong as a decimal: below 2^52, never 0 in practice, a long at the PSP. */
 function numericId(id: string): string {
-  return String(Number.parseInt(createHash('sha256').update(id).digest('hex').slice(0, 13), 16));
+  return String(hashedLong(id));
 }
 
 /** The ResCodes Dargah acts on by name. */

@@ -3,8 +3,8 @@
  * payment, the Status table, the return's fields, and the values of the SOAP answers (Status, Token,
  * RRN, CardNumberMasked). Pure code, no network: the client (client.ts) and the return route share it.
  */
-import { createHash } from 'node:crypto';
 import type { BankCallback } from '../../../domain/payment-workflow.ts';
+import { hashedLong } from '../connector.ts';
 
 /**
  * The numeric order id (`OrderId`, a long at PEC, "unique for every transaction, its uniqueness
@@ -13,7 +13,7 @@ import type { BankCallback } from '../../../domain/payment-workflow.ts';
  * stored. The return's OrderId is compared to it and never trusted on its own.
  */
 export function parsianOrderId(paymentId: string): string {
-  return String(Number.parseInt(createHash('sha256').update(paymentId).digest('hex').slice(0, 13), 16));
+  return String(hashedLong(paymentId));
 }
 
 /** The Status values Dargah acts on by name (PEC's IPG document, "the list of the gateway's statuses"). */
