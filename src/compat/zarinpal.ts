@@ -16,7 +16,7 @@ import {
 } from '../domain/compat-protocols.ts';
 import type { ZarinpalRequest } from '../domain/compat-schemas.ts';
 import type { AuthState } from '../domain/merchant.ts';
-import { computeFee } from '../domain/payment.ts';
+import { computeFee, isVerified } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { DomainError } from '../errors.ts';
 import { createRefund } from '../refunds/service.ts';
@@ -70,7 +70,6 @@ async function paymentOf(deps: PaymentServiceDeps, caller: AuthState, authority:
  */
 const cardHash = (cardPan: string | null) => (cardPan === null ? '' : createHash('sha256').update(cardPan).digest('hex').toUpperCase());
 
-const ALREADY_VERIFIED = new Set<Payment['status']>(['verified', 'partially_refunded', 'refunded']);
 
 /**
  * ZarinPal's ref_id is a number: the PSP's reference where it is digits (Mellat's SaleReferenceId),
@@ -90,7 +89,7 @@ export async function zarinpalVerify(deps: PaymentServiceDeps, caller: AuthState
   const { payment, currency } = await paymentOf(deps, caller, body.authority);
   const before = payment.status;
   const verified = await verifyPayment(deps, caller, payment.id, body.amount * RIALS_PER_UNIT[currency]);
-  const code = !ALREADY_VERIFIED.has(before) && (await claimCompatVerifyAnswer(deps.db, payment.id)) ? 100 : 101;
+  const code = !isVerified(before) && (await claimCompatVerifyAnswer(deps.db, payment.id)) ? 100 : 101;
   return {
     data: {
       code,

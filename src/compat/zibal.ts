@@ -10,6 +10,7 @@ import { scopedTo } from '../db/tenant.ts';
 import { ZIBAL_TRACK_ID_PATTERN, zibalStatus, zibalTrackIdFromBytes } from '../domain/compat-protocols.ts';
 import type { ZibalRequest } from '../domain/compat-schemas.ts';
 import type { AuthState } from '../domain/merchant.ts';
+import { isVerified } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { DomainError } from '../errors.ts';
 import { createPayment, verifyPayment, type PaymentServiceDeps } from '../payments/service.ts';
@@ -79,7 +80,6 @@ function answer(result: number, message: string, payment: Payment, trackId: stri
   };
 }
 
-const ALREADY_VERIFIED = new Set<Payment['status']>(['verified', 'partially_refunded', 'refunded']);
 
 /**
  * /v1/verify: Zibal's verify names no amount, so the payment's own is the one confirmed; 100 once,
@@ -89,7 +89,7 @@ const ALREADY_VERIFIED = new Set<Payment['status']>(['verified', 'partially_refu
  */
 export async function zibalVerify(deps: PaymentServiceDeps, caller: AuthState, body: { trackId: number | string }) {
   const { payment, trackId } = await paymentOf(deps, caller, body.trackId);
-  if (ALREADY_VERIFIED.has(payment.status)) return answer(201, 'already verified', payment, trackId);
+  if (isVerified(payment.status)) return answer(201, 'already verified', payment, trackId);
   const verified = await verifyPayment(deps, caller, payment.id, payment.amount);
   if (!(await claimCompatVerifyAnswer(deps.db, payment.id))) return answer(201, 'already verified', verified, trackId);
   return answer(100, 'success', verified, trackId);

@@ -8,11 +8,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import { ORIGINAL_PSP } from '../adapters/psp/profiles.ts';
 import { countByKind, type BankReconciliationItem, type BankReconciliationKind } from '../domain/bank-reconciliation.ts';
+import { CONFIRMED_STATUSES, VERIFIED_STATUSES } from '../domain/payment.ts';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
 
-/** The statuses of a payment the bank confirmed and that kept its money (a reversed one returned it). */
-const CONFIRMED = ['paid', 'verified', 'partially_refunded', 'refunded'];
 
 export interface TerminalDay {
   mode: 'test' | 'live';
@@ -44,7 +43,7 @@ export async function confirmedPayments(db: Db, day: TerminalDay, start: Date, e
     // The bank holds what it charged: the amount plus the fee of a customer-pays payment.
     .select(['id', sql<string>`amount + customer_fee`.as('amount'), 'reference_id', 'card_pan'])
     .where('mode', '=', day.mode)
-    .where('status', 'in', CONFIRMED)
+    .where('status', 'in', CONFIRMED_STATUSES)
     .where(atTerminal(day, deployedTerminal))
     .where('paid_at', '>=', start)
     .where('paid_at', '<', end)
@@ -172,7 +171,7 @@ export async function recordedAnswers(db: Db, day: TerminalDay, start: Date, end
     .selectFrom('payments')
     .select(['status', sql<string>`COUNT(*)`.as('n'), sql<string>`COALESCE(SUM(amount + customer_fee), 0)`.as('rials')])
     .where('mode', '=', day.mode)
-    .where('status', 'in', [...CONFIRMED, 'reversed'])
+    .where('status', 'in', [...CONFIRMED_STATUSES, 'reversed'])
     .where(atTerminal(day, deployedTerminal))
     .where('paid_at', '>=', start)
     .where('paid_at', '<', end)
@@ -194,7 +193,7 @@ export async function daysAwaitingReconciliation(db: Db, cutoff: Date, since: Da
   const rows = await sql<{ psp: string | null; terminal_id: string | null; day: string }>`
     SELECT psp, psp_terminal_id AS terminal_id, DATE_FORMAT(paid_at + INTERVAL 210 MINUTE, '%Y-%m-%d') AS day
       FROM payments
-      WHERE mode = 'live' AND settlement_status = 'pending' AND status IN ('verified', 'partially_refunded', 'refunded')
+      WHERE mode = 'live' AND settlement_status = 'pending' AND status IN (${sql.join([...VERIFIED_STATUSES])})
         AND verified_at <= ${cutoff} AND paid_at >= ${since} AND COALESCE(psp, ${ORIGINAL_PSP}) IN (${sql.join([...reportedPsps])})
         AND NOT ${reconciledAsMatched(sql.ref('payments.id'))}
       GROUP BY psp, psp_terminal_id, day

@@ -6,14 +6,13 @@
 import { sql } from 'kysely';
 import { reconciledForSettlement } from './bank-reconciliation.ts';
 import type { Tenant } from '../domain/merchant.ts';
+import { VERIFIED_STATUSES } from '../domain/payment.ts';
 import type { BeneficiaryPayout, Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
 import type { Db, SettlementLineRow, SettlementRow } from './database.ts';
 import { recordEvent, type StoredEvent } from './events.ts';
 import type { BeneficiaryPayoutsTable } from './schema-splits.ts';
 import { post } from './ledger.ts';
 import { scopedTo } from './tenant.ts';
-
-const VERIFIED = ['verified', 'partially_refunded', 'refunded'];
 
 export function settlementFromRow(row: SettlementRow): Settlement {
   return {
@@ -62,7 +61,7 @@ export async function draftSettlement(db: Db, merchantId: string, cutoff: Date, 
     .where('merchant_id', '=', merchantId)
     .where('mode', '=', 'live')
     .where('settlement_status', '=', 'pending')
-    .where('status', 'in', VERIFIED)
+    .where('status', 'in', VERIFIED_STATUSES)
     .where('verified_at', '<=', cutoff)
     .where(reconciledForSettlement(reportedPsps))
     // A payment whose shares a refund the bank has not decided yet took rials from waits for its answer: paid out
@@ -384,7 +383,7 @@ export async function reopenFailedBeneficiaryPayouts(
 export async function settleableMerchants(db: Db, cutoff: Date, reportedPsps: readonly string[]): Promise<string[]> {
   const rows = await sql<{ merchant_id: string }>`
     SELECT DISTINCT merchant_id FROM payments
-      WHERE mode = 'live' AND settlement_status = 'pending' AND status IN ('verified', 'partially_refunded', 'refunded') AND verified_at <= ${cutoff}
+      WHERE mode = 'live' AND settlement_status = 'pending' AND status IN (${sql.join([...VERIFIED_STATUSES])}) AND verified_at <= ${cutoff}
         AND ${reconciledForSettlement(reportedPsps)}
     UNION
     SELECT DISTINCT r.merchant_id FROM refunds r JOIN settlement_lines l ON l.kind = 'refund' AND l.object_id = r.id

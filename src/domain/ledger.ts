@@ -4,7 +4,7 @@
  * these in the same transaction as the change that causes them, and
  * `ledger check` recomputes them from the records.
  */
-import { chargedAmount, type PaymentStatus } from './payment.ts';
+import { chargedAmount, isVerified, type PaymentStatus } from './payment.ts';
 
 /**
  * Every merchant has each account once per mode. `clearing` is the outside
@@ -77,11 +77,6 @@ export function transitionMovement(status: PaymentStatus): Movement | undefined 
 /** A payment's final statuses without money: a live one of these is never settled. */
 export function endsWithoutMoney(status: PaymentStatus): boolean {
   return status === 'failed' || status === 'canceled' || status === 'expired' || status === 'reversed';
-}
-
-/** Whether money has reached the merchant's balance: verified, whatever was refunded since. */
-export function isVerified(status: PaymentStatus): boolean {
-  return status === 'verified' || status === 'partially_refunded' || status === 'refunded';
 }
 
 /**

@@ -34,6 +34,21 @@ export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[
   refunded: ['partially_refunded', 'verified'],
 };
 
+/**
+ * Verified, or refunded since in part or in full: the merchant's verify (or a payment link's own) went
+ * through, and the payment is the merchant's income (settlements, the ledger check, the compatible
+ * APIs' "verified before"). One list, so SQL conditions are built from it too (src/db).
+ */
+export const VERIFIED_STATUSES = ['verified', 'partially_refunded', 'refunded'] as const satisfies readonly PaymentStatus[];
+
+/** Confirmed by the bank and kept (a reversed payment gave its money back): paid, or verified or later (bank reconciliation's view of a terminal's day). */
+export const CONFIRMED_STATUSES = ['paid', ...VERIFIED_STATUSES] as const satisfies readonly PaymentStatus[];
+
+/** Whether a payment in `status` has been verified (VERIFIED_STATUSES). */
+export function isVerified(status: PaymentStatus): boolean {
+  return (VERIFIED_STATUSES as readonly PaymentStatus[]).includes(status);
+}
+
 export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
@@ -57,7 +72,7 @@ export const STATUS_AFTER_OUTCOME: Readonly<Record<BankOutcome, PaymentStatus>> 
 export const RETURN_STATUSES = ['success', 'pending', 'failed'] as const;
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 export function returnStatus(status: PaymentStatus): ReturnStatus {
-  if (status === 'paid' || status === 'verified' || status === 'partially_refunded' || status === 'refunded') {
+  if (status === 'paid' || isVerified(status)) {
     return 'success';
   }
   if (status === 'pending') return 'pending';

@@ -10,8 +10,8 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { expectedPaymentBalances, isVerified, LEDGER_ACCOUNTS, type LedgerAccount } from '../domain/ledger.ts';
-import type { PaymentStatus } from '../domain/payment.ts';
+import { expectedPaymentBalances, LEDGER_ACCOUNTS, type LedgerAccount } from '../domain/ledger.ts';
+import { isVerified, VERIFIED_STATUSES, type PaymentStatus } from '../domain/payment.ts';
 
 const PAGE = 500;
 /** Breaks listed in the report; the count covers them all. */
@@ -183,7 +183,7 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
         sql<string>`coalesce(sum(case when s.settled_in is null then s.amount - s.refunded else 0 end), 0)`.as('unpaid'),
       ])
       .where('p.merchant_id', 'in', ids)
-      .where('p.status', 'in', ['verified', 'partially_refunded', 'refunded'])
+      .where('p.status', 'in', VERIFIED_STATUSES)
       .groupBy(['p.merchant_id', 'p.mode'])
       .execute();
     const sharePayouts = await db

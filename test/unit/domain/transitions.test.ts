@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import {
   BANK_OUTCOMES,
   canTransition,
+  CONFIRMED_STATUSES,
+  isVerified,
   PAYMENT_STATUSES,
   STATUS_AFTER_OUTCOME,
+  VERIFIED_STATUSES,
   type PaymentStatus,
 } from '../../../src/domain/payment.ts';
 
@@ -63,5 +66,23 @@ describe('payment transitions', () => {
     assert.deepEqual([...BANK_OUTCOMES].sort(), ['cancel', 'delay', 'failure', 'success']);
     assert.deepEqual(STATUS_AFTER_OUTCOME, { success: 'paid', failure: 'failed', cancel: 'canceled', delay: 'pending' });
     for (const outcome of BANK_OUTCOMES) assert.equal(canTransition('created', STATUS_AFTER_OUTCOME[outcome]), true, outcome);
+  });
+});
+
+describe('verified or later, one list', () => {
+  it("is verified and every status a verified payment's refunds reach, and nothing a payment reaches without a verify", () => {
+    // Every status reachable from `verified` by the table, `verified` itself included.
+    const reached = new Set<PaymentStatus>(['verified']);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const to of [...reached].flatMap((from) => EXPECTED[from])) {
+        if (reached.has(to)) continue;
+        reached.add(to);
+        grew = true;
+      }
+    }
+    assert.deepEqual([...VERIFIED_STATUSES].sort(), [...reached].sort());
+    assert.deepEqual(PAYMENT_STATUSES.filter(isVerified).sort(), [...reached].sort());
+    assert.deepEqual([...CONFIRMED_STATUSES].sort(), ['paid', ...reached].sort(), 'confirmed: paid, or verified or later');
   });
 });
