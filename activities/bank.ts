@@ -30,6 +30,7 @@ import { cardHashKey, pspUrlSetting, type Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
 import { pspConfirmationsRefused, pspFailovers, pspTokenRequests } from '../src/observability/metrics.ts';
 import { paymentRecordGuard, type PaymentClaim, type RecordedIdentity } from './payment-record.ts';
+import { recordedChargedAmount } from '../src/domain/payment.ts';
 
 export interface BankActivityDependencies {
   /** The PSP clients per mode and name: the simulator for test, the PSPs for live (absent: not configured). */
@@ -75,7 +76,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
    * never asked about at another. The PSP is the record's once it has one, else the claim's, else SEP.
    */
   const adapter = async (activity: string, claim: PaymentClaim, tokenAt?: PspName): Promise<PspClient> => (await recordedBank(activity, claim, tokenAt)).bank;
-  const recordedBank = async (activity: string, claim: PaymentClaim, tokenAt?: PspName): Promise<{ bank: PspClient; recorded: RecordedIdentity }> => {
+  const recordedBank = async (activity: string, claim: PaymentClaim, tokenAt?: PspName): Promise<{ bank: PspClient; recorded: Awaited<ReturnType<typeof guard.read>> }> => {
     const recorded = await guard.read(db, activity, claim);
     if (tokenAt !== undefined && recorded.psp !== undefined && recorded.psp !== null && recorded.psp !== tokenAt) {
       logger.warn({ payment_id: claim.payment_id, psp: tokenAt, recorded_psp: recorded.psp }, 'bank token: the record names another PSP; passed over');
@@ -237,7 +238,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       psp?: PspName;
     }): Promise<Exclude<Confirmation, { result: 'confirmed' }> | (ConfirmedAtBank & { terminal: string })> {
       const { bank: bankFor, recorded: record } = await recordedBank('confirmAtBank', { payment_id, mode, ...pspOf(psp) });
-      const answer = await recorded('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num, Number(record.amount) + Number(record.customer_fee ?? 0)));
+      const answer = await recorded('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num, recordedChargedAmount(record)));
       if (answer.result !== 'confirmed') return answer;
       // A verify that names no payment (SEP's: docs/psps/sep.md) is of whatever transaction the RefNum
       // is: one that another payment recorded is that payment's money answered again as a repeat,
@@ -271,7 +272,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     async settleAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
       const { bank, recorded: record } = await recordedBank('settleAtBank', { payment_id, mode, ...pspOf(psp) });
       const settle = offered(bank, 'settle', bank.settle?.bind(bank));
-      return recorded('settle', { payment_id, mode, ref_num }, () => settle(payment_id, ref_num, Number(record.amount) + Number(record.customer_fee ?? 0)));
+      return recorded('settle', { payment_id, mode, ref_num }, () => settle(payment_id, ref_num, recordedChargedAmount(record)));
     },
 
     /**

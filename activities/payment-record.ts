@@ -13,6 +13,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';
 import { recordMismatchRefusals } from '../src/observability/metrics.ts';
+import { recordedChargedAmount } from '../src/domain/payment.ts';
 
 /** What an activity's caller says about the payment it acts on; each field given must be the record's. */
 export interface PaymentClaim {
@@ -30,7 +31,7 @@ export interface PaymentClaim {
 export interface RecordedIdentity {
   mode: 'test' | 'live';
   amount: number | string | bigint;
-  /** The fee a customer-pays payment adds to its amount (absent where a caller did not read it: then no charged_amount claim is checked against it). */
+  /** The fee a customer-pays payment adds to its amount (absent where a caller did not read it: a charged_amount claim is then refused). */
   customer_fee?: number | string | bigint;
   merchant_id: string;
   /** The PSP that gave the payment its token (null: none yet, or a payment older than routing: SEP). */
@@ -47,7 +48,7 @@ function differences(claim: PaymentClaim, row: RecordedIdentity | undefined): st
   const differ: string[] = [];
   if (claim.mode !== row.mode) differ.push('mode');
   if (claim.amount !== undefined && claim.amount !== Number(row.amount)) differ.push('amount');
-  if (claim.charged_amount !== undefined && claim.charged_amount !== Number(row.amount) + Number(row.customer_fee ?? Number.NaN)) differ.push('charged amount');
+  if (claim.charged_amount !== undefined && (row.customer_fee === undefined || claim.charged_amount !== recordedChargedAmount({ ...row, customer_fee: row.customer_fee }))) differ.push('charged amount');
   if (claim.merchant_id !== undefined && claim.merchant_id !== row.merchant_id) differ.push('merchant');
   // After the redirect the payment never moves: a bank call for another PSP than the one that took it is refused.
   if (claim.psp !== undefined && row.psp !== undefined && row.psp !== null && claim.psp !== row.psp) differ.push('psp');
@@ -68,7 +69,7 @@ export function paymentRecordGuard(logger: Logger) {
   return {
     check,
     /** Reads the payment's identity and checks `claim` against it (see check); answers the record's. */
-    async read(db: Db, activity: string, claim: PaymentClaim): Promise<RecordedIdentity> {
+    async read(db: Db, activity: string, claim: PaymentClaim): Promise<RecordedIdentity & Required<Pick<RecordedIdentity, 'customer_fee'>>> {
       const row = await db.selectFrom('payments').select(['mode', 'amount', 'customer_fee', 'merchant_id', 'psp', 'allowed_card_hashes']).where('id', '=', claim.payment_id).executeTakeFirst();
       return check(activity, claim, row);
     },

@@ -23,6 +23,7 @@ import type { Logger } from '../src/logger.ts';
 import { paidToVerified, paymentTransitions, refunds as refundOutcomes } from '../src/observability/metrics.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
 import { paymentRecordGuard, type PaymentRecordGuard } from './payment-record.ts';
+import { recordedChargedAmount } from '../src/domain/payment.ts';
 
 export interface RecordActivityDependencies {
   db: Db;
@@ -104,7 +105,7 @@ function shownFrom(
       psp: pspFromRow(row),
       created_via: createdVia,
       fee_payer: feePayer,
-      charged_amount: Number(row.amount) + Number(row.customer_fee),
+      charged_amount: recordedChargedAmount(row),
       ...payerRestrictionFromRow(row),
       payment_link: row.payment_link_id,
     },

@@ -11,6 +11,7 @@ import { countByKind, type BankReconciliationItem, type BankReconciliationKind }
 import { CONFIRMED_STATUSES, VERIFIED_STATUSES } from '../domain/payment.ts';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
+import { CHARGED_AMOUNT_SQL } from './payments.ts';
 
 
 export interface TerminalDay {
@@ -41,7 +42,7 @@ export async function confirmedPayments(db: Db, day: TerminalDay, start: Date, e
   return db
     .selectFrom('payments')
     // The bank holds what it charged: the amount plus the fee of a customer-pays payment.
-    .select(['id', sql<string>`amount + customer_fee`.as('amount'), 'reference_id', 'card_pan'])
+    .select(['id', CHARGED_AMOUNT_SQL.as('amount'), 'reference_id', 'card_pan'])
     .where('mode', '=', day.mode)
     .where('status', 'in', CONFIRMED_STATUSES)
     .where(atTerminal(day, deployedTerminal))
@@ -169,7 +170,7 @@ export function reconciledForSettlement(reportedPsps: readonly string[]): RawBui
 export async function recordedAnswers(db: Db, day: TerminalDay, start: Date, end: Date, deployedTerminal: boolean) {
   const rows = await db
     .selectFrom('payments')
-    .select(['status', sql<string>`COUNT(*)`.as('n'), sql<string>`COALESCE(SUM(amount + customer_fee), 0)`.as('rials')])
+    .select(['status', sql<string>`COUNT(*)`.as('n'), sql<string>`COALESCE(SUM(${CHARGED_AMOUNT_SQL}), 0)`.as('rials')])
     .where('mode', '=', day.mode)
     .where('status', 'in', [...CONFIRMED_STATUSES, 'reversed'])
     .where(atTerminal(day, deployedTerminal))

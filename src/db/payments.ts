@@ -1,11 +1,15 @@
 import { endsWithoutMoney } from '../domain/ledger.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db, NewPaymentRow, PaymentRow } from './database.ts';
 import type { Database } from './schema.ts';
 import { scopedTo } from './tenant.ts';
 import { isDuplicateKey } from './errors.ts';
+import { recordedChargedAmount } from '../domain/payment.ts';
+
+/** A payment row's charged amount in SQL (recordedChargedAmount in src/domain/payment.ts, for sums over rows). */
+export const CHARGED_AMOUNT_SQL = sql<string>`amount + customer_fee`;
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 const date = (s: string | null): Date | null => (s === null ? null : new Date(s));
@@ -29,7 +33,7 @@ export function paymentFromRow(row: PaymentRow): Payment {
     amount: Number(row.amount),
     fee: Number(row.fee),
     fee_payer: row.fee_payer as Payment['fee_payer'],
-    charged_amount: Number(row.amount) + Number(row.customer_fee),
+    charged_amount: recordedChargedAmount(row),
     refunded_amount: Number(row.refunded_amount),
     currency: 'IRR',
     merchant_reference: row.merchant_reference,

@@ -13,6 +13,7 @@ import { recordEvent, type StoredEvent } from './events.ts';
 import type { BeneficiaryPayoutsTable } from './schema-splits.ts';
 import { post } from './ledger.ts';
 import { scopedTo } from './tenant.ts';
+import { CHARGED_AMOUNT_SQL } from './payments.ts';
 
 export function settlementFromRow(row: SettlementRow): Settlement {
   return {
@@ -57,7 +58,7 @@ export async function draftSettlement(db: Db, merchantId: string, cutoff: Date, 
   const payments = await db
     .selectFrom('payments')
     // What the customer paid (amount + the fee of a customer-pays payment) less the fee: the merchant's.
-    .select(['id', sql<string>`amount + customer_fee`.as('charged'), 'fee'])
+    .select(['id', CHARGED_AMOUNT_SQL.as('charged'), 'fee'])
     .where('merchant_id', '=', merchantId)
     .where('mode', '=', 'live')
     .where('settlement_status', '=', 'pending')

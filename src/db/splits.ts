@@ -8,6 +8,7 @@ import { allocateSplitRefund, type BeneficiaryStatus } from '../domain/splits.ts
 import type { Db } from './database.ts';
 import { isDuplicateKey } from './errors.ts';
 import type { BeneficiariesTable } from './schema-splits.ts';
+import { recordedChargedAmount } from '../domain/payment.ts';
 
 type BeneficiaryRow = BeneficiariesTable;
 
@@ -157,7 +158,7 @@ export async function allocateRefundToShares(trx: Db, refund: { id: string; paym
     .executeTakeFirstOrThrow();
   const sharesTotal = shares.reduce((sum, s) => sum + Number(s.amount), 0);
   const sharesRefunded = shares.reduce((sum, s) => sum + Number(s.refunded), 0);
-  const merchantShare = Number(payment.amount) + Number(payment.customer_fee) - Number(payment.fee) - sharesTotal;
+  const merchantShare = recordedChargedAmount(payment) - Number(payment.fee) - sharesTotal;
   const merchantLeft = merchantShare - (Number(earlier.total) - sharesRefunded);
   const allocation = allocateSplitRefund(
     refund.amount,

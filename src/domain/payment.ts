@@ -126,6 +126,15 @@ export function chargedAmount(payment: { amount: number; charged_amount?: number
   return payment.charged_amount ?? payment.amount;
 }
 
+/**
+ * The charged amount of a payment as its record holds it: its `amount` and `customer_fee` columns,
+ * which the driver may answer as strings. `customer_fee` is NOT NULL (0 where the merchant pays the
+ * fee), so every row has both: the one way a recorded payment's charged amount is computed.
+ */
+export function recordedChargedAmount(row: { amount: number | string | bigint; customer_fee: number | string | bigint }): number {
+  return Number(row.amount) + Number(row.customer_fee);
+}
+
 /** The fee preview (GET /fees) and a payment's split: what the customer is charged, the fee, what the merchant receives. */
 export interface FeeQuote {
   amount: number;

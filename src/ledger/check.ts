@@ -11,7 +11,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { expectedPaymentBalances, LEDGER_ACCOUNTS, type LedgerAccount } from '../domain/ledger.ts';
-import { isVerified, VERIFIED_STATUSES, type PaymentStatus } from '../domain/payment.ts';
+import { isVerified, recordedChargedAmount, VERIFIED_STATUSES, type PaymentStatus } from '../domain/payment.ts';
+import { CHARGED_AMOUNT_SQL } from '../db/payments.ts';
 
 const PAGE = 500;
 /** Breaks listed in the report; the count covers them all. */
@@ -125,7 +126,7 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
       const expected = expectedPaymentBalances({
         status: p.status as PaymentStatus,
         amount: Number(p.amount),
-        charged_amount: Number(p.amount) + Number(p.customer_fee),
+        charged_amount: recordedChargedAmount(p),
         fee: Number(p.fee),
         refunded_amount: Number(p.refunded_amount),
         pending_refunds: refundTotal(p.id, 'pending'),
@@ -154,7 +155,7 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
       .execute();
     const payments = await db
       .selectFrom('payments')
-      .select(['merchant_id', 'mode', 'status', sql<string>`sum(amount + customer_fee)`.as('charged'), sql<string>`sum(fee)`.as('fee'), sql<string>`sum(refunded_amount)`.as('refunded')])
+      .select(['merchant_id', 'mode', 'status', sql<string>`sum(${CHARGED_AMOUNT_SQL})`.as('charged'), sql<string>`sum(fee)`.as('fee'), sql<string>`sum(refunded_amount)`.as('refunded')])
       .where('merchant_id', 'in', ids)
       .groupBy(['merchant_id', 'mode', 'status'])
       .execute();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { expectedPaymentBalances, movementLines } from '../../../src/domain/ledger.ts';
-import { chargedAmount, customerFee, feeAtVerify, feeQuote, type FeePlan } from '../../../src/domain/payment.ts';
+import { chargedAmount, customerFee, feeAtVerify, feeQuote, recordedChargedAmount, type FeePlan } from '../../../src/domain/payment.ts';
 import { refundableAmount, refundRefusal, statusAfterRefunds } from '../../../src/domain/refund.ts';
 
 /** 1 %, at least 1 000 and at most 400 000 rials (the default plan). */
@@ -97,5 +97,13 @@ describe('who pays the fee', () => {
       assert.equal(statusAfterRefunds(verified, C), 'refunded');
       assert.equal(refundRefusal({ ...verified, status: 'partially_refunded', refunded_amount: A }, F + 1, true)?.code, 'refund_exceeds_amount');
     });
+  });
+});
+
+describe("a recorded payment's charged amount", () => {
+  it('is its amount and customer_fee columns, as numbers or the strings the driver answers', () => {
+    assert.equal(recordedChargedAmount({ amount: A, customer_fee: F }), C);
+    assert.equal(recordedChargedAmount({ amount: String(A), customer_fee: '0' }), A);
+    assert.equal(recordedChargedAmount({ amount: BigInt(A), customer_fee: String(F) }), C);
   });
 });
