@@ -12,6 +12,7 @@ import { confirmationRefusalReason } from '../src/domain/confirmation-refusal.ts
 import { chargedAmount, PAYMENT_FAILURES } from '../src/domain/payment.ts';
 import {
   BANK_PENDING_LIMIT_DEFAULT_MS,
+  BANK_UNAVAILABLE_REFUSAL,
   BANK_PENDING_MAX_INTERVAL_MS,
   type BankCallback,
   type BankTokenInput,
@@ -92,7 +93,7 @@ const MASKED_CARD_PAN = new RegExp(MASKED_CARD_PAN_PATTERN);
 const shaped = (value: string | null, pattern: RegExp): string | null => (value !== null && pattern.test(value) ? value : null);
 
 /** What the customer's Pay is refused with when no PSP of the route gave a token: a 503 they may retry. */
-export const NO_BANK_ANSWERED = { code: 'bank_unavailable', message: 'No bank can take the payment right now; try again in a moment.' } as const;
+export const NO_BANK_ANSWERED = { code: BANK_UNAVAILABLE_REFUSAL, message: 'No bank can take the payment right now; try again in a moment.' } as const;
 
 export class BankReturn {
   /** The bank's token for this payment's page, once asked for. */

@@ -16,6 +16,7 @@ import { cancelRefusal, canceledByMerchant, feeAtVerify, isPositiveAmount, linkA
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
   advanceClockUpdate,
+  BANK_UNAVAILABLE_REFUSAL,
   bankCallbackUpdate,
   bankTokenUpdate,
   cancelUpdate,
@@ -161,7 +162,7 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
             await state.commit({ ...payment, status: 'reversed', refunded_amount: bank.charged, fee: 0, failure: PAYMENT_FAILURES.verifyRefusedByBank });
             throw refusalFailure({ code: 'verify_deadline_passed', message: `${PAYMENT_FAILURES.verifyRefusedByBank.message} The payment is reversed.` });
           }
-          throw refusalFailure({ code: 'bank_unavailable', message: 'The bank did not settle the payment in time; verify again.' });
+          throw refusalFailure({ code: BANK_UNAVAILABLE_REFUSAL, message: 'The bank did not settle the payment in time; verify again.' });
         }
         await recordVerified();
         return state.payment;

@@ -51,6 +51,13 @@ export interface RefundsWorkflowInput {
 }
 
 /** The pending limit of inputs that carry none (docs/BANK.md#in-progress). */
+/**
+ * The refusal a payment's workflow answers an Update with when no bank answered in time (no PSP of
+ * the route gave a token; the settle at verify): not a refusal of the request, which may be sent
+ * again. The API answers it 503 `service_unavailable` (src/errors.ts refusalError).
+ */
+export const BANK_UNAVAILABLE_REFUSAL = 'bank_unavailable';
+
 export const BANK_PENDING_LIMIT_DEFAULT_MS = 20 * 60_000;
 /** The longest wait between two confirm calls for a payment the bank keeps "in progress". */
 export const BANK_PENDING_MAX_INTERVAL_MS = 5 * 60_000;

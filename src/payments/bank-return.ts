@@ -3,7 +3,7 @@
  * payment, and the bank's post back to our return route handed to the
  * payment's workflow, which confirms everything with the bank itself.
  */
-import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateStage, type Client } from '@temporalio/client';
 import { parseBankCallback } from '../adapters/psp/callbacks.ts';
 import { isPspName } from '../adapters/psp/profiles.ts';
 import type { Config } from '../config.ts';
@@ -35,10 +35,8 @@ export async function requestBankPage({ temporal, config }: Pick<PaymentServiceD
   } catch (error) {
     // Its workflow ended meanwhile (canceled, expired): no longer payable.
     if (error instanceof WorkflowNotFoundError) throw new DomainError('payment_not_payable', 'The payment can no longer be paid.');
-    // No PSP of the payment's route gave a token (docs/psps/routing.md): the customer was sent nowhere and may press Pay again.
-    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === 'bank_unavailable') {
-      throw new DomainError('service_unavailable', error.cause.message);
-    }
+    // A refusal; no PSP of the payment's route gave a token (docs/psps/routing.md) is a 503: the customer was
+    // sent nowhere and may press Pay again.
     throw updateRefusal(error) ?? error;
   }
 }

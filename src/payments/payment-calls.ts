@@ -3,8 +3,8 @@
  * merchant's own payment, and sending one of the payment workflow's Updates
  * with the record deciding when the workflow has already finished.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { findPayment, paymentFromRow } from '../db/payments.ts';
@@ -57,10 +57,7 @@ export async function updateWorkflow<Args extends [] | [unknown]>(
       payment_link: recorded.payment_link,
     };
   } catch (error) {
-    // The bank did not answer in time (settlement at verify): 503, and the same request again completes it.
-    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === 'bank_unavailable') {
-      throw new DomainError('service_unavailable', error.cause.message);
-    }
+    // A refusal (a bank that did not answer the settle at verify: 503, and the same request again completes it).
     throw updateRefusal(error) ?? error;
   }
 }

@@ -4,7 +4,8 @@
  */
 import { ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
 import { ApplicationFailure, NamespaceNotFoundError } from '@temporalio/common';
-import { refusalError, withTimeout, type DomainError } from '../errors.ts';
+import { BANK_UNAVAILABLE_REFUSAL } from '../domain/payment-workflow.ts';
+import { DomainError, refusalError, withTimeout } from '../errors.ts';
 
 /** Bound on any one call to Temporal from a request, so a dead server means a prompt 503. */
 export const TEMPORAL_CALL_MS = 5_000;
@@ -29,9 +30,14 @@ export const isTemporalUnavailable = (error: unknown) =>
 
 /**
  * The refusal an Update's handler or validator answered with (verify,
- * refund), as a DomainError; undefined for any other failure.
+ * refund), as a DomainError; undefined for any other failure. A bank that did
+ * not answer in time (BANK_UNAVAILABLE_REFUSAL: no PSP of the route gave a
+ * token, or the settle at verify) is 503 `service_unavailable` with the
+ * workflow's message: the same request again may complete it.
  */
 export function updateRefusal(error: unknown): DomainError | undefined {
   const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
-  return cause instanceof ApplicationFailure ? refusalError(cause.type, cause.message) : undefined;
+  if (!(cause instanceof ApplicationFailure)) return undefined;
+  if (cause.type === BANK_UNAVAILABLE_REFUSAL) return new DomainError('service_unavailable', cause.message);
+  return refusalError(cause.type, cause.message);
 }

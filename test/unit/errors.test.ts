@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { BANK_UNAVAILABLE_REFUSAL } from '../../src/domain/payment-workflow.ts';
 import { DomainError, ERROR_STATUS, isErrorCode, refusalError } from '../../src/errors.ts';
+import { updateRefusal } from '../../src/temporal/call.ts';
 
 describe('the error table', () => {
   it('turns a workflow refusal with a known code into that code and its status', () => {
@@ -26,5 +30,17 @@ describe('the error table', () => {
       assert.ok(isErrorCode(code));
       assert.ok(status >= 400 && status < 600, `${code}: ${status}`);
     }
+  });
+});
+
+describe("an Update's refusal as the API answers it", () => {
+  const refused = (type: string, message: string) => new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ type, message, nonRetryable: true }));
+
+  it('a code of the table is itself; a bank that did not answer is 503 service_unavailable with its message; anything else is not a refusal', () => {
+    assert.deepEqual([updateRefusal(refused('payment_not_paid', 'not paid'))?.code, updateRefusal(refused('payment_not_paid', 'not paid'))?.status], ['payment_not_paid', 409]);
+    const unavailable = updateRefusal(refused(BANK_UNAVAILABLE_REFUSAL, 'The bank did not settle the payment in time; verify again.'));
+    assert.deepEqual([unavailable?.code, unavailable?.status, unavailable?.message], ['service_unavailable', 503, 'The bank did not settle the payment in time; verify again.']);
+    assert.equal(updateRefusal(refused('illegal_transition', 'x')), undefined);
+    assert.equal(updateRefusal(new Error('not an Update')), undefined);
   });
 });
