@@ -14,6 +14,7 @@ import type { BeneficiaryPayoutsTable } from './schema-splits.ts';
 import { post } from './ledger.ts';
 import { scopedTo } from './tenant.ts';
 import { CHARGED_AMOUNT_SQL } from './payments.ts';
+import { isCarried, settlementDraft, type SettlementDraft } from '../domain/settlement-totals.ts';
 
 export function settlementFromRow(row: SettlementRow): Settlement {
   return {
@@ -38,13 +39,6 @@ export function settlementLineFromRow(row: SettlementLineRow): SettlementLine {
   const amount = Number(row.amount);
   const fee = Number(row.fee);
   return { kind: row.kind, object_id: row.object_id, payment_id: row.payment_id, amount, fee, net: amount - fee, iban: row.iban };
-}
-
-/** What a merchant's settlement at `cutoff` would cover now, and its totals. */
-export interface SettlementDraft extends Pick<SettlementRow, 'gross' | 'fees' | 'refunds' | 'splits' | 'net' | 'payment_count' | 'refund_count'> {
-  lines: Omit<SettlementLineRow, 'settlement_id' | 'created_at'>[];
-  /** Each beneficiary's shares in it, summed: one transfer each. */
-  beneficiaries: Map<string, { iban: string; amount: number }>;
 }
 
 /**
@@ -117,36 +111,11 @@ export async function draftSettlement(db: Db, merchantId: string, cutoff: Date, 
           // A locking read: a refund taking from a share at this moment is seen, or waits for this settlement.
           .forUpdate()
           .execute();
-  const draft: SettlementDraft = { lines: [], gross: 0, fees: 0, refunds: 0, splits: 0, net: 0, payment_count: 0, refund_count: 0, beneficiaries: new Map() };
-  for (const p of payments) {
-    draft.lines.push({ kind: 'payment', object_id: p.id, payment_id: p.id, amount: Number(p.charged), fee: Number(p.fee), iban: null });
-    draft.gross += Number(p.charged);
-    draft.fees += Number(p.fee);
-    draft.payment_count += 1;
-  }
-  for (const r of refunds) {
-    if (r.status === 'failed') {
-      draft.lines.push({ kind: 'refund_return', object_id: r.id, payment_id: r.payment_id, amount: Number(r.amount), fee: 0, iban: null });
-      draft.refunds -= Number(r.amount);
-    } else {
-      // A refund of a payment still within the hold waits for its payment.
-      if (r.settlement_status !== 'settled' && !covered.has(r.payment_id)) continue;
-      draft.lines.push({ kind: 'refund', object_id: r.id, payment_id: r.payment_id, amount: -Number(r.amount), fee: 0, iban: null });
-      draft.refunds += Number(r.amount);
-    }
-    draft.refund_count += 1;
-  }
-  for (const share of shares) {
-    const owed = Number(share.owed);
-    if (owed === 0) continue;
-    draft.lines.push({ kind: 'split', object_id: share.id, payment_id: share.payment_id, amount: -owed, fee: 0, iban: share.iban });
-    draft.splits += owed;
-    const payout = draft.beneficiaries.get(share.beneficiary_id) ?? { iban: share.iban, amount: 0 };
-    payout.amount += owed;
-    draft.beneficiaries.set(share.beneficiary_id, payout);
-  }
-  draft.net = draft.gross - draft.fees - draft.splits - draft.refunds;
-  return draft;
+  return settlementDraft(
+    payments.map((p) => ({ id: p.id, charged: Number(p.charged), fee: Number(p.fee) })),
+    refunds.map((r) => ({ id: r.id, payment_id: r.payment_id, amount: Number(r.amount), status: r.status, payment_settled: r.settlement_status === 'settled' })),
+    shares.map((s) => ({ id: s.id, payment_id: s.payment_id, beneficiary_id: s.beneficiary_id, iban: s.iban, owed: Number(s.owed) })),
+  );
 }
 
 export type MadeSettlement = { made: SettlementRow } | { carried: number } | { skipped: 'no_iban' };
@@ -164,9 +133,7 @@ export async function makeSettlement(db: Db, input: { id: string; merchantId: st
     if (existing !== undefined) return { made: existing };
     if (merchant.settlement_iban === null) return { skipped: 'no_iban' as const };
     const draft = await draftSettlement(trx, input.merchantId, input.cutoff, input.reportedPsps);
-    // A negative net (refunds beyond the day's money) carries everything, the beneficiaries' shares too;
-    // a net of 0 is made when it pays beneficiaries.
-    if (draft.net < 0 || draft.net + draft.splits <= 0) return { carried: draft.net };
+    if (isCarried(draft)) return { carried: draft.net };
     const row: SettlementRow = {
       id: input.id,
       merchant_id: input.merchantId,
