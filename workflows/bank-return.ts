@@ -24,67 +24,15 @@ import { refusalFailure } from './failures.ts';
 import type { PaymentState } from './payment-state.ts';
 import { bankCalls, bankCallsAwaited, bankConfirmOnReturn, bankInquiryOnReturn, bankTokenPerPsp, pspCapabilitiesOf, routePlanning } from './proxies.ts';
 import type { BankActivities } from '../activities/bank.ts';
+import { ASK_BANK_ON_FAILED_RETURN_PATCH, CARD_RESTRICTION_PATCH, CUSTOMER_PAYS_FEE_PATCH, PSP_CAPABILITIES_PATCH, PSP_ROUTING_PATCH, REFUSED_CONFIRMATION_PATCH, ROUTE_VERIFY_WINDOW_PATCH } from './patches.ts';
 
 /** What the payment's PSP offers, as the bank activity answers it (its connector's PspCapabilities). */
 export type PspCapabilitiesAnswer = Awaited<ReturnType<BankActivities['pspCapabilities']>>;
-
-/**
- * Returns that say "failed" or "canceled" are recorded only on the bank's answer to an inquiry
- * (docs/SECURITY.md): anyone with the payment's URL holds its bank token and can post one. Payments
- * whose history took such a return before this change replay as they ran, believing it.
- */
-export const ASK_BANK_ON_FAILED_RETURN_PATCH = 'bank-return-failure-asks-bank';
-
-/**
- * Several PSPs (docs/psps/routing.md): the token is asked of the payment's route, one PSP after the
- * other, before the customer is sent anywhere. Payments whose history asked SEP alone replay so.
- */
-export const PSP_ROUTING_PATCH = 'psp-routing';
-
-/**
- * Who pays the fee (docs/PAYMENTS.md#who-pays-the-fee): a customer-pays payment is charged its amount
- * plus the fee fixed at create, so its token, the confirmation's amount and what a reversal returns
- * are that charged amount. Only customer-pays payments take the marker: every other payment, and
- * every history recorded before fee payers existed, runs and replays as before.
- */
-export const CUSTOMER_PAYS_FEE_PATCH = 'customer-pays-fee';
 
 /** What the bank charges for the workflow's payment: see CUSTOMER_PAYS_FEE_PATCH. Called once, as the workflow starts. */
 export function amountAtBank({ payment }: PaymentWorkflowInput): number {
   return payment.fee_payer === 'customer' && patched(CUSTOMER_PAYS_FEE_PATCH) ? chargedAmount(payment) : payment.amount;
 }
-
-/**
- * Who may pay (docs/PAYMENTS.md#who-may-pay-cards-and-national-code): a confirmation whose card the
- * payment does not allow (the bank activity's `card_allowed: false`) is reversed at the bank and the
- * payment fails `card_not_allowed`, never paid. Histories recorded before this change paid it.
- */
-export const CARD_RESTRICTION_PATCH = 'card-restriction';
-
-/**
- * What the payment's PSP offers decides its path (docs/PAYMENTS.md#capture-at-verify-or-at-settle): where
- * the PSP's verify at the customer's return captures (SEP), the merchant's verify and a payment link's
- * own verify ask the PSP nothing more (no settle); where the PSP has no inquiry (SEP), a failed or
- * canceled return of this payment's bank session is recorded as it says. The capabilities are read once,
- * into the history, where the path first depends on them. Histories recorded before replay as they ran:
- * settled at verify, and a failed return asked of the PSP.
- */
-export const PSP_CAPABILITIES_PATCH = 'psp-capabilities';
-
-/**
- * Never money without a record (docs/PAYMENTS.md#a-confirmation-the-gateway-refuses): a `confirmed`
- * answer the gateway refuses (another amount, terminal or reference) is reversed at the PSP at once and
- * the payment fails `confirmation_mismatch`. Histories recorded before left such a payment as it was.
- */
-export const REFUSED_CONFIRMATION_PATCH = 'refused-confirmation-reversed';
-
-/**
- * A PSP that verifies only at the merchant's verify and gives back by itself what nobody verifies
- * (capture `merchant_verify`: Sadad) takes only payments whose verify window ends in time
- * (pspTakesVerifyWindow): the route is planned with the payment's window. Histories recorded before
- * planned without it, as they ran.
- */
-export const ROUTE_VERIFY_WINDOW_PATCH = 'route-verify-window';
 
 const BANK_REFERENCE = new RegExp(BANK_REFERENCE_PATTERN);
 const RRN = new RegExp(RRN_PATTERN);

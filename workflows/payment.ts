@@ -31,6 +31,7 @@ import { PaymentClock } from './payment-clock.ts';
 import { refusalFailure } from './failures.ts';
 import { PaymentState } from './payment-state.ts';
 import { bankCalls, bankCallsAwaited, recordWrites } from './proxies.ts';
+import { LINK_AUTO_VERIFY_BOUND_PATCH, LINK_AUTO_VERIFY_LIVE_STANDING_PATCH, PAYMENT_LINK_AUTO_VERIFY_PATCH } from './patches.ts';
 
 /**
  * A bank call the PSP answered with a refusal (the bank activity's `bank_refused`): another try gives the
@@ -41,28 +42,6 @@ const refusedByBank = (error: unknown) => {
   const failure = error instanceof ActivityFailure ? error.cause : error;
   return failure instanceof ApplicationFailure && failure.type === 'bank_refused';
 };
-
-/**
- * A payment link's payment is verified by its workflow as soon as the bank confirms it
- * (docs/PAYMENTS.md#payment-links): settled at the bank, the fee as verify computes it. Asked only
- * for payments whose input says `auto_verify`, so every other history replays without the marker.
- */
-export const PAYMENT_LINK_AUTO_VERIFY_PATCH = 'payment-link-auto-verify';
-
-/**
- * A live payment link's payment is verified by its workflow only while its merchant is still approved
- * for live mode (docs/SECURITY.md, live payment links): a merchant whose live mode was withdrawn after
- * the payment started has the customer's money given back instead (reversed). Histories recorded
- * before verified without asking.
- */
-export const LINK_AUTO_VERIFY_LIVE_STANDING_PATCH = 'link-auto-verify-live-standing';
-
-/**
- * A payment link's payment is asked to settle at the bank for a bounded time (linkAutoVerifyBoundMs), all
- * attempts together, and is then left `paid` for its deadline's reversal (the stuck-records listing raises it).
- * Histories recorded before retried the settle without limit: they replay without the marker.
- */
-export const LINK_AUTO_VERIFY_BOUND_PATCH = 'link-auto-verify-bound';
 
 export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
   const state = new PaymentState(input.payment, input.merchant_id);

@@ -17,15 +17,7 @@ import { StepLock } from './lock.ts';
 import { checkTransition } from './failures.ts';
 import { bankCalls, pspCapabilitiesOf, recordWrites, refundTransfers } from './proxies.ts';
 import { checkRefundRequest, RefundBook } from './refund-lifecycle.ts';
-
-/**
- * Patch: each new refund's method is chosen by what the payment's PSP offers (its capabilities, read
- * once per run into the history): the PSP's refund operation, a reversal of the whole payment inside
- * the PSP's reversal window, or a transfer to the IBAN the merchant gave; otherwise it is refused
- * (`refund_needs_iban`). Histories from before it took every refund to the PSP's refund operation,
- * and replay so.
- */
-export const REFUNDS_BY_CAPABILITY = 'refunds-by-capability';
+import { REFUNDS_BY_CAPABILITY_PATCH } from './patches.ts';
 
 /** The PSP of the payment as its record names it (a payment older than routing has none: SEP's). */
 const pspOf = (payment: Payment) => (payment.psp === undefined || payment.psp === null ? {} : { psp: payment.psp.name });
@@ -60,7 +52,7 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
     refusal: (amount) => recordedRefundRefusal(current().payment, amount, input.refund_window_ms, Date.now()),
     async method(request, amount) {
       const destination_iban = request.destination_iban ?? null;
-      if (!patched(REFUNDS_BY_CAPABILITY)) return { method: 'psp_refund', destination_iban };
+      if (!patched(REFUNDS_BY_CAPABILITY_PATCH)) return { method: 'psp_refund', destination_iban };
       const { payment } = current();
       capabilities ??= await pspCapabilitiesOf.pspCapabilities({ payment_id: payment.id, mode: payment.mode, ...pspOf(payment) });
       const way = refundMethod(payment, amount, capabilities, destination_iban, Date.now());

@@ -17,6 +17,7 @@ import {
   type SettlementRunInput,
   type SettlementWorkflowInput,
 } from '../src/domain/settlement.ts';
+import { BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH } from './patches.ts';
 
 // Records and the run's query: retried until MySQL answers.
 const records = proxyActivities<SettlementActivities>({
@@ -32,14 +33,6 @@ const bank = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '10m' },
 });
-
-/**
- * Each beneficiary's transfer is an activity of its own (payOutBeneficiary), asked one after the other before
- * the merchant's net, so many beneficiaries and a slow bank never add up to one activity's timeout; each is
- * retried alone under its own key. Histories recorded before paid every beneficiary inside payOutSettlement,
- * which still pays any left pending: they replay without the marker.
- */
-export const BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH = 'settlement-beneficiary-payouts-one-by-one';
 
 /** Merchants settled side by side in one run at most. */
 const CONCURRENT_MERCHANTS = 10;

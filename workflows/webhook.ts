@@ -9,14 +9,9 @@
 import { ActivityFailure, log, patched, proxyActivities, sleep, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.ts';
 import type { DeliveryOutcome, WebhookDeliveryInput } from '../src/domain/webhook-delivery.ts';
+import { DISABLE_EXHAUSTED_PATCH } from './patches.ts';
 
 export type WebhookDeliveryResult = DeliveryOutcome | 'exhausted';
-
-/**
- * Deliveries that began before this change (on the payment task queue) replay
- * as they ran: their activity options, and no disabling at the end.
- */
-export const DISABLE_EXHAUSTED_PATCH = 'webhook-disable-exhausted';
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const current = patched(DISABLE_EXHAUSTED_PATCH);

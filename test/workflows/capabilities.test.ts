@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { bankCallbackUpdate, bankTokenUpdate, paymentQuery } from '../../src/domain/payment-workflow.ts';
-import { ROUTE_VERIFY_WINDOW_PATCH } from '../../workflows/bank-return.ts';
+import { ROUTE_VERIFY_WINDOW_PATCH } from '../../workflows/patches.ts';
 import { historyText, recordFixture } from '../support/replay.ts';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';

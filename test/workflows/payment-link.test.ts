@@ -7,7 +7,7 @@ import { prepareWorkflowTests, withWorker } from '../support/workflows/environme
 import { FakeActivities } from '../support/workflows/fakes.ts';
 import { AMOUNT, pay, paymentIn, startPayment } from '../support/workflows/payments.ts';
 import { historyText, recordFixture } from '../support/replay.ts';
-import { LINK_AUTO_VERIFY_BOUND_PATCH } from '../../workflows/payment.ts';
+import { LINK_AUTO_VERIFY_BOUND_PATCH } from '../../workflows/patches.ts';
 
 // Where RECORD_HISTORIES=v<n> writes this file's histories: the payment workflow's committed fixtures, replayed
 // by test/workflows/replay.test.ts and test/payments/replay.test.ts.

@@ -5,7 +5,7 @@ import { SETTLEMENT_WORKFLOW, type SettlementOutcome, type SettlementWorkflowInp
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { FakeActivities } from '../support/workflows/fakes.ts';
 import { historyText, recordFixture } from '../support/replay.ts';
-import { BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH } from '../../workflows/settlement.ts';
+import { BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH } from '../../workflows/patches.ts';
 
 // Where RECORD_SETTLEMENT_HISTORIES=v<n> writes this file's histories (replayed by test/workflows/replay.test.ts and
 // test/settlements/replay.test.ts).
