@@ -64,8 +64,7 @@ export class BankReturn {
    * in the history and replays), then kept. Callers ask only under PSP_CAPABILITIES_PATCH.
    */
   async capabilities(): Promise<PspCapabilitiesAnswer> {
-    const { payment } = this.state;
-    this.offered ??= await pspCapabilitiesOf.pspCapabilities({ payment_id: payment.id, mode: payment.mode, ...this.state.pspOfPayment });
+    this.offered ??= await pspCapabilitiesOf.pspCapabilities(this.state.atBank());
     return this.offered;
   }
 
@@ -181,7 +180,7 @@ export class BankReturn {
     }
     try {
       // The return's reference and token: a PSP that finds a sale by them (Behpardakht, by SaleReferenceId).
-      ({ standing } = await bankInquiryOnReturn.inquireAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: callback.ref_num, token: callback.token, ...this.state.pspOfPayment }));
+      ({ standing } = await bankInquiryOnReturn.inquireAtBank({ ...this.state.atBank(), ref_num: callback.ref_num, token: callback.token }));
     } catch (error) {
       if (isCancellation(error)) throw error;
       return;
@@ -194,7 +193,7 @@ export class BankReturn {
   private async confirm(refNum: string): Promise<void> {
     const { payment } = this.state;
     // Asked within the workflow task first: the payment is recorded in the same task.
-    const answer = await bankConfirmOnReturn.confirmAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: refNum, ...this.state.pspOfPayment });
+    const answer = await bankConfirmOnReturn.confirmAtBank({ ...this.state.atBank(), ref_num: refNum });
     if (answer.result === 'in_progress') {
       this.pendingRef = refNum;
       if (payment.status === 'created') await this.state.commit({ ...payment, status: 'pending' });
@@ -235,7 +234,7 @@ export class BankReturn {
   private async refuseConfirmation(answer: ConfirmedAtBank, refNum: string): Promise<boolean> {
     const { payment } = this.state;
     const reason = confirmationRefusalReason(answer, { id: payment.id, amount: this.charged }, refNum);
-    const { reversal } = await bankCalls.reverseRefusedConfirmation({ payment_id: payment.id, mode: payment.mode, ref_num: refNum, reason, ...this.state.pspOfPayment });
+    const { reversal } = await bankCalls.reverseRefusedConfirmation({ ...this.state.atBank(), ref_num: refNum, reason });
     if (reversal === 'not_reversed') return false;
     await this.state.commit({
       ...payment,
@@ -256,7 +255,7 @@ export class BankReturn {
    */
   private async refuseCard(refNum: string, rrn: string | null, cardPan: string | null): Promise<void> {
     const { payment } = this.state;
-    await bankCalls.reverseAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: refNum, ...this.state.pspOfPayment });
+    await bankCalls.reverseAtBank({ ...this.state.atBank(), ref_num: refNum });
     await this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.cardNotAllowed, reference_id: refNum, rrn, card_pan: cardPan });
   }
 

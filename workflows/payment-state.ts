@@ -11,6 +11,13 @@ import { checkTransition, refusalFailure } from './failures.ts';
 import { StepLock } from './lock.ts';
 import { recordWrites } from './proxies.ts';
 
+/** What a bank activity is told of the payment it acts on (the activity checks it against the record). */
+export interface BankCallIdentity {
+  payment_id: string;
+  mode: Payment['mode'];
+  psp?: NonNullable<Payment['psp']>['name'];
+}
+
 export class PaymentState {
   /** Runs one step at a time: bank answers, the merchant's Updates and the timers never interleave. */
   readonly lock = new StepLock();
@@ -57,6 +64,21 @@ export class PaymentState {
   get pspOfPayment(): { psp: NonNullable<Payment['psp']>['name'] } | Record<string, never> {
     const psp = this.current.psp;
     return psp === undefined || psp === null ? {} : { psp: psp.name };
+  }
+
+  /**
+   * What every bank call of the payment names: the payment, its mode and the PSP that took it
+   * (pspOfPayment); a call about a reference adds its `ref_num`. The one way a bank call's identity is
+   * built.
+   */
+  atBank(): BankCallIdentity {
+    const { id, mode } = this.current;
+    return { payment_id: id, mode, ...this.pspOfPayment };
+  }
+
+  /** A bank call about the payment's recorded reference (a paid payment's settle or reverse). */
+  atBankRecorded(): BankCallIdentity & { ref_num: string } {
+    return { ...this.atBank(), ref_num: this.current.reference_id ?? '' };
   }
 
   /** Tells the merchant the payment exists (payment.created), once, before any change of it. */

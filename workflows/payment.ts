@@ -52,7 +52,7 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
   /** Returns everything the customer was charged at the bank, then records `reversed` (no fee). */
   async function reverse(): Promise<void> {
     const { payment } = state;
-    await bankCalls.reverseAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
+    await bankCalls.reverseAtBank(state.atBankRecorded());
     await state.commit({ ...payment, status: 'reversed', refunded_amount: bank.charged, fee: 0 });
   }
 
@@ -60,6 +60,30 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
   async function recordVerified(): Promise<void> {
     const { payment } = state;
     await state.commit({ ...payment, status: 'verified', verified_at: clock.now(), fee: feeAtVerify(payment, input.fee_plan) });
+  }
+
+  /**
+   * The paid payment's verify, the merchant's or a payment link's own: captured at the PSP first where
+   * its verify at the return did not capture (settlesAtVerify; `settle` is the activities the caller's
+   * retries allow), then recorded `verified`. `unsettled`: the bank did not settle (no answer, or a
+   * refusal of a settle): the payment stays paid. `reversed`: a PSP that verifies only now (capture
+   * `merchant_verify`: Sadad) refused the verify (-1 no such transaction, 101 too late, or one naming
+   * another amount or order), so it holds no money for this payment and has no reversal: the payment
+   * ends reversed, the refusal recorded (a path only that capture reaches, so no history recorded before
+   * takes it).
+   */
+  async function settleThenVerify(settle: Pick<BankActivities, 'settleAtBank'>): Promise<'verified' | 'reversed' | 'unsettled'> {
+    const { payment } = state;
+    try {
+      if (await bank.settlesAtVerify()) await settle.settleAtBank(state.atBankRecorded());
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      if (!(bank.verifiesAtMerchantVerify() && refusedByBank(error))) return 'unsettled';
+      await state.commit({ ...payment, status: 'reversed', refunded_amount: bank.charged, fee: 0, failure: PAYMENT_FAILURES.verifyRefusedByBank });
+      return 'reversed';
+    }
+    await recordVerified();
+    return 'verified';
   }
 
   // The announcement takes the lock before any handler is set: a bank answer sent with the
@@ -127,23 +151,10 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
         const { payment } = state;
         // Already verified with the same amount: the same answer again.
         if (payment.status !== 'paid') return payment;
-        // Settled at the bank before it is verified, where the PSP captures at settle (where its verify at
-        // the return captured, nothing is asked); a bank that does not answer leaves it paid (503, try again).
-        try {
-          if (await bank.settlesAtVerify()) await bankCallsAwaited.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
-        } catch (error) {
-          if (isCancellation(error)) throw error;
-          // Where the PSP verifies only now (capture `merchant_verify`: Sadad), a verify it refuses (-1 no such
-          // transaction, 101 too late, or one naming another amount or order) holds no money for this payment
-          // (the PSP gives back what nobody verified, and has no reversal): the payment ends reversed, the
-          // refusal recorded. Reached only by that capture, so no history recorded before takes this path.
-          if (bank.verifiesAtMerchantVerify() && refusedByBank(error)) {
-            await state.commit({ ...payment, status: 'reversed', refunded_amount: bank.charged, fee: 0, failure: PAYMENT_FAILURES.verifyRefusedByBank });
-            throw refusalFailure({ code: 'verify_deadline_passed', message: `${PAYMENT_FAILURES.verifyRefusedByBank.message} The payment is reversed.` });
-          }
-          throw refusalFailure({ code: BANK_UNAVAILABLE_REFUSAL, message: 'The bank did not settle the payment in time; verify again.' });
-        }
-        await recordVerified();
+        // A bank that does not settle leaves it paid (503, verify again).
+        const outcome = await settleThenVerify(bankCallsAwaited);
+        if (outcome === 'unsettled') throw refusalFailure({ code: BANK_UNAVAILABLE_REFUSAL, message: 'The bank did not settle the payment in time; verify again.' });
+        if (outcome === 'reversed') throw refusalFailure({ code: 'verify_deadline_passed', message: `${PAYMENT_FAILURES.verifyRefusedByBank.message} The payment is reversed.` });
         return state.payment;
       }),
     {
@@ -182,24 +193,12 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
         await reverse();
         return;
       }
-      try {
-        if (await bank.settlesAtVerify()) {
-          const settle = patched(LINK_AUTO_VERIFY_BOUND_PATCH) ? boundedSettle(input.verify_window_ms) : bankCalls;
-          await settle.settleAtBank({ payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...state.pspOfPayment });
-        }
-      } catch (error) {
-        if (isCancellation(error)) throw error;
-        // Where the PSP verifies only now (capture `merchant_verify`: Sadad), a verify it refuses holds no money
-        // for this payment: it ends reversed at once, as at the merchant's verify. Reached only by that capture.
-        if (bank.verifiesAtMerchantVerify() && refusedByBank(error)) {
-          await state.commit({ ...payment, status: 'reversed', refunded_amount: bank.charged, fee: 0, failure: PAYMENT_FAILURES.verifyRefusedByBank });
-          return;
-        }
-        // Refused, or not answered within the bound: the payment stays paid and the deadline gives the money back.
-        log.warn('payment link auto-verify gave up on the bank settle; left paid for its deadline', { payment_id: payment.id });
-        return;
-      }
-      await recordVerified();
+      const settle = await settleThenVerify({
+        // Asked only where the PSP settles at verify (settlesAtVerify), as before the bound existed.
+        settleAtBank: (identity) => (patched(LINK_AUTO_VERIFY_BOUND_PATCH) ? boundedSettle(input.verify_window_ms) : bankCalls).settleAtBank(identity),
+      });
+      // Refused, or not answered within the bound: the payment stays paid and the deadline gives the money back.
+      if (settle === 'unsettled') log.warn('payment link auto-verify gave up on the bank settle; left paid for its deadline', { payment_id: payment.id });
     });
   }
 

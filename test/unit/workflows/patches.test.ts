@@ -13,7 +13,7 @@ import { committedHistories, historyText } from '../../support/replay.ts';
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'histories');
 /** Each exported id constant of patches.ts by its name. */
-const CONSTANTS = new Map(Object.entries(patches).filter((e): e is [string, string] => typeof e[1] === 'string'));
+const CONSTANTS = new Map(Object.entries(patches as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
 const nameOf = (id: string) => [...CONSTANTS].find(([, value]) => value === id)?.[0];
 
 /** Every `patched(…)` call in workflows/, by file: the argument as written. */
