@@ -107,6 +107,14 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
   const refuseUnless = (refusal: { code: string; message: string } | undefined) => {
     if (refusal !== undefined) throw refusalFailure(refusal);
   };
+  /**
+   * An Update's validator: refuses early, before anything enters history, with the refusal `rule` finds
+   * for the payment as it is, unless a step is in flight (the lock held): the handler then decides, under
+   * the lock, on the state that step leaves.
+   */
+  const refuseUnlessBusy = (rule: () => { code: string; message: string } | undefined) => () => {
+    if (!lock.held) refuseUnless(rule());
+  };
   setHandler(
     cancelUpdate,
     () =>
@@ -115,7 +123,7 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
         if (!canceledByMerchant(state.payment)) await state.commit({ ...state.payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByMerchant });
         return state.payment;
       }),
-    { validator: () => lock.held || refuseUnless(cancelRefusal(state.payment)) },
+    { validator: refuseUnlessBusy(() => cancelRefusal(state.payment)) },
   );
 
   setHandler(
@@ -126,7 +134,7 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
         if (state.payment.status === 'paid') await reverse();
         return state.payment;
       }),
-    { validator: () => lock.held || refuseUnless(reverseRefusal(state.payment)) },
+    { validator: refuseUnlessBusy(() => reverseRefusal(state.payment)) },
   );
 
   setHandler(
@@ -161,8 +169,7 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
       // Rejects before anything enters history when the answer is already known.
       validator: ({ amount }) => {
         if (!isPositiveAmount(amount)) throw refusalFailure(NOT_A_POSITIVE_AMOUNT);
-        if (lock.held) return;
-        refuseUnless(verifyRefusal(state.payment, amount, clock.nowMs()));
+        refuseUnlessBusy(() => verifyRefusal(state.payment, amount, clock.nowMs()))();
       },
     },
   );
