@@ -75,7 +75,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
    * never reaches the simulator however its workflow was started, and a payment sent to one PSP is
    * never asked about at another. The PSP is the record's once it has one, else the claim's, else SEP.
    */
-  const adapter = async (activity: string, claim: PaymentClaim, tokenAt?: PspName): Promise<PspClient> => (await recordedBank(activity, claim, tokenAt)).bank;
+  const clientFor = async (activity: string, claim: PaymentClaim, tokenAt?: PspName): Promise<PspClient> => (await recordedBank(activity, claim, tokenAt)).bank;
   const recordedBank = async (activity: string, claim: PaymentClaim, tokenAt?: PspName): Promise<{ bank: PspClient; recorded: Awaited<ReturnType<typeof guard.read>> }> => {
     const recorded = await guard.read(db, activity, claim);
     if (tokenAt !== undefined && recorded.psp !== undefined && recorded.psp !== null && recorded.psp !== tokenAt) {
@@ -98,8 +98,8 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     return operation;
   }
 
-  /** Logs the outcome; a refusal by the bank becomes a non-retryable failure typed `bank_refused`. */
-  async function recorded<T>(what: string, fields: Record<string, unknown>, call: () => Promise<T>): Promise<T> {
+  /** Makes the bank call and logs its outcome; a refusal by the bank becomes a non-retryable failure typed `bank_refused`. */
+  async function loggedBankCall<T>(what: string, fields: Record<string, unknown>, call: () => Promise<T>): Promise<T> {
     try {
       const result = await call();
       logger.info({ ...fields, bank_call: what, result }, `bank ${what}: done`);
@@ -124,7 +124,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       throw ApplicationFailure.create({ type: PSP_UNAVAILABLE, message: `PSP ${psp} is unavailable (circuit breaker open)`, nonRetryable: true });
     }
     try {
-      const answer = await recorded('token', { payment_id, mode, amount, psp, terminal_id: bank.terminalId, probe }, () => bank.requestToken(payment_id, amount, redirect_url));
+      const answer = await loggedBankCall('token', { payment_id, mode, amount, psp, terminal_id: bank.terminalId, probe }, () => bank.requestToken(payment_id, amount, redirect_url));
       await health.recordSuccess(terminal);
       pspTokenRequests.inc({ psp, outcome: 'ok' });
       if (attempt > 0) pspFailovers.inc();
@@ -151,7 +151,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
      * the answer lands in their history and replays.
      */
     async pspCapabilities({ payment_id, mode, psp }: { payment_id: string; mode: Mode; psp?: PspName }): Promise<PspCapabilities & { psp: PspName }> {
-      const bank = await adapter('pspCapabilities', { payment_id, mode, ...pspOf(psp) });
+      const bank = await clientFor('pspCapabilities', { payment_id, mode, ...pspOf(psp) });
       return { ...bank.capabilities, psp: bank.name };
     },
 
@@ -215,8 +215,8 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       // recording the PSP and before its workflow task completed, so the customer was never answered
       // with that token; this PSP is passed over (the route reaches the recorded one), with no alert.
       // `amount` is what the customer is charged: the record's amount plus the fee a customer-pays payment adds.
-      const bank = await adapter('requestBankToken', { payment_id, mode, charged_amount: amount }, psp);
-      if (psp === undefined) return recorded('token', { payment_id, mode, amount }, () => bank.requestToken(payment_id, amount, redirect_url));
+      const bank = await clientFor('requestBankToken', { payment_id, mode, charged_amount: amount }, psp);
+      if (psp === undefined) return loggedBankCall('token', { payment_id, mode, amount }, () => bank.requestToken(payment_id, amount, redirect_url));
       return routedToken(bank, psp, mode, payment_id, amount, redirect_url, attempt ?? 0);
     },
 
@@ -238,7 +238,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       psp?: PspName;
     }): Promise<Exclude<Confirmation, { result: 'confirmed' }> | (ConfirmedAtBank & { terminal: string })> {
       const { bank: bankFor, recorded: record } = await recordedBank('confirmAtBank', { payment_id, mode, ...pspOf(psp) });
-      const answer = await recorded('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num, recordedChargedAmount(record)));
+      const answer = await loggedBankCall('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num, recordedChargedAmount(record)));
       if (answer.result !== 'confirmed') return answer;
       // A verify that names no payment (SEP's: docs/psps/sep.md) is of whatever transaction the RefNum
       // is: one that another payment recorded is that payment's money answered again as a repeat,
@@ -260,9 +260,9 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
 
     /** Asks the bank what became of the payment (by its id, the ResNum): the only word a failed or canceled return is recorded on. */
     async inquireAtBank({ payment_id, mode, psp, ref_num, token }: { payment_id: string; mode: Mode; psp?: PspName; ref_num?: string; token?: string }): Promise<Inquiry> {
-      const bank = await adapter('inquireAtBank', { payment_id, mode, ...pspOf(psp) });
+      const bank = await clientFor('inquireAtBank', { payment_id, mode, ...pspOf(psp) });
       const inquire = offered(bank, 'inquire', bank.inquire?.bind(bank));
-      return recorded('inquire', { payment_id, mode }, () => inquire(payment_id, { ref_num: ref_num ?? '', token: token ?? '' }));
+      return loggedBankCall('inquire', { payment_id, mode }, () => inquire(payment_id, { ref_num: ref_num ?? '', token: token ?? '' }));
     },
 
     /**
@@ -272,7 +272,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     async settleAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
       const { bank, recorded: record } = await recordedBank('settleAtBank', { payment_id, mode, ...pspOf(psp) });
       const settle = offered(bank, 'settle', bank.settle?.bind(bank));
-      return recorded('settle', { payment_id, mode, ref_num }, () => settle(payment_id, ref_num, recordedChargedAmount(record)));
+      return loggedBankCall('settle', { payment_id, mode, ref_num }, () => settle(payment_id, ref_num, recordedChargedAmount(record)));
     },
 
     /**
@@ -282,7 +282,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
      * reverse there (a verified payment's) is the connector's to refuse.
      */
     async reverseAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
-      const bank = await adapter('reverseAtBank', { payment_id, mode, ...pspOf(psp) });
+      const bank = await clientFor('reverseAtBank', { payment_id, mode, ...pspOf(psp) });
       if (bank.capabilities.capture === 'merchant_verify') {
         const row = await db.selectFrom('payments').select('status').where('id', '=', payment_id).executeTakeFirst();
         if (row?.status === 'paid') {
@@ -290,7 +290,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
           return { ref_num, result_code: 0 };
         }
       }
-      return recorded('reverse', { payment_id, mode, ref_num }, () => bank.reverse(payment_id, ref_num));
+      return loggedBankCall('reverse', { payment_id, mode, ref_num }, () => bank.reverse(payment_id, ref_num));
     },
 
     /**
@@ -316,7 +316,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       reason: ConfirmationRefusalReason;
       psp?: PspName;
     }): Promise<{ reversal: 'reversed' | 'reversal_refused' | 'not_reversed' }> {
-      const bank = await adapter('reverseRefusedConfirmation', { payment_id, mode, ...pspOf(psp) });
+      const bank = await clientFor('reverseRefusedConfirmation', { payment_id, mode, ...pspOf(psp) });
       const fields = { payment_id, mode, psp: bank.name, ref_num, reason };
       const since = new Date(Date.now() - bank.capabilities.reversalWindowMs);
       const another =
@@ -340,7 +340,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       }
       logger.warn(fields, 'bank confirm refused: the confirmation does not match the payment; reversing the sale at the PSP');
       try {
-        await recorded('reverse', fields, () => bank.reverse(payment_id, ref_num));
+        await loggedBankCall('reverse', fields, () => bank.reverse(payment_id, ref_num));
       } catch (error) {
         if (error instanceof ApplicationFailure && error.type === 'bank_refused') {
           logger.error(fields, 'bank confirm refused: the PSP refused to reverse the sale; money is held at the PSP');
@@ -352,9 +352,9 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     },
 
     async refundAtBank({ payment_id, mode, ref_num, refund_id, amount, psp }: { payment_id: string; mode: Mode; ref_num: string; refund_id: string; amount: number; psp?: PspName }) {
-      const bank = await adapter('refundAtBank', { payment_id, mode, ...pspOf(psp) });
+      const bank = await clientFor('refundAtBank', { payment_id, mode, ...pspOf(psp) });
       const refund = offered(bank, 'refund', bank.refund?.bind(bank));
-      return recorded('refund', { payment_id, mode, ref_num, refund_id, amount }, () => refund(payment_id, ref_num, refund_id, amount));
+      return loggedBankCall('refund', { payment_id, mode, ref_num, refund_id, amount }, () => refund(payment_id, ref_num, refund_id, amount));
     },
   };
 }

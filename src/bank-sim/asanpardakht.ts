@@ -29,7 +29,7 @@ import { answerLate, dropConnection, hang, type FaultSwitches, type VerifyOperat
 import { json, readBody, type BankRequest, type Routes } from './http.ts';
 import { digits, now, type Ledger, type Transaction } from './ledger.ts';
 import { confirmOnce, reverseOnce, settleOnce } from './operations.ts';
-import { redirectAllowed, type ProtocolOptions } from './protocol.ts';
+import { redirectAllowed, type ProtocolOptions } from './simulator-protocol.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
 
 export interface AsanpardakhtOptions extends ProtocolOptions {

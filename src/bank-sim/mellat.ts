@@ -28,7 +28,7 @@ import { readBody } from './http.ts';
 import { digits, now, type Ledger, type Transaction } from './ledger.ts';
 import { MELLAT_INTERFACE_QUERY, MELLAT_NAMESPACE, MELLAT_OPERATIONS, mellatInterfaceWsdl, mellatServiceWsdl } from './mellat-wsdl.ts';
 import { confirmOnce, reverseOnce, settleOnce } from './operations.ts';
-import { redirectAllowed, type ProtocolOptions } from './protocol.ts';
+import { redirectAllowed, type ProtocolOptions } from './simulator-protocol.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
 import { readSoapCall, soapAnswer, soapFault } from './soap-envelope.ts';
 

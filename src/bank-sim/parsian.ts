@@ -31,7 +31,7 @@ import { readBody } from './http.ts';
 import { digits, now, type Ledger, type Transaction } from './ledger.ts';
 import { confirmOnce, reverseOnce } from './operations.ts';
 import { PARSIAN_CONFIRM, PARSIAN_REVERSAL, PARSIAN_SALE, PARSIAN_SERVICES, parsianAnswer, parsianWsdl, type ParsianService } from './parsian-wsdl.ts';
-import { redirectAllowed, type ProtocolOptions } from './protocol.ts';
+import { redirectAllowed, type ProtocolOptions } from './simulator-protocol.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
 import { readSoapCall, soapFault } from './soap-envelope.ts';
 

@@ -31,7 +31,7 @@ import { answerLate, dropConnection, hang, OTHER_AMOUNT_DELTA, type FaultSwitche
 import { json, readBody, type BankRequest, type Routes } from './http.ts';
 import { digits, now, type Ledger, type Transaction } from './ledger.ts';
 import { confirmOnce } from './operations.ts';
-import { redirectAllowed } from './protocol.ts';
+import { redirectAllowed } from './simulator-protocol.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
 
 export const SADAD_TOKEN_PATH = '/api/v0/Request/PaymentRequest';

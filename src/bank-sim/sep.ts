@@ -1,11 +1,11 @@
 /**
- * SEP's simulator (BANK_SIM_PROTOCOL=sep, the default): its REST calls (protocol.ts), Paya payouts
+ * SEP's simulator (BANK_SIM_PROTOCOL=sep, the default): its REST calls (sep-rest.ts), Paya payouts
  * (payouts.ts) and its page (customer-page.ts's SEP_PAGE), as its conformance corpus shows them
  * (test/fixtures/psps/sep/, docs/psps/sep.md).
  */
 import { SEP_PAGE } from './customer-page.ts';
 import { payoutRoutes } from './payouts.ts';
-import { protocolRoutes } from './protocol.ts';
+import { sepRestRoutes } from './sep-rest.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
 
 export const SEP_SIMULATOR: SimulatorProtocol = {
@@ -13,5 +13,5 @@ export const SEP_SIMULATOR: SimulatorProtocol = {
   title: "SEP's REST IPG",
   defaults: { port: 3100, terminalId: '11223344', autoReverseSeconds: 1800, settings: {} },
   page: SEP_PAGE,
-  routes: ({ ledger, faults, options }) => [protocolRoutes({ ledger, faults, options }), payoutRoutes({ ledger, faults, terminalId: options.terminalId })],
+  routes: ({ ledger, faults, options }) => [sepRestRoutes({ ledger, faults, options }), payoutRoutes({ ledger, faults, terminalId: options.terminalId })],
 };

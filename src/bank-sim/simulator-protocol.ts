@@ -10,6 +10,24 @@ import type { FaultSwitches } from './faults.ts';
 import type { Routes } from './http.ts';
 import type { Ledger } from './ledger.ts';
 
+/** What a protocol's routes need of the simulator's settings. */
+export interface ProtocolOptions {
+  terminalId: string;
+  password: string;
+  delaySeconds: number;
+  redirectOrigins: readonly string[];
+  /** How long after its verify SEP still takes a ReverseTransaction (SEP: 50 minutes); 0: no limit. */
+  reversalWindowSeconds?: number;
+}
+
+/** Whether `url`'s origin is one of `origins` (`scheme://host:*`: any port of that host). */
+export function redirectAllowed(url: URL, origins: readonly string[]): boolean {
+  return origins.some((origin) => {
+    const anyPort = /^(https?:\/\/[^/:]+):\*$/.exec(origin);
+    return anyPort !== null ? `${url.protocol}//${url.hostname}` === anyPort[1] : url.origin === origin;
+  });
+}
+
 export interface SimulatorOptions {
   /** The PSP protocol this process speaks: a name of protocols.ts's table (default `sep`). */
   protocol?: string;

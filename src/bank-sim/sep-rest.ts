@@ -18,23 +18,7 @@ import type { FaultSwitches } from './faults.ts';
 import { answer, json, readBody, type BankRequest, type Routes } from './http.ts';
 import { now, type Ledger, type Transaction } from './ledger.ts';
 import { confirmOnce, reverseOnce } from './operations.ts';
-
-export interface ProtocolOptions {
-  terminalId: string;
-  password: string;
-  delaySeconds: number;
-  redirectOrigins: readonly string[];
-  /** How long after its verify SEP still takes a ReverseTransaction (SEP: 50 minutes); 0: no limit. */
-  reversalWindowSeconds?: number;
-}
-
-/** Whether `url`'s origin is one of `origins` (`scheme://host:*`: any port of that host). */
-export function redirectAllowed(url: URL, origins: readonly string[]): boolean {
-  return origins.some((origin) => {
-    const anyPort = /^(https?:\/\/[^/:]+):\*$/.exec(origin);
-    return anyPort !== null ? `${url.protocol}//${url.hostname}` === anyPort[1] : url.origin === origin;
-  });
-}
+import { redirectAllowed, type ProtocolOptions } from './simulator-protocol.ts';
 
 /** A body as SEP's clients send it: JSON, or a form (hossein-225); keys lower-cased, so a field's case never matters. */
 async function readFields(req: BankRequest['req']): Promise<Record<string, unknown>> {
@@ -51,7 +35,7 @@ const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? S
 const VERIFY_PATH = '/verifytxnrandomsessionkey/ipg/verifytransaction';
 const REVERSE_PATH = '/verifytxnrandomsessionkey/ipg/reversetransaction';
 
-export function protocolRoutes({ ledger, faults, options }: { ledger: Ledger; faults: FaultSwitches; options: ProtocolOptions }): Routes {
+export function sepRestRoutes({ ledger, faults, options }: { ledger: Ledger; faults: FaultSwitches; options: ProtocolOptions }): Routes {
   /** The terminal's password, when it has one, on every server-to-server call. */
   const passwordMatches = (given: unknown) => options.password === '' || given === options.password;
   const reversalWindowMs = (options.reversalWindowSeconds ?? 3000) * 1000;
