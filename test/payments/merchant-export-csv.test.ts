@@ -12,7 +12,7 @@ import { csvField } from '../../src/payments/report.ts';
 import { getHarness, newMerchant, startApi, testConfig } from '../support/harness.ts';
 import { client, request } from '../support/http.ts';
 import { shebaFor } from '../support/sheba.ts';
-import { failingPaymentsDb, insertPayments, newestFirst, paymentRow, reportPath, writtenBy, type ErrorBody } from '../support/reconciliation.ts';
+import { failingPaymentsDb, insertPayments, newestFirst, paymentRow, reportPath, writtenBy, type ErrorBody } from '../support/merchant-export.ts';
 
 type Api = ReturnType<typeof client>;
 

@@ -1,5 +1,5 @@
 /**
- * What the reconciliation tests share (test/payments/reconciliation-*.test.ts):
+ * What the merchant export tests share (test/payments/merchant-export-*.test.ts):
  * payments and refunds written straight into MySQL (a workflow per row would
  * take minutes and tell nothing more about a query), what a refused request
  * must leave untouched, the lists' order, the CSV report's address, and a

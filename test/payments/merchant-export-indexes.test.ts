@@ -14,7 +14,7 @@ import { listPayments } from '../../src/payments/service.ts';
 import { paymentsReport } from '../../src/payments/report.ts';
 import { listAllRefunds } from '../../src/refunds/service.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
-import { insertPayments, insertRefunds, paymentRow } from '../support/reconciliation.ts';
+import { insertPayments, insertRefunds, paymentRow } from '../support/merchant-export.ts';
 import { approvedBeneficiary } from '../support/settlement.ts';
 
 describe('reconciliation', function () {

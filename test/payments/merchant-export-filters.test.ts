@@ -14,7 +14,7 @@ import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { client, type TestResponse } from '../support/http.ts';
 import { createdPayment } from '../support/payments.ts';
-import { insertPayments, insertRefunds, newestFirst, paymentRow, writtenBy, type ErrorBody, type RefundSeed } from '../support/reconciliation.ts';
+import { insertPayments, insertRefunds, newestFirst, paymentRow, writtenBy, type ErrorBody, type RefundSeed } from '../support/merchant-export.ts';
 import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 
 interface Page<T> {

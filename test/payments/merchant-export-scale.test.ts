@@ -11,7 +11,7 @@ import { PAYMENT_STATUSES } from '../../src/domain/payment.ts';
 import { PAYMENTS_REPORT_COLUMNS } from '../../src/domain/report-schemas.ts';
 import { reportLine } from '../../src/payments/report.ts';
 import { getHarness, newMerchant, startApi, testConfig } from '../support/harness.ts';
-import { failingPaymentsDb, insertPayments, paymentRow, reportPath } from '../support/reconciliation.ts';
+import { failingPaymentsDb, insertPayments, paymentRow, reportPath } from '../support/merchant-export.ts';
 
 /** V8's full collection, exposed at run time (the suite runs without --expose-gc). */
 function fullGc(): () => void {
