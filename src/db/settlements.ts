@@ -49,7 +49,19 @@ export function settlementLineFromRow(row: SettlementLineRow): SettlementLine {
  * this draft), and refused refunds already deducted.
  */
 export async function draftSettlement(db: Db, merchantId: string, cutoff: Date, reportedPsps: readonly string[]): Promise<SettlementDraft> {
-  const payments = await db
+  const payments = await settleablePayments(db, merchantId, cutoff, reportedPsps);
+  const refunds = await deductibleRefunds(db, merchantId);
+  const shares = await owedShares(db, payments.map((p) => p.id));
+  return settlementDraft(
+    payments.map((p) => ({ id: p.id, charged: Number(p.charged), fee: Number(p.fee) })),
+    refunds.map((r) => ({ id: r.id, payment_id: r.payment_id, amount: Number(r.amount), status: r.status, payment_settled: r.settlement_status === 'settled' })),
+    shares.map((s) => ({ id: s.id, payment_id: s.payment_id, beneficiary_id: s.beneficiary_id, iban: s.iban, owed: Number(s.owed) })),
+  );
+}
+
+/** The merchant's live payments a settlement at `cutoff` covers (draftSettlement says which). */
+function settleablePayments(db: Db, merchantId: string, cutoff: Date, reportedPsps: readonly string[]) {
+  return db
     .selectFrom('payments')
     // What the customer paid (amount + the fee of a customer-pays payment) less the fee: the merchant's.
     .select(['id', CHARGED_AMOUNT_SQL.as('charged'), 'fee'])
@@ -78,8 +90,11 @@ export async function draftSettlement(db: Db, merchantId: string, cutoff: Date, 
     )
     .orderBy('id')
     .execute();
-  const covered = new Set(payments.map((p) => p.id));
-  const refunds = await db
+}
+
+/** The merchant's live refunds not yet deducted, and refused ones deducted but not yet given back. */
+function deductibleRefunds(db: Db, merchantId: string) {
+  return db
     .selectFrom('refunds as r')
     .innerJoin('payments as p', 'p.id', 'r.payment_id')
     .select(['r.id', 'r.payment_id', 'r.amount', 'r.status', 'p.settlement_status'])
@@ -97,25 +112,21 @@ export async function draftSettlement(db: Db, merchantId: string, cutoff: Date, 
     })
     .orderBy('r.id')
     .execute();
-  // The beneficiaries' shares of the payments it covers, less what refunds took back from them.
-  const shares =
-    covered.size === 0
-      ? []
-      : await db
-          .selectFrom('payment_splits as s')
-          .innerJoin('beneficiaries as b', 'b.id', 's.beneficiary_id')
-          .select(['s.id', 's.payment_id', 's.beneficiary_id', 'b.iban', sql<string>`s.amount - s.refunded`.as('owed')])
-          .where('s.payment_id', 'in', [...covered])
-          .where('s.settled_in', 'is', null)
-          .orderBy('s.id')
-          // A locking read: a refund taking from a share at this moment is seen, or waits for this settlement.
-          .forUpdate()
-          .execute();
-  return settlementDraft(
-    payments.map((p) => ({ id: p.id, charged: Number(p.charged), fee: Number(p.fee) })),
-    refunds.map((r) => ({ id: r.id, payment_id: r.payment_id, amount: Number(r.amount), status: r.status, payment_settled: r.settlement_status === 'settled' })),
-    shares.map((s) => ({ id: s.id, payment_id: s.payment_id, beneficiary_id: s.beneficiary_id, iban: s.iban, owed: Number(s.owed) })),
-  );
+}
+
+/** The beneficiaries' shares of the payments `covered`, less what refunds took back from them, locked for this settlement. */
+async function owedShares(db: Db, covered: readonly string[]) {
+  if (covered.length === 0) return [];
+  return db
+    .selectFrom('payment_splits as s')
+    .innerJoin('beneficiaries as b', 'b.id', 's.beneficiary_id')
+    .select(['s.id', 's.payment_id', 's.beneficiary_id', 'b.iban', sql<string>`s.amount - s.refunded`.as('owed')])
+    .where('s.payment_id', 'in', [...covered])
+    .where('s.settled_in', 'is', null)
+    .orderBy('s.id')
+    // A locking read: a refund taking from a share at this moment is seen, or waits for this settlement.
+    .forUpdate()
+    .execute();
 }
 
 export type MadeSettlement = { made: SettlementRow } | { carried: number } | { skipped: 'no_iban' };
