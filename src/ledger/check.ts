@@ -62,15 +62,30 @@ export function checkLedger(db: Db, scope: CheckScope = {}): Promise<LedgerRepor
 }
 
 async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
-  const only = scope.merchantIds;
   const report: LedgerReport = { ok: true, postings: 0, last_posting_id: scope.postingsAfter ?? 0, entries_total: 0, payments: 0, accounts: 0, break_count: 0, breaks: [] };
   const fault = (b: LedgerBreak) => {
     report.break_count += 1;
     if (report.breaks.length < LISTED) report.breaks.push(b);
   };
+  const run: CheckRun = { db, only: scope.merchantIds, report, fault };
+  await checkPostings(run, scope.postingsAfter ?? 0);
+  await checkPaymentEntries(run);
+  await checkMerchantAccounts(run);
+  report.ok = report.break_count === 0;
+  return report;
+}
 
-  // 1. Each posting balances (and its entries are on its own merchant and mode); then the whole ledger.
-  for (let after = scope.postingsAfter ?? 0; ; ) {
+/** One check's reading: the snapshot, the merchants it is limited to (undefined: all), the report it fills and how it records a break. */
+interface CheckRun {
+  db: Db;
+  only: CheckScope['merchantIds'];
+  report: LedgerReport;
+  fault: (b: LedgerBreak) => void;
+}
+
+/** 1. Each posting (after id `postingsAfter`) balances, and its entries are on its own merchant and mode; then the whole ledger. */
+async function checkPostings({ db, report, fault }: CheckRun, postingsAfter: number): Promise<void> {
+  for (let after = postingsAfter; ; ) {
     const postings = await postingPage(db, after);
     if (postings.length === 0) break;
     for (const p of postings) {
@@ -84,8 +99,10 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
   const total = await db.selectFrom('ledger_entries').select(sql<string>`coalesce(sum(amount), 0)`.as('total')).executeTakeFirstOrThrow();
   report.entries_total = Number(total.total);
   if (report.entries_total !== 0) fault({ invariant: 'ledger_balanced', subject: 'all entries', detail: `sum to ${report.entries_total}` });
+}
 
-  // 2. Each payment's own postings (capture, verify, reversal, its refunds) against its record.
+/** 2. Each payment's own postings (capture, verify, reversal, its refunds) against its record. */
+async function checkPaymentEntries({ db, only, report, fault }: CheckRun): Promise<void> {
   for (let after = ''; ; ) {
     let pageQuery = db.selectFrom('payments').select(['id', 'merchant_id', 'mode', 'status', 'amount', 'customer_fee', 'fee', 'refunded_amount']).where('id', '>', after);
     if (only !== undefined) pageQuery = pageQuery.where('merchant_id', 'in', only.length === 0 ? [''] : only);
@@ -139,8 +156,10 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
     }
     after = payments.at(-1)!.id;
   }
+}
 
-  // 3. Each merchant's accounts, per mode, against its payments, refunds and settlements.
+/** 3. Each merchant's accounts, per mode, against its payments, refunds and settlements. */
+async function checkMerchantAccounts({ db, only, report, fault }: CheckRun): Promise<void> {
   for (let after = ''; ; ) {
     let merchantQuery = db.selectFrom('merchants').select('id').where('id', '>', after);
     if (only !== undefined) merchantQuery = merchantQuery.where('id', 'in', only.length === 0 ? [''] : only);
@@ -229,9 +248,6 @@ async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
     }
     after = merchants.at(-1)!.id;
   }
-
-  report.ok = report.break_count === 0;
-  return report;
 }
 
 /** The next PAGE postings after id `after`, each with its entries' sum: a page is an id range, found by keyset. */
