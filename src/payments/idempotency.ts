@@ -8,10 +8,17 @@
  * the retry finishes the same resource instead of making a second one.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { isDuplicateKey } from '../db/errors.ts';
-import type { ExpressionBuilder } from 'kysely';
-import type { Database, Db } from '../db/database.ts';
-import { scopedTo } from '../db/tenant.ts';
+import type { Db } from '../db/database.ts';
+import {
+  deleteExpiredIdempotencyKey,
+  deleteUnansweredIdempotencyKey,
+  findIdempotencyKey,
+  insertIdempotencyKey,
+  releaseIdempotencyKey,
+  storeIdempotentResponse,
+  takeOverIdempotencyKey,
+  type IdempotencyKeyId,
+} from '../db/idempotency-keys.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import { DomainError } from '../errors.ts';
 
@@ -61,96 +68,64 @@ export async function idempotent(
   perform: (resourceId: string, fresh: boolean) => Promise<StoredResponse>,
 ): Promise<IdempotentResult> {
   if (key === undefined) return { ...(await perform(randomUUID(), true)), replayed: false };
+  const id: IdempotencyKeyId = { owner: scope.owner, operation: scope.operation, key };
+  const claim = await claimKey(db, id, requestHash(body), ttlSeconds);
+  if ('replay' in claim) return { ...claim.replay, replayed: true };
+  const response = await performUnderKey(db, id, claim, perform);
+  await storeIdempotentResponse(db, id, response);
+  return { ...response, replayed: false };
+}
 
-  const hash = requestHash(body);
-  /** This key's record: the merchant's and mode's, for this operation. */
-  const thisKey = (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
-    eb.and([scopedTo(scope.owner)(eb), eb('operation', '=', scope.operation), eb('idempotency_key', '=', key)]);
-  const where = db.selectFrom('idempotency_keys').selectAll().where(thisKey);
+const inUse = (headers?: Record<string, string>) =>
+  new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry after it finishes.', undefined, headers);
 
-  let resourceId: string | undefined;
-  /** This request made the key's record (rather than taking over an unfinished one). */
-  let fresh = false;
-  for (let attempt = 0; attempt < 2 && resourceId === undefined; attempt++) {
+/**
+ * The key for this request: a new record reserving a fresh resource id, or an unfinished one whose
+ * holder released it or died (its reserved id), or the stored response to replay. Refuses another
+ * body (`idempotency_key_reused`) and a key another request holds (`idempotency_key_in_use`).
+ */
+async function claimKey(db: Db, id: IdempotencyKeyId, hash: string, ttlSeconds: number): Promise<{ resourceId: string; fresh: boolean } | { replay: StoredResponse }> {
+  for (let attempt = 0; attempt < 2; attempt++) {
     const now = new Date();
     const candidate = randomUUID();
-    try {
-      await db
-        .insertInto('idempotency_keys')
-        .values({
-          merchant_id: scope.owner.merchant.id,
-          mode: scope.owner.mode,
-          operation: scope.operation,
-          idempotency_key: key,
-          request_hash: hash,
-          resource_id: candidate,
-          locked_until: new Date(now.getTime() + LOCK_MS),
-          response_status: null,
-          response_body: null,
-          created_at: now,
-          expires_at: new Date(now.getTime() + ttlSeconds * 1000),
-        })
-        .execute();
-      resourceId = candidate;
-      fresh = true;
-      break;
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
+    const lockedUntil = new Date(now.getTime() + LOCK_MS);
+    if (await insertIdempotencyKey(db, id, { requestHash: hash, resourceId: candidate, lockedUntil, createdAt: now, expiresAt: new Date(now.getTime() + ttlSeconds * 1000) })) {
+      return { resourceId: candidate, fresh: true };
     }
-    const existing = await where.executeTakeFirst();
+    const existing = await findIdempotencyKey(db, id);
     if (existing === undefined) continue; // removed meanwhile: insert again
     if (existing.expires_at <= now) {
       // An expired key is forgotten; the next attempt starts afresh.
-      await db.deleteFrom('idempotency_keys').where(thisKey).where('expires_at', '<=', now).execute();
+      await deleteExpiredIdempotencyKey(db, id, now);
       continue;
     }
-    if (existing.request_hash !== hash) {
-      throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
-    }
+    if (existing.request_hash !== hash) throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
     if (existing.response_status !== null && existing.response_body !== null) {
-      return { status: existing.response_status, body: JSON.parse(existing.response_body) as unknown, replayed: true };
+      return { replay: { status: existing.response_status, body: JSON.parse(existing.response_body) as unknown } };
     }
     // Unfinished: take it over if its holder released it or died.
-    const takeover = await db
-      .updateTable('idempotency_keys')
-      .set({ locked_until: new Date(now.getTime() + LOCK_MS) })
-      .where(thisKey)
-      .where('response_status', 'is', null)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-      .executeTakeFirst();
-    if (takeover.numUpdatedRows === 0n) {
-      throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry after it finishes.', undefined, {
-        'Retry-After': '1',
-      });
-    }
-    resourceId = existing.resource_id;
+    if (!(await takeOverIdempotencyKey(db, id, now, lockedUntil))) throw inUse({ 'Retry-After': '1' });
+    return { resourceId: existing.resource_id, fresh: false };
   }
-  if (resourceId === undefined) {
-    throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry after it finishes.');
-  }
+  throw inUse();
+}
 
-  let response: StoredResponse;
+/**
+ * `perform` under the claimed key. Should it fail, a fresh key refused before anything was made is
+ * forgotten (a refused request leaves no record); any other is released for a retry to take over at
+ * once (if MySQL itself is down, its lock lapses on its own).
+ */
+async function performUnderKey(
+  db: Db,
+  id: IdempotencyKeyId,
+  { resourceId, fresh }: { resourceId: string; fresh: boolean },
+  perform: (resourceId: string, fresh: boolean) => Promise<StoredResponse>,
+): Promise<StoredResponse> {
   try {
-    response = await perform(resourceId, fresh);
+    return await perform(resourceId, fresh);
   } catch (error) {
-    if (fresh && error instanceof DomainError && error.status < 500) {
-      // Refused before anything was made: forget the key, so a refused request leaves no record.
-      await db
-        .deleteFrom('idempotency_keys')
-        .where(thisKey)
-        .where('response_status', 'is', null)
-        .execute()
-        .catch(() => undefined);
-    } else {
-      // Let a retry take over at once; if MySQL itself is down the lock lapses on its own.
-      await db.updateTable('idempotency_keys').set({ locked_until: null }).where(thisKey).execute().catch(() => undefined);
-    }
+    const refusedBeforeAnything = fresh && error instanceof DomainError && error.status < 500;
+    await (refusedBeforeAnything ? deleteUnansweredIdempotencyKey(db, id) : releaseIdempotencyKey(db, id)).catch(() => undefined);
     throw error;
   }
-  await db
-    .updateTable('idempotency_keys')
-    .set({ response_status: response.status, response_body: JSON.stringify(response.body), locked_until: null })
-    .where(thisKey)
-    .execute();
-  return { ...response, replayed: false };
 }
