@@ -17,7 +17,6 @@ export interface IdempotencyKeyId {
   key: string;
 }
 
-
 const thisKey =
   ({ owner, operation, key }: IdempotencyKeyId) =>
   (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
