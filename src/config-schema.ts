@@ -88,11 +88,16 @@ export const ConfigSchema = Type.Object({
   }),
   PAYMENT_TTL_SECONDS: Int({ default: 900, minimum: 1, description: 'lifetime of the payment page (expires_at)' }),
   REFUND_WINDOW_SECONDS: Int({ default: 15_552_000, minimum: 1, description: 'time after verify in which refunds are taken (180 days)' }),
-  SANDBOX_DELAY_SECONDS: Int({ default: 10, minimum: 0, description: 'test mode: how long a payment stays pending before the gateway asks the bank to confirm it again (the simulator answers "in progress" for its own SANDBOX_DELAY_SECONDS)' }),
+  BANK_RECONFIRM_AFTER_SECONDS: Int({
+    default: 10,
+    minimum: 0,
+    description:
+      'how long a payment the bank answered "in progress" stays pending before the gateway asks the bank to confirm it again, in test and live mode alike (then at doubling intervals up to 5 minutes); was SANDBOX_DELAY_SECONDS, still read while this is unset (the simulator keeps SANDBOX_DELAY_SECONDS for its own "delay in verification")',
+  }),
   BANK_PENDING_LIMIT_SECONDS: Int({
     default: 1200,
     minimum: 1,
-    description: 'how long a payment the bank keeps answering "in progress" stays pending before it fails with bank_unconfirmed (the bank is asked again after SANDBOX_DELAY_SECONDS, then at doubling intervals up to 5 minutes)',
+    description: 'how long a payment the bank keeps answering "in progress" stays pending before it fails with bank_unconfirmed (the bank is asked again after BANK_RECONFIRM_AFTER_SECONDS, then at doubling intervals up to 5 minutes)',
   }),
   BANK_TIMEOUT_MS: Int({ default: 10_000, minimum: 100, maximum: 120_000, description: 'time the bank has to answer one call (token, confirm, settle, reverse, refund)' }),
   PSP_BREAKER_FAILURES: Int({ default: 5, minimum: 1, maximum: 1000, description: "failed or timed-out token requests within PSP_BREAKER_WINDOW_SECONDS that open a PSP terminal's circuit breaker (docs/psps/routing.md)" }),

@@ -46,10 +46,11 @@ export function placeholderProblem(value: string): string | undefined {
 }
 
 /**
- * SEP's settings as they were named before the registry of PSPs gave every PSP's the same shape:
- * each old name is still read when its new one is unset, with a deprecation warning at start
- * (deprecatedSettingWarnings). BANK_TIMEOUT_MS and BANK_PENDING_LIMIT_SECONDS are every PSP's and keep
- * their names.
+ * Settings as they were named before: each old name is still read when its new one is unset, with a
+ * deprecation warning at start (deprecatedSettingWarnings). SEP's were renamed when the registry of PSPs
+ * gave every PSP's the same shape (BANK_TIMEOUT_MS and BANK_PENDING_LIMIT_SECONDS are every PSP's and keep
+ * their names); SANDBOX_DELAY_SECONDS because it also sets when live payments are confirmed again, and the
+ * simulator's own setting keeps that name.
  */
 export const DEPRECATED_SETTING_NAMES = {
   BANK_BASE_URL: 'SEP_BASE_URL',
@@ -60,6 +61,7 @@ export const DEPRECATED_SETTING_NAMES = {
   SANDBOX_BANK_PAGE_URL: 'SANDBOX_SEP_PAGE_URL',
   SANDBOX_BANK_TERMINAL_ID: 'SANDBOX_SEP_TERMINAL_ID',
   SANDBOX_BANK_PASSWORD: 'SANDBOX_SEP_PASSWORD',
+  SANDBOX_DELAY_SECONDS: 'BANK_RECONFIRM_AFTER_SECONDS',
 } as const satisfies Record<string, keyof Config>;
 
 const isSet = (value: string | undefined): value is string => value !== undefined && value !== '';

@@ -17,7 +17,11 @@ export interface PaymentWorkflowInput {
   merchant_id: string;
   fee_plan: FeePlan;
   verify_window_ms: number;
-  /** How long a payment the bank answered "in progress" waits before the bank is asked again (doubling up to a cap). */
+  /**
+   * How long a payment the bank answered "in progress" waits before the bank is asked again (doubling up to a
+   * cap): BANK_RECONFIRM_AFTER_SECONDS, in test and live mode. The field keeps its first name, which running
+   * histories hold.
+   */
   sandbox_delay_ms: number;
   /**
    * How long the bank may keep answering "in progress" before the payment is `failed` with

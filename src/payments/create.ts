@@ -185,7 +185,7 @@ function withoutSplits(payment: Payment): Payment {
 export function paymentWorkflowInput(
   payment: Payment,
   merchant: Pick<Merchant, 'id' | 'fee_plan'>,
-  config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'SANDBOX_DELAY_SECONDS'> & Partial<Pick<Config, 'BANK_PENDING_LIMIT_SECONDS'>>,
+  config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'BANK_RECONFIRM_AFTER_SECONDS'> & Partial<Pick<Config, 'BANK_PENDING_LIMIT_SECONDS'>>,
 ): PaymentWorkflowInput {
   return {
     // The merchant's metadata and a payment's shares stay in MySQL: the workflow never needs them, and its history keeps no copy.
@@ -193,7 +193,8 @@ export function paymentWorkflowInput(
     merchant_id: merchant.id,
     fee_plan: merchant.fee_plan,
     verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
-    sandbox_delay_ms: config.SANDBOX_DELAY_SECONDS * 1000,
+    // The field keeps its first name: every running payment's history holds it.
+    sandbox_delay_ms: config.BANK_RECONFIRM_AFTER_SECONDS * 1000,
     ...(config.BANK_PENDING_LIMIT_SECONDS === undefined ? {} : { bank_pending_limit_ms: config.BANK_PENDING_LIMIT_SECONDS * 1000 }),
   };
 }

@@ -64,6 +64,8 @@ describe('the production image (buildah, podman)', function () {
       TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!,
       TEMPORAL_NAMESPACE: namespace,
       SANDBOX_BANK_URL: `http://127.0.0.1:${await freePort()}`,
+      // The gateway's wait before it asks the bank again, and the simulator's own "delay in verification".
+      BANK_RECONFIRM_AFTER_SECONDS: '1',
       SANDBOX_DELAY_SECONDS: '1',
       PAGES_CSRF_SECRET: randomUUID() + randomUUID(),
       DASHBOARD_SECRETS_KEY: randomUUID() + randomUUID(),

@@ -50,7 +50,7 @@ describe('observability (metrics, traces, payments show)', function () {
       WORKER_METRICS_PORT: String(workerMetricsPort),
       TEMPORAL_SDK_METRICS_PORT: String(sdkPort),
       TEMPORAL_UI_URL: 'http://temporal-ui.example:8080/',
-      SANDBOX_DELAY_SECONDS: '1',
+      BANK_RECONFIRM_AFTER_SECONDS: '1',
       TEST_PAYMENTS_PER_MINUTE: '1',
       WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
       WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2',

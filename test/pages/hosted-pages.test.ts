@@ -86,7 +86,7 @@ describe('hosted payment pages in headless Chromium', function () {
   }
 
   let slowBank: Promise<string> | undefined;
-  const delayedBank = () => (slowBank ??= apiWith({ SANDBOX_DELAY_SECONDS: '15' }));
+  const delayedBank = () => (slowBank ??= apiWith({ BANK_RECONFIRM_AFTER_SECONDS: '15' }));
 
   /** The hosted page's address on the test server (payment_url names PUBLIC_BASE_URL, which tests do not listen on). */
   const pageUrl = (created: CreateResponse, lang: Lang, baseUrl = h.baseUrl) => `${baseUrl}${new URL(created.payment_url).pathname}${langSuffix(lang)}`;

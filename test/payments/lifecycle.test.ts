@@ -132,7 +132,7 @@ describe('the payment lifecycle', () => {
     }
 
     it('pending → 409 payment_pending (retry later)', async () => {
-      const slow = await apiWith({ SANDBOX_DELAY_SECONDS: '30' });
+      const slow = await apiWith({ BANK_RECONFIRM_AFTER_SECONDS: '30' });
       const p = await createdPayment(slow, key);
       await chooseOutcome(slow, p.id, 'delay');
       await waitForStatus(slow, key, p.id, 'pending');

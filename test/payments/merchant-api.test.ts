@@ -182,7 +182,7 @@ describe('the merchant API', () => {
   describe('cancel and reverse in every state', () => {
     it('answer by the status the payment is in', async () => {
       // A bank that confirms a delayed payment only after ten minutes, so `pending` stays pending.
-      const slowBank = await apiWith({ SANDBOX_DELAY_SECONDS: '600' });
+      const slowBank = await apiWith({ BANK_RECONFIRM_AFTER_SECONDS: '600' });
       /** A payment brought to `status` through the API alone. */
       const inStatus = async (status: string): Promise<Payment> => {
         const p = await createdPayment(slowBank, key);

@@ -52,7 +52,7 @@ export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}
   // A settlement run settles payments verified up to the moment it runs (no day's hold): a test settles what it just made.
   // Every test signs up from 127.0.0.1: the per-client sign-up limit is off here (its own test sets it),
   // and so is the per-client limit of the public pages' actions (test/pages/link-abuse.test.ts sets it).
-  return loadConfig({ ...process.env, PORT: '0', DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR: '0', PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: '0', SANDBOX_DELAY_SECONDS: '1', BANK_TIMEOUT_MS: '3000', SETTLEMENT_HOLD_HOURS: '0', ...webhooks, ...overrides });
+  return loadConfig({ ...process.env, PORT: '0', DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR: '0', PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: '0', BANK_RECONFIRM_AFTER_SECONDS: '1', BANK_TIMEOUT_MS: '3000', SETTLEMENT_HOLD_HOURS: '0', ...webhooks, ...overrides });
 }
 
 /** A live PSP for tests: the simulator under the live configuration. */

@@ -106,13 +106,34 @@ describe('configuration from the environment', () => {
       warnings.length = 0;
       warnDeprecatedSettings(logger, { SEP_BASE_URL: 'https://sep.example', SANDBOX_SEP_URL: 'http://bank-sim:3100' });
       assert.deepEqual(warnings, []);
-      assert.deepEqual(Object.values(DEPRECATED_SETTING_NAMES).sort(), ['SANDBOX_SEP_PAGE_URL', 'SANDBOX_SEP_PASSWORD', 'SANDBOX_SEP_TERMINAL_ID', 'SANDBOX_SEP_URL', 'SEP_BASE_URL', 'SEP_PAGE_URL', 'SEP_PASSWORD', 'SEP_TERMINAL_ID']);
+      assert.deepEqual(Object.values(DEPRECATED_SETTING_NAMES).sort(), [
+        'BANK_RECONFIRM_AFTER_SECONDS',
+        'SANDBOX_SEP_PAGE_URL',
+        'SANDBOX_SEP_PASSWORD',
+        'SANDBOX_SEP_TERMINAL_ID',
+        'SANDBOX_SEP_URL',
+        'SEP_BASE_URL',
+        'SEP_PAGE_URL',
+        'SEP_PASSWORD',
+        'SEP_TERMINAL_ID',
+      ]);
     });
 
     it('keep a PSP address set empty: that PSP is off for the mode, whatever its default', () => {
       assert.equal(loadConfig({ SANDBOX_MELLAT_URL: '' }).SANDBOX_MELLAT_URL, '');
       assert.equal(loadConfig({}).SANDBOX_MELLAT_URL, 'http://127.0.0.1:3101', "unset: Mellat's simulator");
       assert.equal(loadConfig({ SANDBOX_BANK_URL: '' }).SANDBOX_SEP_URL, '', 'the old name set empty too');
+    });
+  });
+
+  describe('BANK_RECONFIRM_AFTER_SECONDS, once SANDBOX_DELAY_SECONDS (it also sets when live payments are asked again)', () => {
+    it('is read from the old name while unset, with a warning, the new name winning when both are set', () => {
+      assert.equal(loadConfig({}).BANK_RECONFIRM_AFTER_SECONDS, 10);
+      assert.equal(loadConfig({ SANDBOX_DELAY_SECONDS: '4' }).BANK_RECONFIRM_AFTER_SECONDS, 4);
+      assert.equal(loadConfig({ SANDBOX_DELAY_SECONDS: '4', BANK_RECONFIRM_AFTER_SECONDS: '7' }).BANK_RECONFIRM_AFTER_SECONDS, 7);
+      const warnings: string[] = [];
+      warnDeprecatedSettings({ warn: (message: string) => warnings.push(message) }, { SANDBOX_DELAY_SECONDS: '4' });
+      assert.deepEqual(warnings, ['SANDBOX_DELAY_SECONDS is deprecated: set BANK_RECONFIRM_AFTER_SECONDS instead (SANDBOX_DELAY_SECONDS is read only while BANK_RECONFIRM_AFTER_SECONDS is unset)']);
     });
   });
 });

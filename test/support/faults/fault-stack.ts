@@ -239,7 +239,9 @@ export async function faultApi(overrides: Partial<Record<keyof Config, string>> 
     TEST_PAYMENTS_PER_MINUTE: '0',
     // Every customer of the scenarios presses Pay from 127.0.0.1.
     PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: '0',
+    // The simulator's "delay in verification" and the gateway's wait before it asks again.
     SANDBOX_DELAY_SECONDS: '3',
+    BANK_RECONFIRM_AFTER_SECONDS: '3',
     WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
     CARD_HASH_KEY,
     ...overrides,

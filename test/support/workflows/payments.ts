@@ -75,7 +75,7 @@ export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
     { id: MERCHANT_ID, fee_plan: FEE_PLAN },
     {
       VERIFY_WINDOW_SECONDS: (o.verifyWindowMs ?? LONG_MS) / 1000,
-      SANDBOX_DELAY_SECONDS: (o.sandboxDelayMs ?? LONG_MS) / 1000,
+      BANK_RECONFIRM_AFTER_SECONDS: (o.sandboxDelayMs ?? LONG_MS) / 1000,
       BANK_PENDING_LIMIT_SECONDS: (o.bankPendingLimitMs ?? LONG_MS) / 1000,
     },
   );
