@@ -50,7 +50,7 @@ import {
   waitReady,
 } from './stack.ts';
 
-/** A port of the launcher's own environment (only `npm start` reads these, so they are not gateway config). */
+/** A port of the launcher's own environment. */
 function portFromEnv(name: string, fallback: number, zeroMeans?: string): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -119,23 +119,26 @@ async function sayRetiredWorkflows(config: Config, devServerFile: string | undef
   }
 }
 
-export async function start(): Promise<void> {
-  const config = loadConfig();
-  // Launcher settings, not gateway config: only this command reads them.
-  const temporalPort = portFromEnv('TEMPORAL_DEV_PORT', 7233);
-  const uiPort = portFromEnv('TEMPORAL_UI_PORT', 8233, 'no Web UI');
-  const policy = restartPolicyFromEnv(process.env);
-  say(`Preparing MySQL database ${databaseName(config.DATABASE_URL)}…`);
-  await prepareDatabase(config.DATABASE_URL, false);
-  const temporal = await provideTemporal(process.env, temporalPort, uiPort === 0 ? undefined : uiPort, 'start');
-  await sayRetiredWorkflows({ ...config, TEMPORAL_ADDRESS: temporal.address }, temporal.server?.options.dbFile);
-  // Else the API would crash-loop on EADDRINUSE while /readyz answers from the other process.
+/** The launcher's own settings (only `npm start` reads them, so they are not gateway config). */
+interface StartSettings {
+  temporalPort: number;
+  /** 0: no Web UI. */
+  uiPort: number;
+  policy: ReturnType<typeof restartPolicyFromEnv>;
+}
+
+function startSettings(): StartSettings {
+  return { temporalPort: portFromEnv('TEMPORAL_DEV_PORT', 7233), uiPort: portFromEnv('TEMPORAL_UI_PORT', 8233, 'no Web UI'), policy: restartPolicyFromEnv(process.env) };
+}
+
+/**
+ * Refuses to start over a port another process holds: the API's (else it would crash-loop on
+ * EADDRINUSE while /readyz answers from the other process), each simulator's, each metrics endpoint's.
+ */
+async function checkPortsFree(config: Config, simulators: PspSimulator[]): Promise<void> {
   if (config.PORT !== 0 && (await portInUse(config.PORT, config.HOST))) {
     throw new PrerequisiteError(`port ${config.PORT} is in use (another npm start?): stop it, or set PORT.`);
   }
-  // The bank simulators (test mode's banks, docs/BANK.md), one per PSP of the registry, each on its
-  // profile's port (test mode's default address) with its own ledger in .data.
-  const simulators = startSimulators(process.env, dataDir, (psp, fallback) => portFromEnv(simulatorPortSetting(psp), fallback));
   for (const simulator of simulators) {
     if (await portInUse(simulator.port)) throw new PrerequisiteError(`port ${simulator.port} is in use (another npm start?): stop it, or set ${simulatorPortSetting(simulator.psp)}.`);
   }
@@ -143,17 +146,33 @@ export async function start(): Promise<void> {
   for (const name of ['API_METRICS_PORT', 'WORKER_METRICS_PORT', 'TEMPORAL_SDK_METRICS_PORT'] as const) {
     if (config[name] !== 0 && (await portInUse(config[name], config.METRICS_HOST))) throw new PrerequisiteError(`port ${config[name]} is in use (another npm start?): stop it, or set ${name}.`);
   }
-  const env = {
+}
+
+/** The environment of the worker, the API and the simulators of this stack. */
+function stackEnv(temporalAddress: string, simulators: PspSimulator[]): NodeJS.ProcessEnv {
+  return {
     ...process.env,
-    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_ADDRESS: temporalAddress,
     PAGES_CSRF_SECRET: localSecret('PAGES_CSRF_SECRET', 'pages-csrf-secret'),
     // Always this stack's own simulators (a test suite's SANDBOX_<PSP>_URL must not leak in).
     ...gatewaySettingsOf(simulators),
     // Local development receives webhooks on localhost; a shared server must never (docs/SECURITY.md).
     WEBHOOK_ALLOW_LOOPBACK_IN_TEST: process.env.WEBHOOK_ALLOW_LOOPBACK_IN_TEST ?? 'true',
   };
-  // From here on every process is supervised: restarted when it dies, everything
-  // stopped when one keeps crashing (supervisor.ts).
+}
+
+/**
+ * From here on every process is supervised: restarted when it dies, everything stopped when one keeps
+ * crashing (supervisor.ts). The dev server (started and awaited by provideTemporal) restarts on the same
+ * port and SQLite file; the simulators, the worker and the API start here.
+ */
+function superviseStack(
+  config: Config,
+  policy: StartSettings['policy'],
+  temporal: Awaited<ReturnType<typeof provideTemporal>>,
+  simulators: PspSimulator[],
+  env: NodeJS.ProcessEnv,
+): void {
   const supervisor = new Supervisor({
     root,
     policy,
@@ -166,7 +185,6 @@ export async function start(): Promise<void> {
   });
   cleanups.push(() => supervisor.stop());
   if (temporal.server !== undefined) {
-    // Started and awaited by provideTemporal; restarted the same way: same port, same SQLite file.
     const { options } = temporal.server;
     supervisor.add({ name: 'Temporal dev server', layer: 0, hint: relative(process.cwd(), options.logFile) || options.logFile, start: () => spawnDevServer(options) }, temporal.server.process);
   }
@@ -180,9 +198,10 @@ export async function start(): Promise<void> {
   // Each with the heap limit the deployments give it (tools/launcher/memory.ts).
   supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env: withHeapLimit(env, 'worker') });
   supervisor.add({ name: 'api', layer: 1, script: 'src/main/api.ts', env: withHeapLimit(env, 'api') });
-  const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
-  await waitReady(`${apiBase}/readyz`, 120);
-  const key = await demoKey(config.DATABASE_URL);
+}
+
+/** What a newcomer reads once the stack answers: its addresses, the test banks and a request to try. */
+function sayRunning(config: Config, simulators: PspSimulator[], temporalUi: string | undefined, key: string): void {
   say('');
   say('Dargah payment gateway is running.');
   say(`  API:          ${config.PUBLIC_BASE_URL}/api/v1`);
@@ -191,13 +210,32 @@ export async function start(): Promise<void> {
   say('  Test banks:   the PSP simulators of test mode (docs/BANK.md):');
   const width = Math.max(...PSP_NAMES.map((psp) => psp.length));
   for (const simulator of simulators) say(`    ${simulator.psp.padEnd(width)}  ${simulator.url}  ${simulator.title}`);
-  if (temporal.server !== undefined && uiPort !== 0) say(`  Temporal UI:  http://localhost:${uiPort}`);
+  if (temporalUi !== undefined) say(`  Temporal UI:  ${temporalUi}`);
   if (config.API_METRICS_PORT !== 0) say(`  Metrics:      http://${config.METRICS_HOST}:${config.API_METRICS_PORT}/metrics (API), port ${config.WORKER_METRICS_PORT} (worker)`);
   say(`  Demo test key (merchant "Demo Shop", domain localhost): ${key}`);
   say('');
   say(`Try: curl -s ${config.PUBLIC_BASE_URL}/api/v1/payments -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`);
   say(`       -d '{"amount":150000,"callback_url":"http://localhost:8000/return","merchant_reference":"order-1"}'`);
   say('Press Ctrl-C to stop.');
+}
+
+/** `npm start`: the steps of the header above, each named. */
+export async function start(): Promise<void> {
+  const config = loadConfig();
+  const { temporalPort, uiPort, policy } = startSettings();
+  say(`Preparing MySQL database ${databaseName(config.DATABASE_URL)}…`);
+  await prepareDatabase(config.DATABASE_URL, false);
+  const temporal = await provideTemporal(process.env, temporalPort, uiPort === 0 ? undefined : uiPort, 'start');
+  await sayRetiredWorkflows({ ...config, TEMPORAL_ADDRESS: temporal.address }, temporal.server?.options.dbFile);
+  // The bank simulators (test mode's banks, docs/BANK.md), one per PSP of the registry, each on its
+  // profile's port (test mode's default address) with its own ledger in .data.
+  const simulators = startSimulators(process.env, dataDir, (psp, fallback) => portFromEnv(simulatorPortSetting(psp), fallback));
+  await checkPortsFree(config, simulators);
+  superviseStack(config, policy, temporal, simulators, stackEnv(temporal.address, simulators));
+  const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
+  await waitReady(`${apiBase}/readyz`, 120);
+  const key = await demoKey(config.DATABASE_URL);
+  sayRunning(config, simulators, temporal.server !== undefined && uiPort !== 0 ? `http://localhost:${uiPort}` : undefined, key);
 }
 
 /**
