@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { SETTLEMENT_RUN_WORKFLOW, SETTLEMENT_SCHEDULE_ID, settlementWorkflowId } from '../../src/domain/settlement.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
+import type { ScheduleHandle } from '@temporalio/client';
 import { ensureSettlementSchedule } from '../../src/temporal/schedules.ts';
 import type { Settlement, SettlementLine } from '../../src/domain/settlement-schemas.ts';
 import { retrySettlement, setSettlementIban } from '../../src/settlements/service.ts';
@@ -19,6 +20,18 @@ import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
 import { bankFault, payoutTransfers } from '../support/bank.ts';
 import { defaultPlanFee as fee, runSettlement, SETTLEMENT_IBAN as IBAN, settleNow, settlementsOf } from '../support/settlement.ts';
 
+
+/** What the schedule did and what its runs are doing: said when the scheduled run has not settled in time. */
+async function scheduledRunsSeen(schedule: ScheduleHandle): Promise<string> {
+  const { info } = await schedule.describe();
+  const h = await getHarness();
+  const runs: string[] = [];
+  for await (const run of h.temporal.client.workflow.list({ query: `WorkflowType = '${SETTLEMENT_RUN_WORKFLOW}' AND StartTime > '${new Date(Date.now() - 600_000).toISOString()}'` })) {
+    runs.push(`${run.workflowId} ${run.status.name} from ${run.startTime.toISOString()}`);
+  }
+  const fired = info.recentActions.map((a) => `${a.action.workflow.workflowId} at ${a.takenAt.toISOString()}`);
+  return `the schedule fired: [${fired.join(', ')}], next at ${info.nextActionTimes[0]?.toISOString() ?? '(none)'}; settlement runs of the last ten minutes: [${runs.join(', ')}]`;
+}
 
 describe('settlement', () => {
   afterEach(() => bankFault(null));
@@ -186,7 +199,9 @@ describe('settlement of a day', () => {
   });
 
   it('the schedule starts the run at its cron, and the run settles', async function () {
-    this.timeout(240_000);
+    // The waits below (a minute to the cron's first fire, then the run) and, when one of them fails, the
+    // bounded wait for the runs in the finally block: the failure reported is the wait's, never mocha's timeout.
+    this.timeout(480_000);
     const h = await getHarness();
     const m = await liveMerchant();
     const paid = await verifiedLivePayment(await liveBankApi(), m.liveKey, 3_000_000);
@@ -202,7 +217,9 @@ describe('settlement of a day', () => {
         },
         150_000,
         1_000,
-      );
+      ).catch(async (e: Error) => {
+        throw new Error(`${e.message}; ${await scheduledRunsSeen(schedule)}`);
+      });
       assert.equal(settled.settlement_status, 'settled');
       const { info } = await schedule.describe();
       const fired = info.recentActions.map((a) => a.action.workflow.workflowId);
@@ -225,9 +242,15 @@ describe('settlement of a day', () => {
       assert.ok(fired.includes(parent), `parent ${parent} among ${fired.join(', ')}`);
     } finally {
       await schedule.delete();
-      // A run the schedule started still finishes its merchants.
+      // A run the schedule started still finishes its merchants before the next test; one that has not ended
+      // within two minutes fails the test by name (it would have hung it).
       for await (const run of h.temporal.client.workflow.list({ query: `WorkflowType = '${SETTLEMENT_RUN_WORKFLOW}' AND ExecutionStatus = 'Running'` })) {
-        await h.temporal.client.workflow.getHandle(run.workflowId, run.runId).result().catch(() => undefined);
+        const ended = h.temporal.client.workflow.getHandle(run.workflowId, run.runId).result().then(
+          () => true,
+          () => true,
+        );
+        const late = new Promise<false>((resolve) => setTimeout(() => resolve(false), 120_000).unref());
+        assert.ok(await Promise.race([ended, late]), `the settlement run ${run.workflowId} (started ${run.startTime.toISOString()}) still running after two minutes`);
       }
     }
     await assertLedgerBalanced(h.db, 'after the scheduled run', { merchantIds: [m.merchantId] });
