@@ -20,7 +20,7 @@ import type { PspHealthStore } from '../src/adapters/psp/health.ts';
 import { ORIGINAL_PSP, isPspName } from '../src/adapters/psp/profiles.ts';
 import { BankRefusalError, type BankToken, type Confirmation, type Inquiry, type PspCapabilities, type PspClient, type PspName } from '../src/adapters/psp/psp-client.ts';
 import type { Db } from '../src/db/database.ts';
-import { otherPaymentWithReference } from '../src/db/payments.ts';
+import { otherPaymentPaidWithReference, otherPaymentWithReference, paymentStatusById } from '../src/db/payments.ts';
 import { merchantRoute, terminalReservations } from '../src/db/psp-routes.ts';
 import { defaultRoute, planRoute, pspTakesVerifyWindow } from '../src/domain/psp-routing.ts';
 import type { ConfirmedAtBank } from '../src/domain/bank-confirmation.ts';
@@ -284,7 +284,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     async reverseAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
       const bank = await clientFor('reverseAtBank', { payment_id, mode, ...pspOf(psp) });
       if (bank.capabilities.capture === 'merchant_verify') {
-        const row = await db.selectFrom('payments').select('status').where('id', '=', payment_id).executeTakeFirst();
+        const row = await paymentStatusById(db, payment_id);
         if (row?.status === 'paid') {
           logger.info({ payment_id, mode, psp: bank.name, ref_num, bank_call: 'reverse' }, 'bank reverse: nothing to call; the PSP gives back by itself a payment nobody verified');
           return { ref_num, result_code: 0 };
@@ -322,14 +322,7 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       const another =
         reason === 'other_payment'
           ? { id: 'named by the answer' }
-          : await db
-              .selectFrom('payments')
-              .select('id')
-              .where('psp_terminal_id', '=', bank.terminalId)
-              .where('paid_at', '>=', since)
-              .where('reference_id', '=', ref_num)
-              .where('id', '!=', payment_id)
-              .executeTakeFirst();
+          : await otherPaymentPaidWithReference(db, { terminalId: bank.terminalId, since, referenceId: ref_num, exceptId: payment_id });
       const counted = (reversal: 'reversed' | 'reversal_refused' | 'not_reversed') => {
         pspConfirmationsRefused.inc({ psp: bank.name, reason, reversal });
         return { reversal };

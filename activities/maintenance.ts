@@ -2,6 +2,7 @@
  * Housekeeping activities: deleting records nobody needs any more.
  */
 import type { Db } from '../src/db/database.ts';
+import { deleteExpiredIdempotencyKeys } from '../src/db/maintenance.ts';
 import type { Logger } from '../src/logger.ts';
 
 export interface MaintenanceActivityDependencies {
@@ -17,15 +18,7 @@ export function createMaintenanceActivities({ db, logger }: MaintenanceActivityD
      * request still holds (locked) is left alone. Safe to repeat.
      */
     async deleteExpiredIdempotencyKeys({ batch_size }: { batch_size: number }): Promise<number> {
-      const now = new Date();
-      const result = await db
-        .deleteFrom('idempotency_keys')
-        .where('expires_at', '<=', now)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-        .orderBy('expires_at')
-        .limit(batch_size)
-        .executeTakeFirst();
-      const deleted = Number(result.numDeletedRows);
+      const deleted = await deleteExpiredIdempotencyKeys(db, new Date(), batch_size);
       if (deleted > 0) logger.info({ deleted }, 'expired idempotency keys deleted');
       return deleted;
     },

@@ -11,6 +11,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../src/db/database.ts';
+import { paymentIdentity } from '../src/db/payments.ts';
 import type { Logger } from '../src/logger.ts';
 import { recordMismatchRefusals } from '../src/observability/metrics.ts';
 import { recordedChargedAmount } from '../src/domain/payment.ts';
@@ -70,7 +71,7 @@ export function paymentRecordGuard(logger: Logger) {
     check,
     /** Reads the payment's identity and checks `claim` against it (see check); answers the record's. */
     async read(db: Db, activity: string, claim: PaymentClaim): Promise<RecordedIdentity & Required<Pick<RecordedIdentity, 'customer_fee'>>> {
-      const row = await db.selectFrom('payments').select(['mode', 'amount', 'customer_fee', 'merchant_id', 'psp', 'allowed_card_hashes']).where('id', '=', claim.payment_id).executeTakeFirst();
+      const row = await paymentIdentity(db, claim.payment_id);
       return check(activity, claim, row);
     },
   };

@@ -12,8 +12,21 @@ import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
 import { post } from '../src/db/ledger.ts';
 import { allocateRefundToShares, paymentSplits, returnRefundToShares, splitAmountOf } from '../src/db/splits.ts';
-import { payerRestrictionFromRow, paymentFromRow, pspFromRow, settlementStatusAfter, writePaymentVersion } from '../src/db/payments.ts';
-import { refundFromRow, writeRefund } from '../src/db/refunds.ts';
+import {
+  lockPaymentRecord,
+  merchantLiveMode,
+  overRecord,
+  paymentById,
+  paymentFromRow,
+  pspFromRow,
+  recordColumnsOf,
+  recordedFieldsFromRow,
+  setPaymentPspWhileCreated,
+  settlementStatusAfter,
+  writePaymentVersion,
+  type RecordColumns,
+} from '../src/db/payments.ts';
+import { lockRefundStatus, refundFromRow, refundOfPayment, writeRefund } from '../src/db/refunds.ts';
 import { paymentEventType, type EventType } from '../src/domain/events.ts';
 import { transitionMovement } from '../src/domain/ledger.ts';
 import { tenantOf, type KeyMode } from '../src/domain/merchant.ts';
@@ -23,7 +36,6 @@ import type { Logger } from '../src/logger.ts';
 import { paidToVerified, paymentTransitions, refunds as refundOutcomes } from '../src/observability/metrics.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
 import { paymentRecordGuard, type PaymentRecordGuard } from './payment-record.ts';
-import { recordedChargedAmount } from '../src/domain/payment.ts';
 
 export interface RecordActivityDependencies {
   db: Db;
@@ -55,67 +67,23 @@ interface Shown {
   merchantId: string;
 }
 
-/** The record's columns an event and a posting need besides the workflow's state. */
-const RECORD_COLUMNS = [
-  'merchant_id',
-  'metadata',
-  'settlement_status',
-  'psp',
-  'psp_terminal_id',
-  'created_via',
-  'amount',
-  'fee_payer',
-  'customer_fee',
-  'allowed_cards_masked',
-  'national_code_masked',
-  'payment_link_id',
-] as const;
-
 /**
  * `row`'s metadata, settlement status and PSP on the workflow's state: settlement_status is the
  * record's (settlement and the end of a live payment set it), and so is the PSP that took the
  * payment (recordPaymentPsp), which a workflow started before routing does not hold, and who pays
  * the fee with what the customer is charged, who may pay and the payment link, which a workflow started before those columns does not.
  */
-function shownFrom(
-  payment: Payment,
-  row: {
-    merchant_id: string;
-    metadata: string;
-    settlement_status: string;
-    psp: string | null;
-    psp_terminal_id: string | null;
-    created_via: string;
-    amount: number;
-    fee_payer: string;
-    customer_fee: number;
-    allowed_cards_masked: string | null;
-    national_code_masked: string | null;
-    payment_link_id: string | null;
-  },
-): Shown {
+function shownFrom(payment: Payment, row: RecordColumns): Shown {
   const settlement = row.settlement_status as Payment['settlement_status'];
-  const createdVia = row.created_via as Payment['created_via'];
-  const feePayer = row.fee_payer as Payment['fee_payer'];
   return {
-    payment: {
-      ...payment,
-      metadata: JSON.parse(row.metadata) as Payment['metadata'],
-      settlement_status: settlement,
-      psp: pspFromRow(row),
-      created_via: createdVia,
-      fee_payer: feePayer,
-      charged_amount: recordedChargedAmount(row),
-      ...payerRestrictionFromRow(row),
-      payment_link: row.payment_link_id,
-    },
+    payment: { ...overRecord(payment, recordedFieldsFromRow(row)), settlement_status: settlement, psp: pspFromRow(row) },
     merchantId: row.merchant_id,
   };
 }
 
 /** The payment as events show it, read from the record as it stands (in `trx`, after any write of it there). */
 async function withMetadata(trx: Db, payment: Payment): Promise<Shown> {
-  return shownFrom(payment, await trx.selectFrom('payments').select(RECORD_COLUMNS).where('id', '=', payment.id).executeTakeFirstOrThrow());
+  return shownFrom(payment, await recordColumnsOf(trx, payment.id));
 }
 
 /**
@@ -132,7 +100,7 @@ async function lockForWrite(
   payment: Payment,
   version: number,
 ): Promise<{ from: string; shown: Shown } | undefined> {
-  const locked = await trx.selectFrom('payments').select(['status', 'version', 'mode', ...RECORD_COLUMNS]).where('id', '=', payment.id).forUpdate().executeTakeFirst();
+  const locked = await lockPaymentRecord(trx, payment.id);
   // No row yet: the caller retries until the create's insert is visible.
   if (locked === undefined) return undefined;
   // A write goes only to the record of the payment the workflow was started for (activities/payment-record.ts).
@@ -209,7 +177,7 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
      */
     async recordPaymentPsp({ payment_id, mode, amount, psp, terminal_id }: { payment_id: string; mode: KeyMode; amount: number; psp: string; terminal_id: string }): Promise<void> {
       await guard.read(db, 'recordPaymentPsp', { payment_id, mode, amount });
-      await db.updateTable('payments').set({ psp, psp_terminal_id: terminal_id }).where('id', '=', payment_id).where('status', '=', 'created').execute();
+      await setPaymentPspWhileCreated(db, payment_id, psp, terminal_id);
     },
 
     /**
@@ -217,15 +185,15 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
      * its workflow only while it is (docs/PAYMENTS.md#payment-links). A read, answered from the record.
      */
     async merchantLiveStanding({ merchant_id }: { merchant_id: string }): Promise<{ live: boolean }> {
-      const merchant = await db.selectFrom('merchants').select('live_mode').where('id', '=', merchant_id).executeTakeFirst();
+      const merchant = await merchantLiveMode(db, merchant_id);
       return { live: Boolean(merchant?.live_mode) };
     },
 
     /** Reads the payment (and the refund `refund_id`, if taken) for the refunds workflow, which alone writes a verified payment. */
     async readPaymentForRefund({ payment_id, refund_id }: { payment_id: string; refund_id: string }): Promise<RecordedForRefund> {
-      const row = await db.selectFrom('payments').selectAll().where('id', '=', payment_id).executeTakeFirst();
+      const row = await paymentById(db, payment_id);
       if (row === undefined) throw ApplicationFailure.nonRetryable(`no payment ${payment_id}`, 'payment_not_found');
-      const taken = await db.selectFrom('refunds').selectAll().where('id', '=', refund_id).where('payment_id', '=', payment_id).executeTakeFirst();
+      const taken = await refundOfPayment(db, refund_id, payment_id);
       return { payment: { ...paymentFromRow(row), metadata: {} }, version: row.version, refund: taken === undefined ? null : refundFromRow(taken) };
     },
 
@@ -270,7 +238,7 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
           const at = new Date();
           await guard.read(trx, 'recordRefund', { payment_id: refund.payment_id, mode, merchant_id, amount: payment?.payment.amount });
           if (refund.status !== 'pending') {
-            const before = await trx.selectFrom('refunds').select('status').where('id', '=', refund.id).forUpdate().executeTakeFirst();
+            const before = await lockRefundStatus(trx, refund.id);
             ends = before?.status !== refund.status;
           }
           const recorded: StoredEvent[] = [];

@@ -20,6 +20,7 @@ import {
   recordBeneficiaryPayoutResult,
   recordPayoutResult,
   settleableMerchants,
+  settlementPayoutTarget,
   type PayoutResult,
 } from '../src/db/settlements.ts';
 import { beneficiaryPayoutKey, payoutKey, type BeneficiaryPayoutInput } from '../src/domain/settlement.ts';
@@ -96,7 +97,7 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
       try {
         // Each under its own attempt's key: a transfer an operator's retry reopened is asked for under the retry's key, the one its own workflow uses.
         for (const share of await pendingBeneficiaryPayouts(db, settlement_id)) await payBeneficiary(payouts, settlement_id, share);
-        const row = await db.selectFrom('settlements').select(['iban', 'net']).where('id', '=', settlement_id).executeTakeFirstOrThrow();
+        const row = await settlementPayoutTarget(db, settlement_id);
         if (Number(row.net) === 0) return { paid: true, bank_reference: null };
         const result = await transfer(payouts, { key: payoutKey(settlement_id, attempt), iban: row.iban, amount: Number(row.net), description: `settlement ${settlement_id}` });
         if (!result.paid) logger.warn({ settlement_id, attempt, code: result.code }, 'payout refused by the bank');

@@ -10,7 +10,7 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
-import { paymentFromRow } from '../src/db/payments.ts';
+import { paymentByIdOrThrow, paymentFromRow } from '../src/db/payments.ts';
 import { EVENT_LOOKBACK_MS, eventsWithoutDeliveryBefore, pendingRefundsBefore, unansweredPayoutsBefore } from '../src/db/stuck.ts';
 import { webhookDeliveryWorkflowId } from '../src/domain/webhook-delivery.ts';
 import type { StuckSweepInput } from '../src/domain/waiting-states.ts';
@@ -56,7 +56,7 @@ export function createSweepActivities({ db, logger, temporal, config }: SweepAct
     async sendOnPendingRefunds({ after_ms, batch_size }: StuckSweepInput): Promise<number> {
       const refunds = await pendingRefundsBefore(db, new Date(Date.now() - after_ms), batch_size);
       return each('refund', refunds, (r) => r.id, async (refund) => {
-        const row = await db.selectFrom('payments').selectAll().where('id', '=', refund.payment_id).executeTakeFirstOrThrow();
+        const row = await paymentByIdOrThrow(db, refund.payment_id);
         await takeRefund(temporal, config, refund.merchant_id, paymentFromRow(row), { refund_id: refund.id, amount: Number(refund.amount), reason: refund.reason });
       });
     },

@@ -203,3 +203,116 @@ export async function otherPaymentWithReference(db: Db, referenceId: string, exc
   const rows = await db.selectFrom('payments').select(['id', 'reference_id']).where('reference_id', '=', referenceId).where('id', '!=', exceptId).execute();
   return rows.find((row) => row.reference_id === referenceId)?.id;
 }
+
+/**
+ * A payment's fields fixed at its create that its record alone is sure to hold: the merchant's metadata
+ * (no workflow carries it), and how it was created, who pays the fee with what the customer is charged,
+ * who may pay and the payment link, which a workflow started before those columns existed does not hold.
+ */
+export type RecordedFields = Pick<Payment, 'metadata' | 'created_via' | 'fee_payer' | 'charged_amount' | 'allowed_cards' | 'national_code' | 'payment_link'>;
+
+/**
+ * A workflow's payment (the state a transition leaves) written over its record: the payment as the
+ * API and events show it, its RecordedFields the record's (`recorded`), whatever the workflow holds.
+ */
+export function overRecord(payment: Payment, recorded: RecordedFields): Payment {
+  return {
+    ...payment,
+    metadata: recorded.metadata,
+    created_via: recorded.created_via,
+    fee_payer: recorded.fee_payer,
+    charged_amount: recorded.charged_amount,
+    allowed_cards: recorded.allowed_cards,
+    national_code: recorded.national_code,
+    payment_link: recorded.payment_link,
+  };
+}
+
+/**
+ * The record's columns a payment's resource takes from the record besides the workflow's state:
+ * RecordedFields', its settlement status and PSP, and its merchant (whose the event and the posting are).
+ */
+const RECORD_COLUMNS = [
+  'merchant_id',
+  'metadata',
+  'settlement_status',
+  'psp',
+  'psp_terminal_id',
+  'created_via',
+  'amount',
+  'fee_payer',
+  'customer_fee',
+  'allowed_cards_masked',
+  'national_code_masked',
+  'payment_link_id',
+] as const;
+
+/** A payment row's RECORD_COLUMNS. */
+export type RecordColumns = Pick<PaymentRow, (typeof RECORD_COLUMNS)[number]>;
+
+/** RecordedFields as the record's columns hold them (read as paymentFromRow reads them). */
+export function recordedFieldsFromRow(row: RecordColumns): RecordedFields {
+  return {
+    metadata: JSON.parse(row.metadata) as Payment['metadata'],
+    created_via: row.created_via as Payment['created_via'],
+    fee_payer: row.fee_payer as Payment['fee_payer'],
+    charged_amount: recordedChargedAmount(row),
+    ...payerRestrictionFromRow(row),
+    payment_link: row.payment_link_id,
+  };
+}
+
+/** The payment's RECORD_COLUMNS as the row stands (in `db`'s transaction, after any write of it there); throws when there is no row. */
+export function recordColumnsOf(db: Db, paymentId: string): Promise<RecordColumns> {
+  return db.selectFrom('payments').select(RECORD_COLUMNS).where('id', '=', paymentId).executeTakeFirstOrThrow();
+}
+
+/** Locks the payment's row (FOR UPDATE) and reads its status, version, mode and RECORD_COLUMNS; undefined: no row yet. */
+export function lockPaymentRecord(db: Db, paymentId: string) {
+  return db.selectFrom('payments').select(['status', 'version', 'mode', ...RECORD_COLUMNS]).where('id', '=', paymentId).forUpdate().executeTakeFirst();
+}
+
+/** The payment's row, whoever's it is (a workflow's read: its id is trusted). */
+export function paymentById(db: Db, paymentId: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+}
+
+/** The payment's row, whoever's it is; throws when there is none. */
+export function paymentByIdOrThrow(db: Db, paymentId: string): Promise<PaymentRow> {
+  return db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirstOrThrow();
+}
+
+/** The payment's status alone; undefined: no such payment. */
+export function paymentStatusById(db: Db, paymentId: string) {
+  return db.selectFrom('payments').select('status').where('id', '=', paymentId).executeTakeFirst();
+}
+
+/** What a workflow's claim on a payment is checked against (activities/payment-record.ts): its mode, amounts, merchant, PSP and allowed cards. */
+export function paymentIdentity(db: Db, paymentId: string) {
+  return db.selectFrom('payments').select(['mode', 'amount', 'customer_fee', 'merchant_id', 'psp', 'allowed_card_hashes']).where('id', '=', paymentId).executeTakeFirst();
+}
+
+/** Records the PSP terminal that gave the payment its token; only while the payment is `created` (the same values again change nothing). */
+export async function setPaymentPspWhileCreated(db: Db, paymentId: string, psp: string, terminalId: string): Promise<void> {
+  await db.updateTable('payments').set({ psp, psp_terminal_id: terminalId }).where('id', '=', paymentId).where('status', '=', 'created').execute();
+}
+
+/** Whether the merchant is approved for live mode, as its row says (undefined: no such merchant). */
+export function merchantLiveMode(db: Db, merchantId: string) {
+  return db.selectFrom('merchants').select('live_mode').where('id', '=', merchantId).executeTakeFirst();
+}
+
+/**
+ * Another payment of PSP terminal `terminalId` paid since `since` whose bank reference is `referenceId`
+ * (its id): the sale a refused confirmation names is that payment's, not to be reversed.
+ */
+export function otherPaymentPaidWithReference(db: Db, { terminalId, since, referenceId, exceptId }: { terminalId: string; since: Date; referenceId: string; exceptId: string }) {
+  return db
+    .selectFrom('payments')
+    .select('id')
+    .where('psp_terminal_id', '=', terminalId)
+    .where('paid_at', '>=', since)
+    .where('reference_id', '=', referenceId)
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
+}

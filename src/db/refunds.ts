@@ -1,6 +1,8 @@
 import type { Tenant } from '../domain/merchant.ts';
-import type { Refund } from '../domain/refund-schemas.ts';
+import type { ListAllRefundsQuery, ListRefundsQuery, Refund } from '../domain/refund-schemas.ts';
 import type { Db, RefundRow } from './database.ts';
+import { instant } from './filters.ts';
+import { keyedPage } from './pagination.ts';
 import { scopedTo } from './tenant.ts';
 
 /** The API shape of a stored refund. */
@@ -66,4 +68,32 @@ export async function writeRefund(db: Db, refund: WrittenRefund, tenant: Tenant,
 /** The tenant's refund with this id, if it has one. */
 export async function findRefund(db: Db, id: string, tenant: Tenant): Promise<RefundRow | undefined> {
   return db.selectFrom('refunds').selectAll().where('id', '=', id).where(scopedTo(tenant)).executeTakeFirst();
+}
+
+/** The refund `refundId` of payment `paymentId`, if it was taken (a workflow's read: the ids are trusted). */
+export function refundOfPayment(db: Db, refundId: string, paymentId: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('refunds').selectAll().where('id', '=', refundId).where('payment_id', '=', paymentId).executeTakeFirst();
+}
+
+/** Locks the refund's row (FOR UPDATE) and reads its status; undefined: not written yet. */
+export function lockRefundStatus(db: Db, refundId: string) {
+  return db.selectFrom('refunds').select('status').where('id', '=', refundId).forUpdate().executeTakeFirst();
+}
+
+/**
+ * A page of the tenant's refunds, newest first, with the filters of the query combined (indexes:
+ * refunds_by_merchant, refunds_by_status, refunds_by_payment).
+ */
+export function refundsPage(db: Db, tenant: Tenant, query: ListAllRefundsQuery) {
+  let q = db.selectFrom('refunds').selectAll().where(scopedTo(tenant));
+  if (query.status !== undefined) q = q.where('status', '=', query.status);
+  if (query.payment_id !== undefined) q = q.where('payment_id', '=', query.payment_id);
+  if (query.created_gte !== undefined) q = q.where('created_at', '>=', instant(query.created_gte, 'created_gte'));
+  if (query.created_lt !== undefined) q = q.where('created_at', '<', instant(query.created_lt, 'created_lt'));
+  return keyedPage(q, query, refundFromRow);
+}
+
+/** A page of the tenant's refunds of one payment, newest first. */
+export function paymentRefundsPage(db: Db, tenant: Tenant, paymentId: string, query: ListRefundsQuery) {
+  return keyedPage(db.selectFrom('refunds').selectAll().where('payment_id', '=', paymentId).where(scopedTo(tenant)), query, refundFromRow);
 }

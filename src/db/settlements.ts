@@ -7,12 +7,14 @@ import { sql } from 'kysely';
 import { reconciledForSettlement } from './bank-reconciliation.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import { VERIFIED_STATUSES } from '../domain/payment.ts';
-import type { BeneficiaryPayout, Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
+import type { BeneficiaryPayout, ListSettlementsQuery, Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
 import type { Db, SettlementLineRow, SettlementRow } from './database.ts';
 import { recordEvent, type StoredEvent } from './events.ts';
 import type { BeneficiaryPayoutsTable } from './schema-splits.ts';
 import { post } from './ledger.ts';
 import { scopedTo } from './tenant.ts';
+import { instant } from './filters.ts';
+import { keyedPage } from './pagination.ts';
 import { CHARGED_AMOUNT_SQL } from './payments.ts';
 import { isCarried, settlementDraft, type SettlementDraft } from '../domain/settlement-totals.ts';
 
@@ -375,4 +377,55 @@ export async function settleableMerchants(db: Db, cutoff: Date, reportedPsps: re
 /** The tenant's settlement with this id, if it has one. */
 export async function findSettlement(db: Db, id: string, tenant: Tenant): Promise<SettlementRow | undefined> {
   return db.selectFrom('settlements').selectAll().where('id', '=', id).where(scopedTo(tenant)).executeTakeFirst();
+}
+
+/** Sets the IBAN the merchant's settlements are paid to; false when there is no such merchant (nothing written). */
+export async function setMerchantSettlementIban(db: Db, merchantId: string, iban: string): Promise<boolean> {
+  const merchant = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
+  if (merchant === undefined) return false;
+  await db.updateTable('merchants').set({ settlement_iban: iban }).where('id', '=', merchantId).execute();
+  return true;
+}
+
+/** The settlement's state and payout attempt (the merchant's own transfer); undefined: no such settlement. */
+export function settlementPayoutState(db: Db, id: string) {
+  return db.selectFrom('settlements').select(['status', 'payout_attempt']).where('id', '=', id).executeTakeFirst();
+}
+
+/** The state and attempt of each of the settlement's transfers to its beneficiaries, by beneficiary id. */
+export function beneficiaryPayoutStates(db: Db, settlementId: string) {
+  return db.selectFrom('beneficiary_payouts').select(['beneficiary_id', 'status', 'attempt']).where('settlement_id', '=', settlementId).orderBy('beneficiary_id').execute();
+}
+
+/** The settlement's transfers to its beneficiaries, whole rows, in the order they are paid (by beneficiary id). */
+export function beneficiaryPayoutsOf(db: Db, settlementId: string) {
+  return db.selectFrom('beneficiary_payouts').selectAll().where('settlement_id', '=', settlementId).orderBy('beneficiary_id').execute();
+}
+
+/** What the settlement's payout transfers to the merchant, and where; throws when there is no such settlement. */
+export function settlementPayoutTarget(db: Db, id: string) {
+  return db.selectFrom('settlements').select(['iban', 'net']).where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** A page of the tenant's settlements, newest first, with the filters of the query combined. */
+export function settlementsPage(db: Db, tenant: Tenant, query: ListSettlementsQuery) {
+  let q = db.selectFrom('settlements').selectAll().where(scopedTo(tenant));
+  if (query.status !== undefined) q = q.where('status', '=', query.status);
+  if (query.created_gte !== undefined) q = q.where('created_at', '>=', instant(query.created_gte, 'created_gte'));
+  if (query.created_lt !== undefined) q = q.where('created_at', '<', instant(query.created_lt, 'created_lt'));
+  return keyedPage(q, query, settlementFromRow);
+}
+
+/** Where a page of a settlement's lines starts: after this line, in their order (kind, then object id). */
+export interface LineKey {
+  kind: string;
+  object_id: string;
+}
+
+/** A settlement's lines in their stable order (kind, then object id): all, or `limit` after `after` (keyset on the lines' key). */
+export function settlementLines(db: Db, id: string, page: { limit?: number; after?: LineKey } = {}) {
+  let q = db.selectFrom('settlement_lines').selectAll().where('settlement_id', '=', id);
+  if (page.after !== undefined) q = q.where(sql<boolean>`(kind, object_id) > (${page.after.kind}, ${page.after.object_id})`);
+  q = q.orderBy('kind').orderBy('object_id');
+  return (page.limit === undefined ? q : q.limit(page.limit)).execute();
 }

@@ -50,6 +50,11 @@ export function beneficiariesByStatus(db: Db, status: BeneficiaryStatus | undefi
   return query.orderBy('b.created_at').orderBy('b.id').execute();
 }
 
+/** The beneficiary's review status alone; undefined: no such beneficiary. */
+export function beneficiaryStatus(db: Db, id: string) {
+  return db.selectFrom('beneficiaries').select('status').where('id', '=', id).executeTakeFirst();
+}
+
 /** The operator's review of a pending beneficiary; answers the row as it stands (a reviewed one is not changed again). */
 export async function reviewBeneficiary(db: Db, id: string, decision: { status: 'approved' } | { status: 'rejected'; reason: string }, at: Date): Promise<BeneficiaryRow | undefined> {
   await db

@@ -8,11 +8,24 @@
  *    is what was verified less fees, beneficiaries' shares, refunds and payouts;
  *    the beneficiaries account is the shares no settlement has paid out yet.
  */
-import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { expectedPaymentBalances, LEDGER_ACCOUNTS, type LedgerAccount } from '../domain/ledger.ts';
-import { isVerified, recordedChargedAmount, VERIFIED_STATUSES, type PaymentStatus } from '../domain/payment.ts';
-import { CHARGED_AMOUNT_SQL } from '../db/payments.ts';
+import { isVerified, recordedChargedAmount, type PaymentStatus } from '../domain/payment.ts';
+import {
+  entriesTotal,
+  merchantEntrySums,
+  merchantPage,
+  merchantPaymentSums,
+  merchantPendingRefundSums,
+  merchantSettlementSums,
+  merchantShareSums,
+  merchantUnpaidSharePayoutSums,
+  paymentEntrySums,
+  paymentPage,
+  paymentRefundSums,
+  paymentShareSums,
+  postingPage,
+} from '../db/ledger-check.ts';
 
 const PAGE = 500;
 /** Breaks listed in the report; the count covers them all. */
@@ -86,7 +99,7 @@ interface CheckRun {
 /** 1. Each posting (after id `postingsAfter`) balances, and its entries are on its own merchant and mode; then the whole ledger. */
 async function checkPostings({ db, report, fault }: CheckRun, postingsAfter: number): Promise<void> {
   for (let after = postingsAfter; ; ) {
-    const postings = await postingPage(db, after);
+    const postings = await postingPage(db, after, PAGE);
     if (postings.length === 0) break;
     for (const p of postings) {
       report.postings += 1;
@@ -96,7 +109,7 @@ async function checkPostings({ db, report, fault }: CheckRun, postingsAfter: num
     after = Number(postings.at(-1)!.id);
     report.last_posting_id = after;
   }
-  const total = await db.selectFrom('ledger_entries').select(sql<string>`coalesce(sum(amount), 0)`.as('total')).executeTakeFirstOrThrow();
+  const total = await entriesTotal(db);
   report.entries_total = Number(total.total);
   if (report.entries_total !== 0) fault({ invariant: 'ledger_balanced', subject: 'all entries', detail: `sum to ${report.entries_total}` });
 }
@@ -104,33 +117,12 @@ async function checkPostings({ db, report, fault }: CheckRun, postingsAfter: num
 /** 2. Each payment's own postings (capture, verify, reversal, its refunds) against its record. */
 async function checkPaymentEntries({ db, only, report, fault }: CheckRun): Promise<void> {
   for (let after = ''; ; ) {
-    let pageQuery = db.selectFrom('payments').select(['id', 'merchant_id', 'mode', 'status', 'amount', 'customer_fee', 'fee', 'refunded_amount']).where('id', '>', after);
-    if (only !== undefined) pageQuery = pageQuery.where('merchant_id', 'in', only.length === 0 ? [''] : only);
-    const payments = await pageQuery
-      .orderBy('id')
-      .limit(PAGE)
-      .execute();
+    const payments = await paymentPage(db, after, only, PAGE);
     if (payments.length === 0) break;
     const ids = payments.map((p) => p.id);
-    const entries = await db
-      .selectFrom('ledger_entries as e')
-      .innerJoin('ledger_postings as p', 'p.id', 'e.posting_id')
-      .select(['p.payment_id', 'e.account', sql<string>`sum(e.amount)`.as('total')])
-      .where('p.payment_id', 'in', ids)
-      .groupBy(['p.payment_id', 'e.account'])
-      .execute();
-    const refunds = await db
-      .selectFrom('refunds')
-      .select(['payment_id', 'status', sql<string>`sum(amount)`.as('total')])
-      .where('payment_id', 'in', ids)
-      .groupBy(['payment_id', 'status'])
-      .execute();
-    const shares = await db
-      .selectFrom('payment_splits')
-      .select(['payment_id', sql<string>`sum(amount)`.as('total'), sql<string>`sum(refunded)`.as('refunded')])
-      .where('payment_id', 'in', ids)
-      .groupBy('payment_id')
-      .execute();
+    const entries = await paymentEntrySums(db, ids);
+    const refunds = await paymentRefundSums(db, ids);
+    const shares = await paymentShareSums(db, ids);
     const actual = new Map<string, Balances>();
     for (const e of entries) {
       const b = actual.get(e.payment_id!) ?? zero();
@@ -161,58 +153,16 @@ async function checkPaymentEntries({ db, only, report, fault }: CheckRun): Promi
 /** 3. Each merchant's accounts, per mode, against its payments, refunds and settlements. */
 async function checkMerchantAccounts({ db, only, report, fault }: CheckRun): Promise<void> {
   for (let after = ''; ; ) {
-    let merchantQuery = db.selectFrom('merchants').select('id').where('id', '>', after);
-    if (only !== undefined) merchantQuery = merchantQuery.where('id', 'in', only.length === 0 ? [''] : only);
-    const merchants = await merchantQuery.orderBy('id').limit(PAGE).execute();
+    const merchants = await merchantPage(db, after, only, PAGE);
     if (merchants.length === 0) break;
     const ids = merchants.map((m) => m.id);
-    const entries = await db
-      .selectFrom('ledger_entries')
-      .select(['merchant_id', 'mode', 'account', sql<string>`sum(amount)`.as('total')])
-      .where('merchant_id', 'in', ids)
-      .groupBy(['merchant_id', 'mode', 'account'])
-      .execute();
-    const payments = await db
-      .selectFrom('payments')
-      .select(['merchant_id', 'mode', 'status', sql<string>`sum(${CHARGED_AMOUNT_SQL})`.as('charged'), sql<string>`sum(fee)`.as('fee'), sql<string>`sum(refunded_amount)`.as('refunded')])
-      .where('merchant_id', 'in', ids)
-      .groupBy(['merchant_id', 'mode', 'status'])
-      .execute();
-    const refunds = await db
-      .selectFrom('refunds')
-      .select(['merchant_id', 'mode', sql<string>`sum(amount)`.as('total')])
-      .where('merchant_id', 'in', ids)
-      .where('status', '=', 'pending')
-      .groupBy(['merchant_id', 'mode'])
-      .execute();
-    const settlements = await db
-      .selectFrom('settlements')
-      .select(['merchant_id', 'mode', 'status', sql<string>`sum(net)`.as('net')])
-      .where('merchant_id', 'in', ids)
-      .groupBy(['merchant_id', 'mode', 'status'])
-      .execute();
+    const entries = await merchantEntrySums(db, ids);
+    const payments = await merchantPaymentSums(db, ids);
+    const refunds = await merchantPendingRefundSums(db, ids);
+    const settlements = await merchantSettlementSums(db, ids);
     // The beneficiaries' shares of verified payments: all of them, and those no settlement has paid out yet.
-    const shares = await db
-      .selectFrom('payment_splits as s')
-      .innerJoin('payments as p', 'p.id', 's.payment_id')
-      .select([
-        'p.merchant_id',
-        'p.mode',
-        sql<string>`sum(s.amount)`.as('total'),
-        sql<string>`sum(s.refunded)`.as('refunded'),
-        sql<string>`coalesce(sum(case when s.settled_in is null then s.amount - s.refunded else 0 end), 0)`.as('unpaid'),
-      ])
-      .where('p.merchant_id', 'in', ids)
-      .where('p.status', 'in', VERIFIED_STATUSES)
-      .groupBy(['p.merchant_id', 'p.mode'])
-      .execute();
-    const sharePayouts = await db
-      .selectFrom('beneficiary_payouts')
-      .select(['merchant_id', 'mode', sql<string>`sum(amount)`.as('total')])
-      .where('merchant_id', 'in', ids)
-      .where('status', '<>', 'paid')
-      .groupBy(['merchant_id', 'mode'])
-      .execute();
+    const shares = await merchantShareSums(db, ids);
+    const sharePayouts = await merchantUnpaidSharePayoutSums(db, ids);
     for (const merchant of ids) {
       for (const mode of ['test', 'live'] as const) {
         const mine = <T extends { merchant_id: string; mode: string }>(rows: T[]) => rows.filter((r) => r.merchant_id === merchant && r.mode === mode);
@@ -248,21 +198,4 @@ async function checkMerchantAccounts({ db, only, report, fault }: CheckRun): Pro
     }
     after = merchants.at(-1)!.id;
   }
-}
-
-/** The next PAGE postings after id `after`, each with its entries' sum: a page is an id range, found by keyset. */
-async function postingPage(db: Db, after: number) {
-  const last = await db.selectFrom('ledger_postings').select('id').where('id', '>', after).orderBy('id').limit(1).offset(PAGE - 1).executeTakeFirst();
-  let query = db
-    .selectFrom('ledger_postings as p')
-    .leftJoin('ledger_entries as e', 'e.posting_id', 'p.id')
-    .select([
-      'p.id',
-      'p.cause',
-      sql<string>`coalesce(sum(e.amount), 0)`.as('total'),
-      sql<string>`coalesce(sum(e.merchant_id <> p.merchant_id or e.mode <> p.mode), 0)`.as('foreign_entries'),
-    ])
-    .where('p.id', '>', after);
-  if (last !== undefined) query = query.where('p.id', '<=', last.id);
-  return query.groupBy(['p.id', 'p.cause']).orderBy('p.id').execute();
 }

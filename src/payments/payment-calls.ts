@@ -7,7 +7,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { findPayment, paymentFromRow } from '../db/payments.ts';
+import { findPayment, overRecord, paymentFromRow } from '../db/payments.ts';
 import type { AuthState, Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { paymentWorkflowId } from '../domain/payment-workflow.ts';
@@ -46,16 +46,7 @@ export async function updateWorkflow<Args extends [] | [unknown]>(
       args.length === 0 ? handle.executeUpdate<Payment, []>(update.name) : handle.executeUpdate<Payment, [unknown]>(update.name, { args }),
     );
     // created_via, who pays the fee, who may pay and the payment link are the record's too: a workflow started before their columns existed does not hold them.
-    return {
-      ...result,
-      metadata: recorded.metadata,
-      created_via: recorded.created_via,
-      fee_payer: recorded.fee_payer,
-      charged_amount: recorded.charged_amount,
-      allowed_cards: recorded.allowed_cards,
-      national_code: recorded.national_code,
-      payment_link: recorded.payment_link,
-    };
+    return overRecord(result, recorded);
   } catch (error) {
     // A refusal (a bank that did not answer the settle at verify: 503, and the same request again completes it).
     throw updateRefusal(error) ?? error;

@@ -10,6 +10,7 @@ import {
   approvedBeneficiaryIds,
   beneficiariesByStatus,
   beneficiaryFromRow,
+  beneficiaryStatus,
   insertBeneficiary,
   merchantBeneficiaries,
   paymentSplits,
@@ -105,7 +106,7 @@ export async function beneficiariesToReview(db: Db, status: string | undefined):
  * partner's (Shaparak pays only registered IBANs). A reviewed one is not changed again.
  */
 export async function decideBeneficiary(db: Db, id: string, decision: { status: 'approved' } | { status: 'rejected'; reason: string }): Promise<{ beneficiary: Beneficiary }> {
-  const before = await db.selectFrom('beneficiaries').select('status').where('id', '=', id).executeTakeFirst();
+  const before = await beneficiaryStatus(db, id);
   if (before === undefined) throw new OnboardingError(`no beneficiary ${id}`);
   if (before.status !== 'pending') throw new OnboardingError(`beneficiary ${id} is already ${before.status}`);
   const row = await reviewBeneficiary(db, id, decision, new Date());
@@ -118,7 +119,7 @@ export async function decideBeneficiary(db: Db, id: string, decision: { status: 
  * fixed when those payments were made, and the ledger owes them (docs/PAYMENTS.md#split-settlement).
  */
 export async function revokeBeneficiary(db: Db, id: string, reason: string): Promise<{ beneficiary: Beneficiary }> {
-  const before = await db.selectFrom('beneficiaries').select('status').where('id', '=', id).executeTakeFirst();
+  const before = await beneficiaryStatus(db, id);
   if (before === undefined) throw new OnboardingError(`no beneficiary ${id}`);
   if (before.status !== 'approved') throw new OnboardingError(`beneficiary ${id} is ${before.status}: only an approved one is revoked`);
   const row = await revokeApprovedBeneficiary(db, id, reason, new Date());

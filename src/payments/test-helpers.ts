@@ -7,6 +7,7 @@ import type { AuthState } from '../domain/merchant.ts';
 import type { BankOutcome } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { advanceClockUpdate } from '../domain/payment-workflow.ts';
+import { overRecord } from '../db/payments.ts';
 import { DomainError } from '../errors.ts';
 import { bankCallbackFrom, requestBankPage, submitBankCallback } from './bank-return.ts';
 import { changePayment, getPayment, testModeOnly, type PaymentServiceDeps } from './payment-calls.ts';
@@ -31,7 +32,7 @@ export async function simulateBankOutcome(deps: PaymentServiceDeps, auth: AuthSt
     const callback = bankCallbackFrom(id, new URLSearchParams(fields), psp);
     if (callback === undefined) throw new DomainError('service_unavailable', 'The bank simulator answered an unexpected page.');
     const payment = await submitBankCallback(deps.temporal, id, callback, true);
-    return { ...(payment ?? recorded), metadata: recorded.metadata };
+    return overRecord(payment ?? recorded, recorded);
   } catch (error) {
     // The payment stopped being payable meanwhile (canceled, expired, paid): it answers as it is.
     if (error instanceof WorkflowNotFoundError || (error instanceof DomainError && error.code === 'payment_not_payable')) return getPayment(deps.db, auth, id);

@@ -5,10 +5,7 @@
  * sends the request on and reads the records.
  */
 import type { Db } from '../db/database.ts';
-import { instant } from '../db/filters.ts';
-import { keyedPage } from '../db/pagination.ts';
-import { findRefund, refundFromRow } from '../db/refunds.ts';
-import { scopedTo } from '../db/tenant.ts';
+import { findRefund, paymentRefundsPage, refundFromRow, refundsPage } from '../db/refunds.ts';
 import { isValidSheba, normalizeSheba } from '../domain/business-documents.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import { recordedRefundRefusal } from '../domain/refund.ts';
@@ -78,16 +75,11 @@ export async function getRefund(db: Db, auth: Tenant, id: string): Promise<Refun
  * refunds_by_status, refunds_by_payment).
  */
 export async function listAllRefunds(db: Db, tenant: Tenant, query: ListAllRefundsQuery) {
-  let q = db.selectFrom('refunds').selectAll().where(scopedTo(tenant));
-  if (query.status !== undefined) q = q.where('status', '=', query.status);
-  if (query.payment_id !== undefined) q = q.where('payment_id', '=', query.payment_id);
-  if (query.created_gte !== undefined) q = q.where('created_at', '>=', instant(query.created_gte, 'created_gte'));
-  if (query.created_lt !== undefined) q = q.where('created_at', '<', instant(query.created_lt, 'created_lt'));
-  return keyedPage(q, query, refundFromRow);
+  return refundsPage(db, tenant, query);
 }
 
 /** A payment's refunds, newest first, paged like payments. */
 export async function listRefunds(db: Db, auth: Tenant, paymentId: string, query: ListRefundsQuery) {
   await getPayment(db, auth, paymentId);
-  return keyedPage(db.selectFrom('refunds').selectAll().where('payment_id', '=', paymentId).where(scopedTo(auth)), query, refundFromRow);
+  return paymentRefundsPage(db, auth, paymentId, query);
 }

@@ -4,15 +4,26 @@
  * merchant's balance, settlements and their lines.
  */
 import type { Client } from '@temporalio/client';
-import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { accountBalances } from '../db/ledger.ts';
 import { reportedPsps } from '../adapters/psp/reports.ts';
-import { beneficiaryPayoutFromRow, draftSettlement, findSettlement, reopenFailedBeneficiaryPayouts, reopenFailedSettlement, settlementFromRow, settlementLineFromRow } from '../db/settlements.ts';
-import { keyedPage } from '../db/pagination.ts';
-import { instant } from '../db/filters.ts';
-import { scopedTo } from '../db/tenant.ts';
+import {
+  beneficiaryPayoutFromRow,
+  beneficiaryPayoutsOf,
+  beneficiaryPayoutStates,
+  draftSettlement,
+  findSettlement,
+  reopenFailedBeneficiaryPayouts,
+  reopenFailedSettlement,
+  setMerchantSettlementIban,
+  settlementFromRow,
+  settlementLineFromRow,
+  settlementLines,
+  settlementPayoutState,
+  settlementsPage,
+  type LineKey,
+} from '../db/settlements.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import { SETTLEMENT_CSV_COLUMNS, type Balance, type BeneficiaryPayout, type ListSettlementsQuery, type Settlement, type SettlementLine } from '../domain/settlement-schemas.ts';
 import { isValidSheba, normalizeSheba } from '../domain/business-documents.ts';
@@ -25,9 +36,7 @@ import { triggerSettlementRun } from '../temporal/schedules.ts';
 export async function setSettlementIban(db: Db, merchantId: string, input: string) {
   const iban = normalizeSheba(input);
   if (!isValidSheba(iban)) throw new OnboardingError(`"${input}" is not a Sheba IBAN (IR and 24 digits whose check digits hold)`);
-  const merchant = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
-  if (merchant === undefined) throw new OnboardingError(`no merchant ${merchantId}`);
-  await db.updateTable('merchants').set({ settlement_iban: iban }).where('id', '=', merchantId).execute();
+  if (!(await setMerchantSettlementIban(db, merchantId, iban))) throw new OnboardingError(`no merchant ${merchantId}`);
   return { merchant_id: merchantId, settlement_iban: iban };
 }
 
@@ -86,9 +95,9 @@ export async function retryBeneficiaryPayouts(db: Db, temporal: Client, config: 
  */
 export async function retryRefusedTransfers(db: Db, temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, id: string, beneficiaryId?: string) {
   if (beneficiaryId !== undefined) return retryBeneficiaryPayouts(db, temporal, config, id, beneficiaryId);
-  const settlement = await db.selectFrom('settlements').select(['status', 'payout_attempt']).where('id', '=', id).executeTakeFirst();
+  const settlement = await settlementPayoutState(db, id);
   if (settlement === undefined) throw new OnboardingError(`no settlement ${id}`);
-  const shares = await db.selectFrom('beneficiary_payouts').select(['beneficiary_id', 'status', 'attempt']).where('settlement_id', '=', id).orderBy('beneficiary_id').execute();
+  const shares = await beneficiaryPayoutStates(db, id);
   // The first attempts are the settlement workflow's own, still under way while pending: only retries are restarted.
   const sharesToRetry = shares.some((r) => r.status === 'failed' || (r.status === 'pending' && r.attempt > 1));
   const merchantToRetry = settlement.status === 'failed' || (settlement.status === 'pending' && settlement.payout_attempt > 1);
@@ -111,11 +120,7 @@ export async function getBalance(db: Db, tenant: Tenant, config: Pick<Config, 'S
 }
 
 export async function listSettlements(db: Db, tenant: Tenant, query: ListSettlementsQuery) {
-  let q = db.selectFrom('settlements').selectAll().where(scopedTo(tenant));
-  if (query.status !== undefined) q = q.where('status', '=', query.status);
-  if (query.created_gte !== undefined) q = q.where('created_at', '>=', instant(query.created_gte, 'created_gte'));
-  if (query.created_lt !== undefined) q = q.where('created_at', '<', instant(query.created_lt, 'created_lt'));
-  return keyedPage(q, query, settlementFromRow);
+  return settlementsPage(db, tenant, query);
 }
 
 async function ownSettlement(db: Db, tenant: Tenant, id: string) {
@@ -124,24 +129,12 @@ async function ownSettlement(db: Db, tenant: Tenant, id: string) {
   return row;
 }
 
-/** Where a page of a settlement's lines starts: after this line, in their order (kind, then object id). */
-export interface LineKey {
-  kind: string;
-  object_id: string;
-}
-
-/** A settlement's lines in their stable order (kind, then object id): all, or `limit` after `after` (keyset on the lines' key). */
-async function linesOf(db: Db, id: string, page: { limit?: number; after?: LineKey } = {}) {
-  let q = db.selectFrom('settlement_lines').selectAll().where('settlement_id', '=', id);
-  if (page.after !== undefined) q = q.where(sql<boolean>`(kind, object_id) > (${page.after.kind}, ${page.after.object_id})`);
-  q = q.orderBy('kind').orderBy('object_id');
-  return (page.limit === undefined ? q : q.limit(page.limit)).execute();
-}
+export type { LineKey };
 
 /** A settlement with its lines (payments, refunds, refused refunds given back), in a stable order. */
 export async function getSettlement(db: Db, tenant: Tenant, id: string): Promise<{ settlement: Settlement; lines: SettlementLine[] }> {
   const row = await ownSettlement(db, tenant, id);
-  return { settlement: settlementFromRow(row), lines: (await linesOf(db, id)).map(settlementLineFromRow) };
+  return { settlement: settlementFromRow(row), lines: (await settlementLines(db, id)).map(settlementLineFromRow) };
 }
 
 /**
@@ -154,7 +147,7 @@ export async function getSettlement(db: Db, tenant: Tenant, id: string): Promise
  */
 export async function beneficiaryPayoutsOfSettlement(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryPayout[]> {
   await ownSettlement(db, tenant, id);
-  const rows = await db.selectFrom('beneficiary_payouts').selectAll().where('settlement_id', '=', id).orderBy('beneficiary_id').execute();
+  const rows = await beneficiaryPayoutsOf(db, id);
   return rows.map(beneficiaryPayoutFromRow);
 }
 
@@ -165,7 +158,7 @@ export async function getSettlementLinesPage(
   page: { limit: number; after?: LineKey },
 ): Promise<{ settlement: Settlement; lines: SettlementLine[]; next: LineKey | null }> {
   const row = await ownSettlement(db, tenant, id);
-  const rows = await linesOf(db, id, { limit: page.limit + 1, after: page.after });
+  const rows = await settlementLines(db, id, { limit: page.limit + 1, after: page.after });
   const kept = rows.slice(0, page.limit);
   const last = kept.at(-1);
   return {
@@ -188,7 +181,7 @@ async function* csvLines(db: Db, id: string): AsyncGenerator<string> {
   yield `${SETTLEMENT_CSV_COLUMNS.join(',')}\r\n`;
   let after: LineKey | undefined;
   for (;;) {
-    const rows = await linesOf(db, id, { limit: 1_000, after });
+    const rows = await settlementLines(db, id, { limit: 1_000, after });
     if (rows.length === 0) return;
     yield rows
       .map(settlementLineFromRow)
