@@ -16,6 +16,16 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Mailer } from '../adapters/mailer.ts';
 import { hitCounter, unhitCounter, windowStartOf } from '../db/rate-limits.ts';
+import {
+  confirmUserEmail,
+  emailTokenByHash,
+  insertEmailToken,
+  insertUser,
+  markEmailTokenUsed,
+  userByEmail,
+  userIdByEmail,
+  userPasswordHash,
+} from '../db/accounts.ts';
 import type { UserEmailTokensTable } from '../db/database.ts';
 import type { Client } from '@temporalio/client';
 import { insertMerchant, merchantName, OnboardingError } from '../merchants/merchants.ts';
@@ -111,10 +121,7 @@ export async function issueEmailToken(db: Db, userId: string, purpose: UserEmail
 /** Stores a token made beforehand (only its SHA-256). */
 export async function storeEmailToken(db: Db, token: string, userId: string, purpose: UserEmailTokensTable['purpose'], validHours: number): Promise<void> {
   const now = new Date();
-  await db
-    .insertInto('user_email_tokens')
-    .values({ token_hash: sha256(token), user_id: userId, purpose, created_at: now, expires_at: new Date(now.getTime() + validHours * 3_600_000) })
-    .execute();
+  await insertEmailToken(db, { tokenHash: sha256(token), userId, purpose, createdAt: now, expiresAt: new Date(now.getTime() + validHours * 3_600_000) });
 }
 
 /**
@@ -126,8 +133,7 @@ export async function useEmailToken<T>(db: Db, token: string, purpose: UserEmail
   const row = await findEmailToken(db, token, purpose);
   const now = new Date();
   return db.transaction().execute(async (trx) => {
-    const used = await trx.updateTable('user_email_tokens').set({ used_at: now }).where('token_hash', '=', row.token_hash).where('used_at', 'is', null).executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw new AccountError('invalid_link');
+    if (!(await markEmailTokenUsed(trx, row.token_hash, now))) throw new AccountError('invalid_link');
     return then(trx, row.user_id, now);
   });
 }
@@ -135,7 +141,7 @@ export async function useEmailToken<T>(db: Db, token: string, purpose: UserEmail
 /** A usable (unused, unexpired) emailed token of this purpose, or `invalid_link`. */
 export async function findEmailToken(db: Db, token: string, purpose: UserEmailTokensTable['purpose']) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw new AccountError('invalid_link');
-  const row = await db.selectFrom('user_email_tokens').selectAll().where('token_hash', '=', sha256(token)).where('purpose', '=', purpose).executeTakeFirst();
+  const row = await emailTokenByHash(db, sha256(token), purpose);
   if (row === undefined || row.used_at !== null || row.expires_at <= new Date()) throw new AccountError('invalid_link');
   return row;
 }
@@ -174,7 +180,7 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
   const perClient = deps.config.DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR;
   if (perClient > 0 && (await hitCounter(deps.db, `signup-client:${input.address.slice(0, 60)}`, hour)) > perClient) return;
   if ((await hitCounter(deps.db, `signup-email:${sha256(email).toString('hex').slice(0, 40)}`, hour)) > SIGN_UPS_PER_EMAIL_PER_HOUR) return;
-  const existing = await deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  const existing = await userIdByEmail(deps.db, email);
   if (existing !== undefined) {
     // Capped per recipient (src/accounts/owner-mail.ts): anyone can cause this email.
     await mailOwner({ db: deps.db, mailer: deps.mailer, baseUrl: deps.config.PUBLIC_BASE_URL }, email, input.lang, { kind: 'sign_up_tried' });
@@ -186,10 +192,7 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
   try {
     merchantId = await deps.db.transaction().execute(async (trx) => {
       const merchant = await insertMerchant(trx, deps.config, name, undefined);
-      await trx
-        .insertInto('users')
-        .values({ id: userId, merchant_id: merchant.merchant_id, email, password_hash: passwordHash, created_at: new Date() })
-        .execute();
+      await insertUser(trx, { id: userId, merchantId: merchant.merchant_id, email, passwordHash, createdAt: new Date() });
       return merchant.merchant_id;
     });
   } catch (error) {
@@ -208,7 +211,7 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
 /** Confirms the address of an emailed link; a used, expired or unknown link is refused. */
 export async function confirmEmail(db: Db, token: string): Promise<void> {
   await useEmailToken(db, token, 'confirm', async (trx, userId, now) => {
-    await trx.updateTable('users').set({ email_confirmed_at: now }).where('id', '=', userId).where('email_confirmed_at', 'is', null).execute();
+    await confirmUserEmail(trx, userId, now);
   });
 }
 
@@ -289,7 +292,7 @@ async function passwordMatches(passwordHash: string | undefined, input: string):
  * the limits, is `invalid_credentials`.
  */
 export async function confirmPassword(db: Db, user: { userId: string; email: string }, password: string, address: string): Promise<void> {
-  const row = await db.selectFrom('users').select('password_hash').where('id', '=', user.userId).executeTakeFirstOrThrow();
+  const row = await userPasswordHash(db, user.userId);
   const attempt = await reserveSignInFailure(db, user.email, address);
   if (attempt === undefined || !(await passwordMatches(row.password_hash, password))) throw new AccountError('invalid_credentials');
   await attempt.succeeded();
@@ -307,7 +310,7 @@ export async function checkCredentials(db: Db, input: { email: string; password:
   } catch {
     throw new AccountError('invalid_credentials');
   }
-  const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  const user = await userByEmail(db, email);
   const subject = user === undefined ? undefined : { userId: user.id, merchantId: user.merchant_id };
   const attempt = await reserveSignInFailure(db, email, input.address);
   if (attempt === undefined) throw new AccountError('invalid_credentials', subject);

@@ -7,6 +7,7 @@
  * operator's CLI is not bound by the second and third.
  */
 import type { Db } from '../db/database.ts';
+import { apiKeyOwner } from '../db/dashboard-keys.ts';
 import type { KeyMode } from '../domain/merchant.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
 import { createMerchantKey, merchantSummary, rollKey } from '../merchants/onboarding.ts';
@@ -45,7 +46,7 @@ export async function createDashboardKey(db: Db, user: SignedInUser, mode: KeyMo
 
 /** Rolls one of the merchant's keys; another merchant's key is not found (OnboardingError). */
 export async function rollDashboardKey(db: Db, user: SignedInUser, keyId: string, expiresInSeconds: number, testKeyLimit: number) {
-  const key = await db.selectFrom('api_keys').select(['merchant_id', 'mode', 'prefix']).where('id', '=', keyId).executeTakeFirst();
+  const key = await apiKeyOwner(db, keyId);
   if (key === undefined || key.merchant_id !== user.merchantId) throw new OnboardingError(`no key ${keyId}`);
   await allowLiveKey(db, user, key.mode);
   return { ...(await rollKey(db, keyId, expiresInSeconds, testKeyLimit)), old_prefix: key.prefix };

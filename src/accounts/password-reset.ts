@@ -6,6 +6,10 @@
  * setting it ends every session of the user.
  */
 import type { Db } from '../db/database.ts';
+import { confirmUserEmail, markUserEmailTokensUsed, setUserPassword, userAccountByEmail } from '../db/accounts.ts';
+import { userForPasswordReset } from '../db/password-resets.ts';
+import { deleteUserSessions } from '../db/sessions.ts';
+import { deleteUserSignInChallenges } from '../db/two-factor.ts';
 import { sendInBackground } from '../adapters/mailer.ts';
 import { hitCounter, windowStartOf } from '../db/rate-limits.ts';
 import type { Logger } from '../logger.ts';
@@ -52,7 +56,7 @@ export async function requestPasswordReset(deps: AccountDeps & { logger: Logger 
   } catch {
     email = undefined;
   }
-  const user = email === undefined ? undefined : await deps.db.selectFrom('users').select(['id', 'merchant_id']).where('email', '=', email).executeTakeFirst();
+  const user = email === undefined ? undefined : await userAccountByEmail(deps.db, email);
   const hourMs = 3_600_000;
   const counted = sha256(email ?? input.email.slice(0, 254)).toString('hex').slice(0, 40);
   const sent = await hitCounter(deps.db, `reset-account:${counted}`, windowStartOf(Date.now(), hourMs));
@@ -89,22 +93,17 @@ export async function checkResetLink(db: Db, token: string): Promise<void> {
  */
 export async function resetPassword(db: Db, token: string, password: string): Promise<ResetDone> {
   const link = await findEmailToken(db, token, 'reset');
-  const user = await db
-    .selectFrom('users')
-    .innerJoin('merchants', 'merchants.id', 'users.merchant_id')
-    .select(['users.id', 'users.email', 'users.merchant_id', 'users.totp_enabled_at', 'merchants.name'])
-    .where('users.id', '=', link.user_id)
-    .executeTakeFirstOrThrow();
+  const user = await userForPasswordReset(db, link.user_id);
   checkPassword(password, user.email, [user.name]);
   const passwordHash = await hashPassword(password);
   return useEmailToken(db, token, 'reset', async (trx, userId, now) => {
     if (userId !== user.id) throw new AccountError('invalid_link');
     // Whoever opened the link owns the address: it counts as confirmed.
-    await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
-    await trx.updateTable('users').set({ email_confirmed_at: now }).where('id', '=', userId).where('email_confirmed_at', 'is', null).execute();
-    await trx.updateTable('user_email_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', 'reset').where('used_at', 'is', null).execute();
-    await trx.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('user_sign_in_challenges').where('user_id', '=', userId).execute();
+    await setUserPassword(trx, userId, passwordHash);
+    await confirmUserEmail(trx, userId, now);
+    await markUserEmailTokensUsed(trx, userId, 'reset', now);
+    await deleteUserSessions(trx, userId);
+    await deleteUserSignInChallenges(trx, userId);
     return { userId, merchantId: user.merchant_id, email: user.email, twoFactorKept: user.totp_enabled_at !== null };
   });
 }

@@ -7,6 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { deleteSession, deleteUserSessions, insertSession, sessionWithUser, setSessionLastSeen, setSessionSecondFactor } from '../db/sessions.ts';
+import { deleteUserSignInChallenges } from '../db/two-factor.ts';
 import { sha256, type SignedInUser } from './accounts.ts';
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -23,10 +25,7 @@ export async function startSession(db: Db, config: SessionConfig, userId: string
   if (replacing !== undefined) await endSession(db, replacing);
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  await db
-    .insertInto('user_sessions')
-    .values({ token_hash: sha256(token), user_id: userId, created_at: now, last_seen_at: now, expires_at: new Date(now.getTime() + config.DASHBOARD_SESSION_MAX_SECONDS * 1000), second_factor_at: secondFactor ? now : null })
-    .execute();
+  await insertSession(db, { tokenHash: sha256(token), userId, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + config.DASHBOARD_SESSION_MAX_SECONDS * 1000), secondFactorAt: secondFactor ? now : null });
   return token;
 }
 
@@ -34,20 +33,15 @@ export async function startSession(db: Db, config: SessionConfig, userId: string
 export async function sessionUser(db: Db, config: SessionConfig, token: string | undefined): Promise<SignedInUser | undefined> {
   if (token === undefined || !TOKEN_PATTERN.test(token)) return undefined;
   const tokenHash = sha256(token);
-  const row = await db
-    .selectFrom('user_sessions')
-    .innerJoin('users', 'users.id', 'user_sessions.user_id')
-    .select(['user_sessions.last_seen_at', 'user_sessions.expires_at', 'users.id as user_id', 'users.merchant_id', 'users.email', 'users.totp_enabled_at', 'user_sessions.second_factor_at'])
-    .where('user_sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  const row = await sessionWithUser(db, tokenHash);
   if (row === undefined) return undefined;
   const now = Date.now();
   if (now >= row.expires_at.getTime() || now - row.last_seen_at.getTime() >= config.DASHBOARD_SESSION_IDLE_SECONDS * 1000) {
-    await db.deleteFrom('user_sessions').where('token_hash', '=', tokenHash).execute();
+    await deleteSession(db, tokenHash);
     return undefined;
   }
   if (now - row.last_seen_at.getTime() > TOUCH_RESOLUTION_MS) {
-    await db.updateTable('user_sessions').set({ last_seen_at: new Date(now) }).where('token_hash', '=', tokenHash).execute();
+    await setSessionLastSeen(db, tokenHash, new Date(now));
   }
   return { userId: row.user_id, merchantId: row.merchant_id, email: row.email, twoFactor: row.totp_enabled_at !== null, secondFactorAt: row.second_factor_at };
 }
@@ -55,17 +49,17 @@ export async function sessionUser(db: Db, config: SessionConfig, token: string |
 /** This session just proved a second factor (a step-up, or a new authenticator's first code). */
 export async function recordSecondFactor(db: Db, token: string): Promise<void> {
   if (!TOKEN_PATTERN.test(token)) return;
-  await db.updateTable('user_sessions').set({ second_factor_at: new Date() }).where('token_hash', '=', sha256(token)).execute();
+  await setSessionSecondFactor(db, sha256(token), new Date());
 }
 
 export async function endSession(db: Db, token: string): Promise<void> {
   if (!TOKEN_PATTERN.test(token)) return;
-  await db.deleteFrom('user_sessions').where('token_hash', '=', sha256(token)).execute();
+  await deleteSession(db, sha256(token));
 }
 
 /** Sign-out everywhere: every session of the user, on every device, ends. */
 export async function endAllSessions(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
+  await deleteUserSessions(db, userId);
   // A sign-in half done (password given, second factor pending) ends too.
-  await db.deleteFrom('user_sign_in_challenges').where('user_id', '=', userId).execute();
+  await deleteUserSignInChallenges(db, userId);
 }

@@ -7,6 +7,7 @@
  * on the account, nor take the owner's off. Every change mails the owner.
  */
 import type { TwoFactorChange } from '../db/database.ts';
+import { markEmailTokenUsed } from '../db/accounts.ts';
 import { AccountError, confirmPassword, findEmailToken, issueEmailToken, sha256, type AccountDeps, type SignedInUser } from './accounts.ts';
 import { mailOwner } from './owner-mail.ts';
 import { disableTwoFactor, enableTwoFactor, renewRecoveryCodes, throttledCodeCheck, type TwoFactorDeps } from './two-factor.ts';
@@ -71,7 +72,7 @@ export async function completeTwoFactorChange(
   const made =
     change === 'two_factor_on' ? await makeChange(deps, user, change, input.code) : await throttledCodeCheck(deps.db, user, input.address, () => makeChange(deps, user, change, input.code));
   // Used up once the change is made; of two uses at once, the change itself (conditional in the service) happens once.
-  await deps.db.updateTable('user_email_tokens').set({ used_at: new Date() }).where('token_hash', '=', sha256(input.token)).where('used_at', 'is', null).execute();
+  await markEmailTokenUsed(deps.db, sha256(input.token), new Date());
   await mailOwner({ db: deps.db, mailer: deps.mailer, baseUrl: deps.config.PUBLIC_BASE_URL }, user.email, input.lang, { kind: 'two_factor_changed', change });
   return made;
 }

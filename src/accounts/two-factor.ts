@@ -12,6 +12,25 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Db } from '../db/database.ts';
+import {
+  clearTotp,
+  countSignInChallengeFailure,
+  deleteSignInChallenge,
+  deleteUserRecoveryCodes,
+  enableTotp,
+  insertRecoveryCodes,
+  insertSignInChallenge,
+  setPendingTotpSecret,
+  setRecoveryCodeKey,
+  signInChallengeWithUser,
+  takeTotpStep,
+  unusedRecoveryCodeCount,
+  useRecoveryCode,
+  userPendingTotp,
+  userPendingTotpSecret,
+  userSecondFactor,
+  userTotpEnabledAt,
+} from '../db/two-factor.ts';
 import { AccountError, reserveSignInFailure, sha256, type SignedInUser } from './accounts.ts';
 import type { SecretBox } from './secret-box.ts';
 
@@ -69,12 +88,9 @@ export const recoveryHash = (key: Buffer | null, input: string): Buffer =>
 async function replaceRecoveryCodes(trx: Db, userId: string, now: Date): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const key = randomBytes(32);
-  await trx.updateTable('users').set({ recovery_code_key: key }).where('id', '=', userId).execute();
-  await trx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
-  await trx
-    .insertInto('user_recovery_codes')
-    .values(codes.map((c) => ({ code_hash: recoveryHash(key, c), user_id: userId, created_at: now })))
-    .execute();
+  await setRecoveryCodeKey(trx, userId, key);
+  await deleteUserRecoveryCodes(trx, userId);
+  await insertRecoveryCodes(trx, userId, codes.map((c) => recoveryHash(key, c)), now);
   return codes;
 }
 
@@ -84,22 +100,17 @@ export interface TwoFactorDeps {
 }
 
 export async function twoFactorStatus(db: Db, userId: string): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
-  const user = await db.selectFrom('users').select('totp_enabled_at').where('id', '=', userId).executeTakeFirstOrThrow();
-  const left = await db
-    .selectFrom('user_recovery_codes')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return { enabled: user.totp_enabled_at !== null, recoveryCodesLeft: Number(left.n) };
+  const user = await userTotpEnabledAt(db, userId);
+  const recoveryCodesLeft = await unusedRecoveryCodeCount(db, userId);
+  return { enabled: user.totp_enabled_at !== null, recoveryCodesLeft };
 }
 
 /** The secret being set up (a new one if none is pending), to show with its URI. */
 export async function pendingTotpSecret({ db, box }: TwoFactorDeps, userId: string): Promise<string> {
-  const user = await db.selectFrom('users').select(['totp_pending_secret', 'totp_enabled_at']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const user = await userPendingTotp(db, userId);
   if (user.totp_pending_secret !== null) return box.open(user.totp_pending_secret, userId);
   const secret = newTotpSecret();
-  await db.updateTable('users').set({ totp_pending_secret: box.seal(secret, userId) }).where('id', '=', userId).execute();
+  await setPendingTotpSecret(db, userId, box.seal(secret, userId));
   return secret;
 }
 
@@ -108,19 +119,14 @@ export async function pendingTotpSecret({ db, box }: TwoFactorDeps, userId: stri
  * right; answers the new recovery codes, shown once (only their hashes are kept).
  */
 export async function enableTwoFactor({ db, box }: TwoFactorDeps, userId: string, code: string): Promise<string[]> {
-  const user = await db.selectFrom('users').select(['totp_pending_secret']).where('id', '=', userId).executeTakeFirstOrThrow();
-  if (user.totp_pending_secret === null) throw new AccountError('invalid_code');
-  const step = acceptedStep(box.open(user.totp_pending_secret, userId), code, Date.now(), null);
+  const user = await userPendingTotpSecret(db, userId);
+  const pending = user.totp_pending_secret;
+  if (pending === null) throw new AccountError('invalid_code');
+  const step = acceptedStep(box.open(pending, userId), code, Date.now(), null);
   if (step === undefined) throw new AccountError('invalid_code');
   const now = new Date();
   return db.transaction().execute(async (trx) => {
-    const set = await trx
-      .updateTable('users')
-      .set({ totp_secret: user.totp_pending_secret, totp_pending_secret: null, totp_enabled_at: now, totp_last_step: step })
-      .where('id', '=', userId)
-      .where('totp_pending_secret', '=', user.totp_pending_secret)
-      .executeTakeFirst();
-    if (Number(set.numUpdatedRows) !== 1) throw new AccountError('invalid_code');
+    if (!(await enableTotp(trx, userId, pending, now, step))) throw new AccountError('invalid_code');
     return replaceRecoveryCodes(trx, userId, now);
   });
 }
@@ -137,31 +143,18 @@ export async function renewRecoveryCodes(deps: TwoFactorDeps, userId: string, co
  * Answers which it was; anything else is `invalid_code`.
  */
 export async function useSecondFactor({ db, box }: TwoFactorDeps, userId: string, code: string): Promise<'totp' | 'recovery_code'> {
-  const user = await db.selectFrom('users').select(['totp_secret', 'totp_last_step', 'recovery_code_key']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const user = await userSecondFactor(db, userId);
   if (user.totp_secret === null) throw new AccountError('invalid_code');
   const lastStep = user.totp_last_step === null ? null : Number(user.totp_last_step);
   const step = acceptedStep(box.open(user.totp_secret, userId), code, Date.now(), lastStep);
   if (step !== undefined) {
     // Conditional on the step: of two uses of one code at once, one wins.
-    const taken = await db
-      .updateTable('users')
-      .set({ totp_last_step: step })
-      .where('id', '=', userId)
-      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) === 1) return 'totp';
+    if (await takeTotpStep(db, userId, step)) return 'totp';
     throw new AccountError('invalid_code');
   }
   const normalized = normalizeRecoveryCode(code);
   if (normalized.length === RECOVERY_LENGTH) {
-    const used = await db
-      .updateTable('user_recovery_codes')
-      .set({ used_at: new Date() })
-      .where('code_hash', '=', recoveryHash(user.recovery_code_key, normalized))
-      .where('user_id', '=', userId)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) === 1) return 'recovery_code';
+    if (await useRecoveryCode(db, userId, recoveryHash(user.recovery_code_key, normalized), new Date())) return 'recovery_code';
   }
   throw new AccountError('invalid_code');
 }
@@ -182,8 +175,8 @@ export async function throttledCodeCheck<T>(db: Db, user: { email: string }, add
 export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, code: string): Promise<'totp' | 'recovery_code'> {
   const used = await useSecondFactor(deps, userId, code);
   await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null, recovery_code_key: null }).where('id', '=', userId).execute();
-    await trx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
+    await clearTotp(trx, userId);
+    await deleteUserRecoveryCodes(trx, userId);
   });
   return used;
 }
@@ -194,21 +187,13 @@ const CHALLENGE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export async function startChallenge(db: Db, userId: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  await db
-    .insertInto('user_sign_in_challenges')
-    .values({ token_hash: sha256(token), user_id: userId, created_at: now, expires_at: new Date(now.getTime() + CHALLENGE.seconds * 1000) })
-    .execute();
+  await insertSignInChallenge(db, { tokenHash: sha256(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + CHALLENGE.seconds * 1000) });
   return token;
 }
 
 async function challengeRow(db: Db, token: string | undefined) {
   if (token === undefined || !CHALLENGE_TOKEN.test(token)) return undefined;
-  const row = await db
-    .selectFrom('user_sign_in_challenges')
-    .innerJoin('users', 'users.id', 'user_sign_in_challenges.user_id')
-    .select(['user_sign_in_challenges.token_hash', 'user_sign_in_challenges.expires_at', 'user_sign_in_challenges.failures', 'users.id as user_id', 'users.merchant_id', 'users.email'])
-    .where('user_sign_in_challenges.token_hash', '=', sha256(token))
-    .executeTakeFirst();
+  const row = await signInChallengeWithUser(db, sha256(token));
   if (row === undefined || row.expires_at <= new Date() || row.failures >= CHALLENGE.failures) return undefined;
   return row;
 }
@@ -233,14 +218,7 @@ export async function passChallenge(deps: TwoFactorDeps, token: string | undefin
   const subject = { userId: row.user_id, merchantId: row.merchant_id };
   // Count first, atomically, then decide: of any number of codes sent at once, only the first
   // CHALLENGE.failures get a slot of this pending sign-in; the rest find it used up.
-  const counted = await deps.db
-    .updateTable('user_sign_in_challenges')
-    .set((eb) => ({ failures: eb('failures', '+', 1) }))
-    .where('token_hash', '=', row.token_hash)
-    .where('failures', '<', CHALLENGE.failures)
-    .where('expires_at', '>', new Date())
-    .executeTakeFirst();
-  if (Number(counted.numUpdatedRows) !== 1) throw new AccountError('invalid_link');
+  if (!(await countSignInChallengeFailure(deps.db, row.token_hash, CHALLENGE.failures, new Date()))) throw new AccountError('invalid_link');
   const attempt = await reserveSignInFailure(deps.db, row.email, address);
   if (attempt === undefined) throw new AccountError('invalid_code', subject);
   let method: 'totp' | 'recovery_code';
@@ -251,8 +229,7 @@ export async function passChallenge(deps: TwoFactorDeps, token: string | undefin
     throw new AccountError('invalid_code', subject);
   }
   await attempt.succeeded();
-  const ended = await deps.db.deleteFrom('user_sign_in_challenges').where('token_hash', '=', row.token_hash).executeTakeFirst();
   // Two right codes at once for one challenge: only one becomes a session.
-  if (Number(ended.numDeletedRows) !== 1) throw new AccountError('invalid_link');
+  if (!(await deleteSignInChallenge(deps.db, row.token_hash))) throw new AccountError('invalid_link');
   return { user: { userId: row.user_id, merchantId: row.merchant_id, email: row.email, twoFactor: true }, method };
 }
