@@ -5,13 +5,13 @@
  * merchant's decision emails. Each is idempotent: a step's write carries its
  * version and changes the row only forward; event ids come from their cause.
  */
-import { sql } from 'kysely';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
-import { latestSubmission } from '../src/db/documents.ts';
+import { latestSubmission, markSubmissionSubmitted } from '../src/db/documents.ts';
+import { insertMerchantDomainIfNew } from '../src/db/merchant-domains.ts';
+import { confirmedUserEmails, insertOnboardingEventOnce, recordOnboardingStep } from '../src/db/onboarding.ts';
 import type { Logger } from '../src/logger.ts';
 import type { Mailer } from '../src/adapters/mailer.ts';
-import { gatewayStatusOf } from '../src/domain/onboarding.ts';
 import type { DecisionEmail, OnboardingRecord, ReviewReminder } from '../src/domain/onboarding-workflow.ts';
 
 export interface OnboardingActivityDependencies {
@@ -32,42 +32,19 @@ export function createOnboardingActivities({ db, logger, mailer, config }: Onboa
       const now = new Date();
       await db.transaction().execute(async (trx) => {
         const reviewed = record.status === 'approved' ? await latestSubmission(trx, record.merchant_id) : undefined;
-        await trx
-          .updateTable('merchants')
-          .set({
-            onboarding_status: record.status,
-            onboarding_version: record.version,
-            rejection_reason: record.rejection_reason,
-            gateway_status: gatewayStatusOf(record.status),
-            live_mode: record.status === 'live' ? 1 : 0,
-            onboarding_updated_at: now,
-            ...(reviewed ? { settlement_iban: reviewed.iban } : {}),
-          })
-          .where('id', '=', record.merchant_id)
-          .where('onboarding_version', '<', record.version)
-          .execute();
-        await trx
-          .insertInto('onboarding_events')
-          .ignore()
-          .values({ id: `${record.merchant_id}:v${record.version}`, merchant_id: record.merchant_id, type: record.event, status: record.status, reason: record.rejection_reason, created_at: now })
-          .execute();
+        await recordOnboardingStep(trx, record, now, reviewed?.iban);
+        await insertOnboardingEventOnce(trx, { id: `${record.merchant_id}:v${record.version}`, merchant_id: record.merchant_id, type: record.event, status: record.status, reason: record.rejection_reason, created_at: now });
       });
     },
 
     /** The merchant's site domain (already normalized by the service); adding it again changes nothing. */
     async recordDomain({ merchant_id, domain }: { merchant_id: string; domain: string }): Promise<void> {
-      await db.insertInto('merchant_domains').ignore().values({ merchant_id, domain, created_at: new Date() }).execute();
+      await insertMerchantDomainIfNew(db, merchant_id, domain, new Date());
     },
 
     /** Marks the merchant's draft submission as the submitted one; false when there is no such draft (nothing to accept). */
     async recordDocumentsSubmitted({ merchant_id, submission_id }: { merchant_id: string; submission_id: string }): Promise<boolean> {
-      const result = await db
-        .updateTable('merchant_document_submissions')
-        .set({ status: 'submitted', submitted_at: sql<Date>`coalesce(submitted_at, now(3))` })
-        .where('id', '=', submission_id)
-        .where('merchant_id', '=', merchant_id)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return markSubmissionSubmitted(db, merchant_id, submission_id);
     },
 
     /** How long a request may wait under review before the operator is reminded: this worker's REVIEW_REMINDER_HOURS. */
@@ -81,16 +58,12 @@ export function createOnboardingActivities({ db, logger, mailer, config }: Onboa
         { event: 'review_reminder', merchant_id: reminder.merchant_id, review_round: reminder.review_round, waited_hours: Number((reminder.waited_ms / 3_600_000).toFixed(3)) },
         'a gateway request has been under review longer than REVIEW_REMINDER_HOURS',
       );
-      await db
-        .insertInto('onboarding_events')
-        .ignore()
-        .values({ id: `${reminder.merchant_id}:reminder:${reminder.review_round}`, merchant_id: reminder.merchant_id, type: 'review_reminder', status: 'under_review', reason: null, created_at: new Date() })
-        .execute();
+      await insertOnboardingEventOnce(db, { id: `${reminder.merchant_id}:reminder:${reminder.review_round}`, merchant_id: reminder.merchant_id, type: 'review_reminder', status: 'under_review', reason: null, created_at: new Date() });
     },
 
     /** Tells the merchant's users the operator's decision, in Persian and English (their language is not stored). */
     async sendDecisionEmail(email: DecisionEmail): Promise<void> {
-      const users = await db.selectFrom('users').select('email').where('merchant_id', '=', email.merchant_id).where('email_confirmed_at', 'is not', null).execute();
+      const users = await confirmedUserEmails(db, email.merchant_id);
       const link = `${config.PUBLIC_BASE_URL}/dashboard/developers`;
       const approved = email.decision === 'approved';
       const subject = approved ? 'درگاه شما تأیید شد — Your gateway is approved' : 'درخواست درگاه شما رد شد — Your gateway request was rejected';

@@ -5,8 +5,8 @@
  * (zibal_track_id), not its tracking code, since /start/{trackId} answers anyone.
  */
 import { randomBytes } from 'node:crypto';
-import { claimCompatVerifyAnswer, paymentFromRow, setZibalTrackId, zibalTrackIdIs } from '../db/payments.ts';
-import { scopedTo } from '../db/tenant.ts';
+import { zibalPaymentOfTenant } from '../db/compat-payments.ts';
+import { claimCompatVerifyAnswer, paymentFromRow, setZibalTrackId } from '../db/payments.ts';
 import { ZIBAL_TRACK_ID_PATTERN, zibalStatus, zibalTrackIdFromBytes } from '../domain/compat-protocols.ts';
 import type { ZibalRequest } from '../domain/compat-schemas.ts';
 import type { AuthState } from '../domain/merchant.ts';
@@ -57,7 +57,7 @@ async function paymentOf(deps: PaymentServiceDeps, caller: AuthState, trackId: n
   const code = String(trackId);
   const row =
     ZIBAL_TRACK_ID_PATTERN.test(code) || TRACKING_CODE_TRACK_ID.test(code)
-      ? await deps.db.selectFrom('payments').selectAll().where(zibalTrackIdIs(code)).where(scopedTo(caller)).executeTakeFirst()
+      ? await zibalPaymentOfTenant(deps.db, code, caller)
       : undefined;
   if (row === undefined) throw new DomainError('payment_not_found', 'trackId is not valid.');
   return { payment: paymentFromRow(row), trackId: code };

@@ -8,11 +8,22 @@
  * budget per merchant and mode (src/compat/caller.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  compatCredentialCallerByHash,
+  expireCompatCredentials,
+  expireCompatCredentialsBy,
+  insertCompatCredential,
+  merchantCompatCredentials,
+  revokeCompatCredentialsOfMode,
+  touchCompatCredentialLastUsed,
+  workingCompatCredentials,
+} from '../db/compat-credentials.ts';
 import type { Db } from '../db/database.ts';
+import { lockMerchantRow } from '../db/merchants.ts';
 import type { CompatProtocol } from '../domain/compat-protocols.ts';
 import type { AuthState, KeyMode } from '../domain/merchant.ts';
 import { DomainError } from '../errors.ts';
-import { CALLER_COLUMNS, credentialAuth, hashKey } from './keys.ts';
+import { credentialAuth, hashKey } from './keys.ts';
 import { OnboardingError } from './merchants.ts';
 import { merchantOf } from './onboarding.ts';
 
@@ -48,34 +59,17 @@ export async function issueCompatCredentials(
   const values = { zarinpal: newValue.zarinpal(), zibal: newValue.zibal() };
   await db.transaction().execute(async (trx) => {
     // One issue at a time per merchant: two at once would each keep "the pair before" in grace.
-    await trx.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();
-    const working = await trx
-      .selectFrom('compat_credentials')
-      .select(['id', 'created_at'])
-      .where('merchant_id', '=', merchantId)
-      .where('mode', '=', mode)
-      .where('revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-      .execute();
+    await lockMerchantRow(trx, merchantId);
+    const working = await workingCompatCredentials(trx, merchantId, mode, now);
     // A pair is the two rows issued together (one created_at); the newest is the one in force.
     const current = Math.max(...working.map((row) => row.created_at.getTime()));
     const older = working.filter((row) => row.created_at.getTime() !== current).map((row) => row.id);
     const inForce = working.filter((row) => row.created_at.getTime() === current).map((row) => row.id);
-    if (older.length > 0) await trx.updateTable('compat_credentials').set({ expires_at: now }).where('id', 'in', older).execute();
-    if (inForce.length > 0) {
-      await trx
-        .updateTable('compat_credentials')
-        .set({ expires_at: previousExpireAt })
-        .where('id', 'in', inForce)
-        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', previousExpireAt)]))
-        .execute();
-    }
+    if (older.length > 0) await expireCompatCredentials(trx, older, now);
+    if (inForce.length > 0) await expireCompatCredentialsBy(trx, inForce, previousExpireAt);
     for (const protocol of ['zarinpal', 'zibal'] as const) {
       const value = values[protocol];
-      await trx
-        .insertInto('compat_credentials')
-        .values({ id: randomUUID(), merchant_id: merchantId, mode, protocol, value_hash: hashKey(value), hint: value.slice(-4), created_at: now })
-        .execute();
+      await insertCompatCredential(trx, { id: randomUUID(), merchantId, mode, protocol, valueHash: hashKey(value), hint: value.slice(-4), createdAt: now });
     }
   });
   return { zarinpal_merchant_id: values.zarinpal, zibal_merchant: values.zibal, mode, previous_expire_at: previousExpireAt.toISOString() };
@@ -85,25 +79,12 @@ export async function issueCompatCredentials(
 export async function revokeCompatCredentials(db: Db, merchantId: string, mode: string): Promise<{ revoked: number }> {
   if (mode !== 'test' && mode !== 'live') throw new OnboardingError('--mode must be test or live');
   await merchantOf(db, merchantId);
-  const result = await db
-    .updateTable('compat_credentials')
-    .set({ revoked_at: new Date() })
-    .where('merchant_id', '=', merchantId)
-    .where('mode', '=', mode)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return { revoked: Number(result.numUpdatedRows) };
+  return { revoked: await revokeCompatCredentialsOfMode(db, merchantId, mode, new Date()) };
 }
 
 /** A merchant's credentials, newest first: never the values, only their last four characters. */
 export async function listCompatCredentials(db: Db, merchantId: string) {
-  return db
-    .selectFrom('compat_credentials')
-    .select(['id', 'mode', 'protocol', 'hint', 'created_at', 'revoked_at', 'expires_at', 'last_used_at'])
-    .where('merchant_id', '=', merchantId)
-    .orderBy('created_at', 'desc')
-    .orderBy('protocol')
-    .execute();
+  return merchantCompatCredentials(db, merchantId);
 }
 
 /** last_used_at is written at most this often per credential. */
@@ -114,19 +95,14 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * unrevoked, unexpired credential of that protocol (the protocol's own code for an unknown merchant).
  */
 export async function authenticateCompatCredential(db: Db, protocol: CompatProtocol, value: string): Promise<AuthState> {
-  const row = await db
-    .selectFrom('compat_credentials')
-    .innerJoin('merchants', 'merchants.id', 'compat_credentials.merchant_id')
-    .select(['compat_credentials.id as key_id', 'compat_credentials.mode', 'compat_credentials.protocol', 'compat_credentials.revoked_at', 'compat_credentials.expires_at', 'compat_credentials.last_used_at', ...CALLER_COLUMNS])
-    .where('compat_credentials.value_hash', '=', hashKey(value))
-    .executeTakeFirst();
+  const row = await compatCredentialCallerByHash(db, hashKey(value));
   const now = new Date();
   if (row === undefined || row.protocol !== protocol || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) {
     throw new DomainError('invalid_api_key', 'The merchant is not valid, or its credential was revoked or has expired.');
   }
   if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Bookkeeping only: a failure here must not fail the request.
-    db.updateTable('compat_credentials').set({ last_used_at: now }).where('id', '=', row.key_id).execute().catch(() => undefined);
+    touchCompatCredentialLastUsed(db, row.key_id, now).catch(() => undefined);
   }
   return credentialAuth(db, row);
 }

@@ -10,7 +10,19 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../db/database.ts';
-import { latestSubmission } from '../db/documents.ts';
+import {
+  deleteSubmissionFiles,
+  deleteSubmissionRow,
+  insertDocumentFiles,
+  insertDraftSubmission,
+  latestSubmission,
+  storedFileBytes,
+  submissionFileIds,
+  submittedFileCount,
+  submittedFiles,
+  submittedSubmissionIds,
+} from '../db/documents.ts';
+import { findMerchantId, lockMerchantRow, merchantOnboardingStatus } from '../db/merchants.ts';
 import type { DocumentStore } from '../adapters/document-store.ts';
 import {
   checkBusinessDetails,
@@ -53,17 +65,6 @@ export interface DocumentsFields {
 const FILE_NAME_MAX = 255;
 const cleanName = (name: string) => [...name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim()].slice(0, FILE_NAME_MAX).join('') || 'document';
 
-async function submittedFileCount(db: Db, merchantId: string): Promise<number> {
-  const row = await db
-    .selectFrom('merchant_document_files as f')
-    .innerJoin('merchant_document_submissions as s', 's.id', 'f.submission_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('f.merchant_id', '=', merchantId)
-    .where('s.status', '=', 'submitted')
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
 /**
  * Checks and submits the documents. The first submission needs at least one
  * file; a resubmission may add files or keep the ones already sent.
@@ -71,7 +72,7 @@ async function submittedFileCount(db: Db, merchantId: string): Promise<number> {
  */
 export async function submitDocuments(deps: OnboardingDeps & { store: DocumentStore }, merchantId: string, fields: DocumentsFields, files: UploadedFile[]) {
   const { db, store } = deps;
-  const merchant = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
+  const merchant = await findMerchantId(db, merchantId);
   if (merchant === undefined) throw new OnboardingError(`no merchant ${merchantId}`);
   const checked = checkBusinessDetails(fields);
   const problems: DocumentsProblem[] = 'errors' in checked ? [...checked.errors] : [];
@@ -109,10 +110,9 @@ export async function submitDocuments(deps: OnboardingDeps & { store: DocumentSt
  * set is taken; one without files keeps them (it relies on them).
  */
 async function rejectedSubmissions(db: Db, merchantId: string): Promise<string[]> {
-  const merchant = await db.selectFrom('merchants').select('onboarding_status').where('id', '=', merchantId).executeTakeFirst();
+  const merchant = await merchantOnboardingStatus(db, merchantId);
   if (merchant?.onboarding_status !== 'rejected') return [];
-  const rows = await db.selectFrom('merchant_document_submissions').select('id').where('merchant_id', '=', merchantId).where('status', '=', 'submitted').execute();
-  return rows.map((r) => r.id);
+  return submittedSubmissionIds(db, merchantId);
 }
 
 async function storeDraft(
@@ -141,18 +141,13 @@ async function storeDraft(
   try {
     await db.transaction().execute(async (trx) => {
       // The merchant's row locked: two submissions at once cannot both take the last of the quota.
-      await trx.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();
+      await lockMerchantRow(trx, merchantId);
       if (adding > 0) {
-        let kept = trx
-          .selectFrom('merchant_document_files')
-          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size_bytes'), eb.lit(0)).as('bytes'))
-          .where('merchant_id', '=', merchantId);
-        if (replacedSets.length > 0) kept = kept.where('submission_id', 'not in', replacedSets);
-        const { bytes } = await kept.executeTakeFirstOrThrow();
-        if (Number(bytes) + adding > store.quotaBytes) throw new DocumentsInvalid(['file_quota']);
+        const bytes = await storedFileBytes(trx, merchantId, replacedSets);
+        if (bytes + adding > store.quotaBytes) throw new DocumentsInvalid(['file_quota']);
       }
-      await trx.insertInto('merchant_document_submissions').values({ id: submissionId, merchant_id: merchantId, ...details, status: 'draft', created_at: now }).execute();
-      if (rows.length > 0) await trx.insertInto('merchant_document_files').values(rows).execute();
+      await insertDraftSubmission(trx, merchantId, submissionId, details, now);
+      if (rows.length > 0) await insertDocumentFiles(trx, rows);
     });
   } catch (error) {
     for (const row of rows) await store.remove(merchantId, row.id);
@@ -162,10 +157,10 @@ async function storeDraft(
 
 /** Deletes a submission in the given status, its file rows and its files. */
 async function deleteSubmission(db: Db, store: DocumentStore, merchantId: string, submissionId: string, status: 'draft' | 'submitted'): Promise<void> {
-  const files = await db.selectFrom('merchant_document_files').select('id').where('submission_id', '=', submissionId).execute();
+  const files = await submissionFileIds(db, submissionId);
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('merchant_document_files').where('submission_id', '=', submissionId).execute();
-    await trx.deleteFrom('merchant_document_submissions').where('id', '=', submissionId).where('status', '=', status).execute();
+    await deleteSubmissionFiles(trx, submissionId);
+    await deleteSubmissionRow(trx, submissionId, status);
   });
   // Rows first: a row never names a file that is not there.
   for (const { id } of files) await store.remove(merchantId, id);
@@ -175,15 +170,7 @@ async function deleteSubmission(db: Db, store: DocumentStore, merchantId: string
 export async function currentDocuments(db: Db, merchantId: string) {
   const submission = await latestSubmission(db, merchantId);
   if (submission === undefined) return undefined;
-  const files = await db
-    .selectFrom('merchant_document_files as f')
-    .innerJoin('merchant_document_submissions as s', 's.id', 'f.submission_id')
-    .select(['f.id', 'f.original_name', 'f.content_type', 'f.size_bytes', 'f.sha256', 'f.created_at'])
-    .where('f.merchant_id', '=', merchantId)
-    .where('s.status', '=', 'submitted')
-    .orderBy('f.created_at')
-    .orderBy('f.id')
-    .execute();
+  const files = await submittedFiles(db, merchantId);
   return { submission, files };
 }
 
@@ -192,7 +179,7 @@ export async function currentDocuments(db: Db, merchantId: string) {
  * with `outputDir`, a copy of every file written there as `<file id>-<name>`.
  */
 export async function operatorDocuments(deps: { db: Db; store: DocumentStore }, merchantId: string, outputDir?: string) {
-  const merchant = await deps.db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
+  const merchant = await findMerchantId(deps.db, merchantId);
   if (merchant === undefined) throw new OnboardingError(`no merchant ${merchantId}`);
   const current = await currentDocuments(deps.db, merchantId);
   if (current === undefined) return { merchant_id: merchantId, submitted: false, files: [] };

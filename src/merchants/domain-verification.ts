@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { markDomainVerified, merchantDomainsWithoutToken, merchantDomainVerifications, setDomainVerificationToken } from '../db/merchant-domains.ts';
 import { normalizeDomain, OnboardingError } from './merchants.ts';
 
 /** Where the token is published on the merchant's domain. */
@@ -40,18 +41,12 @@ export function verificationUrl(config: Pick<Config, 'DOMAIN_VERIFICATION_URL'>,
 
 /** The merchant's domains with their tokens (made now for a domain that has none yet) and whether each is verified. */
 export async function domainVerifications(db: Db, config: Pick<Config, 'DOMAIN_VERIFICATION_URL'>, merchantId: string): Promise<DomainVerificationState[]> {
-  const missing = await db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', merchantId).where('verification_token', 'is', null).execute();
+  const missing = await merchantDomainsWithoutToken(db, merchantId);
   for (const { domain } of missing) {
     // Only where none is set: two pages shown at once keep the first token.
-    await db
-      .updateTable('merchant_domains')
-      .set({ verification_token: `dargah-domain-verification=${randomBytes(24).toString('base64url')}` })
-      .where('merchant_id', '=', merchantId)
-      .where('domain', '=', domain)
-      .where('verification_token', 'is', null)
-      .execute();
+    await setDomainVerificationToken(db, merchantId, domain, `dargah-domain-verification=${randomBytes(24).toString('base64url')}`);
   }
-  const rows = await db.selectFrom('merchant_domains').select(['domain', 'verification_token', 'verified_at']).where('merchant_id', '=', merchantId).orderBy('domain').execute();
+  const rows = await merchantDomainVerifications(db, merchantId);
   return rows.map((r) => ({ domain: r.domain, token: r.verification_token ?? '', verified: r.verified_at !== null, url: verificationUrl(config, r.domain) }));
 }
 
@@ -70,7 +65,7 @@ export async function verifyDomain(db: Db, config: Pick<Config, 'DOMAIN_VERIFICA
   const published = await fetchSmallText(state.url);
   if (published === undefined) throw new DomainNotVerified('unreachable');
   if (published.trim() !== state.token) throw new DomainNotVerified('mismatch');
-  await db.updateTable('merchant_domains').set({ verified_at: new Date() }).where('merchant_id', '=', merchantId).where('domain', '=', domain).where('verified_at', 'is', null).execute();
+  await markDomainVerified(db, merchantId, domain, new Date());
 }
 
 /** The body of a 200 answer of at most MAX_FILE_BYTES, or undefined (no answer, another status, a redirect, too long). */

@@ -4,7 +4,9 @@
  * characters after the mode as a visible prefix to find the row.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { apiKeyCallerByPrefix, insertApiKey, touchApiKeyLastUsed } from '../db/api-keys.ts';
 import type { Db } from '../db/database.ts';
+import { merchantDomainsOfCaller } from '../db/merchant-domains.ts';
 import type { AuthState, KeyMode } from '../domain/merchant.ts';
 import { DomainError } from '../errors.ts';
 
@@ -43,10 +45,7 @@ export async function createKey(
 ): Promise<{ id: string; key: string; prefix: string }> {
   const id = options.id ?? randomUUID();
   const { key, prefix, hash } = newKey(mode);
-  await db
-    .insertInto('api_keys')
-    .values({ id, merchant_id: merchantId, mode, prefix, key_hash: hash, created_at: options.now ?? new Date() })
-    .execute();
+  await insertApiKey(db, { id, merchantId, mode, prefix, hash, createdAt: options.now ?? new Date() });
   return { id, key, prefix };
 }
 
@@ -62,20 +61,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
   const parsed = parseKey(key);
   if (parsed === undefined) throw new DomainError('invalid_api_key', 'The API key is not valid.');
-  const row = await db
-    .selectFrom('api_keys')
-    .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
-    .select([
-      'api_keys.id as key_id',
-      'api_keys.mode',
-      'api_keys.key_hash',
-      'api_keys.revoked_at',
-      'api_keys.expires_at',
-      'api_keys.last_used_at',
-      ...CALLER_COLUMNS,
-    ])
-    .where('api_keys.prefix', '=', parsed.prefix)
-    .executeTakeFirst();
+  const row = await apiKeyCallerByPrefix(db, parsed.prefix);
   const now = new Date();
   if (
     row === undefined ||
@@ -88,13 +74,10 @@ export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
   }
   if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Bookkeeping only: a failure here must not fail the request.
-    db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.key_id).execute().catch(() => undefined);
+    touchApiKeyLastUsed(db, row.key_id, now).catch(() => undefined);
   }
   return credentialAuth(db, row);
 }
-
-/** The merchant columns a credential's caller is built from (an API key's, or a compatible protocol's). */
-export const CALLER_COLUMNS = ['merchants.id as merchant_id', 'merchants.name', 'merchants.fee_bps', 'merchants.fee_min', 'merchants.fee_max', 'merchants.live_mode'] as const;
 
 /**
  * Who a known, unrevoked, unexpired credential speaks for: its merchant (with the domains a
@@ -110,7 +93,7 @@ export async function credentialAuth(
       'Live mode is not active for this account yet; use a test key until the gateway is approved and live mode is activated.',
     );
   }
-  const domains = await db.selectFrom('merchant_domains').select(['domain', 'verified_at']).where('merchant_id', '=', row.merchant_id).execute();
+  const domains = await merchantDomainsOfCaller(db, row.merchant_id);
   return {
     merchant: {
       id: row.merchant_id,

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/database.ts';
+import { insertMerchantDomain } from '../db/merchant-domains.ts';
+import { insertMerchantRow } from '../db/merchants.ts';
 import { startOnboarding, type OnboardingClientConfig } from '../temporal/onboarding.ts';
 import { createKey } from './keys.ts';
 
@@ -53,12 +55,15 @@ export async function createOnboardedMerchant(
 export async function insertMerchant(trx: Db, config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX'>, name: string, domain: string | undefined) {
   const merchantId = randomUUID();
   const now = new Date();
-  await trx
-    .insertInto('merchants')
+  await insertMerchantRow(trx, {
+    id: merchantId,
+    name,
+    feePlan: { bps: config.FEE_BPS, min: config.FEE_MIN, max: config.FEE_MAX },
+    createdAt: now,
     // A merchant created with its domain has taken onboarding's first step already.
-    .values({ id: merchantId, name, fee_bps: config.FEE_BPS, fee_min: config.FEE_MIN, fee_max: config.FEE_MAX, created_at: now, onboarding_status: domain === undefined ? 'account_created' : 'domain_added', onboarding_updated_at: now })
-    .execute();
-  if (domain !== undefined) await trx.insertInto('merchant_domains').values({ merchant_id: merchantId, domain, created_at: now }).execute();
+    onboardingStatus: domain === undefined ? 'account_created' : 'domain_added',
+  });
+  if (domain !== undefined) await insertMerchantDomain(trx, merchantId, domain, now);
   const key = await createKey(trx, merchantId, 'test', { now });
   return { merchant_id: merchantId, test_key: key.key, test_key_id: key.id };
 }

@@ -7,7 +7,10 @@
  * that says what must come first. The dashboard and the operator CLI both call these.
  */
 import type { Client } from '@temporalio/client';
+import { apiKeyById, merchantApiKeys, revokeApiKey, setApiKeyExpiry, workingTestKeyCount } from '../db/api-keys.ts';
 import type { Db } from '../db/database.ts';
+import { deleteMerchantDomain, merchantDomainNames } from '../db/merchant-domains.ts';
+import { lockMerchantRow, merchantById, merchantsInOnboardingStatus, setMerchantFeePlan } from '../db/merchants.ts';
 import type { FeePlan } from '../domain/payment.ts';
 import { gatewayStatusOf, isOnboardingStatus, ONBOARDING_STATUSES, OnboardingRefused, rejectionReason } from '../domain/onboarding.ts';
 import { activateLiveUpdate, addDomainUpdate, decideGatewayUpdate, requestGatewayUpdate, type OnboardingView } from '../domain/onboarding-workflow.ts';
@@ -16,14 +19,9 @@ import { createKey } from './keys.ts';
 import { normalizeDomain, OnboardingError } from './merchants.ts';
 
 export async function merchantOf(db: Db, merchantId: string) {
-  const merchant = await db.selectFrom('merchants').selectAll().where('id', '=', merchantId).executeTakeFirst();
+  const merchant = await merchantById(db, merchantId);
   if (merchant === undefined) throw new OnboardingError(`no merchant ${merchantId}`);
   return merchant;
-}
-
-async function domainsOf(db: Db, merchantId: string): Promise<string[]> {
-  const rows = await db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', merchantId).orderBy('domain').execute();
-  return rows.map((r) => r.domain);
 }
 
 export interface OnboardingDeps {
@@ -40,15 +38,15 @@ export async function addDomain(deps: OnboardingDeps, merchantId: string, input:
   await merchantOf(deps.db, merchantId);
   const domain = normalizeDomain(input);
   await onboardingUpdate(deps.db, deps.temporal, deps.config, merchantId, addDomainUpdate, { domain });
-  return { merchant_id: merchantId, domains: await domainsOf(deps.db, merchantId) };
+  return { merchant_id: merchantId, domains: await merchantDomainNames(deps.db, merchantId) };
 }
 
 /** Removes a site domain; removing one the merchant does not have changes nothing. Not an onboarding step. */
 export async function removeDomain(db: Db, merchantId: string, input: string) {
   await merchantOf(db, merchantId);
   const domain = normalizeDomain(input);
-  await db.deleteFrom('merchant_domains').where('merchant_id', '=', merchantId).where('domain', '=', domain).execute();
-  return { merchant_id: merchantId, domains: await domainsOf(db, merchantId) };
+  await deleteMerchantDomain(db, merchantId, domain);
+  return { merchant_id: merchantId, domains: await merchantDomainNames(db, merchantId) };
 }
 
 /** What the merchant's account shows: name, onboarding and gateway status, live mode and its domains. */
@@ -61,7 +59,7 @@ export async function merchantSummary(db: Db, merchantId: string) {
     gateway_status: merchant.gateway_status,
     rejection_reason: merchant.rejection_reason,
     live_mode: Boolean(merchant.live_mode),
-    domains: await domainsOf(db, merchantId),
+    domains: await merchantDomainNames(db, merchantId),
   };
 }
 
@@ -98,14 +96,7 @@ export async function activateLiveMode(deps: OnboardingDeps, merchantId: string)
 /** Merchants by onboarding status, longest waiting first (the operator's review queue: `merchants list --status under_review`). */
 export async function listMerchantsByStatus(db: Db, status: string) {
   if (!isOnboardingStatus(status)) throw new OnboardingError(`--status must be one of ${ONBOARDING_STATUSES.join(', ')}`);
-  const rows = await db
-    .selectFrom('merchants')
-    .select(['id', 'name', 'onboarding_status', 'gateway_status', 'live_mode', 'rejection_reason', 'onboarding_updated_at'])
-    .where('onboarding_status', '=', status)
-    .orderBy('onboarding_updated_at')
-    .orderBy('id')
-    .limit(1_000)
-    .execute();
+  const rows = await merchantsInOnboardingStatus(db, status);
   return {
     status,
     merchants: rows.map((r) => ({
@@ -136,18 +127,9 @@ export class TestKeyLimitReached extends OnboardingError {
  * cannot both take the last place. Live keys wait for live mode instead.
  */
 async function takeTestKeyPlace(trx: Db, merchantId: string, limit: number, rolledKeyId?: string): Promise<void> {
-  await trx.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();
+  await lockMerchantRow(trx, merchantId);
   const now = new Date();
-  let working = trx
-    .selectFrom('api_keys')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('merchant_id', '=', merchantId)
-    .where('mode', '=', 'test')
-    .where('revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
-  if (rolledKeyId !== undefined) working = working.where('id', '<>', rolledKeyId);
-  const { n } = await working.executeTakeFirstOrThrow();
-  if (Number(n) >= limit) throw new TestKeyLimitReached(limit);
+  if ((await workingTestKeyCount(trx, merchantId, now, rolledKeyId)) >= limit) throw new TestKeyLimitReached(limit);
 }
 
 export async function createMerchantKey(db: Db, merchantId: string, mode: string, testKeyLimit: number) {
@@ -162,20 +144,14 @@ export async function createMerchantKey(db: Db, merchantId: string, mode: string
 }
 
 async function keyOf(db: Db, keyId: string) {
-  const key = await db.selectFrom('api_keys').select(['id', 'merchant_id', 'mode', 'revoked_at', 'expires_at']).where('id', '=', keyId).executeTakeFirst();
+  const key = await apiKeyById(db, keyId);
   if (key === undefined) throw new OnboardingError(`no key ${keyId}`);
   return key;
 }
 
 /** A merchant's keys, newest first: never the keys themselves, only their visible prefixes. */
 export async function listMerchantKeys(db: Db, merchantId: string) {
-  return db
-    .selectFrom('api_keys')
-    .select(['id', 'mode', 'prefix', 'created_at', 'revoked_at', 'expires_at', 'last_used_at'])
-    .where('merchant_id', '=', merchantId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+  return merchantApiKeys(db, merchantId);
 }
 
 /** Revokes a key on behalf of its merchant: another merchant's key is simply not found. */
@@ -189,7 +165,7 @@ export async function revokeMerchantKey(db: Db, merchantId: string, keyId: strin
 export async function revokeKey(db: Db, keyId: string) {
   const key = await keyOf(db, keyId);
   const revokedAt = key.revoked_at ?? new Date();
-  await db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
+  await revokeApiKey(db, keyId, revokedAt);
   return { key_id: keyId, revoked_at: revokedAt.toISOString() };
 }
 
@@ -207,7 +183,7 @@ export async function rollKey(db: Db, keyId: string, expiresInSeconds: number, t
   return db.transaction().execute(async (trx) => {
     if (old.mode === 'test') await takeTestKeyPlace(trx, old.merchant_id, testKeyLimit, keyId);
     const key = await createKey(trx, old.merchant_id, old.mode, { now });
-    await trx.updateTable('api_keys').set({ expires_at: oldExpiresAt }).where('id', '=', keyId).execute();
+    await setApiKeyExpiry(trx, keyId, oldExpiresAt);
     return { key_id: key.id, key: key.key, old_key_expires_at: oldExpiresAt.toISOString() };
   });
 }
@@ -217,6 +193,6 @@ export async function setFees(db: Db, merchantId: string, plan: FeePlan) {
   await merchantOf(db, merchantId);
   if (plan.bps > 10_000) throw new OnboardingError('--bps must be at most 10000 (100%)');
   if (plan.min > plan.max) throw new OnboardingError('--min must not be greater than --max');
-  await db.updateTable('merchants').set({ fee_bps: plan.bps, fee_min: plan.min, fee_max: plan.max }).where('id', '=', merchantId).execute();
+  await setMerchantFeePlan(db, merchantId, plan);
   return { merchant_id: merchantId, fee_plan: plan };
 }

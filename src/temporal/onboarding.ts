@@ -9,6 +9,7 @@ import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } fr
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { merchantOnboardingRecord } from '../db/onboarding.ts';
 import { OnboardingRefused, type OnboardingRefusalCode, type OnboardingStatus } from '../domain/onboarding.ts';
 import {
   initialOnboardingState,
@@ -37,11 +38,7 @@ export async function startOnboarding(temporal: Client, config: OnboardingClient
 
 /** The merchant's record, as a workflow started now would begin from it; undefined for an unknown merchant. */
 async function recordedState(db: Db, merchantId: string): Promise<OnboardingWorkflowInput | undefined> {
-  const row = await db
-    .selectFrom('merchants')
-    .select(['onboarding_status', 'onboarding_version', 'rejection_reason'])
-    .where('id', '=', merchantId)
-    .executeTakeFirst();
+  const row = await merchantOnboardingRecord(db, merchantId);
   return row === undefined ? undefined : { state: initialOnboardingState(merchantId, row.onboarding_status, row.onboarding_version, row.rejection_reason) };
 }
 

@@ -1,0 +1,60 @@
+/**
+ * The rows of `merchants` as the services read and write them outside onboarding's record
+ * (src/db/onboarding.ts): a merchant by id, its row lock, a new merchant, its fee plan and the
+ * operator's review queue.
+ */
+import type { Db } from './database.ts';
+import type { OnboardingStatus } from '../domain/onboarding.ts';
+import type { FeePlan } from '../domain/payment.ts';
+
+/** The merchant columns a credential's caller is built from (an API key's, or a compatible protocol's). */
+export const CALLER_COLUMNS = ['merchants.id as merchant_id', 'merchants.name', 'merchants.fee_bps', 'merchants.fee_min', 'merchants.fee_max', 'merchants.live_mode'] as const;
+
+/** The merchant's whole row; undefined for an unknown merchant. */
+export function merchantById(db: Db, merchantId: string) {
+  return db.selectFrom('merchants').selectAll().where('id', '=', merchantId).executeTakeFirst();
+}
+
+/** The merchant's id if there is such a merchant (whether it exists, without reading its row). */
+export function findMerchantId(db: Db, merchantId: string) {
+  return db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
+}
+
+/** Locks the merchant's row until the caller's transaction ends (one writer at a time per merchant). */
+export async function lockMerchantRow(db: Db, merchantId: string): Promise<void> {
+  await db.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();
+}
+
+/** Where the merchant stands in onboarding; undefined for an unknown merchant. */
+export function merchantOnboardingStatus(db: Db, merchantId: string) {
+  return db.selectFrom('merchants').select('onboarding_status').where('id', '=', merchantId).executeTakeFirst();
+}
+
+/** A new merchant's row. */
+export async function insertMerchantRow(
+  db: Db,
+  row: { id: string; name: string; feePlan: FeePlan; createdAt: Date; onboardingStatus: OnboardingStatus },
+): Promise<void> {
+  const { id, name, feePlan, createdAt } = row;
+  await db
+    .insertInto('merchants')
+    .values({ id, name, fee_bps: feePlan.bps, fee_min: feePlan.min, fee_max: feePlan.max, created_at: createdAt, onboarding_status: row.onboardingStatus, onboarding_updated_at: createdAt })
+    .execute();
+}
+
+/** Merchants in one onboarding status, longest waiting first, at most 1,000. */
+export function merchantsInOnboardingStatus(db: Db, status: OnboardingStatus) {
+  return db
+    .selectFrom('merchants')
+    .select(['id', 'name', 'onboarding_status', 'gateway_status', 'live_mode', 'rejection_reason', 'onboarding_updated_at'])
+    .where('onboarding_status', '=', status)
+    .orderBy('onboarding_updated_at')
+    .orderBy('id')
+    .limit(1_000)
+    .execute();
+}
+
+/** The fee plan of the merchant's payments created from now on. */
+export async function setMerchantFeePlan(db: Db, merchantId: string, plan: FeePlan): Promise<void> {
+  await db.updateTable('merchants').set({ fee_bps: plan.bps, fee_min: plan.min, fee_max: plan.max }).where('id', '=', merchantId).execute();
+}
