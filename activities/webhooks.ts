@@ -10,8 +10,9 @@ import { webhookHeaders } from '../src/adapters/webhook-signing.ts';
 import { checkWebhookUrl, webhookUrlPolicy, WebhookUrlRefused, type Resolver } from '../src/adapters/webhook-url-policy.ts';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
-import type { StoredEvent } from '../src/db/events.ts';
-import { disableEndpoint } from '../src/db/webhook-endpoints.ts';
+import { eventBodyById, type StoredEvent } from '../src/db/events.ts';
+import { endpointSucceededSince, insertWebhookAttempt } from '../src/db/webhook-attempts.ts';
+import { disableEndpoint, endpointById } from '../src/db/webhook-endpoints.ts';
 import { MERCHANT_BUSY, type DeliveryAttemptInput, type DeliveryOutcome, type ExhaustedDeliveryInput } from '../src/domain/webhook-delivery.ts';
 import type { Logger } from '../src/logger.ts';
 import { attemptLabel, webhookDeliveries } from '../src/observability/metrics.ts';
@@ -52,7 +53,7 @@ export function createWebhookActivities({ db, logger, config, temporal, resolve 
      * receiver holds at most that many slots.
      */
     async deliverWebhook({ event_id, endpoint_id, delivery_id, attempt, timeout_ms }: DeliveryAttemptInput): Promise<DeliveryOutcome> {
-      const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint_id).executeTakeFirst();
+      const endpoint = await endpointById(db, endpoint_id);
       if (endpoint === undefined || endpoint.deleted_at !== null || endpoint.status !== 'enabled') return 'endpoint_gone';
       const merchant = endpoint.merchant_id;
       const busy = inFlight.get(merchant) ?? 0;
@@ -67,7 +68,7 @@ export function createWebhookActivities({ db, logger, config, temporal, resolve 
       let answer: ReceiverAnswer;
       let now: Date;
       try {
-        const event = await db.selectFrom('events').select(['id', 'body']).where('id', '=', event_id).executeTakeFirstOrThrow();
+        const event = await eventBodyById(db, event_id);
         now = new Date();
         const secrets = [endpoint.secret];
         if (endpoint.previous_secret !== null && endpoint.previous_secret_expires_at !== null && endpoint.previous_secret_expires_at > now) {
@@ -90,20 +91,17 @@ export function createWebhookActivities({ db, logger, config, temporal, resolve 
       const succeeded = answer.status !== undefined && answer.status >= 200 && answer.status < 300;
       // The merchant sees only the class of a failure; the detail goes to this worker's log.
       const failure = succeeded ? null : (answer.failure ?? 'http_status');
-      await db
-        .insertInto('webhook_attempts')
-        .values({
-          event_id,
-          endpoint_id,
-          delivery_id,
-          attempt,
-          attempted_at: now,
-          response_status: answer.status ?? null,
-          latency_ms: answer.latencyMs,
-          error: failure,
-          succeeded: succeeded ? 1 : 0,
-        })
-        .execute();
+      await insertWebhookAttempt(db, {
+        event_id,
+        endpoint_id,
+        delivery_id,
+        attempt,
+        attempted_at: now,
+        response_status: answer.status ?? null,
+        latency_ms: answer.latencyMs,
+        error: failure,
+        succeeded: succeeded ? 1 : 0,
+      });
       logger.info({ event_id, endpoint_id, attempt, status: answer.status, latency_ms: answer.latencyMs, failure, detail: answer.detail }, 'webhook attempt');
       // Counted once the attempt's row is written, like the row: an activity retried after this point counts again, as it records again.
       webhookDeliveries.inc({ outcome: succeeded ? 'succeeded' : answer.status === 410 ? 'endpoint_gone' : 'failed', attempt: attemptLabel(attempt) });
@@ -129,17 +127,7 @@ export function createWebhookActivities({ db, logger, config, temporal, resolve 
     async disableExhaustedEndpoint({ event_id, endpoint_id, delivery_id, attempts, started_at }: ExhaustedDeliveryInput): Promise<boolean> {
       const since = new Date(started_at);
       const reason = `every one of ${attempts} attempts of a delivery failed (event ${event_id})`;
-      const event = await disableEndpoint(db, endpoint_id, reason, `webhook_endpoint:${endpoint_id}:disabled:${delivery_id}`, async (trx) => {
-        const success = await trx
-          .selectFrom('webhook_attempts')
-          .select('id')
-          .where('endpoint_id', '=', endpoint_id)
-          .where('succeeded', '=', 1)
-          .where('attempted_at', '>=', since)
-          .limit(1)
-          .executeTakeFirst();
-        return success === undefined;
-      });
+      const event = await disableEndpoint(db, endpoint_id, reason, `webhook_endpoint:${endpoint_id}:disabled:${delivery_id}`, async (trx) => !(await endpointSucceededSince(trx, endpoint_id, since)));
       if (event === undefined) return false;
       logger.warn({ endpoint_id, event_id, delivery_id, attempts }, 'webhook endpoint disabled: a delivery exhausted its retries');
       await dispatch(event);

@@ -8,6 +8,10 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { eventSummariesAbout } from '../db/events.ts';
+import { paymentRowById } from '../db/payment-creation.ts';
+import { refundSummariesOf } from '../db/payment-listing.ts';
+import { attemptSummariesOfEvents } from '../db/webhook-attempts.ts';
 import { paymentWorkflowId, refundsWorkflowId } from '../domain/payment-workflow.ts';
 import { connectTemporal } from '../temporal/client.ts';
 
@@ -54,26 +58,11 @@ async function describeWorkflow(temporal: Client, config: Config, workflowId: st
 }
 
 export async function showPayment(db: Db, config: Config, paymentId: string): Promise<Record<string, unknown>> {
-  const row = await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+  const row = await paymentRowById(db, paymentId);
   if (row === undefined) throw new PaymentNotFound(`no payment ${paymentId}`);
-  const refunds = await db.selectFrom('refunds').select(['id', 'amount', 'status', 'created_at']).where('payment_id', '=', paymentId).orderBy('created_at').execute();
-  const events = await db
-    .selectFrom('events')
-    .select(['id', 'type', 'created_at'])
-    .where('object_id', 'in', [paymentId, ...refunds.map((r) => r.id)])
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  const attempts =
-    events.length === 0
-      ? []
-      : await db
-          .selectFrom('webhook_attempts')
-          .select(['event_id', 'endpoint_id', 'attempt', 'attempted_at', 'response_status', 'latency_ms', 'error', 'succeeded'])
-          .where('event_id', 'in', events.map((e) => e.id))
-          .orderBy('attempted_at')
-          .orderBy('id')
-          .execute();
+  const refunds = await refundSummariesOf(db, paymentId);
+  const events = await eventSummariesAbout(db, [paymentId, ...refunds.map((r) => r.id)]);
+  const attempts = events.length === 0 ? [] : await attemptSummariesOfEvents(db, events.map((e) => e.id));
 
   const temporal = await connectTemporal(config);
   let workflow: WorkflowView;

@@ -12,7 +12,7 @@ import { breakerSettings, PspHealthStore } from '../adapters/psp/health.ts';
 import { PSP_NAMES } from '../adapters/psp/psp-client.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { merchantRoute, replaceMerchantRoute, reserveTerminal, terminalReservations } from '../db/psp-routes.ts';
+import { merchantIdExists, merchantRoute, merchantsRoutingThrough, replaceMerchantRoute, reserveTerminal, terminalReservations } from '../db/psp-routes.ts';
 import { defaultRoute, mayUseTerminal, pspTakesVerifyWindow, reservationOf, routeProblem, type RouteEntry, type TerminalReservation } from '../domain/psp-routing.ts';
 import { required, UsageError, type Command, type Flags } from './onboarding-commands.ts';
 
@@ -51,8 +51,7 @@ function amountRanges(flags: Flags, psps: readonly string[]): Map<string, { min_
 }
 
 async function merchantExists(db: Db, merchantId: string): Promise<void> {
-  const row = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
-  if (row === undefined) throw new UsageError(`no merchant ${merchantId}`);
+  if (!(await merchantIdExists(db, merchantId))) throw new UsageError(`no merchant ${merchantId}`);
 }
 
 /** The merchants a terminal is reserved for, sorted; null when it is anyone's. */
@@ -105,7 +104,7 @@ async function restrictTerminal(db: Db, config: Config, flags: Flags) {
   const merchantIds = clear ? [] : [...new Set(list(flags, 'merchants'))].sort();
   for (const merchantId of merchantIds) await merchantExists(db, merchantId);
   await reserveTerminal(db, { psp, terminal_id: terminalId }, merchantIds, new Date());
-  const naming = await db.selectFrom('psp_routes').select('merchant_id').distinct().where('psp', '=', psp).where('terminal_id', '=', terminalId).orderBy('merchant_id').execute();
+  const naming = await merchantsRoutingThrough(db, { psp, terminal_id: terminalId });
   const skipping = clear ? [] : naming.map((r) => r.merchant_id).filter((id) => !merchantIds.includes(id));
   return { psp, terminal_id: terminalId, reserved_for: clear ? null : merchantIds, routes_skipping_it: skipping };
 }

@@ -10,8 +10,9 @@ import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import type { Refund } from '../domain/refund-schemas.ts';
 import type { BeneficiaryPayout, Settlement } from '../domain/settlement-schemas.ts';
-import type { Event, WebhookEndpoint } from '../domain/webhook-schemas.ts';
+import type { Event, ListEventsQuery, WebhookEndpoint } from '../domain/webhook-schemas.ts';
 import type { Db } from './database.ts';
+import { keyedPage } from './pagination.ts';
 import { scopedTo } from './tenant.ts';
 
 export interface StoredEvent {
@@ -70,4 +71,35 @@ export async function subscribedEndpointIds(db: Db, event: Pick<StoredEvent, 'me
     .where('deleted_at', 'is', null)
     .execute();
   return rows.filter((r) => isSubscribed(r.events === null ? null : (JSON.parse(r.events) as string[]), event.type)).map((r) => r.id);
+}
+
+function eventsOf(db: Db, tenant: Tenant) {
+  return db.selectFrom('events').where(scopedTo(tenant));
+}
+
+/** One page of the tenant's events, newest first, of one type when the query names it. */
+export async function tenantEventsPage<Item>(db: Db, tenant: Tenant, query: ListEventsQuery, toItem: (row: { id: string; body: string; created_at: Date }) => Item) {
+  let q = eventsOf(db, tenant).select(['id', 'body', 'created_at']);
+  if (query.type !== undefined) q = q.where('type', '=', query.type);
+  return keyedPage(q, query, toItem);
+}
+
+/** The tenant's event; undefined when it has none of that id. */
+export async function tenantEventById(db: Db, tenant: Tenant, id: string) {
+  return eventsOf(db, tenant).select(['id', 'merchant_id', 'mode', 'type', 'body']).where('id', '=', id).executeTakeFirst();
+}
+
+/** The tenant's first `limit` events about these objects, oldest first (index events_by_object). */
+export async function tenantEventsAbout(db: Db, tenant: Tenant, objectIds: readonly string[], limit: number) {
+  return eventsOf(db, tenant).select(['id', 'body']).where('object_id', 'in', objectIds).orderBy('created_at').orderBy('id').limit(limit).execute();
+}
+
+/** The event's id and body, whoever's it is; throws when there is none. */
+export async function eventBodyById(db: Db, id: string) {
+  return db.selectFrom('events').select(['id', 'body']).where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** Every event about these objects, whoever's they are, oldest first: what `cli payments show` lists. */
+export async function eventSummariesAbout(db: Db, objectIds: readonly string[]) {
+  return db.selectFrom('events').select(['id', 'type', 'created_at']).where('object_id', 'in', objectIds).orderBy('created_at').orderBy('id').execute();
 }

@@ -49,3 +49,14 @@ export async function reserveTerminal(db: Db, terminal: { psp: string; terminal_
       .execute();
   });
 }
+
+/** The merchants whose own routes (either mode) name the terminal, each once, sorted. */
+export async function merchantsRoutingThrough(db: Db, terminal: { psp: string; terminal_id: string }) {
+  return db.selectFrom('psp_routes').select('merchant_id').distinct().where('psp', '=', terminal.psp).where('terminal_id', '=', terminal.terminal_id).orderBy('merchant_id').execute();
+}
+
+/** Whether there is a merchant of that id (a reservation names only merchants that exist). */
+export async function merchantIdExists(db: Db, merchantId: string): Promise<boolean> {
+  const row = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,13 +1,17 @@
 /**
- * Webhook endpoint records: how the API shows them, and disabling one, which
- * emits a `webhook_endpoint.disabled` event in the same transaction (so the
- * merchant's other endpoints hear about it).
+ * Webhook endpoint records: how the API shows them, the tenant's reads and
+ * writes of its endpoints, the row a delivery attempt reads, and disabling
+ * one, which emits a `webhook_endpoint.disabled` event in the same
+ * transaction (so the merchant's other endpoints hear about it).
  */
+import type { Insertable } from 'kysely';
 import type { EventType } from '../domain/events.ts';
-import { tenantOf } from '../domain/merchant.ts';
+import { tenantOf, type Tenant } from '../domain/merchant.ts';
 import type { WebhookEndpoint } from '../domain/webhook-schemas.ts';
-import type { Db } from './database.ts';
+import type { Db, WebhookEndpointsTable } from './database.ts';
 import { recordEvent, type StoredEvent } from './events.ts';
+import { keyedPage, type PageQuery } from './pagination.ts';
+import { scopedTo } from './tenant.ts';
 
 export interface EndpointRow {
   id: string;
@@ -64,4 +68,60 @@ export async function disableEndpoint(
     const endpoint = endpointFromRow({ ...row, status: 'disabled', disabled_reason: reason }, at);
     return recordEvent(trx, { sourceKey, owner: tenantOf(row.merchant_id, row.mode), type: 'webhook_endpoint.disabled', objectId: endpointId, data: { webhook_endpoint: endpoint }, at });
   });
+}
+
+/** The tenant's endpoints that are not deleted. */
+function liveEndpoints(db: Db, tenant: Tenant) {
+  return db.selectFrom('webhook_endpoints').where(scopedTo(tenant)).where('deleted_at', 'is', null);
+}
+
+/** How many endpoints the tenant has (deleted ones not counted). */
+export async function liveEndpointCount(db: Db, tenant: Tenant): Promise<number> {
+  const count = await liveEndpoints(db, tenant).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(count.n);
+}
+
+export async function insertWebhookEndpoint(db: Db, row: Insertable<WebhookEndpointsTable>): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+/** The tenant's endpoint as the API shows it; undefined when it has none of that id, or it was deleted. */
+export async function liveEndpointById(db: Db, tenant: Tenant, id: string) {
+  return liveEndpoints(db, tenant).select(ENDPOINT_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** One page of the tenant's undeleted endpoints, newest first. */
+export async function liveEndpointsPage<Item>(db: Db, tenant: Tenant, page: PageQuery, toItem: (row: EndpointRow) => Item) {
+  return keyedPage(liveEndpoints(db, tenant).select(ENDPOINT_COLUMNS), page, toItem);
+}
+
+/** Marks the endpoint deleted now (if it is not already). */
+export async function markEndpointDeleted(db: Db, id: string): Promise<void> {
+  await db.updateTable('webhook_endpoints').set({ deleted_at: new Date() }).where('id', '=', id).where('deleted_at', 'is', null).execute();
+}
+
+/** Enables the tenant's undeleted endpoint, its disabled reason cleared. */
+export async function enableTenantEndpoint(db: Db, tenant: Tenant, id: string): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'enabled', disabled_reason: null })
+    .where(scopedTo(tenant))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
+/** The tenant's undeleted endpoint's secret, its row locked (FOR UPDATE) for the rotation; undefined when there is none. */
+export async function lockEndpointSecret(trx: Db, tenant: Tenant, id: string) {
+  return liveEndpoints(trx, tenant).select(['secret']).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** Writes the endpoint's new secret, and the one it replaces with when that stops signing. */
+export async function rotateEndpointSecret(trx: Db, id: string, rotation: { secret: string; previous_secret: string; previous_secret_expires_at: Date }): Promise<void> {
+  await trx.updateTable('webhook_endpoints').set(rotation).where('id', '=', id).execute();
+}
+
+/** The endpoint's whole row, whoever's it is and deleted or not (a delivery attempt checks it is still enabled). */
+export async function endpointById(db: Db, id: string) {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -6,6 +6,7 @@
  */
 import { domainCovers } from '../domain/merchant.ts';
 import Router from '@koa/router';
+import { paymentWithMerchantName, verifiedMerchantDomains } from '../db/payment-listing.ts';
 import { paymentFromRow } from '../db/payments.ts';
 import { bankCallbackFrom, requestBankPage, submitBankCallback, type BankPage } from '../payments/service.ts';
 import { configuredCsrfGuard } from '../http/csrf.ts';
@@ -38,17 +39,9 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   const counter = rateCounter(config, db);
 
   const load = async (id: string): Promise<PayablePayment & { psp?: string; merchantId: string }> => {
-    const row = PAYMENT_ID.test(id)
-      ? await db
-          .selectFrom('payments')
-          .innerJoin('merchants', 'merchants.id', 'payments.merchant_id')
-          .selectAll('payments')
-          .select('merchants.name as merchant_name')
-          .where('payments.id', '=', id)
-          .executeTakeFirst()
-      : undefined;
+    const row = PAYMENT_ID.test(id) ? await paymentWithMerchantName(db, id) : undefined;
     if (row === undefined) throw new PageRefusal(404, 'not_found');
-    const verified = await db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', row.merchant_id).where('verified_at', 'is not', null).execute();
+    const verified = await verifiedMerchantDomains(db, row.merchant_id);
     const payment = paymentFromRow(row);
     // The PSP that gave the payment's token: its connector reads the bank's post. None yet (or a
     // payment from before routing): the fields' own names tell SEP's from Mellat's.

@@ -6,6 +6,7 @@ import { randomInt } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { cardHashKey, type Config } from '../config.ts';
 import { isDuplicateKey } from '../db/errors.ts';
+import { deleteUnstartedPayment, insertPaymentRow, paymentRowById } from '../db/payment-creation.ts';
 import { paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
 import { keyedHashOfCard, restrictionFingerprint } from '../adapters/psp/card-hash.ts';
 import { maskNationalCode, restrictionProblems } from '../domain/card-restriction.ts';
@@ -218,7 +219,7 @@ export async function createPayment(
   const cardHashes = request.allowed_cards?.map((card) => keyedHashOfCard(cardHashKey(config), card)) ?? null;
   return idempotent(db, scope, idempotencyKey, fingerprinted, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
     // A retry under the same Idempotency-Key may find the row its first attempt wrote; a fresh id cannot.
-    const existing = fresh ? undefined : await db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+    const existing = fresh ? undefined : await paymentRowById(db, paymentId);
     let payment = existing === undefined ? undefined : paymentFromRow(existing);
     const inserted = payment === undefined;
     const now = Date.now();
@@ -228,7 +229,7 @@ export async function createPayment(
         const row = rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null, origin.protocolCurrency, cardHashes);
         // The payment and its shares together: verify finds the shares whenever it finds the payment.
         await db.transaction().execute(async (trx) => {
-          await trx.insertInto('payments').values(row).execute();
+          await insertPaymentRow(trx, row);
           await insertSplits(trx, paymentId, splits);
         });
       } catch (error) {
@@ -244,16 +245,7 @@ export async function createPayment(
     } catch (error) {
       // Without an idempotency key nobody can finish this payment: take the row back.
       if (inserted && idempotencyKey === undefined) {
-        await db
-          .transaction()
-          .execute(async (trx) => {
-            const row = await trx.selectFrom('payments').select('version').where('id', '=', paymentId).forUpdate().executeTakeFirst();
-            if (row?.version !== 1) return;
-            // Its shares go with it (they refer to it, so first).
-            await trx.deleteFrom('payment_splits').where('payment_id', '=', paymentId).execute();
-            await trx.deleteFrom('payments').where('id', '=', paymentId).execute();
-          })
-          .catch(() => undefined);
+        await deleteUnstartedPayment(db, paymentId).catch(() => undefined);
       }
       throw error;
     }

@@ -6,22 +6,34 @@
  * (src/domain/payment-link.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import QRCode from 'qrcode';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { isDuplicateKey } from '../db/errors.ts';
-import { keyedPage } from '../db/pagination.ts';
+import { insertPaymentRow } from '../db/payment-creation.ts';
+import {
+  countedLinkById,
+  countedLinkBySlug,
+  deactivateTenantLink,
+  deleteUnstartedLinkPayment,
+  insertPaymentLink,
+  linkMerchantTerms,
+  linkPaymentCounts,
+  linkPaymentRow,
+  lockLinkForStart,
+  merchantLiveMode,
+  paymentLinksPage,
+  setLinkPaymentsCount,
+  tenantCountedLink,
+  type CountedLinkRow,
+} from '../db/payment-links.ts';
 import { rowFromNewPayment } from '../db/payments.ts';
 import type { PaymentLinkRow } from '../db/schema.ts';
-import { scopedTo } from '../db/tenant.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import {
   chosenAmount,
   collectedMetadata,
   collectedProblems,
-  LINK_OPEN_STATUSES,
-  LINK_PLACE_FREED_STATUSES,
   linkPaymentReference,
   linkUnavailability,
   paymentLinkProblems,
@@ -47,16 +59,6 @@ export const paymentLinkUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, slug: st
 /** Where a link payment's customer returns: the gateway's receipt, since the merchant has no site (its callback_url). */
 export const linkReceiptUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, slug: string, paymentId: string): string =>
   `${paymentLinkUrl(config, slug)}/receipt/${paymentId}`;
-
-/**
- * The places a link's payments hold now, counted from the payments themselves (not a counter): a
- * payment that ended without money (LINK_PLACE_FREED_STATUSES) has given its place back, whatever
- * ended it (the customer, the bank, the page's timer, the verify deadline).
- */
-const placesHeld = sql<number | string>`(SELECT COUNT(*) FROM payments WHERE payments.payment_link_id = payment_links.id AND payments.status NOT IN (${sql.join(LINK_PLACE_FREED_STATUSES.map((status) => sql.lit(status)))}))`.as('places_held');
-
-/** A link's row with the places its payments hold. */
-type CountedLinkRow = PaymentLinkRow & { places_held: number | string };
 
 export function paymentLinkFromRow(row: CountedLinkRow, config: Pick<Config, 'PUBLIC_BASE_URL'>): PaymentLink {
   const url = paymentLinkUrl(config, row.slug);
@@ -89,7 +91,7 @@ export async function createPaymentLink({ db, config }: Pick<PaymentServiceDeps,
   if (problems.length > 0) throw invalid(problems);
   const scope = { owner: tenant, operation: 'create_payment_link' };
   return idempotent(db, scope, idempotencyKey, request, config.IDEMPOTENCY_TTL_SECONDS, async (linkId, fresh) => {
-    const existing = fresh ? undefined : await db.selectFrom('payment_links').selectAll().select(placesHeld).where('id', '=', linkId).executeTakeFirst();
+    const existing = fresh ? undefined : await countedLinkById(db, linkId);
     if (existing !== undefined) return { status: 201, body: { payment_link: paymentLinkFromRow(existing, config) } };
     const row: PaymentLinkRow = {
       id: linkId,
@@ -111,7 +113,7 @@ export async function createPaymentLink({ db, config }: Pick<PaymentServiceDeps,
     for (let attempt = 0; ; attempt++) {
       row.slug = slugFromBytes(randomBytes(SLUG_LENGTH));
       try {
-        await db.insertInto('payment_links').values(row).execute();
+        await insertPaymentLink(db, row);
         break;
       } catch (error) {
         // A slug collision: draw another (31^10 slugs make it rare).
@@ -124,31 +126,24 @@ export async function createPaymentLink({ db, config }: Pick<PaymentServiceDeps,
 }
 
 export async function listPaymentLinks(db: Db, config: Pick<Config, 'PUBLIC_BASE_URL'>, tenant: Tenant, query: ListPaymentLinksQuery) {
-  return keyedPage(db.selectFrom('payment_links').selectAll().select(placesHeld).where(scopedTo(tenant)), query, (row) => paymentLinkFromRow(row, config));
+  return paymentLinksPage(db, tenant, query, (row) => paymentLinkFromRow(row, config));
 }
 
 export async function getPaymentLink(db: Db, config: Pick<Config, 'PUBLIC_BASE_URL'>, tenant: Tenant, id: string): Promise<PaymentLink> {
-  const row = await db.selectFrom('payment_links').selectAll().select(placesHeld).where('id', '=', id).where(scopedTo(tenant)).executeTakeFirst();
+  const row = await tenantCountedLink(db, tenant, id);
   if (row === undefined) throw new DomainError('payment_link_not_found', `No payment link ${id}.`);
   return paymentLinkFromRow(row, config);
 }
 
 /** Deactivates a link for good: its page then says so and starts nothing. Deactivating it again answers the same. */
 export async function deactivatePaymentLink(db: Db, config: Pick<Config, 'PUBLIC_BASE_URL'>, tenant: Tenant, id: string): Promise<PaymentLink> {
-  await db.updateTable('payment_links').set({ active: 0 }).where('id', '=', id).where(scopedTo(tenant)).execute();
+  await deactivateTenantLink(db, tenant, id);
   return getPaymentLink(db, config, tenant, id);
 }
 
 /** A link by its slug, whoever's it is (the customer's page), with its merchant's name; undefined when there is none. */
 export async function paymentLinkBySlug(db: Db, config: Pick<Config, 'PUBLIC_BASE_URL'>, slug: string): Promise<{ link: PaymentLink; merchantId: string; merchantName: string } | undefined> {
-  const row = await db
-    .selectFrom('payment_links')
-    .innerJoin('merchants', 'merchants.id', 'payment_links.merchant_id')
-    .selectAll('payment_links')
-    .select(placesHeld)
-    .select('merchants.name as merchant_name')
-    .where('payment_links.slug', '=', slug)
-    .executeTakeFirst();
+  const row = await countedLinkBySlug(db, slug);
   return row === undefined ? undefined : { link: paymentLinkFromRow(row, config), merchantId: row.merchant_id, merchantName: row.merchant_name };
 }
 
@@ -184,7 +179,7 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
   const now = Date.now();
   const unavailable = linkUnavailability(link, now);
   if (unavailable !== undefined) throw linkUnavailableError(unavailable);
-  const merchant = await db.selectFrom('merchants').select(['fee_bps', 'fee_min', 'fee_max', 'live_mode']).where('id', '=', merchantId).executeTakeFirstOrThrow();
+  const merchant = await linkMerchantTerms(db, merchantId);
   // A live link made before its merchant lost (or without ever having) live mode takes no live money:
   // the gateway itself verifies link payments, so nothing else would stop it.
   if (link.mode === 'live' && !merchant.live_mode) throw new DomainError('live_mode_not_enabled', 'This merchant is not approved for live payments.');
@@ -206,15 +201,8 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
   );
   await db.transaction().execute(async (trx) => {
     // The link's row locked: one start of this link at a time counts its places and open payments.
-    const locked = await trx.selectFrom('payment_links').select(['active', 'expires_at', 'max_payments']).where('id', '=', link.id).forUpdate().executeTakeFirstOrThrow();
-    const counts = await trx
-      .selectFrom('payments')
-      .select([
-        sql<number | string | null>`SUM(status NOT IN (${sql.join(LINK_PLACE_FREED_STATUSES.map((s) => sql.lit(s)))}))`.as('held'),
-        sql<number | string | null>`SUM(status IN (${sql.join(LINK_OPEN_STATUSES.map((s) => sql.lit(s)))}))`.as('open'),
-      ])
-      .where('payment_link_id', '=', link.id)
-      .executeTakeFirstOrThrow();
+    const locked = await lockLinkForStart(trx, link.id);
+    const counts = await linkPaymentCounts(trx, link.id);
     const held = Number(counts.held ?? 0);
     const fresh = { active: Boolean(locked.active), expires_at: locked.expires_at === null ? null : locked.expires_at.toISOString(), max_payments: locked.max_payments, payments_count: held };
     // The merchant deactivated it, it expired, or other customers took the last place since it was read.
@@ -224,8 +212,8 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
       throw new DomainError('rate_limited', `This payment link has ${config.LINK_OPEN_PAYMENTS_MAX} payments open; retry once one ends.`, undefined, { 'Retry-After': '60' });
     }
     // The column keeps the places held as of this start (its check constraint still bounds it by max_payments).
-    await trx.updateTable('payment_links').set({ payments_count: held + 1 }).where('id', '=', link.id).execute();
-    await trx.insertInto('payments').values(rowFromNewPayment(payment, merchantId, metadata.link_mobile ?? null)).execute();
+    await setLinkPaymentsCount(trx, link.id, held + 1);
+    await insertPaymentRow(trx, rowFromNewPayment(payment, merchantId, metadata.link_mobile ?? null));
   });
   const feePlan = { bps: merchant.fee_bps, min: Number(merchant.fee_min), max: Number(merchant.fee_max) };
   try {
@@ -235,12 +223,7 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
     await startPaymentWorkflow(temporal, { ...paymentWorkflowInput(payment, { id: merchantId, fee_plan: feePlan }, config), auto_verify: autoVerify }, config.TEMPORAL_TASK_QUEUE);
   } catch (error) {
     // Nobody can finish a payment without its workflow: take the row back, and with it its place.
-    await db
-      .deleteFrom('payments')
-      .where('id', '=', paymentId)
-      .where('version', '=', 1)
-      .execute()
-      .catch(() => undefined);
+    await deleteUnstartedLinkPayment(db, paymentId).catch(() => undefined);
     throw error;
   }
   return payment;
@@ -253,13 +236,13 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
  */
 export async function linkPaymentMayProceed(db: Db, payment: Pick<Payment, 'mode' | 'payment_link'>, merchantId: string): Promise<boolean> {
   if (payment.mode !== 'live' || payment.payment_link === null) return true;
-  const merchant = await db.selectFrom('merchants').select('live_mode').where('id', '=', merchantId).executeTakeFirst();
+  const merchant = await merchantLiveMode(db, merchantId);
   return Boolean(merchant?.live_mode);
 }
 
 /** The link payment a receipt shows: only one started on this link. */
 export async function linkPaymentOf(db: Db, linkId: string, paymentId: string) {
-  return db.selectFrom('payments').selectAll().where('id', '=', paymentId).where('payment_link_id', '=', linkId).executeTakeFirst();
+  return linkPaymentRow(db, linkId, paymentId);
 }
 
 /** The link's URL as a QR code, an SVG drawn here (no third party sees the link). */

@@ -6,9 +6,8 @@
  * range read of the index payments_by_verified_at (merchant, mode,
  * verified_at, amount), which covers the query.
  */
-import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { scopedTo } from '../db/tenant.ts';
+import { verifiedTotalsByDay } from '../db/payment-overview.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import { TEHRAN_TIME_ZONE, tehranDay } from '../domain/calendar.ts';
 
@@ -61,20 +60,7 @@ export function tehranDays(now: Date, days = OVERVIEW_DAYS): { day: string; star
  */
 export async function dailyTotals(db: Db, tenant: Tenant, now: Date): Promise<DayTotal[]> {
   const days = tehranDays(now);
-  const from = days[0]!.start;
-  // Which day a row falls on, by the days' first instants: exact whatever the offsets.
-  const bucket = sql<number>`(case ${sql.join(
-    days.slice(1).map((d, i) => sql`when verified_at < ${d.start} then ${i}`),
-    sql` `,
-  )} else ${days.length - 1} end)`;
-  const rows = await db
-    .selectFrom('payments')
-    .select([bucket.as('bucket'), (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<string>('amount').as('volume')])
-    .where(scopedTo(tenant))
-    .where('verified_at', '>=', from)
-    .where('verified_at', '<=', now)
-    .groupBy('bucket')
-    .execute();
+  const rows = await verifiedTotalsByDay(db, tenant, days, now);
   const totals = days.map((d) => ({ ...d, count: 0, volume: 0 }));
   for (const row of rows) {
     const day = totals[Number(row.bucket)]!;

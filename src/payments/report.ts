@@ -5,11 +5,10 @@
  * the period holds, and no MySQL connection is held between batches.
  */
 import { Readable } from 'node:stream';
-import { sql } from 'kysely';
 import type { Db, PaymentRow } from '../db/database.ts';
 import { instant } from '../db/filters.ts';
+import { reportPaymentsBatch, splitsAmountsOf } from '../db/payment-report.ts';
 import { paymentFromRow } from '../db/payments.ts';
-import { scopedTo } from '../db/tenant.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { PAYMENTS_REPORT_COLUMNS, REPORT_MAX_DAYS, type PaymentsReportQuery } from '../domain/report-schemas.ts';
@@ -96,31 +95,15 @@ export async function paymentsReport(db: Db, tenant: Tenant, query: PaymentsRepo
   }
 
   // Oldest first by (created_at, id), each batch after the last row of the one before (index payments_list).
-  const read = (after: PaymentRow | undefined) => {
-    let q = db.selectFrom('payments').selectAll().where(scopedTo(tenant)).where('created_at', '>=', from).where('created_at', '<', to);
-    if (after !== undefined) {
-      q = q.where((eb) => eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)])]));
-    }
-    return q.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(batchSize).execute();
-  };
-
-  // The batch's shares in one grouped read (the unique index payment_splits_position begins with payment_id), not one query a payment.
-  const splitsAmounts = async (ids: string[]) => {
-    const sums = await db
-      .selectFrom('payment_splits')
-      .select(['payment_id', sql<string>`sum(amount)`.as('total')])
-      .where('payment_id', 'in', ids)
-      .groupBy('payment_id')
-      .execute();
-    return new Map(sums.map((s) => [s.payment_id, Number(s.total)]));
-  };
+  const read = (after: PaymentRow | undefined) => reportPaymentsBatch(db, tenant, { from, to }, after, batchSize);
 
   const first = await read(undefined);
   async function* text() {
     yield csvLine(PAYMENTS_REPORT_COLUMNS);
     for (let rows = first; ; ) {
       if (rows.length > 0) {
-        const shares = await splitsAmounts(rows.map((row) => row.id));
+        // The batch's shares in one grouped read, not one query a payment.
+        const shares = await splitsAmountsOf(db, rows.map((row) => row.id));
         yield rows.map((row) => reportLine(paymentFromRow(row), shares.get(row.id) ?? 0)).join('');
       }
       const last = rows.at(-1);

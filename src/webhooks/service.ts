@@ -10,10 +10,19 @@ import { checkWebhookUrl, webhookUrlPolicy, WebhookUrlRefused, type Resolver } f
 import type { Config } from '../config.ts';
 import type { Selectable } from 'kysely';
 import type { Database, Db } from '../db/database.ts';
-import { subscribedEndpointIds } from '../db/events.ts';
-import { keyedPage } from '../db/pagination.ts';
-import { ENDPOINT_COLUMNS, endpointFromRow } from '../db/webhook-endpoints.ts';
-import { scopedTo } from '../db/tenant.ts';
+import { subscribedEndpointIds, tenantEventById, tenantEventsAbout, tenantEventsPage } from '../db/events.ts';
+import { attemptsOfEvent, attemptsOfEvents } from '../db/webhook-attempts.ts';
+import {
+  enableTenantEndpoint,
+  endpointFromRow,
+  insertWebhookEndpoint,
+  liveEndpointById,
+  liveEndpointCount,
+  liveEndpointsPage,
+  lockEndpointSecret,
+  markEndpointDeleted,
+  rotateEndpointSecret,
+} from '../db/webhook-endpoints.ts';
 import type { EventType } from '../domain/events.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import { attemptErrorOf } from '../domain/webhook-delivery.ts';
@@ -47,51 +56,43 @@ export async function createWebhookEndpoint({ db, config, resolve }: WebhookServ
     if (!(error instanceof WebhookUrlRefused)) throw error;
     throw new DomainError('validation_failed', `url ${error.message}.`, [{ path: 'url', message: error.message }]);
   }
-  const count = await liveEndpoints(db, auth).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  if (Number(count.n) >= MAX_ENDPOINTS) {
+  const count = await liveEndpointCount(db, auth);
+  if (count >= MAX_ENDPOINTS) {
     throw new DomainError('validation_failed', `A merchant can have at most ${MAX_ENDPOINTS} webhook endpoints per mode; delete one first.`, [
       { path: 'url', message: `at most ${MAX_ENDPOINTS} endpoints` },
     ]);
   }
   const id = randomUUID();
   const secret = newWebhookSecret();
-  await db
-    .insertInto('webhook_endpoints')
-    .values({
-      id,
-      merchant_id: auth.merchant.id,
-      mode: auth.mode,
-      url: request.url,
-      events: request.events === undefined ? null : JSON.stringify(request.events),
-      secret,
-      created_at: new Date(),
-    })
-    .execute();
+  await insertWebhookEndpoint(db, {
+    id,
+    merchant_id: auth.merchant.id,
+    mode: auth.mode,
+    url: request.url,
+    events: request.events === undefined ? null : JSON.stringify(request.events),
+    secret,
+    created_at: new Date(),
+  });
   return { webhook_endpoint: await getWebhookEndpoint(db, auth, id), secret };
-}
-
-/** The tenant's endpoints that are not deleted. */
-function liveEndpoints(db: Db, tenant: Tenant) {
-  return db.selectFrom('webhook_endpoints').where(scopedTo(tenant)).where('deleted_at', 'is', null);
 }
 
 const notFound = (what: string, id: string) => new DomainError('not_found', `No ${what} ${id}.`);
 
 export async function getWebhookEndpoint(db: Db, auth: Tenant, id: string): Promise<WebhookEndpoint> {
-  const row = await liveEndpoints(db, auth).select(ENDPOINT_COLUMNS).where('id', '=', id).executeTakeFirst();
+  const row = await liveEndpointById(db, auth, id);
   if (row === undefined) throw notFound('webhook endpoint', id);
   return endpointFromRow(row);
 }
 
 /** Newest first, with the same cursor pagination as payments. */
 export async function listWebhookEndpoints(db: Db, auth: Tenant, query: ListWebhookEndpointsQuery) {
-  return keyedPage(liveEndpoints(db, auth).select(ENDPOINT_COLUMNS), query, (r) => endpointFromRow(r));
+  return liveEndpointsPage(db, auth, query, (r) => endpointFromRow(r));
 }
 
 /** Deletes an endpoint: it receives nothing more; its past attempts stay on their events. */
 export async function deleteWebhookEndpoint(db: Db, auth: Tenant, id: string) {
   await getWebhookEndpoint(db, auth, id);
-  await db.updateTable('webhook_endpoints').set({ deleted_at: new Date() }).where('id', '=', id).where('deleted_at', 'is', null).execute();
+  await markEndpointDeleted(db, id);
   return { id, deleted: true };
 }
 
@@ -103,13 +104,7 @@ export async function deleteWebhookEndpoint(db: Db, auth: Tenant, id: string) {
  */
 export async function enableWebhookEndpoint(db: Db, auth: Tenant, id: string) {
   await getWebhookEndpoint(db, auth, id);
-  await db
-    .updateTable('webhook_endpoints')
-    .set({ status: 'enabled', disabled_reason: null })
-    .where(scopedTo(auth))
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .execute();
+  await enableTenantEndpoint(db, auth, id);
   return { webhook_endpoint: await getWebhookEndpoint(db, auth, id) };
 }
 
@@ -123,30 +118,20 @@ export async function rotateWebhookSecret({ db, config }: WebhookServiceDeps, au
   const now = new Date();
   const windowMs = (expiresInSeconds ?? config.WEBHOOK_SECRET_ROTATION_SECONDS) * 1000;
   await db.transaction().execute(async (trx) => {
-    const row = await liveEndpoints(trx, auth).select(['secret']).where('id', '=', id).forUpdate().executeTakeFirst();
+    const row = await lockEndpointSecret(trx, auth, id);
     if (row === undefined) throw notFound('webhook endpoint', id);
-    await trx
-      .updateTable('webhook_endpoints')
-      .set({ secret, previous_secret: row.secret, previous_secret_expires_at: new Date(now.getTime() + windowMs) })
-      .where('id', '=', id)
-      .execute();
+    await rotateEndpointSecret(trx, id, { secret, previous_secret: row.secret, previous_secret_expires_at: new Date(now.getTime() + windowMs) });
   });
   return { webhook_endpoint: await getWebhookEndpoint(db, auth, id), secret };
 }
 
-function eventsOf(db: Db, tenant: Tenant) {
-  return db.selectFrom('events').where(scopedTo(tenant));
-}
-
 /** Newest first; filter by type. */
 export async function listEvents(db: Db, auth: Tenant, query: ListEventsQuery) {
-  let q = eventsOf(db, auth).select(['id', 'body', 'created_at']);
-  if (query.type !== undefined) q = q.where('type', '=', query.type);
-  return keyedPage(q, query, (r) => JSON.parse(r.body) as Event);
+  return tenantEventsPage(db, auth, query, (r) => JSON.parse(r.body) as Event);
 }
 
 async function findEvent(db: Db, auth: Tenant, id: string) {
-  const row = await eventsOf(db, auth).select(['id', 'merchant_id', 'mode', 'type', 'body']).where('id', '=', id).executeTakeFirst();
+  const row = await tenantEventById(db, auth, id);
   if (row === undefined) throw notFound('event', id);
   return { ...row, type: row.type as EventType };
 }
@@ -154,7 +139,7 @@ async function findEvent(db: Db, auth: Tenant, id: string) {
 /** The event as it is sent, with every delivery attempt so far, oldest first. */
 export async function getEvent(db: Db, auth: Tenant, id: string): Promise<{ event: Event; attempts: WebhookAttempt[] }> {
   const event = await findEvent(db, auth, id);
-  const attempts = await db.selectFrom('webhook_attempts').selectAll().where('event_id', '=', id).orderBy('attempted_at').orderBy('id').execute();
+  const attempts = await attemptsOfEvent(db, id);
   return { event: JSON.parse(event.body) as Event, attempts: attempts.map(attemptFromRow) };
 }
 
@@ -181,25 +166,9 @@ const EVENTS_ABOUT_LIMIT = 200;
  */
 export async function eventsAbout(db: Db, tenant: Tenant, objectIds: readonly string[]): Promise<{ event: Event; attempts: WebhookAttempt[] }[]> {
   if (objectIds.length === 0) return [];
-  const events = await eventsOf(db, tenant)
-    .select(['id', 'body'])
-    .where('object_id', 'in', objectIds)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(EVENTS_ABOUT_LIMIT)
-    .execute();
+  const events = await tenantEventsAbout(db, tenant, objectIds, EVENTS_ABOUT_LIMIT);
   if (events.length === 0) return [];
-  const attempts = await db
-    .selectFrom('webhook_attempts')
-    .selectAll()
-    .where(
-      'event_id',
-      'in',
-      events.map((e) => e.id),
-    )
-    .orderBy('attempted_at')
-    .orderBy('id')
-    .execute();
+  const attempts = await attemptsOfEvents(db, events.map((e) => e.id));
   return events.map((e) => ({ event: JSON.parse(e.body) as Event, attempts: attempts.filter((a) => a.event_id === e.id).map(attemptFromRow) }));
 }
 

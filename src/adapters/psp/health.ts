@@ -9,6 +9,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { insertClosedPspHealth, lockPspBreaker, pspBreaker, pspHealthOfModes, pspHealthState, updatePspHealth } from '../../db/psp-health.ts';
 import type { PspHealthTable } from '../../db/schema.ts';
 import { admitRequest, afterFailure, afterSuccess, breakerGaugeValue, breakerStateAt, CLOSED_BREAKER, type BreakerRecord, type BreakerSettings, type BreakerState } from '../../domain/psp-breaker.ts';
 import { pspBreakerState } from '../../observability/metrics.ts';
@@ -77,33 +78,16 @@ export class PspHealthStore {
     // The row exists before it is locked: the first report of a terminal inserts it, and a concurrent
     // insert is ignored. Its own statement, outside the transaction: an INSERT IGNORE that meets the row
     // holds a shared lock on it, and two transactions holding one each and then asking FOR UPDATE deadlock.
-    const existing = await this.db.selectFrom('psp_health').select('state').where('mode', '=', terminal.mode).where('psp', '=', terminal.psp).where('terminal_id', '=', terminal.terminal_id).executeTakeFirst();
+    const existing = await pspHealthState(this.db, terminal);
     if (existing === undefined) {
-      await this.db
-        .insertInto('psp_health')
-        .values({ ...terminal, last_failure: null, window_started_at: null, opened_at: null, probe_started_at: null, updated_at: new Date(now) })
-        .ignore()
-        .execute();
+      await insertClosedPspHealth(this.db, terminal, new Date(now));
     }
     const result = await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('psp_health')
-        .select(['state', 'failures', 'window_started_at', 'opened_at', 'probe_started_at'])
-        .where('mode', '=', terminal.mode)
-        .where('psp', '=', terminal.psp)
-        .where('terminal_id', '=', terminal.terminal_id)
-        .forUpdate()
-        .executeTakeFirst();
+      const row = await lockPspBreaker(trx, terminal);
       const before = recordOf(row);
       const outcome = change(before, now);
       if (outcome.next !== before || outcome.lastFailure !== undefined) {
-        await trx
-          .updateTable('psp_health')
-          .set({ ...columnsOf(outcome.next), ...(outcome.lastFailure === undefined ? {} : { last_failure: outcome.lastFailure.slice(0, 255) }), updated_at: new Date(now) })
-          .where('mode', '=', terminal.mode)
-          .where('psp', '=', terminal.psp)
-          .where('terminal_id', '=', terminal.terminal_id)
-          .execute();
+        await updatePspHealth(trx, terminal, { ...columnsOf(outcome.next), ...(outcome.lastFailure === undefined ? {} : { last_failure: outcome.lastFailure.slice(0, 255) }), updated_at: new Date(now) });
       }
       return { answer: outcome.answer, state: breakerStateAt(outcome.next, now, this.settings) };
     });
@@ -146,20 +130,13 @@ export class PspHealthStore {
   }
 
   private async readState(terminal: PspTerminal): Promise<BreakerRecord> {
-    const row = await this.db
-      .selectFrom('psp_health')
-      .select(['state', 'failures', 'window_started_at', 'opened_at', 'probe_started_at'])
-      .where('mode', '=', terminal.mode)
-      .where('psp', '=', terminal.psp)
-      .where('terminal_id', '=', terminal.terminal_id)
-      .executeTakeFirst();
-    return recordOf(row);
+    return recordOf(await pspBreaker(this.db, terminal));
   }
 
   /** Every terminal of `terminals` with its health now (closed when it has never failed); sets the gauge of each. */
   async states(terminals: readonly PspTerminal[]): Promise<TerminalHealth[]> {
     if (terminals.length === 0) return [];
-    const rows = await this.db.selectFrom('psp_health').selectAll().where('mode', 'in', [...new Set(terminals.map((t) => t.mode))]).execute();
+    const rows = await pspHealthOfModes(this.db, [...new Set(terminals.map((t) => t.mode))]);
     const now = this.now();
     return terminals.map((terminal) => {
       const row = rows.find((r) => r.mode === terminal.mode && r.psp === terminal.psp && r.terminal_id === terminal.terminal_id);

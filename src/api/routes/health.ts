@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { sql } from 'kysely';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/database.ts';
+import { pingDatabase } from '../../db/health.ts';
 import { withTimeout } from '../../errors.ts';
 
 const CHECK_MS = 2_000;
@@ -23,7 +23,7 @@ export function healthRoutes(db: Db, temporal: Client): Router {
   });
   router.get('/readyz', async (ctx) => {
     const [mysql, temporalCheck] = await Promise.all([
-      check('MySQL', () => sql`select 1`.execute(db)),
+      check('MySQL', () => pingDatabase(db)),
       check('Temporal', () => temporal.connection.withDeadline(Date.now() + CHECK_MS, () => temporal.workflowService.getSystemInfo({}))),
     ]);
     const ready = mysql.ok && temporalCheck.ok;
