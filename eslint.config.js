@@ -4,6 +4,9 @@
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
+/** Kysely's query builders: a call to one of them is a query being built. */
+const QUERY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'selectNoFrom'];
+
 export default tseslint.config(
   { ignores: ['eslint.config.js', '.dependency-cruiser.cjs', 'node_modules/**', '.data/**', 'test-artifacts/**', 'dist/**', 'openapi/generated/**', 'tools/launcher/*.mjs', 'deploy/image/*.mjs', 'src/pages/assets/**'] },
   ...tseslint.configs.recommendedTypeChecked,
@@ -30,6 +33,23 @@ export default tseslint.config(
           })),
         },
       ],
+    },
+  },
+  {
+    // Rows have one home: only src/db (its migrations included) builds queries; everything else calls its
+    // named functions (docs/ARCHITECTURE.md#layers-and-the-import-rule, "Rows have one home"). The tests and the benchmark's seeding,
+    // which look at and prepare rows as a harness, are outside the product.
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'tools/**/*.ts'],
+    ignores: ['src/db/**', 'tools/bench/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression[callee.type='MemberExpression'][callee.property.name=/^(${QUERY_BUILDERS.join('|')})$/]`,
+          message: 'Only src/db builds queries: call (or add) a named function there.',
+        },
+      ],
+      'no-restricted-imports': ['error', { paths: [{ name: 'kysely', importNames: ['sql'], message: 'Only src/db builds queries: call (or add) a named function there.' }] }],
     },
   },
   {

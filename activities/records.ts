@@ -8,13 +8,13 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../src/db/database.ts';
+import { merchantLiveMode } from '../src/db/merchants.ts';
 import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
 import { post } from '../src/db/ledger.ts';
 import { allocateRefundToShares, paymentSplits, returnRefundToShares, splitAmountOf } from '../src/db/splits.ts';
 import {
   lockPaymentRecord,
-  merchantLiveMode,
   overRecord,
   paymentById,
   paymentFromRow,

@@ -12,7 +12,8 @@ import { breakerSettings, PspHealthStore } from '../adapters/psp/health.ts';
 import { PSP_NAMES } from '../adapters/psp/psp-client.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { merchantIdExists, merchantRoute, merchantsRoutingThrough, replaceMerchantRoute, reserveTerminal, terminalReservations } from '../db/psp-routes.ts';
+import { merchantRoute, merchantsRoutingThrough, replaceMerchantRoute, reserveTerminal, terminalReservations } from '../db/psp-routes.ts';
+import { findMerchantId } from '../db/merchants.ts';
 import { defaultRoute, mayUseTerminal, pspTakesVerifyWindow, reservationOf, routeProblem, type RouteEntry, type TerminalReservation } from '../domain/psp-routing.ts';
 import { required, UsageError, type Command, type Flags } from './onboarding-commands.ts';
 
@@ -51,7 +52,8 @@ function amountRanges(flags: Flags, psps: readonly string[]): Map<string, { min_
 }
 
 async function merchantExists(db: Db, merchantId: string): Promise<void> {
-  if (!(await merchantIdExists(db, merchantId))) throw new UsageError(`no merchant ${merchantId}`);
+  // A reservation names only merchants that exist.
+  if ((await findMerchantId(db, merchantId)) === undefined) throw new UsageError(`no merchant ${merchantId}`);
 }
 
 /** The merchants a terminal is reserved for, sorted; null when it is anyone's. */

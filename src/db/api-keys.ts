@@ -77,3 +77,8 @@ export async function revokeApiKey(db: Db, keyId: string, revokedAt: Date): Prom
 export async function setApiKeyExpiry(db: Db, keyId: string, expiresAt: Date): Promise<void> {
   await db.updateTable('api_keys').set({ expires_at: expiresAt }).where('id', '=', keyId).execute();
 }
+
+/** The unrevoked key of that prefix, if any (whether a key the launcher kept still works). */
+export function unrevokedApiKeyByPrefix(db: Db, prefix: string) {
+  return db.selectFrom('api_keys').select('id').where('prefix', '=', prefix).where('revoked_at', 'is', null).executeTakeFirst();
+}

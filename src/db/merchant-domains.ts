@@ -55,3 +55,8 @@ export function merchantDomainVerifications(db: Db, merchantId: string) {
 export async function markDomainVerified(db: Db, merchantId: string, domain: string, verifiedAt: Date): Promise<void> {
   await db.updateTable('merchant_domains').set({ verified_at: verifiedAt }).where('merchant_id', '=', merchantId).where('domain', '=', domain).where('verified_at', 'is', null).execute();
 }
+
+/** The merchant's verified domains (where its payments' callback_url may lead). */
+export async function verifiedMerchantDomains(db: Db, merchantId: string) {
+  return db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', merchantId).where('verified_at', 'is not', null).execute();
+}

@@ -20,6 +20,11 @@ export function findMerchantId(db: Db, merchantId: string) {
   return db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
 }
 
+/** Whether the merchant is approved for live mode, as its row says now (undefined: no such merchant). */
+export function merchantLiveMode(db: Db, merchantId: string) {
+  return db.selectFrom('merchants').select('live_mode').where('id', '=', merchantId).executeTakeFirst();
+}
+
 /** Locks the merchant's row until the caller's transaction ends (one writer at a time per merchant). */
 export async function lockMerchantRow(db: Db, merchantId: string): Promise<void> {
   await db.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();

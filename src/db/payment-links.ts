@@ -87,11 +87,6 @@ export async function deleteUnstartedLinkPayment(db: Db, paymentId: string): Pro
   await db.deleteFrom('payments').where('id', '=', paymentId).where('version', '=', 1).execute();
 }
 
-/** The merchant's live-mode approval now; undefined when there is no such merchant. */
-export async function merchantLiveMode(db: Db, merchantId: string) {
-  return db.selectFrom('merchants').select('live_mode').where('id', '=', merchantId).executeTakeFirst();
-}
-
 /** The payment's row, only when it was started on this link. */
 export async function linkPaymentRow(db: Db, linkId: string, paymentId: string) {
   return db.selectFrom('payments').selectAll().where('id', '=', paymentId).where('payment_link_id', '=', linkId).executeTakeFirst();

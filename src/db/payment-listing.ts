@@ -50,11 +50,6 @@ export async function paymentWithMerchantName(db: Db, id: string) {
     .executeTakeFirst();
 }
 
-/** The merchant's verified domains (where its payments' callback_url may lead). */
-export async function verifiedMerchantDomains(db: Db, merchantId: string) {
-  return db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', merchantId).where('verified_at', 'is not', null).execute();
-}
-
 /** The payment's refunds, oldest first: what `cli payments show` lists of each. */
 export async function refundSummariesOf(db: Db, paymentId: string) {
   return db.selectFrom('refunds').select(['id', 'amount', 'status', 'created_at']).where('payment_id', '=', paymentId).orderBy('created_at').execute();

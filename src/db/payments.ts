@@ -297,11 +297,6 @@ export async function setPaymentPspWhileCreated(db: Db, paymentId: string, psp: 
   await db.updateTable('payments').set({ psp, psp_terminal_id: terminalId }).where('id', '=', paymentId).where('status', '=', 'created').execute();
 }
 
-/** Whether the merchant is approved for live mode, as its row says (undefined: no such merchant). */
-export function merchantLiveMode(db: Db, merchantId: string) {
-  return db.selectFrom('merchants').select('live_mode').where('id', '=', merchantId).executeTakeFirst();
-}
-
 /**
  * Another payment of PSP terminal `terminalId` paid since `since` whose bank reference is `referenceId`
  * (its id): the sale a refused confirmation names is that payment's, not to be reversed.

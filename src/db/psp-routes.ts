@@ -55,8 +55,3 @@ export async function merchantsRoutingThrough(db: Db, terminal: { psp: string; t
   return db.selectFrom('psp_routes').select('merchant_id').distinct().where('psp', '=', terminal.psp).where('terminal_id', '=', terminal.terminal_id).orderBy('merchant_id').execute();
 }
 
-/** Whether there is a merchant of that id (a reservation names only merchants that exist). */
-export async function merchantIdExists(db: Db, merchantId: string): Promise<boolean> {
-  const row = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
-  return row !== undefined;
-}

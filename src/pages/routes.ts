@@ -6,7 +6,8 @@
  */
 import { domainCovers } from '../domain/merchant.ts';
 import Router from '@koa/router';
-import { paymentWithMerchantName, verifiedMerchantDomains } from '../db/payment-listing.ts';
+import { paymentWithMerchantName } from '../db/payment-listing.ts';
+import { verifiedMerchantDomains } from '../db/merchant-domains.ts';
 import { paymentFromRow } from '../db/payments.ts';
 import { bankCallbackFrom, requestBankPage, submitBankCallback, type BankPage } from '../payments/service.ts';
 import { configuredCsrfGuard } from '../http/csrf.ts';

@@ -21,13 +21,13 @@ import {
   linkPaymentCounts,
   linkPaymentRow,
   lockLinkForStart,
-  merchantLiveMode,
   paymentLinksPage,
   setLinkPaymentsCount,
   tenantCountedLink,
   type CountedLinkRow,
 } from '../db/payment-links.ts';
 import { rowFromNewPayment } from '../db/payments.ts';
+import { merchantLiveMode } from '../db/merchants.ts';
 import type { PaymentLinkRow } from '../db/schema.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import {

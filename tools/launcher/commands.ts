@@ -21,6 +21,7 @@ import { join, relative } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { PSP_NAMES } from '../../src/adapters/psp/profiles.ts';
 import { createDatabase, databaseName } from '../../src/db/database.ts';
+import { unrevokedApiKeyByPrefix } from '../../src/db/api-keys.ts';
 import { connectTemporal } from '../../src/temporal/client.ts';
 import { retiredWorkflowsNotice } from '../../src/temporal/retired-workflows.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
@@ -85,10 +86,7 @@ async function demoKey(databaseUrl: string): Promise<string> {
     if (existsSync(file)) {
       const saved = JSON.parse(readFileSync(file, 'utf8')) as { test_key: string };
       const parsed = parseKey(saved.test_key);
-      const row =
-        parsed === undefined
-          ? undefined
-          : await db.selectFrom('api_keys').select('id').where('prefix', '=', parsed.prefix).where('revoked_at', 'is', null).executeTakeFirst();
+      const row = parsed === undefined ? undefined : await unrevokedApiKeyByPrefix(db, parsed.prefix);
       if (row !== undefined) return saved.test_key;
     }
     const created = await createMerchant(db, loadConfig(), { name: 'Demo Shop', domain: 'localhost' });
