@@ -7,12 +7,30 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
 
-/** Type check and lint before the suite: CI runs `npm test` and nothing else. */
+/** Type check, lint, the import rule and the format check before the suite: CI runs `npm test` and nothing else. */
 export function staticChecks(root: string, say: (line: string) => void): void {
   for (const [what, args] of [
     ['type check', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root]],
     ['lint', [join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), root]],
-    ['import rule check', [join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs'), 'src', 'activities', 'workflows', 'openapi', 'tools', 'test', '--config', join(root, '.dependency-cruiser.cjs')]],
+    [
+      'import rule check',
+      [
+        join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs'),
+        'src',
+        'activities',
+        'workflows',
+        'openapi',
+        'tools',
+        'test',
+        '--config',
+        join(root, '.dependency-cruiser.cjs'),
+      ],
+    ],
+    // The layout is prettier's (.prettierrc.json); `npm run format` writes it.
+    [
+      'format check',
+      [join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', root],
+    ],
   ] as const) {
     say(`Running the ${what}…`);
     const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
@@ -24,8 +42,16 @@ export function staticChecks(root: string, say: (line: string) => void): void {
 export function unitTier(root: string, say: (line: string) => void): void {
   const cli = provideTemporalCli();
   say('Running the unit tier (test/unit, test/workflows)…');
-  const mocha = [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', join(root, 'test', 'unit', '.mocharc.json')];
-  const result = spawnSync(process.execPath, mocha, { cwd: root, stdio: 'inherit', env: { ...process.env, TEMPORAL_CLI: cli } });
+  const mocha = [
+    join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+    '--config',
+    join(root, 'test', 'unit', '.mocharc.json'),
+  ];
+  const result = spawnSync(process.execPath, mocha, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TEMPORAL_CLI: cli },
+  });
   if (result.status !== 0) throw new PrerequisiteError('the unit tier failed (see above)');
 }
 
