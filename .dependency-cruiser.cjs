@@ -14,29 +14,78 @@ const LAYERS = {
   db: { path: '^src/db/', may: ['profiles', 'domain', 'foundation'] },
   temporal: { path: '^src/temporal/', may: ['profiles', 'domain', 'foundation', 'db'] },
   // Every adapter but the profiles (their own layer above).
-  adapters: { path: '^src/adapters/(?!psp/(profiles?|[^/]+/profile)\\.ts$)', may: ['profiles', 'domain', 'foundation', 'db'] },
-  services: { path: '^src/(payments|refunds|webhooks|merchants|accounts|ledger|settlements)/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters'] },
+  adapters: {
+    path: '^src/adapters/(?!psp/(profiles?|[^/]+/profile)\\.ts$)',
+    may: ['profiles', 'domain', 'foundation', 'db'],
+  },
+  services: {
+    path: '^src/(payments|refunds|webhooks|merchants|accounts|ledger|settlements)/',
+    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters'],
+  },
   activities: { path: '^activities/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters'] },
   // Workflows also import activity types; the rule below keeps those imports type-only.
   workflows: { path: '^workflows/', may: ['profiles', 'domain', 'activities'] },
   http: { path: '^src/http/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal'] },
-  api: { path: '^src/api/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'] },
+  api: {
+    path: '^src/api/',
+    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'],
+  },
   // ZarinPal's and Zibal's protocols on the same payments (docs/COMPAT.md): beside the API, using its body reader and limits.
-  compat: { path: '^src/compat/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http', 'api'] },
+  compat: {
+    path: '^src/compat/',
+    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http', 'api'],
+  },
   pages: { path: '^src/pages/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'services', 'http'] },
-  dashboard: { path: '^src/dashboard/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'] },
+  dashboard: {
+    path: '^src/dashboard/',
+    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'],
+  },
   openapi: { path: '^openapi/', may: ['profiles', 'domain', 'foundation', 'http', 'api', 'compat'] },
   // The bank simulator is the bank, not the gateway: it may import no gateway code at all.
   bankSim: { path: '^src/bank-sim/', may: [] },
   entry: {
     path: '^src/(main|cli)/',
-    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'compat', 'pages', 'dashboard', 'openapi'],
+    may: [
+      'profiles',
+      'domain',
+      'foundation',
+      'db',
+      'temporal',
+      'adapters',
+      'services',
+      'activities',
+      'workflows',
+      'http',
+      'api',
+      'compat',
+      'pages',
+      'dashboard',
+      'openapi',
+    ],
   },
   // The tools that start and measure the product (the launcher, the benchmark): outside it, they may
   // use any of it, and nothing of the product may import them.
   tools: {
     path: '^tools/',
-    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'activities', 'workflows', 'http', 'api', 'compat', 'pages', 'dashboard', 'openapi', 'bankSim', 'entry'],
+    may: [
+      'profiles',
+      'domain',
+      'foundation',
+      'db',
+      'temporal',
+      'adapters',
+      'services',
+      'activities',
+      'workflows',
+      'http',
+      'api',
+      'compat',
+      'pages',
+      'dashboard',
+      'openapi',
+      'bankSim',
+      'entry',
+    ],
   },
 };
 
@@ -88,6 +137,9 @@ module.exports = {
     includeOnly: { path: [PROJECT, '^node_modules', '^[a-z:/_]+$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 };

@@ -5,10 +5,31 @@ import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
 /** Kysely's query builders: a call to one of them is a query being built. */
-const QUERY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'selectNoFrom'];
+const QUERY_BUILDERS = [
+  'selectFrom',
+  'insertInto',
+  'updateTable',
+  'deleteFrom',
+  'replaceInto',
+  'mergeInto',
+  'selectNoFrom',
+];
 
 export default tseslint.config(
-  { ignores: ['eslint.config.js', '.dependency-cruiser.cjs', 'node_modules/**', '.data/**', 'test-artifacts/**', 'dist/**', 'openapi/generated/**', 'tools/launcher/*.mjs', 'deploy/image/*.mjs', 'src/pages/assets/**'] },
+  {
+    ignores: [
+      'eslint.config.js',
+      '.dependency-cruiser.cjs',
+      'node_modules/**',
+      '.data/**',
+      'test-artifacts/**',
+      'dist/**',
+      'openapi/generated/**',
+      'tools/launcher/*.mjs',
+      'deploy/image/*.mjs',
+      'src/pages/assets/**',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
@@ -49,7 +70,18 @@ export default tseslint.config(
           message: 'Only src/db builds queries: call (or add) a named function there.',
         },
       ],
-      'no-restricted-imports': ['error', { paths: [{ name: 'kysely', importNames: ['sql'], message: 'Only src/db builds queries: call (or add) a named function there.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'kysely',
+              importNames: ['sql'],
+              message: 'Only src/db builds queries: call (or add) a named function there.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -18,7 +18,15 @@ import { configuredTerminals, pspClient, type PspClients } from '../src/adapters
 import { isAllowedCard } from '../src/adapters/psp/card-hash.ts';
 import type { PspHealthStore } from '../src/adapters/psp/health.ts';
 import { ORIGINAL_PSP, isPspName } from '../src/adapters/psp/profiles.ts';
-import { BankRefusalError, type BankToken, type Confirmation, type Inquiry, type PspCapabilities, type PspClient, type PspName } from '../src/adapters/psp/psp-client.ts';
+import {
+  BankRefusalError,
+  type BankToken,
+  type Confirmation,
+  type Inquiry,
+  type PspCapabilities,
+  type PspClient,
+  type PspName,
+} from '../src/adapters/psp/psp-client.ts';
 import type { Db } from '../src/db/database.ts';
 import { otherPaymentPaidWithReference, otherPaymentWithReference, paymentStatusById } from '../src/db/payments.ts';
 import { merchantRoute, terminalReservations } from '../src/db/psp-routes.ts';
@@ -62,10 +70,11 @@ export interface RoutedBankToken extends BankToken {
 /** The failure types of a token request the next PSP of the route should be asked instead. */
 export const PSP_UNAVAILABLE = 'psp_unavailable';
 
-
 /** The record's allowed cards' keyed hashes; null when any card may pay. */
 const allowedCardsOf = (recorded: RecordedIdentity): string[] | null =>
-  recorded.allowed_card_hashes === undefined || recorded.allowed_card_hashes === null ? null : (JSON.parse(recorded.allowed_card_hashes) as string[]);
+  recorded.allowed_card_hashes === undefined || recorded.allowed_card_hashes === null
+    ? null
+    : (JSON.parse(recorded.allowed_card_hashes) as string[]);
 
 export function createBankActivities({ psps, db, health, logger, config }: BankActivityDependencies) {
   const guard = paymentRecordGuard(logger);
@@ -75,26 +84,50 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
    * never reaches the simulator however its workflow was started, and a payment sent to one PSP is
    * never asked about at another. The PSP is the record's once it has one, else the claim's, else SEP.
    */
-  const clientFor = async (activity: string, claim: PaymentClaim, tokenAt?: PspName): Promise<PspClient> => (await recordedBank(activity, claim, tokenAt)).bank;
-  const recordedBank = async (activity: string, claim: PaymentClaim, tokenAt?: PspName): Promise<{ bank: PspClient; recorded: Awaited<ReturnType<typeof guard.read>> }> => {
+  const clientFor = async (activity: string, claim: PaymentClaim, tokenAt?: PspName): Promise<PspClient> =>
+    (await recordedBank(activity, claim, tokenAt)).bank;
+  const recordedBank = async (
+    activity: string,
+    claim: PaymentClaim,
+    tokenAt?: PspName,
+  ): Promise<{ bank: PspClient; recorded: Awaited<ReturnType<typeof guard.read>> }> => {
     const recorded = await guard.read(db, activity, claim);
     if (tokenAt !== undefined && recorded.psp !== undefined && recorded.psp !== null && recorded.psp !== tokenAt) {
-      logger.warn({ payment_id: claim.payment_id, psp: tokenAt, recorded_psp: recorded.psp }, 'bank token: the record names another PSP; passed over');
-      throw ApplicationFailure.create({ type: PSP_UNAVAILABLE, message: `the payment's record names PSP ${recorded.psp}`, nonRetryable: true });
+      logger.warn(
+        { payment_id: claim.payment_id, psp: tokenAt, recorded_psp: recorded.psp },
+        'bank token: the record names another PSP; passed over',
+      );
+      throw ApplicationFailure.create({
+        type: PSP_UNAVAILABLE,
+        message: `the payment's record names PSP ${recorded.psp}`,
+        nonRetryable: true,
+      });
     }
     // A payment recorded before payments named their PSP is SEP's (ORIGINAL_PSP).
     const name = recorded.psp ?? tokenAt ?? claim.psp ?? ORIGINAL_PSP;
     const chosen = isPspName(name) ? pspClient(psps, recorded.mode, name) : undefined;
     if (chosen === undefined) {
       const setting = isPspName(name) ? ` (${pspUrlSetting(name, recorded.mode)})` : '';
-      throw ApplicationFailure.nonRetryable(`PSP ${name} is not configured for ${recorded.mode} payments${setting}.`, 'bank_not_configured');
+      throw ApplicationFailure.nonRetryable(
+        `PSP ${name} is not configured for ${recorded.mode} payments${setting}.`,
+        'bank_not_configured',
+      );
     }
     return { bank: chosen, recorded };
   };
   const pspOf = (psp: PspName | undefined) => (psp === undefined ? {} : { psp });
   /** The PSP's operation `what` (bound to its client); a PSP without it is asked nothing: a non-retryable `operation_not_offered`. */
-  function offered<A extends unknown[], R>(bank: PspClient, what: string, operation: ((...args: A) => Promise<R>) | undefined): (...args: A) => Promise<R> {
-    if (operation === undefined) throw ApplicationFailure.create({ type: 'operation_not_offered', message: `PSP ${bank.name} has no ${what} operation`, nonRetryable: true });
+  function offered<A extends unknown[], R>(
+    bank: PspClient,
+    what: string,
+    operation: ((...args: A) => Promise<R>) | undefined,
+  ): (...args: A) => Promise<R> {
+    if (operation === undefined)
+      throw ApplicationFailure.create({
+        type: 'operation_not_offered',
+        message: `PSP ${bank.name} has no ${what} operation`,
+        nonRetryable: true,
+      });
     return operation;
   }
 
@@ -107,24 +140,47 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     } catch (error) {
       if (error instanceof BankRefusalError) {
         logger.warn({ ...fields, bank_call: what, result_code: error.code }, `bank ${what}: refused`);
-        throw ApplicationFailure.create({ type: 'bank_refused', message: `${error.message} (${error.code})`, nonRetryable: true });
+        throw ApplicationFailure.create({
+          type: 'bank_refused',
+          message: `${error.message} (${error.code})`,
+          nonRetryable: true,
+        });
       }
-      logger.warn({ ...fields, bank_call: what, err: error instanceof Error ? error.message : String(error) }, `bank ${what}: no answer, to be retried`);
+      logger.warn(
+        { ...fields, bank_call: what, err: error instanceof Error ? error.message : String(error) },
+        `bank ${what}: no answer, to be retried`,
+      );
       throw error;
     }
   }
 
   /** A token at PSP `psp` through its breaker; the outcome is reported to the breaker and counted. */
-  async function routedToken(bank: PspClient, psp: PspName, mode: Mode, payment_id: string, amount: number, redirect_url: string, attempt: number): Promise<RoutedBankToken> {
+  async function routedToken(
+    bank: PspClient,
+    psp: PspName,
+    mode: Mode,
+    payment_id: string,
+    amount: number,
+    redirect_url: string,
+    attempt: number,
+  ): Promise<RoutedBankToken> {
     const terminal = { mode, psp, terminal_id: bank.terminalId };
     const { admitted, probe } = await health.admit(terminal);
     if (!admitted) {
       pspTokenRequests.inc({ psp, outcome: 'skipped' });
       logger.info({ payment_id, mode, psp, terminal_id: bank.terminalId }, 'bank token: breaker open, PSP skipped');
-      throw ApplicationFailure.create({ type: PSP_UNAVAILABLE, message: `PSP ${psp} is unavailable (circuit breaker open)`, nonRetryable: true });
+      throw ApplicationFailure.create({
+        type: PSP_UNAVAILABLE,
+        message: `PSP ${psp} is unavailable (circuit breaker open)`,
+        nonRetryable: true,
+      });
     }
     try {
-      const answer = await loggedBankCall('token', { payment_id, mode, amount, psp, terminal_id: bank.terminalId, probe }, () => bank.requestToken(payment_id, amount, redirect_url));
+      const answer = await loggedBankCall(
+        'token',
+        { payment_id, mode, amount, psp, terminal_id: bank.terminalId, probe },
+        () => bank.requestToken(payment_id, amount, redirect_url),
+      );
       await health.recordSuccess(terminal);
       pspTokenRequests.inc({ psp, outcome: 'ok' });
       if (attempt > 0) pspFailovers.inc();
@@ -150,7 +206,15 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
      * else the claim's. The workflows ask it once where their path depends on it (under a patch), so
      * the answer lands in their history and replays.
      */
-    async pspCapabilities({ payment_id, mode, psp }: { payment_id: string; mode: Mode; psp?: PspName }): Promise<PspCapabilities & { psp: PspName }> {
+    async pspCapabilities({
+      payment_id,
+      mode,
+      psp,
+    }: {
+      payment_id: string;
+      mode: Mode;
+      psp?: PspName;
+    }): Promise<PspCapabilities & { psp: PspName }> {
       const bank = await clientFor('pspCapabilities', { payment_id, mode, ...pspOf(psp) });
       return { ...bank.capabilities, psp: bank.name };
     },
@@ -162,32 +226,59 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
      * by the payment's id, open breakers last. Only
      * terminals this worker has a client for are answered.
      */
-    async planPaymentRoute({ payment_id, mode, amount, verify_window_ms }: { payment_id: string; mode: Mode; amount: number; verify_window_ms?: number }): Promise<PaymentRouteCandidate[]> {
+    async planPaymentRoute({
+      payment_id,
+      mode,
+      amount,
+      verify_window_ms,
+    }: {
+      payment_id: string;
+      mode: Mode;
+      amount: number;
+      verify_window_ms?: number;
+    }): Promise<PaymentRouteCandidate[]> {
       // `amount` is what the bank will charge (amount + fee when the customer pays it): the terminals' limits apply to it.
       const record = await guard.read(db, 'planPaymentRoute', { payment_id, mode, charged_amount: amount });
       const configured = configuredTerminals(psps, record.mode);
       const set = await merchantRoute(db, record.merchant_id, record.mode);
       const usable = set.filter((e) => configured.some((c) => c.psp === e.psp && c.terminal_id === e.terminal_id));
-      if (usable.length < set.length) logger.warn({ payment_id, merchant_id: record.merchant_id, mode }, 'route names PSP terminals this worker has no client for: skipped');
+      if (usable.length < set.length)
+        logger.warn(
+          { payment_id, merchant_id: record.merchant_id, mode },
+          'route names PSP terminals this worker has no client for: skipped',
+        );
       const planned = set.length === 0 ? defaultRoute(configured) : usable;
       // A payment restricted to cards goes only where the PSP's confirmation names the card (docs/psps/README.md).
       const restricted = allowedCardsOf(record) !== null;
       const cardsHeld = restricted ? planned.filter((e) => pspCanEnforceCards(e.psp)) : planned;
-      if (restricted && cardsHeld.length < planned.length) logger.info({ payment_id, mode }, 'payment restricted to cards: PSPs that do not name the card skipped');
+      if (restricted && cardsHeld.length < planned.length)
+        logger.info({ payment_id, mode }, 'payment restricted to cards: PSPs that do not name the card skipped');
       // A PSP that gives back by itself what nobody verifies, and is asked to verify only at the merchant's
       // verify (Sadad), takes only a payment whose verify window ends before it gives it back.
-      const route = verify_window_ms === undefined ? cardsHeld : cardsHeld.filter((e) => pspTakesVerifyWindow(e.psp, verify_window_ms));
-      if (route.length < cardsHeld.length) logger.info({ payment_id, mode, verify_window_ms }, "payment's verify window outlasts a PSP's own return of unverified payments: that PSP skipped");
-      const states = await health.states(route.map((e) => ({ mode: record.mode, psp: e.psp, terminal_id: e.terminal_id })));
+      const route =
+        verify_window_ms === undefined
+          ? cardsHeld
+          : cardsHeld.filter((e) => pspTakesVerifyWindow(e.psp, verify_window_ms));
+      if (route.length < cardsHeld.length)
+        logger.info(
+          { payment_id, mode, verify_window_ms },
+          "payment's verify window outlasts a PSP's own return of unverified payments: that PSP skipped",
+        );
+      const states = await health.states(
+        route.map((e) => ({ mode: record.mode, psp: e.psp, terminal_id: e.terminal_id })),
+      );
       const candidates = planRoute({
         route,
         amount,
         paymentId: payment_id,
         merchantId: record.merchant_id,
         reservations: await terminalReservations(db),
-        breakerOf: (psp, terminalId) => states.find((s) => s.psp === psp && s.terminal_id === terminalId)?.state ?? 'closed',
+        breakerOf: (psp, terminalId) =>
+          states.find((s) => s.psp === psp && s.terminal_id === terminalId)?.state ?? 'closed',
       });
-      return candidates.flatMap((c) => (isPspName(c.psp) ? [{ psp: c.psp, terminal_id: c.terminal_id, breaker: c.breaker }] : []));
+      return candidates.flatMap((c) =>
+        isPspName(c.psp) ? [{ psp: c.psp, terminal_id: c.terminal_id, breaker: c.breaker }] : [],
+      );
     },
 
     /**
@@ -216,7 +307,10 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       // with that token; this PSP is passed over (the route reaches the recorded one), with no alert.
       // `amount` is what the customer is charged: the record's amount plus the fee a customer-pays payment adds.
       const bank = await clientFor('requestBankToken', { payment_id, mode, charged_amount: amount }, psp);
-      if (psp === undefined) return loggedBankCall('token', { payment_id, mode, amount }, () => bank.requestToken(payment_id, amount, redirect_url));
+      if (psp === undefined)
+        return loggedBankCall('token', { payment_id, mode, amount }, () =>
+          bank.requestToken(payment_id, amount, redirect_url),
+        );
       return routedToken(bank, psp, mode, payment_id, amount, redirect_url, attempt ?? 0);
     },
 
@@ -237,8 +331,14 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       ref_num: string;
       psp?: PspName;
     }): Promise<Exclude<Confirmation, { result: 'confirmed' }> | (ConfirmedAtBank & { terminal: string })> {
-      const { bank: bankFor, recorded: record } = await recordedBank('confirmAtBank', { payment_id, mode, ...pspOf(psp) });
-      const answer = await loggedBankCall('confirm', { payment_id, mode, ref_num }, () => bankFor.confirm(payment_id, ref_num, recordedChargedAmount(record)));
+      const { bank: bankFor, recorded: record } = await recordedBank('confirmAtBank', {
+        payment_id,
+        mode,
+        ...pspOf(psp),
+      });
+      const answer = await loggedBankCall('confirm', { payment_id, mode, ref_num }, () =>
+        bankFor.confirm(payment_id, ref_num, recordedChargedAmount(record)),
+      );
       if (answer.result !== 'confirmed') return answer;
       // A verify that names no payment (SEP's: docs/psps/sep.md) is of whatever transaction the RefNum
       // is: one that another payment recorded is that payment's money answered again as a repeat,
@@ -246,33 +346,69 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       if (answer.res_num === null) {
         const other = await otherPaymentWithReference(db, answer.ref_num, payment_id);
         if (other !== undefined) {
-          logger.warn({ payment_id, mode, other_payment_id: other }, 'bank confirm: the reference already paid another payment');
+          logger.warn(
+            { payment_id, mode, other_payment_id: other },
+            'bank confirm: the reference already paid another payment',
+          );
           return { result: 'refused', code: 2, description: 'the reference already paid another payment' };
         }
       }
       // The PSP's hash of the card stays here: the workflow's history keeps only whether it may pay.
-      const { card_sha256: cardSha256, ...confirmed } = answer as ConfirmedAtBank & { terminal: string; card_sha256?: string };
+      const { card_sha256: cardSha256, ...confirmed } = answer as ConfirmedAtBank & {
+        terminal: string;
+        card_sha256?: string;
+      };
       const allowed = allowedCardsOf(record);
       const verdict = allowed === null ? {} : { card_allowed: isAllowedCard(cardHashKey(config), allowed, cardSha256) };
-      if (verdict.card_allowed === false) logger.warn({ payment_id, mode, card_pan: confirmed.card_pan }, 'bank confirm: paid with a card the payment does not allow');
+      if (verdict.card_allowed === false)
+        logger.warn(
+          { payment_id, mode, card_pan: confirmed.card_pan },
+          'bank confirm: paid with a card the payment does not allow',
+        );
       return { ...confirmed, terminal_matches: answer.terminal === bankFor.terminalId, ...verdict };
     },
 
     /** Asks the bank what became of the payment (by its id, the ResNum): the only word a failed or canceled return is recorded on. */
-    async inquireAtBank({ payment_id, mode, psp, ref_num, token }: { payment_id: string; mode: Mode; psp?: PspName; ref_num?: string; token?: string }): Promise<Inquiry> {
+    async inquireAtBank({
+      payment_id,
+      mode,
+      psp,
+      ref_num,
+      token,
+    }: {
+      payment_id: string;
+      mode: Mode;
+      psp?: PspName;
+      ref_num?: string;
+      token?: string;
+    }): Promise<Inquiry> {
       const bank = await clientFor('inquireAtBank', { payment_id, mode, ...pspOf(psp) });
       const inquire = offered(bank, 'inquire', bank.inquire?.bind(bank));
-      return loggedBankCall('inquire', { payment_id, mode }, () => inquire(payment_id, { ref_num: ref_num ?? '', token: token ?? '' }));
+      return loggedBankCall('inquire', { payment_id, mode }, () =>
+        inquire(payment_id, { ref_num: ref_num ?? '', token: token ?? '' }),
+      );
     },
 
     /**
      * Captures the payment at the PSP at the merchant's verify: its settle, or, where capture is
      * `merchant_verify` (Sadad), its verify, held to the recorded charged amount (never the workflow's word).
      */
-    async settleAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
+    async settleAtBank({
+      payment_id,
+      mode,
+      ref_num,
+      psp,
+    }: {
+      payment_id: string;
+      mode: Mode;
+      ref_num: string;
+      psp?: PspName;
+    }) {
       const { bank, recorded: record } = await recordedBank('settleAtBank', { payment_id, mode, ...pspOf(psp) });
       const settle = offered(bank, 'settle', bank.settle?.bind(bank));
-      return loggedBankCall('settle', { payment_id, mode, ref_num }, () => settle(payment_id, ref_num, recordedChargedAmount(record)));
+      return loggedBankCall('settle', { payment_id, mode, ref_num }, () =>
+        settle(payment_id, ref_num, recordedChargedAmount(record)),
+      );
     },
 
     /**
@@ -281,12 +417,25 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
      * since the PSP gives back by itself a payment nobody verifies (docs/psps/sadad.md); any other
      * reverse there (a verified payment's) is the connector's to refuse.
      */
-    async reverseAtBank({ payment_id, mode, ref_num, psp }: { payment_id: string; mode: Mode; ref_num: string; psp?: PspName }) {
+    async reverseAtBank({
+      payment_id,
+      mode,
+      ref_num,
+      psp,
+    }: {
+      payment_id: string;
+      mode: Mode;
+      ref_num: string;
+      psp?: PspName;
+    }) {
       const bank = await clientFor('reverseAtBank', { payment_id, mode, ...pspOf(psp) });
       if (bank.capabilities.capture === 'merchant_verify') {
         const row = await paymentStatusById(db, payment_id);
         if (row?.status === 'paid') {
-          logger.info({ payment_id, mode, psp: bank.name, ref_num, bank_call: 'reverse' }, 'bank reverse: nothing to call; the PSP gives back by itself a payment nobody verified');
+          logger.info(
+            { payment_id, mode, psp: bank.name, ref_num, bank_call: 'reverse' },
+            'bank reverse: nothing to call; the PSP gives back by itself a payment nobody verified',
+          );
           return { ref_num, result_code: 0 };
         }
       }
@@ -322,16 +471,27 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       const another =
         reason === 'other_payment'
           ? { id: 'named by the answer' }
-          : await otherPaymentPaidWithReference(db, { terminalId: bank.terminalId, since, referenceId: ref_num, exceptId: payment_id });
+          : await otherPaymentPaidWithReference(db, {
+              terminalId: bank.terminalId,
+              since,
+              referenceId: ref_num,
+              exceptId: payment_id,
+            });
       const counted = (reversal: 'reversed' | 'reversal_refused' | 'not_reversed') => {
         pspConfirmationsRefused.inc({ psp: bank.name, reason, reversal });
         return { reversal };
       };
       if (another !== undefined) {
-        logger.error({ ...fields, other_payment_id: another.id }, "bank confirm refused: the PSP's sale is another payment's; not reversed");
+        logger.error(
+          { ...fields, other_payment_id: another.id },
+          "bank confirm refused: the PSP's sale is another payment's; not reversed",
+        );
         return counted('not_reversed');
       }
-      logger.warn(fields, 'bank confirm refused: the confirmation does not match the payment; reversing the sale at the PSP');
+      logger.warn(
+        fields,
+        'bank confirm refused: the confirmation does not match the payment; reversing the sale at the PSP',
+      );
       try {
         await loggedBankCall('reverse', fields, () => bank.reverse(payment_id, ref_num));
       } catch (error) {
@@ -344,10 +504,26 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
       return counted('reversed');
     },
 
-    async refundAtBank({ payment_id, mode, ref_num, refund_id, amount, psp }: { payment_id: string; mode: Mode; ref_num: string; refund_id: string; amount: number; psp?: PspName }) {
+    async refundAtBank({
+      payment_id,
+      mode,
+      ref_num,
+      refund_id,
+      amount,
+      psp,
+    }: {
+      payment_id: string;
+      mode: Mode;
+      ref_num: string;
+      refund_id: string;
+      amount: number;
+      psp?: PspName;
+    }) {
       const bank = await clientFor('refundAtBank', { payment_id, mode, ...pspOf(psp) });
       const refund = offered(bank, 'refund', bank.refund?.bind(bank));
-      return loggedBankCall('refund', { payment_id, mode, ref_num, refund_id, amount }, () => refund(payment_id, ref_num, refund_id, amount));
+      return loggedBankCall('refund', { payment_id, mode, ref_num, refund_id, amount }, () =>
+        refund(payment_id, ref_num, refund_id, amount),
+      );
     },
   };
 }

@@ -35,14 +35,31 @@ export interface ActivityDependencies {
   logger: Logger;
   /** Starts webhook deliveries, outside the payment's workflow. */
   temporal: Client;
-  config: RecordActivityDependencies['config'] & BankActivityDependencies['config'] & WebhookActivityDependencies['config'] & OnboardingActivityDependencies['config'] & SettlementActivityDependencies['config'] & SweepActivityDependencies['config'] & RetentionActivityDependencies['config'];
+  config: RecordActivityDependencies['config'] &
+    BankActivityDependencies['config'] &
+    WebhookActivityDependencies['config'] &
+    OnboardingActivityDependencies['config'] &
+    SettlementActivityDependencies['config'] &
+    SweepActivityDependencies['config'] &
+    RetentionActivityDependencies['config'];
   /** The merchants' document files (DOCUMENTS_DIR): the retention workflow prunes the rejected ones. */
   documents: RetentionActivityDependencies['documents'];
   /** The onboarding decision emails. */
   mailer: OnboardingActivityDependencies['mailer'];
 }
 
-export function createActivities({ db, psps, health, payouts, refundPayouts, logger, temporal, config, mailer, documents }: ActivityDependencies) {
+export function createActivities({
+  db,
+  psps,
+  health,
+  payouts,
+  refundPayouts,
+  logger,
+  temporal,
+  config,
+  mailer,
+  documents,
+}: ActivityDependencies) {
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
     ...createBankActivities({ psps, db, health, logger, config }),

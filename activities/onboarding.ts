@@ -33,7 +33,14 @@ export function createOnboardingActivities({ db, logger, mailer, config }: Onboa
       await db.transaction().execute(async (trx) => {
         const reviewed = record.status === 'approved' ? await latestSubmission(trx, record.merchant_id) : undefined;
         await recordOnboardingStep(trx, record, now, reviewed?.iban);
-        await insertOnboardingEventOnce(trx, { id: `${record.merchant_id}:v${record.version}`, merchant_id: record.merchant_id, type: record.event, status: record.status, reason: record.rejection_reason, created_at: now });
+        await insertOnboardingEventOnce(trx, {
+          id: `${record.merchant_id}:v${record.version}`,
+          merchant_id: record.merchant_id,
+          type: record.event,
+          status: record.status,
+          reason: record.rejection_reason,
+          created_at: now,
+        });
       });
     },
 
@@ -43,7 +50,13 @@ export function createOnboardingActivities({ db, logger, mailer, config }: Onboa
     },
 
     /** Marks the merchant's draft submission as the submitted one; false when there is no such draft (nothing to accept). */
-    async recordDocumentsSubmitted({ merchant_id, submission_id }: { merchant_id: string; submission_id: string }): Promise<boolean> {
+    async recordDocumentsSubmitted({
+      merchant_id,
+      submission_id,
+    }: {
+      merchant_id: string;
+      submission_id: string;
+    }): Promise<boolean> {
       return markSubmissionSubmitted(db, merchant_id, submission_id);
     },
 
@@ -55,10 +68,22 @@ export function createOnboardingActivities({ db, logger, mailer, config }: Onboa
     /** The operator's reminder: a warning in the log and a review_reminder event (once per review round). */
     async raiseReviewReminder(reminder: ReviewReminder): Promise<void> {
       logger.warn(
-        { event: 'review_reminder', merchant_id: reminder.merchant_id, review_round: reminder.review_round, waited_hours: Number((reminder.waited_ms / 3_600_000).toFixed(3)) },
+        {
+          event: 'review_reminder',
+          merchant_id: reminder.merchant_id,
+          review_round: reminder.review_round,
+          waited_hours: Number((reminder.waited_ms / 3_600_000).toFixed(3)),
+        },
         'a gateway request has been under review longer than REVIEW_REMINDER_HOURS',
       );
-      await insertOnboardingEventOnce(db, { id: `${reminder.merchant_id}:reminder:${reminder.review_round}`, merchant_id: reminder.merchant_id, type: 'review_reminder', status: 'under_review', reason: null, created_at: new Date() });
+      await insertOnboardingEventOnce(db, {
+        id: `${reminder.merchant_id}:reminder:${reminder.review_round}`,
+        merchant_id: reminder.merchant_id,
+        type: 'review_reminder',
+        status: 'under_review',
+        reason: null,
+        created_at: new Date(),
+      });
     },
 
     /** Tells the merchant's users the operator's decision, in Persian and English (their language is not stored). */
@@ -66,12 +91,17 @@ export function createOnboardingActivities({ db, logger, mailer, config }: Onboa
       const users = await confirmedUserEmails(db, email.merchant_id);
       const link = `${config.PUBLIC_BASE_URL}/dashboard/developers`;
       const approved = email.decision === 'approved';
-      const subject = approved ? 'درگاه شما تأیید شد — Your gateway is approved' : 'درخواست درگاه شما رد شد — Your gateway request was rejected';
+      const subject = approved
+        ? 'درگاه شما تأیید شد — Your gateway is approved'
+        : 'درخواست درگاه شما رد شد — Your gateway request was rejected';
       const text = approved
         ? `درگاه شما تأیید شد. اکنون می‌توانید حالت واقعی را در پیشخوان فعال کنید:\n${link}\n\nYour gateway is approved. You can now activate live mode in the dashboard:\n${link}?lang=en\n`
         : `درخواست درگاه شما رد شد. علت:\n${email.reason ?? ''}\n\nمدارک را اصلاح کنید و دوباره بفرستید:\n${link}\n\nYour gateway request was rejected. The reason:\n${email.reason ?? ''}\n\nFix the documents and resubmit them:\n${link}?lang=en\n`;
       for (const user of users) await mailer.send({ to: user.email, subject, text });
-      logger.info({ merchant_id: email.merchant_id, decision: email.decision, recipients: users.length }, 'onboarding decision emailed');
+      logger.info(
+        { merchant_id: email.merchant_id, decision: email.decision, recipients: users.length },
+        'onboarding decision emailed',
+      );
     },
   };
 }

@@ -49,7 +49,12 @@ function differences(claim: PaymentClaim, row: RecordedIdentity | undefined): st
   const differ: string[] = [];
   if (claim.mode !== row.mode) differ.push('mode');
   if (claim.amount !== undefined && claim.amount !== Number(row.amount)) differ.push('amount');
-  if (claim.charged_amount !== undefined && (row.customer_fee === undefined || claim.charged_amount !== recordedChargedAmount({ ...row, customer_fee: row.customer_fee }))) differ.push('charged amount');
+  if (
+    claim.charged_amount !== undefined &&
+    (row.customer_fee === undefined ||
+      claim.charged_amount !== recordedChargedAmount({ ...row, customer_fee: row.customer_fee }))
+  )
+    differ.push('charged amount');
   if (claim.merchant_id !== undefined && claim.merchant_id !== row.merchant_id) differ.push('merchant');
   // After the redirect the payment never moves: a bank call for another PSP than the one that took it is refused.
   if (claim.psp !== undefined && row.psp !== undefined && row.psp !== null && claim.psp !== row.psp) differ.push('psp');
@@ -63,14 +68,24 @@ export function paymentRecordGuard(logger: Logger) {
     if (row !== undefined && differ.length === 0) return row;
     recordMismatchRefusals.inc({ activity });
     // The field names only: the values are the record's and the forger's, not the log's business.
-    logger.error({ payment_id: claim.payment_id, activity, differ }, 'workflow input differs from the payment record: refused');
-    throw ApplicationFailure.nonRetryable(`payment ${claim.payment_id}: the workflow's ${differ.join(', ')} differ from the record; refused`, RECORD_MISMATCH);
+    logger.error(
+      { payment_id: claim.payment_id, activity, differ },
+      'workflow input differs from the payment record: refused',
+    );
+    throw ApplicationFailure.nonRetryable(
+      `payment ${claim.payment_id}: the workflow's ${differ.join(', ')} differ from the record; refused`,
+      RECORD_MISMATCH,
+    );
   }
 
   return {
     check,
     /** Reads the payment's identity and checks `claim` against it (see check); answers the record's. */
-    async read(db: Db, activity: string, claim: PaymentClaim): Promise<RecordedIdentity & Required<Pick<RecordedIdentity, 'customer_fee'>>> {
+    async read(
+      db: Db,
+      activity: string,
+      claim: PaymentClaim,
+    ): Promise<RecordedIdentity & Required<Pick<RecordedIdentity, 'customer_fee'>>> {
       const row = await paymentIdentity(db, claim.payment_id);
       return check(activity, claim, row);
     },

@@ -76,7 +76,11 @@ interface Shown {
 function shownFrom(payment: Payment, row: RecordColumns): Shown {
   const settlement = row.settlement_status as Payment['settlement_status'];
   return {
-    payment: { ...overRecord(payment, recordedFieldsFromRow(row)), settlement_status: settlement, psp: pspFromRow(row) },
+    payment: {
+      ...overRecord(payment, recordedFieldsFromRow(row)),
+      settlement_status: settlement,
+      psp: pspFromRow(row),
+    },
     merchantId: row.merchant_id,
   };
 }
@@ -106,7 +110,13 @@ async function lockForWrite(
   // A write goes only to the record of the payment the workflow was started for (activities/payment-record.ts).
   const row = guard.check(activity, { payment_id: payment.id, mode: payment.mode, amount: payment.amount }, locked);
   if (row.version >= version) return undefined;
-  return { from: row.status, shown: shownFrom(payment, { ...row, settlement_status: settlementStatusAfter(payment.status, row.settlement_status) }) };
+  return {
+    from: row.status,
+    shown: shownFrom(payment, {
+      ...row,
+      settlement_status: settlementStatusAfter(payment.status, row.settlement_status),
+    }),
+  };
 }
 
 /** The ledger posting of a payment's recorded transition (capture, verify, reversal), once per payment and movement. */
@@ -135,7 +145,13 @@ const REFUND_MOVEMENTS = { pending: 'refund', succeeded: 'refund_succeeded', fai
  * A split payment's event carries its shares as GET /payments/{id} shows them, read from MySQL here in the
  * event's transaction (the workflow's state holds no shares, so no history keeps a copy).
  */
-async function recordPaymentEvent(trx: Db, shown: Shown, version: number, type: EventType, at: Date): Promise<StoredEvent> {
+async function recordPaymentEvent(
+  trx: Db,
+  shown: Shown,
+  version: number,
+  type: EventType,
+  at: Date,
+): Promise<StoredEvent> {
   const splits = await paymentSplits(trx, shown.payment.id);
   return recordEvent(trx, {
     sourceKey: `payment:${shown.payment.id}:${version}`,
@@ -152,20 +168,35 @@ function countTransition(from: string | undefined, payment: Payment): void {
   if (from === undefined || from === payment.status) return;
   paymentTransitions.inc({ from, to: payment.status, mode: payment.mode });
   if (payment.status === 'verified' && payment.paid_at !== null && payment.verified_at !== null) {
-    paidToVerified.observe({ mode: payment.mode }, Math.max(0, Date.parse(payment.verified_at) - Date.parse(payment.paid_at)) / 1000);
+    paidToVerified.observe(
+      { mode: payment.mode },
+      Math.max(0, Date.parse(payment.verified_at) - Date.parse(payment.paid_at)) / 1000,
+    );
   }
 }
 
 export function createRecordActivities({ db, logger, temporal, config }: RecordActivityDependencies) {
-  const dispatch = (events: StoredEvent[]) => Promise.all(events.map((event) => dispatchEvent(db, temporal, config, event)));
+  const dispatch = (events: StoredEvent[]) =>
+    Promise.all(events.map((event) => dispatchEvent(db, temporal, config, event)));
   const guard = paymentRecordGuard(logger);
   return {
     /** Records payment.created for a new payment (its version 1) and starts its deliveries. */
     async announcePayment({ payment, merchant_id }: { payment: Payment; merchant_id: string }): Promise<void> {
       // The first thing every payment workflow does: one started with another payment's mode, amount or merchant stops here.
-      await guard.read(db, 'announcePayment', { payment_id: payment.id, mode: payment.mode, amount: payment.amount, merchant_id });
+      await guard.read(db, 'announcePayment', {
+        payment_id: payment.id,
+        mode: payment.mode,
+        amount: payment.amount,
+        merchant_id,
+      });
       // Two statements, the event's a single insert: no transaction needed.
-      const event = await recordPaymentEvent(db, await withMetadata(db, payment), 1, 'payment.created', new Date(payment.created_at));
+      const event = await recordPaymentEvent(
+        db,
+        await withMetadata(db, payment),
+        1,
+        'payment.created',
+        new Date(payment.created_at),
+      );
       await dispatch([event]);
     },
 
@@ -175,7 +206,19 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
      * (activities/bank.ts), and its resource, its events and its search attributes name it. Written
      * while the payment is `created` only; the same values again change nothing.
      */
-    async recordPaymentPsp({ payment_id, mode, amount, psp, terminal_id }: { payment_id: string; mode: KeyMode; amount: number; psp: string; terminal_id: string }): Promise<void> {
+    async recordPaymentPsp({
+      payment_id,
+      mode,
+      amount,
+      psp,
+      terminal_id,
+    }: {
+      payment_id: string;
+      mode: KeyMode;
+      amount: number;
+      psp: string;
+      terminal_id: string;
+    }): Promise<void> {
       await guard.read(db, 'recordPaymentPsp', { payment_id, mode, amount });
       await setPaymentPspWhileCreated(db, payment_id, psp, terminal_id);
     },
@@ -190,11 +233,21 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
     },
 
     /** Reads the payment (and the refund `refund_id`, if taken) for the refunds workflow, which alone writes a verified payment. */
-    async readPaymentForRefund({ payment_id, refund_id }: { payment_id: string; refund_id: string }): Promise<RecordedForRefund> {
+    async readPaymentForRefund({
+      payment_id,
+      refund_id,
+    }: {
+      payment_id: string;
+      refund_id: string;
+    }): Promise<RecordedForRefund> {
       const row = await paymentById(db, payment_id);
       if (row === undefined) throw ApplicationFailure.nonRetryable(`no payment ${payment_id}`, 'payment_not_found');
       const taken = await refundOfPayment(db, refund_id, payment_id);
-      return { payment: { ...paymentFromRow(row), metadata: {} }, version: row.version, refund: taken === undefined ? null : refundFromRow(taken) };
+      return {
+        payment: { ...paymentFromRow(row), metadata: {} },
+        version: row.version,
+        refund: taken === undefined ? null : refundFromRow(taken),
+      };
     },
 
     /** Writes a transition and its event; a stale or repeated write changes nothing. Then starts the event's deliveries. */
@@ -216,7 +269,10 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
       if (event !== undefined) countTransition(from, payment);
       if (event === undefined) {
         // The create endpoint inserts the row before it starts the workflow; retry until it is visible.
-        throw ApplicationFailure.retryable(`payment ${payment.id} has no row to record version ${version}`, 'payment_row_missing');
+        throw ApplicationFailure.retryable(
+          `payment ${payment.id} has no row to record version ${version}`,
+          'payment_row_missing',
+        );
       }
       logger.info({ payment_id: payment.id, status: payment.status, version }, 'payment transition recorded');
       if (event !== null) await dispatch([event]);
@@ -236,7 +292,12 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
       try {
         events = await db.transaction().execute(async (trx) => {
           const at = new Date();
-          await guard.read(trx, 'recordRefund', { payment_id: refund.payment_id, mode, merchant_id, amount: payment?.payment.amount });
+          await guard.read(trx, 'recordRefund', {
+            payment_id: refund.payment_id,
+            mode,
+            merchant_id,
+            amount: payment?.payment.amount,
+          });
           if (refund.status !== 'pending') {
             const before = await lockRefundStatus(trx, refund.id);
             ends = before?.status !== refund.status;
@@ -247,17 +308,33 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
             const locked = await lockForWrite(trx, guard, 'recordRefund', payment.payment, payment.version);
             paymentFrom = locked?.from;
             const stored = await writePaymentVersion(trx, payment.payment, payment.version, at);
-            if (!stored) throw ApplicationFailure.retryable(`payment ${refund.payment_id} has no row for version ${payment.version}`, 'payment_row_missing');
+            if (!stored)
+              throw ApplicationFailure.retryable(
+                `payment ${refund.payment_id} has no row for version ${payment.version}`,
+                'payment_row_missing',
+              );
             // payment.partially_refunded / payment.refunded; a failed refund's way back to `verified` is told by refund.failed.
             const type = payment.payment.status === 'verified' ? undefined : paymentEventType(payment.payment.status);
-            if (type !== undefined) paymentEvent = { shown: locked?.shown ?? (await withMetadata(trx, payment.payment)), version: payment.version, type };
+            if (type !== undefined)
+              paymentEvent = {
+                shown: locked?.shown ?? (await withMetadata(trx, payment.payment)),
+                version: payment.version,
+                type,
+              };
           }
           await writeRefund(trx, refund, owner, at);
           // A split payment's refund: the merchant's share first, then its beneficiaries' (docs/LEDGER.md#refunds-of-a-split-payment).
           const fromShares =
-            refund.status === 'pending' ? await allocateRefundToShares(trx, refund) : refund.status === 'failed' ? await returnRefundToShares(trx, refund.id) : 0;
+            refund.status === 'pending'
+              ? await allocateRefundToShares(trx, refund)
+              : refund.status === 'failed'
+                ? await returnRefundToShares(trx, refund.id)
+                : 0;
           // The payment's event after the shares took their part of the refund: its splits' `refunded` say what this refund took.
-          if (paymentEvent !== undefined) recorded.push(await recordPaymentEvent(trx, paymentEvent.shown, paymentEvent.version, paymentEvent.type, at));
+          if (paymentEvent !== undefined)
+            recorded.push(
+              await recordPaymentEvent(trx, paymentEvent.shown, paymentEvent.version, paymentEvent.type, at),
+            );
           await post(trx, {
             cause: `refund:${refund.id}:${refund.status}`,
             movement: REFUND_MOVEMENTS[refund.status],
@@ -284,13 +361,19 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
         });
       } catch (error) {
         if (isCheckViolation(error)) {
-          throw ApplicationFailure.nonRetryable('the record refuses a refund of more than was paid', 'refund_exceeds_amount');
+          throw ApplicationFailure.nonRetryable(
+            'the record refuses a refund of more than was paid',
+            'refund_exceeds_amount',
+          );
         }
         throw error;
       }
       if (ends) refundOutcomes.inc({ outcome: refund.status, mode });
       if (payment !== null) countTransition(paymentFrom, payment.payment);
-      logger.info({ payment_id: refund.payment_id, refund_id: refund.id, status: refund.status, amount: refund.amount }, 'refund recorded');
+      logger.info(
+        { payment_id: refund.payment_id, refund_id: refund.id, status: refund.status, amount: refund.amount },
+        'refund recorded',
+      );
       await dispatch(events);
     },
   };

@@ -29,24 +29,53 @@ export const REFUND_PAYOUT_REFUSED = 'bank_refused';
 export function createRefundPayoutActivities({ refundPayouts, logger }: RefundPayoutActivityDependencies) {
   return {
     /** Transfers `amount` rials of refund `refund_id` to `iban`, once; a refusal is a non-retryable `payout_refused`. */
-    async payRefundToIban({ refund_id, payment_id, mode, iban, amount }: { refund_id: string; payment_id: string; mode: Mode; iban: string; amount: number }): Promise<{ bank_reference: string }> {
+    async payRefundToIban({
+      refund_id,
+      payment_id,
+      mode,
+      iban,
+      amount,
+    }: {
+      refund_id: string;
+      payment_id: string;
+      mode: Mode;
+      iban: string;
+      amount: number;
+    }): Promise<{ bank_reference: string }> {
       const bank = refundPayouts[mode];
       const where = { refund_id, payment_id, mode, iban: maskSheba(iban), amount };
       if (bank === undefined) {
-        throw ApplicationFailure.create({ type: 'payout_not_configured', message: `No bank is configured to transfer ${mode} refunds to an IBAN.`, nonRetryable: true });
+        throw ApplicationFailure.create({
+          type: 'payout_not_configured',
+          message: `No bank is configured to transfer ${mode} refunds to an IBAN.`,
+          nonRetryable: true,
+        });
       }
       let answer: Awaited<ReturnType<PayoutAdapter['transfer']>>;
       try {
-        answer = await bank.transfer({ key: refundPayoutKey(refund_id), iban, amount, description: `refund ${refund_id} of payment ${payment_id}` });
+        answer = await bank.transfer({
+          key: refundPayoutKey(refund_id),
+          iban,
+          amount,
+          description: `refund ${refund_id} of payment ${payment_id}`,
+        });
       } catch (error) {
         // No answer: the same key again, until the bank answers.
-        logger.warn({ ...where, err: error instanceof Error ? error.message : String(error) }, 'refund transfer: no answer, to be retried');
-        if (error instanceof BankUnavailableError) throw ApplicationFailure.retryable(error.message, 'bank_unavailable');
+        logger.warn(
+          { ...where, err: error instanceof Error ? error.message : String(error) },
+          'refund transfer: no answer, to be retried',
+        );
+        if (error instanceof BankUnavailableError)
+          throw ApplicationFailure.retryable(error.message, 'bank_unavailable');
         throw error;
       }
       if (answer.result === 'refused') {
         logger.warn({ ...where, result_code: answer.code }, 'refund transfer: refused by the bank');
-        throw ApplicationFailure.create({ type: REFUND_PAYOUT_REFUSED, message: `${answer.description} (${answer.code})`, nonRetryable: true });
+        throw ApplicationFailure.create({
+          type: REFUND_PAYOUT_REFUSED,
+          message: `${answer.description} (${answer.code})`,
+          nonRetryable: true,
+        });
       }
       logger.info({ ...where, bank_reference: answer.reference }, 'refund transfer: paid');
       return { bank_reference: answer.reference };

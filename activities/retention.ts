@@ -46,7 +46,10 @@ export function createRetentionActivities({ db, logger, config, documents }: Ret
       for (const file of files) await documents.remove(file.merchant_id, file.id);
       if (deleted > 0) {
         retentionPrunedRows.inc({ table }, deleted);
-        logger.info({ table, deleted, ...(files.length > 0 ? { files_removed: files.length } : {}) }, 'retention: rows past their period deleted');
+        logger.info(
+          { table, deleted, ...(files.length > 0 ? { files_removed: files.length } : {}) },
+          'retention: rows past their period deleted',
+        );
       }
       return deleted;
     },

@@ -39,15 +39,41 @@ export interface SettlementActivityDependencies {
   psps: PspClients;
 }
 
-export type MadeMerchantSettlement = { made: { net: number; attempt: number } } | { carried: number } | { skipped: 'no_iban' };
+export type MadeMerchantSettlement =
+  { made: { net: number; attempt: number } } | { carried: number } | { skipped: 'no_iban' };
 
 export function createSettlementActivities({ db, logger, temporal, config, payouts }: SettlementActivityDependencies) {
   /** One beneficiary's transfer under its attempt's key, and the bank's answer recorded once for that attempt. */
-  async function payBeneficiary(bank: PayoutAdapter, settlementId: string, share: { beneficiary_id: string; iban: string; amount: number; attempt: number }): Promise<PayoutResult> {
+  async function payBeneficiary(
+    bank: PayoutAdapter,
+    settlementId: string,
+    share: { beneficiary_id: string; iban: string; amount: number; attempt: number },
+  ): Promise<PayoutResult> {
     const key = beneficiaryPayoutKey(settlementId, share.beneficiary_id, share.attempt);
-    const result = await transfer(bank, { key, iban: share.iban, amount: Number(share.amount), description: `settlement ${settlementId} share` });
-    if (!result.paid) logger.warn({ settlement_id: settlementId, beneficiary_id: share.beneficiary_id, attempt: share.attempt, code: result.code }, 'beneficiary payout refused by the bank');
-    const event = await recordBeneficiaryPayoutResult(db, settlementId, share.beneficiary_id, result, new Date(), share.attempt);
+    const result = await transfer(bank, {
+      key,
+      iban: share.iban,
+      amount: Number(share.amount),
+      description: `settlement ${settlementId} share`,
+    });
+    if (!result.paid)
+      logger.warn(
+        {
+          settlement_id: settlementId,
+          beneficiary_id: share.beneficiary_id,
+          attempt: share.attempt,
+          code: result.code,
+        },
+        'beneficiary payout refused by the bank',
+      );
+    const event = await recordBeneficiaryPayoutResult(
+      db,
+      settlementId,
+      share.beneficiary_id,
+      result,
+      new Date(),
+      share.attempt,
+    );
     if (event !== null) await dispatchEvent(db, temporal, config, event);
     return result;
   }
@@ -69,8 +95,22 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
     },
 
     /** Makes the merchant's settlement (once per id), or says why there is none: a net carried, or no IBAN. */
-    async makeMerchantSettlement({ settlement_id, merchant_id, cutoff }: { settlement_id: string; merchant_id: string; cutoff: string }): Promise<MadeMerchantSettlement> {
-      const made = await makeSettlement(db, { id: settlement_id, merchantId: merchant_id, cutoff: new Date(cutoff), at: new Date(), reportedPsps: reportedPsps() });
+    async makeMerchantSettlement({
+      settlement_id,
+      merchant_id,
+      cutoff,
+    }: {
+      settlement_id: string;
+      merchant_id: string;
+      cutoff: string;
+    }): Promise<MadeMerchantSettlement> {
+      const made = await makeSettlement(db, {
+        id: settlement_id,
+        merchantId: merchant_id,
+        cutoff: new Date(cutoff),
+        at: new Date(),
+        reportedPsps: reportedPsps(),
+      });
       if ('carried' in made) {
         logger.info({ merchant_id, net: made.carried }, 'settlement carried: nothing positive to pay out');
         return made;
@@ -92,18 +132,32 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
      * answer) is the same transfers, and a beneficiary's answer, once recorded, is not asked for again.
      * A refusal is an answer, not an error. A net of 0 (the shares took it all) needs no transfer.
      */
-    async payOutSettlement({ settlement_id, attempt }: { settlement_id: string; attempt: number }): Promise<PayoutResult> {
-      if (payouts === undefined) return { paid: false, code: 'no_live_bank', message: 'No live bank is configured to transfer payouts.' };
+    async payOutSettlement({
+      settlement_id,
+      attempt,
+    }: {
+      settlement_id: string;
+      attempt: number;
+    }): Promise<PayoutResult> {
+      if (payouts === undefined)
+        return { paid: false, code: 'no_live_bank', message: 'No live bank is configured to transfer payouts.' };
       try {
         // Each under its own attempt's key: a transfer an operator's retry reopened is asked for under the retry's key, the one its own workflow uses.
-        for (const share of await pendingBeneficiaryPayouts(db, settlement_id)) await payBeneficiary(payouts, settlement_id, share);
+        for (const share of await pendingBeneficiaryPayouts(db, settlement_id))
+          await payBeneficiary(payouts, settlement_id, share);
         const row = await settlementPayoutTarget(db, settlement_id);
         if (Number(row.net) === 0) return { paid: true, bank_reference: null };
-        const result = await transfer(payouts, { key: payoutKey(settlement_id, attempt), iban: row.iban, amount: Number(row.net), description: `settlement ${settlement_id}` });
+        const result = await transfer(payouts, {
+          key: payoutKey(settlement_id, attempt),
+          iban: row.iban,
+          amount: Number(row.net),
+          description: `settlement ${settlement_id}`,
+        });
         if (!result.paid) logger.warn({ settlement_id, attempt, code: result.code }, 'payout refused by the bank');
         return result;
       } catch (error) {
-        if (error instanceof BankUnavailableError) throw ApplicationFailure.retryable(error.message, 'bank_unavailable');
+        if (error instanceof BankUnavailableError)
+          throw ApplicationFailure.retryable(error.message, 'bank_unavailable');
         throw error;
       }
     },
@@ -113,8 +167,15 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
      * attempt only (no IBAN, no amount: they stay in MySQL, out of the workflow's history). The settlement workflow
      * asks for each with payOutBeneficiary, one activity per transfer (docs/LEDGER.md#split-settlement).
      */
-    async pendingBeneficiaryTransfers({ settlement_id }: { settlement_id: string }): Promise<{ beneficiary_id: string; attempt: number }[]> {
-      return (await pendingBeneficiaryPayouts(db, settlement_id)).map(({ beneficiary_id, attempt }) => ({ beneficiary_id, attempt }));
+    async pendingBeneficiaryTransfers({
+      settlement_id,
+    }: {
+      settlement_id: string;
+    }): Promise<{ beneficiary_id: string; attempt: number }[]> {
+      return (await pendingBeneficiaryPayouts(db, settlement_id)).map(({ beneficiary_id, attempt }) => ({
+        beneficiary_id,
+        attempt,
+      }));
     },
 
     /**
@@ -123,25 +184,51 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
      * (`settlements retry`). A retried call (the bank
      * did not answer) is the same transfer; a row no longer pending at this attempt is left alone.
      */
-    async payOutBeneficiary({ settlement_id, beneficiary_id, attempt }: BeneficiaryPayoutInput): Promise<PayoutResult | null> {
-      const share = (await pendingBeneficiaryPayouts(db, settlement_id)).find((s) => s.beneficiary_id === beneficiary_id && s.attempt === attempt);
+    async payOutBeneficiary({
+      settlement_id,
+      beneficiary_id,
+      attempt,
+    }: BeneficiaryPayoutInput): Promise<PayoutResult | null> {
+      const share = (await pendingBeneficiaryPayouts(db, settlement_id)).find(
+        (s) => s.beneficiary_id === beneficiary_id && s.attempt === attempt,
+      );
       if (share === undefined) return null;
       if (payouts === undefined) {
-        const result = { paid: false as const, code: 'no_live_bank', message: 'No live bank is configured to transfer payouts.' };
-        const event = await recordBeneficiaryPayoutResult(db, settlement_id, beneficiary_id, result, new Date(), attempt);
+        const result = {
+          paid: false as const,
+          code: 'no_live_bank',
+          message: 'No live bank is configured to transfer payouts.',
+        };
+        const event = await recordBeneficiaryPayoutResult(
+          db,
+          settlement_id,
+          beneficiary_id,
+          result,
+          new Date(),
+          attempt,
+        );
         if (event !== null) await dispatchEvent(db, temporal, config, event);
         return result;
       }
       try {
         return await payBeneficiary(payouts, settlement_id, share);
       } catch (error) {
-        if (error instanceof BankUnavailableError) throw ApplicationFailure.retryable(error.message, 'bank_unavailable');
+        if (error instanceof BankUnavailableError)
+          throw ApplicationFailure.retryable(error.message, 'bank_unavailable');
         throw error;
       }
     },
 
     /** Records the bank's answer to this attempt (once) with its event, then starts the event's deliveries. */
-    async recordPayout({ settlement_id, attempt, result }: { settlement_id: string; attempt: number; result: PayoutResult }): Promise<void> {
+    async recordPayout({
+      settlement_id,
+      attempt,
+      result,
+    }: {
+      settlement_id: string;
+      attempt: number;
+      result: PayoutResult;
+    }): Promise<void> {
       const event = await recordPayoutResult(db, settlement_id, attempt, result, new Date());
       logger.info({ settlement_id, attempt, paid: result.paid }, 'payout recorded');
       if (event !== null) await dispatchEvent(db, temporal, config, event);
@@ -152,7 +239,9 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
 /** One Paya transfer and the bank's answer as a PayoutResult; throws BankUnavailableError when the bank did not answer. */
 async function transfer(payouts: PayoutAdapter, request: PayoutRequest): Promise<PayoutResult> {
   const answer = await payouts.transfer(request);
-  return answer.result === 'paid' ? { paid: true, bank_reference: answer.reference } : { paid: false, code: 'bank_refused', message: answer.description };
+  return answer.result === 'paid'
+    ? { paid: true, bank_reference: answer.reference }
+    : { paid: false, code: 'bank_refused', message: answer.description };
 }
 
 export type SettlementActivities = ReturnType<typeof createSettlementActivities>;

@@ -11,7 +11,12 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { paymentByIdOrThrow, paymentFromRow } from '../src/db/payments.ts';
-import { EVENT_LOOKBACK_MS, eventsWithoutDeliveryBefore, pendingRefundsBefore, unansweredPayoutsBefore } from '../src/db/stuck.ts';
+import {
+  EVENT_LOOKBACK_MS,
+  eventsWithoutDeliveryBefore,
+  pendingRefundsBefore,
+  unansweredPayoutsBefore,
+} from '../src/db/stuck.ts';
 import { webhookDeliveryWorkflowId } from '../src/domain/webhook-delivery.ts';
 import type { StuckSweepInput } from '../src/domain/waiting-states.ts';
 import type { Logger } from '../src/logger.ts';
@@ -31,7 +36,12 @@ const RUN_BUDGET_MS = 60_000;
 
 export function createSweepActivities({ db, logger, temporal, config }: SweepActivityDependencies) {
   /** Moves each item on; answers how many moved. A failure is the item's alone: the next run tries it again. */
-  async function each<T>(what: string, items: T[], id: (item: T) => string, move: (item: T) => Promise<void>): Promise<number> {
+  async function each<T>(
+    what: string,
+    items: T[],
+    id: (item: T) => string,
+    move: (item: T) => Promise<void>,
+  ): Promise<number> {
     let moved = 0;
     const stopAt = Date.now() + RUN_BUDGET_MS;
     for (const item of items) {
@@ -40,7 +50,10 @@ export function createSweepActivities({ db, logger, temporal, config }: SweepAct
         await move(item);
         moved += 1;
       } catch (error) {
-        logger.warn({ [what]: id(item), err: (error as Error).message }, `stuck ${what} not sent on; the next sweep tries again`);
+        logger.warn(
+          { [what]: id(item), err: (error as Error).message },
+          `stuck ${what} not sent on; the next sweep tries again`,
+        );
       }
     }
     if (moved > 0) logger.info({ kind: what, moved, found: items.length }, 'stuck records sent on');
@@ -55,17 +68,42 @@ export function createSweepActivities({ db, logger, temporal, config }: SweepAct
      */
     async sendOnPendingRefunds({ after_ms, batch_size }: StuckSweepInput): Promise<number> {
       const refunds = await pendingRefundsBefore(db, new Date(Date.now() - after_ms), batch_size);
-      return each('refund', refunds, (r) => r.id, async (refund) => {
-        const row = await paymentByIdOrThrow(db, refund.payment_id);
-        await takeRefund(temporal, config, refund.merchant_id, paymentFromRow(row), { refund_id: refund.id, amount: Number(refund.amount), reason: refund.reason });
-      });
+      return each(
+        'refund',
+        refunds,
+        (r) => r.id,
+        async (refund) => {
+          const row = await paymentByIdOrThrow(db, refund.payment_id);
+          await takeRefund(temporal, config, refund.merchant_id, paymentFromRow(row), {
+            refund_id: refund.id,
+            amount: Number(refund.amount),
+            reason: refund.reason,
+          });
+        },
+      );
     },
 
     /** Events an endpoint subscribed to has no attempt of, past the bound: their first delivery is started. */
     async startMissingDeliveries({ after_ms, batch_size }: StuckSweepInput): Promise<number> {
       const now = Date.now();
-      const missing = await eventsWithoutDeliveryBefore(db, { before: new Date(now - after_ms), since: new Date(now - EVENT_LOOKBACK_MS), limit: batch_size });
-      return each('event', missing, (m) => m.event_id, (m) => startDelivery(temporal, config, m.event_id, m.endpoint_id, webhookDeliveryWorkflowId(m.event_id, m.endpoint_id)));
+      const missing = await eventsWithoutDeliveryBefore(db, {
+        before: new Date(now - after_ms),
+        since: new Date(now - EVENT_LOOKBACK_MS),
+        limit: batch_size,
+      });
+      return each(
+        'event',
+        missing,
+        (m) => m.event_id,
+        (m) =>
+          startDelivery(
+            temporal,
+            config,
+            m.event_id,
+            m.endpoint_id,
+            webhookDeliveryWorkflowId(m.event_id, m.endpoint_id),
+          ),
+      );
     },
 
     /**
@@ -74,7 +112,12 @@ export function createSweepActivities({ db, logger, temporal, config }: SweepAct
      */
     async askUnansweredPayouts({ after_ms, batch_size }: StuckSweepInput): Promise<number> {
       const settlements = await unansweredPayoutsBefore(db, new Date(Date.now() - after_ms), batch_size);
-      return each('settlement', settlements, (s) => s.id, (row) => startPayoutAttempt(temporal, config, row, { again: true }));
+      return each(
+        'settlement',
+        settlements,
+        (s) => s.id,
+        (row) => startPayoutAttempt(temporal, config, row, { again: true }),
+      );
     },
   };
 }

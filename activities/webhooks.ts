@@ -7,13 +7,23 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import { postToReceiver, type ReceiverAnswer } from '../src/adapters/webhook-request.ts';
 import { webhookHeaders } from '../src/adapters/webhook-signing.ts';
-import { checkWebhookUrl, webhookUrlPolicy, WebhookUrlRefused, type Resolver } from '../src/adapters/webhook-url-policy.ts';
+import {
+  checkWebhookUrl,
+  webhookUrlPolicy,
+  WebhookUrlRefused,
+  type Resolver,
+} from '../src/adapters/webhook-url-policy.ts';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { eventBodyById, type StoredEvent } from '../src/db/events.ts';
 import { endpointSucceededSince, insertWebhookAttempt } from '../src/db/webhook-attempts.ts';
 import { disableEndpoint, endpointById } from '../src/db/webhook-endpoints.ts';
-import { MERCHANT_BUSY, type DeliveryAttemptInput, type DeliveryOutcome, type ExhaustedDeliveryInput } from '../src/domain/webhook-delivery.ts';
+import {
+  MERCHANT_BUSY,
+  type DeliveryAttemptInput,
+  type DeliveryOutcome,
+  type ExhaustedDeliveryInput,
+} from '../src/domain/webhook-delivery.ts';
 import type { Logger } from '../src/logger.ts';
 import { attemptLabel, webhookDeliveries } from '../src/observability/metrics.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
@@ -21,7 +31,8 @@ import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.t
 export interface WebhookActivityDependencies {
   db: Db;
   logger: Logger;
-  config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'> & Partial<Pick<Config, 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_CA_FILE'>> &
+  config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'> &
+    Partial<Pick<Config, 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_CA_FILE'>> &
     Partial<Pick<Config, 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'>> &
     Partial<DeliveryConfig>;
   /** Starts the deliveries of a `webhook_endpoint.disabled` event; without it that event is recorded but not sent. */
@@ -52,9 +63,16 @@ export function createWebhookActivities({ db, logger, config, temporal, resolve 
      * Temporal to run it again shortly, so one merchant's slow or dead
      * receiver holds at most that many slots.
      */
-    async deliverWebhook({ event_id, endpoint_id, delivery_id, attempt, timeout_ms }: DeliveryAttemptInput): Promise<DeliveryOutcome> {
+    async deliverWebhook({
+      event_id,
+      endpoint_id,
+      delivery_id,
+      attempt,
+      timeout_ms,
+    }: DeliveryAttemptInput): Promise<DeliveryOutcome> {
       const endpoint = await endpointById(db, endpoint_id);
-      if (endpoint === undefined || endpoint.deleted_at !== null || endpoint.status !== 'enabled') return 'endpoint_gone';
+      if (endpoint === undefined || endpoint.deleted_at !== null || endpoint.status !== 'enabled')
+        return 'endpoint_gone';
       const merchant = endpoint.merchant_id;
       const busy = inFlight.get(merchant) ?? 0;
       if (busy >= perMerchant) {
@@ -71,7 +89,11 @@ export function createWebhookActivities({ db, logger, config, temporal, resolve 
         const event = await eventBodyById(db, event_id);
         now = new Date();
         const secrets = [endpoint.secret];
-        if (endpoint.previous_secret !== null && endpoint.previous_secret_expires_at !== null && endpoint.previous_secret_expires_at > now) {
+        if (
+          endpoint.previous_secret !== null &&
+          endpoint.previous_secret_expires_at !== null &&
+          endpoint.previous_secret_expires_at > now
+        ) {
           secrets.push(endpoint.previous_secret);
         }
         const headers = webhookHeaders(secrets, event.id, Math.floor(now.getTime() / 1000), event.body);
@@ -102,14 +124,33 @@ export function createWebhookActivities({ db, logger, config, temporal, resolve 
         error: failure,
         succeeded: succeeded ? 1 : 0,
       });
-      logger.info({ event_id, endpoint_id, attempt, status: answer.status, latency_ms: answer.latencyMs, failure, detail: answer.detail }, 'webhook attempt');
+      logger.info(
+        {
+          event_id,
+          endpoint_id,
+          attempt,
+          status: answer.status,
+          latency_ms: answer.latencyMs,
+          failure,
+          detail: answer.detail,
+        },
+        'webhook attempt',
+      );
       // Counted once the attempt's row is written, like the row: an activity retried after this point counts again, as it records again.
-      webhookDeliveries.inc({ outcome: succeeded ? 'succeeded' : answer.status === 410 ? 'endpoint_gone' : 'failed', attempt: attemptLabel(attempt) });
+      webhookDeliveries.inc({
+        outcome: succeeded ? 'succeeded' : answer.status === 410 ? 'endpoint_gone' : 'failed',
+        attempt: attemptLabel(attempt),
+      });
 
       if (succeeded) return 'succeeded';
       if (answer.status === 410) {
         // 410 Gone: the receiver says it will never want these again (Standard Webhooks).
-        const event = await disableEndpoint(db, endpoint_id, 'the receiver answered 410 Gone', `webhook_endpoint:${endpoint_id}:disabled:${delivery_id}:${attempt}`);
+        const event = await disableEndpoint(
+          db,
+          endpoint_id,
+          'the receiver answered 410 Gone',
+          `webhook_endpoint:${endpoint_id}:disabled:${delivery_id}:${attempt}`,
+        );
         logger.warn({ endpoint_id }, 'webhook endpoint disabled after 410 Gone');
         await dispatch(event);
         return 'endpoint_gone';
@@ -124,12 +165,27 @@ export function createWebhookActivities({ db, logger, config, temporal, resolve 
      * since this one began (one event it refuses does not disable it). The
      * merchant enables it again through the API. Safe to repeat.
      */
-    async disableExhaustedEndpoint({ event_id, endpoint_id, delivery_id, attempts, started_at }: ExhaustedDeliveryInput): Promise<boolean> {
+    async disableExhaustedEndpoint({
+      event_id,
+      endpoint_id,
+      delivery_id,
+      attempts,
+      started_at,
+    }: ExhaustedDeliveryInput): Promise<boolean> {
       const since = new Date(started_at);
       const reason = `every one of ${attempts} attempts of a delivery failed (event ${event_id})`;
-      const event = await disableEndpoint(db, endpoint_id, reason, `webhook_endpoint:${endpoint_id}:disabled:${delivery_id}`, async (trx) => !(await endpointSucceededSince(trx, endpoint_id, since)));
+      const event = await disableEndpoint(
+        db,
+        endpoint_id,
+        reason,
+        `webhook_endpoint:${endpoint_id}:disabled:${delivery_id}`,
+        async (trx) => !(await endpointSucceededSince(trx, endpoint_id, since)),
+      );
       if (event === undefined) return false;
-      logger.warn({ endpoint_id, event_id, delivery_id, attempts }, 'webhook endpoint disabled: a delivery exhausted its retries');
+      logger.warn(
+        { endpoint_id, event_id, delivery_id, attempts },
+        'webhook endpoint disabled: a delivery exhausted its retries',
+      );
       await dispatch(event);
       return true;
     },

@@ -51,7 +51,11 @@ export function toSchema(schema: unknown, top?: TSchema): SchemaObject {
     if (node === null || typeof node !== 'object') return node;
     const component = COMPONENTS.find(([, s]) => s === node);
     if (component !== undefined && node !== top) return { $ref: `#/components/schemas/${component[0]}` };
-    return Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$id').map(([k, v]) => [k, walk(v)]));
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([k]) => k !== '$id')
+        .map(([k, v]) => [k, walk(v)]),
+    );
   };
   return walk(schema) as SchemaObject;
 }
@@ -80,7 +84,13 @@ function errorResponses(codes: ErrorCode[]): Record<string, ResponseObject> {
           examples: Object.fromEntries(
             list.map((code) => [
               code,
-              { value: { code, message: ERROR_EXAMPLE_MESSAGES[code] ?? `An example ${code.replace(/_/g, ' ')} message.`, request_id: 'req_4f1c2a9e0b7d4c3e8a6f5b2d1c0e9f8a' } },
+              {
+                value: {
+                  code,
+                  message: ERROR_EXAMPLE_MESSAGES[code] ?? `An example ${code.replace(/_/g, ' ')} message.`,
+                  request_id: 'req_4f1c2a9e0b7d4c3e8a6f5b2d1c0e9f8a',
+                },
+              },
             ]),
           ),
         },
@@ -103,10 +113,16 @@ function queryParameters(query: TSchema | undefined): ParameterObject[] {
   }));
 }
 
-function withRateLimitHeaders(op: Operation, responses: Record<string, ResponseObject>): Record<string, ResponseObject> {
+function withRateLimitHeaders(
+  op: Operation,
+  responses: Record<string, ResponseObject>,
+): Record<string, ResponseObject> {
   if (!op.auth) return responses;
   return Object.fromEntries(
-    Object.entries(responses).map(([status, r]) => [status, status === '401' ? r : { ...r, headers: { ...r.headers, ...RATE_LIMIT_HEADERS } }]),
+    Object.entries(responses).map(([status, r]) => [
+      status,
+      status === '401' ? r : { ...r, headers: { ...r.headers, ...RATE_LIMIT_HEADERS } },
+    ]),
   );
 }
 
@@ -128,10 +144,35 @@ const RETURN_ADDRESS_CALLBACK: CallbackObject = {
       description:
         "After the bank and our result page, the customer's browser comes back to `callback_url` with these parameters added (its own query is kept). They are a hint only: verify the payment from your server before you deliver.",
       parameters: [
-        { name: 'payment_id', in: 'query', required: true, schema: { type: 'string', format: 'uuid' }, description: 'the payment' },
-        { name: 'status', in: 'query', required: true, schema: { type: 'string', enum: [...RETURN_STATUSES] }, description: '`success` (paid or verified), `pending` (the bank is still confirming) or `failed` (anything else)' },
-        { name: 'merchant_reference', in: 'query', required: true, schema: { type: 'string' }, description: 'your order reference' },
-        { name: 'tracking_code', in: 'query', required: true, schema: { type: 'string', pattern: '^[0-9]{12}$' }, description: 'the tracking code shown to the customer' },
+        {
+          name: 'payment_id',
+          in: 'query',
+          required: true,
+          schema: { type: 'string', format: 'uuid' },
+          description: 'the payment',
+        },
+        {
+          name: 'status',
+          in: 'query',
+          required: true,
+          schema: { type: 'string', enum: [...RETURN_STATUSES] },
+          description:
+            '`success` (paid or verified), `pending` (the bank is still confirming) or `failed` (anything else)',
+        },
+        {
+          name: 'merchant_reference',
+          in: 'query',
+          required: true,
+          schema: { type: 'string' },
+          description: 'your order reference',
+        },
+        {
+          name: 'tracking_code',
+          in: 'query',
+          required: true,
+          schema: { type: 'string', pattern: '^[0-9]{12}$' },
+          description: 'the tracking code shown to the customer',
+        },
       ],
       responses: { '200': { description: 'Your page for the customer.' } },
     },
@@ -139,14 +180,27 @@ const RETURN_ADDRESS_CALLBACK: CallbackObject = {
 };
 
 const SIGNATURE_HEADERS: ParameterObject[] = [
-  { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' }, description: 'the event id; the same on every attempt: use it to ignore duplicates' },
-  { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'integer' }, description: 'Unix seconds when this attempt was signed; refuse one older than 5 minutes' },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description: 'the event id; the same on every attempt: use it to ignore duplicates',
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    schema: { type: 'integer' },
+    description: 'Unix seconds when this attempt was signed; refuse one older than 5 minutes',
+  },
   {
     name: 'webhook-signature',
     in: 'header',
     required: true,
     schema: { type: 'string' },
-    description: '`v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time',
+    description:
+      '`v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time',
   },
 ];
 
@@ -154,7 +208,13 @@ const SIGNATURE_HEADERS: ParameterObject[] = [
 function webhookItem(type: EventType): PathItemObject {
   // The object in `data`: the part of the type before the dot, and its component schema.
   const object = type.slice(0, type.indexOf('.'));
-  const component = { payment: 'Payment', refund: 'Refund', webhook_endpoint: 'WebhookEndpoint', settlement: 'Settlement', beneficiary_payout: 'BeneficiaryPayout' }[object];
+  const component = {
+    payment: 'Payment',
+    refund: 'Refund',
+    webhook_endpoint: 'WebhookEndpoint',
+    settlement: 'Settlement',
+    beneficiary_payout: 'BeneficiaryPayout',
+  }[object];
   return {
     post: {
       operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
@@ -174,7 +234,11 @@ function webhookItem(type: EventType): PathItemObject {
                   type: 'object',
                   properties: {
                     type: { const: type },
-                    data: { type: 'object', required: [object], properties: { [object]: { $ref: `#/components/schemas/${component}` } } },
+                    data: {
+                      type: 'object',
+                      required: [object],
+                      properties: { [object]: { $ref: `#/components/schemas/${component}` } },
+                    },
                   },
                 },
               ],
@@ -201,9 +265,18 @@ function operationObject(op: Operation): OperationObject {
       description: r.description,
       headers: {
         'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-        ...(op.idempotent === true ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}),
+        ...(op.idempotent === true
+          ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
+          : {}),
         ...Object.fromEntries(
-          Object.entries(r.headers ?? {}).map(([name, h]) => [name, { description: h.description, schema: { type: 'string' }, ...(h.example === undefined ? {} : { example: h.example }) }]),
+          Object.entries(r.headers ?? {}).map(([name, h]) => [
+            name,
+            {
+              description: h.description,
+              schema: { type: 'string' },
+              ...(h.example === undefined ? {} : { example: h.example }),
+            },
+          ]),
         ),
       },
       ...(r.schema === undefined && r.contentType === undefined
@@ -234,7 +307,12 @@ function operationObject(op: Operation): OperationObject {
       : {
           requestBody: {
             required: op.bodyOptional !== true,
-            content: { 'application/json': { schema: toSchema(op.body), ...(op.example === undefined ? {} : { example: op.example }) } },
+            content: {
+              'application/json': {
+                schema: toSchema(op.body),
+                ...(op.example === undefined ? {} : { example: op.example }),
+              },
+            },
           },
         }),
     responses: withRateLimitHeaders(op, { ...responses, ...errorResponses(op.errors) }),
@@ -245,7 +323,8 @@ function operationObject(op: Operation): OperationObject {
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Payments: 'Create payments, read them, and verify them before you deliver.',
   Refunds: 'Return money of a verified payment, in part or in full.',
-  'Payment links': 'Pages where customers pay you without a server of yours; the gateway verifies their payments itself.',
+  'Payment links':
+    'Pages where customers pay you without a server of yours; the gateway verifies their payments itself.',
   Webhooks: 'Endpoints that receive signed events, and the events themselves.',
   Reports: 'Files for reconciliation with your accountant and your bank.',
   Settlements: 'Your balance, and the daily settlements that pay it to your IBAN.',
@@ -284,12 +363,28 @@ export function buildOpenApiDocument(bounds: AmountBounds, serverUrl = '/'): Ope
       'One key per logical operation (1–255 printable ASCII characters), kept 24 h per merchant and mode. The same key and body replay the first response; another body is 422 `idempotency_key_reused`; while the first request runs it is 409 `idempotency_key_in_use`.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   });
-  builder.addHeader('X-Request-Id', { description: 'Identifies this request and response; quote it to support.', schema: { type: 'string' } });
+  builder.addHeader('X-Request-Id', {
+    description: 'Identifies this request and response; quote it to support.',
+    schema: { type: 'string' },
+  });
   builder.addHeader('Retry-After', { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } });
-  builder.addHeader('RateLimit-Limit', { description: "Requests the key may make in the current window (the tighter of the key's and, on test-mode creates, the merchant's per-minute quota).", schema: { type: 'integer' } });
-  builder.addHeader('RateLimit-Remaining', { description: 'Requests left in the current window.', schema: { type: 'integer' } });
-  builder.addHeader('RateLimit-Reset', { description: 'Seconds until the window resets.', schema: { type: 'integer' } });
-  builder.addHeader('Idempotent-Replayed', { description: '`true` when this response replays an earlier one for the same Idempotency-Key.', schema: { type: 'string' } });
+  builder.addHeader('RateLimit-Limit', {
+    description:
+      "Requests the key may make in the current window (the tighter of the key's and, on test-mode creates, the merchant's per-minute quota).",
+    schema: { type: 'integer' },
+  });
+  builder.addHeader('RateLimit-Remaining', {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer' },
+  });
+  builder.addHeader('RateLimit-Reset', {
+    description: 'Seconds until the window resets.',
+    schema: { type: 'integer' },
+  });
+  builder.addHeader('Idempotent-Replayed', {
+    description: '`true` when this response replays an earlier one for the same Idempotency-Key.',
+    schema: { type: 'string' },
+  });
   const tags = new Set<string>();
   const paths: Record<string, Record<string, OperationObject>> = {};
   for (const op of operations(bounds)) {

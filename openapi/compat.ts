@@ -39,7 +39,11 @@ interface ProtocolOperation {
 }
 
 /** The protocol's error answers by HTTP status, each listing its codes. */
-function errorAnswers(protocol: ProtocolErrors, errorSchema: TSchema, extra: { code: number; status: number }[]): Record<string, ResponseObject> {
+function errorAnswers(
+  protocol: ProtocolErrors,
+  errorSchema: TSchema,
+  extra: { code: number; status: number }[],
+): Record<string, ResponseObject> {
   const byStatus = new Map<number, Set<number>>();
   const add = (status: number, code: number) => {
     const shown = protocol.status?.(status) ?? status;
@@ -54,11 +58,22 @@ function errorAnswers(protocol: ProtocolErrors, errorSchema: TSchema, extra: { c
   return Object.fromEntries(
     [...byStatus]
       .sort((a, b) => a[0] - b[0])
-      .map(([status, codes]) => [String(status), { description: `Refused: code ${[...codes].join(', ')}`, content: { 'application/json': { schema: toSchema(errorSchema) } } }]),
+      .map(([status, codes]) => [
+        String(status),
+        {
+          description: `Refused: code ${[...codes].join(', ')}`,
+          content: { 'application/json': { schema: toSchema(errorSchema) } },
+        },
+      ]),
   );
 }
 
-function operation(op: ProtocolOperation, tag: string, protocol: ProtocolErrors, errorSchema: TSchema): OperationObject {
+function operation(
+  op: ProtocolOperation,
+  tag: string,
+  protocol: ProtocolErrors,
+  errorSchema: TSchema,
+): OperationObject {
   const { '200': refusedWith200, ...refusals } = errorAnswers(protocol, errorSchema, op.extraCodes ?? []);
   return {
     tags: [tag],
@@ -70,8 +85,18 @@ function operation(op: ProtocolOperation, tag: string, protocol: ProtocolErrors,
     responses: {
       // Zibal answers its refusals with 200 too, told apart from success by `result`.
       '200': {
-        description: refusedWith200 === undefined ? 'Done: code 100 (101 for a verify repeated)' : `Done: result 100 (201 for a verify repeated); or ${refusedWith200.description}`,
-        content: { 'application/json': { schema: refusedWith200 === undefined ? toSchema(op.answer) : { oneOf: [toSchema(op.answer), toSchema(errorSchema)] } } },
+        description:
+          refusedWith200 === undefined
+            ? 'Done: code 100 (101 for a verify repeated)'
+            : `Done: result 100 (201 for a verify repeated); or ${refusedWith200.description}`,
+        content: {
+          'application/json': {
+            schema:
+              refusedWith200 === undefined
+                ? toSchema(op.answer)
+                : { oneOf: [toSchema(op.answer), toSchema(errorSchema)] },
+          },
+        },
       },
       ...refusals,
     },
@@ -79,14 +104,41 @@ function operation(op: ProtocolOperation, tag: string, protocol: ProtocolErrors,
 }
 
 const ZARINPAL_OPERATIONS: ProtocolOperation[] = [
-  { path: '/request.json', summary: 'Create a payment', description: 'A Dargah payment, created as the API creates one; `IRT` amounts are toman (×10 rials). Send the customer to `/pg/StartPay/{authority}`.', request: ZarinpalRequestSchema, answer: ZarinpalRequestAnswerSchema },
-  { path: '/verify.json', summary: 'Verify a paid payment', description: 'Code 100 once: of several verifies, even at the same instant, exactly one answers 100 and every other 101 (never a second capture).', request: ZarinpalVerifySchema, answer: ZarinpalVerifyAnswerSchema },
-  { path: '/unVerified.json', summary: 'Paid payments not yet verified', description: 'Up to 100, newest first.', request: ZarinpalMerchantSchema, answer: ZarinpalUnverifiedAnswerSchema },
-  { path: '/inquiry.json', summary: 'Where a payment stands', description: '`VERIFIED`, `PAID`, `IN_BANK`, `FAILED` or `REVERSED`.', request: ZarinpalAuthoritySchema, answer: ZarinpalInquiryAnswerSchema },
+  {
+    path: '/request.json',
+    summary: 'Create a payment',
+    description:
+      'A Dargah payment, created as the API creates one; `IRT` amounts are toman (×10 rials). Send the customer to `/pg/StartPay/{authority}`.',
+    request: ZarinpalRequestSchema,
+    answer: ZarinpalRequestAnswerSchema,
+  },
+  {
+    path: '/verify.json',
+    summary: 'Verify a paid payment',
+    description:
+      'Code 100 once: of several verifies, even at the same instant, exactly one answers 100 and every other 101 (never a second capture).',
+    request: ZarinpalVerifySchema,
+    answer: ZarinpalVerifyAnswerSchema,
+  },
+  {
+    path: '/unVerified.json',
+    summary: 'Paid payments not yet verified',
+    description: 'Up to 100, newest first.',
+    request: ZarinpalMerchantSchema,
+    answer: ZarinpalUnverifiedAnswerSchema,
+  },
+  {
+    path: '/inquiry.json',
+    summary: 'Where a payment stands',
+    description: '`VERIFIED`, `PAID`, `IN_BANK`, `FAILED` or `REVERSED`.',
+    request: ZarinpalAuthoritySchema,
+    answer: ZarinpalInquiryAnswerSchema,
+  },
   {
     path: '/reverse.json',
     summary: "Return the customer's money",
-    description: 'A paid, unverified payment is reversed; a verified one is refunded in full within 30 minutes of its verify (-63 after).',
+    description:
+      'A paid, unverified payment is reversed; a verified one is refunded in full within 30 minutes of its verify (-63 after).',
     request: ZarinpalAuthoritySchema,
     answer: ZarinpalReverseAnswerSchema,
     extraCodes: [
@@ -97,9 +149,30 @@ const ZARINPAL_OPERATIONS: ProtocolOperation[] = [
 ];
 
 const ZIBAL_OPERATIONS: ProtocolOperation[] = [
-  { path: '/request', summary: 'Create a payment', description: 'A Dargah payment, created as the API creates one (rials). Its trackId is sixteen random digits (not the tracking code the customer sees). Send the customer to `/start/{trackId}`.', request: ZibalRequestSchema, answer: ZibalRequestAnswerSchema, extraCodes: [{ code: 113, status: 200 }] },
-  { path: '/verify', summary: 'Verify a paid payment', description: "Verifies the payment's own amount: result 100 once (of several verifies, even at the same instant, exactly one), 201 for every other (never a second capture), 202 when it is not paid.", request: ZibalTrackSchema, answer: ZibalPaymentAnswerSchema },
-  { path: '/inquiry', summary: 'Where a payment stands', description: "The payment with Zibal's status code.", request: ZibalTrackSchema, answer: ZibalPaymentAnswerSchema },
+  {
+    path: '/request',
+    summary: 'Create a payment',
+    description:
+      'A Dargah payment, created as the API creates one (rials). Its trackId is sixteen random digits (not the tracking code the customer sees). Send the customer to `/start/{trackId}`.',
+    request: ZibalRequestSchema,
+    answer: ZibalRequestAnswerSchema,
+    extraCodes: [{ code: 113, status: 200 }],
+  },
+  {
+    path: '/verify',
+    summary: 'Verify a paid payment',
+    description:
+      "Verifies the payment's own amount: result 100 once (of several verifies, even at the same instant, exactly one), 201 for every other (never a second capture), 202 when it is not paid.",
+    request: ZibalTrackSchema,
+    answer: ZibalPaymentAnswerSchema,
+  },
+  {
+    path: '/inquiry',
+    summary: 'Where a payment stands',
+    description: "The payment with Zibal's status code.",
+    request: ZibalTrackSchema,
+    answer: ZibalPaymentAnswerSchema,
+  },
 ];
 
 /** A protocol's address for the customer, which leads to the payment's hosted page. */
@@ -110,11 +183,22 @@ function startPath(tag: string, parameter: string, answeredBy: string) {
       summary: "The customer's way to the payment page",
       operationId: `${tag}_start`,
       security: [],
-      parameters: [{ name: parameter, in: 'path' as const, required: true, schema: { type: 'string' as const }, description: `the ${parameter} ${answeredBy} answered` }],
+      parameters: [
+        {
+          name: parameter,
+          in: 'path' as const,
+          required: true,
+          schema: { type: 'string' as const },
+          description: `the ${parameter} ${answeredBy} answered`,
+        },
+      ],
       responses: {
         '302': { description: "To the payment's hosted page" },
         '404': { description: `No payment has this ${parameter}` },
-        '429': { description: 'Too many lookups from this client address (PAGE_ACTIONS_PER_CLIENT_PER_MINUTE); Retry-After says when to retry' },
+        '429': {
+          description:
+            'Too many lookups from this client address (PAGE_ACTIONS_PER_CLIENT_PER_MINUTE); Retry-After says when to retry',
+        },
       },
     },
   };
@@ -136,9 +220,15 @@ export function buildCompatDocument(serverUrl = '/'): OpenAPIObject {
     components: {},
   });
   builder.addTag({ name: 'zarinpal', description: "ZarinPal's v4 payment gateway protocol" });
-  for (const op of ZARINPAL_OPERATIONS) builder.addPath(`${ZARINPAL_API_PREFIX}${op.path}`, { post: operation(op, 'zarinpal', ZARINPAL_ERRORS, ZarinpalErrorAnswerSchema) });
+  for (const op of ZARINPAL_OPERATIONS)
+    builder.addPath(`${ZARINPAL_API_PREFIX}${op.path}`, {
+      post: operation(op, 'zarinpal', ZARINPAL_ERRORS, ZarinpalErrorAnswerSchema),
+    });
   builder.addTag({ name: 'zibal', description: "Zibal's v1 payment gateway protocol" });
-  for (const op of ZIBAL_OPERATIONS) builder.addPath(`${ZIBAL_API_PREFIX}${op.path}`, { post: operation(op, 'zibal', ZIBAL_ERRORS, ZibalErrorAnswerSchema) });
+  for (const op of ZIBAL_OPERATIONS)
+    builder.addPath(`${ZIBAL_API_PREFIX}${op.path}`, {
+      post: operation(op, 'zibal', ZIBAL_ERRORS, ZibalErrorAnswerSchema),
+    });
   builder.addPath('/start/{trackId}', startPath('zibal', 'trackId', '/v1/request'));
   builder.addPath('/pg/StartPay/{authority}', startPath('zarinpal', 'authority', 'request.json'));
   builder.addPath('/openapi/compat.json', {
@@ -147,7 +237,12 @@ export function buildCompatDocument(serverUrl = '/'): OpenAPIObject {
       summary: 'This OpenAPI document',
       operationId: 'getCompatOpenApiDocument',
       security: [],
-      responses: { '200': { description: 'The OpenAPI 3.1 document of the compatible protocols.', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        '200': {
+          description: 'The OpenAPI 3.1 document of the compatible protocols.',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+      },
     },
   });
   return builder.getSpec();

@@ -9,4 +9,6 @@ writeFileSync(OPENAPI_FILE, openApiDocumentText());
 writeFileSync(COMPAT_OPENAPI_FILE, compatDocumentText());
 mkdirSync(new URL('./generated/', import.meta.url), { recursive: true });
 writeFileSync(CLIENT_TYPES_FILE, await clientTypesText());
-process.stdout.write(`wrote ${OPENAPI_FILE.pathname}, ${COMPAT_OPENAPI_FILE.pathname} and ${CLIENT_TYPES_FILE.pathname}\n`);
+process.stdout.write(
+  `wrote ${OPENAPI_FILE.pathname}, ${COMPAT_OPENAPI_FILE.pathname} and ${CLIENT_TYPES_FILE.pathname}\n`,
+);

@@ -24,7 +24,16 @@ export interface Operation {
    * The body is JSON unless `contentType` says otherwise; `headers` are
    * response headers beyond the ones every response has.
    */
-  responses: Record<number, { description: string; schema?: TSchema; contentType?: string; example?: unknown; headers?: Record<string, { description: string; example?: string }> }>;
+  responses: Record<
+    number,
+    {
+      description: string;
+      schema?: TSchema;
+      contentType?: string;
+      example?: unknown;
+      headers?: Record<string, { description: string; example?: string }>;
+    }
+  >;
   /** Every documented error this operation can answer with. */
   errors: ErrorCode[];
   /** Example request body. */
@@ -34,5 +43,17 @@ export interface Operation {
 }
 
 /** Errors every authenticated JSON operation can answer with. */
-export const COMMON_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'live_mode_not_enabled', 'rate_limited', 'internal_error', 'service_unavailable'];
-export const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_failed'];
+export const COMMON_ERRORS: ErrorCode[] = [
+  'missing_api_key',
+  'invalid_api_key',
+  'live_mode_not_enabled',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+];
+export const BODY_ERRORS: ErrorCode[] = [
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+  'validation_failed',
+];

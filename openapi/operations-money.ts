@@ -10,7 +10,11 @@ import {
   SettlementListSchema,
   SettlementWithLinesSchema,
 } from '../src/domain/settlement-schemas.ts';
-import { BeneficiaryListSchema, BeneficiaryResponseSchema, CreateBeneficiaryRequestSchema } from '../src/domain/split-schemas.ts';
+import {
+  BeneficiaryListSchema,
+  BeneficiaryResponseSchema,
+  CreateBeneficiaryRequestSchema,
+} from '../src/domain/split-schemas.ts';
 import { BODY_ERRORS, COMMON_ERRORS, type Operation } from './operation.ts';
 
 export function moneyOperations(): Operation[] {
@@ -32,7 +36,8 @@ export function moneyOperations(): Operation[] {
       path: '/api/v1/settlements',
       operationId: 'listSettlements',
       summary: 'List settlements',
-      description: "The merchant's settlements (live mode only; a test key sees none), newest first, paged like payments. The filters are optional and combine.",
+      description:
+        "The merchant's settlements (live mode only; a test key sees none), newest first, paged like payments. The filters are optional and combine.",
       tag: 'Settlements',
       auth: true,
       query: ListSettlementsQuerySchema,
@@ -66,7 +71,12 @@ export function moneyOperations(): Operation[] {
           contentType: 'text/csv',
           schema: Type.String({ description: `CSV with the columns ${SETTLEMENT_CSV_COLUMNS.join(', ')}` }),
           example: `${SETTLEMENT_CSV_COLUMNS.join(',')}\r\npayment,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,1500000,15000,1485000,\r\n`,
-          headers: { 'Content-Disposition': { description: 'attachment; the file name names the settlement', example: 'attachment; filename="settlement-0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71.csv"' } },
+          headers: {
+            'Content-Disposition': {
+              description: 'attachment; the file name names the settlement',
+              example: 'attachment; filename="settlement-0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71.csv"',
+            },
+          },
         },
       },
       errors: [...COMMON_ERRORS, 'settlement_not_found'],
@@ -83,7 +93,10 @@ export function moneyOperations(): Operation[] {
       body: CreateBeneficiaryRequestSchema,
       responses: {
         201: { description: 'The beneficiary, pending review.', schema: BeneficiaryResponseSchema },
-        200: { description: 'The IBAN was registered before: that beneficiary, as it stands.', schema: BeneficiaryResponseSchema },
+        200: {
+          description: 'The IBAN was registered before: that beneficiary, as it stands.',
+          schema: BeneficiaryResponseSchema,
+        },
       },
       errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'live_mode_only'],
     },
@@ -92,7 +105,8 @@ export function moneyOperations(): Operation[] {
       path: '/api/v1/beneficiaries',
       operationId: 'listBeneficiaries',
       summary: 'List beneficiaries',
-      description: 'All your beneficiaries, newest first, with their review status (not paged: a merchant has a handful).',
+      description:
+        'All your beneficiaries, newest first, with their review status (not paged: a merchant has a handful).',
       tag: 'Settlements',
       auth: true,
       responses: { 200: { description: 'The beneficiaries.', schema: BeneficiaryListSchema } },
@@ -106,7 +120,7 @@ export function moneyOperations(): Operation[] {
       description:
         `Every payment of this key's mode created in [\`created_gte\`, \`created_lt\`) (at most ${REPORT_MAX_DAYS} days), oldest first, as CSV (RFC 4180, UTF-8, CRLF line ends): ` +
         'a header line naming the columns, then one line per payment. A field that contains a comma, a quote or a line break is quoted, its quotes doubled; ' +
-        'a field that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `\'` so that spreadsheets do not run it as a formula. ' +
+        "a field that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so that spreadsheets do not run it as a formula. " +
         '`metadata` is a JSON object. `fee_payer`, `charged_amount` (what the customer was charged), `splits_amount` (the sum of the split shares, 0 without splits) ' +
         'and `merchant_receives` (`charged_amount` − `fee` − `splits_amount`: what verify put on the balance, before refunds; empty until verified) come last. The file is streamed: an error found before the download starts is a JSON error; ' +
         'a failure during the download cuts the response short (no final chunk), so a complete download is one that ended cleanly.',
@@ -122,7 +136,10 @@ export function moneyOperations(): Operation[] {
             `${PAYMENTS_REPORT_COLUMNS.join(',')}\r\n` +
             '0b6f3c1e-4f2a-4c55-9a7e-2f1d0c9b8a71,2026-11-21T10:15:30.123Z,verified,live,1500000,15000,0,IRR,order-1042,482910375561,938475610,403912775810,603799******1234,2026-11-21T10:16:02.481Z,2026-11-21T10:16:05.007Z,pending,{},merchant,1500000,0,1485000\r\n',
           headers: {
-            'Content-Disposition': { description: 'attachment; the file name names the range', example: 'attachment; filename="payments-20261101T000000Z-20261201T000000Z.csv"' },
+            'Content-Disposition': {
+              description: 'attachment; the file name names the range',
+              example: 'attachment; filename="payments-20261101T000000Z-20261201T000000Z.csv"',
+            },
           },
         },
       },

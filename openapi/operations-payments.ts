@@ -39,12 +39,17 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
       summary: 'Create a payment',
       description:
         'Registers a payment and starts its workflow. Send the customer to `payment_url`. Deliver nothing until verify succeeds. ' +
-        "`fee_payer: customer` charges the customer `amount` + the fee (fixed now from your fee plan; see `GET /api/v1/fees`) and leaves you the whole amount; verify still takes `amount`.",
+        '`fee_payer: customer` charges the customer `amount` + the fee (fixed now from your fee plan; see `GET /api/v1/fees`) and leaves you the whole amount; verify still takes `amount`.',
       tag: 'Payments',
       auth: true,
       idempotent: true,
       body: createPaymentRequestSchema(bounds),
-      responses: { 201: { description: 'The payment was created (or replayed for the same Idempotency-Key).', schema: CreatePaymentResponseSchema } },
+      responses: {
+        201: {
+          description: 'The payment was created (or replayed for the same Idempotency-Key).',
+          schema: CreatePaymentResponseSchema,
+        },
+      },
       errors: [
         ...COMMON_ERRORS,
         ...BODY_ERRORS,
@@ -72,7 +77,7 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
       operationId: 'previewFee',
       summary: 'Preview the fee of an amount',
       description:
-        "What a payment of `amount` would cost under your fee plan: the fee, what the customer will be charged at the bank and what you receive at verify. " +
+        'What a payment of `amount` would cost under your fee plan: the fee, what the customer will be charged at the bank and what you receive at verify. ' +
         'With `fee_payer=merchant` (the default) the customer is charged the amount and the fee comes out of it; with `fee_payer=customer` the customer is charged amount + fee and you receive the whole amount. ' +
         'A customer-pays payment fixes its fee when it is created, so a later change of your fee plan does not change it. ' +
         'A customer-pays amount whose charge (amount + fee) would pass the largest payment is refused here as create would refuse it: 422 `charged_amount_exceeds_max`.',
@@ -83,7 +88,13 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
         200: {
           description: 'The split of the amount.',
           schema: FeePreviewSchema,
-          example: { amount: 1_500_000, fee_payer: 'customer', fee: 15_000, charged_amount: 1_515_000, merchant_receives: 1_500_000 },
+          example: {
+            amount: 1_500_000,
+            fee_payer: 'customer',
+            fee: 15_000,
+            charged_amount: 1_515_000,
+            merchant_receives: 1_500_000,
+          },
         },
       },
       errors: [...COMMON_ERRORS, 'validation_failed', 'charged_amount_exceeds_max'],
@@ -119,7 +130,7 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
       operationId: 'updatePayment',
       summary: "Update a payment's metadata",
       description:
-        'Merges `metadata` into the payment\'s: a string sets a key, `null` removes it, keys not named stay. At most 20 keys in all. A refused update changes nothing.',
+        "Merges `metadata` into the payment's: a string sets a key, `null` removes it, keys not named stay. At most 20 keys in all. A refused update changes nothing.",
       tag: 'Payments',
       auth: true,
       body: UpdatePaymentRequestSchema,
@@ -190,7 +201,15 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
       auth: true,
       body: VerifyRequestSchema,
       responses: { 200: { description: 'The payment is verified.', schema: PaymentResponseSchema } },
-      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'payment_not_found', 'amount_mismatch', 'payment_not_paid', 'payment_pending', 'verify_deadline_passed'],
+      errors: [
+        ...COMMON_ERRORS,
+        ...BODY_ERRORS,
+        'payment_not_found',
+        'amount_mismatch',
+        'payment_not_paid',
+        'payment_pending',
+        'verify_deadline_passed',
+      ],
       example: { amount: 1_500_000 },
     },
     {
@@ -205,8 +224,22 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
       idempotent: true,
       body: createRefundRequestSchema({ min: 1, max: bounds.max }),
       bodyOptional: true,
-      responses: { 201: { description: 'The refund is recorded (or replayed for the same Idempotency-Key).', schema: RefundResponseSchema } },
-      errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'payment_not_found', 'payment_not_refundable', 'refund_exceeds_amount', 'refund_needs_iban', 'idempotency_key_reused', 'idempotency_key_in_use'],
+      responses: {
+        201: {
+          description: 'The refund is recorded (or replayed for the same Idempotency-Key).',
+          schema: RefundResponseSchema,
+        },
+      },
+      errors: [
+        ...COMMON_ERRORS,
+        ...BODY_ERRORS,
+        'payment_not_found',
+        'payment_not_refundable',
+        'refund_exceeds_amount',
+        'refund_needs_iban',
+        'idempotency_key_reused',
+        'idempotency_key_in_use',
+      ],
       example: { amount: 500_000, reason: 'One notebook returned', destination_iban: 'IR820540102680020817909002' },
     },
     {
@@ -225,7 +258,8 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
       path: '/api/v1/refunds',
       operationId: 'listRefunds',
       summary: 'List refunds',
-      description: "All of the merchant's refunds in this key's mode, newest first, paged like payments. The filters are optional and combine.",
+      description:
+        "All of the merchant's refunds in this key's mode, newest first, paged like payments. The filters are optional and combine.",
       tag: 'Refunds',
       auth: true,
       query: ListAllRefundsQuerySchema,
@@ -248,14 +282,24 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
       operationId: 'createPaymentLink',
       summary: 'Create a payment link',
       description:
-        "A page at `url` (`/l/{slug}`) where customers pay you without a server of yours: a fixed `amount`, or a range (`min_amount`, `max_amount`) the customer chooses within, and the fields to `collect`. The gateway verifies each payment itself when the bank confirms it; you see it in the dashboard and by the `payment.verified` webhook, with `payment_link` set. `qr_url` is the link as an SVG QR code.",
+        'A page at `url` (`/l/{slug}`) where customers pay you without a server of yours: a fixed `amount`, or a range (`min_amount`, `max_amount`) the customer chooses within, and the fields to `collect`. The gateway verifies each payment itself when the bank confirms it; you see it in the dashboard and by the `payment.verified` webhook, with `payment_link` set. `qr_url` is the link as an SVG QR code.',
       tag: 'Payment links',
       auth: true,
       idempotent: true,
       body: createPaymentLinkRequestSchema(bounds),
-      responses: { 201: { description: 'The link is created (or replayed for the same Idempotency-Key).', schema: PaymentLinkResponseSchema } },
+      responses: {
+        201: {
+          description: 'The link is created (or replayed for the same Idempotency-Key).',
+          schema: PaymentLinkResponseSchema,
+        },
+      },
       errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'idempotency_key_reused', 'idempotency_key_in_use'],
-      example: { title: 'Handmade notebook', amount: 1_500_000, collect: { name: 'required', mobile: 'optional' }, max_payments: 10 },
+      example: {
+        title: 'Handmade notebook',
+        amount: 1_500_000,
+        collect: { name: 'required', mobile: 'optional' },
+        max_payments: 10,
+      },
     },
     {
       method: 'get',
@@ -284,7 +328,8 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
       path: '/api/v1/payment_links/{id}/deactivate',
       operationId: 'deactivatePaymentLink',
       summary: 'Deactivate a payment link',
-      description: 'For good: its page then says so and starts no payment. Payments already started go on. Deactivating again answers the same.',
+      description:
+        'For good: its page then says so and starts no payment. Payments already started go on. Deactivating again answers the same.',
       tag: 'Payment links',
       auth: true,
       responses: { 200: { description: 'The deactivated link.', schema: PaymentLinkResponseSchema } },

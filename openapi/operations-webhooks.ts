@@ -25,11 +25,14 @@ export function webhookAndServiceOperations(): Operation[] {
       path: '/api/v1/webhook_endpoints',
       operationId: 'createWebhookEndpoint',
       summary: 'Register a webhook endpoint',
-      description: 'The `whsec_` signing secret is in this answer only: store it. Live mode accepts only https URLs on public addresses.',
+      description:
+        'The `whsec_` signing secret is in this answer only: store it. Live mode accepts only https URLs on public addresses.',
       tag: 'Webhooks',
       auth: true,
       body: CreateWebhookEndpointRequestSchema,
-      responses: { 201: { description: 'The endpoint and its signing secret.', schema: WebhookEndpointWithSecretSchema } },
+      responses: {
+        201: { description: 'The endpoint and its signing secret.', schema: WebhookEndpointWithSecretSchema },
+      },
       errors: [...COMMON_ERRORS, ...BODY_ERRORS],
       example: { url: 'https://shop.example/webhooks/dargah', events: ['payment.paid', 'payment.verified'] },
     },
@@ -51,7 +54,12 @@ export function webhookAndServiceOperations(): Operation[] {
       summary: 'Delete a webhook endpoint',
       tag: 'Webhooks',
       auth: true,
-      responses: { 200: { description: 'The endpoint is deleted; nothing more is sent to it.', schema: DeletedWebhookEndpointSchema } },
+      responses: {
+        200: {
+          description: 'The endpoint is deleted; nothing more is sent to it.',
+          schema: DeletedWebhookEndpointSchema,
+        },
+      },
       errors: [...COMMON_ERRORS, 'not_found'],
     },
     {
@@ -76,7 +84,9 @@ export function webhookAndServiceOperations(): Operation[] {
       auth: true,
       body: RotateSecretRequestSchema,
       bodyOptional: true,
-      responses: { 200: { description: 'The endpoint and its new signing secret.', schema: WebhookEndpointWithSecretSchema } },
+      responses: {
+        200: { description: 'The endpoint and its new signing secret.', schema: WebhookEndpointWithSecretSchema },
+      },
       errors: [...COMMON_ERRORS, ...BODY_ERRORS, 'not_found'],
     },
     {

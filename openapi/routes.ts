@@ -45,8 +45,12 @@ const DOCS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export function docsRoutes(config: Pick<Config, 'AMOUNT_MIN' | 'AMOUNT_MAX' | 'PUBLIC_BASE_URL'>): Router {
-  const document = JSON.stringify(buildOpenApiDocument({ min: config.AMOUNT_MIN, max: config.AMOUNT_MAX }, config.PUBLIC_BASE_URL));
-  const assets = new Map(Object.entries(ASSETS).map(([name, { file, type }]) => [name, { body: readFileSync(file), type }]));
+  const document = JSON.stringify(
+    buildOpenApiDocument({ min: config.AMOUNT_MIN, max: config.AMOUNT_MAX }, config.PUBLIC_BASE_URL),
+  );
+  const assets = new Map(
+    Object.entries(ASSETS).map(([name, { file, type }]) => [name, { body: readFileSync(file), type }]),
+  );
   assets.set('init.js', { body: Buffer.from(INIT_SCRIPT), type: 'text/javascript; charset=utf-8' });
 
   const compat = JSON.stringify(buildCompatDocument(config.PUBLIC_BASE_URL));

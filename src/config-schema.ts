@@ -6,8 +6,7 @@ import { pspSettings, type PspSettingKey } from './adapters/psp/profiles.ts';
  * work on a developer machine. One schema validates and documents them; the
  * configuration table in docs/CONFIGURATION.md is generated from it.
  */
-const Int = (opts: { default: number; minimum: number; maximum?: number; description: string }) =>
-  Type.Integer(opts);
+const Int = (opts: { default: number; minimum: number; maximum?: number; description: string }) => Type.Integer(opts);
 
 /** Bounds on one MySQL query and on waiting for a pooled connection (src/db/database.ts uses them by default). */
 export const DEFAULT_DATABASE_QUERY_TIMEOUT_MS = 5_000;
@@ -25,7 +24,9 @@ export const DEFAULT_DOCUMENTS_QUOTA_BYTES = 2 * 3 * 5 * 1024 * 1024;
  * SEP's were BANK_* and SANDBOX_BANK_*: config.ts still reads those as aliases.
  */
 function pspSettingSchemas(): Record<PspSettingKey, TString> {
-  return Object.fromEntries(pspSettings().map((s) => [s.name, Type.String({ default: s.default, description: s.description })])) as Record<PspSettingKey, TString>;
+  return Object.fromEntries(
+    pspSettings().map((s) => [s.name, Type.String({ default: s.default, description: s.description })]),
+  ) as Record<PspSettingKey, TString>;
 }
 
 export const ConfigSchema = Type.Object({
@@ -38,7 +39,7 @@ export const ConfigSchema = Type.Object({
     default: '',
     pattern: '^(mysql://.*)?$',
     description:
-      'npm run migrate: the MySQL user that owns the schema (DDL and the ledger\'s triggers), so the DATABASE_URL user needs only SELECT, INSERT, UPDATE and DELETE (deploy/mysql-init/01-users.sh); the same database as DATABASE_URL. Empty: DATABASE_URL (development)',
+      "npm run migrate: the MySQL user that owns the schema (DDL and the ledger's triggers), so the DATABASE_URL user needs only SELECT, INSERT, UPDATE and DELETE (deploy/mysql-init/01-users.sh); the same database as DATABASE_URL. Empty: DATABASE_URL (development)",
   }),
   DATABASE_QUERY_TIMEOUT_MS: Int({
     default: DEFAULT_DATABASE_QUERY_TIMEOUT_MS,
@@ -51,7 +52,8 @@ export const ConfigSchema = Type.Object({
     default: DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS,
     minimum: 0,
     maximum: 600_000,
-    description: 'longest a request waits for a connection of the MySQL pool (all busy, or the server does not complete new ones) before it answers 503; 0: no limit',
+    description:
+      'longest a request waits for a connection of the MySQL pool (all busy, or the server does not complete new ones) before it answers 503; 0: no limit',
   }),
   DATABASE_POOL_SIZE: Int({
     default: DEFAULT_DATABASE_POOL_SIZE,
@@ -66,7 +68,11 @@ export const ConfigSchema = Type.Object({
     description: 'host:port of the Temporal frontend',
   }),
   TEMPORAL_NAMESPACE: Type.String({ default: 'default', minLength: 1, description: 'Temporal namespace' }),
-  TEMPORAL_TASK_QUEUE: Type.String({ default: 'payments', minLength: 1, description: 'task queue of the payment worker' }),
+  TEMPORAL_TASK_QUEUE: Type.String({
+    default: 'payments',
+    minLength: 1,
+    description: 'task queue of the payment worker',
+  }),
   TEMPORAL_NAMESPACE_RETENTION_DAYS: Int({
     default: 7,
     minimum: 1,
@@ -87,7 +93,11 @@ export const ConfigSchema = Type.Object({
       "time after payment in which verify must arrive; with BANK_PENDING_LIMIT_SECONDS, at most each configured PSP's reversal window (SEP 3000 s, Mellat 10800 s), or the API and the worker refuse to start (docs/BANK.md#windows-from-the-psp); a PSP that verifies only at the merchant's verify and gives back unverified payments itself (Sadad, 900 s) takes only payments whose window ends 300 s before that (Sadad: at most 600 s), and is skipped by the route of any other",
   }),
   PAYMENT_TTL_SECONDS: Int({ default: 900, minimum: 1, description: 'lifetime of the payment page (expires_at)' }),
-  REFUND_WINDOW_SECONDS: Int({ default: 15_552_000, minimum: 1, description: 'time after verify in which refunds are taken (180 days)' }),
+  REFUND_WINDOW_SECONDS: Int({
+    default: 15_552_000,
+    minimum: 1,
+    description: 'time after verify in which refunds are taken (180 days)',
+  }),
   BANK_RECONFIRM_AFTER_SECONDS: Int({
     default: 10,
     minimum: 0,
@@ -97,58 +107,110 @@ export const ConfigSchema = Type.Object({
   BANK_PENDING_LIMIT_SECONDS: Int({
     default: 1200,
     minimum: 1,
-    description: 'how long a payment the bank keeps answering "in progress" stays pending before it fails with bank_unconfirmed (the bank is asked again after BANK_RECONFIRM_AFTER_SECONDS, then at doubling intervals up to 5 minutes)',
+    description:
+      'how long a payment the bank keeps answering "in progress" stays pending before it fails with bank_unconfirmed (the bank is asked again after BANK_RECONFIRM_AFTER_SECONDS, then at doubling intervals up to 5 minutes)',
   }),
-  BANK_TIMEOUT_MS: Int({ default: 10_000, minimum: 100, maximum: 120_000, description: 'time the bank has to answer one call (token, confirm, settle, reverse, refund)' }),
-  PSP_BREAKER_FAILURES: Int({ default: 5, minimum: 1, maximum: 1000, description: "failed or timed-out token requests within PSP_BREAKER_WINDOW_SECONDS that open a PSP terminal's circuit breaker (docs/psps/routing.md)" }),
-  PSP_BREAKER_WINDOW_SECONDS: Int({ default: 60, minimum: 1, maximum: 86_400, description: 'the window in which PSP_BREAKER_FAILURES failures open the breaker' }),
-  PSP_BREAKER_OPEN_SECONDS: Int({ default: 30, minimum: 1, maximum: 86_400, description: 'how long an open breaker keeps payments away from its PSP terminal before one probe is let through (half-open)' }),
+  BANK_TIMEOUT_MS: Int({
+    default: 10_000,
+    minimum: 100,
+    maximum: 120_000,
+    description: 'time the bank has to answer one call (token, confirm, settle, reverse, refund)',
+  }),
+  PSP_BREAKER_FAILURES: Int({
+    default: 5,
+    minimum: 1,
+    maximum: 1000,
+    description:
+      "failed or timed-out token requests within PSP_BREAKER_WINDOW_SECONDS that open a PSP terminal's circuit breaker (docs/psps/routing.md)",
+  }),
+  PSP_BREAKER_WINDOW_SECONDS: Int({
+    default: 60,
+    minimum: 1,
+    maximum: 86_400,
+    description: 'the window in which PSP_BREAKER_FAILURES failures open the breaker',
+  }),
+  PSP_BREAKER_OPEN_SECONDS: Int({
+    default: 30,
+    minimum: 1,
+    maximum: 86_400,
+    description:
+      'how long an open breaker keeps payments away from its PSP terminal before one probe is let through (half-open)',
+  }),
   // Every PSP's settings in both modes, from the registry of profiles (src/adapters/psp/profiles.ts).
   ...pspSettingSchemas(),
   SETTLEMENT_CRON: Type.String({
     default: '30 0 * * *',
     pattern: '^\\S+( \\S+){4}$',
-    description: 'settlement: when the daily run starts, a five-field cron expression in Asia/Tehran time (default 00:30)',
+    description:
+      'settlement: when the daily run starts, a five-field cron expression in Asia/Tehran time (default 00:30)',
   }),
   SETTLEMENT_HOLD_HOURS: Int({
     default: 24,
     minimum: 0,
     maximum: 24 * 90,
-    description: 'settlement: a live payment is settled once it has been verified this long (a margin for disputes and refunds)',
+    description:
+      'settlement: a live payment is settled once it has been verified this long (a margin for disputes and refunds)',
   }),
   STUCK_SWEEP_INTERVAL_SECONDS: Int({
     default: 300,
     minimum: 1,
     maximum: 86_400,
-    description: 'worker: how often the stuck-records sweep runs (a Temporal Schedule; docs/RELIABILITY.md#waiting-states)',
+    description:
+      'worker: how often the stuck-records sweep runs (a Temporal Schedule; docs/RELIABILITY.md#waiting-states)',
   }),
   STUCK_AFTER_SECONDS: Int({
     default: 600,
     minimum: 1,
-    description: 'a refund pending, a payout without an answer or an event without a delivery this long is sent on by the sweep; added to each waiting state\'s own window before `cli stuck` and the dargah_stuck_records metric raise it',
+    description:
+      "a refund pending, a payout without an answer or an event without a delivery this long is sent on by the sweep; added to each waiting state's own window before `cli stuck` and the dargah_stuck_records metric raise it",
   }),
-  STUCK_SWEEP_BATCH_SIZE: Int({ default: 100, minimum: 1, maximum: 10_000, description: 'worker: records of each kind one sweep run sends on at most; the next run goes on' }),
+  STUCK_SWEEP_BATCH_SIZE: Int({
+    default: 100,
+    minimum: 1,
+    maximum: 10_000,
+    description: 'worker: records of each kind one sweep run sends on at most; the next run goes on',
+  }),
   AMOUNT_MIN: Int({ default: 10_000, minimum: 1, description: 'smallest payment amount in rials' }),
-  AMOUNT_MAX: Int({ default: 500_000_000, minimum: 1, description: "largest payment amount in rials, and the largest sum a customer is charged (amount + fee when the customer pays it); keep it at or below the PSP's per-transaction limit" }),
+  AMOUNT_MAX: Int({
+    default: 500_000_000,
+    minimum: 1,
+    description:
+      "largest payment amount in rials, and the largest sum a customer is charged (amount + fee when the customer pays it); keep it at or below the PSP's per-transaction limit",
+  }),
   FEE_BPS: Int({ default: 100, minimum: 0, maximum: 10_000, description: 'default fee in basis points of the amount' }),
   FEE_MIN: Int({ default: 1_000, minimum: 0, description: 'default minimum fee in rials' }),
   FEE_MAX: Int({ default: 400_000, minimum: 0, description: 'default maximum fee in rials' }),
-  IDEMPOTENCY_TTL_SECONDS: Int({ default: 86_400, minimum: 60, description: 'how long Idempotency-Key records are kept' }),
+  IDEMPOTENCY_TTL_SECONDS: Int({
+    default: 86_400,
+    minimum: 60,
+    description: 'how long Idempotency-Key records are kept',
+  }),
   EVENT_RETENTION_DAYS: Int({
     default: 90,
     minimum: 7,
     maximum: 3650,
     description:
-      'events and their webhook attempts older than this are pruned (docs/RETENTION.md): the API lists and redelivers events, and the dashboard shows them, this long; longer than a delivery\'s whole retry schedule',
+      "events and their webhook attempts older than this are pruned (docs/RETENTION.md): the API lists and redelivers events, and the dashboard shows them, this long; longer than a delivery's whole retry schedule",
   }),
   REJECTED_DOCUMENTS_RETENTION_DAYS: Int({
     default: 90,
     minimum: 1,
     maximum: 3650,
-    description: "business documents the operator rejected are pruned (rows and files) once the merchant's documents have stood rejected this long without a new set",
+    description:
+      "business documents the operator rejected are pruned (rows and files) once the merchant's documents have stood rejected this long without a new set",
   }),
-  RETENTION_BATCH_SIZE: Int({ default: 500, minimum: 1, maximum: 10_000, description: 'worker: rows one statement of the retention workflow deletes at most (short statements, short locks)' }),
-  RETENTION_MAX_BATCHES: Int({ default: 100, minimum: 1, maximum: 10_000, description: 'worker: batches per table in one retention run (every 10 minutes) at most; the next run goes on' }),
+  RETENTION_BATCH_SIZE: Int({
+    default: 500,
+    minimum: 1,
+    maximum: 10_000,
+    description: 'worker: rows one statement of the retention workflow deletes at most (short statements, short locks)',
+  }),
+  RETENTION_MAX_BATCHES: Int({
+    default: 100,
+    minimum: 1,
+    maximum: 10_000,
+    description: 'worker: batches per table in one retention run (every 10 minutes) at most; the next run goes on',
+  }),
   PAGES_CSRF_SECRET: Type.String({
     default: '',
     description:
@@ -164,9 +226,15 @@ export const ConfigSchema = Type.Object({
     // 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h steps until the retries span about 3 days (77.6 h): docs/WEBHOOKS.md#deliveries.
     default: '0,5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000,36000',
     pattern: '^[0-9]{1,7}(,[0-9]{1,7}){0,19}$',
-    description: 'webhook delivery: seconds to wait before each attempt (the first is usually 0); the default spans about 3 days',
+    description:
+      'webhook delivery: seconds to wait before each attempt (the first is usually 0); the default spans about 3 days',
   }),
-  WEBHOOK_TIMEOUT_MS: Int({ default: 10_000, minimum: 100, maximum: 120_000, description: 'webhook delivery: time a receiver has to answer one attempt' }),
+  WEBHOOK_TIMEOUT_MS: Int({
+    default: 10_000,
+    minimum: 100,
+    maximum: 120_000,
+    description: 'webhook delivery: time a receiver has to answer one attempt',
+  }),
   WEBHOOK_SECRET_ROTATION_SECONDS: Int({
     default: 86_400,
     minimum: 0,
@@ -175,7 +243,7 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_ALLOW_LOOPBACK_IN_TEST: Type.Boolean({
     default: false,
     description:
-      'test mode: allow webhook endpoints on localhost/127.0.0.1 (any port) for local development; `npm start` and the tests turn it on. Never on a shared server: a test key could reach the worker host\'s own services',
+      "test mode: allow webhook endpoints on localhost/127.0.0.1 (any port) for local development; `npm start` and the tests turn it on. Never on a shared server: a test key could reach the worker host's own services",
   }),
   WEBHOOK_ALLOWED_PORTS: Type.String({
     default: '',
@@ -189,7 +257,8 @@ export const ConfigSchema = Type.Object({
   }),
   WEBHOOK_CA_FILE: Type.String({
     default: '',
-    description: "a PEM file of the certificate authority that signs receivers on WEBHOOK_ALLOWED_NETWORKS (an internal CA), trusted for them besides the public roots; empty: the public roots only",
+    description:
+      'a PEM file of the certificate authority that signs receivers on WEBHOOK_ALLOWED_NETWORKS (an internal CA), trusted for them besides the public roots; empty: the public roots only',
   }),
   WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS: Int({
     default: 40,
@@ -200,12 +269,14 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT: Int({
     default: 5,
     minimum: 1,
-    description: "worker: webhook attempts of one merchant a worker process runs at once; the merchant's other attempts wait for a slot, so one slow receiver cannot take every slot",
+    description:
+      "worker: webhook attempts of one merchant a worker process runs at once; the merchant's other attempts wait for a slot, so one slow receiver cannot take every slot",
   }),
   WEBHOOK_REDELIVERIES_PER_MINUTE: Int({
     default: 30,
     minimum: 0,
-    description: 'POST /events/{id}/redeliver requests a merchant may make per minute and mode (0: unlimited); beyond it 429 rate_limited',
+    description:
+      'POST /events/{id}/redeliver requests a merchant may make per minute and mode (0: unlimited); beyond it 429 rate_limited',
   }),
   WORKER_MAX_CACHED_WORKFLOWS: Int({
     default: DEFAULT_WORKER_MAX_CACHED_WORKFLOWS,
@@ -216,17 +287,34 @@ export const ConfigSchema = Type.Object({
   }),
   RATE_LIMIT_STORE: Type.Union([Type.Literal('mysql'), Type.Literal('memory')], {
     default: 'mysql',
-    description: 'where request counters live: `mysql` (one count shared by every API process, exact) or `memory` (per process: N processes allow N times the limit)',
+    description:
+      'where request counters live: `mysql` (one count shared by every API process, exact) or `memory` (per process: N processes allow N times the limit)',
   }),
-  RATE_LIMIT_REQUESTS: Int({ default: 1_200, minimum: 0, description: 'API requests one key may make per RATE_LIMIT_WINDOW_SECONDS (0: unlimited); beyond it 429 rate_limited' }),
-  RATE_LIMIT_WINDOW_SECONDS: Int({ default: 60, minimum: 1, maximum: 86_400, description: 'length of the fixed window of RATE_LIMIT_REQUESTS' }),
+  RATE_LIMIT_REQUESTS: Int({
+    default: 1_200,
+    minimum: 0,
+    description:
+      'API requests one key may make per RATE_LIMIT_WINDOW_SECONDS (0: unlimited); beyond it 429 rate_limited',
+  }),
+  RATE_LIMIT_WINDOW_SECONDS: Int({
+    default: 60,
+    minimum: 1,
+    maximum: 86_400,
+    description: 'length of the fixed window of RATE_LIMIT_REQUESTS',
+  }),
   TEST_KEYS_PER_MERCHANT: Int({
     default: 10,
     minimum: 1,
     maximum: 1_000,
-    description: 'test API keys a merchant may hold at once (unrevoked and unexpired); a key beyond them is refused until one is revoked or expires',
+    description:
+      'test API keys a merchant may hold at once (unrevoked and unexpired); a key beyond them is refused until one is revoked or expires',
   }),
-  TEST_PAYMENTS_PER_MINUTE: Int({ default: 120, minimum: 0, description: 'payments a merchant may create per minute in test mode, through the API, a compatible protocol or its payment links (0: unlimited); beyond it 429 rate_limited' }),
+  TEST_PAYMENTS_PER_MINUTE: Int({
+    default: 120,
+    minimum: 0,
+    description:
+      'payments a merchant may create per minute in test mode, through the API, a compatible protocol or its payment links (0: unlimited); beyond it 429 rate_limited',
+  }),
   PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: Int({
     default: 60,
     minimum: 0,
@@ -236,7 +324,8 @@ export const ConfigSchema = Type.Object({
   LINK_PAYMENTS_PER_LINK_PER_MINUTE: Int({
     default: 30,
     minimum: 0,
-    description: 'payments one payment link may start per minute, from any number of addresses (0: unlimited); beyond it its page answers 429 and starts nothing',
+    description:
+      'payments one payment link may start per minute, from any number of addresses (0: unlimited); beyond it its page answers 429 and starts nothing',
   }),
   LINK_OPEN_PAYMENTS_MAX: Int({
     default: 20,
@@ -248,21 +337,35 @@ export const ConfigSchema = Type.Object({
   SMTP_URL: Type.String({
     default: '',
     pattern: '^(smtps?://.*)?$',
-    description: 'dashboard email (address confirmation): SMTP server as smtp://user:pass@host:port or smtps://…; empty: each email is printed to standard output instead',
+    description:
+      'dashboard email (address confirmation): SMTP server as smtp://user:pass@host:port or smtps://…; empty: each email is printed to standard output instead',
   }),
   NODE_ENV: Type.String({
     default: '',
     description:
       '`production` (the image sets it) turns on production mode, as any live PSP address (SEP_BASE_URL, MELLAT_BASE_URL, …) does: the API and the worker then refuse to start without SMTP_URL, so confirmation and reset links are mailed, never printed',
   }),
-  MAIL_FROM: Type.String({ default: 'Dargah <no-reply@localhost>', minLength: 3, description: 'dashboard email: the From address' }),
+  MAIL_FROM: Type.String({
+    default: 'Dargah <no-reply@localhost>',
+    minLength: 3,
+    description: 'dashboard email: the From address',
+  }),
   DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR: Int({
     default: 20,
     minimum: 0,
-    description: 'dashboard: sign-ups one client address may make per hour (0: unlimited); beyond it the same answer and nothing done (no hash, merchant, key, workflow or email)',
+    description:
+      'dashboard: sign-ups one client address may make per hour (0: unlimited); beyond it the same answer and nothing done (no hash, merchant, key, workflow or email)',
   }),
-  DASHBOARD_SESSION_IDLE_SECONDS: Int({ default: 1_800, minimum: 60, description: 'dashboard: a session unused this long ends (30 min)' }),
-  DASHBOARD_SESSION_MAX_SECONDS: Int({ default: 43_200, minimum: 60, description: 'dashboard: a session ends this long after sign-in, however active (12 h)' }),
+  DASHBOARD_SESSION_IDLE_SECONDS: Int({
+    default: 1_800,
+    minimum: 60,
+    description: 'dashboard: a session unused this long ends (30 min)',
+  }),
+  DASHBOARD_SESSION_MAX_SECONDS: Int({
+    default: 43_200,
+    minimum: 60,
+    description: 'dashboard: a session ends this long after sign-in, however active (12 h)',
+  }),
   CARD_HASH_KEY: Type.String({
     default: '',
     description:
@@ -277,7 +380,8 @@ export const ConfigSchema = Type.Object({
     default: 24,
     exclusiveMinimum: 0,
     maximum: 8_760,
-    description: 'worker: a gateway request under review this long (hours, fractions allowed) raises an operator reminder: a warning in the log and a review_reminder row in onboarding_events',
+    description:
+      'worker: a gateway request under review this long (hours, fractions allowed) raises an operator reminder: a warning in the log and a review_reminder row in onboarding_events',
   }),
   DOCUMENTS_DIR: Type.String({
     default: '.data/documents',
@@ -297,16 +401,37 @@ export const ConfigSchema = Type.Object({
     description:
       "the most bytes of business documents one merchant may keep in DOCUMENTS_DIR (every submission's files; the sets the operator rejected are pruned when new files replace them, or after REJECTED_DOCUMENTS_RETENTION_DAYS); a submission beyond it is refused and nothing of it is stored",
   }),
-  METRICS_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'address the Prometheus /metrics endpoints of the API and the worker listen on (never the public API); docs/OPERATIONS.md' }),
-  API_METRICS_PORT: Int({ default: 9464, minimum: 0, maximum: 65535, description: "port of the API process's /metrics (0: a free port, logged)" }),
-  WORKER_METRICS_PORT: Int({ default: 9465, minimum: 0, maximum: 65535, description: "port of the worker process's /metrics: its own metrics followed by the Temporal SDK's (0: a free port, logged)" }),
+  METRICS_HOST: Type.String({
+    default: '127.0.0.1',
+    minLength: 1,
+    description:
+      'address the Prometheus /metrics endpoints of the API and the worker listen on (never the public API); docs/OPERATIONS.md',
+  }),
+  API_METRICS_PORT: Int({
+    default: 9464,
+    minimum: 0,
+    maximum: 65535,
+    description: "port of the API process's /metrics (0: a free port, logged)",
+  }),
+  WORKER_METRICS_PORT: Int({
+    default: 9465,
+    minimum: 0,
+    maximum: 65535,
+    description:
+      "port of the worker process's /metrics: its own metrics followed by the Temporal SDK's (0: a free port, logged)",
+  }),
   TEMPORAL_SDK_METRICS_PORT: Int({
     default: 9466,
     minimum: 0,
     maximum: 65535,
-    description: "worker: port on METRICS_HOST of the Temporal SDK's own Prometheus exporter, which WORKER_METRICS_PORT's /metrics reads and appends (0: a free port)",
+    description:
+      "worker: port on METRICS_HOST of the Temporal SDK's own Prometheus exporter, which WORKER_METRICS_PORT's /metrics reads and appends (0: a free port)",
   }),
-  TEMPORAL_UI_URL: Type.String({ default: 'http://localhost:8233', pattern: '^https?://', description: 'the Temporal Web UI, for the links `npm run cli -- payments show` prints' }),
+  TEMPORAL_UI_URL: Type.String({
+    default: 'http://localhost:8233',
+    pattern: '^https?://',
+    description: 'the Temporal Web UI, for the links `npm run cli -- payments show` prints',
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level' },

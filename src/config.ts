@@ -1,7 +1,14 @@
 import { Ajv } from 'ajv';
 import { existsSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
-import { PSP_NAMES, pspSettingName, pspSettings, type PspMode, type PspName, type PspSettingKey } from './adapters/psp/profiles.ts';
+import {
+  PSP_NAMES,
+  pspSettingName,
+  pspSettings,
+  type PspMode,
+  type PspName,
+  type PspSettingKey,
+} from './adapters/psp/profiles.ts';
 import { ConfigSchema, type Config } from './config-schema.ts';
 
 /**
@@ -28,9 +35,37 @@ export class ConfigError extends Error {
  * `changeme` alike). Six letters or more, so a random secret practically
  * never contains one by chance.
  */
-const PLACEHOLDER_WORDS = ['changeme', 'changethis', 'placeholder', 'example', 'replaceme', 'replacethis', 'yoursecret', 'yourpassword', 'secrethere', 'passwordhere', 'notsecret', 'insecure', 'default'];
+const PLACEHOLDER_WORDS = [
+  'changeme',
+  'changethis',
+  'placeholder',
+  'example',
+  'replaceme',
+  'replacethis',
+  'yoursecret',
+  'yourpassword',
+  'secrethere',
+  'passwordhere',
+  'notsecret',
+  'insecure',
+  'default',
+];
 /** Whole values that are no secret at all. */
-const WEAK_VALUES = new Set(['password', 'passw0rd', 'secret', 'dargah', 'root', 'admin', 'mysql', 'temporal', 'test', '123456', '12345678', 'qwerty', 'letmein']);
+const WEAK_VALUES = new Set([
+  'password',
+  'passw0rd',
+  'secret',
+  'dargah',
+  'root',
+  'admin',
+  'mysql',
+  'temporal',
+  'test',
+  '123456',
+  '12345678',
+  'qwerty',
+  'letmein',
+]);
 
 /**
  * Why a secret's value is a known placeholder or no secret at all (the
@@ -39,9 +74,11 @@ const WEAK_VALUES = new Set(['password', 'passw0rd', 'secret', 'dargah', 'root',
 export function placeholderProblem(value: string): string | undefined {
   const letters = value.toLowerCase().replace(/[^a-z0-9]/g, '');
   // The word found is not named: it may be most of the secret.
-  if (PLACEHOLDER_WORDS.some((w) => letters.includes(w))) return 'looks like a placeholder (change-me, example, …): set a random value, e.g. from openssl rand -hex 32';
+  if (PLACEHOLDER_WORDS.some((w) => letters.includes(w)))
+    return 'looks like a placeholder (change-me, example, …): set a random value, e.g. from openssl rand -hex 32';
   if (WEAK_VALUES.has(letters)) return 'is a well-known weak value: set a random value, e.g. from openssl rand -hex 32';
-  if (new Set(value).size < 5) return 'has fewer than 5 different characters: set a random value, e.g. from openssl rand -hex 32';
+  if (new Set(value).size < 5)
+    return 'has fewer than 5 different characters: set a random value, e.g. from openssl rand -hex 32';
   return undefined;
 }
 
@@ -67,7 +104,9 @@ export const DEPRECATED_SETTING_NAMES = {
 const isSet = (value: string | undefined): value is string => value !== undefined && value !== '';
 
 /** The old names `env` sets whose value the configuration takes (their new name is unset), each with its new name. */
-export function deprecatedSettingsIn(env: Record<string, string | undefined>): { name: string; instead: keyof Config }[] {
+export function deprecatedSettingsIn(
+  env: Record<string, string | undefined>,
+): { name: string; instead: keyof Config }[] {
   return Object.entries(DEPRECATED_SETTING_NAMES)
     .filter(([old, instead]) => isSet(env[old]) && !isSet(env[instead]))
     .map(([name, instead]) => ({ name, instead }));
@@ -75,14 +114,20 @@ export function deprecatedSettingsIn(env: Record<string, string | undefined>): {
 
 /** One sentence per old setting name in use, for the process's log at start (one warning each). */
 export function deprecatedSettingWarnings(env: Record<string, string | undefined> = process.env): string[] {
-  return deprecatedSettingsIn(env).map(({ name, instead }) => `${name} is deprecated: set ${instead} instead (${name} is read only while ${instead} is unset)`);
+  return deprecatedSettingsIn(env).map(
+    ({ name, instead }) =>
+      `${name} is deprecated: set ${instead} instead (${name} is read only while ${instead} is unset)`,
+  );
 }
 
 /**
  * Logs each old setting name in use once (the API and the worker call it at start). The operator
  * CLI reads the old names silently: its standard error is its answer, which scripts read.
  */
-export function warnDeprecatedSettings(logger: { warn(message: string): void }, env: Record<string, string | undefined> = process.env): void {
+export function warnDeprecatedSettings(
+  logger: { warn(message: string): void },
+  env: Record<string, string | undefined> = process.env,
+): void {
   for (const warning of deprecatedSettingWarnings(env)) logger.warn(warning);
 }
 
@@ -131,17 +176,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const csrfProblem = config.PAGES_CSRF_SECRET === '' ? undefined : placeholderProblem(config.PAGES_CSRF_SECRET);
   if (csrfProblem !== undefined) throw new ConfigError(`Invalid configuration: PAGES_CSRF_SECRET ${csrfProblem}`);
   if (config.CARD_HASH_KEY !== '') {
-    const keyProblem = config.CARD_HASH_KEY.length < 32 ? 'must be at least 32 characters' : placeholderProblem(config.CARD_HASH_KEY);
+    const keyProblem =
+      config.CARD_HASH_KEY.length < 32 ? 'must be at least 32 characters' : placeholderProblem(config.CARD_HASH_KEY);
     if (keyProblem !== undefined) throw new ConfigError(`Invalid configuration: CARD_HASH_KEY ${keyProblem}`);
   }
   if (config.DASHBOARD_SECRETS_KEY !== '') {
-    const keyProblem = config.DASHBOARD_SECRETS_KEY.length < 32 ? 'must be at least 32 characters' : placeholderProblem(config.DASHBOARD_SECRETS_KEY);
+    const keyProblem =
+      config.DASHBOARD_SECRETS_KEY.length < 32
+        ? 'must be at least 32 characters'
+        : placeholderProblem(config.DASHBOARD_SECRETS_KEY);
     if (keyProblem !== undefined) throw new ConfigError(`Invalid configuration: DASHBOARD_SECRETS_KEY ${keyProblem}`);
   }
   for (const name of ['DATABASE_URL', 'MIGRATE_DATABASE_URL'] as const) {
     const databasePassword = passwordOf(config[name]);
     const passwordProblem = databasePassword === '' ? undefined : placeholderProblem(databasePassword);
-    if (passwordProblem !== undefined) throw new ConfigError(`Invalid configuration: the password in ${name} ${passwordProblem}`);
+    if (passwordProblem !== undefined)
+      throw new ConfigError(`Invalid configuration: the password in ${name} ${passwordProblem}`);
   }
   if (config.MIGRATE_DATABASE_URL !== '' && pathOf(config.MIGRATE_DATABASE_URL) !== pathOf(config.DATABASE_URL)) {
     throw new ConfigError('Invalid configuration: MIGRATE_DATABASE_URL must name the same database as DATABASE_URL');
@@ -150,24 +200,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .map((e) => e.trim())
     .filter((e) => e !== '' && !ipaddr.isValidCIDR(e) && !ipaddr.isValid(e));
   if (badProxies.length > 0) {
-    throw new ConfigError(`Invalid configuration: TRUSTED_PROXIES must list CIDRs or addresses (not ${badProxies.map((e) => JSON.stringify(e)).join(', ')})`);
+    throw new ConfigError(
+      `Invalid configuration: TRUSTED_PROXIES must list CIDRs or addresses (not ${badProxies.map((e) => JSON.stringify(e)).join(', ')})`,
+    );
   }
   // An event must outlive every delivery of it: the whole retry schedule, and the sweep's day of looking back.
   const retrySpanSeconds = config.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').reduce((sum, s) => sum + Number(s), 0);
   if (config.EVENT_RETENTION_DAYS * 86_400 <= retrySpanSeconds + 86_400) {
-    throw new ConfigError(`Invalid configuration: EVENT_RETENTION_DAYS must be longer than WEBHOOK_RETRY_SCHEDULE_SECONDS's span (${Math.ceil(retrySpanSeconds / 86_400)} days) plus a day`);
+    throw new ConfigError(
+      `Invalid configuration: EVENT_RETENTION_DAYS must be longer than WEBHOOK_RETRY_SCHEDULE_SECONDS's span (${Math.ceil(retrySpanSeconds / 86_400)} days) plus a day`,
+    );
   }
   if (config.WEBHOOK_ALLOWED_PORTS.split(',').some((p) => p !== '' && (Number(p) < 1 || Number(p) > 65535))) {
-    throw new ConfigError(`Invalid configuration: WEBHOOK_ALLOWED_PORTS must list ports from 1 to 65535 (got ${JSON.stringify(config.WEBHOOK_ALLOWED_PORTS)})`);
+    throw new ConfigError(
+      `Invalid configuration: WEBHOOK_ALLOWED_PORTS must list ports from 1 to 65535 (got ${JSON.stringify(config.WEBHOOK_ALLOWED_PORTS)})`,
+    );
   }
   const badNetworks = config.WEBHOOK_ALLOWED_NETWORKS.split(',')
     .map((e) => e.trim())
     .filter((e) => e !== '' && !ipaddr.isValidCIDR(e));
   if (badNetworks.length > 0) {
-    throw new ConfigError(`Invalid configuration: WEBHOOK_ALLOWED_NETWORKS must list CIDRs (not ${badNetworks.map((e) => JSON.stringify(e)).join(', ')})`);
+    throw new ConfigError(
+      `Invalid configuration: WEBHOOK_ALLOWED_NETWORKS must list CIDRs (not ${badNetworks.map((e) => JSON.stringify(e)).join(', ')})`,
+    );
   }
   if (config.WEBHOOK_CA_FILE !== '' && !existsSync(config.WEBHOOK_CA_FILE)) {
-    throw new ConfigError(`Invalid configuration: WEBHOOK_CA_FILE names no file (${JSON.stringify(config.WEBHOOK_CA_FILE)})`);
+    throw new ConfigError(
+      `Invalid configuration: WEBHOOK_CA_FILE names no file (${JSON.stringify(config.WEBHOOK_CA_FILE)})`,
+    );
   }
   if (config.PUBLIC_BASE_URL === '') {
     config.PUBLIC_BASE_URL = `http://localhost:${config.PORT}`;
@@ -176,7 +236,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     try {
       url = new URL(config.PUBLIC_BASE_URL);
     } catch {
-      throw new ConfigError(`Invalid configuration: PUBLIC_BASE_URL must be an absolute http(s) URL (got ${JSON.stringify(config.PUBLIC_BASE_URL)})`);
+      throw new ConfigError(
+        `Invalid configuration: PUBLIC_BASE_URL must be an absolute http(s) URL (got ${JSON.stringify(config.PUBLIC_BASE_URL)})`,
+      );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ConfigError('Invalid configuration: PUBLIC_BASE_URL must use http or https');
@@ -196,8 +258,16 @@ export function migrationDatabaseUrl(config: Config): string {
 }
 
 /** One terminal's settings of PSP `psp` in `mode`, by suffix (`URL`, `PAGE_URL`, `TERMINAL_ID`, its profile's own): what its connector's client is made of. */
-export function pspTerminalSettings(config: Pick<Config, PspSettingKey>, psp: PspName, mode: PspMode): Record<string, string> {
-  return Object.fromEntries(pspSettings().filter((s) => s.psp === psp && s.mode === mode).map((s) => [s.suffix, config[s.name as PspSettingKey]]));
+export function pspTerminalSettings(
+  config: Pick<Config, PspSettingKey>,
+  psp: PspName,
+  mode: PspMode,
+): Record<string, string> {
+  return Object.fromEntries(
+    pspSettings()
+      .filter((s) => s.psp === psp && s.mode === mode)
+      .map((s) => [s.suffix, config[s.name as PspSettingKey]]),
+  );
 }
 
 /** The setting that holds PSP `psp`'s address in `mode`: a PSP is configured for a mode when it is non-empty. */
@@ -215,7 +285,9 @@ export function configuredPsps(config: Pick<Config, PspSettingKey>, mode: PspMod
 
 /** The first PSP's live address setting that is set (SEP_BASE_URL, MELLAT_BASE_URL, …), named in a message; undefined when none is. */
 const liveUrlSettingSet = (config: Pick<Config, PspSettingKey<PspName, 'live'>>) =>
-  PSP_NAMES.map((psp) => pspUrlSetting(psp, 'live') as PspSettingKey<PspName, 'live'>).find((name) => config[name] !== '');
+  PSP_NAMES.map((psp) => pspUrlSetting(psp, 'live') as PspSettingKey<PspName, 'live'>).find(
+    (name) => config[name] !== '',
+  );
 
 /**
  * Every address of the PSPs' pages the configuration gives (each PSP's URL and PAGE_URL of both modes,
@@ -258,7 +330,9 @@ export function livePspConfigured(config: Pick<Config, PspSettingKey<PspName, 'l
 
 /** Why production mode is on, for a refusal's sentence. */
 function productionWhy(config: ProductionModeSettings): string {
-  return config.NODE_ENV === 'production' ? 'NODE_ENV is production' : `${liveUrlSettingSet(config) ?? 'a live PSP address'} names a live PSP`;
+  return config.NODE_ENV === 'production'
+    ? 'NODE_ENV is production'
+    : `${liveUrlSettingSet(config) ?? 'a live PSP address'} names a live PSP`;
 }
 
 /**
@@ -284,9 +358,11 @@ type ProductionSecret = (typeof PROCESS_SECRETS)[keyof typeof PROCESS_SECRETS][n
 
 /** What running without each secret would do, said in its refusal. */
 const WITHOUT: Record<ProductionSecret, string> = {
-  PAGES_CSRF_SECRET: "without it every API process signs the pages' forms with a random secret of its own, and replicas refuse each other's forms",
+  PAGES_CSRF_SECRET:
+    "without it every API process signs the pages' forms with a random secret of its own, and replicas refuse each other's forms",
   DASHBOARD_SECRETS_KEY: "without it the dashboard users' two-step sign-in secrets are stored unsealed in MySQL",
-  CARD_HASH_KEY: 'without it the allowed cards of payments are hashed under a key printed in the source, and a copy of the database gives each card away in about 100,000 guesses',
+  CARD_HASH_KEY:
+    'without it the allowed cards of payments are hashed under a key printed in the source, and a copy of the database gives each card away in about 100,000 guesses',
 };
 
 /**
@@ -295,12 +371,18 @@ const WITHOUT: Record<ProductionSecret, string> = {
  * developer machine keeps the fallbacks (a public card-hash key, a per-process CSRF secret, unsealed
  * two-factor secrets) and the warnings at start.
  */
-export function requireSecretsInProduction(config: ProductionModeSettings & Pick<Config, ProductionSecret>, role: keyof typeof PROCESS_SECRETS): void {
+export function requireSecretsInProduction(
+  config: ProductionModeSettings & Pick<Config, ProductionSecret>,
+  role: keyof typeof PROCESS_SECRETS,
+): void {
   if (!isProductionMode(config)) return;
   const why = productionWhy(config);
   const missing = PROCESS_SECRETS[role].filter((name) => config[name] === '');
   if (missing.length === 0) return;
-  const sentences = missing.map((name) => `${name} must be set in production mode (${why}): ${WITHOUT[name]}; set it to 32+ random characters (openssl rand -hex 32), the same on every process that uses it.`);
+  const sentences = missing.map(
+    (name) =>
+      `${name} must be set in production mode (${why}): ${WITHOUT[name]}; set it to 32+ random characters (openssl rand -hex 32), the same on every process that uses it.`,
+  );
   throw new ConfigError(`Invalid configuration: ${sentences.join(' ')}`);
 }
 
@@ -314,7 +396,14 @@ export function cardHashKey(config: Pick<Config, 'CARD_HASH_KEY'>): string {
 }
 
 /** Settings whose value is a secret: never echoed in a message (the PSPs' passwords and keys among them). */
-const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'CARD_HASH_KEY', ...pspSettings().filter((s) => s.secret).map((s) => s.name)]);
+const SECRET_SETTINGS = new Set([
+  'PAGES_CSRF_SECRET',
+  'DASHBOARD_SECRETS_KEY',
+  'CARD_HASH_KEY',
+  ...pspSettings()
+    .filter((s) => s.secret)
+    .map((s) => s.name),
+]);
 
 /**
  * A setting's value as an error message may echo it: a secret not at all, a
@@ -324,7 +413,9 @@ const SECRET_SETTINGS = new Set(['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', '
 function shownValue(name: string, value: string): string {
   if (SECRET_SETTINGS.has(name)) return 'a value that is not shown';
   // Whatever stands before the last @ may be user:password, however malformed the rest.
-  return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/*)?.*@/is, (_, scheme: string | undefined) => `${scheme ?? ''}***@`));
+  return JSON.stringify(
+    value.replace(/^([a-z][a-z0-9+.-]*:\/*)?.*@/is, (_, scheme: string | undefined) => `${scheme ?? ''}***@`),
+  );
 }
 
 /** The database part of a mysql:// URL ('' when the URL does not parse). */

@@ -7,13 +7,19 @@ const MAX_CAUSES = 3;
 
 /** A driver's error: its message and statement may carry the values of the query (a webhook secret, a key's hash). */
 function isDatabaseError(e: Record<string, unknown>): boolean {
-  return typeof e.sqlState === 'string' || typeof e.sqlMessage === 'string' || 'sql' in e || (typeof e.code === 'string' && /^ER_/.test(e.code));
+  return (
+    typeof e.sqlState === 'string' ||
+    typeof e.sqlMessage === 'string' ||
+    'sql' in e ||
+    (typeof e.code === 'string' && /^ER_/.test(e.code))
+  );
 }
 
 /** Quoted values out of a database message; the names of keys, columns, tables and users stay. */
 export function withoutValues(message: string): string {
-  return message.replace(/(\b(?:key|column|table|constraint|database|index|function|procedure|user)\s+)?'(?:[^'\\]|\\.)*'/gi, (quoted, name: string | undefined) =>
-    name === undefined ? "'?'" : quoted,
+  return message.replace(
+    /(\b(?:key|column|table|constraint|database|index|function|procedure|user)\s+)?'(?:[^'\\]|\\.)*'/gi,
+    (quoted, name: string | undefined) => (name === undefined ? "'?'" : quoted),
   );
 }
 
@@ -34,7 +40,8 @@ export function serializeError(value: unknown, depth = 0): unknown {
   if (message !== undefined) out.message = database ? withoutValues(message) : message;
   for (const field of ['code', 'errno', 'sqlState', 'type', 'nonRetryable', 'fatal'] as const) {
     const v = e[field];
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[field === 'type' ? 'failureType' : field] = v;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+      out[field === 'type' ? 'failureType' : field] = v;
   }
   if (!database && typeof e.stack === 'string') out.stack = e.stack;
   if (e.cause !== undefined && depth < MAX_CAUSES) out.cause = serializeError(e.cause, depth + 1);
@@ -52,7 +59,18 @@ export function createLogger(level: string, name = 'dargah', destination?: Desti
     level,
     serializers: { err: (e: unknown) => serializeError(e), error: (e: unknown) => serializeError(e) },
     redact: {
-      paths: ['authorization', '*.authorization', 'headers.authorization', 'key', 'secret', '*.secret', 'card_number', '*.card_number', 'sql', '*.sql'],
+      paths: [
+        'authorization',
+        '*.authorization',
+        'headers.authorization',
+        'key',
+        'secret',
+        '*.secret',
+        'card_number',
+        '*.card_number',
+        'sql',
+        '*.sql',
+      ],
       censor: '[redacted]',
     },
   };

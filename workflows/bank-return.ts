@@ -7,7 +7,13 @@
  * intervals, until the pending limit.
  */
 import { isCancellation, patched } from '@temporalio/workflow';
-import { BANK_REFERENCE_PATTERN, isGenuineConfirmation, MASKED_CARD_PAN_PATTERN, RRN_PATTERN, type ConfirmedAtBank } from '../src/domain/bank-confirmation.ts';
+import {
+  BANK_REFERENCE_PATTERN,
+  isGenuineConfirmation,
+  MASKED_CARD_PAN_PATTERN,
+  RRN_PATTERN,
+  type ConfirmedAtBank,
+} from '../src/domain/bank-confirmation.ts';
 import { confirmationRefusalReason } from '../src/domain/confirmation-refusal.ts';
 import { chargedAmount, PAYMENT_FAILURES } from '../src/domain/payment.ts';
 import {
@@ -22,9 +28,25 @@ import {
 import type { PaymentClock } from './payment-clock.ts';
 import { refusalFailure } from './failures.ts';
 import type { PaymentState } from './payment-state.ts';
-import { bankCalls, bankCallsAwaited, bankConfirmOnReturn, bankInquiryOnReturn, bankTokenPerPsp, pspCapabilitiesOf, routePlanning } from './proxies.ts';
+import {
+  bankCalls,
+  bankCallsAwaited,
+  bankConfirmOnReturn,
+  bankInquiryOnReturn,
+  bankTokenPerPsp,
+  pspCapabilitiesOf,
+  routePlanning,
+} from './proxies.ts';
 import type { BankActivities } from '../activities/bank.ts';
-import { ASK_BANK_ON_FAILED_RETURN_PATCH, CARD_RESTRICTION_PATCH, CUSTOMER_PAYS_FEE_PATCH, PSP_CAPABILITIES_PATCH, PSP_ROUTING_PATCH, REFUSED_CONFIRMATION_PATCH, ROUTE_VERIFY_WINDOW_PATCH } from './patches.ts';
+import {
+  ASK_BANK_ON_FAILED_RETURN_PATCH,
+  CARD_RESTRICTION_PATCH,
+  CUSTOMER_PAYS_FEE_PATCH,
+  PSP_CAPABILITIES_PATCH,
+  PSP_ROUTING_PATCH,
+  REFUSED_CONFIRMATION_PATCH,
+  ROUTE_VERIFY_WINDOW_PATCH,
+} from './patches.ts';
 
 /** What the payment's PSP offers, as the bank activity answers it (its connector's PspCapabilities). */
 export type PspCapabilitiesAnswer = Awaited<ReturnType<BankActivities['pspCapabilities']>>;
@@ -38,10 +60,14 @@ const BANK_REFERENCE = new RegExp(BANK_REFERENCE_PATTERN);
 const RRN = new RegExp(RRN_PATTERN);
 const MASKED_CARD_PAN = new RegExp(MASKED_CARD_PAN_PATTERN);
 /** A bank's value kept on the record only in the shape the payment resource allows (payment-schemas.ts). */
-const shaped = (value: string | null, pattern: RegExp): string | null => (value !== null && pattern.test(value) ? value : null);
+const shaped = (value: string | null, pattern: RegExp): string | null =>
+  value !== null && pattern.test(value) ? value : null;
 
 /** What the customer's Pay is refused with when no PSP of the route gave a token: a 503 they may retry. */
-export const NO_BANK_ANSWERED = { code: BANK_UNAVAILABLE_REFUSAL, message: 'No bank can take the payment right now; try again in a moment.' } as const;
+export const NO_BANK_ANSWERED = {
+  code: BANK_UNAVAILABLE_REFUSAL,
+  message: 'No bank can take the payment right now; try again in a moment.',
+} as const;
 
 export class BankReturn {
   /** The bank's token for this payment's page, once asked for. */
@@ -97,10 +123,20 @@ export class BankReturn {
   /** The bank's token for the customer's way to its page: asked once, the same again on a repeat. */
   async requestToken({ redirect_url }: BankTokenInput): Promise<BankTokenResult> {
     const { payment } = this.state;
-    if (!this.payable()) throw refusalFailure({ code: 'payment_not_payable', message: `The payment is ${payment.status}; it can no longer be paid.` });
+    if (!this.payable())
+      throw refusalFailure({
+        code: 'payment_not_payable',
+        message: `The payment is ${payment.status}; it can no longer be paid.`,
+      });
     if (this.token !== undefined) return this.token;
     if (patched(PSP_ROUTING_PATCH)) this.token = await this.routedToken(redirect_url);
-    else this.token = await bankCallsAwaited.requestBankToken({ payment_id: payment.id, mode: payment.mode, amount: this.charged, redirect_url });
+    else
+      this.token = await bankCallsAwaited.requestBankToken({
+        payment_id: payment.id,
+        mode: payment.mode,
+        amount: this.charged,
+        redirect_url,
+      });
     return this.token;
   }
 
@@ -126,7 +162,11 @@ export class BankReturn {
       }
       await this.state.choosePsp({ name: candidate.psp, terminal_id: candidate.terminal_id });
       // The way to this PSP's page: a GET of the url, or (Mellat) a form POST of its fields.
-      return { token: answer.token, url: answer.url, ...(answer.method === undefined ? {} : { method: answer.method, fields: answer.fields ?? {} }) };
+      return {
+        token: answer.token,
+        url: answer.url,
+        ...(answer.method === undefined ? {} : { method: answer.method, fields: answer.fields ?? {} }),
+      };
     }
     throw refusalFailure(NO_BANK_ANSWERED);
   }
@@ -144,8 +184,10 @@ export class BankReturn {
     if (!this.payable() || this.token === undefined) return;
     if ((callback.token !== '' && callback.token !== this.token.token) || callback.res_num !== payment.id) return; // not this payment's session at the bank
     if (callback.state !== 'OK' && patched(ASK_BANK_ON_FAILED_RETURN_PATCH)) return this.recordBankRefusal(callback);
-    if (callback.state === 'CanceledByUser') return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
-    if (callback.state !== 'OK') return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
+    if (callback.state === 'CanceledByUser')
+      return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
+    if (callback.state !== 'OK')
+      return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
     await this.confirm(callback.ref_num);
   }
 
@@ -174,19 +216,26 @@ export class BankReturn {
         return;
       }
       if (!inquiry || callback.ref_num === '') {
-        if (callback.state === 'CanceledByUser') return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
+        if (callback.state === 'CanceledByUser')
+          return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
         return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
       }
     }
     try {
       // The return's reference and token: a PSP that finds a sale by them (Behpardakht, by SaleReferenceId).
-      ({ standing } = await bankInquiryOnReturn.inquireAtBank({ ...this.state.atBank(), ref_num: callback.ref_num, token: callback.token }));
+      ({ standing } = await bankInquiryOnReturn.inquireAtBank({
+        ...this.state.atBank(),
+        ref_num: callback.ref_num,
+        token: callback.token,
+      }));
     } catch (error) {
       if (isCancellation(error)) throw error;
       return;
     }
-    if (standing === 'canceled') return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
-    if (standing === 'failed') return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
+    if (standing === 'canceled')
+      return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
+    if (standing === 'failed')
+      return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
   }
 
   /** Asks the bank about `refNum`; pays, keeps pending, or (for a pending payment the bank refuses) fails the payment. */
@@ -199,8 +248,12 @@ export class BankReturn {
       if (payment.status === 'created') await this.state.commit({ ...payment, status: 'pending' });
       return;
     }
-    if (answer.result === 'confirmed' && isGenuineConfirmation(answer, { id: payment.id, amount: this.charged }, refNum)) {
-      if (answer.card_allowed === false && patched(CARD_RESTRICTION_PATCH)) return this.refuseCard(answer.ref_num, answer.rrn, answer.card_pan);
+    if (
+      answer.result === 'confirmed' &&
+      isGenuineConfirmation(answer, { id: payment.id, amount: this.charged }, refNum)
+    ) {
+      if (answer.card_allowed === false && patched(CARD_RESTRICTION_PATCH))
+        return this.refuseCard(answer.ref_num, answer.rrn, answer.card_pan);
       const paidAt = this.clock.nowMs();
       return this.state.commit({
         ...payment,
@@ -212,7 +265,12 @@ export class BankReturn {
         verify_deadline_at: new Date(paidAt + this.input.verify_window_ms).toISOString(),
       });
     }
-    if (answer.result === 'confirmed' && patched(REFUSED_CONFIRMATION_PATCH) && (await this.refuseConfirmation(answer, refNum))) return;
+    if (
+      answer.result === 'confirmed' &&
+      patched(REFUSED_CONFIRMATION_PATCH) &&
+      (await this.refuseConfirmation(answer, refNum))
+    )
+      return;
     // The PSP holds no payment for a return that says nothing of its own (Asan Pardakht's): the customer
     // left its page without paying. Decided by the activity's recorded answer, so no patch: no history
     // holds such an answer from before.
@@ -220,7 +278,8 @@ export class BankReturn {
       return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
     }
     // Not confirmed for this payment: a created payment stays payable; a pending one is refused by its bank.
-    if (payment.status === 'pending') await this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.notConfirmed });
+    if (payment.status === 'pending')
+      await this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.notConfirmed });
   }
 
   /**
@@ -234,7 +293,11 @@ export class BankReturn {
   private async refuseConfirmation(answer: ConfirmedAtBank, refNum: string): Promise<boolean> {
     const { payment } = this.state;
     const reason = confirmationRefusalReason(answer, { id: payment.id, amount: this.charged }, refNum);
-    const { reversal } = await bankCalls.reverseRefusedConfirmation({ ...this.state.atBank(), ref_num: refNum, reason });
+    const { reversal } = await bankCalls.reverseRefusedConfirmation({
+      ...this.state.atBank(),
+      ref_num: refNum,
+      reason,
+    });
     if (reversal === 'not_reversed') return false;
     await this.state.commit({
       ...payment,
@@ -256,7 +319,14 @@ export class BankReturn {
   private async refuseCard(refNum: string, rrn: string | null, cardPan: string | null): Promise<void> {
     const { payment } = this.state;
     await bankCalls.reverseAtBank({ ...this.state.atBank(), ref_num: refNum });
-    await this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.cardNotAllowed, reference_id: refNum, rrn, card_pan: cardPan });
+    await this.state.commit({
+      ...payment,
+      status: 'failed',
+      failure: PAYMENT_FAILURES.cardNotAllowed,
+      reference_id: refNum,
+      rrn,
+      card_pan: cardPan,
+    });
   }
 
   /**
@@ -276,7 +346,12 @@ export class BankReturn {
       interval = Math.min(interval * 2, BANK_PENDING_MAX_INTERVAL_MS);
       await this.state.exclusive(async () => {
         if (pending() && this.pendingRef !== undefined) await this.confirm(this.pendingRef);
-        if (pending() && Date.now() >= giveUpAt) await this.state.commit({ ...this.state.payment, status: 'failed', failure: PAYMENT_FAILURES.bankUnconfirmed });
+        if (pending() && Date.now() >= giveUpAt)
+          await this.state.commit({
+            ...this.state.payment,
+            status: 'failed',
+            failure: PAYMENT_FAILURES.bankUnconfirmed,
+          });
       });
     }
   }

@@ -8,7 +8,8 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import { canTransition } from '../src/domain/payment.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 
-export const refusalFailure = (refusal: { code: string; message: string }) => ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
+export const refusalFailure = (refusal: { code: string; message: string }) =>
+  ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
 
 export function checkTransition(from: Payment, next: Payment): void {
   if (!canTransition(from.status, next.status)) {

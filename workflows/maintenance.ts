@@ -13,7 +13,10 @@ const maintenance = proxyActivities<MaintenanceActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
 });
 
-export async function idempotencyCleanupWorkflow({ batch_size, max_batches }: IdempotencyCleanupInput): Promise<number> {
+export async function idempotencyCleanupWorkflow({
+  batch_size,
+  max_batches,
+}: IdempotencyCleanupInput): Promise<number> {
   let total = 0;
   for (let batch = 0; batch < max_batches; batch++) {
     const deleted = await maintenance.deleteExpiredIdempotencyKeys({ batch_size });

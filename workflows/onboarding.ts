@@ -21,7 +21,14 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { OnboardingActivities } from '../activities/onboarding.ts';
-import { ONBOARDING_REFUSAL_MESSAGES, onboardingStep, rejectionReason, type OnboardingAction, type OnboardingRefusalCode, type OnboardingStatus } from '../src/domain/onboarding.ts';
+import {
+  ONBOARDING_REFUSAL_MESSAGES,
+  onboardingStep,
+  rejectionReason,
+  type OnboardingAction,
+  type OnboardingRefusalCode,
+  type OnboardingStatus,
+} from '../src/domain/onboarding.ts';
 import {
   activateLiveUpdate,
   addDomainUpdate,
@@ -53,7 +60,13 @@ const mail = proxyActivities<Pick<OnboardingActivities, 'sendDecisionEmail'>>({
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '10m' },
 });
 
-const refusal = (code: OnboardingRefusalCode) => ApplicationFailure.create({ type: ONBOARDING_REFUSED, message: ONBOARDING_REFUSAL_MESSAGES[code], details: [code], nonRetryable: true });
+const refusal = (code: OnboardingRefusalCode) =>
+  ApplicationFailure.create({
+    type: ONBOARDING_REFUSED,
+    message: ONBOARDING_REFUSAL_MESSAGES[code],
+    details: [code],
+    nonRetryable: true,
+  });
 
 export async function merchantOnboardingWorkflow(input: OnboardingWorkflowInput): Promise<void> {
   const state = { ...input.state, outbox: [...input.state.outbox] };
@@ -63,7 +76,12 @@ export async function merchantOnboardingWorkflow(input: OnboardingWorkflowInput)
     { key: paymentSearchAttributes.merchantId, value: merchantId },
   ]);
 
-  const view = (): OnboardingView => ({ merchant_id: merchantId, status: state.status, version: state.version, rejection_reason: state.rejection_reason });
+  const view = (): OnboardingView => ({
+    merchant_id: merchantId,
+    status: state.status,
+    version: state.version,
+    rejection_reason: state.rejection_reason,
+  });
 
   /** The step `action` takes now; a refusal throws (in a validator: the Update is refused before it is written to history). */
   const stepFor = (action: OnboardingAction) => {
@@ -103,10 +121,17 @@ export async function merchantOnboardingWorkflow(input: OnboardingWorkflowInput)
   async function remind(round: number): Promise<void> {
     const due = state.reminder_due_at_ms;
     if (due === null) return;
-    const decided = await condition(() => state.review_round !== round || state.status !== 'under_review', Math.max(due - Date.now(), 1));
+    const decided = await condition(
+      () => state.review_round !== round || state.status !== 'under_review',
+      Math.max(due - Date.now(), 1),
+    );
     if (decided || state.review_round !== round) return;
     state.reminder_due_at_ms = null;
-    await records.raiseReviewReminder({ merchant_id: merchantId, review_round: round, waited_ms: Date.now() - (state.review_started_at_ms ?? due) });
+    await records.raiseReviewReminder({
+      merchant_id: merchantId,
+      review_round: round,
+      waited_ms: Date.now() - (state.review_started_at_ms ?? due),
+    });
   }
 
   setHandler(onboardingQuery, view);
@@ -170,7 +195,12 @@ export async function merchantOnboardingWorkflow(input: OnboardingWorkflowInput)
       }),
     {
       validator: ({ decision, reason }: GatewayDecision) => {
-        if (decision !== 'approve' && decision !== 'reject') throw ApplicationFailure.create({ type: 'invalid_request', message: 'decision must be approve or reject', nonRetryable: true });
+        if (decision !== 'approve' && decision !== 'reject')
+          throw ApplicationFailure.create({
+            type: 'invalid_request',
+            message: 'decision must be approve or reject',
+            nonRetryable: true,
+          });
         if (decision === 'reject' && rejectionReason(reason) === undefined) throw refusal('reason_required');
         stepFor(decision);
       },
@@ -201,7 +231,8 @@ export async function merchantOnboardingWorkflow(input: OnboardingWorkflowInput)
     }
   })();
 
-  const historyLarge = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > ONBOARDING_HISTORY_LIMIT;
+  const historyLarge = () =>
+    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > ONBOARDING_HISTORY_LIMIT;
   await condition(() => historyLarge() && !lock.held && state.outbox.length === 0 && allHandlersFinished());
   await continueAsNew<typeof merchantOnboardingWorkflow>({ state });
 }

@@ -131,6 +131,11 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
   { id: LINK_AUTO_VERIFY_LIVE_STANDING_PATCH, workflow: 'payment', file: 'workflows/payment.ts', fixtures: '' },
   { id: LINK_AUTO_VERIFY_BOUND_PATCH, workflow: 'payment', file: 'workflows/payment.ts', fixtures: 'v15' },
   { id: ROUTE_VERIFY_WINDOW_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: 'v16' },
-  { id: BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH, workflow: 'settlement', file: 'workflows/settlement.ts', fixtures: 'settlement/v2' },
+  {
+    id: BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH,
+    workflow: 'settlement',
+    file: 'workflows/settlement.ts',
+    fixtures: 'settlement/v2',
+  },
   { id: DISABLE_EXHAUSTED_PATCH, workflow: 'webhook delivery', file: 'workflows/webhook.ts', fixtures: 'webhook/v2' },
 ];

@@ -69,7 +69,10 @@ export class PaymentClock {
   /** The advance's own check (test mode is the caller's): a whole number of seconds, up to MAX_ADVANCE_SECONDS. */
   static checkAdvance({ seconds }: AdvanceClockInput): void {
     if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > MAX_ADVANCE_SECONDS) {
-      throw refusalFailure({ code: 'validation_failed', message: `seconds must be an integer from 1 to ${MAX_ADVANCE_SECONDS}` });
+      throw refusalFailure({
+        code: 'validation_failed',
+        message: `seconds must be an integer from 1 to ${MAX_ADVANCE_SECONDS}`,
+      });
     }
   }
 }

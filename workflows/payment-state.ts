@@ -88,6 +88,7 @@ export class PaymentState {
 
   /** Refuses a test helper on a live payment. */
   testModeOnly(): void {
-    if (this.current.mode !== 'test') throw refusalFailure({ code: 'test_mode_only', message: 'Test helpers work on test payments only.' });
+    if (this.current.mode !== 'test')
+      throw refusalFailure({ code: 'test_mode_only', message: 'Test helpers work on test payments only.' });
   }
 }

@@ -10,9 +10,29 @@
  * (verified included); refunds are the payment's refunds workflow's
  * (workflows/refunds.ts).
  */
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, isCancellation, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  isCancellation,
+  log,
+  patched,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { BankActivities } from '../activities/bank.ts';
-import { cancelRefusal, canceledByMerchant, feeAtVerify, isPositiveAmount, linkAutoVerifyBoundMs, NOT_A_POSITIVE_AMOUNT, PAYMENT_FAILURES, reverseRefusal, verifyRefusal } from '../src/domain/payment.ts';
+import {
+  cancelRefusal,
+  canceledByMerchant,
+  feeAtVerify,
+  isPositiveAmount,
+  linkAutoVerifyBoundMs,
+  NOT_A_POSITIVE_AMOUNT,
+  PAYMENT_FAILURES,
+  reverseRefusal,
+  verifyRefusal,
+} from '../src/domain/payment.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
   advanceClockUpdate,
@@ -31,7 +51,11 @@ import { PaymentClock } from './payment-clock.ts';
 import { refusalFailure } from './failures.ts';
 import { PaymentState } from './payment-state.ts';
 import { bankCalls, bankCallsAwaited, recordWrites } from './proxies.ts';
-import { LINK_AUTO_VERIFY_BOUND_PATCH, LINK_AUTO_VERIFY_LIVE_STANDING_PATCH, PAYMENT_LINK_AUTO_VERIFY_PATCH } from './patches.ts';
+import {
+  LINK_AUTO_VERIFY_BOUND_PATCH,
+  LINK_AUTO_VERIFY_LIVE_STANDING_PATCH,
+  PAYMENT_LINK_AUTO_VERIFY_PATCH,
+} from './patches.ts';
 
 /**
  * A bank call the PSP answered with a refusal (the bank activity's `bank_refused`): another try gives the
@@ -59,7 +83,12 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
   /** Records the paid payment `verified`, with the fee of its plan, once the bank has settled it. */
   async function recordVerified(): Promise<void> {
     const { payment } = state;
-    await state.commit({ ...payment, status: 'verified', verified_at: clock.now(), fee: feeAtVerify(payment, input.fee_plan) });
+    await state.commit({
+      ...payment,
+      status: 'verified',
+      verified_at: clock.now(),
+      fee: feeAtVerify(payment, input.fee_plan),
+    });
   }
 
   /**
@@ -72,14 +101,22 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
    * ends reversed, the refusal recorded (a path only that capture reaches, so no history recorded before
    * takes it).
    */
-  async function settleThenVerify(settle: Pick<BankActivities, 'settleAtBank'>): Promise<'verified' | 'reversed' | 'unsettled'> {
+  async function settleThenVerify(
+    settle: Pick<BankActivities, 'settleAtBank'>,
+  ): Promise<'verified' | 'reversed' | 'unsettled'> {
     const { payment } = state;
     try {
       if (await bank.settlesAtVerify()) await settle.settleAtBank(state.atBankRecorded());
     } catch (error) {
       if (isCancellation(error)) throw error;
       if (!(bank.verifiesAtMerchantVerify() && refusedByBank(error))) return 'unsettled';
-      await state.commit({ ...payment, status: 'reversed', refunded_amount: bank.charged, fee: 0, failure: PAYMENT_FAILURES.verifyRefusedByBank });
+      await state.commit({
+        ...payment,
+        status: 'reversed',
+        refunded_amount: bank.charged,
+        fee: 0,
+        failure: PAYMENT_FAILURES.verifyRefusedByBank,
+      });
       return 'reversed';
     }
     await recordVerified();
@@ -120,7 +157,8 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
     () =>
       state.exclusive(async () => {
         refuseUnless(cancelRefusal(state.payment));
-        if (!canceledByMerchant(state.payment)) await state.commit({ ...state.payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByMerchant });
+        if (!canceledByMerchant(state.payment))
+          await state.commit({ ...state.payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByMerchant });
         return state.payment;
       }),
     { validator: refuseUnlessBusy(() => cancelRefusal(state.payment)) },
@@ -161,8 +199,16 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
         if (payment.status !== 'paid') return payment;
         // A bank that does not settle leaves it paid (503, verify again).
         const outcome = await settleThenVerify(bankCallsAwaited);
-        if (outcome === 'unsettled') throw refusalFailure({ code: BANK_UNAVAILABLE_REFUSAL, message: 'The bank did not settle the payment in time; verify again.' });
-        if (outcome === 'reversed') throw refusalFailure({ code: 'verify_deadline_passed', message: `${PAYMENT_FAILURES.verifyRefusedByBank.message} The payment is reversed.` });
+        if (outcome === 'unsettled')
+          throw refusalFailure({
+            code: BANK_UNAVAILABLE_REFUSAL,
+            message: 'The bank did not settle the payment in time; verify again.',
+          });
+        if (outcome === 'reversed')
+          throw refusalFailure({
+            code: 'verify_deadline_passed',
+            message: `${PAYMENT_FAILURES.verifyRefusedByBank.message} The payment is reversed.`,
+          });
         return state.payment;
       }),
     {
@@ -181,7 +227,8 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
   const answered = await clock.waitUntil(state.payment.expires_at, () => state.payment.status !== 'created');
   if (!answered) {
     await state.exclusive(async () => {
-      if (state.payment.status === 'created') await state.commit({ ...state.payment, status: 'expired', failure: PAYMENT_FAILURES.expired });
+      if (state.payment.status === 'created')
+        await state.commit({ ...state.payment, status: 'expired', failure: PAYMENT_FAILURES.expired });
     });
   }
 
@@ -196,22 +243,35 @@ export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Pro
     await state.exclusive(async () => {
       const { payment } = state;
       if (payment.status !== 'paid') return;
-      if (payment.mode === 'live' && patched(LINK_AUTO_VERIFY_LIVE_STANDING_PATCH) && !(await recordWrites.merchantLiveStanding({ merchant_id: input.merchant_id })).live) {
+      if (
+        payment.mode === 'live' &&
+        patched(LINK_AUTO_VERIFY_LIVE_STANDING_PATCH) &&
+        !(await recordWrites.merchantLiveStanding({ merchant_id: input.merchant_id })).live
+      ) {
         await reverse();
         return;
       }
       const settle = await settleThenVerify({
         // Asked only where the PSP settles at verify (settlesAtVerify), as before the bound existed.
-        settleAtBank: (identity) => (patched(LINK_AUTO_VERIFY_BOUND_PATCH) ? boundedSettle(input.verify_window_ms) : bankCalls).settleAtBank(identity),
+        settleAtBank: (identity) =>
+          (patched(LINK_AUTO_VERIFY_BOUND_PATCH) ? boundedSettle(input.verify_window_ms) : bankCalls).settleAtBank(
+            identity,
+          ),
       });
       // Refused, or not answered within the bound: the payment stays paid and the deadline gives the money back.
-      if (settle === 'unsettled') log.warn('payment link auto-verify gave up on the bank settle; left paid for its deadline', { payment_id: payment.id });
+      if (settle === 'unsettled')
+        log.warn('payment link auto-verify gave up on the bank settle; left paid for its deadline', {
+          payment_id: payment.id,
+        });
     });
   }
 
   // 3. Paid: the merchant must verify before the deadline, or the money goes back.
   if (state.payment.status === 'paid') {
-    const verified = await clock.waitUntil(state.payment.verify_deadline_at ?? clock.now(), () => state.payment.status !== 'paid');
+    const verified = await clock.waitUntil(
+      state.payment.verify_deadline_at ?? clock.now(),
+      () => state.payment.status !== 'paid',
+    );
     if (!verified) {
       await state.exclusive(async () => {
         if (state.payment.status === 'paid') await reverse();

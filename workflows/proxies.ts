@@ -4,13 +4,21 @@
  * (record writes, bank calls). Local activities run in the worker within the
  * workflow task that asks for them: no round trip through the server.
  */
-import { isCancellation, proxyActivities, proxyLocalActivities, type ActivityInterfaceFor, type LocalActivityInterfaceFor } from '@temporalio/workflow';
+import {
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityInterfaceFor,
+  type LocalActivityInterfaceFor,
+} from '@temporalio/workflow';
 import type { BankActivities } from '../activities/bank.ts';
 import type { RecordActivities } from '../activities/records.ts';
 import type { RefundPayoutActivities } from '../activities/refund-payouts.ts';
 
 /** Each call of a proxy, with its arguments and its answer. */
-type Calls<A> = { [K in keyof A]: A[K] extends (...args: infer P) => infer R ? (...args: P) => Promise<Awaited<R>> : never };
+type Calls<A> = {
+  [K in keyof A]: A[K] extends (...args: infer P) => infer R ? (...args: P) => Promise<Awaited<R>> : never;
+};
 type AnyCall = (...args: unknown[]) => Promise<unknown>;
 
 /**
@@ -45,7 +53,10 @@ const recordsRetried = proxyActivities<RecordActivities>({
 // Record writes, local first: short MySQL transactions, idempotent by version, that need no
 // round trip of their own; three quick tries, then the activity above.
 export const recordWrites = localFirst(
-  proxyLocalActivities<RecordActivities>({ startToCloseTimeout: '10s', retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 3 } }),
+  proxyLocalActivities<RecordActivities>({
+    startToCloseTimeout: '10s',
+    retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 3 },
+  }),
   recordsRetried,
 );
 
@@ -64,12 +75,18 @@ export const refundTransfers = proxyActivities<RefundPayoutActivities>({
 // The bank's confirm of the customer's return, local first: asked once within the workflow task
 // that takes the callback. The customer's return waits for that task, so it is bounded to a couple
 // of seconds: a bank that does not answer by then (down, slow) is asked by `bankCalls`, until it answers.
-export const bankConfirmOnReturn = localFirst(proxyLocalActivities<BankActivities>({ startToCloseTimeout: '2s', retry: { maximumAttempts: 1 } }), bankCalls);
+export const bankConfirmOnReturn = localFirst(
+  proxyLocalActivities<BankActivities>({ startToCloseTimeout: '2s', retry: { maximumAttempts: 1 } }),
+  bankCalls,
+);
 
 // The bank's inquiry on a failed or canceled return, within the workflow task that takes it, as the
 // confirm's first try is, but with no fallback: a bank that does not answer in a couple of seconds
 // decides nothing, and the payment is left as it is, to be paid or to expire.
-export const bankInquiryOnReturn = proxyLocalActivities<BankActivities>({ startToCloseTimeout: '2s', retry: { initialInterval: '500ms', maximumAttempts: 2 } });
+export const bankInquiryOnReturn = proxyLocalActivities<BankActivities>({
+  startToCloseTimeout: '2s',
+  retry: { initialInterval: '500ms', maximumAttempts: 2 },
+});
 
 // Calls a person waits for (the token before the bank's page, the settlement of verify), as local
 // activities: the person waits on the same workflow task, and three tries bound how long it stays
@@ -98,5 +115,10 @@ export const routePlanning = proxyLocalActivities<BankActivities>({
 // activity's limit), and then the next PSP of the route instead of more tries here.
 export const bankTokenPerPsp = proxyLocalActivities<BankActivities>({
   startToCloseTimeout: '130s',
-  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 2, nonRetryableErrorTypes: ['psp_unavailable', 'bank_refused', 'bank_not_configured', 'record_mismatch'] },
+  retry: {
+    initialInterval: '200ms',
+    backoffCoefficient: 2,
+    maximumAttempts: 2,
+    nonRetryableErrorTypes: ['psp_unavailable', 'bank_refused', 'bank_not_configured', 'record_mismatch'],
+  },
 });

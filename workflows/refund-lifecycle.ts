@@ -10,7 +10,13 @@ import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio
 import { isPositiveAmount, NOT_A_POSITIVE_AMOUNT } from '../src/domain/payment.ts';
 import type { RefundRequest } from '../src/domain/payment-workflow.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
-import { refundableAmount, refundPayoutFailure, statusAfterRefunds, type RefundMethod, type RefundRefusal } from '../src/domain/refund.ts';
+import {
+  refundableAmount,
+  refundPayoutFailure,
+  statusAfterRefunds,
+  type RefundMethod,
+  type RefundRefusal,
+} from '../src/domain/refund.ts';
 import type { Refund } from '../src/domain/refund-schemas.ts';
 import { refusalFailure } from './failures.ts';
 
@@ -115,7 +121,12 @@ export class RefundBook {
     let settled: Refund;
     try {
       const paidBy = await this.owner.payOut(refund);
-      settled = { ...refund, ...(paidBy === undefined ? {} : { method: paidBy }), status: 'succeeded', succeeded_at: this.owner.now() };
+      settled = {
+        ...refund,
+        ...(paidBy === undefined ? {} : { method: paidBy }),
+        status: 'succeeded',
+        succeeded_at: this.owner.now(),
+      };
     } catch (error) {
       if (isCancellation(error)) throw error;
       const cause = error instanceof ActivityFailure ? error.cause : error;
@@ -134,6 +145,10 @@ export class RefundBook {
     if (settled.status === 'succeeded') return this.commit(settled, null);
     const payment = this.owner.payment();
     const refunded = payment.refunded_amount - settled.amount;
-    await this.commit(settled, { ...payment, refunded_amount: refunded, status: statusAfterRefunds(payment, refunded) });
+    await this.commit(settled, {
+      ...payment,
+      refunded_amount: refunded,
+      status: statusAfterRefunds(payment, refunded),
+    });
   }
 }

@@ -8,10 +8,29 @@
  * one run to the next. While it runs it is the only writer of the payment's
  * record: the payment's own workflow has ended at verify.
  */
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, patched, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  patched,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { Payment } from '../src/domain/payment-schemas.ts';
-import { paymentQuery, refundUpdate, searchAttributes, type RefundRequest, type RefundsWorkflowInput } from '../src/domain/payment-workflow.ts';
-import { recordedRefundRefusal, refundMethod, type RefundCapabilities, type RefundMethod } from '../src/domain/refund.ts';
+import {
+  paymentQuery,
+  refundUpdate,
+  searchAttributes,
+  type RefundRequest,
+  type RefundsWorkflowInput,
+} from '../src/domain/payment-workflow.ts';
+import {
+  recordedRefundRefusal,
+  refundMethod,
+  type RefundCapabilities,
+  type RefundMethod,
+} from '../src/domain/refund.ts';
 import type { Refund } from '../src/domain/refund-schemas.ts';
 import { StepLock } from './lock.ts';
 import { checkTransition } from './failures.ts';
@@ -20,20 +39,23 @@ import { checkRefundRequest, RefundBook } from './refund-lifecycle.ts';
 import { REFUNDS_BY_CAPABILITY_PATCH } from './patches.ts';
 
 /** The PSP of the payment as its record names it (a payment older than routing has none: SEP's). */
-const pspOf = (payment: Payment) => (payment.psp === undefined || payment.psp === null ? {} : { psp: payment.psp.name });
+const pspOf = (payment: Payment) =>
+  payment.psp === undefined || payment.psp === null ? {} : { psp: payment.psp.name };
 
 /** A refund's method; one recorded before refund methods existed (an older run's history) has none: the PSP's refund operation. */
 const methodOf = (refund: Partial<Pick<Refund, 'method'>>): RefundMethod => refund.method ?? 'psp_refund';
 
 /** Whether the bank answered the call with a refusal (not an outage: those are retried until it answers). */
-const refusedByBank = (error: unknown) => error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'bank_refused';
+const refusedByBank = (error: unknown) =>
+  error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'bank_refused';
 
 export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promise<Payment | null> {
   const lock = new StepLock();
   /** The payment and its version as last read or written; read again for each new refund. */
   let recorded: { payment: Payment; version: number } | undefined;
   const current = () => {
-    if (recorded === undefined) throw ApplicationFailure.nonRetryable('no refund has read the payment yet', 'payment_not_read');
+    if (recorded === undefined)
+      throw ApplicationFailure.nonRetryable('no refund has read the payment yet', 'payment_not_read');
     return recorded;
   };
 
@@ -42,9 +64,16 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
 
   /** The refund's transfer to `iban`, once per refund id at the bank. */
   const transfer = async (refund: Refund, iban: string | null) => {
-    if (iban === null) throw ApplicationFailure.nonRetryable('the refund names no IBAN to pay it to', 'refund_needs_iban');
+    if (iban === null)
+      throw ApplicationFailure.nonRetryable('the refund names no IBAN to pay it to', 'refund_needs_iban');
     const { payment } = current();
-    await refundTransfers.payRefundToIban({ refund_id: refund.id, payment_id: payment.id, mode: payment.mode, iban, amount: refund.amount });
+    await refundTransfers.payRefundToIban({
+      refund_id: refund.id,
+      payment_id: payment.id,
+      mode: payment.mode,
+      iban,
+      amount: refund.amount,
+    });
   };
 
   const refunds = new RefundBook({
@@ -54,7 +83,11 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
       const destination_iban = request.destination_iban ?? null;
       if (!patched(REFUNDS_BY_CAPABILITY_PATCH)) return { method: 'psp_refund', destination_iban };
       const { payment } = current();
-      capabilities ??= await pspCapabilitiesOf.pspCapabilities({ payment_id: payment.id, mode: payment.mode, ...pspOf(payment) });
+      capabilities ??= await pspCapabilitiesOf.pspCapabilities({
+        payment_id: payment.id,
+        mode: payment.mode,
+        ...pspOf(payment),
+      });
       const way = refundMethod(payment, amount, capabilities, destination_iban, Date.now());
       return 'code' in way ? way : { method: way.method, destination_iban };
     },
@@ -62,7 +95,12 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
       const { payment, version } = current();
       if (next !== null) checkTransition(payment, next);
       const nextVersion = next === null ? null : { payment: next, version: version + 1 };
-      await recordWrites.recordRefund({ refund, merchant_id: input.merchant_id, mode: input.mode, payment: nextVersion });
+      await recordWrites.recordRefund({
+        refund,
+        merchant_id: input.merchant_id,
+        mode: input.mode,
+        payment: nextVersion,
+      });
       if (nextVersion === null) return;
       recorded = nextVersion;
       upsertSearchAttributes([{ key: searchAttributes.status, value: nextVersion.payment.status }]);
@@ -70,7 +108,12 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
     async payOut(refund): Promise<RefundMethod | undefined> {
       const { payment } = current();
       // At the PSP that took the payment (the record's; a payment older than routing has none: SEP's).
-      const atPsp = { payment_id: payment.id, mode: payment.mode, ref_num: payment.reference_id ?? '', ...pspOf(payment) };
+      const atPsp = {
+        payment_id: payment.id,
+        mode: payment.mode,
+        ref_num: payment.reference_id ?? '',
+        ...pspOf(payment),
+      };
       const method = methodOf(refund);
       if (method === 'iban_payout') {
         await transfer(refund, refund.destination_iban);
@@ -103,7 +146,10 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
       lock.run(async () => {
         const known = refunds.taken.get(request.refund_id);
         if (known !== undefined) return known;
-        const read = await recordWrites.readPaymentForRefund({ payment_id: input.payment_id, refund_id: request.refund_id });
+        const read = await recordWrites.readPaymentForRefund({
+          payment_id: input.payment_id,
+          refund_id: request.refund_id,
+        });
         // Taken before, by an earlier run (the request retried after that run ended): the refund as
         // recorded, and its payout when no run finished it.
         if (read.refund !== null) {

@@ -7,7 +7,15 @@
  * the bank refuses ends `failed`; only the operator's retry (`settlements
  * retry`, a new workflow for the next attempt) pays it again.
  */
-import { executeChild, ParentClosePolicy, patched, proxyActivities, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
+import {
+  executeChild,
+  ParentClosePolicy,
+  patched,
+  proxyActivities,
+  upsertSearchAttributes,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement.ts';
 import {
   settlementSearchAttributes,
@@ -66,7 +74,11 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
   let attempt = input.retry_attempt ?? 1;
   let net = 0;
   if (input.retry_attempt === undefined) {
-    const made = await records.makeMerchantSettlement({ settlement_id, merchant_id: input.merchant_id, cutoff: input.cutoff });
+    const made = await records.makeMerchantSettlement({
+      settlement_id,
+      merchant_id: input.merchant_id,
+      cutoff: input.cutoff,
+    });
     if ('carried' in made) return finish({ result: 'carried', net: made.carried }, 'carried');
     if ('skipped' in made) return finish({ result: 'skipped', reason: made.skipped }, 'skipped');
     attempt = made.made.attempt;
@@ -75,7 +87,8 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
   if (patched(BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH)) {
     // One at a time: a beneficiary's answer (paid or refused) is recorded before the next is asked, and the
     // merchant's transfer is asked only after every share, as before.
-    for (const share of await records.pendingBeneficiaryTransfers({ settlement_id })) await bank.payOutBeneficiary({ settlement_id, ...share });
+    for (const share of await records.pendingBeneficiaryTransfers({ settlement_id }))
+      await bank.payOutBeneficiary({ settlement_id, ...share });
   }
   const result = await bank.payOutSettlement({ settlement_id, attempt });
   await records.recordPayout({ settlement_id, attempt, result });
@@ -89,7 +102,9 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
  * It asks the bank for this attempt's transfer, retried only while the bank does not answer, always under
  * the attempt's key (one transfer); the answer is recorded by the activity, once for this attempt.
  */
-export async function beneficiaryPayoutWorkflow(input: BeneficiaryPayoutInput): ReturnType<SettlementActivities['payOutBeneficiary']> {
+export async function beneficiaryPayoutWorkflow(
+  input: BeneficiaryPayoutInput,
+): ReturnType<SettlementActivities['payOutBeneficiary']> {
   return bank.payOutBeneficiary(input);
 }
 

@@ -6,7 +6,15 @@
  * event id as `webhook-id`. It runs beside the payment's workflow, never
  * inside it, on the webhook task queue (src/temporal/deliveries.ts).
  */
-import { ActivityFailure, log, patched, proxyActivities, sleep, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  log,
+  patched,
+  proxyActivities,
+  sleep,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.ts';
 import type { DeliveryOutcome, WebhookDeliveryInput } from '../src/domain/webhook-delivery.ts';
 import { DISABLE_EXHAUSTED_PATCH } from './patches.ts';
@@ -20,8 +28,14 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   // merchant's share of the worker's slots is taken (the activity then asks to run again in a few
   // seconds): up to 20 tries, then this attempt is skipped for the next scheduled one.
   const options: ActivityOptions = current
-    ? { startToCloseTimeout: input.timeout_ms + 15_000, retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 20 } }
-    : { startToCloseTimeout: input.timeout_ms + 15_000, retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 } };
+    ? {
+        startToCloseTimeout: input.timeout_ms + 15_000,
+        retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 20 },
+      }
+    : {
+        startToCloseTimeout: input.timeout_ms + 15_000,
+        retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
+      };
   const webhooks = proxyActivities<WebhookActivities>(options);
   const deliveryId = workflowInfo().workflowId;
   /** Whether the last scheduled attempt reached the receiver (and failed), rather than not running at all. */

@@ -32,7 +32,14 @@ import { insertMerchant, merchantName, OnboardingError } from '../merchants/merc
 import { startOnboarding } from '../temporal/onboarding.ts';
 import { mailOwner } from './owner-mail.ts';
 
-export type AccountErrorCode = 'invalid_email' | 'weak_password' | 'invalid_name' | 'invalid_credentials' | 'not_confirmed' | 'invalid_link' | 'invalid_code';
+export type AccountErrorCode =
+  | 'invalid_email'
+  | 'weak_password'
+  | 'invalid_name'
+  | 'invalid_credentials'
+  | 'not_confirmed'
+  | 'invalid_link'
+  | 'invalid_code';
 
 /**
  * A refusal the dashboard shows in the user's language; the code picks the
@@ -65,7 +72,13 @@ export const SIGN_UPS_PER_EMAIL_PER_HOUR = 3;
  * every attempt gets the generic error. Per account from every address together there is no
  * refusal, which would let anyone lock the owner out, but a backoff (signInBackoffMs).
  */
-export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 20, windowSeconds: 15 * 60, backoffBaseMs: 250, backoffMaxMs: 4_000 } as const;
+export const SIGN_IN_LIMITS = {
+  perAccount: 5,
+  perAddress: 20,
+  windowSeconds: 15 * 60,
+  backoffBaseMs: 250,
+  backoffMaxMs: 4_000,
+} as const;
 
 /**
  * How long a sign-in on an account waits before its password (or code) is checked, after
@@ -98,30 +111,60 @@ let strength: ZxcvbnFactory | undefined;
  */
 export function checkPassword(password: string, email: string, userInputs: string[] = []): void {
   const length = [...password].length;
-  if (length < PASSWORD_MIN || length > PASSWORD_MAX || password.trim().toLowerCase() === email) throw new AccountError('weak_password');
-  strength ??= new ZxcvbnFactory({ dictionary: { ...zxcvbnCommon.dictionary, ...zxcvbnEnglish.dictionary }, graphs: zxcvbnCommon.adjacencyGraphs });
-  if (strength.check(password, [email, email.split('@')[0]!, ...userInputs]).score < PASSWORD_MIN_SCORE) throw new AccountError('weak_password');
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX || password.trim().toLowerCase() === email)
+    throw new AccountError('weak_password');
+  strength ??= new ZxcvbnFactory({
+    dictionary: { ...zxcvbnCommon.dictionary, ...zxcvbnEnglish.dictionary },
+    graphs: zxcvbnCommon.adjacencyGraphs,
+  });
+  if (strength.check(password, [email, email.split('@')[0]!, ...userInputs]).score < PASSWORD_MIN_SCORE)
+    throw new AccountError('weak_password');
 }
 
 export interface AccountDeps {
   db: Db;
-  config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX' | 'PUBLIC_BASE_URL' | 'TEMPORAL_TASK_QUEUE' | 'DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR'>;
+  config: Pick<
+    Config,
+    | 'FEE_BPS'
+    | 'FEE_MIN'
+    | 'FEE_MAX'
+    | 'PUBLIC_BASE_URL'
+    | 'TEMPORAL_TASK_QUEUE'
+    | 'DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR'
+  >;
   mailer: Mailer;
   /** Starts the new merchant's onboarding workflow. */
   temporal?: Client;
 }
 
 /** Stores a one-time emailed link's token (only its SHA-256) and answers the token for the link. */
-export async function issueEmailToken(db: Db, userId: string, purpose: UserEmailTokensTable['purpose'], validHours: number): Promise<string> {
+export async function issueEmailToken(
+  db: Db,
+  userId: string,
+  purpose: UserEmailTokensTable['purpose'],
+  validHours: number,
+): Promise<string> {
   const token = newToken();
   await storeEmailToken(db, token, userId, purpose, validHours);
   return token;
 }
 
 /** Stores a token made beforehand (only its SHA-256). */
-export async function storeEmailToken(db: Db, token: string, userId: string, purpose: UserEmailTokensTable['purpose'], validHours: number): Promise<void> {
+export async function storeEmailToken(
+  db: Db,
+  token: string,
+  userId: string,
+  purpose: UserEmailTokensTable['purpose'],
+  validHours: number,
+): Promise<void> {
   const now = new Date();
-  await insertEmailToken(db, { tokenHash: sha256(token), userId, purpose, createdAt: now, expiresAt: new Date(now.getTime() + validHours * 3_600_000) });
+  await insertEmailToken(db, {
+    tokenHash: sha256(token),
+    userId,
+    purpose,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + validHours * 3_600_000),
+  });
 }
 
 /**
@@ -129,7 +172,12 @@ export async function storeEmailToken(db: Db, token: string, userId: string, pur
  * expired, unknown or other-purpose token is refused with `invalid_link`, and
  * of two uses at once only one gets through.
  */
-export async function useEmailToken<T>(db: Db, token: string, purpose: UserEmailTokensTable['purpose'], then: (trx: Db, userId: string, now: Date) => Promise<T>): Promise<T> {
+export async function useEmailToken<T>(
+  db: Db,
+  token: string,
+  purpose: UserEmailTokensTable['purpose'],
+  then: (trx: Db, userId: string, now: Date) => Promise<T>,
+): Promise<T> {
   const row = await findEmailToken(db, token, purpose);
   const now = new Date();
   return db.transaction().execute(async (trx) => {
@@ -164,7 +212,10 @@ async function sendConfirmation(deps: AccountDeps, userId: string, email: string
  * email. An address that already has an account gets a note instead, and the
  * caller sees the same answer either way (no account enumeration).
  */
-export async function signUp(deps: AccountDeps, input: { email: string; password: string; businessName: string; lang: 'fa' | 'en'; address: string }): Promise<void> {
+export async function signUp(
+  deps: AccountDeps,
+  input: { email: string; password: string; businessName: string; lang: 'fa' | 'en'; address: string },
+): Promise<void> {
   const email = normalizeEmail(input.email);
   let name: string;
   try {
@@ -178,12 +229,19 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
   const hourMs = 3_600_000;
   const hour = windowStartOf(Date.now(), hourMs);
   const perClient = deps.config.DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR;
-  if (perClient > 0 && (await hitCounter(deps.db, `signup-client:${input.address.slice(0, 60)}`, hour)) > perClient) return;
-  if ((await hitCounter(deps.db, `signup-email:${sha256(email).toString('hex').slice(0, 40)}`, hour)) > SIGN_UPS_PER_EMAIL_PER_HOUR) return;
+  if (perClient > 0 && (await hitCounter(deps.db, `signup-client:${input.address.slice(0, 60)}`, hour)) > perClient)
+    return;
+  if (
+    (await hitCounter(deps.db, `signup-email:${sha256(email).toString('hex').slice(0, 40)}`, hour)) >
+    SIGN_UPS_PER_EMAIL_PER_HOUR
+  )
+    return;
   const existing = await userIdByEmail(deps.db, email);
   if (existing !== undefined) {
     // Capped per recipient (src/accounts/owner-mail.ts): anyone can cause this email.
-    await mailOwner({ db: deps.db, mailer: deps.mailer, baseUrl: deps.config.PUBLIC_BASE_URL }, email, input.lang, { kind: 'sign_up_tried' });
+    await mailOwner({ db: deps.db, mailer: deps.mailer, baseUrl: deps.config.PUBLIC_BASE_URL }, email, input.lang, {
+      kind: 'sign_up_tried',
+    });
     return;
   }
   const passwordHash = await hashPassword(input.password);
@@ -192,7 +250,13 @@ export async function signUp(deps: AccountDeps, input: { email: string; password
   try {
     merchantId = await deps.db.transaction().execute(async (trx) => {
       const merchant = await insertMerchant(trx, deps.config, name, undefined);
-      await insertUser(trx, { id: userId, merchantId: merchant.merchant_id, email, passwordHash, createdAt: new Date() });
+      await insertUser(trx, {
+        id: userId,
+        merchantId: merchant.merchant_id,
+        email,
+        passwordHash,
+        createdAt: new Date(),
+      });
       return merchant.merchant_id;
     });
   } catch (error) {
@@ -226,7 +290,10 @@ const SIGN_IN_WINDOW_MS = SIGN_IN_LIMITS.windowSeconds * 1000;
  * every address (its backoff).
  */
 const buckets = (email: string, address: string) => ({
-  account: { name: `signin-account:${sha256(`${email}\n${address}`).toString('hex').slice(0, 40)}`, limit: SIGN_IN_LIMITS.perAccount },
+  account: {
+    name: `signin-account:${sha256(`${email}\n${address}`).toString('hex').slice(0, 40)}`,
+    limit: SIGN_IN_LIMITS.perAccount,
+  },
   address: { name: `signin-address:${address.slice(0, 60)}`, limit: SIGN_IN_LIMITS.perAddress },
   anywhere: { name: `signin-account-all:${sha256(email).toString('hex').slice(0, 40)}`, limit: Infinity },
 });
@@ -291,10 +358,16 @@ async function passwordMatches(passwordHash: string | undefined, input: string):
  * sign-in), counted in the same throttle as sign-in: a wrong one, or one past
  * the limits, is `invalid_credentials`.
  */
-export async function confirmPassword(db: Db, user: { userId: string; email: string }, password: string, address: string): Promise<void> {
+export async function confirmPassword(
+  db: Db,
+  user: { userId: string; email: string },
+  password: string,
+  address: string,
+): Promise<void> {
   const row = await userPasswordHash(db, user.userId);
   const attempt = await reserveSignInFailure(db, user.email, address);
-  if (attempt === undefined || !(await passwordMatches(row.password_hash, password))) throw new AccountError('invalid_credentials');
+  if (attempt === undefined || !(await passwordMatches(row.password_hash, password)))
+    throw new AccountError('invalid_credentials');
   await attempt.succeeded();
 }
 
@@ -303,7 +376,10 @@ export async function confirmPassword(db: Db, user: { userId: string; email: str
  * throttled account or address all fail with `invalid_credentials`; only
  * the right password of an unconfirmed address learns `not_confirmed`.
  */
-export async function checkCredentials(db: Db, input: { email: string; password: string; address: string }): Promise<SignedInUser> {
+export async function checkCredentials(
+  db: Db,
+  input: { email: string; password: string; address: string },
+): Promise<SignedInUser> {
   let email: string;
   try {
     email = normalizeEmail(input.email);
@@ -314,7 +390,8 @@ export async function checkCredentials(db: Db, input: { email: string; password:
   const subject = user === undefined ? undefined : { userId: user.id, merchantId: user.merchant_id };
   const attempt = await reserveSignInFailure(db, email, input.address);
   if (attempt === undefined) throw new AccountError('invalid_credentials', subject);
-  if (!(await passwordMatches(user?.password_hash, input.password)) || user === undefined) throw new AccountError('invalid_credentials', subject);
+  if (!(await passwordMatches(user?.password_hash, input.password)) || user === undefined)
+    throw new AccountError('invalid_credentials', subject);
   await attempt.succeeded();
   if (user.email_confirmed_at === null) throw new AccountError('not_confirmed', subject);
   return { userId: user.id, merchantId: user.merchant_id, email: user.email, twoFactor: user.totp_enabled_at !== null };

@@ -45,7 +45,13 @@ export async function createDashboardKey(db: Db, user: SignedInUser, mode: KeyMo
 }
 
 /** Rolls one of the merchant's keys; another merchant's key is not found (OnboardingError). */
-export async function rollDashboardKey(db: Db, user: SignedInUser, keyId: string, expiresInSeconds: number, testKeyLimit: number) {
+export async function rollDashboardKey(
+  db: Db,
+  user: SignedInUser,
+  keyId: string,
+  expiresInSeconds: number,
+  testKeyLimit: number,
+) {
   const key = await apiKeyOwner(db, keyId);
   if (key === undefined || key.merchant_id !== user.merchantId) throw new OnboardingError(`no key ${keyId}`);
   await allowLiveKey(db, user, key.mode);
@@ -53,7 +59,12 @@ export async function rollDashboardKey(db: Db, user: SignedInUser, keyId: string
 }
 
 /** Makes (rolls) the merchant's ZarinPal and Zibal values of a mode; live ones under a live key's rules. */
-export async function issueDashboardCompatCredentials(db: Db, user: SignedInUser, mode: KeyMode, previousExpiresInSeconds: number) {
+export async function issueDashboardCompatCredentials(
+  db: Db,
+  user: SignedInUser,
+  mode: KeyMode,
+  previousExpiresInSeconds: number,
+) {
   await allowLiveKey(db, user, mode);
   return issueCompatCredentials(db, user.merchantId, mode, previousExpiresInSeconds);
 }

@@ -12,7 +12,14 @@ import type { Db } from '../db/database.ts';
 import { hitCounter, windowStartOf } from '../db/rate-limits.ts';
 
 /** The actions that need a recent second factor (src/accounts/step-up.ts); each is named in the owner's email and the audit log. */
-export const LIVE_ACTIONS = ['live_key', 'live_refund', 'live_webhook', 'settlement_account', 'live_link', 'split_beneficiary'] as const;
+export const LIVE_ACTIONS = [
+  'live_key',
+  'live_refund',
+  'live_webhook',
+  'settlement_account',
+  'live_link',
+  'split_beneficiary',
+] as const;
 export type LiveAction = (typeof LIVE_ACTIONS)[number];
 
 type Lang = 'fa' | 'en';
@@ -24,7 +31,10 @@ const HOUR_MS = 3_600_000;
 const ACTION_WORDS: Record<LiveAction, Record<Lang, string>> = {
   live_key: { en: 'create or roll a live API key', fa: 'ساخت یا تعویض کلید API واقعی' },
   live_refund: { en: 'refund a live payment', fa: 'بازپرداخت یک پرداخت واقعی' },
-  live_webhook: { en: 'add or change a live webhook endpoint or its secret', fa: 'افزودن یا تغییر نشانی وب‌هوک واقعی یا رمز آن' },
+  live_webhook: {
+    en: 'add or change a live webhook endpoint or its secret',
+    fa: 'افزودن یا تغییر نشانی وب‌هوک واقعی یا رمز آن',
+  },
   settlement_account: { en: 'change the account settlements are paid to', fa: 'تغییر حساب تسویه' },
   live_link: { en: 'create a live payment link', fa: 'ساخت لینک پرداخت واقعی' },
   split_beneficiary: { en: 'register an account split payments are paid to', fa: 'ثبت حساب ذی‌نفع تسهیم' },
@@ -55,26 +65,50 @@ export function ownerNoticeMail(notice: OwnerNotice, lang: Lang, baseUrl: string
     case 'live_action_refused': {
       const what = ACTION_WORDS[notice.action][lang];
       return en
-        ? { subject: 'A live action was refused on your Dargah account', text: `Someone signed in to your Dargah account with your password tried to ${what}. It was refused: live actions need two-step sign-in, proved in the same session.\n\n${notYou}` }
-        : { subject: 'یک کار واقعی در حساب درگاه شما رد شد', text: `کسی که با گذرواژهٔ شما وارد حساب درگاه شده بود خواست این کار را بکند: ${what}. این کار رد شد: کارهای واقعی به ورود دومرحله‌ای در همان نشست نیاز دارند.\n\n${notYou}` };
+        ? {
+            subject: 'A live action was refused on your Dargah account',
+            text: `Someone signed in to your Dargah account with your password tried to ${what}. It was refused: live actions need two-step sign-in, proved in the same session.\n\n${notYou}`,
+          }
+        : {
+            subject: 'یک کار واقعی در حساب درگاه شما رد شد',
+            text: `کسی که با گذرواژهٔ شما وارد حساب درگاه شده بود خواست این کار را بکند: ${what}. این کار رد شد: کارهای واقعی به ورود دومرحله‌ای در همان نشست نیاز دارند.\n\n${notYou}`,
+          };
     }
     case 'live_action_done': {
       const what = ACTION_WORDS[notice.action][lang];
       return en
-        ? { subject: 'A live change on your Dargah account', text: `This was done on your Dargah account: ${what} (${notice.detail}).\n\n${notYou}` }
-        : { subject: 'تغییری واقعی در حساب درگاه شما', text: `این کار در حساب درگاه شما انجام شد: ${what} (${notice.detail}).\n\n${notYou}` };
+        ? {
+            subject: 'A live change on your Dargah account',
+            text: `This was done on your Dargah account: ${what} (${notice.detail}).\n\n${notYou}`,
+          }
+        : {
+            subject: 'تغییری واقعی در حساب درگاه شما',
+            text: `این کار در حساب درگاه شما انجام شد: ${what} (${notice.detail}).\n\n${notYou}`,
+          };
     }
     case 'two_factor_change_requested': {
       const what = CHANGE_WORDS[notice.change][lang];
       return en
-        ? { subject: 'Confirm the change of your Dargah two-step sign-in', text: `You asked to ${what} on your Dargah account. To go on, open this link within 1 hour, signed in to the dashboard:\n${notice.link}\n\n${notYou}` }
-        : { subject: 'تأیید تغییر ورود دومرحله‌ای درگاه', text: `درخواست ${what} در حساب درگاه شما رسید. برای ادامه، این پیوند را تا ۱ ساعت دیگر، در حالی که وارد پیشخوان شده‌اید، باز کنید:\n${notice.link}\n\n${notYou}` };
+        ? {
+            subject: 'Confirm the change of your Dargah two-step sign-in',
+            text: `You asked to ${what} on your Dargah account. To go on, open this link within 1 hour, signed in to the dashboard:\n${notice.link}\n\n${notYou}`,
+          }
+        : {
+            subject: 'تأیید تغییر ورود دومرحله‌ای درگاه',
+            text: `درخواست ${what} در حساب درگاه شما رسید. برای ادامه، این پیوند را تا ۱ ساعت دیگر، در حالی که وارد پیشخوان شده‌اید، باز کنید:\n${notice.link}\n\n${notYou}`,
+          };
     }
     case 'two_factor_changed': {
       const what = CHANGE_WORDS[notice.change][lang];
       return en
-        ? { subject: 'Your Dargah two-step sign-in changed', text: `This was done on your Dargah account: ${what}.\n\n${notYou}` }
-        : { subject: 'ورود دومرحله‌ای درگاه شما تغییر کرد', text: `این کار در حساب درگاه شما انجام شد: ${what}.\n\n${notYou}` };
+        ? {
+            subject: 'Your Dargah two-step sign-in changed',
+            text: `This was done on your Dargah account: ${what}.\n\n${notYou}`,
+          }
+        : {
+            subject: 'ورود دومرحله‌ای درگاه شما تغییر کرد',
+            text: `این کار در حساب درگاه شما انجام شد: ${what}.\n\n${notYou}`,
+          };
     }
     case 'password_reset_two_factor_kept':
       return en
@@ -88,8 +122,14 @@ export function ownerNoticeMail(notice: OwnerNotice, lang: Lang, baseUrl: string
           };
     case 'sign_up_tried':
       return en
-        ? { subject: 'Someone tried to sign up with your address', text: `This address already has a Dargah account. Sign in at ${baseUrl}/dashboard/sign-in?lang=en\n` }
-        : { subject: 'تلاش برای ثبت‌نام با نشانی شما', text: `این نشانی از قبل حساب درگاه دارد. از این پیوند وارد شوید: ${baseUrl}/dashboard/sign-in\n` };
+        ? {
+            subject: 'Someone tried to sign up with your address',
+            text: `This address already has a Dargah account. Sign in at ${baseUrl}/dashboard/sign-in?lang=en\n`,
+          }
+        : {
+            subject: 'تلاش برای ثبت‌نام با نشانی شما',
+            text: `این نشانی از قبل حساب درگاه دارد. از این پیوند وارد شوید: ${baseUrl}/dashboard/sign-in\n`,
+          };
   }
 }
 
@@ -103,12 +143,21 @@ const unsolicited = (notice: OwnerNotice) => notice.kind === 'live_action_refuse
  */
 export async function ownerNoticeAllowed(db: Db, to: string, notice: OwnerNotice): Promise<boolean> {
   if (!unsolicited(notice)) return true;
-  const count = await hitCounter(db, `unsolicited-mail:${createHash('sha256').update(to).digest('hex').slice(0, 40)}`, windowStartOf(Date.now(), HOUR_MS));
+  const count = await hitCounter(
+    db,
+    `unsolicited-mail:${createHash('sha256').update(to).digest('hex').slice(0, 40)}`,
+    windowStartOf(Date.now(), HOUR_MS),
+  );
   return count <= UNSOLICITED_MAIL_PER_HOUR;
 }
 
 /** Mails a notice to the account's owner (its user's confirmed address), within the cap of ownerNoticeAllowed. */
-export async function mailOwner(deps: { db: Db; mailer: Mailer; baseUrl: string }, to: string, lang: Lang, notice: OwnerNotice): Promise<void> {
+export async function mailOwner(
+  deps: { db: Db; mailer: Mailer; baseUrl: string },
+  to: string,
+  lang: Lang,
+  notice: OwnerNotice,
+): Promise<void> {
   if (!(await ownerNoticeAllowed(deps.db, to, notice))) return;
   await deps.mailer.send({ to, ...ownerNoticeMail(notice, lang, deps.baseUrl) });
 }

@@ -49,7 +49,10 @@ export interface ResetDone extends AccountRef {
  * address's token is stored, and its mail goes out in the background, so
  * neither the answer nor its time tells whether the address has an account.
  */
-export async function requestPasswordReset(deps: AccountDeps & { logger: Logger }, input: { email: string; lang: 'fa' | 'en' }): Promise<AccountRef | undefined> {
+export async function requestPasswordReset(
+  deps: AccountDeps & { logger: Logger },
+  input: { email: string; lang: 'fa' | 'en' },
+): Promise<AccountRef | undefined> {
   let email: string | undefined;
   try {
     email = normalizeEmail(input.email);
@@ -58,7 +61,9 @@ export async function requestPasswordReset(deps: AccountDeps & { logger: Logger 
   }
   const user = email === undefined ? undefined : await userAccountByEmail(deps.db, email);
   const hourMs = 3_600_000;
-  const counted = sha256(email ?? input.email.slice(0, 254)).toString('hex').slice(0, 40);
+  const counted = sha256(email ?? input.email.slice(0, 254))
+    .toString('hex')
+    .slice(0, 40);
   const sent = await hitCounter(deps.db, `reset-account:${counted}`, windowStartOf(Date.now(), hourMs));
   const token = newToken();
   if (user === undefined || email === undefined) return undefined;

@@ -18,7 +18,10 @@ export interface SecretBox {
 }
 
 export function secretBox(setting: string): SecretBox {
-  const key = setting === '' ? undefined : Buffer.from(hkdfSync('sha256', setting, Buffer.alloc(0), 'dargah-dashboard-secrets', 32));
+  const key =
+    setting === ''
+      ? undefined
+      : Buffer.from(hkdfSync('sha256', setting, Buffer.alloc(0), 'dargah-dashboard-secrets', 32));
   return {
     sealing: key !== undefined,
     seal(plain, owner) {
@@ -27,7 +30,9 @@ export function secretBox(setting: string): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', key, nonce);
       cipher.setAAD(Buffer.from(owner, 'utf8'));
       const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return [SEALED, nonce, sealed, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+      return [SEALED, nonce, sealed, cipher.getAuthTag()]
+        .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+        .join('.');
     },
     open(stored, owner) {
       const [kind, ...parts] = stored.split('.');

@@ -7,7 +7,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { deleteSession, deleteUserSessions, insertSession, sessionWithUser, setSessionLastSeen, setSessionSecondFactor } from '../db/sessions.ts';
+import {
+  deleteSession,
+  deleteUserSessions,
+  insertSession,
+  sessionWithUser,
+  setSessionLastSeen,
+  setSessionSecondFactor,
+} from '../db/sessions.ts';
 import { deleteUserSignInChallenges } from '../db/two-factor.ts';
 import { sha256, type SignedInUser } from './accounts.ts';
 
@@ -21,29 +28,55 @@ export type SessionConfig = Pick<Config, 'DASHBOARD_SESSION_IDLE_SECONDS' | 'DAS
  * A new session for a user who just signed in; `replacing` (the browser's previous session, if any) ends.
  * `secondFactor`: the sign-in passed a TOTP or recovery code, which counts as this session's step-up.
  */
-export async function startSession(db: Db, config: SessionConfig, userId: string, replacing?: string, secondFactor = false): Promise<string> {
+export async function startSession(
+  db: Db,
+  config: SessionConfig,
+  userId: string,
+  replacing?: string,
+  secondFactor = false,
+): Promise<string> {
   if (replacing !== undefined) await endSession(db, replacing);
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  await insertSession(db, { tokenHash: sha256(token), userId, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + config.DASHBOARD_SESSION_MAX_SECONDS * 1000), secondFactorAt: secondFactor ? now : null });
+  await insertSession(db, {
+    tokenHash: sha256(token),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + config.DASHBOARD_SESSION_MAX_SECONDS * 1000),
+    secondFactorAt: secondFactor ? now : null,
+  });
   return token;
 }
 
 /** The user of a live session, or undefined (and the row is gone) when it has ended. */
-export async function sessionUser(db: Db, config: SessionConfig, token: string | undefined): Promise<SignedInUser | undefined> {
+export async function sessionUser(
+  db: Db,
+  config: SessionConfig,
+  token: string | undefined,
+): Promise<SignedInUser | undefined> {
   if (token === undefined || !TOKEN_PATTERN.test(token)) return undefined;
   const tokenHash = sha256(token);
   const row = await sessionWithUser(db, tokenHash);
   if (row === undefined) return undefined;
   const now = Date.now();
-  if (now >= row.expires_at.getTime() || now - row.last_seen_at.getTime() >= config.DASHBOARD_SESSION_IDLE_SECONDS * 1000) {
+  if (
+    now >= row.expires_at.getTime() ||
+    now - row.last_seen_at.getTime() >= config.DASHBOARD_SESSION_IDLE_SECONDS * 1000
+  ) {
     await deleteSession(db, tokenHash);
     return undefined;
   }
   if (now - row.last_seen_at.getTime() > TOUCH_RESOLUTION_MS) {
     await setSessionLastSeen(db, tokenHash, new Date(now));
   }
-  return { userId: row.user_id, merchantId: row.merchant_id, email: row.email, twoFactor: row.totp_enabled_at !== null, secondFactorAt: row.second_factor_at };
+  return {
+    userId: row.user_id,
+    merchantId: row.merchant_id,
+    email: row.email,
+    twoFactor: row.totp_enabled_at !== null,
+    secondFactorAt: row.second_factor_at,
+  };
 }
 
 /** This session just proved a second factor (a step-up, or a new authenticator's first code). */

@@ -24,7 +24,8 @@ export type { LiveAction } from './owner-mail.ts';
 export function liveActionMissing(user: SignedInUser, now: number): 'two_factor' | 'step_up' | undefined {
   if (!user.twoFactor) return 'two_factor';
   const at = user.secondFactorAt;
-  if (at === undefined || at === null || now - at.getTime() >= STEP_UP_SECONDS * 1000 || at.getTime() > now + 60_000) return 'step_up';
+  if (at === undefined || at === null || now - at.getTime() >= STEP_UP_SECONDS * 1000 || at.getTime() > now + 60_000)
+    return 'step_up';
   return undefined;
 }
 
@@ -41,6 +42,11 @@ export class StepUpNeeded extends Error {
  * in the sign-in throttle; answers which it was (`invalid_code` otherwise).
  * The caller then records it on the session (recordSecondFactor).
  */
-export async function passStepUp(deps: TwoFactorDeps, user: SignedInUser, code: string, address: string): Promise<'totp' | 'recovery_code'> {
+export async function passStepUp(
+  deps: TwoFactorDeps,
+  user: SignedInUser,
+  code: string,
+  address: string,
+): Promise<'totp' | 'recovery_code'> {
   return throttledCodeCheck(deps.db, user, address, () => useSecondFactor(deps, user.userId, code));
 }

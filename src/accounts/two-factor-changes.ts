@@ -8,9 +8,23 @@
  */
 import type { TwoFactorChange } from '../db/database.ts';
 import { markEmailTokenUsed } from '../db/accounts.ts';
-import { AccountError, confirmPassword, findEmailToken, issueEmailToken, sha256, type AccountDeps, type SignedInUser } from './accounts.ts';
+import {
+  AccountError,
+  confirmPassword,
+  findEmailToken,
+  issueEmailToken,
+  sha256,
+  type AccountDeps,
+  type SignedInUser,
+} from './accounts.ts';
 import { mailOwner } from './owner-mail.ts';
-import { disableTwoFactor, enableTwoFactor, renewRecoveryCodes, throttledCodeCheck, type TwoFactorDeps } from './two-factor.ts';
+import {
+  disableTwoFactor,
+  enableTwoFactor,
+  renewRecoveryCodes,
+  throttledCodeCheck,
+  type TwoFactorDeps,
+} from './two-factor.ts';
 
 export type { TwoFactorChange };
 
@@ -25,7 +39,8 @@ export const CHANGE_PATHS: Record<TwoFactorChange, string> = {
 };
 
 /** Whether the change fits the user's state: on only while off; off and new codes only while on. */
-const fits = (change: TwoFactorChange, user: SignedInUser) => (change === 'two_factor_on' ? !user.twoFactor : user.twoFactor);
+const fits = (change: TwoFactorChange, user: SignedInUser) =>
+  change === 'two_factor_on' ? !user.twoFactor : user.twoFactor;
 
 type ChangeDeps = Pick<AccountDeps, 'db' | 'config' | 'mailer'>;
 
@@ -34,16 +49,30 @@ type ChangeDeps = Pick<AccountDeps, 'db' | 'config' | 'mailer'>;
  * wrong: `invalid_credentials`), then the confirmation link to the account's
  * address. A change that does not fit the user's state is `invalid_link`.
  */
-export async function requestTwoFactorChange(deps: ChangeDeps, user: SignedInUser, change: TwoFactorChange, input: { password: string; address: string; lang: 'fa' | 'en' }): Promise<void> {
+export async function requestTwoFactorChange(
+  deps: ChangeDeps,
+  user: SignedInUser,
+  change: TwoFactorChange,
+  input: { password: string; address: string; lang: 'fa' | 'en' },
+): Promise<void> {
   if (!fits(change, user)) throw new AccountError('invalid_link');
   await confirmPassword(deps.db, user, input.password, input.address);
   const token = await issueEmailToken(deps.db, user.userId, change, CHANGE_LINK_HOURS);
   const link = `${deps.config.PUBLIC_BASE_URL}${CHANGE_PATHS[change]}?token=${token}${input.lang === 'en' ? '&lang=en' : ''}`;
-  await mailOwner({ db: deps.db, mailer: deps.mailer, baseUrl: deps.config.PUBLIC_BASE_URL }, user.email, input.lang, { kind: 'two_factor_change_requested', change, link });
+  await mailOwner({ db: deps.db, mailer: deps.mailer, baseUrl: deps.config.PUBLIC_BASE_URL }, user.email, input.lang, {
+    kind: 'two_factor_change_requested',
+    change,
+    link,
+  });
 }
 
 /** The change's link still stands and is this user's (another user's, a used or expired one: `invalid_link`). */
-export async function checkTwoFactorChange(deps: Pick<AccountDeps, 'db'>, user: SignedInUser, change: TwoFactorChange, token: string): Promise<void> {
+export async function checkTwoFactorChange(
+  deps: Pick<AccountDeps, 'db'>,
+  user: SignedInUser,
+  change: TwoFactorChange,
+  token: string,
+): Promise<void> {
   const row = await findEmailToken(deps.db, token, change);
   if (row.user_id !== user.userId || !fits(change, user)) throw new AccountError('invalid_link');
 }
@@ -70,17 +99,29 @@ export async function completeTwoFactorChange(
   // Turning on checks the first code of the secret the page itself shows: nothing there to guess, so no throttle.
   // Off and new codes check the current authenticator, as sign-in does: counted in the sign-in throttle.
   const made =
-    change === 'two_factor_on' ? await makeChange(deps, user, change, input.code) : await throttledCodeCheck(deps.db, user, input.address, () => makeChange(deps, user, change, input.code));
+    change === 'two_factor_on'
+      ? await makeChange(deps, user, change, input.code)
+      : await throttledCodeCheck(deps.db, user, input.address, () => makeChange(deps, user, change, input.code));
   // Used up once the change is made; of two uses at once, the change itself (conditional in the service) happens once.
   await markEmailTokenUsed(deps.db, sha256(input.token), new Date());
-  await mailOwner({ db: deps.db, mailer: deps.mailer, baseUrl: deps.config.PUBLIC_BASE_URL }, user.email, input.lang, { kind: 'two_factor_changed', change });
+  await mailOwner({ db: deps.db, mailer: deps.mailer, baseUrl: deps.config.PUBLIC_BASE_URL }, user.email, input.lang, {
+    kind: 'two_factor_changed',
+    change,
+  });
   return made;
 }
 
-async function makeChange(deps: TwoFactorDeps, user: SignedInUser, change: TwoFactorChange, code: string): Promise<ChangeMade> {
+async function makeChange(
+  deps: TwoFactorDeps,
+  user: SignedInUser,
+  change: TwoFactorChange,
+  code: string,
+): Promise<ChangeMade> {
   let made: ChangeMade;
-  if (change === 'two_factor_on') made = { codes: await enableTwoFactor(deps, user.userId, code), usedRecoveryCode: false };
-  else if (change === 'two_factor_off') made = { usedRecoveryCode: (await disableTwoFactor(deps, user.userId, code)) === 'recovery_code' };
+  if (change === 'two_factor_on')
+    made = { codes: await enableTwoFactor(deps, user.userId, code), usedRecoveryCode: false };
+  else if (change === 'two_factor_off')
+    made = { usedRecoveryCode: (await disableTwoFactor(deps, user.userId, code)) === 'recovery_code' };
   else {
     const renewed = await renewRecoveryCodes(deps, user.userId, code);
     made = { codes: renewed.codes, usedRecoveryCode: renewed.used === 'recovery_code' };

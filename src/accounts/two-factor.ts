@@ -41,7 +41,8 @@ export const RECOVERY_CODE_COUNT = 10;
 /** A pending sign-in's second step must come within this time and these many wrong codes. */
 export const CHALLENGE = { seconds: 5 * 60, failures: 5 } as const;
 
-const totpOf = (secret: string, label = '') => new TOTP({ ...TOTP_PARAMETERS, label, secret: Secret.fromBase32(secret) });
+const totpOf = (secret: string, label = '') =>
+  new TOTP({ ...TOTP_PARAMETERS, label, secret: Secret.fromBase32(secret) });
 
 /** A new random TOTP secret (160 bits, RFC 4226's recommended length), in base32 as apps take it. */
 export const newTotpSecret = (): string => new Secret({ size: 20 }).base32;
@@ -82,7 +83,9 @@ export const normalizeRecoveryCode = (input: string): string => input.toLowerCas
  * (key null) keep the old shared-prefix SHA-256 until the user makes new ones.
  */
 export const recoveryHash = (key: Buffer | null, input: string): Buffer =>
-  key === null ? sha256(`recovery:${normalizeRecoveryCode(input)}`) : createHmac('sha256', key).update(normalizeRecoveryCode(input)).digest();
+  key === null
+    ? sha256(`recovery:${normalizeRecoveryCode(input)}`)
+    : createHmac('sha256', key).update(normalizeRecoveryCode(input)).digest();
 
 /** New recovery codes for a user, inside `trx`: a new key, the old codes gone; answers the codes, to show once. */
 async function replaceRecoveryCodes(trx: Db, userId: string, now: Date): Promise<string[]> {
@@ -90,7 +93,12 @@ async function replaceRecoveryCodes(trx: Db, userId: string, now: Date): Promise
   const key = randomBytes(32);
   await setRecoveryCodeKey(trx, userId, key);
   await deleteUserRecoveryCodes(trx, userId);
-  await insertRecoveryCodes(trx, userId, codes.map((c) => recoveryHash(key, c)), now);
+  await insertRecoveryCodes(
+    trx,
+    userId,
+    codes.map((c) => recoveryHash(key, c)),
+    now,
+  );
   return codes;
 }
 
@@ -99,7 +107,10 @@ export interface TwoFactorDeps {
   box: SecretBox;
 }
 
-export async function twoFactorStatus(db: Db, userId: string): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
+export async function twoFactorStatus(
+  db: Db,
+  userId: string,
+): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
   const user = await userTotpEnabledAt(db, userId);
   const recoveryCodesLeft = await unusedRecoveryCodeCount(db, userId);
   return { enabled: user.totp_enabled_at !== null, recoveryCodesLeft };
@@ -132,7 +143,11 @@ export async function enableTwoFactor({ db, box }: TwoFactorDeps, userId: string
 }
 
 /** New recovery codes (the old ones stop working) once a current code (or a recovery code) is right; answers them, to show once. */
-export async function renewRecoveryCodes(deps: TwoFactorDeps, userId: string, code: string): Promise<{ codes: string[]; used: 'totp' | 'recovery_code' }> {
+export async function renewRecoveryCodes(
+  deps: TwoFactorDeps,
+  userId: string,
+  code: string,
+): Promise<{ codes: string[]; used: 'totp' | 'recovery_code' }> {
   const used = await useSecondFactor(deps, userId, code);
   return { codes: await deps.db.transaction().execute((trx) => replaceRecoveryCodes(trx, userId, new Date())), used };
 }
@@ -142,7 +157,11 @@ export async function renewRecoveryCodes(deps: TwoFactorDeps, userId: string, co
  * code not used before, or an unused recovery code (which is then used up).
  * Answers which it was; anything else is `invalid_code`.
  */
-export async function useSecondFactor({ db, box }: TwoFactorDeps, userId: string, code: string): Promise<'totp' | 'recovery_code'> {
+export async function useSecondFactor(
+  { db, box }: TwoFactorDeps,
+  userId: string,
+  code: string,
+): Promise<'totp' | 'recovery_code'> {
   const user = await userSecondFactor(db, userId);
   if (user.totp_secret === null) throw new AccountError('invalid_code');
   const lastStep = user.totp_last_step === null ? null : Number(user.totp_last_step);
@@ -154,7 +173,8 @@ export async function useSecondFactor({ db, box }: TwoFactorDeps, userId: string
   }
   const normalized = normalizeRecoveryCode(code);
   if (normalized.length === RECOVERY_LENGTH) {
-    if (await useRecoveryCode(db, userId, recoveryHash(user.recovery_code_key, normalized), new Date())) return 'recovery_code';
+    if (await useRecoveryCode(db, userId, recoveryHash(user.recovery_code_key, normalized), new Date()))
+      return 'recovery_code';
   }
   throw new AccountError('invalid_code');
 }
@@ -163,7 +183,12 @@ export async function useSecondFactor({ db, box }: TwoFactorDeps, userId: string
  * Runs a code check of a signed-in user within the sign-in throttle: counted
  * first (past the limits: `invalid_code` unheard), taken back when right.
  */
-export async function throttledCodeCheck<T>(db: Db, user: { email: string }, address: string, check: () => Promise<T>): Promise<T> {
+export async function throttledCodeCheck<T>(
+  db: Db,
+  user: { email: string },
+  address: string,
+  check: () => Promise<T>,
+): Promise<T> {
   const attempt = await reserveSignInFailure(db, user.email, address);
   if (attempt === undefined) throw new AccountError('invalid_code');
   const result = await check();
@@ -172,7 +197,11 @@ export async function throttledCodeCheck<T>(db: Db, user: { email: string }, add
 }
 
 /** Turns two-factor sign-in off; needs a current code (or a recovery code: the device may be lost). */
-export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, code: string): Promise<'totp' | 'recovery_code'> {
+export async function disableTwoFactor(
+  deps: TwoFactorDeps,
+  userId: string,
+  code: string,
+): Promise<'totp' | 'recovery_code'> {
   const used = await useSecondFactor(deps, userId, code);
   await deps.db.transaction().execute(async (trx) => {
     await clearTotp(trx, userId);
@@ -187,7 +216,12 @@ const CHALLENGE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export async function startChallenge(db: Db, userId: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  await insertSignInChallenge(db, { tokenHash: sha256(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + CHALLENGE.seconds * 1000) });
+  await insertSignInChallenge(db, {
+    tokenHash: sha256(token),
+    userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + CHALLENGE.seconds * 1000),
+  });
   return token;
 }
 
@@ -212,13 +246,19 @@ export type ChallengeResult = { user: SignedInUser; method: 'totp' | 'recovery_c
  * is `invalid_link` (start again); a wrong code or a throttled account
  * `invalid_code`, whose `subject` names the account for the audit log.
  */
-export async function passChallenge(deps: TwoFactorDeps, token: string | undefined, code: string, address: string): Promise<ChallengeResult> {
+export async function passChallenge(
+  deps: TwoFactorDeps,
+  token: string | undefined,
+  code: string,
+  address: string,
+): Promise<ChallengeResult> {
   const row = await challengeRow(deps.db, token);
   if (row === undefined) throw new AccountError('invalid_link');
   const subject = { userId: row.user_id, merchantId: row.merchant_id };
   // Count first, atomically, then decide: of any number of codes sent at once, only the first
   // CHALLENGE.failures get a slot of this pending sign-in; the rest find it used up.
-  if (!(await countSignInChallengeFailure(deps.db, row.token_hash, CHALLENGE.failures, new Date()))) throw new AccountError('invalid_link');
+  if (!(await countSignInChallengeFailure(deps.db, row.token_hash, CHALLENGE.failures, new Date())))
+    throw new AccountError('invalid_link');
   const attempt = await reserveSignInFailure(deps.db, row.email, address);
   if (attempt === undefined) throw new AccountError('invalid_code', subject);
   let method: 'totp' | 'recovery_code';

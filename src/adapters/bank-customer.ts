@@ -29,11 +29,16 @@ async function simulatorPage(url: string, init: RequestInit, timeoutMs: number):
     if (!res.ok) throw new Error(`the simulator answered ${res.status}`);
     return await res.text();
   } catch (error) {
-    throw new BankUnavailableError(`the bank simulator's page did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    throw new BankUnavailableError(
+      `the bank simulator's page did not answer: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
-const formBody = (fields: Record<string, string>) => ({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+const formBody = (fields: Record<string, string>) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+});
 
 /**
  * Chooses `outcome` on the simulator's page `page` and answers the fields the bank posts back. Like
@@ -42,11 +47,20 @@ const formBody = (fields: Record<string, string>) => ({ headers: { 'content-type
  * request goes to `simulatorUrl`, the simulator's address as this server reaches it (the page's
  * address is the one customers' browsers reach, which may differ), at the page's path.
  */
-export async function chooseOnSimulator(simulatorUrl: string, page: SimulatorPage, outcome: string, timeoutMs: number): Promise<Record<string, string>> {
+export async function chooseOnSimulator(
+  simulatorUrl: string,
+  page: SimulatorPage,
+  outcome: string,
+  timeoutMs: number,
+): Promise<Record<string, string>> {
   const base = `${simulatorUrl.replace(/\/+$/, '')}/`;
   const at = new URL(page.url);
   const pageUrl = new URL(`${at.pathname}${at.search}`.replace(/^\//, ''), base).href;
-  const html = await simulatorPage(pageUrl, page.method === 'POST' ? { method: 'POST', ...formBody(page.fields) } : { method: 'GET' }, timeoutMs);
+  const html = await simulatorPage(
+    pageUrl,
+    page.method === 'POST' ? { method: 'POST', ...formBody(page.fields) } : { method: 'GET' },
+    timeoutMs,
+  );
   const form = CHOICE_FORM.exec(html);
   if (form === null) throw new BankUnavailableError("the bank simulator's page has no choice form");
   const hidden = Object.fromEntries([...form[2]!.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)]));
@@ -56,6 +70,7 @@ export async function chooseOnSimulator(simulatorUrl: string, page: SimulatorPag
   // callback URL's own fields, Asan Pardakht's localInvoiceId) and its hidden fields, which win over
   // the query as they do at our return route.
   const back = CHOICE_FORM.exec(answer);
-  const query = back === null ? {} : Object.fromEntries(new URL(unescape(back[1]!.replace(/&amp;/g, '&')), base).searchParams);
+  const query =
+    back === null ? {} : Object.fromEntries(new URL(unescape(back[1]!.replace(/&amp;/g, '&')), base).searchParams);
   return { ...query, ...Object.fromEntries([...answer.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)])) };
 }

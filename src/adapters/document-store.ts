@@ -28,9 +28,12 @@ const inside = (parent: string, child: string) => {
   return path === '' || (!path.startsWith('..') && !isAbsolute(path));
 };
 
-export function documentStore(config: Pick<Config, 'DOCUMENTS_DIR'> & Partial<Pick<Config, 'DOCUMENTS_QUOTA_BYTES'>>): DocumentStore {
+export function documentStore(
+  config: Pick<Config, 'DOCUMENTS_DIR'> & Partial<Pick<Config, 'DOCUMENTS_QUOTA_BYTES'>>,
+): DocumentStore {
   const directory = resolve(config.DOCUMENTS_DIR);
-  if (inside(SOURCE_TREE, directory)) throw new ConfigError(`Invalid configuration: DOCUMENTS_DIR must not be inside the source tree (${SOURCE_TREE})`);
+  if (inside(SOURCE_TREE, directory))
+    throw new ConfigError(`Invalid configuration: DOCUMENTS_DIR must not be inside the source tree (${SOURCE_TREE})`);
   const pathOf = (merchantId: string, fileId: string) => {
     // Both are UUIDs the gateway made; checked anyway, so no path can leave the directory.
     if (!ID.test(merchantId) || !ID.test(fileId)) throw new Error('document ids must be UUIDs');

@@ -19,11 +19,16 @@ export interface Mailer {
   close(): void;
 }
 
-export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, print: (text: string) => void = (t) => process.stdout.write(t)): Mailer {
+export function createMailer(
+  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
+  print: (text: string) => void = (t) => process.stdout.write(t),
+): Mailer {
   if (config.SMTP_URL === '') {
     return {
       send(mail) {
-        print(`\n----- email (no SMTP_URL set) -----\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n-----------------------------------\n`);
+        print(
+          `\n----- email (no SMTP_URL set) -----\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n-----------------------------------\n`,
+        );
         return Promise.resolve();
       },
       close() {},
@@ -35,7 +40,9 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, pri
     host: url.hostname,
     port: url.port === '' ? (url.protocol === 'smtps:' ? 465 : 587) : Number(url.port),
     secure: url.protocol === 'smtps:',
-    ...(url.username === '' ? {} : { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
+    ...(url.username === ''
+      ? {}
+      : { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
     connectionTimeout: 5_000,
     greetingTimeout: 5_000,
     socketTimeout: 10_000,
@@ -57,5 +64,7 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, pri
  * links are one-time secrets.
  */
 export function sendInBackground(mailer: Mailer, mail: Mail, logger: Pick<Logger, 'warn'>): void {
-  mailer.send(mail).catch((error: unknown) => logger.warn({ err: error, subject: mail.subject }, 'an email could not be sent'));
+  mailer
+    .send(mail)
+    .catch((error: unknown) => logger.warn({ err: error, subject: mail.subject }, 'an email could not be sent'));
 }

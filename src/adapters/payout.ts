@@ -20,7 +20,8 @@ export interface PayoutRequest {
   description: string;
 }
 
-export type PayoutAnswer = { result: 'paid'; reference: string } | { result: 'refused'; code: number; description: string };
+export type PayoutAnswer =
+  { result: 'paid'; reference: string } | { result: 'refused'; code: number; description: string };
 
 export interface PayoutAdapter {
   /** Throws BankUnavailableError when the bank did not answer (worth another try with the same key). */
@@ -47,7 +48,12 @@ export class PayaPayouts implements PayoutAdapter {
       Description: description,
     });
     const code = answer.ResultCode ?? -1;
-    if (code === RESULT.OK || code === RESULT.DUPLICATE) return { result: 'paid', reference: String(answer.TraceNo ?? '') };
-    return { result: 'refused', code, description: answer.ResultDescription ?? `the bank refused the transfer (${code})` };
+    if (code === RESULT.OK || code === RESULT.DUPLICATE)
+      return { result: 'paid', reference: String(answer.TraceNo ?? '') };
+    return {
+      result: 'refused',
+      code,
+      description: answer.ResultDescription ?? `the bank refused the transfer (${code})`,
+    };
   }
 }

@@ -31,7 +31,12 @@ export function connectionFailure(error: NodeJS.ErrnoException): WebhookAttemptE
   return error.code !== undefined && TLS_ERROR_CODE.test(error.code) ? 'tls_error' : 'connection_failed';
 }
 
-export function postToReceiver(target: CheckedUrl, headers: WebhookHeaders, body: string, timeoutMs: number): Promise<ReceiverAnswer> {
+export function postToReceiver(
+  target: CheckedUrl,
+  headers: WebhookHeaders,
+  body: string,
+  timeoutMs: number,
+): Promise<ReceiverAnswer> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const { address, family } = target;
@@ -78,7 +83,10 @@ export function postToReceiver(target: CheckedUrl, headers: WebhookHeaders, body
       req.destroy();
     }, timeoutMs);
     req.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ failure: connectionFailure(error), detail: (error.code === undefined ? error.message : `${error.code}: ${error.message}`).slice(0, 500) });
+      finish({
+        failure: connectionFailure(error),
+        detail: (error.code === undefined ? error.message : `${error.code}: ${error.message}`).slice(0, 500),
+      });
     });
     req.end(body);
   });

@@ -36,7 +36,12 @@ export interface WebhookHeaders {
   'webhook-signature': string;
 }
 
-export function webhookHeaders(secrets: readonly string[], id: string, timestampSeconds: number, body: string): WebhookHeaders {
+export function webhookHeaders(
+  secrets: readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): WebhookHeaders {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),

@@ -16,7 +16,8 @@ import type { KeyMode } from '../domain/merchant.ts';
 
 export type Resolver = (host: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 export interface UrlPolicy {
   /** Test mode only: http(s)://localhost, on any port, for local development. */
@@ -38,10 +39,15 @@ export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443, 80];
 
 /** The policy the configuration asks for. */
 export function webhookUrlPolicy(
-  config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'> & Partial<Pick<Config, 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_CA_FILE'>>,
+  config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'> &
+    Partial<Pick<Config, 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_CA_FILE'>>,
   resolve?: Resolver,
 ): UrlPolicy {
-  const list = (value: string) => value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const list = (value: string) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
   const allowedPorts = list(config.WEBHOOK_ALLOWED_PORTS).map(Number);
   const caFile = config.WEBHOOK_CA_FILE ?? '';
   const ca = caFile === '' ? undefined : readCaFile(caFile);
@@ -148,5 +154,10 @@ export async function checkWebhookUrl(raw: string, mode: KeyMode, policy: UrlPol
     throw new WebhookUrlRefused(`must use port ${ports.join(' or ')}`);
   }
   const address = ipaddr.process(addresses[0]!).toString();
-  return { url, address, family: ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4, ...(operatorNetwork && policy.ca !== undefined ? { ca: policy.ca } : {}) };
+  return {
+    url,
+    address,
+    family: ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4,
+    ...(operatorNetwork && policy.ca !== undefined ? { ca: policy.ca } : {}),
+  };
 }

@@ -19,12 +19,26 @@ export const ErrorSchema = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorSchema>;
 
-const DependencyCheck = Type.Object({ ok: Type.Boolean(), error: Type.Optional(Type.String()) }, { additionalProperties: false });
-const DependencyChecks = Type.Object({ mysql: DependencyCheck, temporal: DependencyCheck }, { additionalProperties: false });
+const DependencyCheck = Type.Object(
+  { ok: Type.Boolean(), error: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
+const DependencyChecks = Type.Object(
+  { mysql: DependencyCheck, temporal: DependencyCheck },
+  { additionalProperties: false },
+);
 
 export const HealthSchema = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
-export const ReadySchema = Type.Object({ status: Type.Literal('ready'), checks: DependencyChecks }, { additionalProperties: false });
+export const ReadySchema = Type.Object(
+  { status: Type.Literal('ready'), checks: DependencyChecks },
+  { additionalProperties: false },
+);
 export const NotReadySchema = Type.Object(
-  { code: Type.Literal('service_unavailable'), message: Type.String(), request_id: Type.String(), checks: DependencyChecks },
+  {
+    code: Type.Literal('service_unavailable'),
+    message: Type.String(),
+    request_id: Type.String(),
+    checks: DependencyChecks,
+  },
   { additionalProperties: false },
 );

@@ -23,7 +23,8 @@ export interface AdminOptions {
 
 export function adminRoutes({ ledger, faults, token }: AdminOptions): Routes {
   const routes: Routes = (method, path) => {
-    if (method === 'GET' && path === '/admin/transfers') return ({ res }) => json(res, 200, { transfers: ledger.transfers() });
+    if (method === 'GET' && path === '/admin/transfers')
+      return ({ res }) => json(res, 200, { transfers: ledger.transfers() });
     if (method === 'GET' && path === '/admin/transactions') {
       return ({ res, url }) => {
         const resNum = url.searchParams.get('res_num') ?? '';
@@ -33,10 +34,17 @@ export function adminRoutes({ ledger, faults, token }: AdminOptions): Routes {
     if (method === 'GET' && path === '/admin/faults') return ({ res }) => json(res, 200, faults.view());
     if (method === 'POST' && path === '/admin/faults') {
       return async ({ req, res }) => {
-        const body = JSON.parse(await readBody(req)) as { operation?: string; fault?: string; times?: number; callback_other_amount?: number; callback_repeat?: number };
+        const body = JSON.parse(await readBody(req)) as {
+          operation?: string;
+          fault?: string;
+          times?: number;
+          callback_other_amount?: number;
+          callback_repeat?: number;
+        };
         if (body.callback_other_amount !== undefined || body.callback_repeat !== undefined) {
           if (body.callback_other_amount !== undefined) faults.callback.other_amount = body.callback_other_amount;
-          if (body.callback_repeat !== undefined) faults.callback.repeat = Math.max(0, Math.trunc(body.callback_repeat));
+          if (body.callback_repeat !== undefined)
+            faults.callback.repeat = Math.max(0, Math.trunc(body.callback_repeat));
           return json(res, 200, { ok: true });
         }
         const operation = SWITCHED_OPERATIONS.find((op) => op === body.operation);
@@ -46,7 +54,12 @@ export function adminRoutes({ ledger, faults, token }: AdminOptions): Routes {
         }
         const kind = FAULT_KINDS.find((k) => k === body.fault);
         const times = body.times === undefined ? undefined : Math.trunc(Number(body.times));
-        if (operation === undefined || kind === undefined || !faultApplies(operation, kind) || (times !== undefined && !(times >= 1))) {
+        if (
+          operation === undefined ||
+          kind === undefined ||
+          !faultApplies(operation, kind) ||
+          (times !== undefined && !(times >= 1))
+        ) {
           return json(res, 400, {
             error: `operation: ${SWITCHED_OPERATIONS.join('|')}, fault: ${FAULT_KINDS.join('|')}|clear (unknown: not token; in_progress: confirm only), times: n >= 1 (none: until cleared)`,
           });
@@ -67,6 +80,9 @@ export function adminRoutes({ ledger, faults, token }: AdminOptions): Routes {
     const handler = routes(method, path);
     if (handler === undefined) return undefined;
     // Unknown to anyone without the token: the same 404 as any path the bank does not have.
-    return (request) => (authorized(request.req.headers.authorization, token) ? handler(request) : json(request.res, 404, { error: 'not found' }));
+    return (request) =>
+      authorized(request.req.headers.authorization, token)
+        ? handler(request)
+        : json(request.res, 404, { error: 'not found' });
   };
 }

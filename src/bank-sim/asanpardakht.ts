@@ -50,19 +50,30 @@ export const ASANPARDAKHT_PAGE: PageDialect = {
 };
 
 const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '');
-const paid = (txn: Transaction | undefined): txn is Transaction => txn?.outcome === 'success' || txn?.outcome === 'delay';
+const paid = (txn: Transaction | undefined): txn is Transaction =>
+  txn?.outcome === 'success' || txn?.outcome === 'delay';
 
 /** An answer: a status and its body (a JSON value; undefined: none), or nothing (the fault switch dropped or holds the connection). */
 type Reply = { status: number; body?: unknown } | { none: true };
 const status = (code: number, body?: unknown): Reply => ({ status: code, body });
 
-export function asanpardakhtRoutes({ ledger, faults, options }: { ledger: Ledger; faults: FaultSwitches; options: AsanpardakhtOptions }): Routes {
+export function asanpardakhtRoutes({
+  ledger,
+  faults,
+  options,
+}: {
+  ledger: Ledger;
+  faults: FaultSwitches;
+  options: AsanpardakhtOptions;
+}): Routes {
   const reversalWindowMs = (options.reversalWindowSeconds ?? 3000) * 1000;
   /** The credentials of every call: the usr and pwd headers (the password only when one is set). */
   const credentialsMatch = (req: BankRequest['req']) =>
-    text(req.headers.usr) === options.userName && (options.password === '' || text(req.headers.pwd) === options.password);
+    text(req.headers.usr) === options.userName &&
+    (options.password === '' || text(req.headers.pwd) === options.password);
   const ourConfiguration = (value: unknown) => text(value) === options.terminalId;
-  const operationKey = (req: BankRequest['req'], fallback: string) => String(req.headers['x-operation-key'] ?? '') || fallback;
+  const operationKey = (req: BankRequest['req'], fallback: string) =>
+    String(req.headers['x-operation-key'] ?? '') || fallback;
 
   const send = (res: ServerResponse, reply: Reply) => {
     if ('none' in reply) return;
@@ -97,15 +108,35 @@ export function asanpardakhtRoutes({ ledger, faults, options }: { ledger: Ledger
       redirect = undefined;
     }
     // Only back to the merchant's gateway: the page's form and callback_repeat go to this address.
-    if (redirect === undefined || !/^https?:$/.test(redirect.protocol) || !redirectAllowed(redirect, options.redirectOrigins)) return status(488);
+    if (
+      redirect === undefined ||
+      !/^https?:$/.test(redirect.protocol) ||
+      !redirectAllowed(redirect, options.redirectOrigins)
+    )
+      return status(488);
     // One RefId per invoice id: a retried request answers the same RefId; an invoice id used before is a duplicate.
     const earlier = ledger.byResNum(invoice);
     const open = earlier.find((t) => t.amount === amount && t.outcome === undefined);
     if (open !== undefined) return status(200, open.token);
     if (earlier.length > 0) return status(489);
-    const txn: Transaction = { token: randomBytes(10).toString('hex'), terminal: options.terminalId, amount, res_num: invoice, redirect_url: redirect.toString(), created_at: now(), refunds: {} };
+    const txn: Transaction = {
+      token: randomBytes(10).toString('hex'),
+      terminal: options.terminalId,
+      amount,
+      res_num: invoice,
+      redirect_url: redirect.toString(),
+      created_at: now(),
+      refunds: {},
+    };
     ledger.add(txn);
-    ledger.record({ kind: 'token', operation_key: operationKey(req, `token:${invoice}`), res_num: invoice, ref_num: null, amount, at: now() });
+    ledger.record({
+      kind: 'token',
+      operation_key: operationKey(req, `token:${invoice}`),
+      res_num: invoice,
+      ref_num: null,
+      amount,
+      at: now(),
+    });
     return status(200, txn.token);
   };
 
@@ -177,7 +208,11 @@ export function asanpardakhtRoutes({ ledger, faults, options }: { ledger: Ledger
 
   /** Cancel: undoes a verify (the money back to the card) within the window after it; not after a settlement. */
   const cancel = (txn: Transaction | undefined, key: string) => {
-    const late = txn?.confirmed_at !== undefined && txn.reversed_at === undefined && reversalWindowMs > 0 && Date.now() - Date.parse(txn.confirmed_at) > reversalWindowMs;
+    const late =
+      txn?.confirmed_at !== undefined &&
+      txn.reversed_at === undefined &&
+      reversalWindowMs > 0 &&
+      Date.now() - Date.parse(txn.confirmed_at) > reversalWindowMs;
     const work = () => {
       if (txn?.confirmed_at !== undefined && !late) reverseOnce(ledger, txn, key);
     };
@@ -199,7 +234,11 @@ export function asanpardakhtRoutes({ ledger, faults, options }: { ledger: Ledger
    * timeout does the work and never answers.
    */
   const switched =
-    (operation: VerifyOperation, call: (txn: Transaction | undefined, key: string) => { work: () => void; reply: () => Reply }, identityRefused: number) =>
+    (
+      operation: VerifyOperation,
+      call: (txn: Transaction | undefined, key: string) => { work: () => void; reply: () => Reply },
+      identityRefused: number,
+    ) =>
     async ({ req, res }: BankRequest): Promise<Reply> => {
       const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
       if (!credentialsMatch(req) || !ourConfiguration(body.merchantConfigurationId)) return status(identityRefused);
@@ -248,5 +287,11 @@ export const ASANPARDAKHT_SIMULATOR: SimulatorProtocol = {
   title: "Asan Pardakht's REST IPG",
   defaults: { port: 3102, terminalId: '44556677', autoReverseSeconds: 1200, settings: { USERNAME: 'dargah' } },
   page: ASANPARDAKHT_PAGE,
-  routes: ({ ledger, faults, options }) => [asanpardakhtRoutes({ ledger, faults, options: { ...options, userName: options.userName ?? options.settings?.USERNAME ?? '' } })],
+  routes: ({ ledger, faults, options }) => [
+    asanpardakhtRoutes({
+      ledger,
+      faults,
+      options: { ...options, userName: options.userName ?? options.settings?.USERNAME ?? '' },
+    }),
+  ],
 };

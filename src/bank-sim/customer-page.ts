@@ -74,7 +74,8 @@ const html = (res: ServerResponse, status: number, lang: Lang, body: string, for
 <body><main><h1>${t.title}</h1>${body}</main></body></html>`);
 };
 
-const formatAmount = (amount: number, lang: Lang) => `${new Intl.NumberFormat(lang === 'fa' ? 'fa-IR' : 'en-US').format(amount)} ${TEXT[lang].rials}`;
+const formatAmount = (amount: number, lang: Lang) =>
+  `${new Intl.NumberFormat(lang === 'fa' ? 'fa-IR' : 'en-US').format(amount)} ${TEXT[lang].rials}`;
 
 /** A PSP's page as its protocol has it. */
 export interface PageDialect {
@@ -94,7 +95,10 @@ export interface PageDialect {
 
 /** A card's number as the bank keeps it: masked (first six, last four) and its SHA-256 (hex), never in full. */
 export function cardAsKept(card: string): Pick<Transaction, 'card_pan' | 'card_sha256'> {
-  return { card_pan: `${card.slice(0, 6)}******${card.slice(-4)}`, card_sha256: createHash('sha256').update(card).digest('hex') };
+  return {
+    card_pan: `${card.slice(0, 6)}******${card.slice(-4)}`,
+    card_sha256: createHash('sha256').update(card).digest('hex'),
+  };
 }
 
 /**
@@ -132,8 +136,17 @@ export const SEP_PAGE: PageDialect = {
   },
 };
 
-export function customerPageRoutes({ ledger, faults, dialect }: { ledger: Ledger; faults: FaultSwitches; dialect: PageDialect }): Routes {
-  const callbackFields = (txn: Transaction) => dialect.callbackFields(txn, txn.amount + (faults.callback.other_amount ?? 0));
+export function customerPageRoutes({
+  ledger,
+  faults,
+  dialect,
+}: {
+  ledger: Ledger;
+  faults: FaultSwitches;
+  dialect: PageDialect;
+}): Routes {
+  const callbackFields = (txn: Transaction) =>
+    dialect.callbackFields(txn, txn.amount + (faults.callback.other_amount ?? 0));
 
   /**
    * The "callback repeated" fault: the bank posts the return fields to the gateway itself, as a
@@ -180,7 +193,10 @@ export function customerPageRoutes({ ledger, faults, dialect }: { ledger: Ledger
 
   const choicePage = async ({ req, res, url }: BankRequest) => {
     const lang = langOf(url);
-    const token = dialect.pageMethod === 'GET' ? url.searchParams.get(dialect.tokenField) : new URLSearchParams(await readBody(req)).get(dialect.tokenField);
+    const token =
+      dialect.pageMethod === 'GET'
+        ? url.searchParams.get(dialect.tokenField)
+        : new URLSearchParams(await readBody(req)).get(dialect.tokenField);
     const txn = ledger.byToken(token ?? '');
     const t = TEXT[lang];
     if (txn === undefined) return html(res, 404, lang, `<p id="unknown">${t.unknown}</p>`);
@@ -188,7 +204,10 @@ export function customerPageRoutes({ ledger, faults, dialect }: { ledger: Ledger
     // The other language by a link where the page is reached by a GET; a page reached by a POST is Persian unless its address says ?lang=en.
     const other = new URL(url);
     other.searchParams.set('lang', lang === 'fa' ? 'en' : 'fa');
-    const switcher = dialect.pageMethod === 'GET' ? `<p><a id="lang" href="${esc(other.pathname + other.search)}">${t.other}</a></p>\n` : '';
+    const switcher =
+      dialect.pageMethod === 'GET'
+        ? `<p><a id="lang" href="${esc(other.pathname + other.search)}">${t.other}</a></p>\n`
+        : '';
     const buttons = OUTCOMES.map((o) => `<button type="submit" name="outcome" value="${o}">${t[o]}</button>`).join('');
     const card = `<label for="card">${t.card}</label><input type="text" id="card" name="card" inputmode="numeric" autocomplete="cc-number" pattern="[0-9]{16}" maxlength="16" value="${dialect.defaultCard}">`;
     html(

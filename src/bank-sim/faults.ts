@@ -26,8 +26,23 @@ export type SwitchedOperation = FaultOperation | 'payout';
  */
 export type FaultKind = 'down' | 'timeout' | 'slow' | 'error' | 'unknown' | 'in_progress' | 'other_amount';
 
-export const SWITCHED_OPERATIONS: readonly SwitchedOperation[] = ['token', 'confirm', 'settle', 'reverse', 'refund', 'payout'];
-export const FAULT_KINDS: readonly FaultKind[] = ['down', 'timeout', 'slow', 'error', 'unknown', 'in_progress', 'other_amount'];
+export const SWITCHED_OPERATIONS: readonly SwitchedOperation[] = [
+  'token',
+  'confirm',
+  'settle',
+  'reverse',
+  'refund',
+  'payout',
+];
+export const FAULT_KINDS: readonly FaultKind[] = [
+  'down',
+  'timeout',
+  'slow',
+  'error',
+  'unknown',
+  'in_progress',
+  'other_amount',
+];
 
 /** What the `other_amount` fault adds to the amount a verify answer names. */
 export const OTHER_AMOUNT_DELTA = 1_000;
@@ -85,7 +100,14 @@ export class FaultSwitches {
 
   /** What is switched on, and how many calls the switches answered. */
   view() {
-    return { switches: [...this.faults].map(([operation, f]) => ({ operation, fault: f.kind, remaining: f.remaining ?? null })), answered: this.answered };
+    return {
+      switches: [...this.faults].map(([operation, f]) => ({
+        operation,
+        fault: f.kind,
+        remaining: f.remaining ?? null,
+      })),
+      answered: this.answered,
+    };
   }
 
   /** The fault switched on for `op`, counted as used; undefined when none is on. */
@@ -115,7 +137,8 @@ export class FaultSwitches {
     }
     if (kind === 'down') dropConnection(res);
     // SEP's token call answers its own shape: `status` -1 with an error code, here with a 503.
-    else if (kind === 'error' && op === 'token') json(res, 503, { status: -1, errorCode: '-1', errorDesc: 'service unavailable' });
+    else if (kind === 'error' && op === 'token')
+      json(res, 503, { status: -1, errorCode: '-1', errorDesc: 'service unavailable' });
     else if (kind === 'error') json(res, 503, { ResultCode: -1, ResultDescription: 'service unavailable' });
     else if (kind === 'unknown') answer(res, -2, 'transaction not found');
     else if (kind === 'in_progress') answer(res, 100, 'in progress: ask again later');

@@ -26,7 +26,12 @@ export const json = (res: ServerResponse, status: number, body: unknown) => {
  * transaction's detail when there is one. 0 is done now, 2 was done before.
  */
 export const answer = (res: ServerResponse, code: number, description: string, detail?: object) =>
-  json(res, 200, { ...(detail === undefined ? {} : { TransactionDetail: detail }), ResultCode: code, ResultDescription: description, Success: code === 0 || code === 2 });
+  json(res, 200, {
+    ...(detail === undefined ? {} : { TransactionDetail: detail }),
+    ResultCode: code,
+    ResultDescription: description,
+    Success: code === 0 || code === 2,
+  });
 
 export const readBody = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {

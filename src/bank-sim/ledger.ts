@@ -117,7 +117,8 @@ export class Ledger {
       }
       for (const txn of Object.values(entry.transactions ?? {})) this.index(txn);
       for (const op of entry.operations ?? []) this.indexOperation(op);
-      for (const transfer of Object.values(entry.transfers ?? {})) this.transfersById.set(transfer.transfer_id, transfer);
+      for (const transfer of Object.values(entry.transfers ?? {}))
+        this.transfersById.set(transfer.transfer_id, transfer);
       if (entry.txn !== undefined) this.index(entry.txn);
       if (entry.op !== undefined) this.indexOperation(entry.op);
       if (entry.transfer !== undefined) this.transfersById.set(entry.transfer.transfer_id, entry.transfer);

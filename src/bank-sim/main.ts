@@ -20,12 +20,17 @@ const env = process.env;
 const name = env.BANK_SIM_PROTOCOL === undefined || env.BANK_SIM_PROTOCOL === '' ? 'sep' : env.BANK_SIM_PROTOCOL;
 const protocol = simulatorProtocol(name);
 if (protocol === undefined) {
-  process.stderr.write(`BANK_SIM_PROTOCOL must be one of ${Object.keys(SIMULATOR_PROTOCOLS).join(', ')}, got "${name}"\n`);
+  process.stderr.write(
+    `BANK_SIM_PROTOCOL must be one of ${Object.keys(SIMULATOR_PROTOCOLS).join(', ')}, got "${name}"\n`,
+  );
   process.exit(1);
 }
 const { defaults } = protocol;
 const settings: Record<string, string> = Object.fromEntries([
-  ...Object.entries(defaults.settings).map(([suffix, fallback]): [string, string] => [suffix, env[`BANK_SIM_${suffix}`] ?? fallback]),
+  ...Object.entries(defaults.settings).map(([suffix, fallback]): [string, string] => [
+    suffix,
+    env[`BANK_SIM_${suffix}`] ?? fallback,
+  ]),
   ...(defaults.secretSettings ?? []).map((suffix): [string, string] => [suffix, env[`BANK_SIM_${suffix}`] ?? '']),
 ]);
 const port = Number(env.BANK_SIM_PORT ?? defaults.port);

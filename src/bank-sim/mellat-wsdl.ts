@@ -34,8 +34,18 @@ const payment: Part[] = [
   ['additionalData', 'string', true],
   ['callBackUrl', 'string', true],
 ];
-const sale: Part[] = [...terminal, ['orderId', 'long', false], ['saleOrderId', 'long', false], ['saleReferenceId', 'long', false]];
-const refundOf: Part[] = [...terminal, ['orderId', 'long', false], ['refundOrderId', 'long', false], ['refundReferenceId', 'long', false]];
+const sale: Part[] = [
+  ...terminal,
+  ['orderId', 'long', false],
+  ['saleOrderId', 'long', false],
+  ['saleReferenceId', 'long', false],
+];
+const refundOf: Part[] = [
+  ...terminal,
+  ['orderId', 'long', false],
+  ['refundOrderId', 'long', false],
+  ['refundReferenceId', 'long', false],
+];
 
 /** Every operation of the published interface, with its parameters in their published order. */
 export const MELLAT_OPERATIONS: Readonly<Record<string, readonly Part[]>> = {
@@ -67,7 +77,8 @@ export const MELLAT_OPERATIONS: Readonly<Record<string, readonly Part[]>> = {
   ],
 };
 
-const element = ([name, type, optional]: Part) => `<xs:element${optional ? ' minOccurs="0"' : ''} name="${name}" type="xs:${type}"/>`;
+const element = ([name, type, optional]: Part) =>
+  `<xs:element${optional ? ' minOccurs="0"' : ''} name="${name}" type="xs:${type}"/>`;
 
 /** The interface document (IPaymentGateway): the operations' types, messages and port type. */
 export function mellatInterfaceWsdl(): string {
@@ -82,7 +93,10 @@ export function mellatInterfaceWsdl(): string {
     `<wsdl:message name="${op}"><wsdl:part name="parameters" element="ns1:${op}"/></wsdl:message>`,
     `<wsdl:message name="${op}Response"><wsdl:part name="parameters" element="ns1:${op}Response"/></wsdl:message>`,
   ]);
-  const operations = names.map((op) => `<wsdl:operation name="${op}"><wsdl:input name="${op}" message="ns1:${op}"/><wsdl:output name="${op}Response" message="ns1:${op}Response"/></wsdl:operation>`);
+  const operations = names.map(
+    (op) =>
+      `<wsdl:operation name="${op}"><wsdl:input name="${op}" message="ns1:${op}"/><wsdl:output name="${op}Response" message="ns1:${op}Response"/></wsdl:operation>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <wsdl:definitions name="IPaymentGateway" targetNamespace="${MELLAT_NAMESPACE}" xmlns:ns1="${MELLAT_NAMESPACE}" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:xsd="http://www.w3.org/2001/XMLSchema">
 <wsdl:types>

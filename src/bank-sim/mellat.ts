@@ -26,7 +26,13 @@ import type { PageDialect } from './customer-page.ts';
 import { answerLate, dropConnection, hang, type FaultSwitches, type VerifyOperation } from './faults.ts';
 import { readBody } from './http.ts';
 import { digits, now, type Ledger, type Transaction } from './ledger.ts';
-import { MELLAT_INTERFACE_QUERY, MELLAT_NAMESPACE, MELLAT_OPERATIONS, mellatInterfaceWsdl, mellatServiceWsdl } from './mellat-wsdl.ts';
+import {
+  MELLAT_INTERFACE_QUERY,
+  MELLAT_NAMESPACE,
+  MELLAT_OPERATIONS,
+  mellatInterfaceWsdl,
+  mellatServiceWsdl,
+} from './mellat-wsdl.ts';
 import { confirmOnce, reverseOnce, settleOnce } from './operations.ts';
 import { redirectAllowed, type ProtocolOptions } from './simulator-protocol.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
@@ -68,7 +74,12 @@ export const MELLAT_PAGE: PageDialect = {
     const ok = txn.outcome === 'success' || txn.outcome === 'delay';
     // A paid sale's return names its reference, card and amount (return-paid.json); a canceled or
     // failed one carries RefId, ResCode and SaleOrderId alone (return-canceled.json, return-failed.json).
-    if (!ok) return { RefId: txn.token, ResCode: String(txn.outcome === 'cancel' ? CODE.CANCELED : CODE.INSUFFICIENT_FUNDS), SaleOrderId: txn.res_num };
+    if (!ok)
+      return {
+        RefId: txn.token,
+        ResCode: String(txn.outcome === 'cancel' ? CODE.CANCELED : CODE.INSUFFICIENT_FUNDS),
+        SaleOrderId: txn.res_num,
+      };
     return {
       RefId: txn.token,
       ResCode: String(CODE.OK),
@@ -94,10 +105,14 @@ type Reply = { value: string } | { fault: string } | { none: true };
 const value = (code: number, ...rest: (string | number)[]): Reply => ({ value: [code, ...rest].join(',') });
 
 /** Serves the SOAP service on `server`, ahead of the simulator's other routes (the page, the admin endpoints). */
-export function listenMellat(server: Server, { ledger, faults, options }: { ledger: Ledger; faults: FaultSwitches; options: MellatOptions }): void {
+export function listenMellat(
+  server: Server,
+  { ledger, faults, options }: { ledger: Ledger; faults: FaultSwitches; options: MellatOptions },
+): void {
   const terminalError = (args: Args): number | undefined => {
     if (args.terminalId !== options.terminalId) return CODE.INVALID_MERCHANT;
-    if (args.userName !== options.userName || (options.password !== '' && args.userPassword !== options.password)) return CODE.INVALID_USER;
+    if (args.userName !== options.userName || (options.password !== '' && args.userPassword !== options.password))
+      return CODE.INVALID_USER;
     return undefined;
   };
 
@@ -119,7 +134,8 @@ export function listenMellat(server: Server, { ledger, faults, options }: { ledg
       redirect = undefined;
     }
     if (!Number.isSafeInteger(amount) || amount <= 0) return value(CODE.INVALID_AMOUNT);
-    if (!/^[1-9][0-9]{0,18}$/.test(orderId) || redirect === undefined || !/^https?:$/.test(redirect.protocol)) return value(CODE.INVALID_DATA);
+    if (!/^[1-9][0-9]{0,18}$/.test(orderId) || redirect === undefined || !/^https?:$/.test(redirect.protocol))
+      return value(CODE.INVALID_DATA);
     // Only back to the merchant's gateway: the page's form and callback_repeat go to this address.
     if (!redirectAllowed(redirect, options.redirectOrigins)) return value(CODE.INVALID_MERCHANT);
     // One RefId per order id: a retried request answers the same RefId; an order id already used is a duplicate.
@@ -127,9 +143,24 @@ export function listenMellat(server: Server, { ledger, faults, options }: { ledg
     const open = earlier.find((t) => t.amount === amount && t.outcome === undefined);
     if (open !== undefined) return value(CODE.OK, open.token);
     if (earlier.length > 0 || refundOrders().has(orderId)) return value(CODE.DUPLICATE_ORDER);
-    const txn: Transaction = { token: randomBytes(8).toString('hex').toUpperCase(), terminal: options.terminalId, amount, res_num: orderId, redirect_url: redirect.toString(), created_at: now(), refunds: {} };
+    const txn: Transaction = {
+      token: randomBytes(8).toString('hex').toUpperCase(),
+      terminal: options.terminalId,
+      amount,
+      res_num: orderId,
+      redirect_url: redirect.toString(),
+      created_at: now(),
+      refunds: {},
+    };
     ledger.add(txn);
-    ledger.record({ kind: 'token', operation_key: String(req.headers['x-operation-key'] ?? ''), res_num: orderId, ref_num: null, amount, at: now() });
+    ledger.record({
+      kind: 'token',
+      operation_key: String(req.headers['x-operation-key'] ?? ''),
+      res_num: orderId,
+      ref_num: null,
+      amount,
+      at: now(),
+    });
     return value(CODE.OK, txn.token);
   };
 
@@ -204,7 +235,8 @@ export function listenMellat(server: Server, { ledger, faults, options }: { ledg
       if (!/^[1-9][0-9]{0,18}$/.test(orderId)) return value(CODE.INVALID_DATA);
       if (ledger.byResNum(orderId).length > 0 || refundOrders().has(orderId)) return value(CODE.DUPLICATE_ORDER);
       const refunded = Object.values(txn.refunds).reduce((a, b) => a + b, 0);
-      if (!Number.isSafeInteger(amount) || amount <= 0 || refunded + amount > txn.amount) return value(CODE.INVALID_AMOUNT);
+      if (!Number.isSafeInteger(amount) || amount <= 0 || refunded + amount > txn.amount)
+        return value(CODE.INVALID_AMOUNT);
       return undefined;
     };
     const work = () => {
@@ -212,7 +244,14 @@ export function listenMellat(server: Server, { ledger, faults, options }: { ledg
       txn.refunds[orderId] = amount;
       refundOrders().add(orderId);
       ledger.changed(txn);
-      ledger.record({ kind: 'refund', operation_key: key, res_num: txn.res_num, ref_num: txn.ref_num ?? null, amount, at: now() });
+      ledger.record({
+        kind: 'refund',
+        operation_key: key,
+        res_num: txn.res_num,
+        ref_num: txn.ref_num ?? null,
+        amount,
+        at: now(),
+      });
     };
     const reply = (): Reply => {
       const no = refused();
@@ -228,12 +267,19 @@ export function listenMellat(server: Server, { ledger, faults, options }: { ledg
    * for a sale not found, "in progress" (verify only) 100, a timeout does the work and never answers.
    */
   const switched =
-    (operation: VerifyOperation, call: (txn: Transaction | undefined, key: string, args: Args) => { work: () => void; reply: () => Reply }) =>
+    (
+      operation: VerifyOperation,
+      call: (txn: Transaction | undefined, key: string, args: Args) => { work: () => void; reply: () => Reply },
+    ) =>
     (args: Args, req: IncomingMessage, res: ServerResponse): Reply => {
       const refused = terminalError(args);
       if (refused !== undefined) return value(refused);
       const txn = sale(args);
-      const { work, reply } = call(txn, String(req.headers['x-operation-key'] ?? '') || `${operation}:${args.orderId ?? ''}`, args);
+      const { work, reply } = call(
+        txn,
+        String(req.headers['x-operation-key'] ?? '') || `${operation}:${args.orderId ?? ''}`,
+        args,
+      );
       const fault = faults.take(operation);
       if (fault === 'slow') answerLate(res);
       if (fault === 'down') return unanswered(res, dropConnection);
@@ -279,7 +325,8 @@ export function listenMellat(server: Server, { ledger, faults, options }: { ledg
     if (req.method === 'GET') {
       // The service document's addresses are the caller's own view of this server (its Host).
       if (url.search === `?${MELLAT_INTERFACE_QUERY}`) return respond(res, 200, mellatInterfaceWsdl());
-      if (url.search === '?wsdl' || url.search === '?WSDL') return respond(res, 200, mellatServiceWsdl(`http://${req.headers.host ?? '127.0.0.1'}${MELLAT_SERVICE_PATH}`));
+      if (url.search === '?wsdl' || url.search === '?WSDL')
+        return respond(res, 200, mellatServiceWsdl(`http://${req.headers.host ?? '127.0.0.1'}${MELLAT_SERVICE_PATH}`));
       return respond(res, 404, soapFault('soap:Client', 'no such document'));
     }
     if (req.method !== 'POST') return respond(res, 405, soapFault('soap:Client', 'POST a SOAP envelope'));
@@ -291,11 +338,13 @@ export function listenMellat(server: Server, { ledger, faults, options }: { ledg
     const args: Args = Object.fromEntries(call.parameters);
     // Strict where the PSP's schema is: a long that is not a whole number does not unmarshal.
     for (const [name, type] of published) {
-      if (type === 'long' && args[name] !== undefined && !/^-?[0-9]{1,19}$/.test(args[name].trim())) return respond(res, 500, soapFault('soap:Client', `Unmarshalling Error: ${name} is not a long`));
+      if (type === 'long' && args[name] !== undefined && !/^-?[0-9]{1,19}$/.test(args[name].trim()))
+        return respond(res, 500, soapFault('soap:Client', `Unmarshalling Error: ${name} is not a long`));
       if (type === 'long' && args[name] !== undefined) args[name] = args[name].trim().replace(/^(-?)0+(?=[0-9])/, '$1');
     }
     const operation = implemented[call.operation];
-    if (operation === undefined) return respond(res, 500, soapFault('soap:Server', `${call.operation} is not simulated`));
+    if (operation === undefined)
+      return respond(res, 500, soapFault('soap:Server', `${call.operation} is not simulated`));
     const reply = operation(args, req, res);
     if ('none' in reply) return;
     if ('fault' in reply) return respond(res, 500, soapFault('soap:Server', reply.fault));
@@ -324,7 +373,13 @@ export function listenMellat(server: Server, { ledger, faults, options }: { ledg
       () => {
         const cutoff = Date.now() - autoSettleMs;
         for (const txn of ledger.all()) {
-          if (txn.confirmed_at === undefined || txn.settled_at !== undefined || txn.reversed_at !== undefined || Date.parse(txn.confirmed_at) > cutoff) continue;
+          if (
+            txn.confirmed_at === undefined ||
+            txn.settled_at !== undefined ||
+            txn.reversed_at !== undefined ||
+            Date.parse(txn.confirmed_at) > cutoff
+          )
+            continue;
           settleOnce(ledger, txn, `auto-settle:${txn.ref_num ?? txn.token}`);
         }
       },
@@ -347,5 +402,10 @@ export const MELLAT_SIMULATOR: SimulatorProtocol = {
   title: "Behpardakht Mellat's SOAP IPG",
   defaults: { port: 3101, terminalId: '55667788', autoReverseSeconds: 1200, settings: { USERNAME: 'dargah' } },
   page: MELLAT_PAGE,
-  listen: (server, { ledger, faults, options }) => listenMellat(server, { ledger, faults, options: { ...options, userName: options.userName ?? options.settings?.USERNAME ?? '' } }),
+  listen: (server, { ledger, faults, options }) =>
+    listenMellat(server, {
+      ledger,
+      faults,
+      options: { ...options, userName: options.userName ?? options.settings?.USERNAME ?? '' },
+    }),
 };

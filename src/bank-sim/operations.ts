@@ -8,7 +8,14 @@
 import { now, type Ledger, type Transaction } from './ledger.ts';
 
 const record = (ledger: Ledger, kind: 'confirm' | 'settle' | 'reverse', key: string, txn: Transaction) =>
-  ledger.record({ kind, operation_key: key, res_num: txn.res_num, ref_num: txn.ref_num ?? null, amount: txn.amount, at: now() });
+  ledger.record({
+    kind,
+    operation_key: key,
+    res_num: txn.res_num,
+    ref_num: txn.ref_num ?? null,
+    amount: txn.amount,
+    at: now(),
+  });
 
 /** Confirms (verifies) a paid transaction, unless reversed; "delay in verification" stays unconfirmed until `delaySeconds` after the choice, and at least once. */
 export function confirmOnce(ledger: Ledger, txn: Transaction | undefined, key: string, delaySeconds: number): void {
@@ -29,7 +36,13 @@ export function confirmOnce(ledger: Ledger, txn: Transaction | undefined, key: s
 
 /** Settles a confirmed transaction that was neither reversed nor settled. */
 export function settleOnce(ledger: Ledger, txn: Transaction | undefined, key: string): void {
-  if (txn === undefined || txn.confirmed_at === undefined || txn.reversed_at !== undefined || txn.settled_at !== undefined) return;
+  if (
+    txn === undefined ||
+    txn.confirmed_at === undefined ||
+    txn.reversed_at !== undefined ||
+    txn.settled_at !== undefined
+  )
+    return;
   txn.settled_at = now();
   ledger.changed(txn);
   record(ledger, 'settle', key, txn);

@@ -41,9 +41,20 @@ export const PARSIAN_SALE: ParsianService = {
   request: {
     type: 'ClientSaleRequestData',
     base: 'ClientPaymentRequestDataBase',
-    fields: [LOGIN_ACCOUNT, ['Amount', 'long', false], ['OrderId', 'long', false], ['CallBackUrl', 'string', true], ['AdditionalData', 'string', true], ['Originator', 'string', true]],
+    fields: [
+      LOGIN_ACCOUNT,
+      ['Amount', 'long', false],
+      ['OrderId', 'long', false],
+      ['CallBackUrl', 'string', true],
+      ['AdditionalData', 'string', true],
+      ['Originator', 'string', true],
+    ],
   },
-  answer: { type: 'ClientSaleResponseData', base: 'ClientPaymentResponseDataBase', fields: [TOKEN, ['Message', 'string', true], ['Status', 'short', false]] },
+  answer: {
+    type: 'ClientSaleResponseData',
+    base: 'ClientPaymentResponseDataBase',
+    fields: [TOKEN, ['Message', 'string', true], ['Status', 'short', false]],
+  },
 };
 
 /** The confirm service: ConfirmPayment(requestData) → ConfirmPaymentResult (Status, CardNumberMasked, RRN, Token). */
@@ -53,7 +64,10 @@ export const PARSIAN_CONFIRM: ParsianService = {
   name: 'ConfirmService',
   operation: 'ConfirmPayment',
   request: { type: 'ClientConfirmRequestData', fields: [LOGIN_ACCOUNT, TOKEN] },
-  answer: { type: 'ClientConfirmResponseData', fields: [['Status', 'short', false], ['CardNumberMasked', 'string', true], ['RRN', 'long', false], TOKEN] },
+  answer: {
+    type: 'ClientConfirmResponseData',
+    fields: [['Status', 'short', false], ['CardNumberMasked', 'string', true], ['RRN', 'long', false], TOKEN],
+  },
 };
 
 /**
@@ -66,12 +80,16 @@ export const PARSIAN_REVERSAL: ParsianService = {
   name: 'ReversalService',
   operation: 'ReversalRequest',
   request: { type: 'ClientReversalRequestData', fields: [LOGIN_ACCOUNT, TOKEN] },
-  answer: { type: 'ClientReversalResponseData', fields: [['Status', 'short', false], ['Message', 'string', true], TOKEN] },
+  answer: {
+    type: 'ClientReversalResponseData',
+    fields: [['Status', 'short', false], ['Message', 'string', true], TOKEN],
+  },
 };
 
 export const PARSIAN_SERVICES: readonly ParsianService[] = [PARSIAN_SALE, PARSIAN_CONFIRM, PARSIAN_REVERSAL];
 
-const element = ([name, type, optional]: Field) => `<s:element minOccurs="${optional ? 0 : 1}" maxOccurs="1" name="${name}" type="s:${type}"/>`;
+const element = ([name, type, optional]: Field) =>
+  `<s:element minOccurs="${optional ? 0 : 1}" maxOccurs="1" name="${name}" type="s:${type}"/>`;
 
 /** A data contract: a sequence of its fields, or (with a base) an empty extension of the base that holds them. */
 function contract({ type, base, fields }: ParsianService['request']): string {
@@ -107,7 +125,10 @@ ${contract(service.answer)}
 }
 
 /** A SOAP 1.1 answer of `service`'s operation: `<{op}Response><{op}Result>` holding `values` in the contract's order, absent ones left out. */
-export function parsianAnswer(service: ParsianService, values: Readonly<Record<string, string | number | undefined>>): string {
+export function parsianAnswer(
+  service: ParsianService,
+  values: Readonly<Record<string, string | number | undefined>>,
+): string {
   const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   const fields = service.answer.fields
     .filter(([field]) => values[field] !== undefined)

@@ -30,7 +30,15 @@ import { answerLate, dropConnection, hang, type FaultSwitches } from './faults.t
 import { readBody } from './http.ts';
 import { digits, now, type Ledger, type Transaction } from './ledger.ts';
 import { confirmOnce, reverseOnce } from './operations.ts';
-import { PARSIAN_CONFIRM, PARSIAN_REVERSAL, PARSIAN_SALE, PARSIAN_SERVICES, parsianAnswer, parsianWsdl, type ParsianService } from './parsian-wsdl.ts';
+import {
+  PARSIAN_CONFIRM,
+  PARSIAN_REVERSAL,
+  PARSIAN_SALE,
+  PARSIAN_SERVICES,
+  parsianAnswer,
+  parsianWsdl,
+  type ParsianService,
+} from './parsian-wsdl.ts';
 import { redirectAllowed, type ProtocolOptions } from './simulator-protocol.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
 import { readSoapCall, soapFault } from './soap-envelope.ts';
@@ -95,7 +103,8 @@ export const PARSIAN_PAGE: PageDialect = {
       Amount: String(amount),
       RRN: paid ? (txn.rrn ?? '0') : '0',
       // What PEC hashes no reference says: the simulator's is the SHA-256 of the masked card, upper-case hex.
-      HashCardNumber: paid && txn.card_pan !== undefined ? createHash('sha256').update(txn.card_pan).digest('hex').toUpperCase() : '',
+      HashCardNumber:
+        paid && txn.card_pan !== undefined ? createHash('sha256').update(txn.card_pan).digest('hex').toUpperCase() : '',
     };
   },
 };
@@ -106,10 +115,15 @@ export type ParsianOptions = ProtocolOptions;
 type Fields = Record<string, string>;
 /** What a call answers: its Result's fields, a SOAP Fault, or nothing (the fault switch dropped or holds the connection). */
 type Reply = { result: Record<string, string | number | undefined> } | { fault: string } | { none: true };
-const status = (code: number, more: Record<string, string | number | undefined> = {}): Reply => ({ result: { Status: code, Message: MESSAGES[code], ...more } });
+const status = (code: number, more: Record<string, string | number | undefined> = {}): Reply => ({
+  result: { Status: code, Message: MESSAGES[code], ...more },
+});
 
 /** Serves PEC's three services on `server`, ahead of the simulator's other routes (the page, the admin endpoints). */
-export function listenParsian(server: Server, { ledger, faults, options }: { ledger: Ledger; faults: FaultSwitches; options: ParsianOptions }): void {
+export function listenParsian(
+  server: Server,
+  { ledger, faults, options }: { ledger: Ledger; faults: FaultSwitches; options: ParsianOptions },
+): void {
   const pinMatches = (fields: Fields) => options.password === '' || fields.LoginAccount === options.password;
   const reversalWindowMs = (options.reversalWindowSeconds ?? 3000) * 1000;
 
@@ -130,15 +144,36 @@ export function listenParsian(server: Server, { ledger, faults, options }: { led
     } catch {
       redirect = undefined;
     }
-    if (!/^[1-9][0-9]{0,18}$/.test(orderId) || !/^[0-9]{1,19}$/.test(fields.Amount ?? '')) return refused(STATUS.VALUE_NOT_NUMERIC);
+    if (!/^[1-9][0-9]{0,18}$/.test(orderId) || !/^[0-9]{1,19}$/.test(fields.Amount ?? ''))
+      return refused(STATUS.VALUE_NOT_NUMERIC);
     if (!Number.isSafeInteger(amount) || amount < 1000) return refused(STATUS.MINIMUM_AMOUNT);
     // Only back to the merchant's gateway: the page's form and callback_repeat go to this address.
-    if (redirect === undefined || !/^https?:$/.test(redirect.protocol) || !redirectAllowed(redirect, options.redirectOrigins)) return refused(STATUS.INVALID_ADDRESS);
+    if (
+      redirect === undefined ||
+      !/^https?:$/.test(redirect.protocol) ||
+      !redirectAllowed(redirect, options.redirectOrigins)
+    )
+      return refused(STATUS.INVALID_ADDRESS);
     // "Its uniqueness is checked by the bank": an order id is used once, whatever became of it.
     if (ledger.byResNum(orderId).length > 0) return refused(STATUS.ORDER_ID_DUPLICATED);
-    const txn: Transaction = { token: long(12), terminal: options.terminalId, amount, res_num: orderId, redirect_url: redirect.toString(), created_at: now(), refunds: {} };
+    const txn: Transaction = {
+      token: long(12),
+      terminal: options.terminalId,
+      amount,
+      res_num: orderId,
+      redirect_url: redirect.toString(),
+      created_at: now(),
+      refunds: {},
+    };
     ledger.add(txn);
-    ledger.record({ kind: 'token', operation_key: String(req.headers['x-operation-key'] ?? ''), res_num: orderId, ref_num: null, amount, at: now() });
+    ledger.record({
+      kind: 'token',
+      operation_key: String(req.headers['x-operation-key'] ?? ''),
+      res_num: orderId,
+      ref_num: null,
+      amount,
+      at: now(),
+    });
     // Token and Status (token-answer-ok.json): no Message on success.
     return { result: { Token: txn.token, Status: STATUS.OK } };
   };
@@ -149,7 +184,8 @@ export function listenParsian(server: Server, { ledger, faults, options }: { led
     const work = () => (paid(txn) ? confirmOnce(ledger, txn, key, options.delaySeconds) : undefined);
     const reply = (): Reply => {
       if (txn === undefined) return status(STATUS.INFO_NOT_FOUND, { RRN: 0, Token: 0 });
-      if (!paid(txn) || txn.reversed_at !== undefined) return status(STATUS.CANNOT_CONFIRM_UNSUCCESSFUL, { RRN: 0, Token: txn.token });
+      if (!paid(txn) || txn.reversed_at !== undefined)
+        return status(STATUS.CANNOT_CONFIRM_UNSUCCESSFUL, { RRN: 0, Token: txn.token });
       const before = txn.confirmed_at;
       work();
       if (txn.confirmed_at === undefined) return status(STATUS.IN_PROGRESS, { RRN: 0, Token: txn.token });
@@ -161,7 +197,11 @@ export function listenParsian(server: Server, { ledger, faults, options }: { led
   };
 
   const reversalRequest = (txn: Transaction | undefined, key: string) => {
-    const late = txn?.confirmed_at !== undefined && txn.reversed_at === undefined && reversalWindowMs > 0 && Date.now() - Date.parse(txn.confirmed_at) > reversalWindowMs;
+    const late =
+      txn?.confirmed_at !== undefined &&
+      txn.reversed_at === undefined &&
+      reversalWindowMs > 0 &&
+      Date.now() - Date.parse(txn.confirmed_at) > reversalWindowMs;
     const work = () => (paid(txn) && !late ? reverseOnce(ledger, txn, key) : undefined);
     const reply = (): Reply => {
       if (txn === undefined) return status(STATUS.INFO_NOT_FOUND, { Token: 0 });
@@ -179,17 +219,24 @@ export function listenParsian(server: Server, { ledger, faults, options }: { led
    * "unknown" -1528, "in progress" (confirm only) 9, a timeout does the work and never answers.
    */
   const switched =
-    (operation: 'confirm' | 'reverse', call: (txn: Transaction | undefined, key: string) => { work: () => void; reply: () => Reply }) =>
+    (
+      operation: 'confirm' | 'reverse',
+      call: (txn: Transaction | undefined, key: string) => { work: () => void; reply: () => Reply },
+    ) =>
     (fields: Fields, req: IncomingMessage, res: ServerResponse): Reply => {
       if (!pinMatches(fields)) return status(STATUS.INVALID_PIN, { Token: 0 });
       const txn = ledger.byToken(fields.Token ?? '');
       const mine = txn?.terminal === options.terminalId ? txn : undefined;
-      const { work, reply } = call(mine, String(req.headers['x-operation-key'] ?? '') || `${operation}:${fields.Token ?? ''}`);
+      const { work, reply } = call(
+        mine,
+        String(req.headers['x-operation-key'] ?? '') || `${operation}:${fields.Token ?? ''}`,
+      );
       const fault = faults.take(operation);
       if (fault === 'slow') answerLate(res);
       if (fault === 'down') return unanswered(res, dropConnection);
       if (fault === 'error') return { fault: 'Server was unable to process request.' };
-      if (fault === 'unknown') return status(STATUS.INFO_NOT_FOUND, { RRN: operation === 'confirm' ? 0 : undefined, Token: 0 });
+      if (fault === 'unknown')
+        return status(STATUS.INFO_NOT_FOUND, { RRN: operation === 'confirm' ? 0 : undefined, Token: 0 });
       if (fault === 'in_progress') return status(STATUS.IN_PROGRESS, { RRN: 0, Token: mine?.token ?? 0 });
       if (fault === 'timeout') {
         work();
@@ -209,21 +256,32 @@ export function listenParsian(server: Server, { ledger, faults, options }: { led
     res.end(xml);
   };
 
-  const handle = async (service: ParsianService, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+  const handle = async (
+    service: ParsianService,
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+  ): Promise<void> => {
     if (req.method === 'GET') {
       // The WSDL's address is the caller's own view of this server (its Host).
-      if (url.search.toLowerCase() === '?wsdl') return respond(res, 200, parsianWsdl(service, `http://${req.headers.host ?? '127.0.0.1'}${service.path}`));
+      if (url.search.toLowerCase() === '?wsdl')
+        return respond(res, 200, parsianWsdl(service, `http://${req.headers.host ?? '127.0.0.1'}${service.path}`));
       return respond(res, 404, soapFault('soap:Client', 'no such document'));
     }
     if (req.method !== 'POST') return respond(res, 405, soapFault('soap:Client', 'POST a SOAP envelope'));
     const call = readSoapCall(await readBody(req));
     if (call === undefined || call.operation !== service.operation || call.namespace !== service.namespace) {
-      return respond(res, 500, soapFault('soap:Client', 'Server did not recognize the value of HTTP Header SOAPAction or the body element.'));
+      return respond(
+        res,
+        500,
+        soapFault('soap:Client', 'Server did not recognize the value of HTTP Header SOAPAction or the body element.'),
+      );
     }
     const fields: Fields = Object.fromEntries(call.parameters.map(([name, value]) => [name, value.trim()]));
     // Strict where the schema is: a long that is not a whole number does not deserialize.
     for (const [name, type] of service.request.fields) {
-      if (type === 'long' && fields[name] !== undefined && !/^-?[0-9]{1,19}$/.test(fields[name])) return respond(res, 500, soapFault('soap:Client', `Server was unable to read request. ${name} is not a long.`));
+      if (type === 'long' && fields[name] !== undefined && !/^-?[0-9]{1,19}$/.test(fields[name]))
+        return respond(res, 500, soapFault('soap:Client', `Server was unable to read request. ${name} is not a long.`));
       if (type === 'long' && fields[name] !== undefined) fields[name] = fields[name].replace(/^(-?)0+(?=[0-9])/, '$1');
     }
     const reply = operations.get(service)!(fields, req, res);
@@ -261,5 +319,10 @@ export const PARSIAN_SIMULATOR: SimulatorProtocol = {
   title: "Parsian's (PEC's) SOAP IPG",
   defaults: { port: 3104, terminalId: '77889900', autoReverseSeconds: 1200, settings: {}, secretSettings: ['PIN'] },
   page: PARSIAN_PAGE,
-  listen: (server, { ledger, faults, options }) => listenParsian(server, { ledger, faults, options: { ...options, password: options.settings?.PIN || options.password } }),
+  listen: (server, { ledger, faults, options }) =>
+    listenParsian(server, {
+      ledger,
+      faults,
+      options: { ...options, password: options.settings?.PIN || options.password },
+    }),
 };

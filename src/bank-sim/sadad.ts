@@ -84,7 +84,13 @@ export const SADAD_PAGE: PageDialect = {
   callbackFields(txn): Record<string, string> {
     const ok = txn.outcome === 'success' || txn.outcome === 'delay';
     if (!ok) return { OrderId: txn.res_num, token: txn.token, ResCode: String(CODE.FAILED) };
-    return { OrderId: txn.res_num, token: txn.token, ResCode: String(CODE.OK), HashedCardNo: txn.card_sha256 ?? '', PrimaryAccNo: txn.card_pan ?? '' };
+    return {
+      OrderId: txn.res_num,
+      token: txn.token,
+      ResCode: String(CODE.OK),
+      HashedCardNo: txn.card_sha256 ?? '',
+      PrimaryAccNo: txn.card_pan ?? '',
+    };
   },
 };
 
@@ -108,7 +114,15 @@ async function readFields(req: BankRequest['req']): Promise<Record<string, unkno
 
 const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '');
 
-export function sadadRoutes({ ledger, faults, options }: { ledger: Ledger; faults: FaultSwitches; options: SadadOptions }): Routes {
+export function sadadRoutes({
+  ledger,
+  faults,
+  options,
+}: {
+  ledger: Ledger;
+  faults: FaultSwitches;
+  options: SadadOptions;
+}): Routes {
   const key = Buffer.from(options.terminalKey, 'base64');
   /** SignData as Sadad checks it; '' when the configured key is not a Triple-DES key (every signature is then wrong). */
   const sign = (value: string): string => {
@@ -116,7 +130,8 @@ export function sadadRoutes({ ledger, faults, options }: { ledger: Ledger; fault
     const cipher = createCipheriv('des-ede3', key, null);
     return Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]).toString('base64');
   };
-  const refuse = (res: ServerResponse, code: number) => json(res, 200, { ResCode: code, Token: null, Description: DESCRIPTION[code] ?? '' });
+  const refuse = (res: ServerResponse, code: number) =>
+    json(res, 200, { ResCode: code, Token: null, Description: DESCRIPTION[code] ?? '' });
 
   const token = async ({ req, res }: BankRequest) => {
     const body = await readFields(req);
@@ -133,7 +148,8 @@ export function sadadRoutes({ ledger, faults, options }: { ledger: Ledger; fault
     if (text(body.merchantid) !== options.merchantId) return refuse(res, CODE.WRONG_MERCHANT);
     if (!Number.isSafeInteger(amount) || amount <= 0) return refuse(res, CODE.INVALID_AMOUNT);
     if (!/^[1-9][0-9]{0,18}$/.test(orderId)) return refuse(res, CODE.INVALID_ORDER_ID);
-    if (text(body.signdata) !== sign(`${terminal};${orderId};${text(body.amount)}`)) return refuse(res, CODE.INVALID_SIGNATURE);
+    if (text(body.signdata) !== sign(`${terminal};${orderId};${text(body.amount)}`))
+      return refuse(res, CODE.INVALID_SIGNATURE);
     let redirect: URL | undefined;
     try {
       redirect = new URL(text(body.returnurl));
@@ -141,12 +157,32 @@ export function sadadRoutes({ ledger, faults, options }: { ledger: Ledger; fault
       redirect = undefined;
     }
     // Only back to the merchant's gateway: the page's form and callback_repeat go to this address.
-    if (redirect === undefined || !/^https?:$/.test(redirect.protocol) || !redirectAllowed(redirect, options.redirectOrigins)) return refuse(res, CODE.INVALID_RETURN_URL);
+    if (
+      redirect === undefined ||
+      !/^https?:$/.test(redirect.protocol) ||
+      !redirectAllowed(redirect, options.redirectOrigins)
+    )
+      return refuse(res, CODE.INVALID_RETURN_URL);
     // An order id is used once at a terminal (1011), a retried request included.
     if (ledger.byResNum(orderId).length > 0) return refuse(res, CODE.DUPLICATE_ORDER);
-    const txn: Transaction = { token: randomBytes(12).toString('hex'), terminal, amount, res_num: orderId, redirect_url: redirect.toString(), created_at: now(), refunds: {} };
+    const txn: Transaction = {
+      token: randomBytes(12).toString('hex'),
+      terminal,
+      amount,
+      res_num: orderId,
+      redirect_url: redirect.toString(),
+      created_at: now(),
+      refunds: {},
+    };
     ledger.add(txn);
-    ledger.record({ kind: 'token', operation_key: text(req.headers['x-operation-key']), res_num: orderId, ref_num: null, amount, at: now() });
+    ledger.record({
+      kind: 'token',
+      operation_key: text(req.headers['x-operation-key']),
+      res_num: orderId,
+      ref_num: null,
+      amount,
+      at: now(),
+    });
     json(res, 200, { ResCode: CODE.OK, Token: txn.token, Description: DESCRIPTION[CODE.OK] });
   };
 
@@ -165,7 +201,10 @@ export function sadadRoutes({ ledger, faults, options }: { ledger: Ledger; fault
     const tokenValue = text(body.token);
     const found = ledger.byToken(tokenValue);
     const signed = tokenValue !== '' && text(body.signdata) === sign(tokenValue);
-    const txn = signed && found?.terminal === options.terminalId && (found.outcome === 'success' || found.outcome === 'delay') ? found : undefined;
+    const txn =
+      signed && found?.terminal === options.terminalId && (found.outcome === 'success' || found.outcome === 'delay')
+        ? found
+        : undefined;
     const operationKey = text(req.headers['x-operation-key']) || `confirm:${tokenValue}`;
     const work = () => confirmOnce(ledger, txn, operationKey, options.delaySeconds);
     const fault = faults.take('confirm');
@@ -186,7 +225,15 @@ export function sadadRoutes({ ledger, faults, options }: { ledger: Ledger; fault
     work();
     // "Delay in verification": Sadad has no "in progress" answer, so the verify fails as Sadad unavailable until the delay is over.
     if (txn.confirmed_at === undefined) return json(res, 500, null);
-    json(res, 200, detail(txn, before === undefined ? CODE.OK : CODE.VERIFIED_BEFORE, fault === 'other_amount' ? OTHER_AMOUNT_DELTA : 0));
+    json(
+      res,
+      200,
+      detail(
+        txn,
+        before === undefined ? CODE.OK : CODE.VERIFIED_BEFORE,
+        fault === 'other_amount' ? OTHER_AMOUNT_DELTA : 0,
+      ),
+    );
   };
 
   return (method, path) => {
@@ -202,7 +249,13 @@ export function sadadRoutes({ ledger, faults, options }: { ledger: Ledger; fault
 export const SADAD_SIMULATOR: SimulatorProtocol = {
   name: 'sadad',
   title: "Sadad's (Bank Melli Iran's) JSON IPG",
-  defaults: { port: 3103, terminalId: '24000615', autoReverseSeconds: 900, settings: { MERCHANT_ID: '000000140000001' }, secretSettings: ['KEY'] },
+  defaults: {
+    port: 3103,
+    terminalId: '24000615',
+    autoReverseSeconds: 900,
+    settings: { MERCHANT_ID: '000000140000001' },
+    secretSettings: ['KEY'],
+  },
   page: SADAD_PAGE,
   routes: ({ ledger, faults, options }) => [
     sadadRoutes({

@@ -24,7 +24,9 @@ import { redirectAllowed, type ProtocolOptions } from './simulator-protocol.ts';
 async function readFields(req: BankRequest['req']): Promise<Record<string, unknown>> {
   const text = await readBody(req);
   const form = /application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '');
-  const raw: Record<string, unknown> = form ? Object.fromEntries(new URLSearchParams(text)) : (JSON.parse(text) as Record<string, unknown>);
+  const raw: Record<string, unknown> = form
+    ? Object.fromEntries(new URLSearchParams(text))
+    : (JSON.parse(text) as Record<string, unknown>);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('not an object');
   return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k.toLowerCase(), v]));
 }
@@ -35,7 +37,15 @@ const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? S
 const VERIFY_PATH = '/verifytxnrandomsessionkey/ipg/verifytransaction';
 const REVERSE_PATH = '/verifytxnrandomsessionkey/ipg/reversetransaction';
 
-export function sepRestRoutes({ ledger, faults, options }: { ledger: Ledger; faults: FaultSwitches; options: ProtocolOptions }): Routes {
+export function sepRestRoutes({
+  ledger,
+  faults,
+  options,
+}: {
+  ledger: Ledger;
+  faults: FaultSwitches;
+  options: ProtocolOptions;
+}): Routes {
   /** The terminal's password, when it has one, on every server-to-server call. */
   const passwordMatches = (given: unknown) => options.password === '' || given === options.password;
   const reversalWindowMs = (options.reversalWindowSeconds ?? 3000) * 1000;
@@ -51,20 +61,46 @@ export function sepRestRoutes({ ledger, faults, options }: { ledger: Ledger; fau
     } catch {
       redirect = undefined;
     }
-    if (text(body.action).toLowerCase() !== 'token' || text(body.terminalid) !== options.terminalId || !passwordMatches(body.password)) {
+    if (
+      text(body.action).toLowerCase() !== 'token' ||
+      text(body.terminalid) !== options.terminalId ||
+      !passwordMatches(body.password)
+    ) {
       return json(res, 200, { status: -1, errorCode: '12', errorDesc: 'شماره ترمینال ارسال شده یافت نشد.' });
     }
-    if (!Number.isSafeInteger(amount) || amount <= 0 || resNum === '' || redirect === undefined || !/^https?:$/.test(redirect.protocol)) {
+    if (
+      !Number.isSafeInteger(amount) ||
+      amount <= 0 ||
+      resNum === '' ||
+      redirect === undefined ||
+      !/^https?:$/.test(redirect.protocol)
+    ) {
       return json(res, 200, { status: -1, errorCode: '5', errorDesc: 'پارامترهای ارسالی نامعتبر است.' });
     }
     // Only back to the merchant's gateway: the page's form and callback_repeat go to this address (8: the merchant's address is not valid).
-    if (!redirectAllowed(redirect, options.redirectOrigins)) return json(res, 200, { status: -1, errorCode: '8', errorDesc: 'آدرس سرور پذیرنده نامعتبر است.' });
+    if (!redirectAllowed(redirect, options.redirectOrigins))
+      return json(res, 200, { status: -1, errorCode: '8', errorDesc: 'آدرس سرور پذیرنده نامعتبر است.' });
     // One token per (terminal, ResNum): a retried token request answers the same token.
     const existing = ledger.byResNum(resNum).find((t) => t.amount === amount && t.outcome === undefined);
     if (existing !== undefined) return json(res, 200, { status: 1, token: existing.token });
-    const txn: Transaction = { token: randomBytes(16).toString('hex'), terminal: options.terminalId, amount, res_num: resNum, redirect_url: redirect.toString(), created_at: now(), refunds: {} };
+    const txn: Transaction = {
+      token: randomBytes(16).toString('hex'),
+      terminal: options.terminalId,
+      amount,
+      res_num: resNum,
+      redirect_url: redirect.toString(),
+      created_at: now(),
+      refunds: {},
+    };
     ledger.add(txn);
-    ledger.record({ kind: 'token', operation_key: req.headers['x-operation-key']?.toString() ?? '', res_num: resNum, ref_num: null, amount, at: now() });
+    ledger.record({
+      kind: 'token',
+      operation_key: req.headers['x-operation-key']?.toString() ?? '',
+      res_num: resNum,
+      ref_num: null,
+      amount,
+      at: now(),
+    });
     json(res, 200, { status: 1, token: txn.token });
   };
 
@@ -91,7 +127,8 @@ export function sepRestRoutes({ ledger, faults, options }: { ledger: Ledger; fau
   });
 
   /** A refusal carries no detail (the corpus's verify-answer-not-found.json); a success and a repeat carry the transaction's. */
-  const reply = (res: BankRequest['res'], code: number, description: string, txn?: Transaction) => answer(res, code, description, txn === undefined ? undefined : detail(txn));
+  const reply = (res: BankRequest['res'], code: number, description: string, txn?: Transaction) =>
+    answer(res, code, description, txn === undefined ? undefined : detail(txn));
 
   const verify = (body: Record<string, unknown>, key: string, res: BankRequest['res']) => {
     const txn = byRef(body);
@@ -100,17 +137,29 @@ export function sepRestRoutes({ ledger, faults, options }: { ledger: Ledger; fau
     if (txn === undefined) return reply(res, -2, 'تراکنش یافت نشد.');
     // Reversed by ReverseTransaction (5), or by SEP itself because nobody verified it in 30 minutes (-6).
     if (txn.reversed_at !== undefined) {
-      return txn.confirmed_at === undefined ? reply(res, -6, 'بیش از نیم ساعت از زمان اجرای تراکنش گذشته است.') : reply(res, 5, 'تراکنش برگشت خورده می باشد.');
+      return txn.confirmed_at === undefined
+        ? reply(res, -6, 'بیش از نیم ساعت از زمان اجرای تراکنش گذشته است.')
+        : reply(res, 5, 'تراکنش برگشت خورده می باشد.');
     }
     const before = txn.confirmed_at;
     work();
-    if (txn.confirmed_at === undefined) return reply(res, 100, 'in progress: ask again later (the simulator\'s own test control)');
-    reply(res, before === undefined ? 0 : 2, before === undefined ? 'عملیات با موفقیت انجام شد' : 'درخواست تکراری می باشد.', txn);
+    if (txn.confirmed_at === undefined)
+      return reply(res, 100, "in progress: ask again later (the simulator's own test control)");
+    reply(
+      res,
+      before === undefined ? 0 : 2,
+      before === undefined ? 'عملیات با موفقیت انجام شد' : 'درخواست تکراری می باشد.',
+      txn,
+    );
   };
 
   const reverse = (body: Record<string, unknown>, key: string, res: BankRequest['res']) => {
     const txn = byRef(body);
-    const late = txn?.confirmed_at !== undefined && txn.reversed_at === undefined && reversalWindowMs > 0 && Date.now() - Date.parse(txn.confirmed_at) > reversalWindowMs;
+    const late =
+      txn?.confirmed_at !== undefined &&
+      txn.reversed_at === undefined &&
+      reversalWindowMs > 0 &&
+      Date.now() - Date.parse(txn.confirmed_at) > reversalWindowMs;
     const work = () => {
       if (!late) reverseOnce(ledger, txn, key);
     };
@@ -119,7 +168,12 @@ export function sepRestRoutes({ ledger, faults, options }: { ledger: Ledger; fau
     if (late) return reply(res, -6, 'the reversal window of the verify has passed');
     const before = txn.reversed_at;
     work();
-    reply(res, before === undefined ? 0 : 2, before === undefined ? 'عملیات با موفقیت انجام شد' : 'درخواست تکراری می باشد.', txn);
+    reply(
+      res,
+      before === undefined ? 0 : 2,
+      before === undefined ? 'عملیات با موفقیت انجام شد' : 'درخواست تکراری می باشد.',
+      txn,
+    );
   };
 
   const verifyFamily = (call: typeof verify, op: string): ((request: BankRequest) => Promise<void>) => {

@@ -13,5 +13,8 @@ export const SEP_SIMULATOR: SimulatorProtocol = {
   title: "SEP's REST IPG",
   defaults: { port: 3100, terminalId: '11223344', autoReverseSeconds: 1800, settings: {} },
   page: SEP_PAGE,
-  routes: ({ ledger, faults, options }) => [sepRestRoutes({ ledger, faults, options }), payoutRoutes({ ledger, faults, terminalId: options.terminalId })],
+  routes: ({ ledger, faults, options }) => [
+    sepRestRoutes({ ledger, faults, options }),
+    payoutRoutes({ ledger, faults, terminalId: options.terminalId }),
+  ],
 };

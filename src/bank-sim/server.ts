@@ -22,11 +22,18 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
   const ledger = new Ledger(options.stateFile);
   const faults = new FaultSwitches();
   const protocol = simulatorProtocol(options.protocol ?? 'sep');
-  if (protocol === undefined) throw new Error(`the simulator speaks no protocol "${options.protocol}" (${Object.keys(SIMULATOR_PROTOCOLS).join(', ')})`);
+  if (protocol === undefined)
+    throw new Error(
+      `the simulator speaks no protocol "${options.protocol}" (${Object.keys(SIMULATOR_PROTOCOLS).join(', ')})`,
+    );
   const context = { ledger, faults, options };
   const admin = adminRoutes({ ledger, faults, token: options.adminToken ?? '' });
   // The protocol's calls first (a SOAP service listens on the server instead, below), then its page, then the admin endpoints.
-  const areas: Routes[] = [...(protocol.routes?.(context) ?? []), customerPageRoutes({ ledger, faults, dialect: protocol.page }), admin];
+  const areas: Routes[] = [
+    ...(protocol.routes?.(context) ?? []),
+    customerPageRoutes({ ledger, faults, dialect: protocol.page }),
+    admin,
+  ];
 
   /** Reverses, as the bank does on its own, paid transactions nobody confirmed in time. */
   const autoReverseMs = (options.autoReverseSeconds ?? protocol.defaults.autoReverseSeconds) * 1000;
@@ -36,7 +43,14 @@ export function createSimulator(options: SimulatorOptions): { server: Server; le
       if (Date.parse(txn.chosen_at ?? now()) > cutoff) continue;
       txn.reversed_at = now();
       ledger.changed(txn);
-      ledger.record({ kind: 'reverse', operation_key: `auto-reverse:${txn.ref_num ?? txn.token}`, res_num: txn.res_num, ref_num: txn.ref_num ?? null, amount: txn.amount, at: now() });
+      ledger.record({
+        kind: 'reverse',
+        operation_key: `auto-reverse:${txn.ref_num ?? txn.token}`,
+        res_num: txn.res_num,
+        ref_num: txn.ref_num ?? null,
+        amount: txn.amount,
+        at: now(),
+      });
     }
   };
 

@@ -23,7 +23,8 @@ const FAULTS = { down: 'down', hang: 'timeout', slow: 'slow', error: 'error', cl
 /** One of `choices`' names from flag `name`, or a refusal that lists them. */
 function oneOf<T extends Record<string, string>>(flags: Flags, name: string, choices: T): keyof T & string {
   const value = required(flags, name);
-  if (!Object.hasOwn(choices, value)) throw new UsageError(`--${name} must be one of ${Object.keys(choices).join('|')} (got ${JSON.stringify(value)})`);
+  if (!Object.hasOwn(choices, value))
+    throw new UsageError(`--${name} must be one of ${Object.keys(choices).join('|')} (got ${JSON.stringify(value)})`);
   return value;
 }
 
@@ -40,12 +41,16 @@ export function sandboxSimulator(config: Config, psp: PspName): string {
   const setting = pspUrlSetting(psp, 'test');
   const url = config[setting];
   const origin = originOf(url);
-  if (origin === undefined) throw new UsageError(`PSP ${psp} has no sandbox simulator configured (${setting} is ${JSON.stringify(url)})`);
+  if (origin === undefined)
+    throw new UsageError(`PSP ${psp} has no sandbox simulator configured (${setting} is ${JSON.stringify(url)})`);
   // Every PSP's live addresses, its service's and its page's.
   const live = pspSettings()
     .filter((s) => s.mode === 'live' && (s.suffix === 'URL' || s.suffix === 'PAGE_URL'))
     .map((s) => originOf(config[s.name as PspSettingKey]));
-  if (live.includes(origin)) throw new UsageError(`${setting} (${origin}) is a live PSP's address: a fault is only ever switched at a simulator`);
+  if (live.includes(origin))
+    throw new UsageError(
+      `${setting} (${origin}) is a live PSP's address: a fault is only ever switched at a simulator`,
+    );
   return url.replace(/\/+$/, '');
 }
 
@@ -53,7 +58,10 @@ export function sandboxSimulator(config: Config, psp: PspName): string {
 async function simulatorAdmin(base: string, psp: PspName, method: 'GET' | 'POST', body?: object): Promise<unknown> {
   // The simulator's own setting, not the gateway's (config.ts): a production deployment has no such token.
   const token = process.env.BANK_SIM_ADMIN_TOKEN ?? '';
-  if (token === '') throw new UsageError("BANK_SIM_ADMIN_TOKEN is not set: give the simulator's admin token (npm start keeps it in .data/bank-sim-admin-token)");
+  if (token === '')
+    throw new UsageError(
+      "BANK_SIM_ADMIN_TOKEN is not set: give the simulator's admin token (npm start keeps it in .data/bank-sim-admin-token)",
+    );
   let res: Response;
   try {
     res = await fetch(`${base}/admin/faults`, {
@@ -63,10 +71,16 @@ async function simulatorAdmin(base: string, psp: PspName, method: 'GET' | 'POST'
       signal: AbortSignal.timeout(5_000),
     });
   } catch (error) {
-    throw new Error(`the ${psp} simulator at ${base} did not answer (${error instanceof Error ? error.message : String(error)}); is it running?`, { cause: error });
+    throw new Error(
+      `the ${psp} simulator at ${base} did not answer (${error instanceof Error ? error.message : String(error)}); is it running?`,
+      { cause: error },
+    );
   }
   const text = await res.text();
-  if (res.status === 404) throw new Error(`the ${psp} simulator at ${base} refused the admin token (404): BANK_SIM_ADMIN_TOKEN must be the simulator's own`);
+  if (res.status === 404)
+    throw new Error(
+      `the ${psp} simulator at ${base} refused the admin token (404): BANK_SIM_ADMIN_TOKEN must be the simulator's own`,
+    );
   if (res.status !== 200) throw new Error(`the ${psp} simulator at ${base} refused the switch: ${res.status} ${text}`);
   return JSON.parse(text) as unknown;
 }
@@ -74,15 +88,23 @@ async function simulatorAdmin(base: string, psp: PspName, method: 'GET' | 'POST'
 export const BANK_SIM_COMMANDS: Record<string, Command> = {
   'bank-sim fault': async (_db, config, flags) => {
     const psp = required(flags, 'psp');
-    if (!(PSP_NAMES as readonly string[]).includes(psp)) throw new UsageError(`unknown PSP ${JSON.stringify(psp)}; PSPs: ${PSP_NAMES.join(', ')}`);
+    if (!(PSP_NAMES as readonly string[]).includes(psp))
+      throw new UsageError(`unknown PSP ${JSON.stringify(psp)}; PSPs: ${PSP_NAMES.join(', ')}`);
     const operation = oneOf(flags, 'operation', OPERATIONS);
     const fault = oneOf(flags, 'fault', FAULTS);
     const base = sandboxSimulator(config, psp as PspName);
     await simulatorAdmin(base, psp as PspName, 'POST', { operation: OPERATIONS[operation], fault: FAULTS[fault] });
-    const { switches } = (await simulatorAdmin(base, psp as PspName, 'GET')) as { switches: { operation: string; fault: string; remaining: number | null }[] };
+    const { switches } = (await simulatorAdmin(base, psp as PspName, 'GET')) as {
+      switches: { operation: string; fault: string; remaining: number | null }[];
+    };
     // Every switch now on at that simulator, in the operator's names where it has them (a test's may be others).
-    const named = (names: Record<string, string>, value: string) => Object.keys(names).find((k) => names[k] === value) ?? value;
-    const on = switches.map((s) => ({ operation: named(OPERATIONS, s.operation), fault: named(FAULTS, s.fault), remaining: s.remaining }));
+    const named = (names: Record<string, string>, value: string) =>
+      Object.keys(names).find((k) => names[k] === value) ?? value;
+    const on = switches.map((s) => ({
+      operation: named(OPERATIONS, s.operation),
+      fault: named(FAULTS, s.fault),
+      remaining: s.remaining,
+    }));
     return { psp, simulator: base, operation, fault, switches: on };
   },
 };

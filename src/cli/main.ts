@@ -14,13 +14,26 @@ import { DocumentsInvalid } from '../merchants/documents.ts';
 import { OnboardingRefused } from '../domain/onboarding.ts';
 import { connectTemporal, type TemporalClient } from '../temporal/client.ts';
 import { isTemporalUnavailable } from '../temporal/call.ts';
-import { ONBOARDING_COMMANDS, ONBOARDING_OPTIONS, required, UsageError, type CliServices, type Command, type Flags } from './onboarding-commands.ts';
+import {
+  ONBOARDING_COMMANDS,
+  ONBOARDING_OPTIONS,
+  required,
+  UsageError,
+  type CliServices,
+  type Command,
+  type Flags,
+} from './onboarding-commands.ts';
 import { checkLedger } from '../ledger/check.ts';
 import { PSP_COMMANDS, PSP_OPTIONS } from './psp-commands.ts';
 import { BANK_SIM_COMMANDS, BANK_SIM_OPTIONS } from './bank-sim-commands.ts';
 import { RECONCILE_COMMANDS, RECONCILE_OPTIONS, RECONCILE_TEXT } from './reconcile-commands.ts';
 import { stuckRecords } from '../db/stuck.ts';
-import { retryBeneficiaryPayouts, retryRefusedTransfers, runSettlementNow, setSettlementIban } from '../settlements/service.ts';
+import {
+  retryBeneficiaryPayouts,
+  retryRefusedTransfers,
+  runSettlementNow,
+  setSettlementIban,
+} from '../settlements/service.ts';
 import { beneficiariesToReview, decideBeneficiary, revokeBeneficiary } from '../payments/splits.ts';
 
 export { UsageError };
@@ -31,7 +44,8 @@ const paymentsShow = () => import('./payments-show.ts');
 function wholeNumber(flags: Flags, name: string): number {
   const text = required(flags, name);
   const value = Number(text);
-  if (!/^[0-9]{1,15}$/.test(text) || !Number.isSafeInteger(value)) throw new UsageError(`--${name} must be a whole number (got ${JSON.stringify(text)})`);
+  if (!/^[0-9]{1,15}$/.test(text) || !Number.isSafeInteger(value))
+    throw new UsageError(`--${name} must be a whole number (got ${JSON.stringify(text)})`);
   return value;
 }
 
@@ -40,35 +54,63 @@ export const COMMANDS: Record<string, Command> = {
   ...PSP_COMMANDS,
   ...BANK_SIM_COMMANDS,
   ...RECONCILE_COMMANDS,
-  'keys create': (db, config, flags) => createMerchantKey(db, required(flags, 'merchant'), required(flags, 'mode'), config.TEST_KEYS_PER_MERCHANT),
+  'keys create': (db, config, flags) =>
+    createMerchantKey(db, required(flags, 'merchant'), required(flags, 'mode'), config.TEST_KEYS_PER_MERCHANT),
   'keys revoke': (db, _config, flags) => revokeKey(db, required(flags, 'key')),
-  'keys roll': (db, config, flags) => rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in'), config.TEST_KEYS_PER_MERCHANT),
+  'keys roll': (db, config, flags) =>
+    rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in'), config.TEST_KEYS_PER_MERCHANT),
   // ZarinPal's merchant_id and Zibal's merchant for a mode, shown once; earlier ones expire after --expires-in (default at once).
   'compat credentials': async (db, _config, flags) => {
     const grace = flags['expires-in'] === undefined ? 0 : wholeNumber(flags, 'expires-in');
-    const { zarinpal_merchant_id, zibal_merchant } = await issueCompatCredentials(db, required(flags, 'merchant'), required(flags, 'mode'), grace);
+    const { zarinpal_merchant_id, zibal_merchant } = await issueCompatCredentials(
+      db,
+      required(flags, 'merchant'),
+      required(flags, 'mode'),
+      grace,
+    );
     return { zarinpal_merchant_id, zibal_merchant };
   },
-  'compat revoke': (db, _config, flags) => revokeCompatCredentials(db, required(flags, 'merchant'), required(flags, 'mode')),
+  'compat revoke': (db, _config, flags) =>
+    revokeCompatCredentials(db, required(flags, 'merchant'), required(flags, 'mode')),
   'fees set': (db, _config, flags) =>
-    setFees(db, required(flags, 'merchant'), { bps: wholeNumber(flags, 'bps'), min: wholeNumber(flags, 'min'), max: wholeNumber(flags, 'max') }),
+    setFees(db, required(flags, 'merchant'), {
+      bps: wholeNumber(flags, 'bps'),
+      min: wholeNumber(flags, 'min'),
+      max: wholeNumber(flags, 'max'),
+    }),
   // Exits 1 when an invariant is broken (the result's `ok` is false).
   'ledger check': async (db) => ({ ...(await checkLedger(db)) }),
-  'merchants set-iban': (db, _config, flags) => setSettlementIban(db, required(flags, 'merchant'), required(flags, 'iban')),
+  'merchants set-iban': (db, _config, flags) =>
+    setSettlementIban(db, required(flags, 'merchant'), required(flags, 'iban')),
   // Split settlement's beneficiaries (docs/PAYMENTS.md#split-settlement): the merchant registers, the operator decides.
-  'beneficiaries list': (db, _config, flags) => beneficiariesToReview(db, typeof flags.status === 'string' ? flags.status : undefined),
+  'beneficiaries list': (db, _config, flags) =>
+    beneficiariesToReview(db, typeof flags.status === 'string' ? flags.status : undefined),
   'beneficiaries approve': (db, _config, flags) => decideBeneficiary(db, required(flags, 'id'), { status: 'approved' }),
-  'beneficiaries reject': (db, _config, flags) => decideBeneficiary(db, required(flags, 'id'), { status: 'rejected', reason: required(flags, 'reason') }),
+  'beneficiaries reject': (db, _config, flags) =>
+    decideBeneficiary(db, required(flags, 'id'), { status: 'rejected', reason: required(flags, 'reason') }),
   // An approved one withdrawn: no later split may name it (docs/PAYMENTS.md#split-settlement).
-  'beneficiaries revoke': (db, _config, flags) => revokeBeneficiary(db, required(flags, 'id'), required(flags, 'reason')),
+  'beneficiaries revoke': (db, _config, flags) =>
+    revokeBeneficiary(db, required(flags, 'id'), required(flags, 'reason')),
   'settlements run': async (_db, _config, _flags, services) => runSettlementNow(await services.temporal()),
   // Every transfer of the settlement the bank refused, the beneficiaries' and the merchant's, or only --beneficiary's
   // (docs/LEDGER.md#split-settlement).
   'settlements retry': async (db, config, flags, services) =>
-    retryRefusedTransfers(db, await services.temporal(), config, required(flags, 'id'), typeof flags.beneficiary === 'string' ? flags.beneficiary : undefined),
+    retryRefusedTransfers(
+      db,
+      await services.temporal(),
+      config,
+      required(flags, 'id'),
+      typeof flags.beneficiary === 'string' ? flags.beneficiary : undefined,
+    ),
   // The beneficiary transfers alone (kept for scripts written before `settlements retry` covered them): all, or --beneficiary's.
   'settlements retry-beneficiaries': async (db, config, flags, services) =>
-    retryBeneficiaryPayouts(db, await services.temporal(), config, required(flags, 'id'), typeof flags.beneficiary === 'string' ? flags.beneficiary : undefined),
+    retryBeneficiaryPayouts(
+      db,
+      await services.temporal(),
+      config,
+      required(flags, 'id'),
+      typeof flags.beneficiary === 'string' ? flags.beneficiary : undefined,
+    ),
   'payments show': async (db, config, flags) => (await paymentsShow()).showPayment(db, config, required(flags, 'id')),
   // Every record past the bound of its waiting state, with its age and why (docs/RELIABILITY.md#waiting-states).
   stuck: async (db, config) => {
@@ -116,7 +158,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     const { positionals, values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     // A command is its noun and verb (`keys create`), or a noun alone (`stuck`).
-    const name = COMMANDS[positionals[0] ?? ''] === undefined ? positionals.slice(0, 2).join(' ') : (positionals[0] ?? '');
+    const name =
+      COMMANDS[positionals[0] ?? ''] === undefined ? positionals.slice(0, 2).join(' ') : (positionals[0] ?? '');
     const command = COMMANDS[name];
     const argument = ARGUMENTS[name];
     if (command === undefined || positionals.length !== name.split(' ').length + (argument === undefined ? 0 : 1)) {
@@ -125,8 +168,15 @@ async function main(argv: string[]): Promise<number> {
     const config = loadConfig();
     db = createDatabase(config.DATABASE_URL, { poolSize: 2 }).db;
     const services: CliServices = { temporal: async () => (await (temporal ??= connectTemporal(config))).client };
-    const result = await command(db, config, argument === undefined ? values : { ...values, [argument]: positionals[2] }, services);
-    process.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : `${await (TEXT[name] ?? human)(result)}\n`);
+    const result = await command(
+      db,
+      config,
+      argument === undefined ? values : { ...values, [argument]: positionals[2] },
+      services,
+    );
+    process.stdout.write(
+      values.json === true ? `${JSON.stringify(result)}\n` : `${await (TEXT[name] ?? human)(result)}\n`,
+    );
     // A check that found something wrong still prints its report, then says so in its exit code.
     return result.ok === false ? 1 : 0;
   } catch (error) {
@@ -139,15 +189,26 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function reason(error: unknown): string {
-  if (error instanceof UsageError || error instanceof OnboardingError || error instanceof OnboardingRefused || error instanceof ConfigError) return error.message;
+  if (
+    error instanceof UsageError ||
+    error instanceof OnboardingError ||
+    error instanceof OnboardingRefused ||
+    error instanceof ConfigError
+  )
+    return error.message;
   if (error instanceof DocumentsInvalid) return error.message;
   if (isTemporalUnavailable(error) || (error as { name?: string }).name === 'DependencyTimeoutError') {
     return 'Temporal is not reachable at TEMPORAL_ADDRESS; start it (npm start) or fix TEMPORAL_ADDRESS';
   }
   const e = error as { code?: string; message?: string };
   const mysqlCode = mysqlErrorCode(error);
-  if (mysqlCode !== undefined) return `MySQL is not usable at DATABASE_URL (${mysqlCode}); start it or fix DATABASE_URL`;
-  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+  if (mysqlCode !== undefined)
+    return `MySQL is not usable at DATABASE_URL (${mysqlCode}); start it or fix DATABASE_URL`;
+  if (
+    e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ||
+    e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ||
+    e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
+  ) {
     return (e.message ?? 'invalid arguments').split('\n')[0]!;
   }
   return (e.message ?? String(error)).split('\n')[0]!;

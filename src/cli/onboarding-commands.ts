@@ -11,7 +11,14 @@ import type { Db } from '../db/database.ts';
 import { documentStore } from '../adapters/document-store.ts';
 import { createOnboardedMerchant } from '../merchants/merchants.ts';
 import { operatorDocuments, submitDocuments } from '../merchants/documents.ts';
-import { activateLiveMode, addDomain, approveGateway, listMerchantsByStatus, rejectGateway, requestGateway } from '../merchants/onboarding.ts';
+import {
+  activateLiveMode,
+  addDomain,
+  approveGateway,
+  listMerchantsByStatus,
+  rejectGateway,
+  requestGateway,
+} from '../merchants/onboarding.ts';
 
 export type Flags = Record<string, string | boolean | string[] | undefined>;
 /** What a command may use besides MySQL: the Temporal client, connected on first use. */
@@ -35,25 +42,48 @@ const optional = (flags: Flags, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-const onboarding = async (db: Db, config: Config, services: CliServices) => ({ db, config, temporal: await services.temporal() });
+const onboarding = async (db: Db, config: Config, services: CliServices) => ({
+  db,
+  config,
+  temporal: await services.temporal(),
+});
 
 export const ONBOARDING_COMMANDS: Record<string, Command> = {
   'merchants create': async (db, config, flags, services) =>
-    createOnboardedMerchant({ ...(await onboarding(db, config, services)) }, { name: required(flags, 'name'), domain: required(flags, 'domain') }),
+    createOnboardedMerchant(
+      { ...(await onboarding(db, config, services)) },
+      { name: required(flags, 'name'), domain: required(flags, 'domain') },
+    ),
   'merchants list': async (db, _config, flags) => listMerchantsByStatus(db, required(flags, 'status')),
-  'merchants documents': async (db, config, flags) => operatorDocuments({ db, store: documentStore(config) }, required(flags, 'merchant'), optional(flags, 'output')),
-  'domains add': async (db, config, flags, services) => addDomain(await onboarding(db, config, services), required(flags, 'merchant'), required(flags, 'domain')),
+  'merchants documents': async (db, config, flags) =>
+    operatorDocuments({ db, store: documentStore(config) }, required(flags, 'merchant'), optional(flags, 'output')),
+  'domains add': async (db, config, flags, services) =>
+    addDomain(await onboarding(db, config, services), required(flags, 'merchant'), required(flags, 'domain')),
   'documents submit': async (db, config, flags, services) => {
     const paths = Array.isArray(flags.file) ? flags.file : [];
     const files = await Promise.all(paths.map(async (path) => ({ name: basename(path), bytes: await readFile(path) })));
-    const fields = { legal_name: required(flags, 'legal-name'), id_kind: required(flags, 'id-kind'), national_id: required(flags, 'national-id'), iban: required(flags, 'iban') };
-    const view = await submitDocuments({ ...(await onboarding(db, config, services)), store: documentStore(config) }, required(flags, 'merchant'), fields, files);
+    const fields = {
+      legal_name: required(flags, 'legal-name'),
+      id_kind: required(flags, 'id-kind'),
+      national_id: required(flags, 'national-id'),
+      iban: required(flags, 'iban'),
+    };
+    const view = await submitDocuments(
+      { ...(await onboarding(db, config, services)), store: documentStore(config) },
+      required(flags, 'merchant'),
+      fields,
+      files,
+    );
     return { merchant_id: view.merchant_id, onboarding_status: view.status };
   },
-  'gateways request': async (db, config, flags, services) => requestGateway(await onboarding(db, config, services), required(flags, 'merchant')),
-  'gateways approve': async (db, config, flags, services) => approveGateway(await onboarding(db, config, services), required(flags, 'merchant')),
-  'gateways reject': async (db, config, flags, services) => rejectGateway(await onboarding(db, config, services), required(flags, 'merchant'), required(flags, 'reason')),
-  'live activate': async (db, config, flags, services) => activateLiveMode(await onboarding(db, config, services), required(flags, 'merchant')),
+  'gateways request': async (db, config, flags, services) =>
+    requestGateway(await onboarding(db, config, services), required(flags, 'merchant')),
+  'gateways approve': async (db, config, flags, services) =>
+    approveGateway(await onboarding(db, config, services), required(flags, 'merchant')),
+  'gateways reject': async (db, config, flags, services) =>
+    rejectGateway(await onboarding(db, config, services), required(flags, 'merchant'), required(flags, 'reason')),
+  'live activate': async (db, config, flags, services) =>
+    activateLiveMode(await onboarding(db, config, services), required(flags, 'merchant')),
 };
 
 export const ONBOARDING_OPTIONS = {

@@ -62,7 +62,13 @@ export async function showPayment(db: Db, config: Config, paymentId: string): Pr
   if (row === undefined) throw new PaymentNotFound(`no payment ${paymentId}`);
   const refunds = await refundSummariesOf(db, paymentId);
   const events = await eventSummariesAbout(db, [paymentId, ...refunds.map((r) => r.id)]);
-  const attempts = events.length === 0 ? [] : await attemptSummariesOfEvents(db, events.map((e) => e.id));
+  const attempts =
+    events.length === 0
+      ? []
+      : await attemptSummariesOfEvents(
+          db,
+          events.map((e) => e.id),
+        );
 
   const temporal = await connectTemporal(config);
   let workflow: WorkflowView;
@@ -116,7 +122,20 @@ export async function showPayment(db: Db, config: Config, paymentId: string): Pr
 /** The view as an operator reads it in a terminal. */
 export function paymentViewText(view: Record<string, unknown>): string {
   const p = view.payment as Record<string, unknown>;
-  const events = view.events as { id: string; type: string; created_at: string; attempts: { endpoint_id: string; attempt: number; at: string; succeeded: boolean; response_status: number | null; latency_ms: number; error: string | null }[] }[];
+  const events = view.events as {
+    id: string;
+    type: string;
+    created_at: string;
+    attempts: {
+      endpoint_id: string;
+      attempt: number;
+      at: string;
+      succeeded: boolean;
+      response_status: number | null;
+      latency_ms: number;
+      error: string | null;
+    }[];
+  }[];
   const refunds = view.refunds as { id: string; amount: number; status: string }[];
   const lines = [
     `payment ${String(p.id)} (${String(p.mode)}): ${String(p.status)}, ${String(p.amount)} rials, fee ${String(p.fee)}, refunded ${String(p.refunded_amount)}`,
@@ -129,7 +148,8 @@ export function paymentViewText(view: Record<string, unknown>): string {
     ...events.flatMap((e) => [
       `  ${e.created_at} ${e.type} ${e.id}`,
       ...e.attempts.map(
-        (a) => `    attempt ${a.attempt} to ${a.endpoint_id} at ${a.at}: ${a.succeeded ? 'succeeded' : `failed (${a.error ?? 'unknown'})`}, status ${a.response_status ?? '-'}, ${a.latency_ms} ms`,
+        (a) =>
+          `    attempt ${a.attempt} to ${a.endpoint_id} at ${a.at}: ${a.succeeded ? 'succeeded' : `failed (${a.error ?? 'unknown'})`}, status ${a.response_status ?? '-'}, ${a.latency_ms} ms`,
       ),
     ]),
   ];
@@ -142,7 +162,10 @@ function workflowLines(w: WorkflowView): string[] {
     `workflow ${w.id}${w.run_id === undefined ? '' : ` run ${w.run_id}`}: ${w.status}`,
     ...(w.pending_activities.length === 0
       ? ['  no pending activities']
-      : w.pending_activities.map((a) => `  pending ${a.activity}: ${a.state}, attempt ${a.attempt}${a.last_failure === null ? '' : `, last failure: ${a.last_failure}`}`)),
+      : w.pending_activities.map(
+          (a) =>
+            `  pending ${a.activity}: ${a.state}, attempt ${a.attempt}${a.last_failure === null ? '' : `, last failure: ${a.last_failure}`}`,
+        )),
     `  Temporal UI: ${w.ui ?? '(no workflow)'}`,
   ];
 }

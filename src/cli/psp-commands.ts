@@ -12,9 +12,23 @@ import { breakerSettings, PspHealthStore } from '../adapters/psp/health.ts';
 import { PSP_NAMES } from '../adapters/psp/psp-client.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { merchantRoute, merchantsRoutingThrough, replaceMerchantRoute, reserveTerminal, terminalReservations } from '../db/psp-routes.ts';
+import {
+  merchantRoute,
+  merchantsRoutingThrough,
+  replaceMerchantRoute,
+  reserveTerminal,
+  terminalReservations,
+} from '../db/psp-routes.ts';
 import { findMerchantId } from '../db/merchants.ts';
-import { defaultRoute, mayUseTerminal, pspTakesVerifyWindow, reservationOf, routeProblem, type RouteEntry, type TerminalReservation } from '../domain/psp-routing.ts';
+import {
+  defaultRoute,
+  mayUseTerminal,
+  pspTakesVerifyWindow,
+  reservationOf,
+  routeProblem,
+  type RouteEntry,
+  type TerminalReservation,
+} from '../domain/psp-routing.ts';
 import { required, UsageError, type Command, type Flags } from './onboarding-commands.ts';
 
 type Mode = 'test' | 'live';
@@ -25,24 +39,33 @@ const configuredFor = (config: Config, mode: Mode) => configuredTerminals(pspCli
 
 function modeFlag(flags: Flags): Mode {
   const mode = required(flags, 'mode');
-  if (mode !== 'test' && mode !== 'live') throw new UsageError(`--mode must be test or live (got ${JSON.stringify(mode)})`);
+  if (mode !== 'test' && mode !== 'live')
+    throw new UsageError(`--mode must be test or live (got ${JSON.stringify(mode)})`);
   return mode;
 }
 
 /** `a,b,c` into its items, none empty. */
 function list(flags: Flags, name: string): string[] {
-  const items = required(flags, name).split(',').map((s) => s.trim());
+  const items = required(flags, name)
+    .split(',')
+    .map((s) => s.trim());
   if (items.some((s) => s === '')) throw new UsageError(`--${name} is a comma-separated list without empty items`);
   return items;
 }
 
 /** `--amounts sep:0-5000000,mellat:5000001-`: each PSP's range in rials, either end may be left open. */
-function amountRanges(flags: Flags, psps: readonly string[]): Map<string, { min_amount: number | null; max_amount: number | null }> {
+function amountRanges(
+  flags: Flags,
+  psps: readonly string[],
+): Map<string, { min_amount: number | null; max_amount: number | null }> {
   const ranges = new Map<string, { min_amount: number | null; max_amount: number | null }>();
   if (flags.amounts === undefined) return ranges;
   for (const item of list(flags, 'amounts')) {
     const match = /^([a-z]+):([0-9]{0,15})-([0-9]{0,15})$/.exec(item);
-    if (match === null) throw new UsageError(`--amounts items are <psp>:<min>-<max> in rials, either end may be empty (got ${JSON.stringify(item)})`);
+    if (match === null)
+      throw new UsageError(
+        `--amounts items are <psp>:<min>-<max> in rials, either end may be empty (got ${JSON.stringify(item)})`,
+      );
     const [, psp = '', min = '', max = ''] = match;
     if (!psps.includes(psp)) throw new UsageError(`--amounts names ${psp}, which is not in --psps`);
     if (ranges.has(psp)) throw new UsageError(`--amounts names ${psp} twice`);
@@ -57,7 +80,8 @@ async function merchantExists(db: Db, merchantId: string): Promise<void> {
 }
 
 /** The merchants a terminal is reserved for, sorted; null when it is anyone's. */
-const reservedFor = (reservations: readonly TerminalReservation[], terminal: { psp: string; terminal_id: string }) => reservationOf(reservations, terminal)?.merchant_ids ?? null;
+const reservedFor = (reservations: readonly TerminalReservation[], terminal: { psp: string; terminal_id: string }) =>
+  reservationOf(reservations, terminal)?.merchant_ids ?? null;
 
 /**
  * The route payments of the merchant in `mode` follow: the operator's, or the default one; each
@@ -80,10 +104,16 @@ async function routeView(db: Db, config: Config, merchantId: string, mode: Mode)
 }
 
 /** Refuses a route naming a terminal reserved for other merchants than `merchantId`. */
-function refuseReservedTerminals(entries: readonly RouteEntry[], merchantId: string, reservations: readonly TerminalReservation[]): void {
+function refuseReservedTerminals(
+  entries: readonly RouteEntry[],
+  merchantId: string,
+  reservations: readonly TerminalReservation[],
+): void {
   const taken = entries.find((e) => !mayUseTerminal(reservations, merchantId, e));
   if (taken !== undefined) {
-    throw new UsageError(`terminal ${taken.terminal_id} of ${taken.psp} is reserved for other merchants (cli routing restrict); merchant ${merchantId} may not use it`);
+    throw new UsageError(
+      `terminal ${taken.terminal_id} of ${taken.psp} is reserved for other merchants (cli routing restrict); merchant ${merchantId} may not use it`,
+    );
   }
 }
 
@@ -99,7 +129,9 @@ async function restrictTerminal(db: Db, config: Config, flags: Flags) {
   const terminalId = required(flags, 'terminal');
   const configured = MODES.flatMap((mode) => configuredFor(config, mode));
   if (!configured.some((c) => c.psp === psp && c.terminal_id === terminalId)) {
-    throw new UsageError(`terminal ${terminalId} of ${psp} is not configured here; configured: ${configured.map((c) => `${c.psp} ${c.terminal_id}`).join(', ') || 'none'}`);
+    throw new UsageError(
+      `terminal ${terminalId} of ${psp} is not configured here; configured: ${configured.map((c) => `${c.psp} ${c.terminal_id}`).join(', ') || 'none'}`,
+    );
   }
   const clear = flags.clear === true;
   if (clear === (flags.merchants !== undefined)) throw new UsageError('give either --merchants <id>,<id> or --clear');
@@ -116,22 +148,39 @@ async function restrictTerminal(db: Db, config: Config, flags: Flags) {
  * priority; with `--weights`, the PSPs share one priority by those weights (a split of the traffic,
  * each payment's order drawn from its id); `--amounts` limits PSPs to amount ranges.
  */
-export function routeFromFlags(flags: Flags, configured: readonly { psp: string; terminal_id: string }[], mode: Mode): RouteEntry[] {
+export function routeFromFlags(
+  flags: Flags,
+  configured: readonly { psp: string; terminal_id: string }[],
+  mode: Mode,
+): RouteEntry[] {
   const psps = list(flags, 'psps');
   for (const psp of psps) {
-    if (!(PSP_NAMES as readonly string[]).includes(psp)) throw new UsageError(`unknown PSP ${JSON.stringify(psp)}; PSPs: ${PSP_NAMES.join(', ')}`);
+    if (!(PSP_NAMES as readonly string[]).includes(psp))
+      throw new UsageError(`unknown PSP ${JSON.stringify(psp)}; PSPs: ${PSP_NAMES.join(', ')}`);
     if (!configured.some((c) => c.psp === psp)) {
-      throw new UsageError(`PSP ${psp} is not configured for ${mode} payments here; configured: ${configured.map((c) => c.psp).join(', ') || 'none'}`);
+      throw new UsageError(
+        `PSP ${psp} is not configured for ${mode} payments here; configured: ${configured.map((c) => c.psp).join(', ') || 'none'}`,
+      );
     }
   }
   const weights = flags.weights === undefined ? undefined : list(flags, 'weights');
-  if (weights !== undefined && weights.length !== psps.length) throw new UsageError(`--weights needs one weight per PSP of --psps (${psps.length})`);
+  if (weights !== undefined && weights.length !== psps.length)
+    throw new UsageError(`--weights needs one weight per PSP of --psps (${psps.length})`);
   const ranges = amountRanges(flags, psps);
   const entries = psps.map((psp, position): RouteEntry => {
     const weightText = weights?.[position];
     const weight = weightText === undefined ? 1 : /^[0-9]{1,6}$/.test(weightText) ? Number(weightText) : Number.NaN;
     const terminal = configured.find((c) => c.psp === psp)!;
-    return { position, priority: weights === undefined ? position : 0, psp, terminal_id: terminal.terminal_id, weight, min_amount: null, max_amount: null, ...ranges.get(psp) };
+    return {
+      position,
+      priority: weights === undefined ? position : 0,
+      psp,
+      terminal_id: terminal.terminal_id,
+      weight,
+      min_amount: null,
+      max_amount: null,
+      ...ranges.get(psp),
+    };
   });
   const problem = routeProblem(entries);
   if (problem !== undefined) throw new UsageError(problem);

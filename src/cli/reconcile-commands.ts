@@ -9,7 +9,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { pspClient, pspClientsFromConfig } from '../adapters/psp/clients.ts';
-import { reconcileFromFile, reconcileFromRecords, terminalDay, type BankReconciliationResult } from '../adapters/psp/bank-reconciliation.ts';
+import {
+  reconcileFromFile,
+  reconcileFromRecords,
+  terminalDay,
+  type BankReconciliationResult,
+} from '../adapters/psp/bank-reconciliation.ts';
 import { bankReconciliationCsv, bankReconciliationOf } from '../settlements/bank-reconciliation.ts';
 import { required, UsageError, type Command, type Flags } from './onboarding-commands.ts';
 
@@ -20,18 +25,35 @@ import { required, UsageError, type Command, type Flags } from './onboarding-com
 function reportFile(flags: Flags): string {
   const { file } = flags;
   const files = Array.isArray(file) ? file : typeof file === 'string' ? [file] : [];
-  if (files.length !== 1 || files[0]!.trim() === '') throw new UsageError('--file is required, once: the report file downloaded from the PSP');
+  if (files.length !== 1 || files[0]!.trim() === '')
+    throw new UsageError('--file is required, once: the report file downloaded from the PSP');
   return files[0]!;
 }
 
 /** The terminal's day the flags name; `--mode` is live unless given. */
 const dayOf = (flags: Flags) =>
-  terminalDay({ mode: typeof flags.mode === 'string' ? flags.mode : 'live', psp: required(flags, 'psp'), terminal_id: required(flags, 'terminal'), day: required(flags, 'date') });
+  terminalDay({
+    mode: typeof flags.mode === 'string' ? flags.mode : 'live',
+    psp: required(flags, 'psp'),
+    terminal_id: required(flags, 'terminal'),
+    day: required(flags, 'date'),
+  });
 
 /** A run as the operator reads it: its counts, and `ok` false (exit 1) when any is a difference. */
 function runSummary({ run, created }: BankReconciliationResult): Record<string, unknown> {
   const differences = run.counts.bank_only + run.counts.gateway_only + run.counts.amount_mismatch;
-  return { ok: differences === 0, run_id: run.id, new_run: created, mode: run.mode, psp: run.psp, terminal: run.terminal_id, date: run.day, source: run.source, ...run.counts, differences };
+  return {
+    ok: differences === 0,
+    run_id: run.id,
+    new_run: created,
+    mode: run.mode,
+    psp: run.psp,
+    terminal: run.terminal_id,
+    date: run.day,
+    source: run.source,
+    ...run.counts,
+    differences,
+  };
 }
 
 export const RECONCILE_COMMANDS: Record<string, Command> = {
@@ -61,7 +83,10 @@ export const RECONCILE_TEXT: Record<string, (result: Record<string, unknown>) =>
     if (typeof result.csv === 'string') return result.csv.trimEnd();
     const { run, items } = result as Awaited<ReturnType<typeof bankReconciliationOf>>;
     const head = `${run.psp} terminal ${run.terminal_id} (${run.mode}) ${run.day}: run ${run.id} of ${run.created_at} (${run.source}); matched ${run.counts.matched}, bank_only ${run.counts.bank_only}, gateway_only ${run.counts.gateway_only}, amount_mismatch ${run.counts.amount_mismatch}`;
-    const lines = items.map((i) => `${i.kind.padEnd(15)} ${i.payment_id ?? '-'} order ${i.order_id} ref ${i.ref_num ?? '-'} card ${i.card_pan ?? '-'} bank ${i.bank_amount ?? '-'} gateway ${i.gateway_amount ?? '-'}`);
+    const lines = items.map(
+      (i) =>
+        `${i.kind.padEnd(15)} ${i.payment_id ?? '-'} order ${i.order_id} ref ${i.ref_num ?? '-'} card ${i.card_pan ?? '-'} bank ${i.bank_amount ?? '-'} gateway ${i.gateway_amount ?? '-'}`,
+    );
     return [head, ...lines].join('\n');
   },
 };

@@ -24,7 +24,11 @@ export interface CompatRouteDeps {
 }
 
 /** The routes of one protocol: each a POST of a JSON body that names its credential. */
-export function protocolRouter<Credential extends string>(deps: CompatRouteDeps, protocol: CompatProtocol, credentialField: Credential) {
+export function protocolRouter<Credential extends string>(
+  deps: CompatRouteDeps,
+  protocol: CompatProtocol,
+  credentialField: Credential,
+) {
   const router = new Router();
   const counter = rateCounter(deps.config, deps.db);
   // One budget per merchant and mode, shared by its credentials of both protocols: a merchant holds
@@ -48,7 +52,10 @@ export function protocolRouter<Credential extends string>(deps: CompatRouteDeps,
     };
     const limits = options.createsPayment === true ? [perMerchantMode, testPayments] : [perMerchantMode];
     router.post(path, authenticate, ...limits, async (ctx) => {
-      ctx.body = await handler(ctx.state.compatBody as Static<S> & Record<Credential, string>, ctx.state.auth as AuthState);
+      ctx.body = await handler(
+        ctx.state.compatBody as Static<S> & Record<Credential, string>,
+        ctx.state.auth as AuthState,
+      );
     });
   }
 

@@ -53,13 +53,27 @@ export function protocolErrors(protocol: ProtocolErrors, logger: Logger): Middle
       }
       const error: DomainError = toDomainError(caught);
       if (error.code === 'internal_error') {
-        logger.error({ request_id: ctx.state.requestId as unknown, err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
+        logger.error(
+          { request_id: ctx.state.requestId as unknown, err: caught, method: ctx.method, path: ctx.path },
+          'unexpected error',
+        );
       } else if (error.code === 'service_unavailable') {
-        logger.warn({ request_id: ctx.state.requestId as unknown, err: caught, path: ctx.path }, 'dependency unavailable');
+        logger.warn(
+          { request_id: ctx.state.requestId as unknown, err: caught, path: ctx.path },
+          'dependency unavailable',
+        );
       }
-      const field = error.code === 'validation_failed' ? error.details?.map((d) => protocol.fieldCodes?.[d.path]).find((c) => c !== undefined) : undefined;
+      const field =
+        error.code === 'validation_failed'
+          ? error.details?.map((d) => protocol.fieldCodes?.[d.path]).find((c) => c !== undefined)
+          : undefined;
       const code = field ?? protocol.codes[error.code] ?? protocol.fallback;
-      answer(ctx, protocol.status?.(error.status) ?? error.status, protocol.body(code, error.message, error.details ?? []), error.headers);
+      answer(
+        ctx,
+        protocol.status?.(error.status) ?? error.status,
+        protocol.body(code, error.message, error.details ?? []),
+        error.headers,
+      );
     }
   };
 }

@@ -6,7 +6,12 @@
 import Router from '@koa/router';
 import type { Logger } from '../logger.ts';
 import { paymentIdOfAuthority } from '../domain/compat-protocols.ts';
-import { ZarinpalAuthoritySchema, ZarinpalMerchantSchema, ZarinpalRequestSchema, ZarinpalVerifySchema } from '../domain/compat-schemas.ts';
+import {
+  ZarinpalAuthoritySchema,
+  ZarinpalMerchantSchema,
+  ZarinpalRequestSchema,
+  ZarinpalVerifySchema,
+} from '../domain/compat-schemas.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { PaymentServiceDeps } from '../payments/service.ts';
 import { customerStart, protocolRouter } from './caller.ts';
@@ -49,7 +54,9 @@ export const ZARINPAL_API_PREFIX = '/pg/v4/payment';
 
 export function zarinpalRoutes(deps: PaymentServiceDeps & { logger: Logger }): Router {
   const { router: api, post } = protocolRouter(deps, 'zarinpal', 'merchant_id');
-  post('/request.json', ZarinpalRequestSchema, (body, caller) => zarinpalRequest(deps, caller, body), { createsPayment: true });
+  post('/request.json', ZarinpalRequestSchema, (body, caller) => zarinpalRequest(deps, caller, body), {
+    createsPayment: true,
+  });
   post('/verify.json', ZarinpalVerifySchema, (body, caller) => zarinpalVerify(deps, caller, body));
   post('/unVerified.json', ZarinpalMerchantSchema, (_body, caller) => zarinpalUnverified(deps, caller));
   post('/inquiry.json', ZarinpalAuthoritySchema, (body, caller) => zarinpalInquiry(deps, caller, body));

@@ -20,11 +20,20 @@ import { computeFee, isVerified } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { DomainError } from '../errors.ts';
 import { createRefund } from '../refunds/service.ts';
-import { createPayment, listPayments, reversePayment, verifyPayment, type PaymentServiceDeps } from '../payments/service.ts';
+import {
+  createPayment,
+  listPayments,
+  reversePayment,
+  verifyPayment,
+  type PaymentServiceDeps,
+} from '../payments/service.ts';
 import { ProtocolRefusal } from './protocol-errors.ts';
 
 /** ZarinPal's success answer: `{ data, errors: [] }`. */
-const success = <T extends object>(data: T) => ({ data: { code: 100, message: 'Success', ...data }, errors: [] as never[] });
+const success = <T extends object>(data: T) => ({
+  data: { code: 100, message: 'Success', ...data },
+  errors: [] as never[],
+});
 
 /** The merchant's order reference when the request names none: ZarinPal needs none, Dargah's record wants one. */
 const NO_ORDER_ID = 'zarinpal';
@@ -34,7 +43,9 @@ export async function zarinpalRequest(deps: PaymentServiceDeps, caller: AuthStat
   const amount = body.amount * RIALS_PER_UNIT[currency];
   if (amount < deps.config.AMOUNT_MIN || amount > deps.config.AMOUNT_MAX) {
     const range = `${inProtocolUnit(deps.config.AMOUNT_MIN, currency)} to ${Math.floor(deps.config.AMOUNT_MAX / RIALS_PER_UNIT[currency])} ${currency}`;
-    throw new DomainError('validation_failed', `amount must be ${range}.`, [{ path: 'amount', message: `must be ${range}` }]);
+    throw new DomainError('validation_failed', `amount must be ${range}.`, [
+      { path: 'amount', message: `must be ${range}` },
+    ]);
   }
   const mobile = body.metadata?.mobile ?? body.mobile;
   const { body: created } = await createPayment(
@@ -51,11 +62,19 @@ export async function zarinpalRequest(deps: PaymentServiceDeps, caller: AuthStat
     { via: 'zarinpal', protocolCurrency: currency === 'IRT' ? 'IRT' : null },
   );
   const payment = (created as { payment: Payment }).payment;
-  return success({ authority: zarinpalAuthority(payment), fee_type: 'Merchant', fee: inProtocolUnit(computeFee(amount, caller.merchant.fee_plan), currency) });
+  return success({
+    authority: zarinpalAuthority(payment),
+    fee_type: 'Merchant',
+    fee: inProtocolUnit(computeFee(amount, caller.merchant.fee_plan), currency),
+  });
 }
 
 /** The caller's payment an authority names, with the currency its ZarinPal amounts are in; -54 when there is none. */
-async function paymentOf(deps: PaymentServiceDeps, caller: AuthState, authority: string): Promise<{ payment: Payment; currency: ZarinpalCurrency }> {
+async function paymentOf(
+  deps: PaymentServiceDeps,
+  caller: AuthState,
+  authority: string,
+): Promise<{ payment: Payment; currency: ZarinpalCurrency }> {
   const id = paymentIdOfAuthority(authority);
   const row = id === undefined ? undefined : await findPayment(deps.db, id, caller);
   if (row === undefined) throw new DomainError('payment_not_found', 'Invalid authority.');
@@ -68,8 +87,8 @@ async function paymentOf(deps: PaymentServiceDeps, caller: AuthState, authority:
  * the OpenAPI description, so that no plugin takes it for the card's identity. The PSP's own hash of the card (SEP's
  * HashedPan) is not recorded on the payment, so no keyed hash of it can be answered here.
  */
-const cardHash = (cardPan: string | null) => (cardPan === null ? '' : createHash('sha256').update(cardPan).digest('hex').toUpperCase());
-
+const cardHash = (cardPan: string | null) =>
+  cardPan === null ? '' : createHash('sha256').update(cardPan).digest('hex').toUpperCase();
 
 /**
  * ZarinPal's ref_id is a number: the PSP's reference where it is digits (Mellat's SaleReferenceId),
@@ -85,7 +104,11 @@ const zarinpalRefId = (p: Pick<Payment, 'reference_id' | 'rrn' | 'tracking_code'
  * all of which the workflow answers verified) only the one that claims the answer on the record says
  * 100 (claimCompatVerifyAnswer).
  */
-export async function zarinpalVerify(deps: PaymentServiceDeps, caller: AuthState, body: { amount: number; authority: string }) {
+export async function zarinpalVerify(
+  deps: PaymentServiceDeps,
+  caller: AuthState,
+  body: { amount: number; authority: string },
+) {
   const { payment, currency } = await paymentOf(deps, caller, body.authority);
   const before = payment.status;
   const verified = await verifyPayment(deps, caller, payment.id, body.amount * RIALS_PER_UNIT[currency]);
@@ -140,7 +163,10 @@ export async function zarinpalReverse(deps: PaymentServiceDeps, caller: AuthStat
     return success({});
   }
   if (payment.status === 'verified' || payment.status === 'refunded') {
-    if (payment.status === 'verified' && Date.now() - Date.parse(payment.verified_at ?? '') > ZARINPAL_REVERSE_WINDOW_MS) {
+    if (
+      payment.status === 'verified' &&
+      Date.now() - Date.parse(payment.verified_at ?? '') > ZARINPAL_REVERSE_WINDOW_MS
+    ) {
       throw new ProtocolRefusal(-63, 'Maximum time for reverse this session is expired.', 409);
     }
     await createRefund(deps, caller, payment.id, { reason: 'zarinpal reverse.json' }, `zarinpal-reverse:${payment.id}`);

@@ -44,7 +44,10 @@ export function zibalRoutes(deps: PaymentServiceDeps & { logger: Logger }): Rout
   const router = new Router();
   // Only a trackId Zibal's /v1/request drew (or, on a Zibal payment made before those, its tracking
   // code): never the tracking code of a payment made any other way.
-  const paymentIdOfTrackId = (trackId: string) => (ZIBAL_TRACK_ID_PATTERN.test(trackId) || /^[0-9]{12}$/.test(trackId) ? paymentIdByZibalTrackId(deps.db, trackId) : undefined);
+  const paymentIdOfTrackId = (trackId: string) =>
+    ZIBAL_TRACK_ID_PATTERN.test(trackId) || /^[0-9]{12}$/.test(trackId)
+      ? paymentIdByZibalTrackId(deps.db, trackId)
+      : undefined;
   router.get('/start/:trackId', customerStart('trackId', paymentIdOfTrackId, 'Invalid trackId.', deps));
   router.use(ZIBAL_API_PREFIX, protocolErrors(ZIBAL_ERRORS, deps.logger), api.routes(), api.allowedMethods({}));
   return router;

@@ -21,8 +21,10 @@ const NO_ORDER_ID = 'zibal';
 
 export async function zibalRequest(deps: PaymentServiceDeps, caller: AuthState, body: ZibalRequest) {
   // Zibal's own codes for an amount out of bounds (its refusals are HTTP 200).
-  if (body.amount < deps.config.AMOUNT_MIN) throw new ProtocolRefusal(105, `amount must be at least ${deps.config.AMOUNT_MIN} rials.`, 200);
-  if (body.amount > deps.config.AMOUNT_MAX) throw new ProtocolRefusal(113, `amount must be at most ${deps.config.AMOUNT_MAX} rials.`, 200);
+  if (body.amount < deps.config.AMOUNT_MIN)
+    throw new ProtocolRefusal(105, `amount must be at least ${deps.config.AMOUNT_MIN} rials.`, 200);
+  if (body.amount > deps.config.AMOUNT_MAX)
+    throw new ProtocolRefusal(113, `amount must be at most ${deps.config.AMOUNT_MAX} rials.`, 200);
   const { body: created } = await createPayment(
     deps,
     caller,
@@ -53,7 +55,11 @@ async function newTrackId(deps: PaymentServiceDeps, paymentId: string): Promise<
 const TRACKING_CODE_TRACK_ID = /^[0-9]{12}$/;
 
 /** The caller's payment a trackId names (one Zibal's /v1/request made), with that trackId; 203 when there is none. */
-async function paymentOf(deps: PaymentServiceDeps, caller: AuthState, trackId: number | string): Promise<{ payment: Payment; trackId: string }> {
+async function paymentOf(
+  deps: PaymentServiceDeps,
+  caller: AuthState,
+  trackId: number | string,
+): Promise<{ payment: Payment; trackId: string }> {
   const code = String(trackId);
   const row =
     ZIBAL_TRACK_ID_PATTERN.test(code) || TRACKING_CODE_TRACK_ID.test(code)
@@ -79,7 +85,6 @@ function answer(result: number, message: string, payment: Payment, trackId: stri
     createdAt: payment.created_at,
   };
 }
-
 
 /**
  * /v1/verify: Zibal's verify names no amount, so the payment's own is the one confirmed; 100 once,

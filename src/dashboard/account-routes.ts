@@ -15,13 +15,29 @@ import type { DashboardKit, Request } from './kit.ts';
 import { forgotPasswordPage, resetPasswordPage, twoFactorSignInPage } from './security-views.ts';
 import { messagePage, signInPage, signUpPage } from './views.ts';
 
-export function accountPages({ router, deps, page, signedIn, readForm, html, seeOther, audit, cookies, box }: DashboardKit): void {
+export function accountPages({
+  router,
+  deps,
+  page,
+  signedIn,
+  readForm,
+  html,
+  seeOther,
+  audit,
+  cookies,
+  box,
+}: DashboardKit): void {
   const { config, db, mailer, temporal, logger } = deps;
 
   router.get(
     '/dashboard',
     page(async ({ ctx }) => {
-      seeOther(ctx, (await sessionUser(db, config, cookies.session(ctx))) === undefined ? '/dashboard/sign-in' : '/dashboard/overview');
+      seeOther(
+        ctx,
+        (await sessionUser(db, config, cookies.session(ctx))) === undefined
+          ? '/dashboard/sign-in'
+          : '/dashboard/overview',
+      );
     }),
   );
 
@@ -38,7 +54,16 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
       const form = await readForm(ctx);
       const values = { email: form.get('email') ?? '', business_name: form.get('business_name') ?? '' };
       try {
-        await signUp({ db, config, mailer, temporal }, { email: values.email, password: form.get('password') ?? '', businessName: values.business_name, lang, address: ctx.ip });
+        await signUp(
+          { db, config, mailer, temporal },
+          {
+            email: values.email,
+            password: form.get('password') ?? '',
+            businessName: values.business_name,
+            lang,
+            address: ctx.ip,
+          },
+        );
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
         html(ctx, signUpPage(view(), values, strings(lang)[`error_${error.code}`]), 422);
@@ -65,10 +90,21 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
         await confirmEmail(db, token);
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
-        html(ctx, messagePage(view(), { title: t.badRequestTitle, text: t.error_invalid_link }, { kind: 'error' }), 400);
+        html(
+          ctx,
+          messagePage(view(), { title: t.badRequestTitle, text: t.error_invalid_link }, { kind: 'error' }),
+          400,
+        );
         return;
       }
-      html(ctx, messagePage(view(), { title: t.confirmedTitle, text: t.confirmedText }, { kind: 'success', link: { href: '/dashboard/sign-in', label: t.signInButton } }));
+      html(
+        ctx,
+        messagePage(
+          view(),
+          { title: t.confirmedTitle, text: t.confirmedText },
+          { kind: 'success', link: { href: '/dashboard/sign-in', label: t.signInButton } },
+        ),
+      );
     }),
   );
 
@@ -77,7 +113,13 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
     page(async ({ ctx, lang, view }) => {
       const t = strings(lang);
       const notice =
-        ctx.query.signed_out === '1' ? t.signedOutText : ctx.query.ended === '1' ? t.sessionEndedText : ctx.query.challenge_ended === '1' ? t.challengeEndedText : undefined;
+        ctx.query.signed_out === '1'
+          ? t.signedOutText
+          : ctx.query.ended === '1'
+            ? t.sessionEndedText
+            : ctx.query.challenge_ended === '1'
+              ? t.challengeEndedText
+              : undefined;
       html(ctx, signInPage(view(), { email: '' }, { notice }));
     }),
   );
@@ -131,7 +173,12 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
     page(async ({ ctx, lang, view }) => {
       const form = await readForm(ctx);
       try {
-        const { user, method } = await passChallenge({ db, box }, cookies.challenge(ctx), form.get('code') ?? '', ctx.ip);
+        const { user, method } = await passChallenge(
+          { db, box },
+          cookies.challenge(ctx),
+          form.get('code') ?? '',
+          ctx.ip,
+        );
         cookies.clearChallenge(ctx);
         if (method === 'recovery_code') await audit(ctx, 'recovery_code_used', user);
         await signIn(ctx, user, method === 'totp' ? 'password + TOTP' : 'password + recovery code', true);
@@ -162,7 +209,10 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
     page(async ({ ctx, lang }) => {
       const form = await readForm(ctx);
       // The same answer whether the address has an account or not.
-      const account = await requestPasswordReset({ db, config, mailer, logger }, { email: form.get('email') ?? '', lang });
+      const account = await requestPasswordReset(
+        { db, config, mailer, logger },
+        { email: form.get('email') ?? '', lang },
+      );
       if (account !== undefined) await audit(ctx, 'password_reset_requested', account);
       seeOther(ctx, '/dashboard/forgot-password/sent');
     }),
@@ -178,7 +228,15 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
 
   const invalidLink = (ctx: Context, request: Request) => {
     const t = strings(request.lang);
-    html(ctx, messagePage(request.view(), { title: t.badRequestTitle, text: t.error_invalid_link }, { kind: 'error', link: { href: '/dashboard/forgot-password', label: t.forgotTitle } }), 400);
+    html(
+      ctx,
+      messagePage(
+        request.view(),
+        { title: t.badRequestTitle, text: t.error_invalid_link },
+        { kind: 'error', link: { href: '/dashboard/forgot-password', label: t.forgotTitle } },
+      ),
+      400,
+    );
   };
 
   router.get(
@@ -217,10 +275,20 @@ export function accountPages({ router, deps, page, signedIn, readForm, html, see
       }
       await audit(ctx, 'password_reset', account);
       // Every session ended with the reset; the authenticator stays, so its owner is told (it may not be theirs).
-      if (account.twoFactorKept) await mailOwner({ db, mailer, baseUrl: config.PUBLIC_BASE_URL }, account.email, lang, { kind: 'password_reset_two_factor_kept' });
+      if (account.twoFactorKept)
+        await mailOwner({ db, mailer, baseUrl: config.PUBLIC_BASE_URL }, account.email, lang, {
+          kind: 'password_reset_two_factor_kept',
+        });
       cookies.clearSession(ctx);
       const t = strings(lang);
-      html(ctx, messagePage(view(), { title: t.resetDoneTitle, text: t.resetDoneText }, { kind: 'success', link: { href: '/dashboard/sign-in', label: t.signInButton } }));
+      html(
+        ctx,
+        messagePage(
+          view(),
+          { title: t.resetDoneTitle, text: t.resetDoneText },
+          { kind: 'success', link: { href: '/dashboard/sign-in', label: t.signInButton } },
+        ),
+      );
     }),
   );
 

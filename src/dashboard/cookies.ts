@@ -33,13 +33,19 @@ export function dashboardCookies(publicBaseUrl: string): DashboardCookies {
     setSession: (ctx, token) => setCookie(ctx, sessionCookie, token, signInAttributes),
     clearSession: (ctx) => clearCookie(ctx, sessionCookie, signInAttributes),
     challenge: (ctx) => ctx.cookies.get(challengeCookie),
-    setChallenge: (ctx, token) => setCookie(ctx, challengeCookie, token, { ...signInAttributes, maxAge: CHALLENGE.seconds }),
+    setChallenge: (ctx, token) =>
+      setCookie(ctx, challengeCookie, token, { ...signInAttributes, maxAge: CHALLENGE.seconds }),
     clearChallenge: (ctx) => clearCookie(ctx, challengeCookie, signInAttributes),
     language(ctx) {
       const asked = ctx.query.lang;
       if (asked === 'en' || asked === 'fa') {
         // Not HttpOnly: it holds nothing but the language.
-        setCookie(ctx, LANG_COOKIE, asked, { path: '/dashboard', httpOnly: false, maxAge: LANG_COOKIE_SECONDS, secure });
+        setCookie(ctx, LANG_COOKIE, asked, {
+          path: '/dashboard',
+          httpOnly: false,
+          maxAge: LANG_COOKIE_SECONDS,
+          secure,
+        });
         return asked;
       }
       return ctx.cookies.get(LANG_COOKIE) === 'en' ? 'en' : 'fa';

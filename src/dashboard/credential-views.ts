@@ -27,7 +27,14 @@ export function credentialView(k: CredentialDates, lang: Lang, now: number) {
     created: formatTime(k.created_at, lang),
     lastUsed: k.last_used_at === null ? t.never : formatTime(k.last_used_at, lang),
     // A rolled credential keeps working until its expiry: it says when.
-    state: k.revoked_at !== null ? t.keyRevoked : !active ? t.keyExpired : k.expires_at !== null ? `${t.keyExpires} ${formatTime(k.expires_at, lang)}` : t.keyActive,
+    state:
+      k.revoked_at !== null
+        ? t.keyRevoked
+        : !active
+          ? t.keyExpired
+          : k.expires_at !== null
+            ? `${t.keyExpires} ${formatTime(k.expires_at, lang)}`
+            : t.keyActive,
     active,
   };
 }
@@ -55,9 +62,12 @@ export function compatSection(rows: CompatRow[], lang: Lang, justMade?: CompatCr
       hint: `…${row.hint}`,
       ...credentialView(row, lang, now),
     })),
-    newValues: justMade === undefined ? undefined : [
-      { label: t.compatZarinpal, value: justMade.zarinpal_merchant_id, id: 'new-zarinpal-merchant-id' },
-      { label: t.compatZibal, value: justMade.zibal_merchant, id: 'new-zibal-merchant' },
-    ],
+    newValues:
+      justMade === undefined
+        ? undefined
+        : [
+            { label: t.compatZarinpal, value: justMade.zarinpal_merchant_id, id: 'new-zarinpal-merchant-id' },
+            { label: t.compatZibal, value: justMade.zibal_merchant, id: 'new-zibal-merchant' },
+          ],
   };
 }

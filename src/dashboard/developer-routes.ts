@@ -3,7 +3,13 @@
  * keys (make one, shown once; revoke; roll with a grace period for the old
  * key). Live keys wait for live mode and the documents it needs.
  */
-import { createDashboardKey, issueDashboardCompatCredentials, LiveKeyRefused, liveKeyMissing, rollDashboardKey } from '../accounts/dashboard-keys.ts';
+import {
+  createDashboardKey,
+  issueDashboardCompatCredentials,
+  LiveKeyRefused,
+  liveKeyMissing,
+  rollDashboardKey,
+} from '../accounts/dashboard-keys.ts';
 import { StepUpNeeded } from '../accounts/step-up.ts';
 import { parseKey } from '../merchants/keys.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
@@ -15,7 +21,11 @@ import { strings } from './i18n.ts';
 import { Refusal, UUID, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { developersPage } from './views.ts';
 import { compatSection } from './credential-views.ts';
-import { listCompatCredentials, revokeCompatCredentials, type CompatCredentials } from '../merchants/compat-credentials.ts';
+import {
+  listCompatCredentials,
+  revokeCompatCredentials,
+  type CompatCredentials,
+} from '../merchants/compat-credentials.ts';
 
 /** How long the old key keeps working after a roll: the choices the form offers (now, 1 h, 24 h, 7 days). */
 export const ROLL_EXPIRIES = new Set([0, 3_600, 86_400, 604_800]);
@@ -34,14 +44,26 @@ export async function showDevelopers(
   const missing = await liveKeyMissing(deps.db, request.user);
   const routes = await merchantRoutes(deps.db, deps.config, request.user.merchantId);
   const compat = compatSection(await listCompatCredentials(deps.db, request.user.merchantId), request.lang, newCompat);
-  html(request.ctx, developersPage(request.view('developers'), { ...summary, keys, liveKeyMissing: missing, routes }, { ...options, compat }), status);
+  html(
+    request.ctx,
+    developersPage(
+      request.view('developers'),
+      { ...summary, keys, liveKeyMissing: missing, routes },
+      { ...options, compat },
+    ),
+    status,
+  );
 }
 
 /**
  * The merchant's route of each mode as the operator set it, or the default one (every configured
  * PSP), without the terminals reserved for other merchants (its payments skip them): read-only here.
  */
-async function merchantRoutes(db: DashboardKit['deps']['db'], config: DashboardKit['deps']['config'], merchantId: string) {
+async function merchantRoutes(
+  db: DashboardKit['deps']['db'],
+  config: DashboardKit['deps']['config'],
+  merchantId: string,
+) {
   const clients = pspClientsFromConfig(config);
   const reservations = await terminalReservations(db);
   const usable = (entries: RouteEntry[]) => entries.filter((e) => mayUseTerminal(reservations, merchantId, e));
@@ -57,7 +79,8 @@ async function merchantRoutes(db: DashboardKit['deps']['db'], config: DashboardK
 export function developerPages(kit: DashboardKit): void {
   const { router, deps, signedIn, readForm, seeOther, audit, liveRefused, stepUp, liveDone } = kit;
   const { db } = deps;
-  const developers = (request: SignedInRequest, options?: Parameters<typeof developersPage>[2], status?: number) => showDevelopers(kit, request, options, status);
+  const developers = (request: SignedInRequest, options?: Parameters<typeof developersPage>[2], status?: number) =>
+    showDevelopers(kit, request, options, status);
 
   /**
    * A live key refused: what is missing (live mode, two-step sign-in) on the page, recorded and mailed
@@ -80,12 +103,16 @@ export function developerPages(kit: DashboardKit): void {
     signedIn(async (request) => {
       const t = strings(request.lang);
       const done = request.ctx.query.done;
-      const notices: Record<string, string> = { gateway: t.gatewayRequestedText, revoked: t.keyRevokedText, live: t.liveActivatedText, compat_revoked: t.compatRevokedText };
+      const notices: Record<string, string> = {
+        gateway: t.gatewayRequestedText,
+        revoked: t.keyRevokedText,
+        live: t.liveActivatedText,
+        compat_revoked: t.compatRevokedText,
+      };
       const notice = typeof done === 'string' && Object.hasOwn(notices, done) ? notices[done] : undefined;
       await developers(request, { notice });
     }),
   );
-
 
   router.post(
     '/dashboard/developers/keys',

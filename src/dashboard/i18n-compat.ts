@@ -17,7 +17,8 @@ const fa = {
   compatRevokeTest: 'باطل کردن مقدارهای آزمایشی',
   compatRevokeLive: 'باطل کردن مقدارهای واقعی',
   compatNewTitle: 'مقدارهای تازهٔ شما',
-  compatNewText: 'این مقدارها فقط همین یک بار نمایش داده می‌شوند. مقدارهای قبلی همین حالت پس از زمانی که انتخاب کردید کار نمی‌کنند.',
+  compatNewText:
+    'این مقدارها فقط همین یک بار نمایش داده می‌شوند. مقدارهای قبلی همین حالت پس از زمانی که انتخاب کردید کار نمی‌کنند.',
   compatRevokedText: 'مقدارهای این حالت باطل شدند.',
   audit_compat_credentials_issued: 'ساخت مقدارهای زرین‌پال و زیبال',
   audit_compat_credentials_revoked: 'ابطال مقدارهای زرین‌پال و زیبال',
@@ -39,7 +40,8 @@ const en: CompatWords = {
   compatRevokeTest: 'Revoke test values',
   compatRevokeLive: 'Revoke live values',
   compatNewTitle: 'Your new values',
-  compatNewText: "These values are shown this once only. The mode's earlier values stop working after the time you chose.",
+  compatNewText:
+    "These values are shown this once only. The mode's earlier values stop working after the time you chose.",
   compatRevokedText: "This mode's values were revoked.",
   audit_compat_credentials_issued: 'ZarinPal and Zibal values made',
   audit_compat_credentials_revoked: 'ZarinPal and Zibal values revoked',

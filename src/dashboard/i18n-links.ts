@@ -6,7 +6,8 @@
 const fa = {
   navLinks: 'لینک‌های پرداخت',
   linksTitle: 'لینک‌های پرداخت',
-  linksIntro: 'لینکی بسازید و در اینستاگرام یا پیام‌رسان بفرستید. مشتری در صفحهٔ درگاه پرداخت می‌کند و درگاه خودش پرداخت را تأیید می‌کند؛ به سرور یا تأیید شما نیازی نیست.',
+  linksIntro:
+    'لینکی بسازید و در اینستاگرام یا پیام‌رسان بفرستید. مشتری در صفحهٔ درگاه پرداخت می‌کند و درگاه خودش پرداخت را تأیید می‌کند؛ به سرور یا تأیید شما نیازی نیست.',
   noLinks: 'هنوز لینکی نساخته‌اید.',
   newLinkTitle: 'ساخت لینک تازه',
   linkTitleLabel: 'عنوان (چه می‌فروشید)',
@@ -49,7 +50,8 @@ type LinkWords = typeof fa;
 const en: LinkWords = {
   navLinks: 'Payment links',
   linksTitle: 'Payment links',
-  linksIntro: 'Make a link and share it on Instagram or a messenger. The customer pays on the gateway’s page and the gateway verifies the payment itself: no server and no verify call of yours.',
+  linksIntro:
+    'Make a link and share it on Instagram or a messenger. The customer pays on the gateway’s page and the gateway verifies the payment itself: no server and no verify call of yours.',
   noLinks: 'You have no links yet.',
   newLinkTitle: 'New link',
   linkTitleLabel: 'Title (what you sell)',

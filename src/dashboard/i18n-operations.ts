@@ -39,12 +39,25 @@ const faAttemptErrors: Record<WebhookAttemptError, string> = {
   address_refused: 'نشانی پذیرفته نیست',
 };
 
-const faRefundStatuses: Record<RefundStatus, string> = { pending: 'در جریان', succeeded: 'انجام‌شده', failed: 'ناموفق' };
+const faRefundStatuses: Record<RefundStatus, string> = {
+  pending: 'در جریان',
+  succeeded: 'انجام‌شده',
+  failed: 'ناموفق',
+};
 
-const faSettlementStatuses: Record<SettlementStatus, string> = { pending: 'در حال واریز', paid: 'واریز شد', failed: 'ناموفق' };
+const faSettlementStatuses: Record<SettlementStatus, string> = {
+  pending: 'در حال واریز',
+  paid: 'واریز شد',
+  failed: 'ناموفق',
+};
 
 type LineKind = (typeof SETTLEMENT_LINE_KINDS)[number];
-const faLineKinds: Record<LineKind, string> = { payment: 'پرداخت', refund: 'بازپرداخت', refund_return: 'بازپرداخت ناموفق (برگشت)', split: 'سهم ذی‌نفع (تسهیم)' };
+const faLineKinds: Record<LineKind, string> = {
+  payment: 'پرداخت',
+  refund: 'بازپرداخت',
+  refund_return: 'بازپرداخت ناموفق (برگشت)',
+  split: 'سهم ذی‌نفع (تسهیم)',
+};
 
 const fa = {
   navOverview: 'نمای کلی',
@@ -89,7 +102,8 @@ const fa = {
   deleteEndpoint: 'حذف',
   enableEndpoint: 'فعال‌سازی دوباره',
   endpointDeletedText: 'نشانی حذف شد و دیگر چیزی دریافت نمی‌کند.',
-  endpointEnabledText: 'نشانی دوباره فعال شد. رویدادهایی را که در این مدت از دست داده، از صفحهٔ هر رویداد دوباره بفرستید.',
+  endpointEnabledText:
+    'نشانی دوباره فعال شد. رویدادهایی را که در این مدت از دست داده، از صفحهٔ هر رویداد دوباره بفرستید.',
   eventsTitle: 'رویدادها',
   noEvents: 'هنوز رویدادی در این حالت نیست.',
   eventType: 'نوع',
@@ -131,7 +145,8 @@ const fa = {
   settlementsTitle: 'تسویه‌ها',
   settlementsIntro: 'روزی یک بار، پرداخت‌های واقعی تأییدشده پس از کسر کارمزد و بازپرداخت‌ها به شبای شما واریز می‌شود.',
   testSettlementsTitle: 'پرداخت‌های آزمایشی تسویه نمی‌شوند',
-  testSettlementsText: 'در حالت آزمایشی پولی جابه‌جا نمی‌شود، پس چیزی هم به حساب شما واریز نمی‌شود. موجودی و تسویه‌ها در حالت واقعی دیده می‌شوند.',
+  testSettlementsText:
+    'در حالت آزمایشی پولی جابه‌جا نمی‌شود، پس چیزی هم به حساب شما واریز نمی‌شود. موجودی و تسویه‌ها در حالت واقعی دیده می‌شوند.',
   showLiveSettlements: 'نمایش تسویه‌های حالت واقعی',
   balanceTitle: 'موجودی',
   balanceAvailable: 'برای تسویهٔ بعدی',
@@ -139,7 +154,8 @@ const fa = {
   balanceHeld: 'پرداخت‌شده، تأییدنشده',
   balanceInPayout: 'در راه حساب شما',
   balanceNote: 'پرداخت‌های تأییدشده پس از {hours} ساعت به تسویهٔ بعدی می‌رسند.',
-  carriedNote: 'موجودی قابل تسویه منفی است: بازپرداخت‌ها از پرداخت‌های تسویه‌نشده بیشتر بوده‌اند. این مبلغ از تسویهٔ بعدی کسر می‌شود و تا جبران نشود چیزی واریز نمی‌شود.',
+  carriedNote:
+    'موجودی قابل تسویه منفی است: بازپرداخت‌ها از پرداخت‌های تسویه‌نشده بیشتر بوده‌اند. این مبلغ از تسویهٔ بعدی کسر می‌شود و تا جبران نشود چیزی واریز نمی‌شود.',
   settlementsListTitle: 'تسویه‌ها',
   dateFrom: 'از روز',
   dateTo: 'تا روز',
@@ -158,7 +174,8 @@ const fa = {
   refundCount: 'تعداد بازپرداخت‌ها',
   cutoff: 'پرداخت‌های تأییدشده تا',
   paidOutAt: 'زمان واریز',
-  failedSettlementText: 'بانک این واریز را نپذیرفت. مبلغ برای شما کنار گذاشته شده است و پشتیبانی درگاه آن را دوباره واریز می‌کند.',
+  failedSettlementText:
+    'بانک این واریز را نپذیرفت. مبلغ برای شما کنار گذاشته شده است و پشتیبانی درگاه آن را دوباره واریز می‌کند.',
   pendingSettlementText: 'این مبلغ برای واریز به بانک فرستاده شده است.',
   linesTitle: 'ردیف‌ها',
   lineKind: 'نوع',
@@ -195,7 +212,8 @@ const en: OperationsWords = {
   day: 'Day',
   count: 'Count',
   webhooksTitle: 'Webhooks',
-  webhooksIntro: 'Every change to your payments and refunds is sent to these endpoints, signed with each endpoint’s secret.',
+  webhooksIntro:
+    'Every change to your payments and refunds is sent to these endpoints, signed with each endpoint’s secret.',
   endpointsTitle: 'Endpoints',
   noEndpoints: 'No endpoint in this mode yet.',
   endpointUrl: 'URL',
@@ -213,7 +231,8 @@ const en: OperationsWords = {
   endpointRefused: 'This URL was refused.',
   newSecretTitle: 'The endpoint’s signing secret',
   newSecretText: 'This secret is shown this once only. Put it in your webhook receiver now.',
-  rotatedText: 'A new secret was made. The previous one keeps signing until the window ends, so you can switch your receiver over without missing a delivery.',
+  rotatedText:
+    'A new secret was made. The previous one keeps signing until the window ends, so you can switch your receiver over without missing a delivery.',
   rotateSecret: 'Rotate secret',
   deleteEndpoint: 'Delete',
   enableEndpoint: 'Re-enable',
@@ -287,7 +306,8 @@ const en: OperationsWords = {
   settlementsTitle: 'Settlements',
   settlementsIntro: 'Once a day, your verified live payments, less fees and refunds, are paid to your IBAN.',
   testSettlementsTitle: 'Test payments are never settled',
-  testSettlementsText: 'No real money moves in test mode, so nothing is paid to your account. Your balance and settlements are in live mode.',
+  testSettlementsText:
+    'No real money moves in test mode, so nothing is paid to your account. Your balance and settlements are in live mode.',
   showLiveSettlements: 'Show live settlements',
   balanceTitle: 'Balance',
   balanceAvailable: 'For the next settlement',
@@ -295,7 +315,8 @@ const en: OperationsWords = {
   balanceHeld: 'Paid, not yet verified',
   balanceInPayout: 'On its way to your account',
   balanceNote: 'Verified payments join the next settlement {hours} hours after verification.',
-  carriedNote: 'What the next settlement would pay is negative: refunds exceeded the payments not yet settled. It is carried: the next settlement deducts it, and nothing is paid out until it is made up.',
+  carriedNote:
+    'What the next settlement would pay is negative: refunds exceeded the payments not yet settled. It is carried: the next settlement deducts it, and nothing is paid out until it is made up.',
   settlementsListTitle: 'Settlements',
   dateFrom: 'From',
   dateTo: 'To',
@@ -314,7 +335,8 @@ const en: OperationsWords = {
   refundCount: 'Refunds covered',
   cutoff: 'Covers payments verified up to',
   paidOutAt: 'Paid out at',
-  failedSettlementText: 'The bank refused this transfer. The amount stays reserved for you, and the gateway’s operators will pay it again.',
+  failedSettlementText:
+    'The bank refused this transfer. The amount stays reserved for you, and the gateway’s operators will pay it again.',
   pendingSettlementText: 'This amount has been sent to the bank for transfer.',
   linesTitle: 'Lines',
   lineKind: 'Kind',
@@ -325,7 +347,12 @@ const en: OperationsWords = {
   transferAttempt: 'Attempt',
   beneficiaryPayoutStatuses: { pending: 'Being paid', paid: 'Paid', failed: 'Failed' },
   settlementStatuses: { pending: 'Being paid', paid: 'Paid', failed: 'Failed' },
-  lineKinds: { payment: 'Payment', refund: 'Refund', refund_return: 'Refused refund given back', split: "Beneficiary's share (split)" },
+  lineKinds: {
+    payment: 'Payment',
+    refund: 'Refund',
+    refund_return: 'Refused refund given back',
+    split: "Beneficiary's share (split)",
+  },
 };
 
 export const OPERATIONS_WORDS = { fa, en } as const;

@@ -104,7 +104,8 @@ const fa = {
   requestGateway: 'درخواست درگاه',
   gatewayRequestedText: 'درخواست درگاه ثبت شد؛ پس از بررسی اپراتور، حالت واقعی فعال می‌شود.',
   pspRoutesTitle: 'مسیر پرداخت‌ها به PSPها',
-  pspRoutesText: 'هر پرداخت به ترتیب این فهرست به PSPها فرستاده می‌شود؛ اگر یکی پاسخ ندهد، پیش از هدایت مشتری، پرداخت به بعدی می‌رود. این مسیر را اپراتور درگاه تعیین می‌کند.',
+  pspRoutesText:
+    'هر پرداخت به ترتیب این فهرست به PSPها فرستاده می‌شود؛ اگر یکی پاسخ ندهد، پیش از هدایت مشتری، پرداخت به بعدی می‌رود. این مسیر را اپراتور درگاه تعیین می‌کند.',
   pspRouteDefault: 'پیش‌فرض (همهٔ PSPهای پیکربندی‌شده)',
   pspRouteMerchant: 'تعیین‌شده برای شما',
   pspRouteNone: 'هیچ PSPی برای این حالت پیکربندی نشده است.',
@@ -140,7 +141,8 @@ const fa = {
   remove: 'حذف',
   domainVerified: 'تأییدشده',
   domainUnverified: 'تأییدنشده: فقط برای پرداخت‌های آزمایشی',
-  domainVerifyHowTo: 'تا مالکیت این دامنه را ثابت نکنید، پرداخت واقعی نمی‌تواند به آن بازگردد. این پرونده را روی دامنه بگذارید و سپس «تأیید» را بزنید.',
+  domainVerifyHowTo:
+    'تا مالکیت این دامنه را ثابت نکنید، پرداخت واقعی نمی‌تواند به آن بازگردد. این پرونده را روی دامنه بگذارید و سپس «تأیید» را بزنید.',
   domainVerifyFile: 'نشانی پرونده:',
   domainVerifyContent: 'محتوای پرونده:',
   domainVerify: 'تأیید',
@@ -150,7 +152,8 @@ const fa = {
   domainAddedText: 'دامنه افزوده شد.',
   domainRemovedText: 'دامنه حذف شد.',
   beneficiariesTitle: 'ذی‌نفعان تسهیم',
-  beneficiariesIntro: 'شباهایی که پرداخت‌ها می‌توانند میانشان تسهیم شوند. هر شبا پس از بررسی و تأیید اپراتور به‌کار می‌آید.',
+  beneficiariesIntro:
+    'شباهایی که پرداخت‌ها می‌توانند میانشان تسهیم شوند. هر شبا پس از بررسی و تأیید اپراتور به‌کار می‌آید.',
   noBeneficiaries: 'هنوز ذی‌نفعی ثبت نشده است.',
   beneficiaryIban: 'شماره شبا',
   beneficiaryName: 'نام صاحب حساب',
@@ -167,7 +170,8 @@ const fa = {
   forgotIntro: 'ایمیل حساب خود را بنویسید؛ پیوندی برای گزینش گذرواژهٔ تازه برایتان فرستاده می‌شود.',
   forgotButton: 'فرستادن پیوند',
   forgotSentTitle: 'ایمیل خود را ببینید',
-  forgotSentText: 'اگر این نشانی حساب درگاه داشته باشد، پیوند بازنشانی به آن فرستاده شد. پیوند تا یک ساعت و یک بار کار می‌کند.',
+  forgotSentText:
+    'اگر این نشانی حساب درگاه داشته باشد، پیوند بازنشانی به آن فرستاده شد. پیوند تا یک ساعت و یک بار کار می‌کند.',
   resetTitle: 'گزینش گذرواژهٔ تازه',
   newPassword: 'گذرواژهٔ تازه',
   resetButton: 'ذخیرهٔ گذرواژه',
@@ -184,7 +188,8 @@ const fa = {
   twoFactorTitle: 'ورود دومرحله‌ای',
   twoFactorOn: 'فعال',
   twoFactorOff: 'غیرفعال',
-  twoFactorIntro: 'پس از گذرواژه، کدی از برنامهٔ احراز هویت گوشی شما (مانند Google Authenticator یا Aegis) خواسته می‌شود. ساخت کلید واقعی بدون آن ممکن نیست.',
+  twoFactorIntro:
+    'پس از گذرواژه، کدی از برنامهٔ احراز هویت گوشی شما (مانند Google Authenticator یا Aegis) خواسته می‌شود. ساخت کلید واقعی بدون آن ممکن نیست.',
   recoveryCodesLeft: 'کدهای بازیابی باقی‌مانده',
   setUpTwoFactor: 'راه‌اندازی ورود دومرحله‌ای',
   disableTwoFactor: 'غیرفعال کردن ورود دومرحله‌ای',
@@ -198,7 +203,8 @@ const fa = {
   setupUri: 'نشانی otpauth',
   enableButton: 'فعال‌سازی',
   recoveryTitle: 'کدهای بازیابی',
-  recoveryIntro: 'ورود دومرحله‌ای فعال شد. اگر گوشی‌تان در دسترس نبود، هر یک از این کدها یک بار به جای کد برنامه کار می‌کند. آن‌ها فقط همین یک بار نمایش داده می‌شوند؛ اکنون در جای امنی نگهشان دارید.',
+  recoveryIntro:
+    'ورود دومرحله‌ای فعال شد. اگر گوشی‌تان در دسترس نبود، هر یک از این کدها یک بار به جای کد برنامه کار می‌کند. آن‌ها فقط همین یک بار نمایش داده می‌شوند؛ اکنون در جای امنی نگهشان دارید.',
   recoveryDone: 'آن‌ها را نگه داشتم',
   auditTitle: 'رویدادهای حساب',
   auditIntro: 'هر کاری که در این پیشخوان انجام شده، از تازه‌ترین.',
@@ -226,13 +232,16 @@ const fa = {
   audit_live_action_refused: 'کار واقعی بدون ورود دومرحله‌ای رد شد',
   twoFactorRequestHint: 'گذرواژهٔ خود را دوباره بنویسید؛ پیوندی برای تأیید این تغییر به ایمیل شما فرستاده می‌شود.',
   newRecoveryCodes: 'ساخت کدهای بازیابی تازه',
-  changeEmailedText: 'پیوندی به ایمیل شما فرستادیم. آن را در همین مرورگر، در حالی که وارد پیشخوان هستید، باز کنید تا تغییر کامل شود.',
+  changeEmailedText:
+    'پیوندی به ایمیل شما فرستادیم. آن را در همین مرورگر، در حالی که وارد پیشخوان هستید، باز کنید تا تغییر کامل شود.',
   wrongPasswordText: 'گذرواژه درست نیست، یا تلاش‌های ناموفق زیاد بوده است.',
   recoveryRenewedText: 'کدهای بازیابی تازه ساخته شد و کدهای پیشین دیگر کار نمی‌کنند.',
   stepUpTitle: 'تأیید دوبارهٔ هویت',
-  stepUpIntro: 'این کار با پول واقعی سروکار دارد یا مقصد آن را تغییر می‌دهد. کد ۶ رقمی برنامهٔ احراز هویت (یا یک کد بازیابی) را بنویسید؛ تا ۵ دقیقه کارهای واقعی دیگر کد نمی‌خواهند.',
+  stepUpIntro:
+    'این کار با پول واقعی سروکار دارد یا مقصد آن را تغییر می‌دهد. کد ۶ رقمی برنامهٔ احراز هویت (یا یک کد بازیابی) را بنویسید؛ تا ۵ دقیقه کارهای واقعی دیگر کد نمی‌خواهند.',
   twoFactorRequiredTitle: 'ورود دومرحله‌ای لازم است',
-  twoFactorRequiredText: 'کارهای واقعی (کلید واقعی، بازپرداخت واقعی، وب‌هوک واقعی، حساب تسویه) بدون ورود دومرحله‌ای ممکن نیست. آن را در بخش امنیت فعال کنید (گذرواژه و پیوندی که ایمیل می‌کنیم لازم است) و دوباره تلاش کنید.',
+  twoFactorRequiredText:
+    'کارهای واقعی (کلید واقعی، بازپرداخت واقعی، وب‌هوک واقعی، حساب تسویه) بدون ورود دومرحله‌ای ممکن نیست. آن را در بخش امنیت فعال کنید (گذرواژه و پیوندی که ایمیل می‌کنیم لازم است) و دوباره تلاش کنید.',
   audit_key_created: 'ساخت کلید API',
   audit_key_revoked: 'ابطال کلید API',
   audit_key_rolled: 'جایگزینی کلید API',
@@ -317,7 +326,8 @@ const fa = {
   doc_file_type: 'فقط پروندهٔ PDF، JPEG یا PNG پذیرفته می‌شود؛ نوع پرونده از محتوای آن خوانده می‌شود، نه از نامش.',
   doc_file_size: 'هر پرونده حداکثر ۵ مگابایت می‌تواند باشد.',
   doc_file_count: 'در هر ارسال حداکثر ۳ پرونده.',
-  doc_file_quota: 'پرونده‌های فرستاده‌شده‌ی شما به سقف فضای مدارک رسیده‌اند؛ چیزی ذخیره نشد. پرونده‌های کمتر یا کوچک‌تری بفرستید.',
+  doc_file_quota:
+    'پرونده‌های فرستاده‌شده‌ی شما به سقف فضای مدارک رسیده‌اند؛ چیزی ذخیره نشد. پرونده‌های کمتر یا کوچک‌تری بفرستید.',
   doc_file_required: 'دست‌کم یک پرونده بارگذاری کنید (مثلاً آگهی تأسیس یا کارت ملی).',
   refusal_domain_required: 'نخست دامنهٔ سایت خود را در تنظیمات بیفزایید.',
   refusal_documents_required: 'نخست مدارک کسب‌وکار را بفرستید.',
@@ -426,7 +436,8 @@ const en: Strings = {
   requestGateway: 'Request a gateway',
   gatewayRequestedText: 'Gateway requested; live mode is activated once an operator has reviewed it.',
   pspRoutesTitle: 'How your payments reach the PSPs',
-  pspRoutesText: 'Each payment is sent to the PSPs in this order; when one does not answer, the payment goes to the next before the customer is sent anywhere. The gateway operator sets this route.',
+  pspRoutesText:
+    'Each payment is sent to the PSPs in this order; when one does not answer, the payment goes to the next before the customer is sent anywhere. The gateway operator sets this route.',
   pspRouteDefault: 'default (every configured PSP)',
   pspRouteMerchant: 'set for you',
   pspRouteNone: 'No PSP is configured for this mode.',
@@ -461,23 +472,27 @@ const en: Strings = {
   remove: 'Remove',
   domainVerified: 'verified',
   domainUnverified: 'not verified: test payments only',
-  domainVerifyHowTo: 'A live payment cannot return to this domain until you prove it is yours. Publish this file on the domain, then press Verify.',
+  domainVerifyHowTo:
+    'A live payment cannot return to this domain until you prove it is yours. Publish this file on the domain, then press Verify.',
   domainVerifyFile: 'File address:',
   domainVerifyContent: 'File content:',
   domainVerify: 'Verify',
   domainVerifiedText: 'The domain is verified; live payments may now return to it.',
-  domainVerifyUnreachable: 'The verification file was not found at that address (or did not answer 200). Publish it and try again.',
-  domainVerifyMismatch: 'The verification file was found, but its content is not this domain\'s code.',
+  domainVerifyUnreachable:
+    'The verification file was not found at that address (or did not answer 200). Publish it and try again.',
+  domainVerifyMismatch: "The verification file was found, but its content is not this domain's code.",
   domainAddedText: 'Domain added.',
   domainRemovedText: 'Domain removed.',
   beneficiariesTitle: 'Split beneficiaries',
-  beneficiariesIntro: 'The IBANs your payments may be split between. Each may be used once the operator has checked and approved it.',
+  beneficiariesIntro:
+    'The IBANs your payments may be split between. Each may be used once the operator has checked and approved it.',
   noBeneficiaries: 'No beneficiary registered yet.',
   beneficiaryIban: 'Sheba IBAN',
   beneficiaryName: "Account holder's name",
   addBeneficiary: 'Register beneficiary',
   beneficiaryAddedText: "Beneficiary registered; it waits for the operator's approval.",
-  error_invalid_beneficiary: 'The IBAN must be IR and 24 digits whose check digits hold, and the name must not be empty.',
+  error_invalid_beneficiary:
+    'The IBAN must be IR and 24 digits whose check digits hold, and the name must not be empty.',
   beneficiaryStatuses: { pending: 'Awaiting approval', approved: 'Approved', rejected: 'Rejected', revoked: 'Revoked' },
   account: 'Account',
   signedOutEverywhereHint: 'Every session of this account, on every device, ends.',
@@ -487,7 +502,8 @@ const en: Strings = {
   forgotIntro: 'Enter your account’s email address; we send you a link to choose a new password.',
   forgotButton: 'Send the link',
   forgotSentTitle: 'Check your email',
-  forgotSentText: 'If this address has a Dargah account, a reset link was sent to it. The link works once, within one hour.',
+  forgotSentText:
+    'If this address has a Dargah account, a reset link was sent to it. The link works once, within one hour.',
   resetTitle: 'Choose a new password',
   newPassword: 'New password',
   resetButton: 'Save password',
@@ -504,7 +520,8 @@ const en: Strings = {
   twoFactorTitle: 'Two-step sign-in',
   twoFactorOn: 'On',
   twoFactorOff: 'Off',
-  twoFactorIntro: 'After the password, a code from the authenticator app on your phone (such as Google Authenticator or Aegis) is asked for. Live keys cannot be created without it.',
+  twoFactorIntro:
+    'After the password, a code from the authenticator app on your phone (such as Google Authenticator or Aegis) is asked for. Live keys cannot be created without it.',
   recoveryCodesLeft: 'Recovery codes left',
   setUpTwoFactor: 'Set up two-step sign-in',
   disableTwoFactor: 'Turn two-step sign-in off',
@@ -518,7 +535,8 @@ const en: Strings = {
   setupUri: 'otpauth address',
   enableButton: 'Turn on',
   recoveryTitle: 'Recovery codes',
-  recoveryIntro: 'Two-step sign-in is on. If your phone is not at hand, each of these codes works once instead of the app’s code. They are shown this once only; store them somewhere safe now.',
+  recoveryIntro:
+    'Two-step sign-in is on. If your phone is not at hand, each of these codes works once instead of the app’s code. They are shown this once only; store them somewhere safe now.',
   recoveryDone: 'I have stored them',
   auditTitle: 'Account activity',
   auditIntro: 'Everything done in this dashboard, newest first.',
@@ -546,13 +564,16 @@ const en: Strings = {
   audit_live_action_refused: 'Live action refused without two-step sign-in',
   twoFactorRequestHint: 'Enter your password again; we email you a link to confirm this change.',
   newRecoveryCodes: 'Make new recovery codes',
-  changeEmailedText: 'We emailed you a link. Open it in this browser, signed in to the dashboard, to finish the change.',
+  changeEmailedText:
+    'We emailed you a link. Open it in this browser, signed in to the dashboard, to finish the change.',
   wrongPasswordText: 'That password is not right, or there were too many failed attempts.',
   recoveryRenewedText: 'New recovery codes are made; the old ones no longer work.',
   stepUpTitle: 'Confirm it is you',
-  stepUpIntro: 'This action moves live money or changes where it goes. Enter the 6-digit code from your authenticator app (or a recovery code); for 5 minutes other live actions will not ask again.',
+  stepUpIntro:
+    'This action moves live money or changes where it goes. Enter the 6-digit code from your authenticator app (or a recovery code); for 5 minutes other live actions will not ask again.',
   twoFactorRequiredTitle: 'Two-step sign-in needed',
-  twoFactorRequiredText: 'Live actions (live keys, live refunds, live webhooks, the settlement account) need two-step sign-in. Turn it on under Security (it asks for your password and a link we email you), then try again.',
+  twoFactorRequiredText:
+    'Live actions (live keys, live refunds, live webhooks, the settlement account) need two-step sign-in. Turn it on under Security (it asks for your password and a link we email you), then try again.',
   audit_key_created: 'API key created',
   audit_key_revoked: 'API key revoked',
   audit_key_rolled: 'API key rolled',
@@ -620,7 +641,8 @@ const en: Strings = {
   iban: 'Settlement IBAN (Sheba)',
   ibanHint: 'IR and 24 digits, like IR820540102680020817909002',
   files: 'Files',
-  filesHint: 'PDF, JPEG or PNG, at most 5 MB each, up to 3 files at a time (for example the registration notice, the ID card).',
+  filesHint:
+    'PDF, JPEG or PNG, at most 5 MB each, up to 3 files at a time (for example the registration notice, the ID card).',
   filesKept: 'Files submitted',
   submitDocuments: 'Submit documents',
   documentsSubmittedText: 'Documents submitted.',
@@ -661,7 +683,6 @@ export function strings(lang: Lang): Strings {
 
 export const statusLabel = (status: PaymentStatus, lang: Lang): string => strings(lang)[`status_${status}`];
 
-
 export function formatRials(rials: number, lang: Lang): string {
   return `${new Intl.NumberFormat(LOCALE[lang]).format(rials)} ${strings(lang).rials}`;
 }
@@ -669,5 +690,10 @@ export function formatRials(rials: number, lang: Lang): string {
 /** A date and time in Tehran, where the merchants are. */
 export function formatTime(at: string | Date | null, lang: Lang): string {
   if (at === null) return '—';
-  return new Intl.DateTimeFormat(LOCALE[lang], { timeZone: 'Asia/Tehran', dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }).format(new Date(at));
+  return new Intl.DateTimeFormat(LOCALE[lang], {
+    timeZone: 'Asia/Tehran',
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    hourCycle: 'h23',
+  }).format(new Date(at));
 }

@@ -74,7 +74,12 @@ export interface DashboardKit {
   html: (ctx: Context, body: string, status?: number) => void;
   seeOther: (ctx: Context, location: string) => void;
   /** Records a dashboard action in the merchant's audit log (docs/DASHBOARD.md#audit-log), with the request's address and user agent. */
-  audit: (ctx: Context, action: AuditAction, who: { userId: string; merchantId: string } | undefined, detail?: string) => Promise<void>;
+  audit: (
+    ctx: Context,
+    action: AuditAction,
+    who: { userId: string; merchantId: string } | undefined,
+    detail?: string,
+  ) => Promise<void>;
   cookies: DashboardCookies;
   /** The forms' CSRF guard, for the one form the kit's reader does not read (the documents' multipart upload). */
   csrf: CsrfGuard;
@@ -118,7 +123,12 @@ export const modeQuery = (mode: KeyMode, prefix: '?' | '&' = '?') => (mode === '
 /** The test/live switch of a page at `path`. */
 export const modeSwitch = (lang: Lang, current: KeyMode, path: string) => {
   const t = strings(lang);
-  return (['test', 'live'] as const).map((m) => ({ value: m, label: t[`mode_${m}`], href: `${path}${modeQuery(m)}`, current: m === current }));
+  return (['test', 'live'] as const).map((m) => ({
+    value: m,
+    label: t[`mode_${m}`],
+    href: `${path}${modeQuery(m)}`,
+    current: m === current,
+  }));
 };
 
 /** The kit of one dashboard: `deps` and the cookies, CSRF guard and secret box made from its configuration. */
@@ -126,11 +136,24 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
   const { config, db, logger } = deps;
   const cookies = dashboardCookies(config.PUBLIC_BASE_URL);
   const box = secretBox(config.DASHBOARD_SECRETS_KEY);
-  if (!box.sealing) logger.warn('DASHBOARD_SECRETS_KEY is not set: two-factor secrets are stored unsealed in MySQL (set it in production)');
-  const csrf = configuredCsrfGuard(config, { cookie: 'dargah_dashboard_csrf', path: '/dashboard', purpose: 'dargah-dashboard-csrf' });
+  if (!box.sealing)
+    logger.warn(
+      'DASHBOARD_SECRETS_KEY is not set: two-factor secrets are stored unsealed in MySQL (set it in production)',
+    );
+  const csrf = configuredCsrfGuard(config, {
+    cookie: 'dargah_dashboard_csrf',
+    path: '/dashboard',
+    purpose: 'dargah-dashboard-csrf',
+  });
 
   const audit: DashboardKit['audit'] = (ctx, action, who, detail) =>
-    recordAudit(db, { action, ...(who ?? {}), ...(detail !== undefined ? { detail } : {}), address: ctx.ip, userAgent: ctx.get('user-agent') });
+    recordAudit(db, {
+      action,
+      ...(who ?? {}),
+      ...(detail !== undefined ? { detail } : {}),
+      address: ctx.ip,
+      userAgent: ctx.get('user-agent'),
+    });
 
   const switchHref = (ctx: Context, lang: Lang): string => {
     const query = new URLSearchParams(ctx.querystring);
@@ -141,7 +164,8 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
   const fail = (ctx: Context, lang: Lang, error: unknown) => {
     let refusal: Refusal;
     if (error instanceof Refusal) refusal = error;
-    else if (error instanceof DomainError && error.code === 'validation_failed') refusal = new Refusal(400, 'bad_request');
+    else if (error instanceof DomainError && error.code === 'validation_failed')
+      refusal = new Refusal(400, 'bad_request');
     // Another merchant's (or mode's) object is not found, exactly as through the API.
     else if (error instanceof DomainError && error.status === 404) refusal = new Refusal(404, 'not_found');
     else {
@@ -155,7 +179,11 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
     ctx.body = messagePage(
       { lang, csrfToken: '', ...(ctx.method === 'GET' ? { switchHref: switchHref(ctx, lang) } : {}) },
       errorWords(refusal.kind, t),
-      { kind: refusal.kind === 'not_found' ? 'info' : 'error', requestId, link: { href: '/dashboard', label: t.dashboard } },
+      {
+        kind: refusal.kind === 'not_found' ? 'info' : 'error',
+        requestId,
+        link: { href: '/dashboard', label: t.dashboard },
+      },
     );
   };
 
@@ -195,9 +223,15 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
     if (!ctx.request.is('application/x-www-form-urlencoded')) throw new Refusal(400, 'bad_request');
     let text: string;
     try {
-      text = await getRawBody(ctx.req, { limit: FORM_LIMIT_BYTES, length: ctx.get('content-length') || undefined, encoding: 'utf8' });
+      text = await getRawBody(ctx.req, {
+        limit: FORM_LIMIT_BYTES,
+        length: ctx.get('content-length') || undefined,
+        encoding: 'utf8',
+      });
     } catch (error) {
-      throw (error as { type?: string }).type === 'entity.too.large' ? new Refusal(413, 'bad_request') : new Refusal(400, 'bad_request');
+      throw (error as { type?: string }).type === 'entity.too.large'
+        ? new Refusal(413, 'bad_request')
+        : new Refusal(400, 'bad_request');
     }
     const form = new URLSearchParams(text);
     if (!csrf.accepts(ctx, form)) throw new Refusal(403, 'forbidden');
@@ -213,7 +247,8 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
     await audit(request.ctx, 'live_action_refused', request.user, action);
     await mailOwner(owner, request.user.email, request.lang, { kind: 'live_action_refused', action });
   };
-  const stepUp: DashboardKit['stepUp'] = (request, returnTo) => seeOther(request.ctx, `/dashboard/step-up?return=${encodeURIComponent(returnTo)}`);
+  const stepUp: DashboardKit['stepUp'] = (request, returnTo) =>
+    seeOther(request.ctx, `/dashboard/step-up?return=${encodeURIComponent(returnTo)}`);
   const liveAllowed: DashboardKit['liveAllowed'] = async (request, action, returnTo) => {
     const missing = liveActionMissing(request.user, Date.now());
     if (missing === undefined) return true;
@@ -225,7 +260,11 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
     const t = strings(request.lang);
     request.ctx.status = 403;
     request.ctx.type = 'html';
-    request.ctx.body = messagePage(request.view(), { title: t.twoFactorRequiredTitle, text: t.twoFactorRequiredText }, { kind: 'error', link: { href: '/dashboard/security', label: t.navSecurity } });
+    request.ctx.body = messagePage(
+      request.view(),
+      { title: t.twoFactorRequiredTitle, text: t.twoFactorRequiredText },
+      { kind: 'error', link: { href: '/dashboard/security', label: t.navSecurity } },
+    );
     return false;
   };
 
@@ -248,6 +287,7 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
     liveAllowed,
     liveRefused,
     stepUp,
-    liveDone: (request, action, detail) => mailOwner(owner, request.user.email, request.lang, { kind: 'live_action_done', action, detail }),
+    liveDone: (request, action, detail) =>
+      mailOwner(owner, request.user.email, request.lang, { kind: 'live_action_done', action, detail }),
   };
 }

@@ -7,7 +7,12 @@
  * approved for live mode, by a user with two-step sign-in who proved it in
  * the last few minutes (the step-up), as a live key is.
  */
-import { createPaymentLinkRequestSchema, COLLECTED_FIELDS, amountFromText, type CreatePaymentLinkRequest } from '../domain/payment-link.ts';
+import {
+  createPaymentLinkRequestSchema,
+  COLLECTED_FIELDS,
+  amountFromText,
+  type CreatePaymentLinkRequest,
+} from '../domain/payment-link.ts';
 import { DomainError } from '../errors.ts';
 import { bodyValidator } from '../http/validation.ts';
 import { createPaymentLink, deactivatePaymentLink, listPaymentLinks } from '../payments/links.ts';
@@ -23,9 +28,12 @@ const DAY_MS = 86_400_000;
 
 /** The form's text as the API's request body: numbers typed in either script, empty fields left out. */
 function requestFromForm(form: LinkFormValues, now: number): Record<string, unknown> {
-  const number = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : (amountFromText(text) ?? text));
+  const number = (text: string | undefined) =>
+    text === undefined || text.trim() === '' ? undefined : (amountFromText(text) ?? text);
   const days = number(form.expires_in_days);
-  const collect = Object.fromEntries(COLLECTED_FIELDS.flatMap((field) => (form[`collect_${field}`] ? [[field, form[`collect_${field}`]]] : [])));
+  const collect = Object.fromEntries(
+    COLLECTED_FIELDS.flatMap((field) => (form[`collect_${field}`] ? [[field, form[`collect_${field}`]]] : [])),
+  );
   const body: Record<string, unknown> = {
     title: (form.title ?? '').trim(),
     ...(form.description?.trim() ? { description: form.description.trim() } : {}),
@@ -40,11 +48,28 @@ function requestFromForm(form: LinkFormValues, now: number): Record<string, unkn
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 }
 
-export function linkPages({ router, deps, signedIn, readForm, html, seeOther, audit, liveAllowed, liveDone }: DashboardKit): void {
+export function linkPages({
+  router,
+  deps,
+  signedIn,
+  readForm,
+  html,
+  seeOther,
+  audit,
+  liveAllowed,
+  liveDone,
+}: DashboardKit): void {
   const { db, config } = deps;
-  const validateCreate = bodyValidator(createPaymentLinkRequestSchema({ min: config.AMOUNT_MIN, max: config.AMOUNT_MAX }));
+  const validateCreate = bodyValidator(
+    createPaymentLinkRequestSchema({ min: config.AMOUNT_MIN, max: config.AMOUNT_MAX }),
+  );
 
-  const page = async (request: SignedInRequest, mode: KeyMode, options: Parameters<typeof linksPage>[2] = {}, status = 200) => {
+  const page = async (
+    request: SignedInRequest,
+    mode: KeyMode,
+    options: Parameters<typeof linksPage>[2] = {},
+    status = 200,
+  ) => {
     const links = await listPaymentLinks(db, config, tenantOfUser(request.user, mode), { limit: LINKS_PER_PAGE });
     html(request.ctx, linksPage(request.view('links'), { mode, links: links.data }, options), status);
   };
@@ -54,7 +79,9 @@ export function linkPages({ router, deps, signedIn, readForm, html, seeOther, au
     signedIn(async (request) => {
       const t = strings(request.lang);
       const done = request.ctx.query.done;
-      await page(request, modeOf(request.ctx.query.mode), { notice: done === 'created' ? t.linkCreatedText : done === 'deactivated' ? t.linkDeactivatedText : undefined });
+      await page(request, modeOf(request.ctx.query.mode), {
+        notice: done === 'created' ? t.linkCreatedText : done === 'deactivated' ? t.linkDeactivatedText : undefined,
+      });
     }),
   );
 
@@ -64,7 +91,18 @@ export function linkPages({ router, deps, signedIn, readForm, html, seeOther, au
       const form = await readForm(request.ctx);
       const mode = modeOf(form.get('mode'));
       const values: LinkFormValues = {};
-      for (const name of ['title', 'description', 'amount', 'min_amount', 'max_amount', 'expires_in_days', 'max_payments', 'collect_name', 'collect_mobile', 'collect_note'] as const) {
+      for (const name of [
+        'title',
+        'description',
+        'amount',
+        'min_amount',
+        'max_amount',
+        'expires_in_days',
+        'max_payments',
+        'collect_name',
+        'collect_mobile',
+        'collect_note',
+      ] as const) {
         const value = form.get(name);
         if (value !== null) values[name] = value.slice(0, 500);
       }
@@ -86,7 +124,12 @@ export function linkPages({ router, deps, signedIn, readForm, html, seeOther, au
         if (mode === 'live') await liveDone(request, 'live_link', `${link.slug} ${created.title}`);
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'validation_failed') throw error;
-        await page(request, mode, { error: strings(request.lang).linkRefused, errorDetail: error.message, form: values }, 422);
+        await page(
+          request,
+          mode,
+          { error: strings(request.lang).linkRefused, errorDetail: error.message, form: values },
+          422,
+        );
         return;
       }
       seeOther(request.ctx, `/dashboard/links?done=created${modeQuery(mode, '&')}`);

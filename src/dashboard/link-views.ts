@@ -7,7 +7,21 @@ import { modeSwitch } from './kit.ts';
 import { render, type ViewContext } from './views.ts';
 
 /** What the create form shows again after a refusal: the fields as typed. */
-export type LinkFormValues = Partial<Record<'title' | 'description' | 'amount' | 'min_amount' | 'max_amount' | 'expires_in_days' | 'max_payments' | 'collect_name' | 'collect_mobile' | 'collect_note', string>>;
+export type LinkFormValues = Partial<
+  Record<
+    | 'title'
+    | 'description'
+    | 'amount'
+    | 'min_amount'
+    | 'max_amount'
+    | 'expires_in_days'
+    | 'max_payments'
+    | 'collect_name'
+    | 'collect_mobile'
+    | 'collect_note',
+    string
+  >
+>;
 
 export function linksPage(
   context: ViewContext,
@@ -48,8 +62,14 @@ export function linksPage(
         active: link.active,
         state,
         stateLabel: t[`linkState_${state}`],
-        amount: link.amount !== null ? formatRials(link.amount, lang) : `${formatRials(link.min_amount ?? 0, lang)} – ${formatRials(link.max_amount ?? 0, lang)}`,
-        payments: localDigits(link.max_payments === null ? String(link.payments_count) : `${link.payments_count} / ${link.max_payments}`, lang),
+        amount:
+          link.amount !== null
+            ? formatRials(link.amount, lang)
+            : `${formatRials(link.min_amount ?? 0, lang)} – ${formatRials(link.max_amount ?? 0, lang)}`,
+        payments: localDigits(
+          link.max_payments === null ? String(link.payments_count) : `${link.payments_count} / ${link.max_payments}`,
+          lang,
+        ),
         expires: link.expires_at === null ? undefined : formatTime(link.expires_at, lang),
         created: formatTime(link.created_at, lang),
       };

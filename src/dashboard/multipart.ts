@@ -25,7 +25,10 @@ export class MultipartRefused extends Error {
   }
 }
 
-export async function readMultipartForm(ctx: Context, csrf: CsrfGuard): Promise<{ fields: URLSearchParams; files: UploadedFile[] }> {
+export async function readMultipartForm(
+  ctx: Context,
+  csrf: CsrfGuard,
+): Promise<{ fields: URLSearchParams; files: UploadedFile[] }> {
   const type = ctx.get('content-type');
   if (!ctx.request.is('multipart/form-data')) throw new MultipartRefused(400);
   if (!csrf.accepts(ctx, new URLSearchParams(ctx.querystring))) {
@@ -50,7 +53,8 @@ export async function readMultipartForm(ctx: Context, csrf: CsrfGuard): Promise<
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') fields.append(name, value);
     // A file input left empty still sends a part with no name and no bytes: not a file.
-    else if (value.size > 0 || value.name !== '') files.push({ name: value.name, bytes: new Uint8Array(await value.arrayBuffer()) });
+    else if (value.size > 0 || value.name !== '')
+      files.push({ name: value.name, bytes: new Uint8Array(await value.arrayBuffer()) });
   }
   return { fields, files };
 }

@@ -49,7 +49,11 @@ export function onboardingPages(kit: DashboardKit): void {
     );
   }
 
-  const documents = async (request: SignedInRequest, options: Parameters<typeof documentsPage>[2] & { values?: Parameters<typeof documentsPage>[1]['values'] } = {}, status = 200) => {
+  const documents = async (
+    request: SignedInRequest,
+    options: Parameters<typeof documentsPage>[2] & { values?: Parameters<typeof documentsPage>[1]['values'] } = {},
+    status = 200,
+  ) => {
     const summary = await merchantSummary(db, request.user.merchantId);
     const current = await currentDocuments(db, request.user.merchantId);
     const submitted = current?.submission;
@@ -59,13 +63,23 @@ export function onboardingPages(kit: DashboardKit): void {
       national_id: submitted?.national_id ?? '',
       iban: submitted?.iban ?? '',
     };
-    html(request.ctx, documentsPage(request.view('settings'), { status: summary.onboarding_status, values, files: current?.files ?? [] }, options), status);
+    html(
+      request.ctx,
+      documentsPage(
+        request.view('settings'),
+        { status: summary.onboarding_status, values, files: current?.files ?? [] },
+        options,
+      ),
+      status,
+    );
   };
 
   router.get(
     '/dashboard/documents',
     signedIn(async (request) => {
-      await documents(request, { notice: request.ctx.query.done === 'submitted' ? strings(request.lang).documentsSubmittedText : undefined });
+      await documents(request, {
+        notice: request.ctx.query.done === 'submitted' ? strings(request.lang).documentsSubmittedText : undefined,
+      });
     }),
   );
 
@@ -76,23 +90,32 @@ export function onboardingPages(kit: DashboardKit): void {
       try {
         form = await readMultipartForm(request.ctx, csrf);
       } catch (error) {
-        if (error instanceof MultipartRefused) throw new Refusal(error.status, error.status === 403 ? 'forbidden' : 'bad_request');
+        if (error instanceof MultipartRefused)
+          throw new Refusal(error.status, error.status === 403 ? 'forbidden' : 'bad_request');
         throw error;
       }
       const field = (name: string) => (form.fields.get(name) ?? '').slice(0, 1_000);
       // The typed values come back into the form after a refusal; the files must be chosen again (browsers never refill them).
-      const values = { legal_name: field('legal_name'), id_kind: field('id_kind'), national_id: field('national_id'), iban: field('iban') };
+      const values = {
+        legal_name: field('legal_name'),
+        id_kind: field('id_kind'),
+        national_id: field('national_id'),
+        iban: field('iban'),
+      };
       // Once live money is settled (live mode on), a new IBAN changes where it goes: a recent second factor first.
       // Before that (a resubmission after a rejection) no live money exists to redirect; the first IBAN given is no change.
       const previousIban = (await currentDocuments(db, request.user.merchantId))?.submission.iban;
       const ibanChanged =
-        previousIban !== undefined && comparableIban(previousIban) !== comparableIban(values.iban) && (await merchantSummary(db, request.user.merchantId)).live_mode;
+        previousIban !== undefined &&
+        comparableIban(previousIban) !== comparableIban(values.iban) &&
+        (await merchantSummary(db, request.user.merchantId)).live_mode;
       if (ibanChanged && !(await liveAllowed(request, 'settlement_account', '/dashboard/documents'))) return;
       try {
         await submitDocuments({ ...onboarding, store }, request.user.merchantId, values, form.files);
       } catch (error) {
         if (error instanceof DocumentsInvalid) return documents(request, { problems: error.problems, values }, 422);
-        if (error instanceof OnboardingRefused) return documents(request, { error: refusalText(request.lang, error), values }, 409);
+        if (error instanceof OnboardingRefused)
+          return documents(request, { error: refusalText(request.lang, error), values }, 409);
         throw error;
       }
       await audit(request.ctx, 'documents_submitted', request.user);

@@ -26,7 +26,18 @@ export function onboardingView(status: OnboardingStatus, rejectionReason: string
   const at = STEP_OF[status];
   const steps = labels.map((label, i) => {
     const state: StepState = i < at ? 'done' : i === at ? (status === 'rejected' ? 'rejected' : 'current') : 'todo';
-    return { label, state, note: state === 'done' ? t.stepDone : state === 'current' ? t.stepCurrent : state === 'rejected' ? t.gateway_rejected : '' };
+    return {
+      label,
+      state,
+      note:
+        state === 'done'
+          ? t.stepDone
+          : state === 'current'
+            ? t.stepCurrent
+            : state === 'rejected'
+              ? t.gateway_rejected
+              : '',
+    };
   });
   return {
     status,
@@ -40,4 +51,3 @@ export function onboardingView(status: OnboardingStatus, rejectionReason: string
     canActivate: status === 'approved',
   };
 }
-

@@ -41,8 +41,14 @@ export function documentsPage(
     }
     return problems.includes(name) ? t[`doc_${name}`] : undefined;
   };
-  const editable = data.status === 'domain_added' || data.status === 'documents_submitted' || data.status === 'rejected';
-  const locked = data.status === 'gateway_requested' || data.status === 'under_review' ? t.documentsLockedText : data.status === 'approved' || data.status === 'live' ? t.documentsApprovedText : undefined;
+  const editable =
+    data.status === 'domain_added' || data.status === 'documents_submitted' || data.status === 'rejected';
+  const locked =
+    data.status === 'gateway_requested' || data.status === 'under_review'
+      ? t.documentsLockedText
+      : data.status === 'approved' || data.status === 'live'
+        ? t.documentsApprovedText
+        : undefined;
   return render('documents', context, {
     title: t.documentsTitle,
     notice: options.notice,

@@ -24,7 +24,9 @@ export interface ChartBar {
 }
 
 export function dayLabel(day: DayTotal, lang: Lang): string {
-  return new Intl.DateTimeFormat(LOCALE[lang], { timeZone: TEHRAN_TIME_ZONE, month: 'short', day: 'numeric' }).format(day.start);
+  return new Intl.DateTimeFormat(LOCALE[lang], { timeZone: TEHRAN_TIME_ZONE, month: 'short', day: 'numeric' }).format(
+    day.start,
+  );
 }
 
 /** One bar per day, oldest first; mirrored on right-to-left pages. Heights are proportional to the day's volume. */
@@ -76,6 +78,11 @@ export function overviewPage(context: ViewContext, data: { mode: KeyMode; days: 
       maxX: rtl ? CHART.width - CHART.side : CHART.side,
       textDirection: rtl ? 'rtl' : 'ltr',
     },
-    rows: data.days.map((d) => ({ day: dayLabel(d, lang), iso: d.day, count: number(d.count), volume: formatRials(d.volume, lang) })),
+    rows: data.days.map((d) => ({
+      day: dayLabel(d, lang),
+      iso: d.day,
+      count: number(d.count),
+      volume: formatRials(d.volume, lang),
+    })),
   });
 }

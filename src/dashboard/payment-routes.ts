@@ -56,7 +56,17 @@ export function refundRequestOf(form: URLSearchParams): Record<string, unknown> 
   return body;
 }
 
-export function paymentPages({ router, deps, signedIn, readForm, html, seeOther, audit, liveAllowed, liveDone }: DashboardKit): void {
+export function paymentPages({
+  router,
+  deps,
+  signedIn,
+  readForm,
+  html,
+  seeOther,
+  audit,
+  liveAllowed,
+  liveDone,
+}: DashboardKit): void {
   const { db, config } = deps;
   // The API's own validator of the request (src/http/validation.ts), with the API's bounds.
   const validateRefund = bodyValidator(createRefundRequestSchema({ min: 1, max: config.AMOUNT_MAX }));
@@ -85,7 +95,11 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
     }
   }
 
-  async function show(request: SignedInRequest, options: { notice?: string; error?: string; errorDetail?: string; form?: RefundFormState } = {}, status = 200) {
+  async function show(
+    request: SignedInRequest,
+    options: { notice?: string; error?: string; errorDetail?: string; form?: RefundFormState } = {},
+    status = 200,
+  ) {
     const { payment, tenant } = await ownPayment(request);
     const refunds = await listRefunds(db, tenant, payment.id, { limit: REFUNDS_SHOWN });
     const history = await eventsAbout(db, tenant, [payment.id, ...refunds.data.map((r) => r.id)]);
@@ -115,17 +129,35 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
     '/dashboard/payments',
     signedIn(async ({ ctx, view, user }) => {
       const mode = modeOf(ctx.query.mode);
-      const status = PAYMENT_STATUSES.includes(ctx.query.status as PaymentStatus) ? (ctx.query.status as PaymentStatus) : undefined;
-      const cursor = typeof ctx.query.cursor === 'string' && CURSOR.test(ctx.query.cursor) ? ctx.query.cursor : undefined;
-      const page = await listPayments(db, tenantOfUser(user, mode), { limit: 20, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
-      html(ctx, paymentsPage(view('payments'), { mode, status, payments: page.data, nextCursor: page.next_cursor, paged: cursor !== undefined }));
+      const status = PAYMENT_STATUSES.includes(ctx.query.status as PaymentStatus)
+        ? (ctx.query.status as PaymentStatus)
+        : undefined;
+      const cursor =
+        typeof ctx.query.cursor === 'string' && CURSOR.test(ctx.query.cursor) ? ctx.query.cursor : undefined;
+      const page = await listPayments(db, tenantOfUser(user, mode), {
+        limit: 20,
+        ...(status ? { status } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
+      html(
+        ctx,
+        paymentsPage(view('payments'), {
+          mode,
+          status,
+          payments: page.data,
+          nextCursor: page.next_cursor,
+          paged: cursor !== undefined,
+        }),
+      );
     }),
   );
 
   router.get(
     '/dashboard/payments/:id',
     signedIn(async (request) => {
-      await show(request, { notice: request.ctx.query.done === 'refund' ? strings(request.lang).refundCreatedText : undefined });
+      await show(request, {
+        notice: request.ctx.query.done === 'refund' ? strings(request.lang).refundCreatedText : undefined,
+      });
     }),
   );
 
@@ -137,7 +169,8 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
       if (!UUID.test(key)) throw new Refusal(400, 'bad_request');
       const { payment, tenant } = await ownPayment(request);
       // A live refund pays real money out: a recent second factor first (the form is shown again after the step-up).
-      if (tenant.mode === 'live' && !(await liveAllowed(request, 'live_refund', `/dashboard/payments/${payment.id}`))) return;
+      if (tenant.mode === 'live' && !(await liveAllowed(request, 'live_refund', `/dashboard/payments/${payment.id}`)))
+        return;
       let refundRequest: CreateRefundRequest;
       try {
         refundRequest = validateRefund(refundRequestOf(form));
@@ -152,7 +185,16 @@ export function paymentPages({ router, deps, signedIn, readForm, html, seeOther,
         const t = strings(request.lang);
         await show(
           request,
-          { error: t.refundRefused, errorDetail: error.message, form: { amount: form.get('amount') ?? '', reason: form.get('reason') ?? '', iban: form.get('destination_iban') ?? '', idempotencyKey: randomUUID() } },
+          {
+            error: t.refundRefused,
+            errorDetail: error.message,
+            form: {
+              amount: form.get('amount') ?? '',
+              reason: form.get('reason') ?? '',
+              iban: form.get('destination_iban') ?? '',
+              idempotencyKey: randomUUID(),
+            },
+          },
           error.status,
         );
         return;

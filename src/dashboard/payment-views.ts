@@ -17,7 +17,13 @@ import { hrefWith, render, type ViewContext } from './views.ts';
 
 export function paymentsPage(
   context: ViewContext,
-  list: { mode: KeyMode; status: PaymentStatus | undefined; payments: Payment[]; nextCursor: string | null; paged: boolean },
+  list: {
+    mode: KeyMode;
+    status: PaymentStatus | undefined;
+    payments: Payment[];
+    nextCursor: string | null;
+    paged: boolean;
+  },
 ): string {
   const { lang } = context;
   const t = strings(lang);
@@ -26,7 +32,12 @@ export function paymentsPage(
     title: t.paymentsTitle,
     testMode: list.mode === 'test',
     mode: list.mode,
-    modes: (['test', 'live'] as const).map((m) => ({ value: m, label: t[`mode_${m}`], href: query({ mode: m }), current: m === list.mode })),
+    modes: (['test', 'live'] as const).map((m) => ({
+      value: m,
+      label: t[`mode_${m}`],
+      href: query({ mode: m }),
+      current: m === list.mode,
+    })),
     statuses: PAYMENT_STATUSES.map((s) => ({ value: s, label: statusLabel(s, lang), selected: s === list.status })),
     rows: list.payments.map((p) => ({
       id: p.id,
@@ -40,7 +51,8 @@ export function paymentsPage(
       statusLabel: statusLabel(p.status, lang),
       trackingCode: localDigits(p.tracking_code, lang),
     })),
-    nextHref: list.nextCursor === null ? undefined : query({ mode: list.mode, status: list.status, cursor: list.nextCursor }),
+    nextHref:
+      list.nextCursor === null ? undefined : query({ mode: list.mode, status: list.status, cursor: list.nextCursor }),
     firstHref: list.paged ? query({ mode: list.mode, status: list.status }) : undefined,
   });
 }
@@ -100,7 +112,11 @@ function feeDetails(payment: Payment, lang: Lang): DetailRow[] {
       : { id: 'fee', label: t.fee, value: formatRials(payment.fee, lang) },
   ];
   if (payment.verified_at !== null) {
-    rows.push({ id: 'merchant-receives', label: t.merchantReceives, value: formatRials(payment.charged_amount - payment.fee - splitsTotal(payment), lang) });
+    rows.push({
+      id: 'merchant-receives',
+      label: t.merchantReceives,
+      value: formatRials(payment.charged_amount - payment.fee - splitsTotal(payment), lang),
+    });
   }
   return rows;
 }
@@ -150,9 +166,12 @@ export function paymentPage(context: ViewContext, payment: Payment, activity: Pa
   if (payment.rrn !== null) details.push({ label: t.rrn, value: localDigits(payment.rrn, lang) });
   if (payment.card_pan !== null) details.push({ label: t.card, value: payment.card_pan, ltr: true });
   details.push(...feeDetails(payment, lang));
-  if (payment.allowed_cards !== null) details.push({ id: 'allowed-cards', label: t.allowedCards, value: payment.allowed_cards.join(', '), ltr: true });
-  if (payment.national_code !== null) details.push({ id: 'national-code', label: t.nationalCode, value: payment.national_code, ltr: true });
-  if (payment.refunded_amount > 0) details.push({ label: t.refunded, value: formatRials(payment.refunded_amount, lang) });
+  if (payment.allowed_cards !== null)
+    details.push({ id: 'allowed-cards', label: t.allowedCards, value: payment.allowed_cards.join(', '), ltr: true });
+  if (payment.national_code !== null)
+    details.push({ id: 'national-code', label: t.nationalCode, value: payment.national_code, ltr: true });
+  if (payment.refunded_amount > 0)
+    details.push({ label: t.refunded, value: formatRials(payment.refunded_amount, lang) });
   if (payment.failure !== null) details.push({ label: t.failure, value: payment.failure.message, ltr: lang === 'en' });
   details.push(...originDetails(payment, activity.linkTitle, lang));
   details.push({ label: t.callbackUrl, value: payment.callback_url, ltr: true });
@@ -188,10 +207,19 @@ export function paymentPage(context: ViewContext, payment: Payment, activity: Pa
       created: formatTime(r.created_at, lang),
     })),
     // The domain's rule decides whether the form is offered; the service decides again on submit.
-    refundable: refundRefusal(payment, null, activity.refundWindowOpen) === undefined ? formatRials(refundableAmount(payment), lang) : undefined,
+    refundable:
+      refundRefusal(payment, null, activity.refundWindowOpen) === undefined
+        ? formatRials(refundableAmount(payment), lang)
+        : undefined,
     // Refundable but for the window: say so, rather than leave the form out without a word.
     refundWindowClosed: !activity.refundWindowOpen && refundRefusal(payment, null, true) === undefined,
-    form: { ...activity.form, amount: activity.form.amount === '' && activity.error === undefined ? String(refundableAmount(payment)) : activity.form.amount },
+    form: {
+      ...activity.form,
+      amount:
+        activity.form.amount === '' && activity.error === undefined
+          ? String(refundableAmount(payment))
+          : activity.form.amount,
+    },
     refundAction: `/dashboard/payments/${payment.id}/refunds`,
   });
 }

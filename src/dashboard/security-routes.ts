@@ -7,12 +7,24 @@
 import { AccountError } from '../accounts/accounts.ts';
 import { recordSecondFactor } from '../accounts/sessions.ts';
 import { passStepUp } from '../accounts/step-up.ts';
-import { CHANGE_PATHS, checkTwoFactorChange, completeTwoFactorChange, requestTwoFactorChange, type TwoFactorChange } from '../accounts/two-factor-changes.ts';
+import {
+  CHANGE_PATHS,
+  checkTwoFactorChange,
+  completeTwoFactorChange,
+  requestTwoFactorChange,
+  type TwoFactorChange,
+} from '../accounts/two-factor-changes.ts';
 import { pendingTotpSecret, totpUri, twoFactorStatus } from '../accounts/two-factor.ts';
 import { listAudit } from '../db/audit.ts';
 import { strings } from './i18n.ts';
 import { Refusal, type DashboardKit, type SignedInRequest } from './kit.ts';
-import { recoveryCodesPage, securityPage, stepUpPage, twoFactorCodePage, twoFactorSetupPage } from './security-views.ts';
+import {
+  recoveryCodesPage,
+  securityPage,
+  stepUpPage,
+  twoFactorCodePage,
+  twoFactorSetupPage,
+} from './security-views.ts';
 import { messagePage } from './views.ts';
 
 const AUDIT_PAGE = 20;
@@ -20,12 +32,28 @@ const CHANGES: readonly TwoFactorChange[] = ['two_factor_on', 'two_factor_off', 
 /** Where a step-up may return to: a dashboard page of ours, never another site. */
 const RETURN_PATH = /^\/dashboard\/[A-Za-z0-9/_.?=&%-]{0,300}$/;
 
-export function securityPages({ router, deps, signedIn, readForm, html, seeOther, audit, box, cookies }: DashboardKit): void {
+export function securityPages({
+  router,
+  deps,
+  signedIn,
+  readForm,
+  html,
+  seeOther,
+  audit,
+  box,
+  cookies,
+}: DashboardKit): void {
   const { db, config, mailer } = deps;
 
   const security = async (request: SignedInRequest, options: Parameters<typeof securityPage>[2] = {}, status = 200) => {
-    const before = typeof request.ctx.query.before === 'string' && /^[1-9][0-9]{0,18}$/.test(request.ctx.query.before) ? Number(request.ctx.query.before) : undefined;
-    const { entries, next } = await listAudit(db, request.user.merchantId, { limit: AUDIT_PAGE, ...(before !== undefined ? { before } : {}) });
+    const before =
+      typeof request.ctx.query.before === 'string' && /^[1-9][0-9]{0,18}$/.test(request.ctx.query.before)
+        ? Number(request.ctx.query.before)
+        : undefined;
+    const { entries, next } = await listAudit(db, request.user.merchantId, {
+      limit: AUDIT_PAGE,
+      ...(before !== undefined ? { before } : {}),
+    });
     html(
       request.ctx,
       securityPage(
@@ -47,7 +75,8 @@ export function securityPages({ router, deps, signedIn, readForm, html, seeOther
     signedIn(async (request) => {
       const t = strings(request.lang);
       const done = request.ctx.query.done;
-      const notice = done === 'disabled' ? t.twoFactorDisabledText : done === 'emailed' ? t.changeEmailedText : undefined;
+      const notice =
+        done === 'disabled' ? t.twoFactorDisabledText : done === 'emailed' ? t.changeEmailedText : undefined;
       await security(request, { notice });
     }),
   );
@@ -60,11 +89,20 @@ export function securityPages({ router, deps, signedIn, readForm, html, seeOther
       const change = CHANGES.find((c) => c === form.get('change'));
       if (change === undefined) throw new Refusal(400, 'bad_request');
       try {
-        await requestTwoFactorChange({ db, config, mailer }, request.user, change, { password: form.get('password') ?? '', address: request.ctx.ip, lang: request.lang });
+        await requestTwoFactorChange({ db, config, mailer }, request.user, change, {
+          password: form.get('password') ?? '',
+          address: request.ctx.ip,
+          lang: request.lang,
+        });
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
         if (error.code === 'invalid_link') throw new Refusal(409, 'bad_request');
-        await audit(request.ctx, 'sign_in_failed', request.user, 'password asked again before a two-step sign-in change');
+        await audit(
+          request.ctx,
+          'sign_in_failed',
+          request.user,
+          'password asked again before a two-step sign-in change',
+        );
         await security(request, { error: strings(request.lang).wrongPasswordText }, 422);
         return;
       }
@@ -75,15 +113,42 @@ export function securityPages({ router, deps, signedIn, readForm, html, seeOther
 
   const invalidLink = (request: SignedInRequest) => {
     const t = strings(request.lang);
-    html(request.ctx, messagePage(request.view('security'), { title: t.badRequestTitle, text: t.error_invalid_link }, { kind: 'error', link: { href: '/dashboard/security', label: t.navSecurity } }), 400);
+    html(
+      request.ctx,
+      messagePage(
+        request.view('security'),
+        { title: t.badRequestTitle, text: t.error_invalid_link },
+        { kind: 'error', link: { href: '/dashboard/security', label: t.navSecurity } },
+      ),
+      400,
+    );
   };
 
   /** The page of step 2 (the emailed link opened): the code, and for turning on the new secret to scan. */
-  const changePage = async (request: SignedInRequest, change: TwoFactorChange, token: string, error?: string, status = 200) => {
+  const changePage = async (
+    request: SignedInRequest,
+    change: TwoFactorChange,
+    token: string,
+    error?: string,
+    status = 200,
+  ) => {
     if (change === 'two_factor_on') {
       const secret = await pendingTotpSecret({ db, box }, request.user.userId);
-      html(request.ctx, await twoFactorSetupPage(request.view('security'), { secret, uri: totpUri(secret, request.user.email), token }, error), status);
-    } else html(request.ctx, twoFactorCodePage(request.view('security'), { change, action: CHANGE_PATHS[change], token }, error), status);
+      html(
+        request.ctx,
+        await twoFactorSetupPage(
+          request.view('security'),
+          { secret, uri: totpUri(secret, request.user.email), token },
+          error,
+        ),
+        status,
+      );
+    } else
+      html(
+        request.ctx,
+        twoFactorCodePage(request.view('security'), { change, action: CHANGE_PATHS[change], token }, error),
+        status,
+      );
   };
 
   for (const change of CHANGES) {
@@ -109,7 +174,12 @@ export function securityPages({ router, deps, signedIn, readForm, html, seeOther
         const token = form.get('token') ?? '';
         let made;
         try {
-          made = await completeTwoFactorChange({ db, config, mailer, box }, request.user, change, { token, code: form.get('code') ?? '', lang: request.lang, address: request.ctx.ip });
+          made = await completeTwoFactorChange({ db, config, mailer, box }, request.user, change, {
+            token,
+            code: form.get('code') ?? '',
+            lang: request.lang,
+            address: request.ctx.ip,
+          });
         } catch (error) {
           if (!(error instanceof AccountError)) throw error;
           if (error.code === 'invalid_link') {
@@ -127,7 +197,11 @@ export function securityPages({ router, deps, signedIn, readForm, html, seeOther
           seeOther(request.ctx, '/dashboard/security?done=disabled');
           return;
         }
-        await audit(request.ctx, change === 'two_factor_on' ? 'two_factor_enabled' : 'recovery_codes_renewed', request.user);
+        await audit(
+          request.ctx,
+          change === 'two_factor_on' ? 'two_factor_enabled' : 'recovery_codes_renewed',
+          request.user,
+        );
         // The new authenticator's first code was just proved in this session: it counts as its step-up.
         if (change === 'two_factor_on') await recordSecondFactor(db, cookies.session(request.ctx) ?? '');
         // Shown here, this once: only their hashes are kept.
@@ -136,7 +210,8 @@ export function securityPages({ router, deps, signedIn, readForm, html, seeOther
     );
   }
 
-  const returnOf = (value: unknown) => (typeof value === 'string' && RETURN_PATH.test(value) ? value : '/dashboard/overview');
+  const returnOf = (value: unknown) =>
+    typeof value === 'string' && RETURN_PATH.test(value) ? value : '/dashboard/overview';
 
   router.get(
     '/dashboard/step-up',

@@ -12,7 +12,9 @@ import { render, type Field, type ViewContext } from './views.ts';
 
 export function forgotPasswordPage(context: ViewContext, values: { email: string }): string {
   const t = strings(context.lang);
-  const fields: Field[] = [{ name: 'email', label: t.email, type: 'email', autocomplete: 'username', value: values.email, ltr: true }];
+  const fields: Field[] = [
+    { name: 'email', label: t.email, type: 'email', autocomplete: 'username', value: values.email, ltr: true },
+  ];
   return render('auth', context, {
     title: t.forgotTitle,
     narrow: true,
@@ -27,7 +29,17 @@ export function forgotPasswordPage(context: ViewContext, values: { email: string
 
 export function resetPasswordPage(context: ViewContext, token: string, error?: string): string {
   const t = strings(context.lang);
-  const fields: Field[] = [{ name: 'password', label: t.newPassword, type: 'password', autocomplete: 'new-password', value: '', hint: t.passwordHint, ltr: true }];
+  const fields: Field[] = [
+    {
+      name: 'password',
+      label: t.newPassword,
+      type: 'password',
+      autocomplete: 'new-password',
+      value: '',
+      hint: t.passwordHint,
+      ltr: true,
+    },
+  ];
   return render('auth', context, {
     title: t.resetTitle,
     narrow: true,
@@ -69,7 +81,11 @@ export function twoFactorSignInPage(context: ViewContext, error?: string): strin
 /** The secret in groups of four, as authenticator apps let it be typed. */
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
-export async function twoFactorSetupPage(context: ViewContext, setup: { secret: string; uri: string; token: string }, error?: string): Promise<string> {
+export async function twoFactorSetupPage(
+  context: ViewContext,
+  setup: { secret: string; uri: string; token: string },
+  error?: string,
+): Promise<string> {
   const t = strings(context.lang);
   // The QR code as SVG markup made by `qrcode` from our own URI (base32, the issuer and the address): no script, no image request.
   const qrSvg = await QRCode.toString(setup.uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
@@ -85,7 +101,11 @@ export async function twoFactorSetupPage(context: ViewContext, setup: { secret: 
 }
 
 /** The code that completes turning two-step sign-in off, or new recovery codes, once the emailed link is opened. */
-export function twoFactorCodePage(context: ViewContext, form: { change: 'two_factor_off' | 'recovery_codes'; action: string; token: string }, error?: string): string {
+export function twoFactorCodePage(
+  context: ViewContext,
+  form: { change: 'two_factor_off' | 'recovery_codes'; action: string; token: string },
+  error?: string,
+): string {
   const t = strings(context.lang);
   const heading = form.change === 'two_factor_off' ? t.disableTwoFactor : t.newRecoveryCodes;
   return render('auth', context, {
@@ -117,14 +137,23 @@ export function stepUpPage(context: ViewContext, back: string, error?: string): 
   });
 }
 
-export function recoveryCodesPage(context: ViewContext, codes: string[], change: 'two_factor_on' | 'recovery_codes'): string {
+export function recoveryCodesPage(
+  context: ViewContext,
+  codes: string[],
+  change: 'two_factor_on' | 'recovery_codes',
+): string {
   const t = strings(context.lang);
   return render('recovery-codes', context, { title: t.recoveryTitle, codes, renewed: change === 'recovery_codes' });
 }
 
 export function securityPage(
   context: ViewContext,
-  account: { twoFactor: { enabled: boolean; recoveryCodesLeft: number }; audit: AuditRow[]; olderHref?: string; newestHref?: string },
+  account: {
+    twoFactor: { enabled: boolean; recoveryCodesLeft: number };
+    audit: AuditRow[];
+    olderHref?: string;
+    newestHref?: string;
+  },
   options: { notice?: string; error?: string } = {},
 ): string {
   const { lang } = context;
@@ -137,7 +166,15 @@ export function securityPage(
       state: account.twoFactor.enabled ? t.twoFactorOn : t.twoFactorOff,
       recoveryCodesLeft: localDigits(String(account.twoFactor.recoveryCodesLeft), lang),
     },
-    passwordField: { name: 'password', label: t.password, type: 'password', autocomplete: 'current-password', value: '', hint: t.twoFactorRequestHint, ltr: true } satisfies Field,
+    passwordField: {
+      name: 'password',
+      label: t.password,
+      type: 'password',
+      autocomplete: 'current-password',
+      value: '',
+      hint: t.twoFactorRequestHint,
+      ltr: true,
+    } satisfies Field,
     entries: account.audit.map((e) => ({
       id: e.id,
       action: e.action,

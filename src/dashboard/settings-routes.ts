@@ -11,14 +11,28 @@ import { strings } from './i18n.ts';
 import { Refusal, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { settingsPage } from './views.ts';
 
-export function settingsPages({ router, deps, signedIn, readForm, html, seeOther, audit, liveAllowed, liveDone }: DashboardKit): void {
+export function settingsPages({
+  router,
+  deps,
+  signedIn,
+  readForm,
+  html,
+  seeOther,
+  audit,
+  liveAllowed,
+  liveDone,
+}: DashboardKit): void {
   const { config, db, temporal } = deps;
   const onboarding = { db, temporal, config };
 
   const settings = async (request: SignedInRequest, options: Parameters<typeof settingsPage>[2] = {}, status = 200) => {
     const domains = await domainVerifications(db, config, request.user.merchantId);
     const { data: beneficiaries } = await listBeneficiaries(db, { merchant: { id: request.user.merchantId } });
-    html(request.ctx, settingsPage(request.view('settings'), { domains, email: request.user.email, beneficiaries }, options), status);
+    html(
+      request.ctx,
+      settingsPage(request.view('settings'), { domains, email: request.user.email, beneficiaries }, options),
+      status,
+    );
   };
 
   router.get(
@@ -26,7 +40,12 @@ export function settingsPages({ router, deps, signedIn, readForm, html, seeOther
     signedIn(async (request) => {
       const t = strings(request.lang);
       const done = request.ctx.query.done;
-      const notices: Record<string, string> = { added: t.domainAddedText, removed: t.domainRemovedText, verified: t.domainVerifiedText, beneficiary: t.beneficiaryAddedText };
+      const notices: Record<string, string> = {
+        added: t.domainAddedText,
+        removed: t.domainRemovedText,
+        verified: t.domainVerifiedText,
+        beneficiary: t.beneficiaryAddedText,
+      };
       await settings(request, { notice: typeof done === 'string' ? notices[done] : undefined });
     }),
   );
@@ -40,7 +59,11 @@ export function settingsPages({ router, deps, signedIn, readForm, html, seeOther
         await addDomain(onboarding, request.user.merchantId, domain);
       } catch (error) {
         if (!(error instanceof OnboardingError)) throw error;
-        await settings(request, { error: strings(request.lang).error_invalid_domain, domainValue: domain.slice(0, 300) }, 422);
+        await settings(
+          request,
+          { error: strings(request.lang).error_invalid_domain, domainValue: domain.slice(0, 300) },
+          422,
+        );
         return;
       }
       await audit(request.ctx, 'domain_added', request.user, normalizeDomain(domain));
@@ -56,18 +79,26 @@ export function settingsPages({ router, deps, signedIn, readForm, html, seeOther
     signedIn(async (request) => {
       const form = await readForm(request.ctx);
       if (!(await liveAllowed(request, 'split_beneficiary', '/dashboard/settings'))) return;
-      const value = { iban: (form.get('iban') ?? '').slice(0, 40), name: (form.get('name') ?? '').trim().slice(0, 200) };
+      const value = {
+        iban: (form.get('iban') ?? '').slice(0, 40),
+        name: (form.get('name') ?? '').trim().slice(0, 200),
+      };
       let registered;
       try {
         if (value.name === '') throw new DomainError('validation_failed', 'name is empty');
         registered = await registerBeneficiary(db, { merchant: { id: request.user.merchantId }, mode: 'live' }, value);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        await settings(request, { beneficiaryError: strings(request.lang).error_invalid_beneficiary, beneficiaryValue: value }, 422);
+        await settings(
+          request,
+          { beneficiaryError: strings(request.lang).error_invalid_beneficiary, beneficiaryValue: value },
+          422,
+        );
         return;
       }
       await audit(request.ctx, 'beneficiary_registered', request.user, registered.beneficiary.iban);
-      if (registered.created) await liveDone(request, 'split_beneficiary', `${registered.beneficiary.iban} (${registered.beneficiary.name})`);
+      if (registered.created)
+        await liveDone(request, 'split_beneficiary', `${registered.beneficiary.iban} (${registered.beneficiary.name})`);
       seeOther(request.ctx, '/dashboard/settings?done=beneficiary');
     }),
   );
@@ -99,7 +130,11 @@ export function settingsPages({ router, deps, signedIn, readForm, html, seeOther
       } catch (error) {
         if (error instanceof OnboardingError) throw new Refusal(400, 'bad_request');
         if (!(error instanceof DomainNotVerified)) throw error;
-        await settings(request, { error: error.reason === 'mismatch' ? t.domainVerifyMismatch : t.domainVerifyUnreachable }, 422);
+        await settings(
+          request,
+          { error: error.reason === 'mismatch' ? t.domainVerifyMismatch : t.domainVerifyUnreachable },
+          422,
+        );
         return;
       }
       await audit(request.ctx, 'domain_verified', request.user, normalizeDomain(domain));

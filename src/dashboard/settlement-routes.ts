@@ -10,7 +10,14 @@ import { SETTLEMENT_LINE_KINDS, type ListSettlementsQuery } from '../domain/sett
 import { SETTLEMENT_STATUSES, type SettlementStatus } from '../domain/settlement.ts';
 import { sendCsv } from '../http/csv.ts';
 import { tehranMidnight } from '../payments/overview.ts';
-import { beneficiaryPayoutsOfSettlement, getBalance, getSettlementLinesPage, listSettlements, settlementLinesCsv, type LineKey } from '../settlements/service.ts';
+import {
+  beneficiaryPayoutsOfSettlement,
+  getBalance,
+  getSettlementLinesPage,
+  listSettlements,
+  settlementLinesCsv,
+  type LineKey,
+} from '../settlements/service.ts';
 import { CURSOR, idInPath, modeOf, tenantOfUser, UUID, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { settlementPage, settlementsPage, type SettlementFilters } from './settlement-views.ts';
 import { hrefWith } from './views.ts';
@@ -48,7 +55,9 @@ export function settlementListQuery(filters: SettlementFilters): Omit<ListSettle
 export function lineKeyOf(value: unknown): LineKey | undefined {
   if (typeof value !== 'string') return undefined;
   const [kind, objectId] = value.split(':');
-  return SETTLEMENT_LINE_KINDS.some((k) => k === kind) && objectId !== undefined && UUID.test(objectId) ? { kind: kind!, object_id: objectId } : undefined;
+  return SETTLEMENT_LINE_KINDS.some((k) => k === kind) && objectId !== undefined && UUID.test(objectId)
+    ? { kind: kind!, object_id: objectId }
+    : undefined;
 }
 
 export function settlementPages({ router, deps, signedIn, html }: DashboardKit): void {
@@ -65,10 +74,15 @@ export function settlementPages({ router, deps, signedIn, html }: DashboardKit):
       }
       const tenant = liveTenant(request);
       const filters = settlementFilters(ctx.query);
-      const cursor = typeof ctx.query.cursor === 'string' && CURSOR.test(ctx.query.cursor) ? ctx.query.cursor : undefined;
+      const cursor =
+        typeof ctx.query.cursor === 'string' && CURSOR.test(ctx.query.cursor) ? ctx.query.cursor : undefined;
       // The figures GET /balance answers, from the same function.
       const balance = await getBalance(db, tenant, config);
-      const page = await listSettlements(db, tenant, { limit: SETTLEMENTS_PER_PAGE, ...settlementListQuery(filters), ...(cursor ? { cursor } : {}) });
+      const page = await listSettlements(db, tenant, {
+        limit: SETTLEMENTS_PER_PAGE,
+        ...settlementListQuery(filters),
+        ...(cursor ? { cursor } : {}),
+      });
       html(
         ctx,
         settlementsPage(request.view('settlements'), {
@@ -97,7 +111,8 @@ export function settlementPages({ router, deps, signedIn, html }: DashboardKit):
         settlementPage(request.view('settlements'), {
           ...found,
           beneficiaryPayouts,
-          nextHref: found.next === null ? undefined : hrefWith(path, { after: `${found.next.kind}:${found.next.object_id}` }),
+          nextHref:
+            found.next === null ? undefined : hrefWith(path, { after: `${found.next.kind}:${found.next.object_id}` }),
           firstHref: after === undefined ? undefined : path,
           csvHref: `${path}/lines.csv`,
         }),
@@ -109,7 +124,11 @@ export function settlementPages({ router, deps, signedIn, html }: DashboardKit):
     '/dashboard/settlements/:id/lines.csv',
     signedIn(async (request) => {
       // An unknown id is the not-found page, before the first byte of the file.
-      sendCsv(request.ctx, { ...(await settlementLinesCsv(db, liveTenant(request), idInPath(request))), what: 'settlement lines' }, logger);
+      sendCsv(
+        request.ctx,
+        { ...(await settlementLinesCsv(db, liveTenant(request), idInPath(request))), what: 'settlement lines' },
+        logger,
+      );
     }),
   );
 }

@@ -40,26 +40,54 @@ export function settlementsPage(
   context: ViewContext,
   data:
     | { mode: 'test' }
-    | { mode: 'live'; balance: Balance; holdHours: number; filters: SettlementFilters; settlements: Settlement[]; nextCursor: string | null; paged: boolean },
+    | {
+        mode: 'live';
+        balance: Balance;
+        holdHours: number;
+        filters: SettlementFilters;
+        settlements: Settlement[];
+        nextCursor: string | null;
+        paged: boolean;
+      },
 ): string {
   const { lang } = context;
   const t = strings(lang);
-  const common = { title: t.settlementsTitle, testMode: data.mode === 'test', modes: modeSwitch(lang, data.mode, LIST_PATH) };
-  if (data.mode === 'test') return render('settlements', context, { ...common, liveHref: `${LIST_PATH}${modeQuery('live')}` });
+  const common = {
+    title: t.settlementsTitle,
+    testMode: data.mode === 'test',
+    modes: modeSwitch(lang, data.mode, LIST_PATH),
+  };
+  if (data.mode === 'test')
+    return render('settlements', context, { ...common, liveHref: `${LIST_PATH}${modeQuery('live')}` });
   const { balance, filters } = data;
-  const query = (cursor?: string) => hrefWith(LIST_PATH, { mode: 'live', status: filters.status, from: filters.from, to: filters.to, cursor });
+  const query = (cursor?: string) =>
+    hrefWith(LIST_PATH, { mode: 'live', status: filters.status, from: filters.from, to: filters.to, cursor });
   const filtered = filters.status !== undefined || filters.from !== undefined || filters.to !== undefined;
   return render('settlements', context, {
     ...common,
     balance: [
-      { id: 'available', label: t.balanceAvailable, value: formatRials(balance.available, lang), negative: balance.available < 0 },
-      { id: 'pending', label: t.balancePending, value: formatRials(balance.pending, lang), negative: balance.pending < 0 },
+      {
+        id: 'available',
+        label: t.balanceAvailable,
+        value: formatRials(balance.available, lang),
+        negative: balance.available < 0,
+      },
+      {
+        id: 'pending',
+        label: t.balancePending,
+        value: formatRials(balance.pending, lang),
+        negative: balance.pending < 0,
+      },
       { id: 'held', label: t.balanceHeld, value: formatRials(balance.held, lang), negative: false },
       { id: 'in-payout', label: t.balanceInPayout, value: formatRials(balance.in_payout, lang), negative: false },
     ],
     carried: balance.available < 0,
     balanceNote: t.balanceNote.replace('{hours}', localDigits(String(data.holdHours), lang)),
-    statuses: SETTLEMENT_STATUSES.map((s) => ({ value: s, label: t.settlementStatuses[s], selected: s === filters.status })),
+    statuses: SETTLEMENT_STATUSES.map((s) => ({
+      value: s,
+      label: t.settlementStatuses[s],
+      selected: s === filters.status,
+    })),
     from: filters.from ?? '',
     to: filters.to ?? '',
     empty: filtered ? t.noMatchingSettlements : t.noSettlements,
@@ -75,7 +103,14 @@ export function settlementsPage(
  */
 export function settlementPage(
   context: ViewContext,
-  found: { settlement: Settlement; lines: SettlementLine[]; beneficiaryPayouts?: BeneficiaryPayout[]; nextHref?: string; firstHref?: string; csvHref: string },
+  found: {
+    settlement: Settlement;
+    lines: SettlementLine[];
+    beneficiaryPayouts?: BeneficiaryPayout[];
+    nextHref?: string;
+    firstHref?: string;
+    csvHref: string;
+  },
 ): string {
   const { lang } = context;
   const t = strings(lang);

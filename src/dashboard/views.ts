@@ -20,10 +20,14 @@ import { credentialView, type CompatSection } from './credential-views.ts';
 const eta = new Eta({ views: fileURLToPath(new URL('./templates', import.meta.url)), cache: true, autoEscape: true });
 
 /** The stylesheet: the shared base and the dashboard's own rules. */
-export const DASHBOARD_CSS = stylesheet('/dashboard/assets/dashboard.css', readFileSync(fileURLToPath(new URL('./assets/dashboard.css', import.meta.url))));
+export const DASHBOARD_CSS = stylesheet(
+  '/dashboard/assets/dashboard.css',
+  readFileSync(fileURLToPath(new URL('./assets/dashboard.css', import.meta.url))),
+);
 const cssHref = DASHBOARD_CSS.href;
 
-export type Section = 'overview' | 'payments' | 'links' | 'settlements' | 'webhooks' | 'developers' | 'settings' | 'security';
+export type Section =
+  'overview' | 'payments' | 'links' | 'settlements' | 'webhooks' | 'developers' | 'settings' | 'security';
 
 export interface ViewContext {
   lang: Lang;
@@ -87,12 +91,30 @@ export interface Field {
   inputmode?: 'numeric' | 'text';
 }
 
-export function signUpPage(context: ViewContext, values: { email: string; business_name: string }, error?: string): string {
+export function signUpPage(
+  context: ViewContext,
+  values: { email: string; business_name: string },
+  error?: string,
+): string {
   const t = strings(context.lang);
   const fields: Field[] = [
-    { name: 'business_name', label: t.businessName, type: 'text', autocomplete: 'organization', value: values.business_name },
+    {
+      name: 'business_name',
+      label: t.businessName,
+      type: 'text',
+      autocomplete: 'organization',
+      value: values.business_name,
+    },
     { name: 'email', label: t.email, type: 'email', autocomplete: 'email', value: values.email, ltr: true },
-    { name: 'password', label: t.password, type: 'password', autocomplete: 'new-password', value: '', hint: t.passwordHint, ltr: true },
+    {
+      name: 'password',
+      label: t.password,
+      type: 'password',
+      autocomplete: 'new-password',
+      value: '',
+      hint: t.passwordHint,
+      ltr: true,
+    },
   ];
   return render('auth', context, {
     title: t.signUpTitle,
@@ -107,7 +129,11 @@ export function signUpPage(context: ViewContext, values: { email: string; busine
   });
 }
 
-export function signInPage(context: ViewContext, values: { email: string }, options: { error?: string; notice?: string } = {}): string {
+export function signInPage(
+  context: ViewContext,
+  values: { email: string },
+  options: { error?: string; notice?: string } = {},
+): string {
   const t = strings(context.lang);
   const fields: Field[] = [
     { name: 'email', label: t.email, type: 'email', autocomplete: 'username', value: values.email, ltr: true },
@@ -132,7 +158,14 @@ export function messagePage(
   words: { title: string; text: string },
   options: { kind?: 'success' | 'info' | 'error'; requestId?: string; link?: { href: string; label: string } } = {},
 ): string {
-  return render('message', context, { title: words.title, narrow: true, text: words.text, kind: options.kind ?? 'info', requestId: options.requestId, link: options.link });
+  return render('message', context, {
+    title: words.title,
+    narrow: true,
+    text: words.text,
+    kind: options.kind ?? 'info',
+    requestId: options.requestId,
+    link: options.link,
+  });
 }
 
 export type MessageKind = 'not_found' | 'forbidden' | 'bad_request' | 'unavailable' | 'error';
@@ -179,7 +212,13 @@ export function developersPage(
     /** The merchant's PSP route per mode, read-only (docs/psps/routing.md). */
     routes?: { mode: 'test' | 'live'; source: 'merchant' | 'default'; entries: RouteEntry[] }[];
   },
-  options: { newKey?: string; notice?: string; error?: string; refusedMissing?: ('live_mode' | 'two_factor')[]; compat?: CompatSection } = {},
+  options: {
+    newKey?: string;
+    notice?: string;
+    error?: string;
+    refusedMissing?: ('live_mode' | 'two_factor')[];
+    compat?: CompatSection;
+  } = {},
 ): string {
   const { lang } = context;
   const t = strings(lang);
@@ -220,7 +259,13 @@ export function developersPage(
 export function settingsPage(
   context: ViewContext,
   account: { domains: DomainVerificationState[]; email: string; beneficiaries: Beneficiary[] },
-  options: { notice?: string; error?: string; domainValue?: string; beneficiaryError?: string; beneficiaryValue?: { iban: string; name: string } } = {},
+  options: {
+    notice?: string;
+    error?: string;
+    domainValue?: string;
+    beneficiaryError?: string;
+    beneficiaryValue?: { iban: string; name: string };
+  } = {},
 ): string {
   const t = strings(context.lang);
   return render('settings', context, {

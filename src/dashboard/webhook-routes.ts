@@ -24,13 +24,32 @@ import {
   rotateWebhookSecret,
 } from '../webhooks/service.ts';
 import { strings } from './i18n.ts';
-import { CURSOR, idInPath, modeOf, modeQuery, Refusal, tenantOfUser, type DashboardKit, type SignedInRequest } from './kit.ts';
+import {
+  CURSOR,
+  idInPath,
+  modeOf,
+  modeQuery,
+  Refusal,
+  tenantOfUser,
+  type DashboardKit,
+  type SignedInRequest,
+} from './kit.ts';
 import { webhookEventPage, webhookEventsPage, webhooksPage, type EndpointFormState } from './webhook-views.ts';
 
 const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 const EVENTS_PER_PAGE = 20;
 
-export function webhookPages({ router, deps, signedIn, readForm, html, seeOther, audit, liveAllowed, liveDone }: DashboardKit): void {
+export function webhookPages({
+  router,
+  deps,
+  signedIn,
+  readForm,
+  html,
+  seeOther,
+  audit,
+  liveAllowed,
+  liveDone,
+}: DashboardKit): void {
   const { db, config } = deps;
   const validateCreate = bodyValidator(CreateWebhookEndpointRequestSchema);
   // The API's redelivery quota, counted in the same bucket: the dashboard is no way around it.
@@ -38,9 +57,15 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
   const quota = redeliveryQuota(config);
 
   /** Live endpoints decide where live events (and their secrets) go: a change needs a recent second factor. */
-  const liveChangeAllowed = (request: SignedInRequest, mode: KeyMode) => mode !== 'live' || liveAllowed(request, 'live_webhook', '/dashboard/webhooks?mode=live');
+  const liveChangeAllowed = (request: SignedInRequest, mode: KeyMode) =>
+    mode !== 'live' || liveAllowed(request, 'live_webhook', '/dashboard/webhooks?mode=live');
   /** The change is recorded, and mailed to the owner when live. */
-  const changed = async (request: SignedInRequest, mode: KeyMode, action: 'webhook_endpoint_created' | 'webhook_endpoint_changed' | 'webhook_endpoint_deleted', detail: string) => {
+  const changed = async (
+    request: SignedInRequest,
+    mode: KeyMode,
+    action: 'webhook_endpoint_created' | 'webhook_endpoint_changed' | 'webhook_endpoint_deleted',
+    detail: string,
+  ) => {
     await audit(request.ctx, action, request.user, detail);
     if (mode === 'live') await liveDone(request, 'live_webhook', detail);
   };
@@ -48,13 +73,18 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
   const endpointsPage = async (
     request: SignedInRequest,
     mode: KeyMode,
-    options: { notice?: string; error?: string; errorDetail?: string; secret?: { value: string; rotated: boolean }; form?: EndpointFormState } = {},
+    options: {
+      notice?: string;
+      error?: string;
+      errorDetail?: string;
+      secret?: { value: string; rotated: boolean };
+      form?: EndpointFormState;
+    } = {},
     status = 200,
   ) => {
     const endpoints = await listWebhookEndpoints(db, tenantOfUser(request.user, mode), { limit: MAX_ENDPOINTS });
     html(request.ctx, webhooksPage(request.view('webhooks'), { mode, endpoints: endpoints.data }, options), status);
   };
-
 
   router.get(
     '/dashboard/webhooks',
@@ -81,7 +111,12 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'validation_failed') throw error;
         const t = strings(request.lang);
-        await endpointsPage(request, mode, { error: t.endpointRefused, errorDetail: error.message, form: { url: body.url.slice(0, 2048), events } }, 422);
+        await endpointsPage(
+          request,
+          mode,
+          { error: t.endpointRefused, errorDetail: error.message, form: { url: body.url.slice(0, 2048), events } },
+          422,
+        );
         return;
       }
       await changed(request, mode, 'webhook_endpoint_created', `${mode}: ${body.url}`);
@@ -127,9 +162,23 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
       const { ctx } = request;
       const mode = modeOf(ctx.query.mode);
       const type = EVENT_TYPES.find((known) => known === ctx.query.type);
-      const cursor = typeof ctx.query.cursor === 'string' && CURSOR.test(ctx.query.cursor) ? ctx.query.cursor : undefined;
-      const page = await listEvents(db, tenantOfUser(request.user, mode), { limit: EVENTS_PER_PAGE, ...(type ? { type } : {}), ...(cursor ? { cursor } : {}) });
-      html(ctx, webhookEventsPage(request.view('webhooks'), { mode, type, events: page.data, nextCursor: page.next_cursor, paged: cursor !== undefined }));
+      const cursor =
+        typeof ctx.query.cursor === 'string' && CURSOR.test(ctx.query.cursor) ? ctx.query.cursor : undefined;
+      const page = await listEvents(db, tenantOfUser(request.user, mode), {
+        limit: EVENTS_PER_PAGE,
+        ...(type ? { type } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
+      html(
+        ctx,
+        webhookEventsPage(request.view('webhooks'), {
+          mode,
+          type,
+          events: page.data,
+          nextCursor: page.next_cursor,
+          paged: cursor !== undefined,
+        }),
+      );
     }),
   );
 
@@ -148,11 +197,20 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
     throw new Refusal(404, 'not_found');
   }
 
-  const eventPage = async (request: SignedInRequest, found: Awaited<ReturnType<typeof ownEvent>>, options: { notice?: string; error?: string; errorDetail?: string }, status = 200) => {
+  const eventPage = async (
+    request: SignedInRequest,
+    found: Awaited<ReturnType<typeof ownEvent>>,
+    options: { notice?: string; error?: string; errorDetail?: string },
+    status = 200,
+  ) => {
     const endpoints = await listWebhookEndpoints(db, tenantOfUser(request.user, found.mode), { limit: MAX_ENDPOINTS });
     html(
       request.ctx,
-      webhookEventPage(request.view('webhooks'), { ...found, endpoints: endpoints.data, retryScheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE_SECONDS }, options),
+      webhookEventPage(
+        request.view('webhooks'),
+        { ...found, endpoints: endpoints.data, retryScheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE_SECONDS },
+        options,
+      ),
       status,
     );
   };
@@ -161,7 +219,9 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
     '/dashboard/webhooks/events/:id',
     signedIn(async (request) => {
       const found = await ownEvent(request);
-      await eventPage(request, found, { notice: request.ctx.query.done === 'redelivered' ? strings(request.lang).redeliveredText : undefined });
+      await eventPage(request, found, {
+        notice: request.ctx.query.done === 'redelivered' ? strings(request.lang).redeliveredText : undefined,
+      });
     }),
   );
 
@@ -172,10 +232,20 @@ export function webhookPages({ router, deps, signedIn, readForm, html, seeOther,
       const found = await ownEvent(request);
       const tenant = tenantOfUser(request.user, found.mode);
       if (quota.limit > 0) {
-        const { refusal } = await countHit(redeliveries, { name: quota.bucket(tenant), limit: quota.limit, windowSeconds: quota.windowSeconds, message: quota.message });
+        const { refusal } = await countHit(redeliveries, {
+          name: quota.bucket(tenant),
+          limit: quota.limit,
+          windowSeconds: quota.windowSeconds,
+          message: quota.message,
+        });
         if (refusal !== undefined) {
           request.ctx.set('Retry-After', refusal.headers['Retry-After'] ?? '60');
-          await eventPage(request, found, { error: strings(request.lang).redeliverRefused, errorDetail: refusal.message }, refusal.status);
+          await eventPage(
+            request,
+            found,
+            { error: strings(request.lang).redeliverRefused, errorDetail: refusal.message },
+            refusal.status,
+          );
           return;
         }
       }

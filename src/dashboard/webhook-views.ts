@@ -17,7 +17,13 @@ export interface EndpointFormState {
 export function webhooksPage(
   context: ViewContext,
   list: { mode: KeyMode; endpoints: WebhookEndpoint[] },
-  options: { notice?: string; error?: string; errorDetail?: string; secret?: { value: string; rotated: boolean }; form?: EndpointFormState },
+  options: {
+    notice?: string;
+    error?: string;
+    errorDetail?: string;
+    secret?: { value: string; rotated: boolean };
+    form?: EndpointFormState;
+  },
 ): string {
   const { lang } = context;
   const t = strings(lang);
@@ -39,7 +45,10 @@ export function webhooksPage(
       enabled: e.status === 'enabled',
       state: t[`endpoint_${e.status}`],
       disabledReason: e.disabled_reason ?? '',
-      previousSecretUntil: e.previous_secret_expires_at !== null && Date.parse(e.previous_secret_expires_at) > Date.now() ? formatTime(e.previous_secret_expires_at, lang) : undefined,
+      previousSecretUntil:
+        e.previous_secret_expires_at !== null && Date.parse(e.previous_secret_expires_at) > Date.now()
+          ? formatTime(e.previous_secret_expires_at, lang)
+          : undefined,
       created: formatTime(e.created_at, lang),
     })),
     form,
@@ -70,7 +79,8 @@ export function webhookEventsPage(
       label: t.eventLabels[e.type],
       created: formatTime(e.created_at, lang),
     })),
-    nextHref: list.nextCursor === null ? undefined : query({ mode: list.mode, type: list.type, cursor: list.nextCursor }),
+    nextHref:
+      list.nextCursor === null ? undefined : query({ mode: list.mode, type: list.type, cursor: list.nextCursor }),
     firstHref: list.paged ? query({ mode: list.mode, type: list.type }) : undefined,
   });
 }
@@ -78,15 +88,26 @@ export function webhookEventsPage(
 /** What an event is about, in a few words: the payment's reference and amount, the refund's amount, the endpoint's URL. */
 function subjectOf(event: Event, lang: Lang): { text: string; href?: string } {
   const { payment, refund, webhook_endpoint: endpoint } = event.data;
-  if (payment !== undefined) return { text: `${payment.merchant_reference} · ${formatRials(payment.amount, lang)}`, href: `/dashboard/payments/${payment.id}` };
-  if (refund !== undefined) return { text: formatRials(refund.amount, lang), href: `/dashboard/payments/${refund.payment_id}` };
+  if (payment !== undefined)
+    return {
+      text: `${payment.merchant_reference} · ${formatRials(payment.amount, lang)}`,
+      href: `/dashboard/payments/${payment.id}`,
+    };
+  if (refund !== undefined)
+    return { text: formatRials(refund.amount, lang), href: `/dashboard/payments/${refund.payment_id}` };
   if (endpoint !== undefined) return { text: endpoint.url };
   return { text: '' };
 }
 
 export function webhookEventPage(
   context: ViewContext,
-  found: { mode: KeyMode; event: Event; attempts: WebhookAttempt[]; endpoints: WebhookEndpoint[]; retryScheduleSeconds: string },
+  found: {
+    mode: KeyMode;
+    event: Event;
+    attempts: WebhookAttempt[];
+    endpoints: WebhookEndpoint[];
+    retryScheduleSeconds: string;
+  },
   options: { notice?: string | undefined; error?: string; errorDetail?: string },
 ): string {
   const { lang } = context;
@@ -110,7 +131,10 @@ export function webhookEventPage(
     redeliverAction: `/dashboard/webhooks/events/${found.event.id}/redeliver`,
     attempts: found.attempts.map((a) => {
       const endpoint = byId.get(a.endpoint_id);
-      const next = !a.succeeded && latest.get(a.delivery_id) === a && endpoint?.status === 'enabled' ? nextAttemptAt(a.attempt, new Date(a.attempted_at), schedule) : null;
+      const next =
+        !a.succeeded && latest.get(a.delivery_id) === a && endpoint?.status === 'enabled'
+          ? nextAttemptAt(a.attempt, new Date(a.attempted_at), schedule)
+          : null;
       return {
         time: formatTime(a.attempted_at, lang),
         endpoint: endpoint?.url ?? t.deletedEndpoint,

@@ -10,28 +10,61 @@ import type { Db, UserEmailTokensTable } from './database.ts';
 /** Stores an emailed link's token by its hash. */
 export async function insertEmailToken(
   db: Db,
-  row: { tokenHash: Buffer; userId: string; purpose: UserEmailTokensTable['purpose']; createdAt: Date; expiresAt: Date },
+  row: {
+    tokenHash: Buffer;
+    userId: string;
+    purpose: UserEmailTokensTable['purpose'];
+    createdAt: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('user_email_tokens')
-    .values({ token_hash: row.tokenHash, user_id: row.userId, purpose: row.purpose, created_at: row.createdAt, expires_at: row.expiresAt })
+    .values({
+      token_hash: row.tokenHash,
+      user_id: row.userId,
+      purpose: row.purpose,
+      created_at: row.createdAt,
+      expires_at: row.expiresAt,
+    })
     .execute();
 }
 
 /** The emailed token of this hash and purpose, used or not; undefined if none. */
 export function emailTokenByHash(db: Db, tokenHash: Buffer, purpose: UserEmailTokensTable['purpose']) {
-  return db.selectFrom('user_email_tokens').selectAll().where('token_hash', '=', tokenHash).where('purpose', '=', purpose).executeTakeFirst();
+  return db
+    .selectFrom('user_email_tokens')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
 }
 
 /** Uses up the token of this hash if it is still unused; false when it was used already (of two uses at once, one gets true). */
 export async function markEmailTokenUsed(db: Db, tokenHash: Buffer, now: Date): Promise<boolean> {
-  const used = await db.updateTable('user_email_tokens').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
+  const used = await db
+    .updateTable('user_email_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   return Number(used.numUpdatedRows) === 1;
 }
 
 /** Uses up every still unused token of the user for this purpose. */
-export async function markUserEmailTokensUsed(db: Db, userId: string, purpose: UserEmailTokensTable['purpose'], now: Date): Promise<void> {
-  await db.updateTable('user_email_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+export async function markUserEmailTokensUsed(
+  db: Db,
+  userId: string,
+  purpose: UserEmailTokensTable['purpose'],
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('user_email_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 /** The id of the user of this (normalized) address; undefined if none. */
@@ -50,16 +83,30 @@ export function userByEmail(db: Db, email: string) {
 }
 
 /** A new user of the merchant; a taken address fails on the unique index (ER_DUP_ENTRY). */
-export async function insertUser(db: Db, row: { id: string; merchantId: string; email: string; passwordHash: string; createdAt: Date }): Promise<void> {
+export async function insertUser(
+  db: Db,
+  row: { id: string; merchantId: string; email: string; passwordHash: string; createdAt: Date },
+): Promise<void> {
   await db
     .insertInto('users')
-    .values({ id: row.id, merchant_id: row.merchantId, email: row.email, password_hash: row.passwordHash, created_at: row.createdAt })
+    .values({
+      id: row.id,
+      merchant_id: row.merchantId,
+      email: row.email,
+      password_hash: row.passwordHash,
+      created_at: row.createdAt,
+    })
     .execute();
 }
 
 /** The user's address counts as confirmed from `now`, unless it was confirmed before. */
 export async function confirmUserEmail(db: Db, userId: string, now: Date): Promise<void> {
-  await db.updateTable('users').set({ email_confirmed_at: now }).where('id', '=', userId).where('email_confirmed_at', 'is', null).execute();
+  await db
+    .updateTable('users')
+    .set({ email_confirmed_at: now })
+    .where('id', '=', userId)
+    .where('email_confirmed_at', 'is', null)
+    .execute();
 }
 
 /** The user's password hash; throws if there is no such user. */

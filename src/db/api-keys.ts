@@ -8,10 +8,20 @@ import type { KeyMode } from '../domain/merchant.ts';
 import { CALLER_COLUMNS } from './merchants.ts';
 
 /** A new key's row. */
-export async function insertApiKey(db: Db, row: { id: string; merchantId: string; mode: KeyMode; prefix: string; hash: Buffer; createdAt: Date }): Promise<void> {
+export async function insertApiKey(
+  db: Db,
+  row: { id: string; merchantId: string; mode: KeyMode; prefix: string; hash: Buffer; createdAt: Date },
+): Promise<void> {
   await db
     .insertInto('api_keys')
-    .values({ id: row.id, merchant_id: row.merchantId, mode: row.mode, prefix: row.prefix, key_hash: row.hash, created_at: row.createdAt })
+    .values({
+      id: row.id,
+      merchant_id: row.merchantId,
+      mode: row.mode,
+      prefix: row.prefix,
+      key_hash: row.hash,
+      created_at: row.createdAt,
+    })
     .execute();
 }
 
@@ -39,7 +49,12 @@ export async function touchApiKeyLastUsed(db: Db, keyId: string, now: Date): Pro
 }
 
 /** How many of the merchant's test keys work at `now` (unrevoked, unexpired), not counting `exceptKeyId`. */
-export async function workingTestKeyCount(db: Db, merchantId: string, now: Date, exceptKeyId?: string): Promise<number> {
+export async function workingTestKeyCount(
+  db: Db,
+  merchantId: string,
+  now: Date,
+  exceptKeyId?: string,
+): Promise<number> {
   let working = db
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -54,7 +69,11 @@ export async function workingTestKeyCount(db: Db, merchantId: string, now: Date,
 
 /** The key's owner, mode and whether it still works; undefined for an unknown key. */
 export function apiKeyById(db: Db, keyId: string) {
-  return db.selectFrom('api_keys').select(['id', 'merchant_id', 'mode', 'revoked_at', 'expires_at']).where('id', '=', keyId).executeTakeFirst();
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'merchant_id', 'mode', 'revoked_at', 'expires_at'])
+    .where('id', '=', keyId)
+    .executeTakeFirst();
 }
 
 /** The merchant's keys, newest first: never the keys themselves, only their visible prefixes. */
@@ -70,7 +89,12 @@ export function merchantApiKeys(db: Db, merchantId: string) {
 
 /** Revokes the key at `revokedAt`, unless it is revoked already. */
 export async function revokeApiKey(db: Db, keyId: string, revokedAt: Date): Promise<void> {
-  await db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: revokedAt })
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** Sets when the key stops working. */
@@ -80,5 +104,10 @@ export async function setApiKeyExpiry(db: Db, keyId: string, expiresAt: Date): P
 
 /** The unrevoked key of that prefix, if any (whether a key the launcher kept still works). */
 export function unrevokedApiKeyByPrefix(db: Db, prefix: string) {
-  return db.selectFrom('api_keys').select('id').where('prefix', '=', prefix).where('revoked_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('prefix', '=', prefix)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
 }

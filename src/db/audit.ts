@@ -56,11 +56,23 @@ export interface AuditRow {
  * One page of a merchant's entries, newest first; `before` is the id of the
  * previous page's last entry. `next` is the id to ask for the page after, if any.
  */
-export async function listAudit(db: Db, merchantId: string, options: { limit: number; before?: number }): Promise<{ entries: AuditRow[]; next: number | undefined }> {
+export async function listAudit(
+  db: Db,
+  merchantId: string,
+  options: { limit: number; before?: number },
+): Promise<{ entries: AuditRow[]; next: number | undefined }> {
   let query = db
     .selectFrom('audit_log')
     .leftJoin('users', 'users.id', 'audit_log.user_id')
-    .select(['audit_log.id', 'audit_log.created_at', 'audit_log.action', 'audit_log.detail', 'audit_log.address', 'audit_log.user_agent', 'users.email'])
+    .select([
+      'audit_log.id',
+      'audit_log.created_at',
+      'audit_log.action',
+      'audit_log.detail',
+      'audit_log.address',
+      'audit_log.user_agent',
+      'users.email',
+    ])
     .where('audit_log.merchant_id', '=', merchantId)
     .orderBy('audit_log.id', 'desc')
     .limit(options.limit + 1);

@@ -7,12 +7,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import { ORIGINAL_PSP } from '../adapters/psp/profiles.ts';
-import { countByKind, type BankReconciliationItem, type BankReconciliationKind } from '../domain/bank-reconciliation.ts';
+import {
+  countByKind,
+  type BankReconciliationItem,
+  type BankReconciliationKind,
+} from '../domain/bank-reconciliation.ts';
 import { CONFIRMED_STATUSES, VERIFIED_STATUSES } from '../domain/payment.ts';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
 import { CHARGED_AMOUNT_SQL } from './payments.ts';
-
 
 export interface TerminalDay {
   mode: 'test' | 'live';
@@ -29,7 +32,9 @@ export interface TerminalDay {
 const atTerminal = (day: TerminalDay, deployedTerminal: boolean) => (eb: ExpressionBuilder<Database, 'payments'>) =>
   eb.or([
     eb.and([eb('psp', '=', day.psp), eb('psp_terminal_id', '=', day.terminal_id)]),
-    ...(day.psp === ORIGINAL_PSP && deployedTerminal ? [eb.and([eb('psp', 'is', null), eb('psp_terminal_id', 'is', null)])] : []),
+    ...(day.psp === ORIGINAL_PSP && deployedTerminal
+      ? [eb.and([eb('psp', 'is', null), eb('psp_terminal_id', 'is', null)])]
+      : []),
   ]);
 
 /**
@@ -39,17 +44,19 @@ const atTerminal = (day: TerminalDay, deployedTerminal: boolean) => (eb: Express
  * now) counts them too, and no other SEP terminal does.
  */
 export async function confirmedPayments(db: Db, day: TerminalDay, start: Date, end: Date, deployedTerminal: boolean) {
-  return db
-    .selectFrom('payments')
-    // The bank holds what it charged: the amount plus the fee of a customer-pays payment.
-    .select(['id', CHARGED_AMOUNT_SQL.as('amount'), 'reference_id', 'card_pan'])
-    .where('mode', '=', day.mode)
-    .where('status', 'in', CONFIRMED_STATUSES)
-    .where(atTerminal(day, deployedTerminal))
-    .where('paid_at', '>=', start)
-    .where('paid_at', '<', end)
-    .orderBy('id')
-    .execute();
+  return (
+    db
+      .selectFrom('payments')
+      // The bank holds what it charged: the amount plus the fee of a customer-pays payment.
+      .select(['id', CHARGED_AMOUNT_SQL.as('amount'), 'reference_id', 'card_pan'])
+      .where('mode', '=', day.mode)
+      .where('status', 'in', CONFIRMED_STATUSES)
+      .where(atTerminal(day, deployedTerminal))
+      .where('paid_at', '>=', start)
+      .where('paid_at', '<', end)
+      .orderBy('id')
+      .execute()
+  );
 }
 
 export interface BankReconciliationRun extends TerminalDay {
@@ -79,16 +86,32 @@ const standing = (alias: 'rr' | 'r') => sql`NOT EXISTS (
       AND (rn.created_at > ${sql.ref(`${alias}.created_at`)} OR (rn.created_at = ${sql.ref(`${alias}.created_at`)} AND rn.id > ${sql.ref(`${alias}.id`)})))`;
 
 /** The items as stored and compared: their order and every field, so a digest tells two results apart. */
-const digestOf = (items: readonly BankReconciliationItem[]) => createHash('sha256').update(JSON.stringify(items)).digest('hex');
+const digestOf = (items: readonly BankReconciliationItem[]) =>
+  createHash('sha256').update(JSON.stringify(items)).digest('hex');
 
-const runOf = (row: { id: string; mode: 'test' | 'live'; psp: string; terminal_id: string; day: string; source: 'psp' | 'file'; created_at: Date } & Record<BankReconciliationKind, number>) => ({
+const runOf = (
+  row: {
+    id: string;
+    mode: 'test' | 'live';
+    psp: string;
+    terminal_id: string;
+    day: string;
+    source: 'psp' | 'file';
+    created_at: Date;
+  } & Record<BankReconciliationKind, number>,
+) => ({
   id: row.id,
   mode: row.mode,
   psp: row.psp,
   terminal_id: row.terminal_id,
   day: row.day,
   source: row.source,
-  counts: { matched: row.matched, bank_only: row.bank_only, gateway_only: row.gateway_only, amount_mismatch: row.amount_mismatch },
+  counts: {
+    matched: row.matched,
+    bank_only: row.bank_only,
+    gateway_only: row.gateway_only,
+    amount_mismatch: row.amount_mismatch,
+  },
   created_at: row.created_at.toISOString(),
 });
 
@@ -109,11 +132,16 @@ export async function recordBankReconciliation(
     if (newest !== undefined && newest.digest === digest) return { run: runOf(newest), created: false };
     const counts = countByKind(result.items);
     // A run after the newest, even within its millisecond: the order of runs is the order of their times.
-    const at = newest !== undefined && newest.created_at.getTime() >= result.at.getTime() ? new Date(newest.created_at.getTime() + 1) : result.at;
+    const at =
+      newest !== undefined && newest.created_at.getTime() >= result.at.getTime()
+        ? new Date(newest.created_at.getTime() + 1)
+        : result.at;
     const row = { id: randomUUID(), ...day, source: result.source, digest, ...counts, created_at: at };
     await trx.insertInto('bank_reconciliation_runs').values(row).execute();
     for (let i = 0; i < result.items.length; i += 500) {
-      const values = result.items.slice(i, i + 500).map((item, j) => ({ run_id: row.id, position: i + j + 1, ...item }));
+      const values = result.items
+        .slice(i, i + 500)
+        .map((item, j) => ({ run_id: row.id, position: i + j + 1, ...item }));
       await trx.insertInto('bank_reconciliation_items').values(values).execute();
     }
     return { run: runOf(row), created: true };
@@ -121,10 +149,18 @@ export async function recordBankReconciliation(
 }
 
 /** The day's newest run and its items, in their order; undefined when the day was never reconciled. */
-export async function newestBankReconciliation(db: Db, day: TerminalDay): Promise<{ run: BankReconciliationRun; items: BankReconciliationItem[] } | undefined> {
+export async function newestBankReconciliation(
+  db: Db,
+  day: TerminalDay,
+): Promise<{ run: BankReconciliationRun; items: BankReconciliationItem[] } | undefined> {
   const row = await newestRun(db, day).executeTakeFirst();
   if (row === undefined) return undefined;
-  const items = await db.selectFrom('bank_reconciliation_items').selectAll().where('run_id', '=', row.id).orderBy('position').execute();
+  const items = await db
+    .selectFrom('bank_reconciliation_items')
+    .selectAll()
+    .where('run_id', '=', row.id)
+    .orderBy('position')
+    .execute();
   const amount = (v: number | string | null) => (v === null ? null : Number(v));
   return {
     run: runOf(row),
@@ -178,7 +214,13 @@ export async function recordedAnswers(db: Db, day: TerminalDay, start: Date, end
     .where('paid_at', '<', end)
     .groupBy('status')
     .execute();
-  const sum = (kept: boolean) => rows.filter((r) => (r.status !== 'reversed') === kept).reduce((t, r) => ({ count: t.count + Number(r.n), amount: t.amount + Number(r.rials) }), { count: 0, amount: 0 });
+  const sum = (kept: boolean) =>
+    rows
+      .filter((r) => (r.status !== 'reversed') === kept)
+      .reduce((t, r) => ({ count: t.count + Number(r.n), amount: t.amount + Number(r.rials) }), {
+        count: 0,
+        amount: 0,
+      });
   return { confirmed: sum(true), reversed: sum(false) };
 }
 
@@ -189,7 +231,12 @@ export async function recordedAnswers(db: Db, day: TerminalDay, start: Date, end
  * (`terminal_id` null). The day is Tehran's by its fixed offset, +03:30 (Iran has kept no summer
  * time since 2022).
  */
-export async function daysAwaitingReconciliation(db: Db, cutoff: Date, since: Date, reportedPsps: readonly string[]): Promise<{ psp: string; terminal_id: string | null; day: string }[]> {
+export async function daysAwaitingReconciliation(
+  db: Db,
+  cutoff: Date,
+  since: Date,
+  reportedPsps: readonly string[],
+): Promise<{ psp: string; terminal_id: string | null; day: string }[]> {
   if (reportedPsps.length === 0) return [];
   const rows = await sql<{ psp: string | null; terminal_id: string | null; day: string }>`
     SELECT psp, psp_terminal_id AS terminal_id, DATE_FORMAT(paid_at + INTERVAL 210 MINUTE, '%Y-%m-%d') AS day
@@ -203,14 +250,28 @@ export async function daysAwaitingReconciliation(db: Db, cutoff: Date, since: Da
 }
 
 /** The differences of each terminal's newest run of every day since `sinceDay` (the metric's, and the alert's). */
-export async function openDifferences(db: Db, sinceDay: string): Promise<{ psp: string; terminal_id: string; kind: BankReconciliationKind; count: number }[]> {
-  const rows = await sql<{ psp: string; terminal_id: string; bank_only: string; gateway_only: string; amount_mismatch: string }>`
+export async function openDifferences(
+  db: Db,
+  sinceDay: string,
+): Promise<{ psp: string; terminal_id: string; kind: BankReconciliationKind; count: number }[]> {
+  const rows = await sql<{
+    psp: string;
+    terminal_id: string;
+    bank_only: string;
+    gateway_only: string;
+    amount_mismatch: string;
+  }>`
     SELECT r.psp, r.terminal_id, SUM(r.bank_only) AS bank_only, SUM(r.gateway_only) AS gateway_only, SUM(r.amount_mismatch) AS amount_mismatch
       FROM bank_reconciliation_runs r
       WHERE r.day >= ${sinceDay} AND ${standing('r')}
       GROUP BY r.psp, r.terminal_id
       ORDER BY r.psp, r.terminal_id`.execute(db);
   return rows.rows.flatMap((r) =>
-    (['bank_only', 'gateway_only', 'amount_mismatch'] as const).map((kind) => ({ psp: r.psp, terminal_id: r.terminal_id, kind, count: Number(r[kind]) })),
+    (['bank_only', 'gateway_only', 'amount_mismatch'] as const).map((kind) => ({
+      psp: r.psp,
+      terminal_id: r.terminal_id,
+      kind,
+      count: Number(r[kind]),
+    })),
   );
 }

@@ -28,20 +28,32 @@ export class MysqlAcquireTimeoutError extends DependencyTimeoutError {
  */
 const UNBOUNDED_STATEMENT = /^\s*(alter|create|drop|rename|truncate)\b|\bget_lock\(/i;
 
-export function boundedPool(pool: Pool, { queryTimeoutMs, acquireTimeoutMs }: { queryTimeoutMs: number; acquireTimeoutMs: number }): MysqlPool {
+export function boundedPool(
+  pool: Pool,
+  { queryTimeoutMs, acquireTimeoutMs }: { queryTimeoutMs: number; acquireTimeoutMs: number },
+): MysqlPool {
   const wrappers = new WeakMap<PoolConnection, MysqlPoolConnection>();
   const wrap = (connection: PoolConnection): MysqlPoolConnection => {
     let wrapper = wrappers.get(connection);
     if (wrapper !== undefined) return wrapper;
-    const sqlOf = (sql: string) => (queryTimeoutMs > 0 && !UNBOUNDED_STATEMENT.test(sql) ? { sql, timeout: queryTimeoutMs } : { sql });
+    const sqlOf = (sql: string) =>
+      queryTimeoutMs > 0 && !UNBOUNDED_STATEMENT.test(sql) ? { sql, timeout: queryTimeoutMs } : { sql };
     wrapper = {
       query: ((sql: string, parameters: unknown[], callback?: (error: unknown, result: unknown) => void) => {
         if (callback === undefined) return connection.query(sqlOf(sql), parameters);
         // The statement's text (placeholders, never the values) names the span; undefined when tracing is off.
-        const span = startChildSpan(`mysql ${sql.slice(0, sql.indexOf(' ') >>> 0).toLowerCase()}`, { 'db.system': 'mysql', 'db.statement': sql.slice(0, 500) });
+        const span = startChildSpan(`mysql ${sql.slice(0, sql.indexOf(' ') >>> 0).toLowerCase()}`, {
+          'db.system': 'mysql',
+          'db.statement': sql.slice(0, 500),
+        });
         connection.query(sqlOf(sql), parameters, (error: unknown, result: unknown) => {
           span?.end(error);
-          if (error !== null && error !== undefined && ((error as { fatal?: unknown }).fatal === true || (error as { code?: unknown }).code === 'PROTOCOL_SEQUENCE_TIMEOUT')) {
+          if (
+            error !== null &&
+            error !== undefined &&
+            ((error as { fatal?: unknown }).fatal === true ||
+              (error as { code?: unknown }).code === 'PROTOCOL_SEQUENCE_TIMEOUT')
+          ) {
             connection.destroy();
           }
           callback(error, result);
@@ -60,7 +72,10 @@ export function boundedPool(pool: Pool, { queryTimeoutMs, acquireTimeoutMs }: { 
           ? setTimeout(() => {
               if (settled) return;
               settled = true;
-              callback(new MysqlAcquireTimeoutError(`MySQL gave no connection within ${acquireTimeoutMs} ms`), undefined as unknown as MysqlPoolConnection);
+              callback(
+                new MysqlAcquireTimeoutError(`MySQL gave no connection within ${acquireTimeoutMs} ms`),
+                undefined as unknown as MysqlPoolConnection,
+              );
             }, acquireTimeoutMs)
           : undefined;
       pool.getConnection((error, connection) => {

@@ -39,16 +39,37 @@ export async function expireCompatCredentialsBy(db: Db, ids: string[], expireAt:
 /** A new credential's row. */
 export async function insertCompatCredential(
   db: Db,
-  row: { id: string; merchantId: string; mode: KeyMode; protocol: CompatProtocol; valueHash: Buffer; hint: string; createdAt: Date },
+  row: {
+    id: string;
+    merchantId: string;
+    mode: KeyMode;
+    protocol: CompatProtocol;
+    valueHash: Buffer;
+    hint: string;
+    createdAt: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('compat_credentials')
-    .values({ id: row.id, merchant_id: row.merchantId, mode: row.mode, protocol: row.protocol, value_hash: row.valueHash, hint: row.hint, created_at: row.createdAt })
+    .values({
+      id: row.id,
+      merchant_id: row.merchantId,
+      mode: row.mode,
+      protocol: row.protocol,
+      value_hash: row.valueHash,
+      hint: row.hint,
+      created_at: row.createdAt,
+    })
     .execute();
 }
 
 /** Revokes every unrevoked credential of the merchant's mode at `revokedAt`; how many it revoked. */
-export async function revokeCompatCredentialsOfMode(db: Db, merchantId: string, mode: KeyMode, revokedAt: Date): Promise<number> {
+export async function revokeCompatCredentialsOfMode(
+  db: Db,
+  merchantId: string,
+  mode: KeyMode,
+  revokedAt: Date,
+): Promise<number> {
   const result = await db
     .updateTable('compat_credentials')
     .set({ revoked_at: revokedAt })
@@ -75,7 +96,15 @@ export function compatCredentialCallerByHash(db: Db, valueHash: Buffer) {
   return db
     .selectFrom('compat_credentials')
     .innerJoin('merchants', 'merchants.id', 'compat_credentials.merchant_id')
-    .select(['compat_credentials.id as key_id', 'compat_credentials.mode', 'compat_credentials.protocol', 'compat_credentials.revoked_at', 'compat_credentials.expires_at', 'compat_credentials.last_used_at', ...CALLER_COLUMNS])
+    .select([
+      'compat_credentials.id as key_id',
+      'compat_credentials.mode',
+      'compat_credentials.protocol',
+      'compat_credentials.revoked_at',
+      'compat_credentials.expires_at',
+      'compat_credentials.last_used_at',
+      ...CALLER_COLUMNS,
+    ])
     .where('compat_credentials.value_hash', '=', valueHash)
     .executeTakeFirst();
 }

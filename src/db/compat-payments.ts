@@ -6,5 +6,10 @@ import { scopedTo } from './tenant.ts';
 
 /** The tenant's payment a Zibal trackId names (zibalTrackIdIs), if it has one. */
 export function zibalPaymentOfTenant(db: Db, trackId: string, tenant: Tenant) {
-  return db.selectFrom('payments').selectAll().where(zibalTrackIdIs(trackId)).where(scopedTo(tenant)).executeTakeFirst();
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where(zibalTrackIdIs(trackId))
+    .where(scopedTo(tenant))
+    .executeTakeFirst();
 }

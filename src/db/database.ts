@@ -6,7 +6,11 @@
  */
 import { Kysely, MysqlDialect } from 'kysely';
 import { createPool, type Pool } from 'mysql2';
-import { DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_QUERY_TIMEOUT_MS } from '../config.ts';
+import {
+  DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS,
+  DEFAULT_DATABASE_POOL_SIZE,
+  DEFAULT_DATABASE_QUERY_TIMEOUT_MS,
+} from '../config.ts';
 import { boundedPool } from './bounded-pool.ts';
 import type { Database } from './schema.ts';
 
@@ -52,7 +56,9 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): { db
 export function databaseName(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
   if (!/^[A-Za-z0-9_]+$/.test(name)) {
-    throw new Error(`DATABASE_URL must name a database made of letters, digits and underscores (got ${JSON.stringify(name)})`);
+    throw new Error(
+      `DATABASE_URL must name a database made of letters, digits and underscores (got ${JSON.stringify(name)})`,
+    );
   }
   return name;
 }

@@ -29,7 +29,12 @@ export async function submittedFileCount(db: Db, merchantId: string): Promise<nu
 
 /** The ids of the merchant's submitted sets. */
 export async function submittedSubmissionIds(db: Db, merchantId: string): Promise<string[]> {
-  const rows = await db.selectFrom('merchant_document_submissions').select('id').where('merchant_id', '=', merchantId).where('status', '=', 'submitted').execute();
+  const rows = await db
+    .selectFrom('merchant_document_submissions')
+    .select('id')
+    .where('merchant_id', '=', merchantId)
+    .where('status', '=', 'submitted')
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -45,8 +50,17 @@ export async function storedFileBytes(db: Db, merchantId: string, exceptSubmissi
 }
 
 /** A new submission, a draft until the onboarding workflow accepts it. */
-export async function insertDraftSubmission(db: Db, merchantId: string, submissionId: string, details: BusinessDetails, createdAt: Date): Promise<void> {
-  await db.insertInto('merchant_document_submissions').values({ id: submissionId, merchant_id: merchantId, ...details, status: 'draft', created_at: createdAt }).execute();
+export async function insertDraftSubmission(
+  db: Db,
+  merchantId: string,
+  submissionId: string,
+  details: BusinessDetails,
+  createdAt: Date,
+): Promise<void> {
+  await db
+    .insertInto('merchant_document_submissions')
+    .values({ id: submissionId, merchant_id: merchantId, ...details, status: 'draft', created_at: createdAt })
+    .execute();
 }
 
 /** The rows of a submission's files (at least one). */
@@ -66,7 +80,11 @@ export async function deleteSubmissionFiles(db: Db, submissionId: string): Promi
 
 /** Deletes a submission, only while it is in `status`. */
 export async function deleteSubmissionRow(db: Db, submissionId: string, status: 'draft' | 'submitted'): Promise<void> {
-  await db.deleteFrom('merchant_document_submissions').where('id', '=', submissionId).where('status', '=', status).execute();
+  await db
+    .deleteFrom('merchant_document_submissions')
+    .where('id', '=', submissionId)
+    .where('status', '=', status)
+    .execute();
 }
 
 /** Every file of the merchant's submitted sets, oldest first. */

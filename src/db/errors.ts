@@ -8,7 +8,12 @@ export const isDuplicateKey = (error: unknown) => codeOf(error) === 'ER_DUP_ENTR
 /** MariaDB (4025) and MySQL (3819) report a violated CHECK constraint differently. */
 export function isCheckViolation(error: unknown): boolean {
   const e = error as { errno?: number; code?: string };
-  return e.errno === 4025 || e.errno === 3819 || e.code === 'ER_CHECK_CONSTRAINT_VIOLATED' || e.code === 'ER_CONSTRAINT_FAILED';
+  return (
+    e.errno === 4025 ||
+    e.errno === 3819 ||
+    e.code === 'ER_CHECK_CONSTRAINT_VIOLATED' ||
+    e.code === 'ER_CONSTRAINT_FAILED'
+  );
 }
 
 /**

@@ -33,7 +33,13 @@ export interface NewEvent {
   owner: Tenant;
   type: EventType;
   objectId: string;
-  data: { payment?: Payment; refund?: Refund; webhook_endpoint?: WebhookEndpoint; settlement?: Settlement; beneficiary_payout?: BeneficiaryPayout };
+  data: {
+    payment?: Payment;
+    refund?: Refund;
+    webhook_endpoint?: WebhookEndpoint;
+    settlement?: Settlement;
+    beneficiary_payout?: BeneficiaryPayout;
+  };
   at: Date;
 }
 
@@ -46,7 +52,13 @@ export function eventIdFor(sourceKey: string): string {
 export async function recordEvent(trx: Db, event: NewEvent): Promise<StoredEvent> {
   const id = eventIdFor(event.sourceKey);
   const body: Event = { id, type: event.type, created_at: event.at.toISOString(), data: event.data };
-  const stored = { id, merchant_id: event.owner.merchant.id, mode: event.owner.mode, type: event.type, body: JSON.stringify(body) };
+  const stored = {
+    id,
+    merchant_id: event.owner.merchant.id,
+    mode: event.owner.mode,
+    type: event.type,
+    body: JSON.stringify(body),
+  };
   const inserted = await trx
     .insertInto('events')
     .ignore()
@@ -54,7 +66,11 @@ export async function recordEvent(trx: Db, event: NewEvent): Promise<StoredEvent
     .executeTakeFirst();
   // Inserted now: it is what was just written. Else a retry finds the first write's event.
   if (inserted.numInsertedOrUpdatedRows === 1n) return stored;
-  const row = await trx.selectFrom('events').select(['id', 'merchant_id', 'mode', 'type', 'body']).where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await trx
+    .selectFrom('events')
+    .select(['id', 'merchant_id', 'mode', 'type', 'body'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   return { ...row, type: row.type as EventType };
 }
 
@@ -62,7 +78,10 @@ export async function recordEvent(trx: Db, event: NewEvent): Promise<StoredEvent
  * The enabled endpoints of the event's merchant and mode that subscribe to
  * its type: where a new event is delivered.
  */
-export async function subscribedEndpointIds(db: Db, event: Pick<StoredEvent, 'merchant_id' | 'mode' | 'type'>): Promise<string[]> {
+export async function subscribedEndpointIds(
+  db: Db,
+  event: Pick<StoredEvent, 'merchant_id' | 'mode' | 'type'>,
+): Promise<string[]> {
   const rows = await db
     .selectFrom('webhook_endpoints')
     .select(['id', 'events'])
@@ -70,7 +89,9 @@ export async function subscribedEndpointIds(db: Db, event: Pick<StoredEvent, 'me
     .where('status', '=', 'enabled')
     .where('deleted_at', 'is', null)
     .execute();
-  return rows.filter((r) => isSubscribed(r.events === null ? null : (JSON.parse(r.events) as string[]), event.type)).map((r) => r.id);
+  return rows
+    .filter((r) => isSubscribed(r.events === null ? null : (JSON.parse(r.events) as string[]), event.type))
+    .map((r) => r.id);
 }
 
 function eventsOf(db: Db, tenant: Tenant) {
@@ -78,7 +99,12 @@ function eventsOf(db: Db, tenant: Tenant) {
 }
 
 /** One page of the tenant's events, newest first, of one type when the query names it. */
-export async function tenantEventsPage<Item>(db: Db, tenant: Tenant, query: ListEventsQuery, toItem: (row: { id: string; body: string; created_at: Date }) => Item) {
+export async function tenantEventsPage<Item>(
+  db: Db,
+  tenant: Tenant,
+  query: ListEventsQuery,
+  toItem: (row: { id: string; body: string; created_at: Date }) => Item,
+) {
   let q = eventsOf(db, tenant).select(['id', 'body', 'created_at']);
   if (query.type !== undefined) q = q.where('type', '=', query.type);
   return keyedPage(q, query, toItem);
@@ -86,12 +112,21 @@ export async function tenantEventsPage<Item>(db: Db, tenant: Tenant, query: List
 
 /** The tenant's event; undefined when it has none of that id. */
 export async function tenantEventById(db: Db, tenant: Tenant, id: string) {
-  return eventsOf(db, tenant).select(['id', 'merchant_id', 'mode', 'type', 'body']).where('id', '=', id).executeTakeFirst();
+  return eventsOf(db, tenant)
+    .select(['id', 'merchant_id', 'mode', 'type', 'body'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The tenant's first `limit` events about these objects, oldest first (index events_by_object). */
 export async function tenantEventsAbout(db: Db, tenant: Tenant, objectIds: readonly string[], limit: number) {
-  return eventsOf(db, tenant).select(['id', 'body']).where('object_id', 'in', objectIds).orderBy('created_at').orderBy('id').limit(limit).execute();
+  return eventsOf(db, tenant)
+    .select(['id', 'body'])
+    .where('object_id', 'in', objectIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /** The event's id and body, whoever's it is; throws when there is none. */
@@ -101,5 +136,11 @@ export async function eventBodyById(db: Db, id: string) {
 
 /** Every event about these objects, whoever's they are, oldest first: what `cli payments show` lists. */
 export async function eventSummariesAbout(db: Db, objectIds: readonly string[]) {
-  return db.selectFrom('events').select(['id', 'type', 'created_at']).where('object_id', 'in', objectIds).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('events')
+    .select(['id', 'type', 'created_at'])
+    .where('object_id', 'in', objectIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }

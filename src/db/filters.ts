@@ -12,6 +12,9 @@ import { DomainError } from '../errors.ts';
  */
 export function instant(text: string, path: string): Date {
   const at = new Date(text);
-  if (Number.isNaN(at.getTime())) throw new DomainError('validation_failed', `${path} is not a date-time this API can use.`, [{ path, message: 'is not a usable date-time' }]);
+  if (Number.isNaN(at.getTime()))
+    throw new DomainError('validation_failed', `${path} is not a date-time this API can use.`, [
+      { path, message: 'is not a usable date-time' },
+    ]);
   return at;
 }

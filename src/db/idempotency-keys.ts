@@ -62,7 +62,12 @@ export async function deleteExpiredIdempotencyKey(db: Db, id: IdempotencyKeyId, 
 }
 
 /** Locks an unanswered key until `lockedUntil` if its holder released it or its lock lapsed by `now`; false when another holds it. */
-export async function takeOverIdempotencyKey(db: Db, id: IdempotencyKeyId, now: Date, lockedUntil: Date): Promise<boolean> {
+export async function takeOverIdempotencyKey(
+  db: Db,
+  id: IdempotencyKeyId,
+  now: Date,
+  lockedUntil: Date,
+): Promise<boolean> {
   const taken = await db
     .updateTable('idempotency_keys')
     .set({ locked_until: lockedUntil })
@@ -84,7 +89,11 @@ export async function releaseIdempotencyKey(db: Db, id: IdempotencyKeyId): Promi
 }
 
 /** Stores the key's response (and unlocks it): later requests with it replay this. */
-export async function storeIdempotentResponse(db: Db, id: IdempotencyKeyId, response: { status: number; body: unknown }): Promise<void> {
+export async function storeIdempotentResponse(
+  db: Db,
+  id: IdempotencyKeyId,
+  response: { status: number; body: unknown },
+): Promise<void> {
   await db
     .updateTable('idempotency_keys')
     .set({ response_status: response.status, response_body: JSON.stringify(response.body), locked_until: null })

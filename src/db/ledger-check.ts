@@ -10,7 +10,10 @@ import { CHARGED_AMOUNT_SQL } from './payments.ts';
 
 /** The sum of every ledger entry (0 when the ledger balances). */
 export function entriesTotal(db: Db) {
-  return db.selectFrom('ledger_entries').select(sql<string>`coalesce(sum(amount), 0)`.as('total')).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('ledger_entries')
+    .select(sql<string>`coalesce(sum(amount), 0)`.as('total'))
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -18,7 +21,14 @@ export function entriesTotal(db: Db) {
  * another merchant or mode: a page is an id range, found by keyset.
  */
 export async function postingPage(db: Db, after: number, limit: number) {
-  const last = await db.selectFrom('ledger_postings').select('id').where('id', '>', after).orderBy('id').limit(1).offset(limit - 1).executeTakeFirst();
+  const last = await db
+    .selectFrom('ledger_postings')
+    .select('id')
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(1)
+    .offset(limit - 1)
+    .executeTakeFirst();
   let query = db
     .selectFrom('ledger_postings as p')
     .leftJoin('ledger_entries as e', 'e.posting_id', 'p.id')
@@ -35,12 +45,12 @@ export async function postingPage(db: Db, after: number, limit: number) {
 
 /** The next `limit` payments after id `after` (of the merchants `only`, undefined: all), with what their postings depend on. */
 export function paymentPage(db: Db, after: string, only: string[] | undefined, limit: number) {
-  let pageQuery = db.selectFrom('payments').select(['id', 'merchant_id', 'mode', 'status', 'amount', 'customer_fee', 'fee', 'refunded_amount']).where('id', '>', after);
+  let pageQuery = db
+    .selectFrom('payments')
+    .select(['id', 'merchant_id', 'mode', 'status', 'amount', 'customer_fee', 'fee', 'refunded_amount'])
+    .where('id', '>', after);
   if (only !== undefined) pageQuery = pageQuery.where('merchant_id', 'in', only.length === 0 ? [''] : only);
-  return pageQuery
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  return pageQuery.orderBy('id').limit(limit).execute();
 }
 
 /** The sums of the payments' own postings' entries, by payment and account. */
@@ -95,7 +105,14 @@ export function merchantEntrySums(db: Db, merchantIds: string[]) {
 export function merchantPaymentSums(db: Db, merchantIds: string[]) {
   return db
     .selectFrom('payments')
-    .select(['merchant_id', 'mode', 'status', sql<string>`sum(${CHARGED_AMOUNT_SQL})`.as('charged'), sql<string>`sum(fee)`.as('fee'), sql<string>`sum(refunded_amount)`.as('refunded')])
+    .select([
+      'merchant_id',
+      'mode',
+      'status',
+      sql<string>`sum(${CHARGED_AMOUNT_SQL})`.as('charged'),
+      sql<string>`sum(fee)`.as('fee'),
+      sql<string>`sum(refunded_amount)`.as('refunded'),
+    ])
     .where('merchant_id', 'in', merchantIds)
     .groupBy(['merchant_id', 'mode', 'status'])
     .execute();

@@ -53,7 +53,16 @@ export async function post(trx: Db, posting: Posting): Promise<boolean> {
   if (lines.length > 0) {
     await trx
       .insertInto('ledger_entries')
-      .values(lines.map((l) => ({ posting_id: postingId, merchant_id: posting.merchantId, mode: posting.mode, account: l.account, amount: l.amount, created_at: posting.at })))
+      .values(
+        lines.map((l) => ({
+          posting_id: postingId,
+          merchant_id: posting.merchantId,
+          mode: posting.mode,
+          account: l.account,
+          amount: l.amount,
+          created_at: posting.at,
+        })),
+      )
       .execute();
   }
   return true;

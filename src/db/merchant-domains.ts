@@ -6,13 +6,22 @@ import type { Db } from './database.ts';
 
 /** The merchant's domain names, in order. */
 export async function merchantDomainNames(db: Db, merchantId: string): Promise<string[]> {
-  const rows = await db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', merchantId).orderBy('domain').execute();
+  const rows = await db
+    .selectFrom('merchant_domains')
+    .select('domain')
+    .where('merchant_id', '=', merchantId)
+    .orderBy('domain')
+    .execute();
   return rows.map((r) => r.domain);
 }
 
 /** The merchant's domains and when each was verified (null: not yet), in no order: what a credential's caller may use. */
 export function merchantDomainsOfCaller(db: Db, merchantId: string) {
-  return db.selectFrom('merchant_domains').select(['domain', 'verified_at']).where('merchant_id', '=', merchantId).execute();
+  return db
+    .selectFrom('merchant_domains')
+    .select(['domain', 'verified_at'])
+    .where('merchant_id', '=', merchantId)
+    .execute();
 }
 
 /** A new merchant's first domain. */
@@ -21,8 +30,17 @@ export async function insertMerchantDomain(db: Db, merchantId: string, domain: s
 }
 
 /** A domain of the merchant; one it has already is kept as it is. */
-export async function insertMerchantDomainIfNew(db: Db, merchantId: string, domain: string, createdAt: Date): Promise<void> {
-  await db.insertInto('merchant_domains').ignore().values({ merchant_id: merchantId, domain, created_at: createdAt }).execute();
+export async function insertMerchantDomainIfNew(
+  db: Db,
+  merchantId: string,
+  domain: string,
+  createdAt: Date,
+): Promise<void> {
+  await db
+    .insertInto('merchant_domains')
+    .ignore()
+    .values({ merchant_id: merchantId, domain, created_at: createdAt })
+    .execute();
 }
 
 /** Removes one of the merchant's domains (nothing when it has no such domain). */
@@ -32,11 +50,21 @@ export async function deleteMerchantDomain(db: Db, merchantId: string, domain: s
 
 /** The merchant's domains that have no verification token yet. */
 export function merchantDomainsWithoutToken(db: Db, merchantId: string) {
-  return db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', merchantId).where('verification_token', 'is', null).execute();
+  return db
+    .selectFrom('merchant_domains')
+    .select('domain')
+    .where('merchant_id', '=', merchantId)
+    .where('verification_token', 'is', null)
+    .execute();
 }
 
 /** Gives the domain its verification token, unless it has one already. */
-export async function setDomainVerificationToken(db: Db, merchantId: string, domain: string, token: string): Promise<void> {
+export async function setDomainVerificationToken(
+  db: Db,
+  merchantId: string,
+  domain: string,
+  token: string,
+): Promise<void> {
   await db
     .updateTable('merchant_domains')
     .set({ verification_token: token })
@@ -48,15 +76,31 @@ export async function setDomainVerificationToken(db: Db, merchantId: string, dom
 
 /** The merchant's domains with their tokens and when each was verified, in order. */
 export function merchantDomainVerifications(db: Db, merchantId: string) {
-  return db.selectFrom('merchant_domains').select(['domain', 'verification_token', 'verified_at']).where('merchant_id', '=', merchantId).orderBy('domain').execute();
+  return db
+    .selectFrom('merchant_domains')
+    .select(['domain', 'verification_token', 'verified_at'])
+    .where('merchant_id', '=', merchantId)
+    .orderBy('domain')
+    .execute();
 }
 
 /** Marks the domain verified now; one verified before keeps its first time. */
 export async function markDomainVerified(db: Db, merchantId: string, domain: string, verifiedAt: Date): Promise<void> {
-  await db.updateTable('merchant_domains').set({ verified_at: verifiedAt }).where('merchant_id', '=', merchantId).where('domain', '=', domain).where('verified_at', 'is', null).execute();
+  await db
+    .updateTable('merchant_domains')
+    .set({ verified_at: verifiedAt })
+    .where('merchant_id', '=', merchantId)
+    .where('domain', '=', domain)
+    .where('verified_at', 'is', null)
+    .execute();
 }
 
 /** The merchant's verified domains (where its payments' callback_url may lead). */
 export async function verifiedMerchantDomains(db: Db, merchantId: string) {
-  return db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', merchantId).where('verified_at', 'is not', null).execute();
+  return db
+    .selectFrom('merchant_domains')
+    .select('domain')
+    .where('merchant_id', '=', merchantId)
+    .where('verified_at', 'is not', null)
+    .execute();
 }

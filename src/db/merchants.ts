@@ -8,7 +8,14 @@ import type { OnboardingStatus } from '../domain/onboarding.ts';
 import type { FeePlan } from '../domain/payment.ts';
 
 /** The merchant columns a credential's caller is built from (an API key's, or a compatible protocol's). */
-export const CALLER_COLUMNS = ['merchants.id as merchant_id', 'merchants.name', 'merchants.fee_bps', 'merchants.fee_min', 'merchants.fee_max', 'merchants.live_mode'] as const;
+export const CALLER_COLUMNS = [
+  'merchants.id as merchant_id',
+  'merchants.name',
+  'merchants.fee_bps',
+  'merchants.fee_min',
+  'merchants.fee_max',
+  'merchants.live_mode',
+] as const;
 
 /** The merchant's whole row; undefined for an unknown merchant. */
 export function merchantById(db: Db, merchantId: string) {
@@ -43,7 +50,16 @@ export async function insertMerchantRow(
   const { id, name, feePlan, createdAt } = row;
   await db
     .insertInto('merchants')
-    .values({ id, name, fee_bps: feePlan.bps, fee_min: feePlan.min, fee_max: feePlan.max, created_at: createdAt, onboarding_status: row.onboardingStatus, onboarding_updated_at: createdAt })
+    .values({
+      id,
+      name,
+      fee_bps: feePlan.bps,
+      fee_min: feePlan.min,
+      fee_max: feePlan.max,
+      created_at: createdAt,
+      onboarding_status: row.onboardingStatus,
+      onboarding_updated_at: createdAt,
+    })
     .execute();
 }
 
@@ -51,7 +67,15 @@ export async function insertMerchantRow(
 export function merchantsInOnboardingStatus(db: Db, status: OnboardingStatus) {
   return db
     .selectFrom('merchants')
-    .select(['id', 'name', 'onboarding_status', 'gateway_status', 'live_mode', 'rejection_reason', 'onboarding_updated_at'])
+    .select([
+      'id',
+      'name',
+      'onboarding_status',
+      'gateway_status',
+      'live_mode',
+      'rejection_reason',
+      'onboarding_updated_at',
+    ])
     .where('onboarding_status', '=', status)
     .orderBy('onboarding_updated_at')
     .orderBy('id')
@@ -61,5 +85,9 @@ export function merchantsInOnboardingStatus(db: Db, status: OnboardingStatus) {
 
 /** The fee plan of the merchant's payments created from now on. */
 export async function setMerchantFeePlan(db: Db, merchantId: string, plan: FeePlan): Promise<void> {
-  await db.updateTable('merchants').set({ fee_bps: plan.bps, fee_min: plan.min, fee_max: plan.max }).where('id', '=', merchantId).execute();
+  await db
+    .updateTable('merchants')
+    .set({ fee_bps: plan.bps, fee_min: plan.min, fee_max: plan.max })
+    .where('id', '=', merchantId)
+    .execute();
 }

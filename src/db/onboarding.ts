@@ -21,7 +21,12 @@ export function merchantOnboardingRecord(db: Db, merchantId: string) {
  * Writes a step onto the merchant's row, only if its version is newer than the row's; with
  * `settlementIban`, that becomes the IBAN settlements are paid to.
  */
-export async function recordOnboardingStep(db: Db, record: OnboardingRecord, now: Date, settlementIban: string | undefined): Promise<void> {
+export async function recordOnboardingStep(
+  db: Db,
+  record: OnboardingRecord,
+  now: Date,
+  settlementIban: string | undefined,
+): Promise<void> {
   await db
     .updateTable('merchants')
     .set({
@@ -45,5 +50,10 @@ export async function insertOnboardingEventOnce(db: Db, event: Insertable<Onboar
 
 /** The email addresses of the merchant's users who confirmed theirs. */
 export function confirmedUserEmails(db: Db, merchantId: string) {
-  return db.selectFrom('users').select('email').where('merchant_id', '=', merchantId).where('email_confirmed_at', 'is not', null).execute();
+  return db
+    .selectFrom('users')
+    .select('email')
+    .where('merchant_id', '=', merchantId)
+    .where('email_confirmed_at', 'is not', null)
+    .execute();
 }

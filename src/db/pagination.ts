@@ -16,11 +16,14 @@ export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.created
 export function decodeCursor(text: string): Cursor {
   try {
     const [created_at, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof created_at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(created_at))) return { created_at, id };
+    if (typeof created_at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(created_at)))
+      return { created_at, id };
   } catch {
     // fall through to the error below
   }
-  throw new DomainError('validation_failed', 'cursor is not a cursor this API returned.', [{ path: 'cursor', message: 'is invalid' }]);
+  throw new DomainError('validation_failed', 'cursor is not a cursor this API returned.', [
+    { path: 'cursor', message: 'is invalid' },
+  ]);
 }
 
 /** The rows after `cursor` in newest-first order; use with `.where(...)` on a table with created_at and id. */
@@ -34,15 +37,27 @@ export function afterCursor(cursor: string): RawBuilder<SqlBool> {
  * A page from `limit + 1` rows fetched in newest-first order: the extra row
  * only tells whether there is more.
  */
-export function pageOf<Row, Item>(rows: Row[], limit: number, toItem: (row: Row) => Item, cursorOf: (row: Row) => Cursor) {
+export function pageOf<Row, Item>(
+  rows: Row[],
+  limit: number,
+  toItem: (row: Row) => Item,
+  cursorOf: (row: Row) => Cursor,
+) {
   const kept = rows.slice(0, limit);
   const has_more = rows.length > limit;
   const last = kept.at(-1);
-  return { data: kept.map(toItem), has_more, next_cursor: has_more && last !== undefined ? encodeCursor(cursorOf(last)) : null };
+  return {
+    data: kept.map(toItem),
+    has_more,
+    next_cursor: has_more && last !== undefined ? encodeCursor(cursorOf(last)) : null,
+  };
 }
 
 /** The cursor of a row whose created_at is a Date. */
-export const rowCursor = (row: { created_at: Date; id: string }): Cursor => ({ created_at: row.created_at.toISOString(), id: row.id });
+export const rowCursor = (row: { created_at: Date; id: string }): Cursor => ({
+  created_at: row.created_at.toISOString(),
+  id: row.id,
+});
 
 export interface PageQuery {
   limit?: number;

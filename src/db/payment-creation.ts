@@ -20,7 +20,12 @@ export async function insertPaymentRow(db: Db, row: NewPaymentRow): Promise<void
  */
 export async function deleteUnstartedPayment(db: Db, paymentId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('payments').select('version').where('id', '=', paymentId).forUpdate().executeTakeFirst();
+    const row = await trx
+      .selectFrom('payments')
+      .select('version')
+      .where('id', '=', paymentId)
+      .forUpdate()
+      .executeTakeFirst();
     if (row?.version !== 1) return;
     // Its shares go with it (they refer to it, so first).
     await trx.deleteFrom('payment_splits').where('payment_id', '=', paymentId).execute();

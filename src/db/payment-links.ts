@@ -15,7 +15,11 @@ import { scopedTo } from './tenant.ts';
  * payment that ended without money (LINK_PLACE_FREED_STATUSES) has given its place back, whatever
  * ended it (the customer, the bank, the page's timer, the verify deadline).
  */
-const placesHeld = sql<number | string>`(SELECT COUNT(*) FROM payments WHERE payments.payment_link_id = payment_links.id AND payments.status NOT IN (${sql.join(LINK_PLACE_FREED_STATUSES.map((status) => sql.lit(status)))}))`.as('places_held');
+const placesHeld = sql<
+  number | string
+>`(SELECT COUNT(*) FROM payments WHERE payments.payment_link_id = payment_links.id AND payments.status NOT IN (${sql.join(LINK_PLACE_FREED_STATUSES.map((status) => sql.lit(status)))}))`.as(
+  'places_held',
+);
 
 /** A link's row with the places its payments hold. */
 export type CountedLinkRow = PaymentLinkRow & { places_held: number | string };
@@ -30,13 +34,24 @@ export async function insertPaymentLink(db: Db, row: PaymentLinkRow): Promise<vo
 }
 
 /** One page of the tenant's links with their places held, newest first. */
-export async function paymentLinksPage<Item>(db: Db, tenant: Tenant, page: PageQuery, toItem: (row: CountedLinkRow) => Item) {
+export async function paymentLinksPage<Item>(
+  db: Db,
+  tenant: Tenant,
+  page: PageQuery,
+  toItem: (row: CountedLinkRow) => Item,
+) {
   return keyedPage(db.selectFrom('payment_links').selectAll().select(placesHeld).where(scopedTo(tenant)), page, toItem);
 }
 
 /** The tenant's link with its places held; undefined when the tenant has none of that id. */
 export async function tenantCountedLink(db: Db, tenant: Tenant, id: string) {
-  return db.selectFrom('payment_links').selectAll().select(placesHeld).where('id', '=', id).where(scopedTo(tenant)).executeTakeFirst();
+  return db
+    .selectFrom('payment_links')
+    .selectAll()
+    .select(placesHeld)
+    .where('id', '=', id)
+    .where(scopedTo(tenant))
+    .executeTakeFirst();
 }
 
 export async function deactivateTenantLink(db: Db, tenant: Tenant, id: string): Promise<void> {
@@ -57,12 +72,21 @@ export async function countedLinkBySlug(db: Db, slug: string) {
 
 /** The merchant's fee plan and whether it is approved for live mode (a link payment's merchant: it exists). */
 export async function linkMerchantTerms(db: Db, merchantId: string) {
-  return db.selectFrom('merchants').select(['fee_bps', 'fee_min', 'fee_max', 'live_mode']).where('id', '=', merchantId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('merchants')
+    .select(['fee_bps', 'fee_min', 'fee_max', 'live_mode'])
+    .where('id', '=', merchantId)
+    .executeTakeFirstOrThrow();
 }
 
 /** The link's row locked (FOR UPDATE): one start of this link at a time counts its places and open payments. */
 export async function lockLinkForStart(trx: Db, linkId: string) {
-  return trx.selectFrom('payment_links').select(['active', 'expires_at', 'max_payments']).where('id', '=', linkId).forUpdate().executeTakeFirstOrThrow();
+  return trx
+    .selectFrom('payment_links')
+    .select(['active', 'expires_at', 'max_payments'])
+    .where('id', '=', linkId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
 }
 
 /** The places the link's payments hold (`held`) and how many of them are open (`open`); null sums when it has none. */
@@ -70,7 +94,9 @@ export async function linkPaymentCounts(trx: Db, linkId: string) {
   return trx
     .selectFrom('payments')
     .select([
-      sql<number | string | null>`SUM(status NOT IN (${sql.join(LINK_PLACE_FREED_STATUSES.map((s) => sql.lit(s)))}))`.as('held'),
+      sql<
+        number | string | null
+      >`SUM(status NOT IN (${sql.join(LINK_PLACE_FREED_STATUSES.map((s) => sql.lit(s)))}))`.as('held'),
       sql<number | string | null>`SUM(status IN (${sql.join(LINK_OPEN_STATUSES.map((s) => sql.lit(s)))}))`.as('open'),
     ])
     .where('payment_link_id', '=', linkId)
@@ -89,5 +115,10 @@ export async function deleteUnstartedLinkPayment(db: Db, paymentId: string): Pro
 
 /** The payment's row, only when it was started on this link. */
 export async function linkPaymentRow(db: Db, linkId: string, paymentId: string) {
-  return db.selectFrom('payments').selectAll().where('id', '=', paymentId).where('payment_link_id', '=', linkId).executeTakeFirst();
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', '=', paymentId)
+    .where('payment_link_id', '=', linkId)
+    .executeTakeFirst();
 }

@@ -32,7 +32,13 @@ export async function paymentsPage(db: Db, tenant: Tenant, query: ListPaymentsQu
 
 /** The tenant's payment row locked (FOR UPDATE) for a change; undefined when the tenant has none of that id. */
 export async function lockTenantPayment(trx: Db, tenant: Tenant, id: string) {
-  return trx.selectFrom('payments').selectAll().where('id', '=', id).where(scopedTo(tenant)).forUpdate().executeTakeFirst();
+  return trx
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', '=', id)
+    .where(scopedTo(tenant))
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function setPaymentMetadata(trx: Db, id: string, metadata: string): Promise<void> {
@@ -52,5 +58,10 @@ export async function paymentWithMerchantName(db: Db, id: string) {
 
 /** The payment's refunds, oldest first: what `cli payments show` lists of each. */
 export async function refundSummariesOf(db: Db, paymentId: string) {
-  return db.selectFrom('refunds').select(['id', 'amount', 'status', 'created_at']).where('payment_id', '=', paymentId).orderBy('created_at').execute();
+  return db
+    .selectFrom('refunds')
+    .select(['id', 'amount', 'status', 'created_at'])
+    .where('payment_id', '=', paymentId)
+    .orderBy('created_at')
+    .execute();
 }

@@ -21,7 +21,11 @@ export async function verifiedTotalsByDay(db: Db, tenant: Tenant, days: readonly
   )} else ${days.length - 1} end)`;
   return db
     .selectFrom('payments')
-    .select([bucket.as('bucket'), (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<string>('amount').as('volume')])
+    .select([
+      bucket.as('bucket'),
+      (eb) => eb.fn.countAll<number>().as('n'),
+      (eb) => eb.fn.sum<string>('amount').as('volume'),
+    ])
     .where(scopedTo(tenant))
     .where('verified_at', '>=', from)
     .where('verified_at', '<=', now)

@@ -12,10 +12,26 @@ import { scopedTo } from './tenant.ts';
  * (created_at, id), after the row `after` (the last of the batch before) when given (index
  * payments_list).
  */
-export async function reportPaymentsBatch(db: Db, tenant: Tenant, { from, to }: { from: Date; to: Date }, after: PaymentRow | undefined, batchSize: number) {
-  let q = db.selectFrom('payments').selectAll().where(scopedTo(tenant)).where('created_at', '>=', from).where('created_at', '<', to);
+export async function reportPaymentsBatch(
+  db: Db,
+  tenant: Tenant,
+  { from, to }: { from: Date; to: Date },
+  after: PaymentRow | undefined,
+  batchSize: number,
+) {
+  let q = db
+    .selectFrom('payments')
+    .selectAll()
+    .where(scopedTo(tenant))
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to);
   if (after !== undefined) {
-    q = q.where((eb) => eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)])]));
+    q = q.where((eb) =>
+      eb.or([
+        eb('created_at', '>', after.created_at),
+        eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)]),
+      ]),
+    );
   }
   return q.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(batchSize).execute();
 }

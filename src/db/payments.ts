@@ -16,12 +16,20 @@ const date = (s: string | null): Date | null => (s === null ? null : new Date(s)
 
 /** Which PSP terminal took the payment, as its resource shows it; null before its token (and on payments older than routing). */
 export function pspFromRow(row: { psp: string | null; psp_terminal_id: string | null }): Payment['psp'] {
-  return row.psp === null ? null : { name: row.psp as NonNullable<Payment['psp']>['name'], terminal_id: row.psp_terminal_id ?? '' };
+  return row.psp === null
+    ? null
+    : { name: row.psp as NonNullable<Payment['psp']>['name'], terminal_id: row.psp_terminal_id ?? '' };
 }
 
 /** Who may pay, as the resource shows it (masked); null where the merchant named no restriction. */
-export function payerRestrictionFromRow(row: { allowed_cards_masked: string | null; national_code_masked: string | null }): Pick<Payment, 'allowed_cards' | 'national_code'> {
-  return { allowed_cards: row.allowed_cards_masked === null ? null : (JSON.parse(row.allowed_cards_masked) as string[]), national_code: row.national_code_masked };
+export function payerRestrictionFromRow(row: {
+  allowed_cards_masked: string | null;
+  national_code_masked: string | null;
+}): Pick<Payment, 'allowed_cards' | 'national_code'> {
+  return {
+    allowed_cards: row.allowed_cards_masked === null ? null : (JSON.parse(row.allowed_cards_masked) as string[]),
+    national_code: row.national_code_masked,
+  };
 }
 
 /** The API shape of a stored payment. */
@@ -136,7 +144,12 @@ export async function writePaymentVersion(db: Db, payment: Payment, version: num
   const { settlement_status: _fromWorkflow, ...columns } = mutableColumns(payment);
   const result = await db
     .updateTable('payments')
-    .set({ ...columns, ...(endsWithoutMoney(payment.status) ? { settlement_status: 'not_applicable' } : {}), version, updated_at: at })
+    .set({
+      ...columns,
+      ...(endsWithoutMoney(payment.status) ? { settlement_status: 'not_applicable' } : {}),
+      version,
+      updated_at: at,
+    })
     .where('id', '=', payment.id)
     .where('version', '<', version)
     .executeTakeFirst();
@@ -160,7 +173,11 @@ export function zibalTrackIdIs(trackId: string) {
   return (eb: ExpressionBuilder<Database, 'payments'>) =>
     trackId.length !== 12
       ? eb('zibal_track_id', '=', trackId)
-      : eb.and([eb('tracking_code', '=', trackId), eb('created_via', '=', 'zibal'), eb.or([eb('zibal_track_id', 'is', null), eb('zibal_track_id', '=', trackId)])]);
+      : eb.and([
+          eb('tracking_code', '=', trackId),
+          eb('created_via', '=', 'zibal'),
+          eb.or([eb('zibal_track_id', 'is', null), eb('zibal_track_id', '=', trackId)]),
+        ]);
 }
 
 /** The payment Zibal's /v1/request made with this trackId, whoever's it is: for the customer's step that names only it (Zibal's /start/{trackId}). */
@@ -199,8 +216,17 @@ export async function claimCompatVerifyAnswer(db: Db, paymentId: string): Promis
  * exactly (a Base64 RefNum is case-sensitive; the column's collation is not). A PSP's verify that
  * names no payment (SEP's, docs/psps/sep.md) pays only the first payment of a reference.
  */
-export async function otherPaymentWithReference(db: Db, referenceId: string, exceptId: string): Promise<string | undefined> {
-  const rows = await db.selectFrom('payments').select(['id', 'reference_id']).where('reference_id', '=', referenceId).where('id', '!=', exceptId).execute();
+export async function otherPaymentWithReference(
+  db: Db,
+  referenceId: string,
+  exceptId: string,
+): Promise<string | undefined> {
+  const rows = await db
+    .selectFrom('payments')
+    .select(['id', 'reference_id'])
+    .where('reference_id', '=', referenceId)
+    .where('id', '!=', exceptId)
+    .execute();
   return rows.find((row) => row.reference_id === referenceId)?.id;
 }
 
@@ -209,7 +235,10 @@ export async function otherPaymentWithReference(db: Db, referenceId: string, exc
  * (no workflow carries it), and how it was created, who pays the fee with what the customer is charged,
  * who may pay and the payment link, which a workflow started before those columns existed does not hold.
  */
-export type RecordedFields = Pick<Payment, 'metadata' | 'created_via' | 'fee_payer' | 'charged_amount' | 'allowed_cards' | 'national_code' | 'payment_link'>;
+export type RecordedFields = Pick<
+  Payment,
+  'metadata' | 'created_via' | 'fee_payer' | 'charged_amount' | 'allowed_cards' | 'national_code' | 'payment_link'
+>;
 
 /**
  * A workflow's payment (the state a transition leaves) written over its record: the payment as the
@@ -269,7 +298,12 @@ export function recordColumnsOf(db: Db, paymentId: string): Promise<RecordColumn
 
 /** Locks the payment's row (FOR UPDATE) and reads its status, version, mode and RECORD_COLUMNS; undefined: no row yet. */
 export function lockPaymentRecord(db: Db, paymentId: string) {
-  return db.selectFrom('payments').select(['status', 'version', 'mode', ...RECORD_COLUMNS]).where('id', '=', paymentId).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('payments')
+    .select(['status', 'version', 'mode', ...RECORD_COLUMNS])
+    .where('id', '=', paymentId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** The payment's row, whoever's it is (a workflow's read: its id is trusted). */
@@ -289,19 +323,41 @@ export function paymentStatusById(db: Db, paymentId: string) {
 
 /** What a workflow's claim on a payment is checked against (activities/payment-record.ts): its mode, amounts, merchant, PSP and allowed cards. */
 export function paymentIdentity(db: Db, paymentId: string) {
-  return db.selectFrom('payments').select(['mode', 'amount', 'customer_fee', 'merchant_id', 'psp', 'allowed_card_hashes']).where('id', '=', paymentId).executeTakeFirst();
+  return db
+    .selectFrom('payments')
+    .select(['mode', 'amount', 'customer_fee', 'merchant_id', 'psp', 'allowed_card_hashes'])
+    .where('id', '=', paymentId)
+    .executeTakeFirst();
 }
 
 /** Records the PSP terminal that gave the payment its token; only while the payment is `created` (the same values again change nothing). */
-export async function setPaymentPspWhileCreated(db: Db, paymentId: string, psp: string, terminalId: string): Promise<void> {
-  await db.updateTable('payments').set({ psp, psp_terminal_id: terminalId }).where('id', '=', paymentId).where('status', '=', 'created').execute();
+export async function setPaymentPspWhileCreated(
+  db: Db,
+  paymentId: string,
+  psp: string,
+  terminalId: string,
+): Promise<void> {
+  await db
+    .updateTable('payments')
+    .set({ psp, psp_terminal_id: terminalId })
+    .where('id', '=', paymentId)
+    .where('status', '=', 'created')
+    .execute();
 }
 
 /**
  * Another payment of PSP terminal `terminalId` paid since `since` whose bank reference is `referenceId`
  * (its id): the sale a refused confirmation names is that payment's, not to be reversed.
  */
-export function otherPaymentPaidWithReference(db: Db, { terminalId, since, referenceId, exceptId }: { terminalId: string; since: Date; referenceId: string; exceptId: string }) {
+export function otherPaymentPaidWithReference(
+  db: Db,
+  {
+    terminalId,
+    since,
+    referenceId,
+    exceptId,
+  }: { terminalId: string; since: Date; referenceId: string; exceptId: string },
+) {
   return db
     .selectFrom('payments')
     .select('id')

@@ -14,14 +14,27 @@ export interface PspHealthKey {
 
 /** The terminal's breaker state, unlocked; undefined when the terminal has no row yet. */
 export async function pspHealthState(db: Db, terminal: PspHealthKey) {
-  return db.selectFrom('psp_health').select('state').where('mode', '=', terminal.mode).where('psp', '=', terminal.psp).where('terminal_id', '=', terminal.terminal_id).executeTakeFirst();
+  return db
+    .selectFrom('psp_health')
+    .select('state')
+    .where('mode', '=', terminal.mode)
+    .where('psp', '=', terminal.psp)
+    .where('terminal_id', '=', terminal.terminal_id)
+    .executeTakeFirst();
 }
 
 /** Inserts the terminal's row, closed with no failures, unless it exists (INSERT IGNORE). */
 export async function insertClosedPspHealth(db: Db, terminal: PspHealthKey, at: Date): Promise<void> {
   await db
     .insertInto('psp_health')
-    .values({ ...terminal, last_failure: null, window_started_at: null, opened_at: null, probe_started_at: null, updated_at: at })
+    .values({
+      ...terminal,
+      last_failure: null,
+      window_started_at: null,
+      opened_at: null,
+      probe_started_at: null,
+      updated_at: at,
+    })
     .ignore()
     .execute();
 }
@@ -38,7 +51,11 @@ export async function lockPspBreaker(trx: Db, terminal: PspHealthKey) {
     .executeTakeFirst();
 }
 
-export async function updatePspHealth(trx: Db, terminal: PspHealthKey, changes: Updateable<PspHealthTable>): Promise<void> {
+export async function updatePspHealth(
+  trx: Db,
+  terminal: PspHealthKey,
+  changes: Updateable<PspHealthTable>,
+): Promise<void> {
   await trx
     .updateTable('psp_health')
     .set(changes)

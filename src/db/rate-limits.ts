@@ -41,7 +41,12 @@ export async function unhitCounter(db: Db, bucket: string, windowStart: number):
 export async function counterHits(db: Db, buckets: string[], windowStart: number): Promise<Map<string, number>> {
   const hits = new Map(buckets.map((b) => [b, 0]));
   if (buckets.length === 0) return hits;
-  const rows = await db.selectFrom('rate_limit_counters').select(['bucket', 'hits']).where('window_start', '=', windowStart).where('bucket', 'in', buckets).execute();
+  const rows = await db
+    .selectFrom('rate_limit_counters')
+    .select(['bucket', 'hits'])
+    .where('window_start', '=', windowStart)
+    .where('bucket', 'in', buckets)
+    .execute();
   for (const row of rows) hits.set(row.bucket, row.hits);
   return hits;
 }

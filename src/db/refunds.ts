@@ -27,7 +27,8 @@ export function refundFromRow(row: RefundRow): Refund {
  * moves it back.
  */
 /** A refund as a workflow hands it over: one recorded by a run older than refund methods carries neither field. */
-export type WrittenRefund = Omit<Refund, 'method' | 'destination_iban'> & Partial<Pick<Refund, 'method' | 'destination_iban'>>;
+export type WrittenRefund = Omit<Refund, 'method' | 'destination_iban'> &
+  Partial<Pick<Refund, 'method' | 'destination_iban'>>;
 
 export async function writeRefund(db: Db, refund: WrittenRefund, tenant: Tenant, at: Date): Promise<void> {
   await db
@@ -72,7 +73,12 @@ export async function findRefund(db: Db, id: string, tenant: Tenant): Promise<Re
 
 /** The refund `refundId` of payment `paymentId`, if it was taken (a workflow's read: the ids are trusted). */
 export function refundOfPayment(db: Db, refundId: string, paymentId: string): Promise<RefundRow | undefined> {
-  return db.selectFrom('refunds').selectAll().where('id', '=', refundId).where('payment_id', '=', paymentId).executeTakeFirst();
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('id', '=', refundId)
+    .where('payment_id', '=', paymentId)
+    .executeTakeFirst();
 }
 
 /** Locks the refund's row (FOR UPDATE) and reads its status; undefined: not written yet. */
@@ -95,5 +101,9 @@ export function refundsPage(db: Db, tenant: Tenant, query: ListAllRefundsQuery) 
 
 /** A page of the tenant's refunds of one payment, newest first. */
 export function paymentRefundsPage(db: Db, tenant: Tenant, paymentId: string, query: ListRefundsQuery) {
-  return keyedPage(db.selectFrom('refunds').selectAll().where('payment_id', '=', paymentId).where(scopedTo(tenant)), query, refundFromRow);
+  return keyedPage(
+    db.selectFrom('refunds').selectAll().where('payment_id', '=', paymentId).where(scopedTo(tenant)),
+    query,
+    refundFromRow,
+  );
 }

@@ -46,7 +46,8 @@ function anyOfKeys<T extends keyof Database, K extends Record<string, unknown>>(
 
 const idempotencyKeys: Pruner = async (db, { now, batchSize }) => {
   // A key a request holds right now stays, expired or not: that request still writes its answer to it.
-  const notHeld = (eb: ExpressionBuilder<Database, 'idempotency_keys'>) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]);
+  const notHeld = (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
+    eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]);
   const rows = await db
     .selectFrom('idempotency_keys')
     .select(['merchant_id', 'mode', 'operation', 'idempotency_key'])
@@ -56,32 +57,92 @@ const idempotencyKeys: Pruner = async (db, { now, batchSize }) => {
     .limit(batchSize)
     .execute();
   if (rows.length === 0) return { deleted: 0 };
-  return counted(await db.deleteFrom('idempotency_keys').where(anyOfKeys<'idempotency_keys', (typeof rows)[number]>(rows)).where('expires_at', '<=', now).where(notHeld).executeTakeFirst());
+  return counted(
+    await db
+      .deleteFrom('idempotency_keys')
+      .where(anyOfKeys<'idempotency_keys', (typeof rows)[number]>(rows))
+      .where('expires_at', '<=', now)
+      .where(notHeld)
+      .executeTakeFirst(),
+  );
 };
 
 const webhookAttempts: Pruner = async (db, { now, batchSize, eventsKeepMs }) => {
   const cutoff = before(now, eventsKeepMs);
-  const rows = await db.selectFrom('webhook_attempts').select('id').where('attempted_at', '<', cutoff).orderBy('attempted_at').limit(batchSize).execute();
+  const rows = await db
+    .selectFrom('webhook_attempts')
+    .select('id')
+    .where('attempted_at', '<', cutoff)
+    .orderBy('attempted_at')
+    .limit(batchSize)
+    .execute();
   if (rows.length === 0) return { deleted: 0 };
-  return counted(await db.deleteFrom('webhook_attempts').where('id', 'in', rows.map((r) => r.id)).executeTakeFirst());
+  return counted(
+    await db
+      .deleteFrom('webhook_attempts')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .executeTakeFirst(),
+  );
 };
 
 const events: Pruner = async (db, { now, batchSize, eventsKeepMs }) => {
   const cutoff = before(now, eventsKeepMs);
   // An event redelivered lately still has attempts inside the period: it stays until they age out too.
   const noAttemptLeft = (eb: ExpressionBuilder<Database, 'events'>) =>
-    eb.not(eb.exists(eb.selectFrom('webhook_attempts').select('webhook_attempts.id').whereRef('webhook_attempts.event_id', '=', 'events.id')));
-  const rows = await db.selectFrom('events').select('id').where('created_at', '<', cutoff).where(noAttemptLeft).orderBy('created_at').limit(batchSize).execute();
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('webhook_attempts')
+          .select('webhook_attempts.id')
+          .whereRef('webhook_attempts.event_id', '=', 'events.id'),
+      ),
+    );
+  const rows = await db
+    .selectFrom('events')
+    .select('id')
+    .where('created_at', '<', cutoff)
+    .where(noAttemptLeft)
+    .orderBy('created_at')
+    .limit(batchSize)
+    .execute();
   if (rows.length === 0) return { deleted: 0 };
-  return counted(await db.deleteFrom('events').where('id', 'in', rows.map((r) => r.id)).where(noAttemptLeft).executeTakeFirst());
+  return counted(
+    await db
+      .deleteFrom('events')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .where(noAttemptLeft)
+      .executeTakeFirst(),
+  );
 };
 
 const userSessions: Pruner = async (db, { now, batchSize, sessionIdleMs }) => {
   const idleSince = before(now, sessionIdleMs);
   // Two reads, each on its own index: an OR of two columns would read neither index.
-  const expired = await db.selectFrom('user_sessions').select('token_hash').where('expires_at', '<=', now).orderBy('expires_at').limit(batchSize).execute();
-  const idle = await db.selectFrom('user_sessions').select('token_hash').where('last_seen_at', '<=', idleSince).orderBy('last_seen_at').limit(batchSize).execute();
-  const hashes = [...new Map([...expired, ...idle].map((r) => [r.token_hash.toString('hex'), r.token_hash])).values()].slice(0, batchSize);
+  const expired = await db
+    .selectFrom('user_sessions')
+    .select('token_hash')
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(batchSize)
+    .execute();
+  const idle = await db
+    .selectFrom('user_sessions')
+    .select('token_hash')
+    .where('last_seen_at', '<=', idleSince)
+    .orderBy('last_seen_at')
+    .limit(batchSize)
+    .execute();
+  const hashes = [
+    ...new Map([...expired, ...idle].map((r) => [r.token_hash.toString('hex'), r.token_hash])).values(),
+  ].slice(0, batchSize);
   if (hashes.length === 0) return { deleted: 0 };
   return counted(
     await db
@@ -94,15 +155,36 @@ const userSessions: Pruner = async (db, { now, batchSize, sessionIdleMs }) => {
 
 function expiredTokens(table: 'user_email_tokens' | 'user_sign_in_challenges'): Pruner {
   return async (db, { now, batchSize }) => {
-    const rows = await db.selectFrom(table).select('token_hash').where('expires_at', '<=', now).orderBy('expires_at').limit(batchSize).execute();
+    const rows = await db
+      .selectFrom(table)
+      .select('token_hash')
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(batchSize)
+      .execute();
     if (rows.length === 0) return { deleted: 0 };
-    return counted(await db.deleteFrom(table).where('token_hash', 'in', rows.map((r) => r.token_hash)).executeTakeFirst());
+    return counted(
+      await db
+        .deleteFrom(table)
+        .where(
+          'token_hash',
+          'in',
+          rows.map((r) => r.token_hash),
+        )
+        .executeTakeFirst(),
+    );
   };
 }
 
 const rateLimitCounters: Pruner = async (db, { now, batchSize }) => {
   const cutoff = now.getTime() - RATE_LIMIT_COUNTER_KEEP_MS;
-  const rows = await db.selectFrom('rate_limit_counters').select(['bucket', 'window_start']).where('window_start', '<', cutoff).orderBy('window_start').limit(batchSize).execute();
+  const rows = await db
+    .selectFrom('rate_limit_counters')
+    .select(['bucket', 'window_start'])
+    .where('window_start', '<', cutoff)
+    .orderBy('window_start')
+    .limit(batchSize)
+    .execute();
   if (rows.length === 0) return { deleted: 0 };
   return counted(
     await db
@@ -125,11 +207,20 @@ function submissionPrunable(alias: string, limits: PruneLimits) {
 }
 
 /** The ids (with their merchants) of prunable submissions' files, or of file-less prunable submissions: drafts, then rejected sets. */
-async function prunableDocuments(db: Db, limits: PruneLimits, what: 'files' | 'submissions'): Promise<{ id: string; merchant_id: string }[]> {
+async function prunableDocuments(
+  db: Db,
+  limits: PruneLimits,
+  what: 'files' | 'submissions',
+): Promise<{ id: string; merchant_id: string }[]> {
   const draftCutoff = before(limits.now, DOCUMENT_DRAFT_KEEP_MS);
   const rejectedCutoff = before(limits.now, limits.rejectedDocumentsKeepMs);
   const noFiles = sql<SqlBool>`not exists (select 1 from merchant_document_files f where f.submission_id = s.id)`;
-  const drafts = db.selectFrom('merchant_document_submissions as s').where('s.status', '=', 'draft').where('s.created_at', '<', draftCutoff).orderBy('s.created_at').limit(limits.batchSize);
+  const drafts = db
+    .selectFrom('merchant_document_submissions as s')
+    .where('s.status', '=', 'draft')
+    .where('s.created_at', '<', draftCutoff)
+    .orderBy('s.created_at')
+    .limit(limits.batchSize);
   // Rejected merchants are few: found by the onboarding status index, then their submissions by merchant.
   const rejected = db
     .selectFrom('merchants as m')
@@ -142,10 +233,19 @@ async function prunableDocuments(db: Db, limits: PruneLimits, what: 'files' | 's
   const rows =
     what === 'files'
       ? [
-          ...(await drafts.innerJoin('merchant_document_files as f', 'f.submission_id', 's.id').select(['f.id', 'f.merchant_id']).execute()),
-          ...(await rejected.innerJoin('merchant_document_files as f', 'f.submission_id', 's.id').select(['f.id', 'f.merchant_id']).execute()),
+          ...(await drafts
+            .innerJoin('merchant_document_files as f', 'f.submission_id', 's.id')
+            .select(['f.id', 'f.merchant_id'])
+            .execute()),
+          ...(await rejected
+            .innerJoin('merchant_document_files as f', 'f.submission_id', 's.id')
+            .select(['f.id', 'f.merchant_id'])
+            .execute()),
         ]
-      : [...(await drafts.select(['s.id', 's.merchant_id']).where(noFiles).execute()), ...(await rejected.select(['s.id', 's.merchant_id']).where(noFiles).execute())];
+      : [
+          ...(await drafts.select(['s.id', 's.merchant_id']).where(noFiles).execute()),
+          ...(await rejected.select(['s.id', 's.merchant_id']).where(noFiles).execute()),
+        ];
   return rows.slice(0, limits.batchSize);
 }
 
@@ -167,7 +267,9 @@ const documentFiles: Pruner = async (db, limits) => {
     )
     .executeTakeFirst();
   // The rows the second check kept are still there; the others' files go.
-  const kept = new Set((await db.selectFrom('merchant_document_files').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
+  const kept = new Set(
+    (await db.selectFrom('merchant_document_files').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+  );
   return { deleted: Number(result.numDeletedRows), files: candidates.filter((c) => !kept.has(c.id)) };
 };
 
@@ -177,8 +279,21 @@ const documentSubmissions: Pruner = async (db, limits) => {
   return counted(
     await db
       .deleteFrom('merchant_document_submissions')
-      .where('id', 'in', candidates.map((c) => c.id))
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('merchant_document_files as f').select('f.id').whereRef('f.submission_id', '=', 'merchant_document_submissions.id'))))
+      .where(
+        'id',
+        'in',
+        candidates.map((c) => c.id),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('merchant_document_files as f')
+              .select('f.id')
+              .whereRef('f.submission_id', '=', 'merchant_document_submissions.id'),
+          ),
+        ),
+      )
       .where(submissionPrunable('merchant_document_submissions', limits))
       .executeTakeFirst(),
   );

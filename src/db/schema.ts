@@ -8,7 +8,12 @@ import type { OnboardingStatus } from '../domain/onboarding.ts';
 import type { OnboardingEventType } from '../domain/onboarding-workflow.ts';
 import type { DocumentType, IdKind } from '../domain/business-documents.ts';
 import type { BankReconciliationItemsTable, BankReconciliationRunsTable } from './schema-bank-reconciliation.ts';
-import type { BeneficiariesTable, BeneficiaryPayoutsTable, PaymentSplitsTable, RefundSplitAllocationsTable } from './schema-splits.ts';
+import type {
+  BeneficiariesTable,
+  BeneficiaryPayoutsTable,
+  PaymentSplitsTable,
+  RefundSplitAllocationsTable,
+} from './schema-splits.ts';
 import type { CompatCredentialsTable } from './schema-compat.ts';
 import type { Defaulted } from './schema-columns.ts';
 import type { LedgerEntriesTable, LedgerPostingsTable } from './schema-ledger.ts';

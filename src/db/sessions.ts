@@ -7,11 +7,25 @@ import type { Db } from './database.ts';
 
 export async function insertSession(
   db: Db,
-  row: { tokenHash: Buffer; userId: string; createdAt: Date; lastSeenAt: Date; expiresAt: Date; secondFactorAt: Date | null },
+  row: {
+    tokenHash: Buffer;
+    userId: string;
+    createdAt: Date;
+    lastSeenAt: Date;
+    expiresAt: Date;
+    secondFactorAt: Date | null;
+  },
 ): Promise<void> {
   await db
     .insertInto('user_sessions')
-    .values({ token_hash: row.tokenHash, user_id: row.userId, created_at: row.createdAt, last_seen_at: row.lastSeenAt, expires_at: row.expiresAt, second_factor_at: row.secondFactorAt })
+    .values({
+      token_hash: row.tokenHash,
+      user_id: row.userId,
+      created_at: row.createdAt,
+      last_seen_at: row.lastSeenAt,
+      expires_at: row.expiresAt,
+      second_factor_at: row.secondFactorAt,
+    })
     .execute();
 }
 
@@ -20,7 +34,15 @@ export function sessionWithUser(db: Db, tokenHash: Buffer) {
   return db
     .selectFrom('user_sessions')
     .innerJoin('users', 'users.id', 'user_sessions.user_id')
-    .select(['user_sessions.last_seen_at', 'user_sessions.expires_at', 'users.id as user_id', 'users.merchant_id', 'users.email', 'users.totp_enabled_at', 'user_sessions.second_factor_at'])
+    .select([
+      'user_sessions.last_seen_at',
+      'user_sessions.expires_at',
+      'users.id as user_id',
+      'users.merchant_id',
+      'users.email',
+      'users.totp_enabled_at',
+      'user_sessions.second_factor_at',
+    ])
     .where('user_sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
@@ -34,7 +56,11 @@ export async function setSessionLastSeen(db: Db, tokenHash: Buffer, lastSeenAt: 
 }
 
 export async function setSessionSecondFactor(db: Db, tokenHash: Buffer, secondFactorAt: Date): Promise<void> {
-  await db.updateTable('user_sessions').set({ second_factor_at: secondFactorAt }).where('token_hash', '=', tokenHash).execute();
+  await db
+    .updateTable('user_sessions')
+    .set({ second_factor_at: secondFactorAt })
+    .where('token_hash', '=', tokenHash)
+    .execute();
 }
 
 /** Every session of the user, on every device. */

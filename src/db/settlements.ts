@@ -7,7 +7,12 @@ import { sql } from 'kysely';
 import { reconciledForSettlement } from './bank-reconciliation.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import { VERIFIED_STATUSES } from '../domain/payment.ts';
-import type { BeneficiaryPayout, ListSettlementsQuery, Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
+import type {
+  BeneficiaryPayout,
+  ListSettlementsQuery,
+  Settlement,
+  SettlementLine,
+} from '../domain/settlement-schemas.ts';
 import type { Db, SettlementLineRow, SettlementRow } from './database.ts';
 import { recordEvent, type StoredEvent } from './events.ts';
 import type { BeneficiaryPayoutsTable } from './schema-splits.ts';
@@ -40,7 +45,15 @@ export function settlementFromRow(row: SettlementRow): Settlement {
 export function settlementLineFromRow(row: SettlementLineRow): SettlementLine {
   const amount = Number(row.amount);
   const fee = Number(row.fee);
-  return { kind: row.kind, object_id: row.object_id, payment_id: row.payment_id, amount, fee, net: amount - fee, iban: row.iban };
+  return {
+    kind: row.kind,
+    object_id: row.object_id,
+    payment_id: row.payment_id,
+    amount,
+    fee,
+    net: amount - fee,
+    iban: row.iban,
+  };
 }
 
 /**
@@ -50,48 +63,70 @@ export function settlementLineFromRow(row: SettlementLineRow): SettlementLine {
  * waits; a PSP without a documented report holds nothing), refunds of payments settled (or settled by
  * this draft), and refused refunds already deducted.
  */
-export async function draftSettlement(db: Db, merchantId: string, cutoff: Date, reportedPsps: readonly string[]): Promise<SettlementDraft> {
+export async function draftSettlement(
+  db: Db,
+  merchantId: string,
+  cutoff: Date,
+  reportedPsps: readonly string[],
+): Promise<SettlementDraft> {
   const payments = await settleablePayments(db, merchantId, cutoff, reportedPsps);
   const refunds = await deductibleRefunds(db, merchantId);
-  const shares = await owedShares(db, payments.map((p) => p.id));
+  const shares = await owedShares(
+    db,
+    payments.map((p) => p.id),
+  );
   return settlementDraft(
     payments.map((p) => ({ id: p.id, charged: Number(p.charged), fee: Number(p.fee) })),
-    refunds.map((r) => ({ id: r.id, payment_id: r.payment_id, amount: Number(r.amount), status: r.status, payment_settled: r.settlement_status === 'settled' })),
-    shares.map((s) => ({ id: s.id, payment_id: s.payment_id, beneficiary_id: s.beneficiary_id, iban: s.iban, owed: Number(s.owed) })),
+    refunds.map((r) => ({
+      id: r.id,
+      payment_id: r.payment_id,
+      amount: Number(r.amount),
+      status: r.status,
+      payment_settled: r.settlement_status === 'settled',
+    })),
+    shares.map((s) => ({
+      id: s.id,
+      payment_id: s.payment_id,
+      beneficiary_id: s.beneficiary_id,
+      iban: s.iban,
+      owed: Number(s.owed),
+    })),
   );
 }
 
 /** The merchant's live payments a settlement at `cutoff` covers (draftSettlement says which). */
 function settleablePayments(db: Db, merchantId: string, cutoff: Date, reportedPsps: readonly string[]) {
-  return db
-    .selectFrom('payments')
-    // What the customer paid (amount + the fee of a customer-pays payment) less the fee: the merchant's.
-    .select(['id', CHARGED_AMOUNT_SQL.as('charged'), 'fee'])
-    .where('merchant_id', '=', merchantId)
-    .where('mode', '=', 'live')
-    .where('settlement_status', '=', 'pending')
-    .where('status', 'in', VERIFIED_STATUSES)
-    .where('verified_at', '<=', cutoff)
-    .where(reconciledForSettlement(reportedPsps))
-    // A payment whose shares a refund the bank has not decided yet took rials from waits for its answer: paid out
-    // now, a share would keep the cut of a refund the bank may refuse, and only the merchant could get it back
-    // (docs/LEDGER.md#refunds-of-a-split-payment). Its refunds wait with it (below: a refund of a payment not covered).
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('refund_split_allocations as a')
-            .innerJoin('payment_splits as s', 's.id', 'a.split_id')
-            .innerJoin('refunds as r', 'r.id', 'a.refund_id')
-            .select('a.refund_id')
-            .whereRef('s.payment_id', '=', 'payments.id')
-            .where('r.status', '=', 'pending')
-            .where('a.amount', '>', 0),
+  return (
+    db
+      .selectFrom('payments')
+      // What the customer paid (amount + the fee of a customer-pays payment) less the fee: the merchant's.
+      .select(['id', CHARGED_AMOUNT_SQL.as('charged'), 'fee'])
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', 'live')
+      .where('settlement_status', '=', 'pending')
+      .where('status', 'in', VERIFIED_STATUSES)
+      .where('verified_at', '<=', cutoff)
+      .where(reconciledForSettlement(reportedPsps))
+      // A payment whose shares a refund the bank has not decided yet took rials from waits for its answer: paid out
+      // now, a share would keep the cut of a refund the bank may refuse, and only the merchant could get it back
+      // (docs/LEDGER.md#refunds-of-a-split-payment). Its refunds wait with it (below: a refund of a payment not covered).
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('refund_split_allocations as a')
+              .innerJoin('payment_splits as s', 's.id', 'a.split_id')
+              .innerJoin('refunds as r', 'r.id', 'a.refund_id')
+              .select('a.refund_id')
+              .whereRef('s.payment_id', '=', 'payments.id')
+              .where('r.status', '=', 'pending')
+              .where('a.amount', '>', 0),
+          ),
         ),
-      ),
-    )
-    .orderBy('id')
-    .execute();
+      )
+      .orderBy('id')
+      .execute()
+  );
 }
 
 /** The merchant's live refunds not yet deducted, and refused ones deducted but not yet given back. */
@@ -104,7 +139,13 @@ function deductibleRefunds(db: Db, merchantId: string) {
     .where('r.mode', '=', 'live')
     .where((eb) => {
       const line = (kind: 'refund' | 'refund_return') =>
-        eb.exists(eb.selectFrom('settlement_lines').select('object_id').where('kind', '=', kind).whereRef('object_id', '=', 'r.id'));
+        eb.exists(
+          eb
+            .selectFrom('settlement_lines')
+            .select('object_id')
+            .where('kind', '=', kind)
+            .whereRef('object_id', '=', 'r.id'),
+        );
       return eb.or([
         // A refund not yet deducted (a refused one that was never deducted owes nothing).
         eb.and([eb('r.status', 'in', ['pending', 'succeeded']), eb.not(line('refund'))]),
@@ -119,16 +160,18 @@ function deductibleRefunds(db: Db, merchantId: string) {
 /** The beneficiaries' shares of the payments `covered`, less what refunds took back from them, locked for this settlement. */
 async function owedShares(db: Db, covered: readonly string[]) {
   if (covered.length === 0) return [];
-  return db
-    .selectFrom('payment_splits as s')
-    .innerJoin('beneficiaries as b', 'b.id', 's.beneficiary_id')
-    .select(['s.id', 's.payment_id', 's.beneficiary_id', 'b.iban', sql<string>`s.amount - s.refunded`.as('owed')])
-    .where('s.payment_id', 'in', [...covered])
-    .where('s.settled_in', 'is', null)
-    .orderBy('s.id')
-    // A locking read: a refund taking from a share at this moment is seen, or waits for this settlement.
-    .forUpdate()
-    .execute();
+  return (
+    db
+      .selectFrom('payment_splits as s')
+      .innerJoin('beneficiaries as b', 'b.id', 's.beneficiary_id')
+      .select(['s.id', 's.payment_id', 's.beneficiary_id', 'b.iban', sql<string>`s.amount - s.refunded`.as('owed')])
+      .where('s.payment_id', 'in', [...covered])
+      .where('s.settled_in', 'is', null)
+      .orderBy('s.id')
+      // A locking read: a refund taking from a share at this moment is seen, or waits for this settlement.
+      .forUpdate()
+      .execute()
+  );
 }
 
 export type MadeSettlement = { made: SettlementRow } | { carried: number } | { skipped: 'no_iban' };
@@ -138,10 +181,18 @@ export type MadeSettlement = { made: SettlementRow } | { carried: number } | { s
  * its lines, its payments marked `settled` and the payout posting. Nothing is written when the net
  * is not positive (carried to the next run) or the merchant has no IBAN.
  */
-export async function makeSettlement(db: Db, input: { id: string; merchantId: string; cutoff: Date; at: Date; reportedPsps: readonly string[] }): Promise<MadeSettlement> {
+export async function makeSettlement(
+  db: Db,
+  input: { id: string; merchantId: string; cutoff: Date; at: Date; reportedPsps: readonly string[] },
+): Promise<MadeSettlement> {
   return db.transaction().execute(async (trx) => {
     // One settlement of a merchant at a time, whoever starts it.
-    const merchant = await trx.selectFrom('merchants').select(['id', 'settlement_iban']).where('id', '=', input.merchantId).forUpdate().executeTakeFirstOrThrow();
+    const merchant = await trx
+      .selectFrom('merchants')
+      .select(['id', 'settlement_iban'])
+      .where('id', '=', input.merchantId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     const existing = await trx.selectFrom('settlements').selectAll().where('id', '=', input.id).executeTakeFirst();
     if (existing !== undefined) return { made: existing };
     if (merchant.settlement_iban === null) return { skipped: 'no_iban' as const };
@@ -179,17 +230,48 @@ export async function makeSettlement(db: Db, input: { id: string; merchantId: st
     }
     const paymentIds = draft.lines.filter((l) => l.kind === 'payment').map((l) => l.object_id);
     for (let i = 0; i < paymentIds.length; i += 1_000) {
-      await trx.updateTable('payments').set({ settlement_status: 'settled' }).where('id', 'in', paymentIds.slice(i, i + 1_000)).where('settlement_status', '=', 'pending').execute();
+      await trx
+        .updateTable('payments')
+        .set({ settlement_status: 'settled' })
+        .where('id', 'in', paymentIds.slice(i, i + 1_000))
+        .where('settlement_status', '=', 'pending')
+        .execute();
     }
-    await post(trx, { cause: `settlement:${input.id}:payout`, movement: 'payout', merchantId: input.merchantId, mode: 'live', amount: draft.net, settlementId: input.id, at: input.at });
+    await post(trx, {
+      cause: `settlement:${input.id}:payout`,
+      movement: 'payout',
+      merchantId: input.merchantId,
+      mode: 'live',
+      amount: draft.net,
+      settlementId: input.id,
+      at: input.at,
+    });
     const shareIds = draft.lines.filter((l) => l.kind === 'split').map((l) => l.object_id);
     for (let i = 0; i < shareIds.length; i += 1_000) {
-      await trx.updateTable('payment_splits').set({ settled_in: input.id }).where('id', 'in', shareIds.slice(i, i + 1_000)).where('settled_in', 'is', null).execute();
+      await trx
+        .updateTable('payment_splits')
+        .set({ settled_in: input.id })
+        .where('id', 'in', shareIds.slice(i, i + 1_000))
+        .where('settled_in', 'is', null)
+        .execute();
     }
     for (const [beneficiaryId, payout] of draft.beneficiaries) {
       await trx
         .insertInto('beneficiary_payouts')
-        .values({ settlement_id: input.id, beneficiary_id: beneficiaryId, merchant_id: input.merchantId, mode: 'live', iban: payout.iban, amount: payout.amount, status: 'pending', bank_reference: null, failure_code: null, failure_message: null, created_at: input.at, updated_at: input.at })
+        .values({
+          settlement_id: input.id,
+          beneficiary_id: beneficiaryId,
+          merchant_id: input.merchantId,
+          mode: 'live',
+          iban: payout.iban,
+          amount: payout.amount,
+          status: 'pending',
+          bank_reference: null,
+          failure_code: null,
+          failure_message: null,
+          created_at: input.at,
+          updated_at: input.at,
+        })
         .execute();
       await post(trx, {
         cause: `beneficiary:${beneficiaryId}:${input.id}:payout`, // ledger_postings.cause holds 100 characters
@@ -206,7 +288,8 @@ export async function makeSettlement(db: Db, input: { id: string; merchantId: st
 }
 
 /** The bank's answer to a transfer; a settlement whose merchant's net is 0 is paid without one (bank_reference null). */
-export type PayoutResult = { paid: true; bank_reference: string | null } | { paid: false; code: string; message: string };
+export type PayoutResult =
+  { paid: true; bank_reference: string | null } | { paid: false; code: string; message: string };
 
 /** A settlement's transfers to its beneficiaries still waiting for the bank's answer, each with its attempt. */
 export function pendingBeneficiaryPayouts(db: Db, settlementId: string) {
@@ -225,7 +308,14 @@ export function pendingBeneficiaryPayouts(db: Db, settlementId: string) {
  * (beneficiary_payout.paid or .failed), in the same transaction. An answer to another attempt than the
  * row's (an older one's, asked again) changes nothing. Answers the event, or null when nothing was recorded.
  */
-export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string, beneficiaryId: string, result: PayoutResult, at: Date, attempt = 1): Promise<StoredEvent | null> {
+export async function recordBeneficiaryPayoutResult(
+  db: Db,
+  settlementId: string,
+  beneficiaryId: string,
+  result: PayoutResult,
+  at: Date,
+  attempt = 1,
+): Promise<StoredEvent | null> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('beneficiary_payouts')
@@ -237,8 +327,18 @@ export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string
     if (row.status !== 'pending' || row.attempt !== attempt) return null;
     const changes = result.paid
       ? { status: 'paid' as const, bank_reference: result.bank_reference, updated_at: at }
-      : { status: 'failed' as const, failure_code: result.code, failure_message: result.message.slice(0, 255), updated_at: at };
-    await trx.updateTable('beneficiary_payouts').set(changes).where('settlement_id', '=', settlementId).where('beneficiary_id', '=', beneficiaryId).execute();
+      : {
+          status: 'failed' as const,
+          failure_code: result.code,
+          failure_message: result.message.slice(0, 255),
+          updated_at: at,
+        };
+    await trx
+      .updateTable('beneficiary_payouts')
+      .set(changes)
+      .where('settlement_id', '=', settlementId)
+      .where('beneficiary_id', '=', beneficiaryId)
+      .execute();
     if (result.paid) {
       await post(trx, {
         cause: `beneficiary:${beneficiaryId}:${settlementId}:paid`,
@@ -266,7 +366,15 @@ export async function recordBeneficiaryPayoutResult(db: Db, settlementId: string
 
 type BeneficiaryPayoutRow = Pick<
   BeneficiaryPayoutsTable,
-  'settlement_id' | 'beneficiary_id' | 'iban' | 'amount' | 'status' | 'bank_reference' | 'failure_code' | 'failure_message' | 'updated_at'
+  | 'settlement_id'
+  | 'beneficiary_id'
+  | 'iban'
+  | 'amount'
+  | 'status'
+  | 'bank_reference'
+  | 'failure_code'
+  | 'failure_message'
+  | 'updated_at'
 > & { attempt: number };
 
 /** A beneficiary_payouts row as the API and its events show it. */
@@ -279,7 +387,10 @@ export function beneficiaryPayoutFromRow(row: BeneficiaryPayoutRow): Beneficiary
     status: row.status,
     attempt: row.attempt,
     bank_reference: row.status === 'paid' ? row.bank_reference : null,
-    failure: row.status === 'failed' && row.failure_code !== null ? { code: row.failure_code, message: row.failure_message ?? '' } : null,
+    failure:
+      row.status === 'failed' && row.failure_code !== null
+        ? { code: row.failure_code, message: row.failure_message ?? '' }
+        : null,
     updated_at: new Date(row.updated_at).toISOString(),
   };
 }
@@ -289,16 +400,48 @@ export function beneficiaryPayoutFromRow(row: BeneficiaryPayoutRow): Beneficiary
  * payout_paid posting, or `failed`; each with its event. Answers the event, or null when this
  * attempt's answer was already recorded.
  */
-export async function recordPayoutResult(db: Db, id: string, attempt: number, result: PayoutResult, at: Date): Promise<StoredEvent | null> {
+export async function recordPayoutResult(
+  db: Db,
+  id: string,
+  attempt: number,
+  result: PayoutResult,
+  at: Date,
+): Promise<StoredEvent | null> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('settlements').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+    const row = await trx
+      .selectFrom('settlements')
+      .selectAll()
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     if (row.status !== 'pending' || row.payout_attempt !== attempt) return null;
     const changes = result.paid
-      ? { status: 'paid' as const, paid_at: at, bank_reference: result.bank_reference, failure_code: null, failure_message: null, updated_at: at }
-      : { status: 'failed' as const, failed_at: at, failure_code: result.code, failure_message: result.message.slice(0, 255), updated_at: at };
+      ? {
+          status: 'paid' as const,
+          paid_at: at,
+          bank_reference: result.bank_reference,
+          failure_code: null,
+          failure_message: null,
+          updated_at: at,
+        }
+      : {
+          status: 'failed' as const,
+          failed_at: at,
+          failure_code: result.code,
+          failure_message: result.message.slice(0, 255),
+          updated_at: at,
+        };
     await trx.updateTable('settlements').set(changes).where('id', '=', id).execute();
     if (result.paid) {
-      await post(trx, { cause: `settlement:${id}:paid`, movement: 'payout_paid', merchantId: row.merchant_id, mode: row.mode, amount: Number(row.net), settlementId: id, at });
+      await post(trx, {
+        cause: `settlement:${id}:paid`,
+        movement: 'payout_paid',
+        merchantId: row.merchant_id,
+        mode: row.mode,
+        amount: Number(row.net),
+        settlementId: id,
+        at,
+      });
     }
     const settlement = settlementFromRow({ ...row, ...changes });
     return recordEvent(trx, {
@@ -335,7 +478,16 @@ export async function reopenFailedBeneficiaryPayouts(
   settlementId: string,
   beneficiaryId: string | undefined,
   at: Date,
-): Promise<{ beneficiary_id: string; amount: number; attempt: number; reopened: boolean; status: 'pending' | 'paid' | 'failed' }[] | undefined> {
+): Promise<
+  | {
+      beneficiary_id: string;
+      amount: number;
+      attempt: number;
+      reopened: boolean;
+      status: 'pending' | 'paid' | 'failed';
+    }[]
+  | undefined
+> {
   return db.transaction().execute(async (trx) => {
     let q = trx.selectFrom('beneficiary_payouts').selectAll().where('settlement_id', '=', settlementId);
     if (beneficiaryId !== undefined) q = q.where('beneficiary_id', '=', beneficiaryId);
@@ -346,14 +498,32 @@ export async function reopenFailedBeneficiaryPayouts(
       if (row.status === 'failed') {
         await trx
           .updateTable('beneficiary_payouts')
-          .set({ status: 'pending', attempt: row.attempt + 1, failure_code: null, failure_message: null, updated_at: at })
+          .set({
+            status: 'pending',
+            attempt: row.attempt + 1,
+            failure_code: null,
+            failure_message: null,
+            updated_at: at,
+          })
           .where('settlement_id', '=', settlementId)
           .where('beneficiary_id', '=', row.beneficiary_id)
           .where('status', '=', 'failed')
           .execute();
-        answer.push({ beneficiary_id: row.beneficiary_id, amount: Number(row.amount), attempt: row.attempt + 1, reopened: true, status: 'pending' as const });
+        answer.push({
+          beneficiary_id: row.beneficiary_id,
+          amount: Number(row.amount),
+          attempt: row.attempt + 1,
+          reopened: true,
+          status: 'pending' as const,
+        });
       } else {
-        answer.push({ beneficiary_id: row.beneficiary_id, amount: Number(row.amount), attempt: row.attempt, reopened: false, status: row.status });
+        answer.push({
+          beneficiary_id: row.beneficiary_id,
+          amount: Number(row.amount),
+          attempt: row.attempt,
+          reopened: false,
+          status: row.status,
+        });
       }
     }
     return answer;
@@ -394,12 +564,22 @@ export function settlementPayoutState(db: Db, id: string) {
 
 /** The state and attempt of each of the settlement's transfers to its beneficiaries, by beneficiary id. */
 export function beneficiaryPayoutStates(db: Db, settlementId: string) {
-  return db.selectFrom('beneficiary_payouts').select(['beneficiary_id', 'status', 'attempt']).where('settlement_id', '=', settlementId).orderBy('beneficiary_id').execute();
+  return db
+    .selectFrom('beneficiary_payouts')
+    .select(['beneficiary_id', 'status', 'attempt'])
+    .where('settlement_id', '=', settlementId)
+    .orderBy('beneficiary_id')
+    .execute();
 }
 
 /** The settlement's transfers to its beneficiaries, whole rows, in the order they are paid (by beneficiary id). */
 export function beneficiaryPayoutsOf(db: Db, settlementId: string) {
-  return db.selectFrom('beneficiary_payouts').selectAll().where('settlement_id', '=', settlementId).orderBy('beneficiary_id').execute();
+  return db
+    .selectFrom('beneficiary_payouts')
+    .selectAll()
+    .where('settlement_id', '=', settlementId)
+    .orderBy('beneficiary_id')
+    .execute();
 }
 
 /** What the settlement's payout transfers to the merchant, and where; throws when there is no such settlement. */
@@ -425,7 +605,8 @@ export interface LineKey {
 /** A settlement's lines in their stable order (kind, then object id): all, or `limit` after `after` (keyset on the lines' key). */
 export function settlementLines(db: Db, id: string, page: { limit?: number; after?: LineKey } = {}) {
   let q = db.selectFrom('settlement_lines').selectAll().where('settlement_id', '=', id);
-  if (page.after !== undefined) q = q.where(sql<boolean>`(kind, object_id) > (${page.after.kind}, ${page.after.object_id})`);
+  if (page.after !== undefined)
+    q = q.where(sql<boolean>`(kind, object_id) > (${page.after.kind}, ${page.after.object_id})`);
   q = q.orderBy('kind').orderBy('object_id');
   return (page.limit === undefined ? q : q.limit(page.limit)).execute();
 }

@@ -28,7 +28,10 @@ export function beneficiaryFromRow(row: BeneficiaryRow): Beneficiary {
  * Registers an IBAN as the merchant's beneficiary, `pending` the operator's review. The same IBAN
  * again answers the beneficiary it already is (whatever its status): one row per merchant and IBAN.
  */
-export async function insertBeneficiary(db: Db, row: Omit<BeneficiaryRow, 'status' | 'reason' | 'reviewed_at'>): Promise<{ row: BeneficiaryRow; created: boolean }> {
+export async function insertBeneficiary(
+  db: Db,
+  row: Omit<BeneficiaryRow, 'status' | 'reason' | 'reviewed_at'>,
+): Promise<{ row: BeneficiaryRow; created: boolean }> {
   const full: BeneficiaryRow = { ...row, status: 'pending', reason: null, reviewed_at: null };
   try {
     await db.insertInto('beneficiaries').values(full).execute();
@@ -36,16 +39,34 @@ export async function insertBeneficiary(db: Db, row: Omit<BeneficiaryRow, 'statu
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
   }
-  const existing = await db.selectFrom('beneficiaries').selectAll().where('merchant_id', '=', row.merchant_id).where('iban', '=', row.iban).executeTakeFirstOrThrow();
+  const existing = await db
+    .selectFrom('beneficiaries')
+    .selectAll()
+    .where('merchant_id', '=', row.merchant_id)
+    .where('iban', '=', row.iban)
+    .executeTakeFirstOrThrow();
   return { row: existing, created: false };
 }
 
 export function merchantBeneficiaries(db: Db, merchantId: string): Promise<BeneficiaryRow[]> {
-  return db.selectFrom('beneficiaries').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at', 'desc').orderBy('id').execute();
+  return db
+    .selectFrom('beneficiaries')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
 }
 
-export function beneficiariesByStatus(db: Db, status: BeneficiaryStatus | undefined): Promise<(BeneficiaryRow & { merchant_name: string })[]> {
-  let query = db.selectFrom('beneficiaries as b').innerJoin('merchants as m', 'm.id', 'b.merchant_id').selectAll('b').select('m.name as merchant_name');
+export function beneficiariesByStatus(
+  db: Db,
+  status: BeneficiaryStatus | undefined,
+): Promise<(BeneficiaryRow & { merchant_name: string })[]> {
+  let query = db
+    .selectFrom('beneficiaries as b')
+    .innerJoin('merchants as m', 'm.id', 'b.merchant_id')
+    .selectAll('b')
+    .select('m.name as merchant_name');
   if (status !== undefined) query = query.where('b.status', '=', status);
   return query.orderBy('b.created_at').orderBy('b.id').execute();
 }
@@ -56,10 +77,19 @@ export function beneficiaryStatus(db: Db, id: string) {
 }
 
 /** The operator's review of a pending beneficiary; answers the row as it stands (a reviewed one is not changed again). */
-export async function reviewBeneficiary(db: Db, id: string, decision: { status: 'approved' } | { status: 'rejected'; reason: string }, at: Date): Promise<BeneficiaryRow | undefined> {
+export async function reviewBeneficiary(
+  db: Db,
+  id: string,
+  decision: { status: 'approved' } | { status: 'rejected'; reason: string },
+  at: Date,
+): Promise<BeneficiaryRow | undefined> {
   await db
     .updateTable('beneficiaries')
-    .set({ status: decision.status, reason: decision.status === 'rejected' ? decision.reason.slice(0, 255) : null, reviewed_at: at })
+    .set({
+      status: decision.status,
+      reason: decision.status === 'rejected' ? decision.reason.slice(0, 255) : null,
+      reviewed_at: at,
+    })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .execute();
@@ -71,13 +101,27 @@ export async function reviewBeneficiary(db: Db, id: string, decision: { status: 
  * split (approvedBeneficiaryIds sees approved ones only). Answers the row as it stands (only an
  * approved one changes).
  */
-export async function revokeApprovedBeneficiary(db: Db, id: string, reason: string, at: Date): Promise<BeneficiaryRow | undefined> {
-  await db.updateTable('beneficiaries').set({ status: 'revoked', reason: reason.slice(0, 255), reviewed_at: at }).where('id', '=', id).where('status', '=', 'approved').execute();
+export async function revokeApprovedBeneficiary(
+  db: Db,
+  id: string,
+  reason: string,
+  at: Date,
+): Promise<BeneficiaryRow | undefined> {
+  await db
+    .updateTable('beneficiaries')
+    .set({ status: 'revoked', reason: reason.slice(0, 255), reviewed_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'approved')
+    .execute();
   return db.selectFrom('beneficiaries').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The merchant's approved beneficiaries among these IBANs, by IBAN. */
-export async function approvedBeneficiaryIds(db: Db, merchantId: string, ibans: string[]): Promise<Map<string, string>> {
+export async function approvedBeneficiaryIds(
+  db: Db,
+  merchantId: string,
+  ibans: string[],
+): Promise<Map<string, string>> {
   if (ibans.length === 0) return new Map();
   const rows = await db
     .selectFrom('beneficiaries')
@@ -107,7 +151,11 @@ export async function insertSplits(trx: Db, paymentId: string, splits: NewSplit[
 
 /** The sum of a payment's shares: what its verify owes its beneficiaries. */
 export async function splitAmountOf(db: Db, paymentId: string): Promise<number> {
-  const row = await db.selectFrom('payment_splits').select(sql<string>`coalesce(sum(amount), 0)`.as('total')).where('payment_id', '=', paymentId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('payment_splits')
+    .select(sql<string>`coalesce(sum(amount), 0)`.as('total'))
+    .where('payment_id', '=', paymentId)
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
@@ -134,7 +182,14 @@ export async function splitsOfPayments(db: Db, paymentIds: readonly string[]): P
     .execute();
   for (const r of rows) {
     const list = shares.get(r.payment_id) ?? [];
-    list.push({ beneficiary_id: r.beneficiary_id, iban: r.iban, amount: Number(r.amount), description: r.description, refunded: Number(r.refunded), settled: r.settled_in !== null });
+    list.push({
+      beneficiary_id: r.beneficiary_id,
+      iban: r.iban,
+      amount: Number(r.amount),
+      description: r.description,
+      refunded: Number(r.refunded),
+      settled: r.settled_in !== null,
+    });
     shares.set(r.payment_id, list);
   }
   return shares;
@@ -146,13 +201,34 @@ export async function splitsOfPayments(db: Db, paymentIds: readonly string[]): P
  * rata (allocateSplitRefund). Answers the rials taken from the shares; 0 for a payment without shares. Called
  * in the refund's transaction, after its payment row is locked; a refund already allocated answers its allocation.
  */
-export async function allocateRefundToShares(trx: Db, refund: { id: string; payment_id: string; amount: number }): Promise<number> {
-  const shares = await trx.selectFrom('payment_splits').select(['id', 'amount', 'refunded', 'settled_in']).where('payment_id', '=', refund.payment_id).orderBy('position').forUpdate().execute();
+export async function allocateRefundToShares(
+  trx: Db,
+  refund: { id: string; payment_id: string; amount: number },
+): Promise<number> {
+  const shares = await trx
+    .selectFrom('payment_splits')
+    .select(['id', 'amount', 'refunded', 'settled_in'])
+    .where('payment_id', '=', refund.payment_id)
+    .orderBy('position')
+    .forUpdate()
+    .execute();
   if (shares.length === 0) return 0;
-  const done = await trx.selectFrom('refund_split_allocations').select('amount').where('refund_id', '=', refund.id).execute();
-  const posted = await trx.selectFrom('ledger_postings').select('id').where('cause', '=', `refund:${refund.id}:pending`).executeTakeFirst();
+  const done = await trx
+    .selectFrom('refund_split_allocations')
+    .select('amount')
+    .where('refund_id', '=', refund.id)
+    .execute();
+  const posted = await trx
+    .selectFrom('ledger_postings')
+    .select('id')
+    .where('cause', '=', `refund:${refund.id}:pending`)
+    .executeTakeFirst();
   if (posted !== undefined) return done.reduce((sum, a) => sum + Number(a.amount), 0);
-  const payment = await trx.selectFrom('payments').select(['amount', 'customer_fee', 'fee']).where('id', '=', refund.payment_id).executeTakeFirstOrThrow();
+  const payment = await trx
+    .selectFrom('payments')
+    .select(['amount', 'customer_fee', 'fee'])
+    .where('id', '=', refund.payment_id)
+    .executeTakeFirstOrThrow();
   // Refunds before this one (asked for or paid; a refused one gave its rials back) and what they took from the shares.
   const earlier = await trx
     .selectFrom('refunds')
@@ -168,12 +244,24 @@ export async function allocateRefundToShares(trx: Db, refund: { id: string; paym
   const allocation = allocateSplitRefund(
     refund.amount,
     merchantLeft,
-    shares.map((s) => ({ id: s.id, amount: Number(s.amount), refunded: Number(s.refunded), settled: s.settled_in !== null })),
+    shares.map((s) => ({
+      id: s.id,
+      amount: Number(s.amount),
+      refunded: Number(s.refunded),
+      settled: s.settled_in !== null,
+    })),
   );
   const taken = Object.entries(allocation.shares);
   for (const [splitId, amount] of taken) {
-    await trx.insertInto('refund_split_allocations').values({ refund_id: refund.id, split_id: splitId, amount }).execute();
-    await trx.updateTable('payment_splits').set({ refunded: sql`refunded + ${amount}` }).where('id', '=', splitId).execute();
+    await trx
+      .insertInto('refund_split_allocations')
+      .values({ refund_id: refund.id, split_id: splitId, amount })
+      .execute();
+    await trx
+      .updateTable('payment_splits')
+      .set({ refunded: sql`refunded + ${amount}` })
+      .where('id', '=', splitId)
+      .execute();
   }
   return taken.reduce((sum, [, amount]) => sum + amount, 0);
 }
@@ -192,10 +280,19 @@ export async function returnRefundToShares(trx: Db, refundId: string): Promise<n
     .forUpdate()
     .execute();
   if (allocations.length === 0) return 0;
-  const posted = await trx.selectFrom('ledger_postings').select('id').where('cause', '=', `refund:${refundId}:failed`).executeTakeFirst();
+  const posted = await trx
+    .selectFrom('ledger_postings')
+    .select('id')
+    .where('cause', '=', `refund:${refundId}:failed`)
+    .executeTakeFirst();
   const open = allocations.filter((a) => a.settled_in === null);
   if (posted === undefined) {
-    for (const a of open) await trx.updateTable('payment_splits').set({ refunded: sql`refunded - ${Number(a.amount)}` }).where('id', '=', a.split_id).execute();
+    for (const a of open)
+      await trx
+        .updateTable('payment_splits')
+        .set({ refunded: sql`refunded - ${Number(a.amount)}` })
+        .where('id', '=', a.split_id)
+        .execute();
   }
   return open.reduce((sum, a) => sum + Number(a.amount), 0);
 }

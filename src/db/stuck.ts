@@ -34,22 +34,37 @@ export function pendingRefundsBefore(db: Db, before: Date, limit: number) {
  * recorded has no attempt of: their first delivery was never started (its id is derived, so
  * starting it again is harmless when it was). Oldest first.
  */
-export function eventsWithoutDeliveryBefore(db: Db, { before, since, limit }: { before: Date; since: Date; limit: number }) {
+export function eventsWithoutDeliveryBefore(
+  db: Db,
+  { before, since, limit }: { before: Date; since: Date; limit: number },
+) {
   return db
     .selectFrom('events')
     .innerJoin('webhook_endpoints as endpoint', (join) =>
-      join.onRef('endpoint.merchant_id', '=', 'events.merchant_id').onRef('endpoint.mode', '=', 'events.mode').onRef('endpoint.created_at', '<=', 'events.created_at'),
+      join
+        .onRef('endpoint.merchant_id', '=', 'events.merchant_id')
+        .onRef('endpoint.mode', '=', 'events.mode')
+        .onRef('endpoint.created_at', '<=', 'events.created_at'),
     )
     .select(['events.id as event_id', 'endpoint.id as endpoint_id', 'events.created_at'])
     .where('events.created_at', '<', before)
     .where('events.created_at', '>=', since)
     .where('endpoint.status', '=', 'enabled')
     .where('endpoint.deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('endpoint.events', 'is', null), eb(sql<number>`json_contains(endpoint.events, json_quote(events.type))`, '=', 1)]))
+    .where((eb) =>
+      eb.or([
+        eb('endpoint.events', 'is', null),
+        eb(sql<number>`json_contains(endpoint.events, json_quote(events.type))`, '=', 1),
+      ]),
+    )
     .where((eb) =>
       eb.not(
         eb.exists(
-          eb.selectFrom('webhook_attempts as attempt').select('attempt.id').whereRef('attempt.event_id', '=', 'events.id').whereRef('attempt.endpoint_id', '=', 'endpoint.id'),
+          eb
+            .selectFrom('webhook_attempts as attempt')
+            .select('attempt.id')
+            .whereRef('attempt.event_id', '=', 'events.id')
+            .whereRef('attempt.endpoint_id', '=', 'endpoint.id'),
         ),
       ),
     )
@@ -72,7 +87,11 @@ export function unansweredPayoutsBefore(db: Db, before: Date, limit: number) {
 
 export type StuckBounds = Pick<
   Config,
-  'STUCK_AFTER_SECONDS' | 'PAYMENT_TTL_SECONDS' | 'BANK_PENDING_LIMIT_SECONDS' | 'VERIFY_WINDOW_SECONDS' | 'REVIEW_REMINDER_HOURS'
+  | 'STUCK_AFTER_SECONDS'
+  | 'PAYMENT_TTL_SECONDS'
+  | 'BANK_PENDING_LIMIT_SECONDS'
+  | 'VERIFY_WINDOW_SECONDS'
+  | 'REVIEW_REMINDER_HOURS'
 >;
 
 /** Each waiting state's bound in seconds: its own window, plus STUCK_AFTER_SECONDS for the work after it. */
@@ -106,15 +125,24 @@ interface AgedRow {
  * state: what `cli stuck` lists and the metric counts. Deliveries in retry are the webhook backlog's
  * (dargah_webhook_oldest_undelivered_seconds), not listed here.
  */
-export async function stuckRecords(db: Db, config: StuckBounds, { now = new Date(), limit = 1000 } = {}): Promise<StuckRecord[]> {
+export async function stuckRecords(
+  db: Db,
+  config: StuckBounds,
+  { now = new Date(), limit = 1000 } = {},
+): Promise<StuckRecord[]> {
   const bounds = waitingBoundsSeconds(config);
   const before = (key: string) => new Date(now.getTime() - bounds[key]! * 1000);
   const byState: Record<string, () => Promise<AgedRow[]>> = {
     'payment created': () => paymentsIn(db, 'created', before('payment created'), limit),
     'payment pending': () => paymentsIn(db, 'pending', before('payment pending'), limit),
     'payment paid': () => paidPayments(db, before('payment paid'), before('payment paid by link'), limit),
-    'refund pending': async () => (await pendingRefundsBefore(db, before('refund pending'), limit)).map((r) => ({ id: r.id, since: r.created_at })),
-    'settlement pending': async () => (await unansweredPayoutsBefore(db, before('settlement pending'), limit)).map((r) => ({ id: r.id, since: r.updated_at })),
+    'refund pending': async () =>
+      (await pendingRefundsBefore(db, before('refund pending'), limit)).map((r) => ({ id: r.id, since: r.created_at })),
+    'settlement pending': async () =>
+      (await unansweredPayoutsBefore(db, before('settlement pending'), limit)).map((r) => ({
+        id: r.id,
+        since: r.updated_at,
+      })),
     'settlement failed': () =>
       db
         .selectFrom('settlements')
@@ -125,12 +153,17 @@ export async function stuckRecords(db: Db, config: StuckBounds, { now = new Date
         .limit(limit)
         .execute(),
     'webhook_event recorded': async () => {
-      const rows = await eventsWithoutDeliveryBefore(db, { before: before('webhook_event recorded'), since: new Date(now.getTime() - EVENT_LOOKBACK_MS), limit });
+      const rows = await eventsWithoutDeliveryBefore(db, {
+        before: before('webhook_event recorded'),
+        since: new Date(now.getTime() - EVENT_LOOKBACK_MS),
+        limit,
+      });
       const oldest = new Map<string, Date>();
       for (const r of rows) if (!oldest.has(r.event_id)) oldest.set(r.event_id, r.created_at);
       return [...oldest].map(([id, since]) => ({ id, since }));
     },
-    'onboarding gateway_requested': () => merchantsIn(db, 'gateway_requested', before('onboarding gateway_requested'), limit),
+    'onboarding gateway_requested': () =>
+      merchantsIn(db, 'gateway_requested', before('onboarding gateway_requested'), limit),
     'onboarding under_review': () => merchantsIn(db, 'under_review', before('onboarding under_review'), limit),
   };
   const found: StuckRecord[] = [];
@@ -152,7 +185,14 @@ export async function stuckRecords(db: Db, config: StuckBounds, { now = new Date
 }
 
 function paymentsIn(db: Db, status: 'created' | 'pending' | 'paid', before: Date, limit: number): Promise<AgedRow[]> {
-  return db.selectFrom('payments').select(['id', 'updated_at as since']).where('status', '=', status).where('updated_at', '<', before).orderBy('updated_at').limit(limit).execute();
+  return db
+    .selectFrom('payments')
+    .select(['id', 'updated_at as since'])
+    .where('status', '=', status)
+    .where('updated_at', '<', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
 }
 
 /**
@@ -169,7 +209,9 @@ async function paidPayments(db: Db, before: Date, linkBefore: Date, limit: numbe
     .orderBy('updated_at')
     .limit(limit)
     .execute();
-  const rows = new Map<string, AgedRow>([...(await paymentsIn(db, 'paid', before, limit)), ...linked].map((r) => [r.id, r]));
+  const rows = new Map<string, AgedRow>(
+    [...(await paymentsIn(db, 'paid', before, limit)), ...linked].map((r) => [r.id, r]),
+  );
   return [...rows.values()].sort((a, b) => new Date(a.since).getTime() - new Date(b.since).getTime()).slice(0, limit);
 }
 
@@ -178,11 +220,21 @@ export async function stuckCountsByState(db: Db, config: StuckBounds, now = new 
   const found = await stuckRecords(db, config, { now });
   return WAITING_STATES.filter((w) => w.past !== 'none' && w.record !== 'webhook_delivery').map((w) => {
     const ofState = found.filter((r) => r.record === w.record && r.state === w.state);
-    return { record: w.record, state: w.state, count: ofState.length, oldest_seconds: Math.max(0, ...ofState.map((r) => r.age_seconds)) };
+    return {
+      record: w.record,
+      state: w.state,
+      count: ofState.length,
+      oldest_seconds: Math.max(0, ...ofState.map((r) => r.age_seconds)),
+    };
   });
 }
 
-function merchantsIn(db: Db, status: 'gateway_requested' | 'under_review', before: Date, limit: number): Promise<AgedRow[]> {
+function merchantsIn(
+  db: Db,
+  status: 'gateway_requested' | 'under_review',
+  before: Date,
+  limit: number,
+): Promise<AgedRow[]> {
   return db
     .selectFrom('merchants')
     .select(['id', sql<Date>`coalesce(onboarding_updated_at, created_at)`.as('since')])

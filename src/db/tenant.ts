@@ -15,7 +15,9 @@ export type TenantTable = {
 
 /** `.where(scopedTo(auth))`: only the rows of the caller's merchant and mode. */
 export function scopedTo(tenant: Tenant) {
-  return <TB extends TenantTable>(eb: ExpressionBuilder<Database, TB>): ExpressionWrapper<Database, TenantTable, SqlBool> => {
+  return <TB extends TenantTable>(
+    eb: ExpressionBuilder<Database, TB>,
+  ): ExpressionWrapper<Database, TenantTable, SqlBool> => {
     // Every TenantTable has these two columns; Kysely cannot see that through the type parameter.
     const ref = eb as unknown as ExpressionBuilder<Database, TenantTable>;
     return ref.and([ref('merchant_id', '=', tenant.merchant.id), ref('mode', '=', tenant.mode)]);

@@ -26,7 +26,11 @@ export async function unusedRecoveryCodeCount(db: Db, userId: string): Promise<n
 
 /** The sealed secret being set up (null if none) and whether two-step sign-in is on. */
 export function userPendingTotp(db: Db, userId: string) {
-  return db.selectFrom('users').select(['totp_pending_secret', 'totp_enabled_at']).where('id', '=', userId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('users')
+    .select(['totp_pending_secret', 'totp_enabled_at'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
 }
 
 export function userPendingTotpSecret(db: Db, userId: string) {
@@ -41,7 +45,13 @@ export async function setPendingTotpSecret(db: Db, userId: string, sealedSecret:
  * Makes the pending secret the user's TOTP secret, with `step` as the last accepted one, provided
  * the pending secret is still `pendingSecret`; false when it changed meanwhile.
  */
-export async function enableTotp(db: Db, userId: string, pendingSecret: string, now: Date, step: number): Promise<boolean> {
+export async function enableTotp(
+  db: Db,
+  userId: string,
+  pendingSecret: string,
+  now: Date,
+  step: number,
+): Promise<boolean> {
   const set = await db
     .updateTable('users')
     .set({ totp_secret: pendingSecret, totp_pending_secret: null, totp_enabled_at: now, totp_last_step: step })
@@ -53,7 +63,11 @@ export async function enableTotp(db: Db, userId: string, pendingSecret: string, 
 
 /** What a code is checked against: the sealed TOTP secret, the last accepted step, the recovery codes' key. */
 export function userSecondFactor(db: Db, userId: string) {
-  return db.selectFrom('users').select(['totp_secret', 'totp_last_step', 'recovery_code_key']).where('id', '=', userId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('users')
+    .select(['totp_secret', 'totp_last_step', 'recovery_code_key'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
 }
 
 /** Records `step` as the last accepted TOTP step if it is newer than the stored one; false otherwise. */
@@ -88,7 +102,12 @@ export async function deleteUserRecoveryCodes(db: Db, userId: string): Promise<v
   await db.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
 }
 
-export async function insertRecoveryCodes(db: Db, userId: string, codeHashes: Buffer[], createdAt: Date): Promise<void> {
+export async function insertRecoveryCodes(
+  db: Db,
+  userId: string,
+  codeHashes: Buffer[],
+  createdAt: Date,
+): Promise<void> {
   await db
     .insertInto('user_recovery_codes')
     .values(codeHashes.map((codeHash) => ({ code_hash: codeHash, user_id: userId, created_at: createdAt })))
@@ -97,10 +116,23 @@ export async function insertRecoveryCodes(db: Db, userId: string, codeHashes: Bu
 
 /** Two-step sign-in off: the secrets, the last step and the recovery codes' key cleared. */
 export async function clearTotp(db: Db, userId: string): Promise<void> {
-  await db.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null, recovery_code_key: null }).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set({
+      totp_secret: null,
+      totp_pending_secret: null,
+      totp_enabled_at: null,
+      totp_last_step: null,
+      recovery_code_key: null,
+    })
+    .where('id', '=', userId)
+    .execute();
 }
 
-export async function insertSignInChallenge(db: Db, row: { tokenHash: Buffer; userId: string; createdAt: Date; expiresAt: Date }): Promise<void> {
+export async function insertSignInChallenge(
+  db: Db,
+  row: { tokenHash: Buffer; userId: string; createdAt: Date; expiresAt: Date },
+): Promise<void> {
   await db
     .insertInto('user_sign_in_challenges')
     .values({ token_hash: row.tokenHash, user_id: row.userId, created_at: row.createdAt, expires_at: row.expiresAt })
@@ -112,13 +144,25 @@ export function signInChallengeWithUser(db: Db, tokenHash: Buffer) {
   return db
     .selectFrom('user_sign_in_challenges')
     .innerJoin('users', 'users.id', 'user_sign_in_challenges.user_id')
-    .select(['user_sign_in_challenges.token_hash', 'user_sign_in_challenges.expires_at', 'user_sign_in_challenges.failures', 'users.id as user_id', 'users.merchant_id', 'users.email'])
+    .select([
+      'user_sign_in_challenges.token_hash',
+      'user_sign_in_challenges.expires_at',
+      'user_sign_in_challenges.failures',
+      'users.id as user_id',
+      'users.merchant_id',
+      'users.email',
+    ])
     .where('user_sign_in_challenges.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
 
 /** Counts one more code against the pending sign-in if it has fewer than `maxFailures` and has not expired by `now`; false otherwise. */
-export async function countSignInChallengeFailure(db: Db, tokenHash: Buffer, maxFailures: number, now: Date): Promise<boolean> {
+export async function countSignInChallengeFailure(
+  db: Db,
+  tokenHash: Buffer,
+  maxFailures: number,
+  now: Date,
+): Promise<boolean> {
   const counted = await db
     .updateTable('user_sign_in_challenges')
     .set((eb) => ({ failures: eb('failures', '+', 1) }))

@@ -11,19 +11,40 @@ export async function insertWebhookAttempt(db: Db, attempt: Insertable<WebhookAt
 
 /** Every attempt to deliver the event, oldest first. */
 export async function attemptsOfEvent(db: Db, eventId: string) {
-  return db.selectFrom('webhook_attempts').selectAll().where('event_id', '=', eventId).orderBy('attempted_at').orderBy('id').execute();
+  return db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .orderBy('attempted_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** Every attempt to deliver these events, oldest first, in one read (index webhook_attempts_event). */
 export async function attemptsOfEvents(db: Db, eventIds: readonly string[]) {
-  return db.selectFrom('webhook_attempts').selectAll().where('event_id', 'in', eventIds).orderBy('attempted_at').orderBy('id').execute();
+  return db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('event_id', 'in', eventIds)
+    .orderBy('attempted_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** The attempts to deliver these events, oldest first, as `cli payments show` lists them. */
 export async function attemptSummariesOfEvents(db: Db, eventIds: readonly string[]) {
   return db
     .selectFrom('webhook_attempts')
-    .select(['event_id', 'endpoint_id', 'attempt', 'attempted_at', 'response_status', 'latency_ms', 'error', 'succeeded'])
+    .select([
+      'event_id',
+      'endpoint_id',
+      'attempt',
+      'attempted_at',
+      'response_status',
+      'latency_ms',
+      'error',
+      'succeeded',
+    ])
     .where('event_id', 'in', eventIds)
     .orderBy('attempted_at')
     .orderBy('id')

@@ -8,7 +8,11 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
 
-export async function oldestUndeliveredEventAge(db: Db, { withinSeconds, attempts }: { withinSeconds: number; attempts: number }, now = new Date()): Promise<number> {
+export async function oldestUndeliveredEventAge(
+  db: Db,
+  { withinSeconds, attempts }: { withinSeconds: number; attempts: number },
+  now = new Date(),
+): Promise<number> {
   const since = new Date(now.getTime() - withinSeconds * 1000);
   const row = await db
     .selectFrom('webhook_attempts as failed')

@@ -24,7 +24,16 @@ export interface EndpointRow {
   created_at: Date;
 }
 
-export const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'mode', 'status', 'disabled_reason', 'previous_secret_expires_at', 'created_at'] as const;
+export const ENDPOINT_COLUMNS = [
+  'id',
+  'url',
+  'events',
+  'mode',
+  'status',
+  'disabled_reason',
+  'previous_secret_expires_at',
+  'created_at',
+] as const;
 
 export function endpointFromRow(row: EndpointRow, now = new Date()): WebhookEndpoint {
   const rotating = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
@@ -64,9 +73,20 @@ export async function disableEndpoint(
       .executeTakeFirst();
     if (row === undefined || row.status !== 'enabled' || !(await stillFailing(trx))) return undefined;
     const at = new Date();
-    await trx.updateTable('webhook_endpoints').set({ status: 'disabled', disabled_reason: reason }).where('id', '=', endpointId).execute();
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ status: 'disabled', disabled_reason: reason })
+      .where('id', '=', endpointId)
+      .execute();
     const endpoint = endpointFromRow({ ...row, status: 'disabled', disabled_reason: reason }, at);
-    return recordEvent(trx, { sourceKey, owner: tenantOf(row.merchant_id, row.mode), type: 'webhook_endpoint.disabled', objectId: endpointId, data: { webhook_endpoint: endpoint }, at });
+    return recordEvent(trx, {
+      sourceKey,
+      owner: tenantOf(row.merchant_id, row.mode),
+      type: 'webhook_endpoint.disabled',
+      objectId: endpointId,
+      data: { webhook_endpoint: endpoint },
+      at,
+    });
   });
 }
 
@@ -77,7 +97,9 @@ function liveEndpoints(db: Db, tenant: Tenant) {
 
 /** How many endpoints the tenant has (deleted ones not counted). */
 export async function liveEndpointCount(db: Db, tenant: Tenant): Promise<number> {
-  const count = await liveEndpoints(db, tenant).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const count = await liveEndpoints(db, tenant)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(count.n);
 }
 
@@ -91,13 +113,23 @@ export async function liveEndpointById(db: Db, tenant: Tenant, id: string) {
 }
 
 /** One page of the tenant's undeleted endpoints, newest first. */
-export async function liveEndpointsPage<Item>(db: Db, tenant: Tenant, page: PageQuery, toItem: (row: EndpointRow) => Item) {
+export async function liveEndpointsPage<Item>(
+  db: Db,
+  tenant: Tenant,
+  page: PageQuery,
+  toItem: (row: EndpointRow) => Item,
+) {
   return keyedPage(liveEndpoints(db, tenant).select(ENDPOINT_COLUMNS), page, toItem);
 }
 
 /** Marks the endpoint deleted now (if it is not already). */
 export async function markEndpointDeleted(db: Db, id: string): Promise<void> {
-  await db.updateTable('webhook_endpoints').set({ deleted_at: new Date() }).where('id', '=', id).where('deleted_at', 'is', null).execute();
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ deleted_at: new Date() })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /** Enables the tenant's undeleted endpoint, its disabled reason cleared. */
@@ -117,7 +149,11 @@ export async function lockEndpointSecret(trx: Db, tenant: Tenant, id: string) {
 }
 
 /** Writes the endpoint's new secret, and the one it replaces with when that stops signing. */
-export async function rotateEndpointSecret(trx: Db, id: string, rotation: { secret: string; previous_secret: string; previous_secret_expires_at: Date }): Promise<void> {
+export async function rotateEndpointSecret(
+  trx: Db,
+  id: string,
+  rotation: { secret: string; previous_secret: string; previous_secret_expires_at: Date },
+): Promise<void> {
   await trx.updateTable('webhook_endpoints').set(rotation).where('id', '=', id).execute();
 }
 

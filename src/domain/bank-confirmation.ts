@@ -65,7 +65,11 @@ export interface ConfirmedAtBank {
  * `basis` (SEP's, and every answer recorded before this rule) is judged as
  * it always was, so running histories replay to the same verdict.
  */
-export function isGenuineConfirmation(answer: ConfirmedAtBank, payment: { id: string; amount: number }, refNum: string): boolean {
+export function isGenuineConfirmation(
+  answer: ConfirmedAtBank,
+  payment: { id: string; amount: number },
+  refNum: string,
+): boolean {
   const ofThisPayment =
     answer.terminal_matches === true &&
     answer.amount === payment.amount &&
@@ -74,5 +78,7 @@ export function isGenuineConfirmation(answer: ConfirmedAtBank, payment: { id: st
     BANK_REFERENCE.test(answer.ref_num);
   if (!ofThisPayment) return false;
   if (answer.basis === 'result_code') return answer.rrn === null && answer.card_pan === null;
-  return answer.rrn !== null && RRN.test(answer.rrn) && answer.card_pan !== null && MASKED_CARD_PAN.test(answer.card_pan);
+  return (
+    answer.rrn !== null && RRN.test(answer.rrn) && answer.card_pan !== null && MASKED_CARD_PAN.test(answer.card_pan)
+  );
 }

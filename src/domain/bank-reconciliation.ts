@@ -11,8 +11,17 @@ import { maskCardPan } from './payment.ts';
 /** What became of one transaction: the same at the bank and with us, or one of the three differences. */
 export type BankReconciliationKind = 'matched' | 'bank_only' | 'gateway_only' | 'amount_mismatch';
 /** In the order a report lists them: the differences first, the matched last. */
-export const BANK_RECONCILIATION_KINDS: readonly BankReconciliationKind[] = ['bank_only', 'gateway_only', 'amount_mismatch', 'matched'];
-export const BANK_RECONCILIATION_DIFFERENCES: readonly BankReconciliationKind[] = ['bank_only', 'gateway_only', 'amount_mismatch'];
+export const BANK_RECONCILIATION_KINDS: readonly BankReconciliationKind[] = [
+  'bank_only',
+  'gateway_only',
+  'amount_mismatch',
+  'matched',
+];
+export const BANK_RECONCILIATION_DIFFERENCES: readonly BankReconciliationKind[] = [
+  'bank_only',
+  'gateway_only',
+  'amount_mismatch',
+];
 
 /** One successful transaction of a PSP's daily report, as its connector reads it. */
 export interface BankReportLine {
@@ -69,7 +78,10 @@ export function reportCardPan(pan: string): string {
  * order of BANK_RECONCILIATION_KINDS, then by order id and reference, so two runs over the same
  * inputs give the same list.
  */
-export function compareBankReport(lines: readonly BankReportLine[], payments: readonly ReconciledPayment[]): BankReconciliationItem[] {
+export function compareBankReport(
+  lines: readonly BankReportLine[],
+  payments: readonly ReconciledPayment[],
+): BankReconciliationItem[] {
   const byRef = new Map<string, ReconciledPayment>();
   const byOrder = new Map<string, ReconciledPayment>();
   for (const p of payments) {
@@ -83,7 +95,15 @@ export function compareBankReport(lines: readonly BankReportLine[], payments: re
     const payment = candidate === undefined || answered.has(candidate.payment_id) ? undefined : candidate;
     const card_pan = line.card_pan === '' ? (payment?.card_pan ?? null) : line.card_pan;
     if (payment === undefined) {
-      items.push({ kind: 'bank_only', payment_id: null, order_id: line.order_id, ref_num: line.ref_num || null, bank_amount: line.amount, gateway_amount: null, card_pan });
+      items.push({
+        kind: 'bank_only',
+        payment_id: null,
+        order_id: line.order_id,
+        ref_num: line.ref_num || null,
+        bank_amount: line.amount,
+        gateway_amount: null,
+        card_pan,
+      });
       continue;
     }
     answered.add(payment.payment_id);
@@ -99,17 +119,37 @@ export function compareBankReport(lines: readonly BankReportLine[], payments: re
   }
   for (const p of payments) {
     if (answered.has(p.payment_id)) continue;
-    items.push({ kind: 'gateway_only', payment_id: p.payment_id, order_id: p.order_id, ref_num: p.ref_num, bank_amount: null, gateway_amount: p.amount, card_pan: p.card_pan });
+    items.push({
+      kind: 'gateway_only',
+      payment_id: p.payment_id,
+      order_id: p.order_id,
+      ref_num: p.ref_num,
+      bank_amount: null,
+      gateway_amount: p.amount,
+      card_pan: p.card_pan,
+    });
   }
   const rank = (kind: BankReconciliationKind) => BANK_RECONCILIATION_KINDS.indexOf(kind);
-  return items.sort((a, b) => rank(a.kind) - rank(b.kind) || compareText(a.order_id, b.order_id) || compareText(a.ref_num ?? '', b.ref_num ?? ''));
+  return items.sort(
+    (a, b) =>
+      rank(a.kind) - rank(b.kind) ||
+      compareText(a.order_id, b.order_id) ||
+      compareText(a.ref_num ?? '', b.ref_num ?? ''),
+  );
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** How many items of each kind, every kind present (0 when none). */
-export function countByKind(items: readonly Pick<BankReconciliationItem, 'kind'>[]): Record<BankReconciliationKind, number> {
-  const counts: Record<BankReconciliationKind, number> = { matched: 0, bank_only: 0, gateway_only: 0, amount_mismatch: 0 };
+export function countByKind(
+  items: readonly Pick<BankReconciliationItem, 'kind'>[],
+): Record<BankReconciliationKind, number> {
+  const counts: Record<BankReconciliationKind, number> = {
+    matched: 0,
+    bank_only: 0,
+    gateway_only: 0,
+    amount_mismatch: 0,
+  };
   for (const item of items) counts[item.kind] += 1;
   return counts;
 }

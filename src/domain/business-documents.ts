@@ -86,7 +86,12 @@ export const LEGAL_NAME_MAX = 200;
  * Checks the typed fields; answers the normalized details, or the fields that
  * are wrong (every one of them, so a form can mark them all at once).
  */
-export function checkBusinessDetails(input: { legal_name: string; id_kind: string; national_id: string; iban: string }): { details: BusinessDetails } | { errors: DocumentsFieldError[] } {
+export function checkBusinessDetails(input: {
+  legal_name: string;
+  id_kind: string;
+  national_id: string;
+  iban: string;
+}): { details: BusinessDetails } | { errors: DocumentsFieldError[] } {
   const errors: DocumentsFieldError[] = [];
   const legalName = input.legal_name.trim().replace(/\s+/g, ' ');
   if (legalName.length === 0 || [...legalName].length > LEGAL_NAME_MAX) errors.push('legal_name');

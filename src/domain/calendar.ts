@@ -4,7 +4,12 @@
  */
 export const TEHRAN_TIME_ZONE = 'Asia/Tehran';
 
-const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: TEHRAN_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+const dayFormat = new Intl.DateTimeFormat('en-CA', {
+  timeZone: TEHRAN_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 /** `YYYY-MM-DD` (Gregorian) of the instant in Tehran. */
 export const tehranDay = (at: Date): string => dayFormat.format(at);
@@ -18,7 +23,9 @@ const offsetFormat = new Intl.DateTimeFormat('en-US', { timeZone: TEHRAN_TIME_ZO
  */
 export function tehranDayBounds(day: string): { start: Date; end: Date } {
   const offsetAt = (date: string) => {
-    const name = offsetFormat.formatToParts(new Date(`${date}T12:00:00Z`)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT+03:30';
+    const name =
+      offsetFormat.formatToParts(new Date(`${date}T12:00:00Z`)).find((p) => p.type === 'timeZoneName')?.value ??
+      'GMT+03:30';
     return name === 'GMT' ? '+00:00' : name.slice(3);
   };
   const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);

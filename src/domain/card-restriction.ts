@@ -63,10 +63,14 @@ export interface RestrictionProblem {
  * national code's check digit. The shapes (16 and 10 digits, at most five distinct cards) are the
  * schema's (payment-schemas.ts).
  */
-export function restrictionProblems(request: { allowed_cards?: readonly string[]; national_code?: string }): RestrictionProblem[] {
+export function restrictionProblems(request: {
+  allowed_cards?: readonly string[];
+  national_code?: string;
+}): RestrictionProblem[] {
   const problems: RestrictionProblem[] = [];
   (request.allowed_cards ?? []).forEach((card, i) => {
-    if (!isLuhnValid(card)) problems.push({ path: `allowed_cards.${i}`, message: 'is not a valid card number (its check digit is wrong)' });
+    if (!isLuhnValid(card))
+      problems.push({ path: `allowed_cards.${i}`, message: 'is not a valid card number (its check digit is wrong)' });
   });
   if (request.national_code !== undefined && !isNationalCodeValid(request.national_code)) {
     problems.push({ path: 'national_code', message: 'is not a valid national code (its check digit is wrong)' });

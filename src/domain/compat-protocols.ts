@@ -96,7 +96,8 @@ export function returnAddress(payment: ReturningPayment): string {
  * random digits (zibalTrackIdFromBytes), stored on the payment; a Zibal payment made before them
  * kept its tracking code, the one its merchant holds, which is also the fallback here.
  */
-export const zibalTrackId = (payment: { tracking_code: string; zibal_track_id?: string | null }): string => payment.zibal_track_id ?? payment.tracking_code;
+export const zibalTrackId = (payment: { tracking_code: string; zibal_track_id?: string | null }): string =>
+  payment.zibal_track_id ?? payment.tracking_code;
 
 /** The smallest and largest trackIds: sixteen digits, every one exact as a JSON (double) number. */
 const TRACK_ID_MIN = 10n ** 15n;
@@ -148,4 +149,5 @@ export const RIALS_PER_UNIT = { IRR: 1, IRT: 10 } as const;
 export type ZarinpalCurrency = keyof typeof RIALS_PER_UNIT;
 
 /** Rials shown in a payment's protocol currency; a fee that is not whole toman is rounded up (the merchant is never told less than it pays). */
-export const inProtocolUnit = (rials: number, currency: ZarinpalCurrency): number => Math.ceil(rials / RIALS_PER_UNIT[currency]);
+export const inProtocolUnit = (rials: number, currency: ZarinpalCurrency): number =>
+  Math.ceil(rials / RIALS_PER_UNIT[currency]);

@@ -20,7 +20,11 @@ export type ConfirmationRefusalReason = (typeof CONFIRMATION_REFUSAL_REASONS)[nu
  * The reason of a confirmation isGenuineConfirmation refused, the first that holds in the order above.
  * A ResNum is judged only where the answer carries one: SEP's VerifyTransaction detail has none.
  */
-export function confirmationRefusalReason(answer: ConfirmedAtBank, payment: { id: string; amount: number }, refNum: string): ConfirmationRefusalReason {
+export function confirmationRefusalReason(
+  answer: ConfirmedAtBank,
+  payment: { id: string; amount: number },
+  refNum: string,
+): ConfirmationRefusalReason {
   const resNum = (answer as { res_num?: unknown }).res_num;
   if (typeof resNum === 'string' && resNum !== '' && resNum !== payment.id) return 'other_payment';
   if (answer.terminal_matches !== true) return 'terminal';

@@ -17,7 +17,17 @@ import { chargedAmount, isVerified, type PaymentStatus } from './payment.ts';
 export const LEDGER_ACCOUNTS = ['clearing', 'held', 'balance', 'fees', 'refunds', 'payouts', 'beneficiaries'] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
-export const MOVEMENTS = ['capture', 'verify', 'reversal', 'refund', 'refund_succeeded', 'refund_failed', 'payout', 'payout_paid', 'beneficiary_payout'] as const;
+export const MOVEMENTS = [
+  'capture',
+  'verify',
+  'reversal',
+  'refund',
+  'refund_succeeded',
+  'refund_failed',
+  'payout',
+  'payout_paid',
+  'beneficiary_payout',
+] as const;
 export type Movement = (typeof MOVEMENTS)[number];
 
 export interface LedgerLine {
@@ -39,7 +49,12 @@ export function movementLines(movement: Movement, amount: number, fee = 0, split
       case 'capture': // the bank confirmed the customer's payment: held for the merchant until verify
         return [line('clearing', -amount), line('held', amount)];
       case 'verify': // the merchant verified: what the customer paid less our fee is theirs, less what its beneficiaries are owed
-        return [line('held', -amount), line('balance', amount - fee - splits), line('fees', fee), line('beneficiaries', splits)];
+        return [
+          line('held', -amount),
+          line('balance', amount - fee - splits),
+          line('fees', fee),
+          line('beneficiaries', splits),
+        ];
       case 'reversal': // an unverified payment goes back to the customer whole
         return [line('held', -amount), line('clearing', amount)];
       case 'refund': // a refund counts from the moment it is asked for; a split payment's takes `splits` of it from its beneficiaries' shares
@@ -98,7 +113,15 @@ export function expectedPaymentBalances(payment: {
   split_amount?: number;
   split_refunded?: number;
 }): Record<LedgerAccount, number> {
-  const zero: Record<LedgerAccount, number> = { clearing: 0, held: 0, balance: 0, fees: 0, refunds: 0, payouts: 0, beneficiaries: 0 };
+  const zero: Record<LedgerAccount, number> = {
+    clearing: 0,
+    held: 0,
+    balance: 0,
+    fees: 0,
+    refunds: 0,
+    payouts: 0,
+    beneficiaries: 0,
+  };
   const splits = payment.split_amount ?? 0;
   const splitsRefunded = payment.split_refunded ?? 0;
   const { status } = payment;

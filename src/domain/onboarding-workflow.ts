@@ -46,8 +46,22 @@ export interface OnboardingWorkflowInput {
 }
 
 /** The first state of a merchant's workflow, from its record (a new merchant, or one that existed before the workflow). */
-export function initialOnboardingState(merchantId: string, status: OnboardingStatus, version: number, rejectionReason: string | null): OnboardingState {
-  return { merchant_id: merchantId, status, version, rejection_reason: rejectionReason, review_round: 0, review_started_at_ms: null, reminder_due_at_ms: null, outbox: [] };
+export function initialOnboardingState(
+  merchantId: string,
+  status: OnboardingStatus,
+  version: number,
+  rejectionReason: string | null,
+): OnboardingState {
+  return {
+    merchant_id: merchantId,
+    status,
+    version,
+    rejection_reason: rejectionReason,
+    review_round: 0,
+    review_started_at_ms: null,
+    reminder_due_at_ms: null,
+    outbox: [],
+  };
 }
 
 /** What every Update answers: the merchant's onboarding as now recorded. */

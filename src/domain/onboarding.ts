@@ -21,10 +21,12 @@ export const ONBOARDING_STATUSES = [
 ] as const;
 export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
 
-export const isOnboardingStatus = (value: unknown): value is OnboardingStatus => (ONBOARDING_STATUSES as readonly unknown[]).includes(value);
+export const isOnboardingStatus = (value: unknown): value is OnboardingStatus =>
+  (ONBOARDING_STATUSES as readonly unknown[]).includes(value);
 
 /** What a merchant (or, for approve and reject, an operator) asks for. */
-export type OnboardingAction = 'add_domain' | 'submit_documents' | 'request_gateway' | 'approve' | 'reject' | 'activate_live';
+export type OnboardingAction =
+  'add_domain' | 'submit_documents' | 'request_gateway' | 'approve' | 'reject' | 'activate_live';
 
 /** Why a step is refused; each has one message for operators (below) and words in the dashboard. */
 export type OnboardingRefusalCode =
@@ -51,7 +53,8 @@ export const ONBOARDING_REFUSAL_MESSAGES: Readonly<Record<OnboardingRefusalCode,
 };
 
 /** A step's outcome: a move to a status (possibly the same one again, recorded as a new version), nothing to do, or a refusal. */
-export type OnboardingStep = { kind: 'move'; to: OnboardingStatus } | { kind: 'same' } | { kind: 'refused'; code: OnboardingRefusalCode };
+export type OnboardingStep =
+  { kind: 'move'; to: OnboardingStatus } | { kind: 'same' } | { kind: 'refused'; code: OnboardingRefusalCode };
 
 const move = (to: OnboardingStatus): OnboardingStep => ({ kind: 'move', to });
 const same: OnboardingStep = { kind: 'same' };

@@ -42,9 +42,20 @@ export const MAX_PAYMENTS_LIMIT = 1_000_000;
 
 const CollectSchema = Type.Object(
   Object.fromEntries(
-    COLLECTED_FIELDS.map((field) => [field, Type.Optional(StringEnum(COLLECT_RULES, { description: `ask the customer for their ${field}: \`optional\` or \`required\`; absent: not asked` }))]),
+    COLLECTED_FIELDS.map((field) => [
+      field,
+      Type.Optional(
+        StringEnum(COLLECT_RULES, {
+          description: `ask the customer for their ${field}: \`optional\` or \`required\`; absent: not asked`,
+        }),
+      ),
+    ]),
   ),
-  { additionalProperties: false, description: 'the fields the link page asks the customer for; they land in the payment metadata as `link_name`, `link_mobile`, `link_note`' },
+  {
+    additionalProperties: false,
+    description:
+      'the fields the link page asks the customer for; they land in the payment metadata as `link_name`, `link_mobile`, `link_note`',
+  },
 );
 
 export const PaymentLinkSchema = Type.Object(
@@ -52,11 +63,14 @@ export const PaymentLinkSchema = Type.Object(
     id: Type.String({ format: 'uuid', description: 'identifier of the link' }),
     slug: Type.String({ pattern: SLUG_PATTERN, description: "the link's name in its URL", examples: ['k7m2qr9xte'] }),
     url: Type.String({ format: 'uri', description: 'the page customers pay on: share this' }),
-    qr_url: Type.String({ format: 'uri', description: "an SVG QR code of `url`" }),
+    qr_url: Type.String({ format: 'uri', description: 'an SVG QR code of `url`' }),
     mode: StringEnum(KEY_MODES, { description: 'the mode of the key that created it; its payments are of this mode' }),
     title: Type.String({ description: 'what is sold, the page heading' }),
     description: Type.String({ description: 'more about it, shown under the title' }),
-    amount: Nullable(Type.Integer(), 'the fixed amount in rials; null when the customer chooses within min_amount..max_amount'),
+    amount: Nullable(
+      Type.Integer(),
+      'the fixed amount in rials; null when the customer chooses within min_amount..max_amount',
+    ),
     min_amount: Nullable(Type.Integer(), 'the least the customer may pay, in rials; null for a fixed amount'),
     max_amount: Nullable(Type.Integer(), 'the most the customer may pay, in rials; null for a fixed amount'),
     collect: CollectSchema,
@@ -64,7 +78,7 @@ export const PaymentLinkSchema = Type.Object(
     max_payments: Nullable(Type.Integer({ minimum: 1 }), 'how many payments the link takes; null: no limit'),
     payments_count: Type.Integer({
       description:
-        "payments of the link that hold a place against max_payments now: every one it started, but those that failed, were canceled, expired or were reversed, which gave theirs back (docs/PAYMENTS.md#payment-links)",
+        'payments of the link that hold a place against max_payments now: every one it started, but those that failed, were canceled, expired or were reversed, which gave theirs back (docs/PAYMENTS.md#payment-links)',
     }),
     active: Type.Boolean({ description: 'false once deactivated' }),
     created_at: Timestamp('creation time'),
@@ -74,24 +88,43 @@ export const PaymentLinkSchema = Type.Object(
 export type PaymentLink = Static<typeof PaymentLinkSchema>;
 
 export function createPaymentLinkRequestSchema(bounds: AmountBounds) {
-  const amount = (description: string) => Type.Optional(Type.Integer({ minimum: bounds.min, maximum: bounds.max, description, examples: [1_500_000] }));
+  const amount = (description: string) =>
+    Type.Optional(Type.Integer({ minimum: bounds.min, maximum: bounds.max, description, examples: [1_500_000] }));
   return Type.Object(
     {
-      title: Type.String({ minLength: 1, maxLength: 100, pattern: FREE_TEXT_PATTERN, description: 'what is sold', examples: ['Handmade notebook'] }),
-      description: Type.Optional(Type.String({ maxLength: 500, pattern: FREE_TEXT_PATTERN, description: 'more about it' })),
+      title: Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: FREE_TEXT_PATTERN,
+        description: 'what is sold',
+        examples: ['Handmade notebook'],
+      }),
+      description: Type.Optional(
+        Type.String({ maxLength: 500, pattern: FREE_TEXT_PATTERN, description: 'more about it' }),
+      ),
       amount: amount('a fixed amount in rials; give it, or min_amount and max_amount'),
       min_amount: amount('the least the customer may pay (with max_amount)'),
       max_amount: amount('the most the customer may pay (with min_amount)'),
       collect: Type.Optional(CollectSchema),
-      expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'the link takes no payment after this (must be in the future)' })),
-      max_payments: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAYMENTS_LIMIT, description: 'how many payments the link takes' })),
+      expires_at: Type.Optional(
+        Type.String({
+          format: 'date-time',
+          description: 'the link takes no payment after this (must be in the future)',
+        }),
+      ),
+      max_payments: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: MAX_PAYMENTS_LIMIT, description: 'how many payments the link takes' }),
+      ),
     },
     { additionalProperties: false },
   );
 }
 export type CreatePaymentLinkRequest = Static<ReturnType<typeof createPaymentLinkRequestSchema>>;
 
-export const PaymentLinkResponseSchema = Type.Object({ payment_link: PaymentLinkSchema }, { additionalProperties: false });
+export const PaymentLinkResponseSchema = Type.Object(
+  { payment_link: PaymentLinkSchema },
+  { additionalProperties: false },
+);
 export const ListPaymentLinksQuerySchema = listQuery({});
 export type ListPaymentLinksQuery = Static<typeof ListPaymentLinksQuerySchema>;
 export const PaymentLinkListSchema = listOf(PaymentLinkSchema);
@@ -105,10 +138,14 @@ export interface Problem {
 export function paymentLinkProblems(request: CreatePaymentLinkRequest, now: number): Problem[] {
   const problems: Problem[] = [];
   const { amount, min_amount: min, max_amount: max } = request;
-  if (amount !== undefined && (min !== undefined || max !== undefined)) problems.push({ path: 'amount', message: 'give a fixed amount or a range (min_amount, max_amount), not both' });
-  if (amount === undefined && (min === undefined || max === undefined)) problems.push({ path: 'amount', message: 'give a fixed amount, or both min_amount and max_amount' });
-  if (min !== undefined && max !== undefined && min > max) problems.push({ path: 'min_amount', message: 'must not exceed max_amount' });
-  if (request.expires_at !== undefined && !(Date.parse(request.expires_at) > now)) problems.push({ path: 'expires_at', message: 'must be in the future' });
+  if (amount !== undefined && (min !== undefined || max !== undefined))
+    problems.push({ path: 'amount', message: 'give a fixed amount or a range (min_amount, max_amount), not both' });
+  if (amount === undefined && (min === undefined || max === undefined))
+    problems.push({ path: 'amount', message: 'give a fixed amount, or both min_amount and max_amount' });
+  if (min !== undefined && max !== undefined && min > max)
+    problems.push({ path: 'min_amount', message: 'must not exceed max_amount' });
+  if (request.expires_at !== undefined && !(Date.parse(request.expires_at) > now))
+    problems.push({ path: 'expires_at', message: 'must be in the future' });
   return problems;
 }
 
@@ -126,7 +163,10 @@ export const LINK_OPEN_STATUSES = ['created', 'pending', 'paid'] as const;
 /** Why a link takes no payment now, or undefined when it does. */
 export type LinkUnavailable = 'payment_link_inactive' | 'payment_link_expired' | 'payment_link_used_up';
 
-export function linkUnavailability(link: Pick<PaymentLink, 'active' | 'expires_at' | 'max_payments' | 'payments_count'>, now: number): LinkUnavailable | undefined {
+export function linkUnavailability(
+  link: Pick<PaymentLink, 'active' | 'expires_at' | 'max_payments' | 'payments_count'>,
+  now: number,
+): LinkUnavailable | undefined {
   if (!link.active) return 'payment_link_inactive';
   if (link.expires_at !== null && now >= Date.parse(link.expires_at)) return 'payment_link_expired';
   if (link.max_payments !== null && link.payments_count >= link.max_payments) return 'payment_link_used_up';
@@ -134,11 +174,15 @@ export function linkUnavailability(link: Pick<PaymentLink, 'active' | 'expires_a
 }
 
 /** The amount a customer pays on the link: the fixed one, or theirs if within the range; a problem otherwise. */
-export function chosenAmount(link: Pick<PaymentLink, 'amount' | 'min_amount' | 'max_amount'>, offered: number | undefined): number | Problem {
+export function chosenAmount(
+  link: Pick<PaymentLink, 'amount' | 'min_amount' | 'max_amount'>,
+  offered: number | undefined,
+): number | Problem {
   if (link.amount !== null) return link.amount;
   const min = link.min_amount ?? 0;
   const max = link.max_amount ?? 0;
-  if (offered === undefined || !Number.isSafeInteger(offered)) return { path: 'amount', message: 'enter an amount in rials' };
+  if (offered === undefined || !Number.isSafeInteger(offered))
+    return { path: 'amount', message: 'enter an amount in rials' };
   if (offered < min || offered > max) return { path: 'amount', message: `must be between ${min} and ${max} rials` };
   return offered;
 }
@@ -157,8 +201,10 @@ export function collectedProblems(collect: Collect, answers: CollectedAnswers): 
       if (rule === 'required') problems.push({ path: field, message: 'is required' });
       continue;
     }
-    if (field === 'mobile' && !MOBILE.test(value)) problems.push({ path: field, message: 'must be a mobile number like 09121234567' });
-    if (field !== 'mobile' && (value.length > COLLECTED_LIMITS[field] || !FREE_TEXT.test(value))) problems.push({ path: field, message: `must be plain text of at most ${COLLECTED_LIMITS[field]} characters` });
+    if (field === 'mobile' && !MOBILE.test(value))
+      problems.push({ path: field, message: 'must be a mobile number like 09121234567' });
+    if (field !== 'mobile' && (value.length > COLLECTED_LIMITS[field] || !FREE_TEXT.test(value)))
+      problems.push({ path: field, message: `must be plain text of at most ${COLLECTED_LIMITS[field]} characters` });
   }
   return problems;
 }
@@ -184,7 +230,7 @@ const PERSIAN_AND_ARABIC_DIGITS = /[۰-۹٠-٩]/g;
  */
 export function amountFromText(text: string): number | undefined {
   const digits = text
-    .replace(PERSIAN_AND_ARABIC_DIGITS, (d) => String((d.codePointAt(0)! - (d >= '۰' ? 0x06f0 : 0x0660))))
+    .replace(PERSIAN_AND_ARABIC_DIGITS, (d) => String(d.codePointAt(0)! - (d >= '۰' ? 0x06f0 : 0x0660)))
     .replace(/[\s,٬،]/g, '');
   if (!/^[0-9]{1,16}$/.test(digits)) return undefined;
   const amount = Number(digits);

@@ -10,9 +10,25 @@ import { BANK_OUTCOMES, FEE_PAYERS, MAX_ADVANCE_SECONDS, PAYMENT_STATUSES } from
 import { KEY_MODES } from './merchant.ts';
 import { PAYMENT_ORIGINS } from './compat-protocols.ts';
 import { BANK_REFERENCE_PATTERN, MASKED_CARD_PAN_PATTERN, RRN_PATTERN } from './bank-confirmation.ts';
-import { CARD_NUMBER_PATTERN, MASKED_NATIONAL_CODE_PATTERN, MAX_ALLOWED_CARDS, NATIONAL_CODE_PATTERN } from './card-restriction.ts';
+import {
+  CARD_NUMBER_PATTERN,
+  MASKED_NATIONAL_CODE_PATTERN,
+  MAX_ALLOWED_CARDS,
+  NATIONAL_CODE_PATTERN,
+} from './card-restriction.ts';
 import { PaymentSplitSchema, SplitsRequestSchema } from './split-schemas.ts';
-import { CommaSeparatedEnum, DateTimeFilter, FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
+import {
+  CommaSeparatedEnum,
+  DateTimeFilter,
+  FailureSchema,
+  FREE_TEXT_PATTERN,
+  listOf,
+  listQuery,
+  Nullable,
+  StringEnum,
+  Timestamp,
+  type AmountBounds,
+} from './schema.ts';
 
 /** Limits of a payment's metadata (docs/PAYMENTS.md#metadata). */
 export const METADATA_LIMITS = { keys: 20, keyPattern: '^[A-Za-z0-9_-]{1,40}$', valueLength: 500 } as const;
@@ -45,10 +61,13 @@ export const PaymentPspSchema = Type.Object(
 );
 
 export const FeePayerSchema = StringEnum(FEE_PAYERS, {
-  description: "who pays the gateway's fee: `merchant` (taken from the amount at verify) or `customer` (added to the amount the bank charges)",
+  description:
+    "who pays the gateway's fee: `merchant` (taken from the amount at verify) or `customer` (added to the amount the bank charges)",
 });
 
-export const PaymentStatusSchema = StringEnum(PAYMENT_STATUSES, { description: 'Lifecycle status; see docs/PAYMENTS.md.' });
+export const PaymentStatusSchema = StringEnum(PAYMENT_STATUSES, {
+  description: 'Lifecycle status; see docs/PAYMENTS.md.',
+});
 
 export const PaymentSchema = Type.Object(
   {
@@ -59,7 +78,8 @@ export const PaymentSchema = Type.Object(
     fee: Type.Integer({ description: 'fee in rials; set at verify, 0 before and on reversed payments' }),
     fee_payer: FeePayerSchema,
     charged_amount: Type.Integer({
-      description: 'rials the customer is charged at the bank: `amount` when the merchant pays the fee, `amount` + the fee (fixed at create) when the customer does',
+      description:
+        'rials the customer is charged at the bank: `amount` when the merchant pays the fee, `amount` + the fee (fixed at create) when the customer does',
       examples: [1_515_000],
     }),
     refunded_amount: Type.Integer({ description: 'rials returned to the customer so far' }),
@@ -78,21 +98,32 @@ export const PaymentSchema = Type.Object(
     verified_at: Nullable(Timestamp('time of verify'), 'null until verified'),
     verify_deadline_at: Nullable(Timestamp('deadline for verify'), 'null until paid'),
     expires_at: Timestamp('end of the period in which the payment page can be used'),
-    settlement_status: StringEnum(['not_applicable', 'pending', 'settled'] as const, { description: '`not_applicable` for test payments' }),
+    settlement_status: StringEnum(['not_applicable', 'pending', 'settled'] as const, {
+      description: '`not_applicable` for test payments',
+    }),
     psp: Nullable(
       PaymentPspSchema,
       'the PSP and terminal that took the payment (gave it its bank token; docs/psps/routing.md); null until the customer is sent to a bank, and on payments made before routing (which went to SEP)',
     ),
-    created_via: StringEnum(PAYMENT_ORIGINS, { description: "the protocol that created the payment: `api` (this API), or ZarinPal's or Zibal's (docs/COMPAT.md)" }),
+    created_via: StringEnum(PAYMENT_ORIGINS, {
+      description: "the protocol that created the payment: `api` (this API), or ZarinPal's or Zibal's (docs/COMPAT.md)",
+    }),
     allowed_cards: Nullable(
       Type.Array(Type.String({ pattern: MASKED_CARD_PAN_PATTERN }), { maxItems: MAX_ALLOWED_CARDS }),
       'the only cards that may pay, masked (first six and last four digits); null when any card may',
     ),
-    national_code: Nullable(Type.String({ pattern: MASKED_NATIONAL_CODE_PATTERN }), "the payer's national code the merchant named, masked; null when none"),
-    payment_link: Nullable(Type.String({ format: 'uuid' }), 'the payment link the customer paid on (docs/PAYMENTS.md#payment-links); null for a payment the merchant created'),
+    national_code: Nullable(
+      Type.String({ pattern: MASKED_NATIONAL_CODE_PATTERN }),
+      "the payer's national code the merchant named, masked; null when none",
+    ),
+    payment_link: Nullable(
+      Type.String({ format: 'uuid' }),
+      'the payment link the customer paid on (docs/PAYMENTS.md#payment-links); null for a payment the merchant created',
+    ),
     splits: Type.Optional(
       Type.Array(PaymentSplitSchema, {
-        description: "the beneficiaries' shares (docs/PAYMENTS.md#split-settlement), on a payment created with `splits`: in the create answer, GET /payments/{id}, each entry of GET /payments and every `payment.*` event",
+        description:
+          "the beneficiaries' shares (docs/PAYMENTS.md#split-settlement), on a payment created with `splits`: in the create answer, GET /payments/{id}, each entry of GET /payments and every `payment.*` event",
       }),
     ),
   },
@@ -106,32 +137,60 @@ export const MERCHANT_REFERENCE_PATTERN = '^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\
 export function createPaymentRequestSchema(bounds: AmountBounds) {
   return Type.Object(
     {
-      amount: Type.Integer({ minimum: bounds.min, maximum: bounds.max, description: 'amount to charge, in rials', examples: [1_500_000] }),
+      amount: Type.Integer({
+        minimum: bounds.min,
+        maximum: bounds.max,
+        description: 'amount to charge, in rials',
+        examples: [1_500_000],
+      }),
       callback_url: Type.String({
         format: 'uri',
         maxLength: 2048,
-        description: "absolute https URL on one of the merchant's registered domains (http allowed for localhost in test mode)",
+        description:
+          "absolute https URL on one of the merchant's registered domains (http allowed for localhost in test mode)",
         examples: ['https://shop.example/checkout/return?order=1042'],
       }),
-      merchant_reference: Type.String({ minLength: 1, maxLength: 64, pattern: MERCHANT_REFERENCE_PATTERN, description: "the merchant's order reference", examples: ['order-1042'] }),
-      description: Type.Optional(Type.String({ maxLength: 255, pattern: FREE_TEXT_PATTERN, description: 'free text about the order', examples: ['Two notebooks'] })),
-      mobile: Type.Optional(Type.String({ pattern: '^09[0-9]{9}$', description: "customer's mobile number", examples: ['09121234567'] })),
+      merchant_reference: Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: MERCHANT_REFERENCE_PATTERN,
+        description: "the merchant's order reference",
+        examples: ['order-1042'],
+      }),
+      description: Type.Optional(
+        Type.String({
+          maxLength: 255,
+          pattern: FREE_TEXT_PATTERN,
+          description: 'free text about the order',
+          examples: ['Two notebooks'],
+        }),
+      ),
+      mobile: Type.Optional(
+        Type.String({ pattern: '^09[0-9]{9}$', description: "customer's mobile number", examples: ['09121234567'] }),
+      ),
       metadata: Type.Optional(MetadataSchema),
       fee_payer: Type.Optional(FeePayerSchema),
       allowed_cards: Type.Optional(
-        Type.Array(Type.String({ pattern: CARD_NUMBER_PATTERN, description: 'a full card number, 16 digits, with a valid Luhn check digit' }), {
-          minItems: 1,
-          maxItems: MAX_ALLOWED_CARDS,
-          uniqueItems: true,
-          description:
-            'only these cards may pay (up to 5); a payment paid with another is reversed at the bank and fails with `card_not_allowed`. Stored hashed and masked, never in full (docs/PAYMENTS.md#who-may-pay-cards-and-national-code)',
-          examples: [['6037991234567893']],
-        }),
+        Type.Array(
+          Type.String({
+            pattern: CARD_NUMBER_PATTERN,
+            description: 'a full card number, 16 digits, with a valid Luhn check digit',
+          }),
+          {
+            minItems: 1,
+            maxItems: MAX_ALLOWED_CARDS,
+            uniqueItems: true,
+            description:
+              'only these cards may pay (up to 5); a payment paid with another is reversed at the bank and fails with `card_not_allowed`. Stored hashed and masked, never in full (docs/PAYMENTS.md#who-may-pay-cards-and-national-code)',
+            examples: [['6037991234567893']],
+          },
+        ),
       ),
       national_code: Type.Optional(
         Type.String({
           pattern: NATIONAL_CODE_PATTERN,
-          description: "the account holder's national code (10 digits, valid check digit); stored masked; enforced only by PSPs that take one (none of the current connectors do)",
+          description:
+            "the account holder's national code (10 digits, valid check digit); stored masked; enforced only by PSPs that take one (none of the current connectors do)",
           examples: ['0499370899'],
         }),
       ),
@@ -151,7 +210,13 @@ export const CreatePaymentResponseSchema = Type.Object(
 );
 
 export const VerifyRequestSchema = Type.Object(
-  { amount: Type.Integer({ minimum: 1, description: 'the order amount in rials that the merchant expects', examples: [1_500_000] }) },
+  {
+    amount: Type.Integer({
+      minimum: 1,
+      description: 'the order amount in rials that the merchant expects',
+      examples: [1_500_000],
+    }),
+  },
   { additionalProperties: false },
 );
 export type VerifyRequest = Static<typeof VerifyRequestSchema>;
@@ -172,19 +237,42 @@ export const PaymentResponseSchema = Type.Object({ payment: PaymentSchema }, { a
 
 /** The filters of the payment list (all optional, all combined with AND): what reconciliation looks payments up by. */
 export const ListPaymentsQuerySchema = listQuery({
-  status: Type.Optional(CommaSeparatedEnum(PAYMENT_STATUSES, `one status or a comma-separated list of them (any of), e.g. \`paid,verified\`; statuses: ${PAYMENT_STATUSES.join(', ')}`, ['paid', 'verified'])),
-  merchant_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "the merchant's order reference, exactly" })),
-  tracking_code: Type.Optional(Type.String({ pattern: '^[0-9]{12}$', description: 'the tracking code shown to the customer (12 digits)', examples: ['482910375561'] })),
-  rrn: Type.Optional(Type.String({ pattern: RRN_PATTERN, description: "the bank's retrieval reference number (12 digits)", examples: ['403912775810'] })),
-  amount_gte: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'amount in rials at least this' })),
-  amount_lte: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'amount in rials at most this' })),
+  status: Type.Optional(
+    CommaSeparatedEnum(
+      PAYMENT_STATUSES,
+      `one status or a comma-separated list of them (any of), e.g. \`paid,verified\`; statuses: ${PAYMENT_STATUSES.join(', ')}`,
+      ['paid', 'verified'],
+    ),
+  ),
+  merchant_reference: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: "the merchant's order reference, exactly" }),
+  ),
+  tracking_code: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{12}$',
+      description: 'the tracking code shown to the customer (12 digits)',
+      examples: ['482910375561'],
+    }),
+  ),
+  rrn: Type.Optional(
+    Type.String({
+      pattern: RRN_PATTERN,
+      description: "the bank's retrieval reference number (12 digits)",
+      examples: ['403912775810'],
+    }),
+  ),
+  amount_gte: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'amount in rials at least this' }),
+  ),
+  amount_lte: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'amount in rials at most this' }),
+  ),
   created_gte: Type.Optional(DateTimeFilter('created at or after')),
   created_lt: Type.Optional(DateTimeFilter('created before')),
 });
 export type ListPaymentsQuery = Static<typeof ListPaymentsQuerySchema>;
 
 export const PaymentListSchema = listOf(PaymentSchema);
-
 
 /** `POST /test_helpers/payments/{id}/bank_outcome`: the simulated bank's answer. */
 export const BankOutcomeRequestSchema = Type.Object(
@@ -209,7 +297,12 @@ export const AdvanceClockRequestSchema = Type.Object(
 export function feePreviewQuerySchema(bounds: AmountBounds) {
   return Type.Object(
     {
-      amount: Type.Integer({ minimum: bounds.min, maximum: bounds.max, description: 'the payment amount in rials', examples: [1_500_000] }),
+      amount: Type.Integer({
+        minimum: bounds.min,
+        maximum: bounds.max,
+        description: 'the payment amount in rials',
+        examples: [1_500_000],
+      }),
       fee_payer: Type.Optional(FeePayerSchema),
     },
     { additionalProperties: false },
@@ -222,8 +315,14 @@ export const FeePreviewSchema = Type.Object(
     amount: Type.Integer({ description: 'the payment amount in rials (what verify checks)', examples: [1_500_000] }),
     fee_payer: FeePayerSchema,
     fee: Type.Integer({ description: "the gateway's fee in rials under your fee plan", examples: [15_000] }),
-    charged_amount: Type.Integer({ description: 'rials the customer will be charged at the bank', examples: [1_515_000] }),
-    merchant_receives: Type.Integer({ description: 'rials the payment adds to your balance at verify (before any refund)', examples: [1_500_000] }),
+    charged_amount: Type.Integer({
+      description: 'rials the customer will be charged at the bank',
+      examples: [1_515_000],
+    }),
+    merchant_receives: Type.Integer({
+      description: 'rials the payment adds to your balance at verify (before any refund)',
+      examples: [1_500_000],
+    }),
   },
   { additionalProperties: false },
 );

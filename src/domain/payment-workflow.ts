@@ -152,7 +152,10 @@ export const searchAttributes = {
 } as const;
 
 /** A payment's search attributes, as its workflows start with them: the status it has then, and what never changes. */
-export function paymentSearchAttributes(payment: Pick<Payment, 'status' | 'merchant_reference' | 'mode' | 'amount'>, merchantId: string): SearchAttributePair[] {
+export function paymentSearchAttributes(
+  payment: Pick<Payment, 'status' | 'merchant_reference' | 'mode' | 'amount'>,
+  merchantId: string,
+): SearchAttributePair[] {
   return [
     { key: searchAttributes.status, value: payment.status },
     { key: searchAttributes.merchantId, value: merchantId },

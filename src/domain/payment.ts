@@ -39,7 +39,11 @@ export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[
  * through, and the payment is the merchant's income (settlements, the ledger check, the compatible
  * APIs' "verified before"). One list, so SQL conditions are built from it too (src/db).
  */
-export const VERIFIED_STATUSES = ['verified', 'partially_refunded', 'refunded'] as const satisfies readonly PaymentStatus[];
+export const VERIFIED_STATUSES = [
+  'verified',
+  'partially_refunded',
+  'refunded',
+] as const satisfies readonly PaymentStatus[];
 
 /** Confirmed by the bank and kept (a reversed payment gave its money back): paid, or verified or later (bank reconciliation's view of a terminal's day). */
 export const CONFIRMED_STATUSES = ['paid', ...VERIFIED_STATUSES] as const satisfies readonly PaymentStatus[];
@@ -80,7 +84,10 @@ export function returnStatus(status: PaymentStatus): ReturnStatus {
 }
 
 /** The merchant's callback_url with our four return parameters added, its own query kept. */
-export function returnUrl(callbackUrl: string, payment: { id: string; status: PaymentStatus; merchant_reference: string; tracking_code: string }): string {
+export function returnUrl(
+  callbackUrl: string,
+  payment: { id: string; status: PaymentStatus; merchant_reference: string; tracking_code: string },
+): string {
   const url = new URL(callbackUrl);
   url.searchParams.set('payment_id', payment.id);
   url.searchParams.set('status', returnStatus(payment.status));
@@ -131,7 +138,10 @@ export function chargedAmount(payment: { amount: number; charged_amount?: number
  * which the driver may answer as strings. `customer_fee` is NOT NULL (0 where the merchant pays the
  * fee), so every row has both: the one way a recorded payment's charged amount is computed.
  */
-export function recordedChargedAmount(row: { amount: number | string | bigint; customer_fee: number | string | bigint }): number {
+export function recordedChargedAmount(row: {
+  amount: number | string | bigint;
+  customer_fee: number | string | bigint;
+}): number {
   return Number(row.amount) + Number(row.customer_fee);
 }
 
@@ -152,7 +162,10 @@ export function feeQuote(amount: number, plan: FeePlan, payer: FeePayer): FeeQuo
 }
 
 /** The fee a payment's verify records: the fee fixed at create when the customer pays it, else the merchant's plan on its amount. */
-export function feeAtVerify(payment: { amount: number; charged_amount?: number; fee_payer?: FeePayer }, plan: FeePlan): number {
+export function feeAtVerify(
+  payment: { amount: number; charged_amount?: number; fee_payer?: FeePayer },
+  plan: FeePlan,
+): number {
   return payment.fee_payer === 'customer' ? chargedAmount(payment) - payment.amount : computeFee(payment.amount, plan);
 }
 
@@ -179,15 +192,25 @@ export function verifyRefusal(
     case 'failed':
     case 'canceled':
     case 'expired':
-      return { code: 'payment_not_paid', message: `The payment is ${payment.status}; only a paid payment can be verified.` };
+      return {
+        code: 'payment_not_paid',
+        message: `The payment is ${payment.status}; only a paid payment can be verified.`,
+      };
     case 'pending':
       return { code: 'payment_pending', message: 'The bank has not confirmed this payment yet; verify again shortly.' };
     case 'reversed':
-      return { code: 'verify_deadline_passed', message: 'The verify deadline passed and the amount was returned to the customer.' };
+      return {
+        code: 'verify_deadline_passed',
+        message: 'The verify deadline passed and the amount was returned to the customer.',
+      };
     case 'paid': {
-      const deadline = payment.verify_deadline_at === null ? Number.POSITIVE_INFINITY : Date.parse(payment.verify_deadline_at);
+      const deadline =
+        payment.verify_deadline_at === null ? Number.POSITIVE_INFINITY : Date.parse(payment.verify_deadline_at);
       if (nowMs >= deadline) {
-        return { code: 'verify_deadline_passed', message: 'The verify deadline has passed; the amount is being returned to the customer.' };
+        return {
+          code: 'verify_deadline_passed',
+          message: 'The verify deadline has passed; the amount is being returned to the customer.',
+        };
       }
       return amountRefusal(payment.amount, amount);
     }
@@ -219,9 +242,15 @@ export function canceledByMerchant(payment: { status: PaymentStatus; failure: { 
  * `undefined` means yes: it is `created` (a transition follows) or it was
  * canceled by the merchant already (the same answer is given again).
  */
-export function cancelRefusal(payment: { status: PaymentStatus; failure: { code: string } | null }): PaymentChangeRefusal | undefined {
+export function cancelRefusal(payment: {
+  status: PaymentStatus;
+  failure: { code: string } | null;
+}): PaymentChangeRefusal | undefined {
   if (payment.status === 'created' || canceledByMerchant(payment)) return undefined;
-  return { code: 'payment_not_cancelable', message: `The payment is ${payment.status}; only a created payment can be canceled.` };
+  return {
+    code: 'payment_not_cancelable',
+    message: `The payment is ${payment.status}; only a created payment can be canceled.`,
+  };
 }
 
 /**
@@ -231,7 +260,10 @@ export function cancelRefusal(payment: { status: PaymentStatus; failure: { code:
  */
 export function reverseRefusal(payment: { status: PaymentStatus }): PaymentChangeRefusal | undefined {
   if (payment.status === 'paid' || payment.status === 'reversed') return undefined;
-  return { code: 'payment_not_reversible', message: `The payment is ${payment.status}; only a paid, unverified payment can be reversed.` };
+  return {
+    code: 'payment_not_reversible',
+    message: `The payment is ${payment.status}; only a paid, unverified payment can be reversed.`,
+  };
 }
 
 /** Why a payment ended without money: the `failure` a payment records, one wording for each. */
@@ -241,15 +273,23 @@ export const PAYMENT_FAILURES = {
   canceledByCustomer: { code: 'canceled_by_customer', message: 'The customer canceled the payment.' },
   canceledByMerchant: { code: 'canceled_by_merchant', message: 'The merchant canceled the payment.' },
   expired: { code: 'payment_expired', message: 'The payment page expired before the payment was made.' },
-  bankUnconfirmed: { code: 'bank_unconfirmed', message: 'The bank did not confirm the payment in time; it returns the money to the customer.' },
-  cardNotAllowed: { code: 'card_not_allowed', message: 'The payment was made with a card the merchant did not allow; the bank returns the money to the customer.' },
+  bankUnconfirmed: {
+    code: 'bank_unconfirmed',
+    message: 'The bank did not confirm the payment in time; it returns the money to the customer.',
+  },
+  cardNotAllowed: {
+    code: 'card_not_allowed',
+    message: 'The payment was made with a card the merchant did not allow; the bank returns the money to the customer.',
+  },
   confirmationMismatch: {
     code: 'confirmation_mismatch',
-    message: "The bank confirmed the payment with details the gateway cannot accept (another amount, terminal or reference); the bank was asked to return the money to the customer.",
+    message:
+      'The bank confirmed the payment with details the gateway cannot accept (another amount, terminal or reference); the bank was asked to return the money to the customer.',
   },
   verifyRefusedByBank: {
     code: 'bank_refused_verify',
-    message: "The bank refused the verify: it holds no payment to capture (it gave the money back to the customer itself, or was never paid).",
+    message:
+      'The bank refused the verify: it holds no payment to capture (it gave the money back to the customer itself, or was never paid).',
   },
 } as const satisfies Record<string, { code: string; message: string }>;
 
@@ -259,7 +299,10 @@ export function isPositiveAmount(amount: unknown): amount is number {
 }
 
 /** The refusal of an amount that isPositiveAmount rejects (verify's and a refund's), one wording. */
-export const NOT_A_POSITIVE_AMOUNT = { code: 'validation_failed', message: 'amount must be a positive integer' } as const;
+export const NOT_A_POSITIVE_AMOUNT = {
+  code: 'validation_failed',
+  message: 'amount must be a positive integer',
+} as const;
 
 /** `603799******1234`: a full card number is never stored, logged or shown. */
 export function maskCardPan(pan: string): string {
@@ -274,7 +317,10 @@ export function rialsToToman(rials: number): number {
 }
 
 /** A payment's metadata after a merchant's change: named keys set, keys given null removed, the rest kept. */
-export function mergeMetadata(current: Readonly<Record<string, string>>, change: Readonly<Record<string, string | null>>): Record<string, string> {
+export function mergeMetadata(
+  current: Readonly<Record<string, string>>,
+  change: Readonly<Record<string, string | null>>,
+): Record<string, string> {
   const merged: Record<string, string> = { ...current };
   for (const [key, value] of Object.entries(change)) {
     if (value === null) delete merged[key];

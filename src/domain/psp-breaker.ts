@@ -34,11 +34,18 @@ export interface BreakerSettings {
   probeTimeoutMs: number;
 }
 
-export const CLOSED_BREAKER: BreakerRecord = { state: 'closed', failures: 0, window_started_at: null, opened_at: null, probe_started_at: null };
+export const CLOSED_BREAKER: BreakerRecord = {
+  state: 'closed',
+  failures: 0,
+  window_started_at: null,
+  opened_at: null,
+  probe_started_at: null,
+};
 
 /** The state a caller should see at `now`: an open breaker whose time is up is half-open (the next request probes). */
 export function breakerStateAt(record: BreakerRecord, now: number, settings: BreakerSettings): BreakerState {
-  if (record.state === 'open' && record.opened_at !== null && now >= record.opened_at + settings.openMs) return 'half_open';
+  if (record.state === 'open' && record.opened_at !== null && now >= record.opened_at + settings.openMs)
+    return 'half_open';
   return record.state;
 }
 
@@ -47,7 +54,11 @@ export function breakerStateAt(record: BreakerRecord, now: number, settings: Bre
  * admits everyone; open admits no one until its time is up, then the first caller as the probe;
  * half-open admits no one while its probe is in flight.
  */
-export function admitRequest(record: BreakerRecord, now: number, settings: BreakerSettings): { admitted: boolean; probe: boolean; next: BreakerRecord } {
+export function admitRequest(
+  record: BreakerRecord,
+  now: number,
+  settings: BreakerSettings,
+): { admitted: boolean; probe: boolean; next: BreakerRecord } {
   if (record.state === 'closed') return { admitted: true, probe: false, next: record };
   const probeDue =
     record.state === 'open'
@@ -71,7 +82,8 @@ export function afterFailure(record: BreakerRecord, now: number, settings: Break
   const windowOver = record.window_started_at === null || now >= record.window_started_at + settings.windowMs;
   const failures = windowOver ? 1 : record.failures + 1;
   const windowStartedAt = windowOver ? now : record.window_started_at;
-  if (failures >= settings.failures) return { state: 'open', failures, window_started_at: windowStartedAt, opened_at: now, probe_started_at: null };
+  if (failures >= settings.failures)
+    return { state: 'open', failures, window_started_at: windowStartedAt, opened_at: now, probe_started_at: null };
   return { ...record, failures, window_started_at: windowStartedAt };
 }
 

@@ -80,24 +80,44 @@ export interface TerminalReservation {
 }
 
 /** The reservation of a terminal, if it has one. */
-export function reservationOf(reservations: readonly TerminalReservation[], terminal: { psp: string; terminal_id: string }): TerminalReservation | undefined {
-  return reservations.find((r) => r.psp === terminal.psp && r.terminal_id === terminal.terminal_id && r.merchant_ids.length > 0);
+export function reservationOf(
+  reservations: readonly TerminalReservation[],
+  terminal: { psp: string; terminal_id: string },
+): TerminalReservation | undefined {
+  return reservations.find(
+    (r) => r.psp === terminal.psp && r.terminal_id === terminal.terminal_id && r.merchant_ids.length > 0,
+  );
 }
 
 /** Whether a merchant's payments may go to a terminal: it is anyone's, or reserved for this merchant among others. */
-export function mayUseTerminal(reservations: readonly TerminalReservation[], merchantId: string, terminal: { psp: string; terminal_id: string }): boolean {
+export function mayUseTerminal(
+  reservations: readonly TerminalReservation[],
+  merchantId: string,
+  terminal: { psp: string; terminal_id: string },
+): boolean {
   const reserved = reservationOf(reservations, terminal);
   return reserved === undefined || reserved.merchant_ids.includes(merchantId);
 }
 
 /** The default route: every configured terminal of the mode, in the order given (the gateway's order of PSP names), each its own priority. */
 export function defaultRoute(configured: readonly { psp: string; terminal_id: string }[]): RouteEntry[] {
-  return configured.map(({ psp, terminal_id }, position) => ({ position, priority: position, psp, terminal_id, weight: 1, min_amount: null, max_amount: null }));
+  return configured.map(({ psp, terminal_id }, position) => ({
+    position,
+    priority: position,
+    psp,
+    terminal_id,
+    weight: 1,
+    min_amount: null,
+    max_amount: null,
+  }));
 }
 
 /** Whether `amount` is within the entry's range. */
 export function takesAmount(entry: Pick<RouteEntry, 'min_amount' | 'max_amount'>, amount: number): boolean {
-  return (entry.min_amount === null || amount >= entry.min_amount) && (entry.max_amount === null || amount <= entry.max_amount);
+  return (
+    (entry.min_amount === null || amount >= entry.min_amount) &&
+    (entry.max_amount === null || amount <= entry.max_amount)
+  );
 }
 
 /** FNV-1a, 32 bits: a small, stable hash (no Node built-ins in the domain); enough to spread payment ids. */
@@ -121,7 +141,14 @@ function draw(paymentId: string, entry: RouteEntry): number {
  */
 function byWeight(paymentId: string, entries: RouteEntry[]): RouteEntry[] {
   const keyed = entries.map((entry) => ({ entry, key: Math.log(draw(paymentId, entry)) / Math.max(1, entry.weight) }));
-  return keyed.sort((a, b) => b.key - a.key || a.entry.psp.localeCompare(b.entry.psp) || a.entry.terminal_id.localeCompare(b.entry.terminal_id)).map((k) => k.entry);
+  return keyed
+    .sort(
+      (a, b) =>
+        b.key - a.key ||
+        a.entry.psp.localeCompare(b.entry.psp) ||
+        a.entry.terminal_id.localeCompare(b.entry.terminal_id),
+    )
+    .map((k) => k.entry);
 }
 
 /** The payment's candidates, in the order to try them (see the module's comment). */
@@ -155,7 +182,11 @@ export function planRoute({
     const key = `${entry.psp}|${entry.terminal_id}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    candidates.push({ psp: entry.psp, terminal_id: entry.terminal_id, breaker: breakerOf(entry.psp, entry.terminal_id) });
+    candidates.push({
+      psp: entry.psp,
+      terminal_id: entry.terminal_id,
+      breaker: breakerOf(entry.psp, entry.terminal_id),
+    });
   }
   // Stable: open terminals keep their relative order, after every other.
   return [...candidates.filter((c) => c.breaker !== 'open'), ...candidates.filter((c) => c.breaker === 'open')];
@@ -167,11 +198,14 @@ export function routeProblem(entries: readonly RouteEntry[]): string | undefined
   if (entries.length > ROUTE_ENTRIES_MAX) return `a route names at most ${ROUTE_ENTRIES_MAX} PSPs`;
   const seen = new Set<string>();
   for (const e of entries) {
-    if (!Number.isInteger(e.weight) || e.weight < 1 || e.weight > ROUTE_WEIGHT_MAX) return `weight of ${e.psp} must be a whole number from 1 to ${ROUTE_WEIGHT_MAX}`;
+    if (!Number.isInteger(e.weight) || e.weight < 1 || e.weight > ROUTE_WEIGHT_MAX)
+      return `weight of ${e.psp} must be a whole number from 1 to ${ROUTE_WEIGHT_MAX}`;
     for (const bound of [e.min_amount, e.max_amount]) {
-      if (bound !== null && (!Number.isSafeInteger(bound) || bound < 0)) return `amount range of ${e.psp} must be whole rials, 0 or more`;
+      if (bound !== null && (!Number.isSafeInteger(bound) || bound < 0))
+        return `amount range of ${e.psp} must be whole rials, 0 or more`;
     }
-    if (e.min_amount !== null && e.max_amount !== null && e.min_amount > e.max_amount) return `amount range of ${e.psp} is empty (${e.min_amount}-${e.max_amount})`;
+    if (e.min_amount !== null && e.max_amount !== null && e.min_amount > e.max_amount)
+      return `amount range of ${e.psp} is empty (${e.min_amount}-${e.max_amount})`;
     const key = `${e.psp}|${e.terminal_id}|${e.min_amount}|${e.max_amount}`;
     if (seen.has(key)) return `${e.psp} is named twice with the same amount range`;
     seen.add(key);

@@ -4,14 +4,30 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { REFUND_METHODS, REFUND_STATUSES } from './refund.ts';
-import { DateTimeFilter, FailureSchema, FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp, type AmountBounds } from './schema.ts';
+import {
+  DateTimeFilter,
+  FailureSchema,
+  FREE_TEXT_PATTERN,
+  listOf,
+  listQuery,
+  Nullable,
+  StringEnum,
+  Timestamp,
+  type AmountBounds,
+} from './schema.ts';
 
 export const RefundSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid', description: 'identifier of the refund' }),
     payment_id: Type.String({ format: 'uuid', description: 'the refunded payment' }),
-    amount: Type.Integer({ minimum: 1, description: 'rials returned to the customer by this refund', examples: [500_000] }),
-    status: StringEnum(REFUND_STATUSES, { description: '`pending` until the bank answers, then `succeeded` or `failed`' }),
+    amount: Type.Integer({
+      minimum: 1,
+      description: 'rials returned to the customer by this refund',
+      examples: [500_000],
+    }),
+    status: StringEnum(REFUND_STATUSES, {
+      description: '`pending` until the bank answers, then `succeeded` or `failed`',
+    }),
     reason: Nullable(Type.String(), "the merchant's reason, if given"),
     created_at: Timestamp('creation time'),
     succeeded_at: Nullable(Timestamp('time the bank confirmed the refund'), 'null unless succeeded'),
@@ -20,7 +36,10 @@ export const RefundSchema = Type.Object(
       description:
         "how the refund reaches the customer, chosen by what the payment's PSP offers: `psp_refund` (the PSP's refund operation), `reversal` (the whole payment reversed at the PSP within its reversal window), `iban_payout` (a bank transfer to `destination_iban`)",
     }),
-    destination_iban: Nullable(Type.String({ pattern: '^IR[0-9]{24}$', description: "the customer's Sheba IBAN the merchant gave" }), 'null unless given with the refund'),
+    destination_iban: Nullable(
+      Type.String({ pattern: '^IR[0-9]{24}$', description: "the customer's Sheba IBAN the merchant gave" }),
+      'null unless given with the refund',
+    ),
   },
   { additionalProperties: false },
 );
@@ -30,9 +49,22 @@ export function createRefundRequestSchema(bounds: AmountBounds) {
   return Type.Object(
     {
       amount: Type.Optional(
-        Type.Integer({ minimum: 1, maximum: bounds.max, description: 'rials to refund; default: everything not yet refunded', examples: [500_000] }),
+        Type.Integer({
+          minimum: 1,
+          maximum: bounds.max,
+          description: 'rials to refund; default: everything not yet refunded',
+          examples: [500_000],
+        }),
       ),
-      reason: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: FREE_TEXT_PATTERN, description: 'free text kept with the refund', examples: ['Item out of stock'] })),
+      reason: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 255,
+          pattern: FREE_TEXT_PATTERN,
+          description: 'free text kept with the refund',
+          examples: ['Item out of stock'],
+        }),
+      ),
       destination_iban: Type.Optional(
         Type.String({
           pattern: '^IR[0-9]{24}$',

@@ -30,7 +30,8 @@ export interface RefundRefusal {
 }
 
 /** Rials that may still be refunded; pending refunds already count as refunded. */
-export const refundableAmount = (payment: Pick<Refundable, 'amount' | 'charged_amount' | 'refunded_amount'>) => chargedAmount(payment) - payment.refunded_amount;
+export const refundableAmount = (payment: Pick<Refundable, 'amount' | 'charged_amount' | 'refunded_amount'>) =>
+  chargedAmount(payment) - payment.refunded_amount;
 
 /**
  * Whether a refund of `amount` (null: everything left) may be taken now.
@@ -42,17 +43,26 @@ export function refundRefusal(
   windowOpen: boolean,
 ): RefundRefusal | undefined {
   if (payment.status === 'refunded') {
-    return { code: 'payment_not_refundable', message: 'The payment has been refunded in full; nothing is left to refund.' };
+    return {
+      code: 'payment_not_refundable',
+      message: 'The payment has been refunded in full; nothing is left to refund.',
+    };
   }
   if (!REFUNDABLE_STATUSES.includes(payment.status)) {
-    return { code: 'payment_not_refundable', message: `The payment is ${payment.status}; only a verified payment can be refunded.` };
+    return {
+      code: 'payment_not_refundable',
+      message: `The payment is ${payment.status}; only a verified payment can be refunded.`,
+    };
   }
   if (!windowOpen) {
     return { code: 'payment_not_refundable', message: "The payment's refund window has closed." };
   }
   const left = refundableAmount(payment);
   if (amount !== null && amount > left) {
-    return { code: 'refund_exceeds_amount', message: `The refund amount is more than the ${left} rials left to refund on this payment.` };
+    return {
+      code: 'refund_exceeds_amount',
+      message: `The refund amount is more than the ${left} rials left to refund on this payment.`,
+    };
   }
   return undefined;
 }
@@ -82,13 +92,19 @@ export function recordedRefundRefusal(
 }
 
 /** A verified payment's status for the amount refunded so far (pending refunds included): refunded once all the customer paid is. */
-export function statusAfterRefunds(payment: Pick<Refundable, 'amount' | 'charged_amount'>, refundedAmount: number): PaymentStatus {
+export function statusAfterRefunds(
+  payment: Pick<Refundable, 'amount' | 'charged_amount'>,
+  refundedAmount: number,
+): PaymentStatus {
   if (refundedAmount <= 0) return 'verified';
   return refundedAmount >= chargedAmount(payment) ? 'refunded' : 'partially_refunded';
 }
 
 /** The `failure` a refund records when the bank does not pay it out: the bank's refusal code (or `refund_failed`), one wording. */
-export const refundPayoutFailure = (code: string) => ({ code, message: 'The bank did not accept the refund; its amount is refundable again.' });
+export const refundPayoutFailure = (code: string) => ({
+  code,
+  message: 'The bank did not accept the refund; its amount is refundable again.',
+});
 
 /**
  * How a refund reaches the customer (docs/PAYMENTS.md#how-a-refund-is-paid-out), chosen when it is
@@ -137,17 +153,20 @@ export function refundMethod(
   if (capabilities.refund === 'partial') return { method: 'psp_refund' };
   const whole = payment.refunded_amount === 0 && amount === chargedAmount(payment);
   const reversible =
-    capabilities.capture === 'verify' && payment.paid_at !== null && nowMs < Date.parse(payment.paid_at) + capabilities.reversalWindowMs - REVERSAL_MARGIN_MS;
+    capabilities.capture === 'verify' &&
+    payment.paid_at !== null &&
+    nowMs < Date.parse(payment.paid_at) + capabilities.reversalWindowMs - REVERSAL_MARGIN_MS;
   if (whole && reversible) return { method: 'reversal' };
   if (destinationIban !== null) return { method: 'iban_payout' };
   const minutes = Math.round(capabilities.reversalWindowMs / 60_000);
-  const why = capabilities.capture === 'settle'
-    ? 'a payment it has settled cannot be reversed'
-    : capabilities.capture === 'merchant_verify'
-    ? 'it has no reversal'
-    : whole
-    ? `its reversal window (${minutes} minutes after the payment) has closed`
-    : `a reversal returns the whole payment only, within ${minutes} minutes of it`;
+  const why =
+    capabilities.capture === 'settle'
+      ? 'a payment it has settled cannot be reversed'
+      : capabilities.capture === 'merchant_verify'
+        ? 'it has no reversal'
+        : whole
+          ? `its reversal window (${minutes} minutes after the payment) has closed`
+          : `a reversal returns the whole payment only, within ${minutes} minutes of it`;
   return {
     code: 'refund_needs_iban',
     message: `PSP ${capabilities.psp} has no refund operation and ${why}: give destination_iban, the customer's Sheba IBAN (IR and 24 digits), and the refund is paid there by bank transfer.`,

@@ -11,7 +11,10 @@ export const REPORT_MAX_DAYS = 366;
 export const PaymentsReportQuerySchema = Type.Object(
   {
     created_gte: DateTimeFilter('payments created at or after this instant'),
-    created_lt: DateTimeFilter(`payments created before this instant; at most ${REPORT_MAX_DAYS} days after created_gte`, '2026-12-01T00:00:00Z'),
+    created_lt: DateTimeFilter(
+      `payments created before this instant; at most ${REPORT_MAX_DAYS} days after created_gte`,
+      '2026-12-01T00:00:00Z',
+    ),
   },
   { additionalProperties: false },
 );

@@ -10,7 +10,7 @@
 
 /** The business rule for records of money and of the merchants behind it. */
 export const RECORDS_KEPT =
-  'kept for at least 10 years; nothing deletes them; archiving old rows to cold storage (by partition) is the operator\'s step';
+  "kept for at least 10 years; nothing deletes them; archiving old rows to cold storage (by partition) is the operator's step";
 
 export interface KeptRule {
   rule: 'kept';
@@ -33,8 +33,14 @@ export interface PrunedRule {
 export type RetentionRule = KeptRule | PrunedRule;
 
 const record = (what: string): KeptRule => ({ rule: 'kept', why: `${what}: ${RECORDS_KEPT}` });
-const account = (what: string): KeptRule => ({ rule: 'kept', why: `${what}; kept while the merchant is, and as long as the records that name it` });
-const setting = (what: string): KeptRule => ({ rule: 'kept', why: `${what}; one row per setting in force, replaced or deleted by the command that changes it, never by age` });
+const account = (what: string): KeptRule => ({
+  rule: 'kept',
+  why: `${what}; kept while the merchant is, and as long as the records that name it`,
+});
+const setting = (what: string): KeptRule => ({
+  rule: 'kept',
+  why: `${what}; one row per setting in force, replaced or deleted by the command that changes it, never by age`,
+});
 
 /** Every table, by name. */
 export const RETENTION_RULES = {
@@ -53,7 +59,9 @@ export const RETENTION_RULES = {
   bank_reconciliation_runs: record('the proof that a day was reconciled with the PSP before it was settled'),
   bank_reconciliation_items: record('each difference a bank reconciliation found'),
   audit_log: record('who did what in the dashboard (keys, refunds, webhooks, the settlement IBAN)'),
-  onboarding_events: record("the onboarding's steps and the operator's decisions with their reasons (know-your-customer)"),
+  onboarding_events: record(
+    "the onboarding's steps and the operator's decisions with their reasons (know-your-customer)",
+  ),
   // Accounts and what the records name.
   merchants: account('the merchant, its fee plan and settlement IBAN'),
   merchant_domains: account("the merchant's site domains (deleted by the merchant, never by age)"),
@@ -124,7 +132,8 @@ export const RETENTION_RULES = {
     age: "the merchant's onboarding_updated_at (rejected sets), the submission's created_at (drafts)",
     after: 'REJECTED_DOCUMENTS_RETENTION_DAYS (90 days) after the rejection; a draft after 7 days',
     setting: 'REJECTED_DOCUMENTS_RETENTION_DAYS',
-    only_if: "the set is a rejected one (the merchant's documents still stand rejected) or a draft never taken; the file in DOCUMENTS_DIR goes with its row",
+    only_if:
+      "the set is a rejected one (the merchant's documents still stand rejected) or a draft never taken; the file in DOCUMENTS_DIR goes with its row",
     why: 'identity documents the gateway will not use are not kept; the approved set and the one under review are kept with the merchant',
   },
   merchant_document_submissions: {
@@ -138,7 +147,9 @@ export const RETENTION_RULES = {
 } as const satisfies Record<string, RetentionRule>;
 
 export type RetainedTable = keyof typeof RETENTION_RULES;
-export type PrunedTable = { [T in RetainedTable]: (typeof RETENTION_RULES)[T]['rule'] extends 'pruned' ? T : never }[RetainedTable];
+export type PrunedTable = {
+  [T in RetainedTable]: (typeof RETENTION_RULES)[T]['rule'] extends 'pruned' ? T : never;
+}[RetainedTable];
 
 /**
  * The pruned tables in the order a run takes them: a row before the row it references

@@ -12,14 +12,20 @@ export const Timestamp = (description: string) =>
   Type.String({ format: 'date-time', description, examples: ['2026-11-21T10:15:30.123Z'] });
 
 /** A string enum that is a plain `enum` in JSON Schema and a literal union in TypeScript. */
-export const StringEnum = <T extends string>(values: readonly T[], options: { description?: string; default?: T } = {}) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+export const StringEnum = <T extends string>(
+  values: readonly T[],
+  options: { description?: string; default?: T } = {},
+) => Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
 
 /**
  * One value of `values`, or several separated by commas (`paid,verified`):
  * a string in JSON Schema, checked by a pattern that admits only those values.
  */
-export const CommaSeparatedEnum = <T extends string>(values: readonly T[], description: string, example: readonly T[] = values.slice(0, 2)) => {
+export const CommaSeparatedEnum = <T extends string>(
+  values: readonly T[],
+  description: string,
+  example: readonly T[] = values.slice(0, 2),
+) => {
   const one = `(?:${values.join('|')})`;
   return Type.String({ pattern: `^${one}(?:,${one})*$`, maxLength: 500, description, examples: [example.join(',')] });
 };
@@ -28,7 +34,8 @@ export const CommaSeparatedEnum = <T extends string>(values: readonly T[], descr
 export const commaSeparated = <T extends string>(text: string): T[] => [...new Set(text.split(','))] as T[];
 
 /** A query filter on an instant (RFC 3339 date-time). */
-export const DateTimeFilter = (description: string, example = '2026-11-01T00:00:00Z') => Type.String({ format: 'date-time', description, examples: [example] });
+export const DateTimeFilter = (description: string, example = '2026-11-01T00:00:00Z') =>
+  Type.String({ format: 'date-time', description, examples: [example] });
 
 /** No control characters (bidi overrides included) in free text. */
 export const FREE_TEXT_PATTERN = '^[^\\x00-\\x1F\\x7F\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$';
@@ -59,8 +66,11 @@ export const listOf = <T extends TSchema>(item: T) =>
 
 const PAGE_QUERY = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size' })),
-  cursor: Type.Optional(Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'next_cursor of the previous page' })),
+  cursor: Type.Optional(
+    Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'next_cursor of the previous page' }),
+  ),
 };
 
 /** The query of every list: `limit` and `cursor`, plus the list's own filters. */
-export const listQuery = <P extends TProperties>(filters: P) => Type.Object({ ...PAGE_QUERY, ...filters }, { additionalProperties: false });
+export const listQuery = <P extends TProperties>(filters: P) =>
+  Type.Object({ ...PAGE_QUERY, ...filters }, { additionalProperties: false });

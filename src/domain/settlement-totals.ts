@@ -59,8 +59,22 @@ export interface SettlementDraft {
  * The settlement of `payments` (the covered ones), the refunds (a refund of a payment neither covered now
  * nor settled before waits for its payment) and the covered payments' shares.
  */
-export function settlementDraft(payments: readonly SettleablePayment[], refunds: readonly SettleableRefund[], shares: readonly SettleableShare[]): SettlementDraft {
-  const draft: SettlementDraft = { lines: [], gross: 0, fees: 0, refunds: 0, splits: 0, net: 0, payment_count: 0, refund_count: 0, beneficiaries: new Map() };
+export function settlementDraft(
+  payments: readonly SettleablePayment[],
+  refunds: readonly SettleableRefund[],
+  shares: readonly SettleableShare[],
+): SettlementDraft {
+  const draft: SettlementDraft = {
+    lines: [],
+    gross: 0,
+    fees: 0,
+    refunds: 0,
+    splits: 0,
+    net: 0,
+    payment_count: 0,
+    refund_count: 0,
+    beneficiaries: new Map(),
+  };
   const covered = new Set(payments.map((p) => p.id));
   for (const p of payments) {
     draft.lines.push({ kind: 'payment', object_id: p.id, payment_id: p.id, amount: p.charged, fee: p.fee, iban: null });
@@ -70,19 +84,40 @@ export function settlementDraft(payments: readonly SettleablePayment[], refunds:
   }
   for (const r of refunds) {
     if (r.status === 'failed') {
-      draft.lines.push({ kind: 'refund_return', object_id: r.id, payment_id: r.payment_id, amount: r.amount, fee: 0, iban: null });
+      draft.lines.push({
+        kind: 'refund_return',
+        object_id: r.id,
+        payment_id: r.payment_id,
+        amount: r.amount,
+        fee: 0,
+        iban: null,
+      });
       draft.refunds -= r.amount;
     } else {
       // A refund of a payment still within the hold waits for its payment.
       if (!r.payment_settled && !covered.has(r.payment_id)) continue;
-      draft.lines.push({ kind: 'refund', object_id: r.id, payment_id: r.payment_id, amount: -r.amount, fee: 0, iban: null });
+      draft.lines.push({
+        kind: 'refund',
+        object_id: r.id,
+        payment_id: r.payment_id,
+        amount: -r.amount,
+        fee: 0,
+        iban: null,
+      });
       draft.refunds += r.amount;
     }
     draft.refund_count += 1;
   }
   for (const share of shares) {
     if (share.owed === 0) continue;
-    draft.lines.push({ kind: 'split', object_id: share.id, payment_id: share.payment_id, amount: -share.owed, fee: 0, iban: share.iban });
+    draft.lines.push({
+      kind: 'split',
+      object_id: share.id,
+      payment_id: share.payment_id,
+      amount: -share.owed,
+      fee: 0,
+      iban: share.iban,
+    });
     draft.splits += share.owed;
     const payout = draft.beneficiaries.get(share.beneficiary_id) ?? { iban: share.iban, amount: 0 };
     payout.amount += share.owed;

@@ -42,7 +42,8 @@ export type SettlementOutcome =
   | { result: 'carried'; net: number }
   | { result: 'skipped'; reason: 'no_iban' };
 
-export const settlementWorkflowId = (settlementId: string, attempt = 1) => (attempt === 1 ? `settlement-${settlementId}` : `settlement-${settlementId}-attempt-${attempt}`);
+export const settlementWorkflowId = (settlementId: string, attempt = 1) =>
+  attempt === 1 ? `settlement-${settlementId}` : `settlement-${settlementId}-attempt-${attempt}`;
 
 /** The payout's key at the bank: one transfer per settlement and attempt, whatever retries in between. */
 export const payoutKey = (settlementId: string, attempt: number) => `payout:${settlementId}:${attempt}`;

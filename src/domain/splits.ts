@@ -28,10 +28,16 @@ export function splitProblems(splits: readonly SplitRequest[]): { path: string; 
   const seen = new Set<string>();
   splits.forEach((split, i) => {
     const iban = normalizeSheba(split.iban);
-    if (!isValidSheba(iban)) problems.push({ path: `splits/${i}/iban`, message: 'must be a Sheba IBAN (IR and 24 digits whose check digits hold)' });
-    else if (seen.has(iban)) problems.push({ path: `splits/${i}/iban`, message: 'names the same IBAN as an earlier split' });
+    if (!isValidSheba(iban))
+      problems.push({
+        path: `splits/${i}/iban`,
+        message: 'must be a Sheba IBAN (IR and 24 digits whose check digits hold)',
+      });
+    else if (seen.has(iban))
+      problems.push({ path: `splits/${i}/iban`, message: 'names the same IBAN as an earlier split' });
     seen.add(iban);
-    if (!Number.isSafeInteger(split.amount) || split.amount <= 0) problems.push({ path: `splits/${i}/amount`, message: 'must be a positive integer' });
+    if (!Number.isSafeInteger(split.amount) || split.amount <= 0)
+      problems.push({ path: `splits/${i}/amount`, message: 'must be a positive integer' });
   });
   return problems;
 }
@@ -45,7 +51,8 @@ export function splittableAmount(amount: number, plan: FeePlan, payer: FeePayer)
   return feeQuote(amount, plan, payer).merchant_receives;
 }
 
-export const splitTotal = (splits: readonly { amount: number }[]): number => splits.reduce((sum, s) => sum + s.amount, 0);
+export const splitTotal = (splits: readonly { amount: number }[]): number =>
+  splits.reduce((sum, s) => sum + s.amount, 0);
 
 /** One share as a refund sees it: what is left of it, and whether a settlement already paid it out. */
 export interface ShareForRefund {
@@ -69,15 +76,26 @@ export interface RefundAllocation {
  * remainder (ties to the earlier share, so the same inputs always give the same answer). A share a
  * settlement already paid out is not clawed back: its part comes from the merchant's balance too.
  */
-export function allocateSplitRefund(refund: number, merchantLeft: number, shares: readonly ShareForRefund[]): RefundAllocation {
-  if (!Number.isSafeInteger(refund) || refund <= 0) throw new Error(`refund ${refund} is not a positive whole number of rials`);
+export function allocateSplitRefund(
+  refund: number,
+  merchantLeft: number,
+  shares: readonly ShareForRefund[],
+): RefundAllocation {
+  if (!Number.isSafeInteger(refund) || refund <= 0)
+    throw new Error(`refund ${refund} is not a positive whole number of rials`);
   const fromMerchant = Math.min(refund, Math.max(0, merchantLeft));
   let rest = refund - fromMerchant;
-  const open = shares.map((s, index) => ({ id: s.id, index, left: s.settled ? 0 : s.amount - s.refunded })).filter((s) => s.left > 0);
+  const open = shares
+    .map((s, index) => ({ id: s.id, index, left: s.settled ? 0 : s.amount - s.refunded }))
+    .filter((s) => s.left > 0);
   const openTotal = open.reduce((sum, s) => sum + s.left, 0);
   const fromShares = Math.min(rest, openTotal);
   rest -= fromShares;
-  const taken = open.map((s) => ({ ...s, take: Math.floor((fromShares * s.left) / openTotal), remainder: (fromShares * s.left) % openTotal }));
+  const taken = open.map((s) => ({
+    ...s,
+    take: Math.floor((fromShares * s.left) / openTotal),
+    remainder: (fromShares * s.left) % openTotal,
+  }));
   let short = fromShares - taken.reduce((sum, s) => sum + s.take, 0);
   for (const s of [...taken].sort((a, b) => b.remainder - a.remainder || a.index - b.index)) {
     if (short === 0) break;

@@ -57,25 +57,76 @@ const AT_REST = 'waits on the merchant: no bound';
 
 /** Every state that is not final, of every record (test-checked against RECORD_STATES and the docs' table). */
 export const WAITING_STATES: readonly WaitingState[] = [
-  { record: 'payment', state: 'created', past: 'raise', reason: 'its workflow has not expired it (PAYMENT_TTL_SECONDS passed long ago)' },
-  { record: 'payment', state: 'pending', past: 'raise', reason: 'the bank has not confirmed it within BANK_PENDING_LIMIT_SECONDS: money may be in flight at the bank' },
-  { record: 'payment', state: 'paid', past: 'raise', reason: "neither verified nor reversed past VERIFY_WINDOW_SECONDS, or a payment link's payment whose settle its workflow gave up on: money is held at the bank" },
+  {
+    record: 'payment',
+    state: 'created',
+    past: 'raise',
+    reason: 'its workflow has not expired it (PAYMENT_TTL_SECONDS passed long ago)',
+  },
+  {
+    record: 'payment',
+    state: 'pending',
+    past: 'raise',
+    reason: 'the bank has not confirmed it within BANK_PENDING_LIMIT_SECONDS: money may be in flight at the bank',
+  },
+  {
+    record: 'payment',
+    state: 'paid',
+    past: 'raise',
+    reason:
+      "neither verified nor reversed past VERIFY_WINDOW_SECONDS, or a payment link's payment whose settle its workflow gave up on: money is held at the bank",
+  },
   { record: 'payment', state: 'verified', past: 'none', reason: AT_REST },
   { record: 'payment', state: 'partially_refunded', past: 'none', reason: AT_REST },
   { record: 'payment', state: 'refunded', past: 'none', reason: AT_REST },
-  { record: 'refund', state: 'pending', past: 'sweep', reason: 'the bank has not paid it out: sent on to its refunds workflow under its own id' },
-  { record: 'settlement', state: 'pending', past: 'sweep', reason: 'the payout has no answer recorded: asked again under its key' },
-  { record: 'settlement', state: 'failed', past: 'raise', reason: 'the bank refused the payout: only the operator retries it (settlements retry)' },
-  { record: 'webhook_event', state: 'recorded', past: 'sweep', reason: 'no delivery was started to a subscribed endpoint: started now' },
-  { record: 'webhook_delivery', state: 'retrying', past: 'raise', reason: 'its receiver keeps failing (the webhook backlog alert)' },
+  {
+    record: 'refund',
+    state: 'pending',
+    past: 'sweep',
+    reason: 'the bank has not paid it out: sent on to its refunds workflow under its own id',
+  },
+  {
+    record: 'settlement',
+    state: 'pending',
+    past: 'sweep',
+    reason: 'the payout has no answer recorded: asked again under its key',
+  },
+  {
+    record: 'settlement',
+    state: 'failed',
+    past: 'raise',
+    reason: 'the bank refused the payout: only the operator retries it (settlements retry)',
+  },
+  {
+    record: 'webhook_event',
+    state: 'recorded',
+    past: 'sweep',
+    reason: 'no delivery was started to a subscribed endpoint: started now',
+  },
+  {
+    record: 'webhook_delivery',
+    state: 'retrying',
+    past: 'raise',
+    reason: 'its receiver keeps failing (the webhook backlog alert)',
+  },
   ...(['account_created', 'domain_added', 'documents_submitted', 'rejected', 'approved'] as const).map((state) => ({
     record: 'onboarding' as const,
     state,
     past: 'none' as const,
     reason: AT_REST,
   })),
-  { record: 'onboarding', state: 'gateway_requested', past: 'raise', reason: 'its onboarding workflow has not put the request under review' },
-  { record: 'onboarding', state: 'under_review', past: 'raise', reason: 'the operator has not decided (REVIEW_REMINDER_HOURS)' },
+  {
+    record: 'onboarding',
+    state: 'gateway_requested',
+    past: 'raise',
+    reason: 'its onboarding workflow has not put the request under review',
+  },
+  {
+    record: 'onboarding',
+    state: 'under_review',
+    past: 'raise',
+    reason: 'the operator has not decided (REVIEW_REMINDER_HOURS)',
+  },
 ];
 
 /** The sweep's workflow type and the Temporal Schedule that starts it (created or brought up to date by every worker). */

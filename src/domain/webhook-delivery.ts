@@ -18,17 +18,28 @@ export interface WebhookDeliveryInput {
  * `http_status`: the receiver answered outside 2xx (its status is shown);
  * `address_refused`: the URL resolves to an address the gateway refuses.
  */
-export const WEBHOOK_ATTEMPT_ERRORS = ['timeout', 'connection_failed', 'tls_error', 'http_status', 'address_refused'] as const;
+export const WEBHOOK_ATTEMPT_ERRORS = [
+  'timeout',
+  'connection_failed',
+  'tls_error',
+  'http_status',
+  'address_refused',
+] as const;
 export type WebhookAttemptError = (typeof WEBHOOK_ATTEMPT_ERRORS)[number];
 
-const isAttemptError = (value: string): value is WebhookAttemptError => (WEBHOOK_ATTEMPT_ERRORS as readonly string[]).includes(value);
+const isAttemptError = (value: string): value is WebhookAttemptError =>
+  (WEBHOOK_ATTEMPT_ERRORS as readonly string[]).includes(value);
 
 /**
  * The class of a stored attempt's failure; null when it succeeded. Attempts
  * recorded before classes existed kept the error's text: they are classed
  * here, so no text ever reaches the API.
  */
-export function attemptErrorOf(stored: string | null, responseStatus: number | null, succeeded: boolean): WebhookAttemptError | null {
+export function attemptErrorOf(
+  stored: string | null,
+  responseStatus: number | null,
+  succeeded: boolean,
+): WebhookAttemptError | null {
   if (succeeded) return null;
   if (stored !== null && isAttemptError(stored)) return stored;
   if (stored === null) return responseStatus === null ? 'connection_failed' : 'http_status';

@@ -23,7 +23,11 @@ export const CreateWebhookEndpointRequestSchema = Type.Object(
       examples: ['https://shop.example/webhooks/dargah'],
     }),
     events: Type.Optional(
-      Type.Array(EventTypeSchema, { minItems: 1, uniqueItems: true, description: 'event types to receive; omit to receive every type' }),
+      Type.Array(EventTypeSchema, {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'event types to receive; omit to receive every type',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -33,7 +37,11 @@ export type CreateWebhookEndpointRequest = Static<typeof CreateWebhookEndpointRe
 export const RotateSecretRequestSchema = Type.Object(
   {
     previous_secret_expires_in: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 604_800, description: 'seconds the old secret keeps signing deliveries (default: the server setting, 24 h)' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 604_800,
+        description: 'seconds the old secret keeps signing deliveries (default: the server setting, 24 h)',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -43,13 +51,19 @@ export const WebhookEndpointSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     url: Type.String(),
-    events: Type.Union([Type.Array(EventTypeSchema), Type.Null()], { description: 'subscribed event types; null: every type' }),
+    events: Type.Union([Type.Array(EventTypeSchema), Type.Null()], {
+      description: 'subscribed event types; null: every type',
+    }),
     mode: StringEnum(KEY_MODES),
     status: StringEnum(['enabled', 'disabled'] as const, {
-      description: '`disabled` after the receiver answered 410 Gone or a delivery failed every attempt (a `webhook_endpoint.disabled` event); `POST …/enable` enables it again',
+      description:
+        '`disabled` after the receiver answered 410 Gone or a delivery failed every attempt (a `webhook_endpoint.disabled` event); `POST …/enable` enables it again',
     }),
     disabled_reason: Type.Union([Type.String(), Type.Null()]),
-    previous_secret_expires_at: Nullable(Timestamp('until then deliveries carry a signature with the previous secret too'), 'null unless a rotation is in progress'),
+    previous_secret_expires_at: Nullable(
+      Timestamp('until then deliveries carry a signature with the previous secret too'),
+      'null unless a rotation is in progress',
+    ),
     created_at: Timestamp('creation time'),
   },
   { additionalProperties: false },
@@ -59,7 +73,10 @@ export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
 export const WebhookEndpointWithSecretSchema = Type.Object(
   {
     webhook_endpoint: WebhookEndpointSchema,
-    secret: Type.String({ pattern: '^whsec_[A-Za-z0-9+/=]+$', description: 'signing secret, shown only in this response' }),
+    secret: Type.String({
+      pattern: '^whsec_[A-Za-z0-9+/=]+$',
+      description: 'signing secret, shown only in this response',
+    }),
   },
   { additionalProperties: false },
 );
@@ -82,7 +99,8 @@ export const EventSchema = Type.Object(
       },
       {
         additionalProperties: false,
-        description: "the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*, a beneficiary's transfer for beneficiary_payout.*",
+        description:
+          "the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*, a beneficiary's transfer for beneficiary_payout.*",
       },
     ),
   },
@@ -96,11 +114,13 @@ export const WebhookAttemptSchema = Type.Object(
     delivery_id: Type.String({ description: 'the first delivery, or a redelivery' }),
     attempt: Type.Integer({ minimum: 1, description: 'attempt number within its delivery' }),
     attempted_at: Timestamp('when the request was sent'),
-    response_status: Type.Union([Type.Integer(), Type.Null()], { description: "the receiver's HTTP status; null when none came" }),
+    response_status: Type.Union([Type.Integer(), Type.Null()], {
+      description: "the receiver's HTTP status; null when none came",
+    }),
     latency_ms: Type.Integer({ minimum: 0 }),
     error: Type.Union([StringEnum(WEBHOOK_ATTEMPT_ERRORS), Type.Null()], {
       description:
-        'why the attempt failed, as a class only (the connection error itself stays in the gateway\'s logs): `timeout` (no answer within the time limit), `connection_failed` (no connection, or it broke), `tls_error` (the TLS handshake or certificate check failed), `http_status` (the receiver answered outside 2xx: see response_status), `address_refused` (the URL now resolves to an address the gateway does not send to); null when it succeeded',
+        "why the attempt failed, as a class only (the connection error itself stays in the gateway's logs): `timeout` (no answer within the time limit), `connection_failed` (no connection, or it broke), `tls_error` (the TLS handshake or certificate check failed), `http_status` (the receiver answered outside 2xx: see response_status), `address_refused` (the URL now resolves to an address the gateway does not send to); null when it succeeded",
     }),
     succeeded: Type.Boolean({ description: 'true for a 2xx answer' }),
   },
@@ -108,7 +128,10 @@ export const WebhookAttemptSchema = Type.Object(
 );
 export type WebhookAttempt = Static<typeof WebhookAttemptSchema>;
 
-export const EventWithAttemptsSchema = Type.Object({ event: EventSchema, attempts: Type.Array(WebhookAttemptSchema) }, { additionalProperties: false });
+export const EventWithAttemptsSchema = Type.Object(
+  { event: EventSchema, attempts: Type.Array(WebhookAttemptSchema) },
+  { additionalProperties: false },
+);
 
 export const EventListSchema = listOf(EventSchema);
 
@@ -119,19 +142,34 @@ export const ListWebhookEndpointsQuerySchema = listQuery({});
 export type ListWebhookEndpointsQuery = Static<typeof ListWebhookEndpointsQuerySchema>;
 
 export const RedeliverRequestSchema = Type.Object(
-  { endpoint_id: Type.Optional(Type.String({ format: 'uuid', description: 'only to this endpoint; default: every subscribed, enabled endpoint' })) },
+  {
+    endpoint_id: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: 'only to this endpoint; default: every subscribed, enabled endpoint',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
 export const RedeliverResponseSchema = Type.Object(
   {
     event_id: Type.String(),
-    deliveries: Type.Array(Type.Object({ endpoint_id: Type.String({ format: 'uuid' }), delivery_id: Type.String() }, { additionalProperties: false })),
+    deliveries: Type.Array(
+      Type.Object(
+        { endpoint_id: Type.String({ format: 'uuid' }), delivery_id: Type.String() },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
 
-export const WebhookEndpointResponseSchema = Type.Object({ webhook_endpoint: WebhookEndpointSchema }, { additionalProperties: false });
+export const WebhookEndpointResponseSchema = Type.Object(
+  { webhook_endpoint: WebhookEndpointSchema },
+  { additionalProperties: false },
+);
 
 export const DeletedWebhookEndpointSchema = Type.Object(
   { id: Type.String({ format: 'uuid' }), deleted: Type.Literal(true) },

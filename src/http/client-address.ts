@@ -61,7 +61,11 @@ function parsed(text: string | undefined): ipaddr.IPv4 | ipaddr.IPv6 | undefined
  * proxy wrote that is not an address (a misconfigured proxy) ends the walk
  * at the proxy that wrote it, never at a value a client chose.
  */
-export function clientAddress(peer: string | undefined, forwardedFor: string | undefined, trusted: TrustedProxies): string {
+export function clientAddress(
+  peer: string | undefined,
+  forwardedFor: string | undefined,
+  trusted: TrustedProxies,
+): string {
   let client = parsed(peer);
   if (client === undefined) return peer ?? '';
   const hops = (forwardedFor ?? '').split(',').reverse();

@@ -28,10 +28,22 @@ export const secureSite = (publicBaseUrl: string) => publicBaseUrl.startsWith('h
 export const hostCookieName = (name: string, secure: boolean) => (secure ? `__Host-${name}` : name);
 
 /** Every cookie is SameSite=Lax: sent on a top-level navigation from elsewhere, never on another site's post. */
-export function setCookie(ctx: Context, name: string, value: string, { path, httpOnly, maxAge, secure }: CookieAttributes): void {
-  const attributes = [`Path=${path}`, ...(httpOnly ? ['HttpOnly'] : []), 'SameSite=Lax', ...(maxAge !== undefined ? [`Max-Age=${maxAge}`] : []), ...(secure ? ['Secure'] : [])];
+export function setCookie(
+  ctx: Context,
+  name: string,
+  value: string,
+  { path, httpOnly, maxAge, secure }: CookieAttributes,
+): void {
+  const attributes = [
+    `Path=${path}`,
+    ...(httpOnly ? ['HttpOnly'] : []),
+    'SameSite=Lax',
+    ...(maxAge !== undefined ? [`Max-Age=${maxAge}`] : []),
+    ...(secure ? ['Secure'] : []),
+  ];
   ctx.append('Set-Cookie', [`${name}=${value}`, ...attributes].join('; '));
 }
 
 /** Tells the browser to drop the cookie now. */
-export const clearCookie = (ctx: Context, name: string, attributes: Omit<CookieAttributes, 'maxAge'>) => setCookie(ctx, name, '', { ...attributes, maxAge: 0 });
+export const clearCookie = (ctx: Context, name: string, attributes: Omit<CookieAttributes, 'maxAge'>) =>
+  setCookie(ctx, name, '', { ...attributes, maxAge: 0 });

@@ -42,7 +42,8 @@ export function csrfGuard(options: CsrfOptions): CsrfGuard {
   const cookie = hostCookieName(options.cookie, secure);
   const attributes: CookieAttributes = { path: secure ? '/' : options.path, httpOnly: true, secure };
   const publicOrigin = new URL(options.publicBaseUrl).origin;
-  const sign = (nonce: string) => createHmac('sha256', options.secret).update(`${options.purpose}:${nonce}`).digest('base64url');
+  const sign = (nonce: string) =>
+    createHmac('sha256', options.secret).update(`${options.purpose}:${nonce}`).digest('base64url');
 
   const sameOrigin = (ctx: Context): boolean => {
     // The origin the browser loaded the page from: the public one, or this server's own address.
@@ -62,7 +63,8 @@ export function csrfGuard(options: CsrfOptions): CsrfGuard {
   return {
     issue(ctx) {
       const existing = ctx.cookies.get(cookie);
-      const nonce = existing !== undefined && NONCE_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
+      const nonce =
+        existing !== undefined && NONCE_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
       setCookie(ctx, cookie, nonce, attributes);
       return sign(nonce);
     },
@@ -83,7 +85,10 @@ export function csrfGuard(options: CsrfOptions): CsrfGuard {
  * a random secret of this process alone (a form served by another process then fails; the pages
  * warn about it at start).
  */
-export function configuredCsrfGuard(config: { PAGES_CSRF_SECRET: string; PUBLIC_BASE_URL: string }, use: Pick<CsrfOptions, 'cookie' | 'path' | 'purpose'>): CsrfGuard {
+export function configuredCsrfGuard(
+  config: { PAGES_CSRF_SECRET: string; PUBLIC_BASE_URL: string },
+  use: Pick<CsrfOptions, 'cookie' | 'path' | 'purpose'>,
+): CsrfGuard {
   const secret = config.PAGES_CSRF_SECRET === '' ? randomBytes(32).toString('base64url') : config.PAGES_CSRF_SECRET;
   return csrfGuard({ secret, publicBaseUrl: config.PUBLIC_BASE_URL, ...use });
 }

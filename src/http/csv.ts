@@ -9,13 +9,20 @@ import type { Context } from 'koa';
 import type { Logger } from '../logger.ts';
 import { isDependencyFailure } from './dependencies.ts';
 
-export function sendCsv(ctx: Context, file: { filename: string; body: Readable | AsyncIterable<string>; what: string }, logger: Logger): void {
+export function sendCsv(
+  ctx: Context,
+  file: { filename: string; body: Readable | AsyncIterable<string>; what: string },
+  logger: Logger,
+): void {
   const body = file.body instanceof Readable ? file.body : Readable.from(file.body, { objectMode: false });
   const requestId = String(ctx.state.requestId);
   body.once('error', (err) => {
     // No final chunk goes out, so the client sees a cut response, never a short file that looks whole; the log says why.
     const unavailable = isDependencyFailure(err);
-    logger[unavailable ? 'warn' : 'error']({ request_id: requestId, path: ctx.path, err: unavailable ? err.message : err }, `${file.what} cut short`);
+    logger[unavailable ? 'warn' : 'error'](
+      { request_id: requestId, path: ctx.path, err: unavailable ? err.message : err },
+      `${file.what} cut short`,
+    );
   });
   ctx.set('Content-Disposition', `attachment; filename="${file.filename}"`);
   ctx.set('Cache-Control', 'no-store');

@@ -23,9 +23,16 @@ export function isDependencyFailure(error: unknown): boolean {
  * (503 with Retry-After, a warning without the error's details) or a bug (500,
  * logged whole). The hosted pages and the dashboard answer both with a page.
  */
-export function pageFailure(ctx: Context, error: unknown, logger: Logger): { status: 503; kind: 'unavailable' } | { status: 500; kind: 'error' } {
+export function pageFailure(
+  ctx: Context,
+  error: unknown,
+  logger: Logger,
+): { status: 503; kind: 'unavailable' } | { status: 500; kind: 'error' } {
   if (isDependencyFailure(error)) {
-    logger.warn({ request_id: ctx.state.requestId, err: error instanceof Error ? error.message : String(error), path: ctx.path }, 'dependency unavailable');
+    logger.warn(
+      { request_id: ctx.state.requestId, err: error instanceof Error ? error.message : String(error), path: ctx.path },
+      'dependency unavailable',
+    );
     ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
     return { status: 503, kind: 'unavailable' };
   }

@@ -47,7 +47,11 @@ export function observeRequests(): Middleware {
           if (span !== undefined) {
             const route = routeTemplate(ctx);
             span.updateName(`${method} ${route}`);
-            span.setAttributes({ 'http.route': route, 'http.response.status_code': ctx.status, 'dargah.request_id': String(ctx.state.requestId ?? '') });
+            span.setAttributes({
+              'http.route': route,
+              'http.response.status_code': ctx.status,
+              'dargah.request_id': String(ctx.state.requestId ?? ''),
+            });
           }
         }
       });
@@ -59,7 +63,8 @@ export function observeRequests(): Middleware {
       const code = status >= 400 ? errorCode(ctx) : undefined;
       if (status === 429 && code === 'rate_limited') rateLimitRefusals.inc({ route });
       const operation = OPERATIONS[`${method} ${route}`];
-      if (operation !== undefined) paymentRequests.inc({ operation, code: status < 400 ? 'ok' : (code ?? `http_${status}`) });
+      if (operation !== undefined)
+        paymentRequests.inc({ operation, code: status < 400 ? 'ok' : (code ?? `http_${status}`) });
     }
   };
 }

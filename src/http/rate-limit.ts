@@ -71,7 +71,11 @@ export async function countHit(
     'RateLimit-Reset': String(reset),
   };
   if (hits <= limit) return { hits, headers };
-  return { hits, headers, refusal: new DomainError('rate_limited', message, undefined, { ...headers, 'Retry-After': String(reset) }) };
+  return {
+    hits,
+    headers,
+    refusal: new DomainError('rate_limited', message, undefined, { ...headers, 'Retry-After': String(reset) }),
+  };
 }
 
 /** Redeliveries a merchant may ask for per minute and mode, through the API or the dashboard: each starts a delivery workflow per endpoint. */
@@ -99,8 +103,19 @@ export function pageActionQuota(config: Pick<Config, 'PAGE_ACTIONS_PER_CLIENT_PE
 }
 
 /** Counts one public page action of `address`; answers the refusal (with Retry-After) past the limit, undefined otherwise (and when the limit is 0: off). */
-export async function countPageAction(counter: RateCounter, config: Pick<Config, 'PAGE_ACTIONS_PER_CLIENT_PER_MINUTE'>, address: string): Promise<DomainError | undefined> {
+export async function countPageAction(
+  counter: RateCounter,
+  config: Pick<Config, 'PAGE_ACTIONS_PER_CLIENT_PER_MINUTE'>,
+  address: string,
+): Promise<DomainError | undefined> {
   const quota = pageActionQuota(config);
   if (quota.limit === 0) return undefined;
-  return (await countHit(counter, { name: quota.bucket(address), limit: quota.limit, windowSeconds: quota.windowSeconds, message: quota.message })).refusal;
+  return (
+    await countHit(counter, {
+      name: quota.bucket(address),
+      limit: quota.limit,
+      windowSeconds: quota.windowSeconds,
+      message: quota.message,
+    })
+  ).refusal;
 }

@@ -20,5 +20,10 @@ export interface Stylesheet {
 
 export function stylesheet(path: string, own: Buffer): Stylesheet {
   const content = Buffer.concat([base, Buffer.from('\n'), own]);
-  return { path, type: 'text/css; charset=utf-8', content, href: `${path}?v=${createHash('sha256').update(content).digest('hex').slice(0, 12)}` };
+  return {
+    path,
+    type: 'text/css; charset=utf-8',
+    content,
+    href: `${path}?v=${createHash('sha256').update(content).digest('hex').slice(0, 12)}`,
+  };
 }

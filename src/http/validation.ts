@@ -37,7 +37,9 @@ function validatorOf<S extends TSchema>(ajv: Ajv, schema: S, what: string): Vali
   const check: ValidateFunction = ajv.compile(schema);
   const validate = (value: unknown): Static<S> => {
     if (value === undefined) {
-      throw new DomainError('validation_failed', `A JSON ${what} is required.`, [{ path: '(body)', message: 'is required' }]);
+      throw new DomainError('validation_failed', `A JSON ${what} is required.`, [
+        { path: '(body)', message: 'is required' },
+      ]);
     }
     if (!check(value)) throw validationError(check.errors, what);
     return value;

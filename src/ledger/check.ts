@@ -53,7 +53,9 @@ type Balances = Record<LedgerAccount, number>;
 const zero = (): Balances => ({ clearing: 0, held: 0, balance: 0, fees: 0, refunds: 0, payouts: 0, beneficiaries: 0 });
 
 function differences(actual: Balances, expected: Balances): string | undefined {
-  const off = LEDGER_ACCOUNTS.filter((a) => actual[a] !== expected[a]).map((a) => `${a} ${actual[a]} (expected ${expected[a]})`);
+  const off = LEDGER_ACCOUNTS.filter((a) => actual[a] !== expected[a]).map(
+    (a) => `${a} ${actual[a]} (expected ${expected[a]})`,
+  );
   return off.length === 0 ? undefined : off.join(', ');
 }
 
@@ -75,7 +77,16 @@ export function checkLedger(db: Db, scope: CheckScope = {}): Promise<LedgerRepor
 }
 
 async function checkLedgerAt(db: Db, scope: CheckScope): Promise<LedgerReport> {
-  const report: LedgerReport = { ok: true, postings: 0, last_posting_id: scope.postingsAfter ?? 0, entries_total: 0, payments: 0, accounts: 0, break_count: 0, breaks: [] };
+  const report: LedgerReport = {
+    ok: true,
+    postings: 0,
+    last_posting_id: scope.postingsAfter ?? 0,
+    entries_total: 0,
+    payments: 0,
+    accounts: 0,
+    break_count: 0,
+    breaks: [],
+  };
   const fault = (b: LedgerBreak) => {
     report.break_count += 1;
     if (report.breaks.length < LISTED) report.breaks.push(b);
@@ -98,25 +109,28 @@ interface CheckRun {
 
 /** 1. Each posting (after id `postingsAfter`) balances, and its entries are on its own merchant and mode; then the whole ledger. */
 async function checkPostings({ db, report, fault }: CheckRun, postingsAfter: number): Promise<void> {
-  for (let after = postingsAfter; ; ) {
+  for (let after = postingsAfter; ;) {
     const postings = await postingPage(db, after, PAGE);
     if (postings.length === 0) break;
     for (const p of postings) {
       report.postings += 1;
-      if (Number(p.total) !== 0) fault({ invariant: 'posting_balanced', subject: p.cause, detail: `entries sum to ${p.total}` });
-      if (Number(p.foreign_entries) > 0) fault({ invariant: 'posting_balanced', subject: p.cause, detail: 'an entry is on another merchant or mode' });
+      if (Number(p.total) !== 0)
+        fault({ invariant: 'posting_balanced', subject: p.cause, detail: `entries sum to ${p.total}` });
+      if (Number(p.foreign_entries) > 0)
+        fault({ invariant: 'posting_balanced', subject: p.cause, detail: 'an entry is on another merchant or mode' });
     }
     after = Number(postings.at(-1)!.id);
     report.last_posting_id = after;
   }
   const total = await entriesTotal(db);
   report.entries_total = Number(total.total);
-  if (report.entries_total !== 0) fault({ invariant: 'ledger_balanced', subject: 'all entries', detail: `sum to ${report.entries_total}` });
+  if (report.entries_total !== 0)
+    fault({ invariant: 'ledger_balanced', subject: 'all entries', detail: `sum to ${report.entries_total}` });
 }
 
 /** 2. Each payment's own postings (capture, verify, reversal, its refunds) against its record. */
 async function checkPaymentEntries({ db, only, report, fault }: CheckRun): Promise<void> {
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const payments = await paymentPage(db, after, only, PAGE);
     if (payments.length === 0) break;
     const ids = payments.map((p) => p.id);
@@ -129,7 +143,8 @@ async function checkPaymentEntries({ db, only, report, fault }: CheckRun): Promi
       b[e.account as LedgerAccount] = Number(e.total);
       actual.set(e.payment_id!, b);
     }
-    const refundTotal = (id: string, status: string) => Number(refunds.find((r) => r.payment_id === id && r.status === status)?.total ?? 0);
+    const refundTotal = (id: string, status: string) =>
+      Number(refunds.find((r) => r.payment_id === id && r.status === status)?.total ?? 0);
     for (const p of payments) {
       report.payments += 1;
       const expected = expectedPaymentBalances({
@@ -144,7 +159,8 @@ async function checkPaymentEntries({ db, only, report, fault }: CheckRun): Promi
         split_refunded: Number(shares.find((s) => s.payment_id === p.id)?.refunded ?? 0),
       });
       const off = differences(actual.get(p.id) ?? zero(), expected);
-      if (off !== undefined) fault({ invariant: 'payment_entries', subject: `payment ${p.id} (${p.status})`, detail: off });
+      if (off !== undefined)
+        fault({ invariant: 'payment_entries', subject: `payment ${p.id} (${p.status})`, detail: off });
     }
     after = payments.at(-1)!.id;
   }
@@ -152,7 +168,7 @@ async function checkPaymentEntries({ db, only, report, fault }: CheckRun): Promi
 
 /** 3. Each merchant's accounts, per mode, against its payments, refunds and settlements. */
 async function checkMerchantAccounts({ db, only, report, fault }: CheckRun): Promise<void> {
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const merchants = await merchantPage(db, after, only, PAGE);
     if (merchants.length === 0) break;
     const ids = merchants.map((m) => m.id);
@@ -165,7 +181,8 @@ async function checkMerchantAccounts({ db, only, report, fault }: CheckRun): Pro
     const sharePayouts = await merchantUnpaidSharePayoutSums(db, ids);
     for (const merchant of ids) {
       for (const mode of ['test', 'live'] as const) {
-        const mine = <T extends { merchant_id: string; mode: string }>(rows: T[]) => rows.filter((r) => r.merchant_id === merchant && r.mode === mode);
+        const mine = <T extends { merchant_id: string; mode: string }>(rows: T[]) =>
+          rows.filter((r) => r.merchant_id === merchant && r.mode === mode);
         const actual = zero();
         for (const e of mine(entries)) actual[e.account as LedgerAccount] = Number(e.total);
         const expected = zero();
@@ -193,7 +210,8 @@ async function checkMerchantAccounts({ db, only, report, fault }: CheckRun): Pro
         expected.clearing = actual.clearing;
         report.accounts += 1;
         const off = differences(actual, expected);
-        if (off !== undefined) fault({ invariant: 'merchant_accounts', subject: `merchant ${merchant} (${mode})`, detail: off });
+        if (off !== undefined)
+          fault({ invariant: 'merchant_accounts', subject: `merchant ${merchant} (${mode})`, detail: off });
       }
     }
     after = merchants.at(-1)!.id;

@@ -23,13 +23,25 @@ await runMain('api', async (config = loadConfig()) => {
   for (const warning of skippedPspWarnings(config, pspClientsFromConfig(config))) logger.warn(warning);
   // Before the Temporal client: its interceptors exist only when tracing is on.
   const stopTracing = startTracing('dargah-api');
-  const { db, pool } = createDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
+  const { db, pool } = createDatabase(config.DATABASE_URL, {
+    poolSize: config.DATABASE_POOL_SIZE,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
+  });
   observePool(pool);
   const temporal = await connectTemporal(config);
   const app = createApp({ config, db, temporal: temporal.client, logger });
   const metrics = await serveMetrics(config.METRICS_HOST, config.API_METRICS_PORT);
   const server = await listen(app, config.PORT, config.HOST);
-  logger.info({ port: config.PORT, host: config.HOST, node: process.version, metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics` }, 'API listening');
+  logger.info(
+    {
+      port: config.PORT,
+      host: config.HOST,
+      node: process.version,
+      metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics`,
+    },
+    'API listening',
+  );
   return async () => {
     // The requests in hand finish; a client's next one goes to another API process.
     await drain(server, 2_000);

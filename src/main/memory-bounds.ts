@@ -39,11 +39,28 @@ export function workerMemoryBounds(
   flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`,
 ): WorkerMemoryBounds {
   const heapSet = /--max-old-space-size/.test(flags);
-  const cached = config.WORKER_MAX_CACHED_WORKFLOWS === 0 ? sdkDefaultCachedWorkflows(heapLimitMb) : config.WORKER_MAX_CACHED_WORKFLOWS;
+  const cached =
+    config.WORKER_MAX_CACHED_WORKFLOWS === 0
+      ? sdkDefaultCachedWorkflows(heapLimitMb)
+      : config.WORKER_MAX_CACHED_WORKFLOWS;
   const cacheHeap = Math.round(WORKFLOW_HEAP_BASE_MB + cached * WORKFLOW_HEAP_MB_PER_CACHED);
   const problems: string[] = [];
-  if (!heapSet) problems.push(`no heap limit was set (NODE_OPTIONS=--max-old-space-size): V8 sized it from the machine's memory (${Math.round(heapLimitMb)} MiB) and collects lazily below it, so memory follows the machine, not the configuration`);
-  if (config.WORKER_MAX_CACHED_WORKFLOWS === 0) problems.push(`WORKER_MAX_CACHED_WORKFLOWS=0: the cache is sized from the heap limit (${cached} workflows)`);
-  if (cacheHeap > heapLimitMb * 0.8) problems.push(`a full cache of ${cached} workflows needs about ${cacheHeap} MiB of the workflow thread's ${Math.round(heapLimitMb)} MiB heap: lower WORKER_MAX_CACHED_WORKFLOWS or raise --max-old-space-size`);
-  return { heap_limit_mb: Math.round(heapLimitMb), heap_limit_set: heapSet, max_cached_workflows: cached, database_pool_size: config.DATABASE_POOL_SIZE, cache_heap_mb: cacheHeap, problems };
+  if (!heapSet)
+    problems.push(
+      `no heap limit was set (NODE_OPTIONS=--max-old-space-size): V8 sized it from the machine's memory (${Math.round(heapLimitMb)} MiB) and collects lazily below it, so memory follows the machine, not the configuration`,
+    );
+  if (config.WORKER_MAX_CACHED_WORKFLOWS === 0)
+    problems.push(`WORKER_MAX_CACHED_WORKFLOWS=0: the cache is sized from the heap limit (${cached} workflows)`);
+  if (cacheHeap > heapLimitMb * 0.8)
+    problems.push(
+      `a full cache of ${cached} workflows needs about ${cacheHeap} MiB of the workflow thread's ${Math.round(heapLimitMb)} MiB heap: lower WORKER_MAX_CACHED_WORKFLOWS or raise --max-old-space-size`,
+    );
+  return {
+    heap_limit_mb: Math.round(heapLimitMb),
+    heap_limit_set: heapSet,
+    max_cached_workflows: cached,
+    database_pool_size: config.DATABASE_POOL_SIZE,
+    cache_heap_mb: cacheHeap,
+    problems,
+  };
 }

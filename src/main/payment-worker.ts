@@ -6,7 +6,15 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundleOption, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type LogLevel,
+  type WorkflowBundleOption,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../../activities/index.ts';
 import { documentStore } from '../adapters/document-store.ts';
@@ -21,7 +29,12 @@ import type { Db } from '../db/database.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';
 import { serializeError, type Logger } from '../logger.ts';
 import { createMailer, type Mailer } from '../adapters/mailer.ts';
-import { temporalWorkerTracing, tracingActive, tracingConfigured, WORKFLOW_TRACING_MODULE } from '../observability/tracing.ts';
+import {
+  temporalWorkerTracing,
+  tracingActive,
+  tracingConfigured,
+  WORKFLOW_TRACING_MODULE,
+} from '../observability/tracing.ts';
 import { readPspBreakersWith } from '../observability/metrics.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -37,7 +50,10 @@ export const PREBUILT_BUNDLE_PATH = fileURLToPath(new URL('../../workflow-bundle
 /** The bundle a worker process runs: the prebuilt one when this is compiled code (refusing to start without it), else undefined (bundle at start). */
 export function prebuiltWorkflowBundle(compiled = import.meta.url.endsWith('.js')): WorkflowBundleOption | undefined {
   if (!compiled) return undefined;
-  if (!existsSync(PREBUILT_BUNDLE_PATH)) throw new Error(`the workflow bundle ${PREBUILT_BUNDLE_PATH} is missing: run \`npm run build\`, which makes it with the compiled code.`);
+  if (!existsSync(PREBUILT_BUNDLE_PATH))
+    throw new Error(
+      `the workflow bundle ${PREBUILT_BUNDLE_PATH} is missing: run \`npm run build\`, which makes it with the compiled code.`,
+    );
   return { codePath: PREBUILT_BUNDLE_PATH };
 }
 
@@ -47,7 +63,9 @@ export function prebuiltWorkflowBundle(compiled = import.meta.url.endsWith('.js'
  * interceptors are bundled in; they emit no commands, so histories replay with or without them
  * (the suite's bundle has them: its replay tests prove it on the committed histories).
  */
-export function bundleWorkflows({ tracing = tracingConfigured() }: { tracing?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
+export function bundleWorkflows({
+  tracing = tracingConfigured(),
+}: { tracing?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     ...(tracing ? { workflowInterceptorModules: [WORKFLOW_TRACING_MODULE] } : {}),
@@ -67,11 +85,19 @@ export function installTemporalRuntime(logger: Logger, prometheusAddress?: strin
   const forward = (level: LogLevel, message: string, meta?: Record<string, unknown>) => {
     const target = level === 'ERROR' ? 'error' : level === 'WARN' ? 'warn' : 'debug';
     // The SDK logs an activity's failure as its error object, under any name: each goes through the allow-list.
-    const safe = Object.fromEntries(Object.entries(meta ?? {}).map(([k, v]) => [k, v instanceof Error ? serializeError(v) : v]));
+    const safe = Object.fromEntries(
+      Object.entries(meta ?? {}).map(([k, v]) => [k, v instanceof Error ? serializeError(v) : v]),
+    );
     logger[target]({ component: 'temporal-sdk', ...safe }, message);
   };
   Runtime.install({
-    ...(prometheusAddress === undefined ? {} : { telemetryOptions: { metrics: { prometheus: { bindAddress: prometheusAddress, useSecondsForDurations: true } } } }),
+    ...(prometheusAddress === undefined
+      ? {}
+      : {
+          telemetryOptions: {
+            metrics: { prometheus: { bindAddress: prometheusAddress, useSecondsForDurations: true } },
+          },
+        }),
     logger: {
       log: forward,
       trace: (m, meta) => forward('TRACE', m, meta),
@@ -86,11 +112,34 @@ export function installTemporalRuntime(logger: Logger, prometheusAddress?: strin
 export interface PaymentWorkerOptions {
   config: Pick<
     Config,
-    'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS' | 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_CA_FILE' | 'SETTLEMENT_HOLD_HOURS' | 'REFUND_WINDOW_SECONDS' | 'PSP_BREAKER_FAILURES' | 'PSP_BREAKER_WINDOW_SECONDS' | 'PSP_BREAKER_OPEN_SECONDS'
+    | 'TEMPORAL_ADDRESS'
+    | 'TEMPORAL_NAMESPACE'
+    | 'TEMPORAL_TASK_QUEUE'
+    | 'WEBHOOK_RETRY_SCHEDULE_SECONDS'
+    | 'WEBHOOK_TIMEOUT_MS'
+    | 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST'
+    | 'WEBHOOK_ALLOWED_PORTS'
+    | 'WEBHOOK_ALLOWED_NETWORKS'
+    | 'WEBHOOK_CA_FILE'
+    | 'SETTLEMENT_HOLD_HOURS'
+    | 'REFUND_WINDOW_SECONDS'
+    | 'PSP_BREAKER_FAILURES'
+    | 'PSP_BREAKER_WINDOW_SECONDS'
+    | 'PSP_BREAKER_OPEN_SECONDS'
   > &
-    Partial<Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS' | 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'>> &
+    Partial<
+      Pick<
+        Config,
+        | 'WORKER_MAX_CACHED_WORKFLOWS'
+        | 'WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS'
+        | 'WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT'
+      >
+    > &
     Pick<Config, 'REVIEW_REMINDER_HOURS' | 'PUBLIC_BASE_URL' | 'SMTP_URL' | 'MAIL_FROM' | 'CARD_HASH_KEY'> &
-    Pick<Config, 'EVENT_RETENTION_DAYS' | 'REJECTED_DOCUMENTS_RETENTION_DAYS' | 'DASHBOARD_SESSION_IDLE_SECONDS' | 'DOCUMENTS_DIR'> &
+    Pick<
+      Config,
+      'EVENT_RETENTION_DAYS' | 'REJECTED_DOCUMENTS_RETENTION_DAYS' | 'DASHBOARD_SESSION_IDLE_SECONDS' | 'DOCUMENTS_DIR'
+    > &
     Parameters<typeof pspClientsFromConfig>[0];
   db: Db;
   /** Lets activities start webhook deliveries as workflows of their own. */
@@ -113,9 +162,16 @@ export interface PaymentWorkerOptions {
  */
 function workflowCode(bundle: WorkflowBundleOption | undefined) {
   const tracing = temporalWorkerTracing();
-  const code = bundle === undefined ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } } : { workflowBundle: bundle };
+  const code =
+    bundle === undefined
+      ? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ignoreModules: [] } }
+      : { workflowBundle: bundle };
   const workflowModules = bundle === undefined && tracingActive() ? { workflowModules: [WORKFLOW_TRACING_MODULE] } : {};
-  return { ...code, interceptors: { activity: tracing.activityInterceptors, ...workflowModules }, sinks: tracing.sinks };
+  return {
+    ...code,
+    interceptors: { activity: tracing.activityInterceptors, ...workflowModules },
+    sinks: tracing.sinks,
+  };
 }
 
 /**
@@ -124,15 +180,37 @@ function workflowCode(bundle: WorkflowBundleOption | undefined) {
  * that deliveries started on this queue before deliveries got their own
  * queue finish here (they replay their history; nothing new starts here).
  */
-export async function createPaymentWorker({ config, db, temporal, logger, bundle, connection, webhookActivities, mailer, psps }: PaymentWorkerOptions): Promise<Worker> {
+export async function createPaymentWorker({
+  config,
+  db,
+  temporal,
+  logger,
+  bundle,
+  connection,
+  webhookActivities,
+  mailer,
+  psps,
+}: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
-  if (config.CARD_HASH_KEY === '') logger.warn('CARD_HASH_KEY is not set: the allowed cards of payments are hashed under a public key (set it in production)');
+  if (config.CARD_HASH_KEY === '')
+    logger.warn(
+      'CARD_HASH_KEY is not set: the allowed cards of payments are hashed under a public key (set it in production)',
+    );
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
   const configured = pspClientsFromConfig(config);
   const clients = psps ?? configured;
   const health = new PspHealthStore(db, breakerSettings(config));
-  const terminals = (['test', 'live'] as const).flatMap((mode) => configuredTerminals(clients, mode).map((t) => ({ mode, ...t })));
-  readPspBreakersWith(async () => (await health.states(terminals)).map((h) => ({ psp: h.psp, terminal: h.terminal_id, mode: h.mode, value: breakerGaugeValue(h.state) })));
+  const terminals = (['test', 'live'] as const).flatMap((mode) =>
+    configuredTerminals(clients, mode).map((t) => ({ mode, ...t })),
+  );
+  readPspBreakersWith(async () =>
+    (await health.states(terminals)).map((h) => ({
+      psp: h.psp,
+      terminal: h.terminal_id,
+      mode: h.mode,
+      value: breakerGaugeValue(h.state),
+    })),
+  );
   // The simulator's SEP terminal a test gives, else the configuration's (none when SANDBOX_SEP_URL is empty).
   const testPayoutBank = clients.test.sep instanceof SepClient ? clients.test.sep : configured.test.sep;
   const activities = createActivities({
@@ -172,10 +250,20 @@ const WEBHOOK_CACHED_WORKFLOWS = 200;
  * (WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS), so receivers that hang until
  * their timeout can only make other deliveries wait, never a payment.
  */
-export async function createWebhookWorker({ config, db, temporal, logger, bundle, connection, webhookActivities }: PaymentWorkerOptions): Promise<Worker> {
+export async function createWebhookWorker({
+  config,
+  db,
+  temporal,
+  logger,
+  bundle,
+  connection,
+  webhookActivities,
+}: PaymentWorkerOptions): Promise<Worker> {
   installTemporalRuntime(logger);
   const conn = connection ?? (await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }));
-  const activities = webhookActivities ?? createWebhookActivities({ db, logger: logger.child({ component: 'activities' }), temporal, config });
+  const activities =
+    webhookActivities ??
+    createWebhookActivities({ db, logger: logger.child({ component: 'activities' }), temporal, config });
   const slots = config.WEBHOOK_WORKER_MAX_CONCURRENT_ATTEMPTS ?? 40;
   return Worker.create({
     connection: conn,
@@ -192,9 +280,16 @@ export async function createWebhookWorker({ config, db, temporal, logger, bundle
 /** Both workers of a worker process, over one connection, sharing the webhook activities (and their per-merchant count). */
 export async function createWorkers(options: PaymentWorkerOptions): Promise<{ payments: Worker; webhooks: Worker }> {
   installTemporalRuntime(options.logger);
-  const connection = options.connection ?? (await NativeConnection.connect({ address: options.config.TEMPORAL_ADDRESS }));
+  const connection =
+    options.connection ?? (await NativeConnection.connect({ address: options.config.TEMPORAL_ADDRESS }));
   const webhookActivities =
-    options.webhookActivities ?? createWebhookActivities({ db: options.db, logger: options.logger.child({ component: 'activities' }), temporal: options.temporal, config: options.config });
+    options.webhookActivities ??
+    createWebhookActivities({
+      db: options.db,
+      logger: options.logger.child({ component: 'activities' }),
+      temporal: options.temporal,
+      config: options.config,
+    });
   const shared = { ...options, connection, webhookActivities };
   return { payments: await createPaymentWorker(shared), webhooks: await createWebhookWorker(shared) };
 }

@@ -8,7 +8,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -17,7 +19,9 @@ export function freePort(): Promise<number> {
 export function portInUse(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', (error: NodeJS.ErrnoException) => resolve(host === '127.0.0.1' || error.code === 'EADDRINUSE'));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      resolve(host === '127.0.0.1' || error.code === 'EADDRINUSE'),
+    );
     server.listen(port, host, () => server.close(() => resolve(false)));
   });
 }

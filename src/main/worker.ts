@@ -13,7 +13,14 @@ import { pspClientsFromConfig } from '../adapters/psp/clients.ts';
 import { requireWindowsWithinReversal, skippedPspWarnings } from '../adapters/psp/windows.ts';
 import { freePort } from './ports.ts';
 import { oldestUndeliveredEventAge } from '../db/webhook-backlog.ts';
-import { observeBankReconciliation, observePool, observeStuckRecords, observeWebhookBacklog, observeWorkerThreadHeaps, serveMetrics } from '../observability/metrics.ts';
+import {
+  observeBankReconciliation,
+  observePool,
+  observeStuckRecords,
+  observeWebhookBacklog,
+  observeWorkerThreadHeaps,
+  serveMetrics,
+} from '../observability/metrics.ts';
 import { openDifferences } from '../db/bank-reconciliation.ts';
 import { RECONCILE_LOOKBACK_DAYS } from '../adapters/psp/bank-reconciliation.ts';
 import { tehranDay } from '../domain/calendar.ts';
@@ -37,7 +44,11 @@ await runMain('worker', async (config = loadConfig()) => {
   const sdkPort = config.TEMPORAL_SDK_METRICS_PORT === 0 ? await freePort() : config.TEMPORAL_SDK_METRICS_PORT;
   const sdkMetricsUrl = `http://${config.METRICS_HOST.includes(':') ? `[${config.METRICS_HOST}]` : config.METRICS_HOST}:${sdkPort}/metrics`;
   installTemporalRuntime(logger, `${config.METRICS_HOST}:${sdkPort}`);
-  const { db, pool } = createDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
+  const { db, pool } = createDatabase(config.DATABASE_URL, {
+    poolSize: config.DATABASE_POOL_SIZE,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
+  });
   observePool(pool);
   // The workflow thread's heap, where the workflow cache lives (docs/OPERATIONS.md#a-workers-memory).
   observeWorkerThreadHeaps();
@@ -48,7 +59,9 @@ await runMain('worker', async (config = loadConfig()) => {
   // Records past the bound of their waiting state, by state (docs/RELIABILITY.md#waiting-states); alerted on.
   observeStuckRecords(() => stuckCountsByState(db, config));
   // Differences of the PSP terminals' bank reconciliations of the last week (docs/psps/README.md#bank-reconciliation); alerted on.
-  observeBankReconciliation(() => openDifferences(db, tehranDay(new Date(Date.now() - RECONCILE_LOOKBACK_DAYS * 86_400_000))));
+  observeBankReconciliation(() =>
+    openDifferences(db, tehranDay(new Date(Date.now() - RECONCILE_LOOKBACK_DAYS * 86_400_000))),
+  );
   // Operators search payments by these in the Temporal UI; registering is idempotent.
   const temporal = await connectTemporal(config);
   await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
@@ -57,8 +70,13 @@ await runMain('worker', async (config = loadConfig()) => {
   if (retired !== undefined) logger.warn(retired);
   // A namespace that drops histories sooner (or keeps them longer) than the setting says: said once, here.
   // Only a check: a cluster that will not describe its namespace to this worker does not stop it.
-  const retention = await namespaceRetentionNotice(temporal.connection, config.TEMPORAL_NAMESPACE, config.TEMPORAL_NAMESPACE_RETENTION_DAYS).catch(
-    (error: unknown) => `the retention of Temporal namespace ${config.TEMPORAL_NAMESPACE} could not be read (${String(error)})`,
+  const retention = await namespaceRetentionNotice(
+    temporal.connection,
+    config.TEMPORAL_NAMESPACE,
+    config.TEMPORAL_NAMESPACE_RETENTION_DAYS,
+  ).catch(
+    (error: unknown) =>
+      `the retention of Temporal namespace ${config.TEMPORAL_NAMESPACE} could not be read (${String(error)})`,
   );
   if (retention !== undefined) logger.warn(retention);
   // Rows past their retention period (docs/RETENTION.md) are pruned every 10 minutes; the first worker creates the schedule.
@@ -70,19 +88,36 @@ await runMain('worker', async (config = loadConfig()) => {
   // The same connection stays open: activities start webhook deliveries through it.
   // Two workers in this process: payments, and webhook deliveries on their own task queue and slots.
   const bundle = prebuiltWorkflowBundle();
-  const workers = await createWorkers({ config, db, temporal: temporal.client, logger, ...(bundle === undefined ? {} : { bundle }) });
+  const workers = await createWorkers({
+    config,
+    db,
+    temporal: temporal.client,
+    logger,
+    ...(bundle === undefined ? {} : { bundle }),
+  });
   const running = Promise.all([workers.payments.run(), workers.webhooks.run()]);
   // One scrape target: our metrics, then the SDK exporter's text (a local request per scrape).
   const metrics = await serveMetrics(config.METRICS_HOST, config.WORKER_METRICS_PORT, async () => {
     const res = await fetch(sdkMetricsUrl, { signal: AbortSignal.timeout(2_000) });
     return res.ok ? res.text() : '';
   });
-  logger.info({ metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics`, temporal_sdk_metrics: sdkMetricsUrl }, 'worker metrics listening');
+  logger.info(
+    { metrics: `http://${config.METRICS_HOST}:${metrics.port}/metrics`, temporal_sdk_metrics: sdkMetricsUrl },
+    'worker metrics listening',
+  );
   // What bounds this process's memory (docs/OPERATIONS.md#a-workers-memory), and what leaves it to the machine.
   const { problems, ...bounds } = workerMemoryBounds(config);
   logger.info(bounds, 'worker memory bounds');
   for (const problem of problems) logger.warn({ memory: bounds }, problem);
-  logger.info({ node: process.version, workflowBundle: bundle === undefined ? 'bundled at start' : 'prebuilt', taskQueue: config.TEMPORAL_TASK_QUEUE, webhookTaskQueue: webhookTaskQueue(config.TEMPORAL_TASK_QUEUE) }, 'worker running');
+  logger.info(
+    {
+      node: process.version,
+      workflowBundle: bundle === undefined ? 'bundled at start' : 'prebuilt',
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      webhookTaskQueue: webhookTaskQueue(config.TEMPORAL_TASK_QUEUE),
+    },
+    'worker running',
+  );
   return async () => {
     workers.payments.shutdown();
     workers.webhooks.shutdown();

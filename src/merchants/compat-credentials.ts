@@ -53,7 +53,8 @@ export async function issueCompatCredentials(
 ): Promise<CompatCredentials & { mode: KeyMode; previous_expire_at: string }> {
   if (mode !== 'test' && mode !== 'live') throw new OnboardingError('--mode must be test or live');
   const merchant = await merchantOf(db, merchantId);
-  if (mode === 'live' && !merchant.live_mode) throw new OnboardingError('live mode is not active for this merchant (live activate)');
+  if (mode === 'live' && !merchant.live_mode)
+    throw new OnboardingError('live mode is not active for this merchant (live activate)');
   const now = new Date();
   const previousExpireAt = new Date(now.getTime() + previousExpiresInSeconds * 1000);
   const values = { zarinpal: newValue.zarinpal(), zibal: newValue.zibal() };
@@ -69,10 +70,23 @@ export async function issueCompatCredentials(
     if (inForce.length > 0) await expireCompatCredentialsBy(trx, inForce, previousExpireAt);
     for (const protocol of ['zarinpal', 'zibal'] as const) {
       const value = values[protocol];
-      await insertCompatCredential(trx, { id: randomUUID(), merchantId, mode, protocol, valueHash: hashKey(value), hint: value.slice(-4), createdAt: now });
+      await insertCompatCredential(trx, {
+        id: randomUUID(),
+        merchantId,
+        mode,
+        protocol,
+        valueHash: hashKey(value),
+        hint: value.slice(-4),
+        createdAt: now,
+      });
     }
   });
-  return { zarinpal_merchant_id: values.zarinpal, zibal_merchant: values.zibal, mode, previous_expire_at: previousExpireAt.toISOString() };
+  return {
+    zarinpal_merchant_id: values.zarinpal,
+    zibal_merchant: values.zibal,
+    mode,
+    previous_expire_at: previousExpireAt.toISOString(),
+  };
 }
 
 /** Revokes every credential of a merchant's mode at once: their requests are refused from now on. */
@@ -94,11 +108,23 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * Who a protocol's credential speaks for, or 401 `invalid_api_key` for anything but a known,
  * unrevoked, unexpired credential of that protocol (the protocol's own code for an unknown merchant).
  */
-export async function authenticateCompatCredential(db: Db, protocol: CompatProtocol, value: string): Promise<AuthState> {
+export async function authenticateCompatCredential(
+  db: Db,
+  protocol: CompatProtocol,
+  value: string,
+): Promise<AuthState> {
   const row = await compatCredentialCallerByHash(db, hashKey(value));
   const now = new Date();
-  if (row === undefined || row.protocol !== protocol || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) {
-    throw new DomainError('invalid_api_key', 'The merchant is not valid, or its credential was revoked or has expired.');
+  if (
+    row === undefined ||
+    row.protocol !== protocol ||
+    row.revoked_at !== null ||
+    (row.expires_at !== null && row.expires_at <= now)
+  ) {
+    throw new DomainError(
+      'invalid_api_key',
+      'The merchant is not valid, or its credential was revoked or has expired.',
+    );
   }
   if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Bookkeeping only: a failure here must not fail the request.

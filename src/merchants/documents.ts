@@ -63,14 +63,20 @@ export interface DocumentsFields {
 }
 
 const FILE_NAME_MAX = 255;
-const cleanName = (name: string) => [...name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim()].slice(0, FILE_NAME_MAX).join('') || 'document';
+const cleanName = (name: string) =>
+  [...name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim()].slice(0, FILE_NAME_MAX).join('') || 'document';
 
 /**
  * Checks and submits the documents. The first submission needs at least one
  * file; a resubmission may add files or keep the ones already sent.
  * Throws DocumentsInvalid (bad fields or files) or OnboardingRefused (out of order).
  */
-export async function submitDocuments(deps: OnboardingDeps & { store: DocumentStore }, merchantId: string, fields: DocumentsFields, files: UploadedFile[]) {
+export async function submitDocuments(
+  deps: OnboardingDeps & { store: DocumentStore },
+  merchantId: string,
+  fields: DocumentsFields,
+  files: UploadedFile[],
+) {
   const { db, store } = deps;
   const merchant = await findMerchantId(db, merchantId);
   if (merchant === undefined) throw new OnboardingError(`no merchant ${merchantId}`);
@@ -93,7 +99,9 @@ export async function submitDocuments(deps: OnboardingDeps & { store: DocumentSt
   await storeDraft(db, store, merchantId, submissionId, checked.details, typed, rejectedSets);
   let view;
   try {
-    view = await onboardingUpdate(db, deps.temporal, deps.config, merchantId, submitDocumentsUpdate, { submission_id: submissionId });
+    view = await onboardingUpdate(db, deps.temporal, deps.config, merchantId, submitDocumentsUpdate, {
+      submission_id: submissionId,
+    });
   } catch (error) {
     // Refused: the draft goes again. Any other failure (Temporal away) keeps it: the Update may still be taken.
     if (error instanceof OnboardingRefused) await deleteSubmission(db, store, merchantId, submissionId, 'draft');
@@ -156,7 +164,13 @@ async function storeDraft(
 }
 
 /** Deletes a submission in the given status, its file rows and its files. */
-async function deleteSubmission(db: Db, store: DocumentStore, merchantId: string, submissionId: string, status: 'draft' | 'submitted'): Promise<void> {
+async function deleteSubmission(
+  db: Db,
+  store: DocumentStore,
+  merchantId: string,
+  submissionId: string,
+  status: 'draft' | 'submitted',
+): Promise<void> {
   const files = await submissionFileIds(db, submissionId);
   await db.transaction().execute(async (trx) => {
     await deleteSubmissionFiles(trx, submissionId);
@@ -178,7 +192,11 @@ export async function currentDocuments(db: Db, merchantId: string) {
  * The operator's view (`merchants documents`): the submitted details and files;
  * with `outputDir`, a copy of every file written there as `<file id>-<name>`.
  */
-export async function operatorDocuments(deps: { db: Db; store: DocumentStore }, merchantId: string, outputDir?: string) {
+export async function operatorDocuments(
+  deps: { db: Db; store: DocumentStore },
+  merchantId: string,
+  outputDir?: string,
+) {
   const merchant = await findMerchantId(deps.db, merchantId);
   if (merchant === undefined) throw new OnboardingError(`no merchant ${merchantId}`);
   const current = await currentDocuments(deps.db, merchantId);
@@ -191,7 +209,15 @@ export async function operatorDocuments(deps: { db: Db; store: DocumentStore }, 
       copy = join(outputDir, `${f.id}-${f.original_name.replace(/[^\p{L}\p{N}._-]/gu, '_')}`);
       await writeFile(copy, await deps.store.read(merchantId, f.id), { mode: 0o600 });
     }
-    files.push({ file_id: f.id, name: f.original_name, content_type: f.content_type, size_bytes: f.size_bytes, sha256: f.sha256.toString('hex'), uploaded_at: f.created_at.toISOString(), ...(copy ? { copy } : {}) });
+    files.push({
+      file_id: f.id,
+      name: f.original_name,
+      content_type: f.content_type,
+      size_bytes: f.size_bytes,
+      sha256: f.sha256.toString('hex'),
+      uploaded_at: f.created_at.toISOString(),
+      ...(copy ? { copy } : {}),
+    });
   }
   const s = current.submission;
   return {

@@ -9,7 +9,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { markDomainVerified, merchantDomainsWithoutToken, merchantDomainVerifications, setDomainVerificationToken } from '../db/merchant-domains.ts';
+import {
+  markDomainVerified,
+  merchantDomainsWithoutToken,
+  merchantDomainVerifications,
+  setDomainVerificationToken,
+} from '../db/merchant-domains.ts';
 import { normalizeDomain, OnboardingError } from './merchants.ts';
 
 /** Where the token is published on the merchant's domain. */
@@ -40,14 +45,28 @@ export function verificationUrl(config: Pick<Config, 'DOMAIN_VERIFICATION_URL'>,
 }
 
 /** The merchant's domains with their tokens (made now for a domain that has none yet) and whether each is verified. */
-export async function domainVerifications(db: Db, config: Pick<Config, 'DOMAIN_VERIFICATION_URL'>, merchantId: string): Promise<DomainVerificationState[]> {
+export async function domainVerifications(
+  db: Db,
+  config: Pick<Config, 'DOMAIN_VERIFICATION_URL'>,
+  merchantId: string,
+): Promise<DomainVerificationState[]> {
   const missing = await merchantDomainsWithoutToken(db, merchantId);
   for (const { domain } of missing) {
     // Only where none is set: two pages shown at once keep the first token.
-    await setDomainVerificationToken(db, merchantId, domain, `dargah-domain-verification=${randomBytes(24).toString('base64url')}`);
+    await setDomainVerificationToken(
+      db,
+      merchantId,
+      domain,
+      `dargah-domain-verification=${randomBytes(24).toString('base64url')}`,
+    );
   }
   const rows = await merchantDomainVerifications(db, merchantId);
-  return rows.map((r) => ({ domain: r.domain, token: r.verification_token ?? '', verified: r.verified_at !== null, url: verificationUrl(config, r.domain) }));
+  return rows.map((r) => ({
+    domain: r.domain,
+    token: r.verification_token ?? '',
+    verified: r.verified_at !== null,
+    url: verificationUrl(config, r.domain),
+  }));
 }
 
 /**
@@ -56,7 +75,12 @@ export async function domainVerifications(db: Db, config: Pick<Config, 'DOMAIN_V
  * domain itself), a bounded time and size. Throws DomainNotVerified, or
  * OnboardingError for a domain the merchant does not have.
  */
-export async function verifyDomain(db: Db, config: Pick<Config, 'DOMAIN_VERIFICATION_URL'>, merchantId: string, input: string): Promise<void> {
+export async function verifyDomain(
+  db: Db,
+  config: Pick<Config, 'DOMAIN_VERIFICATION_URL'>,
+  merchantId: string,
+  input: string,
+): Promise<void> {
   const domain = normalizeDomain(input);
   const states = await domainVerifications(db, config, merchantId);
   const state = states.find((s) => s.domain === domain);
@@ -71,7 +95,11 @@ export async function verifyDomain(db: Db, config: Pick<Config, 'DOMAIN_VERIFICA
 /** The body of a 200 answer of at most MAX_FILE_BYTES, or undefined (no answer, another status, a redirect, too long). */
 async function fetchSmallText(url: string): Promise<string | undefined> {
   try {
-    const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'text/plain' } });
+    const response = await fetch(url, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      headers: { accept: 'text/plain' },
+    });
     if (response.status !== 200 || response.body === null) return undefined;
     const chunks: Uint8Array[] = [];
     let size = 0;

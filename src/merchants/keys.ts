@@ -85,7 +85,16 @@ export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
  */
 export async function credentialAuth(
   db: Db,
-  row: { key_id: string; mode: KeyMode; merchant_id: string; name: string; fee_bps: number; fee_min: number | bigint | string; fee_max: number | bigint | string; live_mode: number },
+  row: {
+    key_id: string;
+    mode: KeyMode;
+    merchant_id: string;
+    name: string;
+    fee_bps: number;
+    fee_min: number | bigint | string;
+    fee_max: number | bigint | string;
+    live_mode: number;
+  },
 ): Promise<AuthState> {
   if (row.mode === 'live' && !row.live_mode) {
     throw new DomainError(

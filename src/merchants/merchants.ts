@@ -16,14 +16,16 @@ export class OnboardingError extends Error {
 /** A merchant's site domain, lower-cased; refuses anything that is not a host name. */
 export function normalizeDomain(input: string): string {
   const domain = input.trim().toLowerCase().replace(/\.$/, '');
-  if (!DOMAIN_PATTERN.test(domain)) throw new OnboardingError(`"${input}" is not a domain name (for example shop.example.com)`);
+  if (!DOMAIN_PATTERN.test(domain))
+    throw new OnboardingError(`"${input}" is not a domain name (for example shop.example.com)`);
   return domain;
 }
 
 /** A merchant's (business) name, trimmed; 1 to 200 characters. */
 export function merchantName(input: string): string {
   const name = input.trim();
-  if (name.length === 0 || name.length > 200) throw new OnboardingError('the merchant name must be 1 to 200 characters');
+  if (name.length === 0 || name.length > 200)
+    throw new OnboardingError('the merchant name must be 1 to 200 characters');
   return name;
 }
 
@@ -47,12 +49,22 @@ export async function createOnboardedMerchant(
   input: { name: string; domain?: string },
 ) {
   const merchant = await createMerchant(deps.db, deps.config, input);
-  await startOnboarding(deps.temporal, deps.config, merchant.merchant_id, input.domain === undefined ? 'account_created' : 'domain_added');
+  await startOnboarding(
+    deps.temporal,
+    deps.config,
+    merchant.merchant_id,
+    input.domain === undefined ? 'account_created' : 'domain_added',
+  );
   return merchant;
 }
 
 /** The rows of a new merchant inside the caller's transaction (a dashboard sign-up adds its user in the same one). */
-export async function insertMerchant(trx: Db, config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX'>, name: string, domain: string | undefined) {
+export async function insertMerchant(
+  trx: Db,
+  config: Pick<Config, 'FEE_BPS' | 'FEE_MIN' | 'FEE_MAX'>,
+  name: string,
+  domain: string | undefined,
+) {
   const merchantId = randomUUID();
   const now = new Date();
   await insertMerchantRow(trx, {

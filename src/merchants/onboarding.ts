@@ -12,8 +12,20 @@ import type { Db } from '../db/database.ts';
 import { deleteMerchantDomain, merchantDomainNames } from '../db/merchant-domains.ts';
 import { lockMerchantRow, merchantById, merchantsInOnboardingStatus, setMerchantFeePlan } from '../db/merchants.ts';
 import type { FeePlan } from '../domain/payment.ts';
-import { gatewayStatusOf, isOnboardingStatus, ONBOARDING_STATUSES, OnboardingRefused, rejectionReason } from '../domain/onboarding.ts';
-import { activateLiveUpdate, addDomainUpdate, decideGatewayUpdate, requestGatewayUpdate, type OnboardingView } from '../domain/onboarding-workflow.ts';
+import {
+  gatewayStatusOf,
+  isOnboardingStatus,
+  ONBOARDING_STATUSES,
+  OnboardingRefused,
+  rejectionReason,
+} from '../domain/onboarding.ts';
+import {
+  activateLiveUpdate,
+  addDomainUpdate,
+  decideGatewayUpdate,
+  requestGatewayUpdate,
+  type OnboardingView,
+} from '../domain/onboarding-workflow.ts';
 import { onboardingUpdate, type OnboardingClientConfig } from '../temporal/onboarding.ts';
 import { createKey } from './keys.ts';
 import { normalizeDomain, OnboardingError } from './merchants.ts';
@@ -63,7 +75,11 @@ export async function merchantSummary(db: Db, merchantId: string) {
   };
 }
 
-const gatewayAnswer = (view: OnboardingView) => ({ merchant_id: view.merchant_id, gateway_status: gatewayStatusOf(view.status), onboarding_status: view.status });
+const gatewayAnswer = (view: OnboardingView) => ({
+  merchant_id: view.merchant_id,
+  gateway_status: gatewayStatusOf(view.status),
+  onboarding_status: view.status,
+});
 
 /** The merchant asks for a gateway (after the domain and the documents); asking again, or after approval, changes nothing. */
 export async function requestGateway(deps: OnboardingDeps, merchantId: string) {
@@ -74,7 +90,11 @@ export async function requestGateway(deps: OnboardingDeps, merchantId: string) {
 /** The operator approves the merchant's documents; only a request under review can be approved (approving again changes nothing). */
 export async function approveGateway(deps: OnboardingDeps, merchantId: string) {
   await merchantOf(deps.db, merchantId);
-  return gatewayAnswer(await onboardingUpdate(deps.db, deps.temporal, deps.config, merchantId, decideGatewayUpdate, { decision: 'approve' }));
+  return gatewayAnswer(
+    await onboardingUpdate(deps.db, deps.temporal, deps.config, merchantId, decideGatewayUpdate, {
+      decision: 'approve',
+    }),
+  );
 }
 
 /** The operator rejects a request under review, with the reason the merchant is shown and emailed. */
@@ -82,7 +102,10 @@ export async function rejectGateway(deps: OnboardingDeps, merchantId: string, re
   await merchantOf(deps.db, merchantId);
   const why = rejectionReason(reason);
   if (why === undefined) throw new OnboardingRefused('reason_required');
-  const view = await onboardingUpdate(deps.db, deps.temporal, deps.config, merchantId, decideGatewayUpdate, { decision: 'reject', reason: why });
+  const view = await onboardingUpdate(deps.db, deps.temporal, deps.config, merchantId, decideGatewayUpdate, {
+    decision: 'reject',
+    reason: why,
+  });
   return { ...gatewayAnswer(view), rejection_reason: view.rejection_reason };
 }
 
@@ -95,7 +118,8 @@ export async function activateLiveMode(deps: OnboardingDeps, merchantId: string)
 
 /** Merchants by onboarding status, longest waiting first (the operator's review queue: `merchants list --status under_review`). */
 export async function listMerchantsByStatus(db: Db, status: string) {
-  if (!isOnboardingStatus(status)) throw new OnboardingError(`--status must be one of ${ONBOARDING_STATUSES.join(', ')}`);
+  if (!isOnboardingStatus(status))
+    throw new OnboardingError(`--status must be one of ${ONBOARDING_STATUSES.join(', ')}`);
   const rows = await merchantsInOnboardingStatus(db, status);
   return {
     status,
@@ -135,7 +159,8 @@ async function takeTestKeyPlace(trx: Db, merchantId: string, limit: number, roll
 export async function createMerchantKey(db: Db, merchantId: string, mode: string, testKeyLimit: number) {
   if (mode !== 'test' && mode !== 'live') throw new OnboardingError('--mode must be test or live');
   const merchant = await merchantOf(db, merchantId);
-  if (mode === 'live' && !merchant.live_mode) throw new OnboardingError('live mode is not active for this merchant (live activate)');
+  if (mode === 'live' && !merchant.live_mode)
+    throw new OnboardingError('live mode is not active for this merchant (live activate)');
   const key = await db.transaction().execute(async (trx) => {
     if (mode === 'test') await takeTestKeyPlace(trx, merchantId, testKeyLimit);
     return createKey(trx, merchantId, mode);
@@ -177,7 +202,8 @@ export async function rollKey(db: Db, keyId: string, expiresInSeconds: number, t
   const old = await keyOf(db, keyId);
   const now = new Date();
   if (old.revoked_at !== null) throw new OnboardingError(`key ${keyId} is revoked; create a new key instead`);
-  if (old.expires_at !== null && old.expires_at <= now) throw new OnboardingError(`key ${keyId} has expired; create a new key instead`);
+  if (old.expires_at !== null && old.expires_at <= now)
+    throw new OnboardingError(`key ${keyId} has expired; create a new key instead`);
   const requested = new Date(now.getTime() + expiresInSeconds * 1000);
   const oldExpiresAt = old.expires_at !== null && old.expires_at < requested ? old.expires_at : requested;
   return db.transaction().execute(async (trx) => {

@@ -199,7 +199,10 @@ export const bankReconciliationDifferences = new Gauge({
   },
 });
 
-export function observeBankReconciliation(probe: () => Promise<ReconciliationDifferenceCount[]>, everyMs = 60_000): void {
+export function observeBankReconciliation(
+  probe: () => Promise<ReconciliationDifferenceCount[]>,
+  everyMs = 60_000,
+): void {
   reconciliation = { probe, everyMs, at: 0, value: [] };
 }
 
@@ -312,15 +315,23 @@ export function observePool(mysqlPool: unknown): void {
  * Serves GET /metrics (this registry's text, then whatever `extra` adds)
  * on its own port; nothing else. Port 0 picks a free one (the answer says which).
  */
-export function serveMetrics(host: string, port: number, extra?: () => Promise<string>): Promise<{ server: Server; port: number }> {
+export function serveMetrics(
+  host: string,
+  port: number,
+  extra?: () => Promise<string>,
+): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
       return;
     }
     Promise.all([registry.metrics(), extra?.() ?? Promise.resolve('')]).then(
-      ([ours, theirs]) => res.writeHead(200, { 'content-type': registry.contentType }).end(theirs === '' ? ours : `${ours}\n${theirs}`),
-      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
+      ([ours, theirs]) =>
+        res.writeHead(200, { 'content-type': registry.contentType }).end(theirs === '' ? ours : `${ours}\n${theirs}`),
+      (error: unknown) =>
+        res
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
     );
   });
   return new Promise((resolve, reject) => {

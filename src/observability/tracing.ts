@@ -18,13 +18,17 @@ import { Resource } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/worker/index.js';
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry/lib/worker/index.js';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
 /** The workflow interceptors' module, bundled with the workflow code when tracing is on (src/main/payment-worker.ts). */
-export const WORKFLOW_TRACING_MODULE = require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+export const WORKFLOW_TRACING_MODULE =
+  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 
 export const tracer = trace.getTracer('dargah');
 
@@ -54,7 +58,10 @@ function exporterFromEnv(env: Record<string, string | undefined>) {
  * before the Temporal client and the worker are built. Answers a function
  * that flushes and stops it.
  */
-export function startTracing(serviceName: string, env: Record<string, string | undefined> = process.env): () => Promise<void> {
+export function startTracing(
+  serviceName: string,
+  env: Record<string, string | undefined> = process.env,
+): () => Promise<void> {
   if (!tracingConfigured(env) || active !== undefined) return async () => undefined;
   const resource = new Resource({ 'service.name': env.OTEL_SERVICE_NAME || serviceName });
   const spanProcessor = new BatchSpanProcessor(exporterFromEnv(env));
@@ -69,7 +76,12 @@ export function startTracing(serviceName: string, env: Record<string, string | u
 }
 
 /** Runs `fn` inside a span when tracing is on; else just runs it. A thrown error marks the span and goes on. */
-export async function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, fn: (span?: Span) => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  kind: SpanKind,
+  attributes: Attributes,
+  fn: (span?: Span) => Promise<T>,
+): Promise<T> {
   if (active === undefined) return fn();
   return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
     try {
@@ -90,7 +102,8 @@ export function startChildSpan(name: string, attributes: Attributes): { end: (er
   const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, context.active());
   return {
     end(error) {
-      if (error !== undefined && error !== null) span.setStatus({ code: SpanStatusCode.ERROR, message: (error as { code?: string }).code ?? 'error' });
+      if (error !== undefined && error !== null)
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as { code?: string }).code ?? 'error' });
       span.end();
     },
   };
@@ -111,7 +124,14 @@ export function temporalWorkerTracing() {
   const processor = active?.spanProcessor ?? new NoopSpanProcessor();
   const resource = active?.resource ?? Resource.empty();
   return {
-    activityInterceptors: active === undefined ? [] : [(ctx: ConstructorParameters<typeof OpenTelemetryActivityInboundInterceptor>[0]) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })],
+    activityInterceptors:
+      active === undefined
+        ? []
+        : [
+            (ctx: ConstructorParameters<typeof OpenTelemetryActivityInboundInterceptor>[0]) => ({
+              inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+            }),
+          ],
     sinks: { exporter: makeWorkflowExporter(processor, resource) },
   };
 }

@@ -38,9 +38,13 @@ export class PageRefusal extends Error {
 export async function readForm(ctx: Context, limit = FORM_LIMIT_BYTES): Promise<URLSearchParams> {
   if (!ctx.request.is('application/x-www-form-urlencoded')) throw new PageRefusal(400, 'bad_request');
   try {
-    return new URLSearchParams(await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || undefined, encoding: 'utf8' }));
+    return new URLSearchParams(
+      await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || undefined, encoding: 'utf8' }),
+    );
   } catch (error) {
-    throw (error as { type?: string }).type === 'entity.too.large' ? new PageRefusal(413, 'bad_request') : new PageRefusal(400, 'bad_request');
+    throw (error as { type?: string }).type === 'entity.too.large'
+      ? new PageRefusal(413, 'bad_request')
+      : new PageRefusal(400, 'bad_request');
   }
 }
 

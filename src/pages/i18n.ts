@@ -46,13 +46,17 @@ const fa = {
   outcome_cancel: 'انصراف از پرداخت',
   outcome_delay: 'تأخیر در تأیید بانک',
   liveHeadline: 'پرداخت واقعی در دسترس نیست',
-  liveText: 'هیچ بانک واقعی برای این درگاه پیکربندی نشده است؛ این پرداخت فعلاً امکان‌پذیر نیست و مبلغی از حساب شما کسر نمی‌شود.',
+  liveText:
+    'هیچ بانک واقعی برای این درگاه پیکربندی نشده است؛ این پرداخت فعلاً امکان‌پذیر نیست و مبلغی از حساب شما کسر نمی‌شود.',
   bankBusyTitle: 'بانک در دسترس نیست',
   tooManyTitle: 'درخواست‌ها بیش از حد است',
-  tooManyText: 'در این چند لحظه درخواست‌های زیادی از اینجا رسیده است. مبلغی از حساب شما کسر نشده است؛ یک دقیقهٔ دیگر دوباره امتحان کنید.',
+  tooManyText:
+    'در این چند لحظه درخواست‌های زیادی از اینجا رسیده است. مبلغی از حساب شما کسر نشده است؛ یک دقیقهٔ دیگر دوباره امتحان کنید.',
   notLiveTitle: 'این فروشگاه پرداخت واقعی نمی‌پذیرد',
-  notLiveText: 'این پذیرنده اکنون اجازهٔ دریافت پرداخت واقعی ندارد؛ پرداخت انجام نمی‌شود و مبلغی از حساب شما کسر نمی‌شود.',
-  bankBusyText: 'هیچ‌یک از بانک‌ها هم‌اکنون پاسخ نمی‌دهند. مبلغی از حساب شما کسر نشده است؛ چند لحظهٔ دیگر دوباره «پرداخت» را بزنید.',
+  notLiveText:
+    'این پذیرنده اکنون اجازهٔ دریافت پرداخت واقعی ندارد؛ پرداخت انجام نمی‌شود و مبلغی از حساب شما کسر نمی‌شود.',
+  bankBusyText:
+    'هیچ‌یک از بانک‌ها هم‌اکنون پاسخ نمی‌دهند. مبلغی از حساب شما کسر نشده است؛ چند لحظهٔ دیگر دوباره «پرداخت» را بزنید.',
   processingTitle: 'در حال پردازش',
   processingHeadline: 'در حال دریافت پاسخ بانک…',
   processingText: 'این صفحه خودش به‌روز می‌شود؛ لطفاً آن را نبندید.',
@@ -64,7 +68,8 @@ const fa = {
   alreadyPaidHeadline: 'این پرداخت قبلاً انجام شده است',
   alreadyPaidText: 'امکان پرداخت دوباره وجود ندارد.',
   pendingHeadline: 'تأیید بانک با تأخیر انجام می‌شود',
-  pendingText: 'بانک پرداخت را پذیرفته اما تأیید آن کمی طول می‌کشد. پذیرنده پس از تأیید بانک سفارش شما را نهایی می‌کند.',
+  pendingText:
+    'بانک پرداخت را پذیرفته اما تأیید آن کمی طول می‌کشد. پذیرنده پس از تأیید بانک سفارش شما را نهایی می‌کند.',
   failedHeadline: 'پرداخت ناموفق بود',
   failedText: 'بانک این پرداخت را رد کرد. مبلغی از حساب شما کسر نشده است.',
   canceledHeadline: 'پرداخت لغو شد',
@@ -83,7 +88,8 @@ const fa = {
   unverifiedDomain: 'پرداخت آزمایشی: پذیرنده مالکیت دامنه‌ی بازگشت را هنوز تأیید نکرده است. بازگشت به:',
   notFoundTitle: 'پرداخت پیدا نشد',
   notFoundText: 'این نشانی به هیچ پرداختی اشاره نمی‌کند. نشانی را بررسی کنید یا به فروشگاه برگردید.',
-  forbiddenText: 'این فرم از صفحهٔ پرداخت ارسال نشده یا کهنه شده است. صفحهٔ پرداخت را دوباره باز کنید و دوباره تلاش کنید.',
+  forbiddenText:
+    'این فرم از صفحهٔ پرداخت ارسال نشده یا کهنه شده است. صفحهٔ پرداخت را دوباره باز کنید و دوباره تلاش کنید.',
   badRequestTitle: 'درخواست نامعتبر',
   badRequestText: 'فرم ارسال‌شده قابل پردازش نبود. صفحهٔ پرداخت را دوباره باز کنید.',
   linkAmountLabel: 'مبلغ (ریال)',
@@ -162,7 +168,8 @@ const en: Strings = {
   alreadyPaidHeadline: 'This payment has already been paid',
   alreadyPaidText: 'It cannot be paid again.',
   pendingHeadline: 'The bank’s confirmation is delayed',
-  pendingText: 'The bank accepted the payment but its confirmation takes a little longer. The merchant will finalise your order once the bank confirms.',
+  pendingText:
+    'The bank accepted the payment but its confirmation takes a little longer. The merchant will finalise your order once the bank confirms.',
   failedHeadline: 'Payment failed',
   failedText: 'The bank declined the payment. No money was taken.',
   canceledHeadline: 'Payment canceled',
@@ -171,7 +178,8 @@ const en: Strings = {
   expiredHeadline: 'This payment has expired',
   expiredText: 'This payment page can no longer be used. To pay, go back to the shop and start again.',
   reversedHeadline: 'The amount was returned to you',
-  reversedText: 'The merchant did not confirm the payment in time, so the full amount was returned to your card automatically.',
+  reversedText:
+    'The merchant did not confirm the payment in time, so the full amount was returned to your card automatically.',
   refundedHeadline: 'This payment was refunded',
   partiallyRefundedHeadline: 'Part of this payment was refunded',
   refundedText: 'The merchant returned the refunded amount to your card.',
@@ -218,7 +226,6 @@ export function strings(lang: Lang): Strings {
   return DICTIONARIES[lang];
 }
 
-
 /** `۱٬۵۰۰٬۰۰۰ ریال` and `۱۵۰٬۰۰۰ تومان` (Persian), `1,500,000 rials` and `150,000 toman` (English). */
 export function formatAmount(rials: number, lang: Lang): { rials: string; toman: string } {
   const t = strings(lang);
@@ -228,6 +235,11 @@ export function formatAmount(rials: number, lang: Lang): { rials: string; toman:
 
 /** A time of day in Tehran, where the customers are. */
 export function formatTehranTime(iso: string, lang: Lang): string {
-  const time = new Intl.DateTimeFormat(LOCALE[lang], { timeZone: 'Asia/Tehran', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+  const time = new Intl.DateTimeFormat(LOCALE[lang], {
+    timeZone: 'Asia/Tehran',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
   return `${time} (${strings(lang).tehranTime})`;
 }

@@ -10,7 +10,13 @@
  */
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { amountFromText, COLLECTED_FIELDS, isSlug, linkUnavailability, type CollectedAnswers } from '../domain/payment-link.ts';
+import {
+  amountFromText,
+  COLLECTED_FIELDS,
+  isSlug,
+  linkUnavailability,
+  type CollectedAnswers,
+} from '../domain/payment-link.ts';
 import { paymentFromRow } from '../db/payments.ts';
 import { configuredCsrfGuard } from '../http/csrf.ts';
 import { countHit, countPageAction, rateCounter } from '../http/rate-limit.ts';
@@ -34,7 +40,11 @@ class LinkPageAnswer extends Error {
   }
 }
 
-export function linkRoutes(router: Router, { config, db, temporal }: PageDependencies, page: (handler: PageHandler) => (ctx: RouterContext) => Promise<void>): void {
+export function linkRoutes(
+  router: Router,
+  { config, db, temporal }: PageDependencies,
+  page: (handler: PageHandler) => (ctx: RouterContext) => Promise<void>,
+): void {
   const csrf = configuredCsrfGuard(config, { cookie: 'dargah_link_csrf', path: '/l', purpose: 'dargah-link-csrf' });
   const counter = rateCounter(config, db);
 
@@ -48,11 +58,31 @@ export function linkRoutes(router: Router, { config, db, temporal }: PageDepende
   const countStart = async (ctx: RouterContext, linkId: string, mode: 'test' | 'live', merchantId: string) => {
     const perLink = config.LINK_PAYMENTS_PER_LINK_PER_MINUTE;
     if (perLink > 0) {
-      refuse(ctx, (await countHit(counter, { name: `link_payments:${linkId}`, limit: perLink, windowSeconds: 60, message: 'Too many payments on this link.' })).refusal);
+      refuse(
+        ctx,
+        (
+          await countHit(counter, {
+            name: `link_payments:${linkId}`,
+            limit: perLink,
+            windowSeconds: 60,
+            message: 'Too many payments on this link.',
+          })
+        ).refusal,
+      );
     }
     const testQuota = config.TEST_PAYMENTS_PER_MINUTE;
     if (mode === 'test' && testQuota > 0) {
-      refuse(ctx, (await countHit(counter, { name: `test_payments:${merchantId}`, limit: testQuota, windowSeconds: 60, message: 'Too many test payments.' })).refusal);
+      refuse(
+        ctx,
+        (
+          await countHit(counter, {
+            name: `test_payments:${merchantId}`,
+            limit: testQuota,
+            windowSeconds: 60,
+            message: 'Too many test payments.',
+          })
+        ).refusal,
+      );
     }
   };
 
@@ -120,7 +150,11 @@ export function linkRoutes(router: Router, { config, db, temporal }: PageDepende
             const state: LinkFormState = { values: { ...answers, amount: amountText }, problems: error.details ?? [] };
             throw new LinkPageAnswer(422, linkPage(link, merchantName, context, csrf.issue(ctx), state));
           }
-          if (error.code === 'payment_link_inactive' || error.code === 'payment_link_expired' || error.code === 'payment_link_used_up') {
+          if (
+            error.code === 'payment_link_inactive' ||
+            error.code === 'payment_link_expired' ||
+            error.code === 'payment_link_used_up'
+          ) {
             throw new LinkPageAnswer(410, linkUnavailablePage(error.code, link, context));
           }
           // The link's open payments are at their bound (LINK_OPEN_PAYMENTS_MAX).
@@ -141,7 +175,10 @@ export function linkRoutes(router: Router, { config, db, temporal }: PageDepende
         const row = PAYMENT_ID.test(paymentId) ? await linkPaymentOf(db, link.id, paymentId) : undefined;
         if (row === undefined) throw new PageRefusal(404, 'not_found');
         ctx.type = 'html';
-        ctx.body = linkReceiptPage(paymentFromRow(row), link, merchantName, { lang, path: `/l/${link.slug}/receipt/${paymentId}` });
+        ctx.body = linkReceiptPage(paymentFromRow(row), link, merchantName, {
+          lang,
+          path: `/l/${link.slug}/receipt/${paymentId}`,
+        });
       }),
     ),
   );

@@ -24,13 +24,23 @@ const fieldMessage = (problem: Problem, t: Strings): string => {
 };
 
 /** The link's form: the amount (fixed, or an input within the range) and the fields it collects. */
-export function linkPage(link: PaymentLink, merchantName: string, context: PageContext, csrfToken: string, state: LinkFormState = { values: {}, problems: [] }): string {
+export function linkPage(
+  link: PaymentLink,
+  merchantName: string,
+  context: PageContext,
+  csrfToken: string,
+  state: LinkFormState = { values: {}, problems: [] },
+): string {
   const t = strings(context.lang);
   const errorOf = (path: string) => {
     const problem = state.problems.find((p) => p.path === path);
     return problem === undefined ? undefined : fieldMessage(problem, t);
   };
-  const labels: Record<CollectedField, string> = { name: t.linkNameLabel, mobile: t.linkMobileLabel, note: t.linkNoteLabel };
+  const labels: Record<CollectedField, string> = {
+    name: t.linkNameLabel,
+    mobile: t.linkMobileLabel,
+    note: t.linkNoteLabel,
+  };
   const fields = (['name', 'mobile', 'note'] as const)
     .filter((field) => link.collect[field] !== undefined)
     .map((field) => ({
@@ -47,7 +57,12 @@ export function linkPage(link: PaymentLink, merchantName: string, context: PageC
     }));
   const range =
     link.amount === null
-      ? { min: formatAmount(link.min_amount ?? 0, context.lang).rials, max: formatAmount(link.max_amount ?? 0, context.lang).rials, value: state.values.amount ?? '', error: errorOf('amount') }
+      ? {
+          min: formatAmount(link.min_amount ?? 0, context.lang).rials,
+          max: formatAmount(link.max_amount ?? 0, context.lang).rials,
+          value: state.values.amount ?? '',
+          error: errorOf('amount'),
+        }
       : undefined;
   return render('link', context, {
     title: link.title,
@@ -64,10 +79,25 @@ export function linkPage(link: PaymentLink, merchantName: string, context: PageC
 }
 
 /** A link that takes no payment: deactivated, expired or used up. It says so and offers nothing. */
-export function linkUnavailablePage(why: LinkUnavailable, link: Pick<PaymentLink, 'title' | 'mode'>, context: PageContext): string {
+export function linkUnavailablePage(
+  why: LinkUnavailable,
+  link: Pick<PaymentLink, 'title' | 'mode'>,
+  context: PageContext,
+): string {
   const t = strings(context.lang);
-  const headline = { payment_link_inactive: t.linkInactiveHeadline, payment_link_expired: t.linkExpiredHeadline, payment_link_used_up: t.linkUsedUpHeadline }[why];
-  return render('message', context, { title: link.title, testMode: link.mode === 'test', text: t.linkUnavailableText, kind: 'info', heading: headline, why });
+  const headline = {
+    payment_link_inactive: t.linkInactiveHeadline,
+    payment_link_expired: t.linkExpiredHeadline,
+    payment_link_used_up: t.linkUsedUpHeadline,
+  }[why];
+  return render('message', context, {
+    title: link.title,
+    testMode: link.mode === 'test',
+    text: t.linkUnavailableText,
+    kind: 'info',
+    heading: headline,
+    why,
+  });
 }
 
 /** No link with that slug. */
@@ -81,14 +111,20 @@ export function linkNotFoundPage(context: PageContext): string {
  * outcome and what a receipt holds. Until the bank's answer is recorded and the gateway has verified
  * the payment it refreshes itself; it never sends the customer anywhere else.
  */
-export function linkReceiptPage(payment: Payment, link: Pick<PaymentLink, 'slug' | 'title'>, merchantName: string, context: PageContext): string {
+export function linkReceiptPage(
+  payment: Payment,
+  link: Pick<PaymentLink, 'slug' | 'title'>,
+  merchantName: string,
+  context: PageContext,
+): string {
   const t = strings(context.lang);
   const lang: Lang = context.lang;
   // Paid is not yet final for a link's payment: the workflow verifies it within moments.
   const processing = payment.status === 'created' || payment.status === 'paid';
   const kind = processing ? 'processing' : statusKind(payment, 'result');
   // The result page's words, but a receipt's for the verified payment: it is final, not waiting for a merchant.
-  const { headline, text } = kind === 'success' ? { headline: t.receiptHeadline, text: t.receiptText } : wording(kind, payment, 'result', t);
+  const { headline, text } =
+    kind === 'success' ? { headline: t.receiptHeadline, text: t.receiptText } : wording(kind, payment, 'result', t);
   const amount = formatAmount(payment.charged_amount, lang);
   const details: DetailRow[] = [
     { label: t.receiptPayee, value: merchantName, id: 'merchant' },
@@ -97,9 +133,12 @@ export function linkReceiptPage(payment: Payment, link: Pick<PaymentLink, 'slug'
     { label: t.trackingCode, value: localDigits(payment.tracking_code, lang), id: 'tracking-code', ltr: true },
   ];
   if (kind === 'success') {
-    if (payment.rrn !== null) details.push({ label: t.rrn, value: localDigits(payment.rrn, lang), id: 'rrn', ltr: true });
-    if (payment.card_pan !== null) details.push({ label: t.card, value: localDigits(payment.card_pan, lang), id: 'card', ltr: true });
-    if (payment.paid_at !== null) details.push({ label: t.receiptPaidAt, value: formatTehranTime(payment.paid_at, lang), id: 'paid-at' });
+    if (payment.rrn !== null)
+      details.push({ label: t.rrn, value: localDigits(payment.rrn, lang), id: 'rrn', ltr: true });
+    if (payment.card_pan !== null)
+      details.push({ label: t.card, value: localDigits(payment.card_pan, lang), id: 'card', ltr: true });
+    if (payment.paid_at !== null)
+      details.push({ label: t.receiptPaidAt, value: formatTehranTime(payment.paid_at, lang), id: 'paid-at' });
   }
   const self = `/l/${link.slug}/receipt/${payment.id}`;
   return render('status', context, {
@@ -115,6 +154,10 @@ export function linkReceiptPage(payment: Payment, link: Pick<PaymentLink, 'slug'
     unverifiedHost: undefined,
     redirecting: false,
     // Not paid: the way back to the link, which says itself whether it still takes a payment.
-    links: processing ? [{ href: `${self}${langQuery(lang)}`, label: t.refreshNow }] : kind === 'success' ? [] : [{ href: `/l/${link.slug}${langQuery(lang)}`, label: t.linkTryAgain }],
+    links: processing
+      ? [{ href: `${self}${langQuery(lang)}`, label: t.refreshNow }]
+      : kind === 'success'
+        ? []
+        : [{ href: `/l/${link.slug}${langQuery(lang)}`, label: t.linkTryAgain }],
   });
 }

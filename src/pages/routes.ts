@@ -24,13 +24,14 @@ import { ASSETS, bankRedirectPage, paymentPage, statusPage, type PayablePayment 
 
 export type { PageDependencies };
 
-
 const PAYMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function pageRoutes({ config, db, temporal, logger }: PageDependencies): Router {
   const router = new Router();
   if (config.PAGES_CSRF_SECRET === '') {
-    logger.warn('PAGES_CSRF_SECRET is not set: using a random secret, valid only in this process (set it when running several API processes)');
+    logger.warn(
+      'PAGES_CSRF_SECRET is not set: using a random secret, valid only in this process (set it when running several API processes)',
+    );
   }
   // The PSPs' pages the Pay button leads to (by a redirect or a form post): every registered PSP's configured addresses.
   const policy = contentSecurityPolicy(pspPageOrigins(config));
@@ -48,8 +49,20 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
     // payment from before routing): the fields' own names tell SEP's from Mellat's.
     const psp = row.psp ?? undefined;
     // A payment link's customer returns to the gateway's own receipt, no domain of the merchant's.
-    const callbackDomainVerified = payment.payment_link !== null || domainCovers(verified.map((d) => d.domain), new URL(payment.callback_url).hostname);
-    return { payment, merchantName: row.merchant_name, merchantId: row.merchant_id, callbackDomainVerified, psp, zibalTrackId: row.zibal_track_id };
+    const callbackDomainVerified =
+      payment.payment_link !== null ||
+      domainCovers(
+        verified.map((d) => d.domain),
+        new URL(payment.callback_url).hostname,
+      );
+    return {
+      payment,
+      merchantName: row.merchant_name,
+      merchantId: row.merchant_id,
+      callbackDomainVerified,
+      psp,
+      zibalTrackId: row.zibal_track_id,
+    };
   };
 
   const page = pageWrapper(policy, logger);

@@ -78,7 +78,11 @@ export interface DetailRow {
 }
 
 /** The rows every page about a payment shows: merchant, amount, description, reference, tracking code. */
-function paymentDetails({ payment, merchantName }: PayablePayment, lang: Lang, options: { amount: boolean }): DetailRow[] {
+function paymentDetails(
+  { payment, merchantName }: PayablePayment,
+  lang: Lang,
+  options: { amount: boolean },
+): DetailRow[] {
   const t = strings(lang);
   const rows: DetailRow[] = [];
   rows.push({ label: t.merchant, value: merchantName, id: 'merchant' });
@@ -87,23 +91,43 @@ function paymentDetails({ payment, merchantName }: PayablePayment, lang: Lang, o
     const amount = formatAmount(payment.charged_amount, lang);
     rows.push({ label: t.amount, value: amount.rials, note: amount.toman, id: 'amount' });
   }
-  if (payment.description !== '') rows.push({ label: t.description, value: payment.description, id: 'description', className: 'long' });
+  if (payment.description !== '')
+    rows.push({ label: t.description, value: payment.description, id: 'description', className: 'long' });
   rows.push({ label: t.reference, value: payment.merchant_reference, id: 'reference', ltr: true });
   rows.push({ label: t.trackingCode, value: localDigits(payment.tracking_code, lang), id: 'tracking-code', ltr: true });
   return rows;
 }
 
 /** The payment page with the test bank's form (test mode) or the "no live bank" notice (live mode). */
-export function paymentPage(subject: PayablePayment, context: PageContext, csrfToken: string | undefined, bankAvailable = true): string {
+export function paymentPage(
+  subject: PayablePayment,
+  context: PageContext,
+  csrfToken: string | undefined,
+  bankAvailable = true,
+): string {
   const { payment } = subject;
   const t = strings(context.lang);
   const details = paymentDetails(subject, context.lang, { amount: false });
   details.push({ label: t.payBefore, value: formatTehranTime(payment.expires_at, context.lang), id: 'expires' });
   // Who may pay (docs/PAGES.md): the merchant's restriction, masked, so the customer picks the right card at the bank.
   if (payment.allowed_cards !== null) {
-    details.push({ label: t.allowedCards, value: payment.allowed_cards.join(' ، '), note: t.allowedCardsNote, id: 'allowed-cards', ltr: true, className: 'long' });
+    details.push({
+      label: t.allowedCards,
+      value: payment.allowed_cards.join(' ، '),
+      note: t.allowedCardsNote,
+      id: 'allowed-cards',
+      ltr: true,
+      className: 'long',
+    });
   }
-  if (payment.national_code !== null) details.push({ label: t.nationalCode, value: payment.national_code, note: t.nationalCodeNote, id: 'national-code', ltr: true });
+  if (payment.national_code !== null)
+    details.push({
+      label: t.nationalCode,
+      value: payment.national_code,
+      note: t.nationalCodeNote,
+      id: 'national-code',
+      ltr: true,
+    });
   return render('pay', context, {
     title: t.payTitle,
     testMode: payment.mode === 'test',
@@ -121,7 +145,11 @@ export function paymentPage(subject: PayablePayment, context: PageContext, csrfT
  * The way to a bank whose page wants a form POST (Mellat's RefId): the fields in a form with a
  * visible button the customer presses: no script, as on every page (the CSP allows none).
  */
-export function bankRedirectPage(bank: { url: string; fields: Record<string, string> }, context: PageContext, testMode: boolean): string {
+export function bankRedirectPage(
+  bank: { url: string; fields: Record<string, string> },
+  context: PageContext,
+  testMode: boolean,
+): string {
   return render('bank-redirect', context, {
     title: strings(context.lang).bankRedirectTitle,
     testMode,
@@ -131,7 +159,8 @@ export function bankRedirectPage(bank: { url: string; fields: Record<string, str
 }
 
 /** How a payment's state reads to the customer. */
-export type StatusKind = 'processing' | 'success' | 'pending' | 'failed' | 'canceled' | 'expired' | 'reversed' | 'refunded';
+export type StatusKind =
+  'processing' | 'success' | 'pending' | 'failed' | 'canceled' | 'expired' | 'reversed' | 'refunded';
 
 /**
  * The customer's view of a status. `created` is "processing" on the result
@@ -161,24 +190,37 @@ export function statusKind(payment: Payment, page: 'payment' | 'result'): Status
   }
 }
 
-export function wording(kind: StatusKind, payment: Payment, page: 'payment' | 'result', t: Strings): { headline: string; text: string } {
+export function wording(
+  kind: StatusKind,
+  payment: Payment,
+  page: 'payment' | 'result',
+  t: Strings,
+): { headline: string; text: string } {
   switch (kind) {
     case 'processing':
       return { headline: t.processingHeadline, text: t.processingText };
     case 'success':
-      return page === 'payment' ? { headline: t.alreadyPaidHeadline, text: t.alreadyPaidText } : { headline: t.successHeadline, text: t.successText };
+      return page === 'payment'
+        ? { headline: t.alreadyPaidHeadline, text: t.alreadyPaidText }
+        : { headline: t.successHeadline, text: t.successText };
     case 'pending':
       return { headline: t.pendingHeadline, text: t.pendingText };
     case 'failed':
       return { headline: t.failedHeadline, text: t.failedText };
     case 'canceled':
-      return { headline: t.canceledHeadline, text: payment.failure?.code === 'canceled_by_merchant' ? t.canceledByMerchantText : t.canceledText };
+      return {
+        headline: t.canceledHeadline,
+        text: payment.failure?.code === 'canceled_by_merchant' ? t.canceledByMerchantText : t.canceledText,
+      };
     case 'expired':
       return { headline: t.expiredHeadline, text: t.expiredText };
     case 'reversed':
       return { headline: t.reversedHeadline, text: t.reversedText };
     case 'refunded':
-      return { headline: payment.status === 'refunded' ? t.refundedHeadline : t.partiallyRefundedHeadline, text: t.refundedText };
+      return {
+        headline: payment.status === 'refunded' ? t.refundedHeadline : t.partiallyRefundedHeadline,
+        text: t.refundedText,
+      };
   }
 }
 
@@ -187,7 +229,12 @@ export function wording(kind: StatusKind, payment: Payment, page: 'payment' | 'r
  * result page. Final and pending states lead on to the merchant: a button,
  * and on the result page an automatic redirect after a few seconds.
  */
-export function statusPage(subject: PayablePayment, context: PageContext, page: 'payment' | 'result', nowMs: number): string {
+export function statusPage(
+  subject: PayablePayment,
+  context: PageContext,
+  page: 'payment' | 'result',
+  nowMs: number,
+): string {
   const { payment } = subject;
   const t = strings(context.lang);
   const kind = statusKind(payment, page);
@@ -223,13 +270,25 @@ export function statusPage(subject: PayablePayment, context: PageContext, page: 
     merchantName: subject.merchantName,
     returnHref: processing ? undefined : back,
     // Test mode may return to a domain nobody proved is the merchant's: the customer is told where they are going.
-    unverifiedHost: page === 'result' && payment.mode === 'test' && !subject.callbackDomainVerified ? new URL(payment.callback_url).hostname : undefined,
+    unverifiedHost:
+      page === 'result' && payment.mode === 'test' && !subject.callbackDomainVerified
+        ? new URL(payment.callback_url).hostname
+        : undefined,
     redirecting,
     links,
   });
 }
 
-export type MessageKind = 'not_found' | 'forbidden' | 'live_unavailable' | 'merchant_not_live' | 'bank_unavailable' | 'too_many' | 'bad_request' | 'unavailable' | 'error';
+export type MessageKind =
+  | 'not_found'
+  | 'forbidden'
+  | 'live_unavailable'
+  | 'merchant_not_live'
+  | 'bank_unavailable'
+  | 'too_many'
+  | 'bad_request'
+  | 'unavailable'
+  | 'error';
 
 /** A page for a request that has no payment to show: 404, 403, 400, 503, 500. */
 export function messagePage(kind: MessageKind, context: PageContext, requestId?: string): string {

@@ -8,13 +8,20 @@ import { parseBankCallback } from '../adapters/psp/callbacks.ts';
 import { isPspName } from '../adapters/psp/profiles.ts';
 import type { Config } from '../config.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
-import { bankCallbackUpdate, bankTokenUpdate, paymentWorkflowId, type BankCallback, type BankTokenResult } from '../domain/payment-workflow.ts';
+import {
+  bankCallbackUpdate,
+  bankTokenUpdate,
+  paymentWorkflowId,
+  type BankCallback,
+  type BankTokenResult,
+} from '../domain/payment-workflow.ts';
 import { DomainError } from '../errors.ts';
 import { temporalCall, updateRefusal } from '../temporal/call.ts';
 import type { PaymentServiceDeps } from './payment-calls.ts';
 
 /** Where the bank sends the customer back: our return route (docs/BANK.md). */
-export const bankReturnUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, id: string) => `${config.PUBLIC_BASE_URL}/pay/${id}/return`;
+export const bankReturnUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, id: string) =>
+  `${config.PUBLIC_BASE_URL}/pay/${id}/return`;
 
 /** The customer's way to the bank's page: a GET of `url`, or a form POST of `fields` to it. */
 export interface BankPage {
@@ -24,17 +31,27 @@ export interface BankPage {
 }
 
 /** The token's way to the bank's page; a token asked for before there were two PSPs has no method: a GET, as it was. */
-export const bankPageOf = (token: BankTokenResult): BankPage => ({ url: token.url, method: token.method ?? 'GET', fields: token.fields ?? {} });
+export const bankPageOf = (token: BankTokenResult): BankPage => ({
+  url: token.url,
+  method: token.method ?? 'GET',
+  fields: token.fields ?? {},
+});
 
 /** The customer goes to the bank: the payment's workflow asks the bank for a token; answers the way to the bank's page for the customer. */
-export async function requestBankPage({ temporal, config }: Pick<PaymentServiceDeps, 'temporal' | 'config'>, paymentId: string): Promise<BankPage> {
+export async function requestBankPage(
+  { temporal, config }: Pick<PaymentServiceDeps, 'temporal' | 'config'>,
+  paymentId: string,
+): Promise<BankPage> {
   const handle = temporal.workflow.getHandle(paymentWorkflowId(paymentId));
   try {
-    const token = await temporalCall(temporal, () => handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: bankReturnUrl(config, paymentId) }] }));
+    const token = await temporalCall(temporal, () =>
+      handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: bankReturnUrl(config, paymentId) }] }),
+    );
     return bankPageOf(token);
   } catch (error) {
     // Its workflow ended meanwhile (canceled, expired): no longer payable.
-    if (error instanceof WorkflowNotFoundError) throw new DomainError('payment_not_payable', 'The payment can no longer be paid.');
+    if (error instanceof WorkflowNotFoundError)
+      throw new DomainError('payment_not_payable', 'The payment can no longer be paid.');
     // A refusal; no PSP of the payment's route gave a token (docs/psps/routing.md) is a 503: the customer was
     // sent nowhere and may press Pay again.
     throw updateRefusal(error) ?? error;
@@ -46,7 +63,11 @@ export async function requestBankPage({ temporal, config }: Pick<PaymentServiceD
  * PSP (`psp`: its record's; unknown or not a registered PSP, the connector whose fields they are:
  * callbacks.ts, pspOfReturn) and checked for shape only (the workflow confirms everything with the bank).
  */
-export function bankCallbackFrom(paymentId: string, form: URLSearchParams, psp?: string | null): BankCallback | undefined {
+export function bankCallbackFrom(
+  paymentId: string,
+  form: URLSearchParams,
+  psp?: string | null,
+): BankCallback | undefined {
   return parseBankCallback(Object.fromEntries(form), paymentId, isPspName(psp) ? psp : undefined);
 }
 
@@ -55,11 +76,19 @@ export function bankCallbackFrom(paymentId: string, form: URLSearchParams, psp?:
  * confirmed with the bank (the test helper); else only until the workflow has accepted it
  * (the customer's browser goes on to the result page, which waits for the answer).
  */
-export async function submitBankCallback(temporal: Client, paymentId: string, callback: BankCallback, settled: boolean): Promise<Payment | undefined> {
+export async function submitBankCallback(
+  temporal: Client,
+  paymentId: string,
+  callback: BankCallback,
+  settled: boolean,
+): Promise<Payment | undefined> {
   const handle = temporal.workflow.getHandle(paymentWorkflowId(paymentId));
   try {
-    if (settled) return await temporalCall(temporal, () => handle.executeUpdate(bankCallbackUpdate, { args: [callback] }));
-    await temporalCall(temporal, () => handle.startUpdate(bankCallbackUpdate, { args: [callback], waitForStage: WorkflowUpdateStage.ACCEPTED }));
+    if (settled)
+      return await temporalCall(temporal, () => handle.executeUpdate(bankCallbackUpdate, { args: [callback] }));
+    await temporalCall(temporal, () =>
+      handle.startUpdate(bankCallbackUpdate, { args: [callback], waitForStage: WorkflowUpdateStage.ACCEPTED }),
+    );
     return undefined;
   } catch (error) {
     // Its workflow ended meanwhile (expired, canceled): the result page shows the payment as it is.
@@ -67,4 +96,3 @@ export async function submitBankCallback(temporal: Client, paymentId: string, ca
     throw updateRefusal(error) ?? error;
   }
 }
-

@@ -14,7 +14,12 @@ import { domainCovers, type AuthState, type KeyMode, type Merchant } from '../do
 import type { PaymentOrigin } from '../domain/compat-protocols.ts';
 import { customerFee, maskCardPan, type FeePlan } from '../domain/payment.ts';
 import type { CreatePaymentRequest, Payment } from '../domain/payment-schemas.ts';
-import { PAYMENT_WORKFLOW, paymentSearchAttributes, paymentWorkflowId, type PaymentWorkflowInput } from '../domain/payment-workflow.ts';
+import {
+  PAYMENT_WORKFLOW,
+  paymentSearchAttributes,
+  paymentWorkflowId,
+  type PaymentWorkflowInput,
+} from '../domain/payment-workflow.ts';
 import { DomainError } from '../errors.ts';
 import { temporalCall } from '../temporal/call.ts';
 import { startWorkflowOnce } from '../temporal/client.ts';
@@ -37,33 +42,47 @@ export function checkCallbackUrl(callbackUrl: string, auth: AuthState): void {
   try {
     url = new URL(callbackUrl);
   } catch {
-    throw new DomainError('validation_failed', 'callback_url must be an absolute URL.', [{ path: 'callback_url', message: 'must be an absolute URL' }]);
+    throw new DomainError('validation_failed', 'callback_url must be an absolute URL.', [
+      { path: 'callback_url', message: 'must be an absolute URL' },
+    ]);
   }
   const host = url.hostname.toLowerCase();
   const plainHttpAllowed = auth.mode === 'test' && LOOPBACK_HOSTS.has(host);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && plainHttpAllowed)) {
-    throw new DomainError('callback_url_not_allowed', 'callback_url must use https (http is allowed only for localhost in test mode).', [
-      { path: 'callback_url', message: 'must use https' },
-    ]);
+    throw new DomainError(
+      'callback_url_not_allowed',
+      'callback_url must use https (http is allowed only for localhost in test mode).',
+      [{ path: 'callback_url', message: 'must use https' }],
+    );
   }
   if (url.username !== '' || url.password !== '') {
-    throw new DomainError('callback_url_not_allowed', 'callback_url must not carry credentials.', [{ path: 'callback_url', message: 'must not contain credentials' }]);
+    throw new DomainError('callback_url_not_allowed', 'callback_url must not carry credentials.', [
+      { path: 'callback_url', message: 'must not contain credentials' },
+    ]);
   }
   if (!domainCovers(auth.merchant.domains, host)) {
-    throw new DomainError('callback_url_not_allowed', `callback_url's host ${host} is not one of your registered domains.`, [
-      { path: 'callback_url', message: 'host is not a registered domain' },
-    ]);
+    throw new DomainError(
+      'callback_url_not_allowed',
+      `callback_url's host ${host} is not one of your registered domains.`,
+      [{ path: 'callback_url', message: 'host is not a registered domain' }],
+    );
   }
   // A live payment sends the customer back only to a domain the merchant proved is theirs; test mode says so on the result page instead.
   if (auth.mode === 'live' && !domainCovers(auth.merchant.verifiedDomains, host)) {
-    throw new DomainError('callback_domain_unverified', `callback_url's host ${host} is on a domain you have not verified yet: verify it in the dashboard (Settings) first.`, [
-      { path: 'callback_url', message: 'host is not on a verified domain' },
-    ]);
+    throw new DomainError(
+      'callback_domain_unverified',
+      `callback_url's host ${host} is on a domain you have not verified yet: verify it in the dashboard (Settings) first.`,
+      [{ path: 'callback_url', message: 'host is not on a verified domain' }],
+    );
   }
 }
 
 /** Starts the payment's workflow (PAYMENT_WORKFLOW). */
-export async function startPaymentWorkflow(temporal: Client, input: PaymentWorkflowInput, taskQueue: string): Promise<void> {
+export async function startPaymentWorkflow(
+  temporal: Client,
+  input: PaymentWorkflowInput,
+  taskQueue: string,
+): Promise<void> {
   const p = input.payment;
   // A retried create finds the workflow it started before; a finished one is never started again.
   await temporalCall(temporal, () =>
@@ -96,7 +115,8 @@ export function chargedAmountFor(
   config: Pick<Config, 'AMOUNT_MAX'>,
 ): number {
   const feePayer = request.fee_payer ?? 'merchant';
-  if (feePayer === 'customer' && feePlan === undefined) throw new Error('a customer-pays payment needs the fee plan its fee is fixed from');
+  if (feePayer === 'customer' && feePlan === undefined)
+    throw new Error('a customer-pays payment needs the fee plan its fee is fixed from');
   const fee = feePlan === undefined ? 0 : customerFee(request.amount, feePlan, feePayer);
   const charged = request.amount + fee;
   if (charged > config.AMOUNT_MAX) {
@@ -174,7 +194,12 @@ export function newPayment(
 /** Refuses a restriction the schema cannot judge (a card's Luhn digit, the national code's check digit): 422, nothing written. */
 export function checkPayerRestriction(request: Pick<CreatePaymentRequest, 'allowed_cards' | 'national_code'>): void {
   const problems = restrictionProblems(request);
-  if (problems.length > 0) throw new DomainError('validation_failed', `The request body is invalid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`, problems);
+  if (problems.length > 0)
+    throw new DomainError(
+      'validation_failed',
+      `The request body is invalid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+      problems,
+    );
 }
 
 function withoutSplits(payment: Payment): Payment {
@@ -186,7 +211,8 @@ function withoutSplits(payment: Payment): Payment {
 export function paymentWorkflowInput(
   payment: Payment,
   merchant: Pick<Merchant, 'id' | 'fee_plan'>,
-  config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'BANK_RECONFIRM_AFTER_SECONDS'> & Partial<Pick<Config, 'BANK_PENDING_LIMIT_SECONDS'>>,
+  config: Pick<Config, 'VERIFY_WINDOW_SECONDS' | 'BANK_RECONFIRM_AFTER_SECONDS'> &
+    Partial<Pick<Config, 'BANK_PENDING_LIMIT_SECONDS'>>,
 ): PaymentWorkflowInput {
   return {
     // The merchant's metadata and a payment's shares stay in MySQL: the workflow never needs them, and its history keeps no copy.
@@ -196,7 +222,9 @@ export function paymentWorkflowInput(
     verify_window_ms: config.VERIFY_WINDOW_SECONDS * 1000,
     // The field keeps its first name: every running payment's history holds it.
     sandbox_delay_ms: config.BANK_RECONFIRM_AFTER_SECONDS * 1000,
-    ...(config.BANK_PENDING_LIMIT_SECONDS === undefined ? {} : { bank_pending_limit_ms: config.BANK_PENDING_LIMIT_SECONDS * 1000 }),
+    ...(config.BANK_PENDING_LIMIT_SECONDS === undefined
+      ? {}
+      : { bank_pending_limit_ms: config.BANK_PENDING_LIMIT_SECONDS * 1000 }),
   };
 }
 
@@ -217,38 +245,58 @@ export async function createPayment(
   // The stored fingerprint of the body never holds a card or national code a guess could be checked against.
   const fingerprinted = restrictionFingerprint(cardHashKey(config), request);
   const cardHashes = request.allowed_cards?.map((card) => keyedHashOfCard(cardHashKey(config), card)) ?? null;
-  return idempotent(db, scope, idempotencyKey, fingerprinted, config.IDEMPOTENCY_TTL_SECONDS, async (paymentId, fresh) => {
-    // A retry under the same Idempotency-Key may find the row its first attempt wrote; a fresh id cannot.
-    const existing = fresh ? undefined : await paymentRowById(db, paymentId);
-    let payment = existing === undefined ? undefined : paymentFromRow(existing);
-    const inserted = payment === undefined;
-    const now = Date.now();
-    for (let attempt = 0; payment === undefined; attempt++) {
-      const candidate = newPayment(paymentId, auth.mode, request, config, now, origin.via, auth.merchant.fee_plan);
+  return idempotent(
+    db,
+    scope,
+    idempotencyKey,
+    fingerprinted,
+    config.IDEMPOTENCY_TTL_SECONDS,
+    async (paymentId, fresh) => {
+      // A retry under the same Idempotency-Key may find the row its first attempt wrote; a fresh id cannot.
+      const existing = fresh ? undefined : await paymentRowById(db, paymentId);
+      let payment = existing === undefined ? undefined : paymentFromRow(existing);
+      const inserted = payment === undefined;
+      const now = Date.now();
+      for (let attempt = 0; payment === undefined; attempt++) {
+        const candidate = newPayment(paymentId, auth.mode, request, config, now, origin.via, auth.merchant.fee_plan);
+        try {
+          const row = rowFromNewPayment(
+            candidate,
+            auth.merchant.id,
+            request.mobile ?? null,
+            origin.protocolCurrency,
+            cardHashes,
+          );
+          // The payment and its shares together: verify finds the shares whenever it finds the payment.
+          await db.transaction().execute(async (trx) => {
+            await insertPaymentRow(trx, row);
+            await insertSplits(trx, paymentId, splits);
+          });
+        } catch (error) {
+          // A tracking code collision: draw another (twelve digits make it rare).
+          if (isDuplicateKey(error) && attempt < 5) continue;
+          throw error;
+        }
+        // DATETIME(3) keeps the milliseconds, so the row reads back exactly as written: no need to select it.
+        payment = candidate;
+      }
       try {
-        const row = rowFromNewPayment(candidate, auth.merchant.id, request.mobile ?? null, origin.protocolCurrency, cardHashes);
-        // The payment and its shares together: verify finds the shares whenever it finds the payment.
-        await db.transaction().execute(async (trx) => {
-          await insertPaymentRow(trx, row);
-          await insertSplits(trx, paymentId, splits);
-        });
+        await startPaymentWorkflow(
+          temporal,
+          paymentWorkflowInput(payment, auth.merchant, config),
+          config.TEMPORAL_TASK_QUEUE,
+        );
       } catch (error) {
-        // A tracking code collision: draw another (twelve digits make it rare).
-        if (isDuplicateKey(error) && attempt < 5) continue;
+        // Without an idempotency key nobody can finish this payment: take the row back.
+        if (inserted && idempotencyKey === undefined) {
+          await deleteUnstartedPayment(db, paymentId).catch(() => undefined);
+        }
         throw error;
       }
-      // DATETIME(3) keeps the milliseconds, so the row reads back exactly as written: no need to select it.
-      payment = candidate;
-    }
-    try {
-      await startPaymentWorkflow(temporal, paymentWorkflowInput(payment, auth.merchant, config), config.TEMPORAL_TASK_QUEUE);
-    } catch (error) {
-      // Without an idempotency key nobody can finish this payment: take the row back.
-      if (inserted && idempotencyKey === undefined) {
-        await deleteUnstartedPayment(db, paymentId).catch(() => undefined);
-      }
-      throw error;
-    }
-    return { status: 201, body: { payment: await withSplits(db, payment), payment_url: paymentUrl(config, payment.id) } };
-  });
+      return {
+        status: 201,
+        body: { payment: await withSplits(db, payment), payment_url: paymentUrl(config, payment.id) },
+      };
+    },
+  );
 }

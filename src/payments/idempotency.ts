@@ -40,17 +40,22 @@ export interface IdempotentResult extends StoredResponse {
 /** How long a request may hold a key before another may take it over. */
 const LOCK_MS = 30_000;
 
-
 /** Stable hash of a JSON body: key order does not matter. */
 export function requestHash(body: unknown): string {
   const canonical = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(canonical);
     if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+      );
     }
     return value;
   };
-  return createHash('sha256').update(JSON.stringify(canonical(body) ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body) ?? null))
+    .digest('hex');
 }
 
 /**
@@ -77,19 +82,37 @@ export async function idempotent(
 }
 
 const inUse = (headers?: Record<string, string>) =>
-  new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry after it finishes.', undefined, headers);
+  new DomainError(
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still in progress; retry after it finishes.',
+    undefined,
+    headers,
+  );
 
 /**
  * The key for this request: a new record reserving a fresh resource id, or an unfinished one whose
  * holder released it or died (its reserved id), or the stored response to replay. Refuses another
  * body (`idempotency_key_reused`) and a key another request holds (`idempotency_key_in_use`).
  */
-async function claimKey(db: Db, id: IdempotencyKeyId, hash: string, ttlSeconds: number): Promise<{ resourceId: string; fresh: boolean } | { replay: StoredResponse }> {
+async function claimKey(
+  db: Db,
+  id: IdempotencyKeyId,
+  hash: string,
+  ttlSeconds: number,
+): Promise<{ resourceId: string; fresh: boolean } | { replay: StoredResponse }> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = new Date();
     const candidate = randomUUID();
     const lockedUntil = new Date(now.getTime() + LOCK_MS);
-    if (await insertIdempotencyKey(db, id, { requestHash: hash, resourceId: candidate, lockedUntil, createdAt: now, expiresAt: new Date(now.getTime() + ttlSeconds * 1000) })) {
+    if (
+      await insertIdempotencyKey(db, id, {
+        requestHash: hash,
+        resourceId: candidate,
+        lockedUntil,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+      })
+    ) {
       return { resourceId: candidate, fresh: true };
     }
     const existing = await findIdempotencyKey(db, id);
@@ -99,7 +122,8 @@ async function claimKey(db: Db, id: IdempotencyKeyId, hash: string, ttlSeconds: 
       await deleteExpiredIdempotencyKey(db, id, now);
       continue;
     }
-    if (existing.request_hash !== hash) throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
+    if (existing.request_hash !== hash)
+      throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
     if (existing.response_status !== null && existing.response_body !== null) {
       return { replay: { status: existing.response_status, body: JSON.parse(existing.response_body) as unknown } };
     }
@@ -125,7 +149,9 @@ async function performUnderKey(
     return await perform(resourceId, fresh);
   } catch (error) {
     const refusedBeforeAnything = fresh && error instanceof DomainError && error.status < 500;
-    await (refusedBeforeAnything ? deleteUnansweredIdempotencyKey(db, id) : releaseIdempotencyKey(db, id)).catch(() => undefined);
+    await (refusedBeforeAnything ? deleteUnansweredIdempotencyKey(db, id) : releaseIdempotencyKey(db, id)).catch(
+      () => undefined,
+    );
     throw error;
   }
 }

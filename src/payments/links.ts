@@ -54,7 +54,8 @@ import { idempotent, type IdempotentResult } from './idempotency.ts';
 import type { PaymentServiceDeps } from './payment-calls.ts';
 
 /** The link's page, where customers pay. */
-export const paymentLinkUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, slug: string): string => `${config.PUBLIC_BASE_URL}/l/${slug}`;
+export const paymentLinkUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, slug: string): string =>
+  `${config.PUBLIC_BASE_URL}/l/${slug}`;
 
 /** Where a link payment's customer returns: the gateway's receipt, since the merchant has no site (its callback_url). */
 export const linkReceiptUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, slug: string, paymentId: string): string =>
@@ -83,10 +84,20 @@ export function paymentLinkFromRow(row: CountedLinkRow, config: Pick<Config, 'PU
   };
 }
 
-const invalid = (problems: Problem[]) => new DomainError('validation_failed', `The request is invalid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`, problems);
+const invalid = (problems: Problem[]) =>
+  new DomainError(
+    'validation_failed',
+    `The request is invalid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+    problems,
+  );
 
 /** Creates a link (201), once per Idempotency-Key as a payment's create is; a bad request writes nothing. */
-export async function createPaymentLink({ db, config }: Pick<PaymentServiceDeps, 'db' | 'config'>, tenant: Tenant, request: CreatePaymentLinkRequest, idempotencyKey: string | undefined): Promise<IdempotentResult> {
+export async function createPaymentLink(
+  { db, config }: Pick<PaymentServiceDeps, 'db' | 'config'>,
+  tenant: Tenant,
+  request: CreatePaymentLinkRequest,
+  idempotencyKey: string | undefined,
+): Promise<IdempotentResult> {
   const problems = paymentLinkProblems(request, Date.now());
   if (problems.length > 0) throw invalid(problems);
   const scope = { owner: tenant, operation: 'create_payment_link' };
@@ -125,26 +136,47 @@ export async function createPaymentLink({ db, config }: Pick<PaymentServiceDeps,
   });
 }
 
-export async function listPaymentLinks(db: Db, config: Pick<Config, 'PUBLIC_BASE_URL'>, tenant: Tenant, query: ListPaymentLinksQuery) {
+export async function listPaymentLinks(
+  db: Db,
+  config: Pick<Config, 'PUBLIC_BASE_URL'>,
+  tenant: Tenant,
+  query: ListPaymentLinksQuery,
+) {
   return paymentLinksPage(db, tenant, query, (row) => paymentLinkFromRow(row, config));
 }
 
-export async function getPaymentLink(db: Db, config: Pick<Config, 'PUBLIC_BASE_URL'>, tenant: Tenant, id: string): Promise<PaymentLink> {
+export async function getPaymentLink(
+  db: Db,
+  config: Pick<Config, 'PUBLIC_BASE_URL'>,
+  tenant: Tenant,
+  id: string,
+): Promise<PaymentLink> {
   const row = await tenantCountedLink(db, tenant, id);
   if (row === undefined) throw new DomainError('payment_link_not_found', `No payment link ${id}.`);
   return paymentLinkFromRow(row, config);
 }
 
 /** Deactivates a link for good: its page then says so and starts nothing. Deactivating it again answers the same. */
-export async function deactivatePaymentLink(db: Db, config: Pick<Config, 'PUBLIC_BASE_URL'>, tenant: Tenant, id: string): Promise<PaymentLink> {
+export async function deactivatePaymentLink(
+  db: Db,
+  config: Pick<Config, 'PUBLIC_BASE_URL'>,
+  tenant: Tenant,
+  id: string,
+): Promise<PaymentLink> {
   await deactivateTenantLink(db, tenant, id);
   return getPaymentLink(db, config, tenant, id);
 }
 
 /** A link by its slug, whoever's it is (the customer's page), with its merchant's name; undefined when there is none. */
-export async function paymentLinkBySlug(db: Db, config: Pick<Config, 'PUBLIC_BASE_URL'>, slug: string): Promise<{ link: PaymentLink; merchantId: string; merchantName: string } | undefined> {
+export async function paymentLinkBySlug(
+  db: Db,
+  config: Pick<Config, 'PUBLIC_BASE_URL'>,
+  slug: string,
+): Promise<{ link: PaymentLink; merchantId: string; merchantName: string } | undefined> {
   const row = await countedLinkBySlug(db, slug);
-  return row === undefined ? undefined : { link: paymentLinkFromRow(row, config), merchantId: row.merchant_id, merchantName: row.merchant_name };
+  return row === undefined
+    ? undefined
+    : { link: paymentLinkFromRow(row, config), merchantId: row.merchant_id, merchantName: row.merchant_name };
 }
 
 const UNAVAILABLE_MESSAGES: Record<LinkUnavailable, string> = {
@@ -172,7 +204,11 @@ export interface LinkPaymentForm {
  * transaction that inserts the payment, so concurrent customers never exceed either. The workflow is
  * started with `auto_verify`. Answers the payment, status `created`.
  */
-export async function startLinkPayment({ db, temporal, config }: PaymentServiceDeps, slug: string, form: LinkPaymentForm): Promise<Payment> {
+export async function startLinkPayment(
+  { db, temporal, config }: PaymentServiceDeps,
+  slug: string,
+  form: LinkPaymentForm,
+): Promise<Payment> {
   const found = await paymentLinkBySlug(db, config, slug);
   if (found === undefined) throw new DomainError('payment_link_not_found', `No payment link ${slug}.`);
   const { link, merchantId } = found;
@@ -182,7 +218,8 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
   const merchant = await linkMerchantTerms(db, merchantId);
   // A live link made before its merchant lost (or without ever having) live mode takes no live money:
   // the gateway itself verifies link payments, so nothing else would stop it.
-  if (link.mode === 'live' && !merchant.live_mode) throw new DomainError('live_mode_not_enabled', 'This merchant is not approved for live payments.');
+  if (link.mode === 'live' && !merchant.live_mode)
+    throw new DomainError('live_mode_not_enabled', 'This merchant is not approved for live payments.');
   const amount = chosenAmount(link, form.amount);
   const problems = [...(typeof amount === 'number' ? [] : [amount]), ...collectedProblems(link.collect, form.answers)];
   if (problems.length > 0 || typeof amount !== 'number') throw invalid(problems);
@@ -192,7 +229,13 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
   const payment = newPayment(
     paymentId,
     link.mode,
-    { amount, callback_url: `${linkReceiptUrl(config, link.slug, paymentId)}${form.lang === 'en' ? '?lang=en' : ''}`, merchant_reference: linkPaymentReference(link.slug), description: link.title, metadata },
+    {
+      amount,
+      callback_url: `${linkReceiptUrl(config, link.slug, paymentId)}${form.lang === 'en' ? '?lang=en' : ''}`,
+      merchant_reference: linkPaymentReference(link.slug),
+      description: link.title,
+      metadata,
+    },
     config,
     now,
     'api',
@@ -204,12 +247,22 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
     const locked = await lockLinkForStart(trx, link.id);
     const counts = await linkPaymentCounts(trx, link.id);
     const held = Number(counts.held ?? 0);
-    const fresh = { active: Boolean(locked.active), expires_at: locked.expires_at === null ? null : locked.expires_at.toISOString(), max_payments: locked.max_payments, payments_count: held };
+    const fresh = {
+      active: Boolean(locked.active),
+      expires_at: locked.expires_at === null ? null : locked.expires_at.toISOString(),
+      max_payments: locked.max_payments,
+      payments_count: held,
+    };
     // The merchant deactivated it, it expired, or other customers took the last place since it was read.
     const nowUnavailable = linkUnavailability(fresh, now);
     if (nowUnavailable !== undefined) throw linkUnavailableError(nowUnavailable);
     if (Number(counts.open ?? 0) >= config.LINK_OPEN_PAYMENTS_MAX) {
-      throw new DomainError('rate_limited', `This payment link has ${config.LINK_OPEN_PAYMENTS_MAX} payments open; retry once one ends.`, undefined, { 'Retry-After': '60' });
+      throw new DomainError(
+        'rate_limited',
+        `This payment link has ${config.LINK_OPEN_PAYMENTS_MAX} payments open; retry once one ends.`,
+        undefined,
+        { 'Retry-After': '60' },
+      );
     }
     // The column keeps the places held as of this start (its check constraint still bounds it by max_payments).
     await setLinkPaymentsCount(trx, link.id, held + 1);
@@ -220,7 +273,11 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
     // auto_verify only for a merchant approved for live mode when its live payment starts (checked
     // above); test payments are verified as ever. The workflow asks again before its own verify.
     const autoVerify = link.mode === 'test' || Boolean(merchant.live_mode);
-    await startPaymentWorkflow(temporal, { ...paymentWorkflowInput(payment, { id: merchantId, fee_plan: feePlan }, config), auto_verify: autoVerify }, config.TEMPORAL_TASK_QUEUE);
+    await startPaymentWorkflow(
+      temporal,
+      { ...paymentWorkflowInput(payment, { id: merchantId, fee_plan: feePlan }, config), auto_verify: autoVerify },
+      config.TEMPORAL_TASK_QUEUE,
+    );
   } catch (error) {
     // Nobody can finish a payment without its workflow: take the row back, and with it its place.
     await deleteUnstartedLinkPayment(db, paymentId).catch(() => undefined);
@@ -234,7 +291,11 @@ export async function startLinkPayment({ db, temporal, config }: PaymentServiceD
  * The payment page asks before it requests a PSP token, so a merchant whose live mode was withdrawn
  * after the payment started takes no money through it (docs/PAYMENTS.md#payment-links).
  */
-export async function linkPaymentMayProceed(db: Db, payment: Pick<Payment, 'mode' | 'payment_link'>, merchantId: string): Promise<boolean> {
+export async function linkPaymentMayProceed(
+  db: Db,
+  payment: Pick<Payment, 'mode' | 'payment_link'>,
+  merchantId: string,
+): Promise<boolean> {
   if (payment.mode !== 'live' || payment.payment_link === null) return true;
   const merchant = await merchantLiveMode(db, merchantId);
   return Boolean(merchant?.live_mode);

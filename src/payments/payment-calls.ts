@@ -43,7 +43,9 @@ export async function updateWorkflow<Args extends [] | [unknown]>(
   try {
     // The SDK types executeUpdate by arity (with or without arguments), so the two are called apart.
     const result = await temporalCall(temporal, () =>
-      args.length === 0 ? handle.executeUpdate<Payment, []>(update.name) : handle.executeUpdate<Payment, [unknown]>(update.name, { args }),
+      args.length === 0
+        ? handle.executeUpdate<Payment, []>(update.name)
+        : handle.executeUpdate<Payment, [unknown]>(update.name, { args }),
     );
     // created_via, who pays the fee, who may pay and the payment link are the record's too: a workflow started before their columns existed does not hold them.
     return overRecord(result, recorded);
@@ -79,5 +81,6 @@ export async function changePayment<Args extends [] | [unknown]>(
 }
 
 export function testModeOnly(auth: AuthState): void {
-  if (auth.mode !== 'test') throw new DomainError('test_mode_only', 'Test helpers take test keys only; use a sk_test_ key.');
+  if (auth.mode !== 'test')
+    throw new DomainError('test_mode_only', 'Test helpers take test keys only; use a sk_test_ key.');
 }

@@ -68,7 +68,11 @@ export function reportLine(p: Payment, splitsAmount = 0): string {
 }
 
 /** `20261101T000000Z`: an instant fit for a file name (no colons). */
-const compact = (at: Date) => at.toISOString().replace(/[-:]/g, '').replace(/\.000Z$/, 'Z');
+const compact = (at: Date) =>
+  at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.000Z$/, 'Z');
 
 export interface PaymentsReport {
   filename: string;
@@ -82,11 +86,18 @@ export interface PaymentsReport {
  * range is a 422 and a MySQL failure a 503, both as JSON; later batches are
  * read as the client takes the text.
  */
-export async function paymentsReport(db: Db, tenant: Tenant, query: PaymentsReportQuery, batchSize = REPORT_BATCH_SIZE): Promise<PaymentsReport> {
+export async function paymentsReport(
+  db: Db,
+  tenant: Tenant,
+  query: PaymentsReportQuery,
+  batchSize = REPORT_BATCH_SIZE,
+): Promise<PaymentsReport> {
   const from = instant(query.created_gte, 'created_gte');
   const to = instant(query.created_lt, 'created_lt');
   if (to.getTime() <= from.getTime()) {
-    throw new DomainError('validation_failed', 'created_lt must be after created_gte.', [{ path: 'created_lt', message: 'must be after created_gte' }]);
+    throw new DomainError('validation_failed', 'created_lt must be after created_gte.', [
+      { path: 'created_lt', message: 'must be after created_gte' },
+    ]);
   }
   if (to.getTime() - from.getTime() > REPORT_MAX_DAYS * DAY_MS) {
     throw new DomainError('validation_failed', `A report covers at most ${REPORT_MAX_DAYS} days; ask for several.`, [
@@ -100,10 +111,13 @@ export async function paymentsReport(db: Db, tenant: Tenant, query: PaymentsRepo
   const first = await read(undefined);
   async function* text() {
     yield csvLine(PAYMENTS_REPORT_COLUMNS);
-    for (let rows = first; ; ) {
+    for (let rows = first; ;) {
       if (rows.length > 0) {
         // The batch's shares in one grouped read, not one query a payment.
-        const shares = await splitsAmountsOf(db, rows.map((row) => row.id));
+        const shares = await splitsAmountsOf(
+          db,
+          rows.map((row) => row.id),
+        );
         yield rows.map((row) => reportLine(paymentFromRow(row), shares.get(row.id) ?? 0)).join('');
       }
       const last = rows.at(-1);
@@ -111,5 +125,8 @@ export async function paymentsReport(db: Db, tenant: Tenant, query: PaymentsRepo
       rows = await read(last);
     }
   }
-  return { filename: `payments-${compact(from)}-${compact(to)}.csv`, body: Readable.from(text(), { objectMode: false }) };
+  return {
+    filename: `payments-${compact(from)}-${compact(to)}.csv`,
+    body: Readable.from(text(), { objectMode: false }),
+  };
 }

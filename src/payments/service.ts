@@ -5,7 +5,14 @@
  * the merchant's and the bank's messages to the workflow.
  */
 export { getPayment, type PaymentServiceDeps } from './payment-calls.ts';
-export { checkCallbackUrl, createPayment, newPayment, paymentUrl, paymentWorkflowInput, startPaymentWorkflow } from './create.ts';
+export {
+  checkCallbackUrl,
+  createPayment,
+  newPayment,
+  paymentUrl,
+  paymentWorkflowInput,
+  startPaymentWorkflow,
+} from './create.ts';
 export { verifyPayment } from './verify.ts';
 export { cancelPayment, reversePayment } from './cancel-reverse.ts';
 export { bankCallbackFrom, bankReturnUrl, requestBankPage, submitBankCallback, type BankPage } from './bank-return.ts';

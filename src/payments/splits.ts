@@ -24,7 +24,13 @@ import type { Tenant } from '../domain/merchant.ts';
 import type { FeePlan } from '../domain/payment.ts';
 import type { CreatePaymentRequest, Payment } from '../domain/payment-schemas.ts';
 import type { Beneficiary, CreateBeneficiaryRequest } from '../domain/split-schemas.ts';
-import { BENEFICIARY_STATUSES, splitProblems, splittableAmount, splitTotal, type BeneficiaryStatus } from '../domain/splits.ts';
+import {
+  BENEFICIARY_STATUSES,
+  splitProblems,
+  splittableAmount,
+  splitTotal,
+  type BeneficiaryStatus,
+} from '../domain/splits.ts';
 import { DomainError } from '../errors.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
 
@@ -34,17 +40,28 @@ import { OnboardingError } from '../merchants/merchants.ts';
  * more than the merchant receives (the amount less the fee the merchant pays), `beneficiary_not_approved`
  * for an IBAN that is not one of the merchant's approved beneficiaries.
  */
-export async function resolveSplits(db: Db, merchant: { id: string; fee_plan: FeePlan }, request: Pick<CreatePaymentRequest, 'amount' | 'fee_payer' | 'splits'>): Promise<NewSplit[]> {
+export async function resolveSplits(
+  db: Db,
+  merchant: { id: string; fee_plan: FeePlan },
+  request: Pick<CreatePaymentRequest, 'amount' | 'fee_payer' | 'splits'>,
+): Promise<NewSplit[]> {
   const splits = request.splits ?? [];
   if (splits.length === 0) return [];
   const problems = splitProblems(splits);
-  if (problems.length > 0) throw new DomainError('validation_failed', `The request body is invalid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`, problems);
+  if (problems.length > 0)
+    throw new DomainError(
+      'validation_failed',
+      `The request body is invalid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+      problems,
+    );
   const limit = splittableAmount(request.amount, merchant.fee_plan, request.fee_payer ?? 'merchant');
   const total = splitTotal(splits);
   if (total > limit) {
-    throw new DomainError('split_exceeds_amount', `The splits add up to ${total} rials, more than the ${limit} rials the payment leaves after its fee.`, [
-      { path: 'splits', message: `must add up to at most ${limit}` },
-    ]);
+    throw new DomainError(
+      'split_exceeds_amount',
+      `The splits add up to ${total} rials, more than the ${limit} rials the payment leaves after its fee.`,
+      [{ path: 'splits', message: `must add up to at most ${limit}` }],
+    );
   }
   const ibans = splits.map((s) => normalizeSheba(s.iban));
   const approved = await approvedBeneficiaryIds(db, merchant.id, ibans);
@@ -56,7 +73,12 @@ export async function resolveSplits(db: Db, merchant: { id: string; fee_plan: Fe
       missing.map(({ i }) => ({ path: `splits/${i}/iban`, message: 'is not an approved beneficiary' })),
     );
   }
-  return splits.map((s, i) => ({ id: randomUUID(), beneficiary_id: approved.get(ibans[i]!)!, amount: s.amount, description: s.description ?? '' }));
+  return splits.map((s, i) => ({
+    id: randomUUID(),
+    beneficiary_id: approved.get(ibans[i]!)!,
+    amount: s.amount,
+    description: s.description ?? '',
+  }));
 }
 
 /** The payment with its shares, when it has any (the resource's `splits`). */
@@ -67,7 +89,10 @@ export async function withSplits(db: Db, payment: Payment): Promise<Payment> {
 
 /** A page of payments, each with its shares when it has any, read in one query for the page (not one a payment). */
 export async function pageWithSplits(db: Db, payments: Payment[]): Promise<Payment[]> {
-  const shares = await splitsOfPayments(db, payments.map((p) => p.id));
+  const shares = await splitsOfPayments(
+    db,
+    payments.map((p) => p.id),
+  );
   return payments.map((p) => {
     const splits = shares.get(p.id);
     return splits === undefined ? p : { ...p, splits };
@@ -80,13 +105,31 @@ export async function pageWithSplits(db: Db, payments: Payment[]): Promise<Payme
  * of live money, and a test key (handed to developers, kept in staging) must not name where it goes
  * (docs/SECURITY.md); the dashboard registers in live mode after a step-up.
  */
-export async function registerBeneficiary(db: Db, tenant: Pick<Tenant, 'merchant' | 'mode'>, request: CreateBeneficiaryRequest): Promise<{ beneficiary: Beneficiary; created: boolean }> {
-  if (tenant.mode !== 'live') throw new DomainError('live_mode_only', 'Beneficiaries are registered with a live key: a share is paid out of live money. Use a sk_live_ key.');
+export async function registerBeneficiary(
+  db: Db,
+  tenant: Pick<Tenant, 'merchant' | 'mode'>,
+  request: CreateBeneficiaryRequest,
+): Promise<{ beneficiary: Beneficiary; created: boolean }> {
+  if (tenant.mode !== 'live')
+    throw new DomainError(
+      'live_mode_only',
+      'Beneficiaries are registered with a live key: a share is paid out of live money. Use a sk_live_ key.',
+    );
   const iban = normalizeSheba(request.iban);
   if (!isValidSheba(iban)) {
-    throw new DomainError('validation_failed', 'iban must be a Sheba IBAN (IR and 24 digits whose check digits hold).', [{ path: 'iban', message: 'must be a Sheba IBAN' }]);
+    throw new DomainError(
+      'validation_failed',
+      'iban must be a Sheba IBAN (IR and 24 digits whose check digits hold).',
+      [{ path: 'iban', message: 'must be a Sheba IBAN' }],
+    );
   }
-  const { row, created } = await insertBeneficiary(db, { id: randomUUID(), merchant_id: tenant.merchant.id, iban, name: request.name.trim(), created_at: new Date() });
+  const { row, created } = await insertBeneficiary(db, {
+    id: randomUUID(),
+    merchant_id: tenant.merchant.id,
+    iban,
+    name: request.name.trim(),
+    created_at: new Date(),
+  });
   return { beneficiary: beneficiaryFromRow(row), created };
 }
 
@@ -95,17 +138,32 @@ export async function listBeneficiaries(db: Db, tenant: Pick<Tenant, 'merchant'>
 }
 
 /** The operator's list of beneficiaries to review (`beneficiaries list --status pending`), oldest first, with their merchant. */
-export async function beneficiariesToReview(db: Db, status: string | undefined): Promise<{ count: number; beneficiaries: (Beneficiary & { merchant_id: string; merchant_name: string })[] }> {
-  if (status !== undefined && !(BENEFICIARY_STATUSES as readonly string[]).includes(status)) throw new OnboardingError(`--status must be one of ${BENEFICIARY_STATUSES.join(', ')}`);
+export async function beneficiariesToReview(
+  db: Db,
+  status: string | undefined,
+): Promise<{ count: number; beneficiaries: (Beneficiary & { merchant_id: string; merchant_name: string })[] }> {
+  if (status !== undefined && !(BENEFICIARY_STATUSES as readonly string[]).includes(status))
+    throw new OnboardingError(`--status must be one of ${BENEFICIARY_STATUSES.join(', ')}`);
   const rows = await beneficiariesByStatus(db, status as BeneficiaryStatus | undefined);
-  return { count: rows.length, beneficiaries: rows.map((r) => ({ ...beneficiaryFromRow(r), merchant_id: r.merchant_id, merchant_name: r.merchant_name })) };
+  return {
+    count: rows.length,
+    beneficiaries: rows.map((r) => ({
+      ...beneficiaryFromRow(r),
+      merchant_id: r.merchant_id,
+      merchant_name: r.merchant_name,
+    })),
+  };
 }
 
 /**
  * The operator approves or rejects a pending beneficiary, after checking the account is the merchant's
  * partner's (Shaparak pays only registered IBANs). A reviewed one is not changed again.
  */
-export async function decideBeneficiary(db: Db, id: string, decision: { status: 'approved' } | { status: 'rejected'; reason: string }): Promise<{ beneficiary: Beneficiary }> {
+export async function decideBeneficiary(
+  db: Db,
+  id: string,
+  decision: { status: 'approved' } | { status: 'rejected'; reason: string },
+): Promise<{ beneficiary: Beneficiary }> {
   const before = await beneficiaryStatus(db, id);
   if (before === undefined) throw new OnboardingError(`no beneficiary ${id}`);
   if (before.status !== 'pending') throw new OnboardingError(`beneficiary ${id} is already ${before.status}`);
@@ -121,8 +179,10 @@ export async function decideBeneficiary(db: Db, id: string, decision: { status: 
 export async function revokeBeneficiary(db: Db, id: string, reason: string): Promise<{ beneficiary: Beneficiary }> {
   const before = await beneficiaryStatus(db, id);
   if (before === undefined) throw new OnboardingError(`no beneficiary ${id}`);
-  if (before.status !== 'approved') throw new OnboardingError(`beneficiary ${id} is ${before.status}: only an approved one is revoked`);
+  if (before.status !== 'approved')
+    throw new OnboardingError(`beneficiary ${id} is ${before.status}: only an approved one is revoked`);
   const row = await revokeApprovedBeneficiary(db, id, reason, new Date());
-  if (row?.status !== 'revoked') throw new OnboardingError(`beneficiary ${id} is ${row?.status ?? 'gone'}: only an approved one is revoked`);
+  if (row?.status !== 'revoked')
+    throw new OnboardingError(`beneficiary ${id} is ${row?.status ?? 'gone'}: only an approved one is revoked`);
   return { beneficiary: beneficiaryFromRow(row) };
 }

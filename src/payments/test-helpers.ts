@@ -17,7 +17,12 @@ import { changePayment, getPayment, testModeOnly, type PaymentServiceDeps } from
  * the outcome chosen on the bank's page, the bank's callback); answers once the workflow has
  * confirmed with the bank.
  */
-export async function simulateBankOutcome(deps: PaymentServiceDeps, auth: AuthState, id: string, outcome: BankOutcome): Promise<Payment> {
+export async function simulateBankOutcome(
+  deps: PaymentServiceDeps,
+  auth: AuthState,
+  id: string,
+  outcome: BankOutcome,
+): Promise<Payment> {
   testModeOnly(auth);
   const recorded = await getPayment(deps.db, auth, id);
   // Like a second visit to the bank, an outcome for a payment that is no longer `created` changes nothing.
@@ -30,19 +35,30 @@ export async function simulateBankOutcome(deps: PaymentServiceDeps, auth: AuthSt
     const simulator = deps.config[pspUrlSetting(psp, 'test')];
     const fields = await chooseOnSimulator(simulator, page, outcome, deps.config.BANK_TIMEOUT_MS);
     const callback = bankCallbackFrom(id, new URLSearchParams(fields), psp);
-    if (callback === undefined) throw new DomainError('service_unavailable', 'The bank simulator answered an unexpected page.');
+    if (callback === undefined)
+      throw new DomainError('service_unavailable', 'The bank simulator answered an unexpected page.');
     const payment = await submitBankCallback(deps.temporal, id, callback, true);
     return overRecord(payment ?? recorded, recorded);
   } catch (error) {
     // The payment stopped being payable meanwhile (canceled, expired, paid): it answers as it is.
-    if (error instanceof WorkflowNotFoundError || (error instanceof DomainError && error.code === 'payment_not_payable')) return getPayment(deps.db, auth, id);
-    if (error instanceof BankUnavailableError) throw new DomainError('service_unavailable', 'The bank simulator did not answer.');
+    if (
+      error instanceof WorkflowNotFoundError ||
+      (error instanceof DomainError && error.code === 'payment_not_payable')
+    )
+      return getPayment(deps.db, auth, id);
+    if (error instanceof BankUnavailableError)
+      throw new DomainError('service_unavailable', 'The bank simulator did not answer.');
     throw error;
   }
 }
 
 /** Test helper: moves the payment's own clock forward; its due timers fire before the answer. */
-export function advancePaymentClock(deps: PaymentServiceDeps, auth: AuthState, id: string, seconds: number): Promise<Payment> {
+export function advancePaymentClock(
+  deps: PaymentServiceDeps,
+  auth: AuthState,
+  id: string,
+  seconds: number,
+): Promise<Payment> {
   testModeOnly(auth);
   return changePayment(deps, auth, id, advanceClockUpdate, [{ seconds }], () => undefined);
 }

@@ -11,7 +11,12 @@ import { getPayment, updateWorkflow, type PaymentServiceDeps } from './payment-c
  * fixes; only a paid payment with the right amount before its deadline goes
  * to the workflow, which makes the one transition even under concurrent calls.
  */
-export async function verifyPayment(deps: PaymentServiceDeps, auth: AuthState, id: string, amount: number): Promise<Payment> {
+export async function verifyPayment(
+  deps: PaymentServiceDeps,
+  auth: AuthState,
+  id: string,
+  amount: number,
+): Promise<Payment> {
   const recorded = await getPayment(deps.db, auth, id);
   const refusal = verifyRefusal(recorded, amount, Date.now());
   if (refusal !== undefined) throw new DomainError(refusal.code, refusal.message);

@@ -35,7 +35,8 @@ export async function createRefund(
     const taken = await findRefund(db, refundId, auth);
     // A final refund is answered from the record. A pending one is sent on again: if the run that
     // recorded it ended before paying it out (a worker killed in between), the next run finishes it.
-    if (taken !== undefined && taken.status !== 'pending') return { status: 201, body: { refund: refundFromRow(taken) } };
+    if (taken !== undefined && taken.status !== 'pending')
+      return { status: 201, body: { refund: refundFromRow(taken) } };
 
     const amount = request.amount ?? null;
     const payment = await getPayment(db, auth, paymentId);
@@ -46,8 +47,14 @@ export async function createRefund(
     }
 
     // The IBAN is checked here, where a refusal writes nothing; which refunds need one is the workflow's choice, by the payment's PSP.
-    const destination = request.destination_iban === undefined ? {} : { destination_iban: refundIban(request.destination_iban) };
-    const refund = await takeRefund(temporal, config, auth.merchant.id, payment, { refund_id: refundId, amount, reason: request.reason ?? null, ...destination });
+    const destination =
+      request.destination_iban === undefined ? {} : { destination_iban: refundIban(request.destination_iban) };
+    const refund = await takeRefund(temporal, config, auth.merchant.id, payment, {
+      refund_id: refundId,
+      amount,
+      reason: request.reason ?? null,
+      ...destination,
+    });
     return { status: 201, body: { refund } };
   });
 }
@@ -56,9 +63,11 @@ export async function createRefund(
 function refundIban(given: string): string {
   const iban = normalizeSheba(given);
   if (!isValidSheba(iban)) {
-    throw new DomainError('validation_failed', 'The request body is invalid: destination_iban is not a valid Sheba IBAN (IR and 24 digits whose check digits hold).', [
-      { path: 'destination_iban', message: 'is not a valid Sheba IBAN' },
-    ]);
+    throw new DomainError(
+      'validation_failed',
+      'The request body is invalid: destination_iban is not a valid Sheba IBAN (IR and 24 digits whose check digits hold).',
+      [{ path: 'destination_iban', message: 'is not a valid Sheba IBAN' }],
+    );
   }
   return iban;
 }

@@ -25,7 +25,14 @@ import {
   type LineKey,
 } from '../db/settlements.ts';
 import type { Tenant } from '../domain/merchant.ts';
-import { SETTLEMENT_CSV_COLUMNS, type Balance, type BeneficiaryPayout, type ListSettlementsQuery, type Settlement, type SettlementLine } from '../domain/settlement-schemas.ts';
+import {
+  SETTLEMENT_CSV_COLUMNS,
+  type Balance,
+  type BeneficiaryPayout,
+  type ListSettlementsQuery,
+  type Settlement,
+  type SettlementLine,
+} from '../domain/settlement-schemas.ts';
 import { isValidSheba, normalizeSheba } from '../domain/business-documents.ts';
 import { DomainError } from '../errors.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
@@ -35,7 +42,8 @@ import { triggerSettlementRun } from '../temporal/schedules.ts';
 /** Sets where the merchant's settlements are paid; refuses anything that is not a Sheba IBAN (mod-97 checked). */
 export async function setSettlementIban(db: Db, merchantId: string, input: string) {
   const iban = normalizeSheba(input);
-  if (!isValidSheba(iban)) throw new OnboardingError(`"${input}" is not a Sheba IBAN (IR and 24 digits whose check digits hold)`);
+  if (!isValidSheba(iban))
+    throw new OnboardingError(`"${input}" is not a Sheba IBAN (IR and 24 digits whose check digits hold)`);
   if (!(await setMerchantSettlementIban(db, merchantId, iban))) throw new OnboardingError(`no merchant ${merchantId}`);
   return { merchant_id: merchantId, settlement_iban: iban };
 }
@@ -51,7 +59,12 @@ export async function runSettlementNow(temporal: Client) {
  * (a new key at the bank). A settlement whose retry is already under way is started again at most
  * once (the same workflow id); a paid one is refused.
  */
-export async function retrySettlement(db: Db, temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, id: string) {
+export async function retrySettlement(
+  db: Db,
+  temporal: Client,
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>,
+  id: string,
+) {
   const row = await reopenFailedSettlement(db, id, new Date());
   if (row === undefined) throw new OnboardingError(`no settlement ${id}`);
   if (row.status === 'paid') throw new OnboardingError(`settlement ${id} is already paid`);
@@ -67,10 +80,20 @@ export async function retrySettlement(db: Db, temporal: Client, config: Pick<Con
  * only a `failed` row is reopened (under a row lock), a paid one is never asked for again, and a retry whose
  * answer is not in yet is started again under the same attempt, so the bank makes at most one transfer for it.
  */
-export async function retryBeneficiaryPayouts(db: Db, temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, settlementId: string, beneficiaryId?: string) {
+export async function retryBeneficiaryPayouts(
+  db: Db,
+  temporal: Client,
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>,
+  settlementId: string,
+  beneficiaryId?: string,
+) {
   const rows = await reopenFailedBeneficiaryPayouts(db, settlementId, beneficiaryId, new Date());
   if (rows === undefined) {
-    throw new OnboardingError(beneficiaryId === undefined ? `settlement ${settlementId} pays no beneficiary` : `settlement ${settlementId} pays no beneficiary ${beneficiaryId}`);
+    throw new OnboardingError(
+      beneficiaryId === undefined
+        ? `settlement ${settlementId} pays no beneficiary`
+        : `settlement ${settlementId} pays no beneficiary ${beneficiaryId}`,
+    );
   }
   // A pending first attempt belongs to the settlement's own workflow, still asking the bank: left to it.
   const waiting = rows.filter((r) => r.status === 'pending' && r.attempt > 1);
@@ -78,10 +101,20 @@ export async function retryBeneficiaryPayouts(db: Db, temporal: Client, config: 
     const states = rows.map((r) => `${r.beneficiary_id} ${r.status}`).join(', ');
     throw new OnboardingError(`settlement ${settlementId} has no refused beneficiary transfer to retry (${states})`);
   }
-  for (const row of waiting) await startBeneficiaryPayoutAttempt(temporal, config, { settlement_id: settlementId, beneficiary_id: row.beneficiary_id, attempt: row.attempt });
+  for (const row of waiting)
+    await startBeneficiaryPayoutAttempt(temporal, config, {
+      settlement_id: settlementId,
+      beneficiary_id: row.beneficiary_id,
+      attempt: row.attempt,
+    });
   return {
     settlement_id: settlementId,
-    retried: waiting.map((r) => ({ beneficiary_id: r.beneficiary_id, amount: r.amount, attempt: r.attempt, status: r.status })),
+    retried: waiting.map((r) => ({
+      beneficiary_id: r.beneficiary_id,
+      amount: r.amount,
+      attempt: r.attempt,
+      status: r.status,
+    })),
   };
 }
 
@@ -93,30 +126,64 @@ export async function retryBeneficiaryPayouts(db: Db, temporal: Client, config: 
  * is started again under the same attempt, so each transfer is made at most once however many retries race; a
  * settlement with nothing refused is refused with the state of each of its transfers.
  */
-export async function retryRefusedTransfers(db: Db, temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, id: string, beneficiaryId?: string) {
+export async function retryRefusedTransfers(
+  db: Db,
+  temporal: Client,
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>,
+  id: string,
+  beneficiaryId?: string,
+) {
   if (beneficiaryId !== undefined) return retryBeneficiaryPayouts(db, temporal, config, id, beneficiaryId);
   const settlement = await settlementPayoutState(db, id);
   if (settlement === undefined) throw new OnboardingError(`no settlement ${id}`);
   const shares = await beneficiaryPayoutStates(db, id);
   // The first attempts are the settlement workflow's own, still under way while pending: only retries are restarted.
   const sharesToRetry = shares.some((r) => r.status === 'failed' || (r.status === 'pending' && r.attempt > 1));
-  const merchantToRetry = settlement.status === 'failed' || (settlement.status === 'pending' && settlement.payout_attempt > 1);
+  const merchantToRetry =
+    settlement.status === 'failed' || (settlement.status === 'pending' && settlement.payout_attempt > 1);
   if (!sharesToRetry && !merchantToRetry) {
-    const states = [`the merchant's ${settlement.status}`, ...shares.map((r) => `${r.beneficiary_id} ${r.status}`)].join(', ');
+    const states = [
+      `the merchant's ${settlement.status}`,
+      ...shares.map((r) => `${r.beneficiary_id} ${r.status}`),
+    ].join(', ');
     throw new OnboardingError(`settlement ${id} has no refused transfer to retry (${states})`);
   }
   const retried = sharesToRetry ? (await retryBeneficiaryPayouts(db, temporal, config, id)).retried : [];
   const merchant = merchantToRetry ? await retrySettlement(db, temporal, config, id) : undefined;
-  return { settlement_id: id, retried, ...(merchant === undefined ? {} : { attempt: merchant.attempt, status: merchant.status }) };
+  return {
+    settlement_id: id,
+    retried,
+    ...(merchant === undefined ? {} : { attempt: merchant.attempt, status: merchant.status }),
+  };
 }
 
 /** The tenant's balance: what the next settlement would pay now, the rest, what is held and what is on its way. */
-export async function getBalance(db: Db, tenant: Tenant, config: Pick<Config, 'SETTLEMENT_HOLD_HOURS'>): Promise<Balance> {
+export async function getBalance(
+  db: Db,
+  tenant: Tenant,
+  config: Pick<Config, 'SETTLEMENT_HOLD_HOURS'>,
+): Promise<Balance> {
   const accounts = await accountBalances(db, tenant.merchant.id, tenant.mode);
   const balance = accounts.balance ?? 0;
   // Test mode is never settled: all of it stays pending.
-  const available = tenant.mode === 'live' ? (await draftSettlement(db, tenant.merchant.id, new Date(Date.now() - config.SETTLEMENT_HOLD_HOURS * 3_600_000), reportedPsps())).net : 0;
-  return { mode: tenant.mode, available, pending: balance - available, held: accounts.held ?? 0, in_payout: accounts.payouts ?? 0 };
+  const available =
+    tenant.mode === 'live'
+      ? (
+          await draftSettlement(
+            db,
+            tenant.merchant.id,
+            new Date(Date.now() - config.SETTLEMENT_HOLD_HOURS * 3_600_000),
+            reportedPsps(),
+          )
+        ).net
+      : 0;
+  return {
+    mode: tenant.mode,
+    available,
+    pending: balance - available,
+    held: accounts.held ?? 0,
+    in_payout: accounts.payouts ?? 0,
+  };
 }
 
 export async function listSettlements(db: Db, tenant: Tenant, query: ListSettlementsQuery) {
@@ -132,7 +199,11 @@ async function ownSettlement(db: Db, tenant: Tenant, id: string) {
 export type { LineKey };
 
 /** A settlement with its lines (payments, refunds, refused refunds given back), in a stable order. */
-export async function getSettlement(db: Db, tenant: Tenant, id: string): Promise<{ settlement: Settlement; lines: SettlementLine[] }> {
+export async function getSettlement(
+  db: Db,
+  tenant: Tenant,
+  id: string,
+): Promise<{ settlement: Settlement; lines: SettlementLine[] }> {
   const row = await ownSettlement(db, tenant, id);
   return { settlement: settlementFromRow(row), lines: (await settlementLines(db, id)).map(settlementLineFromRow) };
 }
@@ -172,7 +243,11 @@ export async function getSettlementLinesPage(
  * The settlement's lines as a CSV file, checked first (an unknown id is refused before the first
  * byte), then read a page at a time, for streaming.
  */
-export async function settlementLinesCsv(db: Db, tenant: Tenant, id: string): Promise<{ filename: string; body: AsyncGenerator<string> }> {
+export async function settlementLinesCsv(
+  db: Db,
+  tenant: Tenant,
+  id: string,
+): Promise<{ filename: string; body: AsyncGenerator<string> }> {
   await ownSettlement(db, tenant, id);
   return { filename: `settlement-${id}.csv`, body: csvLines(db, id) };
 }

@@ -2,7 +2,12 @@
  * Calls to Temporal from a request: bounded, so a dead or slow server means
  * a prompt 503, and a workflow's typed refusal becomes a DomainError.
  */
-import { ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
+import {
+  ServiceError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type Client,
+} from '@temporalio/client';
 import { ApplicationFailure, NamespaceNotFoundError } from '@temporalio/common';
 import { BANK_UNAVAILABLE_REFUSAL } from '../domain/payment-workflow.ts';
 import { DomainError, refusalError, withTimeout } from '../errors.ts';
@@ -16,7 +21,11 @@ export const TEMPORAL_CALL_MS = 5_000;
  * passes (a bare timer would leave the call retrying in the background).
  */
 export function temporalCall<T>(temporal: Client, call: () => Promise<T>): Promise<T> {
-  return withTimeout('Temporal', TEMPORAL_CALL_MS + 500, temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, call));
+  return withTimeout(
+    'Temporal',
+    TEMPORAL_CALL_MS + 500,
+    temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, call),
+  );
 }
 
 /**
@@ -26,7 +35,9 @@ export function temporalCall<T>(temporal: Client, call: () => Promise<T>): Promi
  * suite's PostgreSQL restart showed it, so it counts as unavailable, not a bug.
  */
 export const isTemporalUnavailable = (error: unknown) =>
-  error instanceof ServiceError || error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || error instanceof NamespaceNotFoundError;
+  error instanceof ServiceError ||
+  error instanceof WorkflowUpdateRPCTimeoutOrCancelledError ||
+  error instanceof NamespaceNotFoundError;
 
 /**
  * The refusal an Update's handler or validator answered with (verify,

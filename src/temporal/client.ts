@@ -1,4 +1,9 @@
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, type WorkflowStartOptions } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  WorkflowExecutionAlreadyStartedError,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import type { Config } from '../config.ts';
 import { temporalClientInterceptors } from '../observability/tracing.ts';
@@ -13,11 +18,17 @@ export interface TemporalClient {
 }
 
 /** One connection per process, shared by every request. */
-export async function connectTemporal(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE'>): Promise<TemporalClient> {
+export async function connectTemporal(
+  config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE'>,
+): Promise<TemporalClient> {
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS, connectTimeout: '5s' });
   // With tracing on, starts and Updates carry the caller's trace into the workflow.
   const interceptors = temporalClientInterceptors();
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, ...(interceptors === undefined ? {} : { interceptors }) });
+  const client = new Client({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    ...(interceptors === undefined ? {} : { interceptors }),
+  });
   return { client, connection };
 }
 
@@ -32,7 +43,10 @@ const INDEXED_VALUE_TYPE = {
  */
 export async function registerSearchAttributes(connection: Connection, namespace: string): Promise<void> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
-  const known = new Set([...Object.keys(existing.customAttributes ?? {}), ...Object.keys(existing.systemAttributes ?? {})]);
+  const known = new Set([
+    ...Object.keys(existing.customAttributes ?? {}),
+    ...Object.keys(existing.systemAttributes ?? {}),
+  ]);
   const missing = Object.entries(SEARCH_ATTRIBUTE_TYPES).filter(([name]) => !known.has(name));
   if (missing.length === 0) return;
   await connection.operatorService.addSearchAttributes({

@@ -8,16 +8,30 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { subscribedEndpointIds, type StoredEvent } from '../db/events.ts';
-import { retryScheduleMs, webhookDeliveryWorkflowId, webhookTaskQueue, type WebhookDeliveryInput } from '../domain/webhook-delivery.ts';
+import {
+  retryScheduleMs,
+  webhookDeliveryWorkflowId,
+  webhookTaskQueue,
+  type WebhookDeliveryInput,
+} from '../domain/webhook-delivery.ts';
 import { startWorkflowOnce } from './client.ts';
 
-export type DeliveryConfig = Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS'>;
+export type DeliveryConfig = Pick<
+  Config,
+  'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_RETRY_SCHEDULE_SECONDS' | 'WEBHOOK_TIMEOUT_MS'
+>;
 
 /** The workflow type of workflows/webhook.ts, as registered by the worker. */
 const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
 
 /** Starts one delivery; a delivery with the same id that exists or existed is left alone. */
-export async function startDelivery(temporal: Client, config: DeliveryConfig, eventId: string, endpointId: string, deliveryId: string): Promise<void> {
+export async function startDelivery(
+  temporal: Client,
+  config: DeliveryConfig,
+  eventId: string,
+  endpointId: string,
+  deliveryId: string,
+): Promise<void> {
   const input: WebhookDeliveryInput = {
     event_id: eventId,
     endpoint_id: endpointId,
@@ -34,9 +48,18 @@ export async function startDelivery(temporal: Client, config: DeliveryConfig, ev
 }
 
 /** Starts the first delivery of an event to every subscribed endpoint; safe to call again. */
-export async function dispatchEvent(db: Db, temporal: Client, config: DeliveryConfig, event: StoredEvent): Promise<void> {
+export async function dispatchEvent(
+  db: Db,
+  temporal: Client,
+  config: DeliveryConfig,
+  event: StoredEvent,
+): Promise<void> {
   const endpointIds = await subscribedEndpointIds(db, event);
-  await Promise.all(endpointIds.map((endpointId) => startDelivery(temporal, config, event.id, endpointId, webhookDeliveryWorkflowId(event.id, endpointId))));
+  await Promise.all(
+    endpointIds.map((endpointId) =>
+      startDelivery(temporal, config, event.id, endpointId, webhookDeliveryWorkflowId(event.id, endpointId)),
+    ),
+  );
 }
 
 /** A new delivery of an event to endpoints, asked for by the merchant. */

@@ -26,7 +26,12 @@ import { temporalCall } from './call.ts';
 export type OnboardingClientConfig = Pick<Config, 'TEMPORAL_TASK_QUEUE'>;
 
 /** Starts a new merchant's workflow (at most once per merchant). */
-export async function startOnboarding(temporal: Client, config: OnboardingClientConfig, merchantId: string, status: OnboardingStatus): Promise<void> {
+export async function startOnboarding(
+  temporal: Client,
+  config: OnboardingClientConfig,
+  merchantId: string,
+  status: OnboardingStatus,
+): Promise<void> {
   await temporalCall(temporal, () =>
     startWorkflowOnce(temporal, ONBOARDING_WORKFLOW, {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -39,7 +44,11 @@ export async function startOnboarding(temporal: Client, config: OnboardingClient
 /** The merchant's record, as a workflow started now would begin from it; undefined for an unknown merchant. */
 async function recordedState(db: Db, merchantId: string): Promise<OnboardingWorkflowInput | undefined> {
   const row = await merchantOnboardingRecord(db, merchantId);
-  return row === undefined ? undefined : { state: initialOnboardingState(merchantId, row.onboarding_status, row.onboarding_version, row.rejection_reason) };
+  return row === undefined
+    ? undefined
+    : {
+        state: initialOnboardingState(merchantId, row.onboarding_status, row.onboarding_version, row.rejection_reason),
+      };
 }
 
 /**
@@ -64,10 +73,13 @@ export async function onboardingUpdate<Args extends unknown[]>(
     workflowIdConflictPolicy: 'USE_EXISTING',
   });
   try {
-    return await temporalCall(temporal, () => temporal.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation }));
+    return await temporalCall(temporal, () =>
+      temporal.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation }),
+    );
   } catch (error) {
     const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
-    if (cause instanceof ApplicationFailure && cause.type === ONBOARDING_REFUSED) throw new OnboardingRefused((cause.details?.[0] ?? 'not_requested') as OnboardingRefusalCode);
+    if (cause instanceof ApplicationFailure && cause.type === ONBOARDING_REFUSED)
+      throw new OnboardingRefused((cause.details?.[0] ?? 'not_requested') as OnboardingRefusalCode);
     throw error;
   }
 }
@@ -75,7 +87,9 @@ export async function onboardingUpdate<Args extends unknown[]>(
 /** The workflow's own view (for operators and tests); undefined when the merchant has no workflow yet. */
 export async function queryOnboarding(temporal: Client, merchantId: string): Promise<OnboardingView | undefined> {
   try {
-    return await temporalCall(temporal, () => temporal.workflow.getHandle(onboardingWorkflowId(merchantId)).query(onboardingQuery));
+    return await temporalCall(temporal, () =>
+      temporal.workflow.getHandle(onboardingWorkflowId(merchantId)).query(onboardingQuery),
+    );
   } catch (error) {
     if ((error as { name?: string }).name === 'WorkflowNotFoundError') return undefined;
     throw error;

@@ -32,20 +32,31 @@ export async function takeRefund(
 ): Promise<Refund> {
   // A retried request is the same update: Temporal answers it once.
   const update = { args: [request] as [RefundRequest], updateId: refundUpdateId(request.refund_id) };
-  const input: RefundsWorkflowInput = { payment_id: payment.id, merchant_id: merchantId, mode: payment.mode, refund_window_ms: config.REFUND_WINDOW_SECONDS * 1000 };
+  const input: RefundsWorkflowInput = {
+    payment_id: payment.id,
+    merchant_id: merchantId,
+    mode: payment.mode,
+    refund_window_ms: config.REFUND_WINDOW_SECONDS * 1000,
+  };
   // An operation is good for one call: each attempt has its own.
-  const startWorkflowOperation = () => new WithStartWorkflowOperation(REFUNDS_WORKFLOW, {
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    workflowId: refundsWorkflowId(payment.id),
-    args: [input],
-    // The running one takes the refund; after one has ended, the next refund starts another.
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    typedSearchAttributes: paymentSearchAttributes(payment, merchantId),
-  });
+  const startWorkflowOperation = () =>
+    new WithStartWorkflowOperation(REFUNDS_WORKFLOW, {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: refundsWorkflowId(payment.id),
+      args: [input],
+      // The running one takes the refund; after one has ended, the next refund starts another.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      typedSearchAttributes: paymentSearchAttributes(payment, merchantId),
+    });
   for (let attempt = 1; ; attempt++) {
     try {
-      return await temporalCall(temporal, () => temporal.workflow.executeUpdateWithStart(refundUpdate, { ...update, startWorkflowOperation: startWorkflowOperation() }));
+      return await temporalCall(temporal, () =>
+        temporal.workflow.executeUpdateWithStart(refundUpdate, {
+          ...update,
+          startWorkflowOperation: startWorkflowOperation(),
+        }),
+      );
     } catch (error) {
       // The running one ended before it took the Update (nothing was written for it): the next attempt starts a new run.
       if (error instanceof WorkflowNotFoundError && attempt < START_ATTEMPTS) continue;
@@ -56,4 +67,3 @@ export async function takeRefund(
 
 /** Update-with-Start attempts while the refunds workflow keeps ending under the Update (a new run is started by the next). */
 const START_ATTEMPTS = 3;
-

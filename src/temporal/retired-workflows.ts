@@ -19,11 +19,17 @@ export const RETIRED_OPEN_QUERY = `WorkflowType IN (${RETIRED_WORKFLOW_TYPES.map
  * executions of retired types, or undefined when it holds none. `devServerFile`
  * names the dev server's state file when the caller started that server itself.
  */
-export async function retiredWorkflowsNotice(client: Client, options: { devServerFile?: string } = {}): Promise<string | undefined> {
+export async function retiredWorkflowsNotice(
+  client: Client,
+  options: { devServerFile?: string } = {},
+): Promise<string | undefined> {
   const { count } = await client.workflow.count(RETIRED_OPEN_QUERY);
   if (count === 0) return undefined;
   const executions = count === 1 ? '1 open execution' : `${count} open executions`;
-  const reset = options.devServerFile === undefined ? '' : `, or stop npm start and delete ${options.devServerFile} to begin with an empty Temporal`;
+  const reset =
+    options.devServerFile === undefined
+      ? ''
+      : `, or stop npm start and delete ${options.devServerFile} to begin with an empty Temporal`;
   return (
     `Temporal namespace ${client.options.namespace} holds ${executions} of workflow types this version no longer runs ` +
     `(${RETIRED_WORKFLOW_TYPES.join(', ')}: payments started by an earlier 0.x Dargah); no worker will take them — ` +

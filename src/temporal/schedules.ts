@@ -3,10 +3,21 @@
  * start: the first creates each one, the others find it (and bring it up to
  * date when the task queue or the interval changed).
  */
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptions,
+} from '@temporalio/client';
 import type { Config } from '../config.ts';
 import { IDEMPOTENCY_CLEANUP_SCHEDULE_ID } from '../domain/maintenance.ts';
-import { RETENTION_EVERY_MS, RETENTION_SCHEDULE_ID, RETENTION_WORKFLOW, type RetentionInput } from '../domain/retention.ts';
+import {
+  RETENTION_EVERY_MS,
+  RETENTION_SCHEDULE_ID,
+  RETENTION_WORKFLOW,
+  type RetentionInput,
+} from '../domain/retention.ts';
 import { SETTLEMENT_RUN_WORKFLOW, SETTLEMENT_SCHEDULE_ID, type SettlementRunInput } from '../domain/settlement.ts';
 import { TEHRAN_TIME_ZONE } from '../domain/calendar.ts';
 import { STUCK_SWEEP_SCHEDULE_ID, STUCK_SWEEP_WORKFLOW, type StuckSweepInput } from '../domain/waiting-states.ts';
@@ -27,7 +38,9 @@ function retentionSchedule(config: RetentionConfig): ScheduleOptions & { memo: {
       // A run that outlives its interval is ended: the next one starts over from the rows left.
       workflowExecutionTimeout: RETENTION_EVERY_MS,
     },
-    memo: { settings: [config.TEMPORAL_TASK_QUEUE, config.RETENTION_BATCH_SIZE, config.RETENTION_MAX_BATCHES].join(' ') },
+    memo: {
+      settings: [config.TEMPORAL_TASK_QUEUE, config.RETENTION_BATCH_SIZE, config.RETENTION_MAX_BATCHES].join(' '),
+    },
     // One run at a time; a run missed while the cluster was down is not made up several times over.
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: 60_000 },
   };
@@ -53,7 +66,10 @@ export async function ensureRetentionSchedule(temporal: Client, config: Retentio
  * `settings` differ) is made again. The memo cannot be updated in place, hence delete and create; a
  * worker starting at the same moment may have made it first: theirs stands.
  */
-async function ensureScheduleWithMemo(temporal: Client, desired: ScheduleOptions & { memo: { settings: string } }): Promise<void> {
+async function ensureScheduleWithMemo(
+  temporal: Client,
+  desired: ScheduleOptions & { memo: { settings: string } },
+): Promise<void> {
   try {
     await temporal.schedule.create(desired);
     return;
@@ -75,7 +91,13 @@ function settlementSchedule(config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'SETTLE
     scheduleId: SETTLEMENT_SCHEDULE_ID,
     // Settlement cycles follow the Iranian banking day.
     spec: { cronExpressions: [config.SETTLEMENT_CRON], timezone: TEHRAN_TIME_ZONE },
-    action: { type: 'startWorkflow', workflowType: SETTLEMENT_RUN_WORKFLOW, workflowId: 'settlement-run', taskQueue: config.TEMPORAL_TASK_QUEUE, args: [input] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: SETTLEMENT_RUN_WORKFLOW,
+      workflowId: 'settlement-run',
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      args: [input],
+    },
     // Temporal describes a cron as calendars; the memo keeps the expression it was made from, to compare.
     memo: { cron: config.SETTLEMENT_CRON },
     // One run at a time; one asked for during a run (settlements run) follows it. A day missed while the
@@ -85,7 +107,10 @@ function settlementSchedule(config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'SETTLE
 }
 
 /** Creates the daily settlement run (SETTLEMENT_CRON in Asia/Tehran) unless it exists; brings its cron and queue up to date. */
-export async function ensureSettlementSchedule(temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'SETTLEMENT_CRON'>): Promise<void> {
+export async function ensureSettlementSchedule(
+  temporal: Client,
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'SETTLEMENT_CRON'>,
+): Promise<void> {
   const desired = settlementSchedule(config);
   try {
     await temporal.schedule.create(desired);
@@ -108,11 +133,17 @@ export async function triggerSettlementRun(temporal: Client): Promise<void> {
   await temporal.schedule.getHandle(SETTLEMENT_SCHEDULE_ID).trigger(ScheduleOverlapPolicy.BUFFER_ONE);
 }
 
-type StuckSweepConfig = Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'STUCK_SWEEP_INTERVAL_SECONDS' | 'STUCK_AFTER_SECONDS' | 'STUCK_SWEEP_BATCH_SIZE'>;
+type StuckSweepConfig = Pick<
+  Config,
+  'TEMPORAL_TASK_QUEUE' | 'STUCK_SWEEP_INTERVAL_SECONDS' | 'STUCK_AFTER_SECONDS' | 'STUCK_SWEEP_BATCH_SIZE'
+>;
 
 function stuckSweepSchedule(config: StuckSweepConfig): ScheduleOptions & { memo: { settings: string } } {
   const everyMs = config.STUCK_SWEEP_INTERVAL_SECONDS * 1000;
-  const input: StuckSweepInput = { after_ms: config.STUCK_AFTER_SECONDS * 1000, batch_size: config.STUCK_SWEEP_BATCH_SIZE };
+  const input: StuckSweepInput = {
+    after_ms: config.STUCK_AFTER_SECONDS * 1000,
+    batch_size: config.STUCK_SWEEP_BATCH_SIZE,
+  };
   return {
     scheduleId: STUCK_SWEEP_SCHEDULE_ID,
     spec: { intervals: [{ every: everyMs }] },
@@ -133,7 +164,12 @@ function stuckSweepSchedule(config: StuckSweepConfig): ScheduleOptions & { memo:
 }
 
 const stuckSweepSettings = (config: StuckSweepConfig) =>
-  [config.TEMPORAL_TASK_QUEUE, config.STUCK_SWEEP_INTERVAL_SECONDS, config.STUCK_AFTER_SECONDS, config.STUCK_SWEEP_BATCH_SIZE].join(' ');
+  [
+    config.TEMPORAL_TASK_QUEUE,
+    config.STUCK_SWEEP_INTERVAL_SECONDS,
+    config.STUCK_AFTER_SECONDS,
+    config.STUCK_SWEEP_BATCH_SIZE,
+  ].join(' ');
 
 /** Creates the stuck-records sweep (every STUCK_SWEEP_INTERVAL_SECONDS) unless it exists; makes it again when its settings changed. */
 export async function ensureStuckSweepSchedule(temporal: Client, config: StuckSweepConfig): Promise<void> {

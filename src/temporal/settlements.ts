@@ -62,7 +62,11 @@ export async function startPayoutAttempt(
  * left to finish, a completed one is not started again (its answer is recorded); one that failed or was
  * terminated before its answer is started again, asking under the same attempt's key (one transfer at the bank).
  */
-export async function startBeneficiaryPayoutAttempt(temporal: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, input: BeneficiaryPayoutInput): Promise<void> {
+export async function startBeneficiaryPayoutAttempt(
+  temporal: Client,
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>,
+  input: BeneficiaryPayoutInput,
+): Promise<void> {
   try {
     await temporal.workflow.start(BENEFICIARY_PAYOUT_WORKFLOW, {
       workflowId: beneficiaryPayoutWorkflowId(input.settlement_id, input.beneficiary_id, input.attempt),

@@ -49,7 +49,11 @@ export interface WebhookServiceDeps {
 /** Endpoints a merchant may have per mode: enough for any shop, a bound on fan-out. */
 export const MAX_ENDPOINTS = 16;
 
-export async function createWebhookEndpoint({ db, config, resolve }: WebhookServiceDeps, auth: Tenant, request: CreateWebhookEndpointRequest) {
+export async function createWebhookEndpoint(
+  { db, config, resolve }: WebhookServiceDeps,
+  auth: Tenant,
+  request: CreateWebhookEndpointRequest,
+) {
   try {
     await checkWebhookUrl(request.url, auth.mode, webhookUrlPolicy(config, resolve));
   } catch (error) {
@@ -58,9 +62,11 @@ export async function createWebhookEndpoint({ db, config, resolve }: WebhookServ
   }
   const count = await liveEndpointCount(db, auth);
   if (count >= MAX_ENDPOINTS) {
-    throw new DomainError('validation_failed', `A merchant can have at most ${MAX_ENDPOINTS} webhook endpoints per mode; delete one first.`, [
-      { path: 'url', message: `at most ${MAX_ENDPOINTS} endpoints` },
-    ]);
+    throw new DomainError(
+      'validation_failed',
+      `A merchant can have at most ${MAX_ENDPOINTS} webhook endpoints per mode; delete one first.`,
+      [{ path: 'url', message: `at most ${MAX_ENDPOINTS} endpoints` }],
+    );
   }
   const id = randomUUID();
   const secret = newWebhookSecret();
@@ -113,14 +119,23 @@ export async function enableWebhookEndpoint(db: Db, auth: Tenant, id: string) {
  * signature in the same header) until the window ends, so the merchant can
  * switch the receiver over without missing a delivery.
  */
-export async function rotateWebhookSecret({ db, config }: WebhookServiceDeps, auth: Tenant, id: string, expiresInSeconds: number | undefined) {
+export async function rotateWebhookSecret(
+  { db, config }: WebhookServiceDeps,
+  auth: Tenant,
+  id: string,
+  expiresInSeconds: number | undefined,
+) {
   const secret = newWebhookSecret();
   const now = new Date();
   const windowMs = (expiresInSeconds ?? config.WEBHOOK_SECRET_ROTATION_SECONDS) * 1000;
   await db.transaction().execute(async (trx) => {
     const row = await lockEndpointSecret(trx, auth, id);
     if (row === undefined) throw notFound('webhook endpoint', id);
-    await rotateEndpointSecret(trx, id, { secret, previous_secret: row.secret, previous_secret_expires_at: new Date(now.getTime() + windowMs) });
+    await rotateEndpointSecret(trx, id, {
+      secret,
+      previous_secret: row.secret,
+      previous_secret_expires_at: new Date(now.getTime() + windowMs),
+    });
   });
   return { webhook_endpoint: await getWebhookEndpoint(db, auth, id), secret };
 }
@@ -137,7 +152,11 @@ async function findEvent(db: Db, auth: Tenant, id: string) {
 }
 
 /** The event as it is sent, with every delivery attempt so far, oldest first. */
-export async function getEvent(db: Db, auth: Tenant, id: string): Promise<{ event: Event; attempts: WebhookAttempt[] }> {
+export async function getEvent(
+  db: Db,
+  auth: Tenant,
+  id: string,
+): Promise<{ event: Event; attempts: WebhookAttempt[] }> {
   const event = await findEvent(db, auth, id);
   const attempts = await attemptsOfEvent(db, id);
   return { event: JSON.parse(event.body) as Event, attempts: attempts.map(attemptFromRow) };
@@ -164,16 +183,31 @@ const EVENTS_ABOUT_LIMIT = 200;
  * each with its delivery attempts oldest first: a payment's timeline.
  * Reads through the indexes events_by_object and webhook_attempts_event.
  */
-export async function eventsAbout(db: Db, tenant: Tenant, objectIds: readonly string[]): Promise<{ event: Event; attempts: WebhookAttempt[] }[]> {
+export async function eventsAbout(
+  db: Db,
+  tenant: Tenant,
+  objectIds: readonly string[],
+): Promise<{ event: Event; attempts: WebhookAttempt[] }[]> {
   if (objectIds.length === 0) return [];
   const events = await tenantEventsAbout(db, tenant, objectIds, EVENTS_ABOUT_LIMIT);
   if (events.length === 0) return [];
-  const attempts = await attemptsOfEvents(db, events.map((e) => e.id));
-  return events.map((e) => ({ event: JSON.parse(e.body) as Event, attempts: attempts.filter((a) => a.event_id === e.id).map(attemptFromRow) }));
+  const attempts = await attemptsOfEvents(
+    db,
+    events.map((e) => e.id),
+  );
+  return events.map((e) => ({
+    event: JSON.parse(e.body) as Event,
+    attempts: attempts.filter((a) => a.event_id === e.id).map(attemptFromRow),
+  }));
 }
 
 /** Sends an event again, with the same `webhook-id`, to one endpoint or every subscribed one. */
-export async function redeliver({ db, temporal, config }: WebhookServiceDeps, auth: Tenant, id: string, endpointId: string | undefined) {
+export async function redeliver(
+  { db, temporal, config }: WebhookServiceDeps,
+  auth: Tenant,
+  id: string,
+  endpointId: string | undefined,
+) {
   const event = await findEvent(db, auth, id);
   let endpointIds: string[];
   if (endpointId === undefined) {
@@ -181,7 +215,9 @@ export async function redeliver({ db, temporal, config }: WebhookServiceDeps, au
   } else {
     const endpoint = await getWebhookEndpoint(db, auth, endpointId);
     if (endpoint.status !== 'enabled') {
-      throw new DomainError('validation_failed', 'That webhook endpoint is disabled.', [{ path: 'endpoint_id', message: 'is disabled' }]);
+      throw new DomainError('validation_failed', 'That webhook endpoint is disabled.', [
+        { path: 'endpoint_id', message: 'is disabled' },
+      ]);
     }
     endpointIds = [endpointId];
   }

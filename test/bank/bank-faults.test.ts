@@ -37,7 +37,9 @@ async function chooseAtBank(bankPage: URL, outcome: string): Promise<Record<stri
     body: new URLSearchParams({ token: bankPage.searchParams.get('token')!, outcome }).toString(),
   });
   const html = await res.text();
-  return Object.fromEntries([...html.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+  return Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]),
+  );
 }
 
 /** A post to our return route, as the bank's form (or a forger) sends it. */
@@ -53,7 +55,11 @@ async function callback(baseUrl: string, paymentId: string, fields: Record<strin
 
 async function versionOf(paymentId: string): Promise<{ status: string; version: number }> {
   const h = await getHarness();
-  return h.db.selectFrom('payments').select(['status', 'version']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+  return h.db
+    .selectFrom('payments')
+    .select(['status', 'version'])
+    .where('id', '=', paymentId)
+    .executeTakeFirstOrThrow();
 }
 
 /** Waits a little for anything a callback could have started (the workflow answers in milliseconds). */
@@ -89,21 +95,52 @@ describe('the bank protocol against the bank simulator', function () {
     assert.equal((await bankOperations(p.id, 'confirm')).length, 1);
   });
 
-  it('a forged callback never pays: an unknown reference, another payment\'s reference (another amount), another payment\'s token', async () => {
+  it("a forged callback never pays: an unknown reference, another payment's reference (another amount), another payment's token", async () => {
     // A real, paid payment of another amount: its reference and token are what a forger could have.
     const other = await paidPayment(baseUrl, key, { amount: 120_000 });
-    const otherTxn = await bankAdmin<{ transactions: { token: string; ref_num: string }[] }>(`/admin/transactions?res_num=${other.id}`);
+    const otherTxn = await bankAdmin<{ transactions: { token: string; ref_num: string }[] }>(
+      `/admin/transactions?res_num=${other.id}`,
+    );
     const { token: otherToken, ref_num: otherRef } = otherTxn.transactions[0]!;
 
     const p = await createdPayment(baseUrl, key, { amount: 150_000 });
     const bankPage = await payButton(baseUrl, p.id);
     const token = bankPage.searchParams.get('token')!;
-    const forged = { State: 'OK', Status: '2', ResNum: p.id, TerminalId: '11223344', Amount: '150000', TraceNo: '123456', RRN: '123456789012', SecurePan: '603799******0000' };
-    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: '99999999999999', Token: token }), 303, 'unknown reference');
-    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: token }), 303, "another payment's reference and amount");
-    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: otherToken }), 303, "another payment's token");
-    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: '<not a receipt>', Token: token }), 400, 'a malformed reference');
-    assert.equal(await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: token, ResNum: other.id }), 400, "another payment's id");
+    const forged = {
+      State: 'OK',
+      Status: '2',
+      ResNum: p.id,
+      TerminalId: '11223344',
+      Amount: '150000',
+      TraceNo: '123456',
+      RRN: '123456789012',
+      SecurePan: '603799******0000',
+    };
+    assert.equal(
+      await callback(baseUrl, p.id, { ...forged, RefNum: '99999999999999', Token: token }),
+      303,
+      'unknown reference',
+    );
+    assert.equal(
+      await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: token }),
+      303,
+      "another payment's reference and amount",
+    );
+    assert.equal(
+      await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: otherToken }),
+      303,
+      "another payment's token",
+    );
+    assert.equal(
+      await callback(baseUrl, p.id, { ...forged, RefNum: '<not a receipt>', Token: token }),
+      400,
+      'a malformed reference',
+    );
+    assert.equal(
+      await callback(baseUrl, p.id, { ...forged, RefNum: otherRef, Token: token, ResNum: other.id }),
+      400,
+      "another payment's id",
+    );
     await settle();
     assert.deepEqual(await versionOf(p.id), { status: 'created', version: 1 });
     assert.equal((await versionOf(other.id)).status, 'paid', 'the other payment is untouched');
@@ -114,7 +151,7 @@ describe('the bank protocol against the bank simulator', function () {
     await waitForStatus(baseUrl, key, p.id, 'paid');
   });
 
-  it('a callback carrying another amount is judged by the bank\'s answer, not by the callback', async () => {
+  it("a callback carrying another amount is judged by the bank's answer, not by the callback", async () => {
     const p = await createdPayment(baseUrl, key, { amount: 150_000 });
     await bankFault({ callback_other_amount: 1_000 });
     const bankPage = await payButton(baseUrl, p.id);
@@ -129,8 +166,14 @@ describe('the bank protocol against the bank simulator', function () {
     const p = await createdPayment(baseUrl, key);
     await bankFault({ callback_repeat: 2 });
     const fields = await chooseAtBank(await payButton(baseUrl, p.id), 'success');
-    const txn = await bankAdmin<{ transactions: { repeated_callbacks?: number[] }[] }>(`/admin/transactions?res_num=${p.id}`);
-    assert.deepEqual(txn.transactions[0]!.repeated_callbacks, [303, 303], 'the bank posted the callback twice itself, each answered');
+    const txn = await bankAdmin<{ transactions: { repeated_callbacks?: number[] }[] }>(
+      `/admin/transactions?res_num=${p.id}`,
+    );
+    assert.deepEqual(
+      txn.transactions[0]!.repeated_callbacks,
+      [303, 303],
+      'the bank posted the callback twice itself, each answered',
+    );
     assert.equal(await callback(baseUrl, p.id, fields), 303, "the customer's own post");
     const statuses = await Promise.all([1, 2, 3].map(() => callback(baseUrl, p.id, fields)));
     assert.deepEqual(statuses, [303, 303, 303]);
@@ -147,16 +190,22 @@ describe('the bank protocol against the bank simulator', function () {
     await bankFault({ operation: 'reverse', fault: 'down' });
     await bankFault({ operation: 'confirm', fault: 'down' });
     try {
-      const verified = await client(baseUrl, key).post<{ payment: Payment }>(`/payments/${p.id}/verify`, { amount: p.amount });
+      const verified = await client(baseUrl, key).post<{ payment: Payment }>(`/payments/${p.id}/verify`, {
+        amount: p.amount,
+      });
       assert.equal(verified.status, 200, verified.text);
       assert.equal(verified.body.payment.status, 'verified');
     } finally {
       await bankFault(null);
     }
-    assert.deepEqual((await bankOperations(p.id)).map((o) => o.kind), ['confirm'], 'one VerifyTransaction, at the return; no settle');
+    assert.deepEqual(
+      (await bankOperations(p.id)).map((o) => o.kind),
+      ['confirm'],
+      'one VerifyTransaction, at the return; no settle',
+    );
   });
 
-  it('the bank down during the deadline\'s reversal: reversed when it answers again, exactly once', async () => {
+  it("the bank down during the deadline's reversal: reversed when it answers again, exactly once", async () => {
     const short = await apiWith({ VERIFY_WINDOW_SECONDS: '2' });
     await bankFault({ operation: 'reverse', fault: 'error', times: 3 });
     const p = await paidPayment(short, key);
@@ -170,11 +219,17 @@ describe('the bank protocol against the bank simulator', function () {
     const api = client(baseUrl, key);
     assert.equal((await api.post(`/payments/${p.id}/verify`, { amount: p.amount })).status, 200);
     await bankFault({ operation: 'payout', fault: 'error', times: 2 });
-    const refund = await api.post<{ refund: { id: string } }>(`/payments/${p.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 50_000 });
+    const refund = await api.post<{ refund: { id: string } }>(`/payments/${p.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 50_000,
+    });
     assert.equal(refund.status, 201, refund.text);
     await waitForRefund(baseUrl, key, refund.body.refund.id, 'succeeded');
     const refunds = await refundsAtBank(p.id);
-    assert.deepEqual(refunds.map((r) => r.amount), [50_000]);
+    assert.deepEqual(
+      refunds.map((r) => r.amount),
+      [50_000],
+    );
   });
 });
 
@@ -184,7 +239,13 @@ async function gatewayFor(bank: OwnSimulator, name: string, settings: Partial<Re
   const own = { SANDBOX_SEP_URL: bank.url, TEMPORAL_TASK_QUEUE: `${name}-${process.pid}`, ...settings };
   const api = await apiWith(own);
   const running = async (work: () => Promise<void>) => {
-    const worker = await createPaymentWorker({ config: testConfig(own), db: h.db, temporal: h.temporal.client, logger: h.logger, bundle: h.bundle });
+    const worker = await createPaymentWorker({
+      config: testConfig(own),
+      db: h.db,
+      temporal: h.temporal.client,
+      logger: h.logger,
+      bundle: h.bundle,
+    });
     await worker.runUntil(work);
   };
   return { api, running };
@@ -214,7 +275,10 @@ describe('the bank simulator killed and restarted mid-payment', function () {
       assert.equal((await versionOf(p.id)).status, 'created');
       await bank.start();
       await waitForStatus(api, k, p.id, 'paid', 60_000);
-      assert.deepEqual((await bank.operations(p.id)).map((o) => o.kind), ['token', 'confirm']);
+      assert.deepEqual(
+        (await bank.operations(p.id)).map((o) => o.kind),
+        ['token', 'confirm'],
+      );
     });
   });
 });
@@ -231,10 +295,15 @@ describe('money nobody confirmed goes back to the customer', function () {
   after(() => bank.stop());
 
   const reversedByTheBank = (paymentId: string) =>
-    waitFor('the bank to reverse the transaction by itself', async () => {
-      const ops = await bank.operations(paymentId);
-      return ops.some((o) => o.kind === 'reverse' && o.operation_key.startsWith('auto-reverse:')) ? ops : undefined;
-    }, 30_000, 250);
+    waitFor(
+      'the bank to reverse the transaction by itself',
+      async () => {
+        const ops = await bank.operations(paymentId);
+        return ops.some((o) => o.kind === 'reverse' && o.operation_key.startsWith('auto-reverse:')) ? ops : undefined;
+      },
+      30_000,
+      250,
+    );
 
   it('a customer who comes back after the payment expired: never paid, never confirmed, and the bank returns the money', async () => {
     await gateway.running(async () => {
@@ -246,7 +315,10 @@ describe('money nobody confirmed goes back to the customer', function () {
       await settle();
       assert.equal((await versionOf(p.id)).status, 'expired');
       const ops = await reversedByTheBank(p.id);
-      assert.deepEqual(ops.map((o) => o.kind), ['token', 'reverse']);
+      assert.deepEqual(
+        ops.map((o) => o.kind),
+        ['token', 'reverse'],
+      );
     });
   });
 
@@ -256,12 +328,19 @@ describe('money nobody confirmed goes back to the customer', function () {
       await bankFault({ operation: 'confirm', fault: 'in_progress', times: 1_000 }, bank.url);
       try {
         const p = await createdPayment(gateway.api, k);
-        assert.equal(await callback(gateway.api, p.id, await chooseAtBank(await payButton(gateway.api, p.id), 'success')), 303);
+        assert.equal(
+          await callback(gateway.api, p.id, await chooseAtBank(await payButton(gateway.api, p.id), 'success')),
+          303,
+        );
         await waitForStatus(gateway.api, k, p.id, 'pending', 15_000);
         const failed = await waitForStatus(gateway.api, k, p.id, 'failed', 30_000);
         assert.equal(failed.failure?.code, 'bank_unconfirmed');
         const ops = await reversedByTheBank(p.id);
-        assert.deepEqual(ops.map((o) => o.kind), ['token', 'reverse'], 'the in-progress answers confirmed nothing');
+        assert.deepEqual(
+          ops.map((o) => o.kind),
+          ['token', 'reverse'],
+          'the in-progress answers confirmed nothing',
+        );
       } finally {
         await bankFault(null, bank.url);
       }

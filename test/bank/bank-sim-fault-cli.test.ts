@@ -37,23 +37,46 @@ describe('cli bank-sim fault: a PSP outage switched at its sandbox simulator', f
   // Each step runs the CLI as a process of its own (a few seconds each on a busy machine).
   this.timeout(180_000);
   const sep = new OwnSimulator({ BANK_SIM_TERMINAL_ID: SEP_TERMINAL });
-  const mellat = new OwnSimulator({ BANK_SIM_PROTOCOL: 'mellat', BANK_SIM_TERMINAL_ID: MELLAT_TERMINAL, BANK_SIM_USERNAME: 'dargah', BANK_SIM_PASSWORD: '' });
+  const mellat = new OwnSimulator({
+    BANK_SIM_PROTOCOL: 'mellat',
+    BANK_SIM_TERMINAL_ID: MELLAT_TERMINAL,
+    BANK_SIM_USERNAME: 'dargah',
+    BANK_SIM_PASSWORD: '',
+  });
   let clients: { sep: PspClient; mellat: PspClient };
   /** Clients that wait longer than a slow PSP takes. */
   let patient: { sep: PspClient; mellat: PspClient };
   /** The CLI of a deployment whose test mode has these two simulators (and no live PSP). */
-  const fault = (...args: string[]) => cliWith({ SANDBOX_SEP_URL: sep.url, SANDBOX_MELLAT_URL: mellat.url, SEP_BASE_URL: '', MELLAT_BASE_URL: '' }, 'bank-sim', 'fault', ...args);
+  const fault = (...args: string[]) =>
+    cliWith(
+      { SANDBOX_SEP_URL: sep.url, SANDBOX_MELLAT_URL: mellat.url, SEP_BASE_URL: '', MELLAT_BASE_URL: '' },
+      'bank-sim',
+      'fault',
+      ...args,
+    );
   const switchesAt = async (sim: OwnSimulator) => (await bankFaults(sim.url)).switches;
 
   before(async () => {
     await Promise.all([sep.start(), mellat.start()]);
     clients = {
       sep: new SepClient({ baseUrl: sep.url, terminalId: SEP_TERMINAL, password: '', timeoutMs: TIMEOUT_MS }),
-      mellat: new MellatClient({ baseUrl: mellat.url, terminalId: MELLAT_TERMINAL, userName: 'dargah', password: '', timeoutMs: TIMEOUT_MS }),
+      mellat: new MellatClient({
+        baseUrl: mellat.url,
+        terminalId: MELLAT_TERMINAL,
+        userName: 'dargah',
+        password: '',
+        timeoutMs: TIMEOUT_MS,
+      }),
     };
     patient = {
       sep: new SepClient({ baseUrl: sep.url, terminalId: SEP_TERMINAL, password: '', timeoutMs: SLOW_ANSWER_MS * 4 }),
-      mellat: new MellatClient({ baseUrl: mellat.url, terminalId: MELLAT_TERMINAL, userName: 'dargah', password: '', timeoutMs: SLOW_ANSWER_MS * 4 }),
+      mellat: new MellatClient({
+        baseUrl: mellat.url,
+        terminalId: MELLAT_TERMINAL,
+        userName: 'dargah',
+        password: '',
+        timeoutMs: SLOW_ANSWER_MS * 4,
+      }),
     };
   });
   after(() => Promise.all([sep.stop(), mellat.stop()]));
@@ -65,12 +88,18 @@ describe('cli bank-sim fault: a PSP outage switched at its sandbox simulator', f
 
       const down = await fault('--psp', psp, '--operation', 'token', '--fault', 'down', '--json');
       assert.equal(down.code, 0, down.stderr);
-      assert.deepEqual((JSON.parse(down.stdout) as { switches: unknown[] }).switches, [{ operation: 'token', fault: 'down', remaining: null }]);
+      assert.deepEqual((JSON.parse(down.stdout) as { switches: unknown[] }).switches, [
+        { operation: 'token', fault: 'down', remaining: null },
+      ]);
       // An outage, not one failed call: every request meets it until it is cleared.
       for (let i = 0; i < 2; i++) {
         const refused = await tokenOutcome(client);
         assert.equal(refused.kind, 'unavailable', refused.message);
-        assert.doesNotMatch(refused.message, /timeout|timed out|ECONNABORTED/i, 'the connection was closed, not left to time out');
+        assert.doesNotMatch(
+          refused.message,
+          /timeout|timed out|ECONNABORTED/i,
+          'the connection was closed, not left to time out',
+        );
       }
 
       assert.equal((await fault('--psp', psp, '--operation', 'token', '--fault', 'hang')).code, 0);
@@ -85,7 +114,11 @@ describe('cli bank-sim fault: a PSP outage switched at its sandbox simulator', f
       assert.ok(Date.now() - asked >= SLOW_ANSWER_MS - 100, `answered after ${Date.now() - asked} ms, not held back`);
       const impatient = await tokenOutcome(client);
       assert.equal(impatient.kind, 'unavailable');
-      assert.match(impatient.message, /timeout|timed out|aborted|ECONNABORTED|incomplete answer/i, `not answered within the client timeout: ${impatient.message}`);
+      assert.match(
+        impatient.message,
+        /timeout|timed out|aborted|ECONNABORTED|incomplete answer/i,
+        `not answered within the client timeout: ${impatient.message}`,
+      );
 
       assert.equal((await fault('--psp', psp, '--operation', 'token', '--fault', 'error')).code, 0);
       const failed = await tokenOutcome(client);
@@ -98,7 +131,12 @@ describe('cli bank-sim fault: a PSP outage switched at its sandbox simulator', f
         assert.deepEqual([failed.kind, failed.code], ['refused', 34]);
       }
       // The simulator counted what its switch answered: two refused, one hung, two slow, one failed.
-      assert.deepEqual((await bankFaults(psp === 'sep' ? sep.url : mellat.url)).answered.token, { down: 2, timeout: 1, slow: 2, error: 1 });
+      assert.deepEqual((await bankFaults(psp === 'sep' ? sep.url : mellat.url)).answered.token, {
+        down: 2,
+        timeout: 1,
+        slow: 2,
+        error: 1,
+      });
 
       const cleared = await fault('--psp', psp, '--operation', 'token', '--fault', 'clear', '--json');
       assert.equal(cleared.code, 0, cleared.stderr);
@@ -115,7 +153,9 @@ describe('cli bank-sim fault: a PSP outage switched at its sandbox simulator', f
       { operation: 'settle', fault: 'down', remaining: null },
     ]);
     const shown = await fault('--psp', 'sep', '--operation', 'verify', '--fault', 'clear', '--json');
-    assert.deepEqual((JSON.parse(shown.stdout) as { switches: unknown[] }).switches, [{ operation: 'settle', fault: 'down', remaining: null }]);
+    assert.deepEqual((JSON.parse(shown.stdout) as { switches: unknown[] }).switches, [
+      { operation: 'settle', fault: 'down', remaining: null },
+    ]);
     assert.equal((await fault('--psp', 'sep', '--operation', 'settle', '--fault', 'clear')).code, 0);
     assert.deepEqual(await switchesAt(sep), []);
   });
@@ -123,8 +163,14 @@ describe('cli bank-sim fault: a PSP outage switched at its sandbox simulator', f
   it('refuses an unknown PSP, operation or fault, or a missing flag, and switches nothing', async () => {
     const refusals: [string[], RegExp][] = [
       [['--psp', 'saman', '--operation', 'token', '--fault', 'down'], /unknown PSP "saman"; PSPs: sep, mellat/],
-      [['--psp', 'sep', '--operation', 'refund', '--fault', 'down'], /--operation must be one of token\|verify\|settle\|reverse/],
-      [['--psp', 'sep', '--operation', 'token', '--fault', 'flaky'], /--fault must be one of down\|hang\|slow\|error\|clear/],
+      [
+        ['--psp', 'sep', '--operation', 'refund', '--fault', 'down'],
+        /--operation must be one of token\|verify\|settle\|reverse/,
+      ],
+      [
+        ['--psp', 'sep', '--operation', 'token', '--fault', 'flaky'],
+        /--fault must be one of down\|hang\|slow\|error\|clear/,
+      ],
       [['--psp', 'sep', '--fault', 'down'], /--operation is required/],
     ];
     for (const [args, reason] of refusals) {
@@ -136,17 +182,57 @@ describe('cli bank-sim fault: a PSP outage switched at its sandbox simulator', f
   });
 
   it('refuses a PSP without a sandbox simulator, a live address, a wrong or missing admin token, and switches nothing', async () => {
-    const noSimulator = await cliWith({ SANDBOX_SEP_URL: sep.url, SANDBOX_MELLAT_URL: '' }, 'bank-sim', 'fault', '--psp', 'mellat', '--operation', 'token', '--fault', 'down');
+    const noSimulator = await cliWith(
+      { SANDBOX_SEP_URL: sep.url, SANDBOX_MELLAT_URL: '' },
+      'bank-sim',
+      'fault',
+      '--psp',
+      'mellat',
+      '--operation',
+      'token',
+      '--fault',
+      'down',
+    );
     assert.equal(noSimulator.code, 2);
     assert.match(noSimulator.stderr, /PSP mellat has no sandbox simulator configured \(SANDBOX_MELLAT_URL/);
     // A sandbox address that is a live PSP's is never sent a switch.
-    const live = await cliWith({ SANDBOX_SEP_URL: sep.url, SEP_BASE_URL: `${sep.url}/`, SEP_TERMINAL_ID: SEP_TERMINAL }, 'bank-sim', 'fault', '--psp', 'sep', '--operation', 'token', '--fault', 'down');
+    const live = await cliWith(
+      { SANDBOX_SEP_URL: sep.url, SEP_BASE_URL: `${sep.url}/`, SEP_TERMINAL_ID: SEP_TERMINAL },
+      'bank-sim',
+      'fault',
+      '--psp',
+      'sep',
+      '--operation',
+      'token',
+      '--fault',
+      'down',
+    );
     assert.equal(live.code, 2);
     assert.match(live.stderr, /SANDBOX_SEP_URL \(http:\/\/127\.0\.0\.1:[0-9]+\) is a live PSP's address/);
-    const wrongToken = await cliWith({ SANDBOX_SEP_URL: sep.url, BANK_SIM_ADMIN_TOKEN: 'not-the-token' }, 'bank-sim', 'fault', '--psp', 'sep', '--operation', 'token', '--fault', 'down');
+    const wrongToken = await cliWith(
+      { SANDBOX_SEP_URL: sep.url, BANK_SIM_ADMIN_TOKEN: 'not-the-token' },
+      'bank-sim',
+      'fault',
+      '--psp',
+      'sep',
+      '--operation',
+      'token',
+      '--fault',
+      'down',
+    );
     assert.equal(wrongToken.code, 1);
     assert.match(wrongToken.stderr, /refused the admin token/);
-    const noToken = await cliWith({ SANDBOX_SEP_URL: sep.url, BANK_SIM_ADMIN_TOKEN: '' }, 'bank-sim', 'fault', '--psp', 'sep', '--operation', 'token', '--fault', 'down');
+    const noToken = await cliWith(
+      { SANDBOX_SEP_URL: sep.url, BANK_SIM_ADMIN_TOKEN: '' },
+      'bank-sim',
+      'fault',
+      '--psp',
+      'sep',
+      '--operation',
+      'token',
+      '--fault',
+      'down',
+    );
     assert.equal(noToken.code, 2);
     assert.match(noToken.stderr, /BANK_SIM_ADMIN_TOKEN is not set/);
     assert.deepEqual([await switchesAt(sep), await switchesAt(mellat)], [[], []]);

@@ -33,10 +33,13 @@ interface SimTransaction {
 }
 
 /** What the Mellat simulator holds of a payment (by its order id): its transactions and operations. */
-async function atBank(paymentId: string): Promise<{ transactions: SimTransaction[]; operations: { kind: string; operation_key: string }[] }> {
+async function atBank(
+  paymentId: string,
+): Promise<{ transactions: SimTransaction[]; operations: { kind: string; operation_key: string }[] }> {
   return bankAdmin(`/admin/transactions?res_num=${mellatOrderId(paymentId)}`, mellatSimulatorUrl());
 }
-const count = async (paymentId: string, kind: string) => (await atBank(paymentId)).operations.filter((op) => op.kind === kind).length;
+const count = async (paymentId: string, kind: string) =>
+  (await atBank(paymentId)).operations.filter((op) => op.kind === kind).length;
 const fault = (body: BankFault | null) => bankFault(body, mellatSimulatorUrl());
 /** The amount of the payments these tests pay at the bank (unless one says otherwise). */
 const AMOUNT = 125_000;
@@ -70,7 +73,10 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
   afterEach(() => fault(null));
 
   /** A payment of `amount` at the bank, its token, and the customer's choice on the bank's page. */
-  async function paidAtBank(outcome: string, amount = AMOUNT): Promise<{ id: string; token: BankToken; fields: Record<string, string> }> {
+  async function paidAtBank(
+    outcome: string,
+    amount = AMOUNT,
+  ): Promise<{ id: string; token: BankToken; fields: Record<string, string> }> {
     const id = randomUUID();
     const token = await mellat.requestToken(id, amount, `${returnBase}/pay/${id}/return`);
     const fields = await chooseOnSimulator(mellatSimulatorUrl(), token, outcome, 5_000);
@@ -83,11 +89,19 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     assert.equal(token.method, 'POST');
     assert.equal(token.url, `${mellatSimulatorUrl()}/pgwchannel/startpay.mellat`);
     assert.deepEqual(token.fields, { RefId: token.token });
-    assert.deepEqual(await mellat.requestToken(id, 125_000, `${returnBase}/pay/${id}/return`), token, 'a retried token request answers the same RefId');
+    assert.deepEqual(
+      await mellat.requestToken(id, 125_000, `${returnBase}/pay/${id}/return`),
+      token,
+      'a retried token request answers the same RefId',
+    );
     assert.equal(await count(id, 'token'), 1);
 
     // The customer's browser: the form post of RefId shows the amount and the choices.
-    const page = await fetch(token.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(token.fields).toString() });
+    const page = await fetch(token.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(token.fields).toString(),
+    });
     assert.equal(page.status, 200);
     assert.match(await page.text(), /<span class="amount" id="amount">۱۲۵٬۰۰۰ ریال<\/span>/);
 
@@ -100,19 +114,45 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
 
     const confirmation = await mellat.confirm(id, callback.ref_num, AMOUNT);
     // The code alone vouches for the sale the verify named: no RRN or card is made up.
-    assert.deepEqual(confirmation, { result: 'confirmed', basis: 'result_code', ref_num: callback.ref_num, res_num: id, amount: AMOUNT, terminal: mellat.terminalId, rrn: null, card_pan: null });
+    assert.deepEqual(confirmation, {
+      result: 'confirmed',
+      basis: 'result_code',
+      ref_num: callback.ref_num,
+      res_num: id,
+      amount: AMOUNT,
+      terminal: mellat.terminalId,
+      rrn: null,
+      card_pan: null,
+    });
     assert.ok(confirmation.result === 'confirmed');
     const judged = { ...confirmation, terminal_matches: confirmation.terminal === mellat.terminalId };
-    assert.ok(isGenuineConfirmation(judged, { id, amount: AMOUNT }, callback.ref_num), "a verified sale of our terminal, order and reference pays, on the protocol's terms");
-    assert.ok(!isGenuineConfirmation(judged, { id, amount: AMOUNT }, `${callback.ref_num}1`), 'another reference than the return named pays nothing');
+    assert.ok(
+      isGenuineConfirmation(judged, { id, amount: AMOUNT }, callback.ref_num),
+      "a verified sale of our terminal, order and reference pays, on the protocol's terms",
+    );
+    assert.ok(
+      !isGenuineConfirmation(judged, { id, amount: AMOUNT }, `${callback.ref_num}1`),
+      'another reference than the return named pays nothing',
+    );
     const [verified] = (await atBank(id)).transactions;
-    assert.ok(verified?.confirmed_at !== undefined && verified.settled_at === undefined, 'confirmed and not settled: two facts at the bank');
+    assert.ok(
+      verified?.confirmed_at !== undefined && verified.settled_at === undefined,
+      'confirmed and not settled: two facts at the bank',
+    );
 
     assert.deepEqual(await mellat.settle(id, callback.ref_num), { ref_num: callback.ref_num, result_code: 0 });
-    assert.deepEqual(await mellat.settle(id, callback.ref_num), { ref_num: callback.ref_num, result_code: 45 }, 'settled before: done');
+    assert.deepEqual(
+      await mellat.settle(id, callback.ref_num),
+      { ref_num: callback.ref_num, result_code: 45 },
+      'settled before: done',
+    );
     assert.equal(await count(id, 'confirm'), 1);
     assert.equal(await count(id, 'settle'), 1);
-    assert.deepEqual(await mellat.inquire(id, callback), { standing: 'succeeded' }, 'asked by its SaleReferenceId: verified and standing');
+    assert.deepEqual(
+      await mellat.inquire(id, callback),
+      { standing: 'succeeded' },
+      'asked by its SaleReferenceId: verified and standing',
+    );
   });
 
   it("bpVerifyRequest answers Behpardakht's shape: the result code alone in `return` (0, then 43), nothing else", async () => {
@@ -120,8 +160,17 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     const soap = await createClientAsync(`${mellatSimulatorUrl()}${MELLAT_SERVICE_PATH}?wsdl`);
     soap.setEndpoint(`${mellatSimulatorUrl()}${MELLAT_SERVICE_PATH}`);
     const { terminalId, userName, password } = mellat.endpoint;
-    const args = { terminalId, userName, userPassword: password, orderId: mellatOrderId(id), saleOrderId: mellatOrderId(id), saleReferenceId: fields.SaleReferenceId };
-    const verify = (soap as unknown as Record<string, (a: object) => Promise<[{ return: unknown }]>>).bpVerifyRequestAsync!.bind(soap);
+    const args = {
+      terminalId,
+      userName,
+      userPassword: password,
+      orderId: mellatOrderId(id),
+      saleOrderId: mellatOrderId(id),
+      saleReferenceId: fields.SaleReferenceId,
+    };
+    const verify = (
+      soap as unknown as Record<string, (a: object) => Promise<[{ return: unknown }]>>
+    ).bpVerifyRequestAsync!.bind(soap);
     const [first] = await verify(args);
     assert.deepEqual(first, { return: '0' });
     const [again] = await verify(args);
@@ -138,7 +187,11 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     const before = (await atBank(id)).operations.length;
     assert.deepEqual(await mellat.inquire(id, callback), { standing: 'open' });
     assert.equal((await atBank(id)).operations.length, before);
-    assert.deepEqual(await mellat.confirm(id, '123456789012', AMOUNT), { result: 'refused', code: 42, description: 'sale transaction not found' });
+    assert.deepEqual(await mellat.confirm(id, '123456789012', AMOUNT), {
+      result: 'refused',
+      code: 42,
+      description: 'sale transaction not found',
+    });
   });
 
   it('failed at the bank (a card code): the callback is Failed with no reference; the inquiry decides nothing', async () => {
@@ -149,12 +202,16 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     assert.deepEqual(await mellat.inquire(id, callback), { standing: 'open' });
   });
 
-  it('the inquiry asks by the sale\'s reference: a reference the bank does not know for that order is open, a paid sale not verified yet is open, a verified one succeeded', async () => {
+  it("the inquiry asks by the sale's reference: a reference the bank does not know for that order is open, a paid sale not verified yet is open, a verified one succeeded", async () => {
     assert.deepEqual(await mellat.inquire(randomUUID(), { ref_num: '123456789012', token: '' }), { standing: 'open' });
     const { id, fields } = await paidAtBank('success');
     const callback = mellat.parseCallback(fields, id)!;
     assert.deepEqual(await mellat.inquire(id, callback), { standing: 'open' }, 'paid, not verified (44)');
-    assert.deepEqual(await mellat.inquire(randomUUID(), callback), { standing: 'open' }, "another order with this sale's reference is no sale");
+    assert.deepEqual(
+      await mellat.inquire(randomUUID(), callback),
+      { standing: 'open' },
+      "another order with this sale's reference is no sale",
+    );
     await mellat.confirm(id, callback.ref_num, AMOUNT);
     assert.deepEqual(await mellat.inquire(id, callback), { standing: 'succeeded' });
   });
@@ -186,7 +243,10 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     await mellat.confirm(id, refNum, AMOUNT);
     assert.deepEqual(await mellat.reverse(id, refNum), { ref_num: refNum, result_code: 0 });
     assert.deepEqual(await mellat.reverse(id, refNum), { ref_num: refNum, result_code: 48 });
-    await assert.rejects(mellat.settle(id, refNum), (error: unknown) => error instanceof BankRefusalError && error.code === 48);
+    await assert.rejects(
+      mellat.settle(id, refNum),
+      (error: unknown) => error instanceof BankRefusalError && error.code === 48,
+    );
     assert.deepEqual(await mellat.inquire(id, { ref_num: refNum, token: '' }), { standing: 'open' });
     assert.equal(await count(id, 'reverse'), 1);
     assert.equal(await count(id, 'settle'), 0);
@@ -204,11 +264,18 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     const { id, fields } = await paidAtBank('success');
     const refNum = fields.SaleReferenceId!;
     await mellat.confirm(id, refNum, AMOUNT);
-    await assert.rejects(mellat.refund(id, refNum, randomUUID(), 10_000), (error: unknown) => error instanceof BankRefusalError && error.code === 46);
+    await assert.rejects(
+      mellat.refund(id, refNum, randomUUID(), 10_000),
+      (error: unknown) => error instanceof BankRefusalError && error.code === 46,
+    );
     await mellat.settle(id, refNum);
     assert.deepEqual(await mellat.refund(id, refNum, randomUUID(), 50_000), { ref_num: refNum, result_code: 0 });
     assert.deepEqual(await mellat.refund(id, refNum, randomUUID(), 75_000), { ref_num: refNum, result_code: 0 });
-    await assert.rejects(mellat.refund(id, refNum, randomUUID(), 1), (error: unknown) => error instanceof BankRefusalError && error.code === 25, 'the whole sale is refunded: no more');
+    await assert.rejects(
+      mellat.refund(id, refNum, randomUUID(), 1),
+      (error: unknown) => error instanceof BankRefusalError && error.code === 25,
+      'the whole sale is refunded: no more',
+    );
     const refunds = (await atBank(id)).operations.filter((op) => op.kind === 'refund');
     assert.equal(refunds.length, 2);
     assert.ok(refunds.every((op) => op.operation_key.startsWith('refund:')));
@@ -226,9 +293,13 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     assert.equal(await count(id, 'refund'), 1);
   });
 
-  it("a wrong terminal password is refused (24), and the password is not in the error", async () => {
+  it('a wrong terminal password is refused (24), and the password is not in the error', async () => {
     const wrong = new MellatClient({ ...mellat.endpoint, password: 'not-the-terminal-password' });
-    await assert.rejects(wrong.requestToken(randomUUID(), 1_000, `${returnBase}/r`), (error: unknown) => error instanceof BankRefusalError && error.code === 24 && !error.message.includes('not-the-terminal-password'));
+    await assert.rejects(
+      wrong.requestToken(randomUUID(), 1_000, `${returnBase}/r`),
+      (error: unknown) =>
+        error instanceof BankRefusalError && error.code === 24 && !error.message.includes('not-the-terminal-password'),
+    );
   });
 
   describe('fault switches', () => {
@@ -240,7 +311,10 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     it('error: a SOAP fault with HTTP 500 is BankUnavailableError, and the next try confirms', async () => {
       const { id, fields } = await paidAtBank('success');
       await fault({ operation: 'confirm', fault: 'error', times: 1 });
-      await assert.rejects(mellat.confirm(id, fields.SaleReferenceId!, AMOUNT), (error: unknown) => error instanceof BankUnavailableError && /HTTP 500/.test(error.message));
+      await assert.rejects(
+        mellat.confirm(id, fields.SaleReferenceId!, AMOUNT),
+        (error: unknown) => error instanceof BankUnavailableError && /HTTP 500/.test(error.message),
+      );
       assert.equal((await mellat.confirm(id, fields.SaleReferenceId!, AMOUNT)).result, 'confirmed');
       assert.equal(await count(id, 'confirm'), 1);
     });
@@ -275,19 +349,27 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     it('unknown: the bank forgets the sale (42), a refusal; in_progress keeps verify pending', async () => {
       const { id, fields } = await paidAtBank('success');
       await fault({ operation: 'confirm', fault: 'unknown', times: 1 });
-      assert.deepEqual(await mellat.confirm(id, fields.SaleReferenceId!, AMOUNT), { result: 'refused', code: 42, description: 'sale transaction not found' });
+      assert.deepEqual(await mellat.confirm(id, fields.SaleReferenceId!, AMOUNT), {
+        result: 'refused',
+        code: 42,
+        description: 'sale transaction not found',
+      });
       await fault({ operation: 'confirm', fault: 'in_progress', times: 1 });
       assert.deepEqual(await mellat.confirm(id, fields.SaleReferenceId!, AMOUNT), { result: 'in_progress' });
       assert.equal((await mellat.confirm(id, fields.SaleReferenceId!, AMOUNT)).result, 'confirmed');
     });
 
-    it("another amount in the callback changes nothing: the verify confirms the sale at the amount the token was asked for", async () => {
+    it('another amount in the callback changes nothing: the verify confirms the sale at the amount the token was asked for', async () => {
       await fault({ callback_other_amount: 1_000 });
       const { id, fields } = await paidAtBank('success', 40_000);
       assert.equal(fields.FinalAmount, '41000');
       const confirmation = await mellat.confirm(id, fields.SaleReferenceId!, 40_000);
       assert.ok(confirmation.result === 'confirmed' && confirmation.amount === 40_000);
-      assert.equal((await atBank(id)).transactions[0]?.amount, 40_000, "the bank's sale is the token's amount, not the callback's");
+      assert.equal(
+        (await atBank(id)).transactions[0]?.amount,
+        40_000,
+        "the bank's sale is the token's amount, not the callback's",
+      );
     });
   });
 });

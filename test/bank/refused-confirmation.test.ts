@@ -20,7 +20,14 @@ function countingSep(terminalId: string, refuse = false) {
   const client = {
     name: 'sep',
     terminalId,
-    capabilities: { capture: 'verify', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'none', inquiry: false, dailyReport: false },
+    capabilities: {
+      capture: 'verify',
+      reversalWindowMs: 50 * 60_000,
+      unverifiedReversalMs: 30 * 60_000,
+      refund: 'none',
+      inquiry: false,
+      dailyReport: false,
+    },
     reverse: async (paymentId: string, refNum: string) => {
       if (refuse) throw new BankRefusalError(-6, 'the reversal window has passed');
       reversals.push([paymentId, refNum]);
@@ -31,7 +38,11 @@ function countingSep(terminalId: string, refuse = false) {
 }
 
 async function counted(labels: Record<string, string>): Promise<number> {
-  return (await pspConfirmationsRefused.get()).values.find((v) => Object.entries(labels).every(([k, value]) => v.labels[k as keyof typeof v.labels] === value))?.value ?? 0;
+  return (
+    (await pspConfirmationsRefused.get()).values.find((v) =>
+      Object.entries(labels).every(([k, value]) => v.labels[k as keyof typeof v.labels] === value),
+    )?.value ?? 0
+  );
 }
 
 describe('reverseRefusedConfirmation: the sale of a refused confirmation reversed at once, unless it is another payment’s', function () {
@@ -41,15 +52,30 @@ describe('reverseRefusedConfirmation: the sale of a refused confirmation reverse
     const h = await getHarness();
     const { key } = await newMerchant();
     const sep = countingSep(h.config.SANDBOX_SEP_TERMINAL_ID, refuse);
-    const bank = createBankActivities({ psps: { test: { sep: sep.client }, live: {} }, db: h.db, health: new PspHealthStore(h.db, breakerSettings(h.config)), logger: h.logger, config: h.config });
+    const bank = createBankActivities({
+      psps: { test: { sep: sep.client }, live: {} },
+      db: h.db,
+      health: new PspHealthStore(h.db, breakerSettings(h.config)),
+      logger: h.logger,
+      config: h.config,
+    });
     return { h, key, sep, bank };
   }
 
-  it("reverses an unknown sale at once, keyed by the payment, and counts it with the PSP and the reason", async () => {
+  it('reverses an unknown sale at once, keyed by the payment, and counts it with the PSP and the reason', async () => {
     const { h, key, sep, bank } = await setUp();
     const payment = await createdPayment(h.baseUrl, key);
     const before = await counted({ psp: 'sep', reason: 'amount', reversal: 'reversed' });
-    assert.deepEqual(await bank.reverseRefusedConfirmation({ payment_id: payment.id, mode: 'test', ref_num: '4711999001', reason: 'amount', psp: 'sep' }), { reversal: 'reversed' });
+    assert.deepEqual(
+      await bank.reverseRefusedConfirmation({
+        payment_id: payment.id,
+        mode: 'test',
+        ref_num: '4711999001',
+        reason: 'amount',
+        psp: 'sep',
+      }),
+      { reversal: 'reversed' },
+    );
     assert.deepEqual(sep.reversals, [[payment.id, '4711999001']]);
     assert.equal(await counted({ psp: 'sep', reason: 'amount', reversal: 'reversed' }), before + 1);
   });
@@ -58,16 +84,47 @@ describe('reverseRefusedConfirmation: the sale of a refused confirmation reverse
     const { h, key, sep, bank } = await setUp();
     const paid = await paidPayment(h.baseUrl, key);
     assert.ok(paid.reference_id !== null);
-    const row = await h.db.selectFrom('payments').select(['psp_terminal_id', 'paid_at']).where('id', '=', paid.id).executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('payments')
+      .select(['psp_terminal_id', 'paid_at'])
+      .where('id', '=', paid.id)
+      .executeTakeFirstOrThrow();
     assert.equal(row.psp_terminal_id, h.config.SANDBOX_SEP_TERMINAL_ID, 'the paid payment is of the same terminal');
     const other = await createdPayment(h.baseUrl, key);
     const before = await counted({ psp: 'sep', reason: 'reference', reversal: 'not_reversed' });
-    assert.deepEqual(await bank.reverseRefusedConfirmation({ payment_id: other.id, mode: 'test', ref_num: paid.reference_id, reason: 'reference', psp: 'sep' }), { reversal: 'not_reversed' });
-    assert.deepEqual(await bank.reverseRefusedConfirmation({ payment_id: other.id, mode: 'test', ref_num: '4711999002', reason: 'other_payment', psp: 'sep' }), { reversal: 'not_reversed' });
+    assert.deepEqual(
+      await bank.reverseRefusedConfirmation({
+        payment_id: other.id,
+        mode: 'test',
+        ref_num: paid.reference_id,
+        reason: 'reference',
+        psp: 'sep',
+      }),
+      { reversal: 'not_reversed' },
+    );
+    assert.deepEqual(
+      await bank.reverseRefusedConfirmation({
+        payment_id: other.id,
+        mode: 'test',
+        ref_num: '4711999002',
+        reason: 'other_payment',
+        psp: 'sep',
+      }),
+      { reversal: 'not_reversed' },
+    );
     assert.deepEqual(sep.reversals, [], 'nothing reversed');
     assert.equal(await counted({ psp: 'sep', reason: 'reference', reversal: 'not_reversed' }), before + 1);
     // The paid payment's own refused confirmation (a replay of its own sale) is its own: reversed.
-    assert.deepEqual(await bank.reverseRefusedConfirmation({ payment_id: paid.id, mode: 'test', ref_num: paid.reference_id, reason: 'amount', psp: 'sep' }), { reversal: 'reversed' });
+    assert.deepEqual(
+      await bank.reverseRefusedConfirmation({
+        payment_id: paid.id,
+        mode: 'test',
+        ref_num: paid.reference_id,
+        reason: 'amount',
+        psp: 'sep',
+      }),
+      { reversal: 'reversed' },
+    );
     assert.deepEqual(sep.reversals, [[paid.id, paid.reference_id]]);
   });
 
@@ -75,7 +132,16 @@ describe('reverseRefusedConfirmation: the sale of a refused confirmation reverse
     const { h, key, bank } = await setUp(true);
     const payment = await createdPayment(h.baseUrl, key);
     const before = await counted({ psp: 'sep', reason: 'terminal', reversal: 'reversal_refused' });
-    assert.deepEqual(await bank.reverseRefusedConfirmation({ payment_id: payment.id, mode: 'test', ref_num: '4711999003', reason: 'terminal', psp: 'sep' }), { reversal: 'reversal_refused' });
+    assert.deepEqual(
+      await bank.reverseRefusedConfirmation({
+        payment_id: payment.id,
+        mode: 'test',
+        ref_num: '4711999003',
+        reason: 'terminal',
+        psp: 'sep',
+      }),
+      { reversal: 'reversal_refused' },
+    );
     assert.equal(await counted({ psp: 'sep', reason: 'terminal', reversal: 'reversal_refused' }), before + 1);
   });
 });

@@ -33,17 +33,26 @@ describe('benchmark code path', function () {
         db: h.db,
         temporal: h.temporal.client,
         config: h.config,
-        merchant: { id: merchant.merchantId, fee_plan: { bps: h.config.FEE_BPS, min: h.config.FEE_MIN, max: h.config.FEE_MAX } },
+        merchant: {
+          id: merchant.merchantId,
+          fee_plan: { bps: h.config.FEE_BPS, min: h.config.FEE_MIN, max: h.config.FEE_MAX },
+        },
         workerPid: process.pid, // the suite's worker runs in this process
         log: () => {},
       },
       plan,
     );
 
-    assert.deepEqual(report.scenarios.map((s) => s.name), ['create', 'verify', 'full_flow']);
+    assert.deepEqual(
+      report.scenarios.map((s) => s.name),
+      ['create', 'verify', 'full_flow'],
+    );
     for (const scenario of report.scenarios) {
       assert.equal(scenario.errors, 0, `${scenario.name} had errors`);
-      assert.ok(scenario.rps > 0 && scenario.p99_ms >= scenario.p50_ms, `${scenario.name}: ${JSON.stringify(scenario)}`);
+      assert.ok(
+        scenario.rps > 0 && scenario.p99_ms >= scenario.p50_ms,
+        `${scenario.name}: ${JSON.stringify(scenario)}`,
+      );
     }
     const [create, verify, fullFlow] = report.scenarios;
     assert.equal(create!.requests, plan.create);
@@ -51,11 +60,18 @@ describe('benchmark code path', function () {
     assert.ok((fullFlow!.payments ?? 0) >= plan.fullFlow, `full_flow verified ${fullFlow!.payments} payments`);
     assert.equal(report.baseline.operations, plan.create);
 
-    const verified = await h.db.selectFrom('payments').select('id').where('merchant_id', '=', merchant.merchantId).where('status', '=', 'verified').execute();
+    const verified = await h.db
+      .selectFrom('payments')
+      .select('id')
+      .where('merchant_id', '=', merchant.merchantId)
+      .where('status', '=', 'verified')
+      .execute();
     assert.ok(verified.length >= plan.verify + plan.fullFlow, `${verified.length} verified payments`);
 
     // Each day ends its payments as its mix says; the next day begins by expiring what was left on the page.
-    const verifiedPerDay = dayFates(12, plan.scaleMix, plan.scaleInFlight).filter((fate) => fate === 'verified' || fate === 'refunded').length;
+    const verifiedPerDay = dayFates(12, plan.scaleMix, plan.scaleInFlight).filter(
+      (fate) => fate === 'verified' || fate === 'refunded',
+    ).length;
     assert.deepEqual(
       report.scale.map((p) => [p.payments, p.verified_payments, p.in_flight]),
       [
@@ -76,8 +92,14 @@ describe('benchmark code path', function () {
     const work = report.per_payment;
     assert.equal(work.payments_counted, fullFlow!.payments);
     // The side effects run as activities or as local activities (markers), whichever the workflow type does.
-    assert.ok(work.runs >= 1 && work.workflow_tasks >= 1 && work.activity_tasks + work.local_activities >= 1, JSON.stringify(work));
-    assert.ok(work.history_events > work.workflow_tasks + work.activity_tasks + work.local_activities, JSON.stringify(work));
+    assert.ok(
+      work.runs >= 1 && work.workflow_tasks >= 1 && work.activity_tasks + work.local_activities >= 1,
+      JSON.stringify(work),
+    );
+    assert.ok(
+      work.history_events > work.workflow_tasks + work.activity_tasks + work.local_activities,
+      JSON.stringify(work),
+    );
     assert.ok(work.updates >= 1, 'a verified payment accepted at least its verify update');
     assert.ok(work.worker_cpu_ms > 0, JSON.stringify(work));
 

@@ -13,7 +13,13 @@ import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createPayment } from '../support/payments.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
-import { codeOf, moneyCheck, recordsDifferingFromWorkflows, untilAnswered, verifyThroughFaults } from '../support/faults/checks.ts';
+import {
+  codeOf,
+  moneyCheck,
+  recordsDifferingFromWorkflows,
+  untilAnswered,
+  verifyThroughFaults,
+} from '../support/faults/checks.ts';
 import { clusterMerchant, getClusterStack } from '../support/cluster/cluster-stack.ts';
 import { recordClusterFigures } from '../support/cluster/figures.ts';
 
@@ -23,17 +29,25 @@ describe('cluster: a payment lifecycle through the load balancer', () => {
     const merchant = await clusterMerchant(s);
     const receiver = await startReceiver();
     try {
-      const endpoint = await client(s.api, merchant.key).post<{ secret: string }>('/webhook_endpoints', { url: receiver.url });
+      const endpoint = await client(s.api, merchant.key).post<{ secret: string }>('/webhook_endpoints', {
+        url: receiver.url,
+      });
       assert.equal(endpoint.status, 201, endpoint.text);
       receiver.secrets.push(endpoint.body.secret);
 
       const create = async (reference: string) => {
-        const { res } = await untilAnswered(() => createPayment(s.api, merchant.key, { merchant_reference: reference }, reference), (r) => codeOf(r) === 'idempotency_key_in_use');
+        const { res } = await untilAnswered(
+          () => createPayment(s.api, merchant.key, { merchant_reference: reference }, reference),
+          (r) => codeOf(r) === 'idempotency_key_in_use',
+        );
         assert.equal(res.status, 201, res.text);
         return res.body.payment;
       };
       const pay = async (payment: Payment) => {
-        const { res } = await untilAnswered(() => chooseOutcome(s.api, payment.id, 'success'), (r) => r.status >= 500);
+        const { res } = await untilAnswered(
+          () => chooseOutcome(s.api, payment.id, 'success'),
+          (r) => r.status >= 500,
+        );
         assert.equal(res.status, 303, res.text);
       };
       // The timers first: they run while the rest of the slice goes on.
@@ -48,29 +62,62 @@ describe('cluster: a payment lifecycle through the load balancer', () => {
       assert.equal(verify.res.body.payment.status, 'verified');
 
       const refund = await untilAnswered(
-        () => client(s.api, merchant.key).post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 50_000 }, { idempotencyKey: `refund-${verified.id}` }),
+        () =>
+          client(s.api, merchant.key).post<{ refund: Refund }>(
+            `/payments/${verified.id}/refunds`,
+            { destination_iban: REFUND_IBAN, amount: 50_000 },
+            { idempotencyKey: `refund-${verified.id}` },
+          ),
         (r) => codeOf(r) === 'idempotency_key_in_use',
       );
       assert.equal(refund.res.status, 201, refund.res.text);
       await waitForRefund(s.api, merchant.key, refund.res.body.refund.id, 'succeeded');
 
       const ids = [expiring.id, reversing.id, verified.id];
-      const expected: Record<string, Payment['status']> = { [expiring.id]: 'expired', [reversing.id]: 'reversed', [verified.id]: 'partially_refunded' };
+      const expected: Record<string, Payment['status']> = {
+        [expiring.id]: 'expired',
+        [reversing.id]: 'reversed',
+        [verified.id]: 'partially_refunded',
+      };
       const startedAt = Date.now();
-      await waitFor('the expiry and the reversal (90 s windows)', async () => {
-        const rows = await s.db.selectFrom('payments').select(['id', 'status']).where('id', 'in', ids).execute();
-        return rows.every((r) => r.status === expected[r.id]) && rows.length === 3 ? true : undefined;
-      }, 240_000, 1_000);
+      await waitFor(
+        'the expiry and the reversal (90 s windows)',
+        async () => {
+          const rows = await s.db.selectFrom('payments').select(['id', 'status']).where('id', 'in', ids).execute();
+          return rows.every((r) => r.status === expected[r.id]) && rows.length === 3 ? true : undefined;
+        },
+        240_000,
+        1_000,
+      );
 
       // Every event of the three payments and the refund, delivered and signed.
-      const events = await s.db.selectFrom('events').select(['id', 'type']).where('merchant_id', '=', merchant.merchantId).execute();
+      const events = await s.db
+        .selectFrom('events')
+        .select(['id', 'type'])
+        .where('merchant_id', '=', merchant.merchantId)
+        .execute();
       const types = new Set(events.map((e) => e.type));
-      for (const type of ['payment.created', 'payment.paid', 'payment.verified', 'payment.expired', 'payment.reversed', 'refund.created', 'refund.succeeded', 'payment.partially_refunded']) {
+      for (const type of [
+        'payment.created',
+        'payment.paid',
+        'payment.verified',
+        'payment.expired',
+        'payment.reversed',
+        'refund.created',
+        'refund.succeeded',
+        'payment.partially_refunded',
+      ]) {
         assert.ok(types.has(type), `event ${type} recorded (got ${[...types].join(', ')})`);
       }
       await receiver.waitForDeliveries((d) => d.answered === 200 && d.verifiedWith.length > 0, events.length, 120_000);
-      const delivered = new Set(receiver.deliveries.filter((d) => d.answered === 200 && d.verifiedWith.length > 0).map((d) => d.id));
-      assert.deepEqual(events.map((e) => e.id).filter((id) => !delivered.has(id)), [], 'every event delivered');
+      const delivered = new Set(
+        receiver.deliveries.filter((d) => d.answered === 200 && d.verifiedWith.length > 0).map((d) => d.id),
+      );
+      assert.deepEqual(
+        events.map((e) => e.id).filter((id) => !delivered.has(id)),
+        [],
+        'every event delivered',
+      );
 
       assert.deepEqual(await recordsDifferingFromWorkflows(s, ids), []);
       const money = await moneyCheck(s, ids);
@@ -81,10 +128,17 @@ describe('cluster: a payment lifecycle through the load balancer', () => {
 
       // Both API replicas answered part of the slice: the balancer spreads the requests.
       for (const name of ['api-a', 'api-b'] as const) {
-        const answered = readFileSync(s.gateway.get(name)!.logFile, 'utf8').split('\n').filter((line) => line.includes('"msg":"request"') && line.includes('/api/v1/payments'));
+        const answered = readFileSync(s.gateway.get(name)!.logFile, 'utf8')
+          .split('\n')
+          .filter((line) => line.includes('"msg":"request"') && line.includes('/api/v1/payments'));
         assert.ok(answered.length > 0, `${name} answered API requests`);
       }
-      recordClusterFigures('lifecycle', { payments: 3, events: events.length, timers_after_slice_ms: Date.now() - startedAt, bring_up: s.bringUp });
+      recordClusterFigures('lifecycle', {
+        payments: 3,
+        events: events.length,
+        timers_after_slice_ms: Date.now() - startedAt,
+        bring_up: s.bringUp,
+      });
     } finally {
       await receiver.close();
     }

@@ -12,9 +12,26 @@ import assert from 'node:assert/strict';
 import { cpus, totalmem } from 'node:os';
 import { waitFor } from '../support/http.ts';
 import { chooseOutcome, createPayment } from '../support/payments.ts';
-import { codeOf, moneyCheck, recordsDifferingFromWorkflows, untilAnswered, verifyThroughFaults } from '../support/faults/checks.ts';
-import { clusterMerchant, getClusterStack, killGateway, restartGateway, type ClusterStack } from '../support/cluster/cluster-stack.ts';
-import { recordClusterFigures, renderKillTable, writeReliabilitySection, type KillFigures } from '../support/cluster/figures.ts';
+import {
+  codeOf,
+  moneyCheck,
+  recordsDifferingFromWorkflows,
+  untilAnswered,
+  verifyThroughFaults,
+} from '../support/faults/checks.ts';
+import {
+  clusterMerchant,
+  getClusterStack,
+  killGateway,
+  restartGateway,
+  type ClusterStack,
+} from '../support/cluster/cluster-stack.ts';
+import {
+  recordClusterFigures,
+  renderKillTable,
+  writeReliabilitySection,
+  type KillFigures,
+} from '../support/cluster/figures.ts';
 
 /** One logical operation (create → pay → verify) starts this often: a modest constant rate. */
 const LOAD_EVERY_MS = 700;
@@ -31,11 +48,41 @@ interface Phase {
 }
 
 const PHASES: Phase[] = [
-  { key: 'api', what: 'one API replica (api-a)', kill: (s) => killGateway(s, 'api-a'), restart: (s) => restartGateway(s, 'api-a'), downMs: 5_000 },
-  { key: 'worker', what: 'one payment worker (worker-a)', kill: (s) => killGateway(s, 'worker-a'), restart: (s) => restartGateway(s, 'worker-a'), downMs: 5_000 },
-  { key: 'frontend', what: 'one Temporal frontend (frontend-a)', kill: (s) => s.temporalCluster.kill('frontend-a'), restart: (s) => s.temporalCluster.start('frontend-a'), downMs: 5_000 },
-  { key: 'history', what: 'the Temporal history service (all 4 shards), restarted at once', kill: (s) => s.temporalCluster.kill('history'), restart: (s) => s.temporalCluster.start('history'), downMs: 0 },
-  { key: 'postgres', what: "Temporal's PostgreSQL (SIGQUIT, immediate shutdown), restarted at once", kill: (s) => s.pg.crash(), restart: (s) => s.pg.start(), downMs: 0 },
+  {
+    key: 'api',
+    what: 'one API replica (api-a)',
+    kill: (s) => killGateway(s, 'api-a'),
+    restart: (s) => restartGateway(s, 'api-a'),
+    downMs: 5_000,
+  },
+  {
+    key: 'worker',
+    what: 'one payment worker (worker-a)',
+    kill: (s) => killGateway(s, 'worker-a'),
+    restart: (s) => restartGateway(s, 'worker-a'),
+    downMs: 5_000,
+  },
+  {
+    key: 'frontend',
+    what: 'one Temporal frontend (frontend-a)',
+    kill: (s) => s.temporalCluster.kill('frontend-a'),
+    restart: (s) => s.temporalCluster.start('frontend-a'),
+    downMs: 5_000,
+  },
+  {
+    key: 'history',
+    what: 'the Temporal history service (all 4 shards), restarted at once',
+    kill: (s) => s.temporalCluster.kill('history'),
+    restart: (s) => s.temporalCluster.start('history'),
+    downMs: 0,
+  },
+  {
+    key: 'postgres',
+    what: "Temporal's PostgreSQL (SIGQUIT, immediate shutdown), restarted at once",
+    kill: (s) => s.pg.crash(),
+    restart: (s) => s.pg.start(),
+    downMs: 0,
+  },
 ];
 
 interface Answer {
@@ -66,15 +113,25 @@ async function recordingAnswers<T>(base: string, answers: Answer[], work: () => 
   }
 }
 
-async function runPhase(s: ClusterStack, merchant: { merchantId: string; key: string }, phase: Phase): Promise<KillFigures> {
+async function runPhase(
+  s: ClusterStack,
+  merchant: { merchantId: string; key: string },
+  phase: Phase,
+): Promise<KillFigures> {
   const answers: Answer[] = [];
   const prefix = `${phase.key}-${Date.now()}`;
   const operation = async (i: number): Promise<string> => {
     const reference = `${prefix}-${i}`;
-    const created = await untilAnswered(() => createPayment(s.api, merchant.key, { merchant_reference: reference }, reference), (r) => codeOf(r) === 'idempotency_key_in_use' || r.status >= 500);
+    const created = await untilAnswered(
+      () => createPayment(s.api, merchant.key, { merchant_reference: reference }, reference),
+      (r) => codeOf(r) === 'idempotency_key_in_use' || r.status >= 500,
+    );
     assert.equal(created.res.status, 201, created.res.text);
     const payment = created.res.body.payment;
-    const paid = await untilAnswered(() => chooseOutcome(s.api, payment.id, 'success'), (r) => r.status >= 500);
+    const paid = await untilAnswered(
+      () => chooseOutcome(s.api, payment.id, 'success'),
+      (r) => r.status >= 500,
+    );
     assert.equal(paid.res.status, 303, paid.res.text);
     const verified = await verifyThroughFaults(s.api, merchant.key, payment);
     assert.equal(verified.res.status, 200, verified.res.text);
@@ -104,13 +161,27 @@ async function runPhase(s: ClusterStack, merchant: { merchantId: string; key: st
     return Promise.all(started);
   });
 
-  await waitFor(`every record of the ${phase.key} phase to equal its workflow`, async () => ((await recordsDifferingFromWorkflows(s, ids)).length === 0 ? true : undefined), 240_000, 500);
+  await waitFor(
+    `every record of the ${phase.key} phase to equal its workflow`,
+    async () => ((await recordsDifferingFromWorkflows(s, ids)).length === 0 ? true : undefined),
+    240_000,
+    500,
+  );
   const convergedAt = Date.now();
-  const rows = await s.db.selectFrom('payments').select(['id', 'merchant_reference', 'status']).where('merchant_id', '=', merchant.merchantId).where('merchant_reference', 'like', `${prefix}-%`).execute();
+  const rows = await s.db
+    .selectFrom('payments')
+    .select(['id', 'merchant_reference', 'status'])
+    .where('merchant_id', '=', merchant.merchantId)
+    .where('merchant_reference', 'like', `${prefix}-%`)
+    .execute();
   const references = new Set(rows.map((r) => r.merchant_reference));
   const money = await moneyCheck(s, ids);
   assert.equal(money.paid_back_twice, 0);
-  assert.deepEqual(rows.filter((r) => r.status !== 'verified').map((r) => `${r.id} ${r.status}`), [], 'every payment of the load verified');
+  assert.deepEqual(
+    rows.filter((r) => r.status !== 'verified').map((r) => `${r.id} ${r.status}`),
+    [],
+    'every payment of the load verified',
+  );
   const fine = (a: Answer) => a.status > 0 && (a.status < 500 || (a.status === 503 && Number(a.retryAfter) >= 1));
   return {
     what: phase.what,

@@ -20,9 +20,14 @@ describe('compatible protocols: at most two working pairs, one request budget pe
 
   /** ZarinPal's answer code to inquiry.json of an authority nobody has: -54 when the credential authenticates, -10 when not. */
   const zarinpalCode = async (base: string, merchantId: string) =>
-    (await request<{ errors: { code: number } }>(base, 'POST', '/pg/v4/payment/inquiry.json', { body: { merchant_id: merchantId, authority: `S000${'0'.repeat(32)}` } })).body.errors.code;
+    (
+      await request<{ errors: { code: number } }>(base, 'POST', '/pg/v4/payment/inquiry.json', {
+        body: { merchant_id: merchantId, authority: `S000${'0'.repeat(32)}` },
+      })
+    ).body.errors.code;
   /** Zibal's: 203 when it authenticates, 102 when not. */
-  const zibalCode = async (base: string, merchant: string) => (await request<{ result: number }>(base, 'POST', '/v1/inquiry', { body: { merchant, trackId: 123 } })).body.result;
+  const zibalCode = async (base: string, merchant: string) =>
+    (await request<{ result: number }>(base, 'POST', '/v1/inquiry', { body: { merchant, trackId: 123 } })).body.result;
 
   it('re-issued three times with a week of grace each: only the newest pair and the one before it work', async () => {
     const m = await newMerchant();
@@ -54,7 +59,9 @@ describe('compatible protocols: at most two working pairs, one request budget pe
     assert.equal(await zibalCode(limited, older.zibal_merchant), 203);
     assert.equal(await zibalCode(limited, newer.zibal_merchant), 203);
     // The fifth request, on any of them: over the one budget.
-    const zibal = await request<{ result: number }>(limited, 'POST', '/v1/inquiry', { body: { merchant: newer.zibal_merchant, trackId: 123 } });
+    const zibal = await request<{ result: number }>(limited, 'POST', '/v1/inquiry', {
+      body: { merchant: newer.zibal_merchant, trackId: 123 },
+    });
     assert.equal(zibal.status, 429);
     assert.equal(zibal.body.result, -1);
     assert.equal(await zarinpalCode(limited, older.zarinpal_merchant_id), -12);

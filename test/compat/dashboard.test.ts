@@ -7,14 +7,24 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { getHarness } from '../support/harness.ts';
 import { request } from '../support/http.ts';
-import { assertAccessible, assertLanguage, dashboardBrowser, signInInBrowser, signUpInBrowser } from '../support/dashboard.ts';
+import {
+  assertAccessible,
+  assertLanguage,
+  dashboardBrowser,
+  signInInBrowser,
+  signUpInBrowser,
+} from '../support/dashboard.ts';
 
 describe("dashboard: ZarinPal's and Zibal's values in the developers area", function () {
   this.timeout(180_000);
   const dashboard = dashboardBrowser();
 
-  const unverified = (merchantId: string) => request<{ errors: { code?: number } | [] }>(dashboard.base, 'POST', '/pg/v4/payment/unVerified.json', { body: { merchant_id: merchantId } });
-  const zibalInquiry = (merchant: string) => request<{ result: number }>(dashboard.base, 'POST', '/v1/inquiry', { body: { merchant, trackId: 123 } });
+  const unverified = (merchantId: string) =>
+    request<{ errors: { code?: number } | [] }>(dashboard.base, 'POST', '/pg/v4/payment/unVerified.json', {
+      body: { merchant_id: merchantId },
+    });
+  const zibalInquiry = (merchant: string) =>
+    request<{ result: number }>(dashboard.base, 'POST', '/v1/inquiry', { body: { merchant, trackId: 123 } });
 
   async function makeValues(page: Page, mode: 'test' | 'live', expiresIn: string): Promise<number> {
     await page.goto(`${dashboard.base}/dashboard/developers`);
@@ -25,7 +35,10 @@ describe("dashboard: ZarinPal's and Zibal's values in the developers area", func
     ]);
     return response.status();
   }
-  const shown = async (page: Page) => ({ zarinpal: await page.locator('#new-zarinpal-merchant-id').innerText(), zibal: await page.locator('#new-zibal-merchant').innerText() });
+  const shown = async (page: Page) => ({
+    zarinpal: await page.locator('#new-zarinpal-merchant-id').innerText(),
+    zibal: await page.locator('#new-zibal-merchant').innerText(),
+  });
 
   for (const lang of ['en', 'fa'] as const) {
     it(`(${lang}) makes the values once, rolls and revokes them; live values wait for live mode`, async () => {
@@ -34,7 +47,10 @@ describe("dashboard: ZarinPal's and Zibal's values in the developers area", func
       await signInInBrowser(page, dashboard.base, email);
       await page.goto(`${dashboard.base}/dashboard/developers`);
       await assertLanguage(page, lang);
-      assert.match(await page.locator('#compat-title').innerText(), lang === 'en' ? /ZarinPal or Zibal/ : /زرین‌پال یا زیبال/);
+      assert.match(
+        await page.locator('#compat-title').innerText(),
+        lang === 'en' ? /ZarinPal or Zibal/ : /زرین‌پال یا زیبال/,
+      );
       assert.equal(await page.locator('#compat-none').count(), 1);
 
       assert.equal(await makeValues(page, 'test', '86400'), 201);
@@ -53,7 +69,11 @@ describe("dashboard: ZarinPal's and Zibal's values in the developers area", func
 
       assert.equal(await makeValues(page, 'test', '0'), 201);
       const second = await shown(page);
-      assert.equal((await unverified(first.zarinpal)).status, 401, 'rolled with "now": the earlier value stops at once');
+      assert.equal(
+        (await unverified(first.zarinpal)).status,
+        401,
+        'rolled with "now": the earlier value stops at once',
+      );
       assert.equal((await unverified(second.zarinpal)).status, 200);
 
       await page.goto(`${dashboard.base}/dashboard/developers`);
@@ -71,10 +91,19 @@ describe("dashboard: ZarinPal's and Zibal's values in the developers area", func
     const { page, context } = await dashboard.phone();
     const email = await signUpInBrowser(page, dashboard, 'en', 'Compat CSRF');
     await signInInBrowser(page, dashboard.base, email);
-    const response = await context.request.post(`${dashboard.base}/dashboard/developers/compat`, { form: { mode: 'test', expires_in: '0' }, headers: { origin: dashboard.base }, maxRedirects: 0 });
+    const response = await context.request.post(`${dashboard.base}/dashboard/developers/compat`, {
+      form: { mode: 'test', expires_in: '0' },
+      headers: { origin: dashboard.base },
+      maxRedirects: 0,
+    });
     assert.equal(response.status(), 403);
     const { db } = await getHarness();
-    const rows = await db.selectFrom('compat_credentials').innerJoin('users', 'users.merchant_id', 'compat_credentials.merchant_id').select('compat_credentials.id').where('users.email', '=', email).execute();
+    const rows = await db
+      .selectFrom('compat_credentials')
+      .innerJoin('users', 'users.merchant_id', 'compat_credentials.merchant_id')
+      .select('compat_credentials.id')
+      .where('users.email', '=', email)
+      .execute();
     assert.equal(rows.length, 0);
   });
 });

@@ -18,9 +18,12 @@ describe("the compatible protocols' OpenAPI document", () => {
   });
 
   it('is served at /openapi/compat.json, with every ZarinPal and Zibal endpoint and its codes', async () => {
-    const res = await request<{ paths: Record<string, { post?: { responses: Record<string, { description: string }> } }> }>((await getHarness()).baseUrl, 'GET', '/openapi/compat.json');
+    const res = await request<{
+      paths: Record<string, { post?: { responses: Record<string, { description: string }> } }>;
+    }>((await getHarness()).baseUrl, 'GET', '/openapi/compat.json');
     assert.equal(res.status, 200);
-    for (const name of ['request', 'verify', 'unVerified', 'inquiry', 'reverse']) assert.ok(res.body.paths[`/pg/v4/payment/${name}.json`]?.post, name);
+    for (const name of ['request', 'verify', 'unVerified', 'inquiry', 'reverse'])
+      assert.ok(res.body.paths[`/pg/v4/payment/${name}.json`]?.post, name);
     const reverse = JSON.stringify(res.body.paths['/pg/v4/payment/reverse.json']!.post!.responses);
     for (const code of ['-9', '-10', '-54', '-63']) assert.ok(reverse.includes(code), code);
     for (const name of ['request', 'verify', 'inquiry']) assert.ok(res.body.paths[`/v1/${name}`]?.post, name);

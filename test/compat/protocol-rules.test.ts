@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { inProtocolUnit, paymentIdOfAuthority, returnAddress, zarinpalAuthority, zarinpalInquiryStatus, zibalStatus, type PaymentOrigin } from '../../src/domain/compat-protocols.ts';
+import {
+  inProtocolUnit,
+  paymentIdOfAuthority,
+  returnAddress,
+  zarinpalAuthority,
+  zarinpalInquiryStatus,
+  zibalStatus,
+  type PaymentOrigin,
+} from '../../src/domain/compat-protocols.ts';
 import { PAYMENT_STATUSES } from '../../src/domain/payment.ts';
 
 describe("the compatible protocols' rules", () => {
@@ -12,7 +20,15 @@ describe("the compatible protocols' rules", () => {
       assert.equal(authority[0], mode === 'test' ? 'S' : 'A');
       assert.equal(paymentIdOfAuthority(authority), id);
     }
-    for (const junk of ['', `A${'0'.repeat(34)}`, `A001${'a'.repeat(32)}`, `X000${'a'.repeat(32)}`, `A000${'A'.repeat(32)}`, `S000${'a'.repeat(33)}`]) assert.equal(paymentIdOfAuthority(junk), undefined, junk);
+    for (const junk of [
+      '',
+      `A${'0'.repeat(34)}`,
+      `A001${'a'.repeat(32)}`,
+      `X000${'a'.repeat(32)}`,
+      `A000${'A'.repeat(32)}`,
+      `S000${'a'.repeat(33)}`,
+    ])
+      assert.equal(paymentIdOfAuthority(junk), undefined, junk);
   });
 
   it('every payment status has a ZarinPal inquiry status and a Zibal status', () => {
@@ -20,7 +36,10 @@ describe("the compatible protocols' rules", () => {
       assert.ok(['VERIFIED', 'PAID', 'IN_BANK', 'FAILED', 'REVERSED'].includes(zarinpalInquiryStatus(status)), status);
       assert.equal(typeof zibalStatus(status), 'number');
     }
-    assert.deepEqual([zibalStatus('verified'), zibalStatus('paid'), zibalStatus('canceled'), zibalStatus('created')], [1, 2, 3, -1]);
+    assert.deepEqual(
+      [zibalStatus('verified'), zibalStatus('paid'), zibalStatus('canceled'), zibalStatus('created')],
+      [1, 2, 3, -1],
+    );
   });
 
   it('toman are ten rials; a fee not a whole number of toman is shown rounded up', () => {
@@ -30,12 +49,32 @@ describe("the compatible protocols' rules", () => {
   });
 
   it("the return address carries the creating protocol's parameters, the merchant's own query kept", () => {
-    const payment = { id: randomUUID(), mode: 'test' as const, status: 'paid' as const, merchant_reference: 'order-1', tracking_code: '123456789012', callback_url: 'https://shop.example/back?cart=7' };
-    const params = (via: PaymentOrigin, status: 'paid' | 'failed' = 'paid') => Object.fromEntries(new URL(returnAddress({ ...payment, status, created_via: via })).searchParams);
+    const payment = {
+      id: randomUUID(),
+      mode: 'test' as const,
+      status: 'paid' as const,
+      merchant_reference: 'order-1',
+      tracking_code: '123456789012',
+      callback_url: 'https://shop.example/back?cart=7',
+    };
+    const params = (via: PaymentOrigin, status: 'paid' | 'failed' = 'paid') =>
+      Object.fromEntries(new URL(returnAddress({ ...payment, status, created_via: via })).searchParams);
     assert.deepEqual(params('zarinpal'), { cart: '7', Authority: zarinpalAuthority(payment), Status: 'OK' });
     assert.equal(params('zarinpal', 'failed').Status, 'NOK');
-    assert.deepEqual(params('zibal'), { cart: '7', success: '1', trackId: '123456789012', orderId: 'order-1', status: '2' });
+    assert.deepEqual(params('zibal'), {
+      cart: '7',
+      success: '1',
+      trackId: '123456789012',
+      orderId: 'order-1',
+      status: '2',
+    });
     assert.deepEqual(params('zibal', 'failed').success, '0');
-    assert.deepEqual(Object.keys(params('api')).sort(), ['cart', 'merchant_reference', 'payment_id', 'status', 'tracking_code']);
+    assert.deepEqual(Object.keys(params('api')).sort(), [
+      'cart',
+      'merchant_reference',
+      'payment_id',
+      'status',
+      'tracking_code',
+    ]);
   });
 });

@@ -11,7 +11,14 @@ import { AccountError, confirmEmail, SIGN_UPS_PER_EMAIL_PER_HOUR, signUp } from 
 import { UNSOLICITED_MAIL_PER_HOUR } from '../../src/accounts/owner-mail.ts';
 import { requestPasswordReset } from '../../src/accounts/password-reset.ts';
 import { secretBox } from '../../src/accounts/secret-box.ts';
-import { CHALLENGE, enableTwoFactor, passChallenge, pendingTotpSecret, startChallenge, useSecondFactor } from '../../src/accounts/two-factor.ts';
+import {
+  CHALLENGE,
+  enableTwoFactor,
+  passChallenge,
+  pendingTotpSecret,
+  startChallenge,
+  useSecondFactor,
+} from '../../src/accounts/two-factor.ts';
 import { createMailer } from '../../src/adapters/mailer.ts';
 import { PASSWORD } from '../support/dashboard.ts';
 import { getHarness, type Harness } from '../support/harness.ts';
@@ -41,7 +48,13 @@ describe('account hardening: atomic throttles, salted recovery codes, capped and
   /** A signed-up, confirmed user; answers the address and the user's id. */
   async function confirmedUser(): Promise<{ email: string; userId: string }> {
     const email = `hardening-${randomUUID()}@example.com`;
-    await signUp(deps(), { email, password: PASSWORD, businessName: 'Hardening shop', lang: 'en', address: '127.0.0.1' });
+    await signUp(deps(), {
+      email,
+      password: PASSWORD,
+      businessName: 'Hardening shop',
+      lang: 'en',
+      address: '127.0.0.1',
+    });
     const mail = await mailbox.next(email);
     await confirmEmail(h.db, new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token')!);
     const { id } = await h.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
@@ -75,10 +88,17 @@ describe('account hardening: atomic throttles, salted recovery codes, capped and
     const ended = outcomes.filter((o) => o === 'invalid_link').length;
     assert.equal(judged, CHALLENGE.failures, `codes judged: ${judged}`);
     assert.equal(ended, 200 - CHALLENGE.failures);
-    const row = await h.db.selectFrom('user_sign_in_challenges').select('failures').where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('user_sign_in_challenges')
+      .select('failures')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     assert.equal(row.failures, CHALLENGE.failures);
     // Used up: the right code no longer opens it.
-    await assert.rejects(passChallenge({ db: h.db, box }, token, right, address), (e: unknown) => e instanceof AccountError && e.code === 'invalid_link');
+    await assert.rejects(
+      passChallenge({ db: h.db, box }, token, right, address),
+      (e: unknown) => e instanceof AccountError && e.code === 'invalid_link',
+    );
   });
 
   it("recovery codes are hashed under each user's own key: one user's stored hashes open nothing for another", async () => {
@@ -89,9 +109,19 @@ describe('account hardening: atomic throttles, salted recovery codes, capped and
     const rowsA = await h.db.selectFrom('user_recovery_codes').selectAll().where('user_id', '=', a.userId).execute();
     // A's hashes planted as B's (a copied table, or hashes precomputed for a guessed code): B does not take A's code.
     await h.db.deleteFrom('user_recovery_codes').where('user_id', '=', a.userId).execute();
-    await h.db.insertInto('user_recovery_codes').values(rowsA.map((r) => ({ ...r, user_id: b.userId }))).execute();
-    await assert.rejects(useSecondFactor({ db: h.db, box }, b.userId, codesA[0]!), (e: unknown) => e instanceof AccountError && e.code === 'invalid_code');
-    const keys = await h.db.selectFrom('users').select('recovery_code_key').where('id', 'in', [a.userId, b.userId]).execute();
+    await h.db
+      .insertInto('user_recovery_codes')
+      .values(rowsA.map((r) => ({ ...r, user_id: b.userId })))
+      .execute();
+    await assert.rejects(
+      useSecondFactor({ db: h.db, box }, b.userId, codesA[0]!),
+      (e: unknown) => e instanceof AccountError && e.code === 'invalid_code',
+    );
+    const keys = await h.db
+      .selectFrom('users')
+      .select('recovery_code_key')
+      .where('id', 'in', [a.userId, b.userId])
+      .execute();
     assert.equal(keys.filter((k) => k.recovery_code_key !== null && k.recovery_code_key.length === 32).length, 2);
     assert.ok(!keys[0]!.recovery_code_key!.equals(keys[1]!.recovery_code_key!));
   });
@@ -101,15 +131,25 @@ describe('account hardening: atomic throttles, salted recovery codes, capped and
     const before = mailbox.received.filter((m) => m.to.includes(email)).length;
     for (let i = 0; i < 10; i += 1) {
       // The same answer every time: nothing is thrown, nothing is told.
-      await signUp(deps(), { email, password: 'another long and memorable phrase', businessName: 'Copycat', lang: 'en', address: '127.0.0.1' });
+      await signUp(deps(), {
+        email,
+        password: 'another long and memorable phrase',
+        businessName: 'Copycat',
+        lang: 'en',
+        address: '127.0.0.1',
+      });
     }
     // The first sign-up made the account; of the next nine only those within the address's hourly sign-ups mail the owner.
     const notes = SIGN_UPS_PER_EMAIL_PER_HOUR - 1;
     assert.ok(notes <= UNSOLICITED_MAIL_PER_HOUR);
-    await waitFor('the notes', () => Promise.resolve(mailbox.received.filter((m) => m.to.includes(email)).length - before >= notes ? true : undefined));
+    await waitFor('the notes', () =>
+      Promise.resolve(mailbox.received.filter((m) => m.to.includes(email)).length - before >= notes ? true : undefined),
+    );
     // A last message as a marker: every note sent before it has arrived once it has.
     await mailer.send({ to: email, subject: 'marker', text: 'marker' });
-    await waitFor('the marker', () => Promise.resolve(mailbox.received.some((m) => m.to.includes(email) && m.subject === 'marker') ? true : undefined));
+    await waitFor('the marker', () =>
+      Promise.resolve(mailbox.received.some((m) => m.to.includes(email) && m.subject === 'marker') ? true : undefined),
+    );
     const tried = mailbox.received.filter((m) => m.to.includes(email) && /tried to sign up/.test(m.subject));
     assert.equal(tried.length, notes);
     assert.equal((await h.db.selectFrom('users').select('id').where('email', '=', email).execute()).length, 1);
@@ -120,14 +160,26 @@ describe('account hardening: atomic throttles, salted recovery codes, capped and
     const config = { ...h.config, DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR: limit };
     const client = `192.0.2.${1 + Math.floor(Math.random() * 250)}-${randomUUID().slice(0, 8)}`;
     const emails = Array.from({ length: limit + 2 }, () => `client-${randomUUID()}@example.com`);
-    for (const email of emails) await signUp({ ...deps(), config }, { email, password: PASSWORD, businessName: 'Busy client', lang: 'en', address: client });
+    for (const email of emails)
+      await signUp(
+        { ...deps(), config },
+        { email, password: PASSWORD, businessName: 'Busy client', lang: 'en', address: client },
+      );
     const made = await h.db.selectFrom('users').select('email').where('email', 'in', emails).execute();
     assert.deepEqual(made.map((u) => u.email).sort(), emails.slice(0, limit).sort());
     for (const email of emails.slice(0, limit)) await mailbox.next(email);
     // A marker after the last: the refused ones were mailed nothing.
     await mailer.send({ to: emails.at(-1)!, subject: 'marker', text: 'marker' });
-    await waitFor('the marker', () => Promise.resolve(mailbox.received.some((m) => m.to.includes(emails.at(-1)!) && m.subject === 'marker') ? true : undefined));
-    assert.equal(mailbox.received.filter((m) => emails.slice(limit).some((e) => m.to.includes(e)) && m.subject !== 'marker').length, 0);
+    await waitFor('the marker', () =>
+      Promise.resolve(
+        mailbox.received.some((m) => m.to.includes(emails.at(-1)!) && m.subject === 'marker') ? true : undefined,
+      ),
+    );
+    assert.equal(
+      mailbox.received.filter((m) => emails.slice(limit).some((e) => m.to.includes(e)) && m.subject !== 'marker')
+        .length,
+      0,
+    );
   });
 
   it('forgot-password answers before the mail server has taken the message (mail in the background)', async () => {
@@ -136,12 +188,21 @@ describe('account hardening: atomic throttles, salted recovery codes, capped and
     try {
       const account = await requestPasswordReset(deps(), { email, lang: 'en' });
       assert.ok(account !== undefined);
-      assert.equal(mailbox.received.filter((m) => m.to.includes(email) && /Reset your/.test(m.subject)).length, 0, 'answered while the mail server holds the message');
+      assert.equal(
+        mailbox.received.filter((m) => m.to.includes(email) && /Reset your/.test(m.subject)).length,
+        0,
+        'answered while the mail server holds the message',
+      );
     } finally {
       release();
     }
-    await waitFor('the reset email', () => Promise.resolve(mailbox.received.find((m) => m.to.includes(email) && /Reset your/.test(m.subject))));
+    await waitFor('the reset email', () =>
+      Promise.resolve(mailbox.received.find((m) => m.to.includes(email) && /Reset your/.test(m.subject))),
+    );
     // An unknown address: the same answer (nothing), and no mail.
-    assert.equal(await requestPasswordReset(deps(), { email: `nobody-${randomUUID()}@example.com`, lang: 'en' }), undefined);
+    assert.equal(
+      await requestPasswordReset(deps(), { email: `nobody-${randomUUID()}@example.com`, lang: 'en' }),
+      undefined,
+    );
   });
 });

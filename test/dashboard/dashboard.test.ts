@@ -17,7 +17,15 @@ import {
   signUpInBrowser as signUpInDashboard,
   type Lang,
 } from '../support/dashboard.ts';
-import { AccountError, checkCredentials, checkPassword, confirmEmail, sha256, SIGN_IN_LIMITS, signUp } from '../../src/accounts/accounts.ts';
+import {
+  AccountError,
+  checkCredentials,
+  checkPassword,
+  confirmEmail,
+  sha256,
+  SIGN_IN_LIMITS,
+  signUp,
+} from '../../src/accounts/accounts.ts';
 import { sessionUser, startSession } from '../../src/accounts/sessions.ts';
 import type { Mail } from '../../src/adapters/mailer.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
@@ -33,10 +41,13 @@ describe('merchant dashboard', function () {
     ({ base, mailbox } = dashboard);
   });
   const phone = () => dashboard.phone();
-  const desktop = async () => dashboard.track(await dashboard.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const desktop = async () =>
+    dashboard.track(await dashboard.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
 
-  const signUpInBrowser = (page: Page, lang: Lang, business: string) => signUpInDashboard(page, { base, mailbox }, lang, business);
-  const signInInBrowser = (page: Page, email: string, password = PASSWORD) => signInToDashboard(page, base, email, password);
+  const signUpInBrowser = (page: Page, lang: Lang, business: string) =>
+    signUpInDashboard(page, { base, mailbox }, lang, business);
+  const signInInBrowser = (page: Page, email: string, password = PASSWORD) =>
+    signInToDashboard(page, base, email, password);
 
   for (const lang of ['fa', 'en'] as const) {
     it(`(${lang}) sign-up → emailed link → sign-in → domain → test key → a payment made with that key is in the list`, async () => {
@@ -55,7 +66,10 @@ describe('merchant dashboard', function () {
       await page.fill('#email', email);
       await page.fill('#password', 'short');
       await page.click('#auth-form button[type=submit]');
-      assert.match(await page.locator('#form-error').innerText(), lang === 'en' ? /at least 10 characters/ : /دست‌کم ۱۰ نویسه/);
+      assert.match(
+        await page.locator('#form-error').innerText(),
+        lang === 'en' ? /at least 10 characters/ : /دست‌کم ۱۰ نویسه/,
+      );
       await assertAccessible(page, 'sign-up page with an error');
       await page.fill('#password', PASSWORD);
       await Promise.all([page.waitForURL(/\/dashboard\/sign-up\/sent$/), page.click('#auth-form button[type=submit]')]);
@@ -63,7 +77,10 @@ describe('merchant dashboard', function () {
 
       // The email went over SMTP to the receiver, in the user's language, with the link.
       const mail = await mailbox.next(email);
-      assert.equal(mail.subject, lang === 'en' ? 'Confirm your email address for Dargah' : 'تأیید نشانی ایمیل در درگاه');
+      assert.equal(
+        mail.subject,
+        lang === 'en' ? 'Confirm your email address for Dargah' : 'تأیید نشانی ایمیل در درگاه',
+      );
       const confirmPath = linkIn(mail, '/dashboard/confirm');
 
       // Not confirmed yet: the right password learns only that.
@@ -74,7 +91,10 @@ describe('merchant dashboard', function () {
       assert.match(await page.locator('#form-error').innerText(), lang === 'en' ? /not confirmed/ : /تأیید نشده/);
 
       await page.goto(`${base}${confirmPath}`);
-      assert.equal(await page.locator('main h1').innerText(), lang === 'en' ? 'Email address confirmed' : 'نشانی ایمیل تأیید شد');
+      assert.equal(
+        await page.locator('main h1').innerText(),
+        lang === 'en' ? 'Email address confirmed' : 'نشانی ایمیل تأیید شد',
+      );
       await assertAccessible(page, 'confirmation page');
       // A link works once.
       const again = await page.goto(`${base}${confirmPath}`);
@@ -93,7 +113,11 @@ describe('merchant dashboard', function () {
       const cookie = (await signInResponse.headerValue('set-cookie')) ?? '';
       assert.match(cookie, /dargah_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax/);
       await page.waitForURL(/\/dashboard\/overview$/);
-      assert.equal(await page.locator('#period-count').innerText(), lang === 'en' ? '0' : '۰', 'the overview is home: nothing yet');
+      assert.equal(
+        await page.locator('#period-count').innerText(),
+        lang === 'en' ? '0' : '۰',
+        'the overview is home: nothing yet',
+      );
       await page.click('nav.nav a[href="/dashboard/payments"]');
       assert.ok(await page.locator('#no-payments').isVisible());
       await assertAccessible(page, 'empty payments page');
@@ -111,7 +135,10 @@ describe('merchant dashboard', function () {
       assert.deepEqual(await page.locator('#domains bdi').allInnerTexts(), ['localhost', 'shop.example.com']);
       await assertAccessible(page, 'settings page with domains');
       await screenshot(page, `dashboard-${lang}-390-settings`);
-      await Promise.all([page.waitForURL(/done=removed/), page.click('#domains li:has-text("shop.example.com") button')]);
+      await Promise.all([
+        page.waitForURL(/done=removed/),
+        page.click('#domains li:has-text("shop.example.com") button'),
+      ]);
       assert.deepEqual(await page.locator('#domains bdi').allInnerTexts(), ['localhost']);
 
       // API & gateway: the sign-up's test key is listed; a new one is shown once.
@@ -150,7 +177,10 @@ describe('merchant dashboard', function () {
       const main = await page.locator('main').innerText();
       assert.ok(main.includes(reference), main);
       assert.ok(main.includes('دو دفتر و یک خودکار'), main);
-      assert.ok(main.includes(lang === 'fa' ? persian(created.body.payment.tracking_code) : created.body.payment.tracking_code), main);
+      assert.ok(
+        main.includes(lang === 'fa' ? persian(created.body.payment.tracking_code) : created.body.payment.tracking_code),
+        main,
+      );
       await assertAccessible(page, 'payment page');
       await screenshot(page, `dashboard-${lang}-390-payment`);
 
@@ -182,7 +212,10 @@ describe('merchant dashboard', function () {
       assert.match(page.url(), /\/dashboard\/sign-in/);
       assert.deepEqual(dialogs, [], 'no script ran');
       // Refusals (422, 401, 400) are logged by Chromium as failed loads; anything else (a CSP violation) is a fault.
-      assert.deepEqual(errors.filter((e) => !/^Failed to load resource: the server responded with a status of (4\d\d)/.test(e)), []);
+      assert.deepEqual(
+        errors.filter((e) => !/^Failed to load resource: the server responded with a status of (4\d\d)/.test(e)),
+        [],
+      );
     });
   }
 
@@ -214,7 +247,11 @@ describe('merchant dashboard', function () {
     await b.page.goto(`${base}/dashboard/developers`);
     await b.page.click('#create-key-form button');
     const keyB = await b.page.locator('#new-key').innerText();
-    const created = await client(base, keyB).post<{ payment: Payment }>('/payments', { amount: 20_000, callback_url: 'http://localhost/r', merchant_reference: 'b-1' });
+    const created = await client(base, keyB).post<{ payment: Payment }>('/payments', {
+      amount: 20_000,
+      callback_url: 'http://localhost/r',
+      merchant_reference: 'b-1',
+    });
     assert.equal(created.status, 201, created.text);
     const keyId = await b.page.locator('#keys tbody tr').first().getAttribute('data-id');
     const own = await b.page.goto(`${base}/dashboard/payments/${created.body.payment.id}`);
@@ -228,9 +265,17 @@ describe('merchant dashboard', function () {
     assert.ok(await a.page.locator('#no-payments').isVisible(), "B's payment is not in A's list");
     // Nor can A revoke B's key.
     const token = await a.page.locator('input[name=csrf_token]').first().inputValue();
-    const revoke = await a.context.request.post(`${base}/dashboard/developers/keys/${keyId}/revoke`, { form: { csrf_token: token }, headers: { origin: base }, maxRedirects: 0 });
+    const revoke = await a.context.request.post(`${base}/dashboard/developers/keys/${keyId}/revoke`, {
+      form: { csrf_token: token },
+      headers: { origin: base },
+      maxRedirects: 0,
+    });
     assert.equal(revoke.status(), 404);
-    assert.equal((await client(base, keyB).get(`/payments/${created.body.payment.id}`)).status, 200, "B's key still works");
+    assert.equal(
+      (await client(base, keyB).get(`/payments/${created.body.payment.id}`)).status,
+      200,
+      "B's key still works",
+    );
   });
 
   it('a form post without its CSRF token, or from another origin, is refused (403) and changes nothing', async () => {
@@ -239,7 +284,11 @@ describe('merchant dashboard', function () {
     await signInInBrowser(page, email);
     await page.goto(`${base}/dashboard/settings`);
     const token = await page.locator('#domain-form input[name=csrf_token]').inputValue();
-    const noToken = await context.request.post(`${base}/dashboard/settings/domains`, { form: { domain: 'evil.example.com' }, headers: { origin: base }, maxRedirects: 0 });
+    const noToken = await context.request.post(`${base}/dashboard/settings/domains`, {
+      form: { domain: 'evil.example.com' },
+      headers: { origin: base },
+      maxRedirects: 0,
+    });
     assert.equal(noToken.status(), 403);
     assert.match(await noToken.text(), /Request refused/);
     const otherOrigin = await context.request.post(`${base}/dashboard/settings/domains`, {
@@ -248,12 +297,20 @@ describe('merchant dashboard', function () {
       maxRedirects: 0,
     });
     assert.equal(otherOrigin.status(), 403);
-    const sameOrigin = await context.request.post(`${base}/dashboard/settings/domains`, { form: { domain: 'good.example.com', csrf_token: token }, headers: { origin: base }, maxRedirects: 0 });
+    const sameOrigin = await context.request.post(`${base}/dashboard/settings/domains`, {
+      form: { domain: 'good.example.com', csrf_token: token },
+      headers: { origin: base },
+      maxRedirects: 0,
+    });
     assert.equal(sameOrigin.status(), 303);
     await page.goto(`${base}/dashboard/settings`);
     assert.deepEqual(await page.locator('#domains bdi').allInnerTexts(), ['good.example.com']);
     // Sign-in and sign-out are forms too.
-    const signOut = await context.request.post(`${base}/dashboard/sign-out`, { form: {}, headers: { origin: base }, maxRedirects: 0 });
+    const signOut = await context.request.post(`${base}/dashboard/sign-out`, {
+      form: {},
+      headers: { origin: base },
+      maxRedirects: 0,
+    });
     assert.equal(signOut.status(), 403);
   });
 
@@ -283,7 +340,10 @@ describe('merchant dashboard', function () {
     // Now even the right password is refused, with the same words.
     await page.fill('#email', email);
     await page.fill('#password', PASSWORD);
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.click('#auth-form button[type=submit]')]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.click('#auth-form button[type=submit]'),
+    ]);
     assert.equal(response.status(), 401);
     assert.equal(await page.locator('#form-error p').innerText(), generic);
     assert.match(page.url(), /\/dashboard\/sign-in/);
@@ -308,7 +368,10 @@ describe('merchant dashboard', function () {
 
     async function confirmedUser(): Promise<string> {
       const email = `svc-${randomUUID()}@example.com`;
-      await signUp({ db: h.db, config: h.config, mailer }, { email, password: PASSWORD, businessName: 'Service shop', lang: 'en', address: '127.0.0.1' });
+      await signUp(
+        { db: h.db, config: h.config, mailer },
+        { email, password: PASSWORD, businessName: 'Service shop', lang: 'en', address: '127.0.0.1' },
+      );
       const mail = sent.find((m) => m.to === email)!;
       await confirmEmail(h.db, new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token')!);
       return email;
@@ -316,31 +379,53 @@ describe('merchant dashboard', function () {
 
     it('a second sign-up with the same address creates nothing and mails the owner a note', async () => {
       const email = await confirmedUser();
-      await signUp({ db: h.db, config: h.config, mailer }, { email: email.toUpperCase(), password: 'another long password', businessName: 'Copycat', lang: 'en', address: '127.0.0.1' });
+      await signUp(
+        { db: h.db, config: h.config, mailer },
+        {
+          email: email.toUpperCase(),
+          password: 'another long password',
+          businessName: 'Copycat',
+          lang: 'en',
+          address: '127.0.0.1',
+        },
+      );
       const mails = sent.filter((m) => m.to === email);
       assert.equal(mails.length, 2);
       assert.match(mails[1]!.subject, /tried to sign up/);
       const users = await h.db.selectFrom('users').select('id').where('email', '=', email).execute();
       assert.equal(users.length, 1);
-      const hash = (await h.db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow()).password_hash;
+      const hash = (
+        await h.db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow()
+      ).password_hash;
       assert.match(hash, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     });
 
     it('a password must be 10 characters or more, not the address, and hard to guess (zxcvbn score 3 or more)', () => {
       const email = 'owner@example.com';
       for (const weak of ['short', 'password123456', 'qwertyuiop12', 'owner@example.com', 'Example Shop 2024']) {
-        assert.throws(() => checkPassword(weak, email, ['Example Shop']), (e: AccountError) => e.code === 'weak_password', weak);
+        assert.throws(
+          () => checkPassword(weak, email, ['Example Shop']),
+          (e: AccountError) => e.code === 'weak_password',
+          weak,
+        );
       }
-      for (const strong of [PASSWORD, 'correct horse battery staple']) assert.doesNotThrow(() => checkPassword(strong, email, ['Example Shop']), strong);
+      for (const strong of [PASSWORD, 'correct horse battery staple'])
+        assert.doesNotThrow(() => checkPassword(strong, email, ['Example Shop']), strong);
     });
 
     it('sign-in is throttled per address too: past the limit, every account from that address gets the generic error', async () => {
       const email = await confirmedUser();
       const address = `203.0.113.${Math.floor(Math.random() * 250)}`; // a documentation address: only a label here, no traffic
       for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i += 1) {
-        await assert.rejects(checkCredentials(h.db, { email: `guess-${i}-${randomUUID()}@example.com`, password: 'nope', address }), AccountError);
+        await assert.rejects(
+          checkCredentials(h.db, { email: `guess-${i}-${randomUUID()}@example.com`, password: 'nope', address }),
+          AccountError,
+        );
       }
-      await assert.rejects(checkCredentials(h.db, { email, password: PASSWORD, address }), (e: AccountError) => e.code === 'invalid_credentials');
+      await assert.rejects(
+        checkCredentials(h.db, { email, password: PASSWORD, address }),
+        (e: AccountError) => e.code === 'invalid_credentials',
+      );
       const user = await checkCredentials(h.db, { email, password: PASSWORD, address: '198.51.100.1' });
       assert.equal(user.email, email);
     });
@@ -352,13 +437,33 @@ describe('merchant dashboard', function () {
       const aged = await startSession(h.db, h.config, user.userId);
       assert.equal((await sessionUser(h.db, h.config, idle))?.email, email);
       const now = Date.now();
-      await h.db.updateTable('user_sessions').set({ last_seen_at: new Date(now - 29 * 60_000) }).where('token_hash', '=', sha256(idle)).execute();
-      assert.equal((await sessionUser(h.db, h.config, idle))?.email, email, 'used 29 minutes ago: still on (and touched)');
-      await h.db.updateTable('user_sessions').set({ last_seen_at: new Date(now - 31 * 60_000) }).where('token_hash', '=', sha256(idle)).execute();
+      await h.db
+        .updateTable('user_sessions')
+        .set({ last_seen_at: new Date(now - 29 * 60_000) })
+        .where('token_hash', '=', sha256(idle))
+        .execute();
+      assert.equal(
+        (await sessionUser(h.db, h.config, idle))?.email,
+        email,
+        'used 29 minutes ago: still on (and touched)',
+      );
+      await h.db
+        .updateTable('user_sessions')
+        .set({ last_seen_at: new Date(now - 31 * 60_000) })
+        .where('token_hash', '=', sha256(idle))
+        .execute();
       assert.equal(await sessionUser(h.db, h.config, idle), undefined, 'idle 31 minutes: ended');
-      await h.db.updateTable('user_sessions').set({ expires_at: new Date(now - 1) }).where('token_hash', '=', sha256(aged)).execute();
+      await h.db
+        .updateTable('user_sessions')
+        .set({ expires_at: new Date(now - 1) })
+        .where('token_hash', '=', sha256(aged))
+        .execute();
       assert.equal(await sessionUser(h.db, h.config, aged), undefined, 'past 12 hours: ended');
-      assert.equal((await h.db.selectFrom('user_sessions').select('user_id').where('user_id', '=', user.userId).execute()).length, 0, 'ended sessions are deleted');
+      assert.equal(
+        (await h.db.selectFrom('user_sessions').select('user_id').where('user_id', '=', user.userId).execute()).length,
+        0,
+        'ended sessions are deleted',
+      );
     });
   });
 });

@@ -25,16 +25,27 @@ describe('dashboard: live payment links need live mode and a step-up', function 
     h = await getHarness();
   });
 
-  const merchantOf = (email: string) => h.db.selectFrom('users').select(['merchant_id', 'id']).where('email', '=', email).executeTakeFirstOrThrow();
-  const liveLinksOf = (merchantId: string) => h.db.selectFrom('payment_links').select(['id', 'slug']).where('merchant_id', '=', merchantId).where('mode', '=', 'live').execute();
-  const paymentsOfLink = (linkId: string) => h.db.selectFrom('payments').select(['id', 'status', 'psp']).where('payment_link_id', '=', linkId).execute();
+  const merchantOf = (email: string) =>
+    h.db.selectFrom('users').select(['merchant_id', 'id']).where('email', '=', email).executeTakeFirstOrThrow();
+  const liveLinksOf = (merchantId: string) =>
+    h.db
+      .selectFrom('payment_links')
+      .select(['id', 'slug'])
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', 'live')
+      .execute();
+  const paymentsOfLink = (linkId: string) =>
+    h.db.selectFrom('payments').select(['id', 'status', 'psp']).where('payment_link_id', '=', linkId).execute();
 
   /** The live links form filled and sent; answers the status of the answer to the POST. */
   const submitLiveLink = async (page: Page, title: string): Promise<number> => {
     await page.goto(`${dashboard.base}/dashboard/links?mode=live`);
     await page.fill('#link-title-input', title);
     await page.fill('#link-amount-input', '1000000');
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/dashboard/links')), page.click('#create-link')]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/dashboard/links')),
+      page.click('#create-link'),
+    ]);
     return answer.status();
   };
 
@@ -43,7 +54,10 @@ describe('dashboard: live payment links need live mode and a step-up', function 
     const { page } = await dashboard.phone();
     const opened = await page.goto(`${dashboard.base}/l/${slug}?lang=en`);
     assert.equal(opened?.status(), 200);
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes(`/l/${slug}`)), page.click('#link-pay')]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes(`/l/${slug}`)),
+      page.click('#link-pay'),
+    ]);
     return { status: answer.status(), page };
   };
 
@@ -63,7 +77,22 @@ describe('dashboard: live payment links need live mode and a step-up', function 
     const slug = slugFromBytes(randomBytes(SLUG_LENGTH));
     await h.db
       .insertInto('payment_links')
-      .values({ id: linkId, merchant_id: merchantId, mode: 'live', slug, title: 'Old live link', description: '', amount: 1_000_000, min_amount: null, max_amount: null, collect: '{}', expires_at: null, max_payments: null, active: 1, created_at: new Date() })
+      .values({
+        id: linkId,
+        merchant_id: merchantId,
+        mode: 'live',
+        slug,
+        title: 'Old live link',
+        description: '',
+        amount: 1_000_000,
+        min_amount: null,
+        max_amount: null,
+        collect: '{}',
+        expires_at: null,
+        max_payments: null,
+        active: 1,
+        created_at: new Date(),
+      })
       .execute();
     const refused = await customerStarts(slug);
     assert.equal(refused.status, 403);
@@ -76,14 +105,24 @@ describe('dashboard: live payment links need live mode and a step-up', function 
 
     // 4. Two-step sign-in on, but this session proved no second factor: the step-up page first, then the form again.
     const secret = new Secret({ size: 20 }).base32;
-    await h.db.updateTable('users').set({ totp_secret: secretBox(SECRETS_KEY).seal(secret, userId), totp_enabled_at: new Date() }).where('id', '=', userId).execute();
+    await h.db
+      .updateTable('users')
+      .set({ totp_secret: secretBox(SECRETS_KEY).seal(secret, userId), totp_enabled_at: new Date() })
+      .where('id', '=', userId)
+      .execute();
     await page.goto(`${dashboard.base}/dashboard/links?mode=live`);
     await page.fill('#link-title-input', 'Gift card');
     await page.fill('#link-amount-input', '1000000');
     await Promise.all([page.waitForURL(/\/dashboard\/step-up\?return=/), page.click('#create-link')]);
     assert.equal((await liveLinksOf(merchantId)).length, 1, 'nothing made before the code');
-    await page.fill('#code', new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate());
-    await Promise.all([page.waitForURL(/\/dashboard\/links\?mode=live$/), page.click('#auth-form button[type=submit]')]);
+    await page.fill(
+      '#code',
+      new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate(),
+    );
+    await Promise.all([
+      page.waitForURL(/\/dashboard\/links\?mode=live$/),
+      page.click('#auth-form button[type=submit]'),
+    ]);
     assert.equal(await submitLiveLink(page, 'Gift card'), 303);
     const made = (await liveLinksOf(merchantId)).filter((l) => l.id !== linkId);
     assert.equal(made.length, 1, 'the live link is made after the step-up');
@@ -98,9 +137,16 @@ describe('dashboard: live payment links need live mode and a step-up', function 
     await h.db.updateTable('merchants').set({ live_mode: 0 }).where('id', '=', merchantId).execute();
     assert.equal((await customerStarts(made[0]!.slug)).status, 403);
     assert.equal((await paymentsOfLink(made[0]!.id)).length, 1, 'no second payment');
-    const [pay] = await Promise.all([started.page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes(`/pay/${payment.id}`)), started.page.click('#pay')]);
+    const [pay] = await Promise.all([
+      started.page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes(`/pay/${payment.id}`)),
+      started.page.click('#pay'),
+    ]);
     assert.equal(pay.status(), 403);
     const after = (await paymentsOfLink(made[0]!.id))[0]!;
-    assert.deepEqual({ status: after.status, psp: after.psp }, { status: 'created', psp: null }, 'no PSP was asked for a token');
+    assert.deepEqual(
+      { status: after.status, psp: after.psp },
+      { status: 'created', psp: null },
+      'no PSP was asked for a token',
+    );
   });
 });

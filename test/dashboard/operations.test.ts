@@ -55,7 +55,8 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
   };
 
   /** A merchant signed up and in through the pages, with localhost as its domain and a test key made on the developers page. */
-  const merchantInBrowser = (page: Page, lang: Lang) => signedUpMerchant(page, { base, mailbox: dashboard.mailbox }, lang, `Shop ${lang} ${randomUUID().slice(0, 8)}`);
+  const merchantInBrowser = (page: Page, lang: Lang) =>
+    signedUpMerchant(page, { base, mailbox: dashboard.mailbox }, lang, `Shop ${lang} ${randomUUID().slice(0, 8)}`);
 
   /** Adds an endpoint on the webhooks page and answers the secret it shows once. */
   async function addEndpoint(page: Page, url: string): Promise<string> {
@@ -85,7 +86,12 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
 
   /** The attempts table of an event's page: status code and whether it succeeded, per row. */
   const attemptRows = async (page: Page) =>
-    page.locator('#attempts tbody tr').evaluateAll((rows) => rows.map((r) => ({ code: r.querySelector('.status-code')?.textContent?.trim() ?? '', ok: r.className === 'attempt-ok' })));
+    page.locator('#attempts tbody tr').evaluateAll((rows) =>
+      rows.map((r) => ({
+        code: r.querySelector('.status-code')?.textContent?.trim() ?? '',
+        ok: r.className === 'attempt-ok',
+      })),
+    );
 
   for (const lang of ['fa', 'en'] as const) {
     it(`(${lang}) webhooks: an endpoint added in the dashboard gets signed deliveries; failed attempts, redeliver, rotate, disable and re-enable, delete`, async () => {
@@ -119,7 +125,9 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       // The receiver fails the first two attempts of each event, then takes it.
       rcv.respond = ({ count: n }) => (n <= 2 ? 500 : 200);
       const payment = await createdPayment(base, key);
-      const [delivered] = await rcv.waitForDeliveries((d) => d.event.type === 'payment.created' && d.event.data.payment?.id === payment.id && d.answered === 200);
+      const [delivered] = await rcv.waitForDeliveries(
+        (d) => d.event.type === 'payment.created' && d.event.data.payment?.id === payment.id && d.answered === 200,
+      );
       assert.deepEqual(delivered!.verifiedWith, [secret], 'the secret shown once verifies the signature');
       const eventId = delivered!.id;
 
@@ -127,7 +135,10 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       await page.goto(`${base}/dashboard/webhooks/events`);
       await assertAccessible(page, 'events page');
       await screenshot(page, `dashboard-${lang}-390-webhook-events`);
-      await Promise.all([page.waitForURL(new RegExp(`/dashboard/webhooks/events/${eventId}$`)), page.click(`#events tr[data-id="${eventId}"] a`)]);
+      await Promise.all([
+        page.waitForURL(new RegExp(`/dashboard/webhooks/events/${eventId}$`)),
+        page.click(`#events tr[data-id="${eventId}"] a`),
+      ]);
       const eventPath = `/dashboard/webhooks/events/${eventId}`;
       const attempts = await revisitUntil(page, eventPath, 'three attempts on the event page', async () => {
         const rows = await attemptRows(page);
@@ -149,7 +160,9 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       await Promise.all([page.waitForURL(/done=redelivered/), page.click('#redeliver-form button')]);
       assert.ok(await page.locator('#notice').isVisible());
       await rcv.waitForDeliveries((d) => d.id === eventId, 4);
-      await revisitUntil(page, eventPath, 'the redelivery on the event page', async () => ((await attemptRows(page)).length === 4 ? true : undefined));
+      await revisitUntil(page, eventPath, 'the redelivery on the event page', async () =>
+        (await attemptRows(page)).length === 4 ? true : undefined,
+      );
 
       // Rotate: a new secret, shown once; deliveries are signed with both until the window ends.
       await page.goto(`${base}/dashboard/webhooks`);
@@ -160,7 +173,9 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       rcv.secrets.push(rotated);
       rcv.respond = () => 200;
       const second = await createdPayment(base, key);
-      const [signedTwice] = await rcv.waitForDeliveries((d) => d.event.data.payment?.id === second.id && d.event.type === 'payment.created');
+      const [signedTwice] = await rcv.waitForDeliveries(
+        (d) => d.event.data.payment?.id === second.id && d.event.type === 'payment.created',
+      );
       assert.deepEqual(signedTwice!.verifiedWith.sort(), [secret, rotated].sort());
 
       // 410 Gone disables the endpoint; the dashboard shows it and enables it again.
@@ -170,7 +185,11 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       await revisitUntil(page, '/dashboard/webhooks', 'the endpoint shown disabled', async () =>
         (await page.locator('#endpoints button.enable').count()) === 1 ? true : undefined,
       );
-      assert.equal((await client(base, key).get<{ data: { disabled_reason: string }[] }>('/webhook_endpoints')).body.data[0]?.disabled_reason, await page.locator('#endpoints dd[lang=en]').innerText());
+      assert.equal(
+        (await client(base, key).get<{ data: { disabled_reason: string }[] }>('/webhook_endpoints')).body.data[0]
+          ?.disabled_reason,
+        await page.locator('#endpoints dd[lang=en]').innerText(),
+      );
       await assertAccessible(page, 'webhooks page with a disabled endpoint');
       await screenshot(page, `dashboard-${lang}-390-webhooks`);
       const wideList = await desktopOf(page);
@@ -187,7 +206,10 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       assert.equal((await api.get<{ data: unknown[] }>('/webhook_endpoints')).body.data.length, 0);
 
       assert.deepEqual(dialogs, [], 'no script ran');
-      assert.deepEqual(errors.filter((e) => !/^Failed to load resource: the server responded with a status of (4\d\d)/.test(e)), []);
+      assert.deepEqual(
+        errors.filter((e) => !/^Failed to load resource: the server responded with a status of (4\d\d)/.test(e)),
+        [],
+      );
     });
 
     it(`(${lang}) a verified payment refunded in part from its page, its timeline, and the overview's exact numbers and chart`, async () => {
@@ -217,7 +239,10 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       assert.equal(refunds[0]!.reason, 'One notebook was out of stock');
       await waitForRefund(base, key, refunds[0]!.id, 'succeeded');
       await page.goto(`${base}/dashboard/payments/${paid.id}`);
-      assert.match(await page.locator(`#refunds tr[data-id="${refunds[0]!.id}"]`).innerText(), new RegExp(rials(400_000, lang)));
+      assert.match(
+        await page.locator(`#refunds tr[data-id="${refunds[0]!.id}"]`).innerText(),
+        new RegExp(rials(400_000, lang)),
+      );
       assert.equal(await page.locator('#refundable').innerText(), rials(600_000, lang));
 
       // More than is left: refused with the API's own message, and nothing written.
@@ -226,7 +251,10 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
         page.waitForResponse((r) => r.url().endsWith(`/dashboard/payments/${paid.id}/refunds`)),
         page.click('#refund-form button[type=submit]'),
       ]);
-      const byApi = await api.post<{ message: string }>(`/payments/${paid.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 700_000 });
+      const byApi = await api.post<{ message: string }>(`/payments/${paid.id}/refunds`, {
+        destination_iban: REFUND_IBAN,
+        amount: 700_000,
+      });
       assert.equal(refused.status(), byApi.status);
       assert.equal(await page.locator('#form-error-detail').innerText(), byApi.body.message);
       await assertAccessible(page, 'payment page with a refused refund');
@@ -236,7 +264,13 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       const idempotencyKey = await page.locator('#refund-form input[name=idempotency_key]').inputValue();
       const post = () =>
         page.context().request.post(`${base}/dashboard/payments/${paid.id}/refunds`, {
-          form: { csrf_token: csrf, idempotency_key: idempotencyKey, amount: '100000', reason: '', destination_iban: REFUND_IBAN },
+          form: {
+            csrf_token: csrf,
+            idempotency_key: idempotencyKey,
+            amount: '100000',
+            reason: '',
+            destination_iban: REFUND_IBAN,
+          },
           headers: { origin: base },
           maxRedirects: 0,
         });
@@ -247,19 +281,41 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       await waitForRefund(base, key, after[0]!.id, 'succeeded');
 
       // The timeline: every transition in order, with the webhook attempts among them.
-      await revisitUntil(page, `/dashboard/payments/${paid.id}`, 'the timeline with the refunds and their deliveries', async () => {
-        const attemptsShown = await page.locator('#timeline li[data-kind="attempt"]').count();
-        return attemptsShown >= 7 ? true : undefined; // created, paid, verified, and two refunds' created/succeeded/status events all delivered
-      });
+      await revisitUntil(
+        page,
+        `/dashboard/payments/${paid.id}`,
+        'the timeline with the refunds and their deliveries',
+        async () => {
+          const attemptsShown = await page.locator('#timeline li[data-kind="attempt"]').count();
+          return attemptsShown >= 7 ? true : undefined; // created, paid, verified, and two refunds' created/succeeded/status events all delivered
+        },
+      );
       const transitions = await page.locator('#timeline li[data-kind="transition"] .timeline-label').allInnerTexts();
       const labels =
         lang === 'en'
           ? ['Payment created', 'Paid', 'Verified', 'Refund requested', 'Partially refunded', 'Refund succeeded']
-          : ['پرداخت ساخته شد', 'پرداخت شد', 'تأیید شد', 'بازپرداخت درخواست شد', 'بخشی بازپرداخت شد', 'بازپرداخت انجام شد'];
+          : [
+              'پرداخت ساخته شد',
+              'پرداخت شد',
+              'تأیید شد',
+              'بازپرداخت درخواست شد',
+              'بخشی بازپرداخت شد',
+              'بازپرداخت انجام شد',
+            ];
       for (const label of labels) assert.ok(transitions.includes(label), `${label} in ${transitions.join(' | ')}`);
-      assert.ok(transitions.indexOf(labels[0]!) < transitions.indexOf(labels[1]!) && transitions.indexOf(labels[1]!) < transitions.indexOf(labels[2]!), 'in time order');
-      const times = await page.locator('#timeline time').evaluateAll((nodes) => nodes.map((n) => Date.parse(n.getAttribute('datetime') ?? '')));
-      assert.deepEqual([...times].sort((a, b) => a - b), times, 'the timeline is in time order');
+      assert.ok(
+        transitions.indexOf(labels[0]!) < transitions.indexOf(labels[1]!) &&
+          transitions.indexOf(labels[1]!) < transitions.indexOf(labels[2]!),
+        'in time order',
+      );
+      const times = await page
+        .locator('#timeline time')
+        .evaluateAll((nodes) => nodes.map((n) => Date.parse(n.getAttribute('datetime') ?? '')));
+      assert.deepEqual(
+        [...times].sort((a, b) => a - b),
+        times,
+        'the timeline is in time order',
+      );
       await assertAccessible(page, 'payment page with its timeline');
       await screenshot(page, `dashboard-${lang}-390-payment-timeline`);
       const wide = await desktopOf(page);
@@ -278,14 +334,22 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       const chart = page.locator('svg#volume-chart');
       assert.equal(await chart.getAttribute('role'), 'img');
       assert.equal(await chart.locator('rect.chart-bar').count(), 30);
-      assert.match(await chart.locator('desc').textContent() ?? '', new RegExp(rials(1_250_000, lang)));
+      assert.match((await chart.locator('desc').textContent()) ?? '', new RegExp(rials(1_250_000, lang)));
       assert.equal(await page.locator('#daily-totals tbody tr').count(), 30);
       const todayRow = page.locator(`#daily-totals tr[data-day="${tehranDay(loaded)}"]`);
-      assert.match(await todayRow.textContent() ?? '', new RegExp(rials(today.length === 2 ? 1_250_000 : 0, lang)));
+      assert.match((await todayRow.textContent()) ?? '', new RegExp(rials(today.length === 2 ? 1_250_000 : 0, lang)));
       // Right to left, today is the leftmost bar; left to right, the rightmost.
-      const bars = await chart.locator('rect.chart-bar').evaluateAll((rects) => rects.map((r) => ({ x: Number(r.getAttribute('x')), h: Number(r.getAttribute('height')) })));
+      const bars = await chart
+        .locator('rect.chart-bar')
+        .evaluateAll((rects) =>
+          rects.map((r) => ({ x: Number(r.getAttribute('x')), h: Number(r.getAttribute('height')) })),
+        );
       const last = bars.at(-1)!;
-      assert.equal(last.x === Math.min(...bars.map((b) => b.x)), lang === 'fa', "today's bar is at the end of the reading direction");
+      assert.equal(
+        last.x === Math.min(...bars.map((b) => b.x)),
+        lang === 'fa',
+        "today's bar is at the end of the reading direction",
+      );
       if (today.length === 2) assert.equal(last.h, Math.max(...bars.map((b) => b.h)));
       await assertLanguage(page, lang);
       await assertNoScript(page, 'overview');
@@ -299,12 +363,20 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       assert.equal(await page.locator('#period-count').innerText(), count(0, lang));
 
       // Past the refund window (the record read 181 days on; REFUND_WINDOW_SECONDS is 180 days) the page offers no form, and says why.
-      await (await getHarness()).db.updateTable('payments').set({ verified_at: new Date(Date.now() - 181 * 86_400_000) }).where('id', '=', paid.id).execute();
+      await (
+        await getHarness()
+      ).db
+        .updateTable('payments')
+        .set({ verified_at: new Date(Date.now() - 181 * 86_400_000) })
+        .where('id', '=', paid.id)
+        .execute();
       await page.goto(`${base}/dashboard/payments/${paid.id}`);
       assert.equal(await page.locator('#refund-form').count(), 0, 'no refund form past the window');
       assert.equal(
         await page.locator('#refund-window-closed').innerText(),
-        lang === 'en' ? "This payment's refund window has closed; it can no longer be refunded." : 'مهلت بازپرداخت این پرداخت به پایان رسیده است؛ دیگر نمی‌توان آن را بازپرداخت کرد.',
+        lang === 'en'
+          ? "This payment's refund window has closed; it can no longer be refunded."
+          : 'مهلت بازپرداخت این پرداخت به پایان رسیده است؛ دیگر نمی‌توان آن را بازپرداخت کرد.',
       );
       await assertAccessible(page, 'payment page past its refund window');
     });
@@ -329,22 +401,56 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
     await a.page.goto(`${base}/dashboard/webhooks`);
     const token = await a.page.locator('#endpoint-form input[name=csrf_token]').inputValue();
     const postAsA = (path: string, form: Record<string, string>) =>
-      a.context.request.post(`${base}${path}`, { form: { csrf_token: token, ...form }, headers: { origin: base }, maxRedirects: 0 });
+      a.context.request.post(`${base}${path}`, {
+        form: { csrf_token: token, ...form },
+        headers: { origin: base },
+        maxRedirects: 0,
+      });
     for (const action of ['rotate', 'delete', 'enable']) {
-      assert.equal((await postAsA(`/dashboard/webhooks/endpoints/${endpointB}/${action}`, { mode: 'test' })).status(), 404, action);
+      assert.equal(
+        (await postAsA(`/dashboard/webhooks/endpoints/${endpointB}/${action}`, { mode: 'test' })).status(),
+        404,
+        action,
+      );
     }
     assert.equal((await postAsA(`/dashboard/webhooks/events/${eventB}/redeliver`, {})).status(), 404, 'redeliver');
-    assert.equal((await postAsA(`/dashboard/payments/${paymentB.id}/refunds`, { idempotency_key: randomUUID(), amount: '1000' })).status(), 404, 'refund');
-    assert.equal((await client(base, keyB).get<{ data: unknown[] }>(`/payments/${paymentB.id}/refunds`)).body.data.length, 0, "no refund of B's payment");
-    assert.equal((await client(base, keyB).get<{ data: { status: string }[] }>('/webhook_endpoints')).body.data.length, 1, "B's endpoint is still there");
+    assert.equal(
+      (
+        await postAsA(`/dashboard/payments/${paymentB.id}/refunds`, { idempotency_key: randomUUID(), amount: '1000' })
+      ).status(),
+      404,
+      'refund',
+    );
+    assert.equal(
+      (await client(base, keyB).get<{ data: unknown[] }>(`/payments/${paymentB.id}/refunds`)).body.data.length,
+      0,
+      "no refund of B's payment",
+    );
+    assert.equal(
+      (await client(base, keyB).get<{ data: { status: string }[] }>('/webhook_endpoints')).body.data.length,
+      1,
+      "B's endpoint is still there",
+    );
 
     // B's own forms without the token: 403, nothing changes.
-    const noToken = (path: string, form: Record<string, string>) => b.context.request.post(`${base}${path}`, { form, headers: { origin: base }, maxRedirects: 0 });
-    assert.equal((await noToken('/dashboard/webhooks/endpoints', { url: 'http://localhost:9/x', mode: 'test' })).status(), 403);
+    const noToken = (path: string, form: Record<string, string>) =>
+      b.context.request.post(`${base}${path}`, { form, headers: { origin: base }, maxRedirects: 0 });
+    assert.equal(
+      (await noToken('/dashboard/webhooks/endpoints', { url: 'http://localhost:9/x', mode: 'test' })).status(),
+      403,
+    );
     assert.equal((await noToken(`/dashboard/webhooks/endpoints/${endpointB}/delete`, { mode: 'test' })).status(), 403);
-    assert.equal((await noToken(`/dashboard/payments/${paymentB.id}/refunds`, { idempotency_key: randomUUID(), amount: '1000' })).status(), 403);
+    assert.equal(
+      (
+        await noToken(`/dashboard/payments/${paymentB.id}/refunds`, { idempotency_key: randomUUID(), amount: '1000' })
+      ).status(),
+      403,
+    );
     assert.equal((await client(base, keyB).get<{ data: unknown[] }>('/webhook_endpoints')).body.data.length, 1);
-    assert.equal((await client(base, keyB).get<{ data: unknown[] }>(`/payments/${paymentB.id}/refunds`)).body.data.length, 0);
+    assert.equal(
+      (await client(base, keyB).get<{ data: unknown[] }>(`/payments/${paymentB.id}/refunds`)).body.data.length,
+      0,
+    );
 
     // The API's redelivery quota holds in the dashboard too (the same bucket): at 1 a minute, three quick asks meet a refusal.
     const limited = await apiWith({ SMTP_URL: dashboard.mailbox.url, WEBHOOK_REDELIVERIES_PER_MINUTE: '1' });
@@ -357,7 +463,10 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       ]);
       statuses.push(answer.status());
       if (answer.status() === 429) {
-        assert.match(await b.page.locator('#form-error-detail').innerText(), /^Too many redeliveries: a merchant may ask for at most 1 a minute\./);
+        assert.match(
+          await b.page.locator('#form-error-detail').innerText(),
+          /^Too many redeliveries: a merchant may ask for at most 1 a minute\./,
+        );
         await assertAccessible(b.page, 'event page with a refused redelivery');
       }
     }

@@ -10,7 +10,17 @@ import type { Page } from 'playwright-core';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { PSP_PROFILES } from '../../src/adapters/psp/profiles.ts';
 import { screenshot } from '../support/browser.ts';
-import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, dashboardBrowser, merchantInBrowser, persian, rials, type Lang } from '../support/dashboard.ts';
+import {
+  assertAccessible,
+  assertLanguage,
+  assertNoScript,
+  assertStrictHeaders,
+  dashboardBrowser,
+  merchantInBrowser,
+  persian,
+  rials,
+  type Lang,
+} from '../support/dashboard.ts';
 import { getHarness, type Harness } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { createdLink, openLink, postLink, startedPaymentId } from '../support/payment-links.ts';
@@ -34,23 +44,39 @@ describe('dashboard: a payment’s fee payer, charged amount, allowed cards, spl
 
   const text = async (page: Page, selector: string) => (await page.locator(selector).innerText()).trim();
   const noWiderThanTheScreen = async (page: Page, what: string) =>
-    assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 390, `${what}: no wider than the phone`);
+    assert.ok(
+      (await page.evaluate<number>('document.documentElement.scrollWidth')) <= 390,
+      `${what}: no wider than the phone`,
+    );
 
   for (const lang of ['fa', 'en'] as const satisfies Lang[]) {
     it(`(${lang}) shows the fee payer and charged amount in the list and on the page, the masked cards and national code, each beneficiary's share, the PSP and terminal, and the payment link it came from`, async () => {
       const { page, errors, dialogs } = await dashboard.phone();
       const { base } = dashboard;
-      const { email, key } = await merchantInBrowser(page, { base, mailbox: dashboard.mailbox }, lang, `Fees shop ${lang}`);
+      const { email, key } = await merchantInBrowser(
+        page,
+        { base, mailbox: dashboard.mailbox },
+        lang,
+        `Fees shop ${lang}`,
+      );
       const api = client(base, key);
 
       // A beneficiary registered as a live key does (a test key may not register one) and approved by the operator.
-      const { merchant_id: merchantId } = await h.db.selectFrom('users').select('merchant_id').where('email', '=', email).executeTakeFirstOrThrow();
+      const { merchant_id: merchantId } = await h.db
+        .selectFrom('users')
+        .select('merchant_id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
       const beneficiary = await approvedBeneficiary(h.db, merchantId, 'Agency Tehran');
       const { iban } = beneficiary;
 
       // Customer pays the fee, split 300,000 to the beneficiary; paid at the bank simulator and verified.
       // The default plan's fee on 1,000,000 is 10,000: charged 1,010,000, the merchant keeps 1,000,000 − 300,000.
-      const split = await paidPayment(base, key, { amount: 1_000_000, fee_payer: 'customer', splits: [{ iban, amount: 300_000, description: 'commission' }] });
+      const split = await paidPayment(base, key, {
+        amount: 1_000_000,
+        fee_payer: 'customer',
+        splits: [{ iban, amount: 300_000, description: 'commission' }],
+      });
       const verified = await api.post<{ payment: Payment }>(`/payments/${split.id}/verify`, { amount: 1_000_000 });
       assert.equal(verified.status, 200, verified.text);
       assert.deepEqual([verified.body.payment.fee, verified.body.payment.charged_amount], [10_000, 1_010_000]);
@@ -58,7 +84,10 @@ describe('dashboard: a payment’s fee payer, charged amount, allowed cards, spl
       assert.ok(psp !== null, 'a paid payment names the PSP terminal that took it');
 
       // The merchant pays the fee on a payment only these cards may pay, for this holder; not paid yet.
-      const restrictedCreate = await api.post<{ payment: Payment }>('/payments', paymentRequest({ amount: 250_000, allowed_cards: [CARD_X, CARD_Y], national_code: NATIONAL_CODE }));
+      const restrictedCreate = await api.post<{ payment: Payment }>(
+        '/payments',
+        paymentRequest({ amount: 250_000, allowed_cards: [CARD_X, CARD_Y], national_code: NATIONAL_CODE }),
+      );
       assert.equal(restrictedCreate.status, 201, restrictedCreate.text);
       const restricted = restrictedCreate.body.payment;
 
@@ -69,7 +98,10 @@ describe('dashboard: a payment’s fee payer, charged amount, allowed cards, spl
       const restrictedRow = page.locator(`#payments tr[data-id="${restricted.id}"]`);
       assert.equal(await splitRow.locator('.fee-payer').innerText(), lang === 'en' ? 'The customer' : 'مشتری');
       assert.equal(await splitRow.locator('.charged').innerText(), rials(1_010_000, lang));
-      assert.equal(await restrictedRow.locator('.fee-payer').innerText(), lang === 'en' ? 'You (the merchant)' : 'شما (پذیرنده)');
+      assert.equal(
+        await restrictedRow.locator('.fee-payer').innerText(),
+        lang === 'en' ? 'You (the merchant)' : 'شما (پذیرنده)',
+      );
       assert.equal(await restrictedRow.locator('.charged').innerText(), rials(250_000, lang));
       await assertAccessible(page, `payments list (${lang})`);
       await noWiderThanTheScreen(page, 'payments list');
@@ -96,7 +128,10 @@ describe('dashboard: a payment’s fee payer, charged amount, allowed cards, spl
       assert.ok(shareText.includes(lang === 'en' ? 'Awaiting settlement' : 'در انتظار تسویه'), shareText);
       assert.equal(await text(page, '#splits-total'), rials(300_000, lang));
       // The PSP and terminal that took it; it came from no payment link.
-      assert.equal(await text(page, '#psp'), lang === 'fa' ? PSP_PROFILES[psp.name].persianTitle : PSP_PROFILES[psp.name].title);
+      assert.equal(
+        await text(page, '#psp'),
+        lang === 'fa' ? PSP_PROFILES[psp.name].persianTitle : PSP_PROFILES[psp.name].title,
+      );
       assert.equal(await text(page, '#psp-terminal'), lang === 'fa' ? persian(psp.terminal_id) : psp.terminal_id);
       assert.equal(await page.locator('#payment-link').count(), 0, 'not from a payment link');
       await assertAccessible(page, `split payment page (${lang})`);
@@ -118,11 +153,21 @@ describe('dashboard: a payment’s fee payer, charged amount, allowed cards, spl
       assert.match(restricted.national_code ?? '', /^049\*+99$/);
       assert.equal(await page.locator('#splits').count(), 0, 'no splits: no section');
       // Not sent to a bank yet: no PSP recorded, and the page says why rather than leave the row out.
-      assert.equal(await text(page, '#psp'), lang === 'en' ? 'Not recorded: not sent to a bank yet, or made before PSP routing' : 'ثبت نشده: هنوز به بانک فرستاده نشده، یا پیش از مسیریابی PSPها ساخته شده است');
+      assert.equal(
+        await text(page, '#psp'),
+        lang === 'en'
+          ? 'Not recorded: not sent to a bank yet, or made before PSP routing'
+          : 'ثبت نشده: هنوز به بانک فرستاده نشده، یا پیش از مسیریابی PSPها ساخته شده است',
+      );
       assert.equal(await page.locator('#psp-terminal').count(), 0);
       const html = await page.content();
-      for (const secret of [CARD_X, CARD_Y, NATIONAL_CODE]) assert.ok(!html.includes(secret), `the page holds ${secret.slice(0, 6)}…`);
-      assert.ok((await page.locator('main').innerText()).includes(lang === 'fa' ? persian(restricted.tracking_code) : restricted.tracking_code));
+      for (const secret of [CARD_X, CARD_Y, NATIONAL_CODE])
+        assert.ok(!html.includes(secret), `the page holds ${secret.slice(0, 6)}…`);
+      assert.ok(
+        (await page.locator('main').innerText()).includes(
+          lang === 'fa' ? persian(restricted.tracking_code) : restricted.tracking_code,
+        ),
+      );
       await assertAccessible(page, `restricted payment page (${lang})`);
       await noWiderThanTheScreen(page, 'restricted payment page');
       await screenshot(page, `dashboard-payment-details-${lang}-390-restricted`);
@@ -130,7 +175,9 @@ describe('dashboard: a payment’s fee payer, charged amount, allowed cards, spl
       await screenshot(desktop, `dashboard-payment-details-${lang}-1280-restricted`);
       await desktop.goto(`${base}/dashboard/payments`);
       await assertAccessible(desktop, `payments list, desktop (${lang})`);
-      const hidden = await desktop.evaluate<number>("(() => { const wrap = document.querySelector('.table-wrap'); return wrap.scrollWidth - wrap.clientWidth; })()");
+      const hidden = await desktop.evaluate<number>(
+        "(() => { const wrap = document.querySelector('.table-wrap'); return wrap.scrollWidth - wrap.clientWidth; })()",
+      );
       assert.ok(hidden <= 0, `the list's columns fit a desktop screen (${hidden} px scrolled out of sight)`);
       await screenshot(desktop, `dashboard-payment-details-${lang}-1280-list`);
 
@@ -150,7 +197,11 @@ describe('dashboard: a payment’s fee payer, charged amount, allowed cards, spl
       await screenshot(desktop, `dashboard-payment-details-${lang}-1280-link`);
       await linkAnchor.click();
       await page.waitForURL(`${base}/dashboard/links#link-${link.id}`);
-      assert.equal(await page.locator(`#link-${link.id}`).getAttribute('data-slug'), link.slug, 'the link is on the links page');
+      assert.equal(
+        await page.locator(`#link-${link.id}`).getAttribute('data-slug'),
+        link.slug,
+        'the link is on the links page',
+      );
 
       assert.deepEqual(dialogs, [], 'no script ran');
       assert.deepEqual(errors, [], 'no console error (no CSP violation)');

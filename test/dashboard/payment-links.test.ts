@@ -5,7 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { screenshot } from '../support/browser.ts';
-import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, dashboardBrowser, signInInBrowser, signUpInBrowser, type Lang } from '../support/dashboard.ts';
+import {
+  assertAccessible,
+  assertLanguage,
+  assertNoScript,
+  assertStrictHeaders,
+  dashboardBrowser,
+  signInInBrowser,
+  signUpInBrowser,
+  type Lang,
+} from '../support/dashboard.ts';
 import { getHarness, type Harness } from '../support/harness.ts';
 
 describe('dashboard: payment links', function () {
@@ -17,8 +26,17 @@ describe('dashboard: payment links', function () {
   });
 
   const linksOf = async (email: string) => {
-    const user = await h.db.selectFrom('users').select('merchant_id').where('email', '=', email).executeTakeFirstOrThrow();
-    return h.db.selectFrom('payment_links').selectAll().where('merchant_id', '=', user.merchant_id).orderBy('created_at').execute();
+    const user = await h.db
+      .selectFrom('users')
+      .select('merchant_id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    return h.db
+      .selectFrom('payment_links')
+      .selectAll()
+      .where('merchant_id', '=', user.merchant_id)
+      .orderBy('created_at')
+      .execute();
   };
 
   for (const lang of ['fa', 'en'] as const satisfies Lang[]) {
@@ -37,7 +55,11 @@ describe('dashboard: payment links', function () {
       assert.equal(await page.locator('nav.nav a[href="/dashboard/links"]').count(), 1, 'in the navigation');
 
       // Without the form's CSRF token: refused, nothing made.
-      const forged = await context.request.post(`${base}/dashboard/links`, { form: { title: 'Forged', amount: '10000' }, headers: { origin: base }, maxRedirects: 0 });
+      const forged = await context.request.post(`${base}/dashboard/links`, {
+        form: { title: 'Forged', amount: '10000' },
+        headers: { origin: base },
+        maxRedirects: 0,
+      });
       assert.equal(forged.status(), 403);
       assert.deepEqual(await linksOf(email), []);
 
@@ -59,15 +81,34 @@ describe('dashboard: payment links', function () {
       const [row] = await linksOf(email);
       assert.ok(row, 'the link was made');
       assert.deepEqual(
-        { amount: row.amount, min: Number(row.min_amount), max: Number(row.max_amount), collect: JSON.parse(row.collect) as unknown, maxPayments: row.max_payments, mode: row.mode },
-        { amount: null, min: 200_000, max: 2_000_000, collect: { name: 'required', mobile: 'optional' }, maxPayments: 3, mode: 'test' },
+        {
+          amount: row.amount,
+          min: Number(row.min_amount),
+          max: Number(row.max_amount),
+          collect: JSON.parse(row.collect) as unknown,
+          maxPayments: row.max_payments,
+          mode: row.mode,
+        },
+        {
+          amount: null,
+          min: 200_000,
+          max: 2_000_000,
+          collect: { name: 'required', mobile: 'optional' },
+          maxPayments: 3,
+          mode: 'test',
+        },
       );
-      assert.ok(row.expires_at !== null && Math.abs(row.expires_at.getTime() - (Date.now() + 7 * 86_400_000)) < 60_000, 'seven days from now');
+      assert.ok(
+        row.expires_at !== null && Math.abs(row.expires_at.getTime() - (Date.now() + 7 * 86_400_000)) < 60_000,
+        'seven days from now',
+      );
       const item = page.locator(`li[data-id="${row.id}"]`);
       assert.equal(await item.locator('.link-url').innerText(), `${base}/l/${row.slug}`);
       // The QR code is drawn: the browser loaded and decoded the SVG.
       const qr = item.locator('img.link-qr');
-      await page.waitForFunction(`(() => { const img = document.querySelector('li[data-id="${row.id}"] img.link-qr'); return img !== null && img.complete && img.naturalWidth > 0; })()`);
+      await page.waitForFunction(
+        `(() => { const img = document.querySelector('li[data-id="${row.id}"] img.link-qr'); return img !== null && img.complete && img.naturalWidth > 0; })()`,
+      );
       assert.ok(await qr.isVisible(), 'the QR code is drawn');
       await assertAccessible(page, `links page with a link (${lang})`);
       await screenshot(page, `dashboard-links-${lang}-phone`);
@@ -75,19 +116,33 @@ describe('dashboard: payment links', function () {
       await desktop.goto(`${base}/dashboard/links`);
       await screenshot(desktop, `dashboard-links-${lang}-desktop`);
 
-      await Promise.all([page.waitForURL(/\/dashboard\/links\?done=deactivated$/), item.locator('button.deactivate').click()]);
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/links\?done=deactivated$/),
+        item.locator('button.deactivate').click(),
+      ]);
       assert.equal((await linksOf(email))[0]!.active, 0);
       assert.equal(await page.locator(`li[data-id="${row.id}"] .badge-link-payment_link_inactive`).count(), 1);
       assert.equal(await page.locator(`li[data-id="${row.id}"] button.deactivate`).count(), 0);
       assert.equal((await fetch(`${base}/l/${row.slug}`)).status, 410, 'its page says it is off');
 
       const user = await h.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
-      const audited = await h.db.selectFrom('audit_log').select(['action', 'detail']).where('user_id', '=', user.id).where('action', 'like', 'payment_link_%').orderBy('id').execute();
-      assert.deepEqual(audited.map((a) => a.action), ['payment_link_created', 'payment_link_deactivated']);
+      const audited = await h.db
+        .selectFrom('audit_log')
+        .select(['action', 'detail'])
+        .where('user_id', '=', user.id)
+        .where('action', 'like', 'payment_link_%')
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        audited.map((a) => a.action),
+        ['payment_link_created', 'payment_link_deactivated'],
+      );
       assert.ok(audited.every((a) => a.detail.includes(row.slug)));
       assert.deepEqual(dialogs, []);
       // The one console error is the browser's note of the deliberate 422 answer to the half range: no script, no CSP violation.
-      assert.deepEqual(errors, ['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
+      assert.deepEqual(errors, [
+        'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+      ]);
     });
   }
 });

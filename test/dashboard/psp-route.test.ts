@@ -27,14 +27,31 @@ describe('dashboard: the PSP route on the developers page', function () {
         (await rows('test')).map((r) => r.split('\t').slice(0, 3)),
         PSP_NAMES.map((psp, i) => [digit(String(i + 1)), psp, config[pspSettingName(psp, 'test', 'TERMINAL_ID')]]),
       );
-      assert.match(await page.locator('#psp-routes').innerText(), lang === 'en' ? /default \(every configured PSP\)/ : /پیش‌فرض/);
+      assert.match(
+        await page.locator('#psp-routes').innerText(),
+        lang === 'en' ? /default \(every configured PSP\)/ : /پیش‌فرض/,
+      );
 
-      const { merchant_id } = await db.selectFrom('users').select('merchant_id').where('email', '=', email).executeTakeFirstOrThrow();
+      const { merchant_id } = await db
+        .selectFrom('users')
+        .select('merchant_id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
       await replaceMerchantRoute(
         db,
         merchant_id,
         'test',
-        [{ position: 0, priority: 0, psp: 'sep', terminal_id: config.SANDBOX_SEP_TERMINAL_ID, weight: 3, min_amount: 1_000, max_amount: 5_000_000 }],
+        [
+          {
+            position: 0,
+            priority: 0,
+            psp: 'sep',
+            terminal_id: config.SANDBOX_SEP_TERMINAL_ID,
+            weight: 3,
+            min_amount: 1_000,
+            max_amount: 5_000_000,
+          },
+        ],
         new Date(),
       );
       await page.goto(`${dashboard.base}/dashboard/developers`);

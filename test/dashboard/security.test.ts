@@ -28,14 +28,24 @@ describe('merchant dashboard security', function () {
       // An unknown address gets the very same answer, and no email.
       const unknown = `nobody-${randomUUID()}@example.com`;
       await b.page.fill('#email', unknown);
-      await Promise.all([b.page.waitForURL(/\/forgot-password\/sent$/), b.page.click('#auth-form button[type=submit]')]);
+      await Promise.all([
+        b.page.waitForURL(/\/forgot-password\/sent$/),
+        b.page.click('#auth-form button[type=submit]'),
+      ]);
       const unknownAnswer = await b.page.locator('main').innerText();
       await b.page.goto(`${dashboard.base}/dashboard/forgot-password`);
       await b.page.fill('#email', email.toUpperCase());
-      await Promise.all([b.page.waitForURL(/\/forgot-password\/sent$/), b.page.click('#auth-form button[type=submit]')]);
+      await Promise.all([
+        b.page.waitForURL(/\/forgot-password\/sent$/),
+        b.page.click('#auth-form button[type=submit]'),
+      ]);
       assert.equal(await b.page.locator('main').innerText(), unknownAnswer);
       const mail = await mailTo(email, en ? /Reset your Dargah password/ : /بازنشانی گذرواژه/);
-      assert.equal(dashboard.mailbox.received.some((m) => m.to.includes(unknown)), false, 'no email to an unknown address');
+      assert.equal(
+        dashboard.mailbox.received.some((m) => m.to.includes(unknown)),
+        false,
+        'no email to an unknown address',
+      );
       const link = linkIn(mail, '/dashboard/reset');
 
       const resetResponse = await b.page.goto(`${dashboard.base}${link}`);
@@ -64,9 +74,18 @@ describe('merchant dashboard security', function () {
 
       await a.page.goto(`${dashboard.base}/dashboard/security`);
       const actions = await auditActions(a.page);
-      assert.deepEqual(actions.slice(0, 4), ['sign_in', 'sign_in_failed', 'password_reset', 'password_reset_requested']);
+      assert.deepEqual(actions.slice(0, 4), [
+        'sign_in',
+        'sign_in_failed',
+        'password_reset',
+        'password_reset_requested',
+      ]);
       const resetRow = a.page.locator('#audit tbody tr[data-action=password_reset]');
-      assert.equal(await resetRow.locator('.agent').innerText(), b.userAgent, 'the user agent of the browser that reset it');
+      assert.equal(
+        await resetRow.locator('.agent').innerText(),
+        b.userAgent,
+        'the user agent of the browser that reset it',
+      );
       assert.match(await resetRow.locator('.address').innerText(), /127\.0\.0\.1/);
     });
   }
@@ -93,7 +112,11 @@ describe('merchant dashboard security', function () {
       assert.equal(response.status(), 404, action);
     }
     assert.equal((await client(dashboard.base, keyB).get('/payments')).status, 200);
-    const keysB = await dashboard.h.db.selectFrom('api_keys').select(['id', 'expires_at', 'revoked_at']).where('id', '=', keyIdB).executeTakeFirstOrThrow();
+    const keysB = await dashboard.h.db
+      .selectFrom('api_keys')
+      .select(['id', 'expires_at', 'revoked_at'])
+      .where('id', '=', keyIdB)
+      .executeTakeFirstOrThrow();
     assert.deepEqual([keysB.expires_at, keysB.revoked_at], [null, null]);
   });
 });

@@ -16,7 +16,18 @@ import { screenshot } from '../support/browser.ts';
 import { goLive, verifiedLivePayment } from '../support/live.ts';
 import { bankFault } from '../support/bank.ts';
 import { SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
-import { assertAccessible, assertLanguage, assertNoScript, assertStrictHeaders, dashboardBrowser, persian, rials, signInInBrowser, signUpInBrowser, type Lang } from '../support/dashboard.ts';
+import {
+  assertAccessible,
+  assertLanguage,
+  assertNoScript,
+  assertStrictHeaders,
+  dashboardBrowser,
+  persian,
+  rials,
+  signInInBrowser,
+  signUpInBrowser,
+  type Lang,
+} from '../support/dashboard.ts';
 import { tehranDay } from '../../src/domain/calendar.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
@@ -51,16 +62,29 @@ describe('merchant dashboard: settlements', function () {
     h = await getHarness();
     base = dashboard.base;
     const { page } = await dashboard.phone();
-    shop.email = await signUpInBrowser(page, { base, mailbox: dashboard.mailbox }, 'fa', `Settled shop ${randomUUID().slice(0, 8)}`);
-    shop.merchantId = (await h.db.selectFrom('users').select('merchant_id').where('email', '=', shop.email).executeTakeFirstOrThrow()).merchant_id;
+    shop.email = await signUpInBrowser(
+      page,
+      { base, mailbox: dashboard.mailbox },
+      'fa',
+      `Settled shop ${randomUUID().slice(0, 8)}`,
+    );
+    shop.merchantId = (
+      await h.db.selectFrom('users').select('merchant_id').where('email', '=', shop.email).executeTakeFirstOrThrow()
+    ).merchant_id;
     shop.liveKey = await goLive(shop.merchantId);
     await setSettlementIban(h.db, shop.merchantId, SETTLEMENT_IBAN);
     const liveApi = await liveBankApi();
     const api = client(liveApi, shop.liveKey);
 
     // Paid: two payments less their 1 % fees and a refund of 500,000.
-    payments = [await verifiedLivePayment(liveApi, shop.liveKey, 2_000_000), await verifiedLivePayment(liveApi, shop.liveKey, 1_000_000)];
-    const refunded = await api.post<{ refund: Refund }>(`/payments/${payments[0]!.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 500_000 });
+    payments = [
+      await verifiedLivePayment(liveApi, shop.liveKey, 2_000_000),
+      await verifiedLivePayment(liveApi, shop.liveKey, 1_000_000),
+    ];
+    const refunded = await api.post<{ refund: Refund }>(`/payments/${payments[0]!.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 500_000,
+    });
     assert.equal(refunded.status, 201, refunded.text);
     refund = refunded.body.refund;
     const first = await settleNow(shop.merchantId);
@@ -74,12 +98,16 @@ describe('merchant dashboard: settlements', function () {
     assert.deepEqual(second.outcome, { result: 'failed', settlement_id: second.id, net: 990_000 });
 
     // Carried: a refund of a settled payment with nothing to settle against it.
-    const late = await api.post<{ refund: Refund }>(`/payments/${payments[1]!.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
+    const late = await api.post<{ refund: Refund }>(`/payments/${payments[1]!.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 100_000,
+    });
     assert.equal(late.status, 201, late.text);
     assert.deepEqual((await settleNow(shop.merchantId)).outcome, { result: 'carried', net: -100_000 });
 
     await assertLedgerBalanced(h.db, 'after the three settlement runs', { merchantIds: [shop.merchantId] });
-    const read = async (id: string) => (await client(base, shop.liveKey).get<{ settlement: Settlement }>(`/settlements/${id}`)).body.settlement;
+    const read = async (id: string) =>
+      (await client(base, shop.liveKey).get<{ settlement: Settlement }>(`/settlements/${id}`)).body.settlement;
     [paid, failed] = [await read(first.id), await read(second.id)];
   });
 
@@ -89,7 +117,9 @@ describe('merchant dashboard: settlements', function () {
     await assertNoScript(page, name);
     await assertAccessible(page, name);
     // Nothing wider than the phone: tables become cards instead of scrolling sideways.
-    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    const overflow = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    );
     assert.ok(overflow <= 0, `${name}: the page is ${overflow} px wider than the 390 px phone`);
     await screenshot(page, `dashboard-${lang}-390-${name}`);
     const wide = await dashboard.desktopOf(page);
@@ -103,8 +133,18 @@ describe('merchant dashboard: settlements', function () {
     page.locator('#settlements tbody tr').evaluateAll((rows: Row[]) =>
       rows.map((r) => {
         // Runs in the page: everything it uses is written inside it, and no function in it has a name (the compiler would wrap it in a helper the page lacks).
-        const [gross, fees, refunds, net, iban] = ['gross', 'fees', 'refunds', 'net', 'iban'].map((c) => r.querySelector(`.${c}`)?.textContent?.trim() ?? '');
-        return { id: r.getAttribute('data-id') ?? '', status: r.getAttribute('data-status') ?? '', gross, fees, refunds, net, iban };
+        const [gross, fees, refunds, net, iban] = ['gross', 'fees', 'refunds', 'net', 'iban'].map(
+          (c) => r.querySelector(`.${c}`)?.textContent?.trim() ?? '',
+        );
+        return {
+          id: r.getAttribute('data-id') ?? '',
+          status: r.getAttribute('data-status') ?? '',
+          gross,
+          fees,
+          refunds,
+          net,
+          iban,
+        };
       }),
     );
 
@@ -120,7 +160,10 @@ describe('merchant dashboard: settlements', function () {
       assertStrictHeaders(first!.headers(), 'settlements page');
       assert.ok(await page.locator('#test-settlements').isVisible());
       assert.equal(await page.locator('#settlements').count(), 0);
-      assert.equal(await page.locator('nav.nav a[aria-current="page"]').innerText(), lang === 'fa' ? 'تسویه‌ها' : 'Settlements');
+      assert.equal(
+        await page.locator('nav.nav a[aria-current="page"]').innerText(),
+        lang === 'fa' ? 'تسویه‌ها' : 'Settlements',
+      );
       await checkPage(page, lang, 'settlements-test');
       await Promise.all([page.waitForURL(/mode=live/), page.click('#show-live')]);
 
@@ -139,33 +182,64 @@ describe('merchant dashboard: settlements', function () {
 
       // The list: newest first, to the rial, the IBAN masked.
       assert.deepEqual(await listRows(page), [
-        { id: failed.id, status: 'failed', gross: rials(1_000_000, lang), fees: rials(10_000, lang), refunds: rials(0, lang), net: rials(990_000, lang), iban: 'IR16…7890' },
-        { id: paid.id, status: 'paid', gross: rials(3_000_000, lang), fees: rials(30_000, lang), refunds: rials(500_000, lang), net: rials(2_470_000, lang), iban: 'IR16…7890' },
+        {
+          id: failed.id,
+          status: 'failed',
+          gross: rials(1_000_000, lang),
+          fees: rials(10_000, lang),
+          refunds: rials(0, lang),
+          net: rials(990_000, lang),
+          iban: 'IR16…7890',
+        },
+        {
+          id: paid.id,
+          status: 'paid',
+          gross: rials(3_000_000, lang),
+          fees: rials(30_000, lang),
+          refunds: rials(500_000, lang),
+          net: rials(2_470_000, lang),
+          iban: 'IR16…7890',
+        },
       ]);
       await checkPage(page, lang, 'settlements');
 
       // Filters: a status; a range of Tehran days (both ends included) that holds both, and ones that hold neither.
       await page.selectOption('#status', 'paid');
       await Promise.all([page.waitForURL(/status=paid/), page.click('#filter-form button[type=submit]')]);
-      assert.deepEqual((await listRows(page)).map((r) => r.id), [paid.id]);
+      assert.deepEqual(
+        (await listRows(page)).map((r) => r.id),
+        [paid.id],
+      );
       const day = tehranDay(new Date(paid.created_at));
       const filtered = async (status: string, from: string, to: string) => {
         await page.selectOption('#status', status);
         await page.fill('#from', from);
         await page.fill('#to', to);
-        await Promise.all([page.waitForURL((url) => url.search.endsWith(`status=${status}&from=${from}&to=${to}`)), page.click('#filter-form button[type=submit]')]);
+        await Promise.all([
+          page.waitForURL((url) => url.search.endsWith(`status=${status}&from=${from}&to=${to}`)),
+          page.click('#filter-form button[type=submit]'),
+        ]);
         return (await listRows(page)).map((r) => r.id);
       };
-      assert.deepEqual(await filtered('', dayAfter(paid.created_at, 0), dayAfter(failed.created_at, 0)), [failed.id, paid.id]);
+      assert.deepEqual(await filtered('', dayAfter(paid.created_at, 0), dayAfter(failed.created_at, 0)), [
+        failed.id,
+        paid.id,
+      ]);
       assert.equal(await page.inputValue('#from'), day, 'the form keeps its filters');
       assert.deepEqual(await filtered('failed', day, dayAfter(failed.created_at, 0)), [failed.id]);
       assert.deepEqual(await filtered('', dayAfter(failed.created_at, 1), dayAfter(failed.created_at, 2)), []);
-      assert.equal(await page.locator('#no-settlements').innerText(), lang === 'fa' ? 'هیچ تسویه‌ای با این فیلترها نیست.' : 'No settlement matches these filters.');
+      assert.equal(
+        await page.locator('#no-settlements').innerText(),
+        lang === 'fa' ? 'هیچ تسویه‌ای با این فیلترها نیست.' : 'No settlement matches these filters.',
+      );
       assert.deepEqual(await filtered('', dayAfter(paid.created_at, -3), dayAfter(paid.created_at, -1)), []);
 
       // The paid settlement: its figures and its lines, each leading to its payment.
       await page.goto(`${base}/dashboard/settlements?mode=live`);
-      await Promise.all([page.waitForURL(new RegExp(`/dashboard/settlements/${paid.id}$`)), page.click(`#settlements tr[data-id="${paid.id}"] a`)]);
+      await Promise.all([
+        page.waitForURL(new RegExp(`/dashboard/settlements/${paid.id}$`)),
+        page.click(`#settlements tr[data-id="${paid.id}"] a`),
+      ]);
       assert.equal(await page.locator('#net').innerText(), rials(2_470_000, lang));
       assert.equal(await page.locator('#status').innerText(), lang === 'fa' ? 'واریز شد' : 'Paid');
       const detail = (id: string) => page.locator(`#detail-${id} dd`).innerText();
@@ -178,42 +252,66 @@ describe('merchant dashboard: settlements', function () {
       const lines = await page.locator('#lines tbody tr').evaluateAll((rows: Row[]) =>
         rows.map((r) => {
           // In the page, like listRows.
-          const cells = ['line-amount', 'line-fee', 'line-net'].map((c) => r.querySelector(`.${c}`)?.textContent?.trim() ?? '');
+          const cells = ['line-amount', 'line-fee', 'line-net'].map(
+            (c) => r.querySelector(`.${c}`)?.textContent?.trim() ?? '',
+          );
           return [r.getAttribute('data-kind') ?? '', r.getAttribute('data-id') ?? '', ...cells].join(' | ');
         }),
       );
       const [p1, p2] = [payments[0]!, payments[1]!];
       const expected: [string, string, number, number, number][] = [
-        ...[p1, p2].sort((a, b) => a.id.localeCompare(b.id)).map((p): [string, string, number, number, number] => ['payment', p.id, p.amount, p.fee, p.amount - p.fee]),
+        ...[p1, p2]
+          .sort((a, b) => a.id.localeCompare(b.id))
+          .map((p): [string, string, number, number, number] => ['payment', p.id, p.amount, p.fee, p.amount - p.fee]),
         ['refund', refund.id, -500_000, 0, -500_000],
       ];
-      assert.deepEqual(lines, expected.map(([kind, id, amount, fee, net]) => [kind, id, rials(amount, lang), rials(fee, lang), rials(net, lang)].join(' | ')));
+      assert.deepEqual(
+        lines,
+        expected.map(([kind, id, amount, fee, net]) =>
+          [kind, id, rials(amount, lang), rials(fee, lang), rials(net, lang)].join(' | '),
+        ),
+      );
       await checkPage(page, lang, 'settlement');
 
       // The CSV: the API's rows, downloaded with the session.
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-lines')]);
       assert.equal(download.suggestedFilename(), `settlement-${paid.id}.csv`);
       const csv = await readFile(await download.path());
-      const fromApi = await fetch(`${base}/api/v1/settlements/${paid.id}/lines.csv`, { headers: { authorization: `Bearer ${shop.liveKey}` } });
+      const fromApi = await fetch(`${base}/api/v1/settlements/${paid.id}/lines.csv`, {
+        headers: { authorization: `Bearer ${shop.liveKey}` },
+      });
       assert.equal(csv.toString('utf8'), await fromApi.text());
-      assert.deepEqual(
-        csv.toString('utf8').trim().split('\r\n'),
-        ['kind,object_id,payment_id,amount,fee,net,iban', ...expected.map(([kind, id, amount, fee, net]) => [kind, id, kind === 'refund' ? p1.id : id, amount, fee, net, ''].join(','))],
-      );
+      assert.deepEqual(csv.toString('utf8').trim().split('\r\n'), [
+        'kind,object_id,payment_id,amount,fee,net,iban',
+        ...expected.map(([kind, id, amount, fee, net]) =>
+          [kind, id, kind === 'refund' ? p1.id : id, amount, fee, net, ''].join(','),
+        ),
+      ]);
       const response = await page.request.get(`${base}/dashboard/settlements/${paid.id}/lines.csv`);
       assert.equal(response.headers()['content-type'], 'text/csv; charset=utf-8');
       assert.equal(response.headers()['cache-control'], 'no-store');
 
       // A refund's line leads to its payment's page.
-      await Promise.all([page.waitForURL(new RegExp(`/dashboard/payments/${p1.id}`)), page.click(`#lines tr[data-kind="refund"] a`)]);
+      await Promise.all([
+        page.waitForURL(new RegExp(`/dashboard/payments/${p1.id}`)),
+        page.click(`#lines tr[data-kind="refund"] a`),
+      ]);
       assert.equal(await page.locator('#amount').innerText(), rials(p1.amount, lang));
 
       // The failed settlement says the bank refused it, and why.
       await page.goto(`${base}/dashboard/settlements/${failed.id}`);
       assert.equal(await page.locator('#status').innerText(), lang === 'fa' ? 'ناموفق' : 'Failed');
-      assert.match(await page.locator('#settlement-note').innerText(), lang === 'fa' ? /بانک این واریز را نپذیرفت/ : /The bank refused this transfer/);
+      assert.match(
+        await page.locator('#settlement-note').innerText(),
+        lang === 'fa' ? /بانک این واریز را نپذیرفت/ : /The bank refused this transfer/,
+      );
       assert.equal(await page.locator('#settlement-failure').innerText(), failed.failure!.message);
-      assert.deepEqual(await page.locator('#lines tbody tr').evaluateAll((rows: Row[]) => rows.map((r) => r.getAttribute('data-id') ?? '')), [payments[2]!.id]);
+      assert.deepEqual(
+        await page
+          .locator('#lines tbody tr')
+          .evaluateAll((rows: Row[]) => rows.map((r) => r.getAttribute('data-id') ?? '')),
+        [payments[2]!.id],
+      );
       await checkPage(page, lang, 'settlement-failed');
     });
   }
@@ -223,23 +321,41 @@ describe('merchant dashboard: settlements', function () {
     const first = await getSettlementLinesPage(h.db, tenantOf(shop.merchantId, 'live'), paid.id, { limit: 2 });
     assert.deepEqual(first.lines, all.slice(0, 2));
     assert.deepEqual(first.next, { kind: all[1]!.kind, object_id: all[1]!.object_id });
-    const second = await getSettlementLinesPage(h.db, tenantOf(shop.merchantId, 'live'), paid.id, { limit: 2, after: first.next ?? undefined });
+    const second = await getSettlementLinesPage(h.db, tenantOf(shop.merchantId, 'live'), paid.id, {
+      limit: 2,
+      after: first.next ?? undefined,
+    });
     assert.deepEqual([second.lines, second.next], [all.slice(2), null]);
 
     // The page after the second line: the last one, a link back to the first page, none further.
     const { page } = await dashboard.phone();
     await signInInBrowser(page, base, shop.email);
     await page.goto(`${base}/dashboard/settlements/${paid.id}?after=${all[1]!.kind}:${all[1]!.object_id}`);
-    assert.deepEqual(await page.locator('#lines tbody tr').evaluateAll((rows: Row[]) => rows.map((r) => r.getAttribute('data-id') ?? '')), [all[2]!.object_id]);
+    assert.deepEqual(
+      await page
+        .locator('#lines tbody tr')
+        .evaluateAll((rows: Row[]) => rows.map((r) => r.getAttribute('data-id') ?? '')),
+      [all[2]!.object_id],
+    );
     assert.equal(await page.locator('#next-page').count(), 0);
     assert.equal(await page.locator('.pager a').getAttribute('href'), `/dashboard/settlements/${paid.id}`);
   });
 
   it("another merchant's settlement, its CSV and a made-up id are 404; signed out, the CSV is the sign-in page", async () => {
     const { page } = await dashboard.phone();
-    const other = await signUpInBrowser(page, { base, mailbox: dashboard.mailbox }, 'en', `Other shop ${randomUUID().slice(0, 8)}`);
+    const other = await signUpInBrowser(
+      page,
+      { base, mailbox: dashboard.mailbox },
+      'en',
+      `Other shop ${randomUUID().slice(0, 8)}`,
+    );
     await signInInBrowser(page, base, other);
-    for (const path of [`/dashboard/settlements/${paid.id}`, `/dashboard/settlements/${paid.id}/lines.csv`, `/dashboard/settlements/${randomUUID()}`, '/dashboard/settlements/not-an-id']) {
+    for (const path of [
+      `/dashboard/settlements/${paid.id}`,
+      `/dashboard/settlements/${paid.id}/lines.csv`,
+      `/dashboard/settlements/${randomUUID()}`,
+      '/dashboard/settlements/not-an-id',
+    ]) {
       const response = await page.goto(`${base}${path}`);
       assert.equal(response?.status(), 404, path);
       assert.equal(await page.locator('main h1').innerText(), 'Not found', path);

@@ -29,7 +29,10 @@ describe('dashboard: test keys capped per merchant', function () {
 
   async function createKey(page: Page): Promise<number> {
     await page.goto(`${dashboard.base}/dashboard/developers`);
-    const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/dashboard/developers/keys') && r.request().method() === 'POST'), page.click('#create-key-form button')]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/dashboard/developers/keys') && r.request().method() === 'POST'),
+      page.click('#create-key-form button'),
+    ]);
     return response.status();
   }
 
@@ -42,12 +45,18 @@ describe('dashboard: test keys capped per merchant', function () {
       assert.equal(await workingTestKeys(email), LIMIT);
 
       assert.equal(await createKey(page), 409, 'one more is refused');
-      assert.match(await page.locator('#form-error').innerText(), lang === 'en' ? /as many working test keys/ : /سقف تعداد کلیدهای آزمایشی/);
+      assert.match(
+        await page.locator('#form-error').innerText(),
+        lang === 'en' ? /as many working test keys/ : /سقف تعداد کلیدهای آزمایشی/,
+      );
       assert.equal(await page.locator('#new-key').count(), 0, 'no key shown');
       assert.equal(await workingTestKeys(email), LIMIT, 'none stored');
 
       await page.goto(`${dashboard.base}/dashboard/developers`);
-      await Promise.all([page.waitForURL(/done=revoked/), page.locator('#keys tbody tr form[action$="/revoke"] button').first().click()]);
+      await Promise.all([
+        page.waitForURL(/done=revoked/),
+        page.locator('#keys tbody tr form[action$="/revoke"] button').first().click(),
+      ]);
       assert.equal(await workingTestKeys(email), LIMIT - 1);
       assert.equal(await createKey(page), 201, 'a revoked key gives its place back');
       assert.equal(await workingTestKeys(email), LIMIT);

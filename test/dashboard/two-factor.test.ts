@@ -59,15 +59,26 @@ describe('merchant dashboard security', function () {
       await page.goto(`${dashboard.base}/dashboard/settings`);
       await page.fill('#domain', 'old.example.com');
       await Promise.all([page.waitForURL(/done=added/), page.click('#domain-form button[type=submit]')]);
-      await Promise.all([page.waitForURL(/done=removed/), page.click('#domains li:has-text("old.example.com") button')]);
+      await Promise.all([
+        page.waitForURL(/done=removed/),
+        page.click('#domains li:has-text("old.example.com") button'),
+      ]);
 
       // Neither live mode nor 2FA: refused, saying both.
       await page.goto(`${dashboard.base}/dashboard/developers`);
       assert.equal(await page.locator('#live-key-needs li').count(), 2);
-      const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.click('#create-live-key-form button')]);
+      const [refused] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.click('#create-live-key-form button'),
+      ]);
       assert.equal(refused.status(), 409);
       const needs = await page.locator('#live-key-refused li').allInnerTexts();
-      assert.deepEqual(needs, en ? ['live mode active (after the gateway is approved)', 'your two-step sign-in turned on (under Security)'] : ['فعال بودن حالت واقعی (پس از تأیید درگاه)', 'فعال بودن ورود دومرحله‌ای شما (در بخش امنیت)']);
+      assert.deepEqual(
+        needs,
+        en
+          ? ['live mode active (after the gateway is approved)', 'your two-step sign-in turned on (under Security)']
+          : ['فعال بودن حالت واقعی (پس از تأیید درگاه)', 'فعال بودن ورود دومرحله‌ای شما (در بخش امنیت)'],
+      );
       assert.equal(await page.locator('#new-key').count(), 0);
 
       /** The operator's part, with the CLI as an operator runs it: the site's domain is the merchant's, added in the dashboard. */
@@ -77,10 +88,18 @@ describe('merchant dashboard security', function () {
         await Promise.all([page.waitForURL(/done=added/), page.click('#domain-form button[type=submit]')]);
         // The business documents (their own pages are tested with onboarding): a valid set, through the same service.
         const h2 = await getHarness();
-        await submitDocuments({ db: h2.db, temporal: h2.temporal.client, config: h2.config, store: documentStore(h2.config) }, merchantId, GOOD_DOCUMENTS, [{ name: 'registration.pdf', bytes: SMALL_PDF }]);
+        await submitDocuments(
+          { db: h2.db, temporal: h2.temporal.client, config: h2.config, store: documentStore(h2.config) },
+          merchantId,
+          GOOD_DOCUMENTS,
+          [{ name: 'registration.pdf', bytes: SMALL_PDF }],
+        );
         await page.goto(`${dashboard.base}/dashboard/developers`);
         await Promise.all([page.waitForURL(/done=gateway/), page.click('#gateway-form button')]);
-        for (const command of [['gateways', 'approve'], ['live', 'activate']]) {
+        for (const command of [
+          ['gateways', 'approve'],
+          ['live', 'activate'],
+        ]) {
           const result = await cli(...command, '--merchant', merchantId);
           assert.equal(result.code, 0, result.stderr);
         }
@@ -115,7 +134,11 @@ describe('merchant dashboard security', function () {
         assert.equal(recoveryCodes.length, 10);
         await checkPage(page, lang, 'recovery-codes');
         // The secret is sealed at rest; the recovery codes are kept only as hashes.
-        const stored = await dashboard.h.db.selectFrom('users').select(['totp_secret', 'totp_pending_secret']).where('email', '=', email).executeTakeFirstOrThrow();
+        const stored = await dashboard.h.db
+          .selectFrom('users')
+          .select(['totp_secret', 'totp_pending_secret'])
+          .where('email', '=', email)
+          .executeTakeFirstOrThrow();
         assert.match(stored.totp_secret ?? '', /^v1\./);
         assert.ok(!stored.totp_secret!.includes(secret));
         assert.equal(stored.totp_pending_secret, null);
@@ -129,7 +152,9 @@ describe('merchant dashboard security', function () {
       await page.goto(`${dashboard.base}/dashboard/developers`);
       await page.click('#create-live-key-form button');
       assert.deepEqual(await page.locator('#live-key-refused li').allInnerTexts(), [
-        lang === 'fa' ? 'فعال بودن ورود دومرحله‌ای شما (در بخش امنیت)' : 'live mode active (after the gateway is approved)',
+        lang === 'fa'
+          ? 'فعال بودن ورود دومرحله‌ای شما (در بخش امنیت)'
+          : 'live mode active (after the gateway is approved)',
       ]);
       if (lang === 'fa') await setUpTwoFactor();
       else await activateLiveMode();
@@ -137,7 +162,10 @@ describe('merchant dashboard security', function () {
       // Both hold: the live key is made and shown once.
       await page.goto(`${dashboard.base}/dashboard/developers`);
       assert.equal(await page.locator('#live-key-needs').count(), 0);
-      const [created] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.click('#create-live-key-form button')]);
+      const [created] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.click('#create-live-key-form button'),
+      ]);
       assert.equal(created.status(), 201);
       const liveKey = await page.locator('#new-key').innerText();
       assert.match(liveKey, /^sk_live_[A-Za-z0-9_-]{43}$/);
@@ -158,16 +186,28 @@ describe('merchant dashboard security', function () {
       const rolled = await page.locator('#new-key').innerText();
       assert.match(rolled, /^sk_live_/);
       assert.notEqual(rolled, liveKey);
-      assert.equal((await client(dashboard.base, liveKey).get('/payments')).status, 200, 'the old key still works for its hour');
+      assert.equal(
+        (await client(dashboard.base, liveKey).get('/payments')).status,
+        200,
+        'the old key still works for its hour',
+      );
       assert.equal((await client(dashboard.base, rolled).get('/payments')).status, 200);
       assert.match(await liveRow.locator('td').nth(4).innerText(), en ? /^Expires/ : /^انقضا/);
       await Promise.all([page.waitForURL(/done=revoked/), liveRow.locator('button.danger').click()]);
       assert.equal((await client(dashboard.base, liveKey).get('/payments')).status, 401, 'revoked before its expiry');
 
       // CSRF: the new forms refuse a post without their token.
-      const noToken = await context.request.post(`${dashboard.base}/dashboard/security/two-factor/disable`, { form: { code: authenticator!.currentCode() }, headers: { origin: dashboard.base }, maxRedirects: 0 });
+      const noToken = await context.request.post(`${dashboard.base}/dashboard/security/two-factor/disable`, {
+        form: { code: authenticator!.currentCode() },
+        headers: { origin: dashboard.base },
+        maxRedirects: 0,
+      });
       assert.equal(noToken.status(), 403);
-      const noTokenKey = await context.request.post(`${dashboard.base}/dashboard/developers/keys`, { form: { mode: 'live' }, headers: { origin: dashboard.base }, maxRedirects: 0 });
+      const noTokenKey = await context.request.post(`${dashboard.base}/dashboard/developers/keys`, {
+        form: { mode: 'live' },
+        headers: { origin: dashboard.base },
+        maxRedirects: 0,
+      });
       assert.equal(noTokenKey.status(), 403);
 
       // Sign-in now takes a second step; until it is passed there is no session.
@@ -178,7 +218,11 @@ describe('merchant dashboard security', function () {
       await page.click('#auth-form button[type=submit]');
       await signInInBrowser(page, dashboard.base, email, PASSWORD, /\/dashboard\/sign-in\/two-factor$/);
       await checkPage(page, lang, 'sign-in-two-factor');
-      assert.match((await page.goto(`${dashboard.base}/dashboard/payments`))!.url(), /\/dashboard\/sign-in$/, 'no session yet');
+      assert.match(
+        (await page.goto(`${dashboard.base}/dashboard/payments`))!.url(),
+        /\/dashboard\/sign-in$/,
+        'no session yet',
+      );
       await page.goto(`${dashboard.base}/dashboard/sign-in/two-factor`);
       await page.fill('#code', wrongCode(authenticator!.currentCode()));
       await page.click('#auth-form button[type=submit]');
@@ -226,11 +270,20 @@ describe('merchant dashboard security', function () {
         lang === 'fa' ? 'two_factor_enabled' : 'gateway_requested',
       ]);
       // Each live key refused for want of two-step sign-in is recorded (and mailed to the owner), as is the emailed change.
-      for (const action of ['two_factor_enabled', 'gateway_requested', 'two_factor_change_requested', 'live_action_refused']) assert.ok(actions.includes(action), action);
+      for (const action of [
+        'two_factor_enabled',
+        'gateway_requested',
+        'two_factor_change_requested',
+        'live_action_refused',
+      ])
+        assert.ok(actions.includes(action), action);
       const first = page.locator('#audit tbody tr').first();
       assert.equal(await first.locator('.agent').innerText(), userAgent);
       assert.match(await first.locator('.address').innerText(), /127\.0\.0\.1/);
-      assert.match(await page.locator('#audit tbody tr[data-action=key_created] .detail').first().innerText(), /^sk_live_[A-Za-z0-9_-]{12}…$/);
+      assert.match(
+        await page.locator('#audit tbody tr[data-action=key_created] .detail').first().innerText(),
+        /^sk_live_[A-Za-z0-9_-]{12}…$/,
+      );
       assert.equal(await page.locator('#audit tbody tr').count(), 20, 'a page of 20');
       await checkPage(page, lang, 'security');
       await Promise.all([page.waitForURL(/before=\d+/), page.click('#older-entries')]);
@@ -267,23 +320,46 @@ describe('merchant dashboard security', function () {
     const box = secretBox(SECRETS_KEY);
     // 2FA on through the service, with a known secret.
     const secret = new Secret({ size: 20 }).base32;
-    await dashboard.h.db.updateTable('users').set({ totp_secret: box.seal(secret, userId), totp_enabled_at: new Date() }).where('id', '=', userId).execute();
+    await dashboard.h.db
+      .updateTable('users')
+      .set({ totp_secret: box.seal(secret, userId), totp_enabled_at: new Date() })
+      .where('id', '=', userId)
+      .execute();
     const right = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate();
     const address = `198.51.100.${Math.floor(Math.random() * 200)}`;
     const token = await startChallenge(dashboard.h.db, userId);
     for (let i = 0; i < CHALLENGE.failures; i += 1) {
-      await assert.rejects(passChallenge({ db: dashboard.h.db, box }, token, wrongCode(right), address), (e: unknown) => e instanceof AccountError && e.code === 'invalid_code');
+      await assert.rejects(
+        passChallenge({ db: dashboard.h.db, box }, token, wrongCode(right), address),
+        (e: unknown) => e instanceof AccountError && e.code === 'invalid_code',
+      );
     }
     // Used up: even the right code no longer opens it.
-    await assert.rejects(passChallenge({ db: dashboard.h.db, box }, token, right, address), (e: unknown) => e instanceof AccountError && e.code === 'invalid_link');
+    await assert.rejects(
+      passChallenge({ db: dashboard.h.db, box }, token, right, address),
+      (e: unknown) => e instanceof AccountError && e.code === 'invalid_link',
+    );
     // A challenge of another user, or none, is no challenge.
-    await assert.rejects(passChallenge({ db: dashboard.h.db, box }, 'B'.repeat(43), right, address), (e: unknown) => e instanceof AccountError && e.code === 'invalid_link');
+    await assert.rejects(
+      passChallenge({ db: dashboard.h.db, box }, 'B'.repeat(43), right, address),
+      (e: unknown) => e instanceof AccountError && e.code === 'invalid_link',
+    );
     // The account's sign-in throttle now stands at its limit: a new challenge with the right code is refused too.
     const again = await startChallenge(dashboard.h.db, userId);
-    await assert.rejects(passChallenge({ db: dashboard.h.db, box }, again, right, address), (e: unknown) => e instanceof AccountError && e.code === 'invalid_code');
+    await assert.rejects(
+      passChallenge({ db: dashboard.h.db, box }, again, right, address),
+      (e: unknown) => e instanceof AccountError && e.code === 'invalid_code',
+    );
     // An expired challenge is refused.
     const expired = await startChallenge(dashboard.h.db, userId);
-    await dashboard.h.db.updateTable('user_sign_in_challenges').set({ expires_at: new Date(Date.now() - 1_000) }).where('user_id', '=', userId).execute();
-    await assert.rejects(passChallenge({ db: dashboard.h.db, box }, expired, right, address), (e: unknown) => e instanceof AccountError && e.code === 'invalid_link');
+    await dashboard.h.db
+      .updateTable('user_sign_in_challenges')
+      .set({ expires_at: new Date(Date.now() - 1_000) })
+      .where('user_id', '=', userId)
+      .execute();
+    await assert.rejects(
+      passChallenge({ db: dashboard.h.db, box }, expired, right, address),
+      (e: unknown) => e instanceof AccountError && e.code === 'invalid_link',
+    );
   });
 });

@@ -48,7 +48,10 @@ describe('production mode needs SMTP_URL', function () {
   }
 
   /** Starts an entry point that must refuse to start; answers its exit code and output. */
-  async function refused(script: string, settings: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  async function refused(
+    script: string,
+    settings: Record<string, string>,
+  ): Promise<{ code: number | null; output: string }> {
     const name = `mail-refused-${randomBytes(4).toString('hex')}`;
     const child = startEntryPoint(name, script, await env(settings));
     processes.push(child);
@@ -56,7 +59,12 @@ describe('production mode needs SMTP_URL', function () {
     const read = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
     const exited = once(child.child, 'exit').then(([code]) => code as number | null);
     // Either it exits, or it starts serving (then the refusal is missing: answered at once, not after a timeout).
-    const started = waitFor('the process to start', async () => (/API listening|worker running/.test(read()) ? ('started' as const) : undefined), 120_000, 200);
+    const started = waitFor(
+      'the process to start',
+      async () => (/API listening|worker running/.test(read()) ? ('started' as const) : undefined),
+      120_000,
+      200,
+    );
     const outcome = await Promise.race([exited, started]);
     return { code: outcome === 'started' ? null : outcome, output: read() };
   }
@@ -74,24 +82,36 @@ describe('production mode needs SMTP_URL', function () {
   }
 
   it('the API refuses to start with a live PSP configured (SEP_BASE_URL) and no SMTP_URL', async () => {
-    const { code, output } = await refused('src/main/api.ts', { SEP_BASE_URL: suiteSepUrl() ?? 'http://127.0.0.1:3100', SEP_TERMINAL_ID: '11223344' });
+    const { code, output } = await refused('src/main/api.ts', {
+      SEP_BASE_URL: suiteSepUrl() ?? 'http://127.0.0.1:3100',
+      SEP_TERMINAL_ID: '11223344',
+    });
     assert.equal(code, 1);
     assert.match(output, /SMTP_URL must be set in production mode \(SEP_BASE_URL names a live PSP\)/);
   });
 
-  it('with SMTP_URL in production mode the API starts, and a sign-up\'s confirmation link is mailed, never printed', async () => {
+  it("with SMTP_URL in production mode the API starts, and a sign-up's confirmation link is mailed, never printed", async () => {
     const mailbox = await startMailbox();
     const browser = await launchChromium();
     try {
       const name = `mail-production-${randomBytes(4).toString('hex')}`;
       // Production mode also needs the API's secrets (test/deployment/production-secrets.test.ts).
-      const secrets = { PAGES_CSRF_SECRET: randomBytes(32).toString('hex'), DASHBOARD_SECRETS_KEY: randomBytes(32).toString('hex'), CARD_HASH_KEY: randomBytes(32).toString('hex') };
+      const secrets = {
+        PAGES_CSRF_SECRET: randomBytes(32).toString('hex'),
+        DASHBOARD_SECRETS_KEY: randomBytes(32).toString('hex'),
+        CARD_HASH_KEY: randomBytes(32).toString('hex'),
+      };
       const settings = await env({ NODE_ENV: 'production', SMTP_URL: mailbox.url, ...secrets });
       const api = startEntryPoint(name, 'src/main/api.ts', settings);
       processes.push(api);
       await waitUntilOk(`${settings.PUBLIC_BASE_URL}/readyz`, api);
       const { page } = await phonePage(browser);
-      const email = await signUpInBrowser(page, { base: settings.PUBLIC_BASE_URL!, mailbox }, 'en', 'Production mail shop');
+      const email = await signUpInBrowser(
+        page,
+        { base: settings.PUBLIC_BASE_URL!, mailbox },
+        'en',
+        'Production mail shop',
+      );
       const link = new URL(linkIn(await mailbox.next(email), '/dashboard/confirm'), settings.PUBLIC_BASE_URL);
       const secret = [...link.searchParams.values()].join('');
       assert.ok(secret.length >= 20, 'the link went to the mail server, with its one-time token');

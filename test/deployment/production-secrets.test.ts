@@ -62,10 +62,18 @@ describe('production mode needs its secrets', function () {
     const log = join(ARTIFACTS, `${name}.log`);
     const read = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
     const exited = once(child.child, 'exit').then(([code]) => code as number | null);
-    const started = waitFor('the process to start', async () => (/API listening|worker running/.test(read()) ? ('started' as const) : undefined), 180_000, 200);
+    const started = waitFor(
+      'the process to start',
+      async () => (/API listening|worker running/.test(read()) ? ('started' as const) : undefined),
+      180_000,
+      200,
+    );
     const outcome = await Promise.race([exited, started]);
     // The process may exit before its last line reaches the log file (written by this process from its pipe).
-    if (outcome !== 'started') await waitFor('its output in the log', async () => (read() !== '' ? true : undefined), 10_000, 100).catch(() => undefined);
+    if (outcome !== 'started')
+      await waitFor('its output in the log', async () => (read() !== '' ? true : undefined), 10_000, 100).catch(
+        () => undefined,
+      );
     return { code: outcome === 'started' ? null : outcome, output: read() };
   }
 
@@ -86,7 +94,7 @@ describe('production mode needs its secrets', function () {
     assert.doesNotMatch(output, /worker running/);
   });
 
-  it('the worker starts with CARD_HASH_KEY alone: the pages\' and dashboard\'s secrets are not its own', async () => {
+  it("the worker starts with CARD_HASH_KEY alone: the pages' and dashboard's secrets are not its own", async () => {
     const { code, output } = await run('src/main/worker.ts', ['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY']);
     assert.equal(code, null, output.slice(-2000));
     assert.doesNotMatch(output, /CARD_HASH_KEY is not set/);

@@ -7,7 +7,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { waitFor } from '../support/http.ts';
 import { chooseOutcome, createPayment, waitForStatus } from '../support/payments.ts';
-import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures, restartTemporal } from '../support/faults/fault-stack.ts';
+import {
+  faultApi,
+  faultMerchant,
+  getFaultStack,
+  inParallel,
+  recordFigures,
+  restartTemporal,
+} from '../support/faults/fault-stack.ts';
 import { moneyCheck, recordsDifferingFromWorkflows, untilAnswered } from '../support/faults/checks.ts';
 
 const EACH = 50;
@@ -20,19 +27,35 @@ describe('fault: the Temporal server is killed and restarted with timers pending
     const merchant = await faultMerchant();
     const expiring = await faultApi({ PAYMENT_TTL_SECONDS: '30' });
     const reversing = await faultApi({ VERIFY_WINDOW_SECONDS: '30' });
-    const toExpire = await inParallel(Array.from({ length: EACH }, (_, i) => i), 10, async (i) => {
-      const { res } = await untilAnswered(() => createPayment(expiring, merchant.key, {}, `t-expire-${i}`));
-      return res.body.payment;
-    });
-    const toReverse = await inParallel(Array.from({ length: EACH }, (_, i) => i), 10, async (i) => {
-      const { res } = await untilAnswered(() => createPayment(reversing, merchant.key, {}, `t-reverse-${i}`));
-      assert.equal((await chooseOutcome(reversing, res.body.payment.id, 'success')).status, 303);
-      return waitForStatus(reversing, merchant.key, res.body.payment.id, 'paid', 60_000);
-    });
-    const deadlines = new Map([...toExpire.map((p) => [p.id, Date.parse(p.expires_at)] as const), ...toReverse.map((p) => [p.id, Date.parse(p.verify_deadline_at!)] as const)]);
+    const toExpire = await inParallel(
+      Array.from({ length: EACH }, (_, i) => i),
+      10,
+      async (i) => {
+        const { res } = await untilAnswered(() => createPayment(expiring, merchant.key, {}, `t-expire-${i}`));
+        return res.body.payment;
+      },
+    );
+    const toReverse = await inParallel(
+      Array.from({ length: EACH }, (_, i) => i),
+      10,
+      async (i) => {
+        const { res } = await untilAnswered(() => createPayment(reversing, merchant.key, {}, `t-reverse-${i}`));
+        assert.equal((await chooseOutcome(reversing, res.body.payment.id, 'success')).status, 303);
+        return waitForStatus(reversing, merchant.key, res.body.payment.id, 'paid', 60_000);
+      },
+    );
+    const deadlines = new Map([
+      ...toExpire.map((p) => [p.id, Date.parse(p.expires_at)] as const),
+      ...toReverse.map((p) => [p.id, Date.parse(p.verify_deadline_at!)] as const),
+    ]);
     const lastDeadline = Math.max(...deadlines.values());
 
-    const pendingBefore = await s.db.selectFrom('payments').select('id').where('id', 'in', [...deadlines.keys()]).where('status', 'in', ['created', 'paid']).execute();
+    const pendingBefore = await s.db
+      .selectFrom('payments')
+      .select('id')
+      .where('id', 'in', [...deadlines.keys()])
+      .where('status', 'in', ['created', 'paid'])
+      .execute();
     s.temporalServer.process.kill('SIGKILL');
     const downAt = Date.now();
     // Down until every deadline has passed: each timer fires only after the restart.
@@ -42,12 +65,26 @@ describe('fault: the Temporal server is killed and restarted with timers pending
     const outageMs = upAt - downAt;
 
     const ids = [...deadlines.keys()];
-    await waitFor('every timer to have fired and been recorded', async () => {
-      const rows = await s.db.selectFrom('payments').select('id').where('id', 'in', ids).where('status', 'in', ['expired', 'reversed']).execute();
-      return rows.length === ids.length ? true : undefined;
-    }, 240_000, 500);
+    await waitFor(
+      'every timer to have fired and been recorded',
+      async () => {
+        const rows = await s.db
+          .selectFrom('payments')
+          .select('id')
+          .where('id', 'in', ids)
+          .where('status', 'in', ['expired', 'reversed'])
+          .execute();
+        return rows.length === ids.length ? true : undefined;
+      },
+      240_000,
+      500,
+    );
     const doneAt = Date.now();
-    const rows = await s.db.selectFrom('payments').select(['id', 'status', 'updated_at']).where('id', 'in', ids).execute();
+    const rows = await s.db
+      .selectFrom('payments')
+      .select(['id', 'status', 'updated_at'])
+      .where('id', 'in', ids)
+      .execute();
     const lateness = rows.map((r) => r.updated_at.getTime() - deadlines.get(r.id)!);
     const differing = await recordsDifferingFromWorkflows(s, ids);
     const money = await moneyCheck(s, ids);
@@ -67,7 +104,10 @@ describe('fault: the Temporal server is killed and restarted with timers pending
     assert.equal(figures.timers_pending_at_kill, 2 * EACH);
     assert.equal(figures.expiries, EACH);
     assert.equal(figures.reversals, EACH);
-    assert.ok(figures.max_lateness_ms <= outageMs + PROCESSING_MARGIN_MS, `lateness ${figures.max_lateness_ms} ms, outage ${outageMs} ms`);
+    assert.ok(
+      figures.max_lateness_ms <= outageMs + PROCESSING_MARGIN_MS,
+      `lateness ${figures.max_lateness_ms} ms, outage ${outageMs} ms`,
+    );
     assert.ok(figures.worker_survived, 'the worker reconnected by itself');
     assert.deepEqual(differing, []);
     assert.equal(money.paid_back_twice, 0);

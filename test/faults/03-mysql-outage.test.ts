@@ -28,18 +28,28 @@ describe('fault: MySQL is killed under load and restarted', () => {
 
     // The load: one logical create a tick (each with its own Idempotency-Key, retried until answered), then its payment.
     const bodies = Array.from({ length: CREATES }, (_, i) => paymentRequest({ merchant_reference: `mysql-${i}` }));
-    const load = Promise.all(bodies.map(async (body, i) => {
-      await sleep(i * 150);
-      const created = await untilAnswered(
-        () => request<CreateResponse>(api, 'POST', '/api/v1/payments', { key: merchant.key, body, idempotencyKey: `mysql-${i}` }).then(record),
-        (r) => codeOf(r) === 'idempotency_key_in_use',
-      );
-      assert.equal(created.res.status, 201, created.res.text);
-      // With MySQL down the payment page cannot issue its form token, so the Pay post is refused (403) too: retried as well.
-      const chosen = await untilAnswered(() => chooseOutcome(api, created.res.body.payment.id, 'success'), (r) => r.status >= 500 || r.status === 403);
-      assert.equal(chosen.res.status, 303);
-      return created.res.body.payment.id;
-    }));
+    const load = Promise.all(
+      bodies.map(async (body, i) => {
+        await sleep(i * 150);
+        const created = await untilAnswered(
+          () =>
+            request<CreateResponse>(api, 'POST', '/api/v1/payments', {
+              key: merchant.key,
+              body,
+              idempotencyKey: `mysql-${i}`,
+            }).then(record),
+          (r) => codeOf(r) === 'idempotency_key_in_use',
+        );
+        assert.equal(created.res.status, 201, created.res.text);
+        // With MySQL down the payment page cannot issue its form token, so the Pay post is refused (403) too: retried as well.
+        const chosen = await untilAnswered(
+          () => chooseOutcome(api, created.res.body.payment.id, 'success'),
+          (r) => r.status >= 500 || r.status === 403,
+        );
+        assert.equal(chosen.res.status, 303);
+        return created.res.body.payment.id;
+      }),
+    );
 
     await sleep(5_000);
     await s.mariadb.kill();
@@ -66,12 +76,26 @@ describe('fault: MySQL is killed under load and restarted', () => {
       assert.doesNotMatch(a.text, /\n\s+at |Error:|node_modules|\.ts:\d|ECONN|PROTOCOL_/);
     }
 
-    await waitFor('every payment to be recorded paid', async () => {
-      const rows = await s.db.selectFrom('payments').select('id').where('merchant_id', '=', merchant.merchantId).where('status', '=', 'paid').execute();
-      return rows.length >= CREATES ? true : undefined;
-    }, 240_000, 500);
+    await waitFor(
+      'every payment to be recorded paid',
+      async () => {
+        const rows = await s.db
+          .selectFrom('payments')
+          .select('id')
+          .where('merchant_id', '=', merchant.merchantId)
+          .where('status', '=', 'paid')
+          .execute();
+        return rows.length >= CREATES ? true : undefined;
+      },
+      240_000,
+      500,
+    );
     const convergedAt = Date.now();
-    const rows = await s.db.selectFrom('payments').select(['id', 'merchant_reference']).where('merchant_id', '=', merchant.merchantId).execute();
+    const rows = await s.db
+      .selectFrom('payments')
+      .select(['id', 'merchant_reference'])
+      .where('merchant_id', '=', merchant.merchantId)
+      .execute();
     const references = rows.map((r) => r.merchant_reference);
     const differing = await recordsDifferingFromWorkflows(s, ids);
     const figures = {

@@ -4,7 +4,14 @@ import assert from 'node:assert/strict';
 import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createdPayment } from '../support/payments.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { faultApi, faultMerchant, getFaultStack, inParallel, issuedSecrets, recordFigures } from '../support/faults/fault-stack.ts';
+import {
+  faultApi,
+  faultMerchant,
+  getFaultStack,
+  inParallel,
+  issuedSecrets,
+  recordFigures,
+} from '../support/faults/fault-stack.ts';
 
 const PAYMENTS = 40;
 const DOWN_MS = 25_000;
@@ -16,7 +23,9 @@ describe('fault: the webhook receiver is down', () => {
     const api = await faultApi();
     const receiver = await startReceiver();
     try {
-      const endpoint = await client(api, merchant.key).post<{ secret: string }>('/webhook_endpoints', { url: receiver.url });
+      const endpoint = await client(api, merchant.key).post<{ secret: string }>('/webhook_endpoints', {
+        url: receiver.url,
+      });
       assert.equal(endpoint.status, 201, endpoint.text);
       receiver.secrets.push(endpoint.body.secret);
       issuedSecrets.push(endpoint.body.secret);
@@ -26,19 +35,36 @@ describe('fault: the webhook receiver is down', () => {
       // Each payment: payment.created, then the bank outcome's event (paid, failed or canceled).
       const EVENTS = 2 * PAYMENTS;
       const outcomes = ['success', 'failure', 'cancel'] as const;
-      await inParallel(Array.from({ length: PAYMENTS }, (_, i) => i), 8, async (i) => {
-        const payment = await createdPayment(api, merchant.key);
-        assert.equal((await chooseOutcome(api, payment.id, outcomes[i % 3]!)).status, 303);
-      });
+      await inParallel(
+        Array.from({ length: PAYMENTS }, (_, i) => i),
+        8,
+        async (i) => {
+          const payment = await createdPayment(api, merchant.key);
+          assert.equal((await chooseOutcome(api, payment.id, outcomes[i % 3]!)).status, 303);
+        },
+      );
       await sleep(Math.max(0, DOWN_MS - (Date.now() - downAt)));
-      const failedWhileDown = await s.db.selectFrom('webhook_attempts').select('id').where('succeeded', '=', 0).execute();
+      const failedWhileDown = await s.db
+        .selectFrom('webhook_attempts')
+        .select('id')
+        .where('succeeded', '=', 0)
+        .execute();
       await receiver.up();
       const upAt = Date.now();
 
-      const events = await waitFor('every event to be recorded', async () => {
-        const rows = await s.db.selectFrom('events').select(['id']).where('merchant_id', '=', merchant.merchantId).execute();
-        return rows.length >= EVENTS ? rows : undefined;
-      }, 120_000, 500);
+      const events = await waitFor(
+        'every event to be recorded',
+        async () => {
+          const rows = await s.db
+            .selectFrom('events')
+            .select(['id'])
+            .where('merchant_id', '=', merchant.merchantId)
+            .execute();
+          return rows.length >= EVENTS ? rows : undefined;
+        },
+        120_000,
+        500,
+      );
       const eventIds = events.map((e) => e.id);
       await receiver.waitForDeliveries((d) => d.answered === 200, eventIds.length, 240_000).catch(() => undefined);
       const ok = receiver.deliveries.filter((d) => d.answered === 200 && d.verifiedWith.length > 0);

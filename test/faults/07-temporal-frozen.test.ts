@@ -25,7 +25,10 @@ describe('fault: the Temporal server frozen (SIGSTOP) for 20 s under load', () =
     assert.ok((figures.answered_ok_during_freeze as number) > 0, 'what needs only MySQL was served meanwhile');
     assert.equal(figures.unanswered, 0);
     assert.equal(figures.answered_other_5xx, 0);
-    assert.ok((figures.max_request_ms as number) <= (figures.request_bound_ms as number), `slowest requests: ${JSON.stringify(figures.slowest)}`);
+    assert.ok(
+      (figures.max_request_ms as number) <= (figures.request_bound_ms as number),
+      `slowest requests: ${JSON.stringify(figures.slowest)}`,
+    );
     assert.equal(figures.duplicates, 0);
     assert.equal(figures.lost, 0);
     assert.equal(figures.payments, 120);

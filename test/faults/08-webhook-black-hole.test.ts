@@ -25,10 +25,21 @@ async function timedPayment(api: string, key: string): Promise<{ payToPaidMs: nu
   const payment = await createdPayment(api, key);
   const paidFrom = performance.now();
   assert.equal((await chooseOutcome(api, payment.id, 'success')).status, 303);
-  await waitFor('paid', async () => ((await request<{ payment: Payment }>(api, 'GET', `/api/v1/payments/${payment.id}`, { key })).body.payment.status === 'paid' ? true : undefined), 30_000, 10);
+  await waitFor(
+    'paid',
+    async () =>
+      (await request<{ payment: Payment }>(api, 'GET', `/api/v1/payments/${payment.id}`, { key })).body.payment
+        .status === 'paid'
+        ? true
+        : undefined,
+    30_000,
+    10,
+  );
   const payToPaidMs = performance.now() - paidFrom;
   const verifyFrom = performance.now();
-  const verified = await client(api, key).post<{ payment: Payment }>(`/payments/${payment.id}/verify`, { amount: payment.amount });
+  const verified = await client(api, key).post<{ payment: Payment }>(`/payments/${payment.id}/verify`, {
+    amount: payment.amount,
+  });
   const verifyMs = performance.now() - verifyFrom;
   assert.equal(verified.status, 200, verified.text);
   return { payToPaidMs, verifyMs };
@@ -59,8 +70,12 @@ describe('fault: a black-hole webhook endpoint and a redeliver loop of one merch
       const endpoint = await client(api, noisy.key).post('/webhook_endpoints', { url });
       assert.equal(endpoint.status, 201, endpoint.text);
       const noisyPayment = await paidPayment(api, noisy.key);
-      const event = await waitFor('the noisy merchant\'s event', async () => {
-        const row = await s.db.selectFrom('events').select('id').where('object_id', '=', noisyPayment.id).executeTakeFirst();
+      const event = await waitFor("the noisy merchant's event", async () => {
+        const row = await s.db
+          .selectFrom('events')
+          .select('id')
+          .where('object_id', '=', noisyPayment.id)
+          .executeTakeFirst();
         return row?.id;
       });
 
@@ -87,7 +102,11 @@ describe('fault: a black-hole webhook endpoint and a redeliver loop of one merch
       looping = false;
       await loop;
       clearInterval(sampler);
-      const attemptsMade = await s.db.selectFrom('webhook_attempts').select('id').where('event_id', '=', event).execute();
+      const attemptsMade = await s.db
+        .selectFrom('webhook_attempts')
+        .select('id')
+        .where('event_id', '=', event)
+        .execute();
 
       const figures = {
         samples: SAMPLES,
@@ -101,7 +120,10 @@ describe('fault: a black-hole webhook endpoint and a redeliver loop of one merch
         attempts_recorded_to_the_black_hole: attemptsMade.length,
       };
       recordFigures('webhook_black_hole', figures);
-      assert.ok((answers[202] ?? 0) > 0 && (answers[429] ?? 0) > 0, `redeliveries accepted, then limited: ${JSON.stringify(answers)}`);
+      assert.ok(
+        (answers[202] ?? 0) > 0 && (answers[429] ?? 0) > 0,
+        `redeliveries accepted, then limited: ${JSON.stringify(answers)}`,
+      );
       assert.ok(held > 0, 'the black hole held connections');
       assert.ok(median(loaded.payToPaid) <= 2 * median(idle.payToPaid), `pay→paid ${JSON.stringify(figures)}`);
       assert.ok(median(loaded.verify) <= 2 * median(idle.verify), `verify ${JSON.stringify(figures)}`);

@@ -18,8 +18,14 @@ const SECRET_PATTERNS: [string, RegExp][] = [
 
 describe('secrets never reach the logs', () => {
   it('the suite log and every fault-suite process log are free of keys, webhook secrets and card numbers', () => {
-    const files = [join(ARTIFACTS, 'suite.log'), ...(existsSync(FAULT_LOGS) ? readdirSync(FAULT_LOGS).map((f) => join(FAULT_LOGS, f)) : [])].filter((f) => existsSync(f));
-    assert.ok(files.some((f) => f.includes('worker-')), 'the worker logs were scanned');
+    const files = [
+      join(ARTIFACTS, 'suite.log'),
+      ...(existsSync(FAULT_LOGS) ? readdirSync(FAULT_LOGS).map((f) => join(FAULT_LOGS, f)) : []),
+    ].filter((f) => existsSync(f));
+    assert.ok(
+      files.some((f) => f.includes('worker-')),
+      'the worker logs were scanned',
+    );
     let lines = 0;
     for (const file of files) {
       const text = readFileSync(file, 'utf8');

@@ -10,7 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
-import { SETTLEMENT_WORKFLOW, settlementWorkflowId, type SettlementWorkflowInput } from '../../src/domain/settlement.ts';
+import {
+  SETTLEMENT_WORKFLOW,
+  settlementWorkflowId,
+  type SettlementWorkflowInput,
+} from '../../src/domain/settlement.ts';
 import { tehranDay } from '../../src/domain/calendar.ts';
 import { checkLedger } from '../../src/ledger/check.ts';
 import { stuckRecords } from '../../src/db/stuck.ts';
@@ -21,7 +25,17 @@ import { paidPayment } from '../support/payments.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { verifyThroughFaults } from '../support/faults/checks.ts';
-import { faultApi, faultMerchant, getFaultStack, inParallel, issuedSecrets, recordFigures, startWorker, WorkerProcess, type FaultStack } from '../support/faults/fault-stack.ts';
+import {
+  faultApi,
+  faultMerchant,
+  getFaultStack,
+  inParallel,
+  issuedSecrets,
+  recordFigures,
+  startWorker,
+  WorkerProcess,
+  type FaultStack,
+} from '../support/faults/fault-stack.ts';
 import { REFUND_IBAN, refundsAtBank } from '../support/refunds.ts';
 
 /** Kill rounds: each kills the worker at the first refund it records. The last also loses the runs the dead worker held. */
@@ -44,7 +58,12 @@ async function refundsRunOpen(s: FaultStack, paymentId: string): Promise<boolean
 /** Refunds of these payments recorded `pending` with no run paying them out: left behind. */
 async function leftBehind(s: FaultStack, paymentIds: string[]): Promise<string[]> {
   if (paymentIds.length === 0) return [];
-  const pending = await s.db.selectFrom('refunds').select(['id', 'payment_id']).where('payment_id', 'in', paymentIds).where('status', '=', 'pending').execute();
+  const pending = await s.db
+    .selectFrom('refunds')
+    .select(['id', 'payment_id'])
+    .where('payment_id', 'in', paymentIds)
+    .where('status', '=', 'pending')
+    .execute();
   const behind: string[] = [];
   for (const r of pending) if (!(await refundsRunOpen(s, r.payment_id))) behind.push(r.id);
   return behind;
@@ -55,7 +74,8 @@ function killAtRefundRecord(worker: WorkerProcess): Promise<void> {
   return new Promise((resolve) => {
     const onData = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
-      if (!/"msg":"refund recorded"[^\n]*"status":"pending"|"status":"pending"[^\n]*"msg":"refund recorded"/.test(text)) return;
+      if (!/"msg":"refund recorded"[^\n]*"status":"pending"|"status":"pending"[^\n]*"msg":"refund recorded"/.test(text))
+        return;
       worker.child.stdout?.off('data', onData);
       worker.child.kill('SIGKILL');
       worker.child.once('exit', () => resolve());
@@ -83,18 +103,24 @@ describe('fault: records left waiting by killed workers and lost answers are swe
     const merchant = await faultMerchant();
     const api = await faultApi();
     receiver = await startReceiver();
-    const endpoint = await client(api, merchant.key).post<{ secret: string }>('/webhook_endpoints', { url: receiver.url });
+    const endpoint = await client(api, merchant.key).post<{ secret: string }>('/webhook_endpoints', {
+      url: receiver.url,
+    });
     assert.equal(endpoint.status, 201, endpoint.text);
     receiver.secrets.push(endpoint.body.secret);
     issuedSecrets.push(endpoint.body.secret);
 
     // Verified payments to refund, a quarter of each amount.
-    const payments = await inParallel(Array.from({ length: ROUNDS * REFUNDS_PER_ROUND }, (_, i) => i), 4, async (i) => {
-      const paid = await paidPayment(api, merchant.key, { amount: 1_000_000 + i * 10_000 });
-      const verified = await verifyThroughFaults(api, merchant.key, paid);
-      assert.equal(verified.res.status, 200, verified.res.text);
-      return verified.res.body.payment;
-    });
+    const payments = await inParallel(
+      Array.from({ length: ROUNDS * REFUNDS_PER_ROUND }, (_, i) => i),
+      4,
+      async (i) => {
+        const paid = await paidPayment(api, merchant.key, { amount: 1_000_000 + i * 10_000 });
+        const verified = await verifyThroughFaults(api, merchant.key, paid);
+        assert.equal(verified.res.status, 200, verified.res.text);
+        return verified.res.body.payment;
+      },
+    );
 
     // A payout whose answer is lost: the bank makes the transfer and never answers, and the run that asked is gone.
     const liveApi = await faultApi(LIVE_BANK());
@@ -103,11 +129,29 @@ describe('fault: records left waiting by killed workers and lost answers are swe
     await verifiedLivePayment(liveApi, live.liveKey, 3_000_000, liveApi);
     await bankFault({ operation: 'payout', fault: 'timeout', times: 1 });
     const settlementId = randomUUID();
-    const input: SettlementWorkflowInput = { settlement_id: settlementId, merchant_id: live.merchantId, cutoff: new Date().toISOString(), date: tehranDay(new Date()) };
-    const settlementRun = await s.temporal.workflow.start(SETTLEMENT_WORKFLOW, { workflowId: settlementWorkflowId(settlementId), taskQueue: s.baseConfig.TEMPORAL_TASK_QUEUE, args: [input] });
-    await waitFor('the bank to have made the transfer', async () => ((await payoutTransfers(settlementId)).length > 0 ? true : undefined), 60_000, 50);
+    const input: SettlementWorkflowInput = {
+      settlement_id: settlementId,
+      merchant_id: live.merchantId,
+      cutoff: new Date().toISOString(),
+      date: tehranDay(new Date()),
+    };
+    const settlementRun = await s.temporal.workflow.start(SETTLEMENT_WORKFLOW, {
+      workflowId: settlementWorkflowId(settlementId),
+      taskQueue: s.baseConfig.TEMPORAL_TASK_QUEUE,
+      args: [input],
+    });
+    await waitFor(
+      'the bank to have made the transfer',
+      async () => ((await payoutTransfers(settlementId)).length > 0 ? true : undefined),
+      60_000,
+      50,
+    );
     await settlementRun.terminate('the answer is lost with the run that asked');
-    assert.equal((await s.db.selectFrom('settlements').select('status').where('id', '=', settlementId).executeTakeFirstOrThrow()).status, 'pending');
+    assert.equal(
+      (await s.db.selectFrom('settlements').select('status').where('id', '=', settlementId).executeTakeFirstOrThrow())
+        .status,
+      'pending',
+    );
 
     // The kill rounds: refunds sent once each (a 503 is not retried), the worker killed at the first record.
     const answers: Record<string, number> = {};
@@ -117,7 +161,11 @@ describe('fault: records left waiting by killed workers and lost answers are swe
       const killed = killAtRefundRecord(s.worker!);
       const sent = Promise.all(
         group.map(async (p: Payment) => {
-          const res = await client(api, merchant.key).post(`/payments/${p.id}/refunds`, { destination_iban: REFUND_IBAN, amount: Math.floor(p.amount / 4) }, { idempotencyKey: `stuck-${p.id}` });
+          const res = await client(api, merchant.key).post(
+            `/payments/${p.id}/refunds`,
+            { destination_iban: REFUND_IBAN, amount: Math.floor(p.amount / 4) },
+            { idempotencyKey: `stuck-${p.id}` },
+          );
           answers[res.status] = (answers[res.status] ?? 0) + 1;
         }),
       );
@@ -127,65 +175,139 @@ describe('fault: records left waiting by killed workers and lost answers are swe
       if (round === ROUNDS - 1) {
         // The last round also loses the runs the dead worker held, as a lost workflow task does: their
         // refunds stay recorded `pending` in MySQL with nothing to pay them out.
-        for (const id of ids) await s.temporal.workflow.getHandle(refundsWorkflowId(id)).terminate('its workflow task was lost with the worker').catch(() => undefined);
+        for (const id of ids)
+          await s.temporal.workflow
+            .getHandle(refundsWorkflowId(id))
+            .terminate('its workflow task was lost with the worker')
+            .catch(() => undefined);
         break;
       }
       await startWorker(s);
       // What a new worker makes of the round by itself (the default sweep waits 10 minutes).
-      const settled = await waitFor('the round to settle', async () => {
-        const open = await Promise.all(ids.map((id) => refundsRunOpen(s, id)));
-        return open.some(Boolean) ? undefined : true;
-      }, 120_000, 500).catch(() => false);
+      const settled = await waitFor(
+        'the round to settle',
+        async () => {
+          const open = await Promise.all(ids.map((id) => refundsRunOpen(s, id)));
+          return open.some(Boolean) ? undefined : true;
+        },
+        120_000,
+        500,
+      ).catch(() => false);
       if (settled) naturallyLeftBehind += (await leftBehind(s, ids)).length;
     }
 
     const ids = payments.map((p) => p.id);
     const behind = await leftBehind(s, ids);
-    const refunds = await s.db.selectFrom('refunds').select(['id', 'payment_id', 'amount']).where('payment_id', 'in', ids).execute();
-    const undelivered = (await stuckRecords(s.db, { ...s.baseConfig, STUCK_AFTER_SECONDS: 0 })).filter((r) => r.record === 'webhook_event').length;
+    const refunds = await s.db
+      .selectFrom('refunds')
+      .select(['id', 'payment_id', 'amount'])
+      .where('payment_id', 'in', ids)
+      .execute();
+    const undelivered = (await stuckRecords(s.db, { ...s.baseConfig, STUCK_AFTER_SECONDS: 0 })).filter(
+      (r) => r.record === 'webhook_event',
+    ).length;
     assert.ok(behind.length >= 1, 'at least one refund is left behind without a run');
 
     // The worker with this scenario's sweep: the schedule is made again with its settings.
     const sweptFrom = Date.now();
     s.worker = await WorkerProcess.start('worker-sweep', { ...s.workerEnv, ...SWEEP });
-    await waitFor('every refund paid out', async () => {
-      const pending = await s.db.selectFrom('refunds').select('id').where('payment_id', 'in', ids).where('status', '=', 'pending').execute();
-      return pending.length === 0 ? true : undefined;
-    }, 180_000, 500);
-    await waitFor('the payout recorded', async () => {
-      const row = await s.db.selectFrom('settlements').select('status').where('id', '=', settlementId).executeTakeFirstOrThrow();
-      return row.status === 'pending' ? undefined : row.status;
-    }, 180_000, 500);
-    const events = await s.db.selectFrom('events').select('id').where('merchant_id', '=', merchant.merchantId).where('mode', '=', 'test').execute();
-    await waitFor('every event delivered', async () => {
-      const delivered = new Set(receiver!.deliveries.filter((d) => d.answered === 200 && d.verifiedWith.length > 0).map((d) => d.id));
-      return events.every((e) => delivered.has(e.id)) ? true : undefined;
-    }, 180_000, 500);
+    await waitFor(
+      'every refund paid out',
+      async () => {
+        const pending = await s.db
+          .selectFrom('refunds')
+          .select('id')
+          .where('payment_id', 'in', ids)
+          .where('status', '=', 'pending')
+          .execute();
+        return pending.length === 0 ? true : undefined;
+      },
+      180_000,
+      500,
+    );
+    await waitFor(
+      'the payout recorded',
+      async () => {
+        const row = await s.db
+          .selectFrom('settlements')
+          .select('status')
+          .where('id', '=', settlementId)
+          .executeTakeFirstOrThrow();
+        return row.status === 'pending' ? undefined : row.status;
+      },
+      180_000,
+      500,
+    );
+    const events = await s.db
+      .selectFrom('events')
+      .select('id')
+      .where('merchant_id', '=', merchant.merchantId)
+      .where('mode', '=', 'test')
+      .execute();
+    await waitFor(
+      'every event delivered',
+      async () => {
+        const delivered = new Set(
+          receiver!.deliveries.filter((d) => d.answered === 200 && d.verifiedWith.length > 0).map((d) => d.id),
+        );
+        return events.every((e) => delivered.has(e.id)) ? true : undefined;
+      },
+      180_000,
+      500,
+    );
     const secondsToSwept = Math.round((Date.now() - sweptFrom) / 1000);
 
     // Money moved once: one refund at the bank for each refund, of its amount, each succeeded.
     const statuses = await s.db.selectFrom('refunds').select(['id', 'status']).where('payment_id', 'in', ids).execute();
-    assert.deepEqual(statuses.filter((r) => r.status !== 'succeeded'), [], 'every refund succeeded');
+    assert.deepEqual(
+      statuses.filter((r) => r.status !== 'succeeded'),
+      [],
+      'every refund succeeded',
+    );
     let paidTwice = 0;
     for (const p of payments) {
       const atBank = await refundsAtBank(p.id);
       const recorded = refunds.filter((r) => r.payment_id === p.id);
       if (atBank.length !== recorded.length) paidTwice += 1;
-      assert.deepEqual(atBank.map((o) => Number(o.amount)).sort(), recorded.map((r) => Number(r.amount)).sort(), `payment ${p.id}: one bank refund per refund`);
+      assert.deepEqual(
+        atBank.map((o) => Number(o.amount)).sort(),
+        recorded.map((r) => Number(r.amount)).sort(),
+        `payment ${p.id}: one bank refund per refund`,
+      );
     }
     assert.equal(paidTwice, 0);
     const transfers = await payoutTransfers(settlementId);
     assert.equal(transfers.length, 1, 'one transfer');
-    assert.equal((await s.db.selectFrom('settlements').select('status').where('id', '=', settlementId).executeTakeFirstOrThrow()).status, 'paid');
+    assert.equal(
+      (await s.db.selectFrom('settlements').select('status').where('id', '=', settlementId).executeTakeFirstOrThrow())
+        .status,
+      'paid',
+    );
     // Each event delivered by one delivery (the sweep never started a second).
-    const deliveries = await s.db.selectFrom('webhook_attempts').select(['event_id', 'delivery_id']).where('event_id', 'in', events.map((e) => e.id)).execute();
+    const deliveries = await s.db
+      .selectFrom('webhook_attempts')
+      .select(['event_id', 'delivery_id'])
+      .where(
+        'event_id',
+        'in',
+        events.map((e) => e.id),
+      )
+      .execute();
     const perEvent = new Map<string, Set<string>>();
     for (const d of deliveries) perEvent.set(d.event_id, (perEvent.get(d.event_id) ?? new Set()).add(d.delivery_id));
-    assert.deepEqual([...perEvent.values()].filter((set) => set.size > 1), [], 'one delivery per event');
+    assert.deepEqual(
+      [...perEvent.values()].filter((set) => set.size > 1),
+      [],
+      'one delivery per event',
+    );
     const ledger = await checkLedger(s.db);
     assert.equal(ledger.ok, true, JSON.stringify(ledger));
     const mine = new Set([...refunds.map((r) => r.id), ...events.map((e) => e.id), settlementId]);
-    assert.deepEqual((await stuckRecords(s.db, { ...s.baseConfig, STUCK_AFTER_SECONDS: 0 })).filter((r) => mine.has(r.id)), [], 'nothing of this scenario waits any more');
+    assert.deepEqual(
+      (await stuckRecords(s.db, { ...s.baseConfig, STUCK_AFTER_SECONDS: 0 })).filter((r) => mine.has(r.id)),
+      [],
+      'nothing of this scenario waits any more',
+    );
 
     recordFigures('stuck-sweep', {
       kills: ROUNDS,

@@ -17,7 +17,13 @@ import { recordsDifferingFromWorkflows, verifyThroughFaults } from '../support/f
 import { faultApi, faultMerchant, getFaultStack, startWorker } from '../support/faults/fault-stack.ts';
 
 /** What a simulator's ledger holds of an order id (Mellat: the payment's numeric order id; SEP: its id). */
-const operations = async (base: string, resNum: string) => (await bankAdmin<{ operations: { kind: string }[] }>(`/admin/transactions?res_num=${encodeURIComponent(resNum)}`, base)).operations.map((o) => o.kind);
+const operations = async (base: string, resNum: string) =>
+  (
+    await bankAdmin<{ operations: { kind: string }[] }>(
+      `/admin/transactions?res_num=${encodeURIComponent(resNum)}`,
+      base,
+    )
+  ).operations.map((o) => o.kind);
 const atMellat = (paymentId: string) => operations(mellatSimulatorUrl(), mellatOrderId(paymentId));
 const count = (kinds: string[], kind: string) => kinds.filter((k) => k === kind).length;
 
@@ -32,7 +38,20 @@ describe('fault: Mellat fails after the redirect and the worker is killed meanwh
       { psp: 'mellat', terminal_id: s.baseConfig.SANDBOX_MELLAT_TERMINAL_ID },
       { psp: 'sep', terminal_id: s.baseConfig.SANDBOX_SEP_TERMINAL_ID },
     ];
-    await replaceMerchantRoute(s.db, merchant.merchantId, 'test', terminals.map((t, position) => ({ ...t, position, priority: position, weight: 1, min_amount: null, max_amount: null })), new Date());
+    await replaceMerchantRoute(
+      s.db,
+      merchant.merchantId,
+      'test',
+      terminals.map((t, position) => ({
+        ...t,
+        position,
+        priority: position,
+        weight: 1,
+        min_amount: null,
+        max_amount: null,
+      })),
+      new Date(),
+    );
     // A verify window long enough to verify one payment after the outage, short enough to see the other reversed.
     const api = await faultApi({ VERIFY_WINDOW_SECONDS: '60' });
     const toVerify = await createdPayment(api, merchant.key, { amount: 125_000, merchant_reference: 'mellat-verify' });
@@ -50,7 +69,15 @@ describe('fault: Mellat fails after the redirect and the worker is killed meanwh
       assert.equal(back.status, 303, 'the customer is answered while the bank is silent');
     }
     // Both verifies reached Mellat (it verified them) and hang: the worker dies with them in flight.
-    await waitFor('Mellat to have verified both payments', async () => ((await Promise.all(payments.map((p) => atMellat(p.id)))).every((kinds) => kinds.includes('confirm')) ? true : undefined), 60_000, 200);
+    await waitFor(
+      'Mellat to have verified both payments',
+      async () =>
+        (await Promise.all(payments.map((p) => atMellat(p.id)))).every((kinds) => kinds.includes('confirm'))
+          ? true
+          : undefined,
+      60_000,
+      200,
+    );
     await s.worker!.kill('SIGKILL');
     await bankFault({ operation: 'confirm', fault: 'error', times: 2 }, mellatSimulatorUrl());
     await sleep(3_000);
@@ -58,27 +85,85 @@ describe('fault: Mellat fails after the redirect and the worker is killed meanwh
 
     // Mellat's retried verify answers 43 (verified before): both are paid, without an RRN Mellat never gives.
     for (const payment of payments) {
-      await waitFor(`${payment.merchant_reference} to be paid`, async () => {
-        const row = await s.db.selectFrom('payments').select(['status', 'psp', 'rrn']).where('id', '=', payment.id).executeTakeFirstOrThrow();
-        return row.status === 'paid' ? row : undefined;
-      }, 240_000, 500).then((row) => assert.deepEqual(row, { status: 'paid', psp: 'mellat', rrn: null }));
+      await waitFor(
+        `${payment.merchant_reference} to be paid`,
+        async () => {
+          const row = await s.db
+            .selectFrom('payments')
+            .select(['status', 'psp', 'rrn'])
+            .where('id', '=', payment.id)
+            .executeTakeFirstOrThrow();
+          return row.status === 'paid' ? row : undefined;
+        },
+        240_000,
+        500,
+      ).then((row) => assert.deepEqual(row, { status: 'paid', psp: 'mellat', rrn: null }));
     }
     const verified = await verifyThroughFaults(api, merchant.key, toVerify);
     assert.equal(verified.res.status, 200, verified.res.text);
-    await waitFor('the unverified payment to be reversed at its deadline', async () => {
-      const row = await s.db.selectFrom('payments').select('status').where('id', '=', toReverse.id).executeTakeFirstOrThrow();
-      return row.status === 'reversed' ? true : undefined;
-    }, 240_000, 1_000);
+    await waitFor(
+      'the unverified payment to be reversed at its deadline',
+      async () => {
+        const row = await s.db
+          .selectFrom('payments')
+          .select('status')
+          .where('id', '=', toReverse.id)
+          .executeTakeFirstOrThrow();
+        return row.status === 'reversed' ? true : undefined;
+      },
+      240_000,
+      1_000,
+    );
 
     // At Mellat: each verified once (the retries answered 43), one settled once, the other reversed once.
     const verifiedKinds = await atMellat(toVerify.id);
     const reversedKinds = await atMellat(toReverse.id);
-    assert.deepEqual([count(verifiedKinds, 'token'), count(verifiedKinds, 'confirm'), count(verifiedKinds, 'settle'), count(verifiedKinds, 'reverse')], [1, 1, 1, 0], verifiedKinds.join(','));
-    assert.deepEqual([count(reversedKinds, 'token'), count(reversedKinds, 'confirm'), count(reversedKinds, 'settle'), count(reversedKinds, 'reverse')], [1, 1, 0, 1], reversedKinds.join(','));
+    assert.deepEqual(
+      [
+        count(verifiedKinds, 'token'),
+        count(verifiedKinds, 'confirm'),
+        count(verifiedKinds, 'settle'),
+        count(verifiedKinds, 'reverse'),
+      ],
+      [1, 1, 1, 0],
+      verifiedKinds.join(','),
+    );
+    assert.deepEqual(
+      [
+        count(reversedKinds, 'token'),
+        count(reversedKinds, 'confirm'),
+        count(reversedKinds, 'settle'),
+        count(reversedKinds, 'reverse'),
+      ],
+      [1, 1, 0, 1],
+      reversedKinds.join(','),
+    );
     // SEP, second in the route, was never asked anything about them, not even a token.
-    for (const payment of payments) assert.deepEqual(await operations(simulatorUrl(), payment.id), [], `SEP knows nothing of ${payment.merchant_reference}`);
-    const rows = await s.db.selectFrom('payments').select(['id', 'status', 'psp', 'refunded_amount']).where('merchant_id', '=', merchant.merchantId).orderBy('amount', 'desc').execute();
-    assert.deepEqual(rows.map((r) => [r.status, r.psp, Number(r.refunded_amount)]), [['verified', 'mellat', 0], ['reversed', 'mellat', 83_000]]);
-    assert.deepEqual(await recordsDifferingFromWorkflows(s, payments.map((p) => p.id)), []);
+    for (const payment of payments)
+      assert.deepEqual(
+        await operations(simulatorUrl(), payment.id),
+        [],
+        `SEP knows nothing of ${payment.merchant_reference}`,
+      );
+    const rows = await s.db
+      .selectFrom('payments')
+      .select(['id', 'status', 'psp', 'refunded_amount'])
+      .where('merchant_id', '=', merchant.merchantId)
+      .orderBy('amount', 'desc')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [r.status, r.psp, Number(r.refunded_amount)]),
+      [
+        ['verified', 'mellat', 0],
+        ['reversed', 'mellat', 83_000],
+      ],
+    );
+    assert.deepEqual(
+      await recordsDifferingFromWorkflows(
+        s,
+        payments.map((p) => p.id),
+      ),
+      [],
+    );
   });
 });

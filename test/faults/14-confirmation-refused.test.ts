@@ -19,7 +19,9 @@ import { faultApi, faultMerchant, getFaultStack, recordFigures } from '../suppor
 
 /** The kinds of the simulator's operations on the payment (token, confirm, settle, reverse…), in order. */
 const operationsAtSep = async (paymentId: string) =>
-  (await bankAdmin<{ operations: { kind: string }[] }>(`/admin/transactions?res_num=${encodeURIComponent(paymentId)}`)).operations.map((o) => o.kind);
+  (
+    await bankAdmin<{ operations: { kind: string }[] }>(`/admin/transactions?res_num=${encodeURIComponent(paymentId)}`)
+  ).operations.map((o) => o.kind);
 const count = (kinds: string[], kind: string) => kinds.filter((k) => k === kind).length;
 
 /** The worker's own metrics address, from the line it logs at start. */
@@ -41,8 +43,15 @@ describe('fault: the PSP confirms what the gateway must refuse', () => {
     const merchant = await faultMerchant();
     const api = await faultApi();
     const metrics = workerMetricsUrl(s.worker!.logFile);
-    const refusedBefore = valueOf(await scrape(metrics), 'dargah_psp_confirmation_refused_total', { psp: 'sep', reason: 'amount', reversal: 'reversed' });
-    const payment = await createdPayment(api, merchant.key, { amount: 140_000, merchant_reference: 'refused-confirmation' });
+    const refusedBefore = valueOf(await scrape(metrics), 'dargah_psp_confirmation_refused_total', {
+      psp: 'sep',
+      reason: 'amount',
+      reversal: 'reversed',
+    });
+    const payment = await createdPayment(api, merchant.key, {
+      amount: 140_000,
+      merchant_reference: 'refused-confirmation',
+    });
 
     // SEP's verify answers 1 000 rials more than the sale; its first reversal does the work but never answers.
     await bankFault({ operation: 'confirm', fault: 'other_amount', times: 1 });
@@ -50,10 +59,19 @@ describe('fault: the PSP confirms what the gateway must refuse', () => {
     const back = await chooseOutcome(api, payment.id, 'success');
     assert.equal(back.status, 303, 'the customer is answered: the result page');
 
-    const row = await waitFor('the payment to be recorded failed', async () => {
-      const r = await s.db.selectFrom('payments').select(['status', 'failure_code', 'reference_id', 'paid_at', 'refunded_amount']).where('id', '=', payment.id).executeTakeFirstOrThrow();
-      return r.status === 'created' ? undefined : r;
-    }, 180_000, 500);
+    const row = await waitFor(
+      'the payment to be recorded failed',
+      async () => {
+        const r = await s.db
+          .selectFrom('payments')
+          .select(['status', 'failure_code', 'reference_id', 'paid_at', 'refunded_amount'])
+          .where('id', '=', payment.id)
+          .executeTakeFirstOrThrow();
+        return r.status === 'created' ? undefined : r;
+      },
+      180_000,
+      500,
+    );
     assert.equal(row.status, 'failed');
     assert.equal(row.failure_code, 'confirmation_mismatch');
     assert.equal(row.paid_at, null);
@@ -61,14 +79,26 @@ describe('fault: the PSP confirms what the gateway must refuse', () => {
 
     // At SEP: verified once, reversed once although asked twice (the first answer was lost), never settled.
     const kinds = await operationsAtSep(payment.id);
-    assert.deepEqual([count(kinds, 'confirm'), count(kinds, 'reverse'), count(kinds, 'settle')], [1, 1, 0], kinds.join(','));
+    assert.deepEqual(
+      [count(kinds, 'confirm'), count(kinds, 'reverse'), count(kinds, 'settle')],
+      [1, 1, 0],
+      kinds.join(','),
+    );
     const unanswered = (await bankFaults()).answered.reverse?.timeout ?? 0;
     assert.equal(unanswered, 1, 'the first reversal went unanswered, so it was asked again');
-    const [txn] = (await bankAdmin<{ transactions: { reversed_at?: string }[] }>(`/admin/transactions?res_num=${encodeURIComponent(payment.id)}`)).transactions;
+    const [txn] = (
+      await bankAdmin<{ transactions: { reversed_at?: string }[] }>(
+        `/admin/transactions?res_num=${encodeURIComponent(payment.id)}`,
+      )
+    ).transactions;
     assert.ok(txn?.reversed_at !== undefined, 'the money is back with the customer');
 
     // The alert's counter, on the worker that refused it: once.
-    const refused = valueOf(await scrape(metrics), 'dargah_psp_confirmation_refused_total', { psp: 'sep', reason: 'amount', reversal: 'reversed' });
+    const refused = valueOf(await scrape(metrics), 'dargah_psp_confirmation_refused_total', {
+      psp: 'sep',
+      reason: 'amount',
+      reversal: 'reversed',
+    });
     assert.equal(refused - refusedBefore, 1);
     assert.deepEqual(await recordsDifferingFromWorkflows(s, [payment.id]), []);
 
@@ -76,6 +106,11 @@ describe('fault: the PSP confirms what the gateway must refuse', () => {
     const check = await cliWith({ DATABASE_URL: s.databaseUrl }, 'ledger', 'check', '--json');
     assert.equal(check.code, 0, check.stderr);
     assert.equal((JSON.parse(check.stdout) as { ok: boolean }).ok, true, check.stdout);
-    recordFigures('14-confirmation-refused', { reversed_at_psp: count(kinds, 'reverse'), reversal_asked: unanswered + 1, alert_counter: refused - refusedBefore, ledger_check: true });
+    recordFigures('14-confirmation-refused', {
+      reversed_at_psp: count(kinds, 'reverse'),
+      reversal_asked: unanswered + 1,
+      alert_counter: refused - refusedBefore,
+      ledger_check: true,
+    });
   });
 });

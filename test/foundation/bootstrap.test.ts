@@ -13,7 +13,10 @@ const run = promisify(execFile);
 
 async function start(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'tools/launcher/main.ts', 'start'], { env: { ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'tools/launcher/main.ts', 'start'], {
+      env: { ...env },
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -21,7 +24,11 @@ async function start(env: Record<string, string>): Promise<{ code: number; stdou
   }
 }
 
-const minimalEnv = () => ({ PATH: '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'dargah-cache-')) });
+const minimalEnv = () => ({
+  PATH: '/usr/bin:/bin',
+  HOME: process.env.HOME ?? '/root',
+  XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'dargah-cache-')),
+});
 
 describe('npm start without its prerequisites', () => {
   it('MySQL unreachable: one sentence that says to start MySQL or set DATABASE_URL', async () => {
@@ -40,7 +47,10 @@ describe('npm start without its prerequisites', () => {
     assert.equal(result.code, 1);
     const lines = result.stderr.trim().split('\n');
     assert.equal(lines.length, 1, result.stderr);
-    assert.match(lines[0]!, /^Go was not found, and it builds the Temporal CLI v[0-9.]+: install Go 1.22 or newer, or install the Temporal CLI/);
+    assert.match(
+      lines[0]!,
+      /^Go was not found, and it builds the Temporal CLI v[0-9.]+: install Go 1.22 or newer, or install the Temporal CLI/,
+    );
   });
 
   it('a bad setting: one sentence that names the variable', async () => {

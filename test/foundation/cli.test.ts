@@ -15,11 +15,26 @@ describe('operator CLI: merchants create', () => {
     const out = JSON.parse(result.stdout) as { merchant_id: string; test_key: string; test_key_id: string };
     assert.match(out.test_key, /^sk_test_[A-Za-z0-9_-]{43}$/);
 
-    const merchant = await h.db.selectFrom('merchants').selectAll().where('id', '=', out.merchant_id).executeTakeFirstOrThrow();
+    const merchant = await h.db
+      .selectFrom('merchants')
+      .selectAll()
+      .where('id', '=', out.merchant_id)
+      .executeTakeFirstOrThrow();
     assert.equal(merchant.name, 'Ketab Shop');
-    const domains = await h.db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', out.merchant_id).execute();
-    assert.deepEqual(domains.map((d) => d.domain), ['ketab.example']);
-    const key = await h.db.selectFrom('api_keys').selectAll().where('id', '=', out.test_key_id).executeTakeFirstOrThrow();
+    const domains = await h.db
+      .selectFrom('merchant_domains')
+      .select('domain')
+      .where('merchant_id', '=', out.merchant_id)
+      .execute();
+    assert.deepEqual(
+      domains.map((d) => d.domain),
+      ['ketab.example'],
+    );
+    const key = await h.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', out.test_key_id)
+      .executeTakeFirstOrThrow();
     assert.equal(key.mode, 'test');
     assert.deepEqual(key.key_hash, createHash('sha256').update(out.test_key).digest());
     assert.ok(out.test_key.startsWith(key.prefix));

@@ -9,7 +9,11 @@ import { request } from '../support/http.ts';
 
 type Checks = { mysql: { ok: boolean }; temporal: { ok: boolean } };
 
-function assertError(res: { status: number; headers: Headers; body: Record<string, unknown> }, status: number, code: string) {
+function assertError(
+  res: { status: number; headers: Headers; body: Record<string, unknown> },
+  status: number,
+  code: string,
+) {
   assert.equal(res.status, status);
   assert.equal(res.body.code, code);
   assert.equal(typeof res.body.message, 'string');
@@ -63,17 +67,27 @@ describe('the HTTP error model', () => {
   });
 
   it('answers a non-JSON body with 415 unsupported_media_type', async () => {
-    const res = await request(baseUrl, 'POST', '/api/v1/payments', { key, rawBody: 'amount=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await request(baseUrl, 'POST', '/api/v1/payments', {
+      key,
+      rawBody: 'amount=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assertError(res, 415, 'unsupported_media_type');
   });
 
   it('answers broken JSON with 400 invalid_json', async () => {
-    const res = await request(baseUrl, 'POST', '/api/v1/payments', { key, rawBody: '{"amount": 1,', headers: { 'content-type': 'application/json' } });
+    const res = await request(baseUrl, 'POST', '/api/v1/payments', {
+      key,
+      rawBody: '{"amount": 1,',
+      headers: { 'content-type': 'application/json' },
+    });
     assertError(res, 400, 'invalid_json');
   });
 
   it('answers headers over 16 KB, which Node refuses before the app, with 431 in the same JSON shape', async () => {
-    const res = await fetch(`${baseUrl}/api/v1/payments`, { headers: { authorization: `Bearer ${key}`, 'x-padding': 'p'.repeat(20_000) } });
+    const res = await fetch(`${baseUrl}/api/v1/payments`, {
+      headers: { authorization: `Bearer ${key}`, 'x-padding': 'p'.repeat(20_000) },
+    });
     const body = (await res.json()) as Record<string, unknown>;
     assertError({ status: res.status, headers: res.headers, body }, 431, 'request_header_too_large');
   });

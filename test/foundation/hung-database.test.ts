@@ -72,9 +72,11 @@ describe('a MySQL that hangs instead of dying', () => {
     proxy.freeze();
     try {
       const calls: (() => Promise<TestResponse<unknown>>)[] = [];
-      for (let i = 1; i <= 4; i++) calls.push(() => createPayment(base, key, { merchant_reference: `hung-${i}` }, `hung-${i}`));
+      for (let i = 1; i <= 4; i++)
+        calls.push(() => createPayment(base, key, { merchant_reference: `hung-${i}` }, `hung-${i}`));
       for (let i = 0; i < 4; i++) calls.push(() => request(base, 'GET', '/api/v1/payments', { key }));
-      for (let i = 0; i < 4; i++) calls.push(() => request(base, 'GET', `/api/v1/payments/${first.body.payment.id}`, { key }));
+      for (let i = 0; i < 4; i++)
+        calls.push(() => request(base, 'GET', `/api/v1/payments/${first.body.payment.id}`, { key }));
       // Twice as many requests as the pool has connections: some wait for a connection, some for an answer.
       const answers = await answeredWithin('the requests', 30_000, Promise.all(calls.map((call) => call())));
       for (const res of answers) {
@@ -89,13 +91,26 @@ describe('a MySQL that hangs instead of dying', () => {
       proxy.thaw();
     }
 
-    await waitFor('the gateway to serve again', async () => ((await request(base, 'GET', '/api/v1/payments', { key })).status === 200 ? true : undefined), 20_000, 200);
+    await waitFor(
+      'the gateway to serve again',
+      async () => ((await request(base, 'GET', '/api/v1/payments', { key })).status === 200 ? true : undefined),
+      20_000,
+      200,
+    );
     for (let i = 1; i <= 4; i++) {
       const retried = await createPayment(base, key, { merchant_reference: `hung-${i}` }, `hung-${i}`);
       assert.equal(retried.status, 201, retried.text);
     }
-    const rows = await h.db.selectFrom('payments').select('merchant_reference').where('merchant_id', '=', merchantId).execute();
-    assert.deepEqual(rows.map((r) => r.merchant_reference).sort(), ['hung-0', 'hung-1', 'hung-2', 'hung-3', 'hung-4'], 'each create exactly once');
+    const rows = await h.db
+      .selectFrom('payments')
+      .select('merchant_reference')
+      .where('merchant_id', '=', merchantId)
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => r.merchant_reference).sort(),
+      ['hung-0', 'hung-1', 'hung-2', 'hung-3', 'hung-4'],
+      'each create exactly once',
+    );
   });
 
   it("an activity's query fails instead of hanging, so Temporal retries the activity", async () => {
@@ -103,11 +118,20 @@ describe('a MySQL that hangs instead of dying', () => {
     const { key } = await newMerchant();
     const created = await createPayment(h.baseUrl, key);
     assert.equal(created.status, 201);
-    const payment: Payment = (created.body).payment;
+    const payment: Payment = created.body.payment;
     // The worker's own pool, with the timeouts the worker takes from its configuration, and a connection already open.
-    const { db: workerDb } = createDatabase(proxiedUrl, { poolSize: 1, queryTimeoutMs: 1_000, acquireTimeoutMs: 1_000 });
+    const { db: workerDb } = createDatabase(proxiedUrl, {
+      poolSize: 1,
+      queryTimeoutMs: 1_000,
+      acquireTimeoutMs: 1_000,
+    });
     await sql`select 1`.execute(workerDb);
-    const records = createRecordActivities({ db: workerDb, logger: h.logger, temporal: h.temporal.client, config: h.config });
+    const records = createRecordActivities({
+      db: workerDb,
+      logger: h.logger,
+      temporal: h.temporal.client,
+      config: h.config,
+    });
     proxy.freeze();
     try {
       const failure = await answeredWithin(
@@ -127,7 +151,11 @@ describe('a MySQL that hangs instead of dying', () => {
 
   it('bounds a slow query and replaces its connection, but lets the migration lock wait for another process', async () => {
     const h = await getHarness();
-    const { db: tight } = createDatabase(h.config.DATABASE_URL, { poolSize: 2, queryTimeoutMs: 300, acquireTimeoutMs: 1_000 });
+    const { db: tight } = createDatabase(h.config.DATABASE_URL, {
+      poolSize: 2,
+      queryTimeoutMs: 300,
+      acquireTimeoutMs: 1_000,
+    });
     const { db: holder } = createDatabase(h.config.DATABASE_URL, { poolSize: 1 });
     try {
       const slow = await sql`select sleep(2)`.execute(tight).then(
@@ -136,7 +164,11 @@ describe('a MySQL that hangs instead of dying', () => {
       );
       assert.equal((slow as { code?: string }).code, 'PROTOCOL_SEQUENCE_TIMEOUT');
       assert.ok(isMysqlUnavailable(slow));
-      assert.deepEqual((await sql<{ one: number }>`select 1 as one`.execute(tight)).rows, [{ one: 1 }], 'the pool serves on a fresh connection');
+      assert.deepEqual(
+        (await sql<{ one: number }>`select 1 as one`.execute(tight)).rows,
+        [{ one: 1 }],
+        'the pool serves on a fresh connection',
+      );
       // Another process migrating holds the server-wide lock for a second: the migrator waits for it (Kysely's get_lock).
       const lock = `dargah_test_lock_${Date.now()}`;
       await holder.connection().execute(async (c) => {

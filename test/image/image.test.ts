@@ -55,7 +55,11 @@ describe('the production image (buildah, podman)', function () {
     url.pathname = `/${databaseName(process.env.DATABASE_URL!)}_image`;
     databaseUrl = url.toString();
     await recreateDatabase(databaseUrl);
-    const created = spawnSync(process.env.TEMPORAL_CLI!, ['operator', 'namespace', 'create', '--namespace', namespace, '--address', process.env.TEMPORAL_ADDRESS!], { encoding: 'utf8' });
+    const created = spawnSync(
+      process.env.TEMPORAL_CLI!,
+      ['operator', 'namespace', 'create', '--namespace', namespace, '--address', process.env.TEMPORAL_ADDRESS!],
+      { encoding: 'utf8' },
+    );
     assert.equal(created.status, 0, created.stderr);
     mailbox = await startMailbox();
     env = {
@@ -82,7 +86,11 @@ describe('the production image (buildah, podman)', function () {
   after(async () => {
     // Each container's log is kept for whoever reads a failure (test-artifacts/image/).
     mkdirSync(join('test-artifacts', 'image'), { recursive: true });
-    for (const r of running) writeFileSync(join('test-artifacts', 'image', `${r.name}.log`), podman(['logs', r.name]).stdout + podman(['logs', r.name]).stderr);
+    for (const r of running)
+      writeFileSync(
+        join('test-artifacts', 'image', `${r.name}.log`),
+        podman(['logs', r.name]).stdout + podman(['logs', r.name]).stderr,
+      );
     for (const r of running) podman(['rm', '--force', '--time', '0', r.name]);
     await mailbox?.close();
   });
@@ -91,21 +99,36 @@ describe('the production image (buildah, podman)', function () {
   // --no-healthcheck: podman schedules health checks with systemd timers, which this machine
   // lacks; the test runs the image's health check command itself (healthCheck below).
   const runArgs = (name: string, extraEnv: Record<string, string> = {}) => [
-    'run', '--rm', '--name', name, '--network', 'host', '--read-only', '--no-healthcheck',
+    'run',
+    '--rm',
+    '--name',
+    name,
+    '--network',
+    'host',
+    '--read-only',
+    '--no-healthcheck',
     ...Object.entries({ ...env, ...extraEnv }).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
     TAG,
   ];
   function start(role: string, extraEnv: Record<string, string> = {}): Running {
     const name = `dargah-${role}-${runId}`;
     let text = '';
-    const child = spawn('podman', [...runArgs(name, extraEnv), role], { env: podmanEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    const child = spawn('podman', [...runArgs(name, extraEnv), role], {
+      env: podmanEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [child.stdout, child.stderr])
+      stream.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const r = { name, child, output: () => text, exited };
     running.push(r);
     return r;
   }
-  const once = (role: string, args: string[]) => spawnSync('podman', [...runArgs(`dargah-${role}-${randomUUID().slice(0, 8)}`), role, ...args], { env: podmanEnv, encoding: 'utf8' });
+  const once = (role: string, args: string[]) =>
+    spawnSync('podman', [...runArgs(`dargah-${role}-${randomUUID().slice(0, 8)}`), role, ...args], {
+      env: podmanEnv,
+      encoding: 'utf8',
+    });
   /** The image's HEALTHCHECK command, run inside a container: its exit code. */
   function healthCheck(r: Running): number | null {
     const [image] = JSON.parse(podman(['image', 'inspect', TAG]).stdout) as { Healthcheck: { Test: string[] } }[];
@@ -126,14 +149,26 @@ describe('the production image (buildah, podman)', function () {
   }
 
   it('runs as a non-root user, holds compiled JavaScript and production dependencies only, and is under 250 MB', () => {
-    const [image] = JSON.parse(podman(['image', 'inspect', TAG]).stdout) as { Size: number; Config: { User: string; Labels: Record<string, string> }; Healthcheck?: { Test: string[] } }[];
+    const [image] = JSON.parse(podman(['image', 'inspect', TAG]).stdout) as {
+      Size: number;
+      Config: { User: string; Labels: Record<string, string> };
+      Healthcheck?: { Test: string[] };
+    }[];
     assert.equal(image!.Config.User, '10001:10001');
-    for (const label of ['version', 'revision', 'source']) assert.ok(image!.Config.Labels[`org.opencontainers.image.${label}`], `OCI label ${label}`);
+    for (const label of ['version', 'revision', 'source'])
+      assert.ok(image!.Config.Labels[`org.opencontainers.image.${label}`], `OCI label ${label}`);
     assert.ok(image!.Healthcheck?.Test.join(' ').includes('/healthz'), 'a health check on /healthz');
     // Every package the lockfile marks dev-only (needed by no production dependency), by its install path.
-    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-    const devOnly = Object.entries(lock.packages).filter(([path, p]) => p.dev === true && path.startsWith('node_modules/')).map(([path]) => path);
-    assert.ok(devOnly.includes('node_modules/typescript') && devOnly.includes('node_modules/tsx'), 'the lockfile marks the dev tools dev-only');
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
+    const devOnly = Object.entries(lock.packages)
+      .filter(([path, p]) => p.dev === true && path.startsWith('node_modules/'))
+      .map(([path]) => path);
+    assert.ok(
+      devOnly.includes('node_modules/typescript') && devOnly.includes('node_modules/tsx'),
+      'the lockfile marks the dev tools dev-only',
+    );
     // Inside the image, by its own Node: who it runs as, and what /app holds.
     const probe = `
       const { readdirSync, existsSync } = require('node:fs');
@@ -144,16 +179,39 @@ describe('the production image (buildah, podman)', function () {
         dev: ${JSON.stringify(devOnly)}.filter((path) => existsSync('/app/' + path)),
         bundle: existsSync('/app/dist/workflow-bundle.js'),
       }));`;
-    const result = podman(['run', '--rm', '--read-only', '--no-healthcheck', '--entrypoint', '/usr/local/bin/node', TAG, '-e', probe]);
+    const result = podman([
+      'run',
+      '--rm',
+      '--read-only',
+      '--no-healthcheck',
+      '--entrypoint',
+      '/usr/local/bin/node',
+      TAG,
+      '-e',
+      probe,
+    ]);
     assert.equal(result.status, 0, result.stderr);
-    const inside = JSON.parse(result.stdout) as { uid: number; node: string; typescript: string[]; dev: string[]; bundle: boolean };
+    const inside = JSON.parse(result.stdout) as {
+      uid: number;
+      node: string;
+      typescript: string[];
+      dev: string[];
+      bundle: boolean;
+    };
     assert.notEqual(inside.uid, 0, 'not root');
     assert.match(inside.node, /^v24\./);
     assert.deepEqual(inside.typescript, [], 'no TypeScript files');
     assert.deepEqual(inside.dev, [], 'no dev dependencies');
     assert.ok(inside.bundle, 'the prebuilt workflow bundle');
-    const compressed = Number(spawnSync('sh', ['-c', `podman save --format docker-archive ${TAG} | gzip -1 | wc -c`], { env: podmanEnv, encoding: 'utf8' }).stdout.trim());
-    say(`image: ${(image!.Size / MB).toFixed(0)} MB unpacked, ${(compressed / MB).toFixed(0)} MB as a gzip-compressed archive`);
+    const compressed = Number(
+      spawnSync('sh', ['-c', `podman save --format docker-archive ${TAG} | gzip -1 | wc -c`], {
+        env: podmanEnv,
+        encoding: 'utf8',
+      }).stdout.trim(),
+    );
+    say(
+      `image: ${(image!.Size / MB).toFixed(0)} MB unpacked, ${(compressed / MB).toFixed(0)} MB as a gzip-compressed archive`,
+    );
     assert.ok(image!.Size < 250 * MB, `the image is ${(image!.Size / MB).toFixed(0)} MB`);
   });
 
@@ -165,22 +223,45 @@ describe('the production image (buildah, podman)', function () {
 
     const bankPort = new URL(env.SANDBOX_BANK_URL!).port;
     // The gateway's API listens on a port of its own: the simulator sends customers back to any loopback port.
-    const bank = start('bank-sim', { BANK_SIM_PORT: bankPort, BANK_SIM_HOST: '127.0.0.1', BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*', HEALTHCHECK_URL: `${env.SANDBOX_BANK_URL}/healthz` });
-    await until('the bank simulator ready', async () => ((await fetch(`${env.SANDBOX_BANK_URL}/healthz`).catch(() => undefined))?.ok ? true : undefined), 60);
+    const bank = start('bank-sim', {
+      BANK_SIM_PORT: bankPort,
+      BANK_SIM_HOST: '127.0.0.1',
+      BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
+      HEALTHCHECK_URL: `${env.SANDBOX_BANK_URL}/healthz`,
+    });
+    await until(
+      'the bank simulator ready',
+      async () => ((await fetch(`${env.SANDBOX_BANK_URL}/healthz`).catch(() => undefined))?.ok ? true : undefined),
+      60,
+    );
     assert.equal(healthCheck(bank), 0, 'the bank simulator is healthy');
 
     const startedAt = Date.now();
     const worker = start('worker', { HEALTHCHECK_URL: `http://127.0.0.1:${env.WORKER_METRICS_PORT}/metrics` });
-    const line = await until('the worker running', () => worker.output().split('\n').find((l) => l.includes('"worker running"')), 120);
+    const line = await until(
+      'the worker running',
+      () =>
+        worker
+          .output()
+          .split('\n')
+          .find((l) => l.includes('"worker running"')),
+      120,
+    );
     // Wall time depends on the machine's load; the CPU time the start took is the figure that does not.
-    say(`worker container running ${((Date.now() - startedAt) / 1000).toFixed(1)} s after podman run, having used ${cpuSeconds(worker).toFixed(1)} s of CPU`);
+    say(
+      `worker container running ${((Date.now() - startedAt) / 1000).toFixed(1)} s after podman run, having used ${cpuSeconds(worker).toFixed(1)} s of CPU`,
+    );
     assert.equal(healthCheck(worker), 0, 'the worker is healthy (its metrics answer)');
     assert.match(line, /"workflowBundle":"prebuilt"/);
     assert.match(line, /"node":"v24\./);
 
     const api = start('api');
     const base = `http://127.0.0.1:${env.PORT}`;
-    await until('the API ready', async () => ((await fetch(`${base}/readyz`).catch(() => undefined))?.ok ? true : undefined), 120);
+    await until(
+      'the API ready',
+      async () => ((await fetch(`${base}/readyz`).catch(() => undefined))?.ok ? true : undefined),
+      120,
+    );
     assert.match(api.output(), /"node":"v24\./);
     assert.equal(healthCheck(api), 0, 'the API is healthy');
 
@@ -190,7 +271,11 @@ describe('the production image (buildah, podman)', function () {
     const call = async <T>(path: string, body?: unknown) => {
       const res = await fetch(`${base}/api/v1${path}`, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'idempotency-key': randomUUID(),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       return { status: res.status, body: (await res.json()) as T };
@@ -212,15 +297,24 @@ describe('the production image (buildah, podman)', function () {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
       const hooks = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-      const endpoint = await call<{ secret: string }>('/webhook_endpoints', { url: hooks, events: ['payment.verified'] });
+      const endpoint = await call<{ secret: string }>('/webhook_endpoints', {
+        url: hooks,
+        events: ['payment.verified'],
+      });
       assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
 
       type Payment = { payment: { id: string; status: string } };
       /** A payment through create, the bank simulator and verify: its id. */
       const verifiedPayment = async (reference: string) => {
-        const payment = await call<Payment>('/payments', { amount: 150_000, callback_url: 'http://localhost:8000/return', merchant_reference: reference });
+        const payment = await call<Payment>('/payments', {
+          amount: 150_000,
+          callback_url: 'http://localhost:8000/return',
+          merchant_reference: reference,
+        });
         assert.equal(payment.status, 201, JSON.stringify(payment.body));
-        const paid = await call<Payment>(`/test_helpers/payments/${payment.body.payment.id}/bank_outcome`, { outcome: 'success' });
+        const paid = await call<Payment>(`/test_helpers/payments/${payment.body.payment.id}/bank_outcome`, {
+          outcome: 'success',
+        });
         assert.equal(paid.body.payment?.status, 'paid', JSON.stringify(paid.body));
         const verified = await call<Payment>(`/payments/${payment.body.payment.id}/verify`, { amount: 150_000 });
         assert.equal(verified.status, 200, JSON.stringify(verified.body));
@@ -228,7 +322,11 @@ describe('the production image (buildah, podman)', function () {
         return payment.body.payment.id;
       };
       const paymentId = await verifiedPayment(`image-${runId}`);
-      const delivery = await until('the payment.verified webhook', () => deliveries.find((d) => d.body.includes(paymentId)), 60);
+      const delivery = await until(
+        'the payment.verified webhook',
+        () => deliveries.find((d) => d.body.includes(paymentId)),
+        60,
+      );
       const event = new Webhook(endpoint.body.secret).verify(delivery.body, delivery.headers) as { type: string };
       assert.equal(event.type, 'payment.verified');
 
@@ -236,13 +334,24 @@ describe('the production image (buildah, podman)', function () {
       // finishes the delivery and records it as one successful attempt, then exits 0.
       holdMs = 5_000;
       const secondId = await verifiedPayment(`image-${runId}-2`);
-      const inFlight = await until('the second webhook in flight', () => deliveries.find((d) => d.body.includes(secondId)), 60);
+      const inFlight = await until(
+        'the second webhook in flight',
+        () => deliveries.find((d) => d.body.includes(secondId)),
+        60,
+      );
       assert.equal(inFlight.answered, false);
       assert.equal(await stop(worker), 0, worker.output());
-      assert.ok(inFlight.answered, `the receiver answered before the worker exited:\n${worker.output().split('\n').slice(-15).join('\n')}`);
+      assert.ok(
+        inFlight.answered,
+        `the receiver answered before the worker exited:\n${worker.output().split('\n').slice(-15).join('\n')}`,
+      );
       const shown = await call<{ attempts: { succeeded: boolean }[] }>(`/events/${inFlight.headers['webhook-id']}`);
       assert.equal(shown.status, 200, JSON.stringify(shown.body));
-      assert.deepEqual(shown.body.attempts.map((a) => a.succeeded), [true], 'one attempt, and it succeeded');
+      assert.deepEqual(
+        shown.body.attempts.map((a) => a.succeeded),
+        [true],
+        'one attempt, and it succeeded',
+      );
 
       // SIGTERM to the API while requests keep coming: each answers, or is refused once the
       // listener is closed; none is cut off mid-way. The container exits 0.
@@ -251,7 +360,9 @@ describe('the production image (buildah, podman)', function () {
       const clients = Array.from({ length: 4 }, async () => {
         while (sending) {
           try {
-            const res = await fetch(`${base}/api/v1/payments/${paymentId}`, { headers: { authorization: `Bearer ${key}` } });
+            const res = await fetch(`${base}/api/v1/payments/${paymentId}`, {
+              headers: { authorization: `Bearer ${key}` },
+            });
             await res.text();
             outcomes.push(String(res.status));
           } catch (error) {
@@ -265,7 +376,11 @@ describe('the production image (buildah, podman)', function () {
       assert.equal(await stop(api), 0, api.output());
       sending = false;
       await Promise.all(clients);
-      assert.deepEqual([...new Set(outcomes)].filter((o) => o !== '200' && o !== 'ECONNREFUSED'), [], `every request answered or refused: ${outcomes.length} sent`);
+      assert.deepEqual(
+        [...new Set(outcomes)].filter((o) => o !== '200' && o !== 'ECONNREFUSED'),
+        [],
+        `every request answered or refused: ${outcomes.length} sent`,
+      );
       assert.ok(outcomes.filter((o) => o === '200').length >= 20);
       assert.match(api.output(), /"node":"v24\./);
     } finally {

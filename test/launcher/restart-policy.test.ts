@@ -1,6 +1,11 @@
 /** The launcher's restart rules, on a clock of our own: backoff, its reset, the crash-loop limit. */
 import assert from 'node:assert/strict';
-import { DEFAULT_RESTART_POLICY, describeExit, restartPolicyFromEnv, RestartTracker } from '../../tools/launcher/supervisor.ts';
+import {
+  DEFAULT_RESTART_POLICY,
+  describeExit,
+  restartPolicyFromEnv,
+  RestartTracker,
+} from '../../tools/launcher/supervisor.ts';
 
 const S = 1000;
 
@@ -25,7 +30,13 @@ describe('npm start restart policy', () => {
 
   it('starts again from 1 s after a run of 60 s', () => {
     const tracker = new RestartTracker({ ...DEFAULT_RESTART_POLICY, crashLimit: 100 });
-    const waits = [tracker.onExit(0, 1 * S), tracker.onExit(2 * S, 3 * S), tracker.onExit(5 * S, 6 * S), tracker.onExit(7 * S, 67 * S), tracker.onExit(68 * S, 69 * S)];
+    const waits = [
+      tracker.onExit(0, 1 * S),
+      tracker.onExit(2 * S, 3 * S),
+      tracker.onExit(5 * S, 6 * S),
+      tracker.onExit(7 * S, 67 * S),
+      tracker.onExit(68 * S, 69 * S),
+    ];
     assert.deepEqual(
       waits.map((d) => (d.giveUp ? 'give up' : d.delayMs / S)),
       [1, 2, 4, 1, 2],
@@ -49,9 +60,19 @@ describe('npm start restart policy', () => {
 
   it('reads the crash-loop limits from SUPERVISOR_CRASH_LIMIT and SUPERVISOR_CRASH_WINDOW_SECONDS, refusing nonsense', () => {
     assert.deepEqual(restartPolicyFromEnv({}), DEFAULT_RESTART_POLICY);
-    assert.deepEqual(restartPolicyFromEnv({ SUPERVISOR_CRASH_LIMIT: '3', SUPERVISOR_CRASH_WINDOW_SECONDS: '30' }), { ...DEFAULT_RESTART_POLICY, crashLimit: 3, crashWindowMs: 30_000 });
-    assert.throws(() => restartPolicyFromEnv({ SUPERVISOR_CRASH_LIMIT: '0' }), /SUPERVISOR_CRASH_LIMIT must be a positive whole number/);
-    assert.throws(() => restartPolicyFromEnv({ SUPERVISOR_CRASH_WINDOW_SECONDS: 'two minutes' }), /SUPERVISOR_CRASH_WINDOW_SECONDS/);
+    assert.deepEqual(restartPolicyFromEnv({ SUPERVISOR_CRASH_LIMIT: '3', SUPERVISOR_CRASH_WINDOW_SECONDS: '30' }), {
+      ...DEFAULT_RESTART_POLICY,
+      crashLimit: 3,
+      crashWindowMs: 30_000,
+    });
+    assert.throws(
+      () => restartPolicyFromEnv({ SUPERVISOR_CRASH_LIMIT: '0' }),
+      /SUPERVISOR_CRASH_LIMIT must be a positive whole number/,
+    );
+    assert.throws(
+      () => restartPolicyFromEnv({ SUPERVISOR_CRASH_WINDOW_SECONDS: 'two minutes' }),
+      /SUPERVISOR_CRASH_WINDOW_SECONDS/,
+    );
   });
 
   it('names an exit by its signal, else its code', () => {

@@ -144,7 +144,13 @@ describe('npm start supervises its processes', function () {
       'supervision-launcher',
     );
     const startedAt = Date.now();
-    const key = (await launcher.waitForLine(/^ {2}Demo test key \(merchant "Demo Shop", domain localhost\): (sk_test_\S+)$/, 0, 150_000)).match[1]!;
+    const key = (
+      await launcher.waitForLine(
+        /^ {2}Demo test key \(merchant "Demo Shop", domain localhost\): (sk_test_\S+)$/,
+        0,
+        150_000,
+      )
+    ).match[1]!;
     const readyMs = Date.now() - startedAt;
     db = createDatabase(databaseUrl, { poolSize: 2 }).db;
     const [workerPid] = launcher.pidsOf('worker');
@@ -184,11 +190,26 @@ describe('npm start supervises its processes', function () {
       }
     };
     const duringOutage = Promise.all([
-      ...verifiedLater.map((p) => untilDone('verify', () => api.post(`/payments/${p.id}/verify`, { amount: p.amount }), 200)),
-      untilDone('refund', () => api.post(`/payments/${refunded.id}/refunds`, { destination_iban: REFUND_IBAN }, { idempotencyKey: `supervision-refund-${refunded.id}` }), 201),
+      ...verifiedLater.map((p) =>
+        untilDone('verify', () => api.post(`/payments/${p.id}/verify`, { amount: p.amount }), 200),
+      ),
+      untilDone(
+        'refund',
+        () =>
+          api.post(
+            `/payments/${refunded.id}/refunds`,
+            { destination_iban: REFUND_IBAN },
+            { idempotencyKey: `supervision-refund-${refunded.id}` },
+          ),
+        201,
+      ),
     ]);
 
-    const exitLine = await launcher.waitForLine(/^worker exited \(signal SIGKILL\) after running .+; restarting it in 1 s\.$/, killIndex, 10_000);
+    const exitLine = await launcher.waitForLine(
+      /^worker exited \(signal SIGKILL\) after running .+; restarting it in 1 s\.$/,
+      killIndex,
+      10_000,
+    );
     const restarted = await launcher.waitForLine(/^worker started \(pid (\d+)\)\.$/, exitLine.index, 10_000);
     const running = await launcher.waitForLine(/"name":"worker".*"msg":"worker running"/, restarted.index, 60_000);
     const workerDownMs = running.line.at - workerKilledAt;
@@ -208,19 +229,33 @@ describe('npm start supervises its processes', function () {
     process.kill(apiPid, 'SIGKILL');
     const apiKilledAt = Date.now();
     let refusedWhileApiDown = 0;
-    await waitFor('the API to answer /readyz again', async () => {
-      try {
-        const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
-        return res.status === 200 ? true : undefined;
-      } catch {
-        refusedWhileApiDown += 1;
-        return undefined;
-      }
-    }, 60_000, 100);
+    await waitFor(
+      'the API to answer /readyz again',
+      async () => {
+        try {
+          const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
+          return res.status === 200 ? true : undefined;
+        } catch {
+          refusedWhileApiDown += 1;
+          return undefined;
+        }
+      },
+      60_000,
+      100,
+    );
     const apiDownMs = Date.now() - apiKilledAt;
-    await launcher.waitForLine(/^api exited \(signal SIGKILL\) after running .+; restarting it in 1 s\.$/, apiKillIndex, 1_000);
-    const newApiPid = Number((await launcher.waitForLine(/^api started \(pid (\d+)\)\.$/, apiKillIndex, 1_000)).match[1]);
-    assert.equal((await api.get<{ payment: Payment }>(`/payments/${verifiedLater[0]!.id}`)).body.payment.status, 'verified');
+    await launcher.waitForLine(
+      /^api exited \(signal SIGKILL\) after running .+; restarting it in 1 s\.$/,
+      apiKillIndex,
+      1_000,
+    );
+    const newApiPid = Number(
+      (await launcher.waitForLine(/^api started \(pid (\d+)\)\.$/, apiKillIndex, 1_000)).match[1],
+    );
+    assert.equal(
+      (await api.get<{ payment: Payment }>(`/payments/${verifiedLater[0]!.id}`)).body.payment.status,
+      'verified',
+    );
 
     // kill -9 of the Temporal dev server, timers pending: restarted on the same port and
     // SQLite file, the API says 503 meanwhile and is ready again afterwards.
@@ -228,16 +263,31 @@ describe('npm start supervises its processes', function () {
     probes = [probe('/readyz'), probe(`/api/v1/payments/${reversed[0]!.id}`, { authorization: `Bearer ${key}` })];
     process.kill(temporalPid, 'SIGKILL');
     const temporalKilledAt = Date.now();
-    await launcher.waitForLine(/^Temporal dev server exited \(signal SIGKILL\) after running .+; restarting it in 1 s\.$/, temporalKillIndex, 10_000);
-    const newTemporalPid = Number((await launcher.waitForLine(/^Temporal dev server started \(pid (\d+)\)\.$/, temporalKillIndex, 10_000)).match[1]);
-    await waitFor('the API to be ready again after the Temporal restart', async () => {
-      const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
-      return res.status === 200 ? true : undefined;
-    }, 60_000, 200);
+    await launcher.waitForLine(
+      /^Temporal dev server exited \(signal SIGKILL\) after running .+; restarting it in 1 s\.$/,
+      temporalKillIndex,
+      10_000,
+    );
+    const newTemporalPid = Number(
+      (await launcher.waitForLine(/^Temporal dev server started \(pid (\d+)\)\.$/, temporalKillIndex, 10_000)).match[1],
+    );
+    await waitFor(
+      'the API to be ready again after the Temporal restart',
+      async () => {
+        const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
+        return res.status === 200 ? true : undefined;
+      },
+      60_000,
+      200,
+    );
     const temporalDownMs = Date.now() - temporalKilledAt;
     const temporalOutage = await Promise.all(probes.map((p) => p.stop()));
     for (const p of temporalOutage) {
-      assert.deepEqual(p.unanswered, [], `every probe of ${p.url} during the Temporal outage was answered (200 or 503)`);
+      assert.deepEqual(
+        p.unanswered,
+        [],
+        `every probe of ${p.url} during the Temporal outage was answered (200 or 503)`,
+      );
       assert.equal(p.unavailableWithoutRetryAfter, 0);
     }
 
@@ -248,27 +298,51 @@ describe('npm start supervises its processes', function () {
       ...verifiedLater.map((p) => [p.id, 'verified'] as const),
       ...reversed.map((p) => [p.id, 'reversed'] as const),
     ]);
-    await waitFor('every payment to be final in MySQL', async () => {
-      const rows = await db!.selectFrom('payments').select(['id', 'status']).where('id', 'in', ids).execute();
-      const refunds = await db!.selectFrom('refunds').select('status').where('payment_id', '=', refunded.id).execute();
-      const final = rows.every((r) => r.status === expected.get(r.id)) && refunds.length === 1 && refunds[0]!.status === 'succeeded';
-      return final ? true : undefined;
-    }, (VERIFY_WINDOW_SECONDS + 60) * 1000, 500);
+    await waitFor(
+      'every payment to be final in MySQL',
+      async () => {
+        const rows = await db!.selectFrom('payments').select(['id', 'status']).where('id', 'in', ids).execute();
+        const refunds = await db!
+          .selectFrom('refunds')
+          .select('status')
+          .where('payment_id', '=', refunded.id)
+          .execute();
+        const final =
+          rows.every((r) => r.status === expected.get(r.id)) &&
+          refunds.length === 1 &&
+          refunds[0]!.status === 'succeeded';
+        return final ? true : undefined;
+      },
+      (VERIFY_WINDOW_SECONDS + 60) * 1000,
+      500,
+    );
     // The bank's own ledger: the launched stack's bank simulator.
     const operations: { payment_id: string; kind: string }[] = [];
     for (const id of ids) {
-      const body = await bankAdmin<{ operations: { kind: string }[] }>(`/admin/transactions?res_num=${id}`, `http://127.0.0.1:${bankPort}`);
+      const body = await bankAdmin<{ operations: { kind: string }[] }>(
+        `/admin/transactions?res_num=${id}`,
+        `http://127.0.0.1:${bankPort}`,
+      );
       operations.push(...body.operations.map((o) => ({ payment_id: id, kind: o.kind })));
     }
     const count = (id: string, kind: string) => operations.filter((o) => o.payment_id === id && o.kind === kind).length;
     // A refund of a SEP payment (no refund operation) is its reversal, or a transfer to the IBAN given (docs/PAYMENTS.md#how-a-refund-is-paid-out).
-    const { transfers } = await bankAdmin<{ transfers: { transfer_id: string; description: string }[] }>('/admin/transfers', `http://127.0.0.1:${bankPort}`);
-    const transferred = (id: string) => transfers.filter((t) => t.transfer_id.startsWith('refund-payout:') && t.description.endsWith(`of payment ${id}`)).length;
+    const { transfers } = await bankAdmin<{ transfers: { transfer_id: string; description: string }[] }>(
+      '/admin/transfers',
+      `http://127.0.0.1:${bankPort}`,
+    );
+    const transferred = (id: string) =>
+      transfers.filter((t) => t.transfer_id.startsWith('refund-payout:') && t.description.endsWith(`of payment ${id}`))
+        .length;
     for (const p of payments) {
       const status = expected.get(p.id);
       assert.equal(count(p.id, 'confirm'), 1, `${p.id} confirmed once`);
       if (status === 'refunded') {
-        assert.equal(count(p.id, 'refund') + count(p.id, 'reverse') + transferred(p.id), 1, `${p.id} (${status}) paid back once`);
+        assert.equal(
+          count(p.id, 'refund') + count(p.id, 'reverse') + transferred(p.id),
+          1,
+          `${p.id} (${status}) paid back once`,
+        );
       } else {
         assert.equal(count(p.id, 'reverse'), status === 'reversed' ? 1 : 0, `${p.id} (${status}) reversals`);
         assert.equal(count(p.id, 'refund') + transferred(p.id), 0, `${p.id} (${status}) refunds`);
@@ -278,13 +352,16 @@ describe('npm start supervises its processes', function () {
     // Ctrl-C: a lone SIGINT to launch.mjs stops everything it started.
     const before = processesWithEnv('DARGAH_DATA_DIR', dataDir);
     const temporalPids = launcher.pidsOf('Temporal dev server');
-    for (const pid of [...launcher.pidsOf('worker').slice(-1), newApiPid, newTemporalPid]) assert.ok(before.includes(pid), `pid ${pid} is one of the launcher's processes`);
+    for (const pid of [...launcher.pidsOf('worker').slice(-1), newApiPid, newTemporalPid])
+      assert.ok(before.includes(pid), `pid ${pid} is one of the launcher's processes`);
     const sigintAt = Date.now();
     process.kill(launcher.child.pid!, 'SIGINT');
     const exit = await launcher.exited;
     const stopMs = exit.at - sigintAt;
     assert.equal(exit.code, 130, launcher.tail(10));
-    const everyPid = [...new Set([...before, ...launcher.pidsOf('worker'), ...launcher.pidsOf('api'), ...temporalPids])];
+    const everyPid = [
+      ...new Set([...before, ...launcher.pidsOf('worker'), ...launcher.pidsOf('api'), ...temporalPids]),
+    ];
     assert.deepEqual(everyPid.filter(alive), [], 'no process of the launcher is left');
     assert.deepEqual(processesWithEnv('DARGAH_DATA_DIR', dataDir), []);
     assert.equal(launcher.ownLines('stderr').filter((l) => /keeps crashing|stopping everything/.test(l)).length, 0);
@@ -303,7 +380,10 @@ describe('npm start supervises its processes', function () {
     // The crash: a module preloaded into every Node process of the launcher (NODE_OPTIONS)
     // that makes the worker, and only the worker, exit with code 1 before it does anything.
     const crash = join(dataDir, 'crash-worker.mjs');
-    writeFileSync(crash, "if (process.argv[1]?.endsWith('/src/main/worker.ts')) { process.stderr.write('worker: simulated crash at start\\n'); process.exit(1); }\n");
+    writeFileSync(
+      crash,
+      "if (process.argv[1]?.endsWith('/src/main/worker.ts')) { process.stderr.write('worker: simulated crash at start\\n'); process.exit(1); }\n",
+    );
     const port = await freePort();
     const bankPorts = await simulatorPorts();
     const launcher = Launcher.start(

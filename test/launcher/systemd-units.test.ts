@@ -39,13 +39,18 @@ function parseUnit(text: string): Unit {
 }
 
 const one = (unit: Unit, section: string, key: string): string | undefined => unit.get(section)?.get(key)?.at(-1);
-const words = (unit: Unit, section: string, key: string): string[] => (unit.get(section)?.get(key) ?? []).flatMap((v) => v.split(/\s+/)).filter((w) => w !== '');
+const words = (unit: Unit, section: string, key: string): string[] =>
+  (unit.get(section)?.get(key) ?? []).flatMap((v) => v.split(/\s+/)).filter((w) => w !== '');
 
 describe('deploy/systemd units', () => {
   const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
   const files = readdirSync(DIR);
   const services = files.filter((f) => f.endsWith('.service'));
-  const units = new Map(files.filter((f) => f.endsWith('.service') || f.endsWith('.target')).map((f) => [f, parseUnit(readFileSync(join(DIR, f), 'utf8'))]));
+  const units = new Map(
+    files
+      .filter((f) => f.endsWith('.service') || f.endsWith('.target'))
+      .map((f) => [f, parseUnit(readFileSync(join(DIR, f), 'utf8'))]),
+  );
   const longRunning = services.filter((f) => one(units.get(f)!, 'Service', 'Type') === 'simple');
 
   it('has the API, the worker and a target', () => {
@@ -60,7 +65,10 @@ describe('deploy/systemd units', () => {
     assert.ok(script !== undefined, `${f}: npm script "${m[1]}" is not in package.json`);
     // The compiled file of `npm run build` (dist/ is not in a clean clone: its source must exist).
     const entry = /^node dist\/(\S+)\.js$/.exec(script);
-    assert.ok(entry !== null && existsSync(`${entry[1]}.ts`), `${f}: the script "${m[1]}" (${script}) runs no compiled entry point of an existing source file`);
+    assert.ok(
+      entry !== null && existsSync(`${entry[1]}.ts`),
+      `${f}: the script "${m[1]}" (${script}) runs no compiled entry point of an existing source file`,
+    );
     return m[1]!;
   };
 
@@ -69,9 +77,14 @@ describe('deploy/systemd units', () => {
     for (const f of services) {
       const u = units.get(f)!;
       assert.equal(u.get('Service')?.get('ExecStart')?.length, 1, `${f}: one ExecStart`);
-      run[f] = [...(u.get('Service')?.get('ExecStartPre') ?? []), one(u, 'Service', 'ExecStart')!].map((c) => npmScript(f, 'ExecStart', c));
+      run[f] = [...(u.get('Service')?.get('ExecStartPre') ?? []), one(u, 'Service', 'ExecStart')!].map((c) =>
+        npmScript(f, 'ExecStart', c),
+      );
     }
-    assert.deepEqual(run, { 'dargah-api.service': ['prod:migrate', 'prod:api'], 'dargah-worker.service': ['prod:worker'] });
+    assert.deepEqual(run, {
+      'dargah-api.service': ['prod:migrate', 'prod:api'],
+      'dargah-worker.service': ['prod:worker'],
+    });
   });
 
   it('runs every service as a dedicated user from the checkout with the environment file, hardened', () => {
@@ -81,7 +94,11 @@ describe('deploy/systemd units', () => {
       assert.equal(one(u, 'Service', 'Group'), 'dargah', f);
       assert.equal(one(u, 'Service', 'WorkingDirectory'), '/opt/dargah', f);
       const role = f.replace(/^dargah-|\.service$/g, '');
-      assert.deepEqual(u.get('Service')?.get('EnvironmentFile'), ['/etc/dargah/dargah.env', `/etc/dargah/${role}.env`], `${f}: the shared settings, then its own secrets`);
+      assert.deepEqual(
+        u.get('Service')?.get('EnvironmentFile'),
+        ['/etc/dargah/dargah.env', `/etc/dargah/${role}.env`],
+        `${f}: the shared settings, then its own secrets`,
+      );
       for (const [key, value] of [
         ['NoNewPrivileges', 'yes'],
         ['ProtectSystem', 'strict'],
@@ -103,7 +120,10 @@ describe('deploy/systemd units', () => {
       assert.ok((u.get('Service')?.get('Environment') ?? []).includes(`"NODE_OPTIONS=${heapLimitOption(role)}"`), role);
       const max = /^(\d+)([MG])$/.exec(one(u, 'Service', 'MemoryMax') ?? '');
       assert.ok(max !== null, `${role}: MemoryMax in M or G`);
-      assert.ok(Number(max[1]) * (max[2] === 'G' ? 1024 : 1) >= memoryCeilingMb(role), `${role}: MemoryMax holds its ${memoryCeilingMb(role)} MiB`);
+      assert.ok(
+        Number(max[1]) * (max[2] === 'G' ? 1024 : 1) >= memoryCeilingMb(role),
+        `${role}: MemoryMax holds its ${memoryCeilingMb(role)} MiB`,
+      );
     }
   });
 
@@ -129,34 +149,58 @@ describe('deploy/systemd units', () => {
         .filter((l) => l.trim() !== '' && !l.startsWith('#'))
         .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as const),
     );
-  const filledIn = (settings: Record<string, string>) => Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, v.replace(/CHANGE-ME[A-Za-z0-9-]*/, randomBytes(24).toString('hex'))]));
+  const filledIn = (settings: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(settings).map(([k, v]) => [
+        k,
+        v.replace(/CHANGE-ME[A-Za-z0-9-]*/, randomBytes(24).toString('hex')),
+      ]),
+    );
 
-  it('gives each process only its own secrets: the PSP credentials in the worker\'s file, the pages\' and dashboard\'s secrets in the API\'s, each enough to start in production mode', () => {
+  it("gives each process only its own secrets: the PSP credentials in the worker's file, the pages' and dashboard's secrets in the API's, each enough to start in production mode", () => {
     const shared = exampleOf('dargah.env.example');
     const api = exampleOf('api.env.example');
     const worker = exampleOf('worker.env.example');
-    const psp = pspSettings().filter((s) => s.secret).map((s) => s.name);
+    const psp = pspSettings()
+      .filter((s) => s.secret)
+      .map((s) => s.name);
     const apiOnly = ['PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY'];
     for (const key of [...psp, ...apiOnly]) assert.ok(!(key in shared), `${key} is not in the shared file`);
     for (const key of psp) assert.ok(!(key in api), `${key} is not in the API's file`);
     for (const key of apiOnly) assert.ok(!(key in worker), `${key} is not in the worker's file`);
     for (const key of apiOnly) assert.ok(key in api, `${key} in the API's file`);
-    for (const key of pspSettings().filter((s) => s.secret && s.mode === 'live').map((s) => s.name)) assert.ok(key in worker, `${key} in the worker's file`);
+    for (const key of pspSettings()
+      .filter((s) => s.secret && s.mode === 'live')
+      .map((s) => s.name))
+      assert.ok(key in worker, `${key} in the worker's file`);
     assert.equal(shared.NODE_ENV, 'production', 'the units run in production mode');
-    for (const [role, own] of [['api', api], ['worker', worker]] as const) {
+    for (const [role, own] of [
+      ['api', api],
+      ['worker', worker],
+    ] as const) {
       const config = loadConfig(filledIn({ ...shared, ...own }));
       assert.doesNotThrow(() => requireMailInProduction(config), role);
       assert.doesNotThrow(() => requireSecretsInProduction(config, role), `${role} starts with its own files`);
     }
-    assert.throws(() => requireSecretsInProduction(loadConfig(filledIn({ ...shared, ...worker })), 'api'), /PAGES_CSRF_SECRET must be set/, "the worker's files do not start an API");
+    assert.throws(
+      () => requireSecretsInProduction(loadConfig(filledIn({ ...shared, ...worker })), 'api'),
+      /PAGES_CSRF_SECRET must be set/,
+      "the worker's files do not start an API",
+    );
   });
 
   it('has example environment files with only settings the gateway reads, refused until their placeholders are replaced', () => {
-    const settings = { ...exampleOf('dargah.env.example'), ...exampleOf('api.env.example'), ...exampleOf('worker.env.example') };
+    const settings = {
+      ...exampleOf('dargah.env.example'),
+      ...exampleOf('api.env.example'),
+      ...exampleOf('worker.env.example'),
+    };
     // The configuration's settings, and every PSP setting under the name pspSettingName gives it.
     const known = [...Object.keys(ConfigSchema.properties), ...pspSettings().map((s) => s.name)];
-    for (const key of Object.keys(settings)) assert.ok(known.includes(key), `${key} is not a setting of src/config-schema.ts nor of a PSP's profile`);
-    for (const key of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PUBLIC_BASE_URL', 'PAGES_CSRF_SECRET']) assert.ok(key in settings, key);
+    for (const key of Object.keys(settings))
+      assert.ok(known.includes(key), `${key} is not a setting of src/config-schema.ts nor of a PSP's profile`);
+    for (const key of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PUBLIC_BASE_URL', 'PAGES_CSRF_SECRET'])
+      assert.ok(key in settings, key);
     // Installed as it is, the example must not start: its secrets are placeholders.
     assert.throws(() => loadConfig(settings), /placeholder/);
     assert.doesNotThrow(() => loadConfig(filledIn(settings)));

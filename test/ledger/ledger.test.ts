@@ -61,11 +61,17 @@ describe('ledger', () => {
     ]);
 
     // A refund that succeeds, then one the bank refuses (its amount is the merchant's again).
-    const refund = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 300_000 });
+    const refund = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 300_000,
+    });
     assert.equal(refund.status, 201, refund.text);
     await waitForRefund(h.baseUrl, m.key, refund.body.refund.id, 'succeeded');
     await bankFault({ operation: 'payout', fault: 'unknown', times: 2 });
-    const refused = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 200_000 });
+    const refused = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 200_000,
+    });
     assert.equal(refused.status, 201, refused.text);
     await waitForRefund(h.baseUrl, m.key, refused.body.refund.id, 'failed');
     assert.deepEqual((await postingsOf(verified.id)).slice(2), [
@@ -79,7 +85,10 @@ describe('ledger', () => {
     const reversedPayment = await paidPayment(h.baseUrl, m.key, { amount: 500_000 });
     const reversed = await api.post<{ payment: Payment }>(`/payments/${reversedPayment.id}/reverse`);
     assert.equal(reversed.status, 200, reversed.text);
-    assert.deepEqual(await postingsOf(reversedPayment.id), ['capture: clearing -500000, held 500000', 'reversal: held -500000, clearing 500000']);
+    assert.deepEqual(await postingsOf(reversedPayment.id), [
+      'capture: clearing -500000, held 500000',
+      'reversal: held -500000, clearing 500000',
+    ]);
 
     // Paid, not yet verified: held for the merchant.
     const held = await paidPayment(h.baseUrl, m.key, { amount: 70_000 });
@@ -104,7 +113,12 @@ describe('ledger', () => {
     // A retried write of a recorded transition posts nothing again.
     const before = await postingsOf(verified.id);
     const heldRow = await h.db.selectFrom('payments').selectAll().where('id', '=', held.id).executeTakeFirstOrThrow();
-    const records = createRecordActivities({ db: h.db, logger: h.logger, temporal: h.temporal.client, config: h.config });
+    const records = createRecordActivities({
+      db: h.db,
+      logger: h.logger,
+      temporal: h.temporal.client,
+      config: h.config,
+    });
     await records.recordTransition({ payment: paymentFromRow(heldRow), version: heldRow.version });
     assert.deepEqual(await postingsOf(held.id), ['capture: clearing -70000, held 70000']);
     assert.deepEqual(await postingsOf(verified.id), before);
@@ -115,11 +129,24 @@ describe('ledger', () => {
     const h = await getHarness();
     const m = await newMerchant();
     await paidPayment(h.baseUrl, m.key, { amount: 60_000 });
-    const entry = await h.db.selectFrom('ledger_entries').select('id').where('merchant_id', '=', m.merchantId).executeTakeFirstOrThrow();
-    await assert.rejects(h.db.updateTable('ledger_entries').set({ amount: 1 }).where('id', '=', entry.id).execute(), /append-only/);
+    const entry = await h.db
+      .selectFrom('ledger_entries')
+      .select('id')
+      .where('merchant_id', '=', m.merchantId)
+      .executeTakeFirstOrThrow();
+    await assert.rejects(
+      h.db.updateTable('ledger_entries').set({ amount: 1 }).where('id', '=', entry.id).execute(),
+      /append-only/,
+    );
     await assert.rejects(h.db.deleteFrom('ledger_entries').where('id', '=', entry.id).execute(), /append-only/);
-    await assert.rejects(h.db.updateTable('ledger_postings').set({ movement: 'verify' }).where('merchant_id', '=', m.merchantId).execute(), /append-only/);
-    await assert.rejects(h.db.deleteFrom('ledger_postings').where('merchant_id', '=', m.merchantId).execute(), /append-only/);
+    await assert.rejects(
+      h.db.updateTable('ledger_postings').set({ movement: 'verify' }).where('merchant_id', '=', m.merchantId).execute(),
+      /append-only/,
+    );
+    await assert.rejects(
+      h.db.deleteFrom('ledger_postings').where('merchant_id', '=', m.merchantId).execute(),
+      /append-only/,
+    );
   });
 
   it('the application never issues an UPDATE or DELETE of the ledger', () => {
@@ -128,7 +155,11 @@ describe('ledger', () => {
       for (const name of readdirSync(dir)) {
         const path = join(dir, name);
         if (statSync(path).isDirectory()) walk(path);
-        else if (path.endsWith('.ts') && /(updateTable|deleteFrom)\(\s*'ledger_|(UPDATE|DELETE\s+FROM)\s+`?ledger_/i.test(readFileSync(path, 'utf8'))) offenders.push(path);
+        else if (
+          path.endsWith('.ts') &&
+          /(updateTable|deleteFrom)\(\s*'ledger_|(UPDATE|DELETE\s+FROM)\s+`?ledger_/i.test(readFileSync(path, 'utf8'))
+        )
+          offenders.push(path);
       }
     };
     for (const dir of ['src', 'activities', 'workflows']) walk(dir);
@@ -144,7 +175,9 @@ describe('ledger', () => {
     try {
       await migrateToLatest(db);
       const merchantId = '00000000-0000-4000-8000-00000000c0de';
-      await sql`INSERT IGNORE INTO merchants (id, name, fee_bps, fee_min, fee_max, created_at) VALUES (${merchantId}, 'Corrupt shop', 100, 0, 0, NOW(3))`.execute(db);
+      await sql`INSERT IGNORE INTO merchants (id, name, fee_bps, fee_min, fee_max, created_at) VALUES (${merchantId}, 'Corrupt shop', 100, 0, 0, NOW(3))`.execute(
+        db,
+      );
       const env = { DATABASE_URL: url };
       const sound = await cliWith(env, 'ledger', 'check', '--json');
       assert.equal(sound.code, 0, sound.stderr + sound.stdout);
@@ -153,17 +186,34 @@ describe('ledger', () => {
       // One stray entry on a posting: it no longer sums to zero, nor does the ledger, nor the merchant's accounts.
       const posting = await db
         .insertInto('ledger_postings')
-        .values({ cause: `corruption:${Date.now()}`, movement: 'capture', merchant_id: merchantId, mode: 'live', created_at: new Date() })
+        .values({
+          cause: `corruption:${Date.now()}`,
+          movement: 'capture',
+          merchant_id: merchantId,
+          mode: 'live',
+          created_at: new Date(),
+        })
         .executeTakeFirstOrThrow();
       await db
         .insertInto('ledger_entries')
-        .values({ posting_id: Number(posting.insertId), merchant_id: merchantId, mode: 'live', account: 'balance', amount: 1_000, created_at: new Date() })
+        .values({
+          posting_id: Number(posting.insertId),
+          merchant_id: merchantId,
+          mode: 'live',
+          account: 'balance',
+          amount: 1_000,
+          created_at: new Date(),
+        })
         .execute();
       const broken = await cliWith(env, 'ledger', 'check', '--json');
       assert.equal(broken.code, 1, broken.stderr + broken.stdout);
       const report = JSON.parse(broken.stdout) as { ok: boolean; breaks: { invariant: string }[] };
       assert.equal(report.ok, false);
-      assert.deepEqual([...new Set(report.breaks.map((b) => b.invariant))].sort(), ['ledger_balanced', 'merchant_accounts', 'posting_balanced']);
+      assert.deepEqual([...new Set(report.breaks.map((b) => b.invariant))].sort(), [
+        'ledger_balanced',
+        'merchant_accounts',
+        'posting_balanced',
+      ]);
       assert.equal((await checkLedger(db)).ok, false);
     } finally {
       await db.destroy();
@@ -181,10 +231,16 @@ describe('ledger migration', () => {
     const api = client(h.baseUrl, m.key);
     // Records made through the real stack: a verified payment with a succeeded and a failed refund, a reversed one, a paid one.
     const verified = await verifiedPayment(h.baseUrl, m.key, { amount: 1_000_000 });
-    const ok = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
+    const ok = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 100_000,
+    });
     await waitForRefund(h.baseUrl, m.key, ok.body.refund.id, 'succeeded');
     await bankFault({ operation: 'payout', fault: 'unknown', times: 2 });
-    const refused = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 50_000 });
+    const refused = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 50_000,
+    });
     await waitForRefund(h.baseUrl, m.key, refused.body.refund.id, 'failed');
     const reversed = await paidPayment(h.baseUrl, m.key, { amount: 40_000 });
     assert.equal((await api.post(`/payments/${reversed.id}/reverse`)).status, 200);
@@ -199,8 +255,16 @@ describe('ledger migration', () => {
       const before = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '0020'));
       await new Migrator({ db, provider: { getMigrations: () => Promise.resolve(before) } }).migrateToLatest();
       const copy = async (table: 'merchants' | 'payments' | 'refunds') => {
-        const rows = await h.db.selectFrom(table).selectAll().where(table === 'merchants' ? 'id' : 'merchant_id', '=', m.merchantId).execute();
-        const columns = await sql<{ name: string }>`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ${table}`.execute(db);
+        const rows = await h.db
+          .selectFrom(table)
+          .selectAll()
+          .where(table === 'merchants' ? 'id' : 'merchant_id', '=', m.merchantId)
+          .execute();
+        const columns = await sql<{
+          name: string;
+        }>`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ${table}`.execute(
+          db,
+        );
         const opening = new Set(columns.rows.map((c) => c.name));
         for (const row of rows) {
           // Only the columns the schema before the ledger had (later migrations add others: the IBAN, the PSP).
@@ -211,7 +275,9 @@ describe('ledger migration', () => {
               .filter(([k]) => opening.has(k))
               .map(([k, v]) => [k, k === 'reference_id' && typeof v === 'string' ? v.slice(0, 32) : v]),
           );
-          await sql`INSERT INTO ${sql.table(table)} (${sql.join(Object.keys(values).map((k) => sql.ref(k)))}) VALUES (${sql.join(Object.values(values))})`.execute(db);
+          await sql`INSERT INTO ${sql.table(table)} (${sql.join(Object.keys(values).map((k) => sql.ref(k)))}) VALUES (${sql.join(Object.values(values))})`.execute(
+            db,
+          );
         }
       };
       await copy('merchants');
@@ -222,7 +288,12 @@ describe('ledger migration', () => {
       const report = await checkLedger(db);
       assert.equal(report.ok, true, JSON.stringify(report.breaks));
       const postings = (mine: typeof h.db) =>
-        mine.selectFrom('ledger_postings').select(['cause']).where('merchant_id', '=', m.merchantId).orderBy('cause').execute();
+        mine
+          .selectFrom('ledger_postings')
+          .select(['cause'])
+          .where('merchant_id', '=', m.merchantId)
+          .orderBy('cause')
+          .execute();
       assert.deepEqual(await postings(db), await postings(h.db), 'the same postings as the live writers made');
     } finally {
       await db.destroy();

@@ -43,7 +43,9 @@ describe('merchant domains are verified before live payments return to them', fu
     const { page } = await dashboard.phone();
     const email = await signUpInBrowser(page, dashboard, 'en', `Domains ${randomUUID().slice(0, 6)}`);
     await signInInBrowser(page, dashboard.base, email);
-    const merchantId = (await h.db.selectFrom('users').select('merchant_id').where('email', '=', email).executeTakeFirstOrThrow()).merchant_id;
+    const merchantId = (
+      await h.db.selectFrom('users').select('merchant_id').where('email', '=', email).executeTakeFirstOrThrow()
+    ).merchant_id;
     const liveKey = await goLive(merchantId);
     const domain = `shop-${randomUUID().slice(0, 8)}.example`;
     await page.goto(`${dashboard.base}/dashboard/settings?lang=en`);
@@ -51,13 +53,22 @@ describe('merchant domains are verified before live payments return to them', fu
     await Promise.all([page.waitForURL(/done=added/), page.click('#domain-form button[type=submit]')]);
 
     const live = client(dashboard.base, liveKey);
-    const request = { amount: 100_000, callback_url: `https://${domain}/return`, merchant_reference: `unverified-${domain}` };
+    const request = {
+      amount: 100_000,
+      callback_url: `https://${domain}/return`,
+      merchant_reference: `unverified-${domain}`,
+    };
     const refused = await live.post<{ code: string; message: string; request_id: string }>('/payments', request);
     assert.equal(refused.status, 422, refused.text);
     assert.equal(refused.body.code, 'callback_domain_unverified');
     assert.match(refused.body.message, /not verified/);
     assert.match(refused.body.request_id, /^req_/);
-    const written = await h.db.selectFrom('payments').select('id').where('merchant_id', '=', merchantId).where('merchant_reference', '=', request.merchant_reference).execute();
+    const written = await h.db
+      .selectFrom('payments')
+      .select('id')
+      .where('merchant_id', '=', merchantId)
+      .where('merchant_reference', '=', request.merchant_reference)
+      .execute();
     assert.deepEqual(written, [], 'no payment stored');
 
     const item = page.locator(`#domains li[data-domain="${domain}"]`);
@@ -66,7 +77,9 @@ describe('merchant domains are verified before live payments return to them', fu
     assert.match(token, /^dargah-domain-verification=[A-Za-z0-9_-]{32}$/);
     const verify = async () => {
       const [response] = await Promise.all([
-        page.waitForResponse((r) => r.url().endsWith('/dashboard/settings/domains/verify') && r.request().method() === 'POST'),
+        page.waitForResponse(
+          (r) => r.url().endsWith('/dashboard/settings/domains/verify') && r.request().method() === 'POST',
+        ),
         page.locator(`#domains li[data-domain="${domain}"] .verify-domain-form button`).click(),
       ]);
       await page.waitForLoadState();
@@ -91,18 +104,31 @@ describe('merchant domains are verified before live payments return to them', fu
     const h = await getHarness();
     const { page } = await dashboard.phone();
     const email = await signUpInBrowser(page, dashboard, 'fa', `Test domains ${randomUUID().slice(0, 6)}`);
-    const merchantId = (await h.db.selectFrom('users').select('merchant_id').where('email', '=', email).executeTakeFirstOrThrow()).merchant_id;
+    const merchantId = (
+      await h.db.selectFrom('users').select('merchant_id').where('email', '=', email).executeTakeFirstOrThrow()
+    ).merchant_id;
     const domain = `test-${randomUUID().slice(0, 8)}.example`;
     const deps = { db: h.db, temporal: h.temporal.client, config: h.config };
     await addDomain(deps, merchantId, domain);
     await addDomain(deps, merchantId, 'localhost');
-    await h.db.updateTable('merchant_domains').set({ verified_at: new Date() }).where('merchant_id', '=', merchantId).where('domain', '=', 'localhost').execute();
+    await h.db
+      .updateTable('merchant_domains')
+      .set({ verified_at: new Date() })
+      .where('merchant_id', '=', merchantId)
+      .where('domain', '=', 'localhost')
+      .execute();
     const { key } = await createKey(h.db, merchantId, 'test');
     const test = client(dashboard.base, key);
 
-    const created = await test.post<{ payment: Payment }>('/payments', { amount: 50_000, callback_url: `https://${domain}/return`, merchant_reference: 'unverified-test' });
+    const created = await test.post<{ payment: Payment }>('/payments', {
+      amount: 50_000,
+      callback_url: `https://${domain}/return`,
+      merchant_reference: 'unverified-test',
+    });
     assert.equal(created.status, 201, created.text);
-    const outcome = await test.post(`/test_helpers/payments/${created.body.payment.id}/bank_outcome`, { outcome: 'success' });
+    const outcome = await test.post(`/test_helpers/payments/${created.body.payment.id}/bank_outcome`, {
+      outcome: 'success',
+    });
     assert.equal(outcome.status, 200, outcome.text);
     for (const [lang, words] of [
       ['en', /Test payment: the merchant has not verified that it owns the domain you return to:/],
@@ -114,7 +140,11 @@ describe('merchant domains are verified before live payments return to them', fu
       assert.match(await notice.innerText(), new RegExp(domain.replace(/\./g, '\\.')));
     }
 
-    const onVerified = await test.post<{ payment: Payment }>('/payments', { amount: 50_000, callback_url: 'http://localhost:8000/return', merchant_reference: 'verified-test' });
+    const onVerified = await test.post<{ payment: Payment }>('/payments', {
+      amount: 50_000,
+      callback_url: 'http://localhost:8000/return',
+      merchant_reference: 'verified-test',
+    });
     assert.equal(onVerified.status, 201, onVerified.text);
     await page.goto(`${dashboard.base}/pay/${onVerified.body.payment.id}/result?lang=en`);
     assert.equal(await page.locator('#unverified-domain').count(), 0);

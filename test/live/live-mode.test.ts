@@ -15,7 +15,11 @@ describe('live mode', () => {
     const live = client(h.baseUrl, m.liveKey);
     const test = client(h.baseUrl, m.testKey);
 
-    const plainHttp = await live.post<{ code: string }>('/payments', { amount: 100_000, callback_url: 'http://localhost:8000/r', merchant_reference: 'live-http' });
+    const plainHttp = await live.post<{ code: string }>('/payments', {
+      amount: 100_000,
+      callback_url: 'http://localhost:8000/r',
+      merchant_reference: 'live-http',
+    });
     assert.equal(plainHttp.status, 422);
     assert.equal(plainHttp.body.code, 'callback_url_not_allowed');
 
@@ -26,7 +30,11 @@ describe('live mode', () => {
     assert.equal(payment.fee, 20_000, '1 % of 2 000 000 rials under the default fee plan');
     assert.ok(payment.callback_url.startsWith(`https://${LIVE_DOMAIN}/`));
 
-    const refund = await live.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 500_000 }, { idempotencyKey: 'live-refund-1' });
+    const refund = await live.post<{ refund: Refund }>(
+      `/payments/${payment.id}/refunds`,
+      { destination_iban: REFUND_IBAN, amount: 500_000 },
+      { idempotencyKey: 'live-refund-1' },
+    );
     assert.equal(refund.status, 201, refund.text);
     await waitForRefund(h.baseUrl, m.liveKey, refund.body.refund.id, 'succeeded');
     const after = await live.get<{ payment: Payment }>(`/payments/${payment.id}`);
@@ -37,7 +45,10 @@ describe('live mode', () => {
     const testPayments = await test.get<{ data: Payment[] }>('/payments');
     assert.ok(!testPayments.body.data.some((p) => p.id === payment.id), 'test list never shows live payments');
     const livePayments = await live.get<{ data: Payment[] }>('/payments');
-    assert.deepEqual(livePayments.body.data.map((p) => p.id), [payment.id]);
+    assert.deepEqual(
+      livePayments.body.data.map((p) => p.id),
+      [payment.id],
+    );
     assert.equal((await test.get(`/payments/${payment.id}`)).status, 404);
     assert.equal((await test.get(`/refunds/${refund.body.refund.id}`)).status, 404);
   });
@@ -46,11 +57,21 @@ describe('live mode', () => {
     const h = await getHarness();
     const m = await createMerchant(h.db, h.config, { name: 'Not yet live', domain: LIVE_DOMAIN });
     const key = await createKey(h.db, m.merchant_id, 'live');
-    for (const [method, path] of [['GET', '/api/v1/payments'], ['POST', '/api/v1/payments']] as const) {
-      const res = await request<{ code: string }>(h.baseUrl, method, path, { key: key.key, body: method === 'POST' ? {} : undefined });
+    for (const [method, path] of [
+      ['GET', '/api/v1/payments'],
+      ['POST', '/api/v1/payments'],
+    ] as const) {
+      const res = await request<{ code: string }>(h.baseUrl, method, path, {
+        key: key.key,
+        body: method === 'POST' ? {} : undefined,
+      });
       assert.equal(res.status, 403, `${method} ${path}`);
       assert.equal(res.body.code, 'live_mode_not_enabled');
     }
-    assert.equal((await request(h.baseUrl, 'GET', '/api/v1/payments', { key: m.test_key })).status, 200, 'the test key works meanwhile');
+    assert.equal(
+      (await request(h.baseUrl, 'GET', '/api/v1/payments', { key: m.test_key })).status,
+      200,
+      'the test key works meanwhile',
+    );
   });
 });

@@ -29,7 +29,15 @@ async function refused(reason: RegExp, ...args: string[]): Promise<void> {
 }
 
 async function newMerchantByCli(): Promise<{ merchant_id: string; test_key: string; test_key_id: string }> {
-  const out = await step(['merchant_id', 'test_key', 'test_key_id'], 'merchants', 'create', '--name', 'CLI Shop', '--domain', 'localhost');
+  const out = await step(
+    ['merchant_id', 'test_key', 'test_key_id'],
+    'merchants',
+    'create',
+    '--name',
+    'CLI Shop',
+    '--domain',
+    'localhost',
+  );
   return out as { merchant_id: string; test_key: string; test_key_id: string };
 }
 
@@ -40,7 +48,15 @@ describe('operator CLI: onboarding, keys and fees', () => {
     const m = await newMerchantByCli();
     const M = m.merchant_id;
 
-    const domains = await step(['merchant_id', 'domains'], 'domains', 'add', '--merchant', M, '--domain', 'Shop.Example.com');
+    const domains = await step(
+      ['merchant_id', 'domains'],
+      'domains',
+      'add',
+      '--merchant',
+      M,
+      '--domain',
+      'Shop.Example.com',
+    );
     assert.deepEqual(domains, { merchant_id: M, domains: ['localhost', 'shop.example.com'] });
 
     await refused(/not requested a gateway/, 'gateways', 'approve', '--merchant', M);
@@ -50,33 +66,87 @@ describe('operator CLI: onboarding, keys and fees', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dargah-cli-docs-'));
     writeFileSync(join(dir, 'registration.pdf'), SMALL_PDF);
     writeFileSync(join(dir, 'photo.pdf'), Buffer.from('GIF89a not a pdf'));
-    const documents = ['documents', 'submit', '--merchant', M, '--legal-name', 'CLI Shop Ltd', '--id-kind', 'company', '--national-id', '10380284790'];
-    await refused(/iban/, ...documents, '--iban', 'IR820540102680020817909003', '--file', join(dir, 'registration.pdf'));
+    const documents = [
+      'documents',
+      'submit',
+      '--merchant',
+      M,
+      '--legal-name',
+      'CLI Shop Ltd',
+      '--id-kind',
+      'company',
+      '--national-id',
+      '10380284790',
+    ];
+    await refused(
+      /iban/,
+      ...documents,
+      '--iban',
+      'IR820540102680020817909003',
+      '--file',
+      join(dir, 'registration.pdf'),
+    );
     await refused(/file_type/, ...documents, '--iban', 'IR820540102680020817909002', '--file', join(dir, 'photo.pdf'));
-    assert.deepEqual(await step(['merchant_id', 'onboarding_status'], ...documents, '--iban', 'IR820540102680020817909002', '--file', join(dir, 'registration.pdf')), {
-      merchant_id: M,
-      onboarding_status: 'documents_submitted',
-    });
+    assert.deepEqual(
+      await step(
+        ['merchant_id', 'onboarding_status'],
+        ...documents,
+        '--iban',
+        'IR820540102680020817909002',
+        '--file',
+        join(dir, 'registration.pdf'),
+      ),
+      {
+        merchant_id: M,
+        onboarding_status: 'documents_submitted',
+      },
+    );
     const onboarding = ['merchant_id', 'gateway_status', 'onboarding_status'];
-    assert.deepEqual(await step(onboarding, 'gateways', 'request', '--merchant', M), { merchant_id: M, gateway_status: 'requested', onboarding_status: 'under_review' });
+    assert.deepEqual(await step(onboarding, 'gateways', 'request', '--merchant', M), {
+      merchant_id: M,
+      gateway_status: 'requested',
+      onboarding_status: 'under_review',
+    });
     await refused(/not approved yet/, 'live', 'activate', '--merchant', M);
     await refused(/live mode is not active/, 'keys', 'create', '--merchant', M, '--mode', 'live');
-    assert.deepEqual(await step(onboarding, 'gateways', 'approve', '--merchant', M), { merchant_id: M, gateway_status: 'approved', onboarding_status: 'approved' });
+    assert.deepEqual(await step(onboarding, 'gateways', 'approve', '--merchant', M), {
+      merchant_id: M,
+      gateway_status: 'approved',
+      onboarding_status: 'approved',
+    });
     // Asking again after approval does not move the gateway back.
-    assert.deepEqual(await step(onboarding, 'gateways', 'request', '--merchant', M), { merchant_id: M, gateway_status: 'approved', onboarding_status: 'approved' });
-    assert.deepEqual(await step(['merchant_id', 'live_mode', 'onboarding_status'], 'live', 'activate', '--merchant', M), { merchant_id: M, live_mode: true, onboarding_status: 'live' });
+    assert.deepEqual(await step(onboarding, 'gateways', 'request', '--merchant', M), {
+      merchant_id: M,
+      gateway_status: 'approved',
+      onboarding_status: 'approved',
+    });
+    assert.deepEqual(
+      await step(['merchant_id', 'live_mode', 'onboarding_status'], 'live', 'activate', '--merchant', M),
+      { merchant_id: M, live_mode: true, onboarding_status: 'live' },
+    );
 
     const live = await step(['key_id', 'key', 'mode'], 'keys', 'create', '--merchant', M, '--mode', 'live');
     assert.equal(live.mode, 'live');
     assert.match(String(live.key), /^sk_live_[A-Za-z0-9_-]{43}$/);
-    const stored = await h.db.selectFrom('api_keys').selectAll().where('id', '=', String(live.key_id)).executeTakeFirstOrThrow();
+    const stored = await h.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', String(live.key_id))
+      .executeTakeFirstOrThrow();
     assert.equal(stored.mode, 'live');
-    assert.ok(String(live.key).startsWith(stored.prefix) && stored.prefix.length < 24, 'only a short prefix is kept in the clear');
+    assert.ok(
+      String(live.key).startsWith(stored.prefix) && stored.prefix.length < 24,
+      'only a short prefix is kept in the clear',
+    );
     assert.equal(stored.last_used_at, null);
 
     const listed = await request(h.baseUrl, 'GET', '/api/v1/payments', { key: String(live.key) });
     assert.equal(listed.status, 200, listed.text);
-    const used = await h.db.selectFrom('api_keys').select('last_used_at').where('id', '=', String(live.key_id)).executeTakeFirstOrThrow();
+    const used = await h.db
+      .selectFrom('api_keys')
+      .select('last_used_at')
+      .where('id', '=', String(live.key_id))
+      .executeTakeFirstOrThrow();
     assert.ok(used.last_used_at !== null, 'last_used_at is tracked');
 
     const test = await step(['key_id', 'key', 'mode'], 'keys', 'create', '--merchant', M, '--mode', 'test');
@@ -87,16 +157,60 @@ describe('operator CLI: onboarding, keys and fees', () => {
     const h = await getHarness();
     const m = await newMerchantByCli();
     const M = m.merchant_id;
-    await refused(/no merchant/, 'domains', 'add', '--merchant', '00000000-0000-4000-8000-000000000000', '--domain', 'shop.example');
+    await refused(
+      /no merchant/,
+      'domains',
+      'add',
+      '--merchant',
+      '00000000-0000-4000-8000-000000000000',
+      '--domain',
+      'shop.example',
+    );
     await refused(/not a domain name/, 'domains', 'add', '--merchant', M, '--domain', 'https://shop.example/');
     await refused(/--domain is required/, 'domains', 'add', '--merchant', M);
     await refused(/no merchant/, 'gateways', 'request', '--merchant', 'nobody');
     await refused(/--mode must be test or live/, 'keys', 'create', '--merchant', M, '--mode', 'prod');
     await refused(/no key/, 'keys', 'revoke', '--key', '00000000-0000-4000-8000-000000000000');
     await refused(/--expires-in must be a whole number/, 'keys', 'roll', '--key', m.test_key_id, '--expires-in=-5');
-    await refused(/--min must not be greater than --max/, 'fees', 'set', '--merchant', M, '--bps', '100', '--min', '5000', '--max', '10');
-    await refused(/--bps must be a whole number/, 'fees', 'set', '--merchant', M, '--bps', 'lots', '--min', '0', '--max', '10');
-    await refused(/--bps must be at most 10000/, 'fees', 'set', '--merchant', M, '--bps', '10001', '--min', '0', '--max', '10');
+    await refused(
+      /--min must not be greater than --max/,
+      'fees',
+      'set',
+      '--merchant',
+      M,
+      '--bps',
+      '100',
+      '--min',
+      '5000',
+      '--max',
+      '10',
+    );
+    await refused(
+      /--bps must be a whole number/,
+      'fees',
+      'set',
+      '--merchant',
+      M,
+      '--bps',
+      'lots',
+      '--min',
+      '0',
+      '--max',
+      '10',
+    );
+    await refused(
+      /--bps must be at most 10000/,
+      'fees',
+      'set',
+      '--merchant',
+      M,
+      '--bps',
+      '10001',
+      '--min',
+      '0',
+      '--max',
+      '10',
+    );
     await refused(/unknown command/, 'keys', 'destroy', '--key', m.test_key_id);
 
     const merchant = await h.db.selectFrom('merchants').selectAll().where('id', '=', M).executeTakeFirstOrThrow();
@@ -105,7 +219,10 @@ describe('operator CLI: onboarding, keys and fees', () => {
     const keys = await h.db.selectFrom('api_keys').select('id').where('merchant_id', '=', M).execute();
     assert.equal(keys.length, 1);
     const domains = await h.db.selectFrom('merchant_domains').select('domain').where('merchant_id', '=', M).execute();
-    assert.deepEqual(domains.map((d) => d.domain), ['localhost']);
+    assert.deepEqual(
+      domains.map((d) => d.domain),
+      ['localhost'],
+    );
   });
 
   it('a revoked key answers 401 invalid_api_key at once', async () => {
@@ -124,7 +241,15 @@ describe('operator CLI: onboarding, keys and fees', () => {
   it('a rolled key keeps working until its expiry, then answers 401 invalid_api_key; the new key works throughout', async () => {
     const h = await getHarness();
     const m = await newMerchantByCli();
-    const rolled = await step(['key_id', 'key', 'old_key_expires_at'], 'keys', 'roll', '--key', m.test_key_id, '--expires-in', '3');
+    const rolled = await step(
+      ['key_id', 'key', 'old_key_expires_at'],
+      'keys',
+      'roll',
+      '--key',
+      m.test_key_id,
+      '--expires-in',
+      '3',
+    );
     assert.match(String(rolled.key), /^sk_test_/);
     assert.notEqual(rolled.key_id, m.test_key_id);
     const expiresAt = Date.parse(String(rolled.old_key_expires_at));
@@ -145,7 +270,19 @@ describe('operator CLI: onboarding, keys and fees', () => {
     const api = client(h.baseUrl, m.test_key);
     const before = await createdPayment(h.baseUrl, m.test_key, { amount: 150_000 });
 
-    const out = await step(['merchant_id', 'fee_plan'], 'fees', 'set', '--merchant', m.merchant_id, '--bps', '250', '--min', '5000', '--max', '6000');
+    const out = await step(
+      ['merchant_id', 'fee_plan'],
+      'fees',
+      'set',
+      '--merchant',
+      m.merchant_id,
+      '--bps',
+      '250',
+      '--min',
+      '5000',
+      '--max',
+      '6000',
+    );
     assert.deepEqual(out, { merchant_id: m.merchant_id, fee_plan: { bps: 250, min: 5000, max: 6000 } });
     const small = await createdPayment(h.baseUrl, m.test_key, { amount: 150_000 });
     const large = await createdPayment(h.baseUrl, m.test_key, { amount: 1_000_000 });
@@ -154,7 +291,11 @@ describe('operator CLI: onboarding, keys and fees', () => {
     for (const p of [before, small, large]) {
       await chooseOutcome(h.baseUrl, p.id, 'success');
       await waitForStatus(h.baseUrl, m.test_key, p.id, 'paid');
-      assert.equal((await api.get<{ payment: Payment }>(`/payments/${p.id}`)).body.payment.fee, 0, 'no fee before verify');
+      assert.equal(
+        (await api.get<{ payment: Payment }>(`/payments/${p.id}`)).body.payment.fee,
+        0,
+        'no fee before verify',
+      );
       const verified = await api.post<{ payment: Payment }>(`/payments/${p.id}/verify`, { amount: p.amount });
       assert.equal(verified.status, 200, verified.text);
       fees.push(verified.body.payment.fee);

@@ -22,7 +22,11 @@ import { GOOD_DOCUMENTS } from '../support/live.ts';
 const QUOTA = 1_048_576;
 const documentsDir = mkdtempSync(join(tmpdir(), 'dargah-documents-limits-'));
 /** A PDF of about `kib` KiB (the gateway recognises a PDF by its first bytes). */
-const pdfOf = (kib: number) => ({ name: `doc-${kib}.pdf`, mimeType: 'application/pdf', buffer: Buffer.concat([Buffer.from('%PDF-1.4\n%'), Buffer.alloc(kib * 1024, 0x61), Buffer.from('\n%%EOF\n')]) });
+const pdfOf = (kib: number) => ({
+  name: `doc-${kib}.pdf`,
+  mimeType: 'application/pdf',
+  buffer: Buffer.concat([Buffer.from('%PDF-1.4\n%'), Buffer.alloc(kib * 1024, 0x61), Buffer.from('\n%%EOF\n')]),
+});
 
 describe('business documents: CSRF before the body, a quota per merchant, rejected sets pruned', function () {
   this.timeout(180_000);
@@ -30,7 +34,8 @@ describe('business documents: CSRF before the body, a quota per merchant, reject
 
   async function merchantOf(email: string): Promise<string> {
     const { db } = await getHarness();
-    return (await db.selectFrom('users').select('merchant_id').where('email', '=', email).executeTakeFirstOrThrow()).merchant_id;
+    return (await db.selectFrom('users').select('merchant_id').where('email', '=', email).executeTakeFirstOrThrow())
+      .merchant_id;
   }
 
   async function storedFiles(merchantId: string) {
@@ -59,7 +64,9 @@ describe('business documents: CSRF before the body, a quota per merchant, reject
     await page.fill('#iban', GOOD_DOCUMENTS.iban);
     await page.setInputFiles('#files', files);
     const [response] = await Promise.all([
-      page.waitForResponse((r) => new URL(r.url()).pathname === '/dashboard/documents' && r.request().method() === 'POST'),
+      page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/dashboard/documents' && r.request().method() === 'POST',
+      ),
       page.click('#documents-form button[type=submit]'),
     ]);
     await page.waitForLoadState();
@@ -93,7 +100,12 @@ describe('business documents: CSRF before the body, a quota per merchant, reject
       ].join('\r\n'),
     );
     try {
-      await waitFor('the answer before the body', async () => (received.includes('\r\n\r\n') ? true : undefined), 15_000, 20);
+      await waitFor(
+        'the answer before the body',
+        async () => (received.includes('\r\n\r\n') ? true : undefined),
+        15_000,
+        20,
+      );
       assert.match(received, /^HTTP\/1\.1 403 /);
       await waitFor('the server to close the connection', async () => (closed ? true : undefined), 5_000, 20);
     } finally {
@@ -111,13 +123,26 @@ describe('business documents: CSRF before the body, a quota per merchant, reject
 
       assert.equal(await sendDocuments(page, [pdfOf(400), pdfOf(400)]), 303);
       const first = await storedFiles(merchantId);
-      assert.deepEqual(first.map((f) => f.status), ['submitted', 'submitted']);
+      assert.deepEqual(
+        first.map((f) => f.status),
+        ['submitted', 'submitted'],
+      );
 
       // 800 KiB kept + 400 KiB more > 1 MiB.
       assert.equal(await sendDocuments(page, [pdfOf(400)]), 422);
-      assert.match(await page.locator('#form-error').innerText(), lang === 'en' ? /storage quota; nothing was stored/ : /سقف فضای مدارک/);
-      assert.deepEqual((await storedFiles(merchantId)).map((f) => f.id).sort(), first.map((f) => f.id).sort(), 'no row stored');
-      assert.equal(first.every((f) => existsSync(join(documentsDir, merchantId, f.id))), true);
+      assert.match(
+        await page.locator('#form-error').innerText(),
+        lang === 'en' ? /storage quota; nothing was stored/ : /سقف فضای مدارک/,
+      );
+      assert.deepEqual(
+        (await storedFiles(merchantId)).map((f) => f.id).sort(),
+        first.map((f) => f.id).sort(),
+        'no row stored',
+      );
+      assert.equal(
+        first.every((f) => existsSync(join(documentsDir, merchantId, f.id))),
+        true,
+      );
 
       // The operator rejects; the merchant sends new files, which replace the rejected set.
       await requestGateway(deps, merchantId);
@@ -125,8 +150,12 @@ describe('business documents: CSRF before the body, a quota per merchant, reject
       assert.equal(await sendDocuments(page, [pdfOf(450), pdfOf(450)]), 303);
       const now = await storedFiles(merchantId);
       assert.equal(now.length, 2);
-      assert.ok(now.every((f) => !first.some((old) => old.id === f.id)), 'only the new set is kept');
-      for (const old of first) assert.equal(existsSync(join(documentsDir, merchantId, old.id)), false, 'the rejected set\'s files are deleted');
+      assert.ok(
+        now.every((f) => !first.some((old) => old.id === f.id)),
+        'only the new set is kept',
+      );
+      for (const old of first)
+        assert.equal(existsSync(join(documentsDir, merchantId, old.id)), false, "the rejected set's files are deleted");
       for (const f of now) assert.equal(existsSync(join(documentsDir, merchantId, f.id)), true);
     });
   }

@@ -14,7 +14,13 @@ import { GOOD_DOCUMENTS, SMALL_PDF } from '../support/live.ts';
 import { documentStore } from '../../src/adapters/document-store.ts';
 import { createOnboardedMerchant } from '../../src/merchants/merchants.ts';
 import { submitDocuments } from '../../src/merchants/documents.ts';
-import { activateLiveMode, addDomain, approveGateway, rejectGateway, requestGateway } from '../../src/merchants/onboarding.ts';
+import {
+  activateLiveMode,
+  addDomain,
+  approveGateway,
+  rejectGateway,
+  requestGateway,
+} from '../../src/merchants/onboarding.ts';
 import { OnboardingRefused } from '../../src/domain/onboarding.ts';
 import { onboardingWorkflowId } from '../../src/domain/onboarding-workflow.ts';
 
@@ -45,7 +51,9 @@ describe('onboarding workflow determinism (replay)', () => {
     const waiting = await createOnboardedMerchant(deps, { name: 'Replay waiting', domain: 'waiting.example' });
     await assert.rejects(requestGateway(deps, waiting.merchant_id), OnboardingRefused);
     await assert.rejects(activateLiveMode(deps, waiting.merchant_id), OnboardingRefused);
-    await submitDocuments({ ...deps, store }, waiting.merchant_id, GOOD_DOCUMENTS, [{ name: 'b.pdf', bytes: SMALL_PDF }]);
+    await submitDocuments({ ...deps, store }, waiting.merchant_id, GOOD_DOCUMENTS, [
+      { name: 'b.pdf', bytes: SMALL_PDF },
+    ]);
     await requestGateway(deps, waiting.merchant_id);
     paths['under-review'] = waiting.merchant_id;
 

@@ -49,7 +49,12 @@ describe('a client generated from the OpenAPI document', () => {
 
     const created = await api.POST('/api/v1/payments', {
       params: { header: { 'Idempotency-Key': 'client-order-1' } },
-      body: { amount: 2_500_000, callback_url: 'http://localhost:8000/return', merchant_reference: 'client-order-1', description: 'Typed client' },
+      body: {
+        amount: 2_500_000,
+        callback_url: 'http://localhost:8000/return',
+        merchant_reference: 'client-order-1',
+        description: 'Typed client',
+      },
     });
     assert.equal(created.response.status, 201);
     const payment = created.data!.payment;
@@ -65,16 +70,28 @@ describe('a client generated from the OpenAPI document', () => {
     }
     assert.equal(status, 'paid');
 
-    const verified = await api.POST('/api/v1/payments/{id}/verify', { params: { path: { id: payment.id } }, body: { amount: 2_500_000 } });
+    const verified = await api.POST('/api/v1/payments/{id}/verify', {
+      params: { path: { id: payment.id } },
+      body: { amount: 2_500_000 },
+    });
     assert.equal(verified.data!.payment.status, 'verified');
     assert.ok(verified.data!.payment.fee > 0);
 
     const list = await api.GET('/api/v1/payments', { params: { query: { merchant_reference: 'client-order-1' } } });
-    assert.deepEqual(list.data!.data.map((p) => p.id), [payment.id]);
+    assert.deepEqual(
+      list.data!.data.map((p) => p.id),
+      [payment.id],
+    );
 
     // A part of a SEP payment (no refund operation at SEP): paid to the customer's IBAN the merchant gives.
-    const refund = await api.POST('/api/v1/payments/{id}/refunds', { params: { path: { id: payment.id } }, body: { amount: 500_000, destination_iban: REFUND_IBAN } });
-    assert.deepEqual([refund.data!.refund.amount, refund.data!.refund.method, refund.data!.refund.destination_iban], [500_000, 'iban_payout', REFUND_IBAN]);
+    const refund = await api.POST('/api/v1/payments/{id}/refunds', {
+      params: { path: { id: payment.id } },
+      body: { amount: 500_000, destination_iban: REFUND_IBAN },
+    });
+    assert.deepEqual(
+      [refund.data!.refund.amount, refund.data!.refund.method, refund.data!.refund.destination_iban],
+      [500_000, 'iban_payout', REFUND_IBAN],
+    );
   });
 
   it('turns every error answer into an exception with code, message and request_id', async () => {
@@ -85,7 +102,10 @@ describe('a client generated from the OpenAPI document', () => {
       body: { amount: 50_000, callback_url: 'http://localhost:8000/return', merchant_reference: 'client-order-2' },
     });
     await assert.rejects(
-      api.POST('/api/v1/payments/{id}/verify', { params: { path: { id: created.data!.payment.id } }, body: { amount: 50_000 } }),
+      api.POST('/api/v1/payments/{id}/verify', {
+        params: { path: { id: created.data!.payment.id } },
+        body: { amount: 50_000 },
+      }),
       (error: unknown) =>
         error instanceof GatewayError &&
         error.status === 409 &&

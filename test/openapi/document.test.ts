@@ -14,9 +14,16 @@ import { document } from '../support/contract.ts';
 const NOT_API = [/^\/pay\//, /^\/l\//, /^\/dashboard/, /^\/assets\//, /^\/docs/];
 
 function servedRoutes(): Set<string> {
-  const app = createApp({ config: testConfig(), db: {} as never, temporal: {} as never, logger: pino({ level: 'silent' }) });
+  const app = createApp({
+    config: testConfig(),
+    db: {} as never,
+    temporal: {} as never,
+    logger: pino({ level: 'silent' }),
+  });
   const routes = new Set<string>();
-  for (const middleware of app.middleware as unknown as { router?: { stack: { path: string; methods: string[] }[] } }[]) {
+  for (const middleware of app.middleware as unknown as {
+    router?: { stack: { path: string; methods: string[] }[] };
+  }[]) {
     for (const layer of middleware.router?.stack ?? []) {
       const path = layer.path.replace(/:(\w+)/g, '{$1}');
       if (NOT_API.some((p) => p.test(path))) continue;
@@ -50,10 +57,14 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it('documents every route the routers serve (the compatible protocols\' in their own document), and every documented route is served', () => {
+  it("documents every route the routers serve (the compatible protocols' in their own document), and every documented route is served", () => {
     const documented = new Set<string>();
-    for (const [path, item] of [...Object.entries(document.paths ?? {}), ...Object.entries(buildCompatDocument().paths ?? {})]) {
-      for (const method of ['get', 'post', 'put', 'patch', 'delete']) if ((item as Record<string, unknown>)[method] !== undefined) documented.add(`${method.toUpperCase()} ${path}`);
+    for (const [path, item] of [
+      ...Object.entries(document.paths ?? {}),
+      ...Object.entries(buildCompatDocument().paths ?? {}),
+    ]) {
+      for (const method of ['get', 'post', 'put', 'patch', 'delete'])
+        if ((item as Record<string, unknown>)[method] !== undefined) documented.add(`${method.toUpperCase()} ${path}`);
     }
     assert.deepEqual([...servedRoutes()].sort(), [...documented].sort());
   });
@@ -65,11 +76,22 @@ describe('the OpenAPI document', () => {
     assert.ok(create.requestBody !== undefined);
     const codes = new Set<string>();
     for (const item of Object.values(document.paths ?? {})) {
-      for (const op of Object.values(item as Record<string, { responses?: Record<string, { content?: Record<string, { examples?: object }> }> }>)) {
-        for (const response of Object.values(op.responses ?? {})) for (const code of Object.keys(response.content?.['application/json']?.examples ?? {})) codes.add(code);
+      for (const op of Object.values(
+        item as Record<string, { responses?: Record<string, { content?: Record<string, { examples?: object }> }> }>,
+      )) {
+        for (const response of Object.values(op.responses ?? {}))
+          for (const code of Object.keys(response.content?.['application/json']?.examples ?? {})) codes.add(code);
       }
     }
-    for (const code of ['validation_failed', 'amount_mismatch', 'payment_not_found', 'refund_exceeds_amount', 'idempotency_key_reused', 'service_unavailable', 'live_mode_not_enabled']) {
+    for (const code of [
+      'validation_failed',
+      'amount_mismatch',
+      'payment_not_found',
+      'refund_exceeds_amount',
+      'idempotency_key_reused',
+      'service_unavailable',
+      'live_mode_not_enabled',
+    ]) {
       assert.ok(codes.has(code), code);
     }
   });

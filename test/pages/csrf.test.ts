@@ -41,7 +41,10 @@ describe('hosted pages: CSRF tokens across API processes', () => {
   it('refuses a PAGES_CSRF_SECRET shorter than 32 characters without echoing it', () => {
     assert.throws(
       () => loadConfig({ PAGES_CSRF_SECRET: 'short-secret-value' }),
-      (error: unknown) => error instanceof ConfigError && error.message.includes('PAGES_CSRF_SECRET') && !error.message.includes('short-secret-value'),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.includes('PAGES_CSRF_SECRET') &&
+        !error.message.includes('short-secret-value'),
     );
   });
 });

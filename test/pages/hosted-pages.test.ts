@@ -19,7 +19,9 @@ const langSuffix = (lang: Lang) => (lang === 'en' ? '?lang=en' : '');
 /** The bank callbacks a payment's workflow accepted: the customer's returns from the bank that reached it. */
 async function signalsOf(h: Harness, paymentId: string): Promise<number> {
   const history = await h.temporal.client.workflow.getHandle(paymentWorkflowId(paymentId)).fetchHistory();
-  return (history.events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'bankCallback').length;
+  return (history.events ?? []).filter(
+    (e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'bankCallback',
+  ).length;
 }
 
 async function assertLanguage(page: Page, lang: Lang): Promise<void> {
@@ -89,9 +91,13 @@ describe('hosted payment pages in headless Chromium', function () {
   const delayedBank = () => (slowBank ??= apiWith({ BANK_RECONFIRM_AFTER_SECONDS: '15' }));
 
   /** The hosted page's address on the test server (payment_url names PUBLIC_BASE_URL, which tests do not listen on). */
-  const pageUrl = (created: CreateResponse, lang: Lang, baseUrl = h.baseUrl) => `${baseUrl}${new URL(created.payment_url).pathname}${langSuffix(lang)}`;
+  const pageUrl = (created: CreateResponse, lang: Lang, baseUrl = h.baseUrl) =>
+    `${baseUrl}${new URL(created.payment_url).pathname}${langSuffix(lang)}`;
 
-  const expected: Record<BankOutcome, { kind: string; returnStatus: string; verifyStatus: number; verifyCode?: string }> = {
+  const expected: Record<
+    BankOutcome,
+    { kind: string; returnStatus: string; verifyStatus: number; verifyCode?: string }
+  > = {
     success: { kind: 'success', returnStatus: 'success', verifyStatus: 200 },
     failure: { kind: 'failed', returnStatus: 'failed', verifyStatus: 409, verifyCode: 'payment_not_paid' },
     cancel: { kind: 'canceled', returnStatus: 'failed', verifyStatus: 409, verifyCode: 'payment_not_paid' },
@@ -127,10 +133,16 @@ describe('hosted payment pages in headless Chromium', function () {
         // The bank simulator's own page, in the customer's language, with the amount and four outcomes.
         await page.locator('#pay').click();
         await page.waitForURL((url) => url.pathname === '/OnlinePG/SendToken');
-        assert.notEqual(new URL(page.url()).origin, new URL(h.baseUrl).origin, "the bank's page is the bank's, not ours");
+        assert.notEqual(
+          new URL(page.url()).origin,
+          new URL(h.baseUrl).origin,
+          "the bank's page is the bank's, not ours",
+        );
         await assertLanguage(page, lang);
         assert.ok((await page.locator('#amount').innerText()).includes(lang === 'fa' ? '۱٬۵۰۰٬۰۰۰' : '1,500,000'));
-        const buttons = await Promise.all((await page.locator('form button[name="outcome"]').all()).map((b) => b.getAttribute('value')));
+        const buttons = await Promise.all(
+          (await page.locator('form button[name="outcome"]').all()).map((b) => b.getAttribute('value')),
+        );
         assert.deepEqual(buttons, ['success', 'failure', 'cancel', 'delay']);
         if (outcome === 'success') await screenshot(page, `bank-page-${lang}`);
         await page.locator(`button[value="${outcome}"]`).click();
@@ -166,7 +178,9 @@ describe('hosted payment pages in headless Chromium', function () {
         if (outcome === 'delay') {
           // The bank confirms a little later; then the shop's verify succeeds.
           await waitForStatus(h.baseUrl, key, payment.id, 'paid', 60_000);
-          const verified = await client(h.baseUrl, key).post<{ payment: Payment }>(`/payments/${payment.id}/verify`, { amount: payment.amount });
+          const verified = await client(h.baseUrl, key).post<{ payment: Payment }>(`/payments/${payment.id}/verify`, {
+            amount: payment.amount,
+          });
           assert.equal(verified.status, 200, verified.text);
         }
         assert.equal(await signalsOf(h, payment.id), 1);
@@ -239,7 +253,12 @@ describe('hosted payment pages in headless Chromium', function () {
       ['404 page', `/pay/${randomUUID()}`, 'GET'],
       ['403 page', `/pay/${id}`, 'POST'],
     ] as const) {
-      const res = await fetch(`${h.baseUrl}${path}`, { method, redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: method === 'POST' ? 'outcome=success' : undefined });
+      const res = await fetch(`${h.baseUrl}${path}`, {
+        method,
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: method === 'POST' ? 'outcome=success' : undefined,
+      });
       assertSecurityHeaders(res.headers, what);
       assert.match(res.headers.get('content-type') ?? '', /^text\/html/, what);
       assert.equal(res.headers.get('cache-control'), 'no-store', what);
@@ -265,7 +284,10 @@ describe('hosted payment pages in headless Chromium', function () {
       assert.equal(response?.status(), 200);
       await assertLanguage(page, lang);
       assert.equal(await page.locator('#outcome').getAttribute('data-kind'), 'expired');
-      assert.match(await page.locator('#outcome').innerText(), lang === 'fa' ? /مهلت پرداخت به پایان رسیده/ : /has expired/);
+      assert.match(
+        await page.locator('#outcome').innerText(),
+        lang === 'fa' ? /مهلت پرداخت به پایان رسیده/ : /has expired/,
+      );
       assert.equal(await page.locator('form, button').count(), 0);
       assert.ok((await page.locator('#return').getAttribute('href'))?.includes('status=failed'));
       await screenshot(page, `expired-page-${lang}`);
@@ -284,7 +306,10 @@ describe('hosted payment pages in headless Chromium', function () {
       const response = await page.goto(`${h.baseUrl}${path}`);
       assert.equal(response?.status(), 404, path);
       await assertLanguage(page, lang);
-      assert.match(await page.locator('#message h1').innerText(), lang === 'fa' ? /پرداخت پیدا نشد/ : /Payment not found/);
+      assert.match(
+        await page.locator('#message h1').innerText(),
+        lang === 'fa' ? /پرداخت پیدا نشد/ : /Payment not found/,
+      );
       if (path.startsWith('/pay/not')) await screenshot(page, 'not-found-fa');
     }
   });
@@ -301,7 +326,10 @@ describe('hosted payment pages in headless Chromium', function () {
       `/attack-${id}`,
       `<!doctype html><form method="post" action="${target}"><input name="outcome" value="success"><input name="csrf_token" value="forged"></form><script>document.forms[0].submit()</script>`,
     );
-    const [refused] = await Promise.all([page.waitForResponse((r) => r.url() === target && r.request().method() === 'POST'), page.goto(attack)]);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.url() === target && r.request().method() === 'POST'),
+      page.goto(attack),
+    ]);
     assert.equal(refused.status(), 403);
     await page.locator('#message').waitFor();
     await assertLanguage(page, 'fa');
@@ -311,33 +339,60 @@ describe('hosted payment pages in headless Chromium', function () {
     const cookie = get.headers.get('set-cookie')!.split(';')[0]!;
     const token = /name="csrf_token" value="([^"]+)"/.exec(await get.text())![1]!;
     const post = (headers: Record<string, string>, body: string) =>
-      fetch(target, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+      fetch(target, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
     const withToken = `action=pay&csrf_token=${encodeURIComponent(token)}`;
     assert.equal((await post({ cookie, origin: shop.origin }, withToken)).status, 403, 'foreign origin');
     assert.equal((await post({ cookie, origin: 'null' }, withToken)).status, 403, 'opaque origin');
     assert.equal((await post({ cookie }, withToken)).status, 403, 'no origin and no referer');
     assert.equal((await post({ cookie, origin: h.baseUrl }, 'action=pay')).status, 403, 'no token');
     assert.equal((await post({ origin: h.baseUrl }, withToken)).status, 403, 'no cookie');
-    assert.equal((await post({ cookie, origin: h.baseUrl }, `${withToken}&pad=${'x'.repeat(4_000)}`)).status, 413, 'oversized body');
-    assert.equal((await post({ cookie, origin: h.baseUrl }, `action=steal&csrf_token=${encodeURIComponent(token)}`)).status, 400, 'unknown action');
+    assert.equal(
+      (await post({ cookie, origin: h.baseUrl }, `${withToken}&pad=${'x'.repeat(4_000)}`)).status,
+      413,
+      'oversized body',
+    );
+    assert.equal(
+      (await post({ cookie, origin: h.baseUrl }, `action=steal&csrf_token=${encodeURIComponent(token)}`)).status,
+      400,
+      'unknown action',
+    );
 
     await new Promise((r) => setTimeout(r, 300)); // a signal, had one been sent, would be in history by now
     assert.equal(await signalsOf(h, id), 0);
-    assert.equal((await client(h.baseUrl, key).get<{ payment: Payment }>(`/payments/${id}`)).body.payment.status, 'created');
+    assert.equal(
+      (await client(h.baseUrl, key).get<{ payment: Payment }>(`/payments/${id}`)).body.payment.status,
+      'created',
+    );
 
     // The same request from our own origin is accepted: the refusals above were about the origin and the token.
     // It only sends the customer to the bank: nothing is paid until the bank confirms.
     const accepted = await post({ cookie, origin: h.baseUrl }, withToken);
     assert.equal(accepted.status, 303);
     assert.match(accepted.headers.get('location') ?? '', /\/OnlinePG\/SendToken\?token=[0-9a-f]+$/);
-    assert.equal((await client(h.baseUrl, key).get<{ payment: Payment }>(`/payments/${id}`)).body.payment.status, 'created');
+    assert.equal(
+      (await client(h.baseUrl, key).get<{ payment: Payment }>(`/payments/${id}`)).body.payment.status,
+      'created',
+    );
   });
 
   it('a result page that finds the payment still created says "processing" and refreshes itself, never a final answer', async () => {
     // A payment recorded but whose bank answer has not been recorded yet (no workflow runs for it here).
     const payment = await createdPayment(h.baseUrl, key);
-    const stalled: Payment = { ...payment, id: randomUUID(), tracking_code: String(randomInt(100_000_000_000, 1_000_000_000_000)), merchant_reference: `stalled-${randomUUID()}` };
-    await h.db.insertInto('payments').values(rowFromNewPayment(stalled, merchantId, null)).execute();
+    const stalled: Payment = {
+      ...payment,
+      id: randomUUID(),
+      tracking_code: String(randomInt(100_000_000_000, 1_000_000_000_000)),
+      merchant_reference: `stalled-${randomUUID()}`,
+    };
+    await h.db
+      .insertInto('payments')
+      .values(rowFromNewPayment(stalled, merchantId, null))
+      .execute();
     const { page } = await phone();
     await page.goto(`${h.baseUrl}/pay/${stalled.id}/result?lang=en`);
     assert.equal(await page.locator('#outcome').getAttribute('data-kind'), 'processing');
@@ -358,7 +413,10 @@ describe('hosted payment pages in headless Chromium', function () {
       merchant_reference: `live-${randomUUID()}`,
       settlement_status: 'pending',
     };
-    await h.db.insertInto('payments').values(rowFromNewPayment(live, merchantId, null)).execute();
+    await h.db
+      .insertInto('payments')
+      .values(rowFromNewPayment(live, merchantId, null))
+      .execute();
     const { page } = await phone();
     await page.goto(`${h.baseUrl}/pay/${live.id}?lang=en`);
     assert.match(await page.locator('#live-notice').innerText(), /No live bank is configured/);

@@ -35,8 +35,14 @@ describe('public link and pay pages: limits per client and per link, places give
     lastOctet = Math.floor(Math.random() * 200);
   });
 
-  const paymentsOf = (linkId: string) => h.db.selectFrom('payments').select(['id', 'status', 'psp']).where('payment_link_id', '=', linkId).execute();
-  const started = async (base: string, link: PaymentLink, session: LinkFormSession | undefined, headers: Record<string, string> = {}) => startedPaymentId(await postLink(base, link.slug, session, {}, headers));
+  const paymentsOf = (linkId: string) =>
+    h.db.selectFrom('payments').select(['id', 'status', 'psp']).where('payment_link_id', '=', linkId).execute();
+  const started = async (
+    base: string,
+    link: PaymentLink,
+    session: LinkFormSession | undefined,
+    headers: Record<string, string> = {},
+  ) => startedPaymentId(await postLink(base, link.slug, session, {}, headers));
   const outcome = async (paymentId: string, what: 'cancel' | 'failure') => {
     const res = await api.post(`/test_helpers/payments/${paymentId}/bank_outcome`, { outcome: what });
     assert.equal(res.status, 200, res.text);
@@ -63,7 +69,7 @@ describe('public link and pay pages: limits per client and per link, places give
     assert.equal((await paymentsOf(link.id)).length, 4);
   });
 
-  it('counts payments started per link, whoever starts them, and in the merchant\'s test-payment limit', async () => {
+  it("counts payments started per link, whoever starts them, and in the merchant's test-payment limit", async () => {
     const perLink = await apiWith({ TRUSTED_PROXIES: '127.0.0.1', LINK_PAYMENTS_PER_LINK_PER_MINUTE: '2' });
     const link = await createdLink(api, { title: 'One link, many addresses' });
     const { session } = await openLink(perLink, link.slug);
@@ -83,7 +89,7 @@ describe('public link and pay pages: limits per client and per link, places give
     await started(quota, quotaLink, form.session);
     assert.equal((await postLink(quota, quotaLink.slug, form.session, {})).status, 429);
     assert.equal((await paymentsOf(quotaLink.id)).length, 2);
-    assert.equal((await createPayment(quota, other.key)).status, 429, 'the same bucket as the API\'s creates');
+    assert.equal((await createPayment(quota, other.key)).status, 429, "the same bucket as the API's creates");
   });
 
   it('gives a place of max_payments back when its payment is canceled, fails or expires; payments_count counts the places held', async () => {
@@ -104,7 +110,9 @@ describe('public link and pay pages: limits per client and per link, places give
     await started(h.baseUrl, link, session);
     await usedUp();
 
-    const advanced = await api.post(`/test_helpers/payments/${p2}/advance`, { seconds: h.config.PAYMENT_TTL_SECONDS + 60 });
+    const advanced = await api.post(`/test_helpers/payments/${p2}/advance`, {
+      seconds: h.config.PAYMENT_TTL_SECONDS + 60,
+    });
     assert.equal(advanced.status, 200, advanced.text);
     await waitForStatus(h.baseUrl, merchant.key, p2, 'expired');
     await started(h.baseUrl, link, session);

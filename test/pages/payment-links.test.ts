@@ -52,7 +52,11 @@ describe('payment links in headless Chromium', function () {
       assert.equal(await page.locator('#link-title').innerText(), link.title);
       assert.ok(await page.locator('.test-banner').isVisible());
       const hint = await page.locator('#amount-hint').innerText();
-      assert.ok(hint.includes(lang === 'fa' ? '۵۰۰٬۰۰۰' : '500,000') && hint.includes(lang === 'fa' ? '۳٬۰۰۰٬۰۰۰' : '3,000,000'), hint);
+      assert.ok(
+        hint.includes(lang === 'fa' ? '۵۰۰٬۰۰۰' : '500,000') &&
+          hint.includes(lang === 'fa' ? '۳٬۰۰۰٬۰۰۰' : '3,000,000'),
+        hint,
+      );
       await screenshot(page, `link-page-${lang}-phone`);
       const desktop = await page.context().newPage();
       await desktop.setViewportSize({ width: 1280, height: 900 });
@@ -92,15 +96,20 @@ describe('payment links in headless Chromium', function () {
       const verified = await waitForStatus(h.baseUrl, merchant.merchant.key, paymentId, 'verified');
       assert.equal(verified.payment_link, link.id);
       assert.equal(verified.amount, 1_200_000);
-      assert.deepEqual(verified.metadata, { link_name: lang === 'fa' ? 'مریم احمدی' : 'Maryam Ahmadi', link_mobile: '09121234567', link_note: lang === 'fa' ? 'بدون گردو' : 'No walnuts' });
+      assert.deepEqual(verified.metadata, {
+        link_name: lang === 'fa' ? 'مریم احمدی' : 'Maryam Ahmadi',
+        link_mobile: '09121234567',
+        link_note: lang === 'fa' ? 'بدون گردو' : 'No walnuts',
+      });
       assert.ok(receipt.includes(lang === 'fa' ? persian(verified.tracking_code) : verified.tracking_code), receipt);
       const [delivery] = await merchant.rcv.waitForDeliveries(forPayment(paymentId, 'payment.verified'));
       assert.equal((delivery!.event.data.payment as Payment).payment_link, link.id);
       assert.equal(delivery!.verifiedWith.length, 1);
       assert.deepEqual(dialogs, []);
       // The one console error is the browser's note of the deliberate 422 answer above: no script, no CSP violation.
-      assert.deepEqual(errors, ['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
+      assert.deepEqual(errors, [
+        'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+      ]);
     });
   }
 });
-

@@ -30,7 +30,15 @@ const CARD_Y = '6274121234567899';
 const NATIONAL_CODE = '0499370899';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** Every form of the secrets that must never appear: the full numbers and their plain hashes. */
-const SECRETS = [CARD_X, CARD_Y, NATIONAL_CODE, sha256(CARD_X), sha256(CARD_Y), sha256(CARD_X).toUpperCase(), sha256(CARD_Y).toUpperCase()];
+const SECRETS = [
+  CARD_X,
+  CARD_Y,
+  NATIONAL_CODE,
+  sha256(CARD_X),
+  sha256(CARD_Y),
+  sha256(CARD_X).toUpperCase(),
+  sha256(CARD_Y).toUpperCase(),
+];
 
 function assertNoSecrets(text: string, where: string): void {
   for (const secret of SECRETS) assert.ok(!text.includes(secret), `${where} holds ${secret.slice(0, 6)}…`);
@@ -69,9 +77,17 @@ describe('who may pay: a payment restricted to cards and a national code', funct
       assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
       const answer = JSON.parse(res.text) as { code: string; details: { path: string }[] };
       assert.equal(answer.code, 'validation_failed');
-      for (const path of paths) assert.ok(answer.details.some((d) => d.path === path), `${JSON.stringify(body)}: ${path} named in ${res.text}`);
+      for (const path of paths)
+        assert.ok(
+          answer.details.some((d) => d.path === path),
+          `${JSON.stringify(body)}: ${path} named in ${res.text}`,
+        );
       assertNoSecrets(res.text, 'the refusal');
-      const written = await h.db.selectFrom('payments').select('id').where('merchant_reference', '=', reference).execute();
+      const written = await h.db
+        .selectFrom('payments')
+        .select('id')
+        .where('merchant_reference', '=', reference)
+        .execute();
       assert.deepEqual(written, [], 'no payment row');
     }
   });
@@ -82,10 +98,16 @@ describe('who may pay: a payment restricted to cards and a national code', funct
     assertNoSecrets(res.text, 'the create answer');
     assert.deepEqual(res.body.payment.allowed_cards, ['502229******7897', '627412******7899']);
     assert.equal(res.body.payment.national_code, '049*****99');
-    const read = await request<{ payment: Payment }>(h.baseUrl, 'GET', `/api/v1/payments/${res.body.payment.id}`, { key });
+    const read = await request<{ payment: Payment }>(h.baseUrl, 'GET', `/api/v1/payments/${res.body.payment.id}`, {
+      key,
+    });
     assert.deepEqual(read.body.payment.allowed_cards, ['502229******7897', '627412******7899']);
     assertNoSecrets(read.text, 'the payment resource');
-    const row = await h.db.selectFrom('payments').selectAll().where('id', '=', res.body.payment.id).executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('id', '=', res.body.payment.id)
+      .executeTakeFirstOrThrow();
     assertNoSecrets(JSON.stringify(row), 'the payment row');
     assert.equal((JSON.parse(row.allowed_card_hashes ?? '[]') as string[]).length, 2);
     const plain = await createdPayment(h.baseUrl, key);
@@ -106,27 +128,47 @@ describe('who may pay: a payment restricted to cards and a national code', funct
       (await bankOperations(p.id)).map((o) => o.kind),
       ['confirm', 'reverse'],
     );
-    const { transactions } = await bankAdmin<{ transactions: { reversed_at?: string; card_pan?: string }[] }>(`/admin/transactions?res_num=${p.id}`);
-    assert.ok(transactions.some((t) => t.reversed_at !== undefined && t.card_pan === '627412******7899'), JSON.stringify(transactions));
+    const { transactions } = await bankAdmin<{ transactions: { reversed_at?: string; card_pan?: string }[] }>(
+      `/admin/transactions?res_num=${p.id}`,
+    );
+    assert.ok(
+      transactions.some((t) => t.reversed_at !== undefined && t.card_pan === '627412******7899'),
+      JSON.stringify(transactions),
+    );
     // Its own event, and never payment.paid or a capture in the ledger.
     const [event] = await api.rcv.waitForDeliveries(forPayment(p.id, 'payment.card_not_allowed'));
     assert.equal(event!.event.data.payment?.failure?.code, 'card_not_allowed');
     assert.deepEqual(event!.event.data.payment?.allowed_cards, ['502229******7897']);
-    const events = await h.db.selectFrom('events').select('type').where('object_id', '=', p.id).orderBy('created_at').execute();
+    const events = await h.db
+      .selectFrom('events')
+      .select('type')
+      .where('object_id', '=', p.id)
+      .orderBy('created_at')
+      .execute();
     assert.deepEqual(
       events.map((e) => e.type),
       ['payment.created', 'payment.card_not_allowed'],
     );
-    const postings = await h.db.selectFrom('ledger_postings').select('movement').where('payment_id', '=', p.id).execute();
+    const postings = await h.db
+      .selectFrom('ledger_postings')
+      .select('movement')
+      .where('payment_id', '=', p.id)
+      .execute();
     assert.deepEqual(postings, [], 'no capture posted');
     const history = await historyOf(p.id);
     const text = historyText(history);
     // The decoding works: the payloads are read (the masked card the bank answered, the patch's marker).
-    assert.ok(text.includes('627412******7899') && text.includes('"card_allowed":false'), 'the confirm answer is read from the history');
+    assert.ok(
+      text.includes('627412******7899') && text.includes('"card_allowed":false'),
+      'the confirm answer is read from the history',
+    );
     assert.ok(text.includes('card-restriction'), 'the patch marker is in the history');
     assertNoSecrets(text, "the workflow's history");
     // A verify of it is refused: it was never paid.
-    const verify = await request(h.baseUrl, 'POST', `/api/v1/payments/${p.id}/verify`, { key, body: { amount: p.amount } });
+    const verify = await request(h.baseUrl, 'POST', `/api/v1/payments/${p.id}/verify`, {
+      key,
+      body: { amount: p.amount },
+    });
     assert.equal(verify.status, 409, verify.text);
     assert.match(verify.text, /payment_not_paid/);
     recordFixture(FIXTURES, 'RECORD_HISTORIES', 'card-not-allowed', history);
@@ -137,16 +179,25 @@ describe('who may pay: a payment restricted to cards and a national code', funct
     assert.equal((await chooseOutcome(h.baseUrl, p.id, 'success', CARD_X)).status, 303);
     const paid = await waitForStatus(h.baseUrl, key, p.id, 'paid');
     assert.equal(paid.card_pan, '502229******7897');
-    const verified = await request<{ payment: Payment }>(h.baseUrl, 'POST', `/api/v1/payments/${p.id}/verify`, { key, body: { amount: p.amount } });
+    const verified = await request<{ payment: Payment }>(h.baseUrl, 'POST', `/api/v1/payments/${p.id}/verify`, {
+      key,
+      body: { amount: p.amount },
+    });
     assert.equal(verified.status, 200, verified.text);
     assert.equal(verified.body.payment.status, 'verified');
     assert.deepEqual(verified.body.payment.allowed_cards, ['627412******7899', '502229******7897']);
     assertNoSecrets(verified.text, 'the verify answer');
     // SEP's verify at the return captured: no settle.
-    assert.deepEqual((await bankOperations(p.id)).map((o) => o.kind), ['confirm']);
+    assert.deepEqual(
+      (await bankOperations(p.id)).map((o) => o.kind),
+      ['confirm'],
+    );
     const history = await historyOf(p.id);
     const text = historyText(history);
-    assert.ok(text.includes('502229******7897') && text.includes('"card_allowed":true'), 'the confirm answer is read from the history');
+    assert.ok(
+      text.includes('502229******7897') && text.includes('"card_allowed":true'),
+      'the confirm answer is read from the history',
+    );
     assertNoSecrets(text, "the workflow's history");
     recordFixture(FIXTURES, 'RECORD_HISTORIES', 'card-allowed', history);
   });
@@ -160,12 +211,25 @@ describe('who may pay: a payment restricted to cards and a national code', funct
 
   it('the same create under the same Idempotency-Key answers the same payment; its stored fingerprint holds no card', async () => {
     const idem = `card-${Math.random().toString(36).slice(2)}`;
-    const body: ReturnType<typeof paymentRequest> & { allowed_cards?: string[]; national_code?: string } = paymentRequest(restricted());
-    const first = await request<{ payment: Payment }>(h.baseUrl, 'POST', '/api/v1/payments', { key, body, idempotencyKey: idem });
-    const again = await request<{ payment: Payment }>(h.baseUrl, 'POST', '/api/v1/payments', { key, body, idempotencyKey: idem });
+    const body: ReturnType<typeof paymentRequest> & { allowed_cards?: string[]; national_code?: string } =
+      paymentRequest(restricted());
+    const first = await request<{ payment: Payment }>(h.baseUrl, 'POST', '/api/v1/payments', {
+      key,
+      body,
+      idempotencyKey: idem,
+    });
+    const again = await request<{ payment: Payment }>(h.baseUrl, 'POST', '/api/v1/payments', {
+      key,
+      body,
+      idempotencyKey: idem,
+    });
     assert.equal(first.status, 201, first.text);
     assert.equal(again.body.payment.id, first.body.payment.id);
-    const other = await request(h.baseUrl, 'POST', '/api/v1/payments', { key, body: { ...body, allowed_cards: [CARD_Y] }, idempotencyKey: idem });
+    const other = await request(h.baseUrl, 'POST', '/api/v1/payments', {
+      key,
+      body: { ...body, allowed_cards: [CARD_Y] },
+      idempotencyKey: idem,
+    });
     assert.equal(other.status, 422, 'another body under the same key is refused');
     const stored = await h.db.selectFrom('idempotency_keys').selectAll().where('idempotency_key', '=', idem).execute();
     assert.equal(stored.length, 1);
@@ -189,7 +253,10 @@ describe('who may pay: a payment restricted to cards and a national code', funct
     for (const lang of ['fa', 'en'] as const) {
       it(`shows the allowed cards and the national code, masked (${lang})`, async () => {
         const { key: own } = await newMerchant();
-        const p = await createdPayment(h.baseUrl, own, { allowed_cards: [CARD_X, CARD_Y], national_code: NATIONAL_CODE });
+        const p = await createdPayment(h.baseUrl, own, {
+          allowed_cards: [CARD_X, CARD_Y],
+          national_code: NATIONAL_CODE,
+        });
         const phone = await phonePage(browser);
         open.push(phone);
         await phone.page.goto(`${h.baseUrl}/pay/${p.id}${lang === 'en' ? '?lang=en' : ''}`);

@@ -7,7 +7,11 @@ import { PaymentSchema } from '../../src/domain/payment-schemas.ts';
 
 async function paymentCount(merchantId: string): Promise<number> {
   const h = await getHarness();
-  const row = await h.db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow();
+  const row = await h.db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -26,7 +30,12 @@ describe('POST /api/v1/payments', () => {
     assert.equal(res.status, 201, res.text);
     const p = res.body.payment;
     // `splits` is there only on a payment created with splits (test/settlements/splits.test.ts).
-    assert.deepEqual(Object.keys(p).sort(), Object.keys(PaymentSchema.properties).filter((k) => k !== 'splits').sort());
+    assert.deepEqual(
+      Object.keys(p).sort(),
+      Object.keys(PaymentSchema.properties)
+        .filter((k) => k !== 'splits')
+        .sort(),
+    );
     assert.match(p.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(p.status, 'created');
     assert.equal(p.mode, 'test');
@@ -64,7 +73,13 @@ describe('POST /api/v1/payments', () => {
     const description = await handle.describe();
     assert.equal(description.status.name, 'RUNNING');
     const attrs = Object.fromEntries(description.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
-    assert.deepEqual(attrs, { PaymentStatus: 'created', MerchantId: merchant.merchantId, MerchantReference: 'order-sa', PaymentMode: 'test', PaymentAmount: 777_000 });
+    assert.deepEqual(attrs, {
+      PaymentStatus: 'created',
+      MerchantId: merchant.merchantId,
+      MerchantReference: 'order-sa',
+      PaymentMode: 'test',
+      PaymentAmount: 777_000,
+    });
     const live = await handle.query(paymentQuery);
     assert.deepEqual(live, res.body.payment);
   });
@@ -92,13 +107,24 @@ describe('POST /api/v1/payments', () => {
         const m = await newMerchant();
         const body: Record<string, unknown> = paymentRequest(overrides);
         for (const [k, v] of Object.entries(overrides)) if (v === undefined) delete body[k];
-        const res = await request(baseUrl, 'POST', '/api/v1/payments', { key: m.key, body, idempotencyKey: `bad-${name}` });
+        const res = await request(baseUrl, 'POST', '/api/v1/payments', {
+          key: m.key,
+          body,
+          idempotencyKey: `bad-${name}`,
+        });
         assert.equal(res.status, 422, res.text);
         assert.equal(res.body.code, 'validation_failed');
-        assert.ok((res.body.details as { path: string }[]).some((d) => d.path === path), res.text);
+        assert.ok(
+          (res.body.details as { path: string }[]).some((d) => d.path === path),
+          res.text,
+        );
         assert.equal(await paymentCount(m.merchantId), 0);
         const h = await getHarness();
-        const keys = await h.db.selectFrom('idempotency_keys').select('idempotency_key').where('merchant_id', '=', m.merchantId).execute();
+        const keys = await h.db
+          .selectFrom('idempotency_keys')
+          .select('idempotency_key')
+          .where('merchant_id', '=', m.merchantId)
+          .execute();
         assert.deepEqual(keys, []);
       });
     }
@@ -152,7 +178,10 @@ describe('POST /api/v1/payments', () => {
       ['a Basic scheme', 'Basic dXNlcjpwYXNz'],
     ] as const) {
       it(`${name} → 401 invalid_api_key`, async () => {
-        const res = await request(baseUrl, 'POST', '/api/v1/payments', { body: paymentRequest(), headers: { authorization: header } });
+        const res = await request(baseUrl, 'POST', '/api/v1/payments', {
+          body: paymentRequest(),
+          headers: { authorization: header },
+        });
         assert.equal(res.status, 401);
         assert.equal(res.body.code, 'invalid_api_key');
       });
@@ -169,8 +198,16 @@ describe('POST /api/v1/payments', () => {
     it('replays the first response for the same key and body', async () => {
       const m = await newMerchant();
       const body = paymentRequest();
-      const first = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', { key: m.key, body, idempotencyKey: 'k-1' });
-      const second = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', { key: m.key, body, idempotencyKey: 'k-1' });
+      const first = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', {
+        key: m.key,
+        body,
+        idempotencyKey: 'k-1',
+      });
+      const second = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', {
+        key: m.key,
+        body,
+        idempotencyKey: 'k-1',
+      });
       assert.equal(first.status, 201);
       assert.equal(second.status, 201);
       assert.equal(second.headers.get('idempotent-replayed'), 'true');
@@ -192,8 +229,16 @@ describe('POST /api/v1/payments', () => {
       const a = await newMerchant();
       const b = await newMerchant();
       const body = paymentRequest();
-      const ra = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', { key: a.key, body, idempotencyKey: 'shared' });
-      const rb = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', { key: b.key, body, idempotencyKey: 'shared' });
+      const ra = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', {
+        key: a.key,
+        body,
+        idempotencyKey: 'shared',
+      });
+      const rb = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', {
+        key: b.key,
+        body,
+        idempotencyKey: 'shared',
+      });
       assert.equal(ra.status, 201);
       assert.equal(rb.status, 201);
       assert.notEqual(ra.body.payment.id, rb.body.payment.id);
@@ -203,13 +248,24 @@ describe('POST /api/v1/payments', () => {
       const m = await newMerchant();
       const body = paymentRequest();
       const results = await Promise.all(
-        Array.from({ length: 10 }, () => request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', { key: m.key, body, idempotencyKey: 'storm' })),
+        Array.from({ length: 10 }, () =>
+          request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', { key: m.key, body, idempotencyKey: 'storm' }),
+        ),
       );
-      for (const r of results) assert.ok(r.status === 201 || (r.status === 409 && (r.body as unknown as { code: string }).code === 'idempotency_key_in_use'), r.text);
+      for (const r of results)
+        assert.ok(
+          r.status === 201 ||
+            (r.status === 409 && (r.body as unknown as { code: string }).code === 'idempotency_key_in_use'),
+          r.text,
+        );
       assert.equal(await paymentCount(m.merchantId), 1);
       const ids = new Set(results.filter((r) => r.status === 201).map((r) => r.body.payment.id));
       assert.equal(ids.size, 1);
-      const after = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', { key: m.key, body, idempotencyKey: 'storm' });
+      const after = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', {
+        key: m.key,
+        body,
+        idempotencyKey: 'storm',
+      });
       assert.equal(after.status, 201);
       assert.ok(ids.has(after.body.payment.id));
     });
@@ -226,10 +282,16 @@ describe('POST /api/v1/payments', () => {
       assert.doesNotMatch(failed.text, /at |Error:/);
       assert.equal(await paymentCount(m.merchantId), 1, 'the record was written before the workflow start failed');
 
-      const retried = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', { key: m.key, body, idempotencyKey: 'half' });
+      const retried = await request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', {
+        key: m.key,
+        body,
+        idempotencyKey: 'half',
+      });
       assert.equal(retried.status, 201, retried.text);
       assert.equal(await paymentCount(m.merchantId), 1);
-      const description = await h.temporal.client.workflow.getHandle(paymentWorkflowId(retried.body.payment.id)).describe();
+      const description = await h.temporal.client.workflow
+        .getHandle(paymentWorkflowId(retried.body.payment.id))
+        .describe();
       assert.equal(description.status.name, 'RUNNING');
     });
 

@@ -41,7 +41,10 @@ describe('who pays the fee', () => {
     const paid = await paidPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
     assert.equal(paid.charged_amount, C);
     assert.equal(paid.fee, 0);
-    assert.deepEqual((await bankOperations(paid.id, 'token')).map((op) => op.amount), [C]);
+    assert.deepEqual(
+      (await bankOperations(paid.id, 'token')).map((op) => op.amount),
+      [C],
+    );
     assert.deepEqual(await atBank(paid.id), [{ kind: 'confirm', amount: C }]);
 
     const charged = await api.post<Body>(`/payments/${paid.id}/verify`, { amount: C });
@@ -50,14 +53,23 @@ describe('who pays the fee', () => {
     const verified = await api.post<Body>(`/payments/${paid.id}/verify`, { amount: A });
     assert.equal(verified.status, 200, verified.text);
     assert.deepEqual(
-      [verified.body.payment.status, verified.body.payment.fee_payer, verified.body.payment.amount, verified.body.payment.charged_amount, verified.body.payment.fee],
+      [
+        verified.body.payment.status,
+        verified.body.payment.fee_payer,
+        verified.body.payment.amount,
+        verified.body.payment.charged_amount,
+        verified.body.payment.fee,
+      ],
       ['verified', 'customer', A, C, F],
     );
     // SEP's verify at the return captured C: the merchant's verify asks the bank nothing more.
     assert.deepEqual(await atBank(paid.id), [{ kind: 'confirm', amount: C }]);
     // The record shows the same.
     const read = await api.get<Body>(`/payments/${paid.id}`);
-    assert.deepEqual([read.body.payment.fee_payer, read.body.payment.charged_amount, read.body.payment.fee], ['customer', C, F]);
+    assert.deepEqual(
+      [read.body.payment.fee_payer, read.body.payment.charged_amount, read.body.payment.fee],
+      ['customer', C, F],
+    );
     await assertLedgerBalanced(h.db, 'after a customer-pays verify', { merchantIds: [merchantId] });
   });
 
@@ -77,7 +89,10 @@ describe('who pays the fee', () => {
     const paid = await paidPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
     const reversed = await client(h.baseUrl, key).post<Body>(`/payments/${paid.id}/reverse`);
     assert.equal(reversed.status, 200, reversed.text);
-    assert.deepEqual([reversed.body.payment.status, reversed.body.payment.refunded_amount, reversed.body.payment.fee], ['reversed', C, 0]);
+    assert.deepEqual(
+      [reversed.body.payment.status, reversed.body.payment.refunded_amount, reversed.body.payment.fee],
+      ['reversed', C, 0],
+    );
     assert.deepEqual(await atBank(paid.id), [
       { kind: 'confirm', amount: C },
       { kind: 'reverse', amount: C },
@@ -92,10 +107,16 @@ describe('who pays the fee', () => {
     const paid = await paidPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
     assert.equal((await api.post<Body>(`/payments/${paid.id}/verify`, { amount: A })).status, 200);
 
-    const tooMuch = await api.post<RefundBody & { code?: string }>(`/payments/${paid.id}/refunds`, { destination_iban: REFUND_IBAN, amount: C + 1 });
+    const tooMuch = await api.post<RefundBody & { code?: string }>(`/payments/${paid.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: C + 1,
+    });
     assert.equal(tooMuch.status, 422, tooMuch.text);
     assert.equal(tooMuch.body.code, 'refund_exceeds_amount');
-    const part = await api.post<RefundBody>(`/payments/${paid.id}/refunds`, { destination_iban: REFUND_IBAN, amount: A });
+    const part = await api.post<RefundBody>(`/payments/${paid.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: A,
+    });
     assert.equal(part.status, 201, part.text);
     await waitForRefund(h.baseUrl, key, part.body.refund.id, 'succeeded');
     assert.equal((await api.get<Body>(`/payments/${paid.id}`)).body.payment.status, 'partially_refunded');
@@ -105,8 +126,14 @@ describe('who pays the fee', () => {
     assert.equal(rest.body.refund.amount, F);
     await waitForRefund(h.baseUrl, key, rest.body.refund.id, 'succeeded');
     const refunded = await api.get<Body>(`/payments/${paid.id}`);
-    assert.deepEqual([refunded.body.payment.status, refunded.body.payment.refunded_amount, refunded.body.payment.fee], ['refunded', C, F]);
-    assert.deepEqual((await refundsAtBank(paid.id)).map((op) => op.amount), [A, F]);
+    assert.deepEqual(
+      [refunded.body.payment.status, refunded.body.payment.refunded_amount, refunded.body.payment.fee],
+      ['refunded', C, F],
+    );
+    assert.deepEqual(
+      (await refundsAtBank(paid.id)).map((op) => op.amount),
+      [A, F],
+    );
     await assertLedgerBalanced(h.db, 'after a customer-pays payment refunded in full', { merchantIds: [merchantId] });
   });
 
@@ -129,10 +156,18 @@ describe('who pays the fee', () => {
 
     const { id, outcome } = await settleNow(m.merchantId);
     assert.deepEqual(outcome, { result: 'paid', settlement_id: id, net: amount });
-    const got = await client(h.baseUrl, m.liveKey).get<{ settlement: Settlement; lines: SettlementLine[] }>(`/settlements/${id}`);
+    const got = await client(h.baseUrl, m.liveKey).get<{ settlement: Settlement; lines: SettlementLine[] }>(
+      `/settlements/${id}`,
+    );
     assert.equal(got.status, 200, got.text);
-    assert.deepEqual([got.body.settlement.gross, got.body.settlement.fees, got.body.settlement.net], [amount + fee, fee, amount]);
-    assert.deepEqual((await payoutTransfers(id)).map((t) => t.amount), [amount]);
+    assert.deepEqual(
+      [got.body.settlement.gross, got.body.settlement.fees, got.body.settlement.net],
+      [amount + fee, fee, amount],
+    );
+    assert.deepEqual(
+      (await payoutTransfers(id)).map((t) => t.amount),
+      [amount],
+    );
     await assertLedgerBalanced(h.db, 'after a customer-pays live settlement', { merchantIds: [m.merchantId] });
   });
 
@@ -142,9 +177,21 @@ describe('who pays the fee', () => {
     const api = client(h.baseUrl, key);
     const customer = await api.get(`/fees?amount=${A}&fee_payer=customer`);
     assert.equal(customer.status, 200, customer.text);
-    assert.deepEqual(customer.body, { amount: A, fee_payer: 'customer', fee: F, charged_amount: C, merchant_receives: A });
+    assert.deepEqual(customer.body, {
+      amount: A,
+      fee_payer: 'customer',
+      fee: F,
+      charged_amount: C,
+      merchant_receives: A,
+    });
     const merchant = await api.get(`/fees?amount=${A}`);
-    assert.deepEqual(merchant.body, { amount: A, fee_payer: 'merchant', fee: F, charged_amount: A, merchant_receives: A - F });
+    assert.deepEqual(merchant.body, {
+      amount: A,
+      fee_payer: 'merchant',
+      fee: F,
+      charged_amount: A,
+      merchant_receives: A - F,
+    });
     // The preview is what create then does.
     const created = await createdPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
     assert.equal(created.charged_amount, customer.body.charged_amount);
@@ -164,21 +211,46 @@ describe('who pays the fee', () => {
     const h = await getHarness();
     const { key, merchantId } = await newMerchant();
     const max = h.config.AMOUNT_MAX; // 500,000,000: the default plan's fee there is its maximum, 400,000
-    const count = async () => Number((await h.db.selectFrom('payments').select((eb) => eb.fn.countAll<string>().as('n')).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await h.db
+            .selectFrom('payments')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('merchant_id', '=', merchantId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const create = (amount: number, fee_payer: 'merchant' | 'customer', idempotencyKey?: string) =>
       request<Body & { details?: { path: string; message: string }[] }>(h.baseUrl, 'POST', '/api/v1/payments', {
         key,
-        body: { amount, callback_url: 'http://localhost:8000/return', merchant_reference: `max-${fee_payer}-${amount}`, fee_payer },
+        body: {
+          amount,
+          callback_url: 'http://localhost:8000/return',
+          merchant_reference: `max-${fee_payer}-${amount}`,
+          fee_payer,
+        },
         ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       });
     const idem = `charged-max-${Date.now()}`;
-    for (const [amount, idempotencyKey] of [[max, idem], [max - 399_999, undefined]] as const) {
+    for (const [amount, idempotencyKey] of [
+      [max, idem],
+      [max - 399_999, undefined],
+    ] as const) {
       const refused = await create(amount, 'customer', idempotencyKey);
       assert.equal(refused.status, 422, refused.text);
       assert.equal(refused.body.code, 'charged_amount_exceeds_max');
-      assert.match(refused.body.message ?? '', new RegExp(`${amount + 400_000} rials .* more than the largest payment, ${max} rials: ask for at most ${max - 400_000} rials`));
+      assert.match(
+        refused.body.message ?? '',
+        new RegExp(
+          `${amount + 400_000} rials .* more than the largest payment, ${max} rials: ask for at most ${max - 400_000} rials`,
+        ),
+      );
       assert.ok((refused.body.request_id ?? '') !== '');
-      assert.deepEqual(refused.body.details?.map((d) => d.path), ['amount']);
+      assert.deepEqual(
+        refused.body.details?.map((d) => d.path),
+        ['amount'],
+      );
     }
     assert.equal(await count(), 0, 'no payment written');
     // The fee preview quotes nothing create would refuse: the same code and message, by the same rule.
@@ -187,12 +259,23 @@ describe('who pays the fee', () => {
     assert.equal(quoted.status, 422, quoted.text);
     assert.equal(quoted.body.code, 'charged_amount_exceeds_max');
     assert.match(quoted.body.message ?? '', new RegExp(`ask for at most ${max - 400_000} rials`));
-    for (const [query, charged] of [[`?amount=${max - 400_000}&fee_payer=customer`, max], [`?amount=${max}`, max]] as const) {
+    for (const [query, charged] of [
+      [`?amount=${max - 400_000}&fee_payer=customer`, max],
+      [`?amount=${max}`, max],
+    ] as const) {
       const fits = await api.get<{ charged_amount: number }>(`/fees${query}`);
       assert.equal(fits.status, 200, `${query}: ${fits.text}`);
       assert.equal(fits.body.charged_amount, charged);
     }
-    assert.deepEqual(await h.db.selectFrom('idempotency_keys').select('idempotency_key').where('merchant_id', '=', merchantId).execute(), [], 'nor its Idempotency-Key');
+    assert.deepEqual(
+      await h.db
+        .selectFrom('idempotency_keys')
+        .select('idempotency_key')
+        .where('merchant_id', '=', merchantId)
+        .execute(),
+      [],
+      'nor its Idempotency-Key',
+    );
 
     // The largest amount that fits is charged exactly AMOUNT_MAX; the merchant paying the fee may ask for AMOUNT_MAX itself.
     const fits = await create(max - 400_000, 'customer');
@@ -209,12 +292,31 @@ describe('who pays the fee', () => {
   it('a bad fee_payer is 422 validation_failed and writes nothing', async () => {
     const h = await getHarness();
     const { key, merchantId } = await newMerchant();
-    const count = async () => Number((await h.db.selectFrom('payments').select((eb) => eb.fn.countAll<string>().as('n')).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await h.db
+            .selectFrom('payments')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('merchant_id', '=', merchantId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     for (const fee_payer of ['bank', '', null, 1]) {
-      const res = await request<{ code: string; message: string; request_id: string; details?: { path: string }[] }>(h.baseUrl, 'POST', '/api/v1/payments', {
-        key,
-        body: { amount: A, callback_url: 'http://localhost:8000/return', merchant_reference: `bad-${String(fee_payer)}`, fee_payer },
-      });
+      const res = await request<{ code: string; message: string; request_id: string; details?: { path: string }[] }>(
+        h.baseUrl,
+        'POST',
+        '/api/v1/payments',
+        {
+          key,
+          body: {
+            amount: A,
+            callback_url: 'http://localhost:8000/return',
+            merchant_reference: `bad-${String(fee_payer)}`,
+            fee_payer,
+          },
+        },
+      );
       assert.equal(res.status, 422, res.text);
       assert.equal(res.body.code, 'validation_failed');
       assert.ok(res.body.request_id !== '');

@@ -12,7 +12,18 @@
  */
 import assert from 'node:assert/strict';
 import { getHarness, newMerchant, type Harness } from '../support/harness.ts';
-import { bankPageOf, bankRedirectForm, chooseOutcome, createdPayment, forgeBankReturn, pressPay, returnsAnswered, waitForStatus, walkBankPage, walkPostedBankPage } from '../support/payments.ts';
+import {
+  bankPageOf,
+  bankRedirectForm,
+  chooseOutcome,
+  createdPayment,
+  forgeBankReturn,
+  pressPay,
+  returnsAnswered,
+  waitForStatus,
+  walkBankPage,
+  walkPostedBankPage,
+} from '../support/payments.ts';
 import { bankOperations } from '../support/bank.ts';
 import { cli } from '../support/cli.ts';
 import { request, waitFor } from '../support/http.ts';
@@ -24,13 +35,16 @@ describe('a forged failed or canceled return: on the bank’s word where it answ
   let h: Harness;
   let key: string;
 
-  const statusOf = async (id: string, as = key) => (await request<{ payment: Payment }>(h.baseUrl, 'GET', `/api/v1/payments/${id}`, { key: as })).body.payment;
+  const statusOf = async (id: string, as = key) =>
+    (await request<{ payment: Payment }>(h.baseUrl, 'GET', `/api/v1/payments/${id}`, { key: as })).body.payment;
   /** Forges `state`'s return and waits until the workflow has answered it (under its lock, before any later return). */
   const forgedAndAnswered = async (p: Payment, bankPage: string, state: 'Failed' | 'CanceledByUser') => {
     const res = await forgeBankReturn(h.baseUrl, p.id, bankPage, state);
     assert.equal(res.status, 303);
     assert.equal(res.headers.get('location'), `/pay/${p.id}/result`);
-    await waitFor(`the workflow to answer the forged return of ${p.id}`, async () => ((await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined));
+    await waitFor(`the workflow to answer the forged return of ${p.id}`, async () =>
+      (await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined,
+    );
   };
 
   before(async () => {
@@ -52,7 +66,11 @@ describe('a forged failed or canceled return: on the bank’s word where it answ
       // The payment's workflow ended with it: the customer's late return finds nothing to pay.
       assert.equal((await walkBankPage(bankPage, 'success')).status, 303);
       assert.equal((await statusOf(p.id)).status, status, 'a payment that ended is never paid');
-      assert.deepEqual((await bankOperations(p.id)).map((o) => o.kind).filter((k) => k !== 'token'), [], 'SEP was asked nothing: no inquiry, no verify that would capture');
+      assert.deepEqual(
+        (await bankOperations(p.id)).map((o) => o.kind).filter((k) => k !== 'token'),
+        [],
+        'SEP was asked nothing: no inquiry, no verify that would capture',
+      );
     });
   }
 
@@ -65,8 +83,10 @@ describe('a forged failed or canceled return: on the bank’s word where it answ
     forgedPage.searchParams.set('token', `${token.slice(0, -1)}${token.endsWith('a') ? 'b' : 'a'}`);
     const res = await forgeBankReturn(h.baseUrl, p.id, forgedPage.toString(), 'Failed');
     assert.equal(res.status, 303);
-    await waitFor(`the workflow to answer the forged return of ${p.id}`, async () => ((await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined));
-    assert.equal((await statusOf(p.id)).status, 'created', 'not this payment\'s bank session');
+    await waitFor(`the workflow to answer the forged return of ${p.id}`, async () =>
+      (await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined,
+    );
+    assert.equal((await statusOf(p.id)).status, 'created', "not this payment's bank session");
     assert.equal((await walkBankPage(bankPage, 'success')).status, 303);
     await waitForStatus(h.baseUrl, key, p.id, 'paid');
   });
@@ -82,8 +102,19 @@ describe('a forged failed or canceled return: on the bank’s word where it answ
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://attacker.example' },
         redirect: 'manual',
       });
-    const mellatFields = (id: string, amount: number) => ({ RefId: 'F0F0F0F0F0F0F0F0', ResCode: '0', SaleOrderId: mellatOrderId(id), SaleReferenceId: '123456789012', CardHolderPan: '610433******1234', FinalAmount: String(amount) });
-    assert.equal((await post(atSep.id, mellatFields(atSep.id, atSep.amount))).status, 400, "SEP's connector reads a SEP payment's return");
+    const mellatFields = (id: string, amount: number) => ({
+      RefId: 'F0F0F0F0F0F0F0F0',
+      ResCode: '0',
+      SaleOrderId: mellatOrderId(id),
+      SaleReferenceId: '123456789012',
+      CardHolderPan: '610433******1234',
+      FinalAmount: String(amount),
+    });
+    assert.equal(
+      (await post(atSep.id, mellatFields(atSep.id, atSep.amount))).status,
+      400,
+      "SEP's connector reads a SEP payment's return",
+    );
 
     // A payment of a merchant the operator routed to Mellat.
     const routed = await newMerchant();
@@ -92,17 +123,27 @@ describe('a forged failed or canceled return: on the bank’s word where it answ
     const p = await createdPayment(h.baseUrl, routed.key);
     const pay = await pressPay(h.baseUrl, p.id);
     const form = bankRedirectForm(await pay.text());
-    assert.ok(form !== undefined, 'Pay answers the form to Mellat\'s page');
+    assert.ok(form !== undefined, "Pay answers the form to Mellat's page");
     const forged = mellatFields(p.id, p.amount);
-    assert.equal((await post(p.id, { ...forged, SaleOrderId: '42' })).status, 400, "another payment's order id is no return of this payment");
+    assert.equal(
+      (await post(p.id, { ...forged, SaleOrderId: '42' })).status,
+      400,
+      "another payment's order id is no return of this payment",
+    );
     assert.equal((await post(p.id, forged)).status, 303);
-    await waitFor(`the workflow to answer the forged return of ${p.id}`, async () => ((await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined));
-    assert.equal((await statusOf(p.id, routed.key)).status, 'created', 'not the token the bank gave this payment: nothing confirmed');
+    await waitFor(`the workflow to answer the forged return of ${p.id}`, async () =>
+      (await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined,
+    );
+    assert.equal(
+      (await statusOf(p.id, routed.key)).status,
+      'created',
+      'not the token the bank gave this payment: nothing confirmed',
+    );
     assert.equal((await walkPostedBankPage(h.baseUrl, p.id, form, 'success')).status, 303);
     assert.deepEqual((await waitForStatus(h.baseUrl, routed.key, p.id, 'paid')).psp?.name, 'mellat');
   });
 
-  it("Mellat, with an inquiry: a forged canceled return naming a sale leaves the payment created (Behpardakht knows no such sale); the customer then pays it", async () => {
+  it('Mellat, with an inquiry: a forged canceled return naming a sale leaves the payment created (Behpardakht knows no such sale); the customer then pays it', async () => {
     const routed = await newMerchant();
     const set = await cli('routing', 'set', '--merchant', routed.merchantId, '--mode', 'test', '--psps', 'mellat');
     assert.equal(set.code, 0, set.stderr);
@@ -112,13 +153,24 @@ describe('a forged failed or canceled return: on the bank’s word where it answ
     // A SaleReferenceId no sale has: the inquiry of that sale (bpInquiryRequest) answers 42, no such sale.
     const res = await fetch(`${h.baseUrl}/pay/${p.id}/return`, {
       method: 'POST',
-      body: new URLSearchParams({ RefId: form.fields.RefId, ResCode: '17', SaleOrderId: mellatOrderId(p.id), SaleReferenceId: '987654321012' }).toString(),
+      body: new URLSearchParams({
+        RefId: form.fields.RefId,
+        ResCode: '17',
+        SaleOrderId: mellatOrderId(p.id),
+        SaleReferenceId: '987654321012',
+      }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://attacker.example' },
       redirect: 'manual',
     });
     assert.equal(res.status, 303);
-    await waitFor(`the workflow to answer the forged return of ${p.id}`, async () => ((await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined));
-    assert.equal((await statusOf(p.id, routed.key)).status, 'created', 'Behpardakht knows no such sale: nothing recorded');
+    await waitFor(`the workflow to answer the forged return of ${p.id}`, async () =>
+      (await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined,
+    );
+    assert.equal(
+      (await statusOf(p.id, routed.key)).status,
+      'created',
+      'Behpardakht knows no such sale: nothing recorded',
+    );
     assert.equal((await walkPostedBankPage(h.baseUrl, p.id, form, 'success')).status, 303);
     await waitForStatus(h.baseUrl, routed.key, p.id, 'paid');
   });
@@ -132,7 +184,12 @@ describe('a forged failed or canceled return: on the bank’s word where it answ
     assert.ok(form?.fields.RefId !== undefined);
     const res = await fetch(`${h.baseUrl}/pay/${p.id}/return`, {
       method: 'POST',
-      body: new URLSearchParams({ RefId: form.fields.RefId, ResCode: '17', SaleOrderId: mellatOrderId(p.id), SaleReferenceId: '' }).toString(),
+      body: new URLSearchParams({
+        RefId: form.fields.RefId,
+        ResCode: '17',
+        SaleOrderId: mellatOrderId(p.id),
+        SaleReferenceId: '',
+      }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       redirect: 'manual',
     });

@@ -16,14 +16,22 @@ describe('idempotency keys', () => {
     const h = await getHarness();
     const { key } = await newMerchant();
     const api = client(h.baseUrl, key);
-    const upper = await api.post<CreateResponse>('/payments', paymentRequest({ amount: 150_000 }), { idempotencyKey: 'Order-1042-Create' });
-    const lower = await api.post<CreateResponse>('/payments', paymentRequest({ amount: 250_000 }), { idempotencyKey: 'order-1042-create' });
+    const upper = await api.post<CreateResponse>('/payments', paymentRequest({ amount: 150_000 }), {
+      idempotencyKey: 'Order-1042-Create',
+    });
+    const lower = await api.post<CreateResponse>('/payments', paymentRequest({ amount: 250_000 }), {
+      idempotencyKey: 'order-1042-create',
+    });
     assert.equal(upper.status, 201, upper.text);
     assert.equal(lower.status, 201, `another key, not a reuse of the first: ${lower.text}`);
     assert.notEqual(upper.body.payment.id, lower.body.payment.id);
     assert.equal(lower.headers.get('idempotent-replayed'), null);
     // And the same key, byte for byte, still replays.
-    const again = await api.post<CreateResponse>('/payments', paymentRequest({ amount: 150_000, merchant_reference: upper.body.payment.merchant_reference }), { idempotencyKey: 'Order-1042-Create' });
+    const again = await api.post<CreateResponse>(
+      '/payments',
+      paymentRequest({ amount: 150_000, merchant_reference: upper.body.payment.merchant_reference }),
+      { idempotencyKey: 'Order-1042-Create' },
+    );
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.equal(again.body.payment.id, upper.body.payment.id);
   });
@@ -43,7 +51,10 @@ describe('idempotency keys', () => {
     }));
     await h.db.insertInto('api_keys').values(rows).execute();
     const found = await h.db.selectFrom('api_keys').select('id').where('prefix', '=', rows[0]!.prefix).execute();
-    assert.deepEqual(found.map((r) => r.id), [rows[0]!.id]);
+    assert.deepEqual(
+      found.map((r) => r.id),
+      [rows[0]!.id],
+    );
   });
 
   // The retention workflow prunes expired keys now (test/maintenance/retention.test.ts); the workflow type that did
@@ -69,15 +80,26 @@ describe('idempotency keys', () => {
       const expired = Array.from({ length: 250 }, (_, i) => row(i, now - 60_000 - i));
       const live = Array.from({ length: 5 }, (_, i) => row(1000 + i, now + 3_600_000));
       const held = row(2000, now - 60_000, now + 30_000); // expired, but a request holds it right now
-      await h.db.insertInto('idempotency_keys').values([...expired, ...live, held]).execute();
+      await h.db
+        .insertInto('idempotency_keys')
+        .values([...expired, ...live, held])
+        .execute();
 
       const deleted = await h.temporal.client.workflow.execute(IDEMPOTENCY_CLEANUP_WORKFLOW, {
         taskQueue: h.config.TEMPORAL_TASK_QUEUE,
         workflowId: `idempotency-cleanup-test-${randomUUID()}`,
         args: [{ batch_size: 100, max_batches: 1000 }],
       });
-      const left = await h.db.selectFrom('idempotency_keys').select('idempotency_key').where('merchant_id', '=', merchantId).orderBy('idempotency_key').execute();
-      assert.deepEqual(left.map((r) => r.idempotency_key), ['cleanup-1000', 'cleanup-1001', 'cleanup-1002', 'cleanup-1003', 'cleanup-1004', 'cleanup-2000']);
+      const left = await h.db
+        .selectFrom('idempotency_keys')
+        .select('idempotency_key')
+        .where('merchant_id', '=', merchantId)
+        .orderBy('idempotency_key')
+        .execute();
+      assert.deepEqual(
+        left.map((r) => r.idempotency_key),
+        ['cleanup-1000', 'cleanup-1001', 'cleanup-1002', 'cleanup-1003', 'cleanup-1004', 'cleanup-2000'],
+      );
       assert.ok(Number(deleted) >= 250, `deleted ${String(deleted)}`);
     });
   });

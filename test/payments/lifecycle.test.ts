@@ -26,11 +26,18 @@ describe('the payment lifecycle', () => {
       assert.equal(res.status, 303);
       assert.match(res.headers.get('location') ?? '', new RegExp(`/pay/${p.id}/result`));
       const paid = await waitForStatus(baseUrl, key, p.id, 'paid');
-      assert.match(paid.reference_id ?? '', /^[A-Za-z0-9+/]{50}$/, "SEP's RefNum: a Base64-like digital receipt (docs/psps/sep.md)");
+      assert.match(
+        paid.reference_id ?? '',
+        /^[A-Za-z0-9+/]{50}$/,
+        "SEP's RefNum: a Base64-like digital receipt (docs/psps/sep.md)",
+      );
       assert.match(paid.rrn ?? '', /^[0-9]{12}$/);
       assert.match(paid.card_pan ?? '', /^603799\*{6}[0-9]{4}$/);
       assert.ok(paid.paid_at !== null);
-      assert.equal(Date.parse(paid.verify_deadline_at!) - Date.parse(paid.paid_at), testConfig().VERIFY_WINDOW_SECONDS * 1000);
+      assert.equal(
+        Date.parse(paid.verify_deadline_at!) - Date.parse(paid.paid_at),
+        testConfig().VERIFY_WINDOW_SECONDS * 1000,
+      );
       assert.equal(paid.fee, 0);
       assert.deepEqual(await ledger(p.id), [{ kind: 'confirm', amount: p.amount }]);
     });
@@ -73,7 +80,8 @@ describe('the payment lifecycle', () => {
   });
 
   describe('verify in every state', () => {
-    const verify = (id: string, amount: number, k = key) => client(baseUrl, k).post<Body>(`/payments/${id}/verify`, { amount });
+    const verify = (id: string, amount: number, k = key) =>
+      client(baseUrl, k).post<Body>(`/payments/${id}/verify`, { amount });
 
     it('paid + the right amount → 200 verified, verified_at and the fee set', async () => {
       const p = await paidPayment(baseUrl, key, { amount: 2_000_000 });
@@ -157,8 +165,16 @@ describe('the payment lifecycle', () => {
       for (const r of results) assert.equal(r.status, 200, r.text);
       const verifiedAt = new Set(results.map((r) => r.body.payment.verified_at));
       assert.equal(verifiedAt.size, 1);
-      const row = await h.db.selectFrom('payments').select(['status', 'version']).where('id', '=', p.id).executeTakeFirstOrThrow();
-      assert.deepEqual(row, { status: 'verified', version: 3 }, 'created(1) → paid(2) → verified(3): one verify transition');
+      const row = await h.db
+        .selectFrom('payments')
+        .select(['status', 'version'])
+        .where('id', '=', p.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(
+        row,
+        { status: 'verified', version: 3 },
+        'created(1) → paid(2) → verified(3): one verify transition',
+      );
     });
 
     it('an unknown payment → 404 payment_not_found', async () => {
@@ -218,7 +234,10 @@ describe('the payment lifecycle', () => {
       const res = await client(baseUrl, key).get<Body>(`/payments/${p.id}`);
       assert.equal(res.body.payment.status, 'verified');
       // SEP's verify at the return captured: the merchant's verify asks the bank nothing (no settle).
-      assert.deepEqual((await ledger(p.id)).map((o) => o.kind), ['confirm']);
+      assert.deepEqual(
+        (await ledger(p.id)).map((o) => o.kind),
+        ['confirm'],
+      );
     });
   });
 });
@@ -242,7 +261,10 @@ describe('reading payments', () => {
     const b = await newMerchant();
     const p = await paidPayment(baseUrl, a.key);
     const asB = client(baseUrl, b.key);
-    for (const res of [await asB.get(`/payments/${p.id}`), await asB.post(`/payments/${p.id}/verify`, { amount: p.amount })]) {
+    for (const res of [
+      await asB.get(`/payments/${p.id}`),
+      await asB.post(`/payments/${p.id}/verify`, { amount: p.amount }),
+    ]) {
       assert.equal(res.status, 404);
       assert.equal(res.body.code, 'payment_not_found');
     }
@@ -255,13 +277,16 @@ describe('reading payments', () => {
   it('lists newest first with cursor pagination that neither skips nor repeats', async () => {
     const { key } = await newMerchant();
     const created: string[] = [];
-    for (let i = 0; i < 5; i++) created.push((await createdPayment(baseUrl, key, { merchant_reference: `page-${i}` })).id);
+    for (let i = 0; i < 5; i++)
+      created.push((await createdPayment(baseUrl, key, { merchant_reference: `page-${i}` })).id);
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
       const q: string = cursor === null ? '?limit=2' : `?limit=2&cursor=${cursor}`;
-      const res = await client(baseUrl, key).get<{ data: Payment[]; has_more: boolean; next_cursor: string | null }>(`/payments${q}`);
+      const res = await client(baseUrl, key).get<{ data: Payment[]; has_more: boolean; next_cursor: string | null }>(
+        `/payments${q}`,
+      );
       assert.equal(res.status, 200, res.text);
       seen.push(...res.body.data.map((p) => p.id));
       cursor = res.body.next_cursor;
@@ -280,18 +305,39 @@ describe('reading payments', () => {
     await waitForStatus(baseUrl, key, second.id, 'canceled');
     const api = client(baseUrl, key);
     const byStatus = await api.get<{ data: Payment[] }>('/payments?status=canceled');
-    assert.deepEqual(byStatus.body.data.map((p) => p.id), [second.id]);
+    assert.deepEqual(
+      byStatus.body.data.map((p) => p.id),
+      [second.id],
+    );
     const byRef = await api.get<{ data: Payment[] }>('/payments?merchant_reference=filter-a');
-    assert.deepEqual(byRef.body.data.map((p) => p.id), [first.id]);
-    const byRange = await api.get<{ data: Payment[] }>(`/payments?created_gte=${encodeURIComponent(second.created_at)}`);
-    assert.deepEqual(byRange.body.data.map((p) => p.id), [second.id]);
+    assert.deepEqual(
+      byRef.body.data.map((p) => p.id),
+      [first.id],
+    );
+    const byRange = await api.get<{ data: Payment[] }>(
+      `/payments?created_gte=${encodeURIComponent(second.created_at)}`,
+    );
+    assert.deepEqual(
+      byRange.body.data.map((p) => p.id),
+      [second.id],
+    );
     const before = await api.get<{ data: Payment[] }>(`/payments?created_lt=${encodeURIComponent(second.created_at)}`);
-    assert.deepEqual(before.body.data.map((p) => p.id), [first.id]);
+    assert.deepEqual(
+      before.body.data.map((p) => p.id),
+      [first.id],
+    );
   });
 
   it('refuses bad list parameters with 422 validation_failed', async () => {
     const { key } = await newMerchant();
-    for (const q of ['?limit=0', '?limit=101', '?status=lost', '?created_gte=yesterday', '?cursor=bm90LWEtY3Vyc29y', '?colour=red']) {
+    for (const q of [
+      '?limit=0',
+      '?limit=101',
+      '?status=lost',
+      '?created_gte=yesterday',
+      '?cursor=bm90LWEtY3Vyc29y',
+      '?colour=red',
+    ]) {
       const res = await request(baseUrl, 'GET', `/api/v1/payments${q}`, { key });
       assert.equal(res.status, 422, q);
       assert.equal(res.body.code, 'validation_failed', q);

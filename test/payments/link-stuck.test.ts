@@ -16,14 +16,25 @@ describe("stuck records: a payment link's payment left paid", () => {
   it('is raised past its settle bound plus the margin; another paid payment only past the verify window', async () => {
     const h = await getHarness();
     const { key } = await newMerchant();
-    const link = await client(h.baseUrl, key).post<{ payment_link: PaymentLink }>('/payment_links', { title: 'Notebook', amount: 500_000 });
+    const link = await client(h.baseUrl, key).post<{ payment_link: PaymentLink }>('/payment_links', {
+      title: 'Notebook',
+      amount: 500_000,
+    });
     assert.equal(link.status, 201, link.text);
     const [byLink, other] = [await paidPayment(h.baseUrl, key), await paidPayment(h.baseUrl, key)];
     // The link's payment as its workflow leaves it after giving up on the settle: paid, with its link (the test-mode PSP
     // captures at its verify, so a real link payment here is verified at once and never asks a settle).
     // Both dated alike, so one instant is past (or short of) the same bound for both.
-    const { updated_at } = await h.db.selectFrom('payments').select('updated_at').where('id', '=', other.id).executeTakeFirstOrThrow();
-    await h.db.updateTable('payments').set({ payment_link_id: link.body.payment_link.id, updated_at }).where('id', '=', byLink.id).execute();
+    const { updated_at } = await h.db
+      .selectFrom('payments')
+      .select('updated_at')
+      .where('id', '=', other.id)
+      .executeTakeFirstOrThrow();
+    await h.db
+      .updateTable('payments')
+      .set({ payment_link_id: link.body.payment_link.id, updated_at })
+      .where('id', '=', byLink.id)
+      .execute();
     const bounds = waitingBoundsSeconds(h.config);
     assert.ok(bounds['payment paid by link']! < bounds['payment paid']!, 'the link bound is the shorter');
     const listedAt = async (secondsAfter: number) =>
@@ -33,7 +44,15 @@ describe("stuck records: a payment link's payment left paid", () => {
         .sort();
 
     assert.deepEqual(await listedAt(bounds['payment paid by link']! - 5), [], 'nothing before the link bound');
-    assert.deepEqual(await listedAt(bounds['payment paid by link']! + 5), [byLink.id], 'the link payment past its bound');
-    assert.deepEqual(await listedAt(bounds['payment paid']! + 5), [byLink.id, other.id].sort(), 'both past the verify window');
+    assert.deepEqual(
+      await listedAt(bounds['payment paid by link']! + 5),
+      [byLink.id],
+      'the link payment past its bound',
+    );
+    assert.deepEqual(
+      await listedAt(bounds['payment paid']! + 5),
+      [byLink.id, other.id].sort(),
+      'both past the verify window',
+    );
   });
 });

@@ -31,7 +31,10 @@ describe('a payment routed to Mellat, through the gateway', function () {
     const pay = await pressPay(h.baseUrl, created.id);
     assert.equal(pay.status, 200);
     const form = bankRedirectForm(await pay.text());
-    assert.ok(form !== undefined && form.url.endsWith('/pgwchannel/startpay.mellat'), `the form posts to Mellat's page: ${form?.url}`);
+    assert.ok(
+      form !== undefined && form.url.endsWith('/pgwchannel/startpay.mellat'),
+      `the form posts to Mellat's page: ${form?.url}`,
+    );
     assert.match(form.fields.RefId ?? '', /^[0-9A-Za-z]+$/);
 
     // At Mellat's page the customer pays; the page's form comes back to our return route.
@@ -51,12 +54,18 @@ describe('a payment routed to Mellat, through the gateway', function () {
     // Behpardakht's verify answers the code alone: the payment records no RRN and no card, none made up.
     assert.deepEqual([paid.amount, paid.rrn, paid.card_pan], [125_000, null, null]);
 
-    const verified = await request<{ payment: Payment }>(h.baseUrl, 'POST', `/api/v1/payments/${created.id}/verify`, { key, body: { amount: 125_000 } });
+    const verified = await request<{ payment: Payment }>(h.baseUrl, 'POST', `/api/v1/payments/${created.id}/verify`, {
+      key,
+      body: { amount: 125_000 },
+    });
     assert.equal(verified.status, 200, verified.text);
     assert.equal(verified.body.payment.status, 'verified');
 
     // Mellat did it, once each; SEP's simulator never heard of the payment.
-    const atMellat = await bankAdmin<{ operations: { kind: string }[] }>(`/admin/transactions?res_num=${mellatOrderId(created.id)}`, mellatSimulatorUrl());
+    const atMellat = await bankAdmin<{ operations: { kind: string }[] }>(
+      `/admin/transactions?res_num=${mellatOrderId(created.id)}`,
+      mellatSimulatorUrl(),
+    );
     const moved = atMellat.operations.map((op) => op.kind).filter((kind) => kind !== 'token');
     assert.deepEqual(moved.sort(), ['confirm', 'settle']);
     assert.deepEqual(await bankOperations(created.id), []);

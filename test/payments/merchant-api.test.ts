@@ -29,12 +29,14 @@ describe('the merchant API', () => {
     api = client(baseUrl, key);
   });
 
-  const helper = (id: string, what: 'bank_outcome' | 'advance', body: unknown) => api.post<PaymentBody>(`/test_helpers/payments/${id}/${what}`, body);
+  const helper = (id: string, what: 'bank_outcome' | 'advance', body: unknown) =>
+    api.post<PaymentBody>(`/test_helpers/payments/${id}/${what}`, body);
   const paid = async (overrides: Record<string, unknown> = {}) => {
     const payment = await createdPayment(baseUrl, key, overrides);
     // A busy worker may not answer within the API's bound on a Temporal call: 503, and the merchant asks again.
     let res = await helper(payment.id, 'bank_outcome', { outcome: 'success' });
-    for (let retry = 0; res.status === 503 && retry < 10; retry++) res = await helper(payment.id, 'bank_outcome', { outcome: 'success' });
+    for (let retry = 0; res.status === 503 && retry < 10; retry++)
+      res = await helper(payment.id, 'bank_outcome', { outcome: 'success' });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.payment.status, 'paid');
     return res.body.payment;
@@ -65,7 +67,14 @@ describe('the merchant API', () => {
       const payment = await createdPayment(baseUrl, key, { metadata: { keep: 'me' } });
       const tooMany = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']));
       const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`n${i}`, 'v']));
-      for (const metadata of [tooMany, { 'bad key': 'v' }, { ['k'.repeat(41)]: 'v' }, { k: 'x'.repeat(501) }, { k: 7 }, twenty]) {
+      for (const metadata of [
+        tooMany,
+        { 'bad key': 'v' },
+        { ['k'.repeat(41)]: 'v' },
+        { k: 'x'.repeat(501) },
+        { k: 7 },
+        twenty,
+      ]) {
         const res = await api.post<PaymentBody>(`/payments/${payment.id}`, { metadata });
         assert.equal(res.status, 422, JSON.stringify(metadata).slice(0, 80));
         assert.equal(res.body.code, 'validation_failed');
@@ -78,7 +87,10 @@ describe('the merchant API', () => {
     it("another merchant's payment is not found, and is not changed", async () => {
       const payment = await createdPayment(baseUrl, key, { metadata: { mine: 'yes' } });
       const other = client(baseUrl, (await newMerchant()).key);
-      assert.equal((await other.post<PaymentBody>(`/payments/${payment.id}`, { metadata: { mine: 'no' } })).body.code, 'payment_not_found');
+      assert.equal(
+        (await other.post<PaymentBody>(`/payments/${payment.id}`, { metadata: { mine: 'no' } })).body.code,
+        'payment_not_found',
+      );
       assert.deepEqual((await api.get<PaymentBody>(`/payments/${payment.id}`)).body.payment.metadata, { mine: 'yes' });
     });
   });
@@ -115,7 +127,11 @@ describe('the merchant API', () => {
           api.post<PaymentBody>(`/payments/${payment.id}/cancel`),
           helper(payment.id, 'bank_outcome', { outcome: 'success' }),
         ]);
-        const row = await h.db.selectFrom('payments').select(['status', 'version']).where('id', '=', payment.id).executeTakeFirstOrThrow();
+        const row = await h.db
+          .selectFrom('payments')
+          .select(['status', 'version'])
+          .where('id', '=', payment.id)
+          .executeTakeFirstOrThrow();
         assert.equal(row.version, 2, 'exactly one transition');
         if (row.status === 'canceled') {
           assert.equal(cancel.status, 200);
@@ -146,7 +162,10 @@ describe('the merchant API', () => {
 
     it('refuses a created or verified payment with 409 payment_not_reversible', async () => {
       const created = await createdPayment(baseUrl, key);
-      assert.equal((await api.post<PaymentBody>(`/payments/${created.id}/reverse`)).body.code, 'payment_not_reversible');
+      assert.equal(
+        (await api.post<PaymentBody>(`/payments/${created.id}/reverse`)).body.code,
+        'payment_not_reversible',
+      );
       const payment = await paid();
       await api.post(`/payments/${payment.id}/verify`, { amount: payment.amount });
       const res = await api.post<PaymentBody>(`/payments/${payment.id}/reverse`);
@@ -162,7 +181,11 @@ describe('the merchant API', () => {
           api.post<PaymentBody>(`/payments/${payment.id}/reverse`),
           api.post<PaymentBody>(`/payments/${payment.id}/verify`, { amount: payment.amount }),
         ]);
-        const row = await h.db.selectFrom('payments').select(['status', 'version']).where('id', '=', payment.id).executeTakeFirstOrThrow();
+        const row = await h.db
+          .selectFrom('payments')
+          .select(['status', 'version'])
+          .where('id', '=', payment.id)
+          .executeTakeFirstOrThrow();
         assert.equal(row.version, 3, 'paid, then exactly one more transition');
         const reversals = await bankOperations(payment.id, 'reverse');
         if (row.status === 'reversed') {
@@ -192,7 +215,8 @@ describe('the merchant API', () => {
         if (status === 'canceled') await outcome('cancel');
         if (status === 'expired') await helper(p.id, 'advance', { seconds: 24 * 3600 });
         if (['paid', 'verified', 'reversed', 'refunded'].includes(status)) await outcome('success');
-        if (status === 'verified' || status === 'refunded') await api.post(`/payments/${p.id}/verify`, { amount: p.amount });
+        if (status === 'verified' || status === 'refunded')
+          await api.post(`/payments/${p.id}/verify`, { amount: p.amount });
         if (status === 'reversed') await api.post(`/payments/${p.id}/reverse`);
         if (status === 'refunded') await api.post(`/payments/${p.id}/refunds`, { destination_iban: REFUND_IBAN });
         const now = (await api.get<PaymentBody>(`/payments/${p.id}`)).body.payment;
@@ -211,13 +235,20 @@ describe('the merchant API', () => {
       ];
       for (const [status, cancelAnswer, reverseAnswer] of table) {
         const p = await inStatus(status);
-        for (const [action, expected] of [['cancel', cancelAnswer], ['reverse', reverseAnswer]] as const) {
+        for (const [action, expected] of [
+          ['cancel', cancelAnswer],
+          ['reverse', reverseAnswer],
+        ] as const) {
           const res = await api.post<PaymentBody>(`/payments/${p.id}/${action}`);
           const answer = res.status === 200 ? res.body.payment.status : res.body.code;
           assert.equal(answer, expected, `${action} of a ${status} payment`);
           if (res.status !== 200) assert.equal(res.status, 409);
         }
-        assert.equal((await api.get<PaymentBody>(`/payments/${p.id}`)).body.payment.status, status, 'a refusal changes nothing');
+        assert.equal(
+          (await api.get<PaymentBody>(`/payments/${p.id}`)).body.payment.status,
+          status,
+          'a refusal changes nothing',
+        );
       }
     });
   });
@@ -248,16 +279,23 @@ describe('the merchant API', () => {
       const rcv = await startReceiver();
       try {
         const local = client(baseUrl, (await newMerchant()).key);
-        const endpoint = await local.post<{ secret: string }>('/webhook_endpoints', { url: rcv.url, events: ['payment.reversed'] });
+        const endpoint = await local.post<{ secret: string }>('/webhook_endpoints', {
+          url: rcv.url,
+          events: ['payment.reversed'],
+        });
         rcv.secrets.push(endpoint.body.secret);
         const created = await local.post<PaymentBody>('/payments', paymentRequest());
         const id = created.body.payment.id;
-        const payment = (await local.post<PaymentBody>(`/test_helpers/payments/${id}/bank_outcome`, { outcome: 'success' })).body.payment;
+        const payment = (
+          await local.post<PaymentBody>(`/test_helpers/payments/${id}/bank_outcome`, { outcome: 'success' })
+        ).body.payment;
         const window = (Date.parse(payment.verify_deadline_at!) - Date.parse(payment.paid_at!)) / 1000;
         const started = Date.now();
         const res = await local.post<PaymentBody>(`/test_helpers/payments/${id}/advance`, { seconds: window });
         assert.equal(res.body.payment.status, 'reversed');
-        const [event] = await rcv.waitForDeliveries((d) => d.event.type === 'payment.reversed' && d.event.data.payment?.id === id);
+        const [event] = await rcv.waitForDeliveries(
+          (d) => d.event.type === 'payment.reversed' && d.event.data.payment?.id === id,
+        );
         assert.ok(Date.now() - started < 15_000, 'within seconds, not the verify window');
         assert.equal(event!.event.data.payment?.status, 'reversed');
       } finally {
@@ -268,14 +306,23 @@ describe('the merchant API', () => {
     it('answers a live key with 403 test_mode_only and changes nothing', async () => {
       const m = await liveMerchant();
       const live = client(baseUrl, m.liveKey);
-      const created = await live.post<PaymentBody>('/payments', { ...paymentRequest(), callback_url: `https://${LIVE_DOMAIN}/return` });
+      const created = await live.post<PaymentBody>('/payments', {
+        ...paymentRequest(),
+        callback_url: `https://${LIVE_DOMAIN}/return`,
+      });
       assert.equal(created.status, 201, created.text);
-      for (const [what, body] of [['bank_outcome', { outcome: 'success' }], ['advance', { seconds: 60 }]] as const) {
+      for (const [what, body] of [
+        ['bank_outcome', { outcome: 'success' }],
+        ['advance', { seconds: 60 }],
+      ] as const) {
         const res = await live.post<PaymentBody>(`/test_helpers/payments/${created.body.payment.id}/${what}`, body);
         assert.equal(res.status, 403, what);
         assert.equal(res.body.code, 'test_mode_only');
       }
-      assert.equal((await live.get<PaymentBody>(`/payments/${created.body.payment.id}`)).body.payment.status, 'created');
+      assert.equal(
+        (await live.get<PaymentBody>(`/payments/${created.body.payment.id}`)).body.payment.status,
+        'created',
+      );
     });
   });
 
@@ -293,25 +340,44 @@ describe('the merchant API', () => {
       const local = client(baseUrl, localKey);
       const endpoint = await local.post<{ secret: string }>('/webhook_endpoints', { url: rcv.url });
       rcv.secrets.push(endpoint.body.secret);
-      const of = (id: string, type: string) => (d: { event: { type: string; data: { payment?: Payment; refund?: Refund } } }) =>
-        d.event.type === type && (d.event.data.payment?.id === id || d.event.data.refund?.id === id || d.event.data.refund?.payment_id === id);
+      const of =
+        (id: string, type: string) => (d: { event: { type: string; data: { payment?: Payment; refund?: Refund } } }) =>
+          d.event.type === type &&
+          (d.event.data.payment?.id === id || d.event.data.refund?.id === id || d.event.data.refund?.payment_id === id);
 
-      const created = (await local.post<PaymentBody>('/payments', paymentRequest({ amount: 1_000_000, metadata: { order: '9' } }))).body.payment;
+      const created = (
+        await local.post<PaymentBody>('/payments', paymentRequest({ amount: 1_000_000, metadata: { order: '9' } }))
+      ).body.payment;
       await local.post(`/test_helpers/payments/${created.id}/bank_outcome`, { outcome: 'success' });
       await local.post(`/payments/${created.id}/verify`, { amount: 1_000_000 });
-      const partial = await local.post<{ refund: Refund }>(`/payments/${created.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 400_000 });
+      const partial = await local.post<{ refund: Refund }>(`/payments/${created.id}/refunds`, {
+        destination_iban: REFUND_IBAN,
+        amount: 400_000,
+      });
       await waitForRefund(baseUrl, localKey, partial.body.refund.id, 'succeeded');
-      const rest = await local.post<{ refund: Refund }>(`/payments/${created.id}/refunds`, { destination_iban: REFUND_IBAN });
+      const rest = await local.post<{ refund: Refund }>(`/payments/${created.id}/refunds`, {
+        destination_iban: REFUND_IBAN,
+      });
       assert.equal(rest.status, 201, rest.text);
 
-      for (const type of ['payment.created', 'payment.paid', 'payment.verified', 'payment.partially_refunded', 'payment.refunded']) {
+      for (const type of [
+        'payment.created',
+        'payment.paid',
+        'payment.verified',
+        'payment.partially_refunded',
+        'payment.refunded',
+      ]) {
         const [d] = await rcv.waitForDeliveries(of(created.id, type));
         assert.deepEqual(d!.event.data.payment?.metadata, { order: '9' }, type);
         assert.ok(d!.verifiedWith.length > 0, `${type} is signed`);
       }
       for (const type of ['refund.created', 'refund.succeeded']) {
         const deliveries = await rcv.waitForDeliveries(of(created.id, type), 2);
-        assert.deepEqual(deliveries.map((d) => d.event.data.refund!.id).sort(), [partial.body.refund.id, rest.body.refund.id].sort(), type);
+        assert.deepEqual(
+          deliveries.map((d) => d.event.data.refund!.id).sort(),
+          [partial.body.refund.id, rest.body.refund.id].sort(),
+          type,
+        );
       }
 
       const canceled = (await local.post<PaymentBody>('/payments', paymentRequest())).body.payment;

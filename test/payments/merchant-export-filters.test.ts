@@ -14,7 +14,15 @@ import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { client, type TestResponse } from '../support/http.ts';
 import { createdPayment } from '../support/payments.ts';
-import { insertPayments, insertRefunds, newestFirst, paymentRow, writtenBy, type ErrorBody, type RefundSeed } from '../support/merchant-export.ts';
+import {
+  insertPayments,
+  insertRefunds,
+  newestFirst,
+  paymentRow,
+  writtenBy,
+  type ErrorBody,
+  type RefundSeed,
+} from '../support/merchant-export.ts';
 import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 
 interface Page<T> {
@@ -26,7 +34,12 @@ interface Page<T> {
 type Api = ReturnType<typeof client>;
 
 /** Every page of a list, `limit` at a time, following next_cursor; checks that no row repeats. */
-async function allPages<T extends { id: string }>(api: Api, path: string, query: Record<string, string>, limit = 3): Promise<{ ids: string[]; pages: number }> {
+async function allPages<T extends { id: string }>(
+  api: Api,
+  path: string,
+  query: Record<string, string>,
+  limit = 3,
+): Promise<{ ids: string[]; pages: number }> {
   const ids: string[] = [];
   let cursor: string | null = null;
   let pages = 0;
@@ -70,7 +83,10 @@ describe('reconciliation', function () {
 
       // A real payment through the API: paid at the test bank, verified, then partly refunded.
       real = await verifiedPayment(h.baseUrl, m.key, { amount: 2_300_000, merchant_reference: 'real-order-1' });
-      const refunded = await api.post<{ refund: Refund }>(`/payments/${real.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 300_000 });
+      const refunded = await api.post<{ refund: Refund }>(`/payments/${real.id}/refunds`, {
+        destination_iban: REFUND_IBAN,
+        amount: 300_000,
+      });
       assert.equal(refunded.status, 201, refunded.text);
       realRefund = await waitForRefund(h.baseUrl, m.key, refunded.body.refund.id, 'succeeded');
       await createdPayment(h.baseUrl, m.key, { amount: 10_000, merchant_reference: 'real-order-2' });
@@ -88,34 +104,76 @@ describe('reconciliation', function () {
       }
       // Twins that must never show: the same references, RRNs, amounts, statuses and times in live mode and at another merchant.
       twinRows = seeded.flatMap((row) => [
-        { ...paymentRow(merchantId, { mode: 'live', status: row.status as PaymentStatus, amount: Number(row.amount), merchant_reference: row.merchant_reference, created_at: row.created_at }), rrn: row.rrn ?? null },
-        { ...paymentRow(other.merchantId, { status: row.status as PaymentStatus, amount: Number(row.amount), merchant_reference: row.merchant_reference, created_at: row.created_at }), rrn: row.rrn ?? null },
+        {
+          ...paymentRow(merchantId, {
+            mode: 'live',
+            status: row.status as PaymentStatus,
+            amount: Number(row.amount),
+            merchant_reference: row.merchant_reference,
+            created_at: row.created_at,
+          }),
+          rrn: row.rrn ?? null,
+        },
+        {
+          ...paymentRow(other.merchantId, {
+            status: row.status as PaymentStatus,
+            amount: Number(row.amount),
+            merchant_reference: row.merchant_reference,
+            created_at: row.created_at,
+          }),
+          rrn: row.rrn ?? null,
+        },
       ]);
-      twinRows.push({ ...paymentRow(other.merchantId, { status: 'verified', amount: real.amount, merchant_reference: real.merchant_reference, created_at: new Date(real.created_at) }), rrn: real.rrn });
+      twinRows.push({
+        ...paymentRow(other.merchantId, {
+          status: 'verified',
+          amount: real.amount,
+          merchant_reference: real.merchant_reference,
+          created_at: new Date(real.created_at),
+        }),
+        rrn: real.rrn,
+      });
       await insertPayments(h.db, [...seeded, ...twinRows]);
 
       // Refunds: of the merchant's refundable seeded payments, in each status, an hour apart; twins in live mode and at the other merchant.
       const refundable = seeded.filter((r) => r.status === 'partially_refunded' || r.status === 'refunded');
       const statuses: Refund['status'][] = ['pending', 'succeeded', 'failed'];
       const seeds: RefundSeed[] = [];
-      for (let i = 0; i < 12; i++) seeds.push({ payment: refundable[i % 5]!, status: statuses[i % 3]!, created_at: hour(40 + i) });
+      for (let i = 0; i < 12; i++)
+        seeds.push({ payment: refundable[i % 5]!, status: statuses[i % 3]!, created_at: hour(40 + i) });
       const ids = await insertRefunds(h.db, seeds);
-      refundRows = seeds.map((s, i) => ({ id: ids[i]!, payment_id: s.payment.id, status: s.status, created_at: s.created_at.toISOString() }));
+      refundRows = seeds.map((s, i) => ({
+        id: ids[i]!,
+        payment_id: s.payment.id,
+        status: s.status,
+        created_at: s.created_at.toISOString(),
+      }));
       const twinRefundable = twinRows.filter((r) => r.status === 'refunded' || r.status === 'partially_refunded');
       await insertRefunds(
         h.db,
         twinRefundable.map((payment, i) => ({ payment, status: statuses[i % 3]!, created_at: hour(40 + i) })),
       );
 
-      const rows = await h.db.selectFrom('payments').selectAll().where('merchant_id', '=', merchantId).where('mode', '=', 'test').execute();
+      const rows = await h.db
+        .selectFrom('payments')
+        .selectAll()
+        .where('merchant_id', '=', merchantId)
+        .where('mode', '=', 'test')
+        .execute();
       universe = rows.map(paymentFromRow);
       assert.equal(universe.length, 32);
     });
 
     /** The filter's answer through the API, page by page, equals the oracle's, newest first; and it is a real selection. */
     async function assertFilter(query: Record<string, string>, predicate: (p: Payment) => boolean, limit = 3) {
-      const expected = universe.filter(predicate).sort(newestFirst).map((p) => p.id);
-      assert.ok(expected.length > 0 && expected.length < universe.length, `the filter ${JSON.stringify(query)} selects some payments, not all`);
+      const expected = universe
+        .filter(predicate)
+        .sort(newestFirst)
+        .map((p) => p.id);
+      assert.ok(
+        expected.length > 0 && expected.length < universe.length,
+        `the filter ${JSON.stringify(query)} selects some payments, not all`,
+      );
       const { ids, pages } = await allPages<Payment>(api, '/payments', query, limit);
       assert.deepEqual(ids, expected, JSON.stringify(query));
       assert.equal(pages, Math.max(1, Math.ceil(expected.length / limit)));
@@ -139,12 +197,17 @@ describe('reconciliation', function () {
       await assertFilter({ created_gte: hour(25).toISOString() }, (p) => p.created_at >= hour(25).toISOString());
       await assertFilter({ created_lt: hour(4).toISOString() }, (p) => p.created_at < hour(4).toISOString());
       // An offset other than Z means the same instant.
-      await assertFilter({ created_gte: '2025-03-01T05:30:00+03:30', created_lt: '2025-03-01T08:00:00+03:30' }, (p) => p.created_at >= hour(2).toISOString() && p.created_at < hour(4.5).toISOString());
+      await assertFilter(
+        { created_gte: '2025-03-01T05:30:00+03:30', created_lt: '2025-03-01T08:00:00+03:30' },
+        (p) => p.created_at >= hour(2).toISOString() && p.created_at < hour(4.5).toISOString(),
+      );
     });
 
     it('takes a comma-separated list of statuses, and one status as before', async () => {
       await assertFilter({ status: 'paid,verified' }, (p) => p.status === 'paid' || p.status === 'verified');
-      await assertFilter({ status: 'refunded,partially_refunded,failed' }, (p) => ['refunded', 'partially_refunded', 'failed'].includes(p.status));
+      await assertFilter({ status: 'refunded,partially_refunded,failed' }, (p) =>
+        ['refunded', 'partially_refunded', 'failed'].includes(p.status),
+      );
       await assertFilter({ status: 'verified,verified' }, (p) => p.status === 'verified');
       await assertFilter({ status: 'created' }, (p) => p.status === 'created');
     });
@@ -152,13 +215,29 @@ describe('reconciliation', function () {
     it('combines filters, page by page', async () => {
       const from = hour(5).toISOString();
       const to = hour(26).toISOString();
-      await assertFilter({ status: 'paid,verified,refunded', amount_gte: '700000', created_gte: from, created_lt: to }, (p) =>
-        ['paid', 'verified', 'refunded'].includes(p.status) && p.amount >= 700_000 && p.created_at >= from && p.created_at < to,
-      1);
-      await assertFilter({ merchant_reference: 'order-shared', amount_lte: '2000000' }, (p) => p.merchant_reference === 'order-shared' && p.amount <= 2_000_000, 1);
+      await assertFilter(
+        { status: 'paid,verified,refunded', amount_gte: '700000', created_gte: from, created_lt: to },
+        (p) =>
+          ['paid', 'verified', 'refunded'].includes(p.status) &&
+          p.amount >= 700_000 &&
+          p.created_at >= from &&
+          p.created_at < to,
+        1,
+      );
+      await assertFilter(
+        { merchant_reference: 'order-shared', amount_lte: '2000000' },
+        (p) => p.merchant_reference === 'order-shared' && p.amount <= 2_000_000,
+        1,
+      );
       // The real payment is partially refunded by now.
-      await assertFilter({ status: 'verified,partially_refunded', rrn: real.rrn! }, (p) => p.rrn === real.rrn && ['verified', 'partially_refunded'].includes(p.status));
-      await assertFilter({ tracking_code: real.tracking_code, amount_gte: String(real.amount) }, (p) => p.id === real.id);
+      await assertFilter(
+        { status: 'verified,partially_refunded', rrn: real.rrn! },
+        (p) => p.rrn === real.rrn && ['verified', 'partially_refunded'].includes(p.status),
+      );
+      await assertFilter(
+        { tracking_code: real.tracking_code, amount_gte: String(real.amount) },
+        (p) => p.id === real.id,
+      );
       // Filters that exclude each other find nothing.
       const exclusive: Record<string, string>[] = [
         { tracking_code: real.tracking_code, status: 'created' },
@@ -177,11 +256,21 @@ describe('reconciliation', function () {
       const h = await getHarness();
       const ours = new Set(universe.map((p) => p.id));
       const twins = new Set(twinRows.map((r) => r.id));
-      const queries: Record<string, string>[] = [{}, { status: 'verified,refunded' }, { merchant_reference: 'order-shared' }, { rrn: real.rrn! }, { amount_gte: '1' }, { created_gte: hour(0).toISOString(), created_lt: hour(30).toISOString() }];
+      const queries: Record<string, string>[] = [
+        {},
+        { status: 'verified,refunded' },
+        { merchant_reference: 'order-shared' },
+        { rrn: real.rrn! },
+        { amount_gte: '1' },
+        { created_gte: hour(0).toISOString(), created_lt: hour(30).toISOString() },
+      ];
       for (const query of queries) {
         const { ids } = await allPages<Payment>(api, '/payments', query, 50);
         assert.ok(ids.length > 0);
-        assert.ok(ids.every((id) => ours.has(id) && !twins.has(id)), JSON.stringify(query));
+        assert.ok(
+          ids.every((id) => ours.has(id) && !twins.has(id)),
+          JSON.stringify(query),
+        );
       }
       // The other merchant finds its own twins by the same values, and none of ours.
       const theirs = client(h.baseUrl, other.key);
@@ -229,16 +318,34 @@ describe('reconciliation', function () {
         const res = await api.get<ErrorBody>(`/payments?${query}`);
         assert.equal(res.status, 422, `${query}: ${res.text}`);
         assert.equal(res.body.code, 'validation_failed');
-        assert.ok(res.body.details?.some((d) => d.path === path), `${query}: ${res.text}`);
+        assert.ok(
+          res.body.details?.some((d) => d.path === path),
+          `${query}: ${res.text}`,
+        );
       }
       assert.equal(await writtenBy(h.db, merchantId), before);
     });
 
-    it('GET /refunds lists all the merchant\'s refunds, newest first, with each filter and paging', async () => {
+    it("GET /refunds lists all the merchant's refunds, newest first, with each filter and paging", async () => {
       const h = await getHarness();
-      const all = [...refundRows, { id: realRefund.id, payment_id: realRefund.payment_id, status: realRefund.status, created_at: realRefund.created_at }];
-      const expect = async (query: Record<string, string>, predicate: (r: (typeof all)[number]) => boolean, limit = 4) => {
-        const expected = all.filter(predicate).sort(newestFirst).map((r) => r.id);
+      const all = [
+        ...refundRows,
+        {
+          id: realRefund.id,
+          payment_id: realRefund.payment_id,
+          status: realRefund.status,
+          created_at: realRefund.created_at,
+        },
+      ];
+      const expect = async (
+        query: Record<string, string>,
+        predicate: (r: (typeof all)[number]) => boolean,
+        limit = 4,
+      ) => {
+        const expected = all
+          .filter(predicate)
+          .sort(newestFirst)
+          .map((r) => r.id);
         assert.ok(expected.length > 0, JSON.stringify(query));
         const { ids } = await allPages<Refund>(api, '/refunds', query, limit);
         assert.deepEqual(ids, expected, JSON.stringify(query));
@@ -252,10 +359,15 @@ describe('reconciliation', function () {
       await expect({ payment_id: somePayment }, (r) => r.payment_id === somePayment, 1);
       await expect({ created_gte: hour(45).toISOString() }, (r) => r.created_at >= hour(45).toISOString());
       await expect({ created_lt: hour(43).toISOString() }, (r) => r.created_at < hour(43).toISOString());
-      await expect({ status: 'succeeded', created_gte: hour(41).toISOString(), created_lt: hour(50).toISOString() }, (r) =>
-        r.status === 'succeeded' && r.created_at >= hour(41).toISOString() && r.created_at < hour(50).toISOString(),
+      await expect(
+        { status: 'succeeded', created_gte: hour(41).toISOString(), created_lt: hour(50).toISOString() },
+        (r) =>
+          r.status === 'succeeded' && r.created_at >= hour(41).toISOString() && r.created_at < hour(50).toISOString(),
       );
-      await expect({ status: 'pending', payment_id: somePayment }, (r) => r.status === 'pending' && r.payment_id === somePayment);
+      await expect(
+        { status: 'pending', payment_id: somePayment },
+        (r) => r.status === 'pending' && r.payment_id === somePayment,
+      );
 
       // The whole list holds the merchant's test-mode refunds and nothing else; the other merchant sees only its own.
       const { ids } = await allPages<Refund>(api, '/refunds', {}, 100);
@@ -264,7 +376,12 @@ describe('reconciliation', function () {
       assert.ok(theirs.ids.length > 0 && theirs.ids.every((id) => !ids.includes(id)));
       const ofOurPayment = await client(h.baseUrl, other.key).get<Page<Refund>>(`/refunds?payment_id=${real.id}`);
       assert.deepEqual(ofOurPayment.body.data, []);
-      const live = await h.db.selectFrom('refunds').select('id').where('merchant_id', '=', merchantId).where('mode', '=', 'live').execute();
+      const live = await h.db
+        .selectFrom('refunds')
+        .select('id')
+        .where('merchant_id', '=', merchantId)
+        .where('mode', '=', 'live')
+        .execute();
       assert.ok(live.length > 0 && live.every((r) => !ids.includes(r.id)), 'no live refund in the test-mode list');
     });
 
@@ -283,7 +400,10 @@ describe('reconciliation', function () {
       ] as const) {
         const res = await api.get<ErrorBody>(`/refunds?${query}`);
         assert.equal(res.status, 422, `${query}: ${res.text}`);
-        assert.ok(res.body.details?.some((d) => d.path === path), `${query}: ${res.text}`);
+        assert.ok(
+          res.body.details?.some((d) => d.path === path),
+          `${query}: ${res.text}`,
+        );
       }
       assert.equal(await writtenBy(h.db, merchantId), before);
     });

@@ -44,22 +44,34 @@ describe('reconciliation', function () {
       tenant = tenantOf(a.merchantId, 'test');
       const start = Date.parse('2025-09-01T00:00:00.000Z');
       const rows: NewPaymentRow[] = [];
-      for (const [merchantId, mode, n] of [[a.merchantId, 'test', 3_000], [b.merchantId, 'test', 3_000], [a.merchantId, 'live', 1_000]] as const) {
+      for (const [merchantId, mode, n] of [
+        [a.merchantId, 'test', 3_000],
+        [b.merchantId, 'test', 3_000],
+        [a.merchantId, 'live', 1_000],
+      ] as const) {
         for (let i = 0; i < n; i++) {
-          rows.push(paymentRow(merchantId, {
-            mode,
-            status: PAYMENT_STATUSES[randomInt(0, PAYMENT_STATUSES.length)]!,
-            amount: randomInt(10_000, 50_000_000),
-            merchant_reference: `order-${randomInt(0, 1_000_000)}`,
-            created_at: new Date(start + randomInt(0, 30 * 86_400_000)),
-          }));
+          rows.push(
+            paymentRow(merchantId, {
+              mode,
+              status: PAYMENT_STATUSES[randomInt(0, PAYMENT_STATUSES.length)]!,
+              amount: randomInt(10_000, 50_000_000),
+              merchant_reference: `order-${randomInt(0, 1_000_000)}`,
+              created_at: new Date(start + randomInt(0, 30 * 86_400_000)),
+            }),
+          );
         }
       }
       await insertPayments(h.db, rows, 1_000);
       sample = rows.find((r) => r.merchant_id === a.merchantId && r.mode === 'test' && r.rrn !== null)!;
       const refundable = rows.filter((r) => r.status === 'refunded' || r.status === 'partially_refunded');
       const statuses: Refund['status'][] = ['pending', 'succeeded', 'failed'];
-      const refunds = refundable.flatMap((payment) => [0, 1].map((k) => ({ payment, status: statuses[randomInt(0, 3)]!, created_at: new Date(new Date(payment.created_at).getTime() + k * 60_000) })));
+      const refunds = refundable.flatMap((payment) =>
+        [0, 1].map((k) => ({
+          payment,
+          status: statuses[randomInt(0, 3)]!,
+          created_at: new Date(new Date(payment.created_at).getTime() + k * 60_000),
+        })),
+      );
       for (let i = 0; i < refunds.length; i += 500) await insertRefunds(h.db, refunds.slice(i, i + 500));
       refundedPayment = refundable.find((r) => r.merchant_id === a.merchantId && r.mode === 'test')!.id;
       // A share on every third payment of each merchant: a list reads its page's shares too (one query a page),
@@ -68,8 +80,21 @@ describe('reconciliation', function () {
         const beneficiary = await approvedBeneficiary(h.db, merchantId, 'Agency');
         const shares = rows
           .filter((r, i) => r.merchant_id === merchantId && i % 3 === 0)
-          .map((r) => ({ id: randomUUID(), payment_id: r.id, beneficiary_id: beneficiary.id, position: 0, amount: 1_000, description: '', refunded: 0, settled_in: null }));
-        for (let i = 0; i < shares.length; i += 1_000) await h.db.insertInto('payment_splits').values(shares.slice(i, i + 1_000)).execute();
+          .map((r) => ({
+            id: randomUUID(),
+            payment_id: r.id,
+            beneficiary_id: beneficiary.id,
+            position: 0,
+            amount: 1_000,
+            description: '',
+            refunded: 0,
+            settled_in: null,
+          }));
+        for (let i = 0; i < shares.length; i += 1_000)
+          await h.db
+            .insertInto('payment_splits')
+            .values(shares.slice(i, i + 1_000))
+            .execute();
       }
       await logged.executeQuery(CompiledQuery.raw('ANALYZE TABLE payments, refunds, payment_splits, beneficiaries'));
     });
@@ -102,16 +127,23 @@ describe('reconciliation', function () {
 
     const report: string[] = [];
     after(() => {
-      console.log(`      EXPLAIN (MariaDB), filter → table: access type, key, rows examined (estimate)\n${report.map((l) => `        ${l}`).join('\n')}`);
+      console.log(
+        `      EXPLAIN (MariaDB), filter → table: access type, key, rows examined (estimate)\n${report.map((l) => `        ${l}`).join('\n')}`,
+      );
     });
 
     /** Every table each query reads is read through an index: a key, and neither a full table scan nor a full index scan. */
     function assertIndexed(name: string, explained: { sql: string; plan: Plan[] }[]) {
       for (const { sql, plan } of explained) {
         for (const row of plan) {
-          report.push(`${name} → ${row.table}: ${row.type}, ${row.key ?? 'NO KEY'}, ${row.rows}${row.Extra === null ? '' : ` (${row.Extra})`}`);
+          report.push(
+            `${name} → ${row.table}: ${row.type}, ${row.key ?? 'NO KEY'}, ${row.rows}${row.Extra === null ? '' : ` (${row.Extra})`}`,
+          );
           assert.ok(row.key !== null, `${name}: ${row.table} is read without an index: ${JSON.stringify(row)}\n${sql}`);
-          assert.ok(row.type !== 'ALL' && row.type !== 'index', `${name}: ${row.table} is scanned whole (${row.type}): ${JSON.stringify(row)}\n${sql}`);
+          assert.ok(
+            row.type !== 'ALL' && row.type !== 'index',
+            `${name}: ${row.table} is scanned whole (${row.type}): ${JSON.stringify(row)}\n${sql}`,
+          );
         }
       }
     }
@@ -139,7 +171,11 @@ describe('reconciliation', function () {
         assertIndexed(`payments ${name}`, await plansOf(() => listPayments(logged, tenant, query)));
         // The next page (a cursor) too.
         const first = await listPayments(logged, tenant, { ...query, limit: 1 });
-        if (first.next_cursor !== null) assertIndexed(`payments ${name}, next page`, await plansOf(() => listPayments(logged, tenant, { ...query, cursor: first.next_cursor } as never)));
+        if (first.next_cursor !== null)
+          assertIndexed(
+            `payments ${name}, next page`,
+            await plansOf(() => listPayments(logged, tenant, { ...query, cursor: first.next_cursor } as never)),
+          );
       }
     });
 

@@ -31,7 +31,12 @@ describe('reconciliation', function () {
       const start = Date.parse('2023-01-01T00:00:00.000Z');
       let inserted = performance.now();
       const rows = Array.from({ length: ROWS }, (_, j) =>
-        paymentRow(m.merchantId, { status: PAYMENT_STATUSES[j % PAYMENT_STATUSES.length]!, amount: 10_000 + j, merchant_reference: `bulk-${j}`, created_at: new Date(start + j * 30_000) }),
+        paymentRow(m.merchantId, {
+          status: PAYMENT_STATUSES[j % PAYMENT_STATUSES.length]!,
+          amount: 10_000 + j,
+          merchant_reference: `bulk-${j}`,
+          created_at: new Date(start + j * 30_000),
+        }),
       );
       await insertPayments(h.db, rows);
       inserted = performance.now() - inserted;
@@ -71,11 +76,21 @@ describe('reconciliation', function () {
       // For scale: what the same report takes when its rows and text are all held at once (measured between full collections).
       gc();
       const heldBefore = process.memoryUsage().heapUsed;
-      const held = await h.db.selectFrom('payments').selectAll().where('merchant_id', '=', m.merchantId).orderBy('created_at').orderBy('id').execute();
+      const held = await h.db
+        .selectFrom('payments')
+        .selectAll()
+        .where('merchant_id', '=', m.merchantId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       const heldText = held.map((row) => reportLine(paymentFromRow(row))).join('');
       gc();
       const heldBytes = process.memoryUsage().heapUsed - heldBefore;
-      assert.equal(heldText.length + PAYMENTS_REPORT_COLUMNS.join(',').length + 2, bytes, 'the streamed file is the report of every row');
+      assert.equal(
+        heldText.length + PAYMENTS_REPORT_COLUMNS.join(',').length + 2,
+        bytes,
+        'the streamed file is the report of every row',
+      );
 
       console.log(
         `      50k CSV: inserted ${ROWS} rows in ${Math.round(inserted)} ms; downloaded ${mb(bytes)} in ${Math.round(elapsed)} ms ` +
@@ -84,10 +99,17 @@ describe('reconciliation', function () {
       );
       assert.equal(lines, ROWS + 1, 'the header and one line per payment');
       assert.ok(chunks > 10, 'written as it was read');
-      assert.ok(growthMb < 40, `heap held during the download grows ${growthMb.toFixed(1)} MB, well below what the rows take in memory (${mb(heldBytes)})`);
+      assert.ok(
+        growthMb < 40,
+        `heap held during the download grows ${growthMb.toFixed(1)} MB, well below what the rows take in memory (${mb(heldBytes)})`,
+      );
 
       // A MySQL failure after the first batch cuts the download short (no final chunk): the client cannot take it for complete.
-      const cutUrl = (await startApi({ db: failingPaymentsDb(h.db, 1), logger: h.logger, temporalClient: h.temporal.client }, testConfig())) + url.slice(h.baseUrl.length);
+      const cutUrl =
+        (await startApi(
+          { db: failingPaymentsDb(h.db, 1), logger: h.logger, temporalClient: h.temporal.client },
+          testConfig(),
+        )) + url.slice(h.baseUrl.length);
       const cut = await fetch(cutUrl, { headers: { authorization: `Bearer ${m.key}` } });
       assert.equal(cut.status, 200);
       await assert.rejects(cut.text(), 'the body ends in an error, not a clean end');

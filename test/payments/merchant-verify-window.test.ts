@@ -27,14 +27,33 @@ for (const psp of merchantVerify) {
       const h = await getHarness();
       assert.equal(pspTakesVerifyWindow(psp, 1_800_000), false);
       const { key, merchantId } = await newMerchant();
-      const set = await cli('routing', 'set', '--merchant', merchantId, '--mode', 'test', '--psps', `${psp},${other}`, '--json');
+      const set = await cli(
+        'routing',
+        'set',
+        '--merchant',
+        merchantId,
+        '--mode',
+        'test',
+        '--psps',
+        `${psp},${other}`,
+        '--json',
+      );
       assert.equal(set.code, 0, set.stderr);
       // The operator is told: the route's entry says the PSP does not take this deployment's window.
       const { entries } = JSON.parse(set.stdout) as { entries: { psp: string; takes_verify_window: boolean }[] };
-      assert.deepEqual(entries.map((e) => [e.psp, e.takes_verify_window]), [[psp, false], [other, true]]);
+      assert.deepEqual(
+        entries.map((e) => [e.psp, e.takes_verify_window]),
+        [
+          [psp, false],
+          [other, true],
+        ],
+      );
       const pay = async (baseUrl: string, amount: number) => {
         const created = await createdPayment(baseUrl, key, { amount });
-        const res = await client(baseUrl, key).post<{ payment: Payment }>(`/test_helpers/payments/${created.id}/bank_outcome`, { outcome: 'success' });
+        const res = await client(baseUrl, key).post<{ payment: Payment }>(
+          `/test_helpers/payments/${created.id}/bank_outcome`,
+          { outcome: 'success' },
+        );
         assert.equal(res.status, 200, res.text);
         return res.body.payment;
       };
@@ -42,7 +61,10 @@ for (const psp of merchantVerify) {
       assert.equal(long.status, 'paid');
       assert.equal(long.psp?.name, other);
       const simulator = h.config[pspSettingName(psp, 'test', 'URL')];
-      const { operations } = await bankAdmin<{ operations: unknown[] }>(`/admin/transactions?res_num=${encodeURIComponent(pspOrderId(psp, long.id))}`, simulator);
+      const { operations } = await bankAdmin<{ operations: unknown[] }>(
+        `/admin/transactions?res_num=${encodeURIComponent(pspOrderId(psp, long.id))}`,
+        simulator,
+      );
       assert.deepEqual(operations, [], `${psp} was asked nothing`);
       const fits = await pay(await apiWith({ VERIFY_WINDOW_SECONDS: '600' }), 190_000);
       assert.deepEqual([fits.status, fits.psp?.name], ['paid', psp]);

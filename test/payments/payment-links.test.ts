@@ -39,12 +39,20 @@ describe('payment links', function () {
   });
   after(closeReceivers);
 
-  const paymentsOfLink = (linkId: string) => h.db.selectFrom('payments').selectAll().where('payment_link_id', '=', linkId).execute();
+  const paymentsOfLink = (linkId: string) =>
+    h.db.selectFrom('payments').selectAll().where('payment_link_id', '=', linkId).execute();
 
   describe('the API', () => {
     it('creates a link once per Idempotency-Key, reads it, lists it by cursor and deactivates it', async () => {
       const idem = randomUUID();
-      const body = { title: 'Handmade notebook', description: 'A5, 80 pages', min_amount: 100_000, max_amount: 900_000, collect: { name: 'required', note: 'optional' }, max_payments: 5 };
+      const body = {
+        title: 'Handmade notebook',
+        description: 'A5, 80 pages',
+        min_amount: 100_000,
+        max_amount: 900_000,
+        collect: { name: 'required', note: 'optional' },
+        max_payments: 5,
+      };
       const first = await api.post<{ payment_link: PaymentLink }>('/payment_links', body, { idempotencyKey: idem });
       assert.equal(first.status, 201, first.text);
       const link = first.body.payment_link;
@@ -52,8 +60,28 @@ describe('payment links', function () {
       assert.equal(link.url, `${h.config.PUBLIC_BASE_URL}/l/${link.slug}`);
       assert.equal(link.qr_url, `${link.url}/qr.svg`);
       assert.deepEqual(
-        { mode: link.mode, amount: link.amount, min: link.min_amount, max: link.max_amount, collect: link.collect, active: link.active, count: link.payments_count, max_payments: link.max_payments, expires: link.expires_at },
-        { mode: 'test', amount: null, min: 100_000, max: 900_000, collect: { name: 'required', note: 'optional' }, active: true, count: 0, max_payments: 5, expires: null },
+        {
+          mode: link.mode,
+          amount: link.amount,
+          min: link.min_amount,
+          max: link.max_amount,
+          collect: link.collect,
+          active: link.active,
+          count: link.payments_count,
+          max_payments: link.max_payments,
+          expires: link.expires_at,
+        },
+        {
+          mode: 'test',
+          amount: null,
+          min: 100_000,
+          max: 900_000,
+          collect: { name: 'required', note: 'optional' },
+          active: true,
+          count: 0,
+          max_payments: 5,
+          expires: null,
+        },
       );
 
       const replay = await api.post<{ payment_link: PaymentLink }>('/payment_links', body, { idempotencyKey: idem });
@@ -64,14 +92,24 @@ describe('payment links', function () {
       assert.equal(reused.status, 422);
       assert.equal(reused.body.code, 'idempotency_key_reused');
 
-      assert.deepEqual((await api.get<{ payment_link: PaymentLink }>(`/payment_links/${link.id}`)).body.payment_link, link);
+      assert.deepEqual(
+        (await api.get<{ payment_link: PaymentLink }>(`/payment_links/${link.id}`)).body.payment_link,
+        link,
+      );
       const second = await createdLink(api, { title: 'Second' });
-      const page1 = await api.get<{ data: PaymentLink[]; has_more: boolean; next_cursor: string }>('/payment_links?limit=1');
+      const page1 = await api.get<{ data: PaymentLink[]; has_more: boolean; next_cursor: string }>(
+        '/payment_links?limit=1',
+      );
       assert.equal(page1.status, 200);
       assert.equal(page1.body.has_more, true);
       assert.equal(page1.body.data[0]!.id, second.id, 'newest first');
-      const page2 = await api.get<{ data: PaymentLink[]; has_more: boolean }>(`/payment_links?limit=1&cursor=${page1.body.next_cursor}`);
-      assert.deepEqual(page2.body.data.map((l) => l.id), [link.id]);
+      const page2 = await api.get<{ data: PaymentLink[]; has_more: boolean }>(
+        `/payment_links?limit=1&cursor=${page1.body.next_cursor}`,
+      );
+      assert.deepEqual(
+        page2.body.data.map((l) => l.id),
+        [link.id],
+      );
 
       const off = await api.post<{ payment_link: PaymentLink }>(`/payment_links/${link.id}/deactivate`);
       assert.equal(off.status, 200);
@@ -83,12 +121,20 @@ describe('payment links', function () {
     it("keeps links to their merchant and mode: another merchant's answer 404 payment_link_not_found", async () => {
       const link = await createdLink(api, {});
       const other = client(h.baseUrl, (await newMerchant()).key);
-      for (const res of [await other.get(`/payment_links/${link.id}`), await other.post(`/payment_links/${link.id}/deactivate`), await api.get(`/payment_links/${randomUUID()}`)]) {
+      for (const res of [
+        await other.get(`/payment_links/${link.id}`),
+        await other.post(`/payment_links/${link.id}/deactivate`),
+        await api.get(`/payment_links/${randomUUID()}`),
+      ]) {
         assert.equal(res.status, 404, res.text);
         assert.equal(res.body.code, 'payment_link_not_found');
         assert.equal(typeof res.body.request_id, 'string');
       }
-      assert.equal((await api.get<{ payment_link: PaymentLink }>(`/payment_links/${link.id}`)).body.payment_link.active, true, 'still active');
+      assert.equal(
+        (await api.get<{ payment_link: PaymentLink }>(`/payment_links/${link.id}`)).body.payment_link.active,
+        true,
+        'still active',
+      );
       assert.deepEqual((await other.get<{ data: unknown[] }>('/payment_links')).body.data, []);
     });
 
@@ -125,11 +171,22 @@ describe('payment links', function () {
   describe("a customer's payment", () => {
     it('is started on the link page, paid at the bank and verified by the gateway itself: no merchant call, payment.verified with payment_link', async () => {
       const merchant = await merchantWithReceiver(['payment.verified']);
-      const link = await createdLink(merchant.api, { title: 'Cake', amount: undefined, min_amount: 200_000, max_amount: 2_000_000, collect: { name: 'required', mobile: 'optional', note: 'optional' } });
+      const link = await createdLink(merchant.api, {
+        title: 'Cake',
+        amount: undefined,
+        min_amount: 200_000,
+        max_amount: 2_000_000,
+        collect: { name: 'required', mobile: 'optional', note: 'optional' },
+      });
       const page = await openLink(h.baseUrl, link.slug);
       assert.equal(page.status, 200);
       assert.ok(page.session, 'the form has its CSRF token');
-      const started = await postLink(h.baseUrl, link.slug, page.session, { amount: '۷۵۰٬۰۰۰', name: 'سارا رضایی', mobile: '09121234567', note: 'بدون شکر' });
+      const started = await postLink(h.baseUrl, link.slug, page.session, {
+        amount: '۷۵۰٬۰۰۰',
+        name: 'سارا رضایی',
+        mobile: '09121234567',
+        note: 'بدون شکر',
+      });
       const paymentId = startedPaymentId(started);
 
       const created = (await merchant.api.get<{ payment: Payment }>(`/payments/${paymentId}`)).body.payment;
@@ -139,21 +196,39 @@ describe('payment links', function () {
       assert.equal(created.merchant_reference, `link-${link.slug}`);
       assert.equal(created.description, 'Cake');
       assert.equal(created.callback_url, `${h.config.PUBLIC_BASE_URL}/l/${link.slug}/receipt/${paymentId}`);
-      assert.deepEqual(created.metadata, { link_name: 'سارا رضایی', link_mobile: '09121234567', link_note: 'بدون شکر' });
+      assert.deepEqual(created.metadata, {
+        link_name: 'سارا رضایی',
+        link_mobile: '09121234567',
+        link_note: 'بدون شکر',
+      });
 
       assert.equal((await chooseOutcome(h.baseUrl, paymentId, 'success')).status, 303);
       const verified = await waitForStatus(h.baseUrl, merchant.merchant.key, paymentId, 'verified');
-      assert.equal(verified.fee, feeAtVerify(verified, { bps: h.config.FEE_BPS, min: h.config.FEE_MIN, max: h.config.FEE_MAX }), 'the fee as verify computes it');
+      assert.equal(
+        verified.fee,
+        feeAtVerify(verified, { bps: h.config.FEE_BPS, min: h.config.FEE_MIN, max: h.config.FEE_MAX }),
+        'the fee as verify computes it',
+      );
       assert.ok(verified.fee > 0);
       assert.notEqual(verified.verified_at, null);
-      assert.deepEqual((await bankOperations(paymentId)).map((o) => o.kind), ['confirm'], "captured at SEP's verify at the return: no settle (docs/psps/sep.md)");
+      assert.deepEqual(
+        (await bankOperations(paymentId)).map((o) => o.kind),
+        ['confirm'],
+        "captured at SEP's verify at the return: no settle (docs/psps/sep.md)",
+      );
       const [delivery] = await merchant.rcv.waitForDeliveries(forPayment(paymentId, 'payment.verified'));
       assert.equal(delivery!.event.data.payment?.payment_link, link.id);
       assert.equal(delivery!.event.data.payment?.status, 'verified');
       assert.equal(delivery!.verifiedWith.length, 1, 'signed with the endpoint secret');
-      assert.equal((await merchant.api.get<{ payment_link: PaymentLink }>(`/payment_links/${link.id}`)).body.payment_link.payments_count, 1);
+      assert.equal(
+        (await merchant.api.get<{ payment_link: PaymentLink }>(`/payment_links/${link.id}`)).body.payment_link
+          .payments_count,
+        1,
+      );
       // A merchant that verifies anyway gets the same answer.
-      const verify = await merchant.api.post<{ payment: Payment }>(`/payments/${paymentId}/verify`, { amount: 750_000 });
+      const verify = await merchant.api.post<{ payment: Payment }>(`/payments/${paymentId}/verify`, {
+        amount: 750_000,
+      });
       assert.equal(verify.status, 200);
       assert.equal(verify.body.payment.status, 'verified');
 
@@ -175,16 +250,32 @@ describe('payment links', function () {
       assert.equal((await chooseOutcome(h.baseUrl, p.id, 'success')).status, 303);
       await waitForStatus(h.baseUrl, key, p.id, 'paid');
       await new Promise((r) => setTimeout(r, 1_500));
-      assert.equal((await api.get<{ payment: Payment }>(`/payments/${p.id}`)).body.payment.status, 'paid', 'not verified by itself');
+      assert.equal(
+        (await api.get<{ payment: Payment }>(`/payments/${p.id}`)).body.payment.status,
+        'paid',
+        'not verified by itself',
+      );
       const history = await h.temporal.client.workflow.getHandle(paymentWorkflowId(p.id)).fetchHistory();
       assert.ok(!historyText(history).includes('payment-link-auto-verify'), 'no marker of the patch');
       assert.equal((await api.post(`/payments/${p.id}/verify`, { amount: p.amount })).status, 200);
     });
 
     it('refuses an amount outside the range, a missing required field and a post without its CSRF token: nothing created', async () => {
-      const link = await createdLink(api, { title: 'Donation', amount: undefined, min_amount: 100_000, max_amount: 500_000, collect: { name: 'required' } });
+      const link = await createdLink(api, {
+        title: 'Donation',
+        amount: undefined,
+        min_amount: 100_000,
+        max_amount: 500_000,
+        collect: { name: 'required' },
+      });
       const { session } = await openLink(h.baseUrl, link.slug, 'en');
-      const cases: Record<string, string>[] = [{ amount: '99999', name: 'Ali' }, { amount: '500001', name: 'Ali' }, { amount: 'lots', name: 'Ali' }, { amount: '200000' }, { amount: '200000', name: '   ' }];
+      const cases: Record<string, string>[] = [
+        { amount: '99999', name: 'Ali' },
+        { amount: '500001', name: 'Ali' },
+        { amount: 'lots', name: 'Ali' },
+        { amount: '200000' },
+        { amount: '200000', name: '   ' },
+      ];
       for (const fields of cases) {
         const res = await postLink(h.baseUrl, link.slug, session, fields);
         assert.equal(res.status, 422, JSON.stringify(fields));
@@ -194,13 +285,20 @@ describe('payment links', function () {
       assert.equal(forged.status, 403);
       const otherOrigin = await fetch(`${h.baseUrl}/l/${link.slug}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', cookie: session!.cookie },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: 'https://evil.example',
+          cookie: session!.cookie,
+        },
         body: new URLSearchParams({ csrf_token: session!.token, amount: '200000', name: 'Ali' }).toString(),
         redirect: 'manual',
       });
       assert.equal(otherOrigin.status, 403);
       assert.deepEqual(await paymentsOfLink(link.id), []);
-      assert.equal((await api.get<{ payment_link: PaymentLink }>(`/payment_links/${link.id}`)).body.payment_link.payments_count, 0);
+      assert.equal(
+        (await api.get<{ payment_link: PaymentLink }>(`/payment_links/${link.id}`)).body.payment_link.payments_count,
+        0,
+      );
     });
 
     it('holds max_payments under concurrent customers: exactly that many payments start, then the page says it is used up', async () => {
@@ -209,9 +307,13 @@ describe('payment links', function () {
       const answers = await Promise.all(sessions.map((s) => postLink(h.baseUrl, link.slug, s.session, {})));
       const statuses = answers.map((r) => r.status).sort();
       assert.deepEqual(statuses, [303, 303, 410, 410, 410, 410]);
-      for (const refused of answers.filter((r) => r.status === 410)) assert.match(await refused.text(), /data-why="payment_link_used_up"/);
+      for (const refused of answers.filter((r) => r.status === 410))
+        assert.match(await refused.text(), /data-why="payment_link_used_up"/);
       assert.equal((await paymentsOfLink(link.id)).length, 2);
-      assert.equal((await api.get<{ payment_link: PaymentLink }>(`/payment_links/${link.id}`)).body.payment_link.payments_count, 2);
+      assert.equal(
+        (await api.get<{ payment_link: PaymentLink }>(`/payment_links/${link.id}`)).body.payment_link.payments_count,
+        2,
+      );
       const closed = await openLink(h.baseUrl, link.slug);
       assert.equal(closed.status, 410);
       assert.equal(closed.session, undefined, 'no form');
@@ -231,7 +333,12 @@ describe('payment links', function () {
       const brief = await createdLink(api, { title: 'Brief', expires_at: new Date(Date.now() + 1_500).toISOString() });
       const early = await openLink(h.baseUrl, brief.slug);
       assert.equal(early.status, 200);
-      await waitFor('the link to expire', async () => ((await openLink(h.baseUrl, brief.slug)).status === 410 ? true : undefined), 5_000, 200);
+      await waitFor(
+        'the link to expire',
+        async () => ((await openLink(h.baseUrl, brief.slug)).status === 410 ? true : undefined),
+        5_000,
+        200,
+      );
       const expired = await postLink(h.baseUrl, brief.slug, early.session, {});
       assert.equal(expired.status, 410);
       assert.match(await expired.text(), /data-why="payment_link_expired"/);

@@ -44,13 +44,21 @@ describe('PSP failover before the redirect, and the circuit breaker', function (
   let worker: Worker;
   let running: Promise<void>;
   const sep = new OwnSimulator({ BANK_SIM_TERMINAL_ID: SEP_TERMINAL });
-  const mellat = new OwnSimulator({ BANK_SIM_PROTOCOL: 'mellat', BANK_SIM_TERMINAL_ID: MELLAT_TERMINAL, BANK_SIM_USERNAME: 'dargah', BANK_SIM_PASSWORD: '' });
+  const mellat = new OwnSimulator({
+    BANK_SIM_PROTOCOL: 'mellat',
+    BANK_SIM_TERMINAL_ID: MELLAT_TERMINAL,
+    BANK_SIM_USERNAME: 'dargah',
+    BANK_SIM_PASSWORD: '',
+  });
   const taskQueue = `psp-failover-${process.pid}`;
 
-  const paymentOf = async (id: string) => (await request<{ payment: Payment }>(api, 'GET', `/api/v1/payments/${id}`, { key })).body.payment;
+  const paymentOf = async (id: string) =>
+    (await request<{ payment: Payment }>(api, 'GET', `/api/v1/payments/${id}`, { key })).body.payment;
   const health = () => new PspHealthStore(h.db, breakerSettings(testConfig(BREAKER)));
-  const breakerOfSep = async () => (await health().states([{ mode: 'test', psp: 'sep', terminal_id: SEP_TERMINAL }]))[0]!;
-  const counted = async (psp: string, outcome: string) => (await pspTokenRequests.get()).values.find((v) => v.labels.psp === psp && v.labels.outcome === outcome)?.value ?? 0;
+  const breakerOfSep = async () =>
+    (await health().states([{ mode: 'test', psp: 'sep', terminal_id: SEP_TERMINAL }]))[0]!;
+  const counted = async (psp: string, outcome: string) =>
+    (await pspTokenRequests.get()).values.find((v) => v.labels.psp === psp && v.labels.outcome === outcome)?.value ?? 0;
   /**
    * The customer presses Pay and, at the bank's page, pays: answers our answer to the last step. A
    * cold worker may not answer within the API's bound on a Temporal call (the generic 503 page): the
@@ -58,7 +66,11 @@ describe('PSP failover before the redirect, and the circuit breaker', function (
    */
   const pressPay = async (p: Payment) => {
     let res = await chooseOutcome(api, p.id, 'success');
-    for (let retry = 0; res.status === 503 && !/No money was taken|مبلغی از حساب شما کسر نشده/.test(res.text) && retry < 10; retry++) {
+    for (
+      let retry = 0;
+      res.status === 503 && !/No money was taken|مبلغی از حساب شما کسر نشده/.test(res.text) && retry < 10;
+      retry++
+    ) {
       await new Promise((r) => setTimeout(r, 1_000));
       res = await chooseOutcome(api, p.id, 'success');
     }
@@ -71,12 +83,28 @@ describe('PSP failover before the redirect, and the circuit breaker', function (
     const psps: PspClients = {
       test: {
         sep: new SepClient({ baseUrl: sep.url, terminalId: SEP_TERMINAL, password: '', timeoutMs: 3_000 }),
-        mellat: new MellatClient({ baseUrl: mellat.url, terminalId: MELLAT_TERMINAL, userName: 'dargah', password: '', timeoutMs: 3_000 }),
+        mellat: new MellatClient({
+          baseUrl: mellat.url,
+          terminalId: MELLAT_TERMINAL,
+          userName: 'dargah',
+          password: '',
+          timeoutMs: 3_000,
+        }),
       },
       live: {},
     };
-    const config = { ...testConfig({ ...BREAKER, TEMPORAL_TASK_QUEUE: taskQueue }), PUBLIC_BASE_URL: h.config.PUBLIC_BASE_URL };
-    worker = await createPaymentWorker({ config, db: h.db, temporal: h.temporal.client, logger: h.logger, bundle: h.bundle, psps });
+    const config = {
+      ...testConfig({ ...BREAKER, TEMPORAL_TASK_QUEUE: taskQueue }),
+      PUBLIC_BASE_URL: h.config.PUBLIC_BASE_URL,
+    };
+    worker = await createPaymentWorker({
+      config,
+      db: h.db,
+      temporal: h.temporal.client,
+      logger: h.logger,
+      bundle: h.bundle,
+      psps,
+    });
     running = worker.run();
     api = await apiWith({ TEMPORAL_TASK_QUEUE: taskQueue });
     ({ key, merchantId } = await newMerchant());
@@ -87,8 +115,24 @@ describe('PSP failover before the redirect, and the circuit breaker', function (
       merchantId,
       'test',
       [
-        { position: 0, priority: 0, psp: 'sep', terminal_id: SEP_TERMINAL, weight: 1, min_amount: null, max_amount: null },
-        { position: 1, priority: 1, psp: 'mellat', terminal_id: MELLAT_TERMINAL, weight: 1, min_amount: null, max_amount: null },
+        {
+          position: 0,
+          priority: 0,
+          psp: 'sep',
+          terminal_id: SEP_TERMINAL,
+          weight: 1,
+          min_amount: null,
+          max_amount: null,
+        },
+        {
+          position: 1,
+          priority: 1,
+          psp: 'mellat',
+          terminal_id: MELLAT_TERMINAL,
+          weight: 1,
+          min_amount: null,
+          max_amount: null,
+        },
       ],
       new Date(),
     );
@@ -109,20 +153,36 @@ describe('PSP failover before the redirect, and the circuit breaker', function (
     assert.equal(answered.status, 303, `the customer came back from the bank: ${answered.text}`);
     const paid = await waitForStatus(api, key, p.id, 'paid');
     assert.deepEqual(paid.psp, { name: 'mellat', terminal_id: MELLAT_TERMINAL });
-    const verified = await request<{ payment: Payment }>(api, 'POST', `/api/v1/payments/${p.id}/verify`, { key, body: { amount: p.amount } });
+    const verified = await request<{ payment: Payment }>(api, 'POST', `/api/v1/payments/${p.id}/verify`, {
+      key,
+      body: { amount: p.amount },
+    });
     assert.equal(verified.status, 200, verified.text);
     assert.deepEqual(verified.body.payment.psp, { name: 'mellat', terminal_id: MELLAT_TERMINAL });
     // Every bank operation of the payment at the PSP that took it, none at the other.
     const kinds = (await mellat.operations(mellatOrderId(p.id))).map((o) => o.kind);
-    assert.ok(kinds.includes('token') && kinds.includes('confirm') && kinds.includes('settle'), `mellat did ${kinds.join(', ')}`);
-    const row = await h.db.selectFrom('payments').select(['psp', 'psp_terminal_id']).where('id', '=', p.id).executeTakeFirstOrThrow();
+    assert.ok(
+      kinds.includes('token') && kinds.includes('confirm') && kinds.includes('settle'),
+      `mellat did ${kinds.join(', ')}`,
+    );
+    const row = await h.db
+      .selectFrom('payments')
+      .select(['psp', 'psp_terminal_id'])
+      .where('id', '=', p.id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { psp: 'mellat', psp_terminal_id: MELLAT_TERMINAL });
     const events = await h.db.selectFrom('events').select(['type', 'body']).where('object_id', '=', p.id).execute();
     const paidEvent = events.find((e) => e.type === 'payment.paid');
-    assert.deepEqual((JSON.parse(paidEvent?.body ?? '{}') as { data: { payment: Payment } }).data.payment.psp, { name: 'mellat', terminal_id: MELLAT_TERMINAL });
+    assert.deepEqual((JSON.parse(paidEvent?.body ?? '{}') as { data: { payment: Payment } }).data.payment.psp, {
+      name: 'mellat',
+      terminal_id: MELLAT_TERMINAL,
+    });
     const handle = h.temporal.client.workflow.getHandle(paymentWorkflowId(p.id));
     const { searchAttributes } = await handle.describe();
-    assert.deepEqual([searchAttributes.PaymentPsp, searchAttributes.PaymentPspTerminal], [['mellat'], [MELLAT_TERMINAL]]);
+    assert.deepEqual(
+      [searchAttributes.PaymentPsp, searchAttributes.PaymentPspTerminal],
+      [['mellat'], [MELLAT_TERMINAL]],
+    );
     // SEP was asked twice (the bounded retry), and failed twice: two failures on its breaker.
     assert.equal((await breakerOfSep()).failures, 2);
     recordFixture(FIXTURES, 'RECORD_HISTORIES', 'psp-failover', await handle.fetchHistory());
@@ -148,7 +208,10 @@ describe('PSP failover before the redirect, and the circuit breaker', function (
     assert.equal(await counted('sep', 'skipped'), skippedBefore);
     assert.equal((await breakerOfSep()).failures, opened.failures);
     // The gauge says it to Prometheus: 2 is open.
-    assert.match(await registry.metrics(), new RegExp(`dargah_psp_breaker_state\\{psp="sep",terminal="${SEP_TERMINAL}",mode="test"\\} 2`));
+    assert.match(
+      await registry.metrics(),
+      new RegExp(`dargah_psp_breaker_state\\{psp="sep",terminal="${SEP_TERMINAL}",mode="test"\\} 2`),
+    );
     const status = await cli('psps', 'status', '--json');
     assert.equal(status.code, 0, status.stderr);
     assert.ok(Array.isArray((JSON.parse(status.stdout) as { psps: unknown[] }).psps));
@@ -181,7 +244,7 @@ describe('PSP failover before the redirect, and the circuit breaker', function (
     assert.equal((await waitForStatus(api, key, p.id, 'paid')).psp?.name, 'mellat');
   });
 
-  it("a payment restricted to cards is never sent to Mellat, whose verify does not name the card: with SEP down its Pay finds no bank; with SEP back it is paid there", async () => {
+  it('a payment restricted to cards is never sent to Mellat, whose verify does not name the card: with SEP down its Pay finds no bank; with SEP back it is paid there', async () => {
     // SEP is down (the test before killed it), Mellat is up.
     const p = await createdPayment(api, key, { allowed_cards: ['6037991234567893'] });
     const refused = await pressPay(p);
@@ -198,16 +261,28 @@ describe('PSP failover before the redirect, and the circuit breaker', function (
   it('the shared breaker in MySQL counts concurrent failures once each and lets exactly one of many concurrent callers probe', async () => {
     const terminal = { mode: 'test' as const, psp: 'sep', terminal_id: `concurrent-${process.pid}-${Date.now()}` };
     let now = Date.now();
-    const store = new PspHealthStore(h.db, { failures: 30, windowMs: 60_000, openMs: 1_000, probeTimeoutMs: 10_000 }, () => now);
+    const store = new PspHealthStore(
+      h.db,
+      { failures: 30, windowMs: 60_000, openMs: 1_000, probeTimeoutMs: 10_000 },
+      () => now,
+    );
     await Promise.all(Array.from({ length: 29 }, () => store.recordFailure(terminal, 'no answer')));
     const [counted29] = await store.states([terminal]);
-    assert.deepEqual([counted29?.state, counted29?.failures], ['closed', 29], 'every one of 29 concurrent failures counted');
+    assert.deepEqual(
+      [counted29?.state, counted29?.failures],
+      ['closed', 29],
+      'every one of 29 concurrent failures counted',
+    );
     await Promise.all(Array.from({ length: 3 }, () => store.recordFailure(terminal, 'no answer')));
     assert.equal((await store.states([terminal]))[0]?.state, 'open');
     assert.deepEqual(await store.admit(terminal), { admitted: false, probe: false });
     now += 1_000;
     const admissions = await Promise.all(Array.from({ length: 12 }, () => store.admit(terminal)));
-    assert.deepEqual(admissions.filter((a) => a.admitted), [{ admitted: true, probe: true }], 'one probe among 12 callers');
+    assert.deepEqual(
+      admissions.filter((a) => a.admitted),
+      [{ admitted: true, probe: true }],
+      'one probe among 12 callers',
+    );
     await store.recordSuccess(terminal);
     const [closed] = await store.states([terminal]);
     assert.deepEqual([closed?.state, closed?.failures], ['closed', 0]);
@@ -223,13 +298,35 @@ describe('PSP failover before the redirect, and the circuit breaker', function (
     assert.equal(unconfigured.code, 2);
     assert.match(unconfigured.stderr, /mellat is not configured for live payments/);
     // Test mode's default route: every simulator the suite runs, one per PSP of the registry, in its order.
-    const shown = JSON.parse((await cli('routing', 'show', '--merchant', other, '--json')).stdout) as { routes: { test: { source: string; entries: { psp: string }[] } } };
+    const shown = JSON.parse((await cli('routing', 'show', '--merchant', other, '--json')).stdout) as {
+      routes: { test: { source: string; entries: { psp: string }[] } };
+    };
     assert.equal(shown.routes.test.source, 'default');
-    assert.deepEqual(shown.routes.test.entries.map((e) => e.psp), PSP_NAMES);
-    const set = await cli('routing', 'set', '--merchant', other, '--mode', 'test', '--psps', 'sep', '--amounts', 'sep:1000-5000000', '--json');
+    assert.deepEqual(
+      shown.routes.test.entries.map((e) => e.psp),
+      PSP_NAMES,
+    );
+    const set = await cli(
+      'routing',
+      'set',
+      '--merchant',
+      other,
+      '--mode',
+      'test',
+      '--psps',
+      'sep',
+      '--amounts',
+      'sep:1000-5000000',
+      '--json',
+    );
     assert.equal(set.code, 0, set.stderr);
-    const after = JSON.parse((await cli('routing', 'show', '--merchant', other, '--mode', 'test', '--json')).stdout) as { routes: { test: { source: string; entries: { psp: string; min_amount: number; max_amount: number }[] } } };
+    const after = JSON.parse(
+      (await cli('routing', 'show', '--merchant', other, '--mode', 'test', '--json')).stdout,
+    ) as { routes: { test: { source: string; entries: { psp: string; min_amount: number; max_amount: number }[] } } };
     assert.equal(after.routes.test.source, 'merchant');
-    assert.deepEqual(after.routes.test.entries.map((e) => [e.psp, e.min_amount, e.max_amount]), [['sep', 1000, 5_000_000]]);
+    assert.deepEqual(
+      after.routes.test.entries.map((e) => [e.psp, e.min_amount, e.max_amount]),
+      [['sep', 1000, 5_000_000]],
+    );
   });
 });

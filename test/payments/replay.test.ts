@@ -35,7 +35,15 @@ import { join } from 'node:path';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { bankFault, bankOperations } from '../support/bank.ts';
-import { bankPageOf, chooseOutcome, createdPayment, forgeBankReturn, paidPayment, returnsAnswered, waitForStatus } from '../support/payments.ts';
+import {
+  bankPageOf,
+  chooseOutcome,
+  createdPayment,
+  forgeBankReturn,
+  paidPayment,
+  returnsAnswered,
+  waitForStatus,
+} from '../support/payments.ts';
 import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { committedHistories, recordFixture, replayAll, type NamedHistory } from '../support/replay.ts';
 import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
@@ -56,12 +64,20 @@ describe('workflow determinism (replay)', () => {
     await client(h.baseUrl, key).post(`/payments/${verified.id}/verify`, { amount: verified.amount });
     await client(h.baseUrl, key).post(`/payments/${verified.id}/verify`, { amount: verified.amount + 1 });
     // SEP's verify at the return captured: the merchant's verify asked the bank nothing.
-    assert.deepEqual((await bankOperations(verified.id)).map((o) => o.kind), ['confirm']);
+    assert.deepEqual(
+      (await bankOperations(verified.id)).map((o) => o.kind),
+      ['confirm'],
+    );
     paths.verified = verified.id;
     for (const outcome of ['failure', 'cancel', 'delay'] as const) {
       const p = await createdPayment(h.baseUrl, key);
       await chooseOutcome(h.baseUrl, p.id, outcome);
-      await waitForStatus(h.baseUrl, key, p.id, outcome === 'failure' ? 'failed' : outcome === 'cancel' ? 'canceled' : 'paid');
+      await waitForStatus(
+        h.baseUrl,
+        key,
+        p.id,
+        outcome === 'failure' ? 'failed' : outcome === 'cancel' ? 'canceled' : 'paid',
+      );
       paths[outcome] = p.id;
     }
     const expired = await createdPayment(short, key);
@@ -72,8 +88,16 @@ describe('workflow determinism (replay)', () => {
     paths.reversed = reversed.id;
     // Refunds: each in a run of the refunds workflow; the payment's own workflow ended at verify.
     const runs: Record<string, { workflowId: string; runId: string }> = {};
-    const refundRun = async (path: string, paymentId: string, body: Record<string, unknown>, status: 'succeeded' | 'failed') => {
-      const taken = await client(h.baseUrl, key).post<{ refund: { id: string } }>(`/payments/${paymentId}/refunds`, body);
+    const refundRun = async (
+      path: string,
+      paymentId: string,
+      body: Record<string, unknown>,
+      status: 'succeeded' | 'failed',
+    ) => {
+      const taken = await client(h.baseUrl, key).post<{ refund: { id: string } }>(
+        `/payments/${paymentId}/refunds`,
+        body,
+      );
       assert.equal(taken.status, 201, JSON.stringify(taken.body));
       await waitForRefund(h.baseUrl, key, taken.body.refund.id, status);
       const handle = h.temporal.client.workflow.getHandle(refundsWorkflowId(paymentId));
@@ -105,7 +129,9 @@ describe('workflow determinism (replay)', () => {
     await api.post(`/test_helpers/payments/${advanced.id}/bank_outcome`, { outcome: 'delay' });
     // The bank keeps a delayed payment "in progress" for a second of real time: advance until it is paid, then past its deadline.
     await waitFor('the delayed payment to be paid', async () => {
-      const res = await api.post<{ payment: { status: string } }>(`/test_helpers/payments/${advanced.id}/advance`, { seconds: 3600 });
+      const res = await api.post<{ payment: { status: string } }>(`/test_helpers/payments/${advanced.id}/advance`, {
+        seconds: 3600,
+      });
       return res.body.payment.status === 'paid' ? true : undefined;
     });
     await api.post(`/test_helpers/payments/${advanced.id}/advance`, { seconds: 3600 });
@@ -116,7 +142,9 @@ describe('workflow determinism (replay)', () => {
     const failedReturn = await createdPayment(h.baseUrl, key);
     const failedBankPage = await bankPageOf(h.baseUrl, failedReturn.id);
     await forgeBankReturn(h.baseUrl, failedReturn.id, failedBankPage, 'Failed');
-    await waitFor('the failed return to be answered', async () => ((await returnsAnswered(h.temporal.client, failedReturn.id)) >= 1 ? true : undefined));
+    await waitFor('the failed return to be answered', async () =>
+      (await returnsAnswered(h.temporal.client, failedReturn.id)) >= 1 ? true : undefined,
+    );
     await waitForStatus(h.baseUrl, key, failedReturn.id, 'failed');
     paths['sep-failed-return'] = failedReturn.id;
 
@@ -124,7 +152,10 @@ describe('workflow determinism (replay)', () => {
     await bankFault({ operation: 'confirm', fault: 'other_amount', times: 1 });
     const refusedConfirmation = await createdPayment(h.baseUrl, key);
     await chooseOutcome(h.baseUrl, refusedConfirmation.id, 'success');
-    assert.equal((await waitForStatus(h.baseUrl, key, refusedConfirmation.id, 'failed')).failure?.code, 'confirmation_mismatch');
+    assert.equal(
+      (await waitForStatus(h.baseUrl, key, refusedConfirmation.id, 'failed')).failure?.code,
+      'confirmation_mismatch',
+    );
     await bankFault(null);
     paths['refused-confirmation'] = refusedConfirmation.id;
 
@@ -152,7 +183,9 @@ describe('workflow determinism (replay)', () => {
 
     for (const [path, id] of Object.entries(paths)) runs[path] = { workflowId: paymentWorkflowId(id), runId: '' };
     for (const [path, { workflowId, runId }] of Object.entries(runs)) {
-      const history = await h.temporal.client.workflow.getHandle(workflowId, runId === '' ? undefined : runId).fetchHistory();
+      const history = await h.temporal.client.workflow
+        .getHandle(workflowId, runId === '' ? undefined : runId)
+        .fetchHistory();
       fresh.push({ workflowId, history });
       recordFixture(FIXTURES, 'RECORD_HISTORIES', path, history);
     }
@@ -166,23 +199,64 @@ describe('workflow determinism (replay)', () => {
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
     const histories = committedHistories(FIXTURES);
-    const paths = ['verified', 'failure', 'cancel', 'delay', 'expired', 'reversed', 'refunded', 'merchant-canceled', 'merchant-reversed', 'advanced', 'unconfirmed'];
+    const paths = [
+      'verified',
+      'failure',
+      'cancel',
+      'delay',
+      'expired',
+      'reversed',
+      'refunded',
+      'merchant-canceled',
+      'merchant-reversed',
+      'advanced',
+      'unconfirmed',
+    ];
     for (const path of [...paths, 'refunds-partial', 'refunds-rest', 'refunds-declined']) {
-      assert.ok(histories.some((f) => f.workflowId === `v7-${path}.history.bin`), `the v7 fixture of ${path} is committed`);
+      assert.ok(
+        histories.some((f) => f.workflowId === `v7-${path}.history.bin`),
+        `the v7 fixture of ${path} is committed`,
+      );
     }
     // v8: the patch bank-return-failure-asks-bank, a forged return the bank contradicts, then a genuine cancel.
-    assert.ok(histories.some((f) => f.workflowId === 'v8-forged-failure.history.bin'), 'the v8 fixture of the forged failure is committed');
+    assert.ok(
+      histories.some((f) => f.workflowId === 'v8-forged-failure.history.bin'),
+      'the v8 fixture of the forged failure is committed',
+    );
     // v11: the patch customer-pays-fee, a customer-pays payment verified, and one reversed.
     for (const path of ['customer-pays-verified', 'customer-pays-reversed']) {
-      assert.ok(histories.some((f) => f.workflowId === `v11-${path}.history.bin`), `the v11 fixture of ${path} is committed`);
+      assert.ok(
+        histories.some((f) => f.workflowId === `v11-${path}.history.bin`),
+        `the v11 fixture of ${path} is committed`,
+      );
     }
     // v12: the patch card-restriction, a confirmation by a card not allowed (reversed), and one by the allowed card.
-    for (const path of ['card-not-allowed', 'card-allowed']) assert.ok(histories.some((f) => f.workflowId === `v12-${path}.history.bin`), `the v12 fixture of ${path} is committed`);
+    for (const path of ['card-not-allowed', 'card-allowed'])
+      assert.ok(
+        histories.some((f) => f.workflowId === `v12-${path}.history.bin`),
+        `the v12 fixture of ${path} is committed`,
+      );
     // v13: the patch payment-link-auto-verify, a payment link's payment verified by its own workflow.
-    assert.ok(histories.some((f) => f.workflowId === 'v13-link-verified.history.bin'), 'the v13 fixture of the link payment is committed');
+    assert.ok(
+      histories.some((f) => f.workflowId === 'v13-link-verified.history.bin'),
+      'the v13 fixture of the link payment is committed',
+    );
     // v14: the patches psp-capabilities and refused-confirmation-reversed, and refunds-by-capability's refunds of a SEP payment.
-    for (const path of ['verified', 'reversed', 'cancel', 'sep-failed-return', 'refused-confirmation', 'refunds-partial', 'refunds-rest', 'refunds-declined', 'refunds-whole']) {
-      assert.ok(histories.some((f) => f.workflowId === `v14-${path}.history.bin`), `the v14 fixture of ${path} is committed`);
+    for (const path of [
+      'verified',
+      'reversed',
+      'cancel',
+      'sep-failed-return',
+      'refused-confirmation',
+      'refunds-partial',
+      'refunds-rest',
+      'refunds-declined',
+      'refunds-whole',
+    ]) {
+      assert.ok(
+        histories.some((f) => f.workflowId === `v14-${path}.history.bin`),
+        `the v14 fixture of ${path} is committed`,
+      );
     }
     assert.equal(await replayAll(h.bundle, histories), histories.length);
   });

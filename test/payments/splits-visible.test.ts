@@ -42,7 +42,14 @@ describe('splits on the payments list and in payment events', function () {
     }
 
     const expected = [
-      { beneficiary_id: first.id, iban: first.iban, amount: 300_000, description: 'commission', refunded: 0, settled: false },
+      {
+        beneficiary_id: first.id,
+        iban: first.iban,
+        amount: 300_000,
+        description: 'commission',
+        refunded: 0,
+        settled: false,
+      },
       { beneficiary_id: second.id, iban: second.iban, amount: 200_000, description: '', refunded: 0, settled: false },
     ];
     const single = await api.get<{ payment: Payment }>(`/payments/${split.id}`);
@@ -62,8 +69,13 @@ describe('splits on the payments list and in payment events', function () {
     const secondPage = await api.get<Page>(`/payments?limit=1&cursor=${firstPage.body.next_cursor}`);
     assert.deepEqual(secondPage.body.data[0]?.splits, expected);
     // A filter keeps them too.
-    const filtered = await api.get<Page>(`/payments?status=verified&merchant_reference=${encodeURIComponent(split.merchant_reference)}`);
-    assert.deepEqual(filtered.body.data.map((p) => p.splits), [expected]);
+    const filtered = await api.get<Page>(
+      `/payments?status=verified&merchant_reference=${encodeURIComponent(split.merchant_reference)}`,
+    );
+    assert.deepEqual(
+      filtered.body.data.map((p) => p.splits),
+      [expected],
+    );
 
     // Every payment.* event the receiver got for the split payment carries its shares; the plain one's none.
     const [created] = await rcv.waitForDeliveries(forPayment(split.id, 'payment.created'));
@@ -74,11 +86,15 @@ describe('splits on the payments list and in payment events', function () {
     assert.ok(verified!.verifiedWith.length > 0, 'a signed delivery');
     const plainVerified = await rcv.waitForDeliveries(forPayment(plain.id, 'payment.verified'));
     assert.equal('splits' in (plainVerified[0]!.event.data.payment ?? {}), false);
-    for (const d of rcv.deliveries.filter(forPayment(split.id))) assert.ok(d.event.data.payment?.splits !== undefined, `${d.event.type} carries the splits`);
+    for (const d of rcv.deliveries.filter(forPayment(split.id)))
+      assert.ok(d.event.data.payment?.splits !== undefined, `${d.event.type} carries the splits`);
 
     // A refund of 600,000 takes the merchant's 490,000 first, then 110,000 from the shares pro rata (66,000 and 44,000):
     // its payment.partially_refunded carries the shares as they stand after it.
-    const refund = await api.post<{ refund: Refund }>(`/payments/${split.id}/refunds`, { amount: 600_000, destination_iban: REFUND_IBAN });
+    const refund = await api.post<{ refund: Refund }>(`/payments/${split.id}/refunds`, {
+      amount: 600_000,
+      destination_iban: REFUND_IBAN,
+    });
     assert.equal(refund.status, 201, refund.text);
     await waitForRefund(h.baseUrl, merchant.key, refund.body.refund.id, 'succeeded');
     const [partial] = await rcv.waitForDeliveries(forPayment(split.id, 'payment.partially_refunded'));

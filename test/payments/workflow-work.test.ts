@@ -19,7 +19,9 @@ describe('work per payment, counted', () => {
     const api = client(h.baseUrl, key);
     const payment = await createdPayment(h.baseUrl, key);
     // The customer's trip through the bank simulator, as the benchmark's full flow takes it.
-    const banked = await api.post<{ payment: Payment }>(`/test_helpers/payments/${payment.id}/bank_outcome`, { outcome: 'success' });
+    const banked = await api.post<{ payment: Payment }>(`/test_helpers/payments/${payment.id}/bank_outcome`, {
+      outcome: 'success',
+    });
     assert.equal(banked.body.payment?.status, 'paid', banked.text);
     const verified = await api.post<{ payment: Payment }>(`/payments/${payment.id}/verify`, { amount: payment.amount });
     assert.equal(verified.status, 200, verified.text);
@@ -73,8 +75,20 @@ describe('work per payment, counted', () => {
       await waitForStatus(short, key, late.id, 'reversed');
       finals['deadline-reversed'] = late.id;
 
-      const statuses = await h.db.selectFrom('payments').select(['id', 'status']).where('id', 'in', Object.values(finals)).execute();
-      const expected = { verified: 'verified', failure: 'failed', cancel: 'canceled', 'merchant-canceled': 'canceled', expired: 'expired', 'merchant-reversed': 'reversed', 'deadline-reversed': 'reversed' };
+      const statuses = await h.db
+        .selectFrom('payments')
+        .select(['id', 'status'])
+        .where('id', 'in', Object.values(finals))
+        .execute();
+      const expected = {
+        verified: 'verified',
+        failure: 'failed',
+        cancel: 'canceled',
+        'merchant-canceled': 'canceled',
+        expired: 'expired',
+        'merchant-reversed': 'reversed',
+        'deadline-reversed': 'reversed',
+      };
       for (const [path, id] of Object.entries(finals)) {
         assert.equal(statuses.find((r) => r.id === id)?.status, expected[path as keyof typeof expected], path);
         assert.equal(await closedWorkflow(h.temporal.client, paymentWorkflowId(id)), 'COMPLETED', path);

@@ -46,7 +46,10 @@ interface PaymentBody {
 
 /** What the simulator of a PSP did for a payment: its operations, by the id the PSP knows the payment by. */
 async function operationsAt(simulator: string, psp: PspName, paymentId: string): Promise<string[]> {
-  const { operations } = await bankAdmin<{ operations: { kind: string }[] }>(`/admin/transactions?res_num=${encodeURIComponent(pspOrderId(psp, paymentId))}`, simulator);
+  const { operations } = await bankAdmin<{ operations: { kind: string }[] }>(
+    `/admin/transactions?res_num=${encodeURIComponent(pspOrderId(psp, paymentId))}`,
+    simulator,
+  );
   return operations.map((op) => op.kind);
 }
 
@@ -57,7 +60,11 @@ async function operationsAt(simulator: string, psp: PspName, paymentId: string):
  * does not tell a cancel from a failure (Sadad's ResCode -1), which the gateway records as it says.
  */
 const cancelReturnOutcome = (psp: PspName): string =>
-  (JSON.parse(readFileSync(new URL(`../fixtures/psps/${psp}/return-canceled.json`, import.meta.url), 'utf8')) as { outcome: string }).outcome;
+  (
+    JSON.parse(readFileSync(new URL(`../fixtures/psps/${psp}/return-canceled.json`, import.meta.url), 'utf8')) as {
+      outcome: string;
+    }
+  ).outcome;
 
 /**
  * The suite's verify window: the default's (1800 s) where every registered PSP takes it, else the
@@ -65,7 +72,9 @@ const cancelReturnOutcome = (psp: PspName): string =>
  * unverified payments itself takes only a window that ends before that: pspTakesVerifyWindow).
  */
 const DEFAULT_WINDOW_S = 1800;
-const SUITE_WINDOW_S = [DEFAULT_WINDOW_S, 1200, 600, 300, 120].find((w) => PSP_NAMES.every((psp) => pspTakesVerifyWindow(psp, w * 1000)))!;
+const SUITE_WINDOW_S = [DEFAULT_WINDOW_S, 1200, 600, 300, 120].find((w) =>
+  PSP_NAMES.every((psp) => pspTakesVerifyWindow(psp, w * 1000)),
+)!;
 
 for (const [index, psp] of PSP_NAMES.entries()) {
   const profile = PSP_PROFILES[psp];
@@ -99,8 +108,15 @@ for (const [index, psp] of PSP_NAMES.entries()) {
 
     before(async () => {
       h = await getHarness();
-      base = SUITE_WINDOW_S === DEFAULT_WINDOW_S ? h.baseUrl : await apiWith({ VERIFY_WINDOW_SECONDS: String(SUITE_WINDOW_S) });
-      assert.notEqual(simulator(), '', `${pspSettingName(psp, 'test', 'URL')}: the suite runs a simulator of every registered PSP`);
+      base =
+        SUITE_WINDOW_S === DEFAULT_WINDOW_S
+          ? h.baseUrl
+          : await apiWith({ VERIFY_WINDOW_SECONDS: String(SUITE_WINDOW_S) });
+      assert.notEqual(
+        simulator(),
+        '',
+        `${pspSettingName(psp, 'test', 'URL')}: the suite runs a simulator of every registered PSP`,
+      );
       ({ key, merchantId } = await newMerchant());
       await routeTo([psp]);
     });
@@ -118,22 +134,31 @@ for (const [index, psp] of PSP_NAMES.entries()) {
       const kinds = await operationsAt(simulator(), psp, created.id);
       assert.ok(kinds.includes('confirm'), `${psp} confirmed it: ${kinds.join(', ')}`);
       // Captured where the profile says: a settle only where capture is `settle`.
-      assert.equal(kinds.includes('settle'), profile.capabilities.capture === 'settle', `${psp} (${profile.capabilities.capture}): ${kinds.join(', ')}`);
+      assert.equal(
+        kinds.includes('settle'),
+        profile.capabilities.capture === 'settle',
+        `${psp} (${profile.capabilities.capture}): ${kinds.join(', ')}`,
+      );
     });
 
-    it("is seen by the operator: `cli psps status` lists its test terminal, its breaker closed; the metrics count its tokens", async () => {
+    it('is seen by the operator: `cli psps status` lists its test terminal, its breaker closed; the metrics count its tokens', async () => {
       // The breaker's state as the store every process shares holds it: what `psps status` answers and
       // the breaker gauge reads at each scrape (the gauge of this test process reads whichever worker
       // the suite created last, so the store is asked here).
       const status = await cli('psps', 'status', '--json');
       assert.equal(status.code, 0, status.stderr);
-      const { psps } = JSON.parse(status.stdout) as { psps: { psp: string; terminal_id: string; mode: string; state: string }[] };
+      const { psps } = JSON.parse(status.stdout) as {
+        psps: { psp: string; terminal_id: string; mode: string; state: string }[];
+      };
       assert.deepEqual(
         psps.filter((p) => p.psp === psp && p.mode === 'test').map((p) => [p.terminal_id, p.state]),
         [[terminal(), 'closed']],
       );
       // The first case paid a payment here: its token was counted under this PSP.
-      assert.match(await registry.metrics(), new RegExp(`dargah_psp_token_requests_total\\{psp="${psp}",outcome="ok"\\} [1-9]`));
+      assert.match(
+        await registry.metrics(),
+        new RegExp(`dargah_psp_token_requests_total\\{psp="${psp}",outcome="ok"\\} [1-9]`),
+      );
     });
 
     it('paid and not verified: reversed at the verify deadline (at the PSP, but where the PSP gives it back itself), the whole amount back, no fee', async () => {
@@ -152,7 +177,7 @@ for (const [index, psp] of PSP_NAMES.entries()) {
     });
 
     const tellsCancel = cancelReturnOutcome(psp) !== 'Failed';
-    it(`canceled at the PSP's page: ${tellsCancel ? 'canceled_by_customer' : "failed card_declined (its return does not tell a cancel from a failure)"}, nothing confirmed`, async () => {
+    it(`canceled at the PSP's page: ${tellsCancel ? 'canceled_by_customer' : 'failed card_declined (its return does not tell a cancel from a failure)'}, nothing confirmed`, async () => {
       const created = await createdPayment(base, key, { amount: 150_000 });
       await atBank(base, created.id, 'cancel');
       const canceled = await waitForStatus(base, key, created.id, tellsCancel ? 'canceled' : 'failed');
@@ -167,7 +192,11 @@ for (const [index, psp] of PSP_NAMES.entries()) {
     // merchant's and the PSP has no reversal) the transfer to the customer's IBAN.
     const { capture, refund } = profile.capabilities;
     const refundBy = refund === 'partial' ? 'psp_refund' : capture === 'verify' ? 'reversal' : 'iban_payout';
-    const refundCase = { psp_refund: 'a part by the PSP refund', reversal: 'the whole payment by its reversal', iban_payout: "the whole payment by a transfer to the customer's IBAN" }[refundBy];
+    const refundCase = {
+      psp_refund: 'a part by the PSP refund',
+      reversal: 'the whole payment by its reversal',
+      iban_payout: "the whole payment by a transfer to the customer's IBAN",
+    }[refundBy];
     it(`refunds by its capability (capture: ${capture}, refund: ${refund}): ${refundCase}`, async () => {
       const created = await createdPayment(base, key, { amount: 160_000 });
       await atBank(base, created.id, 'success');
@@ -177,7 +206,9 @@ for (const [index, psp] of PSP_NAMES.entries()) {
         const refused = await api.post<{ code: string }>(`/payments/${created.id}/refunds`, {});
         assert.deepEqual([refused.status, refused.body.code], [422, 'refund_needs_iban'], refused.text);
       }
-      const body = { psp_refund: { amount: 60_000 }, reversal: {}, iban_payout: { destination_iban: REFUND_IBAN } }[refundBy];
+      const body = { psp_refund: { amount: 60_000 }, reversal: {}, iban_payout: { destination_iban: REFUND_IBAN } }[
+        refundBy
+      ];
       const asked = await api.post<RefundBody>(`/payments/${created.id}/refunds`, body);
       assert.equal(asked.status, 201, asked.text);
       assert.equal(asked.body.refund.method, refundBy);
@@ -185,7 +216,11 @@ for (const [index, psp] of PSP_NAMES.entries()) {
       assert.equal(done.amount, refundBy === 'psp_refund' ? 60_000 : 160_000);
       const kinds = await operationsAt(simulator(), psp, created.id);
       const atPsp = { psp_refund: 'refund', reversal: 'reverse', iban_payout: undefined }[refundBy];
-      if (atPsp === undefined) assert.ok(!kinds.includes('reverse') && !kinds.includes('refund'), `${psp} was asked nothing to pay it back: ${kinds.join(', ')}`);
+      if (atPsp === undefined)
+        assert.ok(
+          !kinds.includes('reverse') && !kinds.includes('refund'),
+          `${psp} was asked nothing to pay it back: ${kinds.join(', ')}`,
+        );
       else assert.ok(kinds.includes(atPsp), `${psp} paid it back by ${refundBy}: ${kinds.join(', ')}`);
       const payment = (await api.get<PaymentBody>(`/payments/${created.id}`)).body.payment;
       assert.equal(payment.refunded_amount, done.amount);
@@ -200,9 +235,17 @@ for (const [index, psp] of PSP_NAMES.entries()) {
           const created = await createdPayment(base, key, { amount: 170_000 });
           const paid = await atBank(base, created.id, 'success');
           assert.equal(paid.status, 'paid');
-          assert.deepEqual(paid.psp, { name: next, terminal_id: h.config[pspSettingName(next, 'test', 'TERMINAL_ID')] });
-          assert.ok(!(await operationsAt(simulator(), psp, created.id)).includes('confirm'), `${psp} confirmed nothing`);
-          const verified = await client(base, key).post<PaymentBody>(`/payments/${created.id}/verify`, { amount: 170_000 });
+          assert.deepEqual(paid.psp, {
+            name: next,
+            terminal_id: h.config[pspSettingName(next, 'test', 'TERMINAL_ID')],
+          });
+          assert.ok(
+            !(await operationsAt(simulator(), psp, created.id)).includes('confirm'),
+            `${psp} confirmed nothing`,
+          );
+          const verified = await client(base, key).post<PaymentBody>(`/payments/${created.id}/verify`, {
+            amount: 170_000,
+          });
           assert.equal(verified.status, 200, verified.text);
         } finally {
           await bankFault({ operation: 'token', fault: 'clear' }, simulator());
@@ -217,13 +260,20 @@ describe("README's routing set names every PSP of the registry", () => {
   it('the command the README gives, with every registered PSP, is accepted beside the running stack and sets that route', async () => {
     const readme = await readFile(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
     const named = /routing set --merchant <id> --mode test\|live --psps ([a-z0-9,]+)/.exec(readme)?.[1]?.split(',');
-    assert.deepEqual([...(named ?? [])].sort(), [...PSP_NAMES].sort(), "README's routing set names the registry's PSPs");
+    assert.deepEqual(
+      [...(named ?? [])].sort(),
+      [...PSP_NAMES].sort(),
+      "README's routing set names the registry's PSPs",
+    );
     await getHarness();
     const { merchantId } = await newMerchant();
     const set = await cli('routing', 'set', '--merchant', merchantId, '--mode', 'test', '--psps', named!.join(','));
     assert.equal(set.code, 0, set.stderr);
     const shown = await cli('routing', 'show', '--merchant', merchantId, '--mode', 'test', '--json');
     const { routes } = JSON.parse(shown.stdout) as { routes: { test: { entries: { psp: string }[] } } };
-    assert.deepEqual(routes.test.entries.map((e) => e.psp), named);
+    assert.deepEqual(
+      routes.test.entries.map((e) => e.psp),
+      named,
+    );
   });
 });

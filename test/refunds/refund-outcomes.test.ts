@@ -22,12 +22,18 @@ describe('refund outcomes', () => {
       const m = await newMerchant();
       const api = client(baseUrl, m.key);
       const payment = await verifiedPayment(baseUrl, m.key, { amount: 400_000 });
-      const res = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
+      const res = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, {
+        destination_iban: REFUND_IBAN,
+        amount: 100_000,
+      });
       assert.equal(res.status, 201, res.text);
       const failed = await waitForRefund(baseUrl, m.key, res.body.refund.id, 'failed');
       assert.deepEqual(failed.failure?.code, 'bank_refused');
       const events = await api.get<{ data: { data: { refund?: Refund } }[] }>('/events?type=refund.failed');
-      assert.deepEqual(events.body.data.map((e) => e.data.refund?.id), [res.body.refund.id]);
+      assert.deepEqual(
+        events.body.data.map((e) => e.data.refund?.id),
+        [res.body.refund.id],
+      );
       assert.equal(failed.succeeded_at, null);
       const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
       assert.equal(after.body.payment.status, 'verified');
@@ -36,7 +42,9 @@ describe('refund outcomes', () => {
       assert.equal(ledger.length, 0);
 
       // The amount is refundable again: a full refund is taken (and declined again).
-      const full = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN });
+      const full = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, {
+        destination_iban: REFUND_IBAN,
+      });
       assert.equal(full.status, 201, full.text);
       assert.equal(full.body.refund.amount, 400_000);
       await waitForRefund(baseUrl, m.key, full.body.refund.id, 'failed');
@@ -49,14 +57,23 @@ describe('refund outcomes', () => {
     const m = await newMerchant();
     const api = client(baseUrl, m.key);
     const payment = await verifiedPayment(baseUrl, m.key, { amount: 300_000 });
-    const partial = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
+    const partial = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 100_000,
+    });
     assert.equal(partial.status, 201, partial.text);
     await waitForRefund(baseUrl, m.key, partial.body.refund.id, 'succeeded');
 
-    for (const workflowId of [paymentWorkflowId(payment.id), refundsWorkflowId(payment.id)]) assert.equal(await closedWorkflow(h.temporal.client, workflowId), 'COMPLETED', workflowId);
+    for (const workflowId of [paymentWorkflowId(payment.id), refundsWorkflowId(payment.id)])
+      assert.equal(await closedWorkflow(h.temporal.client, workflowId), 'COMPLETED', workflowId);
     // Two seconds after verified_at the window has closed: no timer is needed to say so.
-    await waitFor('the refund window to pass', async () => (Date.now() > Date.parse(payment.verified_at!) + 2_000 ? true : undefined));
-    const late = await api.post<{ code: string; message: string }>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
+    await waitFor('the refund window to pass', async () =>
+      Date.now() > Date.parse(payment.verified_at!) + 2_000 ? true : undefined,
+    );
+    const late = await api.post<{ code: string; message: string }>(`/payments/${payment.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 100_000,
+    });
     assert.equal(late.status, 409, late.text);
     assert.equal(late.body.code, 'payment_not_refundable');
     assert.equal(late.body.message, "The payment's refund window has closed.");

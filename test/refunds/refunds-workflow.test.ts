@@ -15,7 +15,6 @@ import { REFUND_IBAN, refundsAtBank, verifiedPayment, waitForRefund, type Refund
 import type { ErrorBody } from '../../src/api/schemas.ts';
 import { closedWorkflow, historyWork } from '../support/work.ts';
 
-
 const DAY_MS = 24 * 3600 * 1000;
 
 describe('the refunds workflow', () => {
@@ -25,21 +24,42 @@ describe('the refunds workflow', () => {
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 600_000 });
     assert.equal(await closedWorkflow(h.temporal.client, paymentWorkflowId(payment.id)), 'COMPLETED');
-    await assert.rejects(h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id)).describe(), WorkflowNotFoundError, 'no refunds workflow before a refund');
+    await assert.rejects(
+      h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id)).describe(),
+      WorkflowNotFoundError,
+      'no refunds workflow before a refund',
+    );
 
-    const res = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 200_000 });
+    const res = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 200_000,
+    });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.refund.status, 'pending');
     await waitForRefund(h.baseUrl, m.key, res.body.refund.id, 'succeeded');
     assert.equal(await closedWorkflow(h.temporal.client, refundsWorkflowId(payment.id)), 'COMPLETED');
     const handle = h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id));
     const recorded = await handle.result();
-    assert.deepEqual({ status: recorded?.status, refunded_amount: recorded?.refunded_amount }, { status: 'partially_refunded', refunded_amount: 200_000 });
+    assert.deepEqual(
+      { status: recorded?.status, refunded_amount: recorded?.refunded_amount },
+      { status: 'partially_refunded', refunded_amount: 200_000 },
+    );
     // The refund's work, counted: the Update-with-Start's task, the bank's answer's task; the bank (here the transfer to
     // the IBAN: SEP has no refund operation) an activity; the record's reads and writes and the PSP's capabilities local,
     // under the patch refunds-by-capability (its marker upserts the change-version search attribute too).
     const work = historyWork(await handle.fetchHistory());
-    assert.deepEqual({ ...work, events: undefined }, { events: undefined, workflow_tasks: 2, activity_tasks: 1, local_activities: 4, upserts: 2, timers: 0, patches: 1 });
+    assert.deepEqual(
+      { ...work, events: undefined },
+      {
+        events: undefined,
+        workflow_tasks: 2,
+        activity_tasks: 1,
+        local_activities: 4,
+        upserts: 2,
+        timers: 0,
+        patches: 1,
+      },
+    );
 
     // The next refund starts another run, which reads the record as the first left it.
     const rest = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN });
@@ -48,8 +68,14 @@ describe('the refunds workflow', () => {
     await waitForRefund(h.baseUrl, m.key, rest.body.refund.id, 'succeeded');
     assert.equal(await closedWorkflow(h.temporal.client, refundsWorkflowId(payment.id)), 'COMPLETED');
     const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
-    assert.deepEqual({ status: after.body.payment.status, refunded_amount: after.body.payment.refunded_amount }, { status: 'refunded', refunded_amount: 600_000 });
-    assert.deepEqual((await refundsAtBank(payment.id)).map((op) => Number(op.amount)).sort((a, b) => a - b), [200_000, 400_000]);
+    assert.deepEqual(
+      { status: after.body.payment.status, refunded_amount: after.body.payment.refunded_amount },
+      { status: 'refunded', refunded_amount: 600_000 },
+    );
+    assert.deepEqual(
+      (await refundsAtBank(payment.id)).map((op) => Number(op.amount)).sort((a, b) => a - b),
+      [200_000, 400_000],
+    );
     await assertLedgerBalanced(h.db, 'after the refunds', { merchantIds: [m.merchantId] });
   });
 
@@ -59,17 +85,33 @@ describe('the refunds workflow', () => {
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 1_000_000 });
     const results = await Promise.all(
-      ['first', 'second'].map((name) => api.post<RefundBody & ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 600_000 }, { idempotencyKey: `${name}-${payment.id}` })),
+      ['first', 'second'].map((name) =>
+        api.post<RefundBody & ErrorBody>(
+          `/payments/${payment.id}/refunds`,
+          { destination_iban: REFUND_IBAN, amount: 600_000 },
+          { idempotencyKey: `${name}-${payment.id}` },
+        ),
+      ),
     );
     const accepted = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status !== 201);
     assert.equal(accepted.length, 1, results.map((r) => `${r.status} ${r.text}`).join('\n'));
     assert.equal(refused[0]?.status, 422, refused[0]?.text);
     assert.equal(refused[0]?.body.code, 'refund_exceeds_amount');
-    assert.equal(refused[0]?.body.message, 'The refund amount is more than the 400000 rials left to refund on this payment.');
+    assert.equal(
+      refused[0]?.body.message,
+      'The refund amount is more than the 400000 rials left to refund on this payment.',
+    );
     await waitForRefund(h.baseUrl, m.key, accepted[0]!.body.refund.id, 'succeeded');
-    const rows = await h.db.selectFrom('refunds').select(['id', 'amount']).where('payment_id', '=', payment.id).execute();
-    assert.deepEqual(rows.map((r) => Number(r.amount)), [600_000]);
+    const rows = await h.db
+      .selectFrom('refunds')
+      .select(['id', 'amount'])
+      .where('payment_id', '=', payment.id)
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => Number(r.amount)),
+      [600_000],
+    );
     const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
     assert.equal(after.body.payment.refunded_amount, 600_000);
     assert.equal((await refundsAtBank(payment.id)).length, 1);
@@ -82,19 +124,35 @@ describe('the refunds workflow', () => {
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 300_000 });
     // The record as it reads 181 days on (REFUND_WINDOW_SECONDS is 180 days).
-    await h.db.updateTable('payments').set({ verified_at: new Date(Date.now() - 181 * DAY_MS) }).where('id', '=', payment.id).execute();
-    const late = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
+    await h.db
+      .updateTable('payments')
+      .set({ verified_at: new Date(Date.now() - 181 * DAY_MS) })
+      .where('id', '=', payment.id)
+      .execute();
+    const late = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 100_000,
+    });
     assert.equal(late.status, 409, late.text);
     assert.deepEqual(late.body.code, 'payment_not_refundable');
     assert.equal(late.body.message, "The payment's refund window has closed.");
-    await assert.rejects(h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id)).describe(), WorkflowNotFoundError);
+    await assert.rejects(
+      h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id)).describe(),
+      WorkflowNotFoundError,
+    );
     assert.deepEqual(await h.db.selectFrom('refunds').select('id').where('payment_id', '=', payment.id).execute(), []);
 
     // A day inside the window, the same record takes it.
-    await h.db.updateTable('payments').set({ verified_at: new Date(Date.now() - 179 * DAY_MS) }).where('id', '=', payment.id).execute();
-    const inTime = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 });
+    await h.db
+      .updateTable('payments')
+      .set({ verified_at: new Date(Date.now() - 179 * DAY_MS) })
+      .where('id', '=', payment.id)
+      .execute();
+    const inTime = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 100_000,
+    });
     assert.equal(inTime.status, 201, inTime.text);
     await waitForRefund(h.baseUrl, m.key, inTime.body.refund.id, 'succeeded');
   });
-
 });

@@ -7,7 +7,6 @@ import type { ErrorBody } from '../../src/api/schemas.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 
-
 describe('refunds', () => {
   it('a partial refund makes the payment partially_refunded, a second one for the rest makes it refunded', async () => {
     const h = await getHarness();
@@ -15,7 +14,11 @@ describe('refunds', () => {
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 1_000_000 });
 
-    const first = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 300_000, reason: 'One notebook returned' });
+    const first = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 300_000,
+      reason: 'One notebook returned',
+    });
     assert.equal(first.status, 201, first.text);
     assert.equal(first.body.refund.status, 'pending');
     assert.equal(first.body.refund.amount, 300_000);
@@ -43,16 +46,27 @@ describe('refunds', () => {
     assert.deepEqual(list.body.data.map((r) => r.id).sort(), [first.body.refund.id, rest.body.refund.id].sort());
     assert.ok(list.body.data.every((r) => r.status === 'succeeded'));
 
-    const again = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 10_000 });
+    const again = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 10_000,
+    });
     assert.equal(again.status, 409);
     assert.equal(again.body.code, 'payment_not_refundable');
 
     const ledger = await refundsAtBank(payment.id);
-    assert.deepEqual(ledger.map((op) => Number(op.amount)).sort((a, b) => a - b), [300_000, 700_000]);
+    assert.deepEqual(
+      ledger.map((op) => Number(op.amount)).sort((a, b) => a - b),
+      [300_000, 700_000],
+    );
 
     // Each refund's final status is an event for webhooks.
-    const events = await api.get<{ data: { type: string; data: { refund?: Refund } }[] }>('/events?type=refund.succeeded');
-    assert.deepEqual(events.body.data.map((e) => e.data.refund?.id).sort(), [first.body.refund.id, rest.body.refund.id].sort());
+    const events = await api.get<{ data: { type: string; data: { refund?: Refund } }[] }>(
+      '/events?type=refund.succeeded',
+    );
+    assert.deepEqual(
+      events.body.data.map((e) => e.data.refund?.id).sort(),
+      [first.body.refund.id, rest.body.refund.id].sort(),
+    );
     assert.ok(events.body.data.every((e) => e.data.refund?.status === 'succeeded'));
   });
 
@@ -75,7 +89,10 @@ describe('refunds', () => {
     const m = await newMerchant();
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 100_000 });
-    const res = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_001 });
+    const res = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 100_001,
+    });
     assert.equal(res.status, 422);
     assert.equal(res.body.code, 'refund_exceeds_amount');
     const rows = await h.db.selectFrom('refunds').select('id').where('payment_id', '=', payment.id).execute();
@@ -92,13 +109,26 @@ describe('refunds', () => {
     const created = await createdPayment(h.baseUrl, m.key);
     const paid = await paidPayment(h.baseUrl, m.key);
     for (const payment of [created, paid]) {
-      const res = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 10_000 }, { idempotencyKey: `refused-${payment.id}` });
+      const res = await api.post<ErrorBody>(
+        `/payments/${payment.id}/refunds`,
+        { destination_iban: REFUND_IBAN, amount: 10_000 },
+        { idempotencyKey: `refused-${payment.id}` },
+      );
       assert.equal(res.status, 409, res.text);
       assert.equal(res.body.code, 'payment_not_refundable');
     }
-    const rows = await h.db.selectFrom('refunds').select('id').where('payment_id', 'in', [created.id, paid.id]).execute();
+    const rows = await h.db
+      .selectFrom('refunds')
+      .select('id')
+      .where('payment_id', 'in', [created.id, paid.id])
+      .execute();
     assert.equal(rows.length, 0);
-    const keys = await h.db.selectFrom('idempotency_keys').select('idempotency_key').where('merchant_id', '=', m.merchantId).where('operation', '=', 'create_refund').execute();
+    const keys = await h.db
+      .selectFrom('idempotency_keys')
+      .select('idempotency_key')
+      .where('merchant_id', '=', m.merchantId)
+      .where('operation', '=', 'create_refund')
+      .execute();
     assert.deepEqual(keys, [], 'a refused refund leaves no Idempotency-Key record either');
   });
 
@@ -107,7 +137,14 @@ describe('refunds', () => {
     const m = await newMerchant();
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key);
-    for (const body of [{ amount: 0 }, { amount: 1.5 }, { amount: '1000' }, { reason: 'x'.repeat(256) }, { reason: '' }, { refund: true }]) {
+    for (const body of [
+      { amount: 0 },
+      { amount: 1.5 },
+      { amount: '1000' },
+      { reason: 'x'.repeat(256) },
+      { reason: '' },
+      { refund: true },
+    ]) {
       const res = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, body);
       assert.equal(res.status, 422, JSON.stringify(body));
       assert.equal(res.body.code, 'validation_failed');
@@ -130,7 +167,13 @@ describe('refunds', () => {
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 1_000_000 });
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => api.post<RefundBody & ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 400_000 }, { idempotencyKey: `race-${i}` })),
+      Array.from({ length: 10 }, (_, i) =>
+        api.post<RefundBody & ErrorBody>(
+          `/payments/${payment.id}/refunds`,
+          { destination_iban: REFUND_IBAN, amount: 400_000 },
+          { idempotencyKey: `race-${i}` },
+        ),
+      ),
     );
     const accepted = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status !== 201);
@@ -148,8 +191,14 @@ describe('refunds', () => {
     assert.equal(rows.length, 2);
     const ledger = await refundsAtBank(payment.id);
     assert.equal(ledger.length, 2);
-    assert.equal(ledger.reduce((sum, op) => sum + Number(op.amount), 0), 800_000);
-    assert.deepEqual(ledger.map((op) => op.operation_key).sort(), accepted.map((r) => `refund-payout:${r.body.refund.id}`).sort());
+    assert.equal(
+      ledger.reduce((sum, op) => sum + Number(op.amount), 0),
+      800_000,
+    );
+    assert.deepEqual(
+      ledger.map((op) => op.operation_key).sort(),
+      accepted.map((r) => `refund-payout:${r.body.refund.id}`).sort(),
+    );
   });
 
   it('replays a refund for the same Idempotency-Key and body, and refuses the key with another body', async () => {
@@ -157,18 +206,30 @@ describe('refunds', () => {
     const m = await newMerchant();
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 500_000 });
-    const first = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 500_000, reason: 'cancelled order' }, { idempotencyKey: 'refund-once' });
+    const first = await api.post<RefundBody>(
+      `/payments/${payment.id}/refunds`,
+      { destination_iban: REFUND_IBAN, amount: 500_000, reason: 'cancelled order' },
+      { idempotencyKey: 'refund-once' },
+    );
     assert.equal(first.status, 201, first.text);
     assert.equal(first.headers.get('idempotent-replayed'), null);
     await waitForRefund(h.baseUrl, m.key, first.body.refund.id, 'succeeded');
 
     // The payment is now fully refunded, yet the retry gets the first answer, not a refusal.
-    const replay = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, reason: 'cancelled order', amount: 500_000 }, { idempotencyKey: 'refund-once' });
+    const replay = await api.post<RefundBody>(
+      `/payments/${payment.id}/refunds`,
+      { destination_iban: REFUND_IBAN, reason: 'cancelled order', amount: 500_000 },
+      { idempotencyKey: 'refund-once' },
+    );
     assert.equal(replay.status, 201);
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(replay.body, first.body);
 
-    const other = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 100_000 }, { idempotencyKey: 'refund-once' });
+    const other = await api.post<ErrorBody>(
+      `/payments/${payment.id}/refunds`,
+      { destination_iban: REFUND_IBAN, amount: 100_000 },
+      { idempotencyKey: 'refund-once' },
+    );
     assert.equal(other.status, 422);
     assert.equal(other.body.code, 'idempotency_key_reused');
 

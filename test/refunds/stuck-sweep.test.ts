@@ -43,7 +43,8 @@ describe('the stuck-records sweep', () => {
     h = await getHarness();
   });
 
-  const sweep = () => createSweepActivities({ db: h.db, logger: h.logger, temporal: h.temporal.client, config: h.config });
+  const sweep = () =>
+    createSweepActivities({ db: h.db, logger: h.logger, temporal: h.temporal.client, config: h.config });
 
   it('a refund recorded pending with no run is listed, sent on, and paid by the bank once however often the sweep runs', async function () {
     this.timeout(120_000);
@@ -53,9 +54,25 @@ describe('the stuck-records sweep', () => {
     // The record step of a refund whose run died before it went on: the refund `pending` (a part of a SEP
     // payment: paid to the IBAN given), the payment's next version.
     const amount = 40_000;
-    const refund: Refund = { id: randomUUID(), payment_id: payment.id, amount, status: 'pending', reason: null, created_at: LONG_AGO.toISOString(), succeeded_at: null, failure: null, method: 'iban_payout', destination_iban: REFUND_IBAN };
+    const refund: Refund = {
+      id: randomUUID(),
+      payment_id: payment.id,
+      amount,
+      status: 'pending',
+      reason: null,
+      created_at: LONG_AGO.toISOString(),
+      succeeded_at: null,
+      failure: null,
+      method: 'iban_payout',
+      destination_iban: REFUND_IBAN,
+    };
     const next = { ...paymentFromRow(row), refunded_amount: amount, status: statusAfterRefunds(payment, amount) };
-    await createRecordActivities({ db: h.db, logger: h.logger, temporal: h.temporal.client, config: h.config }).recordRefund({
+    await createRecordActivities({
+      db: h.db,
+      logger: h.logger,
+      temporal: h.temporal.client,
+      config: h.config,
+    }).recordRefund({
       refund,
       merchant_id: m.merchantId,
       mode: 'test',
@@ -64,7 +81,10 @@ describe('the stuck-records sweep', () => {
     await new Promise((r) => setTimeout(r, 1_100)); // past the CLI's bound of 1 s
     const listed = (await listedStuck()).find((r) => r.id === refund.id);
     assert.ok(listed !== undefined, 'listed by cli stuck');
-    assert.deepEqual({ record: listed.record, state: listed.state, past: listed.past }, { record: 'refund', state: 'pending', past: 'sweep' });
+    assert.deepEqual(
+      { record: listed.record, state: listed.state, past: listed.past },
+      { record: 'refund', state: 'pending', past: 'sweep' },
+    );
     assert.ok(listed.age_seconds >= 1 && listed.reason.length > 0);
     assert.deepEqual(await refundsAtBank(payment.id), [], 'nothing paid before the sweep');
 
@@ -74,8 +94,16 @@ describe('the stuck-records sweep', () => {
     // Runs again, and again: the refund is final and not picked; nothing is paid twice.
     await sweep().sendOnPendingRefunds(OLDEST);
     const ops = await refundsAtBank(payment.id);
-    assert.deepEqual(ops.map((o) => Number(o.amount)), [amount], 'one refund at the bank, of its amount');
-    assert.equal((await listedStuck()).some((r) => r.id === refund.id), false, 'no longer listed');
+    assert.deepEqual(
+      ops.map((o) => Number(o.amount)),
+      [amount],
+      'one refund at the bank, of its amount',
+    );
+    assert.equal(
+      (await listedStuck()).some((r) => r.id === refund.id),
+      false,
+      'no longer listed',
+    );
   });
 
   it('an event whose delivery was never started is delivered by one delivery', async function () {
@@ -83,20 +111,37 @@ describe('the stuck-records sweep', () => {
     const m = await newMerchant();
     const receiver = await startReceiver();
     try {
-      const endpoint = await client(h.baseUrl, m.key).post<{ secret: string }>('/webhook_endpoints', { url: receiver.url });
+      const endpoint = await client(h.baseUrl, m.key).post<{ secret: string }>('/webhook_endpoints', {
+        url: receiver.url,
+      });
       assert.equal(endpoint.status, 201, endpoint.text);
       receiver.secrets.push(endpoint.body.secret);
       const payment = await verifiedPayment(h.baseUrl, m.key);
       // The event as the recording activity writes it, the activity dead before it started the deliveries.
-      const event = await recordEvent(h.db, { sourceKey: `stuck-test:${randomUUID()}`, owner: tenantOf(m.merchantId, 'test'), type: 'payment.verified', objectId: payment.id, data: { payment }, at: new Date() });
+      const event = await recordEvent(h.db, {
+        sourceKey: `stuck-test:${randomUUID()}`,
+        owner: tenantOf(m.merchantId, 'test'),
+        type: 'payment.verified',
+        objectId: payment.id,
+        data: { payment },
+        at: new Date(),
+      });
       await new Promise((r) => setTimeout(r, 1_100)); // past the CLI's bound of 1 s
       assert.ok((await listedStuck()).some((r) => r.id === event.id && r.record === 'webhook_event'));
       assert.ok((await sweep().startMissingDeliveries(NOW)) >= 1);
       await receiver.waitForDeliveries((d) => d.id === event.id && d.answered === 200 && d.verifiedWith.length > 0);
       await sweep().startMissingDeliveries(NOW);
-      const attempts = await h.db.selectFrom('webhook_attempts').select('delivery_id').where('event_id', '=', event.id).execute();
+      const attempts = await h.db
+        .selectFrom('webhook_attempts')
+        .select('delivery_id')
+        .where('event_id', '=', event.id)
+        .execute();
       assert.equal(new Set(attempts.map((a) => a.delivery_id)).size, 1, 'one delivery');
-      assert.equal((await listedStuck()).some((r) => r.id === event.id), false, 'no longer listed');
+      assert.equal(
+        (await listedStuck()).some((r) => r.id === event.id),
+        false,
+        'no longer listed',
+      );
     } finally {
       await receiver.close();
     }
@@ -104,7 +149,11 @@ describe('the stuck-records sweep', () => {
 
   it('the schedule is created once, and made again only when a setting changed', async function () {
     this.timeout(60_000);
-    const config = { ...h.config, TEMPORAL_TASK_QUEUE: `sweep-schedule-${randomUUID()}`, STUCK_SWEEP_INTERVAL_SECONDS: 3600 };
+    const config = {
+      ...h.config,
+      TEMPORAL_TASK_QUEUE: `sweep-schedule-${randomUUID()}`,
+      STUCK_SWEEP_INTERVAL_SECONDS: 3600,
+    };
     const handle = h.temporal.client.schedule.getHandle(STUCK_SWEEP_SCHEDULE_ID);
     await handle.delete().catch(() => undefined);
     try {

@@ -10,7 +10,10 @@ import { getHarness } from '../support/harness.ts';
 import { request, waitFor } from '../support/http.ts';
 
 /** Sends the headers of a request whose body is announced but never sent; answers what came back, once the server replied. */
-async function withoutBody(baseUrl: string, headers: string[]): Promise<{ head: string; body: string; closedByServer: boolean }> {
+async function withoutBody(
+  baseUrl: string,
+  headers: string[],
+): Promise<{ head: string; body: string; closedByServer: boolean }> {
   const url = new URL(baseUrl);
   const socket = connect(Number(url.port), url.hostname);
   let received = '';
@@ -22,10 +25,25 @@ async function withoutBody(baseUrl: string, headers: string[]): Promise<{ head: 
     closedByServer = true;
   });
   await new Promise((r) => socket.once('connect', r));
-  socket.write([`POST /api/v1/payments HTTP/1.1`, `Host: ${url.host}`, 'Content-Type: application/json', 'Content-Length: 60000', ...headers, '', '{"amount":'].join('\r\n'));
+  socket.write(
+    [
+      `POST /api/v1/payments HTTP/1.1`,
+      `Host: ${url.host}`,
+      'Content-Type: application/json',
+      'Content-Length: 60000',
+      ...headers,
+      '',
+      '{"amount":',
+    ].join('\r\n'),
+  );
   try {
     // No more of the body is ever sent: only a refusal that did not wait for it can arrive.
-    await waitFor('the answer before the body', async () => (received.includes('\r\n\r\n') && /"request_id"/.test(received) ? true : undefined), 15_000, 20);
+    await waitFor(
+      'the answer before the body',
+      async () => (received.includes('\r\n\r\n') && /"request_id"/.test(received) ? true : undefined),
+      15_000,
+      20,
+    );
     await waitFor('the server to close the connection', async () => (closedByServer ? true : undefined), 5_000, 20);
   } finally {
     socket.destroy();

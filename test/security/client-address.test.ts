@@ -18,8 +18,14 @@ async function confirmedUser(): Promise<string> {
   const sent: Mail[] = [];
   const mailer = { send: (m: Mail) => Promise.resolve(void sent.push(m)), close: () => undefined };
   const email = `proxied-${randomUUID()}@example.com`;
-  await signUp({ db: h.db, config: h.config, mailer }, { email, password: PASSWORD, businessName: 'Proxied shop', lang: 'en', address: '127.0.0.1' });
-  await confirmEmail(h.db, new URL(/https?:\/\/\S+/.exec(sent.find((m) => m.to === email)!.text)![0]).searchParams.get('token')!);
+  await signUp(
+    { db: h.db, config: h.config, mailer },
+    { email, password: PASSWORD, businessName: 'Proxied shop', lang: 'en', address: '127.0.0.1' },
+  );
+  await confirmEmail(
+    h.db,
+    new URL(/https?:\/\/\S+/.exec(sent.find((m) => m.to === email)!.text)![0]).searchParams.get('token')!,
+  );
   return email;
 }
 
@@ -69,10 +75,19 @@ describe('client addresses behind a trusted proxy', function () {
   it("a third party's wrong passwords for the owner's account do not lock the owner out", async () => {
     const owner = await confirmedUser();
     const attacker = address(3);
-    for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i += 1) assert.equal(await signIn(proxied, owner, `wrong password ${i}`, attacker), 401);
-    assert.equal(await signIn(proxied, owner, PASSWORD, attacker), 401, 'the account is throttled from the attacking address');
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i += 1)
+      assert.equal(await signIn(proxied, owner, `wrong password ${i}`, attacker), 401);
+    assert.equal(
+      await signIn(proxied, owner, PASSWORD, attacker),
+      401,
+      'the account is throttled from the attacking address',
+    );
     // A client writing another address to the left of the proxy's hop is still the attacker.
-    assert.equal(await signIn(proxied, owner, PASSWORD, `${address(4)}, ${attacker}`), 401, 'a forged left-most hop changes nothing');
+    assert.equal(
+      await signIn(proxied, owner, PASSWORD, `${address(4)}, ${attacker}`),
+      401,
+      'a forged left-most hop changes nothing',
+    );
     assert.equal(await signIn(proxied, owner, PASSWORD, address(4)), 303, 'the owner signs in from their own address');
   });
 
@@ -81,14 +96,23 @@ describe('client addresses behind a trusted proxy', function () {
     const owner = await confirmedUser();
     assert.equal(await signIn(proxied, owner, PASSWORD, address(5)), 303);
     const user = await h.db.selectFrom('users').select('id').where('email', '=', owner).executeTakeFirstOrThrow();
-    const rows = await h.db.selectFrom('audit_log').select(['action', 'address']).where('user_id', '=', user.id).execute();
+    const rows = await h.db
+      .selectFrom('audit_log')
+      .select(['action', 'address'])
+      .where('user_id', '=', user.id)
+      .execute();
     assert.ok(rows.length > 0, 'the sign-in is audited');
     for (const row of rows) assert.equal(row.address, address(5), `${row.action} from the client's address`);
   });
 
-  it('without a trusted proxy, X-Forwarded-For is nobody\'s word: the peer is the client', async () => {
+  it("without a trusted proxy, X-Forwarded-For is nobody's word: the peer is the client", async () => {
     const owner = await confirmedUser();
-    for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i += 1) assert.equal(await signIn(direct, owner, `wrong password ${i}`, address(6)), 401);
-    assert.equal(await signIn(direct, owner, PASSWORD, address(7)), 401, 'another forwarded address does not escape the throttle');
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i += 1)
+      assert.equal(await signIn(direct, owner, `wrong password ${i}`, address(6)), 401);
+    assert.equal(
+      await signIn(direct, owner, PASSWORD, address(7)),
+      401,
+      'another forwarded address does not escape the throttle',
+    );
   });
 });

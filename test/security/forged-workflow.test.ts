@@ -31,7 +31,11 @@ async function startedInput(handle: WorkflowHandle): Promise<PaymentWorkflowInpu
 /** The row's columns a forged workflow would change. */
 async function recordOf(paymentId: string) {
   const h = await getHarness();
-  return h.db.selectFrom('payments').select(['status', 'version', 'mode', 'amount', 'reference_id', 'updated_at']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+  return h.db
+    .selectFrom('payments')
+    .select(['status', 'version', 'mode', 'amount', 'reference_id', 'updated_at'])
+    .where('id', '=', paymentId)
+    .executeTakeFirstOrThrow();
 }
 
 async function refusals(activity: string): Promise<number> {
@@ -43,7 +47,10 @@ async function refusals(activity: string): Promise<number> {
  * Terminates the payment's workflow and starts one with the same id and `forge(input)`, as an
  * intruder with Temporal's write actions would; answers the failure the new workflow ends with.
  */
-async function restartForged(payment: Payment, forge: (input: PaymentWorkflowInput) => PaymentWorkflowInput): Promise<unknown> {
+async function restartForged(
+  payment: Payment,
+  forge: (input: PaymentWorkflowInput) => PaymentWorkflowInput,
+): Promise<unknown> {
   const h = await getHarness();
   const handle = h.temporal.client.workflow.getHandle(paymentWorkflowId(payment.id));
   const input = await startedInput(handle);
@@ -85,7 +92,11 @@ describe('a payment workflow checks its record', function () {
     assert.ok((await refusals('announcePayment')) > counted, 'the refusal is counted for the alert');
     assert.deepEqual(await recordOf(payment.id), before);
     assert.equal(before.mode, 'live');
-    assert.deepEqual([...(await bankOperations(payment.id)), ...(await bankOperations(payment.id, 'token'))], [], 'no bank was asked for anything');
+    assert.deepEqual(
+      [...(await bankOperations(payment.id)), ...(await bankOperations(payment.id, 'token'))],
+      [],
+      'no bank was asked for anything',
+    );
   });
 
   it('a test payment restarted with another amount or another merchant: refused for good, the row untouched', async () => {
@@ -107,22 +118,44 @@ describe('a payment workflow checks its record', function () {
     const h = await getHarness();
     const { liveKey } = await liveMerchant();
     const payment = await createdLivePayment(await liveBankApi(), liveKey, 80_000);
-    const bank = createBankActivities({ psps: pspClientsFromConfig({ ...h.config, ...LIVE_BANK() }), db: h.db, health: new PspHealthStore(h.db, breakerSettings(h.config)), logger: h.logger, config: h.config });
+    const bank = createBankActivities({
+      psps: pspClientsFromConfig({ ...h.config, ...LIVE_BANK() }),
+      db: h.db,
+      health: new PspHealthStore(h.db, breakerSettings(h.config)),
+      logger: h.logger,
+      config: h.config,
+    });
     const counted = await refusals('requestBankToken');
     for (const claim of [
       { mode: 'test' as const, amount: 80_000 },
       { mode: 'live' as const, amount: 8_000 },
     ]) {
       await assert.rejects(
-        bank.requestBankToken({ payment_id: payment.id, ...claim, redirect_url: `${h.baseUrl}/pay/${payment.id}/return` }),
+        bank.requestBankToken({
+          payment_id: payment.id,
+          ...claim,
+          redirect_url: `${h.baseUrl}/pay/${payment.id}/return`,
+        }),
         (error: unknown) => error instanceof ApplicationFailure && error.type === RECORD_MISMATCH && error.nonRetryable,
       );
     }
-    await assert.rejects(bank.settleAtBank({ payment_id: payment.id, mode: 'test', ref_num: 'forged' }), (error: unknown) => error instanceof ApplicationFailure && error.type === RECORD_MISMATCH);
+    await assert.rejects(
+      bank.settleAtBank({ payment_id: payment.id, mode: 'test', ref_num: 'forged' }),
+      (error: unknown) => error instanceof ApplicationFailure && error.type === RECORD_MISMATCH,
+    );
     assert.equal(await refusals('requestBankToken'), counted + 2);
-    assert.deepEqual([...(await bankOperations(payment.id)), ...(await bankOperations(payment.id, 'token'))], [], 'no bank was asked for anything');
+    assert.deepEqual(
+      [...(await bankOperations(payment.id)), ...(await bankOperations(payment.id, 'token'))],
+      [],
+      'no bank was asked for anything',
+    );
     // The record's own claim still reaches its bank.
-    const token = await bank.requestBankToken({ payment_id: payment.id, mode: 'live', amount: 80_000, redirect_url: `${h.baseUrl}/pay/${payment.id}/return` });
+    const token = await bank.requestBankToken({
+      payment_id: payment.id,
+      mode: 'live',
+      amount: 80_000,
+      redirect_url: `${h.baseUrl}/pay/${payment.id}/return`,
+    });
     assert.ok(token.token.length > 0);
   });
 });

@@ -16,25 +16,36 @@ interface RawResponse {
 }
 
 /** A request with exactly these raw headers (duplicates, Host, odd encodings) and bytes: what fetch will not send. */
-function rawRequest(baseUrl: string, method: string, path: string, headers: string[], body?: Buffer | string): Promise<RawResponse> {
+function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: string[],
+  body?: Buffer | string,
+): Promise<RawResponse> {
   const url = new URL(baseUrl);
   // HTTP/1.1 requires a Host header (Node answers 400 without one): the test's own, or the server's.
-  const withHost = headers.some((h, i) => i % 2 === 0 && h.toLowerCase() === 'host') ? headers : ['host', url.host, ...headers];
+  const withHost = headers.some((h, i) => i % 2 === 0 && h.toLowerCase() === 'host')
+    ? headers
+    : ['host', url.host, ...headers];
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: withHost, setHost: false, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: Record<string, unknown> | undefined;
-        try {
-          parsed = JSON.parse(text) as Record<string, unknown>;
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
-      });
-    });
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, method, path, headers: withHost, setHost: false, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: Record<string, unknown> | undefined;
+          try {
+            parsed = JSON.parse(text) as Record<string, unknown>;
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
+        });
+      },
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -44,18 +55,39 @@ function rawRequest(baseUrl: string, method: string, path: string, headers: stri
 async function countsOf(merchantId: string) {
   const h = await getHarness();
   const count = async (table: 'payments' | 'idempotency_keys' | 'webhook_endpoints') =>
-    Number((await h.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow()).n);
-  return { payments: await count('payments'), idempotency_keys: await count('idempotency_keys'), webhook_endpoints: await count('webhook_endpoints') };
+    Number(
+      (
+        await h.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('merchant_id', '=', merchantId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    payments: await count('payments'),
+    idempotency_keys: await count('idempotency_keys'),
+    webhook_endpoints: await count('webhook_endpoints'),
+  };
 }
 
 const NOTHING = { payments: 0, idempotency_keys: 0, webhook_endpoints: 0 };
 
-function assertError(res: { status: number; body?: Record<string, unknown>; text: string }, status: number, code: string, path?: string) {
+function assertError(
+  res: { status: number; body?: Record<string, unknown>; text: string },
+  status: number,
+  code: string,
+  path?: string,
+) {
   assert.equal(res.status, status, res.text);
   assert.equal(res.body?.code, code, res.text);
   assert.match(String(res.body?.request_id), /^req_[0-9a-f]{32}$/);
   assert.doesNotMatch(res.text, /\n\s+at |Error:|node_modules|\.ts:\d/, 'no stack trace or internals');
-  if (path !== undefined) assert.ok((res.body?.details as { path: string }[] | undefined)?.some((d) => d.path === path), res.text);
+  if (path !== undefined)
+    assert.ok(
+      (res.body?.details as { path: string }[] | undefined)?.some((d) => d.path === path),
+      res.text,
+    );
 }
 
 describe('hostile input', () => {
@@ -76,17 +108,42 @@ describe('hostile input', () => {
   describe('bodies', () => {
     it('a 1 MB body answers 413 payload_too_large, with or without Content-Length', async () => {
       const big = JSON.stringify({ ...paymentRequest(), description: 'x'.repeat(1_000_000) });
-      assertError(await request(baseUrl, 'POST', '/api/v1/payments', { key: m.key, rawBody: big, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large');
-      const chunked = await rawRequest(baseUrl, 'POST', '/api/v1/payments', [...authorization(), 'content-type', 'application/json', 'transfer-encoding', 'chunked'], big);
+      assertError(
+        await request(baseUrl, 'POST', '/api/v1/payments', {
+          key: m.key,
+          rawBody: big,
+          headers: { 'content-type': 'application/json' },
+        }),
+        413,
+        'payload_too_large',
+      );
+      const chunked = await rawRequest(
+        baseUrl,
+        'POST',
+        '/api/v1/payments',
+        [...authorization(), 'content-type', 'application/json', 'transfer-encoding', 'chunked'],
+        big,
+      );
       assertError(chunked, 413, 'payload_too_large');
     });
 
     it('deeply nested JSON answers 422 validation_failed (arrays and objects, at the top and inside a field)', async () => {
       const deepArray = '['.repeat(30_000) + ']'.repeat(30_000);
       const deepObject = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
-      const insideField = JSON.stringify(paymentRequest()).replace(/}$/, `,"description":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`);
+      const insideField = JSON.stringify(paymentRequest()).replace(
+        /}$/,
+        `,"description":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`,
+      );
       for (const rawBody of [deepArray, deepObject, insideField]) {
-        assertError(await request(baseUrl, 'POST', '/api/v1/payments', { key: m.key, rawBody, headers: { 'content-type': 'application/json' } }), 422, 'validation_failed');
+        assertError(
+          await request(baseUrl, 'POST', '/api/v1/payments', {
+            key: m.key,
+            rawBody,
+            headers: { 'content-type': 'application/json' },
+          }),
+          422,
+          'validation_failed',
+        );
       }
     });
 
@@ -101,7 +158,11 @@ describe('hostile input', () => {
       };
       for (const [field, values] of Object.entries(fields)) {
         for (const value of values) {
-          const res = await request(baseUrl, 'POST', '/api/v1/payments', { key: m.key, body: paymentRequest({ [field]: value }), idempotencyKey: `wrong-${field}` });
+          const res = await request(baseUrl, 'POST', '/api/v1/payments', {
+            key: m.key,
+            body: paymentRequest({ [field]: value }),
+            idempotencyKey: `wrong-${field}`,
+          });
           assertError(res, 422, 'validation_failed', field);
         }
       }
@@ -113,16 +174,41 @@ describe('hostile input', () => {
         const res = await client(baseUrl, m.key).post(`/payments/${paymentId}/verify`, { amount });
         assertError(res, 422, 'validation_failed', 'amount');
       }
-      for (const query of ['limit=abc', 'limit=-1', 'limit=1000000000', 'status=hacked', 'cursor=%27%20OR%201%3D1', 'created_gte=yesterday', 'limit=1&limit=2']) {
+      for (const query of [
+        'limit=abc',
+        'limit=-1',
+        'limit=1000000000',
+        'status=hacked',
+        'cursor=%27%20OR%201%3D1',
+        'created_gte=yesterday',
+        'limit=1&limit=2',
+      ]) {
         assertError(await client(baseUrl, m.key).get(`/payments?${query}`), 422, 'validation_failed');
       }
-      assertError(await client(baseUrl, m.key).post('/webhook_endpoints', { url: 42 }), 422, 'validation_failed', 'url');
+      assertError(
+        await client(baseUrl, m.key).post('/webhook_endpoints', { url: 42 }),
+        422,
+        'validation_failed',
+        'url',
+      );
     });
 
     it('prototype-pollution keys and duplicate keys answer 422 validation_failed and pollute nothing', async () => {
       const base = JSON.stringify(paymentRequest()).slice(1, -1);
-      for (const rawBody of [`{${base},"__proto__":{"polluted":true}}`, `{${base},"constructor":{"prototype":{"polluted":true}}}`, `{${base},"amount":"150000"}`]) {
-        assertError(await request(baseUrl, 'POST', '/api/v1/payments', { key: m.key, rawBody, headers: { 'content-type': 'application/json' } }), 422, 'validation_failed');
+      for (const rawBody of [
+        `{${base},"__proto__":{"polluted":true}}`,
+        `{${base},"constructor":{"prototype":{"polluted":true}}}`,
+        `{${base},"amount":"150000"}`,
+      ]) {
+        assertError(
+          await request(baseUrl, 'POST', '/api/v1/payments', {
+            key: m.key,
+            rawBody,
+            headers: { 'content-type': 'application/json' },
+          }),
+          422,
+          'validation_failed',
+        );
       }
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
     });
@@ -131,63 +217,157 @@ describe('hostile input', () => {
       const text = JSON.stringify(paymentRequest({ description: 'DESC' }));
       const [before, after] = text.split('DESC') as [string, string];
       const invalidUtf8 = Buffer.concat([Buffer.from(before), Buffer.from([0xc0, 0xaf, 0xff]), Buffer.from(after)]);
-      const res = await rawRequest(baseUrl, 'POST', '/api/v1/payments', [...authorization(), 'content-type', 'application/json', 'content-length', String(invalidUtf8.length)], invalidUtf8);
+      const res = await rawRequest(
+        baseUrl,
+        'POST',
+        '/api/v1/payments',
+        [...authorization(), 'content-type', 'application/json', 'content-length', String(invalidUtf8.length)],
+        invalidUtf8,
+      );
       assertError(res, 400, 'invalid_json');
       const loneSurrogate = text.replace('DESC', '\\ud800x');
-      assertError(await request(baseUrl, 'POST', '/api/v1/payments', { key: m.key, rawBody: loneSurrogate, headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+      assertError(
+        await request(baseUrl, 'POST', '/api/v1/payments', {
+          key: m.key,
+          rawBody: loneSurrogate,
+          headers: { 'content-type': 'application/json' },
+        }),
+        400,
+        'invalid_json',
+      );
     });
 
     it('a body in another media type or charset answers 415 unsupported_media_type', async () => {
       const body = JSON.stringify(paymentRequest());
-      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml']) {
-        assertError(await request(baseUrl, 'POST', '/api/v1/payments', { key: m.key, rawBody: body, headers: { 'content-type': type } }), 415, 'unsupported_media_type');
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=utf-16',
+        'application/xml',
+      ]) {
+        assertError(
+          await request(baseUrl, 'POST', '/api/v1/payments', {
+            key: m.key,
+            rawBody: body,
+            headers: { 'content-type': type },
+          }),
+          415,
+          'unsupported_media_type',
+        );
       }
     });
   });
 
   describe('headers', () => {
     it('abused Authorization headers answer 401', async () => {
-      for (const value of [`Bearer ${'A'.repeat(8_000)}`, `Bearer ${m.key}, Bearer ${m.key}`, `Bearer ${m.key} extra`, 'Bearer', `bearer\t${m.key}x`, `Bearer sk_test_' OR '1'='1`]) {
+      for (const value of [
+        `Bearer ${'A'.repeat(8_000)}`,
+        `Bearer ${m.key}, Bearer ${m.key}`,
+        `Bearer ${m.key} extra`,
+        'Bearer',
+        `bearer\t${m.key}x`,
+        `Bearer sk_test_' OR '1'='1`,
+      ]) {
         const res = await rawRequest(baseUrl, 'GET', '/api/v1/payments', ['authorization', value]);
         assertError(res, 401, 'invalid_api_key');
       }
       // Two Authorization headers: Node joins nothing for this header and keeps the first; a forged second one does not matter.
-      const twice = await rawRequest(baseUrl, 'GET', '/api/v1/payments', ['authorization', 'Bearer nonsense', 'authorization', `Bearer ${m.key}`]);
+      const twice = await rawRequest(baseUrl, 'GET', '/api/v1/payments', [
+        'authorization',
+        'Bearer nonsense',
+        'authorization',
+        `Bearer ${m.key}`,
+      ]);
       assertError(twice, 401, 'invalid_api_key');
     });
 
     it('headers over the server limit answer 431 without reaching the application', async () => {
-      const res = await rawRequest(baseUrl, 'GET', '/api/v1/payments', [...authorization(), 'x-filler', 'f'.repeat(20_000)]);
+      const res = await rawRequest(baseUrl, 'GET', '/api/v1/payments', [
+        ...authorization(),
+        'x-filler',
+        'f'.repeat(20_000),
+      ]);
       assert.equal(res.status, 431);
     });
 
     it('a bad Idempotency-Key answers 422 validation_failed', async () => {
       for (const key of ['k'.repeat(256), 'caf\u00e9', 'with space']) {
-        const res = await rawRequest(baseUrl, 'POST', '/api/v1/payments', [...authorization(), 'content-type', 'application/json', 'idempotency-key', key], JSON.stringify(paymentRequest()));
+        const res = await rawRequest(
+          baseUrl,
+          'POST',
+          '/api/v1/payments',
+          [...authorization(), 'content-type', 'application/json', 'idempotency-key', key],
+          JSON.stringify(paymentRequest()),
+        );
         assertError(res, 422, 'validation_failed', 'Idempotency-Key');
       }
     });
 
     it('a forged Host header does not change the payment page address', async () => {
       const other = await newMerchant();
-      const res = await rawRequest(baseUrl, 'POST', '/api/v1/payments', ['host', 'evil.example', 'x-forwarded-host', 'evil.example', 'authorization', `Bearer ${other.key}`, 'content-type', 'application/json'], JSON.stringify(paymentRequest()));
+      const res = await rawRequest(
+        baseUrl,
+        'POST',
+        '/api/v1/payments',
+        [
+          'host',
+          'evil.example',
+          'x-forwarded-host',
+          'evil.example',
+          'authorization',
+          `Bearer ${other.key}`,
+          'content-type',
+          'application/json',
+        ],
+        JSON.stringify(paymentRequest()),
+      );
       assert.equal(res.status, 201, res.text);
       const created = res.body as unknown as CreateResponse;
-      assert.ok(created.payment_url.startsWith(`${(await getHarness()).config.PUBLIC_BASE_URL}/pay/`), created.payment_url);
+      assert.ok(
+        created.payment_url.startsWith(`${(await getHarness()).config.PUBLIC_BASE_URL}/pay/`),
+        created.payment_url,
+      );
       assert.doesNotMatch(res.text, /evil/);
     });
   });
 
   describe('strings', () => {
     it('unicode tricks in merchant_reference answer 422 validation_failed', async () => {
-      for (const reference of ['order\u200b1', '\u043erder-1', 'order\u202e1', 'order\u00001', '\uff11\uff12\uff13', 'order-\u{1f4b8}', 'order\u00a01', ' order-1', 'order-1\n']) {
-        assertError(await createPayment(baseUrl, m.key, { callback_url: 'https://shop.example/back', merchant_reference: reference }) as unknown as TestResponse, 422, 'validation_failed', 'merchant_reference');
+      for (const reference of [
+        'order\u200b1',
+        '\u043erder-1',
+        'order\u202e1',
+        'order\u00001',
+        '\uff11\uff12\uff13',
+        'order-\u{1f4b8}',
+        'order\u00a01',
+        ' order-1',
+        'order-1\n',
+      ]) {
+        assertError(
+          (await createPayment(baseUrl, m.key, {
+            callback_url: 'https://shop.example/back',
+            merchant_reference: reference,
+          })) as unknown as TestResponse,
+          422,
+          'validation_failed',
+          'merchant_reference',
+        );
       }
     });
 
     it('control and direction-override characters in description answer 422 validation_failed', async () => {
       for (const description of ['a\u202eb', 'a\u2066b', 'a\u0000b', 'a\u001bb', 'a\u200fb', 'line\rbreak']) {
-        assertError(await createPayment(baseUrl, m.key, { callback_url: 'https://shop.example/back', description }) as unknown as TestResponse, 422, 'validation_failed', 'description');
+        assertError(
+          (await createPayment(baseUrl, m.key, {
+            callback_url: 'https://shop.example/back',
+            description,
+          })) as unknown as TestResponse,
+          422,
+          'validation_failed',
+          'description',
+        );
       }
     });
 
@@ -204,7 +384,10 @@ describe('hostile input', () => {
       ]) {
         const res = await createPayment(baseUrl, m.key, { callback_url: url });
         assert.equal(res.status, 422, `${url}: ${res.text}`);
-        assert.ok(['callback_url_not_allowed', 'validation_failed'].includes((res.body as unknown as { code: string }).code), `${url}: ${res.text}`);
+        assert.ok(
+          ['callback_url_not_allowed', 'validation_failed'].includes((res.body as unknown as { code: string }).code),
+          `${url}: ${res.text}`,
+        );
       }
     });
 
@@ -248,18 +431,37 @@ describe('hostile input', () => {
       assert.equal(res.body.payment.description, sqlAndHtml.description);
       assert.equal((await createPayment(baseUrl, other.key)).status, 201);
 
-      const filtered = await client(baseUrl, other.key).get<{ data: unknown[] }>(`/payments?merchant_reference=${encodeURIComponent(`' OR '1'='1`)}`);
+      const filtered = await client(baseUrl, other.key).get<{ data: unknown[] }>(
+        `/payments?merchant_reference=${encodeURIComponent(`' OR '1'='1`)}`,
+      );
       assert.equal(filtered.status, 200);
       assert.equal(filtered.body.data.length, 0);
-      const exact = await client(baseUrl, other.key).get<{ data: unknown[] }>(`/payments?merchant_reference=${encodeURIComponent(sqlAndHtml.merchant_reference)}`);
+      const exact = await client(baseUrl, other.key).get<{ data: unknown[] }>(
+        `/payments?merchant_reference=${encodeURIComponent(sqlAndHtml.merchant_reference)}`,
+      );
       assert.equal(exact.body.data.length, 1);
-      assertError(await client(baseUrl, other.key).get(`/payments/${encodeURIComponent(`' OR '1'='1`)}`), 404, 'payment_not_found');
+      assertError(
+        await client(baseUrl, other.key).get(`/payments/${encodeURIComponent(`' OR '1'='1`)}`),
+        404,
+        'payment_not_found',
+      );
 
       const page = await (await fetch(`${baseUrl}/pay/${res.body.payment.id}?lang=en`)).text();
       assert.doesNotMatch(page, /<script>alert|<img src=x/);
       assert.match(page, /&lt;script&gt;|&lt;img/);
       const h = await getHarness();
-      assert.equal(Number((await h.db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('merchant_id', '=', other.merchantId).executeTakeFirstOrThrow()).n), 2);
+      assert.equal(
+        Number(
+          (
+            await h.db
+              .selectFrom('payments')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('merchant_id', '=', other.merchantId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+        2,
+      );
     });
 
     it('Persian text with its zero-width non-joiner is accepted as it is', async () => {

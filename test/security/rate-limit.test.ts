@@ -23,7 +23,11 @@ async function insideWindow(windowSeconds: number, needSeconds: number): Promise
 
 async function paymentCount(merchantId: string): Promise<number> {
   const h = await getHarness();
-  const row = await h.db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow();
+  const row = await h.db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -68,7 +72,13 @@ describe('rate limits', () => {
     await insideWindow(3600, 30);
     const [a, b] = [await apiWith(perKey), await apiWith(perKey)];
     const m = await newMerchant();
-    const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => client(i % 2 === 0 ? a : b, m.key).get('/payments').then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        client(i % 2 === 0 ? a : b, m.key)
+          .get('/payments')
+          .then((r) => r.status),
+      ),
+    );
     assert.equal(statuses.filter((s) => s === 200).length, 5, String(statuses));
     assert.equal(statuses.filter((s) => s === 429).length, 7, String(statuses));
   });
@@ -95,7 +105,14 @@ describe('rate limits', () => {
     assert.ok(Number(refused.headers.get('retry-after')) <= 60);
     assert.equal(await paymentCount(m.merchantId), 3);
     const h = await getHarness();
-    assert.deepEqual(await h.db.selectFrom('idempotency_keys').select('idempotency_key').where('merchant_id', '=', m.merchantId).execute(), []);
+    assert.deepEqual(
+      await h.db
+        .selectFrom('idempotency_keys')
+        .select('idempotency_key')
+        .where('merchant_id', '=', m.merchantId)
+        .execute(),
+      [],
+    );
     // Reads go on, and the quota is per merchant.
     assert.equal((await client(baseUrl, m.key).get('/payments')).status, 200);
     const other = await newMerchant();

@@ -21,14 +21,18 @@ describe('response headers', () => {
       ['payment', await api.get(`/payments/${payment.id}`)],
       ['list', await api.get('/payments')],
       ['401 without a key', await request(h.baseUrl, 'GET', '/api/v1/payments')],
-      ['401 with a wrong key', await request(h.baseUrl, 'GET', '/api/v1/payments', { key: `sk_test_${'A'.repeat(43)}` })],
+      [
+        '401 with a wrong key',
+        await request(h.baseUrl, 'GET', '/api/v1/payments', { key: `sk_test_${'A'.repeat(43)}` }),
+      ],
       ['404', await api.get('/payments/00000000-0000-4000-8000-000000000000')],
       ['422', await api.post('/payments', { amount: 'x' })],
       ['unknown path', await api.get('/nothing-here')],
       ['OpenAPI document', await request(h.baseUrl, 'GET', '/api/v1/openapi.json')],
     ];
     assert.equal(answers[0]![1].status, 201);
-    for (const [what, res] of answers) assert.equal(res.headers.get('cache-control'), 'no-store', `${what} (${res.status})`);
+    for (const [what, res] of answers)
+      assert.equal(res.headers.get('cache-control'), 'no-store', `${what} (${res.status})`);
   });
 
   it('HSTS on every response when PUBLIC_BASE_URL is https, and none over plain http', async () => {
@@ -39,7 +43,10 @@ describe('response headers', () => {
     for (const path of ['/api/v1/payments', `/pay/${payment.id}`, '/healthz', '/docs', '/nothing-here']) {
       const res = await fetch(`${secure}${path}`, { headers: { authorization: `Bearer ${key}` }, redirect: 'manual' });
       assert.equal(res.headers.get('strict-transport-security'), 'max-age=31536000', path);
-      const plain = await fetch(`${h.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` }, redirect: 'manual' });
+      const plain = await fetch(`${h.baseUrl}${path}`, {
+        headers: { authorization: `Bearer ${key}` },
+        redirect: 'manual',
+      });
       assert.equal(plain.headers.get('strict-transport-security'), null, `${path} over http`);
     }
   });
@@ -53,7 +60,10 @@ describe('response headers', () => {
     const setCookie = page.headers.get('set-cookie') ?? '';
     assert.match(setCookie, /^__Host-dargah_csrf=[A-Za-z0-9_-]{43}; /);
     const attributes = setCookie.split('; ').slice(1);
-    assert.ok(attributes.includes('Secure') && attributes.includes('Path=/') && attributes.includes('HttpOnly'), setCookie);
+    assert.ok(
+      attributes.includes('Secure') && attributes.includes('Path=/') && attributes.includes('HttpOnly'),
+      setCookie,
+    );
     assert.ok(!attributes.some((a) => /^domain=/i.test(a)), 'no Domain');
     const nonce = /^__Host-dargah_csrf=([^;]+)/.exec(setCookie)![1]!;
     const token = /name="csrf_token" value="([^"]+)"/.exec(await page.text())![1]!;
@@ -64,10 +74,18 @@ describe('response headers', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: 'https://pay.example' },
         body: `action=pay&csrf_token=${encodeURIComponent(token)}`,
       });
-    assert.equal((await post(`dargah_csrf=${nonce}`)).status, 403, 'a cookie any subdomain or http page could have planted');
+    assert.equal(
+      (await post(`dargah_csrf=${nonce}`)).status,
+      403,
+      'a cookie any subdomain or http page could have planted',
+    );
     assert.equal((await post(`__Host-dargah_csrf=${nonce}`)).status, 303);
 
     const plain = await fetch(`${h.baseUrl}/pay/${payment.id}`);
-    assert.match(plain.headers.get('set-cookie') ?? '', /^dargah_csrf=[^;]+; Path=\/pay; HttpOnly; SameSite=Lax$/, 'over plain http (development) no prefix and no Secure');
+    assert.match(
+      plain.headers.get('set-cookie') ?? '',
+      /^dargah_csrf=[^;]+; Path=\/pay; HttpOnly; SameSite=Lax$/,
+      'over plain http (development) no prefix and no Secure',
+    );
   });
 });

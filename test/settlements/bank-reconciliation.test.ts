@@ -33,7 +33,15 @@ import { observeBankReconciliation, registry } from '../../src/observability/met
 import { setSettlementIban } from '../../src/settlements/service.ts';
 import { OwnSimulator } from '../support/bank.ts';
 import { cli } from '../support/cli.ts';
-import { apiWith, getHarness, LIVE_BANK, liveBankApi, newMerchant, testConfig, type Harness } from '../support/harness.ts';
+import {
+  apiWith,
+  getHarness,
+  LIVE_BANK,
+  liveBankApi,
+  newMerchant,
+  testConfig,
+  type Harness,
+} from '../support/harness.ts';
 import { request, waitFor } from '../support/http.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { chooseOutcome, createdPayment, payAtBank } from '../support/payments.ts';
@@ -59,16 +67,29 @@ const TEST_LAYOUT: ReportLayout = {
     if (header !== 'order_id,ref_num,terminal,day,amount,card_pan') throw new BankReportInvalid('not the test layout');
     return rows.map((row) => {
       const [order_id, ref_num, terminal, on, amount, card_pan] = row.split(',');
-      if (terminal !== terminalId || on !== day || !/^[0-9]+$/.test(amount ?? '')) throw new BankReportInvalid(`a line of another terminal or day, or no amount: ${row}`);
+      if (terminal !== terminalId || on !== day || !/^[0-9]+$/.test(amount ?? ''))
+        throw new BankReportInvalid(`a line of another terminal or day, or no amount: ${row}`);
       return { order_id: order_id!, ref_num: ref_num!, amount: Number(amount), card_pan: card_pan ?? '' };
     });
   },
 };
-const reportOf = (terminal: string, day: string, lines: { order_id: string; ref_num: string; amount: number; card_pan?: string }[]) =>
-  ['order_id,ref_num,terminal,day,amount,card_pan', ...lines.map((l) => [l.order_id, l.ref_num, terminal, day, l.amount, l.card_pan ?? ''].join(','))].join('\n');
+const reportOf = (
+  terminal: string,
+  day: string,
+  lines: { order_id: string; ref_num: string; amount: number; card_pan?: string }[],
+) =>
+  [
+    'order_id,ref_num,terminal,day,amount,card_pan',
+    ...lines.map((l) => [l.order_id, l.ref_num, terminal, day, l.amount, l.card_pan ?? ''].join(',')),
+  ].join('\n');
 
-const byOrder = (a: BankReconciliationItem, b: BankReconciliationItem) => (a.order_id < b.order_id ? -1 : a.order_id > b.order_id ? 1 : 0);
-const ours = (kind: BankReconciliationItem['kind'], p: Recorded, bankAmount: number | null): BankReconciliationItem => ({
+const byOrder = (a: BankReconciliationItem, b: BankReconciliationItem) =>
+  a.order_id < b.order_id ? -1 : a.order_id > b.order_id ? 1 : 0;
+const ours = (
+  kind: BankReconciliationItem['kind'],
+  p: Recorded,
+  bankAmount: number | null,
+): BankReconciliationItem => ({
   kind,
   payment_id: p.id,
   order_id: p.id,
@@ -78,7 +99,7 @@ const ours = (kind: BankReconciliationItem['kind'], p: Recorded, bankAmount: num
   card_pan: p.card_pan,
 });
 
-describe('bank reconciliation of a PSP terminal\'s day', function () {
+describe("bank reconciliation of a PSP terminal's day", function () {
   this.timeout(240_000);
   // A terminal of this run alone: the suite's database may hold an earlier run's payments of the same day.
   const SEP_TERMINAL = `73${randomInt(100_000, 999_999)}`;
@@ -101,21 +122,54 @@ describe('bank reconciliation of a PSP terminal\'s day', function () {
   /** A payment paid at the bank (and verified, when asked), as the record has it. */
   const paid = async (amount: number, verify: boolean): Promise<Recorded> => {
     const p = await payAtBank(api, key, await createdPayment(api, key, { amount }));
-    if (verify) assert.equal((await request<{ payment: Payment }>(api, 'POST', `/api/v1/payments/${p.id}/verify`, { key, body: { amount } })).status, 200);
+    if (verify)
+      assert.equal(
+        (await request<{ payment: Payment }>(api, 'POST', `/api/v1/payments/${p.id}/verify`, { key, body: { amount } }))
+          .status,
+        200,
+      );
     return recorded(p.id);
   };
-  const runsOf = async (terminal: string) => (await h.db.selectFrom('bank_reconciliation_runs').select('id').where('terminal_id', '=', terminal).execute()).length;
+  const runsOf = async (terminal: string) =>
+    (await h.db.selectFrom('bank_reconciliation_runs').select('id').where('terminal_id', '=', terminal).execute())
+      .length;
 
   before(async () => {
     h = await getHarness();
     await sep.start();
-    const psps: PspClients = { test: { sep: new SepClient({ baseUrl: sep.url, terminalId: SEP_TERMINAL, password: '', timeoutMs: 5_000 }) }, live: {} };
+    const psps: PspClients = {
+      test: { sep: new SepClient({ baseUrl: sep.url, terminalId: SEP_TERMINAL, password: '', timeoutMs: 5_000 }) },
+      live: {},
+    };
     const config = { ...testConfig({ TEMPORAL_TASK_QUEUE: taskQueue }), PUBLIC_BASE_URL: h.config.PUBLIC_BASE_URL };
-    worker = await createPaymentWorker({ config, db: h.db, temporal: h.temporal.client, logger: h.logger, bundle: h.bundle, psps });
+    worker = await createPaymentWorker({
+      config,
+      db: h.db,
+      temporal: h.temporal.client,
+      logger: h.logger,
+      bundle: h.bundle,
+      psps,
+    });
     running = worker.run();
     api = await apiWith({ TEMPORAL_TASK_QUEUE: taskQueue });
     ({ key, merchantId } = await newMerchant());
-    await replaceMerchantRoute(h.db, merchantId, 'test', [{ position: 0, priority: 0, psp: 'sep', terminal_id: SEP_TERMINAL, weight: 1, min_amount: null, max_amount: null }], new Date());
+    await replaceMerchantRoute(
+      h.db,
+      merchantId,
+      'test',
+      [
+        {
+          position: 0,
+          priority: 0,
+          psp: 'sep',
+          terminal_id: SEP_TERMINAL,
+          weight: 1,
+          min_amount: null,
+          max_amount: null,
+        },
+      ],
+      new Date(),
+    );
   });
 
   after(async () => {
@@ -124,32 +178,108 @@ describe('bank reconciliation of a PSP terminal\'s day', function () {
     await sep.stop();
   });
 
-  it('SEP publishes no report: `reconcile run` gives the day from the payments\' recorded verify and reverse answers and says so, asks the PSP nothing, writes no run; `reconcile import` has nothing to import', async () => {
+  it("SEP publishes no report: `reconcile run` gives the day from the payments' recorded verify and reverse answers and says so, asks the PSP nothing, writes no run; `reconcile import` has nothing to import", async () => {
     const a = await paid(1_200_000, true);
     const b = await paid(2_300_000, false);
     const c = await paid(3_400_000, false);
-    assert.equal((await request<{ payment: Payment }>(api, 'POST', `/api/v1/payments/${c.id}/reverse`, { key, body: {} })).status, 200);
-    await waitFor('the reversal to be recorded', async () => ((await h.db.selectFrom('payments').select('status').where('id', '=', c.id).executeTakeFirstOrThrow()).status === 'reversed' ? true : undefined));
+    assert.equal(
+      (await request<{ payment: Payment }>(api, 'POST', `/api/v1/payments/${c.id}/reverse`, { key, body: {} })).status,
+      200,
+    );
+    await waitFor('the reversal to be recorded', async () =>
+      (await h.db.selectFrom('payments').select('status').where('id', '=', c.id).executeTakeFirstOrThrow()).status ===
+      'reversed'
+        ? true
+        : undefined,
+    );
     const canceled = await createdPayment(api, key, { amount: 999_000 });
     assert.equal((await chooseOutcome(api, canceled.id, 'cancel')).status, 303);
     const day = tehranDay(new Date());
 
-    const run = await cli('reconcile', 'run', '--mode', 'test', '--psp', 'sep', '--terminal', SEP_TERMINAL, '--date', day, '--json');
-    assert.equal(run.code, 0, run.stderr);
-    const summary = JSON.parse(run.stdout) as { ok: boolean; source: string; confirmed: { count: number; amount: number }; reversed: { count: number; amount: number }; note: string; psp: string; terminal: string; date: string };
-    assert.deepEqual(
-      { ok: summary.ok, source: summary.source, psp: summary.psp, terminal: summary.terminal, date: summary.date, confirmed: summary.confirmed, reversed: summary.reversed },
-      { ok: true, source: 'recorded_answers', psp: 'sep', terminal: SEP_TERMINAL, date: day, confirmed: { count: 2, amount: a.amount + b.amount }, reversed: { count: 1, amount: c.amount } },
+    const run = await cli(
+      'reconcile',
+      'run',
+      '--mode',
+      'test',
+      '--psp',
+      'sep',
+      '--terminal',
+      SEP_TERMINAL,
+      '--date',
+      day,
+      '--json',
     );
-    assert.match(summary.note, /PSP sep has no daily report a reference documents: its payments are reconciled from their own verify and reverse answers/);
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout) as {
+      ok: boolean;
+      source: string;
+      confirmed: { count: number; amount: number };
+      reversed: { count: number; amount: number };
+      note: string;
+      psp: string;
+      terminal: string;
+      date: string;
+    };
+    assert.deepEqual(
+      {
+        ok: summary.ok,
+        source: summary.source,
+        psp: summary.psp,
+        terminal: summary.terminal,
+        date: summary.date,
+        confirmed: summary.confirmed,
+        reversed: summary.reversed,
+      },
+      {
+        ok: true,
+        source: 'recorded_answers',
+        psp: 'sep',
+        terminal: SEP_TERMINAL,
+        date: day,
+        confirmed: { count: 2, amount: a.amount + b.amount },
+        reversed: { count: 1, amount: c.amount },
+      },
+    );
+    assert.match(
+      summary.note,
+      /PSP sep has no daily report a reference documents: its payments are reconciled from their own verify and reverse answers/,
+    );
     assert.equal(await runsOf(SEP_TERMINAL), 0, 'no run is recorded: there is no report to compare');
-    const shown = await cli('reconcile', 'show', '--mode', 'test', '--psp', 'sep', '--terminal', SEP_TERMINAL, '--date', day);
+    const shown = await cli(
+      'reconcile',
+      'show',
+      '--mode',
+      'test',
+      '--psp',
+      'sep',
+      '--terminal',
+      SEP_TERMINAL,
+      '--date',
+      day,
+    );
     assert.equal(shown.code, 1);
 
     const file = join(tmpdir(), `dargah-sep-report-${process.pid}.csv`);
-    writeFileSync(file, reportOf(SEP_TERMINAL, day, [{ order_id: a.id, ref_num: a.reference_id ?? '', amount: a.amount }]));
+    writeFileSync(
+      file,
+      reportOf(SEP_TERMINAL, day, [{ order_id: a.id, ref_num: a.reference_id ?? '', amount: a.amount }]),
+    );
     try {
-      const imported = await cli('reconcile', 'import', '--mode', 'test', '--psp', 'sep', '--terminal', SEP_TERMINAL, '--date', day, '--file', file, '--json');
+      const imported = await cli(
+        'reconcile',
+        'import',
+        '--mode',
+        'test',
+        '--psp',
+        'sep',
+        '--terminal',
+        SEP_TERMINAL,
+        '--date',
+        day,
+        '--file',
+        file,
+        '--json',
+      );
       assert.equal(imported.code, 1);
       assert.match(imported.stderr, /PSP sep has no daily report a reference documents.*there is no file to import/);
     } finally {
@@ -158,75 +288,162 @@ describe('bank reconciliation of a PSP terminal\'s day', function () {
     assert.equal(await runsOf(SEP_TERMINAL), 0);
   });
 
-  it('a documented layout (this test\'s own) is reconciled exactly: a transaction only the bank has, one it left out and another amount; a repeat is the same run, a corrected file a new one; the CSV and the metric say the same', async () => {
+  it("a documented layout (this test's own) is reconciled exactly: a transaction only the bank has, one it left out and another amount; a repeat is the same run, a corrected file a new one; the CSV and the metric say the same", async () => {
     const day = tehranDay(new Date());
     const x = await paid(1_100_000, true);
     const y = await paid(2_200_000, true);
     const z = await paid(3_300_000, true);
     // The day's other payments at this terminal that kept their money (the test before's): the report has them right.
     const earlier = await Promise.all(
-      (await h.db.selectFrom('payments').select('id').where('psp_terminal_id', '=', SEP_TERMINAL).where('status', 'in', ['paid', 'verified', 'partially_refunded', 'refunded']).execute()).map((p) =>
-        recorded(p.id),
-      ),
+      (
+        await h.db
+          .selectFrom('payments')
+          .select('id')
+          .where('psp_terminal_id', '=', SEP_TERMINAL)
+          .where('status', 'in', ['paid', 'verified', 'partially_refunded', 'refunded'])
+          .execute()
+      ).map((p) => recorded(p.id)),
     );
     const others = earlier.filter((p) => ![x.id, y.id, z.id].includes(p.id));
     const lines = [
-      { order_id: 'f0000000-0000-4000-8000-000000000001', ref_num: 'BANKONLY', amount: 650_000, card_pan: '603799******0001' },
+      {
+        order_id: 'f0000000-0000-4000-8000-000000000001',
+        ref_num: 'BANKONLY',
+        amount: 650_000,
+        card_pan: '603799******0001',
+      },
       { order_id: x.id, ref_num: x.reference_id ?? '', amount: x.amount },
       { order_id: z.id, ref_num: z.reference_id ?? '', amount: z.amount - 10 },
       ...others.map((p) => ({ order_id: p.id, ref_num: p.reference_id ?? '', amount: p.amount })),
     ];
     const layouts = { sep: TEST_LAYOUT };
     const input = { mode: 'test', psp: 'sep', terminal_id: SEP_TERMINAL, day };
-    await assert.rejects(reconcileFromFile(h.db, { ...input, text: reportOf('70000000', day, lines) }, new Date(), { layouts }), BankReportInvalid);
-    await assert.rejects(reconcileFromFile(h.db, { ...input, text: 'x' }), BankReconciliationRefused, 'no layout registered: nothing to import');
+    await assert.rejects(
+      reconcileFromFile(h.db, { ...input, text: reportOf('70000000', day, lines) }, new Date(), { layouts }),
+      BankReportInvalid,
+    );
+    await assert.rejects(
+      reconcileFromFile(h.db, { ...input, text: 'x' }),
+      BankReconciliationRefused,
+      'no layout registered: nothing to import',
+    );
     assert.equal(await runsOf(SEP_TERMINAL), 0, 'a refused file writes nothing');
 
-    const first = await reconcileFromFile(h.db, { ...input, text: reportOf(SEP_TERMINAL, day, lines) }, new Date(), { layouts });
+    const first = await reconcileFromFile(h.db, { ...input, text: reportOf(SEP_TERMINAL, day, lines) }, new Date(), {
+      layouts,
+    });
     assert.equal(first.created, true);
-    assert.deepEqual(first.run.counts, { matched: 1 + others.length, bank_only: 1, gateway_only: 1, amount_mismatch: 1 });
-    const shown = await cli('reconcile', 'show', '--mode', 'test', '--psp', 'sep', '--terminal', SEP_TERMINAL, '--date', day, '--json');
+    assert.deepEqual(first.run.counts, {
+      matched: 1 + others.length,
+      bank_only: 1,
+      gateway_only: 1,
+      amount_mismatch: 1,
+    });
+    const shown = await cli(
+      'reconcile',
+      'show',
+      '--mode',
+      'test',
+      '--psp',
+      'sep',
+      '--terminal',
+      SEP_TERMINAL,
+      '--date',
+      day,
+      '--json',
+    );
     assert.equal(shown.code, 0, shown.stderr);
     const { run, items } = JSON.parse(shown.stdout) as { run: { id: string }; items: BankReconciliationItem[] };
     assert.equal(run.id, first.run.id);
     assert.deepEqual(items, [
-      { kind: 'bank_only', payment_id: null, order_id: lines[0]!.order_id, ref_num: 'BANKONLY', bank_amount: 650_000, gateway_amount: null, card_pan: '603799******0001' },
+      {
+        kind: 'bank_only',
+        payment_id: null,
+        order_id: lines[0]!.order_id,
+        ref_num: 'BANKONLY',
+        bank_amount: 650_000,
+        gateway_amount: null,
+        card_pan: '603799******0001',
+      },
       ours('gateway_only', y, null),
       ours('amount_mismatch', z, z.amount - 10),
       ...[x, ...others].map((p) => ours('matched', p, p.amount)).sort(byOrder),
     ]);
 
     // The same file against the same records: the same run.
-    const again = await reconcileFromFile(h.db, { ...input, text: reportOf(SEP_TERMINAL, day, lines) }, new Date(), { layouts });
+    const again = await reconcileFromFile(h.db, { ...input, text: reportOf(SEP_TERMINAL, day, lines) }, new Date(), {
+      layouts,
+    });
     assert.deepEqual([again.created, again.run.id], [false, first.run.id]);
 
-    const csv = await cli('reconcile', 'show', '--mode', 'test', '--psp', 'sep', '--terminal', SEP_TERMINAL, '--date', day, '--csv');
+    const csv = await cli(
+      'reconcile',
+      'show',
+      '--mode',
+      'test',
+      '--psp',
+      'sep',
+      '--terminal',
+      SEP_TERMINAL,
+      '--date',
+      day,
+      '--csv',
+    );
     assert.equal(csv.code, 0, csv.stderr);
-    assert.ok(csv.stdout.includes(`amount_mismatch,${z.id},${z.id},${z.reference_id},${z.card_pan},${z.amount - 10},${z.amount},-10`), csv.stdout);
+    assert.ok(
+      csv.stdout.includes(
+        `amount_mismatch,${z.id},${z.id},${z.reference_id},${z.card_pan},${z.amount - 10},${z.amount},-10`,
+      ),
+      csv.stdout,
+    );
 
     observeBankReconciliation(() => openDifferences(h.db, day), 0);
     const metric = await registry.getSingleMetricAsString('dargah_bank_reconciliation_differences');
-    for (const kind of ['bank_only', 'gateway_only', 'amount_mismatch']) assert.ok(metric.includes(`{psp="sep",terminal="${SEP_TERMINAL}",kind="${kind}"} 1`), metric);
+    for (const kind of ['bank_only', 'gateway_only', 'amount_mismatch'])
+      assert.ok(metric.includes(`{psp="sep",terminal="${SEP_TERMINAL}",kind="${kind}"} 1`), metric);
 
     // A corrected file: a new run, everything matched, the first run kept.
     const corrected = lines.slice(1).map((l) => (l.order_id === z.id ? { ...l, amount: z.amount } : l));
     corrected.push({ order_id: y.id, ref_num: y.reference_id ?? '', amount: y.amount });
-    const fixed = await reconcileFromFile(h.db, { ...input, text: reportOf(SEP_TERMINAL, day, corrected) }, new Date(), { layouts });
+    const fixed = await reconcileFromFile(
+      h.db,
+      { ...input, text: reportOf(SEP_TERMINAL, day, corrected) },
+      new Date(),
+      { layouts },
+    );
     assert.equal(fixed.created, true);
-    assert.deepEqual(fixed.run.counts, { matched: 3 + others.length, bank_only: 0, gateway_only: 0, amount_mismatch: 0 });
+    assert.deepEqual(fixed.run.counts, {
+      matched: 3 + others.length,
+      bank_only: 0,
+      gateway_only: 0,
+      amount_mismatch: 0,
+    });
     assert.equal(await runsOf(SEP_TERMINAL), 2);
   });
 
   it('bad input is refused with its reason and writes nothing: an unknown PSP, a day not begun, a day never reconciled', async () => {
-    const before = (await h.db.selectFrom('bank_reconciliation_runs').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const before = (
+      await h.db
+        .selectFrom('bank_reconciliation_runs')
+        .select(({ fn }) => fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
     const unknown = await cli('reconcile', 'run', '--psp', 'bogus', '--terminal', '1', '--date', '2026-01-01');
-    assert.deepEqual([unknown.code, unknown.stderr.trim()], [1, `error: the PSP is one of ${PSP_NAMES.join(', ')} (got "bogus")`]);
+    assert.deepEqual(
+      [unknown.code, unknown.stderr.trim()],
+      [1, `error: the PSP is one of ${PSP_NAMES.join(', ')} (got "bogus")`],
+    );
     const future = await cli('reconcile', 'run', '--psp', 'sep', '--terminal', '1', '--date', '2999-01-01');
     assert.deepEqual([future.code, future.stderr.trim()], [1, 'error: 2999-01-01 has not begun in Tehran']);
     const never = await cli('reconcile', 'show', '--psp', 'sep', '--terminal', '1', '--date', '2020-01-01');
     assert.equal(never.code, 1);
     assert.match(never.stderr, /has no reconciliation of 2020-01-01/);
-    const after = (await h.db.selectFrom('bank_reconciliation_runs').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const after = (
+      await h.db
+        .selectFrom('bank_reconciliation_runs')
+        .select(({ fn }) => fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
     assert.equal(Number(after), Number(before));
   });
 
@@ -240,7 +457,11 @@ describe('bank reconciliation of a PSP terminal\'s day', function () {
 
     // The gate itself: a PSP with a layout holds its payments until a run matched them.
     const cutoff = new Date();
-    assert.deepEqual((await draftSettlement(h.db, m.merchantId, cutoff, ['sep'])).payment_count, 0, 'held: its day has no run');
+    assert.deepEqual(
+      (await draftSettlement(h.db, m.merchantId, cutoff, ['sep'])).payment_count,
+      0,
+      'held: its day has no run',
+    );
     const terminal = LIVE_BANK().SEP_TERMINAL_ID;
     const livePayments = await Promise.all(
       (
@@ -254,19 +475,50 @@ describe('bank reconciliation of a PSP terminal\'s day', function () {
           .execute()
       ).map((p) => recorded(p.id)),
     );
-    const text = reportOf(terminal, day, livePayments.filter((p) => p.id !== second.id).map((p) => ({ order_id: p.id, ref_num: p.reference_id ?? '', amount: p.amount })));
-    await reconcileFromFile(h.db, { mode: 'live', psp: 'sep', terminal_id: terminal, day, text }, new Date(), { layouts: { sep: TEST_LAYOUT }, deployed: true });
+    const text = reportOf(
+      terminal,
+      day,
+      livePayments
+        .filter((p) => p.id !== second.id)
+        .map((p) => ({ order_id: p.id, ref_num: p.reference_id ?? '', amount: p.amount })),
+    );
+    await reconcileFromFile(h.db, { mode: 'live', psp: 'sep', terminal_id: terminal, day, text }, new Date(), {
+      layouts: { sep: TEST_LAYOUT },
+      deployed: true,
+    });
     const matchedOnly = await draftSettlement(h.db, m.merchantId, cutoff, ['sep']);
-    assert.deepEqual(matchedOnly.lines.filter((l) => l.kind === 'payment').map((l) => l.payment_id), [first.id], 'the payment the report left out waits');
+    assert.deepEqual(
+      matchedOnly.lines.filter((l) => l.kind === 'payment').map((l) => l.payment_id),
+      [first.id],
+      'the payment the report left out waits',
+    );
     // The corrected file leaves no difference standing at the suite's live terminal.
-    const whole = reportOf(terminal, day, livePayments.map((p) => ({ order_id: p.id, ref_num: p.reference_id ?? '', amount: p.amount })));
-    const corrected = await reconcileFromFile(h.db, { mode: 'live', psp: 'sep', terminal_id: terminal, day, text: whole }, new Date(), { layouts: { sep: TEST_LAYOUT }, deployed: true });
+    const whole = reportOf(
+      terminal,
+      day,
+      livePayments.map((p) => ({ order_id: p.id, ref_num: p.reference_id ?? '', amount: p.amount })),
+    );
+    const corrected = await reconcileFromFile(
+      h.db,
+      { mode: 'live', psp: 'sep', terminal_id: terminal, day, text: whole },
+      new Date(),
+      { layouts: { sep: TEST_LAYOUT }, deployed: true },
+    );
     assert.equal(corrected.run.counts.gateway_only, 0);
 
     // SEP as it is: no layout, so nothing waits, and the settlement covers both.
     const settled = await settleNow(m.merchantId);
-    assert.deepEqual(settled.outcome, { result: 'paid', settlement_id: settled.id, net: 2_000_000 - fee(2_000_000) + 1_000_000 - fee(1_000_000) });
-    const lines = await h.db.selectFrom('settlement_lines').select('payment_id').where('settlement_id', '=', settled.id).where('kind', '=', 'payment').execute();
+    assert.deepEqual(settled.outcome, {
+      result: 'paid',
+      settlement_id: settled.id,
+      net: 2_000_000 - fee(2_000_000) + 1_000_000 - fee(1_000_000),
+    });
+    const lines = await h.db
+      .selectFrom('settlement_lines')
+      .select('payment_id')
+      .where('settlement_id', '=', settled.id)
+      .where('kind', '=', 'payment')
+      .execute();
     assert.deepEqual(lines.map((l) => l.payment_id).sort(), [first.id, second.id].sort());
   });
 });

@@ -22,7 +22,10 @@ import { client } from '../support/http.ts';
 import { operatorNetworkPlace } from '../support/operator-network.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 
-type Retried = { settlement_id: string; retried: { beneficiary_id: string; amount: number; attempt: number; status: string }[] };
+type Retried = {
+  settlement_id: string;
+  retried: { beneficiary_id: string; amount: number; attempt: number; status: string }[];
+};
 
 describe('settlement: retrying a refused beneficiary transfer', () => {
   const receivers: Receiver[] = [];
@@ -38,7 +41,10 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
     await setSettlementIban(h.db, m.merchantId, SETTLEMENT_IBAN);
     const rcv = await startReceiver('/webhooks', operatorNetworkPlace());
     receivers.push(rcv);
-    const endpoint = await client(liveApi, m.liveKey).post<{ secret: string }>('/webhook_endpoints', { url: rcv.url, events: ['beneficiary_payout.paid', 'beneficiary_payout.failed'] });
+    const endpoint = await client(liveApi, m.liveKey).post<{ secret: string }>('/webhook_endpoints', {
+      url: rcv.url,
+      events: ['beneficiary_payout.paid', 'beneficiary_payout.failed'],
+    });
     assert.equal(endpoint.status, 201, endpoint.text);
     const secret = endpoint.body.secret;
     rcv.secrets.push(secret);
@@ -61,33 +67,54 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
     const { id, outcome } = await settleNow(m.merchantId);
     assert.deepEqual(outcome, { result: 'paid', settlement_id: id, net: 1_180_000 });
     const payoutRows = () =>
-      h.db.selectFrom('beneficiary_payouts').select(['beneficiary_id', 'status', 'attempt', 'failure_code']).where('settlement_id', '=', id).orderBy('beneficiary_id').execute();
+      h.db
+        .selectFrom('beneficiary_payouts')
+        .select(['beneficiary_id', 'status', 'attempt', 'failure_code'])
+        .where('settlement_id', '=', id)
+        .orderBy('beneficiary_id')
+        .execute();
     assert.deepEqual(await payoutRows(), [
       { beneficiary_id: refused, status: 'failed', attempt: 1, failure_code: 'bank_refused' },
       { beneficiary_id: other, status: 'paid', attempt: 1, failure_code: null },
     ]);
-    const keyOf = (beneficiaryId: string, attempt = 1) => `payout:${id}:beneficiary:${beneficiaryId}${attempt === 1 ? '' : `:${attempt}`}`;
+    const keyOf = (beneficiaryId: string, attempt = 1) =>
+      `payout:${id}:beneficiary:${beneficiaryId}${attempt === 1 ? '' : `:${attempt}`}`;
     const transfers = async () => (await payoutTransfers(id)).map((t) => [t.transfer_id, t.amount] as const).sort();
-    assert.deepEqual(await transfers(), [[`payout:${id}:1`, 1_180_000], [keyOf(other!), share.get(other!)!]].sort());
+    assert.deepEqual(
+      await transfers(),
+      [
+        [`payout:${id}:1`, 1_180_000],
+        [keyOf(other!), share.get(other!)!],
+      ].sort(),
+    );
     // The refused share stays reserved in payouts.
     assert.equal((await accountBalances(h.db, m.merchantId, 'live')).payouts, share.get(refused!));
     await assertLedgerBalanced(h.db, 'after the refused beneficiary transfer', { merchantIds: [m.merchantId] });
 
     // Two operators retry at once: one reopens the refused transfer as attempt 2. The other finds it reopened (and says
     // the same) or, when it looks only after attempt 2 was paid, finds nothing to retry. Either way: one transfer.
-    const runs = await Promise.all([cli('settlements', 'retry', '--id', id, '--json'), cli('settlements', 'retry', '--id', id, '--json')]);
+    const runs = await Promise.all([
+      cli('settlements', 'retry', '--id', id, '--json'),
+      cli('settlements', 'retry', '--id', id, '--json'),
+    ]);
     const reopened = runs.filter((run) => run.code === 0);
     assert.ok(reopened.length >= 1, runs.map((run) => run.stderr).join('\n'));
     for (const run of reopened) {
       const answer = JSON.parse(run.stdout) as Retried & { attempt?: number };
-      assert.deepEqual(answer.retried, [{ beneficiary_id: refused, amount: share.get(refused!), attempt: 2, status: 'pending' }]);
+      assert.deepEqual(answer.retried, [
+        { beneficiary_id: refused, amount: share.get(refused!), attempt: 2, status: 'pending' },
+      ]);
       assert.equal(answer.attempt, undefined, "the merchant's own transfer was paid: not retried");
     }
     for (const run of runs.filter((r) => r.code !== 0)) {
       assert.equal(run.code, 1, run.stderr);
       assert.match(run.stderr, new RegExp(`no refused (beneficiary )?transfer to retry \\(.*${refused} paid`));
     }
-    await waitFor('the retried transfer to be paid', async () => ((await payoutRows()).every((r) => r.status === 'paid') ? true : undefined), 60_000);
+    await waitFor(
+      'the retried transfer to be paid',
+      async () => ((await payoutRows()).every((r) => r.status === 'paid') ? true : undefined),
+      60_000,
+    );
     assert.deepEqual(
       (await payoutRows()).map((r) => [r.beneficiary_id, r.status, r.attempt]),
       [
@@ -95,7 +122,14 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
         [other, 'paid', 1],
       ],
     );
-    assert.deepEqual(await transfers(), [[`payout:${id}:1`, 1_180_000], [keyOf(other!), share.get(other!)!], [keyOf(refused!, 2), share.get(refused!)!]].sort());
+    assert.deepEqual(
+      await transfers(),
+      [
+        [`payout:${id}:1`, 1_180_000],
+        [keyOf(other!), share.get(other!)!],
+        [keyOf(refused!, 2), share.get(refused!)!],
+      ].sort(),
+    );
     // The row is marked paid by the workflow's last activity, a moment before the workflow itself completes.
     assert.equal(await closedWorkflow(h.temporal.client, beneficiaryPayoutWorkflowId(id, refused!, 2)), 'COMPLETED');
 
@@ -105,7 +139,15 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
     assert.match(again.stderr, new RegExp(`no refused beneficiary transfer to retry \\(${refused} paid\\)`));
     const all = await cli('settlements', 'retry', '--id', id);
     assert.equal(all.code, 1);
-    assert.match(all.stderr, new RegExp(`no refused transfer to retry \\(the merchant's paid, ${[refused, other].sort().map((b) => `${b} paid`).join(', ')}\\)`));
+    assert.match(
+      all.stderr,
+      new RegExp(
+        `no refused transfer to retry \\(the merchant's paid, ${[refused, other]
+          .sort()
+          .map((b) => `${b} paid`)
+          .join(', ')}\\)`,
+      ),
+    );
     const unknown = await cli('settlements', 'retry', '--id', '00000000-0000-4000-8000-000000000000');
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no settlement 00000000-0000-4000-8000-000000000000/);
@@ -117,14 +159,31 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
     // One event per recorded answer, delivered to the merchant's live receiver (https, on the operator's network:
     // operator-network.ts) and verified there with the endpoint's secret, as the README tells merchants to.
     const delivered = async (type: string, count: number) =>
-      (await rcv.waitForDeliveries((d) => d.event.type === type && d.event.data.beneficiary_payout?.settlement_id === id, count, 60_000))
+      (
+        await rcv.waitForDeliveries(
+          (d) => d.event.type === type && d.event.data.beneficiary_payout?.settlement_id === id,
+          count,
+          60_000,
+        )
+      )
         .map((d) => {
           assert.deepEqual([d.verifiedWith, d.answered], [[secret], 200]);
           return d.event.data.beneficiary_payout!;
         })
-        .map((p) => [p.beneficiary_id, p.status, p.attempt, p.amount, p.status === 'paid' ? p.bank_reference !== null : p.failure?.code] as const)
+        .map(
+          (p) =>
+            [
+              p.beneficiary_id,
+              p.status,
+              p.attempt,
+              p.amount,
+              p.status === 'paid' ? p.bank_reference !== null : p.failure?.code,
+            ] as const,
+        )
         .sort();
-    assert.deepEqual(await delivered('beneficiary_payout.failed', 1), [[refused!, 'failed', 1, share.get(refused!)!, 'bank_refused']]);
+    assert.deepEqual(await delivered('beneficiary_payout.failed', 1), [
+      [refused!, 'failed', 1, share.get(refused!)!, 'bank_refused'],
+    ]);
     assert.deepEqual(
       await delivered('beneficiary_payout.paid', 2),
       [

@@ -45,7 +45,10 @@ describe('settlement workflow determinism (replay)', () => {
     const paid = await settleNow(m.merchantId);
     assert.equal(paid.outcome.result, 'paid');
     workflowIds.paid = settlementWorkflowId(paid.id);
-    const refund = await client(liveApi, m.liveKey).post<{ refund: Refund }>(`/payments/${p.id}/refunds`, { destination_iban: REFUND_IBAN, amount: 500_000 });
+    const refund = await client(liveApi, m.liveKey).post<{ refund: Refund }>(`/payments/${p.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: 500_000,
+    });
     assert.equal(refund.status, 201, refund.text);
     const carried = await settleNow(m.merchantId);
     assert.equal(carried.outcome.result, 'carried');

@@ -21,7 +21,7 @@ import { approvedBeneficiary, SETTLEMENT_IBAN, settleNow } from '../support/sett
 describe('split settlement: a refund refused after a settlement ran while it was pending', () => {
   afterEach(() => bankFault(null));
 
-  it("pays the beneficiary its whole share once the refund is refused, and gives none of it to the merchant", async function () {
+  it('pays the beneficiary its whole share once the refund is refused, and gives none of it to the merchant', async function () {
     this.timeout(300_000);
     const h = await getHarness();
     const [m, liveApi] = [await liveMerchant(), await liveBankApi()];
@@ -30,15 +30,25 @@ describe('split settlement: a refund refused after a settlement ran while it was
     const beneficiary = await approvedBeneficiary(h.db, m.merchantId, 'Agency');
     // The default plan's fee on 1,000,000 is 10,000; the share takes the other 990,000: the merchant keeps 0,
     // so a refund comes from the share (docs/LEDGER.md#refunds-of-a-split-payment).
-    const payment = await verifiedLivePayment(liveApi, m.liveKey, 1_000_000, undefined, { splits: [{ iban: beneficiary.iban, amount: 990_000 }] });
+    const payment = await verifiedLivePayment(liveApi, m.liveKey, 1_000_000, undefined, {
+      splits: [{ iban: beneficiary.iban, amount: 990_000 }],
+    });
 
     // The bank does not answer the refund's transfer (SEP has no refund operation: a part of a payment is
     // paid to the IBAN the merchant gives): it stays pending, its 100,000 taken from the share.
     await bankFault({ operation: 'payout', fault: 'down' });
-    const asked = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, { amount: 100_000, destination_iban: REFUND_IBAN });
+    const asked = await api.post<{ refund: Refund }>(`/payments/${payment.id}/refunds`, {
+      amount: 100_000,
+      destination_iban: REFUND_IBAN,
+    });
     assert.equal(asked.status, 201, asked.text);
     const refund = asked.body.refund;
-    const share = () => h.db.selectFrom('payment_splits').select(['refunded', 'settled_in']).where('payment_id', '=', payment.id).executeTakeFirstOrThrow();
+    const share = () =>
+      h.db
+        .selectFrom('payment_splits')
+        .select(['refunded', 'settled_in'])
+        .where('payment_id', '=', payment.id)
+        .executeTakeFirstOrThrow();
     assert.equal(Number((await share()).refunded), 100_000);
 
     // A settlement while the refund waits for the bank.
@@ -49,7 +59,8 @@ describe('split settlement: a refund refused after a settlement ran while it was
     await bankFault({ operation: 'payout', fault: 'unknown' });
     await waitFor(
       `refund ${refund.id} to be refused`,
-      async () => ((await api.get<{ refund: Refund }>(`/refunds/${refund.id}`)).body.refund.status === 'failed' ? true : undefined),
+      async () =>
+        (await api.get<{ refund: Refund }>(`/refunds/${refund.id}`)).body.refund.status === 'failed' ? true : undefined,
       180_000,
       500,
     );
@@ -58,13 +69,21 @@ describe('split settlement: a refund refused after a settlement ran while it was
 
     await settleNow(m.merchantId);
     // Over every settlement: the beneficiary is paid 990,000, its whole share; the merchant, whose share is 0, nothing.
-    const paidToBeneficiary = await h.db.selectFrom('beneficiary_payouts').select('amount').where('beneficiary_id', '=', beneficiary.id).execute();
+    const paidToBeneficiary = await h.db
+      .selectFrom('beneficiary_payouts')
+      .select('amount')
+      .where('beneficiary_id', '=', beneficiary.id)
+      .execute();
     assert.equal(
       paidToBeneficiary.reduce((sum, p) => sum + Number(p.amount), 0),
       990_000,
       "the beneficiary's whole share: the refused refund took nothing from it for good",
     );
-    const settlements = await h.db.selectFrom('settlements').select(['net']).where('merchant_id', '=', m.merchantId).execute();
+    const settlements = await h.db
+      .selectFrom('settlements')
+      .select(['net'])
+      .where('merchant_id', '=', m.merchantId)
+      .execute();
     assert.equal(
       settlements.reduce((sum, s) => sum + Number(s.net), 0),
       0,

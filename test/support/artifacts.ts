@@ -11,11 +11,22 @@ export const ARTIFACTS = process.env.TEST_ARTIFACTS ?? join(process.cwd(), 'test
 
 /** The machine figures were measured on, with what a suite adds about it. */
 export function machine(more: Record<string, unknown>): Record<string, unknown> {
-  return { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, ...more };
+  return {
+    cpus: cpus().length,
+    cpu_model: cpus()[0]?.model ?? 'unknown',
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    ...more,
+  };
 }
 
 /** Adds one scenario's figures to a JSON file of figures, stamped with the machine and the time of the run. */
-export function recordFiguresIn(file: string, scenario: string, figures: unknown, onMachine: Record<string, unknown>): void {
+export function recordFiguresIn(
+  file: string,
+  scenario: string,
+  figures: unknown,
+  onMachine: Record<string, unknown>,
+): void {
   const all = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
   all.machine = onMachine;
   all.run_at = new Date().toISOString();

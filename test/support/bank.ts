@@ -32,7 +32,8 @@ export function mellatSimulatorUrl(): string {
 /** The simulator's admin token (BANK_SIM_ADMIN_TOKEN, given to it and to the tests by the launcher). */
 export function adminHeaders(): Record<string, string> {
   const token = process.env.BANK_SIM_ADMIN_TOKEN;
-  if (token === undefined || token === '') throw new Error('no admin token of the bank simulator (BANK_SIM_ADMIN_TOKEN)');
+  if (token === undefined || token === '')
+    throw new Error('no admin token of the bank simulator (BANK_SIM_ADMIN_TOKEN)');
   return { authorization: `Bearer ${token}` };
 }
 
@@ -45,7 +46,10 @@ export async function bankAdmin<T>(path: string, base = simulatorUrl()): Promise
 
 export async function bankOperations(paymentId: string, kind?: BankOperation['kind']): Promise<BankOperation[]> {
   const base = simulatorUrl();
-  const body = await bankAdmin<{ operations: BankOperation[] }>(`/admin/transactions?res_num=${encodeURIComponent(paymentId)}`, base);
+  const body = await bankAdmin<{ operations: BankOperation[] }>(
+    `/admin/transactions?res_num=${encodeURIComponent(paymentId)}`,
+    base,
+  );
   // Tokens only when asked for: the other operations are what moves money.
   return body.operations.filter((op) => (kind === undefined ? op.kind !== 'token' : op.kind === kind));
 }
@@ -94,7 +98,10 @@ export async function payoutTransfers(settlementId: string, base = simulatorUrl(
 export class OwnSimulator {
   private child: ChildProcess | undefined;
   private port = 0;
-  private readonly stateFile = join(tmpdir(), `dargah-bank-own-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+  private readonly stateFile = join(
+    tmpdir(),
+    `dargah-bank-own-${process.pid}-${Math.random().toString(36).slice(2)}.json`,
+  );
 
   constructor(private readonly env: Record<string, string> = {}) {}
 
@@ -105,10 +112,24 @@ export class OwnSimulator {
   async start(): Promise<void> {
     if (this.port === 0) this.port = await freePort();
     this.child = spawn(process.execPath, ['--import', 'tsx', 'src/bank-sim/main.ts'], {
-      env: { ...process.env, BANK_SIM_PORT: String(this.port), BANK_SIM_STATE_FILE: this.stateFile, SANDBOX_DELAY_SECONDS: '1', ...this.env },
+      env: {
+        ...process.env,
+        BANK_SIM_PORT: String(this.port),
+        BANK_SIM_STATE_FILE: this.stateFile,
+        SANDBOX_DELAY_SECONDS: '1',
+        ...this.env,
+      },
       stdio: 'ignore',
     });
-    await waitFor('the simulator to listen', async () => (await fetch(`${this.url}/healthz`).then((r) => r.ok).catch(() => false)) || undefined, 30_000, 100);
+    await waitFor(
+      'the simulator to listen',
+      async () =>
+        (await fetch(`${this.url}/healthz`)
+          .then((r) => r.ok)
+          .catch(() => false)) || undefined,
+      30_000,
+      100,
+    );
   }
 
   async kill(): Promise<void> {
@@ -121,7 +142,12 @@ export class OwnSimulator {
   }
 
   async operations(paymentId: string): Promise<{ kind: string; operation_key: string }[]> {
-    return (await bankAdmin<{ operations: { kind: string; operation_key: string }[] }>(`/admin/transactions?res_num=${paymentId}`, this.url)).operations;
+    return (
+      await bankAdmin<{ operations: { kind: string; operation_key: string }[] }>(
+        `/admin/transactions?res_num=${paymentId}`,
+        this.url,
+      )
+    ).operations;
   }
 
   async stop(): Promise<void> {

@@ -14,7 +14,8 @@ export const SCREENSHOTS = join(ARTIFACTS, 'screenshots');
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
-      process.env[CHROMIUM_PROBLEM_ENV] ?? `Chromium is missing at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium) or run the suite with npm test as root.`,
+      process.env[CHROMIUM_PROBLEM_ENV] ??
+        `Chromium is missing at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium) or run the suite with npm test as root.`,
     );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
@@ -31,7 +32,12 @@ export interface PhonePage {
 
 /** A fresh browser profile (own cookies) with a 390 px wide phone viewport. */
 export async function phonePage(browser: Browser): Promise<PhonePage> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
   const page = await context.newPage();
   const dialogs: string[] = [];
   const errors: string[] = [];

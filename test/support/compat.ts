@@ -41,7 +41,8 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
   return {
     url,
     returns,
-    returnWith: (name, value) => waitFor(`a return with ${name}=${value}`, async () => returns.find((q) => q[name] === value)),
+    returnWith: (name, value) =>
+      waitFor(`a return with ${name}=${value}`, async () => returns.find((q) => q[name] === value)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -59,7 +60,8 @@ export async function payThroughStart(baseUrl: string, apiKey: string, startUrl:
   const start = await fetch(startUrl, { redirect: 'manual' });
   const location = start.headers.get('location') ?? '';
   const id = /^\/pay\/([0-9a-f-]{36})$/.exec(location)?.[1];
-  if (start.status !== 302 || id === undefined) throw new Error(`the start address answered ${start.status} → ${location}`);
+  if (start.status !== 302 || id === undefined)
+    throw new Error(`the start address answered ${start.status} → ${location}`);
   const paid = await payAtBank(baseUrl, apiKey, { id } as Payment);
   const page = await waitFor('the result page to lead back to the merchant', async () => {
     const html = await (await fetch(`${baseUrl}/pay/${id}/result`)).text();
@@ -70,11 +72,18 @@ export async function payThroughStart(baseUrl: string, apiKey: string, startUrl:
 }
 
 /** A payment Zibal's /v1/request made for `merchant`, paid at the bank simulator: the payment and its trackId. */
-export async function paidZibalPayment(baseUrl: string, merchant: { key: string; zibal_merchant: string }): Promise<{ payment: Payment; trackId: number }> {
+export async function paidZibalPayment(
+  baseUrl: string,
+  merchant: { key: string; zibal_merchant: string },
+): Promise<{ payment: Payment; trackId: number }> {
   const res = await fetch(`${baseUrl}/v1/request`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ merchant: merchant.zibal_merchant, amount: 20_000, callbackUrl: 'http://localhost:8000/back' }),
+    body: JSON.stringify({
+      merchant: merchant.zibal_merchant,
+      amount: 20_000,
+      callbackUrl: 'http://localhost:8000/back',
+    }),
   });
   const { trackId } = (await res.json()) as { trackId: number };
   const start = await fetch(`${baseUrl}/start/${trackId}`, { redirect: 'manual' });
@@ -83,4 +92,5 @@ export async function paidZibalPayment(baseUrl: string, merchant: { key: string;
   return { payment: await payAtBank(baseUrl, merchant.key, { id } as Payment), trackId };
 }
 
-const decodeEntities = (text: string) => text.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
+const decodeEntities = (text: string) =>
+  text.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');

@@ -21,18 +21,23 @@ export interface Service {
 }
 
 /** docker-compose.yml as docker compose reads it (YAML merge keys resolved). */
-export const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
+export const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+};
 
 /** What `docker compose` does with `${VAR}`, `${VAR:?message}`, `${VAR:-default}` and `$$` in a value. */
 function interpolate(value: string, env: Record<string, string | undefined>): string {
-  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[?-])([^}]*))?\}/g, (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
-    if (whole === '$$') return '$';
-    const set = env[name!];
-    const missing = op?.startsWith(':') ? set === undefined || set === '' : set === undefined;
-    if (op?.endsWith('?') && missing) throw new Error(`required variable ${name} is missing a value: ${arg}`);
-    if (op?.endsWith('-') && missing) return arg ?? '';
-    return set ?? '';
-  });
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[?-])([^}]*))?\}/g,
+    (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
+      if (whole === '$$') return '$';
+      const set = env[name!];
+      const missing = op?.startsWith(':') ? set === undefined || set === '' : set === undefined;
+      if (op?.endsWith('?') && missing) throw new Error(`required variable ${name} is missing a value: ${arg}`);
+      if (op?.endsWith('-') && missing) return arg ?? '';
+      return set ?? '';
+    },
+  );
 }
 
 /** The secrets an operator supplies: random, URL-safe, as the comments ask for (openssl rand -hex 32). */
@@ -56,5 +61,7 @@ export const SECRETS = {
 
 /** A service's environment as docker compose hands it to the container, with these variables set. */
 export function environmentOf(name: string, env: Record<string, string | undefined> = SECRETS): Record<string, string> {
-  return Object.fromEntries(Object.entries(compose.services[name]!.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), env)]));
+  return Object.fromEntries(
+    Object.entries(compose.services[name]!.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), env)]),
+  );
 }

@@ -21,7 +21,10 @@ const templates = Object.keys(document.paths ?? {}).map((template) => ({
 }));
 
 /** The documented operation for a concrete request, if any. */
-export function operationFor(method: string, path: string): { template: string; operation: OperationObject } | undefined {
+export function operationFor(
+  method: string,
+  path: string,
+): { template: string; operation: OperationObject } | undefined {
   const bare = path.split('?')[0]!;
   const m = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
   for (const { template, pattern } of templates) {
@@ -33,13 +36,15 @@ export function operationFor(method: string, path: string): { template: string; 
 }
 
 /** Whether this request falls under the contract (the JSON API and the probes; not the hosted pages). */
-export const isContractPath = (path: string) => path.startsWith('/api/v1/') || path === '/healthz' || path === '/readyz';
+export const isContractPath = (path: string) =>
+  path.startsWith('/api/v1/') || path === '/healthz' || path === '/readyz';
 
 export function assertMatchesContract(method: string, path: string, status: number, body: unknown): void {
   const found = operationFor(method, path);
   // An unknown path or method is answered by the error model, which every route documents via Error.
   if (found === undefined) {
-    if (status !== 404 && status !== 405) throw new Error(`contract: ${method} ${path} answered ${status} but is not in the OpenAPI document`);
+    if (status !== 404 && status !== 405)
+      throw new Error(`contract: ${method} ${path} answered ${status} but is not in the OpenAPI document`);
     return;
   }
   const { template, operation } = found;
@@ -47,7 +52,9 @@ export function assertMatchesContract(method: string, path: string, status: numb
   if (response === undefined) {
     // 404/405 for a wrong method or a foreign id on any documented path, and 413/415 before routing, are the error model.
     if (status === 405) return;
-    throw new Error(`contract: ${method.toUpperCase()} ${template} answered ${status}, which it does not document: ${JSON.stringify(body)}`);
+    throw new Error(
+      `contract: ${method.toUpperCase()} ${template} answered ${status}, which it does not document: ${JSON.stringify(body)}`,
+    );
   }
   const media = response.content?.['application/json'];
   if (media?.schema === undefined) return;
@@ -58,12 +65,16 @@ export function assertMatchesContract(method: string, path: string, status: numb
     compiled.set(key, validate);
   }
   if (!validate(body)) {
-    throw new Error(`contract: ${method.toUpperCase()} ${template} ${status} body does not match the document: ${ajv.errorsText(validate.errors)}; body: ${JSON.stringify(body).slice(0, 500)}`);
+    throw new Error(
+      `contract: ${method.toUpperCase()} ${template} ${status} body does not match the document: ${ajv.errorsText(validate.errors)}; body: ${JSON.stringify(body).slice(0, 500)}`,
+    );
   }
   if (status >= 400 && media.examples !== undefined) {
     const code = (body as { code?: string }).code ?? '';
     if (!(code in media.examples)) {
-      throw new Error(`contract: ${method.toUpperCase()} ${template} answered ${status} ${code}, a code it does not document for ${status} (documented: ${Object.keys(media.examples).join(', ')})`);
+      throw new Error(
+        `contract: ${method.toUpperCase()} ${template} answered ${status} ${code}, a code it does not document for ${status} (documented: ${Object.keys(media.examples).join(', ')})`,
+      );
     }
   }
 }

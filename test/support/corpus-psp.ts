@@ -34,7 +34,11 @@ export class CorpusPsp {
         const contentType = req.headers['content-type'] ?? '';
         let body: unknown = text;
         try {
-          body = /json/.test(contentType) ? JSON.parse(text) : /form-urlencoded/.test(contentType) ? Object.fromEntries(new URLSearchParams(text)) : text;
+          body = /json/.test(contentType)
+            ? JSON.parse(text)
+            : /form-urlencoded/.test(contentType)
+              ? Object.fromEntries(new URLSearchParams(text))
+              : text;
         } catch {
           body = text;
         }

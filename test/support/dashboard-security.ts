@@ -7,7 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { screenshot } from './browser.ts';
-import { assertAccessible, assertLanguage, assertNoScript, dashboardBrowser, type DashboardBrowser, type Lang } from './dashboard.ts';
+import {
+  assertAccessible,
+  assertLanguage,
+  assertNoScript,
+  dashboardBrowser,
+  type DashboardBrowser,
+  type Lang,
+} from './dashboard.ts';
 import { getHarness, type Harness } from './harness.ts';
 import { waitFor } from './http.ts';
 import type { ReceivedMail } from './mailbox.ts';
@@ -25,7 +32,14 @@ export interface SecurityDashboard extends Pick<DashboardBrowser, 'base' | 'mail
   /** The suite's harness, once the file's hooks have run. */
   readonly h: Harness;
   /** A fresh browser profile of this width, with a user agent the audit log should show. */
-  open: (width: number, userAgent?: string) => Promise<{ context: Awaited<ReturnType<DashboardBrowser['browser']['newContext']>>; page: Page; userAgent: string }>;
+  open: (
+    width: number,
+    userAgent?: string,
+  ) => Promise<{
+    context: Awaited<ReturnType<DashboardBrowser['browser']['newContext']>>;
+    page: Page;
+    userAgent: string;
+  }>;
   /** The newest message to `to` whose subject matches. */
   mailTo: (to: string, subject: RegExp) => Promise<ReceivedMail>;
   /** Checks a page as every dashboard page is checked, and screenshots it at both widths. */
@@ -53,12 +67,23 @@ export function securityDashboard(): SecurityDashboard {
     },
     open: async (width, userAgent = `DargahSecurityTest/${randomUUID().slice(0, 8)}`) => {
       const context = dashboard.track(
-        await dashboard.browser.newContext({ viewport: { width, height: 900 }, userAgent, ...(width < 600 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) }),
+        await dashboard.browser.newContext({
+          viewport: { width, height: 900 },
+          userAgent,
+          ...(width < 600 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+        }),
       );
       return { context, page: await context.newPage(), userAgent };
     },
     mailTo: (to, subject) =>
-      waitFor(`an email to ${to} about ${subject}`, () => Promise.resolve(dashboard.mailbox.received.filter((m) => m.to.includes(to) && subject.test(m.subject)).at(-1)), 10_000),
+      waitFor(
+        `an email to ${to} about ${subject}`,
+        () =>
+          Promise.resolve(
+            dashboard.mailbox.received.filter((m) => m.to.includes(to) && subject.test(m.subject)).at(-1),
+          ),
+        10_000,
+      ),
     checkPage: async (page, lang, name) => {
       await assertLanguage(page, lang);
       await assertNoScript(page, name);
@@ -70,6 +95,7 @@ export function securityDashboard(): SecurityDashboard {
       }
       await page.setViewportSize(original);
     },
-    merchantOf: async (email) => h!.db.selectFrom('users').select(['merchant_id', 'id']).where('email', '=', email).executeTakeFirstOrThrow(),
+    merchantOf: async (email) =>
+      h!.db.selectFrom('users').select(['merchant_id', 'id']).where('email', '=', email).executeTakeFirstOrThrow(),
   };
 }

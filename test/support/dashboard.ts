@@ -20,7 +20,8 @@ const PERSIAN_DIGITS = '۰۱۲۳۴۵۶۷۸۹';
 export const persian = (digits: string) => digits.replace(/[0-9]/g, (d) => PERSIAN_DIGITS[Number(d)]!);
 
 /** How a page writes a whole number of rials. */
-export const rials = (amount: number, lang: Lang) => `${new Intl.NumberFormat(lang === 'fa' ? 'fa-IR' : 'en-US').format(amount)} ${lang === 'fa' ? 'ریال' : 'rials'}`;
+export const rials = (amount: number, lang: Lang) =>
+  `${new Intl.NumberFormat(lang === 'fa' ? 'fa-IR' : 'en-US').format(amount)} ${lang === 'fa' ? 'ریال' : 'rials'}`;
 
 export async function assertLanguage(page: Page, lang: Lang): Promise<void> {
   assert.equal(await page.getAttribute('html', 'lang'), lang);
@@ -57,7 +58,12 @@ export async function assertNoScript(page: Page, what: string): Promise<void> {
 }
 
 /** Signs up through the pages and confirms through the emailed link; answers the address. */
-export async function signUpInBrowser(page: Page, server: { base: string; mailbox: Mailbox }, lang: Lang, business: string): Promise<string> {
+export async function signUpInBrowser(
+  page: Page,
+  server: { base: string; mailbox: Mailbox },
+  lang: Lang,
+  business: string,
+): Promise<string> {
   const email = `owner-${randomUUID()}@example.com`;
   await page.goto(`${server.base}/dashboard/sign-up${lang === 'en' ? '?lang=en' : ''}`);
   await page.fill('#business_name', business);
@@ -66,12 +72,21 @@ export async function signUpInBrowser(page: Page, server: { base: string; mailbo
   await Promise.all([page.waitForURL(/\/dashboard\/sign-up\/sent$/), page.click('#auth-form button[type=submit]')]);
   const mail = await server.mailbox.next(email);
   await page.goto(`${server.base}${linkIn(mail, '/dashboard/confirm')}`);
-  assert.equal(await page.locator('main h1').innerText(), lang === 'en' ? 'Email address confirmed' : 'نشانی ایمیل تأیید شد');
+  assert.equal(
+    await page.locator('main h1').innerText(),
+    lang === 'en' ? 'Email address confirmed' : 'نشانی ایمیل تأیید شد',
+  );
   return email;
 }
 
 /** Email and password on the sign-in page; answers once the next page (the overview, or the second step) is there. */
-export async function signInInBrowser(page: Page, base: string, email: string, password = PASSWORD, next: RegExp = /\/dashboard\/overview$/): Promise<void> {
+export async function signInInBrowser(
+  page: Page,
+  base: string,
+  email: string,
+  password = PASSWORD,
+  next: RegExp = /\/dashboard\/overview$/,
+): Promise<void> {
   await page.goto(`${base}/dashboard/sign-in`);
   await page.fill('#email', email);
   await page.fill('#password', password);
@@ -79,7 +94,12 @@ export async function signInInBrowser(page: Page, base: string, email: string, p
 }
 
 /** A merchant signed up and in through the pages, with localhost as its domain and a test key made on the developers page. */
-export async function merchantInBrowser(page: Page, server: { base: string; mailbox: Mailbox }, lang: Lang, business: string): Promise<{ email: string; key: string }> {
+export async function merchantInBrowser(
+  page: Page,
+  server: { base: string; mailbox: Mailbox },
+  lang: Lang,
+  business: string,
+): Promise<{ email: string; key: string }> {
   const email = await signUpInBrowser(page, server, lang, business);
   await signInInBrowser(page, server.base, email);
   await page.goto(`${server.base}/dashboard/settings`);

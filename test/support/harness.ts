@@ -47,12 +47,27 @@ export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}
   // Webhook retries seconds apart (about 30 s in all) instead of over a day.
   // Receivers are local servers on random ports: loopback webhook URLs are allowed here, as `npm start` does (off by default).
   // One loopback address of this process's own stands for the operator's network, where a live receiver may be (operator-network.ts).
-  const webhooks = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true', ...operatorNetworkSettings() };
+  const webhooks = {
+    WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13',
+    WEBHOOK_TIMEOUT_MS: '5000',
+    WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
+    ...operatorNetworkSettings(),
+  };
   // A bank call that hangs (a fault test's timeout) is given up after 3 s instead of 10.
   // A settlement run settles payments verified up to the moment it runs (no day's hold): a test settles what it just made.
   // Every test signs up from 127.0.0.1: the per-client sign-up limit is off here (its own test sets it),
   // and so is the per-client limit of the public pages' actions (test/pages/link-abuse.test.ts sets it).
-  return loadConfig({ ...process.env, PORT: '0', DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR: '0', PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: '0', BANK_RECONFIRM_AFTER_SECONDS: '1', BANK_TIMEOUT_MS: '3000', SETTLEMENT_HOLD_HOURS: '0', ...webhooks, ...overrides });
+  return loadConfig({
+    ...process.env,
+    PORT: '0',
+    DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR: '0',
+    PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: '0',
+    BANK_RECONFIRM_AFTER_SECONDS: '1',
+    BANK_TIMEOUT_MS: '3000',
+    SETTLEMENT_HOLD_HOURS: '0',
+    ...webhooks,
+    ...overrides,
+  });
 }
 
 /** A live PSP for tests: the simulator under the live configuration. */
@@ -105,7 +120,13 @@ export function getHarness(): Promise<Harness> {
     const bundle = await bundleWorkflows({ tracing: true });
     // The worker's live bank is the simulator too (standing in for a PSP): live payments go to it
     // through API servers configured for a live bank (liveBankApi), never through the default one.
-    const workers = await createWorkers({ config: { ...config, ...LIVE_BANK() }, db, temporal: temporal.client, logger, bundle });
+    const workers = await createWorkers({
+      config: { ...config, ...LIVE_BANK() },
+      db,
+      temporal: temporal.client,
+      logger,
+      bundle,
+    });
     const running = Promise.all([workers.payments.run(), workers.webhooks.run()]);
     closers.push(async () => {
       workers.payments.shutdown();
@@ -136,7 +157,12 @@ export async function startApi(
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const publicBaseUrl = keepPublicBaseUrl ? config.PUBLIC_BASE_URL : baseUrl;
-  const app = createApp({ config: { ...config, PORT: port, PUBLIC_BASE_URL: publicBaseUrl }, db: h.db, temporal: h.temporalClient, logger: h.logger });
+  const app = createApp({
+    config: { ...config, PORT: port, PUBLIC_BASE_URL: publicBaseUrl },
+    db: h.db,
+    temporal: h.temporalClient,
+    logger: h.logger,
+  });
   const server = await listen(app, port, '127.0.0.1');
   servers.push(server);
   return baseUrl;
@@ -145,7 +171,11 @@ export async function startApi(
 /** An API server whose payments use these settings (the worker takes windows from each payment). */
 export async function apiWith(overrides: Partial<Record<keyof Config, string>>): Promise<string> {
   const h = await getHarness();
-  return startApi({ ...h, temporalClient: h.temporal.client }, testConfig(overrides), overrides.PUBLIC_BASE_URL !== undefined);
+  return startApi(
+    { ...h, temporalClient: h.temporal.client },
+    testConfig(overrides),
+    overrides.PUBLIC_BASE_URL !== undefined,
+  );
 }
 
 /** An API server whose Temporal is unreachable (a dead address), over the real MySQL. */

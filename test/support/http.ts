@@ -16,7 +16,12 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
-export async function request<T = Record<string, unknown>>(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
+export async function request<T = Record<string, unknown>>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<TestResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
   if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
@@ -40,14 +45,21 @@ export async function request<T = Record<string, unknown>>(baseUrl: string, meth
 /** A merchant's view of the API: every call carries its key. */
 export function client(baseUrl: string, key: string) {
   return {
-    get: <T = Record<string, unknown>>(path: string, o: RequestOptions = {}) => request<T>(baseUrl, 'GET', `/api/v1${path}`, { key, ...o }),
+    get: <T = Record<string, unknown>>(path: string, o: RequestOptions = {}) =>
+      request<T>(baseUrl, 'GET', `/api/v1${path}`, { key, ...o }),
     post: <T = Record<string, unknown>>(path: string, body?: unknown, o: RequestOptions = {}) =>
       request<T>(baseUrl, 'POST', `/api/v1${path}`, { key, ...(body === undefined ? {} : { body }), ...o }),
-    del: <T = Record<string, unknown>>(path: string, o: RequestOptions = {}) => request<T>(baseUrl, 'DELETE', `/api/v1${path}`, { key, ...o }),
+    del: <T = Record<string, unknown>>(path: string, o: RequestOptions = {}) =>
+      request<T>(baseUrl, 'DELETE', `/api/v1${path}`, { key, ...o }),
   };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -26,7 +26,10 @@ export class Launcher {
   ) {
     mkdirSync(ARTIFACTS, { recursive: true });
     this.logFile = join(ARTIFACTS, `${name}.log`);
-    appendFileSync(this.logFile, `--- ${new Date().toISOString()} node tools/launcher/launch.mjs start (pid ${child.pid})\n`);
+    appendFileSync(
+      this.logFile,
+      `--- ${new Date().toISOString()} node tools/launcher/launch.mjs start (pid ${child.pid})\n`,
+    );
     for (const stream of ['stdout', 'stderr'] as const) {
       let partial = '';
       child[stream]!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -38,12 +41,18 @@ export class Launcher {
         if (partial !== '') this.record(stream, partial);
       });
     }
-    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+    );
   }
 
   /** Starts the launcher with exactly `env` (the caller decides what it inherits). `name` names its log in test-artifacts/. */
   static start(env: NodeJS.ProcessEnv, name: string): Launcher {
-    const child = spawn(process.execPath, ['tools/launcher/launch.mjs', 'start'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['tools/launcher/launch.mjs', 'start'], {
+      cwd: process.cwd(),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return new Launcher(child, name);
   }
 
@@ -53,7 +62,11 @@ export class Launcher {
   }
 
   /** The first line from index `from` on that matches, waited for. */
-  async waitForLine(pattern: RegExp, from = 0, timeoutMs = 60_000): Promise<{ index: number; line: Line; match: RegExpExecArray }> {
+  async waitForLine(
+    pattern: RegExp,
+    from = 0,
+    timeoutMs = 60_000,
+  ): Promise<{ index: number; line: Line; match: RegExpExecArray }> {
     const deadline = Date.now() + timeoutMs;
     let exited = false;
     void this.exited.then(() => (exited = true));
@@ -63,7 +76,9 @@ export class Launcher {
         if (match !== null) return { index: i, line: this.lines[i]!, match };
       }
       if (exited || Date.now() > deadline) {
-        throw new Error(`${exited ? 'the launcher exited' : `timed out after ${timeoutMs} ms`} before a line matched ${pattern}; last lines:\n${this.tail(15)}`);
+        throw new Error(
+          `${exited ? 'the launcher exited' : `timed out after ${timeoutMs} ms`} before a line matched ${pattern}; last lines:\n${this.tail(15)}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -80,7 +95,9 @@ export class Launcher {
 
   /** Lines the launcher itself wrote (plain sentences), not its children's JSON logs. */
   ownLines(stream?: Line['stream']): string[] {
-    return this.lines.filter((l) => (stream === undefined || l.stream === stream) && !l.text.startsWith('{')).map((l) => l.text);
+    return this.lines
+      .filter((l) => (stream === undefined || l.stream === stream) && !l.text.startsWith('{'))
+      .map((l) => l.text);
   }
 
   tail(n: number): string {

@@ -7,7 +7,10 @@ import { checkLedger, type CheckScope } from '../../src/ledger/check.ts';
  */
 export async function assertLedgerBalanced(db: Db, when: string, scope: CheckScope = {}) {
   const report = await checkLedger(db, scope);
-  if (!report.ok) throw new Error(`ledger check ${when}: ${report.break_count} break(s): ${JSON.stringify(report.breaks.slice(0, 10))}`);
+  if (!report.ok)
+    throw new Error(
+      `ledger check ${when}: ${report.break_count} break(s): ${JSON.stringify(report.breaks.slice(0, 10))}`,
+    );
   return report;
 }
 

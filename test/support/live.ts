@@ -2,7 +2,13 @@ import { getHarness, liveBankApi } from './harness.ts';
 import { client } from './http.ts';
 import { chooseOutcome, waitForStatus } from './payments.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
-import { activateLiveMode, addDomain, approveGateway, createMerchantKey, requestGateway } from '../../src/merchants/onboarding.ts';
+import {
+  activateLiveMode,
+  addDomain,
+  approveGateway,
+  createMerchantKey,
+  requestGateway,
+} from '../../src/merchants/onboarding.ts';
 import { submitDocuments } from '../../src/merchants/documents.ts';
 import { documentStore } from '../../src/adapters/document-store.ts';
 import type { Client } from '@temporalio/client';
@@ -14,8 +20,15 @@ import { STATUS_AFTER_OUTCOME, type BankOutcome } from '../../src/domain/payment
 export const LIVE_DOMAIN = 'shop.example';
 
 /** Business documents that pass every rule (a valid national ID and IBAN) and a file that is a PDF by its content. */
-export const GOOD_DOCUMENTS = { legal_name: 'فروشگاه نمونه', id_kind: 'person', national_id: '0499370899', iban: 'IR820540102680020817909002' };
-export const SMALL_PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+export const GOOD_DOCUMENTS = {
+  legal_name: 'فروشگاه نمونه',
+  id_kind: 'person',
+  national_id: '0499370899',
+  iban: 'IR820540102680020817909002',
+};
+export const SMALL_PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+);
 
 async function harnessServices(): Promise<OnboardingServices> {
   const h = await getHarness();
@@ -38,8 +51,15 @@ export async function goLive(merchantId: string, services?: OnboardingServices):
   const deps = services ?? (await harnessServices());
   for (const domain of [LIVE_DOMAIN, 'localhost']) await addDomain(deps, merchantId, domain); // localhost for its test payments' local callbacks
   // Proving a domain by its /.well-known/ file is tested on its own (test/live/domain-verification.test.ts); here they count as proven.
-  await deps.db.updateTable('merchant_domains').set({ verified_at: new Date() }).where('merchant_id', '=', merchantId).where('verified_at', 'is', null).execute();
-  await submitDocuments({ ...deps, store: documentStore(deps.config) }, merchantId, GOOD_DOCUMENTS, [{ name: 'registration.pdf', bytes: SMALL_PDF }]);
+  await deps.db
+    .updateTable('merchant_domains')
+    .set({ verified_at: new Date() })
+    .where('merchant_id', '=', merchantId)
+    .where('verified_at', 'is', null)
+    .execute();
+  await submitDocuments({ ...deps, store: documentStore(deps.config) }, merchantId, GOOD_DOCUMENTS, [
+    { name: 'registration.pdf', bytes: SMALL_PDF },
+  ]);
   await requestGateway(deps, merchantId);
   await approveGateway(deps, merchantId);
   await activateLiveMode(deps, merchantId);
@@ -47,14 +67,21 @@ export async function goLive(merchantId: string, services?: OnboardingServices):
 }
 
 /** A merchant through the whole onboarding (goLive): gateway approved, live mode on, a test and a live key. */
-export async function liveMerchant(services?: OnboardingServices): Promise<{ merchantId: string; testKey: string; liveKey: string }> {
+export async function liveMerchant(
+  services?: OnboardingServices,
+): Promise<{ merchantId: string; testKey: string; liveKey: string }> {
   const deps = services ?? (await harnessServices());
   const m = await createMerchant(deps.db, deps.config, { name: 'Live shop', domain: LIVE_DOMAIN });
   return { merchantId: m.merchant_id, testKey: m.test_key, liveKey: await goLive(m.merchant_id, deps) };
 }
 
 /** A live payment created on `baseUrl` (an API server with a live bank, liveBankApi). */
-export async function createdLivePayment(baseUrl: string, liveKey: string, amount: number, fields: Record<string, unknown> = {}): Promise<Payment> {
+export async function createdLivePayment(
+  baseUrl: string,
+  liveKey: string,
+  amount: number,
+  fields: Record<string, unknown> = {},
+): Promise<Payment> {
   const created = await client(baseUrl, liveKey).post<{ payment: Payment }>('/payments', {
     amount,
     callback_url: `https://${LIVE_DOMAIN}/checkout/return`,
@@ -86,7 +113,13 @@ export async function answeredLivePayment(
 }
 
 /** A verified live payment: paid at the live bank, then verified by the merchant. */
-export async function verifiedLivePayment(baseUrl: string, liveKey: string, amount = 2_000_000, payBase?: string, fields: Record<string, unknown> = {}): Promise<Payment> {
+export async function verifiedLivePayment(
+  baseUrl: string,
+  liveKey: string,
+  amount = 2_000_000,
+  payBase?: string,
+  fields: Record<string, unknown> = {},
+): Promise<Payment> {
   const paid = await answeredLivePayment(baseUrl, liveKey, amount, 'success', payBase, fields);
   const verified = await client(baseUrl, liveKey).post<{ payment: Payment }>(`/payments/${paid.id}/verify`, { amount });
   if (verified.status !== 200) throw new Error(`live verify failed: ${verified.status} ${verified.text}`);

@@ -25,9 +25,13 @@ export interface Mailbox {
 
 function decodeWords(header: string): string {
   // Adjacent encoded words are one text: the white space between them is not part of it (RFC 2047).
-  return header.replace(/(\?=)\s+(=\?)/g, '$1$2').replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_m, enc: string, data: string) =>
-    enc.toLowerCase() === 'b' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
-  );
+  return header
+    .replace(/(\?=)\s+(=\?)/g, '$1$2')
+    .replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_m, enc: string, data: string) =>
+      enc.toLowerCase() === 'b'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+    );
 }
 
 function decodeQuotedPrintable(text: string): string {
@@ -50,7 +54,12 @@ export function parseMessage(raw: string, to: string[]): ReceivedMail {
   const body = raw.slice(split + 4);
   const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1] ?? '';
   const encoding = header('Content-Transfer-Encoding').toLowerCase();
-  const text = encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : body;
+  const text =
+    encoding === 'base64'
+      ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+      : encoding === 'quoted-printable'
+        ? decodeQuotedPrintable(body)
+        : body;
   return { to, subject: decodeWords(header('Subject')), text };
 }
 
@@ -66,7 +75,12 @@ export async function startMailbox(): Promise<Mailbox> {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         void held.then(() => {
-          received.push(parseMessage(Buffer.concat(chunks).toString('utf8'), session.envelope.rcptTo.map((r) => r.address.toLowerCase())));
+          received.push(
+            parseMessage(
+              Buffer.concat(chunks).toString('utf8'),
+              session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+            ),
+          );
           callback();
         });
       });
@@ -82,7 +96,12 @@ export async function startMailbox(): Promise<Mailbox> {
       held = new Promise<void>((resolve) => (release = resolve));
       return release;
     },
-    next: (to, timeoutMs = 10_000) => waitFor(`an email to ${to}`, () => Promise.resolve(received.find((m) => m.to.includes(to.toLowerCase()))), timeoutMs),
+    next: (to, timeoutMs = 10_000) =>
+      waitFor(
+        `an email to ${to}`,
+        () => Promise.resolve(received.find((m) => m.to.includes(to.toLowerCase()))),
+        timeoutMs,
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

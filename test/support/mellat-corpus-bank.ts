@@ -34,7 +34,8 @@ export class CorpusBank {
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://bank');
-      const send = (status: number, xml: string) => res.writeHead(status, { 'content-type': 'text/xml; charset=utf-8' }).end(xml);
+      const send = (status: number, xml: string) =>
+        res.writeHead(status, { 'content-type': 'text/xml; charset=utf-8' }).end(xml);
       if (url.pathname !== SERVICE_PATH) return send(404, '');
       if (req.method === 'GET') {
         if (url.search === `?${MELLAT_INTERFACE_QUERY}`) return send(200, mellatInterfaceWsdl());

@@ -72,7 +72,11 @@ export function paymentRow(merchantId: string, seed: Seed): NewPaymentRow {
 /** Seeds payments straight into the table (no workflow, no movements): their merchants are left out of the ledger check. */
 export async function insertPayments(db: Db, rows: NewPaymentRow[], batch = 2_000): Promise<void> {
   for (const row of rows) markSeeded(row.merchant_id);
-  for (let i = 0; i < rows.length; i += batch) await db.insertInto('payments').values(rows.slice(i, i + batch)).execute();
+  for (let i = 0; i < rows.length; i += batch)
+    await db
+      .insertInto('payments')
+      .values(rows.slice(i, i + batch))
+      .execute();
 }
 
 export interface RefundSeed {
@@ -106,7 +110,11 @@ export async function insertRefunds(db: Db, seeds: RefundSeed[]): Promise<string
 export async function writtenBy(db: Db, merchantId: string): Promise<string> {
   const counts = await Promise.all(
     (['payments', 'refunds', 'idempotency_keys', 'events', 'webhook_endpoints'] as const).map(async (table) => {
-      const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('merchant_id', '=', merchantId)
+        .executeTakeFirstOrThrow();
       return `${table}=${Number(row.n)}`;
     }),
   );
@@ -117,7 +125,8 @@ export async function writtenBy(db: Db, merchantId: string): Promise<string> {
 export const newestFirst = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
   a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1;
 
-export const reportPath = (from: string, to: string) => `/reports/payments.csv?created_gte=${encodeURIComponent(from)}&created_lt=${encodeURIComponent(to)}`;
+export const reportPath = (from: string, to: string) =>
+  `/reports/payments.csv?created_gte=${encodeURIComponent(from)}&created_lt=${encodeURIComponent(to)}`;
 
 /** A Kysely over the same database whose selects from `payments` fail, after the first `okSelects`, as if MySQL had gone away. */
 export function failingPaymentsDb(db: Db, okSelects: number): Db {
@@ -126,7 +135,8 @@ export function failingPaymentsDb(db: Db, okSelects: number): Db {
     transformQuery({ node }) {
       const froms = node.kind === 'SelectQueryNode' ? (node.from?.froms ?? []) : [];
       const onPayments = froms.some((f) => TableNode.is(f) && f.table.identifier.name === 'payments');
-      if (onPayments && ++selects > okSelects) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
+      if (onPayments && ++selects > okSelects)
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
       return node;
     },
     transformResult: async ({ result }) => result,

@@ -33,10 +33,17 @@ export async function startMerchantShop(apiBaseUrl: string, key: string): Promis
       void (async () => {
         const query = Object.fromEntries(url.searchParams);
         const amount = orders.get(query.merchant_reference ?? '') ?? 0;
-        const verify = await request(apiBaseUrl, 'POST', `/api/v1/payments/${encodeURIComponent(query.payment_id ?? '')}/verify`, { key, body: { amount } });
+        const verify = await request(
+          apiBaseUrl,
+          'POST',
+          `/api/v1/payments/${encodeURIComponent(query.payment_id ?? '')}/verify`,
+          { key, body: { amount } },
+        );
         returns.set(query.payment_id ?? '', { query, verify: { status: verify.status, body: verify.body } });
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(`<!doctype html><link rel="icon" href="data:,"><title>Shop</title><h1>Order ${verify.status === 200 ? 'confirmed' : 'not confirmed'}</h1>`);
+        res.end(
+          `<!doctype html><link rel="icon" href="data:,"><title>Shop</title><h1>Order ${verify.status === 200 ? 'confirmed' : 'not confirmed'}</h1>`,
+        );
       })();
       return;
     }

@@ -30,7 +30,25 @@ function certificate(): { certFile: string; keyFile: string } {
     mkdirSync(dir, { recursive: true });
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=Dargah test receiver', '-addext', `subjectAltName=IP:${OPERATOR_NETWORK_ADDRESS}`, '-keyout', keyFile, '-out', certFile],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=Dargah test receiver',
+        '-addext',
+        `subjectAltName=IP:${OPERATOR_NETWORK_ADDRESS}`,
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+      ],
       { stdio: 'ignore' },
     );
   }

@@ -33,7 +33,8 @@ export class ParsianCorpusBank {
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://bank');
-      const send = (status: number, xml: string) => res.writeHead(status, { 'content-type': 'text/xml; charset=utf-8' }).end(xml);
+      const send = (status: number, xml: string) =>
+        res.writeHead(status, { 'content-type': 'text/xml; charset=utf-8' }).end(xml);
       const service = PARSIAN_SERVICES.find((s) => s.path === url.pathname);
       if (service === undefined) return send(404, '');
       if (req.method === 'GET') return send(200, parsianWsdl(service, `${this.url}${service.path}`));
@@ -42,7 +43,12 @@ export class ParsianCorpusBank {
       req.on('end', () => {
         const call = readSoapCall(body);
         if (call === undefined) return send(500, '');
-        this.calls.push({ ...call, path: url.pathname, operationKey: String(req.headers['x-operation-key'] ?? ''), body });
+        this.calls.push({
+          ...call,
+          path: url.pathname,
+          operationKey: String(req.headers['x-operation-key'] ?? ''),
+          body,
+        });
         const file = this.answers.get(call.operation);
         if (file === undefined) return send(500, '');
         const message = parsianCorpusMessage(file).message as SoapAnswerMessage | SoapFaultMessage;

@@ -23,7 +23,12 @@ export function paymentRequest(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export async function createPayment(baseUrl: string, key: string, overrides: Record<string, unknown> = {}, idempotencyKey?: string): Promise<TestResponse<CreateResponse>> {
+export async function createPayment(
+  baseUrl: string,
+  key: string,
+  overrides: Record<string, unknown> = {},
+  idempotencyKey?: string,
+): Promise<TestResponse<CreateResponse>> {
   return request<CreateResponse>(baseUrl, 'POST', '/api/v1/payments', {
     key,
     body: paymentRequest(overrides),
@@ -31,7 +36,11 @@ export async function createPayment(baseUrl: string, key: string, overrides: Rec
   });
 }
 
-export async function createdPayment(baseUrl: string, key: string, overrides: Record<string, unknown> = {}): Promise<Payment> {
+export async function createdPayment(
+  baseUrl: string,
+  key: string,
+  overrides: Record<string, unknown> = {},
+): Promise<Payment> {
   const res = await createPayment(baseUrl, key, overrides);
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.body.payment;
@@ -43,8 +52,18 @@ export async function createdPayment(baseUrl: string, key: string, overrides: Re
  * return route. Answers our answer to the step that ended the path: the return route's 303 to
  * the result page, or the Pay button's refusal.
  */
-export async function chooseOutcome(baseUrl: string, paymentId: string, outcome: BankOutcome, card?: string): Promise<TestResponse<unknown>> {
-  const answer = async (res: Response) => ({ status: res.status, headers: res.headers, body: undefined, text: await res.text() });
+export async function chooseOutcome(
+  baseUrl: string,
+  paymentId: string,
+  outcome: BankOutcome,
+  card?: string,
+): Promise<TestResponse<unknown>> {
+  const answer = async (res: Response) => ({
+    status: res.status,
+    headers: res.headers,
+    body: undefined,
+    text: await res.text(),
+  });
   const pay = await pressPay(baseUrl, paymentId);
   const location = pay.headers.get('location') ?? '';
   if (pay.status === 200) {
@@ -59,21 +78,42 @@ export async function chooseOutcome(baseUrl: string, paymentId: string, outcome:
 }
 
 /** Our page's form to a PSP's page that takes a POST (bank-redirect.eta): its address and fields. */
-export function bankRedirectForm(html: string): { url: string; method: 'POST'; fields: Record<string, string> } | undefined {
+export function bankRedirectForm(
+  html: string,
+): { url: string; method: 'POST'; fields: Record<string, string> } | undefined {
   const url = /<form method="post" action="([^"]+)" id="bank-redirect">/.exec(html)?.[1]?.replace(/&#38;/g, '&');
   if (url === undefined) return undefined;
-  return { url, method: 'POST', fields: Object.fromEntries([...html.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!])) };
+  return {
+    url,
+    method: 'POST',
+    fields: Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]),
+    ),
+  };
 }
 
 /** The customer at a POST-taking PSP's page (the Mellat simulator): chooses `outcome`; the bank's form comes back to our return route. */
-export async function walkPostedBankPage(baseUrl: string, paymentId: string, form: { url: string; method: 'POST'; fields: Record<string, string> }, outcome: BankOutcome): Promise<Response> {
+export async function walkPostedBankPage(
+  baseUrl: string,
+  paymentId: string,
+  form: { url: string; method: 'POST'; fields: Record<string, string> },
+  outcome: BankOutcome,
+): Promise<Response> {
   const bankOrigin = new URL(form.url).origin;
   const back = await chooseOnSimulator(bankOrigin, form, outcome, 5_000);
-  return postBankReturn({ action: `${baseUrl}/pay/${paymentId}/return`, fields: new URLSearchParams(back), bankOrigin });
+  return postBankReturn({
+    action: `${baseUrl}/pay/${paymentId}/return`,
+    fields: new URLSearchParams(back),
+    bankOrigin,
+  });
 }
 
 /** Our payment page's Pay button, pressed as a browser does (the page's CSRF token and cookie, and `headers`): answers the response (not followed). */
-export async function pressPay(baseUrl: string, paymentId: string, headers: Record<string, string> = {}): Promise<Response> {
+export async function pressPay(
+  baseUrl: string,
+  paymentId: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const page = await fetch(`${baseUrl}/pay/${paymentId}`);
   const html = await page.text();
   const cookie = page.headers.get('set-cookie')?.split(';')[0];
@@ -82,14 +122,24 @@ export async function pressPay(baseUrl: string, paymentId: string, headers: Reco
   return fetch(`${baseUrl}/pay/${paymentId}`, {
     method: 'POST',
     body: form.toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl, ...(cookie === undefined ? {} : { cookie }), ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: baseUrl,
+      ...(cookie === undefined ? {} : { cookie }),
+      ...headers,
+    },
     redirect: 'manual',
   });
 }
 
 /** Where a customer's Pay ended: a bank page that works (the PSP's, with the payment's amount and the choices), or what they saw instead. */
 export type PayLanding =
-  | { reached: 'bank_page'; psp: 'sep' | 'mellat'; sep?: string; mellat?: { url: string; method: 'POST'; fields: Record<string, string> } }
+  | {
+      reached: 'bank_page';
+      psp: 'sep' | 'mellat';
+      sep?: string;
+      mellat?: { url: string; method: 'POST'; fields: Record<string, string> };
+    }
   | { reached: 'error'; status: number; text: string };
 
 /**
@@ -110,16 +160,26 @@ export async function payToBankPage(baseUrl: string, paymentId: string): Promise
     const html = await pay.text();
     const form = pay.status === 200 ? bankRedirectForm(html) : undefined;
     if (form === undefined) return { reached: 'error', status: pay.status, text: html.slice(0, 300) };
-    page = await fetch(form.url, { method: 'POST', body: new URLSearchParams(form.fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    page = await fetch(form.url, {
+      method: 'POST',
+      body: new URLSearchParams(form.fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     landing = { reached: 'bank_page', psp: 'mellat', mellat: form };
   }
   const text = await page.text();
-  if (page.status !== 200 || !text.includes('id="amount"') || !text.includes('value="success"')) return { reached: 'error', status: page.status, text: text.slice(0, 300) };
+  if (page.status !== 200 || !text.includes('id="amount"') || !text.includes('value="success"'))
+    return { reached: 'error', status: page.status, text: text.slice(0, 300) };
   return landing;
 }
 
 /** The customer, on the bank page `landing` reached, chooses `outcome`; answers our return route's response. */
-export async function chooseOnLanding(baseUrl: string, paymentId: string, landing: PayLanding & { reached: 'bank_page' }, outcome: BankOutcome): Promise<Response> {
+export async function chooseOnLanding(
+  baseUrl: string,
+  paymentId: string,
+  landing: PayLanding & { reached: 'bank_page' },
+  outcome: BankOutcome,
+): Promise<Response> {
   if (landing.mellat !== undefined) return walkPostedBankPage(baseUrl, paymentId, landing.mellat, outcome);
   return walkBankPage(landing.sep ?? '', outcome);
 }
@@ -131,16 +191,28 @@ export async function chooseOnLanding(baseUrl: string, paymentId: string, landin
 export async function bankPageOf(baseUrl: string, paymentId: string): Promise<string> {
   const pay = await pressPay(baseUrl, paymentId);
   const location = pay.headers.get('location') ?? '';
-  if (pay.status !== 303 || !location.includes('/OnlinePG/SendToken?token=')) throw new Error(`the Pay button did not send the customer to the bank: ${pay.status}`);
+  if (pay.status !== 303 || !location.includes('/OnlinePG/SendToken?token='))
+    throw new Error(`the Pay button did not send the customer to the bank: ${pay.status}`);
   return location;
 }
 
 /** A return forged from another site: the state of the forger's choice, the payment's id and the bank token of `bankPage`, no RefNum. */
-export function forgeBankReturn(baseUrl: string, paymentId: string, bankPage: string, state: 'Failed' | 'CanceledByUser'): Promise<Response> {
+export function forgeBankReturn(
+  baseUrl: string,
+  paymentId: string,
+  bankPage: string,
+  state: 'Failed' | 'CanceledByUser',
+): Promise<Response> {
   const token = new URL(bankPage).searchParams.get('token') ?? '';
   return fetch(`${baseUrl}/pay/${paymentId}/return`, {
     method: 'POST',
-    body: new URLSearchParams({ State: state, Status: state === 'Failed' ? '3' : '1', RefNum: '', ResNum: paymentId, Token: token }).toString(),
+    body: new URLSearchParams({
+      State: state,
+      Status: state === 'Failed' ? '3' : '1',
+      RefNum: '',
+      ResNum: paymentId,
+      Token: token,
+    }).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://attacker.example' },
     redirect: 'manual',
   });
@@ -181,13 +253,22 @@ export async function chooseOnBankPage(location: string, outcome: BankOutcome, c
   const bankPage = new URL(location);
   const chosen = await fetch(new URL('/OnlinePG/pay', bankPage.origin), {
     method: 'POST',
-    body: new URLSearchParams({ token: bankPage.searchParams.get('token') ?? '', outcome, ...(card === undefined ? {} : { card }) }).toString(),
+    body: new URLSearchParams({
+      token: bankPage.searchParams.get('token') ?? '',
+      outcome,
+      ...(card === undefined ? {} : { card }),
+    }).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   const back = await chosen.text();
   const action = /<form method="post" action="([^"]+)"/.exec(back)?.[1]?.replace(/&#38;/g, '&');
   if (action === undefined) throw new Error(`the bank's page has no return form: ${back}`);
-  const fields = new URLSearchParams([...back.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m): [string, string] => [m[1]!, m[2]!]));
+  const fields = new URLSearchParams(
+    [...back.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m): [string, string] => [
+      m[1]!,
+      m[2]!,
+    ]),
+  );
   return { action, fields, bankOrigin: bankPage.origin };
 }
 
@@ -201,14 +282,28 @@ export function postBankReturn(form: BankReturnForm): Promise<Response> {
   });
 }
 
-export async function waitForStatus(baseUrl: string, key: string, paymentId: string, status: Payment['status'], timeoutMs = 20_000): Promise<Payment> {
-  return waitFor(`payment ${paymentId} to be ${status}`, async () => {
-    const res = await request<{ payment: Payment }>(baseUrl, 'GET', `/api/v1/payments/${paymentId}`, { key });
-    return res.body.payment.status === status ? res.body.payment : undefined;
-  }, timeoutMs);
+export async function waitForStatus(
+  baseUrl: string,
+  key: string,
+  paymentId: string,
+  status: Payment['status'],
+  timeoutMs = 20_000,
+): Promise<Payment> {
+  return waitFor(
+    `payment ${paymentId} to be ${status}`,
+    async () => {
+      const res = await request<{ payment: Payment }>(baseUrl, 'GET', `/api/v1/payments/${paymentId}`, { key });
+      return res.body.payment.status === status ? res.body.payment : undefined;
+    },
+    timeoutMs,
+  );
 }
 
-export async function paidPayment(baseUrl: string, key: string, overrides: Record<string, unknown> = {}): Promise<Payment> {
+export async function paidPayment(
+  baseUrl: string,
+  key: string,
+  overrides: Record<string, unknown> = {},
+): Promise<Payment> {
   return payAtBank(baseUrl, key, await createdPayment(baseUrl, key, overrides));
 }
 

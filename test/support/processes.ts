@@ -18,9 +18,17 @@ export interface GatewayProcess {
 }
 
 /** Runs an entry point (`script`, from the checkout's root) as `npm start` does, its output appended to `logFile`. */
-export function spawnEntryPoint(script: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcessByStdio<null, Readable, Readable> {
+export function spawnEntryPoint(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+): ChildProcessByStdio<null, Readable, Readable> {
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: process.cwd(),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
   return child;
@@ -44,7 +52,8 @@ export function startEntryPoint(name: string, script: string, env: NodeJS.Proces
 export async function waitUntilOk(url: string, process: GatewayProcess, seconds = 90): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
-    if (process.child.exitCode !== null) throw new Error(`${url}: the process exited (${process.child.exitCode}); see test-artifacts`);
+    if (process.child.exitCode !== null)
+      throw new Error(`${url}: the process exited (${process.child.exitCode}); see test-artifacts`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(3_000) });
       if (res.ok) return;
@@ -71,7 +80,8 @@ export function parseMetrics(text: string): Sample[] {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})?\s+(\S+)/.exec(line);
     if (match === null) continue;
     const labels: Record<string, string> = {};
-    for (const l of (match[3] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]!] = l[2]!.replace(/\\(.)/g, '$1');
+    for (const l of (match[3] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[l[1]!] = l[2]!.replace(/\\(.)/g, '$1');
     samples.push({ name: match[1]!, labels, value: Number(match[4]) });
   }
   return samples;
@@ -79,7 +89,9 @@ export function parseMetrics(text: string): Sample[] {
 
 /** The sum of the samples of `name` whose labels include `labels`. */
 export function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+  return samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
 }
 
 export async function scrape(url: string): Promise<Sample[]> {

@@ -58,17 +58,38 @@ export const CORPUS_DIR = join(import.meta.dirname, '..', 'fixtures', 'psps', 'a
 function checked(name: string, raw: unknown): AsanpardakhtCorpusMessage {
   const doc = raw as Partial<AsanpardakhtCorpusMessage>;
   const where = `corpus file asanpardakht/${name}.json`;
-  if (doc.psp !== 'asanpardakht' || typeof doc.operation !== 'string' || typeof doc.outcome !== 'string') throw new Error(`${where}: psp asanpardakht, operation and outcome are strings`);
-  if (!DIRECTIONS.has(String(doc.direction))) throw new Error(`${where}: direction is one of ${[...DIRECTIONS].join(', ')}`);
-  if (doc.http === undefined || !['json', 'form', 'query'].includes(doc.http.encoding) || (doc.http.method !== 'GET' && doc.http.method !== 'POST')) throw new Error(`${where}: http {method, path, encoding json|form|query}`);
-  if (doc.message === undefined || typeof doc.message !== 'object' || doc.message === null) throw new Error(`${where}: no message`);
-  if (doc.direction === 'answer' && (typeof doc.status !== 'number' || (doc.message as JsonAnswerMessage).status !== doc.status)) throw new Error(`${where}: an answer has its status, the message's`);
-  if (!Array.isArray(doc.sources) || doc.sources.length < 2) throw new Error(`${where}: a corpus message cites at least two sources`);
+  if (doc.psp !== 'asanpardakht' || typeof doc.operation !== 'string' || typeof doc.outcome !== 'string')
+    throw new Error(`${where}: psp asanpardakht, operation and outcome are strings`);
+  if (!DIRECTIONS.has(String(doc.direction)))
+    throw new Error(`${where}: direction is one of ${[...DIRECTIONS].join(', ')}`);
+  if (
+    doc.http === undefined ||
+    !['json', 'form', 'query'].includes(doc.http.encoding) ||
+    (doc.http.method !== 'GET' && doc.http.method !== 'POST')
+  )
+    throw new Error(`${where}: http {method, path, encoding json|form|query}`);
+  if (doc.message === undefined || typeof doc.message !== 'object' || doc.message === null)
+    throw new Error(`${where}: no message`);
+  if (
+    doc.direction === 'answer' &&
+    (typeof doc.status !== 'number' || (doc.message as JsonAnswerMessage).status !== doc.status)
+  )
+    throw new Error(`${where}: an answer has its status, the message's`);
+  if (!Array.isArray(doc.sources) || doc.sources.length < 2)
+    throw new Error(`${where}: a corpus message cites at least two sources`);
   for (const source of doc.sources) {
-    if (!/^[^/\s]+\/[^/\s]+$/.test(source.repo) || typeof source.path !== 'string' || typeof source.note !== 'string' || source.note === '') throw new Error(`${where}: a source is {repo: owner/name, path, note}`);
+    if (
+      !/^[^/\s]+\/[^/\s]+$/.test(source.repo) ||
+      typeof source.path !== 'string' ||
+      typeof source.note !== 'string' ||
+      source.note === ''
+    )
+      throw new Error(`${where}: a source is {repo: owner/name, path, note}`);
   }
-  if (new Set(doc.sources.map((s) => s.repo)).size < 2) throw new Error(`${where}: its sources are of at least two repositories`);
-  if (typeof doc.disagreements !== 'string' || doc.disagreements === '') throw new Error(`${where}: disagreements is a sentence ('None.' when there are none)`);
+  if (new Set(doc.sources.map((s) => s.repo)).size < 2)
+    throw new Error(`${where}: its sources are of at least two repositories`);
+  if (typeof doc.disagreements !== 'string' || doc.disagreements === '')
+    throw new Error(`${where}: disagreements is a sentence ('None.' when there are none)`);
   return { ...(doc as Omit<AsanpardakhtCorpusMessage, 'name'>), name };
 }
 
@@ -87,5 +108,9 @@ export function asanpardakhtCorpusMessage(name: string): AsanpardakhtCorpusMessa
   return found;
 }
 
-export const isJsonRequest = (m: AsanpardakhtCorpusMessage): m is AsanpardakhtCorpusMessage & { message: JsonRequestMessage } => m.direction === 'request';
-export const isJsonAnswer = (m: AsanpardakhtCorpusMessage): m is AsanpardakhtCorpusMessage & { message: JsonAnswerMessage; status: number } => m.direction === 'answer';
+export const isJsonRequest = (
+  m: AsanpardakhtCorpusMessage,
+): m is AsanpardakhtCorpusMessage & { message: JsonRequestMessage } => m.direction === 'request';
+export const isJsonAnswer = (
+  m: AsanpardakhtCorpusMessage,
+): m is AsanpardakhtCorpusMessage & { message: JsonAnswerMessage; status: number } => m.direction === 'answer';

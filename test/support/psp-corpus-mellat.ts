@@ -69,7 +69,11 @@ export function mellatCorpusMessage(name: string): MellatCorpusMessage {
   return corpusMessage('mellat', name, MELLAT_SHAPE) as MellatCorpusMessage;
 }
 
-export const isSoapRequest = (m: MellatCorpusMessage): m is MellatCorpusMessage & { message: SoapRequestMessage } => m.http.encoding === 'soap' && m.direction === 'request';
-export const isSoapAnswer = (m: MellatCorpusMessage): m is MellatCorpusMessage & { message: SoapAnswerMessage } => m.http.encoding === 'soap' && m.direction === 'answer' && 'return' in m.message;
-export const isSoapFault = (m: MellatCorpusMessage): m is MellatCorpusMessage & { message: SoapFaultMessage } => m.http.encoding === 'soap' && 'faultcode' in m.message;
-export const isFormMessage = (m: MellatCorpusMessage): m is MellatCorpusMessage & { message: Record<string, string> } => m.http.encoding === 'form';
+export const isSoapRequest = (m: MellatCorpusMessage): m is MellatCorpusMessage & { message: SoapRequestMessage } =>
+  m.http.encoding === 'soap' && m.direction === 'request';
+export const isSoapAnswer = (m: MellatCorpusMessage): m is MellatCorpusMessage & { message: SoapAnswerMessage } =>
+  m.http.encoding === 'soap' && m.direction === 'answer' && 'return' in m.message;
+export const isSoapFault = (m: MellatCorpusMessage): m is MellatCorpusMessage & { message: SoapFaultMessage } =>
+  m.http.encoding === 'soap' && 'faultcode' in m.message;
+export const isFormMessage = (m: MellatCorpusMessage): m is MellatCorpusMessage & { message: Record<string, string> } =>
+  m.http.encoding === 'form';

@@ -70,7 +70,11 @@ export function parsianCorpusMessage(name: string): ParsianCorpusMessage {
   return corpusMessage('parsian', name, PARSIAN_SHAPE) as ParsianCorpusMessage;
 }
 
-export const isSoapRequest = (m: ParsianCorpusMessage): m is ParsianCorpusMessage & { message: SoapRequestMessage } => m.http.encoding === 'soap' && m.direction === 'request';
-export const isSoapAnswer = (m: ParsianCorpusMessage): m is ParsianCorpusMessage & { message: SoapAnswerMessage } => m.http.encoding === 'soap' && m.direction === 'answer' && 'result' in m.message;
-export const isSoapFault = (m: ParsianCorpusMessage): m is ParsianCorpusMessage & { message: SoapFaultMessage } => m.http.encoding === 'soap' && 'faultcode' in m.message;
-export const isReturn = (m: ParsianCorpusMessage): m is ParsianCorpusMessage & { message: Record<string, string> } => m.direction === 'return' && m.http.encoding === 'form';
+export const isSoapRequest = (m: ParsianCorpusMessage): m is ParsianCorpusMessage & { message: SoapRequestMessage } =>
+  m.http.encoding === 'soap' && m.direction === 'request';
+export const isSoapAnswer = (m: ParsianCorpusMessage): m is ParsianCorpusMessage & { message: SoapAnswerMessage } =>
+  m.http.encoding === 'soap' && m.direction === 'answer' && 'result' in m.message;
+export const isSoapFault = (m: ParsianCorpusMessage): m is ParsianCorpusMessage & { message: SoapFaultMessage } =>
+  m.http.encoding === 'soap' && 'faultcode' in m.message;
+export const isReturn = (m: ParsianCorpusMessage): m is ParsianCorpusMessage & { message: Record<string, string> } =>
+  m.direction === 'return' && m.http.encoding === 'form';

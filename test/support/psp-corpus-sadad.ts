@@ -61,13 +61,16 @@ export function sadadCorpusMessage(name: string): SadadCorpusMessage {
   return corpusMessage('sadad', name, SADAD_SHAPE) as SadadCorpusMessage;
 }
 
-export const isJsonRequest = (m: SadadCorpusMessage): m is SadadCorpusMessage & { message: JsonRequestMessage } => m.http.encoding === 'json' && m.direction === 'request';
-export const isJsonAnswer = (m: SadadCorpusMessage): m is SadadCorpusMessage & { message: JsonAnswerMessage } => m.http.encoding === 'json' && m.direction === 'answer';
-export const isFieldsMessage = (m: SadadCorpusMessage): m is SadadCorpusMessage & { message: Record<string, string> } => m.http.encoding === 'form' || m.http.encoding === 'query';
+export const isJsonRequest = (m: SadadCorpusMessage): m is SadadCorpusMessage & { message: JsonRequestMessage } =>
+  m.http.encoding === 'json' && m.direction === 'request';
+export const isJsonAnswer = (m: SadadCorpusMessage): m is SadadCorpusMessage & { message: JsonAnswerMessage } =>
+  m.http.encoding === 'json' && m.direction === 'answer';
+export const isFieldsMessage = (m: SadadCorpusMessage): m is SadadCorpusMessage & { message: Record<string, string> } =>
+  m.http.encoding === 'form' || m.http.encoding === 'query';
 
 /** The corpus request `name`'s body. */
-export const corpusRequest = (name: string) => (sadadCorpusMessage(name).message as JsonRequestMessage);
+export const corpusRequest = (name: string) => sadadCorpusMessage(name).message as JsonRequestMessage;
 /** The corpus answer `name`'s body and status. */
-export const corpusAnswer = (name: string) => (sadadCorpusMessage(name).message as JsonAnswerMessage);
+export const corpusAnswer = (name: string) => sadadCorpusMessage(name).message as JsonAnswerMessage;
 /** The corpus return or redirect `name`'s fields. */
-export const corpusFields = (name: string) => (sadadCorpusMessage(name).message as Record<string, string>);
+export const corpusFields = (name: string) => sadadCorpusMessage(name).message as Record<string, string>;

@@ -51,19 +51,31 @@ const SEP_SHAPE: CorpusShape = { encodings: ['json', 'form', 'query'], objectMes
 function checked(psp: string, shape: CorpusShape, name: string, raw: unknown): CorpusMessage {
   const doc = raw as Partial<CorpusMessage>;
   const where = `corpus file ${psp}/${name}.json`;
-  if (doc.psp !== psp || typeof doc.operation !== 'string' || typeof doc.outcome !== 'string') throw new Error(`${where}: psp ${psp}, operation and outcome are strings`);
-  if (!DIRECTIONS.has(String(doc.direction))) throw new Error(`${where}: direction is one of ${[...DIRECTIONS].join(', ')}`);
-  if (doc.http === undefined || !shape.encodings.includes(doc.http.encoding) || (doc.http.method !== 'GET' && doc.http.method !== 'POST')) {
+  if (doc.psp !== psp || typeof doc.operation !== 'string' || typeof doc.outcome !== 'string')
+    throw new Error(`${where}: psp ${psp}, operation and outcome are strings`);
+  if (!DIRECTIONS.has(String(doc.direction)))
+    throw new Error(`${where}: direction is one of ${[...DIRECTIONS].join(', ')}`);
+  if (
+    doc.http === undefined ||
+    !shape.encodings.includes(doc.http.encoding) ||
+    (doc.http.method !== 'GET' && doc.http.method !== 'POST')
+  ) {
     throw new Error(`${where}: http {method, path, encoding ${shape.encodings.join('|')}}`);
   }
-  if (!('message' in doc) || (shape.objectMessages && (typeof doc.message !== 'object' || doc.message === null))) throw new Error(`${where}: no message`);
-  if (!Array.isArray(doc.sources) || doc.sources.length === 0) throw new Error(`${where}: a message without a source is no corpus message`);
+  if (!('message' in doc) || (shape.objectMessages && (typeof doc.message !== 'object' || doc.message === null)))
+    throw new Error(`${where}: no message`);
+  if (!Array.isArray(doc.sources) || doc.sources.length === 0)
+    throw new Error(`${where}: a message without a source is no corpus message`);
   const sentence = (text: unknown) => typeof text === 'string' && (!shape.sentences || text !== '');
   for (const source of doc.sources) {
-    const ok = ('repo' in source && /^[^/\s]+\/[^/\s]+$/.test(source.repo) && typeof source.path === 'string') || ('document' in source && typeof source.document === 'string');
-    if (!ok || !sentence(source.note)) throw new Error(`${where}: a source is {repo: owner/name, path, note} or {document, note}`);
+    const ok =
+      ('repo' in source && /^[^/\s]+\/[^/\s]+$/.test(source.repo) && typeof source.path === 'string') ||
+      ('document' in source && typeof source.document === 'string');
+    if (!ok || !sentence(source.note))
+      throw new Error(`${where}: a source is {repo: owner/name, path, note} or {document, note}`);
   }
-  if (!sentence(doc.disagreements)) throw new Error(`${where}: disagreements is a sentence ('None.' when there are none)`);
+  if (!sentence(doc.disagreements))
+    throw new Error(`${where}: disagreements is a sentence ('None.' when there are none)`);
   return { ...(doc as Omit<CorpusMessage, 'name'>), name };
 }
 
@@ -73,7 +85,9 @@ export function loadCorpus(psp: string, shape: CorpusShape = SEP_SHAPE): CorpusM
   return readdirSync(dir)
     .filter((file) => file.endsWith('.json'))
     .sort()
-    .map((file) => checked(psp, shape, file.slice(0, -'.json'.length), JSON.parse(readFileSync(join(dir, file), 'utf8'))));
+    .map((file) =>
+      checked(psp, shape, file.slice(0, -'.json'.length), JSON.parse(readFileSync(join(dir, file), 'utf8'))),
+    );
 }
 
 /** One message of `psp`'s corpus by its file name; a name the corpus lacks throws. */

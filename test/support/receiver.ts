@@ -4,7 +4,13 @@
  * README tells merchants to, and answers what the test tells it to.
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -37,12 +43,19 @@ export interface Receiver {
   up(): Promise<void>;
   close(): Promise<void>;
   /** Deliveries whose event matches, once `count` of them have arrived. */
-  waitForDeliveries(match: (d: ReceivedDelivery) => boolean, count?: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
+  waitForDeliveries(
+    match: (d: ReceivedDelivery) => boolean,
+    count?: number,
+    timeoutMs?: number,
+  ): Promise<ReceivedDelivery[]>;
 }
 
 const header = (headers: IncomingHttpHeaders, name: string) => String(headers[name] ?? '');
 
-export async function startReceiver(path = '/webhooks', place: ReceiverPlace = { host: '127.0.0.1', port: 0 }): Promise<Receiver> {
+export async function startReceiver(
+  path = '/webhooks',
+  place: ReceiverPlace = { host: '127.0.0.1', port: 0 },
+): Promise<Receiver> {
   const seen = new Map<string, number>();
   let server: Server;
   let port = place.port;
@@ -77,7 +90,9 @@ export async function startReceiver(path = '/webhooks', place: ReceiverPlace = {
 
   function makeServer(): Server {
     const tls = place.tls;
-    return tls === undefined ? createServer(answer) : createTlsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, answer);
+    return tls === undefined
+      ? createServer(answer)
+      : createTlsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, answer);
   }
 
   function answer(req: IncomingMessage, res: ServerResponse): void {
@@ -102,7 +117,10 @@ export async function startReceiver(path = '/webhooks', place: ReceiverPlace = {
         const count = (seen.get(headers['webhook-id']) ?? 0) + 1;
         seen.set(headers['webhook-id'], count);
         // An unverifiable delivery is refused, as a real receiver must.
-        const answered = req.method !== 'POST' || req.url !== path || verifiedWith.length === 0 ? 400 : receiver.respond({ id: headers['webhook-id'], count });
+        const answered =
+          req.method !== 'POST' || req.url !== path || verifiedWith.length === 0
+            ? 400
+            : receiver.respond({ id: headers['webhook-id'], count });
         receiver.deliveries.push({
           id: headers['webhook-id'],
           timestamp: headers['webhook-timestamp'],

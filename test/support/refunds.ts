@@ -11,14 +11,25 @@ export interface RefundBody {
 }
 
 /** A payment the customer paid and the merchant verified: the one kind that can be refunded. */
-export async function verifiedPayment(baseUrl: string, key: string, overrides: Record<string, unknown> = {}): Promise<Payment> {
+export async function verifiedPayment(
+  baseUrl: string,
+  key: string,
+  overrides: Record<string, unknown> = {},
+): Promise<Payment> {
   const paid = await paidPayment(baseUrl, key, overrides);
-  const res = await client(baseUrl, key).post<{ payment: Payment }>(`/payments/${paid.id}/verify`, { amount: paid.amount });
+  const res = await client(baseUrl, key).post<{ payment: Payment }>(`/payments/${paid.id}/verify`, {
+    amount: paid.amount,
+  });
   if (res.status !== 200) throw new Error(`verify failed: ${res.status} ${res.text}`);
   return res.body.payment;
 }
 
-export async function waitForRefund(baseUrl: string, key: string, refundId: string, status: Refund['status']): Promise<Refund> {
+export async function waitForRefund(
+  baseUrl: string,
+  key: string,
+  refundId: string,
+  status: Refund['status'],
+): Promise<Refund> {
   return waitFor(`refund ${refundId} to be ${status}`, async () => {
     const res = await client(baseUrl, key).get<{ refund: Refund }>(`/refunds/${refundId}`);
     return res.body.refund?.status === status ? res.body.refund : undefined;
@@ -39,7 +50,10 @@ export const REFUND_IBAN = shebaFor('7700000000000000000001');
  */
 export async function refundsAtBank(paymentId: string, base = simulatorUrl()): Promise<BankOperation[]> {
   const atPsp = (await bankOperations(paymentId)).filter((op) => op.kind === 'refund' || op.kind === 'reverse');
-  const { transfers } = await bankAdmin<{ transfers: { transfer_id: string; amount: number; description: string }[] }>('/admin/transfers', base);
+  const { transfers } = await bankAdmin<{ transfers: { transfer_id: string; amount: number; description: string }[] }>(
+    '/admin/transfers',
+    base,
+  );
   const paid = transfers
     .filter((t) => t.transfer_id.startsWith('refund-payout:') && t.description.endsWith(`of payment ${paymentId}`))
     .map((t) => ({ kind: 'refund' as const, amount: Number(t.amount), operation_key: t.transfer_id }));

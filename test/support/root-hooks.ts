@@ -26,13 +26,16 @@ export const mochaHooks = {
     await h.db.deleteFrom('psp_health').where('terminal_id', 'in', suiteTerminals).execute();
     // Nor leave one of them reserved for its own merchants: every other test's payments would skip it.
     await h.db.deleteFrom('psp_terminal_reservations').where('terminal_id', 'in', suiteTerminals).execute();
-    await assertLedgerBalancedSince(h.db, testStarted, `after "${this.currentTest?.fullTitle() ?? 'a test'}"`).catch((error: unknown) => {
-      breaks.push(error instanceof Error ? error.message : String(error));
-    });
+    await assertLedgerBalancedSince(h.db, testStarted, `after "${this.currentTest?.fullTitle() ?? 'a test'}"`).catch(
+      (error: unknown) => {
+        breaks.push(error instanceof Error ? error.message : String(error));
+      },
+    );
   },
   async afterAll(this: unknown) {
     try {
-      if (breaks.length > 0) throw new Error(`the ledger check failed after ${breaks.length} test(s):\n${breaks.join('\n')}`);
+      if (breaks.length > 0)
+        throw new Error(`the ledger check failed after ${breaks.length} test(s):\n${breaks.join('\n')}`);
     } finally {
       await closeHarness();
     }

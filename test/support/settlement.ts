@@ -28,12 +28,20 @@ export const SETTLEMENT_IBAN = 'IR160120000000001234567890';
 export async function settleNow(merchantId: string): Promise<{ id: string; outcome: SettlementOutcome }> {
   const h = await getHarness();
   const id = randomUUID();
-  const input: SettlementWorkflowInput = { settlement_id: id, merchant_id: merchantId, cutoff: new Date().toISOString(), date: tehranDay(new Date()) };
-  const outcome = await h.temporal.client.workflow.execute<(i: SettlementWorkflowInput) => Promise<SettlementOutcome>>(SETTLEMENT_WORKFLOW, {
-    workflowId: settlementWorkflowId(id),
-    taskQueue: h.config.TEMPORAL_TASK_QUEUE,
-    args: [input],
-  });
+  const input: SettlementWorkflowInput = {
+    settlement_id: id,
+    merchant_id: merchantId,
+    cutoff: new Date().toISOString(),
+    date: tehranDay(new Date()),
+  };
+  const outcome = await h.temporal.client.workflow.execute<(i: SettlementWorkflowInput) => Promise<SettlementOutcome>>(
+    SETTLEMENT_WORKFLOW,
+    {
+      workflowId: settlementWorkflowId(id),
+      taskQueue: h.config.TEMPORAL_TASK_QUEUE,
+      args: [input],
+    },
+  );
   return { id, outcome };
 }
 
@@ -41,16 +49,21 @@ export async function settleNow(merchantId: string): Promise<{ id: string; outco
 export async function runSettlement(): Promise<{ workflowId: string; outcomes: SettlementOutcome[] }> {
   const h = await getHarness();
   const workflowId = `settlement-run-test-${randomUUID()}`;
-  const outcomes = await h.temporal.client.workflow.execute<(i: SettlementRunInput) => Promise<SettlementOutcome[]>>(SETTLEMENT_RUN_WORKFLOW, {
-    workflowId,
-    taskQueue: h.config.TEMPORAL_TASK_QUEUE,
-    args: [{ trigger: 'operator' }],
-  });
+  const outcomes = await h.temporal.client.workflow.execute<(i: SettlementRunInput) => Promise<SettlementOutcome[]>>(
+    SETTLEMENT_RUN_WORKFLOW,
+    {
+      workflowId,
+      taskQueue: h.config.TEMPORAL_TASK_QUEUE,
+      args: [{ trigger: 'operator' }],
+    },
+  );
   return { workflowId, outcomes };
 }
 
 /** The merchant's settlements, newest first, with their lines. */
-export async function settlementsOf(api: ReturnType<typeof client>): Promise<{ settlement: Settlement; lines: SettlementLine[] }[]> {
+export async function settlementsOf(
+  api: ReturnType<typeof client>,
+): Promise<{ settlement: Settlement; lines: SettlementLine[] }[]> {
   const list = await api.get<{ data: Settlement[] }>('/settlements');
   assert.equal(list.status, 200, list.text);
   return Promise.all(
@@ -70,7 +83,11 @@ let beneficiaries = 0;
  */
 export async function approvedBeneficiary(db: Db, merchantId: string, name: string): Promise<Beneficiary> {
   beneficiaries += 1;
-  const { beneficiary, created } = await registerBeneficiary(db, { merchant: { id: merchantId }, mode: 'live' }, { iban: shebaFor(Date.now() * 100 + beneficiaries), name });
+  const { beneficiary, created } = await registerBeneficiary(
+    db,
+    { merchant: { id: merchantId }, mode: 'live' },
+    { iban: shebaFor(Date.now() * 100 + beneficiaries), name },
+  );
   assert.ok(created);
   return (await decideBeneficiary(db, beneficiary.id, { status: 'approved' })).beneficiary;
 }

@@ -1,5 +1,9 @@
 /** Polls `probe` every 100 ms until it answers something other than undefined; fails after `seconds`. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, seconds = 60): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  seconds = 60,
+): Promise<T> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     const value = await probe();

@@ -30,7 +30,10 @@ export async function merchantWithReceiver(events?: string[]) {
   const merchant = await newMerchant();
   const api = client(h.baseUrl, merchant.key);
   const rcv = await receiver();
-  const res = await api.post<EndpointCreated>('/webhook_endpoints', { url: rcv.url, ...(events === undefined ? {} : { events }) });
+  const res = await api.post<EndpointCreated>('/webhook_endpoints', {
+    url: rcv.url,
+    ...(events === undefined ? {} : { events }),
+  });
   assert.equal(res.status, 201, res.text);
   rcv.secrets.push(res.body.secret);
   return { h, merchant, api, rcv, endpoint: res.body.webhook_endpoint, secret: res.body.secret };

@@ -30,7 +30,11 @@ const PATCH_MARKER = 'core_patch';
 export function historyWork(history: History): HistoryWork {
   const events = history.events ?? [];
   const count = (type: EventType) => events.filter((e) => e.eventType === type).length;
-  const markers = (name: string) => events.filter((e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName === name).length;
+  const markers = (name: string) =>
+    events.filter(
+      (e) =>
+        e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName === name,
+    ).length;
   return {
     events: events.length,
     workflow_tasks: count(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),

@@ -10,7 +10,14 @@ declare module 'zibal' {
   }
   export default class Zibal {
     constructor(config?: { merchant?: string; callbackUrl?: string });
-    request(payload: { amount: number; callbackUrl?: string; merchant?: string; orderId?: string; mobile?: string; description?: string }): Promise<ZibalAnswer>;
+    request(payload: {
+      amount: number;
+      callbackUrl?: string;
+      merchant?: string;
+      orderId?: string;
+      mobile?: string;
+      description?: string;
+    }): Promise<ZibalAnswer>;
     verify(payload: { merchant?: string; trackId: number | string }): Promise<ZibalAnswer>;
   }
 }

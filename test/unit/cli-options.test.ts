@@ -10,8 +10,13 @@ import { PSP_OPTIONS } from '../../src/cli/psp-commands.ts';
 import { RECONCILE_OPTIONS } from '../../src/cli/reconcile-commands.ts';
 
 describe('the CLI option sets', () => {
-  it('define each flag one way: no group replaces another group\'s definition of a shared name', () => {
-    const groups: Record<string, Record<string, unknown>> = { ONBOARDING_OPTIONS, PSP_OPTIONS, BANK_SIM_OPTIONS, RECONCILE_OPTIONS };
+  it("define each flag one way: no group replaces another group's definition of a shared name", () => {
+    const groups: Record<string, Record<string, unknown>> = {
+      ONBOARDING_OPTIONS,
+      PSP_OPTIONS,
+      BANK_SIM_OPTIONS,
+      RECONCILE_OPTIONS,
+    };
     const first = new Map<string, { group: string; definition: string }>();
     const conflicts: string[] = [];
     for (const [group, options] of Object.entries(groups)) {
@@ -19,7 +24,8 @@ describe('the CLI option sets', () => {
         const seen = first.get(name);
         const shape = JSON.stringify(definition);
         if (seen === undefined) first.set(name, { group, definition: shape });
-        else if (seen.definition !== shape) conflicts.push(`--${name}: ${seen.group} ${seen.definition}, ${group} ${shape}`);
+        else if (seen.definition !== shape)
+          conflicts.push(`--${name}: ${seen.group} ${seen.definition}, ${group} ${shape}`);
       }
     }
     assert.deepEqual(conflicts, []);

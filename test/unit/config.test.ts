@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { ConfigError, DEPRECATED_SETTING_NAMES, isProductionMode, loadConfig, warnDeprecatedSettings } from '../../src/config.ts';
+import {
+  ConfigError,
+  DEPRECATED_SETTING_NAMES,
+  isProductionMode,
+  loadConfig,
+  warnDeprecatedSettings,
+} from '../../src/config.ts';
 
 describe('configuration from the environment', () => {
   it('has working defaults for a developer machine', () => {
@@ -45,7 +51,8 @@ describe('configuration from the environment', () => {
     const refusedWithout = (env: Record<string, string>, name: string, value: string) =>
       assert.throws(
         () => loadConfig(env),
-        (error: unknown) => error instanceof ConfigError && error.message.includes(name) && !error.message.includes(value),
+        (error: unknown) =>
+          error instanceof ConfigError && error.message.includes(name) && !error.message.includes(value),
         `${name} refused without echoing ${value}`,
       );
 
@@ -73,11 +80,26 @@ describe('configuration from the environment', () => {
     });
 
     it('refuses a placeholder or well-known password in DATABASE_URL, without echoing it', () => {
-      for (const password of ['changeme', 'change-me-now', 'dargah', 'passw0rd', 'letmein', 'aaaaaaaa', 'your-password-here']) {
+      for (const password of [
+        'changeme',
+        'change-me-now',
+        'dargah',
+        'passw0rd',
+        'letmein',
+        'aaaaaaaa',
+        'your-password-here',
+      ]) {
         refusedWithout({ DATABASE_URL: `mysql://dargah:${password}@mysql:3306/dargah` }, 'DATABASE_URL', password);
       }
-      assert.equal(new URL(loadConfig({ DATABASE_URL: `mysql://dargah:${RANDOM}@mysql:3306/dargah` }).DATABASE_URL).password, RANDOM);
-      assert.equal(loadConfig({}).DATABASE_URL, 'mysql://root@127.0.0.1:3306/dargah', 'no password on a developer machine is fine');
+      assert.equal(
+        new URL(loadConfig({ DATABASE_URL: `mysql://dargah:${RANDOM}@mysql:3306/dargah` }).DATABASE_URL).password,
+        RANDOM,
+      );
+      assert.equal(
+        loadConfig({}).DATABASE_URL,
+        'mysql://root@127.0.0.1:3306/dargah',
+        'no password on a developer machine is fine',
+      );
     });
   });
 
@@ -88,17 +110,48 @@ describe('configuration from the environment', () => {
 
   describe("SEP's old setting names (BANK_*)", () => {
     it('are read when the new name is unset, the new name winning when both are set', () => {
-      const config = loadConfig({ BANK_BASE_URL: 'https://sep.example', BANK_TERMINAL_ID: '998877', BANK_PASSWORD: 'from-the-psp', SANDBOX_BANK_URL: 'http://bank-sim:3100', SANDBOX_BANK_TERMINAL_ID: '4455' });
-      assert.deepEqual([config.SEP_BASE_URL, config.SEP_TERMINAL_ID, config.SEP_PASSWORD, config.SANDBOX_SEP_URL, config.SANDBOX_SEP_TERMINAL_ID], ['https://sep.example', '998877', 'from-the-psp', 'http://bank-sim:3100', '4455']);
-      assert.equal(loadConfig({ BANK_BASE_URL: 'https://old.example', SEP_BASE_URL: 'https://new.example' }).SEP_BASE_URL, 'https://new.example');
-      assert.equal(isProductionMode(loadConfig({ BANK_BASE_URL: 'https://sep.example' })), true, 'a live SEP by its old name is production mode');
-      assert.equal(loadConfig({ BANK_TIMEOUT_MS: '5000' }).BANK_TIMEOUT_MS, 5000, 'BANK_TIMEOUT_MS is every PSP\'s: not renamed');
+      const config = loadConfig({
+        BANK_BASE_URL: 'https://sep.example',
+        BANK_TERMINAL_ID: '998877',
+        BANK_PASSWORD: 'from-the-psp',
+        SANDBOX_BANK_URL: 'http://bank-sim:3100',
+        SANDBOX_BANK_TERMINAL_ID: '4455',
+      });
+      assert.deepEqual(
+        [
+          config.SEP_BASE_URL,
+          config.SEP_TERMINAL_ID,
+          config.SEP_PASSWORD,
+          config.SANDBOX_SEP_URL,
+          config.SANDBOX_SEP_TERMINAL_ID,
+        ],
+        ['https://sep.example', '998877', 'from-the-psp', 'http://bank-sim:3100', '4455'],
+      );
+      assert.equal(
+        loadConfig({ BANK_BASE_URL: 'https://old.example', SEP_BASE_URL: 'https://new.example' }).SEP_BASE_URL,
+        'https://new.example',
+      );
+      assert.equal(
+        isProductionMode(loadConfig({ BANK_BASE_URL: 'https://sep.example' })),
+        true,
+        'a live SEP by its old name is production mode',
+      );
+      assert.equal(
+        loadConfig({ BANK_TIMEOUT_MS: '5000' }).BANK_TIMEOUT_MS,
+        5000,
+        "BANK_TIMEOUT_MS is every PSP's: not renamed",
+      );
     });
 
     it('log one deprecation warning each, naming the new one, and none when only the new names are used', () => {
       const warnings: string[] = [];
       const logger = { warn: (message: string) => warnings.push(message) };
-      warnDeprecatedSettings(logger, { BANK_BASE_URL: 'https://sep.example', SANDBOX_BANK_URL: 'http://bank-sim:3100', BANK_TIMEOUT_MS: '5000', SEP_TERMINAL_ID: '1' });
+      warnDeprecatedSettings(logger, {
+        BANK_BASE_URL: 'https://sep.example',
+        SANDBOX_BANK_URL: 'http://bank-sim:3100',
+        BANK_TIMEOUT_MS: '5000',
+        SEP_TERMINAL_ID: '1',
+      });
       assert.deepEqual(warnings, [
         'BANK_BASE_URL is deprecated: set SEP_BASE_URL instead (BANK_BASE_URL is read only while SEP_BASE_URL is unset)',
         'SANDBOX_BANK_URL is deprecated: set SANDBOX_SEP_URL instead (SANDBOX_BANK_URL is read only while SANDBOX_SEP_URL is unset)',
@@ -130,10 +183,15 @@ describe('configuration from the environment', () => {
     it('is read from the old name while unset, with a warning, the new name winning when both are set', () => {
       assert.equal(loadConfig({}).BANK_RECONFIRM_AFTER_SECONDS, 10);
       assert.equal(loadConfig({ SANDBOX_DELAY_SECONDS: '4' }).BANK_RECONFIRM_AFTER_SECONDS, 4);
-      assert.equal(loadConfig({ SANDBOX_DELAY_SECONDS: '4', BANK_RECONFIRM_AFTER_SECONDS: '7' }).BANK_RECONFIRM_AFTER_SECONDS, 7);
+      assert.equal(
+        loadConfig({ SANDBOX_DELAY_SECONDS: '4', BANK_RECONFIRM_AFTER_SECONDS: '7' }).BANK_RECONFIRM_AFTER_SECONDS,
+        7,
+      );
       const warnings: string[] = [];
       warnDeprecatedSettings({ warn: (message: string) => warnings.push(message) }, { SANDBOX_DELAY_SECONDS: '4' });
-      assert.deepEqual(warnings, ['SANDBOX_DELAY_SECONDS is deprecated: set BANK_RECONFIRM_AFTER_SECONDS instead (SANDBOX_DELAY_SECONDS is read only while BANK_RECONFIRM_AFTER_SECONDS is unset)']);
+      assert.deepEqual(warnings, [
+        'SANDBOX_DELAY_SECONDS is deprecated: set BANK_RECONFIRM_AFTER_SECONDS instead (SANDBOX_DELAY_SECONDS is read only while BANK_RECONFIRM_AFTER_SECONDS is unset)',
+      ]);
     });
   });
 });

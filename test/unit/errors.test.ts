@@ -34,12 +34,27 @@ describe('the error table', () => {
 });
 
 describe("an Update's refusal as the API answers it", () => {
-  const refused = (type: string, message: string) => new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ type, message, nonRetryable: true }));
+  const refused = (type: string, message: string) =>
+    new WorkflowUpdateFailedError(
+      'Workflow Update failed',
+      ApplicationFailure.create({ type, message, nonRetryable: true }),
+    );
 
   it('a code of the table is itself; a bank that did not answer is 503 service_unavailable with its message; anything else is not a refusal', () => {
-    assert.deepEqual([updateRefusal(refused('payment_not_paid', 'not paid'))?.code, updateRefusal(refused('payment_not_paid', 'not paid'))?.status], ['payment_not_paid', 409]);
-    const unavailable = updateRefusal(refused(BANK_UNAVAILABLE_REFUSAL, 'The bank did not settle the payment in time; verify again.'));
-    assert.deepEqual([unavailable?.code, unavailable?.status, unavailable?.message], ['service_unavailable', 503, 'The bank did not settle the payment in time; verify again.']);
+    assert.deepEqual(
+      [
+        updateRefusal(refused('payment_not_paid', 'not paid'))?.code,
+        updateRefusal(refused('payment_not_paid', 'not paid'))?.status,
+      ],
+      ['payment_not_paid', 409],
+    );
+    const unavailable = updateRefusal(
+      refused(BANK_UNAVAILABLE_REFUSAL, 'The bank did not settle the payment in time; verify again.'),
+    );
+    assert.deepEqual(
+      [unavailable?.code, unavailable?.status, unavailable?.message],
+      ['service_unavailable', 503, 'The bank did not settle the payment in time; verify again.'],
+    );
     assert.equal(updateRefusal(refused('illegal_transition', 'x')), undefined);
     assert.equal(updateRefusal(new Error('not an Update')), undefined);
   });

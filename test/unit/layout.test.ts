@@ -40,7 +40,8 @@ interface Tree {
 }
 
 function tree(): Tree {
-  const under = (folder: string) => readdirSync(folder, { withFileTypes: true }).map((e) => `${folder}/${e.name}${e.isDirectory() ? '/' : ''}`);
+  const under = (folder: string) =>
+    readdirSync(folder, { withFileTypes: true }).map((e) => `${folder}/${e.name}${e.isDirectory() ? '/' : ''}`);
   return {
     entries: [...under('src'), ...under('tools')].filter((path) => path.endsWith('/') || path.endsWith('.ts')),
     activityModules: readdirSync('activities').filter((name) => name.endsWith('.ts')),
@@ -49,8 +50,14 @@ function tree(): Tree {
 
 /** The import rule's layers: each layer rule's name and the paths it holds. */
 function cruiserLayers(): Map<string, RegExp> {
-  const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as { forbidden: { name: string; from: { path?: string } }[] };
-  return new Map(config.forbidden.filter((rule) => rule.name.startsWith('layer-')).map((rule) => [rule.name.slice('layer-'.length), new RegExp(rule.from.path ?? '$^')]));
+  const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as {
+    forbidden: { name: string; from: { path?: string } }[];
+  };
+  return new Map(
+    config.forbidden
+      .filter((rule) => rule.name.startsWith('layer-'))
+      .map((rule) => [rule.name.slice('layer-'.length), new RegExp(rule.from.path ?? '$^')]),
+  );
 }
 
 /** Everything that keeps the table from describing the tree and the import rule, one sentence each. */
@@ -64,17 +71,30 @@ function layoutProblems(rows: LayerRow[], t: Tree, layers: Map<string, RegExp>):
   const layerOfRow = new Map<string, string>();
   for (const row of rows.filter((r) => r.layer !== 'tests')) {
     // A module inside a folder stands for the folder: the import rule's paths match modules.
-    const found = new Set(row.paths.map((path) => [...layers].find(([, pattern]) => pattern.test(path.endsWith('/') ? `${path}module.ts` : path))?.[0] ?? `no layer (${path})`));
-    if (found.size !== 1) problems.push(`the table's ${row.layer} row holds folders of ${[...found].join(', ')} in .dependency-cruiser.cjs`);
+    const found = new Set(
+      row.paths.map(
+        (path) =>
+          [...layers].find(([, pattern]) => pattern.test(path.endsWith('/') ? `${path}module.ts` : path))?.[0] ??
+          `no layer (${path})`,
+      ),
+    );
+    if (found.size !== 1)
+      problems.push(
+        `the table's ${row.layer} row holds folders of ${[...found].join(', ')} in .dependency-cruiser.cjs`,
+      );
     layerOfRow.set(row.layer, [...found][0]!);
   }
   for (const layer of layers.keys()) {
     const rowsOfLayer = [...layerOfRow].filter(([, l]) => l === layer).map(([row]) => row);
-    if (rowsOfLayer.length !== 1) problems.push(`.dependency-cruiser.cjs's layer ${layer} is ${rowsOfLayer.length === 0 ? 'no row' : `the rows ${rowsOfLayer.join(', ')}`} of the table, not one`);
+    if (rowsOfLayer.length !== 1)
+      problems.push(
+        `.dependency-cruiser.cjs's layer ${layer} is ${rowsOfLayer.length === 0 ? 'no row' : `the rows ${rowsOfLayer.join(', ')}`} of the table, not one`,
+      );
   }
   const activities = rows.find((row) => row.layer === 'activities');
   for (const module of t.activityModules) {
-    if (!activities?.holds.includes(`\`${module}\``)) problems.push(`activities/${module} is not named in the table's activities row`);
+    if (!activities?.holds.includes(`\`${module}\``))
+      problems.push(`activities/${module} is not named in the table's activities row`);
   }
   return problems;
 }
@@ -90,13 +110,26 @@ describe(`the layout: ${ARCHITECTURE}'s layer table and the tree`, () => {
     const withoutBankSim = rows.filter((row) => !row.paths.includes('src/bank-sim/'));
     assert.equal(withoutBankSim.length, rows.length - 1);
     const problems = layoutProblems(withoutBankSim, tree(), cruiserLayers());
-    assert.ok(problems.some((p) => p.startsWith('src/bank-sim/ is named 0 times')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith(".dependency-cruiser.cjs's layer bankSim is no row")), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.startsWith('src/bank-sim/ is named 0 times')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith(".dependency-cruiser.cjs's layer bankSim is no row")),
+      problems.join('\n'),
+    );
   });
 
   it('names a folder put in another layer than the import rule puts it', () => {
-    const moved = rows.map((row) => (row.layer === 'services' ? { ...row, paths: [...row.paths, 'src/bank-sim/'] } : { ...row, paths: row.paths.filter((p) => p !== 'src/bank-sim/') }));
+    const moved = rows.map((row) =>
+      row.layer === 'services'
+        ? { ...row, paths: [...row.paths, 'src/bank-sim/'] }
+        : { ...row, paths: row.paths.filter((p) => p !== 'src/bank-sim/') },
+    );
     const problems = layoutProblems(moved, tree(), cruiserLayers());
-    assert.ok(problems.some((p) => p.startsWith("the table's services row holds folders of services, bankSim")), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.startsWith("the table's services row holds folders of services, bankSim")),
+      problems.join('\n'),
+    );
   });
 });

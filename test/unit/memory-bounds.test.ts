@@ -3,8 +3,15 @@ import { sdkDefaultCachedWorkflows, workerMemoryBounds } from '../../src/main/me
 
 describe("a worker's memory bounds, said at its start", () => {
   it('takes the cache from WORKER_MAX_CACHED_WORKFLOWS and the heap limit from --max-old-space-size, and says nothing more when both are set and fit', () => {
-    const bounds = workerMemoryBounds({ WORKER_MAX_CACHED_WORKFLOWS: 500, DATABASE_POOL_SIZE: 20 }, 560, '--max-old-space-size=512');
-    assert.deepEqual([bounds.heap_limit_mb, bounds.heap_limit_set, bounds.max_cached_workflows, bounds.database_pool_size], [560, true, 500, 20]);
+    const bounds = workerMemoryBounds(
+      { WORKER_MAX_CACHED_WORKFLOWS: 500, DATABASE_POOL_SIZE: 20 },
+      560,
+      '--max-old-space-size=512',
+    );
+    assert.deepEqual(
+      [bounds.heap_limit_mb, bounds.heap_limit_set, bounds.max_cached_workflows, bounds.database_pool_size],
+      [560, true, 500, 20],
+    );
     assert.deepEqual(bounds.problems, []);
   });
 
@@ -18,7 +25,11 @@ describe("a worker's memory bounds, said at its start", () => {
   });
 
   it('says when a full cache would not fit the heap', () => {
-    const bounds = workerMemoryBounds({ WORKER_MAX_CACHED_WORKFLOWS: 20_000, DATABASE_POOL_SIZE: 20 }, 560, '--max-old-space-size=512');
+    const bounds = workerMemoryBounds(
+      { WORKER_MAX_CACHED_WORKFLOWS: 20_000, DATABASE_POOL_SIZE: 20 },
+      560,
+      '--max-old-space-size=512',
+    );
     assert.equal(bounds.problems.length, 1);
     assert.match(bounds.problems[0]!, /lower WORKER_MAX_CACHED_WORKFLOWS or raise --max-old-space-size/);
   });

@@ -32,9 +32,17 @@ describe('secrets required in production mode', () => {
     it(`the API refuses NODE_ENV=production without ${name}, naming it in one sentence`, () => {
       const message = refusal(() => requireSecretsInProduction(without(name), 'api'));
       assert.match(message, new RegExp(`${name} must be set in production mode \\(NODE_ENV is production\\)`));
-      for (const other of Object.keys(KEYS).filter((k) => k !== name)) assert.ok(!message.includes(other), `${other} is set: not named`);
+      for (const other of Object.keys(KEYS).filter((k) => k !== name))
+        assert.ok(!message.includes(other), `${other} is set: not named`);
       // One sentence per missing setting: a period ends it, none inside.
-      assert.equal(message.replace(/^Invalid configuration: /, '').split(/\.(\s|$)/).filter((s) => s.trim() !== '').length, 1, message);
+      assert.equal(
+        message
+          .replace(/^Invalid configuration: /, '')
+          .split(/\.(\s|$)/)
+          .filter((s) => s.trim() !== '').length,
+        1,
+        message,
+      );
     });
   }
 
@@ -44,18 +52,29 @@ describe('secrets required in production mode', () => {
   });
 
   it('a live PSP (SEP_BASE_URL) is production mode too', () => {
-    const message = refusal(() => requireSecretsInProduction(without('CARD_HASH_KEY', { SEP_BASE_URL: 'https://psp.example', SEP_TERMINAL_ID: '1' }), 'worker'));
+    const message = refusal(() =>
+      requireSecretsInProduction(
+        without('CARD_HASH_KEY', { SEP_BASE_URL: 'https://psp.example', SEP_TERMINAL_ID: '1' }),
+        'worker',
+      ),
+    );
     assert.match(message, /CARD_HASH_KEY must be set in production mode \(SEP_BASE_URL names a live PSP\)/);
   });
 
   it('the worker needs CARD_HASH_KEY only: the pages and the dashboard are not its', () => {
-    assert.match(refusal(() => requireSecretsInProduction(without('CARD_HASH_KEY'), 'worker')), /CARD_HASH_KEY must be set/);
-    assert.doesNotThrow(() => requireSecretsInProduction(loadConfig({ NODE_ENV: 'production', CARD_HASH_KEY: KEYS.CARD_HASH_KEY }), 'worker'));
+    assert.match(
+      refusal(() => requireSecretsInProduction(without('CARD_HASH_KEY'), 'worker')),
+      /CARD_HASH_KEY must be set/,
+    );
+    assert.doesNotThrow(() =>
+      requireSecretsInProduction(loadConfig({ NODE_ENV: 'production', CARD_HASH_KEY: KEYS.CARD_HASH_KEY }), 'worker'),
+    );
   });
 
   it('starts with every secret set, and on a developer machine without any', () => {
     assert.doesNotThrow(() => requireSecretsInProduction(loadConfig({ ...KEYS, NODE_ENV: 'production' }), 'api'));
-    for (const role of ['api', 'worker'] as const) assert.doesNotThrow(() => requireSecretsInProduction(loadConfig({}), role));
+    for (const role of ['api', 'worker'] as const)
+      assert.doesNotThrow(() => requireSecretsInProduction(loadConfig({}), role));
   });
 
   it('never echoes a value', () => {

@@ -10,7 +10,14 @@ import { MERCHANT_BUSY, webhookTaskQueue } from '../../src/domain/webhook-delive
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor, type TestResponse } from '../support/http.ts';
 import { paidPayment } from '../support/payments.ts';
-import { attemptsOf, closeReceivers, forPayment, merchantWithReceiver, receiver, type EndpointCreated } from '../support/webhooks.ts';
+import {
+  attemptsOf,
+  closeReceivers,
+  forPayment,
+  merchantWithReceiver,
+  receiver,
+  type EndpointCreated,
+} from '../support/webhooks.ts';
 
 describe('webhooks', () => {
   after(closeReceivers);
@@ -43,10 +50,25 @@ describe('webhooks', () => {
         const slow = await newMerchant();
         const other = await newMerchant();
         const endpointAt = async (merchantId: string, url: string) => {
-          const row = { id: crypto.randomUUID(), merchant_id: merchantId, mode: 'test' as const, url, events: null, secret: `whsec_${Buffer.alloc(32, 3).toString('base64')}`, created_at: new Date() };
+          const row = {
+            id: crypto.randomUUID(),
+            merchant_id: merchantId,
+            mode: 'test' as const,
+            url,
+            events: null,
+            secret: `whsec_${Buffer.alloc(32, 3).toString('base64')}`,
+            created_at: new Date(),
+          };
           await h.db.insertInto('webhook_endpoints').values(row).execute();
           const event = await h.db.transaction().execute((trx) =>
-            recordEvent(trx, { sourceKey: `cap:${row.id}`, owner: tenantOf(merchantId, 'test'), type: 'payment.paid', objectId: row.id, data: {}, at: new Date() }),
+            recordEvent(trx, {
+              sourceKey: `cap:${row.id}`,
+              owner: tenantOf(merchantId, 'test'),
+              type: 'payment.paid',
+              objectId: row.id,
+              data: {},
+              at: new Date(),
+            }),
           );
           return { endpoint: row, event };
         };
@@ -56,12 +78,24 @@ describe('webhooks', () => {
         const activities = createWebhookActivities({
           db: h.db,
           logger: h.logger,
-          config: { WEBHOOK_ALLOW_LOOPBACK_IN_TEST: true, WEBHOOK_ALLOWED_PORTS: '', WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT: 2 },
+          config: {
+            WEBHOOK_ALLOW_LOOPBACK_IN_TEST: true,
+            WEBHOOK_ALLOWED_PORTS: '',
+            WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_MERCHANT: 2,
+          },
         });
         const attempt = (e: { endpoint: { id: string }; event: { id: string } }, n: number) =>
-          activities.deliverWebhook({ event_id: e.event.id, endpoint_id: e.endpoint.id, delivery_id: `cap-${e.endpoint.id}`, attempt: n, timeout_ms: 3_000 });
+          activities.deliverWebhook({
+            event_id: e.event.id,
+            endpoint_id: e.endpoint.id,
+            delivery_id: `cap-${e.endpoint.id}`,
+            attempt: n,
+            timeout_ms: 3_000,
+          });
         const hanging = Promise.all([attempt(stuck, 1), attempt(stuck, 2)]);
-        await waitFor('both attempts to be connected to the black hole', async () => (connected >= 2 ? true : undefined));
+        await waitFor('both attempts to be connected to the black hole', async () =>
+          connected >= 2 ? true : undefined,
+        );
         const third = await attempt(stuck, 3).then(
           () => assert.fail('a third attempt of the same merchant ran'),
           (error: unknown) => error,
@@ -75,8 +109,21 @@ describe('webhooks', () => {
         assert.deepEqual(await hanging, ['failed', 'failed']);
         // Its slots are free again.
         assert.equal(await attempt(stuck, 4), 'failed');
-        const recorded = await h.db.selectFrom('webhook_attempts').select(['attempt', 'error']).where('endpoint_id', '=', stuck.endpoint.id).orderBy('attempt').execute();
-        assert.deepEqual(recorded, [{ attempt: 1, error: 'timeout' }, { attempt: 2, error: 'timeout' }, { attempt: 4, error: 'timeout' }], 'the refused attempt was not made');
+        const recorded = await h.db
+          .selectFrom('webhook_attempts')
+          .select(['attempt', 'error'])
+          .where('endpoint_id', '=', stuck.endpoint.id)
+          .orderBy('attempt')
+          .execute();
+        assert.deepEqual(
+          recorded,
+          [
+            { attempt: 1, error: 'timeout' },
+            { attempt: 2, error: 'timeout' },
+            { attempt: 4, error: 'timeout' },
+          ],
+          'the refused attempt was not made',
+        );
       } finally {
         hole.close();
       }
@@ -107,14 +154,20 @@ describe('webhooks', () => {
       failing.respond = () => 500;
       const watcher = await receiver();
       const a = await api.post<EndpointCreated>('/webhook_endpoints', { url: failing.url, events: ['payment.paid'] });
-      const b = await api.post<EndpointCreated>('/webhook_endpoints', { url: watcher.url, events: ['webhook_endpoint.disabled'] });
+      const b = await api.post<EndpointCreated>('/webhook_endpoints', {
+        url: watcher.url,
+        events: ['webhook_endpoint.disabled'],
+      });
       failing.secrets.push(a.body.secret);
       watcher.secrets.push(b.body.secret);
       const payment = await paidPayment(h.baseUrl, merchant.key);
       const [first] = await failing.waitForDeliveries(forPayment(payment.id));
       // A redelivery on a schedule of three quick attempts, all answered 500.
       const quick = client(await apiWith({ WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1' }), merchant.key);
-      assert.equal((await quick.post(`/events/${first!.id}/redeliver`, { endpoint_id: a.body.webhook_endpoint.id })).status, 202);
+      assert.equal(
+        (await quick.post(`/events/${first!.id}/redeliver`, { endpoint_id: a.body.webhook_endpoint.id })).status,
+        202,
+      );
 
       const [notice] = await watcher.waitForDeliveries((d) => d.event.type === 'webhook_endpoint.disabled', 1, 30_000);
       assert.equal(notice!.event.data.webhook_endpoint?.id, a.body.webhook_endpoint.id);
@@ -123,20 +176,39 @@ describe('webhooks', () => {
       const listed = await api.get<{ data: WebhookEndpoint[] }>('/webhook_endpoints');
       const disabled = listed.body.data.find((e) => e.id === a.body.webhook_endpoint.id)!;
       assert.equal(disabled.status, 'disabled');
-      assert.deepEqual((await api.get<{ data: Event[] }>('/events?type=webhook_endpoint.disabled')).body.data.map((e) => e.id), [notice!.id]);
+      assert.deepEqual(
+        (await api.get<{ data: Event[] }>('/events?type=webhook_endpoint.disabled')).body.data.map((e) => e.id),
+        [notice!.id],
+      );
       // Nothing more is sent to it, and a redelivery to it is refused.
-      assert.equal((await api.post(`/events/${first!.id}/redeliver`, { endpoint_id: a.body.webhook_endpoint.id })).status, 422);
+      assert.equal(
+        (await api.post(`/events/${first!.id}/redeliver`, { endpoint_id: a.body.webhook_endpoint.id })).status,
+        422,
+      );
 
       // Enabled again by the merchant: deliveries reach it once more.
       const other = await newMerchant();
-      assert.equal((await client(h.baseUrl, other.key).post(`/webhook_endpoints/${a.body.webhook_endpoint.id}/enable`)).status, 404, "not another merchant's to enable");
-      const enabled = await api.post<{ webhook_endpoint: WebhookEndpoint }>(`/webhook_endpoints/${a.body.webhook_endpoint.id}/enable`);
+      assert.equal(
+        (await client(h.baseUrl, other.key).post(`/webhook_endpoints/${a.body.webhook_endpoint.id}/enable`)).status,
+        404,
+        "not another merchant's to enable",
+      );
+      const enabled = await api.post<{ webhook_endpoint: WebhookEndpoint }>(
+        `/webhook_endpoints/${a.body.webhook_endpoint.id}/enable`,
+      );
       assert.equal(enabled.status, 200, enabled.text);
       assert.equal(enabled.body.webhook_endpoint.status, 'enabled');
       assert.equal(enabled.body.webhook_endpoint.disabled_reason, null);
-      assert.equal((await api.post(`/webhook_endpoints/${a.body.webhook_endpoint.id}/enable`)).status, 200, 'enabling again changes nothing');
+      assert.equal(
+        (await api.post(`/webhook_endpoints/${a.body.webhook_endpoint.id}/enable`)).status,
+        200,
+        'enabling again changes nothing',
+      );
       failing.respond = () => 200;
-      assert.equal((await api.post(`/events/${first!.id}/redeliver`, { endpoint_id: a.body.webhook_endpoint.id })).status, 202);
+      assert.equal(
+        (await api.post(`/events/${first!.id}/redeliver`, { endpoint_id: a.body.webhook_endpoint.id })).status,
+        202,
+      );
       await failing.waitForDeliveries((d) => d.id === first!.id && d.answered === 200);
     });
 

@@ -9,7 +9,14 @@ import { tenantOf } from '../../src/domain/merchant.ts';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { waitFor } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
-import { attemptsOf, closeReceivers, forPayment, merchantWithReceiver, receiver, type EndpointCreated } from '../support/webhooks.ts';
+import {
+  attemptsOf,
+  closeReceivers,
+  forPayment,
+  merchantWithReceiver,
+  receiver,
+  type EndpointCreated,
+} from '../support/webhooks.ts';
 
 describe('webhooks', () => {
   after(closeReceivers);
@@ -34,16 +41,25 @@ describe('webhooks', () => {
       const payment = await paidPayment(h.baseUrl, merchant.key);
       const deliveries = await rcv.waitForDeliveries(forPayment(payment.id), 3);
       assert.equal(new Set(deliveries.map((d) => d.id)).size, 1, 'the same webhook-id on every attempt');
-      assert.deepEqual(deliveries.map((d) => d.answered), [500, 500, 200]);
+      assert.deepEqual(
+        deliveries.map((d) => d.answered),
+        [500, 500, 200],
+      );
       assert.ok(deliveries.every((d) => d.verifiedWith.length === 1));
 
       const attempts = await attemptsOf(api, deliveries[0]!.id, 3);
-      assert.deepEqual(attempts.map((a) => [a.attempt, a.response_status, a.succeeded]), [
-        [1, 500, false],
-        [2, 500, false],
-        [3, 200, true],
-      ]);
-      assert.deepEqual(attempts.map((a) => a.error), ['http_status', 'http_status', null]);
+      assert.deepEqual(
+        attempts.map((a) => [a.attempt, a.response_status, a.succeeded]),
+        [
+          [1, 500, false],
+          [2, 500, false],
+          [3, 200, true],
+        ],
+      );
+      assert.deepEqual(
+        attempts.map((a) => a.error),
+        ['http_status', 'http_status', null],
+      );
       assert.ok(attempts.every((a) => a.latency_ms >= 0 && a.delivery_id === attempts[0]!.delivery_id));
       await new Promise((r) => setTimeout(r, 1500));
       assert.equal(rcv.deliveries.filter(forPayment(payment.id)).length, 3, 'nothing after a success');
@@ -60,7 +76,9 @@ describe('webhooks', () => {
       const { h, merchant, api, rcv, endpoint } = await merchantWithReceiver(['payment.paid']);
       const payment = await paidPayment(h.baseUrl, merchant.key);
       const [first] = await rcv.waitForDeliveries(forPayment(payment.id));
-      const res = await api.post<{ event_id: string; deliveries: { endpoint_id: string; delivery_id: string }[] }>(`/events/${first!.id}/redeliver`);
+      const res = await api.post<{ event_id: string; deliveries: { endpoint_id: string; delivery_id: string }[] }>(
+        `/events/${first!.id}/redeliver`,
+      );
       assert.equal(res.status, 202, res.text);
       assert.equal(res.body.deliveries.length, 1);
       assert.equal(res.body.deliveries[0]!.endpoint_id, endpoint.id);
@@ -93,7 +111,9 @@ describe('webhooks', () => {
       assert.deepEqual(d!.verifiedWith.sort(), [oldSecret, newSecret].sort());
 
       // A rotation with no window: only the new secret signs from now on.
-      const again = await api.post<EndpointCreated>(`/webhook_endpoints/${endpoint.id}/rotate_secret`, { previous_secret_expires_in: 0 });
+      const again = await api.post<EndpointCreated>(`/webhook_endpoints/${endpoint.id}/rotate_secret`, {
+        previous_secret_expires_in: 0,
+      });
       rcv.secrets.push(again.body.secret);
       const next = await paidPayment(h.baseUrl, merchant.key);
       const [d2] = await rcv.waitForDeliveries(forPayment(next.id));
@@ -122,7 +142,13 @@ describe('webhooks', () => {
       await rcv.up();
       const delivered = await rcv.waitForDeliveries((d) => d.answered === 200, 5, 45_000);
       assert.deepEqual(delivered.map((d) => d.id).sort(), events.map((e) => e.id).sort());
-      assert.deepEqual(delivered.map((d) => d.event.type).sort(), ['payment.created', 'payment.created', 'payment.failed', 'payment.paid', 'payment.verified']);
+      assert.deepEqual(delivered.map((d) => d.event.type).sort(), [
+        'payment.created',
+        'payment.created',
+        'payment.failed',
+        'payment.paid',
+        'payment.verified',
+      ]);
     });
 
     it('disables an endpoint that answers 410 Gone and stops sending to it', async () => {
@@ -137,11 +163,21 @@ describe('webhooks', () => {
       });
       assert.match(disabled.disabled_reason ?? '', /410/);
       const notices = await api.get<{ data: Event[] }>('/events?type=webhook_endpoint.disabled');
-      assert.deepEqual(notices.body.data.map((e) => e.data.webhook_endpoint?.id), [endpoint.id], 'the merchant is told');
+      assert.deepEqual(
+        notices.body.data.map((e) => e.data.webhook_endpoint?.id),
+        [endpoint.id],
+        'the merchant is told',
+      );
       await api.post(`/payments/${payment.id}/verify`, { amount: payment.amount });
-      await waitFor('the verified event', async () => ((await api.get<{ data: Event[] }>('/events?type=payment.verified')).body.data.length === 1 ? true : undefined));
+      await waitFor('the verified event', async () =>
+        (await api.get<{ data: Event[] }>('/events?type=payment.verified')).body.data.length === 1 ? true : undefined,
+      );
       await new Promise((r) => setTimeout(r, 2000));
-      assert.deepEqual(rcv.deliveries.map((x) => x.id), [d!.id], 'one attempt, nothing after');
+      assert.deepEqual(
+        rcv.deliveries.map((x) => x.id),
+        [d!.id],
+        'one attempt, nothing after',
+      );
     });
 
     it('connects to the address it checked at delivery time, and refuses one that now resolves inside the network', async () => {
@@ -162,7 +198,14 @@ describe('webhooks', () => {
       rcv.secrets.push(pinned!.secret);
       await h.db.insertInto('webhook_endpoints').values([pinned!, rebound!]).execute();
       const event = await h.db.transaction().execute((trx) =>
-        recordEvent(trx, { sourceKey: `test:${pinned!.id}`, owner: tenantOf(merchantId, 'test'), type: 'payment.paid', objectId: pinned!.id, data: {}, at: new Date() }),
+        recordEvent(trx, {
+          sourceKey: `test:${pinned!.id}`,
+          owner: tenantOf(merchantId, 'test'),
+          type: 'payment.paid',
+          objectId: pinned!.id,
+          data: {},
+          at: new Date(),
+        }),
       );
       const activities = createWebhookActivities({
         db: h.db,
@@ -177,12 +220,23 @@ describe('webhooks', () => {
 
       assert.equal(await activities.deliverWebhook({ ...attempt, endpoint_id: rebound!.id }), 'failed');
       assert.equal(rcv.deliveries.length, 1, 'nothing was sent to the refused address');
-      const recorded = await h.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', rebound!.id).executeTakeFirstOrThrow();
+      const recorded = await h.db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('endpoint_id', '=', rebound!.id)
+        .executeTakeFirstOrThrow();
       assert.equal(recorded.error, 'address_refused', 'only the class is stored; the reason is in the worker log');
 
       // One event per source, however often it is recorded.
       const twice = await h.db.transaction().execute((trx) =>
-        recordEvent(trx, { sourceKey: `test:${pinned!.id}`, owner: tenantOf(merchantId, 'test'), type: 'payment.paid', objectId: pinned!.id, data: {}, at: new Date() }),
+        recordEvent(trx, {
+          sourceKey: `test:${pinned!.id}`,
+          owner: tenantOf(merchantId, 'test'),
+          type: 'payment.paid',
+          objectId: pinned!.id,
+          data: {},
+          at: new Date(),
+        }),
       );
       assert.equal(twice.id, event.id);
       assert.equal(twice.body, event.body);
@@ -216,8 +270,15 @@ describe('webhooks', () => {
       ];
       for (const [payment, types] of expected) {
         const got = await rcv.waitForDeliveries(forPayment(payment.id), types.length, 45_000);
-        assert.deepEqual(got.map((d) => d.event.type), types, payment.id);
-        assert.deepEqual(got.map((d) => d.event.data.payment?.status), types.map((t) => t.replace('payment.', '')));
+        assert.deepEqual(
+          got.map((d) => d.event.type),
+          types,
+          payment.id,
+        );
+        assert.deepEqual(
+          got.map((d) => d.event.data.payment?.status),
+          types.map((t) => t.replace('payment.', '')),
+        );
         assert.ok(got.every((d) => d.verifiedWith.length === 1));
       }
       const reversedEvent = rcv.deliveries.find(forPayment(reversed.id, 'payment.reversed'))!;
@@ -227,17 +288,25 @@ describe('webhooks', () => {
       const all = await api.get<{ data: Event[]; has_more: boolean }>('/events?limit=100');
       assert.equal(all.body.data.length, 13, 'five payment.created and eight changes');
       const times = all.body.data.map((e) => Date.parse(e.created_at));
-      assert.deepEqual(times, [...times].sort((a, b) => b - a));
+      assert.deepEqual(
+        times,
+        [...times].sort((a, b) => b - a),
+      );
       const paid = await api.get<{ data: Event[] }>('/events?type=payment.paid');
       assert.deepEqual(paid.body.data.map((e) => e.data.payment?.id).sort(), [delayed.id, reversed.id].sort());
       const pages: Event[] = [];
       let cursor: string | null = null;
       do {
-        const page: { body: { data: Event[]; next_cursor: string | null } } = await api.get(`/events?limit=4${cursor === null ? '' : `&cursor=${cursor}`}`);
+        const page: { body: { data: Event[]; next_cursor: string | null } } = await api.get(
+          `/events?limit=4${cursor === null ? '' : `&cursor=${cursor}`}`,
+        );
         pages.push(...page.body.data);
         cursor = page.body.next_cursor;
       } while (cursor !== null);
-      assert.deepEqual(pages.map((e) => e.id), all.body.data.map((e) => e.id));
+      assert.deepEqual(
+        pages.map((e) => e.id),
+        all.body.data.map((e) => e.id),
+      );
       assert.equal((await api.get('/events?type=payment.exploded')).status, 422);
     });
 
@@ -248,7 +317,10 @@ describe('webhooks', () => {
       const [d] = await rcv.waitForDeliveries(forPayment(payment.id));
       assert.equal(d!.event.type, 'payment.verified');
       await new Promise((r) => setTimeout(r, 1500));
-      assert.deepEqual(rcv.deliveries.map((x) => x.event.type), ['payment.verified']);
+      assert.deepEqual(
+        rcv.deliveries.map((x) => x.event.type),
+        ['payment.verified'],
+      );
     });
   });
 });

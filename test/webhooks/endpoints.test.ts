@@ -4,7 +4,13 @@ import type { Event, WebhookEndpoint } from '../../src/domain/webhook-schemas.ts
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { paidPayment } from '../support/payments.ts';
-import { attemptsOf, closeReceivers, forPayment, merchantWithReceiver, type EndpointCreated } from '../support/webhooks.ts';
+import {
+  attemptsOf,
+  closeReceivers,
+  forPayment,
+  merchantWithReceiver,
+  type EndpointCreated,
+} from '../support/webhooks.ts';
 
 describe('webhooks', () => {
   after(closeReceivers);
@@ -19,23 +25,35 @@ describe('webhooks', () => {
       assert.equal(endpoint.mode, 'test');
       assert.equal(endpoint.status, 'enabled');
 
-      const list = await api.get<{ data: WebhookEndpoint[]; has_more: boolean; next_cursor: string | null }>('/webhook_endpoints');
+      const list = await api.get<{ data: WebhookEndpoint[]; has_more: boolean; next_cursor: string | null }>(
+        '/webhook_endpoints',
+      );
       assert.equal(list.status, 200);
       assert.deepEqual(list.body, { data: [endpoint], has_more: false, next_cursor: null });
       assert.ok(!list.text.includes('whsec_'), 'the secret is never shown again');
 
       const second = await api.post<EndpointCreated>('/webhook_endpoints', { url: 'http://localhost:9/other' });
       assert.equal(second.body.webhook_endpoint.events, null, 'no events: every type');
-      const page1 = await api.get<{ data: WebhookEndpoint[]; has_more: boolean; next_cursor: string }>('/webhook_endpoints?limit=1');
+      const page1 = await api.get<{ data: WebhookEndpoint[]; has_more: boolean; next_cursor: string }>(
+        '/webhook_endpoints?limit=1',
+      );
       assert.equal(page1.body.has_more, true);
-      const page2 = await api.get<{ data: WebhookEndpoint[]; has_more: boolean }>(`/webhook_endpoints?limit=1&cursor=${page1.body.next_cursor}`);
-      assert.deepEqual([...page1.body.data, ...page2.body.data].map((e) => e.id).sort(), [endpoint.id, second.body.webhook_endpoint.id].sort());
+      const page2 = await api.get<{ data: WebhookEndpoint[]; has_more: boolean }>(
+        `/webhook_endpoints?limit=1&cursor=${page1.body.next_cursor}`,
+      );
+      assert.deepEqual(
+        [...page1.body.data, ...page2.body.data].map((e) => e.id).sort(),
+        [endpoint.id, second.body.webhook_endpoint.id].sort(),
+      );
 
       const del = await api.del(`/webhook_endpoints/${endpoint.id}`);
       assert.deepEqual(del.body, { id: endpoint.id, deleted: true });
       assert.equal((await api.del(`/webhook_endpoints/${endpoint.id}`)).body.code, 'not_found');
       const after = await api.get<{ data: WebhookEndpoint[] }>('/webhook_endpoints');
-      assert.deepEqual(after.body.data.map((e) => e.id), [second.body.webhook_endpoint.id]);
+      assert.deepEqual(
+        after.body.data.map((e) => e.id),
+        [second.body.webhook_endpoint.id],
+      );
     });
 
     it('answers 422 validation_failed for a URL that is not http(s), an unknown event type or an unknown field, and stores nothing', async () => {
@@ -82,24 +100,38 @@ describe('webhooks', () => {
     });
   });
 
-  describe('a test key is no port scanner of the gateway\'s own hosts', () => {
+  describe("a test key is no port scanner of the gateway's own hosts", () => {
     it('refuses loopback webhook URLs unless the operator allowed them for local development', async () => {
       const h = await getHarness();
       const { key } = await newMerchant();
       // The default: WEBHOOK_ALLOW_LOOPBACK_IN_TEST is off (the test harness turns it on for its own receivers).
       const shared = client(await apiWith({ WEBHOOK_ALLOW_LOOPBACK_IN_TEST: '' }), key);
-      for (const url of ['http://127.0.0.1:3306/', 'http://localhost:22/', 'https://127.0.0.1/hooks', 'http://[::1]:6379/']) {
+      for (const url of [
+        'http://127.0.0.1:3306/',
+        'http://localhost:22/',
+        'https://127.0.0.1/hooks',
+        'http://[::1]:6379/',
+      ]) {
         const res = await shared.post('/webhook_endpoints', { url });
         assert.equal(res.status, 422, `${url}: ${res.text}`);
         assert.equal(res.body.code, 'validation_failed');
       }
-      assert.equal((await client(h.baseUrl, key).post('/webhook_endpoints', { url: 'http://127.0.0.1:3306/' })).status, 201, 'allowed where the operator turned it on');
+      assert.equal(
+        (await client(h.baseUrl, key).post('/webhook_endpoints', { url: 'http://127.0.0.1:3306/' })).status,
+        201,
+        'allowed where the operator turned it on',
+      );
     });
 
     it('allows only ports 443 and 80 (plus WEBHOOK_ALLOWED_PORTS) on other addresses', async () => {
       const { key } = await newMerchant();
       const api = client(await apiWith({ WEBHOOK_ALLOW_LOOPBACK_IN_TEST: '' }), key);
-      for (const url of ['https://93.184.216.34:22/h', 'https://93.184.216.34:8443/h', 'https://93.184.216.34:3306/h', 'https://93.184.216.34:65535/h']) {
+      for (const url of [
+        'https://93.184.216.34:22/h',
+        'https://93.184.216.34:8443/h',
+        'https://93.184.216.34:3306/h',
+        'https://93.184.216.34:65535/h',
+      ]) {
         const res = await api.post<{ details: { path: string; message: string }[] }>('/webhook_endpoints', { url });
         assert.equal(res.status, 422, `${url}: ${res.text}`);
         assert.deepEqual(res.body.details, [{ path: 'url', message: 'must use port 443 or 80' }]);
@@ -115,13 +147,19 @@ describe('webhooks', () => {
       const { h, merchant, api, rcv } = await merchantWithReceiver(['payment.paid']);
       await rcv.down();
       const payment = await paidPayment(h.baseUrl, merchant.key);
-      const event = await waitFor('the paid event', async () => (await api.get<{ data: Event[] }>('/events')).body.data[0]);
+      const event = await waitFor(
+        'the paid event',
+        async () => (await api.get<{ data: Event[] }>('/events')).body.data[0],
+      );
       assert.equal(event.data.payment?.id, payment.id);
       const attempts = await attemptsOf(api, event.id, 1);
-      assert.deepEqual(attempts.map((a) => [a.response_status, a.error, a.succeeded]), [[null, 'connection_failed', false]]);
+      assert.deepEqual(
+        attempts.map((a) => [a.response_status, a.error, a.succeeded]),
+        [[null, 'connection_failed', false]],
+      );
       const shown = await api.get(`/events/${event.id}`);
       assert.doesNotMatch(shown.text, /ECONN|refused|127\.0\.0\.1|socket|hang up/i, 'nothing about what answers where');
-      assert.ok(!shown.text.includes(`:${new URL(rcv.url).port}`), "not even the port");
+      assert.ok(!shown.text.includes(`:${new URL(rcv.url).port}`), 'not even the port');
     });
   });
 });

@@ -38,7 +38,12 @@ describe('a request to a webhook receiver', () => {
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
-    const answer = await postToReceiver({ url: new URL(`http://127.0.0.1:${port}/hook`), address: '127.0.0.1', family: 4 }, headers, '{}', 10_000);
+    const answer = await postToReceiver(
+      { url: new URL(`http://127.0.0.1:${port}/hook`), address: '127.0.0.1', family: 4 },
+      headers,
+      '{}',
+      10_000,
+    );
     assert.equal(answer.status, 200);
     await waitFor('the worker to hang up on the endless body', async () => (closed ? true : undefined), 10_000, 20);
     const sentAtClose = bytesSent;

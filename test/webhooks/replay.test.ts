@@ -39,15 +39,34 @@ describe('webhook delivery workflow determinism (replay)', () => {
       const receiver = await startReceiver();
       try {
         receiver.respond = ({ count }) => answer(count);
-        const created = await client(h.baseUrl, merchant.key).post<{ webhook_endpoint: WebhookEndpoint; secret: string }>('/webhook_endpoints', { url: receiver.url });
+        const created = await client(h.baseUrl, merchant.key).post<{
+          webhook_endpoint: WebhookEndpoint;
+          secret: string;
+        }>('/webhook_endpoints', { url: receiver.url });
         assert.equal(created.status, 201, created.text);
         receiver.secrets.push(created.body.secret);
         const event = await h.db.transaction().execute((trx) =>
-          recordEvent(trx, { sourceKey: `replay:${randomUUID()}`, owner: tenantOf(merchant.merchantId, 'test'), type: 'payment.paid', objectId: randomUUID(), data: {}, at: new Date() }),
+          recordEvent(trx, {
+            sourceKey: `replay:${randomUUID()}`,
+            owner: tenantOf(merchant.merchantId, 'test'),
+            type: 'payment.paid',
+            objectId: randomUUID(),
+            data: {},
+            at: new Date(),
+          }),
         );
-        const input: WebhookDeliveryInput = { event_id: event.id, endpoint_id: created.body.webhook_endpoint.id, schedule_ms: [0, 200, 200], timeout_ms: 2_000 };
+        const input: WebhookDeliveryInput = {
+          event_id: event.id,
+          endpoint_id: created.body.webhook_endpoint.id,
+          schedule_ms: [0, 200, 200],
+          timeout_ms: 2_000,
+        };
         const workflowId = `webhook-replay-${path}-${randomUUID()}`;
-        await h.temporal.client.workflow.execute('webhookDeliveryWorkflow', { taskQueue: webhookTaskQueue(h.config.TEMPORAL_TASK_QUEUE), workflowId, args: [input] });
+        await h.temporal.client.workflow.execute('webhookDeliveryWorkflow', {
+          taskQueue: webhookTaskQueue(h.config.TEMPORAL_TASK_QUEUE),
+          workflowId,
+          args: [input],
+        });
         const history = await h.temporal.client.workflow.getHandle(workflowId).fetchHistory();
         fresh.push({ workflowId: path, history });
         recordFixture(FIXTURES, 'RECORD_WEBHOOK_HISTORIES', path, history);
@@ -65,7 +84,10 @@ describe('webhook delivery workflow determinism (replay)', () => {
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
     const histories = committedHistories(FIXTURES);
-    assert.ok(histories.length >= 2 * Object.keys(PATHS).length, 'both generations are committed: v1 (payment task queue) and v2 (own queue, disabling)');
+    assert.ok(
+      histories.length >= 2 * Object.keys(PATHS).length,
+      'both generations are committed: v1 (payment task queue) and v2 (own queue, disabling)',
+    );
     assert.equal(await replayAll(h.bundle, histories), histories.length);
   });
 });

@@ -13,18 +13,35 @@ import { ROUTE_VERIFY_WINDOW_PATCH } from '../../workflows/patches.ts';
 import { historyText, recordFixture } from '../support/replay.ts';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
-import { CAPTURE, FakeActivities, fakeAmounts, healthy, MERCHANT_VERIFY_CAPABILITIES, SEP_CAPABILITIES } from '../support/workflows/fakes.ts';
+import {
+  CAPTURE,
+  FakeActivities,
+  fakeAmounts,
+  healthy,
+  MERCHANT_VERIFY_CAPABILITIES,
+  SEP_CAPABILITIES,
+} from '../support/workflows/fakes.ts';
 import { AMOUNT, pay, paymentIn, refusedWith, startPayment, verify } from '../support/workflows/payments.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories');
 
 /** Fakes whose PSP has SEP's capabilities: capture at verify, no inquiry, no refund, no report. */
-const sepFakes = () => new FakeActivities().on('pspCapabilities', async ({ psp }) => ({ psp: psp ?? 'sep', ...SEP_CAPABILITIES }));
+const sepFakes = () =>
+  new FakeActivities().on('pspCapabilities', async ({ psp }) => ({ psp: psp ?? 'sep', ...SEP_CAPABILITIES }));
 
 /** Fakes whose PSP verifies only at the merchant's verify, with no reversal (Sadad's shape). */
-const sadadFakes = () => new FakeActivities().on('pspCapabilities', async ({ psp }) => ({ psp: psp ?? 'sadad', ...MERCHANT_VERIFY_CAPABILITIES }));
+const sadadFakes = () =>
+  new FakeActivities().on('pspCapabilities', async ({ psp }) => ({
+    psp: psp ?? 'sadad',
+    ...MERCHANT_VERIFY_CAPABILITIES,
+  }));
 /** A bank refusal as the bank activity throws it (non-retryable `bank_refused`). */
-const bankRefused = (code: number) => ApplicationFailure.create({ type: 'bank_refused', message: `the bank refused the verify (${code})`, nonRetryable: true });
+const bankRefused = (code: number) =>
+  ApplicationFailure.create({
+    type: 'bank_refused',
+    message: `the bank refused the verify (${code})`,
+    nonRetryable: true,
+  });
 
 /** Fakes whose bank confirms the payment `changed` from what it should (another amount, terminal, ResNum…). */
 const confirmingOtherwise = (fakes: FakeActivities, changed: Record<string, unknown>) =>
@@ -76,7 +93,9 @@ describe("the payment workflow and its PSP's capabilities", () => {
         await pay(handle, 'success');
         const reversed = await handle.result();
         assert.equal(reversed.status, 'reversed');
-        assert.deepEqual(fakes.calls('reverseAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' }]);
+        assert.deepEqual(fakes.calls('reverseAtBank'), [
+          { payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' },
+        ]);
         assert.equal(fakes.calls('settleAtBank').length, 0);
       });
     });
@@ -98,10 +117,16 @@ describe("the payment workflow and its PSP's capabilities", () => {
       const fakes = sepFakes();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle, input } = await startPayment(client, taskQueue);
-        const token = await handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/pay/return' }] });
-        const forged = await handle.executeUpdate(bankCallbackUpdate, { args: [{ state: 'Failed', ref_num: '', res_num: input.payment.id, token: `${token.token}x` }] });
+        const token = await handle.executeUpdate(bankTokenUpdate, {
+          args: [{ redirect_url: 'https://gateway.example/pay/return' }],
+        });
+        const forged = await handle.executeUpdate(bankCallbackUpdate, {
+          args: [{ state: 'Failed', ref_num: '', res_num: input.payment.id, token: `${token.token}x` }],
+        });
         assert.equal(forged.status, 'created', 'another bank session: not this payment');
-        const failed = await handle.executeUpdate(bankCallbackUpdate, { args: [{ state: 'Failed', ref_num: '', res_num: input.payment.id, token: token.token }] });
+        const failed = await handle.executeUpdate(bankCallbackUpdate, {
+          args: [{ state: 'Failed', ref_num: '', res_num: input.payment.id, token: token.token }],
+        });
         assert.equal(failed.status, 'failed');
         assert.equal(failed.failure?.code, 'card_declined');
         assert.deepEqual(fakes.calls('inquireAtBank'), []);
@@ -122,7 +147,10 @@ describe("the payment workflow and its PSP's capabilities", () => {
         const other = await startPayment(client, taskQueue);
         await pay(other.handle, 'failure');
         assert.equal((await other.handle.result()).status, 'failed');
-        assert.deepEqual(fakes.calls('inquireAtBank').map((c) => c.payment_id), [other.input.payment.id]);
+        assert.deepEqual(
+          fakes.calls('inquireAtBank').map((c) => c.payment_id),
+          [other.input.payment.id],
+        );
       });
     });
 
@@ -141,7 +169,8 @@ describe("the payment workflow and its PSP's capabilities", () => {
 
     it('capabilities that cannot be read leave the payment paid and the verify answered bank_unavailable (503, verify again)', async () => {
       const fakes = new FakeActivities().on('pspCapabilities', async (input, call) => {
-        if (call === 1) throw ApplicationFailure.nonRetryable('PSP sep is not configured for test payments.', 'bank_not_configured');
+        if (call === 1)
+          throw ApplicationFailure.nonRetryable('PSP sep is not configured for test payments.', 'bank_not_configured');
         return healthy('pspCapabilities')(input, call);
       });
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
@@ -165,7 +194,9 @@ describe("the payment workflow and its PSP's capabilities", () => {
         await paymentIn(handle, 'paid');
         assert.equal(fakes.calls('settleAtBank').length, 0, 'nothing asked to capture before the merchant verifies');
         assert.equal((await verify(handle, AMOUNT)).status, 'verified');
-        assert.deepEqual(fakes.calls('settleAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' }]);
+        assert.deepEqual(fakes.calls('settleAtBank'), [
+          { payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' },
+        ]);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 verified']);
         assert.equal(fakes.calls('reverseAtBank').length, 0);
         const history = await handle.fetchHistory();
@@ -186,12 +217,16 @@ describe("the payment workflow and its PSP's capabilities", () => {
           const message = await refusedWith(verify(handle, AMOUNT), 'verify_deadline_passed');
           assert.match(message, /refused the verify/);
           const reversed = await handle.query(paymentQuery);
-          assert.deepEqual([reversed.status, reversed.failure?.code, reversed.refunded_amount, reversed.fee], ['reversed', 'bank_refused_verify', AMOUNT, 0]);
+          assert.deepEqual(
+            [reversed.status, reversed.failure?.code, reversed.refunded_amount, reversed.fee],
+            ['reversed', 'bank_refused_verify', AMOUNT, 0],
+          );
           assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
           assert.equal(fakes.calls('settleAtBank').length, 1, 'a refusal is not asked again');
           assert.equal(fakes.calls('reverseAtBank').length, 0, 'nothing to reverse: the PSP holds no money of it');
           assert.equal((await handle.result()).status, 'reversed');
-          if (code === 101) recordFixture(FIXTURES, 'RECORD_HISTORIES', 'merchant-verify-refused', await handle.fetchHistory());
+          if (code === 101)
+            recordFixture(FIXTURES, 'RECORD_HISTORIES', 'merchant-verify-refused', await handle.fetchHistory());
         });
       });
     }
@@ -204,7 +239,10 @@ describe("the payment workflow and its PSP's capabilities", () => {
         const { handle } = await startPayment(client, taskQueue, { autoVerify: true });
         await pay(handle, 'success');
         const reversed = await handle.result();
-        assert.deepEqual([reversed.status, reversed.failure?.code, reversed.refunded_amount, reversed.fee], ['reversed', 'bank_refused_verify', AMOUNT, 0]);
+        assert.deepEqual(
+          [reversed.status, reversed.failure?.code, reversed.refunded_amount, reversed.fee],
+          ['reversed', 'bank_refused_verify', AMOUNT, 0],
+        );
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
         assert.equal(fakes.calls('settleAtBank').length, 1);
         assert.equal(fakes.calls('reverseAtBank').length, 0);
@@ -239,7 +277,7 @@ describe("the payment workflow and its PSP's capabilities", () => {
       });
     });
 
-    it('the route is planned with the payment\'s verify window', async () => {
+    it("the route is planned with the payment's verify window", async () => {
       const fakes = sadadFakes();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue, { verifyWindowMs: 600_000 });
@@ -265,19 +303,32 @@ describe("the payment workflow and its PSP's capabilities", () => {
           assert.equal(failed.status, 'failed');
           assert.equal(failed.failure?.code, 'confirmation_mismatch');
           assert.equal(failed.paid_at, null);
-          assert.equal(failed.reference_id, CAPTURE.reference_id, "the RefNum the return carried, for support and the PSP's records");
-          assert.deepEqual(fakes.calls('reverseRefusedConfirmation'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, reason, psp: 'sep' }]);
+          assert.equal(
+            failed.reference_id,
+            CAPTURE.reference_id,
+            "the RefNum the return carried, for support and the PSP's records",
+          );
+          assert.deepEqual(fakes.calls('reverseRefusedConfirmation'), [
+            { payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, reason, psp: 'sep' },
+          ]);
           assert.deepEqual(fakes.transitions(), ['2 failed']);
-          assert.deepEqual(fakes.calls('reverseAtBank'), [], 'the refusal activity reverses; the deadline has nothing to reverse');
+          assert.deepEqual(
+            fakes.calls('reverseAtBank'),
+            [],
+            'the refusal activity reverses; the deadline has nothing to reverse',
+          );
         });
       });
     }
 
     it('a PSP that answers the reversal late is asked again until it answers, and the payment is recorded once', async () => {
-      const fakes = confirmingOtherwise(new FakeActivities(), { amount: AMOUNT - 1 }).on('reverseRefusedConfirmation', async (_input, call) => {
-        if (call < 3) throw new Error('the PSP did not answer');
-        return { reversal: 'reversed' };
-      });
+      const fakes = confirmingOtherwise(new FakeActivities(), { amount: AMOUNT - 1 }).on(
+        'reverseRefusedConfirmation',
+        async (_input, call) => {
+          if (call < 3) throw new Error('the PSP did not answer');
+          return { reversal: 'reversed' };
+        },
+      );
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue);
         await pay(handle, 'success');
@@ -289,7 +340,10 @@ describe("the payment workflow and its PSP's capabilities", () => {
     });
 
     it('a reversal the PSP refuses still records the payment failed confirmation_mismatch (the alert says the money is held there)', async () => {
-      const fakes = confirmingOtherwise(sepFakes(), { amount: AMOUNT + 1 }).on('reverseRefusedConfirmation', async () => ({ reversal: 'reversal_refused' }));
+      const fakes = confirmingOtherwise(sepFakes(), { amount: AMOUNT + 1 }).on(
+        'reverseRefusedConfirmation',
+        async () => ({ reversal: 'reversal_refused' }),
+      );
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue);
         await pay(handle, 'success');
@@ -310,10 +364,20 @@ describe("the payment workflow and its PSP's capabilities", () => {
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle, input } = await startPayment(client, taskQueue);
         fakeAmounts.set(input.payment.id, AMOUNT);
-        const token = await handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/pay/return' }] });
-        const callback = { state: 'OK' as const, ref_num: CAPTURE.reference_id, res_num: input.payment.id, token: token.token };
+        const token = await handle.executeUpdate(bankTokenUpdate, {
+          args: [{ redirect_url: 'https://gateway.example/pay/return' }],
+        });
+        const callback = {
+          state: 'OK' as const,
+          ref_num: CAPTURE.reference_id,
+          res_num: input.payment.id,
+          token: token.token,
+        };
         assert.equal((await handle.executeUpdate(bankCallbackUpdate, { args: [callback] })).status, 'created');
-        assert.deepEqual(fakes.calls('reverseRefusedConfirmation').map((c) => c.reason), ['other_payment']);
+        assert.deepEqual(
+          fakes.calls('reverseRefusedConfirmation').map((c) => c.reason),
+          ['other_payment'],
+        );
         assert.equal((await handle.executeUpdate(bankCallbackUpdate, { args: [callback] })).status, 'paid');
         assert.deepEqual(fakes.transitions(), ['2 paid']);
       });

@@ -5,16 +5,19 @@
  */
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError, WorkflowUpdateStage } from '@temporalio/client';
-import {
-  advanceClockUpdate,
-  cancelUpdate,
-  reverseUpdate,
-  verifyUpdate,
-} from '../../src/domain/payment-workflow.ts';
+import { advanceClockUpdate, cancelUpdate, reverseUpdate, verifyUpdate } from '../../src/domain/payment-workflow.ts';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { BANK_OPERATION, FakeActivities, gate } from '../support/workflows/fakes.ts';
-import { AMOUNT, paymentIn, refusedWith, startPayment, unlessEnded, verifiedPayment, pay } from '../support/workflows/payments.ts';
+import {
+  AMOUNT,
+  paymentIn,
+  refusedWith,
+  startPayment,
+  unlessEnded,
+  verifiedPayment,
+  pay,
+} from '../support/workflows/payments.ts';
 
 const HOUR = 3600;
 
@@ -46,11 +49,19 @@ describe('the payment workflow: merchant actions and test helpers', () => {
         const { handle } = await startPayment(client, taskQueue);
         // Either cancel may reach the workflow first; the other answers the same, or (when the
         // server sees the workflow close first) finds it ended and the API answers from the record.
-        const answers = (await Promise.all([unlessEnded(handle.executeUpdate(cancelUpdate)), unlessEnded(handle.executeUpdate(cancelUpdate))])).filter((a) => a !== 'ended');
+        const answers = (
+          await Promise.all([
+            unlessEnded(handle.executeUpdate(cancelUpdate)),
+            unlessEnded(handle.executeUpdate(cancelUpdate)),
+          ])
+        ).filter((a) => a !== 'ended');
         const [canceled, ...others] = answers;
         assert.ok(canceled !== undefined, 'at least one cancel is answered by the workflow');
         assert.equal(canceled.status, 'canceled');
-        assert.deepEqual(canceled.failure, { code: 'canceled_by_merchant', message: 'The merchant canceled the payment.' });
+        assert.deepEqual(canceled.failure, {
+          code: 'canceled_by_merchant',
+          message: 'The merchant canceled the payment.',
+        });
         for (const again of others) assert.deepEqual(again, canceled);
         assert.equal((await handle.result()).status, 'canceled');
         assert.deepEqual(fakes.transitions(), ['2 canceled']);
@@ -73,7 +84,16 @@ describe('the payment workflow: merchant actions and test helpers', () => {
       const capturing = gate();
       fakes.on('confirmAtBank', async ({ payment_id, ref_num }) => {
         await capturing.opened;
-        return { result: 'confirmed', ref_num, res_num: payment_id, amount: AMOUNT, terminal: '11223344', terminal_matches: true, rrn: '600000000009', card_pan: '603799******0009' };
+        return {
+          result: 'confirmed',
+          ref_num,
+          res_num: payment_id,
+          amount: AMOUNT,
+          terminal: '11223344',
+          terminal_matches: true,
+          rrn: '600000000009',
+          card_pan: '603799******0009',
+        };
       });
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue, { verifyWindowMs: 60_000 });
@@ -96,7 +116,12 @@ describe('the payment workflow: merchant actions and test helpers', () => {
         await pay(handle, 'success');
         await paymentIn(handle, 'paid');
         // As with cancel: either reverse may be first, and the other may find the workflow closed.
-        const answers = (await Promise.all([unlessEnded(handle.executeUpdate(reverseUpdate)), unlessEnded(handle.executeUpdate(reverseUpdate))])).filter((a) => a !== 'ended');
+        const answers = (
+          await Promise.all([
+            unlessEnded(handle.executeUpdate(reverseUpdate)),
+            unlessEnded(handle.executeUpdate(reverseUpdate)),
+          ])
+        ).filter((a) => a !== 'ended');
         const [reversed, ...others] = answers;
         assert.ok(reversed !== undefined, 'at least one reverse is answered by the workflow');
         assert.equal(reversed.status, 'reversed');
@@ -104,7 +129,9 @@ describe('the payment workflow: merchant actions and test helpers', () => {
         assert.equal(reversed.fee, 0);
         for (const again of others) assert.deepEqual(again, reversed);
         assert.equal((await handle.result()).status, 'reversed');
-        assert.deepEqual(fakes.calls('reverseAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: '4711000001', psp: 'sep' }]);
+        assert.deepEqual(fakes.calls('reverseAtBank'), [
+          { payment_id: input.payment.id, mode: 'test', ref_num: '4711000001', psp: 'sep' },
+        ]);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
       });
     });
@@ -134,7 +161,10 @@ describe('the payment workflow: merchant actions and test helpers', () => {
         await paymentIn(handle, 'paid');
         const reverse = handle.executeUpdate(reverseUpdate);
         await fakes.called('reverseAtBank');
-        const late = await handle.startUpdate(verifyUpdate, { args: [{ amount: AMOUNT }], waitForStage: WorkflowUpdateStage.ACCEPTED });
+        const late = await handle.startUpdate(verifyUpdate, {
+          args: [{ amount: AMOUNT }],
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+        });
         reversing.open();
         assert.equal((await reverse).status, 'reversed');
         await refusedWith(late.result(), 'verify_deadline_passed');
@@ -159,9 +189,15 @@ describe('the payment workflow: merchant actions and test helpers', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle } = await startPayment(client, taskQueue, { expiresInMs: HOUR * 1000 });
-        assert.equal((await handle.executeUpdate(advanceClockUpdate, { args: [{ seconds: HOUR / 2 }] })).status, 'created');
+        assert.equal(
+          (await handle.executeUpdate(advanceClockUpdate, { args: [{ seconds: HOUR / 2 }] })).status,
+          'created',
+        );
         assert.deepEqual(fakes.transitions(), []);
-        assert.equal((await handle.executeUpdate(advanceClockUpdate, { args: [{ seconds: HOUR / 2 }] })).status, 'expired');
+        assert.equal(
+          (await handle.executeUpdate(advanceClockUpdate, { args: [{ seconds: HOUR / 2 }] })).status,
+          'expired',
+        );
       });
     });
 
@@ -186,7 +222,10 @@ describe('the payment workflow: merchant actions and test helpers', () => {
     it('a delayed payment advanced past the bank delay is paid', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await startPayment(client, taskQueue, { sandboxDelayMs: 600 * 1000, verifyWindowMs: HOUR * 1000 });
+        const { handle } = await startPayment(client, taskQueue, {
+          sandboxDelayMs: 600 * 1000,
+          verifyWindowMs: HOUR * 1000,
+        });
         await pay(handle, 'delay');
         await paymentIn(handle, 'pending');
         const paid = await handle.executeUpdate(advanceClockUpdate, { args: [{ seconds: 601 }] });
@@ -195,7 +234,6 @@ describe('the payment workflow: merchant actions and test helpers', () => {
       });
     });
 
-
     it('refuses live payments with test_mode_only and bad steps with validation_failed', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
@@ -203,7 +241,10 @@ describe('the payment workflow: merchant actions and test helpers', () => {
         await refusedWith(live.handle.executeUpdate(advanceClockUpdate, { args: [{ seconds: 60 }] }), 'test_mode_only');
         const test = await startPayment(client, taskQueue);
         for (const seconds of [0, -5, 1.5, 10 ** 12]) {
-          await refusedWith(test.handle.executeUpdate(advanceClockUpdate, { args: [{ seconds }] }), 'validation_failed');
+          await refusedWith(
+            test.handle.executeUpdate(advanceClockUpdate, { args: [{ seconds }] }),
+            'validation_failed',
+          );
         }
         assert.deepEqual(fakes.transitions(), []);
       });

@@ -54,7 +54,10 @@ const until = async (what: string, check: () => boolean, ms = 10_000) => {
   }
 };
 
-const recorded = (fakes: FakeActivities) => fakes.calls('recordOnboarding').map((r) => `${r.version} ${r.status} ${r.event}${r.rejection_reason ? ` (${r.rejection_reason})` : ''}`);
+const recorded = (fakes: FakeActivities) =>
+  fakes
+    .calls('recordOnboarding')
+    .map((r) => `${r.version} ${r.status} ${r.event}${r.rejection_reason ? ` (${r.rejection_reason})` : ''}`);
 
 async function searchStatus(handle: WorkflowHandle): Promise<unknown> {
   return (await handle.describe()).typedSearchAttributes.get(onboardingSearchAttributes.status);
@@ -70,30 +73,72 @@ concurrently('the merchant onboarding workflow', (it) => {
     const fakes = new FakeActivities();
     await withWorker(fakes.activities, async ({ client, taskQueue }) => {
       const { merchantId, handle } = await start(client, taskQueue);
-      assert.equal((await handle.executeUpdate(addDomainUpdate, { args: [{ domain: 'shop.example.com' }] })).status, 'domain_added');
-      assert.equal((await handle.executeUpdate(addDomainUpdate, { args: [{ domain: 'www.shop.example.com' }] })).status, 'domain_added', 'a second domain is no step');
-      assert.deepEqual(fakes.calls('recordDomain').map((c) => c.domain), ['shop.example.com', 'www.shop.example.com']);
+      assert.equal(
+        (await handle.executeUpdate(addDomainUpdate, { args: [{ domain: 'shop.example.com' }] })).status,
+        'domain_added',
+      );
+      assert.equal(
+        (await handle.executeUpdate(addDomainUpdate, { args: [{ domain: 'www.shop.example.com' }] })).status,
+        'domain_added',
+        'a second domain is no step',
+      );
+      assert.deepEqual(
+        fakes.calls('recordDomain').map((c) => c.domain),
+        ['shop.example.com', 'www.shop.example.com'],
+      );
       const first = randomUUID();
-      assert.equal((await handle.executeUpdate(submitDocumentsUpdate, { args: [{ submission_id: first }] })).status, 'documents_submitted');
+      assert.equal(
+        (await handle.executeUpdate(submitDocumentsUpdate, { args: [{ submission_id: first }] })).status,
+        'documents_submitted',
+      );
       const requested = await handle.executeUpdate(requestGatewayUpdate);
       assert.equal(requested.status, 'under_review');
       assert.equal(await searchStatus(handle), 'under_review');
-      assert.equal((await handle.executeUpdate(requestGatewayUpdate)).version, requested.version, 'asking again changes nothing');
+      assert.equal(
+        (await handle.executeUpdate(requestGatewayUpdate)).version,
+        requested.version,
+        'asking again changes nothing',
+      );
 
-      const rejected = await handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'reject', reason: 'The IBAN is not in the business’s name.' }] });
-      assert.deepEqual([rejected.status, rejected.rejection_reason], ['rejected', 'The IBAN is not in the business’s name.']);
+      const rejected = await handle.executeUpdate(decideGatewayUpdate, {
+        args: [{ decision: 'reject', reason: 'The IBAN is not in the business’s name.' }],
+      });
+      assert.deepEqual(
+        [rejected.status, rejected.rejection_reason],
+        ['rejected', 'The IBAN is not in the business’s name.'],
+      );
       assert.equal(await refusedWith(handle.executeUpdate(requestGatewayUpdate)), 'resubmission_required');
-      assert.equal(await refusedWith(handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'approve' }] })), 'not_under_review');
+      assert.equal(
+        await refusedWith(handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'approve' }] })),
+        'not_under_review',
+      );
       const second = randomUUID();
       const resubmitted = await handle.executeUpdate(submitDocumentsUpdate, { args: [{ submission_id: second }] });
-      assert.deepEqual([resubmitted.status, resubmitted.rejection_reason], ['under_review', null], 'a resubmission goes straight back under review');
+      assert.deepEqual(
+        [resubmitted.status, resubmitted.rejection_reason],
+        ['under_review', null],
+        'a resubmission goes straight back under review',
+      );
       assert.equal(await refusedWith(handle.executeUpdate(activateLiveUpdate)), 'not_approved');
-      assert.equal((await handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'approve' }] })).status, 'approved');
-      assert.equal(await refusedWith(handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'reject', reason: 'late' }] })), 'already_approved');
+      assert.equal(
+        (await handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'approve' }] })).status,
+        'approved',
+      );
+      assert.equal(
+        await refusedWith(
+          handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'reject', reason: 'late' }] }),
+        ),
+        'already_approved',
+      );
       assert.equal((await handle.executeUpdate(activateLiveUpdate)).status, 'live');
       assert.equal((await handle.executeUpdate(activateLiveUpdate)).status, 'live', 'activating again changes nothing');
       assert.equal(await searchStatus(handle), 'live');
-      assert.deepEqual(await handle.query(onboardingQuery), { merchant_id: merchantId, status: 'live', version: 9, rejection_reason: null });
+      assert.deepEqual(await handle.query(onboardingQuery), {
+        merchant_id: merchantId,
+        status: 'live',
+        version: 9,
+        rejection_reason: null,
+      });
 
       assert.deepEqual(recorded(fakes), [
         '2 domain_added domain_added',
@@ -105,7 +150,10 @@ concurrently('the merchant onboarding workflow', (it) => {
         '8 approved gateway_approved',
         '9 live live_activated',
       ]);
-      assert.deepEqual(fakes.calls('recordDocumentsSubmitted').map((c) => c.submission_id), [first, second]);
+      assert.deepEqual(
+        fakes.calls('recordDocumentsSubmitted').map((c) => c.submission_id),
+        [first, second],
+      );
       await until('both decision emails', () => fakes.calls('sendDecisionEmail').length === 2);
       assert.deepEqual(
         fakes.calls('sendDecisionEmail').map((m) => [m.decision, m.reason]),
@@ -122,17 +170,34 @@ concurrently('the merchant onboarding workflow', (it) => {
     const fakes = new FakeActivities();
     await withWorker(fakes.activities, async ({ client, taskQueue }) => {
       const { handle } = await start(client, taskQueue);
-      assert.equal(await refusedWith(handle.executeUpdate(submitDocumentsUpdate, { args: [{ submission_id: randomUUID() }] })), 'domain_required');
+      assert.equal(
+        await refusedWith(handle.executeUpdate(submitDocumentsUpdate, { args: [{ submission_id: randomUUID() }] })),
+        'domain_required',
+      );
       assert.equal(await refusedWith(handle.executeUpdate(requestGatewayUpdate)), 'domain_required');
-      assert.equal(await refusedWith(handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'approve' }] })), 'not_requested');
+      assert.equal(
+        await refusedWith(handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'approve' }] })),
+        'not_requested',
+      );
       assert.equal(await refusedWith(handle.executeUpdate(activateLiveUpdate)), 'not_approved');
       await handle.executeUpdate(addDomainUpdate, { args: [{ domain: 'shop.example.com' }] });
       assert.equal(await refusedWith(handle.executeUpdate(requestGatewayUpdate)), 'documents_required');
       await handle.executeUpdate(submitDocumentsUpdate, { args: [{ submission_id: randomUUID() }] });
       await handle.executeUpdate(requestGatewayUpdate);
-      assert.equal(await refusedWith(handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'reject', reason: '   ' }] })), 'reason_required');
-      assert.equal(await refusedWith(handle.executeUpdate(submitDocumentsUpdate, { args: [{ submission_id: randomUUID() }] })), 'in_review');
-      assert.deepEqual(recorded(fakes), ['2 domain_added domain_added', '3 documents_submitted documents_submitted', '4 gateway_requested gateway_requested', '5 under_review review_started']);
+      assert.equal(
+        await refusedWith(handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'reject', reason: '   ' }] })),
+        'reason_required',
+      );
+      assert.equal(
+        await refusedWith(handle.executeUpdate(submitDocumentsUpdate, { args: [{ submission_id: randomUUID() }] })),
+        'in_review',
+      );
+      assert.deepEqual(recorded(fakes), [
+        '2 domain_added domain_added',
+        '3 documents_submitted documents_submitted',
+        '4 gateway_requested gateway_requested',
+        '5 under_review review_started',
+      ]);
       const history = await handle.fetchHistory();
       const accepted = (history.events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
       assert.equal(accepted.length, 3, 'only the three Updates taken (domain, documents, request) are in the history');
@@ -176,7 +241,10 @@ concurrently('the merchant onboarding workflow', (it) => {
     await withWorker(fakes.activities, async ({ client, taskQueue }) => {
       const { handle } = await start(client, taskQueue, 'under_review');
       await until('the reminder', () => fakes.calls('raiseReviewReminder').length === 1);
-      assert.equal((await handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'approve' }] })).status, 'approved');
+      assert.equal(
+        (await handle.executeUpdate(decideGatewayUpdate, { args: [{ decision: 'approve' }] })).status,
+        'approved',
+      );
       await handle.terminate('test over');
     });
   });

@@ -63,12 +63,19 @@ describe("a payment link's payment in its workflow", () => {
         await pay(handle, 'success');
         await paymentIn(handle, 'paid');
         const ended = await handle.result();
-        assert.equal(ended.status, 'reversed', 'without the bound the settle would be retried for ever and the payment never given back');
+        assert.equal(
+          ended.status,
+          'reversed',
+          'without the bound the settle would be retried for ever and the payment never given back',
+        );
         assert.equal(ended.refunded_amount, AMOUNT);
         assert.equal(ended.fee, 0);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
         const asked = fakes.calls('settleAtBank').length;
-        assert.ok(asked >= 1 && asked <= 3, `the settle asked a bounded number of times (${asked}) in 2 s of 1 s, 2 s backoff`);
+        assert.ok(
+          asked >= 1 && asked <= 3,
+          `the settle asked a bounded number of times (${asked}) in 2 s of 1 s, 2 s backoff`,
+        );
         assert.equal(fakes.calls('reverseAtBank').length, 1);
         const history = await handle.fetchHistory();
         assert.ok(historyText(history).includes(LINK_AUTO_VERIFY_BOUND_PATCH));
@@ -86,7 +93,11 @@ describe("a payment link's payment in its workflow", () => {
         assert.equal(ended.refunded_amount, AMOUNT);
         assert.equal(ended.fee, 0);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
-        assert.deepEqual(fakes.calls('merchantLiveStanding').map((c) => c.merchant_id), [input.merchant_id], 'asked once, for its own merchant');
+        assert.deepEqual(
+          fakes.calls('merchantLiveStanding').map((c) => c.merchant_id),
+          [input.merchant_id],
+          'asked once, for its own merchant',
+        );
         assert.equal(fakes.calls('reverseAtBank').length, 1, 'the money goes back at once');
         assert.equal(fakes.calls('settleAtBank').length, 0);
       });

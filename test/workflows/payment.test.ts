@@ -25,9 +25,15 @@ describe('the payment workflow', () => {
         const { handle, input } = await startPayment(client, taskQueue, { verifyWindowMs: 90_000 });
         await pay(handle, 'success');
         const paid = await paymentIn(handle, 'paid');
-        assert.deepEqual(fakes.calls('confirmAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' }]);
+        assert.deepEqual(fakes.calls('confirmAtBank'), [
+          { payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' },
+        ]);
         assert.deepEqual(fakes.transitions(), ['2 paid']);
-        assert.deepEqual(fakes.calls('recordTransition')[0]?.payment, paid, 'the workflow shows exactly what it recorded');
+        assert.deepEqual(
+          fakes.calls('recordTransition')[0]?.payment,
+          paid,
+          'the workflow shows exactly what it recorded',
+        );
         assert.deepEqual({ reference_id: paid.reference_id, rrn: paid.rrn, card_pan: paid.card_pan }, CAPTURE);
         assert.ok(paid.paid_at !== null && paid.verify_deadline_at !== null);
         assert.equal(Date.parse(paid.verify_deadline_at) - Date.parse(paid.paid_at), 90_000);
@@ -54,10 +60,16 @@ describe('the payment workflow', () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { handle, input } = await startPayment(client, taskQueue);
-        const token = await handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/pay/return' }] });
-        const forged = await handle.executeUpdate(bankCallbackUpdate, { args: [{ state: 'Failed', ref_num: '7000000001', res_num: input.payment.id, token: token.token }] });
+        const token = await handle.executeUpdate(bankTokenUpdate, {
+          args: [{ redirect_url: 'https://gateway.example/pay/return' }],
+        });
+        const forged = await handle.executeUpdate(bankCallbackUpdate, {
+          args: [{ state: 'Failed', ref_num: '7000000001', res_num: input.payment.id, token: token.token }],
+        });
         assert.equal(forged.status, 'created');
-        assert.deepEqual(fakes.calls('inquireAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: '7000000001', token: token.token, psp: 'sep' }]);
+        assert.deepEqual(fakes.calls('inquireAtBank'), [
+          { payment_id: input.payment.id, mode: 'test', ref_num: '7000000001', token: token.token, psp: 'sep' },
+        ]);
         assert.deepEqual(fakes.transitions(), []);
         await pay(handle, 'failure');
         assert.equal((await handle.result()).status, 'failed');
@@ -72,7 +84,10 @@ describe('the payment workflow', () => {
         await pay(handle, 'cancel');
         const canceled = await handle.result();
         assert.equal(canceled.status, 'canceled');
-        assert.deepEqual(canceled.failure, { code: 'canceled_by_customer', message: 'The customer canceled the payment.' });
+        assert.deepEqual(canceled.failure, {
+          code: 'canceled_by_customer',
+          message: 'The customer canceled the payment.',
+        });
         assert.deepEqual(fakes.transitions(), ['2 canceled']);
         assert.deepEqual(fakes.calls('confirmAtBank'), []);
       });
@@ -90,7 +105,16 @@ describe('the payment workflow', () => {
         assert.deepEqual(fakes.transitions(), ['2 pending', '3 paid']);
         assert.deepEqual(
           fakes.log.map((c) => c.name),
-          ['announcePayment', 'planPaymentRoute', 'requestBankToken', 'recordPaymentPsp', 'confirmAtBank', 'recordTransition', 'confirmAtBank', 'recordTransition'],
+          [
+            'announcePayment',
+            'planPaymentRoute',
+            'requestBankToken',
+            'recordPaymentPsp',
+            'confirmAtBank',
+            'recordTransition',
+            'confirmAtBank',
+            'recordTransition',
+          ],
           'the bank is asked again after pending is recorded',
         );
         assert.ok((await timersStarted(handle)).includes(1_000), 'a 1 s timer');
@@ -107,12 +131,18 @@ describe('the payment workflow', () => {
         assert.equal(failed.status, 'failed');
         assert.equal(failed.failure?.code, 'bank_unconfirmed');
         assert.deepEqual(fakes.transitions(), ['2 pending', '3 failed']);
-        assert.ok(fakes.calls('confirmAtBank').length >= 3, 'at the callback, then at each wait, the last at the limit');
+        assert.ok(
+          fakes.calls('confirmAtBank').length >= 3,
+          'at the callback, then at each wait, the last at the limit',
+        );
         // After the page's expiry timer: 1 s, then 2 s (doubled), then what is left of the limit (at most 4 s): how long each
         // wait is follows from the rule, not from how fast the machine is, as long as the first two leave some of the limit.
         const waits = (await timersStarted(handle)).slice(1);
         assert.deepEqual(waits.slice(0, 2), [1_000, 2_000], `waits: ${waits.join(', ')}`);
-        assert.ok(waits.slice(2).every((t) => t <= 4_000), `waits: ${waits.join(', ')}`);
+        assert.ok(
+          waits.slice(2).every((t) => t <= 4_000),
+          `waits: ${waits.join(', ')}`,
+        );
       });
     });
 
@@ -141,7 +171,9 @@ describe('the payment workflow', () => {
         const paid = await paymentIn(handle, 'paid');
         assert.equal(fakes.calls('recordTransition').length, 5);
         assert.deepEqual(fakes.calls('recordTransition')[4]?.payment, paid);
-        const scheduled = ((await handle.fetchHistory()).events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter((n) => n !== undefined);
+        const scheduled = ((await handle.fetchHistory()).events ?? [])
+          .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
+          .filter((n) => n !== undefined);
         assert.deepEqual(scheduled, ['recordTransition'], 'one activity, its retries kept out of the history');
       });
     });
@@ -158,7 +190,9 @@ describe('the payment workflow', () => {
         await paymentIn(handle, 'paid');
         assert.equal(fakes.calls('confirmAtBank').length, 2);
         assert.deepEqual(fakes.transitions(), ['2 paid']);
-        const scheduled = ((await handle.fetchHistory()).events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter((n) => n !== undefined);
+        const scheduled = ((await handle.fetchHistory()).events ?? [])
+          .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
+          .filter((n) => n !== undefined);
         assert.deepEqual(scheduled, ['confirmAtBank']);
       });
     });
@@ -171,7 +205,10 @@ describe('the payment workflow', () => {
         const { handle } = await startPayment(client, taskQueue, { expiresInMs: 500 });
         const expired = await handle.result();
         assert.equal(expired.status, 'expired');
-        assert.deepEqual(expired.failure, { code: 'payment_expired', message: 'The payment page expired before the payment was made.' });
+        assert.deepEqual(expired.failure, {
+          code: 'payment_expired',
+          message: 'The payment page expired before the payment was made.',
+        });
         assert.deepEqual(fakes.transitions(), ['2 expired']);
         assert.deepEqual(fakes.calls('confirmAtBank'), []);
       });
@@ -192,7 +229,9 @@ describe('the payment workflow', () => {
         assert.equal((await handle.result()).status, 'expired');
         assert.deepEqual(fakes.transitions(), ['2 expired']);
         assert.deepEqual(fakes.calls('confirmAtBank'), []);
-        await assert.rejects(handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/r' }] }));
+        await assert.rejects(
+          handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/r' }] }),
+        );
       });
     });
   });
@@ -208,9 +247,23 @@ describe('the payment workflow', () => {
         assert.equal(reversed.refunded_amount, AMOUNT);
         assert.equal(reversed.fee, 0);
         assert.equal(reversed.verified_at, null);
-        assert.deepEqual(fakes.calls('reverseAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' }]);
+        assert.deepEqual(fakes.calls('reverseAtBank'), [
+          { payment_id: input.payment.id, mode: 'test', ref_num: CAPTURE.reference_id, psp: 'sep' },
+        ]);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 reversed']);
-        assert.deepEqual(fakes.log.map((c) => c.name), ['announcePayment', 'planPaymentRoute', 'requestBankToken', 'recordPaymentPsp', 'confirmAtBank', 'recordTransition', 'reverseAtBank', 'recordTransition']);
+        assert.deepEqual(
+          fakes.log.map((c) => c.name),
+          [
+            'announcePayment',
+            'planPaymentRoute',
+            'requestBankToken',
+            'recordPaymentPsp',
+            'confirmAtBank',
+            'recordTransition',
+            'reverseAtBank',
+            'recordTransition',
+          ],
+        );
       });
     });
 
@@ -225,7 +278,10 @@ describe('the payment workflow', () => {
         const { handle } = await startPayment(client, taskQueue, { verifyWindowMs: 500 });
         await pay(handle, 'success');
         await fakes.called('reverseAtBank');
-        const late = await handle.startUpdate(verifyUpdate, { args: [{ amount: AMOUNT }], waitForStage: WorkflowUpdateStage.ACCEPTED });
+        const late = await handle.startUpdate(verifyUpdate, {
+          args: [{ amount: AMOUNT }],
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+        });
         reversing.open();
         await refusedWith(late.result(), 'verify_deadline_passed');
         assert.equal((await handle.result()).status, 'reversed');

@@ -33,21 +33,33 @@ describe('the payment workflow: PSP routing and failover', () => {
       const { handle } = await startPayment(client, taskQueue);
       const token = await handle.executeUpdate(bankTokenUpdate, { args: [redirect] });
       assert.match(token.url, /SendToken/);
-      assert.deepEqual(fakes.calls('requestBankToken').map((c) => [c.psp, c.attempt]), [
-        ['sep', 0],
-        ['sep', 0],
-        ['mellat', 1],
-      ]);
-      assert.deepEqual(fakes.calls('recordPaymentPsp').map((c) => [c.psp, c.terminal_id]), [['mellat', '55667788']]);
+      assert.deepEqual(
+        fakes.calls('requestBankToken').map((c) => [c.psp, c.attempt]),
+        [
+          ['sep', 0],
+          ['sep', 0],
+          ['mellat', 1],
+        ],
+      );
+      assert.deepEqual(
+        fakes.calls('recordPaymentPsp').map((c) => [c.psp, c.terminal_id]),
+        [['mellat', '55667788']],
+      );
       const names = fakes.log.map((c) => c.name);
-      assert.ok(names.indexOf('recordPaymentPsp') > names.lastIndexOf('requestBankToken'), 'recorded after the token, before the answer');
+      assert.ok(
+        names.indexOf('recordPaymentPsp') > names.lastIndexOf('requestBankToken'),
+        'recorded after the token, before the answer',
+      );
       // A repeated Pay answers the same token: no PSP is asked again.
       assert.deepEqual(await handle.executeUpdate(bankTokenUpdate, { args: [redirect] }), token);
       assert.equal(fakes.calls('requestBankToken').length, 3);
       await pay(handle, 'success');
       const paid = await paymentIn(handle, 'paid');
       assert.deepEqual(paid.psp, { name: 'mellat', terminal_id: '55667788' });
-      assert.deepEqual(fakes.calls('confirmAtBank').map((c) => c.psp), ['mellat']);
+      assert.deepEqual(
+        fakes.calls('confirmAtBank').map((c) => c.psp),
+        ['mellat'],
+      );
       const { searchAttributes } = await handle.describe();
       assert.deepEqual([searchAttributes.PaymentPsp, searchAttributes.PaymentPspTerminal], [['mellat'], ['55667788']]);
     });
@@ -58,21 +70,32 @@ describe('the payment workflow: PSP routing and failover', () => {
     const fakes = new FakeActivities()
       .on('planPaymentRoute', async () => [...ROUTE])
       .on('requestBankToken', async (input, call) => {
-        if (input.psp === 'sep') throw ApplicationFailure.create({ type: 'psp_unavailable', message: 'breaker open', nonRetryable: true });
-        if (!mellatUp) throw ApplicationFailure.create({ type: 'bank_refused', message: 'refused (5)', nonRetryable: true });
+        if (input.psp === 'sep')
+          throw ApplicationFailure.create({ type: 'psp_unavailable', message: 'breaker open', nonRetryable: true });
+        if (!mellatUp)
+          throw ApplicationFailure.create({ type: 'bank_refused', message: 'refused (5)', nonRetryable: true });
         return { ...(await healthy('requestBankToken')(input, call)), psp: 'mellat', terminal_id: '55667788' };
       });
     await withWorker(fakes.activities, async ({ client, taskQueue }) => {
       const { handle } = await startPayment(client, taskQueue);
-      const message = await refusedWith(handle.executeUpdate(bankTokenUpdate, { args: [redirect] }), 'bank_unavailable');
+      const message = await refusedWith(
+        handle.executeUpdate(bankTokenUpdate, { args: [redirect] }),
+        'bank_unavailable',
+      );
       assert.match(message, /No bank/);
-      assert.deepEqual(fakes.calls('requestBankToken').map((c) => c.psp), ['sep', 'mellat']);
+      assert.deepEqual(
+        fakes.calls('requestBankToken').map((c) => c.psp),
+        ['sep', 'mellat'],
+      );
       assert.deepEqual(fakes.calls('recordPaymentPsp'), []);
       assert.equal((await handle.query(paymentQuery)).status, 'created', 'still payable');
       mellatUp = true;
       await handle.executeUpdate(bankTokenUpdate, { args: [redirect] });
       assert.deepEqual(fakes.calls('planPaymentRoute').length, 2, 'the route is planned again for the new try');
-      assert.deepEqual(fakes.calls('recordPaymentPsp').map((c) => c.psp), ['mellat']);
+      assert.deepEqual(
+        fakes.calls('recordPaymentPsp').map((c) => c.psp),
+        ['mellat'],
+      );
     });
   });
 });

@@ -11,10 +11,22 @@ import { DomainError } from '../../src/errors.ts';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { BANK_OPERATION, FakeActivities, gate } from '../support/workflows/fakes.ts';
-import { AMOUNT, MERCHANT_ID, paymentIn, refund, refundsOf, startPayment, verifiedPayment, pay } from '../support/workflows/payments.ts';
+import {
+  AMOUNT,
+  MERCHANT_ID,
+  paymentIn,
+  refund,
+  refundsOf,
+  startPayment,
+  verifiedPayment,
+  pay,
+} from '../support/workflows/payments.ts';
 
 const settled = (fakes: FakeActivities, count = 1) =>
-  fakes.called('recordRefund', () => fakes.calls('recordRefund').filter((c) => c.refund.status !== 'pending').length >= count);
+  fakes.called(
+    'recordRefund',
+    () => fakes.calls('recordRefund').filter((c) => c.refund.status !== 'pending').length >= count,
+  );
 
 /** Asserts that `taken` was refused with the DomainError `code`; answers its message. */
 async function refusedWith(taken: Promise<unknown>, code: string): Promise<string> {
@@ -45,10 +57,31 @@ describe('refunds', () => {
           { payment_id: input.payment.id, amount: 300_000, status: 'pending', failure: null },
         );
         const done = await refundsOf(client, input.payment.id).result();
-        assert.deepEqual({ status: done?.status, refunded_amount: done?.refunded_amount }, { status: 'partially_refunded', refunded_amount: 300_000 });
-        assert.deepEqual(fakes.calls('refundAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: '4711000001', refund_id: answer.id, amount: 300_000, psp: 'sep' }]);
-        assert.deepEqual(fakes.refundRecords(), ['300000 pending, payment 4 partially_refunded 300000', '300000 succeeded, no payment change']);
-        assert.deepEqual(fakes.calls('recordRefund').map((c) => [c.merchant_id, c.mode]), [[MERCHANT_ID, 'test'], [MERCHANT_ID, 'test']]);
+        assert.deepEqual(
+          { status: done?.status, refunded_amount: done?.refunded_amount },
+          { status: 'partially_refunded', refunded_amount: 300_000 },
+        );
+        assert.deepEqual(fakes.calls('refundAtBank'), [
+          {
+            payment_id: input.payment.id,
+            mode: 'test',
+            ref_num: '4711000001',
+            refund_id: answer.id,
+            amount: 300_000,
+            psp: 'sep',
+          },
+        ]);
+        assert.deepEqual(fakes.refundRecords(), [
+          '300000 pending, payment 4 partially_refunded 300000',
+          '300000 succeeded, no payment change',
+        ]);
+        assert.deepEqual(
+          fakes.calls('recordRefund').map((c) => [c.merchant_id, c.mode]),
+          [
+            [MERCHANT_ID, 'test'],
+            [MERCHANT_ID, 'test'],
+          ],
+        );
         const succeeded = fakes.calls('recordRefund')[1]?.refund;
         assert.equal(succeeded?.id, answer.id);
         assert.ok(succeeded?.succeeded_at !== null);
@@ -66,7 +99,18 @@ describe('refunds', () => {
         const { input, verified } = await verifiedPayment(client, taskQueue);
         // What the earlier run's record step left in MySQL before its worker died: the refund pending, the payment reserved.
         const refundId = randomUUID();
-        const pending: Refund = { id: refundId, payment_id: verified.id, amount: 300_000, status: 'pending', reason: null, created_at: new Date().toISOString(), succeeded_at: null, failure: null, method: 'psp_refund', destination_iban: null };
+        const pending: Refund = {
+          id: refundId,
+          payment_id: verified.id,
+          amount: 300_000,
+          status: 'pending',
+          reason: null,
+          created_at: new Date().toISOString(),
+          succeeded_at: null,
+          failure: null,
+          method: 'psp_refund',
+          destination_iban: null,
+        };
         await fakes.activities.recordRefund({
           refund: pending,
           merchant_id: MERCHANT_ID,
@@ -76,9 +120,19 @@ describe('refunds', () => {
         const answer = await refund(client, taskQueue, verified, 300_000, { refundId });
         assert.deepEqual({ id: answer.id, status: answer.status }, { id: refundId, status: 'pending' });
         const done = await refundsOf(client, input.payment.id).result();
-        assert.deepEqual({ status: done?.status, refunded_amount: done?.refunded_amount }, { status: 'partially_refunded', refunded_amount: 300_000 });
-        assert.deepEqual(fakes.calls('refundAtBank').map((c) => [c.refund_id, c.amount]), [[refundId, 300_000]], 'paid out once, under its id');
-        assert.deepEqual(fakes.refundRecords(), ['300000 pending, payment 4 partially_refunded 300000', '300000 succeeded, no payment change']);
+        assert.deepEqual(
+          { status: done?.status, refunded_amount: done?.refunded_amount },
+          { status: 'partially_refunded', refunded_amount: 300_000 },
+        );
+        assert.deepEqual(
+          fakes.calls('refundAtBank').map((c) => [c.refund_id, c.amount]),
+          [[refundId, 300_000]],
+          'paid out once, under its id',
+        );
+        assert.deepEqual(fakes.refundRecords(), [
+          '300000 pending, payment 4 partially_refunded 300000',
+          '300000 succeeded, no payment change',
+        ]);
       });
     });
 
@@ -89,11 +143,24 @@ describe('refunds', () => {
         const answer = await refund(client, taskQueue, verified, null);
         assert.equal(answer.amount, AMOUNT);
         const done = await refundsOf(client, input.payment.id).result();
-        assert.deepEqual({ status: done?.status, refunded_amount: done?.refunded_amount }, { status: 'refunded', refunded_amount: AMOUNT });
-        assert.deepEqual(fakes.refundRecords(), ['1000000 pending, payment 4 refunded 1000000', '1000000 succeeded, no payment change']);
+        assert.deepEqual(
+          { status: done?.status, refunded_amount: done?.refunded_amount },
+          { status: 'refunded', refunded_amount: AMOUNT },
+        );
+        assert.deepEqual(fakes.refundRecords(), [
+          '1000000 pending, payment 4 refunded 1000000',
+          '1000000 succeeded, no payment change',
+        ]);
         const firstRun = (await refundsOf(client, input.payment.id).describe()).runId;
-        assert.equal(await refusedWith(refund(client, taskQueue, verified, 1), 'payment_not_refundable'), 'The payment has been refunded in full; nothing is left to refund.');
-        assert.notEqual((await refundsOf(client, input.payment.id).describe()).runId, firstRun, 'a run of its own, ended');
+        assert.equal(
+          await refusedWith(refund(client, taskQueue, verified, 1), 'payment_not_refundable'),
+          'The payment has been refunded in full; nothing is left to refund.',
+        );
+        assert.notEqual(
+          (await refundsOf(client, input.payment.id).describe()).runId,
+          firstRun,
+          'a run of its own, ended',
+        );
         assert.equal(fakes.calls('recordRefund').length, 2);
       });
     });
@@ -108,10 +175,10 @@ describe('refunds', () => {
         assert.equal(message, 'The refund amount is more than the 300000 rials left to refund on this payment.');
         await refund(client, taskQueue, verified, 300_000);
         assert.equal((await refundsOf(client, input.payment.id).result())?.status, 'refunded');
-        assert.deepEqual(fakes.refundRecords().filter((r) => r.includes('pending')), [
-          '700000 pending, payment 4 partially_refunded 700000',
-          '300000 pending, payment 5 refunded 1000000',
-        ]);
+        assert.deepEqual(
+          fakes.refundRecords().filter((r) => r.includes('pending')),
+          ['700000 pending, payment 4 partially_refunded 700000', '300000 pending, payment 5 refunded 1000000'],
+        );
       });
     });
 
@@ -137,7 +204,10 @@ describe('refunds', () => {
         assert.deepEqual({ id: later.id, status: later.status }, { id: first.id, status: 'succeeded' });
         assert.deepEqual(later, fakes.calls('recordRefund')[1]?.refund);
         assert.equal(fakes.calls('refundAtBank').filter((c) => c.refund_id === refundId).length, 1);
-        assert.equal(fakes.calls('recordRefund').filter((c) => c.refund.id === refundId && c.refund.status === 'pending').length, 1);
+        assert.equal(
+          fakes.calls('recordRefund').filter((c) => c.refund.id === refundId && c.refund.status === 'pending').length,
+          1,
+        );
       });
     });
 
@@ -150,7 +220,9 @@ describe('refunds', () => {
       });
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { input, verified } = await verifiedPayment(client, taskQueue);
-        const answers = await Promise.allSettled(Array.from({ length: 5 }, () => refund(client, taskQueue, verified, 300_000)));
+        const answers = await Promise.allSettled(
+          Array.from({ length: 5 }, () => refund(client, taskQueue, verified, 300_000)),
+        );
         const accepted = answers.filter((a) => a.status === 'fulfilled');
         assert.equal(accepted.length, 3);
         for (const refused of answers.filter((a) => a.status === 'rejected')) {
@@ -158,15 +230,25 @@ describe('refunds', () => {
           assert.equal(refused.reason.code, 'refund_exceeds_amount');
         }
         assert.deepEqual(
-          fakes.calls('recordRefund').filter((c) => c.refund.status === 'pending').map((c) => [c.payment?.version, c.payment?.payment.refunded_amount]),
-          [[4, 300_000], [5, 600_000], [6, 900_000]],
+          fakes
+            .calls('recordRefund')
+            .filter((c) => c.refund.status === 'pending')
+            .map((c) => [c.payment?.version, c.payment?.payment.refunded_amount]),
+          [
+            [4, 300_000],
+            [5, 600_000],
+            [6, 900_000],
+          ],
         );
         // Every one read the record under the lock, after the one before had written it.
         assert.deepEqual(fakes.calls('readPaymentForRefund').length, 5);
         paying.open();
         await settled(fakes, 3);
         const done = await refundsOf(client, input.payment.id).result();
-        assert.deepEqual({ status: done?.status, refunded_amount: done?.refunded_amount }, { status: 'partially_refunded', refunded_amount: 900_000 });
+        assert.deepEqual(
+          { status: done?.status, refunded_amount: done?.refunded_amount },
+          { status: 'partially_refunded', refunded_amount: 900_000 },
+        );
         assert.equal(fakes.calls('refundAtBank').length, 3);
       });
     });
@@ -181,8 +263,14 @@ describe('refunds', () => {
         const { input, verified } = await verifiedPayment(client, taskQueue);
         assert.equal((await refund(client, taskQueue, verified, null)).amount, AMOUNT);
         const givenBack = await refundsOf(client, input.payment.id).result();
-        assert.deepEqual({ status: givenBack?.status, refunded_amount: givenBack?.refunded_amount }, { status: 'verified', refunded_amount: 0 });
-        assert.deepEqual(fakes.refundRecords(), ['1000000 pending, payment 4 refunded 1000000', '1000000 failed, payment 5 verified 0']);
+        assert.deepEqual(
+          { status: givenBack?.status, refunded_amount: givenBack?.refunded_amount },
+          { status: 'verified', refunded_amount: 0 },
+        );
+        assert.deepEqual(fakes.refundRecords(), [
+          '1000000 pending, payment 4 refunded 1000000',
+          '1000000 failed, payment 5 verified 0',
+        ]);
         assert.deepEqual(fakes.calls('recordRefund')[1]?.refund.failure, {
           code: 'card_closed',
           message: 'The bank did not accept the refund; its amount is refundable again.',
@@ -201,13 +289,16 @@ describe('refunds', () => {
         await pay(handle, 'success');
         const paid = await paymentIn(handle, 'paid');
         // Past the API's own check of the record: the refunds workflow refuses it on the record.
-        assert.equal(await refusedWith(refund(client, taskQueue, paid, 1_000), 'payment_not_refundable'), 'The payment is paid; only a verified payment can be refunded.');
+        assert.equal(
+          await refusedWith(refund(client, taskQueue, paid, 1_000), 'payment_not_refundable'),
+          'The payment is paid; only a verified payment can be refunded.',
+        );
         assert.equal((await refundsOf(client, paid.id).result())?.status, 'paid', 'a run that took nothing, ended');
         assert.deepEqual(fakes.calls('recordRefund'), []);
       });
     });
 
-    it('a refund after the refund window, read on the record\'s verified_at, is refused with payment_not_refundable', async () => {
+    it("a refund after the refund window, read on the record's verified_at, is refused with payment_not_refundable", async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { verified } = await verifiedPayment(client, taskQueue);
@@ -215,9 +306,15 @@ describe('refunds', () => {
         // The record as MySQL holds it a day past the window: verified 181 days ago.
         fakes.on('readPaymentForRefund', async ({ payment_id, refund_id }) => {
           const now = fakes.recorded(payment_id, refund_id);
-          return { ...now, payment: { ...now.payment, verified_at: new Date(Date.now() - window - 24 * 3600 * 1000).toISOString() } };
+          return {
+            ...now,
+            payment: { ...now.payment, verified_at: new Date(Date.now() - window - 24 * 3600 * 1000).toISOString() },
+          };
         });
-        assert.equal(await refusedWith(refund(client, taskQueue, verified, 1_000, { windowMs: window }), 'payment_not_refundable'), "The payment's refund window has closed.");
+        assert.equal(
+          await refusedWith(refund(client, taskQueue, verified, 1_000, { windowMs: window }), 'payment_not_refundable'),
+          "The payment's refund window has closed.",
+        );
         assert.deepEqual(fakes.calls('recordRefund'), []);
       });
     });
@@ -227,8 +324,19 @@ describe('refunds', () => {
     const IBAN = 'IR820540102680020817909002';
     /** The fakes' PSP as SEP declares it: no refund operation, a 50-minute reversal window (or the one given). */
     const withoutRefund = (fakes: FakeActivities, reversalWindowMs = 50 * 60_000) =>
-      fakes.on('pspCapabilities', async () => ({ psp: 'sep', capture: 'verify', reversalWindowMs, unverifiedReversalMs: 30 * 60_000, refund: 'none', inquiry: false, dailyReport: false }));
-    const methods = (fakes: FakeActivities) => fakes.calls('recordRefund').map((c) => `${c.refund.status} ${c.refund.method} ${c.refund.destination_iban ?? '-'}`);
+      fakes.on('pspCapabilities', async () => ({
+        psp: 'sep',
+        capture: 'verify',
+        reversalWindowMs,
+        unverifiedReversalMs: 30 * 60_000,
+        refund: 'none',
+        inquiry: false,
+        dailyReport: false,
+      }));
+    const methods = (fakes: FakeActivities) =>
+      fakes
+        .calls('recordRefund')
+        .map((c) => `${c.refund.status} ${c.refund.method} ${c.refund.destination_iban ?? '-'}`);
 
     it('a PSP with a refund operation refunds a part itself; an IBAN given is kept on the refund, not paid to', async () => {
       const fakes = new FakeActivities();
@@ -237,11 +345,21 @@ describe('refunds', () => {
         // The payment's own workflow read them at its verify (a PSP that captures at settle); the refunds workflow's reads follow.
         const readBefore = fakes.calls('pspCapabilities').length;
         const answer = await refund(client, taskQueue, verified, 250_000, { destinationIban: IBAN });
-        assert.deepEqual({ method: answer.method, destination_iban: answer.destination_iban }, { method: 'psp_refund', destination_iban: IBAN });
+        assert.deepEqual(
+          { method: answer.method, destination_iban: answer.destination_iban },
+          { method: 'psp_refund', destination_iban: IBAN },
+        );
         await refundsOf(client, input.payment.id).result();
-        assert.deepEqual(fakes.calls('refundAtBank').map((c) => c.amount), [250_000]);
+        assert.deepEqual(
+          fakes.calls('refundAtBank').map((c) => c.amount),
+          [250_000],
+        );
         assert.deepEqual([fakes.calls('reverseAtBank').length, fakes.calls('payRefundToIban').length], [0, 0]);
-        assert.equal(fakes.calls('pspCapabilities').length - readBefore, 1, 'read once by the refunds workflow, into its history');
+        assert.equal(
+          fakes.calls('pspCapabilities').length - readBefore,
+          1,
+          'read once by the refunds workflow, into its history',
+        );
       });
     });
 
@@ -252,9 +370,18 @@ describe('refunds', () => {
         const answer = await refund(client, taskQueue, verified, null);
         assert.deepEqual({ amount: answer.amount, method: answer.method }, { amount: AMOUNT, method: 'reversal' });
         const done = await refundsOf(client, input.payment.id).result();
-        assert.deepEqual({ status: done?.status, refunded_amount: done?.refunded_amount }, { status: 'refunded', refunded_amount: AMOUNT });
-        assert.deepEqual(fakes.calls('reverseAtBank'), [{ payment_id: input.payment.id, mode: 'test', ref_num: '4711000001', psp: 'sep' }]);
-        assert.deepEqual([fakes.calls('refundAtBank').length, fakes.calls('payRefundToIban').length], [0, 0], 'never a call the PSP does not have');
+        assert.deepEqual(
+          { status: done?.status, refunded_amount: done?.refunded_amount },
+          { status: 'refunded', refunded_amount: AMOUNT },
+        );
+        assert.deepEqual(fakes.calls('reverseAtBank'), [
+          { payment_id: input.payment.id, mode: 'test', ref_num: '4711000001', psp: 'sep' },
+        ]);
+        assert.deepEqual(
+          [fakes.calls('refundAtBank').length, fakes.calls('payRefundToIban').length],
+          [0, 0],
+          'never a call the PSP does not have',
+        );
         assert.deepEqual(methods(fakes), ['pending reversal -', 'succeeded reversal -']);
       });
     });
@@ -264,14 +391,22 @@ describe('refunds', () => {
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { input, verified } = await verifiedPayment(client, taskQueue);
         const message = await refusedWith(refund(client, taskQueue, verified, 300_000), 'refund_needs_iban');
-        assert.match(message, /^PSP sep has no refund operation and a reversal returns the whole payment only, within 50 minutes of it: give destination_iban/);
+        assert.match(
+          message,
+          /^PSP sep has no refund operation and a reversal returns the whole payment only, within 50 minutes of it: give destination_iban/,
+        );
         assert.deepEqual(fakes.calls('recordRefund'), [], 'a refused refund writes nothing');
         const answer = await refund(client, taskQueue, verified, 300_000, { destinationIban: IBAN });
         await refundsOf(client, input.payment.id).result();
-        assert.deepEqual(fakes.calls('payRefundToIban'), [{ refund_id: answer.id, payment_id: input.payment.id, mode: 'test', iban: IBAN, amount: 300_000 }]);
+        assert.deepEqual(fakes.calls('payRefundToIban'), [
+          { refund_id: answer.id, payment_id: input.payment.id, mode: 'test', iban: IBAN, amount: 300_000 },
+        ]);
         assert.deepEqual([fakes.calls('refundAtBank').length, fakes.calls('reverseAtBank').length], [0, 0]);
         assert.deepEqual(methods(fakes), [`pending iban_payout ${IBAN}`, `succeeded iban_payout ${IBAN}`]);
-        assert.deepEqual(fakes.refundRecords(), ['300000 pending, payment 4 partially_refunded 300000', '300000 succeeded, no payment change']);
+        assert.deepEqual(fakes.refundRecords(), [
+          '300000 pending, payment 4 partially_refunded 300000',
+          '300000 succeeded, no payment change',
+        ]);
       });
     });
 
@@ -279,11 +414,17 @@ describe('refunds', () => {
       const fakes = withoutRefund(new FakeActivities(), 0);
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { input, verified } = await verifiedPayment(client, taskQueue);
-        assert.match(await refusedWith(refund(client, taskQueue, verified, null), 'refund_needs_iban'), /its reversal window \(0 minutes after the payment\) has closed/);
+        assert.match(
+          await refusedWith(refund(client, taskQueue, verified, null), 'refund_needs_iban'),
+          /its reversal window \(0 minutes after the payment\) has closed/,
+        );
         const answer = await refund(client, taskQueue, verified, null, { destinationIban: IBAN });
         assert.equal(answer.method, 'iban_payout');
         await refundsOf(client, input.payment.id).result();
-        assert.deepEqual(fakes.calls('payRefundToIban').map((c) => c.amount), [AMOUNT]);
+        assert.deepEqual(
+          fakes.calls('payRefundToIban').map((c) => c.amount),
+          [AMOUNT],
+        );
         assert.equal(fakes.calls('reverseAtBank').length, 0);
       });
     });
@@ -304,15 +445,23 @@ describe('refunds', () => {
         const done = await refundsOf(client, input.payment.id).result();
         assert.equal(done?.status, 'refunded');
         assert.equal(fakes.calls('reverseAtBank').length, 1);
-        assert.deepEqual(fakes.calls('payRefundToIban').map((c) => [c.refund_id, c.amount]), [[answer.id, AMOUNT]]);
+        assert.deepEqual(
+          fakes.calls('payRefundToIban').map((c) => [c.refund_id, c.amount]),
+          [[answer.id, AMOUNT]],
+        );
         assert.deepEqual(methods(fakes), [`pending reversal ${IBAN}`, `succeeded iban_payout ${IBAN}`]);
 
         // Another payment: its reversal refused, its transfer refused too: failed, the amount refundable again.
         const other = await verifiedPayment(client, taskQueue);
         const second = await refund(client, taskQueue, other.verified, null, { destinationIban: IBAN });
         const givenBack = await refundsOf(client, other.input.payment.id).result();
-        assert.deepEqual({ status: givenBack?.status, refunded_amount: givenBack?.refunded_amount }, { status: 'verified', refunded_amount: 0 });
-        const failed = fakes.calls('recordRefund').find((c) => c.refund.id === second.id && c.refund.status === 'failed');
+        assert.deepEqual(
+          { status: givenBack?.status, refunded_amount: givenBack?.refunded_amount },
+          { status: 'verified', refunded_amount: 0 },
+        );
+        const failed = fakes
+          .calls('recordRefund')
+          .find((c) => c.refund.id === second.id && c.refund.status === 'failed');
         assert.equal(failed?.refund.failure?.code, 'bank_refused');
       });
     });

@@ -37,8 +37,13 @@ describe('committed workflow histories replay on the current code', () => {
   // The settlement workflow's own histories replay here; the run's (v1-run) only in the main suite, as said above.
   it('settlement workflows: every fixture but the run replays', async function () {
     this.timeout(60_000);
-    const histories = committedHistories(join(FIXTURES, 'settlement')).filter((h) => !h.workflowId.endsWith('-run.history.bin'));
-    assert.ok(histories.some((h) => h.workflowId.startsWith('v2-')), 'the one-by-one beneficiary payouts are committed');
+    const histories = committedHistories(join(FIXTURES, 'settlement')).filter(
+      (h) => !h.workflowId.endsWith('-run.history.bin'),
+    );
+    assert.ok(
+      histories.some((h) => h.workflowId.startsWith('v2-')),
+      'the one-by-one beneficiary payouts are committed',
+    );
     assert.equal(await replayAll(await workflowBundle(), histories), histories.length);
   });
 });

@@ -5,7 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { PRUNE_ORDER, RETENTION_WORKFLOW, type RetentionInput, type RetentionResult } from '../../src/domain/retention.ts';
+import {
+  PRUNE_ORDER,
+  RETENTION_WORKFLOW,
+  type RetentionInput,
+  type RetentionResult,
+} from '../../src/domain/retention.ts';
 import { recordFixture } from '../support/replay.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { FakeActivities } from '../support/workflows/fakes.ts';
@@ -28,18 +33,23 @@ describe('the retention workflow', () => {
     });
     const input: RetentionInput = { batch_size: 10, max_batches: 4 };
     const result = await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-      const handle = await client.workflow.start<(i: RetentionInput) => Promise<RetentionResult>>(RETENTION_WORKFLOW, { workflowId: 'retention-test', taskQueue, args: [input] });
+      const handle = await client.workflow.start<(i: RetentionInput) => Promise<RetentionResult>>(RETENTION_WORKFLOW, {
+        workflowId: 'retention-test',
+        taskQueue,
+        args: [input],
+      });
       const outcome = await handle.result();
       recordFixture(FIXTURES, 'RECORD_RETENTION_HISTORIES', 'pruned', await handle.fetchHistory());
       return outcome;
     });
-    assert.deepEqual(result, Object.fromEntries(PRUNE_ORDER.map((t) => [t, { events: 25, user_sessions: 10, rate_limit_counters: 40 }[t as string] ?? 0])));
-    const batches = fakes.calls('pruneRetentionBatch').map((c) => c.table);
     assert.deepEqual(
-      [...new Set(batches)],
-      [...PRUNE_ORDER],
-      'one table after another, in the plan\'s order',
+      result,
+      Object.fromEntries(
+        PRUNE_ORDER.map((t) => [t, { events: 25, user_sessions: 10, rate_limit_counters: 40 }[t as string] ?? 0]),
+      ),
     );
+    const batches = fakes.calls('pruneRetentionBatch').map((c) => c.table);
+    assert.deepEqual([...new Set(batches)], [...PRUNE_ORDER], "one table after another, in the plan's order");
     assert.equal(batches.filter((t) => t === 'events').length, 3, 'two full batches, then a short one');
     assert.equal(batches.filter((t) => t === 'user_sessions').length, 2, 'a full batch, then an empty one');
     assert.equal(batches.filter((t) => t === 'rate_limit_counters').length, 4, 'max_batches, the rest next run');
@@ -53,7 +63,11 @@ describe('the retention workflow', () => {
       return 0;
     });
     await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-      const handle = await client.workflow.start<(i: RetentionInput) => Promise<RetentionResult>>(RETENTION_WORKFLOW, { workflowId: 'retention-failing', taskQueue, args: [{ batch_size: 10, max_batches: 4 }] });
+      const handle = await client.workflow.start<(i: RetentionInput) => Promise<RetentionResult>>(RETENTION_WORKFLOW, {
+        workflowId: 'retention-failing',
+        taskQueue,
+        args: [{ batch_size: 10, max_batches: 4 }],
+      });
       await assert.rejects(handle.result());
       recordFixture(FIXTURES, 'RECORD_RETENTION_HISTORIES', 'failed', await handle.fetchHistory());
     });

@@ -1,7 +1,11 @@
 /** The settlement workflow with fake activities: one payout per attempt, a refusal never retried by itself. */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SETTLEMENT_WORKFLOW, type SettlementOutcome, type SettlementWorkflowInput } from '../../src/domain/settlement.ts';
+import {
+  SETTLEMENT_WORKFLOW,
+  type SettlementOutcome,
+  type SettlementWorkflowInput,
+} from '../../src/domain/settlement.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { FakeActivities } from '../support/workflows/fakes.ts';
 import { historyText, recordFixture } from '../support/replay.ts';
@@ -11,7 +15,12 @@ import { BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH } from '../../workflows/patches.ts
 // test/settlements/replay.test.ts).
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories', 'settlement');
 
-const INPUT: SettlementWorkflowInput = { settlement_id: '00000000-0000-4000-8000-000000000001', merchant_id: 'm-1', cutoff: '2026-11-21T00:00:00.000Z', date: '2026-11-22' };
+const INPUT: SettlementWorkflowInput = {
+  settlement_id: '00000000-0000-4000-8000-000000000001',
+  merchant_id: 'm-1',
+  cutoff: '2026-11-21T00:00:00.000Z',
+  date: '2026-11-22',
+};
 
 describe('the settlement workflow', () => {
   before(async function () {
@@ -21,15 +30,21 @@ describe('the settlement workflow', () => {
 
   const run = (fakes: FakeActivities, input: SettlementWorkflowInput, record?: string) =>
     withWorker(fakes.activities, async ({ client, taskQueue }) => {
-      const handle = await client.workflow.start<(i: SettlementWorkflowInput) => Promise<SettlementOutcome>>(SETTLEMENT_WORKFLOW, {
-        workflowId: `settlement-test-${Math.random()}`,
-        taskQueue,
-        args: [input],
-      });
+      const handle = await client.workflow.start<(i: SettlementWorkflowInput) => Promise<SettlementOutcome>>(
+        SETTLEMENT_WORKFLOW,
+        {
+          workflowId: `settlement-test-${Math.random()}`,
+          taskQueue,
+          args: [input],
+        },
+      );
       const outcome = await handle.result();
       if (record !== undefined) {
         const history = await handle.fetchHistory();
-        assert.ok(historyText(history).includes(BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH), 'the patch marker is in the history');
+        assert.ok(
+          historyText(history).includes(BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH),
+          'the patch marker is in the history',
+        );
         recordFixture(FIXTURES, 'RECORD_SETTLEMENT_HISTORIES', record, history);
       }
       return outcome;
@@ -46,7 +61,11 @@ describe('the settlement workflow', () => {
   });
 
   it('a refused payout is recorded failed and not asked for again', async () => {
-    const fakes = new FakeActivities().on('payOutSettlement', async () => ({ paid: false, code: 'bank_refused', message: 'refused' }));
+    const fakes = new FakeActivities().on('payOutSettlement', async () => ({
+      paid: false,
+      code: 'bank_refused',
+      message: 'refused',
+    }));
     const outcome = await run(fakes, INPUT);
     assert.equal(outcome.result, 'failed');
     assert.equal(fakes.calls('payOutSettlement').length, 1);
@@ -78,7 +97,9 @@ describe('the settlement workflow', () => {
       .on('pendingBeneficiaryTransfers', async () => shares)
       .on('payOutBeneficiary', async ({ beneficiary_id }) => {
         order.push(beneficiary_id);
-        return beneficiary_id === 'b-2' ? { paid: false, code: 'bank_refused', message: 'refused' } : { paid: true, bank_reference: `ref-${beneficiary_id}` };
+        return beneficiary_id === 'b-2'
+          ? { paid: false, code: 'bank_refused', message: 'refused' }
+          : { paid: true, bank_reference: `ref-${beneficiary_id}` };
       })
       .on('payOutSettlement', async () => {
         order.push('merchant');

@@ -25,13 +25,17 @@ describe('the stuck-records sweep workflow', () => {
       .on('startMissingDeliveries', async () => 2)
       .on('askUnansweredPayouts', async () => 1);
     const result = await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-      const handle = await client.workflow.start<(i: StuckSweepInput) => Promise<StuckSweepResult>>(STUCK_SWEEP_WORKFLOW, { workflowId: 'stuck-records-sweep-test', taskQueue, args: [INPUT] });
+      const handle = await client.workflow.start<(i: StuckSweepInput) => Promise<StuckSweepResult>>(
+        STUCK_SWEEP_WORKFLOW,
+        { workflowId: 'stuck-records-sweep-test', taskQueue, args: [INPUT] },
+      );
       const outcome = await handle.result();
       recordFixture(FIXTURES, 'RECORD_SWEEP_HISTORIES', 'swept', await handle.fetchHistory());
       return outcome;
     });
     assert.deepEqual(result, { refunds: 3, events: 2, payouts: 1 });
-    for (const name of ['sendOnPendingRefunds', 'startMissingDeliveries', 'askUnansweredPayouts'] as const) assert.deepEqual(fakes.calls(name), [INPUT], name);
+    for (const name of ['sendOnPendingRefunds', 'startMissingDeliveries', 'askUnansweredPayouts'] as const)
+      assert.deepEqual(fakes.calls(name), [INPUT], name);
   });
 
   it('a kind whose activity keeps failing fails the run, after the kinds before it were sent on', async function () {
@@ -40,7 +44,10 @@ describe('the stuck-records sweep workflow', () => {
       throw new Error('MySQL is away');
     });
     await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-      const handle = await client.workflow.start<(i: StuckSweepInput) => Promise<StuckSweepResult>>(STUCK_SWEEP_WORKFLOW, { workflowId: 'stuck-records-sweep-failing', taskQueue, args: [INPUT] });
+      const handle = await client.workflow.start<(i: StuckSweepInput) => Promise<StuckSweepResult>>(
+        STUCK_SWEEP_WORKFLOW,
+        { workflowId: 'stuck-records-sweep-failing', taskQueue, args: [INPUT] },
+      );
       await assert.rejects(handle.result());
       recordFixture(FIXTURES, 'RECORD_SWEEP_HISTORIES', 'failed', await handle.fetchHistory());
     });

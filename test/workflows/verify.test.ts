@@ -6,7 +6,16 @@ import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { FakeActivities } from '../support/workflows/fakes.ts';
 import { timersStarted } from '../support/workflows/history.ts';
-import { AMOUNT, paymentIn, refusedWith, startPayment, unlessEnded, verifiedPayment, verify, pay } from '../support/workflows/payments.ts';
+import {
+  AMOUNT,
+  paymentIn,
+  refusedWith,
+  startPayment,
+  unlessEnded,
+  verifiedPayment,
+  verify,
+  pay,
+} from '../support/workflows/payments.ts';
 
 describe('verifying a payment in its workflow', () => {
   before(async function () {
@@ -60,7 +69,10 @@ describe('verifying a payment in its workflow', () => {
         const { handle } = await startPayment(client, taskQueue);
         await pay(handle, 'success');
         await paymentIn(handle, 'paid');
-        assert.equal(await refusedWith(verify(handle, AMOUNT + 1), 'amount_mismatch'), 'The amount does not match the payment amount.');
+        assert.equal(
+          await refusedWith(verify(handle, AMOUNT + 1), 'amount_mismatch'),
+          'The amount does not match the payment amount.',
+        );
         await refusedWith(verify(handle, AMOUNT - 1), 'amount_mismatch');
         const stillPaid = await handle.query(paymentQuery);
         assert.equal(stillPaid.status, 'paid');
@@ -97,7 +109,8 @@ describe('verifying a payment in its workflow', () => {
         const { handle } = await startPayment(client, taskQueue);
         await pay(handle, 'success');
         await paymentIn(handle, 'paid');
-        for (const amount of [0, -AMOUNT, 1.5, Number.MAX_SAFE_INTEGER + 1]) await refusedWith(verify(handle, amount), 'validation_failed');
+        for (const amount of [0, -AMOUNT, 1.5, Number.MAX_SAFE_INTEGER + 1])
+          await refusedWith(verify(handle, amount), 'validation_failed');
         assert.deepEqual(fakes.transitions(), ['2 paid']);
       });
     });
@@ -108,7 +121,9 @@ describe('verifying a payment in its workflow', () => {
         const { handle } = await startPayment(client, taskQueue);
         await pay(handle, 'success');
         await paymentIn(handle, 'paid');
-        const answers = (await Promise.all(Array.from({ length: 10 }, () => unlessEnded(verify(handle, AMOUNT))))).filter((a) => a !== 'ended');
+        const answers = (
+          await Promise.all(Array.from({ length: 10 }, () => unlessEnded(verify(handle, AMOUNT))))
+        ).filter((a) => a !== 'ended');
         assert.ok(answers.length >= 1);
         assert.equal(answers[0]?.status, 'verified');
         for (const answer of answers) assert.deepEqual(answer, answers[0]);

@@ -2,7 +2,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { webhookDeliveryWorkflowId, type DeliveryOutcome, type WebhookDeliveryInput } from '../../src/domain/webhook-delivery.ts';
+import {
+  webhookDeliveryWorkflowId,
+  type DeliveryOutcome,
+  type WebhookDeliveryInput,
+} from '../../src/domain/webhook-delivery.ts';
 import type { webhookDeliveryWorkflow, WebhookDeliveryResult } from '../../workflows/webhook.ts';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
@@ -19,9 +23,18 @@ interface Delivery {
 /** Runs one delivery to the end; `schedule_ms` zeros make attempts follow each other at once. */
 async function deliver(fakes: FakeActivities, schedule_ms: number[]): Promise<Delivery> {
   return withWorker(fakes.activities, async ({ client, taskQueue }) => {
-    const input: WebhookDeliveryInput = { event_id: randomUUID(), endpoint_id: randomUUID(), schedule_ms, timeout_ms: 5_000 };
+    const input: WebhookDeliveryInput = {
+      event_id: randomUUID(),
+      endpoint_id: randomUUID(),
+      schedule_ms,
+      timeout_ms: 5_000,
+    };
     const workflowId = webhookDeliveryWorkflowId(input.event_id, input.endpoint_id);
-    const handle = await client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', { taskQueue, workflowId, args: [input] });
+    const handle = await client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
+      taskQueue,
+      workflowId,
+      args: [input],
+    });
     const result = await handle.result();
     return { result, input, workflowId, timers: await timersStarted(handle) };
   });
@@ -44,13 +57,16 @@ concurrently('the webhook delivery workflow', (it) => {
     const fakes = answering(new FakeActivities(), 'failed', 'failed', 'succeeded');
     const { result, input, workflowId } = await deliver(fakes, [0, 0, 0, 0, 0]);
     assert.equal(result, 'succeeded');
-    assert.deepEqual(fakes.calls('deliverWebhook'), [1, 2, 3].map((attempt) => ({
-      event_id: input.event_id,
-      endpoint_id: input.endpoint_id,
-      delivery_id: workflowId,
-      attempt,
-      timeout_ms: 5_000,
-    })));
+    assert.deepEqual(
+      fakes.calls('deliverWebhook'),
+      [1, 2, 3].map((attempt) => ({
+        event_id: input.event_id,
+        endpoint_id: input.endpoint_id,
+        delivery_id: workflowId,
+        attempt,
+        timeout_ms: 5_000,
+      })),
+    );
   });
 
   it('waits each scheduled time, as a durable timer, before its attempt', async () => {
@@ -64,14 +80,20 @@ concurrently('the webhook delivery workflow', (it) => {
     const fakes = answering(new FakeActivities(), 'failed', 'endpoint_gone');
     const { result } = await deliver(fakes, [0, 0, 0, 0, 0]);
     assert.equal(result, 'endpoint_gone');
-    assert.deepEqual(fakes.calls('deliverWebhook').map((c) => c.attempt), [1, 2]);
+    assert.deepEqual(
+      fakes.calls('deliverWebhook').map((c) => c.attempt),
+      [1, 2],
+    );
   });
 
   it('ends exhausted when every scheduled attempt failed', async () => {
     const fakes = answering(new FakeActivities(), 'failed', 'failed', 'failed', 'failed');
     const { result } = await deliver(fakes, [0, 0, 0, 0]);
     assert.equal(result, 'exhausted');
-    assert.deepEqual(fakes.calls('deliverWebhook').map((c) => c.attempt), [1, 2, 3, 4]);
+    assert.deepEqual(
+      fakes.calls('deliverWebhook').map((c) => c.attempt),
+      [1, 2, 3, 4],
+    );
   });
 
   it('moves on to the next scheduled attempt when an attempt could not run at all', async () => {
@@ -81,7 +103,10 @@ concurrently('the webhook delivery workflow', (it) => {
     });
     const { result } = await deliver(fakes, [0, 0, 0]);
     assert.equal(result, 'succeeded');
-    assert.deepEqual(fakes.calls('deliverWebhook').map((c) => c.attempt), [1, 2]);
+    assert.deepEqual(
+      fakes.calls('deliverWebhook').map((c) => c.attempt),
+      [1, 2],
+    );
   });
 
   it('ends exhausted when the last scheduled attempt could not run', async () => {
@@ -90,7 +115,10 @@ concurrently('the webhook delivery workflow', (it) => {
     });
     const { result } = await deliver(fakes, [0, 0]);
     assert.equal(result, 'exhausted');
-    assert.deepEqual(fakes.calls('deliverWebhook').map((c) => c.attempt), [1, 2]);
+    assert.deepEqual(
+      fakes.calls('deliverWebhook').map((c) => c.attempt),
+      [1, 2],
+    );
   });
 
   it('retries an attempt whose activity failed for a passing reason, as the same attempt', async () => {
@@ -100,6 +128,9 @@ concurrently('the webhook delivery workflow', (it) => {
     });
     const { result } = await deliver(fakes, [0, 0]);
     assert.equal(result, 'succeeded');
-    assert.deepEqual(fakes.calls('deliverWebhook').map((c) => c.attempt), [1, 1]);
+    assert.deepEqual(
+      fakes.calls('deliverWebhook').map((c) => c.attempt),
+      [1, 1],
+    );
   });
 });

@@ -61,7 +61,8 @@ export function dayFates(count: number, mix: DayMix, inFlight: number): Fate[] {
 async function live(services: DayServices, fate: Fate): Promise<void> {
   const { target } = services;
   const id = await durableCreate(services);
-  const bank = (outcome: 'success' | 'failure') => prepareCall(target, `/test_helpers/payments/${id}/bank_outcome`, { outcome }, 200);
+  const bank = (outcome: 'success' | 'failure') =>
+    prepareCall(target, `/test_helpers/payments/${id}/bank_outcome`, { outcome }, 200);
   switch (fate) {
     case 'in_flight':
       return;
@@ -75,14 +76,20 @@ async function live(services: DayServices, fate: Fate): Promise<void> {
     case 'refunded':
       await bank('success');
       await prepareCall(target, `/payments/${id}/verify`, { amount: PAYMENT_AMOUNT }, 200);
-      if (fate === 'refunded') await prepareCall(target, `/payments/${id}/refunds`, {}, 201, { 'idempotency-key': randomUUID() });
+      if (fate === 'refunded')
+        await prepareCall(target, `/payments/${id}/refunds`, {}, 201, { 'idempotency-key': randomUUID() });
       return;
   }
 }
 
 /** The customer never came back: the payment's clock moves past its expires_at and its page expires. */
 function expire(services: DayServices, id: string): Promise<void> {
-  return prepareCall(services.target, `/test_helpers/payments/${id}/advance`, { seconds: services.config.PAYMENT_TTL_SECONDS + 1 }, 200);
+  return prepareCall(
+    services.target,
+    `/test_helpers/payments/${id}/advance`,
+    { seconds: services.config.PAYMENT_TTL_SECONDS + 1 },
+    200,
+  );
 }
 
 /**
@@ -90,15 +97,31 @@ function expire(services: DayServices, id: string): Promise<void> {
  * (left in flight, the probes' and the warm-up's creates) is abandoned and
  * expires, as it would by the next day.
  */
-export async function endPreviousDay(services: DayServices, concurrency: number, maxSeconds: (payments: number) => number): Promise<number> {
-  const created = await services.db.selectFrom('payments').select('id').where('merchant_id', '=', services.merchant.id).where('status', '=', 'created').execute();
+export async function endPreviousDay(
+  services: DayServices,
+  concurrency: number,
+  maxSeconds: (payments: number) => number,
+): Promise<number> {
+  const created = await services.db
+    .selectFrom('payments')
+    .select('id')
+    .where('merchant_id', '=', services.merchant.id)
+    .where('status', '=', 'created')
+    .execute();
   const ids = created.map((row) => row.id);
   await closedLoop(() => expire(services, ids.shift()!), ids.length, concurrency, maxSeconds(ids.length));
   return created.length;
 }
 
 /** One day: `count` payments, `inFlight` of them left on the page at its end. */
-export async function simulateDay(services: DayServices, count: number, mix: DayMix, inFlight: number, concurrency: number, maxSeconds: number): Promise<BaselineResult> {
+export async function simulateDay(
+  services: DayServices,
+  count: number,
+  mix: DayMix,
+  inFlight: number,
+  concurrency: number,
+  maxSeconds: number,
+): Promise<BaselineResult> {
   const fates = dayFates(count, mix, inFlight);
   return closedLoop(() => live(services, fates.shift()!), fates.length, concurrency, maxSeconds);
 }
@@ -111,6 +134,10 @@ export async function paymentsByStage(db: Db, merchantId: string): Promise<{ in_
     .where('merchant_id', '=', merchantId)
     .groupBy('status')
     .execute();
-  const count = (statuses: string[]) => rows.filter((r) => statuses.includes(r.status)).reduce((sum, r) => sum + Number(r.n), 0);
-  return { in_flight: count(['created', 'pending', 'paid']), verified: count(['verified', 'partially_refunded', 'refunded']) };
+  const count = (statuses: string[]) =>
+    rows.filter((r) => statuses.includes(r.status)).reduce((sum, r) => sum + Number(r.n), 0);
+  return {
+    in_flight: count(['created', 'pending', 'paid']),
+    verified: count(['verified', 'partially_refunded', 'refunded']),
+  };
 }

@@ -34,9 +34,17 @@ let sequence = 0;
 /** One payment row and its workflow, nothing else. */
 export async function durableCreate({ db, temporal, config, merchant }: DurableCreateDeps): Promise<string> {
   sequence += 1;
-  const request = { amount: PAYMENT_AMOUNT, callback_url: 'http://localhost:8000/return', merchant_reference: `durable-${process.pid}-${sequence}`, description: 'Benchmark order' };
+  const request = {
+    amount: PAYMENT_AMOUNT,
+    callback_url: 'http://localhost:8000/return',
+    merchant_reference: `durable-${process.pid}-${sequence}`,
+    description: 'Benchmark order',
+  };
   const payment = newPayment(randomUUID(), 'test', request, config, Date.now());
-  await db.insertInto('payments').values(rowFromNewPayment(payment, merchant.id, null)).execute();
+  await db
+    .insertInto('payments')
+    .values(rowFromNewPayment(payment, merchant.id, null))
+    .execute();
   await startPaymentWorkflow(temporal, paymentWorkflowInput(payment, merchant, config), config.TEMPORAL_TASK_QUEUE);
   return payment.id;
 }
@@ -51,7 +59,12 @@ export function percentile(sorted: number[], p: number): number {
  * Runs `operation` `count` times with `concurrency` in flight (a closed loop,
  * like autocannon's connections), stopping early after `maxSeconds`.
  */
-export async function closedLoop(operation: () => Promise<unknown>, count: number, concurrency: number, maxSeconds: number): Promise<BaselineResult> {
+export async function closedLoop(
+  operation: () => Promise<unknown>,
+  count: number,
+  concurrency: number,
+  maxSeconds: number,
+): Promise<BaselineResult> {
   const latencies: number[] = [];
   const started = performance.now();
   const deadline = started + maxSeconds * 1000;

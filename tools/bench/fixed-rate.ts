@@ -49,7 +49,13 @@ export interface FixedRateResult {
 const round = (n: number) => Math.round(n * 100) / 100;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function runStream(stream: FixedRateStream, seconds: number, timeoutMs: number, start: number, log: (line: string) => void): Promise<FixedRateResult> {
+async function runStream(
+  stream: FixedRateStream,
+  seconds: number,
+  timeoutMs: number,
+  start: number,
+  log: (line: string) => void,
+): Promise<FixedRateResult> {
   const count = Math.round(stream.rate * seconds);
   const interval = 1000 / stream.rate;
   const latencies: number[] = [];
@@ -95,9 +101,16 @@ async function runStream(stream: FixedRateStream, seconds: number, timeoutMs: nu
 }
 
 /** Runs the streams side by side for `seconds`, then waits for every answer (each bounded by `timeoutMs`). */
-export async function fixedRate(streams: FixedRateStream[], seconds: number, log: (line: string) => void, timeoutMs = 30_000): Promise<FixedRateResult[]> {
+export async function fixedRate(
+  streams: FixedRateStream[],
+  seconds: number,
+  log: (line: string) => void,
+  timeoutMs = 30_000,
+): Promise<FixedRateResult[]> {
   const start = performance.now();
-  return Promise.all(streams.filter((s) => s.rate > 0).map((stream) => runStream(stream, seconds, timeoutMs, start, log)));
+  return Promise.all(
+    streams.filter((s) => s.rate > 0).map((stream) => runStream(stream, seconds, timeoutMs, start, log)),
+  );
 }
 
 export interface FixedRates {
@@ -108,7 +121,13 @@ export interface FixedRates {
 }
 
 /** Creates and verifies side by side at fixed rates, as merchants send them; `paidIds` holds one paid payment per verify. */
-export function fixedRateScenario(target: Target, paidIds: readonly string[], rates: FixedRates, seconds: number, log: (line: string) => void): Promise<FixedRateResult[]> {
+export function fixedRateScenario(
+  target: Target,
+  paidIds: readonly string[],
+  rates: FixedRates,
+  seconds: number,
+  log: (line: string) => void,
+): Promise<FixedRateResult[]> {
   const verifyBody = JSON.stringify({ amount: PAYMENT_AMOUNT });
   return fixedRate(
     [
@@ -117,7 +136,11 @@ export function fixedRateScenario(target: Target, paidIds: readonly string[], ra
         rate: rates.create,
         request: () => ({
           url: `${target.baseUrl}/api/v1/payments`,
-          init: { method: 'POST', headers: { ...apiHeaders(target.key), 'idempotency-key': randomUUID() }, body: createBody() },
+          init: {
+            method: 'POST',
+            headers: { ...apiHeaders(target.key), 'idempotency-key': randomUUID() },
+            body: createBody(),
+          },
           expectedStatus: 201,
         }),
       },

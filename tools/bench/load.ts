@@ -52,11 +52,16 @@ export function createBody(): string {
 const round = (n: number) => Math.round(n * 100) / 100;
 
 /** Runs one autocannon instance, stopped at `maxSeconds` at the latest. */
-async function runBounded(options: autocannon.Options, maxSeconds: number, onInstance?: (stop: () => void) => void): Promise<autocannon.Result> {
+async function runBounded(
+  options: autocannon.Options,
+  maxSeconds: number,
+  onInstance?: (stop: () => void) => void,
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(options, (error: unknown, result) => {
       clearTimeout(timer);
-      if (error !== null && error !== undefined) reject(error instanceof Error ? error : new Error('autocannon failed'));
+      if (error !== null && error !== undefined)
+        reject(error instanceof Error ? error : new Error('autocannon failed'));
       else resolve(result);
     });
     const timer = setTimeout(() => instance.stop(), maxSeconds * 1000);
@@ -87,13 +92,24 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Retry-After, as any client would, and so is a verify that finds the payment
  * not yet paid; any other answer but `expected` stops the run.
  */
-export async function prepareCall(target: Target, path: string, body: unknown, expected: number, headers: Record<string, string> = {}): Promise<void> {
+export async function prepareCall(
+  target: Target,
+  path: string,
+  body: unknown,
+  expected: number,
+  headers: Record<string, string> = {},
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const res = await fetch(`${target.baseUrl}/api/v1${path}`, { method: 'POST', headers: { ...apiHeaders(target.key), ...headers }, body: JSON.stringify(body) });
+    const res = await fetch(`${target.baseUrl}/api/v1${path}`, {
+      method: 'POST',
+      headers: { ...apiHeaders(target.key), ...headers },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status === expected) return;
     const early = res.status === 409 && text.includes('"payment_not_paid"');
-    if ((res.status !== 503 && !early) || attempt === 60) throw new Error(`POST ${path} answered ${res.status}: ${text}`);
+    if ((res.status !== 503 && !early) || attempt === 60)
+      throw new Error(`POST ${path} answered ${res.status}: ${text}`);
     await pause(early ? 200 : Number(res.headers.get('retry-after') ?? '1') * 1000);
   }
 }
@@ -111,7 +127,11 @@ export async function createScenario(target: Target, bounds: LoadBounds, name = 
         {
           method: 'POST',
           path: '/api/v1/payments',
-          setupRequest: (request) => ({ ...request, headers: { ...apiHeaders(target.key), 'idempotency-key': randomUUID() }, body: createBody() }),
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...apiHeaders(target.key), 'idempotency-key': randomUUID() },
+            body: createBody(),
+          }),
           onResponse: (status) => {
             if (status === 201) created += 1;
             else errors += 1;
@@ -128,7 +148,8 @@ export async function createScenario(target: Target, bounds: LoadBounds, name = 
 export async function verifyScenario(target: Target, paidIds: string[], bounds: LoadBounds): Promise<ScenarioResult> {
   const queue = [...paidIds];
   const amount = Math.min(bounds.amount, queue.length - bounds.connections);
-  if (amount < 1) throw new Error(`verify needs more paid payments than connections (${paidIds.length} for ${bounds.connections})`);
+  if (amount < 1)
+    throw new Error(`verify needs more paid payments than connections (${paidIds.length} for ${bounds.connections})`);
   let errors = 0;
   let verified = 0;
   const body = JSON.stringify({ amount: PAYMENT_AMOUNT });
@@ -141,7 +162,12 @@ export async function verifyScenario(target: Target, paidIds: string[], bounds: 
         {
           method: 'POST',
           // Each connection builds its next request before sending it, so the queue holds `connections` spares.
-          setupRequest: (request) => ({ ...request, path: `/api/v1/payments/${queue.shift() ?? 'none'}/verify`, headers: apiHeaders(target.key), body }),
+          setupRequest: (request) => ({
+            ...request,
+            path: `/api/v1/payments/${queue.shift() ?? 'none'}/verify`,
+            headers: apiHeaders(target.key),
+            body,
+          }),
           onResponse: (status) => {
             if (status === 200) verified += 1;
             else errors += 1;
@@ -200,7 +226,11 @@ export async function fullFlowScenario(
         {
           method: 'POST',
           path: '/api/v1/payments',
-          setupRequest: (request) => ({ ...request, headers: { ...apiHeaders(target.key), 'idempotency-key': randomUUID() }, body: createBody() }),
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...apiHeaders(target.key), 'idempotency-key': randomUUID() },
+            body: createBody(),
+          }),
           onResponse: (status, body, context: FlowContext) => {
             failCreate(status, 201);
             context.id = status === 201 ? (JSON.parse(body) as { payment: { id: string } }).payment.id : 'none';
@@ -208,12 +238,17 @@ export async function fullFlowScenario(
         },
         {
           method: 'GET',
-          setupRequest: (request, context: FlowContext) => ({ ...request, path: `/pay/${context.id ?? 'none'}?lang=en`, headers: {}, body: '' }),
+          setupRequest: (request, context: FlowContext) => ({
+            ...request,
+            path: `/pay/${context.id ?? 'none'}?lang=en`,
+            headers: {},
+            body: '',
+          }),
           onResponse: (status, body, context: FlowContext, headers) => {
             failPage(status, 200);
             // Raw header names keep their case.
             const setCookie = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'set-cookie')?.[1];
-            context.cookie = String(Array.isArray(setCookie) ? setCookie[0] : setCookie ?? '').split(';')[0];
+            context.cookie = String(Array.isArray(setCookie) ? setCookie[0] : (setCookie ?? '')).split(';')[0];
             context.token = /name="csrf_token" value="([^"]+)"/.exec(body)?.[1] ?? '';
           },
         },
@@ -235,10 +270,16 @@ export async function fullFlowScenario(
           method: 'POST',
           setupRequest: (request, context: FlowContext) => {
             const due = banked[0];
-            if (due === undefined || Date.now() - due.at < returnDelayMs) return undefined as unknown as autocannon.Request; // start another payment
+            if (due === undefined || Date.now() - due.at < returnDelayMs)
+              return undefined as unknown as autocannon.Request; // start another payment
             banked.shift();
             context.id = due.id;
-            return { ...request, path: `/api/v1/payments/${due.id}/verify`, headers: apiHeaders(target.key), body: verifyBody };
+            return {
+              ...request,
+              path: `/api/v1/payments/${due.id}/verify`,
+              headers: apiHeaders(target.key),
+              body: verifyBody,
+            };
           },
           onResponse: (status, body, context: FlowContext) => {
             if (status === 200) {
@@ -261,5 +302,8 @@ export async function fullFlowScenario(
       stopLoad = stop;
     },
   );
-  return { scenario: { ...summary('full_flow', result, errors, verified), payments: verified, early_verifies: early }, verifiedIds };
+  return {
+    scenario: { ...summary('full_flow', result, errors, verified), payments: verified, early_verifies: early },
+    verifiedIds,
+  };
 }

@@ -34,7 +34,12 @@ export interface StackPieces {
   dataDir: string;
   prepareDatabase(url: string, fresh: boolean): Promise<void>;
   freePort(): Promise<number>;
-  provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: number | undefined, name: string): Promise<{ address: string; server?: DevServer }>;
+  provideTemporal(
+    env: NodeJS.ProcessEnv,
+    port: number,
+    uiPort: number | undefined,
+    name: string,
+  ): Promise<{ address: string; server?: DevServer }>;
   startChild(name: string, script: string, env: NodeJS.ProcessEnv, output?: number): ChildProcess;
   stopChild(child: ChildProcess): () => Promise<void>;
   waitReady(url: string, seconds: number): Promise<void>;
@@ -51,7 +56,8 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   const quick = args.includes('--quick');
   const topologyAt = args.indexOf('--topology');
   const topology = topologyAt < 0 ? 'dev-server' : args[topologyAt + 1];
-  if (topology !== 'dev-server' && topology !== 'cluster') throw new Error(`--topology must be dev-server or cluster, got ${topology ?? 'nothing'}`);
+  if (topology !== 'dev-server' && topology !== 'cluster')
+    throw new Error(`--topology must be dev-server or cluster, got ${topology ?? 'nothing'}`);
   const cluster = topology === 'cluster';
   const json = args.includes('--json');
   // --soak <minutes>: the soak instead of the benchmark's scenarios (tools/bench/soak.ts).
@@ -68,11 +74,13 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   const progress = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
 
   const baseConfig = loadConfig();
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? (() => {
-    const url = new URL(baseConfig.DATABASE_URL);
-    url.pathname = cluster ? '/cluster_bench' : `/${databaseName(baseConfig.DATABASE_URL)}_bench`;
-    return url.toString();
-  })();
+  const databaseUrl =
+    process.env.BENCH_DATABASE_URL ??
+    (() => {
+      const url = new URL(baseConfig.DATABASE_URL);
+      url.pathname = cluster ? '/cluster_bench' : `/${databaseName(baseConfig.DATABASE_URL)}_bench`;
+      return url.toString();
+    })();
   progress(`Preparing the benchmark database ${databaseName(databaseUrl)} (recreated)…`);
   await stack.prepareDatabase(databaseUrl, true);
 
@@ -86,19 +94,46 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   if (cluster) {
     // The production topology (tools/launcher/temporal-cluster.ts): a fresh PostgreSQL, five Temporal processes, HAProxy.
     progress('Bringing up the Temporal cluster (PostgreSQL, two frontends, history, matching, worker) and HAProxy…');
-    const infra = await startClusterInfrastructure({ logDir: join(stack.dataDir, 'bench-cluster'), namespace: baseConfig.TEMPORAL_NAMESPACE, freePort: () => stack.freePort(), log: progress });
+    const infra = await startClusterInfrastructure({
+      logDir: join(stack.dataDir, 'bench-cluster'),
+      namespace: baseConfig.TEMPORAL_NAMESPACE,
+      freePort: () => stack.freePort(),
+      log: progress,
+    });
     stack.cleanups.push(() => infra.stop());
-    progress(`Cluster up in ${Math.round((infra.timings.total_ms ?? 0) / 1000)} s; its logs in ${join(stack.dataDir, 'bench-cluster')}`);
-    temporal = { address: infra.temporalAddress, ...(infra.temporal.children.get('history')?.pid === undefined ? {} : { pid: infra.temporal.children.get('history')!.pid! }) };
+    progress(
+      `Cluster up in ${Math.round((infra.timings.total_ms ?? 0) / 1000)} s; its logs in ${join(stack.dataDir, 'bench-cluster')}`,
+    );
+    temporal = {
+      address: infra.temporalAddress,
+      ...(infra.temporal.children.get('history')?.pid === undefined
+        ? {}
+        : { pid: infra.temporal.children.get('history')!.pid! }),
+    };
     apiPorts = infra.apiPorts;
     baseUrl = infra.apiUrl;
-    temporalProcesses = [...infra.temporal.children.entries()].map(([name, child]) => ({ name: `temporal ${name}`, ...(child.pid === undefined ? {} : { pid: child.pid }) }));
-    temporalProcesses.push({ name: 'postgresql', ...(infra.pg.process?.pid === undefined ? {} : { pid: infra.pg.process.pid }) });
-    temporalBytes = () => Number(infra.pg.psql("SELECT pg_database_size('cluster_temporal') + pg_database_size('cluster_temporal_visibility')").trim());
+    temporalProcesses = [...infra.temporal.children.entries()].map(([name, child]) => ({
+      name: `temporal ${name}`,
+      ...(child.pid === undefined ? {} : { pid: child.pid }),
+    }));
+    temporalProcesses.push({
+      name: 'postgresql',
+      ...(infra.pg.process?.pid === undefined ? {} : { pid: infra.pg.process.pid }),
+    });
+    temporalBytes = () =>
+      Number(
+        infra.pg
+          .psql("SELECT pg_database_size('cluster_temporal') + pg_database_size('cluster_temporal_visibility')")
+          .trim(),
+      );
   } else {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(join(stack.dataDir, `temporal-bench.sqlite${suffix}`), { force: true });
+    for (const suffix of ['', '-wal', '-shm'])
+      rmSync(join(stack.dataDir, `temporal-bench.sqlite${suffix}`), { force: true });
     const dev = await stack.provideTemporal(process.env, await stack.freePort(), undefined, 'bench');
-    temporal = { address: dev.address, ...(dev.server?.process.pid === undefined ? {} : { pid: dev.server.process.pid }) };
+    temporal = {
+      address: dev.address,
+      ...(dev.server?.process.pid === undefined ? {} : { pid: dev.server.process.pid }),
+    };
     apiPorts = [await stack.freePort()];
     baseUrl = `http://127.0.0.1:${apiPorts[0]}`;
     temporalProcesses = [{ name: 'temporal', ...(temporal.pid === undefined ? {} : { pid: temporal.pid }) }];
@@ -114,7 +149,11 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   for (const simulator of simulators) {
     rmSync(simulator.simulatorEnv.BANK_SIM_STATE_FILE!, { force: true });
     // Customers go back to the bench's API servers, on this machine at ports of their own.
-    const bankSim = stack.startChild(simulator.name, 'src/bank-sim/main.ts', { BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*', ...process.env, ...simulator.simulatorEnv });
+    const bankSim = stack.startChild(simulator.name, 'src/bank-sim/main.ts', {
+      BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
+      ...process.env,
+      ...simulator.simulatorEnv,
+    });
     stack.cleanups.push(stack.stopChild(bankSim));
     bankSims.push({ name: simulator.name, child: bankSim });
     await stack.waitReady(`${simulator.url}/healthz`, 30);
@@ -155,13 +194,30 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   };
   const suffixes = cluster ? ['-a', '-b'] : [''];
   // Metrics ports of their own, so the soak can read each process's heap and event-loop delay.
-  const metricsPorts = { worker: await Promise.all(suffixes.map(() => stack.freePort())), api: await Promise.all(suffixes.map(() => stack.freePort())) };
+  const metricsPorts = {
+    worker: await Promise.all(suffixes.map(() => stack.freePort())),
+    api: await Promise.all(suffixes.map(() => stack.freePort())),
+  };
   // With the heap limits the deployments set (tools/launcher/memory.ts), unless NODE_OPTIONS names one.
-  const workers = suffixes.map((suffix, i) => start(`worker${suffix}`, 'src/main/worker.ts', withHeapLimit({ ...env, WORKER_METRICS_PORT: String(metricsPorts.worker[i]) }, 'worker')));
-  const apis = suffixes.map((suffix, i) => start(`api${suffix}`, 'src/main/api.ts', withHeapLimit({ ...env, PORT: String(apiPorts[i]), API_METRICS_PORT: String(metricsPorts.api[i]) }, 'api')));
+  const workers = suffixes.map((suffix, i) =>
+    start(
+      `worker${suffix}`,
+      'src/main/worker.ts',
+      withHeapLimit({ ...env, WORKER_METRICS_PORT: String(metricsPorts.worker[i]) }, 'worker'),
+    ),
+  );
+  const apis = suffixes.map((suffix, i) =>
+    start(
+      `api${suffix}`,
+      'src/main/api.ts',
+      withHeapLimit({ ...env, PORT: String(apiPorts[i]), API_METRICS_PORT: String(metricsPorts.api[i]) }, 'api'),
+    ),
+  );
   for (const port of apiPorts) await stack.waitReady(`http://127.0.0.1:${port}/readyz`, 120);
   await stack.waitReady(`${baseUrl}/readyz`, 120);
-  progress(`Stack up: API ${baseUrl}, Temporal ${temporal.address}; logs in ${join(stack.dataDir, 'bench-{api,worker}*.log')}`);
+  progress(
+    `Stack up: API ${baseUrl}, Temporal ${temporal.address}; logs in ${join(stack.dataDir, 'bench-{api,worker}*.log')}`,
+  );
 
   const { db } = createDatabase(databaseUrl, { poolSize: plan.fillConcurrency + plan.connections });
   const client = await connectTemporal(config);
@@ -172,12 +228,24 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   const merchant = await createMerchant(db, config, { name: 'Benchmark Shop', domain: 'localhost' });
 
   const loadBefore = loadavg().map((n) => Math.round(n * 100) / 100);
-  const machine = () => ({ cpus: cpus().length, loadavg_before: loadBefore, loadavg_after: loadavg().map((n) => Math.round(n * 100) / 100) });
+  const machine = () => ({
+    cpus: cpus().length,
+    loadavg_before: loadBefore,
+    loadavg_after: loadavg().map((n) => Math.round(n * 100) / 100),
+  });
   if (soak !== undefined) {
     const metricsUrl = (port: number | undefined) => `http://127.0.0.1:${port}/metrics`;
     const processes: WatchedProcess[] = [
-      ...workers.map((w, i) => ({ name: `worker${suffixes[i]}`, ...(w.pid === undefined ? {} : { pid: w.pid }), metricsUrl: metricsUrl(metricsPorts.worker[i]) })),
-      ...apis.map((a, i) => ({ name: `api${suffixes[i]}`, ...(a.pid === undefined ? {} : { pid: a.pid }), metricsUrl: metricsUrl(metricsPorts.api[i]) })),
+      ...workers.map((w, i) => ({
+        name: `worker${suffixes[i]}`,
+        ...(w.pid === undefined ? {} : { pid: w.pid }),
+        metricsUrl: metricsUrl(metricsPorts.worker[i]),
+      })),
+      ...apis.map((a, i) => ({
+        name: `api${suffixes[i]}`,
+        ...(a.pid === undefined ? {} : { pid: a.pid }),
+        metricsUrl: metricsUrl(metricsPorts.api[i]),
+      })),
       ...bankSims.map(({ name, child }) => ({ name, ...(child.pid === undefined ? {} : { pid: child.pid }) })),
       ...temporalProcesses,
     ];
@@ -192,10 +260,23 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
       DATABASE_POOL_SIZE: config.DATABASE_POOL_SIZE,
       PAYMENT_TTL_SECONDS: config.PAYMENT_TTL_SECONDS,
     };
-    const withRun = (report: SoakReport) => ({ ...report, topology: cluster ? 'cluster' : 'dev-server', machine: machine(), bounds });
+    const withRun = (report: SoakReport) => ({
+      ...report,
+      topology: cluster ? 'cluster' : 'dev-server',
+      machine: machine(),
+      bounds,
+    });
     // The files are written after every sample too (complete: false), so a run cut short leaves its curve.
     const checkpoint = (report: SoakReport) => void writeSoakOutputs(withRun(report), soak.outDir);
-    const report = await runSoak({ target: { baseUrl, key: merchant.test_key }, sources: { processes, db, temporal: client.client, temporalBytes }, log: progress, checkpoint }, soak.plan);
+    const report = await runSoak(
+      {
+        target: { baseUrl, key: merchant.test_key },
+        sources: { processes, db, temporal: client.client, temporalBytes },
+        log: progress,
+        checkpoint,
+      },
+      soak.plan,
+    );
     const output = withRun(report);
     const files = writeSoakOutputs(output, soak.outDir);
     progress(`soak: wrote ${files.json} and ${files.svg}`);
@@ -209,7 +290,10 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
       db,
       temporal: client.client,
       config,
-      merchant: { id: merchant.merchant_id, fee_plan: { bps: config.FEE_BPS, min: config.FEE_MIN, max: config.FEE_MAX } },
+      merchant: {
+        id: merchant.merchant_id,
+        fee_plan: { bps: config.FEE_BPS, min: config.FEE_MIN, max: config.FEE_MAX },
+      },
       workerPid: workers[0]?.pid ?? 0,
       ...(apis[0]?.pid === undefined ? {} : { apiPid: apis[0].pid }),
       ...(temporal.pid === undefined ? {} : { temporalPid: temporal.pid }),
@@ -234,7 +318,9 @@ export function formatReport(r: BenchOutput): string {
     '',
     '| scenario | rps | p50 ms | p90 ms | p99 ms | errors | requests |',
     '|---|---|---|---|---|---|---|',
-    ...r.scenarios.map((s) => `| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p90_ms} | ${s.p99_ms} | ${s.errors} | ${s.requests} |`),
+    ...r.scenarios.map(
+      (s) => `| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p90_ms} | ${s.p99_ms} | ${s.errors} | ${s.requests} |`,
+    ),
     `| baseline (insert + workflow start) | ${r.baseline.rps} | ${r.baseline.p50_ms} | ${r.baseline.p90_ms} | ${r.baseline.p99_ms} | 0 | ${r.baseline.operations} |`,
     '',
     `create / baseline = ${r.create_to_baseline}`,
@@ -243,14 +329,23 @@ export function formatReport(r: BenchOutput): string {
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...r.scale.map(
       (p) =>
-        `| ${p.payments} | ${p.verified_payments} | ${p.in_flight} | ${p.open_workflows} | ${Object.entries(p.open_workflows_by_type).map(([type, n]) => `${type} ${n}`).join(', ')} | ${p.worker_rss_mb} | ${p.temporal_rss_mb ?? ''} | ${p.create_rps} | ${p.create_p50_ms} | ${p.create_p99_ms} | ${p.create_errors} | ${p.fill_rps} |`,
+        `| ${p.payments} | ${p.verified_payments} | ${p.in_flight} | ${p.open_workflows} | ${Object.entries(
+          p.open_workflows_by_type,
+        )
+          .map(([type, n]) => `${type} ${n}`)
+          .join(
+            ', ',
+          )} | ${p.worker_rss_mb} | ${p.temporal_rss_mb ?? ''} | ${p.create_rps} | ${p.create_p50_ms} | ${p.create_p99_ms} | ${p.create_errors} | ${p.fill_rps} |`,
     ),
     '',
     `Per verified payment (full_flow, ${r.per_payment.payments_counted} histories): ${r.per_payment.history_events} history events, ${r.per_payment.workflow_tasks} workflow tasks, ${r.per_payment.activity_tasks} activity tasks, ${r.per_payment.local_activities} local activities, ${r.per_payment.timers} timers; CPU ms: worker ${r.per_payment.worker_cpu_ms}, API ${r.per_payment.api_cpu_ms ?? '-'}, Temporal ${r.per_payment.temporal_cpu_ms ?? '-'}; other workflows ${JSON.stringify(r.per_payment.other_workflows)}`,
     '',
     '| fixed rate (open loop) | rate/s | p50 ms | p90 ms | p99 ms | max ms | errors | requests |',
     '|---|---|---|---|---|---|---|---|',
-    ...r.fixed_rate.map((f) => `| ${f.name} | ${f.rate} | ${f.p50_ms} | ${f.p90_ms} | ${f.p99_ms} | ${f.max_ms} | ${f.errors} | ${f.requests} |`),
+    ...r.fixed_rate.map(
+      (f) =>
+        `| ${f.name} | ${f.rate} | ${f.p50_ms} | ${f.p90_ms} | ${f.p99_ms} | ${f.max_ms} | ${f.errors} | ${f.requests} |`,
+    ),
   ];
   return lines.join('\n');
 }

@@ -20,13 +20,26 @@ export interface Panel {
   series: Series[];
 }
 
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+const COLORS = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#9467bd',
+  '#ff7f0e',
+  '#17becf',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+];
 const WIDTH = 1000;
 const PANEL_HEIGHT = 230;
 const MARGIN = { left: 70, right: 250, top: 34, bottom: 36 };
 
-const escape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-const fmt = (n: number) => (Math.abs(n) >= 100 || Number.isInteger(n) ? String(Math.round(n)) : n.toPrecision(3).replace(/\.?0+$/, ''));
+const escape = (s: string) =>
+  s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+const fmt = (n: number) =>
+  Math.abs(n) >= 100 || Number.isInteger(n) ? String(Math.round(n)) : n.toPrecision(3).replace(/\.?0+$/, '');
 
 /** Round tick values covering [min, max]: steps of 1, 2 or 5 times a power of ten. */
 export function ticks(min: number, max: number, target = 5): number[] {
@@ -43,7 +56,9 @@ export function ticks(min: number, max: number, target = 5): number[] {
 function panelSvg(panel: Panel, top: number, xMax: number): string {
   const width = WIDTH - MARGIN.left - MARGIN.right;
   const height = PANEL_HEIGHT - MARGIN.top - MARGIN.bottom;
-  const ys = panel.series.flatMap((s) => s.points.map((p) => p[1]).filter((y): y is number => y !== undefined && Number.isFinite(y)));
+  const ys = panel.series.flatMap((s) =>
+    s.points.map((p) => p[1]).filter((y): y is number => y !== undefined && Number.isFinite(y)),
+  );
   const yTicks = ticks(0, Math.max(1, ...ys));
   const yMax = yTicks.at(-1)!;
   // The x axis ends at the last sample; its ticks stop before.
@@ -51,14 +66,24 @@ function panelSvg(panel: Panel, top: number, xMax: number): string {
   const xTicks = ticks(0, xEnd).filter((t) => t <= xEnd * (1 + 1e-9));
   const x = (v: number) => MARGIN.left + (v / xEnd) * width;
   const y = (v: number) => top + MARGIN.top + height - (v / yMax) * height;
-  const parts: string[] = [`<text x="${MARGIN.left}" y="${top + 20}" class="title">${escape(panel.title)} (${escape(panel.unit)})</text>`];
+  const parts: string[] = [
+    `<text x="${MARGIN.left}" y="${top + 20}" class="title">${escape(panel.title)} (${escape(panel.unit)})</text>`,
+  ];
   for (const t of yTicks) {
-    parts.push(`<line x1="${MARGIN.left}" x2="${MARGIN.left + width}" y1="${y(t).toFixed(1)}" y2="${y(t).toFixed(1)}" class="grid"/>`);
-    parts.push(`<text x="${MARGIN.left - 6}" y="${(y(t) + 4).toFixed(1)}" class="tick" text-anchor="end">${fmt(t)}</text>`);
+    parts.push(
+      `<line x1="${MARGIN.left}" x2="${MARGIN.left + width}" y1="${y(t).toFixed(1)}" y2="${y(t).toFixed(1)}" class="grid"/>`,
+    );
+    parts.push(
+      `<text x="${MARGIN.left - 6}" y="${(y(t) + 4).toFixed(1)}" class="tick" text-anchor="end">${fmt(t)}</text>`,
+    );
   }
   for (const t of xTicks) {
-    parts.push(`<line x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${top + MARGIN.top}" y2="${top + MARGIN.top + height}" class="grid"/>`);
-    parts.push(`<text x="${x(t).toFixed(1)}" y="${top + MARGIN.top + height + 16}" class="tick" text-anchor="middle">${fmt(t)}</text>`);
+    parts.push(
+      `<line x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${top + MARGIN.top}" y2="${top + MARGIN.top + height}" class="grid"/>`,
+    );
+    parts.push(
+      `<text x="${x(t).toFixed(1)}" y="${top + MARGIN.top + height + 16}" class="tick" text-anchor="middle">${fmt(t)}</text>`,
+    );
   }
   parts.push(`<rect x="${MARGIN.left}" y="${top + MARGIN.top}" width="${width}" height="${height}" class="frame"/>`);
   panel.series.forEach((series, i) => {
@@ -70,15 +95,22 @@ function panelSvg(panel: Panel, top: number, xMax: number): string {
       else runs.at(-1)!.push([px, py]);
     }
     for (const run of runs.filter((r) => r.length > 0)) {
-      if (run.length === 1) parts.push(`<circle cx="${x(run[0]![0]).toFixed(1)}" cy="${y(run[0]![1]).toFixed(1)}" r="2.5" fill="${color}"/>`);
+      if (run.length === 1)
+        parts.push(
+          `<circle cx="${x(run[0]![0]).toFixed(1)}" cy="${y(run[0]![1]).toFixed(1)}" r="2.5" fill="${color}"/>`,
+        );
       else {
         const points = run.map(([px, py]) => `${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(' ');
-        parts.push(`<polyline points="${points}" fill="none" stroke="${color}" stroke-width="1.8"${series.dashed === true ? ' stroke-dasharray="5 3"' : ''}/>`);
+        parts.push(
+          `<polyline points="${points}" fill="none" stroke="${color}" stroke-width="1.8"${series.dashed === true ? ' stroke-dasharray="5 3"' : ''}/>`,
+        );
       }
     }
     const ly = top + MARGIN.top + 4 + i * 16;
     const lx = MARGIN.left + width + 14;
-    parts.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${series.dashed === true ? ' stroke-dasharray="5 3"' : ''}/>`);
+    parts.push(
+      `<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${series.dashed === true ? ' stroke-dasharray="5 3"' : ''}/>`,
+    );
     parts.push(`<text x="${lx + 28}" y="${ly + 4}" class="legend">${escape(series.name)}</text>`);
   });
   return parts.join('\n');
@@ -105,30 +137,61 @@ export function renderSvg(title: string, subtitle: string, panels: Panel[], xLab
 /** The soak report's panels: RSS and heaps per process, p99 per operation, errors, open workflows, storage. */
 export function soakPanels(report: SoakReport): Panel[] {
   // The last sample, after the traffic, shows what stays once the abandoned pages have expired.
-  const rows: (SystemSample & { t_s: number })[] = [{ ...report.baseline, t_s: 0 }, ...report.intervals, ...report.after];
+  const rows: (SystemSample & { t_s: number })[] = [
+    { ...report.baseline, t_s: 0 },
+    ...report.intervals,
+    ...report.after,
+  ];
   const minutes = (t: number) => Math.round((t / 60) * 100) / 100;
   const names = [...new Set(rows.flatMap((r) => r.processes.map((p) => p.name)))];
   const proc = (r: (typeof rows)[number], name: string) => r.processes.find((p) => p.name === name);
-  const memory: Series[] = names.map((name) => ({ name: `${name} RSS`, points: rows.map((r) => [minutes(r.t_s), proc(r, name)?.rss_mb]) }));
-  for (const name of names) {
-    if (rows.some((r) => proc(r, name)?.heap_used_mb !== undefined)) memory.push({ name: `${name} heap`, dashed: true, points: rows.map((r) => [minutes(r.t_s), proc(r, name)?.heap_used_mb]) });
-    if (rows.some((r) => proc(r, name)?.threads_heap_used_mb !== undefined))
-      memory.push({ name: `${name} workflow heap`, dashed: true, points: rows.map((r) => [minutes(r.t_s), proc(r, name)?.threads_heap_used_mb]) });
-  }
-  const latency: Series[] = OPERATIONS.filter((op) => report.intervals.some((i) => i.operations[op].count > 0)).map((op) => ({
-    name: `${op} p99`,
-    points: report.intervals.map((i) => [minutes(i.t_s), i.operations[op].count > 0 ? i.operations[op].p99_ms : undefined]),
+  const memory: Series[] = names.map((name) => ({
+    name: `${name} RSS`,
+    points: rows.map((r) => [minutes(r.t_s), proc(r, name)?.rss_mb]),
   }));
+  for (const name of names) {
+    if (rows.some((r) => proc(r, name)?.heap_used_mb !== undefined))
+      memory.push({
+        name: `${name} heap`,
+        dashed: true,
+        points: rows.map((r) => [minutes(r.t_s), proc(r, name)?.heap_used_mb]),
+      });
+    if (rows.some((r) => proc(r, name)?.threads_heap_used_mb !== undefined))
+      memory.push({
+        name: `${name} workflow heap`,
+        dashed: true,
+        points: rows.map((r) => [minutes(r.t_s), proc(r, name)?.threads_heap_used_mb]),
+      });
+  }
+  const latency: Series[] = OPERATIONS.filter((op) => report.intervals.some((i) => i.operations[op].count > 0)).map(
+    (op) => ({
+      name: `${op} p99`,
+      points: report.intervals.map((i) => [
+        minutes(i.t_s),
+        i.operations[op].count > 0 ? i.operations[op].p99_ms : undefined,
+      ]),
+    }),
+  );
   const eventLoop: Series[] = names
     .filter((name) => rows.some((r) => proc(r, name)?.eventloop_p99_ms !== undefined))
-    .map((name) => ({ name: `${name}`, points: report.intervals.map((i) => [minutes(i.t_s), proc(i, name)?.eventloop_p99_ms]) }));
+    .map((name) => ({
+      name: `${name}`,
+      points: report.intervals.map((i) => [minutes(i.t_s), proc(i, name)?.eventloop_p99_ms]),
+    }));
   const errors: Series[] = [
-    { name: 'errors', points: report.intervals.map((i) => [minutes(i.t_s), i.arrivals === 0 ? 0 : (i.errors / i.arrivals) * 1000]) },
+    {
+      name: 'errors',
+      points: report.intervals.map((i) => [minutes(i.t_s), i.arrivals === 0 ? 0 : (i.errors / i.arrivals) * 1000]),
+    },
   ];
   const types = [...new Set(rows.flatMap((r) => Object.keys(r.open_workflows_by_type)))];
   const open: Series[] = [
     { name: 'open (all types)', points: rows.map((r) => [minutes(r.t_s), r.open_workflows]) },
-    ...types.map((type) => ({ name: type, dashed: true, points: rows.map((r): [number, number | undefined] => [minutes(r.t_s), r.open_workflows_by_type[type] ?? 0]) })),
+    ...types.map((type) => ({
+      name: type,
+      dashed: true,
+      points: rows.map((r): [number, number | undefined] => [minutes(r.t_s), r.open_workflows_by_type[type] ?? 0]),
+    })),
     { name: 'worker cache', points: rows.map((r) => [minutes(r.t_s), proc(r, 'worker')?.cached_workflows]) },
   ];
   const storage: Series[] = [

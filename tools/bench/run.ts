@@ -15,7 +15,15 @@ import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 import { DEFAULT_DAY_MIX, endPreviousDay, paymentsByStage, simulateDay, type DayMix } from './day.ts';
 import { closedLoop, durableCreate, type BaselineResult, type DurableCreateDeps } from './durable.ts';
 import { fixedRateScenario, type FixedRateResult, type FixedRates } from './fixed-rate.ts';
-import { createScenario, fullFlowScenario, prepareCall, verifyScenario, type LoadBounds, type ScenarioResult, type Target } from './load.ts';
+import {
+  createScenario,
+  fullFlowScenario,
+  prepareCall,
+  verifyScenario,
+  type LoadBounds,
+  type ScenarioResult,
+  type Target,
+} from './load.ts';
 import { cpuMs, meanHistoryCounts, openWorkflows, otherWorkflowsStarted, type HistoryCounts } from './work.ts';
 
 export interface BenchPlan {
@@ -150,7 +158,11 @@ async function waitForDrainedQueue(temporal: Client, config: Config, maxSeconds:
     return Number(description.stats?.approximateBacklogCount ?? 0);
   };
   while (Date.now() < deadline) {
-    if ((await backlog(TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW)) === 0 && (await backlog(TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY)) === 0) return;
+    if (
+      (await backlog(TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW)) === 0 &&
+      (await backlog(TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY)) === 0
+    )
+      return;
     await pause(500);
   }
 }
@@ -183,7 +195,8 @@ async function paidPayments(services: BenchServices, count: number, plan: BenchP
       .where('status', '=', 'paid')
       .executeTakeFirstOrThrow();
     if (Number(row.n) === ids.length) return ids;
-    if (Date.now() > deadline) throw new Error(`only ${String(row.n)} of ${ids.length} payments became paid within the time bound`);
+    if (Date.now() > deadline)
+      throw new Error(`only ${String(row.n)} of ${ids.length} payments became paid within the time bound`);
     await pause(250);
   }
 }
@@ -193,15 +206,28 @@ async function paidPayments(services: BenchServices, count: number, plan: BenchP
  * checkpoint, then what is open and how much memory it takes, and a probe of
  * creates. Each day begins by expiring what the day before left on the page.
  */
-async function scalePhase(services: BenchServices, plan: BenchPlan, bounds: (amount: number) => LoadBounds): Promise<ScalePoint[]> {
+async function scalePhase(
+  services: BenchServices,
+  plan: BenchPlan,
+  bounds: (amount: number) => LoadBounds,
+): Promise<ScalePoint[]> {
   const { log } = services;
   const scale: ScalePoint[] = [];
   let made = 0;
   for (const checkpoint of plan.scaleCheckpoints) {
     const abandoned = await endPreviousDay(services, plan.fillConcurrency, (n) => preparationSeconds(plan, n));
     const count = Math.max(0, checkpoint - made);
-    log(`scale: ${abandoned} payments left on the page expired; a day of ${count} payments (${plan.scaleInFlight} left in flight) to reach ${checkpoint}`);
-    const day = await simulateDay(services, count, plan.scaleMix, plan.scaleInFlight, plan.fillConcurrency, preparationSeconds(plan, count));
+    log(
+      `scale: ${abandoned} payments left on the page expired; a day of ${count} payments (${plan.scaleInFlight} left in flight) to reach ${checkpoint}`,
+    );
+    const day = await simulateDay(
+      services,
+      count,
+      plan.scaleMix,
+      plan.scaleInFlight,
+      plan.fillConcurrency,
+      preparationSeconds(plan, count),
+    );
     made += day.operations;
     await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds * 2);
     const open = await openWorkflows(services.temporal);
@@ -248,7 +274,10 @@ async function perPayment(
   const perVerified = (before: number | undefined, after: number | undefined) =>
     before === undefined || after === undefined || n === 0 ? undefined : Math.round(((after - before) / n) * 100) / 100;
   const counts = await meanHistoryCounts(services.temporal, verifiedIds);
-  const paymentType = n === 0 ? undefined : (await services.temporal.workflow.getHandle(paymentWorkflowId(verifiedIds[0]!)).describe()).type;
+  const paymentType =
+    n === 0
+      ? undefined
+      : (await services.temporal.workflow.getHandle(paymentWorkflowId(verifiedIds[0]!)).describe()).type;
   const api = perVerified(cpu.before.api, cpu.after.api);
   const temporal = perVerified(cpu.before.temporal, cpu.after.temporal);
   return {
@@ -256,13 +285,20 @@ async function perPayment(
     worker_cpu_ms: perVerified(cpu.before.worker, cpu.after.worker) ?? 0,
     ...(api === undefined ? {} : { api_cpu_ms: api }),
     ...(temporal === undefined ? {} : { temporal_cpu_ms: temporal }),
-    other_workflows: paymentType === undefined ? {} : await otherWorkflowsStarted(services.temporal, paymentType, window.from, window.to, n),
+    other_workflows:
+      paymentType === undefined
+        ? {}
+        : await otherWorkflowsStarted(services.temporal, paymentType, window.from, window.to, n),
   };
 }
 
 export async function runBenchmark(services: BenchServices, plan: BenchPlan): Promise<BenchReport> {
   const { target, log } = services;
-  const bounds = (amount: number): LoadBounds => ({ connections: plan.connections, amount, maxSeconds: plan.maxSeconds });
+  const bounds = (amount: number): LoadBounds => ({
+    connections: plan.connections,
+    amount,
+    maxSeconds: plan.maxSeconds,
+  });
 
   log(`warm-up: ${plan.warmup} creates`);
   await createScenario(target, bounds(plan.warmup), 'warmup');
@@ -293,14 +329,22 @@ export async function runBenchmark(services: BenchServices, plan: BenchPlan): Pr
   const cpuAfter = cpuSnapshot(services);
   const to = new Date(Date.now() + 1000);
   log(`per_payment: counting the histories of ${fullFlow.verifiedIds.length} verified payments`);
-  const per_payment = await perPayment(services, fullFlow.verifiedIds, { from, to }, { before: cpuBefore, after: cpuAfter });
+  const per_payment = await perPayment(
+    services,
+    fullFlow.verifiedIds,
+    { from, to },
+    { before: cpuBefore, after: cpuAfter },
+  );
   log(`per_payment: ${JSON.stringify(per_payment)}`);
 
   const { create: createRate, verify: verifyRate } = plan.fixedRates;
   log(`fixed_rate: preparing ${Math.ceil(verifyRate * plan.fixedRateSeconds)} paid payments`);
-  const paidForFixed = verifyRate > 0 ? await paidPayments(services, Math.ceil(verifyRate * plan.fixedRateSeconds), plan) : [];
+  const paidForFixed =
+    verifyRate > 0 ? await paidPayments(services, Math.ceil(verifyRate * plan.fixedRateSeconds), plan) : [];
   await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds);
-  log(`fixed_rate: ${createRate} creates/s and ${verifyRate} verifies/s side by side for ${plan.fixedRateSeconds} s (open loop)`);
+  log(
+    `fixed_rate: ${createRate} creates/s and ${verifyRate} verifies/s side by side for ${plan.fixedRateSeconds} s (open loop)`,
+  );
   const fixed_rate = await fixedRateScenario(target, paidForFixed, plan.fixedRates, plan.fixedRateSeconds, log);
   await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds);
 

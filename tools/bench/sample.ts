@@ -116,7 +116,11 @@ function labelKey(labels: string): string {
 export async function sampleProcess(p: WatchedProcess): Promise<ProcessSample> {
   const rss = p.pid === undefined ? undefined : rssBytes(p.pid);
   const cpu = p.pid === undefined ? undefined : cpuMsOf(p.pid);
-  const sample: ProcessSample = { name: p.name, ...(rss === undefined ? {} : { rss_mb: mb(rss) }), ...(cpu === undefined ? {} : { cpu_ms: cpu }) };
+  const sample: ProcessSample = {
+    name: p.name,
+    ...(rss === undefined ? {} : { rss_mb: mb(rss) }),
+    ...(cpu === undefined ? {} : { cpu_ms: cpu }),
+  };
   if (p.metricsUrl === undefined) return sample;
   let metrics: Map<string, number>;
   try {
@@ -147,9 +151,13 @@ export async function sampleProcess(p: WatchedProcess): Promise<ProcessSample> {
  * (after ANALYZE TABLE, which refreshes InnoDB's page counts), and rows
  * counted exactly (information_schema's are estimates).
  */
-export async function mysqlStorage(db: Db): Promise<Pick<StorageSample, 'mysql_bytes' | 'mysql_rows' | 'mysql_tables'>> {
+export async function mysqlStorage(
+  db: Db,
+): Promise<Pick<StorageSample, 'mysql_bytes' | 'mysql_rows' | 'mysql_tables'>> {
   const names = await db
-    .selectFrom(sql<{ TABLE_NAME: string; TABLE_TYPE: string; TABLE_SCHEMA: string }>`information_schema.TABLES`.as('t'))
+    .selectFrom(
+      sql<{ TABLE_NAME: string; TABLE_TYPE: string; TABLE_SCHEMA: string }>`information_schema.TABLES`.as('t'),
+    )
     .select('TABLE_NAME')
     .where('TABLE_SCHEMA', '=', sql<string>`DATABASE()`)
     .where('TABLE_TYPE', '=', 'BASE TABLE')
@@ -157,7 +165,14 @@ export async function mysqlStorage(db: Db): Promise<Pick<StorageSample, 'mysql_b
   const tables = names.map((row) => row.TABLE_NAME).sort();
   for (const table of tables) await sql`ANALYZE TABLE ${sql.table(table)}`.execute(db);
   const sizes = await db
-    .selectFrom(sql<{ TABLE_NAME: string; DATA_LENGTH: number; INDEX_LENGTH: number; TABLE_SCHEMA: string }>`information_schema.TABLES`.as('t'))
+    .selectFrom(
+      sql<{
+        TABLE_NAME: string;
+        DATA_LENGTH: number;
+        INDEX_LENGTH: number;
+        TABLE_SCHEMA: string;
+      }>`information_schema.TABLES`.as('t'),
+    )
     .select(['TABLE_NAME', 'DATA_LENGTH', 'INDEX_LENGTH'])
     .where('TABLE_SCHEMA', '=', sql<string>`DATABASE()`)
     .execute();
@@ -167,7 +182,11 @@ export async function mysqlStorage(db: Db): Promise<Pick<StorageSample, 'mysql_b
   for (const table of tables) {
     const size = sizes.find((s) => s.TABLE_NAME === table);
     const count = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM ${sql.table(table)}`.execute(db);
-    const entry = { rows: Number(count.rows[0]?.n ?? 0), data_bytes: Number(size?.DATA_LENGTH ?? 0), index_bytes: Number(size?.INDEX_LENGTH ?? 0) };
+    const entry = {
+      rows: Number(count.rows[0]?.n ?? 0),
+      data_bytes: Number(size?.DATA_LENGTH ?? 0),
+      index_bytes: Number(size?.INDEX_LENGTH ?? 0),
+    };
     result[table] = entry;
     bytes += entry.data_bytes + entry.index_bytes;
     rows += entry.rows;
@@ -177,7 +196,10 @@ export async function mysqlStorage(db: Db): Promise<Pick<StorageSample, 'mysql_b
 
 /** A SQLite database's bytes on disk: the file, its write-ahead log and shared memory. */
 export function sqliteBytes(file: string): number {
-  return ['', '-wal', '-shm'].reduce((sum, suffix) => sum + (existsSync(`${file}${suffix}`) ? statSync(`${file}${suffix}`).size : 0), 0);
+  return ['', '-wal', '-shm'].reduce(
+    (sum, suffix) => sum + (existsSync(`${file}${suffix}`) ? statSync(`${file}${suffix}`).size : 0),
+    0,
+  );
 }
 
 /** Everything one interval samples besides latencies. */
@@ -200,5 +222,10 @@ export async function sampleSystem(sources: SampleSources): Promise<SystemSample
   const processes = await Promise.all(sources.processes.map(sampleProcess));
   const open = await openWorkflows(sources.temporal);
   const mysql = await mysqlStorage(sources.db);
-  return { processes, open_workflows: open.total, open_workflows_by_type: open.by_type, storage: { ...mysql, temporal_bytes: await sources.temporalBytes() } };
+  return {
+    processes,
+    open_workflows: open.total,
+    open_workflows_by_type: open.by_type,
+    storage: { ...mysql, temporal_bytes: await sources.temporalBytes() },
+  };
 }

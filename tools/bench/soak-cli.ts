@@ -21,7 +21,8 @@ function numberAfter(args: string[], flag: string, check: (n: number) => boolean
   if (at < 0) return undefined;
   const raw = args[at + 1];
   const n = Number(raw);
-  if (raw === undefined || raw === '' || !Number.isFinite(n) || !check(n)) throw new Error(`${flag} takes ${what}, got ${raw ?? 'nothing'}`);
+  if (raw === undefined || raw === '' || !Number.isFinite(n) || !check(n))
+    throw new Error(`${flag} takes ${what}, got ${raw ?? 'nothing'}`);
   return n;
 }
 
@@ -30,10 +31,17 @@ export function parseSoakArgs(args: string[], dataDir: string): SoakCommand | un
   const minutes = numberAfter(args, '--soak', (n) => n > 0, 'the minutes of traffic (a number above 0)');
   if (minutes === undefined) return undefined;
   // About twelve samples, every 30 s at least and every 5 min at most.
-  const interval = numberAfter(args, '--interval', (n) => n > 0, 'the minutes between samples') ?? Math.min(5, Math.max(0.5, minutes / 12));
+  const interval =
+    numberAfter(args, '--interval', (n) => n > 0, 'the minutes between samples') ??
+    Math.min(5, Math.max(0.5, minutes / 12));
   const rate = numberAfter(args, '--rate', (n) => n > 0, 'payments per second');
   const fraction = numberAfter(args, '--fraction', (n) => n > 0 && n <= 1, 'a fraction of the measured capacity (0–1)');
-  const ttl = numberAfter(args, '--ttl', (n) => Number.isInteger(n) && n >= 1, "the payment page's lifetime in seconds");
+  const ttl = numberAfter(
+    args,
+    '--ttl',
+    (n) => Number.isInteger(n) && n >= 1,
+    "the payment page's lifetime in seconds",
+  );
   const outAt = args.indexOf('--out');
   const outDir = outAt < 0 ? join(dataDir, 'soak') : resolve(args[outAt + 1] ?? '.');
   return {
@@ -86,7 +94,9 @@ export function formatSoakReport(report: SoakReport): string {
     '',
     `Per payment: MySQL ${per.mysql_rows} rows, ${Math.round(per.mysql_bytes)} bytes (data + indexes); Temporal ${Math.round(per.temporal_bytes)} bytes`,
     '',
-    `CPU ms per payment (the sample before the traffic to its last): ${Object.entries(report.cpu_ms_per_payment).map(([name, ms]) => `${name} ${ms}`).join(', ')}`,
+    `CPU ms per payment (the sample before the traffic to its last): ${Object.entries(report.cpu_ms_per_payment)
+      .map(([name, ms]) => `${name} ${ms}`)
+      .join(', ')}`,
     '',
     '| table | rows per payment | bytes per payment |',
     '|---|---|---|',

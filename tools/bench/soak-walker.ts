@@ -40,7 +40,15 @@ export class Recorder {
     return Object.fromEntries(
       OPERATIONS.map((op) => {
         const sorted = (this.latencies.get(op) ?? []).sort((a, b) => a - b);
-        return [op, { count: sorted.length, p50_ms: percentile(sorted, 50), p99_ms: percentile(sorted, 99), errors: this.errors.get(op) ?? 0 }];
+        return [
+          op,
+          {
+            count: sorted.length,
+            p50_ms: percentile(sorted, 50),
+            p99_ms: percentile(sorted, 99),
+            errors: this.errors.get(op) ?? 0,
+          },
+        ];
       }),
     ) as Record<Operation, OperationStats>;
   }
@@ -57,7 +65,13 @@ export class Walker {
   ) {}
 
   /** One request; true when it answered `expected`. `from`: when it was due (create), else now. */
-  async call(op: Operation, path: string, init: RequestInit, expected: number, from = performance.now()): Promise<{ ok: boolean; body: string; status: number }> {
+  async call(
+    op: Operation,
+    path: string,
+    init: RequestInit,
+    expected: number,
+    from = performance.now(),
+  ): Promise<{ ok: boolean; body: string; status: number }> {
     try {
       const res = await fetch(`${this.target.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(30_000) });
       const body = await res.text();
@@ -65,7 +79,8 @@ export class Walker {
         this.recorder().record(op, performance.now() - from);
         return { ok: true, body, status: res.status };
       }
-      if (!(op === 'verify' && res.status === 409 && body.includes('"payment_not_paid"'))) this.fail(op, `answered ${res.status} ${body.slice(0, 160)}`);
+      if (!(op === 'verify' && res.status === 409 && body.includes('"payment_not_paid"')))
+        this.fail(op, `answered ${res.status} ${body.slice(0, 160)}`);
       return { ok: false, body, status: res.status };
     } catch (error) {
       this.fail(op, error instanceof Error ? error.message : String(error));
@@ -80,13 +95,24 @@ export class Walker {
   }
 
   private post(op: Operation, path: string, body: unknown, expected: number, headers: Record<string, string> = {}) {
-    return this.call(op, `/api/v1${path}`, { method: 'POST', headers: { ...apiHeaders(this.target.key), ...headers }, body: JSON.stringify(body) }, expected);
+    return this.call(
+      op,
+      `/api/v1${path}`,
+      { method: 'POST', headers: { ...apiHeaders(this.target.key), ...headers }, body: JSON.stringify(body) },
+      expected,
+    );
   }
 
   /** Walks one payment to its fate; `due` is its arrival time (performance.now()). */
   async walk(fate: Fate, due: number): Promise<void> {
     const key = this.target.key;
-    const created = await this.call('create', '/api/v1/payments', { method: 'POST', headers: { ...apiHeaders(key), 'idempotency-key': randomUUID() }, body: createBody() }, 201, due);
+    const created = await this.call(
+      'create',
+      '/api/v1/payments',
+      { method: 'POST', headers: { ...apiHeaders(key), 'idempotency-key': randomUUID() }, body: createBody() },
+      201,
+      due,
+    );
     if (!created.ok) return;
     const id = (JSON.parse(created.body) as { payment: { id: string } }).payment.id;
     // The customer opens the payment page (every fate: the merchant sent them there).
@@ -96,7 +122,12 @@ export class Walker {
       await this.post('cancel', `/payments/${id}/cancel`, {}, 200);
       return;
     }
-    const bank = await this.post('bank', `/test_helpers/payments/${id}/bank_outcome`, { outcome: fate === 'declined' ? 'failure' : 'success' }, 200);
+    const bank = await this.post(
+      'bank',
+      `/test_helpers/payments/${id}/bank_outcome`,
+      { outcome: fate === 'declined' ? 'failure' : 'success' },
+      200,
+    );
     if (!bank.ok || fate === 'declined') return;
     await pause(this.plan.verifyDelayMs);
     // A verify that still finds the payment unpaid (the bank's answer not yet recorded) is sent again, as a merchant would.
@@ -110,6 +141,7 @@ export class Walker {
       this.recorder().earlyVerifies += 1;
       await pause(200);
     }
-    if (fate === 'refunded') await this.post('refund', `/payments/${id}/refunds`, {}, 201, { 'idempotency-key': randomUUID() });
+    if (fate === 'refunded')
+      await this.post('refund', `/payments/${id}/refunds`, {}, 201, { 'idempotency-key': randomUUID() });
   }
 }

@@ -75,7 +75,13 @@ export interface SoakReport {
   rate_source: 'configured' | 'calibrated';
   /** Payments walked before anything else, until one ended verified without an error (the gateway ready). */
   warm_up_payments: number;
-  calibration?: { capacity_payments_per_s: number; payments: number; seconds: number; fraction: number; errors: number };
+  calibration?: {
+    capacity_payments_per_s: number;
+    payments: number;
+    seconds: number;
+    fraction: number;
+    errors: number;
+  };
   plan: SoakPlan;
   /** Before the traffic (after the calibration). */
   baseline: SystemSample;
@@ -84,14 +90,25 @@ export interface SoakReport {
   after: (SystemSample & { t_s: number })[];
   /** After the traffic, once the last abandoned page has expired. */
   final: SystemSample & { t_s: number };
-  totals: { arrivals: number; by_fate: Record<Fate, number>; completed: number; errors: number; early_verifies: number };
+  totals: {
+    arrivals: number;
+    by_fate: Record<Fate, number>;
+    completed: number;
+    errors: number;
+    early_verifies: number;
+  };
   /**
    * CPU milliseconds each watched process spent per payment, from the sample before the
    * traffic to the traffic's last: the capacity model's input (docs/SCALING.md#a-capacity-model).
    */
   cpu_ms_per_payment: Record<string, number>;
   /** Growth from baseline to final, divided by the payments the soak made. */
-  storage_per_payment: { mysql_bytes: number; mysql_rows: number; temporal_bytes: number; tables: Record<string, { rows: number; bytes: number }> };
+  storage_per_payment: {
+    mysql_bytes: number;
+    mysql_rows: number;
+    temporal_bytes: number;
+    tables: Record<string, { rows: number; bytes: number }>;
+  };
 }
 
 export interface SoakServices {
@@ -114,7 +131,12 @@ function fatesFor(count: number, mix: DayMix): Fate[] {
 async function calibrate(walker: Walker, plan: SoakPlan): Promise<{ rps: number; payments: number; seconds: number }> {
   const fates = fatesFor(1000, plan.mix);
   let next = 0;
-  const result = await closedLoop(() => walker.walk(fates[next++ % fates.length]!, performance.now()), Number.MAX_SAFE_INTEGER, plan.calibrationConcurrency, plan.calibrationSeconds);
+  const result = await closedLoop(
+    () => walker.walk(fates[next++ % fates.length]!, performance.now()),
+    Number.MAX_SAFE_INTEGER,
+    plan.calibrationConcurrency,
+    plan.calibrationSeconds,
+  );
   return { rps: result.rps, payments: result.operations, seconds: result.duration_s };
 }
 
@@ -170,13 +192,18 @@ export function describeInterval(i: SoakInterval, minutes: number): string {
  * Waits (up to 3 min) until one payment walks to verified without an error: a worker that has
  * just started may still be bundling its workflows, and the API answers 503 to what needs it.
  */
-async function warmUp(walker: Walker, setRecorder: (r: Recorder) => Recorder, log: (line: string) => void): Promise<number> {
+async function warmUp(
+  walker: Walker,
+  setRecorder: (r: Recorder) => Recorder,
+  log: (line: string) => void,
+): Promise<number> {
   const deadline = Date.now() + 180_000;
   for (let payments = 1; ; payments++) {
     const attempt = setRecorder(new Recorder());
     await walker.walk('verified', performance.now());
     if ([...attempt.errors.values()].every((n) => n === 0)) return payments;
-    if (Date.now() > deadline) throw new Error('soak: no payment could be verified within 3 minutes of the start: is the worker running?');
+    if (Date.now() > deadline)
+      throw new Error('soak: no payment could be verified within 3 minutes of the start: is the worker running?');
     log('soak: the gateway is not ready yet (a payment did not walk to verified); trying again');
     await pause(2_000);
   }
@@ -192,13 +219,23 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
   let rate: number | undefined = plan.rate;
   let calibration: SoakReport['calibration'];
   if (rate === undefined) {
-    log(`soak: calibrating: the mix in a closed loop of ${plan.calibrationConcurrency} for ${plan.calibrationSeconds} s`);
+    log(
+      `soak: calibrating: the mix in a closed loop of ${plan.calibrationConcurrency} for ${plan.calibrationSeconds} s`,
+    );
     const measured = await calibrate(walker, plan);
     rate = Math.max(0.1, round(measured.rps * plan.capacityFraction, 1));
     const calibrationOps = recorder.operations();
     const errors = OPERATIONS.reduce((sum, op) => sum + calibrationOps[op].errors, 0);
-    calibration = { capacity_payments_per_s: measured.rps, payments: measured.payments, seconds: measured.seconds, fraction: plan.capacityFraction, errors };
-    log(`soak: capacity ${measured.rps} payments/s (${measured.payments} in ${measured.seconds} s, ${errors} errors); the soak runs at ${plan.capacityFraction} of it: ${rate}/s`);
+    calibration = {
+      capacity_payments_per_s: measured.rps,
+      payments: measured.payments,
+      seconds: measured.seconds,
+      fraction: plan.capacityFraction,
+      errors,
+    };
+    log(
+      `soak: capacity ${measured.rps} payments/s (${measured.payments} in ${measured.seconds} s, ${errors} errors); the soak runs at ${plan.capacityFraction} of it: ${rate}/s`,
+    );
     recorder = new Recorder();
   }
   const soakRate = rate;
@@ -207,7 +244,9 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
   const fates = fatesFor(count, plan.mix);
   const byFate = Object.fromEntries(Object.keys(plan.mix).map((fate) => [fate, 0])) as Record<Fate, number>;
   for (const fate of fates) byFate[fate] += 1;
-  log(`soak: ${count} payments at ${rate}/s for ${plan.minutes} min, sampled every ${plan.intervalSeconds} s; fates ${JSON.stringify(byFate)}`);
+  log(
+    `soak: ${count} payments at ${rate}/s for ${plan.minutes} min, sampled every ${plan.intervalSeconds} s; fates ${JSON.stringify(byFate)}`,
+  );
 
   const baseline = await sampleSystem(services.sources);
   const startedAt = new Date().toISOString();
@@ -229,7 +268,11 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
       recorder = new Recorder();
       const operations = done.operations();
       const errors = OPERATIONS.reduce((sum, op) => sum + operations[op].errors, 0);
-      totals = { completed: totals.completed + done.completed, errors: totals.errors + errors, early: totals.early + done.earlyVerifies };
+      totals = {
+        completed: totals.completed + done.completed,
+        errors: totals.errors + errors,
+        early: totals.early + done.earlyVerifies,
+      };
       const system = await sampleSystem(services.sources);
       const interval: SoakInterval = {
         t_s: round((performance.now() - start) / 1000, 1),
@@ -267,9 +310,15 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
   while (walking.size > 0 && Date.now() < drainDeadline) await pause(100);
   const tail = recorder;
   const tailErrors = OPERATIONS.reduce((sum, op) => sum + tail.operations()[op].errors, 0);
-  totals = { completed: totals.completed + tail.completed, errors: totals.errors + tailErrors + walking.size, early: totals.early + tail.earlyVerifies };
+  totals = {
+    completed: totals.completed + tail.completed,
+    errors: totals.errors + tailErrors + walking.size,
+    early: totals.early + tail.earlyVerifies,
+  };
   const settle = plan.paymentTtlSeconds + Math.min(60, Math.max(5, plan.paymentTtlSeconds / 2));
-  log(`soak: traffic done (${walking.size} walks unfinished); sampling every ${plan.intervalSeconds} s for ${settle} s while the last abandoned pages expire`);
+  log(
+    `soak: traffic done (${walking.size} walks unfinished); sampling every ${plan.intervalSeconds} s for ${settle} s while the last abandoned pages expire`,
+  );
   const settled = performance.now() + settle * 1000;
   while (after.length === 0 || performance.now() < settled) {
     await pause(Math.min(plan.intervalSeconds * 1000, Math.max(0, settled - performance.now())));
@@ -279,8 +328,14 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
     if (performance.now() < settled) services.checkpoint?.(reportSoFar(sample, false));
   }
   const report = reportSoFar(after.at(-1)!, true);
-  log(`soak: per payment: MySQL ${report.storage_per_payment.mysql_rows} rows, ${Math.round(report.storage_per_payment.mysql_bytes)} bytes; Temporal ${Math.round(report.storage_per_payment.temporal_bytes)} bytes`);
-  log(`soak: CPU ms per payment: ${Object.entries(report.cpu_ms_per_payment).map(([name, ms]) => `${name} ${ms}`).join(', ')}`);
+  log(
+    `soak: per payment: MySQL ${report.storage_per_payment.mysql_rows} rows, ${Math.round(report.storage_per_payment.mysql_bytes)} bytes; Temporal ${Math.round(report.storage_per_payment.temporal_bytes)} bytes`,
+  );
+  log(
+    `soak: CPU ms per payment: ${Object.entries(report.cpu_ms_per_payment)
+      .map(([name, ms]) => `${name} ${ms}`)
+      .join(', ')}`,
+  );
   return report;
 
   /** The report with `final` as its last sample. */
@@ -298,8 +353,18 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
       intervals,
       after,
       final,
-      totals: { arrivals: arrived, by_fate: byFate, completed: totals.completed, errors: totals.errors, early_verifies: totals.early },
-      cpu_ms_per_payment: cpuPerPayment(baseline, intervals.at(-1) ?? final, intervals.at(-1)?.arrivals_total ?? arrived),
+      totals: {
+        arrivals: arrived,
+        by_fate: byFate,
+        completed: totals.completed,
+        errors: totals.errors,
+        early_verifies: totals.early,
+      },
+      cpu_ms_per_payment: cpuPerPayment(
+        baseline,
+        intervals.at(-1) ?? final,
+        intervals.at(-1)?.arrivals_total ?? arrived,
+      ),
       storage_per_payment: perPayment(baseline, final, arrived),
     };
   }

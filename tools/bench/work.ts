@@ -62,13 +62,19 @@ export function countHistory(events: readonly HistoryEvent[]): HistoryCounts {
   for (const event of events) {
     const counted = COUNTED_EVENTS.get(event.eventType ?? 0);
     if (counted !== undefined) counts[counted] += 1;
-    else if (event.eventType === EventType.EVENT_TYPE_MARKER_RECORDED && event.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER) counts.local_activities += 1;
+    else if (
+      event.eventType === EventType.EVENT_TYPE_MARKER_RECORDED &&
+      event.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER
+    )
+      counts.local_activities += 1;
   }
   return counts;
 }
 
 function add(a: HistoryCounts, b: HistoryCounts): HistoryCounts {
-  return Object.fromEntries(Object.entries(a).map(([key, value]) => [key, value + b[key as keyof HistoryCounts]])) as unknown as HistoryCounts;
+  return Object.fromEntries(
+    Object.entries(a).map(([key, value]) => [key, value + b[key as keyof HistoryCounts]]),
+  ) as unknown as HistoryCounts;
 }
 
 /** One payment's workflow: its latest run, and the runs it continued from (continue-as-new), counted together. */
@@ -88,7 +94,11 @@ export async function paymentHistoryCounts(temporal: Client, paymentId: string):
 const round = (n: number) => Math.round(n * 100) / 100;
 
 /** Mean counts over payments, with at most `concurrency` histories fetched at once. */
-export async function meanHistoryCounts(temporal: Client, paymentIds: readonly string[], concurrency = 10): Promise<HistoryCounts & { payments_counted: number }> {
+export async function meanHistoryCounts(
+  temporal: Client,
+  paymentIds: readonly string[],
+  concurrency = 10,
+): Promise<HistoryCounts & { payments_counted: number }> {
   let total = ZERO;
   const queue = [...paymentIds];
   const lane = async () => {
@@ -99,7 +109,9 @@ export async function meanHistoryCounts(temporal: Client, paymentIds: readonly s
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
   const n = paymentIds.length;
-  const mean = Object.fromEntries(Object.entries(total).map(([key, value]) => [key, n === 0 ? 0 : round(value / n)])) as unknown as HistoryCounts;
+  const mean = Object.fromEntries(
+    Object.entries(total).map(([key, value]) => [key, n === 0 ? 0 : round(value / n)]),
+  ) as unknown as HistoryCounts;
   return { ...mean, payments_counted: n };
 }
 
@@ -111,12 +123,17 @@ const quoted = (value: string) => `"${value.replaceAll('"', '\\"')}"`;
  * count that type, and so on until the counts add up (one list and one count
  * per type).
  */
-export async function workflowsByType(temporal: Client, query: string): Promise<{ total: number; by_type: Record<string, number> }> {
+export async function workflowsByType(
+  temporal: Client,
+  query: string,
+): Promise<{ total: number; by_type: Record<string, number> }> {
   const total = (await temporal.workflow.count(query)).count;
   const byType: Record<string, number> = {};
   let counted = 0;
   while (counted < total) {
-    const exclude = Object.keys(byType).map((type) => ` AND WorkflowType != ${quoted(type)}`).join('');
+    const exclude = Object.keys(byType)
+      .map((type) => ` AND WorkflowType != ${quoted(type)}`)
+      .join('');
     let found: string | undefined;
     for await (const execution of temporal.workflow.list({ query: `${query}${exclude}`, pageSize: 1 })) {
       found = execution.type;
@@ -141,10 +158,18 @@ export function openWorkflows(temporal: Client): Promise<{ total: number; by_typ
  * or follow-up workflows), per payment. A scheduled maintenance run that
  * starts in the window is counted too (one per ten minutes at most).
  */
-export async function otherWorkflowsStarted(temporal: Client, paymentType: string, from: Date, to: Date, payments: number): Promise<Record<string, number>> {
+export async function otherWorkflowsStarted(
+  temporal: Client,
+  paymentType: string,
+  from: Date,
+  to: Date,
+  payments: number,
+): Promise<Record<string, number>> {
   const query = `StartTime >= ${quoted(from.toISOString())} AND StartTime <= ${quoted(to.toISOString())} AND WorkflowType != ${quoted(paymentType)}`;
   const { by_type } = await workflowsByType(temporal, query);
-  return Object.fromEntries(Object.entries(by_type).map(([type, n]) => [type, payments === 0 ? 0 : Math.round((n / payments) * 1000) / 1000]));
+  return Object.fromEntries(
+    Object.entries(by_type).map(([type, n]) => [type, payments === 0 ? 0 : Math.round((n / payments) * 1000) / 1000]),
+  );
 }
 
 /** Linux reports utime and stime in clock ticks of USER_HZ, 100 a second on every mainstream architecture. */

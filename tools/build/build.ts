@@ -26,7 +26,11 @@ function assets(dir: string): string[] {
 const started = Date.now();
 rmSync(dist, { recursive: true, force: true });
 say('Compiling TypeScript into dist/…');
-const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+const tsc = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
+  { cwd: root, stdio: 'inherit' },
+);
 if (tsc.status !== 0) process.exit(1);
 const copied = [...assets('src'), 'openapi/openapi.json'];
 for (const file of copied) {
@@ -39,4 +43,6 @@ const bundle = await bundleWorkflows({ tracing: true });
 // The sources' module computes the path in dist/ as the compiled one will see it.
 const target = join(dist, relative(root, PREBUILT_BUNDLE_PATH));
 writeFileSync(target, bundle.code);
-say(`Built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s (workflow bundle: ${relative(root, target)}, ${(bundle.code.length / 1e6).toFixed(1)} MB).`);
+say(
+  `Built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s (workflow bundle: ${relative(root, target)}, ${(bundle.code.length / 1e6).toFixed(1)} MB).`,
+);

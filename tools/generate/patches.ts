@@ -14,7 +14,13 @@ const BLOCK = 'workflow-patches';
 
 /** The inventory's table: one row per patch, in the order they shipped. */
 export function patchInventoryLines(): string[] {
-  const fixtures = (generation: string) => (generation === '' ? 'the workflow tests (no committed history)' : generation.split(', ').map((g) => `\`${g}\``).join(', '));
+  const fixtures = (generation: string) =>
+    generation === ''
+      ? 'the workflow tests (no committed history)'
+      : generation
+          .split(', ')
+          .map((g) => `\`${g}\``)
+          .join(', ');
   return [
     '| patch | workflow | asked in | fixtures of its new path |',
     '|---|---|---|---|',
@@ -28,13 +34,16 @@ export function architectureWithInventory(root: string): string {
 }
 
 /** Whether the committed docs/ARCHITECTURE.md differs from what the inventory gives. */
-export const inventoryIsStale = (root: string) => readFileSync(join(root, FILE), 'utf8') !== architectureWithInventory(root);
+export const inventoryIsStale = (root: string) =>
+  readFileSync(join(root, FILE), 'utf8') !== architectureWithInventory(root);
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
   if (process.argv.includes('--check')) {
     if (inventoryIsStale(root)) {
-      process.stderr.write(`${FILE}: its inventory of workflow patches is not workflows/patches.ts's. Run npm run generate:patches.\n`);
+      process.stderr.write(
+        `${FILE}: its inventory of workflow patches is not workflows/patches.ts's. Run npm run generate:patches.\n`,
+      );
       process.exit(1);
     }
   } else {

@@ -10,11 +10,22 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PSP_NAMES, PSP_PROFILES, pspSettings, pspSettingName, type PspName, type PspSettingOf } from '../../src/adapters/psp/profiles.ts';
+import {
+  PSP_NAMES,
+  PSP_PROFILES,
+  pspSettings,
+  pspSettingName,
+  type PspName,
+  type PspSettingOf,
+} from '../../src/adapters/psp/profiles.ts';
 import type { PspCapabilities, PspProfile } from '../../src/adapters/psp/profile.ts';
 
 /** Where each capture kind captures, as the capabilities table says it. */
-const CAPTURE_WORDS: Record<PspCapabilities['capture'], string> = { verify: 'its verify', settle: 'a separate settle', merchant_verify: "its verify, at the merchant's" };
+const CAPTURE_WORDS: Record<PspCapabilities['capture'], string> = {
+  verify: 'its verify',
+  settle: 'a separate settle',
+  merchant_verify: "its verify, at the merchant's",
+};
 
 /** The text between `BEGIN generated: <block>` and `END generated: <block>` marker lines (their own lines kept). */
 export function replaceBlock(text: string, file: string, block: string, lines: readonly string[]): string {
@@ -22,7 +33,10 @@ export function replaceBlock(text: string, file: string, block: string, lines: r
   const end = new RegExp(`^.*END generated: ${block}\\b.*$`, 'm');
   const b = begin.exec(text);
   const e = end.exec(text);
-  if (b === null || e === null || e.index < b.index) throw new Error(`${file}: the markers of the generated block "${block}" are missing (BEGIN generated: ${block} … END generated: ${block})`);
+  if (b === null || e === null || e.index < b.index)
+    throw new Error(
+      `${file}: the markers of the generated block "${block}" are missing (BEGIN generated: ${block} … END generated: ${block})`,
+    );
   const afterBegin = b.index + b[0].length + 1;
   return `${text.slice(0, afterBegin)}${lines.map((l) => `${l}\n`).join('')}${text.slice(e.index)}`;
 }
@@ -31,8 +45,10 @@ const profileOf = (psp: PspName): PspProfile => PSP_PROFILES[psp];
 const quoted = (value: string) => JSON.stringify(value);
 /** The compose service and Helm role of a PSP's simulator. */
 export const simulatorService = (psp: PspName) => `bank-sim-${psp}`;
-const settingsOf = (psp: PspName, mode: 'test' | 'live') => pspSettings().filter((s) => s.psp === psp && s.mode === mode);
-const required = (s: PspSettingOf) => `\${${s.name}:?set ${s.name} (${s.psp}'s simulator's ${s.suffix.toLowerCase().replace(/_/g, ' ')}; openssl rand -hex 32)}`;
+const settingsOf = (psp: PspName, mode: 'test' | 'live') =>
+  pspSettings().filter((s) => s.psp === psp && s.mode === mode);
+const required = (s: PspSettingOf) =>
+  `\${${s.name}:?set ${s.name} (${s.psp}'s simulator's ${s.suffix.toLowerCase().replace(/_/g, ' ')}; openssl rand -hex 32)}`;
 
 // --- docker-compose.yml and .env.example ---------------------------------------------------------
 
@@ -91,9 +107,9 @@ function composeSimulators(): string[] {
       `      BANK_SIM_STATE_FILE: /var/lib/dargah/${service}.jsonl`,
       `      # The values the gateway's ${own.map((s) => s.name).join(', ')} hold; no BANK_SIM_ADMIN_TOKEN: its admin endpoints (fault switches, listings) do not exist here.`,
       ...own.map((s) => `      BANK_SIM_${s.suffix}: ${s.secret ? required(s) : quoted(s.default)}`),
-      '      # The image\'s HEALTHCHECK asks this (the API\'s /healthz by default).',
+      "      # The image's HEALTHCHECK asks this (the API's /healthz by default).",
       `      HEALTHCHECK_URL: http://127.0.0.1:${port}/healthz`,
-      '      # Customers go back to the gateway\'s origin only.',
+      "      # Customers go back to the gateway's origin only.",
       '      BANK_SIM_REDIRECT_ORIGINS: ${PUBLIC_BASE_URL:-http://localhost:3000}',
       '    ports:',
       `      # Customers' browsers open its payment page here (${pspSettingName(psp, 'test', 'PAGE_URL')}).`,
@@ -111,7 +127,10 @@ const composeVolumes = () => PSP_NAMES.map((psp) => `  ${simulatorService(psp)}-
 const composeSecretComments = () =>
   pspSettings()
     .filter((s) => s.secret && s.mode === 'test')
-    .map((s) => `#   ${s.name.padEnd(21)} ${s.psp}'s simulator's ${s.suffix.toLowerCase().replace(/_/g, ' ')}, sent by the worker on every call to it`);
+    .map(
+      (s) =>
+        `#   ${s.name.padEnd(21)} ${s.psp}'s simulator's ${s.suffix.toLowerCase().replace(/_/g, ' ')}, sent by the worker on every call to it`,
+    );
 const envExampleSecrets = () =>
   pspSettings()
     .filter((s) => s.secret && s.mode === 'test')
@@ -145,7 +164,11 @@ const helmSecrets = () =>
     .map((s) => `    ${s.name}: ""`);
 
 function helmSimulatorValues(): string[] {
-  return PSP_NAMES.flatMap((psp) => [`  # ${profileOf(psp).title}'s (BANK_SIM_PROTOCOL=${psp}, docs/psps/${psp}.md)`, `  ${psp}:`, '    enabled: true']);
+  return PSP_NAMES.flatMap((psp) => [
+    `  # ${profileOf(psp).title}'s (BANK_SIM_PROTOCOL=${psp}, docs/psps/${psp}.md)`,
+    `  ${psp}:`,
+    '    enabled: true',
+  ]);
 }
 
 /** configmap.yaml: each running simulator's address, unless the operator gave one. */
@@ -164,7 +187,9 @@ function helmConfigmapUrls(): string[] {
 function helmSimulatorList(): string[] {
   return PSP_NAMES.flatMap((psp) => {
     const own = settingsOf(psp, 'test').filter((s) => !['URL', 'PAGE_URL'].includes(s.suffix));
-    const config = own.filter((s) => !s.secret).map((s) => `(dict "env" "BANK_SIM_${s.suffix}" "value" (index $.Values.config "${s.name}"))`);
+    const config = own
+      .filter((s) => !s.secret)
+      .map((s) => `(dict "env" "BANK_SIM_${s.suffix}" "value" (index $.Values.config "${s.name}"))`);
     const secrets = own.filter((s) => s.secret).map((s) => `(dict "env" "BANK_SIM_${s.suffix}" "key" "${s.name}")`);
     return [
       `{{- if and .Values.bankSim.enabled .Values.bankSim.${psp}.enabled -}}`,
@@ -189,7 +214,10 @@ function docsConnectors(): string[] {
   return [
     '| PSP | name | folder | protocol | page |',
     '|---|---|---|---|---|',
-    ...PSP_NAMES.map((psp) => `| ${profileOf(psp).title} | \`${psp}\` | \`src/adapters/psp/${psp}/\` | ${profileOf(psp).protocol} | [${psp}.md](${psp}.md) |`),
+    ...PSP_NAMES.map(
+      (psp) =>
+        `| ${profileOf(psp).title} | \`${psp}\` | \`src/adapters/psp/${psp}/\` | ${profileOf(psp).protocol} | [${psp}.md](${psp}.md) |`,
+    ),
   ];
 }
 

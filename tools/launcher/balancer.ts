@@ -45,11 +45,16 @@ export function accepts(address: string): Promise<boolean> {
 }
 
 /** Checks the configuration, starts HAProxy in the foreground (-db) and waits until both binds accept connections. */
-export async function startBalancer(addresses: BalancerAddresses, logFile: string, log: (line: string) => void): Promise<ChildProcess> {
+export async function startBalancer(
+  addresses: BalancerAddresses,
+  logFile: string,
+  log: (line: string) => void,
+): Promise<ChildProcess> {
   const haproxy = provideHaproxy(log);
   const env = { ...process.env, ...addresses, HAPROXY_ERRORS: HAPROXY_DIR };
   const check = spawnSync(haproxy, ['-c', '-q', '-f', HAPROXY_CONFIG], { env, encoding: 'utf8' });
-  if (check.status !== 0) throw new PrerequisiteError(`haproxy -c rejected ${HAPROXY_CONFIG}: ${check.stderr}${check.stdout}`);
+  if (check.status !== 0)
+    throw new PrerequisiteError(`haproxy -c rejected ${HAPROXY_CONFIG}: ${check.stderr}${check.stdout}`);
   const fd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {

@@ -18,9 +18,14 @@ export function withLog<T>(file: string, use: (fd: number) => T): T {
 }
 
 /** SIGTERM (or `signal`), SIGKILL after `graceMs`; resolves once it has exited. */
-export function endProcess(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM', graceMs = 10_000): Promise<void> {
+export function endProcess(
+  child: ChildProcess | undefined,
+  signal: NodeJS.Signals = 'SIGTERM',
+  graceMs = 10_000,
+): Promise<void> {
   return new Promise<void>((resolve) => {
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null || child.pid === undefined)
+      return resolve();
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     timer.unref();
     child.once('exit', () => {
@@ -32,7 +37,12 @@ export function endProcess(child: ChildProcess | undefined, signal: NodeJS.Signa
 }
 
 /** Probes until `probe` answers true; a PrerequisiteError from it (the process died) ends the wait at once. */
-export async function until(what: string, probe: () => Promise<boolean>, timeoutMs: number, hint: string): Promise<void> {
+export async function until(
+  what: string,
+  probe: () => Promise<boolean>,
+  timeoutMs: number,
+  hint: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ok = await probe().catch((error: unknown) => {
@@ -40,7 +50,8 @@ export async function until(what: string, probe: () => Promise<boolean>, timeout
       return false;
     });
     if (ok) return;
-    if (Date.now() > deadline) throw new PrerequisiteError(`${what} within ${Math.round(timeoutMs / 1000)} s: see ${hint}`);
+    if (Date.now() > deadline)
+      throw new PrerequisiteError(`${what} within ${Math.round(timeoutMs / 1000)} s: see ${hint}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -9,7 +9,14 @@ import { provideDebianPackage } from './debian-package.ts';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** Headless, and quiet: no background downloads, updates or sync traffic off the loopback. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-gpu',
+];
 
 /** Set by `npm test` when Chromium could not be provided; the browser suites fail with it. */
 export const CHROMIUM_PROBLEM_ENV = 'DARGAH_CHROMIUM_PROBLEM';

@@ -36,7 +36,13 @@ import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
 import { provideHaproxy } from './balancer.ts';
 import { provideHelm, provideK8sCheck } from './kubernetes-tools.ts';
 import { withHeapLimit } from './memory.ts';
-import { gatewaySettingsOf, simulatorPortSetting, startSimulators, suiteSimulators, type PspSimulator } from './psp-simulators.ts';
+import {
+  gatewaySettingsOf,
+  simulatorPortSetting,
+  startSimulators,
+  suiteSimulators,
+  type PspSimulator,
+} from './psp-simulators.ts';
 import {
   cleanups,
   dataDir,
@@ -57,7 +63,9 @@ function portFromEnv(name: string, fallback: number, zeroMeans?: string): number
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);
   if (!/^[0-9]{1,5}$/.test(raw) || port > 65_535 || (port === 0 && zeroMeans === undefined)) {
-    throw new PrerequisiteError(`${name} must be a port number (1–65535${zeroMeans === undefined ? '' : `, or 0 for ${zeroMeans}`}), got "${raw}".`);
+    throw new PrerequisiteError(
+      `${name} must be a port number (1–65535${zeroMeans === undefined ? '' : `, or 0 for ${zeroMeans}`}), got "${raw}".`,
+    );
   }
   return port;
 }
@@ -101,7 +109,12 @@ async function demoKey(databaseUrl: string): Promise<string> {
 /** A bank simulator process for the test suite, its ledger fresh: answers once it is ready. */
 async function startSuiteSimulator(simulator: PspSimulator, shared: NodeJS.ProcessEnv): Promise<void> {
   rmSync(simulator.simulatorEnv.BANK_SIM_STATE_FILE!, { force: true });
-  const child = startChild(simulator.name, 'src/bank-sim/main.ts', { ...process.env, ...shared, ...simulator.simulatorEnv, SANDBOX_DELAY_SECONDS: '1' });
+  const child = startChild(simulator.name, 'src/bank-sim/main.ts', {
+    ...process.env,
+    ...shared,
+    ...simulator.simulatorEnv,
+    SANDBOX_DELAY_SECONDS: '1',
+  });
   cleanups.push(stopChild(child));
   await waitReady(`${simulator.url}/healthz`, 30);
 }
@@ -110,7 +123,10 @@ async function startSuiteSimulator(simulator: PspSimulator, shared: NodeJS.Proce
 async function sayRetiredWorkflows(config: Config, devServerFile: string | undefined): Promise<void> {
   const { client, connection } = await connectTemporal(config);
   try {
-    const notice = await retiredWorkflowsNotice(client, devServerFile === undefined ? {} : { devServerFile: relative(process.cwd(), devServerFile) || devServerFile });
+    const notice = await retiredWorkflowsNotice(
+      client,
+      devServerFile === undefined ? {} : { devServerFile: relative(process.cwd(), devServerFile) || devServerFile },
+    );
     if (notice !== undefined) say(notice);
   } finally {
     await connection.close();
@@ -126,7 +142,11 @@ interface StartSettings {
 }
 
 function startSettings(): StartSettings {
-  return { temporalPort: portFromEnv('TEMPORAL_DEV_PORT', 7233), uiPort: portFromEnv('TEMPORAL_UI_PORT', 8233, 'no Web UI'), policy: restartPolicyFromEnv(process.env) };
+  return {
+    temporalPort: portFromEnv('TEMPORAL_DEV_PORT', 7233),
+    uiPort: portFromEnv('TEMPORAL_UI_PORT', 8233, 'no Web UI'),
+    policy: restartPolicyFromEnv(process.env),
+  };
 }
 
 /**
@@ -138,11 +158,15 @@ async function checkPortsFree(config: Config, simulators: PspSimulator[]): Promi
     throw new PrerequisiteError(`port ${config.PORT} is in use (another npm start?): stop it, or set PORT.`);
   }
   for (const simulator of simulators) {
-    if (await portInUse(simulator.port)) throw new PrerequisiteError(`port ${simulator.port} is in use (another npm start?): stop it, or set ${simulatorPortSetting(simulator.psp)}.`);
+    if (await portInUse(simulator.port))
+      throw new PrerequisiteError(
+        `port ${simulator.port} is in use (another npm start?): stop it, or set ${simulatorPortSetting(simulator.psp)}.`,
+      );
   }
   // The metrics endpoints of the API and the worker, and the Temporal SDK's exporter the worker reads (docs/OPERATIONS.md).
   for (const name of ['API_METRICS_PORT', 'WORKER_METRICS_PORT', 'TEMPORAL_SDK_METRICS_PORT'] as const) {
-    if (config[name] !== 0 && (await portInUse(config[name], config.METRICS_HOST))) throw new PrerequisiteError(`port ${config[name]} is in use (another npm start?): stop it, or set ${name}.`);
+    if (config[name] !== 0 && (await portInUse(config[name], config.METRICS_HOST)))
+      throw new PrerequisiteError(`port ${config[name]} is in use (another npm start?): stop it, or set ${name}.`);
   }
 }
 
@@ -184,14 +208,31 @@ function superviseStack(
   cleanups.push(() => supervisor.stop());
   if (temporal.server !== undefined) {
     const { options } = temporal.server;
-    supervisor.add({ name: 'Temporal dev server', layer: 0, hint: relative(process.cwd(), options.logFile) || options.logFile, start: () => spawnDevServer(options) }, temporal.server.process);
+    supervisor.add(
+      {
+        name: 'Temporal dev server',
+        layer: 0,
+        hint: relative(process.cwd(), options.logFile) || options.logFile,
+        start: () => spawnDevServer(options),
+      },
+      temporal.server.process,
+    );
   }
   // Customers go back to this API (its public origin, and its port on this machine) and nowhere else.
-  const redirectOrigins = [new URL(config.PUBLIC_BASE_URL).origin, `http://localhost:${config.PORT}`, `http://127.0.0.1:${config.PORT}`].join(',');
+  const redirectOrigins = [
+    new URL(config.PUBLIC_BASE_URL).origin,
+    `http://localhost:${config.PORT}`,
+    `http://127.0.0.1:${config.PORT}`,
+  ].join(',');
   // Their admin endpoints (the outage rehearsal's fault switches) answer only this stack's token.
   const simulatorAdmin = { BANK_SIM_ADMIN_TOKEN: localSecret('BANK_SIM_ADMIN_TOKEN', 'bank-sim-admin-token') };
   for (const simulator of simulators) {
-    supervisor.add({ name: simulator.name, layer: 1, script: 'src/bank-sim/main.ts', env: { BANK_SIM_REDIRECT_ORIGINS: redirectOrigins, ...env, ...simulatorAdmin, ...simulator.simulatorEnv } });
+    supervisor.add({
+      name: simulator.name,
+      layer: 1,
+      script: 'src/bank-sim/main.ts',
+      env: { BANK_SIM_REDIRECT_ORIGINS: redirectOrigins, ...env, ...simulatorAdmin, ...simulator.simulatorEnv },
+    });
   }
   // Each with the heap limit the deployments give it (tools/launcher/memory.ts).
   supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env: withHeapLimit(env, 'worker') });
@@ -209,10 +250,15 @@ function sayRunning(config: Config, simulators: PspSimulator[], temporalUi: stri
   const width = Math.max(...PSP_NAMES.map((psp) => psp.length));
   for (const simulator of simulators) say(`    ${simulator.psp.padEnd(width)}  ${simulator.url}  ${simulator.title}`);
   if (temporalUi !== undefined) say(`  Temporal UI:  ${temporalUi}`);
-  if (config.API_METRICS_PORT !== 0) say(`  Metrics:      http://${config.METRICS_HOST}:${config.API_METRICS_PORT}/metrics (API), port ${config.WORKER_METRICS_PORT} (worker)`);
+  if (config.API_METRICS_PORT !== 0)
+    say(
+      `  Metrics:      http://${config.METRICS_HOST}:${config.API_METRICS_PORT}/metrics (API), port ${config.WORKER_METRICS_PORT} (worker)`,
+    );
   say(`  Demo test key (merchant "Demo Shop", domain localhost): ${key}`);
   say('');
-  say(`Try: curl -s ${config.PUBLIC_BASE_URL}/api/v1/payments -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`);
+  say(
+    `Try: curl -s ${config.PUBLIC_BASE_URL}/api/v1/payments -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`,
+  );
   say(`       -d '{"amount":150000,"callback_url":"http://localhost:8000/return","merchant_reference":"order-1"}'`);
   say('Press Ctrl-C to stop.');
 }
@@ -227,13 +273,20 @@ export async function start(): Promise<void> {
   await sayRetiredWorkflows({ ...config, TEMPORAL_ADDRESS: temporal.address }, temporal.server?.options.dbFile);
   // The bank simulators (test mode's banks, docs/BANK.md), one per PSP of the registry, each on its
   // profile's port (test mode's default address) with its own ledger in .data.
-  const simulators = startSimulators(process.env, dataDir, (psp, fallback) => portFromEnv(simulatorPortSetting(psp), fallback));
+  const simulators = startSimulators(process.env, dataDir, (psp, fallback) =>
+    portFromEnv(simulatorPortSetting(psp), fallback),
+  );
   await checkPortsFree(config, simulators);
   superviseStack(config, policy, temporal, simulators, stackEnv(temporal.address, simulators));
   const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
   await waitReady(`${apiBase}/readyz`, 120);
   const key = await demoKey(config.DATABASE_URL);
-  sayRunning(config, simulators, temporal.server !== undefined && uiPort !== 0 ? `http://localhost:${uiPort}` : undefined, key);
+  sayRunning(
+    config,
+    simulators,
+    temporal.server !== undefined && uiPort !== 0 ? `http://localhost:${uiPort}` : undefined,
+    key,
+  );
 }
 
 /**
@@ -269,7 +322,9 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   // crash from the test that caused it. Said once, so the failures that follow make sense.
   temporal.server?.process.once('exit', (code, signal) => {
     if (!isStopping()) {
-      process.stderr.write(`The test suite's Temporal dev server exited (${describeExit(code, signal)}) while the tests ran: tests that need Temporal fail from here on; see ${temporal.server?.options.logFile}.\n`);
+      process.stderr.write(
+        `The test suite's Temporal dev server exited (${describeExit(code, signal)}) while the tests ran: tests that need Temporal fail from here on; see ${temporal.server?.options.logFile}.\n`,
+      );
     }
   });
   const artifacts = join(root, 'test-artifacts');
@@ -279,7 +334,10 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   // The simulator's admin endpoints need a token, which the tests hold (test/support/bank.ts); the
   // gateway's test API servers listen on 127.0.0.1 at ports of their own, and some stand for a gateway
   // behind TLS at https://pay.example (test/security/response-headers.test.ts).
-  const bankSimSettings = { BANK_SIM_ADMIN_TOKEN: randomBytes(24).toString('base64url'), BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*,https://pay.example' };
+  const bankSimSettings = {
+    BANK_SIM_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
+    BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*,https://pay.example',
+  };
   // Test mode's banks for the whole suite: one simulator per PSP of the registry, each its own process
   // on a free port with the same admin token, its terminal's password a random value (suiteSimulators).
   const ports: number[] = [];
@@ -287,28 +345,44 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   const simulators = suiteSimulators(dataDir, ports, 'test');
   for (const simulator of simulators) await startSuiteSimulator(simulator, bankSimSettings);
   const env = {
-      ...process.env,
-      ...gatewaySettingsOf(simulators),
-      ...bankSimSettings,
-      DATABASE_URL: databaseUrl,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_CLI: temporal.cli ?? '',
-      TEMPORAL_DEV_DB: join(dataDir, 'temporal-test.sqlite'),
-      TEST_ARTIFACTS: artifacts,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-      ...(chromiumProblem === undefined ? {} : { [CHROMIUM_PROBLEM_ENV]: chromiumProblem }),
+    ...process.env,
+    ...gatewaySettingsOf(simulators),
+    ...bankSimSettings,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_CLI: temporal.cli ?? '',
+    TEMPORAL_DEV_DB: join(dataDir, 'temporal-test.sqlite'),
+    TEST_ARTIFACTS: artifacts,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    ...(chromiumProblem === undefined ? {} : { [CHROMIUM_PROBLEM_ENV]: chromiumProblem }),
   };
-  const configs = { main: join(root, 'test', '.mocharc.json'), faults: join(root, 'test', 'faults', '.mocharc.json'), cluster: join(root, 'test', 'cluster', '.mocharc.json'), image: join(root, 'test', 'image', '.mocharc.json') };
+  const configs = {
+    main: join(root, 'test', '.mocharc.json'),
+    faults: join(root, 'test', 'faults', '.mocharc.json'),
+    cluster: join(root, 'test', 'cluster', '.mocharc.json'),
+    image: join(root, 'test', 'image', '.mocharc.json'),
+  };
   let code = 0;
   for (const suite of suites) {
     if (suite !== 'main' && mainOnly) break;
-    if (suite === 'faults') say('Running the fault suite (test/faults): it starts its own MariaDB, Temporal server and workers…');
-    if (suite === 'cluster') say('Running the cluster suite (test/cluster): a Temporal cluster on its own PostgreSQL, HAProxy, API replicas and workers…');
-    if (suite === 'image') say('Running the image suite (test/image): the production image built with buildah and run with podman…');
-    const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(root, configs[suite], args)], { cwd: root, stdio: 'inherit', env });
+    if (suite === 'faults')
+      say('Running the fault suite (test/faults): it starts its own MariaDB, Temporal server and workers…');
+    if (suite === 'cluster')
+      say(
+        'Running the cluster suite (test/cluster): a Temporal cluster on its own PostgreSQL, HAProxy, API replicas and workers…',
+      );
+    if (suite === 'image')
+      say('Running the image suite (test/image): the production image built with buildah and run with podman…');
+    const mocha = spawn(
+      process.execPath,
+      [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(root, configs[suite], args)],
+      { cwd: root, stdio: 'inherit', env },
+    );
     const stop = stopChild(mocha);
     cleanups.push(stop);
-    code = await new Promise<number>((resolve) => mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))));
+    code = await new Promise<number>((resolve) =>
+      mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))),
+    );
     cleanups.splice(cleanups.indexOf(stop), 1);
     if (code !== 0) break;
   }

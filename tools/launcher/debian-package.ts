@@ -18,7 +18,8 @@ export function provideDebianPackage(pkg: string, path: string, log: (line: stri
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', pkg]]) {
     const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
-    if (result.status !== 0) return `"apt-get ${args.join(' ')}" failed (exit ${result.status ?? result.signal}): install ${pkg} at ${path} by hand.`;
+    if (result.status !== 0)
+      return `"apt-get ${args.join(' ')}" failed (exit ${result.status ?? result.signal}): install ${pkg} at ${path} by hand.`;
   }
   return existsSync(path) ? undefined : `apt-get installed ${pkg}, but ${path} is still missing.`;
 }

@@ -75,7 +75,10 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (exited) throw new PrerequisiteError(`the Temporal dev server exited at start: see ${o.logFile} (is port ${o.port} already in use?)`);
+    if (exited)
+      throw new PrerequisiteError(
+        `the Temporal dev server exited at start: see ${o.logFile} (is port ${o.port} already in use?)`,
+      );
     try {
       const connection = await Connection.connect({ address, connectTimeout: '1s' });
       try {
@@ -87,7 +90,10 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
       }
       break;
     } catch {
-      if (Date.now() > deadline) throw new PrerequisiteError(`the Temporal dev server did not answer on ${address} within 60 s: see ${o.logFile}`);
+      if (Date.now() > deadline)
+        throw new PrerequisiteError(
+          `the Temporal dev server did not answer on ${address} within 60 s: see ${o.logFile}`,
+        );
       await new Promise((r) => setTimeout(r, 250));
     }
   }

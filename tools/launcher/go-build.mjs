@@ -63,21 +63,32 @@ export async function goInstall(bin, packages, what, log, expected) {
       if (line.startsWith('go: downloading ')) modules += 1;
       else if (PACKAGE_LINE.test(line)) compiled += 1;
     },
-    detail: () => `${modules} Go modules downloaded, ${compiled}${expected === undefined ? '' : ` of about ${expected}`} packages compiled`,
+    detail: () =>
+      `${modules} Go modules downloaded, ${compiled}${expected === undefined ? '' : ` of about ${expected}`} packages compiled`,
   });
-  if (result.status === 0) log(`Built ${what} in ${elapsed(Date.now() - started)} (${modules} Go modules downloaded, ${compiled} packages compiled).`);
+  if (result.status === 0)
+    log(
+      `Built ${what} in ${elapsed(Date.now() - started)} (${modules} Go modules downloaded, ${compiled} packages compiled).`,
+    );
   return result;
 }
 
 /** The sentence a failed build of `packages` ends with; `instead` says what to do without it. */
-export const goBuildFailure = (packages, instead) => `go install ${packages.join(' ')} failed: check that the Go module proxy is reachable, or ${instead}.`;
+export const goBuildFailure = (packages, instead) =>
+  `go install ${packages.join(' ')} failed: check that the Go module proxy is reachable, or ${instead}.`;
 
 /** What to do when the Temporal CLI cannot be built. */
 export const TEMPORAL_CLI_INSTEAD = 'install the Temporal CLI and put it on PATH or in TEMPORAL_CLI';
 
 /** The Temporal CLI built into our cache; resolves with go's exit status and last lines. */
 export function buildTemporalCli(log) {
-  return goInstall(dirname(cachedTemporalCliPath()), [`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], `the Temporal CLI ${TEMPORAL_CLI_VERSION}`, log, TEMPORAL_CLI_PACKAGES);
+  return goInstall(
+    dirname(cachedTemporalCliPath()),
+    [`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`],
+    `the Temporal CLI ${TEMPORAL_CLI_VERSION}`,
+    log,
+    TEMPORAL_CLI_PACKAGES,
+  );
 }
 
 // As a program (`node go-build.mjs temporal-cli`, or `node go-build.mjs <bin> <what>
@@ -87,7 +98,8 @@ export function buildTemporalCli(log) {
 if (process.argv[1] === GO_BUILD_SCRIPT) {
   const [bin, what, ...packages] = process.argv.slice(2);
   const log = (line) => process.stdout.write(`${line}\n`);
-  const { status, tail } = bin === 'temporal-cli' ? await buildTemporalCli(log) : await goInstall(bin, packages, what, log);
+  const { status, tail } =
+    bin === 'temporal-cli' ? await buildTemporalCli(log) : await goInstall(bin, packages, what, log);
   if (status !== 0) process.stderr.write(`${tail.join('\n')}\n`);
   process.exit(status);
 }

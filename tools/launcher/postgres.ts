@@ -20,7 +20,11 @@ export class PostgresServer {
   process: ChildProcess | undefined;
   private readonly owner: { uid: number; gid: number } | undefined;
 
-  constructor(readonly dir: string, readonly port: number, readonly logFile: string) {
+  constructor(
+    readonly dir: string,
+    readonly port: number,
+    readonly logFile: string,
+  ) {
     this.owner = process.getuid?.() === 0 ? postgresUser() : undefined;
   }
 
@@ -33,18 +37,49 @@ export class PostgresServer {
     mkdirSync(this.dir, { recursive: true });
     if (this.owner !== undefined) chownSync(this.dir, this.owner.uid, this.owner.gid);
     if (existsSync(join(this.dataDir, 'PG_VERSION'))) return;
-    const result = spawnSync(join(POSTGRES_BIN, 'initdb'), ['-D', this.dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'], { encoding: 'utf8', ...this.owner });
-    if (result.status !== 0) throw new PrerequisiteError(`initdb failed (is Debian's postgresql-15 installed at ${POSTGRES_BIN}?): ${result.stderr}`);
+    const result = spawnSync(
+      join(POSTGRES_BIN, 'initdb'),
+      ['-D', this.dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'],
+      { encoding: 'utf8', ...this.owner },
+    );
+    if (result.status !== 0)
+      throw new PrerequisiteError(
+        `initdb failed (is Debian's postgresql-15 installed at ${POSTGRES_BIN}?): ${result.stderr}`,
+      );
   }
 
   async start(): Promise<void> {
-    const args = ['-D', this.dataDir, '-p', String(this.port), '-k', this.dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'shared_buffers=128MB'];
-    this.process = withLog(this.logFile, (fd) => spawn(join(POSTGRES_BIN, 'postgres'), args, { stdio: ['ignore', fd, fd], ...this.owner }));
+    const args = [
+      '-D',
+      this.dataDir,
+      '-p',
+      String(this.port),
+      '-k',
+      this.dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=300',
+      '-c',
+      'shared_buffers=128MB',
+    ];
+    this.process = withLog(this.logFile, (fd) =>
+      spawn(join(POSTGRES_BIN, 'postgres'), args, { stdio: ['ignore', fd, fd], ...this.owner }),
+    );
     const child = this.process;
-    await until(`PostgreSQL did not accept connections on ${this.port}`, async () => {
-      if (child.exitCode !== null) throw new PrerequisiteError(`PostgreSQL exited at start: see ${this.logFile}`);
-      return spawnSync(join(POSTGRES_BIN, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(this.port), '-q'], { stdio: 'ignore' }).status === 0;
-    }, 60_000, this.logFile);
+    await until(
+      `PostgreSQL did not accept connections on ${this.port}`,
+      async () => {
+        if (child.exitCode !== null) throw new PrerequisiteError(`PostgreSQL exited at start: see ${this.logFile}`);
+        return (
+          spawnSync(join(POSTGRES_BIN, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(this.port), '-q'], {
+            stdio: 'ignore',
+          }).status === 0
+        );
+      },
+      60_000,
+      this.logFile,
+    );
   }
 
   /**
@@ -64,7 +99,25 @@ export class PostgresServer {
 
   /** Runs SQL as the superuser. */
   psql(sql: string, database = 'postgres'): string {
-    const result = spawnSync(join(POSTGRES_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1', '-At', '-c', sql], { encoding: 'utf8' });
+    const result = spawnSync(
+      join(POSTGRES_BIN, 'psql'),
+      [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(this.port),
+        '-U',
+        'postgres',
+        '-d',
+        database,
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-At',
+        '-c',
+        sql,
+      ],
+      { encoding: 'utf8' },
+    );
     if (result.status !== 0) throw new PrerequisiteError(`psql failed: ${result.stderr}`);
     return result.stdout;
   }
@@ -74,6 +127,9 @@ function postgresUser(): { uid: number; gid: number } {
   const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
   const uid = id('-u');
   const gid = id('-g');
-  if (!Number.isInteger(uid) || uid <= 0) throw new PrerequisiteError('PostgreSQL refuses to run as root and there is no `postgres` user: install Debian\'s postgresql-15 package (it creates the user).');
+  if (!Number.isInteger(uid) || uid <= 0)
+    throw new PrerequisiteError(
+      "PostgreSQL refuses to run as root and there is no `postgres` user: install Debian's postgresql-15 package (it creates the user).",
+    );
   return { uid, gid };
 }

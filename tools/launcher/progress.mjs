@@ -43,7 +43,11 @@ export function reportProgress(label, detail, log, interval = PROGRESS_INTERVAL_
  * `label: detail() (elapsed)` is printed every 15 s until it ends. Resolves with its
  * exit status and those last lines.
  */
-export function runStep(command, args, { label, detail = () => '', onLine = () => undefined, log, env = process.env, cwd = process.cwd(), quiet = false }) {
+export function runStep(
+  command,
+  args,
+  { label, detail = () => '', onLine = () => undefined, log, env = process.env, cwd = process.cwd(), quiet = false },
+) {
   return new Promise((resolve) => {
     const tail = [];
     const stop = reportProgress(label, detail, log);

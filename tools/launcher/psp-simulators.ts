@@ -30,7 +30,10 @@ export const LEGACY_PSP_SETTING_NAMES: Readonly<Record<string, string>> = {
 };
 
 /** `settings` with, for each one the configuration reads only by its old name, that name too. */
-export function withLegacyNames(settings: Readonly<Record<string, string>>, known: ReadonlySet<string> = new Set(Object.keys(ConfigSchema.properties))): Record<string, string> {
+export function withLegacyNames(
+  settings: Readonly<Record<string, string>>,
+  known: ReadonlySet<string> = new Set(Object.keys(ConfigSchema.properties)),
+): Record<string, string> {
   const out: Record<string, string> = { ...settings };
   for (const [name, value] of Object.entries(settings)) {
     const legacy = LEGACY_PSP_SETTING_NAMES[name];
@@ -102,14 +105,19 @@ export function testDefault(psp: PspName, suffix: string): string {
  * elsewhere with the defaults names the same simulators) unless BANK_SIM_<PSP>_PORT moves it, its
  * ledger in `dataDir`, and the values the environment gives the gateway's test-mode settings (their defaults otherwise).
  */
-export function startSimulators(env: NodeJS.ProcessEnv, dataDir: string, portOf: (psp: PspName, fallback: number) => number): PspSimulator[] {
+export function startSimulators(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  portOf: (psp: PspName, fallback: number) => number,
+): PspSimulator[] {
   return PSP_NAMES.map((psp) =>
     pspSimulator(psp, {
       port: portOf(psp, PSP_PROFILES[psp].simulator.port),
       stateFile: join(dataDir, `bank-sim-${psp}.jsonl`),
       value: (suffix) => {
         const name = pspSettingName(psp, 'test', suffix);
-        const given = env[name] ?? (LEGACY_PSP_SETTING_NAMES[name] === undefined ? undefined : env[LEGACY_PSP_SETTING_NAMES[name]]);
+        const given =
+          env[name] ?? (LEGACY_PSP_SETTING_NAMES[name] === undefined ? undefined : env[LEGACY_PSP_SETTING_NAMES[name]]);
         return given ?? testDefault(psp, suffix);
       },
     }),
@@ -136,11 +144,14 @@ export function suiteSimulators(dataDir: string, ports: readonly number[], ledge
       value: (suffix) => {
         const secret = (PSP_PROFILES[psp] as PspProfile).settings.find((s) => s.suffix === suffix)?.secret === true;
         // Base64 of 24 random bytes: a password or PIN, and the shape of a key too (Sadad's terminal key is base64 of 24 bytes).
-        return secret && !SUITE_SECRETS_AS_PROFILE.has(psp) ? randomBytes(24).toString('base64') : testDefault(psp, suffix);
+        return secret && !SUITE_SECRETS_AS_PROFILE.has(psp)
+          ? randomBytes(24).toString('base64')
+          : testDefault(psp, suffix);
       },
     }),
   );
 }
 
 /** The gateway's settings naming every simulator of `simulators`. */
-export const gatewaySettingsOf = (simulators: readonly PspSimulator[]): Record<string, string> => Object.assign({}, ...simulators.map((s) => s.gatewayEnv)) as Record<string, string>;
+export const gatewaySettingsOf = (simulators: readonly PspSimulator[]): Record<string, string> =>
+  Object.assign({}, ...simulators.map((s) => s.gatewayEnv)) as Record<string, string>;

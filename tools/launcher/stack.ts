@@ -20,12 +20,17 @@ import { freePort, portInUse } from '../../src/main/ports.ts';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // DARGAH_DATA_DIR: another place for the SQLite file, logs and demo key, so a second
 // stack (the supervision test) never touches a developer's `npm start`.
-export const dataDir = process.env.DARGAH_DATA_DIR !== undefined && process.env.DARGAH_DATA_DIR !== '' ? resolve(process.env.DARGAH_DATA_DIR) : join(root, '.data');
+export const dataDir =
+  process.env.DARGAH_DATA_DIR !== undefined && process.env.DARGAH_DATA_DIR !== ''
+    ? resolve(process.env.DARGAH_DATA_DIR)
+    : join(root, '.data');
 export const say = (line: string) => process.stdout.write(`${line}\n`);
 
 function fail(error: unknown): never {
   const message =
-    error instanceof PrerequisiteError || error instanceof ConfigError ? error.message : mysqlMessage(error) ?? (error instanceof Error ? error.message : String(error));
+    error instanceof PrerequisiteError || error instanceof ConfigError
+      ? error.message
+      : (mysqlMessage(error) ?? (error instanceof Error ? error.message : String(error)));
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }
@@ -52,7 +57,11 @@ export function startChild(name: string, script: string, env: NodeJS.ProcessEnv,
   const stdio = output === undefined ? ['ignore', 'inherit', 'inherit'] : ['ignore', output, output];
   // CPU_PROFILE_DIR: each child writes a V8 CPU profile there when it exits (docs/BENCHMARKS.md#profiling); Node refuses the flag in NODE_OPTIONS.
   const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.CPU_PROFILE_DIR] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(root, script)], { cwd: root, env, stdio: stdio as ('ignore' | 'inherit' | number)[] });
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(root, script)], {
+    cwd: root,
+    env,
+    stdio: stdio as ('ignore' | 'inherit' | number)[],
+  });
   child.once('exit', (code, signal) => {
     if (!stopping) {
       process.stderr.write(`${name} exited (${signal ?? code}); stopping everything.\n`);
@@ -94,17 +103,25 @@ export async function waitReady(url: string, seconds: number): Promise<void> {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new PrerequisiteError(`the API did not become ready at ${url} within ${seconds} s`);
+    if (Date.now() > deadline)
+      throw new PrerequisiteError(`the API did not become ready at ${url} within ${seconds} s`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
-export async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPort: number | undefined, name: string): Promise<{ address: string; server?: DevServer; cli?: string }> {
+export async function provideTemporal(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  uiPort: number | undefined,
+  name: string,
+): Promise<{ address: string; server?: DevServer; cli?: string }> {
   const config = loadConfig(env);
   if (env.TEMPORAL_ADDRESS !== undefined && env.TEMPORAL_ADDRESS !== '' && name === 'start') {
     say(`Using the Temporal cluster at ${config.TEMPORAL_ADDRESS}.`);
     const { connection } = await connectTemporal(config).catch(() => {
-      throw new PrerequisiteError(`Temporal is not reachable at TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}: start it or unset TEMPORAL_ADDRESS to run a local dev server.`);
+      throw new PrerequisiteError(
+        `Temporal is not reachable at TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}: start it or unset TEMPORAL_ADDRESS to run a local dev server.`,
+      );
     });
     await registerSearchAttributes(connection, config.TEMPORAL_NAMESPACE);
     await connection.close();
@@ -112,7 +129,9 @@ export async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPo
   }
   const cli = provideTemporalCli();
   if (await portInUse(port)) {
-    throw new PrerequisiteError(`port ${port} is in use (another npm start?): stop it, or set TEMPORAL_ADDRESS=127.0.0.1:${port} to use that server.`);
+    throw new PrerequisiteError(
+      `port ${port} is in use (another npm start?): stop it, or set TEMPORAL_ADDRESS=127.0.0.1:${port} to use that server.`,
+    );
   }
   say(`Starting the Temporal dev server on 127.0.0.1:${port}${uiPort === undefined ? '' : ` (Web UI on ${uiPort})`}…`);
   const server = await startDevServer({
@@ -132,7 +151,16 @@ export async function provideTemporal(env: NodeJS.ProcessEnv, port: number, uiPo
  * What the benchmark reuses of this stack (tools/bench/cli.ts runs `npm run bench`
  * with it): the same bootstrap on its own ports, database and SQLite file.
  */
-export const stackPieces = { dataDir, prepareDatabase, freePort, provideTemporal, startChild, stopChild, waitReady, cleanups };
+export const stackPieces = {
+  dataDir,
+  prepareDatabase,
+  freePort,
+  provideTemporal,
+  startChild,
+  stopChild,
+  waitReady,
+  cleanups,
+};
 
 /**
  * Runs the command named on the command line (`node … <entry> <command> [args]`)
@@ -146,14 +174,17 @@ export async function runCommand(commands: Record<string, (args: string[]) => Pr
   // A bug in the launcher itself must not leave its children running without it.
   for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
     process.on(event, (error: unknown) => {
-      process.stderr.write(`The launcher failed (${error instanceof Error ? error.message : String(error)}); stopping everything.\n`);
+      process.stderr.write(
+        `The launcher failed (${error instanceof Error ? error.message : String(error)}); stopping everything.\n`,
+      );
       void shutdown(1);
     });
   }
   const [command, ...rest] = process.argv.slice(2);
   try {
     const run = command === undefined ? undefined : commands[command];
-    if (run === undefined) throw new PrerequisiteError(`unknown command ${command ?? ''}: use ${Object.keys(commands).join(', ')}`);
+    if (run === undefined)
+      throw new PrerequisiteError(`unknown command ${command ?? ''}: use ${Object.keys(commands).join(', ')}`);
     await run(rest);
   } catch (error) {
     stopping = true;

@@ -128,7 +128,13 @@ export class Supervisor {
 
   /** Starts `spec` and keeps it running; `running` adopts an instance that is already up (started and awaited by the caller). */
   add(spec: ChildSpec, running?: ChildProcess): void {
-    const entry: Entry = { spec, tracker: new RestartTracker(this.options.policy), current: undefined, startedAt: Date.now(), timer: undefined };
+    const entry: Entry = {
+      spec,
+      tracker: new RestartTracker(this.options.policy),
+      current: undefined,
+      startedAt: Date.now(),
+      timer: undefined,
+    };
     this.entries.push(entry);
     if (running !== undefined && running.exitCode === null && running.signalCode === null) this.watch(entry, running);
     else this.launch(entry);
@@ -143,7 +149,11 @@ export class Supervisor {
     }
     const layers = [...new Set(this.entries.map((e) => e.spec.layer ?? 0))].sort((a, b) => b - a);
     for (const layer of layers) {
-      await Promise.all(this.entries.filter((e) => (e.spec.layer ?? 0) === layer).map((e) => (e.current === undefined ? Promise.resolve() : stopProcess(e.current))));
+      await Promise.all(
+        this.entries
+          .filter((e) => (e.spec.layer ?? 0) === layer)
+          .map((e) => (e.current === undefined ? Promise.resolve() : stopProcess(e.current))),
+      );
     }
   }
 
@@ -153,7 +163,11 @@ export class Supervisor {
     try {
       child =
         'script' in spec
-          ? spawn(process.execPath, ['--import', 'tsx', join(this.options.root, spec.script)], { cwd: this.options.root, env: spec.env, stdio: ['ignore', 'inherit', 'inherit'] })
+          ? spawn(process.execPath, ['--import', 'tsx', join(this.options.root, spec.script)], {
+              cwd: this.options.root,
+              env: spec.env,
+              stdio: ['ignore', 'inherit', 'inherit'],
+            })
           : spec.start();
     } catch (error) {
       // Counts as a crash: retried with backoff, and given up on like any other.
@@ -189,10 +203,14 @@ export class Supervisor {
     if (decision.giveUp) {
       this.stopping = true;
       const window = `${Math.round(this.options.policy.crashWindowMs / 1000)} s`;
-      this.options.onGiveUp(`${name} keeps crashing (${decision.crashes} exits within ${window}, the last with ${cause}${hint === undefined ? '' : `; see ${hint}`}): stopping everything.`);
+      this.options.onGiveUp(
+        `${name} keeps crashing (${decision.crashes} exits within ${window}, the last with ${cause}${hint === undefined ? '' : `; see ${hint}`}): stopping everything.`,
+      );
       return;
     }
-    this.options.warn(`${name} exited (${cause}) after running ${duration(ranMs)}; restarting it in ${decision.delayMs / 1000} s.`);
+    this.options.warn(
+      `${name} exited (${cause}) after running ${duration(ranMs)}; restarting it in ${decision.delayMs / 1000} s.`,
+    );
     entry.timer = setTimeout(() => {
       entry.timer = undefined;
       if (!this.stopping) this.launch(entry);

@@ -22,7 +22,15 @@ import { endProcess, until } from './child-process.ts';
 import { provideDebianPackage } from './debian-package.ts';
 import { POSTGRES_BIN, PostgresServer } from './postgres.ts';
 import { cacheDir, goInstall, PrerequisiteError } from './temporal-cli.ts';
-import { freeMembershipPort, prepareNamespace, setupTemporalSchemas, TemporalCluster, type ClusterBinaries, type ServiceName, type ServiceProcessSpec } from './temporal-services.ts';
+import {
+  freeMembershipPort,
+  prepareNamespace,
+  setupTemporalSchemas,
+  TemporalCluster,
+  type ClusterBinaries,
+  type ServiceName,
+  type ServiceProcessSpec,
+} from './temporal-services.ts';
 
 export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 /** The UI server the Temporal CLI v1.5.1 embeds, as a program of its own that can target a remote frontend. */
@@ -36,19 +44,33 @@ export function provideClusterBinaries(): ClusterBinaries {
   if (!existsSync(server) || !existsSync(sqlTool)) {
     goInstall(
       serverBin,
-      [`go.temporal.io/server/cmd/server@${TEMPORAL_SERVER_VERSION}`, `go.temporal.io/server/cmd/tools/sql@${TEMPORAL_SERVER_VERSION}`],
+      [
+        `go.temporal.io/server/cmd/server@${TEMPORAL_SERVER_VERSION}`,
+        `go.temporal.io/server/cmd/tools/sql@${TEMPORAL_SERVER_VERSION}`,
+      ],
       `the Temporal server ${TEMPORAL_SERVER_VERSION} and its SQL tool`,
       'run the cluster suite on a machine with Go',
     );
   }
   const uiBin = join(cacheDir(), `temporal-ui-server-${TEMPORAL_UI_VERSION}`);
   const ui = join(uiBin, 'server');
-  if (!existsSync(ui)) goInstall(uiBin, [`github.com/temporalio/ui-server/v2/cmd/server@${TEMPORAL_UI_VERSION}`], `the Temporal UI server ${TEMPORAL_UI_VERSION}`, 'run the cluster suite on a machine with Go');
+  if (!existsSync(ui))
+    goInstall(
+      uiBin,
+      [`github.com/temporalio/ui-server/v2/cmd/server@${TEMPORAL_UI_VERSION}`],
+      `the Temporal UI server ${TEMPORAL_UI_VERSION}`,
+      'run the cluster suite on a machine with Go',
+    );
   // The schema files ship in the module's source, which go install left in the module cache.
-  const download = spawnSync('go', ['mod', 'download', '-json', `go.temporal.io/server@${TEMPORAL_SERVER_VERSION}`], { encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=mod' } });
+  const download = spawnSync('go', ['mod', 'download', '-json', `go.temporal.io/server@${TEMPORAL_SERVER_VERSION}`], {
+    encoding: 'utf8',
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+  });
   const dir = download.status === 0 ? (JSON.parse(download.stdout) as { Dir?: string }).Dir : undefined;
   if (dir === undefined || !existsSync(join(dir, 'schema', 'postgresql', 'v12'))) {
-    throw new PrerequisiteError(`go mod download go.temporal.io/server@${TEMPORAL_SERVER_VERSION} gave no schema directory: ${download.stderr}`);
+    throw new PrerequisiteError(
+      `go mod download go.temporal.io/server@${TEMPORAL_SERVER_VERSION} gave no schema directory: ${download.stderr}`,
+    );
   }
   return { server, sqlTool, ui, schemaDir: join(dir, 'schema', 'postgresql', 'v12') };
 }
@@ -84,7 +106,13 @@ export interface ClusterInfrastructure {
  * Temporal processes, the namespace and search attributes, and the UI, on free
  * ports. Logs go to `logDir`. If any step fails, what was started is stopped.
  */
-export async function startClusterInfrastructure(o: { logDir: string; namespace: string; retentionDays?: number; freePort: () => Promise<number>; log: (line: string) => void }): Promise<ClusterInfrastructure> {
+export async function startClusterInfrastructure(o: {
+  logDir: string;
+  namespace: string;
+  retentionDays?: number;
+  freePort: () => Promise<number>;
+  log: (line: string) => void;
+}): Promise<ClusterInfrastructure> {
   const timings: Record<string, number> = {};
   let mark = Date.now();
   const lap = (name: string) => {
@@ -119,12 +147,29 @@ export async function startClusterInfrastructure(o: { logDir: string; namespace:
       membershipPort: await freeMembershipPort(),
       ...(http ? { httpPort: await o.freePort() } : {}),
     });
-    const processes = [await spec('frontend-a', 'frontend', true), await spec('frontend-b', 'frontend', true), await spec('history', 'history'), await spec('matching', 'matching'), await spec('worker', 'worker')];
+    const processes = [
+      await spec('frontend-a', 'frontend', true),
+      await spec('frontend-b', 'frontend', true),
+      await spec('history', 'history'),
+      await spec('matching', 'matching'),
+      await spec('worker', 'worker'),
+    ];
     const temporalAddress = `127.0.0.1:${await o.freePort()}`;
     const apiAddress = `127.0.0.1:${await o.freePort()}`;
     const apiPorts: [number, number] = [await o.freePort(), await o.freePort()];
     const uiPort = await o.freePort();
-    const temporal = new TemporalCluster(binaries, { processes, postgres: { port: pg.port, ...databases }, frontendAddress: temporalAddress, uiPort, namespace: o.namespace }, join(dir, 'temporal'), o.logDir);
+    const temporal = new TemporalCluster(
+      binaries,
+      {
+        processes,
+        postgres: { port: pg.port, ...databases },
+        frontendAddress: temporalAddress,
+        uiPort,
+        namespace: o.namespace,
+      },
+      join(dir, 'temporal'),
+      o.logDir,
+    );
     temporal.writeConfig();
     const balancer = await startBalancer(
       {
@@ -146,13 +191,29 @@ export async function startClusterInfrastructure(o: { logDir: string; namespace:
     await Promise.all(['matching', 'frontend-a', 'frontend-b', 'worker'].map((name) => temporal.start(name)));
     lap('temporal_services_ms');
     // The retention the gateway's configuration names (TEMPORAL_NAMESPACE_RETENTION_DAYS in this environment), as a deployment sets it.
-    await prepareNamespace(temporalAddress, o.namespace, o.retentionDays ?? loadConfig().TEMPORAL_NAMESPACE_RETENTION_DAYS, [processes[0]!, processes[1]!].map((p) => `127.0.0.1:${p.grpcPort}`));
+    await prepareNamespace(
+      temporalAddress,
+      o.namespace,
+      o.retentionDays ?? loadConfig().TEMPORAL_NAMESPACE_RETENTION_DAYS,
+      [processes[0]!, processes[1]!].map((p) => `127.0.0.1:${p.grpcPort}`),
+    );
     temporal.spawnUi();
     const uiUrl = `http://127.0.0.1:${uiPort}`;
     await until('the Temporal UI did not answer', async () => (await fetch(uiUrl)).ok, 60_000, temporal.logFile('ui'));
     lap('namespace_and_ui_ms');
     timings.total_ms = Date.now() - began;
-    return { dir, pg, temporal, balancer, temporalAddress, apiUrl: `http://${apiAddress}`, apiPorts, uiUrl, timings, stop };
+    return {
+      dir,
+      pg,
+      temporal,
+      balancer,
+      temporalAddress,
+      apiUrl: `http://${apiAddress}`,
+      apiPorts,
+      uiUrl,
+      timings,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

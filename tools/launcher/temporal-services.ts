@@ -36,7 +36,11 @@ export interface ClusterBinaries {
 export const TEMPORAL_DEPLOY_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'deploy', 'temporal');
 
 /** Creates Temporal's two databases and applies its schemas with its SQL tool (deploy/temporal/setup-schema.sh). */
-export function setupTemporalSchemas(binaries: ClusterBinaries, pg: PostgresServer, databases: { main: string; visibility: string }): void {
+export function setupTemporalSchemas(
+  binaries: ClusterBinaries,
+  pg: PostgresServer,
+  databases: { main: string; visibility: string },
+): void {
   const result = spawnSync('sh', [join(TEMPORAL_DEPLOY_DIR, 'setup-schema.sh')], {
     encoding: 'utf8',
     env: {
@@ -51,7 +55,8 @@ export function setupTemporalSchemas(binaries: ClusterBinaries, pg: PostgresServ
       TEMPORAL_VISIBILITY_DATABASE: databases.visibility,
     },
   });
-  if (result.status !== 0) throw new PrerequisiteError(`deploy/temporal/setup-schema.sh failed: ${result.stderr}${result.stdout}`);
+  if (result.status !== 0)
+    throw new PrerequisiteError(`deploy/temporal/setup-schema.sh failed: ${result.stderr}${result.stdout}`);
 }
 
 export type ServiceName = 'frontend' | 'history' | 'matching' | 'worker';
@@ -105,7 +110,12 @@ export function processEnv(layout: ClusterLayout, own: ServiceProcessSpec): Node
 export class TemporalCluster {
   readonly children = new Map<string, ChildProcess>();
 
-  constructor(readonly binaries: ClusterBinaries, readonly layout: ClusterLayout, readonly dir: string, readonly logDir: string) {}
+  constructor(
+    readonly binaries: ClusterBinaries,
+    readonly layout: ClusterLayout,
+    readonly dir: string,
+    readonly logDir: string,
+  ) {}
 
   logFile(name: string): string {
     return join(this.logDir, `temporal-${name}.log`);
@@ -132,17 +142,36 @@ export class TemporalCluster {
   spawn(name: string): ChildProcess {
     const spec = this.spec(name);
     const child = withLog(this.logFile(name), (fd) =>
-      spawn(this.binaries.server, ['--root', TEMPORAL_DEPLOY_DIR, '--config', '.', '--env', 'cluster', '--allow-no-auth', 'start', '--service', spec.service], {
-        stdio: ['ignore', fd, fd],
-        env: processEnv(this.layout, spec),
-      }),
+      spawn(
+        this.binaries.server,
+        [
+          '--root',
+          TEMPORAL_DEPLOY_DIR,
+          '--config',
+          '.',
+          '--env',
+          'cluster',
+          '--allow-no-auth',
+          'start',
+          '--service',
+          spec.service,
+        ],
+        {
+          stdio: ['ignore', fd, fd],
+          env: processEnv(this.layout, spec),
+        },
+      ),
     );
     this.children.set(name, child);
     return child;
   }
 
   spawnUi(): ChildProcess {
-    const child = withLog(this.logFile('ui'), (fd) => spawn(this.binaries.ui, ['--root', join(this.dir, 'ui'), '--config', '.', '--env', 'development', 'start'], { stdio: ['ignore', fd, fd] }));
+    const child = withLog(this.logFile('ui'), (fd) =>
+      spawn(this.binaries.ui, ['--root', join(this.dir, 'ui'), '--config', '.', '--env', 'development', 'start'], {
+        stdio: ['ignore', fd, fd],
+      }),
+    );
     this.children.set('ui', child);
     return child;
   }
@@ -156,21 +185,32 @@ export class TemporalCluster {
     const spec = this.spec(name);
     const exited = () => {
       const child = this.children.get(name);
-      if (child !== undefined && (child.exitCode !== null || child.signalCode !== null)) throw new PrerequisiteError(`${name} exited: see ${this.logFile(name)}`);
+      if (child !== undefined && (child.exitCode !== null || child.signalCode !== null))
+        throw new PrerequisiteError(`${name} exited: see ${this.logFile(name)}`);
     };
     if (spec.service === 'worker') {
-      await until(`${name} did not join the cluster`, async () => (exited(), accepts(`127.0.0.1:${spec.membershipPort}`)), timeoutMs, this.logFile(name));
+      await until(
+        `${name} did not join the cluster`,
+        async () => (exited(), accepts(`127.0.0.1:${spec.membershipPort}`)),
+        timeoutMs,
+        this.logFile(name),
+      );
       return;
     }
     const service = `temporal.api.workflowservice.v1.${spec.service === 'frontend' ? 'Workflow' : spec.service === 'history' ? 'History' : 'Matching'}Service`;
     // Lazy: connect() would ask for the workflow service's system info, which history and matching lack.
     const lazy = Connection.lazy({ address: `127.0.0.1:${spec.grpcPort}`, connectTimeout: '1s' });
     try {
-      await until(`${name} did not answer SERVING`, async () => {
-        exited();
-        const health = await lazy.healthService.check({ service });
-        return health.status === proto.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING;
-      }, timeoutMs, this.logFile(name));
+      await until(
+        `${name} did not answer SERVING`,
+        async () => {
+          exited();
+          const health = await lazy.healthService.check({ service });
+          return health.status === proto.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING;
+        },
+        timeoutMs,
+        this.logFile(name),
+      );
     } finally {
       await lazy.close().catch(() => undefined);
     }
@@ -189,7 +229,13 @@ export class TemporalCluster {
 
   async stop(): Promise<void> {
     // Clients first (UI, internal worker), then frontends, matching, history.
-    const order = ['ui', 'worker', ...this.layout.processes.filter((p) => p.service === 'frontend').map((p) => p.name), 'matching', 'history'];
+    const order = [
+      'ui',
+      'worker',
+      ...this.layout.processes.filter((p) => p.service === 'frontend').map((p) => p.name),
+      'matching',
+      'history',
+    ];
     for (const name of order) await endProcess(this.children.get(name));
   }
 }
@@ -199,23 +245,41 @@ export class TemporalCluster {
  * list of src/domain, as the dev server does) through `address`, and waits
  * until every one of `frontends` answers for the namespace.
  */
-export async function prepareNamespace(address: string, namespace: string, retentionDays: number, frontends: string[] = [address]): Promise<void> {
+export async function prepareNamespace(
+  address: string,
+  namespace: string,
+  retentionDays: number,
+  frontends: string[] = [address],
+): Promise<void> {
   const connection = await Connection.connect({ address });
   try {
-    await until('the namespace could not be registered', async () => {
-      try {
-        await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msNumberToTs(retentionDays * 86_400_000) });
-      } catch (error) {
-        if (!/already exists|AlreadyExists/i.test(String(error))) throw error;
-        // Registered by an earlier run: its retention is brought to this one's.
-        await setNamespaceRetention(connection, namespace, retentionDays);
-      }
-      return true;
-    }, 120_000, 'the frontend logs');
-    await until('the search attributes could not be registered', async () => {
-      await registerSearchAttributes(connection, namespace);
-      return true;
-    }, 120_000, 'the frontend logs');
+    await until(
+      'the namespace could not be registered',
+      async () => {
+        try {
+          await connection.workflowService.registerNamespace({
+            namespace,
+            workflowExecutionRetentionPeriod: msNumberToTs(retentionDays * 86_400_000),
+          });
+        } catch (error) {
+          if (!/already exists|AlreadyExists/i.test(String(error))) throw error;
+          // Registered by an earlier run: its retention is brought to this one's.
+          await setNamespaceRetention(connection, namespace, retentionDays);
+        }
+        return true;
+      },
+      120_000,
+      'the frontend logs',
+    );
+    await until(
+      'the search attributes could not be registered',
+      async () => {
+        await registerSearchAttributes(connection, namespace);
+        return true;
+      },
+      120_000,
+      'the frontend logs',
+    );
   } finally {
     await connection.close();
   }
@@ -223,11 +287,16 @@ export async function prepareNamespace(address: string, namespace: string, reten
   for (const frontend of frontends) {
     const direct = await Connection.connect({ address: frontend });
     try {
-      await until(`the namespace did not become usable on ${frontend}`, async () => {
-        await direct.workflowService.describeNamespace({ namespace });
-        await direct.workflowService.listWorkflowExecutions({ namespace, pageSize: 1 });
-        return true;
-      }, 120_000, 'the frontend logs');
+      await until(
+        `the namespace did not become usable on ${frontend}`,
+        async () => {
+          await direct.workflowService.describeNamespace({ namespace });
+          await direct.workflowService.listWorkflowExecutions({ namespace, pageSize: 1 });
+          return true;
+        },
+        120_000,
+        'the frontend logs',
+      );
     } finally {
       await direct.close();
     }

@@ -21,7 +21,11 @@ export class ScaffoldRefused extends Error {
 }
 
 /** The files the scaffold edits, relative to the repository's root (the unit test gives it a copy of these). */
-export const EDITED_FILES = ['src/adapters/psp/profiles.ts', 'src/adapters/psp/registry.ts', 'src/bank-sim/protocols.ts'] as const;
+export const EDITED_FILES = [
+  'src/adapters/psp/profiles.ts',
+  'src/adapters/psp/registry.ts',
+  'src/bank-sim/protocols.ts',
+] as const;
 
 interface Names {
   name: string;
@@ -298,20 +302,31 @@ export interface Scaffolded {
 
 /** Writes the skeleton of connector `name` under `root`; refuses a bad or taken name before writing anything. */
 export function newConnector(root: string, name: string): Scaffolded {
-  if (!NAME.test(name)) throw new ScaffoldRefused(`"${name}" is not a PSP name: lower case letters and digits, starting with a letter, 2 to 20 characters`);
+  if (!NAME.test(name))
+    throw new ScaffoldRefused(
+      `"${name}" is not a PSP name: lower case letters and digits, starting with a letter, 2 to 20 characters`,
+    );
   const names: Names = { name, upper: name.toUpperCase(), title: `${name[0]!.toUpperCase()}${name.slice(1)}` };
   const profiles = readFileSync(join(root, 'src/adapters/psp/profiles.ts'), 'utf8');
-  if (new RegExp(`^\\s+${name}: `, 'm').test(profiles) || existsSync(join(root, 'src/adapters/psp', name))) throw new ScaffoldRefused(`a connector named ${name} exists already (src/adapters/psp/${name}/, profiles.ts)`);
+  if (new RegExp(`^\\s+${name}: `, 'm').test(profiles) || existsSync(join(root, 'src/adapters/psp', name)))
+    throw new ScaffoldRefused(`a connector named ${name} exists already (src/adapters/psp/${name}/, profiles.ts)`);
   const taken = takenByProfiles(root);
   const port = Math.max(3099, ...taken.ports) + 1;
   let terminalId: string;
   do terminalId = String(randomInt(10_000_000, 100_000_000));
   while (taken.terminals.includes(terminalId));
   const written = files(names, port, terminalId);
-  for (const file of Object.keys(written)) if (existsSync(join(root, file))) throw new ScaffoldRefused(`${file} exists already`);
+  for (const file of Object.keys(written))
+    if (existsSync(join(root, file))) throw new ScaffoldRefused(`${file} exists already`);
   // Every edit is made in memory first, so a refusal leaves every file as it was.
   const edits: Record<string, string> = {
-    'src/adapters/psp/profiles.ts': addToTable(profiles, 'profiles.ts', 'export const PSP_PROFILES = {', `import { ${names.upper}_PROFILE } from './${name}/profile.ts';`, `  ${name}: ${names.upper}_PROFILE,`),
+    'src/adapters/psp/profiles.ts': addToTable(
+      profiles,
+      'profiles.ts',
+      'export const PSP_PROFILES = {',
+      `import { ${names.upper}_PROFILE } from './${name}/profile.ts';`,
+      `  ${name}: ${names.upper}_PROFILE,`,
+    ),
     'src/bank-sim/protocols.ts': addToTable(
       readFileSync(join(root, 'src/bank-sim/protocols.ts'), 'utf8'),
       'src/bank-sim/protocols.ts',
@@ -322,7 +337,13 @@ export function newConnector(root: string, name: string): Scaffolded {
   };
   const registry = join(root, 'src/adapters/psp/registry.ts');
   if (existsSync(registry)) {
-    edits['src/adapters/psp/registry.ts'] = addToTable(readFileSync(registry, 'utf8'), 'registry.ts', 'export const PSP_CONNECTORS = {', `import { ${names.upper}_CONNECTOR } from './${name}/index.ts';`, `  ${name}: ${names.upper}_CONNECTOR,`);
+    edits['src/adapters/psp/registry.ts'] = addToTable(
+      readFileSync(registry, 'utf8'),
+      'registry.ts',
+      'export const PSP_CONNECTORS = {',
+      `import { ${names.upper}_CONNECTOR } from './${name}/index.ts';`,
+      `  ${name}: ${names.upper}_CONNECTOR,`,
+    );
   }
   for (const [file, text] of Object.entries(written)) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
@@ -342,11 +363,17 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     for (const file of written) say(`  ${file}`);
     say('and added its line to:');
     for (const file of edited) say(`  ${file}`);
-    if (!edited.includes('src/adapters/psp/registry.ts')) say('(no src/adapters/psp/registry.ts here: list its connector there by hand once it exists)');
+    if (!edited.includes('src/adapters/psp/registry.ts'))
+      say('(no src/adapters/psp/registry.ts here: list its connector there by hand once it exists)');
     // The deployment files and the docs' tables name every PSP of the registry: regenerated now.
-    const generated = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'tools/generate/psps.ts')], { cwd: root, stdio: 'inherit' });
+    const generated = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'tools/generate/psps.ts')], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     if (generated.status !== 0) say('npm run generate:psps failed: run it again once the profile compiles.');
-    say(`Its tests fail with "not built yet" until it is built: docs/psps/README.md#how-to-add-a-connector says how, from the corpus to done.`);
+    say(
+      `Its tests fail with "not built yet" until it is built: docs/psps/README.md#how-to-add-a-connector says how, from the corpus to done.`,
+    );
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

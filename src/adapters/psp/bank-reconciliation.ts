@@ -9,7 +9,14 @@
  * nothing. Here, beside the connectors, because both the settlement run's activity and the operator's
  * CLI use it. Not the merchant's payments report (src/payments/report.ts).
  */
-import { confirmedPayments, daysAwaitingReconciliation, recordBankReconciliation, recordedAnswers, type BankReconciliationRun, type TerminalDay } from '../../db/bank-reconciliation.ts';
+import {
+  confirmedPayments,
+  daysAwaitingReconciliation,
+  recordBankReconciliation,
+  recordedAnswers,
+  type BankReconciliationRun,
+  type TerminalDay,
+} from '../../db/bank-reconciliation.ts';
 import type { Db } from '../../db/database.ts';
 import { compareBankReport } from '../../domain/bank-reconciliation.ts';
 import { isCalendarDay, tehranDay, tehranDayBounds } from '../../domain/calendar.ts';
@@ -29,11 +36,18 @@ export interface BankReconciliationResult {
 }
 
 /** The terminal's day as asked for, checked: a known PSP, a terminal id, a calendar day not after today in Tehran. */
-export function terminalDay(input: { mode: string; psp: string; terminal_id: string; day: string }, now = new Date()): TerminalDay & { psp: PspName } {
-  if (input.mode !== 'test' && input.mode !== 'live') throw new BankReconciliationRefused(`the mode is test or live (got ${JSON.stringify(input.mode)})`);
-  if (!PSP_NAMES.includes(input.psp as PspName)) throw new BankReconciliationRefused(`the PSP is one of ${PSP_NAMES.join(', ')} (got ${JSON.stringify(input.psp)})`);
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(input.terminal_id)) throw new BankReconciliationRefused(`the terminal is its id at the PSP (got ${JSON.stringify(input.terminal_id)})`);
-  if (!isCalendarDay(input.day)) throw new BankReconciliationRefused(`the day is a date YYYY-MM-DD (got ${JSON.stringify(input.day)})`);
+export function terminalDay(
+  input: { mode: string; psp: string; terminal_id: string; day: string },
+  now = new Date(),
+): TerminalDay & { psp: PspName } {
+  if (input.mode !== 'test' && input.mode !== 'live')
+    throw new BankReconciliationRefused(`the mode is test or live (got ${JSON.stringify(input.mode)})`);
+  if (!PSP_NAMES.includes(input.psp as PspName))
+    throw new BankReconciliationRefused(`the PSP is one of ${PSP_NAMES.join(', ')} (got ${JSON.stringify(input.psp)})`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(input.terminal_id))
+    throw new BankReconciliationRefused(`the terminal is its id at the PSP (got ${JSON.stringify(input.terminal_id)})`);
+  if (!isCalendarDay(input.day))
+    throw new BankReconciliationRefused(`the day is a date YYYY-MM-DD (got ${JSON.stringify(input.day)})`);
   if (input.day > tehranDay(now)) throw new BankReconciliationRefused(`${input.day} has not begun in Tehran`);
   return { mode: input.mode, psp: input.psp as PspName, terminal_id: input.terminal_id, day: input.day };
 }
@@ -63,11 +77,18 @@ export async function reconcileFromFile(
 ): Promise<BankReconciliationResult> {
   const day = terminalDay(input, at);
   const layout = (options.layouts ?? REPORT_LAYOUTS)[day.psp];
-  if (layout === undefined) throw new BankReconciliationRefused(`${noReportSentence(day.psp)}; there is no file to import`);
+  if (layout === undefined)
+    throw new BankReconciliationRefused(`${noReportSentence(day.psp)}; there is no file to import`);
   const lines = layout.read(input.text, day.terminal_id, day.day);
   const { start, end } = tehranDayBounds(day.day);
   const ours = await confirmedPayments(db, day, start, end, options.deployed === true);
-  const payments = ours.map((p) => ({ payment_id: p.id, order_id: pspOrderId(day.psp, p.id), ref_num: p.reference_id, amount: Number(p.amount), card_pan: p.card_pan }));
+  const payments = ours.map((p) => ({
+    payment_id: p.id,
+    order_id: pspOrderId(day.psp, p.id),
+    ref_num: p.reference_id,
+    amount: Number(p.amount),
+    card_pan: p.card_pan,
+  }));
   return recordBankReconciliation(db, day, { source: 'file', items: compareBankReport(lines, payments), at });
 }
 
@@ -86,10 +107,17 @@ export interface RecordedDay extends TerminalDay {
  * (nothing is written: there is nothing to compare them with). A PSP with a documented layout is
  * reconciled by importing its file instead.
  */
-export async function reconcileFromRecords(db: Db, input: { mode: string; psp: string; terminal_id: string; day: string }, at = new Date(), options: ReconcileOptions & { layouts?: ReportLayouts } = {}): Promise<RecordedDay> {
+export async function reconcileFromRecords(
+  db: Db,
+  input: { mode: string; psp: string; terminal_id: string; day: string },
+  at = new Date(),
+  options: ReconcileOptions & { layouts?: ReportLayouts } = {},
+): Promise<RecordedDay> {
   const day = terminalDay(input, at);
   if ((options.layouts ?? REPORT_LAYOUTS)[day.psp] !== undefined) {
-    throw new BankReconciliationRefused(`PSP ${day.psp}'s daily report is the file downloaded from its merchant panel: import it (reconcile import --file)`);
+    throw new BankReconciliationRefused(
+      `PSP ${day.psp}'s daily report is the file downloaded from its merchant panel: import it (reconcile import --file)`,
+    );
   }
   const { start, end } = tehranDayBounds(day.day);
   const answers = await recordedAnswers(db, day, start, end, options.deployed === true);
@@ -104,8 +132,19 @@ export const RECONCILE_LOOKBACK_DAYS = 7;
  * report whose payments still wait for an imported report to match them, logged for the operator
  * (nothing is asked of any PSP: no reference shows a report call). A PSP without one holds nothing.
  */
-export async function daysAwaitingImport(db: Db, cutoff: Date, logger: Logger, layouts: ReportLayouts = REPORT_LAYOUTS): Promise<{ psp: string; terminal_id: string | null; day: string }[]> {
-  const days = await daysAwaitingReconciliation(db, cutoff, new Date(cutoff.getTime() - RECONCILE_LOOKBACK_DAYS * 86_400_000), reportedPsps(layouts));
-  for (const day of days) logger.warn(day, 'settlement waits for this day\'s bank report to be imported (reconcile import)');
+export async function daysAwaitingImport(
+  db: Db,
+  cutoff: Date,
+  logger: Logger,
+  layouts: ReportLayouts = REPORT_LAYOUTS,
+): Promise<{ psp: string; terminal_id: string | null; day: string }[]> {
+  const days = await daysAwaitingReconciliation(
+    db,
+    cutoff,
+    new Date(cutoff.getTime() - RECONCILE_LOOKBACK_DAYS * 86_400_000),
+    reportedPsps(layouts),
+  );
+  for (const day of days)
+    logger.warn(day, "settlement waits for this day's bank report to be imported (reconcile import)");
   return days;
 }

@@ -21,6 +21,10 @@ export function pspOfReturn(fields: Record<string, string>): PspName {
  * payment's PSP is known, else as the PSP's whose fields they are (pspOfReturn); undefined when the
  * fields are not of that shape or name another payment.
  */
-export function parseBankCallback(fields: Record<string, string>, paymentId: string, psp?: PspName): BankCallback | undefined {
+export function parseBankCallback(
+  fields: Record<string, string>,
+  paymentId: string,
+  psp?: PspName,
+): BankCallback | undefined {
   return PSP_CONNECTORS[psp ?? pspOfReturn(fields)].parseReturn(fields, paymentId);
 }

@@ -30,11 +30,18 @@ export function keyedHashOfCard(key: string, cardNumber: string): string {
  * their keyed hashes. A plain hash of the body would give away a card whose mask (ten of its
  * sixteen digits) is on the record: the six others, one of them the Luhn digit, are 10^5 guesses.
  */
-export function restrictionFingerprint<R extends { allowed_cards?: readonly string[]; national_code?: string }>(key: string, request: R): R {
+export function restrictionFingerprint<R extends { allowed_cards?: readonly string[]; national_code?: string }>(
+  key: string,
+  request: R,
+): R {
   return {
     ...request,
-    ...(request.allowed_cards === undefined ? {} : { allowed_cards: request.allowed_cards.map((card) => keyedHashOfCard(key, card)) }),
-    ...(request.national_code === undefined ? {} : { national_code: createHmac('sha256', key).update(`national_code:${request.national_code}`).digest('hex') }),
+    ...(request.allowed_cards === undefined
+      ? {}
+      : { allowed_cards: request.allowed_cards.map((card) => keyedHashOfCard(key, card)) }),
+    ...(request.national_code === undefined
+      ? {}
+      : { national_code: createHmac('sha256', key).update(`national_code:${request.national_code}`).digest('hex') }),
   };
 }
 

@@ -23,7 +23,10 @@ export function pspClient(clients: PspClients, mode: 'test' | 'live', name: PspN
 }
 
 /** The terminals configured for `mode`, one per PSP that has one, in the order of PSP_NAMES (the default route's order). */
-export function configuredTerminals(clients: PspClients, mode: 'test' | 'live'): { psp: PspName; terminal_id: string }[] {
+export function configuredTerminals(
+  clients: PspClients,
+  mode: 'test' | 'live',
+): { psp: PspName; terminal_id: string }[] {
   return PSP_NAMES.flatMap((psp) => {
     const client = pspClient(clients, mode, psp);
     return client === undefined ? [] : [{ psp, terminal_id: client.terminalId }];

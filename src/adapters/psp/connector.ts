@@ -56,10 +56,18 @@ export const terminalSetting = (settings: PspTerminalSettings, suffix: string): 
  * What every connector's endpoint has, from a terminal's settings: its address (URL, no trailing
  * slash), its page's address when PAGE_URL names another, and its terminal id.
  */
-export function terminalEndpoint(settings: PspTerminalSettings): { baseUrl: string; pageBaseUrl?: string; terminalId: string } {
+export function terminalEndpoint(settings: PspTerminalSettings): {
+  baseUrl: string;
+  pageBaseUrl?: string;
+  terminalId: string;
+} {
   const strip = (url: string) => url.replace(/\/+$/, '');
   const pageUrl = terminalSetting(settings, 'PAGE_URL');
-  return { baseUrl: strip(terminalSetting(settings, 'URL')), ...(pageUrl === '' ? {} : { pageBaseUrl: strip(pageUrl) }), terminalId: terminalSetting(settings, 'TERMINAL_ID') };
+  return {
+    baseUrl: strip(terminalSetting(settings, 'URL')),
+    ...(pageUrl === '' ? {} : { pageBaseUrl: strip(pageUrl) }),
+    terminalId: terminalSetting(settings, 'TERMINAL_ID'),
+  };
 }
 
 /** The origin customers' browsers are sent to: PAGE_URL's, else URL's (none when neither is a URL). */

@@ -9,9 +9,26 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { insertClosedPspHealth, lockPspBreaker, pspBreaker, pspHealthOfModes, pspHealthState, updatePspHealth } from '../../db/psp-health.ts';
+import {
+  insertClosedPspHealth,
+  lockPspBreaker,
+  pspBreaker,
+  pspHealthOfModes,
+  pspHealthState,
+  updatePspHealth,
+} from '../../db/psp-health.ts';
 import type { PspHealthTable } from '../../db/schema.ts';
-import { admitRequest, afterFailure, afterSuccess, breakerGaugeValue, breakerStateAt, CLOSED_BREAKER, type BreakerRecord, type BreakerSettings, type BreakerState } from '../../domain/psp-breaker.ts';
+import {
+  admitRequest,
+  afterFailure,
+  afterSuccess,
+  breakerGaugeValue,
+  breakerStateAt,
+  CLOSED_BREAKER,
+  type BreakerRecord,
+  type BreakerSettings,
+  type BreakerState,
+} from '../../domain/psp-breaker.ts';
 import { pspBreakerState } from '../../observability/metrics.ts';
 
 type Mode = 'test' | 'live';
@@ -36,7 +53,12 @@ export interface TerminalHealth extends PspTerminal {
 }
 
 /** The breaker settings from the configuration. */
-export function breakerSettings(config: { PSP_BREAKER_FAILURES: number; PSP_BREAKER_WINDOW_SECONDS: number; PSP_BREAKER_OPEN_SECONDS: number; BANK_TIMEOUT_MS: number }): BreakerSettings {
+export function breakerSettings(config: {
+  PSP_BREAKER_FAILURES: number;
+  PSP_BREAKER_WINDOW_SECONDS: number;
+  PSP_BREAKER_OPEN_SECONDS: number;
+  BANK_TIMEOUT_MS: number;
+}): BreakerSettings {
   return {
     failures: config.PSP_BREAKER_FAILURES,
     windowMs: config.PSP_BREAKER_WINDOW_SECONDS * 1000,
@@ -49,11 +71,20 @@ export function breakerSettings(config: { PSP_BREAKER_FAILURES: number; PSP_BREA
 const ms = (d: Date | null): number | null => (d === null ? null : d.getTime());
 const date = (n: number | null): Date | null => (n === null ? null : new Date(n));
 
-type StoredBreaker = Pick<Selectable<PspHealthTable>, 'state' | 'failures' | 'window_started_at' | 'opened_at' | 'probe_started_at'>;
+type StoredBreaker = Pick<
+  Selectable<PspHealthTable>,
+  'state' | 'failures' | 'window_started_at' | 'opened_at' | 'probe_started_at'
+>;
 
 function recordOf(row: StoredBreaker | undefined): BreakerRecord {
   if (row === undefined) return CLOSED_BREAKER;
-  return { state: row.state, failures: row.failures, window_started_at: ms(row.window_started_at), opened_at: ms(row.opened_at), probe_started_at: ms(row.probe_started_at) };
+  return {
+    state: row.state,
+    failures: row.failures,
+    window_started_at: ms(row.window_started_at),
+    opened_at: ms(row.opened_at),
+    probe_started_at: ms(row.probe_started_at),
+  };
 }
 
 const columnsOf = (record: BreakerRecord) => ({
@@ -73,7 +104,10 @@ export class PspHealthStore {
   ) {}
 
   /** Reads the terminal's row under a lock (made closed first if it has none), applies `change`, writes what it answers. */
-  private async change<T>(terminal: PspTerminal, change: (record: BreakerRecord, now: number) => { next: BreakerRecord; answer: T; lastFailure?: string }): Promise<T> {
+  private async change<T>(
+    terminal: PspTerminal,
+    change: (record: BreakerRecord, now: number) => { next: BreakerRecord; answer: T; lastFailure?: string },
+  ): Promise<T> {
     const now = this.now();
     // The row exists before it is locked: the first report of a terminal inserts it, and a concurrent
     // insert is ignored. Its own statement, outside the transaction: an INSERT IGNORE that meets the row
@@ -87,11 +121,18 @@ export class PspHealthStore {
       const before = recordOf(row);
       const outcome = change(before, now);
       if (outcome.next !== before || outcome.lastFailure !== undefined) {
-        await updatePspHealth(trx, terminal, { ...columnsOf(outcome.next), ...(outcome.lastFailure === undefined ? {} : { last_failure: outcome.lastFailure.slice(0, 255) }), updated_at: new Date(now) });
+        await updatePspHealth(trx, terminal, {
+          ...columnsOf(outcome.next),
+          ...(outcome.lastFailure === undefined ? {} : { last_failure: outcome.lastFailure.slice(0, 255) }),
+          updated_at: new Date(now),
+        });
       }
       return { answer: outcome.answer, state: breakerStateAt(outcome.next, now, this.settings) };
     });
-    pspBreakerState.set({ psp: terminal.psp, terminal: terminal.terminal_id, mode: terminal.mode }, breakerGaugeValue(result.state));
+    pspBreakerState.set(
+      { psp: terminal.psp, terminal: terminal.terminal_id, mode: terminal.mode },
+      breakerGaugeValue(result.state),
+    );
     return result.answer;
   }
 
@@ -139,10 +180,15 @@ export class PspHealthStore {
     const rows = await pspHealthOfModes(this.db, [...new Set(terminals.map((t) => t.mode))]);
     const now = this.now();
     return terminals.map((terminal) => {
-      const row = rows.find((r) => r.mode === terminal.mode && r.psp === terminal.psp && r.terminal_id === terminal.terminal_id);
+      const row = rows.find(
+        (r) => r.mode === terminal.mode && r.psp === terminal.psp && r.terminal_id === terminal.terminal_id,
+      );
       const record = recordOf(row);
       const state = breakerStateAt(record, now, this.settings);
-      pspBreakerState.set({ psp: terminal.psp, terminal: terminal.terminal_id, mode: terminal.mode }, breakerGaugeValue(state));
+      pspBreakerState.set(
+        { psp: terminal.psp, terminal: terminal.terminal_id, mode: terminal.mode },
+        breakerGaugeValue(state),
+      );
       const iso = (d: Date | null | undefined) => (d === null || d === undefined ? null : d.toISOString());
       return {
         ...terminal,

@@ -28,10 +28,12 @@ export const PSP_NAMES = Object.keys(PSP_PROFILES) as PspName[];
 /** The keys of PSP_PROFILES whose profile names another PSP (none: the line below fails to compile otherwise). */
 type MisnamedProfile = { [K in PspName]: (typeof PSP_PROFILES)[K]['name'] extends K ? never : K }[PspName];
 // Each profile is registered under its own name: a profile under another key is a compile error here.
-export const PROFILES_UNDER_THEIR_NAMES: [MisnamedProfile] extends [never] ? true : { misnamed: MisnamedProfile } = true;
+export const PROFILES_UNDER_THEIR_NAMES: [MisnamedProfile] extends [never] ? true : { misnamed: MisnamedProfile } =
+  true;
 
 /** Whether `name` is one of the registry's PSPs (a record's, a request's or an operator's word for one). */
-export const isPspName = (name: string | null | undefined): name is PspName => name !== null && name !== undefined && Object.hasOwn(PSP_PROFILES, name);
+export const isPspName = (name: string | null | undefined): name is PspName =>
+  name !== null && name !== undefined && Object.hasOwn(PSP_PROFILES, name);
 
 /**
  * The PSP of a payment or a return that names none: SEP, the gateway's only PSP before payments
@@ -44,13 +46,18 @@ export type PspMode = 'test' | 'live';
 /** The settings every connector has in each mode (its profile's own come beside them). */
 export const COMMON_PSP_SETTINGS = ['URL', 'PAGE_URL', 'TERMINAL_ID'] as const;
 /** The suffixes of PSP `N`'s settings: the common ones and its profile's own. */
-export type PspSettingSuffix<N extends PspName> = (typeof COMMON_PSP_SETTINGS)[number] | (typeof PSP_PROFILES)[N]['settings'][number]['suffix'];
+export type PspSettingSuffix<N extends PspName> =
+  (typeof COMMON_PSP_SETTINGS)[number] | (typeof PSP_PROFILES)[N]['settings'][number]['suffix'];
 /** The name of a setting in the environment, as pspSettingName spells it, for the compiler. */
 export type PspSettingNameOf<N extends PspName, M extends PspMode, S extends string> = M extends 'test'
   ? `SANDBOX_${Uppercase<N>}_${S}`
   : `${Uppercase<N>}_${S extends 'URL' ? 'BASE_URL' : S}`;
 /** Every PSP setting's name (of PSPs `N`, in modes `M`): the configuration's typed keys (config-schema.ts). */
-export type PspSettingKey<N extends PspName = PspName, M extends PspMode = PspMode> = N extends PspName ? (M extends PspMode ? PspSettingNameOf<N, M, PspSettingSuffix<N>> : never) : never;
+export type PspSettingKey<N extends PspName = PspName, M extends PspMode = PspMode> = N extends PspName
+  ? M extends PspMode
+    ? PspSettingNameOf<N, M, PspSettingSuffix<N>>
+    : never
+  : never;
 
 /** One setting of the configuration that a PSP's profile gives, in one mode. */
 export interface PspSettingOf {
@@ -71,9 +78,15 @@ export interface PspSettingOf {
  * live mode, where the address is `<PSP>_BASE_URL` (the names Mellat's settings have had since
  * they were first written; SEP's were BANK_*, still read as aliases by the configuration: src/config.ts).
  */
-export function pspSettingName<N extends PspName, M extends PspMode, S extends string>(psp: N, mode: M, suffix: S): PspSettingNameOf<N, M, S> {
+export function pspSettingName<N extends PspName, M extends PspMode, S extends string>(
+  psp: N,
+  mode: M,
+  suffix: S,
+): PspSettingNameOf<N, M, S> {
   const upper = psp.toUpperCase();
-  return (mode === 'test' ? `SANDBOX_${upper}_${suffix}` : `${upper}_${suffix === 'URL' ? 'BASE_URL' : suffix}`) as PspSettingNameOf<N, M, S>;
+  return (
+    mode === 'test' ? `SANDBOX_${upper}_${suffix}` : `${upper}_${suffix === 'URL' ? 'BASE_URL' : suffix}`
+  ) as PspSettingNameOf<N, M, S>;
 }
 
 /** Every setting of every PSP in both modes, in the registry's order: the configuration's, the docs', compose's and Helm's list. */
@@ -105,7 +118,12 @@ export function pspSettings(): PspSettingOf[] {
           secret: false,
         },
       ];
-      const own = profile.settings.map((s) => ({ suffix: s.suffix, default: mode === 'test' ? s.testDefault : '', description: `${where}: ${s.description}`, secret: s.secret }));
+      const own = profile.settings.map((s) => ({
+        suffix: s.suffix,
+        default: mode === 'test' ? s.testDefault : '',
+        description: `${where}: ${s.description}`,
+        secret: s.secret,
+      }));
       return [...common, ...own].map((s) => ({ psp, mode, name: pspSettingName(psp, mode, s.suffix), ...s }));
     });
   });

@@ -102,8 +102,26 @@ export interface BankToken {
  * the payment's allowed cards and never hands it on to the workflow.
  */
 export type Confirmation =
-  | { result: 'confirmed'; ref_num: string; res_num: string | null; amount: number; terminal: string; rrn: string; card_pan: string; card_sha256?: string }
-  | { result: 'confirmed'; basis: 'result_code'; ref_num: string; res_num: string; amount: number; terminal: string; rrn: null; card_pan: null }
+  | {
+      result: 'confirmed';
+      ref_num: string;
+      res_num: string | null;
+      amount: number;
+      terminal: string;
+      rrn: string;
+      card_pan: string;
+      card_sha256?: string;
+    }
+  | {
+      result: 'confirmed';
+      basis: 'result_code';
+      ref_num: string;
+      res_num: string;
+      amount: number;
+      terminal: string;
+      rrn: null;
+      card_pan: null;
+    }
   | { result: 'in_progress' }
   /**
    * `standing: 'canceled'`: the PSP holds no payment of the customer's return, and its return is the

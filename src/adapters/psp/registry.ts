@@ -20,7 +20,9 @@ export const PSP_CONNECTORS = {
   asanpardakht: ASANPARDAKHT_CONNECTOR,
   parsian: PARSIAN_CONNECTOR,
   sadad: SADAD_CONNECTOR,
-} as const satisfies { [N in PspName]: PspConnector & { readonly profile: (typeof PSP_PROFILES)[N] & { readonly name: N } } };
+} as const satisfies {
+  [N in PspName]: PspConnector & { readonly profile: (typeof PSP_PROFILES)[N] & { readonly name: N } };
+};
 
 export type PspConnectors = typeof PSP_CONNECTORS;
 

@@ -25,7 +25,12 @@ export function reversalWindowProblem(config: Windows, clients: PspClients): str
       // A PSP whose verify is asked only at the merchant's verify (capture `merchant_verify`: Sadad) is
       // asked no reversal at the deadline: it takes only payments whose window fits its own return of
       // unverified payments, and the route skips it for the others (pspTakesVerifyWindow).
-      if (client === undefined || client.capabilities.capture === 'merchant_verify' || neededMs <= client.capabilities.reversalWindowMs) continue;
+      if (
+        client === undefined ||
+        client.capabilities.capture === 'merchant_verify' ||
+        neededMs <= client.capabilities.reversalWindowMs
+      )
+        continue;
       return (
         `Invalid configuration: VERIFY_WINDOW_SECONDS (${config.VERIFY_WINDOW_SECONDS} s) plus BANK_PENDING_LIMIT_SECONDS (${config.BANK_PENDING_LIMIT_SECONDS} s) ` +
         `exceeds PSP ${name}'s reversal window of ${minutes(client.capabilities.reversalWindowMs)} (${mode} mode), so a payment nobody verifies could no longer be reversed there: ` +

@@ -13,7 +13,8 @@ export function authenticate(db: Db): Middleware {
   return async (ctx, next) => {
     try {
       const header = ctx.get('authorization');
-      if (header === '') throw new DomainError('missing_api_key', 'Send your secret key as "Authorization: Bearer sk_test_…".');
+      if (header === '')
+        throw new DomainError('missing_api_key', 'Send your secret key as "Authorization: Bearer sk_test_…".');
       const match = /^Bearer +(\S+)$/i.exec(header);
       if (match === null) throw new DomainError('invalid_api_key', 'The API key is not valid.');
       ctx.state.auth = await authenticateKey(db, match[1]!);

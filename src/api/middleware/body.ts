@@ -8,7 +8,8 @@ const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function refuseLoneSurrogates(key: string, value: unknown): unknown {
-  if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value))) throw new SyntaxError('lone surrogate');
+  if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value)))
+    throw new SyntaxError('lone surrogate');
   return value;
 }
 
@@ -32,7 +33,8 @@ export function jsonBody(limitBytes: number): Middleware {
       bytes = await getRawBody(ctx.req, { limit: limitBytes, length: ctx.get('content-length') || undefined });
     } catch (error) {
       const type = (error as { type?: string }).type;
-      if (type === 'entity.too.large') throw new DomainError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+      if (type === 'entity.too.large')
+        throw new DomainError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
       if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
         throw new DomainError('unsupported_media_type', 'Send the request body as UTF-8 JSON.');
       }
@@ -45,7 +47,9 @@ export function jsonBody(limitBytes: number): Middleware {
     try {
       // JSON is UTF-8 (RFC 8259): bytes that are not, or escapes that make half a character, are not JSON we store.
       const text = strictUtf8.decode(bytes);
-      ctx.request.body = LONE_SURROGATE_ESCAPE.test(text) ? JSON.parse(text, refuseLoneSurrogates) : (JSON.parse(text) as unknown);
+      ctx.request.body = LONE_SURROGATE_ESCAPE.test(text)
+        ? JSON.parse(text, refuseLoneSurrogates)
+        : (JSON.parse(text) as unknown);
     } catch {
       throw new DomainError('invalid_json', 'The request body is not valid UTF-8 JSON.');
     }

@@ -18,12 +18,16 @@ export function errorHandler(logger: Logger, newRequestId: () => string): Middle
       await next();
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404) throw new DomainError('not_found', `No resource at ${ctx.method} ${ctx.path}.`);
-        if (ctx.status === 405 || ctx.status === 501) throw new DomainError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}.`);
+        if (ctx.status === 405 || ctx.status === 501)
+          throw new DomainError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}.`);
       }
     } catch (caught) {
       const error = toDomainError(caught);
       if (error.code === 'internal_error') {
-        logger.error({ request_id: requestId, err: caught, method: ctx.method, path: loggedPath(ctx.path), address: ctx.ip }, 'unexpected error');
+        logger.error(
+          { request_id: requestId, err: caught, method: ctx.method, path: loggedPath(ctx.path), address: ctx.ip },
+          'unexpected error',
+        );
       } else if (error.code === 'service_unavailable') {
         logger.warn({ request_id: requestId, err: caught, path: loggedPath(ctx.path) }, 'dependency unavailable');
       }
@@ -37,7 +41,14 @@ export function errorHandler(logger: Logger, newRequestId: () => string): Middle
       };
     }
     logger.info(
-      { request_id: requestId, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, address: ctx.ip, ms: Math.round(performance.now() - started) },
+      {
+        request_id: requestId,
+        method: ctx.method,
+        path: loggedPath(ctx.path),
+        status: ctx.status,
+        address: ctx.ip,
+        ms: Math.round(performance.now() - started),
+      },
       'request',
     );
   };
@@ -53,9 +64,14 @@ export const loggedPath = (path: string): string => path.replace(/^\/start\/[^/]
 export function toDomainError(caught: unknown): DomainError {
   if (caught instanceof DomainError) return caught;
   if (isDependencyFailure(caught)) {
-    return new DomainError('service_unavailable', 'A service the gateway depends on is unavailable; retry shortly.', undefined, {
-      'Retry-After': String(RETRY_AFTER_SECONDS),
-    });
+    return new DomainError(
+      'service_unavailable',
+      'A service the gateway depends on is unavailable; retry shortly.',
+      undefined,
+      {
+        'Retry-After': String(RETRY_AFTER_SECONDS),
+      },
+    );
   }
   // koa's own http errors (ctx.throw, router 405/501) keep their status.
   const status = (caught as { status?: unknown }).status;
@@ -64,5 +80,8 @@ export function toDomainError(caught: unknown): DomainError {
   if (status === 413) return new DomainError('payload_too_large', 'The request body is too large.');
   if (status === 415) return new DomainError('unsupported_media_type', 'Send the request body as application/json.');
   if (status === 400 || status === 501) return new DomainError('not_found', 'Not found.');
-  return new DomainError('internal_error', 'Something went wrong on our side; the request id identifies it for support.');
+  return new DomainError(
+    'internal_error',
+    'Something went wrong on our side; the request id identifies it for support.',
+  );
 }

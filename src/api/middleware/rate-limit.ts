@@ -79,7 +79,10 @@ export function testPaymentQuota(config: Pick<Config, 'TEST_PAYMENTS_PER_MINUTE'
 }
 
 /** Per merchant and mode: redeliveries per minute (each starts a delivery workflow per endpoint); the dashboard counts in the same bucket. */
-export function redeliverQuota(config: Pick<Config, 'WEBHOOK_REDELIVERIES_PER_MINUTE'>, counter: RateCounter): Middleware {
+export function redeliverQuota(
+  config: Pick<Config, 'WEBHOOK_REDELIVERIES_PER_MINUTE'>,
+  counter: RateCounter,
+): Middleware {
   const quota = redeliveryQuota(config);
   return limiter({
     counter,

@@ -11,7 +11,11 @@ export function beneficiaryRoutes(deps: { db: Db }): Router {
   const validateCreate = bodyValidator(CreateBeneficiaryRequestSchema);
 
   router.post('/beneficiaries', async (ctx) => {
-    const { beneficiary, created } = await registerBeneficiary(deps.db, callerOf(ctx), validateCreate(ctx.request.body));
+    const { beneficiary, created } = await registerBeneficiary(
+      deps.db,
+      callerOf(ctx),
+      validateCreate(ctx.request.body),
+    );
     ctx.status = created ? 201 : 200;
     ctx.body = { beneficiary };
   });

@@ -24,7 +24,9 @@ export function healthRoutes(db: Db, temporal: Client): Router {
   router.get('/readyz', async (ctx) => {
     const [mysql, temporalCheck] = await Promise.all([
       check('MySQL', () => pingDatabase(db)),
-      check('Temporal', () => temporal.connection.withDeadline(Date.now() + CHECK_MS, () => temporal.workflowService.getSystemInfo({}))),
+      check('Temporal', () =>
+        temporal.connection.withDeadline(Date.now() + CHECK_MS, () => temporal.workflowService.getSystemInfo({})),
+      ),
     ]);
     const ready = mysql.ok && temporalCheck.ok;
     ctx.status = ready ? 200 : 503;
@@ -32,7 +34,12 @@ export function healthRoutes(db: Db, temporal: Client): Router {
     const checks = { mysql, temporal: temporalCheck };
     ctx.body = ready
       ? { status: 'ready', checks }
-      : { code: 'service_unavailable', message: 'A dependency is unreachable.', request_id: ctx.state.requestId as string, checks };
+      : {
+          code: 'service_unavailable',
+          message: 'A dependency is unreachable.',
+          request_id: ctx.state.requestId as string,
+          checks,
+        };
   });
   return router;
 }

@@ -9,7 +9,9 @@ import { bodyValidator, queryValidator } from '../../http/validation.ts';
 /** Payment links (docs/API.md#payment-links): create, list, read, deactivate. */
 export function paymentLinkRoutes(deps: PaymentServiceDeps): Router {
   const router = new Router();
-  const validateCreate = bodyValidator(createPaymentLinkRequestSchema({ min: deps.config.AMOUNT_MIN, max: deps.config.AMOUNT_MAX }));
+  const validateCreate = bodyValidator(
+    createPaymentLinkRequestSchema({ min: deps.config.AMOUNT_MIN, max: deps.config.AMOUNT_MAX }),
+  );
   const validateList = queryValidator(ListPaymentLinksQuerySchema);
 
   router.post('/payment_links', async (ctx) => {

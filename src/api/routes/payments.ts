@@ -1,5 +1,11 @@
 import Router from '@koa/router';
-import { createPaymentRequestSchema, feePreviewQuerySchema, ListPaymentsQuerySchema, UpdatePaymentRequestSchema, VerifyRequestSchema } from '../../domain/payment-schemas.ts';
+import {
+  createPaymentRequestSchema,
+  feePreviewQuerySchema,
+  ListPaymentsQuerySchema,
+  UpdatePaymentRequestSchema,
+  VerifyRequestSchema,
+} from '../../domain/payment-schemas.ts';
 import {
   cancelPayment,
   createPayment,
@@ -19,11 +25,15 @@ import { bodyValidator, queryValidator } from '../../http/validation.ts';
 
 export function paymentRoutes(deps: PaymentServiceDeps): Router {
   const router = new Router();
-  const validateCreate = bodyValidator(createPaymentRequestSchema({ min: deps.config.AMOUNT_MIN, max: deps.config.AMOUNT_MAX }));
+  const validateCreate = bodyValidator(
+    createPaymentRequestSchema({ min: deps.config.AMOUNT_MIN, max: deps.config.AMOUNT_MAX }),
+  );
   const validateVerify = bodyValidator(VerifyRequestSchema);
   const validateUpdate = bodyValidator(UpdatePaymentRequestSchema);
   const validateList = queryValidator(ListPaymentsQuerySchema);
-  const validateFeePreview = queryValidator(feePreviewQuerySchema({ min: deps.config.AMOUNT_MIN, max: deps.config.AMOUNT_MAX }));
+  const validateFeePreview = queryValidator(
+    feePreviewQuerySchema({ min: deps.config.AMOUNT_MIN, max: deps.config.AMOUNT_MAX }),
+  );
 
   router.post('/payments', testPaymentQuota(deps.config, rateCounter(deps.config, deps.db)), async (ctx) => {
     const request = validateCreate(ctx.request.body);

@@ -1,5 +1,9 @@
 import Router from '@koa/router';
-import { createRefundRequestSchema, ListAllRefundsQuerySchema, ListRefundsQuerySchema } from '../../domain/refund-schemas.ts';
+import {
+  createRefundRequestSchema,
+  ListAllRefundsQuerySchema,
+  ListRefundsQuerySchema,
+} from '../../domain/refund-schemas.ts';
 import type { PaymentServiceDeps } from '../../payments/service.ts';
 import { createRefund, getRefund, listAllRefunds, listRefunds } from '../../refunds/service.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';

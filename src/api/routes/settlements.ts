@@ -9,7 +9,11 @@ import { callerOf } from '../middleware/auth.ts';
 import { queryValidator } from '../../http/validation.ts';
 
 /** The merchant's balance and settlements (docs/LEDGER.md#settlement). */
-export function settlementRoutes(deps: { db: Db; logger: Logger; config: Pick<Config, 'SETTLEMENT_HOLD_HOURS'> }): Router {
+export function settlementRoutes(deps: {
+  db: Db;
+  logger: Logger;
+  config: Pick<Config, 'SETTLEMENT_HOLD_HOURS'>;
+}): Router {
   const router = new Router();
   const validateList = queryValidator(ListSettlementsQuerySchema);
 
@@ -27,7 +31,11 @@ export function settlementRoutes(deps: { db: Db; logger: Logger; config: Pick<Co
 
   router.get('/settlements/:id/lines.csv', async (ctx) => {
     // An unknown id is refused here, as JSON, before the first byte.
-    sendCsv(ctx, { ...(await settlementLinesCsv(deps.db, callerOf(ctx), ctx.params.id!)), what: 'settlement lines' }, deps.logger);
+    sendCsv(
+      ctx,
+      { ...(await settlementLinesCsv(deps.db, callerOf(ctx), ctx.params.id!)), what: 'settlement lines' },
+      deps.logger,
+    );
   });
 
   return router;

@@ -65,9 +65,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('version', 'integer', (c) => c.notNull())
     .addColumn('updated_at', sql`datetime(3)`, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('payments_list').on('payments').columns(['merchant_id', 'mode', 'created_at', 'id']).execute();
-  await db.schema.createIndex('payments_by_reference').on('payments').columns(['merchant_id', 'mode', 'merchant_reference']).execute();
-  await db.schema.createIndex('payments_by_status').on('payments').columns(['merchant_id', 'mode', 'status', 'created_at']).execute();
+  await db.schema
+    .createIndex('payments_list')
+    .on('payments')
+    .columns(['merchant_id', 'mode', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('payments_by_reference')
+    .on('payments')
+    .columns(['merchant_id', 'mode', 'merchant_reference'])
+    .execute();
+  await db.schema
+    .createIndex('payments_by_status')
+    .on('payments')
+    .columns(['merchant_id', 'mode', 'status', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('idempotency_keys')
@@ -102,7 +114,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['bank_operations', 'idempotency_keys', 'payments', 'api_keys', 'merchant_domains', 'merchants']) {
+  for (const table of [
+    'bank_operations',
+    'idempotency_keys',
+    'payments',
+    'api_keys',
+    'merchant_domains',
+    'merchants',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

@@ -19,11 +19,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('refunds_amount_positive', sql`amount > 0`)
     .execute();
   await db.schema.createIndex('refunds_by_payment').on('refunds').columns(['payment_id', 'created_at', 'id']).execute();
-  await db.schema.createIndex('refunds_by_merchant').on('refunds').columns(['merchant_id', 'mode', 'created_at']).execute();
+  await db.schema
+    .createIndex('refunds_by_merchant')
+    .on('refunds')
+    .columns(['merchant_id', 'mode', 'created_at'])
+    .execute();
 
   // The workflow serialises refunds; the record guards the same rule on its own,
   // so no write can ever show more refunded than was paid.
-  await sql`ALTER TABLE payments ADD CONSTRAINT payments_refunded_within_amount CHECK (refunded_amount >= 0 AND refunded_amount <= amount)`.execute(db);
+  await sql`ALTER TABLE payments ADD CONSTRAINT payments_refunded_within_amount CHECK (refunded_amount >= 0 AND refunded_amount <= amount)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

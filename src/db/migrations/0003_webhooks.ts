@@ -19,7 +19,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', sql`datetime(3)`, (c) => c.notNull())
     .addColumn('deleted_at', sql`datetime(3)`)
     .execute();
-  await db.schema.createIndex('webhook_endpoints_list').on('webhook_endpoints').columns(['merchant_id', 'mode', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_endpoints_list')
+    .on('webhook_endpoints')
+    .columns(['merchant_id', 'mode', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('events')
@@ -33,8 +37,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('body', sql`mediumtext`, (c) => c.notNull())
     .addColumn('created_at', sql`datetime(3)`, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('events_list').on('events').columns(['merchant_id', 'mode', 'created_at', 'id']).execute();
-  await db.schema.createIndex('events_by_type').on('events').columns(['merchant_id', 'mode', 'type', 'created_at']).execute();
+  await db.schema
+    .createIndex('events_list')
+    .on('events')
+    .columns(['merchant_id', 'mode', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('events_by_type')
+    .on('events')
+    .columns(['merchant_id', 'mode', 'type', 'created_at'])
+    .execute();
   await db.schema.createIndex('events_by_object').on('events').column('object_id').execute();
 
   await db.schema
@@ -51,7 +63,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('error', 'varchar(255)')
     .addColumn('succeeded', 'boolean', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_attempts_event').on('webhook_attempts').columns(['event_id', 'attempted_at']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_event')
+    .on('webhook_attempts')
+    .columns(['event_id', 'attempted_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -7,11 +7,19 @@ import { sql, type Kysely } from 'kysely';
 // accents): a client's `Order-1` replayed or refused its `order-1`, and two
 // keys whose base64url prefixes differ only in case could not both exist.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`ALTER TABLE idempotency_keys MODIFY idempotency_key varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL`.execute(db);
-  await sql`ALTER TABLE api_keys MODIFY prefix varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL`.execute(db);
+  await sql`ALTER TABLE idempotency_keys MODIFY idempotency_key varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL`.execute(
+    db,
+  );
+  await sql`ALTER TABLE api_keys MODIFY prefix varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`ALTER TABLE api_keys MODIFY prefix varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NOT NULL`.execute(db);
-  await sql`ALTER TABLE idempotency_keys MODIFY idempotency_key varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NOT NULL`.execute(db);
+  await sql`ALTER TABLE api_keys MODIFY prefix varchar(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NOT NULL`.execute(
+    db,
+  );
+  await sql`ALTER TABLE idempotency_keys MODIFY idempotency_key varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NOT NULL`.execute(
+    db,
+  );
 }

@@ -8,8 +8,16 @@ import type { Kysely } from 'kysely';
 // tracking_code, refunds_by_merchant and refunds_by_payment.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('payments_by_rrn').on('payments').columns(['merchant_id', 'mode', 'rrn']).execute();
-  await db.schema.createIndex('payments_by_amount').on('payments').columns(['merchant_id', 'mode', 'amount', 'created_at']).execute();
-  await db.schema.createIndex('refunds_by_status').on('refunds').columns(['merchant_id', 'mode', 'status', 'created_at']).execute();
+  await db.schema
+    .createIndex('payments_by_amount')
+    .on('payments')
+    .columns(['merchant_id', 'mode', 'amount', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('refunds_by_status')
+    .on('refunds')
+    .columns(['merchant_id', 'mode', 'status', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -18,7 +18,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       WHEN gateway_status = 'requested' THEN 'under_review'
       WHEN EXISTS (SELECT 1 FROM merchant_domains d WHERE d.merchant_id = merchants.id) THEN 'domain_added'
       ELSE 'account_created' END`.execute(db);
-  await db.schema.createIndex('merchants_onboarding_status').on('merchants').columns(['onboarding_status', 'onboarding_updated_at']).execute();
+  await db.schema
+    .createIndex('merchants_onboarding_status')
+    .on('merchants')
+    .columns(['onboarding_status', 'onboarding_updated_at'])
+    .execute();
 
   // One row per recorded onboarding step and per operator reminder; the id is derived from its cause (merchant, version or round).
   await db.schema
@@ -30,8 +34,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reason', 'varchar(2000)')
     .addColumn('created_at', sql`datetime(3)`, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('onboarding_events_merchant').on('onboarding_events').columns(['merchant_id', 'created_at']).execute();
-  await db.schema.createIndex('onboarding_events_type').on('onboarding_events').columns(['type', 'created_at']).execute();
+  await db.schema
+    .createIndex('onboarding_events_merchant')
+    .on('onboarding_events')
+    .columns(['merchant_id', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('onboarding_events_type')
+    .on('onboarding_events')
+    .columns(['type', 'created_at'])
+    .execute();
 
   // Each time the merchant sends the business documents: a draft until the workflow accepts it.
   await db.schema
@@ -46,7 +58,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', sql`datetime(3)`, (c) => c.notNull())
     .addColumn('submitted_at', sql`datetime(3)`)
     .execute();
-  await db.schema.createIndex('merchant_document_submissions_merchant').on('merchant_document_submissions').columns(['merchant_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('merchant_document_submissions_merchant')
+    .on('merchant_document_submissions')
+    .columns(['merchant_id', 'created_at'])
+    .execute();
 
   // The uploaded files: their bytes live in DOCUMENTS_DIR under <merchant id>/<file id>, never under anything served.
   await db.schema
@@ -60,7 +76,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('sha256', sql`binary(32)`, (c) => c.notNull())
     .addColumn('created_at', sql`datetime(3)`, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('merchant_document_files_merchant').on('merchant_document_files').columns(['merchant_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('merchant_document_files_merchant')
+    .on('merchant_document_files')
+    .columns(['merchant_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -68,5 +88,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('merchant_document_submissions').execute();
   await db.schema.dropTable('onboarding_events').execute();
   await db.schema.dropIndex('merchants_onboarding_status').on('merchants').execute();
-  await db.schema.alterTable('merchants').dropColumn('onboarding_status').dropColumn('onboarding_version').dropColumn('rejection_reason').dropColumn('onboarding_updated_at').execute();
+  await db.schema
+    .alterTable('merchants')
+    .dropColumn('onboarding_status')
+    .dropColumn('onboarding_version')
+    .dropColumn('rejection_reason')
+    .dropColumn('onboarding_updated_at')
+    .execute();
 }

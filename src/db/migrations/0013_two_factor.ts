@@ -38,5 +38,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('user_sign_in_challenges').execute();
   await db.schema.dropTable('user_recovery_codes').execute();
-  await db.schema.alterTable('users').dropColumn('totp_last_step').dropColumn('totp_enabled_at').dropColumn('totp_pending_secret').dropColumn('totp_secret').execute();
+  await db.schema
+    .alterTable('users')
+    .dropColumn('totp_last_step')
+    .dropColumn('totp_enabled_at')
+    .dropColumn('totp_pending_secret')
+    .dropColumn('totp_secret')
+    .execute();
 }

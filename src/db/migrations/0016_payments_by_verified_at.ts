@@ -6,7 +6,11 @@ import type { Kysely } from 'kysely';
 // (merchant_id, mode), with amount in the index so the rows themselves are
 // never read.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('payments_by_verified_at').on('payments').columns(['merchant_id', 'mode', 'verified_at', 'amount']).execute();
+  await db.schema
+    .createIndex('payments_by_verified_at')
+    .on('payments')
+    .columns(['merchant_id', 'mode', 'verified_at', 'amount'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

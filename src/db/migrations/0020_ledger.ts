@@ -33,7 +33,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('ledger_entries_amount_nonzero', sql`amount <> 0`)
     .execute();
   await db.schema.createIndex('ledger_entries_posting').on('ledger_entries').columns(['posting_id']).execute();
-  await db.schema.createIndex('ledger_entries_account').on('ledger_entries').columns(['merchant_id', 'mode', 'account']).execute();
+  await db.schema
+    .createIndex('ledger_entries_account')
+    .on('ledger_entries')
+    .columns(['merchant_id', 'mode', 'account'])
+    .execute();
 
   await openingPostings(db);
 
@@ -58,20 +62,81 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 async function openingPostings(db: Kysely<unknown>): Promise<void> {
   const verified = "('verified', 'partially_refunded', 'refunded')";
   const captured = "('paid', 'verified', 'partially_refunded', 'refunded', 'reversed')";
-  const movements: { movement: string; from: string; object: 'payment' | 'refund'; suffix: string; at: string; lines: [string, string][] }[] = [
-    { movement: 'capture', from: `payments x WHERE x.status IN ${captured}`, object: 'payment', suffix: 'capture', at: 'COALESCE(x.paid_at, x.updated_at)', lines: [['clearing', '-x.amount'], ['held', 'x.amount']] },
+  const movements: {
+    movement: string;
+    from: string;
+    object: 'payment' | 'refund';
+    suffix: string;
+    at: string;
+    lines: [string, string][];
+  }[] = [
+    {
+      movement: 'capture',
+      from: `payments x WHERE x.status IN ${captured}`,
+      object: 'payment',
+      suffix: 'capture',
+      at: 'COALESCE(x.paid_at, x.updated_at)',
+      lines: [
+        ['clearing', '-x.amount'],
+        ['held', 'x.amount'],
+      ],
+    },
     {
       movement: 'verify',
       from: `payments x WHERE x.status IN ${verified}`,
       object: 'payment',
       suffix: 'verify',
       at: 'COALESCE(x.verified_at, x.updated_at)',
-      lines: [['held', '-x.amount'], ['balance', 'x.amount - x.fee'], ['fees', 'x.fee']],
+      lines: [
+        ['held', '-x.amount'],
+        ['balance', 'x.amount - x.fee'],
+        ['fees', 'x.fee'],
+      ],
     },
-    { movement: 'reversal', from: `payments x WHERE x.status = 'reversed'`, object: 'payment', suffix: 'reversal', at: 'x.updated_at', lines: [['held', '-x.amount'], ['clearing', 'x.amount']] },
-    { movement: 'refund', from: 'refunds x', object: 'refund', suffix: 'pending', at: 'x.created_at', lines: [['balance', '-x.amount'], ['refunds', 'x.amount']] },
-    { movement: 'refund_succeeded', from: `refunds x WHERE x.status = 'succeeded'`, object: 'refund', suffix: 'succeeded', at: 'x.updated_at', lines: [['refunds', '-x.amount'], ['clearing', 'x.amount']] },
-    { movement: 'refund_failed', from: `refunds x WHERE x.status = 'failed'`, object: 'refund', suffix: 'failed', at: 'x.updated_at', lines: [['refunds', '-x.amount'], ['balance', 'x.amount']] },
+    {
+      movement: 'reversal',
+      from: `payments x WHERE x.status = 'reversed'`,
+      object: 'payment',
+      suffix: 'reversal',
+      at: 'x.updated_at',
+      lines: [
+        ['held', '-x.amount'],
+        ['clearing', 'x.amount'],
+      ],
+    },
+    {
+      movement: 'refund',
+      from: 'refunds x',
+      object: 'refund',
+      suffix: 'pending',
+      at: 'x.created_at',
+      lines: [
+        ['balance', '-x.amount'],
+        ['refunds', 'x.amount'],
+      ],
+    },
+    {
+      movement: 'refund_succeeded',
+      from: `refunds x WHERE x.status = 'succeeded'`,
+      object: 'refund',
+      suffix: 'succeeded',
+      at: 'x.updated_at',
+      lines: [
+        ['refunds', '-x.amount'],
+        ['clearing', 'x.amount'],
+      ],
+    },
+    {
+      movement: 'refund_failed',
+      from: `refunds x WHERE x.status = 'failed'`,
+      object: 'refund',
+      suffix: 'failed',
+      at: 'x.updated_at',
+      lines: [
+        ['refunds', '-x.amount'],
+        ['balance', 'x.amount'],
+      ],
+    },
   ];
   for (const m of movements) {
     const paymentId = m.object === 'payment' ? 'x.id' : 'x.payment_id';

@@ -5,7 +5,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Where a merchant's settlements are paid: a Sheba IBAN (IR + 24 digits), checked with mod 97 when set.
   await db.schema.alterTable('merchants').addColumn('settlement_iban', 'varchar(26)').execute();
   // Live payments that ended without money before settlement existed are never settled.
-  await sql`UPDATE payments SET settlement_status = 'not_applicable' WHERE mode = 'live' AND status IN ('failed', 'canceled', 'expired', 'reversed')`.execute(db);
+  await sql`UPDATE payments SET settlement_status = 'not_applicable' WHERE mode = 'live' AND status IN ('failed', 'canceled', 'expired', 'reversed')`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('settlements')
@@ -32,8 +34,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', sql`datetime(3)`, (c) => c.notNull())
     .addCheckConstraint('settlements_net_positive', sql`net > 0`)
     .execute();
-  await db.schema.createIndex('settlements_list').on('settlements').columns(['merchant_id', 'mode', 'created_at', 'id']).execute();
-  await db.schema.createIndex('settlements_by_status').on('settlements').columns(['merchant_id', 'mode', 'status', 'created_at']).execute();
+  await db.schema
+    .createIndex('settlements_list')
+    .on('settlements')
+    .columns(['merchant_id', 'mode', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('settlements_by_status')
+    .on('settlements')
+    .columns(['merchant_id', 'mode', 'status', 'created_at'])
+    .execute();
 
   // What a settlement covers: a payment (its amount and fee), a refund (its amount, negative) or a failed
   // refund's return (positive). The key makes each thing covered by one settlement only.
@@ -48,9 +58,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', sql`datetime(3)`, (c) => c.notNull())
     .addPrimaryKeyConstraint('settlement_lines_pk', ['kind', 'object_id'])
     .execute();
-  await db.schema.createIndex('settlement_lines_settlement').on('settlement_lines').columns(['settlement_id', 'kind', 'object_id']).execute();
+  await db.schema
+    .createIndex('settlement_lines_settlement')
+    .on('settlement_lines')
+    .columns(['settlement_id', 'kind', 'object_id'])
+    .execute();
   // Finding the payments a settlement may cover: live, verified before the cutoff, not yet settled.
-  await db.schema.createIndex('payments_settleable').on('payments').columns(['merchant_id', 'mode', 'settlement_status', 'verified_at']).execute();
+  await db.schema
+    .createIndex('payments_settleable')
+    .on('payments')
+    .columns(['merchant_id', 'mode', 'settlement_status', 'verified_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

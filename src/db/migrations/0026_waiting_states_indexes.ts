@@ -8,7 +8,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('events_by_age').on('events').column('created_at').execute();
   await db.schema.createIndex('payments_waiting').on('payments').columns(['status', 'updated_at']).execute();
   await db.schema.createIndex('settlements_waiting').on('settlements').columns(['status', 'updated_at']).execute();
-  await db.schema.createIndex('webhook_attempts_by_endpoint').on('webhook_attempts').columns(['event_id', 'endpoint_id']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_by_endpoint')
+    .on('webhook_attempts')
+    .columns(['event_id', 'endpoint_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

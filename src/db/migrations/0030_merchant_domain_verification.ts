@@ -11,7 +11,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('verified_at', sql`datetime(3)`)
     .execute();
   // Merchants already live passed the operator's review with these domains: their live payments keep working.
-  await sql`UPDATE merchant_domains SET verified_at = NOW(3) WHERE merchant_id IN (SELECT id FROM merchants WHERE live_mode = TRUE)`.execute(db);
+  await sql`UPDATE merchant_domains SET verified_at = NOW(3) WHERE merchant_id IN (SELECT id FROM merchants WHERE live_mode = TRUE)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

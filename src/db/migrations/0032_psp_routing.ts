@@ -40,7 +40,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // Which PSP and terminal took the payment (gave it its token); null until then, and on every
   // payment made before this column: those all went to SEP.
-  await db.schema.alterTable('payments').addColumn('psp', 'varchar(16)').addColumn('psp_terminal_id', 'varchar(64)').execute();
+  await db.schema
+    .alterTable('payments')
+    .addColumn('psp', 'varchar(16)')
+    .addColumn('psp_terminal_id', 'varchar(64)')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -23,8 +23,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('amount_mismatch', 'integer', (c) => c.notNull())
     .addColumn('created_at', sql`datetime(3)`, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('bank_reconciliation_runs_by_day').on('bank_reconciliation_runs').columns(['mode', 'psp', 'terminal_id', 'day', 'created_at']).execute();
-  await db.schema.createIndex('bank_reconciliation_runs_by_age').on('bank_reconciliation_runs').column('created_at').execute();
+  await db.schema
+    .createIndex('bank_reconciliation_runs_by_day')
+    .on('bank_reconciliation_runs')
+    .columns(['mode', 'psp', 'terminal_id', 'day', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('bank_reconciliation_runs_by_age')
+    .on('bank_reconciliation_runs')
+    .column('created_at')
+    .execute();
   await db.schema
     .createTable('bank_reconciliation_items')
     .addColumn('run_id', 'char(36)', (c) => c.notNull().references('bank_reconciliation_runs.id'))
@@ -39,9 +47,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('card_pan', 'varchar(32)')
     .addPrimaryKeyConstraint('bank_reconciliation_items_pk', ['run_id', 'position'])
     .execute();
-  await db.schema.createIndex('bank_reconciliation_items_by_payment').on('bank_reconciliation_items').columns(['payment_id', 'kind']).execute();
+  await db.schema
+    .createIndex('bank_reconciliation_items_by_payment')
+    .on('bank_reconciliation_items')
+    .columns(['payment_id', 'kind'])
+    .execute();
   // The gateway's side of a run: a terminal's payments by the time the bank confirmed them.
-  await db.schema.createIndex('payments_by_terminal_paid_at').on('payments').columns(['psp_terminal_id', 'paid_at']).execute();
+  await db.schema
+    .createIndex('payments_by_terminal_paid_at')
+    .on('payments')
+    .columns(['psp_terminal_id', 'paid_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -21,7 +21,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', sql`datetime(3)`)
     .addColumn('last_used_at', sql`datetime(3)`)
     .execute();
-  await db.schema.createIndex('compat_credentials_merchant').on('compat_credentials').columns(['merchant_id', 'mode', 'protocol']).execute();
+  await db.schema
+    .createIndex('compat_credentials_merchant')
+    .on('compat_credentials')
+    .columns(['merchant_id', 'mode', 'protocol'])
+    .execute();
   await db.schema
     .alterTable('payments')
     .addColumn('created_via', 'varchar(16)', (c) => c.notNull().defaultTo('api'))

@@ -15,12 +15,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // What is refunded is bounded by what the customer paid, the fee they paid included.
   await sql`ALTER TABLE payments DROP CONSTRAINT payments_refunded_within_amount`.execute(db);
-  await sql`ALTER TABLE payments ADD CONSTRAINT payments_refunded_within_charged CHECK (refunded_amount >= 0 AND refunded_amount <= amount + customer_fee)`.execute(db);
+  await sql`ALTER TABLE payments ADD CONSTRAINT payments_refunded_within_charged CHECK (refunded_amount >= 0 AND refunded_amount <= amount + customer_fee)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE payments DROP CONSTRAINT payments_refunded_within_charged`.execute(db);
-  await sql`ALTER TABLE payments ADD CONSTRAINT payments_refunded_within_amount CHECK (refunded_amount >= 0 AND refunded_amount <= amount)`.execute(db);
+  await sql`ALTER TABLE payments ADD CONSTRAINT payments_refunded_within_amount CHECK (refunded_amount >= 0 AND refunded_amount <= amount)`.execute(
+    db,
+  );
   await db.schema.alterTable('payments').dropColumn('customer_fee').execute();
   await db.schema.alterTable('payments').dropColumn('fee_payer').execute();
 }

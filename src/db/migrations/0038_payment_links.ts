@@ -23,10 +23,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('payments_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('active', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('created_at', sql`datetime(3)`, (c) => c.notNull())
-    .addCheckConstraint('payment_links_amount_or_range', sql`(amount IS NOT NULL AND min_amount IS NULL AND max_amount IS NULL) OR (amount IS NULL AND min_amount IS NOT NULL AND max_amount IS NOT NULL AND min_amount <= max_amount)`)
+    .addCheckConstraint(
+      'payment_links_amount_or_range',
+      sql`(amount IS NOT NULL AND min_amount IS NULL AND max_amount IS NULL) OR (amount IS NULL AND min_amount IS NOT NULL AND max_amount IS NOT NULL AND min_amount <= max_amount)`,
+    )
     .addCheckConstraint('payment_links_count_within_max', sql`max_payments IS NULL OR payments_count <= max_payments`)
     .execute();
-  await db.schema.createIndex('payment_links_list').on('payment_links').columns(['merchant_id', 'mode', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('payment_links_list')
+    .on('payment_links')
+    .columns(['merchant_id', 'mode', 'created_at', 'id'])
+    .execute();
   await db.schema.alterTable('payments').addColumn('payment_link_id', 'char(36)').execute();
   await db.schema.createIndex('payments_by_link').on('payments').columns(['payment_link_id']).execute();
 }

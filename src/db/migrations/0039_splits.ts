@@ -18,7 +18,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reviewed_at', sql`datetime(3)`)
     .addUniqueConstraint('beneficiaries_merchant_iban', ['merchant_id', 'iban'])
     .execute();
-  await db.schema.createIndex('beneficiaries_by_status').on('beneficiaries').columns(['status', 'created_at']).execute();
+  await db.schema
+    .createIndex('beneficiaries_by_status')
+    .on('beneficiaries')
+    .columns(['status', 'created_at'])
+    .execute();
 
   // A payment's shares for its beneficiaries, fixed at create. `settled_in`: the settlement that paid it out.
   await db.schema
@@ -34,7 +38,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('payment_splits_position', ['payment_id', 'position'])
     .addCheckConstraint('payment_splits_amount_positive', sql`amount > 0 and refunded >= 0 and refunded <= amount`)
     .execute();
-  await db.schema.createIndex('payment_splits_by_settlement').on('payment_splits').columns(['settled_in', 'beneficiary_id']).execute();
+  await db.schema
+    .createIndex('payment_splits_by_settlement')
+    .on('payment_splits')
+    .columns(['settled_in', 'beneficiary_id'])
+    .execute();
 
   // What each refund of a split payment took from each share (docs/LEDGER.md#refunds-of-a-split-payment):
   // a refused refund gives it back to the same shares (those not paid out yet).
@@ -68,11 +76,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   // A settlement now also carries the beneficiaries' shares it pays; the merchant's own net may be 0
   // when the shares took all of it (the beneficiaries are still paid).
-  await db.schema.alterTable('settlements').addColumn('splits', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('settlements')
+    .addColumn('splits', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   // A split line names the beneficiary's IBAN its share is paid to.
   await db.schema.alterTable('settlement_lines').addColumn('iban', 'varchar(26)').execute();
   await sql`ALTER TABLE settlements DROP CONSTRAINT settlements_net_positive`.execute(db);
-  await sql`ALTER TABLE settlements ADD CONSTRAINT settlements_pays_something CHECK (net >= 0 AND net + splits > 0)`.execute(db);
+  await sql`ALTER TABLE settlements ADD CONSTRAINT settlements_pays_something CHECK (net >= 0 AND net + splits > 0)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

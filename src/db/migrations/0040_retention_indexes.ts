@@ -11,11 +11,20 @@ const INDEXES = [
   { name: 'user_sessions_by_last_seen', table: 'user_sessions', columns: ['last_seen_at'] },
   { name: 'user_email_tokens_by_expiry', table: 'user_email_tokens', columns: ['expires_at'] },
   { name: 'user_sign_in_challenges_by_expiry', table: 'user_sign_in_challenges', columns: ['expires_at'] },
-  { name: 'merchant_document_submissions_by_status', table: 'merchant_document_submissions', columns: ['status', 'created_at'] },
+  {
+    name: 'merchant_document_submissions_by_status',
+    table: 'merchant_document_submissions',
+    columns: ['status', 'created_at'],
+  },
 ] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const index of INDEXES) await db.schema.createIndex(index.name).on(index.table).columns([...index.columns]).execute();
+  for (const index of INDEXES)
+    await db.schema
+      .createIndex(index.name)
+      .on(index.table)
+      .columns([...index.columns])
+      .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

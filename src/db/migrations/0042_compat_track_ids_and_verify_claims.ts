@@ -14,8 +14,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('payments').addColumn('zibal_track_id', 'char(16)').execute();
   await db.schema.createIndex('payments_zibal_track_id').on('payments').column('zibal_track_id').unique().execute();
   await sql`UPDATE payments SET zibal_track_id = tracking_code WHERE created_via = 'zibal'`.execute(db);
-  await db.schema.alterTable('payments').addColumn('compat_verify_answered_at', sql`datetime(3)`).execute();
-  await db.schema.createIndex('payments_by_link_status').on('payments').columns(['payment_link_id', 'status']).execute();
+  await db.schema
+    .alterTable('payments')
+    .addColumn('compat_verify_answered_at', sql`datetime(3)`)
+    .execute();
+  await db.schema
+    .createIndex('payments_by_link_status')
+    .on('payments')
+    .columns(['payment_link_id', 'status'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -21,7 +21,11 @@ import { apiWith, getHarness, newMerchant, testConfig, type Harness } from '../.
 import { client } from '../../support/http.ts';
 import { CorpusBank } from '../../support/mellat-corpus-bank.ts';
 import { bankRedirectForm, createdPayment, pressPay, waitForStatus } from '../../support/payments.ts';
-import { mellatCorpusMessage, type SoapAnswerMessage, type SoapRequestMessage } from '../../support/psp-corpus-mellat.ts';
+import {
+  mellatCorpusMessage,
+  type SoapAnswerMessage,
+  type SoapRequestMessage,
+} from '../../support/psp-corpus-mellat.ts';
 import { waitForRefund, type RefundBody } from '../../support/refunds.ts';
 
 describe('a Mellat payment against the corpus, end to end', function () {
@@ -50,16 +54,45 @@ describe('a Mellat payment against the corpus, end to end', function () {
     const psps: PspClients = {
       test: {
         ...pspClientsFromConfig(config).test,
-        mellat: new MellatClient({ baseUrl: bank.url, terminalId: terminal.terminalId!, userName: terminal.userName!, password: terminal.userPassword!, timeoutMs: 5_000 }),
+        mellat: new MellatClient({
+          baseUrl: bank.url,
+          terminalId: terminal.terminalId!,
+          userName: terminal.userName!,
+          password: terminal.userPassword!,
+          timeoutMs: 5_000,
+        }),
       },
       live: {},
     };
-    worker = await createPaymentWorker({ config, db: h.db, temporal: h.temporal.client, logger: h.logger, bundle: h.bundle, psps });
+    worker = await createPaymentWorker({
+      config,
+      db: h.db,
+      temporal: h.temporal.client,
+      logger: h.logger,
+      bundle: h.bundle,
+      psps,
+    });
     running = worker.run();
     api = await apiWith({ TEMPORAL_TASK_QUEUE: taskQueue });
     const merchant = await newMerchant();
     key = merchant.key;
-    await replaceMerchantRoute(h.db, merchant.merchantId, 'test', [{ position: 0, priority: 0, psp: 'mellat', terminal_id: terminal.terminalId!, weight: 1, min_amount: null, max_amount: null }], new Date());
+    await replaceMerchantRoute(
+      h.db,
+      merchant.merchantId,
+      'test',
+      [
+        {
+          position: 0,
+          priority: 0,
+          psp: 'mellat',
+          terminal_id: terminal.terminalId!,
+          weight: 1,
+          min_amount: null,
+          max_amount: null,
+        },
+      ],
+      new Date(),
+    );
   });
 
   after(async () => {
@@ -68,7 +101,7 @@ describe('a Mellat payment against the corpus, end to end', function () {
     await bank.stop();
   });
 
-  it('a return posted as return-paid.json, then verify-answer-ok.json: paid; the merchant\'s verify settles: verified; a partial refund goes through bpRefundRequest', async () => {
+  it("a return posted as return-paid.json, then verify-answer-ok.json: paid; the merchant's verify settles: verified; a partial refund goes through bpRefundRequest", async () => {
     const created = await createdPayment(api, key, { amount: 10_000 });
     const orderId = mellatOrderId(created.id);
 
@@ -77,13 +110,19 @@ describe('a Mellat payment against the corpus, end to end', function () {
     assert.equal(pay.status, 200);
     const form = bankRedirectForm(await pay.text());
     const redirect = mellatCorpusMessage('startpay-redirect');
-    assert.ok(form !== undefined && new URL(form.url).pathname === redirect.http.path, `the form posts to ${redirect.http.path}: ${form?.url}`);
+    assert.ok(
+      form !== undefined && new URL(form.url).pathname === redirect.http.path,
+      `the form posts to ${redirect.http.path}: ${form?.url}`,
+    );
     assert.deepEqual(form.fields, redirect.message);
     const [token] = bank.callsOf('bpPayRequest');
     assert.equal(Object.fromEntries(token!.parameters).orderId, orderId);
 
     // The customer's return, as the corpus shows it (Behpardakht echoes our order id as SaleOrderId).
-    const paidReturn: Record<string, string> = { ...(mellatCorpusMessage('return-paid').message as Record<string, string>), SaleOrderId: orderId };
+    const paidReturn: Record<string, string> = {
+      ...(mellatCorpusMessage('return-paid').message as Record<string, string>),
+      SaleOrderId: orderId,
+    };
     const returned = await fetch(`${api}/pay/${created.id}/return`, {
       method: 'POST',
       body: new URLSearchParams(paidReturn).toString(),
@@ -94,12 +133,23 @@ describe('a Mellat payment against the corpus, end to end', function () {
     const paid = await waitForStatus(api, key, created.id, 'paid');
     assert.equal(paid.reference_id, paidReturn.SaleReferenceId);
     assert.deepEqual(paid.psp, { name: 'mellat', terminal_id: terminal.terminalId });
-    assert.deepEqual([paid.rrn, paid.card_pan], [null, null], "Behpardakht's verify gives no RRN or card, and the return's are not taken");
+    assert.deepEqual(
+      [paid.rrn, paid.card_pan],
+      [null, null],
+      "Behpardakht's verify gives no RRN or card, and the return's are not taken",
+    );
     const [verify] = bank.callsOf('bpVerifyRequest');
-    assert.deepEqual(Object.fromEntries(verify!.parameters), { ...terminal3(), orderId, saleOrderId: orderId, saleReferenceId: paidReturn.SaleReferenceId });
+    assert.deepEqual(Object.fromEntries(verify!.parameters), {
+      ...terminal3(),
+      orderId,
+      saleOrderId: orderId,
+      saleReferenceId: paidReturn.SaleReferenceId,
+    });
 
     // The merchant's verify: bpSettleRequest, answered as settle-answer-ok.json.
-    const verified = await client(api, key).post<{ payment: Payment }>(`/payments/${created.id}/verify`, { amount: 10_000 });
+    const verified = await client(api, key).post<{ payment: Payment }>(`/payments/${created.id}/verify`, {
+      amount: 10_000,
+    });
     assert.equal(verified.status, 200, verified.text);
     assert.equal(verified.body.payment.status, 'verified');
     assert.equal(bank.callsOf('bpSettleRequest').length, 1);
@@ -122,7 +172,10 @@ describe('a Mellat payment against the corpus, end to end', function () {
     assert.deepEqual([after.body.payment.status, after.body.payment.refunded_amount], ['partially_refunded', 4_000]);
     assert.match((mellatCorpusMessage('refund-answer-ok').message as SoapAnswerMessage).return, /^0,/);
     // Nothing else was asked of Behpardakht: no reversal, no inquiry.
-    assert.deepEqual(bank.calls.map((c) => c.operation), ['bpPayRequest', 'bpVerifyRequest', 'bpSettleRequest', 'bpRefundRequest']);
+    assert.deepEqual(
+      bank.calls.map((c) => c.operation),
+      ['bpPayRequest', 'bpVerifyRequest', 'bpSettleRequest', 'bpRefundRequest'],
+    );
   });
 
   /** The terminal's three parameters as the connector sends them. */

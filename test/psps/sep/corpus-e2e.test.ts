@@ -39,7 +39,8 @@ function answerFor(name: string, request: RecordedRequest): { json: unknown } {
 }
 
 /** Another RefNum of SEP's shape for each payment after the first: the corpus's, its tail replaced. */
-const refNumOf = (n: number) => (n === 0 ? returnOk.RefNum! : `${returnOk.RefNum!.slice(0, 44)}${String(n).padStart(6, 'A')}`);
+const refNumOf = (n: number) =>
+  n === 0 ? returnOk.RefNum! : `${returnOk.RefNum!.slice(0, 44)}${String(n).padStart(6, 'A')}`;
 
 describe('SEP end to end from its conformance corpus: real MySQL and Temporal, the PSP answering from the corpus', function () {
   this.timeout(180_000);
@@ -55,11 +56,25 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
   before(async () => {
     const h = await getHarness();
     await psp.start();
-    psp.answers.set(corpusMessage('sep', 'token-request').http.path, () => ({ json: corpusMessage('sep', 'token-answer-ok').message }));
+    psp.answers.set(corpusMessage('sep', 'token-request').http.path, () => ({
+      json: corpusMessage('sep', 'token-answer-ok').message,
+    }));
     psp.answers.set(VERIFY, (request) => answerFor('verify-answer-ok', request));
     psp.answers.set(REVERSE, (request) => answerFor('reverse-answer-ok', request));
-    const own = { SANDBOX_SEP_URL: psp.url, SANDBOX_SEP_PAGE_URL: psp.url, SANDBOX_SEP_TERMINAL_ID: TERMINAL, SANDBOX_SEP_PASSWORD: '', TEMPORAL_TASK_QUEUE: queue };
-    worker = await createPaymentWorker({ config: testConfig(own), db: h.db, temporal: h.temporal.client, logger: h.logger, bundle: h.bundle });
+    const own = {
+      SANDBOX_SEP_URL: psp.url,
+      SANDBOX_SEP_PAGE_URL: psp.url,
+      SANDBOX_SEP_TERMINAL_ID: TERMINAL,
+      SANDBOX_SEP_PASSWORD: '',
+      TEMPORAL_TASK_QUEUE: queue,
+    };
+    worker = await createPaymentWorker({
+      config: testConfig(own),
+      db: h.db,
+      temporal: h.temporal.client,
+      logger: h.logger,
+      bundle: h.bundle,
+    });
     running = worker.run();
     api = await apiWith(own);
     shortApi = await apiWith({ ...own, VERIFY_WINDOW_SECONDS: '3' });
@@ -81,16 +96,27 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
   }
 
   /** Posts the corpus return `fields` to the payment's return route, as SEP's page does (the form), or by a GET with a query (the guide). */
-  async function sepReturns(base: string, p: Payment, fields: Record<string, string>, way: 'form' | 'query'): Promise<Response> {
+  async function sepReturns(
+    base: string,
+    p: Payment,
+    fields: Record<string, string>,
+    way: 'form' | 'query',
+  ): Promise<Response> {
     const query = way === 'query' ? `?${new URLSearchParams(fields).toString()}` : '';
     return fetch(`${base}/pay/${p.id}/return${query}`, {
       method: way === 'form' ? 'POST' : 'GET',
       redirect: 'manual',
-      ...(way === 'form' ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() } : {}),
+      ...(way === 'form'
+        ? {
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams(fields).toString(),
+          }
+        : {}),
     });
   }
 
-  const calls = (path: string, refNum: string) => psp.to(path).filter((r) => (r.body as Record<string, unknown>).RefNum === refNum);
+  const calls = (path: string, refNum: string) =>
+    psp.to(path).filter((r) => (r.body as Record<string, unknown>).RefNum === refNum);
 
   it("a return as the corpus's form (Base64 RefNum, no Token) and the corpus's verify answer (no ResNum): paid, with SEP's references", async () => {
     const p = await atSepPage(api);
@@ -99,12 +125,17 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     assert.equal(back.status, 303);
     assert.equal(back.headers.get('location'), `/pay/${p.id}/result`);
     const paid = await waitForStatus(api, key, p.id, 'paid', 30_000);
-    const detail = (corpusMessage('sep', 'verify-answer-ok').message as { TransactionDetail: Record<string, string> }).TransactionDetail;
+    const detail = (corpusMessage('sep', 'verify-answer-ok').message as { TransactionDetail: Record<string, string> })
+      .TransactionDetail;
     assert.equal(paid.reference_id, refNum, "SEP's RefNum, as the return carried it");
     assert.equal(paid.rrn, detail.RRN);
     assert.equal(paid.card_pan, detail.MaskedPan);
     assert.equal(calls(VERIFY, refNum).length, 1, 'one VerifyTransaction');
-    assert.deepEqual(calls(VERIFY, refNum)[0]!.body, { RefNum: refNum, TerminalNumber: Number(TERMINAL) }, "the corpus's verify request");
+    assert.deepEqual(
+      calls(VERIFY, refNum)[0]!.body,
+      { RefNum: refNum, TerminalNumber: Number(TERMINAL) },
+      "the corpus's verify request",
+    );
   });
 
   it("a RefNum another payment recorded pays nothing more: SEP's verify names no payment, so the same receipt posted to another payment's return is refused", async () => {
@@ -113,9 +144,16 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     await sepReturns(api, first, { ...returnOk, ResNum: first.id, RefNum: refNum }, 'form');
     await waitForStatus(api, key, first.id, 'paid', 30_000);
     const second = await atSepPage(api);
-    assert.equal((await sepReturns(api, second, { ...returnOk, ResNum: second.id, RefNum: refNum }, 'form')).status, 303);
+    assert.equal(
+      (await sepReturns(api, second, { ...returnOk, ResNum: second.id, RefNum: refNum }, 'form')).status,
+      303,
+    );
     const h = await getHarness();
-    await waitFor(`the workflow to answer the return of ${second.id}`, async () => ((await returnsAnswered(h.temporal.client, second.id)) >= 1 ? true : undefined), 30_000);
+    await waitFor(
+      `the workflow to answer the return of ${second.id}`,
+      async () => ((await returnsAnswered(h.temporal.client, second.id)) >= 1 ? true : undefined),
+      30_000,
+    );
     const after = (await client(api, key).get<{ payment: Payment }>(`/payments/${second.id}`)).body.payment;
     assert.equal(after.status, 'created', "another payment's receipt: nothing paid");
     assert.equal(calls(REVERSE, refNum).length, 0, "nothing reversed: it is the first payment's money");
@@ -126,11 +164,14 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     const refNum = refNumOf(payments++);
     await sepReturns(api, p, { ...returnOk, ResNum: p.id, RefNum: refNum }, 'form');
     await waitForStatus(api, key, p.id, 'paid', 30_000);
-    const verified = await client(api, key).post<{ payment: Payment }>(`/payments/${p.id}/verify`, { amount: p.amount });
+    const verified = await client(api, key).post<{ payment: Payment }>(`/payments/${p.id}/verify`, {
+      amount: p.amount,
+    });
     assert.equal(verified.status, 200, verified.text);
     assert.equal(verified.body.payment.status, 'verified');
     const paths = new Set(psp.requests.map((r) => r.path));
-    for (const absent of ['SettleTransaction', 'InquiryTransaction', 'RefundTransaction', 'TransactionReport']) assert.ok(![...paths].some((path) => path.endsWith(absent)), `no ${absent}`);
+    for (const absent of ['SettleTransaction', 'InquiryTransaction', 'RefundTransaction', 'TransactionReport'])
+      assert.ok(![...paths].some((path) => path.endsWith(absent)), `no ${absent}`);
     assert.equal(calls(REVERSE, refNum).length, 0, 'nothing reversed');
   });
 
@@ -152,8 +193,16 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     const back = await sepReturns(api, p, { ...cancel, ResNum: p.id }, 'form');
     assert.equal(back.status, 303);
     const h = await getHarness();
-    await waitFor(`the workflow to answer the cancel of ${p.id}`, async () => ((await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined), 30_000);
-    assert.deepEqual(psp.requests.slice(before), [], 'no verify, no inquiry, no reversal: SEP has no inquiry, and a cancel has no RefNum to verify');
+    await waitFor(
+      `the workflow to answer the cancel of ${p.id}`,
+      async () => ((await returnsAnswered(h.temporal.client, p.id)) >= 1 ? true : undefined),
+      30_000,
+    );
+    assert.deepEqual(
+      psp.requests.slice(before),
+      [],
+      'no verify, no inquiry, no reversal: SEP has no inquiry, and a cancel has no RefNum to verify',
+    );
     const after = await waitForStatus(api, key, p.id, 'canceled', 30_000);
     assert.equal(after.failure?.code, 'canceled_by_customer');
     assert.equal(after.reference_id, null, 'nothing paid');
@@ -169,6 +218,10 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     // A moment more: a second reversal would have come by now.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     assert.equal(calls(REVERSE, refNum).length, 1, 'one ReverseTransaction');
-    assert.deepEqual(calls(REVERSE, refNum)[0]!.body, { RefNum: refNum, TerminalNumber: Number(TERMINAL) }, "the corpus's reverse request");
+    assert.deepEqual(
+      calls(REVERSE, refNum)[0]!.body,
+      { RefNum: refNum, TerminalNumber: Number(TERMINAL) },
+      "the corpus's reverse request",
+    );
   });
 });

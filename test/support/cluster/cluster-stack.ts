@@ -121,21 +121,50 @@ async function bringUp(): Promise<ClusterStack> {
   stops.push(async () => {
     await Promise.all([...gateway.values()].map((p) => p.kill('SIGTERM')));
   });
-  await Promise.all((Object.keys(gatewayEnv) as GatewayProcess[]).map(async (name) => gateway.set(name, await startGatewayProcess(name, gatewayEnv[name]))));
-  await waitFor('the API to answer ready through the balancer', async () => ((await fetch(`${api}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined), 60_000, 250);
+  await Promise.all(
+    (Object.keys(gatewayEnv) as GatewayProcess[]).map(async (name) =>
+      gateway.set(name, await startGatewayProcess(name, gatewayEnv[name])),
+    ),
+  );
+  await waitFor(
+    'the API to answer ready through the balancer',
+    async () => ((await fetch(`${api}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined),
+    60_000,
+    250,
+  );
   lap('gateway_ms');
 
   const connection = await Connection.connect({ address: infra.temporalAddress });
   const temporal = new Client({ connection, namespace });
   stops.push(() => connection.close());
-  timings.total_ms = Object.entries(timings).filter(([k]) => k !== 'total_ms').reduce((sum, [, ms]) => sum + ms, 0);
-  say(`cluster up in ${Math.round(timings.total_ms / 1000)} s: API ${api}, Temporal ${infra.temporalAddress}, UI ${infra.uiUrl}, logs in ${CLUSTER_LOGS}`);
-  return { infra, pg: infra.pg, temporalCluster: infra.temporal, api, databaseUrl, db, temporal, config, gateway, gatewayEnv, bringUp: timings };
+  timings.total_ms = Object.entries(timings)
+    .filter(([k]) => k !== 'total_ms')
+    .reduce((sum, [, ms]) => sum + ms, 0);
+  say(
+    `cluster up in ${Math.round(timings.total_ms / 1000)} s: API ${api}, Temporal ${infra.temporalAddress}, UI ${infra.uiUrl}, logs in ${CLUSTER_LOGS}`,
+  );
+  return {
+    infra,
+    pg: infra.pg,
+    temporalCluster: infra.temporal,
+    api,
+    databaseUrl,
+    db,
+    temporal,
+    config,
+    gateway,
+    gatewayEnv,
+    bringUp: timings,
+  };
 }
 
 function startGatewayProcess(name: GatewayProcess, env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
   return name.startsWith('api')
-    ? WorkerProcess.start(name, env, { script: join('src', 'main', 'api.ts'), readyLine: '"API listening"', logDir: CLUSTER_LOGS })
+    ? WorkerProcess.start(name, env, {
+        script: join('src', 'main', 'api.ts'),
+        readyLine: '"API listening"',
+        logDir: CLUSTER_LOGS,
+      })
     : WorkerProcess.start(name, env, { logDir: CLUSTER_LOGS });
 }
 

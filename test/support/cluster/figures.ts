@@ -36,7 +36,10 @@ export interface KillFigures {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The generated section: one row per kill. */
-export function renderKillTable(kills: KillFigures[], context: { runAt: string; machine: string; bringUpMs: number }): string {
+export function renderKillTable(
+  kills: KillFigures[],
+  context: { runAt: string; machine: string; bringUpMs: number },
+): string {
   const rows = kills.map(
     (k) =>
       `| ${k.what} | ${seconds(k.down_ms)} | ${k.logical_operations} | ${k.requests} | ${k.answered_2xx_3xx_4xx} | ${k.answered_503_with_retry_after} | ${k.other_5xx} | ${k.unanswered} | ${k.lost} | ${k.doubled} | ${k.records_differing_from_workflows} | ${seconds(k.converged_after_restart_ms)} |`,

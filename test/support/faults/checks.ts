@@ -21,8 +21,15 @@ async function lastWritten(s: Pick<FaultStack, 'temporal'>, id: string): Promise
 }
 
 /** Payments whose MySQL record differs from their workflow's state (status, version-bearing fields). */
-export async function recordsDifferingFromWorkflows(s: Pick<FaultStack, 'db' | 'temporal'>, ids: string[]): Promise<string[]> {
-  const rows = await s.db.selectFrom('payments').select(['id', 'status', 'refunded_amount', 'paid_at', 'verified_at']).where('id', 'in', ids).execute();
+export async function recordsDifferingFromWorkflows(
+  s: Pick<FaultStack, 'db' | 'temporal'>,
+  ids: string[],
+): Promise<string[]> {
+  const rows = await s.db
+    .selectFrom('payments')
+    .select(['id', 'status', 'refunded_amount', 'paid_at', 'verified_at'])
+    .where('id', 'in', ids)
+    .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const differing: string[] = [];
   await inParallel(ids, 8, async (id) => {
@@ -34,7 +41,12 @@ export async function recordsDifferingFromWorkflows(s: Pick<FaultStack, 'db' | '
       differing.push(id);
       return;
     }
-    if (row === undefined || row.status !== live.status || Number(row.refunded_amount) !== live.refunded_amount || (row.paid_at === null) !== (live.paid_at === null)) {
+    if (
+      row === undefined ||
+      row.status !== live.status ||
+      Number(row.refunded_amount) !== live.refunded_amount ||
+      (row.paid_at === null) !== (live.paid_at === null)
+    ) {
       differing.push(id);
     }
   });
@@ -54,16 +66,29 @@ export interface MoneyCheck {
 
 /** Compares every payment with the bank's own ledger (the bank simulator's). */
 export async function moneyCheck(s: Pick<FaultStack, 'db'>, ids: string[]): Promise<MoneyCheck> {
-  const payments = await s.db.selectFrom('payments').select(['id', 'status', 'amount', 'refunded_amount']).where('id', 'in', ids).execute();
+  const payments = await s.db
+    .selectFrom('payments')
+    .select(['id', 'status', 'amount', 'refunded_amount'])
+    .where('id', 'in', ids)
+    .execute();
   const ops: { payment_id: string; kind: string; amount: number }[] = [];
-  for (const id of ids) ops.push(...(await bankOperations(id)).map((o) => ({ payment_id: id, kind: o.kind, amount: o.amount })));
+  for (const id of ids)
+    ops.push(...(await bankOperations(id)).map((o) => ({ payment_id: id, kind: o.kind, amount: o.amount })));
   // A refund of a SEP payment (no refund operation) that is not its reversal is a transfer to the IBAN given: a refund too.
-  const { transfers } = await bankAdmin<{ transfers: { transfer_id: string; amount: number; description: string }[] }>('/admin/transfers');
+  const { transfers } = await bankAdmin<{ transfers: { transfer_id: string; amount: number; description: string }[] }>(
+    '/admin/transfers',
+  );
   for (const t of transfers.filter((x) => x.transfer_id.startsWith('refund-payout:'))) {
     const id = ids.find((i) => t.description.endsWith(`of payment ${i}`));
     if (id !== undefined) ops.push({ payment_id: id, kind: 'refund', amount: Number(t.amount) });
   }
-  const result: MoneyCheck = { paid_back_twice: 0, reversals_missing: 0, ledger_mismatches: 0, reversal_operations: 0, refund_operations: 0 };
+  const result: MoneyCheck = {
+    paid_back_twice: 0,
+    reversals_missing: 0,
+    ledger_mismatches: 0,
+    reversal_operations: 0,
+    refund_operations: 0,
+  };
   for (const p of payments) {
     const mine = ops.filter((o) => o.payment_id === p.id);
     const reversals = mine.filter((o) => o.kind === 'reverse');
@@ -71,7 +96,8 @@ export async function moneyCheck(s: Pick<FaultStack, 'db'>, ids: string[]): Prom
     result.reversal_operations += reversals.length;
     result.refund_operations += refunds.length;
     const paidBack = [...reversals, ...refunds].reduce((sum, o) => sum + Number(o.amount), 0);
-    if (reversals.length > 1 || (reversals.length === 1 && refunds.length > 0) || paidBack > Number(p.amount)) result.paid_back_twice += 1;
+    if (reversals.length > 1 || (reversals.length === 1 && refunds.length > 0) || paidBack > Number(p.amount))
+      result.paid_back_twice += 1;
     if (p.status === 'reversed' && reversals.length !== 1) result.reversals_missing += 1;
     // A pending refund is counted in refunded_amount before the bank pays it out; after convergence none is pending.
     if (paidBack !== Number(p.refunded_amount)) result.ledger_mismatches += 1;
@@ -80,7 +106,11 @@ export async function moneyCheck(s: Pick<FaultStack, 'db'>, ids: string[]): Prom
 }
 
 /** Calls until the gateway answers something other than "unavailable, retry": what a well-behaved client does. */
-export async function untilAnswered<T>(call: () => Promise<TestResponse<T>>, retryable: (res: TestResponse<T>) => boolean = () => false, timeoutMs = 240_000): Promise<{ res: TestResponse<T>; retries: number }> {
+export async function untilAnswered<T>(
+  call: () => Promise<TestResponse<T>>,
+  retryable: (res: TestResponse<T>) => boolean = () => false,
+  timeoutMs = 240_000,
+): Promise<{ res: TestResponse<T>; retries: number }> {
   const deadline = Date.now() + timeoutMs;
   for (let retries = 0; ; retries++) {
     let res: TestResponse<T> | undefined;
@@ -90,7 +120,8 @@ export async function untilAnswered<T>(call: () => Promise<TestResponse<T>>, ret
       res = undefined; // connection-level failure: retry too
     }
     if (res !== undefined && res.status !== 503 && !retryable(res)) return { res, retries };
-    if (Date.now() > deadline) throw new Error(`no answer within ${timeoutMs} ms (last: ${res?.status ?? 'no response'} ${res?.text ?? ''})`);
+    if (Date.now() > deadline)
+      throw new Error(`no answer within ${timeoutMs} ms (last: ${res?.status ?? 'no response'} ${res?.text ?? ''})`);
     const after = Number(res?.headers.get('retry-after') ?? '1');
     await sleep(Math.min(Number.isFinite(after) ? after : 1, 2) * 500);
   }

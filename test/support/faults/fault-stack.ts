@@ -38,13 +38,25 @@ export function recordFigures(scenario: string, figures: Record<string, unknown>
 /** A private MariaDB on its own datadir: killed and restarted by the MySQL outage scenario. */
 export class PrivateMariaDb {
   process: ChildProcess | undefined;
-  constructor(readonly dir: string, readonly port: number, private readonly log: WriteStream) {}
+  constructor(
+    readonly dir: string,
+    readonly port: number,
+    private readonly log: WriteStream,
+  ) {}
 
   static async create(): Promise<PrivateMariaDb> {
     const dir = mkdtempSync(join(tmpdir(), 'dargah-faults-mariadb-'));
-    const install = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${join(dir, 'data')}`, '--auth-root-authentication-method=normal', '--skip-test-db'], { encoding: 'utf8' });
+    const install = spawnSync(
+      'mariadb-install-db',
+      ['--no-defaults', `--datadir=${join(dir, 'data')}`, '--auth-root-authentication-method=normal', '--skip-test-db'],
+      { encoding: 'utf8' },
+    );
     if (install.status !== 0) throw new Error(`mariadb-install-db failed: ${install.stderr}`);
-    const db = new PrivateMariaDb(dir, await freePort(), createWriteStream(join(FAULT_LOGS, 'mariadb.log'), { flags: 'a' }));
+    const db = new PrivateMariaDb(
+      dir,
+      await freePort(),
+      createWriteStream(join(FAULT_LOGS, 'mariadb.log'), { flags: 'a' }),
+    );
     await db.start();
     return db;
   }
@@ -54,12 +66,31 @@ export class PrivateMariaDb {
   }
 
   async start(): Promise<void> {
-    const args = ['--no-defaults', `--datadir=${join(this.dir, 'data')}`, `--port=${this.port}`, `--socket=${join(this.dir, 'sock')}`, '--bind-address=127.0.0.1', '--user=root', '--skip-log-bin', '--max-connections=500'];
+    const args = [
+      '--no-defaults',
+      `--datadir=${join(this.dir, 'data')}`,
+      `--port=${this.port}`,
+      `--socket=${join(this.dir, 'sock')}`,
+      '--bind-address=127.0.0.1',
+      '--user=root',
+      '--skip-log-bin',
+      '--max-connections=500',
+    ];
     const child = spawn('/usr/sbin/mariadbd', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.pipe(this.log, { end: false });
     child.stderr.pipe(this.log, { end: false });
     this.process = child;
-    await waitFor('the private MariaDB to answer', async () => (spawnSync('mysqladmin', ['--no-defaults', '-uroot', '-h127.0.0.1', `-P${this.port}`, 'ping'], { encoding: 'utf8' }).status === 0 ? true : undefined), 60_000, 200);
+    await waitFor(
+      'the private MariaDB to answer',
+      async () =>
+        spawnSync('mysqladmin', ['--no-defaults', '-uroot', '-h127.0.0.1', `-P${this.port}`, 'ping'], {
+          encoding: 'utf8',
+        }).status === 0
+          ? true
+          : undefined,
+      60_000,
+      200,
+    );
   }
 
   /** SIGSTOP: the server hangs instead of dying. Its sockets stay open and nothing answers. */
@@ -95,9 +126,16 @@ export class PrivateMariaDb {
  * The cluster suite runs its API replicas the same way: `script` src/main/api.ts, ready once it logs "API listening".
  */
 export class WorkerProcess {
-  private constructor(readonly child: ChildProcess, readonly logFile: string) {}
+  private constructor(
+    readonly child: ChildProcess,
+    readonly logFile: string,
+  ) {}
 
-  static async start(name: string, env: NodeJS.ProcessEnv, o: { script?: string; readyLine?: string; logDir?: string } = {}): Promise<WorkerProcess> {
+  static async start(
+    name: string,
+    env: NodeJS.ProcessEnv,
+    o: { script?: string; readyLine?: string; logDir?: string } = {},
+  ): Promise<WorkerProcess> {
     const logFile = join(o.logDir ?? FAULT_LOGS, `${name}.log`);
     const readyLine = o.readyLine ?? '"worker running"';
     // Several workers run at once here: each takes free metrics ports instead of the fixed defaults.
@@ -111,10 +149,15 @@ export class WorkerProcess {
     child.once('exit', () => {
       exited = true;
     });
-    await waitFor(`${name} to poll its task queue`, async () => {
-      if (exited) throw new Error(`${name} exited at start: see ${logFile}`);
-      return running ? true : undefined;
-    }, 180_000, 100);
+    await waitFor(
+      `${name} to poll its task queue`,
+      async () => {
+        if (exited) throw new Error(`${name} exited at start: see ${logFile}`);
+        return running ? true : undefined;
+      },
+      180_000,
+      100,
+    );
     return new WorkerProcess(child, logFile);
   }
 
@@ -163,7 +206,8 @@ export function getFaultStack(): Promise<FaultStack> {
   stack ??= (async () => {
     mkdirSync(FAULT_LOGS, { recursive: true });
     const cli = process.env.TEMPORAL_CLI;
-    if (cli === undefined || cli === '') throw new Error('TEMPORAL_CLI is not set: run the fault suite with npm run test:faults');
+    if (cli === undefined || cli === '')
+      throw new Error('TEMPORAL_CLI is not set: run the fault suite with npm run test:faults');
     const mariadb = await PrivateMariaDb.create();
     const databaseUrl = mariadb.url('dargah_faults');
     await ensureDatabase(databaseUrl);
@@ -171,8 +215,21 @@ export function getFaultStack(): Promise<FaultStack> {
     await migrateToLatest(db);
     const temporalPort = await freePort();
     const temporalDbFile = join(mariadb.dir, 'temporal.sqlite');
-    const baseConfig = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`, TEMPORAL_TASK_QUEUE: TASK_QUEUE, PORT: '0' });
-    const temporalServer = await startDevServer({ cli, port: temporalPort, dbFile: temporalDbFile, logFile: join(FAULT_LOGS, 'temporal.log'), namespace: baseConfig.TEMPORAL_NAMESPACE, retentionDays: baseConfig.TEMPORAL_NAMESPACE_RETENTION_DAYS });
+    const baseConfig = loadConfig({
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+      TEMPORAL_TASK_QUEUE: TASK_QUEUE,
+      PORT: '0',
+    });
+    const temporalServer = await startDevServer({
+      cli,
+      port: temporalPort,
+      dbFile: temporalDbFile,
+      logFile: join(FAULT_LOGS, 'temporal.log'),
+      namespace: baseConfig.TEMPORAL_NAMESPACE,
+      retentionDays: baseConfig.TEMPORAL_NAMESPACE_RETENTION_DAYS,
+    });
     const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
     const temporal = new Client({ connection, namespace: baseConfig.TEMPORAL_NAMESPACE });
     const logger = createLogger('info', 'api', createWriteStream(join(FAULT_LOGS, 'api.log'), { flags: 'a' }));
@@ -193,7 +250,20 @@ export function getFaultStack(): Promise<FaultStack> {
       SMTP_URL: mailbox.url,
       CARD_HASH_KEY,
     };
-    const s: FaultStack = { mariadb, databaseUrl, db, temporalServer, temporalPort, temporalDbFile, temporal, logger, workerEnv, worker: undefined, baseConfig, mailbox };
+    const s: FaultStack = {
+      mariadb,
+      databaseUrl,
+      db,
+      temporalServer,
+      temporalPort,
+      temporalDbFile,
+      temporal,
+      logger,
+      workerEnv,
+      worker: undefined,
+      baseConfig,
+      mailbox,
+    };
     s.worker = await startWorker(s);
     return s;
   })();
@@ -219,7 +289,14 @@ export function thawTemporal(s: FaultStack): void {
 /** Restarts the dev server on the same port and SQLite file. */
 export async function restartTemporal(s: FaultStack): Promise<void> {
   const cli = process.env.TEMPORAL_CLI ?? '';
-  s.temporalServer = await startDevServer({ cli, port: s.temporalPort, dbFile: s.temporalDbFile, logFile: join(FAULT_LOGS, 'temporal.log'), namespace: s.baseConfig.TEMPORAL_NAMESPACE, retentionDays: s.baseConfig.TEMPORAL_NAMESPACE_RETENTION_DAYS });
+  s.temporalServer = await startDevServer({
+    cli,
+    port: s.temporalPort,
+    dbFile: s.temporalDbFile,
+    logFile: join(FAULT_LOGS, 'temporal.log'),
+    namespace: s.baseConfig.TEMPORAL_NAMESPACE,
+    retentionDays: s.baseConfig.TEMPORAL_NAMESPACE_RETENTION_DAYS,
+  });
 }
 
 /** An API server in this process over the private services, with these settings (windows, limits). */
@@ -289,7 +366,11 @@ export async function closeFaultStack(): Promise<void> {
 }
 
 /** Runs `work` over `items` with at most `limit` at a time. */
-export async function inParallel<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function inParallel<T, R>(
+  items: T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(

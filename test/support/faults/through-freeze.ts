@@ -57,7 +57,15 @@ export async function loadThroughFreeze(o: FreezeOptions): Promise<Record<string
     const at = Date.now();
     try {
       const res = await call();
-      timed.push({ kind, at, ms: Date.now() - at, status: res.status, code: codeOf(res), retryAfter: res.headers.get('retry-after'), text: res.text.slice(0, 300) });
+      timed.push({
+        kind,
+        at,
+        ms: Date.now() - at,
+        status: res.status,
+        code: codeOf(res),
+        retryAfter: res.headers.get('retry-after'),
+        text: res.text.slice(0, 300),
+      });
       return res;
     } catch (error) {
       timed.push({ kind, at, ms: Date.now() - at, status: 0, retryAfter: null, text: String(error) });
@@ -75,19 +83,22 @@ export async function loadThroughFreeze(o: FreezeOptions): Promise<Record<string
    * button). Our own requests are timed; the simulator's are the bank's, not ours.
    */
   const pay = async (paymentId: string): Promise<TestResponse<undefined>> => {
-    const toBank = await untilAnswered(async () => {
-      const page = await timedCall('page', () => fetched(`${api}/pay/${paymentId}`, {}));
-      if (page.status !== 200) return page;
-      const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
-      const token = /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-      return timedCall('pay', () =>
-        fetched(`${api}/pay/${paymentId}`, {
-          method: 'POST',
-          body: new URLSearchParams({ action: 'pay', csrf_token: token }).toString(),
-          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api, cookie },
-        }),
-      );
-    }, (r) => r.status >= 500);
+    const toBank = await untilAnswered(
+      async () => {
+        const page = await timedCall('page', () => fetched(`${api}/pay/${paymentId}`, {}));
+        if (page.status !== 200) return page;
+        const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
+        const token = /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+        return timedCall('pay', () =>
+          fetched(`${api}/pay/${paymentId}`, {
+            method: 'POST',
+            body: new URLSearchParams({ action: 'pay', csrf_token: token }).toString(),
+            headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api, cookie },
+          }),
+        );
+      },
+      (r) => r.status >= 500,
+    );
     const location = toBank.res.headers.get('location') ?? '';
     if (toBank.res.status !== 303 || !location.includes('/OnlinePG/SendToken')) return toBank.res;
     const form = await chooseOnBankPage(location, 'success');
@@ -105,7 +116,9 @@ export async function loadThroughFreeze(o: FreezeOptions): Promise<Record<string
   let loadDone = false;
   const readers = (async () => {
     while (!loadDone) {
-      await timedCall('list', () => request(api, 'GET', '/api/v1/payments', { key: merchant.key })).catch(() => undefined);
+      await timedCall('list', () => request(api, 'GET', '/api/v1/payments', { key: merchant.key })).catch(
+        () => undefined,
+      );
       await sleep(200);
     }
   })();
@@ -114,11 +127,21 @@ export async function loadThroughFreeze(o: FreezeOptions): Promise<Record<string
       await sleep(i * o.everyMs);
       const body = paymentRequest({ merchant_reference: `${prefix}-${i}` });
       const created = await untilAnswered(
-        () => timedCall('create', () => request<CreateResponse>(api, 'POST', '/api/v1/payments', { key: merchant.key, body, idempotencyKey: `${prefix}-${i}` })),
+        () =>
+          timedCall('create', () =>
+            request<CreateResponse>(api, 'POST', '/api/v1/payments', {
+              key: merchant.key,
+              body,
+              idempotencyKey: `${prefix}-${i}`,
+            }),
+          ),
         (r) => codeOf(r) === 'idempotency_key_in_use',
       );
       assert.equal(created.res.status, 201, created.res.text);
-      const paid = await untilAnswered(() => pay(created.res.body.payment.id), (r) => r.status >= 500);
+      const paid = await untilAnswered(
+        () => pay(created.res.body.payment.id),
+        (r) => r.status >= 500,
+      );
       assert.equal(paid.res.status, 303, paid.res.text);
       return created.res.body.payment.id;
     }),
@@ -134,15 +157,33 @@ export async function loadThroughFreeze(o: FreezeOptions): Promise<Record<string
   loadDone = true;
   await readers;
 
-  await waitFor('every payment to be recorded paid', async () => {
-    const rows = await s.db.selectFrom('payments').select('id').where('merchant_id', '=', merchant.merchantId).where('status', '=', 'paid').execute();
-    return rows.length >= o.creates ? true : undefined;
-  }, 240_000, 500);
+  await waitFor(
+    'every payment to be recorded paid',
+    async () => {
+      const rows = await s.db
+        .selectFrom('payments')
+        .select('id')
+        .where('merchant_id', '=', merchant.merchantId)
+        .where('status', '=', 'paid')
+        .execute();
+      return rows.length >= o.creates ? true : undefined;
+    },
+    240_000,
+    500,
+  );
   const convergedAt = Date.now();
-  const rows = await s.db.selectFrom('payments').select(['id', 'merchant_reference']).where('merchant_id', '=', merchant.merchantId).execute();
+  const rows = await s.db
+    .selectFrom('payments')
+    .select(['id', 'merchant_reference'])
+    .where('merchant_id', '=', merchant.merchantId)
+    .execute();
   const references = rows.map((r) => r.merchant_reference);
   const differing = await recordsDifferingFromWorkflows(s, ids);
-  const events = await s.db.selectFrom('events').select(['object_id', 'type']).where('merchant_id', '=', merchant.merchantId).execute();
+  const events = await s.db
+    .selectFrom('events')
+    .select(['object_id', 'type'])
+    .where('merchant_id', '=', merchant.merchantId)
+    .execute();
   const eventKeys = events.map((e) => `${e.object_id}:${e.type}`);
 
   const bound = requestBoundMs(s);

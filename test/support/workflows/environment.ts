@@ -32,7 +32,10 @@ function getTestbed(): Promise<Testbed> {
           executable: { type: 'existing-path', path: cli },
           log: { format: 'pretty', level: 'error' },
           // The custom search attributes the workflow upserts, as tools/launcher/dev-server.ts registers them.
-          extraArgs: Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+          extraArgs: Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => [
+            '--search-attribute',
+            `${name}=${type}`,
+          ]),
         },
       }),
       bundleWorkflows(),
@@ -65,12 +68,22 @@ let queues = 0;
  * Runs `body` while a worker of its own (a fresh task queue) executes the
  * workflows with `activities`; the worker stops when `body` settles.
  */
-export async function withWorker<T>(activities: object, body: (t: { client: Client; taskQueue: string }) => Promise<T>): Promise<T> {
+export async function withWorker<T>(
+  activities: object,
+  body: (t: { client: Client; taskQueue: string }) => Promise<T>,
+): Promise<T> {
   const { env, bundle } = await getTestbed();
   queues += 1;
   const taskQueue = `workflow-test-${process.pid}-${queues}`;
   // debugMode runs the workflows on this thread (still in their sandbox) instead of worker threads
   // that each load the bundle again: a worker per test then starts in milliseconds, not a second.
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities, debugMode: true, sinks: temporalWorkerTracing().sinks });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+    debugMode: true,
+    sinks: temporalWorkerTracing().sinks,
+  });
   return worker.runUntil(body({ client: env.client, taskQueue }));
 }

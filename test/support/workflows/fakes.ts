@@ -20,12 +20,33 @@ export const CAPTURE = { reference_id: '4711000001', rrn: '600000000001', card_p
 export const BANK_OPERATION = { ref_num: '4711000001', result_code: 0 };
 
 /** A PSP whose separate settle captures, with an inquiry (as Behpardakht's references show it). */
-export const SETTLE_CAPABILITIES = { capture: 'settle', reversalWindowMs: 180 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'partial', inquiry: true, dailyReport: false } as const;
+export const SETTLE_CAPABILITIES = {
+  capture: 'settle',
+  reversalWindowMs: 180 * 60_000,
+  unverifiedReversalMs: 20 * 60_000,
+  refund: 'partial',
+  inquiry: true,
+  dailyReport: false,
+} as const;
 /** A PSP whose verify at the return captures, with no inquiry, refund or report (as SEP's references show it). */
-export const SEP_CAPABILITIES = { capture: 'verify', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 30 * 60_000, refund: 'none', inquiry: false, dailyReport: false } as const;
+export const SEP_CAPABILITIES = {
+  capture: 'verify',
+  reversalWindowMs: 50 * 60_000,
+  unverifiedReversalMs: 30 * 60_000,
+  refund: 'none',
+  inquiry: false,
+  dailyReport: false,
+} as const;
 
 /** A PSP whose verify is final with no reversal, asked only at the merchant's verify; it gives back what nobody verifies in 15 minutes (as Sadad's references show it). */
-export const MERCHANT_VERIFY_CAPABILITIES = { capture: 'merchant_verify', reversalWindowMs: 0, unverifiedReversalMs: 15 * 60_000, refund: 'none', inquiry: false, dailyReport: false } as const;
+export const MERCHANT_VERIFY_CAPABILITIES = {
+  capture: 'merchant_verify',
+  reversalWindowMs: 0,
+  unverifiedReversalMs: 15 * 60_000,
+  refund: 'none',
+  inquiry: false,
+  dailyReport: false,
+} as const;
 
 /** Every activity the worker registers, answering as the real ones do when all is well. */
 const HEALTHY: Behaviours = {
@@ -45,13 +66,25 @@ const HEALTHY: Behaviours = {
   recordPaymentPsp: async () => undefined,
   requestBankToken: async ({ payment_id, psp }) => ({
     ...(psp === undefined ? {} : { psp, terminal_id: '11223344' }),
-    token: `token${payment_id.replace(/-/g, '')}`, url: `https://bank.example/OnlinePG/SendToken?token=${payment_id}`, method: 'GET', fields: {},
+    token: `token${payment_id.replace(/-/g, '')}`,
+    url: `https://bank.example/OnlinePG/SendToken?token=${payment_id}`,
+    method: 'GET',
+    fields: {},
   }),
   // The bank as the simulator answers a customer who paid: RefNum "delay…" is in progress on its first confirm.
   confirmAtBank: async ({ payment_id, ref_num }) =>
     ref_num.startsWith('9') && !answeredInProgress.has(ref_num) && answeredInProgress.add(ref_num) !== undefined
       ? { result: 'in_progress' }
-      : { result: 'confirmed', ref_num, res_num: payment_id, amount: Number(fakeAmounts.get(payment_id) ?? 0), terminal: '11223344', terminal_matches: true, rrn: CAPTURE.rrn, card_pan: CAPTURE.card_pan },
+      : {
+          result: 'confirmed',
+          ref_num,
+          res_num: payment_id,
+          amount: Number(fakeAmounts.get(payment_id) ?? 0),
+          terminal: '11223344',
+          terminal_matches: true,
+          rrn: CAPTURE.rrn,
+          card_pan: CAPTURE.card_pan,
+        },
   // The bank's inquiry answers the customer's choice the pay helper made; no choice: still open.
   inquireAtBank: async ({ payment_id }) => ({ standing: INQUIRY_STANDING[fakeOutcomes.get(payment_id) ?? 'none'] }),
   // A PSP that captures at settle and answers inquiries (Behpardakht's shape): the paths every test took
@@ -93,7 +126,13 @@ const answeredInProgress = new Set<string>();
 
 /** The customer's choice at the fake bank, by payment id (set by the tests' pay helper). */
 export const fakeOutcomes = new Map<string, BankOutcome>();
-const INQUIRY_STANDING = { success: 'succeeded', delay: 'succeeded', failure: 'failed', cancel: 'canceled', none: 'open' } as const;
+const INQUIRY_STANDING = {
+  success: 'succeeded',
+  delay: 'succeeded',
+  failure: 'failed',
+  cancel: 'canceled',
+  none: 'open',
+} as const;
 
 /** The amount of each payment the fake bank holds, by payment id (set by the tests' pay helper). */
 export const fakeAmounts = new Map<string, number>();
@@ -133,9 +172,15 @@ export class FakeActivities {
       ...this.calls('recordTransition'),
       ...this.calls('recordRefund').flatMap((c) => (c.payment === null ? [] : [c.payment])),
     ].filter((w) => w.payment.id === paymentId);
-    const latest = writes.reduce<(typeof writes)[number] | undefined>((last, w) => (last === undefined || w.version > last.version ? w : last), undefined);
+    const latest = writes.reduce<(typeof writes)[number] | undefined>(
+      (last, w) => (last === undefined || w.version > last.version ? w : last),
+      undefined,
+    );
     if (latest === undefined) throw new Error(`no record of payment ${paymentId}`);
-    const refund = this.calls('recordRefund').filter((c) => c.refund.id === refundId).at(-1)?.refund ?? null;
+    const refund =
+      this.calls('recordRefund')
+        .filter((c) => c.refund.id === refundId)
+        .at(-1)?.refund ?? null;
     return { payment: latest.payment, version: latest.version, refund };
   }
 
@@ -156,7 +201,10 @@ export class FakeActivities {
   /** The recorded refund writes, as `refund status, payment version status refunded_amount` (or `no payment change`). */
   refundRecords(): string[] {
     return this.calls('recordRefund').map(({ refund, payment }) => {
-      const change = payment === null ? 'no payment change' : `payment ${payment.version} ${payment.payment.status} ${payment.payment.refunded_amount}`;
+      const change =
+        payment === null
+          ? 'no payment change'
+          : `payment ${payment.version} ${payment.payment.status} ${payment.payment.refunded_amount}`;
       return `${refund.amount} ${refund.status}, ${change}`;
     });
   }

@@ -29,7 +29,8 @@ export async function firstTimerHandled(handle: WorkflowHandle): Promise<void> {
   for (;;) {
     const events = (await handle.fetchHistory()).events ?? [];
     const fired = events.findIndex((e) => e.eventType === EventType.EVENT_TYPE_TIMER_FIRED);
-    if (fired >= 0 && events.slice(fired).some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)) return;
+    if (fired >= 0 && events.slice(fired).some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED))
+      return;
     if (Date.now() > deadline) assert.fail('no timer fired and got handled in time');
     await new Promise((r) => setTimeout(r, 50));
   }

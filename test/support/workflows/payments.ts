@@ -33,12 +33,23 @@ export async function pay(handle: PaymentHandle, outcome: BankOutcome, o: { refN
   const payment = await handle.query(paymentQuery);
   fakeAmounts.set(payment.id, payment.amount);
   fakeOutcomes.set(payment.id, outcome);
-  const token = await handle.executeUpdate(bankTokenUpdate, { args: [{ redirect_url: 'https://gateway.example/pay/return' }] });
+  const token = await handle.executeUpdate(bankTokenUpdate, {
+    args: [{ redirect_url: 'https://gateway.example/pay/return' }],
+  });
   const state = outcome === 'failure' ? 'Failed' : outcome === 'cancel' ? 'CanceledByUser' : 'OK';
   // A failed or canceled return names the PSP's transaction here (as Behpardakht's does when it has a
   // SaleReferenceId), so a PSP with an inquiry is asked about it; `o.refNum` '' is a return naming none.
-  const refNum = o.refNum ?? (outcome === 'delay' ? `9${randomInt(1e9, 1e10 - 1)}` : outcome === 'success' ? CAPTURE.reference_id : `7${randomInt(1e9, 1e10 - 1)}`);
-  await handle.startUpdate(bankCallbackUpdate, { args: [{ state, ref_num: refNum, res_num: payment.id, token: token.token }], waitForStage: WorkflowUpdateStage.ACCEPTED });
+  const refNum =
+    o.refNum ??
+    (outcome === 'delay'
+      ? `9${randomInt(1e9, 1e10 - 1)}`
+      : outcome === 'success'
+        ? CAPTURE.reference_id
+        : `7${randomInt(1e9, 1e10 - 1)}`);
+  await handle.startUpdate(bankCallbackUpdate, {
+    args: [{ state, ref_num: refNum, res_num: payment.id, token: token.token }],
+    waitForStage: WorkflowUpdateStage.ACCEPTED,
+  });
 }
 
 /** The plan the tests' merchant pays: 2.5 %, at least 2 000 and at most 50 000 rials (not the configured default). */
@@ -66,7 +77,11 @@ export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
   const payment = newPayment(
     id,
     o.mode ?? 'test',
-    { amount: o.amount ?? AMOUNT, callback_url: 'https://shop.example/return?order=1', merchant_reference: `order-${id.slice(0, 8)}` },
+    {
+      amount: o.amount ?? AMOUNT,
+      callback_url: 'https://shop.example/return?order=1',
+      merchant_reference: `order-${id.slice(0, 8)}`,
+    },
     { PAYMENT_TTL_SECONDS: (o.expiresInMs ?? LONG_MS) / 1000, AMOUNT_MAX: Number.MAX_SAFE_INTEGER },
     Date.now(),
   );
@@ -85,14 +100,25 @@ export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
 export type PaymentHandle = WorkflowHandle<typeof paymentLifecycleWorkflow>;
 
 /** Starts a payment's workflow the way the create endpoint does. */
-export async function startPayment(client: Client, taskQueue: string, o: PaymentOptions = {}): Promise<{ handle: PaymentHandle; input: PaymentWorkflowInput }> {
+export async function startPayment(
+  client: Client,
+  taskQueue: string,
+  o: PaymentOptions = {},
+): Promise<{ handle: PaymentHandle; input: PaymentWorkflowInput }> {
   const input = paymentInput(o);
   await startPaymentWorkflow(client, input, taskQueue);
-  return { handle: client.workflow.getHandle<typeof paymentLifecycleWorkflow>(paymentWorkflowId(input.payment.id)), input };
+  return {
+    handle: client.workflow.getHandle<typeof paymentLifecycleWorkflow>(paymentWorkflowId(input.payment.id)),
+    input,
+  };
 }
 
 /** The payment as the workflow's query answers, once `done` holds (polled). */
-export async function paymentWhen(handle: PaymentHandle, done: (p: Payment) => boolean, what: string): Promise<Payment> {
+export async function paymentWhen(
+  handle: PaymentHandle,
+  done: (p: Payment) => boolean,
+  what: string,
+): Promise<Payment> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const payment = await handle.query(paymentQuery);
@@ -102,9 +128,11 @@ export async function paymentWhen(handle: PaymentHandle, done: (p: Payment) => b
   }
 }
 
-export const paymentIn = (handle: PaymentHandle, status: Payment['status']) => paymentWhen(handle, (p) => p.status === status, `waiting for ${status}`);
+export const paymentIn = (handle: PaymentHandle, status: Payment['status']) =>
+  paymentWhen(handle, (p) => p.status === status, `waiting for ${status}`);
 
-export const verify = (handle: PaymentHandle, amount: number) => handle.executeUpdate(verifyUpdate, { args: [{ amount }] });
+export const verify = (handle: PaymentHandle, amount: number) =>
+  handle.executeUpdate(verifyUpdate, { args: [{ amount }] });
 
 /**
  * A refund as the refunds endpoint sends it on (src/temporal/refunds.ts: to the payment's own workflow
@@ -116,7 +144,11 @@ export const refund = (
   taskQueue: string,
   payment: Payment,
   amount: number | null,
-  { refundId = randomUUID(), windowMs = LONG_MS, destinationIban }: { refundId?: string; windowMs?: number; destinationIban?: string } = {},
+  {
+    refundId = randomUUID(),
+    windowMs = LONG_MS,
+    destinationIban,
+  }: { refundId?: string; windowMs?: number; destinationIban?: string } = {},
 ): Promise<Refund> =>
   takeRefund(client, { TEMPORAL_TASK_QUEUE: taskQueue, REFUND_WINDOW_SECONDS: windowMs / 1000 }, MERCHANT_ID, payment, {
     refund_id: refundId,
@@ -126,7 +158,8 @@ export const refund = (
   });
 
 /** The payment's refunds workflow (its latest run). */
-export const refundsOf = (client: Client, paymentId: string) => client.workflow.getHandle<typeof paymentRefundsWorkflow>(refundsWorkflowId(paymentId));
+export const refundsOf = (client: Client, paymentId: string) =>
+  client.workflow.getHandle<typeof paymentRefundsWorkflow>(refundsWorkflowId(paymentId));
 
 /**
  * An Update that may race its workflow's end: its answer, or `ended` when the workflow closed

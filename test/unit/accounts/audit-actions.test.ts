@@ -8,10 +8,14 @@ describe('audit actions', () => {
     for (const lang of ['fa', 'en'] as const) {
       const t = strings(lang) as unknown as Record<string, unknown>;
       for (const action of AUDIT_ACTIONS) assert.ok((t[`audit_${action}`] ?? '') !== '', `${lang}: audit_${action}`);
-      for (const key of Object.keys(t).filter((k) => k.startsWith('audit_'))) assert.ok(isAuditAction(key.slice('audit_'.length)), `${lang}: ${key} is no action`);
+      for (const key of Object.keys(t).filter((k) => k.startsWith('audit_')))
+        assert.ok(isAuditAction(key.slice('audit_'.length)), `${lang}: ${key} is no action`);
     }
     assert.equal(new Set(AUDIT_ACTIONS).size, AUDIT_ACTIONS.length);
-    assert.ok(AUDIT_ACTIONS.every((a) => a.length <= 40), 'fits audit_log.action');
+    assert.ok(
+      AUDIT_ACTIONS.every((a) => a.length <= 40),
+      'fits audit_log.action',
+    );
   });
 
   it('rate-limit windows are aligned to the clock', () => {

@@ -14,10 +14,16 @@ describe('step-up: what a session lacks before a live action', () => {
   it('a session that proved only the password, or a second factor STEP_UP_SECONDS ago or more, needs a step-up', () => {
     assert.equal(liveActionMissing({ ...user, twoFactor: true, secondFactorAt: null }, now), 'step_up');
     assert.equal(liveActionMissing({ ...user, twoFactor: true }, now), 'step_up');
-    assert.equal(liveActionMissing({ ...user, twoFactor: true, secondFactorAt: new Date(now - STEP_UP_SECONDS * 1000) }, now), 'step_up');
+    assert.equal(
+      liveActionMissing({ ...user, twoFactor: true, secondFactorAt: new Date(now - STEP_UP_SECONDS * 1000) }, now),
+      'step_up',
+    );
   });
   it('a second factor within STEP_UP_SECONDS allows it', () => {
-    assert.equal(liveActionMissing({ ...user, twoFactor: true, secondFactorAt: new Date(now - STEP_UP_SECONDS * 1000 + 1) }, now), undefined);
+    assert.equal(
+      liveActionMissing({ ...user, twoFactor: true, secondFactorAt: new Date(now - STEP_UP_SECONDS * 1000 + 1) }, now),
+      undefined,
+    );
   });
 });
 

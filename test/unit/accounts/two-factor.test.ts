@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
-import { acceptedStep, newRecoveryCode, newTotpSecret, normalizeRecoveryCode, RECOVERY_CODE_COUNT, TOTP_PARAMETERS, totpUri } from '../../../src/accounts/two-factor.ts';
+import {
+  acceptedStep,
+  newRecoveryCode,
+  newTotpSecret,
+  normalizeRecoveryCode,
+  RECOVERY_CODE_COUNT,
+  TOTP_PARAMETERS,
+  totpUri,
+} from '../../../src/accounts/two-factor.ts';
 
 // RFC 6238, Appendix B: the SHA-1 seed "12345678901234567890", 8 digits, 30-second steps.
 const RFC_SEED = Secret.fromUTF8('12345678901234567890');
@@ -16,7 +24,8 @@ const RFC_VECTORS: [seconds: number, code: string][] = [
 describe('two-factor sign-in: TOTP and recovery codes', () => {
   it('otpauth computes the RFC 6238 SHA-1 test vectors', () => {
     const totp = new TOTP({ secret: RFC_SEED, algorithm: 'SHA1', digits: 8, period: 30 });
-    for (const [seconds, code] of RFC_VECTORS) assert.equal(totp.generate({ timestamp: seconds * 1000 }), code, `T = ${seconds}`);
+    for (const [seconds, code] of RFC_VECTORS)
+      assert.equal(totp.generate({ timestamp: seconds * 1000 }), code, `T = ${seconds}`);
   });
 
   it('accepts the code of now and of one step either side, and answers its step', () => {
@@ -27,8 +36,16 @@ describe('two-factor sign-in: TOTP and recovery codes', () => {
     assert.equal(acceptedStep(secret, totp.generate({ timestamp: now }), now, null), step);
     assert.equal(acceptedStep(secret, totp.generate({ timestamp: now - 30_000 }), now, null), step - 1);
     assert.equal(acceptedStep(secret, totp.generate({ timestamp: now + 30_000 }), now, null), step + 1);
-    assert.equal(acceptedStep(secret, totp.generate({ timestamp: now - 60_000 }), now, null), undefined, 'two steps old');
-    assert.equal(acceptedStep(secret, ` ${totp.generate({ timestamp: now }).replace(/^(...)/, '$1 ')} `, now, null), step, 'spaces are ignored');
+    assert.equal(
+      acceptedStep(secret, totp.generate({ timestamp: now - 60_000 }), now, null),
+      undefined,
+      'two steps old',
+    );
+    assert.equal(
+      acceptedStep(secret, ` ${totp.generate({ timestamp: now }).replace(/^(...)/, '$1 ')} `, now, null),
+      step,
+      'spaces are ignored',
+    );
   });
 
   it('refuses a code whose step was already used, and anything that is not six digits', () => {
@@ -38,11 +55,24 @@ describe('two-factor sign-in: TOTP and recovery codes', () => {
     const code = totp.generate({ timestamp: now });
     const step = acceptedStep(secret, code, now, null)!;
     assert.equal(acceptedStep(secret, code, now, step), undefined, 'the same code again');
-    assert.equal(acceptedStep(secret, totp.generate({ timestamp: now - 30_000 }), now, step), undefined, 'an older step');
-    assert.equal(acceptedStep(secret, totp.generate({ timestamp: now + 30_000 }), now, step), step + 1, 'the next step is new');
-    for (const bad of ['', '12345', '1234567', 'abcdef', '12345x']) assert.equal(acceptedStep(secret, bad, now, null), undefined, JSON.stringify(bad));
+    assert.equal(
+      acceptedStep(secret, totp.generate({ timestamp: now - 30_000 }), now, step),
+      undefined,
+      'an older step',
+    );
+    assert.equal(
+      acceptedStep(secret, totp.generate({ timestamp: now + 30_000 }), now, step),
+      step + 1,
+      'the next step is new',
+    );
+    for (const bad of ['', '12345', '1234567', 'abcdef', '12345x'])
+      assert.equal(acceptedStep(secret, bad, now, null), undefined, JSON.stringify(bad));
     const other = new TOTP({ ...TOTP_PARAMETERS, secret: Secret.fromBase32(newTotpSecret()) });
-    assert.equal(acceptedStep(secret, other.generate({ timestamp: now }), now, null), undefined, "another secret's code");
+    assert.equal(
+      acceptedStep(secret, other.generate({ timestamp: now }), now, null),
+      undefined,
+      "another secret's code",
+    );
   });
 
   it('makes 160-bit secrets and an otpauth URI apps read', () => {

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
-import { cardSha256, isAllowedCard, keyedCardHash, keyedHashOfCard, restrictionFingerprint } from '../../../src/adapters/psp/card-hash.ts';
+import {
+  cardSha256,
+  isAllowedCard,
+  keyedCardHash,
+  keyedHashOfCard,
+  restrictionFingerprint,
+} from '../../../src/adapters/psp/card-hash.ts';
 
 const KEY = 'a-test-key-of-the-gateway-0123456789';
 const CARD_X = '6037991234567893';

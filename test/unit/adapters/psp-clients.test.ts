@@ -8,7 +8,8 @@ import { pspClient, pspClientsFromConfig } from '../../../src/adapters/psp/clien
 import { PSP_NAMES, PSP_PROFILES } from '../../../src/adapters/psp/profiles.ts';
 import { loadConfig } from '../../../src/config.ts';
 
-const banks = (env: Record<string, string>) => pspClientsFromConfig(loadConfig({ PAGES_CSRF_SECRET: 'b7c1e9a4f8306b5e2d7c1a9f4e830c2b7e1d94f3a8065', ...env }));
+const banks = (env: Record<string, string>) =>
+  pspClientsFromConfig(loadConfig({ PAGES_CSRF_SECRET: 'b7c1e9a4f8306b5e2d7c1a9f4e830c2b7e1d94f3a8065', ...env }));
 
 describe('pspClientsFromConfig', () => {
   it('sends customers to the bank page on the server-to-server address when no page address is set', () => {
@@ -23,15 +24,27 @@ describe('pspClientsFromConfig', () => {
     assert.deepEqual(Object.keys(test), PSP_NAMES);
     for (const psp of PSP_NAMES) {
       assert.equal(test[psp]?.terminalId, PSP_PROFILES[psp].simulator.terminalId, psp);
-      assert.equal((test[psp] as { endpoint: { baseUrl: string } } | undefined)?.endpoint.baseUrl, `http://127.0.0.1:${PSP_PROFILES[psp].simulator.port}`, psp);
+      assert.equal(
+        (test[psp] as { endpoint: { baseUrl: string } } | undefined)?.endpoint.baseUrl,
+        `http://127.0.0.1:${PSP_PROFILES[psp].simulator.port}`,
+        psp,
+      );
     }
     assert.deepEqual(live, {});
   });
 
   it('makes SEP clients from the old BANK_* names while SEP_* are unset', () => {
-    const { test, live } = banks({ SANDBOX_BANK_URL: 'http://bank-sim:3100', BANK_BASE_URL: 'https://psp-api.example', BANK_TERMINAL_ID: '998877', BANK_PASSWORD: 'from-the-psp' });
+    const { test, live } = banks({
+      SANDBOX_BANK_URL: 'http://bank-sim:3100',
+      BANK_BASE_URL: 'https://psp-api.example',
+      BANK_TERMINAL_ID: '998877',
+      BANK_PASSWORD: 'from-the-psp',
+    });
     assert.equal(test.sep?.endpoint.baseUrl, 'http://bank-sim:3100');
-    assert.deepEqual([live.sep?.endpoint.baseUrl, live.sep?.terminalId, live.sep?.endpoint.password], ['https://psp-api.example', '998877', 'from-the-psp']);
+    assert.deepEqual(
+      [live.sep?.endpoint.baseUrl, live.sep?.terminalId, live.sep?.endpoint.password],
+      ['https://psp-api.example', '998877', 'from-the-psp'],
+    );
     assert.equal(banks({ SANDBOX_BANK_URL: '' }).test.sep, undefined, 'the old name set empty turns SEP off too');
   });
 

@@ -5,19 +5,34 @@
  */
 import assert from 'node:assert/strict';
 import { parseBankCallback } from '../../../src/adapters/psp/callbacks.ts';
-import { answerValues, callbackState, inquiryStanding, MELLAT_RESULT_CODES, mellatCallback, mellatCodeMeaning, mellatOrderId } from '../../../src/adapters/psp/mellat/mapping.ts';
+import {
+  answerValues,
+  callbackState,
+  inquiryStanding,
+  MELLAT_RESULT_CODES,
+  mellatCallback,
+  mellatCodeMeaning,
+  mellatOrderId,
+} from '../../../src/adapters/psp/mellat/mapping.ts';
 import { sepCallback } from '../../../src/adapters/psp/sep/mapping.ts';
 
 const PAYMENT = '0f6e3c1a-8b2d-4e5f-9a7b-1c2d3e4f5a6b';
 
 describe('Mellat result codes', () => {
-  for (const [code, { meaning, kind }] of Object.entries(MELLAT_RESULT_CODES).map(([c, v]) => [Number(c), v] as const)) {
+  for (const [code, { meaning, kind }] of Object.entries(MELLAT_RESULT_CODES).map(
+    ([c, v]) => [Number(c), v] as const,
+  )) {
     it(`${code} (${meaning}): callback ${callbackState(code)}, inquiry ${inquiryStanding(code)}`, () => {
       assert.equal(callbackState(code), code === 0 ? 'OK' : code === 17 ? 'CanceledByUser' : 'Failed');
       const standing = inquiryStanding(code);
       if (code === 0 || code === 43 || code === 45) assert.equal(standing, 'succeeded');
       else if (code === 17) assert.equal(standing, 'canceled');
-      else assert.equal(standing, kind === 'customer' ? 'failed' : 'open', 'only the customer\'s codes fail a payment; the others decide nothing');
+      else
+        assert.equal(
+          standing,
+          kind === 'customer' ? 'failed' : 'open',
+          "only the customer's codes fail a payment; the others decide nothing",
+        );
       assert.equal(mellatCodeMeaning(code), meaning);
     });
   }
@@ -46,12 +61,29 @@ describe('the numeric order id of a payment', () => {
 });
 
 describe('the callback of each PSP', () => {
-  const mellat = { RefId: 'AF82041A2C', ResCode: '0', SaleOrderId: mellatOrderId(PAYMENT), SaleReferenceId: '154511111111', CardHolderPan: '610433******1234', FinalAmount: '1000' };
+  const mellat = {
+    RefId: 'AF82041A2C',
+    ResCode: '0',
+    SaleOrderId: mellatOrderId(PAYMENT),
+    SaleReferenceId: '154511111111',
+    CardHolderPan: '610433******1234',
+    FinalAmount: '1000',
+  };
   const sep = { State: 'OK', RefNum: '12345678901234', ResNum: PAYMENT, Token: 'abcdef0123456789', TraceNo: '1' };
 
   it("normalizes Mellat's fields: the payment's id for its order id, RefId as the token, SaleReferenceId as the reference", () => {
-    assert.deepEqual(mellatCallback(mellat, PAYMENT), { state: 'OK', ref_num: '154511111111', res_num: PAYMENT, token: 'AF82041A2C' });
-    assert.deepEqual(mellatCallback({ ...mellat, ResCode: '17', SaleReferenceId: '' }, PAYMENT), { state: 'CanceledByUser', ref_num: '', res_num: PAYMENT, token: 'AF82041A2C' });
+    assert.deepEqual(mellatCallback(mellat, PAYMENT), {
+      state: 'OK',
+      ref_num: '154511111111',
+      res_num: PAYMENT,
+      token: 'AF82041A2C',
+    });
+    assert.deepEqual(mellatCallback({ ...mellat, ResCode: '17', SaleReferenceId: '' }, PAYMENT), {
+      state: 'CanceledByUser',
+      ref_num: '',
+      res_num: PAYMENT,
+      token: 'AF82041A2C',
+    });
   });
 
   it('refuses Mellat fields of another order, a paid callback with no reference, or malformed fields', () => {
@@ -62,14 +94,23 @@ describe('the callback of each PSP', () => {
   });
 
   it("normalizes SEP's fields and refuses another payment's", () => {
-    assert.deepEqual(sepCallback(sep, PAYMENT), { state: 'OK', ref_num: '12345678901234', res_num: PAYMENT, token: 'abcdef0123456789' });
+    assert.deepEqual(sepCallback(sep, PAYMENT), {
+      state: 'OK',
+      ref_num: '12345678901234',
+      res_num: PAYMENT,
+      token: 'abcdef0123456789',
+    });
     assert.equal(sepCallback({ ...sep, ResNum: 'another' }, PAYMENT), undefined);
   });
 
   it("reads a post by the payment's PSP, or, with none recorded, by the fields' own names", () => {
     assert.equal(parseBankCallback(mellat, PAYMENT)?.token, 'AF82041A2C');
     assert.equal(parseBankCallback(sep, PAYMENT)?.token, 'abcdef0123456789');
-    assert.equal(parseBankCallback(mellat, PAYMENT, 'sep'), undefined, "a SEP payment's return takes SEP's fields only");
+    assert.equal(
+      parseBankCallback(mellat, PAYMENT, 'sep'),
+      undefined,
+      "a SEP payment's return takes SEP's fields only",
+    );
     assert.equal(parseBankCallback(sep, PAYMENT, 'mellat'), undefined);
   });
 });

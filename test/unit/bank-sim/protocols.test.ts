@@ -21,15 +21,24 @@ describe("the simulator's protocols", () => {
       assert.equal(defaults.terminalId, profile.simulator.terminalId, psp);
       assert.equal(defaults.autoReverseSeconds, profile.simulator.autoReverseSeconds, psp);
       const own = Object.fromEntries(profile.settings.filter((s) => !s.secret).map((s) => [s.suffix, s.testDefault]));
-      assert.deepEqual(defaults.settings, own, `${psp}: the simulator reads BANK_SIM_<suffix> for each of the profile's settings but the password`);
+      assert.deepEqual(
+        defaults.settings,
+        own,
+        `${psp}: the simulator reads BANK_SIM_<suffix> for each of the profile's settings but the password`,
+      );
       const secrets = profile.settings.filter((s) => s.secret && s.suffix !== 'PASSWORD').map((s) => s.suffix);
-      assert.deepEqual(defaults.secretSettings ?? [], secrets, `${psp}: and for each of its secret ones but the password`);
+      assert.deepEqual(
+        defaults.secretSettings ?? [],
+        secrets,
+        `${psp}: and for each of its secret ones but the password`,
+      );
     }
   });
 
   it('answer each call through routes or a listener, never neither', () => {
-    for (const protocol of Object.values(SIMULATOR_PROTOCOLS)) assert.ok(protocol.routes !== undefined || protocol.listen !== undefined, protocol.name);
+    for (const protocol of Object.values(SIMULATOR_PROTOCOLS))
+      assert.ok(protocol.routes !== undefined || protocol.listen !== undefined, protocol.name);
     assert.equal(simulatorProtocol('nope'), undefined);
-    assert.equal(simulatorProtocol('toString'), undefined, 'only the table\'s own names');
+    assert.equal(simulatorProtocol('toString'), undefined, "only the table's own names");
   });
 });

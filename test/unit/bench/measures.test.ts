@@ -16,7 +16,10 @@ describe('benchmark measures', () => {
       { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED },
       { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED },
       { eventType: EventType.EVENT_TYPE_MARKER_RECORDED, markerRecordedEventAttributes: { markerName: 'core_patch' } },
-      { eventType: EventType.EVENT_TYPE_MARKER_RECORDED, markerRecordedEventAttributes: { markerName: 'core_local_activity' } },
+      {
+        eventType: EventType.EVENT_TYPE_MARKER_RECORDED,
+        markerRecordedEventAttributes: { markerName: 'core_local_activity' },
+      },
       { eventType: EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED },
       { eventType: EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES },
       { eventType: EventType.EVENT_TYPE_TIMER_STARTED },
@@ -39,10 +42,19 @@ describe('benchmark measures', () => {
 
   it('a simulated day has exactly its payments, ends them in the mix given, and spreads each end through the day', () => {
     const fates = dayFates(1_000, DEFAULT_DAY_MIX, 100);
-    const tally = (list: string[]) => Object.fromEntries([...new Set(list)].sort().map((fate) => [fate, list.filter((f) => f === fate).length]));
-    assert.deepEqual(tally(fates), { canceled: 45, declined: 90, expired: 135, in_flight: 100, refunded: 45, verified: 585 });
+    const tally = (list: string[]) =>
+      Object.fromEntries([...new Set(list)].sort().map((fate) => [fate, list.filter((f) => f === fate).length]));
+    assert.deepEqual(tally(fates), {
+      canceled: 45,
+      declined: 90,
+      expired: 135,
+      in_flight: 100,
+      refunded: 45,
+      verified: 585,
+    });
     // Every tenth of the day has every end.
-    for (let tenth = 0; tenth < 10; tenth++) assert.equal(Object.keys(tally(fates.slice(tenth * 100, tenth * 100 + 100))).length, 6, `tenth ${tenth}`);
+    for (let tenth = 0; tenth < 10; tenth++)
+      assert.equal(Object.keys(tally(fates.slice(tenth * 100, tenth * 100 + 100))).length, 6, `tenth ${tenth}`);
     // A day smaller than what is left in flight ends nothing.
     assert.deepEqual(dayFates(3, DEFAULT_DAY_MIX, 5), ['in_flight', 'in_flight', 'in_flight']);
   });
@@ -53,16 +65,37 @@ describe('benchmark measures', () => {
       req.resume();
       held.push(res);
       // Nothing is answered until the whole schedule has arrived: a closed loop would wait forever.
-      if (held.length === 10) for (const waiting of held) waiting.writeHead(req.url === '/refuse' ? 500 : 201).end('{}');
+      if (held.length === 10)
+        for (const waiting of held) waiting.writeHead(req.url === '/refuse' ? 500 : 201).end('{}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const [accepted] = await fixedRate([{ name: 'create', rate: 20, request: () => ({ url: `${url}/ok`, init: { method: 'POST', body: '{}' }, expectedStatus: 201 }) }], 0.5, () => {});
+      const [accepted] = await fixedRate(
+        [
+          {
+            name: 'create',
+            rate: 20,
+            request: () => ({ url: `${url}/ok`, init: { method: 'POST', body: '{}' }, expectedStatus: 201 }),
+          },
+        ],
+        0.5,
+        () => {},
+      );
       assert.deepEqual([accepted!.name, accepted!.requests, accepted!.errors], ['create', 10, 0]);
       assert.ok(accepted!.p99_ms >= accepted!.p50_ms);
       held.length = 0;
-      const [refused] = await fixedRate([{ name: 'create', rate: 20, request: () => ({ url: `${url}/refuse`, init: { method: 'POST', body: '{}' }, expectedStatus: 201 }) }], 0.5, () => {});
+      const [refused] = await fixedRate(
+        [
+          {
+            name: 'create',
+            rate: 20,
+            request: () => ({ url: `${url}/refuse`, init: { method: 'POST', body: '{}' }, expectedStatus: 201 }),
+          },
+        ],
+        0.5,
+        () => {},
+      );
       assert.deepEqual([refused!.requests, refused!.errors], [10, 10]);
     } finally {
       server.closeAllConnections();

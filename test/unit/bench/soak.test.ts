@@ -10,9 +10,22 @@ describe('the soak, without services', () => {
   it('reads the soak from the command line: minutes, interval, rate or fraction, page lifetime, output directory', () => {
     assert.equal(parseSoakArgs(['--quick'], '/data'), undefined);
     const soak = parseSoakArgs(['--soak', '60', '--out', '/tmp/x'], '/data')!;
-    assert.deepEqual([soak.plan.minutes, soak.plan.intervalSeconds, soak.plan.rate, soak.plan.capacityFraction, soak.plan.paymentTtlSeconds, soak.outDir], [60, 300, undefined, 0.4, 900, '/tmp/x']);
+    assert.deepEqual(
+      [
+        soak.plan.minutes,
+        soak.plan.intervalSeconds,
+        soak.plan.rate,
+        soak.plan.capacityFraction,
+        soak.plan.paymentTtlSeconds,
+        soak.outDir,
+      ],
+      [60, 300, undefined, 0.4, 900, '/tmp/x'],
+    );
     const short = parseSoakArgs(['--soak', '5', '--rate', '3', '--interval', '1', '--ttl', '60'], '/data')!;
-    assert.deepEqual([short.plan.intervalSeconds, short.plan.rate, short.plan.paymentTtlSeconds, short.outDir], [60, 3, 60, '/data/soak']);
+    assert.deepEqual(
+      [short.plan.intervalSeconds, short.plan.rate, short.plan.paymentTtlSeconds, short.outDir],
+      [60, 3, 60, '/data/soak'],
+    );
     // About twelve samples by default, never closer than 30 s.
     assert.equal(parseSoakArgs(['--soak', '5'], '/data')!.plan.intervalSeconds, 30);
     assert.equal(parseSoakArgs(['--soak', '10', '--fraction', '0.3'], '/data')!.plan.capacityFraction, 0.3);
@@ -27,8 +40,16 @@ describe('the soak, without services', () => {
       open_workflows_by_type: {},
       storage: { mysql_bytes: 0, mysql_rows: 0, mysql_tables: {}, temporal_bytes: 0 },
     });
-    const before = sample([{ name: 'worker', cpu_ms: 1_000 }, { name: 'mysql', cpu_ms: 500 }, { name: 'gone', cpu_ms: 10 }]);
-    const after = sample([{ name: 'worker', cpu_ms: 6_000 }, { name: 'mysql', cpu_ms: 1_500 }, { name: 'new', cpu_ms: 40 }]);
+    const before = sample([
+      { name: 'worker', cpu_ms: 1_000 },
+      { name: 'mysql', cpu_ms: 500 },
+      { name: 'gone', cpu_ms: 10 },
+    ]);
+    const after = sample([
+      { name: 'worker', cpu_ms: 6_000 },
+      { name: 'mysql', cpu_ms: 1_500 },
+      { name: 'new', cpu_ms: 40 },
+    ]);
     assert.deepEqual(cpuPerPayment(before, after, 100), { worker: 50, mysql: 10 });
     assert.deepEqual(cpuPerPayment(before, after, 0), {});
   });
@@ -66,7 +87,28 @@ describe('the soak, without services', () => {
     assert.deepEqual(ticks(0, 1), [0, 0.2, 0.4, 0.6, 0.8, 1]);
     assert.deepEqual(ticks(0, 0.3), [0, 0.1, 0.2, 0.3]);
     assert.deepEqual(ticks(5, 5), [5]);
-    const svg = renderSvg('T & <t>', 'sub', [{ title: 'Memory', unit: 'MB', series: [{ name: 'a', points: [[0, 1], [1, 2], [2, undefined], [3, 4]] }] }], 'minutes');
+    const svg = renderSvg(
+      'T & <t>',
+      'sub',
+      [
+        {
+          title: 'Memory',
+          unit: 'MB',
+          series: [
+            {
+              name: 'a',
+              points: [
+                [0, 1],
+                [1, 2],
+                [2, undefined],
+                [3, 4],
+              ],
+            },
+          ],
+        },
+      ],
+      'minutes',
+    );
     assert.match(svg, /^<\?xml/);
     assert.match(svg, /T &amp; &lt;t&gt;/);
     assert.equal(svg.match(/<polyline /g)?.length, 1, 'one run of two points');
@@ -75,9 +117,15 @@ describe('the soak, without services', () => {
 
   it('gives each process of the local stack its heap limit, unless NODE_OPTIONS names one', () => {
     assert.equal(withHeapLimit({}, 'worker').NODE_OPTIONS, '--max-old-space-size=512 --max-semi-space-size=16');
-    assert.equal(withHeapLimit({ NODE_OPTIONS: '--enable-source-maps' }, 'api').NODE_OPTIONS, '--enable-source-maps --max-old-space-size=256 --max-semi-space-size=16');
+    assert.equal(
+      withHeapLimit({ NODE_OPTIONS: '--enable-source-maps' }, 'api').NODE_OPTIONS,
+      '--enable-source-maps --max-old-space-size=256 --max-semi-space-size=16',
+    );
     // Both isolates of the worker at their limits, and what lies outside them.
     assert.equal(memoryCeilingMb('worker'), 2 * (512 + 48) + 256);
-    assert.equal(withHeapLimit({ NODE_OPTIONS: '--max-old-space-size=2048' }, 'worker').NODE_OPTIONS, '--max-old-space-size=2048');
+    assert.equal(
+      withHeapLimit({ NODE_OPTIONS: '--max-old-space-size=2048' }, 'worker').NODE_OPTIONS,
+      '--max-old-space-size=2048',
+    );
   });
 });

@@ -5,7 +5,10 @@ import { dashboardCookies } from '../../../src/dashboard/cookies.ts';
 import { csrfGuard } from '../../../src/http/csrf.ts';
 
 /** The little of a Koa context the cookies touch: the Set-Cookie headers appended, the cookies and query sent. */
-function fakeContext(sent: Record<string, string> = {}, query: Record<string, string> = {}): { ctx: Context; setCookies: string[] } {
+function fakeContext(
+  sent: Record<string, string> = {},
+  query: Record<string, string> = {},
+): { ctx: Context; setCookies: string[] } {
   const setCookies: string[] = [];
   const ctx = {
     append: (name: string, value: string) => {
@@ -49,7 +52,7 @@ describe('the Set-Cookie headers of the dashboard and the CSRF guard', () => {
     assert.equal(dashboardCookies('http://localhost:3000').language(fakeContext().ctx), 'fa');
   });
 
-  it("sets the CSRF nonce on its own pages over http, and as __Host- on every path over https", () => {
+  it('sets the CSRF nonce on its own pages over http, and as __Host- on every path over https', () => {
     const options = { secret: 's', cookie: 'dargah_csrf', path: '/pay', purpose: 'dargah-pay-csrf' };
     const nonce = 'n'.repeat(43);
     const plain = fakeContext({ dargah_csrf: nonce });

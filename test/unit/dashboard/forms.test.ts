@@ -15,12 +15,19 @@ describe("the dashboard's forms and chart", () => {
 
   it("turns the refund form into the API's body: no amount when empty, text the schema refuses when not a number", () => {
     assert.deepEqual(refundRequestOf(new URLSearchParams({ amount: '', reason: '  ' })), {});
-    assert.deepEqual(refundRequestOf(new URLSearchParams({ amount: '۱۲۳', reason: 'late' })), { amount: 123, reason: 'late' });
+    assert.deepEqual(refundRequestOf(new URLSearchParams({ amount: '۱۲۳', reason: 'late' })), {
+      amount: 123,
+      reason: 'late',
+    });
     assert.deepEqual(refundRequestOf(new URLSearchParams({ amount: '12.5' })), { amount: '12.5' });
   });
 
   it('draws a bar per day, today at the end of the reading direction, the highest day full height', () => {
-    const days = tehranDays(new Date('2026-11-22T10:00:00Z')).map((d, i) => ({ ...d, count: i === 29 ? 2 : 0, volume: i === 29 ? 1_250_000 : i === 0 ? 625_000 : 0 }));
+    const days = tehranDays(new Date('2026-11-22T10:00:00Z')).map((d, i) => ({
+      ...d,
+      count: i === 29 ? 2 : 0,
+      volume: i === 29 ? 1_250_000 : i === 0 ? 625_000 : 0,
+    }));
     const ltr = chartBars(days, 'en');
     const rtl = chartBars(days, 'fa');
     assert.equal(ltr.length, 30);
@@ -40,10 +47,21 @@ describe("the dashboard's forms and chart", () => {
   it("turns the settlements filter into the API's query: Tehran days as instants, the last day included; anything else is no filter", () => {
     const filters = settlementFilters({ status: 'paid', from: '2026-11-01', to: '2026-11-22' });
     assert.deepEqual(filters, { status: 'paid', from: '2026-11-01', to: '2026-11-22' });
-    assert.deepEqual(settlementListQuery(filters), { status: 'paid', created_gte: '2026-10-31T20:30:00.000Z', created_lt: '2026-11-22T20:30:00.000Z' });
+    assert.deepEqual(settlementListQuery(filters), {
+      status: 'paid',
+      created_gte: '2026-10-31T20:30:00.000Z',
+      created_lt: '2026-11-22T20:30:00.000Z',
+    });
     // Iran kept summer time until 2022: a day then began at 19:30 UTC.
-    assert.deepEqual(settlementListQuery({ from: '2021-07-01', to: '2021-07-01' }), { created_gte: '2021-06-30T19:30:00.000Z', created_lt: '2021-07-01T19:30:00.000Z' });
-    assert.deepEqual(settlementFilters({ status: 'carried', from: '2026-02-31', to: '22/11/2026' }), { status: undefined, from: undefined, to: undefined });
+    assert.deepEqual(settlementListQuery({ from: '2021-07-01', to: '2021-07-01' }), {
+      created_gte: '2021-06-30T19:30:00.000Z',
+      created_lt: '2021-07-01T19:30:00.000Z',
+    });
+    assert.deepEqual(settlementFilters({ status: 'carried', from: '2026-02-31', to: '22/11/2026' }), {
+      status: undefined,
+      from: undefined,
+      to: undefined,
+    });
     assert.deepEqual(settlementListQuery({}), {});
   });
 

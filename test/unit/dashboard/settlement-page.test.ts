@@ -32,9 +32,17 @@ const payout = (beneficiary_id: string, status: BeneficiaryPayout['status'], att
 });
 
 const page = (lang: 'fa' | 'en', beneficiaryPayouts?: BeneficiaryPayout[]) =>
-  settlementPage({ lang, csrfToken: 'x', user: { email: 'a@b.c', section: 'settlements' } }, { settlement: SETTLEMENT, lines: [], beneficiaryPayouts, csvHref: '/csv' });
+  settlementPage(
+    { lang, csrfToken: 'x', user: { email: 'a@b.c', section: 'settlements' } },
+    { settlement: SETTLEMENT, lines: [], beneficiaryPayouts, csvHref: '/csv' },
+  );
 
-const rows = (html: string) => [...html.matchAll(/<tr data-beneficiary="([^"]+)" data-status="([^"]+)">[\s\S]*?class="num payout-attempt">([^<]+)</g)].map((m) => [m[1], m[2], m[3]]);
+const rows = (html: string) =>
+  [
+    ...html.matchAll(
+      /<tr data-beneficiary="([^"]+)" data-status="([^"]+)">[\s\S]*?class="num payout-attempt">([^<]+)</g,
+    ),
+  ].map((m) => [m[1], m[2], m[3]]);
 
 describe("the dashboard's settlement page: beneficiaries' transfers", () => {
   it('lists each transfer with its state, its attempt and a refusal’s reason', () => {

@@ -3,7 +3,10 @@ import { decodeCursor, encodeCursor, pageOf, rowCursor } from '../../../src/db/p
 import { DomainError } from '../../../src/errors.ts';
 
 const isInvalidCursor = (error: unknown) =>
-  error instanceof DomainError && error.code === 'validation_failed' && error.status === 422 && error.details?.[0]?.path === 'cursor';
+  error instanceof DomainError &&
+  error.code === 'validation_failed' &&
+  error.status === 422 &&
+  error.details?.[0]?.path === 'cursor';
 
 describe('list cursors', () => {
   it('decode to the created_at and id they were made of', () => {
@@ -18,7 +21,10 @@ describe('list cursors', () => {
   });
 
   it('of a row are its created_at in ISO form and its id', () => {
-    assert.deepEqual(rowCursor({ created_at: new Date(Date.UTC(2025, 2, 1, 10, 30, 0, 123)), id: 'p1' }), { created_at: '2025-03-01T10:30:00.123Z', id: 'p1' });
+    assert.deepEqual(rowCursor({ created_at: new Date(Date.UTC(2025, 2, 1, 10, 30, 0, 123)), id: 'p1' }), {
+      created_at: '2025-03-01T10:30:00.123Z',
+      id: 'p1',
+    });
   });
 
   const garbage: Record<string, string> = {
@@ -49,7 +55,13 @@ describe('pages', () => {
   });
 
   it('have no next cursor when every row fits', () => {
-    assert.deepEqual(pageOf(rows, 3, (r) => r.id, rowCursor), { data: ['p5', 'p4', 'p3'], has_more: false, next_cursor: null });
-    assert.deepEqual(pageOf([], 3, (r: { id: string; created_at: Date }) => r.id, rowCursor), { data: [], has_more: false, next_cursor: null });
+    assert.deepEqual(
+      pageOf(rows, 3, (r) => r.id, rowCursor),
+      { data: ['p5', 'p4', 'p3'], has_more: false, next_cursor: null },
+    );
+    assert.deepEqual(
+      pageOf([], 3, (r: { id: string; created_at: Date }) => r.id, rowCursor),
+      { data: [], has_more: false, next_cursor: null },
+    );
   });
 });

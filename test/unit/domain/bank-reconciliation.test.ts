@@ -3,7 +3,12 @@ import { mellatOrderId } from '../../../src/adapters/psp/mellat/mapping.ts';
 import { MellatClient } from '../../../src/adapters/psp/mellat/client.ts';
 import { pspOrderId, REPORT_LAYOUTS, reportedPsps } from '../../../src/adapters/psp/reports.ts';
 import { SepClient } from '../../../src/adapters/psp/sep/client.ts';
-import { compareBankReport, countByKind, reportCardPan, type ReconciledPayment } from '../../../src/domain/bank-reconciliation.ts';
+import {
+  compareBankReport,
+  countByKind,
+  reportCardPan,
+  type ReconciledPayment,
+} from '../../../src/domain/bank-reconciliation.ts';
 import { isCalendarDay, tehranDayBounds } from '../../../src/domain/calendar.ts';
 import { bankReconciliationCsv } from '../../../src/settlements/bank-reconciliation.ts';
 
@@ -26,21 +31,56 @@ describe('bank reconciliation: the comparison', () => {
       { ref_num: '999999', order_id: id(9), amount: 450_000, card_pan: '603799******9999' },
     ];
     assert.deepEqual(compareBankReport(lines, payments), [
-      { kind: 'bank_only', payment_id: null, order_id: id(9), ref_num: '999999', bank_amount: 450_000, gateway_amount: null, card_pan: '603799******9999' },
-      { kind: 'gateway_only', payment_id: id(2), order_id: id(2), ref_num: '700002', bank_amount: null, gateway_amount: 2_000_000, card_pan: '603799******1111' },
-      { kind: 'amount_mismatch', payment_id: id(3), order_id: id(3), ref_num: '700003', bank_amount: 3_000_010, gateway_amount: 3_000_000, card_pan: '603799******1111' },
-      { kind: 'matched', payment_id: id(1), order_id: id(1), ref_num: '700001', bank_amount: 1_000_000, gateway_amount: 1_000_000, card_pan: '603799******2222' },
+      {
+        kind: 'bank_only',
+        payment_id: null,
+        order_id: id(9),
+        ref_num: '999999',
+        bank_amount: 450_000,
+        gateway_amount: null,
+        card_pan: '603799******9999',
+      },
+      {
+        kind: 'gateway_only',
+        payment_id: id(2),
+        order_id: id(2),
+        ref_num: '700002',
+        bank_amount: null,
+        gateway_amount: 2_000_000,
+        card_pan: '603799******1111',
+      },
+      {
+        kind: 'amount_mismatch',
+        payment_id: id(3),
+        order_id: id(3),
+        ref_num: '700003',
+        bank_amount: 3_000_010,
+        gateway_amount: 3_000_000,
+        card_pan: '603799******1111',
+      },
+      {
+        kind: 'matched',
+        payment_id: id(1),
+        order_id: id(1),
+        ref_num: '700001',
+        bank_amount: 1_000_000,
+        gateway_amount: 1_000_000,
+        card_pan: '603799******2222',
+      },
     ]);
   });
 
-  it('finds a payment by its order id when we have no reference, and a second line for one payment is the bank\'s alone', () => {
+  it("finds a payment by its order id when we have no reference, and a second line for one payment is the bank's alone", () => {
     const payments = [payment(1, 500_000, { ref_num: null, order_id: mellatOrderId(id(1)) })];
     const line = { ref_num: '81', order_id: mellatOrderId(id(1)), amount: 500_000, card_pan: '' };
     const items = compareBankReport([line, { ...line, ref_num: '82' }], payments);
-    assert.deepEqual(items.map((i) => [i.kind, i.payment_id, i.ref_num]), [
-      ['bank_only', null, '82'],
-      ['matched', id(1), '81'],
-    ]);
+    assert.deepEqual(
+      items.map((i) => [i.kind, i.payment_id, i.ref_num]),
+      [
+        ['bank_only', null, '82'],
+        ['matched', id(1), '81'],
+      ],
+    );
     assert.deepEqual(countByKind(items), { matched: 1, bank_only: 1, gateway_only: 0, amount_mismatch: 0 });
   });
 
@@ -50,7 +90,10 @@ describe('bank reconciliation: the comparison', () => {
       { ref_num: '700002', order_id: id(2), amount: 20, card_pan: '' },
       { ref_num: '5', order_id: id(5), amount: 5, card_pan: '' },
     ];
-    assert.deepEqual(compareBankReport([...lines].reverse(), [...payments].reverse()), compareBankReport(lines, payments));
+    assert.deepEqual(
+      compareBankReport([...lines].reverse(), [...payments].reverse()),
+      compareBankReport(lines, payments),
+    );
     assert.deepEqual(compareBankReport([], []), []);
   });
 
@@ -62,18 +105,30 @@ describe('bank reconciliation: the comparison', () => {
   });
 
   it('writes the CSV a line per item, empty cells for what a side lacks, difference = bank − gateway', () => {
-    const csv = bankReconciliationCsv(compareBankReport([{ ref_num: '700001', order_id: id(1), amount: 1_000_100, card_pan: '' }], [payment(1, 1_000_000)]));
-    assert.equal(csv, `kind,payment_id,order_id,ref_num,card_pan,bank_amount,gateway_amount,difference\r\namount_mismatch,${id(1)},${id(1)},700001,603799******1111,1000100,1000000,100\r\n`);
+    const csv = bankReconciliationCsv(
+      compareBankReport(
+        [{ ref_num: '700001', order_id: id(1), amount: 1_000_100, card_pan: '' }],
+        [payment(1, 1_000_000)],
+      ),
+    );
+    assert.equal(
+      csv,
+      `kind,payment_id,order_id,ref_num,card_pan,bank_amount,gateway_amount,difference\r\namount_mismatch,${id(1)},${id(1)},700001,603799******1111,1000100,1000000,100\r\n`,
+    );
   });
 });
 
-describe('bank reconciliation: the PSPs\' report files', () => {
+describe("bank reconciliation: the PSPs' report files", () => {
   const endpoint = { baseUrl: 'http://127.0.0.1:1', terminalId: '11223344', password: '', timeoutMs: 1_000 };
 
   it('reads only a documented layout: none is registered, and each connector declares a daily report exactly where one is', () => {
     assert.deepEqual(reportedPsps(), []);
     for (const client of [new SepClient(endpoint), new MellatClient({ ...endpoint, userName: 'dargah' })]) {
-      assert.equal(client.capabilities.dailyReport, REPORT_LAYOUTS[client.name] !== undefined, `${client.name}: dailyReport is declared where a layout is registered, and only there`);
+      assert.equal(
+        client.capabilities.dailyReport,
+        REPORT_LAYOUTS[client.name] !== undefined,
+        `${client.name}: dailyReport is declared where a layout is registered, and only there`,
+      );
     }
   });
 

@@ -71,13 +71,53 @@ describe('business documents: validation rules', () => {
   });
 
   it('checkBusinessDetails answers every wrong field at once, or the normalized details', () => {
-    assert.deepEqual(checkBusinessDetails({ legal_name: ' ', id_kind: 'person', national_id: '1234567890', iban: 'IR00' }), { errors: ['legal_name', 'national_id', 'iban'] });
-    assert.deepEqual(checkBusinessDetails({ legal_name: 'X', id_kind: 'company', national_id: '0499370899', iban: 'IR820540102680020817909002' }), { errors: ['company_id'] });
-    assert.deepEqual(checkBusinessDetails({ legal_name: 'X', id_kind: 'alien', national_id: '0499370899', iban: 'IR820540102680020817909002' }), { errors: ['id_kind'] });
-    assert.deepEqual(checkBusinessDetails({ legal_name: '  فروشگاه   نمونه ', id_kind: 'person', national_id: '۰۴۹۹۳۷۰۸۹۹', iban: 'ir82 0540 1026 8002 0817 9090 02' }), {
-      details: { legal_name: 'فروشگاه نمونه', id_kind: 'person', national_id: '0499370899', iban: 'IR820540102680020817909002' },
-    });
-    assert.ok('errors' in checkBusinessDetails({ legal_name: 'x'.repeat(201), id_kind: 'person', national_id: '0499370899', iban: 'IR820540102680020817909002' }));
+    assert.deepEqual(
+      checkBusinessDetails({ legal_name: ' ', id_kind: 'person', national_id: '1234567890', iban: 'IR00' }),
+      { errors: ['legal_name', 'national_id', 'iban'] },
+    );
+    assert.deepEqual(
+      checkBusinessDetails({
+        legal_name: 'X',
+        id_kind: 'company',
+        national_id: '0499370899',
+        iban: 'IR820540102680020817909002',
+      }),
+      { errors: ['company_id'] },
+    );
+    assert.deepEqual(
+      checkBusinessDetails({
+        legal_name: 'X',
+        id_kind: 'alien',
+        national_id: '0499370899',
+        iban: 'IR820540102680020817909002',
+      }),
+      { errors: ['id_kind'] },
+    );
+    assert.deepEqual(
+      checkBusinessDetails({
+        legal_name: '  فروشگاه   نمونه ',
+        id_kind: 'person',
+        national_id: '۰۴۹۹۳۷۰۸۹۹',
+        iban: 'ir82 0540 1026 8002 0817 9090 02',
+      }),
+      {
+        details: {
+          legal_name: 'فروشگاه نمونه',
+          id_kind: 'person',
+          national_id: '0499370899',
+          iban: 'IR820540102680020817909002',
+        },
+      },
+    );
+    assert.ok(
+      'errors' in
+        checkBusinessDetails({
+          legal_name: 'x'.repeat(201),
+          id_kind: 'person',
+          national_id: '0499370899',
+          iban: 'IR820540102680020817909002',
+        }),
+    );
   });
 
   it('files: the type comes from the content, never the name; at most 5 MB', () => {

@@ -45,12 +45,14 @@ describe('who may pay: cards and national code', () => {
       assert.equal(isNationalCodeValid('1000000000'), false);
     });
     it('refuses ten equal digits, other lengths and non-digits', () => {
-      for (const code of ['0000000000', '1111111111', '049937089', '04993708999', '04993708a9']) assert.equal(isNationalCodeValid(code), false, code);
+      for (const code of ['0000000000', '1111111111', '049937089', '04993708999', '04993708a9'])
+        assert.equal(isNationalCodeValid(code), false, code);
     });
   });
 
   describe('masks', () => {
-    it('shows a card by its first six and last four digits', () => assert.equal(maskCardPan('6037991234567893'), '603799******7893'));
+    it('shows a card by its first six and last four digits', () =>
+      assert.equal(maskCardPan('6037991234567893'), '603799******7893'));
     it('shows a national code by its first three and last two digits', () => {
       assert.equal(maskNationalCode('0499370899'), '049*****99');
       assert.match(maskNationalCode('0499370899'), new RegExp(MASKED_NATIONAL_CODE_PATTERN));
@@ -59,7 +61,10 @@ describe('who may pay: cards and national code', () => {
 
   describe("a create request's problems", () => {
     it('names each bad card by its place, and the national code, never their values', () => {
-      const problems = restrictionProblems({ allowed_cards: ['6037991234567893', '6037991234567894'], national_code: '0499370898' });
+      const problems = restrictionProblems({
+        allowed_cards: ['6037991234567893', '6037991234567894'],
+        national_code: '0499370898',
+      });
       assert.deepEqual(
         problems.map((p) => p.path),
         ['allowed_cards.1', 'national_code'],

@@ -5,7 +5,15 @@ import { confirmationRefusalReason } from '../../../src/domain/confirmation-refu
 
 const PAYMENT = { id: '3f0c6b1e-8a57-4f0e-9d4c-1b2a3c4d5e6f', amount: 1_250_000 };
 const REF = '4711000001';
-const GENUINE: ConfirmedAtBank = { result: 'confirmed', ref_num: REF, res_num: PAYMENT.id, amount: PAYMENT.amount, rrn: '600000000001', card_pan: '603799******1234', terminal_matches: true };
+const GENUINE: ConfirmedAtBank = {
+  result: 'confirmed',
+  ref_num: REF,
+  res_num: PAYMENT.id,
+  amount: PAYMENT.amount,
+  rrn: '600000000001',
+  card_pan: '603799******1234',
+  terminal_matches: true,
+};
 
 describe('confirmationRefusalReason', () => {
   it('the genuine answer is accepted (the reason is asked only of refused ones)', () => {
@@ -28,11 +36,14 @@ describe('confirmationRefusalReason', () => {
     });
   }
 
-  it('another payment outranks the rest: its money is never reversed on this payment\'s word', () => {
-    assert.equal(confirmationRefusalReason({ ...GENUINE, res_num: 'x', amount: 1, terminal_matches: false }, PAYMENT, REF), 'other_payment');
+  it("another payment outranks the rest: its money is never reversed on this payment's word", () => {
+    assert.equal(
+      confirmationRefusalReason({ ...GENUINE, res_num: 'x', amount: 1, terminal_matches: false }, PAYMENT, REF),
+      'other_payment',
+    );
   });
 
-  it('an answer without a ResNum (SEP\'s verify detail has none) is judged on the rest', () => {
+  it("an answer without a ResNum (SEP's verify detail has none) is judged on the rest", () => {
     assert.equal(confirmationRefusalReason({ ...GENUINE, res_num: '', amount: 1 }, PAYMENT, REF), 'amount');
   });
 });

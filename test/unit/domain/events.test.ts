@@ -4,30 +4,27 @@ import { EVENT_TYPES, isSubscribed, paymentEventType, type EventType } from '../
 
 describe('webhook event types', () => {
   it('are one event per payment status, a payment paid with a card not allowed, one per refund status, a settlement paid or failed, a beneficiary transfer paid or failed, and the disabling of an endpoint', () => {
-    assert.deepEqual(
-      [...EVENT_TYPES].sort(),
-      [
-        'beneficiary_payout.failed',
-        'beneficiary_payout.paid',
-        'payment.canceled',
-        'payment.card_not_allowed',
-        'payment.created',
-        'payment.expired',
-        'payment.failed',
-        'payment.paid',
-        'payment.partially_refunded',
-        'payment.pending',
-        'payment.refunded',
-        'payment.reversed',
-        'payment.verified',
-        'refund.created',
-        'refund.failed',
-        'refund.succeeded',
-        'settlement.failed',
-        'settlement.paid',
-        'webhook_endpoint.disabled',
-      ],
-    );
+    assert.deepEqual([...EVENT_TYPES].sort(), [
+      'beneficiary_payout.failed',
+      'beneficiary_payout.paid',
+      'payment.canceled',
+      'payment.card_not_allowed',
+      'payment.created',
+      'payment.expired',
+      'payment.failed',
+      'payment.paid',
+      'payment.partially_refunded',
+      'payment.pending',
+      'payment.refunded',
+      'payment.reversed',
+      'payment.verified',
+      'refund.created',
+      'refund.failed',
+      'refund.succeeded',
+      'settlement.failed',
+      'settlement.paid',
+      'webhook_endpoint.disabled',
+    ]);
   });
 
   describe('the event a payment emits on entering a status', () => {

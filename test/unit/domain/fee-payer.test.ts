@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { expectedPaymentBalances, movementLines } from '../../../src/domain/ledger.ts';
-import { chargedAmount, customerFee, feeAtVerify, feeQuote, recordedChargedAmount, type FeePlan } from '../../../src/domain/payment.ts';
+import {
+  chargedAmount,
+  customerFee,
+  feeAtVerify,
+  feeQuote,
+  recordedChargedAmount,
+  type FeePlan,
+} from '../../../src/domain/payment.ts';
 import { refundableAmount, refundRefusal, statusAfterRefunds } from '../../../src/domain/refund.ts';
 
 /** 1 %, at least 1 000 and at most 400 000 rials (the default plan). */
@@ -36,16 +43,40 @@ describe('who pays the fee', () => {
 
   describe('the fee preview', () => {
     it('merchant pays: the customer is charged the amount, the merchant receives it less the fee', () => {
-      assert.deepEqual(feeQuote(A, PLAN, 'merchant'), { amount: A, fee_payer: 'merchant', fee: F, charged_amount: A, merchant_receives: A - F });
+      assert.deepEqual(feeQuote(A, PLAN, 'merchant'), {
+        amount: A,
+        fee_payer: 'merchant',
+        fee: F,
+        charged_amount: A,
+        merchant_receives: A - F,
+      });
     });
 
     it('customer pays: the customer is charged amount + fee, the merchant receives the amount', () => {
-      assert.deepEqual(feeQuote(A, PLAN, 'customer'), { amount: A, fee_payer: 'customer', fee: F, charged_amount: C, merchant_receives: A });
+      assert.deepEqual(feeQuote(A, PLAN, 'customer'), {
+        amount: A,
+        fee_payer: 'customer',
+        fee: F,
+        charged_amount: C,
+        merchant_receives: A,
+      });
     });
 
     it('a fee the size of the amount (the minimum above a small amount) doubles what the customer pays', () => {
-      assert.deepEqual(feeQuote(500, PLAN, 'customer'), { amount: 500, fee_payer: 'customer', fee: 500, charged_amount: 1_000, merchant_receives: 500 });
-      assert.deepEqual(feeQuote(500, PLAN, 'merchant'), { amount: 500, fee_payer: 'merchant', fee: 500, charged_amount: 500, merchant_receives: 0 });
+      assert.deepEqual(feeQuote(500, PLAN, 'customer'), {
+        amount: 500,
+        fee_payer: 'customer',
+        fee: 500,
+        charged_amount: 1_000,
+        merchant_receives: 500,
+      });
+      assert.deepEqual(feeQuote(500, PLAN, 'merchant'), {
+        amount: 500,
+        fee_payer: 'merchant',
+        fee: 500,
+        charged_amount: 500,
+        merchant_receives: 0,
+      });
     });
   });
 
@@ -67,17 +98,63 @@ describe('who pays the fee', () => {
     });
 
     it('expects the charged amount held while paid, and the amount on the balance once verified', () => {
-      const payment = { amount: A, charged_amount: C, fee: 0, refunded_amount: 0, pending_refunds: 0, succeeded_refunds: 0 };
-      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'paid' }), { clearing: -C, held: C, balance: 0, fees: 0, refunds: 0, payouts: 0, beneficiaries: 0 });
-      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'verified', fee: F }), { clearing: -C, held: 0, balance: A, fees: F, refunds: 0, payouts: 0, beneficiaries: 0 });
-      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'reversed', refunded_amount: C }), { clearing: 0, held: 0, balance: 0, fees: 0, refunds: 0, payouts: 0, beneficiaries: 0 });
+      const payment = {
+        amount: A,
+        charged_amount: C,
+        fee: 0,
+        refunded_amount: 0,
+        pending_refunds: 0,
+        succeeded_refunds: 0,
+      };
+      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'paid' }), {
+        clearing: -C,
+        held: C,
+        balance: 0,
+        fees: 0,
+        refunds: 0,
+        payouts: 0,
+        beneficiaries: 0,
+      });
+      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'verified', fee: F }), {
+        clearing: -C,
+        held: 0,
+        balance: A,
+        fees: F,
+        refunds: 0,
+        payouts: 0,
+        beneficiaries: 0,
+      });
+      assert.deepEqual(expectedPaymentBalances({ ...payment, status: 'reversed', refunded_amount: C }), {
+        clearing: 0,
+        held: 0,
+        balance: 0,
+        fees: 0,
+        refunds: 0,
+        payouts: 0,
+        beneficiaries: 0,
+      });
     });
 
     it('a full refund returns the charged amount from the balance and keeps the fee: the merchant ends at −fee', () => {
-      const b = expectedPaymentBalances({ status: 'refunded', amount: A, charged_amount: C, fee: F, refunded_amount: C, pending_refunds: 0, succeeded_refunds: C });
+      const b = expectedPaymentBalances({
+        status: 'refunded',
+        amount: A,
+        charged_amount: C,
+        fee: F,
+        refunded_amount: C,
+        pending_refunds: 0,
+        succeeded_refunds: C,
+      });
       assert.deepEqual(b, { clearing: 0, held: 0, balance: -F, fees: F, refunds: 0, payouts: 0, beneficiaries: 0 });
       // Exactly as a merchant-pays payment refunded in full.
-      const merchantPays = expectedPaymentBalances({ status: 'refunded', amount: A, fee: F, refunded_amount: A, pending_refunds: 0, succeeded_refunds: A });
+      const merchantPays = expectedPaymentBalances({
+        status: 'refunded',
+        amount: A,
+        fee: F,
+        refunded_amount: A,
+        pending_refunds: 0,
+        succeeded_refunds: A,
+      });
       assert.equal(merchantPays.balance, -F);
     });
   });
@@ -95,7 +172,10 @@ describe('who pays the fee', () => {
     it('is partially refunded until the charged amount is, then refunded', () => {
       assert.equal(statusAfterRefunds(verified, A), 'partially_refunded');
       assert.equal(statusAfterRefunds(verified, C), 'refunded');
-      assert.equal(refundRefusal({ ...verified, status: 'partially_refunded', refunded_amount: A }, F + 1, true)?.code, 'refund_exceeds_amount');
+      assert.equal(
+        refundRefusal({ ...verified, status: 'partially_refunded', refunded_amount: A }, F + 1, true)?.code,
+        'refund_exceeds_amount',
+      );
     });
   });
 });

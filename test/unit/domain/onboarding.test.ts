@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { gatewayStatusOf, ONBOARDING_STATUSES, onboardingStep, rejectionReason, type OnboardingAction, type OnboardingStatus } from '../../../src/domain/onboarding.ts';
+import {
+  gatewayStatusOf,
+  ONBOARDING_STATUSES,
+  onboardingStep,
+  rejectionReason,
+  type OnboardingAction,
+  type OnboardingStatus,
+} from '../../../src/domain/onboarding.ts';
 
 /** The whole table: what each action does in each status (→ status, = nothing to do, ✗ code refused). */
 const EXPECTED: Record<OnboardingAction, Record<OnboardingStatus, string>> = {

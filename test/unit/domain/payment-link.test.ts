@@ -40,7 +40,8 @@ describe('payment links: the rules', () => {
       assert.equal(amountFromText('1,500,000'), 1_500_000);
       assert.equal(amountFromText('۱٬۵۰۰٬۰۰۰'), 1_500_000);
       assert.equal(amountFromText(' 2 000 '), 2000);
-      for (const text of ['', 'abc', '12.5', '-3', '1e6', '99999999999999999']) assert.equal(amountFromText(text), undefined, text);
+      for (const text of ['', 'abc', '12.5', '-3', '1e6', '99999999999999999'])
+        assert.equal(amountFromText(text), undefined, text);
     });
   });
 
@@ -51,20 +52,42 @@ describe('payment links: the rules', () => {
       assert.deepEqual(paymentLinkProblems({ ...base, min_amount: 1000, max_amount: 1000 }, NOW), []);
     });
     it('refuses both, neither, half a range and a range upside down', () => {
-      assert.deepEqual(paymentLinkProblems({ ...base, amount: 1000, min_amount: 10, max_amount: 20 }, NOW).map((p) => p.path), ['amount']);
-      assert.deepEqual(paymentLinkProblems(base, NOW).map((p) => p.path), ['amount']);
-      assert.deepEqual(paymentLinkProblems({ ...base, min_amount: 10 }, NOW).map((p) => p.path), ['amount']);
-      assert.deepEqual(paymentLinkProblems({ ...base, min_amount: 20, max_amount: 10 }, NOW).map((p) => p.path), ['min_amount']);
+      assert.deepEqual(
+        paymentLinkProblems({ ...base, amount: 1000, min_amount: 10, max_amount: 20 }, NOW).map((p) => p.path),
+        ['amount'],
+      );
+      assert.deepEqual(
+        paymentLinkProblems(base, NOW).map((p) => p.path),
+        ['amount'],
+      );
+      assert.deepEqual(
+        paymentLinkProblems({ ...base, min_amount: 10 }, NOW).map((p) => p.path),
+        ['amount'],
+      );
+      assert.deepEqual(
+        paymentLinkProblems({ ...base, min_amount: 20, max_amount: 10 }, NOW).map((p) => p.path),
+        ['min_amount'],
+      );
     });
     it('refuses an expiry that is not in the future', () => {
-      assert.deepEqual(paymentLinkProblems({ ...base, amount: 1, expires_at: new Date(NOW).toISOString() }, NOW).map((p) => p.path), ['expires_at']);
-      assert.deepEqual(paymentLinkProblems({ ...base, amount: 1, expires_at: new Date(NOW + 1000).toISOString() }, NOW), []);
+      assert.deepEqual(
+        paymentLinkProblems({ ...base, amount: 1, expires_at: new Date(NOW).toISOString() }, NOW).map((p) => p.path),
+        ['expires_at'],
+      );
+      assert.deepEqual(
+        paymentLinkProblems({ ...base, amount: 1, expires_at: new Date(NOW + 1000).toISOString() }, NOW),
+        [],
+      );
     });
   });
 
   describe('when a link takes a payment', () => {
     it('an open link does', () => assert.equal(linkUnavailability(open, NOW), undefined));
-    it('a deactivated one does not, whatever else holds', () => assert.equal(linkUnavailability({ ...open, active: false, max_payments: 1, payments_count: 1 }, NOW), 'payment_link_inactive'));
+    it('a deactivated one does not, whatever else holds', () =>
+      assert.equal(
+        linkUnavailability({ ...open, active: false, max_payments: 1, payments_count: 1 }, NOW),
+        'payment_link_inactive',
+      ));
     it('expires at expires_at exactly, not a moment before', () => {
       const at = new Date(NOW).toISOString();
       assert.equal(linkUnavailability({ ...open, expires_at: at }, NOW - 1), undefined);
@@ -79,23 +102,44 @@ describe('payment links: the rules', () => {
   describe('the collected fields', () => {
     const collect = { name: 'required', mobile: 'optional' } as const;
     it('asks for required ones and accepts optional ones left out', () => {
-      assert.deepEqual(collectedProblems(collect, {}).map((p) => p.path), ['name']);
-      assert.deepEqual(collectedProblems(collect, { name: '  ' }).map((p) => p.path), ['name']);
+      assert.deepEqual(
+        collectedProblems(collect, {}).map((p) => p.path),
+        ['name'],
+      );
+      assert.deepEqual(
+        collectedProblems(collect, { name: '  ' }).map((p) => p.path),
+        ['name'],
+      );
       assert.deepEqual(collectedProblems(collect, { name: 'سارا' }), []);
     });
     it('checks the mobile number and free text', () => {
-      assert.deepEqual(collectedProblems(collect, { name: 'Sara', mobile: '0912' }).map((p) => p.path), ['mobile']);
-      assert.deepEqual(collectedProblems(collect, { name: 'Sara\u202E', mobile: '09121234567' }).map((p) => p.path), ['name']);
-      assert.deepEqual(collectedProblems(collect, { name: 'x'.repeat(101) }).map((p) => p.path), ['name']);
+      assert.deepEqual(
+        collectedProblems(collect, { name: 'Sara', mobile: '0912' }).map((p) => p.path),
+        ['mobile'],
+      );
+      assert.deepEqual(
+        collectedProblems(collect, { name: 'Sara\u202E', mobile: '09121234567' }).map((p) => p.path),
+        ['name'],
+      );
+      assert.deepEqual(
+        collectedProblems(collect, { name: 'x'.repeat(101) }).map((p) => p.path),
+        ['name'],
+      );
     });
     it('keeps only the fields asked for and given, under link_<field>', () => {
-      assert.deepEqual(collectedMetadata(collect, { name: ' Sara ', mobile: '', note: 'not asked' }), { link_name: 'Sara' });
+      assert.deepEqual(collectedMetadata(collect, { name: ' Sara ', mobile: '', note: 'not asked' }), {
+        link_name: 'Sara',
+      });
     });
   });
 
   describe('the slug', () => {
     it('is ten letters of the alphabet, whatever the bytes', () => {
-      for (const bytes of [new Uint8Array(SLUG_LENGTH), new Uint8Array(SLUG_LENGTH).fill(255), Uint8Array.from({ length: SLUG_LENGTH }, (_, i) => i * 25)]) {
+      for (const bytes of [
+        new Uint8Array(SLUG_LENGTH),
+        new Uint8Array(SLUG_LENGTH).fill(255),
+        Uint8Array.from({ length: SLUG_LENGTH }, (_, i) => i * 25),
+      ]) {
         const slug = slugFromBytes(bytes);
         assert.equal(slug.length, SLUG_LENGTH);
         assert.ok(isSlug(slug), slug);
@@ -106,7 +150,8 @@ describe('payment links: the rules', () => {
       for (const c of '01ilo') assert.ok(!SLUG_ALPHABET.includes(c), c);
     });
     it('refuses what is not one', () => {
-      for (const text of ['', 'abc', 'ABCDEFGHJK', 'abcdefghj0', 'abcdefghjkm', '../qr.svg']) assert.equal(isSlug(text), false, text);
+      for (const text of ['', 'abc', 'ABCDEFGHJK', 'abcdefghj0', 'abcdefghjkm', '../qr.svg'])
+        assert.equal(isSlug(text), false, text);
     });
     it('needs enough random bytes', () => assert.throws(() => slugFromBytes(new Uint8Array(3))));
   });
@@ -114,7 +159,11 @@ describe('payment links: the rules', () => {
 
 describe("a payment link's payment: the bound of its workflow's settle", () => {
   it('is ten minutes at most, half the verify window when that is shorter, never zero', () => {
-    assert.equal(linkAutoVerifyBoundMs(1_800_000), LINK_AUTO_VERIFY_BOUND_MAX_MS, 'the default 30 min window: ten minutes');
+    assert.equal(
+      linkAutoVerifyBoundMs(1_800_000),
+      LINK_AUTO_VERIFY_BOUND_MAX_MS,
+      'the default 30 min window: ten minutes',
+    );
     assert.equal(LINK_AUTO_VERIFY_BOUND_MAX_MS, 600_000);
     assert.equal(linkAutoVerifyBoundMs(600_000), 300_000, 'a 10 min window: five minutes, the rest for the reversal');
     assert.equal(linkAutoVerifyBoundMs(3_001), 1_500);
@@ -122,10 +171,22 @@ describe("a payment link's payment: the bound of its workflow's settle", () => {
   });
 
   it('is what the stuck listing waits for, plus its margin, before raising a link payment still paid', () => {
-    const bounds = waitingBoundsSeconds({ STUCK_AFTER_SECONDS: 600, PAYMENT_TTL_SECONDS: 900, BANK_PENDING_LIMIT_SECONDS: 1200, VERIFY_WINDOW_SECONDS: 1800, REVIEW_REMINDER_HOURS: 24 });
+    const bounds = waitingBoundsSeconds({
+      STUCK_AFTER_SECONDS: 600,
+      PAYMENT_TTL_SECONDS: 900,
+      BANK_PENDING_LIMIT_SECONDS: 1200,
+      VERIFY_WINDOW_SECONDS: 1800,
+      REVIEW_REMINDER_HOURS: 24,
+    });
     assert.equal(bounds['payment paid by link'], 600 + 600);
     assert.equal(bounds['payment paid'], 1800 + 600);
-    const short = waitingBoundsSeconds({ STUCK_AFTER_SECONDS: 60, PAYMENT_TTL_SECONDS: 900, BANK_PENDING_LIMIT_SECONDS: 1200, VERIFY_WINDOW_SECONDS: 301, REVIEW_REMINDER_HOURS: 24 });
+    const short = waitingBoundsSeconds({
+      STUCK_AFTER_SECONDS: 60,
+      PAYMENT_TTL_SECONDS: 900,
+      BANK_PENDING_LIMIT_SECONDS: 1200,
+      VERIFY_WINDOW_SECONDS: 301,
+      REVIEW_REMINDER_HOURS: 24,
+    });
     assert.equal(short['payment paid by link'], 151 + 60, 'half of 301 s, rounded up to a second');
   });
 });

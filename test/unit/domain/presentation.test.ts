@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { maskCardPan, returnStatus, returnUrl, rialsToToman, type PaymentStatus, type ReturnStatus } from '../../../src/domain/payment.ts';
+import {
+  maskCardPan,
+  returnStatus,
+  returnUrl,
+  rialsToToman,
+  type PaymentStatus,
+  type ReturnStatus,
+} from '../../../src/domain/payment.ts';
 
 describe('return parameters', () => {
   describe('the advisory status on the return address', () => {
@@ -23,7 +30,12 @@ describe('return parameters', () => {
   });
 
   describe('the return address', () => {
-    const payment = { id: '5f0c6a0e-8a4b-4c1e-9d7e-2b1f3a4c5d6e', status: 'paid' as const, merchant_reference: 'order-1042', tracking_code: '123456789012' };
+    const payment = {
+      id: '5f0c6a0e-8a4b-4c1e-9d7e-2b1f3a4c5d6e',
+      status: 'paid' as const,
+      merchant_reference: 'order-1042',
+      tracking_code: '123456789012',
+    };
 
     it('adds payment_id, status, merchant_reference and tracking_code to the callback URL', () => {
       assert.equal(
@@ -46,7 +58,11 @@ describe('return parameters', () => {
     });
 
     it('encodes our values, so a merchant reference cannot add or change parameters', () => {
-      const url = returnUrl('https://shop.example/r', { ...payment, merchant_reference: 'order #1&status=success', status: 'expired' });
+      const url = returnUrl('https://shop.example/r', {
+        ...payment,
+        merchant_reference: 'order #1&status=success',
+        status: 'expired',
+      });
       assert.match(url, /merchant_reference=order\+%231%26status%3Dsuccess&/);
       const params = new URL(url).searchParams;
       assert.deepEqual(params.getAll('status'), ['failed']);
@@ -59,7 +75,9 @@ describe('return parameters', () => {
     });
 
     it("replaces a merchant's parameter of the same name with ours instead of repeating it", () => {
-      const params = new URL(returnUrl('https://shop.example/r?status=mine&payment_id=theirs', { ...payment, status: 'pending' })).searchParams;
+      const params = new URL(
+        returnUrl('https://shop.example/r?status=mine&payment_id=theirs', { ...payment, status: 'pending' }),
+      ).searchParams;
       assert.deepEqual(params.getAll('status'), ['pending']);
       assert.deepEqual(params.getAll('payment_id'), [payment.id]);
     });

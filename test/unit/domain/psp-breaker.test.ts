@@ -1,8 +1,17 @@
 import assert from 'node:assert/strict';
-import { admitRequest, afterFailure, afterSuccess, breakerGaugeValue, breakerStateAt, CLOSED_BREAKER, type BreakerRecord } from '../../../src/domain/psp-breaker.ts';
+import {
+  admitRequest,
+  afterFailure,
+  afterSuccess,
+  breakerGaugeValue,
+  breakerStateAt,
+  CLOSED_BREAKER,
+  type BreakerRecord,
+} from '../../../src/domain/psp-breaker.ts';
 
 const settings = { failures: 5, windowMs: 60_000, openMs: 30_000, probeTimeoutMs: 20_000 };
-const failTimes = (record: BreakerRecord, times: number[]) => times.reduce((r, t) => afterFailure(r, t, settings), record);
+const failTimes = (record: BreakerRecord, times: number[]) =>
+  times.reduce((r, t) => afterFailure(r, t, settings), record);
 
 describe('PSP circuit breaker', () => {
   it('stays closed below the failure count and opens at the count within the window', () => {
@@ -54,6 +63,9 @@ describe('PSP circuit breaker', () => {
   });
 
   it('gauge values: 0 closed, 1 half-open, 2 open', () => {
-    assert.deepEqual(['closed', 'half_open', 'open'].map((s) => breakerGaugeValue(s as 'closed')), [0, 1, 2]);
+    assert.deepEqual(
+      ['closed', 'half_open', 'open'].map((s) => breakerGaugeValue(s as 'closed')),
+      [0, 1, 2],
+    );
   });
 });

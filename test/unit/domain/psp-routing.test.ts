@@ -1,8 +1,28 @@
 import assert from 'node:assert/strict';
-import { defaultRoute, mayUseTerminal, planRoute, pspTakesVerifyWindow, reservationOf, routeProblem, takesAmount, UNVERIFIED_REVERSAL_MARGIN_MS, type RouteEntry, type TerminalReservation } from '../../../src/domain/psp-routing.ts';
+import {
+  defaultRoute,
+  mayUseTerminal,
+  planRoute,
+  pspTakesVerifyWindow,
+  reservationOf,
+  routeProblem,
+  takesAmount,
+  UNVERIFIED_REVERSAL_MARGIN_MS,
+  type RouteEntry,
+  type TerminalReservation,
+} from '../../../src/domain/psp-routing.ts';
 import { PSP_NAMES, PSP_PROFILES } from '../../../src/adapters/psp/profiles.ts';
 
-const entry = (priority: number, psp: string, more: Partial<RouteEntry> = {}): RouteEntry => ({ position: priority, priority, psp, terminal_id: `t-${psp}`, weight: 1, min_amount: null, max_amount: null, ...more });
+const entry = (priority: number, psp: string, more: Partial<RouteEntry> = {}): RouteEntry => ({
+  position: priority,
+  priority,
+  psp,
+  terminal_id: `t-${psp}`,
+  weight: 1,
+  min_amount: null,
+  max_amount: null,
+  ...more,
+});
 const allClosed = () => 'closed' as const;
 const names = (candidates: { psp: string }[]) => candidates.map((c) => c.psp);
 /** A merchant no terminal is reserved against. */
@@ -15,18 +35,33 @@ describe('PSP routing', () => {
       { psp: 'sep', terminal_id: '1' },
       { psp: 'mellat', terminal_id: '2' },
     ]);
-    assert.deepEqual(route.map((e) => [e.priority, e.psp, e.weight]), [
-      [0, 'sep', 1],
-      [1, 'mellat', 1],
-    ]);
-    assert.deepEqual(names(planRoute({ route, amount: 10_000, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })), ['sep', 'mellat']);
+    assert.deepEqual(
+      route.map((e) => [e.priority, e.psp, e.weight]),
+      [
+        [0, 'sep', 1],
+        [1, 'mellat', 1],
+      ],
+    );
+    assert.deepEqual(
+      names(planRoute({ route, amount: 10_000, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })),
+      ['sep', 'mellat'],
+    );
   });
 
   it('amount ranges filter the route, both ends included', () => {
     const route = [entry(0, 'sep', { max_amount: 5_000_000 }), entry(1, 'mellat', { min_amount: 1_000_000 })];
-    assert.deepEqual(names(planRoute({ route, amount: 5_000_000, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })), ['sep', 'mellat']);
-    assert.deepEqual(names(planRoute({ route, amount: 5_000_001, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })), ['mellat']);
-    assert.deepEqual(names(planRoute({ route, amount: 999_999, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })), ['sep']);
+    assert.deepEqual(
+      names(planRoute({ route, amount: 5_000_000, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })),
+      ['sep', 'mellat'],
+    );
+    assert.deepEqual(
+      names(planRoute({ route, amount: 5_000_001, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })),
+      ['mellat'],
+    );
+    assert.deepEqual(
+      names(planRoute({ route, amount: 999_999, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })),
+      ['sep'],
+    );
     assert.equal(takesAmount({ min_amount: null, max_amount: null }, 1), true);
   });
 
@@ -34,8 +69,14 @@ describe('PSP routing', () => {
     const route = [entry(0, 'sep', { weight: 3 }), { ...entry(0, 'mellat', { weight: 1 }), position: 1 }];
     let sepFirst = 0;
     for (let n = 0; n < 4_000; n += 1) {
-      const first = names(planRoute({ route, amount: 10_000, paymentId: id(n), ...ANY_MERCHANT, breakerOf: allClosed }));
-      assert.deepEqual(names(planRoute({ route, amount: 10_000, paymentId: id(n), ...ANY_MERCHANT, breakerOf: allClosed })), first, 'deterministic per payment');
+      const first = names(
+        planRoute({ route, amount: 10_000, paymentId: id(n), ...ANY_MERCHANT, breakerOf: allClosed }),
+      );
+      assert.deepEqual(
+        names(planRoute({ route, amount: 10_000, paymentId: id(n), ...ANY_MERCHANT, breakerOf: allClosed })),
+        first,
+        'deterministic per payment',
+      );
       assert.equal(first.length, 2);
       if (first[0] === 'sep') sepFirst += 1;
     }
@@ -45,26 +86,50 @@ describe('PSP routing', () => {
 
   it('open terminals go last, half-open and closed keep their place', () => {
     const route = [entry(0, 'sep'), entry(1, 'mellat')];
-    const candidates = planRoute({ route, amount: 10_000, paymentId: id(1), ...ANY_MERCHANT, breakerOf: (psp) => (psp === 'sep' ? 'open' : 'closed') });
-    assert.deepEqual(candidates.map((c) => [c.psp, c.breaker]), [
-      ['mellat', 'closed'],
-      ['sep', 'open'],
-    ]);
-    const probing = planRoute({ route, amount: 10_000, paymentId: id(1), ...ANY_MERCHANT, breakerOf: (psp) => (psp === 'sep' ? 'half_open' : 'closed') });
+    const candidates = planRoute({
+      route,
+      amount: 10_000,
+      paymentId: id(1),
+      ...ANY_MERCHANT,
+      breakerOf: (psp) => (psp === 'sep' ? 'open' : 'closed'),
+    });
+    assert.deepEqual(
+      candidates.map((c) => [c.psp, c.breaker]),
+      [
+        ['mellat', 'closed'],
+        ['sep', 'open'],
+      ],
+    );
+    const probing = planRoute({
+      route,
+      amount: 10_000,
+      paymentId: id(1),
+      ...ANY_MERCHANT,
+      breakerOf: (psp) => (psp === 'sep' ? 'half_open' : 'closed'),
+    });
     assert.deepEqual(names(probing), ['sep', 'mellat']);
   });
 
   it('a terminal named twice is tried once, at its first place', () => {
     const route = [entry(0, 'sep', { max_amount: 100 }), entry(1, 'mellat'), entry(2, 'sep')];
-    assert.deepEqual(names(planRoute({ route, amount: 50, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })), ['sep', 'mellat']);
-    assert.deepEqual(names(planRoute({ route, amount: 500, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })), ['mellat', 'sep']);
+    assert.deepEqual(names(planRoute({ route, amount: 50, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })), [
+      'sep',
+      'mellat',
+    ]);
+    assert.deepEqual(
+      names(planRoute({ route, amount: 500, paymentId: id(1), ...ANY_MERCHANT, breakerOf: allClosed })),
+      ['mellat', 'sep'],
+    );
   });
 
   describe('terminals reserved for some merchants', () => {
     /** SEP's terminal t-sep granted for merchants b and c only. */
-    const reservations: TerminalReservation[] = [{ psp: 'sep', terminal_id: 't-sep', merchant_ids: ['merchant-b', 'merchant-c'] }];
+    const reservations: TerminalReservation[] = [
+      { psp: 'sep', terminal_id: 't-sep', merchant_ids: ['merchant-b', 'merchant-c'] },
+    ];
     const route = [entry(0, 'sep'), entry(1, 'mellat')];
-    const plan = (merchantId: string, of: readonly RouteEntry[] = route) => names(planRoute({ route: of, amount: 10_000, paymentId: id(1), merchantId, reservations, breakerOf: allClosed }));
+    const plan = (merchantId: string, of: readonly RouteEntry[] = route) =>
+      names(planRoute({ route: of, amount: 10_000, paymentId: id(1), merchantId, reservations, breakerOf: allClosed }));
 
     it("a merchant's route skips a terminal reserved for other merchants; a listed merchant keeps it in its place", () => {
       assert.deepEqual(plan('merchant-a'), ['mellat']);
@@ -82,14 +147,21 @@ describe('PSP routing', () => {
       assert.deepEqual(plan('merchant-a', [entry(0, 'sep')]), []);
     });
 
-    it('only that terminal: the same PSP at another terminal, and an empty reservation, are anyone\'s', () => {
+    it("only that terminal: the same PSP at another terminal, and an empty reservation, are anyone's", () => {
       assert.equal(mayUseTerminal(reservations, 'merchant-a', { psp: 'sep', terminal_id: 't-sep' }), false);
       assert.equal(mayUseTerminal(reservations, 'merchant-a', { psp: 'sep', terminal_id: 'another' }), true);
-      assert.equal(mayUseTerminal(reservations, 'merchant-a', { psp: 'mellat', terminal_id: 't-sep' }), true, 'a terminal is named by its PSP and id');
+      assert.equal(
+        mayUseTerminal(reservations, 'merchant-a', { psp: 'mellat', terminal_id: 't-sep' }),
+        true,
+        'a terminal is named by its PSP and id',
+      );
       const cleared = [{ psp: 'sep', terminal_id: 't-sep', merchant_ids: [] }];
       assert.equal(mayUseTerminal(cleared, 'merchant-a', { psp: 'sep', terminal_id: 't-sep' }), true);
       assert.equal(reservationOf(cleared, { psp: 'sep', terminal_id: 't-sep' }), undefined);
-      assert.deepEqual(reservationOf(reservations, { psp: 'sep', terminal_id: 't-sep' })?.merchant_ids, ['merchant-b', 'merchant-c']);
+      assert.deepEqual(reservationOf(reservations, { psp: 'sep', terminal_id: 't-sep' })?.merchant_ids, [
+        'merchant-b',
+        'merchant-c',
+      ]);
     });
   });
 
@@ -98,7 +170,8 @@ describe('PSP routing', () => {
     assert.equal(pspTakesVerifyWindow('sadad', unverifiedReversalMs - UNVERIFIED_REVERSAL_MARGIN_MS), true, '600 s');
     assert.equal(pspTakesVerifyWindow('sadad', unverifiedReversalMs - UNVERIFIED_REVERSAL_MARGIN_MS + 1), false);
     assert.equal(pspTakesVerifyWindow('sadad', 1_800_000), false, 'the default window');
-    for (const psp of PSP_NAMES.filter((p) => PSP_PROFILES[p].capabilities.capture !== 'merchant_verify')) assert.equal(pspTakesVerifyWindow(psp, 400 * 24 * 3_600_000), true, psp);
+    for (const psp of PSP_NAMES.filter((p) => PSP_PROFILES[p].capabilities.capture !== 'merchant_verify'))
+      assert.equal(pspTakesVerifyWindow(psp, 400 * 24 * 3_600_000), true, psp);
     assert.equal(pspTakesVerifyWindow('no-such-psp', 1), true);
   });
 

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import type { PaymentStatus } from '../../../src/domain/payment.ts';
-import { refundableAmount, refundMethod, refundPayoutKey, refundRefusal, REVERSAL_MARGIN_MS, statusAfterRefunds } from '../../../src/domain/refund.ts';
+import {
+  refundableAmount,
+  refundMethod,
+  refundPayoutKey,
+  refundRefusal,
+  REVERSAL_MARGIN_MS,
+  statusAfterRefunds,
+} from '../../../src/domain/refund.ts';
 import { PSP_PROFILES } from '../../../src/adapters/psp/profiles.ts';
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
@@ -30,7 +37,10 @@ describe('refund arithmetic', () => {
 
     it('a refund of more than is left is refused with refund_exceeds_amount, naming what is left', () => {
       const over = refundRefusal(payment('partially_refunded', 300_000), 700_001, true);
-      assert.deepEqual(over, { code: 'refund_exceeds_amount', message: 'The refund amount is more than the 700000 rials left to refund on this payment.' });
+      assert.deepEqual(over, {
+        code: 'refund_exceeds_amount',
+        message: 'The refund amount is more than the 700000 rials left to refund on this payment.',
+      });
       assert.equal(refundRefusal(payment('verified'), 1_000_001, true)?.code, 'refund_exceeds_amount');
     });
 
@@ -78,11 +88,26 @@ describe('refund arithmetic', () => {
 describe("a refund's method, by what the payment's PSP offers", () => {
   const PAID_AT = '2026-11-27T10:00:00.000Z';
   const at = (minutes: number) => Date.parse(PAID_AT) + minutes * 60_000;
-  const paid = (refunded_amount = 0) => ({ amount: 1_000_000, charged_amount: 1_010_000, refunded_amount, paid_at: PAID_AT });
+  const paid = (refunded_amount = 0) => ({
+    amount: 1_000_000,
+    charged_amount: 1_010_000,
+    refunded_amount,
+    paid_at: PAID_AT,
+  });
   const SEP = { psp: 'sep', capture: 'verify' as const, refund: 'none' as const, reversalWindowMs: 50 * 60_000 };
-  const MELLAT = { psp: 'mellat', capture: 'settle' as const, refund: 'partial' as const, reversalWindowMs: 180 * 60_000 };
+  const MELLAT = {
+    psp: 'mellat',
+    capture: 'settle' as const,
+    refund: 'partial' as const,
+    reversalWindowMs: 180 * 60_000,
+  };
   /** Captured at a settle, with no refund operation: its reversal undoes only a verify not yet settled. */
-  const ASAN_PARDAKHT = { psp: 'asanpardakht', capture: 'settle' as const, refund: 'none' as const, reversalWindowMs: 50 * 60_000 };
+  const ASAN_PARDAKHT = {
+    psp: 'asanpardakht',
+    capture: 'settle' as const,
+    refund: 'none' as const,
+    reversalWindowMs: 50 * 60_000,
+  };
   const IBAN = 'IR820540102680020817909002';
 
   it('a PSP with a refund operation refunds any amount itself, whenever, with or without an IBAN', () => {
@@ -92,7 +117,9 @@ describe("a refund's method, by what the payment's PSP offers", () => {
 
   it('without one, the whole charged amount, nothing refunded before, inside the reversal window less its margin, is a reversal', () => {
     assert.deepEqual(refundMethod(paid(), 1_010_000, SEP, null, at(0)), { method: 'reversal' });
-    assert.deepEqual(refundMethod(paid(), 1_010_000, SEP, IBAN, at(50) - REVERSAL_MARGIN_MS - 1), { method: 'reversal' });
+    assert.deepEqual(refundMethod(paid(), 1_010_000, SEP, IBAN, at(50) - REVERSAL_MARGIN_MS - 1), {
+      method: 'reversal',
+    });
   });
 
   it("a PSP with no reversal at all (Sadad: capture at the merchant's verify, reversal window 0) never refunds by reversal: the IBAN is needed from the first minute", () => {
@@ -104,8 +131,12 @@ describe("a refund's method, by what the payment's PSP offers", () => {
   it('otherwise (a part, the rest after a refund, or the window closing) it is a transfer to the IBAN given', () => {
     assert.deepEqual(refundMethod(paid(), 1_000_000, SEP, IBAN, at(1)), { method: 'iban_payout' });
     assert.deepEqual(refundMethod(paid(10_000), 1_000_000, SEP, IBAN, at(1)), { method: 'iban_payout' });
-    assert.deepEqual(refundMethod(paid(), 1_010_000, SEP, IBAN, at(50) - REVERSAL_MARGIN_MS), { method: 'iban_payout' });
-    assert.deepEqual(refundMethod({ ...paid(), paid_at: null }, 1_010_000, SEP, IBAN, at(1)), { method: 'iban_payout' });
+    assert.deepEqual(refundMethod(paid(), 1_010_000, SEP, IBAN, at(50) - REVERSAL_MARGIN_MS), {
+      method: 'iban_payout',
+    });
+    assert.deepEqual(refundMethod({ ...paid(), paid_at: null }, 1_010_000, SEP, IBAN, at(1)), {
+      method: 'iban_payout',
+    });
   });
 
   it('and without an IBAN it is refused with refund_needs_iban, saying what is needed and why', () => {
@@ -116,7 +147,12 @@ describe("a refund's method, by what the payment's PSP offers", () => {
         "PSP sep has no refund operation and a reversal returns the whole payment only, within 50 minutes of it: give destination_iban, the customer's Sheba IBAN (IR and 24 digits), and the refund is paid there by bank transfer.",
     });
     const late = refundMethod(paid(), 1_010_000, SEP, null, at(60));
-    assert.ok('code' in late && late.code === 'refund_needs_iban' && late.message.includes('its reversal window (50 minutes after the payment) has closed'), JSON.stringify(late));
+    assert.ok(
+      'code' in late &&
+        late.code === 'refund_needs_iban' &&
+        late.message.includes('its reversal window (50 minutes after the payment) has closed'),
+      JSON.stringify(late),
+    );
   });
 
   it('where a settle captured and no refund operation exists, a verified payment is never reversed: the IBAN, or refund_needs_iban saying so', () => {

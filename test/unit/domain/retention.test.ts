@@ -42,11 +42,19 @@ describe('retention rules (docs/RETENTION.md)', () => {
   });
 
   it('every pruned table is pruned once per run, after the rows that reference it, by a delete of its own', () => {
-    const pruned = (Object.keys(RETENTION_RULES) as RetainedTable[]).filter((t) => RETENTION_RULES[t].rule === 'pruned');
+    const pruned = (Object.keys(RETENTION_RULES) as RetainedTable[]).filter(
+      (t) => RETENTION_RULES[t].rule === 'pruned',
+    );
     assert.deepEqual([...PRUNE_ORDER].sort(), pruned.sort());
     assert.equal(new Set(PRUNE_ORDER).size, PRUNE_ORDER.length);
-    assert.ok(PRUNE_ORDER.indexOf('webhook_attempts') < PRUNE_ORDER.indexOf('events'), 'attempts reference their event');
-    assert.ok(PRUNE_ORDER.indexOf('merchant_document_files') < PRUNE_ORDER.indexOf('merchant_document_submissions'), 'files reference their submission');
+    assert.ok(
+      PRUNE_ORDER.indexOf('webhook_attempts') < PRUNE_ORDER.indexOf('events'),
+      'attempts reference their event',
+    );
+    assert.ok(
+      PRUNE_ORDER.indexOf('merchant_document_files') < PRUNE_ORDER.indexOf('merchant_document_submissions'),
+      'files reference their submission',
+    );
     assert.deepEqual(Object.keys(PRUNERS).sort(), pruned.sort());
   });
 
@@ -66,7 +74,10 @@ describe('retention rules (docs/RETENTION.md)', () => {
   it('events outlive every delivery of them: a period no longer than the retry schedule plus a day is refused', () => {
     assert.equal(loadConfig({}).EVENT_RETENTION_DAYS, 90);
     // A schedule of almost 7 days, plus the sweep's day, is longer than 7 days of events; the default (3.2 days) is not.
-    assert.throws(() => loadConfig({ EVENT_RETENTION_DAYS: '7', WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,600000' }), /EVENT_RETENTION_DAYS must be longer/);
+    assert.throws(
+      () => loadConfig({ EVENT_RETENTION_DAYS: '7', WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,600000' }),
+      /EVENT_RETENTION_DAYS must be longer/,
+    );
     assert.equal(loadConfig({ EVENT_RETENTION_DAYS: '7' }).EVENT_RETENTION_DAYS, 7);
   });
 });

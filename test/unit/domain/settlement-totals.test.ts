@@ -22,9 +22,16 @@ describe("a settlement's lines and totals (pure)", () => {
         { id: 's3', payment_id: 'p2', beneficiary_id: 'b2', iban: 'IR2', owed: 0 },
       ],
     );
-    assert.deepEqual([draft.gross, draft.fees, draft.refunds, draft.splits], [1_510_000, 15_000, 100_000 + 40_000 - 30_000, 250_000]);
+    assert.deepEqual(
+      [draft.gross, draft.fees, draft.refunds, draft.splits],
+      [1_510_000, 15_000, 100_000 + 40_000 - 30_000, 250_000],
+    );
     assert.equal(draft.net, 1_510_000 - 15_000 - 250_000 - 110_000);
-    assert.deepEqual([draft.payment_count, draft.refund_count], [2, 3], 'the refund of a payment still held waits for it');
+    assert.deepEqual(
+      [draft.payment_count, draft.refund_count],
+      [2, 3],
+      'the refund of a payment still held waits for it',
+    );
     assert.deepEqual(
       draft.lines.map((l) => [l.kind, l.object_id, l.amount, l.fee]),
       [

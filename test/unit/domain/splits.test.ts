@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { isValidSheba } from '../../../src/domain/business-documents.ts';
 import { expectedPaymentBalances, movementLines } from '../../../src/domain/ledger.ts';
-import { allocateSplitRefund, MAX_SPLITS, splitProblems, splittableAmount, splitTotal } from '../../../src/domain/splits.ts';
+import {
+  allocateSplitRefund,
+  MAX_SPLITS,
+  splitProblems,
+  splittableAmount,
+  splitTotal,
+} from '../../../src/domain/splits.ts';
 import { shebaFor } from '../../support/sheba.ts';
 
 const plan = { bps: 100, min: 1_000, max: 1_000_000 };
@@ -12,17 +18,38 @@ describe('split settlement: the rules of splits', () => {
   });
 
   it('finds malformed IBANs, repeated IBANs, non-positive amounts and more than 10 splits', () => {
-    assert.deepEqual(splitProblems([{ iban: shebaFor(1), amount: 10 }, { iban: ` ${shebaFor(2).toLowerCase()}`.trim(), amount: 20 }]), []);
+    assert.deepEqual(
+      splitProblems([
+        { iban: shebaFor(1), amount: 10 },
+        { iban: ` ${shebaFor(2).toLowerCase()}`.trim(), amount: 20 },
+      ]),
+      [],
+    );
     const bad = shebaFor(3).slice(0, -1) + (shebaFor(3).endsWith('0') ? '1' : '0');
-    assert.deepEqual(splitProblems([{ iban: bad, amount: 10 }]).map((p) => p.path), ['splits/0/iban']);
-    assert.deepEqual(splitProblems([{ iban: shebaFor(1), amount: 10 }, { iban: shebaFor(1), amount: 10 }]).map((p) => p.path), ['splits/1/iban']);
-    assert.deepEqual(splitProblems([{ iban: shebaFor(1), amount: 0 }, { iban: shebaFor(2), amount: -5 }, { iban: shebaFor(4), amount: 1.5 }]).map((p) => p.path), [
-      'splits/0/amount',
-      'splits/1/amount',
-      'splits/2/amount',
-    ]);
+    assert.deepEqual(
+      splitProblems([{ iban: bad, amount: 10 }]).map((p) => p.path),
+      ['splits/0/iban'],
+    );
+    assert.deepEqual(
+      splitProblems([
+        { iban: shebaFor(1), amount: 10 },
+        { iban: shebaFor(1), amount: 10 },
+      ]).map((p) => p.path),
+      ['splits/1/iban'],
+    );
+    assert.deepEqual(
+      splitProblems([
+        { iban: shebaFor(1), amount: 0 },
+        { iban: shebaFor(2), amount: -5 },
+        { iban: shebaFor(4), amount: 1.5 },
+      ]).map((p) => p.path),
+      ['splits/0/amount', 'splits/1/amount', 'splits/2/amount'],
+    );
     const eleven = Array.from({ length: MAX_SPLITS + 1 }, (_, i) => ({ iban: shebaFor(i + 1), amount: 1 }));
-    assert.deepEqual(splitProblems(eleven).map((p) => p.path), ['splits']);
+    assert.deepEqual(
+      splitProblems(eleven).map((p) => p.path),
+      ['splits'],
+    );
   });
 
   it('what may be split: the amount less the fee the merchant pays, the whole amount when the customer pays it', () => {
@@ -45,9 +72,15 @@ describe('split settlement: a refund of a split payment', () => {
   });
 
   it('then the unsettled shares pro rata to what is left of each', () => {
-    assert.deepEqual(allocateSplitRefund(590_000, 490_000, shares), { merchant: 490_000, shares: { a: 60_000, b: 40_000 } });
+    assert.deepEqual(allocateSplitRefund(590_000, 490_000, shares), {
+      merchant: 490_000,
+      shares: { a: 60_000, b: 40_000 },
+    });
     // Half already taken from b: the rest is in proportion to 300,000 and 100,000.
-    assert.deepEqual(allocateSplitRefund(40_000, 0, [shares[0]!, { ...shares[1]!, refunded: 100_000 }]), { merchant: 0, shares: { a: 30_000, b: 10_000 } });
+    assert.deepEqual(allocateSplitRefund(40_000, 0, [shares[0]!, { ...shares[1]!, refunded: 100_000 }]), {
+      merchant: 0,
+      shares: { a: 30_000, b: 10_000 },
+    });
   });
 
   it('rounds by the largest remainder in whole rials, deterministically, and sums exactly', () => {
@@ -76,9 +109,19 @@ describe('split settlement: a refund of a split payment', () => {
     const settled = [shares[0]!, { ...shares[1]!, settled: true }];
     assert.deepEqual(allocateSplitRefund(590_000, 490_000, settled), { merchant: 490_000 + 0, shares: { a: 100_000 } });
     // Everything paid out: the whole refund is the merchant's, beyond its share (its balance goes below 0).
-    assert.deepEqual(allocateSplitRefund(1_000_000, 490_000, shares.map((s) => ({ ...s, settled: true }))), { merchant: 1_000_000, shares: {} });
+    assert.deepEqual(
+      allocateSplitRefund(
+        1_000_000,
+        490_000,
+        shares.map((s) => ({ ...s, settled: true })),
+      ),
+      { merchant: 1_000_000, shares: {} },
+    );
     // More than every share holds (the fee stays ours): the rest is the merchant's.
-    assert.deepEqual(allocateSplitRefund(1_000_000, 490_000, shares), { merchant: 500_000, shares: { a: 300_000, b: 200_000 } });
+    assert.deepEqual(allocateSplitRefund(1_000_000, 490_000, shares), {
+      merchant: 500_000,
+      shares: { a: 300_000, b: 200_000 },
+    });
   });
 
   it('refuses a refund that is not a positive whole number of rials', () => {
@@ -88,7 +131,7 @@ describe('split settlement: a refund of a split payment', () => {
 });
 
 describe('split settlement: ledger lines', () => {
-  it("verify of a split payment: held −C, balance +(C−F−S), fees +F, beneficiaries +S", () => {
+  it('verify of a split payment: held −C, balance +(C−F−S), fees +F, beneficiaries +S', () => {
     assert.deepEqual(movementLines('verify', 1_000_000, 10_000, 500_000), [
       { account: 'held', amount: -1_000_000 },
       { account: 'balance', amount: 490_000 },
@@ -96,7 +139,10 @@ describe('split settlement: ledger lines', () => {
       { account: 'beneficiaries', amount: 500_000 },
     ]);
     // The shares took everything the merchant receives: no balance line.
-    assert.deepEqual(movementLines('verify', 1_000_000, 10_000, 990_000).map((l) => l.account), ['held', 'fees', 'beneficiaries']);
+    assert.deepEqual(
+      movementLines('verify', 1_000_000, 10_000, 990_000).map((l) => l.account),
+      ['held', 'fees', 'beneficiaries'],
+    );
   });
 
   it("a refund takes its shares' part from beneficiaries; a refused one gives it back; a beneficiary's payout reserves its shares", () => {
@@ -117,7 +163,14 @@ describe('split settlement: ledger lines', () => {
   });
 
   it("a split payment's expected balances: the shares on beneficiaries, less what refunds took from them", () => {
-    const payment = { status: 'partially_refunded' as const, amount: 1_000_000, fee: 10_000, pending_refunds: 0, succeeded_refunds: 590_000, refunded_amount: 590_000 };
+    const payment = {
+      status: 'partially_refunded' as const,
+      amount: 1_000_000,
+      fee: 10_000,
+      pending_refunds: 0,
+      succeeded_refunds: 590_000,
+      refunded_amount: 590_000,
+    };
     assert.deepEqual(expectedPaymentBalances({ ...payment, split_amount: 500_000, split_refunded: 100_000 }), {
       clearing: -410_000,
       held: 0,

@@ -32,7 +32,18 @@ const EXPECTED: Record<PaymentStatus, PaymentStatus[]> = {
   reversed: [],
 };
 
-const ALL: PaymentStatus[] = ['created', 'pending', 'paid', 'verified', 'failed', 'canceled', 'expired', 'reversed', 'partially_refunded', 'refunded'];
+const ALL: PaymentStatus[] = [
+  'created',
+  'pending',
+  'paid',
+  'verified',
+  'failed',
+  'canceled',
+  'expired',
+  'reversed',
+  'partially_refunded',
+  'refunded',
+];
 
 describe('payment transitions', () => {
   it('has exactly the ten statuses of the design', () => {
@@ -42,7 +53,9 @@ describe('payment transitions', () => {
   for (const from of ALL) {
     const allowed = EXPECTED[from];
     const title =
-      allowed.length === 0 ? `${article(from)} ${from} payment is final: it may not move to any status` : `${article(from)} ${from} payment may move to ${allowed.join(', ')} and to nothing else`;
+      allowed.length === 0
+        ? `${article(from)} ${from} payment is final: it may not move to any status`
+        : `${article(from)} ${from} payment may move to ${allowed.join(', ')} and to nothing else`;
     it(title, () => {
       for (const to of ALL) {
         assert.equal(canTransition(from, to), allowed.includes(to), `${from} -> ${to}`);
@@ -64,8 +77,14 @@ describe('payment transitions', () => {
 
   it('moves a created payment by the bank outcome: success → paid, failure → failed, cancel → canceled, delay → pending', () => {
     assert.deepEqual([...BANK_OUTCOMES].sort(), ['cancel', 'delay', 'failure', 'success']);
-    assert.deepEqual(STATUS_AFTER_OUTCOME, { success: 'paid', failure: 'failed', cancel: 'canceled', delay: 'pending' });
-    for (const outcome of BANK_OUTCOMES) assert.equal(canTransition('created', STATUS_AFTER_OUTCOME[outcome]), true, outcome);
+    assert.deepEqual(STATUS_AFTER_OUTCOME, {
+      success: 'paid',
+      failure: 'failed',
+      cancel: 'canceled',
+      delay: 'pending',
+    });
+    for (const outcome of BANK_OUTCOMES)
+      assert.equal(canTransition('created', STATUS_AFTER_OUTCOME[outcome]), true, outcome);
   });
 });
 
@@ -73,7 +92,7 @@ describe('verified or later, one list', () => {
   it("is verified and every status a verified payment's refunds reach, and nothing a payment reaches without a verify", () => {
     // Every status reachable from `verified` by the table, `verified` itself included.
     const reached = new Set<PaymentStatus>(['verified']);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const to of [...reached].flatMap((from) => EXPECTED[from])) {
         if (reached.has(to)) continue;
@@ -83,6 +102,10 @@ describe('verified or later, one list', () => {
     }
     assert.deepEqual([...VERIFIED_STATUSES].sort(), [...reached].sort());
     assert.deepEqual(PAYMENT_STATUSES.filter(isVerified).sort(), [...reached].sort());
-    assert.deepEqual([...CONFIRMED_STATUSES].sort(), ['paid', ...reached].sort(), 'confirmed: paid, or verified or later');
+    assert.deepEqual(
+      [...CONFIRMED_STATUSES].sort(),
+      ['paid', ...reached].sort(),
+      'confirmed: paid, or verified or later',
+    );
   });
 });

@@ -8,7 +8,11 @@ const DEADLINE = '2025-03-01T10:30:00.000Z';
 const DEADLINE_MS = Date.parse(DEADLINE);
 const BEFORE_DEADLINE = DEADLINE_MS - 60_000;
 
-const payment = (status: PaymentStatus, verify_deadline_at: string | null = DEADLINE) => ({ status, amount: AMOUNT, verify_deadline_at });
+const payment = (status: PaymentStatus, verify_deadline_at: string | null = DEADLINE) => ({
+  status,
+  amount: AMOUNT,
+  verify_deadline_at,
+});
 const code = (status: PaymentStatus, amount: number, nowMs = BEFORE_DEADLINE): VerifyRefusalCode | undefined =>
   verifyRefusal(payment(status), amount, nowMs)?.code;
 
@@ -40,7 +44,8 @@ describe('verify refusals', () => {
     });
 
     it('a verified payment, refunded or not, is refused with amount_mismatch instead of answering again', () => {
-      for (const status of ['verified', 'partially_refunded', 'refunded'] as const) assert.equal(code(status, AMOUNT - 1), 'amount_mismatch', status);
+      for (const status of ['verified', 'partially_refunded', 'refunded'] as const)
+        assert.equal(code(status, AMOUNT - 1), 'amount_mismatch', status);
     });
 
     it('a payment that cannot be verified is refused for its status first', () => {
@@ -75,7 +80,13 @@ describe('verify refusals', () => {
   });
 
   it('explains each refusal in words', () => {
-    assert.equal(verifyRefusal(payment('expired'), AMOUNT, BEFORE_DEADLINE)?.message, 'The payment is expired; only a paid payment can be verified.');
-    assert.equal(verifyRefusal(payment('paid'), AMOUNT + 1, BEFORE_DEADLINE)?.message, 'The amount does not match the payment amount.');
+    assert.equal(
+      verifyRefusal(payment('expired'), AMOUNT, BEFORE_DEADLINE)?.message,
+      'The payment is expired; only a paid payment can be verified.',
+    );
+    assert.equal(
+      verifyRefusal(payment('paid'), AMOUNT + 1, BEFORE_DEADLINE)?.message,
+      'The amount does not match the payment amount.',
+    );
   });
 });

@@ -29,14 +29,23 @@ describe('waiting states (docs/RELIABILITY.md#waiting-states)', () => {
       const final = FINAL_STATES[record] as readonly string[];
       assert.equal(new Set(waiting).size, waiting.length, `${record}: a state listed twice`);
       for (const state of RECORD_STATES[record]) {
-        assert.ok(waiting.includes(state) !== final.includes(state), `${record} ${state}: final or waiting, exactly one`);
+        assert.ok(
+          waiting.includes(state) !== final.includes(state),
+          `${record} ${state}: final or waiting, exactly one`,
+        );
       }
-      for (const state of [...waiting, ...final]) assert.ok((RECORD_STATES[record] as readonly string[]).includes(state), `${record} ${state} is not a state of the record`);
+      for (const state of [...waiting, ...final])
+        assert.ok(
+          (RECORD_STATES[record] as readonly string[]).includes(state),
+          `${record} ${state} is not a state of the record`,
+        );
     }
   });
 
   it("a payment's final states are exactly those no transition leaves", () => {
-    const noWayOut = Object.entries(TRANSITIONS).filter(([, to]) => to.length === 0).map(([from]) => from);
+    const noWayOut = Object.entries(TRANSITIONS)
+      .filter(([, to]) => to.length === 0)
+      .map(([from]) => from);
     assert.deepEqual([...FINAL_STATES.payment].sort(), noWayOut.sort());
   });
 

@@ -26,8 +26,11 @@ describe("Zibal's trackId", () => {
     assert.throws(() => zibalTrackIdFromBytes(new Uint8Array(7)));
   });
 
-  it("is the stored one when the payment has it, else the tracking code (a Zibal payment from before)", () => {
-    assert.equal(zibalTrackId({ tracking_code: '123456789012', zibal_track_id: '4000000000000001' }), '4000000000000001');
+  it('is the stored one when the payment has it, else the tracking code (a Zibal payment from before)', () => {
+    assert.equal(
+      zibalTrackId({ tracking_code: '123456789012', zibal_track_id: '4000000000000001' }),
+      '4000000000000001',
+    );
     assert.equal(zibalTrackId({ tracking_code: '123456789012', zibal_track_id: null }), '123456789012');
   });
 });

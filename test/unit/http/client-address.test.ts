@@ -14,21 +14,43 @@ describe('the client address behind trusted proxies', () => {
   it('believes X-Forwarded-For only from a trusted peer', () => {
     assert.equal(clientAddress('203.0.113.9', '198.51.100.1', proxies), '203.0.113.9');
     assert.equal(clientAddress('127.0.0.1', '198.51.100.1', proxies), '198.51.100.1');
-    assert.equal(clientAddress('::ffff:127.0.0.1', '198.51.100.1', proxies), '198.51.100.1', 'an IPv4-mapped peer is its IPv4 address');
+    assert.equal(
+      clientAddress('::ffff:127.0.0.1', '198.51.100.1', proxies),
+      '198.51.100.1',
+      'an IPv4-mapped peer is its IPv4 address',
+    );
     assert.equal(clientAddress('127.0.0.1', undefined, proxies), '127.0.0.1');
-    assert.equal(clientAddress('127.0.0.1', '198.51.100.1', trustedProxies('')), '127.0.0.1', 'no proxy trusted: the peer');
+    assert.equal(
+      clientAddress('127.0.0.1', '198.51.100.1', trustedProxies('')),
+      '127.0.0.1',
+      'no proxy trusted: the peer',
+    );
   });
 
   it('answers the right-most hop that is not a trusted proxy, whatever a client wrote to its left', () => {
     assert.equal(clientAddress('127.0.0.1', '6.6.6.6, 198.51.100.1, 10.1.2.3', proxies), '198.51.100.1');
-    assert.equal(clientAddress('127.0.0.1', '10.0.0.1,10.0.0.2', proxies), '10.0.0.1', 'every hop trusted: the left-most');
+    assert.equal(
+      clientAddress('127.0.0.1', '10.0.0.1,10.0.0.2', proxies),
+      '10.0.0.1',
+      'every hop trusted: the left-most',
+    );
     assert.equal(clientAddress('fd00::1', '2001:db8::7', proxies), '2001:db8::7');
-    assert.equal(clientAddress('127.0.0.1', 'not-an-address, 10.0.0.9', proxies), '10.0.0.9', 'a hop that is no address ends the walk at the proxy that wrote it');
+    assert.equal(
+      clientAddress('127.0.0.1', 'not-an-address, 10.0.0.9', proxies),
+      '10.0.0.9',
+      'a hop that is no address ends the walk at the proxy that wrote it',
+    );
   });
 
   it('TRUSTED_PROXIES takes CIDRs and addresses, and refuses anything else at start', () => {
-    assert.equal(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8,192.0.2.7,::1' }).TRUSTED_PROXIES, '10.0.0.0/8,192.0.2.7,::1');
-    assert.throws(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8,haproxy' }), /TRUSTED_PROXIES must list CIDRs or addresses \(not "haproxy"\)/);
+    assert.equal(
+      loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8,192.0.2.7,::1' }).TRUSTED_PROXIES,
+      '10.0.0.0/8,192.0.2.7,::1',
+    );
+    assert.throws(
+      () => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8,haproxy' }),
+      /TRUSTED_PROXIES must list CIDRs or addresses \(not "haproxy"\)/,
+    );
   });
 });
 

@@ -9,7 +9,13 @@ describe('the path the request log records', () => {
   });
 
   it('is the path itself everywhere else', () => {
-    for (const path of ['/api/v1/payments', '/pay/b4df3b07-af3c-49cc-92c3-af40b781ddc6/return', '/l/summer-sale', '/startpay', '/pg/StartPay/S0000000000000000000000000000000001']) {
+    for (const path of [
+      '/api/v1/payments',
+      '/pay/b4df3b07-af3c-49cc-92c3-af40b781ddc6/return',
+      '/l/summer-sale',
+      '/startpay',
+      '/pg/StartPay/S0000000000000000000000000000000001',
+    ]) {
       assert.equal(loggedPath(path), path);
     }
   });

@@ -30,7 +30,12 @@ describe('the launcher says how its long steps are going', () => {
   it('prints what a step has done and its time until it is stopped, then its end', async () => {
     const lines: string[] = [];
     let done = 0;
-    const stop = reportProgress('Counting', () => `${done} done`, (l) => lines.push(l), 40);
+    const stop = reportProgress(
+      'Counting',
+      () => `${done} done`,
+      (l) => lines.push(l),
+      40,
+    );
     for (let i = 0; i < 3; i++) {
       await new Promise((r) => setTimeout(r, 50));
       done += 1;
@@ -53,7 +58,10 @@ describe('the launcher says how its long steps are going', () => {
     });
     assert.equal(status, 3);
     assert.equal(seen.length, 40);
-    assert.deepEqual(tail, Array.from({ length: 30 }, (_, i) => `line ${i + 11}`));
+    assert.deepEqual(
+      tail,
+      Array.from({ length: 30 }, (_, i) => `line ${i + 11}`),
+    );
   });
 
   it('a Go build counts the modules downloaded and the packages compiled, every interval, until it is built', async function () {
@@ -75,10 +83,14 @@ describe('the launcher says how its long steps are going', () => {
     const started = Date.now();
     const stamps: { at: number; line: string }[] = [];
     const status = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, [GO_BUILD_SCRIPT, gobin, 'the tool v1.0.0', 'example.com/c/cmd/tool@v1.0.0'], {
-        env: { ...process.env, PATH: `${dir}:${process.env.PATH}`, DARGAH_PROGRESS_INTERVAL_MS: '500' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        [GO_BUILD_SCRIPT, gobin, 'the tool v1.0.0', 'example.com/c/cmd/tool@v1.0.0'],
+        {
+          env: { ...process.env, PATH: `${dir}:${process.env.PATH}`, DARGAH_PROGRESS_INTERVAL_MS: '500' },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       child.stdout.setEncoding('utf8');
       child.stdout.on('data', (chunk: string) => {
         for (const line of chunk.split('\n').filter((l) => l !== '')) stamps.push({ at: Date.now() - started, line });
@@ -87,9 +99,20 @@ describe('the launcher says how its long steps are going', () => {
     });
     assert.equal(status, 0, stamps.map((s) => s.line).join('\n'));
     const lines = stamps.map((s) => s.line);
-    assert.match(lines[0]!, /^Building the tool v1\.0\.0 with go install into .*gobin \(first run only; a few minutes\)…$/);
-    assert.ok(lines.some((l) => /^… Building the tool v1\.0\.0: [1-3] Go modules downloaded, [0-4] packages compiled \(\d+ s\)$/.test(l)), lines.join('\n'));
-    assert.match(lines.at(-1)!, /^Built the tool v1\.0\.0 in \d+ s \(3 Go modules downloaded, 4 packages compiled\)\.$/);
+    assert.match(
+      lines[0]!,
+      /^Building the tool v1\.0\.0 with go install into .*gobin \(first run only; a few minutes\)…$/,
+    );
+    assert.ok(
+      lines.some((l) =>
+        /^… Building the tool v1\.0\.0: [1-3] Go modules downloaded, [0-4] packages compiled \(\d+ s\)$/.test(l),
+      ),
+      lines.join('\n'),
+    );
+    assert.match(
+      lines.at(-1)!,
+      /^Built the tool v1\.0\.0 in \d+ s \(3 Go modules downloaded, 4 packages compiled\)\.$/,
+    );
     // Never silent for longer than the interval (and a little for a busy machine).
     const gaps = stamps.slice(1).map((s, i) => s.at - stamps[i]!.at);
     assert.ok(Math.max(...gaps) < 500 + 700, `gaps ${gaps.join(', ')} ms`);

@@ -13,8 +13,15 @@ describe('the bank redirect page', () => {
   it('posts the fields to the bank with a visible button, right to left in Persian', () => {
     const html = bankRedirectPage(bank, { lang: 'fa' }, true);
     assert.match(html, /<html lang="fa" dir="rtl">/);
-    assert.match(html, /<form method="post" action="https:\/\/bpm\.example\/pgwchannel\/startpay\.mellat" id="bank-redirect">/);
-    assert.match(html, /<input type="hidden" name="RefId" value="AF82041A2C&quot;&gt;&lt;b&gt;">/, 'the fields are escaped');
+    assert.match(
+      html,
+      /<form method="post" action="https:\/\/bpm\.example\/pgwchannel\/startpay\.mellat" id="bank-redirect">/,
+    );
+    assert.match(
+      html,
+      /<input type="hidden" name="RefId" value="AF82041A2C&quot;&gt;&lt;b&gt;">/,
+      'the fields are escaped',
+    );
     assert.match(html, /<button type="submit" id="continue"[^>]*>ادامه در صفحهٔ بانک<\/button>/);
     assert.doesNotMatch(html, /<script/);
   });
@@ -26,7 +33,15 @@ describe('the bank redirect page', () => {
   });
 
   it("reads a token of a history from before two PSPs (no method) as SEP's GET", () => {
-    assert.deepEqual(bankPageOf({ token: 't', url: 'https://sep.example/OnlinePG/SendToken?token=t' }), { url: 'https://sep.example/OnlinePG/SendToken?token=t', method: 'GET', fields: {} });
-    assert.deepEqual(bankPageOf({ token: 'R', url: bank.url, method: 'POST', fields: { RefId: 'R' } }), { url: bank.url, method: 'POST', fields: { RefId: 'R' } });
+    assert.deepEqual(bankPageOf({ token: 't', url: 'https://sep.example/OnlinePG/SendToken?token=t' }), {
+      url: 'https://sep.example/OnlinePG/SendToken?token=t',
+      method: 'GET',
+      fields: {},
+    });
+    assert.deepEqual(bankPageOf({ token: 'R', url: bank.url, method: 'POST', fields: { RefId: 'R' } }), {
+      url: bank.url,
+      method: 'POST',
+      fields: { RefId: 'R' },
+    });
   });
 });

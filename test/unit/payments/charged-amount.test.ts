@@ -7,8 +7,14 @@ import { chargedAmountFor, newPayment } from '../../../src/payments/create.ts';
 
 const PLAN: FeePlan = { bps: 100, min: 1_000, max: 400_000 };
 const MAX = 500_000_000;
-const order = (amount: number, fee_payer?: 'merchant' | 'customer') => ({ amount, callback_url: 'https://shop.example/r', merchant_reference: 'o-1', ...(fee_payer ? { fee_payer } : {}) });
-const refused = (error: unknown) => error instanceof DomainError && error.code === 'charged_amount_exceeds_max' && error.status === 422;
+const order = (amount: number, fee_payer?: 'merchant' | 'customer') => ({
+  amount,
+  callback_url: 'https://shop.example/r',
+  merchant_reference: 'o-1',
+  ...(fee_payer ? { fee_payer } : {}),
+});
+const refused = (error: unknown) =>
+  error instanceof DomainError && error.code === 'charged_amount_exceeds_max' && error.status === 422;
 
 describe('the charged amount at create', () => {
   it('is the amount, plus the fee when the customer pays it, up to AMOUNT_MAX', () => {
@@ -19,9 +25,15 @@ describe('the charged amount at create', () => {
   });
 
   it('refuses a customer-pays amount whose charge passes AMOUNT_MAX, naming the largest that fits', () => {
-    assert.throws(() => chargedAmountFor(order(MAX - 399_999, 'customer'), PLAN, { AMOUNT_MAX: MAX }), (e: unknown) => refused(e) && /at most 499600000 rials/.test((e as Error).message));
+    assert.throws(
+      () => chargedAmountFor(order(MAX - 399_999, 'customer'), PLAN, { AMOUNT_MAX: MAX }),
+      (e: unknown) => refused(e) && /at most 499600000 rials/.test((e as Error).message),
+    );
     // Where the fee is proportional the largest amount is found exactly: 1 % of 990,099 is 9,901, and 990,099 + 9,901 = 1,000,000.
-    assert.throws(() => chargedAmountFor(order(990_100, 'customer'), PLAN, { AMOUNT_MAX: 1_000_000 }), (e: unknown) => refused(e) && /at most 990099 rials/.test((e as Error).message));
+    assert.throws(
+      () => chargedAmountFor(order(990_100, 'customer'), PLAN, { AMOUNT_MAX: 1_000_000 }),
+      (e: unknown) => refused(e) && /at most 990099 rials/.test((e as Error).message),
+    );
     assert.equal(chargedAmountFor(order(990_099, 'customer'), PLAN, { AMOUNT_MAX: 1_000_000 }), 1_000_000);
   });
 

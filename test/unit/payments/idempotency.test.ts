@@ -9,8 +9,18 @@ describe('the request hash of an Idempotency-Key', () => {
   });
 
   it('does not depend on the order of keys, at any depth', () => {
-    const a = { amount: 1_500_000, callback_url: 'https://shop.example/r', metadata: { x: '1', y: '2' }, items: [{ sku: 'a', qty: 1 }] };
-    const b = { items: [{ qty: 1, sku: 'a' }], metadata: { y: '2', x: '1' }, callback_url: 'https://shop.example/r', amount: 1_500_000 };
+    const a = {
+      amount: 1_500_000,
+      callback_url: 'https://shop.example/r',
+      metadata: { x: '1', y: '2' },
+      items: [{ sku: 'a', qty: 1 }],
+    };
+    const b = {
+      items: [{ qty: 1, sku: 'a' }],
+      metadata: { y: '2', x: '1' },
+      callback_url: 'https://shop.example/r',
+      amount: 1_500_000,
+    };
     assert.equal(requestHash(a), requestHash(b));
   });
 

@@ -19,6 +19,7 @@ describe("the overview's days in Tehran", () => {
     assert.equal(days.length, 30);
     assert.equal(days.at(-1)!.day, '2026-11-22');
     assert.equal(days[0]!.day, '2026-10-24');
-    for (let i = 1; i < days.length; i++) assert.equal(days[i]!.start.getTime() - days[i - 1]!.start.getTime(), 86_400_000);
+    for (let i = 1; i < days.length; i++)
+      assert.equal(days[i]!.start.getTime() - days[i - 1]!.start.getTime(), 86_400_000);
   });
 });

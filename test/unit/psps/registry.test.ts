@@ -6,7 +6,13 @@
 import assert from 'node:assert/strict';
 import { parseBankCallback, pspOfReturn } from '../../../src/adapters/psp/callbacks.ts';
 import { pspClientsFromConfig } from '../../../src/adapters/psp/clients.ts';
-import { ORIGINAL_PSP, PSP_NAMES, PSP_PROFILES, pspSettingName, pspSettings } from '../../../src/adapters/psp/profiles.ts';
+import {
+  ORIGINAL_PSP,
+  PSP_NAMES,
+  PSP_PROFILES,
+  pspSettingName,
+  pspSettings,
+} from '../../../src/adapters/psp/profiles.ts';
 import type { PspClient } from '../../../src/adapters/psp/psp-client.ts';
 import { PSP_CONNECTORS } from '../../../src/adapters/psp/registry.ts';
 import { pspOrderId, REPORT_LAYOUTS } from '../../../src/adapters/psp/reports.ts';
@@ -36,7 +42,11 @@ describe('the registry of PSPs', () => {
       // The operations a capability promises are there, and only those.
       const { capture, refund, inquiry } = PSP_PROFILES[psp].capabilities;
       // Where capture is `merchant_verify`, `settle` is the PSP's verify, asked at the merchant's verify.
-      assert.equal(typeof client.settle === 'function', capture === 'settle' || capture === 'merchant_verify', `${psp}: settle only where capture is settle or merchant_verify`);
+      assert.equal(
+        typeof client.settle === 'function',
+        capture === 'settle' || capture === 'merchant_verify',
+        `${psp}: settle only where capture is settle or merchant_verify`,
+      );
       assert.equal(typeof client.refund === 'function', refund === 'partial', `${psp}: refund only where declared`);
       assert.equal(typeof client.inquire === 'function', inquiry, `${psp}: inquire only where declared`);
     }
@@ -51,21 +61,40 @@ describe('the registry of PSPs', () => {
     }
     const config = loadConfig({});
     for (const psp of PSP_NAMES) {
-      assert.equal(config[pspSettingName(psp, 'test', 'URL')], `http://127.0.0.1:${PSP_PROFILES[psp].simulator.port}`, `${psp}'s simulator is test mode's default`);
+      assert.equal(
+        config[pspSettingName(psp, 'test', 'URL')],
+        `http://127.0.0.1:${PSP_PROFILES[psp].simulator.port}`,
+        `${psp}'s simulator is test mode's default`,
+      );
       assert.equal(config[pspSettingName(psp, 'live', 'URL')], '', `no live ${psp} unless configured`);
-      assert.deepEqual(Object.keys(pspTerminalSettings(config, psp, 'live')).sort(), ['PAGE_URL', 'TERMINAL_ID', 'URL', ...PSP_PROFILES[psp].settings.map((s) => s.suffix)].sort());
+      assert.deepEqual(
+        Object.keys(pspTerminalSettings(config, psp, 'live')).sort(),
+        ['PAGE_URL', 'TERMINAL_ID', 'URL', ...PSP_PROFILES[psp].settings.map((s) => s.suffix)].sort(),
+      );
     }
-    assert.deepEqual(Object.keys(pspClientsFromConfig(config).test), PSP_NAMES, 'every registered PSP runs in test mode by default');
+    assert.deepEqual(
+      Object.keys(pspClientsFromConfig(config).test),
+      PSP_NAMES,
+      'every registered PSP runs in test mode by default',
+    );
   });
 
   it('derives the API enum and the PSPs that can hold a payment to its cards', () => {
     assert.deepEqual([...PAYMENT_PSP_NAMES], PSP_NAMES);
-    assert.deepEqual([...PSPS_REPORTING_CARD], PSP_NAMES.filter((psp) => PSP_PROFILES[psp].namesCardAtVerify));
+    assert.deepEqual(
+      [...PSPS_REPORTING_CARD],
+      PSP_NAMES.filter((psp) => PSP_PROFILES[psp].namesCardAtVerify),
+    );
     assert.ok(PSPS_REPORTING_CARD.includes('sep') && !PSPS_REPORTING_CARD.includes('mellat'));
   });
 
   it("reads a return by its payment's PSP, or, when none is recorded, by the PSP whose fields they are, SEP last", () => {
-    const mellatFields = { RefId: 'AF82041a2Bf6989c7fF9', ResCode: '0', SaleOrderId: pspOrderId('mellat', PAYMENT), SaleReferenceId: '1234567890' };
+    const mellatFields = {
+      RefId: 'AF82041a2Bf6989c7fF9',
+      ResCode: '0',
+      SaleOrderId: pspOrderId('mellat', PAYMENT),
+      SaleReferenceId: '1234567890',
+    };
     assert.equal(pspOfReturn(mellatFields), 'mellat');
     assert.equal(parseBankCallback(mellatFields, PAYMENT)?.ref_num, '1234567890');
     const sepFields = { State: 'OK', RefNum: 'GmshtyjwKSs1Lw8HoUKQXk8HZl1P1eCvLQbR8BB4Nv', ResNum: PAYMENT };
@@ -73,7 +102,11 @@ describe('the registry of PSPs', () => {
     assert.equal(parseBankCallback(sepFields, PAYMENT)?.ref_num, sepFields.RefNum);
     assert.equal(pspOfReturn({}), ORIGINAL_PSP, 'nothing recognisable: the original PSP, whose reading refuses it');
     for (const psp of PSP_NAMES.filter((p) => p !== ORIGINAL_PSP)) {
-      assert.equal(PSP_CONNECTORS[psp].recognisesReturn(sepFields), false, `${psp} does not take SEP's return for its own`);
+      assert.equal(
+        PSP_CONNECTORS[psp].recognisesReturn(sepFields),
+        false,
+        `${psp} does not take SEP's return for its own`,
+      );
     }
   });
 
@@ -84,17 +117,23 @@ describe('the registry of PSPs', () => {
   });
 
   it('has a report layout exactly for the connectors whose profile declares a daily report', () => {
-    for (const psp of PSP_NAMES) assert.equal(REPORT_LAYOUTS[psp] !== undefined, PSP_PROFILES[psp].capabilities.dailyReport, psp);
+    for (const psp of PSP_NAMES)
+      assert.equal(REPORT_LAYOUTS[psp] !== undefined, PSP_PROFILES[psp].capabilities.dailyReport, psp);
   });
 
   it("allows the pages to send customers to every configured PSP address, each connector's page origin among them", () => {
-    const config = loadConfig({ SEP_BASE_URL: 'https://sep.example', SEP_PAGE_URL: 'https://sep-page.example/x', MELLAT_BASE_URL: 'https://bpm.example:8443/' });
+    const config = loadConfig({
+      SEP_BASE_URL: 'https://sep.example',
+      SEP_PAGE_URL: 'https://sep-page.example/x',
+      MELLAT_BASE_URL: 'https://bpm.example:8443/',
+    });
     const origins = pspPageOrigins(config);
     for (const psp of PSP_NAMES) {
       for (const mode of ['test', 'live'] as const) {
         const settings = pspTerminalSettings(config, psp, mode);
         if (settings.URL === '') continue;
-        for (const origin of PSP_CONNECTORS[psp].pageOrigins(settings)) assert.ok(origins.includes(origin), `${psp} ${mode}: ${origin} is allowed`);
+        for (const origin of PSP_CONNECTORS[psp].pageOrigins(settings))
+          assert.ok(origins.includes(origin), `${psp} ${mode}: ${origin} is allowed`);
       }
     }
     assert.ok(origins.includes('https://sep-page.example') && origins.includes('https://bpm.example:8443'));

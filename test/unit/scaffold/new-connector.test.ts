@@ -26,7 +26,8 @@ function copyOfTheRepository(): string {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     if (existsSync(file)) cpSync(file, join(root, file));
   }
-  if (!existsSync(join(root, 'src/adapters/psp/registry.ts'))) writeFileSync(join(root, 'src/adapters/psp/registry.ts'), REGISTRY);
+  if (!existsSync(join(root, 'src/adapters/psp/registry.ts')))
+    writeFileSync(join(root, 'src/adapters/psp/registry.ts'), REGISTRY);
   return root;
 }
 
@@ -56,25 +57,54 @@ describe('npm run new-connector', () => {
     const root = fresh();
     const before = snapshot(root);
     const done = newConnector(root, 'irankish');
-    for (const file of ['profile', 'index', 'client', 'mapping']) assert.ok(done.written.includes(`src/adapters/psp/irankish/${file}.ts`), file);
-    for (const file of ['src/bank-sim/irankish.ts', 'test/fixtures/psps/irankish/README.md', 'docs/psps/irankish.md', 'test/unit/psps/irankish/connector.test.ts', 'test/psps/irankish/corpus-e2e.test.ts']) {
+    for (const file of ['profile', 'index', 'client', 'mapping'])
+      assert.ok(done.written.includes(`src/adapters/psp/irankish/${file}.ts`), file);
+    for (const file of [
+      'src/bank-sim/irankish.ts',
+      'test/fixtures/psps/irankish/README.md',
+      'docs/psps/irankish.md',
+      'test/unit/psps/irankish/connector.test.ts',
+      'test/psps/irankish/corpus-e2e.test.ts',
+    ]) {
       assert.ok(done.written.includes(file) && existsSync(join(root, file)), file);
     }
     assert.deepEqual([...done.edited].sort(), [...EDITED_FILES].sort());
     for (const [file, line, importLine] of [
-      ['src/adapters/psp/profiles.ts', '  irankish: IRANKISH_PROFILE,', "import { IRANKISH_PROFILE } from './irankish/profile.ts';"],
-      ['src/adapters/psp/registry.ts', '  irankish: IRANKISH_CONNECTOR,', "import { IRANKISH_CONNECTOR } from './irankish/index.ts';"],
-      ['src/bank-sim/protocols.ts', '  irankish: IRANKISH_SIMULATOR,', "import { IRANKISH_SIMULATOR } from './irankish.ts';"],
+      [
+        'src/adapters/psp/profiles.ts',
+        '  irankish: IRANKISH_PROFILE,',
+        "import { IRANKISH_PROFILE } from './irankish/profile.ts';",
+      ],
+      [
+        'src/adapters/psp/registry.ts',
+        '  irankish: IRANKISH_CONNECTOR,',
+        "import { IRANKISH_CONNECTOR } from './irankish/index.ts';",
+      ],
+      [
+        'src/bank-sim/protocols.ts',
+        '  irankish: IRANKISH_SIMULATOR,',
+        "import { IRANKISH_SIMULATOR } from './irankish.ts';",
+      ],
     ] as const) {
       const text = readFileSync(join(root, file), 'utf8');
       const added = text.split('\n').filter((l) => !before[file]!.split('\n').includes(l));
       assert.deepEqual(added.sort(), [importLine, line].sort(), `${file}: its import and its line, nothing else`);
-      assert.ok(text.indexOf(line) > text.indexOf(`  ${PSP_NAMES.at(-1)}: `), `${file}: after the last PSP, in the table`);
+      assert.ok(
+        text.indexOf(line) > text.indexOf(`  ${PSP_NAMES.at(-1)}: `),
+        `${file}: after the last PSP, in the table`,
+      );
     }
     const profile = readFileSync(join(root, 'src/adapters/psp/irankish/profile.ts'), 'utf8');
     const port = Number(/port: (\d+)/.exec(profile)![1]);
-    assert.ok(!Object.values(PSP_PROFILES).some((p) => p.simulator.port === port), `the simulator's port ${port} is no other profile's`);
-    assert.match(readFileSync(join(root, 'src/bank-sim/irankish.ts'), 'utf8'), new RegExp(`port: ${port},`), "the simulator's default is the profile's port");
+    assert.ok(
+      !Object.values(PSP_PROFILES).some((p) => p.simulator.port === port),
+      `the simulator's port ${port} is no other profile's`,
+    );
+    assert.match(
+      readFileSync(join(root, 'src/bank-sim/irankish.ts'), 'utf8'),
+      new RegExp(`port: ${port},`),
+      "the simulator's default is the profile's port",
+    );
     for (const test of ['test/unit/psps/irankish/connector.test.ts', 'test/psps/irankish/corpus-e2e.test.ts']) {
       const text = readFileSync(join(root, test), 'utf8');
       assert.doesNotMatch(text, /\.skip\(|\.only\(|xit\(|xdescribe\(/, `${test} skips nothing`);
@@ -97,7 +127,11 @@ describe('npm run new-connector', () => {
       ['x', /not a PSP name/],
     ] as const) {
       const before = snapshot(root);
-      assert.throws(() => newConnector(root, name), (error: unknown) => error instanceof ScaffoldRefused && why.test(error.message), name);
+      assert.throws(
+        () => newConnector(root, name),
+        (error: unknown) => error instanceof ScaffoldRefused && why.test(error.message),
+        name,
+      );
       assert.deepEqual(snapshot(root), before, `${name || '(empty)'}: no file touched`);
     }
   });

@@ -8,7 +8,12 @@ describe('webhook signatures', () => {
   it('give the known answer of the Standard Webhooks specification', () => {
     // The example of https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md
     assert.equal(
-      signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'),
+      signWebhook(
+        'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        'msg_p5jXN8AQM9LWM0D4loKWxJek',
+        1614265330,
+        '{"test": 2432232314}',
+      ),
       'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
     );
   });
@@ -41,13 +46,19 @@ describe('webhook signatures', () => {
     const headers = webhookHeaders([secret], 'evt_2', now, body);
     assert.throws(() => new Webhook(secret).verify(body.replace('paid', 'verified'), headers), /signature/i);
     assert.throws(() => new Webhook(secret).verify(body, { ...headers, 'webhook-id': 'evt_3' }), /signature/i);
-    assert.throws(() => new Webhook(secret).verify(body, { ...headers, 'webhook-timestamp': String(now - 1) }), /signature/i);
+    assert.throws(
+      () => new Webhook(secret).verify(body, { ...headers, 'webhook-timestamp': String(now - 1) }),
+      /signature/i,
+    );
   });
 
   it('fail verification with another secret or a stale timestamp', () => {
     const secret = newWebhookSecret();
     const body = '{"id":"evt_4","type":"payment.paid"}';
-    assert.throws(() => new Webhook(newWebhookSecret()).verify(body, webhookHeaders([secret], 'evt_4', nowSeconds(), body)), /signature/i);
+    assert.throws(
+      () => new Webhook(newWebhookSecret()).verify(body, webhookHeaders([secret], 'evt_4', nowSeconds(), body)),
+      /signature/i,
+    );
     const stale = webhookHeaders([secret], 'evt_4', nowSeconds() - 10 * 60, body);
     assert.throws(() => new Webhook(secret).verify(body, stale), /timestamp too old/i);
   });

@@ -1,13 +1,21 @@
 import assert from 'node:assert/strict';
-import { addressRange, checkWebhookUrl, webhookUrlPolicy, WebhookUrlRefused, type Resolver } from '../../../src/adapters/webhook-url-policy.ts';
+import {
+  addressRange,
+  checkWebhookUrl,
+  webhookUrlPolicy,
+  WebhookUrlRefused,
+  type Resolver,
+} from '../../../src/adapters/webhook-url-policy.ts';
 import { loadConfig } from '../../../src/config.ts';
 
 /** DNS as a test wants it: a fixed answer per name, never the network. */
-const dns = (answers: Record<string, string[]>): Resolver => async (host) => {
-  const found = answers[host];
-  if (found === undefined) throw new Error(`ENOTFOUND ${host}`);
-  return found;
-};
+const dns =
+  (answers: Record<string, string[]>): Resolver =>
+  async (host) => {
+    const found = answers[host];
+    if (found === undefined) throw new Error(`ENOTFOUND ${host}`);
+    return found;
+  };
 const policy = (answers: Record<string, string[]> = {}) => ({ allowLoopbackInTest: true, resolve: dns(answers) });
 
 async function refused(url: string, mode: 'test' | 'live', answers: Record<string, string[]> = {}): Promise<string> {
@@ -49,19 +57,30 @@ describe('webhook URL policy (server-side request forgery defence)', () => {
       'https://0x7f.1/h': 'loopback',
     };
     for (const [url, range] of Object.entries(internal)) {
-      assert.equal(await refused(url, 'live', { localhost: ['127.0.0.1', '::1'] }), `must not point to a ${range} address`, url);
+      assert.equal(
+        await refused(url, 'live', { localhost: ['127.0.0.1', '::1'] }),
+        `must not point to a ${range} address`,
+        url,
+      );
     }
   });
 
   it('refuses a name that resolves to an internal address, even when only one of its addresses is', async () => {
     assert.match(await refused('https://intranet.example/h', 'live', { 'intranet.example': ['10.0.0.7'] }), /private/);
-    assert.match(await refused('https://mixed.example/h', 'live', { 'mixed.example': ['93.184.216.34', '192.168.0.10'] }), /private/);
+    assert.match(
+      await refused('https://mixed.example/h', 'live', { 'mixed.example': ['93.184.216.34', '192.168.0.10'] }),
+      /private/,
+    );
     assert.match(await refused('https://v6.example/h', 'live', { 'v6.example': ['::ffff:127.0.0.1'] }), /loopback/);
     assert.match(await refused('https://nowhere.example/h', 'live'), /does not resolve/);
   });
 
   it('accepts https on public addresses and answers the checked address to connect to', async () => {
-    const byName = await checkWebhookUrl('https://shop.example/hooks', 'live', policy({ 'shop.example': ['93.184.216.34'] }));
+    const byName = await checkWebhookUrl(
+      'https://shop.example/hooks',
+      'live',
+      policy({ 'shop.example': ['93.184.216.34'] }),
+    );
     assert.deepEqual({ address: byName.address, family: byName.family }, { address: '93.184.216.34', family: 4 });
     const v6 = await checkWebhookUrl('https://[2606:2800:220:1:248:1893:25c8:1946]/h', 'live', policy());
     assert.equal(v6.family, 6);
@@ -79,32 +98,56 @@ describe('webhook URL policy (server-side request forgery defence)', () => {
   });
 
   it('allows http://localhost and 127.0.0.1 in test mode only, and nothing else internal', async () => {
-    for (const url of ['http://localhost:8000/h', 'http://127.0.0.1:8000/h', 'https://localhost/h', 'http://[::1]:9/h']) {
+    for (const url of [
+      'http://localhost:8000/h',
+      'http://127.0.0.1:8000/h',
+      'https://localhost/h',
+      'http://[::1]:9/h',
+    ]) {
       await checkWebhookUrl(url, 'test', policy({ localhost: ['127.0.0.1'] }));
     }
     assert.match(await refused('http://10.0.0.1/h', 'test'), /private/);
     assert.match(await refused('http://93.184.216.34/h', 'test'), /http is allowed only for localhost/);
-    await assert.rejects(checkWebhookUrl('http://127.0.0.1/h', 'test', { allowLoopbackInTest: false }), WebhookUrlRefused);
+    await assert.rejects(
+      checkWebhookUrl('http://127.0.0.1/h', 'test', { allowLoopbackInTest: false }),
+      WebhookUrlRefused,
+    );
   });
 
   it('is off for loopback by default: only npm start and the tests turn WEBHOOK_ALLOW_LOOPBACK_IN_TEST on', async () => {
     const config = loadConfig({});
     assert.equal(config.WEBHOOK_ALLOW_LOOPBACK_IN_TEST, false);
     for (const url of ['http://127.0.0.1:22/h', 'http://localhost:3306/h', 'https://localhost/h']) {
-      await assert.rejects(checkWebhookUrl(url, 'test', webhookUrlPolicy(config, dns({ localhost: ['127.0.0.1'] }))), /loopback/, url);
+      await assert.rejects(
+        checkWebhookUrl(url, 'test', webhookUrlPolicy(config, dns({ localhost: ['127.0.0.1'] }))),
+        /loopback/,
+        url,
+      );
     }
   });
 
   it('allows only ports 443 and 80 and the configured ones, except on an allowed local loopback receiver', async () => {
     const answers = { 'shop.example': ['93.184.216.34'] };
     for (const port of [22, 25, 3306, 6379, 8080, 8443, 9200, 65535]) {
-      assert.equal(await refused(`https://shop.example:${port}/h`, 'live', answers), 'must use port 443 or 80', String(port));
-      assert.equal(await refused(`https://shop.example:${port}/h`, 'test', answers), 'must use port 443 or 80', String(port));
+      assert.equal(
+        await refused(`https://shop.example:${port}/h`, 'live', answers),
+        'must use port 443 or 80',
+        String(port),
+      );
+      assert.equal(
+        await refused(`https://shop.example:${port}/h`, 'test', answers),
+        'must use port 443 or 80',
+        String(port),
+      );
     }
-    for (const url of ['https://shop.example/h', 'https://shop.example:443/h', 'https://shop.example:80/h']) await checkWebhookUrl(url, 'live', policy(answers));
+    for (const url of ['https://shop.example/h', 'https://shop.example:443/h', 'https://shop.example:80/h'])
+      await checkWebhookUrl(url, 'live', policy(answers));
     const wider = { ...policy(answers), allowedPorts: [8443] };
     await checkWebhookUrl('https://shop.example:8443/h', 'live', wider);
-    await assert.rejects(checkWebhookUrl('https://shop.example:8444/h', 'live', wider), /must use port 443 or 80 or 8443/);
+    await assert.rejects(
+      checkWebhookUrl('https://shop.example:8444/h', 'live', wider),
+      /must use port 443 or 80 or 8443/,
+    );
     assert.deepEqual(webhookUrlPolicy(loadConfig({ WEBHOOK_ALLOWED_PORTS: '8443,9443' })).allowedPorts, [8443, 9443]);
     assert.throws(() => loadConfig({ WEBHOOK_ALLOWED_PORTS: '70000' }), /WEBHOOK_ALLOWED_PORTS/);
     // A developer's receiver on localhost, where the operator allowed that: any port.
@@ -120,15 +163,29 @@ describe('webhook URL policy (server-side request forgery defence)', () => {
       await checkWebhookUrl('https://[fd00:1::5]/h', mode, own);
       // Next door to the operator's network is still internal; a name one of whose addresses is outside is refused whole.
       await assert.rejects(checkWebhookUrl('https://10.21.0.1/h', mode, own), /must not point to a private address/);
-      await assert.rejects(checkWebhookUrl('https://mixed.internal/h', mode, own), /must not point to a private address/);
+      await assert.rejects(
+        checkWebhookUrl('https://mixed.internal/h', mode, own),
+        /must not point to a private address/,
+      );
       await assert.rejects(checkWebhookUrl('https://erp.internal:8443/h', mode, own), /must use port 443 or 80/);
     }
     await assert.rejects(checkWebhookUrl('http://erp.internal/h', 'live', own), /must use https in live mode/);
     // The operator's CA goes with a checked receiver on its network only.
     const withCa = { ...own, ca: '-----BEGIN CERTIFICATE-----' };
     assert.equal((await checkWebhookUrl('https://erp.internal/h', 'live', withCa)).ca, withCa.ca);
-    assert.equal((await checkWebhookUrl('https://shop.example/h', 'live', { ...withCa, resolve: dns({ 'shop.example': ['93.184.216.34'] }) })).ca, undefined);
-    assert.deepEqual(webhookUrlPolicy(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.20.0.0/16, 192.168.7.0/24' })).allowedNetworks, ['10.20.0.0/16', '192.168.7.0/24']);
+    assert.equal(
+      (
+        await checkWebhookUrl('https://shop.example/h', 'live', {
+          ...withCa,
+          resolve: dns({ 'shop.example': ['93.184.216.34'] }),
+        })
+      ).ca,
+      undefined,
+    );
+    assert.deepEqual(
+      webhookUrlPolicy(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.20.0.0/16, 192.168.7.0/24' })).allowedNetworks,
+      ['10.20.0.0/16', '192.168.7.0/24'],
+    );
     assert.deepEqual(webhookUrlPolicy(loadConfig({})).allowedNetworks, []);
     assert.throws(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.20.0.0/99' }), /WEBHOOK_ALLOWED_NETWORKS/);
     assert.throws(() => loadConfig({ WEBHOOK_CA_FILE: '/nowhere/ca.pem' }), /WEBHOOK_CA_FILE/);

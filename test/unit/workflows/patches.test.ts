@@ -13,15 +13,24 @@ import { committedHistories, historyText } from '../../support/replay.ts';
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'histories');
 /** Each exported id constant of patches.ts by its name. */
-const CONSTANTS = new Map(Object.entries(patches as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+const CONSTANTS = new Map(
+  Object.entries(patches as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'),
+);
 const nameOf = (id: string) => [...CONSTANTS].find(([, value]) => value === id)?.[0];
 
 /** Every `patched(…)` call in workflows/, by file: the argument as written. */
 function patchedCalls(): { file: string; argument: string }[] {
-  return readdirSync(join(ROOT, 'workflows'))
-    // patches.ts declares the ids and names patched() in its comment; the workflows ask them.
-    .filter((f) => f.endsWith('.ts') && f !== 'patches.ts')
-    .flatMap((f) => [...readFileSync(join(ROOT, 'workflows', f), 'utf8').matchAll(/\bpatched\(([^)]*)\)/g)].map((m) => ({ file: `workflows/${f}`, argument: m[1]!.trim() })));
+  return (
+    readdirSync(join(ROOT, 'workflows'))
+      // patches.ts declares the ids and names patched() in its comment; the workflows ask them.
+      .filter((f) => f.endsWith('.ts') && f !== 'patches.ts')
+      .flatMap((f) =>
+        [...readFileSync(join(ROOT, 'workflows', f), 'utf8').matchAll(/\bpatched\(([^)]*)\)/g)].map((m) => ({
+          file: `workflows/${f}`,
+          argument: m[1]!.trim(),
+        })),
+      )
+  );
 }
 
 describe('the workflows’ patches, one list (workflows/patches.ts)', () => {
@@ -33,7 +42,11 @@ describe('the workflows’ patches, one list (workflows/patches.ts)', () => {
       assert.ok(entry !== undefined, `${argument} is in PATCH_INVENTORY`);
       assert.equal(entry.file, file, `${entry.id} is asked in ${file}`);
     }
-    for (const { id } of patches.PATCH_INVENTORY) assert.ok(calls.some((c) => c.argument === nameOf(id)), `${id} is asked by some workflow`);
+    for (const { id } of patches.PATCH_INVENTORY)
+      assert.ok(
+        calls.some((c) => c.argument === nameOf(id)),
+        `${id} is asked by some workflow`,
+      );
     assert.equal(new Set(patches.PATCH_INVENTORY.map((p) => p.id)).size, patches.PATCH_INVENTORY.length, 'no id twice');
     assert.equal(patches.PATCH_INVENTORY.length, CONSTANTS.size, 'every constant is in the inventory');
   });

@@ -29,8 +29,26 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { BankCallback } from '../../../domain/payment-workflow.ts';
 import { inSpan } from '../../../observability/tracing.ts';
-import { BankRefusalError, BankUnavailableError, type BankOperationAnswer, type BankToken, type Confirmation, type PspCapabilities, type PspClient } from '../psp-client.ts';
-import { asanpardakhtCallback, asanpardakhtOrderId, asanStatus, callbackUrlOf, isRecordableCard, isRecordableRrn, readTranResult, type AsanCall, type TranResult } from './mapping.ts';
+import {
+  BankRefusalError,
+  BankUnavailableError,
+  type BankOperationAnswer,
+  type BankToken,
+  type Confirmation,
+  type PspCapabilities,
+  type PspClient,
+} from '../psp-client.ts';
+import {
+  asanpardakhtCallback,
+  asanpardakhtOrderId,
+  asanStatus,
+  callbackUrlOf,
+  isRecordableCard,
+  isRecordableRrn,
+  readTranResult,
+  type AsanCall,
+  type TranResult,
+} from './mapping.ts';
 import { ASANPARDAKHT_PROFILE } from './profile.ts';
 
 export interface AsanpardakhtEndpoint {
@@ -61,7 +79,16 @@ export const ASANPARDAKHT_PAGE_PATH = '/';
 /** Tehran's calendar date and wall time as Asan Pardakht's localDate: "YYYYMMDD HHMMSS". */
 export function tehranLocalDate(at = new Date()): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tehran', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Asia/Tehran',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
@@ -104,8 +131,14 @@ export class AsanpardakhtClient implements PspClient {
       paymentId: '0',
     });
     if (status !== 200) throw this.refusal('token', status);
-    if (typeof body !== 'string' || !REF_ID.test(body)) throw new BankRefusalError(status, 'the bank answered the token request without a RefId');
-    return { token: body, url: `${this.endpoint.pageBaseUrl ?? this.endpoint.baseUrl}${ASANPARDAKHT_PAGE_PATH}`, method: 'POST', fields: { RefId: body } };
+    if (typeof body !== 'string' || !REF_ID.test(body))
+      throw new BankRefusalError(status, 'the bank answered the token request without a RefId');
+    return {
+      token: body,
+      url: `${this.endpoint.pageBaseUrl ?? this.endpoint.baseUrl}${ASANPARDAKHT_PAGE_PATH}`,
+      method: 'POST',
+      fields: { RefId: body },
+    };
   }
 
   parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
@@ -123,7 +156,8 @@ export class AsanpardakhtClient implements PspClient {
   async confirm(paymentId: string, refNum: string, amount: number): Promise<Confirmation> {
     void amount; // TranResult names the amount the customer paid: the workflow holds it to the recorded one.
     const key = `confirm:${paymentId}`;
-    if (refNum !== asanpardakhtOrderId(paymentId)) return { result: 'refused', code: 0, description: "the return names another payment's invoice" };
+    if (refNum !== asanpardakhtOrderId(paymentId))
+      return { result: 'refused', code: 0, description: "the return names another payment's invoice" };
     const found = await this.lookup(paymentId, key);
     // No paid transaction by the return's invoice id (472): the customer came back from the page without
     // paying (canceled there, or a card refused and the page left); the return says no more, so the
@@ -134,20 +168,45 @@ export class AsanpardakhtClient implements PspClient {
     const { outcome, meaning } = asanStatus('verify', status);
     if (outcome === 'unavailable') throw new BankUnavailableError(`the bank could not verify (${key}): ${meaning}`);
     if (outcome === 'in_progress') return { result: 'in_progress' };
-    if (outcome !== 'done' && outcome !== 'done_before') return { result: 'refused', code: status, description: meaning };
+    if (outcome !== 'done' && outcome !== 'done_before')
+      return { result: 'refused', code: status, description: meaning };
     const { txn } = found;
-    const resNum = txn.salesOrderId === '' || txn.salesOrderId === refNum ? paymentId : `localInvoiceId:${txn.salesOrderId}`;
+    const resNum =
+      txn.salesOrderId === '' || txn.salesOrderId === refNum ? paymentId : `localInvoiceId:${txn.salesOrderId}`;
     if (isRecordableRrn(txn.rrn) && isRecordableCard(txn.cardNumber)) {
-      return { result: 'confirmed', ref_num: refNum, res_num: resNum, amount: txn.amount, terminal: this.terminalId, rrn: txn.rrn, card_pan: txn.cardNumber };
+      return {
+        result: 'confirmed',
+        ref_num: refNum,
+        res_num: resNum,
+        amount: txn.amount,
+        terminal: this.terminalId,
+        rrn: txn.rrn,
+        card_pan: txn.cardNumber,
+      };
     }
-    return { result: 'confirmed', basis: 'result_code', ref_num: refNum, res_num: resNum, amount: txn.amount, terminal: this.terminalId, rrn: null, card_pan: null };
+    return {
+      result: 'confirmed',
+      basis: 'result_code',
+      ref_num: refNum,
+      res_num: resNum,
+      amount: txn.amount,
+      terminal: this.terminalId,
+      rrn: null,
+      card_pan: null,
+    };
   }
 
   /** TranResult, then Settlement: 200 settled now, 474 or 476 settled before (a retry): both done. */
   async settle(paymentId: string, refNum: string): Promise<BankOperationAnswer> {
     const key = `settle:${paymentId}`;
     const txn = await this.paidTransaction(paymentId, refNum, key, 'settlement');
-    const { status } = await this.call('settlement', 'POST', ASANPARDAKHT_PATHS.settlement, key, this.byTransaction(txn));
+    const { status } = await this.call(
+      'settlement',
+      'POST',
+      ASANPARDAKHT_PATHS.settlement,
+      key,
+      this.byTransaction(txn),
+    );
     return this.operationAnswer('settlement', status, refNum);
   }
 
@@ -172,11 +231,27 @@ export class AsanpardakhtClient implements PspClient {
   }
 
   /** TranResult of the payment's invoice id: the transaction, "in progress", or a refusal (472: no paid transaction by that id). */
-  private async lookup(paymentId: string, key: string): Promise<{ result: 'found'; txn: TranResult } | { result: 'in_progress' } | { result: 'refused'; code: number; description: string }> {
-    const query = new URLSearchParams({ merchantConfigurationId: this.endpoint.terminalId, localInvoiceId: asanpardakhtOrderId(paymentId) });
-    const { status, body } = await this.call('tranResult', 'GET', `${ASANPARDAKHT_PATHS.tranResult}?${query.toString()}`, key);
+  private async lookup(
+    paymentId: string,
+    key: string,
+  ): Promise<
+    | { result: 'found'; txn: TranResult }
+    | { result: 'in_progress' }
+    | { result: 'refused'; code: number; description: string }
+  > {
+    const query = new URLSearchParams({
+      merchantConfigurationId: this.endpoint.terminalId,
+      localInvoiceId: asanpardakhtOrderId(paymentId),
+    });
+    const { status, body } = await this.call(
+      'tranResult',
+      'GET',
+      `${ASANPARDAKHT_PATHS.tranResult}?${query.toString()}`,
+      key,
+    );
     const { outcome, meaning } = asanStatus('tranResult', status);
-    if (outcome === 'unavailable') throw new BankUnavailableError(`the bank could not answer TranResult (${key}): ${meaning}`);
+    if (outcome === 'unavailable')
+      throw new BankUnavailableError(`the bank could not answer TranResult (${key}): ${meaning}`);
     if (outcome === 'in_progress') return { result: 'in_progress' };
     if (outcome !== 'done') return { result: 'refused', code: status, description: meaning };
     const txn = readTranResult(body);
@@ -186,23 +261,32 @@ export class AsanpardakhtClient implements PspClient {
 
   /** The transaction a settle or reverse acts on; a TranResult that does not name it is a refusal (or, in progress, worth another try). */
   private async paidTransaction(paymentId: string, refNum: string, key: string, call: AsanCall): Promise<TranResult> {
-    if (refNum !== asanpardakhtOrderId(paymentId)) throw new BankRefusalError(0, `the bank was asked ${call} of another payment's invoice (${key})`);
+    if (refNum !== asanpardakhtOrderId(paymentId))
+      throw new BankRefusalError(0, `the bank was asked ${call} of another payment's invoice (${key})`);
     const found = await this.lookup(paymentId, key);
-    if (found.result === 'in_progress') throw new BankUnavailableError(`the bank has not finished the transaction (${key})`);
-    if (found.result === 'refused') throw new BankRefusalError(found.code, `the bank found no transaction for ${call} (${key}): ${found.description}`);
+    if (found.result === 'in_progress')
+      throw new BankUnavailableError(`the bank has not finished the transaction (${key})`);
+    if (found.result === 'refused')
+      throw new BankRefusalError(
+        found.code,
+        `the bank found no transaction for ${call} (${key}): ${found.description}`,
+      );
     return found.txn;
   }
 
   private operationAnswer(call: AsanCall, status: number, refNum: string): BankOperationAnswer {
     const { outcome, meaning } = asanStatus(call, status);
     if (outcome === 'done' || outcome === 'done_before') return { ref_num: refNum, result_code: status };
-    if (outcome === 'unavailable' || outcome === 'in_progress') throw new BankUnavailableError(`the bank could not do ${call}: ${meaning}`);
+    if (outcome === 'unavailable' || outcome === 'in_progress')
+      throw new BankUnavailableError(`the bank could not do ${call}: ${meaning}`);
     throw new BankRefusalError(status, `the bank refused ${call}: ${meaning}`);
   }
 
   private refusal(call: AsanCall, status: number): Error {
     const { outcome, meaning } = asanStatus(call, status);
-    return outcome === 'unavailable' ? new BankUnavailableError(`the bank could not answer ${call}: ${meaning}`) : new BankRefusalError(status, `the bank refused the ${call} request: ${meaning}`);
+    return outcome === 'unavailable'
+      ? new BankUnavailableError(`the bank could not answer ${call}: ${meaning}`)
+      : new BankRefusalError(status, `the bank refused the ${call} request: ${meaning}`);
   }
 
   /**
@@ -210,38 +294,49 @@ export class AsanpardakhtClient implements PspClient {
    * is not JSON: undefined). No answer, a cut answer or a timeout is BankUnavailableError; the
    * statuses are judged by the caller, by the call's own table (mapping.ts).
    */
-  private call(call: AsanCall, method: 'GET' | 'POST', path: string, operationKey: string, body?: Record<string, unknown>): Promise<{ status: number; body: unknown }> {
+  private call(
+    call: AsanCall,
+    method: 'GET' | 'POST',
+    path: string,
+    operationKey: string,
+    body?: Record<string, unknown>,
+  ): Promise<{ status: number; body: unknown }> {
     const pathOnly = path.split('?')[0]!;
-    return inSpan(`bank ${method} ${pathOnly}`, SpanKind.CLIENT, { 'http.request.method': method, 'url.path': pathOnly }, async () => {
-      let status: number;
-      let text: string;
-      try {
-        const res = await fetch(`${this.endpoint.baseUrl}${path}`, {
-          method,
-          headers: {
-            accept: 'application/json',
-            usr: this.endpoint.userName,
-            pwd: this.endpoint.password,
-            'x-operation-key': operationKey,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-        });
-        status = res.status;
-        text = await res.text();
-      } catch (error) {
-        // The message only: the request carries the credentials in its headers.
-        const why = error instanceof Error ? error.name : 'no answer';
-        throw new BankUnavailableError(`the bank did not answer ${call} (${operationKey}): ${why}`);
-      }
-      let parsed: unknown;
-      try {
-        parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
-      } catch {
-        parsed = undefined;
-      }
-      return { status, body: parsed };
-    });
+    return inSpan(
+      `bank ${method} ${pathOnly}`,
+      SpanKind.CLIENT,
+      { 'http.request.method': method, 'url.path': pathOnly },
+      async () => {
+        let status: number;
+        let text: string;
+        try {
+          const res = await fetch(`${this.endpoint.baseUrl}${path}`, {
+            method,
+            headers: {
+              accept: 'application/json',
+              usr: this.endpoint.userName,
+              pwd: this.endpoint.password,
+              'x-operation-key': operationKey,
+              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+            signal: AbortSignal.timeout(this.endpoint.timeoutMs),
+          });
+          status = res.status;
+          text = await res.text();
+        } catch (error) {
+          // The message only: the request carries the credentials in its headers.
+          const why = error instanceof Error ? error.name : 'no answer';
+          throw new BankUnavailableError(`the bank did not answer ${call} (${operationKey}): ${why}`);
+        }
+        let parsed: unknown;
+        try {
+          parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
+        } catch {
+          parsed = undefined;
+        }
+        return { status, body: parsed };
+      },
+    );
   }
 }

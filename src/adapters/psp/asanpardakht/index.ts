@@ -11,7 +11,8 @@ import { ASANPARDAKHT_PROFILE } from './profile.ts';
 const setting = (settings: PspTerminalSettings, suffix: string) => settings[suffix] ?? '';
 
 /** Where customers' browsers are sent: PAGE_URL, or URL when the page is at the service's address. */
-const pageBaseUrl = (settings: PspTerminalSettings) => (setting(settings, 'PAGE_URL') === '' ? setting(settings, 'URL') : setting(settings, 'PAGE_URL'));
+const pageBaseUrl = (settings: PspTerminalSettings) =>
+  setting(settings, 'PAGE_URL') === '' ? setting(settings, 'URL') : setting(settings, 'PAGE_URL');
 
 export const ASANPARDAKHT_CONNECTOR = {
   profile: ASANPARDAKHT_PROFILE,

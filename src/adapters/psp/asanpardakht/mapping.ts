@@ -200,7 +200,11 @@ export function asanpardakhtCallback(fields: Record<string, string>, paymentId?:
 
 /** Whether a return carries our Asan Pardakht invoice id, and none of the other PSPs' return fields. */
 export const isAsanpardakhtReturn = (fields: Record<string, string>) =>
-  fields[RETURN_INVOICE_FIELD] !== undefined && fields.RefNum === undefined && fields.State === undefined && fields.ResCode === undefined && fields.SaleOrderId === undefined;
+  fields[RETURN_INVOICE_FIELD] !== undefined &&
+  fields.RefNum === undefined &&
+  fields.State === undefined &&
+  fields.ResCode === undefined &&
+  fields.SaleOrderId === undefined;
 
 /** TranResult's detail of a paid transaction, as Dargah reads it (the other fields are the sub-services': charge, bill). */
 export interface TranResult {
@@ -221,11 +225,19 @@ const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? S
  */
 export function readTranResult(body: unknown): TranResult | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const fields = Object.fromEntries(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k.toLowerCase(), v]));
+  const fields = Object.fromEntries(
+    Object.entries(body as Record<string, unknown>).map(([k, v]) => [k.toLowerCase(), v]),
+  );
   const payGateTranId = text(fields.paygatetranid);
   const amount = Number(text(fields.amount));
   if (!/^[1-9][0-9]{0,19}$/.test(payGateTranId) || !Number.isSafeInteger(amount) || amount <= 0) return undefined;
-  return { payGateTranId, amount, rrn: text(fields.rrn), cardNumber: text(fields.cardnumber), salesOrderId: text(fields.salesorderid) };
+  return {
+    payGateTranId,
+    amount,
+    rrn: text(fields.rrn),
+    cardNumber: text(fields.cardnumber),
+    salesOrderId: text(fields.salesorderid),
+  };
 }
 
 /** A retrieval reference number of Dargah's recorded shape: 12 digits. */

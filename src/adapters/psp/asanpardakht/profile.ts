@@ -29,8 +29,18 @@ export const ASANPARDAKHT_PROFILE = {
   // TranResult names a `hash` of the card, by an algorithm no reference gives (docs/psps/asanpardakht.md#the-card-that-paid).
   namesCardAtVerify: false,
   settings: [
-    { suffix: 'USERNAME', description: "the merchant's user name at Asan Pardakht (the usr header)", testDefault: 'dargah', secret: false },
-    { suffix: 'PASSWORD', description: "the merchant's password at Asan Pardakht (the pwd header)", testDefault: '', secret: true },
+    {
+      suffix: 'USERNAME',
+      description: "the merchant's user name at Asan Pardakht (the usr header)",
+      testDefault: 'dargah',
+      secret: false,
+    },
+    {
+      suffix: 'PASSWORD',
+      description: "the merchant's password at Asan Pardakht (the pwd header)",
+      testDefault: '',
+      secret: true,
+    },
   ],
   liveUrlExample: 'https://ipgrest.asanpardakht.ir',
   simulator: { port: 3102, terminalId: '44556677', autoReverseSeconds: 1200 },

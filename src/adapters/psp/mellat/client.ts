@@ -29,8 +29,25 @@ import { SpanKind } from '@opentelemetry/api';
 import { createClientAsync, type Client } from 'soap';
 import type { BankCallback } from '../../../domain/payment-workflow.ts';
 import { inSpan } from '../../../observability/tracing.ts';
-import { BankRefusalError, BankUnavailableError, type BankOperationAnswer, type BankToken, type Confirmation, type Inquiry, type PspCapabilities, type PspClient } from '../psp-client.ts';
-import { answerValues, inquiryStanding, MELLAT_CODE, mellatCallback, mellatCodeMeaning, mellatOrderId, mellatRefundOrderId } from './mapping.ts';
+import {
+  BankRefusalError,
+  BankUnavailableError,
+  type BankOperationAnswer,
+  type BankToken,
+  type Confirmation,
+  type Inquiry,
+  type PspCapabilities,
+  type PspClient,
+} from '../psp-client.ts';
+import {
+  answerValues,
+  inquiryStanding,
+  MELLAT_CODE,
+  mellatCallback,
+  mellatCodeMeaning,
+  mellatOrderId,
+  mellatRefundOrderId,
+} from './mapping.ts';
 import { MELLAT_PROFILE } from './profile.ts';
 
 export interface MellatEndpoint {
@@ -49,16 +66,32 @@ export const MELLAT_SERVICE_PATH = '/pgwchannel/services/pgw';
 /** The page the customer's browser POSTs the RefId to. */
 export const MELLAT_PAGE_PATH = '/pgwchannel/startpay.mellat';
 
-type SoapCall = (args: Record<string, unknown>, options: Record<string, unknown>, extraHeaders: Record<string, string>) => Promise<[Record<string, unknown> | null, ...unknown[]]>;
+type SoapCall = (
+  args: Record<string, unknown>,
+  options: Record<string, unknown>,
+  extraHeaders: Record<string, string>,
+) => Promise<[Record<string, unknown> | null, ...unknown[]]>;
 
 /** Tehran's calendar date and wall time as Behpardakht's localDate (YYYYMMDD) and localTime (HHMMSS). */
 function tehranNow(at = new Date()): { localDate: string; localTime: string } {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tehran', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Asia/Tehran',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
-  return { localDate: `${parts.year}${parts.month}${parts.day}`, localTime: `${parts.hour}${parts.minute}${parts.second}` };
+  return {
+    localDate: `${parts.year}${parts.month}${parts.day}`,
+    localTime: `${parts.hour}${parts.minute}${parts.second}`,
+  };
 }
 
 /** A PSP that speaks Behpardakht Mellat's IPG: the bank simulator in test mode, Behpardakht in live mode. */
@@ -92,8 +125,14 @@ export class MellatClient implements PspClient {
       payerId: '0',
     });
     const refId = values[0] ?? '';
-    if (code !== MELLAT_CODE.OK || !/^[A-Za-z0-9_-]{8,64}$/.test(refId)) throw new BankRefusalError(code, `the bank refused the token request: ${mellatCodeMeaning(code)}`);
-    return { token: refId, url: `${this.endpoint.pageBaseUrl ?? this.endpoint.baseUrl}${MELLAT_PAGE_PATH}`, method: 'POST', fields: { RefId: refId } };
+    if (code !== MELLAT_CODE.OK || !/^[A-Za-z0-9_-]{8,64}$/.test(refId))
+      throw new BankRefusalError(code, `the bank refused the token request: ${mellatCodeMeaning(code)}`);
+    return {
+      token: refId,
+      url: `${this.endpoint.pageBaseUrl ?? this.endpoint.baseUrl}${MELLAT_PAGE_PATH}`,
+      method: 'POST',
+      fields: { RefId: refId },
+    };
   }
 
   parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
@@ -111,10 +150,24 @@ export class MellatClient implements PspClient {
    * and card are absent (null), not guessed.
    */
   async confirm(paymentId: string, refNum: string, amount: number): Promise<Confirmation> {
-    const { code } = await this.call('bpVerifyRequest', `confirm:${paymentId}`, this.bySale(mellatOrderId(paymentId), refNum));
+    const { code } = await this.call(
+      'bpVerifyRequest',
+      `confirm:${paymentId}`,
+      this.bySale(mellatOrderId(paymentId), refNum),
+    );
     if (code === MELLAT_CODE.IN_PROGRESS) return { result: 'in_progress' };
-    if (code !== MELLAT_CODE.OK && code !== MELLAT_CODE.ALREADY_VERIFIED) return { result: 'refused', code, description: mellatCodeMeaning(code) };
-    return { result: 'confirmed', basis: 'result_code', ref_num: refNum, res_num: paymentId, amount, terminal: this.terminalId, rrn: null, card_pan: null };
+    if (code !== MELLAT_CODE.OK && code !== MELLAT_CODE.ALREADY_VERIFIED)
+      return { result: 'refused', code, description: mellatCodeMeaning(code) };
+    return {
+      result: 'confirmed',
+      basis: 'result_code',
+      ref_num: refNum,
+      res_num: paymentId,
+      amount,
+      terminal: this.terminalId,
+      rrn: null,
+      card_pan: null,
+    };
   }
 
   /**
@@ -125,7 +178,11 @@ export class MellatClient implements PspClient {
    */
   async inquire(paymentId: string, callback: Pick<BankCallback, 'ref_num' | 'token'>): Promise<Inquiry> {
     if (!/^[1-9][0-9]{0,18}$/.test(callback.ref_num)) return { standing: 'open' };
-    const { code } = await this.call('bpInquiryRequest', `inquire:${paymentId}`, this.bySale(mellatOrderId(paymentId), callback.ref_num));
+    const { code } = await this.call(
+      'bpInquiryRequest',
+      `inquire:${paymentId}`,
+      this.bySale(mellatOrderId(paymentId), callback.ref_num),
+    );
     return { standing: inquiryStanding(code) };
   }
 
@@ -152,12 +209,17 @@ export class MellatClient implements PspClient {
       orderId: mellatRefundOrderId(refundId),
       refundAmount: amount,
     });
-    if (code !== MELLAT_CODE.OK && code !== MELLAT_CODE.DUPLICATE_ORDER) throw new BankRefusalError(code, `the bank refused bpRefundRequest: ${mellatCodeMeaning(code)}`);
+    if (code !== MELLAT_CODE.OK && code !== MELLAT_CODE.DUPLICATE_ORDER)
+      throw new BankRefusalError(code, `the bank refused bpRefundRequest: ${mellatCodeMeaning(code)}`);
     return { ref_num: refNum, result_code: code };
   }
 
   private terminal() {
-    return { terminalId: this.endpoint.terminalId, userName: this.endpoint.userName, userPassword: this.endpoint.password };
+    return {
+      terminalId: this.endpoint.terminalId,
+      userName: this.endpoint.userName,
+      userPassword: this.endpoint.password,
+    };
   }
 
   /** The verify family's arguments: our order id twice (orderId and saleOrderId), the customer's SaleReferenceId. */
@@ -165,15 +227,24 @@ export class MellatClient implements PspClient {
     return { ...this.terminal(), orderId, saleOrderId: orderId, saleReferenceId };
   }
 
-  private async operation(method: string, key: string, paymentId: string, refNum: string, doneBefore: number): Promise<BankOperationAnswer> {
+  private async operation(
+    method: string,
+    key: string,
+    paymentId: string,
+    refNum: string,
+    doneBefore: number,
+  ): Promise<BankOperationAnswer> {
     const { code } = await this.call(method, key, this.bySale(mellatOrderId(paymentId), refNum));
-    if (code !== MELLAT_CODE.OK && code !== doneBefore) throw new BankRefusalError(code, `the bank refused ${method}: ${mellatCodeMeaning(code)}`);
+    if (code !== MELLAT_CODE.OK && code !== doneBefore)
+      throw new BankRefusalError(code, `the bank refused ${method}: ${mellatCodeMeaning(code)}`);
     return { ref_num: refNum, result_code: code };
   }
 
   /** The SOAP client of the service's WSDL, made once; a failure to get it is forgotten, so the next call tries again. */
   private soapClient(): Promise<Client> {
-    this.client ??= createClientAsync(`${this.endpoint.baseUrl}${MELLAT_SERVICE_PATH}?wsdl`, { wsdl_options: { timeout: this.endpoint.timeoutMs } }).then(
+    this.client ??= createClientAsync(`${this.endpoint.baseUrl}${MELLAT_SERVICE_PATH}?wsdl`, {
+      wsdl_options: { timeout: this.endpoint.timeoutMs },
+    }).then(
       (client) => {
         client.setEndpoint(`${this.endpoint.baseUrl}${MELLAT_SERVICE_PATH}`);
         return client;
@@ -187,20 +258,36 @@ export class MellatClient implements PspClient {
   }
 
   /** One SOAP call under the timeout: its answer's values; no answer, a fault or a 5xx is BankUnavailableError. */
-  private call(method: string, operationKey: string, args: Record<string, unknown>): Promise<{ code: number; values: string[] }> {
+  private call(
+    method: string,
+    operationKey: string,
+    args: Record<string, unknown>,
+  ): Promise<{ code: number; values: string[] }> {
     return inSpan(`bank SOAP ${method}`, SpanKind.CLIENT, { 'rpc.system': 'soap', 'rpc.method': method }, async () => {
       let result: Record<string, unknown> | null;
       try {
         const client = await this.soapClient();
         const invoke = (client as unknown as Record<string, SoapCall>)[`${method}Async`];
         if (invoke === undefined) throw new Error(`the service has no ${method}`);
-        [result] = await invoke.call(client, args, { timeout: this.endpoint.timeoutMs }, { 'x-operation-key': operationKey });
+        [result] = await invoke.call(
+          client,
+          args,
+          { timeout: this.endpoint.timeoutMs },
+          { 'x-operation-key': operationKey },
+        );
       } catch (error) {
         // The message only: a SOAP error can carry the request, and the request carries the password.
         const { response, code } = error as { response?: { status?: number }; code?: string };
         // A 2xx that failed is an answer begun and never finished (a slow PSP past the timeout, a cut connection).
         const status = response?.status;
-        const why = status !== undefined ? (status >= 300 ? `: HTTP ${status}` : ': an incomplete answer') : typeof code === 'string' ? `: ${code}` : '';
+        const why =
+          status !== undefined
+            ? status >= 300
+              ? `: HTTP ${status}`
+              : ': an incomplete answer'
+            : typeof code === 'string'
+              ? `: ${code}`
+              : '';
         throw new BankUnavailableError(`the bank did not answer ${method} (${operationKey})${why}`);
       }
       return answerValues(result?.return);

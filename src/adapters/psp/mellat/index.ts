@@ -3,7 +3,13 @@
  * settings, how its page's return reads, the order id it knows a payment by and the origins its page
  * is at. Listed once in the registry (../registry.ts).
  */
-import { pageOriginOf, terminalEndpoint, terminalSetting, type PspConnector, type PspTerminalSettings } from '../connector.ts';
+import {
+  pageOriginOf,
+  terminalEndpoint,
+  terminalSetting,
+  type PspConnector,
+  type PspTerminalSettings,
+} from '../connector.ts';
 import { MellatClient } from './client.ts';
 import { isMellatCallback, mellatCallback, mellatOrderId } from './mapping.ts';
 import { MELLAT_PROFILE } from './profile.ts';

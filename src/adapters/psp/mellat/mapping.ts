@@ -57,7 +57,9 @@ export const MELLAT_CODE = {
  * `merchant` codes are our request or terminal (a refusal, never retried into success); `bank` codes
  * are the PSP's trouble (worth another try); `state` codes answer about the transaction itself.
  */
-export const MELLAT_RESULT_CODES: Readonly<Record<number, { meaning: string; kind: 'ok' | 'customer' | 'merchant' | 'bank' | 'state' }>> = {
+export const MELLAT_RESULT_CODES: Readonly<
+  Record<number, { meaning: string; kind: 'ok' | 'customer' | 'merchant' | 'bank' | 'state' }>
+> = {
   0: { meaning: 'transaction approved', kind: 'ok' },
   11: { meaning: 'invalid card number', kind: 'customer' },
   12: { meaning: 'insufficient funds', kind: 'customer' },
@@ -74,7 +76,7 @@ export const MELLAT_RESULT_CODES: Readonly<Record<number, { meaning: string; kin
   114: { meaning: 'cardholder not allowed this transaction', kind: 'customer' },
   21: { meaning: 'invalid merchant', kind: 'merchant' },
   23: { meaning: 'security error', kind: 'merchant' },
-  24: { meaning: "invalid merchant user name or password", kind: 'merchant' },
+  24: { meaning: 'invalid merchant user name or password', kind: 'merchant' },
   25: { meaning: 'invalid amount', kind: 'merchant' },
   31: { meaning: 'invalid response', kind: 'bank' },
   32: { meaning: 'invalid data format', kind: 'merchant' },
@@ -126,7 +128,13 @@ export function mellatCallback(fields: Record<string, string>, paymentId?: strin
   const resCode = fields.ResCode ?? '';
   const saleOrderId = fields.SaleOrderId ?? '';
   const saleReferenceId = fields.SaleReferenceId ?? '';
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(refId) || !/^-?[0-9]{1,4}$/.test(resCode) || !/^[0-9]{1,19}$/.test(saleOrderId) || !/^[0-9]{0,40}$/.test(saleReferenceId)) return undefined;
+  if (
+    !/^[A-Za-z0-9_-]{1,64}$/.test(refId) ||
+    !/^-?[0-9]{1,4}$/.test(resCode) ||
+    !/^[0-9]{1,19}$/.test(saleOrderId) ||
+    !/^[0-9]{0,40}$/.test(saleReferenceId)
+  )
+    return undefined;
   if (paymentId !== undefined && saleOrderId !== mellatOrderId(paymentId)) return undefined;
   const state = callbackState(Number(resCode));
   const named = !/^0*$/.test(saleReferenceId);
@@ -136,7 +144,8 @@ export function mellatCallback(fields: Record<string, string>, paymentId?: strin
 }
 
 /** Whether a post to our return route carries Mellat's fields rather than SEP's. */
-export const isMellatCallback = (fields: Record<string, string>) => fields.RefId !== undefined && fields.ResCode !== undefined && fields.SaleOrderId !== undefined;
+export const isMellatCallback = (fields: Record<string, string>) =>
+  fields.RefId !== undefined && fields.ResCode !== undefined && fields.SaleOrderId !== undefined;
 
 /** An answer's values: "0,ABC" → ['0', 'ABC']; its first is the ResCode. */
 export function answerValues(answer: unknown): { code: number; values: string[] } {
@@ -151,7 +160,8 @@ export function answerValues(answer: unknown): { code: number; values: string[] 
  * found, not verified, reversed, the PSP's trouble) decides nothing (docs/psps/mellat.md#inquiry).
  */
 export function inquiryStanding(code: number): Inquiry['standing'] {
-  if (code === MELLAT_CODE.OK || code === MELLAT_CODE.ALREADY_VERIFIED || code === MELLAT_CODE.ALREADY_SETTLED) return 'succeeded';
+  if (code === MELLAT_CODE.OK || code === MELLAT_CODE.ALREADY_VERIFIED || code === MELLAT_CODE.ALREADY_SETTLED)
+    return 'succeeded';
   if (code === MELLAT_CODE.CANCELED_BY_CUSTOMER) return 'canceled';
   if (MELLAT_RESULT_CODES[code]?.kind === 'customer') return 'failed';
   return 'open';

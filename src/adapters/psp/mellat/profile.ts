@@ -23,7 +23,12 @@ export const MELLAT_PROFILE = {
   // bpVerifyRequest answers a result code alone (docs/psps/mellat.md#what-confirms-a-payment).
   namesCardAtVerify: false,
   settings: [
-    { suffix: 'USERNAME', description: "the terminal's user name at Behpardakht", testDefault: 'dargah', secret: false },
+    {
+      suffix: 'USERNAME',
+      description: "the terminal's user name at Behpardakht",
+      testDefault: 'dargah',
+      secret: false,
+    },
     { suffix: 'PASSWORD', description: "the terminal's password at Behpardakht", testDefault: '', secret: true },
   ],
   liveUrlExample: 'https://bpm.shaparak.ir',

@@ -25,8 +25,26 @@ import { SpanKind } from '@opentelemetry/api';
 import { createClientAsync, type Client } from 'soap';
 import type { BankCallback } from '../../../domain/payment-workflow.ts';
 import { inSpan } from '../../../observability/tracing.ts';
-import { BankRefusalError, BankUnavailableError, type BankOperationAnswer, type BankToken, type Confirmation, type PspCapabilities, type PspClient } from '../psp-client.ts';
-import { answerStatus, answerText, confirmedMaskedCard, confirmedRrn, PARSIAN_STATUS, parsianOrderId, parsianReturn, parsianStatusMeaning, reversalDone } from './mapping.ts';
+import {
+  BankRefusalError,
+  BankUnavailableError,
+  type BankOperationAnswer,
+  type BankToken,
+  type Confirmation,
+  type PspCapabilities,
+  type PspClient,
+} from '../psp-client.ts';
+import {
+  answerStatus,
+  answerText,
+  confirmedMaskedCard,
+  confirmedRrn,
+  PARSIAN_STATUS,
+  parsianOrderId,
+  parsianReturn,
+  parsianStatusMeaning,
+  reversalDone,
+} from './mapping.ts';
 import { PARSIAN_PROFILE } from './profile.ts';
 
 export interface ParsianEndpoint {
@@ -48,7 +66,11 @@ export const PARSIAN_REVERSAL_PATH = '/NewIPGServices/Reverse/ReversalService.as
 export const PARSIAN_PAGE_PATH = '/NewIPG/';
 
 type ServicePath = typeof PARSIAN_SALE_PATH | typeof PARSIAN_CONFIRM_PATH | typeof PARSIAN_REVERSAL_PATH;
-type SoapCall = (args: Record<string, unknown>, options: Record<string, unknown>, extraHeaders: Record<string, string>) => Promise<[Record<string, unknown> | null, ...unknown[]]>;
+type SoapCall = (
+  args: Record<string, unknown>,
+  options: Record<string, unknown>,
+  extraHeaders: Record<string, string>,
+) => Promise<[Record<string, unknown> | null, ...unknown[]]>;
 
 /** PEC's longs and shorts kept as the text they are: a Token or an RRN past 2^53 would lose digits as a number. */
 const AS_TEXT = { long: (text: string) => text, short: (text: string) => text };
@@ -87,7 +109,8 @@ export class ParsianClient implements Omit<PspClient, 'name'> {
     });
     const status = answerStatus(result.Status);
     const token = answerText(result.Token);
-    if (status !== PARSIAN_STATUS.OK || !/^[1-9][0-9]{0,18}$/.test(token)) throw new BankRefusalError(status, `the bank refused the token request: ${parsianStatusMeaning(status)}`);
+    if (status !== PARSIAN_STATUS.OK || !/^[1-9][0-9]{0,18}$/.test(token))
+      throw new BankRefusalError(status, `the bank refused the token request: ${parsianStatusMeaning(status)}`);
     const page = new URL(`${this.endpoint.pageBaseUrl ?? this.endpoint.baseUrl}${PARSIAN_PAGE_PATH}`);
     page.searchParams.set('Token', token);
     return { token, url: page.toString(), method: 'GET', fields: {} };
@@ -111,24 +134,60 @@ export class ParsianClient implements Omit<PspClient, 'name'> {
    * shape no reference shows) is the result code's alone (`basis: 'result_code'`), neither guessed.
    */
   async confirm(paymentId: string, refNum: string, amount: number): Promise<Confirmation> {
-    const result = await this.call(PARSIAN_CONFIRM_PATH, 'ConfirmPayment', `confirm:${paymentId}`, { LoginAccount: this.endpoint.pin, Token: refNum });
+    const result = await this.call(PARSIAN_CONFIRM_PATH, 'ConfirmPayment', `confirm:${paymentId}`, {
+      LoginAccount: this.endpoint.pin,
+      Token: refNum,
+    });
     const status = answerStatus(result.Status);
     if (status === PARSIAN_STATUS.IN_PROGRESS) return { result: 'in_progress' };
     const rrn = confirmedRrn(answerText(result.RRN));
-    if (status === PARSIAN_STATUS.OK && rrn === null) return { result: 'refused', code: status, description: 'confirmed without an RRN, which PEC gives every confirmed payment' };
-    if (status !== PARSIAN_STATUS.OK && status !== PARSIAN_STATUS.ALREADY_CONFIRMED) return { result: 'refused', code: status, description: parsianStatusMeaning(status) };
+    if (status === PARSIAN_STATUS.OK && rrn === null)
+      return {
+        result: 'refused',
+        code: status,
+        description: 'confirmed without an RRN, which PEC gives every confirmed payment',
+      };
+    if (status !== PARSIAN_STATUS.OK && status !== PARSIAN_STATUS.ALREADY_CONFIRMED)
+      return { result: 'refused', code: status, description: parsianStatusMeaning(status) };
     const answeredToken = answerText(result.Token);
-    if (answeredToken !== '' && answeredToken !== '0' && answeredToken !== refNum) return { result: 'refused', code: status, description: 'the answer names another Token than the one asked about' };
+    if (answeredToken !== '' && answeredToken !== '0' && answeredToken !== refNum)
+      return {
+        result: 'refused',
+        code: status,
+        description: 'the answer names another Token than the one asked about',
+      };
     const card = confirmedMaskedCard(answerText(result.CardNumberMasked));
-    if (rrn !== null && card !== null) return { result: 'confirmed', ref_num: refNum, res_num: paymentId, amount, terminal: this.terminalId, rrn, card_pan: card };
-    return { result: 'confirmed', basis: 'result_code', ref_num: refNum, res_num: paymentId, amount, terminal: this.terminalId, rrn: null, card_pan: null };
+    if (rrn !== null && card !== null)
+      return {
+        result: 'confirmed',
+        ref_num: refNum,
+        res_num: paymentId,
+        amount,
+        terminal: this.terminalId,
+        rrn,
+        card_pan: card,
+      };
+    return {
+      result: 'confirmed',
+      basis: 'result_code',
+      ref_num: refNum,
+      res_num: paymentId,
+      amount,
+      terminal: this.terminalId,
+      rrn: null,
+      card_pan: null,
+    };
   }
 
   /** ReversalRequest of the Token: 0 reversed now, -1551 reversed before (a retry), -102 and -1507 PEC's own "reversed" and "sent to the switch"; anything else a refusal. */
   async reverse(paymentId: string, refNum: string): Promise<BankOperationAnswer> {
-    const result = await this.call(PARSIAN_REVERSAL_PATH, 'ReversalRequest', `reverse:${paymentId}`, { LoginAccount: this.endpoint.pin, Token: refNum });
+    const result = await this.call(PARSIAN_REVERSAL_PATH, 'ReversalRequest', `reverse:${paymentId}`, {
+      LoginAccount: this.endpoint.pin,
+      Token: refNum,
+    });
     const status = answerStatus(result.Status);
-    if (!reversalDone(status)) throw new BankRefusalError(status, `the bank refused ReversalRequest: ${parsianStatusMeaning(status)}`);
+    if (!reversalDone(status))
+      throw new BankRefusalError(status, `the bank refused ReversalRequest: ${parsianStatusMeaning(status)}`);
     return { ref_num: refNum, result_code: status };
   }
 
@@ -137,7 +196,10 @@ export class ParsianClient implements Omit<PspClient, 'name'> {
     let client = this.clients.get(path);
     if (client === undefined) {
       const url = `${this.endpoint.baseUrl}${path}`;
-      client = createClientAsync(`${url}?wsdl`, { wsdl_options: { timeout: this.endpoint.timeoutMs }, customDeserializer: AS_TEXT }).then(
+      client = createClientAsync(`${url}?wsdl`, {
+        wsdl_options: { timeout: this.endpoint.timeoutMs },
+        customDeserializer: AS_TEXT,
+      }).then(
         (made) => {
           made.setEndpoint(url);
           return made;
@@ -153,26 +215,49 @@ export class ParsianClient implements Omit<PspClient, 'name'> {
   }
 
   /** One SOAP call under the timeout: its `{operation}Result` object; no answer, a fault, a 5xx or an answer without a result is BankUnavailableError. */
-  private call(path: ServicePath, operation: string, operationKey: string, requestData: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return inSpan(`bank SOAP ${operation}`, SpanKind.CLIENT, { 'rpc.system': 'soap', 'rpc.method': operation }, async () => {
-      let answer: Record<string, unknown> | null;
-      try {
-        const client = await this.soapClient(path);
-        const invoke = (client as unknown as Record<string, SoapCall>)[`${operation}Async`];
-        if (invoke === undefined) throw new Error(`the service has no ${operation}`);
-        [answer] = await invoke.call(client, { requestData }, { timeout: this.endpoint.timeoutMs }, { 'x-operation-key': operationKey });
-      } catch (error) {
-        // The message only: a SOAP error can carry the request, and the request carries the PIN.
-        const { response, code } = error as { response?: { status?: number }; code?: string };
-        // A 2xx that failed is an answer begun and never finished (a slow PSP past the timeout, a cut connection).
-        const status = response?.status;
-        const why = status !== undefined ? (status >= 300 ? `: HTTP ${status}` : ': an incomplete answer') : typeof code === 'string' ? `: ${code}` : '';
-        throw new BankUnavailableError(`the bank did not answer ${operation} (${operationKey})${why}`);
-      }
-      const result = answer?.[`${operation}Result`];
-      // "No response from bank" (shetabit/multipay): an answer without its result says nothing.
-      if (result === null || typeof result !== 'object') throw new BankUnavailableError(`the bank answered ${operation} (${operationKey}) without a result`);
-      return result as Record<string, unknown>;
-    });
+  private call(
+    path: ServicePath,
+    operation: string,
+    operationKey: string,
+    requestData: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    return inSpan(
+      `bank SOAP ${operation}`,
+      SpanKind.CLIENT,
+      { 'rpc.system': 'soap', 'rpc.method': operation },
+      async () => {
+        let answer: Record<string, unknown> | null;
+        try {
+          const client = await this.soapClient(path);
+          const invoke = (client as unknown as Record<string, SoapCall>)[`${operation}Async`];
+          if (invoke === undefined) throw new Error(`the service has no ${operation}`);
+          [answer] = await invoke.call(
+            client,
+            { requestData },
+            { timeout: this.endpoint.timeoutMs },
+            { 'x-operation-key': operationKey },
+          );
+        } catch (error) {
+          // The message only: a SOAP error can carry the request, and the request carries the PIN.
+          const { response, code } = error as { response?: { status?: number }; code?: string };
+          // A 2xx that failed is an answer begun and never finished (a slow PSP past the timeout, a cut connection).
+          const status = response?.status;
+          const why =
+            status !== undefined
+              ? status >= 300
+                ? `: HTTP ${status}`
+                : ': an incomplete answer'
+              : typeof code === 'string'
+                ? `: ${code}`
+                : '';
+          throw new BankUnavailableError(`the bank did not answer ${operation} (${operationKey})${why}`);
+        }
+        const result = answer?.[`${operation}Result`];
+        // "No response from bank" (shetabit/multipay): an answer without its result says nothing.
+        if (result === null || typeof result !== 'object')
+          throw new BankUnavailableError(`the bank answered ${operation} (${operationKey}) without a result`);
+        return result as Record<string, unknown>;
+      },
+    );
   }
 }

@@ -4,7 +4,13 @@
  * recognition, its order id and its page's origin.
 
  */
-import { pageOriginOf, terminalEndpoint, terminalSetting, type PspConnector, type PspTerminalSettings } from '../connector.ts';
+import {
+  pageOriginOf,
+  terminalEndpoint,
+  terminalSetting,
+  type PspConnector,
+  type PspTerminalSettings,
+} from '../connector.ts';
 import { ParsianClient } from './client.ts';
 import { isParsianReturn, parsianOrderId, parsianReturn } from './mapping.ts';
 import { PARSIAN_PROFILE } from './profile.ts';

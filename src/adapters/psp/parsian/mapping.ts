@@ -71,7 +71,7 @@ export const PARSIAN_STATUS_CODES: Readonly<Record<number, { meaning: string; ki
   [-130]: { meaning: 'the token has expired', kind: 'customer' },
   [-128]: { meaning: 'invalid IP address format', kind: 'merchant' },
   [-127]: { meaning: "the merchant's IP address is not allowed", kind: 'merchant' },
-  [-126]: { meaning: "invalid merchant PIN (LoginAccount)", kind: 'merchant' },
+  [-126]: { meaning: 'invalid merchant PIN (LoginAccount)', kind: 'merchant' },
   [-121]: { meaning: 'the string is not wholly numeric', kind: 'merchant' },
   [-120]: { meaning: 'invalid input length', kind: 'merchant' },
   [-119]: { meaning: 'invalid organization', kind: 'merchant' },
@@ -171,7 +171,8 @@ export function parsianReturn(fields: Record<string, string>, paymentId?: string
   const token = (fields.Token ?? '').trim();
   const status = (fields.status ?? '').trim();
   const orderId = (fields.OrderId ?? '').trim();
-  if (!/^-?[0-9]{1,6}$/.test(status) || !POSITIVE_LONG.test(orderId) || !/^(0|[1-9][0-9]{0,18})?$/.test(token)) return undefined;
+  if (!/^-?[0-9]{1,6}$/.test(status) || !POSITIVE_LONG.test(orderId) || !/^(0|[1-9][0-9]{0,18})?$/.test(token))
+    return undefined;
   if (paymentId !== undefined && orderId !== parsianOrderId(paymentId)) return undefined;
   const state = returnState(Number(status));
   const named = POSITIVE_LONG.test(token);
@@ -180,7 +181,8 @@ export function parsianReturn(fields: Record<string, string>, paymentId?: string
 }
 
 /** Whether a post to our return route carries PEC's fields (its lower-case `status`, OrderId, Token) rather than SEP's or Mellat's. */
-export const isParsianReturn = (fields: Record<string, string>) => fields.status !== undefined && fields.OrderId !== undefined && fields.Token !== undefined;
+export const isParsianReturn = (fields: Record<string, string>) =>
+  fields.status !== undefined && fields.OrderId !== undefined && fields.Token !== undefined;
 
 /**
  * ConfirmPayment's RRN as Dargah records it: 12 digits. PEC sends it as a long (ClientConfirmResponseData),
@@ -203,7 +205,8 @@ export function confirmedMaskedCard(value: string): string | null {
 }
 
 /** A SOAP answer's value (a long, a short or a string, kept as text by the client's deserializer) as text; '' when absent. */
-export const answerText = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '');
+export const answerText = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
 
 /** A Status as a number; -32768 (PEC's "unknown error") when the answer has none or not a number. */
 export const answerStatus = (value: unknown): number => {
@@ -213,5 +216,10 @@ export const answerStatus = (value: unknown): number => {
 
 /** ReversalRequest's Status: done now (0, or -102 "reversed successfully", -1507 "sent to the switch"), done before (-1551), or neither. */
 export function reversalDone(status: number): boolean {
-  return status === PARSIAN_STATUS.OK || status === PARSIAN_STATUS.REVERSE_SUCCESSFUL || status === PARSIAN_STATUS.REVERSAL_COMPLETED || status === PARSIAN_STATUS.ALREADY_REVERSED;
+  return (
+    status === PARSIAN_STATUS.OK ||
+    status === PARSIAN_STATUS.REVERSE_SUCCESSFUL ||
+    status === PARSIAN_STATUS.REVERSAL_COMPLETED ||
+    status === PARSIAN_STATUS.ALREADY_REVERSED
+  );
 }

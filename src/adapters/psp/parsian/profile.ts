@@ -26,7 +26,14 @@ export const PARSIAN_PROFILE = {
   // ConfirmPayment names the card masked (CardNumberMasked), not its hash; the return's HashCardNumber is
   // of a hash no reference describes and is never trusted (docs/psps/parsian.md#the-card-that-paid).
   namesCardAtVerify: false,
-  settings: [{ suffix: 'PIN', description: "the terminal's PIN at Parsian (PEC), sent as LoginAccount on every call", testDefault: '', secret: true }],
+  settings: [
+    {
+      suffix: 'PIN',
+      description: "the terminal's PIN at Parsian (PEC), sent as LoginAccount on every call",
+      testDefault: '',
+      secret: true,
+    },
+  ],
   liveUrlExample: 'https://pec.shaparak.ir',
   simulator: { port: 3104, terminalId: '77889900', autoReverseSeconds: 1200 },
 } as const satisfies PspProfile;

@@ -26,9 +26,28 @@ import { SpanKind } from '@opentelemetry/api';
 import type { BankCallback } from '../../../domain/payment-workflow.ts';
 import { inSpan } from '../../../observability/tracing.ts';
 import { isGenuineConfirmation } from '../../../domain/bank-confirmation.ts';
-import { BankRefusalError, BankUnavailableError, type BankOperationAnswer, type BankToken, type Confirmation, type PspCapabilities, type PspClient } from '../psp-client.ts';
+import {
+  BankRefusalError,
+  BankUnavailableError,
+  type BankOperationAnswer,
+  type BankToken,
+  type Confirmation,
+  type PspCapabilities,
+  type PspClient,
+} from '../psp-client.ts';
 
-import { readVerifyAnswer, SADAD_CODE, SADAD_TOKEN, sadadCallback, sadadCodeMeaning, sadadKey, sadadLocalDateTime, sadadOrderId, sadadSignature, wholeNumber } from './mapping.ts';
+import {
+  readVerifyAnswer,
+  SADAD_CODE,
+  SADAD_TOKEN,
+  sadadCallback,
+  sadadCodeMeaning,
+  sadadKey,
+  sadadLocalDateTime,
+  sadadOrderId,
+  sadadSignature,
+  wholeNumber,
+} from './mapping.ts';
 import { SADAD_PROFILE } from './profile.ts';
 
 export interface SadadEndpoint {
@@ -88,10 +107,21 @@ export class SadadClient implements PspClient {
     const code = wholeNumber(answer.ResCode);
     const token = typeof answer.Token === 'string' ? answer.Token : '';
     if (code !== SADAD_CODE.OK || !SADAD_TOKEN.test(token)) {
-      const description = typeof answer.Description === 'string' && answer.Description !== '' ? answer.Description : sadadCodeMeaning(code);
-      throw new BankRefusalError(Number.isNaN(code) ? SADAD_CODE.FAILED : code, `the bank refused the token request: ${description}`);
+      const description =
+        typeof answer.Description === 'string' && answer.Description !== ''
+          ? answer.Description
+          : sadadCodeMeaning(code);
+      throw new BankRefusalError(
+        Number.isNaN(code) ? SADAD_CODE.FAILED : code,
+        `the bank refused the token request: ${description}`,
+      );
     }
-    return { token, url: `${this.endpoint.pageBaseUrl ?? this.endpoint.baseUrl}${SADAD_PAGE_PATH}?Token=${encodeURIComponent(token)}`, method: 'GET', fields: {} };
+    return {
+      token,
+      url: `${this.endpoint.pageBaseUrl ?? this.endpoint.baseUrl}${SADAD_PAGE_PATH}?Token=${encodeURIComponent(token)}`,
+      method: 'GET',
+      fields: {},
+    };
   }
 
   parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
@@ -109,7 +139,16 @@ export class SadadClient implements PspClient {
    * `paid` rests on the return until then (docs/psps/sadad.md#why-the-verify-waits-for-the-merchant).
    */
   confirm(paymentId: string, refNum: string, amount: number): Promise<Confirmation> {
-    return Promise.resolve({ result: 'confirmed', basis: 'result_code', ref_num: refNum, res_num: paymentId, amount, terminal: this.terminalId, rrn: null, card_pan: null });
+    return Promise.resolve({
+      result: 'confirmed',
+      basis: 'result_code',
+      ref_num: refNum,
+      res_num: paymentId,
+      amount,
+      terminal: this.terminalId,
+      rrn: null,
+      card_pan: null,
+    });
   }
 
   /**
@@ -122,11 +161,21 @@ export class SadadClient implements PspClient {
    * that names another amount or order.
    */
   async settle(paymentId: string, refNum: string, amount: number): Promise<BankOperationAnswer> {
-    const answer = await this.call(SADAD_VERIFY_PATH, `settle:${paymentId}`, { Token: refNum, SignData: sadadSignature(refNum, this.key) });
+    const answer = await this.call(SADAD_VERIFY_PATH, `settle:${paymentId}`, {
+      Token: refNum,
+      SignData: sadadSignature(refNum, this.key),
+    });
     const confirmation = readVerifyAnswer(answer, paymentId, refNum, this.terminalId);
-    if (confirmation.result === 'refused') throw new BankRefusalError(confirmation.code, `the bank refused the verify: ${confirmation.description}`);
-    if (confirmation.result !== 'confirmed' || !isGenuineConfirmation({ ...confirmation, terminal_matches: true }, { id: paymentId, amount }, refNum)) {
-      throw new BankRefusalError(SADAD_CODE.NOT_THIS_PAYMENT, "the bank's verify names another amount or order than the payment's");
+    if (confirmation.result === 'refused')
+      throw new BankRefusalError(confirmation.code, `the bank refused the verify: ${confirmation.description}`);
+    if (
+      confirmation.result !== 'confirmed' ||
+      !isGenuineConfirmation({ ...confirmation, terminal_matches: true }, { id: paymentId, amount }, refNum)
+    ) {
+      throw new BankRefusalError(
+        SADAD_CODE.NOT_THIS_PAYMENT,
+        "the bank's verify names another amount or order than the payment's",
+      );
     }
     return { ref_num: refNum, result_code: wholeNumber(answer.ResCode) };
   }
@@ -139,37 +188,56 @@ export class SadadClient implements PspClient {
    * it (capture `merchant_verify`), since Sadad gives that money back by itself.
    */
   reverse(paymentId: string): Promise<BankOperationAnswer> {
-    return Promise.reject(new BankRefusalError(SADAD_CODE.NO_SUCH_OPERATION, `Sadad has no reversal: payment ${paymentId} stays with the merchant (a refund is made outside Dargah)`));
+    return Promise.reject(
+      new BankRefusalError(
+        SADAD_CODE.NO_SUCH_OPERATION,
+        `Sadad has no reversal: payment ${paymentId} stays with the merchant (a refund is made outside Dargah)`,
+      ),
+    );
   }
 
   /** One JSON POST under the timeout, traced; its answer's object. No answer, a 5xx or 429, or no JSON object with a ResCode is BankUnavailableError. */
   private call(path: string, operationKey: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return inSpan(`bank POST ${path}`, SpanKind.CLIENT, { 'http.request.method': 'POST', 'url.path': path }, async () => {
-      let res: Response;
-      let text: string;
-      try {
-        res = await fetch(`${this.endpoint.baseUrl}${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', 'x-operation-key': operationKey },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-        });
-        text = await res.text();
-      } catch (error) {
-        // The message only: the request is never in an error.
-        throw new BankUnavailableError(`the bank did not answer ${path} (${operationKey}): ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (res.status >= 500 || res.status === 429) throw new BankUnavailableError(`the bank answered ${res.status} to ${path} (${operationKey})`);
-      let answer: unknown;
-      try {
-        answer = JSON.parse(text);
-      } catch {
-        answer = undefined;
-      }
-      if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !('ResCode' in answer)) {
-        throw new BankUnavailableError(`the bank answered ${res.status} with no ResCode to ${path} (${operationKey})`);
-      }
-      return answer;
-    });
+    return inSpan(
+      `bank POST ${path}`,
+      SpanKind.CLIENT,
+      { 'http.request.method': 'POST', 'url.path': path },
+      async () => {
+        let res: Response;
+        let text: string;
+        try {
+          res = await fetch(`${this.endpoint.baseUrl}${path}`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json',
+              'x-operation-key': operationKey,
+            },
+            body: JSON.stringify(body),
+            signal: AbortSignal.timeout(this.endpoint.timeoutMs),
+          });
+          text = await res.text();
+        } catch (error) {
+          // The message only: the request is never in an error.
+          throw new BankUnavailableError(
+            `the bank did not answer ${path} (${operationKey}): ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+        if (res.status >= 500 || res.status === 429)
+          throw new BankUnavailableError(`the bank answered ${res.status} to ${path} (${operationKey})`);
+        let answer: unknown;
+        try {
+          answer = JSON.parse(text);
+        } catch {
+          answer = undefined;
+        }
+        if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !('ResCode' in answer)) {
+          throw new BankUnavailableError(
+            `the bank answered ${res.status} with no ResCode to ${path} (${operationKey})`,
+          );
+        }
+        return answer;
+      },
+    );
   }
 }

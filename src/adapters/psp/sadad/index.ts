@@ -3,7 +3,13 @@
  * client of one terminal's settings (URL, PAGE_URL, TERMINAL_ID and its own MERCHANT_ID and KEY), its
  * return's reading and recognition, its order id and its page's origin. docs/psps/sadad.md.
  */
-import { pageOriginOf, terminalEndpoint, terminalSetting, type PspConnector, type PspTerminalSettings } from '../connector.ts';
+import {
+  pageOriginOf,
+  terminalEndpoint,
+  terminalSetting,
+  type PspConnector,
+  type PspTerminalSettings,
+} from '../connector.ts';
 import { SadadClient } from './client.ts';
 import { isSadadReturn, sadadCallback, sadadOrderId } from './mapping.ts';
 import { SADAD_PROFILE } from './profile.ts';

@@ -107,7 +107,8 @@ export const sadadCodeMeaning = (code: number) => SADAD_RESULT_CODES[code]?.mean
  */
 export function sadadKey(keyBase64: string): Buffer {
   const key = Buffer.from(keyBase64.trim(), 'base64');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(keyBase64.trim()) || key.length !== 24) throw new Error("Sadad's terminal key must be base64 of 24 bytes (as Sadad gives it)");
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(keyBase64.trim()) || key.length !== 24)
+    throw new Error("Sadad's terminal key must be base64 of 24 bytes (as Sadad gives it)");
   return key;
 }
 
@@ -128,7 +129,16 @@ export function sadadSignature(text: string, key: Buffer): string {
  */
 export function sadadLocalDateTime(at = new Date()): string {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tehran', year: 'numeric', month: '2-digit', day: '2-digit', hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: 'Asia/Tehran',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: 'numeric',
+      minute: '2-digit',
+      second: '2-digit',
+      hour12: true,
+    })
       .formatToParts(at)
       .map((part) => [part.type, part.value]),
   );
@@ -157,7 +167,8 @@ export function sadadCallback(fields: Record<string, string>, paymentId?: string
   const orderId = (field(fields, 'OrderId') ?? '').trim();
   const token = (field(fields, 'Token') ?? '').trim();
   const resCode = (field(fields, 'ResCode') ?? '').trim();
-  if (!/^[0-9]{1,19}$/.test(orderId) || !/^-?[0-9]{1,6}$/.test(resCode) || (token !== '' && !SADAD_TOKEN.test(token))) return undefined;
+  if (!/^[0-9]{1,19}$/.test(orderId) || !/^-?[0-9]{1,6}$/.test(resCode) || (token !== '' && !SADAD_TOKEN.test(token)))
+    return undefined;
   if (paymentId !== undefined && orderId !== sadadOrderId(paymentId)) return undefined;
   const state = Number(resCode) === SADAD_CODE.OK ? 'OK' : 'Failed';
   if (state === 'OK' && token === '') return undefined;
@@ -165,7 +176,10 @@ export function sadadCallback(fields: Record<string, string>, paymentId?: string
 }
 
 /** Whether a post to our return route carries Sadad's fields (OrderId, ResCode and a token, in any case) rather than another PSP's. */
-export const isSadadReturn = (fields: Record<string, string>) => field(fields, 'OrderId') !== undefined && field(fields, 'ResCode') !== undefined && field(fields, 'Token') !== undefined;
+export const isSadadReturn = (fields: Record<string, string>) =>
+  field(fields, 'OrderId') !== undefined &&
+  field(fields, 'ResCode') !== undefined &&
+  field(fields, 'Token') !== undefined;
 
 /** Sadad's answer to Advice/Verify (the corpus's verify-answer-*.json): numbers or digit strings, by the source. */
 export interface SadadVerifyAnswer {
@@ -178,7 +192,12 @@ export interface SadadVerifyAnswer {
 }
 
 /** A whole number as Sadad's clients see it: a number, or digits (a sign allowed) in a string; NaN otherwise. */
-export const wholeNumber = (v: unknown): number => (typeof v === 'number' && Number.isSafeInteger(v) ? v : typeof v === 'string' && /^-?[0-9]{1,16}$/.test(v.trim()) ? Number(v) : Number.NaN);
+export const wholeNumber = (v: unknown): number =>
+  typeof v === 'number' && Number.isSafeInteger(v)
+    ? v
+    : typeof v === 'string' && /^-?[0-9]{1,16}$/.test(v.trim())
+      ? Number(v)
+      : Number.NaN;
 
 /**
  * Advice/Verify's answer as a Confirmation. 0 verified now, 100 verified before (a retry of our own
@@ -193,8 +212,10 @@ export function readVerifyAnswer(answer: unknown, paymentId: string, token: stri
   const body = (typeof answer === 'object' && answer !== null ? answer : {}) as SadadVerifyAnswer;
   const code = wholeNumber(body.ResCode);
   const description = typeof body.Description === 'string' ? body.Description : '';
-  if (Number.isNaN(code)) return { result: 'refused', code: SADAD_CODE.FAILED, description: 'an answer without a ResCode' };
-  if (code !== SADAD_CODE.OK && code !== SADAD_CODE.VERIFIED_BEFORE) return { result: 'refused', code, description: description || sadadCodeMeaning(code) };
+  if (Number.isNaN(code))
+    return { result: 'refused', code: SADAD_CODE.FAILED, description: 'an answer without a ResCode' };
+  if (code !== SADAD_CODE.OK && code !== SADAD_CODE.VERIFIED_BEFORE)
+    return { result: 'refused', code, description: description || sadadCodeMeaning(code) };
   const amount = wholeNumber(body.Amount);
   const orderId = wholeNumber(body.OrderId);
   const ours = String(orderId) === sadadOrderId(paymentId);

@@ -28,9 +28,19 @@ export const SADAD_PROFILE = {
   // Advice/Verify names no card (RetrivalRefNo, SystemTraceNo, Amount, OrderId): docs/psps/sadad.md#what-confirms-a-payment.
   namesCardAtVerify: false,
   settings: [
-    { suffix: 'MERCHANT_ID', description: 'the merchant number Sadad gave (MerchantId)', testDefault: '000000140000001', secret: false },
+    {
+      suffix: 'MERCHANT_ID',
+      description: 'the merchant number Sadad gave (MerchantId)',
+      testDefault: '000000140000001',
+      secret: false,
+    },
     // The simulator's key: base64 of "DARGAH-TEST-KEY-NOT-REAL", a test key and nothing else.
-    { suffix: 'KEY', description: "the terminal's key Sadad gave (base64 of 24 bytes): it signs every call and is never sent", testDefault: 'REFSR0FILVRFU1QtS0VZLU5PVC1SRUFM', secret: true },
+    {
+      suffix: 'KEY',
+      description: "the terminal's key Sadad gave (base64 of 24 bytes): it signs every call and is never sent",
+      testDefault: 'REFSR0FILVRFU1QtS0VZLU5PVC1SRUFM',
+      secret: true,
+    },
   ],
   liveUrlExample: 'https://sadad.shaparak.ir/VPG',
   // 900 s: Sadad's own 15 minutes for an unverified payment.

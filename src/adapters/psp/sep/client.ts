@@ -58,16 +58,23 @@ interface VerifyAnswer {
 
 /** A verify or reverse answer's code: its ResultCode, or the bare number some answers are (the corpus's verify-answer-bare-code.json); -1 when neither. */
 export function resultCode(answer: unknown): number {
-  const raw = typeof answer === 'number' || typeof answer === 'string' ? answer : (answer as VerifyAnswer | null)?.ResultCode;
+  const raw =
+    typeof answer === 'number' || typeof answer === 'string' ? answer : (answer as VerifyAnswer | null)?.ResultCode;
   const code = typeof raw === 'string' && /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : raw;
   return typeof code === 'number' && Number.isSafeInteger(code) ? code : -1;
 }
 
 /** An amount field as SEP's clients see it: a number, or digits in a string; NaN otherwise. */
-const wholeRials = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : Number.NaN);
+const wholeRials = (v: unknown): number =>
+  typeof v === 'number' ? v : typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : Number.NaN;
 
 /** SEP's RRN, 12 digits: a number that lost its leading zeros gets them back. */
-const rrnOf = (v: unknown): string => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v).padStart(12, '0') : typeof v === 'string' ? v.trim() : '');
+const rrnOf = (v: unknown): string =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+    ? String(v).padStart(12, '0')
+    : typeof v === 'string'
+      ? v.trim()
+      : '';
 
 /** SEP's capabilities as its references show them (docs/psps/sep.md#capabilities): its profile's. */
 export const SEP_CAPABILITIES: PspCapabilities = SEP_PROFILE.capabilities;
@@ -84,16 +91,23 @@ export class SepClient implements PspClient {
   }
 
   async requestToken(paymentId: string, amount: number, redirectUrl: string): Promise<BankToken> {
-    const answer = await this.call<{ status?: number; token?: string; errorCode?: string; errorDesc?: string }>('/onlinepg/onlinepg', `token:${paymentId}`, {
-      action: 'token',
-      TerminalId: this.endpoint.terminalId,
-      Amount: amount,
-      ResNum: paymentId,
-      RedirectUrl: redirectUrl,
-      ...this.credentials(),
-    });
+    const answer = await this.call<{ status?: number; token?: string; errorCode?: string; errorDesc?: string }>(
+      '/onlinepg/onlinepg',
+      `token:${paymentId}`,
+      {
+        action: 'token',
+        TerminalId: this.endpoint.terminalId,
+        Amount: amount,
+        ResNum: paymentId,
+        RedirectUrl: redirectUrl,
+        ...this.credentials(),
+      },
+    );
     if (answer.status !== 1 || typeof answer.token !== 'string' || !/^[A-Za-z0-9_-]{8,64}$/.test(answer.token)) {
-      throw new BankRefusalError(Number(answer.errorCode ?? -1), answer.errorDesc ?? 'the bank refused the token request');
+      throw new BankRefusalError(
+        Number(answer.errorCode ?? -1),
+        answer.errorDesc ?? 'the bank refused the token request',
+      );
     }
     return { token: answer.token, url: this.pageUrl(answer.token), method: 'GET', fields: {} };
   }
@@ -107,12 +121,20 @@ export class SepClient implements PspClient {
   }
 
   async confirm(paymentId: string, refNum: string, amount?: number): Promise<Confirmation> {
-    const answer = await this.call<VerifyAnswer | number>('/verifyTxnRandomSessionkey/ipg/VerifyTransaction', `confirm:${paymentId}`, this.byRef(refNum));
+    const answer = await this.call<VerifyAnswer | number>(
+      '/verifyTxnRandomSessionkey/ipg/VerifyTransaction',
+      `confirm:${paymentId}`,
+      this.byRef(refNum),
+    );
     return readVerifyAnswer(answer, amount);
   }
 
   reverse(paymentId: string, refNum: string): Promise<BankOperationAnswer> {
-    return this.operation('/verifyTxnRandomSessionkey/ipg/ReverseTransaction', `reverse:${paymentId}`, this.byRef(refNum));
+    return this.operation(
+      '/verifyTxnRandomSessionkey/ipg/ReverseTransaction',
+      `reverse:${paymentId}`,
+      this.byRef(refNum),
+    );
   }
 
   /** The terminal's password on every server-to-server call, when it has one. */
@@ -124,7 +146,11 @@ export class SepClient implements PspClient {
   private byRef(refNum: string) {
     const terminal = this.endpoint.terminalId;
     const asNumber = /^[0-9]{1,15}$/.test(terminal) ? Number(terminal) : Number.NaN;
-    return { RefNum: refNum, TerminalNumber: Number.isSafeInteger(asNumber) ? asNumber : terminal, ...this.credentials() };
+    return {
+      RefNum: refNum,
+      TerminalNumber: Number.isSafeInteger(asNumber) ? asNumber : terminal,
+      ...this.credentials(),
+    };
   }
 
   /** The reversal: done (0), or done before (2 a repeated request, 5 already reversed); any other code is the PSP's refusal. */
@@ -140,7 +166,9 @@ export class SepClient implements PspClient {
 
   /** One JSON POST under the timeout; a network failure, a timeout or a 5xx is BankUnavailableError. Also the payouts' transport (payout.ts). */
   async call<T>(path: string, operationKey: string, body: Record<string, unknown>): Promise<T> {
-    return inSpan(`bank POST ${path}`, SpanKind.CLIENT, { 'http.request.method': 'POST', 'url.path': path }, () => this.callUntraced<T>(path, operationKey, body));
+    return inSpan(`bank POST ${path}`, SpanKind.CLIENT, { 'http.request.method': 'POST', 'url.path': path }, () =>
+      this.callUntraced<T>(path, operationKey, body),
+    );
   }
 
   private async callUntraced<T>(path: string, operationKey: string, body: Record<string, unknown>): Promise<T> {
@@ -153,7 +181,11 @@ export class SepClient implements PspClient {
   }
 
   /** One POST under the timeout: the answer's status and text; no answer, a 5xx or a 429 is BankUnavailableError. */
-  private async post(path: string, operationKey: string, body: Record<string, unknown>): Promise<{ status: number; text: string }> {
+  private async post(
+    path: string,
+    operationKey: string,
+    body: Record<string, unknown>,
+  ): Promise<{ status: number; text: string }> {
     let res: Response;
     try {
       res = await fetch(`${this.endpoint.baseUrl}${path}`, {
@@ -163,10 +195,13 @@ export class SepClient implements PspClient {
         signal: AbortSignal.timeout(this.endpoint.timeoutMs),
       });
     } catch (error) {
-      throw new BankUnavailableError(`the bank did not answer ${path} (${operationKey}): ${error instanceof Error ? error.message : String(error)}`);
+      throw new BankUnavailableError(
+        `the bank did not answer ${path} (${operationKey}): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     const text = await res.text().catch(() => '');
-    if (res.status >= 500 || res.status === 429) throw new BankUnavailableError(`the bank answered ${res.status} to ${path} (${operationKey})`);
+    if (res.status >= 500 || res.status === 429)
+      throw new BankUnavailableError(`the bank answered ${res.status} to ${path} (${operationKey})`);
     return { status: res.status, text };
   }
 }
@@ -186,7 +221,8 @@ export function readVerifyAnswer(answer: VerifyAnswer | number, amount?: number)
   if ((code === RESULT.OK || code === RESULT.DUPLICATE) && d !== undefined && d !== null) {
     const original = wholeRials(d.OrginalAmount);
     const affective = d.AffectiveAmount === undefined ? original : wholeRials(d.AffectiveAmount);
-    const agreed = original === affective ? original : amount !== undefined && original === amount ? affective : original;
+    const agreed =
+      original === affective ? original : amount !== undefined && original === amount ? affective : original;
     const refNum = typeof d.RefNum === 'string' && SEP_REF_NUM.test(d.RefNum) ? d.RefNum : '';
     return {
       result: 'confirmed',
@@ -197,7 +233,9 @@ export function readVerifyAnswer(answer: VerifyAnswer | number, amount?: number)
       rrn: rrnOf(d.RRN),
       card_pan: String(d.MaskedPan ?? ''),
       // The card as SEP names it server to server: the only word on it a card restriction trusts.
-      ...(typeof d.HashedPan === 'string' && /^[0-9A-Fa-f]{64}$/.test(d.HashedPan) ? { card_sha256: d.HashedPan.toLowerCase() } : {}),
+      ...(typeof d.HashedPan === 'string' && /^[0-9A-Fa-f]{64}$/.test(d.HashedPan)
+        ? { card_sha256: d.HashedPan.toLowerCase() }
+        : {}),
     };
   }
   return { result: 'refused', code, description: body.ResultDescription ?? '' };

@@ -56,7 +56,13 @@ export function sepCallback(fields: Record<string, string>, paymentId?: string):
   const state = givenState ?? (refNum === '' ? '' : 'OK');
   const resNum = field(fields, 'ResNum') ?? paymentId ?? '';
   const token = field(fields, 'Token') ?? '';
-  if (!/^[A-Za-z]{1,40}$/.test(state) || (refNum !== '' && !SEP_REF_NUM.test(refNum)) || resNum === '' || (token !== '' && !TOKEN.test(token))) return undefined;
+  if (
+    !/^[A-Za-z]{1,40}$/.test(state) ||
+    (refNum !== '' && !SEP_REF_NUM.test(refNum)) ||
+    resNum === '' ||
+    (token !== '' && !TOKEN.test(token))
+  )
+    return undefined;
   if (paymentId !== undefined && resNum !== paymentId) return undefined;
   if (state === 'OK' && refNum === '') return undefined;
   return { state, ref_num: refNum, res_num: resNum, token };

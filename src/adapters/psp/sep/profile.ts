@@ -22,7 +22,14 @@ export const SEP_PROFILE = {
   },
   // VerifyTransaction's TransactionDetail names the card by HashedPan (docs/psps/sep.md#the-card-that-paid).
   namesCardAtVerify: true,
-  settings: [{ suffix: 'PASSWORD', description: "the terminal's password for server-to-server calls, if SEP gave one", testDefault: '', secret: true }],
+  settings: [
+    {
+      suffix: 'PASSWORD',
+      description: "the terminal's password for server-to-server calls, if SEP gave one",
+      testDefault: '',
+      secret: true,
+    },
+  ],
   liveUrlExample: 'https://sep.shaparak.ir',
   simulator: { port: 3100, terminalId: '11223344', autoReverseSeconds: 1800 },
 } as const satisfies PspProfile;

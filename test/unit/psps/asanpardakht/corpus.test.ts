@@ -10,7 +10,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { AsanpardakhtClient } from '../../../../src/adapters/psp/asanpardakht/client.ts';
 import { asanpardakhtOrderId } from '../../../../src/adapters/psp/asanpardakht/mapping.ts';
 import { BankRefusalError, BankUnavailableError } from '../../../../src/adapters/psp/psp-client.ts';
-import { asanpardakhtCorpusMessage, type JsonAnswerMessage, type JsonRequestMessage } from '../../../support/psp-corpus-asanpardakht.ts';
+import {
+  asanpardakhtCorpusMessage,
+  type JsonAnswerMessage,
+  type JsonRequestMessage,
+} from '../../../support/psp-corpus-asanpardakht.ts';
 
 const PAYMENT = 'pay_01HZXCORPUSASANPARDAKHT01';
 const INVOICE = asanpardakhtOrderId(PAYMENT);
@@ -42,7 +46,13 @@ describe('the Asan Pardakht client against the corpus', () => {
       let text = '';
       req.on('data', (c: Buffer) => (text += c.toString('utf8')));
       req.on('end', () => {
-        seen.push({ method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: text === '' ? undefined : JSON.parse(text) });
+        seen.push({
+          method: req.method ?? '',
+          path: url.pathname,
+          query: url.searchParams,
+          headers: req.headers,
+          body: text === '' ? undefined : JSON.parse(text),
+        });
         const queue = script[url.pathname] ?? [];
         const name = queue.length > 1 ? queue.shift()! : queue[0];
         if (name === 'drop') return res.destroy();
@@ -62,7 +72,15 @@ describe('the Asan Pardakht client against the corpus', () => {
     script = {};
   });
 
-  const client = () => new AsanpardakhtClient({ baseUrl: base, pageBaseUrl: 'https://asan.shaparak.ir', terminalId: '1234', userName: 'username', password: 'password', timeoutMs: 2_000 });
+  const client = () =>
+    new AsanpardakhtClient({
+      baseUrl: base,
+      pageBaseUrl: 'https://asan.shaparak.ir',
+      terminalId: '1234',
+      userName: 'username',
+      password: 'password',
+      timeoutMs: 2_000,
+    });
 
   /** The request has the corpus request's method, path, credentials, and its body's fields and their types (or its query's names). */
   function assertShape(request: Seen, name: string) {
@@ -74,17 +92,22 @@ describe('the Asan Pardakht client against the corpus', () => {
     assert.equal(request.headers.pwd, message.headers.pwd, `${name}: pwd`);
     assert.ok(String(request.headers['x-operation-key'] ?? '').length > 0, `${name}: our operation key`);
     if (message.query !== undefined) {
-      assert.deepEqual([...request.query.keys()].sort(), Object.keys(message.query).sort(), `${name}: the query's names`);
+      assert.deepEqual(
+        [...request.query.keys()].sort(),
+        Object.keys(message.query).sort(),
+        `${name}: the query's names`,
+      );
       assert.equal(request.body, undefined, `${name}: a GET has no body`);
       return;
     }
     assert.match(String(request.headers['content-type']), /^application\/json/, `${name}: JSON`);
     const body = request.body as Record<string, unknown>;
     assert.deepEqual(Object.keys(body).sort(), Object.keys(message.body!).sort(), `${name}: the body's fields`);
-    for (const [field, value] of Object.entries(message.body!)) assert.equal(typeOf(body[field]), typeOf(value), `${name}: ${field}'s type`);
+    for (const [field, value] of Object.entries(message.body!))
+      assert.equal(typeOf(body[field]), typeOf(value), `${name}: ${field}'s type`);
   }
 
-  it('asks a token with the corpus request\'s fields and types; reads the RefId and the way to the page (a form POST of RefId)', async () => {
+  it("asks a token with the corpus request's fields and types; reads the RefId and the way to the page (a form POST of RefId)", async () => {
     script = { '/v1/Token': ['token-answer-ok'] };
     const token = await client().requestToken(PAYMENT, 1000, 'http://callback.test/return');
     assertShape(seen[0]!, 'token-request');
@@ -97,18 +120,26 @@ describe('the Asan Pardakht client against the corpus', () => {
     assert.equal(body.paymentId, '0');
     assert.equal(new URL(String(body.callbackURL)).searchParams.get('localInvoiceId'), INVOICE);
     const page = asanpardakhtCorpusMessage('page-redirect');
-    assert.deepEqual(token, { token: answerOf('token-answer-ok').body, url: `https://asan.shaparak.ir${page.http.path}`, method: page.http.method, fields: { RefId: answerOf('token-answer-ok').body } });
+    assert.deepEqual(token, {
+      token: answerOf('token-answer-ok').body,
+      url: `https://asan.shaparak.ir${page.http.path}`,
+      method: page.http.method,
+      fields: { RefId: answerOf('token-answer-ok').body },
+    });
     assert.deepEqual(Object.keys(token.fields), Object.keys(page.message));
   });
 
   it('reads a refused token as a refusal with its status, a server error as unavailable', async () => {
     script = { '/v1/Token': ['token-answer-refused'] };
-    await assert.rejects(client().requestToken(PAYMENT, 1000, 'http://callback.test/return'), (e: unknown) => e instanceof BankRefusalError && e.code === 489);
+    await assert.rejects(
+      client().requestToken(PAYMENT, 1000, 'http://callback.test/return'),
+      (e: unknown) => e instanceof BankRefusalError && e.code === 489,
+    );
     script = { '/v1/Token': ['server-error'] };
     await assert.rejects(client().requestToken(PAYMENT, 1000, 'http://callback.test/return'), BankUnavailableError);
   });
 
-  it('confirms: TranResult by our invoice id, then Verify of its payGateTranID; the confirmation is TranResult\'s detail', async () => {
+  it("confirms: TranResult by our invoice id, then Verify of its payGateTranID; the confirmation is TranResult's detail", async () => {
     script = { '/v1/TranResult': ['tranresult-answer-paid'], '/v1/Verify': ['verify-answer-ok'] };
     const confirmation = await client().confirm(PAYMENT, INVOICE, 1000);
     assertShape(seen[0]!, 'tranresult-request');
@@ -117,7 +148,15 @@ describe('the Asan Pardakht client against the corpus', () => {
     assertShape(seen[1]!, 'verify-request');
     assert.deepEqual(seen[1]!.body, { merchantConfigurationId: 1234, payGateTranId: 987654321 });
     // The corpus's salesOrderID is another invoice than this payment's: the answer names it, and the workflow refuses it.
-    assert.deepEqual(confirmation, { result: 'confirmed', ref_num: INVOICE, res_num: 'localInvoiceId:123456789012345', amount: 1000, terminal: '1234', rrn: '227926981246', card_pan: '603799******1234' });
+    assert.deepEqual(confirmation, {
+      result: 'confirmed',
+      ref_num: INVOICE,
+      res_num: 'localInvoiceId:123456789012345',
+      amount: 1000,
+      terminal: '1234',
+      rrn: '227926981246',
+      card_pan: '603799******1234',
+    });
   });
 
   it('reads Verify\'s "verified before" as confirmed, "not yet processed" as in progress, 471 as a refusal, a 503 as unavailable', async () => {
@@ -126,15 +165,27 @@ describe('the Asan Pardakht client against the corpus', () => {
     script = { '/v1/TranResult': ['tranresult-answer-paid'], '/v1/Verify': ['verify-answer-in-progress'] };
     assert.deepEqual(await client().confirm(PAYMENT, INVOICE, 1000), { result: 'in_progress' });
     script = { '/v1/TranResult': ['tranresult-answer-paid'], '/v1/Verify': ['verify-answer-refused'] };
-    assert.deepEqual(await client().confirm(PAYMENT, INVOICE, 1000), { result: 'refused', code: 471, description: 'original transaction was failed' });
+    assert.deepEqual(await client().confirm(PAYMENT, INVOICE, 1000), {
+      result: 'refused',
+      code: 471,
+      description: 'original transaction was failed',
+    });
     script = { '/v1/TranResult': ['tranresult-answer-paid'], '/v1/Verify': ['server-error'] };
     await assert.rejects(client().confirm(PAYMENT, INVOICE, 1000), BankUnavailableError);
   });
 
   it("reads TranResult's 472 as a refusal without a Verify; a return of another payment's invoice asks nothing", async () => {
     script = { '/v1/TranResult': ['tranresult-answer-not-found'] };
-    assert.deepEqual(await client().confirm(PAYMENT, INVOICE, 1000), { result: 'refused', code: 472, description: 'no records found', standing: 'canceled' });
-    assert.deepEqual(seen.map((s) => s.path), ['/v1/TranResult']);
+    assert.deepEqual(await client().confirm(PAYMENT, INVOICE, 1000), {
+      result: 'refused',
+      code: 472,
+      description: 'no records found',
+      standing: 'canceled',
+    });
+    assert.deepEqual(
+      seen.map((s) => s.path),
+      ['/v1/TranResult'],
+    );
     seen = [];
     assert.equal((await client().confirm(PAYMENT, '123', 1000)).result, 'refused');
     assert.equal(seen.length, 0);
@@ -147,7 +198,10 @@ describe('the Asan Pardakht client against the corpus', () => {
     script = { '/v1/TranResult': ['tranresult-answer-paid'], '/v1/Settlement': ['settle-answer-settled-before'] };
     assert.deepEqual(await client().settle(PAYMENT, INVOICE), { ref_num: INVOICE, result_code: 474 });
     script = { '/v1/TranResult': ['tranresult-answer-paid'], '/v1/Settlement': ['settle-answer-not-verified'] };
-    await assert.rejects(client().settle(PAYMENT, INVOICE), (e: unknown) => e instanceof BankRefusalError && e.code === 472);
+    await assert.rejects(
+      client().settle(PAYMENT, INVOICE),
+      (e: unknown) => e instanceof BankRefusalError && e.code === 472,
+    );
   });
 
   it('reverses: Reverse; a verified transaction (472) is canceled with the same body; "before" is done; a settled one is refused', async () => {
@@ -155,21 +209,42 @@ describe('the Asan Pardakht client against the corpus', () => {
     assert.deepEqual(await client().reverse(PAYMENT, INVOICE), { ref_num: INVOICE, result_code: 200 });
     assertShape(seen[1]!, 'reverse-request');
     seen = [];
-    script = { '/v1/TranResult': ['tranresult-answer-paid'], '/v1/Reverse': ['reverse-answer-verified'], '/v1/Cancel': ['cancel-answer-ok'] };
+    script = {
+      '/v1/TranResult': ['tranresult-answer-paid'],
+      '/v1/Reverse': ['reverse-answer-verified'],
+      '/v1/Cancel': ['cancel-answer-ok'],
+    };
     assert.deepEqual(await client().reverse(PAYMENT, INVOICE), { ref_num: INVOICE, result_code: 200 });
-    assert.deepEqual(seen.map((s) => s.path), ['/v1/TranResult', '/v1/Reverse', '/v1/Cancel']);
+    assert.deepEqual(
+      seen.map((s) => s.path),
+      ['/v1/TranResult', '/v1/Reverse', '/v1/Cancel'],
+    );
     assertShape(seen[2]!, 'cancel-request');
     assert.deepEqual(seen[2]!.body, seen[1]!.body);
     script = { '/v1/TranResult': ['tranresult-answer-paid'], '/v1/Reverse': ['reverse-answer-reversed-before'] };
     assert.equal((await client().reverse(PAYMENT, INVOICE)).result_code, 473);
-    script = { '/v1/TranResult': ['tranresult-answer-paid'], '/v1/Reverse': ['reverse-answer-verified'], '/v1/Cancel': ['cancel-answer-canceled-before'] };
+    script = {
+      '/v1/TranResult': ['tranresult-answer-paid'],
+      '/v1/Reverse': ['reverse-answer-verified'],
+      '/v1/Cancel': ['cancel-answer-canceled-before'],
+    };
     assert.equal((await client().reverse(PAYMENT, INVOICE)).result_code, 813);
-    script = { '/v1/TranResult': ['tranresult-answer-paid'], '/v1/Reverse': ['reverse-answer-verified'], '/v1/Cancel': ['cancel-answer-settled'] };
-    await assert.rejects(client().reverse(PAYMENT, INVOICE), (e: unknown) => e instanceof BankRefusalError && e.code === 805);
+    script = {
+      '/v1/TranResult': ['tranresult-answer-paid'],
+      '/v1/Reverse': ['reverse-answer-verified'],
+      '/v1/Cancel': ['cancel-answer-settled'],
+    };
+    await assert.rejects(
+      client().reverse(PAYMENT, INVOICE),
+      (e: unknown) => e instanceof BankRefusalError && e.code === 805,
+    );
   });
 
   it('reads no answer at all as unavailable, and never puts the credentials in the error', async () => {
     script = { '/v1/TranResult': ['drop'] };
-    await assert.rejects(client().confirm(PAYMENT, INVOICE, 1000), (e: unknown) => e instanceof BankUnavailableError && !/password|username/.test(e.message));
+    await assert.rejects(
+      client().confirm(PAYMENT, INVOICE, 1000),
+      (e: unknown) => e instanceof BankUnavailableError && !/password|username/.test(e.message),
+    );
   });
 });

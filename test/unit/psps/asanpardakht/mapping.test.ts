@@ -5,8 +5,21 @@
  */
 import assert from 'node:assert/strict';
 import { ASANPARDAKHT_CONNECTOR } from '../../../../src/adapters/psp/asanpardakht/index.ts';
-import { asanpardakhtCallback, asanpardakhtOrderId, asanStatus, callbackUrlOf, isAsanpardakhtReturn, readTranResult, type AsanCall, type AsanOutcome } from '../../../../src/adapters/psp/asanpardakht/mapping.ts';
-import { asanpardakhtCorpusMessage, isJsonAnswer, loadAsanpardakhtCorpus } from '../../../support/psp-corpus-asanpardakht.ts';
+import {
+  asanpardakhtCallback,
+  asanpardakhtOrderId,
+  asanStatus,
+  callbackUrlOf,
+  isAsanpardakhtReturn,
+  readTranResult,
+  type AsanCall,
+  type AsanOutcome,
+} from '../../../../src/adapters/psp/asanpardakht/mapping.ts';
+import {
+  asanpardakhtCorpusMessage,
+  isJsonAnswer,
+  loadAsanpardakhtCorpus,
+} from '../../../support/psp-corpus-asanpardakht.ts';
 
 const PAYMENT = 'pay_01HZXASANPARDAKHT0000001';
 const OTHER = 'pay_01HZXASANPARDAKHT0000002';
@@ -52,7 +65,13 @@ describe('Asan Pardakht mapping', () => {
   }
 
   it("reads every corpus answer's status to the corpus's outcome", () => {
-    const callOf: Record<string, AsanCall> = { token: 'token', lookup: 'tranResult', confirm: 'verify', settle: 'settlement', any: 'verify' };
+    const callOf: Record<string, AsanCall> = {
+      token: 'token',
+      lookup: 'tranResult',
+      confirm: 'verify',
+      settle: 'settlement',
+      any: 'verify',
+    };
     const expected: Record<string, AsanOutcome[]> = {
       token: ['done'],
       found: ['done'],
@@ -66,8 +85,12 @@ describe('Asan Pardakht mapping', () => {
     const answers = loadAsanpardakhtCorpus().filter(isJsonAnswer);
     assert.ok(answers.length >= 15);
     for (const m of answers) {
-      const call = m.operation === 'reverse' ? (m.http.path === '/v1/Cancel' ? 'cancel' : 'reverse') : callOf[m.operation]!;
-      assert.ok(expected[m.outcome]!.includes(asanStatus(call, m.status).outcome), `${m.name}: ${call} ${m.status} is ${asanStatus(call, m.status).outcome}, the corpus says ${m.outcome}`);
+      const call =
+        m.operation === 'reverse' ? (m.http.path === '/v1/Cancel' ? 'cancel' : 'reverse') : callOf[m.operation]!;
+      assert.ok(
+        expected[m.outcome]!.includes(asanStatus(call, m.status).outcome),
+        `${m.name}: ${call} ${m.status} is ${asanStatus(call, m.status).outcome}, the corpus says ${m.outcome}`,
+      );
     }
   });
 
@@ -93,17 +116,36 @@ describe('Asan Pardakht mapping', () => {
     for (const name of ['return-paid', 'return-canceled', 'return-failed']) {
       const fields = { ...(asanpardakhtCorpusMessage(name).message as Record<string, string>) };
       const invoice = fields.localInvoiceId!;
-      assert.deepEqual(asanpardakhtCallback(fields), { state: 'OK', ref_num: invoice, res_num: invoice, token: '' }, name);
+      assert.deepEqual(
+        asanpardakhtCallback(fields),
+        { state: 'OK', ref_num: invoice, res_num: invoice, token: '' },
+        name,
+      );
       assert.equal(ASANPARDAKHT_CONNECTOR.recognisesReturn(fields), true, name);
     }
   });
 
   it("reads a return of this payment's invoice id, posted fields or not; refuses another payment's and malformed ones", () => {
     const invoice = asanpardakhtOrderId(PAYMENT);
-    assert.deepEqual(asanpardakhtCallback({ localInvoiceId: invoice }, PAYMENT), { state: 'OK', ref_num: invoice, res_num: PAYMENT, token: '' });
-    assert.deepEqual(asanpardakhtCallback({ localInvoiceId: invoice, ReturningParams: 'xyz' }, PAYMENT)?.ref_num, invoice);
+    assert.deepEqual(asanpardakhtCallback({ localInvoiceId: invoice }, PAYMENT), {
+      state: 'OK',
+      ref_num: invoice,
+      res_num: PAYMENT,
+      token: '',
+    });
+    assert.deepEqual(
+      asanpardakhtCallback({ localInvoiceId: invoice, ReturningParams: 'xyz' }, PAYMENT)?.ref_num,
+      invoice,
+    );
     assert.equal(asanpardakhtCallback({ localInvoiceId: asanpardakhtOrderId(OTHER) }, PAYMENT), undefined);
-    for (const bad of [{}, { localInvoiceId: '' }, { localInvoiceId: '0123' }, { localInvoiceId: '12a' }, { localInvoiceId: '1'.repeat(20) }, { invoice: invoice }]) {
+    for (const bad of [
+      {},
+      { localInvoiceId: '' },
+      { localInvoiceId: '0123' },
+      { localInvoiceId: '12a' },
+      { localInvoiceId: '1'.repeat(20) },
+      { invoice: invoice },
+    ]) {
       assert.equal(asanpardakhtCallback(bad as Record<string, string>, PAYMENT), undefined, JSON.stringify(bad));
     }
   });
@@ -116,8 +158,15 @@ describe('Asan Pardakht mapping', () => {
   });
 
   it("reads TranResult's detail (the corpus's paid answer; amount and id as strings or numbers); refuses one that names no transaction", () => {
-    const body = (asanpardakhtCorpusMessage('tranresult-answer-paid').message as { body: Record<string, unknown> }).body;
-    assert.deepEqual(readTranResult(body), { payGateTranId: '987654321', amount: 1000, rrn: '227926981246', cardNumber: '603799******1234', salesOrderId: '123456789012345' });
+    const body = (asanpardakhtCorpusMessage('tranresult-answer-paid').message as { body: Record<string, unknown> })
+      .body;
+    assert.deepEqual(readTranResult(body), {
+      payGateTranId: '987654321',
+      amount: 1000,
+      rrn: '227926981246',
+      cardNumber: '603799******1234',
+      salesOrderId: '123456789012345',
+    });
     assert.equal(readTranResult({ ...body, payGateTranID: '987654321', amount: 1000 })?.payGateTranId, '987654321');
     assert.equal(readTranResult({ ...body, payGateTranID: undefined }), undefined);
     assert.equal(readTranResult({ ...body, amount: '10.5' }), undefined);
@@ -125,8 +174,18 @@ describe('Asan Pardakht mapping', () => {
   });
 
   it("names the page's origin of PAGE_URL, or URL when there is none", () => {
-    assert.deepEqual(ASANPARDAKHT_CONNECTOR.pageOrigins({ URL: 'https://ipgrest.asanpardakht.ir', PAGE_URL: 'https://asan.shaparak.ir', TERMINAL_ID: '1' }), ['https://asan.shaparak.ir']);
-    assert.deepEqual(ASANPARDAKHT_CONNECTOR.pageOrigins({ URL: 'http://127.0.0.1:3102', PAGE_URL: '', TERMINAL_ID: '1' }), ['http://127.0.0.1:3102']);
+    assert.deepEqual(
+      ASANPARDAKHT_CONNECTOR.pageOrigins({
+        URL: 'https://ipgrest.asanpardakht.ir',
+        PAGE_URL: 'https://asan.shaparak.ir',
+        TERMINAL_ID: '1',
+      }),
+      ['https://asan.shaparak.ir'],
+    );
+    assert.deepEqual(
+      ASANPARDAKHT_CONNECTOR.pageOrigins({ URL: 'http://127.0.0.1:3102', PAGE_URL: '', TERMINAL_ID: '1' }),
+      ['http://127.0.0.1:3102'],
+    );
     assert.deepEqual(ASANPARDAKHT_CONNECTOR.pageOrigins({ URL: '', PAGE_URL: '', TERMINAL_ID: '1' }), []);
   });
 });

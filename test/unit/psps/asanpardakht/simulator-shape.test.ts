@@ -18,7 +18,11 @@ import { asanpardakhtCallback, asanpardakhtOrderId } from '../../../../src/adapt
 import { ASANPARDAKHT_PAGE } from '../../../../src/bank-sim/asanpardakht.ts';
 import { createSimulator } from '../../../../src/bank-sim/server.ts';
 import { BankRefusalError, BankUnavailableError } from '../../../../src/adapters/psp/psp-client.ts';
-import { asanpardakhtCorpusMessage, type JsonAnswerMessage, type JsonRequestMessage } from '../../../support/psp-corpus-asanpardakht.ts';
+import {
+  asanpardakhtCorpusMessage,
+  type JsonAnswerMessage,
+  type JsonRequestMessage,
+} from '../../../support/psp-corpus-asanpardakht.ts';
 
 const ADMIN = 'shape-test-admin';
 const TERMINAL = '1234';
@@ -63,7 +67,11 @@ describe('the Asan Pardakht simulator against the corpus', function () {
       const query = new URLSearchParams({ ...message.query, ...(values as Record<string, string>) });
       res = await fetch(`${base}${corpus.http.path}?${query.toString()}`, { headers: message.headers });
     } else {
-      res = await fetch(`${base}${corpus.http.path}`, { method: corpus.http.method, headers, body: JSON.stringify({ ...message.body, ...values }) });
+      res = await fetch(`${base}${corpus.http.path}`, {
+        method: corpus.http.method,
+        headers,
+        body: JSON.stringify({ ...message.body, ...values }),
+      });
     }
     const text = await res.text();
     return { status: res.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
@@ -75,40 +83,83 @@ describe('the Asan Pardakht simulator against the corpus', function () {
     assert.equal(answer.status, corpus.status, name);
     if (corpus.body === null) return assert.equal(answer.body, undefined, `${name}: no body`);
     assert.equal(typeof answer.body, typeof corpus.body, `${name}: the body's type`);
-    if (typeof corpus.body === 'object') assert.deepEqual(Object.keys(answer.body as object).sort(), Object.keys(corpus.body).sort(), `${name}: the body's fields`);
+    if (typeof corpus.body === 'object')
+      assert.deepEqual(
+        Object.keys(answer.body as object).sort(),
+        Object.keys(corpus.body).sort(),
+        `${name}: the body's fields`,
+      );
   }
 
   /** A token for a new invoice id, the customer's choice on the page, and the page's return (its form's action and fields). */
-  async function paid(outcome = 'success'): Promise<{ id: string; refId: string; returnUrl: URL; posted: Record<string, string> }> {
+  async function paid(
+    outcome = 'success',
+  ): Promise<{ id: string; refId: string; returnUrl: URL; posted: Record<string, string> }> {
     invoice += 1;
     const id = String(invoice);
-    const token = await send('token-request', { merchantConfigurationId: Number(TERMINAL), localInvoiceId: invoice, callbackURL: `http://callback.test/return?localInvoiceId=${id}` });
+    const token = await send('token-request', {
+      merchantConfigurationId: Number(TERMINAL),
+      localInvoiceId: invoice,
+      callbackURL: `http://callback.test/return?localInvoiceId=${id}`,
+    });
     assertLike(token, 'token-answer-ok');
     const refId = token.body as string;
-    const page = await fetch(`${base}${ASANPARDAKHT_PAGE.pagePath}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ RefId: refId }).toString() });
+    const page = await fetch(`${base}${ASANPARDAKHT_PAGE.pagePath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ RefId: refId }).toString(),
+    });
     assert.equal(page.status, 200);
-    const html = await (await fetch(`${base}${ASANPARDAKHT_PAGE.choicePath}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ RefId: refId, outcome }).toString() })).text();
-    const action = /<form method="post" action="([^"]+)">/.exec(html)![1]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
-    const posted = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+    const html = await (
+      await fetch(`${base}${ASANPARDAKHT_PAGE.choicePath}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ RefId: refId, outcome }).toString(),
+      })
+    ).text();
+    const action = /<form method="post" action="([^"]+)">/
+      .exec(html)![1]!
+      .replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+    const posted = Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]),
+    );
     return { id, refId, returnUrl: new URL(action), posted };
   }
 
-  const payGateTranIdOf = async (id: string) => ((await send('tranresult-request', { merchantConfigurationId: TERMINAL, localInvoiceId: id })).body as { payGateTranID: number }).payGateTranID;
+  const payGateTranIdOf = async (id: string) =>
+    (
+      (await send('tranresult-request', { merchantConfigurationId: TERMINAL, localInvoiceId: id })).body as {
+        payGateTranID: number;
+      }
+    ).payGateTranID;
 
   it("answers the token with a JSON string, an invoice id used before with 489; the page's return posts nothing, its query carries the invoice id", async () => {
     const { id, returnUrl, posted } = await paid();
     assert.deepEqual(posted, {});
     assert.equal(returnUrl.origin, 'http://callback.test');
     assert.equal(returnUrl.searchParams.get('localInvoiceId'), id);
-    assertLike(await send('token-request', { merchantConfigurationId: Number(TERMINAL), localInvoiceId: Number(id), callbackURL: 'http://callback.test/return' }), 'token-answer-refused');
+    assertLike(
+      await send('token-request', {
+        merchantConfigurationId: Number(TERMINAL),
+        localInvoiceId: Number(id),
+        callbackURL: 'http://callback.test/return',
+      }),
+      'token-answer-refused',
+    );
   });
 
   it("answers TranResult of a paid invoice with the corpus's fields, of a canceled or failed one with 472", async () => {
     const { id } = await paid();
-    assertLike(await send('tranresult-request', { merchantConfigurationId: TERMINAL, localInvoiceId: id }), 'tranresult-answer-paid');
+    assertLike(
+      await send('tranresult-request', { merchantConfigurationId: TERMINAL, localInvoiceId: id }),
+      'tranresult-answer-paid',
+    );
     for (const outcome of ['cancel', 'failure']) {
       const other = await paid(outcome);
-      assertLike(await send('tranresult-request', { merchantConfigurationId: TERMINAL, localInvoiceId: other.id }), 'tranresult-answer-not-found');
+      assertLike(
+        await send('tranresult-request', { merchantConfigurationId: TERMINAL, localInvoiceId: other.id }),
+        'tranresult-answer-not-found',
+      );
     }
   });
 
@@ -139,22 +190,43 @@ describe('the Asan Pardakht simulator against the corpus', function () {
 
   describe('a lifecycle with our client', () => {
     const paymentId = 'pay_01HZXSIMASANPARDAKHT00001';
-    const client = () => new AsanpardakhtClient({ baseUrl: base, terminalId: TERMINAL, userName: 'username', password: 'password', timeoutMs: 1_500 });
+    const client = () =>
+      new AsanpardakhtClient({
+        baseUrl: base,
+        terminalId: TERMINAL,
+        userName: 'username',
+        password: 'password',
+        timeoutMs: 1_500,
+      });
     const fault = async (operation: string, kind: string, times = 1) => {
-      const res = await fetch(`${base}/admin/faults`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ operation, fault: kind, times }) });
+      const res = await fetch(`${base}/admin/faults`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ operation, fault: kind, times }),
+      });
       assert.equal(res.status, 200);
     };
     const ledgerOf = async (resNum: string) =>
-      (await (await fetch(`${base}/admin/transactions?res_num=${resNum}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { operations: { kind: string }[] };
+      (await (
+        await fetch(`${base}/admin/transactions?res_num=${resNum}`, { headers: { authorization: `Bearer ${ADMIN}` } })
+      ).json()) as { operations: { kind: string }[] };
     /** Token → page → choice → the return, read by the mapping. */
     async function payThroughPage(id: string, outcome = 'success') {
       const token = await client().requestToken(id, 5_000, 'http://callback.test/pay/x/return');
       assert.equal(token.method, 'POST');
       assert.equal(new URL(token.url).pathname, ASANPARDAKHT_PAGE.pagePath);
       const html = await (
-        await fetch(`${base}${ASANPARDAKHT_PAGE.choicePath}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...token.fields, outcome }).toString() })
+        await fetch(`${base}${ASANPARDAKHT_PAGE.choicePath}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ ...token.fields, outcome }).toString(),
+        })
       ).text();
-      const action = new URL(/<form method="post" action="([^"]+)">/.exec(html)![1]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))));
+      const action = new URL(
+        /<form method="post" action="([^"]+)">/
+          .exec(html)![1]!
+          .replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))),
+      );
       const callback = asanpardakhtCallback(Object.fromEntries(action.searchParams), id);
       assert.ok(callback !== undefined);
       return callback;
@@ -162,14 +234,34 @@ describe('the Asan Pardakht simulator against the corpus', function () {
 
     it('token → page → return → confirm (twice: "before") → settle; each operation once in the ledger', async () => {
       const callback = await payThroughPage(paymentId);
-      assert.deepEqual(callback, { state: 'OK', ref_num: asanpardakhtOrderId(paymentId), res_num: paymentId, token: '' });
+      assert.deepEqual(callback, {
+        state: 'OK',
+        ref_num: asanpardakhtOrderId(paymentId),
+        res_num: paymentId,
+        token: '',
+      });
       const confirmation = await client().confirm(paymentId, callback.ref_num, 5_000);
       assert.equal(confirmation.result, 'confirmed');
-      assert.ok(confirmation.result === 'confirmed' && confirmation.amount === 5_000 && confirmation.res_num === paymentId && confirmation.ref_num === callback.ref_num);
-      assert.ok(confirmation.result === 'confirmed' && /^[0-9]{12}$/.test(confirmation.rrn ?? '') && /^[0-9]{6}\*+[0-9]{4}$/.test(confirmation.card_pan ?? ''));
+      assert.ok(
+        confirmation.result === 'confirmed' &&
+          confirmation.amount === 5_000 &&
+          confirmation.res_num === paymentId &&
+          confirmation.ref_num === callback.ref_num,
+      );
+      assert.ok(
+        confirmation.result === 'confirmed' &&
+          /^[0-9]{12}$/.test(confirmation.rrn ?? '') &&
+          /^[0-9]{6}\*+[0-9]{4}$/.test(confirmation.card_pan ?? ''),
+      );
       assert.equal((await client().confirm(paymentId, callback.ref_num, 5_000)).result, 'confirmed');
-      assert.deepEqual(await client().settle(paymentId, callback.ref_num), { ref_num: callback.ref_num, result_code: 200 });
-      assert.deepEqual(await client().settle(paymentId, callback.ref_num), { ref_num: callback.ref_num, result_code: 474 });
+      assert.deepEqual(await client().settle(paymentId, callback.ref_num), {
+        ref_num: callback.ref_num,
+        result_code: 200,
+      });
+      assert.deepEqual(await client().settle(paymentId, callback.ref_num), {
+        ref_num: callback.ref_num,
+        result_code: 474,
+      });
       const kinds = (await ledgerOf(callback.ref_num)).operations.map((o) => o.kind);
       assert.deepEqual(kinds, ['token', 'confirm', 'settle']);
       // Settled: the money is the merchant's, a reversal is refused.
@@ -183,9 +275,17 @@ describe('the Asan Pardakht simulator against the corpus', function () {
       assert.deepEqual(await client().reverse(id, callback.ref_num), { ref_num: callback.ref_num, result_code: 200 });
       // The retry's Reverse finds the transaction reversed (473): done before, and no Cancel is asked.
       assert.deepEqual(await client().reverse(id, callback.ref_num), { ref_num: callback.ref_num, result_code: 473 });
-      assert.deepEqual((await ledgerOf(callback.ref_num)).operations.map((o) => o.kind), ['token', 'confirm', 'reverse']);
+      assert.deepEqual(
+        (await ledgerOf(callback.ref_num)).operations.map((o) => o.kind),
+        ['token', 'confirm', 'reverse'],
+      );
       const canceled = await payThroughPage(`${paymentId}-canceled`, 'cancel');
-      assert.deepEqual(await client().confirm(`${paymentId}-canceled`, canceled.ref_num, 5_000), { result: 'refused', code: 472, description: 'no records found', standing: 'canceled' });
+      assert.deepEqual(await client().confirm(`${paymentId}-canceled`, canceled.ref_num, 5_000), {
+        result: 'refused',
+        code: 472,
+        description: 'no records found',
+        standing: 'canceled',
+      });
     });
 
     it('"delay in verification": Verify answers 571 (in progress) until the delay has passed, then confirms', async () => {
@@ -218,7 +318,10 @@ describe('the Asan Pardakht simulator against the corpus', function () {
       await assert.rejects(client().reverse(id, callback.ref_num), BankRefusalError);
       await fault('reverse', 'error');
       await assert.rejects(client().reverse(id, callback.ref_num), BankUnavailableError);
-      assert.deepEqual((await ledgerOf(callback.ref_num)).operations.map((o) => o.kind), ['token', 'confirm']);
+      assert.deepEqual(
+        (await ledgerOf(callback.ref_num)).operations.map((o) => o.kind),
+        ['token', 'confirm'],
+      );
     });
   });
 });

@@ -12,7 +12,15 @@ import { MellatClient } from '../../../../src/adapters/psp/mellat/client.ts';
 import { mellatOrderId, mellatRefundOrderId } from '../../../../src/adapters/psp/mellat/mapping.ts';
 import { BankRefusalError, BankUnavailableError } from '../../../../src/adapters/psp/psp-client.ts';
 import { CorpusBank } from '../../../support/mellat-corpus-bank.ts';
-import { isFormMessage, isSoapAnswer, isSoapFault, isSoapRequest, loadMellatCorpus, mellatCorpusMessage, type MellatCorpusMessage } from '../../../support/psp-corpus-mellat.ts';
+import {
+  isFormMessage,
+  isSoapAnswer,
+  isSoapFault,
+  isSoapRequest,
+  loadMellatCorpus,
+  mellatCorpusMessage,
+  type MellatCorpusMessage,
+} from '../../../support/psp-corpus-mellat.ts';
 
 const PAYMENT = '0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5';
 const REFUND = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
@@ -31,7 +39,30 @@ const shape = (v: string) => (v === '' ? 'empty' : /^[0-9]+$/.test(v) ? 'digits'
 describe('the Mellat conformance corpus', () => {
   it('has every message the protocol has, each from at least two independent sources, its disagreements written down', () => {
     const names = corpus.map((m) => m.name);
-    for (const needed of ['token-request', 'token-answer-ok', 'token-answer-refused', 'startpay-redirect', 'return-paid', 'return-canceled', 'return-failed', 'verify-request', 'verify-answer-ok', 'verify-answer-verified-before', 'settle-request', 'settle-answer-ok', 'settle-answer-settled-before', 'reversal-request', 'reversal-answer-ok', 'reversal-answer-reversed-before', 'inquiry-request', 'inquiry-answer-ok', 'refund-request', 'refund-answer-ok', 'refund-answer-refused', 'soap-fault']) {
+    for (const needed of [
+      'token-request',
+      'token-answer-ok',
+      'token-answer-refused',
+      'startpay-redirect',
+      'return-paid',
+      'return-canceled',
+      'return-failed',
+      'verify-request',
+      'verify-answer-ok',
+      'verify-answer-verified-before',
+      'settle-request',
+      'settle-answer-ok',
+      'settle-answer-settled-before',
+      'reversal-request',
+      'reversal-answer-ok',
+      'reversal-answer-reversed-before',
+      'inquiry-request',
+      'inquiry-answer-ok',
+      'refund-request',
+      'refund-answer-ok',
+      'refund-answer-refused',
+      'soap-fault',
+    ]) {
       assert.ok(names.includes(needed), `the corpus has ${needed}.json`);
     }
     for (const m of corpus) {
@@ -40,13 +71,17 @@ describe('the Mellat conformance corpus', () => {
     }
   });
 
-  it("every SOAP envelope of the corpus says what its fields say (the operation, its namespace, the parameters in order, the return)", () => {
+  it('every SOAP envelope of the corpus says what its fields say (the operation, its namespace, the parameters in order, the return)', () => {
     for (const m of corpus) {
       if (isSoapRequest(m)) {
         const call = readSoapCall(m.message.envelope);
         assert.equal(call?.operation, m.message.soapOperation, m.name);
         assert.equal(call?.namespace, 'http://interfaces.core.sw.bps.com/', m.name);
-        assert.deepEqual(call?.parameters, m.message.order.map((name) => [name, m.message.parameters[name]]), m.name);
+        assert.deepEqual(
+          call?.parameters,
+          m.message.order.map((name) => [name, m.message.parameters[name]]),
+          m.name,
+        );
       } else if (isSoapAnswer(m)) {
         const call = readSoapCall(m.message.envelope);
         assert.equal(call?.operation, `${m.message.soapOperation}Response`, m.name);
@@ -78,8 +113,16 @@ describe('the Mellat connector against the corpus', () => {
         assert.equal(callback.token, fields.RefId);
         assert.equal(callback.res_num, PAYMENT);
         assert.equal(callback.ref_num, fields.SaleReferenceId ?? '');
-        assert.equal(mellat.parseCallback(fields, PAYMENT), undefined, "a return naming another order is not this payment's");
-        assert.deepEqual(mellat.parseCallback(fields)?.res_num, fields.SaleOrderId, 'without a payment, the order the return names');
+        assert.equal(
+          mellat.parseCallback(fields, PAYMENT),
+          undefined,
+          "a return naming another order is not this payment's",
+        );
+        assert.deepEqual(
+          mellat.parseCallback(fields)?.res_num,
+          fields.SaleOrderId,
+          'without a payment, the order the return names',
+        );
       });
     }
   });
@@ -100,25 +143,52 @@ describe('the Mellat connector against the corpus', () => {
     confirm: { soap: 'bpVerifyRequest', run: (m) => m.confirm(PAYMENT, SALE_REFERENCE, 1_000) },
     settle: { soap: 'bpSettleRequest', run: (m) => m.settle(PAYMENT, SALE_REFERENCE) },
     reverse: { soap: 'bpReversalRequest', run: (m) => m.reverse(PAYMENT, SALE_REFERENCE) },
-    inquire: { soap: 'bpInquiryRequest', run: (m) => m.inquire(PAYMENT, { ref_num: SALE_REFERENCE, token: 'AF82041a2Bf6989c7fF9' }) },
+    inquire: {
+      soap: 'bpInquiryRequest',
+      run: (m) => m.inquire(PAYMENT, { ref_num: SALE_REFERENCE, token: 'AF82041a2Bf6989c7fF9' }),
+    },
     refund: { soap: 'bpRefundRequest', run: (m) => m.refund(PAYMENT, SALE_REFERENCE, REFUND, 400) },
   };
 
   describe('every SOAP answer', () => {
     const expectations: Record<string, (m: MellatCorpusMessage, result: Promise<unknown>) => Promise<void>> = {
       token: async (m, result) => {
-        if (m.outcome === 'refused') return void (await assert.rejects(result, (e: unknown) => e instanceof BankRefusalError && e.code === m.code));
+        if (m.outcome === 'refused')
+          return void (await assert.rejects(
+            result,
+            (e: unknown) => e instanceof BankRefusalError && e.code === m.code,
+          ));
         const refId = (m.message as { return: string }).return.split(',')[1];
-        assert.deepEqual(await result, { token: refId, url: `${bank.url}/pgwchannel/startpay.mellat`, method: 'POST', fields: { RefId: refId } });
+        assert.deepEqual(await result, {
+          token: refId,
+          url: `${bank.url}/pgwchannel/startpay.mellat`,
+          method: 'POST',
+          fields: { RefId: refId },
+        });
       },
       confirm: async (m, result) => {
-        if (m.outcome === 'refused') return void assert.deepEqual(await result, { result: 'refused', code: m.code, description: 'sale transaction not found' });
-        assert.deepEqual(await result, { result: 'confirmed', basis: 'result_code', ref_num: SALE_REFERENCE, res_num: PAYMENT, amount: 1_000, terminal: terminal.terminalId, rrn: null, card_pan: null });
+        if (m.outcome === 'refused')
+          return void assert.deepEqual(await result, {
+            result: 'refused',
+            code: m.code,
+            description: 'sale transaction not found',
+          });
+        assert.deepEqual(await result, {
+          result: 'confirmed',
+          basis: 'result_code',
+          ref_num: SALE_REFERENCE,
+          res_num: PAYMENT,
+          amount: 1_000,
+          terminal: terminal.terminalId,
+          rrn: null,
+          card_pan: null,
+        });
       },
       inquire: async (m, result) => assert.deepEqual(await result, { standing: m.outcome }),
     };
     const operationAnswer = async (m: MellatCorpusMessage, result: Promise<unknown>) => {
-      if (m.outcome === 'refused') return void (await assert.rejects(result, (e: unknown) => e instanceof BankRefusalError && e.code === m.code));
+      if (m.outcome === 'refused')
+        return void (await assert.rejects(result, (e: unknown) => e instanceof BankRefusalError && e.code === m.code));
       assert.deepEqual(await result, { ref_num: SALE_REFERENCE, result_code: m.code });
     };
     for (const m of corpus.filter(isSoapAnswer)) {
@@ -137,7 +207,12 @@ describe('the Mellat connector against the corpus', () => {
       assert.ok(fault !== undefined);
       for (const [operation, call] of Object.entries(calls)) {
         bank.answer(call.soap, fault.name);
-        await assert.rejects(call.run(mellat), (e: unknown) => e instanceof BankUnavailableError && /HTTP 500/.test(e.message) && !e.message.includes(terminal.password), operation);
+        await assert.rejects(
+          call.run(mellat),
+          (e: unknown) =>
+            e instanceof BankUnavailableError && /HTTP 500/.test(e.message) && !e.message.includes(terminal.password),
+          operation,
+        );
       }
     });
   });
@@ -157,9 +232,24 @@ describe('the Mellat connector against the corpus', () => {
           'the published parameters, in the published order',
         );
         const values = Object.fromEntries(sent.parameters);
-        for (const name of m.message.order) assert.equal(shape(values[name]!), shape(m.message.parameters[name]!), `${name}: ${values[name]} is of the shape of ${m.message.parameters[name]}`);
+        for (const name of m.message.order)
+          assert.equal(
+            shape(values[name]!),
+            shape(m.message.parameters[name]!),
+            `${name}: ${values[name]} is of the shape of ${m.message.parameters[name]}`,
+          );
         // Where the connector is given the corpus's values, it sends them as they are.
-        for (const name of ['terminalId', 'userName', 'userPassword', 'saleReferenceId', 'amount', 'refundAmount', 'callBackUrl', 'additionalData', 'payerId']) {
+        for (const name of [
+          'terminalId',
+          'userName',
+          'userPassword',
+          'saleReferenceId',
+          'amount',
+          'refundAmount',
+          'callBackUrl',
+          'additionalData',
+          'payerId',
+        ]) {
           if (name in m.message.parameters) assert.equal(values[name], m.message.parameters[name], name);
         }
         // The order ids are ours: the sale's is the payment's, a refund's its own.
@@ -175,7 +265,10 @@ describe('the Mellat connector against the corpus', () => {
 
   it('an inquiry of a return that names no sale (a cancel or a failure: no SaleReferenceId) asks nothing and decides nothing', async () => {
     for (const name of ['return-canceled', 'return-failed']) {
-      const fields = { ...(mellatCorpusMessage(name).message as Record<string, string>), SaleOrderId: mellatOrderId(PAYMENT) };
+      const fields = {
+        ...(mellatCorpusMessage(name).message as Record<string, string>),
+        SaleOrderId: mellatOrderId(PAYMENT),
+      };
       const callback = mellat.parseCallback(fields, PAYMENT);
       assert.ok(callback !== undefined);
       assert.deepEqual(await mellat.inquire(PAYMENT, callback), { standing: 'open' });

@@ -14,14 +14,24 @@ import { CorpusBank } from '../../../support/mellat-corpus-bank.ts';
 import { isSoapRequest, loadMellatCorpus } from '../../../support/psp-corpus-mellat.ts';
 
 const CONNECTOR = join(import.meta.dirname, '..', '..', '..', '..', 'src', 'adapters', 'psp', 'mellat');
-const shown = new Set(loadMellatCorpus().filter(isSoapRequest).map((m) => m.message.soapOperation));
+const shown = new Set(
+  loadMellatCorpus()
+    .filter(isSoapRequest)
+    .map((m) => m.message.soapOperation),
+);
 
 describe("the Mellat connector's outgoing operations", () => {
   it('every operation the client makes is one a corpus request shows', async () => {
     const bank = await new CorpusBank().start();
     try {
       for (const op of shown) bank.answer(op, 'soap-fault');
-      const mellat = new MellatClient({ baseUrl: bank.url, terminalId: '1234', userName: 'username', password: 'password', timeoutMs: 5_000 });
+      const mellat = new MellatClient({
+        baseUrl: bank.url,
+        terminalId: '1234',
+        userName: 'username',
+        password: 'password',
+        timeoutMs: 5_000,
+      });
       // Every method the client has, with what each takes; a method added later and not listed here fails below.
       const exercised: Record<string, () => Promise<unknown>> = {
         requestToken: () => mellat.requestToken('p-1', 1_000, 'http://callback.test'),
@@ -31,12 +41,24 @@ describe("the Mellat connector's outgoing operations", () => {
         inquire: () => mellat.inquire('p-1', { ref_num: '227926981246', token: 'AF82041a2Bf6989c7fF9' }),
         refund: () => mellat.refund('p-1', '227926981246', 'r-1', 400),
       };
-      const methods = Object.getOwnPropertyNames(MellatClient.prototype).filter((n) => n !== 'constructor' && typeof Object.getOwnPropertyDescriptor(MellatClient.prototype, n)?.value === 'function');
+      const methods = Object.getOwnPropertyNames(MellatClient.prototype).filter(
+        (n) =>
+          n !== 'constructor' &&
+          typeof Object.getOwnPropertyDescriptor(MellatClient.prototype, n)?.value === 'function',
+      );
       const offPath = new Set(['parseCallback', 'terminal', 'bySale', 'operation', 'soapClient', 'call']);
-      assert.deepEqual(methods.filter((n) => !offPath.has(n)).sort(), Object.keys(exercised).sort(), 'every operation of the client is exercised here');
+      assert.deepEqual(
+        methods.filter((n) => !offPath.has(n)).sort(),
+        Object.keys(exercised).sort(),
+        'every operation of the client is exercised here',
+      );
       for (const run of Object.values(exercised)) await run().catch(() => undefined);
       const called = new Set(bank.calls.map((c) => c.operation));
-      assert.deepEqual([...called].sort(), [...shown].sort(), 'the client calls every operation the corpus shows a request of, and no other');
+      assert.deepEqual(
+        [...called].sort(),
+        [...shown].sort(),
+        'the client calls every operation the corpus shows a request of, and no other',
+      );
     } finally {
       await bank.stop();
     }
@@ -56,7 +78,13 @@ describe("the Mellat connector's outgoing operations", () => {
   });
 
   it('has no daily report call: no reference documents one', () => {
-    const mellat = new MellatClient({ baseUrl: 'http://127.0.0.1:1', terminalId: '1', userName: 'u', password: 'p', timeoutMs: 1 });
+    const mellat = new MellatClient({
+      baseUrl: 'http://127.0.0.1:1',
+      terminalId: '1',
+      userName: 'u',
+      password: 'p',
+      timeoutMs: 1,
+    });
     assert.equal((mellat as { dailyReport?: unknown }).dailyReport, undefined);
     assert.equal(mellat.capabilities.dailyReport, false);
   });

@@ -13,7 +13,17 @@ import { parsianOrderId } from '../../../../src/adapters/psp/parsian/mapping.ts'
 import { BankRefusalError, BankUnavailableError } from '../../../../src/adapters/psp/psp-client.ts';
 import { readSoapCall } from '../../../../src/bank-sim/soap-envelope.ts';
 import { ParsianCorpusBank } from '../../../support/parsian-corpus-bank.ts';
-import { isReturn, isSoapAnswer, isSoapFault, isSoapRequest, loadParsianCorpus, parsianCorpusMessage, type ParsianCorpusMessage, type SoapAnswerMessage, type SoapRequestMessage } from '../../../support/psp-corpus-parsian.ts';
+import {
+  isReturn,
+  isSoapAnswer,
+  isSoapFault,
+  isSoapRequest,
+  loadParsianCorpus,
+  parsianCorpusMessage,
+  type ParsianCorpusMessage,
+  type SoapAnswerMessage,
+  type SoapRequestMessage,
+} from '../../../support/psp-corpus-parsian.ts';
 
 const PAYMENT = '0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5';
 const corpus = loadParsianCorpus();
@@ -63,13 +73,21 @@ describe('the Parsian conformance corpus', () => {
         assert.equal(call?.operation, m.message.soapOperation, m.name);
         assert.match(call.namespace, /^https:\/\/pec\.Shaparak\.ir\/NewIPGServices\/(Sale|Confirm|Reversal)\//, m.name);
         namespaces.set(m.message.soapOperation, call.namespace);
-        assert.deepEqual(call.parameters, m.message.order.map((name) => [name, m.message.parameters[name]]), m.name);
+        assert.deepEqual(
+          call.parameters,
+          m.message.order.map((name) => [name, m.message.parameters[name]]),
+          m.name,
+        );
       }
     }
     for (const m of corpus.filter(isSoapAnswer)) {
       const call = readSoapCall(m.message.envelope);
       assert.equal(call?.operation, `${m.message.soapOperation}Response`, m.name);
-      assert.equal(call.namespace, namespaces.get(m.message.soapOperation), `${m.name}: the answer is in its request's namespace`);
+      assert.equal(
+        call.namespace,
+        namespaces.get(m.message.soapOperation),
+        `${m.name}: the answer is in its request's namespace`,
+      );
       assert.deepEqual(call.parameters, Object.entries(m.message.result), m.name);
     }
   });
@@ -97,11 +115,27 @@ describe('the Parsian connector against the corpus', () => {
         assert.equal(callback.token, fields.Token);
         assert.equal(callback.res_num, PAYMENT);
         assert.equal(callback.ref_num, m.outcome === 'OK' ? fields.Token : '');
-        assert.deepEqual(PARSIAN_CONNECTOR.parseReturn(ours, PAYMENT), callback, "the connector's reading is the client's");
+        assert.deepEqual(
+          PARSIAN_CONNECTOR.parseReturn(ours, PAYMENT),
+          callback,
+          "the connector's reading is the client's",
+        );
         assert.ok(PARSIAN_CONNECTOR.recognisesReturn(fields), 'recognised as PEC’s by its field names');
-        assert.equal(parsian.parseCallback(fields, PAYMENT), undefined, "a return naming another order is not this payment's");
-        assert.equal(parsian.parseCallback(fields)?.res_num, fields.OrderId, 'without a payment, the order the return names');
-        assert.equal(parsian.parseCallback({ ...ours, TerminalNo: '11112222' }, PAYMENT), undefined, "a return of another terminal is not this terminal's");
+        assert.equal(
+          parsian.parseCallback(fields, PAYMENT),
+          undefined,
+          "a return naming another order is not this payment's",
+        );
+        assert.equal(
+          parsian.parseCallback(fields)?.res_num,
+          fields.OrderId,
+          'without a payment, the order the return names',
+        );
+        assert.equal(
+          parsian.parseCallback({ ...ours, TerminalNo: '11112222' }, PAYMENT),
+          undefined,
+          "a return of another terminal is not this terminal's",
+        );
       });
     }
   });
@@ -116,19 +150,37 @@ describe('the Parsian connector against the corpus', () => {
     assert.deepEqual(Object.fromEntries(url.searchParams), redirect.message);
     assert.deepEqual(token.fields, {});
     assert.deepEqual(PARSIAN_CONNECTOR.pageOrigins({ URL: bank.url, PAGE_URL: '' }), [bank.url]);
-    assert.deepEqual(PARSIAN_CONNECTOR.pageOrigins({ URL: bank.url, PAGE_URL: 'https://pec.shaparak.ir' }), ['https://pec.shaparak.ir']);
+    assert.deepEqual(PARSIAN_CONNECTOR.pageOrigins({ URL: bank.url, PAGE_URL: 'https://pec.shaparak.ir' }), [
+      'https://pec.shaparak.ir',
+    ]);
   });
 
   /** Each operation's call, as the connector makes it for the corpus's payment. */
   const calls: Record<string, { soap: string; path: string; run: (c: ParsianClient) => Promise<unknown> }> = {
-    token: { soap: 'SalePaymentRequest', path: '/NewIPGServices/Sale/SaleService.asmx', run: (c) => c.requestToken(PAYMENT, 1_000, 'http://callback.test') },
-    confirm: { soap: 'ConfirmPayment', path: '/NewIPGServices/Confirm/ConfirmService.asmx', run: (c) => c.confirm(PAYMENT, TOKEN, 1_000) },
-    reverse: { soap: 'ReversalRequest', path: '/NewIPGServices/Reverse/ReversalService.asmx', run: (c) => c.reverse(PAYMENT, TOKEN) },
+    token: {
+      soap: 'SalePaymentRequest',
+      path: '/NewIPGServices/Sale/SaleService.asmx',
+      run: (c) => c.requestToken(PAYMENT, 1_000, 'http://callback.test'),
+    },
+    confirm: {
+      soap: 'ConfirmPayment',
+      path: '/NewIPGServices/Confirm/ConfirmService.asmx',
+      run: (c) => c.confirm(PAYMENT, TOKEN, 1_000),
+    },
+    reverse: {
+      soap: 'ReversalRequest',
+      path: '/NewIPGServices/Reverse/ReversalService.asmx',
+      run: (c) => c.reverse(PAYMENT, TOKEN),
+    },
   };
 
   describe('every SOAP answer', () => {
-    const refused = (m: ParsianCorpusMessage) => (e: unknown) => e instanceof BankRefusalError && e.code === m.code && !e.message.includes(PIN);
-    const expectations: Record<string, (m: ParsianCorpusMessage & { message: SoapAnswerMessage }, result: Promise<unknown>) => Promise<void>> = {
+    const refused = (m: ParsianCorpusMessage) => (e: unknown) =>
+      e instanceof BankRefusalError && e.code === m.code && !e.message.includes(PIN);
+    const expectations: Record<
+      string,
+      (m: ParsianCorpusMessage & { message: SoapAnswerMessage }, result: Promise<unknown>) => Promise<void>
+    > = {
       token: async (m, result) => {
         if (m.outcome === 'refused') return void (await assert.rejects(result, refused(m)));
         const token = m.message.result.Token!;
@@ -136,14 +188,36 @@ describe('the Parsian connector against the corpus', () => {
       },
       confirm: async (m, result) => {
         const answer = (await result) as Record<string, unknown>;
-        if (m.outcome === 'refused') return void assert.deepEqual(answer, { result: 'refused', code: m.code, description: 'the payment was not found' });
+        if (m.outcome === 'refused')
+          return void assert.deepEqual(answer, {
+            result: 'refused',
+            code: m.code,
+            description: 'the payment was not found',
+          });
         if (m.outcome === 'in_progress') return void assert.deepEqual(answer, { result: 'in_progress' });
         const { RRN, CardNumberMasked } = m.message.result;
         // PEC's own RRN and card where the answer has them in the shapes a payment records; else the Status alone.
         if (m.code === 0 && CardNumberMasked === '603799******1234') {
-          return void assert.deepEqual(answer, { result: 'confirmed', ref_num: TOKEN, res_num: PAYMENT, amount: 1_000, terminal: TERMINAL, rrn: RRN, card_pan: CardNumberMasked });
+          return void assert.deepEqual(answer, {
+            result: 'confirmed',
+            ref_num: TOKEN,
+            res_num: PAYMENT,
+            amount: 1_000,
+            terminal: TERMINAL,
+            rrn: RRN,
+            card_pan: CardNumberMasked,
+          });
         }
-        assert.deepEqual(answer, { result: 'confirmed', basis: 'result_code', ref_num: TOKEN, res_num: PAYMENT, amount: 1_000, terminal: TERMINAL, rrn: null, card_pan: null });
+        assert.deepEqual(answer, {
+          result: 'confirmed',
+          basis: 'result_code',
+          ref_num: TOKEN,
+          res_num: PAYMENT,
+          amount: 1_000,
+          terminal: TERMINAL,
+          rrn: null,
+          card_pan: null,
+        });
       },
       reverse: async (m, result) => {
         if (m.outcome === 'refused') return void (await assert.rejects(result, refused(m)));
@@ -166,7 +240,11 @@ describe('the Parsian connector against the corpus', () => {
       assert.ok(fault !== undefined);
       for (const [operation, call] of Object.entries(calls)) {
         bank.answer(call.soap, fault.name);
-        await assert.rejects(call.run(parsian), (e: unknown) => e instanceof BankUnavailableError && /HTTP 500/.test(e.message) && !e.message.includes(PIN), operation);
+        await assert.rejects(
+          call.run(parsian),
+          (e: unknown) => e instanceof BankUnavailableError && /HTTP 500/.test(e.message) && !e.message.includes(PIN),
+          operation,
+        );
       }
     });
 
@@ -179,7 +257,11 @@ describe('the Parsian connector against the corpus', () => {
     it('a confirm whose answer names another Token than the one asked about confirms nothing', async () => {
       bank.answer('ConfirmPayment', 'verify-answer-ok');
       const answer = await parsian.confirm(PAYMENT, '999999999', 1_000);
-      assert.deepEqual(answer, { result: 'refused', code: 0, description: 'the answer names another Token than the one asked about' });
+      assert.deepEqual(answer, {
+        result: 'refused',
+        code: 0,
+        description: 'the answer names another Token than the one asked about',
+      });
     });
   });
 
@@ -200,10 +282,15 @@ describe('the Parsian connector against the corpus', () => {
         assert.deepEqual(
           sent.parameters.map(([name]) => name),
           m.message.order,
-          'the document\'s fields, in its order',
+          "the document's fields, in its order",
         );
         const values = Object.fromEntries(sent.parameters);
-        for (const name of m.message.order) assert.equal(shape(values[name]!), shape(m.message.parameters[name]!), `${name}: ${values[name]} is of the shape of ${m.message.parameters[name]}`);
+        for (const name of m.message.order)
+          assert.equal(
+            shape(values[name]!),
+            shape(m.message.parameters[name]!),
+            `${name}: ${values[name]} is of the shape of ${m.message.parameters[name]}`,
+          );
         // Where the connector is given the corpus's values, it sends them as they are; the order id is the payment's.
         for (const name of ['LoginAccount', 'Amount', 'CallBackUrl', 'AdditionalData', 'Token']) {
           if (name in m.message.parameters) assert.equal(values[name], m.message.parameters[name], name);
@@ -228,14 +315,37 @@ describe("the Parsian connector's outgoing operations: only what the corpus show
         confirm: () => parsian.confirm(PAYMENT, TOKEN, 1_000),
         reverse: () => parsian.reverse(PAYMENT, TOKEN),
       };
-      const methods = Object.getOwnPropertyNames(ParsianClient.prototype).filter((n) => n !== 'constructor' && typeof Object.getOwnPropertyDescriptor(ParsianClient.prototype, n)?.value === 'function');
+      const methods = Object.getOwnPropertyNames(ParsianClient.prototype).filter(
+        (n) =>
+          n !== 'constructor' &&
+          typeof Object.getOwnPropertyDescriptor(ParsianClient.prototype, n)?.value === 'function',
+      );
       const offPath = new Set(['parseCallback', 'soapClient', 'call']);
-      assert.deepEqual(methods.filter((n) => !offPath.has(n)).sort(), Object.keys(exercised).sort(), 'every operation of the client is exercised here');
+      assert.deepEqual(
+        methods.filter((n) => !offPath.has(n)).sort(),
+        Object.keys(exercised).sort(),
+        'every operation of the client is exercised here',
+      );
       for (const run of Object.values(exercised)) await run().catch(() => undefined);
-      assert.deepEqual([...new Set(bank.calls.map((c) => c.operation))].sort(), [...shown].sort(), 'the client calls every operation the corpus shows a request of, and no other');
+      assert.deepEqual(
+        [...new Set(bank.calls.map((c) => c.operation))].sort(),
+        [...shown].sort(),
+        'the client calls every operation the corpus shows a request of, and no other',
+      );
       const absent = parsian as { settle?: unknown; refund?: unknown; inquire?: unknown; dailyReport?: unknown };
-      assert.deepEqual([absent.settle, absent.refund, absent.inquire, absent.dailyReport], [undefined, undefined, undefined, undefined], 'no settle, refund, inquiry or report: no reference shows PEC having one');
-      assert.deepEqual(parsian.capabilities, { capture: 'verify', reversalWindowMs: 50 * 60_000, unverifiedReversalMs: 20 * 60_000, refund: 'none', inquiry: false, dailyReport: false });
+      assert.deepEqual(
+        [absent.settle, absent.refund, absent.inquire, absent.dailyReport],
+        [undefined, undefined, undefined, undefined],
+        'no settle, refund, inquiry or report: no reference shows PEC having one',
+      );
+      assert.deepEqual(parsian.capabilities, {
+        capture: 'verify',
+        reversalWindowMs: 50 * 60_000,
+        unverifiedReversalMs: 20 * 60_000,
+        refund: 'none',
+        inquiry: false,
+        dailyReport: false,
+      });
     } finally {
       await bank.stop();
     }

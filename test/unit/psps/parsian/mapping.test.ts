@@ -21,7 +21,10 @@ import { parsianCorpusMessage } from '../../../support/psp-corpus-parsian.ts';
 
 const PAYMENT = 'a7d1c6e2-3b4f-4a5d-9e8f-102030405060';
 const ORDER = parsianOrderId(PAYMENT);
-const paid: Record<string, string> = { ...(parsianCorpusMessage('return-paid').message as Record<string, string>), OrderId: ORDER };
+const paid: Record<string, string> = {
+  ...(parsianCorpusMessage('return-paid').message as Record<string, string>),
+  OrderId: ORDER,
+};
 
 describe("Parsian's mapping", () => {
   it('the order id: the same digits for the same payment, a safe integer below 2^52, another for another payment', () => {
@@ -59,7 +62,8 @@ describe("Parsian's mapping", () => {
     }
     it('an unknown code says so', () => assert.equal(parsianStatusMeaning(4242), 'unknown status 4242'));
     it("every named Status is in the table, with the table's kind", () => {
-      for (const [name, code] of Object.entries(PARSIAN_STATUS)) assert.ok(PARSIAN_STATUS_CODES[code] !== undefined, name);
+      for (const [name, code] of Object.entries(PARSIAN_STATUS))
+        assert.ok(PARSIAN_STATUS_CODES[code] !== undefined, name);
     });
   });
 
@@ -76,13 +80,38 @@ describe("Parsian's mapping", () => {
   });
 
   describe('a return post', () => {
-    const table: [what: string, fields: Record<string, string>, paymentId: string | undefined, expected: ReturnType<typeof parsianReturn>][] = [
+    const table: [
+      what: string,
+      fields: Record<string, string>,
+      paymentId: string | undefined,
+      expected: ReturnType<typeof parsianReturn>,
+    ][] = [
       ['paid', paid, PAYMENT, { state: 'OK', ref_num: paid.Token!, res_num: PAYMENT, token: paid.Token! }],
-      ['canceled (-138)', { ...paid, status: '-138', RRN: '0' }, PAYMENT, { state: 'CanceledByUser', ref_num: '', res_num: PAYMENT, token: paid.Token! }],
-      ['failed (51)', { ...paid, status: '51', RRN: '0' }, PAYMENT, { state: 'Failed', ref_num: '', res_num: PAYMENT, token: paid.Token! }],
-      ['canceled without a Token', { status: '-138', OrderId: ORDER, Token: '0' }, PAYMENT, { state: 'CanceledByUser', ref_num: '', res_num: PAYMENT, token: '' }],
+      [
+        'canceled (-138)',
+        { ...paid, status: '-138', RRN: '0' },
+        PAYMENT,
+        { state: 'CanceledByUser', ref_num: '', res_num: PAYMENT, token: paid.Token! },
+      ],
+      [
+        'failed (51)',
+        { ...paid, status: '51', RRN: '0' },
+        PAYMENT,
+        { state: 'Failed', ref_num: '', res_num: PAYMENT, token: paid.Token! },
+      ],
+      [
+        'canceled without a Token',
+        { status: '-138', OrderId: ORDER, Token: '0' },
+        PAYMENT,
+        { state: 'CanceledByUser', ref_num: '', res_num: PAYMENT, token: '' },
+      ],
       ["another payment's (its OrderId)", { ...paid, OrderId: parsianOrderId('another') }, PAYMENT, undefined],
-      ['without a payment: the order it names', paid, undefined, { state: 'OK', ref_num: paid.Token!, res_num: ORDER, token: paid.Token! }],
+      [
+        'without a payment: the order it names',
+        paid,
+        undefined,
+        { state: 'OK', ref_num: paid.Token!, res_num: ORDER, token: paid.Token! },
+      ],
       ['paid without a Token (Token > 0 is the document’s condition)', { ...paid, Token: '0' }, PAYMENT, undefined],
       ['paid with no Token field', { status: '0', OrderId: ORDER }, PAYMENT, undefined],
       ['no status', { ...paid, status: '' }, PAYMENT, undefined],
@@ -92,12 +121,17 @@ describe("Parsian's mapping", () => {
       ['an OrderId that is no positive long', { ...paid, OrderId: '-5' }, undefined, undefined],
       ['Status in SEP’s case only', { Token: paid.Token!, Status: '0', OrderId: ORDER }, PAYMENT, undefined],
     ];
-    for (const [what, fields, paymentId, expected] of table) it(what, () => assert.deepEqual(parsianReturn(fields, paymentId), expected));
+    for (const [what, fields, paymentId, expected] of table)
+      it(what, () => assert.deepEqual(parsianReturn(fields, paymentId), expected));
 
     it("is recognised by PEC's own names (Token, lower-case status, OrderId), not SEP's nor Mellat's", () => {
       assert.ok(isParsianReturn(paid));
-      assert.ok(!isParsianReturn({ MID: '1', State: 'OK', Status: '2', RefNum: 'x', ResNum: 'y', Token: 't' }), "SEP's");
-      for (const m of loadMellatCorpus().filter((c) => c.direction === 'return')) assert.ok(!isParsianReturn(m.message as Record<string, string>), `Mellat's ${m.name}`);
+      assert.ok(
+        !isParsianReturn({ MID: '1', State: 'OK', Status: '2', RefNum: 'x', ResNum: 'y', Token: 't' }),
+        "SEP's",
+      );
+      for (const m of loadMellatCorpus().filter((c) => c.direction === 'return'))
+        assert.ok(!isParsianReturn(m.message as Record<string, string>), `Mellat's ${m.name}`);
     });
   });
 
@@ -110,7 +144,9 @@ describe("Parsian's mapping", () => {
       ['1234567890123', null],
       ['-5', null],
     ];
-    for (const [value, expected] of rrns) it(`RRN ${JSON.stringify(value)} → ${JSON.stringify(expected)}`, () => assert.equal(confirmedRrn(value), expected));
+    for (const [value, expected] of rrns)
+      it(`RRN ${JSON.stringify(value)} → ${JSON.stringify(expected)}`, () =>
+        assert.equal(confirmedRrn(value), expected));
     const cards: [string, string | null][] = [
       ['603799******1234', '603799******1234'],
       ['6037-99**-****-1234', '603799******1234'],
@@ -119,7 +155,9 @@ describe("Parsian's mapping", () => {
       ['6037991234561234', null], // an unmasked number is never recorded
       ['', null],
     ];
-    for (const [value, expected] of cards) it(`card ${JSON.stringify(value)} → ${JSON.stringify(expected)}`, () => assert.equal(confirmedMaskedCard(value), expected));
+    for (const [value, expected] of cards)
+      it(`card ${JSON.stringify(value)} → ${JSON.stringify(expected)}`, () =>
+        assert.equal(confirmedMaskedCard(value), expected));
   });
 
   describe("ReversalRequest's Status", () => {
@@ -134,6 +172,7 @@ describe("Parsian's mapping", () => {
       [-1528, false],
       [-1, false],
     ];
-    for (const [status, done] of table) it(`${status} → ${done ? 'done' : 'refused'}`, () => assert.equal(reversalDone(status), done));
+    for (const [status, done] of table)
+      it(`${status} → ${done ? 'done' : 'refused'}`, () => assert.equal(reversalDone(status), done));
   });
 });

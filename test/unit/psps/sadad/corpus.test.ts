@@ -11,12 +11,25 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { BankRefusalError, BankUnavailableError } from '../../../../src/adapters/psp/psp-client.ts';
 import { SadadClient } from '../../../../src/adapters/psp/sadad/client.ts';
 import { SADAD_CODE, sadadKey, sadadOrderId, sadadSignature } from '../../../../src/adapters/psp/sadad/mapping.ts';
-import { corpusAnswer, corpusFields, corpusRequest, isFieldsMessage, isJsonRequest, loadSadadCorpus, sadadCorpusMessage, type JsonAnswerMessage } from '../../../support/psp-corpus-sadad.ts';
+import {
+  corpusAnswer,
+  corpusFields,
+  corpusRequest,
+  isFieldsMessage,
+  isJsonRequest,
+  loadSadadCorpus,
+  sadadCorpusMessage,
+  type JsonAnswerMessage,
+} from '../../../support/psp-corpus-sadad.ts';
 
 const PAYMENT = '0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5';
 const corpus = loadSadadCorpus();
 const tokenRequest = corpusRequest('token-request');
-const terminal = { terminalId: String(tokenRequest.json.TerminalId), merchantId: String(tokenRequest.json.MerchantId), key: tokenRequest.signature.key };
+const terminal = {
+  terminalId: String(tokenRequest.json.TerminalId),
+  merchantId: String(tokenRequest.json.MerchantId),
+  key: tokenRequest.signature.key,
+};
 /** The one corpus file with a single repository as its source, as the corpus's README says. */
 const SINGLE_SOURCE = new Set(['verify-answer-verified-before']);
 
@@ -38,7 +51,11 @@ class CorpusBank {
 
   answerWith(name: string, change?: (json: Record<string, unknown>) => Record<string, unknown>): this {
     const answer = corpusAnswer(name);
-    this.queue.push(change === undefined || answer.json === null ? answer : { ...answer, json: change({ ...answer.json }) as JsonAnswerMessage['json'] });
+    this.queue.push(
+      change === undefined || answer.json === null
+        ? answer
+        : { ...answer, json: change({ ...answer.json }) as JsonAnswerMessage['json'] },
+    );
     return this;
   }
 
@@ -68,12 +85,29 @@ class CorpusBank {
 describe('the Sadad conformance corpus', () => {
   it('has every message the protocol has, each from at least two independent sources (but the one the README names), its disagreements written down', () => {
     const names = corpus.map((m) => m.name);
-    for (const needed of ['token-request', 'token-answer-ok', 'token-answer-refused', 'purchase-redirect', 'return-paid', 'return-canceled', 'return-failed', 'verify-request', 'verify-answer-ok', 'verify-answer-verified-before', 'verify-answer-refused', 'verify-answer-too-late', 'server-error']) {
+    for (const needed of [
+      'token-request',
+      'token-answer-ok',
+      'token-answer-refused',
+      'purchase-redirect',
+      'return-paid',
+      'return-canceled',
+      'return-failed',
+      'verify-request',
+      'verify-answer-ok',
+      'verify-answer-verified-before',
+      'verify-answer-refused',
+      'verify-answer-too-late',
+      'server-error',
+    ]) {
       assert.ok(names.includes(needed), `the corpus has ${needed}.json`);
     }
     for (const m of corpus) {
       const repos = new Set(m.sources.map((s) => ('repo' in s ? s.repo : s.document)));
-      assert.ok(repos.size >= (SINGLE_SOURCE.has(m.name) ? 1 : 2), `${m.name}: two independent sources (${[...repos].join(', ')})`);
+      assert.ok(
+        repos.size >= (SINGLE_SOURCE.has(m.name) ? 1 : 2),
+        `${m.name}: two independent sources (${[...repos].join(', ')})`,
+      );
       assert.notEqual(m.disagreements, '', m.name);
     }
   });
@@ -84,9 +118,16 @@ describe('the Sadad conformance corpus', () => {
       assert.deepEqual(Object.keys(json), order, `${m.name}: the body in its order`);
       assert.equal(sadadSignature(signature.text, sadadKey(signature.key)), json.SignData, m.name);
     }
-    assert.equal(tokenRequest.signature.text, `${tokenRequest.json.TerminalId};${tokenRequest.json.OrderId};${tokenRequest.json.Amount}`);
+    assert.equal(
+      tokenRequest.signature.text,
+      `${tokenRequest.json.TerminalId};${tokenRequest.json.OrderId};${tokenRequest.json.Amount}`,
+    );
     assert.equal(corpusRequest('verify-request').signature.text, corpusRequest('verify-request').json.Token);
-    assert.equal(Buffer.from(terminal.key, 'base64').toString('utf8'), 'DARGAH-TEST-KEY-NOT-REAL', 'an obvious test key');
+    assert.equal(
+      Buffer.from(terminal.key, 'base64').toString('utf8'),
+      'DARGAH-TEST-KEY-NOT-REAL',
+      'an obvious test key',
+    );
   });
 });
 
@@ -116,14 +157,22 @@ describe('the Sadad connector against the corpus', () => {
     const token = await sadad.requestToken(PAYMENT, 1_000, 'http://callback.test/return');
     const body = sent('token-request', `token:${PAYMENT}`);
     assert.deepEqual(Object.keys(body), tokenRequest.order);
-    for (const [k, v] of Object.entries(tokenRequest.json)) assert.equal(typeOf(body[k]), typeOf(v), `${k} is a ${typeOf(v)}`);
+    for (const [k, v] of Object.entries(tokenRequest.json))
+      assert.equal(typeOf(body[k]), typeOf(v), `${k} is a ${typeOf(v)}`);
     assert.equal(body.TerminalId, terminal.terminalId);
     assert.equal(body.MerchantId, terminal.merchantId);
     assert.equal(body.Amount, 1_000);
     assert.equal(String(body.OrderId), sadadOrderId(PAYMENT));
     assert.equal(body.ReturnUrl, 'http://callback.test/return');
-    assert.match(String(body.LocalDateTime), /^[01][0-9]\/[0-3][0-9]\/[0-9]{4} (1[0-2]|[1-9]):[0-5][0-9]:[0-5][0-9] (am|pm)$/, "the PHP sample's m/d/Y g:i:s a");
-    assert.equal(body.SignData, sadadSignature(`${terminal.terminalId};${sadadOrderId(PAYMENT)};1000`, sadadKey(terminal.key)));
+    assert.match(
+      String(body.LocalDateTime),
+      /^[01][0-9]\/[0-3][0-9]\/[0-9]{4} (1[0-2]|[1-9]):[0-5][0-9]:[0-5][0-9] (am|pm)$/,
+      "the PHP sample's m/d/Y g:i:s a",
+    );
+    assert.equal(
+      body.SignData,
+      sadadSignature(`${terminal.terminalId};${sadadOrderId(PAYMENT)};1000`, sadadKey(terminal.key)),
+    );
     const ok = corpusAnswer('token-answer-ok').json!;
     assert.equal(token.token, ok.Token);
     assert.equal(token.method, sadadCorpusMessage('purchase-redirect').http.method);
@@ -135,7 +184,10 @@ describe('the Sadad connector against the corpus', () => {
 
   it('a refused token request is a BankRefusalError with its code; a server error is BankUnavailableError', async () => {
     bank.answerWith('token-answer-refused').answerWith('server-error');
-    await assert.rejects(sadad.requestToken(PAYMENT, 1_000, 'http://callback.test/return'), (e: unknown) => e instanceof BankRefusalError && e.code === corpusAnswer('token-answer-refused').json!.ResCode);
+    await assert.rejects(
+      sadad.requestToken(PAYMENT, 1_000, 'http://callback.test/return'),
+      (e: unknown) => e instanceof BankRefusalError && e.code === corpusAnswer('token-answer-refused').json!.ResCode,
+    );
     await assert.rejects(sadad.requestToken(PAYMENT, 1_000, 'http://callback.test/return'), BankUnavailableError);
   });
 
@@ -150,19 +202,50 @@ describe('the Sadad connector against the corpus', () => {
     assert.deepEqual(body, corpusRequest('verify-request').json, 'the same token signs to the same SignData');
     assert.deepEqual(settled, { ref_num: token, result_code: 0 });
 
-    bank.answerWith('verify-answer-verified-before', ours).answerWith('verify-answer-refused').answerWith('verify-answer-too-late').answerWith('server-error').answerWith('verify-answer-ok').answerWith('verify-answer-ok', ours);
-    assert.deepEqual(await sadad.settle(PAYMENT, token, amount), { ref_num: token, result_code: 100 }, '100: verified before');
-    await assert.rejects(sadad.settle(PAYMENT, token, amount), (e: unknown) => e instanceof BankRefusalError && e.code === -1);
-    await assert.rejects(sadad.settle(PAYMENT, token, amount), (e: unknown) => e instanceof BankRefusalError && e.code === 101);
+    bank
+      .answerWith('verify-answer-verified-before', ours)
+      .answerWith('verify-answer-refused')
+      .answerWith('verify-answer-too-late')
+      .answerWith('server-error')
+      .answerWith('verify-answer-ok')
+      .answerWith('verify-answer-ok', ours);
+    assert.deepEqual(
+      await sadad.settle(PAYMENT, token, amount),
+      { ref_num: token, result_code: 100 },
+      '100: verified before',
+    );
+    await assert.rejects(
+      sadad.settle(PAYMENT, token, amount),
+      (e: unknown) => e instanceof BankRefusalError && e.code === -1,
+    );
+    await assert.rejects(
+      sadad.settle(PAYMENT, token, amount),
+      (e: unknown) => e instanceof BankRefusalError && e.code === 101,
+    );
     await assert.rejects(sadad.settle(PAYMENT, token, amount), BankUnavailableError);
     // The corpus's own OrderId is an integration's, not this payment's; and another amount than the payment's: both refused.
-    await assert.rejects(sadad.settle(PAYMENT, token, amount), (e: unknown) => e instanceof BankRefusalError && e.code === SADAD_CODE.NOT_THIS_PAYMENT);
-    await assert.rejects(sadad.settle(PAYMENT, token, amount + 1), (e: unknown) => e instanceof BankRefusalError && e.code === SADAD_CODE.NOT_THIS_PAYMENT);
+    await assert.rejects(
+      sadad.settle(PAYMENT, token, amount),
+      (e: unknown) => e instanceof BankRefusalError && e.code === SADAD_CODE.NOT_THIS_PAYMENT,
+    );
+    await assert.rejects(
+      sadad.settle(PAYMENT, token, amount + 1),
+      (e: unknown) => e instanceof BankRefusalError && e.code === SADAD_CODE.NOT_THIS_PAYMENT,
+    );
   });
 
   it("the return's confirm asks Sadad nothing: it answers on the return's own token, the recorded amount and our terminal", async () => {
     const token = String(corpusRequest('verify-request').json.Token);
-    assert.deepEqual(await sadad.confirm(PAYMENT, token, 12_000), { result: 'confirmed', basis: 'result_code', ref_num: token, res_num: PAYMENT, amount: 12_000, terminal: terminal.terminalId, rrn: null, card_pan: null });
+    assert.deepEqual(await sadad.confirm(PAYMENT, token, 12_000), {
+      result: 'confirmed',
+      basis: 'result_code',
+      ref_num: token,
+      res_num: PAYMENT,
+      amount: 12_000,
+      terminal: terminal.terminalId,
+      rrn: null,
+      card_pan: null,
+    });
     assert.equal(bank.received.length, 0);
   });
 

@@ -15,7 +15,13 @@ import { join } from 'node:path';
 import { isGenuineConfirmation } from '../../../../src/domain/bank-confirmation.ts';
 import { BankRefusalError, BankUnavailableError } from '../../../../src/adapters/psp/psp-client.ts';
 import { SadadClient } from '../../../../src/adapters/psp/sadad/client.ts';
-import { SADAD_CODE, sadadCallback, sadadOrderId, sadadSignature, sadadKey } from '../../../../src/adapters/psp/sadad/mapping.ts';
+import {
+  SADAD_CODE,
+  sadadCallback,
+  sadadOrderId,
+  sadadSignature,
+  sadadKey,
+} from '../../../../src/adapters/psp/sadad/mapping.ts';
 import type { Ledger } from '../../../../src/bank-sim/ledger.ts';
 import { createSimulator } from '../../../../src/bank-sim/server.ts';
 import { corpusAnswer, corpusFields, corpusRequest } from '../../../support/psp-corpus-sadad.ts';
@@ -42,13 +48,19 @@ async function listeningSimulator(dir: string, autoReverseSeconds: number, delay
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  return { server, ledger, base: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}` };
+  return {
+    server,
+    ledger,
+    base: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`,
+  };
 }
 
 /** The hidden fields of the page's form back to the merchant (its return post). */
 function returnFields(html: string): Record<string, string> {
   const unescape = (s: string) => s.replace(/&#([0-9]+);/g, (_, n: string) => String.fromCharCode(Number(n)));
-  return Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, unescape(m[2]!)]));
+  return Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, unescape(m[2]!)]),
+  );
 }
 
 describe('the Sadad simulator against the corpus', function () {
@@ -68,14 +80,27 @@ describe('the Sadad simulator against the corpus', function () {
   });
 
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, json: text === '' ? null : (JSON.parse(text) as Record<string, unknown>) };
   };
-  const signed = (orderId: number, amount = 1_000) => ({ ...tokenRequest.json, OrderId: orderId, Amount: amount, SignData: sadadSignature(`${TERMINAL};${orderId};${amount}`, sadadKey(KEY)) });
+  const signed = (orderId: number, amount = 1_000) => ({
+    ...tokenRequest.json,
+    OrderId: orderId,
+    Amount: amount,
+    SignData: sadadSignature(`${TERMINAL};${orderId};${amount}`, sadadKey(KEY)),
+  });
   const verifyBody = (token: string) => ({ Token: token, SignData: sadadSignature(token, sadadKey(KEY)) });
   const setFault = async (operation: string, fault: string) => {
-    const res = await fetch(`${base}/admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ operation, fault, times: 1 }) });
+    const res = await fetch(`${base}/admin/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+      body: JSON.stringify({ operation, fault, times: 1 }),
+    });
     assert.equal(res.status, 200);
   };
 
@@ -87,7 +112,11 @@ describe('the Sadad simulator against the corpus', function () {
     const action = /<form method="post" action="([^"]+)">/.exec(html)?.[1];
     assert.equal(action, '/Purchase/choose');
     const token = /<input type="hidden" name="Token" value="([^"]+)">/.exec(html)?.[1] ?? '';
-    const res = await fetch(`${base}${action}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ Token: token, card: '6037997123456783', outcome }).toString() });
+    const res = await fetch(`${base}${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ Token: token, card: '6037997123456783', outcome }).toString(),
+    });
     assert.equal(res.status, 200);
     return returnFields(await res.text());
   }
@@ -143,12 +172,23 @@ describe('the Sadad simulator against the corpus', function () {
     const unknown = await post('/api/v0/Advice/Verify', corpusRequest('verify-request').json);
     assert.deepEqual(keys(unknown.json), keys(corpusAnswer('verify-answer-refused').json));
     assert.equal(unknown.json!.ResCode, corpusAnswer('verify-answer-refused').json!.ResCode);
-    assert.equal((await post('/api/v0/Advice/Verify', { Token: token, SignData: 'forged' })).json!.ResCode, -1, 'a verify not signed with the key');
-    for (const path of ['/api/v0/Advice/Reverse', '/api/v0/Advice/Inquiry', '/api/v0/Refund/Register']) assert.equal((await post(path, verifyBody(token))).status, 404, path);
+    assert.equal(
+      (await post('/api/v0/Advice/Verify', { Token: token, SignData: 'forged' })).json!.ResCode,
+      -1,
+      'a verify not signed with the key',
+    );
+    for (const path of ['/api/v0/Advice/Reverse', '/api/v0/Advice/Inquiry', '/api/v0/Refund/Register'])
+      assert.equal((await post(path, verifyBody(token))).status, 404, path);
   });
 
   it("a payment with the client: token → the page → the return (confirmed on its own, no call) → the merchant's verify (settle) → again → no reversal, each operation once", async () => {
-    const sadad = new SadadClient({ baseUrl: base, terminalId: TERMINAL, merchantId: MERCHANT, key: KEY, timeoutMs: 5_000 });
+    const sadad = new SadadClient({
+      baseUrl: base,
+      terminalId: TERMINAL,
+      merchantId: MERCHANT,
+      key: KEY,
+      timeoutMs: 5_000,
+    });
     const payment = 'a1b2c3d4-0000-4000-8000-000000000001';
     const token = await sadad.requestToken(payment, 12_000, 'http://callback.test/return');
     assert.equal(token.method, 'GET');
@@ -156,10 +196,28 @@ describe('the Sadad simulator against the corpus', function () {
     const callback = sadadCallback(fields, payment);
     assert.equal(callback?.state, 'OK');
     const confirmation = await sadad.confirm(payment, callback.ref_num, 12_000);
-    assert.ok(confirmation.result === 'confirmed' && isGenuineConfirmation({ ...confirmation, terminal_matches: confirmation.terminal === TERMINAL }, { id: payment, amount: 12_000 }, callback.ref_num));
-    assert.deepEqual(ledger.operations(sadadOrderId(payment)).map((op) => op.kind), ['token'], 'the return asked Sadad nothing');
-    assert.deepEqual(await sadad.settle(payment, callback.ref_num, 12_000), { ref_num: callback.ref_num, result_code: 0 });
-    assert.deepEqual(await sadad.settle(payment, callback.ref_num, 12_000), { ref_num: callback.ref_num, result_code: 100 }, 'verified before');
+    assert.ok(
+      confirmation.result === 'confirmed' &&
+        isGenuineConfirmation(
+          { ...confirmation, terminal_matches: confirmation.terminal === TERMINAL },
+          { id: payment, amount: 12_000 },
+          callback.ref_num,
+        ),
+    );
+    assert.deepEqual(
+      ledger.operations(sadadOrderId(payment)).map((op) => op.kind),
+      ['token'],
+      'the return asked Sadad nothing',
+    );
+    assert.deepEqual(await sadad.settle(payment, callback.ref_num, 12_000), {
+      ref_num: callback.ref_num,
+      result_code: 0,
+    });
+    assert.deepEqual(
+      await sadad.settle(payment, callback.ref_num, 12_000),
+      { ref_num: callback.ref_num, result_code: 100 },
+      'verified before',
+    );
     await assert.rejects(sadad.reverse(payment), BankRefusalError);
     assert.deepEqual(
       ledger.operations(sadadOrderId(payment)).map((op) => op.kind),
@@ -171,8 +229,14 @@ describe('the Sadad simulator against the corpus', function () {
     );
   });
 
-  it("the page's \"delay in verification\": Sadad has no in-progress answer, so the verify is unavailable until the delay is over", async () => {
-    const sadad = new SadadClient({ baseUrl: base, terminalId: TERMINAL, merchantId: MERCHANT, key: KEY, timeoutMs: 5_000 });
+  it('the page\'s "delay in verification": Sadad has no in-progress answer, so the verify is unavailable until the delay is over', async () => {
+    const sadad = new SadadClient({
+      baseUrl: base,
+      terminalId: TERMINAL,
+      merchantId: MERCHANT,
+      key: KEY,
+      timeoutMs: 5_000,
+    });
     const payment = 'a1b2c3d4-0000-4000-8000-000000000002';
     const token = await sadad.requestToken(payment, 1_000, 'http://callback.test/return');
     const callback = sadadCallback(await choose(token.url, 'delay'), payment)!;
@@ -183,11 +247,21 @@ describe('the Sadad simulator against the corpus', function () {
   });
 
   it('the fault switches: down, timeout and error are BankUnavailableError; unknown a refused verify; other_amount a verify refused as not this payment', async () => {
-    const sadad = new SadadClient({ baseUrl: base, terminalId: TERMINAL, merchantId: MERCHANT, key: KEY, timeoutMs: 800 });
+    const sadad = new SadadClient({
+      baseUrl: base,
+      terminalId: TERMINAL,
+      merchantId: MERCHANT,
+      key: KEY,
+      timeoutMs: 800,
+    });
     const payment = 'a1b2c3d4-0000-4000-8000-000000000003';
     for (const fault of ['down', 'timeout', 'error']) {
       await setFault('token', fault);
-      await assert.rejects(sadad.requestToken(payment, 1_000, 'http://callback.test/return'), BankUnavailableError, `token ${fault}`);
+      await assert.rejects(
+        sadad.requestToken(payment, 1_000, 'http://callback.test/return'),
+        BankUnavailableError,
+        `token ${fault}`,
+      );
     }
     const token = await sadad.requestToken(payment, 1_000, 'http://callback.test/return');
     const callback = sadadCallback(await choose(token.url, 'success'), payment)!;
@@ -196,15 +270,25 @@ describe('the Sadad simulator against the corpus', function () {
       await assert.rejects(sadad.settle(payment, callback.ref_num, 1_000), BankUnavailableError, `verify ${fault}`);
     }
     await setFault('confirm', 'unknown');
-    await assert.rejects(sadad.settle(payment, callback.ref_num, 1_000), (e: unknown) => e instanceof BankRefusalError && e.code === -1);
+    await assert.rejects(
+      sadad.settle(payment, callback.ref_num, 1_000),
+      (e: unknown) => e instanceof BankRefusalError && e.code === -1,
+    );
     // A timeout: the bank verifies, its answer never arrives; the retry answers "verified before".
     await setFault('confirm', 'timeout');
     await assert.rejects(sadad.settle(payment, callback.ref_num, 1_000), BankUnavailableError, 'verify timeout');
     assert.equal(ledger.operations(sadadOrderId(payment)).filter((op) => op.kind === 'confirm').length, 1);
     await setFault('confirm', 'other_amount');
-    await assert.rejects(sadad.settle(payment, callback.ref_num, 1_000), (e: unknown) => e instanceof BankRefusalError && e.code === SADAD_CODE.NOT_THIS_PAYMENT);
+    await assert.rejects(
+      sadad.settle(payment, callback.ref_num, 1_000),
+      (e: unknown) => e instanceof BankRefusalError && e.code === SADAD_CODE.NOT_THIS_PAYMENT,
+    );
     assert.equal((await sadad.settle(payment, callback.ref_num, 1_000)).result_code, 100, 'verified before');
-    assert.equal(ledger.operations(sadadOrderId(payment)).filter((op) => op.kind === 'confirm').length, 1, 'verified once');
+    assert.equal(
+      ledger.operations(sadadOrderId(payment)).filter((op) => op.kind === 'confirm').length,
+      1,
+      'verified once',
+    );
   });
 });
 
@@ -224,13 +308,26 @@ describe("the Sadad simulator's own clock: Sadad gives back a payment nobody ver
   });
 
   it('a verify after it answers 101, the corpus\'s "too late"', async () => {
-    const sadad = new SadadClient({ baseUrl: base, terminalId: TERMINAL, merchantId: MERCHANT, key: KEY, timeoutMs: 5_000 });
+    const sadad = new SadadClient({
+      baseUrl: base,
+      terminalId: TERMINAL,
+      merchantId: MERCHANT,
+      key: KEY,
+      timeoutMs: 5_000,
+    });
     const payment = 'a1b2c3d4-0000-4000-8000-000000000004';
     const token = await sadad.requestToken(payment, 1_000, 'http://callback.test/return');
     const page = await (await fetch(token.url)).text();
     const tokenField = /<input type="hidden" name="Token" value="([^"]+)">/.exec(page)?.[1] ?? '';
-    await fetch(`${base}/Purchase/choose`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ Token: tokenField, outcome: 'success' }).toString() });
+    await fetch(`${base}/Purchase/choose`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ Token: tokenField, outcome: 'success' }).toString(),
+    });
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    await assert.rejects(sadad.settle(payment, token.token, 1_000), (e: unknown) => e instanceof BankRefusalError && e.code === corpusAnswer('verify-answer-too-late').json!.ResCode);
+    await assert.rejects(
+      sadad.settle(payment, token.token, 1_000),
+      (e: unknown) => e instanceof BankRefusalError && e.code === corpusAnswer('verify-answer-too-late').json!.ResCode,
+    );
   });
 });

@@ -26,7 +26,11 @@ const REF_NUM = ok.RefNum!;
 const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 /** Holds a request the client sent against a corpus request: its method and path, JSON, and every field a name and a type the corpus shows. */
-function conforms(sent: { method: string; path: string; contentType: string; body: unknown }, request: CorpusMessage, allowedExtra: readonly string[] = []): void {
+function conforms(
+  sent: { method: string; path: string; contentType: string; body: unknown },
+  request: CorpusMessage,
+  allowedExtra: readonly string[] = [],
+): void {
   assert.equal(sent.method, request.http.method, `${request.name}: method`);
   assert.equal(sent.path, request.http.path, `${request.name}: path`);
   assert.match(sent.contentType, /application\/json/, `${request.name}: a JSON body`);
@@ -86,7 +90,11 @@ describe('SEP connector: the corpus is the protocol', function () {
       assert.equal(sepCallback({ ...ok, RefNum: '' }, PAYMENT), undefined);
       assert.equal(sepCallback({ ...ok, RefNum: '<script>' }, PAYMENT), undefined);
       assert.equal(sepCallback({ ...ok, Token: 'a b' }, PAYMENT), undefined);
-      assert.equal(sepCallback({ Token: 'abcdefgh12' }, PAYMENT), undefined, 'neither State nor RefNum: nothing to judge');
+      assert.equal(
+        sepCallback({ Token: 'abcdefgh12' }, PAYMENT),
+        undefined,
+        'neither State nor RefNum: nothing to judge',
+      );
     });
 
     it('reads field names in any case (the references spell RRN and Rrn, State and state)', () => {
@@ -154,7 +162,17 @@ describe('SEP connector: the corpus is the protocol', function () {
     it('an RRN that came as a number and lost its leading zero gets it back; amounts as strings are read', async () => {
       const message = corpusMessage('sep', 'verify-answer-ok');
       const shown = message.message as { TransactionDetail: Record<string, unknown> };
-      psp.answers.set(message.http.path, () => ({ json: { ...shown, TransactionDetail: { ...shown.TransactionDetail, RRN: 12345678901, OrginalAmount: String(AMOUNT), AffectiveAmount: String(AMOUNT) } } }));
+      psp.answers.set(message.http.path, () => ({
+        json: {
+          ...shown,
+          TransactionDetail: {
+            ...shown.TransactionDetail,
+            RRN: 12345678901,
+            OrginalAmount: String(AMOUNT),
+            AffectiveAmount: String(AMOUNT),
+          },
+        },
+      }));
       const answer = await client.confirm(PAYMENT, REF_NUM, AMOUNT);
       assert.equal(answer.result === 'confirmed' && answer.rrn, '012345678901');
       assert.equal(answer.result === 'confirmed' && answer.amount, AMOUNT);
@@ -164,7 +182,9 @@ describe('SEP connector: the corpus is the protocol', function () {
       const message = corpusMessage('sep', 'verify-answer-ok');
       const shown = message.message as { TransactionDetail: Record<string, unknown> };
       for (const changed of [{ OrginalAmount: AMOUNT - 1 }, { AffectiveAmount: AMOUNT - 1 }]) {
-        psp.answers.set(message.http.path, () => ({ json: { ...shown, TransactionDetail: { ...shown.TransactionDetail, ...changed } } }));
+        psp.answers.set(message.http.path, () => ({
+          json: { ...shown, TransactionDetail: { ...shown.TransactionDetail, ...changed } },
+        }));
         const answer = await client.confirm(PAYMENT, REF_NUM, AMOUNT);
         assert.equal(answer.result, 'confirmed');
         assert.notEqual(answer.result === 'confirmed' && answer.amount, AMOUNT, JSON.stringify(changed));
@@ -188,7 +208,12 @@ describe('SEP connector: the corpus is the protocol', function () {
   });
 
   it("a terminal's password goes with every call when it has one, and only then", async () => {
-    const withPassword = new SepClient({ baseUrl: psp.url, terminalId: TERMINAL, password: 'secret', timeoutMs: 5_000 });
+    const withPassword = new SepClient({
+      baseUrl: psp.url,
+      terminalId: TERMINAL,
+      password: 'secret',
+      timeoutMs: 5_000,
+    });
     const verify = corpusMessage('sep', 'verify-answer-ok');
     psp.answers.set(verify.http.path, () => ({ json: verify.message }));
     await withPassword.confirm(PAYMENT, REF_NUM, AMOUNT);
@@ -202,7 +227,15 @@ describe('SEP connector: the corpus is the protocol', function () {
 
 describe('the verdict on a SEP confirmation: no ResNum, so the return’s RefNum, the amount and the terminal', () => {
   const payment = { id: PAYMENT, amount: AMOUNT };
-  const confirmed = { result: 'confirmed' as const, ref_num: REF_NUM, res_num: null, amount: AMOUNT, rrn: '405512738806', card_pan: '603799******7732', terminal_matches: true };
+  const confirmed = {
+    result: 'confirmed' as const,
+    ref_num: REF_NUM,
+    res_num: null,
+    amount: AMOUNT,
+    rrn: '405512738806',
+    card_pan: '603799******7732',
+    terminal_matches: true,
+  };
 
   it('the corpus answer to the corpus return pays', () => {
     assert.ok(isGenuineConfirmation(confirmed, payment, REF_NUM));
@@ -217,6 +250,9 @@ describe('the verdict on a SEP confirmation: no ResNum, so the return’s RefNum
   it('an answer that names a ResNum must name this payment (every answer recorded before this rule named one)', () => {
     assert.ok(isGenuineConfirmation({ ...confirmed, res_num: PAYMENT }, payment, REF_NUM));
     assert.ok(!isGenuineConfirmation({ ...confirmed, res_num: 'another-payment' }, payment, REF_NUM));
-    assert.ok(!isGenuineConfirmation({ ...confirmed, res_num: '' }, payment, REF_NUM), 'an empty ResNum is no ResNum of this payment, as before');
+    assert.ok(
+      !isGenuineConfirmation({ ...confirmed, res_num: '' }, payment, REF_NUM),
+      'an empty ResNum is no ResNum of this payment, as before',
+    );
   });
 });

@@ -23,19 +23,32 @@ const REVERSE = corpusMessage('sep', 'reverse-request').http.path;
 const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 /** `actual` has `expected`'s field names and each field's JSON type, nested objects too; `subset`: only names the corpus shows. */
-function sameShape(actual: unknown, expected: CorpusMessage, subset = false, at = expected.name, shown: unknown = expected.message): void {
+function sameShape(
+  actual: unknown,
+  expected: CorpusMessage,
+  subset = false,
+  at = expected.name,
+  shown: unknown = expected.message,
+): void {
   assert.equal(kind(actual), kind(shown), `${at}: a ${kind(shown)}`);
   if (kind(shown) !== 'object') return;
   const a = actual as Record<string, unknown>;
   const e = shown as Record<string, unknown>;
-  if (subset) for (const name of Object.keys(a)) assert.ok(Object.hasOwn(e, name), `${at}: ${name} is in no corpus message`);
+  if (subset)
+    for (const name of Object.keys(a)) assert.ok(Object.hasOwn(e, name), `${at}: ${name} is in no corpus message`);
   else assert.deepEqual(Object.keys(a).sort(), Object.keys(e).sort(), `${at}: the corpus's field names`);
-  for (const name of Object.keys(a)) if (Object.hasOwn(e, name)) sameShape(a[name], expected, subset, `${at}.${name}`, e[name]);
+  for (const name of Object.keys(a))
+    if (Object.hasOwn(e, name)) sameShape(a[name], expected, subset, `${at}.${name}`, e[name]);
 }
 
 /** The return form the simulator's page shows the customer: its hidden fields. */
 const returnFields = (html: string): Record<string, string> =>
-  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)))]));
+  Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+      m[1]!,
+      m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))),
+    ]),
+  );
 
 /** The value shapes of SEP's return (the corpus's return-ok.json and its sources). */
 const RETURN_SHAPES: Record<string, RegExp> = {
@@ -59,7 +72,15 @@ describe('SEP simulator: the shapes of the corpus', function () {
   async function simulator(extra: Partial<SimulatorOptions> = {}): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'sep-shape-'));
     dirs.push(dir);
-    const { server } = createSimulator({ protocol: 'sep', stateFile: join(dir, 'ledger.jsonl'), terminalId: TERMINAL, password: '', redirectOrigins: [REDIRECT.origin], delaySeconds: 0, ...extra });
+    const { server } = createSimulator({
+      protocol: 'sep',
+      stateFile: join(dir, 'ledger.jsonl'),
+      terminalId: TERMINAL,
+      password: '',
+      redirectOrigins: [REDIRECT.origin],
+      delaySeconds: 0,
+      ...extra,
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -70,13 +91,30 @@ describe('SEP simulator: the shapes of the corpus', function () {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  const postJson = async (base: string, path: string, body: unknown) => (await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const postJson = async (base: string, path: string, body: unknown) =>
+    (
+      await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json();
   const postForm = async (base: string, path: string, fields: Record<string, string>) =>
-    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
 
   /** A payment the customer finishes with `outcome` on the simulator's page: its token and the return fields. */
-  async function paid(base: string, outcome: 'success' | 'cancel' | 'failure', resNum: string): Promise<{ token: string; fields: Record<string, string> }> {
-    const answer = (await postJson(base, '/onlinepg/onlinepg', { ...tokenRequest, ResNum: resNum })) as { token: string };
+  async function paid(
+    base: string,
+    outcome: 'success' | 'cancel' | 'failure',
+    resNum: string,
+  ): Promise<{ token: string; fields: Record<string, string> }> {
+    const answer = (await postJson(base, '/onlinepg/onlinepg', { ...tokenRequest, ResNum: resNum })) as {
+      token: string;
+    };
     const page = await fetch(`${base}/OnlinePG/SendToken?token=${answer.token}`);
     assert.equal(page.status, 200);
     const chosen = await postForm(base, '/OnlinePG/pay', { token: answer.token, outcome });
@@ -87,9 +125,17 @@ describe('SEP simulator: the shapes of the corpus', function () {
     const base = await simulator();
     sameShape(await postJson(base, '/onlinepg/onlinepg', tokenRequest), corpusMessage('sep', 'token-answer-ok'));
     // Parbad's camelCase names and 'Action' in another case are the same request.
-    const camel = Object.fromEntries(Object.entries({ ...tokenRequest, ResNum: 'camel-case-res-num' }).map(([k, v]) => [k[0]!.toLowerCase() + k.slice(1), v]));
+    const camel = Object.fromEntries(
+      Object.entries({ ...tokenRequest, ResNum: 'camel-case-res-num' }).map(([k, v]) => [
+        k[0]!.toLowerCase() + k.slice(1),
+        v,
+      ]),
+    );
     sameShape(await postJson(base, '/onlinepg/onlinepg', camel), corpusMessage('sep', 'token-answer-ok'));
-    sameShape(await postJson(base, '/onlinepg/onlinepg', { ...tokenRequest, TerminalId: '99999999' }), corpusMessage('sep', 'token-answer-error'));
+    sameShape(
+      await postJson(base, '/onlinepg/onlinepg', { ...tokenRequest, TerminalId: '99999999' }),
+      corpusMessage('sep', 'token-answer-error'),
+    );
   });
 
   it("returns a paid customer with the corpus's form: its field names, a Base64-like RefNum, a 12-digit RRN, no Token", async () => {
@@ -104,10 +150,17 @@ describe('SEP simulator: the shapes of the corpus', function () {
 
   it('returns a customer who canceled or failed with the fields of the corpus’s cancel and failure returns, no RefNum', async () => {
     const base = await simulator();
-    const union = { ...corpusFields(corpusMessage('sep', 'return-canceled')), ...corpusFields(corpusMessage('sep', 'return-failed')) };
-    for (const [outcome, state] of [['cancel', 'CanceledByUser'], ['failure', 'Failed']] as const) {
+    const union = {
+      ...corpusFields(corpusMessage('sep', 'return-canceled')),
+      ...corpusFields(corpusMessage('sep', 'return-failed')),
+    };
+    for (const [outcome, state] of [
+      ['cancel', 'CanceledByUser'],
+      ['failure', 'Failed'],
+    ] as const) {
       const { fields } = await paid(base, outcome, `${outcome}-shape`);
-      for (const name of Object.keys(fields)) assert.ok(Object.hasOwn(union, name), `${outcome}: ${name} is in no corpus return`);
+      for (const name of Object.keys(fields))
+        assert.ok(Object.hasOwn(union, name), `${outcome}: ${name} is in no corpus return`);
       assert.equal(fields.State, state);
       assert.equal(fields.RefNum ?? '', '');
     }
@@ -117,10 +170,17 @@ describe('SEP simulator: the shapes of the corpus', function () {
     const base = await simulator();
     const first = await paid(base, 'success', 'verify-json');
     const verify = { ...(corpusMessage('sep', 'verify-request').message as object), RefNum: first.fields.RefNum };
-    const verified = (await postJson(base, VERIFY, verify)) as { TransactionDetail: Record<string, unknown>; ResultCode: number };
+    const verified = (await postJson(base, VERIFY, verify)) as {
+      TransactionDetail: Record<string, unknown>;
+      ResultCode: number;
+    };
     sameShape(verified, corpusMessage('sep', 'verify-answer-ok'));
     assert.equal(verified.ResultCode, 0);
-    assert.equal(Object.hasOwn(verified.TransactionDetail, 'ResNum'), false, 'SEP names no ResNum in its verify answer');
+    assert.equal(
+      Object.hasOwn(verified.TransactionDetail, 'ResNum'),
+      false,
+      'SEP names no ResNum in its verify answer',
+    );
     assert.equal(verified.TransactionDetail.RefNum, first.fields.RefNum);
     // A repeat: SEP's "repeated request" (2), with no field the corpus does not show.
     const repeated = (await postJson(base, VERIFY, verify)) as { ResultCode: number };
@@ -135,16 +195,29 @@ describe('SEP simulator: the shapes of the corpus', function () {
     const form = await postForm(base, VERIFY, { TerminalNumber: TERMINAL, RefNum: second.fields.RefNum! });
     sameShape(await form.json(), corpusMessage('sep', 'verify-answer-ok'));
     const third = await paid(base, 'success', 'verify-camel');
-    sameShape(await postJson(base, VERIFY, { refNum: third.fields.RefNum, terminalNumber: TERMINAL }), corpusMessage('sep', 'verify-answer-ok'));
+    sameShape(
+      await postJson(base, VERIFY, { refNum: third.fields.RefNum, terminalNumber: TERMINAL }),
+      corpusMessage('sep', 'verify-answer-ok'),
+    );
 
-    sameShape(await postJson(base, VERIFY, { ...verify, RefNum: 'AAAAunknownRefNumAAAA' }), corpusMessage('sep', 'verify-answer-not-found'));
-    sameShape(await postJson(base, REVERSE, { ...verify, RefNum: 'AAAAunknownRefNumAAAA' }), corpusMessage('sep', 'reverse-answer-error'));
+    sameShape(
+      await postJson(base, VERIFY, { ...verify, RefNum: 'AAAAunknownRefNumAAAA' }),
+      corpusMessage('sep', 'verify-answer-not-found'),
+    );
+    sameShape(
+      await postJson(base, REVERSE, { ...verify, RefNum: 'AAAAunknownRefNumAAAA' }),
+      corpusMessage('sep', 'reverse-answer-error'),
+    );
   });
 
   it('answers 404 to every call SEP does not have', async () => {
     const base = await simulator();
     for (const call of ['SettleTransaction', 'InquiryTransaction', 'RefundTransaction', 'TransactionReport']) {
-      const res = await fetch(`${base}/verifyTxnRandomSessionkey/ipg/${call}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ RefNum: 'x', ResNum: 'x', TerminalNumber: Number(TERMINAL) }) });
+      const res = await fetch(`${base}/verifyTxnRandomSessionkey/ipg/${call}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ RefNum: 'x', ResNum: 'x', TerminalNumber: Number(TERMINAL) }),
+      });
       assert.equal(res.status, 404, call);
     }
   });
@@ -153,7 +226,9 @@ describe('SEP simulator: the shapes of the corpus', function () {
     const base = await simulator({ autoReverseSeconds: 1 });
     const { fields } = await paid(base, 'success', 'never-verified');
     await new Promise((resolve) => setTimeout(resolve, 1_600));
-    const late = (await postJson(base, VERIFY, { RefNum: fields.RefNum, TerminalNumber: Number(TERMINAL) })) as { ResultCode: number };
+    const late = (await postJson(base, VERIFY, { RefNum: fields.RefNum, TerminalNumber: Number(TERMINAL) })) as {
+      ResultCode: number;
+    };
     sameShape(late, corpusMessage('sep', 'verify-answer-late'));
     assert.equal(late.ResultCode, -6);
   });
