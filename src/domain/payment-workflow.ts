@@ -54,14 +54,15 @@ export interface RefundsWorkflowInput {
   refund_window_ms: number;
 }
 
-/** The pending limit of inputs that carry none (docs/BANK.md#in-progress). */
 /**
  * The refusal a payment's workflow answers an Update with when no bank answered in time (no PSP of
  * the route gave a token; the settle at verify): not a refusal of the request, which may be sent
- * again. The API answers it 503 `service_unavailable` (src/errors.ts refusalError).
+ * again. The API answers it 503 `service_unavailable` (updateRefusal, src/temporal/call.ts: the one
+ * place a workflow's refusal becomes an error of the table in src/errors.ts).
  */
 export const BANK_UNAVAILABLE_REFUSAL = 'bank_unavailable';
 
+/** The pending limit of inputs that carry none (docs/BANK.md#in-progress). */
 export const BANK_PENDING_LIMIT_DEFAULT_MS = 20 * 60_000;
 /** The longest wait between two confirm calls for a payment the bank keeps "in progress". */
 export const BANK_PENDING_MAX_INTERVAL_MS = 5 * 60_000;
