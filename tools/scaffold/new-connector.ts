@@ -371,6 +371,19 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       stdio: 'inherit',
     });
     if (generated.status !== 0) say('npm run generate:psps failed: run it again once the profile compiles.');
+    // In the project's layout from the start (npm run lint checks it), whatever the templates' line breaks.
+    const code = [...written, ...edited]
+      .filter((file) => /\.(ts|mjs|cjs|js)$/.test(file))
+      .map((file) => join(root, file));
+    const formatted = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--write', '--log-level', 'warn', ...code],
+      {
+        cwd: root,
+        stdio: 'inherit',
+      },
+    );
+    if (formatted.status !== 0) say('npm run format failed on the new files: run it once they parse.');
     say(
       `Its tests fail with "not built yet" until it is built: docs/psps/README.md#how-to-add-a-connector says how, from the corpus to done.`,
     );
