@@ -14,15 +14,14 @@ import { BankUnavailableError } from '../src/adapters/psp/psp-client.ts';
 import type { PayoutAdapter, PayoutRequest } from '../src/adapters/payout.ts';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
+import { makeSettlement, settleableMerchants } from '../src/db/settlements.ts';
 import {
-  makeSettlement,
   pendingBeneficiaryPayouts,
   recordBeneficiaryPayoutResult,
   recordPayoutResult,
-  settleableMerchants,
   settlementPayoutTarget,
   type PayoutResult,
-} from '../src/db/settlements.ts';
+} from '../src/db/settlement-payouts.ts';
 import { beneficiaryPayoutKey, payoutKey, type BeneficiaryPayoutInput } from '../src/domain/settlement.ts';
 import { tehranDay } from '../src/domain/calendar.ts';
 import type { Logger } from '../src/logger.ts';

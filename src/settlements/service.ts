@@ -9,21 +9,23 @@ import type { Db } from '../db/database.ts';
 import { accountBalances } from '../db/ledger.ts';
 import { reportedPsps } from '../adapters/psp/reports.ts';
 import {
-  beneficiaryPayoutFromRow,
-  beneficiaryPayoutsOf,
-  beneficiaryPayoutStates,
   draftSettlement,
   findSettlement,
-  reopenFailedBeneficiaryPayouts,
-  reopenFailedSettlement,
   setMerchantSettlementIban,
   settlementFromRow,
   settlementLineFromRow,
   settlementLines,
-  settlementPayoutState,
   settlementsPage,
   type LineKey,
 } from '../db/settlements.ts';
+import {
+  beneficiaryPayoutFromRow,
+  beneficiaryPayoutsOf,
+  beneficiaryPayoutStates,
+  reopenFailedBeneficiaryPayouts,
+  reopenFailedSettlement,
+  settlementPayoutState,
+} from '../db/settlement-payouts.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import {
   SETTLEMENT_CSV_COLUMNS,
