@@ -15,7 +15,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { configuredTerminals, pspClient, type PspClients } from '../src/adapters/psp/clients.ts';
-import { isAllowedCard } from '../src/adapters/psp/card-hash.ts';
+import { isAllowedCard, keyedCardHash } from '../src/adapters/psp/card-hash.ts';
 import type { PspHealthStore } from '../src/adapters/psp/health.ts';
 import { ORIGINAL_PSP, isPspName } from '../src/adapters/psp/profiles.ts';
 import {
@@ -28,10 +28,11 @@ import {
   type PspName,
 } from '../src/adapters/psp/psp-client.ts';
 import type { Db } from '../src/db/database.ts';
-import { otherPaymentPaidWithReference, otherPaymentWithReference, paymentStatusById } from '../src/db/payments.ts';
+import { paymentStatusById } from '../src/db/payments.ts';
+import { claimSale, type SaleCard } from '../src/db/sale-claims.ts';
 import { merchantRoute, terminalReservations } from '../src/db/psp-routes.ts';
 import { defaultRoute, planRoute, pspTakesVerifyWindow } from '../src/domain/psp-routing.ts';
-import type { ConfirmedAtBank } from '../src/domain/bank-confirmation.ts';
+import { MASKED_CARD_PAN_PATTERN, type ConfirmedAtBank } from '../src/domain/bank-confirmation.ts';
 import type { ConfirmationRefusalReason } from '../src/domain/confirmation-refusal.ts';
 import { pspCanEnforceCards } from '../src/domain/card-restriction.ts';
 import { cardHashKey, pspUrlSetting, type Config } from '../src/config.ts';
@@ -76,8 +77,42 @@ const allowedCardsOf = (recorded: RecordedIdentity): string[] | null =>
     ? null
     : (JSON.parse(recorded.allowed_card_hashes) as string[]);
 
+const MASKED_CARD_PAN = new RegExp(MASKED_CARD_PAN_PATTERN);
+const SHA256_HEX = /^[0-9A-Fa-f]{64}$/;
+
 export function createBankActivities({ psps, db, health, logger, config }: BankActivityDependencies) {
   const guard = paymentRecordGuard(logger);
+  /**
+   * Claims the PSP's sale `ref_num` at `bank` for the payment (src/db/sale-claims.ts) and answers the
+   * payment that holds it: this one, or another that claimed it first. The claim is the one guard of
+   * "one sale, one payment": two returns presenting one sale at the same instant are decided by the
+   * table's primary key. `card`: what the PSP said of the card that paid (kept for a refund to it); a
+   * masked card only in its masked shape, the PSP's hash only keyed.
+   */
+  const saleHolder = (
+    bank: PspClient,
+    mode: Mode,
+    payment_id: string,
+    ref_num: string,
+    card: { card_pan?: string | null; card_sha256?: string } = {},
+  ): Promise<string> => {
+    const kept: SaleCard = {
+      card_pan:
+        card.card_pan !== undefined && card.card_pan !== null && MASKED_CARD_PAN.test(card.card_pan)
+          ? card.card_pan
+          : null,
+      card_hash:
+        card.card_sha256 !== undefined && SHA256_HEX.test(card.card_sha256)
+          ? keyedCardHash(cardHashKey(config), card.card_sha256)
+          : null,
+    };
+    return claimSale(
+      db,
+      { mode, psp: bank.name, terminal_id: bank.terminalId, reference_id: ref_num },
+      payment_id,
+      kept,
+    );
+  };
   /**
    * The bank of the payment as recorded: a workflow that claims another mode (or amount, or PSP) than
    * the record's is refused before any bank is asked (activities/payment-record.ts), so a live payment
@@ -340,24 +375,29 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
         bankFor.confirm(payment_id, ref_num, recordedChargedAmount(record)),
       );
       if (answer.result !== 'confirmed') return answer;
-      // A verify that names no payment (SEP's: docs/psps/sep.md) is of whatever transaction the RefNum
-      // is: one that another payment recorded is that payment's money answered again as a repeat,
-      // never this payment's. Refused: nothing was captured for this payment, so nothing is reversed.
-      if (answer.res_num === null) {
-        const other = await otherPaymentWithReference(db, answer.ref_num, payment_id);
-        if (other !== undefined) {
-          logger.warn(
-            { payment_id, mode, other_payment_id: other },
-            'bank confirm: the reference already paid another payment',
-          );
-          return { result: 'refused', code: 2, description: 'the reference already paid another payment' };
-        }
-      }
       // The PSP's hash of the card stays here: the workflow's history keeps only whether it may pay.
       const { card_sha256: cardSha256, ...confirmed } = answer as ConfirmedAtBank & {
         terminal: string;
         card_sha256?: string;
       };
+      // A sale the PSP names as another of our payments (its ResNum) is that payment's to claim: the
+      // workflow refuses it (`other_payment`) and reverses nothing. Any other confirmed sale is claimed
+      // for this payment before the workflow may record it paid; one another payment holds is refused
+      // here, whatever the PSP's verify said (SEP's answers a repeat in full and names no payment): that
+      // money is the other payment's, and nothing was captured for this one.
+      if (answer.res_num === null || answer.res_num === payment_id) {
+        const holder = await saleHolder(bankFor, record.mode, payment_id, answer.ref_num, {
+          card_pan: answer.card_pan,
+          ...(cardSha256 === undefined ? {} : { card_sha256: cardSha256 }),
+        });
+        if (holder !== payment_id) {
+          logger.warn(
+            { payment_id, mode, other_payment_id: holder },
+            'bank confirm: the sale belongs to another payment',
+          );
+          return { result: 'refused', code: 2, description: 'the reference already paid another payment' };
+        }
+      }
       const allowed = allowedCardsOf(record);
       const verdict = allowed === null ? {} : { card_allowed: isAllowedCard(cardHashKey(config), allowed, cardSha256) };
       if (verdict.card_allowed === false)
@@ -446,9 +486,9 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
      * A confirmation the workflow refused (docs/PAYMENTS.md#a-confirmation-the-gateway-refuses): the PSP's
      * verify already did its work, so the sale is reversed at once, keyed by payment (`reverse:<payment>`:
      * a retry or a replay reverses once), counted and logged here, never in the workflow. Not reversed:
-     * a sale the answer names as another of our payments (ResNum), or whose RefNum another payment of
-     * this terminal recorded as paid within the PSP's reversal window: that money is the other payment's,
-     * and reversing it here would undo a payment its merchant sees paid. A PSP that refuses the reversal
+     * a sale the answer names as another of our payments (ResNum), or whose claim another payment holds
+     * (src/db/sale-claims.ts): that money is the other payment's, and reversing it here would undo a
+     * payment its merchant sees paid. A PSP that refuses the reversal
      * (its window passed, say) is answered as such: the payment is still recorded, and the alert says
      * money is held at the PSP. No answer: thrown, and retried until the PSP answers.
      */
@@ -467,16 +507,12 @@ export function createBankActivities({ psps, db, health, logger, config }: BankA
     }): Promise<{ reversal: 'reversed' | 'reversal_refused' | 'not_reversed' }> {
       const bank = await clientFor('reverseRefusedConfirmation', { payment_id, mode, ...pspOf(psp) });
       const fields = { payment_id, mode, psp: bank.name, ref_num, reason };
-      const since = new Date(Date.now() - bank.capabilities.reversalWindowMs);
-      const another =
-        reason === 'other_payment'
-          ? { id: 'named by the answer' }
-          : await otherPaymentPaidWithReference(db, {
-              terminalId: bank.terminalId,
-              since,
-              referenceId: ref_num,
-              exceptId: payment_id,
-            });
+      // Reversed only while this payment holds the sale's claim (confirmAtBank took it, or takes it now
+      // for a confirmation made before claims existed): a sale another payment holds is never undone
+      // on this payment's word, nor one the PSP names as another of our payments.
+      const holder =
+        reason === 'other_payment' ? 'named by the answer' : await saleHolder(bank, mode, payment_id, ref_num);
+      const another = holder === payment_id ? undefined : { id: holder };
       const counted = (reversal: 'reversed' | 'reversal_refused' | 'not_reversed') => {
         pspConfirmationsRefused.inc({ psp: bank.name, reason, reversal });
         return { reversal };

@@ -212,25 +212,6 @@ export async function claimCompatVerifyAnswer(db: Db, paymentId: string): Promis
 }
 
 /**
- * Another payment that recorded the bank's reference `referenceId` already (its id), compared
- * exactly (a Base64 RefNum is case-sensitive; the column's collation is not). A PSP's verify that
- * names no payment (SEP's, docs/psps/sep.md) pays only the first payment of a reference.
- */
-export async function otherPaymentWithReference(
-  db: Db,
-  referenceId: string,
-  exceptId: string,
-): Promise<string | undefined> {
-  const rows = await db
-    .selectFrom('payments')
-    .select(['id', 'reference_id'])
-    .where('reference_id', '=', referenceId)
-    .where('id', '!=', exceptId)
-    .execute();
-  return rows.find((row) => row.reference_id === referenceId)?.id;
-}
-
-/**
  * A payment's fields fixed at its create that its record alone is sure to hold: the merchant's metadata
  * (no workflow carries it), and how it was created, who pays the fee with what the customer is charged,
  * who may pay and the payment link, which a workflow started before those columns existed does not hold.
@@ -343,27 +324,4 @@ export async function setPaymentPspWhileCreated(
     .where('id', '=', paymentId)
     .where('status', '=', 'created')
     .execute();
-}
-
-/**
- * Another payment of PSP terminal `terminalId` paid since `since` whose bank reference is `referenceId`
- * (its id): the sale a refused confirmation names is that payment's, not to be reversed.
- */
-export function otherPaymentPaidWithReference(
-  db: Db,
-  {
-    terminalId,
-    since,
-    referenceId,
-    exceptId,
-  }: { terminalId: string; since: Date; referenceId: string; exceptId: string },
-) {
-  return db
-    .selectFrom('payments')
-    .select('id')
-    .where('psp_terminal_id', '=', terminalId)
-    .where('paid_at', '>=', since)
-    .where('reference_id', '=', referenceId)
-    .where('id', '!=', exceptId)
-    .executeTakeFirst();
 }

@@ -354,6 +354,19 @@ export interface SettlementLinesTable {
   created_at: Date;
 }
 
+/** A PSP sale and the one payment it belongs to (src/db/sale-claims.ts). */
+export interface PspSaleClaimsTable {
+  mode: 'test' | 'live';
+  psp: string;
+  terminal_id: string;
+  reference_id: string;
+  payment_id: string;
+  card_pan: string | null;
+  /** HMAC-SHA256 under CARD_HASH_KEY of the PSP's SHA-256 of the card (src/adapters/psp/card-hash.ts). */
+  card_hash: string | null;
+  claimed_at: Date;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
@@ -389,6 +402,7 @@ export interface Database {
   payment_splits: PaymentSplitsTable;
   beneficiary_payouts: BeneficiaryPayoutsTable;
   refund_split_allocations: RefundSplitAllocationsTable;
+  psp_sale_claims: PspSaleClaimsTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

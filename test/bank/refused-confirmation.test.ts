@@ -2,8 +2,8 @@
  * The bank activity that acts on a confirmation the workflow refused (activities/bank.ts
  * reverseRefusedConfirmation, docs/PAYMENTS.md#a-confirmation-the-gateway-refuses), against the
  * suite's MySQL and real payment records, with a PSP client that counts its reversals: the sale is
- * reversed at once and counted; never when it is another payment's (named by the answer, or its
- * RefNum recorded as paid by another payment of the terminal within the PSP's reversal window); a
+ * reversed at once and counted; never when it is another payment's (named by the answer, or a sale
+ * whose claim another payment holds: src/db/sale-claims.ts); a
  * PSP that refuses the reversal is answered as such, not retried.
  */
 import assert from 'node:assert/strict';
@@ -80,7 +80,7 @@ describe('reverseRefusedConfirmation: the sale of a refused confirmation reverse
     assert.equal(await counted({ psp: 'sep', reason: 'amount', reversal: 'reversed' }), before + 1);
   });
 
-  it('never reverses a RefNum another payment of the terminal recorded as paid within the reversal window, nor a sale the answer names as another payment', async () => {
+  it('never reverses a sale another payment holds the claim of, nor a sale the answer names as another payment', async () => {
     const { h, key, sep, bank } = await setUp();
     const paid = await paidPayment(h.baseUrl, key);
     assert.ok(paid.reference_id !== null);
