@@ -28,6 +28,8 @@ import { request, waitFor } from '../support/http.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 
 const ROUNDS = 6;
+/** B's head start per round in the race of different amounts: B's refusal then runs while A's confirmation is in flight. */
+const LEADS_MS = [0, 5, 10, 20, 40, 80];
 
 interface SimulatedSale {
   ref_num?: string;
@@ -63,10 +65,20 @@ describe('one PSP sale pays one payment: the same return posted to two payments 
     return [genuine, { ...genuine, action: genuine.action.replace(a.id, b.id), fields: forged }];
   };
 
-  /** Posts both returns at the same instant and waits until both workflows have answered theirs. */
-  const race = async (a: Payment, b: Payment) => {
+  /**
+   * Posts both returns at once, B's `leadMs` before A's (0: the same instant; a few milliseconds give B's
+   * refused confirmation the head start the goods-for-free race needs), and waits until both workflows
+   * have answered theirs.
+   */
+  const race = async (a: Payment, b: Payment, leadMs = 0) => {
     const [toA, toB] = await returnsOf(a, b);
-    const answers = await Promise.all([postBankReturn(toA), postBankReturn(toB)]);
+    const answers = await Promise.all([
+      (async () => {
+        if (leadMs > 0) await new Promise((resolve) => setTimeout(resolve, leadMs));
+        return postBankReturn(toA);
+      })(),
+      postBankReturn(toB),
+    ]);
     for (const res of answers) assert.equal(res.status, 303);
     for (const p of [a, b])
       await waitFor(`the workflow of ${p.id} to answer its return`, async () =>
@@ -102,7 +114,7 @@ describe('one PSP sale pays one payment: the same return posted to two payments 
     for (let round = 0; round < ROUNDS; round += 1) {
       const a = await createdPayment(h.baseUrl, key, { amount: 130_000 });
       const b = await createdPayment(h.baseUrl, key, { amount: 170_000 });
-      const { a: afterA, b: afterB, sale } = await race(a, b);
+      const { a: afterA, b: afterB, sale } = await race(a, b, LEADS_MS[round % LEADS_MS.length]);
       assert.notEqual(afterB.status, 'paid', `round ${round}: B never pays with A's sale of another amount`);
       if (afterA.status === 'paid') {
         assert.equal(sale?.reversed_at, undefined, `round ${round}: A is paid, and its sale stands`);
