@@ -297,7 +297,15 @@ export async function start(): Promise<void> {
  */
 export async function test(args: string[], suites: ('main' | 'faults' | 'cluster' | 'image')[]): Promise<void> {
   const mainOnly = suites[0] === 'main' && args.length > 0; // a filtered run runs the main suite alone
-  if (suites.includes('main') && !mainOnly) unitTier(root, say);
+  // Each part's wall time, printed at the end of a run that passed (a failed one ends with mocha's failures).
+  const times: [string, number][] = [];
+  const timed = <T>(part: string, run: () => T): T => {
+    const started = Date.now();
+    const result = run();
+    times.push([part, Date.now() - started]);
+    return result;
+  };
+  if (suites.includes('main') && !mainOnly) timed('unit tier', () => unitTier(root, say));
   // Before the suites, so a first build (minutes) counts against no test's timeout.
   if (suites.includes('main') && !mainOnly) {
     // The chart test's Helm and tools/k8s-check (test/foundation/helm-chart.test.ts).
@@ -309,7 +317,8 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
     providePostgres(say);
     provideHaproxy(say);
   }
-  if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')) staticChecks(root, say);
+  if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main'))
+    timed('static checks', () => staticChecks(root, say));
   const base = loadConfig();
   const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);
   if (process.env.TEST_DATABASE_URL === undefined) testUrl.pathname = `/${databaseName(base.DATABASE_URL)}_test`;
@@ -380,11 +389,22 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
     );
     const stop = stopChild(mocha);
     cleanups.push(stop);
+    const started = Date.now();
     code = await new Promise<number>((resolve) =>
       mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))),
     );
+    times.push([`${suite} suite`, Date.now() - started]);
     cleanups.splice(cleanups.indexOf(stop), 1);
     if (code !== 0) break;
   }
+  if (code === 0 && times.length > 1)
+    say(`Times: ${times.map(([part, ms]) => `${part} ${minutesAndSeconds(ms)}`).join(', ')}.`);
   await shutdown(code);
+}
+
+/** `ms` as "12 min 05 s" (or "45 s"). */
+function minutesAndSeconds(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  const minutes = Math.floor(seconds / 60);
+  return minutes === 0 ? `${seconds} s` : `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
