@@ -153,6 +153,8 @@ export interface WebhookEndpointsTable {
   disabled_reason: Defaulted<string | null>;
   created_at: Date;
   deleted_at: Defaulted<Date | null>;
+  /** Which of its merchant's MAX_ENDPOINTS places in the mode it holds; null once deleted (or an endpoint past the bound made before it). */
+  place: Defaulted<number | null>;
 }
 
 export interface EventsTable {

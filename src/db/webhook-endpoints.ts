@@ -9,6 +9,7 @@ import type { EventType } from '../domain/events.ts';
 import { tenantOf, type Tenant } from '../domain/merchant.ts';
 import type { WebhookEndpoint } from '../domain/webhook-schemas.ts';
 import type { Db, WebhookEndpointsTable } from './database.ts';
+import { isDuplicateKey } from './errors.ts';
 import { recordEvent, type StoredEvent } from './events.ts';
 import { keyedPage, type PageQuery } from './pagination.ts';
 import { scopedTo } from './tenant.ts';
@@ -103,8 +104,40 @@ export async function liveEndpointCount(db: Db, tenant: Tenant): Promise<number>
   return Number(count.n);
 }
 
-export async function insertWebhookEndpoint(db: Db, row: Insertable<WebhookEndpointsTable>): Promise<void> {
-  await db.insertInto('webhook_endpoints').values(row).execute();
+/**
+ * Inserts the endpoint into a free one of its tenant's `places` (1..places, the bound on endpoints per
+ * merchant and mode); false when none is free. The unique key (merchant_id, mode, place) decides
+ * between requests at the same instant: one that loses a place to another looks again, and gives up
+ * only once every place is held, so the bound holds however many create at once.
+ */
+export async function insertWebhookEndpointInPlace(
+  db: Db,
+  row: Omit<Insertable<WebhookEndpointsTable>, 'place'>,
+  places: number,
+): Promise<boolean> {
+  // Each lost insert means another request took a place: after `places` of them every place was taken once.
+  for (let attempt = 0; attempt <= places; attempt++) {
+    const held = await db
+      .selectFrom('webhook_endpoints')
+      .select('place')
+      .where('merchant_id', '=', row.merchant_id)
+      .where('mode', '=', row.mode)
+      .where('place', 'is not', null)
+      .execute();
+    const taken = new Set(held.map((r) => r.place));
+    const free = Array.from({ length: places }, (_, i) => i + 1).find((place) => !taken.has(place));
+    if (free === undefined) return false;
+    try {
+      await db
+        .insertInto('webhook_endpoints')
+        .values({ ...row, place: free })
+        .execute();
+      return true;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+  return false;
 }
 
 /** The tenant's endpoint as the API shows it; undefined when it has none of that id, or it was deleted. */
@@ -122,11 +155,12 @@ export async function liveEndpointsPage<Item>(
   return keyedPage(liveEndpoints(db, tenant).select(ENDPOINT_COLUMNS), page, toItem);
 }
 
-/** Marks the endpoint deleted now (if it is not already). */
+/** Marks the endpoint deleted now (if it is not already), giving its place back. */
 export async function markEndpointDeleted(db: Db, id: string): Promise<void> {
   await db
     .updateTable('webhook_endpoints')
-    .set({ deleted_at: new Date() })
+    // Its place is free again for the tenant's next endpoint.
+    .set({ deleted_at: new Date(), place: null })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .execute();

@@ -15,7 +15,7 @@ import { attemptsOfEvent, attemptsOfEvents } from '../db/webhook-attempts.ts';
 import {
   enableTenantEndpoint,
   endpointFromRow,
-  insertWebhookEndpoint,
+  insertWebhookEndpointInPlace,
   liveEndpointById,
   liveEndpointCount,
   liveEndpointsPage,
@@ -46,7 +46,10 @@ export interface WebhookServiceDeps {
   resolve?: Resolver;
 }
 
-/** Endpoints a merchant may have per mode: enough for any shop, a bound on fan-out. */
+/**
+ * Endpoints a merchant may have per mode: enough for any shop, a bound on fan-out. Each endpoint holds one of
+ * these places (migration 0046's unique key and check), so requests at the same instant never exceed it.
+ */
 export const MAX_ENDPOINTS = 16;
 
 export async function createWebhookEndpoint(
@@ -60,25 +63,30 @@ export async function createWebhookEndpoint(
     if (!(error instanceof WebhookUrlRefused)) throw error;
     throw new DomainError('validation_failed', `url ${error.message}.`, [{ path: 'url', message: error.message }]);
   }
-  const count = await liveEndpointCount(db, auth);
-  if (count >= MAX_ENDPOINTS) {
-    throw new DomainError(
+  const tooMany = () =>
+    new DomainError(
       'validation_failed',
       `A merchant can have at most ${MAX_ENDPOINTS} webhook endpoints per mode; delete one first.`,
       [{ path: 'url', message: `at most ${MAX_ENDPOINTS} endpoints` }],
     );
-  }
+  // Counted first for a merchant that has more (made before the bound was a place each); the place decides.
+  if ((await liveEndpointCount(db, auth)) >= MAX_ENDPOINTS) throw tooMany();
   const id = randomUUID();
   const secret = newWebhookSecret();
-  await insertWebhookEndpoint(db, {
-    id,
-    merchant_id: auth.merchant.id,
-    mode: auth.mode,
-    url: request.url,
-    events: request.events === undefined ? null : JSON.stringify(request.events),
-    secret,
-    created_at: new Date(),
-  });
+  const placed = await insertWebhookEndpointInPlace(
+    db,
+    {
+      id,
+      merchant_id: auth.merchant.id,
+      mode: auth.mode,
+      url: request.url,
+      events: request.events === undefined ? null : JSON.stringify(request.events),
+      secret,
+      created_at: new Date(),
+    },
+    MAX_ENDPOINTS,
+  );
+  if (!placed) throw tooMany();
   return { webhook_endpoint: await getWebhookEndpoint(db, auth, id), secret };
 }
 
