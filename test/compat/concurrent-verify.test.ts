@@ -2,7 +2,7 @@
  * The capture is answered once (docs/SECURITY.md, "Compatible protocols"; issue 42, item 5), on the
  * real stack: several verifies of one paid payment at the same instant on the ZarinPal or Zibal
  * protocol get exactly one 100; every other answers 101 (Zibal: 201), as a later one does, so a
- * plugin that ships the order on 100 ships it once.
+ * plugin that ships the order on 100 ships it once; the payment is verified once in the ledger (its check).
  */
 import assert from 'node:assert/strict';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
@@ -10,6 +10,7 @@ import { paymentIdOfAuthority } from '../../src/domain/compat-protocols.ts';
 import { compatMerchant } from '../support/compat.ts';
 import { getHarness, type Harness } from '../support/harness.ts';
 import { request } from '../support/http.ts';
+import { assertLedgerBalanced } from '../support/ledger.ts';
 import { payAtBank } from '../support/payments.ts';
 
 const AT_ONCE = 4;
@@ -44,6 +45,7 @@ describe('concurrent verifies on the compatible protocols answer the capture onc
     );
     assert.deepEqual(answers.map((a) => a.body.data.code).sort(), [100, ...Array<number>(AT_ONCE - 1).fill(101)]);
     assert.equal((await verify()).body.data.code, 101);
+    await assertLedgerBalanced(h.db, 'after ZarinPal verifies at once', { merchantIds: [m.merchantId] });
   });
 
   it(`Zibal: ${AT_ONCE} /v1/verify at once on one paid payment → one 100, the rest 201; a later one 201`, async () => {
@@ -61,5 +63,6 @@ describe('concurrent verifies on the compatible protocols answer the capture onc
     const answers = await Promise.all(Array.from({ length: AT_ONCE }, verify));
     assert.deepEqual(answers.map((a) => a.body.result).sort(), [100, ...Array<number>(AT_ONCE - 1).fill(201)]);
     assert.equal((await verify()).body.result, 201);
+    await assertLedgerBalanced(h.db, 'after Zibal verifies at once', { merchantIds: [m.merchantId] });
   });
 });

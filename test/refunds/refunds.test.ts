@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { getHarness, newMerchant } from '../support/harness.ts';
+import { assertLedgerBalanced } from '../support/ledger.ts';
 import { client } from '../support/http.ts';
 import { createdPayment, paidPayment } from '../support/payments.ts';
 import { REFUND_IBAN, refundsAtBank, verifiedPayment, waitForRefund, type RefundBody } from '../support/refunds.ts';
@@ -199,6 +200,7 @@ describe('refunds', () => {
       ledger.map((op) => op.operation_key).sort(),
       accepted.map((r) => `refund-payout:${r.body.refund.id}`).sort(),
     );
+    await assertLedgerBalanced(h.db, 'after ten concurrent refunds', { merchantIds: [m.merchantId] });
   });
 
   it('replays a refund for the same Idempotency-Key and body, and refuses the key with another body', async () => {
