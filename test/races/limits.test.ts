@@ -7,10 +7,14 @@
  * - test API keys, at most TEST_KEYS_PER_MERCHANT working: counted with the merchant's row locked, in
  *   the transaction that inserts the key (src/merchants/onboarding.ts takeTestKeyPlace), the function
  *   the dashboard's Developers page and `keys create` both call.
+ * - ZarinPal/Zibal credentials, at most two pairs working per merchant and mode (the newest and the one
+ *   before it, in its grace): issued with the merchant's row locked (src/merchants/compat-credentials.ts).
  * Each: several rounds of eight requests at the same instant, the counts exact after each.
  */
 import assert from 'node:assert/strict';
 import { revokeApiKey, workingTestKeyCount } from '../../src/db/api-keys.ts';
+import { workingCompatCredentials } from '../../src/db/compat-credentials.ts';
+import { issueCompatCredentials } from '../../src/merchants/compat-credentials.ts';
 import { createMerchantKey, TestKeyLimitReached } from '../../src/merchants/onboarding.ts';
 import { MAX_ENDPOINTS } from '../../src/webhooks/service.ts';
 import { getHarness, newMerchant, type Harness } from '../support/harness.ts';
@@ -87,6 +91,18 @@ describe('races: bounded counts of a merchant', function () {
       const at = new Date();
       for (const keyId of made) await revokeApiKey(h.db, keyId, at);
       assert.equal(await working(), limit - LEFT);
+    }
+  });
+
+  it(`ZarinPal/Zibal credentials: ${ROUNDS} rounds of ${AT_ONCE} issues at once, each giving the pair before a week of grace → two pairs work`, async () => {
+    const m = await newMerchant();
+    const WEEK = 7 * 24 * 3600;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const issued = await atOnce(AT_ONCE, () => issueCompatCredentials(h.db, m.merchantId, 'test', WEEK));
+      assert.equal(issued.length, AT_ONCE);
+      const working = await workingCompatCredentials(h.db, m.merchantId, 'test', new Date());
+      assert.equal(working.length, 4, `round ${round}: two pairs (a ZarinPal and a Zibal value each) work`);
+      assert.equal(new Set(working.map((w) => w.created_at.getTime())).size, 2, `round ${round}: pairs`);
     }
   });
 });
