@@ -5,6 +5,9 @@ const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
 /** A unique key already holds this value. */
 export const isDuplicateKey = (error: unknown) => codeOf(error) === 'ER_DUP_ENTRY';
 
+/** InnoDB rolled this statement's transaction back to end a deadlock (two inserts into one unique key's gap at once): it may be run again. */
+export const isDeadlock = (error: unknown) => codeOf(error) === 'ER_LOCK_DEADLOCK';
+
 /** MariaDB (4025) and MySQL (3819) report a violated CHECK constraint differently. */
 export function isCheckViolation(error: unknown): boolean {
   const e = error as { errno?: number; code?: string };

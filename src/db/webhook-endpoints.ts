@@ -4,12 +4,13 @@
  * one, which emits a `webhook_endpoint.disabled` event in the same
  * transaction (so the merchant's other endpoints hear about it).
  */
+import { randomInt } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { EventType } from '../domain/events.ts';
 import { tenantOf, type Tenant } from '../domain/merchant.ts';
 import type { WebhookEndpoint } from '../domain/webhook-schemas.ts';
 import type { Db, WebhookEndpointsTable } from './database.ts';
-import { isDuplicateKey } from './errors.ts';
+import { isDeadlock, isDuplicateKey } from './errors.ts';
 import { recordEvent, type StoredEvent } from './events.ts';
 import { keyedPage, type PageQuery } from './pagination.ts';
 import { scopedTo } from './tenant.ts';
@@ -107,16 +108,17 @@ export async function liveEndpointCount(db: Db, tenant: Tenant): Promise<number>
 /**
  * Inserts the endpoint into a free one of its tenant's `places` (1..places, the bound on endpoints per
  * merchant and mode); false when none is free. The unique key (merchant_id, mode, place) decides
- * between requests at the same instant: one that loses a place to another looks again, and gives up
- * only once every place is held, so the bound holds however many create at once.
+ * between requests at the same instant: one that loses a place to another (a duplicate, or InnoDB's
+ * deadlock between two inserts of one value, which rolls one back) looks again, and gives up only
+ * once every place is held, so the bound holds however many create at once. A free place is drawn at
+ * random, so requests at once seldom want the same one.
  */
 export async function insertWebhookEndpointInPlace(
   db: Db,
   row: Omit<Insertable<WebhookEndpointsTable>, 'place'>,
   places: number,
 ): Promise<boolean> {
-  // Each lost insert means another request took a place: after `places` of them every place was taken once.
-  for (let attempt = 0; attempt <= places; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     const held = await db
       .selectFrom('webhook_endpoints')
       .select('place')
@@ -125,19 +127,19 @@ export async function insertWebhookEndpointInPlace(
       .where('place', 'is not', null)
       .execute();
     const taken = new Set(held.map((r) => r.place));
-    const free = Array.from({ length: places }, (_, i) => i + 1).find((place) => !taken.has(place));
-    if (free === undefined) return false;
+    const free = Array.from({ length: places }, (_, i) => i + 1).filter((place) => !taken.has(place));
+    if (free.length === 0) return false;
     try {
       await db
         .insertInto('webhook_endpoints')
-        .values({ ...row, place: free })
+        .values({ ...row, place: free[randomInt(free.length)]! })
         .execute();
       return true;
     } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
+      // Bounded: requests at once take the places in a few rounds; past that something else is wrong.
+      if (!(isDuplicateKey(error) || isDeadlock(error)) || attempt >= 4 * places) throw error;
     }
   }
-  return false;
 }
 
 /** The tenant's endpoint as the API shows it; undefined when it has none of that id, or it was deleted. */

@@ -55,19 +55,22 @@ export async function issueCompatCredentials(
   const merchant = await merchantOf(db, merchantId);
   if (mode === 'live' && !merchant.live_mode)
     throw new OnboardingError('live mode is not active for this merchant (live activate)');
-  const now = new Date();
-  const previousExpireAt = new Date(now.getTime() + previousExpiresInSeconds * 1000);
   const values = { zarinpal: newValue.zarinpal(), zibal: newValue.zibal() };
-  await db.transaction().execute(async (trx) => {
+  const previousExpireAt = await db.transaction().execute(async (trx) => {
     // One issue at a time per merchant: two at once would each keep "the pair before" in grace.
     await lockMerchantRow(trx, merchantId);
-    const working = await workingCompatCredentials(trx, merchantId, mode, now);
+    const clock = new Date();
+    const working = await workingCompatCredentials(trx, merchantId, mode, clock);
     // A pair is the two rows issued together (one created_at); the newest is the one in force.
     const current = Math.max(...working.map((row) => row.created_at.getTime()));
+    // The new pair's time, read under the lock and after the newest pair's: issues in the same millisecond
+    // would otherwise share a created_at, count as one pair and all stay working.
+    const now = new Date(Math.max(clock.getTime(), current + 1));
+    const graceEnd = new Date(clock.getTime() + previousExpiresInSeconds * 1000);
     const older = working.filter((row) => row.created_at.getTime() !== current).map((row) => row.id);
     const inForce = working.filter((row) => row.created_at.getTime() === current).map((row) => row.id);
-    if (older.length > 0) await expireCompatCredentials(trx, older, now);
-    if (inForce.length > 0) await expireCompatCredentialsBy(trx, inForce, previousExpireAt);
+    if (older.length > 0) await expireCompatCredentials(trx, older, clock);
+    if (inForce.length > 0) await expireCompatCredentialsBy(trx, inForce, graceEnd);
     for (const protocol of ['zarinpal', 'zibal'] as const) {
       const value = values[protocol];
       await insertCompatCredential(trx, {
@@ -80,6 +83,7 @@ export async function issueCompatCredentials(
         createdAt: now,
       });
     }
+    return graceEnd;
   });
   return {
     zarinpal_merchant_id: values.zarinpal,
