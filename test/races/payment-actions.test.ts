@@ -17,7 +17,7 @@ import { client } from '../support/http.ts';
 import { createdPayment, paidPayment } from '../support/payments.ts';
 import { assertCliLedgerCheck, assertMerchantLedger, atOnce } from '../support/races.ts';
 
-const ROUNDS = 4;
+const ROUNDS = 3;
 const AT_ONCE = 8;
 
 type Answer = { payment?: Payment; code?: string };
