@@ -400,6 +400,9 @@ const SECRET_SETTINGS = new Set([
   'PAGES_CSRF_SECRET',
   'DASHBOARD_SECRETS_KEY',
   'CARD_HASH_KEY',
+  'IDENTITY_API_KEY',
+  'IDENTITY_SECRET_KEY',
+  'SANDBOX_IDENTITY_SECRET_KEY',
   ...pspSettings()
     .filter((s) => s.secret)
     .map((s) => s.name),

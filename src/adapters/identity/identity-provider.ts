@@ -9,52 +9,42 @@
  * Temporal workflow's history: cardToIban is called inside the customer's request, by the API.
  */
 import type { Config } from '../../config.ts';
+import type { IdentityProvider } from './contract.ts';
+import { JibitIdentityClient } from './jibit/client.ts';
 
-export interface CardAccount {
-  /** The card's account's Sheba IBAN: IR and 24 digits. */
-  iban: string;
-  owner_name: string;
-  /** The bank's name or code as the provider gives it; null when it gives none. */
-  bank: string | null;
-}
+export {
+  IdentityRefusalError,
+  IdentityUnavailableError,
+  type CardAccount,
+  type IbanAccount,
+  type IdentityProvider,
+} from './contract.ts';
 
-export interface IbanAccount {
-  owner_name: string;
-  bank: string | null;
-  /** Whether the provider says the account is active; null when it does not say. */
-  active: boolean | null;
-}
-
-export interface IdentityProvider {
-  readonly name: string;
-  /** The IBAN and owner of a card number (digits only, 16). Throws IdentityRefusalError (card unknown, invalid) or IdentityUnavailableError (no answer/5xx/timeout). */
-  cardToIban(cardNumber: string): Promise<CardAccount>;
-  /** The owner of a Sheba IBAN (IR + 24 digits). Same errors. */
-  ibanOwner(iban: string): Promise<IbanAccount>;
-}
-
-/** The provider refused the inquiry (unknown card or IBAN, invalid input): final, not retried. */
-export class IdentityRefusalError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'IdentityRefusalError';
-  }
-}
-
-/** No answer, a timeout, a 5xx: the provider is unavailable; the caller may try again later. */
-export class IdentityUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'IdentityUnavailableError';
-  }
-}
+/** What the providers are made of. */
+export type IdentityConfig = Pick<
+  Config,
+  | 'IDENTITY_PROVIDER'
+  | 'IDENTITY_BASE_URL'
+  | 'IDENTITY_API_KEY'
+  | 'IDENTITY_SECRET_KEY'
+  | 'SANDBOX_IDENTITY_URL'
+  | 'SANDBOX_IDENTITY_API_KEY'
+  | 'SANDBOX_IDENTITY_SECRET_KEY'
+  | 'IDENTITY_TIMEOUT_MS'
+>;
 
 /** Per mode: the simulator's client in test mode, the live provider's in live mode; undefined when not configured. */
-export function identityProviders(config: Config): { test?: IdentityProvider; live?: IdentityProvider } {
-  // Placeholder until the connector lands: nothing configured.
-  void config;
-  return {};
+export function identityProviders(config: IdentityConfig): { test?: IdentityProvider; live?: IdentityProvider } {
+  const make = (baseUrl: string, apiKey: string, secretKey: string): IdentityProvider | undefined =>
+    baseUrl === ''
+      ? undefined
+      : new JibitIdentityClient({
+          baseUrl: baseUrl.replace(/\/+$/, ''),
+          apiKey,
+          secretKey,
+          timeoutMs: config.IDENTITY_TIMEOUT_MS,
+        });
+  const test = make(config.SANDBOX_IDENTITY_URL, config.SANDBOX_IDENTITY_API_KEY, config.SANDBOX_IDENTITY_SECRET_KEY);
+  const live = make(config.IDENTITY_BASE_URL, config.IDENTITY_API_KEY, config.IDENTITY_SECRET_KEY);
+  return { ...(test === undefined ? {} : { test }), ...(live === undefined ? {} : { live }) };
 }
