@@ -152,6 +152,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       if (env[name] === '' || (env[name] === undefined && old !== undefined && env[old] === '')) raw[name] = '';
     }
   }
+  // So does the identity provider's simulator's (docs/identity.md).
+  if (env.SANDBOX_IDENTITY_URL === '') raw.SANDBOX_IDENTITY_URL = '';
   const input: Record<string, unknown> = { ...raw };
   if (!validateConfig(input)) {
     const problems = (validateConfig.errors ?? []).map((e) => {
