@@ -48,3 +48,18 @@ export function identityProviders(config: IdentityConfig): { test?: IdentityProv
   const live = make(config.IDENTITY_BASE_URL, config.IDENTITY_API_KEY, config.IDENTITY_SECRET_KEY);
   return { ...(test === undefined ? {} : { test }), ...(live === undefined ? {} : { live }) };
 }
+
+const made = new WeakMap<IdentityConfig, { test?: IdentityProvider; live?: IdentityProvider }>();
+
+/**
+ * identityProviders of `config`, made once per configuration object: the API's routes call this with
+ * their `deps.config` on each request and get the same clients (each keeps its provider token).
+ */
+export function identityProvidersFor(config: IdentityConfig): { test?: IdentityProvider; live?: IdentityProvider } {
+  let providers = made.get(config);
+  if (providers === undefined) {
+    providers = identityProviders(config);
+    made.set(config, providers);
+  }
+  return providers;
+}

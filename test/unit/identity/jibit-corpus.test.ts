@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import {
   identityProviders,
+  identityProvidersFor,
   IdentityRefusalError,
   IdentityUnavailableError,
 } from '../../../src/adapters/identity/identity-provider.ts';
@@ -294,5 +295,11 @@ describe('identityProviders', () => {
     );
     assert.equal(both.live?.name, 'jibit');
     assert.equal(identityProviders(loadConfig({ SANDBOX_IDENTITY_URL: '' })).test, undefined);
+  });
+
+  it('identityProvidersFor makes them once per configuration (the clients keep their tokens across requests)', () => {
+    const config = loadConfig({});
+    assert.equal(identityProvidersFor(config).test, identityProvidersFor(config).test);
+    assert.notEqual(identityProvidersFor(loadConfig({})).test, identityProvidersFor(config).test);
   });
 });
