@@ -138,6 +138,47 @@ export const ConfigSchema = Type.Object({
   }),
   // Every PSP's settings in both modes, from the registry of profiles (src/adapters/psp/profiles.ts).
   ...pspSettingSchemas(),
+  // The identity provider (docs/identity.md): a card's IBAN and owner, an IBAN's owner, for refunds paid to the card's account.
+  IDENTITY_PROVIDER: Type.Union([Type.Literal('jibit')], {
+    default: 'jibit',
+    description:
+      "the identity provider's API both modes speak (docs/identity.md): `jibit`, Jibit's identity service (its simulator in test mode)",
+  }),
+  IDENTITY_BASE_URL: Type.String({
+    default: '',
+    pattern: '^(https?://.*)?$',
+    description:
+      "live mode: the identity provider's base address (Jibit: https://napi.jibit.ir/ide); empty: live mode has no identity provider (refunds to a card's account cannot be made). API only: the refund-claim page asks it inside the customer's request",
+  }),
+  IDENTITY_API_KEY: Type.String({
+    default: '',
+    description: "live mode: the identity provider's API key (Jibit's apiKey); API only",
+  }),
+  IDENTITY_SECRET_KEY: Type.String({
+    default: '',
+    description: "live mode: the identity provider's secret key (Jibit's secretKey), a secret; API only",
+  }),
+  SANDBOX_IDENTITY_URL: Type.String({
+    default: 'http://127.0.0.1:3120/ide',
+    pattern: '^(https?://.*)?$',
+    description:
+      "test mode: the identity provider's simulator (`BANK_SIM_PROTOCOL=jibit-identity npm run bank-sim`; `npm start` runs it); empty: test mode has no identity provider",
+  }),
+  SANDBOX_IDENTITY_API_KEY: Type.String({
+    default: 'dargah-identity-test-key',
+    description: "test mode: the API key the identity provider's simulator takes (its BANK_SIM_API_KEY)",
+  }),
+  SANDBOX_IDENTITY_SECRET_KEY: Type.String({
+    default: 'dargah-identity-test-secret',
+    description: "test mode: the secret key the identity provider's simulator takes (its BANK_SIM_SECRET_KEY)",
+  }),
+  IDENTITY_TIMEOUT_MS: Int({
+    default: 5_000,
+    minimum: 100,
+    maximum: 60_000,
+    description:
+      "time the identity provider has to answer one call (its token, a card's or an IBAN's inquiry); the customer's request waits for it",
+  }),
   SETTLEMENT_CRON: Type.String({
     default: '30 0 * * *',
     pattern: '^\\S+( \\S+){4}$',

@@ -152,6 +152,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       if (env[name] === '' || (env[name] === undefined && old !== undefined && env[old] === '')) raw[name] = '';
     }
   }
+  // So does the identity provider's simulator's (docs/identity.md).
+  if (env.SANDBOX_IDENTITY_URL === '') raw.SANDBOX_IDENTITY_URL = '';
   const input: Record<string, unknown> = { ...raw };
   if (!validateConfig(input)) {
     const problems = (validateConfig.errors ?? []).map((e) => {
@@ -400,6 +402,9 @@ const SECRET_SETTINGS = new Set([
   'PAGES_CSRF_SECRET',
   'DASHBOARD_SECRETS_KEY',
   'CARD_HASH_KEY',
+  'IDENTITY_API_KEY',
+  'IDENTITY_SECRET_KEY',
+  'SANDBOX_IDENTITY_SECRET_KEY',
   ...pspSettings()
     .filter((s) => s.secret)
     .map((s) => s.name),

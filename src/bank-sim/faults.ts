@@ -14,8 +14,8 @@ import { answer, json } from './http.ts';
 export type VerifyOperation = 'confirm' | 'settle' | 'reverse' | 'refund';
 /** The PSP calls that have switches: the token request and the verify family. */
 export type FaultOperation = 'token' | VerifyOperation;
-/** Paya transfers (payouts to merchants) have fault switches of the same kinds. */
-export type SwitchedOperation = FaultOperation | 'payout';
+/** Paya transfers (payouts to merchants) have fault switches of the same kinds; so do the identity simulator's inquiries (jibit-identity.ts). */
+export type SwitchedOperation = FaultOperation | 'payout' | 'identity';
 /**
  * `down`: the connection is closed at once, no answer; `timeout`: no answer ever (the work is done,
  * except a token's); `slow`: the usual answer, SLOW_ANSWER_MS late; `error`: the protocol's error
@@ -33,6 +33,7 @@ export const SWITCHED_OPERATIONS: readonly SwitchedOperation[] = [
   'reverse',
   'refund',
   'payout',
+  'identity',
 ];
 export const FAULT_KINDS: readonly FaultKind[] = [
   'down',

@@ -20,6 +20,8 @@ import { bundleWorkflows, createWorkers } from '../../src/main/payment-worker.ts
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { tmpdir } from 'node:os';
 import { createSimulator } from '../../src/bank-sim/server.ts';
+import { createIdentitySimulator, JIBIT_IDENTITY_DEFAULTS } from '../../src/bank-sim/jibit-identity.ts';
+import { identityProviders, type IdentityProvider } from '../../src/adapters/identity/identity-provider.ts';
 import { freePort } from '../../src/main/ports.ts';
 import { ARTIFACTS } from './artifacts.ts';
 import { operatorNetworkSettings } from './operator-network.ts';
@@ -100,6 +102,50 @@ async function provideBankSimulator(): Promise<void> {
   server.unref();
 }
 
+/**
+ * The identity provider's simulator (docs/identity.md): the process `npm test` started
+ * (SANDBOX_IDENTITY_URL), or, for a bare mocha run, one in this process on a free port.
+ */
+async function provideIdentitySimulator(): Promise<void> {
+  if (process.env.SANDBOX_IDENTITY_URL !== undefined && process.env.SANDBOX_IDENTITY_URL !== '') return;
+  process.env.BANK_SIM_ADMIN_TOKEN ??= randomBytes(24).toString('base64url');
+  const secretKey = randomBytes(24).toString('base64url');
+  const { server } = createIdentitySimulator({
+    apiKey: JIBIT_IDENTITY_DEFAULTS.apiKey,
+    secretKey,
+    adminToken: process.env.BANK_SIM_ADMIN_TOKEN,
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.env.SANDBOX_IDENTITY_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ide`;
+  process.env.SANDBOX_IDENTITY_API_KEY = JIBIT_IDENTITY_DEFAULTS.apiKey;
+  process.env.SANDBOX_IDENTITY_SECRET_KEY = secretKey;
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  server.unref();
+}
+
+/**
+ * The identity provider of test mode, as the API's configuration makes it (identityProviders of the
+ * suite's configuration): the connector speaking to the suite's identity simulator.
+ */
+export async function testIdentityProvider(): Promise<IdentityProvider> {
+  await provideIdentitySimulator();
+  const provider = identityProviders(testConfig()).test;
+  if (provider === undefined) throw new Error('test mode has no identity provider (SANDBOX_IDENTITY_URL is empty)');
+  return provider;
+}
+
+/** The admin endpoint of the suite's identity simulator (its fault switch `identity`), with the suite's admin token. */
+export async function identityFault(body: { fault: string; times?: number }): Promise<void> {
+  await provideIdentitySimulator();
+  const base = new URL(process.env.SANDBOX_IDENTITY_URL!).origin;
+  const res = await fetch(`${base}/admin/faults`, {
+    method: body.fault === 'clear' ? 'DELETE' : 'POST',
+    headers: { authorization: `Bearer ${process.env.BANK_SIM_ADMIN_TOKEN ?? ''}`, 'content-type': 'application/json' },
+    body: body.fault === 'clear' ? undefined : JSON.stringify({ operation: 'identity', ...body }),
+  });
+  if (res.status !== 200) throw new Error(`the identity simulator refused the fault switch: ${res.status}`);
+}
+
 /** The harness if a test has built it, without building it (a failed build: undefined). */
 export function startedHarness(): Promise<Harness | undefined> {
   return harness?.catch(() => undefined) ?? Promise.resolve(undefined);
@@ -109,6 +155,7 @@ export function getHarness(): Promise<Harness> {
   harness ??= (async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await provideBankSimulator();
+    await provideIdentitySimulator();
     const config = testConfig();
     const logger = createLogger(config.LOG_LEVEL, 'suite', createWriteStream(SUITE_LOG, { flags: 'a' }));
     const { db } = createDatabase(config.DATABASE_URL);

@@ -44,6 +44,13 @@ import {
   type PspSimulator,
 } from './psp-simulators.ts';
 import {
+  IDENTITY_SIMULATOR_DEFAULT_PORT,
+  IDENTITY_SIMULATOR_PORT_SETTING,
+  startIdentitySimulator,
+  suiteIdentitySimulator,
+  type IdentitySimulator,
+} from './identity-simulator.ts';
+import {
   cleanups,
   dataDir,
   isStopping,
@@ -107,8 +114,12 @@ async function demoKey(databaseUrl: string): Promise<string> {
 }
 
 /** A bank simulator process for the test suite, its ledger fresh: answers once it is ready. */
-async function startSuiteSimulator(simulator: PspSimulator, shared: NodeJS.ProcessEnv): Promise<void> {
-  rmSync(simulator.simulatorEnv.BANK_SIM_STATE_FILE!, { force: true });
+async function startSuiteSimulator(
+  simulator: Pick<PspSimulator, 'name' | 'url' | 'simulatorEnv'>,
+  shared: NodeJS.ProcessEnv,
+): Promise<void> {
+  const ledger = simulator.simulatorEnv.BANK_SIM_STATE_FILE;
+  if (ledger !== undefined) rmSync(ledger, { force: true });
   const child = startChild(simulator.name, 'src/bank-sim/main.ts', {
     ...process.env,
     ...shared,
@@ -153,7 +164,11 @@ function startSettings(): StartSettings {
  * Refuses to start over a port another process holds: the API's (else it would crash-loop on
  * EADDRINUSE while /readyz answers from the other process), each simulator's, each metrics endpoint's.
  */
-async function checkPortsFree(config: Config, simulators: PspSimulator[]): Promise<void> {
+async function checkPortsFree(config: Config, simulators: PspSimulator[], identity: IdentitySimulator): Promise<void> {
+  if (await portInUse(identity.port))
+    throw new PrerequisiteError(
+      `port ${identity.port} is in use (another npm start?): stop it, or set ${IDENTITY_SIMULATOR_PORT_SETTING}.`,
+    );
   if (config.PORT !== 0 && (await portInUse(config.PORT, config.HOST))) {
     throw new PrerequisiteError(`port ${config.PORT} is in use (another npm start?): stop it, or set PORT.`);
   }
@@ -171,13 +186,14 @@ async function checkPortsFree(config: Config, simulators: PspSimulator[]): Promi
 }
 
 /** The environment of the worker, the API and the simulators of this stack. */
-function stackEnv(temporalAddress: string, simulators: PspSimulator[]): NodeJS.ProcessEnv {
+function stackEnv(temporalAddress: string, simulators: PspSimulator[], identity: IdentitySimulator): NodeJS.ProcessEnv {
   return {
     ...process.env,
     TEMPORAL_ADDRESS: temporalAddress,
     PAGES_CSRF_SECRET: localSecret('PAGES_CSRF_SECRET', 'pages-csrf-secret'),
     // Always this stack's own simulators (a test suite's SANDBOX_<PSP>_URL must not leak in).
     ...gatewaySettingsOf(simulators),
+    ...identity.gatewayEnv,
     // Local development receives webhooks on localhost; a shared server must never (docs/SECURITY.md).
     WEBHOOK_ALLOW_LOOPBACK_IN_TEST: process.env.WEBHOOK_ALLOW_LOOPBACK_IN_TEST ?? 'true',
   };
@@ -193,6 +209,7 @@ function superviseStack(
   policy: StartSettings['policy'],
   temporal: Awaited<ReturnType<typeof provideTemporal>>,
   simulators: PspSimulator[],
+  identity: IdentitySimulator,
   env: NodeJS.ProcessEnv,
 ): void {
   const supervisor = new Supervisor({
@@ -234,13 +251,26 @@ function superviseStack(
       env: { BANK_SIM_REDIRECT_ORIGINS: redirectOrigins, ...env, ...simulatorAdmin, ...simulator.simulatorEnv },
     });
   }
+  // The identity provider's simulator (docs/identity.md), under the same admin token.
+  supervisor.add({
+    name: identity.name,
+    layer: 1,
+    script: 'src/bank-sim/main.ts',
+    env: { ...env, ...simulatorAdmin, ...identity.simulatorEnv },
+  });
   // Each with the heap limit the deployments give it (tools/launcher/memory.ts).
   supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env: withHeapLimit(env, 'worker') });
   supervisor.add({ name: 'api', layer: 1, script: 'src/main/api.ts', env: withHeapLimit(env, 'api') });
 }
 
 /** What a newcomer reads once the stack answers: its addresses, the test banks and a request to try. */
-function sayRunning(config: Config, simulators: PspSimulator[], temporalUi: string | undefined, key: string): void {
+function sayRunning(
+  config: Config,
+  simulators: PspSimulator[],
+  identity: IdentitySimulator,
+  temporalUi: string | undefined,
+  key: string,
+): void {
   say('');
   say('Dargah payment gateway is running.');
   say(`  API:          ${config.PUBLIC_BASE_URL}/api/v1`);
@@ -249,6 +279,7 @@ function sayRunning(config: Config, simulators: PspSimulator[], temporalUi: stri
   say('  Test banks:   the PSP simulators of test mode (docs/BANK.md):');
   const width = Math.max(...PSP_NAMES.map((psp) => psp.length));
   for (const simulator of simulators) say(`    ${simulator.psp.padEnd(width)}  ${simulator.url}  ${simulator.title}`);
+  say(`  Identity:     ${identity.gatewayEnv.SANDBOX_IDENTITY_URL}  ${identity.title} (docs/identity.md)`);
   if (temporalUi !== undefined) say(`  Temporal UI:  ${temporalUi}`);
   if (config.API_METRICS_PORT !== 0)
     say(
@@ -276,14 +307,20 @@ export async function start(): Promise<void> {
   const simulators = startSimulators(process.env, dataDir, (psp, fallback) =>
     portFromEnv(simulatorPortSetting(psp), fallback),
   );
-  await checkPortsFree(config, simulators);
-  superviseStack(config, policy, temporal, simulators, stackEnv(temporal.address, simulators));
+  // The identity provider's simulator (docs/identity.md) on its port, 3120 unless BANK_SIM_IDENTITY_PORT moves it.
+  const identity = startIdentitySimulator(
+    process.env,
+    portFromEnv(IDENTITY_SIMULATOR_PORT_SETTING, IDENTITY_SIMULATOR_DEFAULT_PORT),
+  );
+  await checkPortsFree(config, simulators, identity);
+  superviseStack(config, policy, temporal, simulators, identity, stackEnv(temporal.address, simulators, identity));
   const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
   await waitReady(`${apiBase}/readyz`, 120);
   const key = await demoKey(config.DATABASE_URL);
   sayRunning(
     config,
     simulators,
+    identity,
     temporal.server !== undefined && uiPort !== 0 ? `http://localhost:${uiPort}` : undefined,
     key,
   );
@@ -353,9 +390,13 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   for (let i = 0; i < PSP_NAMES.length; i++) ports.push(await freePort());
   const simulators = suiteSimulators(dataDir, ports, 'test');
   for (const simulator of simulators) await startSuiteSimulator(simulator, bankSimSettings);
+  // The identity provider's simulator (docs/identity.md): test/support/harness.ts's testIdentityProvider reaches it.
+  const identity = suiteIdentitySimulator(await freePort());
+  await startSuiteSimulator(identity, bankSimSettings);
   const env = {
     ...process.env,
     ...gatewaySettingsOf(simulators),
+    ...identity.gatewayEnv,
     ...bankSimSettings,
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporal.address,
