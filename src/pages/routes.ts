@@ -160,7 +160,7 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
     const fields = new URLSearchParams(ctx.querystring);
     if (ctx.method === 'POST') for (const [name, value] of await readForm(ctx)) fields.set(name, value);
     const { payment, psp } = await load(paymentId);
-    const given = ctx.params.signature as string | undefined;
+    const given = ctx.params.signature;
     const signed = isReturnSignature(config, payment.id, given);
     if (given !== undefined && !signed)
       logger.warn(
