@@ -33,7 +33,13 @@ import { tenantOf, type KeyMode } from '../src/domain/merchant.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import type { Refund } from '../src/domain/refund-schemas.ts';
 import type { Logger } from '../src/logger.ts';
-import { paidToVerified, paymentTransitions, refunds as refundOutcomes } from '../src/observability/metrics.ts';
+import {
+  lateBankReturns,
+  paidToVerified,
+  paymentTransitions,
+  refunds as refundOutcomes,
+} from '../src/observability/metrics.ts';
+import { recordLateReturn, type LateReturnRecord } from '../src/db/late-returns.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
 import { paymentRecordGuard, type PaymentRecordGuard } from './payment-record.ts';
 
@@ -221,6 +227,27 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
     }): Promise<void> {
       await guard.read(db, 'recordPaymentPsp', { payment_id, mode, amount });
       await setPaymentPspWhileCreated(db, payment_id, psp, terminal_id);
+    },
+
+    /**
+     * A paid return for a payment already ended, and what became of its sale
+     * (docs/BANK.md#a-paid-return-for-an-ended-payment): one row per payment and reference, counted and
+     * logged once; a sale the PSP holds (it refused the reversal) is logged as an error and listed by
+     * `cli stuck`.
+     */
+    async recordLateReturn(record: Omit<LateReturnRecord, 'payment_status'>): Promise<void> {
+      const row = await paymentById(db, record.payment_id);
+      if (row === undefined || row.mode !== record.mode) {
+        logger.error({ payment_id: record.payment_id }, 'late bank return: no such payment in this mode; not recorded');
+        return;
+      }
+      const written = await recordLateReturn(db, { ...record, payment_status: row.status });
+      if (!written) return;
+      lateBankReturns.inc({ psp: record.psp, outcome: record.outcome });
+      const fields = { payment_id: record.payment_id, mode: record.mode, psp: record.psp, outcome: record.outcome };
+      if (record.outcome === 'reversal_refused')
+        logger.error(fields, 'late bank return: the PSP refused to reverse the sale; money is held at the PSP');
+      else logger.warn(fields, 'late bank return: a paid return came for a payment already ended');
     },
 
     /**

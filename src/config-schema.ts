@@ -255,7 +255,7 @@ export const ConfigSchema = Type.Object({
   PAGES_CSRF_SECRET: Type.String({
     default: '',
     description:
-      'secret (32+ random characters; placeholders such as change-me are refused) that signs the CSRF tokens of the hosted pages; set the same value on every API process (empty: a random one per process on a developer machine; production mode refuses to start the API without it)',
+      'secret (32+ random characters; placeholders such as change-me are refused) that signs the CSRF tokens of the hosted pages and, for a purpose of its own, the return address each bank session gives the PSP (only a return to it may end a payment); set the same value on every API process (empty: a random one per process on a developer machine; production mode refuses to start the API without it)',
   }),
   TRUSTED_PROXIES: Type.String({
     default: '',

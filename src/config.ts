@@ -361,7 +361,7 @@ type ProductionSecret = (typeof PROCESS_SECRETS)[keyof typeof PROCESS_SECRETS][n
 /** What running without each secret would do, said in its refusal. */
 const WITHOUT: Record<ProductionSecret, string> = {
   PAGES_CSRF_SECRET:
-    "without it every API process signs the pages' forms with a random secret of its own, and replicas refuse each other's forms",
+    "without it every API process signs the pages' forms and the bank sessions' return addresses with a random secret of its own: replicas refuse each other's forms, and a customer's cancel at the PSP returning to another replica ends nothing",
   DASHBOARD_SECRETS_KEY: "without it the dashboard users' two-step sign-in secrets are stored unsealed in MySQL",
   CARD_HASH_KEY:
     'without it the allowed cards of payments are hashed under a key printed in the source, and a copy of the database gives each card away in about 100,000 guesses',

@@ -42,11 +42,15 @@ import {
   ASK_BANK_ON_FAILED_RETURN_PATCH,
   CARD_RESTRICTION_PATCH,
   CUSTOMER_PAYS_FEE_PATCH,
+  LATE_RETURN_PATCH,
   PSP_CAPABILITIES_PATCH,
   PSP_ROUTING_PATCH,
   REFUSED_CONFIRMATION_PATCH,
   ROUTE_VERIFY_WINDOW_PATCH,
+  SIGNED_RETURN_PATCH,
 } from './patches.ts';
+import { reverseLateReturn } from './late-return.ts';
+import { ENDED_UNPAID } from '../src/domain/late-return.ts';
 
 /** What the payment's PSP offers, as the bank activity answers it (its connector's PspCapabilities). */
 export type PspCapabilitiesAnswer = Awaited<ReturnType<BankActivities['pspCapabilities']>>;
@@ -178,17 +182,38 @@ export class BankReturn {
    * (docs/psps/sep.md#the-return): judged by the payment's id alone here, and by SEP's verify of its
    * RefNum. No history holds such a callback from before (the connectors refused a token-less
    * return), so the rule needs no patch.
+   *
+   * Only a return of the payment's own bank session may end it (failed, canceled): one that came to the
+   * session's signed return address (`signed`, checked by the API) or carries the session's PSP token
+   * (SIGNED_RETURN_PATCH; docs/SECURITY.md, "A stranger ends a payment"). Any other return may still pay,
+   * since only the PSP's confirmation pays and the sale's claim decides whose sale it is.
+   *
+   * A paid return for a payment already ended (canceled, expired, failed) is confirmed and reversed at
+   * the PSP (LATE_RETURN_PATCH; late-return.ts): money the PSP took is never left without a record.
    */
   async applyCallback(callback: BankCallback): Promise<void> {
     const { payment } = this.state;
-    if (!this.payable() || this.token === undefined) return;
+    if (this.token === undefined) return;
     if ((callback.token !== '' && callback.token !== this.token.token) || callback.res_num !== payment.id) return; // not this payment's session at the bank
+    if (!this.payable()) {
+      if (
+        callback.state === 'OK' &&
+        callback.ref_num !== '' &&
+        (ENDED_UNPAID as readonly string[]).includes(payment.status) &&
+        patched(LATE_RETURN_PATCH)
+      )
+        await reverseLateReturn(this.state.atBank(), callback.ref_num);
+      return;
+    }
+    // The token, where the PSP posts one, is the session's (checked above).
+    const ofSession = callback.signed === true || callback.token !== '';
+    if (callback.state !== 'OK' && !ofSession && patched(SIGNED_RETURN_PATCH)) return;
     if (callback.state !== 'OK' && patched(ASK_BANK_ON_FAILED_RETURN_PATCH)) return this.recordBankRefusal(callback);
     if (callback.state === 'CanceledByUser')
       return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
     if (callback.state !== 'OK')
       return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
-    await this.confirm(callback.ref_num);
+    await this.confirm(callback.ref_num, ofSession);
   }
 
   /**
@@ -238,8 +263,12 @@ export class BankReturn {
       return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
   }
 
-  /** Asks the bank about `refNum`; pays, keeps pending, or (for a pending payment the bank refuses) fails the payment. */
-  private async confirm(refNum: string): Promise<void> {
+  /**
+   * Asks the bank about `refNum`; pays, keeps pending, or (for a pending payment the bank refuses) fails
+   * the payment. `ofSession`: the return was of the payment's own bank session (applyCallback), so it
+   * may end the payment; a pending payment's recheck is.
+   */
+  private async confirm(refNum: string, ofSession = true): Promise<void> {
     const { payment } = this.state;
     // Asked within the workflow task first: the payment is recorded in the same task.
     const answer = await bankConfirmOnReturn.confirmAtBank({ ...this.state.atBank(), ref_num: refNum });
@@ -268,13 +297,16 @@ export class BankReturn {
     if (
       answer.result === 'confirmed' &&
       patched(REFUSED_CONFIRMATION_PATCH) &&
-      (await this.refuseConfirmation(answer, refNum))
+      (await this.refuseConfirmation(answer, refNum, ofSession))
     )
       return;
     // The PSP holds no payment for a return that says nothing of its own (Asan Pardakht's): the customer
     // left its page without paying. Decided by the activity's recorded answer, so no patch: no history
     // holds such an answer from before.
+    // Only a return of the session may end it (SIGNED_RETURN_PATCH): Asan Pardakht's return carries no
+    // token, and any return, a stranger's included, is refused this way while the customer is on its page.
     if (answer.result === 'refused' && answer.standing === 'canceled' && payment.status === 'created') {
+      if (!ofSession && patched(SIGNED_RETURN_PATCH)) return;
       return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
     }
     // Not confirmed for this payment: a created payment stays payable; a pending one is refused by its bank.
@@ -288,9 +320,11 @@ export class BankReturn {
    * and alerts, and only then is the payment recorded failed `confirmation_mismatch`, with the bank's
    * references where they have the shapes of a record. Answers false, leaving the payment as it is
    * (payable, or a pending one failed by the caller), when the sale is another payment's: the activity
-   * does not reverse that, and this payment has no money of its own at the PSP.
+   * does not reverse that, and this payment has no money of its own at the PSP. A return not of the
+   * payment's bank session (`ofSession` false, SIGNED_RETURN_PATCH) ends nothing: the sale is reversed
+   * all the same (counted and logged by the activity), and the payment stays payable.
    */
-  private async refuseConfirmation(answer: ConfirmedAtBank, refNum: string): Promise<boolean> {
+  private async refuseConfirmation(answer: ConfirmedAtBank, refNum: string, ofSession: boolean): Promise<boolean> {
     const { payment } = this.state;
     const reason = confirmationRefusalReason(answer, { id: payment.id, amount: this.charged }, refNum);
     const { reversal } = await bankCalls.reverseRefusedConfirmation({
@@ -299,6 +333,7 @@ export class BankReturn {
       reason,
     });
     if (reversal === 'not_reversed') return false;
+    if (!ofSession && this.state.payment.status === 'created' && patched(SIGNED_RETURN_PATCH)) return true;
     await this.state.commit({
       ...payment,
       status: 'failed',

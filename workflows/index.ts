@@ -1,5 +1,6 @@
 // The workflow bundle's entry: every workflow type the worker registers.
 export { paymentLifecycleWorkflow } from './payment.ts';
+export { lateBankReturnWorkflow } from './late-return.ts';
 export { paymentRefundsWorkflow } from './refunds.ts';
 export { webhookDeliveryWorkflow } from './webhook.ts';
 // Replaced by retentionWorkflow; kept registered so a run started before the switch still completes.

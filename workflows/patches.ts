@@ -104,6 +104,20 @@ export const BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH = 'settlement-beneficiary-payo
  */
 export const DISABLE_EXHAUSTED_PATCH = 'webhook-disable-exhausted';
 
+/**
+ * Only a return of the payment's own bank session ends it (docs/SECURITY.md, "A stranger ends a payment"):
+ * one to the session's signed return address, or carrying the session's PSP token. Any other failed or
+ * canceled return, an Asan Pardakht return its PSP answers "canceled", or a refused confirmation of such a
+ * return (reversed all the same) leaves the payment payable. Histories recorded before ended it.
+ */
+export const SIGNED_RETURN_PATCH = 'bank-return-signed';
+
+/**
+ * A paid return for a payment already ended (canceled, expired, failed) is confirmed and reversed at the
+ * PSP, and recorded (docs/BANK.md#a-paid-return-for-an-ended-payment). Histories recorded before ignored it.
+ */
+export const LATE_RETURN_PATCH = 'bank-return-late-reversed';
+
 export interface PatchEntry {
   /** The id `patched()` asks, as histories carry it. */
   id: string;
@@ -138,4 +152,6 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
     fixtures: 'settlement/v2',
   },
   { id: DISABLE_EXHAUSTED_PATCH, workflow: 'webhook delivery', file: 'workflows/webhook.ts', fixtures: 'webhook/v2' },
+  { id: SIGNED_RETURN_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: '' },
+  { id: LATE_RETURN_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: '' },
 ];

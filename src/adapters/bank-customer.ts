@@ -53,6 +53,20 @@ export async function chooseOnSimulator(
   outcome: string,
   timeoutMs: number,
 ): Promise<Record<string, string>> {
+  return (await chooseOnSimulatorReturn(simulatorUrl, page, outcome, timeoutMs)).fields;
+}
+
+/**
+ * As chooseOnSimulator, and the address the bank's page sends the customer back to (its form's action:
+ * the return address the token was asked with, '' when the page has no form), whose signature tells the
+ * payment's own bank session (src/payments/return-signature.ts).
+ */
+export async function chooseOnSimulatorReturn(
+  simulatorUrl: string,
+  page: SimulatorPage,
+  outcome: string,
+  timeoutMs: number,
+): Promise<{ fields: Record<string, string>; returnUrl: string }> {
   const base = `${simulatorUrl.replace(/\/+$/, '')}/`;
   const at = new URL(page.url);
   const pageUrl = new URL(`${at.pathname}${at.search}`.replace(/^\//, ''), base).href;
@@ -70,7 +84,10 @@ export async function chooseOnSimulator(
   // callback URL's own fields, Asan Pardakht's localInvoiceId) and its hidden fields, which win over
   // the query as they do at our return route.
   const back = CHOICE_FORM.exec(answer);
-  const query =
-    back === null ? {} : Object.fromEntries(new URL(unescape(back[1]!.replace(/&amp;/g, '&')), base).searchParams);
-  return { ...query, ...Object.fromEntries([...answer.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)])) };
+  const returnUrl = back === null ? '' : new URL(unescape(back[1]!.replace(/&amp;/g, '&')), base).href;
+  const query = returnUrl === '' ? {} : Object.fromEntries(new URL(returnUrl).searchParams);
+  return {
+    fields: { ...query, ...Object.fromEntries([...answer.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)])) },
+    returnUrl,
+  };
 }

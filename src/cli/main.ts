@@ -28,6 +28,7 @@ import { PSP_COMMANDS, PSP_OPTIONS } from './psp-commands.ts';
 import { BANK_SIM_COMMANDS, BANK_SIM_OPTIONS } from './bank-sim-commands.ts';
 import { RECONCILE_COMMANDS, RECONCILE_OPTIONS, RECONCILE_TEXT } from './reconcile-commands.ts';
 import { stuckRecords } from '../db/stuck.ts';
+import { heldLateReturnsBefore } from '../db/late-returns.ts';
 import {
   retryBeneficiaryPayouts,
   retryRefusedTransfers,
@@ -115,7 +116,9 @@ export const COMMANDS: Record<string, Command> = {
   // Every record past the bound of its waiting state, with its age and why (docs/RELIABILITY.md#waiting-states).
   stuck: async (db, config) => {
     const records = await stuckRecords(db, config);
-    return { count: records.length, records };
+    // Paid returns for ended payments whose reversal the PSP refused: money held at the PSP (docs/BANK.md#a-paid-return-for-an-ended-payment).
+    const held = await heldLateReturnsBefore(db, new Date(), 1000);
+    return { count: records.length, records, late_returns_held_at_psp: held };
   },
 };
 

@@ -369,6 +369,17 @@ export interface PspSaleClaimsTable {
   claimed_at: Date;
 }
 
+/** A paid return for a payment already ended, and what became of its sale (src/db/late-returns.ts). */
+export interface LateBankReturnsTable {
+  payment_id: string;
+  reference_id: string;
+  mode: 'test' | 'live';
+  psp: string;
+  payment_status: string;
+  outcome: string;
+  recorded_at: Date;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
@@ -405,6 +416,7 @@ export interface Database {
   beneficiary_payouts: BeneficiaryPayoutsTable;
   refund_split_allocations: RefundSplitAllocationsTable;
   psp_sale_claims: PspSaleClaimsTable;
+  late_bank_returns: LateBankReturnsTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

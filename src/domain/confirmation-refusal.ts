@@ -12,8 +12,18 @@ import type { ConfirmedAtBank } from './bank-confirmation.ts';
  * reversed on this one's word. `terminal`, `amount`, `reference`: the answer names another terminal,
  * another amount, or another RefNum than the one asked about. `malformed`: references of shapes a paid
  * payment does not record (RRN, masked card, RefNum), or anything else the gateway's rule refuses.
+ * `late_return`: a paid return for a payment already ended (canceled, expired, failed), confirmed only
+ * to be given back (docs/BANK.md#a-paid-return-for-an-ended-payment); never answered by
+ * confirmationRefusalReason.
  */
-export const CONFIRMATION_REFUSAL_REASONS = ['other_payment', 'terminal', 'amount', 'reference', 'malformed'] as const;
+export const CONFIRMATION_REFUSAL_REASONS = [
+  'other_payment',
+  'terminal',
+  'amount',
+  'reference',
+  'malformed',
+  'late_return',
+] as const;
 export type ConfirmationRefusalReason = (typeof CONFIRMATION_REFUSAL_REASONS)[number];
 
 /**

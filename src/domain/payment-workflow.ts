@@ -109,6 +109,12 @@ export interface BankCallback {
   ref_num: string;
   res_num: string;
   token: string;
+  /**
+   * The return came to the signed return address of the payment's bank session (the API checked the
+   * signature: src/payments/return-signature.ts). Only such a return, or one carrying the session's own
+   * PSP token, may end the payment (failed, canceled). Absent in callbacks sent before it existed.
+   */
+  signed?: boolean;
 }
 
 export interface VerifyInput {

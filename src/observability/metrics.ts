@@ -392,6 +392,13 @@ export const pspConfirmationsRefused = new Counter({
   registers: [registry],
 });
 
+export const lateBankReturns = new Counter({
+  name: `${PREFIX}late_bank_returns_total`,
+  help: "paid returns that came for a payment already ended (canceled, expired, failed), by PSP and what became of the sale: reversed, reversal_refused (money held at the PSP), not_reversed (another payment's sale), not_confirmed, left_to_psp (a PSP that gives back by itself what nobody verifies)",
+  labelNames: ['psp', 'outcome'] as const,
+  registers: [registry],
+});
+
 export const pspFailovers = new Counter({
   name: `${PREFIX}psp_failovers_total`,
   help: 'Payments whose token came from a PSP terminal other than the first of their route (the first failed or its breaker was open)',

@@ -9,7 +9,15 @@ import Router from '@koa/router';
 import { paymentWithMerchantName } from '../db/payment-listing.ts';
 import { verifiedMerchantDomains } from '../db/merchant-domains.ts';
 import { paymentFromRow } from '../db/payments.ts';
-import { bankCallbackFrom, requestBankPage, submitBankCallback, type BankPage } from '../payments/service.ts';
+import {
+  bankCallbackFrom,
+  isLateReturn,
+  isReturnSignature,
+  requestBankPage,
+  startLateReturn,
+  submitBankCallback,
+  type BankPage,
+} from '../payments/service.ts';
 import { configuredCsrfGuard } from '../http/csrf.ts';
 import { countPageAction, rateCounter } from '../http/rate-limit.ts';
 import { linkPaymentMayProceed } from '../payments/links.ts';
@@ -144,22 +152,36 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   // The bank sends the customer back here (docs/BANK.md): another site's form post, so no CSRF token,
   // but nothing in it is trusted: the workflow confirms with the bank before anything is paid. SEP's
   // guide puts Token and RefNum on the return address's query instead, by a GET (docs/psps/sep.md#the-return):
-  // the query's fields are read too, and a post's form fields win over them.
+  // the query's fields are read too, and a post's form fields win over them. The address given to the PSP
+  // with the payment's bank session is signed (`/pay/{id}/return/{signature}`, return-signature.ts): only
+  // a return that carries the signature (or the session's PSP token) may end the payment; the bare address
+  // stays for bank sessions begun before it, and anyone can reach it, so it ends nothing.
   const bankReturn = page(async (ctx, lang, paymentId) => {
     const fields = new URLSearchParams(ctx.querystring);
     if (ctx.method === 'POST') for (const [name, value] of await readForm(ctx)) fields.set(name, value);
     const { payment, psp } = await load(paymentId);
-    const callback = bankCallbackFrom(payment.id, fields, psp);
+    const given = ctx.params.signature;
+    const signed = isReturnSignature(config, payment.id, given);
+    if (given !== undefined && !signed)
+      logger.warn(
+        { request_id: ctx.state.requestId, payment_id: payment.id },
+        'a bank return with a wrong signature: taken as unsigned',
+      );
+    const callback = bankCallbackFrom(payment.id, fields, psp, signed);
     if (callback === undefined) {
       logger.warn({ request_id: ctx.state.requestId, payment_id: payment.id }, 'a malformed bank callback was refused');
       throw new PageRefusal(400, 'bad_request');
     }
     if (payment.status === 'created') await submitBankCallback(temporal, payment.id, callback, false);
+    // Paid at the PSP after the payment ended: the sale is confirmed and given back (docs/BANK.md#a-paid-return-for-an-ended-payment).
+    else if (isLateReturn(payment, callback)) await startLateReturn(temporal, config, payment, callback);
     ctx.redirect(`/pay/${payment.id}/result${langQuery(lang)}`);
     ctx.status = 303;
   });
   router.post('/pay/:id/return', bankReturn);
   router.get('/pay/:id/return', bankReturn);
+  router.post('/pay/:id/return/:signature', bankReturn);
+  router.get('/pay/:id/return/:signature', bankReturn);
 
   router.get(
     '/pay/:id/result',

@@ -18,10 +18,15 @@ import {
 import { DomainError } from '../errors.ts';
 import { temporalCall, updateRefusal } from '../temporal/call.ts';
 import type { PaymentServiceDeps } from './payment-calls.ts';
+import { returnSignature } from './return-signature.ts';
 
-/** Where the bank sends the customer back: our return route (docs/BANK.md). */
-export const bankReturnUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, id: string) =>
-  `${config.PUBLIC_BASE_URL}/pay/${id}/return`;
+/**
+ * Where the bank sends the customer back: our return route, signed for the payment's bank session
+ * (return-signature.ts; docs/BANK.md#never-trusting-the-callback). Only a return to this address may end
+ * the payment.
+ */
+export const bankReturnUrl = (config: Pick<Config, 'PUBLIC_BASE_URL' | 'PAGES_CSRF_SECRET'>, id: string) =>
+  `${config.PUBLIC_BASE_URL}/pay/${id}/return/${returnSignature(config, id)}`;
 
 /** The customer's way to the bank's page: a GET of `url`, or a form POST of `fields` to it. */
 export interface BankPage {
@@ -62,13 +67,17 @@ export async function requestBankPage(
  * The fields of the bank's post to our return route, normalized by the connector of the payment's
  * PSP (`psp`: its record's; unknown or not a registered PSP, the connector whose fields they are:
  * callbacks.ts, pspOfReturn) and checked for shape only (the workflow confirms everything with the bank).
+ * `signed`: the return came to the payment's signed return address (the caller checked the signature).
  */
 export function bankCallbackFrom(
   paymentId: string,
   form: URLSearchParams,
   psp?: string | null,
+  signed = false,
 ): BankCallback | undefined {
-  return parseBankCallback(Object.fromEntries(form), paymentId, isPspName(psp) ? psp : undefined);
+  const callback = parseBankCallback(Object.fromEntries(form), paymentId, isPspName(psp) ? psp : undefined);
+  // `signed`: it came to the address of the payment's bank session (the route checked its signature).
+  return callback === undefined ? undefined : { ...callback, signed };
 }
 
 /**

@@ -16,6 +16,8 @@ export {
 export { verifyPayment } from './verify.ts';
 export { cancelPayment, reversePayment } from './cancel-reverse.ts';
 export { bankCallbackFrom, bankReturnUrl, requestBankPage, submitBankCallback, type BankPage } from './bank-return.ts';
+export { isLateReturn, startLateReturn } from './late-return.ts';
+export { isReturnSignature } from './return-signature.ts';
 export { advancePaymentClock, simulateBankOutcome } from './test-helpers.ts';
 export { listPayments, updatePayment } from './listing.ts';
 export { previewFee } from './fees.ts';

@@ -1,6 +1,6 @@
 /** The test-mode helpers of the API (docs/API.md): a bank outcome without a browser, and the payment's own clock. */
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { chooseOnSimulator } from '../adapters/bank-customer.ts';
+import { chooseOnSimulatorReturn } from '../adapters/bank-customer.ts';
 import { BankUnavailableError } from '../adapters/psp/psp-client.ts';
 import { pspUrlSetting } from '../config.ts';
 import type { AuthState } from '../domain/merchant.ts';
@@ -10,6 +10,7 @@ import { advanceClockUpdate } from '../domain/payment-workflow.ts';
 import { overRecord } from '../db/payments.ts';
 import { DomainError } from '../errors.ts';
 import { bankCallbackFrom, requestBankPage, submitBankCallback } from './bank-return.ts';
+import { isReturnSignature, signatureOfReturnUrl } from './return-signature.ts';
 import { changePayment, getPayment, testModeOnly, type PaymentServiceDeps } from './payment-calls.ts';
 
 /**
@@ -33,8 +34,10 @@ export async function simulateBankOutcome(
     const psp = (await getPayment(deps.db, auth, id)).psp?.name;
     if (psp === undefined) throw new DomainError('service_unavailable', 'The payment has no PSP after its token.');
     const simulator = deps.config[pspUrlSetting(psp, 'test')];
-    const fields = await chooseOnSimulator(simulator, page, outcome, deps.config.BANK_TIMEOUT_MS);
-    const callback = bankCallbackFrom(id, new URLSearchParams(fields), psp);
+    const { fields, returnUrl } = await chooseOnSimulatorReturn(simulator, page, outcome, deps.config.BANK_TIMEOUT_MS);
+    // Signed as the return route signs it: the bank's page sends the customer to the session's signed address.
+    const signed = isReturnSignature(deps.config, id, signatureOfReturnUrl(returnUrl, id));
+    const callback = bankCallbackFrom(id, new URLSearchParams(fields), psp, signed);
     if (callback === undefined)
       throw new DomainError('service_unavailable', 'The bank simulator answered an unexpected page.');
     const payment = await submitBankCallback(deps.temporal, id, callback, true);

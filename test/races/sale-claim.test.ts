@@ -62,7 +62,14 @@ describe('one PSP sale pays one payment: the same return posted to two payments 
     assert.equal(genuine.fields.get('ResNum'), a.id);
     const forged = new URLSearchParams(genuine.fields);
     forged.set('ResNum', b.id);
-    return [genuine, { ...genuine, action: genuine.action.replace(a.id, b.id), fields: forged }];
+    // B's return address as B's own bank session gave it to SEP (signed for B: src/payments/return-signature.ts).
+    const toB = (await bankAdmin<{ transactions: { redirect_url: string }[] }>(`/admin/transactions?res_num=${b.id}`))
+      .transactions[0]?.redirect_url;
+    assert.ok(
+      toB !== undefined && toB !== genuine.action.replace(a.id, b.id),
+      "B's session has a signed address of its own",
+    );
+    return [genuine, { ...genuine, action: toB, fields: forged }];
   };
 
   /**

@@ -3,7 +3,7 @@ import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { BankOutcome } from '../../src/domain/payment.ts';
 import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 import type { Client } from '@temporalio/client';
-import { chooseOnSimulator } from '../../src/adapters/bank-customer.ts';
+import { chooseOnSimulatorReturn } from '../../src/adapters/bank-customer.ts';
 
 export interface CreateResponse {
   payment: Payment;
@@ -100,10 +100,11 @@ export async function walkPostedBankPage(
   outcome: BankOutcome,
 ): Promise<Response> {
   const bankOrigin = new URL(form.url).origin;
-  const back = await chooseOnSimulator(bankOrigin, form, outcome, 5_000);
+  // The bank's page sends the customer back to the return address the session's token was asked with (signed).
+  const { fields, returnUrl } = await chooseOnSimulatorReturn(bankOrigin, form, outcome, 5_000);
   return postBankReturn({
-    action: `${baseUrl}/pay/${paymentId}/return`,
-    fields: new URLSearchParams(back),
+    action: returnUrl === '' ? `${baseUrl}/pay/${paymentId}/return` : returnUrl,
+    fields: new URLSearchParams(fields),
     bankOrigin,
   });
 }

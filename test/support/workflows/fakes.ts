@@ -53,6 +53,7 @@ const HEALTHY: Behaviours = {
   announcePayment: async () => undefined,
   recordTransition: async () => undefined,
   recordRefund: async () => undefined,
+  recordLateReturn: async () => undefined,
   // Answered from the writes each FakeActivities received (its constructor sets it).
   readPaymentForRefund: async ({ payment_id }) => {
     throw new Error(`no record of payment ${payment_id}`);
