@@ -32,6 +32,7 @@ import * as beneficiaryPayoutAttempts from './migrations/0041_beneficiary_payout
 import * as compatTrackIdsAndVerifyClaims from './migrations/0042_compat_track_ids_and_verify_claims.ts';
 import * as bankReferenceLength from './migrations/0043_bank_reference_length.ts';
 import * as refundMethods from './migrations/0044_refund_methods.ts';
+import * as operatorNetworkWebhooks from './migrations/0049_operator_network_webhooks.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -68,6 +69,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0042_compat_track_ids_and_verify_claims': compatTrackIdsAndVerifyClaims,
   '0043_bank_reference_length': bankReferenceLength,
   '0044_refund_methods': refundMethods,
+  '0049_operator_network_webhooks': operatorNetworkWebhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
