@@ -230,7 +230,10 @@ export async function signUp(
   const hourMs = 3_600_000;
   const hour = windowStartOf(Date.now(), hourMs);
   const perClient = deps.config.DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR;
-  if (perClient > 0 && (await hitCounter(deps.db, `signup-client:${clientBucket(input.address).slice(0, 60)}`, hour)) > perClient)
+  if (
+    perClient > 0 &&
+    (await hitCounter(deps.db, `signup-client:${clientBucket(input.address).slice(0, 60)}`, hour)) > perClient
+  )
     return;
   if (
     (await hitCounter(deps.db, `signup-email:${sha256(email).toString('hex').slice(0, 40)}`, hour)) >
