@@ -67,11 +67,8 @@ describe("webhook receivers on the operator's network", function () {
 
     const allowed = await cli('merchants', 'allow-operator-network', '--merchant', merchantId, '--json');
     assert.equal(allowed.code, 0, allowed.stderr);
-    assert.deepEqual(JSON.parse(allowed.stdout), {
-      merchant_id: merchantId,
-      operator_network: true,
-      networks: h.config.WEBHOOK_ALLOWED_NETWORKS,
-    });
+    const answer = JSON.parse(allowed.stdout) as Record<string, unknown>;
+    assert.deepEqual([answer.merchant_id, answer.operator_network], [merchantId, true]);
     const created = await client(api, key).post('/webhook_endpoints', { url });
     assert.equal(created.status, 201, created.text);
     // The operator's network is no door to the rest of loopback for a test key, even for an allowed merchant.
