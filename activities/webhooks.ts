@@ -9,7 +9,7 @@ import { postToReceiver, type ReceiverAnswer } from '../src/adapters/webhook-req
 import { webhookHeaders } from '../src/adapters/webhook-signing.ts';
 import {
   checkWebhookUrl,
-  webhookUrlPolicy,
+  merchantWebhookUrlPolicy,
   WebhookUrlRefused,
   type Resolver,
 } from '../src/adapters/webhook-url-policy.ts';
@@ -99,7 +99,11 @@ export function createWebhookActivities({ db, logger, config, temporal, resolve 
         const headers = webhookHeaders(secrets, event.id, Math.floor(now.getTime() / 1000), event.body);
         try {
           // Checked again at every attempt: the name may resolve elsewhere now (DNS rebinding).
-          const target = await checkWebhookUrl(endpoint.url, endpoint.mode, webhookUrlPolicy(config, resolve));
+          const target = await checkWebhookUrl(
+            endpoint.url,
+            endpoint.mode,
+            await merchantWebhookUrlPolicy(db, config, merchant, resolve),
+          );
           answer = await postToReceiver(target, headers, event.body, timeout_ms);
         } catch (error) {
           if (!(error instanceof WebhookUrlRefused)) throw error;

@@ -294,7 +294,7 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_ALLOWED_NETWORKS: Type.String({
     default: '',
     description:
-      "networks of your own (comma-separated CIDRs, e.g. 10.20.0.0/16) where merchants' webhook receivers may be, in both modes, although private: a merchant's server on the operator's network. Live mode still wants https; empty: only public addresses (docs/WEBHOOKS.md#receivers-on-the-operators-network)",
+      "networks of your own (comma-separated CIDRs, e.g. 10.20.0.0/16) where merchants' webhook receivers may be, in both modes, although private: a merchant's server on the operator's network. Only for the merchants you allow there (`npm run cli -- merchants allow-operator-network --merchant <id>`); never a loopback, link-local, multicast, reserved or other special-use range nor one wider than a /8 (refused at start). Live mode still wants https; empty: only public addresses (docs/WEBHOOKS.md#receivers-on-the-operators-network)",
   }),
   WEBHOOK_CA_FILE: Type.String({
     default: '',

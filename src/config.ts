@@ -30,6 +30,46 @@ export class ConfigError extends Error {
 }
 
 /**
+ * The ranges WEBHOOK_ALLOWED_NETWORKS may neither cover nor overlap (docs/WEBHOOKS.md): the
+ * worker's own host (loopback, the unspecified address, "this network"), link-local (where the
+ * clouds' metadata services answer, 169.254.169.254), multicast, broadcast and reserved, and the
+ * IPv6 forms that carry an IPv4 address (which would let an IPv6 range reach 127.0.0.1).
+ */
+const WEBHOOK_NEVER_ALLOWED: readonly [string, string][] = [
+  ['0.0.0.0/8', '"this network" (0.0.0.0/8, the unspecified address among it)'],
+  ['127.0.0.0/8', 'loopback (127.0.0.0/8)'],
+  ['169.254.0.0/16', 'link-local, where cloud metadata answers (169.254.0.0/16)'],
+  ['224.0.0.0/4', 'multicast (224.0.0.0/4)'],
+  ['240.0.0.0/4', 'reserved and broadcast (240.0.0.0/4, 255.255.255.255)'],
+  ['::/128', 'the unspecified address (::)'],
+  ['::1/128', 'loopback (::1)'],
+  ['::/96', 'IPv4-compatible IPv6 (::/96)'],
+  ['::ffff:0:0/96', 'IPv4-mapped IPv6 (::ffff:0:0/96)'],
+  ['64:ff9b::/96', 'NAT64, carrying IPv4 (64:ff9b::/96)'],
+  ['64:ff9b:1::/48', 'local NAT64, carrying IPv4 (64:ff9b:1::/48)'],
+  ['2001::/32', 'Teredo, carrying IPv4 (2001::/32)'],
+  ['2002::/16', '6to4, carrying IPv4 (2002::/16)'],
+  ['fe80::/10', 'link-local (fe80::/10)'],
+  ['ff00::/8', 'multicast (ff00::/8)'],
+];
+
+/** The widest network WEBHOOK_ALLOWED_NETWORKS takes, in both families: 10.0.0.0/8 is IPv4's widest private block, fd00::/8 every unique local IPv6 address in use. */
+const WEBHOOK_NETWORK_WIDEST_PREFIX = 8;
+
+/** Why a CIDR of WEBHOOK_ALLOWED_NETWORKS is refused (covers or overlaps which special range, or is too wide); undefined when it is not. */
+export function specialUseOf(cidr: string): string | undefined {
+  const [base, bits] = ipaddr.parseCIDR(cidr);
+  if (bits < WEBHOOK_NETWORK_WIDEST_PREFIX) return `is wider than a /${WEBHOOK_NETWORK_WIDEST_PREFIX}`;
+  for (const [range, name] of WEBHOOK_NEVER_ALLOWED) {
+    const [special, specialBits] = ipaddr.parseCIDR(range);
+    if (special.kind() !== base.kind()) continue;
+    // Two prefixes overlap exactly when the shorter one holds the other's start.
+    if (base.match(special, specialBits) || special.match(base, bits)) return `covers or overlaps ${name}`;
+  }
+  return undefined;
+}
+
+/**
  * Words that mark a value as a placeholder someone forgot to replace
  * (compared without case or punctuation: `Change-Me`, `change_me` and
  * `changeme` alike). Six letters or more, so a random secret practically
@@ -225,6 +265,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       `Invalid configuration: WEBHOOK_ALLOWED_NETWORKS must list CIDRs (not ${badNetworks.map((e) => JSON.stringify(e)).join(', ')})`,
     );
+  }
+  for (const network of config.WEBHOOK_ALLOWED_NETWORKS.split(',').map((e) => e.trim())) {
+    const special = network === '' ? undefined : specialUseOf(network);
+    if (special !== undefined) {
+      throw new ConfigError(
+        `Invalid configuration: WEBHOOK_ALLOWED_NETWORKS lists ${network}, which ${special}: it may list only the operator's own networks where merchants' receivers sit, never loopback, link-local (cloud metadata), "this network", multicast, broadcast or reserved ranges, the unspecified address, IPv6 forms that carry IPv4 addresses, or anything wider than a /8 (docs/WEBHOOKS.md#receivers-on-the-operators-network)`,
+      );
+    }
   }
   if (config.WEBHOOK_CA_FILE !== '' && !existsSync(config.WEBHOOK_CA_FILE)) {
     throw new ConfigError(

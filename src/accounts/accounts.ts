@@ -16,6 +16,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Mailer } from '../adapters/mailer.ts';
 import { hitCounter, unhitCounter, windowStartOf } from '../db/rate-limits.ts';
+import { clientBucket } from '../domain/client-bucket.ts';
 import {
   confirmUserEmail,
   emailTokenByHash,
@@ -229,7 +230,10 @@ export async function signUp(
   const hourMs = 3_600_000;
   const hour = windowStartOf(Date.now(), hourMs);
   const perClient = deps.config.DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR;
-  if (perClient > 0 && (await hitCounter(deps.db, `signup-client:${input.address.slice(0, 60)}`, hour)) > perClient)
+  if (
+    perClient > 0 &&
+    (await hitCounter(deps.db, `signup-client:${clientBucket(input.address).slice(0, 60)}`, hour)) > perClient
+  )
     return;
   if (
     (await hitCounter(deps.db, `signup-email:${sha256(email).toString('hex').slice(0, 40)}`, hour)) >
@@ -289,14 +293,18 @@ const SIGN_IN_WINDOW_MS = SIGN_IN_LIMITS.windowSeconds * 1000;
  * the account from this address and the address (refused at their limits), and the account from
  * every address (its backoff).
  */
-const buckets = (email: string, address: string) => ({
-  account: {
-    name: `signin-account:${sha256(`${email}\n${address}`).toString('hex').slice(0, 40)}`,
-    limit: SIGN_IN_LIMITS.perAccount,
-  },
-  address: { name: `signin-address:${address.slice(0, 60)}`, limit: SIGN_IN_LIMITS.perAddress },
-  anywhere: { name: `signin-account-all:${sha256(email).toString('hex').slice(0, 40)}`, limit: Infinity },
-});
+const buckets = (email: string, address: string) => {
+  // An IPv6 client by its /64 (src/domain/client-bucket.ts): a subscriber's other addresses are no fresh counters.
+  const client = clientBucket(address);
+  return {
+    account: {
+      name: `signin-account:${sha256(`${email}\n${client}`).toString('hex').slice(0, 40)}`,
+      limit: SIGN_IN_LIMITS.perAccount,
+    },
+    address: { name: `signin-address:${client.slice(0, 60)}`, limit: SIGN_IN_LIMITS.perAddress },
+    anywhere: { name: `signin-account-all:${sha256(email).toString('hex').slice(0, 40)}`, limit: Infinity },
+  };
+};
 
 /** A sign-in attempt counted as a failure in advance (src/accounts/accounts.ts#reserveSignInFailure). */
 export interface SignInAttempt {

@@ -12,6 +12,8 @@ import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { operatorNetworkWebhooksAllowed } from '../db/merchants.ts';
 import type { KeyMode } from '../domain/merchant.ts';
 
 export type Resolver = (host: string) => Promise<string[]>;
@@ -26,7 +28,8 @@ export interface UrlPolicy {
   allowedPorts?: readonly number[];
   /**
    * Networks of the operator's own that receivers may be in, in both modes, whatever their range: a
-   * merchant's server on the operator's network (WEBHOOK_ALLOWED_NETWORKS). Live mode still wants https.
+   * merchant's server on the operator's network (WEBHOOK_ALLOWED_NETWORKS), for the merchants the operator
+   * allowed there (merchants.operator_network_webhooks_at) and nobody else. Live mode still wants https.
    */
   allowedNetworks?: readonly string[];
   /** The certificate authorities (PEM) that receivers on those networks may be signed by, besides the public ones (WEBHOOK_CA_FILE). */
@@ -37,11 +40,16 @@ export interface UrlPolicy {
 /** Ports every webhook URL may use: HTTPS and HTTP's own, never a database's or an admin console's. */
 export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443, 80];
 
-/** The policy the configuration asks for. */
+/**
+ * The policy the configuration asks for, for one merchant: WEBHOOK_ALLOWED_NETWORKS (and its CA) count only
+ * when `onOperatorNetwork` says the operator allowed this merchant there (`npm run cli -- merchants
+ * allow-operator-network`); for every other merchant, a new sign-up included, receivers must be public.
+ */
 export function webhookUrlPolicy(
   config: Pick<Config, 'WEBHOOK_ALLOW_LOOPBACK_IN_TEST' | 'WEBHOOK_ALLOWED_PORTS'> &
     Partial<Pick<Config, 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_CA_FILE'>>,
   resolve?: Resolver,
+  onOperatorNetwork = false,
 ): UrlPolicy {
   const list = (value: string) =>
     value
@@ -49,15 +57,29 @@ export function webhookUrlPolicy(
       .map((item) => item.trim())
       .filter((item) => item !== '');
   const allowedPorts = list(config.WEBHOOK_ALLOWED_PORTS).map(Number);
-  const caFile = config.WEBHOOK_CA_FILE ?? '';
+  const caFile = onOperatorNetwork ? (config.WEBHOOK_CA_FILE ?? '') : '';
   const ca = caFile === '' ? undefined : readCaFile(caFile);
   return {
     allowLoopbackInTest: config.WEBHOOK_ALLOW_LOOPBACK_IN_TEST,
     allowedPorts,
-    allowedNetworks: list(config.WEBHOOK_ALLOWED_NETWORKS ?? ''),
+    allowedNetworks: onOperatorNetwork ? list(config.WEBHOOK_ALLOWED_NETWORKS ?? '') : [],
     ...(ca === undefined ? {} : { ca }),
     ...(resolve === undefined ? {} : { resolve }),
   };
+}
+
+/**
+ * webhookUrlPolicy for the merchant `merchantId`, reading whether the operator allowed it on
+ * WEBHOOK_ALLOWED_NETWORKS (only when there are such networks: nothing is read otherwise).
+ */
+export async function merchantWebhookUrlPolicy(
+  db: Db,
+  config: Parameters<typeof webhookUrlPolicy>[0],
+  merchantId: string,
+  resolve?: Resolver,
+): Promise<UrlPolicy> {
+  const networks = (config.WEBHOOK_ALLOWED_NETWORKS ?? '').trim() !== '';
+  return webhookUrlPolicy(config, resolve, networks && (await operatorNetworkWebhooksAllowed(db, merchantId)));
 }
 
 /** The CA file's PEM, read once per path: the policy is built for every attempt. */

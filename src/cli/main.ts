@@ -36,6 +36,7 @@ import {
   setSettlementIban,
 } from '../settlements/service.ts';
 import { beneficiariesToReview, decideBeneficiary, revokeBeneficiary } from '../payments/splits.ts';
+import { setOperatorNetworkAllowed } from '../webhooks/service.ts';
 
 export { UsageError };
 /** Loaded only by the command that uses it: it brings the Temporal client, which the other commands do without. */
@@ -83,6 +84,11 @@ export const COMMANDS: Record<string, Command> = {
   'ledger check': async (db) => ({ ...(await checkLedger(db)) }),
   'merchants set-iban': (db, _config, flags) =>
     setSettlementIban(db, required(flags, 'merchant'), required(flags, 'iban')),
+  // The merchants whose webhook receivers may sit on WEBHOOK_ALLOWED_NETWORKS (docs/WEBHOOKS.md#receivers-on-the-operators-network).
+  'merchants allow-operator-network': (db, config, flags) =>
+    setOperatorNetworkAllowed(db, config, required(flags, 'merchant'), true),
+  'merchants disallow-operator-network': (db, config, flags) =>
+    setOperatorNetworkAllowed(db, config, required(flags, 'merchant'), false),
   // Split settlement's beneficiaries (docs/PAYMENTS.md#split-settlement): the merchant registers, the operator decides.
   'beneficiaries list': (db, _config, flags) =>
     beneficiariesToReview(db, typeof flags.status === 'string' ? flags.status : undefined),

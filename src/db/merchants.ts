@@ -91,3 +91,27 @@ export async function setMerchantFeePlan(db: Db, merchantId: string, plan: FeePl
     .where('id', '=', merchantId)
     .execute();
 }
+
+/**
+ * Lets the merchant's webhook receivers sit on the operator's networks (at: now), or takes that back
+ * (null); false for an unknown merchant. One conditional update: its affected rows decide.
+ */
+export async function setOperatorNetworkWebhooks(db: Db, merchantId: string, at: Date | null): Promise<boolean> {
+  const found = await db
+    .updateTable('merchants')
+    .set({ operator_network_webhooks_at: at })
+    .where('id', '=', merchantId)
+    .executeTakeFirst();
+  // MySQL counts matched rows here only with CLIENT_FOUND_ROWS; an unchanged row would count 0 without it.
+  return found.numUpdatedRows > 0n || (await findMerchantId(db, merchantId)) !== undefined;
+}
+
+/** Whether the operator let the merchant's webhook receivers sit on its networks (false for an unknown merchant). */
+export async function operatorNetworkWebhooksAllowed(db: Db, merchantId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('merchants')
+    .select('operator_network_webhooks_at')
+    .where('id', '=', merchantId)
+    .executeTakeFirst();
+  return row?.operator_network_webhooks_at != null;
+}

@@ -35,6 +35,7 @@ import * as refundMethods from './migrations/0044_refund_methods.ts';
 import * as pspSaleClaims from './migrations/0045_psp_sale_claims.ts';
 import * as webhookEndpointPlaces from './migrations/0046_webhook_endpoint_places.ts';
 import * as lateBankReturns from './migrations/0050_late_bank_returns.ts';
+import * as operatorNetworkWebhooks from './migrations/0049_operator_network_webhooks.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -74,6 +75,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0045_psp_sale_claims': pspSaleClaims,
   '0046_webhook_endpoint_places': webhookEndpointPlaces,
   '0050_late_bank_returns': lateBankReturns,
+  '0049_operator_network_webhooks': operatorNetworkWebhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -42,6 +42,8 @@ export interface MerchantsTable {
   created_at: Date;
   /** The Sheba IBAN settlements are paid to; null: the merchant is skipped by settlement (and reported). */
   settlement_iban: Defaulted<string | null>;
+  /** When the operator let the merchant's webhook receivers sit on WEBHOOK_ALLOWED_NETWORKS; null: public receivers only. */
+  operator_network_webhooks_at: Defaulted<Date | null>;
 }
 
 export interface MerchantDomainsTable {

@@ -11,6 +11,7 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { hitCounter, windowStartOf } from '../db/rate-limits.ts';
+import { clientBucket } from '../domain/client-bucket.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import { DomainError } from '../errors.ts';
 
@@ -90,14 +91,15 @@ export function redeliveryQuota(config: Pick<Config, 'WEBHOOK_REDELIVERIES_PER_M
 
 /**
  * The public pages' actions (docs/SECURITY.md, "Public pages"): POST /l/{slug}, the Pay button and the
- * protocols' start addresses need no credential, so they are counted per client address, all in one
- * bucket per address: an address that floods one of them is refused the others too.
+ * protocols' start addresses need no credential, so they are counted per client, all in one bucket per
+ * client: a client that floods one of them is refused the others too. A client is its address's bucket
+ * (src/domain/client-bucket.ts): an IPv4 address, or an IPv6 /64, which one subscriber holds whole.
  */
 export function pageActionQuota(config: Pick<Config, 'PAGE_ACTIONS_PER_CLIENT_PER_MINUTE'>) {
   return {
     limit: config.PAGE_ACTIONS_PER_CLIENT_PER_MINUTE,
     windowSeconds: 60,
-    bucket: (address: string) => `page:${address}`,
+    bucket: (address: string) => `page:${clientBucket(address)}`,
     message: `Too many requests from this address: at most ${config.PAGE_ACTIONS_PER_CLIENT_PER_MINUTE} a minute. Retry after the number of seconds in Retry-After.`,
   };
 }

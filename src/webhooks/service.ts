@@ -6,11 +6,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { newWebhookSecret } from '../adapters/webhook-signing.ts';
-import { checkWebhookUrl, webhookUrlPolicy, WebhookUrlRefused, type Resolver } from '../adapters/webhook-url-policy.ts';
+import {
+  checkWebhookUrl,
+  merchantWebhookUrlPolicy,
+  WebhookUrlRefused,
+  type Resolver,
+} from '../adapters/webhook-url-policy.ts';
 import type { Config } from '../config.ts';
 import type { Selectable } from 'kysely';
 import type { Database, Db } from '../db/database.ts';
 import { subscribedEndpointIds, tenantEventById, tenantEventsAbout, tenantEventsPage } from '../db/events.ts';
+import { setOperatorNetworkWebhooks } from '../db/merchants.ts';
 import { attemptsOfEvent, attemptsOfEvents } from '../db/webhook-attempts.ts';
 import {
   enableTenantEndpoint,
@@ -47,6 +53,23 @@ export interface WebhookServiceDeps {
 }
 
 /**
+ * The operator lets a merchant's webhook receivers sit on WEBHOOK_ALLOWED_NETWORKS (`npm run cli --
+ * merchants allow-operator-network`), or takes it back (`disallow-operator-network`): those networks
+ * count for the merchants allowed there and nobody else (docs/WEBHOOKS.md#receivers-on-the-operators-network).
+ * Taken back, the merchant's next attempt to an endpoint there is refused (`address_refused`).
+ */
+export async function setOperatorNetworkAllowed(
+  db: Db,
+  config: Pick<Config, 'WEBHOOK_ALLOWED_NETWORKS'>,
+  merchantId: string,
+  allowed: boolean,
+) {
+  if (!(await setOperatorNetworkWebhooks(db, merchantId, allowed ? new Date() : null)))
+    throw new Error(`no merchant ${merchantId}`);
+  return { merchant_id: merchantId, operator_network: allowed, networks: config.WEBHOOK_ALLOWED_NETWORKS };
+}
+
+/**
  * Endpoints a merchant may have per mode: enough for any shop, a bound on fan-out. Each endpoint holds one of
  * these places (migration 0046's unique key and check), so requests at the same instant never exceed it.
  */
@@ -58,7 +81,11 @@ export async function createWebhookEndpoint(
   request: CreateWebhookEndpointRequest,
 ) {
   try {
-    await checkWebhookUrl(request.url, auth.mode, webhookUrlPolicy(config, resolve));
+    await checkWebhookUrl(
+      request.url,
+      auth.mode,
+      await merchantWebhookUrlPolicy(db, config, auth.merchant.id, resolve),
+    );
   } catch (error) {
     if (!(error instanceof WebhookUrlRefused)) throw error;
     throw new DomainError('validation_failed', `url ${error.message}.`, [{ path: 'url', message: error.message }]);

@@ -10,6 +10,7 @@
  * least-privilege MySQL user created by the mounted init script.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -24,6 +25,8 @@ import { heapLimitOption, memoryCeilingMb, type HeapRole } from '../../tools/lau
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../tools/launcher/temporal-cluster.ts';
 import { compose, environmentOf, SECRETS } from '../support/compose.ts';
 import { PSP_NAMES, PSP_PROFILES, pspSettingName, pspSettings } from '../../src/adapters/psp/profiles.ts';
+import { pspClientsFromConfig } from '../../src/adapters/psp/clients.ts';
+import { sadadKey } from '../../src/adapters/psp/sadad/mapping.ts';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 /** The roles of the image's entry point (deploy/image/dargah.mjs), which a service's command names. */
@@ -601,5 +604,100 @@ describe('docker-compose.yml', () => {
       panels: { datasource: { uid: string } }[];
     };
     for (const panel of dashboard.panels) assert.equal(panel.datasource.uid, datasource.datasources[0]!.uid);
+  });
+});
+
+/**
+ * Each secret as the deployment files tell the operator to make it (`${NAME:?set NAME (…; openssl rand …)}`
+ * in docker-compose.yml; the nearest `openssl rand` comment above the variable in .env.example and in the
+ * Helm values), made by running that very command: a value the gateway takes, every PSP connector's key
+ * check included (issue 50: Sadad's key is base64 of 24 bytes, which `openssl rand -hex 32` is not).
+ */
+describe("the deployment files' instructions for making secrets", () => {
+  const COMMAND = /openssl rand -(?:hex|base64) \d+/;
+  /** Runs an instruction's command as the operator would; answers its output without the newline. */
+  const run = (command: string) => {
+    const [bin, ...args] = command.split(' ');
+    return execFileSync(bin!, args, { encoding: 'utf8' }).trim();
+  };
+  /** docker-compose.yml's instructions: each required variable's command, the same wherever the variable is required. */
+  const composeInstructions = () => {
+    const text = readFileSync('docker-compose.yml', 'utf8');
+    const commands = new Map<string, Set<string>>();
+    for (const m of text.matchAll(/\$\{([A-Z_][A-Z0-9_]*):\?([^}]*)\}/g)) {
+      const command = COMMAND.exec(m[2]!)?.[0];
+      if (command === undefined) continue;
+      commands.set(m[1]!, new Set([...(commands.get(m[1]!) ?? []), command]));
+    }
+    return commands;
+  };
+  /** A file's instruction for each variable it lists: the nearest comment above it that names an `openssl rand` command. */
+  const commentInstructions = (file: string, variable: RegExp) => {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const commands = new Map<string, string>();
+    lines.forEach((line, i) => {
+      const name = variable.exec(line)?.[1];
+      if (name === undefined) return;
+      for (let j = i - 1; j >= 0; j -= 1) {
+        const command = /^\s*#/.test(lines[j]!) ? COMMAND.exec(lines[j]!)?.[0] : undefined;
+        if (command !== undefined) {
+          commands.set(name, command);
+          return;
+        }
+      }
+    });
+    return commands;
+  };
+  /** The worker's configuration with these secrets, and its PSP clients made from it (each connector checks its settings). */
+  const workerWith = (secrets: Record<string, string>) => {
+    const config = loadConfig(environmentOf('worker-a', { ...SECRETS, ...secrets }));
+    requireSecretsInProduction({ ...config, NODE_ENV: 'production' }, 'worker');
+    return pspClientsFromConfig(config);
+  };
+  const TEST_PSP_SECRETS = pspSettings().filter((s) => s.secret && s.mode === 'test');
+
+  it('docker-compose.yml: every secret required has one command, and what it makes the gateway and every PSP connector accept', () => {
+    const commands = composeInstructions();
+    for (const s of TEST_PSP_SECRETS) assert.ok(commands.has(s.name), `docker-compose.yml says how to make ${s.name}`);
+    const made: Record<string, string> = {};
+    for (const [name, set] of commands) {
+      assert.equal(
+        set.size,
+        1,
+        `${name} is made one way wherever docker-compose.yml asks for it: ${[...set].join(', ')}`,
+      );
+      made[name] = run([...set][0]!);
+    }
+    assert.doesNotThrow(
+      () => sadadKey(made.SANDBOX_SADAD_KEY!),
+      `SANDBOX_SADAD_KEY as docker-compose.yml says to make it (${[...commands.get('SANDBOX_SADAD_KEY')!][0]}) is a key Sadad's connector takes`,
+    );
+    const clients = workerWith(made);
+    for (const psp of PSP_NAMES) assert.ok(clients.test[psp] !== undefined, `the worker talks to ${psp}'s simulator`);
+    // The simulator is given the same value, and signs with it (a key of another shape makes every signature wrong).
+    assert.equal(environmentOf('bank-sim-sadad', { ...SECRETS, ...made }).BANK_SIM_KEY, made.SANDBOX_SADAD_KEY);
+  });
+
+  it('.env.example and the Helm values: the command each PSP secret is made with gives a value its connector accepts', () => {
+    const files: [string, Map<string, string>][] = [
+      ['.env.example', commentInstructions('.env.example', /^([A-Z_][A-Z0-9_]*)=/)],
+      [
+        'deploy/helm/dargah/values.yaml',
+        commentInstructions('deploy/helm/dargah/values.yaml', /^\s+([A-Z_][A-Z0-9_]*): ""/),
+      ],
+    ];
+    for (const [file, commands] of files) {
+      const made = Object.fromEntries(
+        TEST_PSP_SECRETS.filter((s) => commands.has(s.name)).map((s) => [s.name, run(commands.get(s.name)!)]),
+      );
+      if (file === '.env.example')
+        for (const s of TEST_PSP_SECRETS) assert.ok(made[s.name] !== undefined, `${file} says how to make ${s.name}`);
+      if (made.SANDBOX_SADAD_KEY !== undefined)
+        assert.doesNotThrow(
+          () => sadadKey(made.SANDBOX_SADAD_KEY!),
+          `${file}: SANDBOX_SADAD_KEY (${commands.get('SANDBOX_SADAD_KEY')})`,
+        );
+      assert.doesNotThrow(() => workerWith(made), `${file}: the worker takes the secrets made as it says`);
+    }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Public link and pay pages cannot be flooded or used up (docs/SECURITY.md, "Public pages";
  * issue 42, item 2), on the real stack: POST /l/{slug} and the Pay button counted per client address
- * (behind a trusted proxy, by X-Forwarded-For), payments started counted per link and in the
+ * (behind a trusted proxy, by X-Forwarded-For; an IPv6 client by its /64), payments started counted per link and in the
  * merchant's test-payment limit, a place of max_payments given back when its payment is canceled,
  * fails or expires, and the open payments of one link bounded. Every refusal writes nothing.
  */
@@ -66,6 +66,27 @@ describe('public link and pay pages: limits per client and per link, places give
     assert.deepEqual({ status: first.status, psp: first.psp }, { status: 'created', psp: null }, 'no PSP was asked');
     // Another customer is served.
     await started(base, link, session, from(customer));
+    assert.equal((await paymentsOf(link.id)).length, 4);
+  });
+
+  it('counts an IPv6 client by its /64: fresh addresses of one /64 share its limit, another /64 is served', async () => {
+    const base = await apiWith({ TRUSTED_PROXIES: '127.0.0.1', PAGE_ACTIONS_PER_CLIENT_PER_MINUTE: '3' });
+    const link = await createdLink(api, { title: 'Flood me from a /64' });
+    const { session } = await openLink(base, link.slug);
+    // A /64 of the documentation range (RFC 3849) no other run uses; each request from another address of it.
+    const hex = () => Math.floor(Math.random() * 0xffff).toString(16);
+    const [group, subnet] = [hex(), hex()];
+    const attacker = (n: number) => `2001:db8:${group}:${subnet}:${hex()}:${hex()}:${hex()}:${n.toString(16)}`;
+    await awayFromWindowEdge();
+    const ids: string[] = [];
+    for (let i = 1; i <= 3; i += 1) ids.push(await started(base, link, session, from(attacker(i))));
+    const refused = await postLink(base, link.slug, session, {}, from(attacker(4)));
+    assert.equal(refused.status, 429, 'a fourth address of the same /64 is the same client');
+    assert.equal((await pressPay(base, ids[0]!, from(attacker(5)))).status, 429, 'the Pay button too');
+    assert.equal((await paymentsOf(link.id)).length, 3, 'the refused POST started nothing');
+    // The next /64 (the neighbour of the attacker's) is another subscriber: served.
+    const neighbour = `2001:db8:${group}:${((parseInt(subnet, 16) + 1) % 0x10000).toString(16)}::1`;
+    await started(base, link, session, from(neighbour));
     assert.equal((await paymentsOf(link.id)).length, 4);
   });
 

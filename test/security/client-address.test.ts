@@ -3,7 +3,8 @@
  * behind a trusted proxy (TRUSTED_PROXIES; this test's requests come from 127.0.0.1, where
  * HAProxy stands in a deployment, and say whom they forward in X-Forwarded-For) throttles
  * sign-in per client address and per account from each address, and records the client's
- * address in the audit log. Without a trusted proxy the header is nobody's word.
+ * address in the audit log. An IPv6 client is counted by its /64 (src/domain/client-bucket.ts).
+ * Without a trusted proxy the header is nobody's word.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -89,6 +90,26 @@ describe('client addresses behind a trusted proxy', function () {
       'a forged left-most hop changes nothing',
     );
     assert.equal(await signIn(proxied, owner, PASSWORD, address(4)), 303, 'the owner signs in from their own address');
+  });
+
+  it('an IPv6 client is throttled by its /64: another address of it is no way round, another /64 is another client', async () => {
+    const owner = await confirmedUser();
+    // A /64 of the documentation range (RFC 3849) of this run's own; the attacker takes a fresh address of it each time.
+    const prefix = `2001:db8:${run.toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i += 1) {
+      const from = `${prefix}:${(i + 1).toString(16)}::${(i + 7).toString(16)}`;
+      assert.equal(await signIn(proxied, `guess-${i}-${randomUUID()}@example.com`, 'wrong password', from), 401);
+    }
+    assert.equal(
+      await signIn(proxied, owner, PASSWORD, `${prefix}:abcd:ef01:2345:6789`),
+      401,
+      'a fresh address of the same /64 is the same throttled client',
+    );
+    assert.equal(
+      await signIn(proxied, owner, PASSWORD, `${prefix.replace(/:[0-9a-f]+$/, ':ffff')}::1`),
+      303,
+      'the owner, in another /64, signs in',
+    );
   });
 
   it("the audit log records the client's address, not the proxy's", async () => {

@@ -41,6 +41,9 @@ describe('settlement: retrying a refused beneficiary transfer', () => {
     await setSettlementIban(h.db, m.merchantId, SETTLEMENT_IBAN);
     const rcv = await startReceiver('/webhooks', operatorNetworkPlace());
     receivers.push(rcv);
+    // The operator's network counts only for the merchants the operator allowed there.
+    const allowed = await cli('merchants', 'allow-operator-network', '--merchant', m.merchantId);
+    assert.equal(allowed.code, 0, allowed.stderr);
     const endpoint = await client(liveApi, m.liveKey).post<{ secret: string }>('/webhook_endpoints', {
       url: rcv.url,
       events: ['beneficiary_payout.paid', 'beneficiary_payout.failed'],

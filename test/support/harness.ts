@@ -48,18 +48,18 @@ const closers: (() => Promise<void>)[] = [];
 export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
   // Webhook retries seconds apart (about 30 s in all) instead of over a day.
   // Receivers are local servers on random ports: loopback webhook URLs are allowed here, as `npm start` does (off by default).
-  // One loopback address of this process's own stands for the operator's network, where a live receiver may be (operator-network.ts).
+  const { WEBHOOK_ALLOWED_NETWORKS: operatorNetwork, WEBHOOK_CA_FILE } = operatorNetworkSettings();
   const webhooks = {
     WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1,2,3,5,8,13',
     WEBHOOK_TIMEOUT_MS: '5000',
     WEBHOOK_ALLOW_LOOPBACK_IN_TEST: 'true',
-    ...operatorNetworkSettings(),
+    WEBHOOK_CA_FILE,
   };
   // A bank call that hangs (a fault test's timeout) is given up after 3 s instead of 10.
   // A settlement run settles payments verified up to the moment it runs (no day's hold): a test settles what it just made.
   // Every test signs up from 127.0.0.1: the per-client sign-up limit is off here (its own test sets it),
   // and so is the per-client limit of the public pages' actions (test/pages/link-abuse.test.ts sets it).
-  return loadConfig({
+  const config = loadConfig({
     ...process.env,
     PORT: '0',
     DASHBOARD_SIGN_UPS_PER_CLIENT_PER_HOUR: '0',
@@ -70,6 +70,12 @@ export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}
     ...webhooks,
     ...overrides,
   });
+  // One loopback address of this process's own stands for the operator's network, where the receivers of the merchants
+  // the operator allowed there may be (operator-network.ts). loadConfig refuses any loopback network to an operator
+  // (docs/WEBHOOKS.md#receivers-on-the-operators-network); a test machine has no other address that can receive, so
+  // the suites set it after loading, where no deployment can, unless a test names its own networks.
+  if (overrides.WEBHOOK_ALLOWED_NETWORKS === undefined) config.WEBHOOK_ALLOWED_NETWORKS = operatorNetwork;
+  return config;
 }
 
 /** A live PSP for tests: the simulator under the live configuration. */

@@ -3,7 +3,9 @@
  * docs/WEBHOOKS.md#receivers-on-the-operators-network), for the live events no public address on this
  * machine can receive: an https receiver on a loopback address of this process's own (127.64.0.0/10
  * holds one per pid, so parallel runs never meet), on port 443 as a live receiver must be, with a
- * certificate made here by openssl and trusted by the stack as the operator's CA.
+ * certificate made here by openssl and trusted by the stack as the operator's CA. A merchant's receiver
+ * may be there once the operator allowed it (`cli merchants allow-operator-network`). loadConfig refuses
+ * a loopback network to an operator; the harness sets this one after loading (harness.ts testConfig).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';

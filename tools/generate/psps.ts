@@ -47,8 +47,13 @@ const quoted = (value: string) => JSON.stringify(value);
 export const simulatorService = (psp: PspName) => `bank-sim-${psp}`;
 const settingsOf = (psp: PspName, mode: 'test' | 'live') =>
   pspSettings().filter((s) => s.psp === psp && s.mode === mode);
+/** The command that makes a test value of a secret: any long random string, unless its shape is checked (PspSetting.make). */
+export const makeCommand = (s: PspSettingOf) => s.make?.command ?? 'openssl rand -hex 32';
 const required = (s: PspSettingOf) =>
-  `\${${s.name}:?set ${s.name} (${s.psp}'s simulator's ${s.suffix.toLowerCase().replace(/_/g, ' ')}; openssl rand -hex 32)}`;
+  `\${${s.name}:?set ${s.name} (${s.psp}'s simulator's ${s.suffix.toLowerCase().replace(/_/g, ' ')}; ${makeCommand(s)})}`;
+/** The comment line before a secret of a checked shape in .env.example and the Helm values: its shape and its own command. */
+const makeComment = (s: PspSettingOf, indent: string) =>
+  s.make === undefined ? [] : [`${indent}# ${s.name}: ${s.make.shape}, not hex: ${s.make.command}`];
 
 // --- docker-compose.yml and .env.example ---------------------------------------------------------
 
@@ -127,14 +132,15 @@ const composeVolumes = () => PSP_NAMES.map((psp) => `  ${simulatorService(psp)}-
 const composeSecretComments = () =>
   pspSettings()
     .filter((s) => s.secret && s.mode === 'test')
-    .map(
-      (s) =>
-        `#   ${s.name.padEnd(21)} ${s.psp}'s simulator's ${s.suffix.toLowerCase().replace(/_/g, ' ')}, sent by the worker on every call to it`,
+    .map((s) =>
+      s.make === undefined
+        ? `#   ${s.name.padEnd(21)} ${s.psp}'s simulator's ${s.suffix.toLowerCase().replace(/_/g, ' ')}, sent by the worker on every call to it`
+        : `#   ${s.name.padEnd(21)} ${s.psp}'s simulator's ${s.suffix.toLowerCase().replace(/_/g, ' ')}, ${s.make.shape}: ${s.make.command}`,
     );
 const envExampleSecrets = () =>
   pspSettings()
     .filter((s) => s.secret && s.mode === 'test')
-    .map((s) => `${s.name}=`);
+    .flatMap((s) => [...makeComment(s, ''), `${s.name}=`]);
 
 /** deploy/systemd/worker.env.example: live mode's PSP secrets (a systemd host runs the production's live mode). */
 const systemdWorkerSecrets = () =>
@@ -161,7 +167,7 @@ function helmConfig(): string[] {
 const helmSecrets = () =>
   pspSettings()
     .filter((s) => s.secret)
-    .map((s) => `    ${s.name}: ""`);
+    .flatMap((s) => [...(s.mode === 'test' ? makeComment(s, '    ') : []), `    ${s.name}: ""`]);
 
 function helmSimulatorValues(): string[] {
   return PSP_NAMES.flatMap((psp) => [

@@ -59,6 +59,12 @@ export interface PspSetting {
   testDefault: string;
   /** A password or key: kept with the secrets (Helm `secrets.values`), never logged or shown. */
   secret: boolean;
+  /**
+   * A secret of a shape its connector checks (not any long random string): what that shape is and the
+   * command an operator runs to make a test value of it, which the deployment files' instructions give
+   * instead of `openssl rand -hex 32` (test/foundation/docker-compose.test.ts runs it and feeds the result to the connector).
+   */
+  make?: { shape: string; command: string };
 }
 
 /** How the launcher runs this PSP's simulator (`npm run bank-sim` with `BANK_SIM_PROTOCOL` = the PSP's name). */

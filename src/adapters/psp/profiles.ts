@@ -71,6 +71,8 @@ export interface PspSettingOf {
   default: string;
   description: string;
   secret: boolean;
+  /** A secret of a checked shape: that shape and the command that makes a test value of it (PspSetting.make). */
+  make?: { shape: string; command: string };
 }
 
 /**
@@ -123,6 +125,7 @@ export function pspSettings(): PspSettingOf[] {
         default: mode === 'test' ? s.testDefault : '',
         description: `${where}: ${s.description}`,
         secret: s.secret,
+        ...('make' in s && s.make !== undefined ? { make: s.make } : {}),
       }));
       return [...common, ...own].map((s) => ({ psp, mode, name: pspSettingName(psp, mode, s.suffix), ...s }));
     });

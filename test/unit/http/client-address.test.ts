@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { signInBackoffMs, SIGN_IN_LIMITS } from '../../../src/accounts/accounts.ts';
 import { loadConfig } from '../../../src/config.ts';
+import { clientBucket } from '../../../src/domain/client-bucket.ts';
 import { clientAddress, trustedProxies } from '../../../src/http/client-address.ts';
 
 describe('the client address behind trusted proxies', () => {
@@ -60,5 +61,29 @@ describe('the per-account sign-in backoff', () => {
     assert.equal(signInBackoffMs(SIGN_IN_LIMITS.perAccount + 1), SIGN_IN_LIMITS.backoffBaseMs);
     assert.equal(signInBackoffMs(SIGN_IN_LIMITS.perAccount + 2), SIGN_IN_LIMITS.backoffBaseMs * 2);
     assert.equal(signInBackoffMs(10_000), SIGN_IN_LIMITS.backoffMaxMs);
+  });
+});
+
+describe('the bucket a client address is counted in (src/domain/client-bucket.ts)', () => {
+  it('counts an IPv4 client by its address, an IPv4-mapped IPv6 one as that IPv4 address', () => {
+    assert.equal(clientBucket('203.0.113.9'), '203.0.113.9');
+    assert.notEqual(clientBucket('203.0.113.9'), clientBucket('203.0.113.10'));
+    assert.equal(clientBucket('::ffff:203.0.113.9'), '203.0.113.9');
+    assert.equal(clientBucket('::ffff:cb00:7109'), '203.0.113.9');
+  });
+
+  it('counts an IPv6 client by its /64: every address of one /64 in one bucket, another /64 in another', () => {
+    const bucket = clientBucket('2001:db8:1:2::1');
+    assert.equal(bucket, '2001:db8:1:2::/64');
+    for (const other of ['2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:DB8:1:2:a:b:c:d', '2001:0db8:0001:0002::9'])
+      assert.equal(clientBucket(other), bucket, other);
+    assert.notEqual(clientBucket('2001:db8:1:3::1'), bucket);
+    assert.notEqual(clientBucket('2001:db8:2:2::1'), bucket);
+    assert.equal(clientBucket('::1'), '::/64');
+  });
+
+  it('keeps what is no address as it is', () => {
+    assert.equal(clientBucket(''), '');
+    assert.equal(clientBucket('unknown'), 'unknown');
   });
 });

@@ -182,12 +182,64 @@ describe('webhook URL policy (server-side request forgery defence)', () => {
       ).ca,
       undefined,
     );
-    assert.deepEqual(
-      webhookUrlPolicy(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.20.0.0/16, 192.168.7.0/24' })).allowedNetworks,
-      ['10.20.0.0/16', '192.168.7.0/24'],
-    );
-    assert.deepEqual(webhookUrlPolicy(loadConfig({})).allowedNetworks, []);
+    const configured = loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.20.0.0/16, 192.168.7.0/24' });
+    assert.deepEqual(webhookUrlPolicy(configured, undefined, true).allowedNetworks, ['10.20.0.0/16', '192.168.7.0/24']);
+    // Only for a merchant the operator allowed there: nobody else, a new sign-up included.
+    assert.deepEqual(webhookUrlPolicy(configured).allowedNetworks, []);
+    assert.deepEqual(webhookUrlPolicy(loadConfig({}), undefined, true).allowedNetworks, []);
     assert.throws(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.20.0.0/99' }), /WEBHOOK_ALLOWED_NETWORKS/);
     assert.throws(() => loadConfig({ WEBHOOK_CA_FILE: '/nowhere/ca.pem' }), /WEBHOOK_CA_FILE/);
+  });
+
+  it('refuses, at load, operator networks that cover or overlap a special-use range or are wider than a /8', () => {
+    const refused: [string, RegExp][] = [
+      ['0.0.0.0/0', /wider than a \/8/],
+      ['8.0.0.0/7', /wider than a \/8/],
+      ['::/0', /wider than a \/8/],
+      ['fc00::/7', /wider than a \/8/],
+      ['127.0.0.0/8', /loopback/],
+      ['127.0.0.1/32', /loopback/],
+      ['120.0.0.0/5', /wider than a \/8/],
+      ['169.254.0.0/16', /link-local/],
+      ['169.254.169.254/32', /link-local/],
+      ['169.0.0.0/8', /link-local/],
+      ['0.0.0.0/8', /this network/],
+      ['0.0.0.0/32', /this network/],
+      ['224.0.0.0/4', /multicast/],
+      ['255.255.255.255/32', /broadcast/],
+      ['::/128', /unspecified/],
+      ['::1/128', /loopback \(::1\)/],
+      ['fe80::/10', /link-local \(fe80::\/10\)/],
+      ['fe80::1/128', /link-local/],
+      ['ff02::1/128', /multicast/],
+      ['::ffff:127.0.0.1/128', /IPv4-mapped/],
+      ['::ffff:10.0.0.0/104', /IPv4-mapped/],
+      ['2002:7f00:1::/48', /6to4/],
+      ['64:ff9b::7f00:1/128', /NAT64/],
+    ];
+    for (const [network, why] of refused) {
+      for (const list of [network, `10.20.0.0/16,${network}`]) {
+        assert.throws(
+          () => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: list }),
+          (error: Error) =>
+            error.name === 'ConfigError' &&
+            error.message.startsWith(`Invalid configuration: WEBHOOK_ALLOWED_NETWORKS lists ${network}, which `) &&
+            why.test(error.message) &&
+            !error.message.includes('\n'),
+          list,
+        );
+      }
+    }
+    // The operator's own networks: private, CGNAT, unique local IPv6, up to a /8.
+    for (const network of [
+      '10.0.0.0/8',
+      '10.20.0.0/16',
+      '172.16.0.0/12',
+      '192.168.7.0/24',
+      '100.64.0.0/10',
+      'fd00::/8',
+      'fd00:1::/32',
+    ])
+      assert.equal(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: network }).WEBHOOK_ALLOWED_NETWORKS, network);
   });
 });

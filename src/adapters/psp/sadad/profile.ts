@@ -40,6 +40,8 @@ export const SADAD_PROFILE = {
       description: "the terminal's key Sadad gave (base64 of 24 bytes): it signs every call and is never sent",
       testDefault: 'REFSR0FILVRFU1QtS0VZLU5PVC1SRUFM',
       secret: true,
+      // sadadKey (mapping.ts) refuses anything but base64 of 24 bytes: hex of 32 is no Triple-DES key.
+      make: { shape: 'base64 of 24 bytes (a Triple-DES key), never sent', command: 'openssl rand -base64 24' },
     },
   ],
   liveUrlExample: 'https://sadad.shaparak.ir/VPG',
