@@ -33,6 +33,7 @@ import * as compatTrackIdsAndVerifyClaims from './migrations/0042_compat_track_i
 import * as bankReferenceLength from './migrations/0043_bank_reference_length.ts';
 import * as refundMethods from './migrations/0044_refund_methods.ts';
 import * as pspSaleClaims from './migrations/0045_psp_sale_claims.ts';
+import * as apiKeyRefundScope from './migrations/0051_api_key_refund_scope.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -70,6 +71,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0043_bank_reference_length': bankReferenceLength,
   '0044_refund_methods': refundMethods,
   '0045_psp_sale_claims': pspSaleClaims,
+  '0051_api_key_refund_scope': apiKeyRefundScope,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
