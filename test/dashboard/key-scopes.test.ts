@@ -77,8 +77,13 @@ describe('a live refund by key needs the refunds scope, granted with a second fa
     assert.equal((await request(api, 'GET', `/api/v1/payments/${payment.id}`, { key: liveKey })).status, 200);
 
     const grantedAt = async () =>
-      (await db.selectFrom('api_keys').select('refunds_granted_at').where('prefix', '=', prefix).executeTakeFirstOrThrow())
-        .refunds_granted_at;
+      (
+        await db
+          .selectFrom('api_keys')
+          .select('refunds_granted_at')
+          .where('prefix', '=', prefix)
+          .executeTakeFirstOrThrow()
+      ).refunds_granted_at;
     const auditOf = async (action: string) =>
       (
         await db
