@@ -9,8 +9,6 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { recordAudit } from '../db/audit.ts';
 import { merchantUserEmails } from '../db/accounts.ts';
-import { createMailer } from '../adapters/mailer.ts';
-import { mailOwner } from '../accounts/owner-mail.ts';
 import { createMerchantKey, listMerchantKeys, setKeyScope } from '../merchants/onboarding.ts';
 import { parseKey } from '../merchants/keys.ts';
 import { required, UsageError, type Command, type Flags } from './onboarding-commands.ts';
@@ -35,6 +33,11 @@ async function recordGrant(db: Db, config: Config, merchantId: string, prefix: s
     ...OPERATOR,
   });
   if (!grant) return;
+  // Loaded here: the other commands start without the mail transport.
+  const [{ createMailer }, { mailOwner }] = await Promise.all([
+    import('../adapters/mailer.ts'),
+    import('../accounts/owner-mail.ts'),
+  ]);
   const mailer = createMailer(config, (text) => process.stderr.write(text));
   try {
     for (const to of await merchantUserEmails(db, merchantId)) {

@@ -13,6 +13,8 @@ import { secretBox } from '../../src/accounts/secret-box.ts';
 import { enableTwoFactor, pendingTotpSecret } from '../../src/accounts/two-factor.ts';
 import { refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
 import { createMerchantKey } from '../../src/merchants/onboarding.ts';
+import { issueCompatCredentials } from '../../src/merchants/compat-credentials.ts';
+import { zarinpalAuthority } from '../../src/domain/compat-protocols.ts';
 import { parseKey } from '../../src/merchants/keys.ts';
 import { liveBankApi } from '../support/harness.ts';
 import { cli } from '../support/cli.ts';
@@ -220,5 +222,26 @@ describe('a live refund by key needs the refunds scope, granted with a second fa
       .where('id', '=', String(made.key_id))
       .executeTakeFirstOrThrow();
     assert.ok(still.refunds_granted_at instanceof Date);
+  });
+
+  it('a live ZarinPal merchant_id holds no scope: reverse.json of a verified live payment (a refund) is refused -62 and writes nothing', async () => {
+    const { merchantId, liveKey } = await liveMerchant();
+    const api = await liveBankApi();
+    const payment = await verifiedLivePayment(api, liveKey, 1_200_000);
+    const { zarinpal_merchant_id } = await issueCompatCredentials(dashboard.h.db, merchantId, 'live', 0);
+    const reversed = await request<{ errors: { code: number } }>(api, 'POST', '/pg/v4/payment/reverse.json', {
+      body: { merchant_id: zarinpal_merchant_id, authority: zarinpalAuthority(payment) },
+    });
+    assert.equal(reversed.status, 403, reversed.text);
+    assert.equal(reversed.body.errors.code, -62);
+    const refunds = await dashboard.h.db
+      .selectFrom('refunds')
+      .select('id')
+      .where('payment_id', '=', payment.id)
+      .execute();
+    assert.equal(refunds.length, 0);
+    // The granted API key of the same merchant refunds it (goLive grants the scope).
+    const refunded = await request(api, 'POST', `/api/v1/payments/${payment.id}/refunds`, { key: liveKey, body: {} });
+    assert.equal(refunded.status, 201, refunded.text);
   });
 });
