@@ -352,7 +352,8 @@ export function buildOpenApiDocument(bounds: AmountBounds, serverUrl = '/'): Ope
   builder.addSecurityScheme('bearerAuth', {
     type: 'http',
     scheme: 'bearer',
-    description: 'Your secret key: `sk_test_…` (test mode) or `sk_live_…` (live mode). Keep it on your server.',
+    description:
+      'Your secret key: `sk_test_…` (test mode) or `sk_live_…` (live mode). Keep it on your server. A live key creates refunds only once the merchant granted it the `refunds` scope (403 `insufficient_scope` otherwise); a test key holds every scope.',
   });
   for (const [name, schema] of COMPONENTS) builder.addSchema(name, toSchema(schema, schema));
   builder.addParameter('IdempotencyKey', {

@@ -233,6 +233,7 @@ export function paymentOperations(bounds: AmountBounds): Operation[] {
       errors: [
         ...COMMON_ERRORS,
         ...BODY_ERRORS,
+        'insufficient_scope',
         'payment_not_found',
         'payment_not_refundable',
         'refund_exceeds_amount',

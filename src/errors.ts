@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   live_mode_not_enabled: 403,
   test_mode_only: 403,
   live_mode_only: 403,
+  insufficient_scope: 403,
   payment_not_found: 404,
   refund_not_found: 404,
   settlement_not_found: 404,

@@ -3572,7 +3572,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `live_mode_not_enabled` */
+            /** @description Error: `live_mode_not_enabled`, `insufficient_scope` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

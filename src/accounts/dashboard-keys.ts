@@ -10,7 +10,7 @@ import type { Db } from '../db/database.ts';
 import { apiKeyOwner } from '../db/dashboard-keys.ts';
 import type { KeyMode } from '../domain/merchant.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
-import { createMerchantKey, merchantSummary, rollKey } from '../merchants/onboarding.ts';
+import { createMerchantKey, merchantSummary, rollKey, setKeyScope } from '../merchants/onboarding.ts';
 import { issueCompatCredentials } from '../merchants/compat-credentials.ts';
 import type { SignedInUser } from './accounts.ts';
 import { liveActionMissing, StepUpNeeded } from './step-up.ts';
@@ -67,4 +67,15 @@ export async function issueDashboardCompatCredentials(
 ) {
   await allowLiveKey(db, user, mode);
   return issueCompatCredentials(db, user.merchantId, mode, previousExpiresInSeconds);
+}
+
+/**
+ * Grants one of the merchant's live keys the `refunds` scope, or withdraws it (docs/API.md#key-scopes).
+ * A grant lets the key send the merchant's money out, so it is a live action: two-step sign-in on and
+ * proved in this session within STEP_UP_SECONDS (StepUpNeeded otherwise). A withdrawal takes a power
+ * away and needs neither. Another merchant's key, a test key, a revoked or expired one: OnboardingError.
+ */
+export async function setDashboardKeyRefunds(db: Db, user: SignedInUser, keyId: string, grant: boolean) {
+  if (grant && liveActionMissing(user, Date.now()) !== undefined) throw new StepUpNeeded('refund_scope');
+  return setKeyScope(db, user.merchantId, keyId, 'refunds', grant);
 }

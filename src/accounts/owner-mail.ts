@@ -19,6 +19,7 @@ export const LIVE_ACTIONS = [
   'settlement_account',
   'live_link',
   'split_beneficiary',
+  'refund_scope',
 ] as const;
 export type LiveAction = (typeof LIVE_ACTIONS)[number];
 
@@ -38,6 +39,7 @@ const ACTION_WORDS: Record<LiveAction, Record<Lang, string>> = {
   settlement_account: { en: 'change the account settlements are paid to', fa: 'تغییر حساب تسویه' },
   live_link: { en: 'create a live payment link', fa: 'ساخت لینک پرداخت واقعی' },
   split_beneficiary: { en: 'register an account split payments are paid to', fa: 'ثبت حساب ذی‌نفع تسهیم' },
+  refund_scope: { en: 'allow a live API key to create refunds', fa: 'دادن اجازهٔ بازپرداخت به یک کلید API واقعی' },
 };
 
 export type OwnerNotice =

@@ -8,7 +8,8 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { mysqlErrorCode } from '../db/errors.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
-import { createMerchantKey, revokeKey, rollKey, setFees } from '../merchants/onboarding.ts';
+import { revokeKey, rollKey, setFees } from '../merchants/onboarding.ts';
+import { KEY_COMMANDS, KEY_OPTIONS } from './key-commands.ts';
 import { issueCompatCredentials, revokeCompatCredentials } from '../merchants/compat-credentials.ts';
 import { DocumentsInvalid } from '../merchants/documents.ts';
 import { OnboardingRefused } from '../domain/onboarding.ts';
@@ -56,8 +57,7 @@ export const COMMANDS: Record<string, Command> = {
   ...PSP_COMMANDS,
   ...BANK_SIM_COMMANDS,
   ...RECONCILE_COMMANDS,
-  'keys create': (db, config, flags) =>
-    createMerchantKey(db, required(flags, 'merchant'), required(flags, 'mode'), config.TEST_KEYS_PER_MERCHANT),
+  ...KEY_COMMANDS, // keys create (with --scope), keys scope, keys list
   'keys revoke': (db, _config, flags) => revokeKey(db, required(flags, 'key')),
   'keys roll': (db, config, flags) =>
     rollKey(db, required(flags, 'key'), wholeNumber(flags, 'expires-in'), config.TEST_KEYS_PER_MERCHANT),
@@ -151,6 +151,7 @@ const OPTIONS = {
   ...PSP_OPTIONS,
   ...BANK_SIM_OPTIONS,
   ...RECONCILE_OPTIONS,
+  ...KEY_OPTIONS,
   id: { type: 'string' },
   beneficiary: { type: 'string' },
 } as const;

@@ -29,6 +29,7 @@ const ZARINPAL_CODES: Partial<Record<ErrorCode, number>> = {
   callback_domain_unverified: -9,
   invalid_api_key: -10,
   live_mode_not_enabled: -11,
+  insufficient_scope: -62,
   rate_limited: -12,
   amount_mismatch: -50,
   payment_not_paid: -51,

@@ -20,6 +20,7 @@ import { computeFee, isVerified } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { DomainError } from '../errors.ts';
 import { createRefund } from '../refunds/service.ts';
+import { requireScope } from '../merchants/keys.ts';
 import {
   createPayment,
   listPayments,
@@ -169,6 +170,8 @@ export async function zarinpalReverse(deps: PaymentServiceDeps, caller: AuthStat
     ) {
       throw new ProtocolRefusal(-63, 'Maximum time for reverse this session is expired.', 409);
     }
+    // A refund: a live ZarinPal value holds no `refunds` scope (docs/COMPAT.md), so only test mode refunds here.
+    requireScope(caller, 'refunds');
     await createRefund(deps, caller, payment.id, { reason: 'zarinpal reverse.json' }, `zarinpal-reverse:${payment.id}`);
     return success({});
   }

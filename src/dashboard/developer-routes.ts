@@ -9,6 +9,7 @@ import {
   LiveKeyRefused,
   liveKeyMissing,
   rollDashboardKey,
+  setDashboardKeyRefunds,
 } from '../accounts/dashboard-keys.ts';
 import { StepUpNeeded } from '../accounts/step-up.ts';
 import { parseKey } from '../merchants/keys.ts';
@@ -77,7 +78,7 @@ async function merchantRoutes(
 }
 
 export function developerPages(kit: DashboardKit): void {
-  const { router, deps, signedIn, readForm, seeOther, audit, liveRefused, stepUp, liveDone } = kit;
+  const { router, deps, signedIn, readForm, seeOther, audit, liveRefused, stepUp, liveDone, liveAllowed } = kit;
   const { db } = deps;
   const developers = (request: SignedInRequest, options?: Parameters<typeof developersPage>[2], status?: number) =>
     showDevelopers(kit, request, options, status);
@@ -108,6 +109,8 @@ export function developerPages(kit: DashboardKit): void {
         revoked: t.keyRevokedText,
         live: t.liveActivatedText,
         compat_revoked: t.compatRevokedText,
+        refunds_granted: t.refundsGrantedText,
+        refunds_withdrawn: t.refundsWithdrawnText,
       };
       const notice = typeof done === 'string' && Object.hasOwn(notices, done) ? notices[done] : undefined;
       await developers(request, { notice });
@@ -182,6 +185,38 @@ export function developerPages(kit: DashboardKit): void {
       await audit(request.ctx, 'key_rolled', request.user, detail);
       if (rolled.key.startsWith('sk_live_')) await liveDone(request, 'live_key', `rolled ${detail}`);
       await developers(request, { newKey: rolled.key, notice: strings(request.lang).keyRolledText }, 201);
+    }),
+  );
+
+  // A live key's `refunds` scope (docs/API.md#key-scopes): granting it is a live action (a recent second
+  // factor, recorded, the owner mailed); withdrawing it is recorded. Only an active live key of this merchant.
+  router.post(
+    '/dashboard/developers/keys/:id/refunds',
+    signedIn(async (request) => {
+      const form = await readForm(request.ctx);
+      const id = request.ctx.params.id ?? '';
+      if (!UUID.test(id)) throw new Refusal(404, 'not_found');
+      const choice = form.get('refunds');
+      if (choice !== 'grant' && choice !== 'withdraw') throw new Refusal(400, 'bad_request');
+      const grant = choice === 'grant';
+      // Password-only session: refused (recorded, the owner mailed); no recent second factor: to the step-up page.
+      if (grant && !(await liveAllowed(request, 'refund_scope', '/dashboard/developers'))) return;
+      let key;
+      try {
+        key = await setDashboardKeyRefunds(db, request.user, id, grant);
+      } catch (error) {
+        if (error instanceof StepUpNeeded) {
+          stepUp(request, '/dashboard/developers');
+          return;
+        }
+        // Another merchant's key, a test key, a revoked or expired one: nothing to grant.
+        if (error instanceof OnboardingError) throw new Refusal(404, 'not_found');
+        throw error;
+      }
+      const detail = `${key.prefix}…: refunds`;
+      await audit(request.ctx, grant ? 'key_scope_granted' : 'key_scope_withdrawn', request.user, detail);
+      if (grant) await liveDone(request, 'refund_scope', detail);
+      seeOther(request.ctx, `/dashboard/developers?done=${grant ? 'refunds_granted' : 'refunds_withdrawn'}`);
     }),
   );
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { Beneficiary } from '../domain/split-schemas.ts';
-import type { KeyMode } from '../domain/merchant.ts';
+import type { KeyMode, KeyScope } from '../domain/merchant.ts';
 import { stylesheet } from '../http/stylesheet.ts';
 import { localDigits } from '../http/words.ts';
 import { formatRials, strings, type Lang, type Strings } from './i18n.ts';
@@ -198,6 +198,7 @@ export interface KeyRow {
   revoked_at: Date | null;
   expires_at: Date | null;
   last_used_at: Date | null;
+  scopes: readonly KeyScope[];
 }
 
 export function developersPage(
@@ -252,7 +253,14 @@ export function developersPage(
             : `${e.min_amount === null ? '' : formatRials(e.min_amount, lang)} – ${e.max_amount === null ? '' : formatRials(e.max_amount, lang)}`,
       })),
     })),
-    keys: account.keys.map((k) => ({ id: k.id, prefix: k.prefix, ...credentialView(k, lang, now) })),
+    keys: account.keys.map((k) => ({
+      id: k.id,
+      prefix: k.prefix,
+      ...credentialView(k, lang, now),
+      scopes: k.mode === 'test' ? t.keyScopesTest : k.scopes.includes('refunds') ? t.keyScopeRefunds : t.keyScopesNone,
+      // Only a live key's scope is granted or withdrawn (a test key holds every scope).
+      refunds: k.mode === 'live' ? (k.scopes.includes('refunds') ? 'withdraw' : 'grant') : undefined,
+    })),
   });
 }
 

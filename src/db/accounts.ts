@@ -117,3 +117,14 @@ export function userPasswordHash(db: Db, userId: string) {
 export async function setUserPassword(db: Db, userId: string, passwordHash: string): Promise<void> {
   await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }
+
+/** The confirmed addresses of the merchant's users (its owner): whom an operator's live change to the account is mailed to. */
+export async function merchantUserEmails(db: Db, merchantId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('email')
+    .where('merchant_id', '=', merchantId)
+    .where('email_confirmed_at', 'is not', null)
+    .execute();
+  return rows.map((r) => r.email);
+}

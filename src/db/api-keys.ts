@@ -10,7 +10,16 @@ import { CALLER_COLUMNS } from './merchants.ts';
 /** A new key's row. */
 export async function insertApiKey(
   db: Db,
-  row: { id: string; merchantId: string; mode: KeyMode; prefix: string; hash: Buffer; createdAt: Date },
+  row: {
+    id: string;
+    merchantId: string;
+    mode: KeyMode;
+    prefix: string;
+    hash: Buffer;
+    createdAt: Date;
+    /** When the `refunds` scope was granted (a live key made or rolled with it); null or absent: not granted. */
+    refundsGrantedAt?: Date | null;
+  },
 ): Promise<void> {
   await db
     .insertInto('api_keys')
@@ -21,6 +30,7 @@ export async function insertApiKey(
       prefix: row.prefix,
       key_hash: row.hash,
       created_at: row.createdAt,
+      refunds_granted_at: row.refundsGrantedAt ?? null,
     })
     .execute();
 }
@@ -37,6 +47,7 @@ export function apiKeyCallerByPrefix(db: Db, prefix: string) {
       'api_keys.revoked_at',
       'api_keys.expires_at',
       'api_keys.last_used_at',
+      'api_keys.refunds_granted_at',
       ...CALLER_COLUMNS,
     ])
     .where('api_keys.prefix', '=', prefix)
@@ -71,7 +82,7 @@ export async function workingTestKeyCount(
 export function apiKeyById(db: Db, keyId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'merchant_id', 'mode', 'revoked_at', 'expires_at'])
+    .select(['id', 'merchant_id', 'mode', 'prefix', 'revoked_at', 'expires_at', 'refunds_granted_at'])
     .where('id', '=', keyId)
     .executeTakeFirst();
 }
@@ -80,7 +91,7 @@ export function apiKeyById(db: Db, keyId: string) {
 export function merchantApiKeys(db: Db, merchantId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'mode', 'prefix', 'created_at', 'revoked_at', 'expires_at', 'last_used_at'])
+    .select(['id', 'mode', 'prefix', 'created_at', 'revoked_at', 'expires_at', 'last_used_at', 'refunds_granted_at'])
     .where('merchant_id', '=', merchantId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -110,4 +121,29 @@ export function unrevokedApiKeyByPrefix(db: Db, prefix: string) {
     .where('prefix', '=', prefix)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+}
+
+/**
+ * Grants the live key the `refunds` scope at `now`, or withdraws it (`now` null): only a live key of
+ * this merchant that still works (unrevoked, unexpired at `at`). Answers whether such a key was there;
+ * the update's own WHERE decides, never a read before it (a key revoked at the same instant gets nothing).
+ */
+export async function setApiKeyRefundsScope(
+  db: Db,
+  merchantId: string,
+  keyId: string,
+  grantedAt: Date | null,
+  at: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ refunds_granted_at: grantedAt })
+    .where('id', '=', keyId)
+    .where('merchant_id', '=', merchantId)
+    .where('mode', '=', 'live')
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
+    .executeTakeFirst();
+  // mysql2 connects with FOUND_ROWS: a matched row counts even unchanged (a withdrawal of a scope never granted).
+  return Number(result.numUpdatedRows) > 0;
 }

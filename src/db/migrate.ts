@@ -36,6 +36,7 @@ import * as pspSaleClaims from './migrations/0045_psp_sale_claims.ts';
 import * as webhookEndpointPlaces from './migrations/0046_webhook_endpoint_places.ts';
 import * as lateBankReturns from './migrations/0050_late_bank_returns.ts';
 import * as operatorNetworkWebhooks from './migrations/0049_operator_network_webhooks.ts';
+import * as apiKeyRefundScope from './migrations/0051_api_key_refund_scope.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -76,6 +77,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0046_webhook_endpoint_places': webhookEndpointPlaces,
   '0050_late_bank_returns': lateBankReturns,
   '0049_operator_network_webhooks': operatorNetworkWebhooks,
+  '0051_api_key_refund_scope': apiKeyRefundScope,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

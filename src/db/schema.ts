@@ -68,6 +68,8 @@ export interface ApiKeysTable {
   revoked_at: Defaulted<Date | null>;
   expires_at: Defaulted<Date | null>;
   last_used_at: Defaulted<Date | null>;
+  /** When the merchant granted this live key the `refunds` scope (docs/API.md#key-scopes); null: not granted. */
+  refunds_granted_at: Defaulted<Date | null>;
 }
 
 export interface PaymentsTable {

@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   'key_created',
   'key_revoked',
   'key_rolled',
+  'key_scope_granted',
+  'key_scope_withdrawn',
   'compat_credentials_issued',
   'compat_credentials_revoked',
   'gateway_requested',

@@ -9,6 +9,10 @@ import type { FeePlan } from './payment.ts';
 export const KEY_MODES = ['test', 'live'] as const;
 export type KeyMode = (typeof KEY_MODES)[number];
 
+/** What a key may do beyond reading and taking payments (src/domain/key-scopes.ts, docs/API.md#key-scopes). */
+export const KEY_SCOPES = ['refunds'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
 export interface Merchant {
   id: string;
   name: string;
@@ -28,6 +32,8 @@ export interface Tenant {
 export interface AuthState extends Tenant {
   merchant: Merchant;
   keyId: string;
+  /** The key's scopes: every one for a test key, the granted ones for a live key. */
+  scopes: readonly KeyScope[];
 }
 
 /** The tenant of a stored object, from its merchant_id and mode columns. */

@@ -7,7 +7,8 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { apiKeyCallerByPrefix, insertApiKey, touchApiKeyLastUsed } from '../db/api-keys.ts';
 import type { Db } from '../db/database.ts';
 import { merchantDomainsOfCaller } from '../db/merchant-domains.ts';
-import type { AuthState, KeyMode } from '../domain/merchant.ts';
+import { keyScopes } from '../domain/key-scopes.ts';
+import type { AuthState, KeyMode, KeyScope } from '../domain/merchant.ts';
 import { DomainError } from '../errors.ts';
 
 const KEY_PATTERN = /^sk_(test|live)_([A-Za-z0-9_-]{43})$/;
@@ -41,12 +42,27 @@ export async function createKey(
   db: Db,
   merchantId: string,
   mode: KeyMode,
-  options: { id?: string; now?: Date } = {},
+  options: { id?: string; now?: Date; refundsGrantedAt?: Date | null } = {},
 ): Promise<{ id: string; key: string; prefix: string }> {
   const id = options.id ?? randomUUID();
   const { key, prefix, hash } = newKey(mode);
-  await insertApiKey(db, { id, merchantId, mode, prefix, hash, createdAt: options.now ?? new Date() });
+  const createdAt = options.now ?? new Date();
+  // Only a live key holds a granted scope (a test key has every scope without one).
+  const refundsGrantedAt = mode === 'live' ? (options.refundsGrantedAt ?? null) : null;
+  await insertApiKey(db, { id, merchantId, mode, prefix, hash, createdAt, refundsGrantedAt });
   return { id, key, prefix };
+}
+
+/**
+ * Refuses a caller whose key lacks `scope` (docs/API.md#key-scopes): 403 `insufficient_scope`,
+ * before anything is read or written. A test key holds every scope; a live key those its merchant granted.
+ */
+export function requireScope(caller: Pick<AuthState, 'mode' | 'scopes'>, scope: KeyScope): void {
+  if (caller.scopes.includes(scope)) return;
+  throw new DomainError(
+    'insufficient_scope',
+    `This live key may not do this: it lacks the "${scope}" scope. The account owner grants it on the dashboard's Developers page (with a second factor); nothing was done.`,
+  );
 }
 
 /** last_used_at is written at most this often per key, not on every request. */
@@ -76,12 +92,14 @@ export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
     // Bookkeeping only: a failure here must not fail the request.
     touchApiKeyLastUsed(db, row.key_id, now).catch(() => undefined);
   }
-  return credentialAuth(db, row);
+  return credentialAuth(db, row, keyScopes(row.mode, row));
 }
 
 /**
  * Who a known, unrevoked, unexpired credential speaks for: its merchant (with the domains a
- * callback_url may use) and mode; 403 `live_mode_not_enabled` for a live one before live mode is active.
+ * callback_url may use), mode and scopes; 403 `live_mode_not_enabled` for a live one before live mode
+ * is active. A credential granted no scope (ZarinPal's and Zibal's values are granted none) holds
+ * every scope in test mode and none live.
  */
 export async function credentialAuth(
   db: Db,
@@ -95,6 +113,7 @@ export async function credentialAuth(
     fee_max: number | bigint | string;
     live_mode: number;
   },
+  scopes: readonly KeyScope[] = keyScopes(row.mode, { refunds_granted_at: null }),
 ): Promise<AuthState> {
   if (row.mode === 'live' && !row.live_mode) {
     throw new DomainError(
@@ -113,5 +132,6 @@ export async function credentialAuth(
     },
     mode: row.mode,
     keyId: row.key_id,
+    scopes,
   };
 }

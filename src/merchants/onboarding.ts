@@ -7,7 +7,15 @@
  * that says what must come first. The dashboard and the operator CLI both call these.
  */
 import type { Client } from '@temporalio/client';
-import { apiKeyById, merchantApiKeys, revokeApiKey, setApiKeyExpiry, workingTestKeyCount } from '../db/api-keys.ts';
+import {
+  apiKeyById,
+  merchantApiKeys,
+  revokeApiKey,
+  setApiKeyExpiry,
+  setApiKeyRefundsScope,
+  workingTestKeyCount,
+} from '../db/api-keys.ts';
+import { isKeyScope, KEY_SCOPES, keyScopes } from '../domain/key-scopes.ts';
 import type { Db } from '../db/database.ts';
 import { deleteMerchantDomain, merchantDomainNames } from '../db/merchant-domains.ts';
 import { lockMerchantRow, merchantById, merchantsInOnboardingStatus, setMerchantFeePlan } from '../db/merchants.ts';
@@ -156,16 +164,32 @@ async function takeTestKeyPlace(trx: Db, merchantId: string, limit: number, roll
   if ((await workingTestKeyCount(trx, merchantId, now, rolledKeyId)) >= limit) throw new TestKeyLimitReached(limit);
 }
 
-export async function createMerchantKey(db: Db, merchantId: string, mode: string, testKeyLimit: number) {
+/**
+ * Makes a key of the mode. `scopes` (the operator's `--scope refunds`) grants a live key those scopes
+ * from its start; a test key holds every scope without (docs/API.md#key-scopes).
+ */
+export async function createMerchantKey(
+  db: Db,
+  merchantId: string,
+  mode: string,
+  testKeyLimit: number,
+  scopes: readonly string[] = [],
+) {
   if (mode !== 'test' && mode !== 'live') throw new OnboardingError('--mode must be test or live');
+  const unknown = scopes.filter((s) => !isKeyScope(s));
+  if (unknown.length > 0) throw new OnboardingError(`--scope must be one of ${KEY_SCOPES.join(', ')}`);
+  if (mode === 'test' && scopes.length > 0)
+    throw new OnboardingError('test keys hold every scope already; --scope is for live keys');
   const merchant = await merchantOf(db, merchantId);
   if (mode === 'live' && !merchant.live_mode)
     throw new OnboardingError('live mode is not active for this merchant (live activate)');
+  const now = new Date();
+  const refundsGrantedAt = scopes.includes('refunds') ? now : null;
   const key = await db.transaction().execute(async (trx) => {
     if (mode === 'test') await takeTestKeyPlace(trx, merchantId, testKeyLimit);
-    return createKey(trx, merchantId, mode);
+    return createKey(trx, merchantId, mode, { now, refundsGrantedAt });
   });
-  return { key_id: key.id, key: key.key, mode };
+  return { key_id: key.id, key: key.key, mode, scopes: keyScopes(mode, { refunds_granted_at: refundsGrantedAt }) };
 }
 
 async function keyOf(db: Db, keyId: string) {
@@ -174,9 +198,36 @@ async function keyOf(db: Db, keyId: string) {
   return key;
 }
 
-/** A merchant's keys, newest first: never the keys themselves, only their visible prefixes. */
+/** A merchant's keys, newest first: never the keys themselves, only their visible prefixes, with each key's scopes. */
 export async function listMerchantKeys(db: Db, merchantId: string) {
-  return merchantApiKeys(db, merchantId);
+  return (await merchantApiKeys(db, merchantId)).map((k) => ({ ...k, scopes: keyScopes(k.mode, k) }));
+}
+
+/**
+ * Grants a live key of the merchant a scope, or withdraws it (docs/API.md#key-scopes); another
+ * merchant's key, a test key (it holds every scope already), a revoked or expired key: OnboardingError.
+ * The dashboard asks a recent second factor before a grant (src/accounts/dashboard-keys.ts).
+ */
+export async function setKeyScope(
+  db: Db,
+  merchantId: string | undefined,
+  keyId: string,
+  scope: string,
+  grant: boolean,
+) {
+  if (!isKeyScope(scope)) throw new OnboardingError(`--scope must be one of ${KEY_SCOPES.join(', ')}`);
+  const key = await keyOf(db, keyId);
+  if (merchantId !== undefined && key.merchant_id !== merchantId) throw new OnboardingError(`no key ${keyId}`);
+  if (key.mode === 'test') throw new OnboardingError('test keys hold every scope already; scopes are for live keys');
+  const now = new Date();
+  if (!(await setApiKeyRefundsScope(db, key.merchant_id, keyId, grant ? now : null, now)))
+    throw new OnboardingError(`key ${keyId} is revoked or has expired`);
+  return {
+    key_id: keyId,
+    merchant_id: key.merchant_id,
+    prefix: key.prefix,
+    scopes: keyScopes(key.mode, { refunds_granted_at: grant ? now : null }),
+  };
 }
 
 /** Revokes a key on behalf of its merchant: another merchant's key is simply not found. */
@@ -208,7 +259,8 @@ export async function rollKey(db: Db, keyId: string, expiresInSeconds: number, t
   const oldExpiresAt = old.expires_at !== null && old.expires_at < requested ? old.expires_at : requested;
   return db.transaction().execute(async (trx) => {
     if (old.mode === 'test') await takeTestKeyPlace(trx, old.merchant_id, testKeyLimit, keyId);
-    const key = await createKey(trx, old.merchant_id, old.mode, { now });
+    // The new key holds what the old one was granted: a roll replaces a key, it does not change what it may do.
+    const key = await createKey(trx, old.merchant_id, old.mode, { now, refundsGrantedAt: old.refunds_granted_at });
     await setApiKeyExpiry(trx, keyId, oldExpiresAt);
     return { key_id: key.id, key: key.key, old_key_expires_at: oldExpiresAt.toISOString() };
   });

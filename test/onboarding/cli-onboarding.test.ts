@@ -125,7 +125,8 @@ describe('operator CLI: onboarding, keys and fees', () => {
       { merchant_id: M, live_mode: true, onboarding_status: 'live' },
     );
 
-    const live = await step(['key_id', 'key', 'mode'], 'keys', 'create', '--merchant', M, '--mode', 'live');
+    const live = await step(['key_id', 'key', 'mode', 'scopes'], 'keys', 'create', '--merchant', M, '--mode', 'live');
+    assert.deepEqual(live.scopes, [], 'a live key refunds nothing until it is granted the scope');
     assert.equal(live.mode, 'live');
     assert.match(String(live.key), /^sk_live_[A-Za-z0-9_-]{43}$/);
     const stored = await h.db
@@ -149,7 +150,7 @@ describe('operator CLI: onboarding, keys and fees', () => {
       .executeTakeFirstOrThrow();
     assert.ok(used.last_used_at !== null, 'last_used_at is tracked');
 
-    const test = await step(['key_id', 'key', 'mode'], 'keys', 'create', '--merchant', M, '--mode', 'test');
+    const test = await step(['key_id', 'key', 'mode', 'scopes'], 'keys', 'create', '--merchant', M, '--mode', 'test');
     assert.match(String(test.key), /^sk_test_/);
   });
 

@@ -45,7 +45,8 @@ export interface OnboardingServices {
 /**
  * Takes a merchant through the whole onboarding (LIVE_DOMAIN and localhost as its domains, documents,
  * gateway approved, live mode on) and answers a live key: a merchant made by the CLI's service or
- * signed up in the dashboard alike.
+ * signed up in the dashboard alike. The key holds the `refunds` scope, as `keys create --mode live
+ * --scope refunds` makes it (docs/API.md#key-scopes): the suites refund with it.
  */
 export async function goLive(merchantId: string, services?: OnboardingServices): Promise<string> {
   const deps = services ?? (await harnessServices());
@@ -63,7 +64,7 @@ export async function goLive(merchantId: string, services?: OnboardingServices):
   await requestGateway(deps, merchantId);
   await approveGateway(deps, merchantId);
   await activateLiveMode(deps, merchantId);
-  return (await createMerchantKey(deps.db, merchantId, 'live', deps.config.TEST_KEYS_PER_MERCHANT)).key;
+  return (await createMerchantKey(deps.db, merchantId, 'live', deps.config.TEST_KEYS_PER_MERCHANT, ['refunds'])).key;
 }
 
 /** A merchant through the whole onboarding (goLive): gateway approved, live mode on, a test and a live key. */

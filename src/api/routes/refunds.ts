@@ -8,6 +8,7 @@ import type { PaymentServiceDeps } from '../../payments/service.ts';
 import { createRefund, getRefund, listAllRefunds, listRefunds } from '../../refunds/service.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
 import { callerOf } from '../middleware/auth.ts';
+import { requireScope } from '../../merchants/keys.ts';
 import { bodyValidator, queryValidator } from '../../http/validation.ts';
 
 export function refundRoutes(deps: PaymentServiceDeps): Router {
@@ -17,6 +18,7 @@ export function refundRoutes(deps: PaymentServiceDeps): Router {
   const validateListAll = queryValidator(ListAllRefundsQuerySchema);
 
   router.post('/payments/:id/refunds', async (ctx) => {
+    requireScope(callerOf(ctx), 'refunds'); // a live key the merchant did not grant refunds: 403, nothing read or written
     // No body at all asks for a full refund.
     const request = validateCreate(ctx.request.body ?? {});
     const key = idempotencyKeyOf(ctx);
