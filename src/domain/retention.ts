@@ -58,6 +58,8 @@ export const RETENTION_RULES = {
   beneficiary_payouts: record("each transfer of a beneficiary's shares"),
   bank_reconciliation_runs: record('the proof that a day was reconciled with the PSP before it was settled'),
   bank_reconciliation_items: record('each difference a bank reconciliation found'),
+  psp_sale_claims: record('each PSP sale and the one payment it belongs to, with what the PSP said of the card'),
+  late_bank_returns: record('each paid return for an ended payment, and whether the PSP gave the money back'),
   audit_log: record('who did what in the dashboard (keys, refunds, webhooks, the settlement IBAN)'),
   onboarding_events: record(
     "the onboarding's steps and the operator's decisions with their reasons (know-your-customer)",
