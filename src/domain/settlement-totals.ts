@@ -17,8 +17,7 @@ export interface SettleableRefund {
   id: string;
   payment_id: string;
   amount: number;
-  /** Any status but `awaiting_approval` (its amount has not left the balance): awaiting_payer, pending, succeeded, failed. */
-  status: 'awaiting_approval' | 'awaiting_payer' | 'pending' | 'succeeded' | 'failed';
+  status: 'pending' | 'succeeded' | 'failed';
   /** Whether its payment was covered by an earlier settlement. */
   payment_settled: boolean;
 }

@@ -55,13 +55,7 @@ export function render(template: string, context: PageContext, data: LayoutData 
     dir: context.lang === 'fa' ? 'rtl' : 'ltr',
     cssHref,
     iconHref,
-    // A page whose address carries a query of its own (a refund's claim link) gives its switch link itself.
-    switchHref:
-      typeof data.switchHref === 'string'
-        ? data.switchHref
-        : context.path === undefined
-          ? undefined
-          : `${context.path}${langQuery(other)}`,
+    switchHref: context.path === undefined ? undefined : `${context.path}${langQuery(other)}`,
   });
 }
 

@@ -29,15 +29,15 @@ export function refundRoutes(deps: PaymentServiceDeps): Router {
   });
 
   router.get('/payments/:id/refunds', async (ctx) => {
-    ctx.body = await listRefunds(deps.db, callerOf(ctx), ctx.params.id!, validateList(ctx.query), deps.config);
+    ctx.body = await listRefunds(deps.db, callerOf(ctx), ctx.params.id!, validateList(ctx.query));
   });
 
   router.get('/refunds', async (ctx) => {
-    ctx.body = await listAllRefunds(deps.db, callerOf(ctx), validateListAll(ctx.query), deps.config);
+    ctx.body = await listAllRefunds(deps.db, callerOf(ctx), validateListAll(ctx.query));
   });
 
   router.get('/refunds/:id', async (ctx) => {
-    ctx.body = { refund: await getRefund(deps.db, callerOf(ctx), ctx.params.id!, deps.config) };
+    ctx.body = { refund: await getRefund(deps.db, callerOf(ctx), ctx.params.id!) };
   });
 
   return router;
