@@ -31,6 +31,8 @@ const SECRETS = [
 const PSP_SECRETS = pspSettings()
   .filter((s) => s.secret)
   .map((s) => s.name);
+/** The secrets only the API uses besides the pages' and dashboard's: the identity provider's keys (optional: a mode may have none). */
+const IDENTITY_SECRETS = ['IDENTITY_API_KEY', 'IDENTITY_SECRET_KEY', 'SANDBOX_IDENTITY_SECRET_KEY'];
 /** The simulators' Deployments, one per PSP of the registry. */
 const SIMULATOR_DEPLOYMENTS = PSP_NAMES.map((psp) => `dargah-bank-sim-${psp}`);
 /**
@@ -331,7 +333,14 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
     );
     const wired = [...Object.keys(config), ...Object.keys(secret), 'MIGRATE_DATABASE_URL'].sort();
     assert.deepEqual(wired, [...SETTINGS].sort());
-    for (const name of ['DATABASE_URL', 'PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'SMTP_URL', ...PSP_SECRETS])
+    for (const name of [
+      'DATABASE_URL',
+      'PAGES_CSRF_SECRET',
+      'DASHBOARD_SECRETS_KEY',
+      'SMTP_URL',
+      ...PSP_SECRETS,
+      ...IDENTITY_SECRETS,
+    ])
       assert.ok(name in secret && !(name in config), `${name} is a secret`);
     for (const role of ['api', 'worker']) {
       const refs = find(all, 'Deployment', `dargah-${role}`).spec!.template!.spec.containers[0]!.envFrom!;
@@ -371,20 +380,25 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
         assert.equal(ref.secret, secretName, `${ref.key} from ${secretName}`);
       }
       const names = (refs: typeof api) => refs.map((r) => r.key).sort();
-      assert.deepEqual(names(api), [
-        'CARD_HASH_KEY',
-        'DASHBOARD_SECRETS_KEY',
-        'DATABASE_URL',
-        'PAGES_CSRF_SECRET',
-        'SMTP_URL',
-      ]);
+      assert.deepEqual(
+        names(api),
+        [
+          'CARD_HASH_KEY',
+          'DASHBOARD_SECRETS_KEY',
+          'DATABASE_URL',
+          'PAGES_CSRF_SECRET',
+          'SMTP_URL',
+          ...IDENTITY_SECRETS,
+        ].sort(),
+      );
       assert.deepEqual(names(worker), ['CARD_HASH_KEY', 'DATABASE_URL', 'SMTP_URL', ...PSP_SECRETS].sort());
-      // What production mode refuses to start without is never optional; a PSP's password is (a PSP may not be configured).
+      // What production mode refuses to start without is never optional; a PSP's password is (a PSP may not be
+      // configured), and so are the identity provider's keys.
       for (const ref of [...api, ...worker])
         assert.equal(
           ref.optional === true,
-          PSP_SECRETS.includes(ref.key),
-          `${ref.key}: optional only for a PSP credential`,
+          PSP_SECRETS.includes(ref.key) || IDENTITY_SECRETS.includes(ref.key),
+          `${ref.key}: optional only for a PSP's or the identity provider's credential`,
         );
       const migrate = find(all, 'Job', 'dargah-migrate').spec!.template!.spec.containers[0]!;
       const migrateSecret = all.find((o) => o.kind === 'Secret' && o.metadata.name === 'dargah-migrate-secrets');
@@ -397,7 +411,14 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
       const migrateRefs = (migrate.env ?? [])
         .filter((e) => e.valueFrom?.secretKeyRef !== undefined)
         .map((e) => e.valueFrom!.secretKeyRef!.key);
-      for (const key of [...PSP_SECRETS, 'PAGES_CSRF_SECRET', 'DASHBOARD_SECRETS_KEY', 'CARD_HASH_KEY', 'SMTP_URL'])
+      for (const key of [
+        ...PSP_SECRETS,
+        ...IDENTITY_SECRETS,
+        'PAGES_CSRF_SECRET',
+        'DASHBOARD_SECRETS_KEY',
+        'CARD_HASH_KEY',
+        'SMTP_URL',
+      ])
         assert.ok(!migrateRefs.includes(key), `migrate is not given ${key}`);
       assert.ok(
         !(migrate.envFrom ?? []).some((r) => r.secretRef?.name === secretName),

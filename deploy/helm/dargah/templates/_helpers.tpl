@@ -55,7 +55,8 @@ envFrom:
 
 {{/*
 The Secret's keys a role uses, and no other (docs/SECURITY.md#what-the-operator-must-do): both the database, the mail
-relay and the allowed cards' hash key; the API the pages' CSRF secret and the dashboard's sealing key;
+relay and the allowed cards' hash key; the API the pages' CSRF secret, the dashboard's sealing key and the
+identity provider's keys (optional);
 the worker alone the PSPs' terminal credentials, since only the worker calls a PSP. What production
 mode refuses to start without is required of the Secret; a PSP's credentials are optional (a PSP may
 not be configured). dargah.secretEnv with (dict "root" $ "role" "api").
@@ -66,6 +67,8 @@ not be configured). dargah.secretEnv with (dict "root" $ "role" "api").
 {{- $optional := list -}}
 {{- if eq .role "api" -}}
 {{- $required = concat $required (list "PAGES_CSRF_SECRET" "DASHBOARD_SECRETS_KEY") -}}
+{{- /* The identity provider's keys: only the API asks it (the refund-claim page), and a mode may have none. */}}
+{{- $optional = list "IDENTITY_API_KEY" "IDENTITY_SECRET_KEY" "SANDBOX_IDENTITY_SECRET_KEY" -}}
 {{- end -}}
 {{- if eq .role "worker" -}}
 {{- /* BEGIN generated: psp-worker-secrets (npm run generate:psps) */}}
