@@ -26,6 +26,7 @@ export default tseslint.config(
       'dist/**',
       'openapi/generated/**',
       'tools/launcher/*.mjs',
+      'test/support/*.cjs',
       'deploy/image/*.mjs',
       'src/pages/assets/**',
     ],

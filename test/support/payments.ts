@@ -117,6 +117,9 @@ export async function pressPay(
 ): Promise<Response> {
   const page = await fetch(`${baseUrl}/pay/${paymentId}`);
   const html = await page.text();
+  // A page the gateway could not show (a 503 while a dependency is down) has no form to press: the
+  // customer sees that answer, not a refusal of a form they never had.
+  if (page.status !== 200) return new Response(html, { status: page.status, headers: page.headers });
   const cookie = page.headers.get('set-cookie')?.split(';')[0];
   const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
   const form = new URLSearchParams({ action: 'pay', ...(token === undefined ? {} : { csrf_token: token }) });

@@ -1,0 +1,44 @@
+/**
+ * Mocha's spec reporter, then one last block: the failing tests' full titles and the first line of each
+ * error. A run's log is often read from its end only (CI keeps the tail), and spec's own list of failures
+ * puts a long stack after each, so the names of all but the last are cut off there.
+ * CommonJS because mocha requires its reporter before tsx's hooks apply to it.
+ */
+'use strict';
+const { inspect } = require('node:util');
+const Mocha = require('mocha');
+
+const { Spec } = Mocha.reporters;
+const { EVENT_RUN_END, EVENT_TEST_FAIL } = Mocha.Runner.constants;
+
+/** The first line of an error's message that says something (an assertion's message may start blank). */
+function firstLine(error) {
+  // node:assert's own message for a comparison is a header and a diff: the values say more, on one line.
+  if (error && error.name === 'AssertionError' && error.generatedMessage && 'actual' in error) {
+    const short = (v) => inspect(v, { depth: 2, breakLength: Infinity, maxArrayLength: 5, maxStringLength: 120 });
+    return `AssertionError: ${short(error.actual)} ${error.operator ?? 'vs'} ${short(error.expected)}`.slice(0, 400);
+  }
+  const text = error && typeof error.message === 'string' ? error.message : String(error);
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  const name = error && error.name && error.name !== 'Error' ? `${error.name}: ` : '';
+  return `${name}${line.trim()}`.slice(0, 400);
+}
+
+class SummaryReporter extends Spec {
+  constructor(runner, options) {
+    super(runner, options);
+    const failed = [];
+    runner.on(EVENT_TEST_FAIL, (test, error) => {
+      const file = test.file ? ` (${require('node:path').relative(process.cwd(), test.file)})` : '';
+      failed.push(`${test.fullTitle()}${file}\n      ${firstLine(error)}`);
+    });
+    // Registered after Spec's own epilogue: printed after it, as the run's last lines.
+    runner.once(EVENT_RUN_END, () => {
+      if (failed.length === 0) return;
+      process.stdout.write(`\nFailing tests (${failed.length}), the first line of each error:\n`);
+      failed.forEach((f, i) => process.stdout.write(`  ${i + 1}) ${f}\n`));
+    });
+  }
+}
+
+module.exports = SummaryReporter;
