@@ -11,7 +11,7 @@ import type { Db } from '../src/db/database.ts';
 import { merchantLiveMode } from '../src/db/merchants.ts';
 import { isCheckViolation } from '../src/db/errors.ts';
 import { recordEvent, type StoredEvent } from '../src/db/events.ts';
-import { post } from '../src/db/ledger.ts';
+import { hasPosting, post } from '../src/db/ledger.ts';
 import { allocateRefundToShares, paymentSplits, returnRefundToShares, splitAmountOf } from '../src/db/splits.ts';
 import {
   lockPaymentRecord,
@@ -26,7 +26,13 @@ import {
   writePaymentVersion,
   type RecordColumns,
 } from '../src/db/payments.ts';
-import { lockRefundStatus, refundFromRow, refundOfPayment, writeRefund } from '../src/db/refunds.ts';
+import {
+  lockedMerchantBalance,
+  lockRefundStatus,
+  refundFromRow,
+  refundOfPayment,
+  writeRefund,
+} from '../src/db/refunds.ts';
 import { paymentEventType, type EventType } from '../src/domain/events.ts';
 import { transitionMovement } from '../src/domain/ledger.ts';
 import { tenantOf, type KeyMode } from '../src/domain/merchant.ts';
@@ -57,6 +63,19 @@ export interface RecordRefundInput {
   mode: KeyMode;
   /** The payment's next version when the refund changes it (reserved or given back), else null. */
   payment: { payment: Payment; version: number } | null;
+  /**
+   * Whether a refund whose amount this write takes from the merchant's balance is held for the operator's
+   * approval instead (`awaiting_approval`, held_for `balance`) when the balance would go below zero
+   * (docs/LEDGER.md#refunds-and-the-balance). Absent in the writes of runs from before it: never held.
+   * Only a live refund is checked: test mode moves no money.
+   */
+  within_balance?: boolean;
+}
+
+/** What recordRefund recorded: the refund's status, which the balance check may have turned into a hold. */
+export interface RecordedRefund {
+  status: Refund['status'];
+  held_for: Refund['held_for'];
 }
 
 /** What the refunds workflow decides a refund on: the payment and its version as recorded, and the refund if it was taken before. */
@@ -145,6 +164,10 @@ async function postTransition(trx: Db, { payment, merchantId }: Shown, at: Date)
 }
 
 const REFUND_MOVEMENTS = { pending: 'refund', succeeded: 'refund_succeeded', failed: 'refund_failed' } as const;
+
+/** The posting a refund's status makes: its amount leaves the balance once, named `pending`, whether it then waits for its payer or is paid out. */
+const postedStatus = (status: Refund['status']): keyof typeof REFUND_MOVEMENTS =>
+  status === 'awaiting_payer' || status === 'awaiting_approval' ? 'pending' : status;
 
 /**
  * The event of a payment's recorded version: one per version, so a retried activity finds the same one.
@@ -310,7 +333,14 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
      * one transaction. The CHECK on payments.refunded_amount refuses any
      * write that would refund more than was paid.
      */
-    async recordRefund({ refund, merchant_id, mode, payment }: RecordRefundInput): Promise<void> {
+    async recordRefund({
+      refund: asked,
+      merchant_id,
+      mode,
+      payment,
+      within_balance,
+    }: RecordRefundInput): Promise<RecordedRefund> {
+      let refund = asked;
       const owner = tenantOf(merchant_id, mode);
       let events: StoredEvent[];
       // Whether this write ends the refund (counted once, like transitions).
@@ -325,9 +355,19 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
             merchant_id,
             amount: payment?.payment.amount,
           });
-          if (refund.status !== 'pending') {
-            const before = await lockRefundStatus(trx, refund.id);
-            ends = before?.status !== refund.status;
+          // The refund's row locked first: its status now decides what this write moves.
+          const before = await lockRefundStatus(trx, refund.id);
+          if (refund.status === 'succeeded' || refund.status === 'failed') ends = before?.status !== refund.status;
+          // Its amount leaves the merchant's balance with the posting `refund:<id>:pending`, once: at
+          // `awaiting_payer` or `pending`, never while it waits for the operator (nothing has moved then).
+          const reserving = refund.status === 'pending' || refund.status === 'awaiting_payer';
+          const reserved = await hasPosting(trx, `refund:${refund.id}:pending`);
+          // Live mode only: test mode moves no money, so its refunds are never held for the balance.
+          if (within_balance === true && mode === 'live' && reserving && !reserved) {
+            // The merchant's row locked, then its balance read, in this transaction: concurrent refunds of one
+            // merchant are decided one after the other, each on what the other left.
+            const balance = await lockedMerchantBalance(trx, merchant_id, mode);
+            if (balance - refund.amount < 0) refund = { ...refund, status: 'awaiting_approval', held_for: 'balance' };
           }
           const recorded: StoredEvent[] = [];
           let paymentEvent: { shown: Shown; version: number; type: EventType } | undefined;
@@ -350,9 +390,11 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
               };
           }
           await writeRefund(trx, refund, owner, at);
+          const posts = refund.status === 'pending' || refund.status === 'awaiting_payer' || reserved;
           // A split payment's refund: the merchant's share first, then its beneficiaries' (docs/LEDGER.md#refunds-of-a-split-payment).
-          const fromShares =
-            refund.status === 'pending'
+          const fromShares = !posts
+            ? 0
+            : refund.status === 'pending' || refund.status === 'awaiting_payer'
               ? await allocateRefundToShares(trx, refund)
               : refund.status === 'failed'
                 ? await returnRefundToShares(trx, refund.id)
@@ -362,28 +404,38 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
             recorded.push(
               await recordPaymentEvent(trx, paymentEvent.shown, paymentEvent.version, paymentEvent.type, at),
             );
-          await post(trx, {
-            cause: `refund:${refund.id}:${refund.status}`,
-            movement: REFUND_MOVEMENTS[refund.status],
-            merchantId: merchant_id,
-            mode,
-            amount: refund.amount,
-            splits: fromShares,
-            paymentId: refund.payment_id,
-            refundId: refund.id,
-            at,
-          });
-          // Every status of a refund is an event (refund.created / .succeeded / .failed), in the same transaction.
-          recorded.push(
-            await recordEvent(trx, {
-              sourceKey: `refund:${refund.id}:${refund.status}`,
-              owner,
-              type: refund.status === 'pending' ? 'refund.created' : `refund.${refund.status}`,
-              objectId: refund.id,
-              data: { refund },
+          // A refund that never left the balance (rejected while it waited for the operator) posts nothing.
+          if (posts)
+            await post(trx, {
+              cause: `refund:${refund.id}:${postedStatus(refund.status)}`,
+              movement: REFUND_MOVEMENTS[postedStatus(refund.status)],
+              merchantId: merchant_id,
+              mode,
+              amount: refund.amount,
+              splits: fromShares,
+              paymentId: refund.payment_id,
+              refundId: refund.id,
               at,
-            }),
-          );
+            });
+          // A refund's first record and its final status are events (refund.created / .succeeded / .failed),
+          // in the same transaction; the steps between (approved, claimed) are not.
+          const final = refund.status === 'succeeded' || refund.status === 'failed';
+          if (final || before === undefined)
+            recorded.push(
+              await recordEvent(trx, {
+                sourceKey: `refund:${refund.id}:${final ? refund.status : 'pending'}`,
+                owner,
+                type:
+                  refund.status === 'succeeded'
+                    ? 'refund.succeeded'
+                    : refund.status === 'failed'
+                      ? 'refund.failed'
+                      : 'refund.created',
+                objectId: refund.id,
+                data: { refund },
+                at,
+              }),
+            );
           return recorded;
         });
       } catch (error) {
@@ -402,6 +454,7 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
         'refund recorded',
       );
       await dispatch(events);
+      return { status: refund.status, held_for: refund.held_for ?? null };
     },
   };
 }

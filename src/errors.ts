@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   payment_pending: 409,
   verify_deadline_passed: 409,
   payment_not_refundable: 409,
+  refund_not_awaiting: 409,
   payment_not_cancelable: 409,
   payment_not_reversible: 409,
   test_clock_unavailable: 409,

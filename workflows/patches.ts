@@ -68,6 +68,16 @@ export const REFUSED_CONFIRMATION_PATCH = 'refused-confirmation-reversed';
 export const REFUNDS_BY_CAPABILITY_PATCH = 'refunds-by-capability';
 
 /**
+ * Refunds go only to the payer (docs/PAYMENTS.md#how-a-refund-is-paid-out): where neither the PSP's refund
+ * nor its reversal can return the money, a refund is paid to the account of the card that paid, once the
+ * customer claims it with that card (`payer_card`, recorded `awaiting_payer`); an IBAN a person typed is
+ * held for the operator's approval (`awaiting_approval`), and so is any refund the merchant's balance does
+ * not cover. A reversal the PSP refuses is no longer paid to a typed IBAN. Histories from before it paid a
+ * typed IBAN at once and refused a refund without one (`refund_needs_iban`), and replay so.
+ */
+export const REFUNDS_TO_PAYER_PATCH = 'refunds-to-payer';
+
+/**
  * A live payment link's payment is verified by its workflow only while its merchant is still approved
  * for live mode (docs/SECURITY.md, live payment links): a merchant whose live mode was withdrawn after
  * the payment started has the customer's money given back instead (reversed). Histories recorded
@@ -154,4 +164,5 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
   { id: DISABLE_EXHAUSTED_PATCH, workflow: 'webhook delivery', file: 'workflows/webhook.ts', fixtures: 'webhook/v2' },
   { id: SIGNED_RETURN_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: '' },
   { id: LATE_RETURN_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: '' },
+  { id: REFUNDS_TO_PAYER_PATCH, workflow: 'refunds', file: 'workflows/refunds.ts', fixtures: '' },
 ];

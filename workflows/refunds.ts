@@ -20,12 +20,15 @@ import {
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
   paymentQuery,
+  refundDecisionUpdate,
   refundUpdate,
+  type RefundDecision,
   searchAttributes,
   type RefundRequest,
   type RefundsWorkflowInput,
 } from '../src/domain/payment-workflow.ts';
 import {
+  initialRefundStatus,
   recordedRefundRefusal,
   refundMethod,
   type RefundCapabilities,
@@ -35,8 +38,9 @@ import type { Refund } from '../src/domain/refund-schemas.ts';
 import { StepLock } from './lock.ts';
 import { checkTransition } from './failures.ts';
 import { bankCalls, pspCapabilitiesOf, recordWrites, refundTransfers } from './proxies.ts';
-import { checkRefundRequest, RefundBook } from './refund-lifecycle.ts';
-import { REFUNDS_BY_CAPABILITY_PATCH } from './patches.ts';
+import { checkRefundDecision, checkRefundRequest, RefundBook } from './refund-lifecycle.ts';
+import { REFUNDS_BY_CAPABILITY_PATCH, REFUNDS_TO_PAYER_PATCH } from './patches.ts';
+import { refusalFailure } from './failures.ts';
 
 /** The PSP of the payment as its record names it (a payment older than routing has none: SEP's). */
 const pspOf = (payment: Payment) =>
@@ -88,22 +92,33 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
         mode: payment.mode,
         ...pspOf(payment),
       });
+      // Only to the payer: a refund no PSP call can make waits for the customer's claim with the paying
+      // card, and a typed IBAN for the operator's approval (docs/PAYMENTS.md#how-a-refund-is-paid-out).
+      if (patched(REFUNDS_TO_PAYER_PATCH)) {
+        const way = refundMethod(payment, amount, capabilities, destination_iban, Date.now(), true);
+        if ('code' in way) return way;
+        return { method: way.method, destination_iban, ...initialRefundStatus(way.method) };
+      }
       const way = refundMethod(payment, amount, capabilities, destination_iban, Date.now());
       return 'code' in way ? way : { method: way.method, destination_iban };
     },
-    async record(refund, next) {
+    async record(refund, next, withinBalance) {
       const { payment, version } = current();
       if (next !== null) checkTransition(payment, next);
       const nextVersion = next === null ? null : { payment: next, version: version + 1 };
-      await recordWrites.recordRefund({
+      const written = await recordWrites.recordRefund({
         refund,
         merchant_id: input.merchant_id,
         mode: input.mode,
         payment: nextVersion,
+        ...(withinBalance === true ? { within_balance: true } : {}),
       });
-      if (nextVersion === null) return;
-      recorded = nextVersion;
-      upsertSearchAttributes([{ key: searchAttributes.status, value: nextVersion.payment.status }]);
+      if (nextVersion !== null) {
+        recorded = nextVersion;
+        upsertSearchAttributes([{ key: searchAttributes.status, value: nextVersion.payment.status }]);
+      }
+      // A run from before the balance check recorded nothing to answer (its history holds no result).
+      return written ?? undefined;
     },
     async payOut(refund): Promise<RefundMethod | undefined> {
       const { payment } = current();
@@ -115,7 +130,7 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
         ...pspOf(payment),
       };
       const method = methodOf(refund);
-      if (method === 'iban_payout') {
+      if (method === 'iban_payout' || method === 'payer_card') {
         await transfer(refund, refund.destination_iban);
         return undefined;
       }
@@ -125,8 +140,10 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
           await bankCalls.reverseAtBank(atPsp);
           return undefined;
         } catch (error) {
-          // Refused (its window closed between the choice and the call): paid to the IBAN when one was given.
-          if (!refusedByBank(error) || refund.destination_iban === null) throw error;
+          // Refused (its window closed between the choice and the call): paid to the IBAN when one was given,
+          // by a refund from before the patch `refunds-to-payer` (its refunds carry `held_for`): a typed IBAN
+          // is paid only on the operator's approval now, and the refund fails, its amount refundable again.
+          if (!refusedByBank(error) || refund.destination_iban === null || refund.held_for !== undefined) throw error;
           await transfer(refund, refund.destination_iban);
           return 'iban_payout';
         }
@@ -160,6 +177,22 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
         return refunds.reserve(request);
       }),
     { validator: checkRefundRequest },
+  );
+
+  setHandler(
+    refundDecisionUpdate,
+    (decision: RefundDecision) =>
+      lock.run(async () => {
+        const read = await recordWrites.readPaymentForRefund({
+          payment_id: input.payment_id,
+          refund_id: decision.refund_id,
+        });
+        if (read.refund === null)
+          throw refusalFailure({ code: 'refund_not_found', message: `No refund ${decision.refund_id}.` });
+        recorded = { payment: read.payment, version: read.version };
+        return refunds.decide(read.refund, decision);
+      }),
+    { validator: checkRefundDecision },
   );
 
   // Done once no refund waits for the bank and no step or Update is under way. An Update that

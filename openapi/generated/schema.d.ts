@@ -1207,10 +1207,10 @@ export interface components {
              */
             amount: number;
             /**
-             * @description `pending` until the bank answers, then `succeeded` or `failed`
+             * @description only forward: `awaiting_approval` (held until the gateway's operator approves it: an IBAN a person typed, or a refund the merchant's balance does not cover; see `held_for`), `awaiting_payer` (waiting for the customer to claim it at `claim_url` with the card that paid), `pending` (being paid out, until the bank answers), then `succeeded` or `failed` (a rejected refund is `failed` with `failure.code` `refund_rejected`). The amount is reserved on the payment from the first status on
              * @enum {string}
              */
-            status: "pending" | "succeeded" | "failed";
+            status: "awaiting_approval" | "awaiting_payer" | "pending" | "succeeded" | "failed";
             /** @description the merchant's reason, if given */
             reason: string | null;
             /**
@@ -1232,12 +1232,18 @@ export interface components {
                 message: string;
             } | null;
             /**
-             * @description how the refund reaches the customer, chosen by what the payment's PSP offers: `psp_refund` (the PSP's refund operation), `reversal` (the whole payment reversed at the PSP within its reversal window), `iban_payout` (a bank transfer to `destination_iban`)
+             * @description how the refund reaches the customer, chosen by what the payment's PSP offers: `psp_refund` (the PSP's refund operation), `reversal` (the whole payment reversed at the PSP within its reversal window), `payer_card` (a bank transfer to the account of the card that paid, once the customer claims it at `claim_url` with that card), `iban_payout` (a bank transfer to `destination_iban`, a typed IBAN: paid only once the gateway's operator approves it)
              * @enum {string}
              */
-            method: "psp_refund" | "reversal" | "iban_payout";
-            /** @description null unless given with the refund */
+            method: "psp_refund" | "reversal" | "iban_payout" | "payer_card";
+            /** @description null until known */
             destination_iban: string | null;
+            /** @description null unless the refund is paid to the payer's card */
+            owner_name?: string | null;
+            /** @description null unless held for approval */
+            held_for?: ("typed_iban" | "balance") | null;
+            /** @description null unless the refund is paid to the payer's card */
+            claim_url?: string | null;
         };
         WebhookEndpoint: {
             /** Format: uuid */
@@ -1544,10 +1550,10 @@ export interface components {
                      */
                     amount: number;
                     /**
-                     * @description `pending` until the bank answers, then `succeeded` or `failed`
+                     * @description only forward: `awaiting_approval` (held until the gateway's operator approves it: an IBAN a person typed, or a refund the merchant's balance does not cover; see `held_for`), `awaiting_payer` (waiting for the customer to claim it at `claim_url` with the card that paid), `pending` (being paid out, until the bank answers), then `succeeded` or `failed` (a rejected refund is `failed` with `failure.code` `refund_rejected`). The amount is reserved on the payment from the first status on
                      * @enum {string}
                      */
-                    status: "pending" | "succeeded" | "failed";
+                    status: "awaiting_approval" | "awaiting_payer" | "pending" | "succeeded" | "failed";
                     /** @description the merchant's reason, if given */
                     reason: string | null;
                     /**
@@ -1569,12 +1575,18 @@ export interface components {
                         message: string;
                     } | null;
                     /**
-                     * @description how the refund reaches the customer, chosen by what the payment's PSP offers: `psp_refund` (the PSP's refund operation), `reversal` (the whole payment reversed at the PSP within its reversal window), `iban_payout` (a bank transfer to `destination_iban`)
+                     * @description how the refund reaches the customer, chosen by what the payment's PSP offers: `psp_refund` (the PSP's refund operation), `reversal` (the whole payment reversed at the PSP within its reversal window), `payer_card` (a bank transfer to the account of the card that paid, once the customer claims it at `claim_url` with that card), `iban_payout` (a bank transfer to `destination_iban`, a typed IBAN: paid only once the gateway's operator approves it)
                      * @enum {string}
                      */
-                    method: "psp_refund" | "reversal" | "iban_payout";
-                    /** @description null unless given with the refund */
+                    method: "psp_refund" | "reversal" | "iban_payout" | "payer_card";
+                    /** @description null until known */
                     destination_iban: string | null;
+                    /** @description null unless the refund is paid to the payer's card */
+                    owner_name?: string | null;
+                    /** @description null unless held for approval */
+                    held_for?: ("typed_iban" | "balance") | null;
+                    /** @description null unless the refund is paid to the payer's card */
+                    claim_url?: string | null;
                 };
                 webhook_endpoint?: {
                     /** Format: uuid */
@@ -3525,7 +3537,7 @@ export interface operations {
                      */
                     reason?: string;
                     /**
-                     * @description the customer's Sheba IBAN (IR and 24 digits, its ISO 13616 check must hold), where the refund is paid by bank transfer when the payment's PSP cannot refund it itself: a PSP without a refund operation, outside its reversal window, a payment its PSP settled, or part of the payment (docs/PAYMENTS.md#how-a-refund-is-paid-out). Without it such a refund is refused (`refund_needs_iban`)
+                     * @description a Sheba IBAN (IR and 24 digits, its ISO 13616 check must hold) to pay the refund to by bank transfer when the payment's PSP cannot refund it itself (a PSP without a refund operation, outside its reversal window, a payment its PSP settled, or part of the payment: docs/PAYMENTS.md#how-a-refund-is-paid-out). A typed IBAN is never paid on a key's word: the refund is held `awaiting_approval` until the gateway's operator approves it. Without it such a refund goes to the card that paid (`payer_card`, claimed by the customer at `claim_url`)
                      * @example IR820540102680020817909002
                      */
                     destination_iban?: string;
@@ -3701,7 +3713,7 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description only refunds in this status */
-                status?: "pending" | "succeeded" | "failed";
+                status?: "awaiting_approval" | "awaiting_payer" | "pending" | "succeeded" | "failed";
                 /** @description only the refunds of this payment */
                 payment_id?: string;
                 /** @description created at or after */

@@ -38,6 +38,8 @@ import {
 } from '../settlements/service.ts';
 import { beneficiariesToReview, decideBeneficiary, revokeBeneficiary } from '../payments/splits.ts';
 import { setOperatorNetworkAllowed } from '../webhooks/service.ts';
+import { identityProviders } from '../adapters/identity/identity-provider.ts';
+import { decideHeldRefund, refundApprovals } from '../refunds/approvals.ts';
 
 export { UsageError };
 /** Loaded only by the command that uses it: it brings the Temporal client, which the other commands do without. */
@@ -118,6 +120,19 @@ export const COMMANDS: Record<string, Command> = {
       required(flags, 'id'),
       typeof flags.beneficiary === 'string' ? flags.beneficiary : undefined,
     ),
+  // Refunds held for the operator (docs/PAYMENTS.md#refund-states): a typed IBAN, or a refund the merchant's balance does not cover.
+  'refunds approvals': (db, config) => refundApprovals(db, identityProviders(config)),
+  'refunds approve': async (db, config, flags, services) => ({
+    refund: await decideHeldRefund(db, await services.temporal(), config, required(flags, 'id'), {
+      decision: 'approve',
+    }),
+  }),
+  'refunds reject': async (db, config, flags, services) => ({
+    refund: await decideHeldRefund(db, await services.temporal(), config, required(flags, 'id'), {
+      decision: 'reject',
+      reason: required(flags, 'reason'),
+    }),
+  }),
   'payments show': async (db, config, flags) => (await paymentsShow()).showPayment(db, config, required(flags, 'id')),
   // Every record past the bound of its waiting state, with its age and why (docs/RELIABILITY.md#waiting-states).
   stuck: async (db, config) => {

@@ -40,6 +40,8 @@ const faAttemptErrors: Record<WebhookAttemptError, string> = {
 };
 
 const faRefundStatuses: Record<RefundStatus, string> = {
+  awaiting_approval: 'در انتظار تأیید درگاه',
+  awaiting_payer: 'در انتظار مشتری',
   pending: 'در جریان',
   succeeded: 'انجام‌شده',
   failed: 'ناموفق',
@@ -135,7 +137,10 @@ const fa = {
   refundWindowClosed: 'مهلت بازپرداخت این پرداخت به پایان رسیده است؛ دیگر نمی‌توان آن را بازپرداخت کرد.',
   refundAmount: 'مبلغ بازپرداخت (ریال)',
   refundReason: 'علت (اختیاری)',
-  refundIban: 'شبای مشتری (برای بازپرداختی که بانک پرداخت خودش نمی‌تواند برگرداند)',
+  refundIban: 'شبای مقصد (اختیاری؛ فقط با تأیید درگاه پرداخت می‌شود)',
+  refundIbanHint:
+    'خالی بگذارید تا مبلغ به حساب همان کارتی برگردد که پرداخت کرده است: پیوند دریافت را به مشتری بدهید. شبایی که اینجا بنویسید تا تأیید اپراتور درگاه پرداخت نمی‌شود.',
+  refundClaimLink: 'پیوند دریافت برای مشتری',
   refundButton: 'بازپرداخت',
   refundCreatedText: 'بازپرداخت ثبت شد و برای بانک فرستاده می‌شود.',
   refundRefused: 'بازپرداخت پذیرفته نشد.',
@@ -268,7 +273,10 @@ const en: OperationsWords = {
   refundWindowClosed: "This payment's refund window has closed; it can no longer be refunded.",
   refundAmount: 'Refund amount (rials)',
   refundReason: 'Reason (optional)',
-  refundIban: "Customer's IBAN (for a refund the payment's bank cannot return itself)",
+  refundIban: "Destination IBAN (optional; paid only once the gateway's operator approves it)",
+  refundIbanHint:
+    "Leave it empty and the refund goes back to the account of the card that paid: give the customer its claim link. An IBAN typed here is not paid until the gateway's operator approves it.",
+  refundClaimLink: 'Claim link for the customer',
   refundButton: 'Refund',
   refundCreatedText: 'The refund is recorded and goes to the bank now.',
   refundRefused: 'The refund was refused.',
@@ -301,7 +309,13 @@ const en: OperationsWords = {
     http_status: 'Unsuccessful answer',
     address_refused: 'Address refused',
   },
-  refundStatuses: { pending: 'In progress', succeeded: 'Succeeded', failed: 'Failed' },
+  refundStatuses: {
+    awaiting_approval: "Awaiting the gateway's approval",
+    awaiting_payer: 'Awaiting the customer',
+    pending: 'In progress',
+    succeeded: 'Succeeded',
+    failed: 'Failed',
+  },
   navSettlements: 'Settlements',
   settlementsTitle: 'Settlements',
   settlementsIntro: 'Once a day, your verified live payments, less fees and refunds, are paid to your IBAN.',

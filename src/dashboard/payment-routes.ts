@@ -101,7 +101,7 @@ export function paymentPages({
     status = 200,
   ) {
     const { payment, tenant } = await ownPayment(request);
-    const refunds = await listRefunds(db, tenant, payment.id, { limit: REFUNDS_SHOWN });
+    const refunds = await listRefunds(db, tenant, payment.id, { limit: REFUNDS_SHOWN }, config);
     const history = await eventsAbout(db, tenant, [payment.id, ...refunds.data.map((r) => r.id)]);
     const endpoints = await listWebhookEndpoints(db, tenant, { limit: MAX_ENDPOINTS });
     const beneficiaries = payment.splits === undefined ? [] : (await listBeneficiaries(db, tenant)).data;

@@ -205,6 +205,8 @@ export function paymentPage(context: ViewContext, payment: Payment, activity: Pa
       statusLabel: t.refundStatuses[r.status],
       reason: r.reason ?? '',
       created: formatTime(r.created_at, lang),
+      // A refund to the payer's card waiting for its customer: the link to pass on.
+      claimUrl: r.status === 'awaiting_payer' ? (r.claim_url ?? undefined) : undefined,
     })),
     // The domain's rule decides whether the form is offered; the service decides again on submit.
     refundable:

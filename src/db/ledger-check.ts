@@ -118,14 +118,14 @@ export function merchantPaymentSums(db: Db, merchantIds: string[]) {
     .execute();
 }
 
-/** The sums of the merchants' pending refunds, by merchant and mode. */
+/** The sums of the merchants' refunds not final yet (pending, and waiting for the payer or the operator), by merchant, mode and status. */
 export function merchantPendingRefundSums(db: Db, merchantIds: string[]) {
   return db
     .selectFrom('refunds')
-    .select(['merchant_id', 'mode', sql<string>`sum(amount)`.as('total')])
+    .select(['merchant_id', 'mode', 'status', sql<string>`sum(amount)`.as('total')])
     .where('merchant_id', 'in', merchantIds)
-    .where('status', '=', 'pending')
-    .groupBy(['merchant_id', 'mode'])
+    .where('status', 'in', ['pending', 'awaiting_payer', 'awaiting_approval'])
+    .groupBy(['merchant_id', 'mode', 'status'])
     .execute();
 }
 

@@ -79,3 +79,9 @@ export async function accountBalances(db: Db, merchantId: string, mode: KeyMode)
     .execute();
   return Object.fromEntries(rows.map((r) => [r.account, Number(r.total)]));
 }
+
+/** Whether the posting named `cause` was made. */
+export async function hasPosting(db: Db, cause: string): Promise<boolean> {
+  const row = await db.selectFrom('ledger_postings').select('id').where('cause', '=', cause).executeTakeFirst();
+  return row !== undefined;
+}

@@ -191,8 +191,8 @@ export interface RefundsTable {
   merchant_id: string;
   mode: 'test' | 'live';
   amount: number;
-  /** `pending`, then `succeeded` or `failed`; a final status is never changed. */
-  status: 'pending' | 'succeeded' | 'failed';
+  /** Only forward (src/domain/refund.ts REFUND_STATUSES): `awaiting_approval`, `awaiting_payer`, `pending`, then `succeeded` or `failed`; a final status is never changed. */
+  status: 'awaiting_approval' | 'awaiting_payer' | 'pending' | 'succeeded' | 'failed';
   reason: string | null;
   failure_code: string | null;
   failure_message: string | null;
@@ -200,9 +200,15 @@ export interface RefundsTable {
   succeeded_at: Date | null;
   updated_at: Date;
   /** How it reaches the customer (src/domain/refund.ts RefundMethod; migration 0042: `psp_refund` for every older one). */
-  method: Generated<'psp_refund' | 'reversal' | 'iban_payout'>;
-  /** The customer's Sheba IBAN the merchant gave with it; null when none was given. */
+  method: Generated<'psp_refund' | 'reversal' | 'iban_payout' | 'payer_card'>;
+  /** The Sheba IBAN it is paid to: typed with it (held for approval), or the paying card's account once claimed; null until known. */
   destination_iban: string | null;
+  /** Why it waits (or waited) for the operator's approval (migration 0047). */
+  held_for: 'typed_iban' | 'balance' | null;
+  /** The owner of the paying card's account, as the identity provider named it. */
+  owner_name: string | null;
+  /** Wrong cards typed on its claim page. */
+  claim_attempts: Generated<number>;
 }
 
 export interface RateLimitCountersTable {

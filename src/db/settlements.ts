@@ -113,7 +113,7 @@ function settleablePayments(db: Db, merchantId: string, cutoff: Date, reportedPs
               .innerJoin('refunds as r', 'r.id', 'a.refund_id')
               .select('a.refund_id')
               .whereRef('s.payment_id', '=', 'payments.id')
-              .where('r.status', '=', 'pending')
+              .where('r.status', 'in', ['awaiting_payer', 'pending'])
               .where('a.amount', '>', 0),
           ),
         ),
@@ -142,7 +142,8 @@ function deductibleRefunds(db: Db, merchantId: string) {
         );
       return eb.or([
         // A refund not yet deducted (a refused one that was never deducted owes nothing).
-        eb.and([eb('r.status', 'in', ['pending', 'succeeded']), eb.not(line('refund'))]),
+        // (One waiting for its payer has left the balance too; one waiting for the operator has not.)
+        eb.and([eb('r.status', 'in', ['awaiting_payer', 'pending', 'succeeded']), eb.not(line('refund'))]),
         // A refused refund that a settlement deducted: given back once.
         eb.and([eb('r.status', '=', 'failed'), line('refund'), eb.not(line('refund_return'))]),
       ]);

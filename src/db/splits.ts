@@ -234,7 +234,7 @@ export async function allocateRefundToShares(
     .selectFrom('refunds')
     .select(sql<string>`coalesce(sum(amount), 0)`.as('total'))
     .where('payment_id', '=', refund.payment_id)
-    .where('status', 'in', ['pending', 'succeeded'])
+    .where('status', 'in', ['awaiting_payer', 'pending', 'succeeded'])
     .where('id', '<>', refund.id)
     .executeTakeFirstOrThrow();
   const sharesTotal = shares.reduce((sum, s) => sum + Number(s.amount), 0);

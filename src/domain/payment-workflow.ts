@@ -80,6 +80,16 @@ export interface RefundRequest {
   destination_iban?: string | null;
 }
 
+/**
+ * A decision on a refund that waits (docs/PAYMENTS.md#refund-states): the operator approves or rejects one
+ * held for approval; the customer's claim hands over the paying card's account (its IBAN and owner, as the
+ * identity provider named them: never the card number) for one waiting for its payer.
+ */
+export type RefundDecision =
+  | { refund_id: string; decision: 'approve' }
+  | { refund_id: string; decision: 'reject'; reason: string }
+  | { refund_id: string; decision: 'claim'; payee: { iban: string; owner_name: string } };
+
 /** The customer is about to go to the bank: where the bank sends them back (our return route). */
 export interface BankTokenInput {
   redirect_url: string;
@@ -133,6 +143,10 @@ export const verifyUpdate = defineUpdate<Payment, [VerifyInput]>('verify');
 /** A refund: answers once it is recorded `pending`; the bank's answer follows in the refunds workflow. */
 export const refundUpdate = defineUpdate<Refund, [RefundRequest]>('refund');
 export const refundUpdateId = (refundId: string) => `refund-${refundId}`;
+/** A decision on a waiting refund; answers the refund as recorded after it. */
+export const refundDecisionUpdate = defineUpdate<Refund, [RefundDecision]>('refundDecision');
+/** One update per refund and decision: a retried claim or approval is the same update. */
+export const refundDecisionUpdateId = (decision: RefundDecision) => `refund-${decision.decision}-${decision.refund_id}`;
 /** The merchant cancels a payment nobody has paid yet; a canceled payment answers the same again. */
 export const cancelUpdate = defineUpdate<Payment, []>('cancel');
 /** The merchant gives a paid, unverified payment back now instead of at the deadline. */

@@ -3,7 +3,7 @@
  * once with TypeBox like the payment schemas beside it.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { REFUND_METHODS, REFUND_STATUSES } from './refund.ts';
+import { REFUND_HOLDS, REFUND_METHODS, REFUND_STATUSES } from './refund.ts';
 import {
   DateTimeFilter,
   FailureSchema,
@@ -26,7 +26,8 @@ export const RefundSchema = Type.Object(
       examples: [500_000],
     }),
     status: StringEnum(REFUND_STATUSES, {
-      description: '`pending` until the bank answers, then `succeeded` or `failed`',
+      description:
+        "only forward: `awaiting_approval` (held until the gateway's operator approves it: an IBAN a person typed, or a refund the merchant's balance does not cover; see `held_for`), `awaiting_payer` (waiting for the customer to claim it at `claim_url` with the card that paid), `pending` (being paid out, until the bank answers), then `succeeded` or `failed` (a rejected refund is `failed` with `failure.code` `refund_rejected`). The amount is reserved on the payment from the first status on",
     }),
     reason: Nullable(Type.String(), "the merchant's reason, if given"),
     created_at: Timestamp('creation time'),
@@ -34,11 +35,42 @@ export const RefundSchema = Type.Object(
     failure: Nullable(FailureSchema, 'why the bank refused the refund; null unless failed'),
     method: StringEnum(REFUND_METHODS, {
       description:
-        "how the refund reaches the customer, chosen by what the payment's PSP offers: `psp_refund` (the PSP's refund operation), `reversal` (the whole payment reversed at the PSP within its reversal window), `iban_payout` (a bank transfer to `destination_iban`)",
+        "how the refund reaches the customer, chosen by what the payment's PSP offers: `psp_refund` (the PSP's refund operation), `reversal` (the whole payment reversed at the PSP within its reversal window), `payer_card` (a bank transfer to the account of the card that paid, once the customer claims it at `claim_url` with that card), `iban_payout` (a bank transfer to `destination_iban`, a typed IBAN: paid only once the gateway's operator approves it)",
     }),
     destination_iban: Nullable(
-      Type.String({ pattern: '^IR[0-9]{24}$', description: "the customer's Sheba IBAN the merchant gave" }),
-      'null unless given with the refund',
+      Type.String({
+        pattern: '^IR[0-9]{24}$',
+        description:
+          'the Sheba IBAN the refund is paid to: the one given with the refund (`iban_payout`), or the account of the paying card the identity provider named when the customer claimed it (`payer_card`)',
+      }),
+      'null until known',
+    ),
+    owner_name: Type.Optional(
+      Nullable(
+        Type.String({
+          description: "the owner of `destination_iban` as the identity provider names the paying card's account",
+        }),
+        "null unless the refund is paid to the payer's card",
+      ),
+    ),
+    held_for: Type.Optional(
+      Nullable(
+        StringEnum(REFUND_HOLDS, {
+          description:
+            "why the refund waits (or waited) for the operator's approval: `typed_iban` (an IBAN a person typed), `balance` (it would take the merchant's balance below zero)",
+        }),
+        'null unless held for approval',
+      ),
+    ),
+    claim_url: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'uri',
+          description:
+            "a `payer_card` refund's claim page, a signed link to pass on to the customer (by the merchant's own channel: the gateway keeps no customer contact): the customer types the card that paid, and the refund is paid to that card's account",
+        }),
+        "null unless the refund is paid to the payer's card",
+      ),
     ),
   },
   { additionalProperties: false },
@@ -69,7 +101,7 @@ export function createRefundRequestSchema(bounds: AmountBounds) {
         Type.String({
           pattern: '^IR[0-9]{24}$',
           description:
-            "the customer's Sheba IBAN (IR and 24 digits, its ISO 13616 check must hold), where the refund is paid by bank transfer when the payment's PSP cannot refund it itself: a PSP without a refund operation, outside its reversal window, a payment its PSP settled, or part of the payment (docs/PAYMENTS.md#how-a-refund-is-paid-out). Without it such a refund is refused (`refund_needs_iban`)",
+            "a Sheba IBAN (IR and 24 digits, its ISO 13616 check must hold) to pay the refund to by bank transfer when the payment's PSP cannot refund it itself (a PSP without a refund operation, outside its reversal window, a payment its PSP settled, or part of the payment: docs/PAYMENTS.md#how-a-refund-is-paid-out). A typed IBAN is never paid on a key's word: the refund is held `awaiting_approval` until the gateway's operator approves it. Without it such a refund goes to the card that paid (`payer_card`, claimed by the customer at `claim_url`)",
           examples: ['IR820540102680020817909002'],
         }),
       ),

@@ -16,8 +16,28 @@ interface Refundable {
   refunded_amount: number;
 }
 
-export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+/**
+ * A refund's states, in the only order it moves through them (docs/PAYMENTS.md#refund-states): held for
+ * the operator's approval (`awaiting_approval`: an IBAN a person typed, or a refund the merchant's balance
+ * does not cover), waiting for the customer to claim it with the card that paid (`awaiting_payer`), paid
+ * out (`pending`), then final (`succeeded` or `failed`). A refund may start at any of the first three.
+ */
+export const REFUND_STATUSES = ['awaiting_approval', 'awaiting_payer', 'pending', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** The statuses a refund may be in when it moves to `next`: only forward (a final status is never left). */
+export function refundStatusesBefore(next: RefundStatus): RefundStatus[] {
+  if (next === 'succeeded') return ['pending'];
+  if (next === 'failed') return ['awaiting_approval', 'awaiting_payer', 'pending'];
+  return REFUND_STATUSES.slice(0, REFUND_STATUSES.indexOf(next));
+}
+
+/** Statuses in which a refund's amount is reserved on the payment but no money has moved yet. */
+export const HELD_REFUND_STATUSES: readonly RefundStatus[] = ['awaiting_approval', 'awaiting_payer'];
+
+/** Why a refund waits for the operator: an IBAN a person typed, or the merchant's balance would go below zero. */
+export const REFUND_HOLDS = ['typed_iban', 'balance'] as const;
+export type RefundHold = (typeof REFUND_HOLDS)[number];
 
 /** Only a verified payment can be refunded, in part or in full, until nothing is left. */
 const REFUNDABLE_STATUSES: readonly PaymentStatus[] = ['verified', 'partially_refunded'];
@@ -115,10 +135,14 @@ export const refundPayoutFailure = (code: string) => ({
  *   only where the PSP's verify captured the money (`capture: 'verify'`): where a separate settle
  *   captures (Asan Pardakht), its reversal undoes a verify not yet settled, and a verified payment has
  *   been settled at the merchant's verify (Asan Pardakht's Cancel answers 805 "settled");
- * - `iban_payout`: otherwise, a Paya transfer from the gateway's account to the Sheba IBAN the merchant
- *   gave with the refund (`destination_iban`).
+ * - `payer_card` (since the patch `refunds-to-payer`): otherwise, a Paya transfer from the gateway's
+ *   account to the account of the card that paid: the customer claims the refund on its claim page with
+ *   that card, the gateway matches it with what the PSP said of the paying card and asks the identity
+ *   provider for its IBAN and owner;
+ * - `iban_payout`: a Paya transfer to a Sheba IBAN a person typed (`destination_iban`): since the patch
+ *   `refunds-to-payer` only after the operator approved it; before it, at once (older histories).
  */
-export const REFUND_METHODS = ['psp_refund', 'reversal', 'iban_payout'] as const;
+export const REFUND_METHODS = ['psp_refund', 'reversal', 'iban_payout', 'payer_card'] as const;
 export type RefundMethod = (typeof REFUND_METHODS)[number];
 
 /** What the choice of a refund's method reads of its PSP (src/adapters/psp/psp-client.ts PspCapabilities). */
@@ -149,6 +173,7 @@ export function refundMethod(
   capabilities: RefundCapabilities,
   destinationIban: string | null,
   nowMs: number,
+  toPayer = false,
 ): { method: RefundMethod } | RefundRefusal {
   if (capabilities.refund === 'partial') return { method: 'psp_refund' };
   const whole = payment.refunded_amount === 0 && amount === chargedAmount(payment);
@@ -158,6 +183,8 @@ export function refundMethod(
     nowMs < Date.parse(payment.paid_at) + capabilities.reversalWindowMs - REVERSAL_MARGIN_MS;
   if (whole && reversible) return { method: 'reversal' };
   if (destinationIban !== null) return { method: 'iban_payout' };
+  // To the card that paid, claimed by the customer: never to an address the merchant or a key holder types.
+  if (toPayer) return { method: 'payer_card' };
   const minutes = Math.round(capabilities.reversalWindowMs / 60_000);
   const why =
     capabilities.capture === 'settle'
@@ -179,3 +206,17 @@ export function refundMethod(
  * settlements' `payout:` keys.
  */
 export const refundPayoutKey = (refundId: string) => `refund-payout:${refundId}`;
+
+/**
+ * The status a refund of `method` is first recorded in, under the patch `refunds-to-payer`: a typed IBAN
+ * waits for the operator's approval, a refund to the payer's card for the customer's claim; the PSP's own
+ * refund and its reversal are paid out at once.
+ */
+export function initialRefundStatus(method: RefundMethod): { status: RefundStatus; held_for: RefundHold | null } {
+  if (method === 'iban_payout') return { status: 'awaiting_approval', held_for: 'typed_iban' };
+  if (method === 'payer_card') return { status: 'awaiting_payer', held_for: null };
+  return { status: 'pending', held_for: null };
+}
+
+/** Wrong card numbers a refund's claim takes before it is locked (the operator or the merchant then decide). */
+export const CLAIM_ATTEMPTS_MAX = 5;

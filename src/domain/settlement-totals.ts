@@ -17,7 +17,8 @@ export interface SettleableRefund {
   id: string;
   payment_id: string;
   amount: number;
-  status: 'pending' | 'succeeded' | 'failed';
+  /** Any status but `awaiting_approval` (its amount has not left the balance): awaiting_payer, pending, succeeded, failed. */
+  status: 'awaiting_approval' | 'awaiting_payer' | 'pending' | 'succeeded' | 'failed';
   /** Whether its payment was covered by an earlier settlement. */
   payment_settled: boolean;
 }

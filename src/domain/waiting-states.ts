@@ -81,6 +81,18 @@ export const WAITING_STATES: readonly WaitingState[] = [
   { record: 'payment', state: 'refunded', past: 'none', reason: AT_REST },
   {
     record: 'refund',
+    state: 'awaiting_approval',
+    past: 'none',
+    reason: "waits on the gateway's operator (refunds approvals): no bound",
+  },
+  {
+    record: 'refund',
+    state: 'awaiting_payer',
+    past: 'none',
+    reason: 'waits on the customer (its claim link): no bound',
+  },
+  {
+    record: 'refund',
     state: 'pending',
     past: 'sweep',
     reason: 'the bank has not paid it out: sent on to its refunds workflow under its own id',

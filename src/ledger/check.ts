@@ -152,8 +152,10 @@ async function checkPaymentEntries({ db, only, report, fault }: CheckRun): Promi
         amount: Number(p.amount),
         charged_amount: recordedChargedAmount(p),
         fee: Number(p.fee),
-        refunded_amount: Number(p.refunded_amount),
-        pending_refunds: refundTotal(p.id, 'pending'),
+        // A refund waiting for the operator is reserved on the payment but has not left the balance.
+        refunded_amount: Number(p.refunded_amount) - refundTotal(p.id, 'awaiting_approval'),
+        // One waiting for its payer has: its amount waits in `refunds` as a pending one's does.
+        pending_refunds: refundTotal(p.id, 'pending') + refundTotal(p.id, 'awaiting_payer'),
         succeeded_refunds: refundTotal(p.id, 'succeeded'),
         split_amount: Number(shares.find((s) => s.payment_id === p.id)?.total ?? 0),
         split_refunded: Number(shares.find((s) => s.payment_id === p.id)?.refunded ?? 0),
@@ -195,7 +197,13 @@ async function checkMerchantAccounts({ db, only, report, fault }: CheckRun): Pro
             expected.balance += Number(p.charged) - Number(p.fee) - Number(p.refunded);
           }
         }
-        expected.refunds = mine(refunds).reduce((sum, r) => sum + Number(r.total), 0);
+        expected.refunds = mine(refunds)
+          .filter((r) => r.status !== 'awaiting_approval')
+          .reduce((sum, r) => sum + Number(r.total), 0);
+        // Refunds waiting for the operator are counted in the payments' refunded amounts but left no balance yet.
+        expected.balance += mine(refunds)
+          .filter((r) => r.status === 'awaiting_approval')
+          .reduce((sum, r) => sum + Number(r.total), 0);
         for (const s of mine(settlements)) {
           expected.balance -= Number(s.net);
           if (s.status !== 'paid') expected.payouts += Number(s.net);

@@ -23,6 +23,7 @@ import { countPageAction, rateCounter } from '../http/rate-limit.ts';
 import { linkPaymentMayProceed } from '../payments/links.ts';
 import { contentSecurityPolicy, setSecurityHeaders } from '../http/page-headers.ts';
 import { linkRoutes } from './link-routes.ts';
+import { refundClaimRoutes } from './refund-claim-routes.ts';
 import { PageRefusal, pageWrapper, readForm, type PageDependencies } from './forms.ts';
 
 import { livePspConfigured, pspPageOrigins } from '../config.ts';
@@ -193,5 +194,6 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   );
 
   linkRoutes(router, { config, db, temporal, logger }, page);
+  refundClaimRoutes(router, { config, db, temporal, logger }, page);
   return router;
 }

@@ -55,7 +55,13 @@ export function render(template: string, context: PageContext, data: LayoutData 
     dir: context.lang === 'fa' ? 'rtl' : 'ltr',
     cssHref,
     iconHref,
-    switchHref: context.path === undefined ? undefined : `${context.path}${langQuery(other)}`,
+    // A page whose address carries a query of its own (a refund's claim link) gives its switch link itself.
+    switchHref:
+      typeof data.switchHref === 'string'
+        ? data.switchHref
+        : context.path === undefined
+          ? undefined
+          : `${context.path}${langQuery(other)}`,
   });
 }
 

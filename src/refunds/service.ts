@@ -14,6 +14,7 @@ import { DomainError } from '../errors.ts';
 import { idempotent, type IdempotentResult } from '../payments/idempotency.ts';
 import { getPayment, type PaymentServiceDeps } from '../payments/service.ts';
 import { takeRefund } from '../temporal/refunds.ts';
+import { shownRefund } from './claims.ts';
 
 /**
  * Creates a refund. It answers 201 as soon as the workflow has recorded the
@@ -36,7 +37,7 @@ export async function createRefund(
     // A final refund is answered from the record. A pending one is sent on again: if the run that
     // recorded it ended before paying it out (a worker killed in between), the next run finishes it.
     if (taken !== undefined && taken.status !== 'pending')
-      return { status: 201, body: { refund: refundFromRow(taken) } };
+      return { status: 201, body: { refund: shownRefund(config, refundFromRow(taken)) } };
 
     const amount = request.amount ?? null;
     const payment = await getPayment(db, auth, paymentId);
@@ -46,7 +47,8 @@ export async function createRefund(
       if (refusal !== undefined) throw new DomainError(refusal.code, refusal.message);
     }
 
-    // The IBAN is checked here, where a refusal writes nothing; which refunds need one is the workflow's choice, by the payment's PSP.
+    // The IBAN is checked here, where a refusal writes nothing. A typed IBAN is never paid on a key's word:
+    // the workflow holds such a refund for the operator's approval (docs/PAYMENTS.md#refund-states).
     const destination =
       request.destination_iban === undefined ? {} : { destination_iban: refundIban(request.destination_iban) };
     const refund = await takeRefund(temporal, config, auth.merchant.id, payment, {
@@ -55,7 +57,7 @@ export async function createRefund(
       reason: request.reason ?? null,
       ...destination,
     });
-    return { status: 201, body: { refund } };
+    return { status: 201, body: { refund: shownRefund(config, refund) } };
   });
 }
 
@@ -72,23 +74,34 @@ function refundIban(given: string): string {
   return iban;
 }
 
-export async function getRefund(db: Db, auth: Tenant, id: string): Promise<Refund> {
+export async function getRefund(db: Db, auth: Tenant, id: string, config: ClaimLinkConfig): Promise<Refund> {
   const row = await findRefund(db, id, auth);
   if (row === undefined) throw new DomainError('refund_not_found', `No refund ${id}.`);
-  return refundFromRow(row);
+  return shownRefund(config, refundFromRow(row));
 }
+
+/** What a refund's claim link is made of. */
+type ClaimLinkConfig = Pick<PaymentServiceDeps['config'], 'CARD_HASH_KEY' | 'PUBLIC_BASE_URL'>;
 
 /**
  * All the merchant's refunds, newest first, paged like payments, with the
  * filters of the query combined (indexes: refunds_by_merchant,
  * refunds_by_status, refunds_by_payment).
  */
-export async function listAllRefunds(db: Db, tenant: Tenant, query: ListAllRefundsQuery) {
-  return refundsPage(db, tenant, query);
+export async function listAllRefunds(db: Db, tenant: Tenant, query: ListAllRefundsQuery, config: ClaimLinkConfig) {
+  const page = await refundsPage(db, tenant, query);
+  return { ...page, data: page.data.map((r) => shownRefund(config, r)) };
 }
 
 /** A payment's refunds, newest first, paged like payments. */
-export async function listRefunds(db: Db, auth: Tenant, paymentId: string, query: ListRefundsQuery) {
+export async function listRefunds(
+  db: Db,
+  auth: Tenant,
+  paymentId: string,
+  query: ListRefundsQuery,
+  config: ClaimLinkConfig,
+) {
   await getPayment(db, auth, paymentId);
-  return paymentRefundsPage(db, auth, paymentId, query);
+  const page = await paymentRefundsPage(db, auth, paymentId, query);
+  return { ...page, data: page.data.map((r) => shownRefund(config, r)) };
 }

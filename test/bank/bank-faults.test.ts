@@ -6,12 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { bankAdmin, bankFault, bankOperations, OwnSimulator } from '../support/bank.ts';
-import { REFUND_IBAN, refundsAtBank, waitForRefund } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, refundsAtBank, waitForRefund } from '../support/refunds.ts';
 import { apiWith, getHarness, newMerchant, testConfig } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
 import { createPaymentWorker } from '../../src/main/payment-worker.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
+import type { Refund } from '../../src/domain/refund-schemas.ts';
 import type { Config } from '../../src/config.ts';
 
 /** Our payment page's Pay button (with its CSRF token): answers the bank page's address (with the token). */
@@ -219,11 +220,12 @@ describe('the bank protocol against the bank simulator', function () {
     const api = client(baseUrl, key);
     assert.equal((await api.post(`/payments/${p.id}/verify`, { amount: p.amount })).status, 200);
     await bankFault({ operation: 'payout', fault: 'error', times: 2 });
-    const refund = await api.post<{ refund: { id: string } }>(`/payments/${p.id}/refunds`, {
+    const refund = await api.post<{ refund: Refund }>(`/payments/${p.id}/refunds`, {
       destination_iban: REFUND_IBAN,
       amount: 50_000,
     });
     assert.equal(refund.status, 201, refund.text);
+    await approveTypedIban(refund.body.refund);
     await waitForRefund(baseUrl, key, refund.body.refund.id, 'succeeded');
     const refunds = await refundsAtBank(p.id);
     assert.deepEqual(

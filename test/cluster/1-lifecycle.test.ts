@@ -12,7 +12,7 @@ import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { client, waitFor } from '../support/http.ts';
 import { chooseOutcome, createPayment } from '../support/payments.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
 import {
   codeOf,
   moneyCheck,
@@ -71,6 +71,8 @@ describe('cluster: a payment lifecycle through the load balancer', () => {
         (r) => codeOf(r) === 'idempotency_key_in_use',
       );
       assert.equal(refund.res.status, 201, refund.res.text);
+      // A typed IBAN is held until the operator approves it (docs/PAYMENTS.md#refund-states).
+      await approveTypedIban(refund.res.body.refund, s);
       await waitForRefund(s.api, merchant.key, refund.res.body.refund.id, 'succeeded');
 
       const ids = [expiring.id, reversing.id, verified.id];

@@ -13,7 +13,7 @@ import { client, waitFor } from '../support/http.ts';
 import { screenshot } from '../support/browser.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { createdPayment } from '../support/payments.ts';
-import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import {
   assertAccessible,
   assertLanguage,
@@ -229,7 +229,8 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       assert.equal(await page.locator('#refund-amount').inputValue(), '1000000', 'the form offers what is left');
       await page.fill('#refund-amount', lang === 'fa' ? '۴۰۰۰۰۰' : '400,000');
       await page.fill('#refund-reason', 'One notebook was out of stock');
-      // Test mode's PSP (SEP) has no refund operation: a part is paid to the customer's IBAN.
+      // Test mode's PSP (SEP) has no refund operation: a part is paid to the customer's IBAN, once the operator
+      // approved it (a typed IBAN is held: docs/PAYMENTS.md#refund-states).
       await page.fill('#refund-iban', REFUND_IBAN);
       await Promise.all([page.waitForURL(/done=refund/), page.click('#refund-form button[type=submit]')]);
       assert.ok(await page.locator('#notice').isVisible());
@@ -237,6 +238,7 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       assert.equal(refunds.length, 1);
       assert.equal(refunds[0]!.amount, 400_000);
       assert.equal(refunds[0]!.reason, 'One notebook was out of stock');
+      await approveTypedIban(refunds[0]!);
       await waitForRefund(base, key, refunds[0]!.id, 'succeeded');
       await page.goto(`${base}/dashboard/payments/${paid.id}`);
       assert.match(
@@ -278,6 +280,7 @@ describe('merchant dashboard: webhooks, refunds, timeline, overview', function (
       assert.equal((await post()).status(), 303);
       const after = (await api.get<{ data: Refund[] }>(`/payments/${paid.id}/refunds`)).body.data;
       assert.equal(after.length, 2, 'two submits of one form made one refund');
+      await approveTypedIban(after[0]!);
       await waitForRefund(base, key, after[0]!.id, 'succeeded');
 
       // The timeline: every transition in order, with the webhook attempts among them.

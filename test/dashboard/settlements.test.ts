@@ -34,7 +34,7 @@ import type { Refund } from '../../src/domain/refund-schemas.ts';
 import type { Balance, Settlement } from '../../src/domain/settlement-schemas.ts';
 import { getSettlement, getSettlementLinesPage, setSettlementIban } from '../../src/settlements/service.ts';
 import { tenantOf } from '../../src/domain/merchant.ts';
-import { REFUND_IBAN } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN } from '../support/refunds.ts';
 
 /** What the tests read of a table row in the page (the suite is typed without the DOM's library). */
 interface Row {
@@ -86,7 +86,8 @@ describe('merchant dashboard: settlements', function () {
       amount: 500_000,
     });
     assert.equal(refunded.status, 201, refunded.text);
-    refund = refunded.body.refund;
+    // A typed IBAN is held until the operator approves it; settlement deducts it from then on.
+    refund = await approveTypedIban(refunded.body.refund);
     const first = await settleNow(shop.merchantId);
     assert.deepEqual(first.outcome, { result: 'paid', settlement_id: first.id, net: 2_470_000 });
 
@@ -103,6 +104,7 @@ describe('merchant dashboard: settlements', function () {
       amount: 100_000,
     });
     assert.equal(late.status, 201, late.text);
+    await approveTypedIban(late.body.refund);
     assert.deepEqual((await settleNow(shop.merchantId)).outcome, { result: 'carried', net: -100_000 });
 
     await assertLedgerBalanced(h.db, 'after the three settlement runs', { merchantIds: [shop.merchantId] });

@@ -5,7 +5,8 @@ import { client, request } from '../support/http.ts';
 import { paidPayment, paymentRequest, type CreateResponse } from '../support/payments.ts';
 import { faultApi, faultMerchant, getFaultStack, inParallel, recordFigures } from '../support/faults/fault-stack.ts';
 import { codeOf, moneyCheck, untilAnswered } from '../support/faults/checks.ts';
-import { REFUND_IBAN } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN } from '../support/refunds.ts';
+import type { Refund } from '../../src/domain/refund-schemas.ts';
 
 const KEYS = 25;
 const CREATES_PER_KEY = 10;
@@ -85,7 +86,7 @@ describe('races: concurrent creates, verifies and refunds', () => {
         Array.from({ length: REFUNDS_PER_PAYMENT }, (_, r) =>
           // A 503 (the workflow did not answer within the API's bound) is retried with the same key, as a merchant does.
           untilAnswered(() =>
-            client(api, merchant.key).post(
+            client(api, merchant.key).post<{ refund: Refund }>(
               `/payments/${p.id}/refunds`,
               { destination_iban: REFUND_IBAN, amount: p.amount / REFUND_PARTS },
               { idempotencyKey: `race-refund-${p.id}-${r}` },
@@ -95,6 +96,13 @@ describe('races: concurrent creates, verifies and refunds', () => {
       ),
     );
     const takenPerPayment = paid.map((p) => refunds.filter((r) => r.p.id === p.id && r.res.status === 201).length);
+    // Each taken refund is held for its typed IBAN (docs/PAYMENTS.md#refund-states): the operator approves each,
+    // so the money check below counts what the bank paid for them.
+    await Promise.all(
+      refunds
+        .filter((r) => r.res.status === 201)
+        .map((r) => approveTypedIban(r.res.body.refund, { db: s.db, temporal: s.temporal, config: s.baseConfig })),
+    );
     const refusedCodes = new Set(
       refunds.filter((r) => r.res.status !== 201).map((r) => `${r.res.status}:${codeOf(r.res)}`),
     );

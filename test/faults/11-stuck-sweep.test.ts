@@ -1,6 +1,7 @@
 /**
  * Nothing stays stuck (docs/RELIABILITY.md#waiting-states): the worker is killed at the refund's
- * record step, round after round, with no merchant retrying anything; a payout's answer is lost
+ * record step (a refund to a typed IBAN, recorded `pending` when the operator approves it), round after
+ * round, with no merchant or operator retrying anything; a payout's answer is lost
  * with the run that asked for it. The stuck-records sweep pays every refund left behind exactly
  * once, starts the deliveries of the events nobody delivered, and asks the payout again under its
  * key: one refund each at the bank, one transfer, every event delivered, `ledger check` clean.
@@ -18,6 +19,7 @@ import {
 import { tehranDay } from '../../src/domain/calendar.ts';
 import { checkLedger } from '../../src/ledger/check.ts';
 import { stuckRecords } from '../../src/db/stuck.ts';
+import { refundFromRow } from '../../src/db/refunds.ts';
 import { bankFault, payoutTransfers } from '../support/bank.ts';
 import { LIVE_BANK } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
@@ -36,7 +38,8 @@ import {
   WorkerProcess,
   type FaultStack,
 } from '../support/faults/fault-stack.ts';
-import { REFUND_IBAN, refundsAtBank } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, refundsAtBank, type OperatorServices } from '../support/refunds.ts';
+import type { Refund } from '../../src/domain/refund-schemas.ts';
 
 /** Kill rounds: each kills the worker at the first refund it records. The last also loses the runs the dead worker held. */
 const ROUNDS = 3;
@@ -153,24 +156,38 @@ describe('fault: records left waiting by killed workers and lost answers are swe
       'pending',
     );
 
-    // The kill rounds: refunds sent once each (a 503 is not retried), the worker killed at the first record.
+    // The kill rounds: refunds sent once each (a 503 is not retried), each held for its typed IBAN
+    // (docs/PAYMENTS.md#refund-states); then the operator approves them all at once, once each, and the worker
+    // is killed at the first `pending` record those approvals make.
+    const operator: OperatorServices = { db: s.db, temporal: s.temporal, config: s.baseConfig };
     const answers: Record<string, number> = {};
+    const approvals: Record<string, number> = {};
     let naturallyLeftBehind = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const group = payments.slice(round * REFUNDS_PER_ROUND, (round + 1) * REFUNDS_PER_ROUND);
-      const killed = killAtRefundRecord(s.worker!);
-      const sent = Promise.all(
+      const held: Refund[] = [];
+      await Promise.all(
         group.map(async (p: Payment) => {
-          const res = await client(api, merchant.key).post(
+          const res = await client(api, merchant.key).post<{ refund: Refund }>(
             `/payments/${p.id}/refunds`,
             { destination_iban: REFUND_IBAN, amount: Math.floor(p.amount / 4) },
             { idempotencyKey: `stuck-${p.id}` },
           );
           answers[res.status] = (answers[res.status] ?? 0) + 1;
+          if (res.status === 201) held.push(res.body.refund);
         }),
       );
+      const killed = killAtRefundRecord(s.worker!);
+      // Not awaited before the kill: an approval the dead worker held is answered once a worker takes it again.
+      const approving = Promise.all(
+        held.map((r) =>
+          approveTypedIban(r, operator).then(
+            () => 'approved',
+            () => 'not answered',
+          ),
+        ),
+      );
       await killed;
-      await sent;
       const ids = group.map((p) => p.id);
       if (round === ROUNDS - 1) {
         // The last round also loses the runs the dead worker held, as a lost workflow task does: their
@@ -180,9 +197,11 @@ describe('fault: records left waiting by killed workers and lost answers are swe
             .getHandle(refundsWorkflowId(id))
             .terminate('its workflow task was lost with the worker')
             .catch(() => undefined);
+        for (const outcome of await approving) approvals[outcome] = (approvals[outcome] ?? 0) + 1;
         break;
       }
       await startWorker(s);
+      for (const outcome of await approving) approvals[outcome] = (approvals[outcome] ?? 0) + 1;
       // What a new worker makes of the round by itself (the default sweep waits 10 minutes).
       const settled = await waitFor(
         'the round to settle',
@@ -211,6 +230,15 @@ describe('fault: records left waiting by killed workers and lost answers are swe
     // The worker with this scenario's sweep: the schedule is made again with its settings.
     const sweptFrom = Date.now();
     s.worker = await WorkerProcess.start('worker-sweep', { ...s.workerEnv, ...SWEEP });
+    // The last round's approvals that the lost runs never recorded: the operator approves those again, as a
+    // retried `cli refunds approve` does (a decision is read on the record, by whichever run takes it).
+    const stillHeld = await s.db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('payment_id', 'in', ids)
+      .where('status', '=', 'awaiting_approval')
+      .execute();
+    for (const r of stillHeld) await approveTypedIban(refundFromRow(r), operator);
     await waitFor(
       'every refund paid out',
       async () => {
@@ -218,7 +246,7 @@ describe('fault: records left waiting by killed workers and lost answers are swe
           .selectFrom('refunds')
           .select('id')
           .where('payment_id', 'in', ids)
-          .where('status', '=', 'pending')
+          .where('status', 'in', ['pending', 'awaiting_approval'])
           .execute();
         return pending.length === 0 ? true : undefined;
       },
@@ -317,6 +345,8 @@ describe('fault: records left waiting by killed workers and lost answers are swe
       kills: ROUNDS,
       refunds_recorded: refunds.length,
       refund_requests_answered: answers,
+      refund_approvals_answered: approvals,
+      refunds_approved_again_after_the_lost_runs: stillHeld.length,
       refunds_left_behind_by_the_new_worker_alone: naturallyLeftBehind,
       refunds_left_behind_before_the_sweep: behind.length,
       events_without_delivery_before_the_sweep: undelivered,

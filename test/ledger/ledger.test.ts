@@ -22,7 +22,7 @@ import { getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
-import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 
 /** A payment's postings as `movement: account amount, …`, in posting order. */
 async function postingsOf(paymentId: string): Promise<string[]> {
@@ -66,6 +66,7 @@ describe('ledger', () => {
       amount: 300_000,
     });
     assert.equal(refund.status, 201, refund.text);
+    await approveTypedIban(refund.body.refund);
     await waitForRefund(h.baseUrl, m.key, refund.body.refund.id, 'succeeded');
     await bankFault({ operation: 'payout', fault: 'unknown', times: 2 });
     const refused = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, {
@@ -73,6 +74,7 @@ describe('ledger', () => {
       amount: 200_000,
     });
     assert.equal(refused.status, 201, refused.text);
+    await approveTypedIban(refused.body.refund);
     await waitForRefund(h.baseUrl, m.key, refused.body.refund.id, 'failed');
     assert.deepEqual((await postingsOf(verified.id)).slice(2), [
       'refund: balance -300000, refunds 300000',
@@ -235,12 +237,14 @@ describe('ledger migration', () => {
       destination_iban: REFUND_IBAN,
       amount: 100_000,
     });
+    await approveTypedIban(ok.body.refund);
     await waitForRefund(h.baseUrl, m.key, ok.body.refund.id, 'succeeded');
     await bankFault({ operation: 'payout', fault: 'unknown', times: 2 });
     const refused = await api.post<{ refund: Refund }>(`/payments/${verified.id}/refunds`, {
       destination_iban: REFUND_IBAN,
       amount: 50_000,
     });
+    await approveTypedIban(refused.body.refund);
     await waitForRefund(h.baseUrl, m.key, refused.body.refund.id, 'failed');
     const reversed = await paidPayment(h.baseUrl, m.key, { amount: 40_000 });
     assert.equal((await api.post(`/payments/${reversed.id}/reverse`)).status, 200);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { getHarness } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
-import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 
@@ -35,6 +35,7 @@ describe('merchant and mode isolation', () => {
         amount: 100_000,
       });
       assert.equal(res.status, 201, res.text);
+      await approveTypedIban(res.body.refund);
       owned.push({
         owner,
         payment,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { getHarness } from '../support/harness.ts';
 import { client, request } from '../support/http.ts';
 import { LIVE_DOMAIN, liveMerchant, verifiedLivePayment } from '../support/live.ts';
-import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { createKey } from '../../src/merchants/keys.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
@@ -36,6 +36,7 @@ describe('live mode', () => {
       { idempotencyKey: 'live-refund-1' },
     );
     assert.equal(refund.status, 201, refund.text);
+    await approveTypedIban(refund.body.refund);
     await waitForRefund(h.baseUrl, m.liveKey, refund.body.refund.id, 'succeeded');
     const after = await live.get<{ payment: Payment }>(`/payments/${payment.id}`);
     assert.equal(after.body.payment.status, 'partially_refunded');

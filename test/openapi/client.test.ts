@@ -83,14 +83,21 @@ describe('a client generated from the OpenAPI document', () => {
       [payment.id],
     );
 
-    // A part of a SEP payment (no refund operation at SEP): paid to the customer's IBAN the merchant gives.
+    // A part of a SEP payment (no refund operation at SEP): paid to the customer's IBAN the merchant gives,
+    // once the operator approved it (held for it until then).
     const refund = await api.POST('/api/v1/payments/{id}/refunds', {
       params: { path: { id: payment.id } },
       body: { amount: 500_000, destination_iban: REFUND_IBAN },
     });
     assert.deepEqual(
-      [refund.data!.refund.amount, refund.data!.refund.method, refund.data!.refund.destination_iban],
-      [500_000, 'iban_payout', REFUND_IBAN],
+      [
+        refund.data!.refund.amount,
+        refund.data!.refund.method,
+        refund.data!.refund.destination_iban,
+        refund.data!.refund.status,
+        refund.data!.refund.held_for,
+      ],
+      [500_000, 'iban_payout', REFUND_IBAN, 'awaiting_approval', 'typed_iban'],
     );
   });
 

@@ -15,7 +15,7 @@ import { client, request } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { createdLivePayment, liveMerchant } from '../support/live.ts';
 import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
-import { REFUND_IBAN, refundsAtBank, waitForRefund, type RefundBody } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, refundsAtBank, waitForRefund, type RefundBody } from '../support/refunds.ts';
 import { defaultPlanFee, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
 
 type Body = { payment: Payment; code?: string; message?: string; request_id?: string };
@@ -118,12 +118,14 @@ describe('who pays the fee', () => {
       amount: A,
     });
     assert.equal(part.status, 201, part.text);
+    await approveTypedIban(part.body.refund);
     await waitForRefund(h.baseUrl, key, part.body.refund.id, 'succeeded');
     assert.equal((await api.get<Body>(`/payments/${paid.id}`)).body.payment.status, 'partially_refunded');
     // What is left is the fee the customer paid: everything left (no amount) returns it.
     const rest = await api.post<RefundBody>(`/payments/${paid.id}/refunds`, { destination_iban: REFUND_IBAN });
     assert.equal(rest.status, 201, rest.text);
     assert.equal(rest.body.refund.amount, F);
+    await approveTypedIban(rest.body.refund);
     await waitForRefund(h.baseUrl, key, rest.body.refund.id, 'succeeded');
     const refunded = await api.get<Body>(`/payments/${paid.id}`);
     assert.deepEqual(

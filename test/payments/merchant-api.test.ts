@@ -13,7 +13,7 @@ import { client } from '../support/http.ts';
 import { liveMerchant, LIVE_DOMAIN } from '../support/live.ts';
 import { createdPayment, paymentRequest } from '../support/payments.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
 
 type PaymentBody = { payment: Payment; code?: string; details?: { path: string; message: string }[] };
 
@@ -354,11 +354,13 @@ describe('the merchant API', () => {
         destination_iban: REFUND_IBAN,
         amount: 400_000,
       });
+      await approveTypedIban(partial.body.refund);
       await waitForRefund(baseUrl, localKey, partial.body.refund.id, 'succeeded');
       const rest = await local.post<{ refund: Refund }>(`/payments/${created.id}/refunds`, {
         destination_iban: REFUND_IBAN,
       });
       assert.equal(rest.status, 201, rest.text);
+      await approveTypedIban(rest.body.refund);
 
       for (const type of [
         'payment.created',

@@ -23,7 +23,7 @@ import {
   type ErrorBody,
   type RefundSeed,
 } from '../support/merchant-export.ts';
-import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 
 interface Page<T> {
   data: T[];
@@ -88,6 +88,7 @@ describe('reconciliation', function () {
         amount: 300_000,
       });
       assert.equal(refunded.status, 201, refunded.text);
+      await approveTypedIban(refunded.body.refund);
       realRefund = await waitForRefund(h.baseUrl, m.key, refunded.body.refund.id, 'succeeded');
       await createdPayment(h.baseUrl, m.key, { amount: 10_000, merchant_reference: 'real-order-2' });
 

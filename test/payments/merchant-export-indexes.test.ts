@@ -180,6 +180,7 @@ describe('reconciliation', function () {
     });
 
     it('every refund list filter reads through an index', async () => {
+      const { config } = await getHarness();
       for (const [name, query] of [
         ['no filter', {}],
         ['status', { status: 'failed' }],
@@ -187,7 +188,7 @@ describe('reconciliation', function () {
         ['created range', { created_gte: day(10), created_lt: day(11) }],
         ['status+created range', { status: 'pending', created_gte: day(10), created_lt: day(12) }],
       ] as const) {
-        assertIndexed(`refunds ${name}`, await plansOf(() => listAllRefunds(logged, tenant, query)));
+        assertIndexed(`refunds ${name}`, await plansOf(() => listAllRefunds(logged, tenant, query, config)));
       }
     });
 

@@ -46,6 +46,7 @@ import {
 } from '../support/payments.ts';
 import { REFUND_IBAN, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { committedHistories, recordFixture, replayAll, type NamedHistory } from '../support/replay.ts';
+import { decideHeldRefund } from '../../src/refunds/approvals.ts';
 import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories');
@@ -94,18 +95,24 @@ describe('workflow determinism (replay)', () => {
       body: Record<string, unknown>,
       status: 'succeeded' | 'failed',
     ) => {
-      const taken = await client(h.baseUrl, key).post<{ refund: { id: string } }>(
+      const taken = await client(h.baseUrl, key).post<{ refund: { id: string; status: string } }>(
         `/payments/${paymentId}/refunds`,
         body,
       );
       assert.equal(taken.status, 201, JSON.stringify(taken.body));
+      // A typed IBAN waits for the operator (the patch refunds-to-payer): approved as the CLI does, in a run of its own.
+      if (taken.body.refund.status === 'awaiting_approval') {
+        await h.temporal.client.workflow.getHandle(refundsWorkflowId(paymentId)).result();
+        await decideHeldRefund(h.db, h.temporal.client, h.config, taken.body.refund.id, { decision: 'approve' });
+      }
       await waitForRefund(h.baseUrl, key, taken.body.refund.id, status);
       const handle = h.temporal.client.workflow.getHandle(refundsWorkflowId(paymentId));
       await handle.result();
       runs[path] = { workflowId: handle.workflowId, runId: (await handle.describe()).runId };
     };
     const refunded = await verifiedPayment(h.baseUrl, key, { amount: 1_000_000 });
-    // Under the patch refunds-by-capability: SEP has no refund operation, so a part is a transfer to the IBAN given.
+    // Under the patches refunds-by-capability and refunds-to-payer: SEP has no refund operation, so a part is a
+    // transfer to the IBAN given, once the operator approves it.
     await refundRun('refunds-partial', refunded.id, { amount: 400_000, destination_iban: REFUND_IBAN }, 'succeeded');
     await refundRun('refunds-rest', refunded.id, { destination_iban: REFUND_IBAN }, 'succeeded');
     await waitForStatus(h.baseUrl, key, refunded.id, 'refunded');

@@ -15,7 +15,7 @@ import { getHarness, newMerchant, type Harness } from '../support/harness.ts';
 import { client, type TestResponse } from '../support/http.ts';
 import { paymentRequest } from '../support/payments.ts';
 import { assertCliLedgerCheck, assertMerchantLedger, atOnce } from '../support/races.ts';
-import { REFUND_IBAN, verifiedPayment } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, verifiedPayment } from '../support/refunds.ts';
 
 const ROUNDS = 5;
 const AT_ONCE = 8;
@@ -107,7 +107,10 @@ describe('races: one Idempotency-Key, one answer', function () {
           { idempotencyKey: key },
         ),
       );
-      taken.push([oneResource(answers, (b) => b.refund.id, `round ${round}`), 100_000]);
+      const id = oneResource(answers, (b) => b.refund.id, `round ${round}`);
+      taken.push([id, 100_000]);
+      // A typed IBAN is held for the operator: approved once, its amount leaves the balance (checked below).
+      await approveTypedIban(answers.find((a) => a.status === 201 && a.body.refund.id === id)!.body.refund);
       const refunds = await h.db
         .selectFrom('refunds')
         .select(['id', 'amount'])

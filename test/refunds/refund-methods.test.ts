@@ -1,37 +1,25 @@
 /**
  * Refunds by what the payment's PSP offers (docs/PAYMENTS.md#how-a-refund-is-paid-out), against the
  * real stack: test mode's PSP is SEP, whose references show no refund operation. A part of a payment
- * is paid by a Paya transfer to the IBAN the merchant gives with the refund; without one it is refused
- * and nothing is written; the whole payment inside SEP's reversal window is its reversal.
+ * goes to the card that paid (claimed by the customer: test/refunds/refunds-to-payer.test.ts); an IBAN
+ * the merchant types is held for the operator; the whole payment inside SEP's reversal window is its
+ * reversal.
  */
 import assert from 'node:assert/strict';
 import type { ErrorBody } from '../../src/api/schemas.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
-import { bankAdmin } from '../support/bank.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
-import { REFUND_IBAN, refundsAtBank, verifiedPayment, waitForRefund, type RefundBody } from '../support/refunds.ts';
+import { REFUND_IBAN, refundsAtBank, verifiedPayment, type RefundBody } from '../support/refunds.ts';
 import { shebaFor } from '../support/sheba.ts';
 
 describe('refunds by what the PSP offers', () => {
-  it('a part of a SEP payment without an IBAN is refused 422 refund_needs_iban, saying what is needed, and writes nothing; a malformed IBAN is refused 422; with one, a single transfer to it', async () => {
+  it('a part of a SEP payment without an IBAN goes to the card that paid (awaiting its payer); a malformed IBAN is refused 422 and writes nothing; a typed IBAN is held for the operator, never paid by the key', async () => {
     const h = await getHarness();
     const m = await newMerchant();
     const api = client(h.baseUrl, m.key);
     const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 800_000 });
 
-    const refused = await api.post<ErrorBody>(
-      `/payments/${payment.id}/refunds`,
-      { amount: 300_000 },
-      { idempotencyKey: `needs-iban-${payment.id}` },
-    );
-    assert.equal(refused.status, 422, refused.text);
-    assert.equal(refused.body.code, 'refund_needs_iban');
-    assert.match(
-      refused.body.message,
-      /^PSP sep has no refund operation and a reversal returns the whole payment only, within 50 minutes of it: give destination_iban, the customer's Sheba IBAN/,
-    );
-    assert.ok(typeof refused.body.request_id === 'string' && refused.body.request_id !== '');
     for (const iban of ['IR000000000000000000000000', 'IR12', shebaFor('1').replace('IR', 'DE')]) {
       const bad = await api.post<ErrorBody>(`/payments/${payment.id}/refunds`, {
         amount: 300_000,
@@ -40,17 +28,8 @@ describe('refunds by what the PSP offers', () => {
       assert.equal(bad.status, 422, `${iban}: ${bad.text}`);
       assert.equal(bad.body.code, 'validation_failed');
     }
-    // Nothing written: no refund, no Idempotency-Key kept, no posting, the payment as it was.
+    // Nothing written: no refund, no posting, the payment as it was.
     assert.deepEqual(await h.db.selectFrom('refunds').select('id').where('payment_id', '=', payment.id).execute(), []);
-    assert.deepEqual(
-      await h.db
-        .selectFrom('idempotency_keys')
-        .select('idempotency_key')
-        .where('merchant_id', '=', m.merchantId)
-        .where('operation', '=', 'create_refund')
-        .execute(),
-      [],
-    );
     assert.equal(
       (
         await h.db
@@ -65,39 +44,48 @@ describe('refunds by what the PSP offers', () => {
     const unchanged = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
     assert.deepEqual([unchanged.body.payment.status, unchanged.body.payment.refunded_amount], ['verified', 0]);
 
-    const taken = await api.post<RefundBody>(
+    const toPayer = await api.post<RefundBody>(
       `/payments/${payment.id}/refunds`,
-      { amount: 300_000, destination_iban: REFUND_IBAN },
-      { idempotencyKey: `needs-iban-${payment.id}` },
+      { amount: 300_000 },
+      { idempotencyKey: `to-payer-${payment.id}` },
     );
-    assert.equal(taken.status, 201, taken.text);
-    assert.deepEqual([taken.body.refund.method, taken.body.refund.destination_iban], ['iban_payout', REFUND_IBAN]);
-    const done = await waitForRefund(h.baseUrl, m.key, taken.body.refund.id, 'succeeded');
-    assert.equal(done.method, 'iban_payout');
-    const { transfers } = await bankAdmin<{ transfers: { transfer_id: string; iban: string; amount: number }[] }>(
-      '/admin/transfers',
-    );
+    assert.equal(toPayer.status, 201, toPayer.text);
     assert.deepEqual(
-      transfers
-        .filter((t) => t.transfer_id === `refund-payout:${taken.body.refund.id}`)
-        .map((t) => [t.iban, Number(t.amount)]),
-      [[REFUND_IBAN, 300_000]],
-      'one transfer, to the IBAN given, keyed by the refund',
+      [toPayer.body.refund.method, toPayer.body.refund.status, toPayer.body.refund.destination_iban],
+      ['payer_card', 'awaiting_payer', null],
     );
+    assert.ok(toPayer.body.refund.claim_url !== null && toPayer.body.refund.claim_url !== undefined);
+
+    const typed = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, {
+      amount: 200_000,
+      destination_iban: REFUND_IBAN,
+    });
+    assert.equal(typed.status, 201, typed.text);
+    assert.deepEqual(
+      [
+        typed.body.refund.method,
+        typed.body.refund.status,
+        typed.body.refund.held_for,
+        typed.body.refund.destination_iban,
+      ],
+      ['iban_payout', 'awaiting_approval', 'typed_iban', REFUND_IBAN],
+    );
+    await new Promise((r) => setTimeout(r, 500));
     assert.deepEqual(
       (await refundsAtBank(payment.id)).map((op) => op.kind),
-      ['refund'],
-      'no call SEP does not have, no reversal of a part',
+      [],
+      'nothing paid: the payer has not claimed, the operator has not approved',
     );
+    // The payer's refund has left the balance (refund:<id>:pending); the held one nothing yet.
     const postings = await h.db
       .selectFrom('ledger_postings')
       .select('cause')
-      .where('cause', 'like', `refund:${taken.body.refund.id}:%`)
-      .orderBy('cause')
+      .where('cause', 'like', 'refund:%')
+      .where('merchant_id', '=', m.merchantId)
       .execute();
     assert.deepEqual(
       postings.map((p) => p.cause),
-      [`refund:${taken.body.refund.id}:pending`, `refund:${taken.body.refund.id}:succeeded`],
+      [`refund:${toPayer.body.refund.id}:pending`],
     );
   });
 
@@ -121,7 +109,7 @@ describe('refunds by what the PSP offers', () => {
     assert.equal(
       (await refundsAtBank(payment.id)).filter((op) => op.operation_key.startsWith('refund-payout:')).length,
       0,
-      'nothing transferred: no IBAN was given',
+      'nothing transferred: the reversal returns it',
     );
     assert.equal(final.method, 'reversal');
   });

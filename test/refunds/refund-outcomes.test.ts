@@ -3,7 +3,7 @@ import { bankFault } from '../support/bank.ts';
 import { paymentWorkflowId, refundsWorkflowId } from '../../src/domain/payment-workflow.ts';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
-import { REFUND_IBAN, refundsAtBank, verifiedPayment, waitForRefund } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, refundsAtBank, verifiedPayment, waitForRefund } from '../support/refunds.ts';
 import { closedWorkflow } from '../support/work.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
@@ -27,6 +27,7 @@ describe('refund outcomes', () => {
         amount: 100_000,
       });
       assert.equal(res.status, 201, res.text);
+      await approveTypedIban(res.body.refund);
       const failed = await waitForRefund(baseUrl, m.key, res.body.refund.id, 'failed');
       assert.deepEqual(failed.failure?.code, 'bank_refused');
       const events = await api.get<{ data: { data: { refund?: Refund } }[] }>('/events?type=refund.failed');
@@ -62,6 +63,7 @@ describe('refund outcomes', () => {
       amount: 100_000,
     });
     assert.equal(partial.status, 201, partial.text);
+    await approveTypedIban(partial.body.refund);
     await waitForRefund(baseUrl, m.key, partial.body.refund.id, 'succeeded');
 
     for (const workflowId of [paymentWorkflowId(payment.id), refundsWorkflowId(payment.id)])

@@ -11,7 +11,14 @@ import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { client } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
-import { REFUND_IBAN, refundsAtBank, verifiedPayment, waitForRefund, type RefundBody } from '../support/refunds.ts';
+import {
+  approveTypedIban,
+  REFUND_IBAN,
+  refundsAtBank,
+  verifiedPayment,
+  waitForRefund,
+  type RefundBody,
+} from '../support/refunds.ts';
 import type { ErrorBody } from '../../src/api/schemas.ts';
 import { closedWorkflow, historyWork } from '../support/work.ts';
 
@@ -35,18 +42,38 @@ describe('the refunds workflow', () => {
       amount: 200_000,
     });
     assert.equal(res.status, 201, res.text);
-    assert.equal(res.body.refund.status, 'pending');
+    assert.deepEqual([res.body.refund.status, res.body.refund.held_for], ['awaiting_approval', 'typed_iban']);
+    const handle = h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id));
+    // The run that took it closes with the refund held: nothing waits for the bank. Its work: the Update-with-Start's
+    // task; the record's read and write and the PSP's capabilities local, under the patches refunds-by-capability
+    // and refunds-to-payer (each marker upserts the change-version search attribute, besides the payment's status);
+    // no activity, no bank.
+    assert.equal(await closedWorkflow(h.temporal.client, refundsWorkflowId(payment.id)), 'COMPLETED');
+    const taking = historyWork(await handle.fetchHistory());
+    assert.deepEqual(
+      { ...taking, events: undefined },
+      {
+        events: undefined,
+        workflow_tasks: 1,
+        activity_tasks: 0,
+        local_activities: 3,
+        upserts: 3,
+        timers: 0,
+        patches: 2,
+      },
+    );
+
+    await approveTypedIban(res.body.refund);
     await waitForRefund(h.baseUrl, m.key, res.body.refund.id, 'succeeded');
     assert.equal(await closedWorkflow(h.temporal.client, refundsWorkflowId(payment.id)), 'COMPLETED');
-    const handle = h.temporal.client.workflow.getHandle(refundsWorkflowId(payment.id));
     const recorded = await handle.result();
     assert.deepEqual(
       { status: recorded?.status, refunded_amount: recorded?.refunded_amount },
       { status: 'partially_refunded', refunded_amount: 200_000 },
     );
-    // The refund's work, counted: the Update-with-Start's task, the bank's answer's task; the bank (here the transfer to
-    // the IBAN: SEP has no refund operation) an activity; the record's reads and writes and the PSP's capabilities local,
-    // under the patch refunds-by-capability (its marker upserts the change-version search attribute too).
+    // The approval's run, counted: the Update-with-Start's task, the bank's answer's task; the bank (here the transfer
+    // to the IBAN: SEP has no refund operation) an activity; the record's reads and writes local; no patch is
+    // asked on that path, and the payment's status is unchanged (no upsert).
     const work = historyWork(await handle.fetchHistory());
     assert.deepEqual(
       { ...work, events: undefined },
@@ -54,10 +81,10 @@ describe('the refunds workflow', () => {
         events: undefined,
         workflow_tasks: 2,
         activity_tasks: 1,
-        local_activities: 4,
-        upserts: 2,
+        local_activities: 3,
+        upserts: 0,
         timers: 0,
-        patches: 1,
+        patches: 0,
       },
     );
 
@@ -65,6 +92,7 @@ describe('the refunds workflow', () => {
     const rest = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { destination_iban: REFUND_IBAN });
     assert.equal(rest.status, 201, rest.text);
     assert.equal(rest.body.refund.amount, 400_000);
+    await approveTypedIban(rest.body.refund);
     await waitForRefund(h.baseUrl, m.key, rest.body.refund.id, 'succeeded');
     assert.equal(await closedWorkflow(h.temporal.client, refundsWorkflowId(payment.id)), 'COMPLETED');
     const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
@@ -102,6 +130,7 @@ describe('the refunds workflow', () => {
       refused[0]?.body.message,
       'The refund amount is more than the 400000 rials left to refund on this payment.',
     );
+    await approveTypedIban(accepted[0]!.body.refund);
     await waitForRefund(h.baseUrl, m.key, accepted[0]!.body.refund.id, 'succeeded');
     const rows = await h.db
       .selectFrom('refunds')
@@ -153,6 +182,7 @@ describe('the refunds workflow', () => {
       amount: 100_000,
     });
     assert.equal(inTime.status, 201, inTime.text);
+    await approveTypedIban(inTime.body.refund);
     await waitForRefund(h.baseUrl, m.key, inTime.body.refund.id, 'succeeded');
   });
 });

@@ -3,7 +3,14 @@ import { getHarness, newMerchant } from '../support/harness.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { client } from '../support/http.ts';
 import { createdPayment, paidPayment } from '../support/payments.ts';
-import { REFUND_IBAN, refundsAtBank, verifiedPayment, waitForRefund, type RefundBody } from '../support/refunds.ts';
+import {
+  approveTypedIban,
+  REFUND_IBAN,
+  refundsAtBank,
+  verifiedPayment,
+  waitForRefund,
+  type RefundBody,
+} from '../support/refunds.ts';
 import type { ErrorBody } from '../../src/api/schemas.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
@@ -21,13 +28,16 @@ describe('refunds', () => {
       reason: 'One notebook returned',
     });
     assert.equal(first.status, 201, first.text);
-    assert.equal(first.body.refund.status, 'pending');
+    // A typed IBAN is held for the operator: the key alone pays nothing.
+    assert.deepEqual([first.body.refund.status, first.body.refund.held_for], ['awaiting_approval', 'typed_iban']);
     assert.equal(first.body.refund.amount, 300_000);
     assert.equal(first.body.refund.payment_id, payment.id);
     assert.equal(first.body.refund.reason, 'One notebook returned');
     const afterFirst = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
     assert.equal(afterFirst.body.payment.status, 'partially_refunded');
     assert.equal(afterFirst.body.payment.refunded_amount, 300_000);
+    assert.deepEqual(await refundsAtBank(payment.id), [], 'nothing paid before the approval');
+    await approveTypedIban(first.body.refund);
     const succeeded = await waitForRefund(h.baseUrl, m.key, first.body.refund.id, 'succeeded');
     assert.ok(succeeded.succeeded_at !== null);
 
@@ -36,6 +46,7 @@ describe('refunds', () => {
     assert.equal(rest.status, 201, rest.text);
     assert.equal(rest.body.refund.amount, 700_000);
     assert.equal(rest.body.refund.reason, null);
+    await approveTypedIban(rest.body.refund);
     await waitForRefund(h.baseUrl, m.key, rest.body.refund.id, 'succeeded');
     const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
     assert.equal(after.body.payment.status, 'refunded');
@@ -183,7 +194,10 @@ describe('refunds', () => {
       assert.equal(r.status, 422, r.text);
       assert.equal(r.body.code, 'refund_exceeds_amount');
     }
-    for (const r of accepted) await waitForRefund(h.baseUrl, m.key, r.body.refund.id, 'succeeded');
+    for (const r of accepted) {
+      await approveTypedIban(r.body.refund);
+      await waitForRefund(h.baseUrl, m.key, r.body.refund.id, 'succeeded');
+    }
 
     const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
     assert.equal(after.body.payment.refunded_amount, 800_000);

@@ -30,7 +30,8 @@ import { client } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { paidPayment } from '../support/payments.ts';
 import { seedRetention, type Seeded } from './seed.ts';
-import { REFUND_IBAN } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN } from '../support/refunds.ts';
+import type { Refund } from '../../src/domain/refund-schemas.ts';
 
 const DAY = 86_400_000;
 
@@ -99,16 +100,13 @@ describe('retention (docs/RETENTION.md)', function () {
       paymentId = paid.id;
       const api = client(h.baseUrl, merchant.key);
       assert.equal((await api.post(`/payments/${paymentId}/verify`, { amount: 200_000 })).status, 200);
-      assert.equal(
-        (
-          await api.post(
-            `/payments/${paymentId}/refunds`,
-            { destination_iban: REFUND_IBAN, amount: 50_000 },
-            { idempotencyKey: `retention-${paymentId}` },
-          )
-        ).status,
-        201,
+      const refund = await api.post<{ refund: Refund }>(
+        `/payments/${paymentId}/refunds`,
+        { destination_iban: REFUND_IBAN, amount: 50_000 },
+        { idempotencyKey: `retention-${paymentId}` },
       );
+      assert.equal(refund.status, 201, refund.text);
+      await approveTypedIban(refund.body.refund);
       await waitFor(
         async () =>
           (await h.db.selectFrom('refunds').select('status').where('payment_id', '=', paymentId).executeTakeFirst())

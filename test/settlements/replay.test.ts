@@ -24,7 +24,7 @@ import { runSettlement, settleNow } from '../support/settlement.ts';
 import { settlementWorkflowId } from '../../src/domain/settlement.ts';
 import { retrySettlement } from '../../src/settlements/service.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
-import { REFUND_IBAN } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN } from '../support/refunds.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories', 'settlement');
 const PATHS = ['paid', 'carried', 'skipped', 'failed', 'retried', 'run'];
@@ -50,6 +50,7 @@ describe('settlement workflow determinism (replay)', () => {
       amount: 500_000,
     });
     assert.equal(refund.status, 201, refund.text);
+    await approveTypedIban(refund.body.refund);
     const carried = await settleNow(m.merchantId);
     assert.equal(carried.outcome.result, 'carried');
     workflowIds.carried = settlementWorkflowId(carried.id);

@@ -22,7 +22,7 @@ import {
   verifiedLivePayment,
 } from '../support/live.ts';
 import { waitForStatus } from '../support/payments.ts';
-import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
+import { approvedIfTypedIban, approveTypedIban, REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
 import { bankFault, payoutTransfers } from '../support/bank.ts';
 import {
   defaultPlanFee as fee,
@@ -63,6 +63,8 @@ describe('settlement', () => {
       amount: 500_000,
     });
     assert.equal(refund.status, 201, refund.text);
+    // A typed IBAN is held until the operator approves it; settlement deducts it from then on.
+    await approveTypedIban(refund.body.refund);
     // Expected from the inputs: the default plan takes 1 % (within 1,000..400,000 rials).
     const expectedNet = 2_000_000 - 20_000 + (1_000_000 - 10_000) - 500_000;
 
@@ -110,6 +112,7 @@ describe('settlement', () => {
       amount: 100_000,
     });
     assert.equal(late.status, 201, late.text);
+    await approveTypedIban(late.body.refund);
     const next = await settleNow(m.merchantId);
     assert.deepEqual(next.outcome, { result: 'carried', net: -100_000 });
     assert.deepEqual(await payoutTransfers(next.id), []);
@@ -169,6 +172,8 @@ describe('settlement of a day', () => {
         amount,
       });
       assert.equal(res.status, 201, res.text);
+      // A part is a transfer to the typed IBAN, held until the operator approves it; the whole payment its reversal.
+      await approvedIfTypedIban(res.body.refund);
       return waitForRefund(liveApi, key, res.body.refund.id, 'succeeded');
     };
 

@@ -13,7 +13,7 @@ import { setSettlementIban } from '../../src/settlements/service.ts';
 import { bankFault } from '../support/bank.ts';
 import { getHarness, liveBankApi } from '../support/harness.ts';
 import { client, waitFor } from '../support/http.ts';
-import { REFUND_IBAN } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN } from '../support/refunds.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { liveMerchant, verifiedLivePayment } from '../support/live.ts';
 import { approvedBeneficiary, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
@@ -42,7 +42,7 @@ describe('split settlement: a refund refused after a settlement ran while it was
       destination_iban: REFUND_IBAN,
     });
     assert.equal(asked.status, 201, asked.text);
-    const refund = asked.body.refund;
+    const refund = await approveTypedIban(asked.body.refund);
     const share = () =>
       h.db
         .selectFrom('payment_splits')

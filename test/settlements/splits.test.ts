@@ -17,7 +17,7 @@ import { client } from '../support/http.ts';
 import { cli } from '../support/cli.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { LIVE_DOMAIN, liveMerchant, verifiedLivePayment } from '../support/live.ts';
-import { REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
+import { approveTypedIban, REFUND_IBAN, waitForRefund } from '../support/refunds.ts';
 import { paidPayment } from '../support/payments.ts';
 import { payoutTransfers } from '../support/bank.ts';
 import { SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
@@ -241,6 +241,7 @@ describe('split settlement', () => {
       amount: 400_000,
     });
     assert.equal(refund.status, 201, refund.text);
+    await approveTypedIban(refund.body.refund);
     await waitForRefund(h.baseUrl, m.testKey, refund.body.refund.id, 'succeeded');
     const share = await h.db
       .selectFrom('payment_splits')
@@ -282,6 +283,7 @@ describe('split settlement', () => {
       amount: 100_000,
     });
     assert.equal(refund.status, 201, refund.text);
+    await approveTypedIban(refund.body.refund);
     await waitForRefund(liveApi, m.liveKey, refund.body.refund.id, 'succeeded');
     const shares = await h.db
       .selectFrom('payment_splits')
@@ -374,6 +376,7 @@ describe('split settlement', () => {
       amount: 1_200_000,
     });
     assert.equal(late.status, 201, late.text);
+    await approveTypedIban(late.body.refund);
     await waitForRefund(liveApi, m.liveKey, late.body.refund.id, 'succeeded');
     const p1Shares = await h.db
       .selectFrom('payment_splits')

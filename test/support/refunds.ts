@@ -4,6 +4,11 @@ import { shebaFor } from './sheba.ts';
 import { paidPayment } from './payments.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../../src/config.ts';
+import type { Db } from '../../src/db/database.ts';
+import { decideHeldRefund } from '../../src/refunds/approvals.ts';
+import { getHarness } from './harness.ts';
 
 /** What the refund endpoints answer. */
 export interface RefundBody {
@@ -58,4 +63,45 @@ export async function refundsAtBank(paymentId: string, base = simulatorUrl()): P
     .filter((t) => t.transfer_id.startsWith('refund-payout:') && t.description.endsWith(`of payment ${paymentId}`))
     .map((t) => ({ kind: 'refund' as const, amount: Number(t.amount), operation_key: t.transfer_id }));
   return [...atPsp, ...paid];
+}
+
+/** What the operator's decision goes through: the main suite's harness, or a fault or cluster suite's own stack. */
+export interface OperatorServices {
+  db: Db;
+  temporal: Client;
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'REFUND_WINDOW_SECONDS'>;
+}
+
+async function operatorServices(services?: OperatorServices): Promise<OperatorServices> {
+  if (services !== undefined) return services;
+  const h = await getHarness();
+  return { db: h.db, temporal: h.temporal.client, config: h.config };
+}
+
+/**
+ * A refund to an IBAN a person typed is held for the operator (docs/PAYMENTS.md#refund-states): asserts
+ * that `refund`, as the API answered it, is so held (`awaiting_approval`, held_for `typed_iban`, an
+ * `iban_payout` to its `destination_iban`), then approves it as `cli refunds approve --id` does
+ * (decideHeldRefund) and answers the refund as approved (`pending`, or already final).
+ */
+export async function approveTypedIban(refund: Refund, services?: OperatorServices): Promise<Refund> {
+  if (refund.status !== 'awaiting_approval' || refund.held_for !== 'typed_iban' || refund.method !== 'iban_payout')
+    throw new Error(
+      `refund ${refund.id} is ${refund.status} (${refund.method}, held_for ${refund.held_for}), not held for its typed IBAN`,
+    );
+  const s = await operatorServices(services);
+  const approved = await decideHeldRefund(s.db, s.temporal, s.config, refund.id, { decision: 'approve' });
+  if (approved.status === 'awaiting_approval') throw new Error(`refund ${refund.id} is still held after its approval`);
+  return approved;
+}
+
+/**
+ * For a refund whose method the test does not fix (a typed IBAN is used only when neither the PSP's refund
+ * nor its reversal can be): approves it when it is held for its typed IBAN (approveTypedIban), and
+ * answers it unchanged otherwise. Never approves a refund held for the balance.
+ */
+export async function approvedIfTypedIban(refund: Refund, services?: OperatorServices): Promise<Refund> {
+  if (refund.status === 'awaiting_approval' && refund.held_for === 'typed_iban')
+    return approveTypedIban(refund, services);
+  return refund;
 }

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
+import type { RefundDecision } from '../../src/domain/payment-workflow.ts';
 import { DomainError } from '../../src/errors.ts';
+import { decideRefund } from '../../src/temporal/refunds.ts';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { BANK_OPERATION, FakeActivities, gate } from '../support/workflows/fakes.ts';
@@ -386,82 +388,114 @@ describe('refunds', () => {
       });
     });
 
-    it('a part, with the IBAN given, is one transfer to it keyed by the refund; without an IBAN it is refused with refund_needs_iban and nothing is written', async () => {
+    /** A decision on a waiting refund, as the claim page and the operator's CLI send it (src/temporal/refunds.ts). */
+    const decide = (
+      client: Parameters<typeof refund>[0],
+      taskQueue: string,
+      payment: Parameters<typeof refund>[2],
+      decision: RefundDecision,
+    ) =>
+      decideRefund(
+        client,
+        { TEMPORAL_TASK_QUEUE: taskQueue, REFUND_WINDOW_SECONDS: 86_400 },
+        MERCHANT_ID,
+        payment,
+        decision,
+      );
+
+    it('a part without an IBAN waits for its payer (payer_card), nothing paid; the claim pays the account it names, once; a second claim is refused', async () => {
       const fakes = withoutRefund(new FakeActivities());
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { input, verified } = await verifiedPayment(client, taskQueue);
-        const message = await refusedWith(refund(client, taskQueue, verified, 300_000), 'refund_needs_iban');
-        assert.match(
-          message,
-          /^PSP sep has no refund operation and a reversal returns the whole payment only, within 50 minutes of it: give destination_iban/,
+        const answer = await refund(client, taskQueue, verified, 300_000);
+        assert.deepEqual(
+          [answer.status, answer.method, answer.destination_iban],
+          ['awaiting_payer', 'payer_card', null],
         );
-        assert.deepEqual(fakes.calls('recordRefund'), [], 'a refused refund writes nothing');
-        const answer = await refund(client, taskQueue, verified, 300_000, { destinationIban: IBAN });
+        await refundsOf(client, input.payment.id).result();
+        assert.equal(fakes.calls('payRefundToIban').length, 0, 'nothing paid before the claim');
+        const claimed = await decide(client, taskQueue, verified, {
+          refund_id: answer.id,
+          decision: 'claim',
+          payee: { iban: IBAN, owner_name: 'علی رضایی' },
+        });
+        assert.deepEqual(
+          [claimed.status, claimed.destination_iban, claimed.owner_name],
+          ['pending', IBAN, 'علی رضایی'],
+        );
         await refundsOf(client, input.payment.id).result();
         assert.deepEqual(fakes.calls('payRefundToIban'), [
           { refund_id: answer.id, payment_id: input.payment.id, mode: 'test', iban: IBAN, amount: 300_000 },
         ]);
-        assert.deepEqual([fakes.calls('refundAtBank').length, fakes.calls('reverseAtBank').length], [0, 0]);
-        assert.deepEqual(methods(fakes), [`pending iban_payout ${IBAN}`, `succeeded iban_payout ${IBAN}`]);
-        assert.deepEqual(fakes.refundRecords(), [
-          '300000 pending, payment 4 partially_refunded 300000',
-          '300000 succeeded, no payment change',
+        assert.deepEqual(methods(fakes), [
+          'awaiting_payer payer_card -',
+          `pending payer_card ${IBAN}`,
+          `succeeded payer_card ${IBAN}`,
         ]);
+        await refusedWith(
+          decide(client, taskQueue, verified, { refund_id: answer.id, decision: 'reject', reason: 'late' }),
+          'refund_not_awaiting',
+        );
+        assert.equal(fakes.calls('payRefundToIban').length, 1);
       });
     });
 
-    it('the whole payment after its reversal window is a transfer to the IBAN given, or refused without one', async () => {
+    it('the whole payment after its reversal window with a typed IBAN is held for the operator; approving pays it, rejecting another gives its amount back', async () => {
       const fakes = withoutRefund(new FakeActivities(), 0);
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { input, verified } = await verifiedPayment(client, taskQueue);
-        assert.match(
-          await refusedWith(refund(client, taskQueue, verified, null), 'refund_needs_iban'),
-          /its reversal window \(0 minutes after the payment\) has closed/,
-        );
         const answer = await refund(client, taskQueue, verified, null, { destinationIban: IBAN });
-        assert.equal(answer.method, 'iban_payout');
+        assert.deepEqual(
+          [answer.status, answer.method, answer.held_for],
+          ['awaiting_approval', 'iban_payout', 'typed_iban'],
+        );
+        await refundsOf(client, input.payment.id).result();
+        assert.equal(fakes.calls('payRefundToIban').length, 0, 'a typed IBAN is not paid on the key alone');
+        const approved = await decide(client, taskQueue, verified, { refund_id: answer.id, decision: 'approve' });
+        assert.equal(approved.status, 'pending');
         await refundsOf(client, input.payment.id).result();
         assert.deepEqual(
-          fakes.calls('payRefundToIban').map((c) => c.amount),
-          [AMOUNT],
+          fakes.calls('payRefundToIban').map((c) => [c.iban, c.amount]),
+          [[IBAN, AMOUNT]],
         );
         assert.equal(fakes.calls('reverseAtBank').length, 0);
+
+        const other = await verifiedPayment(client, taskQueue);
+        const held = await refund(client, taskQueue, other.verified, 100_000, { destinationIban: IBAN });
+        await refundsOf(client, other.input.payment.id).result();
+        const rejected = await decide(client, taskQueue, other.verified, {
+          refund_id: held.id,
+          decision: 'reject',
+          reason: 'not the customer',
+        });
+        assert.deepEqual([rejected.status, rejected.failure?.code], ['failed', 'refund_rejected']);
+        const givenBack = await refundsOf(client, other.input.payment.id).result();
+        assert.deepEqual(
+          { status: givenBack?.status, refunded_amount: givenBack?.refunded_amount },
+          { status: 'verified', refunded_amount: 0 },
+        );
       });
     });
 
-    it('a reversal the PSP refuses (its window closed meanwhile) is paid to the IBAN given, and recorded so; a transfer the bank refuses fails the refund', async () => {
+    it('a reversal the PSP refuses (its window closed meanwhile) fails the refund, its amount refundable again: a typed IBAN is not paid instead', async () => {
       const fakes = withoutRefund(new FakeActivities());
       fakes.on('reverseAtBank', async () => {
         throw ApplicationFailure.nonRetryable('reversal window passed (-7)', 'bank_refused');
-      });
-      fakes.on('payRefundToIban', async (_, call) => {
-        if (call === 2) throw ApplicationFailure.nonRetryable('account closed (-3)', 'bank_refused');
-        return { bank_reference: '600000000011' };
       });
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
         const { input, verified } = await verifiedPayment(client, taskQueue);
         const answer = await refund(client, taskQueue, verified, null, { destinationIban: IBAN });
         assert.equal(answer.method, 'reversal');
         const done = await refundsOf(client, input.payment.id).result();
-        assert.equal(done?.status, 'refunded');
-        assert.equal(fakes.calls('reverseAtBank').length, 1);
         assert.deepEqual(
-          fakes.calls('payRefundToIban').map((c) => [c.refund_id, c.amount]),
-          [[answer.id, AMOUNT]],
-        );
-        assert.deepEqual(methods(fakes), [`pending reversal ${IBAN}`, `succeeded iban_payout ${IBAN}`]);
-
-        // Another payment: its reversal refused, its transfer refused too: failed, the amount refundable again.
-        const other = await verifiedPayment(client, taskQueue);
-        const second = await refund(client, taskQueue, other.verified, null, { destinationIban: IBAN });
-        const givenBack = await refundsOf(client, other.input.payment.id).result();
-        assert.deepEqual(
-          { status: givenBack?.status, refunded_amount: givenBack?.refunded_amount },
+          { status: done?.status, refunded_amount: done?.refunded_amount },
           { status: 'verified', refunded_amount: 0 },
         );
+        assert.equal(fakes.calls('reverseAtBank').length, 1);
+        assert.equal(fakes.calls('payRefundToIban').length, 0);
         const failed = fakes
           .calls('recordRefund')
-          .find((c) => c.refund.id === second.id && c.refund.status === 'failed');
+          .find((c) => c.refund.id === answer.id && c.refund.status === 'failed');
         assert.equal(failed?.refund.failure?.code, 'bank_refused');
       });
     });

@@ -29,15 +29,15 @@ export function refundRoutes(deps: PaymentServiceDeps): Router {
   });
 
   router.get('/payments/:id/refunds', async (ctx) => {
-    ctx.body = await listRefunds(deps.db, callerOf(ctx), ctx.params.id!, validateList(ctx.query));
+    ctx.body = await listRefunds(deps.db, callerOf(ctx), ctx.params.id!, validateList(ctx.query), deps.config);
   });
 
   router.get('/refunds', async (ctx) => {
-    ctx.body = await listAllRefunds(deps.db, callerOf(ctx), validateListAll(ctx.query));
+    ctx.body = await listAllRefunds(deps.db, callerOf(ctx), validateListAll(ctx.query), deps.config);
   });
 
   router.get('/refunds/:id', async (ctx) => {
-    ctx.body = { refund: await getRefund(deps.db, callerOf(ctx), ctx.params.id!) };
+    ctx.body = { refund: await getRefund(deps.db, callerOf(ctx), ctx.params.id!, deps.config) };
   });
 
   return router;

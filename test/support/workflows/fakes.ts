@@ -52,7 +52,7 @@ export const MERCHANT_VERIFY_CAPABILITIES = {
 const HEALTHY: Behaviours = {
   announcePayment: async () => undefined,
   recordTransition: async () => undefined,
-  recordRefund: async () => undefined,
+  recordRefund: async ({ refund }) => ({ status: refund.status, held_for: refund.held_for ?? null }),
   recordLateReturn: async () => undefined,
   // Answered from the writes each FakeActivities received (its constructor sets it).
   readPaymentForRefund: async ({ payment_id }) => {
