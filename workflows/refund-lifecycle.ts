@@ -144,8 +144,15 @@ export class RefundBook {
    */
   async decide(recorded: Refund, decision: RefundDecision): Promise<Refund> {
     const refund = this.taken.get(recorded.id) ?? recorded;
-    const waitsFor = decision.decision === 'claim' ? 'awaiting_payer' : 'awaiting_approval';
-    if (refund.status !== waitsFor) {
+    // The operator may also reject a refund that waits for its payer (a customer who never claims it): its
+    // amount goes back to the merchant's balance, as a rejection of one held for approval makes it refundable.
+    const waitsFor: Refund['status'][] =
+      decision.decision === 'claim'
+        ? ['awaiting_payer']
+        : decision.decision === 'reject'
+          ? ['awaiting_approval', 'awaiting_payer']
+          : ['awaiting_approval'];
+    if (!waitsFor.includes(refund.status)) {
       const done =
         (decision.decision === 'approve' &&
           refund.held_for !== undefined &&

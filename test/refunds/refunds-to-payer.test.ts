@@ -201,6 +201,37 @@ describe('refunds go only to the payer', () => {
     );
   });
 
+  it("a refund its payer never claims is rejected by the operator: it fails, its amount is back in the merchant's balance and refundable again, and the claim page takes no card", async () => {
+    const h = await getHarness();
+    const m = await newMerchant();
+    const api = client(h.baseUrl, m.key);
+    const payment = await verifiedPayment(h.baseUrl, m.key, { amount: 500_000 });
+    const balanceBefore = await balanceOf(m.merchantId, 'test');
+    const taken = await api.post<RefundBody>(`/payments/${payment.id}/refunds`, { amount: 200_000 });
+    assert.equal(taken.status, 201, taken.text);
+    const refund = taken.body.refund;
+    assert.equal(refund.status, 'awaiting_payer');
+    assert.equal(await balanceOf(m.merchantId, 'test'), balanceBefore - 200_000, 'the amount left the balance');
+    const page = await openClaim(refund.claim_url!);
+    assert.ok(page.session);
+
+    const rejected = await cli('refunds', 'reject', '--id', refund.id, '--reason', 'customer unreachable', '--json');
+    assert.equal(rejected.code, 0, rejected.stderr);
+    const failed = await waitForRefund(h.baseUrl, m.key, refund.id, 'failed');
+    assert.equal(failed.failure?.code, 'refund_rejected');
+    assert.equal(await balanceOf(m.merchantId, 'test'), balanceBefore, 'given back to the balance');
+    const refundable = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
+    assert.deepEqual([refundable.body.payment.status, refundable.body.payment.refunded_amount], ['verified', 0]);
+
+    // The customer's page, opened before, no longer pays: the claim is refused and nothing is transferred.
+    const late = await postClaim(refund.claim_url!, page.session, PAYING_CARD);
+    assert.notEqual(late.status, 200, late.html);
+    assert.equal((await openClaim(refund.claim_url!)).session, undefined, 'no form on a failed refund');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(await transfersOf(refund.id), []);
+    assert.equal((await api.get<RefundBody>(`/refunds/${refund.id}`)).body.refund.status, 'failed');
+  });
+
   /** The merchant's `balance` account in `mode`: the sum of its ledger entries. */
   async function balanceOf(merchantId: string, mode: 'test' | 'live'): Promise<number> {
     const h = await getHarness();
