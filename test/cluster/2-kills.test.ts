@@ -5,7 +5,7 @@
  * frontend, the history service, PostgreSQL. For each: every request through
  * the balancer is answered (no 5xx but 503 with Retry-After), no create is
  * lost or doubled, and every record ends equal to its workflow. The figures
- * go to docs/RELIABILITY.md.
+ * go to docs/RELIABILITY.md (npm run docs:reliability, from test-artifacts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
@@ -29,7 +29,7 @@ import {
 import {
   recordClusterFigures,
   renderKillTable,
-  writeReliabilitySection,
+  saveReliabilitySection,
   type KillFigures,
 } from '../support/cluster/figures.ts';
 
@@ -217,11 +217,11 @@ describe('cluster: one node at a time killed and restarted under steady load', (
     });
   }
 
-  it('writes the figures into docs/RELIABILITY.md', async () => {
+  it('renders the figures for docs/RELIABILITY.md (npm run docs:reliability copies them in)', async () => {
     assert.equal(results.length, PHASES.length, 'every kill scenario passed');
     const s = await getClusterStack();
     const cpu = cpus()[0]?.model ?? 'unknown CPU';
-    writeReliabilitySection(
+    saveReliabilitySection(
       renderKillTable(results, {
         runAt: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
         machine: `${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}`,

@@ -1,16 +1,16 @@
 /**
  * The cluster suite's figures: kept in test-artifacts/cluster.json during the
- * run, and written as a table into docs/RELIABILITY.md (between its
- * cluster-figures markers) when the kill scenarios pass.
+ * run, and rendered as docs/RELIABILITY.md's table into
+ * test-artifacts/cluster/reliability-section.md when the kill scenarios pass;
+ * `npm run docs:reliability` copies it into the document (a test run changes
+ * no tracked file).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { loadavg } from 'node:os';
-import { machine, recordFiguresIn } from '../artifacts.ts';
+import { END_MARKER, reliabilitySectionFile, START_MARKER } from '../../../tools/generate/reliability.ts';
+import { ARTIFACTS, machine, recordFiguresIn } from '../artifacts.ts';
 import { CLUSTER_JSON } from './cluster-stack.ts';
-
-export const RELIABILITY_DOC = 'docs/RELIABILITY.md';
-export const START_MARKER = '<!-- cluster-figures:start (written by npm run test:cluster) -->';
-export const END_MARKER = '<!-- cluster-figures:end -->';
 
 export function recordClusterFigures(scenario: string, figures: unknown): void {
   recordFiguresIn(CLUSTER_JSON, scenario, figures, machine({ load_average_1m: Number(loadavg()[0]!.toFixed(1)) }));
@@ -55,11 +55,10 @@ export function renderKillTable(
   ].join('\n');
 }
 
-/** Replaces the section between the markers of docs/RELIABILITY.md. */
-export function writeReliabilitySection(section: string): void {
-  const doc = readFileSync(RELIABILITY_DOC, 'utf8');
-  const start = doc.indexOf(START_MARKER);
-  const end = doc.indexOf(END_MARKER);
-  if (start < 0 || end < start) throw new Error(`${RELIABILITY_DOC} has no cluster-figures markers`);
-  writeFileSync(RELIABILITY_DOC, `${doc.slice(0, start)}${section}${doc.slice(end + END_MARKER.length)}`);
+/** Leaves the rendered section for `npm run docs:reliability` (test-artifacts/cluster/reliability-section.md). */
+export function saveReliabilitySection(section: string): string {
+  const file = reliabilitySectionFile(ARTIFACTS);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, section);
+  return file;
 }
