@@ -55,8 +55,9 @@ export const isJsonRequest = (m: SepehrCorpusMessage): m is SepehrCorpusMessage 
   m.http.encoding === 'json' && m.direction === 'request';
 export const isJsonAnswer = (m: SepehrCorpusMessage): m is SepehrCorpusMessage & { message: JsonAnswerMessage } =>
   m.http.encoding === 'json' && m.direction === 'answer';
-export const isFieldsMessage = (m: SepehrCorpusMessage): m is SepehrCorpusMessage & { message: Record<string, string> } =>
-  m.http.encoding === 'form';
+export const isFieldsMessage = (
+  m: SepehrCorpusMessage,
+): m is SepehrCorpusMessage & { message: Record<string, string> } => m.http.encoding === 'form';
 
 /** The corpus request `name`'s body and field order. */
 export const corpusRequest = (name: string) => sepehrCorpusMessage(name).message as JsonRequestMessage;

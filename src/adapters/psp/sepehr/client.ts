@@ -123,7 +123,9 @@ export class SepehrClient implements PspClient {
     });
     const confirmation = readAdviceAnswer(answer, paymentId, refNum, this.terminalId);
     if (confirmation === undefined)
-      throw new BankUnavailableError(`the bank answered ${SEPEHR_ADVICE_PATH} with no Status it has (confirm:${paymentId})`);
+      throw new BankUnavailableError(
+        `the bank answered ${SEPEHR_ADVICE_PATH} with no Status it has (confirm:${paymentId})`,
+      );
     return confirmation;
   }
 
@@ -143,7 +145,9 @@ export class SepehrClient implements PspClient {
       }),
     );
     if (answer.status === 'unknown')
-      throw new BankUnavailableError(`the bank answered ${SEPEHR_ROLLBACK_PATH} with no Status it has (reverse:${paymentId})`);
+      throw new BankUnavailableError(
+        `the bank answered ${SEPEHR_ROLLBACK_PATH} with no Status it has (reverse:${paymentId})`,
+      );
     if (answer.status === 'nok')
       throw new BankRefusalError(
         answer.code,

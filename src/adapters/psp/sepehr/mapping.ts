@@ -61,8 +61,7 @@ export const SEPEHR_RETURN_CODES: Readonly<Record<number, string>> = {
 };
 
 /** A code's meaning for messages and logs; an unknown code says so. */
-export const sepehrCodeMeaning = (code: number) =>
-  SEPEHR_RESULT_CODES[code]?.meaning ?? `unknown result code ${code}`;
+export const sepehrCodeMeaning = (code: number) => SEPEHR_RESULT_CODES[code]?.meaning ?? `unknown result code ${code}`;
 
 /** Sepehr's Accesstoken, as the page takes it: no source shows a real one, so any of these characters, up to 512. */
 export const SEPEHR_TOKEN = /^[A-Za-z0-9+/=_.-]{1,512}$/;
@@ -131,7 +130,8 @@ export function readAnswer(answer: Record<string, unknown>): SepehrAnswer {
   const message = typeof text === 'string' ? text : '';
   const word = typeof status === 'string' ? status.trim().toLowerCase() : '';
   if (word === 'ok' || word === 'duplicate') return { status: word, returnId, message };
-  if (word === 'nok') return { status: 'nok', code: Number.isNaN(returnId) ? SEPEHR_CODE.UNREADABLE : returnId, message };
+  if (word === 'nok')
+    return { status: 'nok', code: Number.isNaN(returnId) ? SEPEHR_CODE.UNREADABLE : returnId, message };
   return { status: 'unknown' };
 }
 

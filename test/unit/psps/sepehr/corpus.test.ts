@@ -131,7 +131,12 @@ describe('the Sepehr connector against the corpus', () => {
 
   beforeEach(async () => {
     bank = await new CorpusBank().start();
-    sepehr = new SepehrClient({ baseUrl: bank.url, pageBaseUrl: 'http://page.test:8080', terminalId: TERMINAL, timeoutMs: 5_000 });
+    sepehr = new SepehrClient({
+      baseUrl: bank.url,
+      pageBaseUrl: 'http://page.test:8080',
+      terminalId: TERMINAL,
+      timeoutMs: 5_000,
+    });
   });
   afterEach(() => bank.stop());
 
@@ -214,7 +219,11 @@ describe('the Sepehr connector against the corpus', () => {
       description: corpusAnswer('verify-answer-refused').json!.Message,
     });
     await assert.rejects(sepehr.confirm(PAYMENT, RECEIPT, AMOUNT), BankUnavailableError);
-    await assert.rejects(sepehr.confirm(PAYMENT, RECEIPT, AMOUNT), BankUnavailableError, 'a Status Sepehr does not have');
+    await assert.rejects(
+      sepehr.confirm(PAYMENT, RECEIPT, AMOUNT),
+      BankUnavailableError,
+      'a Status Sepehr does not have',
+    );
     for (const body of sent('verify-request', `confirm:${PAYMENT}`)) {
       assert.deepEqual(Object.keys(body), corpusRequest('verify-request').order);
       assert.deepEqual(body, corpusRequest('verify-request').json);
@@ -242,7 +251,11 @@ describe('the Sepehr connector against the corpus', () => {
       .answerWith('reversal-answer-refused')
       .answerWith('server-error');
     assert.deepEqual(await sepehr.reverse(PAYMENT, RECEIPT), { ref_num: RECEIPT, result_code: 0 });
-    assert.deepEqual(await sepehr.reverse(PAYMENT, RECEIPT), { ref_num: RECEIPT, result_code: 0 }, 'rolled back before');
+    assert.deepEqual(
+      await sepehr.reverse(PAYMENT, RECEIPT),
+      { ref_num: RECEIPT, result_code: 0 },
+      'rolled back before',
+    );
     await assert.rejects(
       sepehr.reverse(PAYMENT, RECEIPT),
       (e: unknown) => e instanceof BankRefusalError && e.code === -6,

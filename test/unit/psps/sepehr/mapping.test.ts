@@ -42,7 +42,12 @@ describe("Sepehr's codes", () => {
   }
   it("an unknown code says so; the return's own codes; Dargah's own code is none of Sepehr's", () => {
     assert.equal(sepehrCodeMeaning(4242), 'unknown result code 4242');
-    assert.deepEqual(Object.keys(SEPEHR_RETURN_CODES).map(Number).sort((a, b) => a - b), [-2, -1, 0]);
+    assert.deepEqual(
+      Object.keys(SEPEHR_RETURN_CODES)
+        .map(Number)
+        .sort((a, b) => a - b),
+      [-2, -1, 0],
+    );
     assert.equal(SEPEHR_RESULT_CODES[SEPEHR_CODE.UNREADABLE], undefined);
   });
 });
@@ -51,11 +56,27 @@ describe("Sepehr's return as a BankCallback", () => {
   const paid = { respcode: '0', invoiceid: ORDER, digitalreceipt: RECEIPT, rrn: '123456789012', cardnumber: 'x' };
   const rows: [string, Record<string, string>, ReturnType<typeof sepehrCallback>][] = [
     ['paid', paid, { state: 'OK', ref_num: RECEIPT, res_num: PAYMENT, token: '' }],
-    ['paid, the names in another case', { RespCode: '0', InvoiceId: ORDER, DigitalReceipt: RECEIPT }, { state: 'OK', ref_num: RECEIPT, res_num: PAYMENT, token: '' }],
-    ['canceled', { respcode: '-1', invoiceid: ORDER, digitalreceipt: '' }, { state: 'CanceledByUser', ref_num: '', res_num: PAYMENT, token: '' }],
-    ['canceled, no invoiceid (the signed return address names the payment)', { respcode: '-1' }, { state: 'CanceledByUser', ref_num: '', res_num: PAYMENT, token: '' }],
+    [
+      'paid, the names in another case',
+      { RespCode: '0', InvoiceId: ORDER, DigitalReceipt: RECEIPT },
+      { state: 'OK', ref_num: RECEIPT, res_num: PAYMENT, token: '' },
+    ],
+    [
+      'canceled',
+      { respcode: '-1', invoiceid: ORDER, digitalreceipt: '' },
+      { state: 'CanceledByUser', ref_num: '', res_num: PAYMENT, token: '' },
+    ],
+    [
+      'canceled, no invoiceid (the signed return address names the payment)',
+      { respcode: '-1' },
+      { state: 'CanceledByUser', ref_num: '', res_num: PAYMENT, token: '' },
+    ],
     ['timed out', { respcode: '-2', invoiceid: ORDER }, { state: 'Failed', ref_num: '', res_num: PAYMENT, token: '' }],
-    ['another code', { respcode: '-9', invoiceid: ORDER }, { state: 'Failed', ref_num: '', res_num: PAYMENT, token: '' }],
+    [
+      'another code',
+      { respcode: '-9', invoiceid: ORDER },
+      { state: 'Failed', ref_num: '', res_num: PAYMENT, token: '' },
+    ],
     ["another payment's", { ...paid, invoiceid: sepehrOrderId('another') }, undefined],
     ["another payment's cancel", { respcode: '-1', invoiceid: sepehrOrderId('another') }, undefined],
     ['paid without a receipt', { ...paid, digitalreceipt: '' }, undefined],
@@ -83,9 +104,17 @@ describe("Sepehr's return as a BankCallback", () => {
 
 describe("Advice's and Rollback's answers", () => {
   it('Status in any case, ReturnId a number or digits; anything else is not an answer of Sepehr', () => {
-    assert.deepEqual(readAnswer({ Status: 'Ok', ReturnId: '1000', Message: 'm' }), { status: 'ok', returnId: 1000, message: 'm' });
+    assert.deepEqual(readAnswer({ Status: 'Ok', ReturnId: '1000', Message: 'm' }), {
+      status: 'ok',
+      returnId: 1000,
+      message: 'm',
+    });
     assert.deepEqual(readAnswer({ status: 'OK', returnId: 1000 }), { status: 'ok', returnId: 1000, message: '' });
-    assert.deepEqual(readAnswer({ Status: 'Duplicate', ReturnId: 1000 }), { status: 'duplicate', returnId: 1000, message: '' });
+    assert.deepEqual(readAnswer({ Status: 'Duplicate', ReturnId: 1000 }), {
+      status: 'duplicate',
+      returnId: 1000,
+      message: '',
+    });
     assert.deepEqual(readAnswer({ Status: 'NOK', ReturnId: '-6' }), { status: 'nok', code: -6, message: '' });
     assert.deepEqual(readAnswer({ Status: 'NOK' }), { status: 'nok', code: SEPEHR_CODE.UNREADABLE, message: '' });
     assert.deepEqual(readAnswer({ Status: 0 }), { status: 'unknown' });
