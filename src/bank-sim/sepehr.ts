@@ -75,8 +75,8 @@ export const SEPEHR_PAGE: PageDialect = {
   tokenField: 'token',
   // The digital receipt is the transaction's reference (no source shows a real one: 20 hex digits here).
   paidNumbers: () => ({ ref_num: randomBytes(10).toString('hex').toUpperCase(), rrn: digits(12), trace_no: digits(6) }),
-  // 603769 is Bank Saderat's card prefix; the rest is a Luhn-valid test number.
-  defaultCard: '6037691234567899',
+  // SEP's and Asan Pardakht's test card: the identity simulator holds its account (src/bank-sim/jibit-identity.ts).
+  defaultCard: '6037991234567893',
   callbackFields(txn, amount): Record<string, string> {
     const ok = txn.outcome === 'success' || txn.outcome === 'delay';
     const respcode = ok ? CODE.OK : txn.outcome === 'cancel' ? -1 : -2;

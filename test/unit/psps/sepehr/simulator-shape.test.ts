@@ -98,7 +98,7 @@ function bankAt(base: () => string) {
     const res = await fetch(`${base()}${action}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...hiddenFields(html), card: '6037691234567899', outcome }).toString(),
+      body: new URLSearchParams({ ...hiddenFields(html), card: '6037991234567893', outcome }).toString(),
     });
     assert.equal(res.status, 200);
     return hiddenFields(await res.text());
