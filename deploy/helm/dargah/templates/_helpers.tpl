@@ -140,6 +140,9 @@ its own port, its settings (BANK_SIM_<suffix>) from the ConfigMap's values ("val
 {{- if and .Values.bankSim.enabled .Values.bankSim.sadad.enabled -}}
 {{- $sims = append $sims (dict "role" "bank-sim-sadad" "protocol" "sadad" "port" 3103 "values" (list (dict "env" "BANK_SIM_TERMINAL_ID" "value" (index $.Values.config "SANDBOX_SADAD_TERMINAL_ID")) (dict "env" "BANK_SIM_MERCHANT_ID" "value" (index $.Values.config "SANDBOX_SADAD_MERCHANT_ID"))) "secrets" (list (dict "env" "BANK_SIM_KEY" "key" "SANDBOX_SADAD_KEY"))) -}}
 {{- end -}}
+{{- if and .Values.bankSim.enabled .Values.bankSim.sepehr.enabled -}}
+{{- $sims = append $sims (dict "role" "bank-sim-sepehr" "protocol" "sepehr" "port" 3107 "values" (list (dict "env" "BANK_SIM_TERMINAL_ID" "value" (index $.Values.config "SANDBOX_SEPEHR_TERMINAL_ID"))) "secrets" (list )) -}}
+{{- end -}}
 {{- /* END generated: psp-simulators */}}
 {{- toJson $sims -}}
 {{- end -}}
