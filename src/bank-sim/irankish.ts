@@ -298,6 +298,7 @@ export function irankishRoutes({
       responseCode: CODE.OK,
       systemTraceAuditNumber: txn.trace_no ?? '',
       retrievalReferenceNumber: txn.rrn ?? '',
+      transactionDateTime: tehran.slice(0, 19),
       transactionDate: Number(tehran.slice(2, 10).replace(/-/g, '')),
       transactionTime: Number(tehran.slice(11, 19).replace(/:/g, '')),
       processCode: '00',
