@@ -16,7 +16,6 @@ import {
   privateDecrypt,
   type KeyObject,
 } from 'node:crypto';
-import { IrankishClient } from '../../../../src/adapters/psp/irankish/client.ts';
 import { IRANKISH_CONNECTOR } from '../../../../src/adapters/psp/irankish/index.ts';
 import { irankishOrderId, irankishReference } from '../../../../src/adapters/psp/irankish/mapping.ts';
 import { BankRefusalError, BankUnavailableError } from '../../../../src/adapters/psp/psp-client.ts';
@@ -71,7 +70,7 @@ describe('the IranKish connector against its corpus', function () {
     PASSWORD,
     PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
   });
-  const client = () => IRANKISH_CONNECTOR.client(settings(), 2_000) as IrankishClient;
+  const client = () => IRANKISH_CONNECTOR.client(settings(), 2_000);
   const serve = (path: string, name: string) => bank.answers.set(path, () => ({ json: corpusAnswer(name).json }));
   const tested = new Set<string>();
   const use = (name: string) => {
