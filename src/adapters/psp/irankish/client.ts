@@ -117,11 +117,11 @@ export class IrankishClient implements PspClient {
     const result = answer.result as { token?: unknown } | null | undefined;
     const token = typeof result === 'object' && result !== null && typeof result.token === 'string' ? result.token : '';
     if (!answeredOk(answer) || !IRANKISH_TOKEN.test(token)) {
-      const { code, description } = answerCode(answer);
-      throw new BankRefusalError(
-        code === IRANKISH_CODE.OK ? IRANKISH_CODE.NO_CODE : code,
-        `the bank refused the token request: ${description}`,
-      );
+      // Done but with no token of IranKish's shape: answerCode says no refusal was named (-1).
+      const { code, description } = answeredOk(answer)
+        ? { code: IRANKISH_CODE.NO_CODE, description: 'a token answer without a token' }
+        : answerCode(answer);
+      throw new BankRefusalError(code, `the bank refused the token request: ${description}`);
     }
     return {
       token,

@@ -254,16 +254,25 @@ export interface IrankishAnswer {
   result?: unknown;
 }
 
-/** The answer's own code and its description (or the code's meaning). */
+/**
+ * The code and description of an answer that did not say done (answeredOk false): its own code, or,
+ * where it says 00, its result's code; Dargah's NO_CODE (-1) where neither names a refusal (no code,
+ * or 00 with a status of false), so that no refusal carries IranKish's code of success.
+ */
 export function answerCode(answer: IrankishAnswer): { code: number; description: string } {
-  const code = responseCode(answer.responseCode);
+  const own = responseCode(answer.responseCode);
+  const inner =
+    typeof answer.result === 'object' && answer.result !== null && 'responseCode' in answer.result
+      ? responseCode(answer.result.responseCode)
+      : Number.NaN;
+  const code = own === IRANKISH_CODE.OK ? inner : own;
+  if (Number.isNaN(code) || code === IRANKISH_CODE.OK)
+    return { code: IRANKISH_CODE.NO_CODE, description: 'an answer that names no refusal and is not done' };
   const description =
-    typeof answer.description === 'string' && answer.description !== ''
+    own === code && typeof answer.description === 'string' && answer.description !== ''
       ? answer.description
-      : Number.isNaN(code)
-        ? 'an answer without a response code'
-        : irankishCodeMeaning(code);
-  return { code: Number.isNaN(code) ? IRANKISH_CODE.NO_CODE : code, description };
+      : irankishCodeMeaning(code);
+  return { code, description };
 }
 
 /**
@@ -316,18 +325,9 @@ export function readConfirmation(
   const body = (typeof answer === 'object' && answer !== null ? answer : {}) as IrankishAnswer;
   if (!answeredOk(body)) {
     const { code, description } = answerCode(body);
-    const inner =
-      typeof body.result === 'object' && body.result !== null
-        ? responseCode((body.result as IrankishConfirmationResult).responseCode)
-        : Number.NaN;
-    // A call answered 00 whose result refuses carries the result's code.
-    const refusal = code === IRANKISH_CODE.OK && !Number.isNaN(inner) ? inner : code;
-    return {
-      result: 'refused',
-      code: refusal,
-      description: refusal === code ? description : irankishCodeMeaning(refusal),
-    };
+    return { result: 'refused', code, description };
   }
+
   const result = (
     typeof body.result === 'object' && body.result !== null ? body.result : {}
   ) as IrankishConfirmationResult;
