@@ -10,6 +10,7 @@ import { PARSIAN_SIMULATOR } from './parsian.ts';
 import { SADAD_SIMULATOR } from './sadad.ts';
 import { SEP_SIMULATOR } from './sep.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
+import { IRANKISH_SIMULATOR } from './irankish.ts';
 import { SEPEHR_SIMULATOR } from './sepehr.ts';
 
 export const SIMULATOR_PROTOCOLS = {
@@ -18,6 +19,7 @@ export const SIMULATOR_PROTOCOLS = {
   asanpardakht: ASANPARDAKHT_SIMULATOR,
   parsian: PARSIAN_SIMULATOR,
   sadad: SADAD_SIMULATOR,
+  irankish: IRANKISH_SIMULATOR,
   sepehr: SEPEHR_SIMULATOR,
 } as const satisfies Record<string, SimulatorProtocol>;
 

@@ -54,6 +54,13 @@ const required = (s: PspSettingOf) =>
 /** The comment line before a secret of a checked shape in .env.example and the Helm values: its shape and its own command. */
 const makeComment = (s: PspSettingOf, indent: string) =>
   s.make === undefined ? [] : [`${indent}# ${s.name}: ${s.make.shape}, not hex: ${s.make.command}`];
+/**
+ * The secrets of a checked shape after the others: the command a file gives a secret is the nearest one
+ * above it (the header's `openssl rand -hex 32`, or a checked shape's own comment), so a plain secret
+ * listed after Sadad's key would read that key's base64 command as its own.
+ */
+const checkedShapesLast = (settings: PspSettingOf[]) =>
+  [...settings].sort((a, b) => Number(a.make !== undefined) - Number(b.make !== undefined));
 
 // --- docker-compose.yml and .env.example ---------------------------------------------------------
 
@@ -138,9 +145,10 @@ const composeSecretComments = () =>
         : `#   ${s.name.padEnd(21)} ${s.psp}'s simulator's ${s.suffix.toLowerCase().replace(/_/g, ' ')}, ${s.make.shape}: ${s.make.command}`,
     );
 const envExampleSecrets = () =>
-  pspSettings()
-    .filter((s) => s.secret && s.mode === 'test')
-    .flatMap((s) => [...makeComment(s, ''), `${s.name}=`]);
+  checkedShapesLast(pspSettings().filter((s) => s.secret && s.mode === 'test')).flatMap((s) => [
+    ...makeComment(s, ''),
+    `${s.name}=`,
+  ]);
 
 /** deploy/systemd/worker.env.example: live mode's PSP secrets (a systemd host runs the production's live mode). */
 const systemdWorkerSecrets = () =>
@@ -165,9 +173,10 @@ function helmConfig(): string[] {
 }
 
 const helmSecrets = () =>
-  pspSettings()
-    .filter((s) => s.secret)
-    .flatMap((s) => [...(s.mode === 'test' ? makeComment(s, '    ') : []), `    ${s.name}: ""`]);
+  checkedShapesLast(pspSettings().filter((s) => s.secret)).flatMap((s) => [
+    ...(s.mode === 'test' ? makeComment(s, '    ') : []),
+    `    ${s.name}: ""`,
+  ]);
 
 function helmSimulatorValues(): string[] {
   return PSP_NAMES.flatMap((psp) => [

@@ -132,9 +132,21 @@ export function startSimulators(
 const SUITE_SECRETS_AS_PROFILE: ReadonlySet<PspName> = new Set(['sep']);
 
 /**
+ * A random value of a secret setting, of the shape the deployment files tell an operator to make it
+ * (its `make` command, `openssl rand -base64 24` for Sadad's key; else `openssl rand -hex`, as for any
+ * password): IranKish's password is sealed as hex, so a base64 one would be no password of its.
+ */
+export function randomSecret(setting: Pick<PspProfile['settings'][number], 'make'> | undefined): string {
+  const made = /^openssl rand -(hex|base64) ([0-9]+)$/.exec(setting?.make?.command ?? '');
+  return made === null
+    ? randomBytes(24).toString('hex')
+    : randomBytes(Number(made[2])).toString(made[1] as 'hex' | 'base64');
+}
+
+/**
  * The test suites' simulators: each on a free port with a fresh ledger, and every secret setting
- * (a terminal's password) a random value, so the tests see each simulator check it (but
- * SUITE_SECRETS_AS_PROFILE's).
+ * (a terminal's password) a random value of its shape (randomSecret), so the tests see each simulator
+ * check it (but SUITE_SECRETS_AS_PROFILE's).
  */
 export function suiteSimulators(dataDir: string, ports: readonly number[], ledgerSuffix: string): PspSimulator[] {
   return PSP_NAMES.map((psp, i) =>
@@ -142,10 +154,9 @@ export function suiteSimulators(dataDir: string, ports: readonly number[], ledge
       port: ports[i]!,
       stateFile: join(dataDir, `bank-sim-${psp}-${ledgerSuffix}.jsonl`),
       value: (suffix) => {
-        const secret = (PSP_PROFILES[psp] as PspProfile).settings.find((s) => s.suffix === suffix)?.secret === true;
-        // Base64 of 24 random bytes: a password or PIN, and the shape of a key too (Sadad's terminal key is base64 of 24 bytes).
-        return secret && !SUITE_SECRETS_AS_PROFILE.has(psp)
-          ? randomBytes(24).toString('base64')
+        const setting = (PSP_PROFILES[psp] as PspProfile).settings.find((s) => s.suffix === suffix);
+        return setting?.secret === true && !SUITE_SECRETS_AS_PROFILE.has(psp)
+          ? randomSecret(setting)
           : testDefault(psp, suffix);
       },
     }),

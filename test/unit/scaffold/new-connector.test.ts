@@ -56,15 +56,15 @@ describe('npm run new-connector', () => {
   it("writes the connector's folder, its simulator, corpus folder, doc page and failing tests, and one line of each table", () => {
     const root = fresh();
     const before = snapshot(root);
-    const done = newConnector(root, 'irankish');
+    const done = newConnector(root, 'examplepsp');
     for (const file of ['profile', 'index', 'client', 'mapping'])
-      assert.ok(done.written.includes(`src/adapters/psp/irankish/${file}.ts`), file);
+      assert.ok(done.written.includes(`src/adapters/psp/examplepsp/${file}.ts`), file);
     for (const file of [
-      'src/bank-sim/irankish.ts',
-      'test/fixtures/psps/irankish/README.md',
-      'docs/psps/irankish.md',
-      'test/unit/psps/irankish/connector.test.ts',
-      'test/psps/irankish/corpus-e2e.test.ts',
+      'src/bank-sim/examplepsp.ts',
+      'test/fixtures/psps/examplepsp/README.md',
+      'docs/psps/examplepsp.md',
+      'test/unit/psps/examplepsp/connector.test.ts',
+      'test/psps/examplepsp/corpus-e2e.test.ts',
     ]) {
       assert.ok(done.written.includes(file) && existsSync(join(root, file)), file);
     }
@@ -72,18 +72,18 @@ describe('npm run new-connector', () => {
     for (const [file, line, importLine] of [
       [
         'src/adapters/psp/profiles.ts',
-        '  irankish: IRANKISH_PROFILE,',
-        "import { IRANKISH_PROFILE } from './irankish/profile.ts';",
+        '  examplepsp: EXAMPLEPSP_PROFILE,',
+        "import { EXAMPLEPSP_PROFILE } from './examplepsp/profile.ts';",
       ],
       [
         'src/adapters/psp/registry.ts',
-        '  irankish: IRANKISH_CONNECTOR,',
-        "import { IRANKISH_CONNECTOR } from './irankish/index.ts';",
+        '  examplepsp: EXAMPLEPSP_CONNECTOR,',
+        "import { EXAMPLEPSP_CONNECTOR } from './examplepsp/index.ts';",
       ],
       [
         'src/bank-sim/protocols.ts',
-        '  irankish: IRANKISH_SIMULATOR,',
-        "import { IRANKISH_SIMULATOR } from './irankish.ts';",
+        '  examplepsp: EXAMPLEPSP_SIMULATOR,',
+        "import { EXAMPLEPSP_SIMULATOR } from './examplepsp.ts';",
       ],
     ] as const) {
       const text = readFileSync(join(root, file), 'utf8');
@@ -94,24 +94,24 @@ describe('npm run new-connector', () => {
         `${file}: after the last PSP, in the table`,
       );
     }
-    const profile = readFileSync(join(root, 'src/adapters/psp/irankish/profile.ts'), 'utf8');
+    const profile = readFileSync(join(root, 'src/adapters/psp/examplepsp/profile.ts'), 'utf8');
     const port = Number(/port: (\d+)/.exec(profile)![1]);
     assert.ok(
       !Object.values(PSP_PROFILES).some((p) => p.simulator.port === port),
       `the simulator's port ${port} is no other profile's`,
     );
     assert.match(
-      readFileSync(join(root, 'src/bank-sim/irankish.ts'), 'utf8'),
+      readFileSync(join(root, 'src/bank-sim/examplepsp.ts'), 'utf8'),
       new RegExp(`port: ${port},`),
       "the simulator's default is the profile's port",
     );
-    for (const test of ['test/unit/psps/irankish/connector.test.ts', 'test/psps/irankish/corpus-e2e.test.ts']) {
+    for (const test of ['test/unit/psps/examplepsp/connector.test.ts', 'test/psps/examplepsp/corpus-e2e.test.ts']) {
       const text = readFileSync(join(root, test), 'utf8');
       assert.doesNotMatch(text, /\.skip\(|\.only\(|xit\(|xdescribe\(/, `${test} skips nothing`);
       assert.match(text, /\bit\(/, `${test} has tests`);
     }
-    assert.match(readFileSync(join(root, 'src/adapters/psp/irankish/client.ts'), 'utf8'), /implements PspClient/);
-    assert.match(readFileSync(join(root, 'src/adapters/psp/irankish/mapping.ts'), 'utf8'), /not built yet/);
+    assert.match(readFileSync(join(root, 'src/adapters/psp/examplepsp/client.ts'), 'utf8'), /implements PspClient/);
+    assert.match(readFileSync(join(root, 'src/adapters/psp/examplepsp/mapping.ts'), 'utf8'), /not built yet/);
   });
 
   it('refuses a second run, a name already registered and a bad name, and then writes nothing', () => {
