@@ -125,6 +125,6 @@ describe('races: one Idempotency-Key, one answer', function () {
       assert.equal(Number(row.refunded_amount), round * 100_000, `round ${round}: each key refunded once`);
       await assertMerchantLedger(h.db, [m.merchantId], `after round ${round} of one-key refunds`);
     }
-    await assertCliLedgerCheck();
+    await assertCliLedgerCheck([m.merchantId]);
   });
 });

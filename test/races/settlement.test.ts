@@ -135,6 +135,6 @@ describe('races: settlements of one merchant at once', function () {
     );
     await assertPaidOnce(covering[0]!, 'two runs');
     await assertMerchantLedger(h.db, [m.merchantId], 'after two settlement runs at once');
-    await assertCliLedgerCheck();
+    await assertCliLedgerCheck([m.merchantId]);
   });
 });
