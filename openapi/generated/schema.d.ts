@@ -1088,7 +1088,7 @@ export interface components {
                  * @description the PSP (Shaparak payment service provider)
                  * @enum {string}
                  */
-                name: "sep" | "mellat" | "asanpardakht" | "parsian" | "sadad";
+                name: "sep" | "mellat" | "asanpardakht" | "parsian" | "sadad" | "pasargad";
                 /**
                  * @description the gateway's terminal at that PSP
                  * @example 11223344
@@ -1494,7 +1494,7 @@ export interface components {
                          * @description the PSP (Shaparak payment service provider)
                          * @enum {string}
                          */
-                        name: "sep" | "mellat" | "asanpardakht" | "parsian" | "sadad";
+                        name: "sep" | "mellat" | "asanpardakht" | "parsian" | "sadad" | "pasargad";
                         /**
                          * @description the gateway's terminal at that PSP
                          * @example 11223344

@@ -11,6 +11,7 @@ import { PARSIAN_PROFILE } from './parsian/profile.ts';
 import type { PspProfile } from './profile.ts';
 import { SADAD_PROFILE } from './sadad/profile.ts';
 import { SEP_PROFILE } from './sep/profile.ts';
+import { PASARGAD_PROFILE } from './pasargad/profile.ts';
 
 export const PSP_PROFILES = {
   sep: SEP_PROFILE,
@@ -18,6 +19,7 @@ export const PSP_PROFILES = {
   asanpardakht: ASANPARDAKHT_PROFILE,
   parsian: PARSIAN_PROFILE,
   sadad: SADAD_PROFILE,
+  pasargad: PASARGAD_PROFILE,
 } as const satisfies Record<string, PspProfile>;
 
 /** The PSPs Dargah has a connector for (the names of configuration, records and docs/psps/). */

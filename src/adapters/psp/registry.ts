@@ -13,6 +13,7 @@ import { PARSIAN_CONNECTOR } from './parsian/index.ts';
 import { PSP_NAMES, PSP_PROFILES, type PspName } from './profiles.ts';
 import { SADAD_CONNECTOR } from './sadad/index.ts';
 import { SEP_CONNECTOR } from './sep/index.ts';
+import { PASARGAD_CONNECTOR } from './pasargad/index.ts';
 
 export const PSP_CONNECTORS = {
   sep: SEP_CONNECTOR,
@@ -20,6 +21,7 @@ export const PSP_CONNECTORS = {
   asanpardakht: ASANPARDAKHT_CONNECTOR,
   parsian: PARSIAN_CONNECTOR,
   sadad: SADAD_CONNECTOR,
+  pasargad: PASARGAD_CONNECTOR,
 } as const satisfies {
   [N in PspName]: PspConnector & { readonly profile: (typeof PSP_PROFILES)[N] & { readonly name: N } };
 };
