@@ -1088,7 +1088,7 @@ export interface components {
                  * @description the PSP (Shaparak payment service provider)
                  * @enum {string}
                  */
-                name: "sep" | "mellat" | "asanpardakht" | "parsian" | "sadad" | "irankish" | "sepehr";
+                name: "sep" | "mellat" | "asanpardakht" | "parsian" | "sadad" | "pasargad" | "irankish" | "sepehr";
                 /**
                  * @description the gateway's terminal at that PSP
                  * @example 11223344
@@ -1500,7 +1500,7 @@ export interface components {
                          * @description the PSP (Shaparak payment service provider)
                          * @enum {string}
                          */
-                        name: "sep" | "mellat" | "asanpardakht" | "parsian" | "sadad" | "irankish" | "sepehr";
+                        name: "sep" | "mellat" | "asanpardakht" | "parsian" | "sadad" | "pasargad" | "irankish" | "sepehr";
                         /**
                          * @description the gateway's terminal at that PSP
                          * @example 11223344

@@ -19,8 +19,12 @@ export interface SimulatorPage {
   fields: Record<string, string>;
 }
 
-/** The form of the simulator's page that takes the customer's choice: its address and hidden fields (the token, by the protocol's own name). */
-const CHOICE_FORM = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/;
+/**
+ * The form of the simulator's page that takes the customer's choice, and of its page back to the
+ * merchant (a POST, or a GET where the PSP returns by the query string: PEP): its address and hidden
+ * fields (the token, by the protocol's own name; the return's fields).
+ */
+const CHOICE_FORM = /<form method="(?:post|get)" action="([^"]+)">([\s\S]*?)<\/form>/;
 
 /** One request to the simulator; its page's HTML, or BankUnavailableError. */
 async function simulatorPage(url: string, init: RequestInit, timeoutMs: number): Promise<string> {

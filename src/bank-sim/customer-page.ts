@@ -87,6 +87,11 @@ export interface PageDialect {
   tokenField: string;
   /** The fields the bank posts back to the merchant's address; `amount` is the transaction's, or another under the callback_other_amount fault. */
   callbackFields(txn: Transaction, amount: number): Record<string, string>;
+  /**
+   * How the page sends the customer back with those fields: a form POST (the default, every PSP's but
+   * one) or a GET with them in the query string (PEP's return: test/fixtures/psps/pasargad/return-*.json).
+   */
+  returnMethod?: 'GET' | 'POST';
   /** The bank's own numbers for a paid transaction (its reference, RRN, trace number). */
   paidNumbers(): Pick<Transaction, 'ref_num' | 'rrn' | 'trace_no'>;
   /** The card the page's field holds until the tester types another: a test card of this PSP (Luhn-valid). */
@@ -154,11 +159,14 @@ export function customerPageRoutes({
    */
   const repeatCallback = async (txn: Transaction) => {
     for (let i = 0; i < (faults.callback.repeat ?? 0); i += 1) {
-      const status = await fetch(txn.redirect_url, {
-        method: 'POST',
+      const fields = new URLSearchParams(callbackFields(txn));
+      const byGet = dialect.returnMethod === 'GET';
+      const target = new URL(txn.redirect_url);
+      if (byGet) target.search = fields.toString();
+      const status = await fetch(target, {
+        method: byGet ? 'GET' : 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(callbackFields(txn)).toString(),
+        ...(byGet ? {} : { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() }),
         signal: AbortSignal.timeout(10_000),
       }).then(
         (res) => res.status,
@@ -181,7 +189,7 @@ export function customerPageRoutes({
       200,
       lang,
       `<p id="outcome" data-outcome="${txn.outcome ?? ''}">${t[txn.outcome ?? 'failure']}</p><p>${t.backHint}</p>
-<form method="post" action="${esc(redirect.toString())}">${fields}<button type="submit" id="back">${t.back}</button></form>`,
+<form method="${dialect.returnMethod === 'GET' ? 'get' : 'post'}" action="${esc(redirect.toString())}">${fields}<button type="submit" id="back">${t.back}</button></form>`,
       redirect.toString(),
     );
   };

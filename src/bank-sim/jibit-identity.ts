@@ -46,7 +46,8 @@ export interface IdentityTestAccount {
 /**
  * The accounts the simulator holds: the test cards of the PSP simulators' pages (SEP's and Asan
  * Pardakht's 6037991234567893, Sadad's 6037997123456783, Mellat's 6104331234567890, Parsian's
- * 6221061234567891; a unit test holds every page's card here), and a blocked account.
+ * 6221061234567891, Pasargad's 5022291234567897; a unit test holds every page's card here), and a
+ * blocked account.
  */
 export const IDENTITY_TEST_ACCOUNTS: readonly IdentityTestAccount[] = [
   {
@@ -79,6 +80,14 @@ export const IDENTITY_TEST_ACCOUNTS: readonly IdentityTestAccount[] = [
     owner: { firstName: 'سارا', lastName: 'محمدی' },
     bank: 'PARSIAN',
     depositNumber: '0123456789003',
+    status: 'ACTIVE',
+  },
+  {
+    card: '5022291234567897',
+    iban: 'IR700570000000123456789005',
+    owner: { firstName: 'نرگس', lastName: 'حسینی' },
+    bank: 'PASARGAD',
+    depositNumber: '0123456789005',
     status: 'ACTIVE',
   },
   {

@@ -10,6 +10,7 @@ import { PARSIAN_SIMULATOR } from './parsian.ts';
 import { SADAD_SIMULATOR } from './sadad.ts';
 import { SEP_SIMULATOR } from './sep.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
+import { PASARGAD_SIMULATOR } from './pasargad.ts';
 import { IRANKISH_SIMULATOR } from './irankish.ts';
 import { SEPEHR_SIMULATOR } from './sepehr.ts';
 
@@ -19,6 +20,7 @@ export const SIMULATOR_PROTOCOLS = {
   asanpardakht: ASANPARDAKHT_SIMULATOR,
   parsian: PARSIAN_SIMULATOR,
   sadad: SADAD_SIMULATOR,
+  pasargad: PASARGAD_SIMULATOR,
   irankish: IRANKISH_SIMULATOR,
   sepehr: SEPEHR_SIMULATOR,
 } as const satisfies Record<string, SimulatorProtocol>;

@@ -1,6 +1,6 @@
 /**
  * A PSP asked to verify only at the merchant's verify, with no reversal (capture `merchant_verify`:
- * Sadad), gives back by itself a payment nobody verifies within its `unverifiedReversalMs`; it takes only
+ * Sadad, Pasargad), gives back by itself a payment nobody verifies within its `unverifiedReversalMs`; it takes only
  * payments whose verify window ends the margin before that (pspTakesVerifyWindow, docs/psps/sadad.md).
  * A payment of a longer window (the default 1800 s) is routed past it to the next PSP of the route, and
  * the PSP is asked nothing; one whose window fits is routed to it.
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { PSP_NAMES, PSP_PROFILES, pspSettingName } from '../../src/adapters/psp/profiles.ts';
 import { pspOrderId } from '../../src/adapters/psp/reports.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
-import { pspTakesVerifyWindow } from '../../src/domain/psp-routing.ts';
+import { pspTakesVerifyWindow, UNVERIFIED_REVERSAL_MARGIN_MS } from '../../src/domain/psp-routing.ts';
 import { bankAdmin } from '../support/bank.ts';
 import { cli } from '../support/cli.ts';
 import { apiWith, getHarness, newMerchant } from '../support/harness.ts';
@@ -66,7 +66,10 @@ for (const psp of merchantVerify) {
         simulator,
       );
       assert.deepEqual(operations, [], `${psp} was asked nothing`);
-      const fits = await pay(await apiWith({ VERIFY_WINDOW_SECONDS: '600' }), 190_000);
+      // The longest window it takes: its own return of unverified payments less the margin (Sadad 600 s, Pasargad 300 s).
+      const longest = (PSP_PROFILES[psp].capabilities.unverifiedReversalMs - UNVERIFIED_REVERSAL_MARGIN_MS) / 1000;
+      assert.ok(pspTakesVerifyWindow(psp, longest * 1000) && !pspTakesVerifyWindow(psp, (longest + 1) * 1000));
+      const fits = await pay(await apiWith({ VERIFY_WINDOW_SECONDS: String(longest) }), 190_000);
       assert.deepEqual([fits.status, fits.psp?.name], ['paid', psp]);
     });
   });

@@ -2,7 +2,7 @@
  * Issue 50, item 3 (docs/SECURITY.md, "A stranger ends a payment" and "A paid return for an ended
  * payment"), against the real stack: the API, the worker, Temporal and the bank simulators' processes.
  * - The bare return address `/pay/{id}/return` (no signature, no PSP token) is anyone's to type: such a
- *   failed or canceled return ends nothing, at SEP, Parsian, Sadad and Asan Pardakht, and the customer
+ *   failed or canceled return ends nothing, at SEP, Parsian, Sadad, Asan Pardakht and Pasargad, and the customer
  *   then pays the payment.
  * - A paid return for a payment already canceled or expired is confirmed at the PSP and reversed there,
  *   recorded once (table late_bank_returns), and the ledger check passes.
@@ -24,6 +24,7 @@ import { client, request, waitFor } from '../support/http.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { parsianOrderId } from '../../src/adapters/psp/parsian/mapping.ts';
 import { sadadOrderId } from '../../src/adapters/psp/sadad/mapping.ts';
+import { pasargadOrderId } from '../../src/adapters/psp/pasargad/mapping.ts';
 import { asanpardakhtOrderId, RETURN_INVOICE_FIELD } from '../../src/adapters/psp/asanpardakht/mapping.ts';
 import { lateReturnsOfPayment } from '../../src/db/late-returns.ts';
 
@@ -113,13 +114,15 @@ describe("a stranger's return ends nothing; a paid return for an ended payment i
     ['parsian', (id: string) => ({ status: '-1', OrderId: parsianOrderId(id), Token: '' })],
     ['sadad', (id: string) => ({ OrderId: sadadOrderId(id), ResCode: '-1', Token: '' })],
     ['asanpardakht', (id: string) => ({ [RETURN_INVOICE_FIELD]: asanpardakhtOrderId(id) })],
+    // PEP's return carries no token at all (docs/psps/pasargad.md): only the signed address ends a payment.
+    ['pasargad', (id: string) => ({ invoiceId: pasargadOrderId(id), status: 'cancel' })],
   ] as const) {
     it(`${psp}: a stranger's tokenless return ${JSON.stringify(fields('ID'))} leaves the payment created; the customer then pays it`, async () => {
       const routed = await newMerchant();
       const set = await cli('routing', 'set', '--merchant', routed.merchantId, '--mode', 'test', '--psps', psp);
       assert.equal(set.code, 0, set.stderr);
-      // Sadad takes only a payment whose verify window ends before it gives back what nobody verified.
-      const base = psp === 'sadad' ? await apiWith({ VERIFY_WINDOW_SECONDS: '300' }) : h.baseUrl;
+      // Sadad and Pasargad take only a payment whose verify window ends before they give back what nobody verified.
+      const base = psp === 'sadad' || psp === 'pasargad' ? await apiWith({ VERIFY_WINDOW_SECONDS: '300' }) : h.baseUrl;
       const p = await createdPayment(base, routed.key);
       const pay = await pressPay(base, p.id);
       assert.ok([200, 303].includes(pay.status), `Pay leads to ${psp}'s page: ${pay.status}`);

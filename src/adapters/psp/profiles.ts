@@ -11,6 +11,7 @@ import { PARSIAN_PROFILE } from './parsian/profile.ts';
 import type { PspProfile } from './profile.ts';
 import { SADAD_PROFILE } from './sadad/profile.ts';
 import { SEP_PROFILE } from './sep/profile.ts';
+import { PASARGAD_PROFILE } from './pasargad/profile.ts';
 import { IRANKISH_PROFILE } from './irankish/profile.ts';
 import { SEPEHR_PROFILE } from './sepehr/profile.ts';
 
@@ -20,6 +21,7 @@ export const PSP_PROFILES = {
   asanpardakht: ASANPARDAKHT_PROFILE,
   parsian: PARSIAN_PROFILE,
   sadad: SADAD_PROFILE,
+  pasargad: PASARGAD_PROFILE,
   irankish: IRANKISH_PROFILE,
   sepehr: SEPEHR_PROFILE,
 } as const satisfies Record<string, PspProfile>;

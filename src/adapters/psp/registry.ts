@@ -13,6 +13,7 @@ import { PARSIAN_CONNECTOR } from './parsian/index.ts';
 import { PSP_NAMES, PSP_PROFILES, type PspName } from './profiles.ts';
 import { SADAD_CONNECTOR } from './sadad/index.ts';
 import { SEP_CONNECTOR } from './sep/index.ts';
+import { PASARGAD_CONNECTOR } from './pasargad/index.ts';
 import { IRANKISH_CONNECTOR } from './irankish/index.ts';
 import { SEPEHR_CONNECTOR } from './sepehr/index.ts';
 
@@ -22,6 +23,7 @@ export const PSP_CONNECTORS = {
   asanpardakht: ASANPARDAKHT_CONNECTOR,
   parsian: PARSIAN_CONNECTOR,
   sadad: SADAD_CONNECTOR,
+  pasargad: PASARGAD_CONNECTOR,
   irankish: IRANKISH_CONNECTOR,
   sepehr: SEPEHR_CONNECTOR,
 } as const satisfies {

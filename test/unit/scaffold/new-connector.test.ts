@@ -116,9 +116,9 @@ describe('npm run new-connector', () => {
 
   it('refuses a second run, a name already registered and a bad name, and then writes nothing', () => {
     const root = fresh();
-    newConnector(root, 'pasargad');
+    newConnector(root, 'samplepsp');
     for (const [name, why] of [
-      ['pasargad', /exists already/],
+      ['samplepsp', /exists already/],
       [PSP_NAMES[0]!, /exists already/],
       ['Saman', /not a PSP name/],
       ['1psp', /not a PSP name/],

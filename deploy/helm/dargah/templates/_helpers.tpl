@@ -72,7 +72,7 @@ not be configured). dargah.secretEnv with (dict "root" $ "role" "api").
 {{- end -}}
 {{- if eq .role "worker" -}}
 {{- /* BEGIN generated: psp-worker-secrets (npm run generate:psps) */}}
-{{- $optional = list "SANDBOX_SEP_PASSWORD" "SEP_PASSWORD" "SANDBOX_MELLAT_PASSWORD" "MELLAT_PASSWORD" "SANDBOX_ASANPARDAKHT_PASSWORD" "ASANPARDAKHT_PASSWORD" "SANDBOX_PARSIAN_PIN" "PARSIAN_PIN" "SANDBOX_SADAD_KEY" "SADAD_KEY" "SANDBOX_IRANKISH_PASSWORD" "IRANKISH_PASSWORD" -}}
+{{- $optional = list "SANDBOX_SEP_PASSWORD" "SEP_PASSWORD" "SANDBOX_MELLAT_PASSWORD" "MELLAT_PASSWORD" "SANDBOX_ASANPARDAKHT_PASSWORD" "ASANPARDAKHT_PASSWORD" "SANDBOX_PARSIAN_PIN" "PARSIAN_PIN" "SANDBOX_SADAD_KEY" "SADAD_KEY" "SANDBOX_PASARGAD_PASSWORD" "PASARGAD_PASSWORD" "SANDBOX_IRANKISH_PASSWORD" "IRANKISH_PASSWORD" -}}
 {{- /* END generated: psp-worker-secrets */}}
 {{- end -}}
 {{- range $required }}
@@ -139,6 +139,9 @@ its own port, its settings (BANK_SIM_<suffix>) from the ConfigMap's values ("val
 {{- end -}}
 {{- if and .Values.bankSim.enabled .Values.bankSim.sadad.enabled -}}
 {{- $sims = append $sims (dict "role" "bank-sim-sadad" "protocol" "sadad" "port" 3103 "values" (list (dict "env" "BANK_SIM_TERMINAL_ID" "value" (index $.Values.config "SANDBOX_SADAD_TERMINAL_ID")) (dict "env" "BANK_SIM_MERCHANT_ID" "value" (index $.Values.config "SANDBOX_SADAD_MERCHANT_ID"))) "secrets" (list (dict "env" "BANK_SIM_KEY" "key" "SANDBOX_SADAD_KEY"))) -}}
+{{- end -}}
+{{- if and .Values.bankSim.enabled .Values.bankSim.pasargad.enabled -}}
+{{- $sims = append $sims (dict "role" "bank-sim-pasargad" "protocol" "pasargad" "port" 3105 "values" (list (dict "env" "BANK_SIM_TERMINAL_ID" "value" (index $.Values.config "SANDBOX_PASARGAD_TERMINAL_ID")) (dict "env" "BANK_SIM_USERNAME" "value" (index $.Values.config "SANDBOX_PASARGAD_USERNAME"))) "secrets" (list (dict "env" "BANK_SIM_PASSWORD" "key" "SANDBOX_PASARGAD_PASSWORD"))) -}}
 {{- end -}}
 {{- if and .Values.bankSim.enabled .Values.bankSim.irankish.enabled -}}
 {{- $sims = append $sims (dict "role" "bank-sim-irankish" "protocol" "irankish" "port" 3106 "values" (list (dict "env" "BANK_SIM_TERMINAL_ID" "value" (index $.Values.config "SANDBOX_IRANKISH_TERMINAL_ID")) (dict "env" "BANK_SIM_ACCEPTOR_ID" "value" (index $.Values.config "SANDBOX_IRANKISH_ACCEPTOR_ID")) (dict "env" "BANK_SIM_PUBLIC_KEY" "value" (index $.Values.config "SANDBOX_IRANKISH_PUBLIC_KEY"))) "secrets" (list (dict "env" "BANK_SIM_PASSWORD" "key" "SANDBOX_IRANKISH_PASSWORD"))) -}}
