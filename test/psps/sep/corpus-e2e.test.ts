@@ -18,6 +18,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Worker } from '@temporalio/worker';
 import { createPaymentWorker } from '../../../src/main/payment-worker.ts';
+import { returnSignature } from '../../../src/payments/return-signature.ts';
 import type { Payment } from '../../../src/domain/payment-schemas.ts';
 import { CorpusPsp, type RecordedRequest } from '../../support/corpus-psp.ts';
 import { apiWith, getHarness, newMerchant, testConfig } from '../../support/harness.ts';
@@ -95,7 +96,7 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     return p;
   }
 
-  /** Posts the corpus return `fields` to the payment's return route, as SEP's page does (the form), or by a GET with a query (the guide). */
+  /** Posts the corpus return `fields` to the payment's signed return address, as SEP's page does (the form), or by a GET with a query (the guide). */
   async function sepReturns(
     base: string,
     p: Payment,
@@ -103,7 +104,10 @@ describe('SEP end to end from its conformance corpus: real MySQL and Temporal, t
     way: 'form' | 'query',
   ): Promise<Response> {
     const query = way === 'query' ? `?${new URLSearchParams(fields).toString()}` : '';
-    return fetch(`${base}/pay/${p.id}/return${query}`, {
+    // To the session's signed return address, the RedirectUrl the token request gave SEP (an unsigned return
+    // that is not paid ends nothing: docs/BANK.md).
+    const signed = `${base}/pay/${p.id}/return/${returnSignature(testConfig(), p.id)}`;
+    return fetch(`${signed}${query}`, {
       method: way === 'form' ? 'POST' : 'GET',
       redirect: 'manual',
       ...(way === 'form'
