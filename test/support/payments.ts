@@ -122,9 +122,6 @@ export async function pressPay(
   if (page.status !== 200) return new Response(html, { status: page.status, headers: page.headers });
   const cookie = page.headers.get('set-cookie')?.split(';')[0];
   const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
-  // A page without the form (the payment no longer payable, say) has no button either: what it shows is the answer.
-  if (token === undefined && !html.includes('name="action"'))
-    return new Response(html, { status: page.status, headers: page.headers });
   const form = new URLSearchParams({ action: 'pay', ...(token === undefined ? {} : { csrf_token: token }) });
   return fetch(`${baseUrl}/pay/${paymentId}`, {
     method: 'POST',
