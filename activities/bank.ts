@@ -14,10 +14,10 @@
  * Calls without `psp` (workflows started before routing) go to SEP.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { configuredTerminals, pspClient, type PspClients } from '../src/adapters/psp/clients.ts';
-import { isAllowedCard, keyedCardHash } from '../src/adapters/psp/card-hash.ts';
+import { configuredTerminals, pspClient, type PspClients } from '../src/psps/clients.ts';
+import { isAllowedCard, keyedCardHash } from '../src/psps/card-hash.ts';
 import type { PspHealthStore } from '../src/adapters/psp/health.ts';
-import { ORIGINAL_PSP, isPspName } from '../src/adapters/psp/profiles.ts';
+import { ORIGINAL_PSP, isPspName } from '../src/psps/profiles.ts';
 import {
   BankRefusalError,
   type BankToken,
@@ -26,7 +26,7 @@ import {
   type PspCapabilities,
   type PspClient,
   type PspName,
-} from '../src/adapters/psp/psp-client.ts';
+} from '../src/psps/psp-client.ts';
 import type { Db } from '../src/db/database.ts';
 import { paymentStatusById } from '../src/db/payments.ts';
 import { claimSale, type SaleCard } from '../src/db/sale-claims.ts';

@@ -8,7 +8,7 @@
  * of running histories: renaming one breaks replay.
  */
 import type { Client } from '@temporalio/client';
-import type { PspClients } from '../src/adapters/psp/clients.ts';
+import type { PspClients } from '../src/psps/clients.ts';
 import type { PspHealthStore } from '../src/adapters/psp/health.ts';
 import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';

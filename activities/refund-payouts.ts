@@ -10,7 +10,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { PayoutAdapter } from '../src/adapters/payout.ts';
-import { BankUnavailableError } from '../src/adapters/psp/psp-client.ts';
+import { BankUnavailableError } from '../src/psps/psp-client.ts';
 import { maskSheba } from '../src/domain/business-documents.ts';
 import { refundPayoutKey } from '../src/domain/refund.ts';
 import type { Logger } from '../src/logger.ts';

@@ -8,9 +8,9 @@
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { daysAwaitingImport } from '../src/adapters/psp/bank-reconciliation.ts';
-import type { PspClients } from '../src/adapters/psp/clients.ts';
-import { reportedPsps } from '../src/adapters/psp/reports.ts';
-import { BankUnavailableError } from '../src/adapters/psp/psp-client.ts';
+import type { PspClients } from '../src/psps/clients.ts';
+import { reportedPsps } from '../src/psps/reports.ts';
+import { BankUnavailableError } from '../src/psps/psp-client.ts';
 import type { PayoutAdapter, PayoutRequest } from '../src/adapters/payout.ts';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static, type TString } from '@sinclair/typebox';
-import { pspSettings, type PspSettingKey } from './adapters/psp/profiles.ts';
+import { pspSettings, type PspSettingKey } from './psps/profiles.ts';
 
 /**
  * Every setting the gateway reads from its environment, with defaults that

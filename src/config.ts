@@ -8,7 +8,7 @@ import {
   type PspMode,
   type PspName,
   type PspSettingKey,
-} from './adapters/psp/profiles.ts';
+} from './psps/profiles.ts';
 import { ConfigSchema, type Config } from './config-schema.ts';
 
 /**

@@ -7,7 +7,7 @@
  * Mellat's by a POST of RefId), and the choice is posted with the page's own
  * form, so any PSP's simulator is walked the same way.
  */
-import { BankUnavailableError } from './psp/psp-client.ts';
+import { BankUnavailableError } from '../psps/psp-client.ts';
 
 const FIELD = /<input type="hidden" name="([A-Za-z]+)" value="([^"]*)">/g;
 const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));

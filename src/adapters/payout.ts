@@ -11,7 +11,7 @@
  * answers a repeat with the first answer, so a retried or replayed activity
  * never pays twice.
  */
-import { RESULT, type SepClient } from './psp/sep/client.ts';
+import { RESULT, type SepClient } from '../psps/sep/client.ts';
 
 export interface PayoutRequest {
   key: string;

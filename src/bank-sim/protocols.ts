@@ -4,15 +4,15 @@
  * The same names as the gateway's registry (src/adapters/psp/profiles.ts), which the simulator may not
  * import (it is the bank, not the gateway): test/unit/bank-sim/protocols.test.ts holds the two equal.
  */
-import { ASANPARDAKHT_SIMULATOR } from './asanpardakht.ts';
-import { MELLAT_SIMULATOR } from './mellat.ts';
-import { PARSIAN_SIMULATOR } from './parsian.ts';
-import { SADAD_SIMULATOR } from './sadad.ts';
-import { SEP_SIMULATOR } from './sep.ts';
+import { ASANPARDAKHT_SIMULATOR } from '../psps/asanpardakht/simulator.ts';
+import { MELLAT_SIMULATOR } from '../psps/mellat/simulator.ts';
+import { PARSIAN_SIMULATOR } from '../psps/parsian/simulator.ts';
+import { SADAD_SIMULATOR } from '../psps/sadad/simulator.ts';
+import { SEP_SIMULATOR } from '../psps/sep/simulator.ts';
 import type { SimulatorProtocol } from './simulator-protocol.ts';
-import { PASARGAD_SIMULATOR } from './pasargad.ts';
-import { IRANKISH_SIMULATOR } from './irankish.ts';
-import { SEPEHR_SIMULATOR } from './sepehr.ts';
+import { PASARGAD_SIMULATOR } from '../psps/pasargad/simulator.ts';
+import { IRANKISH_SIMULATOR } from '../psps/irankish/simulator.ts';
+import { SEPEHR_SIMULATOR } from '../psps/sepehr/simulator.ts';
 
 export const SIMULATOR_PROTOCOLS = {
   sep: SEP_SIMULATOR,

@@ -8,8 +8,8 @@
  * A switch stays on until `--fault clear`.
  */
 import { pspUrlSetting, type Config } from '../config.ts';
-import { pspSettings, type PspSettingKey } from '../adapters/psp/profiles.ts';
-import { PSP_NAMES, type PspName } from '../adapters/psp/psp-client.ts';
+import { pspSettings, type PspSettingKey } from '../psps/profiles.ts';
+import { PSP_NAMES, type PspName } from '../psps/psp-client.ts';
 import { required, UsageError, type Command, type Flags } from './onboarding-commands.ts';
 
 /** The operations as operators name them, and the simulator's name of each (verify is its `confirm`). */

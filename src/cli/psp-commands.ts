@@ -7,9 +7,9 @@
  * reserved for other merchants: a typo, a PSP without a terminal or another's
  * terminal is refused with the reason, and nothing is written.
  */
-import { configuredTerminals, pspClientsFromConfig } from '../adapters/psp/clients.ts';
+import { configuredTerminals, pspClientsFromConfig } from '../psps/clients.ts';
 import { breakerSettings, PspHealthStore } from '../adapters/psp/health.ts';
-import { PSP_NAMES } from '../adapters/psp/psp-client.ts';
+import { PSP_NAMES } from '../psps/psp-client.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import {

@@ -8,7 +8,7 @@
  * `ledger check` does when it finds one.
  */
 import { readFile } from 'node:fs/promises';
-import { pspClient, pspClientsFromConfig } from '../adapters/psp/clients.ts';
+import { pspClient, pspClientsFromConfig } from '../psps/clients.ts';
 import {
   reconcileFromFile,
   reconcileFromRecords,

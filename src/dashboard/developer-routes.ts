@@ -15,7 +15,7 @@ import { StepUpNeeded } from '../accounts/step-up.ts';
 import { parseKey } from '../merchants/keys.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
 import { listMerchantKeys, merchantSummary, revokeMerchantKey, TestKeyLimitReached } from '../merchants/onboarding.ts';
-import { configuredTerminals, pspClientsFromConfig } from '../adapters/psp/clients.ts';
+import { configuredTerminals, pspClientsFromConfig } from '../psps/clients.ts';
 import { merchantRoute, terminalReservations } from '../db/psp-routes.ts';
 import { defaultRoute, mayUseTerminal, type RouteEntry } from '../domain/psp-routing.ts';
 import { strings } from './i18n.ts';

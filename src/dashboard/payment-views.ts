@@ -2,8 +2,8 @@
  * The dashboard's payments pages: the list, and one payment with its fee, splits, refunds and the
  * timeline of its events and their deliveries (rendered with the templates beside this file).
  */
-import type { PspProfile } from '../adapters/psp/profile.ts';
-import { PSP_PROFILES, type PspName } from '../adapters/psp/profiles.ts';
+import type { PspProfile } from '../psps/profile.ts';
+import { PSP_PROFILES, type PspName } from '../psps/profiles.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { groupSheba } from '../domain/business-documents.ts';
 import { refundableAmount, refundRefusal } from '../domain/refund.ts';

@@ -6,7 +6,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
-import { ORIGINAL_PSP } from '../adapters/psp/profiles.ts';
+import { ORIGINAL_PSP } from '../psps/profiles.ts';
 import {
   countByKind,
   type BankReconciliationItem,

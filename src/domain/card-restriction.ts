@@ -7,7 +7,7 @@
  * The keyed hashes the gateway stores and compares need Node's crypto and live
  * in src/adapters/psp/card-hash.ts.
  */
-import { PSP_NAMES, PSP_PROFILES } from '../adapters/psp/profiles.ts';
+import { PSP_NAMES, PSP_PROFILES } from '../psps/profiles.ts';
 
 /** At most this many cards may be named on one payment. */
 export const MAX_ALLOWED_CARDS = 5;

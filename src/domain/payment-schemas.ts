@@ -5,7 +5,7 @@
  * from them.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { PSP_NAMES, type PspName } from '../adapters/psp/profiles.ts';
+import { PSP_NAMES, type PspName } from '../psps/profiles.ts';
 import { BANK_OUTCOMES, FEE_PAYERS, MAX_ADVANCE_SECONDS, PAYMENT_STATUSES } from './payment.ts';
 import { KEY_MODES } from './merchant.ts';
 import { PAYMENT_ORIGINS } from './compat-protocols.ts';

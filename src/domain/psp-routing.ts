@@ -21,7 +21,7 @@
  *   as the probe, but it refuses them without calling the PSP while the breaker
  *   stays open; half-open and closed terminals keep their place.
  */
-import { isPspName, PSP_PROFILES } from '../adapters/psp/profiles.ts';
+import { isPspName, PSP_PROFILES } from '../psps/profiles.ts';
 import type { BreakerState } from './psp-breaker.ts';
 
 /**

@@ -6,8 +6,8 @@ import { createApp } from './http-app.ts';
 import { drain, listen } from '../http/server.ts';
 import { connectTemporal } from '../temporal/client.ts';
 import { runMain } from './run.ts';
-import { pspClientsFromConfig } from '../adapters/psp/clients.ts';
-import { requireWindowsWithinReversal, skippedPspWarnings } from '../adapters/psp/windows.ts';
+import { pspClientsFromConfig } from '../psps/clients.ts';
+import { requireWindowsWithinReversal, skippedPspWarnings } from '../psps/windows.ts';
 import { observePool, serveMetrics } from '../observability/metrics.ts';
 import { startTracing } from '../observability/tracing.ts';
 

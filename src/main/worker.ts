@@ -9,8 +9,8 @@ import { retiredWorkflowsNotice } from '../temporal/retired-workflows.ts';
 import { ensureRetentionSchedule, ensureSettlementSchedule, ensureStuckSweepSchedule } from '../temporal/schedules.ts';
 import { namespaceRetentionNotice } from '../temporal/namespace-retention.ts';
 import { runMain } from './run.ts';
-import { pspClientsFromConfig } from '../adapters/psp/clients.ts';
-import { requireWindowsWithinReversal, skippedPspWarnings } from '../adapters/psp/windows.ts';
+import { pspClientsFromConfig } from '../psps/clients.ts';
+import { requireWindowsWithinReversal, skippedPspWarnings } from '../psps/windows.ts';
 import { freePort } from './ports.ts';
 import { oldestUndeliveredEventAge } from '../db/webhook-backlog.ts';
 import {

@@ -4,8 +4,8 @@
  * payment's workflow, which confirms everything with the bank itself.
  */
 import { WorkflowNotFoundError, WorkflowUpdateStage, type Client } from '@temporalio/client';
-import { parseBankCallback } from '../adapters/psp/callbacks.ts';
-import { isPspName } from '../adapters/psp/profiles.ts';
+import { parseBankCallback } from '../psps/callbacks.ts';
+import { isPspName } from '../psps/profiles.ts';
 import type { Config } from '../config.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import {

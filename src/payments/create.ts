@@ -8,7 +8,7 @@ import { cardHashKey, type Config } from '../config.ts';
 import { isDuplicateKey } from '../db/errors.ts';
 import { deleteUnstartedPayment, insertPaymentRow, paymentRowById } from '../db/payment-creation.ts';
 import { paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
-import { keyedHashOfCard, restrictionFingerprint } from '../adapters/psp/card-hash.ts';
+import { keyedHashOfCard, restrictionFingerprint } from '../psps/card-hash.ts';
 import { maskNationalCode, restrictionProblems } from '../domain/card-restriction.ts';
 import { domainCovers, type AuthState, type KeyMode, type Merchant } from '../domain/merchant.ts';
 import type { PaymentOrigin } from '../domain/compat-protocols.ts';

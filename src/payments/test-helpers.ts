@@ -1,7 +1,7 @@
 /** The test-mode helpers of the API (docs/API.md): a bank outcome without a browser, and the payment's own clock. */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { chooseOnSimulatorReturn } from '../adapters/bank-customer.ts';
-import { BankUnavailableError } from '../adapters/psp/psp-client.ts';
+import { BankUnavailableError } from '../psps/psp-client.ts';
 import { pspUrlSetting } from '../config.ts';
 import type { AuthState } from '../domain/merchant.ts';
 import type { BankOutcome } from '../domain/payment.ts';

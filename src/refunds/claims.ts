@@ -16,7 +16,7 @@ import {
   IdentityUnavailableError,
   type IdentityProvider,
 } from '../adapters/identity/identity-provider.ts';
-import { keyedHashOfCard } from '../adapters/psp/card-hash.ts';
+import { keyedHashOfCard } from '../psps/card-hash.ts';
 import { cardHashKey, type Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { paymentById, paymentFromRow } from '../db/payments.ts';

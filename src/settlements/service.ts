@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { accountBalances } from '../db/ledger.ts';
-import { reportedPsps } from '../adapters/psp/reports.ts';
+import { reportedPsps } from '../psps/reports.ts';
 import {
   draftSettlement,
   findSettlement,

@@ -7,8 +7,8 @@
  * `callback_repeat` can be pointed at another address of the network.
  */
 import assert from 'node:assert/strict';
-import { BankRefusalError } from '../../src/adapters/psp/psp-client.ts';
-import { SepClient } from '../../src/adapters/psp/sep/client.ts';
+import { BankRefusalError } from '../../src/psps/psp-client.ts';
+import { SepClient } from '../../src/psps/sep/client.ts';
 import { OwnSimulator } from '../support/bank.ts';
 
 const TERMINAL = '11223344';

@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { MellatClient } from '../../src/adapters/psp/mellat/client.ts';
-import { BankRefusalError, BankUnavailableError, type PspClient } from '../../src/adapters/psp/psp-client.ts';
-import { SepClient } from '../../src/adapters/psp/sep/client.ts';
+import { MellatClient } from '../../src/psps/mellat/client.ts';
+import { BankRefusalError, BankUnavailableError, type PspClient } from '../../src/psps/psp-client.ts';
+import { SepClient } from '../../src/psps/sep/client.ts';
 import { SLOW_ANSWER_MS } from '../../src/bank-sim/faults.ts';
 import { bankFaults, OwnSimulator } from '../support/bank.ts';
 import { cliWith } from '../support/cli.ts';

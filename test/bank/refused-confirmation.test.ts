@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { createBankActivities } from '../../activities/bank.ts';
 import { breakerSettings, PspHealthStore } from '../../src/adapters/psp/health.ts';
-import { BankRefusalError, type PspClient } from '../../src/adapters/psp/psp-client.ts';
+import { BankRefusalError, type PspClient } from '../../src/psps/psp-client.ts';
 import { pspConfirmationsRefused } from '../../src/observability/metrics.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';
 import { createdPayment, paidPayment } from '../support/payments.ts';

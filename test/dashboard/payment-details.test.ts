@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
-import { PSP_PROFILES } from '../../src/adapters/psp/profiles.ts';
+import { PSP_PROFILES } from '../../src/psps/profiles.ts';
 import { screenshot } from '../support/browser.ts';
 import {
   assertAccessible,

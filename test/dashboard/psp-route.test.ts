@@ -4,7 +4,7 @@
  * priorities, weights and amount ranges, in the user's language.
  */
 import assert from 'node:assert/strict';
-import { PSP_NAMES, pspSettingName } from '../../src/adapters/psp/profiles.ts';
+import { PSP_NAMES, pspSettingName } from '../../src/psps/profiles.ts';
 import { replaceMerchantRoute } from '../../src/db/psp-routes.ts';
 import { getHarness } from '../support/harness.ts';
 import { assertAccessible, dashboardBrowser, persian, signInInBrowser, signUpInBrowser } from '../support/dashboard.ts';

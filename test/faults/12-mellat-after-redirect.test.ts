@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mellatOrderId } from '../../src/adapters/psp/mellat/mapping.ts';
+import { mellatOrderId } from '../../src/psps/mellat/mapping.ts';
 import { replaceMerchantRoute } from '../../src/db/psp-routes.ts';
 import { bankAdmin, bankFault, mellatSimulatorUrl, simulatorUrl } from '../support/bank.ts';
 import { waitFor } from '../support/http.ts';

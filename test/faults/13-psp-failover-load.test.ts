@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { breakerSettings, PspHealthStore } from '../../src/adapters/psp/health.ts';
-import { mellatOrderId } from '../../src/adapters/psp/mellat/mapping.ts';
+import { mellatOrderId } from '../../src/psps/mellat/mapping.ts';
 import { replaceMerchantRoute } from '../../src/db/psp-routes.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { bankFault, bankFaults, OwnSimulator } from '../support/bank.ts';

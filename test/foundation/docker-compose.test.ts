@@ -24,9 +24,9 @@ import {
 import { heapLimitOption, memoryCeilingMb, type HeapRole } from '../../tools/launcher/memory.ts';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../tools/launcher/temporal-cluster.ts';
 import { compose, environmentOf, SECRETS } from '../support/compose.ts';
-import { PSP_NAMES, PSP_PROFILES, pspSettingName, pspSettings } from '../../src/adapters/psp/profiles.ts';
-import { pspClientsFromConfig } from '../../src/adapters/psp/clients.ts';
-import { sadadKey } from '../../src/adapters/psp/sadad/mapping.ts';
+import { PSP_NAMES, PSP_PROFILES, pspSettingName, pspSettings } from '../../src/psps/profiles.ts';
+import { pspClientsFromConfig } from '../../src/psps/clients.ts';
+import { sadadKey } from '../../src/psps/sadad/mapping.ts';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 /** The roles of the image's entry point (deploy/image/dargah.mjs), which a service's command names. */

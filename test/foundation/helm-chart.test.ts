@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
 import { ConfigSchema } from '../../src/config.ts';
-import { PSP_NAMES, PSP_PROFILES, pspSettingName, pspSettings } from '../../src/adapters/psp/profiles.ts';
+import { PSP_NAMES, PSP_PROFILES, pspSettingName, pspSettings } from '../../src/psps/profiles.ts';
 import { LEGACY_PSP_SETTING_NAMES } from '../../tools/launcher/psp-simulators.ts';
 import { provideHelm, provideK8sCheck } from '../../tools/launcher/kubernetes-tools.ts';
 import { TEMPORAL_SERVER_VERSION } from '../../tools/launcher/temporal-cluster.ts';

@@ -20,7 +20,7 @@ import { client, waitFor } from '../support/http.ts';
 import { paidPayment } from '../support/payments.ts';
 import { alive, Launcher, processesWithEnv } from '../support/launcher.ts';
 import { freePort } from '../../src/main/ports.ts';
-import { PSP_NAMES } from '../../src/adapters/psp/profiles.ts';
+import { PSP_NAMES } from '../../src/psps/profiles.ts';
 import { simulatorPortSetting } from '../../tools/launcher/psp-simulators.ts';
 import { REFUND_IBAN } from '../support/refunds.ts';
 

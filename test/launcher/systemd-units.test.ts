@@ -5,7 +5,7 @@
  * and the example environment file holds only settings the gateway reads, with
  * values it accepts. No systemd runs here: this reads the files.
  */
-import { pspSettings } from '../../src/adapters/psp/profiles.ts';
+import { pspSettings } from '../../src/psps/profiles.ts';
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -17,7 +17,7 @@ import { request } from '../support/http.ts';
 import { chooseOutcome, createPayment, createdPayment, paymentRequest, waitForStatus } from '../support/payments.ts';
 import { historyText, recordFixture } from '../support/replay.ts';
 import { closeReceivers, forPayment, merchantWithReceiver } from '../support/webhooks.ts';
-import { restrictionFingerprint } from '../../src/adapters/psp/card-hash.ts';
+import { restrictionFingerprint } from '../../src/psps/card-hash.ts';
 import { cardHashKey } from '../../src/config.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { requestHash } from '../../src/payments/idempotency.ts';

@@ -29,7 +29,7 @@ import { bankOperations } from '../support/bank.ts';
 import { cli } from '../support/cli.ts';
 import { request, waitFor } from '../support/http.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
-import { mellatOrderId } from '../../src/adapters/psp/mellat/mapping.ts';
+import { mellatOrderId } from '../../src/psps/mellat/mapping.ts';
 
 describe('a forged failed or canceled return: on the bank’s word where it answers an inquiry, else only from its own bank session', function () {
   this.timeout(120_000);

@@ -6,8 +6,8 @@
  * the PSP is asked nothing; one whose window fits is routed to it.
  */
 import assert from 'node:assert/strict';
-import { PSP_NAMES, PSP_PROFILES, pspSettingName } from '../../src/adapters/psp/profiles.ts';
-import { pspOrderId } from '../../src/adapters/psp/reports.ts';
+import { PSP_NAMES, PSP_PROFILES, pspSettingName } from '../../src/psps/profiles.ts';
+import { pspOrderId } from '../../src/psps/reports.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { pspTakesVerifyWindow, UNVERIFIED_REVERSAL_MARGIN_MS } from '../../src/domain/psp-routing.ts';
 import { bankAdmin } from '../support/bank.ts';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mellatOrderId } from '../../src/adapters/psp/mellat/mapping.ts';
+import { mellatOrderId } from '../../src/psps/mellat/mapping.ts';
 import { bankAdmin, bankOperations, mellatSimulatorUrl } from '../support/bank.ts';
 import { cli } from '../support/cli.ts';
 import { getHarness, newMerchant, type Harness } from '../support/harness.ts';

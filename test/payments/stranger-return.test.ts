@@ -23,10 +23,10 @@ import { cli } from '../support/cli.ts';
 import { assertCliLedgerCheck } from '../support/races.ts';
 import { client, request, waitFor } from '../support/http.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
-import { parsianOrderId } from '../../src/adapters/psp/parsian/mapping.ts';
-import { sadadOrderId } from '../../src/adapters/psp/sadad/mapping.ts';
-import { pasargadOrderId } from '../../src/adapters/psp/pasargad/mapping.ts';
-import { asanpardakhtOrderId, RETURN_INVOICE_FIELD } from '../../src/adapters/psp/asanpardakht/mapping.ts';
+import { parsianOrderId } from '../../src/psps/parsian/mapping.ts';
+import { sadadOrderId } from '../../src/psps/sadad/mapping.ts';
+import { pasargadOrderId } from '../../src/psps/pasargad/mapping.ts';
+import { asanpardakhtOrderId, RETURN_INVOICE_FIELD } from '../../src/psps/asanpardakht/mapping.ts';
 import { lateReturnsOfPayment } from '../../src/db/late-returns.ts';
 
 interface SimulatedSale {

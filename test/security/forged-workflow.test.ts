@@ -10,7 +10,7 @@ import { ActivityFailure, ApplicationFailure, WorkflowFailedError, type Workflow
 import { defaultPayloadConverter } from '@temporalio/common';
 import { createBankActivities } from '../../activities/bank.ts';
 import { RECORD_MISMATCH } from '../../activities/payment-record.ts';
-import { pspClientsFromConfig } from '../../src/adapters/psp/clients.ts';
+import { pspClientsFromConfig } from '../../src/psps/clients.ts';
 import { breakerSettings, PspHealthStore } from '../../src/adapters/psp/health.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import { PAYMENT_WORKFLOW, paymentWorkflowId, type PaymentWorkflowInput } from '../../src/domain/payment-workflow.ts';

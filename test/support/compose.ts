@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { pspSettings } from '../../src/adapters/psp/profiles.ts';
+import { pspSettings } from '../../src/psps/profiles.ts';
 
 export interface Service {
   image?: string;

@@ -1,4 +1,4 @@
-import { PSP_NAMES, pspSettingName } from '../../src/adapters/psp/profiles.ts';
+import { PSP_NAMES, pspSettingName } from '../../src/psps/profiles.ts';
 import { closeHarness, startedHarness } from './harness.ts';
 import { assertLedgerBalancedSince } from './ledger.ts';
 

@@ -23,7 +23,7 @@ import type { DevServer } from '../launcher/dev-server.ts';
 import { startClusterInfrastructure } from '../launcher/temporal-cluster.ts';
 import { withHeapLimit } from '../launcher/memory.ts';
 import { gatewaySettingsOf, suiteSimulators } from '../launcher/psp-simulators.ts';
-import { PSP_NAMES } from '../../src/adapters/psp/profiles.ts';
+import { PSP_NAMES } from '../../src/psps/profiles.ts';
 import { FULL_PLAN, QUICK_PLAN, runBenchmark, type BenchPlan, type BenchReport } from './run.ts';
 import { localProcessPid, sqliteBytes, type WatchedProcess } from './sample.ts';
 import { runSoak, type SoakReport } from './soak.ts';

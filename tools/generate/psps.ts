@@ -17,8 +17,8 @@ import {
   pspSettingName,
   type PspName,
   type PspSettingOf,
-} from '../../src/adapters/psp/profiles.ts';
-import type { PspCapabilities, PspProfile } from '../../src/adapters/psp/profile.ts';
+} from '../../src/psps/profiles.ts';
+import type { PspCapabilities, PspProfile } from '../../src/psps/profile.ts';
 
 /** Where each capture kind captures, as the capabilities table says it. */
 const CAPTURE_WORDS: Record<PspCapabilities['capture'], string> = {

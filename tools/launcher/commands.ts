@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { PSP_NAMES } from '../../src/adapters/psp/profiles.ts';
+import { PSP_NAMES } from '../../src/psps/profiles.ts';
 import { createDatabase, databaseName } from '../../src/db/database.ts';
 import { unrevokedApiKeyByPrefix } from '../../src/db/api-keys.ts';
 import { connectTemporal } from '../../src/temporal/client.ts';

@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { PSP_NAMES, PSP_PROFILES, pspSettingName, type PspName } from '../../src/adapters/psp/profiles.ts';
-import type { PspProfile } from '../../src/adapters/psp/profile.ts';
+import { PSP_NAMES, PSP_PROFILES, pspSettingName, type PspName } from '../../src/psps/profiles.ts';
+import type { PspProfile } from '../../src/psps/profile.ts';
 import { ConfigSchema } from '../../src/config.ts';
 
 /**

@@ -21,8 +21,8 @@ import type { Db } from '../../db/database.ts';
 import { compareBankReport } from '../../domain/bank-reconciliation.ts';
 import { isCalendarDay, tehranDay, tehranDayBounds } from '../../domain/calendar.ts';
 import type { Logger } from '../../logger.ts';
-import { PSP_NAMES, type PspName } from './psp-client.ts';
-import { pspOrderId, REPORT_LAYOUTS, reportedPsps, type ReportLayouts } from './reports.ts';
+import { PSP_NAMES, type PspName } from '../../psps/psp-client.ts';
+import { pspOrderId, REPORT_LAYOUTS, reportedPsps, type ReportLayouts } from '../../psps/reports.ts';
 
 /** A reconciliation asked for with something that is not a PSP, a terminal or a day that has begun: nothing is written. */
 export class BankReconciliationRefused extends Error {

@@ -17,7 +17,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Worker } from '@temporalio/worker';
-import { irankishOrderId, irankishReference } from '../../../src/adapters/psp/irankish/mapping.ts';
+import { irankishOrderId, irankishReference } from '../../../src/psps/irankish/mapping.ts';
 import { replaceMerchantRoute } from '../../../src/db/psp-routes.ts';
 import type { Payment } from '../../../src/domain/payment-schemas.ts';
 import { createPaymentWorker } from '../../../src/main/payment-worker.ts';
@@ -25,7 +25,7 @@ import { CorpusPsp, type RecordedRequest } from '../../support/corpus-psp.ts';
 import { apiWith, getHarness, newMerchant, testConfig } from '../../support/harness.ts';
 import { client, waitFor } from '../../support/http.ts';
 import { bankRedirectForm, createdPayment, pressPay, returnsAnswered, waitForStatus } from '../../support/payments.ts';
-import { corpusAnswer, corpusFields, corpusRequest, irankishCorpusMessage } from '../../support/psp-corpus-irankish.ts';
+import { corpusAnswer, corpusFields, corpusRequest, irankishCorpusMessage } from './corpus.ts';
 
 const tokenRequest = corpusRequest('token-request');
 const request = tokenRequest.json.request as Record<string, string | number | null>;

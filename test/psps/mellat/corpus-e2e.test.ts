@@ -11,21 +11,21 @@
  */
 import assert from 'node:assert/strict';
 import type { Worker } from '@temporalio/worker';
-import { pspClientsFromConfig, type PspClients } from '../../../src/adapters/psp/clients.ts';
-import { MellatClient } from '../../../src/adapters/psp/mellat/client.ts';
-import { mellatOrderId, mellatRefundOrderId } from '../../../src/adapters/psp/mellat/mapping.ts';
+import { pspClientsFromConfig, type PspClients } from '../../../src/psps/clients.ts';
+import { MellatClient } from '../../../src/psps/mellat/client.ts';
+import { mellatOrderId, mellatRefundOrderId } from '../../../src/psps/mellat/mapping.ts';
 import { replaceMerchantRoute } from '../../../src/db/psp-routes.ts';
 import type { Payment } from '../../../src/domain/payment-schemas.ts';
 import { createPaymentWorker } from '../../../src/main/payment-worker.ts';
 import { apiWith, getHarness, newMerchant, testConfig, type Harness } from '../../support/harness.ts';
 import { client } from '../../support/http.ts';
-import { CorpusBank } from '../../support/mellat-corpus-bank.ts';
+import { CorpusBank } from './corpus-bank.ts';
 import { bankRedirectForm, createdPayment, pressPay, waitForStatus } from '../../support/payments.ts';
 import {
   mellatCorpusMessage,
   type SoapAnswerMessage,
   type SoapRequestMessage,
-} from '../../support/psp-corpus-mellat.ts';
+} from './corpus.ts';
 import { waitForRefund, type RefundBody } from '../../support/refunds.ts';
 
 describe('a Mellat payment against the corpus, end to end', function () {

@@ -12,15 +12,15 @@
  */
 import assert from 'node:assert/strict';
 import type { Worker } from '@temporalio/worker';
-import { pspClientsFromConfig, type PspClients } from '../../../src/adapters/psp/clients.ts';
-import { PasargadClient } from '../../../src/adapters/psp/pasargad/client.ts';
-import { pasargadOrderId } from '../../../src/adapters/psp/pasargad/mapping.ts';
+import { pspClientsFromConfig, type PspClients } from '../../../src/psps/clients.ts';
+import { PasargadClient } from '../../../src/psps/pasargad/client.ts';
+import { pasargadOrderId } from '../../../src/psps/pasargad/mapping.ts';
 import { replaceMerchantRoute } from '../../../src/db/psp-routes.ts';
 import type { Payment } from '../../../src/domain/payment-schemas.ts';
 import { createPaymentWorker } from '../../../src/main/payment-worker.ts';
 import { apiWith, getHarness, newMerchant, testConfig, type Harness } from '../../support/harness.ts';
 import { client } from '../../support/http.ts';
-import { PasargadCorpusBank } from '../../support/pasargad-corpus-bank.ts';
+import { PasargadCorpusBank } from './corpus-bank.ts';
 import { createdPayment, pressPay, waitForStatus } from '../../support/payments.ts';
 import {
   corpusAnswer,
@@ -28,7 +28,7 @@ import {
   corpusFields,
   corpusRequest,
   pasargadCorpusMessage,
-} from '../../support/psp-corpus-pasargad.ts';
+} from './corpus.ts';
 
 const path = (name: string) => pasargadCorpusMessage(name).http.path;
 

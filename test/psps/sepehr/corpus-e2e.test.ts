@@ -18,7 +18,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Worker } from '@temporalio/worker';
-import { sepehrOrderId } from '../../../src/adapters/psp/sepehr/mapping.ts';
+import { sepehrOrderId } from '../../../src/psps/sepehr/mapping.ts';
 import { replaceMerchantRoute } from '../../../src/db/psp-routes.ts';
 import type { Payment } from '../../../src/domain/payment-schemas.ts';
 import { createPaymentWorker } from '../../../src/main/payment-worker.ts';
@@ -26,7 +26,7 @@ import { CorpusPsp, type RecordedRequest } from '../../support/corpus-psp.ts';
 import { apiWith, getHarness, newMerchant, testConfig } from '../../support/harness.ts';
 import { client, waitFor } from '../../support/http.ts';
 import { bankRedirectForm, createdPayment, pressPay, returnsAnswered, waitForStatus } from '../../support/payments.ts';
-import { corpusAnswer, corpusFields, corpusRequest, sepehrCorpusMessage } from '../../support/psp-corpus-sepehr.ts';
+import { corpusAnswer, corpusFields, corpusRequest, sepehrCorpusMessage } from './corpus.ts';
 import { waitForRefund, type RefundBody } from '../../support/refunds.ts';
 
 const tokenRequest = corpusRequest('token-request');

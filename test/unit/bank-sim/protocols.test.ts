@@ -4,7 +4,7 @@
  * the simulator may import nothing of the gateway, so this test holds the two together.
  */
 import assert from 'node:assert/strict';
-import { PSP_NAMES, PSP_PROFILES } from '../../../src/adapters/psp/profiles.ts';
+import { PSP_NAMES, PSP_PROFILES } from '../../../src/psps/profiles.ts';
 import { SIMULATOR_PROTOCOLS, simulatorProtocol } from '../../../src/bank-sim/protocols.ts';
 
 describe("the simulator's protocols", () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mellatOrderId } from '../../../src/adapters/psp/mellat/mapping.ts';
-import { MellatClient } from '../../../src/adapters/psp/mellat/client.ts';
-import { pspOrderId, REPORT_LAYOUTS, reportedPsps } from '../../../src/adapters/psp/reports.ts';
-import { SepClient } from '../../../src/adapters/psp/sep/client.ts';
+import { mellatOrderId } from '../../../src/psps/mellat/mapping.ts';
+import { MellatClient } from '../../../src/psps/mellat/client.ts';
+import { pspOrderId, REPORT_LAYOUTS, reportedPsps } from '../../../src/psps/reports.ts';
+import { SepClient } from '../../../src/psps/sep/client.ts';
 import {
   compareBankReport,
   countByKind,

@@ -11,7 +11,7 @@ import {
   type RouteEntry,
   type TerminalReservation,
 } from '../../../src/domain/psp-routing.ts';
-import { PSP_NAMES, PSP_PROFILES } from '../../../src/adapters/psp/profiles.ts';
+import { PSP_NAMES, PSP_PROFILES } from '../../../src/psps/profiles.ts';
 
 const entry = (priority: number, psp: string, more: Partial<RouteEntry> = {}): RouteEntry => ({
   position: priority,

@@ -8,7 +8,7 @@ import {
   REVERSAL_MARGIN_MS,
   statusAfterRefunds,
 } from '../../../src/domain/refund.ts';
-import { PSP_PROFILES } from '../../../src/adapters/psp/profiles.ts';
+import { PSP_PROFILES } from '../../../src/psps/profiles.ts';
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { GENERATED_BLOCKS, generatedFiles, replaceBlock, stalePspFiles } from '../../../tools/generate/psps.ts';
-import { PSP_NAMES, pspSettings } from '../../../src/adapters/psp/profiles.ts';
+import { PSP_NAMES, pspSettings } from '../../../src/psps/profiles.ts';
 
 describe('the PSP blocks generated from the registry (npm run generate:psps)', () => {
   it('are committed as the registry gives them', () => {

@@ -4,18 +4,18 @@
  * rule, the return's reading, the order ids, the report layouts) follows the registry, not a list.
  */
 import assert from 'node:assert/strict';
-import { parseBankCallback, pspOfReturn } from '../../../src/adapters/psp/callbacks.ts';
-import { pspClientsFromConfig } from '../../../src/adapters/psp/clients.ts';
+import { parseBankCallback, pspOfReturn } from '../../../src/psps/callbacks.ts';
+import { pspClientsFromConfig } from '../../../src/psps/clients.ts';
 import {
   ORIGINAL_PSP,
   PSP_NAMES,
   PSP_PROFILES,
   pspSettingName,
   pspSettings,
-} from '../../../src/adapters/psp/profiles.ts';
-import type { PspClient } from '../../../src/adapters/psp/psp-client.ts';
-import { PSP_CONNECTORS } from '../../../src/adapters/psp/registry.ts';
-import { pspOrderId, REPORT_LAYOUTS } from '../../../src/adapters/psp/reports.ts';
+} from '../../../src/psps/profiles.ts';
+import type { PspClient } from '../../../src/psps/psp-client.ts';
+import { PSP_CONNECTORS } from '../../../src/psps/registry.ts';
+import { pspOrderId, REPORT_LAYOUTS } from '../../../src/psps/reports.ts';
 import { ConfigSchema, loadConfig, pspPageOrigins, pspTerminalSettings } from '../../../src/config.ts';
 import { PSPS_REPORTING_CARD } from '../../../src/domain/card-restriction.ts';
 import { PAYMENT_PSP_NAMES } from '../../../src/domain/payment-schemas.ts';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PSP_NAMES, PSP_PROFILES } from '../../../src/adapters/psp/profiles.ts';
+import { PSP_NAMES, PSP_PROFILES } from '../../../src/psps/profiles.ts';
 import { EDITED_FILES, newConnector, ScaffoldRefused } from '../../../tools/scaffold/new-connector.ts';
 
 /** registry.ts in the shape of the connectors' registry, for a checkout that does not have it yet. */
