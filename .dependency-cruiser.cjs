@@ -5,44 +5,50 @@
 
 /** Each layer: the modules it holds, and the layers it may import (besides itself). */
 const LAYERS = {
-  // The PSPs' profiles: the one list of PSPs as plain data (src/adapters/psp/profiles.ts and each
-  // connector's profile.ts), a fact every layer needs and code that reaches nothing: below the domain.
-  profiles: { path: '^src/adapters/psp/(profiles?|[^/]+/profile)\\.ts$', may: [] },
+  // The PSPs' profiles: the one list of PSPs as plain data (src/psps/profiles.ts, the types of
+  // src/psps/profile.ts and each PSP's src/psps/<name>/profile.ts), a fact every layer needs and code
+  // that reaches nothing: below the domain, though they sit in the PSPs' folders.
+  profiles: { path: '^src/psps/(profiles?|[^/]+/profile)\\.ts$', may: [] },
   domain: { path: '^src/domain/', may: ['profiles'] },
   // src/observability: the metric definitions and the tracing set-up, usable by every layer above.
   foundation: { path: '^src/((errors|config|config-schema|logger)\\.ts$|observability/)', may: ['profiles'] },
   db: { path: '^src/db/', may: ['profiles', 'domain', 'foundation'] },
   temporal: { path: '^src/temporal/', may: ['profiles', 'domain', 'foundation', 'db'] },
-  // Every adapter but the profiles (their own layer above).
-  adapters: {
-    path: '^src/adapters/(?!psp/(profiles?|[^/]+/profile)\\.ts$)',
-    may: ['profiles', 'domain', 'foundation', 'db'],
+  // The PSPs' connectors: the contract, the registry, the transport kit and each PSP's client and
+  // mapping (src/psps/, but for the profiles below and the simulator modules of bankSim). They speak
+  // to a PSP and read no records: the services and adapters that need records use them.
+  psps: {
+    path: '^src/psps/(?!(profiles?|[^/]+/(profile|simulator[^/]*))\\.ts$)',
+    may: ['profiles', 'domain', 'foundation'],
   },
+  adapters: { path: '^src/adapters/', may: ['profiles', 'domain', 'foundation', 'db', 'psps'] },
   services: {
     path: '^src/(payments|refunds|webhooks|merchants|accounts|ledger|settlements)/',
-    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters'],
+    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'psps', 'adapters'],
   },
-  activities: { path: '^activities/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters'] },
+  activities: { path: '^activities/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'psps', 'adapters'] },
   // Workflows also import activity types; the rule below keeps those imports type-only.
   workflows: { path: '^workflows/', may: ['profiles', 'domain', 'activities'] },
   http: { path: '^src/http/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal'] },
   api: {
     path: '^src/api/',
-    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'],
+    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'psps', 'adapters', 'services', 'http'],
   },
   // ZarinPal's and Zibal's protocols on the same payments (docs/COMPAT.md): beside the API, using its body reader and limits.
   compat: {
     path: '^src/compat/',
-    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http', 'api'],
+    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'psps', 'adapters', 'services', 'http', 'api'],
   },
   pages: { path: '^src/pages/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'services', 'http'] },
   dashboard: {
     path: '^src/dashboard/',
-    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters', 'services', 'http'],
+    may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'psps', 'adapters', 'services', 'http'],
   },
   openapi: { path: '^openapi/', may: ['profiles', 'domain', 'foundation', 'http', 'api', 'compat'] },
-  // The bank simulator is the bank, not the gateway: it may import no gateway code at all.
-  bankSim: { path: '^src/bank-sim/', may: [] },
+  // The bank simulator is the bank, not the gateway: it may import no gateway code at all. Its shared
+  // server and kit live in src/bank-sim/; each PSP's simulator module beside its connector, as
+  // src/psps/<name>/simulator*.ts, is of this layer, not of the PSPs' folder it sits in.
+  bankSim: { path: '^src/(bank-sim/|psps/[^/]+/simulator[^/]*\\.ts$)', may: [] },
   entry: {
     path: '^src/(main|cli)/',
     may: [
@@ -51,6 +57,7 @@ const LAYERS = {
       'foundation',
       'db',
       'temporal',
+      'psps',
       'adapters',
       'services',
       'activities',
@@ -73,6 +80,7 @@ const LAYERS = {
       'foundation',
       'db',
       'temporal',
+      'psps',
       'adapters',
       'services',
       'activities',
