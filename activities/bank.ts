@@ -1,6 +1,6 @@
 /**
  * Bank activities: the payment workflow's calls to the bank behind it
- * through its PSP client (src/adapters/psp/psp-client.ts, docs/BANK.md). Every bank operation is
+ * through its PSP client (src/psps/psp-client.ts, docs/BANK.md). Every bank operation is
  * idempotent by its operation key (confirm/settle/reverse by payment, refund
  * by refund id), so Temporal may retry these as often as it needs; every
  * outcome is logged here and lands in the workflow's history as the
@@ -49,7 +49,7 @@ export interface BankActivityDependencies {
   /** Each PSP terminal's circuit breaker, shared by every process. */
   health: PspHealthStore;
   logger: Logger;
-  /** The key of the allowed cards' stored hashes (src/adapters/psp/card-hash.ts). */
+  /** The key of the allowed cards' stored hashes (src/psps/card-hash.ts). */
   config: Pick<Config, 'CARD_HASH_KEY'>;
 }
 

@@ -136,7 +136,7 @@ export const ConfigSchema = Type.Object({
     description:
       'how long an open breaker keeps payments away from its PSP terminal before one probe is let through (half-open)',
   }),
-  // Every PSP's settings in both modes, from the registry of profiles (src/adapters/psp/profiles.ts).
+  // Every PSP's settings in both modes, from the registry of profiles (src/psps/profiles.ts).
   ...pspSettingSchemas(),
   // The identity provider (docs/identity.md): a card's IBAN and owner, an IBAN's owner, for refunds paid to the card's account.
   IDENTITY_PROVIDER: Type.Union([Type.Literal('jibit')], {

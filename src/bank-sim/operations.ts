@@ -1,6 +1,6 @@
 /**
  * The work of the operations that move money, the same whatever protocol
- * asks for them (sep-rest.ts: SEP's; mellat.ts: Behpardakht's): each changes
+ * asks for them (src/psps/sep/simulator-rest.ts: SEP's; src/psps/mellat/simulator.ts: Behpardakht's): each changes
  * a paid transaction once, journals it, and records the operation under the
  * caller's key. A call that finds the work done does nothing: the protocol
  * answers "already".

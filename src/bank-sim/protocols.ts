@@ -1,7 +1,7 @@
 /**
  * The simulator's protocols, one per PSP Dargah has a connector for, by the PSP's name (BANK_SIM_PROTOCOL):
  * a new PSP's simulator is its module (simulator-protocol.ts says what it exports) and its line here.
- * The same names as the gateway's registry (src/adapters/psp/profiles.ts), which the simulator may not
+ * The same names as the gateway's registry (src/psps/profiles.ts), which the simulator may not
  * import (it is the bank, not the gateway): test/unit/bank-sim/protocols.test.ts holds the two equal.
  */
 import { ASANPARDAKHT_SIMULATOR } from '../psps/asanpardakht/simulator.ts';

@@ -88,7 +88,7 @@ export interface SimulatorDefaults {
 }
 
 export interface SimulatorProtocol {
-  /** BANK_SIM_PROTOCOL's value: the PSP's name in the gateway (src/adapters/psp/profiles.ts). */
+  /** BANK_SIM_PROTOCOL's value: the PSP's name in the gateway (src/psps/profiles.ts). */
   name: string;
   /** For the log line and the docs: "Behpardakht Mellat's SOAP IPG". */
   title: string;

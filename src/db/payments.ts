@@ -86,7 +86,7 @@ export function mutableColumns(payment: Payment) {
 
 /**
  * A new payment's row. `allowedCardHashes` are the keyed hashes of its allowed cards
- * (src/adapters/psp/card-hash.ts), given with `payment.allowed_cards` (their masks).
+ * (src/psps/card-hash.ts), given with `payment.allowed_cards` (their masks).
  */
 export function rowFromNewPayment(
   payment: Payment,

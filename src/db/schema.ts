@@ -115,7 +115,7 @@ export interface PaymentsTable {
   customer_fee: Defaulted<number>;
   /** Who may pay (migration 0037): the allowed cards masked, a JSON array; null when any card may pay. */
   allowed_cards_masked: Defaulted<string | null>;
-  /** The allowed cards' keyed hashes (src/adapters/psp/card-hash.ts), a JSON array of hex; null when any card may pay. */
+  /** The allowed cards' keyed hashes (src/psps/card-hash.ts), a JSON array of hex; null when any card may pay. */
   allowed_card_hashes: Defaulted<string | null>;
   /** The payer's national code, masked; null when the merchant named none. */
   national_code_masked: Defaulted<string | null>;
@@ -374,7 +374,7 @@ export interface PspSaleClaimsTable {
   reference_id: string;
   payment_id: string;
   card_pan: string | null;
-  /** HMAC-SHA256 under CARD_HASH_KEY of the PSP's SHA-256 of the card (src/adapters/psp/card-hash.ts). */
+  /** HMAC-SHA256 under CARD_HASH_KEY of the PSP's SHA-256 of the card (src/psps/card-hash.ts). */
   card_hash: string | null;
   claimed_at: Date;
 }

@@ -5,7 +5,7 @@
  * number (Luhn) and of an Iranian national code (its check digit), their
  * masks, and which PSPs can tell the gateway the card a payment was paid with.
  * The keyed hashes the gateway stores and compares need Node's crypto and live
- * in src/adapters/psp/card-hash.ts.
+ * in src/psps/card-hash.ts.
  */
 import { PSP_NAMES, PSP_PROFILES } from '../psps/profiles.ts';
 

@@ -48,7 +48,7 @@ export const MetadataSchema = metadataOf(
 );
 export type Metadata = Static<typeof MetadataSchema>;
 
-/** The PSPs a payment can be sent to: the registry's (src/adapters/psp/profiles.ts), in its order. */
+/** The PSPs a payment can be sent to: the registry's (src/psps/profiles.ts), in its order. */
 export const PAYMENT_PSP_NAMES: readonly PspName[] = PSP_NAMES;
 
 /** Which PSP terminal took the payment: the one that gave it its token, and the only one ever asked about it after. */

@@ -145,7 +145,7 @@ export const refundPayoutFailure = (code: string) => ({
 export const REFUND_METHODS = ['psp_refund', 'reversal', 'iban_payout', 'payer_card'] as const;
 export type RefundMethod = (typeof REFUND_METHODS)[number];
 
-/** What the choice of a refund's method reads of its PSP (src/adapters/psp/psp-client.ts PspCapabilities). */
+/** What the choice of a refund's method reads of its PSP (src/psps/psp-client.ts PspCapabilities). */
 export interface RefundCapabilities {
   psp: string;
   capture: 'verify' | 'settle' | 'merchant_verify';

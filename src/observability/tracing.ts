@@ -9,7 +9,7 @@
  * Temporal client's start or Update (client interceptor), the workflow and
  * its activity schedules (workflow interceptors, inside the workflow
  * bundle), each activity (activity interceptor), and under those the MySQL
- * queries (src/db/database.ts) and the bank's calls (src/adapters/psp/sep/client.ts).
+ * queries (src/db/database.ts) and the bank's calls (src/psps/sep/client.ts).
  */
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';

@@ -1,6 +1,6 @@
 /**
  * A PSP connector: everything the gateway needs of one PSP, exported by its folder
- * (`src/adapters/psp/<name>/index.ts`) and listed once in the registry (registry.ts), so that adding
+ * (`src/psps/<name>/index.ts`) and listed once in the registry (registry.ts), so that adding
  * a PSP is its folder and its registry line (docs/psps/README.md#how-to-add-a-connector).
  * Its `profile` is plain data (profile.ts); the rest is its code.
  */

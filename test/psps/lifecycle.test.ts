@@ -2,7 +2,7 @@
  * The lifecycle every PSP connector is held to (docs/ARCHITECTURE.md#the-registry-of-psps), one
  * table-driven suite over the registry (PSP_NAMES): for each PSP, against the suite's simulator of
  * that PSP (its SANDBOX_<PSP>_URL, one the launcher runs per registered PSP), a merchant routed to it
- * alone (the operator's `routing set`, as test/payments/mellat-payment.test.ts does):
+ * alone (the operator's `routing set`, as test/psps/mellat/payment.test.ts does):
  *
  * - paid and verified, the PSP and terminal recorded, every operation at that PSP's simulator;
  * - paid and not verified: reversed at the verify deadline (a short VERIFY_WINDOW_SECONDS), at the PSP

@@ -1,6 +1,6 @@
 /**
  * `npm run generate:psps`: the PSP blocks of the deployment files and the docs, derived from the registry
- * of PSP profiles (src/adapters/psp/profiles.ts) and written between marker comments: docker-compose.yml
+ * of PSP profiles (src/psps/profiles.ts) and written between marker comments: docker-compose.yml
  * (a simulator service per PSP, the gateway's PSP settings, the worker's PSP secrets, the simulators'
  * volumes), .env.example (the simulators' passwords), deploy/systemd/worker.env.example (live PSP secrets), the Helm chart (values.yaml's settings, secrets
  * and simulators; the configmap's simulator addresses; the helpers' simulator list and the worker's
@@ -231,7 +231,7 @@ function docsConnectors(): string[] {
     '|---|---|---|---|---|',
     ...PSP_NAMES.map(
       (psp) =>
-        `| ${profileOf(psp).title} | \`${psp}\` | \`src/adapters/psp/${psp}/\` | ${profileOf(psp).protocol} | [${psp}.md](${psp}.md) |`,
+        `| ${profileOf(psp).title} | \`${psp}\` | \`src/psps/${psp}/\` | ${profileOf(psp).protocol} | [${psp}.md](${psp}.md) |`,
     ),
   ];
 }

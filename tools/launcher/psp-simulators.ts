@@ -1,6 +1,6 @@
 /**
  * The bank simulators of the local stacks (`npm start`, `npm test`, `npm run bench`): one per PSP of the
- * registry (src/adapters/psp/profiles.ts), derived from its profile, never written per PSP. Each is
+ * registry (src/psps/profiles.ts), derived from its profile, never written per PSP. Each is
  * `npm run bank-sim` with BANK_SIM_PROTOCOL = the PSP's name, its own port, terminal and ledger; the
  * gateway is pointed at it by the test-mode settings pspSettingName names (`SANDBOX_<PSP>_URL`,
  * `SANDBOX_<PSP>_TERMINAL_ID` and one per setting of the profile), and the simulator is given the same

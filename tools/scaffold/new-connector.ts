@@ -1,10 +1,10 @@
 /**
  * `npm run new-connector -- <name>`: the skeleton of a new PSP connector (docs/psps/README.md#how-to-add-a-connector).
- * It writes the connector's folder (`src/adapters/psp/<name>/`: profile, index, client, mapping, each
- * compiling, every operation throwing "not built yet"), its simulator's module (`src/bank-sim/<name>.ts`),
- * its corpus folder, its doc page and its failing tests, and adds its line to the three tables that list
- * the PSPs: the profiles (profiles.ts), the connectors (registry.ts) and the simulator's protocols
- * (src/bank-sim/protocols.ts). It refuses a bad name or one already taken, and writes nothing then.
+ * It writes the PSP's folder (`src/psps/<name>/`: profile, index, client, mapping, each compiling, every
+ * operation throwing "not built yet", and its simulator module simulator.ts), its corpus folder, its doc
+ * page and its failing tests (`test/psps/<name>/`), and adds its line to the three tables that list the
+ * PSPs: the profiles (src/psps/profiles.ts), the connectors (src/psps/registry.ts) and the simulator's
+ * protocols (src/bank-sim/protocols.ts). It refuses a bad name or one already taken, and writes nothing then.
  * The tests it writes fail with "not built yet" until the connector is built: none is skipped.
  */
 import { randomInt } from 'node:crypto';
@@ -22,8 +22,8 @@ export class ScaffoldRefused extends Error {
 
 /** The files the scaffold edits, relative to the repository's root (the unit test gives it a copy of these). */
 export const EDITED_FILES = [
-  'src/adapters/psp/profiles.ts',
-  'src/adapters/psp/registry.ts',
+  'src/psps/profiles.ts',
+  'src/psps/registry.ts',
   'src/bank-sim/protocols.ts',
 ] as const;
 
@@ -50,7 +50,7 @@ export function addToTable(text: string, file: string, tableStart: string, impor
 
 /** The simulator ports and terminals the profiles already use, so the new one takes others. */
 function takenByProfiles(root: string): { ports: number[]; terminals: string[] } {
-  const dir = join(root, 'src/adapters/psp');
+  const dir = join(root, 'src/psps');
   const texts = readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'profile.ts')))
     .map((d) => readFileSync(join(dir, d.name, 'profile.ts'), 'utf8'));
@@ -64,7 +64,7 @@ function files(n: Names, port: number, terminalId: string): Record<string, strin
   const { name, upper, title } = n;
   const notBuilt = `not built yet: the ${name} connector (docs/psps/${name}.md)`;
   return {
-    [`src/adapters/psp/${name}/profile.ts`]: `/**
+    [`src/psps/${name}/profile.ts`]: `/**
  * ${title} as plain data: its capabilities as its references show them (docs/psps/${name}.md#capabilities),
  * its settings and its simulator. Written by \`npm run new-connector\`: every value below is a placeholder
  * until a reference settles it (docs/psps/${name}.md says which do, and what Dargah does meanwhile).
@@ -93,11 +93,11 @@ export const ${upper}_PROFILE = {
   simulator: { port: ${port}, terminalId: '${terminalId}', autoReverseSeconds: 1800 },
 } as const satisfies PspProfile;
 `,
-    [`src/adapters/psp/${name}/mapping.ts`]: `/**
+    [`src/psps/${name}/mapping.ts`]: `/**
  * ${title}'s messages to Dargah's and back (pure code): its result codes and what each is to Dargah, its
  * return's fields to BankCallback, its answers' values, as its corpus (test/fixtures/psps/${name}/) shows them.
  */
-import type { BankCallback } from '../../../domain/payment-workflow.ts';
+import type { BankCallback } from '../../domain/payment-workflow.ts';
 
 export const NOT_BUILT = '${notBuilt}';
 
@@ -111,12 +111,11 @@ export function recognises${title}Return(_fields: Record<string, string>): boole
   throw new Error(NOT_BUILT);
 }
 `,
-    [`src/adapters/psp/${name}/client.ts`]: `/**
+    [`src/psps/${name}/client.ts`]: `/**
  * ${title}'s client (PspClient): every call under BANK_TIMEOUT_MS with our operation key, traced with
  * inSpan, transport failures BankUnavailableError, refusals BankRefusalError, no secret in an error.
  * Written by \`npm run new-connector\`: every operation throws "not built yet" until it is built from the corpus.
  */
-import type { BankCallback } from '../../../domain/payment-workflow.ts';
 import type { BankEndpoint, BankOperationAnswer, BankToken, Confirmation, PspClient } from '../psp-client.ts';
 import { NOT_BUILT } from './mapping.ts';
 import { ${upper}_PROFILE } from './profile.ts';
@@ -134,10 +133,6 @@ export class ${title}Client implements PspClient {
     return Promise.reject(new Error(NOT_BUILT));
   }
 
-  parseCallback(_fields: Record<string, string>, _paymentId?: string): BankCallback | undefined {
-    throw new Error(NOT_BUILT);
-  }
-
   confirm(_paymentId: string, _refNum: string, _amount: number): Promise<Confirmation> {
     return Promise.reject(new Error(NOT_BUILT));
   }
@@ -147,7 +142,7 @@ export class ${title}Client implements PspClient {
   }
 }
 `,
-    [`src/adapters/psp/${name}/index.ts`]: `/** The ${name} connector (src/adapters/psp/connector.ts): its profile and its code, listed once in registry.ts. */
+    [`src/psps/${name}/index.ts`]: `/** The ${name} connector (src/psps/connector.ts): its profile and its code, listed once in registry.ts. */
 import { pageOriginOf, terminalEndpoint, terminalSetting, type PspConnector } from '../connector.ts';
 import { ${title}Client } from './client.ts';
 import { NOT_BUILT, ${name}Return, recognises${title}Return } from './mapping.ts';
@@ -166,14 +161,14 @@ export const ${upper}_CONNECTOR = {
   pageOrigins: pageOriginOf,
 } satisfies PspConnector;
 `,
-    [`src/bank-sim/${name}.ts`]: `/**
+    [`src/psps/${name}/simulator.ts`]: `/**
  * ${title}'s simulator (BANK_SIM_PROTOCOL=${name}): its calls and its page as its corpus shows them
  * (test/fixtures/psps/${name}/, docs/psps/${name}.md), not as our connector happens to speak them.
  * Written by \`npm run new-connector\`: every call answers 501 "not built yet" until it is built from the corpus.
  */
-import type { PageDialect } from './customer-page.ts';
-import { json, type Routes } from './http.ts';
-import type { SimulatorProtocol } from './simulator-protocol.ts';
+import type { PageDialect } from '../../bank-sim/customer-page.ts';
+import { json, type Routes } from '../../bank-sim/http.ts';
+import type { SimulatorProtocol } from '../../bank-sim/simulator-protocol.ts';
 
 const NOT_BUILT = '${notBuilt}';
 
@@ -217,16 +212,16 @@ redirect to the page and the page's return), of the shape every PSP's corpus has
 - No message that no reference shows: an operation no source calls is not in the corpus, and the
   connector does not call it.
 
-The connector's unit tests (test/unit/psps/${name}/) read these files; the simulator
-(src/bank-sim/${name}.ts) is held to them too.
+The connector's unit tests (test/psps/${name}/unit/) read these files; the simulator
+(src/psps/${name}/simulator.ts) is held to them too.
 `,
     [`docs/psps/${name}.md`]: `# ${title} (\`${name}\`)
 
 **Not built yet**: written by \`npm run new-connector -- ${name}\`. The steps from here to done are in
 [README.md](README.md#how-to-add-a-connector).
 
-The connector is \`src/adapters/psp/${name}/\` (\`profile.ts\`, \`index.ts\`, \`client.ts\`,
-\`mapping.ts\`); its settings are \`SANDBOX_${upper}_*\` (test mode: the simulator run with
+The PSP's folder is \`src/psps/${name}/\` (\`profile.ts\`, \`index.ts\`, \`client.ts\`,
+\`mapping.ts\`, the simulator's \`simulator.ts\`), its tests \`test/psps/${name}/\`; its settings are \`SANDBOX_${upper}_*\` (test mode: the simulator run with
 \`BANK_SIM_PROTOCOL=${name}\`, which \`npm start\` and \`npm test\` start) and \`${upper}_*\` (live: only
 when \`${upper}_BASE_URL\` is set), [CONFIGURATION.md](../CONFIGURATION.md).
 
@@ -251,12 +246,12 @@ What its profile declares, and the reference of each value.
 
 ## Tests
 `,
-    [`test/unit/psps/${name}/connector.test.ts`]: `/**
+    [`test/psps/${name}/unit/connector.test.ts`]: `/**
  * The ${name} connector against its corpus (test/fixtures/psps/${name}/), without the network. Written by
  * \`npm run new-connector\`: these fail with "not built yet" until the connector is built.
  */
 import assert from 'node:assert/strict';
-import { ${upper}_CONNECTOR } from '../../../../src/adapters/psp/${name}/index.ts';
+import { ${upper}_CONNECTOR } from '../../../../src/psps/${name}/index.ts';
 
 const settings = { URL: 'http://127.0.0.1:1', PAGE_URL: '', TERMINAL_ID: '${terminalId}' };
 
@@ -282,7 +277,7 @@ describe('the ${name} connector against its corpus', () => {
  * \`npm run new-connector\`: it fails with "not built yet" until the connector is built.
  */
 import assert from 'node:assert/strict';
-import { ${upper}_CONNECTOR } from '../../../src/adapters/psp/${name}/index.ts';
+import { ${upper}_CONNECTOR } from '../../../src/psps/${name}/index.ts';
 
 describe('a ${name} payment through the gateway, against the corpus', () => {
   it('is paid, verified and reversed as the corpus shows', async () => {
@@ -307,9 +302,9 @@ export function newConnector(root: string, name: string): Scaffolded {
       `"${name}" is not a PSP name: lower case letters and digits, starting with a letter, 2 to 20 characters`,
     );
   const names: Names = { name, upper: name.toUpperCase(), title: `${name[0]!.toUpperCase()}${name.slice(1)}` };
-  const profiles = readFileSync(join(root, 'src/adapters/psp/profiles.ts'), 'utf8');
-  if (new RegExp(`^\\s+${name}: `, 'm').test(profiles) || existsSync(join(root, 'src/adapters/psp', name)))
-    throw new ScaffoldRefused(`a connector named ${name} exists already (src/adapters/psp/${name}/, profiles.ts)`);
+  const profiles = readFileSync(join(root, 'src/psps/profiles.ts'), 'utf8');
+  if (new RegExp(`^\\s+${name}: `, 'm').test(profiles) || existsSync(join(root, 'src/psps', name)))
+    throw new ScaffoldRefused(`a connector named ${name} exists already (src/psps/${name}/, profiles.ts)`);
   const taken = takenByProfiles(root);
   const port = Math.max(3099, ...taken.ports) + 1;
   let terminalId: string;
@@ -320,7 +315,7 @@ export function newConnector(root: string, name: string): Scaffolded {
     if (existsSync(join(root, file))) throw new ScaffoldRefused(`${file} exists already`);
   // Every edit is made in memory first, so a refusal leaves every file as it was.
   const edits: Record<string, string> = {
-    'src/adapters/psp/profiles.ts': addToTable(
+    'src/psps/profiles.ts': addToTable(
       profiles,
       'profiles.ts',
       'export const PSP_PROFILES = {',
@@ -331,13 +326,13 @@ export function newConnector(root: string, name: string): Scaffolded {
       readFileSync(join(root, 'src/bank-sim/protocols.ts'), 'utf8'),
       'src/bank-sim/protocols.ts',
       'export const SIMULATOR_PROTOCOLS = {',
-      `import { ${names.upper}_SIMULATOR } from './${name}.ts';`,
+      `import { ${names.upper}_SIMULATOR } from '../psps/${name}/simulator.ts';`,
       `  ${name}: ${names.upper}_SIMULATOR,`,
     ),
   };
-  const registry = join(root, 'src/adapters/psp/registry.ts');
+  const registry = join(root, 'src/psps/registry.ts');
   if (existsSync(registry)) {
-    edits['src/adapters/psp/registry.ts'] = addToTable(
+    edits['src/psps/registry.ts'] = addToTable(
       readFileSync(registry, 'utf8'),
       'registry.ts',
       'export const PSP_CONNECTORS = {',
@@ -363,8 +358,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     for (const file of written) say(`  ${file}`);
     say('and added its line to:');
     for (const file of edited) say(`  ${file}`);
-    if (!edited.includes('src/adapters/psp/registry.ts'))
-      say('(no src/adapters/psp/registry.ts here: list its connector there by hand once it exists)');
+    if (!edited.includes('src/psps/registry.ts'))
+      say('(no src/psps/registry.ts here: list its connector there by hand once it exists)');
     // The deployment files and the docs' tables name every PSP of the registry: regenerated now.
     const generated = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'tools/generate/psps.ts')], {
       cwd: root,

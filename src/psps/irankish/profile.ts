@@ -42,7 +42,7 @@ export const IRANKISH_PROFILE = {
       testDefault: '',
       secret: true,
     },
-    // The simulator's own key pair's public half (its private half is in src/bank-sim/irankish.ts): a test key and nothing else.
+    // The simulator's own key pair's public half (its private half is in src/psps/irankish/simulator.ts): a test key and nothing else.
     {
       suffix: 'PUBLIC_KEY',
       description:

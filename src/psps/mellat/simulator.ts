@@ -2,7 +2,7 @@
  * The simulator's second protocol (BANK_SIM_PROTOCOL=mellat): Behpardakht Mellat's IPG as the
  * conformance corpus shows it (test/fixtures/psps/mellat/, docs/psps/mellat.md), not as our
  * connector happens to speak it. A SOAP 1.1 service at /pgwchannel/services/pgw whose WSDL is the
- * published pair (mellat-wsdl.ts: ?wsdl, importing ?wsdl=IPaymentGateway.wsdl), read and answered by
+ * published pair (simulator-wsdl.ts: ?wsdl, importing ?wsdl=IPaymentGateway.wsdl), read and answered by
  * hand (soap-envelope.ts) so that every answer is an envelope of the corpus's shape: `<{op}Response>`
  * in the interface namespace holding one string, `return` ("0,RefId", or a result code); and the
  * payment page at /pgwchannel/startpay.mellat (a POST of RefId).
@@ -40,7 +40,7 @@ import { readSoapCall, soapAnswer, soapFault } from '../../bank-sim/soap-envelop
 
 export const MELLAT_SERVICE_PATH = '/pgwchannel/services/pgw';
 
-/** Behpardakht's codes the simulator answers (the gateway's table is src/adapters/psp/mellat/mapping.ts). */
+/** Behpardakht's codes the simulator answers (the gateway's table is src/psps/mellat/mapping.ts). */
 const CODE = {
   OK: 0,
   INSUFFICIENT_FUNDS: 12,

@@ -1,7 +1,7 @@
 /**
  * The simulator's Parsian protocol (BANK_SIM_PROTOCOL=parsian): PEC's IPG as the conformance corpus
  * shows it (test/fixtures/psps/parsian/, docs/psps/parsian.md), not as our connector happens to speak
- * it. Three SOAP 1.1 services, each with its WSDL at ?wsdl (parsian-wsdl.ts), read by hand
+ * it. Three SOAP 1.1 services, each with its WSDL at ?wsdl (simulator-wsdl.ts), read by hand
  * (soap-envelope.ts) and answered with envelopes of the corpus's shape, `<{op}Response>` holding
  * `<{op}Result>` in the service's namespace; and the payment page at GET /NewIPG/?Token=….
  *
@@ -43,7 +43,7 @@ import { redirectAllowed, type ProtocolOptions } from '../../bank-sim/simulator-
 import type { SimulatorProtocol } from '../../bank-sim/simulator-protocol.ts';
 import { readSoapCall, soapFault } from '../../bank-sim/soap-envelope.ts';
 
-/** PEC's Status values the simulator answers (the gateway's table is src/adapters/psp/parsian/mapping.ts). */
+/** PEC's Status values the simulator answers (the gateway's table is src/psps/parsian/mapping.ts). */
 const STATUS = {
   OK: 0,
   SERVER_ERROR: -1,

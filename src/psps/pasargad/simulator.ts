@@ -50,7 +50,7 @@ export const PASARGAD_REVERSE_PATH = '/api/payment/reverse-transactions';
 /** How long a bearer token getToken gave is taken (PEP's document: 10 minutes). */
 const BEARER_TTL_MS = 10 * 60_000;
 
-/** PEP's codes the simulator answers (the gateway's table is src/adapters/psp/pasargad/mapping.ts). */
+/** PEP's codes the simulator answers (the gateway's table is src/psps/pasargad/mapping.ts). */
 const CODE = {
   OK: 0,
   UNKNOWN: 2,

@@ -37,7 +37,7 @@ import type { SimulatorProtocol } from '../../bank-sim/simulator-protocol.ts';
 export const SADAD_TOKEN_PATH = '/api/v0/Request/PaymentRequest';
 export const SADAD_VERIFY_PATH = '/api/v0/Advice/Verify';
 
-/** Sadad's codes the simulator answers (the gateway's table is src/adapters/psp/sadad/mapping.ts). */
+/** Sadad's codes the simulator answers (the gateway's table is src/psps/sadad/mapping.ts). */
 const CODE = {
   OK: 0,
   FAILED: -1,

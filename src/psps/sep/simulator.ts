@@ -1,6 +1,6 @@
 /**
- * SEP's simulator (BANK_SIM_PROTOCOL=sep, the default): its REST calls (sep-rest.ts), Paya payouts
- * (payouts.ts) and its page (customer-page.ts's SEP_PAGE), as its conformance corpus shows them
+ * SEP's simulator (BANK_SIM_PROTOCOL=sep, the default): its REST calls (simulator-rest.ts), Paya payouts
+ * (src/bank-sim/payouts.ts) and its page (src/bank-sim/customer-page.ts's SEP_PAGE), as its conformance corpus shows them
  * (test/fixtures/psps/sep/, docs/psps/sep.md).
  */
 import { SEP_PAGE } from '../../bank-sim/customer-page.ts';

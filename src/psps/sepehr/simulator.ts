@@ -43,7 +43,7 @@ export const SEPEHR_TOKEN_PATH = '/V1/PeymentApi/GetToken';
 export const SEPEHR_ADVICE_PATH = '/V1/PeymentApi/Advice';
 export const SEPEHR_ROLLBACK_PATH = '/V1/PeymentApi/Rollback';
 
-/** Sepehr's codes the simulator answers (the gateway's table is src/adapters/psp/sepehr/mapping.ts). */
+/** Sepehr's codes the simulator answers (the gateway's table is src/psps/sepehr/mapping.ts). */
 const CODE = {
   OK: 0,
   NOT_FOUND: -1,

@@ -1,11 +1,11 @@
 /**
- * The Mellat connector (src/adapters/psp/mellat/) against the suite's Mellat simulator process
+ * The Mellat connector (src/psps/mellat/) against the suite's Mellat simulator process
  * (BANK_SIM_PROTOCOL=mellat, SANDBOX_MELLAT_URL): token, the bank's page and the customer's
  * choice, the callback, verify and settle as separate facts, reversal, inquiry by the sale's
  * reference, refunds through bpRefundRequest (partial, after settlement, once per refund), the
  * repeated callback and every fault switch. Money never moves twice: the simulator's ledger counts
  * every operation by the payment's numeric order id. The shapes of the messages are held against the
- * conformance corpus in the unit tier (test/unit/psps/mellat/).
+ * conformance corpus in the unit tier (test/psps/mellat/unit/).
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';

@@ -3,7 +3,7 @@
  * (test/fixtures/psps/mellat/, docs/psps/mellat.md), not as our simulator writes it: a worker of this
  * test's own (real MySQL, real Temporal) whose test-mode Mellat terminal is a loopback server that
  * serves the published WSDL pair and answers every call with a corpus answer, its envelope byte for
- * byte (test/support/mellat-corpus-bank.ts). The customer's return is posted with the corpus's fields
+ * byte (test/psps/mellat/corpus-bank.ts). The customer's return is posted with the corpus's fields
  * as a corpus file shows them (only SaleOrderId is the payment's own, as Behpardakht echoes the order id
  * it was given); the corpus's verify answer makes the payment `paid`; the merchant's verify settles
  * (bpSettleRequest) and makes it `verified`; and a partial refund through the API is made by

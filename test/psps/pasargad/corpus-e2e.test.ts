@@ -2,7 +2,7 @@
  * A Pasargad (PEP) payment end to end against PEP as the conformance corpus shows it
  * (test/fixtures/psps/pasargad/, docs/psps/pasargad.md), not as our simulator writes it: a worker of this
  * test's own (real MySQL, real Temporal) whose test-mode Pasargad terminal is a loopback server answering
- * every call with a corpus answer (test/support/pasargad-corpus-bank.ts; only the invoice is the
+ * every call with a corpus answer (test/psps/pasargad/corpus-bank.ts; only the invoice is the
  * payment's own, as PEP echoes the invoice it was given). The Pay button redirects to the purchase
  * answer's url (page-redirect.json); the customer's return is a GET with the corpus's query
  * (return-paid.json); the inquiry's answer makes the payment `paid` with PEP's reference, RRN and masked

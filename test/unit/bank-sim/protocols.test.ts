@@ -1,6 +1,6 @@
 /**
  * The simulator's table of protocols (src/bank-sim/protocols.ts) and the gateway's registry of PSPs
- * (src/adapters/psp/profiles.ts) name the same PSPs, and each simulator's defaults are its profile's:
+ * (src/psps/profiles.ts) name the same PSPs, and each simulator's defaults are its profile's:
  * the simulator may import nothing of the gateway, so this test holds the two together.
  */
 import assert from 'node:assert/strict';

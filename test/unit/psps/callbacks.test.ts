@@ -1,5 +1,5 @@
 /**
- * The PSPs' message mappings (src/adapters/psp/*\/mapping.ts, docs/psps/): every Mellat result
+ * The PSPs' message mappings (src/psps/*\/mapping.ts, docs/psps/): every Mellat result
  * code's callback state and inquiry standing, the answers' values, the numeric order id, and the
  * return route's reading of either PSP's callback fields.
  */

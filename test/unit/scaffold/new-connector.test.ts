@@ -22,12 +22,12 @@ ${PSP_NAMES.map((psp) => `  ${psp}: ${psp.toUpperCase()}_CONNECTOR,`).join('\n')
 
 function copyOfTheRepository(): string {
   const root = mkdtempSync(join(tmpdir(), 'dargah-scaffold-'));
-  for (const file of [...EDITED_FILES, ...PSP_NAMES.map((psp) => `src/adapters/psp/${psp}/profile.ts`)]) {
+  for (const file of [...EDITED_FILES, ...PSP_NAMES.map((psp) => `src/psps/${psp}/profile.ts`)]) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     if (existsSync(file)) cpSync(file, join(root, file));
   }
-  if (!existsSync(join(root, 'src/adapters/psp/registry.ts')))
-    writeFileSync(join(root, 'src/adapters/psp/registry.ts'), REGISTRY);
+  if (!existsSync(join(root, 'src/psps/registry.ts')))
+    writeFileSync(join(root, 'src/psps/registry.ts'), REGISTRY);
   return root;
 }
 
@@ -58,12 +58,12 @@ describe('npm run new-connector', () => {
     const before = snapshot(root);
     const done = newConnector(root, 'examplepsp');
     for (const file of ['profile', 'index', 'client', 'mapping'])
-      assert.ok(done.written.includes(`src/adapters/psp/examplepsp/${file}.ts`), file);
+      assert.ok(done.written.includes(`src/psps/examplepsp/${file}.ts`), file);
     for (const file of [
-      'src/bank-sim/examplepsp.ts',
+      'src/psps/examplepsp/simulator.ts',
       'test/fixtures/psps/examplepsp/README.md',
       'docs/psps/examplepsp.md',
-      'test/unit/psps/examplepsp/connector.test.ts',
+      'test/psps/examplepsp/unit/connector.test.ts',
       'test/psps/examplepsp/corpus-e2e.test.ts',
     ]) {
       assert.ok(done.written.includes(file) && existsSync(join(root, file)), file);
@@ -71,19 +71,19 @@ describe('npm run new-connector', () => {
     assert.deepEqual([...done.edited].sort(), [...EDITED_FILES].sort());
     for (const [file, line, importLine] of [
       [
-        'src/adapters/psp/profiles.ts',
+        'src/psps/profiles.ts',
         '  examplepsp: EXAMPLEPSP_PROFILE,',
         "import { EXAMPLEPSP_PROFILE } from './examplepsp/profile.ts';",
       ],
       [
-        'src/adapters/psp/registry.ts',
+        'src/psps/registry.ts',
         '  examplepsp: EXAMPLEPSP_CONNECTOR,',
         "import { EXAMPLEPSP_CONNECTOR } from './examplepsp/index.ts';",
       ],
       [
         'src/bank-sim/protocols.ts',
         '  examplepsp: EXAMPLEPSP_SIMULATOR,',
-        "import { EXAMPLEPSP_SIMULATOR } from './examplepsp.ts';",
+        "import { EXAMPLEPSP_SIMULATOR } from '../psps/examplepsp/simulator.ts';",
       ],
     ] as const) {
       const text = readFileSync(join(root, file), 'utf8');
@@ -94,24 +94,24 @@ describe('npm run new-connector', () => {
         `${file}: after the last PSP, in the table`,
       );
     }
-    const profile = readFileSync(join(root, 'src/adapters/psp/examplepsp/profile.ts'), 'utf8');
+    const profile = readFileSync(join(root, 'src/psps/examplepsp/profile.ts'), 'utf8');
     const port = Number(/port: (\d+)/.exec(profile)![1]);
     assert.ok(
       !Object.values(PSP_PROFILES).some((p) => p.simulator.port === port),
       `the simulator's port ${port} is no other profile's`,
     );
     assert.match(
-      readFileSync(join(root, 'src/bank-sim/examplepsp.ts'), 'utf8'),
+      readFileSync(join(root, 'src/psps/examplepsp/simulator.ts'), 'utf8'),
       new RegExp(`port: ${port},`),
       "the simulator's default is the profile's port",
     );
-    for (const test of ['test/unit/psps/examplepsp/connector.test.ts', 'test/psps/examplepsp/corpus-e2e.test.ts']) {
+    for (const test of ['test/psps/examplepsp/unit/connector.test.ts', 'test/psps/examplepsp/corpus-e2e.test.ts']) {
       const text = readFileSync(join(root, test), 'utf8');
       assert.doesNotMatch(text, /\.skip\(|\.only\(|xit\(|xdescribe\(/, `${test} skips nothing`);
       assert.match(text, /\bit\(/, `${test} has tests`);
     }
-    assert.match(readFileSync(join(root, 'src/adapters/psp/examplepsp/client.ts'), 'utf8'), /implements PspClient/);
-    assert.match(readFileSync(join(root, 'src/adapters/psp/examplepsp/mapping.ts'), 'utf8'), /not built yet/);
+    assert.match(readFileSync(join(root, 'src/psps/examplepsp/client.ts'), 'utf8'), /implements PspClient/);
+    assert.match(readFileSync(join(root, 'src/psps/examplepsp/mapping.ts'), 'utf8'), /not built yet/);
   });
 
   it('refuses a second run, a name already registered and a bad name, and then writes nothing', () => {

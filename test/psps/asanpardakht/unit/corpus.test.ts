@@ -1,5 +1,5 @@
 /**
- * The Asan Pardakht client (src/adapters/psp/asanpardakht/client.ts) against the conformance corpus,
+ * The Asan Pardakht client (src/psps/asanpardakht/client.ts) against the conformance corpus,
  * over a loopback HTTP server of this test's own that answers with the corpus's answers: every
  * request the client sends has the corpus request's shape (method, path, the usr and pwd headers, a
  * JSON body with the corpus's fields and types, or TranResult's query), and every corpus answer is

@@ -1,5 +1,5 @@
 /**
- * Asan Pardakht's mapping (src/adapters/psp/asanpardakht/mapping.ts) as a table: each call's statuses
+ * Asan Pardakht's mapping (src/psps/asanpardakht/mapping.ts) as a table: each call's statuses
  * and what they are to Dargah, the corpus's answers among them, and the return's reading (the three
  * returns of the corpus, another payment's, malformed).
  */

@@ -1,5 +1,5 @@
 /**
- * The Asan Pardakht simulator (src/bank-sim/asanpardakht.ts) held against the conformance corpus, in
+ * The Asan Pardakht simulator (src/psps/asanpardakht/simulator.ts) held against the conformance corpus, in
  * process on a free loopback port: it takes the corpus's requests as they are and answers each with
  * the corpus answer's shape (its status for the same situation; the token a JSON string, TranResult
  * the corpus's fields, the verify family no body); its page's return posts nothing, the callback

@@ -1,5 +1,5 @@
 /**
- * The IranKish connector (src/adapters/psp/irankish/) reads IranKish's messages as the conformance
+ * The IranKish connector (src/psps/irankish/) reads IranKish's messages as the conformance
  * corpus shows them (test/fixtures/psps/irankish/, docs/psps/irankish.md), not as our simulator
  * writes them: every return post is parsed, every answer is served (as the corpus file holds it, by a
  * loopback stand-in, test/support/corpus-psp.ts) to the call that gets it, and every request the

@@ -1,5 +1,5 @@
 /**
- * IranKish's mapping (src/adapters/psp/irankish/mapping.ts), pure code: the response codes as IranKish
+ * IranKish's mapping (src/psps/irankish/mapping.ts), pure code: the response codes as IranKish
  * writes them, what an answer that is not done refuses with, the reference of a sale and its parts,
  * the envelope's text and the public key's forms, and the return told from other PSPs' returns.
  */

@@ -1,5 +1,5 @@
 /**
- * The IranKish simulator (src/bank-sim/irankish.ts) held against the conformance corpus, in process:
+ * The IranKish simulator (src/psps/irankish/simulator.ts) held against the conformance corpus, in process:
  * it takes the corpus's requests as they are (the token request's envelope, sealed under the
  * simulator's test key, included) and answers each with the corpus answer's shape (the same field
  * names, the same code for the same situation); its return posts carry the corpus returns' fields, no

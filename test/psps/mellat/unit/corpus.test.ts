@@ -1,5 +1,5 @@
 /**
- * The Mellat connector (src/adapters/psp/mellat/) reads Behpardakht's messages as the conformance
+ * The Mellat connector (src/psps/mellat/) reads Behpardakht's messages as the conformance
  * corpus shows them (test/fixtures/psps/mellat/, docs/psps/mellat.md), not as our simulator writes
  * them: every return post is parsed, every SOAP answer is served (its envelope as the corpus file holds
  * it, by a loopback stand-in that serves the published WSDL pair) to the call that gets it, and every

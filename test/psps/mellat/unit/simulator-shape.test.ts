@@ -1,5 +1,5 @@
 /**
- * The Mellat simulator (src/bank-sim/mellat.ts) held against the conformance corpus, in process:
+ * The Mellat simulator (src/psps/mellat/simulator.ts) held against the conformance corpus, in process:
  * it serves the published WSDL pair (the service document importing IPaymentGateway) that a SOAP
  * client loads, with every operation's parameters in the corpus's order; it takes the corpus's
  * request envelopes as they are; and each of its answers is an envelope of the corpus answer's shape

@@ -1,5 +1,5 @@
 /**
- * The Parsian connector (src/adapters/psp/parsian/) reads PEC's messages as the conformance corpus
+ * The Parsian connector (src/psps/parsian/) reads PEC's messages as the conformance corpus
  * shows them (test/fixtures/psps/parsian/, docs/psps/parsian.md), not as our simulator writes them:
  * every return post is parsed, every SOAP answer is served (its envelope as the corpus file holds it,
  * by a loopback stand-in that serves the services' WSDLs) to the call that gets it, and every request

@@ -1,5 +1,5 @@
 /**
- * Parsian's mapping (src/adapters/psp/parsian/mapping.ts), a table test: PEC's Status codes and what
+ * Parsian's mapping (src/psps/parsian/mapping.ts), a table test: PEC's Status codes and what
  * each is to Dargah, the return's fields as a normalized callback (paid, canceled, failed, another
  * payment's, malformed), the order id, and the readings of ConfirmPayment's RRN and masked card.
  */

@@ -1,5 +1,5 @@
 /**
- * The Parsian simulator (src/bank-sim/parsian.ts) held against the conformance corpus, in process:
+ * The Parsian simulator (src/psps/parsian/simulator.ts) held against the conformance corpus, in process:
  * each of PEC's three services publishes a WSDL a SOAP client loads with requestData's fields in the
  * corpus's order; it takes the corpus's request envelopes as they are; each answer is an envelope of
  * the corpus answer's shape (`<{op}Response><{op}Result>` in the service's namespace, the same fields

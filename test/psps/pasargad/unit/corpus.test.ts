@@ -1,5 +1,5 @@
 /**
- * The Pasargad (PEP) connector (src/adapters/psp/pasargad/) reads PEP's messages as the conformance
+ * The Pasargad (PEP) connector (src/psps/pasargad/) reads PEP's messages as the conformance
  * corpus shows them (test/fixtures/psps/pasargad/, docs/psps/pasargad.md), not as our simulator writes
  * them: every return's query is parsed, every answer is served (as the corpus file holds it, by a
  * loopback stand-in, changed only to the payment's own invoice where PEP echoes it) to the call that

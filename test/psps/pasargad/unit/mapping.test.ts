@@ -1,5 +1,5 @@
 /**
- * PEP's mapping (src/adapters/psp/pasargad/mapping.ts) as tables: its result codes and what each is to
+ * PEP's mapping (src/psps/pasargad/mapping.ts) as tables: its result codes and what each is to
  * Dargah, the return's query as a BankCallback (paid, failed, expired, unknown, canceled, another
  * payment's, malformed), the inquiry's answer as a Confirmation (paid, awaiting confirmation, confirmed,
  * not decided, given back, refused), confirm-transactions' answer, the invoice number and the invoice

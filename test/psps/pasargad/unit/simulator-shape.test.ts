@@ -1,5 +1,5 @@
 /**
- * The Pasargad (PEP) simulator (src/bank-sim/pasargad.ts) held against the conformance corpus, in
+ * The Pasargad (PEP) simulator (src/psps/pasargad/simulator.ts) held against the conformance corpus, in
  * process: it takes the corpus's requests as they are and answers each with the corpus answer's shape
  * (the same field names, the same code for the same situation); its returns carry the corpus returns'
  * fields, no more and no fewer, by a GET as PEP's. Then a payment's whole life against it with the

@@ -1,5 +1,5 @@
 /**
- * The Sadad connector (src/adapters/psp/sadad/) reads Sadad's messages as the conformance corpus
+ * The Sadad connector (src/psps/sadad/) reads Sadad's messages as the conformance corpus
  * shows them (test/fixtures/psps/sadad/, docs/psps/sadad.md), not as our simulator writes them:
  * every return post is parsed, every answer is served (as the corpus file holds it, by a loopback
  * stand-in of the test's own) to the call that gets it, and every request the connector sends is

@@ -1,5 +1,5 @@
 /**
- * Sadad's mapping (src/adapters/psp/sadad/mapping.ts) as tables: its result codes and what each is to
+ * Sadad's mapping (src/psps/sadad/mapping.ts) as tables: its result codes and what each is to
  * Dargah, the return's fields as a BankCallback (paid, canceled, failed, another payment's,
  * malformed), the verify's answer as a Confirmation, the order id, the signature's key and
  * LocalDateTime; and the connector (index.ts) built from a terminal's settings.

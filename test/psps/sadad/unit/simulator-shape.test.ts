@@ -1,5 +1,5 @@
 /**
- * The Sadad simulator (src/bank-sim/sadad.ts) held against the conformance corpus, in process: it
+ * The Sadad simulator (src/psps/sadad/simulator.ts) held against the conformance corpus, in process: it
  * takes the corpus's requests as they are and answers each with the corpus answer's shape (the same
  * field names, the same code for the same situation); its return posts carry the corpus returns'
  * fields, no more and no fewer. Then a payment's whole life against it with the connector's client:

@@ -1,5 +1,5 @@
 /**
- * The SEP connector (src/adapters/psp/sep/) against SEP's conformance corpus (test/fixtures/psps/sep/,
+ * The SEP connector (src/psps/sep/) against SEP's conformance corpus (test/fixtures/psps/sep/,
  * docs/psps/sep.md), never against our simulator: every return the corpus shows is read by the
  * return route's parser, every answer (token, verify, reverse) is served to the client as its file
  * shows it and read to the outcome the file names, and every request the client builds has the

@@ -1,5 +1,5 @@
 /**
- * The Sepehr connector (src/adapters/psp/sepehr/) reads Sepehr's messages as the conformance corpus
+ * The Sepehr connector (src/psps/sepehr/) reads Sepehr's messages as the conformance corpus
  * shows them (test/fixtures/psps/sepehr/, docs/psps/sepehr.md), not as our simulator writes them:
  * every return post is parsed, every answer is served (as the corpus file holds it, by a loopback
  * stand-in of the test's own) to the call that gets it, and every request the connector sends is held

@@ -1,5 +1,5 @@
 /**
- * Sepehr's mapping (src/adapters/psp/sepehr/mapping.ts) as tables: its codes and what each is to
+ * Sepehr's mapping (src/psps/sepehr/mapping.ts) as tables: its codes and what each is to
  * Dargah, the return's fields as a BankCallback (paid, canceled, failed, another payment's,
  * malformed), the answers of Advice and Rollback, the order id; the profile's capabilities as
  * docs/psps/sepehr.md gives them; and the connector (index.ts) built from a terminal's settings.

@@ -1,5 +1,5 @@
 /**
- * The Sepehr simulator (src/bank-sim/sepehr.ts) held against the conformance corpus, in process: it
+ * The Sepehr simulator (src/psps/sepehr/simulator.ts) held against the conformance corpus, in process: it
  * takes the corpus's requests as they are (and as the sources' other spellings send them: a form,
  * camel-cased names) and answers each with the corpus answer's shape (the same field names, the same
  * Status for the same situation); its return posts carry the corpus returns' fields, no more and no
