@@ -32,8 +32,10 @@ export interface PspConnector {
   /** The client of one terminal: its settings in one mode, and how long one call may take (BANK_TIMEOUT_MS). */
   client(settings: PspTerminalSettings, timeoutMs: number): PspClient;
   /**
-   * The fields the PSP's page posted (or put on the query of) our return route, normalized; undefined
-   * when they are not of this protocol's shape or name another payment than `paymentId` (when given).
+   * The fields the PSP's page posted (or put on the query of) our return route, normalized (state OK,
+   * CanceledByUser or Failed); undefined when they are not of this protocol's shape or name another
+   * payment than `paymentId` (when given). Checked for shape only: the workflow confirms everything
+   * with the PSP. The return route's one reading of a return (callbacks.ts); a client has none.
    */
   parseReturn(fields: Record<string, string>, paymentId?: string): BankCallback | undefined;
   /** Whether a return's fields are this PSP's by their own names, for a payment that has no PSP recorded. */

@@ -32,13 +32,6 @@ export interface PspClient {
   /** Asks the PSP for a token for `amount` rials of `paymentId`, whose customer comes back to `redirectUrl`. */
   requestToken(paymentId: string, amount: number, redirectUrl: string): Promise<BankToken>;
   /**
-   * The fields the PSP's page posted (or put on the query of) our return route, normalized (state OK,
-   * CanceledByUser or Failed); undefined when they do not have the protocol's shapes or name another
-   * payment than `paymentId` (when given). Checked for shape only: the workflow confirms everything
-   * with the PSP.
-   */
-  parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined;
-  /**
    * Asks the PSP whether it holds the customer's payment `refNum` for `paymentId`, and confirms it
    * (the PSP's verify). `amount` is the charged amount recorded for the payment, the one its token was
    * asked for: a PSP whose verify answers a result code alone (Mellat) confirms the sale it bound to

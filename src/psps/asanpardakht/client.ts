@@ -27,7 +27,6 @@
  * asked for again by each call (mapping.ts: asanpardakhtOrderId, never stored).
  */
 import { SpanKind } from '@opentelemetry/api';
-import type { BankCallback } from '../../domain/payment-workflow.ts';
 import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
@@ -139,10 +138,6 @@ export class AsanpardakhtClient implements PspClient {
       method: 'POST',
       fields: { RefId: body },
     };
-  }
-
-  parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
-    return asanpardakhtCallback(fields, paymentId);
   }
 
   /**

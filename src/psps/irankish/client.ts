@@ -22,7 +22,6 @@
  */
 import { SpanKind } from '@opentelemetry/api';
 import type { KeyObject } from 'node:crypto';
-import type { BankCallback } from '../../domain/payment-workflow.ts';
 import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
@@ -129,10 +128,6 @@ export class IrankishClient implements PspClient {
       method: 'POST',
       fields: { tokenIdentity: token },
     };
-  }
-
-  parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
-    return irankishReturn(fields, paymentId);
   }
 
   /**

@@ -135,10 +135,6 @@ export class MellatClient implements PspClient {
     };
   }
 
-  parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
-    return mellatCallback(fields, paymentId);
-  }
-
   /**
    * bpVerifyRequest of the payment's own order id and the customer's SaleReferenceId: 0 verified
    * now, 43 verified before (a retry). Behpardakht answers the code alone (docs/psps/mellat.md): no

@@ -23,7 +23,6 @@
  */
 import { SpanKind } from '@opentelemetry/api';
 import { createClientAsync, type Client } from 'soap';
-import type { BankCallback } from '../../domain/payment-workflow.ts';
 import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
@@ -114,13 +113,6 @@ export class ParsianClient implements Omit<PspClient, 'name'> {
     const page = new URL(`${this.endpoint.pageBaseUrl ?? this.endpoint.baseUrl}${PARSIAN_PAGE_PATH}`);
     page.searchParams.set('Token', token);
     return { token, url: page.toString(), method: 'GET', fields: {} };
-  }
-
-  /** PEC's return as mapping.ts reads it, and not when its TerminalNo names another terminal than ours. */
-  parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
-    const terminalNo = (fields.TerminalNo ?? '').trim();
-    if (terminalNo !== '' && terminalNo !== this.terminalId) return undefined;
-    return parsianReturn(fields, paymentId);
   }
 
   /**

@@ -27,7 +27,6 @@
  * or result; the bearer token neither.
  */
 import { SpanKind } from '@opentelemetry/api';
-import type { BankCallback } from '../../domain/payment-workflow.ts';
 import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
@@ -126,10 +125,6 @@ export class PasargadClient implements PspClient {
       );
     }
     return { token: urlId, url, method: 'GET', fields: {} };
-  }
-
-  parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
-    return pasargadReturn(fields, paymentId);
   }
 
   /**

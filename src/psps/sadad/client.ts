@@ -23,7 +23,6 @@
  * keeps. The terminal's key signs and never travels: it is in no request, error, log or result.
  */
 import { SpanKind } from '@opentelemetry/api';
-import type { BankCallback } from '../../domain/payment-workflow.ts';
 import { inSpan } from '../../observability/tracing.ts';
 import { isGenuineConfirmation } from '../../domain/bank-confirmation.ts';
 import {
@@ -124,15 +123,11 @@ export class SadadClient implements PspClient {
     };
   }
 
-  parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
-    return sadadCallback(fields, paymentId);
-  }
-
   /**
    * The customer's return, confirmed on its own fields and nothing else: Sadad is asked nothing here,
    * since its Advice/Verify is final and, with no reversal, a payment verified now could never be
    * given back (neither one the merchant never verifies nor one Dargah refuses). The return was read
-   * by parseCallback (ResCode 0, this payment's OrderId, a token) and the workflow held its token to
+   * by the connector's parseReturn (ResCode 0, this payment's OrderId, a token) and the workflow held its token to
    * the one Sadad gave this payment; the confirmation is of the `result_code` basis for that token,
    * the charged amount recorded for the payment (`amount`, the one its token was asked for) and our
    * terminal. Sadad's own word comes at the merchant's verify (settle). This is the one PSP whose

@@ -19,7 +19,6 @@
  * ignores it, and its own "repeated request" (2) answers a repeat.
  */
 import { SpanKind } from '@opentelemetry/api';
-import type { BankCallback } from '../../domain/payment-workflow.ts';
 import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
@@ -110,10 +109,6 @@ export class SepClient implements PspClient {
       );
     }
     return { token: answer.token, url: this.pageUrl(answer.token), method: 'GET', fields: {} };
-  }
-
-  parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
-    return sepCallback(fields, paymentId);
   }
 
   pageUrl(token: string): string {

@@ -19,7 +19,6 @@
  * header (token:, confirm:, reverse: and the payment's id), which Sepehr ignores and the simulator keeps.
  */
 import { SpanKind } from '@opentelemetry/api';
-import type { BankCallback } from '../../domain/payment-workflow.ts';
 import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
@@ -103,10 +102,6 @@ export class SepehrClient implements PspClient {
       method: 'POST',
       fields: { token, TerminalID: this.endpoint.terminalId },
     };
-  }
-
-  parseCallback(fields: Record<string, string>, paymentId?: string): BankCallback | undefined {
-    return sepehrCallback(fields, paymentId);
   }
 
   /**

@@ -15,6 +15,7 @@ import { chooseOnSimulator } from '../../../src/adapters/bank-customer.ts';
 import { pspClientsFromConfig } from '../../../src/psps/clients.ts';
 import { MELLAT_SERVICE_PATH, MellatClient } from '../../../src/psps/mellat/client.ts';
 import { mellatOrderId } from '../../../src/psps/mellat/mapping.ts';
+import { MELLAT_CONNECTOR } from '../../../src/psps/mellat/index.ts';
 import { BankRefusalError, BankUnavailableError, type BankToken } from '../../../src/psps/psp-client.ts';
 import { isGenuineConfirmation } from '../../../src/domain/bank-confirmation.ts';
 import { freePort } from '../../../src/main/ports.ts';
@@ -108,7 +109,7 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     const fields = await chooseOnSimulator(mellatSimulatorUrl(), token, 'success', 5_000);
     assert.equal(fields.ResCode, '0');
     assert.equal(fields.SaleOrderId, mellatOrderId(id));
-    const callback = mellat.parseCallback(fields, id);
+    const callback = MELLAT_CONNECTOR.parseReturn(fields, id);
     assert.ok(callback !== undefined);
     assert.deepEqual(callback, { state: 'OK', ref_num: fields.SaleReferenceId, res_num: id, token: token.token });
 
@@ -182,7 +183,7 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
     const { id, token, fields } = await paidAtBank('cancel');
     assert.equal(fields.ResCode, '17');
     assert.equal(fields.SaleReferenceId, undefined, 'a canceled return carries no SaleReferenceId');
-    const callback = mellat.parseCallback(fields, id);
+    const callback = MELLAT_CONNECTOR.parseReturn(fields, id);
     assert.deepEqual(callback, { state: 'CanceledByUser', ref_num: '', res_num: id, token: token.token });
     const before = (await atBank(id)).operations.length;
     assert.deepEqual(await mellat.inquire(id, callback), { standing: 'open' });
@@ -197,7 +198,7 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
   it('failed at the bank (a card code): the callback is Failed with no reference; the inquiry decides nothing', async () => {
     const { id, fields } = await paidAtBank('failure');
     assert.equal(fields.ResCode, '12');
-    const callback = mellat.parseCallback(fields, id);
+    const callback = MELLAT_CONNECTOR.parseReturn(fields, id);
     assert.equal(callback?.state, 'Failed');
     assert.deepEqual(await mellat.inquire(id, callback), { standing: 'open' });
   });
@@ -205,7 +206,7 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
   it("the inquiry asks by the sale's reference: a reference the bank does not know for that order is open, a paid sale not verified yet is open, a verified one succeeded", async () => {
     assert.deepEqual(await mellat.inquire(randomUUID(), { ref_num: '123456789012', token: '' }), { standing: 'open' });
     const { id, fields } = await paidAtBank('success');
-    const callback = mellat.parseCallback(fields, id)!;
+    const callback = MELLAT_CONNECTOR.parseReturn(fields, id)!;
     assert.deepEqual(await mellat.inquire(id, callback), { standing: 'open' }, 'paid, not verified (44)');
     assert.deepEqual(
       await mellat.inquire(randomUUID(), callback),
@@ -218,7 +219,7 @@ describe('the Mellat connector against the Mellat bank simulator', function () {
 
   it("a callback is refused when its SaleOrderId is another payment's order, whatever else it carries", async () => {
     const { fields } = await paidAtBank('success');
-    assert.equal(mellat.parseCallback(fields, randomUUID()), undefined);
+    assert.equal(MELLAT_CONNECTOR.parseReturn(fields, randomUUID()), undefined);
   });
 
   it('a repeated callback: the bank posts it twice more; verify twice (43 the second time) confirms once', async () => {

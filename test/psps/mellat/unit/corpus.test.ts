@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readSoapCall } from '../../../../src/bank-sim/soap-envelope.ts';
 import { MellatClient } from '../../../../src/psps/mellat/client.ts';
 import { mellatOrderId, mellatRefundOrderId } from '../../../../src/psps/mellat/mapping.ts';
+import { MELLAT_CONNECTOR } from '../../../../src/psps/mellat/index.ts';
 import { BankRefusalError, BankUnavailableError } from '../../../../src/psps/psp-client.ts';
 import { CorpusBank } from '../corpus-bank.ts';
 import {
@@ -107,19 +108,19 @@ describe('the Mellat connector against the corpus', () => {
         const fields = m.message as Record<string, string>;
         // The corpus's SaleOrderId is an integration's; here it is our payment's, as Behpardakht would send it back.
         const ours = { ...fields, SaleOrderId: mellatOrderId(PAYMENT) };
-        const callback = mellat.parseCallback(ours, PAYMENT);
+        const callback = MELLAT_CONNECTOR.parseReturn(ours, PAYMENT);
         assert.ok(callback !== undefined, `${m.name} is read`);
         assert.equal(callback.state, m.outcome);
         assert.equal(callback.token, fields.RefId);
         assert.equal(callback.res_num, PAYMENT);
         assert.equal(callback.ref_num, fields.SaleReferenceId ?? '');
         assert.equal(
-          mellat.parseCallback(fields, PAYMENT),
+          MELLAT_CONNECTOR.parseReturn(fields, PAYMENT),
           undefined,
           "a return naming another order is not this payment's",
         );
         assert.deepEqual(
-          mellat.parseCallback(fields)?.res_num,
+          MELLAT_CONNECTOR.parseReturn(fields)?.res_num,
           fields.SaleOrderId,
           'without a payment, the order the return names',
         );
@@ -269,7 +270,7 @@ describe('the Mellat connector against the corpus', () => {
         ...(mellatCorpusMessage(name).message as Record<string, string>),
         SaleOrderId: mellatOrderId(PAYMENT),
       };
-      const callback = mellat.parseCallback(fields, PAYMENT);
+      const callback = MELLAT_CONNECTOR.parseReturn(fields, PAYMENT);
       assert.ok(callback !== undefined);
       assert.deepEqual(await mellat.inquire(PAYMENT, callback), { standing: 'open' });
     }

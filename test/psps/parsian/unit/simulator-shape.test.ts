@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { createClientAsync } from 'soap';
 import { ParsianClient } from '../../../../src/psps/parsian/client.ts';
 import { parsianOrderId } from '../../../../src/psps/parsian/mapping.ts';
+import { PARSIAN_CONNECTOR } from '../../../../src/psps/parsian/index.ts';
 import { BankRefusalError, BankUnavailableError } from '../../../../src/psps/psp-client.ts';
 import type { Ledger } from '../../../../src/bank-sim/ledger.ts';
 import { PARSIAN_SERVICES } from '../../../../src/psps/parsian/simulator-wsdl.ts';
@@ -294,7 +295,7 @@ describe('the Parsian connector against the simulator: a lifecycle, each operati
     assert.equal(token.method, 'GET');
     assert.equal(new URL(token.url).origin, base);
     const fields = await choose(base, new URL(token.url).searchParams.get('Token')!, outcome);
-    const callback = client.parseCallback(fields, id);
+    const callback = PARSIAN_CONNECTOR.parseReturn(fields, id);
     assert.deepEqual(callback, { state: 'OK', ref_num: token.token, res_num: id, token: token.token });
     return { id, token, fields, callback };
   };
@@ -345,7 +346,7 @@ describe('the Parsian connector against the simulator: a lifecycle, each operati
     const id = payment();
     const token = await client.requestToken(id, 25_000, 'http://callback.test/return');
     const fields = await choose(base, token.token, 'cancel');
-    assert.deepEqual(client.parseCallback(fields, id), {
+    assert.deepEqual(PARSIAN_CONNECTOR.parseReturn(fields, id), {
       state: 'CanceledByUser',
       ref_num: '',
       res_num: id,

@@ -195,19 +195,19 @@ describe('the Pasargad connector against the corpus', () => {
 
   it("reads the corpus's returns: paid (its referenceNumber the reference), failed, canceled; another payment's invoice is not this payment's", () => {
     const paid = { ...corpusFields('return-paid'), invoiceId: INVOICE };
-    assert.deepEqual(pep.parseCallback(paid, PAYMENT), {
+    assert.deepEqual(PASARGAD_CONNECTOR.parseReturn(paid, PAYMENT), {
       state: 'OK',
       ref_num: REFERENCE,
       res_num: PAYMENT,
       token: '',
     });
-    assert.equal(pep.parseCallback({ ...corpusFields('return-failed'), invoiceId: INVOICE }, PAYMENT)?.state, 'Failed');
+    assert.equal(PASARGAD_CONNECTOR.parseReturn({ ...corpusFields('return-failed'), invoiceId: INVOICE }, PAYMENT)?.state, 'Failed');
     assert.equal(
-      pep.parseCallback({ ...corpusFields('return-canceled'), invoiceId: INVOICE }, PAYMENT)?.state,
+      PASARGAD_CONNECTOR.parseReturn({ ...corpusFields('return-canceled'), invoiceId: INVOICE }, PAYMENT)?.state,
       pasargadCorpusMessage('return-canceled').outcome,
     );
     assert.equal(
-      pep.parseCallback(corpusFields('return-paid'), PAYMENT),
+      PASARGAD_CONNECTOR.parseReturn(corpusFields('return-paid'), PAYMENT),
       undefined,
       "the corpus's invoice is not this payment's",
     );

@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { BankRefusalError, BankUnavailableError } from '../../../../src/psps/psp-client.ts';
 import { SadadClient } from '../../../../src/psps/sadad/client.ts';
 import { SADAD_CODE, sadadKey, sadadOrderId, sadadSignature } from '../../../../src/psps/sadad/mapping.ts';
+import { SADAD_CONNECTOR } from '../../../../src/psps/sadad/index.ts';
 import {
   corpusAnswer,
   corpusFields,
@@ -255,11 +256,11 @@ describe('the Sadad connector against the corpus', () => {
         const fields = m.message as Record<string, string>;
         // The corpus's OrderId is an integration's; here it is our payment's, as Sadad would send it back.
         const ours: Record<string, string> = { ...fields, OrderId: sadadOrderId(PAYMENT) };
-        const callback = sadad.parseCallback(ours, PAYMENT);
+        const callback = SADAD_CONNECTOR.parseReturn(ours, PAYMENT);
         assert.deepEqual(callback, { state: m.outcome, ref_num: fields.token, res_num: PAYMENT, token: fields.token });
         const { token, ...rest } = ours;
-        assert.deepEqual(sadad.parseCallback({ ...rest, Token: token! }, PAYMENT), callback);
-        assert.equal(sadad.parseCallback(fields, PAYMENT), undefined, "another payment's order id");
+        assert.deepEqual(SADAD_CONNECTOR.parseReturn({ ...rest, Token: token! }, PAYMENT), callback);
+        assert.equal(SADAD_CONNECTOR.parseReturn(fields, PAYMENT), undefined, "another payment's order id");
       });
     }
   });

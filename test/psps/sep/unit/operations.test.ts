@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { SepClient } from '../../../../src/psps/sep/client.ts';
+import { SEP_CONNECTOR } from '../../../../src/psps/sep/index.ts';
 import { CorpusPsp } from '../../../support/corpus-psp.ts';
 import { corpusFields, corpusMessage, loadCorpus } from '../../../support/psp-corpus.ts';
 
@@ -19,7 +20,7 @@ const ok = corpusFields(corpusMessage('sep', 'return-ok'));
  * transport the payouts adapter (src/adapters/payout.ts) shares for the bank's Paya transfer, which
  * is no IPG operation of SEP: it takes any path, and its users are not SEP's protocol.
  */
-const OPERATIONS = ['requestToken', 'parseCallback', 'pageUrl', 'confirm', 'reverse'] as const;
+const OPERATIONS = ['requestToken', 'pageUrl', 'confirm', 'reverse'] as const;
 const HELPERS = ['constructor', 'terminalId', 'credentials', 'byRef', 'operation', 'call', 'callUntraced', 'post'];
 
 describe("SEP connector: every outgoing call is one SEP's corpus shows", function () {
@@ -46,7 +47,7 @@ describe("SEP connector: every outgoing call is one SEP's corpus shows", functio
     await client.requestToken(paymentId, Number(ok.Amount), `https://pay.example.ir/pay/${paymentId}/return`);
     await client.confirm(paymentId, ok.RefNum!, Number(ok.Amount));
     await client.reverse(paymentId, ok.RefNum!);
-    assert.ok(client.parseCallback(ok, paymentId), 'parsing calls nobody');
+    assert.ok(SEP_CONNECTOR.parseReturn(ok, paymentId), 'reading the return calls nobody');
     const shown = new Set(
       corpus.filter((m) => m.direction === 'request').map((m) => `${m.http.method} ${m.http.path}`),
     );
