@@ -26,8 +26,6 @@
  * workflow records is our invoice id, the one the return carried, and the PSP's payGateTranID is
  * asked for again by each call (mapping.ts: asanpardakhtOrderId, never stored).
  */
-import { SpanKind } from '@opentelemetry/api';
-import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
   BankUnavailableError,
@@ -49,6 +47,7 @@ import {
   type TranResult,
 } from './mapping.ts';
 import { ASANPARDAKHT_PROFILE } from './profile.ts';
+import { bankHttp } from '../transport.ts';
 
 export interface AsanpardakhtEndpoint {
   /** Origin (and path prefix) of the REST service, no trailing slash: calls go to {baseUrl}/v1/… */
@@ -285,53 +284,33 @@ export class AsanpardakhtClient implements PspClient {
   }
 
   /**
-   * One REST call under the timeout, traced: its status and its body read as JSON ('' or a body that
-   * is not JSON: undefined). No answer, a cut answer or a timeout is BankUnavailableError; the
-   * statuses are judged by the caller, by the call's own table (mapping.ts).
+   * One REST call under the timeout (transport.ts), the credentials in its headers: its status and its
+   * body read as JSON ('' or a body that is not JSON: undefined). The statuses are judged by the
+   * caller, by the call's own table (mapping.ts).
    */
-  private call(
+  private async call(
     call: AsanCall,
     method: 'GET' | 'POST',
     path: string,
     operationKey: string,
     body?: Record<string, unknown>,
   ): Promise<{ status: number; body: unknown }> {
-    const pathOnly = path.split('?')[0]!;
-    return inSpan(
-      `bank ${method} ${pathOnly}`,
-      SpanKind.CLIENT,
-      { 'http.request.method': method, 'url.path': pathOnly },
-      async () => {
-        let status: number;
-        let text: string;
-        try {
-          const res = await fetch(`${this.endpoint.baseUrl}${path}`, {
-            method,
-            headers: {
-              accept: 'application/json',
-              usr: this.endpoint.userName,
-              pwd: this.endpoint.password,
-              'x-operation-key': operationKey,
-              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            },
-            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-            signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-          });
-          status = res.status;
-          text = await res.text();
-        } catch (error) {
-          // The message only: the request carries the credentials in its headers.
-          const why = error instanceof Error ? error.name : 'no answer';
-          throw new BankUnavailableError(`the bank did not answer ${call} (${operationKey}): ${why}`);
-        }
-        let parsed: unknown;
-        try {
-          parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
-        } catch {
-          parsed = undefined;
-        }
-        return { status, body: parsed };
-      },
-    );
+    const { status, text } = await bankHttp({
+      baseUrl: this.endpoint.baseUrl,
+      path,
+      method,
+      operationKey,
+      timeoutMs: this.endpoint.timeoutMs,
+      ...(body === undefined ? {} : { body }),
+      headers: { usr: this.endpoint.userName, pwd: this.endpoint.password },
+      label: call,
+    });
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
+    } catch {
+      parsed = undefined;
+    }
+    return { status, body: parsed };
   }
 }

@@ -20,12 +20,9 @@
  * keeps. The terminal's password is sealed in the envelope and never travels in the clear: it is in
  * no request, error, log or result.
  */
-import { SpanKind } from '@opentelemetry/api';
 import type { KeyObject } from 'node:crypto';
-import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
-  BankUnavailableError,
   type BankOperationAnswer,
   type BankToken,
   type Confirmation,
@@ -47,6 +44,7 @@ import {
   type IrankishAnswer,
 } from './mapping.ts';
 import { IRANKISH_PROFILE } from './profile.ts';
+import { postJsonObject } from '../transport.ts';
 
 export interface IrankishEndpoint {
   /** Origin (and path prefix) of the API, no trailing slash: https://ikc.shaparak.ir. */
@@ -170,48 +168,11 @@ export class IrankishClient implements PspClient {
     };
   }
 
-  /** One JSON POST under the timeout, traced; its answer's object. No answer, a 5xx or 429, or no JSON object with a responseCode is BankUnavailableError. */
+  /** One JSON POST under the timeout (transport.ts): its answer's object, which must carry a responseCode. */
   private call(path: string, operationKey: string, body: Record<string, unknown>): Promise<IrankishAnswer> {
-    return inSpan(
-      `bank POST ${path}`,
-      SpanKind.CLIENT,
-      { 'http.request.method': 'POST', 'url.path': path },
-      async () => {
-        let res: Response;
-        let text: string;
-        try {
-          res = await fetch(`${this.endpoint.baseUrl}${path}`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              accept: 'application/json',
-              'x-operation-key': operationKey,
-            },
-            body: JSON.stringify(body),
-            signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-          });
-          text = await res.text();
-        } catch (error) {
-          // The message only: the request is never in an error.
-          throw new BankUnavailableError(
-            `the bank did not answer ${path} (${operationKey}): ${error instanceof Error ? error.message : String(error)}`,
-          );
-        }
-        if (res.status >= 500 || res.status === 429)
-          throw new BankUnavailableError(`the bank answered ${res.status} to ${path} (${operationKey})`);
-        let answer: unknown;
-        try {
-          answer = JSON.parse(text);
-        } catch {
-          answer = undefined;
-        }
-        if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !('responseCode' in answer)) {
-          throw new BankUnavailableError(
-            `the bank answered ${res.status} with no responseCode to ${path} (${operationKey})`,
-          );
-        }
-        return answer;
-      },
+    return postJsonObject(
+      { baseUrl: this.endpoint.baseUrl, path, operationKey, timeoutMs: this.endpoint.timeoutMs, body },
+      'responseCode',
     );
   }
 }

@@ -25,13 +25,9 @@
  * and the simulator keeps. The terminal's password travels in the SOAP body only, never in an error,
  * a log or an activity's result.
  */
-import { SpanKind } from '@opentelemetry/api';
-import { createClientAsync, type Client } from 'soap';
 import type { BankCallback } from '../../domain/payment-workflow.ts';
-import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
-  BankUnavailableError,
   type BankOperationAnswer,
   type BankToken,
   type Confirmation,
@@ -49,6 +45,7 @@ import {
   mellatRefundOrderId,
 } from './mapping.ts';
 import { MELLAT_PROFILE } from './profile.ts';
+import { SoapService } from '../transport.ts';
 
 export interface MellatEndpoint {
   /** Origin (and path prefix) of the SOAP service, no trailing slash: the WSDL is {baseUrl}/pgwchannel/services/pgw?wsdl. */
@@ -65,12 +62,6 @@ export interface MellatEndpoint {
 export const MELLAT_SERVICE_PATH = '/pgwchannel/services/pgw';
 /** The page the customer's browser POSTs the RefId to. */
 export const MELLAT_PAGE_PATH = '/pgwchannel/startpay.mellat';
-
-type SoapCall = (
-  args: Record<string, unknown>,
-  options: Record<string, unknown>,
-  extraHeaders: Record<string, string>,
-) => Promise<[Record<string, unknown> | null, ...unknown[]]>;
 
 /** Tehran's calendar date and wall time as Behpardakht's localDate (YYYYMMDD) and localTime (HHMMSS). */
 function tehranNow(at = new Date()): { localDate: string; localTime: string } {
@@ -105,9 +96,11 @@ export class MellatClient implements PspClient {
    * no daily report any reference documents.
    */
   readonly capabilities: PspCapabilities = MELLAT_PROFILE.capabilities;
-  private client: Promise<Client> | undefined;
+  private readonly service: SoapService;
 
-  constructor(readonly endpoint: MellatEndpoint) {}
+  constructor(readonly endpoint: MellatEndpoint) {
+    this.service = new SoapService(`${endpoint.baseUrl}${MELLAT_SERVICE_PATH}`, endpoint.timeoutMs);
+  }
 
   get terminalId(): string {
     return this.endpoint.terminalId;
@@ -236,57 +229,13 @@ export class MellatClient implements PspClient {
     return { ref_num: refNum, result_code: code };
   }
 
-  /** The SOAP client of the service's WSDL, made once; a failure to get it is forgotten, so the next call tries again. */
-  private soapClient(): Promise<Client> {
-    this.client ??= createClientAsync(`${this.endpoint.baseUrl}${MELLAT_SERVICE_PATH}?wsdl`, {
-      wsdl_options: { timeout: this.endpoint.timeoutMs },
-    }).then(
-      (client) => {
-        client.setEndpoint(`${this.endpoint.baseUrl}${MELLAT_SERVICE_PATH}`);
-        return client;
-      },
-      (error: unknown) => {
-        this.client = undefined;
-        throw error;
-      },
-    );
-    return this.client;
-  }
-
-  /** One SOAP call under the timeout: its answer's values; no answer, a fault or a 5xx is BankUnavailableError. */
-  private call(
+  /** One SOAP call under the timeout (transport.ts): its answer's values. */
+  private async call(
     method: string,
     operationKey: string,
     args: Record<string, unknown>,
   ): Promise<{ code: number; values: string[] }> {
-    return inSpan(`bank SOAP ${method}`, SpanKind.CLIENT, { 'rpc.system': 'soap', 'rpc.method': method }, async () => {
-      let result: Record<string, unknown> | null;
-      try {
-        const client = await this.soapClient();
-        const invoke = (client as unknown as Record<string, SoapCall>)[`${method}Async`];
-        if (invoke === undefined) throw new Error(`the service has no ${method}`);
-        [result] = await invoke.call(
-          client,
-          args,
-          { timeout: this.endpoint.timeoutMs },
-          { 'x-operation-key': operationKey },
-        );
-      } catch (error) {
-        // The message only: a SOAP error can carry the request, and the request carries the password.
-        const { response, code } = error as { response?: { status?: number }; code?: string };
-        // A 2xx that failed is an answer begun and never finished (a slow PSP past the timeout, a cut connection).
-        const status = response?.status;
-        const why =
-          status !== undefined
-            ? status >= 300
-              ? `: HTTP ${status}`
-              : ': an incomplete answer'
-            : typeof code === 'string'
-              ? `: ${code}`
-              : '';
-        throw new BankUnavailableError(`the bank did not answer ${method} (${operationKey})${why}`);
-      }
-      return answerValues(result?.return);
-    });
+    const answer = await this.service.call(method, operationKey, args);
+    return answerValues(answer?.return);
   }
 }

@@ -21,9 +21,6 @@
  * confirm:<payment>, reverse:<payment>), which PEC ignores and the simulator keeps. The PIN travels in
  * the SOAP body only, never in an error, a log or an activity's result.
  */
-import { SpanKind } from '@opentelemetry/api';
-import { createClientAsync, type Client } from 'soap';
-import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
   BankUnavailableError,
@@ -45,6 +42,7 @@ import {
   reversalDone,
 } from './mapping.ts';
 import { PARSIAN_PROFILE } from './profile.ts';
+import { SoapService } from '../transport.ts';
 
 export interface ParsianEndpoint {
   /** Origin (and path prefix) of the services, no trailing slash: {baseUrl}/NewIPGServices/…/…Service.asmx. */
@@ -65,11 +63,6 @@ export const PARSIAN_REVERSAL_PATH = '/NewIPGServices/Reverse/ReversalService.as
 export const PARSIAN_PAGE_PATH = '/NewIPG/';
 
 type ServicePath = typeof PARSIAN_SALE_PATH | typeof PARSIAN_CONFIRM_PATH | typeof PARSIAN_REVERSAL_PATH;
-type SoapCall = (
-  args: Record<string, unknown>,
-  options: Record<string, unknown>,
-  extraHeaders: Record<string, string>,
-) => Promise<[Record<string, unknown> | null, ...unknown[]]>;
 
 /** PEC's longs and shorts kept as the text they are: a Token or an RRN past 2^53 would lose digits as a number. */
 const AS_TEXT = { long: (text: string) => text, short: (text: string) => text };
@@ -84,9 +77,18 @@ export class ParsianClient implements Omit<PspClient, 'name'> {
    * minutes), no refund, no inquiry, no daily report any reference documents.
    */
   readonly capabilities: PspCapabilities = PARSIAN_PROFILE.capabilities;
-  private readonly clients = new Map<ServicePath, Promise<Client>>();
+  /** Each of PEC's three services, its client made from its own WSDL on first use. */
+  private readonly services: Record<ServicePath, SoapService>;
 
-  constructor(readonly endpoint: ParsianEndpoint) {}
+  constructor(readonly endpoint: ParsianEndpoint) {
+    const service = (path: ServicePath) =>
+      new SoapService(`${endpoint.baseUrl}${path}`, endpoint.timeoutMs, { customDeserializer: AS_TEXT });
+    this.services = {
+      [PARSIAN_SALE_PATH]: service(PARSIAN_SALE_PATH),
+      [PARSIAN_CONFIRM_PATH]: service(PARSIAN_CONFIRM_PATH),
+      [PARSIAN_REVERSAL_PATH]: service(PARSIAN_REVERSAL_PATH),
+    };
+  }
 
   get terminalId(): string {
     return this.endpoint.terminalId;
@@ -183,73 +185,18 @@ export class ParsianClient implements Omit<PspClient, 'name'> {
     return { ref_num: refNum, result_code: status };
   }
 
-  /** One service's SOAP client, from its WSDL, made once; a failure to get it is forgotten, so the next call tries again. */
-  private soapClient(path: ServicePath): Promise<Client> {
-    let client = this.clients.get(path);
-    if (client === undefined) {
-      const url = `${this.endpoint.baseUrl}${path}`;
-      client = createClientAsync(`${url}?wsdl`, {
-        wsdl_options: { timeout: this.endpoint.timeoutMs },
-        customDeserializer: AS_TEXT,
-      }).then(
-        (made) => {
-          made.setEndpoint(url);
-          return made;
-        },
-        (error: unknown) => {
-          this.clients.delete(path);
-          throw error;
-        },
-      );
-      this.clients.set(path, client);
-    }
-    return client;
-  }
-
-  /** One SOAP call under the timeout: its `{operation}Result` object; no answer, a fault, a 5xx or an answer without a result is BankUnavailableError. */
-  private call(
+  /** One SOAP call under the timeout (transport.ts): its `{operation}Result` object; an answer without a result is BankUnavailableError. */
+  private async call(
     path: ServicePath,
     operation: string,
     operationKey: string,
     requestData: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
-    return inSpan(
-      `bank SOAP ${operation}`,
-      SpanKind.CLIENT,
-      { 'rpc.system': 'soap', 'rpc.method': operation },
-      async () => {
-        let answer: Record<string, unknown> | null;
-        try {
-          const client = await this.soapClient(path);
-          const invoke = (client as unknown as Record<string, SoapCall>)[`${operation}Async`];
-          if (invoke === undefined) throw new Error(`the service has no ${operation}`);
-          [answer] = await invoke.call(
-            client,
-            { requestData },
-            { timeout: this.endpoint.timeoutMs },
-            { 'x-operation-key': operationKey },
-          );
-        } catch (error) {
-          // The message only: a SOAP error can carry the request, and the request carries the PIN.
-          const { response, code } = error as { response?: { status?: number }; code?: string };
-          // A 2xx that failed is an answer begun and never finished (a slow PSP past the timeout, a cut connection).
-          const status = response?.status;
-          const why =
-            status !== undefined
-              ? status >= 300
-                ? `: HTTP ${status}`
-                : ': an incomplete answer'
-              : typeof code === 'string'
-                ? `: ${code}`
-                : '';
-          throw new BankUnavailableError(`the bank did not answer ${operation} (${operationKey})${why}`);
-        }
-        const result = answer?.[`${operation}Result`];
-        // "No response from bank" (shetabit/multipay): an answer without its result says nothing.
-        if (result === null || typeof result !== 'object')
-          throw new BankUnavailableError(`the bank answered ${operation} (${operationKey}) without a result`);
-        return result as Record<string, unknown>;
-      },
-    );
+    const answer = await this.services[path].call(operation, operationKey, { requestData });
+    const result = answer?.[`${operation}Result`];
+    // "No response from bank" (shetabit/multipay): an answer without its result says nothing.
+    if (result === null || typeof result !== 'object')
+      throw new BankUnavailableError(`the bank answered ${operation} (${operationKey}) without a result`);
+    return result as Record<string, unknown>;
   }
 }

@@ -26,8 +26,6 @@
  * which PEP ignores and the simulator keeps. The password is in the getToken body only: in no error, log
  * or result; the bearer token neither.
  */
-import { SpanKind } from '@opentelemetry/api';
-import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
   BankUnavailableError,
@@ -52,6 +50,7 @@ import {
   type InquiryReading,
 } from './mapping.ts';
 import { PASARGAD_PROFILE } from './profile.ts';
+import { postJsonObject } from '../transport.ts';
 
 export interface PasargadEndpoint {
   /** The terminal's base address as PEP gave it (`https://pep.shaparak.ir/dorsa1`), no trailing slash. */
@@ -257,9 +256,9 @@ export class PasargadClient implements PspClient {
   }
 
   /**
-   * One JSON POST under the timeout, traced, with the bearer token where given; its answer's object. No
-   * answer, a 5xx, a 429, a 401 (the token refused: the next try gets another), or no JSON object with a
-   * resultCode is BankUnavailableError.
+   * One JSON POST under the timeout (transport.ts), with the bearer token where given: its answer's
+   * object, which must carry a resultCode. A 401 (the token refused: the next try gets another) is
+   * BankUnavailableError, as a 5xx is.
    */
   private call(
     path: string,
@@ -267,47 +266,19 @@ export class PasargadClient implements PspClient {
     body: Record<string, unknown>,
     bearer?: string,
   ): Promise<Record<string, unknown>> {
-    return inSpan(
-      `bank POST ${path}`,
-      SpanKind.CLIENT,
-      { 'http.request.method': 'POST', 'url.path': path },
-      async () => {
-        let res: Response;
-        let text: string;
-        try {
-          res = await fetch(`${this.endpoint.baseUrl}${path}`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              accept: 'application/json',
-              'x-operation-key': operationKey,
-              ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
-            },
-            body: JSON.stringify(body),
-            signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-          });
-          text = await res.text();
-        } catch (error) {
-          // The message only: the request (the password, the bearer token) is never in an error.
-          throw new BankUnavailableError(
-            `the bank did not answer ${path} (${operationKey}): ${error instanceof Error ? error.message : String(error)}`,
-          );
-        }
-        if (res.status >= 500 || res.status === 429 || res.status === 401)
-          throw new BankUnavailableError(`the bank answered ${res.status} to ${path} (${operationKey})`);
-        let answer: unknown;
-        try {
-          answer = JSON.parse(text);
-        } catch {
-          answer = undefined;
-        }
-        if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !('resultCode' in answer)) {
-          throw new BankUnavailableError(
-            `the bank answered ${res.status} with no resultCode to ${path} (${operationKey})`,
-          );
-        }
-        return answer;
+    return postJsonObject(
+      {
+        baseUrl: this.endpoint.baseUrl,
+        path,
+        operationKey,
+        timeoutMs: this.endpoint.timeoutMs,
+        body,
+        ...(bearer === undefined ? {} : { headers: { authorization: `Bearer ${bearer}` } }),
+        // The password travels in getToken's body.
+        secrets: [this.endpoint.password],
+        unavailableStatuses: [401],
       },
+      'resultCode',
     );
   }
 }

@@ -22,12 +22,9 @@
  * `X-Operation-Key` header (token:<payment>, settle:<payment>), which Sadad ignores and the simulator
  * keeps. The terminal's key signs and never travels: it is in no request, error, log or result.
  */
-import { SpanKind } from '@opentelemetry/api';
-import { inSpan } from '../../observability/tracing.ts';
 import { isGenuineConfirmation } from '../../domain/bank-confirmation.ts';
 import {
   BankRefusalError,
-  BankUnavailableError,
   type BankOperationAnswer,
   type BankToken,
   type Confirmation,
@@ -48,6 +45,7 @@ import {
   wholeNumber,
 } from './mapping.ts';
 import { SADAD_PROFILE } from './profile.ts';
+import { postJsonObject } from '../transport.ts';
 
 export interface SadadEndpoint {
   /** Origin (and path prefix: Sadad's `/VPG` where the terminal's address has it) of the API, no trailing slash. */
@@ -191,48 +189,11 @@ export class SadadClient implements PspClient {
     );
   }
 
-  /** One JSON POST under the timeout, traced; its answer's object. No answer, a 5xx or 429, or no JSON object with a ResCode is BankUnavailableError. */
+  /** One JSON POST under the timeout (transport.ts): its answer's object, which must carry a ResCode. */
   private call(path: string, operationKey: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return inSpan(
-      `bank POST ${path}`,
-      SpanKind.CLIENT,
-      { 'http.request.method': 'POST', 'url.path': path },
-      async () => {
-        let res: Response;
-        let text: string;
-        try {
-          res = await fetch(`${this.endpoint.baseUrl}${path}`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              accept: 'application/json',
-              'x-operation-key': operationKey,
-            },
-            body: JSON.stringify(body),
-            signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-          });
-          text = await res.text();
-        } catch (error) {
-          // The message only: the request is never in an error.
-          throw new BankUnavailableError(
-            `the bank did not answer ${path} (${operationKey}): ${error instanceof Error ? error.message : String(error)}`,
-          );
-        }
-        if (res.status >= 500 || res.status === 429)
-          throw new BankUnavailableError(`the bank answered ${res.status} to ${path} (${operationKey})`);
-        let answer: unknown;
-        try {
-          answer = JSON.parse(text);
-        } catch {
-          answer = undefined;
-        }
-        if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !('ResCode' in answer)) {
-          throw new BankUnavailableError(
-            `the bank answered ${res.status} with no ResCode to ${path} (${operationKey})`,
-          );
-        }
-        return answer;
-      },
+    return postJsonObject(
+      { baseUrl: this.endpoint.baseUrl, path, operationKey, timeoutMs: this.endpoint.timeoutMs, body },
+      'ResCode',
     );
   }
 }

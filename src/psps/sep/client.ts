@@ -18,8 +18,6 @@
  * confirm:<payment>, reverse:<payment>), which the simulator uses to do each operation once; SEP
  * ignores it, and its own "repeated request" (2) answers a repeat.
  */
-import { SpanKind } from '@opentelemetry/api';
-import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
   BankUnavailableError,
@@ -32,6 +30,7 @@ import {
 } from '../psp-client.ts';
 import { RESULT, SEP_REF_NUM, sepCallback } from './mapping.ts';
 import { SEP_PROFILE } from './profile.ts';
+import { postJson } from '../transport.ts';
 
 export { RESULT } from './mapping.ts';
 
@@ -159,45 +158,21 @@ export class SepClient implements PspClient {
     return { ref_num: String(body.RefNum), result_code: code };
   }
 
-  /** One JSON POST under the timeout; a network failure, a timeout or a 5xx is BankUnavailableError. Also the payouts' transport (payout.ts). */
+  /** One JSON POST under the timeout (transport.ts), its answer read as JSON. Also the payouts' transport (payout.ts). */
   async call<T>(path: string, operationKey: string, body: Record<string, unknown>): Promise<T> {
-    return inSpan(`bank POST ${path}`, SpanKind.CLIENT, { 'http.request.method': 'POST', 'url.path': path }, () =>
-      this.callUntraced<T>(path, operationKey, body),
-    );
-  }
-
-  private async callUntraced<T>(path: string, operationKey: string, body: Record<string, unknown>): Promise<T> {
-    const { status, text } = await this.post(path, operationKey, body);
+    const { status, text } = await postJson({
+      baseUrl: this.endpoint.baseUrl,
+      path,
+      operationKey,
+      timeoutMs: this.endpoint.timeoutMs,
+      body,
+      secrets: [this.endpoint.password],
+    });
     try {
       return JSON.parse(text) as T;
     } catch {
       throw new BankUnavailableError(`the bank answered ${status} with no JSON to ${path} (${operationKey})`);
     }
-  }
-
-  /** One POST under the timeout: the answer's status and text; no answer, a 5xx or a 429 is BankUnavailableError. */
-  private async post(
-    path: string,
-    operationKey: string,
-    body: Record<string, unknown>,
-  ): Promise<{ status: number; text: string }> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.endpoint.baseUrl}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-operation-key': operationKey },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-      });
-    } catch (error) {
-      throw new BankUnavailableError(
-        `the bank did not answer ${path} (${operationKey}): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    const text = await res.text().catch(() => '');
-    if (res.status >= 500 || res.status === 429)
-      throw new BankUnavailableError(`the bank answered ${res.status} to ${path} (${operationKey})`);
-    return { status: res.status, text };
   }
 }
 

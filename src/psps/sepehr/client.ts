@@ -18,8 +18,6 @@
  * no secret travels. Every call has a timeout and carries our operation key in the `X-Operation-Key`
  * header (token:, confirm:, reverse: and the payment's id), which Sepehr ignores and the simulator keeps.
  */
-import { SpanKind } from '@opentelemetry/api';
-import { inSpan } from '../../observability/tracing.ts';
 import {
   BankRefusalError,
   BankUnavailableError,
@@ -42,6 +40,7 @@ import {
   wholeNumber,
 } from './mapping.ts';
 import { SEPEHR_PROFILE } from './profile.ts';
+import { postJsonObject } from '../transport.ts';
 
 export interface SepehrEndpoint {
   /** Origin (and path prefix) of the API, no trailing slash: Sepehr's port 8081. */
@@ -151,51 +150,12 @@ export class SepehrClient implements PspClient {
     return { ref_num: refNum, result_code: SEPEHR_CODE.OK };
   }
 
-  /** One JSON POST under the timeout, traced; its answer's object. No answer, a 5xx or 429, or no JSON object with a Status is BankUnavailableError. */
+  /** One JSON POST under the timeout (transport.ts): its answer's object, which must carry a Status (in any case). */
   private call(path: string, operationKey: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return inSpan(
-      `bank POST ${path}`,
-      SpanKind.CLIENT,
-      { 'http.request.method': 'POST', 'url.path': path },
-      async () => {
-        let res: Response;
-        let text: string;
-        try {
-          res = await fetch(`${this.endpoint.baseUrl}${path}`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              accept: 'application/json',
-              'x-operation-key': operationKey,
-            },
-            body: JSON.stringify(body),
-            signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-          });
-          text = await res.text();
-        } catch (error) {
-          // The message only: the request is never in an error.
-          throw new BankUnavailableError(
-            `the bank did not answer ${path} (${operationKey}): ${error instanceof Error ? error.message : String(error)}`,
-          );
-        }
-        if (res.status >= 500 || res.status === 429)
-          throw new BankUnavailableError(`the bank answered ${res.status} to ${path} (${operationKey})`);
-        let answer: unknown;
-        try {
-          answer = JSON.parse(text);
-        } catch {
-          answer = undefined;
-        }
-        if (
-          typeof answer !== 'object' ||
-          answer === null ||
-          Array.isArray(answer) ||
-          anyCase(answer as Record<string, unknown>, 'Status') === undefined
-        ) {
-          throw new BankUnavailableError(`the bank answered ${res.status} with no Status to ${path} (${operationKey})`);
-        }
-        return answer as Record<string, unknown>;
-      },
+    return postJsonObject(
+      { baseUrl: this.endpoint.baseUrl, path, operationKey, timeoutMs: this.endpoint.timeoutMs, body },
+      'Status',
+      (answer) => anyCase(answer, 'Status') !== undefined,
     );
   }
 }

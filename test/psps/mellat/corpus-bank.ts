@@ -7,7 +7,11 @@
  * answers here: what the connector gets is what the corpus says Behpardakht sends.
  */
 import { createServer, type Server } from 'node:http';
-import { MELLAT_INTERFACE_QUERY, mellatInterfaceWsdl, mellatServiceWsdl } from '../../../src/psps/mellat/simulator-wsdl.ts';
+import {
+  MELLAT_INTERFACE_QUERY,
+  mellatInterfaceWsdl,
+  mellatServiceWsdl,
+} from '../../../src/psps/mellat/simulator-wsdl.ts';
 import { readSoapCall, type SoapCall } from '../../../src/bank-sim/soap-envelope.ts';
 import { mellatCorpusMessage, type SoapAnswerMessage, type SoapFaultMessage } from './corpus.ts';
 

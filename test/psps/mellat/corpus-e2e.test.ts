@@ -21,11 +21,7 @@ import { apiWith, getHarness, newMerchant, testConfig, type Harness } from '../.
 import { client } from '../../support/http.ts';
 import { CorpusBank } from './corpus-bank.ts';
 import { bankRedirectForm, createdPayment, pressPay, waitForStatus } from '../../support/payments.ts';
-import {
-  mellatCorpusMessage,
-  type SoapAnswerMessage,
-  type SoapRequestMessage,
-} from './corpus.ts';
+import { mellatCorpusMessage, type SoapAnswerMessage, type SoapRequestMessage } from './corpus.ts';
 import { waitForRefund, type RefundBody } from '../../support/refunds.ts';
 
 describe('a Mellat payment against the corpus, end to end', function () {

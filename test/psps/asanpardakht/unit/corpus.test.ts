@@ -10,11 +10,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { AsanpardakhtClient } from '../../../../src/psps/asanpardakht/client.ts';
 import { asanpardakhtOrderId } from '../../../../src/psps/asanpardakht/mapping.ts';
 import { BankRefusalError, BankUnavailableError } from '../../../../src/psps/psp-client.ts';
-import {
-  asanpardakhtCorpusMessage,
-  type JsonAnswerMessage,
-  type JsonRequestMessage,
-} from '../corpus.ts';
+import { asanpardakhtCorpusMessage, type JsonAnswerMessage, type JsonRequestMessage } from '../corpus.ts';
 
 const PAYMENT = 'pay_01HZXCORPUSASANPARDAKHT01';
 const INVOICE = asanpardakhtOrderId(PAYMENT);

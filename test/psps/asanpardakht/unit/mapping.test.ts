@@ -15,11 +15,7 @@ import {
   type AsanCall,
   type AsanOutcome,
 } from '../../../../src/psps/asanpardakht/mapping.ts';
-import {
-  asanpardakhtCorpusMessage,
-  isJsonAnswer,
-  loadAsanpardakhtCorpus,
-} from '../corpus.ts';
+import { asanpardakhtCorpusMessage, isJsonAnswer, loadAsanpardakhtCorpus } from '../corpus.ts';
 
 const PAYMENT = 'pay_01HZXASANPARDAKHT0000001';
 const OTHER = 'pay_01HZXASANPARDAKHT0000002';

@@ -18,11 +18,7 @@ import { asanpardakhtCallback, asanpardakhtOrderId } from '../../../../src/psps/
 import { ASANPARDAKHT_PAGE } from '../../../../src/psps/asanpardakht/simulator.ts';
 import { createSimulator } from '../../../../src/bank-sim/server.ts';
 import { BankRefusalError, BankUnavailableError } from '../../../../src/psps/psp-client.ts';
-import {
-  asanpardakhtCorpusMessage,
-  type JsonAnswerMessage,
-  type JsonRequestMessage,
-} from '../corpus.ts';
+import { asanpardakhtCorpusMessage, type JsonAnswerMessage, type JsonRequestMessage } from '../corpus.ts';
 
 const ADMIN = 'shape-test-admin';
 const TERMINAL = '1234';

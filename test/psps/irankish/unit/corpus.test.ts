@@ -21,13 +21,7 @@ import { irankishOrderId, irankishReference } from '../../../../src/psps/irankis
 import { BankRefusalError, BankUnavailableError } from '../../../../src/psps/psp-client.ts';
 import { isGenuineConfirmation } from '../../../../src/domain/bank-confirmation.ts';
 import { CorpusPsp, type RecordedRequest } from '../../../support/corpus-psp.ts';
-import {
-  corpusAnswer,
-  corpusFields,
-  corpusRequest,
-  irankishCorpusMessage,
-  loadIrankishCorpus,
-} from '../corpus.ts';
+import { corpusAnswer, corpusFields, corpusRequest, irankishCorpusMessage, loadIrankishCorpus } from '../corpus.ts';
 
 /** The payment whose order id the corpus's requestId is. */
 const PAYMENT = '0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5';

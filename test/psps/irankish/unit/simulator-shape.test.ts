@@ -21,12 +21,7 @@ import { isGenuineConfirmation } from '../../../../src/domain/bank-confirmation.
 import { IRANKISH_PAGE, IRANKISH_SIM_PUBLIC_KEY } from '../../../../src/psps/irankish/simulator.ts';
 import type { Ledger } from '../../../../src/bank-sim/ledger.ts';
 import { createSimulator } from '../../../../src/bank-sim/server.ts';
-import {
-  corpusAnswer,
-  corpusFields,
-  corpusRequest,
-  irankishCorpusMessage,
-} from '../corpus.ts';
+import { corpusAnswer, corpusFields, corpusRequest, irankishCorpusMessage } from '../corpus.ts';
 
 const ADMIN = 'shape-test-admin';
 const tokenRequest = corpusRequest('token-request');

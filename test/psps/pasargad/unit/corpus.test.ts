@@ -201,7 +201,10 @@ describe('the Pasargad connector against the corpus', () => {
       res_num: PAYMENT,
       token: '',
     });
-    assert.equal(PASARGAD_CONNECTOR.parseReturn({ ...corpusFields('return-failed'), invoiceId: INVOICE }, PAYMENT)?.state, 'Failed');
+    assert.equal(
+      PASARGAD_CONNECTOR.parseReturn({ ...corpusFields('return-failed'), invoiceId: INVOICE }, PAYMENT)?.state,
+      'Failed',
+    );
     assert.equal(
       PASARGAD_CONNECTOR.parseReturn({ ...corpusFields('return-canceled'), invoiceId: INVOICE }, PAYMENT)?.state,
       pasargadCorpusMessage('return-canceled').outcome,

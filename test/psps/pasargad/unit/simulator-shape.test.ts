@@ -21,13 +21,7 @@ import type { Ledger } from '../../../../src/bank-sim/ledger.ts';
 import { PASARGAD_SIMULATOR } from '../../../../src/psps/pasargad/simulator.ts';
 import { createSimulator } from '../../../../src/bank-sim/server.ts';
 import { isGenuineConfirmation } from '../../../../src/domain/bank-confirmation.ts';
-import {
-  corpusAnswer,
-  corpusData,
-  corpusFields,
-  corpusRequest,
-  pasargadCorpusMessage,
-} from '../corpus.ts';
+import { corpusAnswer, corpusData, corpusFields, corpusRequest, pasargadCorpusMessage } from '../corpus.ts';
 
 const ADMIN = 'shape-test-admin';
 const auth = corpusRequest('auth-request');

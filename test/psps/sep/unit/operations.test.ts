@@ -21,7 +21,7 @@ const ok = corpusFields(corpusMessage('sep', 'return-ok'));
  * is no IPG operation of SEP: it takes any path, and its users are not SEP's protocol.
  */
 const OPERATIONS = ['requestToken', 'pageUrl', 'confirm', 'reverse'] as const;
-const HELPERS = ['constructor', 'terminalId', 'credentials', 'byRef', 'operation', 'call', 'callUntraced', 'post'];
+const HELPERS = ['constructor', 'terminalId', 'credentials', 'byRef', 'operation', 'call'];
 
 describe("SEP connector: every outgoing call is one SEP's corpus shows", function () {
   this.timeout(20_000);
