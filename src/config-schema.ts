@@ -1,5 +1,20 @@
 import { Type, type Static, type TString } from '@sinclair/typebox';
-import { pspSettings, type PspSettingKey } from './psps/profiles.ts';
+import { PSP_PROFILES, pspSettings, type PspSettingKey } from './psps/profiles.ts';
+
+/**
+ * Each PSP's window of one kind, as its profile declares it (`sep 3000 s, mellat 10800 s`): the reversal
+ * window after a verify of the PSPs that capture at their verify or at a separate settle, the time after
+ * which an unverified payment is given back of those that verify only at the merchant's verify.
+ */
+function windowsOf(kind: 'verify' | 'merchant_verify'): string {
+  return Object.values(PSP_PROFILES)
+    .filter((profile) => (profile.capabilities.capture === 'merchant_verify') === (kind === 'merchant_verify'))
+    .map(
+      ({ name, capabilities }) =>
+        `${name} ${(kind === 'merchant_verify' ? capabilities.unverifiedReversalMs : capabilities.reversalWindowMs) / 1000} s`,
+    )
+    .join(', ');
+}
 
 /**
  * Every setting the gateway reads from its environment, with defaults that
@@ -89,8 +104,7 @@ export const ConfigSchema = Type.Object({
   VERIFY_WINDOW_SECONDS: Int({
     default: 1800,
     minimum: 1,
-    description:
-      "time after payment in which verify must arrive; with BANK_PENDING_LIMIT_SECONDS, at most each configured PSP's reversal window (SEP 3000 s, Mellat 10800 s), or the API and the worker refuse to start (docs/BANK.md#windows-from-the-psp); a PSP that verifies only at the merchant's verify and gives back unverified payments itself (Sadad, 900 s) takes only payments whose window ends 300 s before that (Sadad: at most 600 s), and is skipped by the route of any other",
+    description: `time after payment in which verify must arrive; with BANK_PENDING_LIMIT_SECONDS, at most each configured PSP's reversal window (${windowsOf('verify')}), or the API and the worker refuse to start (docs/BANK.md#windows-from-the-psp); a PSP that verifies only at the merchant's verify and gives back unverified payments itself (${windowsOf('merchant_verify')}) takes only payments whose window ends 300 s before that, and is skipped by the route of any other`,
   }),
   PAYMENT_TTL_SECONDS: Int({ default: 900, minimum: 1, description: 'lifetime of the payment page (expires_at)' }),
   REFUND_WINDOW_SECONDS: Int({
