@@ -36,7 +36,6 @@ import {
   type PspClient,
 } from '../psp-client.ts';
 import {
-  asanpardakhtCallback,
   asanpardakhtOrderId,
   asanStatus,
   callbackUrlOf,

@@ -22,14 +22,15 @@
  * answers a reversed or settled transaction, so that a retried Reverse finds it and answers "before":
  * what Asan Pardakht does there no reference says either.
  */
+import { openSale, returnAddress } from '../../bank-sim/sale.ts';
 import { randomBytes, randomInt } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { PageDialect } from '../../bank-sim/customer-page.ts';
 import { answerLate, dropConnection, hang, type FaultSwitches, type VerifyOperation } from '../../bank-sim/faults.ts';
 import { json, readBody, type BankRequest, type Routes } from '../../bank-sim/http.ts';
-import { digits, now, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
+import { digits, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
 import { confirmOnce, reverseOnce, settleOnce } from '../../bank-sim/operations.ts';
-import { redirectAllowed, type ProtocolOptions } from '../../bank-sim/simulator-protocol.ts';
+import { type ProtocolOptions } from '../../bank-sim/simulator-protocol.ts';
 import type { SimulatorProtocol } from '../../bank-sim/simulator-protocol.ts';
 
 export interface AsanpardakhtOptions extends ProtocolOptions {
@@ -101,41 +102,21 @@ export function asanpardakhtRoutes({
     if (!Number.isSafeInteger(amount) || amount <= 0) return status(476);
     if (!/^[0-9]{8} [0-9]{6}$/.test(text(body.localDate))) return status(478);
     if (text(body.serviceTypeId) !== '1') return status(479);
-    let redirect: URL | undefined;
-    try {
-      redirect = new URL(text(body.callbackURL));
-    } catch {
-      redirect = undefined;
-    }
     // Only back to the merchant's gateway: the page's form and callback_repeat go to this address.
-    if (
-      redirect === undefined ||
-      !/^https?:$/.test(redirect.protocol) ||
-      !redirectAllowed(redirect, options.redirectOrigins)
-    )
-      return status(488);
+    const redirect = returnAddress(text(body.callbackURL), options.redirectOrigins);
+    if (redirect === undefined) return status(488);
     // One RefId per invoice id: a retried request answers the same RefId; an invoice id used before is a duplicate.
     const earlier = ledger.byResNum(invoice);
     const open = earlier.find((t) => t.amount === amount && t.outcome === undefined);
     if (open !== undefined) return status(200, open.token);
     if (earlier.length > 0) return status(489);
-    const txn: Transaction = {
+    const txn = openSale(ledger, {
       token: randomBytes(10).toString('hex'),
       terminal: options.terminalId,
       amount,
-      res_num: invoice,
-      redirect_url: redirect.toString(),
-      created_at: now(),
-      refunds: {},
-    };
-    ledger.add(txn);
-    ledger.record({
-      kind: 'token',
-      operation_key: operationKey(req, `token:${invoice}`),
-      res_num: invoice,
-      ref_num: null,
-      amount,
-      at: now(),
+      resNum: invoice,
+      redirectUrl: redirect,
+      operationKey: operationKey(req, `token:${invoice}`),
     });
     return status(200, txn.token);
   };

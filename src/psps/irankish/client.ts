@@ -38,7 +38,6 @@ import {
   IRANKISH_TOKEN,
   irankishOrderId,
   irankishPublicKey,
-  irankishReturn,
   readConfirmation,
   referenceParts,
   type IrankishAnswer,

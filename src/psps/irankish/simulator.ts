@@ -30,14 +30,14 @@
  * `reverse` take `down`, `timeout`, `slow` and `error` (HTTP 500); `confirm` and `reverse` also
  * `unknown` (25); `confirm` also `in_progress` (500) and `other_amount` (the result names more than the sale).
  */
+import { openSale, returnAddress } from '../../bank-sim/sale.ts';
 import { constants, createCipheriv, createHash, createPrivateKey, privateDecrypt, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { PageDialect } from '../../bank-sim/customer-page.ts';
 import { answerLate, dropConnection, hang, OTHER_AMOUNT_DELTA, type FaultSwitches } from '../../bank-sim/faults.ts';
 import { json, readBody, type BankRequest, type Routes } from '../../bank-sim/http.ts';
-import { digits, now, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
+import { digits, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
 import { confirmOnce, reverseOnce } from '../../bank-sim/operations.ts';
-import { redirectAllowed } from '../../bank-sim/simulator-protocol.ts';
 import type { SimulatorProtocol } from '../../bank-sim/simulator-protocol.ts';
 
 export const IRANKISH_TOKEN_PATH = '/api/v3/tokenization/make';
@@ -229,38 +229,18 @@ export function irankishRoutes({
     if (!/^[0-9A-Za-z._-]{1,20}$/.test(requestId)) return refuse(res, CODE.INVALID_REQUEST_ID);
     if (!Number.isFinite(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > TIMESTAMP_SLACK_S)
       return refuse(res, CODE.OUT_OF_DATE);
-    let redirect: URL | undefined;
-    try {
-      redirect = new URL(text(request.revertUri));
-    } catch {
-      redirect = undefined;
-    }
     // Only back to the merchant's gateway: the page's form and callback_repeat go to this address.
-    if (
-      redirect === undefined ||
-      !/^https?:$/.test(redirect.protocol) ||
-      !redirectAllowed(redirect, options.redirectOrigins)
-    )
-      return refuse(res, CODE.INVALID_RETURN_URL);
+    const redirect = returnAddress(text(request.revertUri), options.redirectOrigins);
+    if (redirect === undefined) return refuse(res, CODE.INVALID_RETURN_URL);
     if (!envelopeHolds(object(body.authenticationEnvelope), terminal, options.password, amount))
       return refuse(res, CODE.SECURITY_VIOLATION);
-    const txn: Transaction = {
+    const txn = openSale(ledger, {
       token: randomBytes(16).toString('hex').toUpperCase(),
       terminal,
       amount,
-      res_num: requestId,
-      redirect_url: redirect.toString(),
-      created_at: now(),
-      refunds: {},
-    };
-    ledger.add(txn);
-    ledger.record({
-      kind: 'token',
-      operation_key: text(req.headers['x-operation-key']),
-      res_num: requestId,
-      ref_num: null,
-      amount,
-      at: now(),
+      resNum: requestId,
+      redirectUrl: redirect,
+      operationKey: text(req.headers['x-operation-key']),
     });
     const initiated = Math.floor(Date.now() / 1000);
     json(res, 200, {

@@ -39,7 +39,6 @@ import {
   answerValues,
   inquiryStanding,
   MELLAT_CODE,
-  mellatCallback,
   mellatCodeMeaning,
   mellatOrderId,
   mellatRefundOrderId,

@@ -20,6 +20,7 @@
  * (server.ts's sweep, BANK_SIM_AUTO_REVERSE_SECONDS); a verified sale nobody settled is settled by
  * itself after its 180 (autoSettleSeconds here, BANK_SIM_AUTO_SETTLE_SECONDS).
  */
+import { httpUrl, openSale } from '../../bank-sim/sale.ts';
 import { randomBytes, randomInt } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { PageDialect } from '../../bank-sim/customer-page.ts';
@@ -127,12 +128,7 @@ export function listenMellat(
     if (refused !== undefined) return value(refused);
     const amount = Number(args.amount);
     const orderId = args.orderId ?? '';
-    let redirect: URL | undefined;
-    try {
-      redirect = new URL(args.callBackUrl ?? '');
-    } catch {
-      redirect = undefined;
-    }
+    const redirect = httpUrl(args.callBackUrl ?? '');
     if (!Number.isSafeInteger(amount) || amount <= 0) return value(CODE.INVALID_AMOUNT);
     if (!/^[1-9][0-9]{0,18}$/.test(orderId) || redirect === undefined || !/^https?:$/.test(redirect.protocol))
       return value(CODE.INVALID_DATA);
@@ -143,23 +139,13 @@ export function listenMellat(
     const open = earlier.find((t) => t.amount === amount && t.outcome === undefined);
     if (open !== undefined) return value(CODE.OK, open.token);
     if (earlier.length > 0 || refundOrders().has(orderId)) return value(CODE.DUPLICATE_ORDER);
-    const txn: Transaction = {
+    const txn = openSale(ledger, {
       token: randomBytes(8).toString('hex').toUpperCase(),
       terminal: options.terminalId,
       amount,
-      res_num: orderId,
-      redirect_url: redirect.toString(),
-      created_at: now(),
-      refunds: {},
-    };
-    ledger.add(txn);
-    ledger.record({
-      kind: 'token',
-      operation_key: String(req.headers['x-operation-key'] ?? ''),
-      res_num: orderId,
-      ref_num: null,
-      amount,
-      at: now(),
+      resNum: orderId,
+      redirectUrl: redirect,
+      operationKey: String(req.headers['x-operation-key'] ?? ''),
     });
     return value(CODE.OK, txn.token);
   };

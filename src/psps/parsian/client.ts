@@ -37,7 +37,6 @@ import {
   confirmedRrn,
   PARSIAN_STATUS,
   parsianOrderId,
-  parsianReturn,
   parsianStatusMeaning,
   reversalDone,
 } from './mapping.ts';

@@ -23,12 +23,13 @@
  * itself after BANK_SIM_AUTO_REVERSE_SECONDS (server.ts's sweep; the profile's 20 minutes, which no
  * reference settles). No settle, inquiry or refund: PEC has none a reference shows.
  */
+import { httpUrl, openSale } from '../../bank-sim/sale.ts';
 import { createHash, randomInt } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { PageDialect } from '../../bank-sim/customer-page.ts';
 import { answerLate, dropConnection, hang, type FaultSwitches } from '../../bank-sim/faults.ts';
 import { readBody } from '../../bank-sim/http.ts';
-import { digits, now, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
+import { digits, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
 import { confirmOnce, reverseOnce } from '../../bank-sim/operations.ts';
 import {
   PARSIAN_CONFIRM,
@@ -138,12 +139,7 @@ export function listenParsian(
     if (!pinMatches(fields)) return refused(STATUS.INVALID_PIN);
     const amount = Number(fields.Amount);
     const orderId = fields.OrderId ?? '';
-    let redirect: URL | undefined;
-    try {
-      redirect = new URL(fields.CallBackUrl ?? '');
-    } catch {
-      redirect = undefined;
-    }
+    const redirect = httpUrl(fields.CallBackUrl ?? '');
     if (!/^[1-9][0-9]{0,18}$/.test(orderId) || !/^[0-9]{1,19}$/.test(fields.Amount ?? ''))
       return refused(STATUS.VALUE_NOT_NUMERIC);
     if (!Number.isSafeInteger(amount) || amount < 1000) return refused(STATUS.MINIMUM_AMOUNT);
@@ -156,23 +152,13 @@ export function listenParsian(
       return refused(STATUS.INVALID_ADDRESS);
     // "Its uniqueness is checked by the bank": an order id is used once, whatever became of it.
     if (ledger.byResNum(orderId).length > 0) return refused(STATUS.ORDER_ID_DUPLICATED);
-    const txn: Transaction = {
+    const txn = openSale(ledger, {
       token: long(12),
       terminal: options.terminalId,
       amount,
-      res_num: orderId,
-      redirect_url: redirect.toString(),
-      created_at: now(),
-      refunds: {},
-    };
-    ledger.add(txn);
-    ledger.record({
-      kind: 'token',
-      operation_key: String(req.headers['x-operation-key'] ?? ''),
-      res_num: orderId,
-      ref_num: null,
-      amount,
-      at: now(),
+      resNum: orderId,
+      redirectUrl: redirect,
+      operationKey: String(req.headers['x-operation-key'] ?? ''),
     });
     // Token and Status (token-answer-ok.json): no Message on success.
     return { result: { Token: txn.token, Status: STATUS.OK } };

@@ -43,7 +43,6 @@ import {
   pasargadCodeMeaning,
   pasargadInvoiceDate,
   pasargadOrderId,
-  pasargadReturn,
   readConfirmAnswer,
   readInquiry,
   wholeNumber,

@@ -32,6 +32,7 @@
  * `other_amount`: the amount named larger), `settle` on confirm-transactions and `reverse` on
  * reverse-transactions; `error` is an HTTP 500 (server-error.json).
  */
+import { openSale, returnAddress } from '../../bank-sim/sale.ts';
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { PageDialect } from '../../bank-sim/customer-page.ts';
@@ -39,7 +40,7 @@ import { answerLate, dropConnection, hang, OTHER_AMOUNT_DELTA, type FaultSwitche
 import { json, readBody, type BankRequest, type Routes } from '../../bank-sim/http.ts';
 import { digits, now, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
 import { confirmOnce, reverseOnce } from '../../bank-sim/operations.ts';
-import { redirectAllowed, type SimulatorProtocol } from '../../bank-sim/simulator-protocol.ts';
+import { type SimulatorProtocol } from '../../bank-sim/simulator-protocol.ts';
 
 export const PASARGAD_AUTH_PATH = '/token/getToken';
 export const PASARGAD_PURCHASE_PATH = '/api/payment/purchase';
@@ -204,40 +205,20 @@ export function pasargadRoutes({
     if (text(body.servicecode) !== '8' || text(body.servicetype) !== 'PURCHASE') return answer(res, CODE.INVALID_INPUT);
     if (!Number.isSafeInteger(amount) || amount <= 0) return answer(res, CODE.INVALID_AMOUNT);
     if (!/^[0-9]{1,19}$/.test(invoice)) return answer(res, CODE.INVALID_INVOICE);
-    let callback: URL | undefined;
-    try {
-      callback = new URL(text(body.callbackapi));
-    } catch {
-      callback = undefined;
-    }
     // Only back to the merchant's gateway: the page's return and callback_repeat go to this address.
-    if (
-      callback === undefined ||
-      !/^https?:$/.test(callback.protocol) ||
-      !redirectAllowed(callback, options.redirectOrigins)
-    )
-      return answer(res, CODE.INVALID_CALLBACK);
+    const callback = returnAddress(text(body.callbackapi), options.redirectOrigins);
+    if (callback === undefined) return answer(res, CODE.INVALID_CALLBACK);
     // An invoice is used once at a terminal (13003), a retried request included.
     if (ledger.byResNum(invoice).length > 0) return answer(res, CODE.INVOICE_NOT_UNIQUE);
     // The shape of PEP's example: forty hex digits, then fifteen digits (here the terminal's).
     const urlId = `${randomBytes(20).toString('hex')}${terminal.padStart(15, '0')}`;
-    const txn: Transaction = {
+    openSale(ledger, {
       token: urlId,
       terminal,
       amount,
-      res_num: invoice,
-      redirect_url: callback.toString(),
-      created_at: now(),
-      refunds: {},
-    };
-    ledger.add(txn);
-    ledger.record({
-      kind: 'token',
-      operation_key: operationKey(req, `token:${invoice}`),
-      res_num: invoice,
-      ref_num: null,
-      amount,
-      at: now(),
+      resNum: invoice,
+      redirectUrl: callback,
+      operationKey: operationKey(req, `token:${invoice}`),
     });
     // The url under the address the caller reached: the base address and the urlId, as PEP's.
     answer(res, CODE.OK, { data: { urlId, url: `http://${text(req.headers.host) || '127.0.0.1'}/${urlId}` } });

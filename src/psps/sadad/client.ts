@@ -36,7 +36,6 @@ import {
   readVerifyAnswer,
   SADAD_CODE,
   SADAD_TOKEN,
-  sadadCallback,
   sadadCodeMeaning,
   sadadKey,
   sadadLocalDateTime,

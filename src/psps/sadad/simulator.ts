@@ -24,14 +24,14 @@
  * `slow` and `error` (HTTP 500); `confirm` also `unknown` (-1), `in_progress` (500) and
  * `other_amount` (the detail names more than the sale).
  */
+import { openSale, returnAddress } from '../../bank-sim/sale.ts';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { PageDialect } from '../../bank-sim/customer-page.ts';
 import { answerLate, dropConnection, hang, OTHER_AMOUNT_DELTA, type FaultSwitches } from '../../bank-sim/faults.ts';
 import { json, readBody, type BankRequest, type Routes } from '../../bank-sim/http.ts';
-import { digits, now, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
+import { digits, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
 import { confirmOnce } from '../../bank-sim/operations.ts';
-import { redirectAllowed } from '../../bank-sim/simulator-protocol.ts';
 import type { SimulatorProtocol } from '../../bank-sim/simulator-protocol.ts';
 
 export const SADAD_TOKEN_PATH = '/api/v0/Request/PaymentRequest';
@@ -150,38 +150,18 @@ export function sadadRoutes({
     if (!/^[1-9][0-9]{0,18}$/.test(orderId)) return refuse(res, CODE.INVALID_ORDER_ID);
     if (text(body.signdata) !== sign(`${terminal};${orderId};${text(body.amount)}`))
       return refuse(res, CODE.INVALID_SIGNATURE);
-    let redirect: URL | undefined;
-    try {
-      redirect = new URL(text(body.returnurl));
-    } catch {
-      redirect = undefined;
-    }
     // Only back to the merchant's gateway: the page's form and callback_repeat go to this address.
-    if (
-      redirect === undefined ||
-      !/^https?:$/.test(redirect.protocol) ||
-      !redirectAllowed(redirect, options.redirectOrigins)
-    )
-      return refuse(res, CODE.INVALID_RETURN_URL);
+    const redirect = returnAddress(text(body.returnurl), options.redirectOrigins);
+    if (redirect === undefined) return refuse(res, CODE.INVALID_RETURN_URL);
     // An order id is used once at a terminal (1011), a retried request included.
     if (ledger.byResNum(orderId).length > 0) return refuse(res, CODE.DUPLICATE_ORDER);
-    const txn: Transaction = {
+    const txn = openSale(ledger, {
       token: randomBytes(12).toString('hex'),
       terminal,
       amount,
-      res_num: orderId,
-      redirect_url: redirect.toString(),
-      created_at: now(),
-      refunds: {},
-    };
-    ledger.add(txn);
-    ledger.record({
-      kind: 'token',
-      operation_key: text(req.headers['x-operation-key']),
-      res_num: orderId,
-      ref_num: null,
-      amount,
-      at: now(),
+      resNum: orderId,
+      redirectUrl: redirect,
+      operationKey: text(req.headers['x-operation-key']),
     });
     json(res, 200, { ResCode: CODE.OK, Token: txn.token, Description: DESCRIPTION[CODE.OK] });
   };

@@ -28,7 +28,7 @@ import {
   type PspCapabilities,
   type PspClient,
 } from '../psp-client.ts';
-import { RESULT, SEP_REF_NUM, sepCallback } from './mapping.ts';
+import { RESULT, SEP_REF_NUM } from './mapping.ts';
 import { SEP_PROFILE } from './profile.ts';
 import { postJson } from '../transport.ts';
 

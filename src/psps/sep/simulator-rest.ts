@@ -13,10 +13,11 @@
  * Each operation happens once per operation key (a repeat answers 2, "a repeated request", with
  * the transaction's detail); the token and each operation have their fault switch.
  */
+import { httpUrl, openSale } from '../../bank-sim/sale.ts';
 import { randomBytes } from 'node:crypto';
 import type { FaultSwitches } from '../../bank-sim/faults.ts';
 import { answer, json, readBody, type BankRequest, type Routes } from '../../bank-sim/http.ts';
-import { now, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
+import { type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
 import { confirmOnce, reverseOnce } from '../../bank-sim/operations.ts';
 import { redirectAllowed, type ProtocolOptions } from '../../bank-sim/simulator-protocol.ts';
 
@@ -55,12 +56,7 @@ export function sepRestRoutes({
     if (faults.apply('token', res, () => undefined)) return;
     const amount = Number(text(body.amount));
     const resNum = text(body.resnum);
-    let redirect: URL | undefined;
-    try {
-      redirect = new URL(text(body.redirecturl));
-    } catch {
-      redirect = undefined;
-    }
+    const redirect = httpUrl(text(body.redirecturl));
     if (
       text(body.action).toLowerCase() !== 'token' ||
       text(body.terminalid) !== options.terminalId ||
@@ -83,23 +79,13 @@ export function sepRestRoutes({
     // One token per (terminal, ResNum): a retried token request answers the same token.
     const existing = ledger.byResNum(resNum).find((t) => t.amount === amount && t.outcome === undefined);
     if (existing !== undefined) return json(res, 200, { status: 1, token: existing.token });
-    const txn: Transaction = {
+    const txn = openSale(ledger, {
       token: randomBytes(16).toString('hex'),
       terminal: options.terminalId,
       amount,
-      res_num: resNum,
-      redirect_url: redirect.toString(),
-      created_at: now(),
-      refunds: {},
-    };
-    ledger.add(txn);
-    ledger.record({
-      kind: 'token',
-      operation_key: req.headers['x-operation-key']?.toString() ?? '',
-      res_num: resNum,
-      ref_num: null,
-      amount,
-      at: now(),
+      resNum: resNum,
+      redirectUrl: redirect,
+      operationKey: req.headers['x-operation-key']?.toString() ?? '',
     });
     json(res, 200, { status: 1, token: txn.token });
   };

@@ -34,7 +34,6 @@ import {
   SEPEHR_CODE,
   SEPEHR_RECEIPT,
   SEPEHR_TOKEN,
-  sepehrCallback,
   sepehrCodeMeaning,
   sepehrOrderId,
   wholeNumber,

@@ -29,14 +29,14 @@
  * `reverse` also `unknown` (NOK -1); `confirm` `in_progress` (500) and `other_amount` (a ReturnId
  * above the sale's). No inquiry, settle or refund path: those answer 404.
  */
+import { openSale, returnAddress } from '../../bank-sim/sale.ts';
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { PageDialect } from '../../bank-sim/customer-page.ts';
 import { answerLate, dropConnection, hang, OTHER_AMOUNT_DELTA, type FaultSwitches } from '../../bank-sim/faults.ts';
 import { json, readBody, type BankRequest, type Routes } from '../../bank-sim/http.ts';
-import { digits, now, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
+import { digits, type Ledger, type Transaction } from '../../bank-sim/ledger.ts';
 import { confirmOnce, reverseOnce } from '../../bank-sim/operations.ts';
-import { redirectAllowed } from '../../bank-sim/simulator-protocol.ts';
 import type { SimulatorProtocol } from '../../bank-sim/simulator-protocol.ts';
 
 export const SEPEHR_TOKEN_PATH = '/V1/PeymentApi/GetToken';
@@ -147,42 +147,22 @@ export function sepehrRoutes({
     if (terminal !== options.terminalId) return refuse(res, CODE.ADDRESS);
     if (!Number.isSafeInteger(amount) || amount <= 0 || invoice === '' || invoice.length > 100)
       return refuse(res, CODE.GENERAL);
-    let redirect: URL | undefined;
-    try {
-      redirect = new URL(text(body.callbackurl));
-    } catch {
-      redirect = undefined;
-    }
     // Only back to the merchant's gateway: the page's form and callback_repeat go to this address.
-    if (
-      redirect === undefined ||
-      !/^https?:$/.test(redirect.protocol) ||
-      !redirectAllowed(redirect, options.redirectOrigins)
-    )
-      return refuse(res, CODE.GENERAL);
+    const redirect = returnAddress(text(body.callbackurl), options.redirectOrigins);
+    if (redirect === undefined) return refuse(res, CODE.GENERAL);
     const [earlier] = ledger.byResNum(invoice);
     if (earlier !== undefined) {
       // The same sale asked again before the customer chose: its token again; after: refused.
       if (earlier.outcome !== undefined || earlier.amount !== amount) return refuse(res, CODE.NOT_POSSIBLE);
       return json(res, 200, { Status: CODE.OK, Accesstoken: earlier.token });
     }
-    const txn: Transaction = {
+    const txn = openSale(ledger, {
       token: randomBytes(16).toString('hex'),
       terminal,
       amount,
-      res_num: invoice,
-      redirect_url: redirect.toString(),
-      created_at: now(),
-      refunds: {},
-    };
-    ledger.add(txn);
-    ledger.record({
-      kind: 'token',
-      operation_key: text(req.headers['x-operation-key']),
-      res_num: invoice,
-      ref_num: null,
-      amount,
-      at: now(),
+      resNum: invoice,
+      redirectUrl: redirect,
+      operationKey: text(req.headers['x-operation-key']),
     });
     json(res, 200, { Status: CODE.OK, Accesstoken: txn.token });
   };
