@@ -21,11 +21,7 @@ export class ScaffoldRefused extends Error {
 }
 
 /** The files the scaffold edits, relative to the repository's root (the unit test gives it a copy of these). */
-export const EDITED_FILES = [
-  'src/psps/profiles.ts',
-  'src/psps/registry.ts',
-  'src/bank-sim/protocols.ts',
-] as const;
+export const EDITED_FILES = ['src/psps/profiles.ts', 'src/psps/registry.ts', 'src/bank-sim/protocols.ts'] as const;
 
 interface Names {
   name: string;

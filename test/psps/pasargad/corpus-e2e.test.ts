@@ -22,13 +22,7 @@ import { apiWith, getHarness, newMerchant, testConfig, type Harness } from '../.
 import { client } from '../../support/http.ts';
 import { PasargadCorpusBank } from './corpus-bank.ts';
 import { createdPayment, pressPay, waitForStatus } from '../../support/payments.ts';
-import {
-  corpusAnswer,
-  corpusData,
-  corpusFields,
-  corpusRequest,
-  pasargadCorpusMessage,
-} from './corpus.ts';
+import { corpusAnswer, corpusData, corpusFields, corpusRequest, pasargadCorpusMessage } from './corpus.ts';
 
 const path = (name: string) => pasargadCorpusMessage(name).http.path;
 

@@ -6,13 +6,7 @@
 import assert from 'node:assert/strict';
 import { parseBankCallback, pspOfReturn } from '../../../src/psps/callbacks.ts';
 import { pspClientsFromConfig } from '../../../src/psps/clients.ts';
-import {
-  ORIGINAL_PSP,
-  PSP_NAMES,
-  PSP_PROFILES,
-  pspSettingName,
-  pspSettings,
-} from '../../../src/psps/profiles.ts';
+import { ORIGINAL_PSP, PSP_NAMES, PSP_PROFILES, pspSettingName, pspSettings } from '../../../src/psps/profiles.ts';
 import type { PspClient } from '../../../src/psps/psp-client.ts';
 import { PSP_CONNECTORS } from '../../../src/psps/registry.ts';
 import { pspOrderId, REPORT_LAYOUTS } from '../../../src/psps/reports.ts';

@@ -7,11 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { pspClientsFromConfig } from '../../../src/psps/clients.ts';
-import {
-  requireWindowsWithinReversal,
-  reversalWindowProblem,
-  skippedPspWarnings,
-} from '../../../src/psps/windows.ts';
+import { requireWindowsWithinReversal, reversalWindowProblem, skippedPspWarnings } from '../../../src/psps/windows.ts';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 
 const configured = (env: Record<string, string>) => {

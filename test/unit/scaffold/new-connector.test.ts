@@ -26,8 +26,7 @@ function copyOfTheRepository(): string {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     if (existsSync(file)) cpSync(file, join(root, file));
   }
-  if (!existsSync(join(root, 'src/psps/registry.ts')))
-    writeFileSync(join(root, 'src/psps/registry.ts'), REGISTRY);
+  if (!existsSync(join(root, 'src/psps/registry.ts'))) writeFileSync(join(root, 'src/psps/registry.ts'), REGISTRY);
   return root;
 }
 
