@@ -108,8 +108,10 @@ export function recognises${title}Return(_fields: Record<string, string>): boole
 }
 `,
     [`src/psps/${name}/client.ts`]: `/**
- * ${title}'s client (PspClient): every call under BANK_TIMEOUT_MS with our operation key, traced with
- * inSpan, transport failures BankUnavailableError, refusals BankRefusalError, no secret in an error.
+ * ${title}'s client (PspClient): every call through the transport kit (../transport.ts: postJsonObject,
+ * bankHttp or SoapService), which holds it to BANK_TIMEOUT_MS with our operation key, traces it, maps
+ * no answer to BankUnavailableError and keeps secrets out of errors; the client adds its fields, its
+ * codes and its refusals (BankRefusalError).
  * Written by \`npm run new-connector\`: every operation throws "not built yet" until it is built from the corpus.
  */
 import type { BankEndpoint, BankOperationAnswer, BankToken, Confirmation, PspClient } from '../psp-client.ts';
