@@ -16,6 +16,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -29,6 +30,7 @@ import { parseKey } from '../../src/merchants/keys.ts';
 import { freePort, portInUse } from '../../src/main/ports.ts';
 import { PrerequisiteError } from './temporal-cli.ts';
 import { staticChecks, suiteArgs, unitTier } from './suites.ts';
+import { readWeights, runShards, slowestFiles, splitByWeight, suiteFiles } from './shards.ts';
 import { spawnDevServer } from './dev-server.ts';
 import { describeExit, restartPolicyFromEnv, Supervisor } from './supervisor.ts';
 import { CHROMIUM_PROBLEM_ENV, provideChromium } from './chromium.ts';
@@ -327,6 +329,74 @@ export async function start(): Promise<void> {
 }
 
 /**
+ * How many shards the main suite runs in (tools/launcher/shards.ts): TEST_SHARDS when set, else 2 on a
+ * machine of two cores or more. Each shard costs a Temporal dev server, eight simulators and a database.
+ */
+function mainSuiteShards(): number {
+  const raw = process.env.TEST_SHARDS;
+  if (raw === undefined || raw === '') return Math.min(2, Math.max(1, availableParallelism()));
+  if (!/^[1-8]$/.test(raw)) throw new PrerequisiteError(`TEST_SHARDS must be a number from 1 to 8, got "${raw}".`);
+  return Number(raw);
+}
+
+/**
+ * One copy of the suites' services, on its own database, ports and Temporal dev server (its own SQLite file),
+ * with test mode's simulators (one process per PSP, each terminal's password a random value) and the identity
+ * provider's simulator: the environment a mocha process of that shard runs with. Shard 1 is the suites'
+ * classic copy (the database `<name>_test`, test-artifacts/); shard n uses `<name>_test_n` and test-artifacts/shard-n/.
+ */
+async function suiteServices(
+  shard: number,
+  bankSimSettings: Record<string, string>,
+  chromiumProblem: string | undefined,
+): Promise<NodeJS.ProcessEnv> {
+  const base = loadConfig();
+  const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);
+  if (process.env.TEST_DATABASE_URL === undefined) testUrl.pathname = `/${databaseName(base.DATABASE_URL)}_test`;
+  if (shard > 1) testUrl.pathname = `${testUrl.pathname}_${shard}`;
+  const databaseUrl = testUrl.toString();
+  const name = shard === 1 ? 'test' : `test-${shard}`;
+  say(`Preparing the test database ${databaseName(databaseUrl)}…`);
+  await prepareDatabase(databaseUrl, true);
+  const port = await freePort();
+  const temporal = await provideTemporal(process.env, port, undefined, name);
+  // Not restarted: the suite runs its worker in-process, and a restart would hide the
+  // crash from the test that caused it. Said once, so the failures that follow make sense.
+  temporal.server?.process.once('exit', (code, signal) => {
+    if (!isStopping()) {
+      process.stderr.write(
+        `The test suite's Temporal dev server (${name}) exited (${describeExit(code, signal)}) while the tests ran: tests that need Temporal fail from here on; see ${temporal.server?.options.logFile}.\n`,
+      );
+    }
+  });
+  const artifacts = shard === 1 ? join(root, 'test-artifacts') : join(root, 'test-artifacts', `shard-${shard}`);
+  mkdirSync(artifacts, { recursive: true });
+  // Test mode's banks: one simulator per PSP of the registry, each its own process on a free port with the
+  // same admin token, its terminal's password a random value (suiteSimulators).
+  const ports: number[] = [];
+  for (let i = 0; i < PSP_NAMES.length; i++) ports.push(await freePort());
+  const simulators = suiteSimulators(dataDir, ports, name);
+  for (const simulator of simulators) await startSuiteSimulator(simulator, bankSimSettings);
+  // The identity provider's simulator (docs/identity.md): test/support/harness.ts's testIdentityProvider reaches it.
+  const identity = suiteIdentitySimulator(await freePort());
+  await startSuiteSimulator(identity, bankSimSettings);
+  return {
+    ...process.env,
+    ...gatewaySettingsOf(simulators),
+    ...identity.gatewayEnv,
+    ...bankSimSettings,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_CLI: temporal.cli ?? '',
+    TEMPORAL_DEV_DB: join(dataDir, `temporal-${name}.sqlite`),
+    TEST_ARTIFACTS: artifacts,
+    TEST_SHARD: String(shard),
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    ...(chromiumProblem === undefined ? {} : { [CHROMIUM_PROBLEM_ENV]: chromiumProblem }),
+  };
+}
+
+/**
  * The main suite, then (on a whole run that passed) the fault suite of
  * test/faults, which starts and breaks its own MariaDB, Temporal server and
  * workers, then the cluster suite of test/cluster (a Temporal cluster,
@@ -356,63 +426,31 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   }
   if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main'))
     timed('static checks', () => staticChecks(root, say));
-  const base = loadConfig();
-  const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);
-  if (process.env.TEST_DATABASE_URL === undefined) testUrl.pathname = `/${databaseName(base.DATABASE_URL)}_test`;
-  const databaseUrl = testUrl.toString();
-  say(`Preparing the test database ${databaseName(databaseUrl)}…`);
-  await prepareDatabase(databaseUrl, true);
-  const port = await freePort();
-  const temporal = await provideTemporal(process.env, port, undefined, 'test');
-  // Not restarted: the suite runs its worker in-process, and a restart would hide the
-  // crash from the test that caused it. Said once, so the failures that follow make sense.
-  temporal.server?.process.once('exit', (code, signal) => {
-    if (!isStopping()) {
-      process.stderr.write(
-        `The test suite's Temporal dev server exited (${describeExit(code, signal)}) while the tests ran: tests that need Temporal fail from here on; see ${temporal.server?.options.logFile}.\n`,
-      );
-    }
-  });
-  const artifacts = join(root, 'test-artifacts');
-  mkdirSync(artifacts, { recursive: true });
-  const chromiumProblem = provideChromium(say);
-  if (chromiumProblem !== undefined) say(`${chromiumProblem} The browser tests will fail.`);
-  // The simulator's admin endpoints need a token, which the tests hold (test/support/bank.ts); the
-  // gateway's test API servers listen on 127.0.0.1 at ports of their own, and some stand for a gateway
-  // behind TLS at https://pay.example (test/security/response-headers.test.ts).
-  const bankSimSettings = {
-    BANK_SIM_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
-    BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*,https://pay.example',
-  };
-  // Test mode's banks for the whole suite: one simulator per PSP of the registry, each its own process
-  // on a free port with the same admin token, its terminal's password a random value (suiteSimulators).
-  const ports: number[] = [];
-  for (let i = 0; i < PSP_NAMES.length; i++) ports.push(await freePort());
-  const simulators = suiteSimulators(dataDir, ports, 'test');
-  for (const simulator of simulators) await startSuiteSimulator(simulator, bankSimSettings);
-  // The identity provider's simulator (docs/identity.md): test/support/harness.ts's testIdentityProvider reaches it.
-  const identity = suiteIdentitySimulator(await freePort());
-  await startSuiteSimulator(identity, bankSimSettings);
-  const env = {
-    ...process.env,
-    ...gatewaySettingsOf(simulators),
-    ...identity.gatewayEnv,
-    ...bankSimSettings,
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_CLI: temporal.cli ?? '',
-    TEMPORAL_DEV_DB: join(dataDir, 'temporal-test.sqlite'),
-    TEST_ARTIFACTS: artifacts,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    ...(chromiumProblem === undefined ? {} : { [CHROMIUM_PROBLEM_ENV]: chromiumProblem }),
-  };
   const configs = {
     main: join(root, 'test', '.mocharc.json'),
     faults: join(root, 'test', 'faults', '.mocharc.json'),
     cluster: join(root, 'test', 'cluster', '.mocharc.json'),
     image: join(root, 'test', 'image', '.mocharc.json'),
   };
+  const chromiumProblem = provideChromium(say);
+  if (chromiumProblem !== undefined) say(`${chromiumProblem} The browser tests will fail.`);
+  // The simulators' admin endpoints need a token, which the tests hold (test/support/bank.ts); the
+  // gateway's test API servers listen on 127.0.0.1 at ports of their own, and some stand for a gateway
+  // behind TLS at https://pay.example (test/security/response-headers.test.ts).
+  const bankSimSettings = {
+    BANK_SIM_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
+    BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*,https://pay.example',
+  };
+  // Files named on the command line run in one process; a whole or filtered (--grep) main suite in shards.
+  const filesNamed = suiteArgs(root, configs.main, args)[1] !== configs.main;
+  const shardCount = filesNamed || !suites.includes('main') ? 1 : mainSuiteShards();
+  const envs: NodeJS.ProcessEnv[] = [];
+  for (let shard = 1; shard <= shardCount; shard++)
+    envs.push(await suiteServices(shard, bankSimSettings, chromiumProblem));
+  const env = envs[0]!;
   let code = 0;
+  // The closing list of failures, printed last: CI keeps only the end of the log.
+  let failures: string[] = [];
   for (const suite of suites) {
     if (suite !== 'main' && mainOnly) break;
     if (suite === 'faults')
@@ -423,23 +461,51 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
       );
     if (suite === 'image')
       say('Running the image suite (test/image): the production image built with buildah and run with podman…');
-    const mocha = spawn(
-      process.execPath,
-      [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(root, configs[suite], args)],
-      { cwd: root, stdio: 'inherit', env },
-    );
-    const stop = stopChild(mocha);
-    cleanups.push(stop);
     const started = Date.now();
-    code = await new Promise<number>((resolve) =>
-      mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))),
-    );
-    times.push([`${suite} suite`, Date.now() - started]);
-    cleanups.splice(cleanups.indexOf(stop), 1);
+    if (suite === 'main' && envs.length > 1) {
+      const groups = splitByWeight(suiteFiles(root, configs.main), readWeights(root), envs.length);
+      say(
+        `Running the main suite in ${envs.length} shards side by side (${groups.map((g) => `${g.length} files`).join(', ')}), each on services of its own; their lines are prefixed [1], [2]…`,
+      );
+      const results = await runShards(
+        root,
+        configs.main,
+        groups,
+        envs.map((e) => ({ ...e, DARGAH_SUITE: 'main' })),
+        args,
+      );
+      times.push([`main suite (${envs.length} shards)`, Date.now() - started]);
+      say('\nSlowest files of the main suite:');
+      for (const line of slowestFiles(
+        root,
+        envs.map((e) => e.TEST_ARTIFACTS ?? ''),
+        12,
+      ))
+        say(line);
+      for (const r of results) say(`Shard ${r.shard}: ${r.counts.join(', ') || `no counts (mocha exited ${r.code})`}.`);
+      failures = results.flatMap((r) => r.failures);
+      code = results.find((r) => r.code !== 0)?.code ?? 0;
+    } else {
+      const mocha = spawn(
+        process.execPath,
+        [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(root, configs[suite], args)],
+        { cwd: root, stdio: 'inherit', env: { ...env, DARGAH_SUITE: suite } },
+      );
+      const stop = stopChild(mocha);
+      cleanups.push(stop);
+      code = await new Promise<number>((resolve) =>
+        mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))),
+      );
+      times.push([`${suite} suite`, Date.now() - started]);
+      cleanups.splice(cleanups.indexOf(stop), 1);
+    }
     if (code !== 0) break;
   }
-  if (code === 0 && times.length > 1)
-    say(`Times: ${times.map(([part, ms]) => `${part} ${minutesAndSeconds(ms)}`).join(', ')}.`);
+  if (times.length > 1) say(`Times: ${times.map(([part, ms]) => `${part} ${minutesAndSeconds(ms)}`).join(', ')}.`);
+  if (failures.length > 0) {
+    say(`\nFailing tests (${failures.length}), the first line of each error:`);
+    for (const line of failures) say(line);
+  }
   await shutdown(code);
 }
 

@@ -50,7 +50,7 @@ export function unitTier(root: string, say: (line: string) => void): void {
   const result = spawnSync(process.execPath, mocha, {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, TEMPORAL_CLI: cli },
+    env: { ...process.env, TEMPORAL_CLI: cli, DARGAH_SUITE: 'unit' },
   });
   if (result.status !== 0) throw new PrerequisiteError('the unit tier failed (see above)');
 }
