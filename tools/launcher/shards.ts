@@ -21,21 +21,34 @@ import { cleanups, stopChild } from './stack.ts';
  */
 export const WEIGHTS_FILE = join('test', 'support', 'file-weights.json');
 
-/** The files of a mocha configuration: its `spec` globs (`dir/**\/*.test.ts` only) minus its `ignore` folders. */
+/**
+ * A glob of a mocha configuration as a regular expression over paths relative to the root: `**\/` any
+ * folders (none included), a trailing `/**` everything below, `*` any name or part of one.
+ */
+export function globPattern(glob: string): RegExp {
+  let pattern = '';
+  for (let i = 0; i < glob.length; i++) {
+    if (glob.startsWith('**/', i)) {
+      pattern += '(?:[^/]+/)*';
+      i += 2;
+    } else if (glob.startsWith('/**', i) && i + 3 === glob.length) {
+      pattern += '/.*';
+      i += 2;
+    } else if (glob[i] === '*') pattern += '[^/]*';
+    else pattern += glob[i]!.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${pattern}$`);
+}
+
+/** The files of a mocha configuration, as mocha finds them: every path under test/ its `spec` globs match and no `ignore` glob does. */
 export function suiteFiles(root: string, config: string): string[] {
   const options = JSON.parse(readFileSync(config, 'utf8')) as { spec: string[]; ignore?: string[] };
-  const folderOf = (pattern: string, tail: string): string => {
-    if (!pattern.endsWith(tail)) throw new Error(`${config}: "${pattern}" is not of the form <folder>${tail}`);
-    return pattern.slice(0, -tail.length);
-  };
-  const ignored = (options.ignore ?? []).map((p) => `${folderOf(p, '/**')}/`);
-  const files = options.spec.flatMap((pattern) => {
-    const folder = folderOf(pattern, '/**/*.test.ts');
-    return (readdirSync(join(root, folder), { recursive: true }) as string[])
-      .filter((f) => f.endsWith('.test.ts'))
-      .map((f) => join(folder, f));
-  });
-  return files.filter((f) => !ignored.some((folder) => f.startsWith(folder))).sort();
+  const specs = options.spec.map(globPattern);
+  const ignored = (options.ignore ?? []).map(globPattern);
+  return (readdirSync(join(root, 'test'), { recursive: true }) as string[])
+    .map((f) => join('test', f))
+    .filter((f) => specs.some((p) => p.test(f)) && !ignored.some((p) => p.test(f)))
+    .sort();
 }
 
 /**

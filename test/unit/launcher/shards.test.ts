@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { readWeights, splitByWeight, suiteFiles } from '../../../tools/launcher/shards.ts';
+import { globPattern, readWeights, splitByWeight, suiteFiles } from '../../../tools/launcher/shards.ts';
 
 describe('the main suite in shards', () => {
   const files = suiteFiles('.', join('test', '.mocharc.json'));
@@ -14,6 +14,25 @@ describe('the main suite in shards', () => {
     assert.ok(files.includes('test/payments/lifecycle.test.ts'));
     for (const ignored of ['test/unit/', 'test/workflows/', 'test/faults/', 'test/cluster/', 'test/image/'])
       assert.ok(!files.some((f) => f.startsWith(ignored)), `nothing of ${ignored}`);
+    assert.ok(files.includes('test/psps/sep/corpus-e2e.test.ts'), "a PSP's main-suite tests");
+    assert.ok(!files.some((f) => /^test\/psps\/[^/]+\/unit\//.test(f)), "none of a PSP's unit-tier tests");
+  });
+
+  it('reads globs as mocha does', () => {
+    assert.ok(globPattern('test/**/*.test.ts').test('test/a.test.ts'));
+    assert.ok(globPattern('test/**/*.test.ts').test('test/a/b/c.test.ts'));
+    assert.ok(!globPattern('test/**/*.test.ts').test('test/a/b/c.ts'));
+    assert.ok(globPattern('test/psps/*/unit/**').test('test/psps/sep/unit/x.test.ts'));
+    assert.ok(!globPattern('test/psps/*/unit/**').test('test/psps/sep/corpus-e2e.test.ts'));
+    assert.ok(!globPattern('test/psps/*/unit/*.test.ts').test('test/psps/sep/x/unit/y.test.ts'));
+    assert.ok(!globPattern('test/a.b/*.ts').test('test/aXb/c.ts'), 'a dot is a dot');
+  });
+
+  it('finds the unit tier the same way, with its PSP folders', () => {
+    const unit = suiteFiles('.', join('test', 'unit', '.mocharc.json'));
+    assert.ok(unit.some((f) => f.startsWith('test/workflows/')));
+    assert.ok(unit.some((f) => /^test\/psps\/[^/]+\/unit\//.test(f)));
+    assert.ok(!unit.some((f) => unit.includes(f) && files.includes(f)), 'no file in both');
   });
 
   it('puts every file in exactly one shard, each shard in alphabetical order', () => {
