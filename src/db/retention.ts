@@ -11,7 +11,7 @@
  * such a row stays; an age column that never changes is not checked twice,
  * so the delete has only the primary key to go by.
  */
-import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { DOCUMENT_DRAFT_KEEP_MS, RATE_LIMIT_COUNTER_KEEP_MS, type PrunedTable } from '../domain/retention.ts';
 import type { Database } from './schema.ts';
 import type { Db } from './database.ts';
@@ -44,55 +44,88 @@ function anyOfKeys<T extends keyof Database, K extends Record<string, unknown>>(
   return (eb: ExpressionBuilder<Database, T>) => eb.or(rows.map((row) => eb.and(row as never)));
 }
 
-const idempotencyKeys: Pruner = async (db, { now, batchSize }) => {
+/** The tables whose rule is "past an age column's period": one read by that column, one delete by primary key. */
+type AgedTable =
+  | 'idempotency_keys'
+  | 'webhook_attempts'
+  | 'events'
+  | 'user_email_tokens'
+  | 'user_sign_in_challenges'
+  | 'rate_limit_counters';
+
+interface AgeRule<T extends AgedTable> {
+  table: T;
+  /** The primary key's columns: what the delete goes by. */
+  key: readonly (keyof Database[T] & string)[];
+  /** The indexed age column, and whether a row is past its period at the cutoff itself (`<=`) or only before it (`<`). */
+  age: keyof Database[T] & string;
+  through: '<' | '<=';
+  /** The instant the age column is compared with (epoch ms for a number column). */
+  cutoff: (limits: PruneLimits) => Date | number;
+  /** Where the age column can change between the read and the delete (a key taken again): the delete compares it again. */
+  ageChanges?: true;
+  /** A further condition of the rule, which the read and the delete both check (a row's state can change in between). */
+  also?: (limits: PruneLimits) => (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>;
+}
+
+/** One batch of an age rule: the oldest rows past the period by the age column's index, then exactly those rows by key. */
+function pruneByAge<T extends AgedTable>(rule: AgeRule<T>): Pruner {
+  // Kysely types a table name only as a literal: the rule's own types above keep its columns right.
+  const { table, key, age, through } = rule as unknown as AgeRule<'events'>;
+  return async (anyDb, limits) => {
+    const db = anyDb as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const cutoff = rule.cutoff(limits);
+    const also = rule.also?.(limits) as unknown as ((eb: unknown) => Expression<SqlBool>) | undefined;
+    let read = db
+      .selectFrom(table)
+      .select(key as never)
+      .where(age as never, through, cutoff as never);
+    if (also !== undefined) read = read.where(also as never);
+    const rows = (await read
+      .orderBy(age as never)
+      .limit(limits.batchSize)
+      .execute()) as Record<string, unknown>[];
+    if (rows.length === 0) return { deleted: 0 };
+    let remove =
+      key.length === 1
+        ? db.deleteFrom(table).where(key[0] as never, 'in', rows.map((r) => r[key[0]!]) as never)
+        : db.deleteFrom(table).where(anyOfKeys(rows) as never);
+    if (rule.ageChanges) remove = remove.where(age as never, through, cutoff as never);
+    if (also !== undefined) remove = remove.where(also as never);
+    return counted(await remove.executeTakeFirst());
+  };
+}
+
+const idempotencyKeys = pruneByAge({
+  table: 'idempotency_keys',
+  key: ['merchant_id', 'mode', 'operation', 'idempotency_key'],
+  age: 'expires_at',
+  through: '<=',
+  cutoff: ({ now }) => now,
+  ageChanges: true,
   // A key a request holds right now stays, expired or not: that request still writes its answer to it.
-  const notHeld = (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
-    eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]);
-  const rows = await db
-    .selectFrom('idempotency_keys')
-    .select(['merchant_id', 'mode', 'operation', 'idempotency_key'])
-    .where('expires_at', '<=', now)
-    .where(notHeld)
-    .orderBy('expires_at')
-    .limit(batchSize)
-    .execute();
-  if (rows.length === 0) return { deleted: 0 };
-  return counted(
-    await db
-      .deleteFrom('idempotency_keys')
-      .where(anyOfKeys<'idempotency_keys', (typeof rows)[number]>(rows))
-      .where('expires_at', '<=', now)
-      .where(notHeld)
-      .executeTakeFirst(),
-  );
-};
+  also:
+    ({ now }) =>
+    (eb) =>
+      eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]),
+});
 
-const webhookAttempts: Pruner = async (db, { now, batchSize, eventsKeepMs }) => {
-  const cutoff = before(now, eventsKeepMs);
-  const rows = await db
-    .selectFrom('webhook_attempts')
-    .select('id')
-    .where('attempted_at', '<', cutoff)
-    .orderBy('attempted_at')
-    .limit(batchSize)
-    .execute();
-  if (rows.length === 0) return { deleted: 0 };
-  return counted(
-    await db
-      .deleteFrom('webhook_attempts')
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .executeTakeFirst(),
-  );
-};
+const webhookAttempts = pruneByAge({
+  table: 'webhook_attempts',
+  key: ['id'],
+  age: 'attempted_at',
+  through: '<',
+  cutoff: ({ now, eventsKeepMs }) => before(now, eventsKeepMs),
+});
 
-const events: Pruner = async (db, { now, batchSize, eventsKeepMs }) => {
-  const cutoff = before(now, eventsKeepMs);
+const events = pruneByAge({
+  table: 'events',
+  key: ['id'],
+  age: 'created_at',
+  through: '<',
+  cutoff: ({ now, eventsKeepMs }) => before(now, eventsKeepMs),
   // An event redelivered lately still has attempts inside the period: it stays until they age out too.
-  const noAttemptLeft = (eb: ExpressionBuilder<Database, 'events'>) =>
+  also: () => (eb) =>
     eb.not(
       eb.exists(
         eb
@@ -100,28 +133,19 @@ const events: Pruner = async (db, { now, batchSize, eventsKeepMs }) => {
           .select('webhook_attempts.id')
           .whereRef('webhook_attempts.event_id', '=', 'events.id'),
       ),
-    );
-  const rows = await db
-    .selectFrom('events')
-    .select('id')
-    .where('created_at', '<', cutoff)
-    .where(noAttemptLeft)
-    .orderBy('created_at')
-    .limit(batchSize)
-    .execute();
-  if (rows.length === 0) return { deleted: 0 };
-  return counted(
-    await db
-      .deleteFrom('events')
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .where(noAttemptLeft)
-      .executeTakeFirst(),
-  );
-};
+    ),
+});
+
+const expiredTokens = (table: 'user_email_tokens' | 'user_sign_in_challenges') =>
+  pruneByAge({ table, key: ['token_hash'], age: 'expires_at', through: '<=', cutoff: ({ now }) => now });
+
+const rateLimitCounters = pruneByAge({
+  table: 'rate_limit_counters',
+  key: ['bucket', 'window_start'],
+  age: 'window_start',
+  through: '<',
+  cutoff: ({ now }) => now.getTime() - RATE_LIMIT_COUNTER_KEEP_MS,
+});
 
 const userSessions: Pruner = async (db, { now, batchSize, sessionIdleMs }) => {
   const idleSince = before(now, sessionIdleMs);
@@ -149,47 +173,6 @@ const userSessions: Pruner = async (db, { now, batchSize, sessionIdleMs }) => {
       .deleteFrom('user_sessions')
       .where('token_hash', 'in', hashes)
       .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleSince)]))
-      .executeTakeFirst(),
-  );
-};
-
-function expiredTokens(table: 'user_email_tokens' | 'user_sign_in_challenges'): Pruner {
-  return async (db, { now, batchSize }) => {
-    const rows = await db
-      .selectFrom(table)
-      .select('token_hash')
-      .where('expires_at', '<=', now)
-      .orderBy('expires_at')
-      .limit(batchSize)
-      .execute();
-    if (rows.length === 0) return { deleted: 0 };
-    return counted(
-      await db
-        .deleteFrom(table)
-        .where(
-          'token_hash',
-          'in',
-          rows.map((r) => r.token_hash),
-        )
-        .executeTakeFirst(),
-    );
-  };
-}
-
-const rateLimitCounters: Pruner = async (db, { now, batchSize }) => {
-  const cutoff = now.getTime() - RATE_LIMIT_COUNTER_KEEP_MS;
-  const rows = await db
-    .selectFrom('rate_limit_counters')
-    .select(['bucket', 'window_start'])
-    .where('window_start', '<', cutoff)
-    .orderBy('window_start')
-    .limit(batchSize)
-    .execute();
-  if (rows.length === 0) return { deleted: 0 };
-  return counted(
-    await db
-      .deleteFrom('rate_limit_counters')
-      .where(anyOfKeys<'rate_limit_counters', (typeof rows)[number]>(rows))
       .executeTakeFirst(),
   );
 };
