@@ -7,19 +7,24 @@
 const LAYERS = {
   // The PSPs' profiles: the one list of PSPs as plain data (src/adapters/psp/profiles.ts and each
   // connector's profile.ts), a fact every layer needs and code that reaches nothing: below the domain.
-  profiles: { path: '^src/adapters/psp/(profiles?|[^/]+/profile)\\.ts$', may: [] },
+  // A direct debit provider's profile (src/direct-debit/providers/<name>/profile.ts) is the same kind of plain data.
+  profiles: {
+    path: '^src/(adapters/psp/(profiles?|[^/]+/profile)|direct-debit/providers/[^/]+/profile)\\.ts$',
+    may: [],
+  },
   domain: { path: '^src/domain/', may: ['profiles'] },
   // src/observability: the metric definitions and the tracing set-up, usable by every layer above.
   foundation: { path: '^src/((errors|config|config-schema|logger)\\.ts$|observability/)', may: ['profiles'] },
   db: { path: '^src/db/', may: ['profiles', 'domain', 'foundation'] },
   temporal: { path: '^src/temporal/', may: ['profiles', 'domain', 'foundation', 'db'] },
   // Every adapter but the profiles (their own layer above).
+  // The direct debit providers' connectors are adapters too; their profiles and simulators are not.
   adapters: {
-    path: '^src/adapters/(?!psp/(profiles?|[^/]+/profile)\\.ts$)',
+    path: '^src/(adapters/(?!psp/(profiles?|[^/]+/profile)\\.ts$)|direct-debit/providers/(?![^/]+/(profile|simulator[^/]*)\\.ts$))',
     may: ['profiles', 'domain', 'foundation', 'db'],
   },
   services: {
-    path: '^src/(payments|refunds|webhooks|merchants|accounts|ledger|settlements)/',
+    path: '^src/(payments|refunds|webhooks|merchants|accounts|ledger|settlements|direct-debit/(?!providers/))',
     may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters'],
   },
   activities: { path: '^activities/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'adapters'] },
@@ -43,6 +48,8 @@ const LAYERS = {
   openapi: { path: '^openapi/', may: ['profiles', 'domain', 'foundation', 'http', 'api', 'compat'] },
   // The bank simulator is the bank, not the gateway: it may import no gateway code at all.
   bankSim: { path: '^src/bank-sim/', may: [] },
+  // A direct debit provider's simulator is the provider, not the gateway: its own profile (plain data) alone.
+  directDebitSim: { path: '^src/direct-debit/providers/[^/]+/simulator[^/]*\\.ts$', may: ['profiles'] },
   entry: {
     path: '^src/(main|cli)/',
     may: [
@@ -84,6 +91,7 @@ const LAYERS = {
       'dashboard',
       'openapi',
       'bankSim',
+      'directDebitSim',
       'entry',
     ],
   },
