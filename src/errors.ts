@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   payment_link_expired: 409,
   payment_link_used_up: 409,
   mandate_not_active: 409,
+  direct_debit_not_configured: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   request_header_too_large: 431,

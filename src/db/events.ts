@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { isSubscribed, type EventType } from '../domain/events.ts';
 import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
+import type { Mandate } from '../domain/mandate-schemas.ts';
 import type { Refund } from '../domain/refund-schemas.ts';
 import type { BeneficiaryPayout, Settlement } from '../domain/settlement-schemas.ts';
 import type { Event, ListEventsQuery, WebhookEndpoint } from '../domain/webhook-schemas.ts';
@@ -39,6 +40,7 @@ export interface NewEvent {
     webhook_endpoint?: WebhookEndpoint;
     settlement?: Settlement;
     beneficiary_payout?: BeneficiaryPayout;
+    mandate?: Mandate;
   };
   at: Date;
 }

@@ -18,7 +18,11 @@ import { isCheckViolation, isDeadlock, isDuplicateKey } from './errors.ts';
 import type { MandateDebitRow, MandateRow } from './schema.ts';
 import { scopedTo } from './tenant.ts';
 import type { Tenant } from '../domain/merchant.ts';
-import { tehranPeriods, type DebitRefusal } from '../domain/mandate.ts';
+import { tehranPeriods, type DebitRefusal, type MandateStatus } from '../domain/mandate.ts';
+import type { Mandate } from '../domain/mandate-schemas.ts';
+import type { EventType } from '../domain/events.ts';
+import { recordEvent, type StoredEvent } from './events.ts';
+import { keyedPage, type PageQuery } from './pagination.ts';
 
 export type NewMandate = Omit<
   MandateRow,
@@ -230,4 +234,100 @@ class Refused extends Error {
   constructor(readonly refusal: DebitRefusal) {
     super(refusal.message);
   }
+}
+
+/** The API's mandate from its row: never the signature nor the provider's authority, and the mobile masked. */
+export function mandateFromRow(row: MandateRow): Mandate {
+  return {
+    id: row.id,
+    object: 'mandate',
+    mode: row.mode,
+    provider: row.provider,
+    status: row.status as MandateStatus,
+    mobile: `${row.mobile.slice(0, 4)}***${row.mobile.slice(-4)}`,
+    max_amount: row.max_amount,
+    max_daily_count: row.max_daily_count,
+    max_monthly_count: row.max_monthly_count,
+    expires_at: row.expires_at.toISOString(),
+    return_url: row.return_url,
+    reference: row.merchant_reference,
+    failure_code: row.failure_code,
+    created_at: row.created_at.toISOString(),
+    activated_at: row.activated_at?.toISOString() ?? null,
+    ended_at: row.ended_at?.toISOString() ?? null,
+  };
+}
+
+export function mandateRowById(db: Db, id: string): Promise<MandateRow | undefined> {
+  return db.selectFrom('mandates').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function mandatesPage(db: Db, tenant: Tenant, page: PageQuery) {
+  return keyedPage(db.selectFrom('mandates').selectAll().where(scopedTo(tenant)), page, mandateFromRow);
+}
+
+/** Keeps the provider's first authority of a mandate: a retried request finds it and asks no second. */
+export async function recordMandateAuthority(db: Db, id: string, authority: string): Promise<string> {
+  await db
+    .updateTable('mandates')
+    .set({ provider_authority: authority })
+    .where('id', '=', id)
+    .where('provider_authority', 'is', null)
+    .execute();
+  const row = await db
+    .selectFrom('mandates')
+    .select('provider_authority')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return row.provider_authority!;
+}
+
+/**
+ * Activates a pending mandate with its sealed signature and records `mandate.active` in the same
+ * transaction (an event exists exactly when its change does). False when it was no longer pending.
+ */
+export async function activateMandate(db: Db, id: string, sealed: string, at: Date): Promise<StoredEvent | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('mandates')
+      .set({ status: 'active', signature_sealed: sealed, activated_at: at, version: sql<number>`version + 1` })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return undefined;
+    return mandateEvent(trx, id, 'active', at);
+  });
+}
+
+/** Moves a mandate from `from` to an end state with its event, in one transaction; undefined when it was not in `from`. */
+export async function endMandate(
+  db: Db,
+  id: string,
+  from: MandateStatus,
+  to: 'declined' | 'canceled' | 'expired',
+  at: Date,
+  failureCode?: string,
+): Promise<StoredEvent | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const moved = await moveMandate(trx, id, from, {
+      status: to,
+      at,
+      ...(failureCode === undefined ? {} : { failure_code: failureCode }),
+    });
+    if (!moved) return undefined;
+    return mandateEvent(trx, id, to, at);
+  });
+}
+
+async function mandateEvent(trx: Db, id: string, status: MandateStatus, at: Date): Promise<StoredEvent> {
+  const row = await trx.selectFrom('mandates').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return recordEvent(trx, {
+    // One event per mandate and state: a retried activity records it once.
+    sourceKey: `mandate:${id}:${status}`,
+    owner: { merchant: { id: row.merchant_id }, mode: row.mode },
+    type: `mandate.${status}` as EventType,
+    objectId: id,
+    data: { mandate: mandateFromRow(row) },
+    at,
+  });
 }
