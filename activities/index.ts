@@ -42,8 +42,7 @@ export interface ActivityDependencies {
     OnboardingActivityDependencies['config'] &
     SettlementActivityDependencies['config'] &
     SweepActivityDependencies['config'] &
-    RetentionActivityDependencies['config'] &
-    MandateActivityDependencies['config'];
+    RetentionActivityDependencies['config'];
   /** The merchants' document files (DOCUMENTS_DIR): the retention workflow prunes the rejected ones. */
   documents: RetentionActivityDependencies['documents'];
   /** The onboarding decision emails. */

@@ -8,14 +8,13 @@
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../src/db/database.ts';
-import { eventIdFor, type StoredEvent } from '../src/db/events.ts';
+import { eventIdFor, storedEvent, type StoredEvent } from '../src/db/events.ts';
 import {
   activateMandate as activateMandateRow,
   endMandate as endMandateRow,
   mandateRowById,
   recordMandateAuthority,
 } from '../src/db/mandates.ts';
-import type { EventType } from '../src/domain/events.ts';
 import type { MandateStatus } from '../src/domain/mandate.ts';
 import { ProviderRefusalError } from '../src/direct-debit/providers/contract.ts';
 import type { DirectDebitProviders } from '../src/direct-debit/providers/registry.ts';
@@ -61,14 +60,7 @@ export function createMandateActivities({ db, logger, temporal, providers, box, 
    * delivery is idempotent, and an attempt that stored the event but died before dispatching loses nothing.
    */
   const dispatch = async (id: string, status: MandateStatus, event: StoredEvent | undefined) => {
-    const stored =
-      event ??
-      (await db
-        .selectFrom('events')
-        .select(['id', 'merchant_id', 'mode', 'type', 'body'])
-        .where('id', '=', eventIdFor(`mandate:${id}:${status}`))
-        .executeTakeFirst()
-        .then((e) => (e === undefined ? undefined : { ...e, type: e.type as EventType })));
+    const stored = event ?? (await storedEvent(db, eventIdFor(`mandate:${id}:${status}`)));
     if (stored !== undefined) await dispatchEvent(db, temporal, config, stored);
   };
 

@@ -50,6 +50,16 @@ export function eventIdFor(sourceKey: string): string {
   return `evt_${createHash('sha256').update(sourceKey).digest('hex').slice(0, 32)}`;
 }
 
+/** The stored event of that id, if any: an activity that recorded it but died before dispatching finds it. */
+export async function storedEvent(db: Db, id: string): Promise<StoredEvent | undefined> {
+  const row = await db
+    .selectFrom('events')
+    .select(['id', 'merchant_id', 'mode', 'type', 'body'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? undefined : { ...row, type: row.type as EventType };
+}
+
 /** Inserts the event unless it exists, and answers the stored one either way. */
 export async function recordEvent(trx: Db, event: NewEvent): Promise<StoredEvent> {
   const id = eventIdFor(event.sourceKey);
