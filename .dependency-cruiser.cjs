@@ -7,8 +7,12 @@
 const LAYERS = {
   // The PSPs' profiles: the one list of PSPs as plain data (src/psps/profiles.ts, the types of
   // src/psps/profile.ts and each PSP's src/psps/<name>/profile.ts), a fact every layer needs and code
-  // that reaches nothing: below the domain, though they sit in the PSPs' folders.
-  profiles: { path: '^src/psps/(profiles?|[^/]+/profile)\\.ts$', may: [] },
+  // that reaches nothing: below the domain, though they sit in the PSPs' folders. A direct debit
+  // provider's profile (src/direct-debit/providers/<name>/profile.ts) is the same kind of plain data.
+  profiles: {
+    path: '^src/(psps/(profiles?|[^/]+/profile)|direct-debit/providers/[^/]+/profile)\\.ts$',
+    may: [],
+  },
   domain: { path: '^src/domain/', may: ['profiles'] },
   // src/observability: the metric definitions and the tracing set-up, usable by every layer above.
   foundation: { path: '^src/((errors|config|config-schema|logger)\\.ts$|observability/)', may: ['profiles'] },
@@ -21,9 +25,13 @@ const LAYERS = {
     path: '^src/psps/(?!(profiles?|[^/]+/(profile|simulator[^/]*))\\.ts$)',
     may: ['profiles', 'domain', 'foundation'],
   },
-  adapters: { path: '^src/adapters/', may: ['profiles', 'domain', 'foundation', 'db', 'psps'] },
+  // The direct debit providers' connectors are adapters too; their profiles and simulators are not.
+  adapters: {
+    path: '^src/(adapters/|direct-debit/providers/(?![^/]+/(profile|simulator[^/]*)\\.ts$))',
+    may: ['profiles', 'domain', 'foundation', 'db', 'psps'],
+  },
   services: {
-    path: '^src/(payments|refunds|webhooks|merchants|accounts|ledger|settlements)/',
+    path: '^src/(payments|refunds|webhooks|merchants|accounts|ledger|settlements|direct-debit/(?!providers/))',
     may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'psps', 'adapters'],
   },
   activities: { path: '^activities/', may: ['profiles', 'domain', 'foundation', 'db', 'temporal', 'psps', 'adapters'] },
@@ -49,6 +57,8 @@ const LAYERS = {
   // server and kit live in src/bank-sim/; each PSP's simulator module beside its connector, as
   // src/psps/<name>/simulator*.ts, is of this layer, not of the PSPs' folder it sits in.
   bankSim: { path: '^src/(bank-sim/|psps/[^/]+/simulator[^/]*\\.ts$)', may: [] },
+  // A direct debit provider's simulator is the provider, not the gateway: its own profile (plain data) alone.
+  directDebitSim: { path: '^src/direct-debit/providers/[^/]+/simulator[^/]*\\.ts$', may: ['profiles'] },
   entry: {
     path: '^src/(main|cli)/',
     may: [
@@ -92,6 +102,7 @@ const LAYERS = {
       'dashboard',
       'openapi',
       'bankSim',
+      'directDebitSim',
       'entry',
     ],
   },

@@ -14,6 +14,7 @@ import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';
 import { createBankActivities, type BankActivityDependencies } from './bank.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
+import { createMandateActivities, type MandateActivityDependencies } from './mandates.ts';
 import { createOnboardingActivities, type OnboardingActivityDependencies } from './onboarding.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
 import { createRefundPayoutActivities, type RefundPayoutActivityDependencies } from './refund-payouts.ts';
@@ -46,7 +47,19 @@ export interface ActivityDependencies {
   documents: RetentionActivityDependencies['documents'];
   /** The onboarding decision emails. */
   mailer: OnboardingActivityDependencies['mailer'];
+  /** Each mode's direct debit provider and the box that seals mandates' signatures (absent: no direct debit). */
+  directDebit?: Pick<MandateActivityDependencies, 'providers' | 'box'>;
 }
+
+/** Without direct debit configured, a signature is never fetched: nothing to seal. */
+const NO_BOX: MandateActivityDependencies['box'] = {
+  seal: () => {
+    throw new Error('direct debit is not configured');
+  },
+  open: () => {
+    throw new Error('direct debit is not configured');
+  },
+};
 
 export function createActivities({
   db,
@@ -59,6 +72,7 @@ export function createActivities({
   config,
   mailer,
   documents,
+  directDebit,
 }: ActivityDependencies) {
   return {
     ...createRecordActivities({ db, logger, temporal, config }),
@@ -70,5 +84,13 @@ export function createActivities({
     ...createSettlementActivities({ db, logger, temporal, config, payouts, psps }),
     ...createSweepActivities({ db, logger, temporal, config }),
     ...createRefundPayoutActivities({ refundPayouts: refundPayouts ?? {}, logger }),
+    ...createMandateActivities({
+      db,
+      logger,
+      temporal,
+      config,
+      providers: directDebit?.providers ?? {},
+      box: directDebit?.box ?? NO_BOX,
+    }),
   };
 }

@@ -19,6 +19,7 @@ import { EVENT_TYPES, type EventType } from '../src/domain/events.ts';
 import { RETURN_STATUSES } from '../src/domain/payment.ts';
 import { PaymentSchema } from '../src/domain/payment-schemas.ts';
 import { PaymentLinkSchema } from '../src/domain/payment-link.ts';
+import { MandateSchema } from '../src/domain/mandate-schemas.ts';
 import { RefundSchema } from '../src/domain/refund-schemas.ts';
 import { BeneficiaryPayoutSchema, SettlementSchema } from '../src/domain/settlement-schemas.ts';
 import type { AmountBounds } from '../src/domain/schema.ts';
@@ -30,6 +31,7 @@ import { operations, type Operation } from './operations.ts';
 const COMPONENTS: [string, TSchema][] = [
   ['Payment', PaymentSchema],
   ['PaymentLink', PaymentLinkSchema],
+  ['Mandate', MandateSchema],
   ['Refund', RefundSchema],
   ['WebhookEndpoint', WebhookEndpointSchema],
   ['Settlement', SettlementSchema],
@@ -214,6 +216,7 @@ function webhookItem(type: EventType): PathItemObject {
     webhook_endpoint: 'WebhookEndpoint',
     settlement: 'Settlement',
     beneficiary_payout: 'BeneficiaryPayout',
+    mandate: 'Mandate',
   }[object];
   return {
     post: {
@@ -325,6 +328,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Refunds: 'Return money of a verified payment, in part or in full.',
   'Payment links':
     'Pages where customers pay you without a server of yours; the gateway verifies their payments itself.',
+  Mandates: "Direct debit (Payman): the customer's signed permission to debit within limits.",
   Webhooks: 'Endpoints that receive signed events, and the events themselves.',
   Reports: 'Files for reconciliation with your accountant and your bank.',
   Settlements: 'Your balance, and the daily settlements that pay it to your IBAN.',

@@ -6,6 +6,7 @@
  */
 import type { AmountBounds } from '../src/domain/schema.ts';
 import type { Operation } from './operation.ts';
+import { mandateOperations } from './operations-mandates.ts';
 import { moneyOperations } from './operations-money.ts';
 import { paymentOperations } from './operations-payments.ts';
 import { webhookAndServiceOperations } from './operations-webhooks.ts';
@@ -13,5 +14,10 @@ import { webhookAndServiceOperations } from './operations-webhooks.ts';
 export type { Operation } from './operation.ts';
 
 export function operations(bounds: AmountBounds): Operation[] {
-  return [...paymentOperations(bounds), ...moneyOperations(), ...webhookAndServiceOperations()];
+  return [
+    ...paymentOperations(bounds),
+    ...mandateOperations(bounds),
+    ...moneyOperations(),
+    ...webhookAndServiceOperations(),
+  ];
 }

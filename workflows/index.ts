@@ -9,3 +9,4 @@ export { retentionWorkflow } from './retention.ts';
 export { merchantOnboardingWorkflow } from './onboarding.ts';
 export { beneficiaryPayoutWorkflow, settlementRunWorkflow, settlementWorkflow } from './settlement.ts';
 export { stuckRecordsSweepWorkflow } from './sweep.ts';
+export { mandateWorkflow } from './mandate.ts';

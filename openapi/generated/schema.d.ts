@@ -284,6 +284,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mandates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List mandates
+         * @description The merchant's mandates in this key's mode, newest first, paged like payments.
+         */
+        get: operations["listMandates"];
+        put?: never;
+        /**
+         * Ask for a direct debit mandate
+         * @description A mandate (Payman) the customer signs once at their bank, within its limits: the largest debit, how many a day and a month, and when it ends (at least 30 days out). It starts `pending`; send the customer to `bank_page_url`, where they pick their bank and sign. They come back to `return_url` with `mandate_id` and `status` in the query; the `mandate.active` (or `mandate.declined`) webhook says the same. A mandate not signed within an hour ends `expired`.
+         */
+        post: operations["createMandate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mandates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a mandate */
+        get: operations["getMandate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mandates/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a mandate
+         * @description Ends a pending or active mandate, at the provider too, and answers it `canceled` (`mandate.canceled` is sent). A mandate already ended is answered as it is.
+         */
+        post: operations["cancelMandate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/balance": {
         parameters: {
             query?: never;
@@ -979,6 +1040,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "mandate.active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mandate.active
+         * @description Sent to every enabled endpoint subscribed to `mandate.active`; `data.mandate` is the mandate after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["mandateActiveWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mandate.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mandate.declined
+         * @description Sent to every enabled endpoint subscribed to `mandate.declined`; `data.mandate` is the mandate after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["mandateDeclinedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mandate.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mandate.canceled
+         * @description Sent to every enabled endpoint subscribed to `mandate.canceled`; `data.mandate` is the mandate after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["mandateCanceledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mandate.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mandate.expired
+         * @description Sent to every enabled endpoint subscribed to `mandate.expired`; `data.mandate` is the mandate after the change. Answer 2xx quickly; anything else is retried with the same `webhook-id`; 410 disables the endpoint.
+         */
+        post: operations["mandateExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1190,6 +1331,48 @@ export interface components {
              */
             created_at: string;
         };
+        Mandate: {
+            id: string;
+            /** @constant */
+            object: "mandate";
+            /**
+             * @description test or live
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description the direct debit provider, e.g. zarinpal */
+            provider: string;
+            /**
+             * @description pending, active, declined, canceled or expired
+             * @enum {string}
+             */
+            status: "pending" | "active" | "declined" | "canceled" | "expired";
+            /** @description the customer's mobile, masked */
+            mobile: string;
+            max_amount: number;
+            max_daily_count: number;
+            max_monthly_count: number;
+            /**
+             * Format: date-time
+             * @description when the mandate ends
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            expires_at: string;
+            return_url: string;
+            reference: string;
+            /** @description why a mandate was declined; null otherwise */
+            failure_code: string | null;
+            /**
+             * Format: date-time
+             * @description when the mandate was asked
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            created_at: string;
+            /** @description null until signed */
+            activated_at: string | null;
+            /** @description null while pending or active */
+            ended_at: string | null;
+        };
         Refund: {
             /**
              * Format: uuid
@@ -1250,7 +1433,7 @@ export interface components {
             id: string;
             url: string;
             /** @description subscribed event types; null: every type */
-            events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed")[] | null;
+            events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed" | "mandate.active" | "mandate.declined" | "mandate.canceled" | "mandate.expired")[] | null;
             /** @enum {string} */
             mode: "test" | "live";
             /**
@@ -1385,14 +1568,14 @@ export interface components {
              * @description kind of event
              * @enum {string}
              */
-            type: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed";
+            type: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed" | "mandate.active" | "mandate.declined" | "mandate.canceled" | "mandate.expired";
             /**
              * Format: date-time
              * @description when the change happened
              * @example 2026-11-21T10:15:30.123Z
              */
             created_at: string;
-            /** @description the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*, a beneficiary's transfer for beneficiary_payout.* */
+            /** @description the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*, a beneficiary's transfer for beneficiary_payout.*, the mandate for mandate.* */
             data: {
                 payment?: {
                     /**
@@ -1593,7 +1776,7 @@ export interface components {
                     id: string;
                     url: string;
                     /** @description subscribed event types; null: every type */
-                    events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed")[] | null;
+                    events: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed" | "mandate.active" | "mandate.declined" | "mandate.canceled" | "mandate.expired")[] | null;
                     /** @enum {string} */
                     mode: "test" | "live";
                     /**
@@ -1720,6 +1903,48 @@ export interface components {
                      * @example 2026-11-21T10:15:30.123Z
                      */
                     updated_at: string;
+                };
+                mandate?: {
+                    id: string;
+                    /** @constant */
+                    object: "mandate";
+                    /**
+                     * @description test or live
+                     * @enum {string}
+                     */
+                    mode: "test" | "live";
+                    /** @description the direct debit provider, e.g. zarinpal */
+                    provider: string;
+                    /**
+                     * @description pending, active, declined, canceled or expired
+                     * @enum {string}
+                     */
+                    status: "pending" | "active" | "declined" | "canceled" | "expired";
+                    /** @description the customer's mobile, masked */
+                    mobile: string;
+                    max_amount: number;
+                    max_daily_count: number;
+                    max_monthly_count: number;
+                    /**
+                     * Format: date-time
+                     * @description when the mandate ends
+                     * @example 2026-11-21T10:15:30.123Z
+                     */
+                    expires_at: string;
+                    return_url: string;
+                    reference: string;
+                    /** @description why a mandate was declined; null otherwise */
+                    failure_code: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when the mandate was asked
+                     * @example 2026-11-21T10:15:30.123Z
+                     */
+                    created_at: string;
+                    /** @description null until signed */
+                    activated_at: string | null;
+                    /** @description null while pending or active */
+                    ended_at: string | null;
                 };
             };
         };
@@ -4475,6 +4700,535 @@ export interface operations {
             };
         };
     };
+    listMandates: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of mandates. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Mandate"][];
+                        has_more: boolean;
+                        /** @description pass as `cursor` to get the next page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `validation_failed` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMandate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One key per logical operation (1–255 printable ASCII characters), kept 24 h per merchant and mode. The same key and body replay the first response; another body is 422 `idempotency_key_reused`; while the first request runs it is 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mobile": "09121234567",
+                 *       "max_amount": 5000000,
+                 *       "max_daily_count": 1,
+                 *       "max_monthly_count": 4,
+                 *       "expires_at": "2027-12-01T00:00:00Z",
+                 *       "return_url": "https://shop.example/mandate-done",
+                 *       "reference": "plan-gold"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description the customer's mobile
+                     * @example 09121234567
+                     */
+                    mobile: string;
+                    /** @description the customer's national code (sent to the provider) */
+                    national_code?: string;
+                    /** @description the largest single debit, in rials */
+                    max_amount: number;
+                    /** @description debits allowed per Tehran day */
+                    max_daily_count: number;
+                    /** @description debits allowed per Tehran month */
+                    max_monthly_count: number;
+                    /**
+                     * Format: date-time
+                     * @description when the mandate ends: at least 30 days and at most five years from now
+                     */
+                    expires_at: string;
+                    /**
+                     * Format: uri
+                     * @description where the customer is sent after signing (or refusing) at the bank
+                     */
+                    return_url: string;
+                    /** @description the merchant's own reference */
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The mandate is asked (or replayed for the same Idempotency-Key). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mandate: components["schemas"]["Mandate"];
+                        /** @description the hosted page where the customer picks a bank and signs (while pending) */
+                        bank_page_url?: string;
+                    };
+                };
+            };
+            /** @description Error: `invalid_json` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `direct_debit_not_configured`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `validation_failed`, `callback_url_not_allowed`, `callback_domain_unverified`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMandate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier of the mandate */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mandate. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mandate: components["schemas"]["Mandate"];
+                        /** @description the hosted page where the customer picks a bank and signs (while pending) */
+                        bank_page_url?: string;
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `mandate_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelMandate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier of the mandate */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mandate after the cancel. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mandate: components["schemas"]["Mandate"];
+                        /** @description the hosted page where the customer picks a bank and signs (while pending) */
+                        bank_page_url?: string;
+                    };
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `mandate_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getBalance: {
         parameters: {
             query?: never;
@@ -5531,7 +6285,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description event types to receive; omit to receive every type */
-                    events?: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed")[];
+                    events?: ("payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed" | "mandate.active" | "mandate.declined" | "mandate.canceled" | "mandate.expired")[];
                 };
             };
         };
@@ -6061,7 +6815,7 @@ export interface operations {
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description kind of event */
-                type?: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed";
+                type?: "payment.created" | "payment.pending" | "payment.paid" | "payment.verified" | "payment.failed" | "payment.card_not_allowed" | "payment.canceled" | "payment.expired" | "payment.reversed" | "payment.partially_refunded" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.disabled" | "settlement.paid" | "settlement.failed" | "beneficiary_payout.paid" | "beneficiary_payout.failed" | "mandate.active" | "mandate.declined" | "mandate.canceled" | "mandate.expired";
             };
             header?: never;
             path?: never;
@@ -7201,6 +7955,146 @@ export interface operations {
                     type?: "beneficiary_payout.failed";
                     data?: {
                         beneficiary_payout: components["schemas"]["BeneficiaryPayout"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mandateActiveWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "mandate.active";
+                    data?: {
+                        mandate: components["schemas"]["Mandate"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mandateDeclinedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "mandate.declined";
+                    data?: {
+                        mandate: components["schemas"]["Mandate"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mandateCanceledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "mandate.canceled";
+                    data?: {
+                        mandate: components["schemas"]["Mandate"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mandateExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event id; the same on every attempt: use it to ignore duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one older than 5 minutes */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, space-separated when two secrets sign during a rotation; compare in constant time */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "mandate.expired";
+                    data?: {
+                        mandate: components["schemas"]["Mandate"];
                     };
                 };
             };

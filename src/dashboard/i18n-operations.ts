@@ -29,6 +29,10 @@ const faEvents: Record<EventType, string> = {
   'settlement.failed': 'تسویه ناموفق بود',
   'beneficiary_payout.paid': 'سهم ذی‌نفع پرداخت شد',
   'beneficiary_payout.failed': 'پرداخت سهم ذی‌نفع ناموفق بود',
+  'mandate.active': 'قرارداد پرداخت مستقیم امضا شد',
+  'mandate.declined': 'قرارداد پرداخت مستقیم رد شد',
+  'mandate.canceled': 'قرارداد پرداخت مستقیم لغو شد',
+  'mandate.expired': 'قرارداد پرداخت مستقیم منقضی شد',
 };
 
 const faAttemptErrors: Record<WebhookAttemptError, string> = {
@@ -301,6 +305,10 @@ const en: OperationsWords = {
     'settlement.failed': 'Settlement failed',
     'beneficiary_payout.paid': 'Beneficiary share paid',
     'beneficiary_payout.failed': 'Beneficiary share transfer failed',
+    'mandate.active': 'Direct debit mandate signed',
+    'mandate.declined': 'Direct debit mandate declined',
+    'mandate.canceled': 'Direct debit mandate canceled',
+    'mandate.expired': 'Direct debit mandate expired',
   },
   attemptErrors: {
     timeout: 'No answer in time',

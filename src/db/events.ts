@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { isSubscribed, type EventType } from '../domain/events.ts';
 import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
+import type { Mandate } from '../domain/mandate-schemas.ts';
 import type { Refund } from '../domain/refund-schemas.ts';
 import type { BeneficiaryPayout, Settlement } from '../domain/settlement-schemas.ts';
 import type { Event, ListEventsQuery, WebhookEndpoint } from '../domain/webhook-schemas.ts';
@@ -39,6 +40,7 @@ export interface NewEvent {
     webhook_endpoint?: WebhookEndpoint;
     settlement?: Settlement;
     beneficiary_payout?: BeneficiaryPayout;
+    mandate?: Mandate;
   };
   at: Date;
 }
@@ -46,6 +48,16 @@ export interface NewEvent {
 /** `evt_` and 32 hex digits of SHA-256 of the source key. */
 export function eventIdFor(sourceKey: string): string {
   return `evt_${createHash('sha256').update(sourceKey).digest('hex').slice(0, 32)}`;
+}
+
+/** The stored event of that id, if any: an activity that recorded it but died before dispatching finds it. */
+export async function storedEvent(db: Db, id: string): Promise<StoredEvent | undefined> {
+  const row = await db
+    .selectFrom('events')
+    .select(['id', 'merchant_id', 'mode', 'type', 'body'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? undefined : { ...row, type: row.type as EventType };
 }
 
 /** Inserts the event unless it exists, and answers the stored one either way. */

@@ -38,6 +38,7 @@ import * as lateBankReturns from './migrations/0050_late_bank_returns.ts';
 import * as operatorNetworkWebhooks from './migrations/0049_operator_network_webhooks.ts';
 import * as apiKeyRefundScope from './migrations/0051_api_key_refund_scope.ts';
 import * as refundsToPayer from './migrations/0047_refunds_to_payer.ts';
+import * as mandates from './migrations/0052_mandates.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -79,6 +80,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0050_late_bank_returns': lateBankReturns,
   '0049_operator_network_webhooks': operatorNetworkWebhooks,
   '0051_api_key_refund_scope': apiKeyRefundScope,
+  '0052_mandates': mandates,
   '0047_refunds_to_payer': refundsToPayer,
 };
 

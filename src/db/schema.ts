@@ -390,6 +390,55 @@ export interface LateBankReturnsTable {
   recorded_at: Date;
 }
 
+/** A customer's direct debit mandate at a provider (docs/SUBSCRIPTIONS.md#mandates). */
+export interface MandatesTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  provider: string;
+  status: string;
+  version: Generated<number>;
+  mobile: string;
+  national_code: string | null;
+  max_amount: number;
+  max_daily_count: number;
+  max_monthly_count: number;
+  expires_at: Date;
+  return_url: string;
+  merchant_reference: string;
+  provider_authority: string | null;
+  signature_sealed: string | null;
+  failure_code: string | null;
+  debits_admitted: Generated<number>;
+  created_at: Date;
+  activated_at: Date | null;
+  ended_at: Date | null;
+}
+
+/** A debit of a mandate, one per mandate and idempotency key (docs/SUBSCRIPTIONS.md#limits). */
+export interface MandateDebitsTable {
+  id: string;
+  mandate_id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  idempotency_key: string;
+  amount: number;
+  merchant_reference: string;
+  payment_id: string;
+  day: string;
+  month: string;
+  status: string;
+  created_at: Date;
+}
+
+/** What a mandate's Tehran day (`d:…`) or month (`m:…`) has used of its count; a CHECK holds used <= max. */
+export interface MandateUsageTable {
+  mandate_id: string;
+  period: string;
+  used: Generated<number>;
+  max: number;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
@@ -427,9 +476,14 @@ export interface Database {
   refund_split_allocations: RefundSplitAllocationsTable;
   psp_sale_claims: PspSaleClaimsTable;
   late_bank_returns: LateBankReturnsTable;
+  mandates: MandatesTable;
+  mandate_debits: MandateDebitsTable;
+  mandate_usage: MandateUsageTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;
+export type MandateRow = Selectable<MandatesTable>;
+export type MandateDebitRow = Selectable<MandateDebitsTable>;
 export type RefundRow = Selectable<RefundsTable>;
 export type SettlementRow = Selectable<SettlementsTable>;
 export type SettlementLineRow = Selectable<SettlementLinesTable>;

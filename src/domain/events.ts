@@ -25,6 +25,10 @@ export const EVENT_TYPES = [
   'settlement.failed',
   'beneficiary_payout.paid',
   'beneficiary_payout.failed',
+  'mandate.active',
+  'mandate.declined',
+  'mandate.canceled',
+  'mandate.expired',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -60,6 +60,9 @@ export const RETENTION_RULES = {
   bank_reconciliation_items: record('each difference a bank reconciliation found'),
   psp_sale_claims: record('each PSP sale and the one payment it belongs to, with what the PSP said of the card'),
   late_bank_returns: record('each paid return for an ended payment, and whether the PSP gave the money back'),
+  mandates: record("each direct debit mandate the customer signed: its debits' payments name it"),
+  mandate_debits: record('each debit of a mandate, the payment it made and the period whose count it took'),
+  mandate_usage: record("what each day and month of a mandate used of its counts: the limits' proof"),
   audit_log: record('who did what in the dashboard (keys, refunds, webhooks, the settlement IBAN)'),
   onboarding_events: record(
     "the onboarding's steps and the operator's decisions with their reasons (know-your-customer)",

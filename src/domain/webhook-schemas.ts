@@ -3,6 +3,7 @@
  * (docs/WEBHOOKS.md): the one source for request validation, the OpenAPI
  * document and the TypeScript types, like the payment schemas.
  */
+import { MandateSchema } from './mandate-schemas.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { EVENT_TYPES } from './events.ts';
 import { WEBHOOK_ATTEMPT_ERRORS } from './webhook-delivery.ts';
@@ -96,11 +97,12 @@ export const EventSchema = Type.Object(
         webhook_endpoint: Type.Optional(WebhookEndpointSchema),
         settlement: Type.Optional(SettlementSchema),
         beneficiary_payout: Type.Optional(BeneficiaryPayoutSchema),
+        mandate: Type.Optional(MandateSchema),
       },
       {
         additionalProperties: false,
         description:
-          "the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*, a beneficiary's transfer for beneficiary_payout.*",
+          "the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*, a beneficiary's transfer for beneficiary_payout.*, the mandate for mandate.*",
       },
     ),
   },

@@ -20,6 +20,9 @@ import { settlementRoutes } from '../api/routes/settlements.ts';
 import { beneficiaryRoutes } from '../api/routes/beneficiaries.ts';
 import { testHelperRoutes } from '../api/routes/test-helpers.ts';
 import { webhookRoutes } from '../api/routes/webhooks.ts';
+import { mandateRoutes } from '../api/routes/mandates.ts';
+import { directDebitProviders, type DirectDebitProviders } from '../direct-debit/providers/registry.ts';
+import { mandatePageRoutes } from '../pages/mandate-routes.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -40,6 +43,8 @@ export interface AppDependencies {
   logger: Logger;
   /** The dashboard's email; by default SMTP_URL's server (or standard output without one). */
   mailer?: Mailer;
+  /** Each mode's direct debit provider; by default the configuration's. */
+  directDebit?: DirectDebitProviders;
 }
 
 /** Builds the HTTP application from its dependencies; no global state, so tests build their own. */
@@ -72,11 +77,15 @@ export function createApp(deps: AppDependencies): Koa {
   api.use(settlements.routes(), settlements.allowedMethods(allowed));
   const beneficiaries = beneficiaryRoutes(deps);
   api.use(beneficiaries.routes(), beneficiaries.allowedMethods(allowed));
+  const mandateDeps = { ...deps, providers: deps.directDebit ?? directDebitProviders(deps.config) };
+  const mandates = mandateRoutes(mandateDeps);
+  api.use(mandates.routes(), mandates.allowedMethods(allowed));
 
   const health = healthRoutes(deps.db, deps.temporal);
   const zarinpal = zarinpalRoutes(deps);
   const zibal = zibalRoutes(deps);
   const pages = pageRoutes(deps);
+  const mandatePages = mandatePageRoutes(mandateDeps);
   const docs = docsRoutes(deps.config);
   const dashboard = dashboardRoutes({ ...deps, mailer: deps.mailer ?? createMailer(deps.config) });
 
@@ -88,6 +97,7 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(errorHandler(deps.logger, () => `req_${randomUUID().replace(/-/g, '')}`));
   app.use(health.routes()).use(health.allowedMethods(allowed));
   app.use(pages.routes()).use(pages.allowedMethods(allowed));
+  app.use(mandatePages.routes()).use(mandatePages.allowedMethods(allowed));
   app.use(dashboard.routes()).use(dashboard.allowedMethods(allowed));
   app.use(docs.routes()).use(docs.allowedMethods(allowed));
   app.use(api.routes()).use(api.allowedMethods(allowed));

@@ -4,6 +4,8 @@
  * deliveries). Built here, in an entry point, because the worker is where
  * workflows and activities meet.
  */
+import { directDebitProviders } from '../direct-debit/providers/registry.ts';
+import { secretBox } from '../accounts/secret-box.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
@@ -126,6 +128,13 @@ export interface PaymentWorkerOptions {
     | 'PSP_BREAKER_FAILURES'
     | 'PSP_BREAKER_WINDOW_SECONDS'
     | 'PSP_BREAKER_OPEN_SECONDS'
+    | 'PAYMAN_BASE_URL'
+    | 'PAYMAN_PAGE_URL'
+    | 'PAYMAN_MERCHANT_ID'
+    | 'SANDBOX_PAYMAN_URL'
+    | 'SANDBOX_PAYMAN_MERCHANT_ID'
+    | 'DIRECT_DEBIT_TIMEOUT_MS'
+    | 'DASHBOARD_SECRETS_KEY'
   > &
     Partial<
       Pick<
@@ -230,6 +239,8 @@ export async function createPaymentWorker({
     config,
     mailer: mailer ?? createMailer(config),
     documents: documentStore(config),
+    // The same box as the dashboard's two-step secrets (docs/SUBSCRIPTIONS.md#mandates).
+    directDebit: { providers: directDebitProviders(config), box: secretBox(config.DASHBOARD_SECRETS_KEY) },
   });
   return Worker.create({
     connection: conn,

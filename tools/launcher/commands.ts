@@ -53,6 +53,12 @@ import {
   type IdentitySimulator,
 } from './identity-simulator.ts';
 import {
+  DIRECT_DEBIT_SIMULATOR_DEFAULT_PORT,
+  DIRECT_DEBIT_SIMULATOR_PORT_SETTING,
+  directDebitSimulator,
+  type DirectDebitSimulator,
+} from './direct-debit-simulator.ts';
+import {
   cleanups,
   dataDir,
   isStopping,
@@ -117,12 +123,12 @@ async function demoKey(databaseUrl: string): Promise<string> {
 
 /** A bank simulator process for the test suite, its ledger fresh: answers once it is ready. */
 async function startSuiteSimulator(
-  simulator: Pick<PspSimulator, 'name' | 'url' | 'simulatorEnv'>,
+  simulator: Pick<PspSimulator, 'name' | 'url' | 'simulatorEnv'> & { script?: string },
   shared: NodeJS.ProcessEnv,
 ): Promise<void> {
   const ledger = simulator.simulatorEnv.BANK_SIM_STATE_FILE;
   if (ledger !== undefined) rmSync(ledger, { force: true });
-  const child = startChild(simulator.name, 'src/bank-sim/main.ts', {
+  const child = startChild(simulator.name, simulator.script ?? 'src/bank-sim/main.ts', {
     ...process.env,
     ...shared,
     ...simulator.simulatorEnv,
@@ -166,7 +172,16 @@ function startSettings(): StartSettings {
  * Refuses to start over a port another process holds: the API's (else it would crash-loop on
  * EADDRINUSE while /readyz answers from the other process), each simulator's, each metrics endpoint's.
  */
-async function checkPortsFree(config: Config, simulators: PspSimulator[], identity: IdentitySimulator): Promise<void> {
+async function checkPortsFree(
+  config: Config,
+  simulators: PspSimulator[],
+  identity: IdentitySimulator,
+  payman: DirectDebitSimulator,
+): Promise<void> {
+  if (await portInUse(payman.port))
+    throw new PrerequisiteError(
+      `port ${payman.port} is in use (another npm start?): stop it, or set ${DIRECT_DEBIT_SIMULATOR_PORT_SETTING}.`,
+    );
   if (await portInUse(identity.port))
     throw new PrerequisiteError(
       `port ${identity.port} is in use (another npm start?): stop it, or set ${IDENTITY_SIMULATOR_PORT_SETTING}.`,
@@ -188,7 +203,12 @@ async function checkPortsFree(config: Config, simulators: PspSimulator[], identi
 }
 
 /** The environment of the worker, the API and the simulators of this stack. */
-function stackEnv(temporalAddress: string, simulators: PspSimulator[], identity: IdentitySimulator): NodeJS.ProcessEnv {
+function stackEnv(
+  temporalAddress: string,
+  simulators: PspSimulator[],
+  identity: IdentitySimulator,
+  payman: DirectDebitSimulator,
+): NodeJS.ProcessEnv {
   return {
     ...process.env,
     TEMPORAL_ADDRESS: temporalAddress,
@@ -196,6 +216,7 @@ function stackEnv(temporalAddress: string, simulators: PspSimulator[], identity:
     // Always this stack's own simulators (a test suite's SANDBOX_<PSP>_URL must not leak in).
     ...gatewaySettingsOf(simulators),
     ...identity.gatewayEnv,
+    ...payman.gatewayEnv,
     // Local development receives webhooks on localhost; a shared server must never (docs/SECURITY.md).
     WEBHOOK_ALLOW_LOOPBACK_IN_TEST: process.env.WEBHOOK_ALLOW_LOOPBACK_IN_TEST ?? 'true',
   };
@@ -212,6 +233,7 @@ function superviseStack(
   temporal: Awaited<ReturnType<typeof provideTemporal>>,
   simulators: PspSimulator[],
   identity: IdentitySimulator,
+  payman: DirectDebitSimulator,
   env: NodeJS.ProcessEnv,
 ): void {
   const supervisor = new Supervisor({
@@ -260,6 +282,13 @@ function superviseStack(
     script: 'src/bank-sim/main.ts',
     env: { ...env, ...simulatorAdmin, ...identity.simulatorEnv },
   });
+  // The direct debit provider's simulator (docs/psps/zarinpal-payman.md), under the same admin token.
+  supervisor.add({
+    name: payman.name,
+    layer: 1,
+    script: payman.script,
+    env: { BANK_SIM_REDIRECT_ORIGINS: redirectOrigins, ...env, ...simulatorAdmin, ...payman.simulatorEnv },
+  });
   // Each with the heap limit the deployments give it (tools/launcher/memory.ts).
   supervisor.add({ name: 'worker', layer: 1, script: 'src/main/worker.ts', env: withHeapLimit(env, 'worker') });
   supervisor.add({ name: 'api', layer: 1, script: 'src/main/api.ts', env: withHeapLimit(env, 'api') });
@@ -270,6 +299,7 @@ function sayRunning(
   config: Config,
   simulators: PspSimulator[],
   identity: IdentitySimulator,
+  payman: DirectDebitSimulator,
   temporalUi: string | undefined,
   key: string,
 ): void {
@@ -282,6 +312,7 @@ function sayRunning(
   const width = Math.max(...PSP_NAMES.map((psp) => psp.length));
   for (const simulator of simulators) say(`    ${simulator.psp.padEnd(width)}  ${simulator.url}  ${simulator.title}`);
   say(`  Identity:     ${identity.gatewayEnv.SANDBOX_IDENTITY_URL}  ${identity.title} (docs/identity.md)`);
+  say(`  Direct debit: ${payman.url}  ${payman.title} (docs/SUBSCRIPTIONS.md)`);
   if (temporalUi !== undefined) say(`  Temporal UI:  ${temporalUi}`);
   if (config.API_METRICS_PORT !== 0)
     say(
@@ -314,8 +345,22 @@ export async function start(): Promise<void> {
     process.env,
     portFromEnv(IDENTITY_SIMULATOR_PORT_SETTING, IDENTITY_SIMULATOR_DEFAULT_PORT),
   );
-  await checkPortsFree(config, simulators, identity);
-  superviseStack(config, policy, temporal, simulators, identity, stackEnv(temporal.address, simulators, identity));
+  // The direct debit provider's simulator (docs/SUBSCRIPTIONS.md) on its port, 3130 unless BANK_SIM_PAYMAN_PORT moves it.
+  const payman = directDebitSimulator(
+    portFromEnv(DIRECT_DEBIT_SIMULATOR_PORT_SETTING, DIRECT_DEBIT_SIMULATOR_DEFAULT_PORT),
+    dataDir,
+    'payman-sim',
+  );
+  await checkPortsFree(config, simulators, identity, payman);
+  superviseStack(
+    config,
+    policy,
+    temporal,
+    simulators,
+    identity,
+    payman,
+    stackEnv(temporal.address, simulators, identity, payman),
+  );
   const apiBase = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
   await waitReady(`${apiBase}/readyz`, 120);
   const key = await demoKey(config.DATABASE_URL);
@@ -323,6 +368,7 @@ export async function start(): Promise<void> {
     config,
     simulators,
     identity,
+    payman,
     temporal.server !== undefined && uiPort !== 0 ? `http://localhost:${uiPort}` : undefined,
     key,
   );
@@ -380,10 +426,14 @@ async function suiteServices(
   // The identity provider's simulator (docs/identity.md): test/support/harness.ts's testIdentityProvider reaches it.
   const identity = suiteIdentitySimulator(await freePort());
   await startSuiteSimulator(identity, bankSimSettings);
+  // The direct debit provider's simulator (docs/SUBSCRIPTIONS.md), its state fresh for each run.
+  const payman = directDebitSimulator(await freePort(), dataDir, `payman-sim-${name}`);
+  await startSuiteSimulator(payman, bankSimSettings);
   return {
     ...process.env,
     ...gatewaySettingsOf(simulators),
     ...identity.gatewayEnv,
+    ...payman.gatewayEnv,
     ...bankSimSettings,
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporal.address,

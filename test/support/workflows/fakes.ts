@@ -118,6 +118,11 @@ const HEALTHY: Behaviours = {
   // Retention: the real plan, and nothing past its period.
   retentionPlan: async () => [...PRUNE_ORDER],
   pruneRetentionBatch: async () => 0,
+  // Mandates: asked, and signed when the customer says so.
+  requestMandateAtProvider: async () => 'requested',
+  activateMandate: async () => 'active',
+  endMandate: async ({ to }) => to,
+  cancelMandateAtProvider: async () => undefined,
 };
 
 /** How `name` answers when all is well: for a behaviour that fails first, then answers as usual. */
