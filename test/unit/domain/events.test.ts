@@ -3,10 +3,14 @@ import type { PaymentStatus } from '../../../src/domain/payment.ts';
 import { EVENT_TYPES, isSubscribed, paymentEventType, type EventType } from '../../../src/domain/events.ts';
 
 describe('webhook event types', () => {
-  it('are one event per payment status, a payment paid with a card not allowed, one per refund status, a settlement paid or failed, a beneficiary transfer paid or failed, and the disabling of an endpoint', () => {
+  it('are one event per payment status, a payment paid with a card not allowed, one per refund status, a settlement paid or failed, a beneficiary transfer paid or failed, the disabling of an endpoint, and a mandate signed, declined, canceled or expired', () => {
     assert.deepEqual([...EVENT_TYPES].sort(), [
       'beneficiary_payout.failed',
       'beneficiary_payout.paid',
+      'mandate.active',
+      'mandate.canceled',
+      'mandate.declined',
+      'mandate.expired',
       'payment.canceled',
       'payment.card_not_allowed',
       'payment.created',
