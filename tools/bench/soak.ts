@@ -90,6 +90,11 @@ export interface SoakReport {
   after: (SystemSample & { t_s: number })[];
   /** After the traffic, once the last abandoned page has expired. */
   final: SystemSample & { t_s: number };
+  /**
+   * The requests answered after the last interval's sample: the ends of the walks still going when the
+   * traffic stopped (a late arrival's verify or refund). Absent until the run is complete.
+   */
+  after_traffic_operations?: Record<Operation, OperationStats>;
   totals: {
     arrivals: number;
     by_fate: Record<Fate, number>;
@@ -309,7 +314,8 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
   const drainDeadline = Date.now() + 120_000;
   while (walking.size > 0 && Date.now() < drainDeadline) await pause(100);
   const tail = recorder;
-  const tailErrors = OPERATIONS.reduce((sum, op) => sum + tail.operations()[op].errors, 0);
+  const tailOperations = tail.operations();
+  const tailErrors = OPERATIONS.reduce((sum, op) => sum + tailOperations[op].errors, 0);
   totals = {
     completed: totals.completed + tail.completed,
     errors: totals.errors + tailErrors + walking.size,
@@ -327,7 +333,7 @@ export async function runSoak(services: SoakServices, plan: SoakPlan): Promise<S
     log(`soak: after the traffic, ${round(sample.t_s / 60, 1)} min: ${describeSample(sample)}`);
     if (performance.now() < settled) services.checkpoint?.(reportSoFar(sample, false));
   }
-  const report = reportSoFar(after.at(-1)!, true);
+  const report = { ...reportSoFar(after.at(-1)!, true), after_traffic_operations: tailOperations };
   log(
     `soak: per payment: MySQL ${report.storage_per_payment.mysql_rows} rows, ${Math.round(report.storage_per_payment.mysql_bytes)} bytes; Temporal ${Math.round(report.storage_per_payment.temporal_bytes)} bytes`,
   );
