@@ -16,7 +16,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { PSP_NAMES } from '../../src/psps/profiles.ts';
@@ -26,29 +26,23 @@ import { connectTemporal } from '../../src/temporal/client.ts';
 import { retiredWorkflowsNotice } from '../../src/temporal/retired-workflows.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { parseKey } from '../../src/merchants/keys.ts';
-import { freePort, portInUse } from '../../src/main/ports.ts';
+import { portInUse } from '../../src/main/ports.ts';
 import { PrerequisiteError } from './temporal-cli.ts';
 import { staticChecks, suiteArgs, unitTier } from './suites.ts';
 import { readWeights, runShards, slowestFiles, splitByWeight, suiteFiles } from './shards.ts';
+import { mainSuiteShards, suiteServices } from './suite-services.ts';
 import { spawnDevServer } from './dev-server.ts';
-import { describeExit, restartPolicyFromEnv, Supervisor } from './supervisor.ts';
-import { CHROMIUM_PROBLEM_ENV, provideChromium } from './chromium.ts';
+import { restartPolicyFromEnv, Supervisor } from './supervisor.ts';
+import { provideChromium } from './chromium.ts';
 import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
 import { provideHaproxy } from './balancer.ts';
 import { provideHelm, provideK8sCheck } from './kubernetes-tools.ts';
 import { withHeapLimit } from './memory.ts';
-import {
-  gatewaySettingsOf,
-  simulatorPortSetting,
-  startSimulators,
-  suiteSimulators,
-  type PspSimulator,
-} from './psp-simulators.ts';
+import { gatewaySettingsOf, simulatorPortSetting, startSimulators, type PspSimulator } from './psp-simulators.ts';
 import {
   IDENTITY_SIMULATOR_DEFAULT_PORT,
   IDENTITY_SIMULATOR_PORT_SETTING,
   startIdentitySimulator,
-  suiteIdentitySimulator,
   type IdentitySimulator,
 } from './identity-simulator.ts';
 import {
@@ -60,13 +54,11 @@ import {
 import {
   cleanups,
   dataDir,
-  isStopping,
   prepareDatabase,
   provideTemporal,
   root,
   say,
   shutdown,
-  startChild,
   stopChild,
   waitReady,
 } from './stack.ts';
@@ -118,23 +110,6 @@ async function demoKey(databaseUrl: string): Promise<string> {
   } finally {
     await db.destroy();
   }
-}
-
-/** A bank simulator process for the test suite, its ledger fresh: answers once it is ready. */
-async function startSuiteSimulator(
-  simulator: Pick<PspSimulator, 'name' | 'url' | 'simulatorEnv'> & { script?: string },
-  shared: NodeJS.ProcessEnv,
-): Promise<void> {
-  const ledger = simulator.simulatorEnv.BANK_SIM_STATE_FILE;
-  if (ledger !== undefined) rmSync(ledger, { force: true });
-  const child = startChild(simulator.name, simulator.script ?? 'src/bank-sim/main.ts', {
-    ...process.env,
-    ...shared,
-    ...simulator.simulatorEnv,
-    SANDBOX_DELAY_SECONDS: '1',
-  });
-  cleanups.push(stopChild(child));
-  await waitReady(`${simulator.url}/healthz`, 30);
 }
 
 /** One sentence when Temporal still holds executions of workflow types this version retired (src/temporal/retired-workflows.ts). */
@@ -371,80 +346,6 @@ export async function start(): Promise<void> {
     temporal.server !== undefined && uiPort !== 0 ? `http://localhost:${uiPort}` : undefined,
     key,
   );
-}
-
-/**
- * How many shards the main suite runs in (tools/launcher/shards.ts): TEST_SHARDS, else one. Each shard costs
- * a Temporal dev server, the simulators and a database. One by default: on a 2-core machine the suite is
- * bound by CPU (the browsers, the CLI's processes), so two shards saved about a tenth of its time and put
- * the load high enough to fail the tests that time themselves (docs/TESTING.md#the-main-suite-in-shards).
- */
-function mainSuiteShards(): number {
-  const raw = process.env.TEST_SHARDS;
-  if (raw === undefined || raw === '') return 1;
-  if (!/^[1-8]$/.test(raw)) throw new PrerequisiteError(`TEST_SHARDS must be a number from 1 to 8, got "${raw}".`);
-  return Number(raw);
-}
-
-/**
- * One copy of the suites' services, on its own database, ports and Temporal dev server (its own SQLite file),
- * with test mode's simulators (one process per PSP, each terminal's password a random value) and the identity
- * provider's simulator: the environment a mocha process of that shard runs with. Shard 1 is the suites'
- * classic copy (the database `<name>_test`, test-artifacts/); shard n uses `<name>_test_n` and test-artifacts/shard-n/.
- */
-async function suiteServices(
-  shard: number,
-  bankSimSettings: Record<string, string>,
-  chromiumProblem: string | undefined,
-): Promise<NodeJS.ProcessEnv> {
-  const base = loadConfig();
-  const testUrl = new URL(process.env.TEST_DATABASE_URL ?? base.DATABASE_URL);
-  if (process.env.TEST_DATABASE_URL === undefined) testUrl.pathname = `/${databaseName(base.DATABASE_URL)}_test`;
-  if (shard > 1) testUrl.pathname = `${testUrl.pathname}_${shard}`;
-  const databaseUrl = testUrl.toString();
-  const name = shard === 1 ? 'test' : `test-${shard}`;
-  say(`Preparing the test database ${databaseName(databaseUrl)}…`);
-  await prepareDatabase(databaseUrl, true);
-  const port = await freePort();
-  const temporal = await provideTemporal(process.env, port, undefined, name);
-  // Not restarted: the suite runs its worker in-process, and a restart would hide the
-  // crash from the test that caused it. Said once, so the failures that follow make sense.
-  temporal.server?.process.once('exit', (code, signal) => {
-    if (!isStopping()) {
-      process.stderr.write(
-        `The test suite's Temporal dev server (${name}) exited (${describeExit(code, signal)}) while the tests ran: tests that need Temporal fail from here on; see ${temporal.server?.options.logFile}.\n`,
-      );
-    }
-  });
-  const artifacts = shard === 1 ? join(root, 'test-artifacts') : join(root, 'test-artifacts', `shard-${shard}`);
-  mkdirSync(artifacts, { recursive: true });
-  // Test mode's banks: one simulator per PSP of the registry, each its own process on a free port with the
-  // same admin token, its terminal's password a random value (suiteSimulators).
-  const ports: number[] = [];
-  for (let i = 0; i < PSP_NAMES.length; i++) ports.push(await freePort());
-  const simulators = suiteSimulators(dataDir, ports, name);
-  for (const simulator of simulators) await startSuiteSimulator(simulator, bankSimSettings);
-  // The identity provider's simulator (docs/identity.md): test/support/harness.ts's testIdentityProvider reaches it.
-  const identity = suiteIdentitySimulator(await freePort());
-  await startSuiteSimulator(identity, bankSimSettings);
-  // The direct debit provider's simulator (docs/SUBSCRIPTIONS.md), its state fresh for each run.
-  const payman = directDebitSimulator(await freePort(), dataDir, `payman-sim-${name}`);
-  await startSuiteSimulator(payman, bankSimSettings);
-  return {
-    ...process.env,
-    ...gatewaySettingsOf(simulators),
-    ...identity.gatewayEnv,
-    ...payman.gatewayEnv,
-    ...bankSimSettings,
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_CLI: temporal.cli ?? '',
-    TEMPORAL_DEV_DB: join(dataDir, `temporal-${name}.sqlite`),
-    TEST_ARTIFACTS: artifacts,
-    TEST_SHARD: String(shard),
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    ...(chromiumProblem === undefined ? {} : { [CHROMIUM_PROBLEM_ENV]: chromiumProblem }),
-  };
 }
 
 /**
