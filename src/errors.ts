@@ -68,14 +68,20 @@ export interface ErrorDetail {
 
 export class DomainError extends Error {
   override name = 'DomainError';
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetail[];
+  readonly headers: Record<string, string>;
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
-    readonly details?: ErrorDetail[],
+    details?: ErrorDetail[],
     /** Response headers the answer needs, e.g. Retry-After. */
-    readonly headers: Record<string, string> = {},
+    headers: Record<string, string> = {},
   ) {
     super(message);
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
   }
 
   get status(): number {

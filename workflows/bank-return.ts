@@ -80,14 +80,23 @@ export class BankReturn {
   private pendingRef: string | undefined;
   /** The payment's PSP's capabilities, once read (PSP_CAPABILITIES_PATCH). */
   private offered: PspCapabilitiesAnswer | undefined;
+  private readonly state: PaymentState;
+  private readonly clock: PaymentClock;
+  private readonly input: PaymentWorkflowInput;
+  readonly charged: number;
 
   constructor(
-    private readonly state: PaymentState,
-    private readonly clock: PaymentClock,
-    private readonly input: PaymentWorkflowInput,
+    state: PaymentState,
+    clock: PaymentClock,
+    input: PaymentWorkflowInput,
     /** What the bank charges the customer (amountAtBank). */
-    readonly charged: number,
-  ) {}
+    charged: number,
+  ) {
+    this.state = state;
+    this.clock = clock;
+    this.input = input;
+    this.charged = charged;
+  }
 
   /**
    * What the payment's PSP offers: asked of the bank activity once (a local activity, so the answer is

@@ -17,9 +17,12 @@ export class PaymentClock {
   private waitingAt: number | undefined;
   /** No timer is left to wait for: advancing the clock changes nothing any more. */
   private timersDone = false;
+  private readonly lock: StepLock;
 
   /** `lock`: the payment's; an advance answers once the steps its timers started are done. */
-  constructor(private readonly lock: StepLock) {}
+  constructor(lock: StepLock) {
+    this.lock = lock;
+  }
 
   /** Now, on the payment's clock, in ms. */
   nowMs(): number {

@@ -22,11 +22,13 @@ export class PaymentState {
   /** Runs one step at a time: bank answers, the merchant's Updates and the timers never interleave. */
   readonly lock = new StepLock();
   private version = 1;
+  private current: Payment;
+  readonly merchantId: string;
 
-  constructor(
-    private current: Payment,
-    readonly merchantId: string,
-  ) {}
+  constructor(current: Payment, merchantId: string) {
+    this.current = current;
+    this.merchantId = merchantId;
+  }
 
   get payment(): Payment {
     return this.current;

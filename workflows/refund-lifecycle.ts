@@ -83,8 +83,11 @@ export class RefundBook {
   readonly taken = new Map<string, Refund>();
   /** Each taken refund's way to its final status (the bank's answer, then the record). */
   readonly payouts: Promise<void>[] = [];
+  private readonly owner: RefundOwner;
 
-  constructor(private readonly owner: RefundOwner) {}
+  constructor(owner: RefundOwner) {
+    this.owner = owner;
+  }
 
   /** Whether a refund taken here still waits for the bank's answer. */
   pending(): boolean {

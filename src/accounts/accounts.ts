@@ -49,11 +49,12 @@ export type AccountErrorCode =
  */
 export class AccountError extends Error {
   override name = 'AccountError';
-  constructor(
-    readonly code: AccountErrorCode,
-    readonly subject?: { userId: string; merchantId: string },
-  ) {
+  readonly code: AccountErrorCode;
+  readonly subject?: { userId: string; merchantId: string };
+  constructor(code: AccountErrorCode, subject?: { userId: string; merchantId: string }) {
     super(code);
+    this.code = code;
+    this.subject = subject;
   }
 }
 

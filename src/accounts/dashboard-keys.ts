@@ -20,8 +20,10 @@ export type LiveKeyRequirement = 'live_mode' | 'two_factor';
 /** Refused: what is still missing before this user may make a live key. */
 export class LiveKeyRefused extends Error {
   override name = 'LiveKeyRefused';
-  constructor(readonly missing: LiveKeyRequirement[]) {
+  readonly missing: LiveKeyRequirement[];
+  constructor(missing: LiveKeyRequirement[]) {
     super(`a live key needs: ${missing.join(', ')}`);
+    this.missing = missing;
   }
 }
 

@@ -32,8 +32,10 @@ export function liveActionMissing(user: SignedInUser, now: number): 'two_factor'
 /** Refused: this session needs a step-up before `action` (the dashboard asks for a code and comes back). */
 export class StepUpNeeded extends Error {
   override name = 'StepUpNeeded';
-  constructor(readonly action: LiveAction) {
+  readonly action: LiveAction;
+  constructor(action: LiveAction) {
     super(`${action} needs a recent second factor`);
+    this.action = action;
   }
 }
 

@@ -35,7 +35,10 @@ interface TransferAnswer {
 }
 
 export class PayaPayouts implements PayoutAdapter {
-  constructor(private readonly bank: SepClient) {}
+  private readonly bank: SepClient;
+  constructor(bank: SepClient) {
+    this.bank = bank;
+  }
 
   async transfer({ key, iban, amount, description }: PayoutRequest): Promise<PayoutAnswer> {
     const { terminalId, password } = this.bank.endpoint;

@@ -87,8 +87,10 @@ export class Ledger {
   private readonly allOperations: Operation[] = [];
   private readonly operationsByResNum = new Map<string, Operation[]>();
   private readonly transfersById = new Map<string, Transfer>();
+  private readonly file: string;
 
-  constructor(private readonly file: string) {
+  constructor(file: string) {
+    this.file = file;
     mkdirSync(dirname(file), { recursive: true });
     if (!existsSync(file)) return;
     const text = readFileSync(file, 'utf8');

@@ -13,12 +13,12 @@ import type { Logger } from '../logger.ts';
 /** A refusal the protocol has and Dargah's API does not: its code and HTTP status as they are. */
 export class ProtocolRefusal extends Error {
   override name = 'ProtocolRefusal';
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly status: number,
-  ) {
+  readonly code: number;
+  readonly status: number;
+  constructor(code: number, message: string, status: number) {
     super(message);
+    this.code = code;
+    this.status = status;
   }
 }
 

@@ -43,11 +43,12 @@ export interface DashboardDependencies {
 
 /** A refusal shown as an error page with its status. */
 export class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly kind: MessageKind,
-  ) {
+  readonly status: number;
+  readonly kind: MessageKind;
+  constructor(status: number, kind: MessageKind) {
     super(kind);
+    this.status = status;
+    this.kind = kind;
   }
 }
 

@@ -20,8 +20,10 @@ export const MULTIPART_LIMIT_BYTES = DOCUMENT_MAX_FILES * DOCUMENT_MAX_BYTES + 6
 
 export class MultipartRefused extends Error {
   override name = 'MultipartRefused';
-  constructor(readonly status: 400 | 403 | 413) {
+  readonly status: 400 | 403 | 413;
+  constructor(status: 400 | 403 | 413) {
     super(`multipart post refused (${status})`);
+    this.status = status;
   }
 }
 

@@ -231,8 +231,10 @@ export async function releaseMandateDebit(db: Db, debitId: string): Promise<bool
 }
 
 class Refused extends Error {
-  constructor(readonly refusal: DebitRefusal) {
+  readonly refusal: DebitRefusal;
+  constructor(refusal: DebitRefusal) {
     super(refusal.message);
+    this.refusal = refusal;
   }
 }
 

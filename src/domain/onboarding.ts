@@ -118,7 +118,9 @@ export function rejectionReason(input: string | undefined): string | undefined {
 /** A refused onboarding step, with its code and its operator's message. */
 export class OnboardingRefused extends Error {
   override name = 'OnboardingRefused';
-  constructor(readonly code: OnboardingRefusalCode) {
+  readonly code: OnboardingRefusalCode;
+  constructor(code: OnboardingRefusalCode) {
     super(ONBOARDING_REFUSAL_MESSAGES[code]);
+    this.code = code;
   }
 }

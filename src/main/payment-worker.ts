@@ -44,7 +44,7 @@ export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', 
 /**
  * The workflow bundle `npm run build` makes ahead of time (dist/workflow-bundle.js, beside the
  * compiled code this module becomes). A compiled worker runs only it: it starts without webpack,
- * and every worker of one build runs the same workflow code. From the sources (tsx) there is
+ * and every worker of one build runs the same workflow code. From the sources (Node running TypeScript) there is
  * none, and the worker bundles the workflows when it starts.
  */
 export const PREBUILT_BUNDLE_PATH = fileURLToPath(new URL('../../workflow-bundle.js', import.meta.url));

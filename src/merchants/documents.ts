@@ -44,8 +44,10 @@ export type DocumentsProblem = DocumentsFieldError | DocumentFileError;
 /** Submitted documents that break a rule: every problem at once, so the form can show them all. */
 export class DocumentsInvalid extends Error {
   override name = 'DocumentsInvalid';
-  constructor(readonly problems: DocumentsProblem[]) {
+  readonly problems: DocumentsProblem[];
+  constructor(problems: DocumentsProblem[]) {
     super(`the documents are not valid: ${problems.join(', ')}`);
+    this.problems = problems;
   }
 }
 

@@ -34,8 +34,10 @@ export interface DomainVerificationState {
 /** Why a verification failed: the file is not there (or not reachable), or holds something else. */
 export class DomainNotVerified extends Error {
   override name = 'DomainNotVerified';
-  constructor(readonly reason: 'unreachable' | 'mismatch') {
+  readonly reason: 'unreachable' | 'mismatch';
+  constructor(reason: 'unreachable' | 'mismatch') {
     super(`the domain could not be verified: ${reason}`);
+    this.reason = reason;
   }
 }
 

@@ -147,8 +147,10 @@ export async function listMerchantsByStatus(db: Db, status: string) {
 /** Refused: the merchant already holds as many working test keys as it may (TEST_KEYS_PER_MERCHANT). */
 export class TestKeyLimitReached extends OnboardingError {
   override name = 'TestKeyLimitReached';
-  constructor(readonly limit: number) {
+  readonly limit: number;
+  constructor(limit: number) {
     super(`the merchant already has ${limit} test keys that work: revoke one first (TEST_KEYS_PER_MERCHANT)`);
+    this.limit = limit;
   }
 }
 

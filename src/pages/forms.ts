@@ -26,11 +26,12 @@ export interface PageDependencies {
 export const FORM_LIMIT_BYTES = 2_048;
 
 export class PageRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly kind: MessageKind,
-  ) {
+  readonly status: number;
+  readonly kind: MessageKind;
+  constructor(status: number, kind: MessageKind) {
     super(kind);
+    this.status = status;
+    this.kind = kind;
   }
 }
 

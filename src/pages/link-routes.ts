@@ -32,11 +32,12 @@ const PAYMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 /** Answers a page of its own (not the generic message page) for a link that cannot be paid or found. */
 class LinkPageAnswer extends Error {
-  constructor(
-    readonly status: number,
-    readonly html: string,
-  ) {
+  readonly status: number;
+  readonly html: string;
+  constructor(status: number, html: string) {
     super('link page');
+    this.status = status;
+    this.html = html;
   }
 }
 

@@ -142,11 +142,10 @@ export class BankUnavailableError extends Error {
 /** The bank answered, and refused: another try gives the same answer. */
 export class BankRefusalError extends Error {
   override name = 'BankRefusalError';
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
+  readonly code: number;
+  constructor(code: number, message: string) {
     super(message);
+    this.code = code;
   }
 }
 

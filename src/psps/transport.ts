@@ -112,7 +112,7 @@ export async function postJson(post: JsonPost): Promise<BankHttpAnswer> {
 export async function postJsonObject(
   post: JsonPost,
   field: string,
-  has: (answer: Record<string, unknown>) => boolean = (answer) => field in answer,
+  has: (answer: Record<string, unknown>) => boolean = (answer) => Object.hasOwn(answer, field),
 ): Promise<Record<string, unknown>> {
   const { status, text } = await postJson(post);
   let answer: unknown;
@@ -141,13 +141,20 @@ type SoapCall = (
  */
 export class SoapService {
   private client: Promise<Client> | undefined;
+  private readonly url: string;
+  private readonly timeoutMs: number;
+  private readonly options: IOptions;
 
   constructor(
-    private readonly url: string,
-    private readonly timeoutMs: number,
+    url: string,
+    timeoutMs: number,
     /** The `soap` package's options besides the WSDL's timeout (a customDeserializer). */
-    private readonly options: IOptions = {},
-  ) {}
+    options: IOptions = {},
+  ) {
+    this.url = url;
+    this.timeoutMs = timeoutMs;
+    this.options = options;
+  }
 
   /**
    * One SOAP call under the timeout, traced: the answer's body object (null for an empty one). No

@@ -136,11 +136,12 @@ export type ClaimRefusal =
   | 'no_provider'; // the mode has no identity provider configured
 
 export class ClaimRefused extends Error {
-  constructor(
-    readonly why: ClaimRefusal,
-    readonly attemptsLeft?: number,
-  ) {
+  readonly why: ClaimRefusal;
+  readonly attemptsLeft?: number;
+  constructor(why: ClaimRefusal, attemptsLeft?: number) {
     super(`refund claim refused: ${why}`);
+    this.why = why;
+    this.attemptsLeft = attemptsLeft;
   }
 }
 

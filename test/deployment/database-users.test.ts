@@ -65,7 +65,7 @@ describe('database users: migrations as their own user, the gateway on rows only
       },
     });
     // The real entry point: the schema built as the migration user while DATABASE_URL names the gateway's.
-    const migrated = await run(process.execPath, ['--import', 'tsx', 'src/main/migrate.ts'], {
+    const migrated = await run(process.execPath, ['src/main/migrate.ts'], {
       env: { ...process.env, DATABASE_URL: appUrl, MIGRATE_DATABASE_URL: migrateUrl },
     });
     assert.match(migrated.stdout, /migrations applied/);

@@ -13,7 +13,7 @@ const run = promisify(execFile);
 
 async function start(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'tools/launcher/main.ts', 'start'], {
+    const { stdout, stderr } = await run(process.execPath, ['tools/launcher/main.ts', 'start'], {
       env: { ...env },
       timeout: 60_000,
     });

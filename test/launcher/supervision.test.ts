@@ -56,11 +56,10 @@ class Prober {
   unavailableWithoutRetryAfter = 0;
   private running = true;
   private readonly loop: Promise<void>;
+  readonly url: string;
 
-  constructor(
-    readonly url: string,
-    headers: Record<string, string>,
-  ) {
+  constructor(url: string, headers: Record<string, string>) {
+    this.url = url;
     this.loop = (async () => {
       while (this.running) {
         try {

@@ -15,13 +15,14 @@ import { REFUND_IBAN } from '../support/refunds.ts';
 
 class GatewayError extends Error {
   override name = 'GatewayError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly requestId: string,
-  ) {
+  readonly status: number;
+  readonly code: string;
+  readonly requestId: string;
+  constructor(status: number, code: string, message: string, requestId: string) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.requestId = requestId;
   }
 }
 

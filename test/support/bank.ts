@@ -102,8 +102,11 @@ export class OwnSimulator {
     tmpdir(),
     `dargah-bank-own-${process.pid}-${Math.random().toString(36).slice(2)}.json`,
   );
+  private readonly env: Record<string, string>;
 
-  constructor(private readonly env: Record<string, string> = {}) {}
+  constructor(env: Record<string, string> = {}) {
+    this.env = env;
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -111,7 +114,7 @@ export class OwnSimulator {
 
   async start(): Promise<void> {
     if (this.port === 0) this.port = await freePort();
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/bank-sim/main.ts'], {
+    this.child = spawn(process.execPath, ['src/bank-sim/main.ts'], {
       env: {
         ...process.env,
         BANK_SIM_PORT: String(this.port),

@@ -14,7 +14,7 @@ export async function cliWith(
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['src/cli/main.ts', ...args], {
       env: { ...process.env, ...env },
     });
     return { code: 0, stdout, stderr };

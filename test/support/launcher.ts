@@ -19,11 +19,10 @@ export class Launcher {
   readonly lines: Line[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
   private readonly logFile: string;
+  readonly child: ChildProcess;
 
-  private constructor(
-    readonly child: ChildProcess,
-    name: string,
-  ) {
+  private constructor(child: ChildProcess, name: string) {
+    this.child = child;
     mkdirSync(ARTIFACTS, { recursive: true });
     this.logFile = join(ARTIFACTS, `${name}.log`);
     appendFileSync(

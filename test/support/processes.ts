@@ -24,7 +24,7 @@ export function spawnEntryPoint(
   logFile: string,
 ): ChildProcessByStdio<null, Readable, Readable> {
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [script], {
     cwd: process.cwd(),
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

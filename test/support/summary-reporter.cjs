@@ -2,7 +2,7 @@
  * Mocha's spec reporter, then one last block: the failing tests' full titles and the first line of each
  * error. A run's log is often read from its end only (CI keeps the tail), and spec's own list of failures
  * puts a long stack after each, so the names of all but the last are cut off there.
- * CommonJS because mocha requires its reporter before tsx's hooks apply to it.
+ * CommonJS, as mocha's own reporters are: mocha requires it with `require`.
  */
 'use strict';
 const { inspect } = require('node:util');

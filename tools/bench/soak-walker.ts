@@ -57,12 +57,16 @@ export class Recorder {
 /** One payment's walk through the API. `recorder()` is read at each answer, so a step lands in the interval it ended in. */
 export class Walker {
   errorsShown = 0;
-  constructor(
-    private readonly target: Target,
-    private readonly recorder: () => Recorder,
-    private readonly plan: { verifyDelayMs: number },
-    private readonly log: (line: string) => void,
-  ) {}
+  private readonly target: Target;
+  private readonly recorder: () => Recorder;
+  private readonly plan: { verifyDelayMs: number };
+  private readonly log: (line: string) => void;
+  constructor(target: Target, recorder: () => Recorder, plan: { verifyDelayMs: number }, log: (line: string) => void) {
+    this.target = target;
+    this.recorder = recorder;
+    this.plan = plan;
+    this.log = log;
+  }
 
   /** One request; true when it answered `expected`. `from`: when it was due (create), else now. */
   async call(

@@ -76,7 +76,7 @@ if (cliBuild !== undefined) {
 
 // The benchmark is an entry of its own (it uses the bootstrap's stack; the bootstrap knows nothing of it).
 const entry = command === 'bench' ? join(root, 'tools', 'bench', 'cli.ts') : join(root, 'tools', 'launcher', 'main.ts');
-const child = spawn(node, ['--import', 'tsx', entry, command, ...process.argv.slice(3)], {
+const child = spawn(node, [entry, command, ...process.argv.slice(3)], {
   cwd: root,
   env,
   stdio: 'inherit',

@@ -19,12 +19,14 @@ export const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
 export class PostgresServer {
   process: ChildProcess | undefined;
   private readonly owner: { uid: number; gid: number } | undefined;
+  readonly dir: string;
+  readonly port: number;
+  readonly logFile: string;
 
-  constructor(
-    readonly dir: string,
-    readonly port: number,
-    readonly logFile: string,
-  ) {
+  constructor(dir: string, port: number, logFile: string) {
+    this.dir = dir;
+    this.port = port;
+    this.logFile = logFile;
     this.owner = process.getuid?.() === 0 ? postgresUser() : undefined;
   }
 

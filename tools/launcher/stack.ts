@@ -57,7 +57,7 @@ export function startChild(name: string, script: string, env: NodeJS.ProcessEnv,
   const stdio = output === undefined ? ['ignore', 'inherit', 'inherit'] : ['ignore', output, output];
   // CPU_PROFILE_DIR: each child writes a V8 CPU profile there when it exits (docs/BENCHMARKS.md#profiling); Node refuses the flag in NODE_OPTIONS.
   const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.CPU_PROFILE_DIR] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(root, script)], {
+  const child = spawn(process.execPath, [...profile, join(root, script)], {
     cwd: root,
     env,
     stdio: stdio as ('ignore' | 'inherit' | number)[],

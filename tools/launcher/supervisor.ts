@@ -53,8 +53,10 @@ export type RestartDecision = { giveUp: false; delayMs: number } | { giveUp: tru
 export class RestartTracker {
   private delayMs: number;
   private crashes: number[] = [];
+  private readonly policy: RestartPolicy;
 
-  constructor(private readonly policy: RestartPolicy) {
+  constructor(policy: RestartPolicy) {
+    this.policy = policy;
     this.delayMs = policy.initialDelayMs;
   }
 
@@ -89,7 +91,7 @@ interface SpecBase {
   /** Where to look when it keeps crashing, e.g. its log file. */
   hint?: string;
 }
-/** A Node script of this project, run with tsx (the API, the worker, a bank simulator…). */
+/** A TypeScript program of this project, run by Node from its source (the API, the worker, a bank simulator…). */
 export interface ScriptSpec extends SpecBase {
   script: string;
   env: NodeJS.ProcessEnv;
@@ -123,8 +125,11 @@ export interface SupervisorOptions {
 export class Supervisor {
   private readonly entries: Entry[] = [];
   private stopping = false;
+  private readonly options: SupervisorOptions;
 
-  constructor(private readonly options: SupervisorOptions) {}
+  constructor(options: SupervisorOptions) {
+    this.options = options;
+  }
 
   /** Starts `spec` and keeps it running; `running` adopts an instance that is already up (started and awaited by the caller). */
   add(spec: ChildSpec, running?: ChildProcess): void {
@@ -163,7 +168,7 @@ export class Supervisor {
     try {
       child =
         'script' in spec
-          ? spawn(process.execPath, ['--import', 'tsx', join(this.options.root, spec.script)], {
+          ? spawn(process.execPath, [join(this.options.root, spec.script)], {
               cwd: this.options.root,
               env: spec.env,
               stdio: ['ignore', 'inherit', 'inherit'],

@@ -8,7 +8,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
@@ -16,6 +15,7 @@ import { msNumberToTs } from '@temporalio/common/lib/time.js';
 import { setNamespaceRetention } from '../../src/temporal/namespace-retention.ts';
 import proto from '@temporalio/proto';
 import { registerSearchAttributes } from '../../src/temporal/client.ts';
+import { freePort } from '../../src/main/ports.ts';
 import { accepts } from './balancer.ts';
 import { endProcess, until, withLog } from './child-process.ts';
 import type { PostgresServer } from './postgres.ts';
@@ -109,13 +109,17 @@ export function processEnv(layout: ClusterLayout, own: ServiceProcessSpec): Node
 /** The processes of the cluster, each restartable on its own (same ports, same configuration). */
 export class TemporalCluster {
   readonly children = new Map<string, ChildProcess>();
+  readonly binaries: ClusterBinaries;
+  readonly layout: ClusterLayout;
+  readonly dir: string;
+  readonly logDir: string;
 
-  constructor(
-    readonly binaries: ClusterBinaries,
-    readonly layout: ClusterLayout,
-    readonly dir: string,
-    readonly logDir: string,
-  ) {}
+  constructor(binaries: ClusterBinaries, layout: ClusterLayout, dir: string, logDir: string) {
+    this.binaries = binaries;
+    this.layout = layout;
+    this.dir = dir;
+    this.logDir = logDir;
+  }
 
   logFile(name: string): string {
     return join(this.logDir, `temporal-${name}.log`);
@@ -306,17 +310,6 @@ export async function prepareNamespace(
 /**
  * A free port for a membership address. Temporal's PostgreSQL schema keeps it
  * in a smallint column (cluster_membership.rpc_port), so it must be below
- * 32768, where the kernel's ephemeral ports (free ports "port 0" gives) never are.
+ * 32768: freePort picks there (PICKED_PORTS), under the kernel's ephemeral range.
  */
-export async function freeMembershipPort(): Promise<number> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new PrerequisiteError('no free port between 20000 and 32000 for a Temporal membership address');
-}
+export const freeMembershipPort: () => Promise<number> = freePort;

@@ -359,7 +359,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (!edited.includes('src/psps/registry.ts'))
       say('(no src/psps/registry.ts here: list its connector there by hand once it exists)');
     // The deployment files and the docs' tables name every PSP of the registry: regenerated now.
-    const generated = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'tools/generate/psps.ts')], {
+    const generated = spawnSync(process.execPath, [join(root, 'tools/generate/psps.ts')], {
       cwd: root,
       stdio: 'inherit',
     });

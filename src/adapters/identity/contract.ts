@@ -29,11 +29,10 @@ export interface IdentityProvider {
 
 /** The provider refused the inquiry (unknown card or IBAN, invalid input): final, not retried. */
 export class IdentityRefusalError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
+  readonly code: string;
+  constructor(code: string, message: string) {
     super(message);
+    this.code = code;
     this.name = 'IdentityRefusalError';
   }
 }

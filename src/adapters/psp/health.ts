@@ -96,12 +96,19 @@ const columnsOf = (record: BreakerRecord) => ({
 });
 
 export class PspHealthStore {
+  private readonly db: Db;
+  private readonly settings: BreakerSettings;
+  private readonly now: () => number;
   constructor(
-    private readonly db: Db,
-    private readonly settings: BreakerSettings,
+    db: Db,
+    settings: BreakerSettings,
     /** The clock; a test may move it. */
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.db = db;
+    this.settings = settings;
+    this.now = now;
+  }
 
   /** Reads the terminal's row under a lock (made closed first if it has none), applies `change`, writes what it answers. */
   private async change<T>(

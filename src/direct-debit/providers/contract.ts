@@ -73,11 +73,10 @@ export interface DirectDebitProvider {
 
 /** The provider refused (a validation, a contract not active, a limit of the bank's): final, not retried. */
 export class ProviderRefusalError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
+  readonly code: number;
+  constructor(code: number, message: string) {
     super(message);
+    this.code = code;
     this.name = 'ProviderRefusalError';
   }
 }

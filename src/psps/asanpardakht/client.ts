@@ -104,8 +104,11 @@ export class AsanpardakhtClient implements PspClient {
    * no inquiry of its own, no daily report any reference documents.
    */
   readonly capabilities: PspCapabilities = ASANPARDAKHT_PROFILE.capabilities;
+  readonly endpoint: AsanpardakhtEndpoint;
 
-  constructor(readonly endpoint: AsanpardakhtEndpoint) {}
+  constructor(endpoint: AsanpardakhtEndpoint) {
+    this.endpoint = endpoint;
+  }
 
   get terminalId(): string {
     return this.endpoint.terminalId;

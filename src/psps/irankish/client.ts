@@ -73,8 +73,10 @@ export class IrankishClient implements PspClient {
   /** What IranKish offers, as its references show it (docs/psps/irankish.md#capabilities). */
   readonly capabilities: PspCapabilities = IRANKISH_PROFILE.capabilities;
   private readonly publicKey: KeyObject;
+  readonly endpoint: IrankishEndpoint;
 
-  constructor(readonly endpoint: IrankishEndpoint) {
+  constructor(endpoint: IrankishEndpoint) {
+    this.endpoint = endpoint;
     // A key or password that is not IranKish's shape is refused when the client is made, not at a customer's payment.
     this.publicKey = irankishPublicKey(endpoint.publicKey);
     envelopeText(endpoint.terminalId, endpoint.password, 0);

@@ -96,8 +96,10 @@ export class MellatClient implements PspClient {
    */
   readonly capabilities: PspCapabilities = MELLAT_PROFILE.capabilities;
   private readonly service: SoapService;
+  readonly endpoint: MellatEndpoint;
 
-  constructor(readonly endpoint: MellatEndpoint) {
+  constructor(endpoint: MellatEndpoint) {
+    this.endpoint = endpoint;
     this.service = new SoapService(`${endpoint.baseUrl}${MELLAT_SERVICE_PATH}`, endpoint.timeoutMs);
   }
 

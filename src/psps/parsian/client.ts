@@ -78,8 +78,10 @@ export class ParsianClient implements Omit<PspClient, 'name'> {
   readonly capabilities: PspCapabilities = PARSIAN_PROFILE.capabilities;
   /** Each of PEC's three services, its client made from its own WSDL on first use. */
   private readonly services: Record<ServicePath, SoapService>;
+  readonly endpoint: ParsianEndpoint;
 
-  constructor(readonly endpoint: ParsianEndpoint) {
+  constructor(endpoint: ParsianEndpoint) {
+    this.endpoint = endpoint;
     const service = (path: ServicePath) =>
       new SoapService(`${endpoint.baseUrl}${path}`, endpoint.timeoutMs, { customDeserializer: AS_TEXT });
     this.services = {

@@ -79,8 +79,11 @@ export class PasargadClient implements PspClient {
   readonly name = 'pasargad' as const;
   /** What PEP offers, as its references show it (docs/psps/pasargad.md#capabilities). */
   readonly capabilities: PspCapabilities = PASARGAD_PROFILE.capabilities;
+  readonly endpoint: PasargadEndpoint;
 
-  constructor(readonly endpoint: PasargadEndpoint) {}
+  constructor(endpoint: PasargadEndpoint) {
+    this.endpoint = endpoint;
+  }
 
   get terminalId(): string {
     return this.endpoint.terminalId;

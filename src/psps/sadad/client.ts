@@ -74,8 +74,10 @@ export class SadadClient implements PspClient {
    */
   readonly capabilities: PspCapabilities = SADAD_PROFILE.capabilities;
   private readonly key: Buffer;
+  readonly endpoint: SadadEndpoint;
 
-  constructor(readonly endpoint: SadadEndpoint) {
+  constructor(endpoint: SadadEndpoint) {
+    this.endpoint = endpoint;
     // A key that is not Sadad's shape is refused when the client is made, not at a customer's payment.
     this.key = sadadKey(endpoint.key);
   }

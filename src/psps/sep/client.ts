@@ -81,8 +81,11 @@ export const SEP_CAPABILITIES: PspCapabilities = SEP_PROFILE.capabilities;
 export class SepClient implements PspClient {
   readonly name = 'sep' as const;
   readonly capabilities: PspCapabilities = SEP_CAPABILITIES;
+  readonly endpoint: BankEndpoint;
 
-  constructor(readonly endpoint: BankEndpoint) {}
+  constructor(endpoint: BankEndpoint) {
+    this.endpoint = endpoint;
+  }
 
   get terminalId(): string {
     return this.endpoint.terminalId;

@@ -66,8 +66,11 @@ export class SepehrClient implements PspClient {
   readonly name = 'sepehr' as const;
   /** What Sepehr offers, as its references show it (docs/psps/sepehr.md#capabilities). */
   readonly capabilities: PspCapabilities = SEPEHR_PROFILE.capabilities;
+  readonly endpoint: SepehrEndpoint;
 
-  constructor(readonly endpoint: SepehrEndpoint) {}
+  constructor(endpoint: SepehrEndpoint) {
+    this.endpoint = endpoint;
+  }
 
   get terminalId(): string {
     return this.endpoint.terminalId;

@@ -38,11 +38,14 @@ export function recordFigures(scenario: string, figures: Record<string, unknown>
 /** A private MariaDB on its own datadir: killed and restarted by the MySQL outage scenario. */
 export class PrivateMariaDb {
   process: ChildProcess | undefined;
-  constructor(
-    readonly dir: string,
-    readonly port: number,
-    private readonly log: WriteStream,
-  ) {}
+  readonly dir: string;
+  readonly port: number;
+  private readonly log: WriteStream;
+  constructor(dir: string, port: number, log: WriteStream) {
+    this.dir = dir;
+    this.port = port;
+    this.log = log;
+  }
 
   static async create(): Promise<PrivateMariaDb> {
     const dir = mkdtempSync(join(tmpdir(), 'dargah-faults-mariadb-'));
@@ -126,10 +129,12 @@ export class PrivateMariaDb {
  * The cluster suite runs its API replicas the same way: `script` src/main/api.ts, ready once it logs "API listening".
  */
 export class WorkerProcess {
-  private constructor(
-    readonly child: ChildProcess,
-    readonly logFile: string,
-  ) {}
+  readonly child: ChildProcess;
+  readonly logFile: string;
+  private constructor(child: ChildProcess, logFile: string) {
+    this.child = child;
+    this.logFile = logFile;
+  }
 
   static async start(
     name: string,

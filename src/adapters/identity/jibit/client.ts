@@ -69,8 +69,11 @@ export class JibitIdentityClient implements IdentityProvider {
   readonly name = 'jibit';
   private token: { value: string; at: number } | undefined;
   private pendingToken: Promise<string> | undefined;
+  private readonly endpoint: JibitEndpoint;
 
-  constructor(private readonly endpoint: JibitEndpoint) {}
+  constructor(endpoint: JibitEndpoint) {
+    this.endpoint = endpoint;
+  }
 
   async cardToIban(cardNumber: string): Promise<CardAccount> {
     const card = typeof cardNumber === 'string' ? cardNumber : '';

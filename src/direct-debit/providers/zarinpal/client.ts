@@ -55,8 +55,11 @@ export interface ZarinpalPaymanEndpoint {
 
 export class ZarinpalPaymanClient implements DirectDebitProvider {
   readonly name = ZARINPAL_PAYMAN_PROFILE.name;
+  readonly endpoint: ZarinpalPaymanEndpoint;
 
-  constructor(readonly endpoint: ZarinpalPaymanEndpoint) {}
+  constructor(endpoint: ZarinpalPaymanEndpoint) {
+    this.endpoint = endpoint;
+  }
 
   async requestMandate(request: MandateRequest): Promise<{ authority: string }> {
     // Every value a string, as ZarinPal's own sample sends them; ssn only when the merchant gave one.

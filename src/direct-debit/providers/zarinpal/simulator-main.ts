@@ -1,5 +1,5 @@
 /**
- * `node --import tsx src/direct-debit/providers/zarinpal/simulator-main.ts`: test mode's ZarinPal Payman
+ * `node src/direct-debit/providers/zarinpal/simulator-main.ts`: test mode's ZarinPal Payman
  * on its own port (docs/psps/zarinpal-payman.md#the-simulator); `npm start` and `npm test` start it.
  *   BANK_SIM_PORT (3130), BANK_SIM_HOST (127.0.0.1), BANK_SIM_STATE_FILE (.data/payman-sim.json),
  *   BANK_SIM_MERCHANT_ID (the profile's test merchant id), BANK_SIM_REDIRECT_ORIGINS (the origins a
