@@ -13,7 +13,7 @@ import {
 } from '../../src/domain/retention.ts';
 import { recordFixture } from '../support/replay.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
-import { FakeActivities } from '../support/workflows/fakes.ts';
+import { FakeActivities, mysqlAway } from '../support/workflows/fakes.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories', 'retention');
 
@@ -59,7 +59,7 @@ describe('the retention workflow', () => {
   it('a batch that keeps failing fails the run, after the tables before it were pruned; the next run starts over', async function () {
     this.timeout(120_000);
     const fakes = new FakeActivities().on('pruneRetentionBatch', async ({ table }) => {
-      if (table === 'events') throw new Error('MySQL is away');
+      if (table === 'events') throw mysqlAway();
       return 0;
     });
     await withWorker(fakes.activities, async ({ client, taskQueue }) => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { STUCK_SWEEP_WORKFLOW, type StuckSweepInput, type StuckSweepResult } from '../../src/domain/waiting-states.ts';
 import { recordFixture } from '../support/replay.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
-import { FakeActivities } from '../support/workflows/fakes.ts';
+import { FakeActivities, mysqlAway } from '../support/workflows/fakes.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories', 'sweep');
 const INPUT: StuckSweepInput = { after_ms: 600_000, batch_size: 100 };
@@ -41,7 +41,7 @@ describe('the stuck-records sweep workflow', () => {
   it('a kind whose activity keeps failing fails the run, after the kinds before it were sent on', async function () {
     this.timeout(120_000);
     const fakes = new FakeActivities().on('startMissingDeliveries', async () => {
-      throw new Error('MySQL is away');
+      throw mysqlAway();
     });
     await withWorker(fakes.activities, async ({ client, taskQueue }) => {
       const handle = await client.workflow.start<(i: StuckSweepInput) => Promise<StuckSweepResult>>(

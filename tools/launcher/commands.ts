@@ -14,7 +14,7 @@
  *   image: the image suite (test/image) alone: the production image built with
  *          buildah and run with podman; last in `test` where buildah is installed.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -358,13 +358,22 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   const mainOnly = suites[0] === 'main' && args.length > 0; // a filtered run runs the main suite alone
   // Each part's wall time, printed at the end of a run that passed (a failed one ends with mocha's failures).
   const times: [string, number][] = [];
-  const timed = <T>(part: string, run: () => T): T => {
-    const started = Date.now();
-    const result = run();
-    times.push([part, Date.now() - started]);
-    return result;
+  // A part's process, stopped with everything else on Ctrl-C or a failure.
+  const stoppedWithEverything = (child: ChildProcess) => {
+    const stop = stopChild(child);
+    cleanups.push(stop);
+    child.once('exit', () => cleanups.splice(cleanups.indexOf(stop), 1));
   };
-  if (suites.includes('main') && !mainOnly) timed('unit tier', () => unitTier(root, say));
+  // The static checks start first and run beside the unit tier (suites.ts says why).
+  const checks =
+    process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')
+      ? staticChecks(root, say, stoppedWithEverything)
+      : undefined;
+  if (suites.includes('main') && !mainOnly) {
+    const unit = await unitTier(root, say, stoppedWithEverything);
+    times.push(['unit tier', unit.ms]);
+    if (!unit.passed) throw new PrerequisiteError('the unit tier failed (see above)');
+  }
   // Before the suites, so a first build (minutes) counts against no test's timeout.
   if (suites.includes('main') && !mainOnly) {
     // The chart test's Helm and tools/k8s-check (test/foundation/helm-chart.test.ts).
@@ -376,8 +385,11 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
     providePostgres(say);
     provideHaproxy(say);
   }
-  if (process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main'))
-    timed('static checks', () => staticChecks(root, say));
+  if (checks !== undefined) {
+    const result = await checks;
+    times.push(['static checks (beside the unit tier)', result.ms]);
+    if (!result.passed) throw new PrerequisiteError('the static checks failed (see above)');
+  }
   const configs = {
     main: join(root, 'test', '.mocharc.json'),
     faults: join(root, 'test', 'faults', '.mocharc.json'),

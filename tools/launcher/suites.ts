@@ -2,13 +2,29 @@
  * The pieces of `npm test` around the suites: the static checks, the unit
  * tier, and mocha's arguments for a suite run (tools/launcher/commands.ts runs them).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
+import { provideTemporalCli } from './temporal-cli.ts';
 
-/** Type check, lint, the import rule and the format check before the suite: CI runs `npm test` and nothing else. */
-export function staticChecks(root: string, say: (line: string) => void): void {
+/** A part of `npm test` that ran: whether it passed, and its wall time. */
+export interface PartResult {
+  passed: boolean;
+  ms: number;
+}
+
+/**
+ * Type check, lint, the import rule and the format check (CI runs `npm test` and nothing else),
+ * one after another. They run beside the unit tier, whose workflow tests spend most of their time
+ * waiting on Temporal's retry timers: so their output is kept and `say` prints it when they end
+ * (`onChild` receives each check's process, for the launcher to stop on Ctrl-C).
+ */
+export async function staticChecks(
+  root: string,
+  say: (line: string) => void,
+  onChild: (child: ChildProcess) => void = () => undefined,
+): Promise<PartResult> {
+  const started = Date.now();
   for (const [what, args] of [
     ['type check', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root]],
     ['lint', [join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), root]],
@@ -32,27 +48,41 @@ export function staticChecks(root: string, say: (line: string) => void): void {
       [join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', root],
     ],
   ] as const) {
-    say(`Running the ${what}…`);
-    const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
-    if (result.status !== 0) throw new PrerequisiteError(`the ${what} failed (see above)`);
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    onChild(child);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number>((resolve) => child.once('close', (c) => resolve(c ?? 1)));
+    say(`The ${what}: ${code === 0 ? 'passed' : 'FAILED'}.`);
+    if (output.trim() !== '') say(output.trimEnd());
+    if (code !== 0) return { passed: false, ms: Date.now() - started };
   }
+  return { passed: true, ms: Date.now() - started };
 }
 
-/** The unit tier (test/unit, test/workflows): no MySQL, its own Temporal dev server, seconds; `npm run test:unit` alone. */
-export function unitTier(root: string, say: (line: string) => void): void {
+/** The unit tier (test/unit, test/workflows): no MySQL, its own Temporal dev server; `npm run test:unit` alone. */
+export async function unitTier(
+  root: string,
+  say: (line: string) => void,
+  onChild: (child: ChildProcess) => void = () => undefined,
+): Promise<PartResult> {
+  const started = Date.now();
   const cli = provideTemporalCli();
-  say('Running the unit tier (test/unit, test/workflows)…');
+  say('Running the unit tier (test/unit, test/workflows); the static checks run beside it, and print when they end…');
   const mocha = [
     join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
     '--config',
     join(root, 'test', 'unit', '.mocharc.json'),
   ];
-  const result = spawnSync(process.execPath, mocha, {
+  const child = spawn(process.execPath, mocha, {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, TEMPORAL_CLI: cli, DARGAH_SUITE: 'unit' },
   });
-  if (result.status !== 0) throw new PrerequisiteError('the unit tier failed (see above)');
+  onChild(child);
+  const code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
+  return { passed: code === 0, ms: Date.now() - started };
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { createActivities } from '../../../activities/index.ts';
 import type { BankOutcome } from '../../../src/domain/payment.ts';
 import { PRUNE_ORDER } from '../../../src/domain/retention.ts';
+import { ApplicationFailure } from '@temporalio/common';
 
 /** Every activity the worker registers, by name. */
 type PaymentActivities = ReturnType<typeof createActivities>;
@@ -142,6 +143,15 @@ const INQUIRY_STANDING = {
 
 /** The amount of each payment the fake bank holds, by payment id (set by the tests' pay helper). */
 export const fakeAmounts = new Map<string, number>();
+
+/**
+ * A passing failure ("MySQL is away") that asks for its retry at once. The workflow's retry policy
+ * still decides whether there is one (its maximumAttempts holds); only the wait between attempts,
+ * seconds by the policy, becomes 10 ms, so a test of "retried, then given up" does not sit through
+ * the backoff.
+ */
+export const mysqlAway = (): ApplicationFailure =>
+  ApplicationFailure.create({ message: 'MySQL is away', nextRetryDelay: '10ms' });
 
 export interface Call {
   name: Name;
