@@ -50,7 +50,8 @@ export function createDebitActivities({ db, logger, providers, box }: DebitActiv
     if (debit === undefined || debit.payment_id !== claim.payment_id || Number(debit.amount) !== claim.amount)
       throw ApplicationFailure.nonRetryable(`debit ${claim.debit_id} is not this payment's`, 'record_mismatch');
     const mandate = await mandateRowById(db, debit.mandate_id);
-    if (mandate === undefined) throw ApplicationFailure.nonRetryable(`no mandate ${debit.mandate_id}`, 'MandateMissing');
+    if (mandate === undefined)
+      throw ApplicationFailure.nonRetryable(`no mandate ${debit.mandate_id}`, 'MandateMissing');
     return { debit, mandate, provider: providers[mandate.mode] };
   };
 

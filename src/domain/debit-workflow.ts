@@ -30,6 +30,4 @@ export interface DebitClaim {
 
 /** A step at the provider: done, or refused for good (the provider's code kept for the log and failure). */
 export type DebitStep =
-  | { outcome: 'prepared' }
-  | { outcome: 'taken'; reference: string }
-  | { outcome: 'refused'; provider_code: number };
+  { outcome: 'prepared' } | { outcome: 'taken'; reference: string } | { outcome: 'refused'; provider_code: number };

@@ -295,7 +295,8 @@ export const PAYMENT_FAILURES = {
   },
   debitRefused: {
     code: 'debit_refused',
-    message: "The direct debit provider refused the debit (the mandate's contract at the bank, or the bank's own limit); no money was taken.",
+    message:
+      "The direct debit provider refused the debit (the mandate's contract at the bank, or the bank's own limit); no money was taken.",
   },
   verifyRefusedByBank: {
     code: 'bank_refused_verify',

@@ -5,7 +5,11 @@ import { temporalCall } from './call.ts';
 import { startWorkflowOnce } from './client.ts';
 
 /** One workflow per debit: a retried request finds the one started before, and a finished one is not started again. */
-export async function startDebitWorkflow(temporal: Client, taskQueue: string, input: DebitWorkflowInput): Promise<void> {
+export async function startDebitWorkflow(
+  temporal: Client,
+  taskQueue: string,
+  input: DebitWorkflowInput,
+): Promise<void> {
   await temporalCall(temporal, () =>
     startWorkflowOnce(temporal, DEBIT_WORKFLOW, {
       taskQueue,
