@@ -15,6 +15,7 @@ import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Harness } from '../support/harness.ts';
 import { waitFor } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
+import { approveTypedIban, REFUND_IBAN, waitForRefund, type RefundBody } from '../support/refunds.ts';
 import { mandateOf, paymanCalls, paymanFault } from '../support/mandates.ts';
 import type { Receiver } from '../support/receiver.ts';
 import { closeReceivers, forPayment, merchantWithReceiver, type Api } from '../support/webhooks.ts';
@@ -36,11 +37,13 @@ describe('direct debits (API, workflow, ledger, simulator)', function () {
   let api: Api;
   let rcv: Receiver;
   let merchantId: string;
+  let key: string;
 
   before(async () => {
     const m = await merchantWithReceiver(['payment.verified', 'payment.failed']);
     ({ h, api, rcv } = m);
     merchantId = m.merchant.merchantId;
+    key = m.merchant.key;
   });
   after(async () => {
     await paymanFault('checkout', 'clear');
@@ -228,6 +231,29 @@ describe('direct debits (API, workflow, ledger, simulator)', function () {
     const next = await debit(mandate, 200_000);
     assert.equal(next.status, 201, next.text);
     assert.equal((await settled(next.body.payment.id)).status, 'verified');
+  });
+
+  it("a debit's refund: no card to claim and no provider refund, so only to an IBAN the operator approves, then paid", async () => {
+    const mandate = await mandateOf(h, api, { max_amount: 1_000_000, max_daily_count: 1, max_monthly_count: 5 });
+    const res = await debit(mandate, 600_000);
+    assert.equal(res.status, 201, res.text);
+    const payment = await settled(res.body.payment.id);
+    const noIban = await api.post<Refusal>(`/payments/${payment.id}/refunds`, { amount: 100_000 });
+    assert.equal(noIban.status, 422, noIban.text);
+    assert.equal(noIban.body.code, 'refund_needs_iban');
+    const held = await api.post<RefundBody>(
+      `/payments/${payment.id}/refunds`,
+      { amount: 100_000, destination_iban: REFUND_IBAN },
+      { idempotencyKey: randomUUID() },
+    );
+    assert.equal(held.status, 201, held.text);
+    const approved = await approveTypedIban(held.body.refund);
+    assert.equal(approved.method, 'iban_payout');
+    await waitForRefund(h.baseUrl, key, approved.id, 'succeeded');
+    const after = await api.get<{ payment: Payment }>(`/payments/${payment.id}`);
+    assert.equal(after.body.payment.status, 'partially_refunded');
+    assert.equal(after.body.payment.refunded_amount, 100_000);
+    await assertLedgerBalanced(h.db, "after a debit's refund", { merchantIds: [merchantId] });
   });
 
   it('bad input gets the documented error and writes nothing', async () => {
