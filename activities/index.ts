@@ -13,6 +13,7 @@ import type { PspHealthStore } from '../src/adapters/psp/health.ts';
 import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';
 import { createBankActivities, type BankActivityDependencies } from './bank.ts';
+import { createDebitActivities } from './debits.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
 import { createMandateActivities, type MandateActivityDependencies } from './mandates.ts';
 import { createOnboardingActivities, type OnboardingActivityDependencies } from './onboarding.ts';
@@ -89,6 +90,12 @@ export function createActivities({
       logger,
       temporal,
       config,
+      providers: directDebit?.providers ?? {},
+      box: directDebit?.box ?? NO_BOX,
+    }),
+    ...createDebitActivities({
+      db,
+      logger,
       providers: directDebit?.providers ?? {},
       box: directDebit?.box ?? NO_BOX,
     }),

@@ -1,6 +1,8 @@
 /** The mandates' operations (docs/API.md#mandates): direct debit's first half, the customer's signed permission. */
 import {
+  createDebitRequestSchema,
   createMandateRequestSchema,
+  DebitResponseSchema,
   ListMandatesQuerySchema,
   MandateListSchema,
   MandateResponseSchema,
@@ -79,6 +81,35 @@ export function mandateOperations(bounds: AmountBounds): Operation[] {
       auth: true,
       responses: { 200: { description: 'The mandate after the cancel.', schema: MandateResponseSchema } },
       errors: [...COMMON_ERRORS, 'mandate_not_found'],
+    },
+    {
+      method: 'post',
+      path: '/api/v1/mandates/{id}/debits',
+      operationId: 'createDebit',
+      summary: 'Debit a mandate',
+      description:
+        "Takes `amount` rials under an active mandate, with no customer present. The mandate's limits are checked first, atomically across concurrent requests: an amount above `max_amount`, or a debit past the day's or the month's count (Tehran's calendar), is 422 `mandate_limit_exceeded` and nothing is asked of the bank or written. An admitted debit is a payment (`method: direct_debit`), answered `created`; it becomes `verified` once the provider has taken the money (with the fee of your plan, in the ledger and settlements like any payment), or `failed` (`debit_refused`) when the provider refuses, which gives the mandate's count back. `payment.verified` or `payment.failed` is sent; `GET /api/v1/payments/{id}` shows it. One Idempotency-Key is one debit: the same key and body answer the same debit.",
+      tag: 'Mandates',
+      auth: true,
+      idempotent: true,
+      body: createDebitRequestSchema(bounds),
+      responses: {
+        201: {
+          description: 'The debit is admitted (or replayed for the same Idempotency-Key); its payment is `created`.',
+          schema: DebitResponseSchema,
+        },
+      },
+      errors: [
+        ...COMMON_ERRORS,
+        ...BODY_ERRORS,
+        'mandate_not_found',
+        'mandate_not_active',
+        'mandate_limit_exceeded',
+        'direct_debit_not_configured',
+        'idempotency_key_reused',
+        'idempotency_key_in_use',
+      ],
+      example: { amount: 1_500_000, merchant_reference: 'invoice-2025-07', description: 'July' },
     },
   ];
 }

@@ -10,3 +10,4 @@ export { merchantOnboardingWorkflow } from './onboarding.ts';
 export { beneficiaryPayoutWorkflow, settlementRunWorkflow, settlementWorkflow } from './settlement.ts';
 export { stuckRecordsSweepWorkflow } from './sweep.ts';
 export { mandateWorkflow } from './mandate.ts';
+export { directDebitWorkflow } from './debit.ts';

@@ -28,6 +28,7 @@ import {
   type RefundsWorkflowInput,
 } from '../src/domain/payment-workflow.ts';
 import {
+  directDebitRefundMethod,
   initialRefundStatus,
   recordedRefundRefusal,
   refundMethod,
@@ -87,6 +88,13 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
       const destination_iban = request.destination_iban ?? null;
       if (!patched(REFUNDS_BY_CAPABILITY_PATCH)) return { method: 'psp_refund', destination_iban };
       const { payment } = current();
+      // A debit's payment has no PSP to ask (src/domain/refund.ts directDebitRefundMethod). No history
+      // recorded before debits holds such a payment, so those replay as they ran.
+      if (payment.method === 'direct_debit') {
+        const way = directDebitRefundMethod(destination_iban);
+        if ('code' in way) return way;
+        return { method: way.method, destination_iban, ...initialRefundStatus(way.method) };
+      }
       capabilities ??= await pspCapabilitiesOf.pspCapabilities({
         payment_id: payment.id,
         mode: payment.mode,

@@ -345,6 +345,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mandates/{id}/debits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Debit a mandate
+         * @description Takes `amount` rials under an active mandate, with no customer present. The mandate's limits are checked first, atomically across concurrent requests: an amount above `max_amount`, or a debit past the day's or the month's count (Tehran's calendar), is 422 `mandate_limit_exceeded` and nothing is asked of the bank or written. An admitted debit is a payment (`method: direct_debit`), answered `created`; it becomes `verified` once the provider has taken the money (with the fee of your plan, in the ledger and settlements like any payment), or `failed` (`debit_refused`) when the provider refuses, which gives the mandate's count back. `payment.verified` or `payment.failed` is sent; `GET /api/v1/payments/{id}` shows it. One Idempotency-Key is one debit: the same key and body answer the same debit.
+         */
+        post: operations["createDebit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/balance": {
         parameters: {
             query?: never;
@@ -1241,6 +1261,11 @@ export interface components {
              * @enum {string}
              */
             created_via: "api" | "zarinpal" | "zibal";
+            /**
+             * @description how it was paid: `card` (the hosted page and a PSP) or `direct_debit` (a debit of a mandate, no customer present: POST /api/v1/mandates/{id}/debits)
+             * @enum {string}
+             */
+            method: "card" | "direct_debit";
             /** @description the only cards that may pay, masked (first six and last four digits); null when any card may */
             allowed_cards: string[] | null;
             /** @description the payer's national code the merchant named, masked; null when none */
@@ -1695,6 +1720,11 @@ export interface components {
                      * @enum {string}
                      */
                     created_via: "api" | "zarinpal" | "zibal";
+                    /**
+                     * @description how it was paid: `card` (the hosted page and a PSP) or `direct_debit` (a debit of a mandate, no customer present: POST /api/v1/mandates/{id}/debits)
+                     * @enum {string}
+                     */
+                    method: "card" | "direct_debit";
                     /** @description the only cards that may pay, masked (first six and last four digits); null when any card may */
                     allowed_cards: string[] | null;
                     /** @description the payer's national code the merchant named, masked; null when none */
@@ -5175,6 +5205,230 @@ export interface operations {
             };
             /** @description Error: `mandate_not_found` */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createDebit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One key per logical operation (1–255 printable ASCII characters), kept 24 h per merchant and mode. The same key and body replay the first response; another body is 422 `idempotency_key_reused`; while the first request runs it is 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description identifier of the mandate */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 1500000,
+                 *       "merchant_reference": "invoice-2025-07",
+                 *       "description": "July"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description rials to take; at most the mandate's max_amount
+                     * @example 1500000
+                     */
+                    amount: number;
+                    /**
+                     * @description the merchant's order (or invoice) reference, the payment's merchant_reference
+                     * @example invoice-2025-07
+                     */
+                    merchant_reference: string;
+                    /** @description free text about the debit */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The debit is admitted (or replayed for the same Idempotency-Key); its payment is `created`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        debit: {
+                            /**
+                             * Format: uuid
+                             * @description identifier of the debit
+                             */
+                            id: string;
+                            /** @constant */
+                            object: "debit";
+                            /** Format: uuid */
+                            mandate_id: string;
+                            /**
+                             * Format: uuid
+                             * @description the payment the debit is (method `direct_debit`)
+                             */
+                            payment_id: string;
+                            /** @description rials asked */
+                            amount: number;
+                            merchant_reference: string;
+                            /**
+                             * Format: date-time
+                             * @description when the debit was admitted
+                             * @example 2026-11-21T10:15:30.123Z
+                             */
+                            created_at: string;
+                        };
+                        payment: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description Error: `invalid_json` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `live_mode_not_enabled` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `mandate_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `mandate_not_active`, `direct_debit_not_configured`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `validation_failed`, `mandate_limit_exceeded`, `idempotency_key_reused` */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

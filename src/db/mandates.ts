@@ -13,7 +13,7 @@
  * Any refusal rolls the whole transaction back: nothing is written.
  */
 import { sql } from 'kysely';
-import type { Db } from './database.ts';
+import type { Db, NewPaymentRow } from './database.ts';
 import { isCheckViolation, isDeadlock, isDuplicateKey } from './errors.ts';
 import type { MandateDebitRow, MandateRow } from './schema.ts';
 import { scopedTo } from './tenant.ts';
@@ -74,6 +74,11 @@ export interface DebitReservation {
   debitId: string;
   paymentId: string;
   at: Date;
+  /**
+   * The debit's payment row (docs/SUBSCRIPTIONS.md#debits-are-payments), inserted in the same
+   * transaction: a debit is admitted exactly when its payment exists. Absent: the debit alone.
+   */
+  payment?: NewPaymentRow;
 }
 
 export type ReservedDebit =
@@ -128,6 +133,9 @@ async function reserveOnce(db: Db, r: DebitReservation): Promise<ReservedDebit> 
         month,
         status: 'reserved',
         created_at: r.at,
+        provider_authority: null,
+        provider_reference: null,
+        taken_at: null,
       };
       // One statement decides: an active, unexpired mandate whose single-debit limit covers the amount.
       const admitted = await trx
@@ -185,6 +193,7 @@ async function reserveOnce(db: Db, r: DebitReservation): Promise<ReservedDebit> 
           });
         }
       }
+      if (r.payment !== undefined) await trx.insertInto('payments').values(r.payment).execute();
       return { kind: 'reserved', debit: { ...debit } };
     });
   } catch (error) {

@@ -39,6 +39,7 @@ import * as operatorNetworkWebhooks from './migrations/0049_operator_network_web
 import * as apiKeyRefundScope from './migrations/0051_api_key_refund_scope.ts';
 import * as refundsToPayer from './migrations/0047_refunds_to_payer.ts';
 import * as mandates from './migrations/0052_mandates.ts';
+import * as directDebitPayments from './migrations/0053_direct_debit_payments.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -81,6 +82,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0049_operator_network_webhooks': operatorNetworkWebhooks,
   '0051_api_key_refund_scope': apiKeyRefundScope,
   '0052_mandates': mandates,
+  '0053_direct_debit_payments': directDebitPayments,
   '0047_refunds_to_payer': refundsToPayer,
 };
 

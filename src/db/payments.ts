@@ -61,6 +61,7 @@ export function paymentFromRow(row: PaymentRow): Payment {
     settlement_status: row.settlement_status as Payment['settlement_status'],
     psp: pspFromRow(row),
     created_via: row.created_via as Payment['created_via'],
+    method: row.method as Payment['method'],
     ...payerRestrictionFromRow(row),
     payment_link: row.payment_link_id,
   };
@@ -113,6 +114,7 @@ export function rowFromNewPayment(
     updated_at: createdAt,
     metadata: JSON.stringify(payment.metadata),
     created_via: payment.created_via,
+    method: payment.method,
     protocol_currency: protocolCurrency,
     fee_payer: payment.fee_payer,
     customer_fee: payment.charged_amount - payment.amount,
@@ -213,12 +215,19 @@ export async function claimCompatVerifyAnswer(db: Db, paymentId: string): Promis
 
 /**
  * A payment's fields fixed at its create that its record alone is sure to hold: the merchant's metadata
- * (no workflow carries it), and how it was created, who pays the fee with what the customer is charged,
+ * (no workflow carries it), and how it was created and paid, who pays the fee with what the customer is charged,
  * who may pay and the payment link, which a workflow started before those columns existed does not hold.
  */
 export type RecordedFields = Pick<
   Payment,
-  'metadata' | 'created_via' | 'fee_payer' | 'charged_amount' | 'allowed_cards' | 'national_code' | 'payment_link'
+  | 'metadata'
+  | 'created_via'
+  | 'method'
+  | 'fee_payer'
+  | 'charged_amount'
+  | 'allowed_cards'
+  | 'national_code'
+  | 'payment_link'
 >;
 
 /**
@@ -230,6 +239,7 @@ export function overRecord(payment: Payment, recorded: RecordedFields): Payment 
     ...payment,
     metadata: recorded.metadata,
     created_via: recorded.created_via,
+    method: recorded.method,
     fee_payer: recorded.fee_payer,
     charged_amount: recorded.charged_amount,
     allowed_cards: recorded.allowed_cards,
@@ -249,6 +259,7 @@ const RECORD_COLUMNS = [
   'psp',
   'psp_terminal_id',
   'created_via',
+  'method',
   'amount',
   'fee_payer',
   'customer_fee',
@@ -265,6 +276,7 @@ export function recordedFieldsFromRow(row: RecordColumns): RecordedFields {
   return {
     metadata: JSON.parse(row.metadata) as Payment['metadata'],
     created_via: row.created_via as Payment['created_via'],
+    method: row.method as Payment['method'],
     fee_payer: row.fee_payer as Payment['fee_payer'],
     charged_amount: recordedChargedAmount(row),
     ...payerRestrictionFromRow(row),

@@ -125,6 +125,8 @@ export interface PaymentsTable {
   zibal_track_id: Defaulted<string | null>;
   /** When the one ZarinPal or Zibal verify that answered the capture (100) claimed it; null until then. */
   compat_verify_answered_at: Defaulted<Date | null>;
+  /** How it was paid (migration 0053): `card` (the hosted page and a PSP) or `direct_debit` (a mandate's debit). */
+  method: Defaulted<string>;
 }
 
 export interface IdempotencyKeysTable {
@@ -427,8 +429,14 @@ export interface MandateDebitsTable {
   payment_id: string;
   day: string;
   month: string;
+  /** `reserved` (counted, not taken yet), `taken` (the provider took the money) or `failed` (counts given back). */
   status: string;
   created_at: Date;
+  /** The provider's name of the debit's transaction, recorded before it is taken (migration 0053). */
+  provider_authority: Defaulted<string | null>;
+  /** The provider's reference of the money taken; null until taken. */
+  provider_reference: Defaulted<string | null>;
+  taken_at: Defaulted<Date | null>;
 }
 
 /** What a mandate's Tehran day (`d:…`) or month (`m:…`) has used of its count; a CHECK holds used <= max. */

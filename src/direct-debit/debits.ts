@@ -5,7 +5,7 @@
  * (src/db/mandates.ts): this module only turns it into the API's answers.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/database.ts';
+import type { Db, NewPaymentRow } from '../db/database.ts';
 import { releaseMandateDebit, reserveMandateDebit } from '../db/mandates.ts';
 import type { MandateDebitRow } from '../db/schema.ts';
 import type { Tenant } from '../domain/merchant.ts';
@@ -16,6 +16,8 @@ export interface DebitAsked {
   amount: number;
   idempotencyKey: string;
   merchantReference: string;
+  /** The debit's payment row for its id, inserted with the admission in one transaction (none: the debit alone). */
+  paymentRow?: (paymentId: string) => NewPaymentRow;
 }
 
 /** The admitted debit (`replayed`: the key's first debit, admitted before), or a DomainError. */
@@ -25,6 +27,7 @@ export async function admitDebit(
   asked: DebitAsked,
   at = new Date(),
 ): Promise<{ debit: MandateDebitRow; replayed: boolean }> {
+  const paymentId = randomUUID();
   const result = await reserveMandateDebit(db, {
     mandateId: asked.mandateId,
     tenant,
@@ -32,8 +35,9 @@ export async function admitDebit(
     amount: asked.amount,
     merchantReference: asked.merchantReference,
     debitId: randomUUID(),
-    paymentId: randomUUID(),
+    paymentId,
     at,
+    ...(asked.paymentRow === undefined ? {} : { payment: asked.paymentRow(paymentId) }),
   });
   switch (result.kind) {
     case 'not_found':

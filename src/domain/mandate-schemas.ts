@@ -7,6 +7,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { KEY_MODES } from './merchant.ts';
 import { MANDATE_STATUSES } from './mandate.ts';
+import { MERCHANT_REFERENCE_PATTERN, PaymentSchema } from './payment-schemas.ts';
 import { FREE_TEXT_PATTERN, listOf, listQuery, Nullable, StringEnum, Timestamp } from './schema.ts';
 
 export const createMandateRequestSchema = (bounds: { max: number }) =>
@@ -72,3 +73,50 @@ export const MandateResponseSchema = Type.Object(
 export const ListMandatesQuerySchema = listQuery({});
 export type ListMandatesQuery = Static<typeof ListMandatesQuerySchema>;
 export const MandateListSchema = listOf(MandateSchema);
+
+/** `POST /mandates/{id}/debits` (docs/API.md#debits): money taken under the mandate, no customer present. */
+export const createDebitRequestSchema = (bounds: { max: number }) =>
+  Type.Object(
+    {
+      amount: Type.Integer({
+        minimum: 1,
+        maximum: bounds.max,
+        description: "rials to take; at most the mandate's max_amount",
+        examples: [1_500_000],
+      }),
+      merchant_reference: Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: MERCHANT_REFERENCE_PATTERN,
+        description: "the merchant's order (or invoice) reference, the payment's merchant_reference",
+        examples: ['invoice-2025-07'],
+      }),
+      description: Type.Optional(
+        Type.String({ maxLength: 255, pattern: FREE_TEXT_PATTERN, description: 'free text about the debit' }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+export type CreateDebitRequest = Static<ReturnType<typeof createDebitRequestSchema>>;
+
+export const DebitSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'identifier of the debit' }),
+    object: Type.Literal('debit'),
+    mandate_id: Type.String({ format: 'uuid' }),
+    payment_id: Type.String({ format: 'uuid', description: 'the payment the debit is (method `direct_debit`)' }),
+    amount: Type.Integer({ description: 'rials asked' }),
+    merchant_reference: Type.String(),
+    created_at: Timestamp('when the debit was admitted'),
+  },
+  { additionalProperties: false },
+);
+export type Debit = Static<typeof DebitSchema>;
+
+export const DebitResponseSchema = Type.Object(
+  {
+    debit: DebitSchema,
+    payment: PaymentSchema,
+  },
+  { additionalProperties: false },
+);

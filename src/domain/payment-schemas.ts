@@ -6,7 +6,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PSP_NAMES, type PspName } from '../psps/profiles.ts';
-import { BANK_OUTCOMES, FEE_PAYERS, MAX_ADVANCE_SECONDS, PAYMENT_STATUSES } from './payment.ts';
+import { BANK_OUTCOMES, FEE_PAYERS, MAX_ADVANCE_SECONDS, PAYMENT_METHODS, PAYMENT_STATUSES } from './payment.ts';
 import { KEY_MODES } from './merchant.ts';
 import { PAYMENT_ORIGINS } from './compat-protocols.ts';
 import { BANK_REFERENCE_PATTERN, MASKED_CARD_PAN_PATTERN, RRN_PATTERN } from './bank-confirmation.ts';
@@ -107,6 +107,10 @@ export const PaymentSchema = Type.Object(
     ),
     created_via: StringEnum(PAYMENT_ORIGINS, {
       description: "the protocol that created the payment: `api` (this API), or ZarinPal's or Zibal's (docs/COMPAT.md)",
+    }),
+    method: StringEnum(PAYMENT_METHODS, {
+      description:
+        'how it was paid: `card` (the hosted page and a PSP) or `direct_debit` (a debit of a mandate, no customer present: POST /api/v1/mandates/{id}/debits)',
     }),
     allowed_cards: Nullable(
       Type.Array(Type.String({ pattern: MASKED_CARD_PAN_PATTERN }), { maxItems: MAX_ALLOWED_CARDS }),

@@ -114,6 +114,13 @@ export function computeFee(amount: number, plan: FeePlan): number {
  * the merchant receives the whole amount).
  */
 export const FEE_PAYERS = ['merchant', 'customer'] as const;
+
+/**
+ * How a payment was paid: `card` (the hosted page, a PSP and the customer's card) or `direct_debit` (a
+ * mandate's debit, no customer present: docs/SUBSCRIPTIONS.md#debits-are-payments).
+ */
+export const PAYMENT_METHODS = ['card', 'direct_debit'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export type FeePayer = (typeof FEE_PAYERS)[number];
 
 /**
@@ -285,6 +292,11 @@ export const PAYMENT_FAILURES = {
     code: 'confirmation_mismatch',
     message:
       'The bank confirmed the payment with details the gateway cannot accept (another amount, terminal or reference); the bank was asked to return the money to the customer.',
+  },
+  debitRefused: {
+    code: 'debit_refused',
+    message:
+      "The direct debit provider refused the debit (the mandate's contract at the bank, or the bank's own limit); no money was taken.",
   },
   verifyRefusedByBank: {
     code: 'bank_refused_verify',

@@ -201,6 +201,23 @@ export function refundMethod(
 }
 
 /**
+ * How a direct debit's payment is refunded (docs/SUBSCRIPTIONS.md#refunds-of-a-debit): no reference
+ * shows a refund (or a reversal) of a debit at the provider, and no card paid it, so neither the PSP's
+ * refund, a reversal nor the customer's claim with the paying card can make it. What is left of the
+ * routes that pay back the payer is the gateway's bank transfer to the IBAN given with the refund, held,
+ * as every typed IBAN is, until the operator has checked its owner against the mandate's customer;
+ * without one it is refused, writing nothing.
+ */
+export function directDebitRefundMethod(destinationIban: string | null): { method: 'iban_payout' } | RefundRefusal {
+  if (destinationIban !== null) return { method: 'iban_payout' };
+  return {
+    code: 'refund_needs_iban',
+    message:
+      "A direct debit's payment has no card to refund to and its provider has no refund operation: give destination_iban, the customer's Sheba IBAN (IR and 24 digits); the refund is paid there by bank transfer once the gateway's operator has approved it.",
+  };
+}
+
+/**
  * The bank's key of a refund's transfer to the IBAN the merchant gave (its TransferId): one transfer per
  * refund, however often the activity is retried or the refund resumed by a later run. Apart from the
  * settlements' `payout:` keys.

@@ -184,6 +184,7 @@ export function newPayment(
     settlement_status: mode === 'test' ? 'not_applicable' : 'pending',
     psp: null,
     created_via: createdVia,
+    method: 'card',
     // Masked only: the full numbers never reach the record, the workflow's input or an answer.
     allowed_cards: request.allowed_cards === undefined ? null : request.allowed_cards.map(maskCardPan),
     national_code: request.national_code === undefined ? null : maskNationalCode(request.national_code),

@@ -1,5 +1,10 @@
 import Router from '@koa/router';
-import { createMandateRequestSchema, ListMandatesQuerySchema } from '../../domain/mandate-schemas.ts';
+import {
+  createDebitRequestSchema,
+  createMandateRequestSchema,
+  ListMandatesQuerySchema,
+} from '../../domain/mandate-schemas.ts';
+import { createDebit } from '../../direct-debit/debit-service.ts';
 import {
   cancelMandate,
   createMandate,
@@ -16,6 +21,7 @@ export function mandateRoutes(deps: MandateServiceDeps): Router {
   const router = new Router();
   const validateCreate = bodyValidator(createMandateRequestSchema({ max: deps.config.AMOUNT_MAX }));
   const validateList = queryValidator(ListMandatesQuerySchema);
+  const validateDebit = bodyValidator(createDebitRequestSchema({ max: deps.config.AMOUNT_MAX }));
 
   router.post('/mandates', async (ctx) => {
     const request = validateCreate(ctx.request.body);
@@ -36,6 +42,16 @@ export function mandateRoutes(deps: MandateServiceDeps): Router {
 
   router.post('/mandates/:id/cancel', async (ctx) => {
     ctx.body = { mandate: await cancelMandate(deps, callerOf(ctx), ctx.params.id!) };
+  });
+
+  // A debit (docs/API.md#debits): the body and the key are checked before anything is written.
+  router.post('/mandates/:id/debits', async (ctx) => {
+    const request = validateDebit(ctx.request.body);
+    const key = idempotencyKeyOf(ctx);
+    const result = await createDebit(deps, callerOf(ctx), ctx.params.id!, request, key);
+    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    ctx.status = result.status;
+    ctx.body = result.body;
   });
 
   return router;

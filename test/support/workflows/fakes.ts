@@ -124,6 +124,10 @@ const HEALTHY: Behaviours = {
   activateMandate: async () => 'active',
   endMandate: async ({ to }) => to,
   cancelMandateAtProvider: async () => undefined,
+  // Debits: named, then taken by the provider.
+  prepareDebitAtProvider: async () => ({ outcome: 'prepared' }),
+  takeDebitAtProvider: async () => ({ outcome: 'taken', reference: '201' }),
+  releaseDebitReservation: async () => undefined,
 };
 
 /** How `name` answers when all is well: for a behaviour that fails first, then answers as usual. */

@@ -126,6 +126,8 @@ export function createPaymanSimulator(options: PaymanSimulatorOptions = {}): { s
   const merchantId = options.merchantId ?? ZARINPAL_PAYMAN_PROFILE.simulator.merchantId;
   const state: State = load(options.stateFile);
   const faults = new Map<Operation, Fault>();
+  // How often each call was made since the start: a test proves a refused debit never reached the provider.
+  const calls: Record<Operation, number> = { request: 0, verify: 0, payment: 0, checkout: 0, cancel: 0 };
   const save = () => {
     if (options.stateFile === undefined) return;
     // Written aside and renamed, so a simulator killed mid-write keeps the last whole state.
@@ -135,6 +137,7 @@ export function createPaymanSimulator(options: PaymanSimulatorOptions = {}): { s
 
   /** The fault switched on for `operation`, if any: `down` answers 503, `refuse` an errors body. */
   const faulted = (res: ServerResponse, operation: Operation): boolean => {
+    calls[operation] += 1;
     const fault = faults.get(operation);
     if (fault === 'down') send(res, 503, { message: 'service unavailable' });
     else if (fault === 'refuse') send(res, 200, validationError(operation, 'The simulator refuses it (fault switch).'));
@@ -333,6 +336,7 @@ export function createPaymanSimulator(options: PaymanSimulatorOptions = {}): { s
     const given = Buffer.from((req.headers.authorization ?? '').replace(/^Bearer /, ''));
     if (token === '' || given.length !== Buffer.byteLength(token) || !timingSafeEqual(given, Buffer.from(token)))
       return send(res, 401, { message: 'admin token required' });
+    if (req.method === 'GET' && path === '/admin/calls') return send(res, 200, calls);
     if (req.method !== 'POST' || path !== '/admin/faults') return send(res, 404, { message: 'not found' });
     const { operation, fault } = JSON.parse(await readBody(req)) as { operation?: string; fault?: string };
     const operations: Operation[] = ['request', 'verify', 'payment', 'checkout', 'cancel'];
