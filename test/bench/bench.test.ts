@@ -59,6 +59,8 @@ describe('benchmark code path', function () {
     assert.equal(verify!.requests, plan.verify);
     assert.ok((fullFlow!.payments ?? 0) >= plan.fullFlow, `full_flow verified ${fullFlow!.payments} payments`);
     assert.equal(report.baseline.operations, plan.create);
+    // The ratios `--check` holds to their floors (tools/bench/budget.ts), of the same run's baseline.
+    assert.ok(report.create_to_baseline > 0 && report.full_flow_to_baseline > 0, JSON.stringify(report.baseline));
 
     const verified = await h.db
       .selectFrom('payments')

@@ -1,16 +1,16 @@
 /**
  * The work a workflow's history shows, counted (never timed): how many
  * events, workflow tasks (round trips between the server and a worker),
- * activity tasks, local activities, search-attribute upserts and timers it
- * took. Patch markers and local activities are both markers; they are told
- * apart by the marker's name.
+ * activity tasks, local activities, search-attribute upserts, timers and
+ * patches it took. Counted by the benchmark's counter (tools/bench/work.ts),
+ * the one place that knows which event stands for what; this is the view of
+ * it the suite's tests of a workflow's work compare whole.
  */
 import type { Client } from '@temporalio/client';
-import proto from '@temporalio/proto';
+import type proto from '@temporalio/proto';
+import { countHistory } from '../../tools/bench/work.ts';
 import { waitFor } from './http.ts';
 
-const { EventType } = proto.temporal.api.enums.v1;
-type EventType = proto.temporal.api.enums.v1.EventType;
 type History = proto.temporal.api.history.v1.IHistory;
 
 export interface HistoryWork {
@@ -23,26 +23,16 @@ export interface HistoryWork {
   patches: number;
 }
 
-/** The marker the SDK records for each local activity's result. */
-const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
-const PATCH_MARKER = 'core_patch';
-
 export function historyWork(history: History): HistoryWork {
-  const events = history.events ?? [];
-  const count = (type: EventType) => events.filter((e) => e.eventType === type).length;
-  const markers = (name: string) =>
-    events.filter(
-      (e) =>
-        e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName === name,
-    ).length;
+  const counts = countHistory(history.events ?? []);
   return {
-    events: events.length,
-    workflow_tasks: count(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
-    activity_tasks: count(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED),
-    local_activities: markers(LOCAL_ACTIVITY_MARKER),
-    upserts: count(EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES),
-    timers: count(EventType.EVENT_TYPE_TIMER_STARTED),
-    patches: markers(PATCH_MARKER),
+    events: counts.history_events,
+    workflow_tasks: counts.workflow_tasks,
+    activity_tasks: counts.activity_tasks,
+    local_activities: counts.local_activities,
+    upserts: counts.search_attribute_upserts,
+    timers: counts.timers,
+    patches: counts.patches,
   };
 }
 

@@ -8,7 +8,6 @@ import { runBenchStack } from './main.ts';
 
 await runCommand({
   bench: async (args) => {
-    await runBenchStack(args, stackPieces);
-    await shutdown(0);
+    await shutdown(await runBenchStack(args, stackPieces));
   },
 });

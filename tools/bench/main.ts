@@ -8,7 +8,9 @@
  * with two workers: the same scenarios, measured through the balancer. With --json the last line on
  * stdout is the report as one JSON object; progress goes to stderr. `--soak <minutes>` runs the
  * soak (tools/bench/soak.ts) on the same stack instead of the scenarios, and writes soak.json and
- * soak.svg into `--out <dir>` (default .data/soak).
+ * soak.svg into `--out <dir>` (default .data/soak). With `--check` (a `--quick` run on the dev
+ * server) it compares the run's ratios with the floors of tools/bench/budget.ts and exits 1 when one
+ * is below its floor.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, rmSync } from 'node:fs';
@@ -26,6 +28,7 @@ import { gatewaySettingsOf, suiteSimulators } from '../launcher/psp-simulators.t
 import { PSP_NAMES } from '../../src/psps/profiles.ts';
 import { FULL_PLAN, QUICK_PLAN, runBenchmark, type BenchPlan, type BenchReport } from './run.ts';
 import { localProcessPid, sqliteBytes, type WatchedProcess } from './sample.ts';
+import { checkRatios } from './budget.ts';
 import { runSoak, type SoakReport } from './soak.ts';
 import { formatSoakReport, parseSoakArgs, writeSoakOutputs } from './soak-cli.ts';
 
@@ -52,7 +55,8 @@ export interface BenchOutput extends BenchReport {
   machine: { cpus: number; loadavg_before: number[]; loadavg_after: number[] };
 }
 
-export async function runBenchStack(args: string[], stack: StackPieces): Promise<void> {
+/** Runs the benchmark (or the soak) as `args` say; answers the exit code: 1 when `--check` found a ratio below its floor. */
+export async function runBenchStack(args: string[], stack: StackPieces): Promise<number> {
   const quick = args.includes('--quick');
   const topologyAt = args.indexOf('--topology');
   const topology = topologyAt < 0 ? 'dev-server' : args[topologyAt + 1];
@@ -62,6 +66,10 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   const json = args.includes('--json');
   // --soak <minutes>: the soak instead of the benchmark's scenarios (tools/bench/soak.ts).
   const soak = parseSoakArgs(args, stack.dataDir);
+  // The floors were measured on the quick plan on the dev server: another plan or topology has ratios of its own.
+  const check = args.includes('--check');
+  if (check && (!quick || cluster || soak !== undefined))
+    throw new Error("--check goes with --quick on the dev server (the floors are that run's), without --soak");
   // BENCH_PLAN (JSON) overrides single numbers of the plan, e.g. {"create":5000} or {"fixedRates":{"create":100}}.
   const base = quick ? QUICK_PLAN : FULL_PLAN;
   const overrides = JSON.parse(process.env.BENCH_PLAN ?? '{}') as Partial<BenchPlan>;
@@ -282,7 +290,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
     progress(`soak: wrote ${files.json} and ${files.svg}`);
     if (json) process.stdout.write(`${JSON.stringify(output)}\n`);
     else process.stdout.write(`${formatSoakReport(output)}\n`);
-    return;
+    return 0;
   }
   const report = await runBenchmark(
     {
@@ -309,6 +317,13 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   };
   if (json) process.stdout.write(`${JSON.stringify(output)}\n`);
   else process.stdout.write(`${formatReport(output)}\n`);
+  if (!check) return 0;
+  // After the report, on stderr with --json, so the JSON stays the last line on stdout.
+  const { lines, below } = checkRatios(output);
+  progress(`--check: the ratios against their floors (tools/bench/budget.ts)`);
+  for (const line of lines) progress(line);
+  progress(below.length === 0 ? '--check: passed' : `--check: failed, below the floor: ${below.join(', ')}`);
+  return below.length === 0 ? 0 : 1;
 }
 
 /** The report as the tables of docs/BENCHMARKS.md. */
@@ -323,7 +338,7 @@ export function formatReport(r: BenchOutput): string {
     ),
     `| baseline (insert + workflow start) | ${r.baseline.rps} | ${r.baseline.p50_ms} | ${r.baseline.p90_ms} | ${r.baseline.p99_ms} | 0 | ${r.baseline.operations} |`,
     '',
-    `create / baseline = ${r.create_to_baseline}`,
+    `create / baseline = ${r.create_to_baseline}, full flow / baseline = ${r.full_flow_to_baseline}`,
     '',
     '| payments | verified | in flight | open workflows | by type | worker RSS MB | Temporal RSS MB | create rps | create p50 ms | create p99 ms | errors | day payments/s |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -338,7 +353,7 @@ export function formatReport(r: BenchOutput): string {
           )} | ${p.worker_rss_mb} | ${p.temporal_rss_mb ?? ''} | ${p.create_rps} | ${p.create_p50_ms} | ${p.create_p99_ms} | ${p.create_errors} | ${p.fill_rps} |`,
     ),
     '',
-    `Per verified payment (full_flow, ${r.per_payment.payments_counted} histories): ${r.per_payment.history_events} history events, ${r.per_payment.workflow_tasks} workflow tasks, ${r.per_payment.activity_tasks} activity tasks, ${r.per_payment.local_activities} local activities, ${r.per_payment.timers} timers; CPU ms: worker ${r.per_payment.worker_cpu_ms}, API ${r.per_payment.api_cpu_ms ?? '-'}, Temporal ${r.per_payment.temporal_cpu_ms ?? '-'}; other workflows ${JSON.stringify(r.per_payment.other_workflows)}`,
+    `Per verified payment (full_flow, ${r.per_payment.payments_counted} histories): ${r.per_payment.history_events} history events, ${r.per_payment.workflow_tasks} workflow tasks, ${r.per_payment.activity_tasks} activity tasks, ${r.per_payment.local_activities} local activities, ${r.per_payment.search_attribute_upserts} search-attribute upserts, ${r.per_payment.timers} timers, ${r.per_payment.updates} updates; CPU ms: worker ${r.per_payment.worker_cpu_ms}, API ${r.per_payment.api_cpu_ms ?? '-'}, Temporal ${r.per_payment.temporal_cpu_ms ?? '-'}; other workflows ${JSON.stringify(r.per_payment.other_workflows)}`,
     '',
     '| fixed rate (open loop) | rate/s | p50 ms | p90 ms | p99 ms | max ms | errors | requests |',
     '|---|---|---|---|---|---|---|---|',

@@ -13,19 +13,35 @@ import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 const { EventType } = proto.temporal.api.enums.v1;
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 
-/** The TS SDK's core records each local activity as a marker of this name (patches are markers too, named otherwise). */
+/** The TS SDK's core records each local activity as a marker of this name, and each patch a run takes as one of the other. */
 const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+const PATCH_MARKER = 'core_patch';
 
 /** What one payment's workflow history holds, over every run of its workflow id. */
 export interface HistoryCounts {
   history_events: number;
-  /** WorkflowTaskScheduled: each is one round trip server → worker → server. */
+  /**
+   * WorkflowTaskCompleted: the tasks a worker answered, each one round trip server → worker → server.
+   * A task that timed out or failed and was scheduled again is counted once, by the attempt that
+   * completed: what the workflow's code asked for, not how busy the machine was.
+   */
   workflow_tasks: number;
+  /**
+   * WorkflowTaskTimedOut and WorkflowTaskFailed: tasks scheduled again because a worker did not
+   * answer in time (a busy machine, a sticky worker gone) or its code threw. None on a healthy run.
+   */
+  workflow_tasks_failed: number;
   /** ActivityTaskScheduled: activities run from the task queue, each its own round trip. */
   activity_tasks: number;
   /** Local activities (markers): run inside a workflow task, no task of their own. */
   local_activities: number;
+  /** Patch markers: the first time a run takes a `patched()` branch (the SDK also upserts TemporalChangeVersion then). */
+  patches: number;
   timers: number;
+  /**
+   * UpsertWorkflowSearchAttributes: the workflow's own (typed pairs or the old record, the
+   * same command and event) and the SDK's TemporalChangeVersion with each patch marker.
+   */
   search_attribute_upserts: number;
   /** Updates the workflow accepted (rejected ones leave no event). */
   updates: number;
@@ -37,8 +53,10 @@ export interface HistoryCounts {
 const ZERO: HistoryCounts = {
   history_events: 0,
   workflow_tasks: 0,
+  workflow_tasks_failed: 0,
   activity_tasks: 0,
   local_activities: 0,
+  patches: 0,
   timers: 0,
   search_attribute_upserts: 0,
   updates: 0,
@@ -46,9 +64,11 @@ const ZERO: HistoryCounts = {
   runs: 0,
 };
 
-/** The event that stands for each counted item (local activities are told apart from other markers by name). */
+/** The event that stands for each counted item (markers are told apart by name, below). */
 const COUNTED_EVENTS = new Map<number, keyof HistoryCounts>([
-  [EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, 'workflow_tasks'],
+  [EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, 'workflow_tasks'],
+  [EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT, 'workflow_tasks_failed'],
+  [EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED, 'workflow_tasks_failed'],
   [EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, 'activity_tasks'],
   [EventType.EVENT_TYPE_TIMER_STARTED, 'timers'],
   [EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES, 'search_attribute_upserts'],
@@ -56,17 +76,26 @@ const COUNTED_EVENTS = new Map<number, keyof HistoryCounts>([
   [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, 'signals'],
 ]);
 
-/** Counts one run's events. */
+/** The markers counted, by name; other markers (none today) count only as events. */
+const COUNTED_MARKERS = new Map<string, keyof HistoryCounts>([
+  [LOCAL_ACTIVITY_MARKER, 'local_activities'],
+  [PATCH_MARKER, 'patches'],
+]);
+
+/**
+ * Counts one run's events. The one counter of history work: the benchmark's per-payment
+ * figures, the history budget's test (tools/bench/budget.ts) and the suite's tests of a
+ * workflow's work (test/support/work.ts) all count with it.
+ */
 export function countHistory(events: readonly HistoryEvent[]): HistoryCounts {
   const counts = { ...ZERO, runs: 1, history_events: events.length };
   for (const event of events) {
     const counted = COUNTED_EVENTS.get(event.eventType ?? 0);
     if (counted !== undefined) counts[counted] += 1;
-    else if (
-      event.eventType === EventType.EVENT_TYPE_MARKER_RECORDED &&
-      event.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER
-    )
-      counts.local_activities += 1;
+    else if (event.eventType === EventType.EVENT_TYPE_MARKER_RECORDED) {
+      const marker = COUNTED_MARKERS.get(event.markerRecordedEventAttributes?.markerName ?? '');
+      if (marker !== undefined) counts[marker] += 1;
+    }
   }
   return counts;
 }

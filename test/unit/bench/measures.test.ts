@@ -9,9 +9,12 @@ import { countHistory, cpuMs } from '../../../tools/bench/work.ts';
 const { EventType } = proto.temporal.api.enums.v1;
 
 describe('benchmark measures', () => {
-  it('counts a history by what each event costs: workflow tasks, activity tasks, local-activity markers apart from patch markers', () => {
+  it('counts a history by what each event costs: completed workflow tasks, failed ones apart, activity tasks, local-activity and patch markers apart', () => {
     const events = [
       { eventType: EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED },
+      { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED },
+      { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED },
+      { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT },
       { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED },
       { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED },
       { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED },
@@ -20,18 +23,23 @@ describe('benchmark measures', () => {
         eventType: EventType.EVENT_TYPE_MARKER_RECORDED,
         markerRecordedEventAttributes: { markerName: 'core_local_activity' },
       },
+      { eventType: EventType.EVENT_TYPE_MARKER_RECORDED, markerRecordedEventAttributes: { markerName: 'another' } },
       { eventType: EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED },
       { eventType: EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES },
       { eventType: EventType.EVENT_TYPE_TIMER_STARTED },
       { eventType: EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED },
       { eventType: EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED },
       { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED },
+      { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED },
+      { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED },
     ];
     assert.deepEqual(countHistory(events), {
-      history_events: 12,
+      history_events: 18,
       workflow_tasks: 2,
+      workflow_tasks_failed: 1,
       activity_tasks: 1,
       local_activities: 1,
+      patches: 1,
       timers: 1,
       search_attribute_upserts: 1,
       updates: 1,
