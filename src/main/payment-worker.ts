@@ -38,6 +38,7 @@ import {
   WORKFLOW_TRACING_MODULE,
 } from '../observability/tracing.ts';
 import { readPspBreakersWith } from '../observability/metrics.ts';
+import { cachedWorkflowBundle } from './workflow-bundle-cache.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -73,6 +74,11 @@ export function bundleWorkflows({
     ...(tracing ? { workflowInterceptorModules: [WORKFLOW_TRACING_MODULE] } : {}),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
   });
+}
+
+/** bundleWorkflows, or the bundle it made before from the same sources (workflow-bundle-cache.ts). */
+export function sourcesWorkflowBundle(tracing: boolean): Promise<WorkflowBundleWithSourceMap> {
+  return cachedWorkflowBundle(tracing, () => bundleWorkflows({ tracing }));
 }
 
 let runtimeInstalled = false;
@@ -301,6 +307,9 @@ export async function createWorkers(options: PaymentWorkerOptions): Promise<{ pa
       temporal: options.temporal,
       config: options.config,
     });
-  const shared = { ...options, connection, webhookActivities };
+  // From the sources, one bundle for both workers (each would otherwise bundle the same code again),
+  // kept on disk for the next start while the sources stay the same (workflow-bundle-cache.ts).
+  const bundle = options.bundle ?? (await sourcesWorkflowBundle(tracingActive()));
+  const shared = { ...options, connection, webhookActivities, bundle };
   return { payments: await createPaymentWorker(shared), webhooks: await createWebhookWorker(shared) };
 }

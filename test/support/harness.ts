@@ -16,7 +16,7 @@ import { createLogger, type Logger } from '../../src/logger.ts';
 import { createApp } from '../../src/main/http-app.ts';
 import { listen } from '../../src/http/server.ts';
 import { connectTemporal, registerSearchAttributes, type TemporalClient } from '../../src/temporal/client.ts';
-import { bundleWorkflows, createWorkers } from '../../src/main/payment-worker.ts';
+import { createWorkers, sourcesWorkflowBundle } from '../../src/main/payment-worker.ts';
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { tmpdir } from 'node:os';
 import { createSimulator } from '../../src/bank-sim/server.ts';
@@ -170,7 +170,7 @@ export function getHarness(): Promise<Harness> {
     await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
     // With the tracing interceptors, as a traced deployment runs it: every workflow of the suite, and the
     // replay of the committed histories (recorded without them), runs with them installed.
-    const bundle = await bundleWorkflows({ tracing: true });
+    const bundle = await sourcesWorkflowBundle(true);
     // The worker's live bank is the simulator too (standing in for a PSP): live payments go to it
     // through API servers configured for a live bank (liveBankApi), never through the default one.
     const workers = await createWorkers({

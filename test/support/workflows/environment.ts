@@ -8,9 +8,9 @@ import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { provideTemporalCli } from '../../../tools/launcher/temporal-cli.ts';
-import { bundleWorkflows } from '../../../src/main/payment-worker.ts';
+import { sourcesWorkflowBundle } from '../../../src/main/payment-worker.ts';
 // A bundle with the tracing interceptors exports through this sink (it discards while tracing is off).
-import { temporalWorkerTracing } from '../../../src/observability/tracing.ts';
+import { temporalWorkerTracing, tracingConfigured } from '../../../src/observability/tracing.ts';
 import { SEARCH_ATTRIBUTE_TYPES } from '../../../src/domain/payment-workflow.ts';
 
 interface Testbed {
@@ -38,7 +38,7 @@ function getTestbed(): Promise<Testbed> {
           ]),
         },
       }),
-      bundleWorkflows(),
+      sourcesWorkflowBundle(tracingConfigured()),
     ]);
     return { env, bundle };
   })();
