@@ -101,7 +101,10 @@ describe('soak code path', function () {
       rate: 4,
       mix: DEFAULT_DAY_MIX,
       verifyDelayMs: 50,
-      paymentTtlSeconds: 2,
+      // Short, so the abandoned pages expire within the test; longer than a busy 2-core machine's bank
+      // step (seen at 3.5-5 s under a second suite's load), or a paying customer's page expires first
+      // and the walk's verify never finds it paid.
+      paymentTtlSeconds: 8,
     };
     const { report, merchantId, checkpoints } = await soak(plan);
 
@@ -200,7 +203,8 @@ describe('soak code path', function () {
       calibrationConcurrency: 2,
       mix: DEFAULT_DAY_MIX,
       verifyDelayMs: 50,
-      paymentTtlSeconds: 1,
+      // As above: the abandoned pages expire within the test, a paying customer's never first.
+      paymentTtlSeconds: 8,
     };
     const { report, merchantId } = await soak(plan);
     assert.equal(report.rate_source, 'calibrated');
