@@ -73,3 +73,15 @@ export const PERIODS_PER_RUN = 12;
 export function chargeKey(subscriptionId: string, period: number, attempt: number): string {
   return `subscription:${subscriptionId}:${period}:${attempt}`;
 }
+
+/** What a plan's schema cannot say: interval_days comes exactly with the `days` interval. */
+export function planProblems(plan: {
+  interval: PlanInterval;
+  interval_days?: number;
+}): { path: string; message: string }[] {
+  if (plan.interval === 'days' && plan.interval_days === undefined)
+    return [{ path: '/interval_days', message: 'is required with interval days' }];
+  if (plan.interval !== 'days' && plan.interval_days !== undefined)
+    return [{ path: '/interval_days', message: 'is only allowed with interval days' }];
+  return [];
+}
