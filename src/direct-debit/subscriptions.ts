@@ -35,7 +35,7 @@ import type {
   Plan,
   Subscription,
 } from '../domain/subscription-schemas.ts';
-import type { ChargeAdmission } from '../domain/subscription-workflow.ts';
+import { NEW_SUBSCRIPTION_RECORD, type ChargeAdmission } from '../domain/subscription-workflow.ts';
 import { DomainError } from '../errors.ts';
 import { testModeOnly } from '../payments/payment-calls.ts';
 import { idempotent, type IdempotentResult } from '../payments/idempotency.ts';
@@ -157,16 +157,7 @@ export async function createSubscription(
         anchor_ms: row.anchor_at.getTime(),
         next_period: 0,
         clock_offset_ms: 0,
-        record: {
-          version: 1,
-          status: 'active',
-          current_period: 0,
-          failed_attempts: 0,
-          cancel_at_period_end: false,
-          last_payment_id: null,
-          cancel_reason: null,
-          canceled_at_ms: null,
-        },
+        record: NEW_SUBSCRIPTION_RECORD,
       });
       return { status: 201, body: { subscription: subscriptionFromRow(row) } };
     },

@@ -23,6 +23,18 @@ export interface SubscriptionRecord {
   canceled_at_ms: number | null;
 }
 
+/** A new subscription's record, as its row is written at creation (version 1). */
+export const NEW_SUBSCRIPTION_RECORD: SubscriptionRecord = {
+  version: 1,
+  status: 'active',
+  current_period: 0,
+  failed_attempts: 0,
+  cancel_at_period_end: false,
+  last_payment_id: null,
+  cancel_reason: null,
+  canceled_at_ms: null,
+};
+
 export interface SubscriptionWorkflowInput {
   subscription_id: string;
   plan: PlanPeriod;

@@ -1,5 +1,5 @@
 /** Starts and updates subscription workflows (workflows/subscription.ts) by name: the services never import workflow code. */
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { AdvanceClockInput } from '../domain/payment-workflow.ts';
 import {
   advanceSubscriptionClockUpdate,
@@ -10,7 +10,7 @@ import {
   type SubscriptionRecord,
   type SubscriptionWorkflowInput,
 } from '../domain/subscription-workflow.ts';
-import { temporalCall } from './call.ts';
+import { temporalCall, updateUnlessFinished } from './call.ts';
 import { startWorkflowOnce } from './client.ts';
 
 /** One workflow per subscription: a retried create finds the one started before. */
@@ -34,7 +34,7 @@ export function cancelSubscriptionWorkflow(
   id: string,
   input: CancelSubscriptionInput,
 ): Promise<SubscriptionRecord | undefined> {
-  return settled(() =>
+  return updateUnlessFinished(() =>
     temporal.workflow.getHandle(subscriptionWorkflowId(id)).executeUpdate(cancelSubscriptionUpdate, { args: [input] }),
   );
 }
@@ -45,21 +45,9 @@ export function advanceSubscriptionWorkflowClock(
   id: string,
   input: AdvanceClockInput,
 ): Promise<SubscriptionRecord | undefined> {
-  return settled(() =>
+  return updateUnlessFinished(() =>
     temporal.workflow
       .getHandle(subscriptionWorkflowId(id))
       .executeUpdate(advanceSubscriptionClockUpdate, { args: [input] }),
   );
-}
-
-async function settled(call: () => Promise<SubscriptionRecord>): Promise<SubscriptionRecord | undefined> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof WorkflowUpdateFailedError) throw error;
-    // A finished workflow takes no update: its subscription's row already holds its last state.
-    if (error instanceof Error && /workflow execution already completed|not found/i.test(error.message))
-      return undefined;
-    throw error;
-  }
 }
