@@ -107,6 +107,7 @@ export function createActivities({
       temporal,
       config,
       admitCharge: directDebit?.admitCharge ?? NO_CHARGES,
+      mailer,
     }),
     ...createDebitActivities({
       db,

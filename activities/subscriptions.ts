@@ -5,9 +5,12 @@
  * charge's key finds its debit again, and a record lands once per version with its event.
  */
 import type { Client } from '@temporalio/client';
+import type { Mailer } from '../src/adapters/mailer.ts';
+import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { eventIdFor, storedEvent } from '../src/db/events.ts';
-import { subscriptionEventKey, writeSubscriptionVersion } from '../src/db/subscriptions.ts';
+import { confirmedUserEmails } from '../src/db/onboarding.ts';
+import { subscriptionEventKey, subscriptionRowById, writeSubscriptionVersion } from '../src/db/subscriptions.ts';
 import type { ChargeAdmission, SubscriptionRecordInput } from '../src/domain/subscription-workflow.ts';
 import type { Logger } from '../src/logger.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
@@ -25,8 +28,9 @@ export interface SubscriptionActivityDependencies {
   db: Db;
   logger: Logger;
   temporal: Client;
-  config: DeliveryConfig;
+  config: DeliveryConfig & Pick<Config, 'PUBLIC_BASE_URL'>;
   admitCharge: AdmitSubscriptionCharge;
+  mailer: Mailer;
 }
 
 export type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;
@@ -37,6 +41,7 @@ export function createSubscriptionActivities({
   temporal,
   config,
   admitCharge,
+  mailer,
 }: SubscriptionActivityDependencies) {
   return {
     /** A period's charge admitted as a debit (the same debit again for the same period and attempt), or refused. */
@@ -76,6 +81,23 @@ export function createSubscriptionActivities({
       const stored =
         event ?? (await storedEvent(db, eventIdFor(subscriptionEventKey(input.subscription_id, record.version))));
       if (stored !== undefined) await dispatchEvent(db, temporal, config, stored);
+    },
+
+    /**
+     * Tells the merchant's users (those who confirmed their email) that a subscription's charge was
+     * refused and will be tried again, in Persian and English as the onboarding's emails are. The
+     * customer is not emailed: a mandate names only their mobile. A retry may send it twice, which
+     * is better for a notice than never.
+     */
+    async emailSubscriptionPastDue({ subscription_id: id }: { subscription_id: string }): Promise<void> {
+      const row = await subscriptionRowById(db, id);
+      if (row === undefined) return;
+      const users = await confirmedUserEmails(db, row.merchant_id);
+      const link = `${config.PUBLIC_BASE_URL}/dashboard`;
+      const subject = 'برداشت اشتراک ناموفق بود — A subscription charge failed';
+      const text = `برداشت دورهٔ ${row.current_period} اشتراک ${id} از حساب مشتری ناموفق بود. دوباره ۱، ۳ و ۵ روز بعد تلاش می‌شود.\n${link}\n\nThe charge of period ${row.current_period} of subscription ${id} was refused. It is tried again 1, 3 and 5 days later.\n${link}?lang=en\n`;
+      for (const user of users) await mailer.send({ to: user.email, subject, text });
+      logger.info({ subscription_id: id, recipients: users.length }, 'subscription past_due emailed');
     },
   };
 }

@@ -107,14 +107,18 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
 
   /** Charges a period, retrying on the schedule; false when the retries ran out (it is then canceled). */
   const chargePeriod = async (period: number): Promise<void> => {
+    // When the last attempt failed, on the subscription's clock: taken before its record is written, so
+    // a test that sees the record and then advances the clock moves it past this moment, never before.
+    let failedAtMs = 0;
     for (let attempt = 0; attempt <= CHARGE_RETRY_DELAYS_MS.length; attempt++) {
       if (attempt > 0) {
-        await clock.waitUntil(new Date(clock.nowMs() + CHARGE_RETRY_DELAYS_MS[attempt - 1]!).toISOString(), ended);
+        await clock.waitUntil(new Date(failedAtMs + CHARGE_RETRY_DELAYS_MS[attempt - 1]!).toISOString(), ended);
         if (ended()) return;
       }
       const done = await lock.run(async () => {
         if (ended()) return true;
         const result = await charge(period, attempt);
+        failedAtMs = clock.nowMs();
         const payment = result.payment_id === undefined ? {} : { payment_id: result.payment_id };
         const last_payment_id = result.payment_id ?? record.last_payment_id;
         if (result.paid) {
@@ -145,6 +149,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
           period,
           becomesPastDue ? { type: 'subscription.past_due', ...payment } : undefined,
         );
+        if (becomesPastDue) await act.emailSubscriptionPastDue({ subscription_id: id });
         return false;
       });
       if (done) return;

@@ -22,32 +22,41 @@ import { FEE_PLAN, MERCHANT_ID } from '../support/workflows/payments.ts';
 
 const DAY = 24 * 3600;
 
-/** Admits every charge as a debit of its own, named by its key, as the debit admission would. */
+/** A charge admitted as a debit of its own, named by its key, as the debit admission would. */
+function admitted({
+  subscription_id,
+  period,
+  attempt,
+}: {
+  subscription_id: string;
+  period: number;
+  attempt: number;
+}): ChargeAdmission {
+  const payment = newPayment(
+    randomUUID(),
+    'test',
+    {
+      amount: 500_000,
+      callback_url: 'https://shop.example/mandate-done',
+      merchant_reference: `sub-${subscription_id.slice(0, 8)}-${period}-${attempt}`,
+      fee_payer: 'merchant',
+    },
+    { PAYMENT_TTL_SECONDS: 600, AMOUNT_MAX: Number.MAX_SAFE_INTEGER },
+    Date.now(),
+  );
+  return {
+    kind: 'admitted',
+    debit: {
+      debit_id: randomUUID(),
+      payment: { ...payment, method: 'direct_debit' },
+      merchant_id: MERCHANT_ID,
+      fee_plan: FEE_PLAN,
+    },
+  };
+}
+
 function admitting(fakes: FakeActivities): FakeActivities {
-  return fakes.on('admitSubscriptionCharge', async ({ subscription_id, period, attempt }): Promise<ChargeAdmission> => {
-    const id = randomUUID();
-    const payment = newPayment(
-      id,
-      'test',
-      {
-        amount: 500_000,
-        callback_url: 'https://shop.example/mandate-done',
-        merchant_reference: `sub-${subscription_id.slice(0, 8)}-${period}-${attempt}`,
-        fee_payer: 'merchant',
-      },
-      { PAYMENT_TTL_SECONDS: 600, AMOUNT_MAX: Number.MAX_SAFE_INTEGER },
-      Date.now(),
-    );
-    return {
-      kind: 'admitted',
-      debit: {
-        debit_id: randomUUID(),
-        payment: { ...payment, method: 'direct_debit' },
-        merchant_id: MERCHANT_ID,
-        fee_plan: FEE_PLAN,
-      },
-    };
-  });
+  return fakes.on('admitSubscriptionCharge', async (asked) => admitted(asked));
 }
 
 const input = (id: string): SubscriptionWorkflowInput => ({
@@ -97,6 +106,38 @@ concurrently('the subscription workflow', (it) => {
       );
       assert.equal(new Set(versions).size, versions.length);
       await latest.terminate('test done');
+    });
+  });
+
+  it('a refused charge records past_due once and emails it once; the retry a day later makes it active', async () => {
+    const fakes = new FakeActivities().on('admitSubscriptionCharge', async (asked, call) =>
+      call === 1 ? { kind: 'refused', code: 'mandate_limit_exceeded' } : admitted(asked),
+    );
+    const id = randomUUID();
+    await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+      const handle = await client.workflow.start<typeof subscriptionWorkflow>('subscriptionWorkflow', {
+        taskQueue,
+        workflowId: subscriptionWorkflowId(id),
+        args: [{ ...input(id), plan: { interval: 'month', interval_days: null } }],
+      });
+      const record = await handle.executeUpdate(advanceSubscriptionClockUpdate, { args: [{ seconds: 60 }] });
+      assert.equal(record.status, 'past_due');
+      assert.equal(fakes.calls('emailSubscriptionPastDue').length, 1);
+      const retried = await handle.executeUpdate(advanceSubscriptionClockUpdate, { args: [{ seconds: DAY }] });
+      assert.equal(retried.status, 'active');
+      assert.deepEqual(
+        fakes.calls('admitSubscriptionCharge').map((c) => `${c.period}:${c.attempt}`),
+        ['0:0', '0:1'],
+      );
+      assert.deepEqual(
+        fakes.calls('recordSubscription').map((c) => [c.record.status, c.event?.type]),
+        [
+          ['past_due', 'subscription.past_due'],
+          ['active', 'subscription.charged'],
+        ],
+      );
+      assert.equal(fakes.calls('emailSubscriptionPastDue').length, 1);
+      await handle.terminate('test done');
     });
   });
 });

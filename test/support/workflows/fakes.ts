@@ -133,6 +133,7 @@ const HEALTHY: Behaviours = {
     code: `no debit faked for ${subscription_id}:${period}:${attempt}`,
   }),
   recordSubscription: async () => undefined,
+  emailSubscriptionPastDue: async () => undefined,
 };
 
 /** How `name` answers when all is well: for a behaviour that fails first, then answers as usual. */
