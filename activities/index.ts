@@ -16,6 +16,7 @@ import { createBankActivities, type BankActivityDependencies } from './bank.ts';
 import { createDebitActivities } from './debits.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
 import { createMandateActivities, type MandateActivityDependencies } from './mandates.ts';
+import { createSubscriptionActivities, type AdmitSubscriptionCharge } from './subscriptions.ts';
 import { createOnboardingActivities, type OnboardingActivityDependencies } from './onboarding.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
 import { createRefundPayoutActivities, type RefundPayoutActivityDependencies } from './refund-payouts.ts';
@@ -49,8 +50,15 @@ export interface ActivityDependencies {
   /** The onboarding decision emails. */
   mailer: OnboardingActivityDependencies['mailer'];
   /** Each mode's direct debit provider and the box that seals mandates' signatures (absent: no direct debit). */
-  directDebit?: Pick<MandateActivityDependencies, 'providers' | 'box'>;
+  directDebit?: Pick<MandateActivityDependencies, 'providers' | 'box'> & {
+    /** A subscription's charge admitted as a debit by the debit service's admission. */
+    admitCharge?: AdmitSubscriptionCharge;
+  };
 }
+
+/** Without direct debit configured, a subscription's charge is refused as a debit would be. */
+const NO_CHARGES: AdmitSubscriptionCharge = () =>
+  Promise.resolve({ kind: 'refused', code: 'direct_debit_not_configured' });
 
 /** Without direct debit configured, a signature is never fetched: nothing to seal. */
 const NO_BOX: MandateActivityDependencies['box'] = {
@@ -92,6 +100,14 @@ export function createActivities({
       config,
       providers: directDebit?.providers ?? {},
       box: directDebit?.box ?? NO_BOX,
+    }),
+    ...createSubscriptionActivities({
+      db,
+      logger,
+      temporal,
+      config,
+      admitCharge: directDebit?.admitCharge ?? NO_CHARGES,
+      mailer,
     }),
     ...createDebitActivities({
       db,

@@ -20,6 +20,7 @@ import { RETURN_STATUSES } from '../src/domain/payment.ts';
 import { PaymentSchema } from '../src/domain/payment-schemas.ts';
 import { PaymentLinkSchema } from '../src/domain/payment-link.ts';
 import { MandateSchema } from '../src/domain/mandate-schemas.ts';
+import { PlanSchema, SubscriptionSchema } from '../src/domain/subscription-schemas.ts';
 import { RefundSchema } from '../src/domain/refund-schemas.ts';
 import { BeneficiaryPayoutSchema, SettlementSchema } from '../src/domain/settlement-schemas.ts';
 import type { AmountBounds } from '../src/domain/schema.ts';
@@ -32,6 +33,8 @@ const COMPONENTS: [string, TSchema][] = [
   ['Payment', PaymentSchema],
   ['PaymentLink', PaymentLinkSchema],
   ['Mandate', MandateSchema],
+  ['Plan', PlanSchema],
+  ['Subscription', SubscriptionSchema],
   ['Refund', RefundSchema],
   ['WebhookEndpoint', WebhookEndpointSchema],
   ['Settlement', SettlementSchema],
@@ -217,6 +220,7 @@ function webhookItem(type: EventType): PathItemObject {
     settlement: 'Settlement',
     beneficiary_payout: 'BeneficiaryPayout',
     mandate: 'Mandate',
+    subscription: 'Subscription',
   }[object];
   return {
     post: {
@@ -329,11 +333,12 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Payment links':
     'Pages where customers pay you without a server of yours; the gateway verifies their payments itself.',
   Mandates: "Direct debit (Payman): the customer's signed permission to debit within limits.",
+  Subscriptions: 'Plans, and subscriptions that charge a plan on a mandate every period.',
   Webhooks: 'Endpoints that receive signed events, and the events themselves.',
   Reports: 'Files for reconciliation with your accountant and your bank.',
   Settlements: 'Your balance, and the daily settlements that pay it to your IBAN.',
   Service: 'Health probes and this document.',
-  'Test helpers': 'Test keys only: drive a test payment from your CI without a browser or a wait.',
+  'Test helpers': 'Test keys only: drive a test payment or subscription from your CI without a browser or a wait.',
 };
 
 /** `serverUrl` defaults to `/`: the API is served from the same origin as the document. */

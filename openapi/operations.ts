@@ -9,6 +9,7 @@ import type { Operation } from './operation.ts';
 import { mandateOperations } from './operations-mandates.ts';
 import { moneyOperations } from './operations-money.ts';
 import { paymentOperations } from './operations-payments.ts';
+import { subscriptionOperations } from './operations-subscriptions.ts';
 import { webhookAndServiceOperations } from './operations-webhooks.ts';
 
 export type { Operation } from './operation.ts';
@@ -17,6 +18,7 @@ export function operations(bounds: AmountBounds): Operation[] {
   return [
     ...paymentOperations(bounds),
     ...mandateOperations(bounds),
+    ...subscriptionOperations(bounds),
     ...moneyOperations(),
     ...webhookAndServiceOperations(),
   ];

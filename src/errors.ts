@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   settlement_not_found: 404,
   payment_link_not_found: 404,
   mandate_not_found: 404,
+  plan_not_found: 404,
+  subscription_not_found: 404,
   not_found: 404,
   method_not_allowed: 405,
   idempotency_key_in_use: 409,

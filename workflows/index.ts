@@ -11,3 +11,4 @@ export { beneficiaryPayoutWorkflow, settlementRunWorkflow, settlementWorkflow } 
 export { stuckRecordsSweepWorkflow } from './sweep.ts';
 export { mandateWorkflow } from './mandate.ts';
 export { directDebitWorkflow } from './debit.ts';
+export { subscriptionWorkflow } from './subscription.ts';

@@ -2,7 +2,9 @@
  * The payment's own clock (docs/PAYMENTS.md, the `advance` test helper):
  * real time plus however far a test has moved it. Every deadline and
  * timestamp of a payment is read on it; its waits are durable timers raced
- * with the clock, so advancing it fires the deadlines now due at once.
+ * with the clock, so advancing it fires the deadlines now due at once. A
+ * subscription's workflow keeps one too (workflows/subscription.ts), starting
+ * each run where the run before left it (`offsetMs`).
  */
 import { condition } from '@temporalio/workflow';
 import { MAX_ADVANCE_SECONDS } from '../src/domain/payment.ts';
@@ -19,9 +21,15 @@ export class PaymentClock {
   private timersDone = false;
   private readonly lock: StepLock;
 
-  /** `lock`: the payment's; an advance answers once the steps its timers started are done. */
-  constructor(lock: StepLock) {
+  /** `lock`: the workflow's; an advance answers once the steps its timers started are done. `offsetMs`: carried over from a run before. */
+  constructor(lock: StepLock, offsetMs = 0) {
     this.lock = lock;
+    this.offsetMs = offsetMs;
+  }
+
+  /** How far the clock has been moved ahead of real time, in ms: what a next run starts from. */
+  get offset(): number {
+    return this.offsetMs;
   }
 
   /** Now, on the payment's clock, in ms. */

@@ -33,6 +33,10 @@ const faEvents: Record<EventType, string> = {
   'mandate.declined': 'قرارداد پرداخت مستقیم رد شد',
   'mandate.canceled': 'قرارداد پرداخت مستقیم لغو شد',
   'mandate.expired': 'قرارداد پرداخت مستقیم منقضی شد',
+  'subscription.created': 'اشتراک ساخته شد',
+  'subscription.charged': 'مبلغ دورهٔ اشتراک برداشت شد',
+  'subscription.past_due': 'برداشت اشتراک ناموفق بود',
+  'subscription.canceled': 'اشتراک لغو شد',
 };
 
 const faAttemptErrors: Record<WebhookAttemptError, string> = {
@@ -309,6 +313,10 @@ const en: OperationsWords = {
     'mandate.declined': 'Direct debit mandate declined',
     'mandate.canceled': 'Direct debit mandate canceled',
     'mandate.expired': 'Direct debit mandate expired',
+    'subscription.created': 'Subscription created',
+    'subscription.charged': 'Subscription period charged',
+    'subscription.past_due': 'Subscription charge failed',
+    'subscription.canceled': 'Subscription canceled',
   },
   attemptErrors: {
     timeout: 'No answer in time',

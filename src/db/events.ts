@@ -9,6 +9,7 @@ import { isSubscribed, type EventType } from '../domain/events.ts';
 import { tenantOf, type KeyMode, type Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import type { Mandate } from '../domain/mandate-schemas.ts';
+import type { Subscription } from '../domain/subscription-schemas.ts';
 import type { Refund } from '../domain/refund-schemas.ts';
 import type { BeneficiaryPayout, Settlement } from '../domain/settlement-schemas.ts';
 import type { Event, ListEventsQuery, WebhookEndpoint } from '../domain/webhook-schemas.ts';
@@ -41,6 +42,9 @@ export interface NewEvent {
     settlement?: Settlement;
     beneficiary_payout?: BeneficiaryPayout;
     mandate?: Mandate;
+    subscription?: Subscription;
+    /** subscription.charged and subscription.past_due: the charge's payment. */
+    payment_id?: string;
   };
   at: Date;
 }

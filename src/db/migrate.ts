@@ -40,6 +40,7 @@ import * as apiKeyRefundScope from './migrations/0051_api_key_refund_scope.ts';
 import * as refundsToPayer from './migrations/0047_refunds_to_payer.ts';
 import * as mandates from './migrations/0052_mandates.ts';
 import * as directDebitPayments from './migrations/0053_direct_debit_payments.ts';
+import * as subscriptions from './migrations/0054_subscriptions.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -83,6 +84,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0051_api_key_refund_scope': apiKeyRefundScope,
   '0052_mandates': mandates,
   '0053_direct_debit_payments': directDebitPayments,
+  '0054_subscriptions': subscriptions,
   '0047_refunds_to_payer': refundsToPayer,
 };
 

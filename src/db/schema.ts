@@ -447,6 +447,40 @@ export interface MandateUsageTable {
   max: number;
 }
 
+/** A plan of direct debit: an amount every interval (docs/SUBSCRIPTIONS.md#subscriptions). */
+export interface PlansTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  name: string;
+  amount: number;
+  interval: string;
+  interval_days: number | null;
+  created_at: Date;
+}
+
+/** A plan charged on a mandate every period by its workflow; written only by it, versioned. */
+export interface SubscriptionsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  plan_id: string;
+  mandate_id: string;
+  status: string;
+  version: Generated<number>;
+  amount: number;
+  anchor_at: Date;
+  current_period: Generated<number>;
+  current_period_start: Date;
+  current_period_end: Date;
+  cancel_at_period_end: Generated<boolean>;
+  failed_attempts: Generated<number>;
+  last_payment_id: Defaulted<string | null>;
+  cancel_reason: Defaulted<string | null>;
+  created_at: Date;
+  canceled_at: Defaulted<Date | null>;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   merchant_domains: MerchantDomainsTable;
@@ -487,11 +521,15 @@ export interface Database {
   mandates: MandatesTable;
   mandate_debits: MandateDebitsTable;
   mandate_usage: MandateUsageTable;
+  plans: PlansTable;
+  subscriptions: SubscriptionsTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;
 export type MandateRow = Selectable<MandatesTable>;
 export type MandateDebitRow = Selectable<MandateDebitsTable>;
+export type PlanRow = Selectable<PlansTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type RefundRow = Selectable<RefundsTable>;
 export type SettlementRow = Selectable<SettlementsTable>;
 export type SettlementLineRow = Selectable<SettlementLinesTable>;

@@ -17,7 +17,9 @@ import { tenantMandate } from '../db/mandates.ts';
 import { paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
 import type { MandateDebitRow, MandateRow } from '../db/schema.ts';
 import type { CreateDebitRequest, Debit } from '../domain/mandate-schemas.ts';
-import type { AuthState } from '../domain/merchant.ts';
+import type { DebitWorkflowInput } from '../domain/debit-workflow.ts';
+import type { AuthState, Tenant } from '../domain/merchant.ts';
+import type { FeePlan } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { DomainError } from '../errors.ts';
 import { newPayment } from '../payments/create.ts';
@@ -45,17 +47,25 @@ function debitFromRow(row: MandateDebitRow): Debit {
   };
 }
 
+/** What a debit's payment is created with from the configuration. */
+export type DebitPaymentConfig = Pick<Config, 'PAYMENT_TTL_SECONDS' | 'AMOUNT_MAX'>;
+
+/** Who a debit is for: a merchant in one mode, with the fee plan its payment is created under. */
+export interface DebitOwner extends Tenant {
+  merchant: { id: string; fee_plan: FeePlan };
+}
+
 /** The debit's payment as create records it: a card payment's shape, paid by the mandate, the merchant paying the fee. */
 function debitPayment(
   paymentId: string,
-  auth: AuthState,
+  owner: DebitOwner,
   mandate: MandateRow,
   request: CreateDebitRequest,
-  config: Config,
+  config: DebitPaymentConfig,
 ): Payment {
   const payment = newPayment(
     paymentId,
-    auth.mode,
+    owner.mode,
     {
       amount: request.amount,
       merchant_reference: request.merchant_reference,
@@ -67,9 +77,56 @@ function debitPayment(
     config,
     Date.now(),
     'api',
-    auth.merchant.fee_plan,
+    owner.merchant.fee_plan,
   );
   return { ...payment, method: 'direct_debit' };
+}
+
+/**
+ * The one admission of a debit, the API's and a subscription's charge alike: within the mandate's
+ * limits, one debit per key, its payment inserted in the same transaction (a DomainError otherwise).
+ */
+export async function admitDebitWithPayment(
+  db: Db,
+  config: DebitPaymentConfig,
+  owner: DebitOwner,
+  mandate: MandateRow,
+  request: CreateDebitRequest,
+  debitKey: string,
+): Promise<{ debit: MandateDebitRow; payment: Payment; replayed: boolean }> {
+  let payment: Payment | undefined;
+  let admitted: Awaited<ReturnType<typeof admitDebit>> | undefined;
+  for (let attempt = 0; admitted === undefined; attempt++) {
+    try {
+      admitted = await admitDebit(db, owner, {
+        mandateId: mandate.id,
+        amount: request.amount,
+        idempotencyKey: debitKey,
+        merchantReference: request.merchant_reference,
+        paymentRow: (paymentId) => {
+          payment = debitPayment(paymentId, owner, mandate, request, config);
+          return rowFromNewPayment(payment, owner.merchant.id, mandate.mobile);
+        },
+      });
+    } catch (error) {
+      // A tracking code collision rolled the admission back: draw another.
+      if (isDuplicateKey(error) && attempt < 5) continue;
+      throw error;
+    }
+  }
+  const { debit, replayed } = admitted;
+  if (replayed || payment === undefined) payment = paymentFromRow((await paymentRowById(db, debit.payment_id))!);
+  return { debit, payment, replayed };
+}
+
+/** The debit workflow's input: the merchant's metadata stays in MySQL, so no history keeps a copy. */
+export function debitWorkflowInput(owner: DebitOwner, debit: MandateDebitRow, payment: Payment): DebitWorkflowInput {
+  return {
+    debit_id: debit.id,
+    payment: { ...payment, metadata: {} },
+    merchant_id: owner.merchant.id,
+    fee_plan: owner.merchant.fee_plan,
+  };
 }
 
 export async function createDebit(
@@ -93,36 +150,9 @@ export async function createDebit(
       if (mandate === undefined) throw new DomainError('mandate_not_found', `No mandate ${mandateId}.`);
       // Without a key each request is a debit of its own, named by the id drawn for it.
       const debitKey = idempotencyKey ?? `request:${requestId}`;
-      let payment: Payment | undefined;
-      let admitted: Awaited<ReturnType<typeof admitDebit>> | undefined;
-      for (let attempt = 0; admitted === undefined; attempt++) {
-        try {
-          admitted = await admitDebit(db, auth, {
-            mandateId,
-            amount: request.amount,
-            idempotencyKey: debitKey,
-            merchantReference: request.merchant_reference,
-            paymentRow: (paymentId) => {
-              payment = debitPayment(paymentId, auth, mandate, request, config);
-              return rowFromNewPayment(payment, auth.merchant.id, mandate.mobile);
-            },
-          });
-        } catch (error) {
-          // A tracking code collision rolled the admission back: draw another.
-          if (isDuplicateKey(error) && attempt < 5) continue;
-          throw error;
-        }
-      }
-      const { debit, replayed } = admitted;
-      if (replayed || payment === undefined) payment = paymentFromRow((await paymentRowById(db, debit.payment_id))!);
+      const { debit, payment, replayed } = await admitDebitWithPayment(db, config, auth, mandate, request, debitKey);
       try {
-        await startDebitWorkflow(temporal, config.TEMPORAL_TASK_QUEUE, {
-          debit_id: debit.id,
-          // The merchant's metadata stays in MySQL: no history keeps a copy.
-          payment: { ...payment, metadata: {} },
-          merchant_id: auth.merchant.id,
-          fee_plan: auth.merchant.fee_plan,
-        });
+        await startDebitWorkflow(temporal, config.TEMPORAL_TASK_QUEUE, debitWorkflowInput(auth, debit, payment));
       } catch (error) {
         // Without a key nobody can finish this debit: give its counts back and take its payment back.
         if (!replayed && idempotencyKey === undefined) {

@@ -29,6 +29,10 @@ export const EVENT_TYPES = [
   'mandate.declined',
   'mandate.canceled',
   'mandate.expired',
+  'subscription.created',
+  'subscription.charged',
+  'subscription.past_due',
+  'subscription.canceled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -63,6 +63,8 @@ export const RETENTION_RULES = {
   mandates: record("each direct debit mandate the customer signed: its debits' payments name it"),
   mandate_debits: record('each debit of a mandate, the payment it made and the period whose count it took'),
   mandate_usage: record("what each day and month of a mandate used of its counts: the limits' proof"),
+  subscriptions: record("each subscription of a plan on a mandate: its charges' payments are its debits"),
+  plans: account("the merchant's plans: its subscriptions name them"),
   audit_log: record('who did what in the dashboard (keys, refunds, webhooks, the settlement IBAN)'),
   onboarding_events: record(
     "the onboarding's steps and the operator's decisions with their reasons (know-your-customer)",

@@ -4,6 +4,7 @@
  * document and the TypeScript types, like the payment schemas.
  */
 import { MandateSchema } from './mandate-schemas.ts';
+import { SubscriptionSchema } from './subscription-schemas.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { EVENT_TYPES } from './events.ts';
 import { WEBHOOK_ATTEMPT_ERRORS } from './webhook-delivery.ts';
@@ -98,11 +99,15 @@ export const EventSchema = Type.Object(
         settlement: Type.Optional(SettlementSchema),
         beneficiary_payout: Type.Optional(BeneficiaryPayoutSchema),
         mandate: Type.Optional(MandateSchema),
+        subscription: Type.Optional(SubscriptionSchema),
+        payment_id: Type.Optional(
+          Type.String({ format: 'uuid', description: "subscription.charged and .past_due: the charge's payment" }),
+        ),
       },
       {
         additionalProperties: false,
         description:
-          "the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*, a beneficiary's transfer for beneficiary_payout.*, the mandate for mandate.*",
+          "the object after the change: the payment for payment.*, the refund for refund.*, the endpoint for webhook_endpoint.*, the settlement for settlement.*, a beneficiary's transfer for beneficiary_payout.*, the mandate for mandate.*, the subscription for subscription.*",
       },
     ),
   },

@@ -21,6 +21,7 @@ import { beneficiaryRoutes } from '../api/routes/beneficiaries.ts';
 import { testHelperRoutes } from '../api/routes/test-helpers.ts';
 import { webhookRoutes } from '../api/routes/webhooks.ts';
 import { mandateRoutes } from '../api/routes/mandates.ts';
+import { subscriptionRoutes, subscriptionTestHelperRoutes } from '../api/routes/subscriptions.ts';
 import { directDebitProviders, type DirectDebitProviders } from '../direct-debit/providers/registry.ts';
 import { mandatePageRoutes } from '../pages/mandate-routes.ts';
 import type { Config } from '../config.ts';
@@ -80,6 +81,10 @@ export function createApp(deps: AppDependencies): Koa {
   const mandateDeps = { ...deps, providers: deps.directDebit ?? directDebitProviders(deps.config) };
   const mandates = mandateRoutes(mandateDeps);
   api.use(mandates.routes(), mandates.allowedMethods(allowed));
+  const subscriptions = subscriptionRoutes(deps);
+  api.use(subscriptions.routes(), subscriptions.allowedMethods(allowed));
+  const subscriptionHelpers = subscriptionTestHelperRoutes(deps);
+  api.use(subscriptionHelpers.routes(), subscriptionHelpers.allowedMethods(allowed));
 
   const health = healthRoutes(deps.db, deps.temporal);
   const zarinpal = zarinpalRoutes(deps);

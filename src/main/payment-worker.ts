@@ -5,6 +5,7 @@
  * workflows and activities meet.
  */
 import { directDebitProviders } from '../direct-debit/providers/registry.ts';
+import { admitSubscriptionCharge } from '../direct-debit/subscriptions.ts';
 import { secretBox } from '../accounts/secret-box.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -141,6 +142,8 @@ export interface PaymentWorkerOptions {
     | 'SANDBOX_PAYMAN_MERCHANT_ID'
     | 'DIRECT_DEBIT_TIMEOUT_MS'
     | 'DASHBOARD_SECRETS_KEY'
+    | 'PAYMENT_TTL_SECONDS'
+    | 'AMOUNT_MAX'
   > &
     Partial<
       Pick<
@@ -246,7 +249,12 @@ export async function createPaymentWorker({
     mailer: mailer ?? createMailer(config),
     documents: documentStore(config),
     // The same box as the dashboard's two-step secrets (docs/SUBSCRIPTIONS.md#mandates).
-    directDebit: { providers: directDebitProviders(config), box: secretBox(config.DASHBOARD_SECRETS_KEY) },
+    directDebit: {
+      providers: directDebitProviders(config),
+      box: secretBox(config.DASHBOARD_SECRETS_KEY),
+      // A subscription's charge goes through the debit service's one admission.
+      admitCharge: (asked) => admitSubscriptionCharge({ db, config }, asked),
+    },
   });
   return Worker.create({
     connection: conn,

@@ -52,3 +52,18 @@ export function updateRefusal(error: unknown): DomainError | undefined {
   if (cause.type === BANK_UNAVAILABLE_REFUSAL) return new DomainError('service_unavailable', cause.message);
   return refusalError(cause.type, cause.message);
 }
+
+/**
+ * An Update that answers undefined when its workflow has finished (a finished workflow takes no
+ * update: the record already holds its last state); a refusal of the Update is thrown as it came.
+ */
+export async function updateUnlessFinished<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError) throw error;
+    if (error instanceof Error && /workflow execution already completed|not found/i.test(error.message))
+      return undefined;
+    throw error;
+  }
+}

@@ -1,5 +1,5 @@
 /** Starts and updates mandate workflows (workflows/mandate.ts) by their names: the services never import workflow code. */
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { MandateStatus } from '../domain/mandate.ts';
 import {
   MANDATE_CANCEL_UPDATE,
@@ -9,6 +9,7 @@ import {
   type MandateReturnInput,
   type MandateWorkflowInput,
 } from '../domain/mandate-workflow.ts';
+import { updateUnlessFinished } from './call.ts';
 import { startWorkflowOnce } from './client.ts';
 
 export async function startMandateWorkflow(temporal: Client, taskQueue: string, input: MandateWorkflowInput) {
@@ -28,7 +29,7 @@ export async function mandateReturned(
   mandateId: string,
   input: MandateReturnInput,
 ): Promise<MandateStatus | undefined> {
-  return settled(() =>
+  return updateUnlessFinished(() =>
     temporal.workflow
       .getHandle(mandateWorkflowId(mandateId))
       .executeUpdate<MandateStatus, [MandateReturnInput]>(MANDATE_RETURN_UPDATE, { args: [input] }),
@@ -36,19 +37,7 @@ export async function mandateReturned(
 }
 
 export async function cancelMandateWorkflow(temporal: Client, mandateId: string): Promise<MandateStatus | undefined> {
-  return settled(() =>
+  return updateUnlessFinished(() =>
     temporal.workflow.getHandle(mandateWorkflowId(mandateId)).executeUpdate<MandateStatus, []>(MANDATE_CANCEL_UPDATE),
   );
-}
-
-async function settled(call: () => Promise<MandateStatus>): Promise<MandateStatus | undefined> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof WorkflowUpdateFailedError) throw error;
-    // A finished workflow takes no update: its mandate's row already holds its last state.
-    if (error instanceof Error && /workflow execution already completed|not found/i.test(error.message))
-      return undefined;
-    throw error;
-  }
 }

@@ -128,6 +128,12 @@ const HEALTHY: Behaviours = {
   prepareDebitAtProvider: async () => ({ outcome: 'prepared' }),
   takeDebitAtProvider: async () => ({ outcome: 'taken', reference: '201' }),
   releaseDebitReservation: async () => undefined,
+  admitSubscriptionCharge: async ({ subscription_id, period, attempt }) => ({
+    kind: 'refused',
+    code: `no debit faked for ${subscription_id}:${period}:${attempt}`,
+  }),
+  recordSubscription: async () => undefined,
+  emailSubscriptionPastDue: async () => undefined,
 };
 
 /** How `name` answers when all is well: for a behaviour that fails first, then answers as usual. */

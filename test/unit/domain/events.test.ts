@@ -3,7 +3,7 @@ import type { PaymentStatus } from '../../../src/domain/payment.ts';
 import { EVENT_TYPES, isSubscribed, paymentEventType, type EventType } from '../../../src/domain/events.ts';
 
 describe('webhook event types', () => {
-  it('are one event per payment status, a payment paid with a card not allowed, one per refund status, a settlement paid or failed, a beneficiary transfer paid or failed, the disabling of an endpoint, and a mandate signed, declined, canceled or expired', () => {
+  it('are one event per payment status, a payment paid with a card not allowed, one per refund status, a settlement paid or failed, a beneficiary transfer paid or failed, the disabling of an endpoint, a mandate signed, declined, canceled or expired, and a subscription created, charged, past due or canceled', () => {
     assert.deepEqual([...EVENT_TYPES].sort(), [
       'beneficiary_payout.failed',
       'beneficiary_payout.paid',
@@ -27,6 +27,10 @@ describe('webhook event types', () => {
       'refund.succeeded',
       'settlement.failed',
       'settlement.paid',
+      'subscription.canceled',
+      'subscription.charged',
+      'subscription.created',
+      'subscription.past_due',
       'webhook_endpoint.disabled',
     ]);
   });
