@@ -7,6 +7,7 @@
  */
 import type { Db } from './database.ts';
 import type { MandateDebitRow } from './schema.ts';
+import { keepFirstProviderAuthority } from './mandates.ts';
 
 export function mandateDebitById(db: Db, id: string): Promise<MandateDebitRow | undefined> {
   return db.selectFrom('mandate_debits').selectAll().where('id', '=', id).executeTakeFirst();
@@ -18,20 +19,8 @@ export function mandateDebitOfPayment(db: Db, paymentId: string): Promise<Mandat
 }
 
 /** Keeps the provider's first authority of the debit's transaction and answers the one kept. */
-export async function recordDebitAuthority(db: Db, id: string, authority: string): Promise<string> {
-  await db
-    .updateTable('mandate_debits')
-    .set({ provider_authority: authority })
-    .where('id', '=', id)
-    .where('provider_authority', 'is', null)
-    .execute();
-  const row = await db
-    .selectFrom('mandate_debits')
-    .select('provider_authority')
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  return row.provider_authority!;
-}
+export const recordDebitAuthority = (db: Db, id: string, authority: string): Promise<string> =>
+  keepFirstProviderAuthority(db, 'mandate_debits', id, authority);
 
 /** Marks a reserved debit taken by the provider, with its reference; false when it was not reserved. */
 export async function markMandateDebitTaken(db: Db, id: string, reference: string, at: Date): Promise<boolean> {

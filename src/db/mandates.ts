@@ -277,21 +277,29 @@ export function mandatesPage(db: Db, tenant: Tenant, page: PageQuery) {
   return keyedPage(db.selectFrom('mandates').selectAll().where(scopedTo(tenant)), page, mandateFromRow);
 }
 
-/** Keeps the provider's first authority of a mandate: a retried request finds it and asks no second. */
-export async function recordMandateAuthority(db: Db, id: string, authority: string): Promise<string> {
+/**
+ * Keeps the provider's first authority of a mandate or a debit (`table`) and answers the one kept:
+ * a retried request finds it and asks the provider for no second.
+ */
+export async function keepFirstProviderAuthority(
+  db: Db,
+  table: 'mandates' | 'mandate_debits',
+  id: string,
+  authority: string,
+): Promise<string> {
   await db
-    .updateTable('mandates')
+    .updateTable(table)
     .set({ provider_authority: authority })
     .where('id', '=', id)
     .where('provider_authority', 'is', null)
     .execute();
-  const row = await db
-    .selectFrom('mandates')
-    .select('provider_authority')
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
+  const row = await db.selectFrom(table).select('provider_authority').where('id', '=', id).executeTakeFirstOrThrow();
   return row.provider_authority!;
 }
+
+/** Keeps the provider's first authority of a mandate: a retried request finds it and asks no second. */
+export const recordMandateAuthority = (db: Db, id: string, authority: string): Promise<string> =>
+  keepFirstProviderAuthority(db, 'mandates', id, authority);
 
 /**
  * Activates a pending mandate with its sealed signature and records `mandate.active` in the same
