@@ -1,8 +1,9 @@
 /**
- * `npm run test:weights`: copies the main suite's measured seconds per file, from the last whole run's
- * reporter tables (test-artifacts/file-times.main.json and test-artifacts/shard-n/file-times.main.json,
- * which git ignores), into test/support/file-weights.json, which the launcher reads to split the main
- * suite into shards of about equal time (tools/launcher/shards.ts). Run on purpose after a whole
+ * `npm run test:weights`: copies the measured seconds per file, from the last whole run's reporter tables
+ * (test-artifacts/file-times.main.json, test-artifacts/shard-n/file-times.main.json and the unit tier's
+ * test-artifacts/unit/shard-n/file-times.unit.json, which git ignores), into test/support/file-weights.json,
+ * which the launcher reads to split the main suite and the unit tier into processes of about equal time
+ * (tools/launcher/shards.ts). Run on purpose after a whole
  * `npm test` on the machine whose times should decide the split: a test run changes no tracked file.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,11 +11,15 @@ import { join } from 'node:path';
 import { WEIGHTS_FILE } from '../launcher/shards.ts';
 
 const artifacts = process.env.TEST_ARTIFACTS ?? 'test-artifacts';
+const shardsIn = (folder: string, table: string) =>
+  (existsSync(folder) ? readdirSync(folder) : [])
+    .filter((name) => /^shard-\d+$/.test(name))
+    .map((name) => join(folder, name, table));
 const tables = [
   join(artifacts, 'file-times.main.json'),
-  ...(existsSync(artifacts) ? readdirSync(artifacts) : [])
-    .filter((name) => /^shard-\d+$/.test(name))
-    .map((name) => join(artifacts, name, 'file-times.main.json')),
+  ...shardsIn(artifacts, 'file-times.main.json'),
+  // The unit tier's processes (tools/launcher/suites.ts) are split by the same table.
+  ...shardsIn(join(artifacts, 'unit'), 'file-times.unit.json'),
 ].filter((file) => existsSync(file));
 if (tables.length === 0) {
   process.stderr.write(`No per-file times in ${artifacts}: run the main suite first (npm test).\n`);

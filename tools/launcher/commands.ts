@@ -27,8 +27,8 @@ import { retiredWorkflowsNotice } from '../../src/temporal/retired-workflows.ts'
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { parseKey } from '../../src/merchants/keys.ts';
 import { portInUse } from '../../src/main/ports.ts';
-import { PrerequisiteError } from './temporal-cli.ts';
-import { staticChecks, suiteArgs, unitTier } from './suites.ts';
+import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
+import { staticChecks, suiteArgs, unitConfig, unitTier } from './suites.ts';
 import { readWeights, runShards, slowestFiles, splitByWeight, suiteFiles } from './shards.ts';
 import { mainSuiteShards, suiteServices } from './suite-services.ts';
 import { spawnDevServer } from './dev-server.ts';
@@ -370,7 +370,7 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
       ? staticChecks(root, say, stoppedWithEverything)
       : undefined;
   if (suites.includes('main') && !mainOnly) {
-    const unit = await unitTier(root, say, stoppedWithEverything);
+    const unit = await unitTier(root, say);
     times.push(['unit tier', unit.ms]);
     if (!unit.passed) throw new PrerequisiteError('the unit tier failed (see above)');
   }
@@ -471,6 +471,28 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
     for (const line of failures) say(line);
   }
   await shutdown(code);
+}
+
+/**
+ * `npm run test:unit`: the unit tier alone, in processes side by side (suites.ts); unit test files named on
+ * the command line, or mocha's options (`--grep`), run in one process.
+ */
+export async function unit(args: string[]): Promise<void> {
+  if (args.length === 0) {
+    const result = await unitTier(root, say);
+    say(`Times: unit tier ${minutesAndSeconds(result.ms)}.`);
+    return shutdown(result.passed ? 0 : 1);
+  }
+  const mocha = spawn(
+    process.execPath,
+    [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(root, unitConfig(root), args)],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, TEMPORAL_CLI: provideTemporalCli(), DARGAH_SUITE: 'unit' } },
+  );
+  cleanups.push(stopChild(mocha));
+  const code = await new Promise<number>((resolve) =>
+    mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))),
+  );
+  return shutdown(code);
 }
 
 /** `ms` as "12 min 05 s" (or "45 s"). */

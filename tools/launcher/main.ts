@@ -1,9 +1,10 @@
 /**
  * Entry of `npm start`, `npm test`, `npm run test:faults`, `npm run test:cluster` and `npm run test:image` (launch.mjs runs
- * it once the dependencies are installed).
+ * it once the dependencies are installed), and of `npm run test:unit` (run.mjs runs it: the unit tier needs no
+ * service but the Temporal CLI, which it builds on a first run).
  */
 import { existsSync } from 'node:fs';
-import { start, test } from './commands.ts';
+import { start, test, unit } from './commands.ts';
 import { runCommand } from './stack.ts';
 
 // The image suite (buildah and podman) joins a whole `npm test` where buildah is installed;
@@ -16,4 +17,5 @@ await runCommand({
   faults: (args) => test(args, ['faults']),
   cluster: (args) => test(args, ['cluster']),
   image: (args) => test(args, ['image']),
+  unit: (args) => unit(args),
 });

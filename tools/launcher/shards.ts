@@ -97,6 +97,7 @@ export async function runShards(
   groups: string[][],
   envs: NodeJS.ProcessEnv[],
   extraArgs: string[],
+  name = 'shard',
 ): Promise<ShardResult[]> {
   const options = JSON.parse(readFileSync(config, 'utf8')) as Record<string, unknown>;
   const artifacts = join(root, 'test-artifacts');
@@ -104,7 +105,7 @@ export async function runShards(
   return Promise.all(
     groups.map(async (files, i) => {
       const shard = i + 1;
-      const narrowed = join(artifacts, `mocharc.shard-${shard}.json`);
+      const narrowed = join(artifacts, `mocharc.${name}-${shard}.json`);
       writeFileSync(narrowed, JSON.stringify({ ...options, spec: files, ignore: [] }));
       const mocha = spawn(
         process.execPath,

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readWeights, runShards, splitByWeight, suiteFiles } from './shards.ts';
 import { provideTemporalCli } from './temporal-cli.ts';
 
 /** A part of `npm test` that ran: whether it passed, and its wall time. */
@@ -61,28 +62,43 @@ export async function staticChecks(
   return { passed: true, ms: Date.now() - started };
 }
 
-/** The unit tier (test/unit, test/workflows): no MySQL, its own Temporal dev server; `npm run test:unit` alone. */
-export async function unitTier(
-  root: string,
-  say: (line: string) => void,
-  onChild: (child: ChildProcess) => void = () => undefined,
-): Promise<PartResult> {
+/**
+ * How many mocha processes the unit tier runs side by side. Its files mostly wait (simulators' delays of a
+ * second, Temporal's retry timers, processes that refuse to start), not compute: one process took 134 s
+ * for about 75 s of CPU. Three keep two cores busy; each workflow process has a dev server of its own.
+ */
+export const UNIT_SHARDS = 3;
+
+export const unitConfig = (root: string) => join(root, 'test', 'unit', '.mocharc.json');
+
+/**
+ * The unit tier (test/unit, the PSPs' unit tests, test/workflows): no MySQL, a Temporal dev server per
+ * process; `npm run test:unit` alone. Its files are split by measured time (shards.ts) into UNIT_SHARDS
+ * mocha processes; the tier ends with their counts and, when one failed, every failing test's first line.
+ */
+export async function unitTier(root: string, say: (line: string) => void): Promise<PartResult> {
   const started = Date.now();
   const cli = provideTemporalCli();
-  say('Running the unit tier (test/unit, test/workflows); the static checks run beside it, and print when they end…');
-  const mocha = [
-    join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
-    '--config',
-    join(root, 'test', 'unit', '.mocharc.json'),
-  ];
-  const child = spawn(process.execPath, mocha, {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, TEMPORAL_CLI: cli, DARGAH_SUITE: 'unit' },
-  });
-  onChild(child);
-  const code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
-  return { passed: code === 0, ms: Date.now() - started };
+  const config = unitConfig(root);
+  const groups = splitByWeight(suiteFiles(root, config), readWeights(root), UNIT_SHARDS);
+  say(
+    `Running the unit tier (test/unit, test/psps/*/unit, test/workflows) in ${groups.length} processes side by side; their lines are prefixed [1], [2]…`,
+  );
+  const envs = groups.map((_, i) => ({
+    ...process.env,
+    TEMPORAL_CLI: cli,
+    DARGAH_SUITE: 'unit',
+    TEST_ARTIFACTS: join(root, 'test-artifacts', 'unit', `shard-${i + 1}`),
+  }));
+  const results = await runShards(root, config, groups, envs, [], 'unit');
+  for (const r of results)
+    say(`Unit shard ${r.shard}: ${r.counts.join(', ') || `no counts (mocha exited ${r.code})`}.`);
+  const failures = results.flatMap((r) => r.failures);
+  if (failures.length > 0) {
+    say(`\nFailing unit tests (${failures.length}), the first line of each error:`);
+    for (const line of failures) say(line);
+  }
+  return { passed: results.every((r) => r.code === 0), ms: Date.now() - started };
 }
 
 /**
