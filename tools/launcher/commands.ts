@@ -29,7 +29,15 @@ import { parseKey } from '../../src/merchants/keys.ts';
 import { portInUse } from '../../src/main/ports.ts';
 import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
 import { staticChecks, suiteArgs, unitConfig, unitTier } from './suites.ts';
-import { readWeights, runShards, slowestFiles, splitByWeight, suiteFiles } from './shards.ts';
+import {
+  readWeights,
+  runLabelledMocha,
+  runShards,
+  slowestFiles,
+  splitByWeight,
+  suiteFiles,
+  type ShardResult,
+} from './shards.ts';
 import { mainSuiteShards, suiteServices } from './suite-services.ts';
 import { spawnDevServer } from './dev-server.ts';
 import { restartPolicyFromEnv, Supervisor } from './supervisor.ts';
@@ -349,6 +357,17 @@ export async function start(): Promise<void> {
 }
 
 /**
+ * Whether a whole `npm test` runs the fault suite beside the main suite rather than after it. The fault
+ * suite mostly waits (outages of 15 to 25 s, payments' windows of 30 to 45 s, a worker's restart): alone on
+ * the two cores it left them idle most of its 11 minutes, while the main suite keeps them busy. Side by
+ * side the whole run is shorter by nearly all of the fault suite. FAULTS_AFTER_MAIN=1 runs it after
+ * the main suite instead (for a machine already loaded, or to read its figures on a quiet one).
+ */
+function faultsBesideMain(suites: readonly string[], mainOnly: boolean): boolean {
+  return !mainOnly && suites.includes('main') && suites.includes('faults') && process.env.FAULTS_AFTER_MAIN !== '1';
+}
+
+/**
  * The main suite, then (on a whole run that passed) the fault suite of
  * test/faults, which starts and breaks its own MariaDB, Temporal server and
  * workers, then the cluster suite of test/cluster (a Temporal cluster,
@@ -415,8 +434,40 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
   let code = 0;
   // The closing list of failures, printed last: CI keeps only the end of the log.
   let failures: string[] = [];
+  // The fault suite beside the main suite (faultsBesideMain says why), on services of its own: its scenarios
+  // switch faults on at their simulators, which no main-suite test may meet.
+  const faultsBeside = faultsBesideMain(suites, mainOnly);
+  let faultRun: Promise<ShardResult & { ms: number }> | undefined;
+  if (faultsBeside) {
+    const faultEnv = await suiteServices(shardCount + 1, bankSimSettings, chromiumProblem);
+    say(
+      'Running the fault suite (test/faults) beside the main suite: it starts its own MariaDB, Temporal server and workers; its lines are prefixed [faults]…',
+    );
+    const started = Date.now();
+    faultRun = runLabelledMocha(root, 'faults', ['--config', configs.faults], {
+      ...faultEnv,
+      // Where a fault suite run alone keeps its logs and figures (test-artifacts/faults, reliability.json).
+      TEST_ARTIFACTS: env.TEST_ARTIFACTS,
+      DARGAH_SUITE: 'faults',
+    }).then((result) => ({ ...result, ms: Date.now() - started }));
+  }
+  // The fault suite's end, awaited once: in its turn, or when the main suite failed (its failures are listed too).
+  const faultsEnded = async () => {
+    if (faultRun === undefined) return;
+    const result = await faultRun;
+    faultRun = undefined;
+    times.push(['fault suite (beside the main suite)', result.ms]);
+    say(`Fault suite: ${result.counts.join(', ') || `no counts (mocha exited ${result.code})`}.`);
+    failures.push(...result.failures);
+    if (code === 0) code = result.code;
+  };
   for (const suite of suites) {
     if (suite !== 'main' && mainOnly) break;
+    if (suite === 'faults' && faultsBeside) {
+      await faultsEnded();
+      if (code !== 0) break;
+      continue;
+    }
     if (suite === 'faults')
       say('Running the fault suite (test/faults): it starts its own MariaDB, Temporal server and workers…');
     if (suite === 'cluster')
@@ -449,6 +500,16 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
       for (const r of results) say(`Shard ${r.shard}: ${r.counts.join(', ') || `no counts (mocha exited ${r.code})`}.`);
       failures = results.flatMap((r) => r.failures);
       code = results.find((r) => r.code !== 0)?.code ?? 0;
+    } else if (suite === 'main' && faultsBeside) {
+      // Labelled, as the fault suite's lines are: the two print at once.
+      const result = await runLabelledMocha(root, 'main', suiteArgs(root, configs.main, args), {
+        ...env,
+        DARGAH_SUITE: 'main',
+      });
+      times.push(['main suite', Date.now() - started]);
+      say(`Main suite: ${result.counts.join(', ') || `no counts (mocha exited ${result.code})`}.`);
+      failures = result.failures;
+      code = result.code;
     } else {
       const mocha = spawn(
         process.execPath,
@@ -463,7 +524,10 @@ export async function test(args: string[], suites: ('main' | 'faults' | 'cluster
       times.push([`${suite} suite`, Date.now() - started]);
       cleanups.splice(cleanups.indexOf(stop), 1);
     }
-    if (code !== 0) break;
+    if (code !== 0) {
+      await faultsEnded();
+      break;
+    }
   }
   if (times.length > 1) say(`Times: ${times.map(([part, ms]) => `${part} ${minutesAndSeconds(ms)}`).join(', ')}.`);
   if (failures.length > 0) {

@@ -78,7 +78,8 @@ export function readWeights(root: string): Record<string, number> {
 }
 
 export interface ShardResult {
-  shard: number;
+  /** What the process's lines are prefixed with: its shard's number, or a suite's name. */
+  shard: number | string;
   code: number;
   /** The entries of the reporter's closing list of failures ("Failing tests (n)…"): a test's title, then its error's first line. */
   failures: string[];
@@ -87,9 +88,56 @@ export interface ShardResult {
 }
 
 /**
- * Runs mocha once per shard, each over its files with its own environment, all at once. Every line a
- * shard prints goes to the terminal prefixed with its number; each shard's closing counts and list of
- * failures are kept for the run's last lines (CI shows only a log's tail).
+ * Runs mocha with `args` and `env`, every line it prints going to the terminal prefixed with `[label]`;
+ * its closing counts and list of failures are kept for the run's last lines (CI shows only a log's tail).
+ */
+export async function runLabelledMocha(
+  root: string,
+  label: number | string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<ShardResult> {
+  const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
+  const stop = stopChild(mocha);
+  cleanups.push(stop);
+  const result: ShardResult = { shard: label, code: 0, failures: [], counts: [] };
+  let inFailures = false;
+  const prefix = `[${label}] `;
+  const onLine = (line: string, stream: NodeJS.WriteStream) => {
+    stream.write(`${prefix}${line}\n`);
+    if (/^Failing tests \(\d+\)/.test(line)) inFailures = true;
+    else if (inFailures && /^\s+\d+\) /.test(line)) result.failures.push(`  [${label}] ${line.trimStart()}`);
+    else if (inFailures && line.startsWith('  ')) result.failures[result.failures.length - 1] += `\n${line}`;
+    else inFailures = false;
+    if (/^\s+\d+ (passing|failing|pending)/.test(line)) result.counts.push(line.trim());
+  };
+  const lines = (from: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
+    let buffered = '';
+    from.setEncoding('utf8');
+    from.on('data', (chunk: string) => {
+      buffered += chunk;
+      const parts = buffered.split('\n');
+      buffered = parts.pop() ?? '';
+      for (const part of parts) onLine(part, to);
+    });
+    from.on('end', () => buffered !== '' && onLine(buffered, to));
+  };
+  lines(mocha.stdout, process.stdout);
+  lines(mocha.stderr, process.stderr);
+  result.code = await new Promise<number>((resolve) =>
+    mocha.once('close', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))),
+  );
+  cleanups.splice(cleanups.indexOf(stop), 1);
+  return result;
+}
+
+/**
+ * Runs mocha once per shard, each over its files with its own environment, all at once (runLabelledMocha,
+ * labelled with the shard's number). `name` names the shards' narrowed configurations in test-artifacts/.
  */
 export async function runShards(
   root: string,
@@ -104,45 +152,9 @@ export async function runShards(
   mkdirSync(artifacts, { recursive: true });
   return Promise.all(
     groups.map(async (files, i) => {
-      const shard = i + 1;
-      const narrowed = join(artifacts, `mocharc.${name}-${shard}.json`);
+      const narrowed = join(artifacts, `mocharc.${name}-${i + 1}.json`);
       writeFileSync(narrowed, JSON.stringify({ ...options, spec: files, ignore: [] }));
-      const mocha = spawn(
-        process.execPath,
-        [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', narrowed, ...extraArgs],
-        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: envs[i] },
-      );
-      const stop = stopChild(mocha);
-      cleanups.push(stop);
-      const result: ShardResult = { shard, code: 0, failures: [], counts: [] };
-      let inFailures = false;
-      const prefix = `[${shard}] `;
-      const onLine = (line: string, stream: NodeJS.WriteStream) => {
-        stream.write(`${prefix}${line}\n`);
-        if (/^Failing tests \(\d+\)/.test(line)) inFailures = true;
-        else if (inFailures && /^\s+\d+\) /.test(line)) result.failures.push(`  [${shard}] ${line.trimStart()}`);
-        else if (inFailures && line.startsWith('  ')) result.failures[result.failures.length - 1] += `\n${line}`;
-        else inFailures = false;
-        if (/^\s+\d+ (passing|failing|pending)/.test(line)) result.counts.push(line.trim());
-      };
-      const lines = (from: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
-        let buffered = '';
-        from.setEncoding('utf8');
-        from.on('data', (chunk: string) => {
-          buffered += chunk;
-          const parts = buffered.split('\n');
-          buffered = parts.pop() ?? '';
-          for (const part of parts) onLine(part, to);
-        });
-        from.on('end', () => buffered !== '' && onLine(buffered, to));
-      };
-      lines(mocha.stdout, process.stdout);
-      lines(mocha.stderr, process.stderr);
-      result.code = await new Promise<number>((resolve) =>
-        mocha.once('close', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))),
-      );
-      cleanups.splice(cleanups.indexOf(stop), 1);
-      return result;
+      return runLabelledMocha(root, i + 1, ['--config', narrowed, ...extraArgs], envs[i]!);
     }),
   );
 }
