@@ -15,7 +15,10 @@ const LAYERS = {
   },
   domain: { path: '^src/domain/', may: ['profiles'] },
   // src/observability: the metric definitions and the tracing set-up, usable by every layer above.
-  foundation: { path: '^src/((errors|config|config-schema|logger)\\.ts$|observability/)', may: ['profiles'] },
+  foundation: {
+    path: '^src/((errors|config|config-(schema|values|deprecated|psps|production)|logger)\\.ts$|observability/)',
+    may: ['profiles'],
+  },
   db: { path: '^src/db/', may: ['profiles', 'domain', 'foundation'] },
   temporal: { path: '^src/temporal/', may: ['profiles', 'domain', 'foundation', 'db'] },
   // The PSPs' connectors: the contract, the registry, the transport kit and each PSP's client and

@@ -1,6 +1,11 @@
 import { Type, type Static, type TString } from '@sinclair/typebox';
 import { PSP_PROFILES, pspSettings, type PspSettingKey } from './psps/profiles.ts';
 
+/** A setting's problem, in a sentence that names the setting: the process refuses to start with it. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
 /**
  * Each PSP's window of one kind, as its profile declares it (`sep 3000 s, mellat 10800 s`): the reversal
  * window after a verify of the PSPs that capture at their verify or at a separate settle, the time after

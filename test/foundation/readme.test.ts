@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { configurationTable } from '../../src/config.ts';
+import { configurationTable } from '../../tools/generate/config-table.ts';
 
 describe('README and docs/CONFIGURATION.md', () => {
   const readme = readFileSync('README.md', 'utf8');
