@@ -1,7 +1,7 @@
 /**
  * What the direct debit tests share: an active mandate made through the API and signed at the Payman
  * simulator by plain HTTP (its signing form posted, its return followed to the gateway), the simulator's
- * call counts and fault switches.
+ * call counts, fault switches and ledger of checkouts.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -28,7 +28,10 @@ export async function paymanCalls(): Promise<PaymanCalls> {
   return (await res.json()) as PaymanCalls;
 }
 
-export async function paymanFault(operation: keyof PaymanCalls, fault: 'down' | 'refuse' | 'clear'): Promise<void> {
+export async function paymanFault(
+  operation: keyof PaymanCalls,
+  fault: 'down' | 'refuse' | 'timeout' | 'clear',
+): Promise<void> {
   const res = await fetch(`${paymanUrl()}/admin/faults`, {
     method: 'POST',
     headers: { ...admin(), 'content-type': 'application/json' },
@@ -37,9 +40,25 @@ export async function paymanFault(operation: keyof PaymanCalls, fault: 'down' | 
   assert.equal(res.status, 200);
 }
 
+/** A checkout the simulator made: money taken under the contract (the mandate's `provider_authority`). */
+export interface PaymanCheckout {
+  authority: string;
+  contract: string | null;
+  amount: number;
+  refrence_id: number;
+  at: string;
+}
+
+/** The simulator's own ledger: every checkout it made, each authority's once. */
+export async function paymanCheckouts(): Promise<PaymanCheckout[]> {
+  const res = await fetch(`${paymanUrl()}/admin/checkouts`, { headers: admin() });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { checkouts: PaymanCheckout[] }).checkouts;
+}
+
 /** A mandate signed (or left pending) at the simulator, as the customer would sign it at the bank page. */
 export async function mandateOf(
-  h: Harness,
+  h: Pick<Harness, 'db' | 'baseUrl'>,
   api: Api,
   limits: { max_amount: number; max_daily_count: number; max_monthly_count: number },
   sign = true,

@@ -4,7 +4,8 @@
  * its signing page sends the customer back with the corpus return's fields. Then a mandate's life
  * against it with the connector: request → page → sign → signature → debits within its limits (a
  * repeat of a checkout answered as the first, the daily count and the amount refused) → cancel; a
- * declined one; the fault switches as the connector sees them.
+ * declined one; the fault switches as the connector sees them (a checkout whose answer is lost listed
+ * once in its ledger).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -236,5 +237,61 @@ describe('ZarinPal Payman simulator against the corpus', () => {
     await assert.rejects(prepare(), ProviderRefusalError);
     await fault('clear');
     assert.equal((await prepare()).authority.length, 36);
+  });
+
+  it('a timeout fault: the checkout takes the money, its answer is lost, and its ledger lists it once', async () => {
+    const c = client(sim.base);
+    const { authority: contract } = await c.requestMandate({
+      mandateId: 'm3',
+      mobile: '09123456789',
+      nationalCode: null,
+      maxAmount: 100_000,
+      maxDailyCount: 5,
+      maxMonthlyCount: 5,
+      expiresAt: new Date(Date.now() + 40 * DAY),
+      returnUrl: 'http://callback.test/r',
+    });
+    await answerPage(sim.base, contract, 'sign');
+    const signature = await c.signature(contract, 'm3');
+    const { authority } = await c.prepareDebit({
+      debitId: 'd1',
+      amount: 50_000,
+      mobile: '09123456789',
+      returnUrl: 'http://callback.test/r',
+    });
+    const admin = (path: string, body?: unknown) =>
+      fetch(`${sim.base}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const checkouts = async () =>
+      (
+        (await (await admin('/admin/checkouts')).json()) as {
+          checkouts: { authority: string; contract: string; amount: number; refrence_id: number }[];
+        }
+      ).checkouts;
+    assert.equal((await admin('/admin/faults', { operation: 'checkout', fault: 'timeout' })).status, 200);
+    const lost = c.debit({ debitId: 'd1', authority, signature, amount: 50_000 }).then(
+      () => 'answered',
+      (error: unknown) => error,
+    );
+    let made: Awaited<ReturnType<typeof checkouts>> = [];
+    for (let i = 0; i < 100 && made.length === 0; i++) {
+      made = await checkouts();
+      if (made.length === 0) await new Promise((r) => setTimeout(r, 10));
+    }
+    // The money moved though no answer came.
+    assert.deepEqual(
+      made.map((x) => [x.authority, x.contract, x.amount]),
+      [[authority, contract, 50_000]],
+    );
+    // Clearing the switch drops the held answer (well before the client's 2 s): the caller never gets a late one.
+    await admin('/admin/faults', { operation: 'checkout', fault: 'clear' });
+    assert.ok((await lost) instanceof ProviderUnavailableError, 'the held call ended without an answer');
+    // Asked again, the provider answers the checkout it made, and takes nothing more.
+    const again = await c.debit({ debitId: 'd1', authority, signature, amount: 50_000 });
+    assert.equal(again.reference, String(made[0]!.refrence_id));
+    assert.equal((await checkouts()).length, 1);
   });
 });

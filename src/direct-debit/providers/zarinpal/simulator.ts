@@ -3,7 +3,9 @@
  * (test/fixtures/direct-debit/zarinpal/) on its own HTTP server, the signing page a customer's browser
  * sees, and a fault switch per call for tests. Like the PSPs' simulators it is the provider, not the
  * gateway: it imports nothing of Dargah but its own profile (plain data), and it is held to the
- * corpus's shapes by test/unit/direct-debit/zarinpal-simulator.test.ts, not to the connector.
+ * corpus's shapes by test/unit/direct-debit/zarinpal-simulator.test.ts, not to the connector. Its admin
+ * endpoints (under the admin token) give the call counts, the fault switches and its own ledger of
+ * checkouts, which the fault suite compares with the gateway's records.
  *
  * It keeps contracts (authority, limits, state, signature), prepared payments and checkouts in memory
  * and, when given a state file, in that file, rewritten on every change: a restarted simulator still
@@ -52,7 +54,15 @@ interface State {
 }
 
 type Operation = 'request' | 'verify' | 'payment' | 'checkout' | 'cancel';
-type Fault = 'refuse' | 'down';
+/**
+ * `down`: 503; `refuse`: an errors body; `timeout`: the call does its work (a checkout takes the money)
+ * but its answer never comes: the response is held until the caller gives up, the switch is cleared, or
+ * HANG_MS passes, the lost answer a gateway must survive (test/faults/16-subscription-charge-worker-kill.test.ts).
+ */
+type Fault = 'refuse' | 'down' | 'timeout';
+
+/** How long a held answer is kept open at most: longer than any caller waits. */
+const HANG_MS = 120_000;
 
 /** The banks the simulator lists: the two of ZarinPal's own sample. */
 const BANKS = [
@@ -72,7 +82,11 @@ function validationError(field: string, why: string) {
 
 const ok = (data: Record<string, unknown>) => ({ data: { ...data, code: 100, message: 'Success' }, errors: [] });
 
+/** Responses of calls under a `timeout` fault: their work is done, their answer is never sent. */
+const held = new WeakSet<ServerResponse>();
+
 function send(res: ServerResponse, status: number, body: unknown): void {
+  if (held.has(res)) return;
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -126,6 +140,8 @@ export function createPaymanSimulator(options: PaymanSimulatorOptions = {}): { s
   const merchantId = options.merchantId ?? ZARINPAL_PAYMAN_PROFILE.simulator.merchantId;
   const state: State = load(options.stateFile);
   const faults = new Map<Operation, Fault>();
+  // The held responses of each operation, dropped when its switch is cleared (the answer is lost, not late).
+  const holding = new Map<Operation, Set<ServerResponse>>();
   // How often each call was made since the start: a test proves a refused debit never reached the provider.
   const calls: Record<Operation, number> = { request: 0, verify: 0, payment: 0, checkout: 0, cancel: 0 };
   const save = () => {
@@ -135,10 +151,26 @@ export function createPaymanSimulator(options: PaymanSimulatorOptions = {}): { s
     renameSync(`${options.stateFile}.tmp`, options.stateFile);
   };
 
-  /** The fault switched on for `operation`, if any: `down` answers 503, `refuse` an errors body. */
+  /**
+   * The fault switched on for `operation`, if any: `down` answers 503, `refuse` an errors body; both stop
+   * the call (true). `timeout` lets the call do its work (false) and holds its answer.
+   */
   const faulted = (res: ServerResponse, operation: Operation): boolean => {
     calls[operation] += 1;
     const fault = faults.get(operation);
+    if (fault === 'timeout') {
+      held.add(res);
+      const open = holding.get(operation) ?? new Set<ServerResponse>();
+      holding.set(operation, open);
+      open.add(res);
+      const drop = () => {
+        open.delete(res);
+        res.destroy();
+      };
+      res.once('close', () => open.delete(res));
+      setTimeout(drop, HANG_MS).unref();
+      return false;
+    }
     if (fault === 'down') send(res, 503, { message: 'service unavailable' });
     else if (fault === 'refuse') send(res, 200, validationError(operation, 'The simulator refuses it (fault switch).'));
     return fault !== undefined;
@@ -337,12 +369,33 @@ export function createPaymanSimulator(options: PaymanSimulatorOptions = {}): { s
     if (token === '' || given.length !== Buffer.byteLength(token) || !timingSafeEqual(given, Buffer.from(token)))
       return send(res, 401, { message: 'admin token required' });
     if (req.method === 'GET' && path === '/admin/calls') return send(res, 200, calls);
+    // The provider's own ledger: every checkout made (each authority's once), under which contract.
+    if (req.method === 'GET' && path === '/admin/checkouts') {
+      const contractOf = (signature: string) =>
+        Object.values(state.contracts).find((c) => c.signature === signature)?.authority ?? null;
+      const checkouts = Object.values(state.payments).flatMap((p) =>
+        p.checkout === null
+          ? []
+          : [
+              {
+                authority: p.authority,
+                contract: contractOf(p.checkout.signature),
+                amount: p.checkout.amount,
+                refrence_id: p.checkout.refrence_id,
+                at: new Date(p.checkout.at).toISOString(),
+              },
+            ],
+      );
+      return send(res, 200, { checkouts });
+    }
     if (req.method !== 'POST' || path !== '/admin/faults') return send(res, 404, { message: 'not found' });
     const { operation, fault } = JSON.parse(await readBody(req)) as { operation?: string; fault?: string };
     const operations: Operation[] = ['request', 'verify', 'payment', 'checkout', 'cancel'];
     if (!operations.includes(operation as Operation)) return send(res, 400, { message: 'unknown operation' });
-    if (fault === 'clear') faults.delete(operation as Operation);
-    else if (fault === 'refuse' || fault === 'down') faults.set(operation as Operation, fault);
+    if (fault === 'clear') {
+      faults.delete(operation as Operation);
+      for (const open of holding.get(operation as Operation) ?? []) open.destroy();
+    } else if (fault === 'refuse' || fault === 'down' || fault === 'timeout') faults.set(operation as Operation, fault);
     else return send(res, 400, { message: 'unknown fault' });
     return send(res, 200, { operation, fault });
   }
