@@ -126,12 +126,38 @@ export async function writeSubscriptionVersion(
 
 export const subscriptionEventKey = (id: string, version: number) => `subscription:${id}:v${version}`;
 
-/** The event of a subscription's creation, written with its row. */
+/** The ids of a mandate's subscriptions still charging (active or past_due): what its end must cancel. */
+export async function chargingSubscriptionIds(db: Db, mandateId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('mandate_id', '=', mandateId)
+    .where('status', 'in', ['active', 'past_due'])
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The event of a subscription's creation, written with its row; undefined (nothing written) when the
+ * mandate is no longer active. The mandate's row is locked first: a mandate's end (endMandate updates
+ * that row) then waits for this insert, and the subscriptions it cancels after include this one; or
+ * the end came first and this insert is refused. Never a subscription left on an ended mandate.
+ */
 export async function insertSubscriptionWithEvent(
   db: Db,
   row: Insertable<SubscriptionsTable>,
-): Promise<{ row: SubscriptionRow; event: StoredEvent }> {
+): Promise<{ row: SubscriptionRow; event: StoredEvent } | undefined> {
   return db.transaction().execute(async (trx) => {
+    const mandate = await trx
+      .selectFrom('mandates')
+      .select('id')
+      .where('id', '=', row.mandate_id)
+      .where('status', '=', 'active')
+      .where('expires_at', '>', new Date())
+      .forUpdate()
+      .executeTakeFirst();
+    if (mandate === undefined) return undefined;
     await insertSubscription(trx, row);
     const stored = await trx.selectFrom('subscriptions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
     const event = await recordEvent(trx, {

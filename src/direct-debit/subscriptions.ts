@@ -131,7 +131,7 @@ export async function createSubscription(
       let row = fresh ? undefined : await tenantSubscription(db, auth, id);
       if (row === undefined) {
         const now = new Date();
-        const { row: inserted, event } = await insertSubscriptionWithEvent(db, {
+        const written = await insertSubscriptionWithEvent(db, {
           id,
           merchant_id: auth.merchant.id,
           mode: auth.mode,
@@ -144,6 +144,13 @@ export async function createSubscription(
           current_period_end: new Date(periodStartMs(now.getTime(), period, 1)),
           created_at: now,
         });
+        // The mandate ended since it was read above: refused as then, nothing written.
+        if (written === undefined)
+          throw new DomainError(
+            'mandate_not_active',
+            'The mandate is no longer active: a subscription needs an active one.',
+          );
+        const { row: inserted, event } = written;
         row = inserted;
         await dispatchEvent(db, temporal, config, event);
       } else {
