@@ -138,6 +138,42 @@ export async function chargingSubscriptionIds(db: Db, mandateId: string): Promis
   return rows.map((r) => r.id);
 }
 
+/** Every subscription of a mandate, newest first (the operator's view of the mandate). */
+export function subscriptionsOfMandate(db: Db, mandateId: string): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('mandate_id', '=', mandateId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/**
+ * A subscription's charges: the debits its workflow admitted (their key is `subscription:<id>:…`,
+ * chargeKey) with their payments' status, oldest first. The key is in the unique index
+ * (mandate, key), so this reads that index under the subscription's mandate.
+ */
+export function subscriptionCharges(db: Db, subscription: Pick<SubscriptionRow, 'id' | 'mandate_id'>) {
+  return db
+    .selectFrom('mandate_debits')
+    .innerJoin('payments', 'payments.id', 'mandate_debits.payment_id')
+    .select([
+      'mandate_debits.id as debit_id',
+      'mandate_debits.idempotency_key',
+      'mandate_debits.status as debit_status',
+      'mandate_debits.amount',
+      'mandate_debits.created_at',
+      'payments.id as payment_id',
+      'payments.status as payment_status',
+    ])
+    .where('mandate_debits.mandate_id', '=', subscription.mandate_id)
+    .where('mandate_debits.idempotency_key', 'like', `subscription:${subscription.id}:%`)
+    .orderBy('mandate_debits.created_at')
+    .orderBy('mandate_debits.id')
+    .execute();
+}
+
 /**
  * The event of a subscription's creation, written with its row; undefined (nothing written) when the
  * mandate is no longer active. The mandate's row is locked first: a mandate's end (endMandate updates
