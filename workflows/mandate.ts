@@ -3,7 +3,8 @@
  * workflow is not changed): ask the provider, wait for the customer's return from the bank (an
  * Update, answered once the mandate has settled) within the signing window, activate it (the
  * signature is fetched and sealed inside one activity and never enters this history), then wait for
- * a cancel or its expiry, and then end its subscriptions. Every state is written to MySQL by an activity, with its `mandate.*` event.
+ * a cancel or its expiry, and then end its subscriptions. Every state is written to MySQL by an
+ * activity, with its `mandate.*` event.
  */
 import { condition, defineUpdate, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { MandateActivities } from '../activities/mandates.ts';

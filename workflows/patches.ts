@@ -78,10 +78,10 @@ export const REFUNDS_BY_CAPABILITY_PATCH = 'refunds-by-capability';
 export const REFUNDS_TO_PAYER_PATCH = 'refunds-to-payer';
 
 /**
- * A mandate's end ends its subscriptions (docs/SUBSCRIPTIONS.md#subscriptions): once an active mandate
- * is canceled or expires, its workflow cancels every active or past_due subscription on it at once
- * (`mandate_canceled`, `mandate_expired`) through their workflows, before it answers the cancel.
- * Histories from before it ended the mandate alone, and replay so.
+ * A mandate's end ends its subscriptions (docs/SUBSCRIPTIONS.md#a-mandates-end-ends-its-subscriptions):
+ * once an active mandate is canceled or expires, its workflow cancels every active or past_due
+ * subscription on it at once (`mandate_canceled`, `mandate_expired`) through their workflows, before
+ * it answers the cancel. Histories from before it ended the mandate alone, and replay so.
  */
 export const MANDATE_ENDS_SUBSCRIPTIONS_PATCH = 'mandate-ends-subscriptions';
 
