@@ -16,6 +16,8 @@ import {
   recordMandateAuthority,
 } from '../src/db/mandates.ts';
 import type { MandateStatus } from '../src/domain/mandate.ts';
+import { chargingSubscriptionIds } from '../src/db/subscriptions.ts';
+import { cancelSubscriptionWorkflow } from '../src/temporal/subscriptions.ts';
 import { ProviderRefusalError } from '../src/direct-debit/providers/contract.ts';
 import type { DirectDebitProviders } from '../src/direct-debit/providers/registry.ts';
 import type { Logger } from '../src/logger.ts';
@@ -141,6 +143,28 @@ export function createMandateActivities({ db, logger, temporal, providers, box, 
     /** Ends a mandate still in `from` (declined, canceled or expired) with its event; answers its status. */
     async endMandate(input: EndMandateInput): Promise<MandateStatus> {
       return end(input.mandate_id, input.from, input.to, input.failure_code);
+    },
+
+    /**
+     * Cancels every subscription of the ended mandate still charging, each through its own workflow's
+     * cancel Update (the workflow alone moves its subscription; it records `canceled` with the reason
+     * and sends subscription.canceled), all at once so one waiting for a charge in flight holds up no
+     * other. A retry asks again: a canceled subscription's cancel answers it as it is. A subscription
+     * whose workflow is not found yet (its create died before starting it) is left to its charges,
+     * which the admission refuses on this mandate until the retries cancel it.
+     */
+    async endMandateSubscriptions({
+      mandate_id: id,
+      reason,
+    }: {
+      mandate_id: string;
+      reason: 'mandate_canceled' | 'mandate_expired';
+    }): Promise<number> {
+      const ids = await chargingSubscriptionIds(db, id);
+      await Promise.all(ids.map((sid) => cancelSubscriptionWorkflow(temporal, sid, { at_period_end: false, reason })));
+      if (ids.length > 0)
+        logger.info({ mandate_id: id, reason, subscriptions: ids.length }, 'mandate ended its subscriptions');
+      return ids.length;
     },
 
     /**

@@ -76,7 +76,7 @@ export function mandateOperations(bounds: AmountBounds): Operation[] {
       operationId: 'cancelMandate',
       summary: 'Cancel a mandate',
       description:
-        'Ends a pending or active mandate, at the provider too, and answers it `canceled` (`mandate.canceled` is sent). A mandate already ended is answered as it is.',
+        'Ends a pending or active mandate, at the provider too, and answers it `canceled` (`mandate.canceled` is sent) once every `active` or `past_due` subscription on it is `canceled` too (`cancel_reason: mandate_canceled`, `subscription.canceled` for each). A mandate already ended is answered as it is.',
       tag: 'Mandates',
       auth: true,
       responses: { 200: { description: 'The mandate after the cancel.', schema: MandateResponseSchema } },

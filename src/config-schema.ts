@@ -212,7 +212,8 @@ export const ConfigSchema = Type.Object({
   }),
   PAYMAN_MERCHANT_ID: Type.String({
     default: '',
-    description: "live mode: the merchant's 36-character id at ZarinPal that direct debits are made under",
+    description:
+      "live mode: the merchant's 36-character id at ZarinPal that direct debits are made under, a secret (ZarinPal's only credential); API and worker",
   }),
   SANDBOX_PAYMAN_URL: Type.String({
     default: 'http://127.0.0.1:3130',

@@ -3,9 +3,10 @@
  * workflow is not changed): ask the provider, wait for the customer's return from the bank (an
  * Update, answered once the mandate has settled) within the signing window, activate it (the
  * signature is fetched and sealed inside one activity and never enters this history), then wait for
- * a cancel or its expiry. Every state is written to MySQL by an activity, with its `mandate.*` event.
+ * a cancel or its expiry, and then end its subscriptions. Every state is written to MySQL by an
+ * activity, with its `mandate.*` event.
  */
-import { condition, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineUpdate, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { MandateActivities } from '../activities/mandates.ts';
 import type { MandateStatus } from '../src/domain/mandate.ts';
 import {
@@ -14,11 +15,18 @@ import {
   type MandateReturnInput,
   type MandateWorkflowInput,
 } from '../src/domain/mandate-workflow.ts';
+import { MANDATE_ENDS_SUBSCRIPTIONS_PATCH } from './patches.ts';
 
 // Provider calls and MySQL writes are retried until they answer: a refusal is an answer (the
 // activities turn it into a state), so only an outage is retried.
 const act = proxyActivities<MandateActivities>({
   startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+// Ending the subscriptions waits, through each one's cancel Update, for a charge in flight to complete
+// (its debit at the provider), which may take longer than a write; a retry asks again, harmlessly.
+const ending = proxyActivities<MandateActivities>({
+  startToCloseTimeout: '5m',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
 
@@ -67,9 +75,18 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
 
   // Active until the merchant cancels or it expires. A cancel asked while signing is honoured now.
   const canceled = await condition(() => cancelAsked, Math.max(1, input.expires_at_ms - Date.now()));
+  let end: MandateStatus;
   if (canceled) {
     await act.cancelMandateAtProvider(id);
-    status = await act.endMandate({ mandate_id: id, from: 'active', to: 'canceled' });
-  } else status = await act.endMandate({ mandate_id: id, from: 'active', to: 'expired' });
+    end = await act.endMandate({ mandate_id: id, from: 'active', to: 'canceled' });
+  } else end = await act.endMandate({ mandate_id: id, from: 'active', to: 'expired' });
+  // Its subscriptions could charge nothing more (the admission refuses an ended mandate): they end now,
+  // before `status` moves, so the merchant's cancel answers once they are canceled too.
+  if (patched(MANDATE_ENDS_SUBSCRIPTIONS_PATCH))
+    await ending.endMandateSubscriptions({
+      mandate_id: id,
+      reason: canceled ? 'mandate_canceled' : 'mandate_expired',
+    });
+  status = end;
   return status;
 }

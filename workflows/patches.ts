@@ -78,6 +78,14 @@ export const REFUNDS_BY_CAPABILITY_PATCH = 'refunds-by-capability';
 export const REFUNDS_TO_PAYER_PATCH = 'refunds-to-payer';
 
 /**
+ * A mandate's end ends its subscriptions (docs/SUBSCRIPTIONS.md#a-mandates-end-ends-its-subscriptions):
+ * once an active mandate is canceled or expires, its workflow cancels every active or past_due
+ * subscription on it at once (`mandate_canceled`, `mandate_expired`) through their workflows, before
+ * it answers the cancel. Histories from before it ended the mandate alone, and replay so.
+ */
+export const MANDATE_ENDS_SUBSCRIPTIONS_PATCH = 'mandate-ends-subscriptions';
+
+/**
  * A live payment link's payment is verified by its workflow only while its merchant is still approved
  * for live mode (docs/SECURITY.md, live payment links): a merchant whose live mode was withdrawn after
  * the payment started has the customer's money given back instead (reversed). Histories recorded
@@ -132,7 +140,7 @@ export interface PatchEntry {
   /** The id `patched()` asks, as histories carry it. */
   id: string;
   /** The workflow that asks it. */
-  workflow: 'payment' | 'refunds' | 'settlement' | 'webhook delivery';
+  workflow: 'payment' | 'refunds' | 'settlement' | 'webhook delivery' | 'mandate';
   /** The file that asks it. */
   file: string;
   /**
@@ -165,4 +173,5 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
   { id: SIGNED_RETURN_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: '' },
   { id: LATE_RETURN_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: '' },
   { id: REFUNDS_TO_PAYER_PATCH, workflow: 'refunds', file: 'workflows/refunds.ts', fixtures: '' },
+  { id: MANDATE_ENDS_SUBSCRIPTIONS_PATCH, workflow: 'mandate', file: 'workflows/mandate.ts', fixtures: '' },
 ];

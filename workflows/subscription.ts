@@ -9,7 +9,8 @@
  * is in this history. A failed charge is retried on CHARGE_RETRY_DELAYS_MS (src/domain/subscription.ts
  * says why); the first failure makes it `past_due`, a later success `active` again, the last failure
  * `canceled` (charge_failed). The merchant cancels by an Update: at once, or at the period's end (no
- * charge after it). Every change is recorded by an activity with its event; the run starts afresh
+ * charge after it); the mandate's workflow ends it at once, by the same Update with a reason, when the
+ * mandate is canceled or expires. Every change is recorded by an activity with its event; the run starts afresh
  * (continueAsNew) every PERIODS_PER_RUN periods so its history stays short.
  */
 import {
@@ -70,13 +71,17 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   };
 
   setHandler(subscriptionQuery, () => record);
-  setHandler(cancelSubscriptionUpdate, ({ at_period_end }) =>
+  // No patch: `reason` is sent only by mandate workflows of this change, so no recorded history holds
+  // an Update that reaches the new branch, and every one replays through the same commands as before.
+  setHandler(cancelSubscriptionUpdate, ({ at_period_end, reason }) =>
     lock.run(async () => {
-      if (ended() || (at_period_end && record.cancel_at_period_end)) return record;
-      if (at_period_end) await write({ cancel_at_period_end: true }, record.current_period);
+      // The mandate ended: at once, even if a cancel at the period's end was asked (no charge could succeed).
+      const atEnd = at_period_end && reason === undefined;
+      if (ended() || (atEnd && record.cancel_at_period_end)) return record;
+      if (atEnd) await write({ cancel_at_period_end: true }, record.current_period);
       else
         await write(
-          { status: 'canceled', cancel_reason: 'requested', canceled_at_ms: clock.nowMs() },
+          { status: 'canceled', cancel_reason: reason ?? 'requested', canceled_at_ms: clock.nowMs() },
           record.current_period,
           { type: 'subscription.canceled' },
         );

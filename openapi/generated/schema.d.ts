@@ -336,7 +336,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a mandate
-         * @description Ends a pending or active mandate, at the provider too, and answers it `canceled` (`mandate.canceled` is sent). A mandate already ended is answered as it is.
+         * @description Ends a pending or active mandate, at the provider too, and answers it `canceled` (`mandate.canceled` is sent) once every `active` or `past_due` subscription on it is `canceled` too (`cancel_reason: mandate_canceled`, `subscription.canceled` for each). A mandate already ended is answered as it is.
          */
         post: operations["cancelMandate"];
         delete?: never;

@@ -28,6 +28,12 @@ import { checkLedger } from '../ledger/check.ts';
 import { PSP_COMMANDS, PSP_OPTIONS } from './psp-commands.ts';
 import { BANK_SIM_COMMANDS, BANK_SIM_OPTIONS } from './bank-sim-commands.ts';
 import { RECONCILE_COMMANDS, RECONCILE_OPTIONS, RECONCILE_TEXT } from './reconcile-commands.ts';
+import {
+  DIRECT_DEBIT_ARGUMENTS,
+  DIRECT_DEBIT_COMMANDS,
+  DIRECT_DEBIT_OPTIONS,
+  DIRECT_DEBIT_TEXT,
+} from './direct-debit-commands.ts';
 import { stuckRecords } from '../db/stuck.ts';
 import { heldLateReturnsBefore } from '../db/late-returns.ts';
 import {
@@ -59,6 +65,7 @@ export const COMMANDS: Record<string, Command> = {
   ...PSP_COMMANDS,
   ...BANK_SIM_COMMANDS,
   ...RECONCILE_COMMANDS,
+  ...DIRECT_DEBIT_COMMANDS, // mandates list/show, subscriptions list/show/cancel
   ...KEY_COMMANDS, // keys create (with --scope), keys scope, keys list
   'keys revoke': (db, _config, flags) => revokeKey(db, required(flags, 'key')),
   'keys roll': (db, config, flags) =>
@@ -156,11 +163,12 @@ export const COMMANDS: Record<string, Command> = {
 };
 
 /** Commands that take one positional argument after the verb, and the flag it fills (`payments show <id>`). */
-const ARGUMENTS: Record<string, string> = { 'payments show': 'id' };
+const ARGUMENTS: Record<string, string> = { 'payments show': 'id', ...DIRECT_DEBIT_ARGUMENTS };
 /** Commands whose human output is more than `key: value` lines. */
 const TEXT: Record<string, (result: Record<string, unknown>) => Promise<string>> = {
   'payments show': async (view) => (await paymentsShow()).paymentViewText(view),
   ...RECONCILE_TEXT,
+  ...DIRECT_DEBIT_TEXT,
 };
 
 const OPTIONS = {
@@ -178,6 +186,7 @@ const OPTIONS = {
   ...PSP_OPTIONS,
   ...BANK_SIM_OPTIONS,
   ...RECONCILE_OPTIONS,
+  ...DIRECT_DEBIT_OPTIONS,
   ...KEY_OPTIONS,
   id: { type: 'string' },
   beneficiary: { type: 'string' },

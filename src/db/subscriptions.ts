@@ -126,12 +126,74 @@ export async function writeSubscriptionVersion(
 
 export const subscriptionEventKey = (id: string, version: number) => `subscription:${id}:v${version}`;
 
-/** The event of a subscription's creation, written with its row. */
+/** The ids of a mandate's subscriptions still charging (active or past_due): what its end must cancel. */
+export async function chargingSubscriptionIds(db: Db, mandateId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('mandate_id', '=', mandateId)
+    .where('status', 'in', ['active', 'past_due'])
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Every subscription of a mandate, newest first (the operator's view of the mandate). */
+export function subscriptionsOfMandate(db: Db, mandateId: string): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('mandate_id', '=', mandateId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/**
+ * A subscription's charges: the debits its workflow admitted (their key is `subscription:<id>:…`,
+ * chargeKey) with their payments' status, oldest first. The key is in the unique index
+ * (mandate, key), so this reads that index under the subscription's mandate.
+ */
+export function subscriptionCharges(db: Db, subscription: Pick<SubscriptionRow, 'id' | 'mandate_id'>) {
+  return db
+    .selectFrom('mandate_debits')
+    .innerJoin('payments', 'payments.id', 'mandate_debits.payment_id')
+    .select([
+      'mandate_debits.id as debit_id',
+      'mandate_debits.idempotency_key',
+      'mandate_debits.status as debit_status',
+      'mandate_debits.amount',
+      'mandate_debits.created_at',
+      'payments.id as payment_id',
+      'payments.status as payment_status',
+    ])
+    .where('mandate_debits.mandate_id', '=', subscription.mandate_id)
+    .where('mandate_debits.idempotency_key', 'like', `subscription:${subscription.id}:%`)
+    .orderBy('mandate_debits.created_at')
+    .orderBy('mandate_debits.id')
+    .execute();
+}
+
+/**
+ * The event of a subscription's creation, written with its row; undefined (nothing written) when the
+ * mandate is no longer active. The mandate's row is locked first: a mandate's end (endMandate updates
+ * that row) then waits for this insert, and the subscriptions it cancels after include this one; or
+ * the end came first and this insert is refused. Never a subscription left on an ended mandate.
+ */
 export async function insertSubscriptionWithEvent(
   db: Db,
   row: Insertable<SubscriptionsTable>,
-): Promise<{ row: SubscriptionRow; event: StoredEvent }> {
+): Promise<{ row: SubscriptionRow; event: StoredEvent } | undefined> {
   return db.transaction().execute(async (trx) => {
+    const mandate = await trx
+      .selectFrom('mandates')
+      .select('id')
+      .where('id', '=', row.mandate_id)
+      .where('status', '=', 'active')
+      .where('expires_at', '>', new Date())
+      .forUpdate()
+      .executeTakeFirst();
+    if (mandate === undefined) return undefined;
     await insertSubscription(trx, row);
     const stored = await trx.selectFrom('subscriptions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
     const event = await recordEvent(trx, {

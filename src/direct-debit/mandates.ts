@@ -7,7 +7,9 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { eventSummariesAbout } from '../db/events.ts';
 import { insertMandate, mandateFromRow, mandateRowById, mandatesPage, tenantMandate } from '../db/mandates.ts';
+import { subscriptionFromRow, subscriptionsOfMandate } from '../db/subscriptions.ts';
 import type { MandateRow } from '../db/schema.ts';
 import { mandateLimitProblems } from '../domain/mandate.ts';
 import type { CreateMandateRequest, ListMandatesQuery, Mandate } from '../domain/mandate-schemas.ts';
@@ -134,6 +136,22 @@ export async function cancelMandate(deps: MandateServiceDeps, tenant: Tenant, id
   const row = await found(deps.db, tenant, id);
   if (row.status === 'pending' || row.status === 'active') await cancelMandateWorkflow(deps.temporal, id);
   return mandateFromRow(await found(deps.db, tenant, id));
+}
+
+/**
+ * The operator's view of one mandate (the CLI): as the API shows it (never its signature), its
+ * merchant, its subscriptions and its events.
+ */
+export async function mandateForOperator(db: Db, id: string) {
+  const row = await mandateRowById(db, id);
+  if (row === undefined) throw new DomainError('mandate_not_found', `No mandate ${id}.`);
+  const subscriptions = await subscriptionsOfMandate(db, id);
+  const events = await eventSummariesAbout(db, [id]);
+  return {
+    mandate: { ...mandateFromRow(row), merchant_id: row.merchant_id },
+    subscriptions: subscriptions.map(subscriptionFromRow),
+    events: events.map((e) => ({ id: e.id, type: e.type, created_at: e.created_at.toISOString() })),
+  };
 }
 
 /** What the bank page shows: the mandate (pending, with its authority) and the provider's banks with their signing pages. */

@@ -14,6 +14,7 @@ import { mandateRowById, tenantMandate } from '../db/mandates.ts';
 import {
   insertPlan,
   insertSubscriptionWithEvent,
+  subscriptionCharges,
   planFromRow,
   plansPage,
   subscriptionEventKey,
@@ -23,7 +24,7 @@ import {
   tenantPlan,
   tenantSubscription,
 } from '../db/subscriptions.ts';
-import { eventIdFor, storedEvent } from '../db/events.ts';
+import { eventIdFor, eventSummariesAbout, storedEvent } from '../db/events.ts';
 import type { SubscriptionRow } from '../db/schema.ts';
 import type { AuthState, Tenant } from '../domain/merchant.ts';
 import { periodStartMs, planProblems, chargeKey, type PlanInterval } from '../domain/subscription.ts';
@@ -131,7 +132,7 @@ export async function createSubscription(
       let row = fresh ? undefined : await tenantSubscription(db, auth, id);
       if (row === undefined) {
         const now = new Date();
-        const { row: inserted, event } = await insertSubscriptionWithEvent(db, {
+        const written = await insertSubscriptionWithEvent(db, {
           id,
           merchant_id: auth.merchant.id,
           mode: auth.mode,
@@ -144,6 +145,13 @@ export async function createSubscription(
           current_period_end: new Date(periodStartMs(now.getTime(), period, 1)),
           created_at: now,
         });
+        // The mandate ended since it was read above: refused as then, nothing written.
+        if (written === undefined)
+          throw new DomainError(
+            'mandate_not_active',
+            'The mandate is no longer active: a subscription needs an active one.',
+          );
+        const { row: inserted, event } = written;
         row = inserted;
         await dispatchEvent(db, temporal, config, event);
       } else {
@@ -188,6 +196,41 @@ export async function cancelSubscription(
   const row = await found(deps.db, tenant, id);
   if (row.status !== 'canceled') await cancelSubscriptionWorkflow(deps.temporal, id, { at_period_end: atPeriodEnd });
   return subscriptionFromRow(await found(deps.db, tenant, id));
+}
+
+/**
+ * The operator's cancel (the CLI), by the subscription's id alone: the merchant's cancel, under the
+ * subscription's own merchant and mode, so it goes through the workflow the same way.
+ */
+export async function cancelSubscriptionById(
+  deps: SubscriptionServiceDeps,
+  id: string,
+  atPeriodEnd: boolean,
+): Promise<Subscription> {
+  const row = await subscriptionRowById(deps.db, id);
+  if (row === undefined) throw new DomainError('subscription_not_found', `No subscription ${id}.`);
+  return cancelSubscription(deps, { merchant: { id: row.merchant_id }, mode: row.mode }, id, atPeriodEnd);
+}
+
+/** The operator's view of one subscription (the CLI): as the API shows it, its merchant, its charges and its events. */
+export async function subscriptionForOperator(db: Db, id: string) {
+  const row = await subscriptionRowById(db, id);
+  if (row === undefined) throw new DomainError('subscription_not_found', `No subscription ${id}.`);
+  const charges = await subscriptionCharges(db, row);
+  const events = await eventSummariesAbout(db, [id]);
+  return {
+    subscription: { ...subscriptionFromRow(row), merchant_id: row.merchant_id },
+    charges: charges.map((c) => ({
+      key: c.idempotency_key,
+      debit_id: c.debit_id,
+      debit_status: c.debit_status,
+      amount: Number(c.amount),
+      payment_id: c.payment_id,
+      payment_status: c.payment_status,
+      created_at: c.created_at.toISOString(),
+    })),
+    events: events.map((e) => ({ id: e.id, type: e.type, created_at: e.created_at.toISOString() })),
+  };
 }
 
 /** The test helper: moves the subscription's own clock; answers once the charges now due are recorded. */

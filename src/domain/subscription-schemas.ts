@@ -95,7 +95,10 @@ export const SubscriptionSchema = Type.Object(
     failed_attempts: Type.Integer({ description: "the current period's failed charges" }),
     latest_payment_id: Nullable(Type.String({ format: 'uuid' }), "the last charge's payment; null before the first"),
     cancel_reason: Nullable(
-      Type.String({ description: 'requested, or charge_failed when the retries ran out' }),
+      Type.String({
+        description:
+          'requested; charge_failed when the retries ran out; mandate_canceled or mandate_expired when its mandate ended',
+      }),
       'null unless canceled',
     ),
     created_at: Timestamp('when the subscription was made'),

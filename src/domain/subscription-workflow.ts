@@ -11,6 +11,12 @@ import type { PlanPeriod, SubscriptionStatus } from './subscription.ts';
 export const SUBSCRIPTION_WORKFLOW = 'subscriptionWorkflow';
 export const subscriptionWorkflowId = (id: string) => `subscription-${id}`;
 
+/**
+ * Why a subscription ended: the merchant asked, the retries ran out, or its mandate ended (canceled
+ * or expired), after which every charge would be refused at the admission.
+ */
+export type SubscriptionCancelReason = 'requested' | 'charge_failed' | 'mandate_canceled' | 'mandate_expired';
+
 /** The fields of the subscription's row its workflow owns and records (timestamps in epoch ms). */
 export interface SubscriptionRecord {
   version: number;
@@ -19,7 +25,7 @@ export interface SubscriptionRecord {
   failed_attempts: number;
   cancel_at_period_end: boolean;
   last_payment_id: string | null;
-  cancel_reason: 'requested' | 'charge_failed' | null;
+  cancel_reason: SubscriptionCancelReason | null;
   canceled_at_ms: number | null;
 }
 
@@ -49,6 +55,11 @@ export interface SubscriptionWorkflowInput {
 
 export interface CancelSubscriptionInput {
   at_period_end: boolean;
+  /**
+   * Set only by the mandate's workflow when its mandate ended: the subscription ends at once with
+   * this reason, whatever at_period_end says (no charge after can succeed). Absent: `requested`.
+   */
+  reason?: 'mandate_canceled' | 'mandate_expired';
 }
 
 /** The merchant's cancel: answers once it is recorded. */

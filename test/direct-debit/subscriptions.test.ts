@@ -5,7 +5,7 @@
  * month passes in a request: a monthly plan charges three periods (three verified debits, the ledger
  * balanced); a refused charge makes it past_due (with its webhook) and a retry makes it active again,
  * or the last retry cancels it; a cancel at the period's end stops the next charge, a cancel at once
- * stops it now; bad input is refused with the documented error and writes nothing.
+ * stops it now; a mandate's cancel ends its subscriptions at once; bad input is refused with the documented error and writes nothing.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -203,6 +203,46 @@ describe('subscriptions (plans, the workflow, its test clock, debits, webhooks)'
     const after = await api.post<Refusal>(`/test_helpers/subscriptions/${s.id}/advance`, { seconds: 8 * DAY });
     assert.equal(after.status, 200, after.text);
     assert.equal((await debitsOf(s.id)).length, 1);
+  });
+
+  it("a mandate's cancel ends its two subscriptions at once (mandate_canceled, webhooks) and nothing is charged after", async () => {
+    const m = await mandate();
+    const monthly = await subscribe(await plan(), m);
+    const weekly = await subscribe(await plan({ name: 'Weekly', amount: 100_000, interval: 'week' }), m);
+    for (const s of [monthly, weekly]) await until(s.id, 'charged once', (x) => x.latest_payment_id !== null);
+    // One of them was already to end at its period's end: the mandate's end cancels it now all the same.
+    const atEnd = await api.post<{ subscription: Subscription }>(`/subscriptions/${weekly.id}/cancel`, {
+      at_period_end: true,
+    });
+    assert.equal(atEnd.body.subscription.cancel_at_period_end, true, atEnd.text);
+
+    const res = await api.post<{ mandate: Mandate }>(`/mandates/${m.id}/cancel`, {});
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.mandate.status, 'canceled');
+    // The cancel answers once the subscriptions are ended: no waiting here.
+    for (const s of [monthly, weekly]) {
+      const ended = await get(s.id);
+      assert.equal(ended.status, 'canceled', s.id);
+      assert.equal(ended.cancel_reason, 'mandate_canceled');
+      assert.ok(ended.canceled_at !== null);
+      const [hook] = await rcv.waitForDeliveries(forSubscription(s.id, 'subscription.canceled'));
+      assert.equal(hook!.event.data.subscription?.cancel_reason, 'mandate_canceled');
+    }
+    // Past every period and retry that would have fallen due: no further debit of either.
+    for (const s of [monthly, weekly]) {
+      const after = await api.post<Refusal>(`/test_helpers/subscriptions/${s.id}/advance`, { seconds: 40 * DAY });
+      assert.equal(after.status, 200, after.text);
+      assert.equal((await debitsOf(s.id)).length, 1, `${s.id}: only period 0 was charged`);
+    }
+    const again = await api.post<Refusal>(
+      '/subscriptions',
+      { plan_id: monthly.plan_id, mandate_id: m.id },
+      {
+        idempotencyKey: randomUUID(),
+      },
+    );
+    assert.equal(again.status, 409, again.text);
+    assert.equal(again.body.code, 'mandate_not_active');
   });
 
   it('bad input gets the documented error and writes nothing', async () => {

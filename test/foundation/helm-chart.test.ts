@@ -33,6 +33,11 @@ const PSP_SECRETS = pspSettings()
   .map((s) => s.name);
 /** The secrets only the API uses besides the pages' and dashboard's: the identity provider's keys (optional: a mode may have none). */
 const IDENTITY_SECRETS = ['IDENTITY_API_KEY', 'IDENTITY_SECRET_KEY', 'SANDBOX_IDENTITY_SECRET_KEY'];
+/**
+ * The direct debit provider's merchant ids: ZarinPal's only credential, to the API and the worker (both make
+ * the provider), optional (a mode may have no direct debit).
+ */
+const DIRECT_DEBIT_SECRETS = ['PAYMAN_MERCHANT_ID', 'SANDBOX_PAYMAN_MERCHANT_ID'];
 /** The simulators' Deployments, one per PSP of the registry. */
 const SIMULATOR_DEPLOYMENTS = PSP_NAMES.map((psp) => `dargah-bank-sim-${psp}`);
 /**
@@ -340,6 +345,7 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
       'SMTP_URL',
       ...PSP_SECRETS,
       ...IDENTITY_SECRETS,
+      ...DIRECT_DEBIT_SECRETS,
     ])
       assert.ok(name in secret && !(name in config), `${name} is a secret`);
     for (const role of ['api', 'worker']) {
@@ -371,7 +377,7 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
     ["the chart's Secret", withSecrets(), 'dargah-secrets'],
     ['an existing Secret', ['secrets.existingSecret=dargah-from-vault'], 'dargah-from-vault'],
   ] as const) {
-    it(`gives each pod only its own secrets from ${what}: the PSP credentials to the worker alone, the pages' and dashboard's secrets to the API alone, none to the migrations`, () => {
+    it(`gives each pod only its own secrets from ${what}: the PSP credentials to the worker alone, the pages' and dashboard's secrets to the API alone, the Payman merchant ids to both, none to the migrations`, () => {
       const all = objects([...sets]);
       const api = secretKeysOf(all, 'api');
       const worker = secretKeysOf(all, 'worker');
@@ -389,16 +395,20 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
           'PAGES_CSRF_SECRET',
           'SMTP_URL',
           ...IDENTITY_SECRETS,
+          ...DIRECT_DEBIT_SECRETS,
         ].sort(),
       );
-      assert.deepEqual(names(worker), ['CARD_HASH_KEY', 'DATABASE_URL', 'SMTP_URL', ...PSP_SECRETS].sort());
+      assert.deepEqual(
+        names(worker),
+        ['CARD_HASH_KEY', 'DATABASE_URL', 'SMTP_URL', ...PSP_SECRETS, ...DIRECT_DEBIT_SECRETS].sort(),
+      );
       // What production mode refuses to start without is never optional; a PSP's password is (a PSP may not be
       // configured), and so are the identity provider's keys.
       for (const ref of [...api, ...worker])
         assert.equal(
           ref.optional === true,
-          PSP_SECRETS.includes(ref.key) || IDENTITY_SECRETS.includes(ref.key),
-          `${ref.key}: optional only for a PSP's or the identity provider's credential`,
+          PSP_SECRETS.includes(ref.key) || IDENTITY_SECRETS.includes(ref.key) || DIRECT_DEBIT_SECRETS.includes(ref.key),
+          `${ref.key}: optional only for a PSP's, the identity provider's or the direct debit provider's credential`,
         );
       const migrate = find(all, 'Job', 'dargah-migrate').spec!.template!.spec.containers[0]!;
       const migrateSecret = all.find((o) => o.kind === 'Secret' && o.metadata.name === 'dargah-migrate-secrets');
@@ -414,6 +424,7 @@ describe('the Helm chart (deploy/helm/dargah)', function () {
       for (const key of [
         ...PSP_SECRETS,
         ...IDENTITY_SECRETS,
+        ...DIRECT_DEBIT_SECRETS,
         'PAGES_CSRF_SECRET',
         'DASHBOARD_SECRETS_KEY',
         'CARD_HASH_KEY',

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { BANK_SIM_OPTIONS } from '../../src/cli/bank-sim-commands.ts';
+import { DIRECT_DEBIT_OPTIONS } from '../../src/cli/direct-debit-commands.ts';
 import { ONBOARDING_OPTIONS } from '../../src/cli/onboarding-commands.ts';
 import { PSP_OPTIONS } from '../../src/cli/psp-commands.ts';
 import { RECONCILE_OPTIONS } from '../../src/cli/reconcile-commands.ts';
@@ -16,6 +17,7 @@ describe('the CLI option sets', () => {
       PSP_OPTIONS,
       BANK_SIM_OPTIONS,
       RECONCILE_OPTIONS,
+      DIRECT_DEBIT_OPTIONS,
     };
     const first = new Map<string, { group: string; definition: string }>();
     const conflicts: string[] = [];

@@ -1,7 +1,8 @@
 /**
  * The subscription workflow (workflows/subscription.ts) with fake activities and the real debit
  * workflow as its child: each period is admitted once with its own key, a run continues as new after
- * PERIODS_PER_RUN periods without charging any period twice, and the clock's offset goes on.
+ * PERIODS_PER_RUN periods without charging any period twice, and the clock's offset goes on; a
+ * cancel with its mandate's reason ends it at once, whatever at_period_end says.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -9,6 +10,7 @@ import { newPayment } from '../../src/payments/create.ts';
 import { PERIODS_PER_RUN } from '../../src/domain/subscription.ts';
 import {
   advanceSubscriptionClockUpdate,
+  cancelSubscriptionUpdate,
   NEW_SUBSCRIPTION_RECORD,
   subscriptionWorkflowId,
   type ChargeAdmission,
@@ -106,6 +108,44 @@ concurrently('the subscription workflow', (it) => {
       );
       assert.equal(new Set(versions).size, versions.length);
       await latest.terminate('test done');
+    });
+  });
+
+  it("its mandate's end cancels a past_due subscription at once with the reason, even asked at the period's end; nothing is charged after", async () => {
+    const fakes = new FakeActivities().on('admitSubscriptionCharge', async () => ({
+      kind: 'refused',
+      code: 'mandate_limit_exceeded',
+    }));
+    const id = randomUUID();
+    await withWorker(fakes.activities, async ({ client, taskQueue }) => {
+      const handle = await client.workflow.start<typeof subscriptionWorkflow>('subscriptionWorkflow', {
+        taskQueue,
+        workflowId: subscriptionWorkflowId(id),
+        args: [input(id)],
+      });
+      const due = await handle.executeUpdate(advanceSubscriptionClockUpdate, { args: [{ seconds: 60 }] });
+      assert.equal(due.status, 'past_due');
+      const ended = await handle.executeUpdate(cancelSubscriptionUpdate, {
+        args: [{ at_period_end: true, reason: 'mandate_canceled' }],
+      });
+      assert.equal(ended.status, 'canceled');
+      assert.equal(ended.cancel_reason, 'mandate_canceled');
+      assert.equal(ended.cancel_at_period_end, false);
+      // The workflow then ends: a later cancel finds it finished and the service answers the row (updateUnlessFinished).
+      const final = await handle.result();
+      assert.equal(final.status, 'canceled');
+      assert.deepEqual(
+        fakes.calls('admitSubscriptionCharge').map((c) => `${c.period}:${c.attempt}`),
+        ['0:0'],
+        'no retry and no period after the cancel',
+      );
+      assert.deepEqual(
+        fakes.calls('recordSubscription').map((c) => [c.record.status, c.record.cancel_reason, c.event?.type]),
+        [
+          ['past_due', null, 'subscription.past_due'],
+          ['canceled', 'mandate_canceled', 'subscription.canceled'],
+        ],
+      );
     });
   });
 

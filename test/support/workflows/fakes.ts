@@ -124,6 +124,7 @@ const HEALTHY: Behaviours = {
   activateMandate: async () => 'active',
   endMandate: async ({ to }) => to,
   cancelMandateAtProvider: async () => undefined,
+  endMandateSubscriptions: async () => 0,
   // Debits: named, then taken by the provider.
   prepareDebitAtProvider: async () => ({ outcome: 'prepared' }),
   takeDebitAtProvider: async () => ({ outcome: 'taken', reference: '201' }),

@@ -57,7 +57,9 @@ envFrom:
 The Secret's keys a role uses, and no other (docs/SECURITY.md#what-the-operator-must-do): both the database, the mail
 relay and the allowed cards' hash key; the API the pages' CSRF secret, the dashboard's sealing key and the
 identity provider's keys (optional);
-the worker alone the PSPs' terminal credentials, since only the worker calls a PSP. What production
+the worker alone the PSPs' terminal credentials, since only the worker calls a PSP; both the direct debit
+provider's merchant id (optional), since both build the provider: the API sends customers to its signing page
+and reads their return, the worker debits. What production
 mode refuses to start without is required of the Secret; a PSP's credentials are optional (a PSP may
 not be configured). dargah.secretEnv with (dict "root" $ "role" "api").
 */}}
@@ -74,6 +76,9 @@ not be configured). dargah.secretEnv with (dict "root" $ "role" "api").
 {{- /* BEGIN generated: psp-worker-secrets (npm run generate:psps) */}}
 {{- $optional = list "SANDBOX_SEP_PASSWORD" "SEP_PASSWORD" "SANDBOX_MELLAT_PASSWORD" "MELLAT_PASSWORD" "SANDBOX_ASANPARDAKHT_PASSWORD" "ASANPARDAKHT_PASSWORD" "SANDBOX_PARSIAN_PIN" "PARSIAN_PIN" "SANDBOX_SADAD_KEY" "SADAD_KEY" "SANDBOX_PASARGAD_PASSWORD" "PASARGAD_PASSWORD" "SANDBOX_IRANKISH_PASSWORD" "IRANKISH_PASSWORD" -}}
 {{- /* END generated: psp-worker-secrets */}}
+{{- end -}}
+{{- if or (eq .role "api") (eq .role "worker") -}}
+{{- $optional = concat $optional (list "PAYMAN_MERCHANT_ID" "SANDBOX_PAYMAN_MERCHANT_ID") -}}
 {{- end -}}
 {{- range $required }}
 - name: {{ . }}
