@@ -1,20 +1,10 @@
 /**
- * The commands of `npm start` and `npm test` (tools/launcher/main.ts runs them), made of the
- * stack's pieces (stack.ts), everything a fresh machine needs, in order.
- *   start: Temporal CLI → MySQL database and migrations → Temporal dev server
- *          (unless TEMPORAL_ADDRESS names a cluster) → worker and API processes
- *          → a demo merchant's test key, then the addresses. From then on it
- *          supervises them: a process that dies is restarted with backoff
- *          (supervisor.ts); one that keeps crashing stops everything.
- *   test:  the unit tier, static checks, then the same on its own database
- *          and ports, then the mocha suite, then the fault suite.
- *   faults: the fault suite alone, bootstrapped the same way.
- *   cluster: the cluster suite (test/cluster) alone: the production topology
- *          on one machine, brought up by the suite itself; it runs after the fault suite in `test`.
- *   image: the image suite (test/image) alone: the production image built with
- *          buildah and run with podman; last in `test` where buildah is installed.
+ * `npm start` (tools/launcher/main.ts runs it), made of the stack's pieces (stack.ts), everything a fresh
+ * machine needs, in order: Temporal CLI → MySQL database and migrations → Temporal dev server (unless
+ * TEMPORAL_ADDRESS names a cluster) → worker and API processes → a demo merchant's test key, then the
+ * addresses. From then on it supervises them: a process that dies is restarted with backoff
+ * (supervisor.ts); one that keeps crashing stops everything. The test commands are test-command.ts's.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -27,24 +17,9 @@ import { retiredWorkflowsNotice } from '../../src/temporal/retired-workflows.ts'
 import { createMerchant } from '../../src/merchants/merchants.ts';
 import { parseKey } from '../../src/merchants/keys.ts';
 import { portInUse } from '../../src/main/ports.ts';
-import { PrerequisiteError, provideTemporalCli } from './temporal-cli.ts';
-import { staticChecks, suiteArgs, unitConfig, unitTier } from './suites.ts';
-import {
-  readWeights,
-  runLabelledMocha,
-  runShards,
-  slowestFiles,
-  splitByWeight,
-  suiteFiles,
-  type ShardResult,
-} from './shards.ts';
-import { mainSuiteShards, suiteServices } from './suite-services.ts';
+import { PrerequisiteError } from './temporal-cli.ts';
 import { spawnDevServer } from './dev-server.ts';
 import { restartPolicyFromEnv, Supervisor } from './supervisor.ts';
-import { provideChromium } from './chromium.ts';
-import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
-import { provideHaproxy } from './balancer.ts';
-import { provideHelm, provideK8sCheck } from './kubernetes-tools.ts';
 import { withHeapLimit } from './memory.ts';
 import { gatewaySettingsOf, simulatorPortSetting, startSimulators, type PspSimulator } from './psp-simulators.ts';
 import {
@@ -67,7 +42,6 @@ import {
   root,
   say,
   shutdown,
-  stopChild,
   waitReady,
 } from './stack.ts';
 
@@ -354,215 +328,4 @@ export async function start(): Promise<void> {
     temporal.server !== undefined && uiPort !== 0 ? `http://localhost:${uiPort}` : undefined,
     key,
   );
-}
-
-/**
- * Whether a whole `npm test` runs the fault suite beside the main suite rather than after it
- * (FAULTS_BESIDE_MAIN=1). The fault suite mostly waits (outages of 15 to 25 s, payments' windows of 30
- * to 45 s, a worker's restart): alone on the two cores it used 0.69 of a core on average over its
- * 11 min 52 s, so side by side nearly all of its time would leave the run. It is not the default: on
- * the 2-core machine, beside the main suite (load average 6 to 9), scenario 06 (MySQL frozen under load)
- * failed in both runs tried, its requests' bound being a bound on time (docs/TESTING.md).
- */
-function faultsBesideMain(suites: readonly string[], mainOnly: boolean): boolean {
-  return !mainOnly && suites.includes('main') && suites.includes('faults') && process.env.FAULTS_BESIDE_MAIN === '1';
-}
-
-/**
- * The main suite, then (on a whole run that passed) the fault suite of
- * test/faults, which starts and breaks its own MariaDB, Temporal server and
- * workers, then the cluster suite of test/cluster (a Temporal cluster,
- * HAProxy, replicas). `faults` and `cluster` run one suite alone.
- */
-export async function test(args: string[], suites: ('main' | 'faults' | 'cluster' | 'image')[]): Promise<void> {
-  const mainOnly = suites[0] === 'main' && args.length > 0; // a filtered run runs the main suite alone
-  // Each part's wall time, printed at the end of a run that passed (a failed one ends with mocha's failures).
-  const times: [string, number][] = [];
-  // A part's process, stopped with everything else on Ctrl-C or a failure.
-  const stoppedWithEverything = (child: ChildProcess) => {
-    const stop = stopChild(child);
-    cleanups.push(stop);
-    child.once('exit', () => cleanups.splice(cleanups.indexOf(stop), 1));
-  };
-  // The static checks start first and run beside the unit tier (suites.ts says why).
-  const checks =
-    process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')
-      ? staticChecks(root, say, stoppedWithEverything)
-      : undefined;
-  if (suites.includes('main') && !mainOnly) {
-    const unit = await unitTier(root, say);
-    times.push(['unit tier', unit.ms]);
-    if (!unit.passed) throw new PrerequisiteError('the unit tier failed (see above)');
-  }
-  // Before the suites, so a first build (minutes) counts against no test's timeout.
-  if (suites.includes('main') && !mainOnly) {
-    // The chart test's Helm and tools/k8s-check (test/foundation/helm-chart.test.ts).
-    provideHelm();
-    provideK8sCheck(say);
-  }
-  if (suites.includes('cluster') && !mainOnly) {
-    provideClusterBinaries();
-    providePostgres(say);
-    provideHaproxy(say);
-  }
-  if (checks !== undefined) {
-    const result = await checks;
-    times.push(['static checks (beside the unit tier)', result.ms]);
-    if (!result.passed) throw new PrerequisiteError('the static checks failed (see above)');
-  }
-  const configs = {
-    main: join(root, 'test', '.mocharc.json'),
-    faults: join(root, 'test', 'faults', '.mocharc.json'),
-    cluster: join(root, 'test', 'cluster', '.mocharc.json'),
-    image: join(root, 'test', 'image', '.mocharc.json'),
-  };
-  const chromiumProblem = provideChromium(say);
-  if (chromiumProblem !== undefined) say(`${chromiumProblem} The browser tests will fail.`);
-  // The simulators' admin endpoints need a token, which the tests hold (test/support/bank.ts); the
-  // gateway's test API servers listen on 127.0.0.1 at ports of their own, and some stand for a gateway
-  // behind TLS at https://pay.example (test/security/response-headers.test.ts).
-  const bankSimSettings = {
-    BANK_SIM_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
-    BANK_SIM_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*,https://pay.example',
-  };
-  // Files named on the command line run in one process; a whole or filtered (--grep) main suite in shards.
-  const filesNamed = suiteArgs(root, configs.main, args)[1] !== configs.main;
-  const shardCount = filesNamed || !suites.includes('main') ? 1 : mainSuiteShards();
-  const envs: NodeJS.ProcessEnv[] = [];
-  for (let shard = 1; shard <= shardCount; shard++)
-    envs.push(await suiteServices(shard, bankSimSettings, chromiumProblem));
-  const env = envs[0]!;
-  let code = 0;
-  // The closing list of failures, printed last: CI keeps only the end of the log.
-  let failures: string[] = [];
-  // The fault suite beside the main suite (faultsBesideMain says why), on services of its own: its scenarios
-  // switch faults on at their simulators, which no main-suite test may meet.
-  const faultsBeside = faultsBesideMain(suites, mainOnly);
-  let faultRun: Promise<ShardResult & { ms: number }> | undefined;
-  if (faultsBeside) {
-    const faultEnv = await suiteServices(shardCount + 1, bankSimSettings, chromiumProblem);
-    say(
-      'Running the fault suite (test/faults) beside the main suite: it starts its own MariaDB, Temporal server and workers; its lines are prefixed [faults]…',
-    );
-    const started = Date.now();
-    faultRun = runLabelledMocha(root, 'faults', ['--config', configs.faults], {
-      ...faultEnv,
-      // Where a fault suite run alone keeps its logs and figures (test-artifacts/faults, reliability.json).
-      TEST_ARTIFACTS: env.TEST_ARTIFACTS,
-      DARGAH_SUITE: 'faults',
-    }).then((result) => ({ ...result, ms: Date.now() - started }));
-  }
-  // The fault suite's end, awaited once: in its turn, or when the main suite failed (its failures are listed too).
-  const faultsEnded = async () => {
-    if (faultRun === undefined) return;
-    const result = await faultRun;
-    faultRun = undefined;
-    times.push(['fault suite (beside the main suite)', result.ms]);
-    say(`Fault suite: ${result.counts.join(', ') || `no counts (mocha exited ${result.code})`}.`);
-    failures.push(...result.failures);
-    if (code === 0) code = result.code;
-  };
-  for (const suite of suites) {
-    if (suite !== 'main' && mainOnly) break;
-    if (suite === 'faults' && faultsBeside) {
-      await faultsEnded();
-      if (code !== 0) break;
-      continue;
-    }
-    if (suite === 'faults')
-      say('Running the fault suite (test/faults): it starts its own MariaDB, Temporal server and workers…');
-    if (suite === 'cluster')
-      say(
-        'Running the cluster suite (test/cluster): a Temporal cluster on its own PostgreSQL, HAProxy, API replicas and workers…',
-      );
-    if (suite === 'image')
-      say('Running the image suite (test/image): the production image built with buildah and run with podman…');
-    const started = Date.now();
-    if (suite === 'main' && envs.length > 1) {
-      const groups = splitByWeight(suiteFiles(root, configs.main), readWeights(root), envs.length);
-      say(
-        `Running the main suite in ${envs.length} shards side by side (${groups.map((g) => `${g.length} files`).join(', ')}), each on services of its own; their lines are prefixed [1], [2]…`,
-      );
-      const results = await runShards(
-        root,
-        configs.main,
-        groups,
-        envs.map((e) => ({ ...e, DARGAH_SUITE: 'main' })),
-        args,
-      );
-      times.push([`main suite (${envs.length} shards)`, Date.now() - started]);
-      say('\nSlowest files of the main suite:');
-      for (const line of slowestFiles(
-        root,
-        envs.map((e) => e.TEST_ARTIFACTS ?? ''),
-        12,
-      ))
-        say(line);
-      for (const r of results) say(`Shard ${r.shard}: ${r.counts.join(', ') || `no counts (mocha exited ${r.code})`}.`);
-      failures = results.flatMap((r) => r.failures);
-      code = results.find((r) => r.code !== 0)?.code ?? 0;
-    } else if (suite === 'main' && faultsBeside) {
-      // Labelled, as the fault suite's lines are: the two print at once.
-      const result = await runLabelledMocha(root, 'main', suiteArgs(root, configs.main, args), {
-        ...env,
-        DARGAH_SUITE: 'main',
-      });
-      times.push(['main suite', Date.now() - started]);
-      say(`Main suite: ${result.counts.join(', ') || `no counts (mocha exited ${result.code})`}.`);
-      failures = result.failures;
-      code = result.code;
-    } else {
-      const mocha = spawn(
-        process.execPath,
-        [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(root, configs[suite], args)],
-        { cwd: root, stdio: 'inherit', env: { ...env, DARGAH_SUITE: suite } },
-      );
-      const stop = stopChild(mocha);
-      cleanups.push(stop);
-      code = await new Promise<number>((resolve) =>
-        mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))),
-      );
-      times.push([`${suite} suite`, Date.now() - started]);
-      cleanups.splice(cleanups.indexOf(stop), 1);
-    }
-    if (code !== 0) {
-      await faultsEnded();
-      break;
-    }
-  }
-  if (times.length > 1) say(`Times: ${times.map(([part, ms]) => `${part} ${minutesAndSeconds(ms)}`).join(', ')}.`);
-  if (failures.length > 0) {
-    say(`\nFailing tests (${failures.length}), the first line of each error:`);
-    for (const line of failures) say(line);
-  }
-  await shutdown(code);
-}
-
-/**
- * `npm run test:unit`: the unit tier alone, in processes side by side (suites.ts); unit test files named on
- * the command line, or mocha's options (`--grep`), run in one process.
- */
-export async function unit(args: string[]): Promise<void> {
-  if (args.length === 0) {
-    const result = await unitTier(root, say);
-    say(`Times: unit tier ${minutesAndSeconds(result.ms)}.`);
-    return shutdown(result.passed ? 0 : 1);
-  }
-  const mocha = spawn(
-    process.execPath,
-    [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...suiteArgs(root, unitConfig(root), args)],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, TEMPORAL_CLI: provideTemporalCli(), DARGAH_SUITE: 'unit' } },
-  );
-  cleanups.push(stopChild(mocha));
-  const code = await new Promise<number>((resolve) =>
-    mocha.once('exit', (c, signal) => resolve(c ?? (signal === null ? 1 : 130))),
-  );
-  return shutdown(code);
-}
-
-/** `ms` as "12 min 05 s" (or "45 s"). */
-function minutesAndSeconds(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  const minutes = Math.floor(seconds / 60);
-  return minutes === 0 ? `${seconds} s` : `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
 }

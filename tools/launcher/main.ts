@@ -4,7 +4,8 @@
  * service but the Temporal CLI, which it builds on a first run).
  */
 import { existsSync } from 'node:fs';
-import { start, test, unit } from './commands.ts';
+import { start } from './commands.ts';
+import { test, unit } from './test-command.ts';
 import { runCommand } from './stack.ts';
 
 // The image suite (buildah and podman) joins a whole `npm test` where buildah is installed;

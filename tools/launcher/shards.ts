@@ -1,17 +1,17 @@
 /**
  * The main suite in shards: its files split into groups of about equal time, each group a mocha
  * process of its own over a copy of the suite's services of its own (database, Temporal dev server,
- * simulators, artifacts folder; commands.ts makes them), all running at once.
+ * simulators, artifacts folder; test-command.ts makes them), all running at once (TEST_SHARDS).
  *
- * Why: most of the suite's wall time is waiting (timers of a few seconds, webhook retries, a browser,
- * processes starting), not computing, so on two cores two shards finish in little more than half the
- * time of one (docs/TESTING.md#how-npm-test-spends-its-time has the figures). Shards share nothing a test
+ * On a machine with cores to spare the suite's time divides by the shards; on two cores it is bound by CPU
+ * and two shards saved about a tenth (docs/TESTING.md#the-main-suite-in-shards). Shards share nothing a test
  * can change: a fault switched on at one shard's simulator, a breaker opened, a row counted in its
  * database, a workflow listed in its Temporal are invisible to the other.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { niced } from './priority.ts';
 import { cleanups, stopChild } from './stack.ts';
 
 /**
@@ -96,8 +96,13 @@ export async function runLabelledMocha(
   label: number | string,
   args: string[],
   env: NodeJS.ProcessEnv,
+  niceness?: number,
 ): Promise<ShardResult> {
-  const mocha = spawn(process.execPath, [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...args], {
+  const [command, commandArgs] = niced(niceness, process.execPath, [
+    join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+    ...args,
+  ]);
+  const mocha = spawn(command, commandArgs, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
@@ -146,6 +151,7 @@ export async function runShards(
   envs: NodeJS.ProcessEnv[],
   extraArgs: string[],
   name = 'shard',
+  niceness?: number,
 ): Promise<ShardResult[]> {
   const options = JSON.parse(readFileSync(config, 'utf8')) as Record<string, unknown>;
   const artifacts = join(root, 'test-artifacts');
@@ -154,7 +160,7 @@ export async function runShards(
     groups.map(async (files, i) => {
       const narrowed = join(artifacts, `mocharc.${name}-${i + 1}.json`);
       writeFileSync(narrowed, JSON.stringify({ ...options, spec: files, ignore: [] }));
-      return runLabelledMocha(root, i + 1, ['--config', narrowed, ...extraArgs], envs[i]!);
+      return runLabelledMocha(root, i + 1, ['--config', narrowed, ...extraArgs], envs[i]!, niceness);
     }),
   );
 }

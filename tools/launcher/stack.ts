@@ -1,6 +1,6 @@
 /**
  * The pieces of the stack behind `npm start`, `npm test` and `npm run bench`
- * (commands.ts puts `start` and `test` together from them; tools/bench/cli.ts
+ * (commands.ts puts `start` together from them, test-command.ts `test`; tools/bench/cli.ts
  * the benchmark): the database and its migrations, the Temporal dev server
  * (unless TEMPORAL_ADDRESS names a cluster), child processes and their
  * cleanup, and the signal handling that stops everything.

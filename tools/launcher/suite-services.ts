@@ -1,5 +1,5 @@
 /**
- * The services a suite's mocha process runs against (commands.ts's `test`): one copy per shard of the
+ * The services a suite's mocha process runs against (test-command.ts's `test`): one copy per shard of the
  * main suite (tools/launcher/shards.ts), each on its own database, Temporal dev server and simulators.
  */
 import { mkdirSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * The pieces of `npm test` around the suites: the static checks, the unit
- * tier, and mocha's arguments for a suite run (tools/launcher/commands.ts runs them).
+ * tier, and mocha's arguments for a suite run (tools/launcher/test-command.ts runs them).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
