@@ -9,9 +9,9 @@
  * reference.
  */
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import type { BankCallIdentity } from '../src/domain/bank-call.ts';
 import type { LateReturnInput, LateReturnOutcome } from '../src/domain/late-return.ts';
 import { bankCalls, pspCapabilitiesOf, recordWrites } from './proxies.ts';
-import type { BankCallIdentity } from './payment-state.ts';
 
 const refusedByBank = (error: unknown) => {
   const failure = error instanceof ActivityFailure ? error.cause : error;
