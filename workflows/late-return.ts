@@ -10,6 +10,7 @@
  */
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import type { BankCallIdentity } from '../src/domain/bank-call.ts';
+import { CAPTURE } from '../src/domain/capture.ts';
 import type { LateReturnInput, LateReturnOutcome } from '../src/domain/late-return.ts';
 import { bankCalls, pspCapabilitiesOf, recordWrites } from './proxies.ts';
 
@@ -21,7 +22,7 @@ const refusedByBank = (error: unknown) => {
 /** Confirms the late return's sale at the PSP, reverses it through its claim, and records the outcome. */
 export async function reverseLateReturn(identity: BankCallIdentity, refNum: string): Promise<LateReturnOutcome> {
   const capabilities = await pspCapabilitiesOf.pspCapabilities(identity);
-  const outcome = await settle(identity, refNum, capabilities.capture === 'merchant_verify');
+  const outcome = await settle(identity, refNum, CAPTURE[capabilities.capture].verifiesOnlyAtMerchantVerify);
   await recordWrites.recordLateReturn({
     payment_id: identity.payment_id,
     reference_id: refNum,
