@@ -162,6 +162,7 @@ export class BankReturn {
    */
   private async routedToken(redirect_url: string): Promise<BankTokenResult> {
     const { payment } = this.state;
+    // `amount` is the activities' wire name for the charged sum (activities/bank/routing.ts ChargedAmountOnTheWire).
     const identity = { payment_id: payment.id, mode: payment.mode, amount: this.charged };
     // The payment's verify window, for the PSPs that take only a window that fits (ROUTE_VERIFY_WINDOW_PATCH).
     const window = patched(ROUTE_VERIFY_WINDOW_PATCH) ? { verify_window_ms: this.input.verify_window_ms } : {};

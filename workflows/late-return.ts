@@ -3,7 +3,7 @@
  * customer paid at the PSP after the payment was canceled, expired or failed. The gateway never records
  * such a payment paid, but a PSP whose verify captures (SEP, Parsian) or that settles by itself later
  * (Behpardakht) must not keep the money with no record here: the sale is confirmed at the PSP, then
- * reversed through its claim (activities/bank.ts reverseRefusedConfirmation, reason `late_return`: a sale
+ * reversed through its claim (activities/bank/refused-confirmation.ts, reason `late_return`: a sale
  * another payment holds is never undone), and the outcome recorded (table late_bank_returns). Run by the
  * payment's own workflow while it still runs, else by lateBankReturnWorkflow, one per payment and
  * reference.
