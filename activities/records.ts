@@ -232,7 +232,7 @@ export function createRecordActivities({ db, logger, temporal, config }: RecordA
     /**
      * Records which PSP terminal gave the payment its token, before the customer is sent there
      * (docs/psps/routing.md): from then on every bank call of the payment goes to that PSP
-     * (activities/bank.ts), and its resource, its events and its search attributes name it. Written
+     * (activities/bank/record-guard.ts), and its resource, its events and its search attributes name it. Written
      * while the payment is `created` only; the same values again change nothing.
      */
     async recordPaymentPsp({

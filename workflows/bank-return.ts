@@ -15,6 +15,7 @@ import {
   type ConfirmedAtBank,
 } from '../src/domain/bank-confirmation.ts';
 import { confirmationRefusalReason } from '../src/domain/confirmation-refusal.ts';
+import { CAPTURE } from '../src/domain/capture.ts';
 import { chargedAmount, PAYMENT_FAILURES } from '../src/domain/payment.ts';
 import {
   BANK_PENDING_LIMIT_DEFAULT_MS,
@@ -115,7 +116,7 @@ export class BankReturn {
   async settlesAtVerify(): Promise<boolean> {
     if (!patched(PSP_CAPABILITIES_PATCH)) return true;
     const { capture } = await this.capabilities();
-    return capture === 'settle' || capture === 'merchant_verify';
+    return CAPTURE[capture].callsPspAtMerchantVerify;
   }
 
   /**
@@ -124,7 +125,7 @@ export class BankReturn {
    * already in the history, never a new call, so no history that did not read them takes a new step.
    */
   verifiesAtMerchantVerify(): boolean {
-    return this.offered?.capture === 'merchant_verify';
+    return this.offered !== undefined && CAPTURE[this.offered.capture].verifiesOnlyAtMerchantVerify;
   }
 
   /** The customer may still pay: nobody has answered and the page has not expired. */
@@ -161,6 +162,7 @@ export class BankReturn {
    */
   private async routedToken(redirect_url: string): Promise<BankTokenResult> {
     const { payment } = this.state;
+    // `amount` is the activities' wire name for the charged sum (activities/bank/routing.ts ChargedAmountOnTheWire).
     const identity = { payment_id: payment.id, mode: payment.mode, amount: this.charged };
     // The payment's verify window, for the PSPs that take only a window that fits (ROUTE_VERIFY_WINDOW_PATCH).
     const window = patched(ROUTE_VERIFY_WINDOW_PATCH) ? { verify_window_ms: this.input.verify_window_ms } : {};

@@ -3,15 +3,16 @@
  * customer paid at the PSP after the payment was canceled, expired or failed. The gateway never records
  * such a payment paid, but a PSP whose verify captures (SEP, Parsian) or that settles by itself later
  * (Behpardakht) must not keep the money with no record here: the sale is confirmed at the PSP, then
- * reversed through its claim (activities/bank.ts reverseRefusedConfirmation, reason `late_return`: a sale
+ * reversed through its claim (activities/bank/refused-confirmation.ts, reason `late_return`: a sale
  * another payment holds is never undone), and the outcome recorded (table late_bank_returns). Run by the
  * payment's own workflow while it still runs, else by lateBankReturnWorkflow, one per payment and
  * reference.
  */
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import type { BankCallIdentity } from '../src/domain/bank-call.ts';
+import { CAPTURE } from '../src/domain/capture.ts';
 import type { LateReturnInput, LateReturnOutcome } from '../src/domain/late-return.ts';
 import { bankCalls, pspCapabilitiesOf, recordWrites } from './proxies.ts';
-import type { BankCallIdentity } from './payment-state.ts';
 
 const refusedByBank = (error: unknown) => {
   const failure = error instanceof ActivityFailure ? error.cause : error;
@@ -21,7 +22,7 @@ const refusedByBank = (error: unknown) => {
 /** Confirms the late return's sale at the PSP, reverses it through its claim, and records the outcome. */
 export async function reverseLateReturn(identity: BankCallIdentity, refNum: string): Promise<LateReturnOutcome> {
   const capabilities = await pspCapabilitiesOf.pspCapabilities(identity);
-  const outcome = await settle(identity, refNum, capabilities.capture === 'merchant_verify');
+  const outcome = await settle(identity, refNum, CAPTURE[capabilities.capture].verifiesOnlyAtMerchantVerify);
   await recordWrites.recordLateReturn({
     payment_id: identity.payment_id,
     reference_id: refNum,

@@ -5,18 +5,12 @@
  * then visible to queries and search.
  */
 import { upsertSearchAttributes } from '@temporalio/workflow';
+import { bankCallIdentityOf, type BankCallIdentity } from '../src/domain/bank-call.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import { searchAttributes } from '../src/domain/payment-workflow.ts';
 import { checkTransition, refusalFailure } from './failures.ts';
 import { StepLock } from './lock.ts';
 import { recordWrites } from './proxies.ts';
-
-/** What a bank activity is told of the payment it acts on (the activity checks it against the record). */
-export interface BankCallIdentity {
-  payment_id: string;
-  mode: Payment['mode'];
-  psp?: NonNullable<Payment['psp']>['name'];
-}
 
 export class PaymentState {
   /** Runs one step at a time: bank answers, the merchant's Updates and the timers never interleave. */
@@ -62,20 +56,13 @@ export class PaymentState {
     ]);
   }
 
-  /** The PSP to name in a bank call: the one that took the payment; none for a payment whose workflow predates routing (the record's, or SEP, decides). */
-  get pspOfPayment(): { psp: NonNullable<Payment['psp']>['name'] } | Record<string, never> {
-    const psp = this.current.psp;
-    return psp === undefined || psp === null ? {} : { psp: psp.name };
-  }
-
   /**
-   * What every bank call of the payment names: the payment, its mode and the PSP that took it
-   * (pspOfPayment); a call about a reference adds its `ref_num`. The one way a bank call's identity is
-   * built.
+   * What every bank call of the payment names: the payment, its mode and the PSP that took it (none
+   * for a payment whose workflow predates routing: the record's, or SEP, decides); a call about a
+   * reference adds its `ref_num`.
    */
   atBank(): BankCallIdentity {
-    const { id, mode } = this.current;
-    return { payment_id: id, mode, ...this.pspOfPayment };
+    return bankCallIdentityOf(this.current);
   }
 
   /** A bank call about the payment's recorded reference (a paid payment's settle or reverse). */

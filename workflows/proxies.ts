@@ -96,14 +96,14 @@ export const bankCallsAwaited = proxyLocalActivities<BankActivities>({
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
-// What the payment's PSP offers (activities/bank.ts pspCapabilities): the connector's declaration,
+// What the payment's PSP offers (activities/bank/operations.ts pspCapabilities): the connector's declaration,
 // read from the payment's record within the workflow task that needs it.
 export const pspCapabilitiesOf = proxyLocalActivities<BankActivities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '10s' },
 });
 
-// The route of a payment about to go to the bank (activities/bank.ts planPaymentRoute): two reads of
+// The route of a payment about to go to the bank (activities/bank/routing.ts planPaymentRoute): two reads of
 // MySQL within the workflow task the customer waits on.
 export const routePlanning = proxyLocalActivities<BankActivities>({
   startToCloseTimeout: '10s',

@@ -17,6 +17,7 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
+import { bankCallIdentityOf } from '../src/domain/bank-call.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
 import {
   paymentQuery,
@@ -44,9 +45,6 @@ import { REFUNDS_BY_CAPABILITY_PATCH, REFUNDS_TO_PAYER_PATCH } from './patches.t
 import { refusalFailure } from './failures.ts';
 
 /** The PSP of the payment as its record names it (a payment older than routing has none: SEP's). */
-const pspOf = (payment: Payment) =>
-  payment.psp === undefined || payment.psp === null ? {} : { psp: payment.psp.name };
-
 /** A refund's method; one recorded before refund methods existed (an older run's history) has none: the PSP's refund operation. */
 const methodOf = (refund: Partial<Pick<Refund, 'method'>>): RefundMethod => refund.method ?? 'psp_refund';
 
@@ -95,11 +93,7 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
         if ('code' in way) return way;
         return { method: way.method, destination_iban, ...initialRefundStatus(way.method) };
       }
-      capabilities ??= await pspCapabilitiesOf.pspCapabilities({
-        payment_id: payment.id,
-        mode: payment.mode,
-        ...pspOf(payment),
-      });
+      capabilities ??= await pspCapabilitiesOf.pspCapabilities(bankCallIdentityOf(payment));
       // Only to the payer: a refund no PSP call can make waits for the customer's claim with the paying
       // card, and a typed IBAN for the operator's approval (docs/PAYMENTS.md#how-a-refund-is-paid-out).
       if (patched(REFUNDS_TO_PAYER_PATCH)) {
@@ -131,12 +125,7 @@ export async function paymentRefundsWorkflow(input: RefundsWorkflowInput): Promi
     async payOut(refund): Promise<RefundMethod | undefined> {
       const { payment } = current();
       // At the PSP that took the payment (the record's; a payment older than routing has none: SEP's).
-      const atPsp = {
-        payment_id: payment.id,
-        mode: payment.mode,
-        ref_num: payment.reference_id ?? '',
-        ...pspOf(payment),
-      };
+      const atPsp = { ...bankCallIdentityOf(payment), ref_num: payment.reference_id ?? '' };
       const method = methodOf(refund);
       if (method === 'iban_payout' || method === 'payer_card') {
         await transfer(refund, refund.destination_iban);

@@ -23,6 +23,7 @@
  */
 import { isPspName, PSP_PROFILES } from '../psps/profiles.ts';
 import type { BreakerState } from './psp-breaker.ts';
+import { CAPTURE } from './capture.ts';
 
 /**
  * How long before a PSP gives back by itself a payment nobody verified (its `unverifiedReversalMs`) the
@@ -42,7 +43,10 @@ export const UNVERIFIED_REVERSAL_MARGIN_MS = 5 * 60_000;
 export function pspTakesVerifyWindow(psp: string, verifyWindowMs: number): boolean {
   if (!isPspName(psp)) return true;
   const { capture, unverifiedReversalMs } = PSP_PROFILES[psp].capabilities;
-  return capture !== 'merchant_verify' || verifyWindowMs + UNVERIFIED_REVERSAL_MARGIN_MS <= unverifiedReversalMs;
+  return (
+    !CAPTURE[capture].verifiesOnlyAtMerchantVerify ||
+    verifyWindowMs + UNVERIFIED_REVERSAL_MARGIN_MS <= unverifiedReversalMs
+  );
 }
 
 /** Weights are whole numbers in this range; a weight of 0 would mean "never", which is "not in the route". */

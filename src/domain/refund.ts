@@ -2,6 +2,8 @@
  * Refund rules, in one place (docs/PAYMENTS.md#refunds). Pure code: the
  * payment workflow (inside Temporal's sandbox) and the services both use it.
  */
+import type { PspCapabilities } from '../psps/profile.ts';
+import { CAPTURE } from './capture.ts';
 import { chargedAmount, type PaymentStatus } from './payment.ts';
 
 /**
@@ -132,9 +134,10 @@ export const refundPayoutFailure = (code: string) => ({
  * - `psp_refund`: the PSP's own refund operation (Behpardakht's bpRefundRequest), for any amount;
  * - `reversal`: a PSP without one reverses the whole payment while its reversal window is open (SEP's
  *   ReverseTransaction, 50 minutes after its verify), the same payment-keyed call as the merchant's reverse;
- *   only where the PSP's verify captured the money (`capture: 'verify'`): where a separate settle
- *   captures (Asan Pardakht), its reversal undoes a verify not yet settled, and a verified payment has
- *   been settled at the merchant's verify (Asan Pardakht's Cancel answers 805 "settled");
+ *   only where the PSP's verify captured the money (`capture: 'verify'`, whose verified payment's
+ *   reversal is `within_window` in src/domain/capture.ts): where a separate settle captures (Asan
+ *   Pardakht), its reversal undoes a verify not yet settled, and a verified payment has been settled at
+ *   the merchant's verify (Asan Pardakht's Cancel answers 805 "settled");
  * - `payer_card` (since the patch `refunds-to-payer`): otherwise, a Paya transfer from the gateway's
  *   account to the account of the card that paid: the customer claims the refund on its claim page with
  *   that card, the gateway matches it with what the PSP said of the paying card and asks the identity
@@ -145,12 +148,9 @@ export const refundPayoutFailure = (code: string) => ({
 export const REFUND_METHODS = ['psp_refund', 'reversal', 'iban_payout', 'payer_card'] as const;
 export type RefundMethod = (typeof REFUND_METHODS)[number];
 
-/** What the choice of a refund's method reads of its PSP (src/psps/psp-client.ts PspCapabilities). */
-export interface RefundCapabilities {
+/** What the choice of a refund's method reads of its PSP (src/psps/profile.ts PspCapabilities). */
+export interface RefundCapabilities extends Pick<PspCapabilities, 'capture' | 'refund' | 'reversalWindowMs'> {
   psp: string;
-  capture: 'verify' | 'settle' | 'merchant_verify';
-  refund: 'partial' | 'none';
-  reversalWindowMs: number;
 }
 
 /**
@@ -177,8 +177,9 @@ export function refundMethod(
 ): { method: RefundMethod } | RefundRefusal {
   if (capabilities.refund === 'partial') return { method: 'psp_refund' };
   const whole = payment.refunded_amount === 0 && amount === chargedAmount(payment);
+  const { verifiedReversal } = CAPTURE[capabilities.capture];
   const reversible =
-    capabilities.capture === 'verify' &&
+    verifiedReversal === 'within_window' &&
     payment.paid_at !== null &&
     nowMs < Date.parse(payment.paid_at) + capabilities.reversalWindowMs - REVERSAL_MARGIN_MS;
   if (whole && reversible) return { method: 'reversal' };
@@ -187,9 +188,9 @@ export function refundMethod(
   if (toPayer) return { method: 'payer_card' };
   const minutes = Math.round(capabilities.reversalWindowMs / 60_000);
   const why =
-    capabilities.capture === 'settle'
+    verifiedReversal === 'settled'
       ? 'a payment it has settled cannot be reversed'
-      : capabilities.capture === 'merchant_verify'
+      : verifiedReversal === 'none'
         ? 'it has no reversal'
         : whole
           ? `its reversal window (${minutes} minutes after the payment) has closed`

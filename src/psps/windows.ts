@@ -8,6 +8,7 @@
  * at start, by the API and the worker alike.
  */
 import { ConfigError, type Config } from '../config.ts';
+import { CAPTURE } from '../domain/capture.ts';
 import { pspTakesVerifyWindow, UNVERIFIED_REVERSAL_MARGIN_MS } from '../domain/psp-routing.ts';
 import { PSP_NAMES } from './psp-client.ts';
 import type { PspClients } from './clients.ts';
@@ -27,7 +28,7 @@ export function reversalWindowProblem(config: Windows, clients: PspClients): str
       // unverified payments, and the route skips it for the others (pspTakesVerifyWindow).
       if (
         client === undefined ||
-        client.capabilities.capture === 'merchant_verify' ||
+        CAPTURE[client.capabilities.capture].verifiesOnlyAtMerchantVerify ||
         neededMs <= client.capabilities.reversalWindowMs
       )
         continue;

@@ -1,5 +1,5 @@
 /**
- * The bank activity that acts on a confirmation the workflow refused (activities/bank.ts
+ * The bank activity that acts on a confirmation the workflow refused (activities/bank/refused-confirmation.ts
  * reverseRefusedConfirmation, docs/PAYMENTS.md#a-confirmation-the-gateway-refuses), against the
  * suite's MySQL and real payment records, with a PSP client that counts its reversals: the sale is
  * reversed at once and counted; never when it is another payment's (named by the answer, or a sale
