@@ -34,16 +34,7 @@ import {
   directDebitSimulator,
   type DirectDebitSimulator,
 } from './direct-debit-simulator.ts';
-import {
-  cleanups,
-  dataDir,
-  prepareDatabase,
-  provideTemporal,
-  root,
-  say,
-  shutdown,
-  waitReady,
-} from './stack.ts';
+import { cleanups, dataDir, prepareDatabase, provideTemporal, root, say, shutdown, waitReady } from './stack.ts';
 
 /** A port of the launcher's own environment. */
 function portFromEnv(name: string, fallback: number, zeroMeans?: string): number {

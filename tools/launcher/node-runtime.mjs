@@ -153,5 +153,20 @@ function finishInstall(work, status) {
 
 /** An environment whose PATH finds `node` first in the directory of `node` (so `npm`, whose script starts `/usr/bin/env node`, runs on it too). */
 export function environmentFor(node, env = process.env) {
-  return { ...env, PATH: [dirname(node), env.PATH].filter((p) => p !== undefined && p !== '').join(':') };
+  return {
+    ...env,
+    PATH: [dirname(node), env.PATH].filter((p) => p !== undefined && p !== '').join(':'),
+    NODE_COMPILE_CACHE: compileCacheDir(env),
+  };
+}
+
+/**
+ * Where every Node process the launcher starts keeps V8's compiled code between starts (NODE_COMPILE_CACHE,
+ * outside the checkout): a process started again on the same sources skips compiling what it compiled before.
+ * Node checks each entry against the source's hash, so an edited file is compiled afresh. Measured on the
+ * operator CLI's start (`node src/cli/main.ts --help`, 2-core machine): 2.5 s of CPU without, 1.8 s with;
+ * the suites start hundreds of such processes (docs/TESTING.md#how-npm-test-spends-its-time).
+ */
+export function compileCacheDir(env = process.env) {
+  return env.NODE_COMPILE_CACHE || join(cacheDir(), 'node-compile-cache');
 }

@@ -6,9 +6,17 @@
 // process. On an older node the pinned Node 24 from the cache runs it instead
 // (node-runtime.mjs, installed there first if missing), with the same arguments.
 import { spawn } from 'node:child_process';
+import module from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { environmentFor, majorOf, NODE_MAJOR, NodeRuntimeError, provideNode } from './node-runtime.mjs';
+import {
+  compileCacheDir,
+  environmentFor,
+  majorOf,
+  NODE_MAJOR,
+  NodeRuntimeError,
+  provideNode,
+} from './node-runtime.mjs';
 
 const [script, ...args] = process.argv.slice(2);
 if (script === undefined) {
@@ -17,6 +25,9 @@ if (script === undefined) {
 }
 
 if (majorOf(process.version) >= NODE_MAJOR) {
+  // The compile cache for this process and every Node process it starts (node-runtime.mjs says why).
+  process.env.NODE_COMPILE_CACHE = compileCacheDir();
+  module.enableCompileCache(process.env.NODE_COMPILE_CACHE);
   process.argv = [process.argv[0], resolve(script), ...args];
   await import(pathToFileURL(resolve(script)).href);
 } else {
