@@ -10,6 +10,9 @@ import { setPriority } from 'node:os';
 /** The main suite's niceness beside the other suites: CFS then weighs a normal process about 9 to 1 against it. */
 export const MAIN_SUITE_NICENESS = 10;
 
+/** The static checks' niceness once the suites run: they have the whole main suite's time to finish in. */
+export const CHECKS_NICENESS = 19;
+
 /** Every process descended from `ancestor` (not itself), from `ps`'s table. */
 export function descendantsOf(ancestor: number): number[] {
   const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readWeights, runShards, splitByWeight, suiteFiles } from './shards.ts';
+import { niced } from './priority.ts';
 import { provideTemporalCli } from './temporal-cli.ts';
 
 /** A part of `npm test` that ran: whether it passed, and its wall time. */
@@ -15,18 +16,25 @@ export interface PartResult {
 }
 
 /**
- * Type check, lint, the import rule and the format check (CI runs `npm test` and nothing else),
- * one after another. They run beside the unit tier, whose workflow tests spend most of their time
- * waiting on Temporal's retry timers: so their output is kept and `say` prints it when they end
- * (`onChild` receives each check's process, for the launcher to stop on Ctrl-C).
+ * The format check, type check, lint and the import rule (CI runs `npm test` and nothing else), one
+ * after another, the quickest first. They run beside the unit tier, whose workflow tests spend most of
+ * their time waiting on Temporal's retry timers, and then beside the main suite: so their output is kept
+ * and `say` prints it when they end (`onChild` receives each check's process, for the launcher to stop
+ * on Ctrl-C; `niceness` is asked at each check's start, the priority it runs at then).
  */
 export async function staticChecks(
   root: string,
   say: (line: string) => void,
   onChild: (child: ChildProcess) => void = () => undefined,
+  niceness: () => number | undefined = () => undefined,
 ): Promise<PartResult> {
   const started = Date.now();
   for (const [what, args] of [
+    // The layout is prettier's (.prettierrc.json); `npm run format` writes it.
+    [
+      'format check',
+      [join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', root],
+    ],
     ['type check', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root]],
     ['lint', [join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), root]],
     [
@@ -43,13 +51,9 @@ export async function staticChecks(
         join(root, '.dependency-cruiser.cjs'),
       ],
     ],
-    // The layout is prettier's (.prettierrc.json); `npm run format` writes it.
-    [
-      'format check',
-      [join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', root],
-    ],
   ] as const) {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, commandArgs] = niced(niceness(), process.execPath, args);
+    const child = spawn(command, commandArgs, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     onChild(child);
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

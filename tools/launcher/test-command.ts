@@ -28,7 +28,7 @@ import { provideChromium } from './chromium.ts';
 import { provideClusterBinaries, providePostgres } from './temporal-cluster.ts';
 import { provideHaproxy } from './balancer.ts';
 import { provideHelm, provideK8sCheck } from './kubernetes-tools.ts';
-import { descendantsOf, lowerPriority, MAIN_SUITE_NICENESS } from './priority.ts';
+import { CHECKS_NICENESS, descendantsOf, lowerPriority, MAIN_SUITE_NICENESS } from './priority.ts';
 import { cleanups, root, say, shutdown, stopChild } from './stack.ts';
 
 type Suite = 'main' | 'faults' | 'cluster' | 'image';
@@ -60,16 +60,29 @@ export async function test(args: string[], suites: Suite[]): Promise<void> {
   const whole = suites.includes('main') && !mainOnly;
   // Each part's wall time, printed at the end.
   const times: [string, number][] = [];
-  // A part's process, stopped with everything else on Ctrl-C or a failure.
-  const stoppedWithEverything = (child: ChildProcess) => {
+  // The static checks' processes, stopped with everything else on Ctrl-C or a failure.
+  const checkProcesses = new Set<ChildProcess>();
+  const checkStarted = (child: ChildProcess) => {
     const stop = stopChild(child);
     cleanups.push(stop);
-    child.once('exit', () => cleanups.splice(cleanups.indexOf(stop), 1));
+    checkProcesses.add(child);
+    child.once('exit', () => {
+      cleanups.splice(cleanups.indexOf(stop), 1);
+      checkProcesses.delete(child);
+    });
   };
-  // The static checks start first and run beside the unit tier (suites.ts says why).
+  // The static checks start first and run beside the unit tier, then beside the main suite at the lowest
+  // priority (suites.ts says why): a failure stops the run at once, with its output.
+  let checksNiceness: number | undefined = undefined; // the priority until the suites start
   const checks =
     process.env.SKIP_STATIC_CHECKS !== '1' && suites.includes('main')
-      ? staticChecks(root, say, stoppedWithEverything)
+      ? staticChecks(root, say, checkStarted, () => checksNiceness).then(async (result) => {
+          times.push(['static checks', result.ms]);
+          if (!result.passed) {
+            say('The static checks failed (see above): stopping the run.');
+            await shutdown(1);
+          }
+        })
       : undefined;
   if (whole) {
     const unit = await unitTier(root, say);
@@ -84,11 +97,6 @@ export async function test(args: string[], suites: Suite[]): Promise<void> {
     provideClusterBinaries();
     providePostgres(say);
     provideHaproxy(say);
-  }
-  if (checks !== undefined) {
-    const result = await checks;
-    times.push(['static checks (beside the unit tier)', result.ms]);
-    if (!result.passed) throw new PrerequisiteError('the static checks failed (see above)');
   }
   const chromiumProblem = provideChromium(say);
   if (chromiumProblem !== undefined) say(`${chromiumProblem} The browser tests will fail.`);
@@ -117,12 +125,17 @@ export async function test(args: string[], suites: Suite[]): Promise<void> {
   const after = suites.filter((s): s is Exclude<Suite, 'main'> => s !== 'main');
   const inLane = whole && after.length > 0 && process.env.SUITES_IN_SEQUENCE !== '1';
   const outcomes: SuiteOutcome[] = [];
+  if (inLane) lowerPriority(descendantsOf(process.pid), MAIN_SUITE_NICENESS); // the main suite's services, started above
+  // From here the checks still running yield to every suite.
+  checksNiceness = CHECKS_NICENESS;
+  lowerPriority(
+    [...checkProcesses].flatMap((c) => (c.pid === undefined ? [] : [c.pid])),
+    CHECKS_NICENESS,
+  );
   if (!suites.includes('main')) {
     // One suite alone: its output as mocha prints it.
     outcomes.push(await runPlain(after[0]!, env, args));
   } else if (inLane) {
-    // The main suite's services, started above, at the main suite's priority; the lane's start after this.
-    lowerPriority(descendantsOf(process.pid), MAIN_SUITE_NICENESS);
     say(
       `Running the main suite at a lower CPU priority, and beside it ${after.map((s) => LANE_INTRODUCTIONS[s]).join('; then ')}. Lines are prefixed [main] (or a shard's number) and with the suite's name.`,
     );
@@ -142,6 +155,7 @@ export async function test(args: string[], suites: Suite[]): Promise<void> {
       outcomes.push(await runPlain(suite, env, args));
     }
   }
+  await checks;
   times.push(...outcomes.map((o): [string, number] => [o.part, o.ms]));
   if (times.length > 1) say(`Times: ${times.map(([part, ms]) => `${part} ${minutesAndSeconds(ms)}`).join(', ')}.`);
   // The closing list of failures, printed last: CI keeps only the end of the log.
