@@ -45,14 +45,15 @@ async function startSuiteSimulator(
 }
 
 /**
- * How many shards the main suite runs in (tools/launcher/shards.ts): TEST_SHARDS, else one. Each shard costs
- * a Temporal dev server, the simulators and a database. One by default: on a 2-core machine the suite is
- * bound by CPU (the browsers, the CLI's processes), so two shards saved about a tenth of its time and put
- * the load high enough to fail the tests that time themselves (docs/TESTING.md#the-main-suite-in-shards).
+ * How many shards the main suite runs in (tools/launcher/shards.ts): TEST_SHARDS, else two. Each shard costs
+ * a Temporal dev server, the simulators and a database. Alone, one process of the main suite keeps the
+ * 2-core machine about two-thirds busy (a test at a time, waiting on the browser, the worker and the
+ * simulated banks in turn); two shards fill it, and beside the fault and cluster suites' lane
+ * (test-command.ts) they run at a lower priority than the lane (docs/TESTING.md#the-main-suite-in-shards).
  */
 export function mainSuiteShards(): number {
   const raw = process.env.TEST_SHARDS;
-  if (raw === undefined || raw === '') return 1;
+  if (raw === undefined || raw === '') return 2;
   if (!/^[1-8]$/.test(raw)) throw new PrerequisiteError(`TEST_SHARDS must be a number from 1 to 8, got "${raw}".`);
   return Number(raw);
 }
