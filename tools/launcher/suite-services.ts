@@ -49,8 +49,8 @@ async function startSuiteSimulator(
  * a Temporal dev server, the simulators and a database. Alone, one process of the main suite keeps the
  * 2-core machine about two-thirds busy; but two shards beside the fault and cluster suites' lane
  * (test-command.ts) raised the load average to 15 and failed four fault scenarios and a timed main-suite
- * test in the one whole run tried: Chromium, run as root, raises its own display threads to niceness -8,
- * and the shared MariaDB serves the shards at normal priority, so the main suite's niceness does not hold
+ * test in the one whole run tried: Chromium, run as root, raises its browser and GPU processes to niceness
+ * -8, and the shared MariaDB serves the shards at normal priority, so the main suite's niceness does not hold
  * its whole weight back (docs/TESTING.md#the-main-suite-in-shards).
  */
 export function mainSuiteShards(): number {
