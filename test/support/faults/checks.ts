@@ -4,7 +4,9 @@ import { bankAdmin, bankOperations } from '../bank.ts';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { paymentQuery, paymentWorkflowId, refundsWorkflowId } from '../../../src/domain/payment-workflow.ts';
 import type { Payment } from '../../../src/domain/payment-schemas.ts';
+import type { BankOutcome } from '../../../src/domain/payment.ts';
 import { client, type TestResponse } from '../http.ts';
+import { chooseOutcome } from '../payments.ts';
 import { inParallel, type FaultStack } from './fault-stack.ts';
 
 /**
@@ -124,6 +126,37 @@ export async function untilAnswered<T>(
       throw new Error(`no answer within ${timeoutMs} ms (last: ${res?.status ?? 'no response'} ${res?.text ?? ''})`);
     const after = Number(res?.headers.get('retry-after') ?? '1');
     await sleep(Math.min(Number.isFinite(after) ? after : 1, 2) * 500);
+  }
+}
+
+/**
+ * The customer's Pay and the bank's return, tried again through an outage as a customer tries again
+ * (no answer, a 5xx, or Pay refused with 403 because the page could not issue its form token while
+ * a dependency was down). A try whose answer was lost may still have reached the workflow durably:
+ * the next try then finds the payment out of `created`, with no Pay button on its page and its Pay
+ * refused with 403. So a 403 ends the tries only once the payment is seen out of `created`
+ * (`wentThrough`), and is tried again while it is still payable.
+ */
+export async function payThroughFaults(
+  api: string,
+  key: string,
+  paymentId: string,
+  outcome: BankOutcome,
+  timeoutMs = 240_000,
+): Promise<{ res: TestResponse<unknown>; retries: number; wentThrough: boolean }> {
+  const deadline = Date.now() + timeoutMs;
+  for (let retries = 0; ; retries++) {
+    const res = await chooseOutcome(api, paymentId, outcome).catch(() => undefined);
+    if (res !== undefined && res.status < 500 && res.status !== 403) return { res, retries, wentThrough: false };
+    if (res?.status === 403) {
+      const now = await client(api, key)
+        .get<{ payment: Payment }>(`/payments/${paymentId}`)
+        .catch(() => undefined);
+      if (now?.status === 200 && now.body.payment.status !== 'created') return { res, retries, wentThrough: true };
+    }
+    if (Date.now() > deadline)
+      throw new Error(`no answer within ${timeoutMs} ms (last: ${res?.status ?? 'no response'} ${res?.text ?? ''})`);
+    await sleep(500);
   }
 }
 
