@@ -77,7 +77,7 @@ const fa = {
   cancelSubscriptionHint:
     'لغو در پایان دوره: دورهٔ پرداخت‌شده ادامه می‌یابد و برداشت بعدی انجام نمی‌شود. لغو فوری: از همین حالا برداشتی نمی‌شود.',
   cancelMandateTitle: 'لغو قرارداد',
-  cancelMandate: 'لغو قرارداد نزد بانک',
+  cancelMandate: 'لغو قرارداد',
   cancelMandateHint:
     'قرارداد نزد ارائه‌دهنده هم لغو می‌شود و همهٔ اشتراک‌های فعال آن همان لحظه لغو می‌شوند. این کار برگشت‌پذیر نیست.',
   subscriptionCanceledText: 'اشتراک لغو شد.',
@@ -163,7 +163,7 @@ const en: Words = {
   cancelSubscriptionHint:
     'At period end: the paid period runs out and the next charge is not made. Now: nothing is charged from now on.',
   cancelMandateTitle: 'Cancel the mandate',
-  cancelMandate: 'Cancel the mandate at the bank',
+  cancelMandate: 'Cancel the mandate',
   cancelMandateHint:
     'The mandate is canceled at the provider too, and every active subscription on it is canceled at once. This cannot be undone.',
   subscriptionCanceledText: 'The subscription is canceled.',

@@ -12,15 +12,12 @@ import { render, type DetailRow } from './views.ts';
 const fa = {
   title: 'اشتراک',
   heading: 'اشتراک شما در',
-  plan: 'طرح',
-  amount: 'مبلغ هر دوره',
-  every: 'هر دوره',
   status: 'وضعیت',
   periodEnd: 'پایان دورهٔ جاری',
   nextCharge: 'برداشت بعدی',
   noNextCharge: 'برداشت دیگری نیست',
   retrySoon: 'برداشت ناموفق تا چند روز دیگر دوباره انجام می‌شود',
-  bank: 'بانک امضای قرارداد پرداخت مستقیم',
+  bank: 'بانک پرداخت مستقیم',
   noBank: 'ثبت نشده',
   interval_week: 'هفتگی',
   interval_month: 'ماهانه',
@@ -46,15 +43,12 @@ type Words = typeof fa;
 const en: Words = {
   title: 'Subscription',
   heading: 'Your subscription at',
-  plan: 'Plan',
-  amount: 'Amount each period',
-  every: 'Every period',
   status: 'Status',
   periodEnd: 'Current period ends',
   nextCharge: 'Next charge',
   noNextCharge: 'No further charge',
   retrySoon: 'The refused charge is tried again within a few days',
-  bank: 'Bank the direct debit mandate was signed at',
+  bank: 'Direct debit bank',
   noBank: 'Not recorded',
   interval_week: 'Weekly',
   interval_month: 'Monthly',
@@ -120,9 +114,8 @@ export function subscriptionPage(input: SubscriptionPageInput): string {
       : s.status === 'past_due'
         ? w.retrySoon
         : `${periodEnd} · ${amount.rials}`;
+  // The plan's name is the heading and its amount and interval the headline: the rows say the rest.
   const details: DetailRow[] = [
-    { label: w.plan, value: plan.name, id: 'plan' },
-    { label: w.amount, value: amount.rials, note: `${amount.toman} · ${intervalWords(plan, lang)}`, id: 'amount' },
     { label: w.status, value: w.statuses[s.status], id: 'subscription-status' },
     ...(s.status === 'canceled' ? [] : [{ label: w.periodEnd, value: periodEnd, id: 'period-end' }]),
     { label: w.nextCharge, value: next, id: 'next-charge' },
