@@ -14,9 +14,9 @@ import { cancelFromCustomerPage, customerSubscription } from '../direct-debit/cu
 import type { SubscriptionServiceDeps } from '../direct-debit/subscriptions.ts';
 import { configuredCsrfGuard } from '../http/csrf.ts';
 import { CONTENT_SECURITY_POLICY } from '../http/page-headers.ts';
-import { countPageAction, rateCounter } from '../http/rate-limit.ts';
+import { rateCounter } from '../http/rate-limit.ts';
 import type { Logger } from '../logger.ts';
-import { PageRefusal, pageWrapper, readForm } from './forms.ts';
+import { countClientAction, PageRefusal, pageWrapper, readForm } from './forms.ts';
 import type { Lang } from './i18n.ts';
 import { customerMayCancel, subscriptionPage } from './subscription-views.ts';
 
@@ -66,11 +66,7 @@ export function subscriptionPageRoutes(deps: SubscriptionServiceDeps & { logger:
     '/subscriptions/:id',
     page(async (ctx: RouterContext, lang, id) => {
       // Counted before anything is read: a flood costs one counter update a request.
-      const refused = await countPageAction(counter, config, ctx.ip);
-      if (refused !== undefined) {
-        ctx.set(refused.headers);
-        throw new PageRefusal(429, 'too_many');
-      }
+      await countClientAction(counter, config, ctx);
       const form = await readForm(ctx);
       if (!csrf.accepts(ctx, form)) throw new PageRefusal(403, 'forbidden');
       const token = form.get('t') ?? '';
