@@ -16,7 +16,11 @@ import { createBankActivities, type BankActivityDependencies } from './bank.ts';
 import { createDebitActivities } from './debits.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
 import { createMandateActivities, type MandateActivityDependencies } from './mandates.ts';
-import { createSubscriptionActivities, type AdmitSubscriptionCharge } from './subscriptions.ts';
+import {
+  createSubscriptionActivities,
+  type AdmitSubscriptionCharge,
+  type SubscriptionActivityDependencies,
+} from './subscriptions.ts';
 import { createOnboardingActivities, type OnboardingActivityDependencies } from './onboarding.ts';
 import { createRecordActivities, type RecordActivityDependencies } from './records.ts';
 import { createRefundPayoutActivities, type RefundPayoutActivityDependencies } from './refund-payouts.ts';
@@ -53,8 +57,15 @@ export interface ActivityDependencies {
   directDebit?: Pick<MandateActivityDependencies, 'providers' | 'box'> & {
     /** A subscription's charge admitted as a debit by the debit service's admission. */
     admitCharge?: AdmitSubscriptionCharge;
+    /** A subscription's signed customer page (src/direct-debit/customer-links.ts), its events' `customer_url`. */
+    customerUrl?: SubscriptionActivityDependencies['customerUrl'];
   };
 }
+
+/** Without direct debit configured, no subscription is ever recorded: nothing to link. */
+const NO_CUSTOMER_URL: SubscriptionActivityDependencies['customerUrl'] = () => {
+  throw new Error('direct debit is not configured');
+};
 
 /** Without direct debit configured, a subscription's charge is refused as a debit would be. */
 const NO_CHARGES: AdmitSubscriptionCharge = () =>
@@ -108,6 +119,7 @@ export function createActivities({
       config,
       admitCharge: directDebit?.admitCharge ?? NO_CHARGES,
       mailer,
+      customerUrl: directDebit?.customerUrl ?? NO_CUSTOMER_URL,
     }),
     ...createDebitActivities({
       db,

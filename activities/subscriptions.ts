@@ -10,7 +10,12 @@ import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { eventIdFor, storedEvent } from '../src/db/events.ts';
 import { confirmedUserEmails } from '../src/db/onboarding.ts';
-import { subscriptionEventKey, subscriptionRowById, writeSubscriptionVersion } from '../src/db/subscriptions.ts';
+import {
+  subscriptionEventKey,
+  subscriptionRowById,
+  writeSubscriptionVersion,
+  type SubscriptionUrl,
+} from '../src/db/subscriptions.ts';
 import type { ChargeAdmission, SubscriptionRecordInput } from '../src/domain/subscription-workflow.ts';
 import type { Logger } from '../src/logger.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
@@ -31,6 +36,8 @@ export interface SubscriptionActivityDependencies {
   config: DeliveryConfig & Pick<Config, 'PUBLIC_BASE_URL'>;
   admitCharge: AdmitSubscriptionCharge;
   mailer: Mailer;
+  /** The subscription's signed customer page, its events' `customer_url` (composed by the worker). */
+  customerUrl: SubscriptionUrl;
 }
 
 export type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;
@@ -42,6 +49,7 @@ export function createSubscriptionActivities({
   config,
   admitCharge,
   mailer,
+  customerUrl,
 }: SubscriptionActivityDependencies) {
   return {
     /** A period's charge admitted as a debit (the same debit again for the same period and attempt), or refused. */
@@ -76,6 +84,7 @@ export function createSubscriptionActivities({
         },
         input.event,
         new Date(),
+        customerUrl,
       );
       if (input.event === undefined) return;
       const stored =

@@ -173,5 +173,10 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
   { id: SIGNED_RETURN_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: '' },
   { id: LATE_RETURN_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: '' },
   { id: REFUNDS_TO_PAYER_PATCH, workflow: 'refunds', file: 'workflows/refunds.ts', fixtures: '' },
-  { id: MANDATE_ENDS_SUBSCRIPTIONS_PATCH, workflow: 'mandate', file: 'workflows/mandate.ts', fixtures: '' },
+  {
+    id: MANDATE_ENDS_SUBSCRIPTIONS_PATCH,
+    workflow: 'mandate',
+    file: 'workflows/mandate.ts',
+    fixtures: 'mandate/v1',
+  },
 ];

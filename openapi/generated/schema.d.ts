@@ -1589,6 +1589,19 @@ export interface components {
             reference: string;
             /** @description why a mandate was declined; null otherwise */
             failure_code: string | null;
+            /** @description the bank the customer chose to sign at, on the gateway's bank page; null before a choice (and for mandates signed before banks were recorded) */
+            bank: {
+                /**
+                 * @description the bank's code as the provider lists it
+                 * @example SABCIR
+                 */
+                code: string;
+                /**
+                 * @description the bank's name as the provider gave it
+                 * @example بانک سامان
+                 */
+                name: string;
+            } | null;
             /**
              * Format: date-time
              * @description when the mandate was asked
@@ -1674,6 +1687,11 @@ export interface components {
             created_at: string;
             /** @description null unless canceled */
             canceled_at: string | null;
+            /**
+             * Format: uri
+             * @description the customer's own page of the subscription, a signed link to pass on to the customer (by the merchant's own channel: the gateway keeps no customer contact): the plan, the next charge, the mandate's bank, and a cancel at the period's end
+             */
+            customer_url: string;
         };
         Refund: {
             /**
@@ -2242,6 +2260,19 @@ export interface components {
                     reference: string;
                     /** @description why a mandate was declined; null otherwise */
                     failure_code: string | null;
+                    /** @description the bank the customer chose to sign at, on the gateway's bank page; null before a choice (and for mandates signed before banks were recorded) */
+                    bank: {
+                        /**
+                         * @description the bank's code as the provider lists it
+                         * @example SABCIR
+                         */
+                        code: string;
+                        /**
+                         * @description the bank's name as the provider gave it
+                         * @example بانک سامان
+                         */
+                        name: string;
+                    } | null;
                     /**
                      * Format: date-time
                      * @description when the mandate was asked
@@ -2303,6 +2334,11 @@ export interface components {
                     created_at: string;
                     /** @description null unless canceled */
                     canceled_at: string | null;
+                    /**
+                     * Format: uri
+                     * @description the customer's own page of the subscription, a signed link to pass on to the customer (by the merchant's own channel: the gateway keeps no customer contact): the plan, the next charge, the mandate's bank, and a cancel at the period's end
+                     */
+                    customer_url: string;
                 };
                 /**
                  * Format: uuid

@@ -20,6 +20,7 @@ export const LIVE_ACTIONS = [
   'live_link',
   'split_beneficiary',
   'refund_scope',
+  'direct_debit_cancel',
 ] as const;
 export type LiveAction = (typeof LIVE_ACTIONS)[number];
 
@@ -40,6 +41,10 @@ const ACTION_WORDS: Record<LiveAction, Record<Lang, string>> = {
   live_link: { en: 'create a live payment link', fa: 'ساخت لینک پرداخت واقعی' },
   split_beneficiary: { en: 'register an account split payments are paid to', fa: 'ثبت حساب ذی‌نفع تسهیم' },
   refund_scope: { en: 'allow a live API key to create refunds', fa: 'دادن اجازهٔ بازپرداخت به یک کلید API واقعی' },
+  direct_debit_cancel: {
+    en: 'cancel a live subscription or direct debit mandate',
+    fa: 'لغو اشتراک یا قرارداد پرداخت مستقیم واقعی',
+  },
 };
 
 export type OwnerNotice =

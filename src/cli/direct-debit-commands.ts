@@ -36,9 +36,9 @@ function pageOf(flags: Flags): { limit?: number; cursor?: string } {
 
 export const DIRECT_DEBIT_COMMANDS: Record<string, Command> = {
   'mandates list': async (db, _config, flags) => listMandates(db, tenantOf(flags), pageOf(flags)),
-  'mandates show': async (db, _config, flags) => mandateForOperator(db, required(flags, 'id')),
-  'subscriptions list': async (db, _config, flags) => listSubscriptions(db, tenantOf(flags), pageOf(flags)),
-  'subscriptions show': async (db, _config, flags) => subscriptionForOperator(db, required(flags, 'id')),
+  'mandates show': async (db, config, flags) => mandateForOperator({ db, config }, required(flags, 'id')),
+  'subscriptions list': async (db, config, flags) => listSubscriptions({ db, config }, tenantOf(flags), pageOf(flags)),
+  'subscriptions show': async (db, config, flags) => subscriptionForOperator({ db, config }, required(flags, 'id')),
   // At once unless --at-period-end; a canceled subscription answers as it is (docs/SUBSCRIPTIONS.md#subscriptions).
   'subscriptions cancel': async (db: Db, config: Config, flags, services) => ({
     subscription: await cancelSubscriptionById(
@@ -72,7 +72,7 @@ const eventLines = (events: Row[]) => [
 const subscriptionLine = (s: Row) =>
   `subscription ${str(s.id)} (${str(s.mode)}): ${str(s.status)}${s.cancel_reason === null ? '' : ` (${str(s.cancel_reason)})`}, ${str(s.amount)} rials, period ${str(s.current_period)} to ${str(s.current_period_end)}${s.cancel_at_period_end === true ? ', canceled at period end' : ''}`;
 const mandateLine = (m: Row) =>
-  `mandate ${str(m.id)} (${str(m.mode)}, ${str(m.provider)}): ${str(m.status)}${m.failure_code === null ? '' : ` (${str(m.failure_code)})`}, at most ${str(m.max_amount)} rials, ${str(m.max_daily_count)}/day, ${str(m.max_monthly_count)}/month, expires ${str(m.expires_at)}`;
+  `mandate ${str(m.id)} (${str(m.mode)}, ${str(m.provider)}): ${str(m.status)}${m.failure_code === null ? '' : ` (${str(m.failure_code)})`}, at most ${str(m.max_amount)} rials, ${str(m.max_daily_count)}/day, ${str(m.max_monthly_count)}/month, expires ${str(m.expires_at)}, bank ${m.bank === null || m.bank === undefined ? '-' : `${str((m.bank as Row).name)} (${str((m.bank as Row).code)})`}`;
 const pageLines = (page: Row, line: (r: Row) => string) => [
   ...(page.data as Row[]).map(line),
   page.has_more === true
@@ -103,6 +103,7 @@ export const DIRECT_DEBIT_TEXT: Record<string, (result: Row) => Promise<string>>
       subscriptionLine(s),
       `  merchant ${str(s.merchant_id)}, plan ${str(s.plan_id)}, mandate ${str(s.mandate_id)}`,
       `  created ${str(s.created_at)}, canceled ${str(s.canceled_at)}, failed attempts ${str(s.failed_attempts)}`,
+      `  customer page ${str(s.customer_url)}`,
       `charges (${charges.length}):`,
       ...charges.map(
         (c) =>

@@ -10,6 +10,7 @@ import { OPERATIONS_WORDS } from './i18n-operations.ts';
 import { COMPAT_WORDS } from './i18n-compat.ts';
 import { LINK_WORDS } from './i18n-links.ts';
 import { PAYMENT_DETAIL_WORDS } from './i18n-payments.ts';
+import { DIRECT_DEBIT_WORDS } from './i18n-direct-debit.ts';
 
 export type { Lang };
 
@@ -19,6 +20,7 @@ const fa = {
   ...COMPAT_WORDS.fa,
   ...LINK_WORDS.fa,
   ...PAYMENT_DETAIL_WORDS.fa,
+  ...DIRECT_DEBIT_WORDS.fa,
   dashboard: 'پیشخوان',
   mainNav: 'بخش‌های پیشخوان',
   navPayments: 'پرداخت‌ها',
@@ -367,6 +369,7 @@ const en: Strings = {
   ...COMPAT_WORDS.en,
   ...LINK_WORDS.en,
   ...PAYMENT_DETAIL_WORDS.en,
+  ...DIRECT_DEBIT_WORDS.en,
   dashboard: 'Dashboard',
   mainNav: 'Dashboard sections',
   navPayments: 'Payments',

@@ -1,6 +1,6 @@
 /**
  * The merchant dashboard under /dashboard (docs/DASHBOARD.md): sign-up,
- * email confirmation, sign-in and sign-out, payments, payment links, API keys and the
+ * email confirmation, sign-in and sign-out, payments, payment links, direct debit, API keys and the
  * gateway request, site domains. Server-rendered like the hosted pages:
  * Persian by default, English with `?lang=en` (kept in a cookie), no script
  * at all, the same strict CSP, and a CSRF token on every form. Every change
@@ -14,6 +14,7 @@ import Router from '@koa/router';
 import { setSecurityHeaders } from '../http/page-headers.ts';
 import { accountPages } from './account-routes.ts';
 import { developerPages } from './developer-routes.ts';
+import { directDebitPages } from './direct-debit-routes.ts';
 import { dashboardKit, type DashboardDependencies } from './kit.ts';
 import { linkPages } from './link-routes.ts';
 import { onboardingPages } from './onboarding-routes.ts';
@@ -42,6 +43,7 @@ export function dashboardRoutes(deps: DashboardDependencies): Router {
   overviewPages(kit);
   paymentPages(kit);
   linkPages(kit);
+  directDebitPages(kit);
   developerPages(kit);
   onboardingPages(kit);
   settingsPages(kit);

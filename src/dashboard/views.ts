@@ -27,7 +27,15 @@ export const DASHBOARD_CSS = stylesheet(
 const cssHref = DASHBOARD_CSS.href;
 
 export type Section =
-  'overview' | 'payments' | 'links' | 'settlements' | 'webhooks' | 'developers' | 'settings' | 'security';
+  | 'overview'
+  | 'payments'
+  | 'links'
+  | 'directDebit'
+  | 'settlements'
+  | 'webhooks'
+  | 'developers'
+  | 'settings'
+  | 'security';
 
 export interface ViewContext {
   lang: Lang;
@@ -59,6 +67,7 @@ export function render(template: string, context: ViewContext, data: LayoutData 
           ['overview', '/dashboard/overview', t.navOverview],
           ['payments', '/dashboard/payments', t.navPayments],
           ['links', '/dashboard/links', t.navLinks],
+          ['directDebit', '/dashboard/subscriptions', t.navDirectDebit],
           ['settlements', '/dashboard/settlements', t.navSettlements],
           ['webhooks', '/dashboard/webhooks', t.navWebhooks],
           ['developers', '/dashboard/developers', t.navDevelopers],

@@ -33,6 +33,8 @@ export type NewMandate = Omit<
   | 'provider_authority'
   | 'failure_code'
   | 'debits_admitted'
+  | 'bank_code'
+  | 'bank_name'
 >;
 
 export async function insertMandate(db: Db, mandate: NewMandate): Promise<void> {
@@ -263,6 +265,7 @@ export function mandateFromRow(row: MandateRow): Mandate {
     return_url: row.return_url,
     reference: row.merchant_reference,
     failure_code: row.failure_code,
+    bank: row.bank_code === null ? null : { code: row.bank_code, name: row.bank_name ?? row.bank_code },
     created_at: row.created_at.toISOString(),
     activated_at: row.activated_at?.toISOString() ?? null,
     ended_at: row.ended_at?.toISOString() ?? null,
@@ -271,6 +274,37 @@ export function mandateFromRow(row: MandateRow): Mandate {
 
 export function mandateRowById(db: Db, id: string): Promise<MandateRow | undefined> {
   return db.selectFrom('mandates').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Records the bank the customer chose on the bank page, only while the mandate is pending (the last
+ * choice before signing stands; a signed mandate's bank never changes). Answers whether it was recorded.
+ */
+export async function recordMandateBank(db: Db, id: string, bank: { code: string; name: string }): Promise<boolean> {
+  const result = await db
+    .updateTable('mandates')
+    .set({ bank_code: bank.code, bank_name: bank.name })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** What a mandate's debits used of its counts in the given Tehran day and month (0 where none was taken). */
+export async function mandateUsage(
+  db: Db,
+  mandateId: string,
+  at: Date,
+): Promise<{ day: string; month: string; daily: number; monthly: number }> {
+  const { day, month } = tehranPeriods(at);
+  const rows = await db
+    .selectFrom('mandate_usage')
+    .select(['period', 'used'])
+    .where('mandate_id', '=', mandateId)
+    .where('period', 'in', [`d:${day}`, `m:${month}`])
+    .execute();
+  const used = (period: string) => Number(rows.find((r) => r.period === period)?.used ?? 0);
+  return { day, month, daily: used(`d:${day}`), monthly: used(`m:${month}`) };
 }
 
 export function mandatesPage(db: Db, tenant: Tenant, page: PageQuery) {

@@ -412,6 +412,9 @@ export interface MandatesTable {
   signature_sealed: string | null;
   failure_code: string | null;
   debits_admitted: Generated<number>;
+  /** The bank the customer chose on Dargah's bank page (migration 0055); null before a choice. */
+  bank_code: string | null;
+  bank_name: string | null;
   created_at: Date;
   activated_at: Date | null;
   ended_at: Date | null;

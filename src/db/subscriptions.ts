@@ -40,7 +40,10 @@ export function plansPage(db: Db, tenant: Tenant, page: PageQuery) {
   return keyedPage(db.selectFrom('plans').selectAll().where(scopedTo(tenant)), page, planFromRow);
 }
 
-export function subscriptionFromRow(row: SubscriptionRow): Subscription {
+/** A subscription's customer page, signed (src/direct-debit/customer-page.ts): given by the caller, which holds the key. */
+export type SubscriptionUrl = (id: string) => string;
+
+export function subscriptionFromRow(row: SubscriptionRow, customerUrl: SubscriptionUrl): Subscription {
   return {
     id: row.id,
     object: 'subscription',
@@ -58,6 +61,7 @@ export function subscriptionFromRow(row: SubscriptionRow): Subscription {
     cancel_reason: row.cancel_reason,
     created_at: row.created_at.toISOString(),
     canceled_at: row.canceled_at?.toISOString() ?? null,
+    customer_url: customerUrl(row.id),
   };
 }
 
@@ -73,8 +77,16 @@ export function tenantSubscription(db: Db, tenant: Tenant, id: string): Promise<
   return db.selectFrom('subscriptions').selectAll().where(scopedTo(tenant)).where('id', '=', id).executeTakeFirst();
 }
 
-export function subscriptionsPage(db: Db, tenant: Tenant, page: PageQuery) {
-  return keyedPage(db.selectFrom('subscriptions').selectAll().where(scopedTo(tenant)), page, subscriptionFromRow);
+export function subscriptionsPage(db: Db, tenant: Tenant, page: PageQuery, customerUrl: SubscriptionUrl) {
+  return keyedPage(db.selectFrom('subscriptions').selectAll().where(scopedTo(tenant)), page, (row) =>
+    subscriptionFromRow(row, customerUrl),
+  );
+}
+
+/** The tenant's plans of these ids (a page of subscriptions names its plans). */
+export async function tenantPlansByIds(db: Db, tenant: Tenant, ids: string[]): Promise<PlanRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('plans').selectAll().where(scopedTo(tenant)).where('id', 'in', ids).execute();
 }
 
 /** What the workflow records of its subscription: the fields it owns, at a version it counts. */
@@ -102,6 +114,7 @@ export async function writeSubscriptionVersion(
   change: SubscriptionChange,
   event: { type: EventType; payment_id?: string } | undefined,
   at: Date,
+  customerUrl: SubscriptionUrl,
 ): Promise<StoredEvent | undefined> {
   return db.transaction().execute(async (trx) => {
     const { id, ...fields } = change;
@@ -118,7 +131,10 @@ export async function writeSubscriptionVersion(
       owner: { merchant: { id: row.merchant_id }, mode: row.mode },
       type: event.type,
       objectId: id,
-      data: { subscription: subscriptionFromRow(row), ...(event.payment_id ? { payment_id: event.payment_id } : {}) },
+      data: {
+        subscription: subscriptionFromRow(row, customerUrl),
+        ...(event.payment_id ? { payment_id: event.payment_id } : {}),
+      },
       at,
     });
   });
@@ -183,6 +199,7 @@ export function subscriptionCharges(db: Db, subscription: Pick<SubscriptionRow, 
 export async function insertSubscriptionWithEvent(
   db: Db,
   row: Insertable<SubscriptionsTable>,
+  customerUrl: SubscriptionUrl,
 ): Promise<{ row: SubscriptionRow; event: StoredEvent } | undefined> {
   return db.transaction().execute(async (trx) => {
     const mandate = await trx
@@ -201,7 +218,7 @@ export async function insertSubscriptionWithEvent(
       owner: { merchant: { id: row.merchant_id }, mode: row.mode },
       type: 'subscription.created',
       objectId: row.id,
-      data: { subscription: subscriptionFromRow(stored) },
+      data: { subscription: subscriptionFromRow(stored, customerUrl) },
       at: stored.created_at,
     });
     return { row: stored, event };

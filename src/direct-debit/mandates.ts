@@ -8,7 +8,15 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { eventSummariesAbout } from '../db/events.ts';
-import { insertMandate, mandateFromRow, mandateRowById, mandatesPage, tenantMandate } from '../db/mandates.ts';
+import {
+  insertMandate,
+  mandateFromRow,
+  mandateRowById,
+  mandatesPage,
+  mandateUsage,
+  recordMandateBank,
+  tenantMandate,
+} from '../db/mandates.ts';
 import { subscriptionFromRow, subscriptionsOfMandate } from '../db/subscriptions.ts';
 import type { MandateRow } from '../db/schema.ts';
 import { mandateLimitProblems } from '../domain/mandate.ts';
@@ -21,6 +29,7 @@ import { idempotent, type IdempotentResult } from '../payments/idempotency.ts';
 import { cancelMandateWorkflow, mandateReturned, startMandateWorkflow } from '../temporal/mandates.ts';
 import type { DirectDebitProviders } from './providers/registry.ts';
 import type { ProviderBank } from './providers/contract.ts';
+import { customerUrlOf, type CustomerPageConfig } from './customer-links.ts';
 
 export interface MandateServiceDeps {
   db: Db;
@@ -132,7 +141,11 @@ export function listMandates(db: Db, tenant: Tenant, query: ListMandatesQuery) {
  * Cancels a pending or active mandate through its workflow (which ends it at the provider too) and
  * answers it; an ended mandate is answered as it is, so cancelling twice answers the same.
  */
-export async function cancelMandate(deps: MandateServiceDeps, tenant: Tenant, id: string): Promise<Mandate> {
+export async function cancelMandate(
+  deps: Pick<MandateServiceDeps, 'db' | 'temporal'>,
+  tenant: Tenant,
+  id: string,
+): Promise<Mandate> {
   const row = await found(deps.db, tenant, id);
   if (row.status === 'pending' || row.status === 'active') await cancelMandateWorkflow(deps.temporal, id);
   return mandateFromRow(await found(deps.db, tenant, id));
@@ -142,14 +155,39 @@ export async function cancelMandate(deps: MandateServiceDeps, tenant: Tenant, id
  * The operator's view of one mandate (the CLI): as the API shows it (never its signature), its
  * merchant, its subscriptions and its events.
  */
-export async function mandateForOperator(db: Db, id: string) {
+export async function mandateForOperator({ db, config }: { db: Db; config: CustomerPageConfig }, id: string) {
   const row = await mandateRowById(db, id);
   if (row === undefined) throw new DomainError('mandate_not_found', `No mandate ${id}.`);
   const subscriptions = await subscriptionsOfMandate(db, id);
   const events = await eventSummariesAbout(db, [id]);
   return {
     mandate: { ...mandateFromRow(row), merchant_id: row.merchant_id },
-    subscriptions: subscriptions.map(subscriptionFromRow),
+    subscriptions: subscriptions.map((s) => subscriptionFromRow(s, customerUrlOf(config))),
+    events: events.map((e) => ({ id: e.id, type: e.type, created_at: e.created_at.toISOString() })),
+  };
+}
+
+/**
+ * One mandate as the dashboard shows it: as the API has it, what its debits used of today's and this
+ * month's counts (Tehran's, as the limits count), its subscriptions and its events, oldest first.
+ * Another merchant's (or mode's) is not found.
+ */
+export async function mandateDetail(
+  { db, config }: { db: Db; config: CustomerPageConfig },
+  tenant: Tenant,
+  id: string,
+  now = new Date(),
+) {
+  const row = await found(db, tenant, id);
+  const [usage, subscriptions, events] = await Promise.all([
+    mandateUsage(db, id, now),
+    subscriptionsOfMandate(db, id),
+    eventSummariesAbout(db, [id]),
+  ]);
+  return {
+    mandate: mandateFromRow(row),
+    usage,
+    subscriptions: subscriptions.map((s) => subscriptionFromRow(s, customerUrlOf(config))),
     events: events.map((e) => ({ id: e.id, type: e.type, created_at: e.created_at.toISOString() })),
   };
 }
@@ -177,6 +215,26 @@ export async function bankChoices(
     mandate,
     banks: banks.map((b) => ({ ...b, url: provider.signingPageUrl(authority, b.code) })),
   };
+}
+
+/**
+ * The customer's choice of a bank on the bank page: recorded on the pending mandate (the provider
+ * tells no one which bank signed, so this is the gateway's only record of it), then the provider's
+ * signing page at that bank. Only a bank the provider lists is taken; the last choice before the
+ * signature stands. Undefined when the mandate or the bank is not found.
+ */
+export async function chooseBank(
+  deps: MandateServiceDeps,
+  id: string,
+  bankCode: string,
+): Promise<{ kind: 'sign'; url: string } | { kind: 'ended' } | { kind: 'preparing' } | { kind: 'not_found' }> {
+  const choice = await bankChoices(deps, id);
+  if (choice.kind !== 'choose') return choice.kind === 'ended' ? { kind: 'ended' } : choice;
+  const bank = choice.banks.find((b) => b.code === bankCode);
+  if (bank === undefined) return { kind: 'not_found' };
+  // Signed or declined since the page was read: the customer is told the mandate no longer waits.
+  if (!(await recordMandateBank(deps.db, id, { code: bank.code, name: bank.name }))) return { kind: 'ended' };
+  return { kind: 'sign', url: bank.url };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { dispatchEvent } from '../temporal/deliveries.ts';
 import { merchantById } from '../db/merchants.ts';
-import { mandateRowById, tenantMandate } from '../db/mandates.ts';
+import { mandateFromRow, mandateRowById, tenantMandate } from '../db/mandates.ts';
 import {
   insertPlan,
   insertSubscriptionWithEvent,
@@ -22,6 +22,7 @@ import {
   subscriptionRowById,
   subscriptionsPage,
   tenantPlan,
+  tenantPlansByIds,
   tenantSubscription,
 } from '../db/subscriptions.ts';
 import { eventIdFor, eventSummariesAbout, storedEvent } from '../db/events.ts';
@@ -46,12 +47,19 @@ import {
   cancelSubscriptionWorkflow,
   startSubscriptionWorkflow,
 } from '../temporal/subscriptions.ts';
+import { customerUrlOf, type CustomerPageConfig } from './customer-links.ts';
 import { admitDebitWithPayment, debitWorkflowInput, type DebitPaymentConfig } from './debit-service.ts';
 
 export interface SubscriptionServiceDeps {
   db: Db;
   temporal: Client;
   config: Config;
+}
+
+/** What reading a subscription needs: the records, and the key its customer_url is signed with. */
+export interface SubscriptionReadDeps {
+  db: Db;
+  config: CustomerPageConfig;
 }
 
 export async function createPlan(
@@ -132,19 +140,23 @@ export async function createSubscription(
       let row = fresh ? undefined : await tenantSubscription(db, auth, id);
       if (row === undefined) {
         const now = new Date();
-        const written = await insertSubscriptionWithEvent(db, {
-          id,
-          merchant_id: auth.merchant.id,
-          mode: auth.mode,
-          plan_id: plan.id,
-          mandate_id: mandate.id,
-          status: 'active',
-          amount: Number(plan.amount),
-          anchor_at: now,
-          current_period_start: now,
-          current_period_end: new Date(periodStartMs(now.getTime(), period, 1)),
-          created_at: now,
-        });
+        const written = await insertSubscriptionWithEvent(
+          db,
+          {
+            id,
+            merchant_id: auth.merchant.id,
+            mode: auth.mode,
+            plan_id: plan.id,
+            mandate_id: mandate.id,
+            status: 'active',
+            amount: Number(plan.amount),
+            anchor_at: now,
+            current_period_start: now,
+            current_period_end: new Date(periodStartMs(now.getTime(), period, 1)),
+            created_at: now,
+          },
+          customerUrlOf(config),
+        );
         // The mandate ended since it was read above: refused as then, nothing written.
         if (written === undefined)
           throw new DomainError(
@@ -167,7 +179,7 @@ export async function createSubscription(
         clock_offset_ms: 0,
         record: NEW_SUBSCRIPTION_RECORD,
       });
-      return { status: 201, body: { subscription: subscriptionFromRow(row) } };
+      return { status: 201, body: { subscription: subscriptionFromRow(row, customerUrlOf(config)) } };
     },
   );
 }
@@ -178,13 +190,60 @@ async function found(db: Db, tenant: Tenant, id: string): Promise<SubscriptionRo
   return row;
 }
 
-export async function getSubscription(db: Db, tenant: Tenant, id: string): Promise<Subscription> {
-  return subscriptionFromRow(await found(db, tenant, id));
+export async function getSubscription(
+  { db, config }: SubscriptionReadDeps,
+  tenant: Tenant,
+  id: string,
+): Promise<Subscription> {
+  return subscriptionFromRow(await found(db, tenant, id), customerUrlOf(config));
 }
 
-export function listSubscriptions(db: Db, tenant: Tenant, query: ListSubscriptionsQuery) {
-  return subscriptionsPage(db, tenant, query);
+export function listSubscriptions({ db, config }: SubscriptionReadDeps, tenant: Tenant, query: ListSubscriptionsQuery) {
+  return subscriptionsPage(db, tenant, query, customerUrlOf(config));
 }
+
+/** A page of subscriptions with their plans (the dashboard's list names each one's plan). */
+export async function listSubscriptionsWithPlans(
+  deps: SubscriptionReadDeps,
+  tenant: Tenant,
+  query: ListSubscriptionsQuery,
+) {
+  const page = await listSubscriptions(deps, tenant, query);
+  const plans = await tenantPlansByIds(deps.db, tenant, [...new Set(page.data.map((s) => s.plan_id))]);
+  const byId = new Map(plans.map((p) => [p.id, planFromRow(p)]));
+  return { ...page, data: page.data.map((subscription) => ({ subscription, plan: byId.get(subscription.plan_id) })) };
+}
+
+/**
+ * One subscription as the dashboard shows it: as the API has it, its plan, its mandate, its charges
+ * (each debit with its payment) and its events, oldest first. Another merchant's (or mode's) is not found.
+ */
+export async function subscriptionDetail({ db, config }: SubscriptionReadDeps, tenant: Tenant, id: string) {
+  const row = await found(db, tenant, id);
+  const [plan, mandate, charges, events] = await Promise.all([
+    tenantPlan(db, tenant, row.plan_id),
+    tenantMandate(db, tenant, row.mandate_id),
+    subscriptionCharges(db, row),
+    eventSummariesAbout(db, [id]),
+  ]);
+  return {
+    subscription: subscriptionFromRow(row, customerUrlOf(config)),
+    plan: plan === undefined ? undefined : planFromRow(plan),
+    mandate: mandate === undefined ? undefined : mandateFromRow(mandate),
+    charges: charges.map(chargeView),
+    events: events.map((e) => ({ id: e.id, type: e.type, created_at: e.created_at.toISOString() })),
+  };
+}
+
+const chargeView = (c: Awaited<ReturnType<typeof subscriptionCharges>>[number]) => ({
+  key: c.idempotency_key,
+  debit_id: c.debit_id,
+  debit_status: c.debit_status,
+  amount: Number(c.amount),
+  payment_id: c.payment_id,
+  payment_status: c.payment_status,
+  created_at: c.created_at.toISOString(),
+});
 
 /** Cancels through the workflow (at once, or at the period's end) and answers the subscription as recorded. */
 export async function cancelSubscription(
@@ -195,7 +254,7 @@ export async function cancelSubscription(
 ): Promise<Subscription> {
   const row = await found(deps.db, tenant, id);
   if (row.status !== 'canceled') await cancelSubscriptionWorkflow(deps.temporal, id, { at_period_end: atPeriodEnd });
-  return subscriptionFromRow(await found(deps.db, tenant, id));
+  return subscriptionFromRow(await found(deps.db, tenant, id), customerUrlOf(deps.config));
 }
 
 /**
@@ -213,22 +272,14 @@ export async function cancelSubscriptionById(
 }
 
 /** The operator's view of one subscription (the CLI): as the API shows it, its merchant, its charges and its events. */
-export async function subscriptionForOperator(db: Db, id: string) {
+export async function subscriptionForOperator({ db, config }: SubscriptionReadDeps, id: string) {
   const row = await subscriptionRowById(db, id);
   if (row === undefined) throw new DomainError('subscription_not_found', `No subscription ${id}.`);
   const charges = await subscriptionCharges(db, row);
   const events = await eventSummariesAbout(db, [id]);
   return {
-    subscription: { ...subscriptionFromRow(row), merchant_id: row.merchant_id },
-    charges: charges.map((c) => ({
-      key: c.idempotency_key,
-      debit_id: c.debit_id,
-      debit_status: c.debit_status,
-      amount: Number(c.amount),
-      payment_id: c.payment_id,
-      payment_status: c.payment_status,
-      created_at: c.created_at.toISOString(),
-    })),
+    subscription: { ...subscriptionFromRow(row, customerUrlOf(config)), merchant_id: row.merchant_id },
+    charges: charges.map(chargeView),
     events: events.map((e) => ({ id: e.id, type: e.type, created_at: e.created_at.toISOString() })),
   };
 }
@@ -247,7 +298,7 @@ export async function advanceSubscriptionClock(
   } catch (error) {
     throw updateRefusal(error) ?? error;
   }
-  return subscriptionFromRow(await found(deps.db, auth, id));
+  return subscriptionFromRow(await found(deps.db, auth, id), customerUrlOf(deps.config));
 }
 
 /**

@@ -46,6 +46,8 @@ export const AUDIT_ACTIONS = [
   'webhook_event_redelivered',
   'payment_link_created',
   'payment_link_deactivated',
+  'subscription_canceled',
+  'mandate_canceled',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

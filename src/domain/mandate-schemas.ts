@@ -53,6 +53,16 @@ export const MandateSchema = Type.Object(
     return_url: Type.String(),
     reference: Type.String(),
     failure_code: Nullable(Type.String(), 'why a mandate was declined; null otherwise'),
+    bank: Nullable(
+      Type.Object(
+        {
+          code: Type.String({ description: "the bank's code as the provider lists it", examples: ['SABCIR'] }),
+          name: Type.String({ description: "the bank's name as the provider gave it", examples: ['بانک سامان'] }),
+        },
+        { additionalProperties: false },
+      ),
+      "the bank the customer chose to sign at, on the gateway's bank page; null before a choice (and for mandates signed before banks were recorded)",
+    ),
     created_at: Timestamp('when the mandate was asked'),
     activated_at: Nullable(Timestamp('when the customer signed it'), 'null until signed'),
     ended_at: Nullable(Timestamp('when it was declined, canceled or expired'), 'null while pending or active'),

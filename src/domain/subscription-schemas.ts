@@ -103,6 +103,11 @@ export const SubscriptionSchema = Type.Object(
     ),
     created_at: Timestamp('when the subscription was made'),
     canceled_at: Nullable(Timestamp('when it was canceled'), 'null unless canceled'),
+    customer_url: Type.String({
+      format: 'uri',
+      description:
+        "the customer's own page of the subscription, a signed link to pass on to the customer (by the merchant's own channel: the gateway keeps no customer contact): the plan, the next charge, the mandate's bank, and a cancel at the period's end",
+    }),
   },
   { additionalProperties: false },
 );

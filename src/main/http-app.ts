@@ -24,6 +24,7 @@ import { mandateRoutes } from '../api/routes/mandates.ts';
 import { subscriptionRoutes, subscriptionTestHelperRoutes } from '../api/routes/subscriptions.ts';
 import { directDebitProviders, type DirectDebitProviders } from '../direct-debit/providers/registry.ts';
 import { mandatePageRoutes } from '../pages/mandate-routes.ts';
+import { subscriptionPageRoutes } from '../pages/subscription-routes.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -91,6 +92,7 @@ export function createApp(deps: AppDependencies): Koa {
   const zibal = zibalRoutes(deps);
   const pages = pageRoutes(deps);
   const mandatePages = mandatePageRoutes(mandateDeps);
+  const subscriptionPages = subscriptionPageRoutes(deps);
   const docs = docsRoutes(deps.config);
   const dashboard = dashboardRoutes({ ...deps, mailer: deps.mailer ?? createMailer(deps.config) });
 
@@ -103,6 +105,7 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(health.routes()).use(health.allowedMethods(allowed));
   app.use(pages.routes()).use(pages.allowedMethods(allowed));
   app.use(mandatePages.routes()).use(mandatePages.allowedMethods(allowed));
+  app.use(subscriptionPages.routes()).use(subscriptionPages.allowedMethods(allowed));
   app.use(dashboard.routes()).use(dashboard.allowedMethods(allowed));
   app.use(docs.routes()).use(docs.allowedMethods(allowed));
   app.use(api.routes()).use(api.allowedMethods(allowed));

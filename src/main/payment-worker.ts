@@ -6,6 +6,7 @@
  */
 import { directDebitProviders } from '../direct-debit/providers/registry.ts';
 import { admitSubscriptionCharge } from '../direct-debit/subscriptions.ts';
+import { customerUrlOf } from '../direct-debit/customer-links.ts';
 import { secretBox } from '../accounts/secret-box.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -254,6 +255,8 @@ export async function createPaymentWorker({
       box: secretBox(config.DASHBOARD_SECRETS_KEY),
       // A subscription's charge goes through the debit service's one admission.
       admitCharge: (asked) => admitSubscriptionCharge({ db, config }, asked),
+      // Each subscription event carries the customer's signed page, as the API's answers do.
+      customerUrl: customerUrlOf(config),
     },
   });
   return Worker.create({

@@ -12,6 +12,7 @@ import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { pageFailure } from '../http/dependencies.ts';
 import { setSecurityHeaders } from '../http/page-headers.ts';
+import { countPageAction, type RateCounter } from '../http/rate-limit.ts';
 import { langFrom, type Lang } from './i18n.ts';
 import { messagePage, type MessageKind } from './views.ts';
 
@@ -47,6 +48,21 @@ export async function readForm(ctx: Context, limit = FORM_LIMIT_BYTES): Promise<
       ? new PageRefusal(413, 'bad_request')
       : new PageRefusal(400, 'bad_request');
   }
+}
+
+/**
+ * Counts one public page action of the client's address (PAGE_ACTIONS_PER_CLIENT_PER_MINUTE), before
+ * anything else of the request is read: past the limit, 429 with Retry-After and nothing done.
+ */
+export async function countClientAction(
+  counter: RateCounter,
+  config: Pick<Config, 'PAGE_ACTIONS_PER_CLIENT_PER_MINUTE'>,
+  ctx: Context,
+): Promise<void> {
+  const refused = await countPageAction(counter, config, ctx.ip);
+  if (refused === undefined) return;
+  ctx.set(refused.headers);
+  throw new PageRefusal(429, 'too_many');
 }
 
 export type PageHandler = (ctx: RouterContext, lang: Lang, id: string) => Promise<void>;

@@ -3,14 +3,19 @@
  * customer picks the bank to sign at (the provider's banks, each a link to the provider's signing
  * page), and the return from the bank, which hands the outcome to the mandate's workflow and sends
  * the customer on to the merchant's return_url. Persian (right to left) unless `?lang=en`. The page
- * has links only, no form: nothing to forge a request with, so no CSRF token is needed.
+ * has links only, no form: nothing to forge a request with, so no CSRF token is needed. Each bank's
+ * link goes through `/mandates/{id}/bank/{code}`, which records the bank chosen on the pending mandate
+ * (the provider never says which bank signed) and redirects to the provider's signing page: a forged
+ * visit can at most name another bank of the list until the customer chooses, and nothing after.
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { bankChoices, mandateReturn, type MandateServiceDeps } from '../direct-debit/mandates.ts';
+import { bankChoices, chooseBank, mandateReturn, type MandateServiceDeps } from '../direct-debit/mandates.ts';
 import { setSecurityHeaders } from '../http/page-headers.ts';
 
 const ID = /^[0-9a-f-]{36}$/;
+/** A provider's bank code: letters, digits, '_' and '-' (src/direct-debit/providers/zarinpal/mapping.ts). */
+const BANK_CODE = /^[A-Za-z0-9_-]{1,32}$/;
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -76,15 +81,42 @@ export function mandatePageRoutes(deps: MandateServiceDeps): Router {
     const m = choice.mandate;
     const amount = new Intl.NumberFormat(lang === 'fa' ? 'fa-IR' : 'en-US').format(m.max_amount);
     const banks = choice.banks
-      .map(
-        (b) => `<li><a class="bank" data-bank="${escape(b.code)}" href="${escape(b.url)}">${escape(b.name)}</a></li>`,
-      )
+      .map((b) => {
+        const href = `/mandates/${m.id}/bank/${encodeURIComponent(b.code)}${lang === 'en' ? '?lang=en' : ''}`;
+        return `<li><a class="bank" data-bank="${escape(b.code)}" href="${escape(href)}">${escape(b.name)}</a></li>`;
+      })
       .join('');
     page(
       ctx,
       lang,
       `<p>${escape(words.choose)}</p><p>${escape(words.limits(amount, m.max_daily_count, m.max_monthly_count))}</p><ul>${banks}</ul>`,
     );
+  });
+
+  // A bank chosen: recorded on the pending mandate, then on to the provider's signing page at that bank.
+  router.get('/mandates/:id/bank/:code', async (ctx) => {
+    const lang = ctx.query.lang === 'en' ? 'en' : 'fa';
+    const words = WORDS[lang];
+    const id = ctx.params.id!;
+    const code = ctx.params.code!;
+    const chosen =
+      ID.test(id) && BANK_CODE.test(code) ? await chooseBank(deps, id, code) : { kind: 'not_found' as const };
+    if (chosen.kind === 'sign') {
+      setSecurityHeaders(ctx);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = 303;
+      ctx.redirect(chosen.url);
+      return;
+    }
+    if (chosen.kind === 'preparing')
+      return page(
+        ctx,
+        lang,
+        `<p>${escape(words.preparing)}</p>`,
+        `/mandates/${id}/bank${lang === 'en' ? '?lang=en' : ''}`,
+      );
+    ctx.status = chosen.kind === 'ended' ? 409 : 404;
+    page(ctx, lang, `<p>${escape(chosen.kind === 'ended' ? words.ended : words.notFound)}</p>`);
   });
 
   // The provider sends the customer back here by a redirect (GET) with its query.

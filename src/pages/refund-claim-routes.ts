@@ -9,7 +9,7 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { configuredCsrfGuard } from '../http/csrf.ts';
-import { countPageAction, rateCounter } from '../http/rate-limit.ts';
+import { rateCounter } from '../http/rate-limit.ts';
 import {
   claimRefund,
   ClaimRefused,
@@ -19,7 +19,7 @@ import {
   type ClaimSubject,
   type IdentityProviders,
 } from '../refunds/claims.ts';
-import { PageRefusal, readForm, type PageDependencies, type PageHandler } from './forms.ts';
+import { countClientAction, PageRefusal, readForm, type PageDependencies, type PageHandler } from './forms.ts';
 import type { Lang } from './i18n.ts';
 import { claimPage, type ClaimNotice } from './refund-claim-views.ts';
 
@@ -80,11 +80,7 @@ export function refundClaimRoutes(
     '/refund-claims/:id',
     page(async (ctx, lang, refundId) => {
       // Counted before anything is read: a flood costs one counter update a request.
-      const refused = await countPageAction(counter, config, ctx.ip);
-      if (refused !== undefined) {
-        ctx.set(refused.headers);
-        throw new PageRefusal(429, 'too_many');
-      }
+      await countClientAction(counter, config, ctx);
       const form = await readForm(ctx);
       if (!csrf.accepts(ctx, form)) throw new PageRefusal(403, 'forbidden');
       const token = form.get('claim_token') ?? '';

@@ -121,6 +121,7 @@ describe('direct debit mandates (API, workflow, bank page, real browser)', funct
     const created = res.body;
     assert.equal(created.mandate.status, 'pending');
     assert.equal(created.mandate.mobile, '0912***4567');
+    assert.equal(created.mandate.bank, null, 'no bank before the customer chooses one');
     assert.equal(created.bank_page_url, `${h.baseUrl}/mandates/${created.mandate.id}/bank`);
     // The same key answers the same mandate and makes no second one.
     const again = await api.post<Created>('/mandates', asked, { idempotencyKey: key });
@@ -137,6 +138,8 @@ describe('direct debit mandates (API, workflow, bank page, real browser)', funct
     assert.equal(got.status, 200);
     assert.equal(got.body.mandate.status, 'active');
     assert.ok(got.body.mandate.activated_at !== null);
+    // The first bank of the page, recorded as the customer chose it there (the provider never says).
+    assert.deepEqual(got.body.mandate.bank, { code: 'SABCIR', name: 'بانک سامان' });
     assert.ok(!JSON.stringify(got.body).includes('signature'), 'the API never shows the signature');
 
     // The signature is stored sealed, opens to the provider's 200 characters, and is nowhere in the history.

@@ -11,8 +11,17 @@ import { request } from '../support/http.ts';
 import { document } from '../support/contract.ts';
 
 /** Routes that are not part of the JSON API: the customer's HTML pages, the merchant dashboard, their assets and the docs page. */
-// The customer's pages (the mandates' bank page and return included) are not the API.
-const NOT_API = [/^\/pay\//, /^\/mandates\//, /^\/l\//, /^\/refund-claims\//, /^\/dashboard/, /^\/assets\//, /^\/docs/];
+// The customer's pages (the mandates' bank page and return, and a subscription's page, included) are not the API.
+const NOT_API = [
+  /^\/pay\//,
+  /^\/mandates\//,
+  /^\/subscriptions\//,
+  /^\/l\//,
+  /^\/refund-claims\//,
+  /^\/dashboard/,
+  /^\/assets\//,
+  /^\/docs/,
+];
 
 function servedRoutes(): Set<string> {
   const app = createApp({

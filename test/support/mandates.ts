@@ -56,12 +56,17 @@ export async function paymanCheckouts(): Promise<PaymanCheckout[]> {
   return ((await res.json()) as { checkouts: PaymanCheckout[] }).checkouts;
 }
 
-/** A mandate signed (or left pending) at the simulator, as the customer would sign it at the bank page. */
+/**
+ * A mandate signed (or left pending) at the simulator, as the customer would sign it at the bank page.
+ * With `viaBankPage`, the customer picks the bank on the gateway's bank page (`/mandates/{id}/bank/SABCIR`,
+ * which records it and redirects to the simulator's signing page) instead of going to the simulator directly.
+ */
 export async function mandateOf(
   h: Pick<Harness, 'db' | 'baseUrl'>,
   api: Api,
   limits: { max_amount: number; max_daily_count: number; max_monthly_count: number },
   sign = true,
+  viaBankPage = false,
 ): Promise<Mandate> {
   const res = await api.post<{ mandate: Mandate }>(
     '/mandates',
@@ -80,7 +85,14 @@ export async function mandateOf(
     return row?.provider_authority ?? undefined;
   });
   if (!sign) return res.body.mandate;
-  const signed = await fetch(`${paymanUrl()}/pg/StartPayman/${authority}/SABCIR`, {
+  let signingPage = `${paymanUrl()}/pg/StartPayman/${authority}/SABCIR`;
+  if (viaBankPage) {
+    const chosen = await fetch(`${h.baseUrl}/mandates/${id}/bank/SABCIR`, { redirect: 'manual' });
+    assert.equal(chosen.status, 303);
+    signingPage = chosen.headers.get('location')!;
+    assert.match(signingPage, /\/pg\/StartPayman\/[^/]+\/SABCIR$/);
+  }
+  const signed = await fetch(signingPage, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: 'decision=sign',

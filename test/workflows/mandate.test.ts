@@ -1,10 +1,13 @@
 /**
  * The mandate workflow (workflows/mandate.ts) with fake activities: once an active mandate ends, by
  * the merchant's cancel or at its expiry, it ends the mandate's subscriptions with the matching reason
- * (the patch mandate-ends-subscriptions), and the cancel answers only after that step.
+ * (the patch mandate-ends-subscriptions), and the cancel answers only after that step. Their histories
+ * are the mandate workflow's replay fixtures (RECORD_MANDATE_HISTORIES=v<n>, test/fixtures/histories/mandate/),
+ * replayed by test/workflows/replay.test.ts: the patch's new path, committed.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import {
   MANDATE_CANCEL_UPDATE,
   MANDATE_RETURN_UPDATE,
@@ -12,9 +15,12 @@ import {
   type MandateWorkflowInput,
 } from '../../src/domain/mandate-workflow.ts';
 import type { mandateWorkflow } from '../../workflows/mandate.ts';
+import { recordFixture } from '../support/replay.ts';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { FakeActivities } from '../support/workflows/fakes.ts';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories', 'mandate');
 
 const input = (id: string, expiresInMs: number): MandateWorkflowInput => ({
   mandate_id: id,
@@ -66,6 +72,7 @@ concurrently('the mandate workflow', (it) => {
       assert.equal(await cancel, 'canceled');
       assert.equal(await handle.result(), 'canceled');
       assert.equal(fakes.calls('cancelMandateAtProvider').length, 1);
+      recordFixture(FIXTURES, 'RECORD_MANDATE_HISTORIES', 'canceled', await handle.fetchHistory());
     });
   });
 
@@ -84,6 +91,7 @@ concurrently('the mandate workflow', (it) => {
       );
       assert.equal(await handle.result(), 'expired');
       assert.deepEqual(fakes.calls('endMandateSubscriptions'), [{ mandate_id: id, reason: 'mandate_expired' }]);
+      recordFixture(FIXTURES, 'RECORD_MANDATE_HISTORIES', 'expired', await handle.fetchHistory());
       assert.equal(fakes.calls('cancelMandateAtProvider').length, 0);
     });
   });

@@ -23,6 +23,8 @@ describe('committed workflow histories replay on the current code', () => {
     ['onboarding', join(FIXTURES, 'onboarding')],
     ['the stuck-records sweep', join(FIXTURES, 'sweep')],
     ['the retention workflow', join(FIXTURES, 'retention')],
+    // The mandate's end ending its subscriptions (the patch mandate-ends-subscriptions), canceled and expired.
+    ['direct debit mandates', join(FIXTURES, 'mandate')],
     // Not the settlement run's: it names its children with uuid4(), drawn from the workflow's random
     // source, which this tier's bundle (with the tracing interceptors) draws from differently than the
     // main suite's that recorded them; test/settlements/replay.test.ts replays them on that bundle.

@@ -53,10 +53,10 @@ export function subscriptionRoutes(deps: SubscriptionServiceDeps): Router {
     ctx.body = result.body;
   });
   router.get('/subscriptions', async (ctx) => {
-    ctx.body = await listSubscriptions(deps.db, callerOf(ctx), validateList(ctx.query));
+    ctx.body = await listSubscriptions(deps, callerOf(ctx), validateList(ctx.query));
   });
   router.get('/subscriptions/:id', async (ctx) => {
-    ctx.body = { subscription: await getSubscription(deps.db, callerOf(ctx), ctx.params.id!) };
+    ctx.body = { subscription: await getSubscription(deps, callerOf(ctx), ctx.params.id!) };
   });
   router.post('/subscriptions/:id/cancel', async (ctx) => {
     const { at_period_end } = validateCancel(ctx.request.body);
