@@ -2,7 +2,7 @@
  * Every patch of the workflows, in one place (docs/ARCHITECTURE.md#changing-workflow-code-safely): the
  * id each `patched()` asks, why, and (PATCH_INVENTORY) the workflow and file that ask it and the
  * generation of committed replay fixtures that holds its new path. ARCHITECTURE.md's inventory is
- * written from PATCH_INVENTORY (`npm run generate:patches`), and a unit test holds every `patched()`
+ * written from PATCH_INVENTORY (`npm run generate:patches`), and a unit test holds every `patched()` and `deprecatePatch()`
  * call of workflows/ to this list. An id never changes and is never reused: running histories carry it.
  */
 
@@ -174,7 +174,8 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
     file: 'workflows/bank-return.ts',
     fixtures: 'v8',
     added: '2026-11-25',
-    stage: 'active',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: 'v7-cancel, v7-failure' },
   },
   {
     id: PSP_ROUTING_PATCH,
@@ -190,7 +191,8 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
     file: 'workflows/bank-return.ts',
     fixtures: 'v11',
     added: '2026-11-26',
-    stage: 'active',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
   },
   {
     id: CARD_RESTRICTION_PATCH,
@@ -198,7 +200,8 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
     file: 'workflows/bank-return.ts',
     fixtures: 'v12',
     added: '2026-11-26',
-    stage: 'active',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
   },
   {
     id: PAYMENT_LINK_AUTO_VERIFY_PATCH,
@@ -206,7 +209,8 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
     file: 'workflows/payment-lifecycle.ts',
     fixtures: 'v13',
     added: '2026-11-26',
-    stage: 'active',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
   },
   {
     id: PSP_CAPABILITIES_PATCH,
@@ -222,7 +226,8 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
     file: 'workflows/bank-return.ts',
     fixtures: 'v14',
     added: '2026-11-27',
-    stage: 'active',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
   },
   {
     id: REFUNDS_BY_CAPABILITY_PATCH,
@@ -238,7 +243,8 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
     file: 'workflows/payment-lifecycle.ts',
     fixtures: '',
     added: '2026-11-27',
-    stage: 'active',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
   },
   {
     id: LINK_AUTO_VERIFY_BOUND_PATCH,
@@ -278,7 +284,8 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
     file: 'workflows/bank-return.ts',
     fixtures: '',
     added: '2026-12-01',
-    stage: 'active',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
   },
   {
     id: LATE_RETURN_PATCH,
@@ -286,7 +293,8 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
     file: 'workflows/bank-return.ts',
     fixtures: '',
     added: '2026-12-01',
-    stage: 'active',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
   },
   {
     id: REFUNDS_TO_PAYER_PATCH,

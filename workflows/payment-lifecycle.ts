@@ -9,6 +9,7 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  deprecatePatch,
   isCancellation,
   log,
   patched,
@@ -217,7 +218,9 @@ export class PaymentLifecycle {
 
   /** A paid payment link's payment, which its workflow verifies itself (PAYMENT_LINK_AUTO_VERIFY_PATCH). */
   isPaidLinkPayment(): boolean {
-    return this.paid && this.input.auto_verify === true && patched(PAYMENT_LINK_AUTO_VERIFY_PATCH);
+    if (!(this.paid && this.input.auto_verify === true)) return false;
+    deprecatePatch(PAYMENT_LINK_AUTO_VERIFY_PATCH);
+    return true;
   }
 
   /**
@@ -231,13 +234,12 @@ export class PaymentLifecycle {
     return this.state.exclusive(async () => {
       const { payment } = this.state;
       if (payment.status !== 'paid') return;
-      if (
-        payment.mode === 'live' &&
-        patched(LINK_AUTO_VERIFY_LIVE_STANDING_PATCH) &&
-        !(await recordWrites.merchantLiveStanding({ merchant_id: this.input.merchant_id })).live
-      ) {
-        await this.reverse();
-        return;
+      if (payment.mode === 'live') {
+        deprecatePatch(LINK_AUTO_VERIFY_LIVE_STANDING_PATCH);
+        if (!(await recordWrites.merchantLiveStanding({ merchant_id: this.input.merchant_id })).live) {
+          await this.reverse();
+          return;
+        }
       }
       const settle = await this.settleThenVerify({
         // Asked only where the PSP settles at verify (settlesAtVerify), as before the bound existed.
