@@ -221,10 +221,7 @@ export class BankReturn {
     }
     // The token, where the PSP posts one, is the session's (checked above).
     const ofSession = callback.signed === true || callback.token !== '';
-    if (callback.state !== 'OK' && !ofSession) {
-      deprecatePatch(SIGNED_RETURN_PATCH);
-      return;
-    }
+    if (callback.state !== 'OK' && !ofSession) return deprecatePatch(SIGNED_RETURN_PATCH);
     if (callback.state !== 'OK') {
       deprecatePatch(ASK_BANK_ON_FAILED_RETURN_PATCH);
       return this.recordBankRefusal(callback);
@@ -299,7 +296,7 @@ export class BankReturn {
     ) {
       if (answer.card_allowed === false) {
         deprecatePatch(CARD_RESTRICTION_PATCH);
-        return this.refuseCard(answer.ref_num, answer.rrn, answer.card_pan);
+        return this.state.refuseCard(answer.ref_num, answer.rrn, answer.card_pan);
       }
       const paidAt = this.clock.nowMs();
       return this.state.commit({
@@ -322,10 +319,7 @@ export class BankReturn {
     // Only a return of the session may end it (SIGNED_RETURN_PATCH): Asan Pardakht's return carries no
     // token, and any return, a stranger's included, is refused this way while the customer is on its page.
     if (answer.result === 'refused' && answer.standing === 'canceled' && payment.status === 'created') {
-      if (!ofSession) {
-        deprecatePatch(SIGNED_RETURN_PATCH);
-        return;
-      }
+      if (!ofSession) return deprecatePatch(SIGNED_RETURN_PATCH);
       return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
     }
     // Not confirmed for this payment: a created payment stays payable; a pending one is refused by its bank.
@@ -365,25 +359,6 @@ export class BankReturn {
       card_pan: shaped(answer.card_pan, MASKED_CARD_PAN),
     });
     return true;
-  }
-
-  /**
-   * The bank confirmed a payment made with a card the merchant did not allow: the money goes back at
-   * once (the reverse is keyed by payment at the bank, so a retry or a replay reverses once), and
-   * only then is the payment recorded failed: a worker lost in between reverses on its successor.
-   * The masked card and the bank's references stay on the record, for the merchant and support.
-   */
-  private async refuseCard(refNum: string, rrn: string | null, cardPan: string | null): Promise<void> {
-    const { payment } = this.state;
-    await bankCalls.reverseAtBank({ ...this.state.atBank(), ref_num: refNum });
-    await this.state.commit({
-      ...payment,
-      status: 'failed',
-      failure: PAYMENT_FAILURES.cardNotAllowed,
-      reference_id: refNum,
-      rrn,
-      card_pan: cardPan,
-    });
   }
 
   /**
