@@ -6,7 +6,7 @@
  * a payment the bank keeps "in progress" is asked about again, at doubling
  * intervals, until the pending limit.
  */
-import { isCancellation, patched } from '@temporalio/workflow';
+import { deprecatePatch, isCancellation, patched } from '@temporalio/workflow';
 import {
   BANK_REFERENCE_PATTERN,
   isGenuineConfirmation,
@@ -58,7 +58,9 @@ export type PspCapabilitiesAnswer = Awaited<ReturnType<BankActivities['pspCapabi
 
 /** What the bank charges for the workflow's payment: see CUSTOMER_PAYS_FEE_PATCH. Called once, as the workflow starts. */
 export function amountAtBank({ payment }: PaymentWorkflowInput): number {
-  return payment.fee_payer === 'customer' && patched(CUSTOMER_PAYS_FEE_PATCH) ? chargedAmount(payment) : payment.amount;
+  if (payment.fee_payer !== 'customer') return payment.amount;
+  deprecatePatch(CUSTOMER_PAYS_FEE_PATCH);
+  return chargedAmount(payment);
 }
 
 const BANK_REFERENCE = new RegExp(BANK_REFERENCE_PATTERN);
@@ -210,20 +212,20 @@ export class BankReturn {
       if (
         callback.state === 'OK' &&
         callback.ref_num !== '' &&
-        (ENDED_UNPAID as readonly string[]).includes(payment.status) &&
-        patched(LATE_RETURN_PATCH)
-      )
+        (ENDED_UNPAID as readonly string[]).includes(payment.status)
+      ) {
+        deprecatePatch(LATE_RETURN_PATCH);
         await reverseLateReturn(this.state.atBank(), callback.ref_num);
+      }
       return;
     }
     // The token, where the PSP posts one, is the session's (checked above).
     const ofSession = callback.signed === true || callback.token !== '';
-    if (callback.state !== 'OK' && !ofSession && patched(SIGNED_RETURN_PATCH)) return;
-    if (callback.state !== 'OK' && patched(ASK_BANK_ON_FAILED_RETURN_PATCH)) return this.recordBankRefusal(callback);
-    if (callback.state === 'CanceledByUser')
-      return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
-    if (callback.state !== 'OK')
-      return this.state.commit({ ...payment, status: 'failed', failure: PAYMENT_FAILURES.declined });
+    if (callback.state !== 'OK' && !ofSession) return deprecatePatch(SIGNED_RETURN_PATCH);
+    if (callback.state !== 'OK') {
+      deprecatePatch(ASK_BANK_ON_FAILED_RETURN_PATCH);
+      return this.recordBankRefusal(callback);
+    }
     await this.confirm(callback.ref_num, ofSession);
   }
 
@@ -292,8 +294,10 @@ export class BankReturn {
       answer.result === 'confirmed' &&
       isGenuineConfirmation(answer, { id: payment.id, amount: this.charged }, refNum)
     ) {
-      if (answer.card_allowed === false && patched(CARD_RESTRICTION_PATCH))
-        return this.refuseCard(answer.ref_num, answer.rrn, answer.card_pan);
+      if (answer.card_allowed === false) {
+        deprecatePatch(CARD_RESTRICTION_PATCH);
+        return this.state.refuseCard(answer.ref_num, answer.rrn, answer.card_pan);
+      }
       const paidAt = this.clock.nowMs();
       return this.state.commit({
         ...payment,
@@ -305,19 +309,17 @@ export class BankReturn {
         verify_deadline_at: new Date(paidAt + this.input.verify_window_ms).toISOString(),
       });
     }
-    if (
-      answer.result === 'confirmed' &&
-      patched(REFUSED_CONFIRMATION_PATCH) &&
-      (await this.refuseConfirmation(answer, refNum, ofSession))
-    )
-      return;
+    if (answer.result === 'confirmed') {
+      deprecatePatch(REFUSED_CONFIRMATION_PATCH);
+      if (await this.refuseConfirmation(answer, refNum, ofSession)) return;
+    }
     // The PSP holds no payment for a return that says nothing of its own (Asan Pardakht's): the customer
     // left its page without paying. Decided by the activity's recorded answer, so no patch: no history
     // holds such an answer from before.
     // Only a return of the session may end it (SIGNED_RETURN_PATCH): Asan Pardakht's return carries no
     // token, and any return, a stranger's included, is refused this way while the customer is on its page.
     if (answer.result === 'refused' && answer.standing === 'canceled' && payment.status === 'created') {
-      if (!ofSession && patched(SIGNED_RETURN_PATCH)) return;
+      if (!ofSession) return deprecatePatch(SIGNED_RETURN_PATCH);
       return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
     }
     // Not confirmed for this payment: a created payment stays payable; a pending one is refused by its bank.
@@ -344,7 +346,10 @@ export class BankReturn {
       reason,
     });
     if (reversal === 'not_reversed') return false;
-    if (!ofSession && this.state.payment.status === 'created' && patched(SIGNED_RETURN_PATCH)) return true;
+    if (!ofSession && this.state.payment.status === 'created') {
+      deprecatePatch(SIGNED_RETURN_PATCH);
+      return true;
+    }
     await this.state.commit({
       ...payment,
       status: 'failed',
@@ -354,25 +359,6 @@ export class BankReturn {
       card_pan: shaped(answer.card_pan, MASKED_CARD_PAN),
     });
     return true;
-  }
-
-  /**
-   * The bank confirmed a payment made with a card the merchant did not allow: the money goes back at
-   * once (the reverse is keyed by payment at the bank, so a retry or a replay reverses once), and
-   * only then is the payment recorded failed: a worker lost in between reverses on its successor.
-   * The masked card and the bank's references stay on the record, for the merchant and support.
-   */
-  private async refuseCard(refNum: string, rrn: string | null, cardPan: string | null): Promise<void> {
-    const { payment } = this.state;
-    await bankCalls.reverseAtBank({ ...this.state.atBank(), ref_num: refNum });
-    await this.state.commit({
-      ...payment,
-      status: 'failed',
-      failure: PAYMENT_FAILURES.cardNotAllowed,
-      reference_id: refNum,
-      rrn,
-      card_pan: cardPan,
-    });
   }
 
   /**

@@ -2,7 +2,7 @@
  * Every patch of the workflows, in one place (docs/ARCHITECTURE.md#changing-workflow-code-safely): the
  * id each `patched()` asks, why, and (PATCH_INVENTORY) the workflow and file that ask it and the
  * generation of committed replay fixtures that holds its new path. ARCHITECTURE.md's inventory is
- * written from PATCH_INVENTORY (`npm run generate:patches`), and a unit test holds every `patched()`
+ * written from PATCH_INVENTORY (`npm run generate:patches`), and a unit test holds every `patched()` and `deprecatePatch()`
  * call of workflows/ to this list. An id never changes and is never reused: running histories carry it.
  */
 
@@ -136,6 +136,13 @@ export const SIGNED_RETURN_PATCH = 'bank-return-signed';
  */
 export const LATE_RETURN_PATCH = 'bank-return-late-reversed';
 
+/**
+ * Where a patch stands (docs/ARCHITECTURE.md#the-patch-policy): `active`, asked with `patched()`, both paths
+ * kept; `deprecated`, asked with `deprecatePatch()`, the old path gone and its fixtures retired; `removed`,
+ * asked no more (its id stays here, never reused).
+ */
+export type PatchStage = 'active' | 'deprecated' | 'removed';
+
 export interface PatchEntry {
   /** The id `patched()` asks, as histories carry it. */
   id: string;
@@ -148,35 +155,161 @@ export interface PatchEntry {
    * types) that records its new path; '' where the workflow tests hold its paths (docs/ARCHITECTURE.md).
    */
   fixtures: string;
+  /** The day it shipped: its first commit, `git log -S'<id>' --reverse --format=%ad --date=short -- workflows/`. */
+  added: string;
+  stage: PatchStage;
+  /**
+   * Once deprecated: the day, and the committed fixtures of its old path retired (deleted) that day, by
+   * name ('' when no committed history took its old path). A fixture is named once, by the first patch whose
+   * deprecation retired it.
+   */
+  deprecated?: { on: string; retired: string };
 }
 
 /** The patches in the order they shipped. */
 export const PATCH_INVENTORY: readonly PatchEntry[] = [
-  { id: ASK_BANK_ON_FAILED_RETURN_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: 'v8' },
-  { id: PSP_ROUTING_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: 'v9, v10' },
-  { id: CUSTOMER_PAYS_FEE_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: 'v11' },
-  { id: CARD_RESTRICTION_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: 'v12' },
-  { id: PAYMENT_LINK_AUTO_VERIFY_PATCH, workflow: 'payment', file: 'workflows/payment.ts', fixtures: 'v13' },
-  { id: PSP_CAPABILITIES_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: 'v14' },
-  { id: REFUSED_CONFIRMATION_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: 'v14' },
-  { id: REFUNDS_BY_CAPABILITY_PATCH, workflow: 'refunds', file: 'workflows/refunds.ts', fixtures: 'v14' },
-  { id: LINK_AUTO_VERIFY_LIVE_STANDING_PATCH, workflow: 'payment', file: 'workflows/payment.ts', fixtures: '' },
-  { id: LINK_AUTO_VERIFY_BOUND_PATCH, workflow: 'payment', file: 'workflows/payment.ts', fixtures: 'v15' },
-  { id: ROUTE_VERIFY_WINDOW_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: 'v16' },
+  {
+    id: ASK_BANK_ON_FAILED_RETURN_PATCH,
+    workflow: 'payment',
+    file: 'workflows/bank-return.ts',
+    fixtures: 'v8',
+    added: '2026-11-25',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: 'v7-cancel, v7-failure' },
+  },
+  {
+    id: PSP_ROUTING_PATCH,
+    workflow: 'payment',
+    file: 'workflows/bank-return.ts',
+    fixtures: 'v9, v10',
+    added: '2026-11-25',
+    stage: 'active',
+  },
+  {
+    id: CUSTOMER_PAYS_FEE_PATCH,
+    workflow: 'payment',
+    file: 'workflows/bank-return.ts',
+    fixtures: 'v11',
+    added: '2026-11-26',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
+  },
+  {
+    id: CARD_RESTRICTION_PATCH,
+    workflow: 'payment',
+    file: 'workflows/bank-return.ts',
+    fixtures: 'v12',
+    added: '2026-11-26',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
+  },
+  {
+    id: PAYMENT_LINK_AUTO_VERIFY_PATCH,
+    workflow: 'payment',
+    file: 'workflows/payment-lifecycle.ts',
+    fixtures: 'v13',
+    added: '2026-11-26',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
+  },
+  {
+    id: PSP_CAPABILITIES_PATCH,
+    workflow: 'payment',
+    file: 'workflows/bank-return.ts',
+    fixtures: 'v14',
+    added: '2026-11-27',
+    stage: 'active',
+  },
+  {
+    id: REFUSED_CONFIRMATION_PATCH,
+    workflow: 'payment',
+    file: 'workflows/bank-return.ts',
+    fixtures: 'v14',
+    added: '2026-11-27',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
+  },
+  {
+    id: REFUNDS_BY_CAPABILITY_PATCH,
+    workflow: 'refunds',
+    file: 'workflows/refunds.ts',
+    fixtures: 'v14',
+    added: '2026-11-27',
+    stage: 'active',
+  },
+  {
+    id: LINK_AUTO_VERIFY_LIVE_STANDING_PATCH,
+    workflow: 'payment',
+    file: 'workflows/payment-lifecycle.ts',
+    fixtures: '',
+    added: '2026-11-27',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
+  },
+  {
+    id: LINK_AUTO_VERIFY_BOUND_PATCH,
+    workflow: 'payment',
+    file: 'workflows/payment-lifecycle.ts',
+    fixtures: 'v15',
+    added: '2026-11-27',
+    stage: 'active',
+  },
+  {
+    id: ROUTE_VERIFY_WINDOW_PATCH,
+    workflow: 'payment',
+    file: 'workflows/bank-return.ts',
+    fixtures: 'v16',
+    added: '2026-11-27',
+    stage: 'active',
+  },
   {
     id: BENEFICIARY_PAYOUTS_ONE_BY_ONE_PATCH,
     workflow: 'settlement',
     file: 'workflows/settlement.ts',
     fixtures: 'settlement/v2',
+    added: '2026-11-27',
+    stage: 'active',
   },
-  { id: DISABLE_EXHAUSTED_PATCH, workflow: 'webhook delivery', file: 'workflows/webhook.ts', fixtures: 'webhook/v2' },
-  { id: SIGNED_RETURN_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: '' },
-  { id: LATE_RETURN_PATCH, workflow: 'payment', file: 'workflows/bank-return.ts', fixtures: '' },
-  { id: REFUNDS_TO_PAYER_PATCH, workflow: 'refunds', file: 'workflows/refunds.ts', fixtures: '' },
+  {
+    id: DISABLE_EXHAUSTED_PATCH,
+    workflow: 'webhook delivery',
+    file: 'workflows/webhook.ts',
+    fixtures: 'webhook/v2',
+    added: '2026-11-22',
+    stage: 'active',
+  },
+  {
+    id: SIGNED_RETURN_PATCH,
+    workflow: 'payment',
+    file: 'workflows/bank-return.ts',
+    fixtures: '',
+    added: '2026-12-01',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
+  },
+  {
+    id: LATE_RETURN_PATCH,
+    workflow: 'payment',
+    file: 'workflows/bank-return.ts',
+    fixtures: '',
+    added: '2026-12-01',
+    stage: 'deprecated',
+    deprecated: { on: '2026-12-03', retired: '' },
+  },
+  {
+    id: REFUNDS_TO_PAYER_PATCH,
+    workflow: 'refunds',
+    file: 'workflows/refunds.ts',
+    fixtures: '',
+    added: '2026-12-01',
+    stage: 'active',
+  },
   {
     id: MANDATE_ENDS_SUBSCRIPTIONS_PATCH,
     workflow: 'mandate',
     file: 'workflows/mandate.ts',
     fixtures: 'mandate/v1',
+    added: '2026-12-02',
+    stage: 'active',
   },
 ];

@@ -2,15 +2,17 @@
  * What the payment workflow holds (workflows/payment.ts): the payment as
  * last recorded, its version, and the lock under which each step runs, with
  * `commit`, the one way a step changes the payment: recorded in MySQL first,
- * then visible to queries and search.
+ * then visible to queries and search (and `refuseCard`, the reversal of a card
+ * the payment does not allow, then its failure: bank-return.ts confirm).
  */
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { bankCallIdentityOf, type BankCallIdentity } from '../src/domain/bank-call.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
+import { PAYMENT_FAILURES } from '../src/domain/payment.ts';
 import { searchAttributes } from '../src/domain/payment-workflow.ts';
 import { checkTransition, refusalFailure } from './failures.ts';
 import { StepLock } from './lock.ts';
-import { recordWrites } from './proxies.ts';
+import { bankCalls, recordWrites } from './proxies.ts';
 
 export class PaymentState {
   /** Runs one step at a time: bank answers, the merchant's Updates and the timers never interleave. */
@@ -68,6 +70,25 @@ export class PaymentState {
   /** A bank call about the payment's recorded reference (a paid payment's settle or reverse). */
   atBankRecorded(): BankCallIdentity & { ref_num: string } {
     return { ...this.atBank(), ref_num: this.current.reference_id ?? '' };
+  }
+
+  /**
+   * The bank confirmed a payment made with a card the merchant did not allow: the money goes back at
+   * once (the reverse is keyed by payment at the bank, so a retry or a replay reverses once), and
+   * only then is the payment recorded failed: a worker lost in between reverses on its successor.
+   * The masked card and the bank's references stay on the record, for the merchant and support.
+   */
+  async refuseCard(refNum: string, rrn: string | null, cardPan: string | null): Promise<void> {
+    const payment = this.current;
+    await bankCalls.reverseAtBank({ ...this.atBank(), ref_num: refNum });
+    await this.commit({
+      ...payment,
+      status: 'failed',
+      failure: PAYMENT_FAILURES.cardNotAllowed,
+      reference_id: refNum,
+      rrn,
+      card_pan: cardPan,
+    });
   }
 
   /** Tells the merchant the payment exists (payment.created), once, before any change of it. */

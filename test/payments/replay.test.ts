@@ -6,7 +6,8 @@
  * fixtures in test/fixtures/histories (binary protobuf History messages, recorded from earlier code with
  * RECORD_HISTORIES=v<n>), which catch changes that break payments already in flight. v7 is the baseline of
  * the one payment workflow type (paymentLifecycleWorkflow) and the refunds workflow without patches: every
- * path of each (verified, declined, canceled by the customer and by the merchant, expired, reversed at the
+ * path of each (verified, declined and canceled by the customer (those two retired since: see below), canceled by
+ * the merchant, expired, reversed at the
  * deadline and by the merchant, in progress then confirmed, unconfirmed, the advanced clock; refunds partial,
  * the rest, declined). v8 adds the patch bank-return-failure-asks-bank's path: a forged failed return the
  * bank's inquiry contradicts, then the customer's genuine cancel. v11 adds the patch customer-pays-fee's paths: a
@@ -28,7 +29,8 @@
  * payment link's payment at the test-mode PSP (SEP) asks no settle: v15-link-settled-bounded, a link's payment settled
  * at a PSP that captures at settle, within the bound, and verified; v15-link-settle-given-up, one whose bank never
  * answered the settle, given up on at the bound, left paid and reversed at its deadline. The generations before v7 were of retired
- * workflow types and are no longer kept.
+ * workflow types and are no longer kept. A patch's deprecation retires the fixtures of its old path
+ * (docs/ARCHITECTURE.md#the-patch-policy): v7-failure and v7-cancel went with bank-return-failure-asks-bank's.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -206,10 +208,10 @@ describe('workflow determinism (replay)', () => {
   it('replays the committed histories recorded from earlier code', async () => {
     const h = await getHarness();
     const histories = committedHistories(FIXTURES);
+    // v7-failure and v7-cancel (a failed and a canceled return believed without asking the bank) were retired when
+    // bank-return-failure-asks-bank was deprecated (workflows/patches.ts, docs/ARCHITECTURE.md#the-patch-policy).
     const paths = [
       'verified',
-      'failure',
-      'cancel',
       'delay',
       'expired',
       'reversed',

@@ -6,25 +6,31 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PATCH_INVENTORY } from '../../workflows/patches.ts';
+import { PATCH_INVENTORY, type PatchEntry } from '../../workflows/patches.ts';
 import { replaceBlock } from './psps.ts';
 
 const FILE = 'docs/ARCHITECTURE.md';
 const BLOCK = 'workflow-patches';
 
-/** The inventory's table: one row per patch, in the order they shipped. */
+/** The inventory's table: one row per patch, in the order they shipped, with its stage (docs/ARCHITECTURE.md#the-patch-policy). */
 export function patchInventoryLines(): string[] {
+  const named = (list: string) =>
+    list
+      .split(', ')
+      .map((g) => `\`${g}\``)
+      .join(', ');
   const fixtures = (generation: string) =>
-    generation === ''
-      ? 'the workflow tests (no committed history)'
-      : generation
-          .split(', ')
-          .map((g) => `\`${g}\``)
-          .join(', ');
+    generation === '' ? 'the workflow tests (no committed history)' : named(generation);
+  const stage = (p: PatchEntry) => (p.deprecated === undefined ? p.stage : `${p.stage} ${p.deprecated.on}`);
+  const retired = (p: PatchEntry) =>
+    p.deprecated === undefined ? '' : p.deprecated.retired === '' ? 'none took it' : named(p.deprecated.retired);
   return [
-    '| patch | workflow | asked in | fixtures of its new path |',
-    '|---|---|---|---|',
-    ...PATCH_INVENTORY.map((p) => `| \`${p.id}\` | ${p.workflow} | \`${p.file}\` | ${fixtures(p.fixtures)} |`),
+    '| patch | workflow | added | stage | asked in | fixtures of its new path | old-path fixtures retired |',
+    '|---|---|---|---|---|---|---|',
+    ...PATCH_INVENTORY.map(
+      (p) =>
+        `| \`${p.id}\` | ${p.workflow} | ${p.added} | ${stage(p)} | \`${p.file}\` | ${fixtures(p.fixtures)} | ${retired(p)} |`,
+    ),
   ];
 }
 
