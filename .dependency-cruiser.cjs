@@ -29,9 +29,11 @@ const LAYERS = {
     may: ['profiles', 'domain', 'foundation'],
   },
   // The direct debit providers' connectors are adapters too; their profiles and simulators are not.
+  // Adapters speak to the world outside and read no records: what needs records is a service (or an
+  // activity) that calls the adapter with what it read (src/db is not theirs to import).
   adapters: {
     path: '^src/(adapters/|direct-debit/providers/(?![^/]+/(profile|simulator[^/]*)\\.ts$))',
-    may: ['profiles', 'domain', 'foundation', 'db', 'psps'],
+    may: ['profiles', 'domain', 'foundation', 'psps'],
   },
   services: {
     path: '^src/(payments|refunds|webhooks|merchants|accounts|ledger|settlements|direct-debit/(?!providers/))',
@@ -111,6 +113,9 @@ const LAYERS = {
   },
 };
 
+/** The folders that serve people (the hosted pages, the dashboard, the compatible protocols): records through services only. */
+const RECORDS_THROUGH_SERVICES = '^src/(pages|dashboard|compat)/';
+
 /** Every module of the project, so that npm packages and Node built-ins are left out of the layer rules. */
 const PROJECT = '^(src|activities|workflows|openapi|tools|test)/';
 
@@ -138,6 +143,26 @@ module.exports = {
       severity: 'error',
       from: { path: `${LAYERS.workflows.path}|${LAYERS.domain.path}` },
       to: { dependencyTypes: ['core'] },
+    },
+    // The pages, the dashboard and the compatible protocols read and write records only through the
+    // services (src/payments/hosted-page.ts, src/payments/compat-records.ts, src/accounts/audit.ts,
+    // src/merchants/psp-routes.ts, …): of src/db they know just the handle's type, passed through to them.
+    // Whole folders, so every page added to them later is held to it too.
+    {
+      name: 'db-handle-is-type-only',
+      comment:
+        'src/pages, src/dashboard and src/compat may import only the type of the database handle (import type { Db } from src/db/database.ts); the records are read through a service.',
+      severity: 'error',
+      from: { path: RECORDS_THROUGH_SERVICES },
+      to: { path: LAYERS.db.path, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'db-handle-only',
+      comment:
+        "src/pages, src/dashboard and src/compat may name nothing of src/db but the handle of src/db/database.ts, not even a row type: a service answers in the domain's types.",
+      severity: 'error',
+      from: { path: RECORDS_THROUGH_SERVICES },
+      to: { path: LAYERS.db.path, pathNot: '^src/db/database\\.ts$' },
     },
     {
       name: 'launcher-does-not-import-the-benchmark',

@@ -9,7 +9,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { PspClients } from '../src/psps/clients.ts';
-import type { PspHealthStore } from '../src/adapters/psp/health.ts';
+import type { PspHealthStore } from '../src/db/psp-health.ts';
 import type { Db } from '../src/db/database.ts';
 import type { Logger } from '../src/logger.ts';
 import { createBankActivities, type BankActivityDependencies } from './bank.ts';

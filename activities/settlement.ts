@@ -7,13 +7,13 @@
  */
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { daysAwaitingImport } from '../src/adapters/psp/bank-reconciliation.ts';
 import type { PspClients } from '../src/psps/clients.ts';
 import { reportedPsps } from '../src/psps/reports.ts';
 import { BankUnavailableError } from '../src/psps/psp-client.ts';
 import type { PayoutAdapter, PayoutRequest } from '../src/adapters/payout.ts';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
+import { daysAwaitingReconciliation } from '../src/db/bank-reconciliation.ts';
 import { makeSettlement, settleableMerchants } from '../src/db/settlements.ts';
 import {
   pendingBeneficiaryPayouts,
@@ -23,6 +23,7 @@ import {
   type PayoutResult,
 } from '../src/db/settlement-payouts.ts';
 import { beneficiaryPayoutKey, payoutKey, type BeneficiaryPayoutInput } from '../src/domain/settlement.ts';
+import { reconcileLookbackStart } from '../src/domain/bank-reconciliation.ts';
 import { tehranDay } from '../src/domain/calendar.ts';
 import type { Logger } from '../src/logger.ts';
 import { dispatchEvent, type DeliveryConfig } from '../src/temporal/deliveries.ts';
@@ -87,8 +88,12 @@ export function createSettlementActivities({ db, logger, temporal, config, payou
     async settlementCandidates(): Promise<{ cutoff: string; date: string; merchant_ids: string[] }> {
       const now = new Date();
       const cutoff = new Date(now.getTime() - config.SETTLEMENT_HOLD_HOURS * 3_600_000);
-      await daysAwaitingImport(db, cutoff, logger);
-      const merchant_ids = await settleableMerchants(db, cutoff, reportedPsps());
+      // The live terminal days of the last RECONCILE_LOOKBACK_DAYS whose payments still wait for an imported
+      // report, logged for the operator (nothing is asked of any PSP: no reference shows a report call).
+      const reported = reportedPsps();
+      for (const day of await daysAwaitingReconciliation(db, cutoff, reconcileLookbackStart(cutoff), reported))
+        logger.warn(day, "settlement waits for this day's bank report to be imported (reconcile import)");
+      const merchant_ids = await settleableMerchants(db, cutoff, reported);
       logger.info({ cutoff: cutoff.toISOString(), merchants: merchant_ids.length }, 'settlement run');
       return { cutoff: cutoff.toISOString(), date: tehranDay(now), merchant_ids };
     },

@@ -16,6 +16,7 @@ import {
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { eventBodyById, type StoredEvent } from '../src/db/events.ts';
+import { operatorNetworkWebhooksAllowed } from '../src/db/merchants.ts';
 import { endpointSucceededSince, insertWebhookAttempt } from '../src/db/webhook-attempts.ts';
 import { disableEndpoint, endpointById } from '../src/db/webhook-endpoints.ts';
 import {
@@ -102,7 +103,7 @@ export function createWebhookActivities({ db, logger, config, temporal, resolve 
           const target = await checkWebhookUrl(
             endpoint.url,
             endpoint.mode,
-            await merchantWebhookUrlPolicy(db, config, merchant, resolve),
+            await merchantWebhookUrlPolicy(config, () => operatorNetworkWebhooksAllowed(db, merchant), resolve),
           );
           answer = await postToReceiver(target, headers, event.body, timeout_ms);
         } catch (error) {

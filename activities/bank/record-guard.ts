@@ -7,7 +7,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { pspClient, type PspClients } from '../../src/psps/clients.ts';
-import type { PspHealthStore } from '../../src/adapters/psp/health.ts';
+import type { PspHealthStore } from '../../src/db/psp-health.ts';
 import { ORIGINAL_PSP, isPspName } from '../../src/psps/profiles.ts';
 import type { PspClient, PspName } from '../../src/psps/psp-client.ts';
 import type { Db } from '../../src/db/database.ts';

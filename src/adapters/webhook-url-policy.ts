@@ -12,8 +12,6 @@ import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
-import { operatorNetworkWebhooksAllowed } from '../db/merchants.ts';
 import type { KeyMode } from '../domain/merchant.ts';
 
 export type Resolver = (host: string) => Promise<string[]>;
@@ -69,17 +67,17 @@ export function webhookUrlPolicy(
 }
 
 /**
- * webhookUrlPolicy for the merchant `merchantId`, reading whether the operator allowed it on
- * WEBHOOK_ALLOWED_NETWORKS (only when there are such networks: nothing is read otherwise).
+ * webhookUrlPolicy for one merchant, asking `onOperatorNetwork` whether the operator allowed it on
+ * WEBHOOK_ALLOWED_NETWORKS (the caller reads the merchant's record: operatorNetworkWebhooksAllowed in
+ * src/db/merchants.ts) only when there are such networks: nothing is read otherwise.
  */
 export async function merchantWebhookUrlPolicy(
-  db: Db,
   config: Parameters<typeof webhookUrlPolicy>[0],
-  merchantId: string,
+  onOperatorNetwork: () => Promise<boolean>,
   resolve?: Resolver,
 ): Promise<UrlPolicy> {
   const networks = (config.WEBHOOK_ALLOWED_NETWORKS ?? '').trim() !== '';
-  return webhookUrlPolicy(config, resolve, networks && (await operatorNetworkWebhooksAllowed(db, merchantId)));
+  return webhookUrlPolicy(config, resolve, networks && (await onOperatorNetwork()));
 }
 
 /** The CA file's PEM, read once per path: the policy is built for every attempt. */

@@ -8,7 +8,8 @@
  * terminal is refused with the reason, and nothing is written.
  */
 import { configuredTerminals, pspClientsFromConfig } from '../psps/clients.ts';
-import { breakerSettings, PspHealthStore } from '../adapters/psp/health.ts';
+import { PspHealthStore } from '../db/psp-health.ts';
+import { breakerSettings } from '../domain/psp-breaker.ts';
 import { PSP_NAMES } from '../psps/psp-client.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';

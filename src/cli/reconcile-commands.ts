@@ -10,12 +10,13 @@
 import { readFile } from 'node:fs/promises';
 import { pspClient, pspClientsFromConfig } from '../psps/clients.ts';
 import {
+  bankReconciliationCsv,
+  bankReconciliationOf,
   reconcileFromFile,
   reconcileFromRecords,
   terminalDay,
   type BankReconciliationResult,
-} from '../adapters/psp/bank-reconciliation.ts';
-import { bankReconciliationCsv, bankReconciliationOf } from '../settlements/bank-reconciliation.ts';
+} from '../settlements/bank-reconciliation.ts';
 import { required, UsageError, type Command, type Flags } from './onboarding-commands.ts';
 
 /**

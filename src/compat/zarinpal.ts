@@ -4,7 +4,6 @@
  * rule of a payment is decided here: the services and the payment's workflow decide, as for the API.
  */
 import { createHash } from 'node:crypto';
-import { claimCompatVerifyAnswer, findPayment, paymentFromRow } from '../db/payments.ts';
 import {
   inProtocolUnit,
   paymentIdOfAuthority,
@@ -28,6 +27,7 @@ import {
   verifyPayment,
   type PaymentServiceDeps,
 } from '../payments/service.ts';
+import { claimCapturedAnswer, zarinpalPaymentOf } from '../payments/compat-records.ts';
 import { ProtocolRefusal } from './protocol-errors.ts';
 
 /** ZarinPal's success answer: `{ data, errors: [] }`. */
@@ -77,9 +77,9 @@ async function paymentOf(
   authority: string,
 ): Promise<{ payment: Payment; currency: ZarinpalCurrency }> {
   const id = paymentIdOfAuthority(authority);
-  const row = id === undefined ? undefined : await findPayment(deps.db, id, caller);
-  if (row === undefined) throw new DomainError('payment_not_found', 'Invalid authority.');
-  return { payment: paymentFromRow(row), currency: row.protocol_currency === 'IRT' ? 'IRT' : 'IRR' };
+  const found = id === undefined ? undefined : await zarinpalPaymentOf(deps.db, id, caller);
+  if (found === undefined) throw new DomainError('payment_not_found', 'Invalid authority.');
+  return found;
 }
 
 /**
@@ -113,7 +113,7 @@ export async function zarinpalVerify(
   const { payment, currency } = await paymentOf(deps, caller, body.authority);
   const before = payment.status;
   const verified = await verifyPayment(deps, caller, payment.id, body.amount * RIALS_PER_UNIT[currency]);
-  const code = !isVerified(before) && (await claimCompatVerifyAnswer(deps.db, payment.id)) ? 100 : 101;
+  const code = !isVerified(before) && (await claimCapturedAnswer(deps.db, payment.id)) ? 100 : 101;
   return {
     data: {
       code,

@@ -5,8 +5,8 @@
 import Router from '@koa/router';
 import type { Logger } from '../logger.ts';
 import { ZibalRequestSchema, ZibalTrackSchema } from '../domain/compat-schemas.ts';
-import { paymentIdByZibalTrackId } from '../db/payments.ts';
 import { ZIBAL_TRACK_ID_PATTERN } from '../domain/compat-protocols.ts';
+import { paymentIdOfZibalTrackId } from '../payments/compat-records.ts';
 import type { PaymentServiceDeps } from '../payments/service.ts';
 import { customerStart, protocolRouter } from './caller.ts';
 import { protocolErrors, type ProtocolErrors } from './protocol-errors.ts';
@@ -46,7 +46,7 @@ export function zibalRoutes(deps: PaymentServiceDeps & { logger: Logger }): Rout
   // code): never the tracking code of a payment made any other way.
   const paymentIdOfTrackId = (trackId: string) =>
     ZIBAL_TRACK_ID_PATTERN.test(trackId) || /^[0-9]{12}$/.test(trackId)
-      ? paymentIdByZibalTrackId(deps.db, trackId)
+      ? paymentIdOfZibalTrackId(deps.db, trackId)
       : undefined;
   router.get('/start/:trackId', customerStart('trackId', paymentIdOfTrackId, 'Invalid trackId.', deps));
   router.use(ZIBAL_API_PREFIX, protocolErrors(ZIBAL_ERRORS, deps.logger), api.routes(), api.allowedMethods({}));

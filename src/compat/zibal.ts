@@ -5,14 +5,13 @@
  * (zibal_track_id), not its tracking code, since /start/{trackId} answers anyone.
  */
 import { randomBytes } from 'node:crypto';
-import { zibalPaymentOfTenant } from '../db/compat-payments.ts';
-import { claimCompatVerifyAnswer, paymentFromRow, setZibalTrackId } from '../db/payments.ts';
 import { ZIBAL_TRACK_ID_PATTERN, zibalStatus, zibalTrackIdFromBytes } from '../domain/compat-protocols.ts';
 import type { ZibalRequest } from '../domain/compat-schemas.ts';
 import type { AuthState } from '../domain/merchant.ts';
 import { isVerified } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { DomainError } from '../errors.ts';
+import { assignZibalTrackId, claimCapturedAnswer, zibalPaymentOf } from '../payments/compat-records.ts';
 import { createPayment, verifyPayment, type PaymentServiceDeps } from '../payments/service.ts';
 import { ProtocolRefusal } from './protocol-errors.ts';
 
@@ -46,7 +45,7 @@ export async function zibalRequest(deps: PaymentServiceDeps, caller: AuthState, 
 async function newTrackId(deps: PaymentServiceDeps, paymentId: string): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     const trackId = zibalTrackIdFromBytes(randomBytes(8));
-    if (await setZibalTrackId(deps.db, paymentId, trackId)) return trackId;
+    if (await assignZibalTrackId(deps.db, paymentId, trackId)) return trackId;
     if (attempt >= 3) throw new Error('no free Zibal trackId after 4 draws');
   }
 }
@@ -61,12 +60,12 @@ async function paymentOf(
   trackId: number | string,
 ): Promise<{ payment: Payment; trackId: string }> {
   const code = String(trackId);
-  const row =
+  const payment =
     ZIBAL_TRACK_ID_PATTERN.test(code) || TRACKING_CODE_TRACK_ID.test(code)
-      ? await zibalPaymentOfTenant(deps.db, code, caller)
+      ? await zibalPaymentOf(deps.db, code, caller)
       : undefined;
-  if (row === undefined) throw new DomainError('payment_not_found', 'trackId is not valid.');
-  return { payment: paymentFromRow(row), trackId: code };
+  if (payment === undefined) throw new DomainError('payment_not_found', 'trackId is not valid.');
+  return { payment, trackId: code };
 }
 
 function answer(result: number, message: string, payment: Payment, trackId: string) {
@@ -90,13 +89,13 @@ function answer(result: number, message: string, payment: Payment, trackId: stri
  * /v1/verify: Zibal's verify names no amount, so the payment's own is the one confirmed; 100 once,
  * 201 for every other verify of the payment (never a second capture), 202 when it is not paid. Of
  * several verifies at the same instant only the one that claims the answer on the record says 100
- * (claimCompatVerifyAnswer): plugins ship the order on 100.
+ * (claimCapturedAnswer): plugins ship the order on 100.
  */
 export async function zibalVerify(deps: PaymentServiceDeps, caller: AuthState, body: { trackId: number | string }) {
   const { payment, trackId } = await paymentOf(deps, caller, body.trackId);
   if (isVerified(payment.status)) return answer(201, 'already verified', payment, trackId);
   const verified = await verifyPayment(deps, caller, payment.id, payment.amount);
-  if (!(await claimCompatVerifyAnswer(deps.db, payment.id))) return answer(201, 'already verified', verified, trackId);
+  if (!(await claimCapturedAnswer(deps.db, payment.id))) return answer(201, 'already verified', verified, trackId);
   return answer(100, 'success', verified, trackId);
 }
 

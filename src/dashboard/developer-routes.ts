@@ -15,9 +15,7 @@ import { StepUpNeeded } from '../accounts/step-up.ts';
 import { parseKey } from '../merchants/keys.ts';
 import { OnboardingError } from '../merchants/merchants.ts';
 import { listMerchantKeys, merchantSummary, revokeMerchantKey, TestKeyLimitReached } from '../merchants/onboarding.ts';
-import { configuredTerminals, pspClientsFromConfig } from '../psps/clients.ts';
-import { merchantRoute, terminalReservations } from '../db/psp-routes.ts';
-import { defaultRoute, mayUseTerminal, type RouteEntry } from '../domain/psp-routing.ts';
+import { merchantRoutes } from '../merchants/psp-routes.ts';
 import { strings } from './i18n.ts';
 import { Refusal, UUID, type DashboardKit, type SignedInRequest } from './kit.ts';
 import { developersPage } from './views.ts';
@@ -53,27 +51,6 @@ export async function showDevelopers(
       { ...options, compat },
     ),
     status,
-  );
-}
-
-/**
- * The merchant's route of each mode as the operator set it, or the default one (every configured
- * PSP), without the terminals reserved for other merchants (its payments skip them): read-only here.
- */
-async function merchantRoutes(
-  db: DashboardKit['deps']['db'],
-  config: DashboardKit['deps']['config'],
-  merchantId: string,
-) {
-  const clients = pspClientsFromConfig(config);
-  const reservations = await terminalReservations(db);
-  const usable = (entries: RouteEntry[]) => entries.filter((e) => mayUseTerminal(reservations, merchantId, e));
-  return Promise.all(
-    (['test', 'live'] as const).map(async (mode) => {
-      const set = await merchantRoute(db, merchantId, mode);
-      if (set.length > 0) return { mode, source: 'merchant' as const, entries: usable(set) };
-      return { mode, source: 'default' as const, entries: usable(defaultRoute(configuredTerminals(clients, mode))) };
-    }),
   );
 }
 

@@ -12,7 +12,7 @@ import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { recordAudit } from '../db/audit.ts';
+import { auditAction } from '../accounts/audit.ts';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Mailer } from '../adapters/mailer.ts';
@@ -148,7 +148,7 @@ export function dashboardKit(router: Router, deps: DashboardDependencies): Dashb
   });
 
   const audit: DashboardKit['audit'] = (ctx, action, who, detail) =>
-    recordAudit(db, {
+    auditAction(db, {
       action,
       ...(who ?? {}),
       ...(detail !== undefined ? { detail } : {}),

@@ -9,7 +9,6 @@
  * form carries.
  */
 import { randomUUID } from 'node:crypto';
-import { findPayment, paymentFromRow } from '../db/payments.ts';
 import { KEY_MODES, type Tenant } from '../domain/merchant.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
@@ -19,7 +18,7 @@ import { refundWindowOpen } from '../domain/refund.ts';
 import { DomainError } from '../errors.ts';
 import { bodyValidator } from '../http/validation.ts';
 import { getPaymentLink } from '../payments/links.ts';
-import { listPayments } from '../payments/service.ts';
+import { findTenantPayment, listPayments } from '../payments/service.ts';
 import { listBeneficiaries, withSplits } from '../payments/splits.ts';
 import { createRefund, listRefunds } from '../refunds/service.ts';
 import { eventsAbout, listWebhookEndpoints, MAX_ENDPOINTS } from '../webhooks/service.ts';
@@ -77,9 +76,9 @@ export function paymentPages({
     if (UUID.test(id)) {
       for (const mode of KEY_MODES) {
         const tenant = tenantOfUser(request.user, mode);
-        const row = await findPayment(db, id, tenant);
+        const payment = await findTenantPayment(db, id, tenant);
         // With its shares, as GET /api/v1/payments/{id} answers it.
-        if (row !== undefined) return { payment: await withSplits(db, paymentFromRow(row)), tenant };
+        if (payment !== undefined) return { payment: await withSplits(db, payment), tenant };
       }
     }
     throw new Refusal(404, 'not_found');

@@ -7,6 +7,7 @@ import { PSP_PROFILES, type PspName } from '../psps/profiles.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { groupSheba } from '../domain/business-documents.ts';
 import { refundableAmount, refundRefusal } from '../domain/refund.ts';
+import { merchantShare, splitTotal } from '../domain/splits.ts';
 import type { Refund } from '../domain/refund-schemas.ts';
 import type { Event, WebhookAttempt } from '../domain/webhook-schemas.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment.ts';
@@ -94,7 +95,7 @@ interface DetailRow {
   href?: string;
 }
 
-const splitsTotal = (payment: Payment) => (payment.splits ?? []).reduce((sum, s) => sum + s.amount, 0);
+const splitsTotal = (payment: Payment) => splitTotal(payment.splits ?? []);
 
 /**
  * Who pays the fee and what each side gets (docs/PAYMENTS.md#who-pays-the-fee): the customer-pays fee is
@@ -115,7 +116,10 @@ function feeDetails(payment: Payment, lang: Lang): DetailRow[] {
     rows.push({
       id: 'merchant-receives',
       label: t.merchantReceives,
-      value: formatRials(payment.charged_amount - payment.fee - splitsTotal(payment), lang),
+      value: formatRials(
+        merchantShare({ charged: payment.charged_amount, fee: payment.fee }, splitsTotal(payment)),
+        lang,
+      ),
     });
   }
   return rows;

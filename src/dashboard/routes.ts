@@ -5,7 +5,7 @@
  * Persian by default, English with `?lang=en` (kept in a cookie), no script
  * at all, the same strict CSP, and a CSRF token on every form. Every change
  * goes through the same services the CLI and the API use, and every action
- * is recorded in the merchant's audit log (src/db/audit.ts).
+ * is recorded in the merchant's audit log (src/accounts/audit.ts).
  *
  * Each area registers its routes in its own module, all built with one kit
  * (kit.ts), so every page follows the same rules.

@@ -15,7 +15,7 @@ import {
   type TwoFactorChange,
 } from '../accounts/two-factor-changes.ts';
 import { pendingTotpSecret, totpUri, twoFactorStatus } from '../accounts/two-factor.ts';
-import { listAudit } from '../db/audit.ts';
+import { auditLogPage } from '../accounts/audit.ts';
 import { strings } from './i18n.ts';
 import { Refusal, type DashboardKit, type SignedInRequest } from './kit.ts';
 import {
@@ -50,7 +50,7 @@ export function securityPages({
       typeof request.ctx.query.before === 'string' && /^[1-9][0-9]{0,18}$/.test(request.ctx.query.before)
         ? Number(request.ctx.query.before)
         : undefined;
-    const { entries, next } = await listAudit(db, request.user.merchantId, {
+    const { entries, next } = await auditLogPage(db, request.user.merchantId, {
       limit: AUDIT_PAGE,
       ...(before !== undefined ? { before } : {}),
     });

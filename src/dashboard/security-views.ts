@@ -4,7 +4,7 @@
  * and its recovery codes, and the Security page with the audit log.
  */
 import QRCode from 'qrcode';
-import type { AuditRow } from '../db/audit.ts';
+import type { AuditRow } from '../accounts/audit.ts';
 import { isAuditAction } from '../domain/audit.ts';
 import { localDigits } from '../http/words.ts';
 import { formatTime, strings } from './i18n.ts';

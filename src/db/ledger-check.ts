@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import { VERIFIED_STATUSES } from '../domain/payment.ts';
+import { shareOwed } from '../domain/splits.ts';
 import type { Db } from './database.ts';
 import { CHARGED_AMOUNT_SQL } from './payments.ts';
 
@@ -149,12 +150,20 @@ export function merchantShareSums(db: Db, merchantIds: string[]) {
       'p.mode',
       sql<string>`sum(s.amount)`.as('total'),
       sql<string>`sum(s.refunded)`.as('refunded'),
-      sql<string>`coalesce(sum(case when s.settled_in is null then s.amount - s.refunded else 0 end), 0)`.as('unpaid'),
+      sql<string>`coalesce(sum(case when s.settled_in is null then s.amount else 0 end), 0)`.as('unsettled'),
+      sql<string>`coalesce(sum(case when s.settled_in is null then s.refunded else 0 end), 0)`.as('unsettled_refunded'),
     ])
     .where('p.merchant_id', 'in', merchantIds)
     .where('p.status', 'in', VERIFIED_STATUSES)
     .groupBy(['p.merchant_id', 'p.mode'])
-    .execute();
+    .execute()
+    .then((rows) =>
+      rows.map(({ unsettled, unsettled_refunded, ...sums }) => ({
+        ...sums,
+        // What no settlement has paid out yet: what is owed of the unsettled shares (shareOwed).
+        unpaid: shareOwed({ amount: Number(unsettled), refunded: Number(unsettled_refunded) }),
+      })),
+    );
 }
 
 /** The sums of the merchants' beneficiary transfers not paid yet, by merchant and mode. */

@@ -26,7 +26,7 @@ export interface PspTerminalReservationsTable {
   updated_at: Date;
 }
 
-/** The circuit breaker of one PSP terminal, shared by every process (src/adapters/psp/health.ts). */
+/** The circuit breaker of one PSP terminal, shared by every process (PspHealthStore, src/db/psp-health.ts). */
 export interface PspHealthTable {
   mode: 'test' | 'live';
   psp: string;

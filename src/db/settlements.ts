@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { reconciledForSettlement } from './bank-reconciliation.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import { VERIFIED_STATUSES } from '../domain/payment.ts';
+import { shareOwed } from '../domain/splits.ts';
 import type { ListSettlementsQuery, Settlement, SettlementLine } from '../domain/settlement-schemas.ts';
 import type { Db, SettlementLineRow, SettlementRow } from './database.ts';
 import { post } from './ledger.ts';
@@ -83,7 +84,7 @@ export async function draftSettlement(
       payment_id: s.payment_id,
       beneficiary_id: s.beneficiary_id,
       iban: s.iban,
-      owed: Number(s.owed),
+      owed: shareOwed({ amount: Number(s.amount), refunded: Number(s.refunded) }),
     })),
   );
 }
@@ -159,7 +160,7 @@ async function owedShares(db: Db, covered: readonly string[]) {
     db
       .selectFrom('payment_splits as s')
       .innerJoin('beneficiaries as b', 'b.id', 's.beneficiary_id')
-      .select(['s.id', 's.payment_id', 's.beneficiary_id', 'b.iban', sql<string>`s.amount - s.refunded`.as('owed')])
+      .select(['s.id', 's.payment_id', 's.beneficiary_id', 'b.iban', 's.amount', 's.refunded'])
       .where('s.payment_id', 'in', [...covered])
       .where('s.settled_in', 'is', null)
       .orderBy('s.id')

@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Beneficiary, PaymentSplit } from '../domain/split-schemas.ts';
-import { allocateSplitRefund, type BeneficiaryStatus } from '../domain/splits.ts';
+import { allocateSplitRefund, merchantShareLeft, type BeneficiaryStatus } from '../domain/splits.ts';
 import type { Db } from './database.ts';
 import { isDuplicateKey } from './errors.ts';
 import type { BeneficiariesTable } from './schema-splits.ts';
@@ -237,10 +237,14 @@ export async function allocateRefundToShares(
     .where('status', 'in', ['awaiting_payer', 'pending', 'succeeded'])
     .where('id', '<>', refund.id)
     .executeTakeFirstOrThrow();
-  const sharesTotal = shares.reduce((sum, s) => sum + Number(s.amount), 0);
-  const sharesRefunded = shares.reduce((sum, s) => sum + Number(s.refunded), 0);
-  const merchantShare = recordedChargedAmount(payment) - Number(payment.fee) - sharesTotal;
-  const merchantLeft = merchantShare - (Number(earlier.total) - sharesRefunded);
+  const merchantLeft = merchantShareLeft(
+    { charged: recordedChargedAmount(payment), fee: Number(payment.fee) },
+    {
+      total: shares.reduce((sum, s) => sum + Number(s.amount), 0),
+      refunded: shares.reduce((sum, s) => sum + Number(s.refunded), 0),
+    },
+    Number(earlier.total),
+  );
   const allocation = allocateSplitRefund(
     refund.amount,
     merchantLeft,

@@ -3,7 +3,8 @@
  * in one list: the Security page names each in both languages
  * (src/dashboard/i18n.ts, `audit_<action>`), and the compiler refuses an
  * action missing from either. To record a new kind of action, add it here,
- * give it its words, and call `recordAudit` (src/db/audit.ts).
+ * give it its words, and record it with `auditAction` (src/accounts/audit.ts; the CLI calls
+ * `recordAudit`, src/db/audit.ts).
  */
 export const AUDIT_ACTIONS = [
   // The account

@@ -153,3 +153,9 @@ export function countByKind(
   for (const item of items) counts[item.kind] += 1;
   return counts;
 }
+
+/** How many days back the settlement run and the worker's gauge look for a terminal's days (awaiting a report, or with open differences). */
+export const RECONCILE_LOOKBACK_DAYS = 7;
+
+/** The earliest moment of that look back from `at`: RECONCILE_LOOKBACK_DAYS whole days before it. */
+export const reconcileLookbackStart = (at: Date): Date => new Date(at.getTime() - RECONCILE_LOOKBACK_DAYS * 86_400_000);

@@ -5,6 +5,7 @@
  * `ledger check` recomputes them from the records.
  */
 import { chargedAmount, isVerified, type PaymentStatus } from './payment.ts';
+import { merchantShareLeft, shareOwed } from './splits.ts';
 
 /**
  * Every merchant has each account once per mode. `clearing` is the outside
@@ -133,9 +134,13 @@ export function expectedPaymentBalances(payment: {
     ...zero,
     clearing: -amount + payment.succeeded_refunds,
     // Refunds come from the merchant's share but for what they took from the beneficiaries' shares.
-    balance: amount - payment.fee - splits - (payment.refunded_amount - splitsRefunded),
+    balance: merchantShareLeft(
+      { charged: amount, fee: payment.fee },
+      { total: splits, refunded: splitsRefunded },
+      payment.refunded_amount,
+    ),
     fees: payment.fee,
-    beneficiaries: splits - splitsRefunded,
+    beneficiaries: shareOwed({ amount: splits, refunded: splitsRefunded }),
     refunds: payment.pending_refunds,
   };
 }

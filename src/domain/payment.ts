@@ -132,6 +132,23 @@ export function customerFee(amount: number, plan: FeePlan, payer: FeePayer): num
 }
 
 /**
+ * What a new payment's customer will be charged at the bank, and the fee in it: the amount, plus the
+ * fee fixed now from `plan` when the customer pays it (no plan: a merchant-pays payment, charged its
+ * amount). The one computation of the charged sum at create; the record keeps its fee (`customer_fee`)
+ * and every reader adds it back (recordedChargedAmount).
+ */
+export function chargedAtCreate(
+  amount: number,
+  plan: FeePlan | undefined,
+  payer: FeePayer,
+): { charged: number; customer_fee: number } {
+  if (payer === 'customer' && plan === undefined)
+    throw new Error('a customer-pays payment needs the fee plan its fee is fixed from');
+  const fee = plan === undefined ? 0 : customerFee(amount, plan, payer);
+  return { charged: amount + fee, customer_fee: fee };
+}
+
+/**
  * What the customer pays at the bank: the amount, plus the fee when the customer pays it. A payment
  * recorded before fee payers existed (a workflow's state, a history) carries no `charged_amount`: its
  * customer was charged its amount.

@@ -34,6 +34,22 @@ export interface BreakerSettings {
   probeTimeoutMs: number;
 }
 
+/** The breaker settings from the configuration's values (the worker's and the API's, and the CLI's reading). */
+export function breakerSettings(config: {
+  PSP_BREAKER_FAILURES: number;
+  PSP_BREAKER_WINDOW_SECONDS: number;
+  PSP_BREAKER_OPEN_SECONDS: number;
+  BANK_TIMEOUT_MS: number;
+}): BreakerSettings {
+  return {
+    failures: config.PSP_BREAKER_FAILURES,
+    windowMs: config.PSP_BREAKER_WINDOW_SECONDS * 1000,
+    openMs: config.PSP_BREAKER_OPEN_SECONDS * 1000,
+    // A probe has its two attempts of the bank's timeout, with room; past that it is taken as lost.
+    probeTimeoutMs: config.BANK_TIMEOUT_MS * 3,
+  };
+}
+
 export const CLOSED_BREAKER: BreakerRecord = {
   state: 'closed',
   failures: 0,

@@ -54,6 +54,32 @@ export function splittableAmount(amount: number, plan: FeePlan, payer: FeePayer)
 export const splitTotal = (splits: readonly { amount: number }[]): number =>
   splits.reduce((sum, s) => sum + s.amount, 0);
 
+/**
+ * What is still owed of a beneficiary's share, or of a sum of shares: its amount less what refunds took
+ * back from it (docs/LEDGER.md#refunds-of-a-split-payment). The one place this is computed: the
+ * settlement's transfers, the refund's allocation and the ledger check all ask it.
+ */
+export const shareOwed = (share: { amount: number; refunded: number }): number => share.amount - share.refunded;
+
+/**
+ * The merchant's own share of a payment before refunds: what the customer was charged, less the fee
+ * and the beneficiaries' shares (`sharesTotal`, their sum; 0 for a payment without shares).
+ */
+export const merchantShare = (payment: { charged: number; fee: number }, sharesTotal: number): number =>
+  payment.charged - payment.fee - sharesTotal;
+
+/**
+ * What is left of the merchant's own share after refunds (merchantShare less `refunded`, the refunds
+ * taken so far, of which `sharesRefunded` came from the beneficiaries' shares, not from the merchant's).
+ */
+export function merchantShareLeft(
+  payment: { charged: number; fee: number },
+  shares: { total: number; refunded: number },
+  refunded: number,
+): number {
+  return merchantShare(payment, shares.total) - (refunded - shares.refunded);
+}
+
 /** One share as a refund sees it: what is left of it, and whether a settlement already paid it out. */
 export interface ShareForRefund {
   id: string;

@@ -11,6 +11,7 @@
 import type { Db } from '../db/database.ts';
 import { expectedPaymentBalances, LEDGER_ACCOUNTS, type LedgerAccount } from '../domain/ledger.ts';
 import { isVerified, recordedChargedAmount, type PaymentStatus } from '../domain/payment.ts';
+import { shareOwed } from '../domain/splits.ts';
 import {
   entriesTotal,
   merchantEntrySums,
@@ -210,8 +211,8 @@ async function checkMerchantAccounts({ db, only, report, fault }: CheckRun): Pro
         }
         // A split payment's shares are its beneficiaries' from verify on, until a settlement reserves them for their transfers.
         for (const s of mine(shares)) {
-          expected.balance -= Number(s.total) - Number(s.refunded);
-          expected.beneficiaries += Number(s.unpaid);
+          expected.balance -= shareOwed({ amount: Number(s.total), refunded: Number(s.refunded) });
+          expected.beneficiaries += s.unpaid;
         }
         for (const b of mine(sharePayouts)) expected.payouts += Number(b.total);
         // The outside world's account is whatever balances the others (checked by invariant 1).

@@ -26,8 +26,8 @@ import { createWebhookActivities, type WebhookActivities } from '../../activitie
 import { PayaPayouts } from '../adapters/payout.ts';
 import { SepClient } from '../psps/sep/client.ts';
 import { configuredTerminals, pspClientsFromConfig, type PspClients } from '../psps/clients.ts';
-import { breakerGaugeValue } from '../domain/psp-breaker.ts';
-import { breakerSettings, PspHealthStore } from '../adapters/psp/health.ts';
+import { breakerGaugeValue, breakerSettings } from '../domain/psp-breaker.ts';
+import { PspHealthStore } from '../db/psp-health.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { webhookTaskQueue } from '../domain/webhook-delivery.ts';

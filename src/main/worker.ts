@@ -22,7 +22,7 @@ import {
   serveMetrics,
 } from '../observability/metrics.ts';
 import { openDifferences } from '../db/bank-reconciliation.ts';
-import { RECONCILE_LOOKBACK_DAYS } from '../adapters/psp/bank-reconciliation.ts';
+import { reconcileLookbackStart } from '../domain/bank-reconciliation.ts';
 import { tehranDay } from '../domain/calendar.ts';
 import { stuckCountsByState } from '../db/stuck.ts';
 import { startTracing } from '../observability/tracing.ts';
@@ -59,9 +59,7 @@ await runMain('worker', async (config = loadConfig()) => {
   // Records past the bound of their waiting state, by state (docs/RELIABILITY.md#waiting-states); alerted on.
   observeStuckRecords(() => stuckCountsByState(db, config));
   // Differences of the PSP terminals' bank reconciliations of the last week (docs/psps/README.md#bank-reconciliation); alerted on.
-  observeBankReconciliation(() =>
-    openDifferences(db, tehranDay(new Date(Date.now() - RECONCILE_LOOKBACK_DAYS * 86_400_000))),
-  );
+  observeBankReconciliation(() => openDifferences(db, tehranDay(reconcileLookbackStart(new Date()))));
   // Operators search payments by these in the Temporal UI; registering is idempotent.
   const temporal = await connectTemporal(config);
   await registerSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);

@@ -17,7 +17,6 @@ import {
   linkUnavailability,
   type CollectedAnswers,
 } from '../domain/payment-link.ts';
-import { paymentFromRow } from '../db/payments.ts';
 import { configuredCsrfGuard } from '../http/csrf.ts';
 import { countHit, countPageAction, rateCounter } from '../http/rate-limit.ts';
 import { DomainError } from '../errors.ts';
@@ -173,10 +172,10 @@ export function linkRoutes(
       linkPageOf(async (ctx, lang, slug) => {
         const { link, merchantName } = await load(slug, lang);
         const paymentId = ctx.params.paymentId ?? '';
-        const row = PAYMENT_ID.test(paymentId) ? await linkPaymentOf(db, link.id, paymentId) : undefined;
-        if (row === undefined) throw new PageRefusal(404, 'not_found');
+        const payment = PAYMENT_ID.test(paymentId) ? await linkPaymentOf(db, link.id, paymentId) : undefined;
+        if (payment === undefined) throw new PageRefusal(404, 'not_found');
         ctx.type = 'html';
-        ctx.body = linkReceiptPage(paymentFromRow(row), link, merchantName, {
+        ctx.body = linkReceiptPage(payment, link, merchantName, {
           lang,
           path: `/l/${link.slug}/receipt/${paymentId}`,
         });

@@ -4,11 +4,8 @@
  * back to the merchant's callback_url. Server-rendered, Persian by default,
  * English with `?lang=en`, no script at all.
  */
-import { domainCovers } from '../domain/merchant.ts';
 import Router from '@koa/router';
-import { paymentWithMerchantName } from '../db/payment-listing.ts';
-import { verifiedMerchantDomains } from '../db/merchant-domains.ts';
-import { paymentFromRow } from '../db/payments.ts';
+import { hostedPayment, type HostedPayment } from '../payments/hosted-page.ts';
 import {
   bankCallbackFrom,
   isLateReturn,
@@ -29,7 +26,7 @@ import { PageRefusal, pageWrapper, readForm, type PageDependencies } from './for
 import { livePspConfigured, pspPageOrigins } from '../config.ts';
 import { DomainError } from '../errors.ts';
 import { langQuery } from './i18n.ts';
-import { ASSETS, bankRedirectPage, paymentPage, statusPage, type PayablePayment } from './views.ts';
+import { ASSETS, bankRedirectPage, paymentPage, statusPage } from './views.ts';
 
 export type { PageDependencies };
 
@@ -49,29 +46,10 @@ export function pageRoutes({ config, db, temporal, logger }: PageDependencies): 
   const csrf = configuredCsrfGuard(config, { cookie: 'dargah_csrf', path: '/pay', purpose: 'dargah-pay-csrf' });
   const counter = rateCounter(config, db);
 
-  const load = async (id: string): Promise<PayablePayment & { psp?: string; merchantId: string }> => {
-    const row = PAYMENT_ID.test(id) ? await paymentWithMerchantName(db, id) : undefined;
-    if (row === undefined) throw new PageRefusal(404, 'not_found');
-    const verified = await verifiedMerchantDomains(db, row.merchant_id);
-    const payment = paymentFromRow(row);
-    // The PSP that gave the payment's token: its connector reads the bank's post. None yet (or a
-    // payment from before routing): the fields' own names tell SEP's from Mellat's.
-    const psp = row.psp ?? undefined;
-    // A payment link's customer returns to the gateway's own receipt, no domain of the merchant's.
-    const callbackDomainVerified =
-      payment.payment_link !== null ||
-      domainCovers(
-        verified.map((d) => d.domain),
-        new URL(payment.callback_url).hostname,
-      );
-    return {
-      payment,
-      merchantName: row.merchant_name,
-      merchantId: row.merchant_id,
-      callbackDomainVerified,
-      psp,
-      zibalTrackId: row.zibal_track_id,
-    };
+  const load = async (id: string): Promise<HostedPayment> => {
+    const found = PAYMENT_ID.test(id) ? await hostedPayment(db, id) : undefined;
+    if (found === undefined) throw new PageRefusal(404, 'not_found');
+    return found;
   };
 
   const page = pageWrapper(policy, logger);

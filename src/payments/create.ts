@@ -12,7 +12,7 @@ import { keyedHashOfCard, restrictionFingerprint } from '../psps/card-hash.ts';
 import { maskNationalCode, restrictionProblems } from '../domain/card-restriction.ts';
 import { domainCovers, type AuthState, type KeyMode, type Merchant } from '../domain/merchant.ts';
 import type { PaymentOrigin } from '../domain/compat-protocols.ts';
-import { customerFee, maskCardPan, type FeePlan } from '../domain/payment.ts';
+import { chargedAtCreate, customerFee, maskCardPan, type FeePlan } from '../domain/payment.ts';
 import type { CreatePaymentRequest, Payment } from '../domain/payment-schemas.ts';
 import {
   PAYMENT_WORKFLOW,
@@ -114,11 +114,7 @@ export function chargedAmountFor(
   feePlan: FeePlan | undefined,
   config: Pick<Config, 'AMOUNT_MAX'>,
 ): number {
-  const feePayer = request.fee_payer ?? 'merchant';
-  if (feePayer === 'customer' && feePlan === undefined)
-    throw new Error('a customer-pays payment needs the fee plan its fee is fixed from');
-  const fee = feePlan === undefined ? 0 : customerFee(request.amount, feePlan, feePayer);
-  const charged = request.amount + fee;
+  const { charged, customer_fee: fee } = chargedAtCreate(request.amount, feePlan, request.fee_payer ?? 'merchant');
   if (charged > config.AMOUNT_MAX) {
     throw new DomainError(
       'charged_amount_exceeds_max',
@@ -143,7 +139,8 @@ function largestAmountCharged(max: number, plan: FeePlan): number {
 
 /**
  * A payment as create records it: status `created`, a fresh tracking code, the page open for
- * PAYMENT_TTL_SECONDS; a customer-pays payment's fee fixed from `feePlan` and added to what the bank charges.
+ * PAYMENT_TTL_SECONDS; a customer-pays payment's fee fixed from `feePlan` and added to what the bank charges
+ * (chargedAmountFor, refused above AMOUNT_MAX).
  */
 export function newPayment(
   id: string,
@@ -155,8 +152,30 @@ export function newPayment(
   feePlan?: FeePlan,
   paymentLinkId: string | null = null,
 ): Payment {
+  return paymentAsCreated(
+    id,
+    mode,
+    request,
+    config,
+    now,
+    chargedAmountFor(request, feePlan, config),
+    createdVia,
+    paymentLinkId,
+  );
+}
+
+/** newPayment with its charged sum already worked out (chargedAmountFor): createPayment's, which checked it before its Idempotency-Key. */
+function paymentAsCreated(
+  id: string,
+  mode: KeyMode,
+  request: CreatePaymentRequest,
+  config: Pick<Config, 'PAYMENT_TTL_SECONDS'>,
+  now: number,
+  charged: number,
+  createdVia: PaymentOrigin,
+  paymentLinkId: string | null,
+): Payment {
   const feePayer = request.fee_payer ?? 'merchant';
-  const charged = chargedAmountFor(request, feePlan, config);
   return {
     id,
     status: 'created',
@@ -238,8 +257,8 @@ export async function createPayment(
 ): Promise<IdempotentResult> {
   checkCallbackUrl(request.callback_url, auth);
   checkPayerRestriction(request);
-  // The charged sum's bound, checked again by newPayment: refused here before the Idempotency-Key is taken.
-  chargedAmountFor(request, auth.merchant.fee_plan, config);
+  // The charged sum, worked out once for this create: refused here, above AMOUNT_MAX, before the Idempotency-Key is taken.
+  const charged = chargedAmountFor(request, auth.merchant.fee_plan, config);
   // Refused before anything is written: a malformed share, shares above what the merchant receives, an unapproved IBAN.
   const splits = await resolveSplits(db, auth.merchant, request);
   const scope = { owner: auth, operation: 'create_payment' };
@@ -259,7 +278,7 @@ export async function createPayment(
       const inserted = payment === undefined;
       const now = Date.now();
       for (let attempt = 0; payment === undefined; attempt++) {
-        const candidate = newPayment(paymentId, auth.mode, request, config, now, origin.via, auth.merchant.fee_plan);
+        const candidate = paymentAsCreated(paymentId, auth.mode, request, config, now, charged, origin.via, null);
         try {
           const row = rowFromNewPayment(
             candidate,

@@ -26,7 +26,7 @@ import {
   tenantCountedLink,
   type CountedLinkRow,
 } from '../db/payment-links.ts';
-import { rowFromNewPayment } from '../db/payments.ts';
+import { paymentFromRow, rowFromNewPayment } from '../db/payments.ts';
 import { merchantLiveMode } from '../db/merchants.ts';
 import type { PaymentLinkRow } from '../db/schema.ts';
 import type { Tenant } from '../domain/merchant.ts';
@@ -301,9 +301,10 @@ export async function linkPaymentMayProceed(
   return Boolean(merchant?.live_mode);
 }
 
-/** The link payment a receipt shows: only one started on this link. */
-export async function linkPaymentOf(db: Db, linkId: string, paymentId: string) {
-  return linkPaymentRow(db, linkId, paymentId);
+/** The link payment a receipt shows: only one started on this link; undefined for any other. */
+export async function linkPaymentOf(db: Db, linkId: string, paymentId: string): Promise<Payment | undefined> {
+  const row = await linkPaymentRow(db, linkId, paymentId);
+  return row === undefined ? undefined : paymentFromRow(row);
 }
 
 /** The link's URL as a QR code, an SVG drawn here (no third party sees the link). */

@@ -20,10 +20,16 @@ export interface PaymentServiceDeps {
   config: Config;
 }
 
+/** The tenant's payment with this id, as its record holds it (without its shares); undefined: another merchant's or mode's, or none. */
+export async function findTenantPayment(db: Db, id: string, tenant: Tenant): Promise<Payment | undefined> {
+  const row = await findPayment(db, id, tenant);
+  return row === undefined ? undefined : paymentFromRow(row);
+}
+
 export async function getPayment(db: Db, auth: Tenant, id: string): Promise<Payment> {
-  const row = await findPayment(db, id, auth);
-  if (row === undefined) throw new DomainError('payment_not_found', `No payment ${id}.`);
-  return paymentFromRow(row);
+  const payment = await findTenantPayment(db, id, auth);
+  if (payment === undefined) throw new DomainError('payment_not_found', `No payment ${id}.`);
+  return payment;
 }
 
 /**

@@ -12,6 +12,7 @@ import { paymentFromRow } from '../db/payments.ts';
 import type { Tenant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment-schemas.ts';
 import { PAYMENTS_REPORT_COLUMNS, REPORT_MAX_DAYS, type PaymentsReportQuery } from '../domain/report-schemas.ts';
+import { merchantShare } from '../domain/splits.ts';
 import { DomainError } from '../errors.ts';
 
 /** Rows read per query. */
@@ -62,7 +63,8 @@ export function reportLine(p: Payment, splitsAmount = 0): string {
     fee_payer: p.fee_payer,
     charged_amount: p.charged_amount,
     splits_amount: splitsAmount,
-    merchant_receives: p.verified_at === null ? null : p.charged_amount - p.fee - splitsAmount,
+    merchant_receives:
+      p.verified_at === null ? null : merchantShare({ charged: p.charged_amount, fee: p.fee }, splitsAmount),
   };
   return csvLine(PAYMENTS_REPORT_COLUMNS.map((column) => fields[column]));
 }

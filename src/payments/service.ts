@@ -4,7 +4,7 @@
  * these record a new payment, start its workflow, read records, and forward
  * the merchant's and the bank's messages to the workflow.
  */
-export { getPayment, type PaymentServiceDeps } from './payment-calls.ts';
+export { findTenantPayment, getPayment, type PaymentServiceDeps } from './payment-calls.ts';
 export {
   checkCallbackUrl,
   createPayment,

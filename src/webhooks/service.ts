@@ -16,7 +16,7 @@ import type { Config } from '../config.ts';
 import type { Selectable } from 'kysely';
 import type { Database, Db } from '../db/database.ts';
 import { subscribedEndpointIds, tenantEventById, tenantEventsAbout, tenantEventsPage } from '../db/events.ts';
-import { setOperatorNetworkWebhooks } from '../db/merchants.ts';
+import { operatorNetworkWebhooksAllowed, setOperatorNetworkWebhooks } from '../db/merchants.ts';
 import { attemptsOfEvent, attemptsOfEvents } from '../db/webhook-attempts.ts';
 import {
   enableTenantEndpoint,
@@ -84,7 +84,7 @@ export async function createWebhookEndpoint(
     await checkWebhookUrl(
       request.url,
       auth.mode,
-      await merchantWebhookUrlPolicy(db, config, auth.merchant.id, resolve),
+      await merchantWebhookUrlPolicy(config, () => operatorNetworkWebhooksAllowed(db, auth.merchant.id), resolve),
     );
   } catch (error) {
     if (!(error instanceof WebhookUrlRefused)) throw error;

@@ -8,7 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { createBankActivities } from '../../activities/bank.ts';
-import { breakerSettings, PspHealthStore } from '../../src/adapters/psp/health.ts';
+import { PspHealthStore } from '../../src/db/psp-health.ts';
+import { breakerSettings } from '../../src/domain/psp-breaker.ts';
 import { BankRefusalError, type PspClient } from '../../src/psps/psp-client.ts';
 import { pspConfirmationsRefused } from '../../src/observability/metrics.ts';
 import { getHarness, newMerchant } from '../support/harness.ts';

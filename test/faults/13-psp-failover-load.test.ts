@@ -11,7 +11,8 @@
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { breakerSettings, PspHealthStore } from '../../src/adapters/psp/health.ts';
+import { PspHealthStore } from '../../src/db/psp-health.ts';
+import { breakerSettings } from '../../src/domain/psp-breaker.ts';
 import { mellatOrderId } from '../../src/psps/mellat/mapping.ts';
 import { replaceMerchantRoute } from '../../src/db/psp-routes.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';

@@ -11,7 +11,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
-import { breakerSettings, PspHealthStore } from '../../src/adapters/psp/health.ts';
+import { PspHealthStore } from '../../src/db/psp-health.ts';
+import { breakerSettings } from '../../src/domain/psp-breaker.ts';
 import { MellatClient } from '../../src/psps/mellat/client.ts';
 import { mellatOrderId } from '../../src/psps/mellat/mapping.ts';
 import { SepClient } from '../../src/psps/sep/client.ts';

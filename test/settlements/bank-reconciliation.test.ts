@@ -17,7 +17,7 @@ import { PSP_NAMES } from '../../src/psps/profiles.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
-import { BankReconciliationRefused, reconcileFromFile } from '../../src/adapters/psp/bank-reconciliation.ts';
+import { BankReconciliationRefused, reconcileFromFile } from '../../src/settlements/bank-reconciliation.ts';
 import type { PspClients } from '../../src/psps/clients.ts';
 import { BankReportInvalid, type BankReportLine } from '../../src/psps/psp-client.ts';
 import type { ReportLayout } from '../../src/psps/reports.ts';

@@ -6,6 +6,8 @@ import { SepClient } from '../../../src/psps/sep/client.ts';
 import {
   compareBankReport,
   countByKind,
+  RECONCILE_LOOKBACK_DAYS,
+  reconcileLookbackStart,
   reportCardPan,
   type ReconciledPayment,
 } from '../../../src/domain/bank-reconciliation.ts';
@@ -151,5 +153,13 @@ describe('bank reconciliation: the Tehran day', () => {
     assert.equal(isCalendarDay('2026-02-29'), false);
     assert.equal(isCalendarDay('2028-02-29'), true);
     assert.equal(isCalendarDay('2026-1-5'), false);
+  });
+
+  it('looks back RECONCILE_LOOKBACK_DAYS whole days', () => {
+    assert.equal(RECONCILE_LOOKBACK_DAYS, 7);
+    assert.equal(
+      reconcileLookbackStart(new Date('2026-03-10T12:00:00.000Z')).toISOString(),
+      '2026-03-03T12:00:00.000Z',
+    );
   });
 });

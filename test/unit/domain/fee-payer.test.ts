@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { expectedPaymentBalances, movementLines } from '../../../src/domain/ledger.ts';
 import {
   chargedAmount,
+  chargedAtCreate,
   customerFee,
   feeAtVerify,
   feeQuote,
@@ -185,5 +186,16 @@ describe("a recorded payment's charged amount", () => {
     assert.equal(recordedChargedAmount({ amount: A, customer_fee: F }), C);
     assert.equal(recordedChargedAmount({ amount: String(A), customer_fee: '0' }), A);
     assert.equal(recordedChargedAmount({ amount: BigInt(A), customer_fee: String(F) }), C);
+  });
+
+  it("works out a new payment's charged sum once, with the fee in it, and records it back the same", () => {
+    assert.deepEqual(chargedAtCreate(A, PLAN, 'customer'), { charged: C, customer_fee: F });
+    assert.deepEqual(chargedAtCreate(A, PLAN, 'merchant'), { charged: A, customer_fee: 0 });
+    // No plan: a merchant-pays payment (a payment link's), charged its amount.
+    assert.deepEqual(chargedAtCreate(A, undefined, 'merchant'), { charged: A, customer_fee: 0 });
+    assert.throws(() => chargedAtCreate(A, undefined, 'customer'), /needs the fee plan/);
+    // What the record keeps (amount and customer_fee) gives the same charged sum back.
+    const { charged, customer_fee } = chargedAtCreate(A, PLAN, 'customer');
+    assert.equal(recordedChargedAmount({ amount: A, customer_fee }), charged);
   });
 });

@@ -4,6 +4,7 @@ import {
   afterFailure,
   afterSuccess,
   breakerGaugeValue,
+  breakerSettings,
   breakerStateAt,
   CLOSED_BREAKER,
   type BreakerRecord,
@@ -66,6 +67,18 @@ describe('PSP circuit breaker', () => {
     assert.deepEqual(
       ['closed', 'half_open', 'open'].map((s) => breakerGaugeValue(s as 'closed')),
       [0, 1, 2],
+    );
+  });
+
+  it('takes its settings from the configuration: seconds as ms, a probe given three bank timeouts', () => {
+    assert.deepEqual(
+      breakerSettings({
+        PSP_BREAKER_FAILURES: 5,
+        PSP_BREAKER_WINDOW_SECONDS: 60,
+        PSP_BREAKER_OPEN_SECONDS: 30,
+        BANK_TIMEOUT_MS: 10_000,
+      }),
+      { failures: 5, windowMs: 60_000, openMs: 30_000, probeTimeoutMs: 30_000 },
     );
   });
 });

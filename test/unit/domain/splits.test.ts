@@ -4,6 +4,9 @@ import { expectedPaymentBalances, movementLines } from '../../../src/domain/ledg
 import {
   allocateSplitRefund,
   MAX_SPLITS,
+  merchantShare,
+  merchantShareLeft,
+  shareOwed,
   splitProblems,
   splittableAmount,
   splitTotal,
@@ -180,5 +183,28 @@ describe('split settlement: ledger lines', () => {
       payouts: 0,
       beneficiaries: 400_000,
     });
+  });
+
+  it('what is owed of a share: its amount less what refunds took back from it', () => {
+    assert.equal(shareOwed({ amount: 300_000, refunded: 0 }), 300_000);
+    assert.equal(shareOwed({ amount: 300_000, refunded: 120_000 }), 180_000);
+    assert.equal(shareOwed({ amount: 300_000, refunded: 300_000 }), 0);
+    // Of a sum of shares, the same: the ledger check asks it of sums.
+    assert.equal(shareOwed({ amount: 500_000, refunded: 100_000 }), 400_000);
+  });
+
+  it("the merchant's own share: charged less the fee and the shares, and what refunds left of it", () => {
+    // Merchant pays a 10,000 fee on 1,000,000 with 500,000 to beneficiaries.
+    assert.equal(merchantShare({ charged: 1_000_000, fee: 10_000 }, 500_000), 490_000);
+    // Customer pays: charged 1,010,000, the same fee, the merchant keeps the whole amount less the shares.
+    assert.equal(merchantShare({ charged: 1_010_000, fee: 10_000 }, 500_000), 500_000);
+    assert.equal(merchantShare({ charged: 1_000_000, fee: 10_000 }, 0), 990_000);
+    const payment = { charged: 1_000_000, fee: 10_000 };
+    assert.equal(merchantShareLeft(payment, { total: 500_000, refunded: 0 }, 0), 490_000);
+    // 590,000 refunded, 100,000 of it from the shares: the merchant's 490,000 is gone.
+    assert.equal(merchantShareLeft(payment, { total: 500_000, refunded: 100_000 }, 590_000), 0);
+    assert.equal(merchantShareLeft(payment, { total: 500_000, refunded: 0 }, 200_000), 290_000);
+    // Below zero when refunds took more than the merchant's share and nothing from the shares yet.
+    assert.equal(merchantShareLeft(payment, { total: 500_000, refunded: 0 }, 600_000), -110_000);
   });
 });

@@ -125,7 +125,7 @@ volumes:
 The bank simulators a test environment asked for, as a JSON list (read with fromJsonArray): one per
 PSP of the registry when bankSim.enabled and bankSim.<psp>.enabled, one Deployment and Service each,
 its own port, its settings (BANK_SIM_<suffix>) from the ConfigMap's values ("values") and the Secret
-("secrets", by key). Written by `npm run generate:psps` from src/adapters/psp/profiles.ts.
+("secrets", by key). Written by `npm run generate:psps` from src/psps/profiles.ts.
 */}}
 {{- define "dargah.bankSims" -}}
 {{- $sims := list -}}
