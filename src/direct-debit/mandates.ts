@@ -17,6 +17,7 @@ import {
   recordMandateBank,
   tenantMandate,
 } from '../db/mandates.ts';
+import { merchantById } from '../db/merchants.ts';
 import { subscriptionFromRow, subscriptionsOfMandate } from '../db/subscriptions.ts';
 import type { MandateRow } from '../db/schema.ts';
 import { mandateLimitProblems } from '../domain/mandate.ts';
@@ -192,13 +193,16 @@ export async function mandateDetail(
   };
 }
 
-/** What the bank page shows: the mandate (pending, with its authority) and the provider's banks with their signing pages. */
+/**
+ * What the bank page shows: the mandate (pending, with its authority), the name of the merchant it is
+ * for, and the provider's banks with their signing pages.
+ */
 export async function bankChoices(
   deps: MandateServiceDeps,
   id: string,
 ): Promise<
-  | { kind: 'choose'; mandate: MandateRow; banks: (ProviderBank & { url: string })[] }
-  | { kind: 'preparing' }
+  | { kind: 'choose'; mandate: MandateRow; merchantName: string; banks: (ProviderBank & { url: string })[] }
+  | { kind: 'preparing'; mandate: MandateRow }
   | { kind: 'ended'; mandate: MandateRow }
   | { kind: 'not_found' }
 > {
@@ -207,12 +211,14 @@ export async function bankChoices(
   if (mandate.status !== 'pending') return { kind: 'ended', mandate };
   const provider = deps.providers[mandate.mode];
   // The workflow asks the provider first; the page waits for its authority rather than racing it.
-  if (provider === undefined || mandate.provider_authority === null) return { kind: 'preparing' };
+  if (provider === undefined || mandate.provider_authority === null) return { kind: 'preparing', mandate };
   const authority = mandate.provider_authority;
-  const banks = await provider.banks();
+  const [banks, merchant] = await Promise.all([provider.banks(), merchantById(deps.db, mandate.merchant_id)]);
   return {
     kind: 'choose',
     mandate,
+    // The mandate's merchant cannot be deleted (a foreign key): the name is there.
+    merchantName: merchant?.name ?? '',
     banks: banks.map((b) => ({ ...b, url: provider.signingPageUrl(authority, b.code) })),
   };
 }
@@ -227,13 +233,19 @@ export async function chooseBank(
   deps: MandateServiceDeps,
   id: string,
   bankCode: string,
-): Promise<{ kind: 'sign'; url: string } | { kind: 'ended' } | { kind: 'preparing' } | { kind: 'not_found' }> {
+): Promise<
+  | { kind: 'sign'; url: string }
+  | { kind: 'ended'; mandate: MandateRow }
+  | { kind: 'preparing'; mandate: MandateRow }
+  | { kind: 'not_found' }
+> {
   const choice = await bankChoices(deps, id);
-  if (choice.kind !== 'choose') return choice.kind === 'ended' ? { kind: 'ended' } : choice;
+  if (choice.kind !== 'choose') return choice;
   const bank = choice.banks.find((b) => b.code === bankCode);
   if (bank === undefined) return { kind: 'not_found' };
   // Signed or declined since the page was read: the customer is told the mandate no longer waits.
-  if (!(await recordMandateBank(deps.db, id, { code: bank.code, name: bank.name }))) return { kind: 'ended' };
+  if (!(await recordMandateBank(deps.db, id, { code: bank.code, name: bank.name })))
+    return { kind: 'ended', mandate: choice.mandate };
   return { kind: 'sign', url: bank.url };
 }
 

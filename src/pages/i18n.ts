@@ -118,6 +118,29 @@ const fa = {
   receiptFor: 'بابت',
   receiptPaidAt: 'زمان پرداخت',
   linkTryAgain: 'بازگشت به صفحهٔ پرداخت',
+  mandateTitle: 'امضای قرارداد پرداخت مستقیم',
+  mandateHeading: 'قرارداد پرداخت مستقیم با',
+  mandateChoose: 'بانک خود را انتخاب کنید',
+  mandateIntro:
+    'با امضای این قرارداد در بانک خود، این فروشنده می‌تواند در حدود زیر، بی‌آنکه هر بار پرداخت جداگانه‌ای انجام دهید، از حساب شما برداشت کند.',
+  mandateMaxAmount: 'سقف هر برداشت',
+  mandateDailyCount: 'برداشت در روز',
+  mandateMonthlyCount: 'برداشت در ماه',
+  mandateCount: (count: string) => `حداکثر ${count} بار`,
+  mandateExpires: 'اعتبار قرارداد تا',
+  mandateBanksTitle: 'امضا در بانک',
+  mandateBanksHint: 'با انتخاب بانک به صفحهٔ امن آن می‌روید تا قرارداد را امضا کنید؛ پس از امضا به فروشگاه برمی‌گردید.',
+  mandatePreparingHeadline: 'در حال آماده‌سازی قرارداد…',
+  mandatePreparingText: 'این صفحه خودش به‌روز می‌شود؛ لطفاً آن را نبندید.',
+  mandateEndedHeadline: 'این قرارداد دیگر در انتظار امضا نیست',
+  mandateEndedText: 'این قرارداد پیش‌تر امضا، رد یا لغو شده یا مهلتش گذشته است. برای قرارداد تازه به فروشگاه برگردید.',
+  mandateNotFoundTitle: 'قرارداد پیدا نشد',
+  mandateNotFoundText:
+    'این نشانی به هیچ قرارداد پرداخت مستقیمی اشاره نمی‌کند. نشانی را بررسی کنید یا به فروشگاه برگردید.',
+  mandateReturnTitle: 'بازگشت به فروشگاه',
+  mandateReturnHeadline: 'در حال بازگشت به فروشگاه…',
+  mandateReturnText: 'اگر تا چند لحظهٔ دیگر منتقل نشدید، دکمهٔ زیر را بزنید.',
+  mandateBack: 'بازگشت به فروشگاه',
 };
 
 export type Strings = typeof fa;
@@ -218,6 +241,31 @@ const en: Strings = {
   receiptFor: 'For',
   receiptPaidAt: 'Paid at',
   linkTryAgain: 'Back to the payment link',
+  mandateTitle: 'Sign a direct debit mandate',
+  mandateHeading: 'Direct debit mandate with',
+  mandateChoose: 'Choose your bank',
+  mandateIntro:
+    'Once you sign this mandate at your bank, this shop may take money from your account within the limits below, without a separate payment each time.',
+  mandateMaxAmount: 'At most per debit',
+  mandateDailyCount: 'Debits a day',
+  mandateMonthlyCount: 'Debits a month',
+  mandateCount: (count: string) => `At most ${count}`,
+  mandateExpires: 'Valid until',
+  mandateBanksTitle: 'Sign at your bank',
+  mandateBanksHint:
+    'Choosing a bank takes you to its secure page to sign the mandate; after signing you go back to the shop.',
+  mandatePreparingHeadline: 'Preparing the mandate…',
+  mandatePreparingText: 'This page refreshes itself; please keep it open.',
+  mandateEndedHeadline: 'This mandate is no longer waiting to be signed',
+  mandateEndedText:
+    'It was already signed, refused or canceled, or its time ran out. To sign a new one, go back to the shop.',
+  mandateNotFoundTitle: 'Mandate not found',
+  mandateNotFoundText:
+    'This address does not point to any direct debit mandate. Check the link, or go back to the shop.',
+  mandateReturnTitle: 'Back to the shop',
+  mandateReturnHeadline: 'Taking you back to the shop…',
+  mandateReturnText: 'If nothing happens in a moment, use the button below.',
+  mandateBack: 'Back to the shop',
 };
 
 const DICTIONARIES: Readonly<Record<Lang, Strings>> = { fa, en };
@@ -242,4 +290,14 @@ export function formatTehranTime(iso: string, lang: Lang): string {
     hourCycle: 'h23',
   }).format(new Date(iso));
   return `${time} (${strings(lang).tehranTime})`;
+}
+
+/** A day in Tehran (the Persian calendar on the Persian page). */
+export function formatTehranDay(when: string | Date, lang: Lang): string {
+  return new Intl.DateTimeFormat(LOCALE[lang], { timeZone: 'Asia/Tehran', dateStyle: 'long' }).format(new Date(when));
+}
+
+/** A whole number in the reader's digits and grouping (`۱۰`, `10`). */
+export function formatCount(n: number, lang: Lang): string {
+  return new Intl.NumberFormat(LOCALE[lang]).format(n);
 }

@@ -6,7 +6,7 @@
  */
 import type { Plan, Subscription } from '../domain/subscription-schemas.ts';
 import { LOCALE } from '../http/words.ts';
-import { formatAmount, type Lang } from './i18n.ts';
+import { formatAmount, formatTehranDay, type Lang } from './i18n.ts';
 import { render, type DetailRow } from './views.ts';
 
 const fa = {
@@ -71,11 +71,6 @@ const en: Words = {
 };
 
 export const subscriptionWords = (lang: Lang): Words => (lang === 'fa' ? fa : en);
-
-/** A day in Tehran (the Persian calendar on the Persian page). */
-export function formatTehranDay(iso: string, lang: Lang): string {
-  return new Intl.DateTimeFormat(LOCALE[lang], { timeZone: 'Asia/Tehran', dateStyle: 'long' }).format(new Date(iso));
-}
 
 /** How often the plan charges, in words. */
 export function intervalWords(plan: Pick<Plan, 'interval' | 'interval_days'>, lang: Lang): string {

@@ -13,6 +13,14 @@ import { secretBox } from '../../src/accounts/secret-box.ts';
 import { mandateWorkflowId } from '../../src/domain/mandate-workflow.ts';
 import type { Mandate } from '../../src/domain/mandate-schemas.ts';
 import { launchChromium, phonePage, screenshot, type PhonePage } from '../support/browser.ts';
+import {
+  assertAccessible,
+  assertLanguage,
+  assertNoScript,
+  assertStrictHeaders,
+  rials,
+  type Lang,
+} from '../support/dashboard.ts';
 import type { Harness } from '../support/harness.ts';
 import { waitFor } from '../support/http.ts';
 import type { Receiver } from '../support/receiver.ts';
@@ -111,6 +119,70 @@ describe('direct debit mandates (API, workflow, bank page, real browser)', funct
       .where('merchant_id', '=', merchantId)
       .execute();
     assert.deepEqual(keys, [], 'no Idempotency-Key taken');
+  });
+
+  it('the bank page in Persian and English: the limits in the reader’s digits, the banks as links, the language link, axe; phone and desktop screenshots', async () => {
+    const res = await api.post<Created>('/mandates', body(), { idempotencyKey: randomUUID() });
+    assert.equal(res.status, 201, res.text);
+    const { id } = res.body.mandate;
+    const p = await phonePage(browser);
+    open.push(p);
+    const { page } = p;
+    const desktop = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    try {
+      const text = async (selector: string) => (await page.locator(selector).innerText()).trim();
+      const check = async (lang: Lang) => {
+        const name = `mandate-bank-page-${lang}`;
+        await assertLanguage(page, lang);
+        await assertNoScript(page, name);
+        await assertAccessible(page, name);
+        assert.equal(await text('#max-amount bdi'), rials(5_000_000, lang));
+        assert.equal(await text('#daily-count'), lang === 'fa' ? 'حداکثر ۲ بار' : 'At most 2');
+        assert.equal(await text('#monthly-count'), lang === 'fa' ? 'حداکثر ۱۰ بار' : 'At most 10');
+        // The limits in one script (the merchant's name is the merchant's own).
+        const limits = await text('dl.details');
+        if (lang === 'fa') assert.doesNotMatch(limits, /[0-9]/, 'Persian digits only on the Persian page');
+        else assert.doesNotMatch(limits, /[۰-۹]/, 'Latin digits only on the English page');
+        assert.ok((await text('#merchant')).length > 0, 'the merchant is named');
+        assert.ok((await text('#expires')).length > 0);
+        assert.equal(await page.locator('.test-banner').count(), 1, 'the test-mode banner');
+        const query = lang === 'en' ? '?lang=en' : '';
+        const links = await page.locator('a.bank').all();
+        assert.deepEqual(
+          await Promise.all(links.map(async (a) => [await a.getAttribute('data-bank'), await a.getAttribute('href')])),
+          [
+            ['SABCIR', `/mandates/${id}/bank/SABCIR${query}`],
+            ['SINAIR', `/mandates/${id}/bank/SINAIR${query}`],
+          ],
+        );
+        // The tappable card: as tall as the pages' buttons.
+        assert.ok((await page.locator('a.bank').first().boundingBox())!.height >= 48);
+        await screenshot(page, `${name}-390`);
+        await desktop.goto(page.url());
+        await assertAccessible(desktop, `${name} (desktop)`);
+        await screenshot(desktop, `${name}-1280`);
+      };
+
+      const first = await page.goto(res.body.bank_page_url);
+      assertStrictHeaders(first!.headers(), 'the bank page');
+      // The page refreshes itself until the workflow has registered the mandate at the provider.
+      await page.locator('a.bank').first().waitFor({ timeout: 20_000 });
+      await check('fa');
+      // The language link keeps the page.
+      await Promise.all([page.waitForURL(/\/bank\?lang=en$/), page.locator('a.lang').click()]);
+      await check('en');
+      assert.equal(await page.locator('a.lang').getAttribute('href'), `/mandates/${id}/bank`);
+      assert.deepEqual(p.errors, [], 'no script error or CSP violation on the pages');
+
+      // No such mandate: a 404 page of the same look, in the language asked.
+      const missing = await page.goto(`${h.baseUrl}/mandates/${randomUUID()}/bank?lang=en`);
+      assert.equal(missing!.status(), 404);
+      assert.equal(await text('#mandate-notice h1'), 'Mandate not found');
+      await assertAccessible(page, 'the mandate not-found page');
+      await screenshot(page, 'mandate-not-found-en-390');
+    } finally {
+      await desktop.context().close();
+    }
   });
 
   it('signed at the bank: active, signature sealed and out of the history, webhook signed; then canceled', async () => {
