@@ -21,7 +21,7 @@ export interface PaymentClaim {
   payment_id: string;
   mode: string;
   amount?: number;
-  /** What the bank charges the customer (docs/PAYMENTS.md#who-pays-the-fee): the record's amount plus its customer_fee. */
+  /** What the bank charges the customer (docs/PAYMENTS.md#who-pays-the-fee): the record's charged sum (recordedChargedAmount). */
   charged_amount?: number;
   merchant_id?: string;
   /** The PSP the workflow means to call; checked only once the record names one (it is then the record's). */
@@ -34,6 +34,8 @@ export interface RecordedIdentity {
   amount: number | string | bigint;
   /** The fee a customer-pays payment adds to its amount (absent where a caller did not read it: a charged_amount claim is then refused). */
   customer_fee?: number | string | bigint;
+  /** The charged sum as recorded (null on a row the previous release inserted; absent as customer_fee is). */
+  charged_amount?: number | string | bigint | null;
   merchant_id: string;
   /** The PSP that gave the payment its token (null: none yet, or a payment older than routing: SEP). */
   psp?: string | null;
@@ -52,7 +54,9 @@ function differences(claim: PaymentClaim, row: RecordedIdentity | undefined): st
   if (
     claim.charged_amount !== undefined &&
     (row.customer_fee === undefined ||
-      claim.charged_amount !== recordedChargedAmount({ ...row, customer_fee: row.customer_fee }))
+      row.charged_amount === undefined ||
+      claim.charged_amount !==
+        recordedChargedAmount({ ...row, customer_fee: row.customer_fee, charged_amount: row.charged_amount }))
   )
     differ.push('charged amount');
   if (claim.merchant_id !== undefined && claim.merchant_id !== row.merchant_id) differ.push('merchant');
@@ -85,7 +89,7 @@ export function paymentRecordGuard(logger: Logger) {
       db: Db,
       activity: string,
       claim: PaymentClaim,
-    ): Promise<RecordedIdentity & Required<Pick<RecordedIdentity, 'customer_fee'>>> {
+    ): Promise<RecordedIdentity & Required<Pick<RecordedIdentity, 'customer_fee' | 'charged_amount'>>> {
       const row = await paymentIdentity(db, claim.payment_id);
       return check(activity, claim, row);
     },

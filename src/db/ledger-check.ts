@@ -48,7 +48,17 @@ export async function postingPage(db: Db, after: number, limit: number) {
 export function paymentPage(db: Db, after: string, only: string[] | undefined, limit: number) {
   let pageQuery = db
     .selectFrom('payments')
-    .select(['id', 'merchant_id', 'mode', 'status', 'amount', 'customer_fee', 'fee', 'refunded_amount'])
+    .select([
+      'id',
+      'merchant_id',
+      'mode',
+      'status',
+      'amount',
+      'customer_fee',
+      'charged_amount',
+      'fee',
+      'refunded_amount',
+    ])
     .where('id', '>', after);
   if (only !== undefined) pageQuery = pageQuery.where('merchant_id', 'in', only.length === 0 ? [''] : only);
   return pageQuery.orderBy('id').limit(limit).execute();

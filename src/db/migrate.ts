@@ -42,6 +42,7 @@ import * as mandates from './migrations/0052_mandates.ts';
 import * as directDebitPayments from './migrations/0053_direct_debit_payments.ts';
 import * as subscriptions from './migrations/0054_subscriptions.ts';
 import * as mandateBank from './migrations/0055_mandate_bank.ts';
+import * as chargedAmount from './migrations/0056_charged_amount.ts';
 import { databaseName, mysqlPoolOptions, serverUrl, type Db } from './database.ts';
 
 /** Every migration, in order. Listed here (not read from disk) so the set is checked by the compiler. */
@@ -87,6 +88,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0053_direct_debit_payments': directDebitPayments,
   '0054_subscriptions': subscriptions,
   '0055_mandate_bank': mandateBank,
+  '0056_charged_amount': chargedAmount,
   '0047_refunds_to_payer': refundsToPayer,
 };
 

@@ -8,8 +8,12 @@ import { scopedTo } from './tenant.ts';
 import { isDuplicateKey } from './errors.ts';
 import { recordedChargedAmount } from '../domain/payment.ts';
 
-/** A payment row's charged amount in SQL (recordedChargedAmount in src/domain/payment.ts, for sums over rows). */
-export const CHARGED_AMOUNT_SQL = sql<string>`amount + customer_fee`;
+/**
+ * A payment row's charged amount in SQL (recordedChargedAmount in src/domain/payment.ts, for sums over
+ * rows): its `charged_amount`, or amount + customer_fee on a row a replica of the previous release
+ * inserted without it (docs/PAYMENTS.md#how-the-record-keeps-the-charged-sum).
+ */
+export const CHARGED_AMOUNT_SQL = sql<string>`COALESCE(charged_amount, amount + customer_fee)`;
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 const date = (s: string | null): Date | null => (s === null ? null : new Date(s));
@@ -117,6 +121,8 @@ export function rowFromNewPayment(
     method: payment.method,
     protocol_currency: protocolCurrency,
     fee_payer: payment.fee_payer,
+    // The charged sum as create worked it out, and its fee, which the previous release's replicas read.
+    charged_amount: payment.charged_amount,
     customer_fee: payment.charged_amount - payment.amount,
     allowed_cards_masked: payment.allowed_cards === null ? null : JSON.stringify(payment.allowed_cards),
     allowed_card_hashes: allowedCardHashes === null ? null : JSON.stringify(allowedCardHashes),
@@ -263,6 +269,7 @@ const RECORD_COLUMNS = [
   'amount',
   'fee_payer',
   'customer_fee',
+  'charged_amount',
   'allowed_cards_masked',
   'national_code_masked',
   'payment_link_id',
@@ -318,7 +325,7 @@ export function paymentStatusById(db: Db, paymentId: string) {
 export function paymentIdentity(db: Db, paymentId: string) {
   return db
     .selectFrom('payments')
-    .select(['mode', 'amount', 'customer_fee', 'merchant_id', 'psp', 'allowed_card_hashes'])
+    .select(['mode', 'amount', 'customer_fee', 'charged_amount', 'merchant_id', 'psp', 'allowed_card_hashes'])
     .where('id', '=', paymentId)
     .executeTakeFirst();
 }

@@ -113,6 +113,13 @@ export interface PaymentsTable {
   fee_payer: Defaulted<string>;
   /** The fee a customer-pays payment's customer is charged on top of `amount`, fixed at create; 0 when the merchant pays. */
   customer_fee: Defaulted<number>;
+  /**
+   * What the customer is charged (amount + customer_fee), fixed at create (migration 0056,
+   * docs/PAYMENTS.md#how-the-record-keeps-the-charged-sum). Every insert writes it (required here) and
+   * nothing updates it; null only on a row a replica of the previous release inserted during the
+   * rolling update, read as amount + customer_fee (recordedChargedAmount, CHARGED_AMOUNT_SQL).
+   */
+  charged_amount: ColumnType<number | null, number, never>;
   /** Who may pay (migration 0037): the allowed cards masked, a JSON array; null when any card may pay. */
   allowed_cards_masked: Defaulted<string | null>;
   /** The allowed cards' keyed hashes (src/psps/card-hash.ts), a JSON array of hex; null when any card may pay. */

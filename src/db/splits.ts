@@ -226,7 +226,7 @@ export async function allocateRefundToShares(
   if (posted !== undefined) return done.reduce((sum, a) => sum + Number(a.amount), 0);
   const payment = await trx
     .selectFrom('payments')
-    .select(['amount', 'customer_fee', 'fee'])
+    .select(['amount', 'customer_fee', 'charged_amount', 'fee'])
     .where('id', '=', refund.payment_id)
     .executeTakeFirstOrThrow();
   // Refunds before this one (asked for or paid; a refused one gave its rials back) and what they took from the shares.

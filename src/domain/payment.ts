@@ -134,8 +134,9 @@ export function customerFee(amount: number, plan: FeePlan, payer: FeePayer): num
 /**
  * What a new payment's customer will be charged at the bank, and the fee in it: the amount, plus the
  * fee fixed now from `plan` when the customer pays it (no plan: a merchant-pays payment, charged its
- * amount). The one computation of the charged sum at create; the record keeps its fee (`customer_fee`)
- * and every reader adds it back (recordedChargedAmount).
+ * amount). The one computation of the charged sum at create; the record keeps the sum as itself
+ * (`charged_amount`) and its fee (`customer_fee`, for the previous release's replicas), and every
+ * reader takes the sum (recordedChargedAmount).
  */
 export function chargedAtCreate(
   amount: number,
@@ -158,15 +159,19 @@ export function chargedAmount(payment: { amount: number; charged_amount?: number
 }
 
 /**
- * The charged amount of a payment as its record holds it: its `amount` and `customer_fee` columns,
- * which the driver may answer as strings. `customer_fee` is NOT NULL (0 where the merchant pays the
- * fee), so every row has both: the one way a recorded payment's charged amount is computed.
+ * The charged amount of a payment as its record holds it (docs/PAYMENTS.md#who-pays-the-fee): its
+ * `charged_amount` column, written by every insert since migration 0056 and backfilled by it. A row a
+ * replica of the previous release inserted during the rolling update has none (NULL): its charged
+ * amount is its `amount` and `customer_fee` (NOT NULL, 0 where the merchant pays the fee), which the
+ * CHECK `payments_charged_is_amount_and_fee` holds equal to `charged_amount` wherever both are. The
+ * driver may answer the columns as strings. The one way a recorded payment's charged amount is read.
  */
 export function recordedChargedAmount(row: {
   amount: number | string | bigint;
   customer_fee: number | string | bigint;
+  charged_amount: number | string | bigint | null;
 }): number {
-  return Number(row.amount) + Number(row.customer_fee);
+  return row.charged_amount === null ? Number(row.amount) + Number(row.customer_fee) : Number(row.charged_amount);
 }
 
 /** The fee preview (GET /fees) and a payment's split: what the customer is charged, the fee, what the merchant receives. */

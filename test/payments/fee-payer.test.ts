@@ -6,6 +6,7 @@
  * here too.
  */
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Settlement, SettlementLine } from '../../src/domain/settlement-schemas.ts';
 import { setSettlementIban } from '../../src/settlements/service.ts';
@@ -14,7 +15,7 @@ import { getHarness, liveBankApi, newMerchant } from '../support/harness.ts';
 import { client, request } from '../support/http.ts';
 import { assertLedgerBalanced } from '../support/ledger.ts';
 import { createdLivePayment, liveMerchant } from '../support/live.ts';
-import { chooseOutcome, createdPayment, paidPayment, waitForStatus } from '../support/payments.ts';
+import { chooseOutcome, createdPayment, paidPayment, payAtBank, waitForStatus } from '../support/payments.ts';
 import { approveTypedIban, REFUND_IBAN, refundsAtBank, waitForRefund, type RefundBody } from '../support/refunds.ts';
 import { defaultPlanFee, SETTLEMENT_IBAN, settleNow } from '../support/settlement.ts';
 
@@ -70,7 +71,74 @@ describe('who pays the fee', () => {
       [read.body.payment.fee_payer, read.body.payment.charged_amount, read.body.payment.fee],
       ['customer', C, F],
     );
+    // The record keeps the sum create worked out, as itself, and its fee beside it (docs/PAYMENTS.md#how-the-record-keeps-the-charged-sum).
+    const row = await h.db
+      .selectFrom('payments')
+      .select(['amount', 'customer_fee', 'charged_amount'])
+      .where('id', '=', paid.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual([Number(row.amount), Number(row.customer_fee), Number(row.charged_amount)], [A, F, C]);
     await assertLedgerBalanced(h.db, 'after a customer-pays verify', { merchantIds: [merchantId] });
+  });
+
+  it('a customer-pays payment whose row has no charged_amount (a replica of the previous release inserted it) is charged, verified and refunded as amount + customer_fee', async () => {
+    const h = await getHarness();
+    const { key, merchantId } = await newMerchant();
+    const api = client(h.baseUrl, key);
+    const created = await createdPayment(h.baseUrl, key, { amount: A, fee_payer: 'customer' });
+    // The row as the previous release's create writes it: amount and customer_fee, no charged_amount.
+    await sql`UPDATE payments SET charged_amount = NULL WHERE id = ${created.id}`.execute(h.db);
+    const stored = await h.db
+      .selectFrom('payments')
+      .select(['customer_fee', 'charged_amount'])
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual([Number(stored.customer_fee), stored.charged_amount], [F, null]);
+    assert.equal((await api.get<Body>(`/payments/${created.id}`)).body.payment.charged_amount, C);
+
+    // The bank is asked for, and confirms, amount + customer_fee; verify takes the amount.
+    const paid = await payAtBank(h.baseUrl, key, created);
+    assert.equal(paid.charged_amount, C);
+    assert.deepEqual(
+      (await bankOperations(paid.id, 'token')).map((op) => op.amount),
+      [C],
+    );
+    assert.deepEqual(await atBank(paid.id), [{ kind: 'confirm', amount: C }]);
+    const verified = await api.post<Body>(`/payments/${paid.id}/verify`, { amount: A });
+    assert.equal(verified.status, 200, verified.text);
+    assert.deepEqual([verified.body.payment.charged_amount, verified.body.payment.fee], [C, F]);
+
+    // Refunds are bounded by the same sum: one past it is refused, everything left (a reversal) is all of it.
+    const tooMuch = await api.post<RefundBody & { code?: string }>(`/payments/${paid.id}/refunds`, {
+      destination_iban: REFUND_IBAN,
+      amount: C + 1,
+    });
+    assert.equal(tooMuch.status, 422, tooMuch.text);
+    assert.equal(tooMuch.body.code, 'refund_exceeds_amount');
+    const all = await api.post<RefundBody>(`/payments/${paid.id}/refunds`, { destination_iban: REFUND_IBAN });
+    assert.equal(all.status, 201, all.text);
+    assert.deepEqual([all.body.refund.amount, all.body.refund.method], [C, 'reversal']);
+    await waitForRefund(h.baseUrl, key, all.body.refund.id, 'succeeded');
+    // Everything left of a payment refunded whole is a reversal at the bank, of the charged sum.
+    assert.deepEqual(await atBank(paid.id), [
+      { kind: 'confirm', amount: C },
+      { kind: 'reverse', amount: C },
+    ]);
+    const refunded = await api.get<Body>(`/payments/${paid.id}`);
+    assert.deepEqual(
+      [refunded.body.payment.status, refunded.body.payment.refunded_amount, refunded.body.payment.charged_amount],
+      ['refunded', C, C],
+    );
+    // Nothing of this release wrote the column on the row: it is left for the next release's backfill.
+    const after = await h.db
+      .selectFrom('payments')
+      .select('charged_amount')
+      .where('id', '=', paid.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(after.charged_amount, null);
+    await assertLedgerBalanced(h.db, 'after a customer-pays payment without charged_amount', {
+      merchantIds: [merchantId],
+    });
   });
 
   it('a merchant-pays payment (the default) is charged its amount and shows charged_amount = amount', async () => {

@@ -143,6 +143,7 @@ describe('reconciliation', function () {
         fee: 2_000,
         fee_payer: 'customer',
         customer_fee: 2_000,
+        charged_amount: 202_000,
       };
       const split = paymentRow(merchantId, {
         status: 'verified',

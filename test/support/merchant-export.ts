@@ -45,6 +45,7 @@ export function paymentRow(merchantId: string, seed: Seed): NewPaymentRow {
     mode,
     status,
     amount,
+    charged_amount: amount,
     fee: paid && status !== 'paid' && status !== 'reversed' ? Math.round(amount / 100) : 0,
     refunded_amount: status === 'refunded' ? amount : status === 'partially_refunded' ? Math.floor(amount / 2) : 0,
     currency: 'IRR',

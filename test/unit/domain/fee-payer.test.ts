@@ -182,10 +182,19 @@ describe('who pays the fee', () => {
 });
 
 describe("a recorded payment's charged amount", () => {
-  it('is its amount and customer_fee columns, as numbers or the strings the driver answers', () => {
-    assert.equal(recordedChargedAmount({ amount: A, customer_fee: F }), C);
-    assert.equal(recordedChargedAmount({ amount: String(A), customer_fee: '0' }), A);
-    assert.equal(recordedChargedAmount({ amount: BigInt(A), customer_fee: String(F) }), C);
+  it('is its charged_amount column, as a number or the string or bigint the driver answers', () => {
+    assert.equal(recordedChargedAmount({ amount: A, customer_fee: F, charged_amount: C }), C);
+    assert.equal(recordedChargedAmount({ amount: String(A), customer_fee: '0', charged_amount: String(A) }), A);
+    assert.equal(recordedChargedAmount({ amount: BigInt(A), customer_fee: String(F), charged_amount: BigInt(C) }), C);
+    // The column is what is read: the CHECK payments_charged_is_amount_and_fee keeps such a row out of the
+    // database, but were the columns to differ, the stored sum is the one the customer was charged.
+    assert.equal(recordedChargedAmount({ amount: A, customer_fee: 0, charged_amount: C }), C);
+  });
+
+  it('is amount + customer_fee on a row without it (inserted by a replica of the previous release)', () => {
+    assert.equal(recordedChargedAmount({ amount: A, customer_fee: F, charged_amount: null }), C);
+    assert.equal(recordedChargedAmount({ amount: String(A), customer_fee: '0', charged_amount: null }), A);
+    assert.equal(recordedChargedAmount({ amount: BigInt(A), customer_fee: String(F), charged_amount: null }), C);
   });
 
   it("works out a new payment's charged sum once, with the fee in it, and records it back the same", () => {
@@ -194,8 +203,10 @@ describe("a recorded payment's charged amount", () => {
     // No plan: a merchant-pays payment (a payment link's), charged its amount.
     assert.deepEqual(chargedAtCreate(A, undefined, 'merchant'), { charged: A, customer_fee: 0 });
     assert.throws(() => chargedAtCreate(A, undefined, 'customer'), /needs the fee plan/);
-    // What the record keeps (amount and customer_fee) gives the same charged sum back.
+    // What the record keeps (the sum, and amount and customer_fee beside it) gives the same charged sum
+    // back, read by this release or, without the column, as the previous release read it.
     const { charged, customer_fee } = chargedAtCreate(A, PLAN, 'customer');
-    assert.equal(recordedChargedAmount({ amount: A, customer_fee }), charged);
+    assert.equal(recordedChargedAmount({ amount: A, customer_fee, charged_amount: charged }), charged);
+    assert.equal(recordedChargedAmount({ amount: A, customer_fee, charged_amount: null }), charged);
   });
 });

@@ -1,5 +1,6 @@
 /** The charged sum's bound at create (docs/PAYMENTS.md#who-pays-the-fee): one rule, in newPayment, for every way of creating a payment. */
 import assert from 'node:assert/strict';
+import { rowFromNewPayment } from '../../../src/db/payments.ts';
 import type { FeePlan } from '../../../src/domain/payment.ts';
 import { beneficiaryPayoutKey } from '../../../src/domain/settlement.ts';
 import { DomainError } from '../../../src/errors.ts';
@@ -43,6 +44,24 @@ describe('the charged amount at create', () => {
     // A payment link's and the compatible protocols' payments: the merchant pays, the charge is the amount.
     assert.equal(newPayment('p', 'test', order(MAX), config, Date.now(), 'zarinpal', PLAN).charged_amount, MAX);
     assert.equal(newPayment('p', 'test', order(MAX), config, Date.now(), 'api', undefined, 'link').charged_amount, MAX);
+  });
+});
+
+describe('the charged amount on the record', () => {
+  it('is written by every insert as create worked it out, with its fee beside it for the previous release', () => {
+    const config = { PAYMENT_TTL_SECONDS: 900, AMOUNT_MAX: MAX };
+    const customerPays = newPayment('p', 'test', order(1_500_000, 'customer'), config, Date.now(), 'api', PLAN);
+    const row = rowFromNewPayment(customerPays, 'm', null);
+    assert.deepEqual([row.amount, row.customer_fee, row.charged_amount], [1_500_000, 15_000, 1_515_000]);
+    // The sum the payment carries is the one written, not worked out again from the plan.
+    const written = rowFromNewPayment({ ...customerPays, charged_amount: 1_520_000 }, 'm', null);
+    assert.deepEqual([written.customer_fee, written.charged_amount], [20_000, 1_520_000]);
+    const merchantPays = rowFromNewPayment(
+      newPayment('p', 'test', order(MAX), config, Date.now(), 'api', PLAN),
+      'm',
+      null,
+    );
+    assert.deepEqual([merchantPays.customer_fee, merchantPays.charged_amount], [0, MAX]);
   });
 });
 
