@@ -17,15 +17,8 @@ import { tenantOf, type KeyMode } from '../../src/domain/merchant.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
 import type { Refund } from '../../src/domain/refund-schemas.ts';
 import { refunds as refundOutcomes } from '../../src/observability/metrics.ts';
-import {
-  countTransition,
-  lockForWrite,
-  recordPaymentEvent,
-  withMetadata,
-  type RecordActivityDependencies,
-  type RecordWriteKit,
-  type Shown,
-} from './versions.ts';
+import { countTransition, lockForWrite, recordPaymentEvent, withMetadata } from './versions.ts';
+import type { RecordActivityDependencies, RecordWriteKit, Shown } from './versions.ts';
 
 export interface RecordRefundInput {
   refund: Refund;

@@ -12,15 +12,8 @@ import { writePaymentVersion } from '../../src/db/payments.ts';
 import { paymentEventType } from '../../src/domain/events.ts';
 import { transitionMovement } from '../../src/domain/ledger.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
-import {
-  countTransition,
-  lockForWrite,
-  recordPaymentEvent,
-  withMetadata,
-  type RecordActivityDependencies,
-  type RecordWriteKit,
-  type Shown,
-} from './versions.ts';
+import { countTransition, lockForWrite, recordPaymentEvent, withMetadata } from './versions.ts';
+import type { RecordActivityDependencies, RecordWriteKit, Shown } from './versions.ts';
 
 /** The ledger posting of a payment's recorded transition (capture, verify, reversal), once per payment and movement. */
 async function postTransition(trx: Db, { payment, merchantId }: Shown, at: Date): Promise<void> {
