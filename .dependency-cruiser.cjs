@@ -14,9 +14,10 @@ const LAYERS = {
     may: [],
   },
   domain: { path: '^src/domain/', may: ['profiles'] },
-  // src/observability: the metric definitions and the tracing set-up, usable by every layer above.
+  // src/observability: the metric definitions and the tracing set-up, usable by every layer above;
+  // src/config-schema/: the settings of each area, which src/config-schema.ts composes.
   foundation: {
-    path: '^src/((errors|config|config-(schema|values|deprecated|psps|production)|logger)\\.ts$|observability/)',
+    path: '^src/((errors|config|config-(schema|values|deprecated|psps|production)|logger)\\.ts$|config-schema/|observability/)',
     may: ['profiles'],
   },
   db: { path: '^src/db/', may: ['profiles', 'domain', 'foundation'] },
