@@ -34,6 +34,7 @@ import {
   bankCallsAwaited,
   bankConfirmOnReturn,
   bankInquiryOnReturn,
+  bankTokenOnRoute,
   bankTokenPerPsp,
   pspCapabilitiesOf,
   routePlanning,
@@ -56,10 +57,13 @@ import { ENDED_UNPAID } from '../src/domain/late-return.ts';
 /** What the payment's PSP offers, as the bank activity answers it (its connector's PspCapabilities). */
 export type PspCapabilitiesAnswer = Awaited<ReturnType<BankActivities['pspCapabilities']>>;
 
-/** What the bank charges for the workflow's payment: see CUSTOMER_PAYS_FEE_PATCH. Called once, as the workflow starts. */
-export function amountAtBank({ payment }: PaymentWorkflowInput): number {
+/**
+ * What the bank charges for the workflow's payment: see CUSTOMER_PAYS_FEE_PATCH (the lifecycle workflow's
+ * marker; the flow workflow has none, `flow`). Called once, as the workflow starts.
+ */
+export function amountAtBank({ payment }: PaymentWorkflowInput, flow: boolean): number {
   if (payment.fee_payer !== 'customer') return payment.amount;
-  deprecatePatch(CUSTOMER_PAYS_FEE_PATCH);
+  if (!flow) deprecatePatch(CUSTOMER_PAYS_FEE_PATCH);
   return chargedAmount(payment);
 }
 
@@ -87,6 +91,11 @@ export class BankReturn {
   private readonly clock: PaymentClock;
   private readonly input: PaymentWorkflowInput;
   readonly charged: number;
+  /**
+   * The payment flow workflow's (payment.ts): every branch a patch of the lifecycle workflow chose is
+   * taken with no marker, and the token is one local activity (bankTokenOnRoute).
+   */
+  private readonly flow: boolean;
 
   constructor(
     state: PaymentState,
@@ -94,11 +103,13 @@ export class BankReturn {
     input: PaymentWorkflowInput,
     /** What the bank charges the customer (amountAtBank). */
     charged: number,
+    flow: boolean,
   ) {
     this.state = state;
     this.clock = clock;
     this.input = input;
     this.charged = charged;
+    this.flow = flow;
   }
 
   /**
@@ -116,7 +127,7 @@ export class BankReturn {
    * the "settle" is the PSP's verify itself, asked only now. Histories recorded before the patch settle.
    */
   async settlesAtVerify(): Promise<boolean> {
-    if (!patched(PSP_CAPABILITIES_PATCH)) return true;
+    if (!(this.flow || patched(PSP_CAPABILITIES_PATCH))) return true;
     const { capture } = await this.capabilities();
     return CAPTURE[capture].callsPspAtMerchantVerify;
   }
@@ -145,7 +156,8 @@ export class BankReturn {
         message: `The payment is ${payment.status}; it can no longer be paid.`,
       });
     if (this.token !== undefined) return this.token;
-    if (patched(PSP_ROUTING_PATCH)) this.token = await this.routedToken(redirect_url);
+    if (this.flow) this.token = await this.tokenOnRoute(redirect_url);
+    else if (patched(PSP_ROUTING_PATCH)) this.token = await this.routedToken(redirect_url);
     else
       this.token = await bankCallsAwaited.requestBankToken({
         payment_id: payment.id,
@@ -154,6 +166,29 @@ export class BankReturn {
         redirect_url,
       });
     return this.token;
+  }
+
+  /**
+   * The payment flow workflow's routedToken, in one local activity that also records the PSP and answers
+   * what it offers (bankTokenOnRoute): kept for the return and the verify, so neither asks again.
+   */
+  private async tokenOnRoute(redirect_url: string): Promise<BankTokenResult> {
+    const { payment } = this.state;
+    const answer = await bankTokenOnRoute.bankTokenOnRoute({
+      payment_id: payment.id,
+      mode: payment.mode,
+      amount: this.charged,
+      redirect_url,
+      verify_window_ms: this.input.verify_window_ms,
+    });
+    if (answer === null) throw refusalFailure(NO_BANK_ANSWERED);
+    this.offered = answer.capabilities;
+    this.state.tookPsp({ name: answer.psp, terminal_id: answer.terminal_id });
+    return {
+      token: answer.token,
+      url: answer.url,
+      ...(answer.method === undefined ? {} : { method: answer.method, fields: answer.fields ?? {} }),
+    };
   }
 
   /**
@@ -214,16 +249,19 @@ export class BankReturn {
         callback.ref_num !== '' &&
         (ENDED_UNPAID as readonly string[]).includes(payment.status)
       ) {
-        deprecatePatch(LATE_RETURN_PATCH);
+        if (!this.flow) deprecatePatch(LATE_RETURN_PATCH);
         await reverseLateReturn(this.state.atBank(), callback.ref_num);
       }
       return;
     }
     // The token, where the PSP posts one, is the session's (checked above).
     const ofSession = callback.signed === true || callback.token !== '';
-    if (callback.state !== 'OK' && !ofSession) return deprecatePatch(SIGNED_RETURN_PATCH);
+    if (callback.state !== 'OK' && !ofSession) {
+      if (!this.flow) deprecatePatch(SIGNED_RETURN_PATCH);
+      return;
+    }
     if (callback.state !== 'OK') {
-      deprecatePatch(ASK_BANK_ON_FAILED_RETURN_PATCH);
+      if (!this.flow) deprecatePatch(ASK_BANK_ON_FAILED_RETURN_PATCH);
       return this.recordBankRefusal(callback);
     }
     await this.confirm(callback.ref_num, ofSession);
@@ -245,7 +283,7 @@ export class BankReturn {
     // PSP posts one, checked above) is recorded as it says. A forged one can only end a payment its
     // forger holds the page of, and a customer who pays after it is not charged: the PSP gives back by
     // itself any sale nobody verifies (docs/SECURITY.md, docs/BANK.md#a-failed-or-canceled-return).
-    if (patched(PSP_CAPABILITIES_PATCH)) {
+    if (this.flow || patched(PSP_CAPABILITIES_PATCH)) {
       let inquiry: boolean;
       try {
         ({ inquiry } = await this.capabilities());
@@ -295,7 +333,7 @@ export class BankReturn {
       isGenuineConfirmation(answer, { id: payment.id, amount: this.charged }, refNum)
     ) {
       if (answer.card_allowed === false) {
-        deprecatePatch(CARD_RESTRICTION_PATCH);
+        if (!this.flow) deprecatePatch(CARD_RESTRICTION_PATCH);
         return this.state.refuseCard(answer.ref_num, answer.rrn, answer.card_pan);
       }
       const paidAt = this.clock.nowMs();
@@ -310,7 +348,7 @@ export class BankReturn {
       });
     }
     if (answer.result === 'confirmed') {
-      deprecatePatch(REFUSED_CONFIRMATION_PATCH);
+      if (!this.flow) deprecatePatch(REFUSED_CONFIRMATION_PATCH);
       if (await this.refuseConfirmation(answer, refNum, ofSession)) return;
     }
     // The PSP holds no payment for a return that says nothing of its own (Asan Pardakht's): the customer
@@ -319,7 +357,10 @@ export class BankReturn {
     // Only a return of the session may end it (SIGNED_RETURN_PATCH): Asan Pardakht's return carries no
     // token, and any return, a stranger's included, is refused this way while the customer is on its page.
     if (answer.result === 'refused' && answer.standing === 'canceled' && payment.status === 'created') {
-      if (!ofSession) return deprecatePatch(SIGNED_RETURN_PATCH);
+      if (!ofSession) {
+        if (!this.flow) deprecatePatch(SIGNED_RETURN_PATCH);
+        return;
+      }
       return this.state.commit({ ...payment, status: 'canceled', failure: PAYMENT_FAILURES.canceledByCustomer });
     }
     // Not confirmed for this payment: a created payment stays payable; a pending one is refused by its bank.
@@ -347,7 +388,7 @@ export class BankReturn {
     });
     if (reversal === 'not_reversed') return false;
     if (!ofSession && this.state.payment.status === 'created') {
-      deprecatePatch(SIGNED_RETURN_PATCH);
+      if (!this.flow) deprecatePatch(SIGNED_RETURN_PATCH);
       return true;
     }
     await this.state.commit({

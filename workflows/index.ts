@@ -1,5 +1,5 @@
 // The workflow bundle's entry: every workflow type the worker registers.
-export { paymentLifecycleWorkflow } from './payment.ts';
+export { paymentFlowWorkflow, paymentLifecycleWorkflow } from './payment.ts';
 export { lateBankReturnWorkflow } from './late-return.ts';
 export { paymentRefundsWorkflow } from './refunds.ts';
 export { webhookDeliveryWorkflow } from './webhook.ts';

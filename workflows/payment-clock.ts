@@ -6,7 +6,7 @@
  * subscription's workflow keeps one too (workflows/subscription.ts), starting
  * each run where the run before left it (`offsetMs`).
  */
-import { condition } from '@temporalio/workflow';
+import { condition, sleep } from '@temporalio/workflow';
 import { MAX_ADVANCE_SECONDS } from '../src/domain/payment.ts';
 import type { AdvanceClockInput } from '../src/domain/payment-workflow.ts';
 import type { StepLock } from './lock.ts';
@@ -20,11 +20,22 @@ export class PaymentClock {
   /** No timer is left to wait for: advancing the clock changes nothing any more. */
   private timersDone = false;
   private readonly lock: StepLock;
+  /**
+   * The payment flow workflow's (payment.ts): a wait that ends before its deadline leaves its timer running
+   * instead of canceling it. A timer canceled is one more event in the history; one left running costs
+   * nothing once the workflow ends first (a payment's usually does: verified within its page's expiry),
+   * and one that fires while the workflow still waits wakes it once, for nothing.
+   */
+  private readonly leavesTimers: boolean;
 
-  /** `lock`: the workflow's; an advance answers once the steps its timers started are done. `offsetMs`: carried over from a run before. */
-  constructor(lock: StepLock, offsetMs = 0) {
+  /**
+   * `lock`: the workflow's; an advance answers once the steps its timers started are done. `offsetMs`: carried
+   * over from a run before. `leavesTimers`: see the field.
+   */
+  constructor(lock: StepLock, offsetMs = 0, leavesTimers = false) {
     this.lock = lock;
     this.offsetMs = offsetMs;
+    this.leavesTimers = leavesTimers;
   }
 
   /** How far the clock has been moved ahead of real time, in ms: what a next run starts from. */
@@ -59,7 +70,10 @@ export class PaymentClock {
       if (remaining <= 0) return false;
       const offset = this.offsetMs;
       this.waitingAt = offset;
-      const woke = await condition(() => done() || this.offsetMs !== offset, remaining);
+      const wake = () => done() || this.offsetMs !== offset;
+      const woke = this.leavesTimers
+        ? await Promise.race([condition(wake).then(() => true), sleep(remaining).then(() => false)])
+        : await condition(wake, remaining);
       this.waitingAt = undefined;
       if (!woke) return done();
     }

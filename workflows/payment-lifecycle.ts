@@ -69,13 +69,19 @@ export class PaymentLifecycle {
   private readonly state: PaymentState;
   private readonly clock: PaymentClock;
   private readonly bank: BankReturn;
+  /** Which workflow type holds the payment (payment.ts): the flow workflow's history has no patch markers, and is shorter. */
+  private readonly flow: boolean;
 
-  /** Asks CUSTOMER_PAYS_FEE_PATCH (amountAtBank) at once: the workflow builds this before anything else. */
-  constructor(input: PaymentWorkflowInput) {
+  /**
+   * Asks CUSTOMER_PAYS_FEE_PATCH (amountAtBank) at once: the workflow builds this before anything else.
+   * `shape`: the workflow type's, 'flow' for paymentFlowWorkflow, 'lifecycle' for the type before it.
+   */
+  constructor(input: PaymentWorkflowInput, shape: 'flow' | 'lifecycle') {
     this.input = input;
+    this.flow = shape === 'flow';
     this.state = new PaymentState(input.payment, input.merchant_id);
-    this.clock = new PaymentClock(this.state.lock);
-    this.bank = new BankReturn(this.state, this.clock, input, amountAtBank(input));
+    this.clock = new PaymentClock(this.state.lock, 0, this.flow);
+    this.bank = new BankReturn(this.state, this.clock, input, amountAtBank(input, this.flow), this.flow);
   }
 
   /** The payment as last recorded: the query `payment`, and what the Updates and the workflow answer. */
@@ -219,7 +225,7 @@ export class PaymentLifecycle {
   /** A paid payment link's payment, which its workflow verifies itself (PAYMENT_LINK_AUTO_VERIFY_PATCH). */
   isPaidLinkPayment(): boolean {
     if (!(this.paid && this.input.auto_verify === true)) return false;
-    deprecatePatch(PAYMENT_LINK_AUTO_VERIFY_PATCH);
+    if (!this.flow) deprecatePatch(PAYMENT_LINK_AUTO_VERIFY_PATCH);
     return true;
   }
 
@@ -235,7 +241,7 @@ export class PaymentLifecycle {
       const { payment } = this.state;
       if (payment.status !== 'paid') return;
       if (payment.mode === 'live') {
-        deprecatePatch(LINK_AUTO_VERIFY_LIVE_STANDING_PATCH);
+        if (!this.flow) deprecatePatch(LINK_AUTO_VERIFY_LIVE_STANDING_PATCH);
         if (!(await recordWrites.merchantLiveStanding({ merchant_id: this.input.merchant_id })).live) {
           await this.reverse();
           return;
@@ -244,9 +250,10 @@ export class PaymentLifecycle {
       const settle = await this.settleThenVerify({
         // Asked only where the PSP settles at verify (settlesAtVerify), as before the bound existed.
         settleAtBank: (identity) =>
-          (patched(LINK_AUTO_VERIFY_BOUND_PATCH) ? boundedSettle(this.input.verify_window_ms) : bankCalls).settleAtBank(
-            identity,
-          ),
+          (this.flow || patched(LINK_AUTO_VERIFY_BOUND_PATCH)
+            ? boundedSettle(this.input.verify_window_ms)
+            : bankCalls
+          ).settleAtBank(identity),
       });
       // Refused, or not answered within the bound: the payment stays paid and the deadline gives the money back.
       if (settle === 'unsettled')

@@ -5,6 +5,7 @@
  * then visible to queries and search (and `refuseCard`, the reversal of a card
  * the payment does not allow, then its failure: bank-return.ts confirm).
  */
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { bankCallIdentityOf, type BankCallIdentity } from '../src/domain/bank-call.ts';
 import type { Payment } from '../src/domain/payment-schemas.ts';
@@ -14,12 +15,24 @@ import { checkTransition, refusalFailure } from './failures.ts';
 import { StepLock } from './lock.ts';
 import { bankCalls, recordWrites } from './proxies.ts';
 
+type SearchAttributeUpdates = SearchAttributeUpdatePair[];
+
+const pspAttributes = (psp: NonNullable<Payment['psp']>): SearchAttributeUpdates => [
+  { key: searchAttributes.psp, value: psp.name },
+  { key: searchAttributes.pspTerminal, value: psp.terminal_id },
+];
+
 export class PaymentState {
   /** Runs one step at a time: bank answers, the merchant's Updates and the timers never interleave. */
   readonly lock = new StepLock();
   private version = 1;
   private current: Payment;
   readonly merchantId: string;
+  /**
+   * Search attributes that changed outside a transition (the PSP that took a payment flow workflow's
+   * payment: tookPsp), written with the next transition's status, in one upsert.
+   */
+  private unwritten: SearchAttributeUpdates = [];
 
   constructor(current: Payment, merchantId: string) {
     this.current = current;
@@ -41,7 +54,8 @@ export class PaymentState {
     await recordWrites.recordTransition({ payment: next, version: this.version + 1 });
     this.version += 1;
     this.current = next;
-    upsertSearchAttributes([{ key: searchAttributes.status, value: next.status }]);
+    upsertSearchAttributes([{ key: searchAttributes.status, value: next.status }, ...this.unwritten]);
+    this.unwritten = [];
   }
 
   /**
@@ -52,10 +66,16 @@ export class PaymentState {
     const { id, mode, amount } = this.current;
     await recordWrites.recordPaymentPsp({ payment_id: id, mode, amount, psp: psp.name, terminal_id: psp.terminal_id });
     this.current = { ...this.current, psp };
-    upsertSearchAttributes([
-      { key: searchAttributes.psp, value: psp.name },
-      { key: searchAttributes.pspTerminal, value: psp.terminal_id },
-    ]);
+    upsertSearchAttributes(pspAttributes(psp));
+  }
+
+  /**
+   * The payment flow workflow's: the PSP terminal its token activity recorded (bankTokenOnRoute). Searchable
+   * by it from the payment's next transition on, written in that transition's upsert (MySQL has it now).
+   */
+  tookPsp(psp: NonNullable<Payment['psp']>): void {
+    this.current = { ...this.current, psp };
+    this.unwritten = pspAttributes(psp);
   }
 
   /**

@@ -9,6 +9,13 @@
  * verified by the workflow itself once paid. It ends soon after the payment's
  * final state (verified included); refunds are the payment's refunds
  * workflow's (workflows/refunds.ts).
+ *
+ * Two types run the same timeline (docs/ARCHITECTURE.md#two-payment-workflow-types): paymentFlowWorkflow,
+ * which every new payment starts, and paymentLifecycleWorkflow, the type before it, kept registered for the
+ * payments still running on it. The flow type writes about a third less history for the same guarantees:
+ * no patch markers (it takes every branch its predecessor's patches chose), the token in one local
+ * activity, the PSP's search attributes written with the next transition, and timers left running
+ * rather than canceled.
  */
 import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
 import type { Payment } from '../src/domain/payment-schemas.ts';
@@ -26,10 +33,18 @@ import {
 } from '../src/domain/payment-workflow.ts';
 import { PaymentLifecycle } from './payment-lifecycle.ts';
 
-export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
+/** Every new payment's workflow (PAYMENT_WORKFLOW). */
+export async function paymentFlowWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
   // Created: the payment as the API inserted it, and what the bank will charge for it.
-  const payment = new PaymentLifecycle(input);
+  return paymentTimeline(new PaymentLifecycle(input, 'flow'));
+}
 
+/** The type before paymentFlowWorkflow: registered for the payments started on it, which replay and end on it. */
+export async function paymentLifecycleWorkflow(input: PaymentWorkflowInput): Promise<Payment> {
+  return paymentTimeline(new PaymentLifecycle(input, 'lifecycle'));
+}
+
+async function paymentTimeline(payment: PaymentLifecycle): Promise<Payment> {
   // The announcement takes the lock before any handler is set: a bank answer sent with the
   // workflow's start is delivered as soon as its handler is, and must wait for it.
   const announced = payment.announce();

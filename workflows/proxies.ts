@@ -122,3 +122,17 @@ export const bankTokenPerPsp = proxyLocalActivities<BankActivities>({
     nonRetryableErrorTypes: ['psp_unavailable', 'bank_refused', 'bank_not_configured', 'record_mismatch'],
   },
 });
+
+// The payment flow workflow's way to the bank's page (activities/bank/routing.ts bankTokenOnRoute): the
+// route, a token from each PSP in turn (two tries each, each bounded by the bank's own timeout) and the
+// PSP that gave it recorded, in one local activity the customer waits on. Its own failures (MySQL away)
+// are tried three times, as the route's plan was; a PSP's are the activity's to pass over.
+export const bankTokenOnRoute = proxyLocalActivities<BankActivities>({
+  startToCloseTimeout: '10m',
+  retry: {
+    initialInterval: '200ms',
+    backoffCoefficient: 2,
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: ['record_mismatch'],
+  },
+});

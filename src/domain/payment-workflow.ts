@@ -37,11 +37,13 @@ export interface PaymentWorkflowInput {
 }
 
 /**
- * The payment workflow's type, the only one: a payment's workflow ends soon after its final state
- * (verified included), writes its records local first, and leaves refunds to the payment's
- * refunds workflow (REFUNDS_WORKFLOW).
+ * The payment workflow's type, the one every new payment starts: a payment's workflow ends soon after its
+ * final state (verified included), writes its records local first, and leaves refunds to the payment's
+ * refunds workflow (REFUNDS_WORKFLOW). Its history is the short one (docs/ARCHITECTURE.md#two-payment-workflow-types).
  */
-export const PAYMENT_WORKFLOW = 'paymentLifecycleWorkflow';
+export const PAYMENT_WORKFLOW = 'paymentFlowWorkflow';
+/** The type before PAYMENT_WORKFLOW, the same timeline with a longer history: registered for the payments still running on it. */
+export const PAYMENT_LIFECYCLE_WORKFLOW = 'paymentLifecycleWorkflow';
 /** The refunds of one verified payment: started on demand by a refund (Update-with-Start), ended once none is pending. */
 export const REFUNDS_WORKFLOW = 'paymentRefundsWorkflow';
 export const refundsWorkflowId = (paymentId: string) => `refunds-${paymentId}`;

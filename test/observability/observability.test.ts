@@ -227,7 +227,7 @@ describe('observability (metrics, traces, payments show)', function () {
         if (http === undefined) return undefined;
         const spans = otlp.spans.filter((s) => s.traceId === http.traceId);
         const has = (match: (s: ReceivedSpan) => boolean) => spans.some(match);
-        return has((s) => s.name === 'StartWorkflow:paymentLifecycleWorkflow') &&
+        return has((s) => s.name === 'StartWorkflow:paymentFlowWorkflow') &&
           has((s) => s.name.startsWith('StartActivity:') && s.service === 'dargah-worker') &&
           has((s) => s.name.startsWith('RunActivity:')) &&
           has((s) => s.name.startsWith('mysql ') && s.service === 'dargah-worker')
@@ -240,7 +240,7 @@ describe('observability (metrics, traces, payments show)', function () {
     assert.match(String(trace.http.attributes['dargah.request_id']), /^req_[0-9a-f]{32}$/);
     assert.equal(trace.http.attributes['http.route'], '/api/v1/payments');
     // Every span of the trace descends from the HTTP span (no orphan: the parents are all in it or are the workflow's own, still open).
-    const start = trace.spans.find((s) => s.name === 'StartWorkflow:paymentLifecycleWorkflow')!;
+    const start = trace.spans.find((s) => s.name === 'StartWorkflow:paymentFlowWorkflow')!;
     assert.equal(start.parentSpanId, trace.http.spanId);
     const activity = trace.spans.find((s) => s.name.startsWith('RunActivity:'))!;
     assert.ok(

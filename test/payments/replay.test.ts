@@ -28,7 +28,11 @@
  * by the workflow tests with fake activities (test/workflows/payment-link.test.ts, RECORD_HISTORIES=v15), since a
  * payment link's payment at the test-mode PSP (SEP) asks no settle: v15-link-settled-bounded, a link's payment settled
  * at a PSP that captures at settle, within the bound, and verified; v15-link-settle-given-up, one whose bank never
- * answered the settle, given up on at the bound, left paid and reversed at its deadline. The generations before v7 were of retired
+ * answered the settle, given up on at the bound, left paid and reversed at its deadline. v17 is the baseline of the
+ * payment flow workflow (paymentFlowWorkflow), the type every new payment starts since: every path above again, with
+ * no patch markers, recorded by this file, card-restriction.test.ts, payment-links.test.ts, psp-failover.test.ts and
+ * the workflow tests (capabilities.test.ts, payment-link.test.ts) with RECORD_HISTORIES=v17; the generations before
+ * it are the lifecycle type's, which the payments started on it still run. The generations before v7 were of retired
  * workflow types and are no longer kept. A patch's deprecation retires the fixtures of its old path
  * (docs/ARCHITECTURE.md#the-patch-policy): v7-failure and v7-cancel went with bank-return-failure-asks-bank's.
  */

@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { bankCallbackUpdate, bankTokenUpdate, paymentQuery } from '../../src/domain/payment-workflow.ts';
-import { ROUTE_VERIFY_WINDOW_PATCH } from '../../workflows/patches.ts';
-import { historyText, recordFixture } from '../support/replay.ts';
+import { recordFixture } from '../support/replay.ts';
 import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import {
@@ -167,14 +166,15 @@ describe("the payment workflow and its PSP's capabilities", () => {
       });
     });
 
-    it('capabilities that cannot be read leave the payment paid and the verify answered bank_unavailable (503, verify again)', async () => {
+    // The lifecycle type's path: it reads the capabilities at the verify; the flow type has them from its token.
+    it('capabilities that cannot be read leave the payment paid and the verify answered bank_unavailable (503, verify again) (lifecycle type)', async () => {
       const fakes = new FakeActivities().on('pspCapabilities', async (input, call) => {
         if (call === 1)
           throw ApplicationFailure.nonRetryable('PSP sep is not configured for test payments.', 'bank_not_configured');
         return healthy('pspCapabilities')(input, call);
       });
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await startPayment(client, taskQueue);
+        const { handle } = await startPayment(client, taskQueue, { lifecycle: true });
         await pay(handle, 'success');
         await paymentIn(handle, 'paid');
         await refusedWith(verify(handle, AMOUNT), 'bank_unavailable');
@@ -199,9 +199,12 @@ describe("the payment workflow and its PSP's capabilities", () => {
         ]);
         assert.deepEqual(fakes.transitions(), ['2 paid', '3 verified']);
         assert.equal(fakes.calls('reverseAtBank').length, 0);
-        const history = await handle.fetchHistory();
-        assert.ok(historyText(history).includes(ROUTE_VERIFY_WINDOW_PATCH), 'the route was planned with the window');
-        recordFixture(FIXTURES, 'RECORD_HISTORIES', 'merchant-verify-verified', history);
+        assert.equal(
+          fakes.calls('planPaymentRoute')[0]?.verify_window_ms,
+          input.verify_window_ms,
+          'the route was planned with the window',
+        );
+        recordFixture(FIXTURES, 'RECORD_HISTORIES', 'merchant-verify-verified', await handle.fetchHistory());
       });
     });
 

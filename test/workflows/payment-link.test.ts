@@ -6,12 +6,23 @@ import { concurrently } from '../support/workflows/concurrently.ts';
 import { prepareWorkflowTests, withWorker } from '../support/workflows/environment.ts';
 import { FakeActivities } from '../support/workflows/fakes.ts';
 import { AMOUNT, pay, paymentIn, startPayment } from '../support/workflows/payments.ts';
-import { historyText, recordFixture } from '../support/replay.ts';
-import { LINK_AUTO_VERIFY_BOUND_PATCH } from '../../workflows/patches.ts';
+import type { temporal } from '@temporalio/proto';
+import { recordFixture } from '../support/replay.ts';
+import { linkAutoVerifyBoundMs } from '../../src/domain/payment.ts';
 
 // Where RECORD_HISTORIES=v<n> writes this file's histories: the payment workflow's committed fixtures, replayed
 // by test/workflows/replay.test.ts and test/payments/replay.test.ts.
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'histories');
+
+/** How long the settle at the bank was given, from its first attempt (its activity's schedule-to-close timeout), in ms. */
+function settleBoundMs(history: temporal.api.history.v1.IHistory): number {
+  const settle = history.events?.find(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'settleAtBank',
+  )?.activityTaskScheduledEventAttributes;
+  assert.ok(settle, 'the settle was asked as an activity');
+  const timeout = settle.scheduleToCloseTimeout;
+  return Number(timeout?.seconds ?? 0) * 1000 + Math.round((timeout?.nanos ?? 0) / 1e6);
+}
 
 describe("a payment link's payment in its workflow", () => {
   before(async function () {
@@ -23,7 +34,7 @@ describe("a payment link's payment in its workflow", () => {
     it('is settled at the bank and recorded verified, with the fee of the plan, without any verify', async () => {
       const fakes = new FakeActivities();
       await withWorker(fakes.activities, async ({ client, taskQueue }) => {
-        const { handle } = await startPayment(client, taskQueue, { autoVerify: true });
+        const { handle, input } = await startPayment(client, taskQueue, { autoVerify: true });
         await pay(handle, 'success');
         const verified = await handle.result();
         assert.equal(verified.status, 'verified');
@@ -33,7 +44,10 @@ describe("a payment link's payment in its workflow", () => {
         assert.equal(fakes.calls('settleAtBank').length, 1, 'settled at the bank first');
         assert.equal(fakes.calls('reverseAtBank').length, 0);
         const history = await handle.fetchHistory();
-        assert.ok(historyText(history).includes(LINK_AUTO_VERIFY_BOUND_PATCH), 'the settle was asked under the bound');
+        assert.ok(
+          settleBoundMs(history) <= linkAutoVerifyBoundMs(input.verify_window_ms),
+          'the settle was asked under the bound',
+        );
         recordFixture(FIXTURES, 'RECORD_HISTORIES', 'link-settled-bounded', history);
       });
     });
@@ -78,7 +92,7 @@ describe("a payment link's payment in its workflow", () => {
         );
         assert.equal(fakes.calls('reverseAtBank').length, 1);
         const history = await handle.fetchHistory();
-        assert.ok(historyText(history).includes(LINK_AUTO_VERIFY_BOUND_PATCH));
+        assert.equal(settleBoundMs(history), linkAutoVerifyBoundMs(4_000), 'the settle was asked under the bound');
         recordFixture(FIXTURES, 'RECORD_HISTORIES', 'link-settle-given-up', history);
       });
     });

@@ -110,6 +110,8 @@ describe('the payment workflow', () => {
             'planPaymentRoute',
             'requestBankToken',
             'recordPaymentPsp',
+            // With the token, in the same activity: what the PSP offers.
+            'pspCapabilities',
             'confirmAtBank',
             'recordTransition',
             'confirmAtBank',
@@ -258,6 +260,8 @@ describe('the payment workflow', () => {
             'planPaymentRoute',
             'requestBankToken',
             'recordPaymentPsp',
+            // With the token, in the same activity: what the PSP offers.
+            'pspCapabilities',
             'confirmAtBank',
             'recordTransition',
             'reverseAtBank',

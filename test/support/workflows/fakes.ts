@@ -66,6 +66,10 @@ const HEALTHY: Behaviours = {
   planPaymentRoute: async () => [{ psp: 'sep', terminal_id: '11223344', breaker: 'closed' }],
   merchantLiveStanding: async () => ({ live: true }),
   recordPaymentPsp: async () => undefined,
+  // Answered from the fakes of the steps it is made of (its constructor sets it).
+  bankTokenOnRoute: async () => {
+    throw new Error('bankTokenOnRoute is composed by FakeActivities');
+  },
   requestBankToken: async ({ payment_id, psp }) => ({
     ...(psp === undefined ? {} : { psp, terminal_id: '11223344' }),
     token: `token${payment_id.replace(/-/g, '')}`,
@@ -188,6 +192,42 @@ export class FakeActivities {
 
   constructor() {
     this.behaviours.readPaymentForRefund = async ({ payment_id, refund_id }) => this.recorded(payment_id, refund_id);
+    this.behaviours.bankTokenOnRoute = (input) => this.tokenOnRoute(input);
+  }
+
+  /**
+   * The payment flow workflow's one token activity, as the real one is made (activities/bank/routing.ts): the
+   * route's plan, each PSP asked twice at most (once where the failure is final), the PSP that gave the token
+   * recorded, its capabilities answered. Each step is this fake's own activity of that name, logged as such
+   * (and the token activity itself not), so a test sets and reads them as it does for the lifecycle
+   * workflow, which calls them one by one.
+   */
+  private async tokenOnRoute(input: Input<'bankTokenOnRoute'>): Promise<Output<'bankTokenOnRoute'>> {
+    const { redirect_url, verify_window_ms, ...identity } = input;
+    const route = await this.run('planPaymentRoute', { ...identity, verify_window_ms });
+    for (const [attempt, { psp, terminal_id }] of route.entries()) {
+      let token: Output<'requestBankToken'> | undefined;
+      for (let tried = 1; token === undefined; tried++) {
+        try {
+          token = await this.run('requestBankToken', { ...identity, redirect_url, psp, attempt });
+        } catch (error) {
+          const final =
+            error instanceof ApplicationFailure &&
+            (error.nonRetryable ||
+              ['psp_unavailable', 'bank_refused', 'bank_not_configured'].includes(error.type ?? ''));
+          if (final || tried >= 2) break;
+        }
+      }
+      if (token === undefined) continue;
+      await this.run('recordPaymentPsp', { ...identity, psp, terminal_id });
+      const capabilities = await this.run('pspCapabilities', {
+        payment_id: identity.payment_id,
+        mode: identity.mode,
+        psp,
+      });
+      return { ...token, psp, terminal_id, capabilities };
+    }
+    return null;
   }
 
   /**
@@ -246,7 +286,8 @@ export class FakeActivities {
   }
 
   private async run<K extends Name>(name: K, input: Input<K>): Promise<Output<K>> {
-    this.log.push({ name, input });
+    // The token activity is logged as its steps, the calls the lifecycle workflow makes one by one.
+    if (name !== 'bankTokenOnRoute') this.log.push({ name, input });
     for (const wake of this.listeners.splice(0)) wake();
     const behaviour = this.behaviours[name] as Behaviour<K>;
     return behaviour(input, this.calls(name).length);

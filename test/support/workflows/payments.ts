@@ -10,14 +10,16 @@ import type { Refund } from '../../../src/domain/refund-schemas.ts';
 import {
   bankCallbackUpdate,
   bankTokenUpdate,
+  PAYMENT_LIFECYCLE_WORKFLOW,
   paymentQuery,
+  paymentSearchAttributes,
   paymentWorkflowId,
   refundsWorkflowId,
   verifyUpdate,
   type PaymentWorkflowInput,
 } from '../../../src/domain/payment-workflow.ts';
 import { takeRefund } from '../../../src/temporal/refunds.ts';
-import type { paymentLifecycleWorkflow } from '../../../workflows/payment.ts';
+import type { paymentFlowWorkflow } from '../../../workflows/payment.ts';
 import type { paymentRefundsWorkflow } from '../../../workflows/refunds.ts';
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { randomInt } from 'node:crypto';
@@ -69,6 +71,11 @@ export interface PaymentOptions {
   bankPendingLimitMs?: number;
   /** A payment link's payment, which its workflow verifies itself. */
   autoVerify?: boolean;
+  /**
+   * Started as the type before PAYMENT_WORKFLOW (paymentLifecycleWorkflow), which the payments started on
+   * it still run: for the paths its patch markers decide.
+   */
+  lifecycle?: boolean;
 }
 
 /** The input the create endpoint gives a new payment's workflow (src/payments/service.ts), with the windows of `o` in ms. */
@@ -97,7 +104,7 @@ export function paymentInput(o: PaymentOptions = {}): PaymentWorkflowInput {
   return o.autoVerify === true ? { ...input, auto_verify: true } : input;
 }
 
-export type PaymentHandle = WorkflowHandle<typeof paymentLifecycleWorkflow>;
+export type PaymentHandle = WorkflowHandle<typeof paymentFlowWorkflow>;
 
 /** Starts a payment's workflow the way the create endpoint does. */
 export async function startPayment(
@@ -106,9 +113,16 @@ export async function startPayment(
   o: PaymentOptions = {},
 ): Promise<{ handle: PaymentHandle; input: PaymentWorkflowInput }> {
   const input = paymentInput(o);
-  await startPaymentWorkflow(client, input, taskQueue);
+  if (o.lifecycle === true)
+    await client.workflow.start(PAYMENT_LIFECYCLE_WORKFLOW, {
+      taskQueue,
+      workflowId: paymentWorkflowId(input.payment.id),
+      args: [input],
+      typedSearchAttributes: paymentSearchAttributes(input.payment, input.merchant_id),
+    });
+  else await startPaymentWorkflow(client, input, taskQueue);
   return {
-    handle: client.workflow.getHandle<typeof paymentLifecycleWorkflow>(paymentWorkflowId(input.payment.id)),
+    handle: client.workflow.getHandle<typeof paymentFlowWorkflow>(paymentWorkflowId(input.payment.id)),
     input,
   };
 }
