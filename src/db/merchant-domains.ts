@@ -15,15 +15,6 @@ export async function merchantDomainNames(db: Db, merchantId: string): Promise<s
   return rows.map((r) => r.domain);
 }
 
-/** The merchant's domains and when each was verified (null: not yet), in no order: what a credential's caller may use. */
-export function merchantDomainsOfCaller(db: Db, merchantId: string) {
-  return db
-    .selectFrom('merchant_domains')
-    .select(['domain', 'verified_at'])
-    .where('merchant_id', '=', merchantId)
-    .execute();
-}
-
 /** A new merchant's first domain. */
 export async function insertMerchantDomain(db: Db, merchantId: string, domain: string, createdAt: Date): Promise<void> {
   await db.insertInto('merchant_domains').values({ merchant_id: merchantId, domain, created_at: createdAt }).execute();

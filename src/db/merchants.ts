@@ -3,11 +3,16 @@
  * (src/db/onboarding.ts): a merchant by id, its row lock, a new merchant, its fee plan and the
  * operator's review queue.
  */
+import { sql } from 'kysely';
 import type { Db } from './database.ts';
 import type { OnboardingStatus } from '../domain/onboarding.ts';
 import type { FeePlan } from '../domain/payment.ts';
 
-/** The merchant columns a credential's caller is built from (an API key's, or a compatible protocol's). */
+/**
+ * The merchant columns a credential's caller is built from (an API key's, or a compatible protocol's), with
+ * the merchant's domains in the same query (callerDomains reads them): every request of a merchant's server
+ * needs them (a create's callback_url), and a second query was a second round trip on each.
+ */
 export const CALLER_COLUMNS = [
   'merchants.id as merchant_id',
   'merchants.name',
@@ -15,7 +20,17 @@ export const CALLER_COLUMNS = [
   'merchants.fee_min',
   'merchants.fee_max',
   'merchants.live_mode',
+  sql<unknown>`(SELECT JSON_ARRAYAGG(JSON_OBJECT('domain', d.domain, 'verified', d.verified_at IS NOT NULL)) FROM merchant_domains d WHERE d.merchant_id = merchants.id)`.as(
+    'domains',
+  ),
 ] as const;
+
+/** The caller's domains as CALLER_COLUMNS read them: JSON (text in MariaDB, parsed in MySQL), NULL for none. */
+export function callerDomains(value: unknown): { domain: string; verified: boolean }[] {
+  if (value === null || value === undefined) return [];
+  const list = (typeof value === 'string' ? JSON.parse(value) : value) as { domain: string; verified: unknown }[];
+  return list.map(({ domain, verified }) => ({ domain, verified: verified === true || verified === 1 }));
+}
 
 /** The merchant's whole row; undefined for an unknown merchant. */
 export function merchantById(db: Db, merchantId: string) {

@@ -134,5 +134,5 @@ export async function authenticateCompatCredential(
     // Bookkeeping only: a failure here must not fail the request.
     touchCompatCredentialLastUsed(db, row.key_id, now).catch(() => undefined);
   }
-  return credentialAuth(db, row);
+  return credentialAuth(row);
 }

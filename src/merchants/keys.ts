@@ -6,7 +6,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { apiKeyCallerByPrefix, insertApiKey, touchApiKeyLastUsed } from '../db/api-keys.ts';
 import type { Db } from '../db/database.ts';
-import { merchantDomainsOfCaller } from '../db/merchant-domains.ts';
+import { callerDomains } from '../db/merchants.ts';
 import { keyScopes } from '../domain/key-scopes.ts';
 import type { AuthState, KeyMode, KeyScope } from '../domain/merchant.ts';
 import { DomainError } from '../errors.ts';
@@ -92,7 +92,7 @@ export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
     // Bookkeeping only: a failure here must not fail the request.
     touchApiKeyLastUsed(db, row.key_id, now).catch(() => undefined);
   }
-  return credentialAuth(db, row, keyScopes(row.mode, row));
+  return credentialAuth(row, keyScopes(row.mode, row));
 }
 
 /**
@@ -101,8 +101,7 @@ export async function authenticateKey(db: Db, key: string): Promise<AuthState> {
  * is active. A credential granted no scope (ZarinPal's and Zibal's values are granted none) holds
  * every scope in test mode and none live.
  */
-export async function credentialAuth(
-  db: Db,
+export function credentialAuth(
   row: {
     key_id: string;
     mode: KeyMode;
@@ -112,22 +111,24 @@ export async function credentialAuth(
     fee_min: number | bigint | string;
     fee_max: number | bigint | string;
     live_mode: number;
+    /** The merchant's domains, as CALLER_COLUMNS reads them with the row. */
+    domains: unknown;
   },
   scopes: readonly KeyScope[] = keyScopes(row.mode, { refunds_granted_at: null }),
-): Promise<AuthState> {
+): AuthState {
   if (row.mode === 'live' && !row.live_mode) {
     throw new DomainError(
       'live_mode_not_enabled',
       'Live mode is not active for this account yet; use a test key until the gateway is approved and live mode is activated.',
     );
   }
-  const domains = await merchantDomainsOfCaller(db, row.merchant_id);
+  const domains = callerDomains(row.domains);
   return {
     merchant: {
       id: row.merchant_id,
       name: row.name,
       domains: domains.map((d) => d.domain),
-      verifiedDomains: domains.filter((d) => d.verified_at !== null).map((d) => d.domain),
+      verifiedDomains: domains.filter((d) => d.verified).map((d) => d.domain),
       fee_plan: { bps: row.fee_bps, min: Number(row.fee_min), max: Number(row.fee_max) },
     },
     mode: row.mode,
