@@ -11,7 +11,10 @@ import { Int } from './setting.ts';
 export const DEFAULT_DATABASE_QUERY_TIMEOUT_MS = 5_000;
 export const DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS = 3_000;
 /** Payment workflows one worker keeps cached (WORKER_MAX_CACHED_WORKFLOWS): docs/OPERATIONS.md#a-workers-memory. */
-export const DEFAULT_WORKER_MAX_CACHED_WORKFLOWS = 500;
+// 2 000: a verify of a workflow evicted from the cache replays it first, and a worker with more payments in
+// flight than it caches replays on nearly every step (docs/BENCHMARKS.md: verifies 25/s with 500 cached against
+// 42/s with all cached, 3 000 payments in flight); 2 000 needs about 295 MiB of the deployments' 512 MiB heap.
+export const DEFAULT_WORKER_MAX_CACHED_WORKFLOWS = 2_000;
 /** Connections of one process's MySQL pool (DATABASE_POOL_SIZE); src/db/database.ts uses it by default. */
 export const DEFAULT_DATABASE_POOL_SIZE = 20;
 
