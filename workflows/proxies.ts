@@ -12,6 +12,7 @@ import {
   type LocalActivityInterfaceFor,
 } from '@temporalio/workflow';
 import type { BankActivities } from '../activities/bank.ts';
+import { TOKEN_FAILURES_FINAL_AT_PSP } from '../src/domain/payment-workflow.ts';
 import type { RecordActivities } from '../activities/records.ts';
 import type { RefundPayoutActivities } from '../activities/refund-payouts.ts';
 
@@ -119,7 +120,7 @@ export const bankTokenPerPsp = proxyLocalActivities<BankActivities>({
     initialInterval: '200ms',
     backoffCoefficient: 2,
     maximumAttempts: 2,
-    nonRetryableErrorTypes: ['psp_unavailable', 'bank_refused', 'bank_not_configured', 'record_mismatch'],
+    nonRetryableErrorTypes: [...TOKEN_FAILURES_FINAL_AT_PSP],
   },
 });
 

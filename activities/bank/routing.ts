@@ -13,6 +13,7 @@ import { setPaymentPspWhileCreated } from '../../src/db/payments.ts';
 import { defaultRoute, planRoute, pspTakesVerifyWindow } from '../../src/domain/psp-routing.ts';
 import { pspCanEnforceCards } from '../../src/domain/card-restriction.ts';
 import type { BankCallIdentity } from '../../src/domain/bank-call.ts';
+import { TOKEN_FAILURES_FINAL_AT_PSP } from '../../src/domain/payment-workflow.ts';
 import type { KeyMode } from '../../src/domain/merchant.ts';
 import { pspFailovers, pspTokenRequests } from '../../src/observability/metrics.ts';
 import { allowedCardsOf, PSP_UNAVAILABLE, type BankActivityDependencies, type RecordedBanks } from './record-guard.ts';
@@ -47,8 +48,6 @@ export interface TokenOnRoute extends RoutedBankToken {
   capabilities: PspCapabilities & { psp: PspName };
 }
 
-/** A failure another try at the same PSP cannot change: the retry policy's non-retryable types (workflows/proxies.ts bankTokenPerPsp). */
-const FINAL_AT_THIS_PSP = new Set(['psp_unavailable', 'bank_refused', 'bank_not_configured', 'record_mismatch']);
 /** Tries per PSP terminal, and the wait between them: bankTokenPerPsp's policy, kept inside one activity. */
 const TRIES_PER_PSP = 2;
 const RETRY_AFTER_MS = 200;
@@ -202,7 +201,8 @@ export function routingActivities(
         return { token: await routedToken(bank, psp, mode, payment_id, chargedAmount, redirect_url, attempt), bank };
       } catch (error) {
         const final =
-          error instanceof ApplicationFailure && (error.nonRetryable || FINAL_AT_THIS_PSP.has(error.type ?? ''));
+          error instanceof ApplicationFailure &&
+          (error.nonRetryable || TOKEN_FAILURES_FINAL_AT_PSP.includes(error.type ?? ''));
         if (final || tried >= TRIES_PER_PSP) throw error;
         await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
       }

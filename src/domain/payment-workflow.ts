@@ -64,6 +64,19 @@ export interface RefundsWorkflowInput {
  */
 export const BANK_UNAVAILABLE_REFUSAL = 'bank_unavailable';
 
+/**
+ * A token request's failures another try at the same PSP terminal cannot change (an open breaker, a
+ * refusal, a PSP not configured, a record that is not the workflow's): the next PSP of the route is
+ * asked instead. The one list the token's retries follow, whether Temporal retries them (the lifecycle
+ * workflow's bankTokenPerPsp) or the flow workflow's one activity does (bankTokenOnRoute).
+ */
+export const TOKEN_FAILURES_FINAL_AT_PSP: readonly string[] = [
+  'psp_unavailable',
+  'bank_refused',
+  'bank_not_configured',
+  'record_mismatch',
+];
+
 /** The pending limit of inputs that carry none (docs/BANK.md#in-progress). */
 export const BANK_PENDING_LIMIT_DEFAULT_MS = 20 * 60_000;
 /** The longest wait between two confirm calls for a payment the bank keeps "in progress". */

@@ -8,6 +8,7 @@ import type { createActivities } from '../../../activities/index.ts';
 import type { BankOutcome } from '../../../src/domain/payment.ts';
 import { PRUNE_ORDER } from '../../../src/domain/retention.ts';
 import { ApplicationFailure } from '@temporalio/common';
+import { TOKEN_FAILURES_FINAL_AT_PSP } from '../../../src/domain/payment-workflow.ts';
 
 /** Every activity the worker registers, by name. */
 type PaymentActivities = ReturnType<typeof createActivities>;
@@ -213,8 +214,7 @@ export class FakeActivities {
         } catch (error) {
           const final =
             error instanceof ApplicationFailure &&
-            (error.nonRetryable ||
-              ['psp_unavailable', 'bank_refused', 'bank_not_configured'].includes(error.type ?? ''));
+            (error.nonRetryable || TOKEN_FAILURES_FINAL_AT_PSP.includes(error.type ?? ''));
           if (final || tried >= 2) break;
         }
       }
