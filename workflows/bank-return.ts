@@ -1,6 +1,6 @@
 /**
  * The customer at the bank and back (docs/BANK.md): the token for the
- * bank's page, the bank's callback when the customer returns, never trusted,
+ * bank's page (asked in bank-token.ts, kept here), the bank's callback when the customer returns, never trusted,
  * and the bank's own confirmation, the only thing that pays a payment, as
  * its own answer to an inquiry is the only thing that fails or cancels one;
  * a payment the bank keeps "in progress" is asked about again, at doubling
@@ -19,7 +19,6 @@ import { CAPTURE } from '../src/domain/capture.ts';
 import { chargedAmount, PAYMENT_FAILURES } from '../src/domain/payment.ts';
 import {
   BANK_PENDING_LIMIT_DEFAULT_MS,
-  BANK_UNAVAILABLE_REFUSAL,
   BANK_PENDING_MAX_INTERVAL_MS,
   type BankCallback,
   type BankTokenInput,
@@ -29,33 +28,19 @@ import {
 import type { PaymentClock } from './payment-clock.ts';
 import { refusalFailure } from './failures.ts';
 import type { PaymentState } from './payment-state.ts';
-import {
-  bankCalls,
-  bankCallsAwaited,
-  bankConfirmOnReturn,
-  bankInquiryOnReturn,
-  bankTokenOnRoute,
-  bankTokenPerPsp,
-  pspCapabilitiesOf,
-  routePlanning,
-} from './proxies.ts';
-import type { BankActivities } from '../activities/bank.ts';
+import { bankCalls, bankConfirmOnReturn, bankInquiryOnReturn, pspCapabilitiesOf } from './proxies.ts';
+import { askBankToken, type PspCapabilitiesAnswer } from './bank-token.ts';
 import {
   ASK_BANK_ON_FAILED_RETURN_PATCH,
   CARD_RESTRICTION_PATCH,
   CUSTOMER_PAYS_FEE_PATCH,
   LATE_RETURN_PATCH,
   PSP_CAPABILITIES_PATCH,
-  PSP_ROUTING_PATCH,
   REFUSED_CONFIRMATION_PATCH,
-  ROUTE_VERIFY_WINDOW_PATCH,
   SIGNED_RETURN_PATCH,
 } from './patches.ts';
 import { reverseLateReturn } from './late-return.ts';
 import { ENDED_UNPAID } from '../src/domain/late-return.ts';
-
-/** What the payment's PSP offers, as the bank activity answers it (its connector's PspCapabilities). */
-export type PspCapabilitiesAnswer = Awaited<ReturnType<BankActivities['pspCapabilities']>>;
 
 /**
  * What the bank charges for the workflow's payment: see CUSTOMER_PAYS_FEE_PATCH (the lifecycle workflow's
@@ -73,12 +58,6 @@ const MASKED_CARD_PAN = new RegExp(MASKED_CARD_PAN_PATTERN);
 /** A bank's value kept on the record only in the shape the payment resource allows (payment-schemas.ts). */
 const shaped = (value: string | null, pattern: RegExp): string | null =>
   value !== null && pattern.test(value) ? value : null;
-
-/** What the customer's Pay is refused with when no PSP of the route gave a token: a 503 they may retry. */
-export const NO_BANK_ANSWERED = {
-  code: BANK_UNAVAILABLE_REFUSAL,
-  message: 'No bank can take the payment right now; try again in a moment.',
-} as const;
 
 export class BankReturn {
   /** The bank's token for this payment's page, once asked for. */
@@ -156,71 +135,13 @@ export class BankReturn {
         message: `The payment is ${payment.status}; it can no longer be paid.`,
       });
     if (this.token !== undefined) return this.token;
-    if (this.flow) this.token = await this.tokenOnRoute(redirect_url);
-    else if (patched(PSP_ROUTING_PATCH)) this.token = await this.routedToken(redirect_url);
-    else
-      this.token = await bankCallsAwaited.requestBankToken({
-        payment_id: payment.id,
-        mode: payment.mode,
-        amount: this.charged,
-        redirect_url,
-      });
-    return this.token;
-  }
-
-  /**
-   * The payment flow workflow's routedToken, in one local activity that also records the PSP and answers
-   * what it offers (bankTokenOnRoute): kept for the return and the verify, so neither asks again.
-   */
-  private async tokenOnRoute(redirect_url: string): Promise<BankTokenResult> {
-    const { payment } = this.state;
-    const answer = await bankTokenOnRoute.bankTokenOnRoute({
-      payment_id: payment.id,
-      mode: payment.mode,
-      amount: this.charged,
+    const { token, offered } = await askBankToken(
+      { state: this.state, input: this.input, charged: this.charged, flow: this.flow },
       redirect_url,
-      verify_window_ms: this.input.verify_window_ms,
-    });
-    if (answer === null) throw refusalFailure(NO_BANK_ANSWERED);
-    this.offered = answer.capabilities;
-    this.state.tookPsp({ name: answer.psp, terminal_id: answer.terminal_id });
-    return {
-      token: answer.token,
-      url: answer.url,
-      ...(answer.method === undefined ? {} : { method: answer.method, fields: answer.fields ?? {} }),
-    };
-  }
-
-  /**
-   * The token from the first PSP of the payment's route that gives one: a PSP whose breaker is open
-   * is skipped by the activity without a call, one that fails twice (no answer, a server error, a
-   * timeout) or refuses is left for the next. The PSP that gave it is recorded before the token is
-   * answered: the customer is sent there, and the payment never moves after.
-   */
-  private async routedToken(redirect_url: string): Promise<BankTokenResult> {
-    const { payment } = this.state;
-    // `amount` is the activities' wire name for the charged sum (activities/bank/routing.ts ChargedAmountOnTheWire).
-    const identity = { payment_id: payment.id, mode: payment.mode, amount: this.charged };
-    // The payment's verify window, for the PSPs that take only a window that fits (ROUTE_VERIFY_WINDOW_PATCH).
-    const window = patched(ROUTE_VERIFY_WINDOW_PATCH) ? { verify_window_ms: this.input.verify_window_ms } : {};
-    const candidates = await routePlanning.planPaymentRoute({ ...identity, ...window });
-    for (const [attempt, candidate] of candidates.entries()) {
-      let answer: BankTokenResult;
-      try {
-        answer = await bankTokenPerPsp.requestBankToken({ ...identity, redirect_url, psp: candidate.psp, attempt });
-      } catch (error) {
-        if (isCancellation(error)) throw error;
-        continue;
-      }
-      await this.state.choosePsp({ name: candidate.psp, terminal_id: candidate.terminal_id });
-      // The way to this PSP's page: a GET of the url, or (Mellat) a form POST of its fields.
-      return {
-        token: answer.token,
-        url: answer.url,
-        ...(answer.method === undefined ? {} : { method: answer.method, fields: answer.fields ?? {} }),
-      };
-    }
-    throw refusalFailure(NO_BANK_ANSWERED);
+    );
+    this.token = token;
+    if (offered !== undefined) this.offered = offered;
+    return token;
   }
 
   /**

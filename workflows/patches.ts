@@ -180,7 +180,7 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
   {
     id: PSP_ROUTING_PATCH,
     workflow: 'payment',
-    file: 'workflows/bank-return.ts',
+    file: 'workflows/bank-token.ts',
     fixtures: 'v9, v10',
     added: '2026-11-25',
     stage: 'active',
@@ -257,7 +257,7 @@ export const PATCH_INVENTORY: readonly PatchEntry[] = [
   {
     id: ROUTE_VERIFY_WINDOW_PATCH,
     workflow: 'payment',
-    file: 'workflows/bank-return.ts',
+    file: 'workflows/bank-token.ts',
     fixtures: 'v16',
     added: '2026-11-27',
     stage: 'active',
