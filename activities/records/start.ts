@@ -5,10 +5,10 @@
  * there. Apart from the transitions because neither writes a version: the create endpoint wrote
  * version 1, and the PSP is written while the payment is `created` only.
  */
-import { setPaymentPspWhileCreated } from '../../src/db/payments.ts';
+import { paymentRecordOf, setPaymentPspWhileCreated } from '../../src/db/payments.ts';
 import type { KeyMode } from '../../src/domain/merchant.ts';
 import type { Payment } from '../../src/domain/payment-schemas.ts';
-import { recordPaymentEvent, withMetadata, type RecordActivityDependencies, type RecordWriteKit } from './versions.ts';
+import { recordPaymentEvent, shownFrom, type RecordActivityDependencies, type RecordWriteKit } from './versions.ts';
 
 export function paymentStartActivities(
   { db }: Pick<RecordActivityDependencies, 'db'>,
@@ -18,16 +18,16 @@ export function paymentStartActivities(
     /** Records payment.created for a new payment (its version 1) and starts its deliveries. */
     async announcePayment({ payment, merchant_id }: { payment: Payment; merchant_id: string }): Promise<void> {
       // The first thing every payment workflow does: one started with another payment's mode, amount or merchant stops here.
-      await guard.read(db, 'announcePayment', {
-        payment_id: payment.id,
-        mode: payment.mode,
-        amount: payment.amount,
-        merchant_id,
-      });
-      // Two statements, the event's a single insert: no transaction needed.
+      // One read serves the check and the event: the row's identity and what the event shows of the record.
+      const row = guard.check(
+        'announcePayment',
+        { payment_id: payment.id, mode: payment.mode, amount: payment.amount, merchant_id },
+        await paymentRecordOf(db, payment.id),
+      );
+      // The event's a single insert: no transaction needed.
       const event = await recordPaymentEvent(
         db,
-        await withMetadata(db, payment),
+        shownFrom(payment, row),
         1,
         'payment.created',
         new Date(payment.created_at),

@@ -47,7 +47,7 @@ export interface Shown {
  * payment (recordPaymentPsp), which a workflow started before routing does not hold, and who pays
  * the fee with what the customer is charged, who may pay and the payment link, which a workflow started before those columns does not.
  */
-function shownFrom(payment: Payment, row: RecordColumns): Shown {
+export function shownFrom(payment: Payment, row: RecordColumns): Shown {
   const settlement = row.settlement_status as Payment['settlement_status'];
   return {
     payment: {

@@ -296,6 +296,15 @@ export function recordColumnsOf(db: Db, paymentId: string): Promise<RecordColumn
   return db.selectFrom('payments').select(RECORD_COLUMNS).where('id', '=', paymentId).executeTakeFirstOrThrow();
 }
 
+/** The payment's mode and RECORD_COLUMNS, unlocked (a claim's check and the payment as events show it, in one read); undefined: no row. */
+export function paymentRecordOf(db: Db, paymentId: string) {
+  return db
+    .selectFrom('payments')
+    .select(['mode', ...RECORD_COLUMNS])
+    .where('id', '=', paymentId)
+    .executeTakeFirst();
+}
+
 /** Locks the payment's row (FOR UPDATE) and reads its status, version, mode and RECORD_COLUMNS; undefined: no row yet. */
 export function lockPaymentRecord(db: Db, paymentId: string) {
   return db

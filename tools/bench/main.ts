@@ -235,6 +235,8 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
   });
   const merchant = await createMerchant(db, config, { name: 'Benchmark Shop', domain: 'localhost' });
 
+  // The records' MySQL server, when it runs on this machine: its CPU per payment is the capacity model's MySQL input.
+  const mysqlPid = localProcessPid(['mariadbd', 'mysqld']);
   const loadBefore = loadavg().map((n) => Math.round(n * 100) / 100);
   const machine = () => ({
     cpus: cpus().length,
@@ -257,8 +259,6 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
       ...bankSims.map(({ name, child }) => ({ name, ...(child.pid === undefined ? {} : { pid: child.pid }) })),
       ...temporalProcesses,
     ];
-    // The records' MySQL server, when it runs on this machine: its CPU per payment is the capacity model's MySQL input.
-    const mysqlPid = localProcessPid(['mariadbd', 'mysqld']);
     if (mysqlPid !== undefined) processes.push({ name: 'mysql', pid: mysqlPid });
     // What bounds the processes' memory in this run (docs/OPERATIONS.md#a-workers-memory).
     const bounds = {
@@ -305,6 +305,7 @@ export async function runBenchStack(args: string[], stack: StackPieces): Promise
       workerPid: workers[0]?.pid ?? 0,
       ...(apis[0]?.pid === undefined ? {} : { apiPid: apis[0].pid }),
       ...(temporal.pid === undefined ? {} : { temporalPid: temporal.pid }),
+      ...(mysqlPid === undefined ? {} : { mysqlPid }),
       log: progress,
     },
     plan,
@@ -339,6 +340,13 @@ export function formatReport(r: BenchOutput): string {
     `| baseline (insert + workflow start) | ${r.baseline.rps} | ${r.baseline.p50_ms} | ${r.baseline.p90_ms} | ${r.baseline.p99_ms} | 0 | ${r.baseline.operations} |`,
     '',
     `create / baseline = ${r.create_to_baseline}, full flow / baseline = ${r.full_flow_to_baseline}`,
+    '',
+    '| CPU ms per operation | operations | benchmark (client) | API | worker | Temporal | MySQL | all |',
+    '|---|---|---|---|---|---|---|---|',
+    ...Object.entries(r.cpu_per_operation).map(
+      ([name, c]) =>
+        `| ${name} | ${c.operations} | ${c.bench_ms} | ${c.api_ms ?? '-'} | ${c.worker_ms} | ${c.temporal_ms ?? '-'} | ${c.mysql_ms ?? '-'} | ${c.all_ms} |`,
+    ),
     '',
     '| payments | verified | in flight | open workflows | by type | worker RSS MB | Temporal RSS MB | create rps | create p50 ms | create p99 ms | errors | day payments/s |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',

@@ -116,9 +116,27 @@ export interface PerPayment extends HistoryCounts {
   other_workflows: Record<string, number>;
 }
 
+/**
+ * The CPU each process spent on one operation of a scenario, in milliseconds: from its start until the
+ * worker has drained what it queued (the workflows it started included). `bench_ms` is the benchmark's own
+ * process (the baseline's calls, the HTTP client's load); `all_ms` their sum. On a machine whose cores the
+ * processes share, the rates of two scenarios stand about as the inverse of their `all_ms`.
+ */
+export interface CpuPerOperation {
+  operations: number;
+  bench_ms: number;
+  api_ms?: number;
+  worker_ms: number;
+  temporal_ms?: number;
+  mysql_ms?: number;
+  all_ms: number;
+}
+
 export interface BenchReport {
   scenarios: ScenarioResult[];
   baseline: BaselineResult;
+  /** Where the baseline's and the create's CPU goes: what the gap between their rates is made of. */
+  cpu_per_operation: { baseline: CpuPerOperation; create: CpuPerOperation };
   /** create rps / baseline rps. */
   create_to_baseline: number;
   /** full_flow rps (verified payments a second) / baseline rps. */
@@ -134,6 +152,8 @@ export interface BenchServices extends DurableCreateDeps {
   workerPid: number;
   apiPid?: number;
   temporalPid?: number;
+  /** The records' MySQL server, when it runs on this machine. */
+  mysqlPid?: number;
   log: (line: string) => void;
 }
 
@@ -256,13 +276,45 @@ async function scalePhase(
   return scale;
 }
 
+interface CpuSnapshot {
+  bench: number;
+  worker: number;
+  api?: number;
+  temporal?: number;
+  mysql?: number;
+}
+
 /** CPU milliseconds of the processes the benchmark knows, so far. */
-function cpuSnapshot(services: BenchServices): { worker: number; api?: number; temporal?: number } {
+function cpuSnapshot(services: BenchServices): CpuSnapshot {
+  const own = process.cpuUsage();
   return {
+    bench: (own.user + own.system) / 1000,
     worker: cpuMs(services.workerPid),
     ...(services.apiPid === undefined ? {} : { api: cpuMs(services.apiPid) }),
     ...(services.temporalPid === undefined ? {} : { temporal: cpuMs(services.temporalPid) }),
+    ...(services.mysqlPid === undefined ? {} : { mysql: cpuMs(services.mysqlPid) }),
   };
+}
+
+/** The CPU between two snapshots, per operation. */
+function cpuPerOperation(before: CpuSnapshot, after: CpuSnapshot, operations: number): CpuPerOperation {
+  const per = (from: number | undefined, to: number | undefined) =>
+    from === undefined || to === undefined || operations === 0
+      ? undefined
+      : Math.round(((to - from) / operations) * 100) / 100;
+  const split = {
+    bench_ms: per(before.bench, after.bench) ?? 0,
+    api_ms: per(before.api, after.api),
+    worker_ms: per(before.worker, after.worker) ?? 0,
+    temporal_ms: per(before.temporal, after.temporal),
+    mysql_ms: per(before.mysql, after.mysql),
+  };
+  const present = Object.fromEntries(Object.entries(split).filter(([, v]) => v !== undefined)) as Omit<
+    CpuPerOperation,
+    'operations' | 'all_ms'
+  >;
+  const all = Object.values(present).reduce((sum, v) => sum + v, 0);
+  return { operations, ...present, all_ms: Math.round(all * 100) / 100 };
 }
 
 /** The full flow's work per verified payment: its histories counted, and the CPU the processes spent meanwhile. */
@@ -270,7 +322,7 @@ async function perPayment(
   services: BenchServices,
   verifiedIds: string[],
   window: { from: Date; to: Date },
-  cpu: { before: ReturnType<typeof cpuSnapshot>; after: ReturnType<typeof cpuSnapshot> },
+  cpu: { before: CpuSnapshot; after: CpuSnapshot },
 ): Promise<PerPayment> {
   const n = verifiedIds.length;
   const perVerified = (before: number | undefined, after: number | undefined) =>
@@ -313,12 +365,19 @@ export async function runBenchmark(services: BenchServices, plan: BenchPlan): Pr
   const scale = await scalePhase(services, plan, bounds);
 
   log(`baseline: ${plan.create} durable creates (MySQL insert + workflow start), ${plan.connections} in flight`);
+  const baselineCpu = cpuSnapshot(services);
   const baseline = await closedLoop(() => durableCreate(services), plan.create, plan.connections, plan.maxSeconds);
   await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds);
+  const createCpu = cpuSnapshot(services);
 
   log(`create: ${plan.create} POST /api/v1/payments over ${plan.connections} connections`);
   const create = await createScenario(target, bounds(plan.create));
   await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds);
+  const cpu_per_operation = {
+    baseline: cpuPerOperation(baselineCpu, createCpu, baseline.operations),
+    create: cpuPerOperation(createCpu, cpuSnapshot(services), create.requests),
+  };
+  log(`cpu_per_operation: ${JSON.stringify(cpu_per_operation)}`);
 
   log(`verify: preparing ${plan.verify} paid payments`);
   const paid = await paidPayments(services, plan.verify + plan.connections, plan);
@@ -357,6 +416,7 @@ export async function runBenchmark(services: BenchServices, plan: BenchPlan): Pr
   return {
     scenarios: [create, verify, fullFlow.scenario],
     baseline,
+    cpu_per_operation,
     create_to_baseline: ofBaseline(create.rps, baseline),
     full_flow_to_baseline: ofBaseline(fullFlow.scenario.rps, baseline),
     scale,
