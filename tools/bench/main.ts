@@ -361,7 +361,7 @@ export function formatReport(r: BenchOutput): string {
           )} | ${p.worker_rss_mb} | ${p.temporal_rss_mb ?? ''} | ${p.create_rps} | ${p.create_p50_ms} | ${p.create_p99_ms} | ${p.create_errors} | ${p.fill_rps} |`,
     ),
     '',
-    `Per verified payment (full_flow, ${r.per_payment.payments_counted} histories): ${r.per_payment.history_events} history events, ${r.per_payment.workflow_tasks} workflow tasks, ${r.per_payment.activity_tasks} activity tasks, ${r.per_payment.local_activities} local activities, ${r.per_payment.search_attribute_upserts} search-attribute upserts, ${r.per_payment.timers} timers, ${r.per_payment.updates} updates; CPU ms: worker ${r.per_payment.worker_cpu_ms}, API ${r.per_payment.api_cpu_ms ?? '-'}, Temporal ${r.per_payment.temporal_cpu_ms ?? '-'}; other workflows ${JSON.stringify(r.per_payment.other_workflows)}`,
+    `Per verified payment (full_flow, ${r.per_payment.payments_counted} histories): ${r.per_payment.history_events} history events, ${r.per_payment.workflow_tasks} workflow tasks, ${r.per_payment.activity_tasks} activity tasks, ${r.per_payment.local_activities} local activities, ${r.per_payment.search_attribute_upserts} search-attribute upserts, ${r.per_payment.timers} timers, ${r.per_payment.updates} updates; CPU ms: worker ${r.per_payment.worker_cpu_ms}, API ${r.per_payment.api_cpu_ms ?? '-'}, Temporal ${r.per_payment.temporal_cpu_ms ?? '-'}, MySQL ${r.per_payment.mysql_cpu_ms ?? '-'}, benchmark client ${r.per_payment.bench_cpu_ms ?? '-'}; other workflows ${JSON.stringify(r.per_payment.other_workflows)}`,
     '',
     '| fixed rate (open loop) | rate/s | p50 ms | p90 ms | p99 ms | max ms | errors | requests |',
     '|---|---|---|---|---|---|---|---|',

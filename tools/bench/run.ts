@@ -112,6 +112,9 @@ export interface PerPayment extends HistoryCounts {
   worker_cpu_ms: number;
   api_cpu_ms?: number;
   temporal_cpu_ms?: number;
+  mysql_cpu_ms?: number;
+  /** The benchmark's own process: the simulated customers' and merchants' HTTP. */
+  bench_cpu_ms?: number;
   /** Workflows of other types started during full_flow, per verified payment, by type (webhook deliveries, …). */
   other_workflows: Record<string, number>;
 }
@@ -334,11 +337,15 @@ async function perPayment(
       : (await services.temporal.workflow.getHandle(paymentWorkflowId(verifiedIds[0]!)).describe()).type;
   const api = perVerified(cpu.before.api, cpu.after.api);
   const temporal = perVerified(cpu.before.temporal, cpu.after.temporal);
+  const mysql = perVerified(cpu.before.mysql, cpu.after.mysql);
+  const bench = perVerified(cpu.before.bench, cpu.after.bench);
   return {
     ...counts,
     worker_cpu_ms: perVerified(cpu.before.worker, cpu.after.worker) ?? 0,
     ...(api === undefined ? {} : { api_cpu_ms: api }),
     ...(temporal === undefined ? {} : { temporal_cpu_ms: temporal }),
+    ...(mysql === undefined ? {} : { mysql_cpu_ms: mysql }),
+    ...(bench === undefined ? {} : { bench_cpu_ms: bench }),
     other_workflows:
       paymentType === undefined
         ? {}
