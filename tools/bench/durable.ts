@@ -65,6 +65,16 @@ export async function closedLoop(
   concurrency: number,
   maxSeconds: number,
 ): Promise<BaselineResult> {
+  return (await timedClosedLoop(operation, count, concurrency, maxSeconds)).result;
+}
+
+/** closedLoop, with every operation's latency in ms (sorted), so that two runs can be summed exactly (mergeBaselines). */
+export async function timedClosedLoop(
+  operation: () => Promise<unknown>,
+  count: number,
+  concurrency: number,
+  maxSeconds: number,
+): Promise<{ result: BaselineResult; latencies: number[] }> {
   const latencies: number[] = [];
   const started = performance.now();
   const deadline = started + maxSeconds * 1000;
@@ -80,12 +90,25 @@ export async function closedLoop(
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
+  return { result: baselineOf(latencies, seconds), latencies };
+}
+
+function baselineOf(sortedLatencies: number[], seconds: number): BaselineResult {
   return {
-    rps: Math.round((latencies.length / seconds) * 100) / 100,
-    p50_ms: percentile(latencies, 50),
-    p90_ms: percentile(latencies, 90),
-    p99_ms: percentile(latencies, 99),
-    operations: latencies.length,
+    rps: seconds === 0 ? 0 : Math.round((sortedLatencies.length / seconds) * 100) / 100,
+    p50_ms: percentile(sortedLatencies, 50),
+    p90_ms: percentile(sortedLatencies, 90),
+    p99_ms: percentile(sortedLatencies, 99),
+    operations: sortedLatencies.length,
     duration_s: Math.round(seconds * 100) / 100,
   };
+}
+
+/** Runs of the same closed loop as one: operations over the seconds they took together, percentiles of every latency. */
+export function mergeBaselines(runs: { result: BaselineResult; latencies: number[] }[]): BaselineResult {
+  const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  return baselineOf(
+    latencies,
+    runs.reduce((sum, r) => sum + r.result.duration_s, 0),
+  );
 }

@@ -82,6 +82,28 @@ function summary(name: string, result: autocannon.Result, errors: number, comple
   };
 }
 
+/**
+ * Runs of one scenario as one: what completed over the seconds they took together. Autocannon answers
+ * percentiles, not latencies, so p50 and p90 are the runs' weighted by requests, and p99 the largest.
+ */
+export function mergeScenarios(runs: ScenarioResult[]): ScenarioResult {
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  const seconds = runs.reduce((sum, r) => sum + r.duration_s, 0);
+  const completed = runs.reduce((sum, r) => sum + r.rps * r.duration_s, 0);
+  const weighted = (pick: (r: ScenarioResult) => number) =>
+    requests === 0 ? 0 : round(runs.reduce((sum, r) => sum + pick(r) * r.requests, 0) / requests);
+  return {
+    name: runs[0]?.name ?? 'create',
+    rps: seconds === 0 ? 0 : round(completed / seconds),
+    p50_ms: weighted((r) => r.p50_ms),
+    p90_ms: weighted((r) => r.p90_ms),
+    p99_ms: Math.max(0, ...runs.map((r) => r.p99_ms)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    requests,
+    duration_s: round(seconds),
+  };
+}
+
 export const apiHeaders = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

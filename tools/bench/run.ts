@@ -13,11 +13,19 @@ import proto from '@temporalio/proto';
 import type { Config } from '../../src/config.ts';
 import { paymentWorkflowId } from '../../src/domain/payment-workflow.ts';
 import { DEFAULT_DAY_MIX, endPreviousDay, paymentsByStage, simulateDay, type DayMix } from './day.ts';
-import { closedLoop, durableCreate, type BaselineResult, type DurableCreateDeps } from './durable.ts';
+import {
+  closedLoop,
+  durableCreate,
+  mergeBaselines,
+  timedClosedLoop,
+  type BaselineResult,
+  type DurableCreateDeps,
+} from './durable.ts';
 import { fixedRateScenario, type FixedRateResult, type FixedRates } from './fixed-rate.ts';
 import {
   createScenario,
   fullFlowScenario,
+  mergeScenarios,
   prepareCall,
   verifyScenario,
   type LoadBounds,
@@ -299,18 +307,28 @@ function cpuSnapshot(services: BenchServices): CpuSnapshot {
   };
 }
 
-/** The CPU between two snapshots, per operation. */
-function cpuPerOperation(before: CpuSnapshot, after: CpuSnapshot, operations: number): CpuPerOperation {
-  const per = (from: number | undefined, to: number | undefined) =>
-    from === undefined || to === undefined || operations === 0
-      ? undefined
-      : Math.round(((to - from) / operations) * 100) / 100;
+/** `total` (undefined: none yet) plus the CPU between `before` and `after`. */
+function addedCpu(total: CpuSnapshot | undefined, before: CpuSnapshot, after: CpuSnapshot): CpuSnapshot {
+  const add = (key: keyof CpuSnapshot) => {
+    const from = before[key];
+    const to = after[key];
+    return from === undefined || to === undefined ? undefined : (total?.[key] ?? 0) + (to - from);
+  };
+  const summed = { bench: add('bench') ?? 0, worker: add('worker') ?? 0 };
+  const optional = { api: add('api'), temporal: add('temporal'), mysql: add('mysql') };
+  return { ...summed, ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)) };
+}
+
+/** The CPU `spent` (summed by addedCpu), per operation. */
+function cpuPerOperation(spent: CpuSnapshot | undefined, operations: number): CpuPerOperation {
+  const per = (ms: number | undefined) =>
+    ms === undefined || operations === 0 ? undefined : Math.round((ms / operations) * 100) / 100;
   const split = {
-    bench_ms: per(before.bench, after.bench) ?? 0,
-    api_ms: per(before.api, after.api),
-    worker_ms: per(before.worker, after.worker) ?? 0,
-    temporal_ms: per(before.temporal, after.temporal),
-    mysql_ms: per(before.mysql, after.mysql),
+    bench_ms: per(spent?.bench) ?? 0,
+    api_ms: per(spent?.api),
+    worker_ms: per(spent?.worker) ?? 0,
+    temporal_ms: per(spent?.temporal),
+    mysql_ms: per(spent?.mysql),
   };
   const present = Object.fromEntries(Object.entries(split).filter(([, v]) => v !== undefined)) as Omit<
     CpuPerOperation,
@@ -371,18 +389,32 @@ export async function runBenchmark(services: BenchServices, plan: BenchPlan): Pr
   // Scale first, from an empty server: the scenarios then run on top of what it leaves open.
   const scale = await scalePhase(services, plan, bounds);
 
-  log(`baseline: ${plan.create} durable creates (MySQL insert + workflow start), ${plan.connections} in flight`);
-  const baselineCpu = cpuSnapshot(services);
-  const baseline = await closedLoop(() => durableCreate(services), plan.create, plan.connections, plan.maxSeconds);
-  await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds);
-  const createCpu = cpuSnapshot(services);
-
-  log(`create: ${plan.create} POST /api/v1/payments over ${plan.connections} connections`);
-  const create = await createScenario(target, bounds(plan.create));
-  await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds);
+  // The baseline and the create in alternating halves, baseline, create, create, baseline: the machine drifts
+  // during a run (the Temporal server's store grows, the worker drains, the machine's own services wake), and
+  // in this order both see its drift alike, so their ratio is of the code, not of the minute each ran in.
+  const halves = [Math.ceil(plan.create / 2), Math.floor(plan.create / 2)] as const;
+  const baselineRuns: Awaited<ReturnType<typeof timedClosedLoop>>[] = [];
+  const createRuns: ScenarioResult[] = [];
+  const spent: Record<'baseline' | 'create', CpuSnapshot | undefined> = { baseline: undefined, create: undefined };
+  for (const [i, kind] of (['baseline', 'create', 'create', 'baseline'] as const).entries()) {
+    const count = halves[i === 0 || i === 1 ? 0 : 1];
+    if (count === 0) continue;
+    const before = cpuSnapshot(services);
+    if (kind === 'baseline') {
+      log(`baseline: ${count} durable creates (MySQL insert + workflow start), ${plan.connections} in flight`);
+      baselineRuns.push(await timedClosedLoop(() => durableCreate(services), count, plan.connections, plan.maxSeconds));
+    } else {
+      log(`create: ${count} POST /api/v1/payments over ${plan.connections} connections`);
+      createRuns.push(await createScenario(target, bounds(count)));
+    }
+    await waitForDrainedQueue(services.temporal, services.config, plan.maxSeconds);
+    spent[kind] = addedCpu(spent[kind], before, cpuSnapshot(services));
+  }
+  const baseline = mergeBaselines(baselineRuns);
+  const create = mergeScenarios(createRuns);
   const cpu_per_operation = {
-    baseline: cpuPerOperation(baselineCpu, createCpu, baseline.operations),
-    create: cpuPerOperation(createCpu, cpuSnapshot(services), create.requests),
+    baseline: cpuPerOperation(spent.baseline, baseline.operations),
+    create: cpuPerOperation(spent.create, create.requests),
   };
   log(`cpu_per_operation: ${JSON.stringify(cpu_per_operation)}`);
 

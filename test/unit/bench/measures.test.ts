@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import proto from '@temporalio/proto';
 import { dayFates, DEFAULT_DAY_MIX } from '../../../tools/bench/day.ts';
+import { mergeBaselines } from '../../../tools/bench/durable.ts';
 import { fixedRate } from '../../../tools/bench/fixed-rate.ts';
+import { mergeScenarios } from '../../../tools/bench/load.ts';
 import { countHistory, cpuMs } from '../../../tools/bench/work.ts';
 
 const { EventType } = proto.temporal.api.enums.v1;
@@ -109,6 +111,41 @@ describe('benchmark measures', () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it('sums the halves of a scenario as one run: operations over the seconds they took together, percentiles of every latency (the baseline) or weighted by requests (autocannon)', () => {
+    const half = (latencies: number[], seconds: number) => ({
+      result: {
+        rps: latencies.length / seconds,
+        p50_ms: 0,
+        p90_ms: 0,
+        p99_ms: 0,
+        operations: latencies.length,
+        duration_s: seconds,
+      },
+      latencies: [...latencies].sort((a, b) => a - b),
+    });
+    const baseline = mergeBaselines([half([10, 20, 30, 40], 2), half([50, 60, 70, 80, 90, 100], 3)]);
+    assert.deepEqual(baseline, { rps: 2, p50_ms: 50, p90_ms: 90, p99_ms: 100, operations: 10, duration_s: 5 });
+
+    const run = (rps: number, seconds: number, p50: number, p99: number, errors: number) => ({
+      name: 'create',
+      rps,
+      p50_ms: p50,
+      p90_ms: p50 * 2,
+      p99_ms: p99,
+      errors,
+      requests: rps * seconds + errors,
+      duration_s: seconds,
+    });
+    const create = mergeScenarios([run(100, 10, 40, 200, 0), run(50, 30, 100, 150, 2)]);
+    // 1 000 + 1 500 created in 40 s: 62.5/s, not 75, the mean of the halves' rates.
+    assert.equal(create.rps, 62.5);
+    assert.equal(create.requests, 2502);
+    assert.equal(create.errors, 2);
+    assert.equal(create.duration_s, 40);
+    assert.equal(create.p50_ms, Math.round(((40 * 1000 + 100 * 1502) / 2502) * 100) / 100);
+    assert.equal(create.p99_ms, 200);
   });
 
   it('reads a process CPU time from /proc, growing as the process works', () => {
