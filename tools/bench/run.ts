@@ -21,6 +21,7 @@ import {
   type BaselineResult,
   type DurableCreateDeps,
 } from './durable.ts';
+import { addedCpu, cpuPerOperation, cpuSnapshot, type CpuPerOperation, type CpuSnapshot } from './cpu.ts';
 import { fixedRateScenario, type FixedRateResult, type FixedRates } from './fixed-rate.ts';
 import {
   createScenario,
@@ -32,7 +33,7 @@ import {
   type ScenarioResult,
   type Target,
 } from './load.ts';
-import { cpuMs, meanHistoryCounts, openWorkflows, otherWorkflowsStarted, type HistoryCounts } from './work.ts';
+import { meanHistoryCounts, openWorkflows, otherWorkflowsStarted, type HistoryCounts } from './work.ts';
 
 export interface BenchPlan {
   /** Concurrent HTTP connections (and in-flight baseline operations). */
@@ -125,22 +126,6 @@ export interface PerPayment extends HistoryCounts {
   bench_cpu_ms?: number;
   /** Workflows of other types started during full_flow, per verified payment, by type (webhook deliveries, …). */
   other_workflows: Record<string, number>;
-}
-
-/**
- * The CPU each process spent on one operation of a scenario, in milliseconds: from its start until the
- * worker has drained what it queued (the workflows it started included). `bench_ms` is the benchmark's own
- * process (the baseline's calls, the HTTP client's load); `all_ms` their sum. On a machine whose cores the
- * processes share, the rates of two scenarios stand about as the inverse of their `all_ms`.
- */
-export interface CpuPerOperation {
-  operations: number;
-  bench_ms: number;
-  api_ms?: number;
-  worker_ms: number;
-  temporal_ms?: number;
-  mysql_ms?: number;
-  all_ms: number;
 }
 
 export interface BenchReport {
@@ -287,57 +272,6 @@ async function scalePhase(
   return scale;
 }
 
-interface CpuSnapshot {
-  bench: number;
-  worker: number;
-  api?: number;
-  temporal?: number;
-  mysql?: number;
-}
-
-/** CPU milliseconds of the processes the benchmark knows, so far. */
-function cpuSnapshot(services: BenchServices): CpuSnapshot {
-  const own = process.cpuUsage();
-  return {
-    bench: (own.user + own.system) / 1000,
-    worker: cpuMs(services.workerPid),
-    ...(services.apiPid === undefined ? {} : { api: cpuMs(services.apiPid) }),
-    ...(services.temporalPid === undefined ? {} : { temporal: cpuMs(services.temporalPid) }),
-    ...(services.mysqlPid === undefined ? {} : { mysql: cpuMs(services.mysqlPid) }),
-  };
-}
-
-/** `total` (undefined: none yet) plus the CPU between `before` and `after`. */
-function addedCpu(total: CpuSnapshot | undefined, before: CpuSnapshot, after: CpuSnapshot): CpuSnapshot {
-  const add = (key: keyof CpuSnapshot) => {
-    const from = before[key];
-    const to = after[key];
-    return from === undefined || to === undefined ? undefined : (total?.[key] ?? 0) + (to - from);
-  };
-  const summed = { bench: add('bench') ?? 0, worker: add('worker') ?? 0 };
-  const optional = { api: add('api'), temporal: add('temporal'), mysql: add('mysql') };
-  return { ...summed, ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)) };
-}
-
-/** The CPU `spent` (summed by addedCpu), per operation. */
-function cpuPerOperation(spent: CpuSnapshot | undefined, operations: number): CpuPerOperation {
-  const per = (ms: number | undefined) =>
-    ms === undefined || operations === 0 ? undefined : Math.round((ms / operations) * 100) / 100;
-  const split = {
-    bench_ms: per(spent?.bench) ?? 0,
-    api_ms: per(spent?.api),
-    worker_ms: per(spent?.worker) ?? 0,
-    temporal_ms: per(spent?.temporal),
-    mysql_ms: per(spent?.mysql),
-  };
-  const present = Object.fromEntries(Object.entries(split).filter(([, v]) => v !== undefined)) as Omit<
-    CpuPerOperation,
-    'operations' | 'all_ms'
-  >;
-  const all = Object.values(present).reduce((sum, v) => sum + v, 0);
-  return { operations, ...present, all_ms: Math.round(all * 100) / 100 };
-}
-
 /** The full flow's work per verified payment: its histories counted, and the CPU the processes spent meanwhile. */
 async function perPayment(
   services: BenchServices,
@@ -346,24 +280,19 @@ async function perPayment(
   cpu: { before: CpuSnapshot; after: CpuSnapshot },
 ): Promise<PerPayment> {
   const n = verifiedIds.length;
-  const perVerified = (before: number | undefined, after: number | undefined) =>
-    before === undefined || after === undefined || n === 0 ? undefined : Math.round(((after - before) / n) * 100) / 100;
   const counts = await meanHistoryCounts(services.temporal, verifiedIds);
   const paymentType =
     n === 0
       ? undefined
       : (await services.temporal.workflow.getHandle(paymentWorkflowId(verifiedIds[0]!)).describe()).type;
-  const api = perVerified(cpu.before.api, cpu.after.api);
-  const temporal = perVerified(cpu.before.temporal, cpu.after.temporal);
-  const mysql = perVerified(cpu.before.mysql, cpu.after.mysql);
-  const bench = perVerified(cpu.before.bench, cpu.after.bench);
+  const spent = cpuPerOperation(addedCpu(undefined, cpu.before, cpu.after), n);
   return {
     ...counts,
-    worker_cpu_ms: perVerified(cpu.before.worker, cpu.after.worker) ?? 0,
-    ...(api === undefined ? {} : { api_cpu_ms: api }),
-    ...(temporal === undefined ? {} : { temporal_cpu_ms: temporal }),
-    ...(mysql === undefined ? {} : { mysql_cpu_ms: mysql }),
-    ...(bench === undefined ? {} : { bench_cpu_ms: bench }),
+    worker_cpu_ms: spent.worker_ms,
+    ...(spent.api_ms === undefined ? {} : { api_cpu_ms: spent.api_ms }),
+    ...(spent.temporal_ms === undefined ? {} : { temporal_cpu_ms: spent.temporal_ms }),
+    ...(spent.mysql_ms === undefined ? {} : { mysql_cpu_ms: spent.mysql_ms }),
+    ...(n === 0 ? {} : { bench_cpu_ms: spent.bench_ms }),
     other_workflows:
       paymentType === undefined
         ? {}
